@@ -1,0 +1,184 @@
+/**
+ * The attempt loop. openapi-fetch builds one `Request` per logical call and hands it to the
+ * `fetch` made here, which sends it (again, when that is safe) with a per-attempt timeout,
+ * buffers each answer under that timeout, and returns the last one. Middleware cannot re-send
+ * (the body is spent), so retries live in this fetch.
+ * @module
+ */
+import { APIConnectionError, APITimeoutError, APIUserAbortError } from './errors';
+import { Log, maskBodyText, redactHeaders } from './logger';
+import {
+  backoffDelay,
+  isPermanentConflict,
+  isRetryableStatus,
+  MAX_RETRY_AFTER_MS,
+  parseRetryAfter,
+  surelyNotSent,
+  type Sleep,
+} from './retry';
+
+/** What the transport needs from the client, made once per client. */
+export interface TransportConfig {
+  fetch: (input: string, init: RequestInit) => Promise<Response>;
+  sleep: Sleep;
+  log: Log;
+  random: () => number;
+}
+
+/** What the transport needs to know about one logical call. */
+export interface CallContext {
+  /** `POST /quotes`: for errors and logs. */
+  operation: string;
+  /** Sent on every attempt when set. */
+  idempotencyKey: string | undefined;
+  /** Attempts after the first. */
+  maxRetries: number;
+  /** Per-attempt limit in ms. */
+  timeout: number;
+  /** The caller's signal: aborting it stops everything, never retried. */
+  signal: AbortSignal | undefined;
+  /** True when repeating a request that may have arrived cannot act twice (a GET, or an Idempotency-Key). */
+  safe: boolean;
+  /** Number of attempts made, filled in by the transport. */
+  attempts: number;
+  /** The last response received, filled in by the transport. */
+  response: Response | undefined;
+}
+
+const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
+
+/** Builds the `fetch` that openapi-fetch calls for one logical call. */
+export function createAttemptLoop(config: TransportConfig, ctx: CallContext) {
+  return async function attemptLoop(request: Request): Promise<Response> {
+    // Buffer the body once: every attempt sends these exact bytes.
+    const body = request.body === null ? undefined : await request.arrayBuffer();
+    const url = request.url;
+    const method = request.method;
+    const headers = request.headers;
+    const { log } = config;
+
+    for (let retry = 0; ; retry++) {
+      if (ctx.signal?.aborted) throw userAbort(ctx, retry > 0 && method !== 'GET', ctx.signal.reason);
+      ctx.attempts = retry + 1;
+      const attempt = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        attempt.abort();
+      }, ctx.timeout);
+      const onAbort = () => attempt.abort();
+      ctx.signal?.addEventListener('abort', onAbort, { once: true });
+      const started = log.enabled('debug') ? performance.now() : 0;
+      if (started) {
+        log.debug(`→ ${method} ${url}`, () => ({
+          attempt: retry + 1,
+          headers: redactHeaders(headers),
+          body: body === undefined ? undefined : maskBodyText(new TextDecoder().decode(body)),
+        }));
+      }
+
+      let response: Response;
+      let bytes: ArrayBuffer;
+      let sent = false;
+      try {
+        response = await config.fetch(url, { method, headers, body, signal: attempt.signal, redirect: 'follow' });
+        sent = true;
+        // Read the answer under the same timeout: a stalled or cut body is a lost response.
+        bytes = await response.arrayBuffer();
+      } catch (error) {
+        clearTimeout(timer);
+        ctx.signal?.removeEventListener('abort', onAbort);
+        if (ctx.signal?.aborted) throw userAbort(ctx, method !== 'GET', ctx.signal.reason ?? error);
+        const mayHaveArrived = sent || !surelyNotSent(error);
+        const failure = timedOut
+          ? new APITimeoutError(`${ctx.operation} timed out after ${ctx.timeout} ms`, {
+              outcomeUnknown: method !== 'GET',
+              idempotencyKey: ctx.idempotencyKey,
+              operation: ctx.operation,
+              cause: error,
+            })
+          : new APIConnectionError(
+              `${ctx.operation} failed: ${describe(error)}` +
+                (mayHaveArrived && method !== 'GET'
+                  ? ctx.idempotencyKey
+                    ? `; the outcome is unknown: retry with idempotencyKey '${ctx.idempotencyKey}'`
+                    : '; the outcome is unknown: look the resource up before creating it again'
+                  : ''),
+              {
+                outcomeUnknown: mayHaveArrived && method !== 'GET',
+                idempotencyKey: ctx.idempotencyKey,
+                operation: ctx.operation,
+                cause: error,
+              },
+            );
+        if (retry < ctx.maxRetries && (ctx.safe || !mayHaveArrived)) {
+          const delay = backoffDelay(retry, config.random);
+          log.info(`${ctx.operation}: ${failure.message}; retrying in ${delay} ms`);
+          await pause(config, delay, ctx, method);
+          continue;
+        }
+        throw failure;
+      }
+      clearTimeout(timer);
+      ctx.signal?.removeEventListener('abort', onAbort);
+      if (started) {
+        log.debug(`← ${response.status} ${method} ${url}`, () => ({
+          ms: Math.round(performance.now() - started),
+          headers: redactHeaders(response.headers),
+          body: maskBodyText(new TextDecoder().decode(bytes)),
+        }));
+      }
+
+      const { status } = response;
+      ctx.response = response;
+      if (retry < ctx.maxRetries && isRetryableStatus(status)) {
+        const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+        const repeatable = ctx.safe || ((status === 429 || status === 503) && retryAfter !== undefined);
+        const tooLong = retryAfter !== undefined && retryAfter > MAX_RETRY_AFTER_MS;
+        if (repeatable && !tooLong && !(status === 409 && isPermanentConflict(codeOf(bytes)))) {
+          const delay = retryAfter ?? backoffDelay(retry, config.random);
+          log.info(`${ctx.operation}: status ${status}; retrying in ${delay} ms`);
+          await pause(config, delay, ctx, method);
+          continue;
+        }
+      }
+      return new Response(NULL_BODY_STATUS.has(status) || bytes.byteLength === 0 ? null : bytes, {
+        status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
+    }
+  };
+}
+
+async function pause(config: TransportConfig, ms: number, ctx: CallContext, method: string): Promise<void> {
+  try {
+    await config.sleep(ms, ctx.signal);
+  } catch (error) {
+    throw userAbort(ctx, method !== 'GET', error);
+  }
+}
+
+function userAbort(ctx: CallContext, maybeSent: boolean, cause: unknown): APIUserAbortError {
+  return new APIUserAbortError(`${ctx.operation} was aborted by the caller`, {
+    idempotencyKey: ctx.idempotencyKey,
+    operation: ctx.operation,
+    outcomeUnknown: maybeSent,
+    cause,
+  });
+}
+
+function codeOf(bytes: ArrayBuffer): unknown {
+  try {
+    return (JSON.parse(new TextDecoder().decode(bytes)) as { code?: unknown })?.code;
+  } catch {
+    return undefined;
+  }
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = (error as { cause?: unknown }).cause;
+  const code = (cause as { code?: unknown } | undefined)?.code;
+  return cause instanceof Error ? `${error.message} (${typeof code === 'string' ? code + ': ' : ''}${cause.message})` : error.message;
+}

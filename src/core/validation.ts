@@ -1,0 +1,68 @@
+/**
+ * Parameter checks with the schemas generated from the document, before anything is sent.
+ * Messages are written here (zod/mini ships none) so they stay short and name the rule.
+ * @module
+ */
+import type { ValidationIssue } from './errors';
+
+/** The part of a zod (mini or classic) schema the SDK uses. */
+export interface Schema {
+  safeParse(value: unknown): { success: true; data?: unknown } | { success: false; error: { issues: readonly RawIssue[] } };
+}
+
+/** A zod issue, as much of it as the SDK reads. */
+export interface RawIssue {
+  code: string;
+  path: readonly PropertyKey[];
+  message?: string;
+  expected?: unknown;
+  maximum?: unknown;
+  minimum?: unknown;
+  inclusive?: boolean;
+  format?: string;
+  pattern?: string;
+  values?: readonly unknown[];
+  keys?: readonly string[];
+  origin?: string;
+  discriminator?: string;
+  note?: string;
+  errors?: readonly (readonly RawIssue[])[];
+}
+
+/** Returns the issues found, or an empty list when the value passes. */
+export function check(schema: Schema, value: unknown): ValidationIssue[] {
+  const result = schema.safeParse(value);
+  if (result.success) return [];
+  return result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), rule: issue.code, message: describeIssue(issue) }));
+}
+
+function describeIssue(issue: RawIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return `expected ${String(issue.expected)}`;
+    case 'too_big':
+      return issue.origin === 'string' || issue.origin === 'array'
+        ? `must have at most ${String(issue.maximum)} ${issue.origin === 'string' ? 'characters' : 'items'}`
+        : `must be ${issue.inclusive === false ? 'less than' : 'at most'} ${String(issue.maximum)}`;
+    case 'too_small':
+      return issue.origin === 'string' || issue.origin === 'array'
+        ? `must have at least ${String(issue.minimum)} ${issue.origin === 'string' ? 'characters' : 'items'}`
+        : `must be ${issue.inclusive === false ? 'greater than' : 'at least'} ${String(issue.minimum)}`;
+    case 'invalid_format':
+      return issue.format === 'regex' && issue.pattern
+        ? `must match ${issue.pattern}`
+        : `must be a valid ${issue.format ?? 'value'}`;
+    case 'invalid_value':
+      return `must be ${issue.values && issue.values.length > 1 ? 'one of ' : ''}${(issue.values ?? []).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'unrecognized_keys':
+      return `unknown field${(issue.keys?.length ?? 0) > 1 ? 's' : ''} ${(issue.keys ?? []).join(', ')}`;
+    case 'invalid_union':
+      return issue.discriminator
+        ? `unknown ${issue.discriminator}`
+        : 'does not match any of the accepted shapes';
+    case 'not_multiple_of':
+      return 'must be a whole number';
+    default:
+      return issue.message && issue.message !== 'Invalid input' ? issue.message : issue.code.replace(/_/g, ' ');
+  }
+}

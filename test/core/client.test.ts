@@ -1,0 +1,172 @@
+import { inspect } from 'node:util';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import * as z from 'zod/mini';
+import { CoreClient, normalizeBaseUrl } from '../../src/core/client';
+import {
+  APIError,
+  AuthenticationError,
+  BadRequestError,
+  ConfigurationError,
+  CrossborderError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  ValidationError,
+} from '../../src/core/errors';
+import { op, rejected, SECRET, testClient } from '../helpers/client';
+
+const BASE = 'https://api.test.invalid/2025-10-13';
+const mswServer = setupServer();
+beforeAll(() => mswServer.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  mswServer.resetHandlers();
+  vi.unstubAllEnvs();
+});
+afterAll(() => mswServer.close());
+
+describe('configuration', () => {
+  it('missing credentials fail at construction with a clear error', () => {
+    vi.stubEnv('CROSSBORDER_TOKEN_ID', '');
+    vi.stubEnv('CROSSBORDER_CLIENT_SECRET', '');
+    expect(() => new CoreClient({ clientSecret: 'x' })).toThrow(/Missing tokenId.*CROSSBORDER_TOKEN_ID/);
+    expect(() => new CoreClient({ tokenId: 'x' })).toThrow(/Missing clientSecret.*CROSSBORDER_CLIENT_SECRET/);
+    expect(() => new CoreClient({ tokenId: 'x' })).toThrow(ConfigurationError);
+  });
+
+  it('reads defaults from the environment', () => {
+    vi.stubEnv('CROSSBORDER_TOKEN_ID', 'tok_env');
+    vi.stubEnv('CROSSBORDER_CLIENT_SECRET', 'sec_env');
+    vi.stubEnv('CROSSBORDER_BASE_URL', 'http://127.0.0.1:4010/');
+    vi.stubEnv('CROSSBORDER_WEBHOOK_PUBLIC_KEY', 'abcd');
+    const c = new CoreClient();
+    expect(c.baseUrl).toBe('http://127.0.0.1:4010/2025-10-13');
+    expect(c.webhookPublicKey).toBe('abcd');
+  });
+
+  it('adds the version segment once', () => {
+    expect(normalizeBaseUrl('https://x.example')).toBe('https://x.example/2025-10-13');
+    expect(normalizeBaseUrl('https://x.example/')).toBe('https://x.example/2025-10-13');
+    expect(normalizeBaseUrl('https://x.example/2025-10-13/')).toBe('https://x.example/2025-10-13');
+    expect(normalizeBaseUrl('https://x.example/api/2025-10-13')).toBe('https://x.example/api/2025-10-13');
+    expect(() => normalizeBaseUrl('ftp://nope')).toThrow(ConfigurationError);
+  });
+
+  it('refuses bad numbers', () => {
+    expect(() => testClient({ maxRetries: -1 })).toThrow(/maxRetries/);
+    expect(() => testClient({ timeout: 0 })).toThrow(/timeout/);
+    expect(() => testClient({ environment: 'staging' as never })).toThrow(/environment/);
+  });
+
+  it('sends HTTP Basic auth from tokenId:clientSecret', async () => {
+    let auth: string | null = null;
+    mswServer.use(http.get(`${BASE}/x`, ({ request }) => ((auth = request.headers.get('authorization')), HttpResponse.json({}))));
+    const { client } = testClient();
+    await client.call(op({ method: 'GET', path: '/x' }));
+    expect(auth).toBe(`Basic ${Buffer.from(`tok_test:${SECRET}`).toString('base64')}`);
+  });
+
+  it('sandbox-only operations refuse locally in production, sending nothing', async () => {
+    const { client } = testClient({ environment: 'production' });
+    const err = await rejected(client.call(op({ method: 'POST', path: '/sandbox/x', sandboxOnly: true }), { body: {} }));
+    expect(err).toBeInstanceOf(ConfigurationError);
+    expect(err.message).toMatch(/sandbox-only/);
+  });
+
+  it('the secret never shows in inspect, JSON or errors', async () => {
+    mswServer.use(http.get(`${BASE}/x`, () => HttpResponse.json({ status: 401, code: 'UNAUTHORIZED', message: 'no' }, { status: 401 })));
+    const { client } = testClient();
+    const basic = Buffer.from(`tok_test:${SECRET}`).toString('base64');
+    const err = await rejected(client.call(op({ method: 'GET', path: '/x' })));
+    for (const text of [inspect(client, { depth: 10, showHidden: true }), JSON.stringify(client), inspect(err, { depth: 10 }), JSON.stringify(err), String(err.stack)]) {
+      expect(text).not.toContain(SECRET);
+      expect(text).not.toContain(basic);
+    }
+  });
+});
+
+describe('errors', () => {
+  it.each([
+    [400, BadRequestError],
+    [401, AuthenticationError],
+    [403, PermissionDeniedError],
+    [404, NotFoundError],
+    [429, RateLimitError],
+    [418, APIError],
+  ])('status %i maps to %o with the parsed body', async (status, cls) => {
+    mswServer.use(
+      http.get(`${BASE}/x`, () =>
+        HttpResponse.json(
+          { status, code: 'SOME_CODE', message: 'explained', details: { field: 'amount' } },
+          { status, headers: { 'x-request-id': 'req_123', 'retry-after': '2' } },
+        ),
+      ),
+    );
+    const { client } = testClient({ maxRetries: 0 });
+    const err = await rejected(client.call(op({ method: 'GET', path: '/x' })));
+    expect(err).toBeInstanceOf(cls);
+    expect(err).toBeInstanceOf(CrossborderError);
+    expect(err).toMatchObject({ status, code: 'SOME_CODE', details: { field: 'amount' }, requestId: 'req_123', operation: 'GET /x' });
+    expect(err.message).toContain('explained');
+    expect(err.message).toContain('req_123');
+    expect(err.headers['x-request-id']).toBe('req_123');
+    if (err instanceof RateLimitError) expect(err.retryAfter).toBe(2000);
+  });
+
+  it('a non-JSON error body still gives a typed error', async () => {
+    mswServer.use(http.get(`${BASE}/x`, () => new HttpResponse('Not here', { status: 404, statusText: 'Not Found' })));
+    const { client } = testClient();
+    const err = await rejected(client.call(op({ method: 'GET', path: '/x' })));
+    expect(err).toBeInstanceOf(NotFoundError);
+    expect(err.code).toBe('UNKNOWN');
+    expect(err.message).toContain('Not here');
+  });
+});
+
+describe('validation', () => {
+  const createThing = op({
+    method: 'POST',
+    path: '/things/{id}',
+    bodyRequired: true,
+    params: {
+      path: z.object({ id: z.string().check(z.regex(/^Thing:.+$/)) }),
+      body: z.object({ amount: z.int().check(z.gte(1), z.lte(100)), kind: z.enum(['A', 'B']), nested: z.optional(z.object({ at: z.iso.datetime() })) }),
+    },
+  });
+
+  it('refuses bad params before sending, naming the field and the rule', async () => {
+    let sent = 0;
+    mswServer.use(http.post(`${BASE}/things/:id`, () => (sent++, HttpResponse.json({}))));
+    const { client } = testClient();
+    const err = await rejected(client
+      .call(createThing, { path: { id: 'Thing:1' }, body: { amount: 101, kind: 'C', nested: { at: 'yesterday' } } })
+      );
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err.issues).toEqual([
+      { path: 'amount', rule: 'too_big', message: 'must be at most 100' },
+      { path: 'kind', rule: 'invalid_value', message: 'must be one of "A", "B"' },
+      { path: 'nested.at', rule: 'invalid_format', message: 'must be a valid datetime' },
+    ]);
+    expect(err.message).toBe('Invalid params: amount: must be at most 100 (+2 more)');
+    const idErr = await rejected(client.call(createThing, { path: { id: '../config' }, body: { amount: 1, kind: 'A' } }));
+    expect(idErr.field).toBe('id');
+    const fracErr = await rejected(client.call(createThing, { path: { id: 'Thing:1' }, body: { amount: 1.5, kind: 'A' } }));
+    expect(fracErr.issues[0]).toMatchObject({ path: 'amount', rule: 'invalid_type' });
+    await expect(client.call(createThing, { path: { id: 'Thing:1' } })).rejects.toBeInstanceOf(ValidationError);
+    expect(sent).toBe(0);
+  });
+
+  it('an idempotencyKey on an operation that does not honour it is refused, not silently dropped', async () => {
+    const { client } = testClient();
+    const err = await rejected(client.call(op({ method: 'POST', path: '/customers' }), { body: {} }, { idempotencyKey: 'k' }));
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err.field).toBe('options.idempotencyKey');
+  });
+
+  it('passes extra response fields through untouched', async () => {
+    mswServer.use(http.get(`${BASE}/x`, () => HttpResponse.json({ id: 1, addedLater: { deep: true } })));
+    const { client } = testClient();
+    await expect(client.call(op({ method: 'GET', path: '/x' }))).resolves.toEqual({ id: 1, addedLater: { deep: true } });
+  });
+});

@@ -1,0 +1,157 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { PaginationError, ResponseValidationError } from '../../src/core/errors';
+import { op, rejected, testClient } from '../helpers/client';
+
+const BASE = 'https://api.test.invalid/2025-10-13';
+const listThings = op({ method: 'GET', path: '/things', paginated: true });
+const mswServer = setupServer();
+beforeAll(() => mswServer.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => mswServer.resetHandlers());
+afterAll(() => mswServer.close());
+
+/** Serves `total` numbered items in pages of `size`; records each query string. */
+function serve(total: number, size: number, seen: URLSearchParams[] = []) {
+  mswServer.use(
+    http.get(`${BASE}/things`, ({ request }) => {
+      const q = new URL(request.url).searchParams;
+      seen.push(q);
+      const start = Number(q.get('cursor') ?? '0');
+      const data = Array.from({ length: Math.max(0, Math.min(size, total - start)) }, (_, i) => ({ n: start + i }));
+      const hasMore = start + size < total;
+      return HttpResponse.json({ data, hasMore, ...(hasMore ? { nextCursor: String(start + size) } : {}), totalCount: total });
+    }),
+  );
+  return seen;
+}
+
+describe('pagination', () => {
+  it('awaiting a list gives the first page; nextPage() gives the next', async () => {
+    serve(5, 2);
+    const { client } = testClient();
+    const page = await client.list<{ n: number }>(listThings, { query: { limit: 2 } });
+    expect(page.data.map((x) => x.n)).toEqual([0, 1]);
+    expect(page.hasMore).toBe(true);
+    expect(page.nextCursor).toBe('2');
+    expect(page.totalCount).toBe(5);
+    const next = await page.nextPage();
+    expect(next.data.map((x) => x.n)).toEqual([2, 3]);
+    const last = await next.nextPage();
+    expect(last.hasMore).toBe(false);
+    expect(last.nextCursor).toBeUndefined();
+    await expect(last.nextPage()).rejects.toBeInstanceOf(PaginationError);
+  });
+
+  it('for await iterates every item of every page, reusing the query with only the cursor changed', async () => {
+    const seen = serve(7, 3);
+    const { client } = testClient();
+    const items: number[] = [];
+    for await (const item of client.list<{ n: number }>(listThings, { query: { limit: 3, status: 'COMPLETED' } })) items.push(item.n);
+    expect(items).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(seen.map((q) => q.toString())).toEqual([
+      'limit=3&status=COMPLETED',
+      'limit=3&status=COMPLETED&cursor=3',
+      'limit=3&status=COMPLETED&cursor=6',
+    ]);
+  });
+
+  it('breaking out of for await sends nothing more', async () => {
+    const seen = serve(100, 10);
+    const { client } = testClient();
+    const items: number[] = [];
+    for await (const item of client.list<{ n: number }>(listThings, { query: { limit: 10 } })) {
+      items.push(item.n);
+      if (item.n === 12) break;
+    }
+    expect(items).toHaveLength(13);
+    expect(seen).toHaveLength(2);
+  });
+
+  it('.pages() iterates pages', async () => {
+    serve(5, 2);
+    const { client } = testClient();
+    const sizes: number[] = [];
+    for await (const page of client.list<{ n: number }>(listThings).pages()) sizes.push(page.data.length);
+    expect(sizes).toEqual([2, 2, 1]);
+  });
+
+  it('a cursor answered twice stops with PaginationError instead of looping', async () => {
+    let calls = 0;
+    mswServer.use(
+      http.get(`${BASE}/things`, ({ request }) => {
+        calls++;
+        const cursor = new URL(request.url).searchParams.get('cursor');
+        // A → B → A → … a service bug that would loop forever
+        return HttpResponse.json({ data: [{ n: calls }], hasMore: true, nextCursor: cursor === 'A' ? 'B' : 'A', totalCount: 99 });
+      }),
+    );
+    const { client } = testClient();
+    const items: number[] = [];
+    const err = await rejected((async () => {
+      for await (const item of client.list<{ n: number }>(listThings)) {
+        items.push(item.n);
+        if (items.length > 50) break; // bound: the test must not hang if the guard fails
+      }
+    })());
+    expect(err).toBeInstanceOf(PaginationError);
+    expect(items).toEqual([1, 2, 3]);
+    expect(calls).toBe(3);
+  });
+
+  it('hasMore without nextCursor stops with PaginationError after yielding what came', async () => {
+    mswServer.use(http.get(`${BASE}/things`, () => HttpResponse.json({ data: [{ n: 1 }], hasMore: true, totalCount: 2 })));
+    const { client } = testClient();
+    const items: number[] = [];
+    const err = await rejected((async () => {
+      for await (const item of client.list<{ n: number }>(listThings)) items.push(item.n);
+    })());
+    expect(items).toEqual([1]);
+    expect(err).toBeInstanceOf(PaginationError);
+  });
+
+  it('a malformed envelope is a ResponseValidationError, not a TypeError', async () => {
+    mswServer.use(http.get(`${BASE}/things`, () => HttpResponse.json({ data: 'nope', hasMore: 'x' })));
+    const { client } = testClient();
+    const err = await rejected(client.list(listThings));
+    expect(err).toBeInstanceOf(ResponseValidationError);
+    expect(err.issues.map((i: { path: string }) => i.path)).toEqual(['data', 'hasMore']);
+  });
+
+  it('with prefetch, page n+1 is requested before page n is consumed', async () => {
+    const order: string[] = [];
+    mswServer.use(
+      http.get(`${BASE}/things`, ({ request }) => {
+        const start = Number(new URL(request.url).searchParams.get('cursor') ?? '0');
+        order.push(`fetch ${start}`);
+        const hasMore = start < 4;
+        return HttpResponse.json({ data: [{ n: start }, { n: start + 1 }], hasMore, ...(hasMore ? { nextCursor: String(start + 2) } : {}), totalCount: 6 });
+      }),
+    );
+    const { client } = testClient();
+    for await (const item of client.list<{ n: number }>(listThings, {}, { prefetch: true })) {
+      order.push(`item ${item.n}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(order.indexOf('fetch 2')).toBeLessThan(order.indexOf('item 1'));
+    expect(order.indexOf('fetch 4')).toBeLessThan(order.indexOf('item 3'));
+    expect(order.filter((o) => o.startsWith('item'))).toHaveLength(6);
+  });
+
+  it('not-paginated lists ({ data }) resolve as one page', async () => {
+    mswServer.use(http.get(`${BASE}/plain`, () => HttpResponse.json({ data: [{ n: 1 }, { n: 2 }] })));
+    const { client } = testClient();
+    const page = await client.list<{ n: number }>(op({ method: 'GET', path: '/plain' }));
+    expect(page.data).toHaveLength(2);
+    expect(page.hasMore).toBe(false);
+    expect(page.totalCount).toBe(2);
+  });
+
+  it('Date query values are sent as ISO strings', async () => {
+    const seen = serve(1, 10);
+    const { client } = testClient();
+    await client.list(listThings, { query: { createdAfter: new Date('2025-01-02T03:04:05.000Z'), skip: undefined } });
+    expect(seen[0]!.get('createdAfter')).toBe('2025-01-02T03:04:05.000Z');
+    expect(seen[0]!.has('skip')).toBe(false);
+  });
+});

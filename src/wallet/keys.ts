@@ -1,0 +1,133 @@
+/**
+ * Device-side keys: the client key pair that receives the session key, and the session key itself.
+ * @module
+ */
+import { p256 } from '@noble/curves/nist.js';
+import { bytesToBase64url, bytesToHex, compressPoint, hexToBytes } from './encoding';
+import { WalletCryptoError } from './errors';
+import {
+  ECDH_P256,
+  ECDSA_P256,
+  HPKE_ENC_LENGTH,
+  HPKE_TAG_LENGTH,
+  P256_SCALAR_LENGTH,
+  hpkeSuite,
+  subtle,
+} from './webcrypto';
+
+const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
+
+/**
+ * The session signing key, held as a non-extractable WebCrypto key. Only the public half is ever
+ * visible: `JSON.stringify`, `util.inspect` and `Object.keys` show `publicKey` alone.
+ */
+export class SessionKey {
+  /** Compressed SEC1 public key (33 bytes), lower-case hex: the `publicKey` of every stamp. */
+  readonly publicKey: string;
+  /**
+   * Non-extractable ECDSA P-256 private key (usage `sign`). Can be kept in IndexedDB as is, since
+   * structured clone preserves non-extractable keys. Not enumerable.
+   */
+  declare readonly signingKey: CryptoKey;
+
+  /** Wraps an existing key, e.g. one restored from IndexedDB. Most code uses {@link importSessionKey}. */
+  constructor(signingKey: CryptoKey, publicKey: string) {
+    if (signingKey?.type !== 'private' || signingKey.algorithm.name !== 'ECDSA') {
+      throw new WalletCryptoError('invalid_input', 'signingKey must be an ECDSA P-256 private CryptoKey');
+    }
+    hexToBytes(publicKey, 'publicKey', 33);
+    this.publicKey = publicKey.toLowerCase();
+    // Non-enumerable so spreads and loggers that walk properties skip it.
+    Object.defineProperty(this, 'signingKey', { value: signingKey, enumerable: false });
+  }
+
+  /** Redacted form: the public key only. */
+  toJSON(): { publicKey: string } {
+    return { publicKey: this.publicKey };
+  }
+
+  /** Redacted form for Node's `util.inspect` / `console.log`. */
+  [inspectSymbol](): string {
+    return `SessionKey { publicKey: '${this.publicKey}', signingKey: [redacted] }`;
+  }
+}
+
+/**
+ * Imports a raw 32-byte P-256 session private key (hex) as a non-extractable {@link SessionKey},
+ * for platforms that decrypt `encryptedSessionSigningKey` elsewhere and hold the bytes.
+ */
+export async function importSessionKey(privateKeyHex: string): Promise<SessionKey> {
+  const scalar = hexToBytes(privateKeyHex, 'session private key', P256_SCALAR_LENGTH);
+  try {
+    return await sessionKeyFromScalar(scalar);
+  } finally {
+    scalar.fill(0);
+  }
+}
+
+/** Builds a SessionKey from a raw scalar; the caller wipes `scalar`. */
+async function sessionKeyFromScalar(scalar: Uint8Array): Promise<SessionKey> {
+  if (!p256.utils.isValidSecretKey(scalar)) {
+    throw new WalletCryptoError('invalid_input', 'session private key is not a valid P-256 scalar');
+  }
+  // WebCrypto cannot import a bare scalar portably (Firefox/Safari need the public point), so noble
+  // computes it and the key goes in as a complete JWK.
+  const point = p256.getPublicKey(scalar, false);
+  const jwk: JsonWebKey = {
+    kty: 'EC',
+    crv: 'P-256',
+    x: bytesToBase64url(point.subarray(1, 33)),
+    y: bytesToBase64url(point.subarray(33)),
+    d: bytesToBase64url(scalar),
+  };
+  const signingKey = await subtle().importKey('jwk', jwk, ECDSA_P256, false, ['sign']);
+  return new SessionKey(signingKey, bytesToHex(compressPoint(point)));
+}
+
+/**
+ * The device's P-256 key pair for one session request. Send `publicKey` as `clientPublicKey`, then
+ * open the `encryptedSessionSigningKey` of the `/verify` answer with `decryptSessionKey`.
+ * The private half never leaves WebCrypto.
+ */
+export interface ClientKeyPair {
+  /** Uncompressed public key `04‖X‖Y` (65 bytes), lower-case hex. */
+  readonly publicKey: string;
+  /**
+   * Opens `encryptedSessionSigningKey` (hex of HPKE `enc ‖ ciphertext`) into a {@link SessionKey}.
+   * Throws {@link WalletCryptoError} on malformed input or when the box was not sealed to this key pair.
+   */
+  decryptSessionKey(encryptedSessionSigningKey: string): Promise<SessionKey>;
+}
+
+/** Generates a fresh {@link ClientKeyPair}; use a new one for every `/challenge` or `/verify`. */
+export async function generateClientKeyPair(): Promise<ClientKeyPair> {
+  const keys = await subtle().generateKey(ECDH_P256, false, ['deriveBits']);
+  const publicKey = bytesToHex(new Uint8Array(await subtle().exportKey('raw', keys.publicKey)));
+  return Object.freeze({
+    publicKey,
+    decryptSessionKey: (encryptedSessionSigningKey: string) => openSessionKey(encryptedSessionSigningKey, keys),
+  });
+}
+
+/** HPKE-opens the 32-byte session scalar and imports it; the plaintext is wiped afterwards. */
+async function openSessionKey(encryptedHex: string, recipientKey: CryptoKeyPair): Promise<SessionKey> {
+  const expected = HPKE_ENC_LENGTH + P256_SCALAR_LENGTH + HPKE_TAG_LENGTH;
+  const box = hexToBytes(encryptedHex, 'encryptedSessionSigningKey', expected);
+  let scalar: Uint8Array;
+  try {
+    // Passing the whole CryptoKeyPair lets @hpke/core take pkR from the public half instead of
+    // exporting the private key to derive it, so the private key can stay non-extractable.
+    const plaintext = await hpkeSuite.open({ recipientKey, enc: box.subarray(0, HPKE_ENC_LENGTH) }, box.subarray(HPKE_ENC_LENGTH));
+    scalar = new Uint8Array(plaintext);
+  } catch {
+    throw new WalletCryptoError(
+      'decrypt_failed',
+      'encryptedSessionSigningKey could not be decrypted: it is corrupted or was sealed to a different clientPublicKey',
+    );
+  }
+  try {
+    return await sessionKeyFromScalar(scalar);
+  } finally {
+    scalar.fill(0);
+  }
+}

@@ -1,0 +1,61 @@
+import type { APIPromise } from '../core/api-promise';
+import { QuoteExpiredError } from '../core/errors';
+import type { RequestOptions } from '../core/options';
+import { APIResource } from '../core/resource';
+import { operations as op } from '../generated/operations';
+import type { Quote, QuoteCreateParams, Transaction, TransferInCreateParams } from '../types';
+
+/** True when the quote's `expiresAt` has passed (it can no longer be executed). */
+export function isExpired(quote: Pick<Quote, 'expiresAt'>, now: number = Date.now()): boolean {
+  const expires = Date.parse(quote.expiresAt);
+  return Number.isNaN(expires) || expires <= now;
+}
+
+/** FX quotes: price a transfer, then execute it before `expiresAt`. */
+export class Quotes extends APIResource {
+  /**
+   * Creates a quote. Idempotent: the SDK sends one `Idempotency-Key` per call (yours with
+   * `options.idempotencyKey`) and the same key on every retry, so a retried call never makes two quotes.
+   */
+  create(params: QuoteCreateParams, options?: RequestOptions): APIPromise<Quote> {
+    return this._client.call(op.createQuote, { body: params }, options);
+  }
+
+  /** Fetches a quote by id (`Quote:…`). */
+  retrieve(quoteId: string, options?: RequestOptions): APIPromise<Quote> {
+    return this._client.call(op.getQuote, { path: { quoteId } }, options);
+  }
+
+  /**
+   * Executes a quote: money moves. Idempotent like {@link create}. Given the quote object itself,
+   * an expired quote is refused locally with {@link QuoteExpiredError} before anything is sent;
+   * the service refuses it too (409 `QUOTE_EXPIRED`).
+   */
+  execute(quote: string | Pick<Quote, 'id' | 'expiresAt'>, options?: RequestOptions): APIPromise<Quote> {
+    if (typeof quote !== 'string' && isExpired(quote)) {
+      return this._client.reject<Quote>(new QuoteExpiredError(quote.id, quote.expiresAt));
+    }
+    const quoteId = typeof quote === 'string' ? quote : quote.id;
+    return this._client.call(op.executeQuote, { path: { quoteId } }, options);
+  }
+
+  /**
+   * Creates a quote and executes it: the common path. Each step carries its own Idempotency-Key,
+   * derived from `options.idempotencyKey` when given (`<key>:create`, `<key>:execute`), so the whole
+   * call can be repeated with the same key after a crash without paying twice.
+   */
+  async createAndExecute(params: QuoteCreateParams, options: RequestOptions = {}): Promise<Quote> {
+    const base = options.idempotencyKey ?? crypto.randomUUID();
+    const quote = await this.create(params, { ...options, idempotencyKey: `${base}:create` });
+    if (quote.status !== 'PENDING') return quote; // already executed (immediatelyExecute, or a replay)
+    return this.execute(quote, { ...options, idempotencyKey: `${base}:execute` });
+  }
+}
+
+/** Moves funds from an external account into an internal account. */
+export class TransferIn extends APIResource {
+  /** Starts a transfer-in. Idempotent: one key per call, the same key on every retry. */
+  create(params: TransferInCreateParams, options?: RequestOptions): APIPromise<Transaction> {
+    return this._client.call(op.createTransferIn, { body: params }, options);
+  }
+}

@@ -1,0 +1,54 @@
+import { WebhookVerificationError } from '../core/errors';
+import { APIResource } from '../core/resource';
+import { check, type Schema } from '../core/validation';
+import { WEBHOOK_EVENT_TYPES } from '../generated/operations';
+import { unwrapWebhook, type UnknownEvent } from '../webhooks/events';
+import { verifyWebhookSignature, type WebhookHeaders, type WebhookPublicKey, type WebhookRawBody } from '../webhooks/verify';
+import type { WebhookEvent } from '../types';
+
+/** Options of {@link Webhooks.unwrap}. */
+export interface UnwrapOptions {
+  /** Overrides the client's `webhookPublicKey`. */
+  publicKey?: WebhookPublicKey | undefined;
+  /** Refuse events older than this many ms (`stale_event`). Off by default; see `dedupe()`. */
+  maxAge?: number | undefined;
+}
+
+const KNOWN_TYPES: ReadonlySet<string> = new Set(WEBHOOK_EVENT_TYPES);
+let eventSchema: Promise<Schema> | undefined;
+
+/** Webhook deliveries: signature check and typed events. */
+export class Webhooks extends APIResource {
+  /**
+   * Checks `X-Service-Signature` over the raw body with the service's public key and returns the
+   * event, typed by its `type` and validated against the document's schema (a webhook body is
+   * untrusted input). An event type this SDK does not know yet comes back as an {@link UnknownEvent}.
+   * Pass the body exactly as received (string, bytes, or the Fetch `Request`), never re-serialized JSON.
+   * @throws {@link WebhookVerificationError} saying which check failed.
+   */
+  unwrap(rawBody: WebhookRawBody, headers?: WebhookHeaders, options: UnwrapOptions = {}): Promise<WebhookEvent | UnknownEvent> {
+    return unwrapWebhook<WebhookEvent | UnknownEvent>(rawBody, headers, {
+      publicKey: options.publicKey ?? this._client.webhookPublicKey,
+      ...(options.maxAge === undefined ? {} : { maxAge: options.maxAge }),
+      parse: parseEvent,
+    });
+  }
+
+  /** Checks the signature only; resolves when it matches, throws {@link WebhookVerificationError} otherwise. */
+  async verify(rawBody: WebhookRawBody, headers?: WebhookHeaders, options: Pick<UnwrapOptions, 'publicKey'> = {}): Promise<void> {
+    await verifyWebhookSignature(rawBody, headers, options.publicKey ?? this._client.webhookPublicKey);
+  }
+}
+
+async function parseEvent(json: unknown): Promise<WebhookEvent | UnknownEvent> {
+  const envelope = json as { id: string; type: string; timestamp: string; data: unknown };
+  if (!KNOWN_TYPES.has(envelope.type)) return { ...envelope, unknown: true };
+  // Loaded on first delivery only: event schemas stay out of the client's startup and bundle.
+  const schema = await (eventSchema ??= import('../generated/zod.gen').then((m) => m.zWebhookEvent as unknown as Schema));
+  const issues = check(schema, json);
+  if (issues.length) {
+    const first = issues[0]!;
+    throw new WebhookVerificationError('invalid_event', `webhook event ${envelope.id} (${envelope.type}): ${first.path || '(root)'}: ${first.message}`);
+  }
+  return json as WebhookEvent;
+}

@@ -1264,10 +1264,7 @@ export interface components {
             currency: string;
             /** @description Owning customer; null when the account is held on behalf of the platform. */
             customerId?: string | null;
-            /**
-             * @description Incoming UMA payments to the customer go here instead of the primary internal account; at most one per customer.
-             * @default false
-             */
+            /** @description Incoming UMA payments to the customer go here instead of the primary internal account; at most one per customer. False unless set. */
             defaultUmaDepositAccount?: boolean;
             id: string;
             platformAccountId?: string;

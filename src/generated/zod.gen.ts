@@ -425,7 +425,7 @@ export const zExternalAccount = /* @__PURE__ */ z.object({
     accountInfo: zExternalAccountInfo,
     customerId: z.nullish(z.string()),
     platformAccountId: z.optional(z.string()),
-    defaultUmaDepositAccount: z._default(z.optional(z.boolean()), false),
+    defaultUmaDepositAccount: z.optional(z.boolean()),
     beneficiaryVerificationStatus: z.optional(zBeneficiaryVerificationStatus),
     beneficiaryVerifiedData: z.optional(z.object({
         fullName: z.optional(z.string())

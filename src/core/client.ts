@@ -30,7 +30,7 @@ import { Log } from './logger';
 import type { ClientOptions, Environment, ListOptions, RequestOptions, SignedRequestOptions } from './options';
 import { Page, PagePromise, type ListEnvelope } from './pagination';
 import { defaultSleep, parseRetryAfter } from './retry';
-import { createAttemptLoop, type CallContext, type TransportConfig } from './transport';
+import { createAttemptLoop, PreparedRequest, type CallContext, type TransportConfig } from './transport';
 import { check, type Schema } from './validation';
 
 /** The API version this SDK speaks: the path segment after the base address. */
@@ -144,7 +144,7 @@ export class CoreClient {
       log: this.log,
       random: Math.random,
     };
-    this.#http = createClient({ baseUrl: this.baseUrl });
+    this.#http = createClient({ baseUrl: this.baseUrl, Request: PreparedRequest as unknown as typeof Request });
   }
 
   /** @internal Runs one operation through the pipeline. */
@@ -280,7 +280,7 @@ export class CoreClient {
       attempts: 0,
       response: undefined,
     };
-    let result: { data?: unknown; error?: unknown; response: Response };
+    let result: { data?: unknown; error?: unknown };
     try {
       result = await this.#http.request(op.method.toLowerCase() as 'get', op.path as never, {
         params: { path: input.path, query },
@@ -305,7 +305,7 @@ export class CoreClient {
         },
       );
     }
-    const { response } = result;
+    const response = ctx.response!; // the real Response (openapi-fetch saw its buffered copy)
     const responseRequestId = response.headers.get('x-request-id') ?? undefined;
     if (!response.ok) throw toAPIError(response, result.error, operation, idempotencyKey);
     if (result.data === undefined && response.status !== 204 && response.status !== 202) {

@@ -45,16 +45,58 @@ export interface CallContext {
   response: Response | undefined;
 }
 
-const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
+/**
+ * What openapi-fetch builds for a call, kept as plain data (it accepts a custom `Request` class):
+ * no stream is made for the body, so the exact serialized string is sent on every attempt.
+ */
+export class PreparedRequest {
+  readonly url: string;
+  readonly method: string;
+  readonly headers: Headers;
+  readonly body: string | undefined;
+  constructor(url: string, init: { method?: string; headers?: Headers; body?: unknown }) {
+    this.url = url;
+    this.method = init.method ?? 'GET';
+    this.headers = init.headers ?? new Headers();
+    this.body = typeof init.body === 'string' ? init.body : undefined;
+  }
+}
+
+/**
+ * The answer handed back to openapi-fetch: the real response's status and headers with the body
+ * already read (under the attempt's timeout), so it is not wrapped in a second `Response`.
+ */
+export class BufferedResponse {
+  constructor(
+    /** The response as received (its body has been read). */
+    readonly raw: Response,
+    /** The body text. */
+    readonly bodyText: string,
+  ) {}
+  get status(): number {
+    return this.raw.status;
+  }
+  get ok(): boolean {
+    return this.raw.ok;
+  }
+  get statusText(): string {
+    return this.raw.statusText;
+  }
+  get headers(): Headers {
+    return this.raw.headers;
+  }
+  text(): Promise<string> {
+    return Promise.resolve(this.bodyText);
+  }
+  json(): Promise<unknown> {
+    return new Promise((resolve) => resolve(JSON.parse(this.bodyText)));
+  }
+}
 
 /** Builds the `fetch` that openapi-fetch calls for one logical call. */
 export function createAttemptLoop(config: TransportConfig, ctx: CallContext) {
-  return async function attemptLoop(request: Request): Promise<Response> {
-    // Buffer the body once: every attempt sends these exact bytes.
-    const body = request.body === null ? undefined : await request.arrayBuffer();
-    const url = request.url;
-    const method = request.method;
-    const headers = request.headers;
+  return async function attemptLoop(request: PreparedRequest): Promise<BufferedResponse> {
+    const { url, method, headers, body } = request;
     const { log } = config;
 
     for (let retry = 0; ; retry++) {
@@ -73,18 +115,18 @@ export function createAttemptLoop(config: TransportConfig, ctx: CallContext) {
         log.debug(`→ ${method} ${url}`, () => ({
           attempt: retry + 1,
           headers: redactHeaders(headers),
-          body: body === undefined ? undefined : maskBodyText(new TextDecoder().decode(body)),
+          body: maskBodyText(body),
         }));
       }
 
       let response: Response;
-      let bytes: ArrayBuffer;
+      let text: string;
       let sent = false;
       try {
         response = await config.fetch(url, { method, headers, body, signal: attempt.signal, redirect: 'follow' });
         sent = true;
         // Read the answer under the same timeout: a stalled or cut body is a lost response.
-        bytes = await response.arrayBuffer();
+        text = await response.text();
       } catch (error) {
         clearTimeout(timer);
         ctx.signal?.removeEventListener('abort', onAbort);
@@ -125,7 +167,7 @@ export function createAttemptLoop(config: TransportConfig, ctx: CallContext) {
         log.debug(`← ${response.status} ${method} ${url}`, () => ({
           ms: Math.round(performance.now() - started),
           headers: redactHeaders(response.headers),
-          body: maskBodyText(new TextDecoder().decode(bytes)),
+          body: maskBodyText(text),
         }));
       }
 
@@ -135,18 +177,14 @@ export function createAttemptLoop(config: TransportConfig, ctx: CallContext) {
         const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
         const repeatable = ctx.safe || ((status === 429 || status === 503) && retryAfter !== undefined);
         const tooLong = retryAfter !== undefined && retryAfter > MAX_RETRY_AFTER_MS;
-        if (repeatable && !tooLong && !(status === 409 && isPermanentConflict(codeOf(bytes)))) {
+        if (repeatable && !tooLong && !(status === 409 && isPermanentConflict(codeOf(text)))) {
           const delay = retryAfter ?? backoffDelay(retry, config.random);
           log.info(`${ctx.operation}: status ${status}; retrying in ${delay} ms`);
           await pause(config, delay, ctx, method);
           continue;
         }
       }
-      return new Response(NULL_BODY_STATUS.has(status) || bytes.byteLength === 0 ? null : bytes, {
-        status,
-        statusText: response.statusText,
-        headers: response.headers,
-      });
+      return new BufferedResponse(response, text);
     }
   };
 }
@@ -168,9 +206,9 @@ function userAbort(ctx: CallContext, maybeSent: boolean, cause: unknown): APIUse
   });
 }
 
-function codeOf(bytes: ArrayBuffer): unknown {
+function codeOf(text: string): unknown {
   try {
-    return (JSON.parse(new TextDecoder().decode(bytes)) as { code?: unknown })?.code;
+    return (JSON.parse(text) as { code?: unknown })?.code;
   } catch {
     return undefined;
   }

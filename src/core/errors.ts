@@ -247,7 +247,8 @@ export class WebhookVerificationError extends CrossborderError {
     | 'missing_key'
     | 'invalid_body'
     | 'invalid_event'
-    | 'stale_event';
+    | 'stale_event'
+    | 'future_event';
   constructor(reason: WebhookVerificationError['reason'], message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.reason = reason;

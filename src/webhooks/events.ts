@@ -49,8 +49,8 @@ export interface UnwrapWebhookOptions<E> {
    */
   parse?: (json: unknown) => E | Promise<E>;
   /**
-   * Refuse events whose `timestamp` is older than this many milliseconds (`stale_event`), or more
-   * than 5 minutes in the future. Off by default; `dedupe()` applies its own age limit.
+   * Refuse events whose `timestamp` is older than this many milliseconds (`stale_event`), or dated more
+   * than 5 minutes in the future (`future_event`). Off by default; `dedupe()` applies its own age limit.
    */
   maxAge?: number;
   /** Clock, in epoch milliseconds. Default `Date.now`. */
@@ -107,7 +107,7 @@ export function assertWebhookEnvelope(json: unknown): asserts json is WebhookEnv
 
 /**
  * Checks an event's `timestamp` against the clock.
- * @throws {@link WebhookVerificationError} `stale_event` when older than `maxAge` ms or more than
+ * @throws {@link WebhookVerificationError} `stale_event` when older than `maxAge` ms, `future_event` when more than
  *   5 minutes in the future.
  */
 export function assertFresh(event: { id: string; timestamp: string }, maxAge: number, now: number): void {
@@ -124,7 +124,7 @@ export function assertFresh(event: { id: string; timestamp: string }, maxAge: nu
   }
   if (at - now > MAX_FUTURE_SKEW_MS) {
     throw new WebhookVerificationError(
-      'stale_event',
+      'future_event',
       `webhook event ${event.id} is dated ${Math.round((at - now) / 1000)} s in the future: check this server's clock`,
     );
   }

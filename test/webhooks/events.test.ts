@@ -100,7 +100,7 @@ describe('unwrapWebhook', () => {
     await expect(unwrapBody(soon, { maxAge: 60_000, now: () => now })).resolves.toBeDefined();
     const later = eventBody({ timestamp: '2025-10-13T12:05:01Z' });
     const err = await rejection(() => unwrapBody(later, { maxAge: 60_000, now: () => now }));
-    expect(err.reason).toBe('stale_event');
+    expect(err.reason).toBe('future_event');
     expect(err.message).toContain('future');
   });
 

@@ -102,11 +102,11 @@ describe('fuzz: verification never throws anything but WebhookVerificationError'
           unwrapWebhook(b, { 'x-service-signature': signature }, { publicKey: keys.publicKeyHex, maxAge: maxAge ?? undefined }),
         );
         reasons.add(reason);
-        expect(['ok', 'invalid_body', 'invalid_event', 'stale_event']).toContain(reason);
+        expect(['ok', 'invalid_body', 'invalid_event', 'stale_event', 'future_event']).toContain(reason);
       }),
       { numRuns: RUNS, seed: SEED },
     );
-    expect(reasons).toEqual(new Set(['ok', 'invalid_body', 'invalid_event', 'stale_event']));
+    for (const expected of ['ok', 'invalid_body', 'invalid_event', 'stale_event']) expect(reasons).toContain(expected);
   });
 
   it('every signature made by signWebhook verifies (300 runs)', async () => {

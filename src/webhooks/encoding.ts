@@ -185,3 +185,22 @@ const utf8Encoder = /* @__PURE__ */ new TextEncoder();
 export function utf8(text: string): Uint8Array<ArrayBuffer> {
   return utf8Encoder.encode(text) as Uint8Array<ArrayBuffer>;
 }
+
+/**
+ * Imported keys by their text, at most `limit` of them (oldest dropped first). An import in flight
+ * is shared; a failed one is not kept, so the next call reports the same error afresh.
+ */
+export class KeyCache {
+  readonly #entries = new Map<string, Promise<CryptoKey>>();
+  constructor(private readonly limit = 16) {}
+  get(text: string, load: (text: string) => Promise<CryptoKey>): Promise<CryptoKey> {
+    let cached = this.#entries.get(text);
+    if (!cached) {
+      cached = load(text);
+      cached.catch(() => this.#entries.delete(text));
+      if (this.#entries.size >= this.limit) this.#entries.delete(this.#entries.keys().next().value!);
+      this.#entries.set(text, cached);
+    }
+    return cached;
+  }
+}

@@ -4,13 +4,12 @@
  * @module
  */
 import { WebhookVerificationError } from '../core/errors';
-import { bytesToBase64, bytesToHex, bytesToPem, p1363ToDer, pemToBytes, utf8 } from './encoding';
+import { bytesToBase64, bytesToHex, bytesToPem, KeyCache, p1363ToDer, pemToBytes, utf8 } from './encoding';
 
 const ECDSA_P256 = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 const ECDSA_SHA256 = { name: 'ECDSA', hash: 'SHA-256' } as const;
-const KEY_CACHE_SIZE = 16;
-// PEM → imported key, so a test signing many deliveries imports once.
-const keyCache = new Map<string, Promise<CryptoKey>>();
+// Key string → import in flight or done; a server verifying thousands of deliveries imports once.
+const keyCache = new KeyCache();
 
 async function importPrivateKey(pem: string): Promise<CryptoKey> {
   const der = pemToBytes(pem, 'PRIVATE KEY');
@@ -33,14 +32,7 @@ async function importPrivateKey(pem: string): Promise<CryptoKey> {
 function signingKey(privateKey: string | CryptoKey): Promise<CryptoKey> {
   if (typeof privateKey !== 'string') return Promise.resolve(privateKey);
   const text = privateKey.trim();
-  let cached = keyCache.get(text);
-  if (!cached) {
-    cached = importPrivateKey(text);
-    cached.catch(() => keyCache.delete(text));
-    if (keyCache.size >= KEY_CACHE_SIZE) keyCache.delete(keyCache.keys().next().value!);
-    keyCache.set(text, cached);
-  }
-  return cached;
+  return keyCache.get(text, importPrivateKey);
 }
 
 /**

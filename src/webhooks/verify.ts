@@ -5,7 +5,7 @@
  * @module
  */
 import { WebhookVerificationError } from '../core/errors';
-import { base64ToBytes, derToP1363, hexToBytes, pemToBytes, utf8 } from './encoding';
+import { base64ToBytes, derToP1363, hexToBytes, KeyCache, pemToBytes, utf8 } from './encoding';
 
 /** Name of the header that carries the delivery's signature. */
 export const SIGNATURE_HEADER = 'X-Service-Signature';
@@ -32,9 +32,8 @@ const ECDSA_P256 = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 const ECDSA_SHA256 = { name: 'ECDSA', hash: 'SHA-256' } as const;
 // A DER P-256 signature is at most 72 bytes (96 base64 chars): a longer header is refused before decoding it.
 const MAX_SIGNATURE_CHARS = 100;
-const KEY_CACHE_SIZE = 16;
 // Key string → import in flight or done; a server verifying thousands of deliveries imports once.
-const keyCache = new Map<string, Promise<CryptoKey>>();
+const keyCache = new KeyCache();
 
 function subtle(): SubtleCrypto {
   const s = globalThis.crypto?.subtle;
@@ -116,15 +115,7 @@ export function importWebhookPublicKey(key: string | CryptoKey): Promise<CryptoK
     );
   }
   const text = key.trim();
-  let cached = keyCache.get(text);
-  if (!cached) {
-    cached = importKeyString(text);
-    // A failed import is not kept: the next call reports the same error instead of a stale promise.
-    cached.catch(() => keyCache.delete(text));
-    if (keyCache.size >= KEY_CACHE_SIZE) keyCache.delete(keyCache.keys().next().value!);
-    keyCache.set(text, cached);
-  }
-  return cached;
+  return keyCache.get(text, importKeyString);
 }
 
 function isRequest(value: unknown): value is Request {

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { useMswServer } from '../helpers/msw';
 import * as z from 'zod/mini';
 import { CoreClient, normalizeBaseUrl } from '../../src/core/client';
 import {
@@ -18,13 +18,10 @@ import {
 import { op, rejected, SECRET, testClient } from '../helpers/client';
 
 const BASE = 'https://api.test.invalid/2025-10-13';
-const mswServer = setupServer();
-beforeAll(() => mswServer.listen({ onUnhandledRequest: 'error' }));
+const mswServer = useMswServer();
 afterEach(() => {
-  mswServer.resetHandlers();
   vi.unstubAllEnvs();
 });
-afterAll(() => mswServer.close());
 
 describe('configuration', () => {
   it('missing credentials fail at construction with a clear error', () => {

@@ -1,14 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { useMswServer } from '../helpers/msw';
 import { maskBody } from '../../src/core/logger';
 import { op, rejected, SECRET, testClient } from '../helpers/client';
 
 const BASE = 'https://api.test.invalid/2025-10-13';
-const mswServer = setupServer();
-beforeAll(() => mswServer.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => mswServer.resetHandlers());
-afterAll(() => mswServer.close());
+const mswServer = useMswServer();
 
 function recorder() {
   const lines: { level: string; message: string; details?: unknown }[] = [];

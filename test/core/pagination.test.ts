@@ -1,15 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { useMswServer } from '../helpers/msw';
 import { PaginationError, ResponseValidationError } from '../../src/core/errors';
 import { op, rejected, testClient } from '../helpers/client';
 
 const BASE = 'https://api.test.invalid/2025-10-13';
 const listThings = op({ method: 'GET', path: '/things', paginated: true });
-const mswServer = setupServer();
-beforeAll(() => mswServer.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => mswServer.resetHandlers());
-afterAll(() => mswServer.close());
+const mswServer = useMswServer();
 
 /** Serves `total` numbered items in pages of `size`; records each query string. */
 function serve(total: number, size: number, seen: URLSearchParams[] = []) {

@@ -1,16 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { useMswServer } from '../helpers/msw';
 import { AuthenticationError, SignatureChallengeError, SignatureRequiredError, ValidationError } from '../../src/core/errors';
 import { op, rejected, testClient } from '../helpers/client';
 
 const BASE = 'https://api.test.invalid/2025-10-13';
 const addCredential = op({ method: 'POST', path: '/auth/credentials', signed: true });
 const revoke = op({ method: 'DELETE', path: '/auth/credentials/{id}', signed: true });
-const mswServer = setupServer();
-beforeAll(() => mswServer.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => mswServer.resetHandlers());
-afterAll(() => mswServer.close());
+const mswServer = useMswServer();
 
 interface Seen {
   method: string;

@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { useMswServer } from '../helpers/msw';
 import { Crossborder } from '../../src/client';
 import { APITimeoutError, APIUserAbortError, ConfigurationError, QuoteExpiredError, ValidationError, WebhookVerificationError } from '../../src/core/errors';
 import { isExpired } from '../../src/resources/quotes';
@@ -10,10 +10,7 @@ import { requestExample, responseExample } from '../helpers/document';
 
 const BASE = 'https://api.test.invalid';
 const API = `${BASE}/2025-10-13`;
-const mswServer = setupServer();
-beforeAll(() => mswServer.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => mswServer.resetHandlers());
-afterAll(() => mswServer.close());
+const mswServer = useMswServer();
 
 function client(extra: Partial<ConstructorParameters<typeof Crossborder>[0]> = {}) {
   const sleeps: number[] = [];

@@ -3,18 +3,15 @@
  * headers) and the typed result, against msw answering the document's own examples. The last test
  * enumerates the document's operations and fails on any that no method reaches.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { useMswServer } from '../helpers/msw';
 import { Crossborder } from '../../src/client';
 import { operations } from '../../src/generated/operations';
 import { documentOperations, matchOperation, requestExample, responseExample } from '../helpers/document';
 
 const BASE = 'https://api.test.invalid';
-const mswServer = setupServer();
-beforeAll(() => mswServer.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => mswServer.resetHandlers());
-afterAll(() => mswServer.close());
+const mswServer = useMswServer();
 
 interface Seen {
   method: string;

@@ -4,9 +4,9 @@
  * verified over the exact payload, single-use requestIds, identical-request repeats.
  */
 import crypto from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { useMswServer } from '../helpers/msw';
 import { Crossborder } from '../../src/client';
 import { AuthenticationError, SignatureRequiredError } from '../../src/core/errors';
 import { generateClientKeyPair, WalletSession } from '../../src/wallet/index';
@@ -137,10 +137,7 @@ function service() {
   return { handlers, recorded, sessionSecrets, credentials };
 }
 
-const mswServer = setupServer();
-beforeAll(() => mswServer.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => mswServer.resetHandlers());
-afterAll(() => mswServer.close());
+const mswServer = useMswServer();
 
 describe('wallet flows (independent node:crypto double)', () => {
   it('first credential → verify → add a second through the signed retry → revoke with another credential → export', async () => {

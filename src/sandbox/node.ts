@@ -1,0 +1,94 @@
+/**
+ * The node:http adapter: serves the sandbox core on 127.0.0.1 with keep-alive. Loaded only by
+ * `listen()` (dynamic import) and the CLI, so browser bundles of the sandbox never reach node:*.
+ * @module
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { MAX_BODY_BYTES, decodeUtf8, type SandboxRequest, type SandboxResponse } from './http';
+
+/** A running HTTP server. */
+export interface ListeningServer {
+  /** `http://127.0.0.1:<port>`, without the version segment (the SDK adds it). */
+  url: string;
+  /** Stops accepting requests and closes open keep-alive connections. */
+  close(): Promise<void>;
+}
+
+function readBody(req: IncomingMessage): Promise<{ body: string | undefined; bodyError?: string }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      // Past the limit keep draining (so the answer can still be sent) but stop keeping bytes.
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (size > MAX_BODY_BYTES) return resolve({ body: undefined, bodyError: `The request body exceeds ${MAX_BODY_BYTES} bytes.` });
+      if (size === 0) return resolve({ body: undefined });
+      const body = decodeUtf8(Buffer.concat(chunks, size));
+      resolve(body === undefined ? { body: undefined, bodyError: 'The request body is not valid UTF-8.' } : { body });
+    });
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, response: SandboxResponse): void {
+  res.writeHead(response.status, response.headers);
+  res.end(response.body);
+}
+
+/** Starts serving `handle` on 127.0.0.1:`port` (0 picks a free port). */
+export async function serve(handle: (req: SandboxRequest) => Promise<SandboxResponse>, port = 0): Promise<ListeningServer> {
+  const sockets = new Set<Socket>();
+  const server = createServer({ keepAlive: true }, (req, res) => {
+    readBody(req)
+      .then(({ body, bodyError }) =>
+        handle({
+          method: req.method ?? 'GET',
+          url: req.url ?? '/',
+          header: (name) => {
+            const value = req.headers[name];
+            return Array.isArray(value) ? value.join(', ') : value;
+          },
+          body,
+          bodyError,
+        }),
+      )
+      .then(
+        (response) => send(res, response),
+        () => {
+          if (!res.headersSent) send(res, { status: 500, headers: { 'content-type': 'application/json' }, body: '{"status":500,"code":"INTERNAL_ERROR","message":"The sandbox failed to read the request."}' });
+        },
+      );
+  });
+  server.keepAliveTimeout = 30_000;
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  // A request that is not HTTP at all gets a plain 400 instead of a silently dropped socket.
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port: bound } = server.address() as AddressInfo;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://127.0.0.1:${bound}`,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      });
+      return closing;
+    },
+  };
+}

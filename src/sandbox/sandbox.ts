@@ -1,0 +1,240 @@
+/**
+ * `createSandboxCore`: the sandbox without its msw handlers (what the CLI runs). The public
+ * `createSandbox` of `crossborder-sdk/sandbox` adds `handlers` on top.
+ * @module
+ */
+import type {
+  Credential,
+  Customer,
+  ExternalAccount,
+  InternalAccount,
+  Invitation,
+  PlatformConfig,
+  Quote,
+  Session,
+  Transaction,
+  Verification,
+} from '../generated/types';
+import { createClock, iso, type Clock } from './clock';
+import { defaultConfig } from './config';
+import type { Ctx, SandboxEnvironment } from './context';
+import { createCore } from './core';
+import { walletId } from './finders';
+import { MAX_BODY_BYTES, decodeUtf8, type SandboxRequest, type SandboxResponse } from './http';
+import { IdFactory, createRandom } from './random';
+import { routes } from './routes';
+import { claimInvitation } from './routes/platform';
+import { Scheduler } from './scheduler';
+import { createWorld } from './state';
+import { createWebhookKeyPair } from './webhook-keys';
+import { WebhookDispatcher, type Delivery, type WebhookDeliveryOptions } from './webhooks';
+
+/** Options of {@link createSandboxCore} / `createSandbox`. */
+export interface SandboxOptions {
+  /** `production` refuses the sandbox-only endpoints with 403 SANDBOX_ONLY. Default `sandbox`. */
+  environment?: SandboxEnvironment;
+  /** The clock everything time-dependent reads. Default: real time (see {@link createClock}). */
+  clock?: Clock;
+  /** How webhooks are delivered (fetch, attempts, backoff, key pair). */
+  webhookDelivery?: WebhookDeliveryOptions;
+  /** Seed of the id/reference generator: the same seed gives the same ids in the same order. Default 1. */
+  seed?: number;
+  /** Called with unexpected failures (answered 500 INTERNAL_ERROR). Default `console.error`. */
+  onError?: (error: unknown) => void;
+}
+
+/** Everything the sandbox holds, as the API would render it (deep copies). */
+export interface SandboxSnapshot {
+  config: PlatformConfig;
+  customers: Customer[];
+  internalAccounts: InternalAccount[];
+  externalAccounts: ExternalAccount[];
+  quotes: Quote[];
+  transactions: Transaction[];
+  invitations: Invitation[];
+  verifications: Verification[];
+  credentials: Credential[];
+  sessions: (Session & { revoked: boolean })[];
+}
+
+/** Read-only view of the sandbox's state, for tests. Every read is a fresh deep copy. */
+export interface SandboxState {
+  /** The whole state; compare two snapshots to prove a request changed nothing. */
+  snapshot(): SandboxSnapshot;
+  /** The balance of an internal account (`InternalAccount:` or `EmbeddedWallet:` id), or undefined. */
+  balance(accountId: string): number | undefined;
+}
+
+/** A running HTTP server of the sandbox. */
+export interface SandboxServer {
+  /** `http://127.0.0.1:<port>`, without the version segment. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The sandbox minus its msw handlers. */
+export interface SandboxCore {
+  /** A standard fetch served in-process (no sockets): pass it as the SDK client's `fetch`. */
+  fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+  /** The pure handler over Fetch objects: one `Request` in, its `Response` out. */
+  handle(request: Request): Promise<Response>;
+  /** Serves the sandbox over HTTP on 127.0.0.1 (keep-alive); `port` 0 (default) picks a free one. */
+  listen(port?: number): Promise<SandboxServer>;
+  /** The sandbox clock; `advance`/`set` also run whatever became due (expiry, settlement). */
+  clock: Clock;
+  /** The public key webhook signatures verify with. */
+  webhookPublicKey: { pem: string; hex: string };
+  /** Webhook deliveries. */
+  webhooks: {
+    /** Resolves once every pending delivery (retries included, backoff skipped) has finished. */
+    flush(): Promise<void>;
+    /** The delivery log, oldest first. */
+    readonly deliveries: readonly Delivery[];
+  };
+  /** Read-only state, for tests. */
+  state: SandboxState;
+  /** `sandbox` or `production`. */
+  environment: SandboxEnvironment;
+  /** Claims an invitation as its invitee would (no API exists for it); sends INVITATION.CLAIMED. */
+  claimInvitation(code: string, inviteeUma?: string): Invitation;
+  /** Forgets all state (same seed again), pending work and deliveries; servers keep running. */
+  reset(): void;
+  /** Stops timers, deliveries and every server started by `listen()`. */
+  close(): Promise<void>;
+}
+
+/** Creates a sandbox without msw handlers (no msw import). */
+export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
+  const environment = options.environment ?? 'sandbox';
+  if (environment !== 'sandbox' && environment !== 'production') throw new Error(`environment must be 'sandbox' or 'production', got '${String(environment)}'`);
+  const seed = options.seed ?? 1;
+  const onError = options.onError ?? ((error: unknown) => console.error('[crossborder sandbox]', error));
+  const base = options.clock ?? createClock();
+  const scheduler = new Scheduler(base, onError);
+  const keyPair = options.webhookDelivery?.keyPair ?? createWebhookKeyPair();
+
+  // The run-due-work hook makes advance/set settle payments at once, so tests never wait.
+  const runDue = () => {
+    try {
+      scheduler.runDue();
+    } catch (error) {
+      onError(error);
+    }
+  };
+  const clock: Clock = {
+    frozen: base.frozen ?? false,
+    now: () => base.now(),
+    advance(ms) {
+      base.advance(ms);
+      runDue();
+    },
+    set(date) {
+      base.set(date);
+      runDue();
+    },
+  };
+
+  let webhookIds = new IdFactory(createRandom(seed ^ 0x5eed));
+  const fresh = () => {
+    const ids = new IdFactory(createRandom(seed));
+    return { ids, random: createRandom(seed * 31 + 7), world: createWorld(defaultConfig(ids, clock.now())) };
+  };
+  const initial = fresh();
+  const ctx: Ctx = {
+    environment,
+    clock,
+    scheduler,
+    seed,
+    webhooks: new WebhookDispatcher(options.webhookDelivery ?? {}, keyPair, clock, () => webhookIds, () => ctx.world.config.webhookEndpoint),
+    ...initial,
+  };
+  const handleRaw = createCore(ctx, routes, createRandom(seed ^ 0xbeef), onError);
+  const servers = new Set<SandboxServer>();
+
+  async function handle(request: Request): Promise<Response> {
+    request.signal?.throwIfAborted();
+    let body: string | undefined;
+    let bodyError: string | undefined;
+    if (request.body) {
+      const bytes = new Uint8Array(await request.arrayBuffer());
+      if (bytes.length > MAX_BODY_BYTES) bodyError = `The request body exceeds ${MAX_BODY_BYTES} bytes.`;
+      else if (bytes.length > 0) {
+        body = decodeUtf8(bytes);
+        if (body === undefined) bodyError = 'The request body is not valid UTF-8.';
+      }
+    }
+    const req: SandboxRequest = { method: request.method, url: request.url, header: (name) => request.headers.get(name) ?? undefined, body, bodyError };
+    const res: SandboxResponse = await handleRaw(req);
+    return new Response(res.body ?? null, { status: res.status, headers: res.headers });
+  }
+
+  const snapshot = (): SandboxSnapshot => {
+    const w = ctx.world;
+    const data = <T>(records: Iterable<{ data: T }>) => [...records].map((r) => r.data);
+    return structuredClone({
+      config: w.config,
+      customers: data(w.customers.values()),
+      internalAccounts: data(w.internalAccounts.values()),
+      externalAccounts: data(w.externalAccounts.values()),
+      quotes: data(w.quotes.values()),
+      transactions: data(w.transactions.values()),
+      invitations: data(w.invitations.values()),
+      verifications: data(w.verifications.values()),
+      credentials: data(w.credentials.values()),
+      sessions: [...w.sessions.values()].map((s) => ({
+        id: s.id,
+        accountId: walletId(s.walletSuffix),
+        type: s.type,
+        createdAt: iso(s.createdMs),
+        expiresAt: iso(s.expiresMs),
+        revoked: s.revoked,
+      })),
+    });
+  };
+
+  return {
+    fetch: (input, init) => handle(new Request(input, init)),
+    handle,
+    async listen(port = 0) {
+      const { serve } = await import('./node');
+      const server = await serve(handleRaw, port);
+      const tracked: SandboxServer = {
+        url: server.url,
+        close: async () => {
+          servers.delete(tracked);
+          await server.close();
+        },
+      };
+      servers.add(tracked);
+      return tracked;
+    },
+    clock,
+    webhookPublicKey: { pem: keyPair.publicKeyPem, hex: keyPair.publicKeyHex },
+    webhooks: {
+      flush: () => ctx.webhooks.flush(),
+      get deliveries() {
+        return ctx.webhooks.deliveries;
+      },
+    },
+    state: {
+      snapshot,
+      balance(accountId) {
+        const suffix = accountId.slice(accountId.indexOf(':') + 1);
+        return ctx.world.internalAccounts.get(`InternalAccount:${suffix}`)?.data.balance.amount;
+      },
+    },
+    environment,
+    claimInvitation: (code, inviteeUma) => claimInvitation(ctx, code, inviteeUma),
+    reset() {
+      scheduler.clear();
+      ctx.webhooks.cancel();
+      webhookIds = new IdFactory(createRandom(seed ^ 0x5eed));
+      Object.assign(ctx, fresh());
+    },
+    async close() {
+      scheduler.dispose();
+      ctx.webhooks.cancel();
+      await Promise.all([...servers].map((s) => s.close()));
+    },
+  };
+}

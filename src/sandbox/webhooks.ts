@@ -1,0 +1,239 @@
+/**
+ * Webhook delivery: signed events POSTed to the configured `webhookEndpoint`, at least once.
+ *
+ * - Notification events are retried with exponential backoff until a 2xx, at most `maxAttempts`
+ *   times; every attempt of one event carries the same body and `id` (receivers dedupe by it).
+ * - `INCOMING_PAYMENT.PENDING` is the approval request: its answer *is* the decision (200 approve,
+ *   403 reject, 422 more data, 202 defer), so it is sent once and never retried.
+ * - First attempts go out in the order the events happened (signing is queued); retries may interleave.
+ * - Backoff timers are unref'd; `flush()` skips the remaining waits (for tests), `cancel()` stops all.
+ * @module
+ */
+import { signWebhook, type WebhookKeyPair } from '../webhooks/sign';
+import type { Clock } from './clock';
+import { iso } from './clock';
+import type { IdFactory } from './random';
+
+/** How the sandbox delivers webhooks. */
+export interface WebhookDeliveryOptions {
+  /** The fetch used to POST events. Default: `globalThis.fetch`, looked up per delivery (so msw sees it). */
+  fetch?: (input: string, init: RequestInit) => Promise<Response>;
+  /** Attempts per event before giving up. Default 8. */
+  maxAttempts?: number;
+  /** Wait before the second attempt, doubled after each failure (capped at 60 s). Default 1000 ms. */
+  initialBackoffMs?: number;
+  /** Per-attempt timeout. Default 5000 ms, the approval window of decisions.md. */
+  timeoutMs?: number;
+  /** Sign with this key pair instead of a fresh one (e.g. to keep the public key across restarts). */
+  keyPair?: WebhookKeyPair;
+}
+
+/** One attempt to deliver an event. */
+export interface DeliveryAttempt {
+  /** Sandbox-clock time of the attempt. */
+  at: string;
+  /** HTTP status answered, when there was an answer. */
+  status?: number;
+  /** Why there was no answer (network error, timeout). */
+  error?: string;
+}
+
+/** The delivery log entry of one event. */
+export interface Delivery {
+  eventId: string;
+  type: string;
+  endpoint: string;
+  /** The exact body sent (what the signature covers). */
+  body: string;
+  signature: string;
+  attempts: DeliveryAttempt[];
+  /** `pending` while attempts remain; `delivered` after a 2xx; `failed` when attempts ran out (or no retry applies). */
+  state: 'pending' | 'delivered' | 'failed';
+}
+
+/** What the platform answered to an approval request. */
+export type ApprovalReply =
+  | { kind: 'approve'; receiverCustomerInfo?: Record<string, string> }
+  | { kind: 'reject' }
+  | { kind: 'more-info' }
+  | { kind: 'defer' }
+  | { kind: 'timeout' }
+  | { kind: 'error' };
+
+const MAX_BACKOFF_MS = 60_000;
+
+/** Sends the sandbox's webhooks and keeps their log. */
+export class WebhookDispatcher {
+  readonly keyPair: WebhookKeyPair;
+  readonly #deliveries: Delivery[] = [];
+  readonly #inFlight = new Set<Promise<void>>();
+  readonly #waiters = new Set<() => void>();
+  readonly #controllers = new Set<AbortController>();
+  readonly #options: Required<Omit<WebhookDeliveryOptions, 'fetch' | 'keyPair'>> & Pick<WebhookDeliveryOptions, 'fetch'>;
+  readonly #clock: Clock;
+  readonly #ids: () => IdFactory;
+  readonly #endpoint: () => string | undefined;
+  #generation = 0;
+  /** Signing is asynchronous; chaining it keeps deliveries in event order. */
+  #signQueue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: WebhookDeliveryOptions, keyPair: WebhookKeyPair, clock: Clock, ids: () => IdFactory, endpoint: () => string | undefined) {
+    this.keyPair = keyPair;
+    this.#options = {
+      fetch: options.fetch,
+      maxAttempts: Math.max(1, options.maxAttempts ?? 8),
+      initialBackoffMs: Math.max(0, options.initialBackoffMs ?? 1000),
+      timeoutMs: Math.max(1, options.timeoutMs ?? 5000),
+    };
+    this.#clock = clock;
+    this.#ids = ids;
+    this.#endpoint = endpoint;
+  }
+
+  /** The delivery log, oldest first. */
+  get deliveries(): readonly Delivery[] {
+    return this.#deliveries;
+  }
+
+  /** Queues a notification event; does nothing when no `webhookEndpoint` is configured. */
+  emit(type: string, data: unknown): void {
+    const delivery = this.#prepare(type, data);
+    // Captured now: a reset() while the event is being signed must still cancel it.
+    const generation = this.#generation;
+    if (delivery) this.#track(delivery.then((d) => this.#deliverWithRetries(d, generation)));
+  }
+
+  /**
+   * Sends the approval request for an incoming payment and reports the platform's answer.
+   * Returns false (and sends nothing) when no `webhookEndpoint` is configured.
+   */
+  requestApproval(data: unknown, onReply: (reply: ApprovalReply) => void): boolean {
+    const delivery = this.#prepare('INCOMING_PAYMENT.PENDING', data);
+    if (!delivery) return false;
+    const generation = this.#generation;
+    this.#track(
+      delivery.then(async (d) => {
+        if (generation !== this.#generation) return;
+        const result = await this.#attempt(d);
+        d.state = result.status !== undefined && result.status >= 200 && result.status < 300 ? 'delivered' : 'failed';
+        if (generation === this.#generation) onReply(result.reply);
+      }),
+    );
+    return true;
+  }
+
+  /**
+   * Resolves once every queued delivery has finished, skipping backoff waits. Bounded: each event has
+   * at most `maxAttempts` attempts of at most `timeoutMs` each.
+   */
+  async flush(): Promise<void> {
+    const { maxAttempts, timeoutMs } = this.#options;
+    const deadline = Date.now() + maxAttempts * (timeoutMs + 100) + 1000;
+    // Replies can queue new deliveries (approve → COMPLETED event) and failed attempts start new
+    // waits, so wake and re-check in short rounds until nothing is in flight.
+    while (this.#inFlight.size > 0 && Date.now() < deadline) {
+      for (const wake of this.#waiters) wake();
+      await Promise.race([Promise.allSettled([...this.#inFlight]), new Promise((r) => setTimeout(r, 5))]);
+    }
+  }
+
+  /** Stops every delivery (in flight, waiting) and forgets the log. */
+  cancel(): void {
+    this.#generation++;
+    for (const c of this.#controllers) c.abort();
+    for (const wake of this.#waiters) wake();
+    this.#deliveries.length = 0;
+  }
+
+  #prepare(type: string, data: unknown): Promise<Delivery> | undefined {
+    const endpoint = this.#endpoint();
+    if (!endpoint) return undefined;
+    const event = { id: this.#ids().next('Webhook').id, type, timestamp: iso(this.#clock.now()), data };
+    const body = JSON.stringify(event);
+    const delivery: Delivery = { eventId: event.id, type, endpoint, body, signature: '', attempts: [], state: 'pending' };
+    this.#deliveries.push(delivery);
+    const signed = this.#signQueue.then(() => signWebhook(body, this.keyPair.privateKeyPem));
+    this.#signQueue = signed.catch(() => undefined);
+    return signed.then((signature) => {
+      delivery.signature = signature;
+      return delivery;
+    });
+  }
+
+  #track(work: Promise<void>): void {
+    const tracked = work.catch(() => undefined).finally(() => this.#inFlight.delete(tracked));
+    this.#inFlight.add(tracked);
+  }
+
+  async #deliverWithRetries(delivery: Delivery, generation: number): Promise<void> {
+    for (let attempt = 1; generation === this.#generation; attempt++) {
+      const { status } = await this.#attempt(delivery);
+      if (status !== undefined && status >= 200 && status < 300) {
+        delivery.state = 'delivered';
+        return;
+      }
+      if (attempt >= this.#options.maxAttempts) break;
+      await this.#wait(Math.min(this.#options.initialBackoffMs * 2 ** (attempt - 1), MAX_BACKOFF_MS));
+    }
+    delivery.state = 'failed';
+  }
+
+  async #attempt(delivery: Delivery): Promise<{ status?: number; reply: ApprovalReply }> {
+    const controller = new AbortController();
+    this.#controllers.add(controller);
+    const timer = setTimeout(() => controller.abort(new Error('timeout')), this.#options.timeoutMs);
+    (timer as { unref?: () => void }).unref?.();
+    const record: DeliveryAttempt = { at: iso(this.#clock.now()) };
+    delivery.attempts.push(record);
+    try {
+      const send = this.#options.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
+      const response = await send(delivery.endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-service-signature': delivery.signature },
+        body: delivery.body,
+        signal: controller.signal,
+      });
+      record.status = response.status;
+      const text = await response.text().catch(() => '');
+      return { status: response.status, reply: approvalReply(response.status, text) };
+    } catch (error) {
+      const timedOut = controller.signal.aborted && (controller.signal.reason as Error | undefined)?.message === 'timeout';
+      record.error = timedOut ? `no answer within ${this.#options.timeoutMs} ms` : error instanceof Error ? error.message : String(error);
+      return { reply: { kind: timedOut ? 'timeout' : 'error' } };
+    } finally {
+      clearTimeout(timer);
+      this.#controllers.delete(controller);
+    }
+  }
+
+  #wait(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.#waiters.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      (timer as { unref?: () => void }).unref?.();
+      this.#waiters.add(wake);
+    });
+  }
+}
+
+/** Reads the platform's answer to `INCOMING_PAYMENT.PENDING` (decisions.md, "Payment approval"). */
+function approvalReply(status: number, text: string): ApprovalReply {
+  if (status === 200) {
+    let info: unknown;
+    try {
+      info = text ? (JSON.parse(text) as { receiverCustomerInfo?: unknown }).receiverCustomerInfo : undefined;
+    } catch {
+      info = undefined;
+    }
+    const valid = typeof info === 'object' && info !== null && Object.values(info).every((v) => typeof v === 'string');
+    return valid ? { kind: 'approve', receiverCustomerInfo: info as Record<string, string> } : { kind: 'approve' };
+  }
+  if (status === 403) return { kind: 'reject' };
+  if (status === 422) return { kind: 'more-info' };
+  if (status === 202) return { kind: 'defer' };
+  return { kind: 'error' };
+}

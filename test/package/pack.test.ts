@@ -1,0 +1,88 @@
+/**
+ * The published package: built with tsup, checked with publint and attw, packed with `npm pack`,
+ * and imported from a scratch ESM consumer and a CJS consumer. Dependencies are linked from this
+ * checkout's node_modules, so the test needs no network.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const bin = (name: string) => join(root, 'node_modules', '.bin', name);
+const run = (cmd: string, args: string[], cwd = root) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: 'pipe', timeout: 240_000 });
+
+let scratch: string;
+let consumer: string;
+
+beforeAll(() => {
+  run(bin('tsup'), []);
+  scratch = mkdtempSync(join(tmpdir(), 'crossborder-pack-'));
+  const out = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch]);
+  const [{ filename }] = JSON.parse(out) as [{ filename: string }];
+  consumer = join(scratch, 'consumer');
+  const pkgDir = join(consumer, 'node_modules', 'crossborder-sdk');
+  mkdirSync(pkgDir, { recursive: true });
+  run('tar', ['-xzf', join(scratch, filename), '-C', pkgDir, '--strip-components=1']);
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  // Node resolves a linked package by its real path, so the dependencies' own dependencies resolve too.
+  // msw is the sandbox's optional peer (its msw handlers), installed by users who test with msw.
+  for (const dep of [...Object.keys(pkg.dependencies), 'msw']) {
+    const target = join(consumer, 'node_modules', dep);
+    mkdirSync(dirname(target), { recursive: true });
+    symlinkSync(join(root, 'node_modules', dep), target, 'dir');
+  }
+}, 300_000);
+
+afterAll(() => {
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('package', () => {
+  it('ships only what users need', () => {
+    const files = readdirSync(join(consumer, 'node_modules', 'crossborder-sdk'));
+    expect(files.sort()).toEqual(['README.md', 'dist', 'openapi', 'package.json']);
+  });
+
+  it('an ESM consumer imports every entry', () => {
+    writeFileSync(
+      join(consumer, 'esm.mjs'),
+      `import { Crossborder, APIError, ValidationError } from 'crossborder-sdk';
+       import { generateClientKeyPair } from 'crossborder-sdk/wallet';
+       import { createSandbox } from 'crossborder-sdk/sandbox';
+       const cb = new Crossborder({ tokenId: 't', clientSecret: 's' });
+       const kp = await generateClientKeyPair();
+       console.log(JSON.stringify({ client: typeof cb.customers.list, err: typeof APIError, val: typeof ValidationError, kp: kp.publicKey.length, sandbox: typeof createSandbox }));`,
+    );
+    const out = JSON.parse(run('node', ['esm.mjs'], consumer));
+    expect(out).toEqual({ client: 'function', err: 'function', val: 'function', kp: 130, sandbox: 'function' });
+  });
+
+  it('a CJS consumer requires every entry', () => {
+    writeFileSync(
+      join(consumer, 'cjs.cjs'),
+      `const { Crossborder, APIError } = require('crossborder-sdk');
+       const { generateClientKeyPair } = require('crossborder-sdk/wallet');
+       const { createSandbox } = require('crossborder-sdk/sandbox');
+       const cb = new Crossborder({ tokenId: 't', clientSecret: 's' });
+       generateClientKeyPair().then((kp) => console.log(JSON.stringify({ client: typeof cb.quotes.create, err: typeof APIError, kp: kp.publicKey.length, sandbox: typeof createSandbox })));`,
+    );
+    const out = JSON.parse(run('node', ['cjs.cjs'], consumer));
+    expect(out).toEqual({ client: 'function', err: 'function', kp: 130, sandbox: 'function' });
+  });
+
+  it('publint finds nothing', { timeout: 60_000 }, () => {
+    const out = run(bin('publint'), ['--strict']);
+    expect(out).not.toMatch(/warning|error|suggestion/i);
+  });
+
+  it('are-the-types-wrong finds nothing', { timeout: 120_000 }, () => {
+    // attw exits non-zero on any problem for the node16 profile (ESM and CJS consumers, and bundlers).
+    const out = run(bin('attw'), ['--pack', '.', '--format', 'ascii', '--profile', 'node16']);
+    const verdicts = out.split('\n').filter((line) => /^(node16 \(from (CJS|ESM)\)|bundler):/.test(line));
+    expect(verdicts).toHaveLength(12); // 4 entries (., ./sandbox, ./wallet, ./package.json) × 3 resolutions
+    for (const line of verdicts) expect(line).toContain('🟢');
+  });
+});

@@ -97,8 +97,41 @@ export class Page<T> implements AsyncIterable<T> {
     }
   }
 
-  async *[Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
-    for await (const page of this.pages()) yield* page.data;
+  /** Every item of this page and of the pages after it. */
+  [Symbol.asyncIterator](): AsyncIterator<T, undefined> {
+    return new ItemIterator(this.pages());
+  }
+}
+
+/**
+ * Items of a page sequence. Hand-written rather than an async generator: an item already in hand
+ * costs one resolved promise, not a chain of generator steps (that chain was most of the cost of
+ * iterating 100,000 items).
+ */
+class ItemIterator<T> implements AsyncIterator<T, undefined> {
+  #items: readonly T[] = [];
+  #index = 0;
+  constructor(private readonly pages: AsyncGenerator<Page<T>, void, undefined>) {}
+
+  next(): Promise<IteratorResult<T, undefined>> {
+    if (this.#index < this.#items.length) return Promise.resolve({ done: false, value: this.#items[this.#index++]! });
+    return this.#advance();
+  }
+
+  async #advance(): Promise<IteratorResult<T, undefined>> {
+    for (;;) {
+      const page = await this.pages.next();
+      if (page.done) return { done: true, value: undefined };
+      this.#items = page.value.data;
+      this.#index = 0;
+      if (this.#items.length > 0) return { done: false, value: this.#items[this.#index++]! };
+    }
+  }
+
+  async return(): Promise<IteratorResult<T, undefined>> {
+    this.#items = [];
+    await this.pages.return(undefined); // runs the pages' cleanup: drops a request made ahead
+    return { done: true, value: undefined };
   }
 }
 
@@ -114,7 +147,8 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
     yield* (await this).pages();
   }
 
-  async *[Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
-    yield* await this;
+  /** Every item of every page. */
+  [Symbol.asyncIterator](): AsyncIterator<T, undefined> {
+    return new ItemIterator(this.pages());
   }
 }

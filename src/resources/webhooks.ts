@@ -2,8 +2,8 @@ import { WebhookVerificationError } from '../core/errors';
 import { APIResource } from '../core/resource';
 import { check, type Schema } from '../core/validation';
 import { WEBHOOK_EVENT_TYPES } from '../generated/operations';
-import { unwrapWebhook, type UnknownEvent } from '../webhooks/events';
-import { verifyWebhookSignature, type WebhookHeaders, type WebhookPublicKey, type WebhookRawBody } from '../webhooks/verify';
+import type { UnknownEvent } from '../webhooks/events';
+import type { WebhookHeaders, WebhookPublicKey, WebhookRawBody } from '../webhooks/verify';
 import type { WebhookEvent } from '../types';
 
 /** Options of {@link Webhooks.unwrap}. */
@@ -16,6 +16,10 @@ export interface UnwrapOptions {
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set(WEBHOOK_EVENT_TYPES);
 let eventSchema: Promise<Schema> | undefined;
+// Verification code is loaded on the first delivery: it stays out of the bundle path of API calls.
+let webhooksModule: Promise<typeof import('../webhooks/events') & typeof import('../webhooks/verify')> | undefined;
+const loadWebhooks = () =>
+  (webhooksModule ??= Promise.all([import('../webhooks/events'), import('../webhooks/verify')]).then(([events, verify]) => ({ ...events, ...verify })));
 
 /** Webhook deliveries: signature check and typed events. */
 export class Webhooks extends APIResource {
@@ -26,7 +30,8 @@ export class Webhooks extends APIResource {
    * Pass the body exactly as received (string, bytes, or the Fetch `Request`), never re-serialized JSON.
    * @throws {@link WebhookVerificationError} saying which check failed.
    */
-  unwrap(rawBody: WebhookRawBody, headers?: WebhookHeaders, options: UnwrapOptions = {}): Promise<WebhookEvent | UnknownEvent> {
+  async unwrap(rawBody: WebhookRawBody, headers?: WebhookHeaders, options: UnwrapOptions = {}): Promise<WebhookEvent | UnknownEvent> {
+    const { unwrapWebhook } = await loadWebhooks();
     return unwrapWebhook<WebhookEvent | UnknownEvent>(rawBody, headers, {
       publicKey: options.publicKey ?? this._client.webhookPublicKey,
       ...(options.maxAge === undefined ? {} : { maxAge: options.maxAge }),
@@ -36,6 +41,7 @@ export class Webhooks extends APIResource {
 
   /** Checks the signature only; resolves when it matches, throws {@link WebhookVerificationError} otherwise. */
   async verify(rawBody: WebhookRawBody, headers?: WebhookHeaders, options: Pick<UnwrapOptions, 'publicKey'> = {}): Promise<void> {
+    const { verifyWebhookSignature } = await loadWebhooks();
     await verifyWebhookSignature(rawBody, headers, options.publicKey ?? this._client.webhookPublicKey);
   }
 }

@@ -1,0 +1,102 @@
+/**
+ * Bundle size of `import { Crossborder }` + one call, as a browser bundler would ship it: esbuild,
+ * minified, code-split (chunks loaded only by `import()` — webhook verification, opt-in response
+ * validation — are reported apart), gzip level 9. Also the `crossborder-sdk/wallet` entry.
+ *
+ *   npx tsx scripts/bench/size.ts
+ */
+import { build } from 'esbuild';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface SizeReport {
+  name: string;
+  /** min+gzip bytes loaded before the call can run (entry and its static imports). */
+  initialGzip: number;
+  initialMin: number;
+  /** min+gzip bytes of chunks only reached through `import()`. */
+  lazyGzip: number;
+  /** Largest inputs of the initial load, minified bytes. */
+  top: [string, number][];
+}
+
+async function measure(name: string, code: string): Promise<SizeReport> {
+  const dir = mkdtempSync(join(tmpdir(), 'crossborder-size-'));
+  try {
+    const entry = join(dir, 'entry.ts');
+    writeFileSync(entry, code);
+    const result = await build({
+      entryPoints: [entry],
+      bundle: true,
+      minify: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2022',
+      outdir: join(dir, 'out'),
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      alias: { 'crossborder-sdk': join(root, 'src/index.ts'), 'crossborder-sdk/wallet': join(root, 'src/wallet/index.ts') },
+    });
+    const files = new Map(result.outputFiles.map((f) => [f.path, f.contents]));
+    const outputs = result.metafile.outputs;
+    const key = (p: string) => resolve(process.cwd(), p);
+    const entryOut = Object.keys(outputs).find((p) => outputs[p]!.entryPoint !== undefined)!;
+    const initial = new Set<string>();
+    const visit = (p: string) => {
+      if (initial.has(p)) return;
+      initial.add(p);
+      for (const imp of outputs[p]!.imports) if (imp.kind === 'import-statement') visit(imp.path);
+    };
+    visit(entryOut);
+    let initialGzip = 0;
+    let initialMin = 0;
+    let lazyGzip = 0;
+    const inputs = new Map<string, number>();
+    for (const [path, meta] of Object.entries(outputs)) {
+      const bytes = files.get(key(path));
+      if (!bytes || path.endsWith('.map')) continue;
+      const gz = gzipSync(bytes, { level: 9 }).length;
+      if (initial.has(path)) {
+        initialGzip += gz;
+        initialMin += bytes.length;
+        for (const [input, info] of Object.entries(meta.inputs)) inputs.set(input, (inputs.get(input) ?? 0) + info.bytesInOutput);
+      } else lazyGzip += gz;
+    }
+    const top = [...inputs.entries()]
+      .map(([k, v]) => [k.replace(/^.*node_modules\//, '').replace(/^.*?src\//, 'src/'), v] as [string, number])
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 8);
+    return { name, initialGzip, initialMin, lazyGzip, top };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function benchSize(): Promise<SizeReport[]> {
+  return [
+    await measure(
+      "import { Crossborder } + one call",
+      "import { Crossborder } from 'crossborder-sdk';\nconst cb = new Crossborder({ tokenId: 't', clientSecret: 's' });\ncb.customers.list({ limit: 5 }).then((p) => console.log(p.data.length));\n",
+    ),
+    await measure(
+      'crossborder-sdk/wallet (browser)',
+      "import { generateClientKeyPair, WalletSession } from 'crossborder-sdk/wallet';\nconst kp = await generateClientKeyPair();\nconsole.log(kp.publicKey, WalletSession);\n",
+    ),
+  ];
+}
+
+export const kB = (n: number) => `${(n / 1000).toFixed(1)} kB`;
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const r of await benchSize()) {
+    console.log(`${r.name}: ${kB(r.initialGzip)} min+gzip loaded for the call (${kB(r.initialMin)} min); lazy chunks ${kB(r.lazyGzip)}`);
+    for (const [input, bytes] of r.top) console.log(`   ${String(bytes).padStart(6)}  ${input}`);
+  }
+}

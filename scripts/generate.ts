@@ -95,7 +95,7 @@ function buildOperations(doc: Json, zodCode: string): string {
       const paginated = params.some((p) => p.in === 'query' && p.name === 'cursor');
       const body = op.requestBody ? resolveRef(op.requestBody) : undefined;
       const base = `z${pascal(id)}`;
-      const part = (suffix: string) => (exported.has(base + suffix) ? `z.${base}${suffix}` : 'undefined');
+      const part = (suffix: string) => (exported.has(base + suffix) ? `'${base}${suffix}'` : 'undefined');
       const response = exported.has(`${base}Response`) ? `'${base}Response'` : 'undefined';
       names.push(id);
       rows.push(
@@ -112,9 +112,10 @@ function buildOperations(doc: Json, zodCode: string): string {
   if (eventTypes.length === 0) throw new Error('WebhookEvent has no discriminator mapping');
   return (
     HEADER +
-    "import * as z from './zod.gen';\n\n" +
-    '/** Every operation of the document, keyed by operationId. */\n' +
-    `export const operations = {\n${rows.join('\n')}\n} as const;\n\n` +
+    '/**\n * Every operation of the document, keyed by operationId. Schemas are named, not imported: the\n' +
+    ' * client loads ./zod.gen on its first call, so importing the SDK does not build them.\n */\n' +
+    "/** Names of the generated zod schemas. */\nexport type SchemaName = keyof typeof import('./zod.gen');\n\n" +
+    `export const operations = {\n${rows.join('\n')}\n} as const satisfies Record<\n  string,\n  { params: Record<'path' | 'query' | 'body', SchemaName | undefined>; response: SchemaName | undefined; [field: string]: unknown }\n>;\n\n` +
     '/** operationIds of the document. */\n' +
     `export type OperationId = keyof typeof operations;\n\n` +
     `/** Number of operations in the document. */\nexport const OPERATION_COUNT = ${names.length};\n\n` +

@@ -16,12 +16,14 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface SizeReport {
   name: string;
-  /** min+gzip bytes loaded before the call can run (entry and its static imports). */
-  initialGzip: number;
-  initialMin: number;
-  /** min+gzip bytes of chunks only reached through `import()`. */
+  /** min+gzip bytes of `import` alone (entry and its static imports). */
+  importGzip: number;
+  /** min+gzip bytes a call loads: the import plus the chunk of the generated schemas (params validation). */
+  callGzip: number;
+  callMin: number;
+  /** min+gzip bytes of chunks a call never loads (webhook verification, loaded by `unwrap`). */
   lazyGzip: number;
-  /** Largest inputs of the initial load, minified bytes. */
+  /** Largest inputs of what a call loads, minified bytes. */
   top: [string, number][];
 }
 
@@ -48,32 +50,33 @@ async function measure(name: string, code: string): Promise<SizeReport> {
     const outputs = result.metafile.outputs;
     const key = (p: string) => resolve(process.cwd(), p);
     const entryOut = Object.keys(outputs).find((p) => outputs[p]!.entryPoint !== undefined)!;
-    const initial = new Set<string>();
-    const visit = (p: string) => {
-      if (initial.has(p)) return;
-      initial.add(p);
-      for (const imp of outputs[p]!.imports) if (imp.kind === 'import-statement') visit(imp.path);
+    const closure = (start: string[]) => {
+      const seen = new Set<string>();
+      const visit = (p: string) => {
+        if (seen.has(p)) return;
+        seen.add(p);
+        for (const imp of outputs[p]!.imports) if (imp.kind === 'import-statement') visit(imp.path);
+      };
+      start.forEach(visit);
+      return seen;
     };
-    visit(entryOut);
-    let initialGzip = 0;
-    let initialMin = 0;
-    let lazyGzip = 0;
+    const importSet = closure([entryOut]);
+    // The call validates its params: the chunk holding the generated schemas is loaded by it.
+    const schemaChunks = Object.keys(outputs).filter((p) => Object.keys(outputs[p]!.inputs).some((i) => i.endsWith('src/generated/zod.gen.ts')));
+    const callSet = closure([entryOut, ...schemaChunks]);
+    const gzipOf = (set: Set<string>) => [...set].reduce((n, p) => n + gzipSync(files.get(key(p))!, { level: 9 }).length, 0);
+    const minOf = (set: Set<string>) => [...set].reduce((n, p) => n + files.get(key(p))!.length, 0);
+    const all = new Set(Object.keys(outputs).filter((p) => !p.endsWith('.map')));
+    const lazy = new Set([...all].filter((p) => !callSet.has(p)));
     const inputs = new Map<string, number>();
-    for (const [path, meta] of Object.entries(outputs)) {
-      const bytes = files.get(key(path));
-      if (!bytes || path.endsWith('.map')) continue;
-      const gz = gzipSync(bytes, { level: 9 }).length;
-      if (initial.has(path)) {
-        initialGzip += gz;
-        initialMin += bytes.length;
-        for (const [input, info] of Object.entries(meta.inputs)) inputs.set(input, (inputs.get(input) ?? 0) + info.bytesInOutput);
-      } else lazyGzip += gz;
+    for (const p of callSet) {
+      for (const [input, info] of Object.entries(outputs[p]!.inputs)) inputs.set(input, (inputs.get(input) ?? 0) + info.bytesInOutput);
     }
     const top = [...inputs.entries()]
       .map(([k, v]) => [k.replace(/^.*node_modules\//, '').replace(/^.*?src\//, 'src/'), v] as [string, number])
       .sort((a, b) => b[1] - a[1])
-      .slice(0, 8);
-    return { name, initialGzip, initialMin, lazyGzip, top };
+      .slice(0, 10);
+    return { name, importGzip: gzipOf(importSet), callGzip: gzipOf(callSet), callMin: minOf(callSet), lazyGzip: gzipOf(lazy), top };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -96,7 +99,7 @@ export const kB = (n: number) => `${(n / 1000).toFixed(1)} kB`;
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   for (const r of await benchSize()) {
-    console.log(`${r.name}: ${kB(r.initialGzip)} min+gzip loaded for the call (${kB(r.initialMin)} min); lazy chunks ${kB(r.lazyGzip)}`);
+    console.log(`${r.name}: ${kB(r.callGzip)} min+gzip for the call (${kB(r.callMin)} min); import alone ${kB(r.importGzip)}; never loaded by a call ${kB(r.lazyGzip)}`);
     for (const [input, bytes] of r.top) console.log(`   ${String(bytes).padStart(6)}  ${input}`);
   }
 }

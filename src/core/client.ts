@@ -31,7 +31,7 @@ import type { ClientOptions, Environment, ListOptions, RequestOptions, SignedReq
 import { Page, PagePromise, type ListEnvelope } from './pagination';
 import { defaultSleep, parseRetryAfter } from './retry';
 import { createAttemptLoop, PreparedRequest, type CallContext, type TransportConfig } from './transport';
-import { check, type Schema } from './validation';
+import { check, resolveSchema, type SchemaRef } from './validation';
 
 /** The API version this SDK speaks: the path segment after the base address. */
 export const API_VERSION = '2025-10-13';
@@ -57,8 +57,8 @@ export interface Operation {
   readonly paginated: boolean;
   /** A request body must be given. */
   readonly bodyRequired?: boolean | undefined;
-  /** Schemas of the path parameters, the query and the body. */
-  readonly params?: { readonly path?: Schema | undefined; readonly query?: Schema | undefined; readonly body?: Schema | undefined } | undefined;
+  /** Schemas (or their names in the generated module) of the path parameters, the query and the body. */
+  readonly params?: { readonly path?: SchemaRef | undefined; readonly query?: SchemaRef | undefined; readonly body?: SchemaRef | undefined } | undefined;
   /** Name of the 2xx body schema in the generated zod module (checked with `validateResponses`). */
   readonly response?: string | undefined;
 }
@@ -205,7 +205,7 @@ export class CoreClient {
       );
     }
     const query = input.query === undefined ? undefined : normalizeQuery(input.query);
-    const issues = validateParams(op, input.path, query, input.body);
+    const issues = await validateParams(op, input.path, query, input.body);
     if (options.idempotencyKey !== undefined && !op.idempotent) {
       issues.push({ path: 'options.idempotencyKey', rule: 'unsupported', message: `${operation} does not honour Idempotency-Key` });
     } else if (options.idempotencyKey !== undefined && (typeof options.idempotencyKey !== 'string' || options.idempotencyKey.length === 0 || options.idempotencyKey.length > 255)) {
@@ -368,15 +368,15 @@ export class CoreClient {
 }
 
 /** Checks path parameters, query and body against the operation's schemas. Paths name the field as the caller wrote it. */
-function validateParams(op: Operation, path: CallInput['path'], query: Record<string, unknown> | undefined, body: unknown): ValidationIssue[] {
+async function validateParams(op: Operation, path: CallInput['path'], query: Record<string, unknown> | undefined, body: unknown): Promise<ValidationIssue[]> {
   const issues: ValidationIssue[] = [];
   const schemas = op.params;
-  if (schemas?.path) issues.push(...check(schemas.path, path ?? {}));
-  if (schemas?.query && query !== undefined) issues.push(...check(schemas.query, query));
+  if (schemas?.path) issues.push(...check(await resolveSchema(schemas.path), path ?? {}));
+  if (schemas?.query && query !== undefined) issues.push(...check(await resolveSchema(schemas.query), query));
   if (body === undefined) {
     if (op.bodyRequired) issues.push({ path: '', rule: 'required', message: 'a request body is required' });
   } else if (schemas?.body) {
-    issues.push(...check(schemas.body, body));
+    issues.push(...check(await resolveSchema(schemas.body), body));
   }
   return issues;
 }
@@ -436,14 +436,8 @@ function assertEnvelope(data: unknown, response: Response, op: Operation): asser
   if (typeof envelope.totalCount !== 'number') envelope.totalCount = envelope.data.length;
 }
 
-let generatedSchemas: Promise<Record<string, unknown>> | undefined;
-
 async function validateResponse(op: Operation, data: unknown, response: Response, operation: string): Promise<void> {
-  // Loaded on first use only: response schemas stay out of the bundle of clients that do not opt in.
-  const schemas = await (generatedSchemas ??= import('../generated/zod.gen') as Promise<Record<string, unknown>>);
-  const schema = schemas[op.response!] as Schema | undefined;
-  if (!schema) return;
-  const issues = check(schema, data);
+  const issues = check(await resolveSchema(op.response!), data);
   if (issues.length) {
     throw new ResponseValidationError(issues, { status: response.status, operation, requestId: response.headers.get('x-request-id') ?? undefined });
   }

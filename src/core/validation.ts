@@ -29,6 +29,23 @@ export interface RawIssue {
   errors?: readonly (readonly RawIssue[])[];
 }
 
+/** A schema, or the name of one in the generated zod module. */
+export type SchemaRef = Schema | string;
+
+let generated: Promise<Record<string, unknown>> | undefined;
+
+/**
+ * Resolves a schema. Named ones come from the generated module, loaded on first use only: importing
+ * the SDK builds no schema, and bundlers split the module out of the import path.
+ */
+export async function resolveSchema(ref: SchemaRef): Promise<Schema> {
+  if (typeof ref !== 'string') return ref;
+  const module = await (generated ??= import('../generated/zod.gen') as Promise<Record<string, unknown>>);
+  const schema = module[ref] as Schema | undefined;
+  if (!schema) throw new Error(`No schema ${ref} in the generated module`);
+  return schema;
+}
+
 /** Returns the issues found, or an empty list when the value passes. */
 export function check(schema: Schema, value: unknown): ValidationIssue[] {
   const result = schema.safeParse(value);

@@ -1,6 +1,6 @@
 import { WebhookVerificationError } from '../core/errors';
 import { APIResource } from '../core/resource';
-import { check, type Schema } from '../core/validation';
+import { check, resolveSchema } from '../core/validation';
 import { WEBHOOK_EVENT_TYPES } from '../generated/operations';
 import type { UnknownEvent } from '../webhooks/events';
 import type { WebhookHeaders, WebhookPublicKey, WebhookRawBody } from '../webhooks/verify';
@@ -15,7 +15,6 @@ export interface UnwrapOptions {
 }
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set(WEBHOOK_EVENT_TYPES);
-let eventSchema: Promise<Schema> | undefined;
 // Verification code is loaded on the first delivery: it stays out of the bundle path of API calls.
 let webhooksModule: Promise<typeof import('../webhooks/events') & typeof import('../webhooks/verify')> | undefined;
 const loadWebhooks = () =>
@@ -49,9 +48,7 @@ export class Webhooks extends APIResource {
 async function parseEvent(json: unknown): Promise<WebhookEvent | UnknownEvent> {
   const envelope = json as { id: string; type: string; timestamp: string; data: unknown };
   if (!KNOWN_TYPES.has(envelope.type)) return { ...envelope, unknown: true };
-  // Loaded on first delivery only: event schemas stay out of the client's startup and bundle.
-  const schema = await (eventSchema ??= import('../generated/zod.gen').then((m) => m.zWebhookEvent as unknown as Schema));
-  const issues = check(schema, json);
+  const issues = check(await resolveSchema('zWebhookEvent'), json);
   if (issues.length) {
     const first = issues[0]!;
     throw new WebhookVerificationError('invalid_event', `webhook event ${envelope.id} (${envelope.type}): ${first.path || '(root)'}: ${first.message}`);

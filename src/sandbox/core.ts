@@ -8,6 +8,7 @@
  * @module
  */
 import { operations, type OperationId } from '../generated/operations';
+import * as schemas from '../generated/zod.gen';
 import type { Call, Ctx, Handler, RouteTable } from './context';
 import { SandboxError, invalidInput } from './errors';
 import { compilePath, type PathPattern, type Reply, type SandboxRequest, type SandboxResponse } from './http';
@@ -73,6 +74,11 @@ function checkAuthorization(header: string | undefined): void {
       { 'WWW-Authenticate': 'Basic realm="crossborder-sandbox"' },
     );
   }
+}
+
+/** The generated schema the operation table names. */
+function schema<N extends keyof typeof schemas>(name: N | undefined): (typeof schemas)[N] | undefined {
+  return name === undefined ? undefined : schemas[name];
 }
 
 /** Builds the handler over `ctx` and one handler per operation. */
@@ -161,9 +167,9 @@ export function createCore(ctx: Ctx, routes: RouteTable, requestIds: Random, onE
     const call: Call = {
       method,
       path,
-      params: validate('path', op.params.path, params) as Record<string, string>,
-      query: validate('query', op.params.query, coerceQuery(op.params.query, url.searchParams)) as Record<string, unknown>,
-      body: json !== undefined && route.validateBody ? validate('body', op.params.body, json) : json,
+      params: validate('path', schema(op.params.path), params) as Record<string, string>,
+      query: validate('query', schema(op.params.query), coerceQuery(schema(op.params.query), url.searchParams)) as Record<string, unknown>,
+      body: json !== undefined && route.validateBody ? validate('body', schema(op.params.body), json) : json,
       json,
       rawBody,
       header: req.header,

@@ -5,7 +5,7 @@
  * @module
  */
 import { p256 } from '@noble/curves/nist.js';
-import { operations } from '../../generated/operations';
+import { zChallengeCredentialBody } from '../../generated/zod.gen';
 import type {
   Credential,
   CredentialChallengeParams,
@@ -112,7 +112,7 @@ const challenge: Handler = (ctx, call) => {
     }
     case 'PASSKEY': {
       // Validated here rather than by the core: an EMAIL_OTP challenge legitimately has no body.
-      const body = validate('body', operations.challengeCredential.params.body, call.json ?? {}) as CredentialChallengeParams;
+      const body = validate('body', zChallengeCredentialBody, call.json ?? {}) as CredentialChallengeParams;
       requireClientKey(body.clientPublicKey, 'clientPublicKey');
       const requestId = `${ctx.random.hex(8)}-${ctx.random.hex(4)}-4${ctx.random.hex(3)}-a${ctx.random.hex(3)}-${ctx.random.hex(12)}`;
       const challengeBytes = crypto.getRandomValues(new Uint8Array(32));

@@ -57,9 +57,9 @@ export interface Operation {
   readonly paginated: boolean;
   /** A request body must be given. */
   readonly bodyRequired?: boolean | undefined;
-  /** Schemas (or their names in the generated module) of the path parameters, the query and the body. */
+  /** @internal Schemas (or their names in the generated module) of the path parameters, the query and the body. */
   readonly params?: { readonly path?: SchemaRef | undefined; readonly query?: SchemaRef | undefined; readonly body?: SchemaRef | undefined } | undefined;
-  /** Name of the 2xx body schema in the generated zod module (checked with `validateResponses`). */
+  /** @internal Name of the 2xx body schema in the generated zod module (checked with `validateResponses`). */
   readonly response?: string | undefined;
 }
 

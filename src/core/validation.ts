@@ -50,7 +50,31 @@ export async function resolveSchema(ref: SchemaRef): Promise<Schema> {
 export function check(schema: Schema, value: unknown): ValidationIssue[] {
   const result = schema.safeParse(value);
   if (result.success) return [];
-  return result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), rule: issue.code, message: describeIssue(issue) }));
+  return result.error.issues.flatMap((issue) => flatten(issue, []));
+}
+
+/**
+ * A union failure is reported inside the variant that was meant: the one whose discriminator
+ * matched (its other issues name the broken nested field). When no variant's discriminator
+ * matched, the discriminator itself is reported with the values it accepts.
+ */
+function flatten(issue: RawIssue, prefix: readonly PropertyKey[]): ValidationIssue[] {
+  const path = [...prefix, ...issue.path];
+  if (issue.code === 'invalid_union' && issue.errors && issue.errors.length > 0) {
+    const mismatch = (branch: readonly RawIssue[]) => branch.filter((i) => i.code === 'invalid_value' && i.path.length === 1);
+    const meant = issue.errors.filter((branch) => branch.length > 0 && mismatch(branch).length === 0);
+    if (meant.length > 0) {
+      const closest = meant.reduce((a, b) => (b.length < a.length ? b : a));
+      return closest.flatMap((inner) => flatten(inner, path));
+    }
+    const keys = new Set(issue.errors.flatMap((branch) => mismatch(branch).map((i) => String(i.path[0]))));
+    if (keys.size === 1) {
+      const key = [...keys][0]!;
+      const values = [...new Set(issue.errors.flatMap((branch) => mismatch(branch).flatMap((i) => i.values ?? [])))];
+      return [{ path: [...path, key].map(String).join('.'), rule: 'invalid_value', message: describeIssue({ code: 'invalid_value', path: [], values }) }];
+    }
+  }
+  return [{ path: path.map(String).join('.'), rule: issue.code, message: describeIssue(issue) }];
 }
 
 function describeIssue(issue: RawIssue): string {

@@ -167,3 +167,19 @@ describe('validation', () => {
     await expect(client.call(op({ method: 'GET', path: '/x' }))).resolves.toEqual({ id: 1, addedLater: { deep: true } });
   });
 });
+
+describe('validation inside unions', () => {
+  it('names the nested field of the variant the discriminator chose, or the discriminator and its values', async () => {
+    const { Crossborder } = await import('../../src/client');
+    const cb = new Crossborder({ tokenId: 't', clientSecret: 's', baseUrl: 'https://api.test.invalid' });
+    const nested = await rejected(
+      cb.externalAccounts.create({ currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', beneficiary: { beneficiaryType: 'X' as never, fullName: 'A' } } }),
+    );
+    expect(nested.issues).toEqual([{ path: 'accountInfo.beneficiary.beneficiaryType', rule: 'invalid_value', message: 'must be "INDIVIDUAL"' }]);
+    const unknown = await rejected(cb.externalAccounts.create({ currency: 'USD', accountInfo: { accountType: 'EUR_ACCOUNT' as never } }));
+    expect(unknown.field).toBe('accountInfo.accountType');
+    expect(unknown.issues[0].message).toBe('must be one of "USD_ACCOUNT", "GBP_ACCOUNT", "AED_ACCOUNT", "BRL_ACCOUNT", "SPARK_WALLET"');
+    const missing = await rejected(cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: 'EmbeddedWallet:1' } as never));
+    expect(missing.field).toBe('email');
+  });
+});

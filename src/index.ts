@@ -5,9 +5,20 @@
  * import { Crossborder } from 'crossborder-sdk';
  * const cb = new Crossborder({ tokenId, clientSecret });
  * ```
- * @module
+ * @module crossborder-sdk
  */
 export { Crossborder } from './client';
+export { Auth, Credentials, Sessions } from './resources/auth';
+export { Customers } from './resources/customers';
+export { ExternalAccounts, InternalAccounts, Platform, PlatformExternalAccounts } from './resources/accounts';
+export { Config, Invitations, Receiver, Sandbox, UmaProviders, Verifications } from './resources/misc';
+export { Quotes, TransferIn } from './resources/quotes';
+export { Transactions } from './resources/transactions';
+export { Webhooks } from './resources/webhooks';
+export type { Sleep } from './core/retry';
+export type { WebhookHeaders, WebhookPublicKey, WebhookRawBody } from './webhooks/verify';
+export type { DedupeOptions, DedupeResult, MemoryDedupeStoreOptions } from './webhooks/dedupe';
+export type { ApprovePaymentOptions, RejectPaymentOptions } from './webhooks/approval';
 export { API_VERSION, DEFAULT_BASE_URLS, type Operation, type CallInput } from './core/client';
 export { APIPromise, type WithResponse } from './core/api-promise';
 export { Page, PagePromise, type ListEnvelope } from './core/pagination';
@@ -35,6 +46,8 @@ export {
   UnprocessableEntityError,
   ValidationError,
   WebhookVerificationError,
+  type RequestContext,
+  type ResponseHeaders,
   type SignatureChallenge,
   type ValidationIssue,
 } from './core/errors';

@@ -12,7 +12,7 @@
  *
  * Three ways in, one handler: `sandbox.fetch` (in-process, no sockets), `sandbox.handlers` (msw),
  * and `await sandbox.listen()` (HTTP on 127.0.0.1). Failure scenarios on demand: see {@link MAGIC}.
- * @module
+ * @module crossborder-sdk/sandbox
  */
 import type { HttpHandler } from 'msw';
 import { mswHandlers } from './msw';

@@ -29,7 +29,7 @@ import { createWorld } from './state';
 import { createWebhookKeyPair } from './webhook-keys';
 import { WebhookDispatcher, type Delivery, type WebhookDeliveryOptions } from './webhooks';
 
-/** Options of {@link createSandboxCore} / `createSandbox`. */
+/** Options of {@link createSandbox}. */
 export interface SandboxOptions {
   /** `production` refuses the sandbox-only endpoints with 403 SANDBOX_ONLY. Default `sandbox`. */
   environment?: SandboxEnvironment;

@@ -9,7 +9,7 @@
  * const session = await WalletSession.fromVerify(answer, keyPair, credentialId);
  * await cb.auth.sessions.revoke(otherSessionId, { signer: session.signer });
  * ```
- * @module
+ * @module crossborder-sdk/wallet
  */
 export { WalletCryptoError, type WalletCryptoErrorReason } from './errors';
 export { generateClientKeyPair, importSessionKey, SessionKey, type ClientKeyPair } from './keys';

@@ -40,7 +40,7 @@ function signingKey(privateKey: string | CryptoKey): Promise<CryptoKey> {
  * @param body the exact body to send (a string is UTF-8 encoded).
  * @param privateKey PEM PKCS#8 (`-----BEGIN PRIVATE KEY-----`) or an ECDSA P-256 `CryptoKey` with usage `sign`.
  * @returns the `X-Service-Signature` header value: base64 of the DER signature (minimal integers).
- * @throws {@link WebhookVerificationError} `invalid_key` when the key cannot sign.
+ * @throws {@link crossborder-sdk!WebhookVerificationError} `invalid_key` when the key cannot sign.
  */
 export async function signWebhook(body: string | Uint8Array, privateKey: string | CryptoKey): Promise<string> {
   const key = await signingKey(privateKey);

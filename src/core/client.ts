@@ -217,11 +217,17 @@ export class CoreClient {
     if ((options.signature !== undefined || options.signer !== undefined) && !op.signed) {
       issues.push({ path: 'options.signer', rule: 'unsupported', message: `${operation} is not a signed operation` });
     }
+    issues.push(...wireProblems(input, query, options));
     if (issues.length) throw new ValidationError(issues);
 
     const idempotencyKey = op.idempotent ? (options.idempotencyKey ?? crypto.randomUUID()) : undefined;
     // Serialized once: the signed repeat and every retry send these exact bytes.
-    const bodyText = input.body === undefined ? undefined : JSON.stringify(input.body);
+    let bodyText: string | undefined;
+    try {
+      bodyText = input.body === undefined ? undefined : JSON.stringify(input.body);
+    } catch (error) {
+      throw new ValidationError([{ path: '', rule: 'not_json', message: `cannot be sent as JSON (${error instanceof Error ? error.message : String(error)})` }]);
+    }
     const send = (signature?: string, requestId?: string) =>
       this.#send<T>(op, operation, input, query, bodyText, idempotencyKey, options, signature, requestId);
 
@@ -291,10 +297,16 @@ export class CoreClient {
       } as never);
     } catch (error) {
       if (error instanceof CrossborderError) throw error;
+      // Nothing was sent: building the request failed (the checks in #run should have caught it).
+      if (ctx.attempts === 0) {
+        throw new ValidationError([{ path: '', rule: 'unsendable', message: `the request cannot be built: ${error instanceof Error ? error.message : String(error)}` }]);
+      }
       // openapi-fetch parses 2xx bodies itself: a non-JSON one (a proxy's HTML page) throws here.
       throw new APIConnectionError(
         `${operation} answered ${ctx.response?.status ?? ''} with a body that is not JSON` +
-          (op.method !== 'GET' ? '; the outcome is unknown' : ''),
+          (op.method !== 'GET'
+            ? `; the outcome is unknown${idempotencyKey ? `: retry with idempotencyKey '${idempotencyKey}'` : ''}`
+            : ''),
         {
           outcomeUnknown: op.method !== 'GET',
           idempotencyKey,
@@ -365,6 +377,44 @@ export class CoreClient {
   toJSON(): Record<string, unknown> {
     return { environment: this.environment, baseUrl: this.baseUrl, maxRetries: this.maxRetries, timeout: this.timeout };
   }
+}
+
+/** An unpaired surrogate: such a string cannot be encoded as UTF-8 (nor percent-encoded). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Header values: Latin-1 without control characters (a newline would split the header). */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/**
+ * What the schemas cannot see but the wire refuses: a path parameter that is not one URL segment,
+ * a string that is not well-formed UTF-16 (a lone surrogate cannot be percent-encoded), a header
+ * value with a newline or a character beyond Latin-1.
+ */
+function wireProblems(input: CallInput, query: Record<string, unknown> | undefined, options: AnyOptions): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  for (const [name, value] of Object.entries(input.path ?? {})) {
+    if (typeof value !== 'string' || value === '' || value === '.' || value === '..') {
+      issues.push({ path: name, rule: 'invalid_segment', message: 'must be a non-empty string other than "." or ".."' });
+    } else if (LONE_SURROGATE.test(value)) {
+      issues.push({ path: name, rule: 'invalid_string', message: 'contains an unpaired surrogate' });
+    }
+  }
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (typeof value === 'string' && LONE_SURROGATE.test(value)) issues.push({ path: name, rule: 'invalid_string', message: 'contains an unpaired surrogate' });
+  }
+  const headers: [string, unknown][] = [
+    ['options.idempotencyKey', options.idempotencyKey],
+    ['options.signature', options.signature],
+    ['options.requestId', options.requestId],
+    ...Object.entries(options.headers ?? {}).map(([k, v]) => [`options.headers.${k}`, v] as [string, unknown]),
+    ...Object.entries(input.header ?? {}).map(([k, v]) => [`options.${k}`, v] as [string, unknown]),
+  ];
+  for (const [path, value] of headers) {
+    if (value !== undefined && (typeof value !== 'string' || !HEADER_VALUE.test(value))) {
+      issues.push({ path, rule: 'invalid_header', message: 'must be a string of Latin-1 characters without line breaks' });
+    }
+  }
+  return issues;
 }
 
 /** Checks path parameters, query and body against the operation's schemas. Paths name the field as the caller wrote it. */
@@ -466,6 +516,8 @@ export function toAPIError(response: Response, body: unknown, operation: string,
     headers,
     idempotencyKey,
     operation,
+    // A write that failed inside the service may have taken effect; a refusal (4xx) did not.
+    outcomeUnknown: response.status >= 500 && !operation.startsWith('GET '),
   };
   switch (response.status) {
     case 400:

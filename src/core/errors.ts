@@ -41,6 +41,12 @@ export class APIError extends CrossborderError {
   readonly idempotencyKey: string | undefined;
   /** Operation that failed, e.g. `POST /quotes`. */
   readonly operation: string | undefined;
+  /**
+   * True when the service may have acted before failing: a 5xx on a write. Reconcile before doing
+   * anything else (retry with the same `idempotencyKey`, or look the resource up). False for a 4xx,
+   * which the service refused, and for reads.
+   */
+  readonly outcomeUnknown: boolean;
 
   constructor(init: {
     status: number;
@@ -51,6 +57,7 @@ export class APIError extends CrossborderError {
     headers?: ResponseHeaders | undefined;
     idempotencyKey?: string | undefined;
     operation?: string | undefined;
+    outcomeUnknown?: boolean | undefined;
   }) {
     const code = init.code ?? 'UNKNOWN';
     super(
@@ -64,6 +71,7 @@ export class APIError extends CrossborderError {
     this.headers = init.headers ?? {};
     this.idempotencyKey = init.idempotencyKey;
     this.operation = init.operation;
+    this.outcomeUnknown = init.outcomeUnknown ?? false;
   }
 }
 

@@ -1,5 +1,5 @@
 import type { APIPromise } from '../core/api-promise';
-import { QuoteExpiredError } from '../core/errors';
+import { QuoteExpiredError, ValidationError } from '../core/errors';
 import type { RequestOptions } from '../core/options';
 import { APIResource } from '../core/resource';
 import { operations as op } from '../generated/operations';
@@ -32,10 +32,16 @@ export class Quotes extends APIResource {
    * the service refuses it too (409 `QUOTE_EXPIRED`).
    */
   execute(quote: string | Pick<Quote, 'id' | 'expiresAt'>, options?: RequestOptions): APIPromise<Quote> {
-    if (typeof quote !== 'string' && isExpired(quote)) {
-      return this._client.reject<Quote>(new QuoteExpiredError(quote.id, quote.expiresAt));
+    const quoteId = typeof quote === 'string' ? quote : typeof quote?.id === 'string' ? quote.id : undefined;
+    if (quoteId === undefined) {
+      return this._client.reject<Quote>(
+        new ValidationError([{ path: 'quoteId', rule: 'invalid_type', message: 'expected a quote id (Quote:…) or a quote object with its id' }]),
+      );
     }
-    const quoteId = typeof quote === 'string' ? quote : quote.id;
+    // The local check needs a readable expiresAt; without one the service decides.
+    if (typeof quote !== 'string' && !Number.isNaN(Date.parse(quote.expiresAt)) && isExpired(quote)) {
+      return this._client.reject<Quote>(new QuoteExpiredError(quoteId, quote.expiresAt));
+    }
     return this._client.call(op.executeQuote, { path: { quoteId } }, options);
   }
 

@@ -13,16 +13,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ScenarioReport } from '../test/reliability/support';
 
-interface Row {
-  scenario: string;
-  unit: string;
-  cases: number;
-  failures: number;
-  command: string;
-  notes?: string;
-  mode: 'ci' | 'full';
-}
+type Row = ScenarioReport & { mode: 'ci' | 'full' };
 
 function run(mode: 'ci' | 'full'): { rows: Row[]; seconds: number; status: number } {
   const dir = mkdtempSync(join(tmpdir(), 'reliability-'));

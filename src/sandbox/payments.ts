@@ -10,7 +10,7 @@
  * @module
  */
 import type { Customer, IncomingTransaction } from '../generated/types';
-import { moveBalance, primaryAccount } from './accounts';
+import { assertFunds, moveBalance, primaryAccount } from './accounts';
 import { iso } from './clock';
 import { now, nowIso, type Ctx } from './context';
 import { SandboxError } from './errors';
@@ -77,14 +77,7 @@ export function execute(ctx: Ctx, quote: QuoteRec): void {
   const source = quote.debitAccountId ? ctx.world.internalAccounts.get(quote.debitAccountId) : undefined;
   if (source) {
     const amount = quote.data.totalSendingAmount;
-    if (source.data.balance.amount < amount) {
-      throw new SandboxError(
-        400,
-        'INVALID_AMOUNT',
-        `Insufficient balance: ${source.data.id} holds ${source.data.balance.amount} ${source.currency}, the quote needs ${amount}.`,
-        { field: 'totalSendingAmount', accountId: source.data.id, available: source.data.balance.amount, required: amount },
-      );
-    }
+    assertFunds(source, amount);
     moveBalance(ctx, source, -amount);
     tx.debited = { accountId: source.data.id, amount };
   }

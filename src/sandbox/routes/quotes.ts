@@ -10,7 +10,7 @@ import type {
   ReceiverLookup,
   SupportedCurrency,
 } from '../../generated/types';
-import { primaryAccount } from '../accounts';
+import { assertFunds, primaryAccount } from '../accounts';
 import { iso } from '../clock';
 import { now, nowIso, type Ctx, type Handler } from '../context';
 import { CURRENCIES, currencyObject, exchangeRate, type CurrencyInfo } from '../currencies';
@@ -236,15 +236,8 @@ const create: Handler = (ctx, call) => {
   const pricing = price(from, to, body.lockedCurrencySide, body.lockedCurrencyAmount);
   requireWithinLimits(ctx, from.code, pricing.totalSendingAmount, 'lockedCurrencyAmount');
   requireWithinLimits(ctx, to.code, pricing.totalReceivingAmount, 'lockedCurrencyAmount');
-  if (body.immediatelyExecute && source.debit && source.debit.data.balance.amount < pricing.totalSendingAmount) {
-    // Checked before anything is created, so a refused immediate execution leaves no quote behind.
-    throw new SandboxError(400, 'INVALID_AMOUNT', `Insufficient balance: ${source.accountId} holds ${source.debit.data.balance.amount} ${from.code}, the quote needs ${pricing.totalSendingAmount}.`, {
-      field: 'totalSendingAmount',
-      accountId: source.accountId,
-      available: source.debit.data.balance.amount,
-      required: pricing.totalSendingAmount,
-    });
-  }
+  // Checked before anything is created, so a refused immediate execution leaves no quote behind.
+  if (body.immediatelyExecute && source.debit) assertFunds(source.debit, pricing.totalSendingAmount);
 
   const createdMs = now(ctx);
   const quoteId = ctx.ids.next('Quote');

@@ -25,6 +25,7 @@ import {
   ValidationError,
   type SignatureChallenge,
   type ValidationIssue,
+  unknownOutcomeHint,
 } from './errors';
 import { Log } from './logger';
 import type { ClientOptions, Environment, ListOptions, RequestOptions, SignedRequestOptions } from './options';
@@ -211,7 +212,7 @@ export class CoreClient {
     } else if (options.idempotencyKey !== undefined && (typeof options.idempotencyKey !== 'string' || options.idempotencyKey.length === 0 || options.idempotencyKey.length > 255)) {
       issues.push({ path: 'options.idempotencyKey', rule: 'invalid_format', message: 'must be a non-empty string of at most 255 characters' });
     }
-    if ((options.signature === undefined) !== (options.requestId === undefined) && op.signed && !input.header?.['Request-Id']) {
+    if ((options.signature === undefined) !== (options.requestId === undefined) && op.signed) {
       issues.push({ path: options.signature === undefined ? 'options.signature' : 'options.requestId', rule: 'required', message: 'signature and requestId go together (the second leg of a signed call)' });
     }
     if ((options.signature !== undefined || options.signer !== undefined) && !op.signed) {
@@ -304,9 +305,7 @@ export class CoreClient {
       // openapi-fetch parses 2xx bodies itself: a non-JSON one (a proxy's HTML page) throws here.
       throw new APIConnectionError(
         `${operation} answered ${ctx.response?.status ?? ''} with a body that is not JSON` +
-          (op.method !== 'GET'
-            ? `; the outcome is unknown${idempotencyKey ? `: retry with idempotencyKey '${idempotencyKey}'` : ''}`
-            : ''),
+          (op.method !== 'GET' ? unknownOutcomeHint(idempotencyKey) : ''),
         {
           outcomeUnknown: op.method !== 'GET',
           idempotencyKey,

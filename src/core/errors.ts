@@ -114,6 +114,13 @@ export class InternalServerError extends APIError {
   override name = 'InternalServerError';
 }
 
+/** What to tell a caller whose write may have taken effect: how to reconcile it. */
+export function unknownOutcomeHint(idempotencyKey: string | undefined): string {
+  return idempotencyKey
+    ? `; the outcome is unknown: retry with idempotencyKey '${idempotencyKey}'`
+    : '; the outcome is unknown: look the resource up before creating it again';
+}
+
 /**
  * The request could not be completed over the network, or the answer could not be read.
  * `outcomeUnknown` tells whether the service may have acted on it: when true, retry with the

@@ -5,7 +5,7 @@
  * (the body is spent), so retries live in this fetch.
  * @module
  */
-import { APIConnectionError, APITimeoutError, APIUserAbortError } from './errors';
+import { APIConnectionError, APITimeoutError, APIUserAbortError, unknownOutcomeHint } from './errors';
 import { Log, maskBodyText, redactHeaders } from './logger';
 import {
   backoffDelay,
@@ -141,11 +141,7 @@ export function createAttemptLoop(config: TransportConfig, ctx: CallContext) {
             })
           : new APIConnectionError(
               `${ctx.operation} failed: ${describe(error)}` +
-                (mayHaveArrived && method !== 'GET'
-                  ? ctx.idempotencyKey
-                    ? `; the outcome is unknown: retry with idempotencyKey '${ctx.idempotencyKey}'`
-                    : '; the outcome is unknown: look the resource up before creating it again'
-                  : ''),
+                (mayHaveArrived && method !== 'GET' ? unknownOutcomeHint(ctx.idempotencyKey) : ''),
               {
                 outcomeUnknown: mayHaveArrived && method !== 'GET',
                 idempotencyKey: ctx.idempotencyKey,

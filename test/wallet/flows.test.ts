@@ -11,7 +11,7 @@ import { Crossborder } from '../../src/client';
 import { AuthenticationError, SignatureRequiredError } from '../../src/core/errors';
 import { generateClientKeyPair, WalletSession } from '../../src/wallet/index';
 import { rejected } from '../helpers/client';
-import { nodeCheckStamp, nodeHpkeSeal } from './node-reference';
+import { nodeCheckStamp, nodeHpkeSeal, nodePrivateKey } from './node-reference';
 
 const BASE = 'https://wallet.test.invalid';
 const API = `${BASE}/2025-10-13`;
@@ -64,7 +64,7 @@ function service() {
   function issueSession(credentialId: string, clientPublicKey: string) {
     const ecdh = crypto.createECDH('prime256v1');
     ecdh.generateKeys();
-    const priv = ecdh.getPrivateKey();
+    const priv = nodePrivateKey(ecdh);
     sessionSecrets.push(priv.toString('hex'), priv.toString('base64'));
     const id = `Session:${++n}`;
     const expiresAt = Date.now() + 900_000;

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { CrossborderError } from '../../src/core/errors';
 import { generateClientKeyPair, importSessionKey, SessionKey, stamp, WalletCryptoError } from '../../src/wallet';
 import { generateSessionKeyPair, sealSessionKey } from '../../src/sandbox/wallet-crypto';
-import { nodeCheckStamp, nodeCompressedPublicKey, nodeHpkeSeal } from './node-reference';
+import { nodeCheckStamp, nodeCompressedPublicKey, nodeHpkeSeal, nodePrivateKey } from './node-reference';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
@@ -78,7 +78,7 @@ describe('decryptSessionKey (HPKE round trip)', () => {
     const keyPair = await generateClientKeyPair();
     const scalar = crypto.createECDH('prime256v1');
     scalar.generateKeys();
-    const privateKey = scalar.getPrivateKey();
+    const privateKey = nodePrivateKey(scalar);
     const recipientPublicKey = await suite.kem.deserializePublicKey(Buffer.from(keyPair.publicKey, 'hex'));
     const { enc, ct } = await suite.seal({ recipientPublicKey }, privateKey);
     const sealed = hex(new Uint8Array(enc)) + hex(new Uint8Array(ct));
@@ -91,7 +91,7 @@ describe('decryptSessionKey (HPKE round trip)', () => {
     const keyPair = await generateClientKeyPair();
     const ecdh = crypto.createECDH('prime256v1');
     ecdh.generateKeys();
-    const sessionKey = await keyPair.decryptSessionKey(nodeHpkeSeal(keyPair.publicKey, ecdh.getPrivateKey()));
+    const sessionKey = await keyPair.decryptSessionKey(nodeHpkeSeal(keyPair.publicKey, nodePrivateKey(ecdh)));
     expect(sessionKey.publicKey).toBe(ecdh.getPublicKey('hex', 'compressed'));
     expect(nodeCheckStamp(await stamp('x', sessionKey), 'x').verified).toBe(true);
   });
@@ -129,7 +129,7 @@ describe('SessionKey', () => {
   it('imports raw key bytes as a non-extractable ECDSA key', async () => {
     const ecdh = crypto.createECDH('prime256v1');
     ecdh.generateKeys();
-    const sessionKey = await importSessionKey(ecdh.getPrivateKey('hex'));
+    const sessionKey = await importSessionKey(nodePrivateKey(ecdh).toString('hex'));
     expect(sessionKey.signingKey.extractable).toBe(false);
     expect(sessionKey.signingKey.usages).toEqual(['sign']);
     expect(sessionKey.signingKey.algorithm).toMatchObject({ name: 'ECDSA', namedCurve: 'P-256' });

@@ -31,6 +31,15 @@ export function nodeCheckStamp(stampValue: string, payload: string) {
   return { json, parsed, verified };
 }
 
+/**
+ * The 32-byte private scalar of a node ECDH key. `getPrivateKey()` drops leading zero bytes, so
+ * about one key in 256 would otherwise come out 31 bytes long.
+ */
+export function nodePrivateKey(ecdh: crypto.ECDH): Buffer {
+  const raw = ecdh.getPrivateKey();
+  return Buffer.concat([Buffer.alloc(32 - raw.length), raw]);
+}
+
 /** Compressed public key (hex) of a raw P-256 private scalar, per node. */
 export function nodeCompressedPublicKey(privateKey: Uint8Array): string {
   const ecdh = crypto.createECDH('prime256v1');

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { importSessionKey, stamp, STAMP_SCHEME } from '../../src/wallet';
+import { nodePrivateKey } from './node-reference';
 import { generateSessionKeyPair, isValidClientPublicKey, sealSessionKey, verifyStamp } from '../../src/sandbox/wallet-crypto';
 
 const N = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
@@ -10,7 +11,7 @@ const decode = (s: string) => JSON.parse(Buffer.from(s, 'base64url').toString('u
 async function signed(payload: string) {
   const ecdh = crypto.createECDH('prime256v1');
   ecdh.generateKeys();
-  const sessionKey = await importSessionKey(ecdh.getPrivateKey('hex'));
+  const sessionKey = await importSessionKey(nodePrivateKey(ecdh).toString('hex'));
   return { sessionKey, value: await stamp(payload, sessionKey), ecdh };
 }
 
@@ -24,7 +25,7 @@ describe('verifyStamp', () => {
     const ecdh = crypto.createECDH('prime256v1');
     ecdh.generateKeys();
     const key = crypto.createPrivateKey({
-      key: { kty: 'EC', crv: 'P-256', d: ecdh.getPrivateKey().toString('base64url'), ...xy(ecdh.getPublicKey()) },
+      key: { kty: 'EC', crv: 'P-256', d: nodePrivateKey(ecdh).toString('base64url'), ...xy(ecdh.getPublicKey()) },
       format: 'jwk',
     });
     const publicKey = ecdh.getPublicKey('hex', 'compressed');

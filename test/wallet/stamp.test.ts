@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { importSessionKey, sessionKeySigner, stamp, STAMP_SCHEME, WalletCryptoError } from '../../src/wallet';
-import { nodeCheckStamp } from './node-reference';
+import { nodeCheckStamp, nodePrivateKey } from './node-reference';
 
 async function freshSessionKey() {
   const ecdh = crypto.createECDH('prime256v1');
   ecdh.generateKeys();
-  return importSessionKey(ecdh.getPrivateKey('hex'));
+  return importSessionKey(nodePrivateKey(ecdh).toString('hex'));
 }
 
 const PAYLOADS = [

@@ -1,20 +1,24 @@
 /**
  * Per-request cost of the SDK against the physical limit: raw `fetch` to the same loopback
- * node:http server, in the same process, in interleaved rounds (so machine noise hits both alike).
- * Canned bodies are the document's own examples.
+ * node:http server (its own process, answering the document's own example bodies), from the same
+ * process, in interleaved rounds (so machine noise hits both alike). A third contender, raw `fetch`
+ * with `AbortSignal.timeout()`, shows what any client that enforces a timeout pays over the bare call.
  *
- *   npx tsx scripts/bench/client.ts [--rounds 12] [--requests 400]
+ *   npx tsx scripts/bench/client.ts [--rounds 14] [--requests 400]
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Crossborder } from '../../src/client';
-import { requestExample, responseExample } from '../../test/helpers/document';
+import { requestExample } from '../../test/helpers/document';
+import { startChildServer } from './child-server';
 
 export interface Row {
   name: string;
   rawUs: number;
+  /** Raw fetch given a timeout signal, as the SDK gives every attempt. */
+  rawTimeoutUs: number;
   sdkUs: number;
   ratio: number;
+  /** SDK ÷ raw fetch with a timeout signal. */
+  timeoutRatio: number;
   rawCpuUs: number;
   sdkCpuUs: number;
   cpuRatio: number;
@@ -28,44 +32,32 @@ function arg(name: string, fallback: number): number {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-export async function benchClient(rounds = arg('rounds', 12), requests = arg('requests', 400)): Promise<Row[]> {
-  const listPage = JSON.stringify({ ...responseExample('listCustomers', '200'), data: Array.from({ length: 20 }, () => responseExample('listCustomers', '200').data[0]) });
-  const quote = JSON.stringify(responseExample('createQuote', '200'));
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const body = req.method === 'GET' ? listPage : quote;
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-request-id': 'req_bench' });
-      res.end(body);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+export async function benchClient(rounds = arg('rounds', 14), requests = arg('requests', 400)): Promise<Row[]> {
+  const { base, stop } = await startChildServer('canned-server.ts');
   const api = `${base}/2025-10-13`;
   const cb = new Crossborder({ tokenId: 'tok', clientSecret: 'sec', baseUrl: base, environment: 'sandbox' });
   const auth = `Basic ${btoa('tok:sec')}`;
   const params = requestExample('createQuote');
+  const TIMEOUT = 60_000; // the SDK's default per-attempt timeout
 
-  const raw = {
-    get: async () => {
-      const r = await fetch(`${api}/customers?limit=20`, { headers: { authorization: auth, accept: 'application/json' } });
-      if (!r.ok) throw new Error(String(r.status));
-      return r.json();
-    },
-    post: async () => {
-      const r = await fetch(`${api}/quotes`, {
-        method: 'POST',
-        headers: { authorization: auth, accept: 'application/json', 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
-        body: JSON.stringify(params),
-      });
-      if (!r.ok) throw new Error(String(r.status));
-      return r.json();
-    },
+  const rawCall = (kind: 'get' | 'post', signal?: AbortSignal) => async () => {
+    const r =
+      kind === 'get'
+        ? await fetch(`${api}/customers?limit=20`, { headers: { authorization: auth, accept: 'application/json' }, signal })
+        : await fetch(`${api}/quotes`, {
+            method: 'POST',
+            headers: { authorization: auth, accept: 'application/json', 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+            body: JSON.stringify(params),
+            signal,
+          });
+    if (!r.ok) throw new Error(String(r.status));
+    return r.json();
   };
-  const sdk = {
-    get: () => cb.customers.list({ limit: 20 }),
-    post: () => cb.quotes.create(params),
-  };
+  const contenders = (kind: 'get' | 'post') => ({
+    raw: rawCall(kind),
+    rawTimeout: () => rawCall(kind, AbortSignal.timeout(TIMEOUT))(),
+    sdk: kind === 'get' ? () => cb.customers.list({ limit: 20 }) : () => cb.quotes.create(params),
+  });
 
   async function measure(fn: () => PromiseLike<unknown>): Promise<{ wall: number; cpu: number }> {
     const cpu0 = process.cpuUsage();
@@ -77,43 +69,52 @@ export async function benchClient(rounds = arg('rounds', 12), requests = arg('re
   }
 
   const rows: Row[] = [];
-  for (const [name, kind, target] of [
-    ['GET list, first page (20 customers)', 'get', 1.1],
-    ['POST quote create', 'post', 1.25],
-  ] as const) {
-    for (let i = 0; i < 200; i++) await raw[kind](), await sdk[kind](); // warm up both paths and the socket pool
-    const r: { wall: number; cpu: number }[] = [];
-    const s: { wall: number; cpu: number }[] = [];
-    for (let round = 0; round < rounds; round++) {
-      // Alternate who goes first so neither always runs on a warmer machine.
-      if (round % 2 === 0) r.push(await measure(raw[kind])), s.push(await measure(sdk[kind]));
-      else s.push(await measure(sdk[kind])), r.push(await measure(raw[kind]));
+  try {
+    for (const [name, kind, target] of [
+      ['GET list, first page (20 customers)', 'get', 1.1],
+      ['POST quote create', 'post', 1.25],
+    ] as const) {
+      const c = contenders(kind);
+      for (let i = 0; i < 200; i++) await c.raw(), await c.rawTimeout(), await c.sdk(); // warm up every path and the socket pool
+      const r: { wall: number; cpu: number }[] = [];
+      const t: { wall: number; cpu: number }[] = [];
+      const s: { wall: number; cpu: number }[] = [];
+      for (let round = 0; round < rounds; round++) {
+        // Rotate who goes first so no contender always runs on a warmer machine.
+        const order = [
+          () => measure(c.raw).then((m) => r.push(m)),
+          () => measure(c.rawTimeout).then((m) => t.push(m)),
+          () => measure(c.sdk).then((m) => s.push(m)),
+        ];
+        for (let i = 0; i < 3; i++) await order[(round + i) % 3]!();
+      }
+      rows.push({
+        name,
+        rawUs: median(r.map((x) => x.wall)),
+        rawTimeoutUs: median(t.map((x) => x.wall)),
+        sdkUs: median(s.map((x) => x.wall)),
+        ratio: median(r.map((x, i) => s[i]!.wall / x.wall)),
+        timeoutRatio: median(t.map((x, i) => s[i]!.wall / x.wall)),
+        rawCpuUs: median(r.map((x) => x.cpu)),
+        sdkCpuUs: median(s.map((x) => x.cpu)),
+        cpuRatio: median(r.map((x, i) => s[i]!.cpu / x.cpu)),
+        target,
+      });
     }
-    const ratios = r.map((x, i) => s[i]!.wall / x.wall);
-    const cpuRatios = r.map((x, i) => s[i]!.cpu / x.cpu);
-    rows.push({
-      name,
-      rawUs: median(r.map((x) => x.wall)),
-      sdkUs: median(s.map((x) => x.wall)),
-      ratio: median(ratios),
-      rawCpuUs: median(r.map((x) => x.cpu)),
-      sdkCpuUs: median(s.map((x) => x.cpu)),
-      cpuRatio: median(cpuRatios),
-      target,
-    });
+  } finally {
+    stop();
   }
-  await new Promise<void>((r) => server.close(() => r()));
   return rows;
 }
 
 export function formatRows(rows: Row[]): string {
   const lines = [
-    '| request | raw fetch (µs) | SDK (µs) | wall ratio | CPU raw (µs) | CPU SDK (µs) | CPU ratio | target (wall) |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| request | raw fetch (µs) | raw fetch + timeout signal (µs) | SDK (µs) | SDK ÷ raw | target | SDK ÷ raw with timeout | CPU raw (µs) | CPU SDK (µs) | CPU ratio |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of rows) {
     lines.push(
-      `| ${r.name} | ${r.rawUs.toFixed(0)} | ${r.sdkUs.toFixed(0)} | ${r.ratio.toFixed(3)}× | ${r.rawCpuUs.toFixed(0)} | ${r.sdkCpuUs.toFixed(0)} | ${r.cpuRatio.toFixed(3)}× | ≤ ${r.target.toFixed(2)}× ${r.ratio <= r.target ? '✓' : '✗'} |`,
+      `| ${r.name} | ${r.rawUs.toFixed(0)} | ${r.rawTimeoutUs.toFixed(0)} | ${r.sdkUs.toFixed(0)} | ${r.ratio.toFixed(3)}× | ≤ ${r.target.toFixed(2)}× ${r.ratio <= r.target ? '✓' : '✗'} | ${r.timeoutRatio.toFixed(3)}× | ${r.rawCpuUs.toFixed(0)} | ${r.sdkCpuUs.toFixed(0)} | ${r.cpuRatio.toFixed(3)}× |`,
     );
   }
   return lines.join('\n');

@@ -6,10 +6,11 @@
  *
  *   npx tsx scripts/bench/pagination.ts [--items 100000] [--rounds 5]
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Crossborder } from '../../src/client';
+import { startChildServer } from './child-server';
 
 const PAGE = 100;
 const here = dirname(fileURLToPath(import.meta.url));
@@ -20,30 +21,42 @@ const arg = (name: string, fallback: number) => {
 };
 
 /** Starts scripts/bench/list-server.ts in its own process; resolves its base URL and a stop function. */
-export async function startListServer(total: number): Promise<{ base: string; stop: () => void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', resolve(here, 'list-server.ts'), String(total)], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const port = await new Promise<string>((ok, fail) => {
-    child.stdout.once('data', (d: Buffer) => ok(d.toString().trim()));
-    child.once('exit', (code) => fail(new Error(`list server exited with ${code}`)));
-  });
-  return { base: `http://127.0.0.1:${port}`, stop: () => child.stdin.end() };
-}
+export const startListServer = (total: number) => startChildServer('list-server.ts', [String(total)]);
 
-/** Simulated per-item work (e.g. writing to a ledger): a busy loop of ~`us` microseconds. */
+/** Simulated CPU-bound per-item work (e.g. computing a ledger entry): a busy loop of ~`us` microseconds. */
 function work(us: number) {
   const end = performance.now() + us / 1000;
   while (performance.now() < end);
+}
+
+/** Simulated I/O-bound per-item work (e.g. a write to a database): `us` of CPU, then one turn of the event loop. */
+async function ioWork(us: number) {
+  work(us);
+  await new Promise((resolve) => setImmediate(resolve));
 }
 
 export interface PaginationResult {
   items: number;
   rawMs: number;
   sdkMs: number;
+  /** SDK items (`for await` over the list) ÷ raw cursor loop. */
   ratio: number;
+  /** The raw cursor loop written as an async generator of items: what `for await` over items costs without the SDK. */
+  rawAsyncMs: number;
+  /** SDK items ÷ that async-generator loop. */
+  asyncRatio: number;
+  /** `for await` over `.pages()`, plain loop over each page's data. */
+  pagesMs: number;
+  pagesRatio: number;
   workUs: number;
+  /** CPU-bound work per item: raw loop, and the SDK with prefetch. */
   rawWorkMs: number;
   prefetchMs: number;
   prefetchSpeedup: number;
+  /** I/O-bound work per item (yields to the event loop): raw loop, and the SDK with prefetch. */
+  rawIoMs: number;
+  prefetchIoMs: number;
+  prefetchIoSpeedup: number;
   /** Largest heap in use after a full GC while iterating, for 10k and 100k items. */
   heap10k: number;
   heap100k: number;
@@ -52,13 +65,26 @@ export interface PaginationResult {
   rss100k: number;
 }
 
-export async function benchPagination(items = arg('items', 100_000), rounds = arg('rounds', 5)): Promise<PaginationResult> {
+type Work = ((us: number) => void | Promise<void>) | undefined;
+
+export async function benchPagination(items = arg('items', 100_000), rounds = arg('rounds', 7)): Promise<PaginationResult> {
   const { base, stop } = await startListServer(items);
   const api = `${base}/2025-10-13`;
   const cb = new Crossborder({ tokenId: 'tok', clientSecret: 'sec', baseUrl: base });
   const auth = `Basic ${btoa('tok:sec')}`;
+  const workUs = 10;
 
-  async function raw(perItem = 0): Promise<number> {
+  async function* rawPages() {
+    let cursor: string | undefined;
+    do {
+      const url = `${api}/customers?limit=${PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const res = await fetch(url, { headers: { authorization: auth, accept: 'application/json' } });
+      const page = (await res.json()) as { data: unknown[]; hasMore: boolean; nextCursor?: string };
+      yield page.data;
+      cursor = page.hasMore ? page.nextCursor : undefined;
+    } while (cursor);
+  }
+  async function raw(each?: Work): Promise<number> {
     let count = 0;
     let cursor: string | undefined;
     do {
@@ -66,18 +92,35 @@ export async function benchPagination(items = arg('items', 100_000), rounds = ar
       const res = await fetch(url, { headers: { authorization: auth, accept: 'application/json' } });
       const page = (await res.json()) as { data: unknown[]; hasMore: boolean; nextCursor?: string };
       for (const _ of page.data) {
-        if (perItem) work(perItem);
+        const pending = each?.(workUs);
+        if (pending) await pending; // only I/O-bound work waits
         count++;
       }
       cursor = page.hasMore ? page.nextCursor : undefined;
     } while (cursor);
     return count;
   }
-  async function sdk(perItem = 0, prefetch = false): Promise<number> {
+  async function rawAsyncItems(): Promise<number> {
+    async function* itemsOf() {
+      for await (const data of rawPages()) yield* data;
+    }
+    let count = 0;
+    for await (const _ of itemsOf()) count++;
+    return count;
+  }
+  async function sdk(each?: Work, prefetch = false): Promise<number> {
     let count = 0;
     for await (const _ of cb.customers.list({ limit: PAGE }, { prefetch })) {
-      if (perItem) work(perItem);
+      const pending = each?.(workUs);
+      if (pending) await pending;
       count++;
+    }
+    return count;
+  }
+  async function sdkPages(): Promise<number> {
+    let count = 0;
+    for await (const page of cb.customers.list({ limit: PAGE }).pages()) {
+      for (const _ of page.data) count++;
     }
     return count;
   }
@@ -87,27 +130,22 @@ export async function benchPagination(items = arg('items', 100_000), rounds = ar
     if (n !== items) throw new Error(`iterated ${n} of ${items}`);
     return performance.now() - t0;
   };
+  /** Interleaved rounds, rotating who goes first; medians of each contender's times. */
+  const race = async (n: number, contenders: (() => Promise<number>)[]) => {
+    const times = contenders.map(() => [] as number[]);
+    for (const fn of contenders) await fn(); // warm up
+    for (let r = 0; r < n; r++) {
+      for (let i = 0; i < contenders.length; i++) {
+        const k = (r + i) % contenders.length;
+        times[k]!.push(await time(contenders[k]!));
+      }
+    }
+    return times;
+  };
 
-  await raw();
-  await sdk();
-  const rawT: number[] = [];
-  const sdkT: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    if (r % 2) sdkT.push(await time(() => sdk())), rawT.push(await time(() => raw()));
-    else rawT.push(await time(() => raw())), sdkT.push(await time(() => sdk()));
-  }
-  // Work per item comparable to a page fetch: 100 items × 10 µs ≈ 1 ms per page.
-  const workUs = 10;
-  const rawWork: number[] = [];
-  const pre: number[] = [];
-  for (let r = 0; r < 3; r++) {
-    let t0 = performance.now();
-    await raw(workUs);
-    rawWork.push(performance.now() - t0);
-    t0 = performance.now();
-    await sdk(workUs, true);
-    pre.push(performance.now() - t0);
-  }
+  const [rawT, sdkT, asyncT, pagesT] = await race(rounds, [() => raw(), () => sdk(), rawAsyncItems, sdkPages]);
+  const [rawWork, pre] = await race(3, [() => raw(work), () => sdk(work, true)]);
+  const [rawIo, preIo] = await race(3, [() => raw(ioWork), () => sdk(ioWork, true)]);
   stop();
 
   const memory = async (n: number) => {
@@ -121,15 +159,23 @@ export async function benchPagination(items = arg('items', 100_000), rounds = ar
   };
   const m10k = await memory(10_000);
   const m100k = await memory(100_000);
+  const ratioTo = (base: number[], other: number[]) => median(base.map((x, i) => other[i]! / x));
   return {
     items,
-    rawMs: median(rawT),
-    sdkMs: median(sdkT),
-    ratio: median(rawT.map((x, i) => sdkT[i]! / x)),
+    rawMs: median(rawT!),
+    sdkMs: median(sdkT!),
+    ratio: ratioTo(rawT!, sdkT!),
+    rawAsyncMs: median(asyncT!),
+    asyncRatio: ratioTo(asyncT!, sdkT!),
+    pagesMs: median(pagesT!),
+    pagesRatio: ratioTo(rawT!, pagesT!),
     workUs,
-    rawWorkMs: median(rawWork),
-    prefetchMs: median(pre),
-    prefetchSpeedup: median(rawWork) / median(pre),
+    rawWorkMs: median(rawWork!),
+    prefetchMs: median(pre!),
+    prefetchSpeedup: median(rawWork!) / median(pre!),
+    rawIoMs: median(rawIo!),
+    prefetchIoMs: median(preIo!),
+    prefetchIoSpeedup: median(rawIo!) / median(preIo!),
     heap10k: m10k.retainedHeap,
     heap100k: m100k.retainedHeap,
     rss10k: m10k.peakRss,

@@ -4,7 +4,7 @@
  * and pagination. Resources only say which operation, which params, and what comes back.
  * @module
  */
-import createClient from 'openapi-fetch';
+import createClient, { createQuerySerializer } from 'openapi-fetch';
 import { APIPromise, type WithResponse } from './api-promise';
 import {
   APIConnectionError,
@@ -32,7 +32,7 @@ import type { ClientOptions, Environment, ListOptions, RequestOptions, SignedReq
 import { Page, PagePromise, type ListEnvelope } from './pagination';
 import { defaultSleep, parseRetryAfter } from './retry';
 import { createAttemptLoop, PreparedRequest, type CallContext, type TransportConfig } from './transport';
-import { check, resolveSchema, type SchemaRef } from './validation';
+import { check, resolvedSchema, resolveSchema, type SchemaRef } from './validation';
 
 /** The API version this SDK speaks: the path segment after the base address. */
 export const API_VERSION = '2025-10-13';
@@ -134,7 +134,7 @@ export class CoreClient {
     this.timeout = positiveNumber('timeout', options.timeout ?? 60_000);
     this.webhookPublicKey = options.webhookPublicKey ?? env('CROSSBORDER_WEBHOOK_PUBLIC_KEY');
     this.#validateResponses = options.validateResponses ?? false;
-    this.#defaultHeaders = { ...options.defaultHeaders };
+    this.#defaultHeaders = mergeHeaders({}, options.defaultHeaders);
     this.#authorization = `Basic ${base64(`${tokenId}:${secret}`)}`;
     this.log = new Log(options.logger, options.logLevel ?? 'warn');
     const userFetch = options.fetch;
@@ -145,7 +145,12 @@ export class CoreClient {
       log: this.log,
       random: Math.random,
     };
-    this.#http = createClient({ baseUrl: this.baseUrl, Request: PreparedRequest as unknown as typeof Request });
+    this.#http = createClient({
+      baseUrl: this.baseUrl,
+      Request: PreparedRequest as unknown as typeof Request,
+      // Made once here: openapi-fetch would otherwise build the default serializer on every call.
+      querySerializer: createQuerySerializer(),
+    });
   }
 
   /** @internal Runs one operation through the pipeline. */
@@ -206,7 +211,8 @@ export class CoreClient {
       );
     }
     const query = input.query === undefined ? undefined : normalizeQuery(input.query);
-    const issues = await validateParams(op, input.path, query, input.body);
+    const checked = validateParams(op, input.path, query, input.body);
+    const issues = Array.isArray(checked) ? checked : await checked;
     if (options.idempotencyKey !== undefined && !op.idempotent) {
       issues.push({ path: 'options.idempotencyKey', rule: 'unsupported', message: `${operation} does not honour Idempotency-Key` });
     } else if (options.idempotencyKey !== undefined && (typeof options.idempotencyKey !== 'string' || options.idempotencyKey.length === 0 || options.idempotencyKey.length > 255)) {
@@ -266,16 +272,17 @@ export class CoreClient {
     signature: string | undefined,
     requestId: string | undefined,
   ): Promise<WithResponse<T>> {
-    const headers: Record<string, string> = {
-      ...this.#defaultHeaders,
-      ...options.headers,
-      ...input.header,
-      Authorization: this.#authorization,
-      Accept: 'application/json',
-    };
-    if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey;
-    if (signature !== undefined) headers['Service-Wallet-Signature'] = signature;
-    if (requestId !== undefined) headers['Request-Id'] = requestId;
+    // A plain object with lower-case names (a later source replaces an earlier one, whatever the
+    // case): fetch copies it faster than a `Headers`, and the custom `fetch` option gets it as is.
+    const headers: Record<string, string> = bodyText === undefined ? {} : { 'content-type': 'application/json' };
+    mergeHeaders(headers, this.#defaultHeaders);
+    mergeHeaders(headers, options.headers);
+    mergeHeaders(headers, input.header);
+    headers.authorization = this.#authorization;
+    headers.accept = 'application/json';
+    if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+    if (signature !== undefined) headers['service-wallet-signature'] = signature;
+    if (requestId !== undefined) headers['request-id'] = requestId;
 
     const ctx: CallContext = {
       operation,
@@ -283,6 +290,7 @@ export class CoreClient {
       maxRetries: nonNegativeInteger('options.maxRetries', options.maxRetries ?? this.maxRetries),
       timeout: positiveNumber('options.timeout', options.timeout ?? this.timeout),
       signal: options.signal,
+      headers,
       safe: op.method === 'GET' || idempotencyKey !== undefined,
       attempts: 0,
       response: undefined,
@@ -293,7 +301,6 @@ export class CoreClient {
         params: { path: input.path, query },
         body: bodyText === undefined ? undefined : (input.body as never),
         bodySerializer: bodyText === undefined ? undefined : () => bodyText,
-        headers,
         fetch: createAttemptLoop(this.#transport, ctx),
       } as never);
     } catch (error) {
@@ -416,16 +423,23 @@ function wireProblems(input: CallInput, query: Record<string, unknown> | undefin
   return issues;
 }
 
-/** Checks path parameters, query and body against the operation's schemas. Paths name the field as the caller wrote it. */
-async function validateParams(op: Operation, path: CallInput['path'], query: Record<string, unknown> | undefined, body: unknown): Promise<ValidationIssue[]> {
-  const issues: ValidationIssue[] = [];
+/**
+ * Checks path parameters, query and body against the operation's schemas. Paths name the field as
+ * the caller wrote it. Synchronous once the generated schemas are loaded (every call but the first).
+ */
+function validateParams(op: Operation, path: CallInput['path'], query: Record<string, unknown> | undefined, body: unknown): ValidationIssue[] | Promise<ValidationIssue[]> {
   const schemas = op.params;
-  if (schemas?.path) issues.push(...check(await resolveSchema(schemas.path), path ?? {}));
-  if (schemas?.query && query !== undefined) issues.push(...check(await resolveSchema(schemas.query), query));
+  const refs = [schemas?.path, query === undefined ? undefined : schemas?.query, body === undefined ? undefined : schemas?.body];
+  if (refs.some((ref) => ref !== undefined && resolvedSchema(ref) === undefined)) {
+    return Promise.all(refs.map((ref) => ref && resolveSchema(ref))).then(() => validateParams(op, path, query, body));
+  }
+  const issues: ValidationIssue[] = [];
+  if (refs[0]) issues.push(...check(resolvedSchema(refs[0])!, path ?? {}));
+  if (refs[1]) issues.push(...check(resolvedSchema(refs[1])!, query));
   if (body === undefined) {
     if (op.bodyRequired) issues.push({ path: '', rule: 'required', message: 'a request body is required' });
-  } else if (schemas?.body) {
-    issues.push(...check(await resolveSchema(schemas.body), body));
+  } else if (refs[2]) {
+    issues.push(...check(resolvedSchema(refs[2])!, body));
   }
   return issues;
 }
@@ -536,6 +550,17 @@ export function toAPIError(response: Response, body: unknown, operation: string,
     default:
       return response.status >= 500 ? new InternalServerError(init) : new APIError(init);
   }
+}
+
+/** Copies headers into `target` under lower-case names (undefined values are skipped). */
+function mergeHeaders(target: Record<string, string>, source: Record<string, string | undefined> | undefined): Record<string, string> {
+  if (source) {
+    for (const name in source) {
+      const value = source[name];
+      if (value !== undefined) target[name.toLowerCase()] = value;
+    }
+  }
+  return target;
 }
 
 function nonNegativeInteger(name: string, value: number): number {

@@ -78,11 +78,10 @@ export class Log {
 }
 
 /** Copy of the headers with secret values replaced. */
-export function redactHeaders(headers: Headers): Record<string, string> {
+export function redactHeaders(headers: Headers | Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    out[name] = SECRET_HEADERS.has(name) ? MASK : value;
-  });
+  const entries = headers instanceof Headers ? headers.entries() : Object.entries(headers);
+  for (const [name, value] of entries) out[name.toLowerCase()] = SECRET_HEADERS.has(name.toLowerCase()) ? MASK : value;
   return out;
 }
 

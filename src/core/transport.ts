@@ -37,6 +37,8 @@ export interface CallContext {
   timeout: number;
   /** The caller's signal: aborting it stops everything, never retried. */
   signal: AbortSignal | undefined;
+  /** Every header of the request, lower-case names; sent as is on every attempt. */
+  headers: Record<string, string>;
   /** True when repeating a request that may have arrived cannot act twice (a GET, or an Idempotency-Key). */
   safe: boolean;
   /** Number of attempts made, filled in by the transport. */
@@ -47,17 +49,16 @@ export interface CallContext {
 
 /**
  * What openapi-fetch builds for a call, kept as plain data (it accepts a custom `Request` class):
- * no stream is made for the body, so the exact serialized string is sent on every attempt.
+ * no stream is made for the body, so the exact serialized string is sent on every attempt. Its
+ * headers are not used: the client gives the transport its own (see {@link CallContext.headers}).
  */
 export class PreparedRequest {
   readonly url: string;
   readonly method: string;
-  readonly headers: Headers;
   readonly body: string | undefined;
-  constructor(url: string, init: { method?: string; headers?: Headers; body?: unknown }) {
+  constructor(url: string, init: { method?: string; body?: unknown }) {
     this.url = url;
     this.method = init.method ?? 'GET';
-    this.headers = init.headers ?? new Headers();
     this.body = typeof init.body === 'string' ? init.body : undefined;
   }
 }
@@ -96,7 +97,8 @@ export class BufferedResponse {
 /** Builds the `fetch` that openapi-fetch calls for one logical call. */
 export function createAttemptLoop(config: TransportConfig, ctx: CallContext) {
   return async function attemptLoop(request: PreparedRequest): Promise<BufferedResponse> {
-    const { url, method, headers, body } = request;
+    const { url, method, body } = request;
+    const { headers } = ctx;
     const { log } = config;
 
     for (let retry = 0; ; retry++) {

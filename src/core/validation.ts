@@ -33,6 +33,7 @@ export interface RawIssue {
 export type SchemaRef = Schema | string;
 
 let generated: Promise<Record<string, unknown>> | undefined;
+let loaded: Record<string, unknown> | undefined;
 
 /**
  * Resolves a schema. Named ones come from the generated module, loaded on first use only: importing
@@ -40,9 +41,19 @@ let generated: Promise<Record<string, unknown>> | undefined;
  */
 export async function resolveSchema(ref: SchemaRef): Promise<Schema> {
   if (typeof ref !== 'string') return ref;
-  const module = await (generated ??= import('../generated/zod.gen') as Promise<Record<string, unknown>>);
-  const schema = module[ref] as Schema | undefined;
-  if (!schema) throw new Error(`No schema ${ref} in the generated module`);
+  loaded ??= await (generated ??= import('../generated/zod.gen') as Promise<Record<string, unknown>>);
+  return schemaIn(loaded, ref);
+}
+
+/** The schema when it is at hand without waiting (inline, or the generated module already loaded). */
+export function resolvedSchema(ref: SchemaRef): Schema | undefined {
+  if (typeof ref !== 'string') return ref;
+  return loaded === undefined ? undefined : schemaIn(loaded, ref);
+}
+
+function schemaIn(module: Record<string, unknown>, name: string): Schema {
+  const schema = module[name] as Schema | undefined;
+  if (!schema) throw new Error(`No schema ${name} in the generated module`);
   return schema;
 }
 

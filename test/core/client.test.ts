@@ -64,6 +64,31 @@ describe('configuration', () => {
     expect(auth).toBe(`Basic ${Buffer.from(`tok_test:${SECRET}`).toString('base64')}`);
   });
 
+  it('merges headers by name whatever their case: the SDK-owned ones win, a later source replaces an earlier one', async () => {
+    const seen: Record<string, string>[] = [];
+    const { client } = testClient({
+      defaultHeaders: { 'X-Trace': 'from-defaults', 'X-Team': 'payments', 'content-type': 'text/plain' },
+      fetch: async (_url, init) => {
+        seen.push(init.headers as Record<string, string>);
+        return new Response('{}', { headers: { 'content-type': 'application/json' } });
+      },
+    });
+    await client.call(op({ method: 'POST', path: '/x', idempotent: true }), { body: { a: 1 } }, {
+      headers: { 'x-trace': 'from-call', AUTHORIZATION: 'Basic stolen', 'Idempotency-Key': 'not-this-one' },
+      idempotencyKey: 'key-1',
+    });
+    expect(seen).toHaveLength(1);
+    const sent = seen[0]!;
+    // One entry per header: a plain object with lower-case names, so nothing is sent twice.
+    expect(Object.keys(sent).every((name) => name === name.toLowerCase())).toBe(true);
+    expect(sent['x-trace']).toBe('from-call');
+    expect(sent['x-team']).toBe('payments');
+    expect(sent['content-type']).toBe('text/plain');
+    expect(sent.authorization).toBe(`Basic ${Buffer.from(`tok_test:${SECRET}`).toString('base64')}`);
+    expect(sent['idempotency-key']).toBe('key-1');
+    expect(sent.accept).toBe('application/json');
+  });
+
   it('sandbox-only operations refuse locally in production, sending nothing', async () => {
     const { client } = testClient({ environment: 'production' });
     const err = await rejected(client.call(op({ method: 'POST', path: '/sandbox/x', sandboxOnly: true }), { body: {} }));

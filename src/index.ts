@@ -60,4 +60,6 @@ export type { UnknownEvent, WebhookEnvelope } from './webhooks/events';
 export { MemoryDedupeStore, dedupe, type DedupeStore } from './webhooks/dedupe';
 export { approvePayment, deferApproval, rejectPayment, requestCounterpartyInfo } from './webhooks/approval';
 export { passkeyAssertion, passkeyAttestation } from './wallet/passkey';
+/** Thrown by the passkey helpers here and by `crossborder-sdk/wallet`: one class for every entry. */
+export { WalletCryptoError, type WalletCryptoErrorReason } from './wallet/errors';
 export type * from './types';

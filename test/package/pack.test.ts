@@ -50,27 +50,38 @@ describe('package', () => {
     writeFileSync(
       join(consumer, 'esm.mjs'),
       `import { Crossborder, APIError, ValidationError } from 'crossborder-sdk';
-       import { generateClientKeyPair } from 'crossborder-sdk/wallet';
-       import { createSandbox } from 'crossborder-sdk/sandbox';
+       import { CrossborderError, WalletCryptoError, WebhookVerificationError } from 'crossborder-sdk';
+       import { generateClientKeyPair, importSessionKey, WalletCryptoError as WalletEntryError } from 'crossborder-sdk/wallet';
+       import { createSandbox, signWebhook } from 'crossborder-sdk/sandbox';
        const cb = new Crossborder({ tokenId: 't', clientSecret: 's' });
        const kp = await generateClientKeyPair();
-       console.log(JSON.stringify({ client: typeof cb.customers.list, err: typeof APIError, val: typeof ValidationError, kp: kp.publicKey.length, sandbox: typeof createSandbox }));`,
+       const walletErr = await importSessionKey('not hex').catch((e) => e);
+       const sandboxErr = await signWebhook('{}', 'not a key').catch((e) => e);
+       console.log(JSON.stringify({ client: typeof cb.customers.list, err: typeof APIError, val: typeof ValidationError, kp: kp.publicKey.length, sandbox: typeof createSandbox,
+         sameClass: WalletEntryError === WalletCryptoError, wallet: walletErr instanceof WalletCryptoError && walletErr instanceof CrossborderError,
+         fromSandbox: sandboxErr instanceof WebhookVerificationError && sandboxErr instanceof CrossborderError }));`,
     );
     const out = JSON.parse(run('node', ['esm.mjs'], consumer));
-    expect(out).toEqual({ client: 'function', err: 'function', val: 'function', kp: 130, sandbox: 'function' });
+    // One class per error across entries: an error thrown by the wallet or the sandbox entry is an instance of what the main entry exports.
+    expect(out).toEqual({ client: 'function', err: 'function', val: 'function', kp: 130, sandbox: 'function', sameClass: true, wallet: true, fromSandbox: true });
   });
 
   it('a CJS consumer requires every entry', () => {
     writeFileSync(
       join(consumer, 'cjs.cjs'),
-      `const { Crossborder, APIError } = require('crossborder-sdk');
-       const { generateClientKeyPair } = require('crossborder-sdk/wallet');
+      `const { Crossborder, APIError, CrossborderError, WalletCryptoError } = require('crossborder-sdk');
+       const { generateClientKeyPair, importSessionKey } = require('crossborder-sdk/wallet');
        const { createSandbox } = require('crossborder-sdk/sandbox');
        const cb = new Crossborder({ tokenId: 't', clientSecret: 's' });
-       generateClientKeyPair().then((kp) => console.log(JSON.stringify({ client: typeof cb.quotes.create, err: typeof APIError, kp: kp.publicKey.length, sandbox: typeof createSandbox })));`,
+       (async () => {
+         const kp = await generateClientKeyPair();
+         const walletErr = await importSessionKey('not hex').catch((e) => e);
+         console.log(JSON.stringify({ client: typeof cb.quotes.create, err: typeof APIError, kp: kp.publicKey.length, sandbox: typeof createSandbox,
+           wallet: walletErr instanceof WalletCryptoError && walletErr instanceof CrossborderError }));
+       })();`,
     );
     const out = JSON.parse(run('node', ['cjs.cjs'], consumer));
-    expect(out).toEqual({ client: 'function', err: 'function', kp: 130, sandbox: 'function' });
+    expect(out).toEqual({ client: 'function', err: 'function', kp: 130, sandbox: 'function', wallet: true });
   });
 
   it('publint finds nothing', { timeout: 60_000 }, () => {

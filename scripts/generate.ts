@@ -13,6 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createClient } from '@hey-api/openapi-ts';
 import openapiTS, { astToString } from 'openapi-typescript';
+import ts from 'typescript';
 import { parse } from 'yaml';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -29,7 +30,37 @@ async function buildTypes(): Promise<string> {
     defaultNonNullable: false,
     alphabetize: true,
   });
-  return HEADER + '/* eslint-disable */\n' + astToString(ast);
+  const code = astToString(ast);
+  return HEADER + '/* eslint-disable */\n' + code + namedQueries(code);
+}
+
+/**
+ * The query of each operation that has one, as a named type (`ListCustomersQuery`), copied from the
+ * `operations` interface. The SDK's public types name these instead of indexing `operations`, so the
+ * published declarations leave that interface out (less for a consumer's type-checker to read).
+ */
+function namedQueries(code: string): string {
+  const file = ts.createSourceFile('types.ts', code, ts.ScriptTarget.Latest, true);
+  const operations = file.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'operations');
+  if (!operations) throw new Error('openapi-typescript output has no operations interface');
+  const taken = new Set(file.statements.flatMap((s) => ('name' in s && s.name && ts.isIdentifier(s.name as ts.Node) ? [(s.name as ts.Identifier).text] : [])));
+  const member = (node: ts.TypeNode | undefined, name: string) =>
+    node && ts.isTypeLiteralNode(node)
+      ? node.members.find((m): m is ts.PropertySignature => ts.isPropertySignature(m) && m.name.getText(file) === name)?.type
+      : undefined;
+  let out = '';
+  const index: string[] = [];
+  for (const op of operations.members) {
+    if (!ts.isPropertySignature(op)) continue;
+    const query = member(member(op.type, 'parameters'), 'query');
+    if (!query || query.kind === ts.SyntaxKind.NeverKeyword) continue;
+    const id = op.name.getText(file);
+    const name = `${pascal(id)}Query`;
+    if (taken.has(name)) throw new Error(`${name} is both a schema and an operation query`);
+    out += `export type ${name} = ${query.getText(file)};\n`;
+    index.push(`    ${id}: ${name};\n`);
+  }
+  return `${out}/** The query type of each operation that takes one. */\nexport interface OperationQueries {\n${index.join('')}}\n`;
 }
 
 async function buildZod(): Promise<string> {

@@ -3,15 +3,13 @@
  * document's, plus the query types of list and lookup methods (date filters accept `Date` too).
  * @module
  */
-import type { components, operations } from './generated/types';
+import type { components, OperationQueries } from './generated/types';
 
 type Schemas = components['schemas'];
 type DateFilter = 'createdAfter' | 'createdBefore' | 'updatedAfter' | 'updatedBefore' | 'startDate' | 'endDate';
 /** The query of an operation, with date-time filters accepting a `Date` as well as an ISO string. */
-type QueryOf<Id extends keyof operations> = {
-  [K in keyof NonNullable<operations[Id]['parameters']['query']>]: K extends DateFilter
-    ? NonNullable<operations[Id]['parameters']['query']>[K] | Date
-    : NonNullable<operations[Id]['parameters']['query']>[K];
+type QueryOf<Id extends keyof OperationQueries> = {
+  [K in keyof OperationQueries[Id]]: K extends DateFilter ? OperationQueries[Id][K] | Date : OperationQueries[Id][K];
 };
 
 /** Machine-readable error code; 404 codes name the missing resource. @useDeclaredType */

@@ -27,12 +27,14 @@ export interface StartupResult {
   importCjsMs: number;
   importDeltaMs: number;
   importCjsDeltaMs: number;
+  /** A one-line ES module over `node -e ""`: the ESM loader's own start-up, paid by any ESM import. */
+  esmFloorDeltaMs: number;
   tscBaselineS: number;
   tscSdkS: number;
   tscDeltaS: number;
 }
 
-export function benchStartup(runs = 15, tscRuns = 5): StartupResult {
+export function benchStartup(runs = 25, tscRuns = 7): StartupResult {
   if (!existsSync(join(root, 'dist/index.js'))) execFileSync(join(root, 'node_modules/.bin/tsup'), [], { cwd: root, stdio: 'ignore' });
   const dir = mkdtempSync(join(tmpdir(), 'crossborder-startup-'));
   try {
@@ -42,11 +44,15 @@ export function benchStartup(runs = 15, tscRuns = 5): StartupResult {
     const base: number[] = [];
     const esm: number[] = [];
     const cjs: number[] = [];
+    const floor: number[] = [];
+    // What any ES module costs: Node starts its ESM loader for the first one (not the SDK's cost).
+    writeFileSync(join(dir, 'one-line.mjs'), 'export const one = 1;\n');
     for (let i = 0; i < runs + 2; i++) {
       const b = timed(node, ['-e', ''], dir);
       const e = timed(node, ['--input-type=module', '-e', "await import('crossborder-sdk')"], dir);
       const c = timed(node, ['-e', "require('crossborder-sdk')"], dir);
-      if (i >= 2) base.push(b), esm.push(e), cjs.push(c); // the first runs warm the file cache
+      const f = timed(node, ['--input-type=module', '-e', "await import('./one-line.mjs')"], dir);
+      if (i >= 2) base.push(b), esm.push(e), cjs.push(c), floor.push(f); // the first runs warm the file cache
     }
 
     const calls = `
@@ -89,6 +95,7 @@ export function benchStartup(runs = 15, tscRuns = 5): StartupResult {
       importCjsMs: median(cjs),
       importDeltaMs: median(esm.map((x, i) => x - base[i]!)),
       importCjsDeltaMs: median(cjs.map((x, i) => x - base[i]!)),
+      esmFloorDeltaMs: median(floor.map((x, i) => x - base[i]!)),
       tscBaselineS: median(tb) / 1000,
       tscSdkS: median(ts) / 1000,
       tscDeltaS: median(ts.map((x, i) => x - tb[i]!)) / 1000,

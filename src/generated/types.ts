@@ -5061,3 +5061,176 @@ export interface operations {
         };
     };
 }
+export type ListCredentialsQuery = {
+                /**
+                 * @description The embedded wallet (`EmbeddedWallet:<id>`) whose credentials or sessions to list.
+                 * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-00000000000a
+                 */
+                accountId: components["parameters"]["WalletAccountIdQuery"];
+            };
+export type ListSessionsQuery = {
+                /**
+                 * @description The embedded wallet (`EmbeddedWallet:<id>`) whose credentials or sessions to list.
+                 * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-00000000000a
+                 */
+                accountId: components["parameters"]["WalletAccountIdQuery"];
+            };
+export type ListCustomersQuery = {
+                /** @description Only customers created at or after this instant (inclusive). */
+                createdAfter?: string;
+                /** @description Only customers created at or before this instant (inclusive). */
+                createdBefore?: string;
+                /** @description Only customers that have this currency enabled. */
+                currency?: string;
+                /** @description The `nextCursor` of the previous page; omit for the first page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Only customers of this type. */
+                customerType?: components["schemas"]["CustomerType"];
+                /** @description Include soft-deleted customers. */
+                isIncludingDeleted?: boolean;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Only the customer with this platform identifier. */
+                platformCustomerId?: string;
+                /** @description Only customers of this region (ISO 3166-1 alpha-2). */
+                region?: string;
+                /** @description Only the customer with this UMA address. */
+                umaAddress?: string;
+                /** @description Only customers updated at or after this instant (inclusive). */
+                updatedAfter?: string;
+                /** @description Only customers updated at or before this instant (inclusive). */
+                updatedBefore?: string;
+            };
+export type ListExternalAccountsQuery = {
+                /**
+                 * @description Only accounts in this currency (ISO 4217 code or crypto ticker).
+                 * @example USD
+                 */
+                currency?: components["parameters"]["CurrencyFilter"];
+                /** @description The `nextCursor` of the previous page; omit for the first page. */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description System id of the customer to filter by (or act for).
+                 * @example Customer:019542f5-b3e7-1d02-0000-000000000001
+                 */
+                customerId?: components["parameters"]["CustomerIdFilter"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+            };
+export type ListInternalAccountsQuery = {
+                /**
+                 * @description Only accounts in this currency (ISO 4217 code or crypto ticker).
+                 * @example USD
+                 */
+                currency?: components["parameters"]["CurrencyFilter"];
+                /** @description The `nextCursor` of the previous page; omit for the first page. */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description System id of the customer to filter by (or act for).
+                 * @example Customer:019542f5-b3e7-1d02-0000-000000000001
+                 */
+                customerId?: components["parameters"]["CustomerIdFilter"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+            };
+export type ListPlatformExternalAccountsQuery = {
+                /**
+                 * @description Only accounts in this currency (ISO 4217 code or crypto ticker).
+                 * @example USD
+                 */
+                currency?: components["parameters"]["CurrencyFilter"];
+            };
+export type LookupExternalAccountReceiverQuery = {
+                /**
+                 * @description System id of the customer to filter by (or act for).
+                 * @example Customer:019542f5-b3e7-1d02-0000-000000000001
+                 */
+                customerId?: components["parameters"]["CustomerIdFilter"];
+                /**
+                 * @description UMA address of the sending customer, so the receiver can apply sender-specific rules.
+                 * @example $ada@platform.example
+                 */
+                senderUmaAddress?: components["parameters"]["SenderUmaAddress"];
+            };
+export type LookupUmaReceiverQuery = {
+                /**
+                 * @description System id of the customer to filter by (or act for).
+                 * @example Customer:019542f5-b3e7-1d02-0000-000000000001
+                 */
+                customerId?: components["parameters"]["CustomerIdFilter"];
+                /**
+                 * @description UMA address of the sending customer, so the receiver can apply sender-specific rules.
+                 * @example $ada@platform.example
+                 */
+                senderUmaAddress?: components["parameters"]["SenderUmaAddress"];
+            };
+export type ListTransactionsQuery = {
+                /** @description The `nextCursor` of the previous page; omit for the first page. */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description System id of the customer to filter by (or act for).
+                 * @example Customer:019542f5-b3e7-1d02-0000-000000000001
+                 */
+                customerId?: components["parameters"]["CustomerIdFilter"];
+                /** @description Only transactions created at or before this instant (inclusive). */
+                endDate?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Only transactions of the customer with this platform identifier. */
+                platformCustomerId?: string;
+                /** @description Only transactions received by this account (account id or UMA address). */
+                receiverAccountIdentifier?: string;
+                /** @description Only the transaction with this reconciliation reference. */
+                reference?: string;
+                /** @description Only transactions sent from this account (account id or UMA address). */
+                senderAccountIdentifier?: string;
+                /** @description Order by creation time. */
+                sortOrder?: components["parameters"]["SortOrder"];
+                /** @description Only transactions created at or after this instant (inclusive). */
+                startDate?: string;
+                /** @description Only transactions in this status. */
+                status?: components["schemas"]["TransactionStatus"];
+                /** @description Only incoming or only outgoing transactions. */
+                type?: components["schemas"]["TransactionType"];
+            };
+export type ListUmaProvidersQuery = {
+                /** @description Only providers serving this country (ISO 3166-1 alpha-2). */
+                countryCode?: string;
+                /** @description Only providers supporting this currency. */
+                currencyCode?: string;
+                /** @description The `nextCursor` of the previous page; omit for the first page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Whether providers not on the allowlist are included. */
+                hasBlockedProviders?: boolean;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Order by creation time. */
+                sortOrder?: components["parameters"]["SortOrder"];
+            };
+export type ListVerificationsQuery = {
+                /** @description The `nextCursor` of the previous page; omit for the first page. */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description System id of the customer to filter by (or act for).
+                 * @example Customer:019542f5-b3e7-1d02-0000-000000000001
+                 */
+                customerId?: components["parameters"]["CustomerIdFilter"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Only verifications in this status. */
+                verificationStatus?: components["schemas"]["VerificationStatus"];
+            };
+/** The query type of each operation that takes one. */
+export interface OperationQueries {
+    listCredentials: ListCredentialsQuery;
+    listSessions: ListSessionsQuery;
+    listCustomers: ListCustomersQuery;
+    listExternalAccounts: ListExternalAccountsQuery;
+    listInternalAccounts: ListInternalAccountsQuery;
+    listPlatformExternalAccounts: ListPlatformExternalAccountsQuery;
+    lookupExternalAccountReceiver: LookupExternalAccountReceiverQuery;
+    lookupUmaReceiver: LookupUmaReceiverQuery;
+    listTransactions: ListTransactionsQuery;
+    listUmaProviders: ListUmaProvidersQuery;
+    listVerifications: ListVerificationsQuery;
+}

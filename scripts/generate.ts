@@ -87,13 +87,37 @@ async function buildZod(): Promise<string> {
     const code = readFileSync(join(scratch, 'zod.gen.ts'), 'utf8');
     if (/bigint/i.test(code)) throw new Error('zod output still contains bigint: an int64 field lacks the override');
     // Pure annotations let bundlers drop the schemas a bundle does not use (response schemas, mostly).
-    const pure = code
+    const pure = discriminatedUnions(code)
       .replace(/^\/\/ This file is auto-generated.*\n/m, '')
       .replace(/^(export const \w+ = )(?!\/\*)/gm, '$1/* @__PURE__ */ ');
     return HEADER + pure;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * A `oneOf` with a discriminator comes out of the zod plugin as
+ * `z.union([z.intersection(z.object({ kind: z.literal('A') }), zA), …])`: every variant is tried,
+ * and each try parses both halves of an intersection and deep-merges the results. The same schema
+ * as `z.discriminatedUnion('kind', [z.extend(zA, { kind: z.literal('A') }), …])` looks the variant
+ * up by its discriminator and parses it once (and reports the issues of that variant, or the
+ * discriminator values it accepts). Only unions whose every member has that exact shape change.
+ */
+function discriminatedUnions(code: string): string {
+  const member = /^\s*z\.intersection\(z\.object\(\{\s*(\w+): (z\.literal\('[^']*'\))\s*\}\), (z\w+)\)\s*$/;
+  let changed = 0;
+  const out = code.replace(/z\.union\(\[\n((?:.*\n)*?)\]\)/g, (whole, body: string) => {
+    const parts = body.split(/,\n(?=\s*z\.intersection\()/).map((part) => part.replace(/\n/g, ' ').match(member));
+    if (parts.some((m) => !m)) return whole;
+    const keys = new Set(parts.map((m) => m![1]));
+    if (keys.size !== 1) return whole;
+    changed++;
+    const variants = parts.map((m) => `    z.extend(${m![3]}, { ${m![1]}: ${m![2]} })`).join(',\n');
+    return `z.discriminatedUnion('${[...keys][0]}', [\n${variants}\n])`;
+  });
+  if (changed === 0) throw new Error('no discriminated union found in the zod output: has the plugin changed its shape?');
+  return out;
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;

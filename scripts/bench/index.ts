@@ -12,8 +12,10 @@ import { fileURLToPath } from 'node:url';
 import { SIZE_BUDGET } from './budget';
 import { benchClient, formatRows } from './client';
 import { benchPagination } from './pagination';
+import { formatProfile, profileRequests } from './profile';
 import { benchSize, kB } from './size';
 import { benchStartup } from './startup';
+import { REMAINS } from './remains';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
@@ -24,6 +26,9 @@ const tsx = (script: string) =>
 console.log('client per-request …');
 const client = await benchClient();
 console.log(formatRows(client));
+console.log('per-request profile …');
+const profile = formatProfile(await profileRequests());
+console.log(profile);
 console.log('pagination …');
 const pag = await benchPagination();
 console.log(JSON.stringify(pag));
@@ -42,45 +47,71 @@ console.log(sandbox);
 
 const [get, post] = client;
 const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
+const x = (n: number, digits = 2) => `${n.toFixed(digits)}×`;
+const ms = (n: number) => `${n.toFixed(0)} ms`;
 const md = `# Benchmarks
 
 Measured by \`npm run bench\` (this file is written by it) on ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version},
 ${new Date().toISOString().slice(0, 10)}. Each ratio comes from one run in which the SDK and its baseline alternate, so machine
-noise hits both alike; absolute times on this shared machine are indicative only.
+noise hits both alike; absolute times on this shared machine are indicative only (they move by ±20 % between runs).
 
 ## Summary
 
 | figure | measured | target | |
 |---|---:|---:|---|
-| GET list first page, SDK ÷ raw fetch (wall) | ${get!.ratio.toFixed(2)}× | ≤ 1.10× | ${ok(get!.ratio <= 1.1)} |
-| POST quote create, SDK ÷ raw fetch (wall) | ${post!.ratio.toFixed(2)}× | ≤ 1.25× | ${ok(post!.ratio <= 1.25)} |
-| auto-pagination of ${pag.items.toLocaleString('en-US')} items ÷ raw cursor loop | ${pag.ratio.toFixed(2)}× | ≤ 1.05× | ${ok(pag.ratio <= 1.05)} |
+| GET list first page, SDK ÷ raw fetch (wall) | ${x(get!.ratio)} | ≤ 1.10× | ${ok(get!.ratio <= 1.1)} |
+| POST quote create, SDK ÷ raw fetch (wall) | ${x(post!.ratio)} | ≤ 1.25× | ${ok(post!.ratio <= 1.25)} |
+| auto-pagination of ${pag.items.toLocaleString('en-US')} items ÷ raw cursor loop | ${x(pag.ratio)} | ≤ 1.05× | ${ok(pag.ratio <= 1.05)} |
 | retained heap while iterating 10k → 100k items | ${mb(pag.heap10k)} → ${mb(pag.heap100k)} | flat | ${ok(pag.heap100k < pag.heap10k * 1.25)} |
-| prefetch with ${pag.workUs} µs work per item, raw loop ÷ SDK | ${pag.prefetchSpeedup.toFixed(2)}× faster | > 1× | ${ok(pag.prefetchSpeedup > 1)} |
+| prefetch, I/O-bound work per item: raw loop ÷ SDK | ${x(pag.prefetchIoSpeedup)} faster | > 1× | ${ok(pag.prefetchIoSpeedup > 1)} |
+| prefetch, CPU-bound work per item: raw loop ÷ SDK | ${x(pag.prefetchSpeedup)} faster | > 1× | ${ok(pag.prefetchSpeedup > 1)} |
 | bundle: \`import { Crossborder }\` + one call, min+gzip | ${kB(call!.callGzip)} | ≤ 12 kB | ${ok(call!.callGzip <= 12_000)} |
 | bundle: \`import\` alone, min+gzip | ${kB(call!.importGzip)} | — | |
 | bundle: \`crossborder-sdk/wallet\` (browser), min+gzip | ${kB(wallet!.callGzip)} | reported | |
-| cold import over \`node -e ""\` (ESM / CJS) | +${startup.importDeltaMs.toFixed(0)} ms / +${startup.importCjsDeltaMs.toFixed(0)} ms | ≤ +10 ms | ${ok(startup.importDeltaMs <= 10)} |
+| cold import over \`node -e ""\`, ESM \`import\` | +${ms(startup.importDeltaMs)} | ≤ +10 ms | ${ok(startup.importDeltaMs <= 10)} |
+| cold import over \`node -e ""\`, CJS \`require\` | +${ms(startup.importCjsDeltaMs)} | ≤ +10 ms | ${ok(startup.importCjsDeltaMs <= 10)} |
 | consumer type-check, 10 calls, over baseline | +${startup.tscDeltaS.toFixed(2)} s | ≤ +0.10 s | ${ok(startup.tscDeltaS <= 0.1)} |
 
 ## Per request: SDK vs raw \`fetch\`
 
-Loopback node:http server in the same process answering the document's own example bodies; each
-round makes the same number of sequential requests with each contender. Command:
-\`npx tsx scripts/bench/client.ts\`.
+A loopback node:http server in its own process answers the document's own example bodies; the
+contenders run in one process, in interleaved rounds of the same number of sequential requests.
+The middle contender is raw \`fetch\` given \`AbortSignal.timeout()\`: the SDK gives every attempt a
+timeout (a payment request must not hang for ever), and that alone costs what the column shows.
+Command: \`npx tsx scripts/bench/client.ts\`.
 
 ${formatRows(client)}
+
+Where the SDK's own time goes: the V8 profiler (through \`node:inspector\`) over 8,000 warm
+\`customers.list()\` calls, self time per call grouped by who spends it. The first five groups are
+code a bare \`fetch\` without a timeout never runs (or, for JSON, runs the same); the last is shared
+with raw \`fetch\` and swings by tens of µs between runs on this VM, which is why the interleaved wall
+times above, not this profile, measure the total. Command: \`npx tsx scripts/bench/profile.ts\`.
+
+${profile}
 
 ## Auto-pagination
 
 ${pag.items.toLocaleString('en-US')} customers in pages of 100 from a list server in its own process (so the server's
-work is not counted against the client); \`for await (const c of cb.customers.list({ limit: 100 }))\`
-against a hand-written \`fetch\` cursor loop. Command: \`npx tsx scripts/bench/pagination.ts\`.
+work is not counted against the client). Command: \`npx tsx scripts/bench/pagination.ts\`.
 
-| | raw loop | SDK | ratio |
+| | time | ÷ raw cursor loop |
+|---|---:|---:|
+| raw cursor loop (\`fetch\`, \`for…of\` over each page) | ${ms(pag.rawMs)} | 1.00× |
+| the same loop as an async generator of items, read with \`for await\` | ${ms(pag.rawAsyncMs)} | ${x(pag.rawAsyncMs / pag.rawMs)} |
+| SDK: \`for await (const c of cb.customers.list({ limit: 100 }))\` | ${ms(pag.sdkMs)} | ${x(pag.ratio)} (÷ async generator: ${x(pag.asyncRatio)}) |
+| SDK: \`for await (const page of cb.customers.list({ limit: 100 }).pages())\` | ${ms(pag.pagesMs)} | ${x(pag.pagesRatio)} |
+
+With work per item (${pag.workUs} µs of CPU per item; I/O-bound work then waits one turn of the event
+loop, as a database write would), the raw loop against the SDK with \`prefetch: true\`:
+
+| work per item | raw loop | SDK with \`prefetch\` | speed-up |
 |---|---:|---:|---:|
-| iterate all items | ${pag.rawMs.toFixed(0)} ms | ${pag.sdkMs.toFixed(0)} ms | ${pag.ratio.toFixed(3)}× |
-| with ${pag.workUs} µs of work per item (SDK with \`prefetch\`) | ${pag.rawWorkMs.toFixed(0)} ms | ${pag.prefetchMs.toFixed(0)} ms | ${(pag.prefetchMs / pag.rawWorkMs).toFixed(3)}× |
+| I/O-bound (${pag.workUs} µs + one event-loop turn) | ${ms(pag.rawIoMs)} | ${ms(pag.prefetchIoMs)} | ${x(pag.prefetchIoSpeedup)} |
+| CPU-bound (${pag.workUs} µs busy loop) | ${ms(pag.rawWorkMs)} | ${ms(pag.prefetchMs)} | ${x(pag.prefetchSpeedup)} |
+
+Without work, the raw loop's process waits for the server ${(pag.rawWaitShare * 100).toFixed(0)} % of its wall time and computes the rest
+(parsing pages, HTTP): a page fetched ahead can only overlap that waiting with CPU-bound work on the same thread.
 
 Memory, in a child process that iterates and forces a GC every 1,000 items: largest retained heap
 ${mb(pag.heap10k)} for 10,000 items and ${mb(pag.heap100k)} for 100,000; peak RSS ${mb(pag.rss10k)} and ${mb(pag.rss100k)}.
@@ -108,8 +139,9 @@ On the built package (\`dist/\`), medians of interleaved runs. Command: \`npx ts
 
 | | baseline | with the SDK | delta |
 |---|---:|---:|---:|
-| \`node\` ESM \`await import('crossborder-sdk')\` | ${startup.importBaselineMs.toFixed(0)} ms | ${startup.importEsmMs.toFixed(0)} ms | +${startup.importDeltaMs.toFixed(0)} ms |
-| \`node\` CJS \`require('crossborder-sdk')\` | ${startup.importBaselineMs.toFixed(0)} ms | ${startup.importCjsMs.toFixed(0)} ms | +${startup.importCjsDeltaMs.toFixed(0)} ms |
+| \`node\` ESM \`await import('crossborder-sdk')\` | ${ms(startup.importBaselineMs)} | ${ms(startup.importEsmMs)} | +${ms(startup.importDeltaMs)} |
+| \`node\` CJS \`require('crossborder-sdk')\` | ${ms(startup.importBaselineMs)} | ${ms(startup.importCjsMs)} | +${ms(startup.importCjsDeltaMs)} |
+| for comparison: ESM \`import\` of a one-line module (Node starting its ESM loader) | ${ms(startup.importBaselineMs)} | — | +${ms(startup.esmFloorDeltaMs)} |
 | \`tsc --noEmit\` on a file making 10 calls | ${startup.tscBaselineS.toFixed(2)} s | ${startup.tscSdkS.toFixed(2)} s | +${startup.tscDeltaS.toFixed(2)} s |
 
 ## Webhook verification
@@ -129,30 +161,7 @@ Command: \`npx tsx scripts/bench/sandbox.ts\`.
 ${sandbox}
 \`\`\`
 
-## What remains, and why
-
-- **Bundle (target 12 kB).** zod is the largest cost and is required: params are checked with the
-  zod schemas generated from the document. zod/mini's runtime alone is about 10 kB min+gzip and the
-  generated schemas a call can need (every request body and query of the API, with the component
-  schemas they reference) about 4–5 kB; openapi-fetch is 2.7 kB. That is ≈ 17 kB before any SDK
-  code, so 12 kB cannot be met with zod validation in the bundle. What was done: schemas are not
-  built at import (the operation table names them and the client loads them on its first call),
-  webhook verification is loaded by \`unwrap\`, response schemas only with \`validateResponses\`.
-- **Per request, pagination, cold import, type-check** (still open in the performance issue). In
-  process, with a fetch that answers at once, the SDK adds about 25 µs per call over a bare
-  \`fetch\` + \`json()\` (validation ≈ 2 µs, openapi-fetch ≈ 17 µs); over loopback sockets the gap is
-  larger (the table above). A CPU profile of 8,000 list calls against a list server in another
-  process (\`node --cpu-prof\`, SDK minus raw, self time) puts the extra ≈ 67 µs per call in many small
-  places, none dominant: openapi-fetch (coreFetch, request, mergeHeaders, query serializer) ≈ 24 µs;
-  undici building a Request from a \`Headers\` object and parsing the URL ≈ 19 µs; the attempt timer
-  and abort signal ≈ 12 µs; zod params check ≈ 9 µs; the SDK's own pipeline the rest. JSON parsing is
-  the same on both sides. With openapi-fetch and zod validation required, about 50 µs is fixed cost,
-  which is more than 10 % of a ≈ 300 µs loopback request on this machine. Done so far: one plain
-  request object per call instead of two \`Request\`s, the answer buffered once instead of wrapped in
-  a second \`Response\`, list items iterated without async-generator chains (it was 1.46× before),
-  schemas built on the first call instead of at import (cold import was about +290 ms under load).
-- **Wallet entry.** @noble/curves (≈ 30 kB minified) is there for one computation WebCrypto lacks:
-  the public point of a decrypted session key, needed to import it as a non-extractable key.
+${REMAINS}
 `;
 writeFileSync(join(root, 'docs/benchmarks.md'), md);
 console.log('wrote docs/benchmarks.md');

@@ -53,6 +53,8 @@ export interface PaginationResult {
   rawWorkMs: number;
   prefetchMs: number;
   prefetchSpeedup: number;
+  /** Share of the raw loop's wall time its process spends waiting rather than on the CPU. */
+  rawWaitShare: number;
   /** I/O-bound work per item (yields to the event loop): raw loop, and the SDK with prefetch. */
   rawIoMs: number;
   prefetchIoMs: number;
@@ -67,7 +69,7 @@ export interface PaginationResult {
 
 type Work = ((us: number) => void | Promise<void>) | undefined;
 
-export async function benchPagination(items = arg('items', 100_000), rounds = arg('rounds', 7)): Promise<PaginationResult> {
+export async function benchPagination(items = arg('items', 100_000), rounds = arg('rounds', 9)): Promise<PaginationResult> {
   const { base, stop } = await startListServer(items);
   const api = `${base}/2025-10-13`;
   const cb = new Crossborder({ tokenId: 'tok', clientSecret: 'sec', baseUrl: base });
@@ -144,6 +146,13 @@ export async function benchPagination(items = arg('items', 100_000), rounds = ar
   };
 
   const [rawT, sdkT, asyncT, pagesT] = await race(rounds, [() => raw(), () => sdk(), rawAsyncItems, sdkPages]);
+  // How much of the raw loop is spent waiting (wall − CPU of this process): all that a page fetched
+  // ahead can overlap with CPU-bound work on the same thread.
+  const cpu0 = process.cpuUsage();
+  const wall0 = performance.now();
+  await raw();
+  const cpu = process.cpuUsage(cpu0);
+  const rawWaitShare = Math.max(0, 1 - (cpu.user + cpu.system) / 1000 / (performance.now() - wall0));
   const [rawWork, pre] = await race(3, [() => raw(work), () => sdk(work, true)]);
   const [rawIo, preIo] = await race(3, [() => raw(ioWork), () => sdk(ioWork, true)]);
   stop();
@@ -173,6 +182,7 @@ export async function benchPagination(items = arg('items', 100_000), rounds = ar
     rawWorkMs: median(rawWork!),
     prefetchMs: median(pre!),
     prefetchSpeedup: median(rawWork!) / median(pre!),
+    rawWaitShare,
     rawIoMs: median(rawIo!),
     prefetchIoMs: median(preIo!),
     prefetchIoSpeedup: median(rawIo!) / median(preIo!),

@@ -90,7 +90,11 @@ export class BufferedResponse {
     return Promise.resolve(this.bodyText);
   }
   json(): Promise<unknown> {
-    return new Promise((resolve) => resolve(JSON.parse(this.bodyText)));
+    try {
+      return Promise.resolve(JSON.parse(this.bodyText));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 }
 

@@ -25,6 +25,8 @@ export interface RawIssue {
   keys?: readonly string[];
   origin?: string;
   discriminator?: string;
+  /** Discriminator values a discriminated union accepts (when none matched). */
+  options?: readonly unknown[];
   note?: string;
   errors?: readonly (readonly RawIssue[])[];
 }
@@ -71,6 +73,10 @@ export function check(schema: Schema, value: unknown): ValidationIssue[] {
  */
 function flatten(issue: RawIssue, prefix: readonly PropertyKey[]): ValidationIssue[] {
   const path = [...prefix, ...issue.path];
+  if (issue.code === 'invalid_union' && issue.discriminator !== undefined && issue.options) {
+    // A discriminated union whose discriminator matched no variant (its path ends at the discriminator).
+    return [{ path: path.map(String).join('.'), rule: 'invalid_value', message: describeIssue({ code: 'invalid_value', path: [], values: issue.options }) }];
+  }
   if (issue.code === 'invalid_union' && issue.errors && issue.errors.length > 0) {
     const mismatch = (branch: readonly RawIssue[]) => branch.filter((i) => i.code === 'invalid_value' && i.path.length === 1);
     const meant = issue.errors.filter((branch) => branch.length > 0 && mismatch(branch).length === 0);

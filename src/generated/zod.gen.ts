@@ -168,13 +168,9 @@ export const zBusinessCustomer = /* @__PURE__ */ z.object({
 /**
  * An individual or business customer, told apart by `customerType`.
  */
-export const zCustomer = /* @__PURE__ */ z.union([
-    z.intersection(z.object({
-        customerType: z.literal('INDIVIDUAL')
-    }), zIndividualCustomer),
-    z.intersection(z.object({
-        customerType: z.literal('BUSINESS')
-    }), zBusinessCustomer)
+export const zCustomer = /* @__PURE__ */ z.discriminatedUnion('customerType', [
+    z.extend(zIndividualCustomer, { customerType: z.literal('INDIVIDUAL') }),
+    z.extend(zBusinessCustomer, { customerType: z.literal('BUSINESS') })
 ]);
 
 /**
@@ -208,13 +204,9 @@ export const zBusinessCustomerCreateParams = /* @__PURE__ */ z.object({
 /**
  * Body of `POST /customers`, by `customerType`.
  */
-export const zCustomerCreateParams = /* @__PURE__ */ z.union([
-    z.intersection(z.object({
-        customerType: z.literal('INDIVIDUAL')
-    }), zIndividualCustomerCreateParams),
-    z.intersection(z.object({
-        customerType: z.literal('BUSINESS')
-    }), zBusinessCustomerCreateParams)
+export const zCustomerCreateParams = /* @__PURE__ */ z.discriminatedUnion('customerType', [
+    z.extend(zIndividualCustomerCreateParams, { customerType: z.literal('INDIVIDUAL') }),
+    z.extend(zBusinessCustomerCreateParams, { customerType: z.literal('BUSINESS') })
 ]);
 
 /**
@@ -397,22 +389,12 @@ export const zSparkWalletInfo = /* @__PURE__ */ z.object({
 /**
  * Account details, by `accountType`.
  */
-export const zExternalAccountInfo = /* @__PURE__ */ z.union([
-    z.intersection(z.object({
-        accountType: z.literal('USD_ACCOUNT')
-    }), zUsdAccountInfo),
-    z.intersection(z.object({
-        accountType: z.literal('GBP_ACCOUNT')
-    }), zGbpAccountInfo),
-    z.intersection(z.object({
-        accountType: z.literal('AED_ACCOUNT')
-    }), zAedAccountInfo),
-    z.intersection(z.object({
-        accountType: z.literal('BRL_ACCOUNT')
-    }), zBrlAccountInfo),
-    z.intersection(z.object({
-        accountType: z.literal('SPARK_WALLET')
-    }), zSparkWalletInfo)
+export const zExternalAccountInfo = /* @__PURE__ */ z.discriminatedUnion('accountType', [
+    z.extend(zUsdAccountInfo, { accountType: z.literal('USD_ACCOUNT') }),
+    z.extend(zGbpAccountInfo, { accountType: z.literal('GBP_ACCOUNT') }),
+    z.extend(zAedAccountInfo, { accountType: z.literal('AED_ACCOUNT') }),
+    z.extend(zBrlAccountInfo, { accountType: z.literal('BRL_ACCOUNT') }),
+    z.extend(zSparkWalletInfo, { accountType: z.literal('SPARK_WALLET') })
 ]);
 
 /**
@@ -528,13 +510,9 @@ export const zUmaAddressSource = /* @__PURE__ */ z.object({
 /**
  * Where the money comes from, by `sourceType`.
  */
-export const zTransactionSource = /* @__PURE__ */ z.union([
-    z.intersection(z.object({
-        sourceType: z.literal('ACCOUNT')
-    }), zAccountSource),
-    z.intersection(z.object({
-        sourceType: z.literal('UMA_ADDRESS')
-    }), zUmaAddressSource)
+export const zTransactionSource = /* @__PURE__ */ z.discriminatedUnion('sourceType', [
+    z.extend(zAccountSource, { sourceType: z.literal('ACCOUNT') }),
+    z.extend(zUmaAddressSource, { sourceType: z.literal('UMA_ADDRESS') })
 ]);
 
 /**
@@ -559,13 +537,9 @@ export const zUmaAddressDestination = /* @__PURE__ */ z.object({
 /**
  * Where the money goes, by `destinationType`.
  */
-export const zTransactionDestination = /* @__PURE__ */ z.union([
-    z.intersection(z.object({
-        destinationType: z.literal('ACCOUNT')
-    }), zAccountDestination),
-    z.intersection(z.object({
-        destinationType: z.literal('UMA_ADDRESS')
-    }), zUmaAddressDestination)
+export const zTransactionDestination = /* @__PURE__ */ z.discriminatedUnion('destinationType', [
+    z.extend(zAccountDestination, { destinationType: z.literal('ACCOUNT') }),
+    z.extend(zUmaAddressDestination, { destinationType: z.literal('UMA_ADDRESS') })
 ]);
 
 /**
@@ -619,13 +593,9 @@ export const zOutgoingTransaction = /* @__PURE__ */ z.object({
 /**
  * An incoming or outgoing transaction, by `type`.
  */
-export const zTransaction = /* @__PURE__ */ z.union([
-    z.intersection(z.object({
-        type: z.literal('INCOMING')
-    }), zIncomingTransaction),
-    z.intersection(z.object({
-        type: z.literal('OUTGOING')
-    }), zOutgoingTransaction)
+export const zTransaction = /* @__PURE__ */ z.discriminatedUnion('type', [
+    z.extend(zIncomingTransaction, { type: z.literal('INCOMING') }),
+    z.extend(zOutgoingTransaction, { type: z.literal('OUTGOING') })
 ]);
 
 export const zTransactionList = /* @__PURE__ */ z.intersection(zListEnvelope, z.object({
@@ -990,16 +960,10 @@ export const zPasskeyCredentialCreateParams = /* @__PURE__ */ z.object({
 /**
  * Body of `POST /auth/credentials`, by `type`.
  */
-export const zCredentialCreateParams = /* @__PURE__ */ z.union([
-    z.intersection(z.object({
-        type: z.literal('EMAIL_OTP')
-    }), zEmailOtpCredentialCreateParams),
-    z.intersection(z.object({
-        type: z.literal('OAUTH')
-    }), zOauthCredentialCreateParams),
-    z.intersection(z.object({
-        type: z.literal('PASSKEY')
-    }), zPasskeyCredentialCreateParams)
+export const zCredentialCreateParams = /* @__PURE__ */ z.discriminatedUnion('type', [
+    z.extend(zEmailOtpCredentialCreateParams, { type: z.literal('EMAIL_OTP') }),
+    z.extend(zOauthCredentialCreateParams, { type: z.literal('OAUTH') }),
+    z.extend(zPasskeyCredentialCreateParams, { type: z.literal('PASSKEY') })
 ]);
 
 /**
@@ -1059,16 +1023,10 @@ export const zPasskeyVerifyParams = /* @__PURE__ */ z.object({
 /**
  * Body of `/verify`, by `type`.
  */
-export const zCredentialVerifyParams = /* @__PURE__ */ z.union([
-    z.intersection(z.object({
-        type: z.literal('EMAIL_OTP')
-    }), zEmailOtpVerifyParams),
-    z.intersection(z.object({
-        type: z.literal('OAUTH')
-    }), zOauthVerifyParams),
-    z.intersection(z.object({
-        type: z.literal('PASSKEY')
-    }), zPasskeyVerifyParams)
+export const zCredentialVerifyParams = /* @__PURE__ */ z.discriminatedUnion('type', [
+    z.extend(zEmailOtpVerifyParams, { type: z.literal('EMAIL_OTP') }),
+    z.extend(zOauthVerifyParams, { type: z.literal('OAUTH') }),
+    z.extend(zPasskeyVerifyParams, { type: z.literal('PASSKEY') })
 ]);
 
 /**
@@ -1223,43 +1181,19 @@ export const zTestEvent = /* @__PURE__ */ z.object({
 /**
  * Body of every webhook delivery, by `type`. Delivered at least once and retried with backoff until a 2xx; deduplicate by `id` and verify `X-Service-Signature` over the raw body first.
  */
-export const zWebhookEvent = /* @__PURE__ */ z.union([
-    z.intersection(z.object({
-        type: z.literal('INVITATION.CLAIMED')
-    }), zInvitationClaimedEvent),
-    z.intersection(z.object({
-        type: z.literal('INCOMING_PAYMENT.PENDING')
-    }), zIncomingPaymentPendingEvent),
-    z.intersection(z.object({
-        type: z.literal('INCOMING_PAYMENT.COMPLETED')
-    }), zIncomingPaymentCompletedEvent),
-    z.intersection(z.object({
-        type: z.literal('INCOMING_PAYMENT.FAILED')
-    }), zIncomingPaymentFailedEvent),
-    z.intersection(z.object({
-        type: z.literal('OUTGOING_PAYMENT.PROCESSING')
-    }), zOutgoingPaymentProcessingEvent),
-    z.intersection(z.object({
-        type: z.literal('OUTGOING_PAYMENT.COMPLETED')
-    }), zOutgoingPaymentCompletedEvent),
-    z.intersection(z.object({
-        type: z.literal('OUTGOING_PAYMENT.FAILED')
-    }), zOutgoingPaymentFailedEvent),
-    z.intersection(z.object({
-        type: z.literal('CUSTOMER.KYC_APPROVED')
-    }), zCustomerKycApprovedEvent),
-    z.intersection(z.object({
-        type: z.literal('CUSTOMER.KYC_REJECTED')
-    }), zCustomerKycRejectedEvent),
-    z.intersection(z.object({
-        type: z.literal('VERIFICATION.APPROVED')
-    }), zVerificationApprovedEvent),
-    z.intersection(z.object({
-        type: z.literal('VERIFICATION.RESOLVE_ERRORS')
-    }), zVerificationResolveErrorsEvent),
-    z.intersection(z.object({
-        type: z.literal('TEST')
-    }), zTestEvent)
+export const zWebhookEvent = /* @__PURE__ */ z.discriminatedUnion('type', [
+    z.extend(zInvitationClaimedEvent, { type: z.literal('INVITATION.CLAIMED') }),
+    z.extend(zIncomingPaymentPendingEvent, { type: z.literal('INCOMING_PAYMENT.PENDING') }),
+    z.extend(zIncomingPaymentCompletedEvent, { type: z.literal('INCOMING_PAYMENT.COMPLETED') }),
+    z.extend(zIncomingPaymentFailedEvent, { type: z.literal('INCOMING_PAYMENT.FAILED') }),
+    z.extend(zOutgoingPaymentProcessingEvent, { type: z.literal('OUTGOING_PAYMENT.PROCESSING') }),
+    z.extend(zOutgoingPaymentCompletedEvent, { type: z.literal('OUTGOING_PAYMENT.COMPLETED') }),
+    z.extend(zOutgoingPaymentFailedEvent, { type: z.literal('OUTGOING_PAYMENT.FAILED') }),
+    z.extend(zCustomerKycApprovedEvent, { type: z.literal('CUSTOMER.KYC_APPROVED') }),
+    z.extend(zCustomerKycRejectedEvent, { type: z.literal('CUSTOMER.KYC_REJECTED') }),
+    z.extend(zVerificationApprovedEvent, { type: z.literal('VERIFICATION.APPROVED') }),
+    z.extend(zVerificationResolveErrorsEvent, { type: z.literal('VERIFICATION.RESOLVE_ERRORS') }),
+    z.extend(zTestEvent, { type: z.literal('TEST') })
 ]);
 
 /**

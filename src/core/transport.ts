@@ -157,7 +157,7 @@ export function createAttemptLoop(config: TransportConfig, ctx: CallContext) {
             );
         if (retry < ctx.maxRetries && (ctx.safe || !mayHaveArrived)) {
           const delay = backoffDelay(retry, config.random);
-          log.info(`${ctx.operation}: ${failure.message}; retrying in ${delay} ms`);
+          if (log.enabled('info')) log.info(`${ctx.operation}: ${failure.message}; retrying in ${delay} ms`);
           await pause(config, delay, ctx, method);
           continue;
         }
@@ -181,7 +181,7 @@ export function createAttemptLoop(config: TransportConfig, ctx: CallContext) {
         const tooLong = retryAfter !== undefined && retryAfter > MAX_RETRY_AFTER_MS;
         if (repeatable && !tooLong && !(status === 409 && isPermanentConflict(codeOf(text)))) {
           const delay = retryAfter ?? backoffDelay(retry, config.random);
-          log.info(`${ctx.operation}: status ${status}; retrying in ${delay} ms`);
+          if (log.enabled('info')) log.info(`${ctx.operation}: status ${status}; retrying in ${delay} ms`);
           await pause(config, delay, ctx, method);
           continue;
         }

@@ -6,19 +6,20 @@ import type { Plugin } from 'esbuild';
 const src = resolve(dirname(fileURLToPath(import.meta.url)), 'src');
 
 /**
- * Error classes the other entries share with the main one. `instanceof` must hold across entries
- * (a `WalletCryptoError` thrown by `crossborder-sdk/wallet` is the class `crossborder-sdk` exports),
- * so the `sandbox` and `wallet` builds import these modules from the main entry instead of
- * bundling copies. Each name they import is exported by src/index.ts.
+ * Error classes every entry shares. `instanceof` must hold across entries (a `WalletCryptoError`
+ * thrown by `crossborder-sdk/wallet` is the class `crossborder-sdk` exports), so the `sandbox` and
+ * `wallet` builds import these modules from the `crossborder-sdk/errors` entry instead of bundling
+ * copies: small, so a browser bundle of the wallet takes only the errors. Each name they import is
+ * exported by src/errors.ts (esbuild fails the build otherwise).
  */
-const SHARED_WITH_MAIN = new Set([resolve(src, 'core/errors.ts'), resolve(src, 'wallet/errors.ts')]);
+const SHARED_ERRORS = resolve(src, 'core/errors.ts');
 
-const importSharedFromMain: Plugin = {
-  name: 'import-shared-from-main',
+const importSharedErrors: Plugin = {
+  name: 'import-shared-errors',
   setup(build) {
     build.onResolve({ filter: /\/errors$/ }, (args) => {
       const target = resolve(args.resolveDir, `${args.path}.ts`);
-      return SHARED_WITH_MAIN.has(target) ? { path: 'crossborder-sdk', external: true } : undefined;
+      return target === SHARED_ERRORS ? { path: 'crossborder-sdk/errors', external: true } : undefined;
     });
   },
 };
@@ -38,15 +39,16 @@ const common: Options = {
 export default defineConfig([
   // Types of the three entries in one build, so each declaration exists once.
   {
-    entry: { index: 'src/index.ts', sandbox: 'src/sandbox/index.ts', wallet: 'src/wallet/index.ts' },
+    entry: { index: 'src/index.ts', errors: 'src/errors.ts', sandbox: 'src/sandbox/index.ts', wallet: 'src/wallet/index.ts' },
     dts: { only: true },
     format: ['esm', 'cjs'],
   },
-  // The main entry alone: one module for Node to load at import; what it loads later (the
-  // generated schemas, webhook verification) is split into chunks of its own.
-  { ...common, entry: { index: 'src/index.ts' }, splitting: true },
-  // sandbox and wallet, on top of the main entry.
-  { ...common, entry: { sandbox: 'src/sandbox/index.ts', wallet: 'src/wallet/index.ts' }, splitting: true, esbuildPlugins: [importSharedFromMain] },
+  // The main entry (and its error classes, alone): one module for Node to load at import besides
+  // the errors; what it loads later (the generated schemas, webhook verification) is split into
+  // chunks of its own.
+  { ...common, entry: { index: 'src/index.ts', errors: 'src/errors.ts' }, splitting: true },
+  // sandbox and wallet, built apart so that they add nothing to the main entry's import.
+  { ...common, entry: { sandbox: 'src/sandbox/index.ts', wallet: 'src/wallet/index.ts' }, splitting: true, esbuildPlugins: [importSharedErrors] },
   {
     entry: { cli: 'src/cli.ts' },
     format: ['esm'],

@@ -7,6 +7,7 @@ export default defineConfig({
   // Examples and guides import the package by name, as users do; in this repository that is the source.
   resolve: {
     alias: [
+      { find: /^crossborder-sdk\/errors$/, replacement: src('errors.ts') },
       { find: /^crossborder-sdk\/sandbox$/, replacement: src('sandbox/index.ts') },
       { find: /^crossborder-sdk\/wallet$/, replacement: src('wallet/index.ts') },
       { find: /^crossborder-sdk$/, replacement: src('index.ts') },

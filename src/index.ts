@@ -24,33 +24,7 @@ export { APIPromise, type WithResponse } from './core/api-promise';
 export { Page, PagePromise, type ListEnvelope } from './core/pagination';
 export type { ClientOptions, Environment, ListOptions, RequestOptions, SignedRequestOptions, Signer } from './core/options';
 export type { Logger, LogLevel } from './core/logger';
-export {
-  APIConnectionError,
-  APIError,
-  APITimeoutError,
-  APIUserAbortError,
-  AuthenticationError,
-  BadRequestError,
-  ConfigurationError,
-  ConflictError,
-  CrossborderError,
-  InternalServerError,
-  NotFoundError,
-  PaginationError,
-  PermissionDeniedError,
-  QuoteExpiredError,
-  RateLimitError,
-  ResponseValidationError,
-  SignatureChallengeError,
-  SignatureRequiredError,
-  UnprocessableEntityError,
-  ValidationError,
-  WebhookVerificationError,
-  type RequestContext,
-  type ResponseHeaders,
-  type SignatureChallenge,
-  type ValidationIssue,
-} from './core/errors';
+export * from './core/errors';
 export { formatAmount, toMinorUnits, type HasDecimals } from './helpers/money';
 export { isExpired } from './resources/quotes';
 export { TERMINAL_STATUSES, type WaitForOptions } from './resources/transactions';
@@ -60,6 +34,4 @@ export type { UnknownEvent, WebhookEnvelope } from './webhooks/events';
 export { MemoryDedupeStore, dedupe, type DedupeStore } from './webhooks/dedupe';
 export { approvePayment, deferApproval, rejectPayment, requestCounterpartyInfo } from './webhooks/approval';
 export { passkeyAssertion, passkeyAttestation } from './wallet/passkey';
-/** Thrown by the passkey helpers here and by `crossborder-sdk/wallet`: one class for every entry. */
-export { WalletCryptoError, type WalletCryptoErrorReason } from './wallet/errors';
 export type * from './types';

@@ -35,7 +35,7 @@ export interface StartupResult {
 }
 
 export function benchStartup(runs = 25, tscRuns = 7): StartupResult {
-  if (!existsSync(join(root, 'dist/index.js'))) execFileSync(join(root, 'node_modules/.bin/tsup'), [], { cwd: root, stdio: 'ignore' });
+  if (!existsSync(join(root, 'dist/index.js'))) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
   const dir = mkdtempSync(join(tmpdir(), 'crossborder-startup-'));
   try {
     mkdirSync(join(dir, 'node_modules'));

@@ -25,12 +25,11 @@ import {
   ValidationError,
   type SignatureChallenge,
   type ValidationIssue,
-  unknownOutcomeHint,
 } from './errors';
 import { Log } from './logger';
 import type { ClientOptions, Environment, ListOptions, RequestOptions, SignedRequestOptions } from './options';
 import { Page, PagePromise, type ListEnvelope } from './pagination';
-import { defaultSleep, parseRetryAfter } from './retry';
+import { defaultSleep, parseRetryAfter, unknownOutcomeHint } from './retry';
 import { createAttemptLoop, PreparedRequest, type CallContext, type TransportConfig } from './transport';
 import { check, resolvedSchema, resolveSchema, type SchemaRef } from './validation';
 

@@ -114,13 +114,6 @@ export class InternalServerError extends APIError {
   override name = 'InternalServerError';
 }
 
-/** What to tell a caller whose write may have taken effect: how to reconcile it. */
-export function unknownOutcomeHint(idempotencyKey: string | undefined): string {
-  return idempotencyKey
-    ? `; the outcome is unknown: retry with idempotencyKey '${idempotencyKey}'`
-    : '; the outcome is unknown: look the resource up before creating it again';
-}
-
 /**
  * The request could not be completed over the network, or the answer could not be read.
  * `outcomeUnknown` tells whether the service may have acted on it: when true, retry with the
@@ -302,4 +295,26 @@ export class ResponseValidationError extends CrossborderError {
 /** Pagination would loop: the service answered a cursor that was already followed. */
 export class PaginationError extends CrossborderError {
   override name = 'PaginationError';
+}
+
+/** Machine-readable cause of a {@link WalletCryptoError}. */
+export type WalletCryptoErrorReason =
+  | 'invalid_input'
+  | 'decrypt_failed'
+  | 'challenge_expired'
+  | 'session_expired'
+  | 'unsupported';
+
+/**
+ * A wallet key operation failed on the device: bad input (hex, lengths, passkey fields), a session key
+ * that does not open, or a challenge / session past its `expiresAt`. Messages never carry key material.
+ */
+export class WalletCryptoError extends CrossborderError {
+  override name = 'WalletCryptoError';
+  /** Which check failed. */
+  readonly reason: WalletCryptoErrorReason;
+  constructor(reason: WalletCryptoErrorReason, message: string) {
+    super(message);
+    this.reason = reason;
+  }
 }

@@ -89,3 +89,10 @@ export function surelyNotSent(error: unknown): boolean {
   const code = networkErrorCode(error);
   return code !== undefined && NEVER_SENT.has(code);
 }
+
+/** What to tell a caller whose write may have taken effect: how to reconcile it. */
+export function unknownOutcomeHint(idempotencyKey: string | undefined): string {
+  return idempotencyKey
+    ? `; the outcome is unknown: retry with idempotencyKey '${idempotencyKey}'`
+    : '; the outcome is unknown: look the resource up before creating it again';
+}

@@ -5,7 +5,7 @@
  * (the body is spent), so retries live in this fetch.
  * @module
  */
-import { APIConnectionError, APITimeoutError, APIUserAbortError, unknownOutcomeHint } from './errors';
+import { APIConnectionError, APITimeoutError, APIUserAbortError } from './errors';
 import { Log, maskBodyText, redactHeaders } from './logger';
 import {
   backoffDelay,
@@ -14,6 +14,7 @@ import {
   MAX_RETRY_AFTER_MS,
   parseRetryAfter,
   surelyNotSent,
+  unknownOutcomeHint,
   type Sleep,
 } from './retry';
 

@@ -14,7 +14,7 @@ import {
   hexToBytes,
   utf8,
 } from '../wallet/encoding';
-import { WalletCryptoError } from '../wallet/errors';
+import { WalletCryptoError } from '../core/errors';
 import { STAMP_SCHEME } from '../wallet/stamp';
 import { ECDH_P256, ECDSA_P256, ECDSA_SHA256, P256_SCALAR_LENGTH, hpkeSuite, subtle } from '../wallet/webcrypto';
 

@@ -4,7 +4,7 @@
  * @internal
  * @module
  */
-import { WalletCryptoError } from './errors';
+import { WalletCryptoError } from '../core/errors';
 
 /** Bytes backed by a plain ArrayBuffer, as WebCrypto's `BufferSource` wants. */
 export type Bytes = Uint8Array<ArrayBuffer>;

@@ -11,7 +11,7 @@
  * ```
  * @module crossborder-sdk/wallet
  */
-export { WalletCryptoError, type WalletCryptoErrorReason } from './errors';
+export { WalletCryptoError, type WalletCryptoErrorReason } from '../core/errors';
 export { generateClientKeyPair, importSessionKey, SessionKey, type ClientKeyPair } from './keys';
 export { stamp, sessionKeySigner, STAMP_SCHEME, type Signer } from './stamp';
 export { WalletSession, type VerifyAnswer } from './session';

@@ -4,7 +4,7 @@
  */
 import { p256 } from '@noble/curves/nist.js';
 import { bytesToBase64url, bytesToHex, compressPoint, hexToBytes } from './encoding';
-import { WalletCryptoError } from './errors';
+import { WalletCryptoError } from '../core/errors';
 import {
   ECDH_P256,
   ECDSA_P256,

@@ -4,7 +4,7 @@
  * @module
  */
 import { bytesToBase64url } from './encoding';
-import { WalletCryptoError } from './errors';
+import { WalletCryptoError } from '../core/errors';
 
 /** Bytes as WebAuthn gives them, or already base64url (as in `PublicKeyCredential.toJSON()`). */
 export type PasskeyBytes = ArrayBuffer | ArrayBufferView | string;

@@ -2,7 +2,7 @@
  * A verified wallet session on the device: who it belongs to, when it ends, and its signer.
  * @module
  */
-import { WalletCryptoError } from './errors';
+import { WalletCryptoError } from '../core/errors';
 import type { ClientKeyPair } from './keys';
 import { sessionKeySigner, type Signer } from './stamp';
 

@@ -4,7 +4,7 @@
  */
 import type { Signer } from '../core/options';
 import { bytesToBase64url, bytesToHex, p1363ToDer, utf8 } from './encoding';
-import { WalletCryptoError } from './errors';
+import { WalletCryptoError } from '../core/errors';
 import type { SessionKey } from './keys';
 import { ECDSA_SHA256, subtle } from './webcrypto';
 

@@ -4,7 +4,7 @@
  * @module
  */
 import { Aes256Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from '@hpke/core';
-import { WalletCryptoError } from './errors';
+import { WalletCryptoError } from '../core/errors';
 
 /** `encryptedSessionSigningKey` suite: DHKEM(P-256, HKDF-SHA256) / HKDF-SHA256 / AES-256-GCM, base mode. */
 export const hpkeSuite = /* @__PURE__ */ new CipherSuite({

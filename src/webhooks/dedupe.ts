@@ -5,7 +5,7 @@
  * @module
  */
 import { WebhookVerificationError } from '../core/errors';
-import { checkMaxAge, MAX_FUTURE_SKEW_MS, parseIsoDateTime } from './events';
+import { checkMaxAge, MAX_FUTURE_SKEW_MS, parseIsoDateTime } from './time';
 
 /**
  * Where seen event ids are remembered. {@link MemoryDedupeStore} works for one process; with

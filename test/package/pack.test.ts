@@ -8,7 +8,10 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, syml
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SIZE_BUDGET } from '../../scripts/bench/budget';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
@@ -18,7 +21,7 @@ let scratch: string;
 let consumer: string;
 
 beforeAll(() => {
-  run(bin('tsup'), []);
+  run('npm', ['run', 'build']);
   scratch = mkdtempSync(join(tmpdir(), 'crossborder-pack-'));
   const out = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch]);
   const [{ filename }] = JSON.parse(out) as [{ filename: string }];
@@ -51,6 +54,7 @@ describe('package', () => {
       join(consumer, 'esm.mjs'),
       `import { Crossborder, APIError, ValidationError } from 'crossborder-sdk';
        import { CrossborderError, WalletCryptoError, WebhookVerificationError } from 'crossborder-sdk';
+       import * as errors from 'crossborder-sdk/errors';
        import { generateClientKeyPair, importSessionKey, WalletCryptoError as WalletEntryError } from 'crossborder-sdk/wallet';
        import { createSandbox, signWebhook } from 'crossborder-sdk/sandbox';
        const cb = new Crossborder({ tokenId: 't', clientSecret: 's' });
@@ -58,7 +62,7 @@ describe('package', () => {
        const walletErr = await importSessionKey('not hex').catch((e) => e);
        const sandboxErr = await signWebhook('{}', 'not a key').catch((e) => e);
        console.log(JSON.stringify({ client: typeof cb.customers.list, err: typeof APIError, val: typeof ValidationError, kp: kp.publicKey.length, sandbox: typeof createSandbox,
-         sameClass: WalletEntryError === WalletCryptoError, wallet: walletErr instanceof WalletCryptoError && walletErr instanceof CrossborderError,
+         sameClass: WalletEntryError === WalletCryptoError && errors.WalletCryptoError === WalletCryptoError && errors.CrossborderError === CrossborderError, wallet: walletErr instanceof WalletCryptoError && walletErr instanceof CrossborderError,
          fromSandbox: sandboxErr instanceof WebhookVerificationError && sandboxErr instanceof CrossborderError }));`,
     );
     const out = JSON.parse(run('node', ['esm.mjs'], consumer));
@@ -84,6 +88,20 @@ describe('package', () => {
     expect(out).toEqual({ client: 'function', err: 'function', kp: 130, sandbox: 'function', wallet: true });
   });
 
+  it('a browser bundle of the published wallet entry takes only the error classes from the rest of the package', async () => {
+    const entry = join(consumer, 'wallet-browser.mjs');
+    writeFileSync(entry, "import { generateClientKeyPair, WalletSession } from 'crossborder-sdk/wallet';\nconsole.log(await generateClientKeyPair(), WalletSession);\n");
+    const result = await build({ entryPoints: [entry], bundle: true, minify: true, format: 'esm', platform: 'browser', write: false, metafile: true, logLevel: 'silent' });
+    const fromPackage = Object.keys(result.metafile.inputs)
+      .filter((input) => input.includes('node_modules/crossborder-sdk/') && result.metafile.inputs[input]!.bytes > 0)
+      .map((input) => input.replace(/^.*node_modules\/crossborder-sdk\/dist\//, ''));
+    // The wallet entry, its own chunk and the errors entry (with the chunk holding the classes); not the client, not the schemas.
+    expect(fromPackage.some((file) => file.startsWith('index') || file.startsWith('zod.gen'))).toBe(false);
+    expect(fromPackage).toContain('wallet.js');
+    expect(fromPackage).toContain('errors.js');
+    expect(gzipSync(result.outputFiles[0]!.contents, { level: 9 }).length).toBeLessThanOrEqual(SIZE_BUDGET.wallet);
+  });
+
   it('publint finds nothing', { timeout: 60_000 }, () => {
     const out = run(bin('publint'), ['--strict']);
     expect(out).not.toMatch(/warning|error|suggestion/i);
@@ -93,7 +111,7 @@ describe('package', () => {
     // attw exits non-zero on any problem for the node16 profile (ESM and CJS consumers, and bundlers).
     const out = run(bin('attw'), ['--pack', '.', '--format', 'ascii', '--profile', 'node16']);
     const verdicts = out.split('\n').filter((line) => /^(node16 \(from (CJS|ESM)\)|bundler):/.test(line));
-    expect(verdicts).toHaveLength(12); // 4 entries (., ./sandbox, ./wallet, ./package.json) × 3 resolutions
+    expect(verdicts).toHaveLength(15); // 5 entries (., ./errors, ./sandbox, ./wallet, ./package.json) × 3 resolutions
     for (const line of verdicts) expect(line).toContain('🟢');
   });
 });

@@ -83,10 +83,12 @@ Command: \`npx tsx scripts/bench/client.ts\`.
 ${formatRows(client)}
 
 Where the SDK's own time goes: the V8 profiler (through \`node:inspector\`) over 8,000 warm
-\`customers.list()\` calls, self time per call grouped by who spends it. The first five groups are
-code a bare \`fetch\` without a timeout never runs (or, for JSON, runs the same); the last is shared
-with raw \`fetch\` and swings by tens of µs between runs on this VM, which is why the interleaved wall
-times above, not this profile, measure the total. Command: \`npx tsx scripts/bench/profile.ts\`.
+\`customers.list()\` calls, self time per call grouped by who spends it. openapi-fetch, zod and the
+SDK's own code (src/) are code a bare \`fetch\` never runs; JSON.parse is the same work raw \`fetch\`
+does; the timer and AbortSignal group is partly undici's (it makes a signal for every request) and
+partly the SDK's timeout. The last group is shared with raw \`fetch\` and swings by tens of µs between
+runs on this VM, which is why the interleaved wall times above, not this profile, measure the total.
+Command: \`npx tsx scripts/bench/profile.ts\`.
 
 ${profile}
 

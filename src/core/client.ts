@@ -290,6 +290,7 @@ export class CoreClient {
       timeout: positiveNumber('options.timeout', options.timeout ?? this.timeout),
       signal: options.signal,
       headers,
+      body: bodyText,
       safe: op.method === 'GET' || idempotencyKey !== undefined,
       attempts: 0,
       response: undefined,
@@ -298,8 +299,6 @@ export class CoreClient {
     try {
       result = await this.#http.request(op.method.toLowerCase() as 'get', op.path as never, {
         params: { path: input.path, query },
-        body: bodyText === undefined ? undefined : (input.body as never),
-        bodySerializer: bodyText === undefined ? undefined : () => bodyText,
         fetch: createAttemptLoop(this.#transport, ctx),
       } as never);
     } catch (error) {

@@ -40,6 +40,8 @@ export interface CallContext {
   signal: AbortSignal | undefined;
   /** Every header of the request, lower-case names; sent as is on every attempt. */
   headers: Record<string, string>;
+  /** The body, serialized once: these exact bytes go on every attempt (and the signed repeat). */
+  body: string | undefined;
   /** True when repeating a request that may have arrived cannot act twice (a GET, or an Idempotency-Key). */
   safe: boolean;
   /** Number of attempts made, filled in by the transport. */
@@ -50,17 +52,16 @@ export interface CallContext {
 
 /**
  * What openapi-fetch builds for a call, kept as plain data (it accepts a custom `Request` class):
- * no stream is made for the body, so the exact serialized string is sent on every attempt. Its
- * headers are not used: the client gives the transport its own (see {@link CallContext.headers}).
+ * the URL it made from the path and query, and the method. Headers and body are not given to
+ * openapi-fetch at all: the client hands the transport its own (see {@link CallContext}), so
+ * nothing is merged into a `Headers` or serialized twice.
  */
 export class PreparedRequest {
   readonly url: string;
   readonly method: string;
-  readonly body: string | undefined;
-  constructor(url: string, init: { method?: string; body?: unknown }) {
+  constructor(url: string, init: { method?: string }) {
     this.url = url;
     this.method = init.method ?? 'GET';
-    this.body = typeof init.body === 'string' ? init.body : undefined;
   }
 }
 
@@ -102,8 +103,8 @@ export class BufferedResponse {
 /** Builds the `fetch` that openapi-fetch calls for one logical call. */
 export function createAttemptLoop(config: TransportConfig, ctx: CallContext) {
   return async function attemptLoop(request: PreparedRequest): Promise<BufferedResponse> {
-    const { url, method, body } = request;
-    const { headers } = ctx;
+    const { url, method } = request;
+    const { headers, body } = ctx;
     const { log } = config;
 
     for (let retry = 0; ; retry++) {

@@ -76,12 +76,16 @@ export async function benchPagination(items = arg('items', 100_000), rounds = ar
   const auth = `Basic ${btoa('tok:sec')}`;
   const workUs = 10;
 
+  /** One page, fetched by hand: the physical limit each contender is measured against. */
+  async function rawPage(cursor: string | undefined) {
+    const url = `${api}/customers?limit=${PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const res = await fetch(url, { headers: { authorization: auth, accept: 'application/json' } });
+    return (await res.json()) as { data: unknown[]; hasMore: boolean; nextCursor?: string };
+  }
   async function* rawPages() {
     let cursor: string | undefined;
     do {
-      const url = `${api}/customers?limit=${PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-      const res = await fetch(url, { headers: { authorization: auth, accept: 'application/json' } });
-      const page = (await res.json()) as { data: unknown[]; hasMore: boolean; nextCursor?: string };
+      const page = await rawPage(cursor);
       yield page.data;
       cursor = page.hasMore ? page.nextCursor : undefined;
     } while (cursor);
@@ -90,9 +94,7 @@ export async function benchPagination(items = arg('items', 100_000), rounds = ar
     let count = 0;
     let cursor: string | undefined;
     do {
-      const url = `${api}/customers?limit=${PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-      const res = await fetch(url, { headers: { authorization: auth, accept: 'application/json' } });
-      const page = (await res.json()) as { data: unknown[]; hasMore: boolean; nextCursor?: string };
+      const page = await rawPage(cursor);
       for (const _ of page.data) {
         const pending = each?.(workUs);
         if (pending) await pending; // only I/O-bound work waits

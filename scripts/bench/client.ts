@@ -9,6 +9,7 @@
 import { Crossborder } from '../../src/client';
 import { requestExample } from '../../test/helpers/document';
 import { startChildServer } from './child-server';
+import { interleaved, median } from './rounds';
 
 export interface Row {
   name: string;
@@ -29,8 +30,6 @@ function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export async function benchClient(rounds = arg('rounds', 14), requests = arg('requests', 400)): Promise<Row[]> {
   const { base, stop } = await startChildServer('canned-server.ts');
@@ -76,18 +75,11 @@ export async function benchClient(rounds = arg('rounds', 14), requests = arg('re
     ] as const) {
       const c = contenders(kind);
       for (let i = 0; i < 200; i++) await c.raw(), await c.rawTimeout(), await c.sdk(); // warm up every path and the socket pool
-      const r: { wall: number; cpu: number }[] = [];
-      const t: { wall: number; cpu: number }[] = [];
-      const s: { wall: number; cpu: number }[] = [];
-      for (let round = 0; round < rounds; round++) {
-        // Rotate who goes first so no contender always runs on a warmer machine.
-        const order = [
-          () => measure(c.raw).then((m) => r.push(m)),
-          () => measure(c.rawTimeout).then((m) => t.push(m)),
-          () => measure(c.sdk).then((m) => s.push(m)),
-        ];
-        for (let i = 0; i < 3; i++) await order[(round + i) % 3]!();
-      }
+      const [r, t, s] = (await interleaved(rounds, [() => measure(c.raw), () => measure(c.rawTimeout), () => measure(c.sdk)])) as [
+        { wall: number; cpu: number }[],
+        { wall: number; cpu: number }[],
+        { wall: number; cpu: number }[],
+      ];
       rows.push({
         name,
         rawUs: median(r.map((x) => x.wall)),

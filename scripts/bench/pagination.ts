@@ -11,10 +11,10 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Crossborder } from '../../src/client';
 import { startChildServer } from './child-server';
+import { interleaved, median } from './rounds';
 
 const PAGE = 100;
 const here = dirname(fileURLToPath(import.meta.url));
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
@@ -134,17 +134,10 @@ export async function benchPagination(items = arg('items', 100_000), rounds = ar
     if (n !== items) throw new Error(`iterated ${n} of ${items}`);
     return performance.now() - t0;
   };
-  /** Interleaved rounds, rotating who goes first; medians of each contender's times. */
+  /** Each contender's times over interleaved rounds, after one warm-up run each. */
   const race = async (n: number, contenders: (() => Promise<number>)[]) => {
-    const times = contenders.map(() => [] as number[]);
-    for (const fn of contenders) await fn(); // warm up
-    for (let r = 0; r < n; r++) {
-      for (let i = 0; i < contenders.length; i++) {
-        const k = (r + i) % contenders.length;
-        times[k]!.push(await time(contenders[k]!));
-      }
-    }
-    return times;
+    for (const fn of contenders) await fn();
+    return interleaved(n, contenders.map((fn) => () => time(fn)));
   };
 
   const [rawT, sdkT, asyncT, pagesT] = await race(rounds, [() => raw(), () => sdk(), rawAsyncItems, sdkPages]);

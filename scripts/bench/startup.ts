@@ -11,9 +11,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from './rounds';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 function timed(cmd: string, args: string[], cwd: string): number {
   const t0 = performance.now();

@@ -274,7 +274,7 @@ export class CoreClient {
     // A plain object with lower-case names (a later source replaces an earlier one, whatever the
     // case): fetch copies it faster than a `Headers`, and the custom `fetch` option gets it as is.
     const headers: Record<string, string> = bodyText === undefined ? {} : { 'content-type': 'application/json' };
-    mergeHeaders(headers, this.#defaultHeaders);
+    Object.assign(headers, this.#defaultHeaders); // lower-cased once, in the constructor
     mergeHeaders(headers, options.headers);
     mergeHeaders(headers, input.header);
     headers.authorization = this.#authorization;
@@ -426,18 +426,19 @@ function wireProblems(input: CallInput, query: Record<string, unknown> | undefin
  * the caller wrote it. Synchronous once the generated schemas are loaded (every call but the first).
  */
 function validateParams(op: Operation, path: CallInput['path'], query: Record<string, unknown> | undefined, body: unknown): ValidationIssue[] | Promise<ValidationIssue[]> {
-  const schemas = op.params;
-  const refs = [schemas?.path, query === undefined ? undefined : schemas?.query, body === undefined ? undefined : schemas?.body];
-  if (refs.some((ref) => ref !== undefined && resolvedSchema(ref) === undefined)) {
+  const refs = [op.params?.path, query === undefined ? undefined : op.params?.query, body === undefined ? undefined : op.params?.body];
+  const schemas = refs.map((ref) => ref && resolvedSchema(ref));
+  if (schemas.some((schema, i) => schema === undefined && refs[i] !== undefined)) {
     return Promise.all(refs.map((ref) => ref && resolveSchema(ref))).then(() => validateParams(op, path, query, body));
   }
+  const [pathSchema, querySchema, bodySchema] = schemas;
   const issues: ValidationIssue[] = [];
-  if (refs[0]) issues.push(...check(resolvedSchema(refs[0])!, path ?? {}));
-  if (refs[1]) issues.push(...check(resolvedSchema(refs[1])!, query));
+  if (pathSchema) issues.push(...check(pathSchema, path ?? {}));
+  if (querySchema) issues.push(...check(querySchema, query));
   if (body === undefined) {
     if (op.bodyRequired) issues.push({ path: '', rule: 'required', message: 'a request body is required' });
-  } else if (refs[2]) {
-    issues.push(...check(resolvedSchema(refs[2])!, body));
+  } else if (bodySchema) {
+    issues.push(...check(bodySchema, body));
   }
   return issues;
 }

@@ -81,7 +81,10 @@ export class Log {
 export function redactHeaders(headers: Headers | Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   const entries = headers instanceof Headers ? headers.entries() : Object.entries(headers);
-  for (const [name, value] of entries) out[name.toLowerCase()] = SECRET_HEADERS.has(name.toLowerCase()) ? MASK : value;
+  for (const [name, value] of entries) {
+    const key = name.toLowerCase();
+    out[key] = SECRET_HEADERS.has(key) ? MASK : value;
+  }
   return out;
 }
 

@@ -83,7 +83,7 @@ export async function quickstart(print: (line: string) => void = console.log): P
 
   // 7. The embedded wallet: the first credential answers at once; verify gives a session sealed to our key.
   const walletId = account.id.replace(/^InternalAccount:/, 'EmbeddedWallet:');
-  const otp = await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: walletId, email: 'ada@example.com' });
+  const otp = await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: walletId });
   const deviceKeys = await generateClientKeyPair(); // on the user's device in real life
   const verified = await cb.auth.credentials.verify(otp.id, { type: 'EMAIL_OTP', otp: '000000', clientPublicKey: deviceKeys.publicKey });
   const session = await WalletSession.fromVerify(verified, deviceKeys, otp.id);

@@ -73,7 +73,7 @@ export async function main(print: (line: string) => void = console.log): Promise
     const walletId = account.id.replace(/^InternalAccount:/, 'EmbeddedWallet:');
 
     // 1. Backend: the first credential answers 201 at once. The service emails a code to the user.
-    const otp = await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: walletId, email: 'ada@example.com' });
+    const otp = await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: walletId });
     print(`credential ${otp.type} ${otp.id}`);
     // Device → backend: the user's code and the device's public key. Backend → device: the sealed session.
     const clientPublicKey = await device.startLogin();

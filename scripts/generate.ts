@@ -29,9 +29,24 @@ async function buildTypes(): Promise<string> {
     rootTypesNoSchemaPrefix: true,
     defaultNonNullable: false,
     alphabetize: true,
+    transform: openEnumType,
   });
   const code = astToString(ast);
   return HEADER + '/* eslint-disable */\n' + code + namedQueries(code);
+}
+
+/**
+ * An open set (`x-extensible-enum`, decisions.md "Identifiers, open sets"): the known values for
+ * autocompletion plus `(string & {})`, so a value the service adds later still type-checks.
+ */
+function openEnumType(schema: Json): ts.TypeNode | undefined {
+  const known = schema['x-extensible-enum'];
+  if (!Array.isArray(known)) return undefined;
+  const f = ts.factory;
+  return f.createUnionTypeNode([
+    ...known.map((value: string) => f.createLiteralTypeNode(f.createStringLiteral(value))),
+    f.createParenthesizedType(f.createIntersectionTypeNode([f.createKeywordTypeNode(ts.SyntaxKind.StringKeyword), f.createTypeLiteralNode([])])),
+  ]);
 }
 
 /**
@@ -63,7 +78,7 @@ function namedQueries(code: string): string {
   return `${out}/** The query type of each operation that takes one. */\nexport interface OperationQueries {\n${index.join('')}}\n`;
 }
 
-async function buildZod(): Promise<string> {
+async function buildZod(doc: Json): Promise<string> {
   const scratch = mkdtempSync(join(tmpdir(), 'crossborder-zod-'));
   try {
     await createClient({
@@ -87,7 +102,7 @@ async function buildZod(): Promise<string> {
     const code = readFileSync(join(scratch, 'zod.gen.ts'), 'utf8');
     if (/bigint/i.test(code)) throw new Error('zod output still contains bigint: an int64 field lacks the override');
     // Pure annotations let bundlers drop the schemas a bundle does not use (response schemas, mostly).
-    const pure = discriminatedUnions(code)
+    const pure = openUnions(discriminatedUnions(code), doc)
       .replace(/^\/\/ This file is auto-generated.*\n/m, '')
       .replace(/^(export const \w+ = )(?!\/\*)/gm, '$1/* @__PURE__ */ ');
     return HEADER + pure;
@@ -118,6 +133,57 @@ function discriminatedUnions(code: string): string {
   });
   if (changed === 0) throw new Error('no discriminated union found in the zod output: has the plugin changed its shape?');
   return out;
+}
+
+/** Runtime of the open unions, written into the generated module (it imports nothing but zod). */
+const OPEN_UNION_HELPER = `
+/**
+ * A discriminated union the service extends (\`x-open-discriminator\`): a known discriminator value is
+ * checked against its variant; another value only against the fields every variant shares, and is sent
+ * as given. Typed as the known variants.
+ */
+function openUnion<T extends z.ZodMiniType>(key: string, known: readonly string[], variants: T, common: z.ZodMiniObject): T {
+    const other = z.extend(common, {
+        [key]: z.string().check(z.refine((value: string) => !known.includes(value), { abort: true, params: { knownDiscriminator: true } }))
+    });
+    return z.union([variants, other]) as unknown as T;
+}
+`;
+
+/**
+ * Unions marked \`x-open-discriminator\` in the document become \`openUnion(...)\`: the discriminated
+ * union of the known variants, or any other discriminator value with the fields common to all
+ * variants (same definition in each; required when every variant requires it).
+ */
+function openUnions(code: string, doc: Json): string {
+  const schemas: Record<string, Json> = doc.components?.schemas ?? {};
+  const open = Object.entries(schemas).filter(([, s]) => s['x-open-discriminator']);
+  if (open.length === 0) return code;
+  let out = code;
+  for (const [name, schema] of open) {
+    const key: string = schema.discriminator?.propertyName;
+    const mapping: Record<string, string> = schema.discriminator?.mapping ?? {};
+    if (!key || Object.keys(mapping).length === 0) throw new Error(`${name}: x-open-discriminator needs a discriminator with a mapping`);
+    const variants = Object.values(mapping).map((ref) => ref.split('/').pop()!);
+    const first = schemas[variants[0]!]!;
+    const common = Object.keys(first.properties ?? {}).filter(
+      (field) =>
+        field !== key &&
+        variants.every((v) => JSON.stringify(schemas[v]?.properties?.[field]) === JSON.stringify(first.properties[field])),
+    );
+    const declaration = new RegExp(`(export const z${name} = (?:/\\* @__PURE__ \\*/ )?)(z\\.discriminatedUnion\\('${key}', \\[\\n(?:.*\\n)*?\\]\\));`);
+    const match = out.match(declaration);
+    if (!match) throw new Error(`${name}: no discriminated union in the zod output to open`);
+    const mask = common.map((field) => `${field}: true`).join(', ');
+    // Required in every variant stays required; otherwise optional in the shared shape.
+    const optional = common.filter((field) => !variants.every((v) => (schemas[v]?.required ?? []).includes(field)));
+    const shared = optional.length ? `z.partial(z.pick(z${variants[0]}, { ${mask} }), { ${optional.map((f) => `${f}: true`).join(', ')} })` : `z.pick(z${variants[0]}, { ${mask} })`;
+    out = out.replace(
+      declaration,
+      `$1openUnion('${key}', ${JSON.stringify(Object.keys(mapping))}, $2, ${common.length ? shared : 'z.object({})'});`,
+    );
+  }
+  return out.replace(/^(import .*zod.*\n)/m, `$1${OPEN_UNION_HELPER}`);
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -181,7 +247,7 @@ function buildOperations(doc: Json, zodCode: string): string {
 
 async function produce(): Promise<Record<string, string>> {
   const doc = parse(readFileSync(documentPath, 'utf8')) as Json;
-  const zod = await buildZod();
+  const zod = await buildZod(doc);
   return {
     'types.ts': await buildTypes(),
     'zod.gen.ts': zod,

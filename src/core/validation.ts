@@ -29,6 +29,7 @@ export interface RawIssue {
   options?: readonly unknown[];
   note?: string;
   errors?: readonly (readonly RawIssue[])[];
+  params?: { knownDiscriminator?: boolean } | undefined;
 }
 
 /** A schema, or the name of one in the generated zod module. */
@@ -78,7 +79,14 @@ function flatten(issue: RawIssue, prefix: readonly PropertyKey[]): ValidationIss
     return [{ path: path.map(String).join('.'), rule: 'invalid_value', message: describeIssue({ code: 'invalid_value', path: [], values: issue.options }) }];
   }
   if (issue.code === 'invalid_union' && issue.errors && issue.errors.length > 0) {
-    const mismatch = (branch: readonly RawIssue[]) => branch.filter((i) => i.code === 'invalid_value' && i.path.length === 1);
+    // A branch whose discriminator does not fit: a literal mismatch, a discriminated union that knows no
+    // such value, or the other-values branch of an open union given a known value.
+    const mismatch = (branch: readonly RawIssue[]) =>
+      branch.filter(
+        (i) =>
+          i.path.length === 1 &&
+          (i.code === 'invalid_value' || (i.code === 'invalid_union' && i.discriminator !== undefined) || i.params?.knownDiscriminator === true),
+      );
     const meant = issue.errors.filter((branch) => branch.length > 0 && mismatch(branch).length === 0);
     if (meant.length > 0) {
       const closest = meant.reduce((a, b) => (b.length < a.length ? b : a));

@@ -1004,17 +1004,13 @@ export interface components {
             /** Format: date */
             birthDate?: string;
             countryOfResidence?: string;
-            /** Format: email */
             email?: string;
             fullName?: string;
             nationality?: string;
             phoneNumber?: string;
         };
-        /**
-         * @description Outcome of the payment rail's check of the beneficiary name.
-         * @enum {string}
-         */
-        BeneficiaryVerificationStatus: "MATCHED" | "PARTIAL_MATCH" | "NOT_MATCHED" | "UNSUPPORTED" | "CHECKED_BY_RECEIVING_FI" | "PENDING";
+        /** @description Outcome of the payment rail's check of the beneficiary name. */
+        BeneficiaryVerificationStatus: "MATCHED" | "PARTIAL_MATCH" | "NOT_MATCHED" | "UNSUPPORTED" | "CHECKED_BY_RECEIVING_FI" | "PENDING" | (string & {});
         /** @description Brazilian account reached through PIX (the spec names a BRL account kind without its exact value). */
         BrlAccountInfo: {
             accountNumber?: string;
@@ -1122,8 +1118,8 @@ export interface components {
         CredentialList: {
             data: components["schemas"]["Credential"][];
         };
-        /** @enum {string} */
-        CredentialType: "PASSKEY" | "OAUTH" | "EMAIL_OTP";
+        /** @description Open set - the service adds values over time; unknown ones are kept. */
+        CredentialType: "PASSKEY" | "OAUTH" | "EMAIL_OTP" | (string & {});
         /** @description Body of `/verify`, by `type`. */
         CredentialVerifyParams: components["schemas"]["EmailOtpVerifyParams"] | components["schemas"]["OauthVerifyParams"] | components["schemas"]["PasskeyVerifyParams"];
         /** @description A fiat (ISO 4217) or crypto (ticker) currency. */
@@ -1200,11 +1196,6 @@ export interface components {
         EmailOtpCredentialCreateParams: {
             accountId: string;
             /**
-             * Format: email
-             * @description Address the one-time codes are sent to.
-             */
-            email: string;
-            /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
@@ -1233,11 +1224,8 @@ export interface components {
             /** @description HTTP status, repeated in the body. */
             status: number;
         };
-        /**
-         * @description Machine-readable error code; 404 codes name the missing resource.
-         * @enum {string}
-         */
-        ErrorCode: "INVALID_INPUT" | "AMOUNT_OUT_OF_RANGE" | "INVALID_CURRENCY" | "INVALID_AMOUNT" | "INVALID_UMA_ADDRESS" | "EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS" | "PASSKEY_CREDENTIAL_ALREADY_EXISTS" | "CANNOT_REVOKE_LAST_CREDENTIAL" | "CURRENCY_COMBINATION_REQUIRES_SEPARATE_CUSTOMERS" | "UNAUTHORIZED" | "WALLET_SIGNATURE_MISSING" | "WALLET_SIGNATURE_MALFORMED" | "WALLET_SIGNATURE_INVALID" | "REQUEST_ID_MISSING" | "REQUEST_ID_REUSED" | "SANDBOX_ONLY" | "FORBIDDEN" | "CUSTOMER_NOT_FOUND" | "QUOTE_NOT_FOUND" | "TRANSACTION_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CREDENTIAL_NOT_FOUND" | "SESSION_NOT_FOUND" | "EXTERNAL_ACCOUNT_NOT_FOUND" | "LOOKUP_NOT_FOUND" | "NOT_FOUND" | "INVALID_STATE_TRANSITION" | "QUOTE_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR";
+        /** @description Machine-readable error code; 404 codes name the missing resource. */
+        ErrorCode: "INVALID_INPUT" | "AMOUNT_OUT_OF_RANGE" | "INVALID_CURRENCY" | "INVALID_AMOUNT" | "INVALID_UMA_ADDRESS" | "EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS" | "PASSKEY_CREDENTIAL_ALREADY_EXISTS" | "CANNOT_REVOKE_LAST_CREDENTIAL" | "CURRENCY_COMBINATION_REQUIRES_SEPARATE_CUSTOMERS" | "UNAUTHORIZED" | "WALLET_SIGNATURE_MISSING" | "WALLET_SIGNATURE_MALFORMED" | "WALLET_SIGNATURE_INVALID" | "REQUEST_ID_MISSING" | "REQUEST_ID_REUSED" | "SANDBOX_ONLY" | "FORBIDDEN" | "CUSTOMER_NOT_FOUND" | "QUOTE_NOT_FOUND" | "TRANSACTION_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CREDENTIAL_NOT_FOUND" | "SESSION_NOT_FOUND" | "EXTERNAL_ACCOUNT_NOT_FOUND" | "LOOKUP_NOT_FOUND" | "NOT_FOUND" | "INVALID_STATE_TRANSITION" | "QUOTE_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | (string & {});
         /** @description A payment destination outside the service, owned by a customer or (with `customerId` null) the platform. */
         ExternalAccount: {
             accountInfo: components["schemas"]["ExternalAccountInfo"];
@@ -1294,16 +1282,10 @@ export interface components {
         ExternalAccountList: components["schemas"]["ListEnvelope"] & {
             data: components["schemas"]["ExternalAccount"][];
         };
-        /**
-         * @description PENDING then ACTIVE, or UNDER_REVIEW then ACTIVE or INACTIVE.
-         * @enum {string}
-         */
-        ExternalAccountStatus: "PENDING" | "ACTIVE" | "UNDER_REVIEW" | "INACTIVE";
-        /**
-         * @description Why a transaction failed.
-         * @enum {string}
-         */
-        FailureReason: "LNURLP_FAILED" | "PAY_REQUEST_FAILED" | "PAYMENT_APPROVAL_WEBHOOK_ERROR" | "PAYMENT_APPROVAL_TIMED_OUT" | "OFFRAMP_FAILED" | "MISSING_MANDATORY_PAYEE_DATA" | "QUOTE_EXPIRED" | "QUOTE_EXECUTION_FAILED";
+        /** @description PENDING then ACTIVE, or UNDER_REVIEW then ACTIVE or INACTIVE. */
+        ExternalAccountStatus: "PENDING" | "ACTIVE" | "UNDER_REVIEW" | "INACTIVE" | (string & {});
+        /** @description Why a transaction failed. */
+        FailureReason: "LNURLP_FAILED" | "PAY_REQUEST_FAILED" | "PAYMENT_APPROVAL_WEBHOOK_ERROR" | "PAYMENT_APPROVAL_TIMED_OUT" | "OFFRAMP_FAILED" | "MISSING_MANDATORY_PAYEE_DATA" | "QUOTE_EXPIRED" | "QUOTE_EXECUTION_FAILED" | (string & {});
         /** @description Where and how to send funds so they land in the internal account. */
         FundingPaymentInstruction: {
             accountOrWalletInfo: {
@@ -1548,16 +1530,10 @@ export interface components {
             firstName?: string;
             inviterUma: string;
         };
-        /**
-         * @description PENDING, then CLAIMED, EXPIRED or CANCELLED.
-         * @enum {string}
-         */
-        InvitationStatus: "PENDING" | "CLAIMED" | "EXPIRED" | "CANCELLED";
-        /**
-         * @description KYC/KYB progress - UNVERIFIED, then PENDING, then APPROVED or REJECTED.
-         * @enum {string}
-         */
-        KycStatus: "UNVERIFIED" | "PENDING" | "APPROVED" | "REJECTED";
+        /** @description PENDING, then CLAIMED, EXPIRED or CANCELLED. */
+        InvitationStatus: "PENDING" | "CLAIMED" | "EXPIRED" | "CANCELLED" | (string & {});
+        /** @description KYC/KYB progress - UNVERIFIED, then PENDING, then APPROVED or REJECTED. */
+        KycStatus: "UNVERIFIED" | "PENDING" | "APPROVED" | "REJECTED" | (string & {});
         /** @description Pagination fields shared by every paginated list answer. */
         ListEnvelope: {
             /** @description Whether more items follow this page. */
@@ -1834,11 +1810,8 @@ export interface components {
         PlatformExternalAccountList: {
             data: components["schemas"]["ExternalAccount"][];
         };
-        /**
-         * @description Declared purpose; may be required for some geographies.
-         * @enum {string}
-         */
-        PurposeOfPayment: "GIFT" | "SELF" | "GOODS_OR_SERVICES" | "EDUCATION" | "HEALTH_OR_MEDICAL" | "REAL_ESTATE_PURCHASE" | "TAX_PAYMENT" | "LOAN_PAYMENT" | "UTILITY_BILL" | "DONATION" | "TRAVEL" | "OTHER";
+        /** @description Declared purpose; may be required for some geographies. */
+        PurposeOfPayment: "GIFT" | "SELF" | "GOODS_OR_SERVICES" | "EDUCATION" | "HEALTH_OR_MEDICAL" | "REAL_ESTATE_PURCHASE" | "TAX_PAYMENT" | "LOAN_PAYMENT" | "UTILITY_BILL" | "DONATION" | "TRAVEL" | "OTHER" | (string & {});
         /** @description A priced offer to move funds; valid until `expiresAt` (typically 1 to 5 minutes). */
         Quote: {
             counterpartyInformation?: components["schemas"]["CounterpartyInformation"];
@@ -1900,11 +1873,8 @@ export interface components {
             };
             source: components["schemas"]["TransactionSource"];
         };
-        /**
-         * @description PENDING, then PROCESSING on execute, then COMPLETED or FAILED; PENDING becomes EXPIRED at `expiresAt`.
-         * @enum {string}
-         */
-        QuoteStatus: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "EXPIRED";
+        /** @description PENDING, then PROCESSING on execute, then COMPLETED or FAILED; PENDING becomes EXPIRED at `expiresAt`. */
+        QuoteStatus: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "EXPIRED" | (string & {});
         /** @description Breakdown of the rate and fees; which fields appear varies. */
         RateDetails: {
             counterpartyFixedFee?: number;
@@ -2057,11 +2027,8 @@ export interface components {
         };
         /** @description Where the money comes from, by `sourceType`. */
         TransactionSource: components["schemas"]["AccountSource"] | components["schemas"]["UmaAddressSource"];
-        /**
-         * @description CREATED (lookup made), PENDING (quote made), PROCESSING (funded and initiated), COMPLETED, REJECTED (refused by the receiver and refunded), FAILED, REFUNDED, EXPIRED (quote expired unexecuted).
-         * @enum {string}
-         */
-        TransactionStatus: "CREATED" | "PENDING" | "PROCESSING" | "COMPLETED" | "REJECTED" | "FAILED" | "REFUNDED" | "EXPIRED";
+        /** @description CREATED (lookup made), PENDING (quote made), PROCESSING (funded and initiated), COMPLETED, REJECTED (refused by the receiver and refunded), FAILED, REFUNDED, EXPIRED (quote expired unexecuted). */
+        TransactionStatus: "CREATED" | "PENDING" | "PROCESSING" | "COMPLETED" | "REJECTED" | "FAILED" | "REFUNDED" | "EXPIRED" | (string & {});
         /** @enum {string} */
         TransactionType: "INCOMING" | "OUTGOING";
         /** @description Body of `POST /transfer-in`. */
@@ -2082,8 +2049,8 @@ export interface components {
         };
         /** @description Funds go to an UMA address; quoting one needs the `lookupId` of a receiver lookup. */
         UmaAddressDestination: {
-            /** @description Currency the receiver gets. */
-            currency: string;
+            /** @description Currency the receiver gets (optional; the receiver lookup says which it accepts). */
+            currency?: string;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -2191,8 +2158,8 @@ export interface components {
              */
             type: "VERIFICATION.RESOLVE_ERRORS";
         };
-        /** @enum {string} */
-        VerificationStatus: "RESOLVE_ERRORS" | "PENDING_MANUAL_REVIEW" | "IN_PROGRESS" | "APPROVED" | "REJECTED" | "READY_FOR_VERIFICATION";
+        /** @description Open set - the service adds values over time; unknown ones are kept. */
+        VerificationStatus: "RESOLVE_ERRORS" | "PENDING_MANUAL_REVIEW" | "IN_PROGRESS" | "APPROVED" | "REJECTED" | "READY_FOR_VERIFICATION" | (string & {});
         /** @description Result of a wallet export. */
         WalletExport: {
             /** @description The wallet credentials encrypted to `clientPublicKey`. */

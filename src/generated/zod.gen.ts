@@ -3,41 +3,21 @@
 import * as z from 'zod/mini';
 
 /**
+ * A discriminated union the service extends (`x-open-discriminator`): a known discriminator value is
+ * checked against its variant; another value only against the fields every variant shares, and is sent
+ * as given. Typed as the known variants.
+ */
+function openUnion<T extends z.ZodMiniType>(key: string, known: readonly string[], variants: T, common: z.ZodMiniObject): T {
+    const other = z.extend(common, {
+        [key]: z.string().check(z.refine((value: string) => !known.includes(value), { abort: true, params: { knownDiscriminator: true } }))
+    });
+    return z.union([variants, other]) as unknown as T;
+}
+
+/**
  * Machine-readable error code; 404 codes name the missing resource.
  */
-export const zErrorCode = /* @__PURE__ */ z.enum([
-    'INVALID_INPUT',
-    'AMOUNT_OUT_OF_RANGE',
-    'INVALID_CURRENCY',
-    'INVALID_AMOUNT',
-    'INVALID_UMA_ADDRESS',
-    'EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS',
-    'PASSKEY_CREDENTIAL_ALREADY_EXISTS',
-    'CANNOT_REVOKE_LAST_CREDENTIAL',
-    'CURRENCY_COMBINATION_REQUIRES_SEPARATE_CUSTOMERS',
-    'UNAUTHORIZED',
-    'WALLET_SIGNATURE_MISSING',
-    'WALLET_SIGNATURE_MALFORMED',
-    'WALLET_SIGNATURE_INVALID',
-    'REQUEST_ID_MISSING',
-    'REQUEST_ID_REUSED',
-    'SANDBOX_ONLY',
-    'FORBIDDEN',
-    'CUSTOMER_NOT_FOUND',
-    'QUOTE_NOT_FOUND',
-    'TRANSACTION_NOT_FOUND',
-    'ACCOUNT_NOT_FOUND',
-    'CREDENTIAL_NOT_FOUND',
-    'SESSION_NOT_FOUND',
-    'EXTERNAL_ACCOUNT_NOT_FOUND',
-    'LOOKUP_NOT_FOUND',
-    'NOT_FOUND',
-    'INVALID_STATE_TRANSITION',
-    'QUOTE_EXPIRED',
-    'IDEMPOTENCY_KEY_REUSED',
-    'RATE_LIMITED',
-    'INTERNAL_ERROR'
-]);
+export const zErrorCode = /* @__PURE__ */ z.string();
 
 /**
  * Body of every non-2xx answer of the service.
@@ -108,18 +88,13 @@ export const zCustomerType = /* @__PURE__ */ z.enum(['INDIVIDUAL', 'BUSINESS']);
 /**
  * KYC/KYB progress - UNVERIFIED, then PENDING, then APPROVED or REJECTED.
  */
-export const zKycStatus = /* @__PURE__ */ z.enum([
-    'UNVERIFIED',
-    'PENDING',
-    'APPROVED',
-    'REJECTED'
-]);
+export const zKycStatus = /* @__PURE__ */ z.string();
 
 /**
  * A customer that is a natural person.
  */
 export const zIndividualCustomer = /* @__PURE__ */ z.object({
-    id: z.string().check(z.regex(/^Customer:.+$/)),
+    id: z.string(),
     platformCustomerId: z.string(),
     customerType: z.literal('INDIVIDUAL'),
     umaAddress: z.string(),
@@ -151,7 +126,7 @@ export const zBusinessInfo = /* @__PURE__ */ z.object({
  * A customer that is a business (KYB applies).
  */
 export const zBusinessCustomer = /* @__PURE__ */ z.object({
-    id: z.string().check(z.regex(/^Customer:.+$/)),
+    id: z.string(),
     platformCustomerId: z.string(),
     customerType: z.literal('BUSINESS'),
     umaAddress: z.string(),
@@ -246,7 +221,7 @@ export const zFundingPaymentInstruction = /* @__PURE__ */ z.object({
  * A balance held by the service for a customer or, when `customerId` is empty, for the platform.
  */
 export const zInternalAccount = /* @__PURE__ */ z.object({
-    id: z.string().check(z.regex(/^(InternalAccount|EmbeddedWallet):.+$/)),
+    id: z.string(),
     balance: zCurrencyAmount,
     fundingPaymentInstructions: z.optional(z.array(zFundingPaymentInstruction)),
     createdAt: z.iso.datetime(),
@@ -270,38 +245,26 @@ export const zInternalAccountUpdateParams = /* @__PURE__ */ z.object({
  * Body of the signed wallet export; send the same body on the signed retry.
  */
 export const zInternalAccountExportParams = /* @__PURE__ */ z.object({
-    clientPublicKey: z.string().check(z.regex(/^04[0-9a-fA-F]{128}$/))
+    clientPublicKey: z.string().check(z.regex(/^(04[0-9a-fA-F]{128}|0[23][0-9a-fA-F]{64})$/))
 });
 
 /**
  * Result of a wallet export.
  */
 export const zWalletExport = /* @__PURE__ */ z.object({
-    id: z.string().check(z.regex(/^(InternalAccount|EmbeddedWallet):.+$/)),
+    id: z.string(),
     encryptedWalletCredentials: z.string()
 });
 
 /**
  * PENDING then ACTIVE, or UNDER_REVIEW then ACTIVE or INACTIVE.
  */
-export const zExternalAccountStatus = /* @__PURE__ */ z.enum([
-    'PENDING',
-    'ACTIVE',
-    'UNDER_REVIEW',
-    'INACTIVE'
-]);
+export const zExternalAccountStatus = /* @__PURE__ */ z.string();
 
 /**
  * Outcome of the payment rail's check of the beneficiary name.
  */
-export const zBeneficiaryVerificationStatus = /* @__PURE__ */ z.enum([
-    'MATCHED',
-    'PARTIAL_MATCH',
-    'NOT_MATCHED',
-    'UNSUPPORTED',
-    'CHECKED_BY_RECEIVING_FI',
-    'PENDING'
-]);
+export const zBeneficiaryVerificationStatus = /* @__PURE__ */ z.string();
 
 /**
  * The person who owns the external account.
@@ -311,7 +274,7 @@ export const zBeneficiary = /* @__PURE__ */ z.object({
     fullName: z.optional(z.string()),
     birthDate: z.optional(z.iso.date()),
     nationality: z.optional(z.string().check(z.regex(/^[A-Z]{2}$/))),
-    email: z.optional(z.email()),
+    email: z.optional(z.string()),
     phoneNumber: z.optional(z.string()),
     countryOfResidence: z.optional(z.string().check(z.regex(/^[A-Z]{2}$/))),
     address: z.optional(zAddress)
@@ -389,19 +352,19 @@ export const zSparkWalletInfo = /* @__PURE__ */ z.object({
 /**
  * Account details, by `accountType`.
  */
-export const zExternalAccountInfo = /* @__PURE__ */ z.discriminatedUnion('accountType', [
+export const zExternalAccountInfo = /* @__PURE__ */ openUnion('accountType', ["USD_ACCOUNT","GBP_ACCOUNT","AED_ACCOUNT","BRL_ACCOUNT","SPARK_WALLET"], z.discriminatedUnion('accountType', [
     z.extend(zUsdAccountInfo, { accountType: z.literal('USD_ACCOUNT') }),
     z.extend(zGbpAccountInfo, { accountType: z.literal('GBP_ACCOUNT') }),
     z.extend(zAedAccountInfo, { accountType: z.literal('AED_ACCOUNT') }),
     z.extend(zBrlAccountInfo, { accountType: z.literal('BRL_ACCOUNT') }),
     z.extend(zSparkWalletInfo, { accountType: z.literal('SPARK_WALLET') })
-]);
+]), z.partial(z.pick(zUsdAccountInfo, { platformAccountId: true, beneficiary: true }), { platformAccountId: true, beneficiary: true }));
 
 /**
  * A payment destination outside the service, owned by a customer or (with `customerId` null) the platform.
  */
 export const zExternalAccount = /* @__PURE__ */ z.object({
-    id: z.string().check(z.regex(/^ExternalAccount:.+$/)),
+    id: z.string(),
     status: zExternalAccountStatus,
     currency: z.string(),
     accountInfo: zExternalAccountInfo,
@@ -421,7 +384,7 @@ export const zExternalAccount = /* @__PURE__ */ z.object({
 export const zExternalAccountCreateParams = /* @__PURE__ */ z.object({
     currency: z.string(),
     accountInfo: zExternalAccountInfo,
-    customerId: z.optional(z.string().check(z.regex(/^Customer:.+$/))),
+    customerId: z.optional(z.string()),
     platformAccountId: z.optional(z.string()),
     defaultUmaDepositAccount: z._default(z.optional(z.boolean()), false),
     cryptoNetwork: z.optional(z.string())
@@ -450,32 +413,14 @@ export const zPlatformExternalAccountList = /* @__PURE__ */ z.object({
 /**
  * CREATED (lookup made), PENDING (quote made), PROCESSING (funded and initiated), COMPLETED, REJECTED (refused by the receiver and refunded), FAILED, REFUNDED, EXPIRED (quote expired unexecuted).
  */
-export const zTransactionStatus = /* @__PURE__ */ z.enum([
-    'CREATED',
-    'PENDING',
-    'PROCESSING',
-    'COMPLETED',
-    'REJECTED',
-    'FAILED',
-    'REFUNDED',
-    'EXPIRED'
-]);
+export const zTransactionStatus = /* @__PURE__ */ z.string();
 
 export const zTransactionType = /* @__PURE__ */ z.enum(['INCOMING', 'OUTGOING']);
 
 /**
  * Why a transaction failed.
  */
-export const zFailureReason = /* @__PURE__ */ z.enum([
-    'LNURLP_FAILED',
-    'PAY_REQUEST_FAILED',
-    'PAYMENT_APPROVAL_WEBHOOK_ERROR',
-    'PAYMENT_APPROVAL_TIMED_OUT',
-    'OFFRAMP_FAILED',
-    'MISSING_MANDATORY_PAYEE_DATA',
-    'QUOTE_EXPIRED',
-    'QUOTE_EXECUTION_FAILED'
-]);
+export const zFailureReason = /* @__PURE__ */ z.string();
 
 /**
  * Breakdown of the rate and fees; which fields appear varies.
@@ -496,7 +441,7 @@ export const zAccountSource = /* @__PURE__ */ z.object({
     sourceType: z.literal('ACCOUNT'),
     accountId: z.string(),
     currency: z.optional(z.string()),
-    customerId: z.optional(z.string().check(z.regex(/^Customer:.+$/)))
+    customerId: z.optional(z.string())
 });
 
 /**
@@ -531,7 +476,7 @@ export const zAccountDestination = /* @__PURE__ */ z.object({
 export const zUmaAddressDestination = /* @__PURE__ */ z.object({
     destinationType: z.literal('UMA_ADDRESS'),
     umaAddress: z.string(),
-    currency: z.string()
+    currency: z.optional(z.string())
 });
 
 /**
@@ -546,12 +491,12 @@ export const zTransactionDestination = /* @__PURE__ */ z.discriminatedUnion('des
  * A payment received by a customer or the platform (UMA payment, transfer-in, sandbox simulation).
  */
 export const zIncomingTransaction = /* @__PURE__ */ z.object({
-    id: z.string().check(z.regex(/^Transaction:.+$/)),
+    id: z.string(),
     status: zTransactionStatus,
     type: z.literal('INCOMING'),
     source: zTransactionSource,
     destination: zTransactionDestination,
-    customerId: z.optional(z.string().check(z.regex(/^Customer:.+$/))),
+    customerId: z.optional(z.string()),
     platformCustomerId: z.optional(z.string()),
     receivedAmount: z.optional(zCurrencyAmount),
     settledAt: z.optional(z.iso.datetime()),
@@ -570,12 +515,12 @@ export const zIncomingTransaction = /* @__PURE__ */ z.object({
  * A payment sent by a customer or the platform, created from a quote.
  */
 export const zOutgoingTransaction = /* @__PURE__ */ z.object({
-    id: z.string().check(z.regex(/^Transaction:.+$/)),
+    id: z.string(),
     status: zTransactionStatus,
     type: z.literal('OUTGOING'),
     source: zTransactionSource,
     destination: zTransactionDestination,
-    customerId: z.optional(z.string().check(z.regex(/^Customer:.+$/))),
+    customerId: z.optional(z.string()),
     platformCustomerId: z.optional(z.string()),
     receivedAmount: z.optional(zCurrencyAmount),
     settledAt: z.optional(z.iso.datetime()),
@@ -605,13 +550,7 @@ export const zTransactionList = /* @__PURE__ */ z.intersection(zListEnvelope, z.
 /**
  * PENDING, then PROCESSING on execute, then COMPLETED or FAILED; PENDING becomes EXPIRED at `expiresAt`.
  */
-export const zQuoteStatus = /* @__PURE__ */ z.enum([
-    'PENDING',
-    'PROCESSING',
-    'COMPLETED',
-    'FAILED',
-    'EXPIRED'
-]);
+export const zQuoteStatus = /* @__PURE__ */ z.string();
 
 /**
  * The side whose amount is fixed; the other side follows from the rate and fees.
@@ -621,20 +560,7 @@ export const zLockedCurrencySide = /* @__PURE__ */ z.enum(['SENDING', 'RECEIVING
 /**
  * Declared purpose; may be required for some geographies.
  */
-export const zPurposeOfPayment = /* @__PURE__ */ z.enum([
-    'GIFT',
-    'SELF',
-    'GOODS_OR_SERVICES',
-    'EDUCATION',
-    'HEALTH_OR_MEDICAL',
-    'REAL_ESTATE_PURCHASE',
-    'TAX_PAYMENT',
-    'LOAN_PAYMENT',
-    'UTILITY_BILL',
-    'DONATION',
-    'TRAVEL',
-    'OTHER'
-]);
+export const zPurposeOfPayment = /* @__PURE__ */ z.string();
 
 /**
  * How to fund a quote whose source is not an internal account.
@@ -658,7 +584,7 @@ export const zPaymentInstruction = /* @__PURE__ */ z.object({
  * A priced offer to move funds; valid until `expiresAt` (typically 1 to 5 minutes).
  */
 export const zQuote = /* @__PURE__ */ z.object({
-    id: z.string().check(z.regex(/^Quote:.+$/)),
+    id: z.string(),
     status: zQuoteStatus,
     createdAt: z.iso.datetime(),
     expiresAt: z.iso.datetime(),
@@ -670,7 +596,7 @@ export const zQuote = /* @__PURE__ */ z.object({
     totalReceivingAmount: z.int().check(z.gte(0), z.lte(9007199254740991)),
     exchangeRate: z.number(),
     feesIncluded: z.int().check(z.gte(0), z.lte(9007199254740991)),
-    transactionId: z.string().check(z.regex(/^Transaction:.+$/)),
+    transactionId: z.string(),
     paymentInstructions: z.optional(z.array(zPaymentInstruction)),
     counterpartyInformation: z.optional(zCounterpartyInformation),
     rateDetails: z.optional(zRateDetails)
@@ -684,7 +610,7 @@ export const zQuoteCreateParams = /* @__PURE__ */ z.object({
     destination: zTransactionDestination,
     lockedCurrencySide: zLockedCurrencySide,
     lockedCurrencyAmount: z.int().check(z.gte(1), z.lte(9000000000000000)),
-    lookupId: z.optional(z.string().check(z.regex(/^Lookup:.+$/))),
+    lookupId: z.optional(z.string()),
     immediatelyExecute: z._default(z.optional(z.boolean()), false),
     description: z.optional(z.string()),
     purposeOfPayment: z.optional(zPurposeOfPayment),
@@ -696,10 +622,10 @@ export const zQuoteCreateParams = /* @__PURE__ */ z.object({
  */
 export const zTransferInCreateParams = /* @__PURE__ */ z.object({
     source: z.object({
-        accountId: z.string().check(z.regex(/^ExternalAccount:.+$/))
+        accountId: z.string()
     }),
     destination: z.object({
-        accountId: z.string().check(z.regex(/^(InternalAccount|EmbeddedWallet):.+$/))
+        accountId: z.string()
     }),
     amount: z.int().check(z.gte(1), z.lte(9000000000000000))
 });
@@ -740,7 +666,7 @@ export const zSupportedCurrency = /* @__PURE__ */ z.object({
  * Configuration of the platform (the API client).
  */
 export const zPlatformConfig = /* @__PURE__ */ z.object({
-    id: z.string().check(z.regex(/^PlatformConfig:.+$/)),
+    id: z.string(),
     umaDomain: z.string(),
     proxyUmaSubdomain: z.optional(z.string()),
     webhookEndpoint: z.optional(z.url()),
@@ -762,12 +688,7 @@ export const zPlatformConfigUpdateParams = /* @__PURE__ */ z.object({
 /**
  * PENDING, then CLAIMED, EXPIRED or CANCELLED.
  */
-export const zInvitationStatus = /* @__PURE__ */ z.enum([
-    'PENDING',
-    'CLAIMED',
-    'EXPIRED',
-    'CANCELLED'
-]);
+export const zInvitationStatus = /* @__PURE__ */ z.string();
 
 /**
  * An UMA invitation; `amountToSend` is for display, the inviter platform sends the payment itself once claimed.
@@ -795,14 +716,10 @@ export const zInvitationCreateParams = /* @__PURE__ */ z.object({
     expiresAt: z.optional(z.iso.datetime())
 });
 
-export const zVerificationStatus = /* @__PURE__ */ z.enum([
-    'RESOLVE_ERRORS',
-    'PENDING_MANUAL_REVIEW',
-    'IN_PROGRESS',
-    'APPROVED',
-    'REJECTED',
-    'READY_FOR_VERIFICATION'
-]);
+/**
+ * Open set - the service adds values over time; unknown ones are kept.
+ */
+export const zVerificationStatus = /* @__PURE__ */ z.string();
 
 /**
  * Something the platform must fix or supply for the verification to proceed.
@@ -819,8 +736,8 @@ export const zVerificationError = /* @__PURE__ */ z.object({
  * A KYC/KYB verification of a customer.
  */
 export const zVerification = /* @__PURE__ */ z.object({
-    id: z.string().check(z.regex(/^Verification:.+$/)),
-    customerId: z.string().check(z.regex(/^Customer:.+$/)),
+    id: z.string(),
+    customerId: z.string(),
     verificationStatus: zVerificationStatus,
     errors: z.optional(z.array(zVerificationError)),
     createdAt: z.iso.datetime(),
@@ -867,11 +784,11 @@ export const zPayerDataField = /* @__PURE__ */ z.object({
  * What a receiver accepts; its `lookupId` is passed to `POST /quotes`.
  */
 export const zReceiverLookup = /* @__PURE__ */ z.object({
-    lookupId: z.string().check(z.regex(/^Lookup:.+$/)),
+    lookupId: z.string(),
     supportedCurrencies: z.array(zReceiverSupportedCurrency),
     requiredPayerDataFields: z.array(zPayerDataField),
     receiverUmaAddress: z.optional(z.string()),
-    accountId: z.optional(z.string().check(z.regex(/^ExternalAccount:.+$/)))
+    accountId: z.optional(z.string())
 });
 
 /**
@@ -882,7 +799,7 @@ export const zSandboxUmaReceiveParams = /* @__PURE__ */ z.object({
     receivingCurrencyCode: z.string(),
     receivingCurrencyAmount: z.int().check(z.gte(1), z.lte(9000000000000000)),
     receiverUmaAddress: z.optional(z.string()),
-    customerId: z.optional(z.string().check(z.regex(/^Customer:.+$/)))
+    customerId: z.optional(z.string())
 });
 
 /**
@@ -892,18 +809,17 @@ export const zSandboxFundParams = /* @__PURE__ */ z.object({
     amount: z.int().check(z.gte(1), z.lte(100000000000))
 });
 
-export const zCredentialType = /* @__PURE__ */ z.enum([
-    'PASSKEY',
-    'OAUTH',
-    'EMAIL_OTP'
-]);
+/**
+ * Open set - the service adds values over time; unknown ones are kept.
+ */
+export const zCredentialType = /* @__PURE__ */ z.string();
 
 /**
  * A wallet credential (AuthMethod); verifying it issues a session.
  */
 export const zCredential = /* @__PURE__ */ z.object({
-    id: z.string().check(z.regex(/^AuthMethod:.+$/)),
-    accountId: z.string().check(z.regex(/^EmbeddedWallet:.+$/)),
+    id: z.string(),
+    accountId: z.string(),
     type: zCredentialType,
     credentialId: z.optional(z.string()),
     nickname: z.optional(z.string()),
@@ -923,8 +839,7 @@ export const zCredentialList = /* @__PURE__ */ z.object({
  */
 export const zEmailOtpCredentialCreateParams = /* @__PURE__ */ z.object({
     type: z.literal('EMAIL_OTP'),
-    accountId: z.string().check(z.regex(/^EmbeddedWallet:.+$/)),
-    email: z.email()
+    accountId: z.string()
 });
 
 /**
@@ -932,7 +847,7 @@ export const zEmailOtpCredentialCreateParams = /* @__PURE__ */ z.object({
  */
 export const zOauthCredentialCreateParams = /* @__PURE__ */ z.object({
     type: z.literal('OAUTH'),
-    accountId: z.string().check(z.regex(/^EmbeddedWallet:.+$/)),
+    accountId: z.string(),
     oidcToken: z.string()
 });
 
@@ -951,7 +866,7 @@ export const zPasskeyAttestation = /* @__PURE__ */ z.object({
  */
 export const zPasskeyCredentialCreateParams = /* @__PURE__ */ z.object({
     type: z.literal('PASSKEY'),
-    accountId: z.string().check(z.regex(/^EmbeddedWallet:.+$/)),
+    accountId: z.string(),
     nickname: z.optional(z.string()),
     challenge: z.string(),
     attestation: zPasskeyAttestation
@@ -960,25 +875,25 @@ export const zPasskeyCredentialCreateParams = /* @__PURE__ */ z.object({
 /**
  * Body of `POST /auth/credentials`, by `type`.
  */
-export const zCredentialCreateParams = /* @__PURE__ */ z.discriminatedUnion('type', [
+export const zCredentialCreateParams = /* @__PURE__ */ openUnion('type', ["EMAIL_OTP","OAUTH","PASSKEY"], z.discriminatedUnion('type', [
     z.extend(zEmailOtpCredentialCreateParams, { type: z.literal('EMAIL_OTP') }),
     z.extend(zOauthCredentialCreateParams, { type: z.literal('OAUTH') }),
     z.extend(zPasskeyCredentialCreateParams, { type: z.literal('PASSKEY') })
-]);
+]), z.pick(zEmailOtpCredentialCreateParams, { accountId: true }));
 
 /**
  * PASSKEY challenge body; EMAIL_OTP sends no body.
  */
 export const zCredentialChallengeParams = /* @__PURE__ */ z.object({
-    clientPublicKey: z.string().check(z.regex(/^04[0-9a-fA-F]{128}$/))
+    clientPublicKey: z.string().check(z.regex(/^(04[0-9a-fA-F]{128}|0[23][0-9a-fA-F]{64})$/))
 });
 
 /**
  * PASSKEY `/challenge` answer - the credential plus the WebAuthn challenge and the `requestId` for `/verify`.
  */
 export const zPasskeyChallenge = /* @__PURE__ */ z.object({
-    id: z.string().check(z.regex(/^AuthMethod:.+$/)),
-    accountId: z.string().check(z.regex(/^EmbeddedWallet:.+$/)),
+    id: z.string(),
+    accountId: z.string(),
     type: z.literal('PASSKEY'),
     credentialId: z.string(),
     nickname: z.optional(z.string()),
@@ -992,13 +907,13 @@ export const zPasskeyChallenge = /* @__PURE__ */ z.object({
 export const zEmailOtpVerifyParams = /* @__PURE__ */ z.object({
     type: z.literal('EMAIL_OTP'),
     otp: z.string(),
-    clientPublicKey: z.string().check(z.regex(/^04[0-9a-fA-F]{128}$/))
+    clientPublicKey: z.string().check(z.regex(/^(04[0-9a-fA-F]{128}|0[23][0-9a-fA-F]{64})$/))
 });
 
 export const zOauthVerifyParams = /* @__PURE__ */ z.object({
     type: z.literal('OAUTH'),
     oidcToken: z.string(),
-    clientPublicKey: z.string().check(z.regex(/^04[0-9a-fA-F]{128}$/))
+    clientPublicKey: z.string().check(z.regex(/^(04[0-9a-fA-F]{128}|0[23][0-9a-fA-F]{64})$/))
 });
 
 /**
@@ -1023,18 +938,18 @@ export const zPasskeyVerifyParams = /* @__PURE__ */ z.object({
 /**
  * Body of `/verify`, by `type`.
  */
-export const zCredentialVerifyParams = /* @__PURE__ */ z.discriminatedUnion('type', [
+export const zCredentialVerifyParams = /* @__PURE__ */ openUnion('type', ["EMAIL_OTP","OAUTH","PASSKEY"], z.discriminatedUnion('type', [
     z.extend(zEmailOtpVerifyParams, { type: z.literal('EMAIL_OTP') }),
     z.extend(zOauthVerifyParams, { type: z.literal('OAUTH') }),
     z.extend(zPasskeyVerifyParams, { type: z.literal('PASSKEY') })
-]);
+]), z.object({}));
 
 /**
  * A new wallet session; decrypt `encryptedSessionSigningKey` with the private key matching `clientPublicKey`.
  */
 export const zWalletSession = /* @__PURE__ */ z.object({
-    id: z.string().check(z.regex(/^Session:.+$/)),
-    accountId: z.string().check(z.regex(/^EmbeddedWallet:.+$/)),
+    id: z.string(),
+    accountId: z.string(),
     type: zCredentialType,
     encryptedSessionSigningKey: z.string(),
     expiresAt: z.iso.datetime()
@@ -1044,8 +959,8 @@ export const zWalletSession = /* @__PURE__ */ z.object({
  * An active wallet session.
  */
 export const zSession = /* @__PURE__ */ z.object({
-    id: z.string().check(z.regex(/^Session:.+$/)),
-    accountId: z.string().check(z.regex(/^EmbeddedWallet:.+$/)),
+    id: z.string(),
+    accountId: z.string(),
     type: zCredentialType,
     createdAt: z.iso.datetime(),
     expiresAt: z.iso.datetime()
@@ -1062,7 +977,7 @@ export const zSessionList = /* @__PURE__ */ z.object({
  * An invitation was claimed.
  */
 export const zInvitationClaimedEvent = /* @__PURE__ */ z.object({
-    id: z.string().check(z.regex(/^Webhook:.+$/)),
+    id: z.string(),
     type: z.literal('INVITATION.CLAIMED'),
     timestamp: z.iso.datetime(),
     data: zInvitation
@@ -1072,7 +987,7 @@ export const zInvitationClaimedEvent = /* @__PURE__ */ z.object({
  * An incoming payment awaits the platform's approval (answer within 5 seconds).
  */
 export const zIncomingPaymentPendingEvent = /* @__PURE__ */ z.object({
-    id: z.string().check(z.regex(/^Webhook:.+$/)),
+    id: z.string(),
     type: z.literal('INCOMING_PAYMENT.PENDING'),
     timestamp: z.iso.datetime(),
     data: zIncomingTransaction
@@ -1082,7 +997,7 @@ export const zIncomingPaymentPendingEvent = /* @__PURE__ */ z.object({
  * An incoming payment completed.
  */
 export const zIncomingPaymentCompletedEvent = /* @__PURE__ */ z.object({
-    id: z.string().check(z.regex(/^Webhook:.+$/)),
+    id: z.string(),
     type: z.literal('INCOMING_PAYMENT.COMPLETED'),
     timestamp: z.iso.datetime(),
     data: zIncomingTransaction
@@ -1092,7 +1007,7 @@ export const zIncomingPaymentCompletedEvent = /* @__PURE__ */ z.object({
  * An incoming payment failed.
  */
 export const zIncomingPaymentFailedEvent = /* @__PURE__ */ z.object({
-    id: z.string().check(z.regex(/^Webhook:.+$/)),
+    id: z.string(),
     type: z.literal('INCOMING_PAYMENT.FAILED'),
     timestamp: z.iso.datetime(),
     data: zIncomingTransaction
@@ -1102,7 +1017,7 @@ export const zIncomingPaymentFailedEvent = /* @__PURE__ */ z.object({
  * An outgoing payment is processing.
  */
 export const zOutgoingPaymentProcessingEvent = /* @__PURE__ */ z.object({
-    id: z.string().check(z.regex(/^Webhook:.+$/)),
+    id: z.string(),
     type: z.literal('OUTGOING_PAYMENT.PROCESSING'),
     timestamp: z.iso.datetime(),
     data: zOutgoingTransaction
@@ -1112,7 +1027,7 @@ export const zOutgoingPaymentProcessingEvent = /* @__PURE__ */ z.object({
  * An outgoing payment completed.
  */
 export const zOutgoingPaymentCompletedEvent = /* @__PURE__ */ z.object({
-    id: z.string().check(z.regex(/^Webhook:.+$/)),
+    id: z.string(),
     type: z.literal('OUTGOING_PAYMENT.COMPLETED'),
     timestamp: z.iso.datetime(),
     data: zOutgoingTransaction
@@ -1122,7 +1037,7 @@ export const zOutgoingPaymentCompletedEvent = /* @__PURE__ */ z.object({
  * An outgoing payment failed.
  */
 export const zOutgoingPaymentFailedEvent = /* @__PURE__ */ z.object({
-    id: z.string().check(z.regex(/^Webhook:.+$/)),
+    id: z.string(),
     type: z.literal('OUTGOING_PAYMENT.FAILED'),
     timestamp: z.iso.datetime(),
     data: zOutgoingTransaction
@@ -1132,7 +1047,7 @@ export const zOutgoingPaymentFailedEvent = /* @__PURE__ */ z.object({
  * A customer's KYC/KYB was approved.
  */
 export const zCustomerKycApprovedEvent = /* @__PURE__ */ z.object({
-    id: z.string().check(z.regex(/^Webhook:.+$/)),
+    id: z.string(),
     type: z.literal('CUSTOMER.KYC_APPROVED'),
     timestamp: z.iso.datetime(),
     data: zCustomer
@@ -1142,7 +1057,7 @@ export const zCustomerKycApprovedEvent = /* @__PURE__ */ z.object({
  * A customer's KYC/KYB was rejected.
  */
 export const zCustomerKycRejectedEvent = /* @__PURE__ */ z.object({
-    id: z.string().check(z.regex(/^Webhook:.+$/)),
+    id: z.string(),
     type: z.literal('CUSTOMER.KYC_REJECTED'),
     timestamp: z.iso.datetime(),
     data: zCustomer
@@ -1152,7 +1067,7 @@ export const zCustomerKycRejectedEvent = /* @__PURE__ */ z.object({
  * A verification was approved.
  */
 export const zVerificationApprovedEvent = /* @__PURE__ */ z.object({
-    id: z.string().check(z.regex(/^Webhook:.+$/)),
+    id: z.string(),
     type: z.literal('VERIFICATION.APPROVED'),
     timestamp: z.iso.datetime(),
     data: zVerification
@@ -1162,7 +1077,7 @@ export const zVerificationApprovedEvent = /* @__PURE__ */ z.object({
  * A verification needs corrections.
  */
 export const zVerificationResolveErrorsEvent = /* @__PURE__ */ z.object({
-    id: z.string().check(z.regex(/^Webhook:.+$/)),
+    id: z.string(),
     type: z.literal('VERIFICATION.RESOLVE_ERRORS'),
     timestamp: z.iso.datetime(),
     data: zVerification
@@ -1172,7 +1087,7 @@ export const zVerificationResolveErrorsEvent = /* @__PURE__ */ z.object({
  * A test delivery.
  */
 export const zTestEvent = /* @__PURE__ */ z.object({
-    id: z.string().check(z.regex(/^Webhook:.+$/)),
+    id: z.string(),
     type: z.literal('TEST'),
     timestamp: z.iso.datetime(),
     data: z.record(z.string(), z.unknown())
@@ -1240,7 +1155,7 @@ export const zSupportedCurrencyWritable = /* @__PURE__ */ z.object({
  * Configuration of the platform (the API client).
  */
 export const zPlatformConfigWritable = /* @__PURE__ */ z.object({
-    id: z.string().check(z.regex(/^PlatformConfig:.+$/)),
+    id: z.string(),
     umaDomain: z.string(),
     proxyUmaSubdomain: z.optional(z.string()),
     webhookEndpoint: z.optional(z.url()),
@@ -1266,7 +1181,7 @@ export const zIdempotencyKey = /* @__PURE__ */ z.string().check(z.minLength(1), 
 /**
  * Signed retry only - the API-key stamp over the exact `payloadToSign` bytes, made with the session private key (base64url without padding of a JSON object with `publicKey`, `scheme` and `signature`).
  */
-export const zServiceWalletSignature = /* @__PURE__ */ z.string().check(z.regex(/^[A-Za-z0-9_-]+$/));
+export const zServiceWalletSignature = /* @__PURE__ */ z.string();
 
 /**
  * The `requestId` of the 202 challenge on a signed retry, or of the PASSKEY `/challenge` answer on `/verify`. Single use - reusing it answers 401 `REQUEST_ID_REUSED`.
@@ -1296,7 +1211,7 @@ export const zCurrencyFilter = /* @__PURE__ */ z.string();
 /**
  * System id of the customer to filter by (or act for).
  */
-export const zCustomerIdFilter = /* @__PURE__ */ z.string().check(z.regex(/^Customer:.+$/));
+export const zCustomerIdFilter = /* @__PURE__ */ z.string();
 
 /**
  * UMA address of the sending customer, so the receiver can apply sender-specific rules.
@@ -1306,42 +1221,42 @@ export const zSenderUmaAddress = /* @__PURE__ */ z.string();
 /**
  * The embedded wallet (`EmbeddedWallet:<id>`) whose credentials or sessions to list.
  */
-export const zWalletAccountIdQuery = /* @__PURE__ */ z.string().check(z.regex(/^EmbeddedWallet:.+$/));
+export const zWalletAccountIdQuery = /* @__PURE__ */ z.string();
 
 /**
  * System id of the customer.
  */
-export const zCustomerIdPath = /* @__PURE__ */ z.string().check(z.regex(/^Customer:.+$/));
+export const zCustomerIdPath = /* @__PURE__ */ z.string();
 
 /**
  * Id of the quote.
  */
-export const zQuoteIdPath = /* @__PURE__ */ z.string().check(z.regex(/^Quote:.+$/));
+export const zQuoteIdPath = /* @__PURE__ */ z.string();
 
 /**
  * Id of the transaction.
  */
-export const zTransactionIdPath = /* @__PURE__ */ z.string().check(z.regex(/^Transaction:.+$/));
+export const zTransactionIdPath = /* @__PURE__ */ z.string();
 
 /**
  * Id of the internal account or embedded wallet.
  */
-export const zWalletAccountIdPath = /* @__PURE__ */ z.string().check(z.regex(/^(InternalAccount|EmbeddedWallet):.+$/));
+export const zWalletAccountIdPath = /* @__PURE__ */ z.string();
 
 /**
  * Id of the credential.
  */
-export const zCredentialIdPath = /* @__PURE__ */ z.string().check(z.regex(/^AuthMethod:.+$/));
+export const zCredentialIdPath = /* @__PURE__ */ z.string();
 
 /**
  * Id of the wallet session.
  */
-export const zSessionIdPath = /* @__PURE__ */ z.string().check(z.regex(/^Session:.+$/));
+export const zSessionIdPath = /* @__PURE__ */ z.string();
 
 /**
  * Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
  */
-export const zWebhookSignature = /* @__PURE__ */ z.string().check(z.regex(/^[A-Za-z0-9+\/]+={0,2}$/));
+export const zWebhookSignature = /* @__PURE__ */ z.string();
 
 export const zListCustomersQuery = /* @__PURE__ */ z.object({
     platformCustomerId: z.optional(z.string()),
@@ -1371,7 +1286,7 @@ export const zCreateCustomerBody = /* @__PURE__ */ zCustomerCreateParams;
 export const zCreateCustomerResponse = /* @__PURE__ */ zCustomer;
 
 export const zDeleteCustomerPath = /* @__PURE__ */ z.object({
-    customerId: z.string().check(z.regex(/^Customer:.+$/))
+    customerId: z.string()
 });
 
 /**
@@ -1380,7 +1295,7 @@ export const zDeleteCustomerPath = /* @__PURE__ */ z.object({
 export const zDeleteCustomerResponse = /* @__PURE__ */ zCustomer;
 
 export const zGetCustomerPath = /* @__PURE__ */ z.object({
-    customerId: z.string().check(z.regex(/^Customer:.+$/))
+    customerId: z.string()
 });
 
 /**
@@ -1391,7 +1306,7 @@ export const zGetCustomerResponse = /* @__PURE__ */ zCustomer;
 export const zUpdateCustomerBody = /* @__PURE__ */ zCustomerUpdateParams;
 
 export const zUpdateCustomerPath = /* @__PURE__ */ z.object({
-    customerId: z.string().check(z.regex(/^Customer:.+$/))
+    customerId: z.string()
 });
 
 /**
@@ -1401,7 +1316,7 @@ export const zUpdateCustomerResponse = /* @__PURE__ */ zCustomer;
 
 export const zListInternalAccountsQuery = /* @__PURE__ */ z.object({
     currency: z.optional(z.string()),
-    customerId: z.optional(z.string().check(z.regex(/^Customer:.+$/))),
+    customerId: z.optional(z.string()),
     limit: z._default(z.optional(z.int().check(z.gte(1), z.lte(100))), 20),
     cursor: z.optional(z.string())
 });
@@ -1414,12 +1329,12 @@ export const zListInternalAccountsResponse = /* @__PURE__ */ zInternalAccountLis
 export const zUpdateInternalAccountBody = /* @__PURE__ */ zInternalAccountUpdateParams;
 
 export const zUpdateInternalAccountHeaders = /* @__PURE__ */ z.object({
-    'Service-Wallet-Signature': z.optional(z.string().check(z.regex(/^[A-Za-z0-9_-]+$/))),
+    'Service-Wallet-Signature': z.optional(z.string()),
     'Request-Id': z.optional(z.string().check(z.minLength(1)))
 });
 
 export const zUpdateInternalAccountPath = /* @__PURE__ */ z.object({
-    accountId: z.string().check(z.regex(/^(InternalAccount|EmbeddedWallet):.+$/))
+    accountId: z.string()
 });
 
 export const zUpdateInternalAccountResponse = /* @__PURE__ */ z.union([
@@ -1430,12 +1345,12 @@ export const zUpdateInternalAccountResponse = /* @__PURE__ */ z.union([
 export const zExportInternalAccountBody = /* @__PURE__ */ zInternalAccountExportParams;
 
 export const zExportInternalAccountHeaders = /* @__PURE__ */ z.object({
-    'Service-Wallet-Signature': z.optional(z.string().check(z.regex(/^[A-Za-z0-9_-]+$/))),
+    'Service-Wallet-Signature': z.optional(z.string()),
     'Request-Id': z.optional(z.string().check(z.minLength(1)))
 });
 
 export const zExportInternalAccountPath = /* @__PURE__ */ z.object({
-    accountId: z.string().check(z.regex(/^(InternalAccount|EmbeddedWallet):.+$/))
+    accountId: z.string()
 });
 
 export const zExportInternalAccountResponse = /* @__PURE__ */ z.union([
@@ -1445,7 +1360,7 @@ export const zExportInternalAccountResponse = /* @__PURE__ */ z.union([
 
 export const zListExternalAccountsQuery = /* @__PURE__ */ z.object({
     currency: z.optional(z.string()),
-    customerId: z.optional(z.string().check(z.regex(/^Customer:.+$/))),
+    customerId: z.optional(z.string()),
     limit: z._default(z.optional(z.int().check(z.gte(1), z.lte(100))), 20),
     cursor: z.optional(z.string())
 });
@@ -1502,7 +1417,7 @@ export const zCreateQuoteHeaders = /* @__PURE__ */ z.object({
 export const zCreateQuoteResponse = /* @__PURE__ */ zQuote;
 
 export const zGetQuotePath = /* @__PURE__ */ z.object({
-    quoteId: z.string().check(z.regex(/^Quote:.+$/))
+    quoteId: z.string()
 });
 
 /**
@@ -1515,7 +1430,7 @@ export const zExecuteQuoteHeaders = /* @__PURE__ */ z.object({
 });
 
 export const zExecuteQuotePath = /* @__PURE__ */ z.object({
-    quoteId: z.string().check(z.regex(/^Quote:.+$/))
+    quoteId: z.string()
 });
 
 /**
@@ -1535,7 +1450,7 @@ export const zCreateTransferInHeaders = /* @__PURE__ */ z.object({
 export const zCreateTransferInResponse = /* @__PURE__ */ zIncomingTransaction;
 
 export const zListTransactionsQuery = /* @__PURE__ */ z.object({
-    customerId: z.optional(z.string().check(z.regex(/^Customer:.+$/))),
+    customerId: z.optional(z.string()),
     platformCustomerId: z.optional(z.string()),
     senderAccountIdentifier: z.optional(z.string()),
     receiverAccountIdentifier: z.optional(z.string()),
@@ -1555,7 +1470,7 @@ export const zListTransactionsQuery = /* @__PURE__ */ z.object({
 export const zListTransactionsResponse = /* @__PURE__ */ zTransactionList;
 
 export const zGetTransactionPath = /* @__PURE__ */ z.object({
-    transactionId: z.string().check(z.regex(/^Transaction:.+$/))
+    transactionId: z.string()
 });
 
 /**
@@ -1566,7 +1481,7 @@ export const zGetTransactionResponse = /* @__PURE__ */ zTransaction;
 export const zRejectTransactionBody = /* @__PURE__ */ zTransactionRejectParams;
 
 export const zRejectTransactionPath = /* @__PURE__ */ z.object({
-    transactionId: z.string().check(z.regex(/^Transaction:.+$/))
+    transactionId: z.string()
 });
 
 /**
@@ -1577,7 +1492,7 @@ export const zRejectTransactionResponse = /* @__PURE__ */ zIncomingTransaction;
 export const zApproveTransactionBody = /* @__PURE__ */ zTransactionApproveParams;
 
 export const zApproveTransactionPath = /* @__PURE__ */ z.object({
-    transactionId: z.string().check(z.regex(/^Transaction:.+$/))
+    transactionId: z.string()
 });
 
 /**
@@ -1591,7 +1506,7 @@ export const zLookupUmaReceiverPath = /* @__PURE__ */ z.object({
 
 export const zLookupUmaReceiverQuery = /* @__PURE__ */ z.object({
     senderUmaAddress: z.optional(z.string()),
-    customerId: z.optional(z.string().check(z.regex(/^Customer:.+$/)))
+    customerId: z.optional(z.string())
 });
 
 /**
@@ -1600,12 +1515,12 @@ export const zLookupUmaReceiverQuery = /* @__PURE__ */ z.object({
 export const zLookupUmaReceiverResponse = /* @__PURE__ */ zReceiverLookup;
 
 export const zLookupExternalAccountReceiverPath = /* @__PURE__ */ z.object({
-    accountId: z.string().check(z.regex(/^ExternalAccount:.+$/))
+    accountId: z.string()
 });
 
 export const zLookupExternalAccountReceiverQuery = /* @__PURE__ */ z.object({
     senderUmaAddress: z.optional(z.string()),
-    customerId: z.optional(z.string().check(z.regex(/^Customer:.+$/)))
+    customerId: z.optional(z.string())
 });
 
 /**
@@ -1621,7 +1536,7 @@ export const zCreateInvitationBody = /* @__PURE__ */ zInvitationCreateParams;
 export const zCreateInvitationResponse = /* @__PURE__ */ zInvitation;
 
 export const zListVerificationsQuery = /* @__PURE__ */ z.object({
-    customerId: z.optional(z.string().check(z.regex(/^Customer:.+$/))),
+    customerId: z.optional(z.string()),
     verificationStatus: z.optional(zVerificationStatus),
     limit: z._default(z.optional(z.int().check(z.gte(1), z.lte(100))), 20),
     cursor: z.optional(z.string())
@@ -1656,7 +1571,7 @@ export const zSandboxReceiveUmaPaymentResponse = /* @__PURE__ */ zIncomingTransa
 export const zSandboxFundInternalAccountBody = /* @__PURE__ */ zSandboxFundParams;
 
 export const zSandboxFundInternalAccountPath = /* @__PURE__ */ z.object({
-    accountId: z.string().check(z.regex(/^(InternalAccount|EmbeddedWallet):.+$/))
+    accountId: z.string()
 });
 
 /**
@@ -1665,7 +1580,7 @@ export const zSandboxFundInternalAccountPath = /* @__PURE__ */ z.object({
 export const zSandboxFundInternalAccountResponse = /* @__PURE__ */ zInternalAccount;
 
 export const zListCredentialsQuery = /* @__PURE__ */ z.object({
-    accountId: z.string().check(z.regex(/^EmbeddedWallet:.+$/))
+    accountId: z.string()
 });
 
 /**
@@ -1676,7 +1591,7 @@ export const zListCredentialsResponse = /* @__PURE__ */ zCredentialList;
 export const zCreateCredentialBody = /* @__PURE__ */ zCredentialCreateParams;
 
 export const zCreateCredentialHeaders = /* @__PURE__ */ z.object({
-    'Service-Wallet-Signature': z.optional(z.string().check(z.regex(/^[A-Za-z0-9_-]+$/))),
+    'Service-Wallet-Signature': z.optional(z.string()),
     'Request-Id': z.optional(z.string().check(z.minLength(1)))
 });
 
@@ -1686,12 +1601,12 @@ export const zCreateCredentialResponse = /* @__PURE__ */ z.union([
 ]);
 
 export const zRevokeCredentialHeaders = /* @__PURE__ */ z.object({
-    'Service-Wallet-Signature': z.optional(z.string().check(z.regex(/^[A-Za-z0-9_-]+$/))),
+    'Service-Wallet-Signature': z.optional(z.string()),
     'Request-Id': z.optional(z.string().check(z.minLength(1)))
 });
 
 export const zRevokeCredentialPath = /* @__PURE__ */ z.object({
-    id: z.string().check(z.regex(/^AuthMethod:.+$/))
+    id: z.string()
 });
 
 export const zRevokeCredentialResponse = /* @__PURE__ */ z.union([
@@ -1702,7 +1617,7 @@ export const zRevokeCredentialResponse = /* @__PURE__ */ z.union([
 export const zChallengeCredentialBody = /* @__PURE__ */ zCredentialChallengeParams;
 
 export const zChallengeCredentialPath = /* @__PURE__ */ z.object({
-    id: z.string().check(z.regex(/^AuthMethod:.+$/))
+    id: z.string()
 });
 
 /**
@@ -1720,7 +1635,7 @@ export const zVerifyCredentialHeaders = /* @__PURE__ */ z.object({
 });
 
 export const zVerifyCredentialPath = /* @__PURE__ */ z.object({
-    id: z.string().check(z.regex(/^AuthMethod:.+$/))
+    id: z.string()
 });
 
 /**
@@ -1729,7 +1644,7 @@ export const zVerifyCredentialPath = /* @__PURE__ */ z.object({
 export const zVerifyCredentialResponse = /* @__PURE__ */ zWalletSession;
 
 export const zListSessionsQuery = /* @__PURE__ */ z.object({
-    accountId: z.string().check(z.regex(/^EmbeddedWallet:.+$/))
+    accountId: z.string()
 });
 
 /**
@@ -1738,12 +1653,12 @@ export const zListSessionsQuery = /* @__PURE__ */ z.object({
 export const zListSessionsResponse = /* @__PURE__ */ zSessionList;
 
 export const zRevokeSessionHeaders = /* @__PURE__ */ z.object({
-    'Service-Wallet-Signature': z.optional(z.string().check(z.regex(/^[A-Za-z0-9_-]+$/))),
+    'Service-Wallet-Signature': z.optional(z.string()),
     'Request-Id': z.optional(z.string().check(z.minLength(1)))
 });
 
 export const zRevokeSessionPath = /* @__PURE__ */ z.object({
-    id: z.string().check(z.regex(/^Session:.+$/))
+    id: z.string()
 });
 
 export const zRevokeSessionResponse = /* @__PURE__ */ z.union([
@@ -1756,7 +1671,7 @@ export const zOnInvitationClaimedWebhookRequest = /* @__PURE__ */ z.object({
     path: z.optional(z.never()),
     query: z.optional(z.never()),
     headers: z.object({
-        'X-Service-Signature': z.string().check(z.regex(/^[A-Za-z0-9+\/]+={0,2}$/))
+        'X-Service-Signature': z.string()
     })
 });
 
@@ -1765,7 +1680,7 @@ export const zOnIncomingPaymentPendingWebhookRequest = /* @__PURE__ */ z.object(
     path: z.optional(z.never()),
     query: z.optional(z.never()),
     headers: z.object({
-        'X-Service-Signature': z.string().check(z.regex(/^[A-Za-z0-9+\/]+={0,2}$/))
+        'X-Service-Signature': z.string()
     })
 });
 
@@ -1774,7 +1689,7 @@ export const zOnIncomingPaymentCompletedWebhookRequest = /* @__PURE__ */ z.objec
     path: z.optional(z.never()),
     query: z.optional(z.never()),
     headers: z.object({
-        'X-Service-Signature': z.string().check(z.regex(/^[A-Za-z0-9+\/]+={0,2}$/))
+        'X-Service-Signature': z.string()
     })
 });
 
@@ -1783,7 +1698,7 @@ export const zOnIncomingPaymentFailedWebhookRequest = /* @__PURE__ */ z.object({
     path: z.optional(z.never()),
     query: z.optional(z.never()),
     headers: z.object({
-        'X-Service-Signature': z.string().check(z.regex(/^[A-Za-z0-9+\/]+={0,2}$/))
+        'X-Service-Signature': z.string()
     })
 });
 
@@ -1792,7 +1707,7 @@ export const zOnOutgoingPaymentProcessingWebhookRequest = /* @__PURE__ */ z.obje
     path: z.optional(z.never()),
     query: z.optional(z.never()),
     headers: z.object({
-        'X-Service-Signature': z.string().check(z.regex(/^[A-Za-z0-9+\/]+={0,2}$/))
+        'X-Service-Signature': z.string()
     })
 });
 
@@ -1801,7 +1716,7 @@ export const zOnOutgoingPaymentCompletedWebhookRequest = /* @__PURE__ */ z.objec
     path: z.optional(z.never()),
     query: z.optional(z.never()),
     headers: z.object({
-        'X-Service-Signature': z.string().check(z.regex(/^[A-Za-z0-9+\/]+={0,2}$/))
+        'X-Service-Signature': z.string()
     })
 });
 
@@ -1810,7 +1725,7 @@ export const zOnOutgoingPaymentFailedWebhookRequest = /* @__PURE__ */ z.object({
     path: z.optional(z.never()),
     query: z.optional(z.never()),
     headers: z.object({
-        'X-Service-Signature': z.string().check(z.regex(/^[A-Za-z0-9+\/]+={0,2}$/))
+        'X-Service-Signature': z.string()
     })
 });
 
@@ -1819,7 +1734,7 @@ export const zOnCustomerKycApprovedWebhookRequest = /* @__PURE__ */ z.object({
     path: z.optional(z.never()),
     query: z.optional(z.never()),
     headers: z.object({
-        'X-Service-Signature': z.string().check(z.regex(/^[A-Za-z0-9+\/]+={0,2}$/))
+        'X-Service-Signature': z.string()
     })
 });
 
@@ -1828,7 +1743,7 @@ export const zOnCustomerKycRejectedWebhookRequest = /* @__PURE__ */ z.object({
     path: z.optional(z.never()),
     query: z.optional(z.never()),
     headers: z.object({
-        'X-Service-Signature': z.string().check(z.regex(/^[A-Za-z0-9+\/]+={0,2}$/))
+        'X-Service-Signature': z.string()
     })
 });
 
@@ -1837,7 +1752,7 @@ export const zOnVerificationApprovedWebhookRequest = /* @__PURE__ */ z.object({
     path: z.optional(z.never()),
     query: z.optional(z.never()),
     headers: z.object({
-        'X-Service-Signature': z.string().check(z.regex(/^[A-Za-z0-9+\/]+={0,2}$/))
+        'X-Service-Signature': z.string()
     })
 });
 
@@ -1846,7 +1761,7 @@ export const zOnVerificationResolveErrorsWebhookRequest = /* @__PURE__ */ z.obje
     path: z.optional(z.never()),
     query: z.optional(z.never()),
     headers: z.object({
-        'X-Service-Signature': z.string().check(z.regex(/^[A-Za-z0-9+\/]+={0,2}$/))
+        'X-Service-Signature': z.string()
     })
 });
 
@@ -1855,6 +1770,6 @@ export const zOnTestEventWebhookRequest = /* @__PURE__ */ z.object({
     path: z.optional(z.never()),
     query: z.optional(z.never()),
     headers: z.object({
-        'X-Service-Signature': z.string().check(z.regex(/^[A-Za-z0-9+\/]+={0,2}$/))
+        'X-Service-Signature': z.string()
     })
 });

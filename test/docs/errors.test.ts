@@ -29,7 +29,7 @@ describe('docs/errors.md', () => {
 
     const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace' });
     const { data: [wallet] } = await cb.internalAccounts.list({ customerId: customer.id });
-    const otp = await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: wallet!.id.replace('InternalAccount:', 'EmbeddedWallet:'), email: 'ada@example.com' });
+    const otp = await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: wallet!.id.replace('InternalAccount:', 'EmbeddedWallet:') });
     await cb.auth.credentials.challenge(otp.id);
     const limited = await failure(cb.auth.credentials.challenge(otp.id)); // a second code within 30 s
     expect(limited).toBeInstanceOf(RateLimitError);

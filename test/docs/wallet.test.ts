@@ -56,7 +56,7 @@ describe('docs/wallet.md', () => {
     const walletId = account!.id.replace(/^InternalAccount:/, 'EmbeddedWallet:');
 
     // The first credential needs no signature.
-    const first = await addCredential(cb, { type: 'EMAIL_OTP', accountId: walletId, email: 'ada@example.com' });
+    const first = await addCredential(cb, { type: 'EMAIL_OTP', accountId: walletId });
     const otp = first.credential;
     if (!otp) throw new Error('the first credential should answer at once');
     const otpSession = await finishLogin(await verifyEmailCode(cb, otp.id, MAGIC.otp, await startLogin()), otp.id);

@@ -93,7 +93,7 @@ beforeAll(async () => {
   for (let k = 0; k < WALLETS; k++) {
     const c = await direct.customers.create({ customerType: 'INDIVIDUAL', fullName: `Signer ${k}`, region: 'US', currencies: ['USD'] });
     const walletId = (await direct.internalAccounts.list({ customerId: c.id })).data[0]!.id.replace('InternalAccount:', 'EmbeddedWallet:');
-    const credential = await direct.auth.credentials.create({ type: 'EMAIL_OTP', accountId: walletId, email: `signer${k}@example.com` });
+    const credential = await direct.auth.credentials.create({ type: 'EMAIL_OTP', accountId: walletId });
     const keys = await generateClientKeyPair();
     const answer = await direct.auth.credentials.verify(credential.id, { type: 'EMAIL_OTP', otp: '000000', clientPublicKey: keys.publicKey });
     wallets.push({ walletId, session: await WalletSession.fromVerify(answer, keys, credential.id) });

@@ -200,7 +200,7 @@ function reallyInvalid(c: BrokenCase): boolean {
 }
 
 describe('fuzz: invalid params throw ValidationError and send nothing', () => {
-  it(`every method, one field broken: wrong type, out of range, bad id prefix, missing, unknown enum (${RUNS} cases, seed ${SEED})`, async () => {
+  it(`every method, one field broken: wrong type, out of range, missing, unknown closed enum (${RUNS} cases, seed ${SEED})`, async () => {
     recordWire();
     answer = () => HttpResponse.json({});
     const kinds = new Map<string, number>();
@@ -234,7 +234,8 @@ describe('fuzz: invalid params throw ValidationError and send nothing', () => {
     );
     // eslint-disable-next-line no-console
     console.log(`[reliability] invalid params: ${JSON.stringify(Object.fromEntries(kinds))}; ${skipped} union breakages fit another branch`);
-    for (const kind of ['wrong-type', 'out-of-range', 'bad-id-prefix', 'missing-required', 'unknown-enum']) expect(kinds.get(kind) ?? 0).toBeGreaterThan(0);
+    // No 'bad-id-prefix': identifiers are never checked by shape (the service decides).
+    for (const kind of ['wrong-type', 'out-of-range', 'missing-required', 'unknown-enum']) expect(kinds.get(kind) ?? 0).toBeGreaterThan(0);
     expect(skipped).toBeLessThan(RUNS / 5);
   }, 600_000);
 

@@ -161,7 +161,7 @@ beforeAll(async () => {
 
   // Wallet: EMAIL_OTP session with a device key whose bytes the test holds.
   const walletId = usd.id.replace('InternalAccount:', 'EmbeddedWallet:');
-  const otp = await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: walletId, email: 'ada@keeper.example' });
+  const otp = await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: walletId });
   const device = crypto.createECDH('prime256v1');
   device.generateKeys();
   privateKeys.push(device.getPrivateKey('hex'));

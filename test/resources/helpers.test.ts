@@ -116,7 +116,7 @@ describe('local refusals', () => {
     expect((await rejected(cb.quotes.create(quote))).field).toBe('lockedCurrencyAmount');
     expect((await rejected(cb.sandbox.fundInternalAccount('InternalAccount:1', { amount: 100_000_000_001 }))).field).toBe('amount');
     expect((await rejected(cb.customers.list({ limit: 101 }))).field).toBe('limit');
-    expect((await rejected(cb.customers.retrieve('Quote:1'))).field).toBe('customerId');
+    expect((await rejected(cb.customers.retrieve(''))).field).toBe('customerId');
     expect((await rejected(cb.customers.list({ createdAfter: new Date('nope') }))).field).toBe('createdAfter');
   });
 });

@@ -129,11 +129,11 @@ describe('customers', () => {
     expect((await call('POST', '/customers', { customerType: 'INDIVIDUAL', umaAddress: c.umaAddress })).status).toBe(200);
   });
 
-  it('answers 404 for unknown ids and 400 for ids of the wrong shape', async () => {
+  it('answers 404 for unknown ids, whatever their shape (the service decides, never the id\'s prefix)', async () => {
     expectError(await call('GET', '/customers/Customer:nope'), 404, 'CUSTOMER_NOT_FOUND');
-    const bad = await call('GET', '/customers/Quote:123');
-    expectError(bad, 400, 'INVALID_INPUT');
-    expect(bad.body.details.field).toBe('customerId');
+    const other = await call('GET', '/customers/Quote:123');
+    expectError(other, 404, 'CUSTOMER_NOT_FOUND');
+    expect(other.body.details.id).toBe('Quote:123');
   });
 });
 

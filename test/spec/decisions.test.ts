@@ -159,13 +159,42 @@ describe('decisions.md operations', () => {
       expect(schemas[name]?.['x-spec-gap'], `${name} lacks x-spec-gap: true`).toBe(true);
     }
     expect(schemas.InternalAccount.properties.privateEnabled['x-spec-gap']).toBe(true);
-    expect(schemas.EmailOtpCredentialCreateParams.properties.email['x-spec-gap']).toBe(true);
+    // decisions.md: EMAIL_OTP carries type and accountId only (no invented email).
+    expect(schemas.EmailOtpCredentialCreateParams.properties.email).toBeUndefined();
+    expect(schemas.EmailOtpCredentialCreateParams.required.sort()).toEqual(['accountId', 'type']);
     expect(schemas.CustomerUpdateParams.properties.businessInfo['x-spec-gap']).toBe(true);
   });
 });
 
+describe('open world (decisions.md "Identifiers, open sets and who decides")', () => {
+  const schemas = doc.components.schemas as Json;
+  it('no identifier pattern anywhere in the document', () => {
+    const patterns = [...JSON.stringify(doc).matchAll(/"pattern":"([^"]*)"/g)].map((m) => m[1]!);
+    expect(patterns.filter((p) => /[A-Za-z]+:\.\+/.test(p) || /^\^\(?[A-Z][A-Za-z|]+\)?:/.test(p))).toEqual([]);
+    expect(patterns.length).toBeGreaterThan(0); // country codes and key formats the spec states remain
+  });
+  it('the open sets are x-extensible-enum, never a closed enum', () => {
+    for (const name of ['ErrorCode', 'KycStatus', 'ExternalAccountStatus', 'TransactionStatus', 'FailureReason', 'QuoteStatus', 'PurposeOfPayment', 'InvitationStatus', 'VerificationStatus', 'CredentialType']) {
+      expect(schemas[name].enum, name).toBeUndefined();
+      expect(schemas[name]['x-extensible-enum'].length, name).toBeGreaterThan(1);
+    }
+  });
+  it('account types and credential types are open discriminators; an UMA destination needs no currency', () => {
+    for (const name of ['ExternalAccountInfo', 'CredentialCreateParams', 'CredentialVerifyParams']) expect(schemas[name]['x-open-discriminator'], name).toBe(true);
+    expect(schemas.UmaAddressDestination.required).not.toContain('currency');
+  });
+  it('clientPublicKey accepts the compressed and the uncompressed form', () => {
+    const pattern = new RegExp(schemas.CredentialChallengeParams.properties.clientPublicKey.pattern);
+    expect(pattern.test('04' + 'a'.repeat(128))).toBe(true);
+    expect(pattern.test('02' + 'a'.repeat(64))).toBe(true);
+    expect(pattern.test('03' + 'b'.repeat(64))).toBe(true);
+    expect(pattern.test('05' + 'a'.repeat(64))).toBe(false);
+  });
+});
+
 describe('errors', () => {
-  const enumValues: string[] = doc.components.schemas.ErrorCode.enum;
+  // An open set (decisions.md "Identifiers, open sets"): known values, the service may add more.
+  const enumValues: string[] = doc.components.schemas.ErrorCode['x-extensible-enum'];
 
   it('ErrorCode lists every code of decisions.md', () => {
     const codes = [...section('Errors').matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]!);
@@ -276,7 +305,7 @@ describe('webhooks', () => {
       const variant = resolve({ $ref: ref })!;
       expect(variant.properties.type.const, ref).toBe(type);
       expect([...variant.required].sort(), ref).toEqual(['data', 'id', 'timestamp', 'type']);
-      expect(variant.properties.id.pattern).toBe('^Webhook:.+$');
+      expect(variant.properties.id.pattern).toBeUndefined(); // identifiers are never checked by shape
       expect(variant.properties.timestamp.format).toBe('date-time');
     }
   });

@@ -146,7 +146,7 @@ describe('wallet flows (independent node:crypto double)', () => {
     const cb = new Crossborder({ tokenId: 'tok', clientSecret: 'sec', baseUrl: BASE });
 
     // 1. The first credential answers 201 at once; registration issues no session.
-    const otpCred = await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: ACCOUNT, email: 'ada@example.com' });
+    const otpCred = await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: ACCOUNT });
     expect(otpCred.type).toBe('EMAIL_OTP');
 
     // 2. Verify with the sandbox OTP and a fresh client key pair; open the session key on the "device".
@@ -201,7 +201,7 @@ describe('wallet flows (independent node:crypto double)', () => {
     const svc = service();
     mswServer.use(...svc.handlers);
     const cb = new Crossborder({ tokenId: 'tok', clientSecret: 'sec', baseUrl: BASE });
-    const first = await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: ACCOUNT, email: 'ada@example.com' });
+    const first = await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: ACCOUNT });
     const kp = await generateClientKeyPair();
     const session = await WalletSession.fromVerify(
       await cb.auth.credentials.verify(first.id, { type: 'EMAIL_OTP', otp: '000000', clientPublicKey: kp.publicKey }),

@@ -61,6 +61,13 @@ function register(ctx: Ctx, body: ExternalAccountCreateParams): { rec: ExternalA
   }
   const info = body.accountInfo;
   const held = CURRENCY_OF_TYPE[info.accountType];
+  if (held === undefined) {
+    // The service's account types are an open set; the sandbox emulates the ones the document lists.
+    throw new SandboxError(400, 'INVALID_INPUT', `The sandbox does not emulate accountType ${info.accountType}.`, {
+      field: 'accountInfo.accountType',
+      emulated: Object.keys(CURRENCY_OF_TYPE),
+    });
+  }
   if (held !== body.currency) {
     throw new SandboxError(400, 'INVALID_CURRENCY', `A ${info.accountType} holds ${held}, not ${body.currency}.`, {
       field: 'currency',

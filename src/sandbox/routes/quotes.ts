@@ -152,8 +152,10 @@ function resolveDestination(ctx: Ctx, body: QuoteCreateParams, sourceAccountId: 
     if (lookup.receiverUmaAddress?.toLowerCase() !== dest.umaAddress.toLowerCase()) {
       throw invalidInput('lookupId', `Lookup ${lookup.id} was made for ${lookup.receiverUmaAddress ?? lookup.accountId}, not ${dest.umaAddress}.`);
     }
-    if (!lookup.currencies.includes(dest.currency)) {
-      throw new SandboxError(400, 'INVALID_CURRENCY', `${dest.umaAddress} does not accept ${dest.currency}.`, {
+    // Without a currency the receiver's first accepted one is used (decisions.md: `currency` is optional).
+    const currency = dest.currency ?? lookup.currencies[0]!;
+    if (!lookup.currencies.includes(currency)) {
+      throw new SandboxError(400, 'INVALID_CURRENCY', `${dest.umaAddress} does not accept ${currency}.`, {
         field: 'destination.currency',
         supportedCurrencies: lookup.currencies,
       });
@@ -163,12 +165,12 @@ function resolveDestination(ctx: Ctx, body: QuoteCreateParams, sourceAccountId: 
       throw invalidInput(`senderCustomerInfo.${missing[0]}`, `The receiver requires payer data: ${missing.join(', ')}.`, { missingFields: missing });
     }
     const local = [...ctx.world.customers.values()].find((c) => !c.data.isDeleted && c.data.umaAddress.toLowerCase() === dest.umaAddress.toLowerCase());
-    const localAccount = local ? primaryAccount(ctx, local.data.id, dest.currency) : undefined;
+    const localAccount = local ? primaryAccount(ctx, local.data.id, currency) : undefined;
     const receiverName = local?.data.customerType === 'INDIVIDUAL' ? local.data.fullName : local?.data.businessInfo.legalName;
     return {
       target: { kind: 'uma', umaAddress: dest.umaAddress, localAccountId: localAccount?.data.id },
-      receiving: dest.currency,
-      destination: { destinationType: 'UMA_ADDRESS', umaAddress: dest.umaAddress, currency: dest.currency },
+      receiving: currency,
+      destination: { destinationType: 'UMA_ADDRESS', umaAddress: dest.umaAddress, currency },
       identifier: umaUser(dest.umaAddress),
       ...(receiverName ? { counterparty: { FULL_NAME: receiverName } } : {}),
     };

@@ -52,6 +52,10 @@ function requireClientKey(key: string, field: string): void {
 const create: Handler = async (ctx, call) => {
   const body = call.body as CredentialCreateParams;
   const wallet = findInternalAccount(ctx, body.accountId);
+  if (!['EMAIL_OTP', 'OAUTH', 'PASSKEY'].includes(body.type)) {
+    // Credential types are an open set; the sandbox emulates the three the spec lists.
+    throw invalidInput('type', `The sandbox does not emulate credential type ${String(body.type)}.`);
+  }
   /** The credential rules; returns what the new credential is called. */
   const rules = (): { nickname: string; subject?: string } => {
     const existing = credentialsOf(ctx, wallet.suffix);
@@ -65,7 +69,8 @@ const create: Handler = async (ctx, call) => {
       const identity = checkIdentityToken(body.oidcToken, now(ctx));
       return { nickname: identity.nickname, subject: identity.subject };
     }
-    return { nickname: body.type === 'EMAIL_OTP' ? body.email : (body.nickname ?? 'Passkey') };
+    // EMAIL_OTP: the code goes to the email of the account's customer (decisions.md); the sandbox shows a placeholder.
+    return { nickname: body.type === 'EMAIL_OTP' ? 'wallet-user@sandbox.invalid' : (body.nickname ?? 'Passkey') };
   };
   if (credentialsOf(ctx, wallet.suffix).length > 0) {
     // A further credential needs a signature from an active session of this wallet.

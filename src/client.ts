@@ -3,8 +3,9 @@
  * the one pipeline in `src/core/`.
  * @module
  */
-import { CoreClient } from './core/client';
-import type { ClientOptions } from './core/options';
+import type { APIPromise } from './core/api-promise';
+import { CoreClient, type CallInput, type Operation } from './core/client';
+import type { ClientOptions, Environment, SignedRequestOptions } from './core/options';
 import { ExternalAccounts, InternalAccounts, Platform } from './resources/accounts';
 import { Auth } from './resources/auth';
 import { Customers } from './resources/customers';
@@ -21,7 +22,19 @@ import { Webhooks } from './resources/webhooks';
  * for await (const customer of cb.customers.list({ limit: 50 })) console.log(customer.id);
  * ```
  */
-export class Crossborder extends CoreClient {
+export class Crossborder {
+  /** `sandbox`, `production`, or `unknown` (a `baseUrl` given without an environment: the service decides). */
+  readonly environment: Environment | 'unknown';
+  /** Base address including the version segment `/2025-10-13`. */
+  readonly baseUrl: string;
+  /** Retries after the first attempt, for failures that are safe to repeat. */
+  readonly maxRetries: number;
+  /** Per-attempt timeout in ms. */
+  readonly timeout: number;
+  /** The service's webhook public key (PEM or hex), if configured. */
+  readonly webhookPublicKey: string | undefined;
+  /** The pipeline: private, so the client's surface is its resources. */
+  readonly #core: CoreClient;
   /** Customers (individual or business). */
   readonly customers: Customers;
   /** Internal accounts and embedded wallets. */
@@ -54,21 +67,55 @@ export class Crossborder extends CoreClient {
   readonly webhooks: Webhooks;
 
   constructor(options: ClientOptions = {}) {
-    super(options);
-    this.customers = new Customers(this);
-    this.internalAccounts = new InternalAccounts(this);
-    this.externalAccounts = new ExternalAccounts(this);
-    this.platform = new Platform(this);
-    this.config = new Config(this);
-    this.quotes = new Quotes(this);
-    this.transferIn = new TransferIn(this);
-    this.transactions = new Transactions(this);
-    this.receiver = new Receiver(this);
-    this.invitations = new Invitations(this);
-    this.verifications = new Verifications(this);
-    this.umaProviders = new UmaProviders(this);
-    this.sandbox = new Sandbox(this);
-    this.auth = new Auth(this);
-    this.webhooks = new Webhooks(this);
+    const core = new CoreClient(options);
+    this.#core = core;
+    this.environment = core.environment;
+    this.baseUrl = core.baseUrl;
+    this.maxRetries = core.maxRetries;
+    this.timeout = core.timeout;
+    this.webhookPublicKey = core.webhookPublicKey;
+    this.customers = new Customers(core);
+    this.internalAccounts = new InternalAccounts(core);
+    this.externalAccounts = new ExternalAccounts(core);
+    this.platform = new Platform(core);
+    this.config = new Config(core);
+    this.quotes = new Quotes(core);
+    this.transferIn = new TransferIn(core);
+    this.transactions = new Transactions(core);
+    this.receiver = new Receiver(core);
+    this.invitations = new Invitations(core);
+    this.verifications = new Verifications(core);
+    this.umaProviders = new UmaProviders(core);
+    this.sandbox = new Sandbox(core);
+    this.auth = new Auth(core);
+    this.webhooks = new Webhooks(core);
+  }
+
+  /**
+   * Calls any operation of the API by method and path: the escape hatch for operations this SDK does
+   * not wrap yet. Path parameters go in `input.path` (substituted into `{name}` placeholders), then
+   * `query`, `body`; the call goes through the same pipeline (auth, retries, errors, signed retry).
+   *
+   * ```ts
+   * const quote = await cb.request<Quote>('GET', '/quotes/{quoteId}', { path: { quoteId } });
+   * ```
+   */
+  request<T = unknown>(method: Operation['method'], path: string, input: CallInput = {}, options: SignedRequestOptions = {}): APIPromise<T> {
+    return this.#core.request<T>(method, path, input, options);
   }
 }
+
+// Not on the type (so not in autocompletion), but there for `util.inspect` and `JSON.stringify`:
+// short, and never the credentials.
+Object.defineProperties(Crossborder.prototype, {
+  [Symbol.for('nodejs.util.inspect.custom')]: {
+    value(this: Crossborder) {
+      return `Crossborder { environment: '${this.environment}', baseUrl: '${this.baseUrl}' }`;
+    },
+  },
+  toJSON: {
+    value(this: Crossborder) {
+      return { environment: this.environment, baseUrl: this.baseUrl, maxRetries: this.maxRetries, timeout: this.timeout };
+    },
+  },
+});

@@ -6,32 +6,25 @@
  */
 import createClient, { createQuerySerializer } from 'openapi-fetch';
 import { APIPromise, type WithResponse } from './api-promise';
+import { base64Forms, createScrub, isChallenge, readChallenge, readEnvelope, toAPIError, type Scrub } from './answers';
 import {
   APIConnectionError,
-  APIError,
-  AuthenticationError,
-  BadRequestError,
   ConfigurationError,
-  ConflictError,
   CrossborderError,
-  InternalServerError,
-  NotFoundError,
-  PermissionDeniedError,
-  RateLimitError,
-  ResponseValidationError,
   SignatureChallengeError,
   SignatureRequiredError,
-  UnprocessableEntityError,
   ValidationError,
   type SignatureChallenge,
   type ValidationIssue,
 } from './errors';
-import { Log } from './logger';
-import type { ClientOptions, Environment, ListOptions, RequestOptions, SignedRequestOptions } from './options';
-import { Page, PagePromise, type ListEnvelope } from './pagination';
-import { defaultSleep, parseRetryAfter, unknownOutcomeHint } from './retry';
+import { logFromOptions, type Log } from './logger';
+import type { ClientOptions, Environment, ListOptions, RequestOptions, SignedRequestOptions, ValidationIssueReport } from './options';
+import { Page, PagePromise } from './pagination';
+import { defaultSleep, unknownOutcomeHint } from './retry';
 import { createAttemptLoop, PreparedRequest, type CallContext, type TransportConfig } from './transport';
 import { check, resolvedSchema, resolveSchema, type SchemaRef } from './validation';
+import { VERSION } from './version';
+import { headerIn, mergeHeaders, normalizeQuery, wireProblems } from './wire';
 
 /** The API version this SDK speaks: the path segment after the base address. */
 export const API_VERSION = '2025-10-13';
@@ -49,7 +42,10 @@ export interface Operation {
   readonly path: string;
   /** Honours `Idempotency-Key`: the SDK sends one per call, and retries are safe. */
   readonly idempotent: boolean;
-  /** May answer 202 with a wallet challenge (the signed retry). */
+  /**
+   * The spec lists it as answering 202 with a wallet challenge. Documentation only: any write whose
+   * answer is a 202 challenge goes through the signed retry (the service extends signing).
+   */
   readonly signed: boolean;
   /** Refused by production platforms. */
   readonly sandboxOnly: boolean;
@@ -66,7 +62,7 @@ export interface Operation {
 /** Parameters of one call, split by where they go. */
 export interface CallInput {
   path?: Record<string, string> | undefined;
-  query?: object | undefined;
+  query?: object | null | undefined;
   body?: unknown;
   /** Operation headers that are parameters (e.g. PASSKEY verify `Request-Id`). */
   header?: Record<string, string> | undefined;
@@ -85,19 +81,43 @@ function env(name: string): string | undefined {
 
 /** Base address with the version segment exactly once and no trailing slash. */
 export function normalizeBaseUrl(baseUrl: string): string {
-  let url = baseUrl.trim().replace(/\/+$/, '');
+  let url = String(baseUrl).trim().replace(/\/+$/, '');
   if (!/^https?:\/\/[^/]/i.test(url)) throw new ConfigurationError(`baseUrl must be an http(s) URL, got '${baseUrl}'`);
   if (!url.endsWith(`/${API_VERSION}`)) url += `/${API_VERSION}`;
   return url;
 }
 
+/** Longest timer a JavaScript runtime honours (2^31 - 1 ms, about 24.8 days); longer ones fire at once. */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/** `crossborder-sdk/<version> <runtime>/<version>`, or undefined where the runtime forbids the header (browsers). */
+function userAgent(): string | undefined {
+  const g = globalThis as { Bun?: { version?: string }; Deno?: { version?: { deno?: string } }; EdgeRuntime?: unknown; navigator?: { userAgent?: string }; document?: unknown };
+  let runtime: string | undefined;
+  if (g.Bun?.version) runtime = `bun/${g.Bun.version}`;
+  else if (g.Deno?.version?.deno) runtime = `deno/${g.Deno.version.deno}`;
+  else if (typeof g.EdgeRuntime === 'string') runtime = `edge-runtime/${g.EdgeRuntime}`;
+  else if (g.navigator?.userAgent === 'Cloudflare-Workers') runtime = 'workerd';
+  else if (typeof process !== 'undefined' && process.versions?.node) runtime = `node/${process.versions.node}`;
+  else if (g.document !== undefined) return undefined;
+  return `crossborder-sdk/${VERSION}${runtime ? ` ${runtime}` : ''}`;
+}
+
+/** True in a web page (not a worker, not a server runtime). */
+function inBrowser(): boolean {
+  const g = globalThis as { window?: unknown; document?: unknown; Deno?: unknown };
+  return typeof g.window !== 'undefined' && typeof g.document !== 'undefined' && g.Deno === undefined;
+}
+
 /**
- * The transport core of {@link Crossborder}. Holds the credentials in private fields: they never
- * show in `util.inspect`, `JSON.stringify` or errors.
+ * The transport core of {@link Crossborder}: the pipeline every operation goes through. Holds the
+ * credentials in private fields: they never show in `util.inspect`, `JSON.stringify` or errors.
+ * Resources reach it; users reach it only through {@link Crossborder.request}.
+ * @internal
  */
 export class CoreClient {
-  /** `sandbox` or `production`. */
-  readonly environment: Environment;
+  /** `sandbox`, `production`, or `unknown` (a `baseUrl` given without an environment: the service decides). */
+  readonly environment: Environment | 'unknown';
   /** Base address including the version segment. */
   readonly baseUrl: string;
   /** Retries after the first attempt. */
@@ -110,32 +130,56 @@ export class CoreClient {
   readonly #http: HttpClient;
   readonly #transport: TransportConfig;
   readonly #validateResponses: boolean;
+  readonly #onValidationIssue: ((report: ValidationIssueReport) => void) | undefined;
   readonly #defaultHeaders: Record<string, string>;
   /** Challenges seen (requestId → expiresAt) and requestIds already sent, so none is reused. */
   readonly #challenges = new Map<string, string>();
   readonly #usedRequestIds = new Set<string>();
   /** @internal */
   readonly log: Log;
+  /** @internal Removes the credentials from texts built from answers. */
+  readonly scrub: Scrub;
 
-  constructor(options: ClientOptions = {}) {
+  constructor(options: ClientOptions | null = {}) {
+    options ??= {};
     const tokenId = options.tokenId ?? env('CROSSBORDER_TOKEN_ID');
     const secret = options.clientSecret ?? env('CROSSBORDER_CLIENT_SECRET');
     if (!tokenId) throw new ConfigurationError('Missing tokenId: pass { tokenId } or set CROSSBORDER_TOKEN_ID');
     if (!secret) throw new ConfigurationError('Missing clientSecret: pass { clientSecret } or set CROSSBORDER_CLIENT_SECRET');
+    if (typeof tokenId !== 'string' || typeof secret !== 'string') throw new ConfigurationError('tokenId and clientSecret must be strings');
     if (tokenId.includes(':')) throw new ConfigurationError('tokenId must not contain ":" (HTTP Basic joins it to the secret with one)');
-    const environment = options.environment ?? 'production';
-    if (environment !== 'sandbox' && environment !== 'production') {
+    if (inBrowser() && options.dangerouslyAllowBrowser !== true) {
+      throw new ConfigurationError(
+        'The client secret would ship to every visitor of this page: call the service from your backend ' +
+          '(crossborder-sdk/wallet is the browser side), or pass dangerouslyAllowBrowser: true if you know why',
+      );
+    }
+    const baseUrl = options.baseUrl ?? env('CROSSBORDER_BASE_URL');
+    const environment = options.environment ?? env('CROSSBORDER_ENVIRONMENT') ?? (baseUrl === undefined ? 'production' : 'unknown');
+    if (environment !== 'sandbox' && environment !== 'production' && environment !== 'unknown') {
       throw new ConfigurationError(`environment must be 'sandbox' or 'production', got '${String(environment)}'`);
     }
     this.environment = environment;
-    this.baseUrl = normalizeBaseUrl(options.baseUrl ?? env('CROSSBORDER_BASE_URL') ?? DEFAULT_BASE_URLS[environment]);
-    this.maxRetries = nonNegativeInteger('maxRetries', options.maxRetries ?? 2);
-    this.timeout = positiveNumber('timeout', options.timeout ?? 60_000);
+    this.baseUrl = normalizeBaseUrl(baseUrl ?? DEFAULT_BASE_URLS[environment === 'sandbox' ? 'sandbox' : 'production']);
+    this.maxRetries = retries(options.maxRetries ?? 2, (m) => {
+      throw new ConfigurationError(`maxRetries ${m}`);
+    });
+    this.timeout = timeoutOf(options.timeout ?? 60_000, (m) => {
+      throw new ConfigurationError(`timeout ${m}`);
+    });
     this.webhookPublicKey = options.webhookPublicKey ?? env('CROSSBORDER_WEBHOOK_PUBLIC_KEY');
     this.#validateResponses = options.validateResponses ?? false;
-    this.#defaultHeaders = mergeHeaders({}, options.defaultHeaders);
-    this.#authorization = `Basic ${base64(`${tokenId}:${secret}`)}`;
-    this.log = new Log(options.logger, options.logLevel ?? 'warn');
+    this.#onValidationIssue = options.onValidationIssue;
+    const problems = wireProblems(undefined, undefined, [], [['defaultHeaders', options.defaultHeaders]]);
+    if (problems.length) throw new ConfigurationError(`${problems[0]!.path} ${problems[0]!.message}`);
+    if (headerIn(options.defaultHeaders, 'idempotency-key') !== undefined) {
+      throw new ConfigurationError('defaultHeaders must not carry Idempotency-Key: one key for every call would replay the first answer; pass options.idempotencyKey per call');
+    }
+    const agent = userAgent();
+    this.#defaultHeaders = mergeHeaders(agent ? { 'user-agent': agent } : {}, options.defaultHeaders);
+    this.#authorization = `Basic ${base64Forms(`${tokenId}:${secret}`)[0]}`;
+    this.scrub = createScrub([secret, `${tokenId}:${secret}`, ...base64Forms(`${tokenId}:${secret}`), ...base64Forms(secret)]);
+    this.log = logFromOptions(options.logger, options.logLevel, env('CROSSBORDER_LOG'));
     const userFetch = options.fetch;
     this.#transport = {
       // Looked up per call so that test interceptors installed later (msw) still see requests.
@@ -143,6 +187,7 @@ export class CoreClient {
       sleep: options.sleep ?? defaultSleep,
       log: this.log,
       random: Math.random,
+      scrub: this.scrub,
     };
     this.#http = createClient({
       baseUrl: this.baseUrl,
@@ -153,18 +198,23 @@ export class CoreClient {
   }
 
   /** @internal Runs one operation through the pipeline. */
-  call<T>(op: Operation, input: CallInput = {}, options: AnyOptions = {}): APIPromise<T> {
-    return new APIPromise(this.#run<T>(op, input, options));
+  call<T>(op: Operation, input: CallInput = {}, options?: AnyOptions | null): APIPromise<T> {
+    return new APIPromise(this.#run<T>(op, input, options ?? {}));
   }
 
   /** @internal Runs a list operation: the result is awaitable (first page) and iterable (all items). */
-  list<T>(op: Operation, input: CallInput = {}, options: ListOptions = {}): PagePromise<T> {
+  list<T>(op: Operation, input: CallInput = {}, options?: ListOptions | null): PagePromise<T> {
+    const opts = options ?? {};
+    const baseQuery = input.query ?? undefined;
     const fetchPage = (cursor: string | undefined, signal?: AbortSignal): Promise<WithResponse<Page<T>>> => {
-      const query = cursor === undefined ? input.query : { ...input.query, cursor };
-      const pageSignal = signal && options.signal ? AbortSignal.any([signal, options.signal]) : (signal ?? options.signal);
-      return this.#run<ListEnvelope<T>>(op, { ...input, query }, { ...options, signal: pageSignal }).then((r) => {
-        assertEnvelope(r.data, r.response, op);
-        return { ...r, data: new Page<T>(r.data, (c, s) => fetchPage(c, s).then((p) => p.data), cursor, options.prefetch) };
+      const query = cursor === undefined ? baseQuery : { ...baseQuery, cursor };
+      const pageSignal = signal && opts.signal ? AbortSignal.any([signal, opts.signal]) : (signal ?? opts.signal);
+      return this.#run<unknown>(op, { ...input, query }, { ...opts, signal: pageSignal }).then((r) => {
+        const operation = `${op.method} ${op.path}`;
+        const envelope = readEnvelope<T>(r.data, r.response, operation, op.paginated, (issues) =>
+          this.#report({ operation, status: r.response.status, requestId: r.requestId, issues }),
+        );
+        return { ...r, data: new Page<T>(envelope, (c, s) => fetchPage(c, s).then((p) => p.data), cursor, opts.prefetch) };
       });
     };
     return new PagePromise(fetchPage(undefined));
@@ -194,12 +244,12 @@ export class CoreClient {
       id: `${method} ${path}`,
       method,
       path,
-      idempotent: options.idempotencyKey !== undefined,
+      idempotent: options?.idempotencyKey !== undefined || headerIn(options?.headers, 'idempotency-key') !== undefined,
       signed: true,
       sandboxOnly: false,
       paginated: false,
     };
-    return this.call<T>(op, input, options);
+    return this.call<T>(op, input ?? {}, options);
   }
 
   async #run<T>(op: Operation, input: CallInput, options: AnyOptions): Promise<WithResponse<T>> {
@@ -209,24 +259,48 @@ export class CoreClient {
         `${op.id} is sandbox-only and this client's environment is 'production'; nothing was sent`,
       );
     }
-    const query = input.query === undefined ? undefined : normalizeQuery(input.query);
+    const query = input.query === undefined || input.query === null ? undefined : normalizeQuery(input.query);
     const checked = validateParams(op, input.path, query, input.body);
     const issues = Array.isArray(checked) ? checked : await checked;
+    const write = op.method !== 'GET';
+    // `Idempotency-Key` among the headers is the idempotencyKey option, by one rule: never replaced, never smuggled.
+    const headerKey = headerIn(options.headers, 'idempotency-key');
+    let userKey = options.idempotencyKey;
+    if (headerKey !== undefined) {
+      if (!op.idempotent) {
+        issues.push({ path: 'options.headers.Idempotency-Key', rule: 'unsupported', message: `${operation} does not honour Idempotency-Key (the service would ignore it)` });
+      } else if (userKey !== undefined && userKey !== headerKey) {
+        issues.push({ path: 'options.headers.Idempotency-Key', rule: 'conflict', message: 'differs from options.idempotencyKey: give the key once' });
+      } else userKey = headerKey as string;
+    }
     if (options.idempotencyKey !== undefined && !op.idempotent) {
       issues.push({ path: 'options.idempotencyKey', rule: 'unsupported', message: `${operation} does not honour Idempotency-Key` });
-    } else if (options.idempotencyKey !== undefined && (typeof options.idempotencyKey !== 'string' || options.idempotencyKey.length === 0 || options.idempotencyKey.length > 255)) {
+    } else if (userKey !== undefined && (typeof userKey !== 'string' || userKey.length === 0 || userKey.length > 255)) {
       issues.push({ path: 'options.idempotencyKey', rule: 'invalid_format', message: 'must be a non-empty string of at most 255 characters' });
     }
-    if ((options.signature === undefined) !== (options.requestId === undefined) && op.signed) {
+    if ((options.signature === undefined) !== (options.requestId === undefined)) {
       issues.push({ path: options.signature === undefined ? 'options.signature' : 'options.requestId', rule: 'required', message: 'signature and requestId go together (the second leg of a signed call)' });
     }
-    if ((options.signature !== undefined || options.signer !== undefined) && !op.signed) {
-      issues.push({ path: 'options.signer', rule: 'unsupported', message: `${operation} is not a signed operation` });
+    if ((options.signature !== undefined || options.signer !== undefined) && !write) {
+      issues.push({ path: 'options.signer', rule: 'unsupported', message: `${operation} is a read: reads are never signed` });
     }
-    issues.push(...wireProblems(input, query, options));
+    if (options.signer !== undefined && typeof options.signer !== 'function') {
+      issues.push({ path: 'options.signer', rule: 'invalid_type', message: 'expected a function (challenge) => Promise<string>' });
+    }
+    const maxRetries = options.maxRetries === undefined ? this.maxRetries : retries(options.maxRetries, (m) => issue(issues, 'options.maxRetries', m));
+    const timeout = options.timeout === undefined ? this.timeout : timeoutOf(options.timeout, (m) => issue(issues, 'options.timeout', m));
+    const headerBags: [string, Record<string, unknown> | undefined][] = [['options.headers', withoutKey(options.headers)]];
+    issues.push(
+      ...wireProblems(input.path, query, [
+        ['options.idempotencyKey', userKey],
+        ['options.signature', options.signature],
+        ['options.requestId', options.requestId],
+        ...Object.entries(input.header ?? {}).map(([k, v]) => [`options.${k}`, v] as [string, unknown]),
+      ], headerBags),
+    );
     if (issues.length) throw new ValidationError(issues);
 
-    const idempotencyKey = op.idempotent ? (options.idempotencyKey ?? crypto.randomUUID()) : undefined;
+    const idempotencyKey = op.idempotent ? ((userKey as string | undefined) ?? crypto.randomUUID()) : undefined;
     // Serialized once: the signed repeat and every retry send these exact bytes.
     let bodyText: string | undefined;
     try {
@@ -234,15 +308,14 @@ export class CoreClient {
     } catch (error) {
       throw new ValidationError([{ path: '', rule: 'not_json', message: `cannot be sent as JSON (${error instanceof Error ? error.message : String(error)})` }]);
     }
-    const send = (signature?: string, requestId?: string) =>
-      this.#send<T>(op, operation, input, query, bodyText, idempotencyKey, options, signature, requestId);
+    const leg: Leg = { op, operation, input, query, bodyText, idempotencyKey, options, maxRetries, timeout };
 
     if (options.signature !== undefined && options.requestId !== undefined) {
       this.#claimRequestId(options.requestId, operation);
-      return this.#expectFinal(await send(options.signature, options.requestId), op, operation);
+      return this.#expectFinal(await this.#send<T>(leg, options.signature, options.requestId), op, operation);
     }
-    const first = await send();
-    if (first.response.status !== 202 || !op.signed) return first;
+    const first = await this.#send<T>(leg);
+    if (first.response.status !== 202 || !write || !isChallenge(first.data, op.signed)) return first;
 
     const challenge = readChallenge(first.data, first.response, operation);
     if (!options.signer) {
@@ -254,28 +327,22 @@ export class CoreClient {
     if (typeof signature !== 'string' || signature === '') {
       throw new SignatureChallengeError(`The signer returned no signature for ${operation}`);
     }
+    if (!/^[\t\x20-\x7e\x80-\xff]*$/.test(signature)) {
+      throw new SignatureChallengeError(`The signer returned a signature that cannot be sent as a header for ${operation}`);
+    }
     assertNotExpired(challenge, operation); // the signer may have taken long: never send a stale challenge
     this.#claimRequestId(challenge.requestId, operation);
-    return this.#expectFinal(await send(signature, challenge.requestId), op, operation);
+    return this.#expectFinal(await this.#send<T>(leg, signature, challenge.requestId), op, operation);
   }
 
   /** One leg: one request through openapi-fetch and the attempt loop; non-2xx becomes a typed error. */
-  async #send<T>(
-    op: Operation,
-    operation: string,
-    input: CallInput,
-    query: Record<string, unknown> | undefined,
-    bodyText: string | undefined,
-    idempotencyKey: string | undefined,
-    options: AnyOptions,
-    signature: string | undefined,
-    requestId: string | undefined,
-  ): Promise<WithResponse<T>> {
+  async #send<T>(leg: Leg, signature?: string, requestId?: string): Promise<WithResponse<T>> {
+    const { op, operation, input, query, bodyText, idempotencyKey, options } = leg;
     // A plain object with lower-case names (a later source replaces an earlier one, whatever the
     // case): fetch copies it faster than a `Headers`, and the custom `fetch` option gets it as is.
     const headers: Record<string, string> = bodyText === undefined ? {} : { 'content-type': 'application/json' };
     Object.assign(headers, this.#defaultHeaders); // lower-cased once, in the constructor
-    mergeHeaders(headers, options.headers);
+    mergeHeaders(headers, withoutKey(options.headers) as Record<string, string> | undefined);
     mergeHeaders(headers, input.header);
     headers.authorization = this.#authorization;
     headers.accept = 'application/json';
@@ -286,12 +353,13 @@ export class CoreClient {
     const ctx: CallContext = {
       operation,
       idempotencyKey,
-      maxRetries: nonNegativeInteger('options.maxRetries', options.maxRetries ?? this.maxRetries),
-      timeout: positiveNumber('options.timeout', options.timeout ?? this.timeout),
+      maxRetries: leg.maxRetries,
+      timeout: leg.timeout,
       signal: options.signal,
       headers,
       body: bodyText,
-      safe: op.method === 'GET' || idempotencyKey !== undefined,
+      // A signed leg goes out once per requestId: repeated only when it surely never left.
+      safe: requestId === undefined && (op.method === 'GET' || idempotencyKey !== undefined),
       attempts: 0,
       response: undefined,
     };
@@ -308,6 +376,7 @@ export class CoreClient {
         throw new ValidationError([{ path: '', rule: 'unsendable', message: `the request cannot be built: ${error instanceof Error ? error.message : String(error)}` }]);
       }
       // openapi-fetch parses 2xx bodies itself: a non-JSON one (a proxy's HTML page) throws here.
+      const cause = error instanceof Error ? Object.assign(new Error(this.scrub(error.message)), { name: error.name }) : undefined;
       throw new APIConnectionError(
         `${operation} answered ${ctx.response?.status ?? ''} with a body that is not JSON` +
           (op.method !== 'GET' ? unknownOutcomeHint(idempotencyKey) : ''),
@@ -315,7 +384,7 @@ export class CoreClient {
           outcomeUnknown: op.method !== 'GET',
           idempotencyKey,
           operation,
-          cause: error,
+          cause,
           status: ctx.response?.status,
           requestId: ctx.response?.headers.get('x-request-id') ?? undefined,
         },
@@ -323,24 +392,52 @@ export class CoreClient {
     }
     const response = ctx.response!; // the real Response (openapi-fetch saw its buffered copy)
     const responseRequestId = response.headers.get('x-request-id') ?? undefined;
-    if (!response.ok) throw toAPIError(response, result.error, operation, idempotencyKey);
-    if (result.data === undefined && response.status !== 204 && response.status !== 202) {
-      throw new APIConnectionError(`${operation} answered ${response.status} with an empty body`, {
-        outcomeUnknown: op.method !== 'GET',
-        idempotencyKey,
-        operation,
-        status: response.status,
-        requestId: responseRequestId,
-      });
+    if (!response.ok) throw toAPIError(response, result.error, operation, idempotencyKey, this.scrub);
+    // A 2xx without the resource (an empty body, `null`): the write went out, its result is unknown.
+    // A 2xx without the resource is not a success. Only a DELETE answers 204 (revocations); the escape
+    // hatch (no documented answer) also takes a 202 or 204 without body, or a JSON null.
+    const documented = op.response !== undefined;
+    const empty = result.data === undefined || result.data === null;
+    const expected =
+      (response.status === 204 && (op.method === 'DELETE' || !documented)) || (!documented && (response.status === 202 || result.data === null));
+    if (empty && !expected) {
+      const write = op.method !== 'GET';
+      throw new APIConnectionError(
+        `${operation} answered ${response.status} without the resource` + (write ? unknownOutcomeHint(idempotencyKey) : ''),
+        { outcomeUnknown: write, idempotencyKey, operation, status: response.status, requestId: responseRequestId },
+      );
     }
     if (this.#validateResponses && op.response && response.status !== 202 && response.status !== 204) {
-      await validateResponse(op, result.data, response, operation);
+      const issues = check(await resolveSchema(op.response), result.data);
+      if (issues.length) this.#report({ operation, status: response.status, requestId: responseRequestId, issues });
     }
     return { data: result.data as T, response, idempotencyKey, requestId: responseRequestId };
   }
 
+  /** Drift between an answer and the document: reported, never thrown (the call succeeded at the service). */
+  #report(report: ValidationIssueReport): void {
+    if (this.#onValidationIssue) {
+      try {
+        this.#onValidationIssue(report);
+      } catch {
+        // The hook is the user's; a call that succeeded stays a success.
+      }
+      return;
+    }
+    const first = report.issues[0];
+    const message = `${report.operation} answered ${report.status} with a body that differs from the document: ${first?.path || '(root)'}: ${first?.message ?? ''}`;
+    if (this.log.enabled('warn')) this.log.warn(message, () => ({ ...report }));
+    else if (this.#validateResponses) {
+      try {
+        console.warn(`[crossborder-sdk] ${message}`);
+      } catch {
+        // no console
+      }
+    }
+  }
+
   #expectFinal<T>(result: WithResponse<T>, op: Operation, operation: string): WithResponse<T> {
-    if (result.response.status === 202 && op.signed) {
+    if (result.response.status === 202 && isChallenge(result.data, op.signed)) {
       const again = readChallenge(result.data, result.response, operation);
       this.#remember(again);
       throw new SignatureChallengeError(
@@ -383,42 +480,48 @@ export class CoreClient {
   }
 }
 
-/** An unpaired surrogate: such a string cannot be encoded as UTF-8 (nor percent-encoded). */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** What one leg of a call sends (the signed repeat sends the same, plus the two headers). */
+interface Leg {
+  op: Operation;
+  operation: string;
+  input: CallInput;
+  query: Record<string, unknown> | undefined;
+  bodyText: string | undefined;
+  idempotencyKey: string | undefined;
+  options: AnyOptions;
+  maxRetries: number;
+  timeout: number;
+}
 
-/** Header values: Latin-1 without control characters (a newline would split the header). */
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+/** The headers option without `Idempotency-Key` (which is the idempotencyKey option). */
+function withoutKey(headers: Record<string, string> | undefined | null): Record<string, string> | undefined {
+  if (!headers || headerIn(headers, 'idempotency-key') === undefined) return headers ?? undefined;
+  const out: Record<string, string> = {};
+  for (const name in headers) if (name.toLowerCase() !== 'idempotency-key') out[name] = headers[name]!;
+  return out;
+}
 
-/**
- * What the schemas cannot see but the wire refuses: a path parameter that is not one URL segment,
- * a string that is not well-formed UTF-16 (a lone surrogate cannot be percent-encoded), a header
- * value with a newline or a character beyond Latin-1.
- */
-function wireProblems(input: CallInput, query: Record<string, unknown> | undefined, options: AnyOptions): ValidationIssue[] {
-  const issues: ValidationIssue[] = [];
-  for (const [name, value] of Object.entries(input.path ?? {})) {
-    if (typeof value !== 'string' || value === '' || value === '.' || value === '..') {
-      issues.push({ path: name, rule: 'invalid_segment', message: 'must be a non-empty string other than "." or ".."' });
-    } else if (LONE_SURROGATE.test(value)) {
-      issues.push({ path: name, rule: 'invalid_string', message: 'contains an unpaired surrogate' });
-    }
+function issue(issues: ValidationIssue[], path: string, message: string): number {
+  issues.push({ path, rule: 'invalid_value', message });
+  return 0;
+}
+
+/** A whole number of retries ≥ 0; `fail` reports anything else. */
+function retries(value: unknown, fail: (message: string) => unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    fail(`must be a whole number ≥ 0, got ${String(value)}`);
+    return 0;
   }
-  for (const [name, value] of Object.entries(query ?? {})) {
-    if (typeof value === 'string' && LONE_SURROGATE.test(value)) issues.push({ path: name, rule: 'invalid_string', message: 'contains an unpaired surrogate' });
+  return value;
+}
+
+/** A timeout in ms, > 0 and within what timers can hold (a longer one would fire at once). */
+function timeoutOf(value: unknown, fail: (message: string) => unknown): number {
+  if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value) || value > MAX_TIMEOUT_MS) {
+    fail(`must be a positive number of milliseconds up to ${MAX_TIMEOUT_MS} (about 24.8 days), got ${String(value)}`);
+    return 1;
   }
-  const headers: [string, unknown][] = [
-    ['options.idempotencyKey', options.idempotencyKey],
-    ['options.signature', options.signature],
-    ['options.requestId', options.requestId],
-    ...Object.entries(options.headers ?? {}).map(([k, v]) => [`options.headers.${k}`, v] as [string, unknown]),
-    ...Object.entries(input.header ?? {}).map(([k, v]) => [`options.${k}`, v] as [string, unknown]),
-  ];
-  for (const [path, value] of headers) {
-    if (value !== undefined && (typeof value !== 'string' || !HEADER_VALUE.test(value))) {
-      issues.push({ path, rule: 'invalid_header', message: 'must be a string of Latin-1 characters without line breaks' });
-    }
-  }
-  return issues;
+  return value;
 }
 
 /**
@@ -443,140 +546,13 @@ function validateParams(op: Operation, path: CallInput['path'], query: Record<st
   return issues;
 }
 
-/** Dates become ISO strings (openapi-fetch drops them), undefined entries go. */
-function normalizeQuery(query: object): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(query)) {
-    if (value === undefined) continue;
-    out[key] = value instanceof Date ? (Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString()) : value;
-  }
-  return out;
-}
-
 function assertNotExpired(challenge: SignatureChallenge, operation: string): void {
   const expires = Date.parse(challenge.expiresAt);
-  if (!Number.isNaN(expires) && expires <= Date.now()) {
+  // An unreadable expiry counts as expired: a challenge is never signed without knowing it is valid.
+  if (Number.isNaN(expires) || expires <= Date.now()) {
     throw new SignatureChallengeError(
       `The challenge ${challenge.requestId} for ${operation} expired at ${challenge.expiresAt}; start again from the unsigned call`,
     );
   }
 }
 
-function readChallenge(data: unknown, response: Response, operation: string): SignatureChallenge {
-  const c = data as Partial<SignatureChallenge> | undefined;
-  const issues: ValidationIssue[] = [];
-  for (const field of ['payloadToSign', 'requestId', 'expiresAt'] as const) {
-    if (typeof c?.[field] !== 'string') issues.push({ path: field, rule: 'invalid_type', message: 'expected string' });
-  }
-  if (issues.length) {
-    throw new ResponseValidationError(issues, { status: 202, operation, requestId: response.headers.get('x-request-id') ?? undefined });
-  }
-  return { payloadToSign: c!.payloadToSign!, requestId: c!.requestId!, expiresAt: c!.expiresAt!, type: typeof c!.type === 'string' ? c!.type : undefined };
-}
-
-function assertEnvelope(data: unknown, response: Response, op: Operation): asserts data is ListEnvelope<unknown> {
-  const e = data as Partial<ListEnvelope<unknown>> | null;
-  const issues: ValidationIssue[] = [];
-  if (e === null || typeof e !== 'object') issues.push({ path: '', rule: 'invalid_type', message: 'expected object' });
-  else {
-    if (!Array.isArray(e.data)) issues.push({ path: 'data', rule: 'invalid_type', message: 'expected array' });
-    if (op.paginated && typeof e.hasMore !== 'boolean') issues.push({ path: 'hasMore', rule: 'invalid_type', message: 'expected boolean' });
-    if (e.nextCursor !== undefined && e.nextCursor !== null && typeof e.nextCursor !== 'string') {
-      issues.push({ path: 'nextCursor', rule: 'invalid_type', message: 'expected string' });
-    }
-  }
-  if (issues.length) {
-    throw new ResponseValidationError(issues, {
-      status: response.status,
-      operation: `${op.method} ${op.path}`,
-      requestId: response.headers.get('x-request-id') ?? undefined,
-    });
-  }
-  const envelope = e as ListEnvelope<unknown> & { nextCursor?: string | null };
-  if (envelope.nextCursor === null) envelope.nextCursor = undefined;
-  if (!op.paginated) envelope.hasMore ??= false;
-  if (typeof envelope.totalCount !== 'number') envelope.totalCount = envelope.data.length;
-}
-
-async function validateResponse(op: Operation, data: unknown, response: Response, operation: string): Promise<void> {
-  const issues = check(await resolveSchema(op.response!), data);
-  if (issues.length) {
-    throw new ResponseValidationError(issues, { status: response.status, operation, requestId: response.headers.get('x-request-id') ?? undefined });
-  }
-}
-
-/** Maps a non-2xx answer to the error class of its status, whatever its body. */
-export function toAPIError(response: Response, body: unknown, operation: string, idempotencyKey: string | undefined): APIError {
-  const parsed = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
-  const text = typeof body === 'string' ? body : '';
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  const message =
-    typeof parsed.message === 'string'
-      ? parsed.message
-      : text
-        ? `${response.statusText || 'error'}: ${text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 200)}`
-        : response.statusText || undefined;
-  const init = {
-    status: response.status,
-    code: typeof parsed.code === 'string' ? parsed.code : undefined,
-    message,
-    details: parsed.details !== null && typeof parsed.details === 'object' ? (parsed.details as Record<string, unknown>) : undefined,
-    requestId: response.headers.get('x-request-id') ?? undefined,
-    headers,
-    idempotencyKey,
-    operation,
-    // A write that failed inside the service may have taken effect; a refusal (4xx) did not.
-    outcomeUnknown: response.status >= 500 && !operation.startsWith('GET '),
-  };
-  switch (response.status) {
-    case 400:
-      return new BadRequestError(init);
-    case 401:
-      return new AuthenticationError(init);
-    case 403:
-      return new PermissionDeniedError(init);
-    case 404:
-      return new NotFoundError(init);
-    case 409:
-      return new ConflictError(init);
-    case 422:
-      return new UnprocessableEntityError(init);
-    case 429:
-      return new RateLimitError({ ...init, retryAfter: parseRetryAfter(response.headers.get('retry-after')) });
-    default:
-      return response.status >= 500 ? new InternalServerError(init) : new APIError(init);
-  }
-}
-
-/** Copies headers into `target` under lower-case names (undefined values are skipped). */
-function mergeHeaders(target: Record<string, string>, source: Record<string, string | undefined> | undefined): Record<string, string> {
-  if (source) {
-    for (const name in source) {
-      const value = source[name];
-      if (value !== undefined) target[name.toLowerCase()] = value;
-    }
-  }
-  return target;
-}
-
-function nonNegativeInteger(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 0) throw new ConfigurationError(`${name} must be a whole number ≥ 0, got ${String(value)}`);
-  return value;
-}
-
-function positiveNumber(name: string, value: number): number {
-  if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) {
-    throw new ConfigurationError(`${name} must be a positive number of milliseconds, got ${String(value)}`);
-  }
-  return value;
-}
-
-function base64(text: string): string {
-  const bytes = new TextEncoder().encode(text);
-  let binary = '';
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary);
-}

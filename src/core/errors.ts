@@ -8,6 +8,17 @@ import type { ErrorCode } from '../types';
 /** Base class of every error thrown by crossborder-sdk. */
 export class CrossborderError extends Error {
   override name = 'CrossborderError';
+
+  /**
+   * `JSON.stringify(error)` gives `name`, `message` and the error's fields (`status`, `code`,
+   * `requestId`, `outcomeUnknown`, …): what a structured log needs. Never a secret: the SDK keeps
+   * none on its errors.
+   */
+  toJSON(): Record<string, unknown> {
+    const out: Record<string, unknown> = { name: this.name, message: this.message };
+    for (const [key, value] of Object.entries(this)) if (value !== undefined && key !== 'name') out[key] = value;
+    return out;
+  }
 }
 
 /** Header bag kept on API errors (lower-cased names). Secrets never appear here: request headers are not kept. */
@@ -47,6 +58,11 @@ export class APIError extends CrossborderError {
    * which the service refused, and for reads.
    */
   readonly outcomeUnknown: boolean;
+  /**
+   * Milliseconds the service asked to wait before trying again (`Retry-After`), when it said:
+   * on a 429, and on a 503 (whose write may still have taken effect: see `outcomeUnknown`).
+   */
+  readonly retryAfter: number | undefined;
 
   constructor(init: {
     status: number;
@@ -58,6 +74,7 @@ export class APIError extends CrossborderError {
     idempotencyKey?: string | undefined;
     operation?: string | undefined;
     outcomeUnknown?: boolean | undefined;
+    retryAfter?: number | undefined;
   }) {
     const code = init.code ?? 'UNKNOWN';
     super(
@@ -72,6 +89,7 @@ export class APIError extends CrossborderError {
     this.idempotencyKey = init.idempotencyKey;
     this.operation = init.operation;
     this.outcomeUnknown = init.outcomeUnknown ?? false;
+    this.retryAfter = init.retryAfter;
   }
 }
 
@@ -102,14 +120,11 @@ export class UnprocessableEntityError extends APIError {
 /** 429: too many requests. `retryAfter` is the wait the service asked for, in milliseconds. */
 export class RateLimitError extends APIError {
   override name = 'RateLimitError';
-  /** Milliseconds to wait before trying again (from `Retry-After`), when the service said. */
-  readonly retryAfter: number | undefined;
-  constructor(init: ConstructorParameters<typeof APIError>[0] & { retryAfter?: number | undefined }) {
-    super(init);
-    this.retryAfter = init.retryAfter;
-  }
 }
-/** Any 5xx, even with an empty body. */
+/**
+ * Any 5xx, even with an empty body. On a write, `outcomeUnknown` is true: a gateway may answer 503
+ * after the service acted, so the SDK does not resend a write without an Idempotency-Key.
+ */
 export class InternalServerError extends APIError {
   override name = 'InternalServerError';
 }

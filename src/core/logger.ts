@@ -4,7 +4,11 @@
  * @module
  */
 
-/** Any object with these methods: `console` and pino both fit. */
+/**
+ * Any object with these methods: `console`, pino, winston, bunyan. Both argument orders are
+ * understood: console's `(message, details)` and pino's / bunyan's `(details, message)` (told apart
+ * by the logger's own shape), so the details reach the log either way.
+ */
 export interface Logger {
   debug(message: string, details?: Record<string, unknown>): void;
   info(message: string, details?: Record<string, unknown>): void;
@@ -23,6 +27,10 @@ const SECRET_HEADERS = new Set(['authorization', 'service-wallet-signature', 'co
 /** Body fields that carry personal or secret data: masked at every depth. */
 const MASKED_FIELDS = new Set([
   'fullName',
+  'firstName',
+  'legalName',
+  'doingBusinessAs',
+  'nickname',
   'birthDate',
   'address',
   'taxId',
@@ -42,6 +50,11 @@ const MASKED_FIELDS = new Set([
   'assertion',
   'email',
   'phoneNumber',
+  'umaAddress',
+  'inviterUma',
+  'inviteeUma',
+  'receiverUmaAddress',
+  'senderUmaAddress',
   'senderCustomerInfo',
   'receiverCustomerInfo',
   'counterpartyInformation',
@@ -50,30 +63,62 @@ const MASKED_FIELDS = new Set([
 
 const MASK = '[redacted]';
 
-/** The level gate plus the logger: built once per client. */
+type Level = Exclude<LogLevel, 'off'>;
+
+/** True for loggers that take `(details, message)`: pino (`levels.values`) and bunyan (`streams`). */
+function objectFirst(logger: Logger): boolean {
+  const l = logger as unknown as { levels?: { values?: unknown }; streams?: unknown };
+  return (typeof l.levels === 'object' && l.levels !== null && typeof l.levels.values === 'object') || Array.isArray(l.streams);
+}
+
+/** Level and logger from the options, else from `CROSSBORDER_LOG` (which logs to the console). */
+export function logFromOptions(logger: Logger | undefined, level: LogLevel | undefined, envLevel: string | undefined): Log {
+  const fromEnv = envLevel !== undefined && envLevel in RANK ? (envLevel as LogLevel) : undefined;
+  const chosen = logger ?? (fromEnv && fromEnv !== 'off' ? (console as Logger) : undefined);
+  return new Log(chosen, level ?? fromEnv ?? 'warn');
+}
+
+/**
+ * The level gate plus the logger: built once per client. Logging never changes a result: a logger
+ * that throws is ignored.
+ */
 export class Log {
   private readonly rank: number;
+  private readonly objectFirst: boolean;
   constructor(
     private readonly logger: Logger | undefined,
     level: LogLevel,
   ) {
-    this.rank = logger ? RANK[level] : 0;
+    this.rank = logger ? (RANK[level] ?? RANK.warn) : 0;
+    this.objectFirst = logger ? objectFirst(logger) : false;
   }
   /** True when messages of this level are written: check before building details. */
-  enabled(level: Exclude<LogLevel, 'off'>): boolean {
+  enabled(level: Level): boolean {
     return this.rank >= RANK[level];
   }
+  private write(level: Level, message: string, details?: () => Record<string, unknown>): void {
+    if (this.rank < RANK[level]) return;
+    try {
+      const fields = details?.();
+      const logger = this.logger!;
+      if (fields === undefined) logger[level](message);
+      else if (this.objectFirst) (logger[level] as unknown as (obj: object, msg: string) => void)(fields, message);
+      else logger[level](message, fields);
+    } catch {
+      // A broken logger must not turn a call that succeeded into a failure.
+    }
+  }
   debug(message: string, details?: () => Record<string, unknown>): void {
-    if (this.rank >= 4) this.logger!.debug(message, details?.());
+    this.write('debug', message, details);
   }
   info(message: string, details?: () => Record<string, unknown>): void {
-    if (this.rank >= 3) this.logger!.info(message, details?.());
+    this.write('info', message, details);
   }
   warn(message: string, details?: () => Record<string, unknown>): void {
-    if (this.rank >= 2) this.logger!.warn(message, details?.());
+    this.write('warn', message, details);
   }
   error(message: string, details?: () => Record<string, unknown>): void {
-    if (this.rank >= 1) this.logger!.error(message, details?.());
+    this.write('error', message, details);
   }
 }
 

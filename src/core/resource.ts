@@ -6,9 +6,10 @@ import type { CoreClient } from './client';
 
 export abstract class APIResource {
   /** @internal */
-  protected readonly _client: CoreClient;
+  protected declare readonly _client: CoreClient;
   /** @internal */
   constructor(client: CoreClient) {
-    this._client = client;
+    // Not enumerable: `JSON.stringify` and `inspect` of a resource do not walk into the pipeline.
+    Object.defineProperty(this, '_client', { value: client, enumerable: false });
   }
 }

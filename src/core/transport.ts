@@ -6,6 +6,7 @@
  * @module
  */
 import { APIConnectionError, APITimeoutError, APIUserAbortError } from './errors';
+import type { Scrub } from './answers';
 import { Log, maskBodyText, redactHeaders } from './logger';
 import {
   backoffDelay,
@@ -24,6 +25,8 @@ export interface TransportConfig {
   sleep: Sleep;
   log: Log;
   random: () => number;
+  /** Removes the client's credentials from texts built from answers (logged bodies). */
+  scrub: Scrub;
 }
 
 /** What the transport needs to know about one logical call. */
@@ -42,7 +45,11 @@ export interface CallContext {
   headers: Record<string, string>;
   /** The body, serialized once: these exact bytes go on every attempt (and the signed repeat). */
   body: string | undefined;
-  /** True when repeating a request that may have arrived cannot act twice (a GET, or an Idempotency-Key). */
+  /**
+   * True when repeating a request that may have arrived cannot act twice (a GET, or an
+   * Idempotency-Key). Otherwise an attempt is repeated only on proof that it never left (connection
+   * refused, DNS failure): a 429 or a 503 may come from a gateway after the service acted.
+   */
   safe: boolean;
   /** Number of attempts made, filled in by the transport. */
   attempts: number;
@@ -118,20 +125,20 @@ export function createAttemptLoop(config: TransportConfig, ctx: CallContext) {
       }, ctx.timeout);
       const onAbort = () => attempt.abort();
       ctx.signal?.addEventListener('abort', onAbort, { once: true });
-      const started = log.enabled('debug') ? performance.now() : 0;
-      if (started) {
-        log.debug(`→ ${method} ${url}`, () => ({
-          attempt: retry + 1,
-          headers: redactHeaders(headers),
-          body: maskBodyText(body),
-        }));
-      }
+      const started = log.enabled('info') ? performance.now() : 0;
+      // The operation's path template, not the URL: path and query values may be personal data.
+      log.debug(`→ ${ctx.operation}`, () => ({
+        attempt: retry + 1,
+        headers: redactHeaders(headers),
+        body: maskBodyText(body),
+      }));
 
       let response: Response;
       let text: string;
       let sent = false;
       try {
-        response = await config.fetch(url, { method, headers, body, signal: attempt.signal, redirect: 'follow' });
+        // Never follow a redirect: a 303 would turn a write into a GET elsewhere, a 307 re-post personal data.
+        response = await config.fetch(url, { method, headers, body, signal: attempt.signal, redirect: 'manual' });
         sent = true;
         // Read the answer under the same timeout: a stalled or cut body is a lost response.
         text = await response.text();
@@ -168,10 +175,19 @@ export function createAttemptLoop(config: TransportConfig, ctx: CallContext) {
       clearTimeout(timer);
       ctx.signal?.removeEventListener('abort', onAbort);
       if (started) {
-        log.debug(`← ${response.status} ${method} ${url}`, () => ({
-          ms: Math.round(performance.now() - started),
-          headers: redactHeaders(response.headers),
-          body: maskBodyText(text),
+        const ms = Math.round(performance.now() - started);
+        const requestId = response.headers.get('x-request-id') ?? undefined;
+        log.info(`${ctx.operation} ${response.status} ${ms}ms`, () => ({
+          method,
+          path: ctx.operation.slice(method.length + 1),
+          status: response.status,
+          ms,
+          requestId,
+          attempt: retry + 1,
+        }));
+        log.debug(`← ${response.status} ${ctx.operation}`, () => ({
+          headers: config.scrub(redactHeaders(response.headers)),
+          body: maskBodyText(config.scrub(text)),
         }));
       }
 
@@ -179,7 +195,7 @@ export function createAttemptLoop(config: TransportConfig, ctx: CallContext) {
       ctx.response = response;
       if (retry < ctx.maxRetries && isRetryableStatus(status)) {
         const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
-        const repeatable = ctx.safe || ((status === 429 || status === 503) && retryAfter !== undefined);
+        const repeatable = ctx.safe;
         const tooLong = retryAfter !== undefined && retryAfter > MAX_RETRY_AFTER_MS;
         if (repeatable && !tooLong && !(status === 409 && isPermanentConflict(codeOf(text)))) {
           const delay = retryAfter ?? backoffDelay(retry, config.random);

@@ -47,7 +47,7 @@ export class ExternalAccounts extends APIResource {
    * Registers a bank account, wallet or other destination. Not idempotent: if the outcome is unknown,
    * list the customer's accounts before creating it again.
    */
-  create(params: ExternalAccountCreateParams, options?: RequestOptions): APIPromise<ExternalAccount> {
+  create(params: ExternalAccountCreateParams, options?: SignedRequestOptions): APIPromise<ExternalAccount> {
     return this._client.call(op.createExternalAccount, { body: params }, options);
   }
 
@@ -60,7 +60,7 @@ export class ExternalAccounts extends APIResource {
 /** The platform's own external accounts. */
 export class PlatformExternalAccounts extends APIResource {
   /** Registers an external account of the platform itself. */
-  create(params: PlatformExternalAccountCreateParams, options?: RequestOptions): APIPromise<ExternalAccount> {
+  create(params: PlatformExternalAccountCreateParams, options?: SignedRequestOptions): APIPromise<ExternalAccount> {
     return this._client.call(op.createPlatformExternalAccount, { body: params }, options);
   }
 

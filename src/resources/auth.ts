@@ -44,7 +44,7 @@ export class Credentials extends APIResource {
    * `challenge` and the `requestId` for {@link verify}. EMAIL_OTP: no params; sends a fresh code
    * (rate limited: a {@link RateLimitError} carries `retryAfter`).
    */
-  challenge(credentialId: string, params?: CredentialChallengeParams, options?: RequestOptions): APIPromise<Credential | PasskeyChallenge> {
+  challenge(credentialId: string, params?: CredentialChallengeParams, options?: SignedRequestOptions): APIPromise<Credential | PasskeyChallenge> {
     return this._client.call(op.challengeCredential, { path: { id: credentialId }, body: params }, options);
   }
 
@@ -53,8 +53,8 @@ export class Credentials extends APIResource {
    * `clientPublicKey` (EMAIL_OTP, OAUTH) or to the key given to {@link challenge} (PASSKEY, with
    * `options.requestId`). Open it on the device with `crossborder-sdk/wallet`.
    */
-  verify(credentialId: string, params: CredentialVerifyParams, options: VerifyOptions = {}): APIPromise<WalletSessionInfo> {
-    const { requestId, ...rest } = options;
+  verify(credentialId: string, params: CredentialVerifyParams, options?: VerifyOptions | null): APIPromise<WalletSessionInfo> {
+    const { requestId, ...rest } = options ?? {};
     if (params?.type === 'PASSKEY' && !requestId) {
       return this._client.reject(
         new ValidationError([{ path: 'options.requestId', rule: 'required', message: 'PASSKEY verify needs the requestId answered by challenge()' }]),

@@ -1,5 +1,5 @@
 import type { APIPromise } from '../core/api-promise';
-import type { ListOptions, RequestOptions } from '../core/options';
+import type { ListOptions, RequestOptions, SignedRequestOptions } from '../core/options';
 import type { PagePromise } from '../core/pagination';
 import { APIResource } from '../core/resource';
 import { operations as op } from '../generated/operations';
@@ -11,7 +11,7 @@ export class Customers extends APIResource {
    * Registers a customer. Its internal accounts are created with it, per the platform configuration.
    * `platformCustomerId` and `umaAddress` are generated when omitted.
    */
-  create(params: CustomerCreateParams, options?: RequestOptions): APIPromise<Customer> {
+  create(params: CustomerCreateParams, options?: SignedRequestOptions): APIPromise<Customer> {
     return this._client.call(op.createCustomer, { body: params }, options);
   }
 
@@ -21,12 +21,12 @@ export class Customers extends APIResource {
   }
 
   /** Updates a customer. `currencies` replaces the list; `region` cannot change. */
-  update(customerId: string, params: CustomerUpdateParams, options?: RequestOptions): APIPromise<Customer> {
+  update(customerId: string, params: CustomerUpdateParams, options?: SignedRequestOptions): APIPromise<Customer> {
     return this._client.call(op.updateCustomer, { path: { customerId }, body: params }, options);
   }
 
   /** Soft-deletes a customer: answers it with `isDeleted: true`; later reads are 404. */
-  delete(customerId: string, options?: RequestOptions): APIPromise<Customer> {
+  delete(customerId: string, options?: SignedRequestOptions): APIPromise<Customer> {
     return this._client.call(op.deleteCustomer, { path: { customerId } }, options);
   }
 

@@ -1,5 +1,5 @@
 import type { APIPromise } from '../core/api-promise';
-import type { ListOptions, RequestOptions } from '../core/options';
+import type { ListOptions, RequestOptions, SignedRequestOptions } from '../core/options';
 import type { PagePromise } from '../core/pagination';
 import { APIResource } from '../core/resource';
 import { operations as op } from '../generated/operations';
@@ -29,7 +29,7 @@ export class Config extends APIResource {
   }
 
   /** Updates the platform configuration. */
-  update(params: PlatformConfigUpdateParams, options?: RequestOptions): APIPromise<PlatformConfig> {
+  update(params: PlatformConfigUpdateParams, options?: SignedRequestOptions): APIPromise<PlatformConfig> {
     return this._client.call(op.updateConfig, { body: params }, options);
   }
 }
@@ -50,7 +50,7 @@ export class Receiver extends APIResource {
 /** UMA invitations. */
 export class Invitations extends APIResource {
   /** Creates an invitation. After `INVITATION.CLAIMED`, the platform must send `amountToSend` itself. */
-  create(params: InvitationCreateParams, options?: RequestOptions): APIPromise<Invitation> {
+  create(params: InvitationCreateParams, options?: SignedRequestOptions): APIPromise<Invitation> {
     return this._client.call(op.createInvitation, { body: params }, options);
   }
 }
@@ -74,12 +74,12 @@ export class UmaProviders extends APIResource {
 /** Sandbox-only simulations. Refused locally (nothing sent) when the client's environment is `production`. */
 export class Sandbox extends APIResource {
   /** Simulates an incoming UMA payment to a customer. */
-  receiveUmaPayment(params: SandboxUmaReceiveParams, options?: RequestOptions): APIPromise<IncomingTransaction> {
+  receiveUmaPayment(params: SandboxUmaReceiveParams, options?: SignedRequestOptions): APIPromise<IncomingTransaction> {
     return this._client.call(op.sandboxReceiveUmaPayment, { body: params }, options);
   }
 
   /** Simulates funds arriving in an internal account (at most 100000000000 smallest units). */
-  fundInternalAccount(accountId: string, params: SandboxFundParams, options?: RequestOptions): APIPromise<InternalAccount> {
+  fundInternalAccount(accountId: string, params: SandboxFundParams, options?: SignedRequestOptions): APIPromise<InternalAccount> {
     return this._client.call(op.sandboxFundInternalAccount, { path: { accountId }, body: params }, options);
   }
 }

@@ -1,6 +1,6 @@
 import type { APIPromise } from '../core/api-promise';
 import { QuoteExpiredError, ValidationError } from '../core/errors';
-import type { RequestOptions } from '../core/options';
+import type { RequestOptions, SignedRequestOptions } from '../core/options';
 import { APIResource } from '../core/resource';
 import { operations as op } from '../generated/operations';
 import type { Quote, QuoteCreateParams, Transaction, TransferInCreateParams } from '../types';
@@ -17,7 +17,7 @@ export class Quotes extends APIResource {
    * Creates a quote. Idempotent: the SDK sends one `Idempotency-Key` per call (yours with
    * `options.idempotencyKey`) and the same key on every retry, so a retried call never makes two quotes.
    */
-  create(params: QuoteCreateParams, options?: RequestOptions): APIPromise<Quote> {
+  create(params: QuoteCreateParams, options?: SignedRequestOptions): APIPromise<Quote> {
     return this._client.call(op.createQuote, { body: params }, options);
   }
 
@@ -31,7 +31,7 @@ export class Quotes extends APIResource {
    * an expired quote is refused locally with {@link QuoteExpiredError} before anything is sent;
    * the service refuses it too (409 `QUOTE_EXPIRED`).
    */
-  execute(quote: string | Pick<Quote, 'id' | 'expiresAt'>, options?: RequestOptions): APIPromise<Quote> {
+  execute(quote: string | Pick<Quote, 'id' | 'expiresAt'>, options?: SignedRequestOptions): APIPromise<Quote> {
     const quoteId = typeof quote === 'string' ? quote : typeof quote?.id === 'string' ? quote.id : undefined;
     if (quoteId === undefined) {
       return this._client.reject<Quote>(
@@ -50,18 +50,25 @@ export class Quotes extends APIResource {
    * derived from `options.idempotencyKey` when given (`<key>:create`, `<key>:execute`), so the whole
    * call can be repeated with the same key after a crash without paying twice.
    */
-  async createAndExecute(params: QuoteCreateParams, options: RequestOptions = {}): Promise<Quote> {
-    const base = options.idempotencyKey ?? crypto.randomUUID();
-    const quote = await this.create(params, { ...options, idempotencyKey: `${base}:create` });
+  async createAndExecute(params: QuoteCreateParams, options?: SignedRequestOptions | null): Promise<Quote> {
+    const opts = options ?? {};
+    const base = opts.idempotencyKey ?? crypto.randomUUID();
+    // Both derived keys must be sendable before the first one goes out: never refuse the execute after the create.
+    if (typeof base !== 'string' || base === '' || `${base}:execute`.length > 255) {
+      throw new ValidationError([
+        { path: 'options.idempotencyKey', rule: 'too_big', message: `must be a non-empty string of at most ${255 - ':execute'.length} characters here (the SDK appends ':create' and ':execute')` },
+      ]);
+    }
+    const quote = await this.create(params, { ...opts, idempotencyKey: `${base}:create` });
     if (quote.status !== 'PENDING') return quote; // already executed (immediatelyExecute, or a replay)
-    return this.execute(quote, { ...options, idempotencyKey: `${base}:execute` });
+    return this.execute(quote, { ...opts, idempotencyKey: `${base}:execute` });
   }
 }
 
 /** Moves funds from an external account into an internal account. */
 export class TransferIn extends APIResource {
   /** Starts a transfer-in. Idempotent: one key per call, the same key on every retry. */
-  create(params: TransferInCreateParams, options?: RequestOptions): APIPromise<Transaction> {
+  create(params: TransferInCreateParams, options?: SignedRequestOptions): APIPromise<Transaction> {
     return this._client.call(op.createTransferIn, { body: params }, options);
   }
 }

@@ -1,6 +1,6 @@
 import type { APIPromise } from '../core/api-promise';
 import { APITimeoutError, APIUserAbortError } from '../core/errors';
-import type { ListOptions, RequestOptions } from '../core/options';
+import type { ListOptions, RequestOptions, SignedRequestOptions } from '../core/options';
 import type { PagePromise } from '../core/pagination';
 import { APIResource } from '../core/resource';
 import { operations as op } from '../generated/operations';
@@ -39,12 +39,12 @@ export class Transactions extends APIResource {
   }
 
   /** Rejects an incoming payment held for approval. `reason` is for your own records. */
-  reject(transactionId: string, params?: TransactionRejectParams, options?: RequestOptions): APIPromise<IncomingTransaction> {
+  reject(transactionId: string, params?: TransactionRejectParams, options?: SignedRequestOptions): APIPromise<IncomingTransaction> {
     return this._client.call(op.rejectTransaction, { path: { transactionId }, body: params ?? {} }, options);
   }
 
   /** Approves an incoming payment held for approval, optionally with receiver information. */
-  approve(transactionId: string, params?: TransactionApproveParams, options?: RequestOptions): APIPromise<IncomingTransaction> {
+  approve(transactionId: string, params?: TransactionApproveParams, options?: SignedRequestOptions): APIPromise<IncomingTransaction> {
     return this._client.call(op.approveTransaction, { path: { transactionId }, body: params ?? {} }, options);
   }
 

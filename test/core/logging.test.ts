@@ -50,8 +50,11 @@ describe('logging', () => {
     const { lines, logger } = recorder();
     const { client } = testClient({ logger, logLevel: 'info' });
     await client.call(op({ method: 'GET', path: '/x' }));
-    expect(lines.map((l) => l.level)).toEqual(['info']);
-    expect(lines[0]!.message).toMatch(/status 500; retrying/);
+    // One line per attempt (method, path, status, ms, request id, attempt) and one for the retry.
+    expect(lines.map((l) => l.message.replace(/\d+ms/, 'Nms'))).toEqual(['GET /x 500 Nms', 'GET /x: status 500; retrying in ' + lines[1]!.message.match(/\d+ ms/)![0], 'GET /x 200 Nms']);
+    expect(lines[0]!.details).toMatchObject({ method: 'GET', path: '/x', status: 500, attempt: 1 });
+    expect(lines[2]!.details).toMatchObject({ method: 'GET', path: '/x', status: 200, attempt: 2 });
+    expect(lines.map((l) => l.level)).toEqual(['info', 'info', 'info']);
   });
 
   it('maskBody masks at any depth and leaves the input untouched', () => {

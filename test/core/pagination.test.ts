@@ -112,7 +112,21 @@ describe('pagination', () => {
     const { client } = testClient();
     const err = await rejected(client.list(listThings));
     expect(err).toBeInstanceOf(ResponseValidationError);
-    expect(err.issues.map((i: { path: string }) => i.path)).toEqual(['data', 'hasMore']);
+    expect(err.issues.map((i: { path: string }) => i.path)).toEqual(['data']);
+  });
+
+  it('a missing hasMore is worked out from nextCursor and reported, not thrown', async () => {
+    mswServer.use(
+      http.get(`${BASE}/things`, ({ request }) =>
+        HttpResponse.json(new URL(request.url).searchParams.get('cursor') ? { data: [2] } : { data: [1], nextCursor: 'c2' }),
+      ),
+    );
+    const reports: unknown[] = [];
+    const { client } = testClient({ onValidationIssue: (r) => reports.push(r) });
+    const items: unknown[] = [];
+    for await (const item of client.list(listThings)) items.push(item);
+    expect(items).toEqual([1, 2]);
+    expect(reports).toMatchObject([{ operation: 'GET /things', status: 200, issues: [{ path: 'hasMore' }] }, { issues: [{ path: 'hasMore' }] }]);
   });
 
   it('with prefetch, page n+1 is requested before page n is consumed', async () => {

@@ -154,24 +154,52 @@ describe('signed retry', () => {
     expect(n).toBe(2);
   });
 
-  it('a transport retry of the signed leg resends the same headers and never re-signs', async () => {
+  it('the signed leg goes out once per requestId: a retryable answer to it is not resent, nor re-signed', async () => {
     const seen: Seen[] = [];
-    let signedAttempts = 0;
     mswServer.use(
       http.post(`${BASE}/auth/credentials`, async ({ request }) => {
         const sig = request.headers.get('service-wallet-signature');
         seen.push({ method: request.method, url: request.url, body: await request.text(), signature: sig, requestId: request.headers.get('request-id') });
         if (!sig) return HttpResponse.json({ payloadToSign: 'p', requestId: 'r1', expiresAt: new Date(Date.now() + 60_000).toISOString() }, { status: 202 });
-        if (signedAttempts++ === 0) return HttpResponse.json({ status: 503, code: 'INTERNAL_ERROR', message: 'busy' }, { status: 503, headers: { 'retry-after': '0' } });
-        return HttpResponse.json({ id: 'AuthMethod:3' }, { status: 201 });
+        return HttpResponse.json({ status: 503, code: 'INTERNAL_ERROR', message: 'busy' }, { status: 503, headers: { 'retry-after': '0' } });
       }),
     );
     const { client } = testClient();
     let signs = 0;
-    await expect(client.call(addCredential, { body: { a: 1 } }, { signer: async () => `sig${++signs}` })).resolves.toEqual({ id: 'AuthMethod:3' });
+    const err = await rejected(client.call(addCredential, { body: { a: 1 } }, { signer: async () => `sig${++signs}` }));
+    expect(err).toMatchObject({ name: 'InternalServerError', status: 503, outcomeUnknown: true });
     expect(signs).toBe(1);
-    expect(seen.map((s) => s.signature)).toEqual([null, 'sig1', 'sig1']);
-    expect(seen.map((s) => s.requestId)).toEqual([null, 'r1', 'r1']);
+    expect(seen.map((s) => s.signature)).toEqual([null, 'sig1']);
+    expect(seen.map((s) => s.requestId)).toEqual([null, 'r1']);
+  });
+
+  it('a challenge whose expiresAt cannot be read is never signed', async () => {
+    mswServer.use(http.post(`${BASE}/auth/credentials`, () => HttpResponse.json({ payloadToSign: 'p', requestId: 'r9', expiresAt: 'soon' }, { status: 202 })));
+    const { client } = testClient();
+    let signs = 0;
+    const err = await rejected(client.call(addCredential, { body: {} }, { signer: async () => `sig${++signs}` }));
+    expect(err.name).toBe('ResponseValidationError');
+    expect(err.issues[0].path).toBe('expiresAt');
+    expect(signs).toBe(0);
+  });
+
+  it('any write answering a 202 challenge goes through the signed retry, not only the flagged ones', async () => {
+    const seen: (string | null)[] = [];
+    mswServer.use(
+      http.post(`${BASE}/quotes/Q1/execute`, ({ request }) => {
+        const sig = request.headers.get('service-wallet-signature');
+        seen.push(sig);
+        if (!sig) return HttpResponse.json({ payloadToSign: 'pay', requestId: 'rq', expiresAt: new Date(Date.now() + 60_000).toISOString() }, { status: 202 });
+        return HttpResponse.json({ id: 'Quote:1', status: 'PROCESSING' });
+      }),
+    );
+    const { client } = testClient();
+    const execute = op({ method: 'POST', path: '/quotes/{quoteId}/execute', idempotent: true, signed: false });
+    const relay = await rejected(client.call(execute, { path: { quoteId: 'Q1' } }));
+    expect(relay.name).toBe('SignatureRequiredError');
+    expect(relay.challenge).toMatchObject({ payloadToSign: 'pay', requestId: 'rq' });
+    await expect(client.call(execute, { path: { quoteId: 'Q1' } }, { signer: async () => 'stamp' })).resolves.toEqual({ id: 'Quote:1', status: 'PROCESSING' });
+    expect(seen).toEqual([null, null, 'stamp']);
   });
 
   it('a malformed 202 is a typed error', async () => {

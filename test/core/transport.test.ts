@@ -48,18 +48,31 @@ describe('retries', () => {
     expect(s.requests).toHaveLength(1);
   });
 
-  it('repeats a write without key when the service says 503 with Retry-After, waiting as told', async () => {
-    let n = 0;
-    const s = await server((_req, res) =>
-      n++ === 0 ? json(res, 503, { status: 503, code: 'INTERNAL_ERROR', message: 'busy' }, { 'retry-after': '1' }) : json(res, 201, { id: 'x' }),
-    );
-    const { client, sleeps } = testClient({ baseUrl: s.url });
-    await expect(client.call(createThing, { body: { a: 1 } })).resolves.toEqual({ id: 'x' });
-    expect(s.requests).toHaveLength(2);
-    expect(sleeps).toEqual([1000]);
+  it('never resends a write without key on 503 or 429, even with Retry-After: the gateway may answer after the service acted', async () => {
+    for (const [status, code, name, unknown] of [
+      [503, 'INTERNAL_ERROR', 'InternalServerError', true],
+      [429, 'RATE_LIMITED', 'RateLimitError', false],
+    ] as const) {
+      const s = await server((_req, res) => json(res, status, { status, code, message: 'busy' }, { 'retry-after': '1' }));
+      const { client, sleeps } = testClient({ baseUrl: s.url });
+      const err = await rejected(client.call(createThing, { body: { a: 1 } }));
+      expect(s.requests).toHaveLength(1);
+      expect(sleeps).toEqual([]);
+      expect(err).toMatchObject({ name, status, retryAfter: 1000, outcomeUnknown: unknown });
+    }
   });
 
-  it('honours Retry-After given as an HTTP date on 429', async () => {
+  it('resends a write without key when the connection was refused (it never arrived)', async () => {
+    const s = await server((_req, res) => json(res, 201, { id: 'x' }));
+    const url = s.url;
+    await s.close();
+    const { client, sleeps } = testClient({ baseUrl: url, maxRetries: 2 });
+    const err = await rejected(client.call(createThing, { body: { a: 1 } }));
+    expect(err).toMatchObject({ name: 'APIConnectionError', outcomeUnknown: false });
+    expect(sleeps).toHaveLength(2);
+  });
+
+  it('honours Retry-After given as an HTTP date on 429 for a keyed write', async () => {
     let n = 0;
     const s = await server((_req, res) =>
       n++ === 0
@@ -67,7 +80,8 @@ describe('retries', () => {
         : json(res, 200, { ok: true }),
     );
     const { client, sleeps } = testClient({ baseUrl: s.url });
-    await client.call(createThing, { body: {} });
+    await client.call({ ...createThing, idempotent: true }, { body: {} });
+    expect(s.requests).toHaveLength(2);
     expect(sleeps).toHaveLength(1);
     expect(sleeps[0]).toBeGreaterThan(3_000);
     expect(sleeps[0]).toBeLessThanOrEqual(5_000);

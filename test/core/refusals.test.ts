@@ -1,0 +1,173 @@
+/**
+ * What the pipeline refuses before sending, and answers it never takes at face value (issue #16:
+ * secrets echoed by gateways, 2xx without the resource, timer overflow, Idempotency-Key in headers,
+ * null arguments, unsendable headers, redirects).
+ */
+import { inspect } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { Crossborder } from '../../src/client';
+import { APIConnectionError, APIError, ConfigurationError, ValidationError } from '../../src/core/errors';
+import { op, rejected, SECRET, testClient } from '../helpers/client';
+
+const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+  new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+
+function recording(answer: (n: number) => Response) {
+  const sent: { url: string; init: RequestInit }[] = [];
+  return { sent, fetch: async (url: string, init: RequestInit) => (sent.push({ url, init }), answer(sent.length)) };
+}
+
+const basic = Buffer.from(`tok_test:${SECRET}`).toString('base64');
+const quote = { source: { sourceType: 'ACCOUNT', accountId: 'InternalAccount:1' }, destination: { destinationType: 'ACCOUNT', accountId: 'ExternalAccount:2' }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100 } as const;
+
+describe('the client secret never comes back in an error (a gateway echoing the request)', () => {
+  const echoes: [string, () => Response][] = [
+    ['an HTML page', () => new Response(`<html><pre>POST /quotes\nAuthorization: Basic ${basic}\nx: ${SECRET}</pre></html>`, { status: 502, headers: { 'content-type': 'text/html' } })],
+    ['a JSON body', () => json({ status: 500, code: 'INTERNAL_ERROR', message: `upstream said Authorization: Basic ${basic}`, details: { request: { headers: { authorization: `Basic ${basic}` } }, secret: SECRET } }, 500)],
+    ['a non-JSON 2xx', () => new Response(`<html>Authorization: Basic ${basic} ${SECRET}</html>`, { status: 200, headers: { 'content-type': 'application/json' } })],
+    ['a header', () => json({ status: 400, code: 'INVALID_INPUT', message: 'no' }, 400, { 'x-echo-authorization': `Basic ${basic}` })],
+  ];
+  for (const [what, answer] of echoes) {
+    it(`in ${what}: not in message, stack, inspect, JSON, cause, nor debug logs`, async () => {
+      const logs: unknown[] = [];
+      const log = (...args: unknown[]) => void logs.push(args);
+      const { fetch } = recording(answer);
+      const { client } = testClient({ fetch, maxRetries: 0, logger: { debug: log, info: log, warn: log, error: log }, logLevel: 'debug' });
+      const err = await rejected(client.call(op({ method: 'POST', path: '/quotes', idempotent: true }), { body: { a: 1 } }));
+      const texts = [err.message, err.stack, inspect(err, { depth: 8 }), JSON.stringify(err), inspect(err.cause ?? ''), JSON.stringify(logs)];
+      for (const text of texts) {
+        expect(text).not.toContain(SECRET);
+        expect(text).not.toContain(basic);
+      }
+    });
+  }
+});
+
+describe('a 2xx without the resource', () => {
+  for (const [what, answer] of [
+    ['200 null', () => json(null)],
+    ['204', () => new Response(null, { status: 204 })],
+  ] as const) {
+    it(`${what} on quotes.create is a typed error with outcomeUnknown and the key; createAndExecute never a TypeError`, async () => {
+      const { sent, fetch } = recording(answer);
+      const cb = new Crossborder({ tokenId: 't', clientSecret: 's', baseUrl: 'https://api.test.invalid', fetch, maxRetries: 0 });
+      const err = await rejected(cb.quotes.create(quote, { idempotencyKey: 'k-1' }));
+      expect(err).toBeInstanceOf(APIConnectionError);
+      expect(err).toMatchObject({ outcomeUnknown: true, idempotencyKey: 'k-1' });
+      const again = await rejected(cb.quotes.createAndExecute(quote, { idempotencyKey: 'k-2' }));
+      expect(again).toBeInstanceOf(APIConnectionError);
+      expect(again).toMatchObject({ outcomeUnknown: true, idempotencyKey: 'k-2:create' });
+      expect(sent).toHaveLength(2);
+    });
+  }
+
+  it('a key too long for <key>:execute is refused before the create is sent', async () => {
+    const { sent, fetch } = recording(() => json({ id: 'Quote:1', status: 'PENDING' }, 201));
+    const cb = new Crossborder({ tokenId: 't', clientSecret: 's', baseUrl: 'https://api.test.invalid', fetch });
+    const err = await rejected(cb.quotes.createAndExecute(quote, { idempotencyKey: 'k'.repeat(248) }));
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err.field).toBe('options.idempotencyKey');
+    expect(sent).toHaveLength(0);
+  });
+});
+
+describe('timeouts a timer cannot hold', () => {
+  it('are refused at construction and per call, never fire after 1 ms', async () => {
+    expect(() => testClient({ timeout: 2 ** 31 })).toThrow(ConfigurationError);
+    const { sent, fetch } = recording(() => json({}));
+    const { client } = testClient({ fetch });
+    const err = await rejected(client.call(op({ method: 'GET', path: '/x' }), {}, { timeout: 2 ** 31 }));
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err.field).toBe('options.timeout');
+    expect(sent).toHaveLength(0);
+    await expect(client.call(op({ method: 'GET', path: '/x' }), {}, { timeout: 2 ** 31 - 1 })).resolves.toEqual({});
+  });
+});
+
+describe('Idempotency-Key among the headers is the idempotencyKey option', () => {
+  it('is used, not replaced, where the operation honours one; refused where it does not', async () => {
+    const { sent, fetch } = recording(() => json({ id: 'Quote:1' }, 201));
+    const cb = new Crossborder({ tokenId: 't', clientSecret: 's', baseUrl: 'https://api.test.invalid', fetch });
+    await cb.quotes.create(quote, { headers: { 'idempotency-KEY': 'mine-1' } });
+    expect((sent[0]!.init.headers as Record<string, string>)['idempotency-key']).toBe('mine-1');
+    const { idempotencyKey } = await cb.quotes.create(quote, { headers: { 'Idempotency-Key': 'mine-2' } }).withResponse();
+    expect(idempotencyKey).toBe('mine-2');
+    const refused = await rejected(cb.customers.create({ customerType: 'INDIVIDUAL' }, { headers: { 'Idempotency-Key': 'x' } }));
+    expect(refused).toBeInstanceOf(ValidationError);
+    expect(refused.message).toMatch(/does not honour Idempotency-Key/);
+    const conflict = await rejected(cb.quotes.create(quote, { idempotencyKey: 'a', headers: { 'Idempotency-Key': 'b' } }));
+    expect(conflict.field).toBe('options.headers.Idempotency-Key');
+    expect(sent).toHaveLength(2);
+    expect(() => new Crossborder({ tokenId: 't', clientSecret: 's', defaultHeaders: { 'Idempotency-Key': 'k' } })).toThrow(ConfigurationError);
+  });
+});
+
+describe('null arguments', () => {
+  it('are treated as absent: always a promise, never a synchronous TypeError', async () => {
+    const { sent, fetch } = recording(() => json({ data: [], hasMore: false, totalCount: 0 }));
+    const cb = new Crossborder({ tokenId: 't', clientSecret: 's', baseUrl: 'https://api.test.invalid', fetch });
+    await expect(cb.customers.list(null as never)).resolves.toMatchObject({ data: [] });
+    await expect(cb.customers.list(undefined, null as never)).resolves.toMatchObject({ data: [] });
+    await expect(cb.customers.retrieve('Customer:1', null as never)).resolves.toBeDefined();
+    await expect(cb.auth.credentials.verify('AuthMethod:1', { type: 'OAUTH', oidcToken: 't', clientPublicKey: '04' + 'a'.repeat(128) }, null as never)).resolves.toBeDefined();
+    const invalid = await rejected(cb.customers.create(null as never, null as never));
+    expect(invalid).toBeInstanceOf(ValidationError);
+    expect(sent).toHaveLength(4);
+  });
+});
+
+describe('headers that cannot be sent', () => {
+  it('a bad header name or a line break in a value is a ValidationError before anything is sent', async () => {
+    const { sent, fetch } = recording(() => json({}));
+    const { client } = testClient({ fetch });
+    for (const headers of [{ 'bad name': 'x' }, { 'x-ok': 'a\r\nInjected: 1' }, { 'x:colon': 'v' }] as Record<string, string>[]) {
+      const err = await rejected(client.call(op({ method: 'POST', path: '/x' }), { body: {} }, { headers }));
+      expect(err).toBeInstanceOf(ValidationError);
+      expect(err.outcomeUnknown).toBeUndefined();
+    }
+    const relay = await rejected(client.call(op({ method: 'POST', path: '/x', signed: true }), { body: {} }, { signature: 's', requestId: 'r\n1' }));
+    expect(relay).toBeInstanceOf(ValidationError);
+    expect(sent).toHaveLength(0);
+    // The requestId was not burnt: the same one can be sent once fixed.
+    await expect(client.call(op({ method: 'POST', path: '/x', signed: true }), { body: {} }, { signature: 's', requestId: 'r1' })).resolves.toEqual({});
+  });
+});
+
+describe('redirects are never followed', () => {
+  for (const status of [301, 302, 303, 307, 308]) {
+    it(`${status} on a write and on a read: a typed error naming the status and location`, async () => {
+      const { sent, fetch } = recording(() => new Response(null, { status, headers: { location: 'https://elsewhere.example/collect' } }));
+      const { client } = testClient({ fetch, maxRetries: 2 });
+      for (const method of ['POST', 'GET'] as const) {
+        const err = await rejected(client.call(op({ method, path: '/x' }), method === 'POST' ? { body: { fullName: 'Ada' } } : {}));
+        expect(err).toBeInstanceOf(APIError);
+        expect(err).toMatchObject({ status, code: 'REDIRECT' });
+        expect(err.message).toContain('https://elsewhere.example/collect');
+      }
+      expect(sent.map((s) => s.init.redirect)).toEqual(['manual', 'manual']);
+      expect(sent.map((s) => s.url).every((u) => u.startsWith('https://api.test.invalid/'))).toBe(true);
+    });
+  }
+
+  it('over real HTTP, the other origin is never contacted', async () => {
+    const { createServer } = await import('node:http');
+    let elsewhere = 0;
+    const other = createServer((_req, res) => (elsewhere++, res.end('{"id":"stolen"}')));
+    await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+    const otherPort = (other.address() as { port: number }).port;
+    const api = createServer((_req, res) => {
+      res.writeHead(307, { location: `http://127.0.0.1:${otherPort}/collect` });
+      res.end();
+    });
+    await new Promise<void>((r) => api.listen(0, '127.0.0.1', r));
+    try {
+      const { client } = testClient({ baseUrl: `http://127.0.0.1:${(api.address() as { port: number }).port}`, fetch: undefined });
+      const err = await rejected(client.call(op({ method: 'POST', path: '/customers' }), { body: { fullName: 'Ada' } }));
+      expect(err).toMatchObject({ status: 307, code: 'REDIRECT' });
+      expect(elsewhere).toBe(0);
+    } finally {
+      other.close();
+      api.close();
+    }
+  });
+});

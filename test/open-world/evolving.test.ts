@@ -1,0 +1,180 @@
+/**
+ * The evolving service (issue #14.6): the service adds fields, enum values, variants, and leaves
+ * fields out. Property tests take every 2xx response example of the document, change it the way a
+ * growing service would, and check that the SDK never throws for it (with and without
+ * `validateResponses`) and hands back the values as sent. Requests: values of open sets the SDK does
+ * not know and ids of any shape are sent as given.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Crossborder } from '../../src/client';
+import { operations, type OperationId } from '../../src/generated/operations';
+import { doc, requestExample } from '../helpers/document';
+import { METHODS, validInput } from '../reliability/methods';
+
+const SEED = 20251013;
+const RUNS = Number(process.env.EVOLVING_RUNS ?? 40);
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Mutation = 'add-field' | 'unknown-enum' | 'drop-field' | 'null-field';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function deref(node: any): any {
+  let current = node;
+  for (let i = 0; current?.$ref && i < 10; i++) {
+    current = String(current.$ref).replace(/^#\//, '').split('/').reduce((acc: Record<string, unknown>, k: string) => acc?.[k] as Record<string, unknown>, doc);
+  }
+  return current;
+}
+
+/** Every 2xx example (not a 202 challenge, not a 204) of every operation, with its status. */
+function successExamples(): { id: OperationId; status: number; body: Json }[] {
+  const out: { id: OperationId; status: number; body: Json }[] = [];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  for (const item of Object.values<Record<string, any>>(doc.paths)) {
+    for (const op of Object.values(item)) {
+      if (!op?.operationId || !(op.operationId in operations)) continue;
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      for (const [status, raw] of Object.entries<any>(op.responses ?? {})) {
+        if (!/^2\d\d$/.test(status) || status === '202' || status === '204') continue;
+        const media = deref(raw)?.content?.['application/json'];
+        const examples: Json[] = media?.example !== undefined ? [media.example] : Object.values(media?.examples ?? {}).map((e) => deref(e)?.value).filter((v) => v !== undefined);
+        for (const body of examples) out.push({ id: op.operationId as OperationId, status: Number(status), body });
+      }
+    }
+  }
+  return out;
+}
+
+/** Paths of every object property in a JSON value (not array indexes themselves). */
+function fieldPaths(value: Json, prefix: (string | number)[] = []): (string | number)[][] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => fieldPaths(v, [...prefix, i]));
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([k, v]) => [[...prefix, k], ...fieldPaths(v, [...prefix, k])]);
+}
+
+function objectPaths(value: Json, prefix: (string | number)[] = []): (string | number)[][] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => objectPaths(v, [...prefix, i]));
+  if (value === null || typeof value !== 'object') return [];
+  return [prefix, ...Object.entries(value).flatMap(([k, v]) => objectPaths(v, [...prefix, k]))];
+}
+
+const ENUM_LIKE = /^[A-Z][A-Z0-9_.]{2,}$/;
+
+/** Applies one mutation at a position chosen by `pick` (0..1). The top-level list envelope keeps its `data`. */
+function mutate(body: Json, kind: Mutation, pick: number, n: number): Json {
+  const copy = structuredClone(body) as Json;
+  const at = (path: (string | number)[]) => path.reduce<Json>((node, k) => (node as Record<string, Json>)[k as string]!, copy);
+  const choose = <T,>(list: T[]) => list[Math.min(list.length - 1, Math.floor(pick * list.length))];
+  const keep = (p: (string | number)[]) => !(p.length === 1 && p[0] === 'data');
+  switch (kind) {
+    case 'add-field': {
+      const target = choose(objectPaths(copy));
+      if (target) (at(target) as Record<string, Json>)[`futureField${n}`] = { addedLater: true, n };
+      break;
+    }
+    case 'unknown-enum': {
+      const target = choose(fieldPaths(copy).filter((p) => typeof at(p) === 'string' && ENUM_LIKE.test(at(p) as string)));
+      if (target) (at(target.slice(0, -1)) as Record<string, Json>)[target[target.length - 1] as string] = `FUTURE_VALUE_${n}`;
+      break;
+    }
+    case 'drop-field':
+    case 'null-field': {
+      const target = choose(fieldPaths(copy).filter((p) => keep(p) && typeof p[p.length - 1] === 'string'));
+      if (target) {
+        const parent = at(target.slice(0, -1)) as Record<string, Json>;
+        const key = target[target.length - 1] as string;
+        if (kind === 'drop-field') delete parent[key];
+        else parent[key] = null;
+      }
+      break;
+    }
+  }
+  return copy;
+}
+
+/** The value a method resolves to, for comparison: a page's items, or the result itself. */
+async function settle(result: PromiseLike<unknown>): Promise<unknown> {
+  const value = (await result) as { data?: unknown } | undefined;
+  return value !== null && typeof value === 'object' && value.constructor?.name === 'Page' ? { data: value.data } : value;
+}
+
+const examples = successExamples();
+const mutations = fc.array(fc.tuple(fc.constantFrom<Mutation>('add-field', 'unknown-enum', 'drop-field', 'null-field'), fc.double({ min: 0, max: 1, noNaN: true })), { minLength: 1, maxLength: 4 });
+
+describe('the evolving service: answers', () => {
+  it('has a 2xx example for most operations', () => {
+    expect(new Set(examples.map((e) => e.id)).size).toBeGreaterThanOrEqual(25);
+  });
+
+  for (const validate of [false, true]) {
+    it(`every 2xx example, grown, shrunk and nulled: resolves with the values as sent (validateResponses: ${validate}; ${RUNS} cases per example)`, async () => {
+      const counts = { cases: 0, reports: 0 };
+      for (const example of examples) {
+        await fc.assert(
+          fc.asyncProperty(mutations, validInput(example.id), async (steps, input) => {
+            let body = example.body;
+            steps.forEach(([kind, pick], n) => (body = mutate(body, kind, pick, n)));
+            const reports: unknown[] = [];
+            const cb = new Crossborder({
+              tokenId: 't',
+              clientSecret: 's',
+              baseUrl: 'https://api.test.invalid',
+              environment: 'sandbox',
+              maxRetries: 0,
+              validateResponses: validate,
+              onValidationIssue: (r) => reports.push(r),
+              fetch: async () => new Response(JSON.stringify(body), { status: example.status, headers: { 'content-type': 'application/json' } }),
+            });
+            // Relay-mode options would make this the second leg of a signed call: not what is tested here.
+            const options = { ...input.options, signature: undefined, requestId: example.id === 'verifyCredential' ? 'pk-1' : undefined };
+            const value = await settle(METHODS[example.id](cb, { ...input, options }));
+            const expected = body !== null && typeof body === 'object' && !Array.isArray(body) && 'hasMore' in (example.body as object) ? { data: (body as { data: Json }).data } : body;
+            expect(value).toEqual(expected);
+            counts.cases++;
+            counts.reports += reports.length;
+          }),
+          { numRuns: RUNS, seed: SEED },
+        );
+      }
+      // eslint-disable-next-line no-console
+      console.log(`[open-world] answers: ${counts.cases} cases over ${examples.length} examples, ${counts.reports} drift reports`);
+      if (validate) expect(counts.reports).toBeGreaterThan(0);
+    }, 300_000);
+  }
+});
+
+describe('the evolving service: requests', () => {
+  function recorder() {
+    const sent: unknown[] = [];
+    const cb = new Crossborder({
+      tokenId: 't',
+      clientSecret: 's',
+      baseUrl: 'https://api.test.invalid',
+      fetch: async (_url, init) => {
+        sent.push(init.body === undefined ? undefined : JSON.parse(String(init.body)));
+        const answer = init.method === 'GET' ? { data: [], hasMore: false, totalCount: 0 } : { id: 'X:1', status: 'PENDING' };
+        return new Response(JSON.stringify(answer), { status: init.method === 'GET' ? 200 : 201, headers: { 'content-type': 'application/json' } });
+      },
+    });
+    return { cb, sent };
+  }
+  const anyId = fc.tuple(fc.stringMatching(/^[A-Za-z][A-Za-z0-9_]{0,12}$/), fc.constantFrom(':', '_', '-', ''), fc.stringMatching(/^[A-Za-z0-9-]{1,24}$/)).map((parts) => parts.join(''));
+  const unknownValue = fc.stringMatching(/^[A-Z][A-Z0-9_]{2,20}$/);
+
+  it(`ids of any shape and open-set values the SDK does not know are sent as given (${RUNS * 5} cases)`, async () => {
+    await fc.assert(
+      fc.asyncProperty(anyId, anyId, anyId, unknownValue, unknownValue, async (source, destination, wallet, purpose, accountType) => {
+        const { cb, sent } = recorder();
+        const quote = { ...requestExample('createQuote'), source: { sourceType: 'ACCOUNT', accountId: source }, destination: { destinationType: 'ACCOUNT', accountId: destination }, purposeOfPayment: purpose };
+        await cb.quotes.create(quote);
+        await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: wallet });
+        const account = { currency: 'XYZ', customerId: source, accountInfo: { accountType, someNewField: 'v' } };
+        await cb.externalAccounts.create(account as never);
+        await cb.transactions.list({ status: purpose, customerId: source });
+        expect(sent).toEqual([quote, { type: 'EMAIL_OTP', accountId: wallet }, account, undefined]);
+      }),
+      { numRuns: RUNS * 5, seed: SEED },
+    );
+  });
+});

@@ -17,7 +17,7 @@ export { Transactions } from './resources/transactions';
 export { Webhooks } from './resources/webhooks';
 export type { Sleep } from './core/retry';
 export type { WebhookHeaders, WebhookPublicKey, WebhookRawBody } from './webhooks/verify';
-export type { DedupeOptions, DedupeResult, MemoryDedupeStoreOptions } from './webhooks/dedupe';
+export type { DedupeOptions, DedupeResult, MemoryDedupeStoreOptions, RedisDedupeStoreOptions, RedisLikeClient } from './webhooks/dedupe';
 export type { ApprovePaymentOptions, RejectPaymentOptions } from './webhooks/approval';
 export { API_VERSION, DEFAULT_BASE_URLS, MAX_TIMEOUT_MS, type Operation, type CallInput } from './core/client';
 export { APIPromise, type WithResponse } from './core/api-promise';
@@ -31,7 +31,7 @@ export { TERMINAL_STATUSES, type WaitForOptions } from './resources/transactions
 export type { VerifyOptions } from './resources/auth';
 export type { UnwrapOptions } from './resources/webhooks';
 export type { UnknownEvent, WebhookEnvelope } from './webhooks/events';
-export { MemoryDedupeStore, dedupe, type DedupeStore } from './webhooks/dedupe';
+export { MemoryDedupeStore, RedisDedupeStore, dedupe, type DedupeStore } from './webhooks/dedupe';
 export { approvePayment, deferApproval, rejectPayment, requestCounterpartyInfo } from './webhooks/approval';
 export { passkeyAssertion, passkeyAttestation } from './wallet/passkey';
 export type * from './types';

@@ -3,6 +3,7 @@
  * document's, plus the query types of list and lookup methods (date filters accept `Date` too).
  * @module
  */
+import type { ValidationIssue } from './core/errors';
 import type { components, OperationQueries } from './generated/types';
 
 type Schemas = components['schemas'];
@@ -142,7 +143,10 @@ export type SessionListParams = QueryOf<'listSessions'>;
 export type SignatureChallengeBody = Schemas['SignatureChallenge'];
 
 /** Body of every webhook delivery, by `type`. Delivered at least once and retried with backoff until a 2xx; deduplicate by `id` and verify `X-Service-Signature` over the raw body first. @useDeclaredType */
-export type WebhookEvent = Schemas['WebhookEvent'];
+export type WebhookEvent = Schemas['WebhookEvent'] & {
+  /** What in this verified delivery differs from the document (absent when it matches): never a reason to refuse it. */
+  issues?: ValidationIssue[] | undefined;
+};
 
 /** A list the service does not paginate: `{ data }`. */
 export interface DataList<T> {

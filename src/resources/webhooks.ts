@@ -1,4 +1,3 @@
-import { WebhookVerificationError } from '../core/errors';
 import { APIResource } from '../core/resource';
 import { check, resolveSchema } from '../core/validation';
 import { WEBHOOK_EVENT_TYPES } from '../generated/operations';
@@ -23,9 +22,11 @@ const loadWebhooks = () =>
 /** Webhook deliveries: signature check and typed events. */
 export class Webhooks extends APIResource {
   /**
-   * Checks `X-Service-Signature` over the raw body with the service's public key and returns the
-   * event, typed by its `type` and validated against the document's schema (a webhook body is
-   * untrusted input). An event type this SDK does not know yet comes back as an {@link UnknownEvent}.
+   * Checks `X-Service-Signature` (bare base64 or the versioned JSON form) over the raw body with the
+   * service's public key and returns the event, typed by its `type`. Once the signature holds the
+   * event is always returned: whatever in `data` differs from the document (a missing field, a new
+   * value) is listed in `event.issues`, never thrown. An event type this SDK does not know yet comes
+   * back as an {@link UnknownEvent}.
    * Pass the body exactly as received (string, bytes, or the Fetch `Request`), never re-serialized JSON.
    * @throws {@link WebhookVerificationError} saying which check failed.
    */
@@ -45,13 +46,13 @@ export class Webhooks extends APIResource {
   }
 }
 
+/** Types a verified event by its `type`; what differs from the document goes to `event.issues`, never thrown. */
 async function parseEvent(json: unknown): Promise<WebhookEvent | UnknownEvent> {
-  const envelope = json as { id: string; type: string; timestamp: string; data: unknown };
-  if (!KNOWN_TYPES.has(envelope.type)) return { ...envelope, unknown: true };
-  const issues = check(await resolveSchema('zWebhookEvent'), json);
-  if (issues.length) {
-    const first = issues[0]!;
-    throw new WebhookVerificationError('invalid_event', `webhook event ${envelope.id} (${envelope.type}): ${first.path || '(root)'}: ${first.message}`);
-  }
-  return json as WebhookEvent;
+  const { withIssues } = await loadWebhooks();
+  const envelope = json as { id: string; type: string; timestamp: string; data: unknown; issues?: unknown };
+  if (typeof envelope.type !== 'string' || !KNOWN_TYPES.has(envelope.type)) return { ...envelope, unknown: true } as UnknownEvent;
+  const { issues: _envelopeIssues, ...event } = envelope;
+  const issues = check(await resolveSchema('zWebhookEvent'), event);
+  // The envelope's own issues were reported by the same schema check: keep one list.
+  return withIssues(event, issues) as WebhookEvent;
 }

@@ -3,7 +3,7 @@
  * parser (the typed schemas) or return the envelope as is.
  * @module
  */
-import { WebhookVerificationError } from '../core/errors';
+import { WebhookVerificationError, type ValidationIssue } from '../core/errors';
 import { checkMaxAge, MAX_FUTURE_SKEW_MS, parseIsoDateTime } from './time';
 import { verifyWebhookSignature, type WebhookHeaders, type WebhookPublicKey, type WebhookRawBody } from './verify';
 
@@ -23,6 +23,11 @@ export interface WebhookEnvelope<Type extends string = string, Data = Record<str
   timestamp: string;
   /** The resource the event is about (a transaction, an invitation, …). */
   data: Data;
+  /**
+   * What in this verified delivery differs from the document (a missing field, an unknown value):
+   * absent when it matches. A verified delivery is always delivered; check here instead of failing.
+   */
+  issues?: ValidationIssue[] | undefined;
 }
 
 /**
@@ -40,6 +45,8 @@ export interface UnknownEvent {
   data: unknown;
   /** Marks the event as not recognized; narrow with `if ('unknown' in event)`. */
   unknown: true;
+  /** Envelope fields that differ from the document (absent when none). */
+  issues?: ValidationIssue[] | undefined;
 }
 
 /** Options of {@link unwrapWebhook}. */
@@ -67,20 +74,33 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Checks that a parsed body has the envelope shape.
- * @throws {@link WebhookVerificationError} `invalid_event` naming the first wrong field.
+ * What of the envelope differs from `{ id, type, timestamp, data }`: reported, not thrown (the
+ * signature makes a delivery trustworthy, not its shape).
+ */
+export function envelopeIssues(json: Record<string, unknown>): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  if (typeof json.id !== 'string' || json.id === '') issues.push({ path: 'id', rule: 'invalid_type', message: 'expected a string (the event id)' });
+  if (typeof json.type !== 'string' || json.type === '') issues.push({ path: 'type', rule: 'invalid_type', message: 'expected a non-empty string' });
+  if (parseIsoDateTime(json.timestamp) === undefined) issues.push({ path: 'timestamp', rule: 'invalid_format', message: 'expected an ISO 8601 date-time' });
+  if (!isPlainObject(json.data)) issues.push({ path: 'data', rule: 'invalid_type', message: 'expected object' });
+  return issues;
+}
+
+/**
+ * Checks that a parsed body is a JSON object: the one thing a delivery must be to be an event.
+ * @throws {@link WebhookVerificationError} `invalid_event` otherwise.
  */
 export function assertWebhookEnvelope(json: unknown): asserts json is WebhookEnvelope {
-  const fail = (message: string): never => {
-    throw new WebhookVerificationError('invalid_event', `the webhook event ${message}`);
-  };
-  if (!isPlainObject(json)) return fail(`is not a JSON object (got ${Array.isArray(json) ? 'an array' : json === null ? 'null' : typeof json})`);
-  if (typeof json.id !== 'string' || !json.id.startsWith('Webhook:') || json.id.length === 'Webhook:'.length) {
-    fail('field "id" must be a string "Webhook:<id>"');
+  if (!isPlainObject(json)) {
+    throw new WebhookVerificationError('invalid_event', `the webhook event is not a JSON object (got ${Array.isArray(json) ? 'an array' : json === null ? 'null' : typeof json})`);
   }
-  if (typeof json.type !== 'string' || json.type === '') fail('field "type" must be a non-empty string');
-  if (parseIsoDateTime(json.timestamp) === undefined) fail('field "timestamp" must be an ISO 8601 date-time string');
-  if (!isPlainObject(json.data)) fail('field "data" must be an object');
+}
+
+/** Attaches issues to an event (nothing when there are none). */
+export function withIssues<E extends object>(event: E, issues: readonly ValidationIssue[]): E {
+  if (issues.length === 0) return event;
+  const previous = (event as { issues?: ValidationIssue[] }).issues;
+  return { ...event, issues: [...(Array.isArray(previous) ? previous : []), ...issues] };
 }
 
 /**
@@ -111,9 +131,12 @@ export function assertFresh(event: { id: string; timestamp: string }, maxAge: nu
 /**
  * Verifies a webhook delivery and returns its event.
  *
- * Steps: signature ({@link verifyWebhookSignature}) → strict UTF-8 → `JSON.parse` → envelope shape
+ * Steps: signature ({@link verifyWebhookSignature}) → strict UTF-8 → `JSON.parse` → a JSON object
  * → optional age check → `options.parse`. Nothing of the body is parsed before the signature holds.
- * The signature carries no timestamp, so use `dedupe()` (or `maxAge`) against replays.
+ * After it holds, the event is always returned: what differs from the document (a missing field, a
+ * value this SDK does not know) is in `event.issues`, never thrown (a refused payment-approval
+ * webhook would fail a customer's payment). The signature carries no timestamp, so use `dedupe()`
+ * (or `maxAge`) against replays.
  *
  * @example
  * ```ts
@@ -124,8 +147,7 @@ export function assertFresh(event: { id: string; timestamp: string }, maxAge: nu
  * @returns the event from `options.parse`, or the checked envelope when no parser is given
  *   (unknown types included: they never throw).
  * @throws {@link WebhookVerificationError}: any `verifyWebhookSignature` reason, `invalid_body`
- *   (not UTF-8, not JSON), `invalid_event` (envelope or `parse` failed; the cause is attached),
- *   `stale_event` (with `maxAge`).
+ *   (not UTF-8, not JSON), `invalid_event` (not a JSON object), `stale_event` / `future_event` (with `maxAge`).
  * @throws RangeError when `maxAge` is negative or NaN (a programming error, not a bad delivery).
  */
 export async function unwrapWebhook<E = WebhookEnvelope>(
@@ -154,17 +176,14 @@ export async function unwrapWebhook<E = WebhookEnvelope>(
   }
   assertWebhookEnvelope(json);
   if (maxAge !== undefined) assertFresh(json, maxAge, now());
-  if (!parse) return json as E;
+  const envelope = withIssues(json, envelopeIssues(json as unknown as Record<string, unknown>));
+  if (!parse) return envelope as E;
   try {
-    return await parse(json);
+    return await parse(envelope);
   } catch (cause) {
-    if (cause instanceof WebhookVerificationError) throw cause;
+    // The delivery is authentic: a parser that cannot type it still hands it over, with the reason.
     const detail = cause instanceof Error ? cause.message : String(cause);
-    throw new WebhookVerificationError(
-      'invalid_event',
-      `webhook event ${json.id} (${json.type}) does not match its schema: ${detail.length > 500 ? `${detail.slice(0, 500)}…` : detail}`,
-      { cause },
-    );
+    return withIssues(envelope, [{ path: '', rule: 'parse_failed', message: detail.length > 500 ? `${detail.slice(0, 500)}…` : detail }]) as E;
   }
 }
 
@@ -183,7 +202,7 @@ export function eventParser<P extends Record<string, (envelope: WebhookEnvelope)
   return async (json: unknown): Promise<ParsedEvent<P>> => {
     assertWebhookEnvelope(json);
     // Own properties only: a type named "constructor" or "__proto__" must not reach Object.prototype.
-    const parser = Object.prototype.hasOwnProperty.call(parsers, json.type) ? parsers[json.type] : undefined;
+    const parser = typeof json.type === 'string' && Object.prototype.hasOwnProperty.call(parsers, json.type) ? parsers[json.type] : undefined;
     if (!parser) {
       const unknownEvent: UnknownEvent = { ...json, unknown: true };
       return unknownEvent;

@@ -26,11 +26,14 @@ export {
 } from './events';
 export {
   MemoryDedupeStore,
+  RedisDedupeStore,
   dedupe,
   type DedupeOptions,
   type DedupeResult,
   type DedupeStore,
   type MemoryDedupeStoreOptions,
+  type RedisDedupeStoreOptions,
+  type RedisLikeClient,
 } from './dedupe';
 export {
   approvePayment,
@@ -40,4 +43,4 @@ export {
   type ApprovePaymentOptions,
   type RejectPaymentOptions,
 } from './approval';
-export { generateWebhookKeyPair, signWebhook, type WebhookKeyPair } from './sign';
+export { generateWebhookKeyPair, signWebhook, type SignWebhookOptions, type WebhookKeyPair } from './sign';

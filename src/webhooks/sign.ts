@@ -35,14 +35,24 @@ function signingKey(privateKey: string | CryptoKey): Promise<CryptoKey> {
   return keyCache.get(text, importPrivateKey);
 }
 
+/** Options of {@link signWebhook}. */
+export interface SignWebhookOptions {
+  /**
+   * `'versioned'` (default): the JSON form `{"v":"1","s":"<base64 DER>"}`, as the local sandbox sends;
+   * `'bare'`: the base64 of the DER signature alone. The service uses both; receivers accept both.
+   */
+  format?: 'versioned' | 'bare' | undefined;
+}
+
 /**
  * Signs a webhook body as the service does.
  * @param body the exact body to send (a string is UTF-8 encoded).
  * @param privateKey PEM PKCS#8 (`-----BEGIN PRIVATE KEY-----`) or an ECDSA P-256 `CryptoKey` with usage `sign`.
- * @returns the `X-Service-Signature` header value: base64 of the DER signature (minimal integers).
+ * @returns the `X-Service-Signature` header value: `{"v":"1","s":"<base64 of the DER signature>"}`,
+ *   or the bare base64 with `{ format: 'bare' }`.
  * @throws {@link crossborder-sdk!WebhookVerificationError} `invalid_key` when the key cannot sign.
  */
-export async function signWebhook(body: string | Uint8Array, privateKey: string | CryptoKey): Promise<string> {
+export async function signWebhook(body: string | Uint8Array, privateKey: string | CryptoKey, options: SignWebhookOptions = {}): Promise<string> {
   const key = await signingKey(privateKey);
   const bytes = typeof body === 'string' ? utf8(body) : new Uint8Array(body);
   let signature: ArrayBuffer;
@@ -51,7 +61,8 @@ export async function signWebhook(body: string | Uint8Array, privateKey: string 
   } catch (cause) {
     throw new WebhookVerificationError('invalid_key', 'the signing key cannot make ECDSA P-256 signatures', { cause });
   }
-  return bytesToBase64(p1363ToDer(new Uint8Array(signature)));
+  const der = bytesToBase64(p1363ToDer(new Uint8Array(signature)));
+  return options.format === 'bare' ? der : JSON.stringify({ v: '1', s: der });
 }
 
 /** A webhook key pair in the forms the service hands out. */

@@ -1,6 +1,7 @@
 /**
- * Signature check of webhook deliveries: `X-Service-Signature` is base64 of a DER ECDSA P-256
- * SHA-256 signature over the raw body bytes, made with the service's key. WebCrypto only, so
+ * Signature check of webhook deliveries: `X-Service-Signature` carries a DER ECDSA P-256 SHA-256
+ * signature over the raw body bytes, made with the service's key, as bare base64 or as the versioned
+ * JSON `{"v":"1","s":"<base64>"}`. WebCrypto only, so
  * the same code runs in Node, Deno, Bun, browsers and edge runtimes.
  * @module
  */
@@ -246,13 +247,37 @@ export async function verifyWebhookSignature(
   return body;
 }
 
-/** Header value → P1363 `r‖s` signature, refusing anything that is not base64 of strict DER. */
+/** Longest header accepted: the versioned JSON form of the longest DER signature, with room for spaces and new fields. */
+const MAX_HEADER_CHARS = 1_024;
+
+/**
+ * Header value → P1363 `r‖s` signature. Two forms are in use (decisions.md "Webhooks"): the bare
+ * base64 of the DER signature, and the versioned JSON `{"v":"1","s":"<base64 DER>"}` (other JSON
+ * fields are ignored; a version other than 1 is refused: its signature scheme is unknown).
+ */
 function parseSignatureHeader(header: string): Uint8Array<ArrayBuffer> {
-  const text = header.trim();
+  let text = header.trim();
+  if (text.length > MAX_HEADER_CHARS) {
+    throw new WebhookVerificationError('malformed_signature', `the ${SIGNATURE_HEADER} header is ${text.length} characters; too long for a signature`);
+  }
+  if (text.startsWith('{')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new WebhookVerificationError('malformed_signature', `the ${SIGNATURE_HEADER} header starts like JSON but is not JSON`);
+    }
+    const { v, s } = (parsed ?? {}) as { v?: unknown; s?: unknown };
+    if (String(v) !== '1') {
+      throw new WebhookVerificationError('malformed_signature', `the ${SIGNATURE_HEADER} header has signature version ${JSON.stringify(v)}; this SDK knows version "1"`);
+    }
+    if (typeof s !== 'string') throw new WebhookVerificationError('malformed_signature', `the ${SIGNATURE_HEADER} header has no "s" signature`);
+    text = s.trim();
+  }
   if (text.length > MAX_SIGNATURE_CHARS) {
     throw new WebhookVerificationError(
       'malformed_signature',
-      `the ${SIGNATURE_HEADER} header is ${text.length} characters; a P-256 signature is at most ${MAX_SIGNATURE_CHARS}`,
+      `the ${SIGNATURE_HEADER} signature is ${text.length} characters; a P-256 signature is at most ${MAX_SIGNATURE_CHARS}`,
     );
   }
   const der = base64ToBytes(text);

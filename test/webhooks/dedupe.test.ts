@@ -49,11 +49,28 @@ describe('MemoryDedupeStore', () => {
     expect(store.size).toBe(3);
   });
 
-  it('defaults to 10 000 entries', () => {
+  it('never forgets a live id for traffic: 10,001 deliveries later, a redelivery of the first is still a duplicate', () => {
     const store = new MemoryDedupeStore();
-    for (let i = 0; i < 10_001; i++) store.add(`x${i}`, HOUR);
-    expect(store.size).toBe(10_000);
-    expect(store.add('x0', HOUR)).toBe(true);
+    for (let i = 0; i < 10_001; i++) expect(store.add(`x${i}`, HOUR)).toBe(true);
+    expect(store.size).toBe(10_001);
+    expect(store.add('x0', HOUR)).toBe(false);
+  });
+
+  it('is bounded by time: ids past their TTL are swept', () => {
+    let now = 0;
+    const store = new MemoryDedupeStore({ now: () => now });
+    for (let i = 0; i < 1_000; i++) store.add(`old${i}`, HOUR);
+    now += HOUR + 1;
+    store.add('fresh', HOUR);
+    expect(store.size).toBe(1);
+    expect(store.add('old0', HOUR)).toBe(true);
+  });
+
+  it('a hard cap, when given, drops the oldest', () => {
+    const store = new MemoryDedupeStore({ maxEntries: 3 });
+    for (const id of ['a', 'b', 'c', 'd']) store.add(id, HOUR);
+    expect(store.size).toBe(3);
+    expect(store.add('a', HOUR)).toBe(true);
   });
 
   it('delete forgets an id', () => {
@@ -124,7 +141,9 @@ describe('dedupe', () => {
     expect((await dedupe(e)).duplicate).toBe(true);
   });
 
-  it('refuses a timestamp that is not an ISO date-time', async () => {
-    await expect(dedupe({ id: 'Webhook:x', timestamp: 'yesterday' })).rejects.toBeInstanceOf(WebhookVerificationError);
+  it('a verified event without a readable timestamp is still deduplicated (counted as made now)', async () => {
+    const store = new MemoryDedupeStore();
+    await expect(dedupe({ id: 'Webhook:x', timestamp: 'yesterday' }, store)).resolves.toEqual({ duplicate: false, stale: false });
+    await expect(dedupe({ id: 'Webhook:x', timestamp: 'yesterday' }, store)).resolves.toEqual({ duplicate: true, stale: false });
   });
 });

@@ -26,12 +26,12 @@ describe('docs/webhooks.md', () => {
   }
 
   it('shows every recipe file', () => {
-    const files = readdirSync(`${root}test/webhooks/recipes`).map((f) => `test/webhooks/recipes/${f}`);
+    const files = readdirSync(`${root}examples/webhooks`).map((f) => `examples/webhooks/${f}`);
     expect(blocks.map((b) => b.file).sort()).toEqual(files.sort());
   });
 
-  it('has the four framework recipes', () => {
-    for (const heading of ['## Node `http`', '## Express', '## Fetch `Request`', '## Hono']) {
+  it('has the five framework recipes', () => {
+    for (const heading of ['## Node `http`', '## Express', '## Fastify', '## Fetch `Request`', '## Hono']) {
       expect(doc).toContain(heading);
     }
   });

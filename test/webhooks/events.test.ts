@@ -48,36 +48,51 @@ describe('unwrapWebhook', () => {
     expect(err.message).toContain('UTF-8');
   });
 
-  const envelopeCases: Array<[string, unknown, string]> = [
-    ['an array', [1], 'not a JSON object'],
-    ['null', null, 'not a JSON object'],
-    ['a string', 'Webhook:1', 'not a JSON object'],
-    ['no id', { id: undefined }, '"id"'],
-    ['an id without the Webhook: prefix', { id: 'Transaction:1' }, '"id"'],
-    ['a bare prefix as id', { id: 'Webhook:' }, '"id"'],
-    ['a numeric id', { id: 1 }, '"id"'],
-    ['no type', { type: undefined }, '"type"'],
-    ['an empty type', { type: '' }, '"type"'],
-    ['no timestamp', { timestamp: undefined }, '"timestamp"'],
-    ['a date-only timestamp', { timestamp: '2025-10-13' }, '"timestamp"'],
-    ['a timestamp without offset', { timestamp: '2025-10-13T10:00:00' }, '"timestamp"'],
-    ['30 February', { timestamp: '2025-02-30T10:00:00Z' }, '"timestamp"'],
-    ['hour 24', { timestamp: '2025-02-10T24:00:00Z' }, '"timestamp"'],
-    ['an epoch-number timestamp', { timestamp: 1760000000000 }, '"timestamp"'],
-    ['no data', { data: undefined }, '"data"'],
-    ['array data', { data: [] }, '"data"'],
-    ['null data', { data: null }, '"data"'],
-  ];
-  for (const [name, override, field] of envelopeCases) {
-    it(`refuses an envelope with ${name}`, async () => {
-      const body = typeof override === 'object' && override !== null && !Array.isArray(override)
-        ? eventBody(override as Record<string, unknown>)
-        : JSON.stringify(override);
-      const err = await rejection(() => unwrapBody(body));
+  for (const [name, body] of [
+    ['an array', [1]],
+    ['null', null],
+    ['a string', 'Webhook:1'],
+  ] as const) {
+    it(`refuses a body that is ${name}: not an event at all`, async () => {
+      const err = await rejection(() => unwrapBody(JSON.stringify(body)));
       expect(err.reason).toBe('invalid_event');
-      expect(err.message).toContain(field);
+      expect(err.message).toContain('not a JSON object');
     });
   }
+
+  // A verified delivery is always delivered: what differs from the document is listed, never thrown.
+  const envelopeCases: Array<[string, Record<string, unknown>, string]> = [
+    ['no id', { id: undefined }, 'id'],
+    ['a numeric id', { id: 1 }, 'id'],
+    ['no type', { type: undefined }, 'type'],
+    ['an empty type', { type: '' }, 'type'],
+    ['no timestamp', { timestamp: undefined }, 'timestamp'],
+    ['a date-only timestamp', { timestamp: '2025-10-13' }, 'timestamp'],
+    ['a timestamp without offset', { timestamp: '2025-10-13T10:00:00' }, 'timestamp'],
+    ['30 February', { timestamp: '2025-02-30T10:00:00Z' }, 'timestamp'],
+    ['hour 24', { timestamp: '2025-02-10T24:00:00Z' }, 'timestamp'],
+    ['an epoch-number timestamp', { timestamp: 1760000000000 }, 'timestamp'],
+    ['no data', { data: undefined }, 'data'],
+    ['array data', { data: [] }, 'data'],
+    ['null data', { data: null }, 'data'],
+  ];
+  for (const [name, override, field] of envelopeCases) {
+    it(`delivers an envelope with ${name}, the field named in event.issues`, async () => {
+      const body = eventBody(override);
+      const event = (await unwrapBody(body)) as { issues?: { path: string }[] };
+      expect(event.issues?.map((i) => i.path)).toEqual([field]);
+      const { issues: _, ...rest } = event;
+      expect(rest).toEqual(JSON.parse(body));
+    });
+  }
+
+  it('an id of any shape is no issue (identifiers are never checked by prefix)', async () => {
+    for (const id of ['Transaction:1', 'Webhook:', 'evt_123']) {
+      const event = (await unwrapBody(eventBody({ id }))) as { id: string; issues?: unknown };
+      expect(event.id).toBe(id);
+      expect(event.issues).toBeUndefined();
+    }
+  });
 
   it('accepts offsets, fractions and lower-case separators in the timestamp', async () => {
     for (const timestamp of ['2025-10-13T10:00:00.123456Z', '2025-10-13T12:00:00+02:00', '2025-10-13t10:00:00z']) {
@@ -128,21 +143,16 @@ describe('unwrapWebhook', () => {
     expect(event).toEqual({ kind: 'test', id: JSON.parse(body as string).id });
   });
 
-  it('turns a parse failure into invalid_event with the cause attached', async () => {
+  it('a parser that throws still hands the verified event over, the reason in event.issues', async () => {
     const { body, headers } = await signedDelivery(eventBody({ type: 'INCOMING_PAYMENT.PENDING' }));
-    const cause = new Error('data.status: expected "PENDING"');
-    const err = await rejection(() =>
-      unwrapWebhook(body, headers, {
-        publicKey: keys.publicKeyPem,
-        parse: async () => {
-          throw cause;
-        },
-      }),
-    );
-    expect(err.reason).toBe('invalid_event');
-    expect(err.cause).toBe(cause);
-    expect(err.message).toContain('INCOMING_PAYMENT.PENDING');
-    expect(err.message).toContain('expected "PENDING"');
+    const event = (await unwrapWebhook(body, headers, {
+      publicKey: keys.publicKeyPem,
+      parse: async () => {
+        throw new Error('data.status: expected "PENDING"');
+      },
+    })) as { type: string; issues?: { rule: string; message: string }[] };
+    expect(event.type).toBe('INCOMING_PAYMENT.PENDING');
+    expect(event.issues).toEqual([{ path: '', rule: 'parse_failed', message: 'data.status: expected "PENDING"' }]);
   });
 });
 
@@ -172,12 +182,12 @@ describe('eventParser', () => {
     }
   });
 
-  it('reports a typed event that fails its parser', async () => {
+  it('reports a typed event that fails its parser in event.issues, never as a refusal', async () => {
     const bad = eventBody({ type: 'INCOMING_PAYMENT.PENDING', data: { status: 'COMPLETED' } });
     const { headers } = await signedDelivery(bad);
-    const err = await rejection(() => unwrapWebhook(bad, headers, { publicKey: keys.publicKeyPem, parse }));
-    expect(err.reason).toBe('invalid_event');
-    expect(err.message).toContain('must be PENDING');
+    const event = (await unwrapWebhook(bad, headers, { publicKey: keys.publicKeyPem, parse })) as { data: unknown; issues?: { message: string }[] };
+    expect(event.data).toEqual({ status: 'COMPLETED' });
+    expect(event.issues?.[0]?.message).toContain('must be PENDING');
   });
 });
 

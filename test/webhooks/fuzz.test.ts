@@ -18,7 +18,7 @@ let validSignature: string;
 const validBody = '{"id":"Webhook:fuzz","type":"TEST","timestamp":"2025-10-13T00:00:00Z","data":{}}';
 beforeAll(async () => {
   keys = await testKeys();
-  validSignature = await signWebhook(validBody, keys.privateKeyPem);
+  validSignature = await signWebhook(validBody, keys.privateKeyPem, { format: 'bare' });
 });
 
 /** Resolves, or throws only WebhookVerificationError: anything else fails the property. */
@@ -56,6 +56,8 @@ const signatureText = fc.oneof(
 
 const headers = fc.oneof(
   signatureText.map((s) => ({ 'x-service-signature': s }) as Record<string, string | string[] | undefined>),
+  // The versioned JSON form around any of those, with a right or a wrong version.
+  fc.tuple(signatureText, fc.constantFrom('1', 1, '2', null)).map(([s, v]) => ({ 'x-service-signature': JSON.stringify({ v, s }) }) as Record<string, string | string[] | undefined>),
   fc.array(signatureText, { maxLength: 3 }).map((list) => ({ 'X-Service-Signature': list })),
   fc.dictionary(fc.string({ maxLength: 30 }), fc.oneof(fc.string(), fc.array(fc.string()), fc.constant(undefined))),
 );

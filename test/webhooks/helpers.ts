@@ -20,13 +20,17 @@ export function eventBody(overrides: Record<string, unknown> = {}, now = Date.no
   });
 }
 
-/** A signed delivery: body and headers as the service would send them. */
+/**
+ * A signed delivery: body and headers as the service sends them (`headers` carry the versioned JSON
+ * form `{"v":"1","s":…}`, like the sandbox); `signature` is the bare base64 form of the same signature.
+ */
 export async function signedDelivery<B extends string | Uint8Array = string>(
   body: B = eventBody() as B,
   privateKeyPem?: string,
 ): Promise<{ body: B; signature: string; headers: Record<string, string> }> {
-  const signature = await signWebhook(body, privateKeyPem ?? (await testKeys()).privateKeyPem);
-  return { body, signature, headers: { 'content-type': 'application/json', 'x-service-signature': signature } };
+  const header = await signWebhook(body, privateKeyPem ?? (await testKeys()).privateKeyPem);
+  const signature = (JSON.parse(header) as { s: string }).s;
+  return { body, signature, headers: { 'content-type': 'application/json', 'x-service-signature': header } };
 }
 
 /** Runs `fn` and returns the WebhookVerificationError it threw (fails the test otherwise). */

@@ -1,30 +1,42 @@
+/**
+ * The webhook recipes of docs/webhooks.md (examples/webhooks/*, importing `crossborder-sdk` by name),
+ * each over HTTP on 127.0.0.1: deliveries signed like the service signs them (both header forms), and
+ * real deliveries from the local sandbox's webhook sender.
+ */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { Crossborder, type UnknownEvent, type WebhookEvent } from 'crossborder-sdk';
+import { createSandbox, signWebhook, type WebhookKeyPair } from 'crossborder-sdk/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signWebhook, type WebhookEnvelope, type WebhookKeyPair } from '../../src/webhooks/index';
-import { createApprovalHandler, type Decision } from './recipes/approval';
-import { createWebhookApp as createExpressApp } from './recipes/express';
-import { createWebhookHandler } from './recipes/fetch';
-import { createWebhookApp as createHonoApp } from './recipes/hono';
-import { createWebhookServer } from './recipes/node-http';
+import { createApprovalHandler, type Decision } from '../../examples/webhooks/approval';
+import { createWebhookApp as createExpressApp } from '../../examples/webhooks/express';
+import { createWebhookApp as createFastifyApp } from '../../examples/webhooks/fastify';
+import { createWebhookHandler } from '../../examples/webhooks/fetch';
+import { createWebhookApp as createHonoApp } from '../../examples/webhooks/hono';
+import { createWebhookServer } from '../../examples/webhooks/node-http';
 import { eventBody, testKeys } from './helpers';
 
-type OnEvent = (event: WebhookEnvelope) => Promise<void>;
-type Recipe = { name: string; start: (publicKey: string, onEvent: OnEvent) => Server };
+type Event = WebhookEvent | UnknownEvent;
+type OnEvent = (event: Event) => Promise<void>;
+type Recipe = { name: string; start: (cb: Crossborder, onEvent: OnEvent) => Promise<Server> };
+
+const listening = (server: Server) =>
+  server.listening ? Promise.resolve(server) : new Promise<Server>((resolve, reject) => server.once('listening', () => resolve(server)).once('error', reject));
 
 const recipes: Recipe[] = [
-  { name: 'node http', start: (key, onEvent) => createWebhookServer(key, onEvent).listen(0, '127.0.0.1') },
-  { name: 'express', start: (key, onEvent) => createExpressApp(key, onEvent).listen(0, '127.0.0.1') },
+  { name: 'node http', start: async (cb, onEvent) => listening(createWebhookServer(cb, onEvent).listen(0, '127.0.0.1')) },
+  { name: 'express', start: async (cb, onEvent) => listening(createExpressApp(cb, onEvent).listen(0, '127.0.0.1')) },
   {
-    name: 'fetch handler',
-    start: (key, onEvent) =>
-      serve({ fetch: createWebhookHandler(key, onEvent), port: 0, hostname: '127.0.0.1' }) as Server,
+    name: 'fastify',
+    start: async (cb, onEvent) => {
+      const app = createFastifyApp(cb, onEvent);
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      return app.server;
+    },
   },
-  {
-    name: 'hono',
-    start: (key, onEvent) => serve({ fetch: createHonoApp(key, onEvent).fetch, port: 0, hostname: '127.0.0.1' }) as Server,
-  },
+  { name: 'fetch handler (Next.js route)', start: async (cb, onEvent) => listening(serve({ fetch: createWebhookHandler(cb, onEvent), port: 0, hostname: '127.0.0.1' }) as Server) },
+  { name: 'hono', start: async (cb, onEvent) => listening(serve({ fetch: createHonoApp(cb, onEvent).fetch, port: 0, hostname: '127.0.0.1' }) as Server) },
 ];
 
 const servers: Server[] = [];
@@ -44,9 +56,8 @@ afterAll(async () => {
   );
 });
 
-async function listen(server: Server): Promise<string> {
+function urlOf(server: Server): string {
   servers.push(server);
-  if (!server.listening) await new Promise((resolve, reject) => server.once('listening', resolve).once('error', reject));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
 }
 
@@ -57,13 +68,16 @@ async function post(url: string, body: string, signature?: string): Promise<Resp
   return fetch(url, { method: 'POST', body, headers, signal: AbortSignal.timeout(5000) });
 }
 
+const withoutIssues = ({ issues: _, ...event }: Event & { issues?: unknown }) => event;
+
 describe.each(recipes)('recipe: $name', ({ start }) => {
-  const seen: WebhookEnvelope[] = [];
+  const seen: Event[] = [];
   let failNext = false;
   let url: string;
   beforeAll(async () => {
-    url = await listen(
-      start((await testKeys()).publicKeyPem, async (event) => {
+    const cb = new Crossborder({ tokenId: 't', clientSecret: 's', webhookPublicKey: (await testKeys()).publicKeyPem });
+    url = urlOf(
+      await start(cb, async (event) => {
         if (failNext) {
           failNext = false;
           throw new Error('database down');
@@ -73,12 +87,13 @@ describe.each(recipes)('recipe: $name', ({ start }) => {
     );
   });
 
-  it('answers 200 to a signed delivery and hands the typed event to the handler', async () => {
-    const body = eventBody({ type: 'INCOMING_PAYMENT.COMPLETED' });
-    const res = await post(url, body, await signWebhook(body, keys.privateKeyPem));
-    expect(res.status).toBe(200);
-    expect(seen.at(-1)).toEqual(JSON.parse(body));
-    expect(seen.at(-1)?.type).toBe('INCOMING_PAYMENT.COMPLETED');
+  it('answers 200 to a signed delivery (versioned and bare header) and hands the typed event to the handler', async () => {
+    for (const format of ['versioned', 'bare'] as const) {
+      const body = eventBody({ type: 'INCOMING_PAYMENT.COMPLETED' });
+      const res = await post(url, body, await signWebhook(body, keys.privateKeyPem, { format }));
+      expect(res.status).toBe(200);
+      expect(withoutIssues(seen.at(-1)!)).toEqual(JSON.parse(body));
+    }
   });
 
   it('acknowledges a redelivery without handling it twice', async () => {
@@ -111,6 +126,29 @@ describe.each(recipes)('recipe: $name', ({ start }) => {
   });
 });
 
+describe.each(recipes.map((recipe, i) => ({ ...recipe, seed: 100 + i })))('recipe: $name, with deliveries from the local sandbox', ({ start, seed }) => {
+  it('handles each event the sandbox sends exactly once, and the sandbox sees 200', async () => {
+    // A seed of its own: event ids differ from the other recipes' (the recipes share one dedupe store).
+    const sandbox = createSandbox({ seed });
+    try {
+      const seen: Event[] = [];
+      const cb = new Crossborder({ tokenId: 't', clientSecret: 's', environment: 'sandbox', fetch: sandbox.fetch, webhookPublicKey: sandbox.webhookPublicKey.pem });
+      const url = urlOf(await start(cb, async (event) => void seen.push(event)));
+      await cb.config.update({ webhookEndpoint: url });
+      const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', currencies: ['USD'], fullName: 'Ada Lovelace' });
+      await cb.sandbox.receiveUmaPayment({ senderUmaAddress: '$sender@sandbox.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 1_000, customerId: customer.id });
+      await sandbox.webhooks.flush();
+      const deliveries = sandbox.webhooks.deliveries;
+      expect(deliveries.length).toBeGreaterThan(0);
+      expect(deliveries.every((d) => d.attempts.at(-1)?.status === 200)).toBe(true);
+      expect(seen.map((e) => e.type).sort()).toEqual(deliveries.map((d) => d.type).sort());
+      expect(new Set(seen.map((e) => e.id)).size).toBe(seen.length);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
 describe('recipe: payment approval', () => {
   let url: string;
   beforeAll(async () => {
@@ -119,8 +157,8 @@ describe('recipe: payment approval', () => {
       if (tx.description === 'blocked') return { approve: false, reason: 'sanctions match' };
       return { approve: true, receiverCustomerInfo: { FULL_NAME: 'Ada Lovelace' } };
     };
-    const handler = createApprovalHandler((await testKeys()).publicKeyPem, decide);
-    url = await listen(serve({ fetch: handler, port: 0, hostname: '127.0.0.1' }) as Server);
+    const cb = new Crossborder({ tokenId: 't', clientSecret: 's', webhookPublicKey: (await testKeys()).publicKeyPem });
+    url = urlOf(await listening(serve({ fetch: createApprovalHandler(cb, decide), port: 0, hostname: '127.0.0.1' }) as Server));
   });
 
   async function deliver(description: string, type = 'INCOMING_PAYMENT.PENDING') {
@@ -130,7 +168,7 @@ describe('recipe: payment approval', () => {
     return { status: res.status, contentType: res.headers.get('content-type'), body: text ? JSON.parse(text) : undefined };
   }
 
-  it('approves with 200 and the receiver info', async () => {
+  it('approves with 200 and the receiver info, even when the payment data lacks fields the document lists', async () => {
     expect(await deliver('ok')).toEqual({
       status: 200,
       contentType: 'application/json',

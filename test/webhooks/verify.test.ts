@@ -75,6 +75,19 @@ describe('verifyWebhookSignature', () => {
     }
   });
 
+  it('accepts both header forms: bare base64 and the versioned JSON (extra fields ignored); refuses another version', async () => {
+    const { body, signature, headers } = await signedDelivery();
+    expect(headers['x-service-signature']).toBe(JSON.stringify({ v: '1', s: signature }));
+    for (const header of [signature, headers['x-service-signature']!, ` {"s":"${signature}", "v": 1, "kid": "k-2025"} `]) {
+      await expect(verifyWebhookSignature(body, { 'x-service-signature': header }, keys.publicKeyPem)).resolves.toBeInstanceOf(Uint8Array);
+    }
+    for (const header of [JSON.stringify({ v: '2', s: signature }), JSON.stringify({ v: '1' }), '{"v":"1",', JSON.stringify({ s: signature })]) {
+      expect((await rejection(() => verifyWebhookSignature(body, { 'x-service-signature': header }, keys.publicKeyPem))).reason).toBe('malformed_signature');
+    }
+    const tampered = JSON.stringify({ v: '1', s: (await signedDelivery(eventBody({ id: 'Webhook:other' }))).signature });
+    expect((await rejection(() => verifyWebhookSignature(body, { 'x-service-signature': tampered }, keys.publicKeyPem))).reason).toBe('invalid_signature');
+  });
+
   it('refuses a valid DER signature with trailing bytes', async () => {
     const { body, signature } = await signedDelivery();
     const der = base64ToBytes(signature)!;
@@ -299,7 +312,7 @@ describe('interoperability with node:crypto', () => {
   it('signWebhook signatures verify with node:crypto', async () => {
     for (let i = 0; i < 50; i++) {
       const body = eventBody();
-      const signature = await signWebhook(body, keys.privateKeyPem);
+      const signature = await signWebhook(body, keys.privateKeyPem, { format: 'bare' });
       const ok = nodeVerify(
         'sha256',
         Buffer.from(body),

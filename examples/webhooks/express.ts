@@ -1,13 +1,13 @@
 import express from 'express';
-import { unwrapWebhook, WebhookVerificationError, type WebhookEnvelope } from '../../../src/webhooks/index';
+import { WebhookVerificationError, type Crossborder, type UnknownEvent, type WebhookEvent } from 'crossborder-sdk';
 import { handleOnce } from './handle-once';
 
-export function createWebhookApp(publicKey: string, onEvent: (event: WebhookEnvelope) => Promise<void>) {
+export function createWebhookApp(cb: Crossborder, onEvent: (event: WebhookEvent | UnknownEvent) => Promise<void>) {
   const app = express();
   // express.raw keeps the body as a Buffer; express.json would re-serialize it and break the signature.
   app.post('/webhooks', express.raw({ type: 'application/json' }), async (req, res) => {
     try {
-      const event = await unwrapWebhook(req.body, req.headers, { publicKey });
+      const event = await cb.webhooks.unwrap(req.body, req.headers);
       await handleOnce(event, onEvent);
       res.sendStatus(200);
     } catch (err) {

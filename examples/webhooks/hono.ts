@@ -1,13 +1,13 @@
 import { Hono } from 'hono';
-import { unwrapWebhook, WebhookVerificationError, type WebhookEnvelope } from '../../../src/webhooks/index';
+import { WebhookVerificationError, type Crossborder, type UnknownEvent, type WebhookEvent } from 'crossborder-sdk';
 import { handleOnce } from './handle-once';
 
-export function createWebhookApp(publicKey: string, onEvent: (event: WebhookEnvelope) => Promise<void>) {
+export function createWebhookApp(cb: Crossborder, onEvent: (event: WebhookEvent | UnknownEvent) => Promise<void>) {
   const app = new Hono();
   app.post('/webhooks', async (c) => {
     try {
       // c.req.raw is the Fetch Request; do not call c.req.json() first, the raw bytes are what is signed.
-      const event = await unwrapWebhook(c.req.raw, c.req.raw.headers, { publicKey });
+      const event = await cb.webhooks.unwrap(c.req.raw);
       await handleOnce(event, onEvent);
       return c.body(null, 200);
     } catch (err) {

@@ -1,14 +1,15 @@
 import { createServer } from 'node:http';
-import { unwrapWebhook, WebhookVerificationError, type WebhookEnvelope } from '../../../src/webhooks/index';
+import { WebhookVerificationError, type Crossborder, type UnknownEvent, type WebhookEvent } from 'crossborder-sdk';
 import { handleOnce } from './handle-once';
 
-export function createWebhookServer(publicKey: string, onEvent: (event: WebhookEnvelope) => Promise<void>) {
+// cb = new Crossborder(): the service's key comes from CROSSBORDER_WEBHOOK_PUBLIC_KEY (or { webhookPublicKey }).
+export function createWebhookServer(cb: Crossborder, onEvent: (event: WebhookEvent | UnknownEvent) => Promise<void>) {
   return createServer(async (req, res) => {
     // Collect the raw bytes: the signature covers exactly these.
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     try {
-      const event = await unwrapWebhook(Buffer.concat(chunks), req.headers, { publicKey });
+      const event = await cb.webhooks.unwrap(Buffer.concat(chunks), req.headers);
       await handleOnce(event, onEvent);
       res.writeHead(200).end();
     } catch (err) {

@@ -328,8 +328,9 @@ export class WalletCryptoError extends CrossborderError {
   override name = 'WalletCryptoError';
   /** Which check failed. */
   readonly reason: WalletCryptoErrorReason;
-  constructor(reason: WalletCryptoErrorReason, message: string) {
-    super(message);
+  /** @param options `cause`: the underlying failure (kept, so a runtime's own refusal is not lost). */
+  constructor(reason: WalletCryptoErrorReason, message: string, options?: { cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.reason = reason;
   }
 }

@@ -2166,11 +2166,11 @@ export interface components {
             encryptedWalletCredentials: string;
             id: string;
         };
-        /** @description A new wallet session; decrypt `encryptedSessionSigningKey` with the private key matching `clientPublicKey`. */
+        /** @description A new wallet session; decrypt `encryptedSessionSigningKey` with the private key matching `clientPublicKey`. Without it (the answer to a compressed `clientPublicKey`), the client key pair itself is the session key. */
         WalletSession: {
             accountId: string;
-            /** @description Hex of HPKE `enc || ciphertext` sealing the 32-byte P-256 session private key (a stub in the hosted sandbox). */
-            encryptedSessionSigningKey: string;
+            /** @description Base58check of the compressed HPKE `enc` (33 bytes) followed by the AES-256-GCM ciphertext and tag sealing the 32-byte P-256 session private key: base mode, DHKEM(P-256, HKDF-SHA256) / HKDF-SHA256 / AES-256-GCM, info `turnkey_hpke`, AAD = `enc` uncompressed ‖ recipient key uncompressed (a stub in the hosted sandbox). Absent for a client-held session. */
+            encryptedSessionSigningKey?: string;
             /** Format: date-time */
             expiresAt: string;
             id: string;

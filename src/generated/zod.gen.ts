@@ -945,13 +945,13 @@ export const zCredentialVerifyParams = /* @__PURE__ */ openUnion('type', ["EMAIL
 ]), z.object({}));
 
 /**
- * A new wallet session; decrypt `encryptedSessionSigningKey` with the private key matching `clientPublicKey`.
+ * A new wallet session; decrypt `encryptedSessionSigningKey` with the private key matching `clientPublicKey`. Without it (the answer to a compressed `clientPublicKey`), the client key pair itself is the session key.
  */
 export const zWalletSession = /* @__PURE__ */ z.object({
     id: z.string(),
     accountId: z.string(),
     type: zCredentialType,
-    encryptedSessionSigningKey: z.string(),
+    encryptedSessionSigningKey: z.optional(z.string()),
     expiresAt: z.iso.datetime()
 });
 

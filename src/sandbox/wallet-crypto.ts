@@ -1,6 +1,6 @@
 /**
  * The service side of wallet crypto, for the local sandbox: issue a session key, seal it to the
- * client's public key, and check `Service-Wallet-Signature` stamps. WebCrypto, @hpke/core and
+ * client's public key (the production bundle format), and check `Service-Wallet-Signature` stamps. WebCrypto and
  * @noble/curves only, so the emulator also runs in browsers (msw).
  * @module
  */
@@ -16,7 +16,8 @@ import {
 } from '../wallet/encoding';
 import { WalletCryptoError } from '../core/errors';
 import { STAMP_SCHEME } from '../wallet/stamp';
-import { ECDH_P256, ECDSA_P256, ECDSA_SHA256, P256_SCALAR_LENGTH, hpkeSuite, subtle } from '../wallet/webcrypto';
+import { sealSessionBundle } from '../wallet/hpke';
+import { ECDSA_P256, ECDSA_SHA256, P256_SCALAR_LENGTH, subtle } from '../wallet/webcrypto';
 
 /** A fresh session key: the raw 32-byte private scalar and the compressed public key (hex). */
 export function generateSessionKeyPair(): { privateKey: Uint8Array; publicKeyCompressedHex: string } {
@@ -24,27 +25,33 @@ export function generateSessionKeyPair(): { privateKey: Uint8Array; publicKeyCom
   return { privateKey, publicKeyCompressedHex: bytesToHex(p256.getPublicKey(privateKey, true)) };
 }
 
-/** True when `hex` is a 65-byte uncompressed P-256 point (`04‖X‖Y`) on the curve. */
+/** True when `hex` is a P-256 public key on the curve, uncompressed (65 bytes, `04…`) or compressed (33 bytes, `02…`/`03…`). */
 export function isValidClientPublicKey(hex: string): boolean {
   try {
-    const bytes = hexToBytes(hex, 'clientPublicKey', 65);
-    return bytes[0] === 0x04 && p256.utils.isValidPublicKey(bytes, false);
+    const bytes = hexToBytes(hex, 'clientPublicKey');
+    return (bytes.length === 65 && bytes[0] === 0x04) || (bytes.length === 33 && (bytes[0] === 0x02 || bytes[0] === 0x03)) ? p256.utils.isValidPublicKey(bytes, bytes.length === 33) : false;
   } catch {
     return false;
   }
 }
 
-/** The `encryptedSessionSigningKey` for `clientPublicKeyHex`: hex of HPKE `enc ‖ ciphertext`. */
+/** True for the compressed form, which the service answers with a client-held session (no sealed key). */
+export function isCompressedClientPublicKey(hex: string): boolean {
+  return isValidClientPublicKey(hex) && hex.length === 66;
+}
+
+/**
+ * The `encryptedSessionSigningKey` for `clientPublicKeyHex`, in the production format: base58check of
+ * the compressed HPKE `enc` and the sealed key (info `turnkey_hpke`, AAD enc ‖ recipient key).
+ */
 export async function sealSessionKey(clientPublicKeyHex: string, sessionPrivateKey: Uint8Array): Promise<string> {
   if (!isValidClientPublicKey(clientPublicKeyHex)) {
-    throw new WalletCryptoError('invalid_input', 'clientPublicKey must be the hex of a 65-byte uncompressed P-256 point');
+    throw new WalletCryptoError('invalid_input', 'clientPublicKey must be the hex of a P-256 public key (65 bytes uncompressed or 33 compressed)');
   }
   if (sessionPrivateKey.length !== P256_SCALAR_LENGTH) {
     throw new WalletCryptoError('invalid_input', 'session private key must be 32 bytes');
   }
-  const recipientPublicKey = await subtle().importKey('raw', hexToBytes(clientPublicKeyHex, 'clientPublicKey'), ECDH_P256, true, []);
-  const { enc, ct } = await hpkeSuite.seal({ recipientPublicKey }, sessionPrivateKey);
-  return bytesToHex(concatBytes(new Uint8Array(enc), new Uint8Array(ct)));
+  return sealSessionBundle(hexToBytes(clientPublicKeyHex, 'clientPublicKey'), sessionPrivateKey);
 }
 
 /** Outcome of {@link verifyStamp}; on success, the session public key (compressed hex) that signed. */

@@ -5,15 +5,8 @@
 import { p256 } from '@noble/curves/nist.js';
 import { bytesToBase64url, bytesToHex, compressPoint, hexToBytes } from './encoding';
 import { WalletCryptoError } from '../core/errors';
-import {
-  ECDH_P256,
-  ECDSA_P256,
-  HPKE_ENC_LENGTH,
-  HPKE_TAG_LENGTH,
-  P256_SCALAR_LENGTH,
-  hpkeSuite,
-  subtle,
-} from './webcrypto';
+import { openSessionBundle } from './hpke';
+import { ECDH_P256, ECDSA_P256, P256_SCALAR_LENGTH, subtle } from './webcrypto';
 
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
@@ -85,47 +78,66 @@ async function sessionKeyFromScalar(scalar: Uint8Array): Promise<SessionKey> {
 }
 
 /**
- * The device's P-256 key pair for one session request. Send `publicKey` as `clientPublicKey`, then
- * open the `encryptedSessionSigningKey` of the `/verify` answer with `decryptSessionKey`.
+ * The device's P-256 key pair for one session request. Send `publicKey` (or `publicKeyCompressed`) as
+ * `clientPublicKey`, then either open the `encryptedSessionSigningKey` of the `/verify` answer with
+ * `decryptSessionKey`, or, when the answer carries none (the service answers so when `clientPublicKey`
+ * was sent compressed), use the key pair itself as the session key: `sessionKey()`.
  * The private half never leaves WebCrypto.
  */
 export interface ClientKeyPair {
   /** Uncompressed public key `04‖X‖Y` (65 bytes), lower-case hex. */
   readonly publicKey: string;
+  /** Compressed public key `02|03‖X` (33 bytes), lower-case hex: the service accepts either form. */
+  readonly publicKeyCompressed: string;
   /**
-   * Opens `encryptedSessionSigningKey` (hex of HPKE `enc ‖ ciphertext`) into a {@link SessionKey}.
-   * Throws {@link WalletCryptoError} on malformed input or when the box was not sealed to this key pair.
+   * Opens `encryptedSessionSigningKey` (the production bundle: base58check of the compressed HPKE
+   * `enc` and the sealed key) into a {@link SessionKey}. Throws {@link WalletCryptoError} on malformed
+   * input (`invalid_input`) or when it was not sealed to this key pair (`decrypt_failed`, with the cause).
    */
   decryptSessionKey(encryptedSessionSigningKey: string): Promise<SessionKey>;
+  /** This key pair as the session key (client-held session: `/verify` answered no encrypted key). */
+  sessionKey(): SessionKey;
 }
 
 /** Generates a fresh {@link ClientKeyPair}; use a new one for every `/challenge` or `/verify`. */
 export async function generateClientKeyPair(): Promise<ClientKeyPair> {
-  const keys = await subtle().generateKey(ECDH_P256, false, ['deriveBits']);
-  const publicKey = bytesToHex(new Uint8Array(await subtle().exportKey('raw', keys.publicKey)));
-  return Object.freeze({
-    publicKey,
-    decryptSessionKey: (encryptedSessionSigningKey: string) => openSessionKey(encryptedSessionSigningKey, keys),
-  });
+  // One scalar, imported twice as non-extractable keys: ECDH to open the bundle, ECDSA to sign when
+  // the key pair itself is the session key. The bytes are wiped once imported.
+  const webcrypto = subtle(); // a clear error where WebCrypto is missing, before anything else
+  const scalar = p256.utils.randomSecretKey();
+  try {
+    const point = p256.getPublicKey(scalar, false);
+    const jwk: JsonWebKey = {
+      kty: 'EC',
+      crv: 'P-256',
+      x: bytesToBase64url(point.subarray(1, 33)),
+      y: bytesToBase64url(point.subarray(33)),
+      d: bytesToBase64url(scalar),
+    };
+    const [ecdh, ecdsa] = await Promise.all([
+      webcrypto.importKey('jwk', jwk, ECDH_P256, false, ['deriveBits']),
+      webcrypto.importKey('jwk', jwk, ECDSA_P256, false, ['sign']),
+    ]);
+    const publicKeyCompressed = bytesToHex(compressPoint(point));
+    const own = new SessionKey(ecdsa, publicKeyCompressed);
+    return Object.freeze({
+      publicKey: bytesToHex(point),
+      publicKeyCompressed,
+      decryptSessionKey: (bundle: string) => openSessionKey(bundle, ecdh, point),
+      sessionKey: () => own,
+    });
+  } finally {
+    scalar.fill(0);
+  }
 }
 
-/** HPKE-opens the 32-byte session scalar and imports it; the plaintext is wiped afterwards. */
-async function openSessionKey(encryptedHex: string, recipientKey: CryptoKeyPair): Promise<SessionKey> {
-  const expected = HPKE_ENC_LENGTH + P256_SCALAR_LENGTH + HPKE_TAG_LENGTH;
-  const box = hexToBytes(encryptedHex, 'encryptedSessionSigningKey', expected);
-  let scalar: Uint8Array;
+/** Opens the 32-byte session scalar and imports it; the plaintext is wiped afterwards. */
+async function openSessionKey(bundle: string, recipientKey: CryptoKey, recipientPublicKey: Uint8Array): Promise<SessionKey> {
+  const scalar = await openSessionBundle(bundle, recipientKey, recipientPublicKey);
   try {
-    // Passing the whole CryptoKeyPair lets @hpke/core take pkR from the public half instead of
-    // exporting the private key to derive it, so the private key can stay non-extractable.
-    const plaintext = await hpkeSuite.open({ recipientKey, enc: box.subarray(0, HPKE_ENC_LENGTH) }, box.subarray(HPKE_ENC_LENGTH));
-    scalar = new Uint8Array(plaintext);
-  } catch {
-    throw new WalletCryptoError(
-      'decrypt_failed',
-      'encryptedSessionSigningKey could not be decrypted: it is corrupted or was sealed to a different clientPublicKey',
-    );
-  }
-  try {
+    if (scalar.length !== P256_SCALAR_LENGTH) {
+      throw new WalletCryptoError('decrypt_failed', `the session bundle holds ${scalar.length} bytes, not a 32-byte P-256 private key`);
+    }
     return await sessionKeyFromScalar(scalar);
   } finally {
     scalar.fill(0);

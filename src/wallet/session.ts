@@ -10,12 +10,16 @@ import { sessionKeySigner, type Signer } from './stamp';
 export interface VerifyAnswer {
   /** `Session:<id>`, when the service says. */
   id?: string | undefined;
-  /** `EmbeddedWallet:<id>`, when the service says. */
+  /** The wallet's internal account (`InternalAccount:<id>`), when the service says. */
   accountId?: string | undefined;
   /** ISO date-time at which the session ends. */
   expiresAt: string;
-  /** Hex of HPKE `enc ‖ ciphertext`, sealed to the `clientPublicKey` sent with the request. */
-  encryptedSessionSigningKey: string;
+  /**
+   * The session key sealed to the `clientPublicKey` sent with the request (base58check bundle).
+   * Absent when the client key pair itself is the session key (the service answers so when
+   * `clientPublicKey` was sent compressed).
+   */
+  encryptedSessionSigningKey?: string | null | undefined;
 }
 
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
@@ -29,7 +33,7 @@ export class WalletSession {
   readonly id: string | undefined;
   /** The credential (`AuthMethod:<id>`) that was verified. */
   readonly credentialId: string;
-  /** The internal account (`EmbeddedWallet:<id>`), when the verify answer carried it. */
+  /** The wallet's internal account id, when the verify answer carried it. */
   readonly accountId: string | undefined;
   /** ISO date-time at which the session ends. */
   readonly expiresAt: string;
@@ -57,7 +61,8 @@ export class WalletSession {
 
   /**
    * Opens the session key of a `/verify` answer with the key pair whose public key was sent as
-   * `clientPublicKey`. Throws {@link WalletCryptoError} if it does not open.
+   * `clientPublicKey`; when the answer carries no encrypted key, the key pair itself is the session
+   * key. Throws {@link WalletCryptoError} if it does not open.
    */
   static async fromVerify(verifyAnswer: VerifyAnswer, keyPair: ClientKeyPair, credentialId: string): Promise<WalletSession> {
     if (typeof credentialId !== 'string' || credentialId === '') {
@@ -66,7 +71,8 @@ export class WalletSession {
     if (Number.isNaN(Date.parse(verifyAnswer.expiresAt))) {
       throw new WalletCryptoError('invalid_input', 'verify answer has no readable expiresAt');
     }
-    const sessionKey = await keyPair.decryptSessionKey(verifyAnswer.encryptedSessionSigningKey);
+    const sealed = verifyAnswer.encryptedSessionSigningKey;
+    const sessionKey = typeof sealed === 'string' && sealed !== '' ? await keyPair.decryptSessionKey(sealed) : keyPair.sessionKey();
     return new WalletSession(
       {
         id: verifyAnswer.id,

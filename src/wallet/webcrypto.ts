@@ -1,22 +1,10 @@
 /**
- * The one HPKE suite and the WebCrypto handles shared by the wallet and the sandbox.
+ * The WebCrypto handles shared by the wallet and the sandbox.
  * @internal
  * @module
  */
-import { Aes256Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from '@hpke/core';
 import { WalletCryptoError } from '../core/errors';
 
-/** `encryptedSessionSigningKey` suite: DHKEM(P-256, HKDF-SHA256) / HKDF-SHA256 / AES-256-GCM, base mode. */
-export const hpkeSuite = /* @__PURE__ */ new CipherSuite({
-  kem: new DhkemP256HkdfSha256(),
-  kdf: new HkdfSha256(),
-  aead: new Aes256Gcm(),
-});
-
-/** Bytes of `enc` (the sender's uncompressed ephemeral P-256 key). */
-export const HPKE_ENC_LENGTH = 65;
-/** Bytes of the AES-GCM tag appended to the ciphertext. */
-export const HPKE_TAG_LENGTH = 16;
 /** Bytes of a P-256 private scalar. */
 export const P256_SCALAR_LENGTH = 32;
 

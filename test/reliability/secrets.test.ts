@@ -12,6 +12,7 @@
  * keys: nowhere.
  */
 import crypto from 'node:crypto';
+import { nodeHpkeOpen } from '../wallet/node-reference';
 import util from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Crossborder } from '../../src/client';
@@ -52,32 +53,6 @@ function oidcToken(sub: string): string {
   return token;
 }
 
-/** RFC 9180 base-mode open (DHKEM P-256, HKDF-SHA256, AES-256-GCM), node:crypto only: the test holds the session key's bytes. */
-function hpkeOpen(device: crypto.ECDH, sealedHex: string): Buffer {
-  const I2OSP2 = (n: number) => Buffer.from([n >> 8, n & 0xff]);
-  const KEM = Buffer.concat([Buffer.from('KEM'), I2OSP2(0x0010)]);
-  const SUITE = Buffer.concat([Buffer.from('HPKE'), I2OSP2(0x0010), I2OSP2(0x0001), I2OSP2(0x0002)]);
-  const extract = (salt: Buffer, ikm: Buffer) => crypto.createHmac('sha256', salt).update(ikm).digest();
-  const expand = (prk: Buffer, info: Buffer, length: number) => {
-    let t = Buffer.alloc(0);
-    let out = Buffer.alloc(0);
-    for (let i = 1; out.length < length; i++) out = Buffer.concat([out, (t = crypto.createHmac('sha256', prk).update(Buffer.concat([t, info, Buffer.from([i])])).digest())]);
-    return out.subarray(0, length);
-  };
-  const lx = (suite: Buffer, salt: Buffer, label: string, ikm: Buffer) => extract(salt, Buffer.concat([Buffer.from('HPKE-v1'), suite, Buffer.from(label), ikm]));
-  const le = (suite: Buffer, prk: Buffer, label: string, info: Buffer, n: number) => expand(prk, Buffer.concat([I2OSP2(n), Buffer.from('HPKE-v1'), suite, Buffer.from(label), info]), n);
-  const sealed = Buffer.from(sealedHex, 'hex');
-  const enc = sealed.subarray(0, 65);
-  const ct = sealed.subarray(65);
-  const empty = Buffer.alloc(0);
-  const dh = device.computeSecret(enc);
-  const shared = le(KEM, lx(KEM, empty, 'eae_prk', dh), 'shared_secret', Buffer.concat([enc, device.getPublicKey()]), 32);
-  const context = Buffer.concat([Buffer.from([0]), lx(SUITE, empty, 'psk_id_hash', empty), lx(SUITE, empty, 'info_hash', empty)]);
-  const secret = lx(SUITE, shared, 'secret', empty);
-  const decipher = crypto.createDecipheriv('aes-256-gcm', le(SUITE, secret, 'key', context, 32), le(SUITE, secret, 'base_nonce', context, 12));
-  decipher.setAuthTag(ct.subarray(ct.length - 16));
-  return Buffer.concat([decipher.update(ct.subarray(0, ct.length - 16)), decipher.final()]);
-}
 
 /** A signer that records the stamps it makes. */
 function recording(signer: (c: SignatureChallenge) => Promise<string>) {
@@ -167,7 +142,7 @@ beforeAll(async () => {
   privateKeys.push(device.getPrivateKey('hex'));
   await attempt('401 wrong OTP', () => cb.auth.credentials.verify(otp.id, { type: 'EMAIL_OTP', otp: BAD_OTP, clientPublicKey: device.getPublicKey('hex') }));
   const verified = await cb.auth.credentials.verify(otp.id, { type: 'EMAIL_OTP', otp: MAGIC_OTP, clientPublicKey: device.getPublicKey('hex') });
-  const scalar = hpkeOpen(device, verified.encryptedSessionSigningKey);
+  const scalar = nodeHpkeOpen(device, verified.encryptedSessionSigningKey!);
   privateKeys.push(scalar.toString('hex'));
   const s1 = recording(sessionKeySigner(await importSessionKey(scalar.toString('hex'))));
   scalar.fill(0);

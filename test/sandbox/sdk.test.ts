@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Crossborder, ConflictError, RateLimitError, SignatureRequiredError } from '../../src/index';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index';
 import type { SandboxServer } from '../../src/sandbox/sandbox';
-import { generateClientKeyPair, WalletSession } from '../../src/wallet/index';
+import { generateClientKeyPair, sessionKeySigner, WalletSession } from '../../src/wallet/index';
 
 let sandbox: Sandbox;
 let server: SandboxServer;
@@ -93,5 +93,24 @@ describe('Crossborder client over HTTP', () => {
     await expect(cb.auth.credentials.challenge(otp.id, undefined, { maxRetries: 0 })).rejects.toBeInstanceOf(RateLimitError);
     const sessions = await cb.auth.sessions.list({ accountId: walletId });
     expect(sessions.data).toHaveLength(1);
+  });
+
+  it('wallet, production ids and a client-held session: InternalAccount ids, EMAIL_OTP without email, a compressed clientPublicKey', async () => {
+    const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', fullName: 'Katherine Johnson', region: 'US' });
+    const walletId = (await cb.internalAccounts.list({ customerId: customer.id })).data[0]!.id; // InternalAccount:…
+    const otp = await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: walletId });
+    expect(otp.type).toBe('EMAIL_OTP');
+    const keys = await generateClientKeyPair();
+    const answer = await cb.auth.credentials.verify(otp.id, { type: 'EMAIL_OTP', otp: '000000', clientPublicKey: keys.publicKeyCompressed });
+    // Sent compressed: the service seals nothing, the client key pair is the session key.
+    expect(answer.encryptedSessionSigningKey).toBeUndefined();
+    const session = await WalletSession.fromVerify(answer, keys, otp.id);
+    expect(session.publicKey).toBe(keys.publicKeyCompressed);
+    const updated = await cb.internalAccounts.update(walletId, { privateEnabled: true }, { signer: session.signer });
+    expect(updated.privateEnabled).toBe(true);
+    // A stamp from another key is refused by the sandbox: the client-held key is really the one checked.
+    const stranger = await generateClientKeyPair();
+    const err = await cb.internalAccounts.update(walletId, { privateEnabled: false }, { signer: (c) => sessionKeySigner(stranger.sessionKey())(c) }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 401 });
   });
 });

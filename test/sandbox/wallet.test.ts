@@ -53,9 +53,9 @@ describe('wallet credentials and sessions, end to end', () => {
     expect(answer).toMatchObject({ accountId: walletId, type: 'EMAIL_OTP' });
     expect(answer.id).toMatch(/^Session:/);
     expect(Date.parse(answer.expiresAt) - sandbox.clock.now()).toBeGreaterThan(14 * 60_000);
-    // HPKE enc (65) ‖ sealed 32-byte key ‖ tag (16), hex.
-    expect(answer.encryptedSessionSigningKey).toMatch(/^[0-9a-f]+$/);
-    expect(answer.encryptedSessionSigningKey).toHaveLength((65 + 32 + 16) * 2);
+    // The production bundle: base58check of compressed enc (33) ‖ sealed 32-byte key ‖ tag (16) (+ 4 checksum bytes).
+    expect(answer.encryptedSessionSigningKey).toMatch(/^[1-9A-HJ-NP-Za-km-z]+$/);
+    expect(answer.encryptedSessionSigningKey.length).toBeGreaterThan(100); // 85 bytes: about 116 base58 characters
 
     // 2. A second credential needs the signed retry with the session key.
     const add = await signed('POST', '/auth/credentials', passkeyBody(walletId), otpSession);

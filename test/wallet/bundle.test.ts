@@ -12,16 +12,8 @@ import { nodeCheckStamp } from './node-reference';
 const entry = fileURLToPath(new URL('../../src/wallet/index.ts', import.meta.url));
 const BUDGET_BYTES = 40 * 1024;
 
-/**
- * @hpke/common keeps a Node <= 18 fallback, `await import("crypto")`, inside a try block that only
- * runs when globalThis.crypto is missing. esbuild leaves it external; it is never reached where
- * WebCrypto exists (browsers, Node >= 19, edge runtimes). Anything else external is a failure.
- */
-const isHpkeLegacyFallback = (importer: string, imp: { path: string; kind: string }) =>
-  importer.includes('node_modules/@hpke/common/') && imp.path === 'crypto' && imp.kind === 'dynamic-import';
-
 describe('crossborder-sdk/wallet browser bundle', () => {
-  it('bundles for the browser with no Node imports and stays small', async () => {
+  it('bundles for the browser with no Node import at all (workerd refuses even a dead import("crypto")) and stays small', async () => {
     const result = await esbuild.build({
       entryPoints: [entry],
       platform: 'browser',
@@ -38,13 +30,14 @@ describe('crossborder-sdk/wallet browser bundle', () => {
     const externals = Object.entries(result.metafile.inputs).flatMap(([importer, input]) =>
       input.imports.filter((imp) => imp.external).map((imp) => ({ importer, ...imp })),
     );
-    expect(externals.filter((imp) => !isHpkeLegacyFallback(imp.importer, imp))).toEqual([]);
+    expect(externals).toEqual([]);
     expect(code).not.toMatch(/["'`]node:/);
     expect(code).not.toMatch(/\bBuffer\b/);
     expect(code).not.toMatch(/\brequire\(/);
     const builtins = new Set(builtinModules.filter((m) => !m.startsWith('_')));
     const imported = [...code.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)].map((m) => m[1]!);
-    expect(imported.filter((m) => builtins.has(m) && m !== 'crypto')).toEqual([]);
+    expect(imported.filter((m) => builtins.has(m))).toEqual([]);
+    expect(code).not.toMatch(/import\(\s*["'](node:)?crypto["']\s*\)/);
     expect(Object.keys(result.metafile.inputs).some((p) => p.startsWith('src/') && p.includes('sandbox'))).toBe(false);
 
     const gzipped = gzipSync(code, { level: 9 }).length;

@@ -188,7 +188,7 @@ describe('wallet flows (independent node:crypto double)', () => {
     // 6. Export, signed by the remaining credential's session.
     const exportKp = await generateClientKeyPair();
     const exported = await cb.internalAccounts.export(ACCOUNT, { clientPublicKey: exportKp.publicKey }, { signer: passkeySession.signer });
-    expect(exported.encryptedWalletCredentials).toMatch(/^[0-9a-f]+$/);
+    expect(exported.encryptedWalletCredentials).toMatch(/^[1-9A-HJ-NP-Za-km-z]+$/); // base58check, like the session bundle
 
     // The session private keys never travelled in any request.
     const wire = JSON.stringify(svc.recorded);

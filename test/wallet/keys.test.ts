@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
 import util from 'node:util';
-import { Aes256Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from '@hpke/core';
+import { decryptCredentialBundle } from '@turnkey/crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { CrossborderError } from '../../src/core/errors';
 import { generateClientKeyPair, importSessionKey, SessionKey, stamp, WalletCryptoError } from '../../src/wallet';
 import { generateSessionKeyPair, sealSessionKey } from '../../src/sandbox/wallet-crypto';
-import { nodeCheckStamp, nodeCompressedPublicKey, nodeHpkeSeal, nodePrivateKey } from './node-reference';
+import { nodeBase58check, nodeCheckStamp, nodeCompressedPublicKey, nodeHpkeOpen, nodeHpkeSeal, nodePrivateKey } from './node-reference';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
@@ -28,17 +28,29 @@ describe('generateClientKeyPair', () => {
     expect(crypto.ECDH.convertKey(keyPair.publicKey, 'prime256v1', 'hex', 'hex', 'compressed')).toMatch(/^0[23]/);
   });
 
-  it('keeps the client private key non-extractable', async () => {
-    const spy = vi.spyOn(globalThis.crypto.subtle, 'generateKey');
+  it('keeps the client private key non-extractable, as ECDH (to open the bundle) and as ECDSA (a client-held session)', async () => {
+    const spy = vi.spyOn(globalThis.crypto.subtle, 'importKey');
     try {
       await generateClientKeyPair();
-      expect(spy).toHaveBeenCalledTimes(1);
-      expect(spy.mock.calls[0]![1]).toBe(false);
-      const pair = (await spy.mock.results[0]!.value) as CryptoKeyPair;
-      expect(pair.privateKey.extractable).toBe(false);
+      const imports = spy.mock.calls.filter((c) => (c[0] as string) === 'jwk');
+      expect(imports.map((c) => [(c[2] as { name: string }).name, c[3], c[4]])).toEqual([
+        ['ECDH', false, ['deriveBits']],
+        ['ECDSA', false, ['sign']],
+      ]);
+      for (const r of spy.mock.results.slice(-2)) expect(((await r.value) as CryptoKey).extractable).toBe(false);
     } finally {
       spy.mockRestore();
     }
+  });
+
+  it('gives the compressed public key too, and the key pair itself as a session key', async () => {
+    const keyPair = await generateClientKeyPair();
+    expect(keyPair.publicKeyCompressed).toBe(crypto.ECDH.convertKey(keyPair.publicKey, 'prime256v1', 'hex', 'hex', 'compressed'));
+    const own = keyPair.sessionKey();
+    expect(own.publicKey).toBe(keyPair.publicKeyCompressed);
+    const checked = nodeCheckStamp(await stamp('client-held', own), 'client-held');
+    expect(checked.verified).toBe(true);
+    expect(checked.parsed.publicKey).toBe(keyPair.publicKeyCompressed);
   });
 
   it('explains a missing crypto.subtle (insecure browser context)', async () => {
@@ -53,12 +65,12 @@ describe('generateClientKeyPair', () => {
 
   it('shows nothing but the public key when serialized', async () => {
     const keyPair = await generateClientKeyPair();
-    expect(JSON.parse(JSON.stringify(keyPair))).toEqual({ publicKey: keyPair.publicKey });
+    expect(JSON.parse(JSON.stringify(keyPair))).toEqual({ publicKey: keyPair.publicKey, publicKeyCompressed: keyPair.publicKeyCompressed });
     expect(Object.isFrozen(keyPair)).toBe(true);
   });
 });
 
-describe('decryptSessionKey (HPKE round trip)', () => {
+describe('decryptSessionKey: the production bundle (base58check, compressed enc, info turnkey_hpke, AAD enc ‖ pkR)', () => {
   it('opens a key sealed by the sandbox; signatures verify against the key node derives from the scalar', async () => {
     const keyPair = await generateClientKeyPair();
     const session = generateSessionKeyPair();
@@ -73,57 +85,108 @@ describe('decryptSessionKey (HPKE round trip)', () => {
     expect(checked.parsed.publicKey).toBe(nodePublic);
   });
 
-  it('opens a key sealed by @hpke/core directly', async () => {
-    const suite = new CipherSuite({ kem: new DhkemP256HkdfSha256(), kdf: new HkdfSha256(), aead: new Aes256Gcm() });
+  it('opens a key sealed by an RFC 9180 implementation written on node:crypto (to either public key form)', async () => {
     const keyPair = await generateClientKeyPair();
-    const scalar = crypto.createECDH('prime256v1');
-    scalar.generateKeys();
-    const privateKey = nodePrivateKey(scalar);
-    const recipientPublicKey = await suite.kem.deserializePublicKey(Buffer.from(keyPair.publicKey, 'hex'));
-    const { enc, ct } = await suite.seal({ recipientPublicKey }, privateKey);
-    const sealed = hex(new Uint8Array(enc)) + hex(new Uint8Array(ct));
-
-    const sessionKey = await keyPair.decryptSessionKey(sealed);
-    expect(sessionKey.publicKey).toBe(scalar.getPublicKey('hex', 'compressed'));
+    for (const recipient of [keyPair.publicKey, keyPair.publicKeyCompressed]) {
+      const ecdh = crypto.createECDH('prime256v1');
+      ecdh.generateKeys();
+      const sessionKey = await keyPair.decryptSessionKey(nodeHpkeSeal(recipient, nodePrivateKey(ecdh)));
+      expect(sessionKey.publicKey).toBe(ecdh.getPublicKey('hex', 'compressed'));
+      expect(nodeCheckStamp(await stamp('x', sessionKey), 'x').verified).toBe(true);
+    }
   });
 
-  it('opens a key sealed by an RFC 9180 implementation written on node:crypto', async () => {
-    const keyPair = await generateClientKeyPair();
-    const ecdh = crypto.createECDH('prime256v1');
-    ecdh.generateKeys();
-    const sessionKey = await keyPair.decryptSessionKey(nodeHpkeSeal(keyPair.publicKey, nodePrivateKey(ecdh)));
-    expect(sessionKey.publicKey).toBe(ecdh.getPublicKey('hex', 'compressed'));
-    expect(nodeCheckStamp(await stamp('x', sessionKey), 'x').verified).toBe(true);
+  it("the sandbox's bundle opens with node:crypto and with Turnkey's own decryptCredentialBundle (independent implementations)", async () => {
+    const device = crypto.createECDH('prime256v1');
+    device.generateKeys();
+    const { privateKey } = generateSessionKeyPair();
+    for (const recipient of [device.getPublicKey('hex'), device.getPublicKey('hex', 'compressed')]) {
+      const bundle = await sealSessionKey(recipient, privateKey);
+      expect(nodeHpkeOpen(device, bundle).toString('hex')).toBe(hex(privateKey));
+      expect(decryptCredentialBundle(bundle, nodePrivateKey(device).toString('hex'))).toBe(hex(privateKey));
+    }
   });
 
-  it('accepts upper-case hex', async () => {
-    const keyPair = await generateClientKeyPair();
-    const sealed = await sealSessionKey(keyPair.publicKey, generateSessionKeyPair().privateKey);
-    await expect(keyPair.decryptSessionKey(sealed.toUpperCase())).resolves.toBeInstanceOf(SessionKey);
+  it('a bundle sealed by node:crypto opens with Turnkey too: both sides follow the same format', () => {
+    const device = crypto.createECDH('prime256v1');
+    device.generateKeys();
+    const secret = crypto.randomBytes(32);
+    expect(decryptCredentialBundle(nodeHpkeSeal(device.getPublicKey('hex'), secret), nodePrivateKey(device).toString('hex'))).toBe(secret.toString('hex'));
   });
 
-  it('refuses malformed hex, wrong length, tampering and the wrong recipient', async () => {
+  it('refuses malformed base58check, wrong checksum, short bundles, tampering and the wrong recipient; keeps the cause', async () => {
     const keyPair = await generateClientKeyPair();
     const other = await generateClientKeyPair();
     const privateKey = generateSessionKeyPair().privateKey;
     const sealed = await sealSessionKey(keyPair.publicKey, privateKey);
 
-    await expectWalletError(keyPair.decryptSessionKey('zz' + sealed.slice(2)), 'invalid_input');
-    await expectWalletError(keyPair.decryptSessionKey(sealed.slice(1)), 'invalid_input');
-    await expectWalletError(keyPair.decryptSessionKey(sealed.slice(0, -2)), 'invalid_input');
-    await expectWalletError(keyPair.decryptSessionKey(sealed + '00'), 'invalid_input');
+    await expectWalletError(keyPair.decryptSessionKey('0OIl' + sealed), 'invalid_input'); // not base58
+    await expectWalletError(keyPair.decryptSessionKey(sealed.slice(0, -1)), 'invalid_input'); // checksum
+    await expectWalletError(keyPair.decryptSessionKey(nodeBase58check(Buffer.alloc(40, 2))), 'invalid_input'); // too short
     await expectWalletError(keyPair.decryptSessionKey(''), 'invalid_input');
     await expectWalletError(keyPair.decryptSessionKey(undefined as unknown as string), 'invalid_input');
-    const flipped = sealed.slice(0, -1) + (sealed.endsWith('0') ? '1' : '0');
-    await expectWalletError(keyPair.decryptSessionKey(flipped), 'decrypt_failed');
+    await expectWalletError(keyPair.decryptSessionKey('04' + 'ab'.repeat(112)), 'invalid_input'); // the old hex format
+    // One ciphertext bit flipped, with a valid checksum: the AEAD refuses it.
+    const bytes = Buffer.from(nodeHpkeOpenPayload(sealed));
+    bytes[bytes.length - 1]! ^= 1;
+    const tampered = await expectWalletError(keyPair.decryptSessionKey(nodeBase58check(bytes)), 'decrypt_failed');
+    expect(tampered.cause).toBeInstanceOf(Error);
     // enc that is not a curve point
-    await expectWalletError(keyPair.decryptSessionKey('04' + 'ff'.repeat(64) + sealed.slice(130)), 'decrypt_failed');
+    const badEnc = Buffer.from(nodeHpkeOpenPayload(sealed));
+    badEnc.fill(0xff, 1, 33);
+    await expectWalletError(keyPair.decryptSessionKey(nodeBase58check(badEnc)), 'invalid_input');
     const wrong = await expectWalletError(other.decryptSessionKey(sealed), 'decrypt_failed');
     expect(wrong.message).toMatch(/different clientPublicKey/);
     expect(wrong.message).not.toContain(sealed);
     expect(wrong.message).not.toContain(hex(privateKey));
   });
+
+  it('fails if the info string or the AAD were different (the format is exact)', async () => {
+    // A bundle sealed by plain RFC 9180 (empty info, no AAD) is refused: proof the check is not loose.
+    const keyPair = await generateClientKeyPair();
+    const { privateKey } = generateSessionKeyPair();
+    const plain = nodeHpkeSealWith(keyPair.publicKey, privateKey, { info: '', aad: false });
+    await expectWalletError(keyPair.decryptSessionKey(plain), 'decrypt_failed');
+    await expect(keyPair.decryptSessionKey(nodeHpkeSealWith(keyPair.publicKey, privateKey, { info: 'turnkey_hpke', aad: true }))).resolves.toBeInstanceOf(SessionKey);
+  });
 });
+
+/** The base58check payload of a bundle (compressed enc ‖ ciphertext), via bs58 alphabet math in node-reference. */
+function nodeHpkeOpenPayload(bundle: string): Buffer {
+  const B58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+  let n = 0n;
+  for (const c of bundle) n = n * 58n + BigInt(B58.indexOf(c));
+  let h = n.toString(16);
+  if (h.length % 2) h = `0${h}`;
+  return Buffer.from(h, 'hex').subarray(0, -4);
+}
+
+/** node:crypto HPKE seal with a chosen info and with or without the AAD, to show both are checked. */
+function nodeHpkeSealWith(recipientHex: string, plaintext: Uint8Array, opts: { info: string; aad: boolean }): string {
+  const I2OSP2 = (n: number) => Buffer.from([n >> 8, n & 0xff]);
+  const KEM = Buffer.concat([Buffer.from('KEM'), I2OSP2(0x0010)]);
+  const SUITE = Buffer.concat([Buffer.from('HPKE'), I2OSP2(0x0010), I2OSP2(0x0001), I2OSP2(0x0002)]);
+  const ex = (salt: Buffer, ikm: Buffer) => crypto.createHmac('sha256', salt).update(ikm).digest();
+  const exp = (prk: Buffer, info: Buffer, len: number) => {
+    let t = Buffer.alloc(0);
+    let out = Buffer.alloc(0);
+    for (let i = 1; out.length < len; i++) out = Buffer.concat([out, (t = crypto.createHmac('sha256', prk).update(Buffer.concat([t, info, Buffer.from([i])])).digest())]);
+    return out.subarray(0, len);
+  };
+  const lx = (suite: Buffer, salt: Buffer, label: string, ikm: Buffer) => ex(salt, Buffer.concat([Buffer.from('HPKE-v1'), suite, Buffer.from(label), ikm]));
+  const le = (suite: Buffer, prk: Buffer, label: string, info: Buffer, n: number) => exp(prk, Buffer.concat([I2OSP2(n), Buffer.from('HPKE-v1'), suite, Buffer.from(label), info]), n);
+  const pkR = Buffer.from(recipientHex, 'hex');
+  const eph = crypto.createECDH('prime256v1');
+  const enc = eph.generateKeys();
+  const empty = Buffer.alloc(0);
+  const shared = le(KEM, lx(KEM, empty, 'eae_prk', eph.computeSecret(pkR)), 'shared_secret', Buffer.concat([enc, pkR]), 32);
+  const ctx = Buffer.concat([Buffer.from([0]), lx(SUITE, empty, 'psk_id_hash', empty), lx(SUITE, empty, 'info_hash', Buffer.from(opts.info))]);
+  const secret = lx(SUITE, shared, 'secret', empty);
+  const cipher = crypto.createCipheriv('aes-256-gcm', le(SUITE, secret, 'key', ctx, 32), le(SUITE, secret, 'base_nonce', ctx, 12));
+  if (opts.aad) cipher.setAAD(Buffer.concat([enc, pkR]));
+  const ct = Buffer.concat([cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);
+  return nodeBase58check(Buffer.concat([eph.getPublicKey(undefined, 'compressed'), ct]));
+}
 
 describe('SessionKey', () => {
   it('imports raw key bytes as a non-extractable ECDSA key', async () => {

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { importSessionKey, stamp, STAMP_SCHEME } from '../../src/wallet';
-import { nodePrivateKey } from './node-reference';
+import { nodeHpkeOpen, nodePrivateKey } from './node-reference';
 import { generateSessionKeyPair, isValidClientPublicKey, sealSessionKey, verifyStamp } from '../../src/sandbox/wallet-crypto';
 
 const N = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
@@ -78,13 +78,14 @@ describe('verifyStamp', () => {
 });
 
 describe('sealSessionKey and isValidClientPublicKey', () => {
-  it('checks the client public key is an uncompressed point on the curve', () => {
+  it('checks the client public key is a point on the curve, compressed or uncompressed', () => {
     const ecdh = crypto.createECDH('prime256v1');
     ecdh.generateKeys();
     expect(isValidClientPublicKey(ecdh.getPublicKey('hex'))).toBe(true);
     expect(isValidClientPublicKey(ecdh.getPublicKey('hex').toUpperCase())).toBe(true);
-    expect(isValidClientPublicKey(ecdh.getPublicKey('hex', 'compressed'))).toBe(false);
+    expect(isValidClientPublicKey(ecdh.getPublicKey('hex', 'compressed'))).toBe(true);
     expect(isValidClientPublicKey('04' + '00'.repeat(64))).toBe(false);
+    expect(isValidClientPublicKey('05' + ecdh.getPublicKey('hex', 'compressed').slice(2))).toBe(false);
     const bad = ecdh.getPublicKey();
     bad[64] = bad[64]! ^ 1;
     expect(isValidClientPublicKey(bad.toString('hex'))).toBe(false);
@@ -98,14 +99,15 @@ describe('sealSessionKey and isValidClientPublicKey', () => {
     await expect(sealSessionKey(ecdh.getPublicKey('hex'), new Uint8Array(31))).rejects.toThrow(/32 bytes/);
   });
 
-  it('produces hex of enc(65) ‖ ct(32 + 16), fresh each time', async () => {
+  it('produces base58check of compressed enc (33) ‖ ct (32 + 16), fresh each time', async () => {
     const ecdh = crypto.createECDH('prime256v1');
     ecdh.generateKeys();
     const { privateKey } = generateSessionKeyPair();
     const a = await sealSessionKey(ecdh.getPublicKey('hex'), privateKey);
     const b = await sealSessionKey(ecdh.getPublicKey('hex'), privateKey);
-    expect(a).toMatch(/^04[0-9a-f]{224}$/);
+    expect(a).toMatch(/^[1-9A-HJ-NP-Za-km-z]+$/);
     expect(a).not.toBe(b);
+    expect(nodeHpkeOpen(ecdh, a).equals(Buffer.from(privateKey))).toBe(true);
   });
 });
 

@@ -16,7 +16,7 @@ import type {
   WalletSession,
 } from '../../generated/types';
 import { bytesToBase64url, utf8 } from '../../wallet/encoding';
-import { generateSessionKeyPair, isValidClientPublicKey, sealSessionKey } from '../wallet-crypto';
+import { generateSessionKeyPair, isCompressedClientPublicKey, isValidClientPublicKey, sealSessionKey } from '../wallet-crypto';
 import { iso } from '../clock';
 import { now, nowIso, type Ctx, type Handler } from '../context';
 import { SandboxError, invalidInput, notFound } from '../errors';
@@ -46,7 +46,7 @@ function findCredential(ctx: Ctx, id: string): { credential: CredentialRec; wall
 }
 
 function requireClientKey(key: string, field: string): void {
-  if (!isValidClientPublicKey(key)) throw invalidInput(field, `${field} is not an uncompressed P-256 public key on the curve.`);
+  if (!isValidClientPublicKey(key)) throw invalidInput(field, `${field} is not a P-256 public key on the curve (hex, 65 bytes uncompressed or 33 compressed).`);
 }
 
 const create: Handler = async (ctx, call) => {
@@ -168,9 +168,18 @@ function proveCredential(ctx: Ctx, credential: CredentialRec, body: CredentialVe
 const verify: Handler = async (ctx, call) => {
   const { credential, wallet } = findCredential(ctx, call.params.id!);
   const clientPublicKey = proveCredential(ctx, credential, call.body as CredentialVerifyParams, call.header('request-id'));
-  const keys = generateSessionKeyPair();
-  const encryptedSessionSigningKey = await sealSessionKey(clientPublicKey, keys.privateKey);
-  keys.privateKey.fill(0);
+  // A compressed clientPublicKey asks for a client-held session: the client key pair is the session
+  // key and nothing is sealed (decisions.md). Otherwise a fresh session key is sealed to it.
+  let publicKey: string;
+  let encryptedSessionSigningKey: string | undefined;
+  if (isCompressedClientPublicKey(clientPublicKey)) {
+    publicKey = clientPublicKey.toLowerCase();
+  } else {
+    const keys = generateSessionKeyPair();
+    encryptedSessionSigningKey = await sealSessionKey(clientPublicKey, keys.privateKey);
+    keys.privateKey.fill(0);
+    publicKey = keys.publicKeyCompressedHex;
+  }
   const { id, seq } = ctx.ids.next('Session');
   const createdMs = now(ctx);
   const session: SessionRec = {
@@ -180,12 +189,18 @@ const verify: Handler = async (ctx, call) => {
     walletSuffix: wallet.suffix,
     credentialId: credential.data.id,
     type: credential.data.type,
-    publicKey: keys.publicKeyCompressedHex,
+    publicKey,
     expiresMs: createdMs + SESSION_TTL_MS,
     revoked: false,
   };
   ctx.world.sessions.set(id, session);
-  const answer: WalletSession = { id, accountId: walletId(wallet.suffix), type: session.type, encryptedSessionSigningKey, expiresAt: iso(session.expiresMs) };
+  const answer: WalletSession = {
+    id,
+    accountId: walletId(wallet.suffix),
+    type: session.type,
+    ...(encryptedSessionSigningKey === undefined ? {} : { encryptedSessionSigningKey }),
+    expiresAt: iso(session.expiresMs),
+  };
   return ok(answer);
 };
 

@@ -39,7 +39,7 @@ const common: Options = {
 export default defineConfig([
   // Types of the three entries in one build, so each declaration exists once.
   {
-    entry: { index: 'src/index.ts', errors: 'src/errors.ts', sandbox: 'src/sandbox/index.ts', wallet: 'src/wallet/index.ts' },
+    entry: { index: 'src/index.ts', errors: 'src/errors.ts', sandbox: 'src/sandbox/index.ts', 'sandbox-msw': 'src/sandbox/msw.ts', wallet: 'src/wallet/index.ts' },
     dts: { only: true },
     format: ['esm', 'cjs'],
   },
@@ -48,7 +48,7 @@ export default defineConfig([
   // chunks of its own.
   { ...common, entry: { index: 'src/index.ts', errors: 'src/errors.ts' }, splitting: true },
   // sandbox and wallet, built apart so that they add nothing to the main entry's import.
-  { ...common, entry: { sandbox: 'src/sandbox/index.ts', wallet: 'src/wallet/index.ts' }, splitting: true, esbuildPlugins: [importSharedErrors] },
+  { ...common, entry: { sandbox: 'src/sandbox/index.ts', 'sandbox-msw': 'src/sandbox/msw.ts', wallet: 'src/wallet/index.ts' }, splitting: true, external: [/^node:/, 'msw'], esbuildPlugins: [importSharedErrors] },
   {
     entry: { cli: 'src/cli.ts' },
     format: ['esm'],

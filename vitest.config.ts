@@ -8,6 +8,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^crossborder-sdk\/errors$/, replacement: src('errors.ts') },
+      { find: /^crossborder-sdk\/sandbox\/msw$/, replacement: src('sandbox/msw.ts') },
       { find: /^crossborder-sdk\/sandbox$/, replacement: src('sandbox/index.ts') },
       { find: /^crossborder-sdk\/wallet$/, replacement: src('wallet/index.ts') },
       { find: /^crossborder-sdk$/, replacement: src('index.ts') },

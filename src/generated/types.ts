@@ -2797,7 +2797,7 @@ export interface operations {
                      *       "id": "Session:019542f5-b3e7-1d02-0000-00000000000b",
                      *       "accountId": "EmbeddedWallet:019542f5-b3e7-1d02-0000-00000000000a",
                      *       "type": "EMAIL_OTP",
-                     *       "encryptedSessionSigningKey": "04c0ffee00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff00112233445566778899aabbccdd9a8b7c6d5e4f",
+                     *       "encryptedSessionSigningKey": "isR9Hg2QPhiPoSBWv6VoCkoShvvoLceyUaN8eKTwKD1sy3zkXaTF1iaB9HSdgnWAEPN9uSP6SJQe4WQKZyEKgtkGr71VMsmAb86u41D1wBwnBsWRQSF",
                      *       "expiresAt": "2025-10-13T10:50:00Z"
                      *     }
                      */

@@ -10,27 +10,22 @@
  * const cb = new Crossborder({ tokenId: 'any', clientSecret: 'any', environment: 'sandbox', fetch: sandbox.fetch });
  * ```
  *
- * Three ways in, one handler: `sandbox.fetch` (in-process, no sockets), `sandbox.handlers` (msw),
- * and `await sandbox.listen()` (HTTP on 127.0.0.1). Failure scenarios on demand: see {@link MAGIC}.
+ * Three ways in, one handler: `sandbox.fetch` (in-process, no sockets), `await sandbox.listen()`
+ * (HTTP on 127.0.0.1), and msw handlers from `crossborder-sdk/sandbox/msw` (the only entry that
+ * needs msw). Failure scenarios on demand: see {@link MAGIC}.
  * @module crossborder-sdk/sandbox
  */
-import type { HttpHandler } from 'msw';
-import { mswHandlers } from './msw';
 import { createSandboxCore, type SandboxCore, type SandboxOptions } from './sandbox';
 
 /** A local sandbox of the service. */
-export interface Sandbox extends SandboxCore {
-  /** msw request handlers answering `<any origin>/2025-10-13/*` with this sandbox. */
-  handlers: HttpHandler[];
-}
+export type Sandbox = SandboxCore;
 
 /**
  * Creates a sandbox with empty state (same `seed`, same ids). Any HTTP Basic credentials are
  * accepted; a missing or malformed Authorization header is 401 UNAUTHORIZED.
  */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
-  const core = createSandboxCore(options);
-  return { ...core, handlers: mswHandlers(core.handle) };
+  return createSandboxCore(options);
 }
 
 export { createClock, type Clock } from './clock';

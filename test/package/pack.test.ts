@@ -1,7 +1,8 @@
 /**
  * The published package: built with tsup, checked with publint and attw, packed with `npm pack`,
- * and imported from a scratch ESM consumer and a CJS consumer. Dependencies are linked from this
- * checkout's node_modules, so the test needs no network.
+ * and imported from scratch ESM, CJS and TypeScript consumers that have only the package's own
+ * dependencies (msw only in a second consumer, for `crossborder-sdk/sandbox/msw`). Dependencies are
+ * linked from this checkout's node_modules, so the test needs no network.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -19,6 +20,8 @@ const run = (cmd: string, args: string[], cwd = root) => execFileSync(cmd, args,
 
 let scratch: string;
 let consumer: string;
+/** A second consumer with msw installed beside the package (the optional peer of `./sandbox/msw`). */
+let withMsw: string;
 
 beforeAll(() => {
   run('npm', ['run', 'build']);
@@ -26,16 +29,18 @@ beforeAll(() => {
   const out = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch]);
   const [{ filename }] = JSON.parse(out) as [{ filename: string }];
   consumer = join(scratch, 'consumer');
-  const pkgDir = join(consumer, 'node_modules', 'crossborder-sdk');
-  mkdirSync(pkgDir, { recursive: true });
-  run('tar', ['-xzf', join(scratch, filename), '-C', pkgDir, '--strip-components=1']);
+  withMsw = join(scratch, 'with-msw');
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-  // Node resolves a linked package by its real path, so the dependencies' own dependencies resolve too.
-  // msw is the sandbox's optional peer (its msw handlers), installed by users who test with msw.
-  for (const dep of [...Object.keys(pkg.dependencies), 'msw']) {
-    const target = join(consumer, 'node_modules', dep);
-    mkdirSync(dirname(target), { recursive: true });
-    symlinkSync(join(root, 'node_modules', dep), target, 'dir');
+  for (const [dir, extras] of [[consumer, []], [withMsw, ['msw']]] as const) {
+    const pkgDir = join(dir, 'node_modules', 'crossborder-sdk');
+    mkdirSync(pkgDir, { recursive: true });
+    run('tar', ['-xzf', join(scratch, filename), '-C', pkgDir, '--strip-components=1']);
+    // Node resolves a linked package by its real path, so the dependencies' own dependencies resolve too.
+    for (const dep of [...Object.keys(pkg.dependencies), ...extras]) {
+      const target = join(dir, 'node_modules', dep);
+      mkdirSync(dirname(target), { recursive: true });
+      symlinkSync(join(root, 'node_modules', dep), target, 'dir');
+    }
   }
 }, 300_000);
 
@@ -88,6 +93,80 @@ describe('package', () => {
     expect(out).toEqual({ client: 'function', err: 'function', kp: 130, sandbox: 'function', wallet: true });
   });
 
+  it('crossborder-sdk/sandbox loads and works with only the package dependencies (no msw), ESM and CJS', () => {
+    const script = (load: string) => `${load}
+      (async () => {
+        const sandbox = createSandbox();
+        const cb = new Crossborder({ tokenId: 't', clientSecret: 's', environment: 'sandbox', fetch: sandbox.fetch });
+        const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada' });
+        const keys = await generateWebhookKeyPair();
+        const header = await signWebhook('{"id":"Webhook:1","type":"TEST","timestamp":"2025-10-13T10:00:00Z","data":{}}', keys.privateKeyPem);
+        console.log(JSON.stringify({ customer: customer.id.startsWith('Customer:'), header: JSON.parse(header).v, magic: typeof MAGIC }));
+        await sandbox.close();
+      })();`;
+    writeFileSync(join(consumer, 'sandbox.mjs'), script("import { Crossborder } from 'crossborder-sdk';\nimport { createSandbox, generateWebhookKeyPair, signWebhook, MAGIC } from 'crossborder-sdk/sandbox';"));
+    writeFileSync(join(consumer, 'sandbox.cjs'), script("const { Crossborder } = require('crossborder-sdk');\nconst { createSandbox, generateWebhookKeyPair, signWebhook, MAGIC } = require('crossborder-sdk/sandbox');"));
+    for (const file of ['sandbox.mjs', 'sandbox.cjs']) {
+      expect(JSON.parse(run('node', [file], consumer)), file).toEqual({ customer: true, header: '1', magic: 'object' });
+    }
+  });
+
+  it('crossborder-sdk/sandbox/msw is the one entry that needs msw: a clear error without it, msw handlers with it', () => {
+    const script = "import { createSandbox } from 'crossborder-sdk/sandbox';\nimport { sandboxHandlers } from 'crossborder-sdk/sandbox/msw';\nconsole.log(sandboxHandlers(createSandbox()).length);\nprocess.exit(0);";
+    writeFileSync(join(consumer, 'msw.mjs'), script);
+    writeFileSync(join(withMsw, 'msw.mjs'), script);
+    let failure = '';
+    try {
+      run('node', ['msw.mjs'], consumer);
+    } catch (error) {
+      failure = String((error as { stderr?: string }).stderr);
+    }
+    expect(failure).toMatch(/Cannot find (package|module) 'msw'/);
+    expect(run('node', ['msw.mjs'], withMsw).trim()).toBe('1');
+  });
+
+  it('a TypeScript consumer type-checks every entry with skipLibCheck: false (node16 and bundler resolution)', { timeout: 120_000 }, () => {
+    writeFileSync(
+      join(consumer, 'consumer.ts'),
+      `import { Crossborder, APIError, RedisDedupeStore, type Customer, type QuoteCreateParams, type WebhookEvent } from 'crossborder-sdk';
+       import { ValidationError } from 'crossborder-sdk/errors';
+       import { generateClientKeyPair, WalletSession } from 'crossborder-sdk/wallet';
+       import { createSandbox, MAGIC } from 'crossborder-sdk/sandbox';
+       export async function main(): Promise<[Customer, QuoteCreateParams | undefined, WebhookEvent | undefined]> {
+         const sandbox = createSandbox();
+         const cb = new Crossborder({ tokenId: 't', clientSecret: 's', environment: 'sandbox', fetch: sandbox.fetch });
+         const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US' });
+         const kp = await generateClientKeyPair();
+         void [APIError, ValidationError, WalletSession, MAGIC, kp.publicKeyCompressed, RedisDedupeStore];
+         return [customer, undefined, undefined];
+       }
+      `,
+    );
+    for (const resolution of ['node16', 'bundler'] as const) {
+      const config = {
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          target: 'ES2022',
+          module: resolution === 'node16' ? 'node16' : 'esnext',
+          moduleResolution: resolution,
+          lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+          types: [],
+        },
+        files: ['consumer.ts'],
+      };
+      writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify(config));
+      let output = '';
+      try {
+        output = run(bin('tsc'), ['-p', 'tsconfig.json'], consumer);
+      } catch (error) {
+        output = String((error as { stdout?: string }).stdout);
+      }
+      expect(output, resolution).toBe('');
+    }
+  });
+
   it('a browser bundle of the published wallet entry takes only the error classes from the rest of the package', async () => {
     const entry = join(consumer, 'wallet-browser.mjs');
     writeFileSync(entry, "import { generateClientKeyPair, WalletSession } from 'crossborder-sdk/wallet';\nconsole.log(await generateClientKeyPair(), WalletSession);\n");
@@ -111,7 +190,7 @@ describe('package', () => {
     // attw exits non-zero on any problem for the node16 profile (ESM and CJS consumers, and bundlers).
     const out = run(bin('attw'), ['--pack', '.', '--format', 'ascii', '--profile', 'node16']);
     const verdicts = out.split('\n').filter((line) => /^(node16 \(from (CJS|ESM)\)|bundler):/.test(line));
-    expect(verdicts).toHaveLength(15); // 5 entries (., ./errors, ./sandbox, ./wallet, ./package.json) × 3 resolutions
+    expect(verdicts).toHaveLength(18); // 6 entries (., ./errors, ./sandbox, ./sandbox/msw, ./wallet, ./package.json) × 3 resolutions
     for (const line of verdicts) expect(line).toContain('🟢');
   });
 });

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { http as mswHttp, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
+import { sandboxHandlers } from '../../src/sandbox/msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index';
 import type { SandboxServer } from '../../src/sandbox/sandbox';
@@ -205,7 +206,7 @@ describe('listen()', () => {
 describe('msw handlers', () => {
   it('answers any origin under the version segment, and leaves other requests alone', async () => {
     const mocked = createSandbox();
-    const mswServer = setupServer(...mocked.handlers, mswHttp.get('https://elsewhere.example/ping', () => HttpResponse.json({ pong: true })));
+    const mswServer = setupServer(...sandboxHandlers(mocked), mswHttp.get('https://elsewhere.example/ping', () => HttpResponse.json({ pong: true })));
     mswServer.listen({ onUnhandledRequest: 'error' });
     try {
       const viaMsw = caller((input, init) => fetch(input, init), 'https://api.anything.example');

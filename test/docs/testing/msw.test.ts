@@ -1,12 +1,13 @@
 import { Crossborder, InternalServerError } from 'crossborder-sdk';
 import { createSandbox } from 'crossborder-sdk/sandbox';
+import { sandboxHandlers } from 'crossborder-sdk/sandbox/msw';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 
 // The code under test makes its own client with the default fetch; msw answers from the sandbox.
 const sandbox = createSandbox();
-const server = setupServer(...sandbox.handlers);
+const server = setupServer(...sandboxHandlers(sandbox));
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => server.resetHandlers());
 afterAll(async () => {

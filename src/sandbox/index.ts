@@ -34,4 +34,4 @@ export { API_VERSION } from './core';
 export type { SandboxEnvironment } from './context';
 export type { SandboxCore, SandboxOptions, SandboxServer, SandboxSnapshot, SandboxState } from './sandbox';
 export type { Delivery, DeliveryAttempt, WebhookDeliveryOptions } from './webhooks';
-export { signWebhook, generateWebhookKeyPair, type WebhookKeyPair } from '../webhooks/sign';
+export { signWebhook, generateWebhookKeyPair, type SignWebhookOptions, type WebhookKeyPair } from '../webhooks/sign';

@@ -31,7 +31,10 @@ function receiver(statuses: (number | 'throw' | 'hang')[] = [200]) {
 }
 
 function verifies(publicKeyPem: string, body: string, signature: string): boolean {
-  return verify('sha256', Buffer.from(body), { key: createPublicKey(publicKeyPem), dsaEncoding: 'der' }, Buffer.from(signature, 'base64'));
+  // The sandbox sends the versioned header form {"v":"1","s":"<base64 DER>"} (decisions.md "Webhooks").
+  const parsed = JSON.parse(signature) as { v: string; s: string };
+  if (parsed.v !== '1') return false;
+  return verify('sha256', Buffer.from(body), { key: createPublicKey(publicKeyPem), dsaEncoding: 'der' }, Buffer.from(parsed.s, 'base64'));
 }
 
 const cleanups: (() => Promise<void> | void)[] = [];

@@ -19,7 +19,7 @@ import {
 } from './errors';
 import { logFromOptions, type Log } from './logger';
 import type { ClientOptions, Environment, ListOptions, RequestOptions, SignedRequestOptions, ValidationIssueReport } from './options';
-import { Page, PagePromise } from './pagination';
+import { Page, PagePromise, type CursorTrail } from './pagination';
 import { defaultSleep, unknownOutcomeHint } from './retry';
 import { createAttemptLoop, PreparedRequest, type CallContext, type TransportConfig } from './transport';
 import { check, resolvedSchema, resolveSchema, type SchemaRef } from './validation';
@@ -206,7 +206,7 @@ export class CoreClient {
   list<T>(op: Operation, input: CallInput = {}, options?: ListOptions | null): PagePromise<T> {
     const opts = options ?? {};
     const baseQuery = input.query ?? undefined;
-    const fetchPage = (cursor: string | undefined, signal?: AbortSignal): Promise<WithResponse<Page<T>>> => {
+    const fetchPage = (cursor: string | undefined, signal?: AbortSignal, trail?: CursorTrail): Promise<WithResponse<Page<T>>> => {
       const query = cursor === undefined ? baseQuery : { ...baseQuery, cursor };
       const pageSignal = signal && opts.signal ? AbortSignal.any([signal, opts.signal]) : (signal ?? opts.signal);
       return this.#run<unknown>(op, { ...input, query }, { ...opts, signal: pageSignal }).then((r) => {
@@ -214,7 +214,7 @@ export class CoreClient {
         const envelope = readEnvelope<T>(r.data, r.response, operation, op.paginated, (issues) =>
           this.#report({ operation, status: r.response.status, requestId: r.requestId, issues }),
         );
-        return { ...r, data: new Page<T>(envelope, (c, s) => fetchPage(c, s).then((p) => p.data), cursor, opts.prefetch) };
+        return { ...r, data: new Page<T>(envelope, (c, s, t) => fetchPage(c, s, t).then((p) => p.data), cursor, opts.prefetch, trail) };
       });
     };
     return new PagePromise(fetchPage(undefined));

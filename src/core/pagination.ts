@@ -6,8 +6,57 @@
 import { APIPromise, type WithResponse } from './api-promise';
 import { PaginationError } from './errors';
 
-/** Fetches the page that `cursor` points to, with the original query otherwise unchanged. */
-export type PageFetcher<T> = (cursor: string, signal?: AbortSignal) => Promise<Page<T>>;
+/** Fetches the page that `cursor` points to, with the original query otherwise unchanged; the page joins `trail`. */
+export type PageFetcher<T> = (cursor: string, signal: AbortSignal | undefined, trail: CursorTrail) => Promise<Page<T>>;
+
+/** Most cursor digests kept; a cycle longer than this is still caught by the checkpoint below. */
+const TRAIL_WINDOW = 100_000;
+
+/** 53-bit digest of a cursor (two FNV-1a hashes): pages keep this, not the cursor, however long it is. */
+function digest(cursor: string): number {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ cursor.length;
+  for (let i = 0; i < cursor.length; i++) {
+    const c = cursor.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  return (a >>> 0) * 2 ** 21 + ((b >>> 0) & 0x1fffff);
+}
+
+/**
+ * The cursors a chain of pages has followed, in bounded memory: the digests of the last
+ * {@link TRAIL_WINDOW} cursors (about 50 bytes each, whatever the cursor's length), plus one
+ * checkpoint moved at powers of two (Brent's method), which catches a cycle longer than the window.
+ * Shared by `for await`, `.pages()` and `nextPage()` by hand.
+ * @internal
+ */
+export class CursorTrail {
+  readonly #seen = new Set<number>();
+  readonly #order: number[] = [];
+  #checkpoint: number | undefined;
+  #steps = 0;
+  #power = 1;
+
+  /** True when following `cursor` would revisit a page of this chain. */
+  has(cursor: string): boolean {
+    const d = digest(cursor);
+    return this.#seen.has(d) || d === this.#checkpoint;
+  }
+
+  /** Records a cursor followed. */
+  add(cursor: string): void {
+    const d = digest(cursor);
+    this.#seen.add(d);
+    this.#order.push(d);
+    if (this.#order.length > TRAIL_WINDOW) this.#seen.delete(this.#order.shift()!);
+    if (++this.#steps === this.#power) {
+      this.#checkpoint = d;
+      this.#power *= 2;
+      this.#steps = 0;
+    }
+  }
+}
 
 /** The list envelope as the service sends it. */
 export interface ListEnvelope<T> {
@@ -31,9 +80,12 @@ export class Page<T> implements AsyncIterable<T> {
   readonly cursor: string | undefined;
   readonly #fetchPage: PageFetcher<T>;
   readonly #prefetch: boolean;
+  readonly #trail: CursorTrail;
+  /** The next page, once fetched: asking twice does not refetch (nor look like a cycle). */
+  #next: Promise<Page<T>> | undefined;
 
   /** @internal */
-  constructor(envelope: ListEnvelope<T>, fetchPage: PageFetcher<T>, cursor: string | undefined, prefetch = false) {
+  constructor(envelope: ListEnvelope<T>, fetchPage: PageFetcher<T>, cursor: string | undefined, prefetch = false, trail = new CursorTrail()) {
     this.data = envelope.data;
     this.hasMore = envelope.hasMore;
     this.nextCursor = envelope.hasMore ? envelope.nextCursor : undefined;
@@ -41,6 +93,8 @@ export class Page<T> implements AsyncIterable<T> {
     this.cursor = cursor;
     this.#fetchPage = fetchPage;
     this.#prefetch = prefetch;
+    this.#trail = trail;
+    if (cursor !== undefined) trail.add(cursor);
   }
 
   /** True when {@link nextPage} will return a page. */
@@ -48,16 +102,30 @@ export class Page<T> implements AsyncIterable<T> {
     return this.hasMore && this.nextCursor !== undefined;
   }
 
-  /** Fetches the next page. Throws {@link PaginationError} when there is none or the cursor repeats. */
+  /**
+   * Fetches the next page (once: a second call returns the same page). Throws {@link PaginationError}
+   * when there is none, or when its cursor was already followed in this chain (A → B → A would loop).
+   */
   nextPage(signal?: AbortSignal): Promise<Page<T>> {
-    if (!this.hasMore) return Promise.reject(new PaginationError('No more pages: hasMore is false'));
-    if (this.nextCursor === undefined || this.nextCursor === '') {
-      return Promise.reject(new PaginationError('The service said hasMore but sent no nextCursor'));
+    if (this.#next) return this.#next;
+    const problem = this.#problem();
+    if (problem) return Promise.reject(problem);
+    const next = this.#fetchPage(this.nextCursor!, signal, this.#trail);
+    this.#next = next;
+    next.catch(() => {
+      if (this.#next === next) this.#next = undefined; // a failed fetch may be tried again
+    });
+    return next;
+  }
+
+  #problem(): PaginationError | undefined {
+    if (!this.hasMore) return new PaginationError('No more pages: hasMore is false');
+    const cursor = this.nextCursor;
+    if (cursor === undefined || cursor === '') return new PaginationError('The service said hasMore but sent no nextCursor');
+    if (cursor === this.cursor || this.#trail.has(cursor)) {
+      return new PaginationError(`The service answered cursor ${cursor.length > 64 ? `${cursor.slice(0, 64)}…` : cursor} again; stopping instead of looping`);
     }
-    if (this.nextCursor === this.cursor) {
-      return Promise.reject(new PaginationError(`The service answered the same cursor again (${this.nextCursor})`));
-    }
-    return this.#fetchPage(this.nextCursor, signal);
+    return undefined;
   }
 
   /**
@@ -65,31 +133,19 @@ export class Page<T> implements AsyncIterable<T> {
    * nothing more once the loop is left. With `prefetch`, page n+1 is requested while page n is used.
    */
   async *pages(): AsyncGenerator<Page<T>, void, undefined> {
-    const seen = new Set<string>();
-    if (this.cursor !== undefined) seen.add(this.cursor);
     let page: Page<T> = this;
     let ahead: AbortController | undefined;
     try {
       for (;;) {
-        const cursor = page.nextCursor;
-        let problem: PaginationError | undefined;
         let next: Promise<Page<T>> | undefined;
-        if (page.hasMore) {
-          if (cursor === undefined || cursor === '') problem = new PaginationError('The service said hasMore but sent no nextCursor');
-          else if (seen.has(cursor)) problem = new PaginationError(`The service answered cursor ${cursor} twice; stopping instead of looping`);
-          else {
-            seen.add(cursor);
-            if (this.#prefetch) {
-              ahead = new AbortController();
-              next = this.#fetchPage(cursor, ahead.signal);
-              next.catch(() => undefined); // surfaced when awaited below
-            }
-          }
+        if (page.hasMore && this.#prefetch && !page.#problem()) {
+          ahead = new AbortController();
+          next = page.nextPage(ahead.signal);
+          next.catch(() => undefined); // surfaced when awaited below
         }
         yield page;
         if (!page.hasMore) return;
-        if (problem) throw problem;
-        page = await (next ?? this.#fetchPage(cursor!));
+        page = await (next ?? page.nextPage());
         ahead = undefined;
       }
     } finally {

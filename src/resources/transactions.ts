@@ -1,5 +1,5 @@
 import type { APIPromise } from '../core/api-promise';
-import { APITimeoutError, APIUserAbortError } from '../core/errors';
+import { APITimeoutError, APIUserAbortError, ValidationError, type ValidationIssue } from '../core/errors';
 import type { ListOptions, RequestOptions, SignedRequestOptions } from '../core/options';
 import type { PagePromise } from '../core/pagination';
 import { APIResource } from '../core/resource';
@@ -13,6 +13,9 @@ import type {
   TransactionStatus,
 } from '../types';
 
+/** The shortest pause `waitFor` takes between polls: a smaller `pollInterval` is refused, not honoured. */
+export const MIN_POLL_INTERVAL_MS = 100;
+
 /** Statuses a transaction does not leave. */
 export const TERMINAL_STATUSES: readonly TransactionStatus[] = ['COMPLETED', 'REJECTED', 'FAILED', 'REFUNDED', 'EXPIRED'];
 
@@ -22,7 +25,7 @@ export interface WaitForOptions extends RequestOptions {
   until?: readonly TransactionStatus[] | undefined;
   /** Give up after this many ms (default 120 000) with an {@link APITimeoutError}. */
   timeout?: number | undefined;
-  /** First pause between polls in ms (default 1 000); grows ×1.5 up to 10 000. */
+  /** First pause between polls in ms (default 1 000, at least 100); grows ×1.5 up to 10 000. */
   pollInterval?: number | undefined;
 }
 
@@ -53,8 +56,17 @@ export class Transactions extends APIResource {
    * and resolves with it. Throws {@link APITimeoutError} after `timeout` ms, {@link APIUserAbortError}
    * when `signal` aborts.
    */
-  async waitFor(transactionId: string, options: WaitForOptions = {}): Promise<Transaction> {
-    const { until = TERMINAL_STATUSES, timeout = 120_000, pollInterval = 1_000, ...request } = options;
+  async waitFor(transactionId: string, options?: WaitForOptions | null): Promise<Transaction> {
+    const { until = TERMINAL_STATUSES, timeout = 120_000, pollInterval = 1_000, ...request } = options ?? {};
+    const issues: ValidationIssue[] = [];
+    if (typeof timeout !== 'number' || !(timeout > 0) || !Number.isFinite(timeout)) {
+      issues.push({ path: 'options.timeout', rule: 'invalid_value', message: `must be a positive number of milliseconds, got ${String(timeout)}` });
+    }
+    if (typeof pollInterval !== 'number' || !Number.isFinite(pollInterval) || pollInterval < MIN_POLL_INTERVAL_MS) {
+      issues.push({ path: 'options.pollInterval', rule: 'too_small', message: `must be a number of milliseconds ≥ ${MIN_POLL_INTERVAL_MS}, got ${String(pollInterval)}` });
+    }
+    if (!Array.isArray(until) || until.length === 0) issues.push({ path: 'options.until', rule: 'invalid_value', message: 'must be a non-empty list of statuses' });
+    if (issues.length) throw new ValidationError(issues, 'options');
     const started = Date.now();
     let waited = 0;
     let delay = pollInterval;

@@ -166,3 +166,69 @@ describe('pagination', () => {
     expect(seen[0]!.has('skip')).toBe(false);
   });
 });
+
+describe('cursor cycles (issue #16, defect 12)', () => {
+  it('nextPage() by hand stops an A → B → A cycle with a PaginationError, in a bounded number of calls', async () => {
+    const next: Record<string, string> = { start: 'A', A: 'B', B: 'A' };
+    let requests = 0;
+    mswServer.use(
+      http.get(`${BASE}/things`, ({ request }) => {
+        requests++;
+        const cursor = new URL(request.url).searchParams.get('cursor') ?? 'start';
+        return HttpResponse.json({ data: [cursor], hasMore: true, nextCursor: next[cursor] });
+      }),
+    );
+    const { client } = testClient();
+    let page = await client.list<string>(listThings);
+    let error: unknown;
+    for (let i = 0; i < 10 && !error; i++) {
+      try {
+        page = await page.nextPage();
+      } catch (e) {
+        error = e;
+      }
+    }
+    expect(error).toBeInstanceOf(PaginationError);
+    expect(requests).toBe(3); // start, A, B: the repeat of A is never requested
+  });
+
+  it('asking the same page for its next page twice fetches it once (no false cycle)', async () => {
+    let requests = 0;
+    mswServer.use(
+      http.get(`${BASE}/things`, ({ request }) => {
+        requests++;
+        const cursor = new URL(request.url).searchParams.get('cursor');
+        return HttpResponse.json(cursor ? { data: [2], hasMore: false } : { data: [1], hasMore: true, nextCursor: 'c2' });
+      }),
+    );
+    const { client } = testClient();
+    const first = await client.list<number>(listThings);
+    const [a, b] = await Promise.all([first.nextPage(), first.nextPage()]);
+    expect(a).toBe(b);
+    expect(await first.nextPage()).toBe(a);
+    expect(requests).toBe(2);
+  });
+
+  it('for await keeps a bounded trail: 8,000 pages of 16 kB cursors retain kilobytes, not the cursors', async () => {
+    const { CursorTrail } = await import('../../src/core/pagination');
+    const v8 = await import('node:v8');
+    const vm = await import('node:vm');
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void; // a real collection before each reading
+    const trail = new CursorTrail();
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const filler = 'x'.repeat(16 * 1024);
+    for (let i = 0; i < 8_000; i++) {
+      const cursor = `${i}:${filler}`; // a fresh 16 kB string each time, collectable once digested
+      expect(trail.has(cursor)).toBe(false);
+      trail.add(cursor);
+    }
+    gc();
+    const grown = process.memoryUsage().heapUsed - before;
+    // The cursors themselves would be 8,000 × 16 kB = 128 MB (x2 as UTF-16); the trail keeps ~50 bytes per page.
+    expect(grown).toBeLessThan(4 * 1024 * 1024);
+    expect(trail.has(`0:${filler}`)).toBe(true);
+    expect(trail.has(`8000:${filler}`)).toBe(false);
+  });
+});

@@ -88,6 +88,31 @@ describe('transactions.waitFor', () => {
     expect(polls).toBe(sleeps.length + 1);
   });
 
+  it('refuses a timeout or poll interval that would poll forever or flood the service, before any poll', async () => {
+    let polls = 0;
+    mswServer.use(http.get(`${API}/transactions/:id`, () => (polls++, HttpResponse.json({ ...tx, status: 'PROCESSING' }))));
+    const { cb } = client();
+    for (const [options, field] of [
+      [{ timeout: Number.NaN }, 'options.timeout'],
+      [{ timeout: -1 }, 'options.timeout'],
+      [{ timeout: Number.POSITIVE_INFINITY }, 'options.timeout'],
+      [{ pollInterval: 0 }, 'options.pollInterval'],
+      [{ pollInterval: -5 }, 'options.pollInterval'],
+      [{ pollInterval: 99 }, 'options.pollInterval'],
+      [{ pollInterval: Number.NaN }, 'options.pollInterval'],
+      [{ until: [] }, 'options.until'],
+    ] as const) {
+      const err = await rejected(cb.transactions.waitFor(tx.id, options as never));
+      expect(err, JSON.stringify(options)).toBeInstanceOf(ValidationError);
+      expect(err.field).toBe(field);
+    }
+    expect(polls).toBe(0);
+    // null options are no options: a promise, never a synchronous TypeError.
+    const statuses = ['COMPLETED'];
+    mswServer.use(http.get(`${API}/transactions/:id`, () => HttpResponse.json({ ...tx, status: statuses.shift() ?? 'COMPLETED' })));
+    await expect(cb.transactions.waitFor(tx.id, null)).resolves.toMatchObject({ status: 'COMPLETED' });
+  });
+
   it('an abort stops the wait', async () => {
     mswServer.use(http.get(`${API}/transactions/:id`, () => HttpResponse.json({ ...tx, status: 'PROCESSING' })));
     const controller = new AbortController();

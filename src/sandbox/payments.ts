@@ -9,6 +9,7 @@
  * - Incoming UMA payment: COMPLETED at once, or PENDING for approval → COMPLETED | REJECTED | FAILED.
  * @module
  */
+import { MAX_QUOTE_AMOUNT } from './pricing';
 import type { Customer, IncomingTransaction } from '../generated/types';
 import { assertFunds, moveBalance, primaryAccount } from './accounts';
 import { iso } from './clock';
@@ -35,13 +36,22 @@ function touch(ctx: Ctx, tx: TransactionRec, status: TransactionRec['data']['sta
   if (failureReason) tx.data.failureReason = failureReason;
 }
 
-function credit(ctx: Ctx, target: { accountId: string; amount: number } | undefined): void {
+/**
+ * Why a sandbox payment failed when its credit would take a balance past the largest exact amount
+ * (9,000,000,000,000,000, within 2^53): failure reasons are an open set (decisions.md).
+ */
+export const BALANCE_LIMIT_EXCEEDED = 'BALANCE_LIMIT_EXCEEDED' as FailureReason;
+
+/**
+ * Credits an internal account, checking the balance cap at every credit (other payments may have
+ * settled since this one started). False when the credit would pass it: nothing is changed.
+ */
+function credit(ctx: Ctx, target: { accountId: string; amount: number } | undefined): boolean {
   const account = target && ctx.world.internalAccounts.get(target.accountId);
-  // Settlement cannot fail half-way, so the balance cap checked when the payment started is not re-checked.
-  if (account) {
-    account.data.balance.amount += target.amount;
-    account.data.updatedAt = nowIso(ctx);
-  }
+  if (!account) return true;
+  if (account.data.balance.amount + target.amount > MAX_QUOTE_AMOUNT) return false;
+  moveBalance(ctx, account, target.amount);
+  return true;
 }
 
 /** Schedules the expiry of a PENDING quote (and its transaction) at `expiresAt`. */
@@ -102,10 +112,18 @@ function settleOutgoing(ctx: Ctx, quote: QuoteRec, tx: TransactionRec): void {
     ctx.webhooks.emit('OUTGOING_PAYMENT.FAILED', tx.data);
     return;
   }
+  if (!credit(ctx, tx.credit)) {
+    // The receiver's balance would pass the cap: the payment fails and the sender is refunded.
+    quote.data.status = 'FAILED';
+    touch(ctx, tx, 'FAILED', BALANCE_LIMIT_EXCEEDED);
+    delete tx.data.settledAt;
+    credit(ctx, tx.debited);
+    ctx.webhooks.emit('OUTGOING_PAYMENT.FAILED', tx.data);
+    return;
+  }
   quote.data.status = 'COMPLETED';
   touch(ctx, tx, 'COMPLETED');
   tx.data.settledAt = nowIso(ctx);
-  credit(ctx, tx.credit);
   ctx.webhooks.emit('OUTGOING_PAYMENT.COMPLETED', tx.data);
   if (tx.credit) mirrorIncoming(ctx, tx, tx.credit);
 }
@@ -163,10 +181,10 @@ export function depositTarget(
 
 /** Completes a PENDING or PROCESSING incoming payment: credits the account and tells the platform. */
 export function completeIncoming(ctx: Ctx, tx: TransactionRec): void {
+  if (!credit(ctx, tx.credit)) return failIncoming(ctx, tx, 'FAILED', BALANCE_LIMIT_EXCEEDED);
   touch(ctx, tx, 'COMPLETED');
   tx.data.settledAt = nowIso(ctx);
   tx.approval = undefined;
-  credit(ctx, tx.credit);
   ctx.webhooks.emit('INCOMING_PAYMENT.COMPLETED', tx.data);
 }
 

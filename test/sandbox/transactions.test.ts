@@ -175,3 +175,37 @@ describe('transaction listing', () => {
     expectError(await call('GET', '/transactions/Transaction:nope'), 404, 'TRANSACTION_NOT_FOUND');
   });
 });
+
+describe('balance cap at every credit (issue #16, defect 4)', () => {
+  const CAP = 9_000_000_000_000_000;
+  it('transfer-ins that each fit but together pass the cap: the later one fails at settlement, the balance stays exact', async () => {
+    await call('PATCH', '/config', { supportedCurrencies: [{ currencyCode: 'USD', minAmount: 1, maxAmount: CAP, enabledTransactionTypes: ['INCOMING', 'OUTGOING'] }] });
+    const c = await createCustomer(call);
+    const usd = await accountOf(call, c.id, 'USD');
+    const bank = await usdBank(call, c.id);
+    const big = 5_000_000_000_000_000;
+    const first = await call('POST', '/transfer-in', { source: { accountId: bank.id }, destination: { accountId: usd.id }, amount: big });
+    const second = await call('POST', '/transfer-in', { source: { accountId: bank.id }, destination: { accountId: usd.id }, amount: big });
+    expect([first.status, second.status]).toEqual([200, 200]);
+    sandbox.clock.advance(60 * 60_000);
+    const statuses = [(await call('GET', `/transactions/${first.body.id}`)).body, (await call('GET', `/transactions/${second.body.id}`)).body];
+    expect(statuses.map((t) => t.status)).toEqual(['COMPLETED', 'FAILED']);
+    expect(statuses[1].failureReason).toBe('BALANCE_LIMIT_EXCEEDED');
+    expect(await balance(call, usd.id)).toBe(big);
+    expect(Number.isSafeInteger(await balance(call, usd.id))).toBe(true);
+  });
+
+  it('a held UMA payment approved once the balance is near the cap fails instead of passing it', async () => {
+    await call('PATCH', '/config', { supportedCurrencies: [{ currencyCode: 'USD', minAmount: 1, maxAmount: CAP, enabledTransactionTypes: ['INCOMING', 'OUTGOING'] }] });
+    const c = await createCustomer(call);
+    const usd = await accountOf(call, c.id, 'USD');
+    const bank = await usdBank(call, c.id);
+    const held = await receive({ customerId: c.id, receivingCurrencyAmount: 2_000_000_000_000_013 }); // ends in 13: held for approval
+    expect(held.body.status).toBe('PENDING');
+    await call('POST', '/transfer-in', { source: { accountId: bank.id }, destination: { accountId: usd.id }, amount: 8_000_000_000_000_000 });
+    sandbox.clock.advance(60 * 60_000);
+    const approved = await call('POST', `/transactions/${held.body.id}/approve`, {});
+    expect(approved.body).toMatchObject({ status: 'FAILED', failureReason: 'BALANCE_LIMIT_EXCEEDED' });
+    expect(await balance(call, usd.id)).toBe(8_000_000_000_000_000);
+  });
+});

@@ -446,7 +446,11 @@ describe('fuzz: malformed responses give a CrossborderError or a value, never a 
                 let n = 0;
                 for await (const _ of METHODS[id](cb, input) as AsyncIterable<unknown>) if (++n >= 50) break;
               } else {
-                await run(id, cb, input);
+                const value = await run(id, cb, input);
+                // A 2xx without the resource is not a success: only a DELETE (revocations) resolves to nothing.
+                if ((value === null || value === undefined) && op.method !== 'DELETE') {
+                  throw new Error(`${id} resolved to ${String(value)} from a ${r.status} answer: a 2xx without the resource must be an error`);
+                }
               }
               outcome = 'resolved';
             } catch (error) {

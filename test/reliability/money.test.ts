@@ -19,7 +19,7 @@ import type { SandboxServer } from '../../src/sandbox/sandbox';
 import type { Quote, QuoteCreateParams, Transaction, TransferInCreateParams } from '../../src/types';
 import { header, only, seeded, startFaultProxy, type Fault, type FaultProxy, type ProxyRecord } from './proxy';
 import { createCustomerOnce, executeOnce } from './reconcile';
-import { command, count, pool, report, SEED } from './support';
+import { command, count, pool, report, reportWhenFinished, SEED } from './support';
 
 // CI: 200 money calls (100 quote flows + 100 transfer-ins) and 40 non-idempotent creates; full: 1,000 + 1,000 and 500.
 const N_QUOTES = count(100, 1_000);
@@ -149,6 +149,8 @@ afterAll(async () => {
 });
 
 const all = () => [...creates, ...executes, ...transfers] as Outcome<unknown>[];
+
+
 const txOf = (quote: Quote, txs: Transaction[]) => txs.filter((t) => t.id === quote.transactionId);
 
 describe(`money never moves twice (${N_QUOTES} quote creations + executions, ${N_TRANSFERS} transfer-ins, ${LOST * 100} % lost responses)`, () => {
@@ -165,9 +167,17 @@ describe(`money never moves twice (${N_QUOTES} quote creations + executions, ${N
 
   it('every call resolved or threw a CrossborderError carrying the Idempotency-Key it sent', () => {
     const problems: string[] = [];
+    // The requests of one logical call, found by what it sent (not by its key): then "only this key" measures.
+    const requestsOf = (o: Outcome<unknown>): ProxyRecord[] => {
+      if (o.kind === 'create') return proxy.records.filter((r) => r.url.endsWith('/quotes') && r.body.includes(`"money:q:${o.i}"`));
+      if (o.kind === 'transfer-in') return proxy.records.filter((r) => r.url.endsWith('/transfer-in') && (JSON.parse(r.body) as { amount: number }).amount === 1_000 + o.i);
+      const quoteId = creates.find((c) => c.i === o.i)?.result?.id;
+      return proxy.records.filter((r) => quoteId !== undefined && r.url.endsWith(`/quotes/${encodeURIComponent(quoteId)}/execute`));
+    };
     for (const o of all()) {
-      const wire = new Set(onWire(o.key).map((r) => header(r, 'idempotency-key')));
-      if (!o.key || wire.size !== 1) problems.push(`${o.kind} ${o.i}: key ${o.key} not (only) on the wire`);
+      const sent = requestsOf(o);
+      const wire = new Set(sent.map((r) => header(r, 'idempotency-key')));
+      if (!o.key || sent.length === 0 || wire.size !== 1 || !wire.has(o.key)) problems.push(`${o.kind} ${o.i}: key ${o.key} not (only) on the wire (${[...wire].join(', ')})`);
       if (o.status === 'resolved') continue;
       if (!(o.error instanceof CrossborderError)) problems.push(`${o.kind} ${o.i}: ${String(o.error)}`);
       if ((o.error as { idempotencyKey?: string }).idempotencyKey !== o.key) problems.push(`${o.kind} ${o.i}: error carries another key`);
@@ -177,11 +187,19 @@ describe(`money never moves twice (${N_QUOTES} quote creations + executions, ${N
     for (const o of all().filter((x) => x.status === 'failed')) expect(o.error).toBeInstanceOf(APIError);
   });
 
-  it('every error of a write says whether its outcome is unknown (outcomeUnknown: boolean)', () => {
+  it('every error of a write says whether its outcome is unknown, and says it right', () => {
     const errors = all().filter((o) => o.status !== 'resolved');
+    // What the SDK must say, from what the proxy saw: unknown when some request of the call reached the
+    // sandbox and its answer did not come back whole (lost, cut, HTML, 5xx); known when the service refused it.
+    const expected = (o: Outcome<unknown>): boolean => {
+      const e = o.error as { status?: number; name?: string };
+      if (e.name === 'InternalServerError') return true;
+      if (typeof e.status === 'number' && e.status < 500 && e.name !== 'APIConnectionError') return false;
+      return true;
+    };
     const silent = errors
-      .filter((o) => typeof (o.error as { outcomeUnknown?: unknown }).outcomeUnknown !== 'boolean')
-      .map((o) => `${o.kind} ${o.i}: ${(o.error as Error).name} ${(o.error as Error).message}`);
+      .filter((o) => (o.error as { outcomeUnknown?: unknown }).outcomeUnknown !== expected(o))
+      .map((o) => `${o.kind} ${o.i}: ${(o.error as Error).name} said outcomeUnknown ${String((o.error as { outcomeUnknown?: unknown }).outcomeUnknown)}: ${(o.error as Error).message}`);
     report({
       scenario: 'Every error of a money call says whether its outcome is unknown',
       unit: 'errors',
@@ -219,6 +237,12 @@ describe(`money never moves twice (${N_QUOTES} quote creations + executions, ${N
   });
 
   it('reconciling each unknown outcome with its Idempotency-Key replays the first answer: exactly one effect each, balances exact', async () => {
+    const row = reportWhenFinished({
+      scenario: 'Money never moves twice: quote create + execute, transfer-in (20 % lost responses, 503s, duplicates)',
+      unit: 'logical calls',
+      cases: all().length,
+      command: command('money.test.ts', 'money never moves twice'),
+    });
     let replays = 0;
     let fresh = 0;
     const reconcile = async <T,>(o: Outcome<T>, again: (key: string) => Promise<{ data: T; response: Response }>) => {
@@ -286,17 +310,11 @@ describe(`money never moves twice (${N_QUOTES} quote creations + executions, ${N
       return `${by('resolved')} resolved, ${by('unknown')} unknown, ${by('failed')} failed`;
     };
     const lost = proxy.records.filter((r) => ['reset-after', 'truncate', 'html'].includes(r.fault.kind)).length;
-    report({
-      scenario: 'Money never moves twice: quote create + execute, transfer-in (20 % lost responses, 503s, duplicates)',
-      unit: 'logical calls',
-      cases: all().length,
-      failures: 0,
-      command: command('money.test.ts', 'money never moves twice'),
-      notes:
+    row.cases = all().length;
+    row.notes =
         `${N_QUOTES} creates (${tally(creates as Outcome<unknown>[])}), ${executes.length} executes (${tally(executes as Outcome<unknown>[])}), ` +
         `${N_TRANSFERS} transfer-ins (${tally(transfers as Outcome<unknown>[])}); ${proxy.records.length} requests, ${lost} responses lost; ` +
-        `${replays} reconciled by replay, ${fresh} never reached the sandbox`,
-    });
+        `${replays} reconciled by replay, ${fresh} never reached the sandbox`;
   });
 });
 
@@ -378,6 +396,7 @@ describe(`non-idempotent creates are never resent once they may have arrived (${
 describe('the reconciliation recipes of docs/reliability.md', () => {
   it('executeOnce and createCustomerOnce act exactly once through lost responses', async () => {
     const K = count(20, 100);
+    const row = reportWhenFinished({ scenario: 'Reconciliation recipes (docs): executeOnce / createCustomerOnce through lost responses', unit: 'calls', cases: 2 * K, command: command('money.test.ts', 'recipes') });
     const lossy = await startFaultProxy(
       server.url,
       only(
@@ -408,14 +427,7 @@ describe('the reconciliation recipes of docs/reliability.md', () => {
       expect(sandbox.state.balance(source)).toBe(before - debited);
       for (let i = 0; i < K; i++) expect(snap.customers.filter((c) => c.platformCustomerId === `recipe-${i}`)).toHaveLength(1);
       const lost = lossy.records.filter((r) => r.fault.kind !== 'pass').length;
-      report({
-        scenario: 'Reconciliation recipes (docs): executeOnce / createCustomerOnce through lost responses',
-        unit: 'calls',
-        cases: 2 * K,
-        failures: 0,
-        command: command('money.test.ts', 'recipes'),
-        notes: `${lost} of ${lossy.records.length} requests faulted`,
-      });
+      row.notes = `${lost} of ${lossy.records.length} requests faulted`;
     } finally {
       await lossy.close();
     }

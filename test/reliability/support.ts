@@ -3,6 +3,7 @@
  * pool, and the scenario report that `scripts/reliability-table.ts` turns into the docs table.
  */
 import { appendFileSync } from 'node:fs';
+import { onTestFinished } from 'vitest';
 
 /** `RELIABILITY_FULL=1` selects the full run (≥ 10,000 cases per fuzz property, 1,000 + 1,000 money calls). */
 export const FULL = process.env.RELIABILITY_FULL === '1';
@@ -80,4 +81,13 @@ export async function reported(row: Omit<ScenarioReport, 'failures'>, run: () =>
     throw error;
   }
   report({ ...row, failures: 0 });
+}
+
+/**
+ * Reports the running test's row when it finishes, with `failures` from its outcome (1 when any
+ * check failed, 0 when all held), so a failing run shows in the table. Fill `notes` as figures come in.
+ */
+export function reportWhenFinished(row: Omit<ScenarioReport, 'failures'>): Omit<ScenarioReport, 'failures'> {
+  onTestFinished(({ task }) => report({ ...row, failures: task.result?.state === 'fail' ? 1 : 0 }));
+  return row;
 }

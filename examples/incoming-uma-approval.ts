@@ -80,7 +80,7 @@ export async function main(print: (line: string) => void = console.log): Promise
       });
       print(`incoming  ${held.id}  ${held.status}`);
       // The decision is made by the endpoint above; poll until the payment has left PENDING.
-      const settled = await cb.transactions.waitFor(held.id, { pollInterval: 50, timeout: 10_000 });
+      const settled = await cb.transactions.waitFor(held.id, { pollInterval: 100, timeout: 10_000 });
       print(`settled   ${settled.id}  ${settled.status}`);
     }
 

@@ -11,33 +11,16 @@
 import { p256 } from '@noble/curves/nist.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { createBase58check } from '@scure/base';
+import { concatBytes, own, type Bytes } from '../core/encoding';
 import { WalletCryptoError } from '../core/errors';
 import { ECDH_P256, subtle } from './webcrypto';
-
-type Bytes = Uint8Array<ArrayBuffer>;
 
 /** HPKE `info` of the session bundle. */
 export const SESSION_BUNDLE_INFO = 'turnkey_hpke';
 
 const base58check = /* @__PURE__ */ createBase58check(sha256);
 const encoder = /* @__PURE__ */ new TextEncoder();
-
-/** A copy in this realm's ArrayBuffer: WebCrypto refuses typed arrays of another realm in some runtimes. */
-function own(bytes: Uint8Array): Bytes {
-  const out = new Uint8Array(bytes.length);
-  out.set(bytes);
-  return out;
-}
-
-function concat(...parts: Uint8Array[]): Bytes {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
+const concat = concatBytes;
 
 const i2osp2 = (n: number) => Uint8Array.of(n >> 8, n & 0xff);
 const text = (s: string) => encoder.encode(s);

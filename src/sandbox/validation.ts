@@ -141,6 +141,18 @@ function kindOf(def: ZodDef | undefined): string | undefined {
 export function coerceQuery(schema: Schema | undefined, search: URLSearchParams): Record<string, unknown> {
   const shape = (schema as { _zod?: { def?: ZodDef } } | undefined)?._zod?.def?.shape;
   const out: Record<string, unknown> = {};
+  // A filter the operation does not have is refused, naming it: a misspelled filter would otherwise
+  // be ignored silently and answer unrelated rows.
+  const unknown = [...new Set(search.keys())].filter((key) => !shape || !Object.prototype.hasOwnProperty.call(shape, key));
+  if (unknown.length > 0) {
+    const known = shape ? Object.keys(shape).sort() : [];
+    throw new SandboxError(
+      400,
+      'INVALID_INPUT',
+      `Unknown query parameter${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}${known.length ? ` (this operation takes ${known.join(', ')})` : ' (this operation takes none)'}.`,
+      { field: unknown[0], issues: unknown.map((field) => ({ location: 'query', field, rule: 'unrecognized_keys', message: 'is not a parameter of this operation' })) },
+    );
+  }
   for (const key of new Set(search.keys())) {
     const kind = kindOf(shape?.[key]?._zod?.def);
     const values = search.getAll(key);

@@ -200,3 +200,15 @@ describe('customer listing', () => {
     expectError(await call('GET', '/customers?createdAfter=yesterday'), 400, 'INVALID_INPUT');
   });
 });
+
+describe('unknown query parameters (issue #17.7)', () => {
+  it('are refused with 400 INVALID_INPUT naming the parameter, never ignored', async () => {
+    const misspelled = await call('GET', '/customers?platformCustomerID=abc');
+    expectError(misspelled, 400, 'INVALID_INPUT');
+    expect(misspelled.body.details.field).toBe('platformCustomerID');
+    expect(misspelled.body.message).toContain('platformCustomerId');
+    expectError(await call('GET', '/transactions?state=COMPLETED'), 400, 'INVALID_INPUT');
+    expectError(await call('GET', '/config?verbose=1'), 400, 'INVALID_INPUT');
+    expect((await call('GET', '/customers?limit=5')).status).toBe(200);
+  });
+});

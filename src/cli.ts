@@ -1,10 +1,12 @@
 /**
- * The package's bin: `crossborder-sdk sandbox [--port 4010] [--production] [--seed <n>]` serves
- * the local sandbox over HTTP on 127.0.0.1 until SIGINT/SIGTERM.
+ * The package's bin: `crossborder-sdk sandbox [--port 4010] [--production] [--seed <n>] [--quiet]
+ * [--json]` serves the local sandbox over HTTP on 127.0.0.1 until SIGINT/SIGTERM, logging one line
+ * per request and per webhook delivery attempt to stdout.
  * @module
  */
 import { API_VERSION } from './sandbox/core';
-import { createSandboxCore } from './sandbox/sandbox';
+import { createSandboxCore, type RequestLogEntry } from './sandbox/sandbox';
+import type { DeliveryLogEntry } from './sandbox/webhooks';
 
 const USAGE = `Usage: crossborder-sdk sandbox [options]
 
@@ -15,6 +17,8 @@ Options:
   --port <n>      Port to listen on (default 4010; 0 picks a free port)
   --production    Behave like production: sandbox-only endpoints answer 403 SANDBOX_ONLY
   --seed <n>      Seed of the id generator (default 1): same seed, same ids
+  --quiet         No request or webhook delivery log
+  --json          Log lines as JSON (one object per line) instead of text
   --help          Show this help
 `;
 
@@ -22,6 +26,8 @@ interface Args {
   port: number;
   production: boolean;
   seed: number;
+  quiet: boolean;
+  json: boolean;
 }
 
 /** Parses argv (after `node cli.js`); a string is a usage error. */
@@ -29,11 +35,13 @@ function parse(argv: string[]): Args | 'help' | string {
   if (argv.includes('--help') || argv.includes('-h')) return 'help';
   const [command, ...rest] = argv;
   if (command !== 'sandbox') return command === undefined ? 'missing command' : `unknown command '${command}'`;
-  const args: Args = { port: 4010, production: false, seed: 1 };
+  const args: Args = { port: 4010, production: false, seed: 1, quiet: false, json: false };
   for (let i = 0; i < rest.length; i++) {
     const [flag, inline] = rest[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
     const value = () => inline ?? rest[++i];
     if (flag === '--production' && inline === undefined) args.production = true;
+    else if (flag === '--quiet' && inline === undefined) args.quiet = true;
+    else if (flag === '--json' && inline === undefined) args.json = true;
     else if (flag === '--port' || flag === '--seed') {
       const raw = value();
       const n = raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : NaN;
@@ -59,7 +67,21 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const sandbox = createSandboxCore({ environment: args.production ? 'production' : 'sandbox', seed: args.seed });
+  const log = (entry: ({ kind: 'request' } & RequestLogEntry) | ({ kind: 'webhook' } & DeliveryLogEntry)) => {
+    if (args.quiet) return;
+    if (args.json) return void process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`);
+    const line =
+      entry.kind === 'request'
+        ? `${entry.method} ${entry.path} → ${entry.status} ${entry.ms}ms${entry.requestId ? ` ${entry.requestId}` : ''}${entry.replayed ? ' (idempotent replay)' : ''}`
+        : `webhook ${entry.type} → ${entry.url} ${entry.status ?? entry.error ?? ''} (attempt ${entry.attempt})`;
+    process.stdout.write(`${line}\n`);
+  };
+  const sandbox = createSandboxCore({
+    environment: args.production ? 'production' : 'sandbox',
+    seed: args.seed,
+    onRequest: (entry) => log({ kind: 'request', ...entry }),
+    webhookDelivery: { onAttempt: (entry) => log({ kind: 'webhook', ...entry }) },
+  });
   let server;
   try {
     server = await sandbox.listen(args.port);
@@ -72,8 +94,11 @@ async function main(): Promise<void> {
   }
   process.stdout.write(
     `Crossborder sandbox (${sandbox.environment}) listening on ${server.url} — API at ${server.url}/${API_VERSION}\n` +
-      `Try: CROSSBORDER_BASE_URL=${server.url} CROSSBORDER_TOKEN_ID=sandbox CROSSBORDER_CLIENT_SECRET=sandbox node your-app.js\n` +
-      `Webhook public key (hex): ${sandbox.webhookPublicKey.hex}\n`,
+      `Environment for your app:\n` +
+      `  CROSSBORDER_BASE_URL=${server.url}\n` +
+      `  CROSSBORDER_ENVIRONMENT=${sandbox.environment}\n` +
+      `  CROSSBORDER_TOKEN_ID=sandbox CROSSBORDER_CLIENT_SECRET=sandbox\n` +
+      `  CROSSBORDER_WEBHOOK_PUBLIC_KEY=${sandbox.webhookPublicKey.hex}\n`,
   );
   let stopping = false;
   const stop = (signal: string) => {

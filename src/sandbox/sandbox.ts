@@ -41,6 +41,22 @@ export interface SandboxOptions {
   seed?: number;
   /** Called with unexpected failures (answered 500 INTERNAL_ERROR). Default `console.error`. */
   onError?: (error: unknown) => void;
+  /** Called after each request is answered (the CLI's request log). */
+  onRequest?: (entry: RequestLogEntry) => void;
+}
+
+/** One request, as the sandbox logs it. */
+export interface RequestLogEntry {
+  method: string;
+  /** Path and query as received. */
+  path: string;
+  status: number;
+  /** Time to answer, in ms. */
+  ms: number;
+  /** `X-Request-Id` of the answer. */
+  requestId: string | undefined;
+  /** True when an Idempotency-Key replayed an earlier answer. */
+  replayed: boolean;
 }
 
 /** Everything the sandbox holds, as the API would render it (deep copies). */
@@ -148,7 +164,26 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     webhooks: new WebhookDispatcher(options.webhookDelivery ?? {}, keyPair, clock, () => webhookIds, () => ctx.world.config.webhookEndpoint),
     ...initial,
   };
-  const handleRaw = createCore(ctx, routes, createRandom(seed ^ 0xbeef), onError);
+  const core = createCore(ctx, routes, createRandom(seed ^ 0xbeef), onError);
+  const onRequest = options.onRequest;
+  // Every way in (fetch, msw, HTTP) goes through here, so each request is logged once.
+  const handleRaw = onRequest
+    ? async (req: SandboxRequest): Promise<SandboxResponse> => {
+        const started = performance.now();
+        const res = await core(req);
+        const header = (name: string) => {
+          const h = res.headers as Record<string, string> | undefined;
+          return h ? Object.entries(h).find(([k]) => k.toLowerCase() === name)?.[1] : undefined;
+        };
+        try {
+          const url = new URL(req.url, 'http://sandbox.invalid');
+          onRequest({ method: req.method, path: url.pathname + url.search, status: res.status, ms: Math.round(performance.now() - started), requestId: header('x-request-id'), replayed: header('idempotent-replayed') === 'true' });
+        } catch {
+          // a log hook never changes an answer
+        }
+        return res;
+      }
+    : core;
   const servers = new Set<SandboxServer>();
 
   async function handle(request: Request): Promise<Response> {

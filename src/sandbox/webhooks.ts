@@ -26,6 +26,19 @@ export interface WebhookDeliveryOptions {
   timeoutMs?: number;
   /** Sign with this key pair instead of a fresh one (e.g. to keep the public key across restarts). */
   keyPair?: WebhookKeyPair;
+  /** Called after each delivery attempt (the CLI's delivery log). */
+  onAttempt?: (attempt: DeliveryLogEntry) => void;
+}
+
+/** One delivery attempt, as the sandbox logs it. */
+export interface DeliveryLogEntry {
+  type: string;
+  eventId: string;
+  url: string;
+  /** 1 for the first attempt. */
+  attempt: number;
+  status?: number | undefined;
+  error?: string | undefined;
 }
 
 /** One attempt to deliver an event. */
@@ -69,7 +82,7 @@ export class WebhookDispatcher {
   readonly #inFlight = new Set<Promise<void>>();
   readonly #waiters = new Set<() => void>();
   readonly #controllers = new Set<AbortController>();
-  readonly #options: Required<Omit<WebhookDeliveryOptions, 'fetch' | 'keyPair'>> & Pick<WebhookDeliveryOptions, 'fetch'>;
+  readonly #options: Required<Omit<WebhookDeliveryOptions, 'fetch' | 'keyPair' | 'onAttempt'>> & Pick<WebhookDeliveryOptions, 'fetch' | 'onAttempt'>;
   readonly #clock: Clock;
   readonly #ids: () => IdFactory;
   readonly #endpoint: () => string | undefined;
@@ -81,6 +94,7 @@ export class WebhookDispatcher {
     this.keyPair = keyPair;
     this.#options = {
       fetch: options.fetch,
+      onAttempt: options.onAttempt,
       maxAttempts: Math.max(1, options.maxAttempts ?? 8),
       initialBackoffMs: Math.max(0, options.initialBackoffMs ?? 1000),
       timeoutMs: Math.max(1, options.timeoutMs ?? 5000),
@@ -179,6 +193,19 @@ export class WebhookDispatcher {
   }
 
   async #attempt(delivery: Delivery): Promise<{ status?: number; reply: ApprovalReply }> {
+    try {
+      return await this.#send(delivery);
+    } finally {
+      const last = delivery.attempts[delivery.attempts.length - 1];
+      try {
+        this.#options.onAttempt?.({ type: delivery.type, eventId: delivery.eventId, url: delivery.endpoint, attempt: delivery.attempts.length, status: last?.status, error: last?.error });
+      } catch {
+        // a log hook never changes a delivery
+      }
+    }
+  }
+
+  async #send(delivery: Delivery): Promise<{ status?: number; reply: ApprovalReply }> {
     const controller = new AbortController();
     this.#controllers.add(controller);
     const timer = setTimeout(() => controller.abort(new Error('timeout')), this.#options.timeoutMs);

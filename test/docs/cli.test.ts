@@ -4,36 +4,74 @@ import { Crossborder } from 'crossborder-sdk';
 import { describe, expect, it } from 'vitest';
 import { read, root } from './markdown';
 
+/** Starts the CLI on a free port; resolves once it prints its URL. Every wait is bounded. */
+async function startCli(extra: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'sandbox', '--port', '0', ...extra], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL within 20 s: ${out}`)), 20_000);
+    child.stdout.on('data', () => {
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`the CLI exited with ${code}: ${out}`)));
+  });
+  const stop = async () => {
+    const exited = new Promise<number | null>((resolve) => {
+      if (child.exitCode !== null) resolve(child.exitCode);
+      else child.once('exit', (code) => resolve(code));
+    });
+    child.kill('SIGTERM');
+    const code = await Promise.race([exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 10_000))]);
+    if (code === 'timeout') child.kill('SIGKILL');
+    return code;
+  };
+  /** Waits (bounded) until the output matches. */
+  const waitFor = async (pattern: RegExp) => {
+    for (let i = 0; i < 100 && !pattern.test(out); i++) await new Promise((r) => setTimeout(r, 50));
+    return out;
+  };
+  return { url, output: () => out, stop, waitFor };
+}
+
 describe('the sandbox CLI of docs/testing.md', () => {
-  it('serves the API on 127.0.0.1 until SIGTERM', async () => {
+  it('serves the API on 127.0.0.1 until SIGTERM, prints the environment to paste and logs one line per request', async () => {
     expect(read('docs/testing.md')).toContain('npx crossborder-sdk sandbox --port 4010');
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'sandbox', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const cli = await startCli([]);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        const timer = setTimeout(() => reject(new Error(`no URL within 20 s: ${out}`)), 20_000);
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-          if (match) {
-            clearTimeout(timer);
-            resolve(match[1]!);
-          }
-        });
-        child.once('exit', (code) => reject(new Error(`the CLI exited with ${code}: ${out}`)));
-      });
-      const cb = new Crossborder({ tokenId: 'sandbox', clientSecret: 'sandbox', environment: 'sandbox', baseUrl: url });
+      const cb = new Crossborder({ tokenId: 'sandbox', clientSecret: 'sandbox', baseUrl: cli.url });
       const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace' });
       expect(customer.id).toMatch(/^Customer:/);
+      // What `npx crossborder-sdk sandbox` prints is enough: a client from those variables reaches cb.sandbox.* too.
+      const out = await cli.waitFor(/POST \/2025-10-13\/customers → 20\d/);
+      expect(out).toContain(`CROSSBORDER_BASE_URL=${cli.url}`);
+      expect(out).toContain('CROSSBORDER_ENVIRONMENT=sandbox');
+      expect(out).toMatch(/CROSSBORDER_WEBHOOK_PUBLIC_KEY=04[0-9a-f]{128}/);
+      expect(out).toMatch(/POST \/2025-10-13\/customers → 20\d \d+ms \S+/);
     } finally {
-      const exited = new Promise<number | null>((resolve) => {
-        if (child.exitCode !== null) resolve(child.exitCode);
-        else child.once('exit', (code) => resolve(code));
-      });
-      child.kill('SIGTERM');
-      const code = await Promise.race([exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 10_000))]);
-      if (code === 'timeout') child.kill('SIGKILL');
-      expect(code).toBe(0);
+      expect(await cli.stop()).toBe(0);
+    }
+  }, 60_000);
+
+  it('--json logs machine-readable lines; --quiet logs none', async () => {
+    const json = await startCli(['--json']);
+    const quiet = await startCli(['--quiet']);
+    try {
+      for (const { url } of [json, quiet]) {
+        const cb = new Crossborder({ tokenId: 'sandbox', clientSecret: 'sandbox', baseUrl: url });
+        await cb.customers.list({ limit: 1 });
+      }
+      const lines = (await json.waitFor(/"kind":"request"/)).split('\n').filter((l) => l.startsWith('{'));
+      expect(JSON.parse(lines[0]!)).toMatchObject({ kind: 'request', method: 'GET', path: '/2025-10-13/customers?limit=1', status: 200, replayed: false });
+      await new Promise((r) => setTimeout(r, 200));
+      expect(quiet.output()).not.toMatch(/GET \/2025-10-13/);
+    } finally {
+      expect(await json.stop()).toBe(0);
+      expect(await quiet.stop()).toBe(0);
     }
   }, 60_000);
 });

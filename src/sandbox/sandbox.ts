@@ -26,6 +26,7 @@ import { routes } from './routes';
 import { claimInvitation } from './routes/platform';
 import { Scheduler } from './scheduler';
 import { createWorld } from './state';
+import { CONTROL_PREFIX, corsHeaders, handleControl, preflight, type Controls, type CorsOptions } from './control';
 import { createWebhookKeyPair } from './webhook-keys';
 import { WebhookDispatcher, type Delivery, type WebhookDeliveryOptions } from './webhooks';
 
@@ -43,6 +44,8 @@ export interface SandboxOptions {
   onError?: (error: unknown) => void;
   /** Called after each request is answered (the CLI's request log). */
   onRequest?: (entry: RequestLogEntry) => void;
+  /** Origins a browser page may call the sandbox from. Default `'*'` (the sandbox serves loopback only). */
+  cors?: CorsOptions;
 }
 
 /** One request, as the sandbox logs it. */
@@ -164,7 +167,23 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     webhooks: new WebhookDispatcher(options.webhookDelivery ?? {}, keyPair, clock, () => webhookIds, () => ctx.world.config.webhookEndpoint),
     ...initial,
   };
-  const core = createCore(ctx, routes, createRandom(seed ^ 0xbeef), onError);
+  const api = createCore(ctx, routes, createRandom(seed ^ 0xbeef), onError);
+  const controls: Controls = {
+    reset: () => sandbox.reset(),
+    advance: (ms) => clock.advance(ms),
+    now: () => clock.now(),
+    snapshot: () => snapshot(),
+    deliveries: () => structuredClone(ctx.webhooks.deliveries),
+  };
+  // CORS on every answer, preflights answered without credentials, and the /_sandbox/ controls.
+  const core = async (req: SandboxRequest): Promise<SandboxResponse> => {
+    const origin = req.header('origin');
+    if (req.method.toUpperCase() === 'OPTIONS') return preflight(origin, options.cors);
+    const path = new URL(req.url, 'http://sandbox.invalid').pathname;
+    const res = path.startsWith(CONTROL_PREFIX) ? handleControl(req, path, controls) : await api(req);
+    Object.assign(res.headers, corsHeaders(origin, options.cors));
+    return res;
+  };
   const onRequest = options.onRequest;
   // Every way in (fetch, msw, HTTP) goes through here, so each request is logged once.
   const handleRaw = onRequest
@@ -227,7 +246,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     });
   };
 
-  return {
+  const sandbox: SandboxCore = {
     fetch: (input, init) => handle(new Request(input, init)),
     handle,
     async listen(port = 0) {
@@ -272,4 +291,5 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
       await Promise.all([...servers].map((s) => s.close()));
     },
   };
+  return sandbox;
 }

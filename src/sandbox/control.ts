@@ -1,0 +1,109 @@
+/**
+ * The sandbox's own surface, beside the version segment (the real API has no such path): drive and
+ * inspect the emulator over HTTP, with the same Basic credentials as the API, and CORS for browser
+ * development. `POST /_sandbox/reset`, `POST /_sandbox/clock` (`{"advance":"10m"}` or
+ * `{"advanceMs":600000}`), `GET /_sandbox/state`, `GET /_sandbox/webhooks/deliveries`.
+ * @module
+ */
+import type { SandboxRequest, SandboxResponse } from './http';
+
+/** The prefix of the sandbox's own paths. */
+export const CONTROL_PREFIX = '/_sandbox/';
+
+/** What the control surface drives. */
+export interface Controls {
+  reset(): void;
+  advance(ms: number): void;
+  now(): number;
+  snapshot(): unknown;
+  deliveries(): unknown;
+}
+
+const UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `30s`, `10m`, `2h`, `1d` (or `500ms`) → milliseconds; undefined when unreadable. */
+export function parseDuration(text: unknown): number | undefined {
+  if (typeof text !== 'string') return undefined;
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)\s*$/.exec(text);
+  return match ? Math.round(Number(match[1]) * UNITS[match[2]!]!) : undefined;
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+const reply = (status: number, body: unknown): SandboxResponse => ({ status, headers: { ...JSON_HEADERS }, body: JSON.stringify(body) });
+const error = (status: number, code: string, message: string, details?: Record<string, unknown>) => reply(status, { status, code, message, ...(details ? { details } : {}) });
+
+function authorized(header: string | undefined): boolean {
+  const match = header === undefined ? null : /^Basic\s+([A-Za-z0-9+/]+={0,2})\s*$/i.exec(header);
+  try {
+    return match !== null && atob(match[1]!).indexOf(':') > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Answers a `/_sandbox/*` request. */
+export function handleControl(req: SandboxRequest, path: string, controls: Controls): SandboxResponse {
+  if (!authorized(req.header('authorization'))) {
+    return { ...error(401, 'UNAUTHORIZED', 'The sandbox controls take the same HTTP Basic credentials as the API (any values).'), headers: { ...JSON_HEADERS, 'WWW-Authenticate': 'Basic realm="crossborder-sandbox"' } };
+  }
+  const method = req.method.toUpperCase();
+  const route = `${method} ${path}`;
+  let body: Record<string, unknown> = {};
+  if (req.body && req.body.trim() !== '') {
+    try {
+      body = JSON.parse(req.body) as Record<string, unknown>;
+    } catch {
+      return error(400, 'INVALID_INPUT', 'The request body is not valid JSON.', { field: 'body' });
+    }
+  }
+  switch (route) {
+    case 'POST /_sandbox/reset':
+      controls.reset();
+      return reply(200, { reset: true, now: new Date(controls.now()).toISOString() });
+    case 'POST /_sandbox/clock': {
+      const ms = body.advanceMs !== undefined ? body.advanceMs : parseDuration(body.advance);
+      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
+        return error(400, 'INVALID_INPUT', 'Give {"advance":"10m"} (30s, 10m, 2h, 1d) or {"advanceMs":600000}, not negative.', { field: body.advanceMs !== undefined ? 'advanceMs' : 'advance' });
+      }
+      controls.advance(ms);
+      return reply(200, { now: new Date(controls.now()).toISOString(), advancedMs: ms });
+    }
+    case 'GET /_sandbox/state':
+      return reply(200, controls.snapshot());
+    case 'GET /_sandbox/webhooks/deliveries':
+      return reply(200, { data: controls.deliveries() });
+    default:
+      return error(404, 'NOT_FOUND', `No sandbox control ${route}; there are POST /_sandbox/reset, POST /_sandbox/clock, GET /_sandbox/state, GET /_sandbox/webhooks/deliveries.`, { path });
+  }
+}
+
+/** Options of CORS: origins allowed to call the sandbox from a browser. */
+export interface CorsOptions {
+  /** `'*'` (default) or a list of origins. */
+  origins?: '*' | string[] | undefined;
+}
+
+const ALLOWED_HEADERS = 'authorization, content-type, idempotency-key, service-wallet-signature, request-id';
+const EXPOSED_HEADERS = 'x-request-id, idempotent-replayed, retry-after';
+
+/** The CORS headers for a request from `origin` (none when it is not allowed). */
+export function corsHeaders(origin: string | undefined, options: CorsOptions = {}): Record<string, string> {
+  const origins = options.origins ?? '*';
+  if (origins !== '*' && (origin === undefined || !origins.includes(origin))) return {};
+  return {
+    'Access-Control-Allow-Origin': origins === '*' ? '*' : origin!,
+    'Access-Control-Expose-Headers': EXPOSED_HEADERS,
+    ...(origins === '*' ? {} : { Vary: 'Origin' }),
+  };
+}
+
+/** Answers a CORS preflight without asking for credentials (a preflight carries none). */
+export function preflight(origin: string | undefined, options: CorsOptions = {}): SandboxResponse {
+  const headers = corsHeaders(origin, options);
+  if (!headers['Access-Control-Allow-Origin']) return { status: 403, headers: {}, body: undefined };
+  return {
+    status: 204,
+    headers: { ...headers, 'Access-Control-Allow-Methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS', 'Access-Control-Allow-Headers': ALLOWED_HEADERS, 'Access-Control-Max-Age': '600' },
+    body: undefined,
+  };
+}

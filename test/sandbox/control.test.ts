@@ -1,0 +1,74 @@
+/** The sandbox's own surface over real HTTP on 127.0.0.1 (issue #17.2, #17.5): controls and CORS. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClock, createSandbox, type Sandbox } from '../../src/sandbox/index';
+import type { SandboxServer } from '../../src/sandbox/sandbox';
+
+const AUTH = `Basic ${Buffer.from('tok:secret').toString('base64')}`;
+let sandbox: Sandbox;
+let server: SandboxServer;
+beforeAll(async () => {
+  sandbox = createSandbox({ clock: createClock(undefined, { frozen: true }) });
+  server = await sandbox.listen();
+});
+afterAll(() => sandbox.close());
+
+const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = { authorization: AUTH }) => {
+  const res = await fetch(`${server.url}${path}`, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+};
+
+describe('/_sandbox/ controls', () => {
+  it('advance the clock: a quote expires, the answer is the new time', async () => {
+    const customer = (await call('POST', '/2025-10-13/customers', { customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada', currencies: ['USD'] })).body;
+    const account = (await call('GET', `/2025-10-13/customers/internal-accounts?customerId=${encodeURIComponent(customer.id)}`)).body.data[0];
+    await call('POST', `/2025-10-13/sandbox/internal-accounts/${encodeURIComponent(account.id)}/fund`, { amount: 10_000 });
+    const other = (await call('POST', '/2025-10-13/customers', { customerType: 'INDIVIDUAL', region: 'US', fullName: 'Bo', currencies: ['USD'] })).body;
+    const target = (await call('GET', `/2025-10-13/customers/internal-accounts?customerId=${encodeURIComponent(other.id)}`)).body.data[0];
+    const quote = (await call('POST', '/2025-10-13/quotes', { source: { sourceType: 'ACCOUNT', accountId: account.id }, destination: { destinationType: 'ACCOUNT', accountId: target.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100 })).body;
+    expect(quote.status).toBe('PENDING');
+    const before = sandbox.clock.now();
+    const advanced = await call('POST', '/_sandbox/clock', { advance: '10m' });
+    expect(advanced.status).toBe(200);
+    expect(Date.parse(advanced.body.now) - before).toBe(600_000);
+    expect((await call('GET', `/2025-10-13/quotes/${encodeURIComponent(quote.id)}`)).body.status).toBe('EXPIRED');
+    const again = await call('POST', '/_sandbox/clock', { advanceMs: 30_000 });
+    expect(Date.parse(again.body.now) - before).toBe(630_000);
+    expect((await call('POST', '/_sandbox/clock', { advance: 'soon' })).status).toBe(400);
+    expect((await call('POST', '/_sandbox/clock', { advanceMs: -1 })).status).toBe(400);
+  });
+
+  it('export the state and the webhook deliveries; reset to empty', async () => {
+    const state = await call('GET', '/_sandbox/state');
+    expect(state.body.customers.length).toBeGreaterThan(0);
+    expect((await call('GET', '/_sandbox/webhooks/deliveries')).body).toEqual({ data: expect.any(Array) });
+    expect((await call('POST', '/_sandbox/reset', {})).body.reset).toBe(true);
+    expect((await call('GET', '/_sandbox/state')).body.customers).toEqual([]);
+  });
+
+  it('take the API credentials; a preflight needs none', async () => {
+    expect((await call('POST', '/_sandbox/reset', {}, {})).status).toBe(401);
+    const preflight = await fetch(`${server.url}/2025-10-13/customers`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('authorization');
+    const answer = await call('GET', '/2025-10-13/customers', undefined, { authorization: AUTH, origin: 'http://localhost:5173' });
+    expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+    expect(answer.headers.get('access-control-expose-headers')).toContain('x-request-id');
+    expect((await call('GET', '/_sandbox/nothing')).status).toBe(404);
+  });
+
+  it('CORS can be limited to configured origins', async () => {
+    const limited = createSandbox({ cors: { origins: ['http://localhost:5173'] } });
+    const s = await limited.listen();
+    try {
+      const allowed = await fetch(`${s.url}/2025-10-13/customers`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173' } });
+      expect(allowed.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+      const refused = await fetch(`${s.url}/2025-10-13/customers`, { method: 'OPTIONS', headers: { origin: 'https://evil.example' } });
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+    } finally {
+      await limited.close();
+    }
+  });
+});

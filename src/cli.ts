@@ -5,7 +5,10 @@
  * @module
  */
 import { API_VERSION } from './sandbox/core';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createSandboxCore, type RequestLogEntry } from './sandbox/sandbox';
+import { createWebhookKeyPair } from './sandbox/webhook-keys';
+import type { WebhookKeyPair } from './webhooks/sign';
 import type { DeliveryLogEntry } from './sandbox/webhooks';
 
 const USAGE = `Usage: crossborder-sdk sandbox [options]
@@ -17,6 +20,10 @@ Options:
   --port <n>      Port to listen on (default 4010; 0 picks a free port)
   --production    Behave like production: sandbox-only endpoints answer 403 SANDBOX_ONLY
   --seed <n>      Seed of the id generator (default 1): same seed, same ids
+  --host <addr>   Address to listen on (default 127.0.0.1; 0.0.0.0 exposes it to your network)
+  --webhook-key <file>
+                  Sign webhooks with the key pair in this file, created on first use and reused
+                  after: the public key you configure stays the same across restarts
   --quiet         No request or webhook delivery log
   --json          Log lines as JSON (one object per line) instead of text
   --help          Show this help
@@ -28,6 +35,8 @@ interface Args {
   seed: number;
   quiet: boolean;
   json: boolean;
+  host: string;
+  webhookKey: string | undefined;
 }
 
 /** Parses argv (after `node cli.js`); a string is a usage error. */
@@ -35,13 +44,19 @@ function parse(argv: string[]): Args | 'help' | string {
   if (argv.includes('--help') || argv.includes('-h')) return 'help';
   const [command, ...rest] = argv;
   if (command !== 'sandbox') return command === undefined ? 'missing command' : `unknown command '${command}'`;
-  const args: Args = { port: 4010, production: false, seed: 1, quiet: false, json: false };
+  const args: Args = { port: 4010, production: false, seed: 1, quiet: false, json: false, host: '127.0.0.1', webhookKey: undefined };
   for (let i = 0; i < rest.length; i++) {
     const [flag, inline] = rest[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
     const value = () => inline ?? rest[++i];
     if (flag === '--production' && inline === undefined) args.production = true;
     else if (flag === '--quiet' && inline === undefined) args.quiet = true;
     else if (flag === '--json' && inline === undefined) args.json = true;
+    else if (flag === '--host' || flag === '--webhook-key') {
+      const raw = value();
+      if (!raw) return `${flag} needs a value`;
+      if (flag === '--host') args.host = raw;
+      else args.webhookKey = raw;
+    }
     else if (flag === '--port' || flag === '--seed') {
       const raw = value();
       const n = raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : NaN;
@@ -54,6 +69,20 @@ function parse(argv: string[]): Args | 'help' | string {
     }
   }
   return args;
+}
+
+/** The key pair kept in `file` (JSON), made and saved (owner-only) on first use. */
+function loadOrCreateKeyPair(file: string): WebhookKeyPair {
+  if (existsSync(file)) {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as Partial<WebhookKeyPair>;
+    if (typeof saved.privateKeyPem !== 'string' || typeof saved.publicKeyPem !== 'string' || typeof saved.publicKeyHex !== 'string') {
+      throw new Error('not a webhook key file (expected publicKeyPem, publicKeyHex and privateKeyPem)');
+    }
+    return saved as WebhookKeyPair;
+  }
+  const created = createWebhookKeyPair();
+  writeFileSync(file, `${JSON.stringify(created, null, 2)}\n`, { mode: 0o600 });
+  return created;
 }
 
 async function main(): Promise<void> {
@@ -76,15 +105,25 @@ async function main(): Promise<void> {
         : `webhook ${entry.type} → ${entry.url} ${entry.status ?? entry.error ?? ''} (attempt ${entry.attempt})`;
     process.stdout.write(`${line}\n`);
   };
+  let keyPair: WebhookKeyPair | undefined;
+  if (args.webhookKey) {
+    try {
+      keyPair = loadOrCreateKeyPair(args.webhookKey);
+    } catch (error) {
+      process.stderr.write(`crossborder-sdk: --webhook-key ${args.webhookKey}: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 2;
+      return;
+    }
+  }
   const sandbox = createSandboxCore({
     environment: args.production ? 'production' : 'sandbox',
     seed: args.seed,
     onRequest: (entry) => log({ kind: 'request', ...entry }),
-    webhookDelivery: { onAttempt: (entry) => log({ kind: 'webhook', ...entry }) },
+    webhookDelivery: { onAttempt: (entry) => log({ kind: 'webhook', ...entry }), ...(keyPair ? { keyPair } : {}) },
   });
   let server;
   try {
-    server = await sandbox.listen(args.port);
+    server = await sandbox.listen(args.port, args.host);
   } catch (error) {
     await sandbox.close();
     const code = (error as NodeJS.ErrnoException).code;
@@ -92,14 +131,7 @@ async function main(): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  process.stdout.write(
-    `Crossborder sandbox (${sandbox.environment}) listening on ${server.url} — API at ${server.url}/${API_VERSION}\n` +
-      `Environment for your app:\n` +
-      `  CROSSBORDER_BASE_URL=${server.url}\n` +
-      `  CROSSBORDER_ENVIRONMENT=${sandbox.environment}\n` +
-      `  CROSSBORDER_TOKEN_ID=sandbox CROSSBORDER_CLIENT_SECRET=sandbox\n` +
-      `  CROSSBORDER_WEBHOOK_PUBLIC_KEY=${sandbox.webhookPublicKey.hex}\n`,
-  );
+  // Before the first line: whoever reads it may stop the process right away.
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -112,6 +144,14 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
+  process.stdout.write(
+    `Crossborder sandbox (${sandbox.environment}) listening on ${server.url} — API at ${server.url}/${API_VERSION}\n` +
+      `Environment for your app:\n` +
+      `  CROSSBORDER_BASE_URL=${server.url}\n` +
+      `  CROSSBORDER_ENVIRONMENT=${sandbox.environment}\n` +
+      `  CROSSBORDER_TOKEN_ID=sandbox CROSSBORDER_CLIENT_SECRET=sandbox\n` +
+      `  CROSSBORDER_WEBHOOK_PUBLIC_KEY=${sandbox.webhookPublicKey.hex}\n`,
+  );
 }
 
 await main();

@@ -40,7 +40,7 @@ function send(res: ServerResponse, response: SandboxResponse): void {
 }
 
 /** Starts serving `handle` on 127.0.0.1:`port` (0 picks a free port). */
-export async function serve(handle: (req: SandboxRequest) => Promise<SandboxResponse>, port = 0): Promise<ListeningServer> {
+export async function serve(handle: (req: SandboxRequest) => Promise<SandboxResponse>, port = 0, host = '127.0.0.1'): Promise<ListeningServer> {
   const sockets = new Set<Socket>();
   const server = createServer({ keepAlive: true }, (req, res) => {
     readBody(req)
@@ -74,7 +74,7 @@ export async function serve(handle: (req: SandboxRequest) => Promise<SandboxResp
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
     });
@@ -82,7 +82,7 @@ export async function serve(handle: (req: SandboxRequest) => Promise<SandboxResp
   const { port: bound } = server.address() as AddressInfo;
   let closing: Promise<void> | undefined;
   return {
-    url: `http://127.0.0.1:${bound}`,
+    url: `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${bound}`,
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -98,7 +98,7 @@ export interface SandboxCore {
   /** The pure handler over Fetch objects: one `Request` in, its `Response` out. */
   handle(request: Request): Promise<Response>;
   /** Serves the sandbox over HTTP on 127.0.0.1 (keep-alive); `port` 0 (default) picks a free one. */
-  listen(port?: number): Promise<SandboxServer>;
+  listen(port?: number, host?: string): Promise<SandboxServer>;
   /** The sandbox clock; `advance`/`set` also run whatever became due (expiry, settlement). */
   clock: Clock;
   /** The public key webhook signatures verify with. */
@@ -249,9 +249,9 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
   const sandbox: SandboxCore = {
     fetch: (input, init) => handle(new Request(input, init)),
     handle,
-    async listen(port = 0) {
+    async listen(port = 0, host = '127.0.0.1') {
       const { serve } = await import('./node');
-      const server = await serve(handleRaw, port);
+      const server = await serve(handleRaw, port, host);
       const tracked: SandboxServer = {
         url: server.url,
         close: async () => {

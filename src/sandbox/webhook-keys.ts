@@ -4,20 +4,14 @@
  * @module
  */
 import { p256 } from '@noble/curves/nist.js';
-import { bytesToHex, concatBytes, hexToBytes } from '../wallet/encoding';
+import { bytesToHex, bytesToPem, concatBytes, hexToBytes } from '../core/encoding';
 import type { WebhookKeyPair } from '../webhooks/sign';
 
 // Fixed DER framing of an EC P-256 key: SEQUENCE { algorithm id-ecPublicKey + prime256v1, key }.
-const SPKI_PREFIX = hexToBytes('3059301306072a8648ce3d020106082a8648ce3d030107034200', 'spki prefix');
-const PKCS8_PREFIX = hexToBytes('308187020100301306072a8648ce3d020106082a8648ce3d030107046d306b0201010420', 'pkcs8 prefix');
-const PKCS8_PUBLIC_TAG = hexToBytes('a144034200', 'pkcs8 public key tag');
-
-function pem(der: Uint8Array, label: string): string {
-  let binary = '';
-  for (const b of der) binary += String.fromCharCode(b);
-  const lines = btoa(binary).match(/.{1,64}/g) ?? [];
-  return `-----BEGIN ${label}-----\n${lines.join('\n')}\n-----END ${label}-----\n`;
-}
+const SPKI_PREFIX = hexToBytes('3059301306072a8648ce3d020106082a8648ce3d030107034200')!;
+const PKCS8_PREFIX = hexToBytes('308187020100301306072a8648ce3d020106082a8648ce3d030107046d306b0201010420')!;
+const PKCS8_PUBLIC_TAG = hexToBytes('a144034200')!;
+const pem = bytesToPem;
 
 /** A fresh P-256 webhook key pair: public key as PEM (SPKI) and hex, private key as PEM (PKCS#8). */
 export function createWebhookKeyPair(): WebhookKeyPair {
@@ -26,6 +20,6 @@ export function createWebhookKeyPair(): WebhookKeyPair {
   return {
     publicKeyPem: pem(concatBytes(SPKI_PREFIX, publicKey), 'PUBLIC KEY'),
     publicKeyHex: bytesToHex(publicKey),
-    privateKeyPem: pem(concatBytes(concatBytes(PKCS8_PREFIX, secret), concatBytes(PKCS8_PUBLIC_TAG, publicKey)), 'PRIVATE KEY'),
+    privateKeyPem: pem(concatBytes(PKCS8_PREFIX, secret, PKCS8_PUBLIC_TAG, publicKey), 'PRIVATE KEY'),
   };
 }

@@ -1,5 +1,8 @@
 /** docs/testing.md shows `npx crossborder-sdk sandbox --port 4010`: the same CLI, from source, on a free port. */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Crossborder } from 'crossborder-sdk';
 import { describe, expect, it } from 'vitest';
 import { read, root } from './markdown';
@@ -72,6 +75,25 @@ describe('the sandbox CLI of docs/testing.md', () => {
     } finally {
       expect(await json.stop()).toBe(0);
       expect(await quiet.stop()).toBe(0);
+    }
+  }, 60_000);
+
+  it('--webhook-key FILE: the key is made on first use and the same after a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cb-webhook-key-'));
+    const file = join(dir, 'webhook-key.json');
+    try {
+      const keyOf = (out: string) => /CROSSBORDER_WEBHOOK_PUBLIC_KEY=(04[0-9a-f]{128})/.exec(out)?.[1];
+      const first = await startCli(['--webhook-key', file, '--quiet']);
+      const key = keyOf(first.output());
+      expect(await first.stop()).toBe(0);
+      expect(key).toBeDefined();
+      expect(JSON.parse(readFileSync(file, 'utf8')).publicKeyHex).toBe(key);
+      expect(statSync(file).mode & 0o077).toBe(0); // the private key is readable by its owner only
+      const second = await startCli(['--webhook-key', file, '--quiet']);
+      expect(keyOf(second.output())).toBe(key);
+      expect(await second.stop()).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
 });

@@ -43,6 +43,8 @@ export function parseRetryAfter(value: string | null | undefined, now: number = 
   const text = value.trim();
   if (text === '') return undefined;
   if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  // An HTTP date has a weekday and a month name; a bare number that is not delta-seconds (-1) is no date.
+  if (!/[A-Za-z]/.test(text)) return undefined;
   const date = Date.parse(text);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);

@@ -387,3 +387,69 @@ describe('signWebhook', () => {
     expect(pair.publicKeyHex.slice(2, 66)).toBe(Buffer.from(jwk.x!, 'base64url').toString('hex'));
   });
 });
+
+describe('verification edges the mutation run found unguarded', () => {
+  it('a CryptoKey must be a P-256 ECDSA public key with verify', async () => {
+    const ecdsa = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])) as CryptoKeyPair;
+    const p384 = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-384' }, true, ['sign', 'verify'])) as CryptoKeyPair;
+    const ecdh = (await crypto.subtle.generateKey({ name: 'ECDH', namedCurve: 'P-256' }, true, ['deriveBits'])) as CryptoKeyPair;
+    const signOnly = await crypto.subtle.importKey('jwk', await crypto.subtle.exportKey('jwk', ecdsa.publicKey), { name: 'ECDSA', namedCurve: 'P-256' }, true, []);
+    await expect(importWebhookPublicKey(ecdsa.publicKey)).resolves.toBe(ecdsa.publicKey);
+    for (const key of [ecdsa.privateKey, p384.publicKey, ecdh.publicKey, signOnly]) {
+      const err = await rejection(() => importWebhookPublicKey(key));
+      expect(err.reason).toBe('invalid_key');
+      expect(err.message).toMatch(/ECDSA P-256 public key with usage "verify"/);
+    }
+    expect((await rejection(() => importWebhookPublicKey(42 as never))).message).toMatch(/string or a CryptoKey, got number/);
+  });
+
+  it('hex keys: exactly 130 characters starting 04 (0x or 0X prefix allowed)', async () => {
+    const keys = await testKeys();
+    for (const ok of [keys.publicKeyHex, `0x${keys.publicKeyHex}`, `0X${keys.publicKeyHex}`]) await expect(importWebhookPublicKey(ok)).resolves.toBeDefined();
+    for (const bad of [keys.publicKeyHex.slice(2), `05${keys.publicKeyHex.slice(2)}`, `${keys.publicKeyHex}00`, `x${keys.publicKeyHex}`]) {
+      const err = await rejection(() => importWebhookPublicKey(bad));
+      expect(err.reason).toBe('invalid_key');
+    }
+  });
+
+  it('header lengths: a 1,024-character header is the most read; the signature itself at most 100', async () => {
+    const { body, signature } = await signedDelivery();
+    const pem = (await testKeys()).publicKeyPem;
+    const padded = JSON.stringify({ v: '1', s: signature, pad: 'x'.repeat(1024 - 30 - signature.length) });
+    expect(padded.length).toBeLessThanOrEqual(1024);
+    await expect(verifyWebhookSignature(body, { 'x-service-signature': padded }, pem)).resolves.toBeDefined();
+    const tooLong = JSON.stringify({ v: '1', s: signature, pad: 'x'.repeat(1100) });
+    expect((await rejection(() => verifyWebhookSignature(body, { 'x-service-signature': tooLong }, pem))).reason).toBe('malformed_signature');
+    const longSig = `${signature}${'A'.repeat(101 - signature.length)}`;
+    expect(longSig.length).toBe(101);
+    expect((await rejection(() => verifyWebhookSignature(body, { 'x-service-signature': longSig }, pem))).message).toMatch(/at most 100/);
+  });
+
+  it('raw bodies: bytes are copied (a reused buffer cannot change what was verified); ArrayBuffers and views work', async () => {
+    const bytes = utf8('{"a":1}');
+    const copy = await readRawBody(bytes);
+    bytes[0] = 0x20;
+    expect(copy[0]).toBe('{'.charCodeAt(0));
+    expect(Array.from(await readRawBody(utf8('ab').buffer as ArrayBuffer))).toEqual([0x61, 0x62]);
+    const view = new DataView(utf8('xyz').buffer, 1, 2);
+    expect(Array.from(await readRawBody(view as never))).toEqual([0x79, 0x7a]);
+    const err = await rejection(() => readRawBody(null as never));
+    expect(err.message).toMatch(/got null/);
+    expect((await rejection(() => readRawBody({} as never))).message).toMatch(/got an object/);
+    expect((await rejection(() => readRawBody(5 as never))).message).toMatch(/got number/);
+  });
+
+  it('headers: case-insensitive, first of an array, nothing for non-strings', () => {
+    expect(getHeader({ 'X-Service-Signature': ['a', 'b'] }, 'x-service-signature')).toBe('a');
+    expect(getHeader({ 'x-service-signature': [5 as never] }, 'X-Service-Signature')).toBeUndefined();
+    expect(getHeader(null, 'x')).toBeUndefined();
+    expect(getHeader('x-service-signature' as never, 'x-service-signature')).toBeUndefined();
+    expect(getHeader(new Headers({ 'X-Service-Signature': 'h' }), 'x-service-signature')).toBe('h');
+  });
+
+  it('a missing key is missing_key before anything about the delivery', async () => {
+    for (const key of [undefined, null, '', '   ']) {
+      expect((await rejection(() => verifyWebhookSignature('{}', {}, key as never))).reason).toBe('missing_key');
+    }
+  });
+});

@@ -58,21 +58,24 @@ export async function importSessionKey(privateKeyHex: string): Promise<SessionKe
   }
 }
 
+/**
+ * A P-256 private scalar as a complete JWK, with its uncompressed public point. WebCrypto cannot
+ * import a bare scalar portably (Firefox/Safari need the public point), so noble computes it.
+ */
+function privateJwk(scalar: Uint8Array): { point: Uint8Array; jwk: JsonWebKey } {
+  const point = p256.getPublicKey(scalar, false);
+  return {
+    point,
+    jwk: { kty: 'EC', crv: 'P-256', x: bytesToBase64url(point.subarray(1, 33)), y: bytesToBase64url(point.subarray(33)), d: bytesToBase64url(scalar) },
+  };
+}
+
 /** Builds a SessionKey from a raw scalar; the caller wipes `scalar`. */
 async function sessionKeyFromScalar(scalar: Uint8Array): Promise<SessionKey> {
   if (!p256.utils.isValidSecretKey(scalar)) {
     throw new WalletCryptoError('invalid_input', 'session private key is not a valid P-256 scalar');
   }
-  // WebCrypto cannot import a bare scalar portably (Firefox/Safari need the public point), so noble
-  // computes it and the key goes in as a complete JWK.
-  const point = p256.getPublicKey(scalar, false);
-  const jwk: JsonWebKey = {
-    kty: 'EC',
-    crv: 'P-256',
-    x: bytesToBase64url(point.subarray(1, 33)),
-    y: bytesToBase64url(point.subarray(33)),
-    d: bytesToBase64url(scalar),
-  };
+  const { point, jwk } = privateJwk(scalar);
   const signingKey = await subtle().importKey('jwk', jwk, ECDSA_P256, false, ['sign']);
   return new SessionKey(signingKey, bytesToHex(compressPoint(point)));
 }
@@ -106,14 +109,7 @@ export async function generateClientKeyPair(): Promise<ClientKeyPair> {
   const webcrypto = subtle(); // a clear error where WebCrypto is missing, before anything else
   const scalar = p256.utils.randomSecretKey();
   try {
-    const point = p256.getPublicKey(scalar, false);
-    const jwk: JsonWebKey = {
-      kty: 'EC',
-      crv: 'P-256',
-      x: bytesToBase64url(point.subarray(1, 33)),
-      y: bytesToBase64url(point.subarray(33)),
-      d: bytesToBase64url(scalar),
-    };
+    const { point, jwk } = privateJwk(scalar);
     const [ecdh, ecdsa] = await Promise.all([
       webcrypto.importKey('jwk', jwk, ECDH_P256, false, ['deriveBits']),
       webcrypto.importKey('jwk', jwk, ECDSA_P256, false, ['sign']),

@@ -205,7 +205,7 @@ describe(`money never moves twice (${N_QUOTES} quote creations + executions, ${N
       unit: 'errors',
       cases: errors.length,
       failures: silent.length,
-      command: command('money.test.ts', 'outcomeUnknown'),
+      command: command('money.test.ts', 'says it right'),
       notes: silent.length ? `${silent.length} InternalServerError/APIError without outcomeUnknown (SDK gap, see report)` : undefined,
     });
     expect(silent).toEqual([]);

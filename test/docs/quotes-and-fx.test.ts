@@ -83,7 +83,7 @@ describe('docs/quotes-and-fx.md', () => {
     expect(await payout(cb, ok.account, ok.payee.id, '250.00', 'payout-1')).toMatch(/^paid \d+\.\d{2} GBP$/);
     expect(sandbox.state.balance(ok.account.id)).toBe(100_000 - 25_000);
 
-    const failing = await fundedCustomer(cb, { payeeAccountNumber: '31920005' });
+    const failing = await fundedCustomer(cb, { payeeAccountNumber: '4000000000000005' });
     expect(await payout(cb, failing.account, failing.payee.id, '250.00', 'payout-2')).toBe('FAILED: OFFRAMP_FAILED');
     expect(sandbox.state.balance(failing.account.id)).toBe(100_000); // returned
 

@@ -78,12 +78,12 @@ describe('external accounts', () => {
     expectError(await call('POST', '/customers/external-accounts', { customerId: 'Customer:missing', currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '1' } }), 404, 'CUSTOMER_NOT_FOUND');
   });
 
-  it('magic account numbers: 0099 NOT_MATCHED, 0097 PARTIAL_MATCH, 0096 UNDER_REVIEW', async () => {
+  it('magic account numbers: …0099 NOT_MATCHED, …0097 PARTIAL_MATCH, …0096 UNDER_REVIEW (whole values)', async () => {
     const c = await createCustomer(call);
-    expect((await usdBank(call, c.id, '555550099')).beneficiaryVerificationStatus).toBe('NOT_MATCHED');
-    const partial = await usdBank(call, c.id, '555550097');
+    expect((await usdBank(call, c.id, '4000000000000099')).beneficiaryVerificationStatus).toBe('NOT_MATCHED');
+    const partial = await usdBank(call, c.id, '4000000000000097');
     expect(partial).toMatchObject({ beneficiaryVerificationStatus: 'PARTIAL_MATCH', beneficiaryVerifiedData: { fullName: 'A. Lovelace' } });
-    expect((await usdBank(call, c.id, '555550096')).status).toBe('UNDER_REVIEW');
+    expect((await usdBank(call, c.id, '4000000000000096')).status).toBe('UNDER_REVIEW');
   });
 
   it('keeps one default UMA deposit account per customer', async () => {

@@ -165,10 +165,10 @@ describe('quote lifecycle', () => {
 });
 
 describe('magic failure values', () => {
-  for (const [suffix, reason] of Object.entries(MAGIC.failureSuffixes)) {
-    it(`account number ending ${suffix} fails with ${reason} and returns the debit`, async () => {
+  for (const [value, reason] of Object.entries(MAGIC.failures)) {
+    it(`account number ${value} fails with ${reason} and returns the debit`, async () => {
       const { customer, from } = await twoAccounts(call, 'USD', 'USD');
-      const bank = await usdBank(call, customer.id, `12345${suffix}`);
+      const bank = await usdBank(call, customer.id, value);
       await fund(call, from.id, 10_000);
       const q = (await call('POST', '/quotes', quoteBody(from.id, bank.id, 'SENDING', 10_000, { immediatelyExecute: true }))).body;
       expect(await balance(call, from.id)).toBe(0);
@@ -180,9 +180,9 @@ describe('magic failure values', () => {
     });
   }
 
-  it('account number ending 0098 stays PROCESSING forever', async () => {
+  it('account number 4000000000000098 stays PROCESSING forever', async () => {
     const { customer, from } = await twoAccounts(call, 'USD', 'USD');
-    const bank = await usdBank(call, customer.id, '777770098');
+    const bank = await usdBank(call, customer.id, MAGIC.stuckProcessing);
     await fund(call, from.id, 10_000);
     const q = (await call('POST', '/quotes', quoteBody(from.id, bank.id, 'SENDING', 10_000, { immediatelyExecute: true }))).body;
     sandbox.clock.advance(24 * 60 * 60_000);
@@ -229,7 +229,7 @@ describe('UMA destinations', () => {
   it('fails a payment to an UMA user ending in a magic suffix', async () => {
     const { from } = await twoAccounts(call, 'USD', 'USD');
     await fund(call, from.id, 100_000);
-    const address = '$bob0001@receiver.example';
+    const address = '$4000000000000001@receiver.example';
     const lookup = (await call('GET', `/receiver/uma/${encodeURIComponent(address)}`)).body;
     const q = (
       await call('POST', '/quotes', {
@@ -354,5 +354,27 @@ describe('balances add up', () => {
     sandbox.clock.advance(2_000);
     expect(await balance(call, eur.id)).toBe(10_000 + 1_500);
     expect(await balance(call, usd.id)).toBe(125_000 - 10_913);
+  });
+});
+
+describe('magic values are whole values (issue #17.4)', () => {
+  it('10,000 random and 10,000 sequential account numbers and UMA names: 0 accidental effects', async () => {
+    const { failureFor, staysProcessing, holdsForApproval, MAGIC: magic } = await import('../../src/sandbox/magic');
+    const fc = (await import('fast-check')).default;
+    const accidental: string[] = [];
+    const check = (id: string) => {
+      if (failureFor(id) || staysProcessing(id) || [magic.beneficiaryNotMatched, magic.beneficiaryPartialMatch, magic.underReview].includes(id as never)) accidental.push(id);
+    };
+    for (let i = 0; i < 10_000; i++) check(String(100_000_001 + i)); // 100000001, 100000002, …: the old suffixes' worst case
+    for (let i = 0; i < 10_000; i++) check(String(i).padStart(12, '0'));
+    fc.assert(fc.property(fc.stringMatching(/^\d{6,17}$/), fc.stringMatching(/^[a-z]{1,8}\d{0,6}$/), (number, name) => (check(number), check(name), true)), { numRuns: 10_000, seed: 20251013 });
+    expect(accidental).toEqual([]);
+    // Each magic value still has its effect.
+    for (const [value, reason] of Object.entries(magic.failures)) expect(failureFor(value)).toBe(reason);
+    expect(staysProcessing(magic.stuckProcessing)).toBe(true);
+    expect(failureFor(`1${Object.keys(magic.failures)[0]}`)).toBeUndefined(); // a longer number ending the same way is not magic
+    // Amounts: only those ending in 1313 are held.
+    expect([1_313, 101_313, 2_000_000_000_001_313].map(holdsForApproval)).toEqual([true, true, true]);
+    expect([13, 113, 1_013, 10_000, 1_314].map(holdsForApproval)).toEqual([false, false, false, false, false]);
   });
 });

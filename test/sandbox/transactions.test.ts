@@ -47,8 +47,8 @@ describe('transfer-in', () => {
     expectError(await ti(bank.id, usd.id, 9_000_000_000_000_001), 400, 'AMOUNT_OUT_OF_RANGE');
     expectError(await ti(bank.id, usd.id, '5'), 400, 'INVALID_INPUT');
     expectError(await ti(usd.id, usd.id, 5), 404, 'EXTERNAL_ACCOUNT_NOT_FOUND');
-    const failing = await usdBank(call, c.id, '444440005');
-    const stuck = await usdBank(call, c.id, '444440098');
+    const failing = await usdBank(call, c.id, '4000000000000005');
+    const stuck = await usdBank(call, c.id, '4000000000000098');
     const f = (await ti(failing.id, usd.id, 100)).body;
     const s = (await ti(stuck.id, usd.id, 100)).body;
     sandbox.clock.advance(60 * 60_000);
@@ -96,10 +96,10 @@ describe('sandbox UMA receive', () => {
     expect(await balance(call, usd.id)).toBe(0);
   });
 
-  it('holds an amount ending in 13 for approval; /approve completes it, /reject refuses it', async () => {
+  it('holds an amount ending in 1313 for approval; /approve completes it, /reject refuses it', async () => {
     const c = await createCustomer(call);
     const usd = await accountOf(call, c.id, 'USD');
-    const held = (await receive({ receivingCurrencyAmount: 1_013, customerId: c.id })).body;
+    const held = (await receive({ receivingCurrencyAmount: 1_313, customerId: c.id })).body;
     expect(held.status).toBe('PENDING');
     expect(held.settledAt).toBeUndefined();
     sandbox.clock.advance(60 * 60_000); // without a webhook endpoint it waits for a decision
@@ -108,14 +108,14 @@ describe('sandbox UMA receive', () => {
     const approved = await call('POST', `/transactions/${held.id}/approve`, { receiverCustomerInfo: { FULL_NAME: 'Ada Lovelace' } });
     expect(approved.status).toBe(200);
     expect(approved.body.status).toBe('COMPLETED');
-    expect(await balance(call, usd.id)).toBe(1_013);
+    expect(await balance(call, usd.id)).toBe(1_313);
     expectError(await call('POST', `/transactions/${held.id}/approve`), 409, 'INVALID_STATE_TRANSITION');
     expectError(await call('POST', `/transactions/${held.id}/reject`), 409, 'INVALID_STATE_TRANSITION');
 
-    const second = (await receive({ receivingCurrencyAmount: 213, customerId: c.id })).body;
+    const second = (await receive({ receivingCurrencyAmount: 21_313, customerId: c.id })).body;
     const rejected = await call('POST', `/transactions/${second.id}/reject`, { reason: 'Receiver account is closed.' });
     expect(rejected.body.status).toBe('REJECTED');
-    expect(await balance(call, usd.id)).toBe(1_013);
+    expect(await balance(call, usd.id)).toBe(1_313);
     expectError(await call('POST', `/transactions/${second.id}/approve`), 409, 'INVALID_STATE_TRANSITION');
     expectError(await call('POST', `/transactions/${second.id}/reject`, { reason: 42 }), 400, 'INVALID_INPUT');
     expectError(await call('POST', '/transactions/Transaction:nope/reject'), 404, 'TRANSACTION_NOT_FOUND');
@@ -146,7 +146,7 @@ describe('transaction listing', () => {
     sandbox.clock.advance(1_000);
     const t3 = (await call('POST', '/transfer-in', { source: { accountId: bank.id }, destination: { accountId: aUsd.id }, amount: 300 })).body; // PROCESSING
     sandbox.clock.advance(1_000);
-    const t4 = (await receive({ receivingCurrencyAmount: 413, receiverUmaAddress: b.umaAddress })).body; // PENDING, customer b
+    const t4 = (await receive({ receivingCurrencyAmount: 41_313, receiverUmaAddress: b.umaAddress })).body; // PENDING, customer b
     const ids = async (q: string) => (await call('GET', `/transactions?${q}`)).body.data.map((t: any) => t.id);
 
     expect(await ids('')).toEqual([t4.id, t3.id, t2.id, t1.id]);
@@ -200,7 +200,7 @@ describe('balance cap at every credit (issue #16, defect 4)', () => {
     const c = await createCustomer(call);
     const usd = await accountOf(call, c.id, 'USD');
     const bank = await usdBank(call, c.id);
-    const held = await receive({ customerId: c.id, receivingCurrencyAmount: 2_000_000_000_000_013 }); // ends in 13: held for approval
+    const held = await receive({ customerId: c.id, receivingCurrencyAmount: 2_000_000_000_001_313 }); // ends in 1313: held for approval
     expect(held.body.status).toBe('PENDING');
     await call('POST', '/transfer-in', { source: { accountId: bank.id }, destination: { accountId: usd.id }, amount: 8_000_000_000_000_000 });
     sandbox.clock.advance(60 * 60_000);

@@ -113,7 +113,7 @@ describe('webhook delivery', () => {
     const c = await createCustomer(call);
     const usd = await accountOf(call, c.id, 'USD');
     const good = await usdBank(call, c.id, '123456789');
-    const bad = await usdBank(call, c.id, '100000002'); // magic: PAY_REQUEST_FAILED
+    const bad = await usdBank(call, c.id, '4000000000000002'); // magic: PAY_REQUEST_FAILED
     await fund(call, usd.id, 100_000);
     const pay = (to: string) =>
       call('POST', '/quotes', { source: { sourceType: 'ACCOUNT', accountId: usd.id }, destination: { destinationType: 'ACCOUNT', accountId: to }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000, immediatelyExecute: true });
@@ -184,14 +184,14 @@ describe('webhook delivery', () => {
   });
 });
 
-describe('payment approval webhook (amount ending in 13, webhookEndpoint set)', () => {
+describe('payment approval webhook (amount ending in 1313, webhookEndpoint set)', () => {
   async function held(statuses: (number | 'throw' | 'hang')[], extra: Record<string, unknown> = {}) {
     // Frozen clock: the 5-second approval window is measured on it, to the millisecond.
     const s = sandboxWith(statuses, extra, { clock: createClock(undefined, { frozen: true }) });
     await configure(s.call);
     const c = await createCustomer(s.call);
     const usd = await accountOf(s.call, c.id, 'USD');
-    const tx = (await s.call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 2_013, customerId: c.id })).body;
+    const tx = (await s.call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 21_313, customerId: c.id })).body;
     expect(tx.status).toBe('PENDING');
     await s.sandbox.webhooks.flush();
     const now = (await s.call('GET', `/transactions/${tx.id}`)).body;
@@ -201,7 +201,7 @@ describe('payment approval webhook (amount ending in 13, webhookEndpoint set)', 
   it('200 approves: COMPLETED and credited', async () => {
     const { call, hook, now, usd } = await held([200]);
     expect(now.status).toBe('COMPLETED');
-    expect(await balance(call, usd.id)).toBe(2_013);
+    expect(await balance(call, usd.id)).toBe(21_313);
     expect(hook.received.map((r) => [r.event.type, r.event.data.status])).toEqual([
       ['INCOMING_PAYMENT.PENDING', 'PENDING'],
       ['INCOMING_PAYMENT.COMPLETED', 'COMPLETED'],
@@ -238,7 +238,7 @@ describe('payment approval webhook (amount ending in 13, webhookEndpoint set)', 
     expect(first.now.status).toBe('PENDING');
     const approved = await first.call('POST', `/transactions/${first.tx.id}/approve`);
     expect(approved.body.status).toBe('COMPLETED');
-    expect(await balance(first.call, first.usd.id)).toBe(2_013);
+    expect(await balance(first.call, first.usd.id)).toBe(21_313);
 
     const second = await held([202, 200]);
     second.sandbox.clock.advance(4_999);

@@ -42,9 +42,9 @@ export function accountIdentifier(info: ExternalAccountInfo): string | undefined
 function beneficiaryCheck(info: ExternalAccountInfo, identifier: string): Pick<ExternalAccount, 'beneficiaryVerificationStatus' | 'beneficiaryVerifiedData'> {
   if (info.accountType === 'SPARK_WALLET') return { beneficiaryVerificationStatus: 'UNSUPPORTED' };
   const name = info.beneficiary?.fullName;
-  if (identifier.endsWith(MAGIC.beneficiaryNotMatchedSuffix)) return { beneficiaryVerificationStatus: 'NOT_MATCHED' };
+  if (identifier === MAGIC.beneficiaryNotMatched) return { beneficiaryVerificationStatus: 'NOT_MATCHED' };
   if (!name) return { beneficiaryVerificationStatus: 'CHECKED_BY_RECEIVING_FI' };
-  if (identifier.endsWith(MAGIC.beneficiaryPartialMatchSuffix)) {
+  if (identifier === MAGIC.beneficiaryPartialMatch) {
     // What a rail would report for a partial match: the registered name with its first name initialled.
     const [first = '', ...rest] = name.split(' ');
     return { beneficiaryVerificationStatus: 'PARTIAL_MATCH', beneficiaryVerifiedData: { fullName: [`${first.charAt(0)}.`, ...rest].join(' ') } };
@@ -99,7 +99,7 @@ function newAccount(ctx: Ctx, body: ExternalAccountCreateParams, customerId: str
   const { id, seq } = ctx.ids.next('ExternalAccount');
   const data: ExternalAccount = {
     id,
-    status: identifier.endsWith(MAGIC.underReviewSuffix) ? 'UNDER_REVIEW' : 'ACTIVE',
+    status: identifier === MAGIC.underReview ? 'UNDER_REVIEW' : 'ACTIVE',
     currency: body.currency,
     accountInfo: body.accountInfo,
     customerId,

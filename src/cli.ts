@@ -12,6 +12,11 @@ import type { WebhookKeyPair } from './webhooks/sign';
 import type { DeliveryLogEntry } from './sandbox/webhooks';
 
 const USAGE = `Usage: crossborder-sdk sandbox [options]
+       crossborder-sdk sandbox reset [--url <url>]
+       crossborder-sdk sandbox clock advance <30s|10m|2h|1d> [--url <url>]
+       crossborder-sdk sandbox trigger <TYPE> [resourceId] [--url <url>]
+
+The verbs drive a running sandbox over HTTP (default --url http://127.0.0.1:4010).
 
 Serves a local, stateful emulator of the Cross-Border Payments API on 127.0.0.1.
 Any Basic credentials are accepted. State lives in memory and is lost on exit.
@@ -85,7 +90,56 @@ function loadOrCreateKeyPair(file: string): WebhookKeyPair {
   return created;
 }
 
+/** `sandbox reset|clock|trigger …`: one call to a running sandbox's /_sandbox/ controls. */
+async function verb(argv: string[]): Promise<boolean> {
+  const [command, name, ...rest] = argv;
+  if (command !== 'sandbox' || !['reset', 'clock', 'trigger'].includes(name ?? '')) return false;
+  let url = 'http://127.0.0.1:4010';
+  const positional: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const [flag, inline] = rest[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
+    if (flag === '--url') url = inline ?? rest[++i] ?? url;
+    else positional.push(rest[i]!);
+  }
+  let path: string;
+  let body: unknown = {};
+  if (name === 'reset') path = '/_sandbox/reset';
+  else if (name === 'clock') {
+    if (positional[0] !== 'advance' || !positional[1]) {
+      process.stderr.write(`crossborder-sdk: usage: sandbox clock advance <30s|10m|2h|1d>\n`);
+      process.exitCode = 2;
+      return true;
+    }
+    path = '/_sandbox/clock';
+    body = { advance: positional[1] };
+  } else {
+    if (!positional[0]) {
+      process.stderr.write(`crossborder-sdk: usage: sandbox trigger <TYPE> [resourceId]\n`);
+      process.exitCode = 2;
+      return true;
+    }
+    path = '/_sandbox/webhooks/trigger';
+    body = { type: positional[0], ...(positional[1] ? { resourceId: positional[1] } : {}) };
+  }
+  try {
+    const res = await fetch(`${url.replace(/\/+$/, '')}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${btoa('sandbox:sandbox')}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000),
+    });
+    const text = await res.text();
+    process.stdout.write(`${text}\n`);
+    if (!res.ok) process.exitCode = 1;
+  } catch (error) {
+    process.stderr.write(`crossborder-sdk: cannot reach the sandbox at ${url}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  }
+  return true;
+}
+
 async function main(): Promise<void> {
+  if (await verb(process.argv.slice(2))) return;
   const args = parse(process.argv.slice(2));
   if (args === 'help') {
     process.stdout.write(USAGE);

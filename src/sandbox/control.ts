@@ -17,6 +17,9 @@ export interface Controls {
   now(): number;
   snapshot(): unknown;
   deliveries(): unknown;
+  /** Sends an event of `type` about resource `resourceId` (none for TEST); the event id, or an error message. */
+  trigger(type: string, resourceId: string | undefined): { eventId?: string; error?: string };
+  redeliver(eventId: string): boolean;
 }
 
 const UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -56,6 +59,11 @@ export function handleControl(req: SandboxRequest, path: string, controls: Contr
       return error(400, 'INVALID_INPUT', 'The request body is not valid JSON.', { field: 'body' });
     }
   }
+  const redeliver = /^POST \/_sandbox\/webhooks\/deliveries\/([^/]+)\/redeliver$/.exec(route);
+  if (redeliver) {
+    const eventId = decodeURIComponent(redeliver[1]!);
+    return controls.redeliver(eventId) ? reply(202, { eventId, redelivering: true }) : error(404, 'NOT_FOUND', `No delivery of event ${eventId}.`, { eventId });
+  }
   switch (route) {
     case 'POST /_sandbox/reset':
       controls.reset();
@@ -72,8 +80,14 @@ export function handleControl(req: SandboxRequest, path: string, controls: Contr
       return reply(200, controls.snapshot());
     case 'GET /_sandbox/webhooks/deliveries':
       return reply(200, { data: controls.deliveries() });
+    case 'POST /_sandbox/webhooks/trigger': {
+      if (typeof body.type !== 'string' || body.type === '') return error(400, 'INVALID_INPUT', 'Give {"type":"INCOMING_PAYMENT.PENDING","resourceId":"Transaction:…"}.', { field: 'type' });
+      const resourceId = typeof body.resourceId === 'string' ? body.resourceId : undefined;
+      const result = controls.trigger(body.type, resourceId);
+      return result.error ? error(400, 'INVALID_INPUT', result.error, { field: result.error.includes('webhookEndpoint') ? 'type' : 'resourceId' }) : reply(200, { eventId: result.eventId, type: body.type });
+    }
     default:
-      return error(404, 'NOT_FOUND', `No sandbox control ${route}; there are POST /_sandbox/reset, POST /_sandbox/clock, GET /_sandbox/state, GET /_sandbox/webhooks/deliveries.`, { path });
+      return error(404, 'NOT_FOUND', `No sandbox control ${route}; there are POST /_sandbox/reset, POST /_sandbox/clock, GET /_sandbox/state, GET /_sandbox/webhooks/deliveries, POST /_sandbox/webhooks/trigger, POST /_sandbox/webhooks/deliveries/{eventId}/redeliver.`, { path });
   }
 }
 

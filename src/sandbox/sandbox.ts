@@ -174,6 +174,25 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     now: () => clock.now(),
     snapshot: () => snapshot(),
     deliveries: () => structuredClone(ctx.webhooks.deliveries),
+    trigger: (type, resourceId) => {
+      if (!ctx.world.config.webhookEndpoint) return { error: 'No webhookEndpoint is configured (PATCH /config): there is nowhere to deliver.' };
+      const data = resourceId === undefined ? (type === 'TEST' ? { message: 'Sent from the sandbox.' } : undefined) : resourceData(resourceId);
+      if (data === undefined) return { error: resourceId === undefined ? `${type} needs a resourceId (the transaction, customer, invitation or verification it is about).` : `No resource ${resourceId}.` };
+      const before = ctx.webhooks.deliveries.length;
+      ctx.webhooks.emit(type, data);
+      return { eventId: ctx.webhooks.deliveries[before]?.eventId };
+    },
+    redeliver: (eventId) => ctx.webhooks.redeliver(eventId),
+  };
+  /** A resource of the world by its id, as the API renders it. */
+  const resourceData = (id: string): unknown => {
+    const w = ctx.world;
+    for (const map of [w.transactions, w.customers, w.verifications, w.quotes, w.externalAccounts, w.internalAccounts] as Map<string, { data: unknown }>[]) {
+      const rec = map.get(id);
+      if (rec) return structuredClone(rec.data);
+    }
+    for (const inv of w.invitations.values()) if ((inv as { data: { code: string } }).data.code === id) return structuredClone((inv as { data: unknown }).data);
+    return undefined;
   };
   // CORS on every answer, preflights answered without credentials, and the /_sandbox/ controls.
   const core = async (req: SandboxRequest): Promise<SandboxResponse> => {

@@ -118,6 +118,19 @@ export class WebhookDispatcher {
   }
 
   /**
+   * Sends an earlier delivery again, same event id, body and signature (as the service redelivers):
+   * the attempts add to its log entry. False when there is no such event.
+   */
+  redeliver(eventId: string): boolean {
+    const delivery = this.#deliveries.find((d) => d.eventId === eventId);
+    if (!delivery) return false;
+    delivery.state = 'pending';
+    const generation = this.#generation;
+    this.#track(this.#deliverWithRetries(delivery, generation));
+    return true;
+  }
+
+  /**
    * Sends the approval request for an incoming payment and reports the platform's answer.
    * Returns false (and sends nothing) when no `webhookEndpoint` is configured.
    */

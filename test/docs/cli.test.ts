@@ -96,4 +96,43 @@ describe('the sandbox CLI of docs/testing.md', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('verbs drive a running sandbox: trigger a webhook, advance the clock, reset', async () => {
+    const cli = await startCli(['--quiet']);
+    const { createServer } = await import('node:http');
+    const received: string[] = [];
+    const hook = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => (received.push(body), res.end()));
+    });
+    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
+    const verb = (...args: string[]) =>
+      new Promise<{ code: number | null; out: string }>((resolve) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'sandbox', ...args, '--url', cli.url], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+        const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+        child.once('exit', (code) => (clearTimeout(timer), resolve({ code, out })));
+      });
+    try {
+      const cb = new Crossborder({ tokenId: 'sandbox', clientSecret: 'sandbox', baseUrl: cli.url });
+      await cb.config.update({ webhookEndpoint: `http://127.0.0.1:${(hook.address() as { port: number }).port}/hooks` });
+      const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada' });
+      const triggered = await verb('trigger', 'CUSTOMER.KYC_APPROVED', customer.id);
+      expect(triggered.code).toBe(0);
+      expect(JSON.parse(triggered.out)).toMatchObject({ type: 'CUSTOMER.KYC_APPROVED', eventId: expect.any(String) });
+      for (let i = 0; i < 100 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(JSON.parse(received[0]!)).toMatchObject({ type: 'CUSTOMER.KYC_APPROVED', data: { id: customer.id } });
+      const clock = await verb('clock', 'advance', '10m');
+      expect(clock.code).toBe(0);
+      expect(JSON.parse(clock.out).advancedMs).toBe(600_000);
+      expect((await verb('reset')).code).toBe(0);
+      expect((await cb.customers.list()).data).toEqual([]);
+      expect((await verb('trigger', 'TEST')).code).toBe(1); // the reset forgot the webhookEndpoint
+    } finally {
+      hook.close();
+      expect(await cli.stop()).toBe(0);
+    }
+  }, 90_000);
 });

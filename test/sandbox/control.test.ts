@@ -46,6 +46,37 @@ describe('/_sandbox/ controls', () => {
     expect((await call('GET', '/_sandbox/state')).body.customers).toEqual([]);
   });
 
+  it('trigger any webhook type for a resource, list the deliveries with bodies and answers, redeliver one', async () => {
+    const { createServer } = await import('node:http');
+    const bodies: string[] = [];
+    const hook = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => (bodies.push(body), res.end()));
+    });
+    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
+    try {
+      expect((await call('POST', '/_sandbox/webhooks/trigger', { type: 'TEST' })).status).toBe(400); // no webhookEndpoint yet
+      await call('PATCH', '/2025-10-13/config', { webhookEndpoint: `http://127.0.0.1:${(hook.address() as { port: number }).port}/hooks` });
+      const customer = (await call('POST', '/2025-10-13/customers', { customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada' })).body;
+      const triggered = await call('POST', '/_sandbox/webhooks/trigger', { type: 'CUSTOMER.KYC_REJECTED', resourceId: customer.id });
+      expect(triggered.status).toBe(200);
+      await sandbox.webhooks.flush();
+      const deliveries = (await call('GET', '/_sandbox/webhooks/deliveries')).body.data as { eventId: string; body: string; attempts: { status?: number }[] }[];
+      const mine = deliveries.find((d) => d.eventId === triggered.body.eventId)!;
+      expect(JSON.parse(mine.body)).toMatchObject({ type: 'CUSTOMER.KYC_REJECTED', data: { id: customer.id } });
+      expect(mine.attempts.map((a) => a.status)).toEqual([200]);
+      const redelivered = await call('POST', `/_sandbox/webhooks/deliveries/${encodeURIComponent(mine.eventId)}/redeliver`, {});
+      expect(redelivered.status).toBe(202);
+      await sandbox.webhooks.flush();
+      expect(bodies.filter((b) => b === mine.body)).toHaveLength(2); // same event id, same bytes
+      expect((await call('POST', '/_sandbox/webhooks/deliveries/Webhook%3Anone/redeliver', {})).status).toBe(404);
+      expect((await call('POST', '/_sandbox/webhooks/trigger', { type: 'CUSTOMER.KYC_APPROVED', resourceId: 'Customer:none' })).status).toBe(400);
+    } finally {
+      hook.close();
+    }
+  });
+
   it('take the API credentials; a preflight needs none', async () => {
     expect((await call('POST', '/_sandbox/reset', {}, {})).status).toBe(401);
     const preflight = await fetch(`${server.url}/2025-10-13/customers`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } });

@@ -7,6 +7,7 @@
 import { API_VERSION } from './sandbox/core';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createSandboxCore, type RequestLogEntry } from './sandbox/sandbox';
+import { stringifyState } from './sandbox/persist';
 import { createWebhookKeyPair } from './sandbox/webhook-keys';
 import type { WebhookKeyPair } from './webhooks/sign';
 import type { DeliveryLogEntry } from './sandbox/webhooks';
@@ -29,6 +30,8 @@ Options:
   --webhook-key <file>
                   Sign webhooks with the key pair in this file, created on first use and reused
                   after: the public key you configure stays the same across restarts
+  --state <file>  Load the sandbox state from this file at start (if it exists: fixtures, or the
+                  last run's state) and save it there on exit (GET /_sandbox/state's format)
   --quiet         No request or webhook delivery log
   --json          Log lines as JSON (one object per line) instead of text
   --help          Show this help
@@ -42,6 +45,7 @@ interface Args {
   json: boolean;
   host: string;
   webhookKey: string | undefined;
+  state: string | undefined;
 }
 
 /** Parses argv (after `node cli.js`); a string is a usage error. */
@@ -49,17 +53,18 @@ function parse(argv: string[]): Args | 'help' | string {
   if (argv.includes('--help') || argv.includes('-h')) return 'help';
   const [command, ...rest] = argv;
   if (command !== 'sandbox') return command === undefined ? 'missing command' : `unknown command '${command}'`;
-  const args: Args = { port: 4010, production: false, seed: 1, quiet: false, json: false, host: '127.0.0.1', webhookKey: undefined };
+  const args: Args = { port: 4010, production: false, seed: 1, quiet: false, json: false, host: '127.0.0.1', webhookKey: undefined, state: undefined };
   for (let i = 0; i < rest.length; i++) {
     const [flag, inline] = rest[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
     const value = () => inline ?? rest[++i];
     if (flag === '--production' && inline === undefined) args.production = true;
     else if (flag === '--quiet' && inline === undefined) args.quiet = true;
     else if (flag === '--json' && inline === undefined) args.json = true;
-    else if (flag === '--host' || flag === '--webhook-key') {
+    else if (flag === '--host' || flag === '--webhook-key' || flag === '--state') {
       const raw = value();
       if (!raw) return `${flag} needs a value`;
       if (flag === '--host') args.host = raw;
+      else if (flag === '--state') args.state = raw;
       else args.webhookKey = raw;
     }
     else if (flag === '--port' || flag === '--seed') {
@@ -175,6 +180,16 @@ async function main(): Promise<void> {
     onRequest: (entry) => log({ kind: 'request', ...entry }),
     webhookDelivery: { onAttempt: (entry) => log({ kind: 'webhook', ...entry }), ...(keyPair ? { keyPair } : {}) },
   });
+  if (args.state && existsSync(args.state)) {
+    try {
+      sandbox.importState(readFileSync(args.state, 'utf8'));
+    } catch (error) {
+      await sandbox.close();
+      process.stderr.write(`crossborder-sdk: --state ${args.state}: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 2;
+      return;
+    }
+  }
   let server;
   try {
     server = await sandbox.listen(args.port, args.host);
@@ -191,6 +206,14 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     process.stdout.write(`\nReceived ${signal}; shutting down.\n`);
+    if (args.state) {
+      try {
+        writeFileSync(args.state, stringifyState(sandbox.exportState()));
+        process.stdout.write(`State saved to ${args.state}.\n`);
+      } catch (error) {
+        process.stderr.write(`crossborder-sdk: could not save the state to ${args.state}: ${error instanceof Error ? error.message : String(error)}\n`);
+      }
+    }
     sandbox.close().then(
       () => process.exit(0),
       () => process.exit(1),

@@ -16,6 +16,8 @@ export interface Controls {
   advance(ms: number): void;
   now(): number;
   snapshot(): unknown;
+  /** Replaces the state; throws with the reason when the document is not a state. */
+  importState(state: unknown): void;
   deliveries(): unknown;
   /** Sends an event of `type` about resource `resourceId` (none for TEST); the event id, or an error message. */
   trigger(type: string, resourceId: string | undefined): { eventId?: string; error?: string };
@@ -78,6 +80,13 @@ export function handleControl(req: SandboxRequest, path: string, controls: Contr
     }
     case 'GET /_sandbox/state':
       return reply(200, controls.snapshot());
+    case 'PUT /_sandbox/state':
+      try {
+        controls.importState(body);
+      } catch (cause) {
+        return error(400, 'INVALID_INPUT', `Not a sandbox state: ${cause instanceof Error ? cause.message : String(cause)}`, { field: 'body' });
+      }
+      return reply(200, { imported: true, now: new Date(controls.now()).toISOString() });
     case 'GET /_sandbox/webhooks/deliveries':
       return reply(200, { data: controls.deliveries() });
     case 'POST /_sandbox/webhooks/trigger': {
@@ -87,7 +96,7 @@ export function handleControl(req: SandboxRequest, path: string, controls: Contr
       return result.error ? error(400, 'INVALID_INPUT', result.error, { field: result.error.includes('webhookEndpoint') ? 'type' : 'resourceId' }) : reply(200, { eventId: result.eventId, type: body.type });
     }
     default:
-      return error(404, 'NOT_FOUND', `No sandbox control ${route}; there are POST /_sandbox/reset, POST /_sandbox/clock, GET /_sandbox/state, GET /_sandbox/webhooks/deliveries, POST /_sandbox/webhooks/trigger, POST /_sandbox/webhooks/deliveries/{eventId}/redeliver.`, { path });
+      return error(404, 'NOT_FOUND', `No sandbox control ${route}; there are POST /_sandbox/reset, POST /_sandbox/clock, GET and PUT /_sandbox/state, GET /_sandbox/webhooks/deliveries, POST /_sandbox/webhooks/trigger, POST /_sandbox/webhooks/deliveries/{eventId}/redeliver.`, { path });
   }
 }
 

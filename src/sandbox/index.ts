@@ -34,5 +34,6 @@ export { API_VERSION } from './core';
 export type { SandboxEnvironment } from './context';
 export type { RequestLogEntry, SandboxCore, SandboxOptions, SandboxServer, SandboxSnapshot, SandboxState } from './sandbox';
 export type { CorsOptions } from './control';
+export { STATE_FORMAT, type SandboxStateDocument } from './persist';
 export type { Delivery, DeliveryAttempt, DeliveryLogEntry, WebhookDeliveryOptions } from './webhooks';
 export { signWebhook, generateWebhookKeyPair, type SignWebhookOptions, type WebhookKeyPair } from '../webhooks/sign';

@@ -246,3 +246,26 @@ function onApprovalReply(ctx: Ctx, tx: TransactionRec, reply: ApprovalReply): vo
 export function canonicalAccountId(id: string): string {
   return id.startsWith('EmbeddedWallet:') ? internalAccountId(id.slice('EmbeddedWallet:'.length)) : id;
 }
+
+/**
+ * After a state import: schedules again what was pending when the state was saved (quote expiry,
+ * settlement of payments in flight), as if the sandbox had been running all along.
+ */
+export function resume(ctx: Ctx): void {
+  const world = ctx.world;
+  for (const quote of world.quotes.values()) if (quote.data.status === 'PENDING') scheduleExpiry(ctx, quote);
+  for (const tx of world.transactions.values()) {
+    if (tx.data.status !== 'PROCESSING') continue;
+    const quote = tx.quoteId ? world.quotes.get(tx.quoteId) : undefined;
+    if (quote) {
+      if (quote.outcome === 'STUCK') continue;
+      ctx.scheduler.at(now(ctx) + SETTLEMENT_MS, () => {
+        if (ctx.world === world) settleOutgoing(ctx, quote, tx);
+      });
+    } else if (tx.data.type === 'INCOMING' && tx.credit) {
+      ctx.scheduler.at(now(ctx) + SETTLEMENT_MS, () => {
+        if (ctx.world === world && tx.data.status === 'PROCESSING') completeIncoming(ctx, tx);
+      });
+    }
+  }
+}

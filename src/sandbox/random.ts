@@ -53,6 +53,11 @@ export class IdFactory {
     return this.#counter + 1;
   }
 
+  /** Continues after `seq` (after a state import, so new ids never collide with imported ones). */
+  continueAfter(seq: number): void {
+    if (seq > this.#counter) this.#counter = seq;
+  }
+
   /** A fresh id and its sequence number (used to order records created in the same millisecond). */
   next(prefix: string): { id: string; seq: number } {
     const seq = ++this.#counter;

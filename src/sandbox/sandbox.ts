@@ -27,6 +27,8 @@ import { claimInvitation } from './routes/platform';
 import { Scheduler } from './scheduler';
 import { createWorld } from './state';
 import { CONTROL_PREFIX, corsHeaders, handleControl, preflight, type Controls, type CorsOptions } from './control';
+import { resume } from './payments';
+import { exportWorld, parseState, type SandboxStateDocument } from './persist';
 import { createWebhookKeyPair } from './webhook-keys';
 import { WebhookDispatcher, type Delivery, type WebhookDeliveryOptions } from './webhooks';
 
@@ -118,6 +120,14 @@ export interface SandboxCore {
   claimInvitation(code: string, inviteeUma?: string): Invitation;
   /** Forgets all state (same seed again), pending work and deliveries; servers keep running. */
   reset(): void;
+  /** The whole state as a JSON document (what `GET /_sandbox/state` answers). */
+  exportState(): SandboxStateDocument;
+  /**
+   * Replaces the state with an exported one (a document or its JSON text): seed fixtures, or reload
+   * what a previous run saved. Pending quote expiries and settlements are scheduled again.
+   * @throws Error when it is not a sandbox state.
+   */
+  importState(state: SandboxStateDocument | string): void;
   /** Stops timers, deliveries and every server started by `listen()`. */
   close(): Promise<void>;
 }
@@ -172,7 +182,8 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     reset: () => sandbox.reset(),
     advance: (ms) => clock.advance(ms),
     now: () => clock.now(),
-    snapshot: () => snapshot(),
+    snapshot: () => sandbox.exportState(),
+    importState: (state) => sandbox.importState(state as SandboxStateDocument),
     deliveries: () => structuredClone(ctx.webhooks.deliveries),
     trigger: (type, resourceId) => {
       if (!ctx.world.config.webhookEndpoint) return { error: 'No webhookEndpoint is configured (PATCH /config): there is nowhere to deliver.' };
@@ -303,6 +314,16 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
       ctx.webhooks.cancel();
       webhookIds = new IdFactory(createRandom(seed ^ 0x5eed));
       Object.assign(ctx, fresh());
+    },
+    exportState: () => exportWorld(ctx.world, iso(clock.now()), ctx.ids.nextSequence - 1),
+    importState(state) {
+      const next = fresh();
+      const { world, lastSequence } = parseState(state, next.world);
+      next.ids.continueAfter(lastSequence);
+      scheduler.clear();
+      ctx.webhooks.cancel();
+      Object.assign(ctx, { ...next, world });
+      resume(ctx);
     },
     async close() {
       scheduler.dispose();

@@ -135,4 +135,25 @@ describe('the sandbox CLI of docs/testing.md', () => {
       expect(await cli.stop()).toBe(0);
     }
   }, 90_000);
+
+  it('--state FILE: saved on exit, loaded at the next start', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cb-state-'));
+    const file = join(dir, 'state.json');
+    try {
+      const first = await startCli(['--state', file, '--quiet']);
+      const cb = new Crossborder({ tokenId: 'sandbox', clientSecret: 'sandbox', baseUrl: first.url });
+      const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Saved Across Runs' });
+      expect(await first.stop()).toBe(0);
+      expect(JSON.parse(readFileSync(file, 'utf8')).format).toBe('crossborder-sandbox-state/1');
+      const second = await startCli(['--state', file, '--quiet']);
+      try {
+        const again = new Crossborder({ tokenId: 'sandbox', clientSecret: 'sandbox', baseUrl: second.url });
+        expect((await again.customers.retrieve(customer.id)).fullName).toBe('Saved Across Runs');
+      } finally {
+        expect(await second.stop()).toBe(0);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

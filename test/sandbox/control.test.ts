@@ -38,12 +38,30 @@ describe('/_sandbox/ controls', () => {
     expect((await call('POST', '/_sandbox/clock', { advanceMs: -1 })).status).toBe(400);
   });
 
-  it('export the state and the webhook deliveries; reset to empty', async () => {
+  it('export the state, reset to empty, import it back: the same customers, pending work resumes, new ids do not collide', async () => {
+    const customer = (await call('POST', '/2025-10-13/customers', { customerType: 'INDIVIDUAL', region: 'US', fullName: 'Grace', currencies: ['USD'] })).body;
+    const account = (await call('GET', `/2025-10-13/customers/internal-accounts?customerId=${encodeURIComponent(customer.id)}`)).body.data[0];
+    await call('POST', `/2025-10-13/sandbox/internal-accounts/${encodeURIComponent(account.id)}/fund`, { amount: 5_000 });
+    const payee = (await call('POST', '/2025-10-13/customers', { customerType: 'INDIVIDUAL', region: 'US', fullName: 'Hal', currencies: ['USD'] })).body;
+    const target = (await call('GET', `/2025-10-13/customers/internal-accounts?customerId=${encodeURIComponent(payee.id)}`)).body.data[0];
+    const quote = (await call('POST', '/2025-10-13/quotes', { source: { sourceType: 'ACCOUNT', accountId: account.id }, destination: { destinationType: 'ACCOUNT', accountId: target.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100 })).body;
     const state = await call('GET', '/_sandbox/state');
-    expect(state.body.customers.length).toBeGreaterThan(0);
+    expect(state.body.format).toBe('crossborder-sandbox-state/1');
+    const customersIn = (doc: { world: { customers: [string, unknown][] } }) => doc.world.customers.map(([id]) => id);
+    expect(customersIn(state.body)).toContain(customer.id);
     expect((await call('GET', '/_sandbox/webhooks/deliveries')).body).toEqual({ data: expect.any(Array) });
     expect((await call('POST', '/_sandbox/reset', {})).body.reset).toBe(true);
-    expect((await call('GET', '/_sandbox/state')).body.customers).toEqual([]);
+    expect(customersIn((await call('GET', '/_sandbox/state')).body)).toEqual([]);
+    expect((await call('GET', `/2025-10-13/customers/${encodeURIComponent(customer.id)}`)).status).toBe(404);
+
+    expect((await call('PUT', '/_sandbox/state', state.body)).status).toBe(200);
+    expect((await call('GET', `/2025-10-13/customers/${encodeURIComponent(customer.id)}`)).body.fullName).toBe('Grace');
+    expect(sandbox.state.balance(account.id)).toBe(5_000);
+    await call('POST', '/_sandbox/clock', { advance: '10m' });
+    expect((await call('GET', `/2025-10-13/quotes/${encodeURIComponent(quote.id)}`)).body.status).toBe('EXPIRED'); // its expiry was scheduled again
+    const later = (await call('POST', '/2025-10-13/customers', { customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ivy' })).body;
+    expect(customersIn(state.body)).not.toContain(later.id);
+    expect((await call('PUT', '/_sandbox/state', { format: 'nope' })).status).toBe(400);
   });
 
   it('trigger any webhook type for a resource, list the deliveries with bodies and answers, redeliver one', async () => {

@@ -6,6 +6,7 @@
  * @module
  */
 import type { SandboxRequest, SandboxResponse } from './http';
+import { INSPECTOR_HTML } from './inspector';
 
 /** The prefix of the sandbox's own paths. */
 export const CONTROL_PREFIX = '/_sandbox/';
@@ -22,6 +23,10 @@ export interface Controls {
   /** Sends an event of `type` about resource `resourceId` (none for TEST); the event id, or an error message. */
   trigger(type: string, resourceId: string | undefined): { eventId?: string; error?: string };
   redeliver(eventId: string): boolean;
+  /** The last requests answered (oldest first). */
+  requests(): unknown[];
+  /** Calls `listener` with each request answered from now on; returns the unsubscribe. */
+  subscribe(listener: (entry: unknown) => void): () => void;
 }
 
 const UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -48,6 +53,22 @@ function authorized(header: string | undefined): boolean {
 
 /** Answers a `/_sandbox/*` request. */
 export function handleControl(req: SandboxRequest, path: string, controls: Controls): SandboxResponse {
+  // The inspector page and its event stream are open (a browser's EventSource sends no credentials);
+  // the sandbox serves loopback by default.
+  if (req.method.toUpperCase() === 'GET' && (path === CONTROL_PREFIX || path === '/_sandbox')) {
+    return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }, body: INSPECTOR_HTML };
+  }
+  if (req.method.toUpperCase() === 'GET' && path === '/_sandbox/events') {
+    return {
+      status: 200,
+      headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' },
+      body: undefined,
+      stream: (write) => {
+        for (const entry of controls.requests()) write(`data: ${JSON.stringify(entry)}\n\n`);
+        return controls.subscribe((entry) => write(`data: ${JSON.stringify(entry)}\n\n`));
+      },
+    };
+  }
   if (!authorized(req.header('authorization'))) {
     return { ...error(401, 'UNAUTHORIZED', 'The sandbox controls take the same HTTP Basic credentials as the API (any values).'), headers: { ...JSON_HEADERS, 'WWW-Authenticate': 'Basic realm="crossborder-sandbox"' } };
   }
@@ -87,6 +108,8 @@ export function handleControl(req: SandboxRequest, path: string, controls: Contr
         return error(400, 'INVALID_INPUT', `Not a sandbox state: ${cause instanceof Error ? cause.message : String(cause)}`, { field: 'body' });
       }
       return reply(200, { imported: true, now: new Date(controls.now()).toISOString() });
+    case 'GET /_sandbox/requests':
+      return reply(200, { data: controls.requests() });
     case 'GET /_sandbox/webhooks/deliveries':
       return reply(200, { data: controls.deliveries() });
     case 'POST /_sandbox/webhooks/trigger': {

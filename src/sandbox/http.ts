@@ -27,6 +27,11 @@ export interface SandboxResponse {
   headers: Record<string, string>;
   /** JSON text, or undefined for bodiless answers (204). */
   body: string | undefined;
+  /**
+   * A body that goes on (Server-Sent Events): called with a writer once the headers are sent; the
+   * returned function is called when the client goes away. Only the HTTP adapter streams.
+   */
+  stream?: ((write: (chunk: string) => void) => () => void) | undefined;
 }
 
 /** What a route handler returns: the status and a JSON-able body. */

@@ -36,6 +36,12 @@ function readBody(req: IncomingMessage): Promise<{ body: string | undefined; bod
 
 function send(res: ServerResponse, response: SandboxResponse): void {
   res.writeHead(response.status, response.headers);
+  if (response.stream) {
+    res.flushHeaders();
+    const stop = response.stream((chunk) => res.write(chunk));
+    res.on('close', stop);
+    return;
+  }
   res.end(response.body);
 }
 

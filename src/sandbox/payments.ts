@@ -34,6 +34,14 @@ function touch(ctx: Ctx, tx: TransactionRec, status: TransactionRec['data']['sta
   tx.data.status = status;
   tx.data.updatedAt = nowIso(ctx);
   if (failureReason) tx.data.failureReason = failureReason;
+  recordStatus(tx, tx.data.updatedAt);
+}
+
+/** Appends the transaction's status to its timeline when it changed (for the inspector). */
+export function recordStatus(tx: TransactionRec, at: string = tx.data.updatedAt): TransactionRec {
+  const timeline = (tx.timeline ??= []);
+  if (timeline[timeline.length - 1]?.status !== tx.data.status) timeline.push({ status: tx.data.status, at });
+  return tx;
 }
 
 /**
@@ -153,7 +161,7 @@ function mirrorIncoming(ctx: Ctx, outgoing: TransactionRec, target: { accountId:
     ...(sender?.customerType === 'INDIVIDUAL' && sender.fullName ? { counterpartyInformation: { FULL_NAME: sender.fullName } } : {}),
     reconciliationInstructions: outgoing.data.reconciliationInstructions!,
   };
-  ctx.world.transactions.set(id, { seq, createdMs: now(ctx), data });
+  ctx.world.transactions.set(id, recordStatus({ seq, createdMs: now(ctx), data }));
   ctx.webhooks.emit('INCOMING_PAYMENT.COMPLETED', data);
 }
 

@@ -132,6 +132,9 @@ export interface SandboxCore {
   close(): Promise<void>;
 }
 
+/** Requests the sandbox remembers for the inspector. */
+const REQUEST_LOG_SIZE = 200;
+
 /** Creates a sandbox without msw handlers (no msw import). */
 export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
   const environment = options.environment ?? 'sandbox';
@@ -194,6 +197,11 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
       return { eventId: ctx.webhooks.deliveries[before]?.eventId };
     },
     redeliver: (eventId) => ctx.webhooks.redeliver(eventId),
+    requests: () => [...requestLog],
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
   };
   /** A resource of the world by its id, as the API renders it. */
   const resourceData = (id: string): unknown => {
@@ -214,25 +222,35 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     Object.assign(res.headers, corsHeaders(origin, options.cors));
     return res;
   };
-  const onRequest = options.onRequest;
-  // Every way in (fetch, msw, HTTP) goes through here, so each request is logged once.
-  const handleRaw = onRequest
-    ? async (req: SandboxRequest): Promise<SandboxResponse> => {
-        const started = performance.now();
-        const res = await core(req);
-        const header = (name: string) => {
-          const h = res.headers as Record<string, string> | undefined;
-          return h ? Object.entries(h).find(([k]) => k.toLowerCase() === name)?.[1] : undefined;
-        };
-        try {
-          const url = new URL(req.url, 'http://sandbox.invalid');
-          onRequest({ method: req.method, path: url.pathname + url.search, status: res.status, ms: Math.round(performance.now() - started), requestId: header('x-request-id'), replayed: header('idempotent-replayed') === 'true' });
-        } catch {
-          // a log hook never changes an answer
-        }
-        return res;
+  // Every way in (fetch, msw, HTTP) goes through here, so each API request is logged once: the
+  // option's hook (the CLI), the inspector's live stream, and the last REQUEST_LOG_SIZE kept.
+  const listeners = new Set<(entry: RequestLogEntry & { at: string }) => void>();
+  const requestLog: (RequestLogEntry & { at: string })[] = [];
+  const handleRaw = async (req: SandboxRequest): Promise<SandboxResponse> => {
+    const started = performance.now();
+    const res = await core(req);
+    const url = new URL(req.url, 'http://sandbox.invalid');
+    if (url.pathname.startsWith(CONTROL_PREFIX) || req.method.toUpperCase() === 'OPTIONS') return res;
+    const header = (name: string) => Object.entries(res.headers).find(([k]) => k.toLowerCase() === name)?.[1];
+    const entry = {
+      method: req.method,
+      path: url.pathname + url.search,
+      status: res.status,
+      ms: Math.round(performance.now() - started),
+      requestId: header('x-request-id'),
+      replayed: header('idempotent-replayed') === 'true',
+    };
+    requestLog.push({ ...entry, at: iso(clock.now()) });
+    if (requestLog.length > REQUEST_LOG_SIZE) requestLog.shift();
+    for (const notify of [...listeners, ...(options.onRequest ? [options.onRequest] : [])]) {
+      try {
+        notify({ ...entry, at: iso(clock.now()) });
+      } catch {
+        // a log hook never changes an answer
       }
-    : core;
+    }
+    return res;
+  };
   const servers = new Set<SandboxServer>();
 
   async function handle(request: Request): Promise<Response> {

@@ -60,6 +60,8 @@ export interface TransactionRec extends Rec<IncomingTransaction | OutgoingTransa
   debited?: { accountId: string; amount: number } | undefined;
   /** Internal account and amount to credit when it completes. */
   credit?: { accountId: string; amount: number } | undefined;
+  /** Each status the transaction had, with when (the sandbox inspector's timeline). */
+  timeline?: { status: string; at: string }[] | undefined;
   /** Approval flow state of an incoming payment held for approval. */
   approval?: 'AWAITING_WEBHOOK' | 'DEFERRED' | 'MANUAL' | undefined;
 }

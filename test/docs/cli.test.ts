@@ -148,7 +148,7 @@ describe('the sandbox CLI of docs/testing.md', () => {
       const second = await startCli(['--state', file, '--quiet']);
       try {
         const again = new Crossborder({ tokenId: 'sandbox', clientSecret: 'sandbox', baseUrl: second.url });
-        expect((await again.customers.retrieve(customer.id)).fullName).toBe('Saved Across Runs');
+        expect(await again.customers.retrieve(customer.id)).toMatchObject({ id: customer.id, fullName: 'Saved Across Runs' });
       } finally {
         expect(await second.stop()).toBe(0);
       }

@@ -18,7 +18,7 @@ import { SandboxError, invalidInput, notFound } from '../errors';
 import { findCustomer, findExternalAccount, findInternalAccount } from '../finders';
 import { ok } from '../http';
 import { failureFor, staysProcessing } from '../magic';
-import { execute, newReference, scheduleExpiry } from '../payments';
+import { execute, newReference, recordStatus, scheduleExpiry } from '../payments';
 import { price, MAX_QUOTE_AMOUNT } from '../pricing';
 import { providerFor } from '../providers';
 import type { LookupRec, QuoteRec, QuoteTarget, TransactionRec } from '../state';
@@ -300,7 +300,7 @@ const create: Handler = (ctx, call) => {
     outcome: failure ?? (staysProcessing(dest.identifier) ? 'STUCK' : 'COMPLETE'),
   };
   ctx.world.quotes.set(data.id, quote);
-  ctx.world.transactions.set(txData.id, tx);
+  ctx.world.transactions.set(txData.id, recordStatus(tx));
   scheduleExpiry(ctx, quote);
   if (body.immediatelyExecute) execute(ctx, quote);
   return ok(data);

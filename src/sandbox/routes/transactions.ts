@@ -21,6 +21,7 @@ import {
   failIncoming,
   holdForApproval,
   newReference,
+  recordStatus,
   scheduleTransferIn,
 } from '../payments';
 import type { TransactionRec } from '../state';
@@ -131,7 +132,7 @@ const transferIn: Handler = (ctx, call) => {
     reconciliationInstructions: { reference: newReference(ctx, 'TI') },
   };
   const tx: TransactionRec = { seq, createdMs: now(ctx), data, credit: { accountId: destination.data.id, amount: body.amount } };
-  ctx.world.transactions.set(id, tx);
+  ctx.world.transactions.set(id, recordStatus(tx));
   scheduleTransferIn(ctx, tx, failureFor(source.identifier) ?? (staysProcessing(source.identifier) ? 'STUCK' : 'COMPLETE'));
   return ok(data);
 };
@@ -203,7 +204,7 @@ const receiveUma: Handler = (ctx, call) => {
   // A deposit to an external account leaves the sandbox: no internal balance to credit.
   const credit = target.kind === 'internal' ? { accountId, amount: body.receivingCurrencyAmount } : undefined;
   const tx: TransactionRec = { seq, createdMs: now(ctx), data, credit };
-  ctx.world.transactions.set(id, tx);
+  ctx.world.transactions.set(id, recordStatus(tx));
   if (held) {
     holdForApproval(ctx, tx);
   } else {

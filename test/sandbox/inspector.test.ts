@@ -1,0 +1,80 @@
+/**
+ * The sandbox inspector in a real Chromium (Debian's `chromium`, installed by `.ci/run`), driven by
+ * playwright-core: run the README's quickstart against a sandbox on 127.0.0.1, open `/_sandbox/`, and
+ * check the customer, the payment's status timeline, the webhook deliveries and the live request log
+ * are shown on the first screen; a screenshot goes to test-artifacts/.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Crossborder } from '../../src/client';
+import { createSandbox, type Sandbox } from '../../src/sandbox/index';
+import type { SandboxServer } from '../../src/sandbox/sandbox';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = join(process.cwd(), 'test-artifacts');
+
+let sandbox: Sandbox;
+let server: SandboxServer;
+let hooks: Server;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run installs it)`);
+  sandbox = createSandbox();
+  server = await sandbox.listen();
+  hooks = createServer((_req, res) => res.end());
+  await new Promise<void>((r) => hooks.listen(0, '127.0.0.1', r));
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'], // a fresh, temporary profile each launch
+    timeout: 30_000,
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  hooks?.close();
+  await sandbox?.close();
+});
+
+describe('the sandbox inspector', () => {
+  it('shows the customer, the payment timeline, the deliveries and the requests of the quickstart', async () => {
+    const started = performance.now();
+    // The README quickstart, against the sandbox over HTTP.
+    const cb = new Crossborder({ tokenId: 'sandbox', clientSecret: 'sandbox', environment: 'sandbox', baseUrl: server.url });
+    await cb.config.update({ webhookEndpoint: `http://127.0.0.1:${(hooks.address() as { port: number }).port}/hooks` });
+    const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace' });
+    const { data: [account] } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
+    await cb.sandbox.fundInternalAccount(account!.id, { amount: 100_000 });
+    const payee = await cb.externalAccounts.create({ customerId: customer.id, currency: 'GBP', accountInfo: { accountType: 'GBP_ACCOUNT', accountNumber: '31926819' } });
+    const quote = await cb.quotes.createAndExecute({ source: { sourceType: 'ACCOUNT', accountId: account!.id }, destination: { destinationType: 'ACCOUNT', accountId: payee.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000 });
+    sandbox.clock.advance(5_000);
+    await sandbox.webhooks.flush();
+
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    try {
+      await page.goto(`${server.url}/_sandbox/`, { timeout: 20_000 });
+      await page.locator('#customers', { hasText: 'Ada Lovelace' }).waitFor({ timeout: 10_000 });
+      const payment = page.locator('#transactions tr', { hasText: quote.transactionId! });
+      await payment.waitFor({ timeout: 10_000 });
+      const timeline = await payment.locator('.timeline').innerText();
+      expect(timeline).toMatch(/PENDING.*PROCESSING.*COMPLETED/s); // in order, each with its time
+      await page.locator('#deliveries', { hasText: 'OUTGOING_PAYMENT.COMPLETED' }).waitFor({ timeout: 10_000 });
+      await page.locator('#log', { hasText: 'POST /2025-10-13/quotes' }).waitFor({ timeout: 10_000 });
+      expect(await page.locator('#accounts').innerText()).toContain('900.00 USD'); // $1,000 funded, $100 sent
+      // The clock button moves the sandbox clock.
+      const before = sandbox.clock.now();
+      await page.click('#advance');
+      await expect.poll(() => sandbox.clock.now() - before, { timeout: 5_000 }).toBeGreaterThanOrEqual(600_000);
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: join(ARTIFACTS, 'sandbox-inspector.png'), fullPage: true });
+      // eslint-disable-next-line no-console
+      console.log(`[inspector] Chromium test: ${Math.round(performance.now() - started)} ms; screenshot test-artifacts/sandbox-inspector.png`);
+    } finally {
+      await page.close();
+    }
+  }, 90_000);
+});

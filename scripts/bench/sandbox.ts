@@ -23,7 +23,9 @@ const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
 
 /** Starts `crossborder-sdk sandbox --port 0` and resolves its base URL. */
 function startSandbox(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli.ts'), 'sandbox', '--port', '0'], {
+  // BENCH_SANDBOX_ARGS=--quiet measures without the request log (the CLI logs one line per request by default).
+  const extra = (process.env.BENCH_SANDBOX_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli.ts'), 'sandbox', '--port', '0', ...extra], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -122,8 +122,8 @@ beforeAll(async () => {
   await attempt('409 execute twice', () => cb.quotes.execute(quote.id));
   const quote2 = await cb.quotes.create({ source: { sourceType: 'ACCOUNT', accountId: usd.id }, destination: { destinationType: 'ACCOUNT', accountId: eur.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 5_000 });
   await cb.transferIn.create({ source: { accountId: bank.id }, destination: { accountId: usd.id }, amount: 2_500 });
-  const held1 = await cb.sandbox.receiveUmaPayment({ senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 1_013, customerId: ada.id });
-  const held2 = await cb.sandbox.receiveUmaPayment({ senderUmaAddress: '$sue@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 2_013, customerId: ada.id });
+  const held1 = await cb.sandbox.receiveUmaPayment({ senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 1_313, customerId: ada.id });
+  const held2 = await cb.sandbox.receiveUmaPayment({ senderUmaAddress: '$sue@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 21_313, customerId: ada.id });
   await cb.transactions.approve(held1.id, { receiverCustomerInfo: { FULL_NAME: 'Ada' } });
   await cb.transactions.reject(held2.id, { reason: 'test' });
   await cb.transactions.retrieve(held1.id);

@@ -1,6 +1,7 @@
 /**
  * openapi/openapi.yaml → src/generated/:
  *   types.ts       TypeScript types (openapi-typescript), named component types at the root
+ *   named.ts       every component schema as a top-level named type (what the package exports)
  *   zod.gen.ts     zod/mini schemas (@hey-api/openapi-ts zod plugin), int64 as JSON-safe integers
  *   operations.ts  the operation table the client runs on (method, path, idempotent, signed, …)
  *
@@ -76,6 +77,35 @@ function namedQueries(code: string): string {
     index.push(`    ${id}: ${name};\n`);
   }
   return `${out}/** The query type of each operation that takes one. */\nexport interface OperationQueries {\n${index.join('')}}\n`;
+}
+
+/**
+ * Every component schema as a top-level declaration of its own (`export type Customer =
+ * IndividualCustomer | BusinessCustomer`), references by name: a hover or a type error then shows
+ * `Customer`, not the expansion of `components["schemas"]["Customer"]`. Same types as types.ts.
+ */
+/**
+ * Schema names that would clash on the package's surface get their public name: `Error` (the
+ * global class), `WalletSession` (the wallet entry's class), `SignatureChallenge` (the challenge
+ * a SignatureRequiredError carries), `ListEnvelope` (the generic envelope of src/core/pagination).
+ */
+const PUBLIC_NAMES: Record<string, string> = { Error: 'ErrorBody', WalletSession: 'WalletSessionInfo', SignatureChallenge: 'SignatureChallengeBody', ListEnvelope: 'ListEnvelopeFields' };
+
+function namedTypes(code: string): string {
+  const publicName = (name: string) => PUBLIC_NAMES[name] ?? name;
+  const file = ts.createSourceFile('types.ts', code, ts.ScriptTarget.Latest, true);
+  const components = file.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'components');
+  const schemas = components?.members.find((m): m is ts.PropertySignature => ts.isPropertySignature(m) && m.name.getText(file) === 'schemas')?.type;
+  if (!schemas || !ts.isTypeLiteralNode(schemas)) throw new Error('openapi-typescript output has no components.schemas');
+  const out: string[] = [];
+  for (const member of schemas.members) {
+    if (!ts.isPropertySignature(member) || !member.type) continue;
+    const name = publicName(member.name.getText(file));
+    const docs = ts.getJSDocCommentsAndTags(member).map((d) => d.getText(file)).join('\n');
+    const text = member.type.getText(file).replace(/components\["schemas"\]\["(\w+)"\]/g, (_, ref: string) => publicName(ref)).replace(/^ {8}/gm, '');
+    out.push(`${docs ? `${docs.replace(/^\s+/gm, ' ').replace(/^ \/\*\*/, '/**')}\n` : ''}export type ${name} = ${text};`);
+  }
+  return `${HEADER}/* eslint-disable */\n${out.join('\n\n')}\n`;
 }
 
 async function buildZod(doc: Json): Promise<string> {
@@ -248,8 +278,10 @@ function buildOperations(doc: Json, zodCode: string): string {
 async function produce(): Promise<Record<string, string>> {
   const doc = parse(readFileSync(documentPath, 'utf8')) as Json;
   const zod = await buildZod(doc);
+  const types = await buildTypes();
   return {
-    'types.ts': await buildTypes(),
+    'types.ts': types,
+    'named.ts': namedTypes(types),
     'zod.gen.ts': zod,
     'operations.ts': buildOperations(doc, zod),
     'index.ts':

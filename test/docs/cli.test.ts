@@ -1,15 +1,19 @@
-/** docs/testing.md shows `npx crossborder-sdk sandbox --port 4010`: the same CLI, from source, on a free port. */
+/** docs/testing.md shows `npx crossborder-sdk sandbox --port 4010`: the same CLI, the packed package's `bin`, on a free port. */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Crossborder } from 'crossborder-sdk';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { read, root } from './markdown';
+
+/** What `npx crossborder-sdk` runs: the `bin` of the packed package. */
+const pkg = inject('packed').pkg;
+const CLI = join(pkg, (JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin['crossborder-sdk']!);
 
 /** Starts the CLI on a free port; resolves once it prints its URL. Every wait is bounded. */
 async function startCli(extra: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'sandbox', '--port', '0', ...extra], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'sandbox', '--port', '0', ...extra], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
@@ -109,7 +113,7 @@ describe('the sandbox CLI of docs/testing.md', () => {
     await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
     const verb = (...args: string[]) =>
       new Promise<{ code: number | null; out: string }>((resolve) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'sandbox', ...args, '--url', cli.url], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(process.execPath, [CLI, 'sandbox', ...args, '--url', cli.url], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
         let out = '';
         child.stdout.on('data', (c: Buffer) => (out += c.toString()));
         const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);

@@ -1,48 +1,33 @@
 /**
- * The published package: built with tsup, checked with publint and attw, packed with `npm pack`,
- * and imported from scratch ESM, CJS and TypeScript consumers that have only the package's own
- * dependencies (msw only in a second consumer, for `crossborder-sdk/sandbox/msw`). Dependencies are
- * linked from this checkout's node_modules, so the test needs no network.
+ * The published package: the tarball test/setup/packed.ts built and packed once for this run,
+ * checked with publint and attw, and imported from scratch ESM, CJS and TypeScript consumers that
+ * have only the package's own dependencies (msw only in a second consumer, for
+ * `crossborder-sdk/sandbox/msw`). Dependencies are linked from this checkout's node_modules, so the
+ * test needs no network.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { build } from 'esbuild';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SIZE_BUDGET } from '../../scripts/bench/budget';
+import { bin, makeConsumer, root } from '../setup/packed';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = (name: string) => join(root, 'node_modules', '.bin', name);
 const run = (cmd: string, args: string[], cwd = root) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: 'pipe', timeout: 240_000 });
 
+const packed = inject('packed');
 let scratch: string;
 let consumer: string;
 /** A second consumer with msw installed beside the package (the optional peer of `./sandbox/msw`). */
 let withMsw: string;
 
 beforeAll(() => {
-  run('npm', ['run', 'build']);
   scratch = mkdtempSync(join(tmpdir(), 'crossborder-pack-'));
-  const out = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch]);
-  const [{ filename }] = JSON.parse(out) as [{ filename: string }];
-  consumer = join(scratch, 'consumer');
-  withMsw = join(scratch, 'with-msw');
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-  for (const [dir, extras] of [[consumer, []], [withMsw, ['msw']]] as const) {
-    const pkgDir = join(dir, 'node_modules', 'crossborder-sdk');
-    mkdirSync(pkgDir, { recursive: true });
-    run('tar', ['-xzf', join(scratch, filename), '-C', pkgDir, '--strip-components=1']);
-    // Node resolves a linked package by its real path, so the dependencies' own dependencies resolve too.
-    for (const dep of [...Object.keys(pkg.dependencies), ...extras]) {
-      const target = join(dir, 'node_modules', dep);
-      mkdirSync(dirname(target), { recursive: true });
-      symlinkSync(join(root, 'node_modules', dep), target, 'dir');
-    }
-  }
-}, 300_000);
+  consumer = makeConsumer(packed, join(scratch, 'consumer'));
+  withMsw = makeConsumer(packed, join(scratch, 'with-msw'), ['msw']);
+});
 
 afterAll(() => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
@@ -52,6 +37,7 @@ describe('package', () => {
   it('ships only what users need', () => {
     const files = readdirSync(join(consumer, 'node_modules', 'crossborder-sdk'));
     expect(files.sort()).toEqual(['README.md', 'dist', 'openapi', 'package.json']);
+    expect(readdirSync(join(consumer, 'node_modules', 'crossborder-sdk', 'openapi'))).toEqual(['openapi.yaml']);
   });
 
   it('an ESM consumer imports every entry', () => {
@@ -182,13 +168,13 @@ describe('package', () => {
   });
 
   it('publint finds nothing', { timeout: 60_000 }, () => {
-    const out = run(bin('publint'), ['--strict']);
+    const out = run(bin('publint'), ['run', packed.tarball, '--strict']);
     expect(out).not.toMatch(/warning|error|suggestion/i);
   });
 
   it('are-the-types-wrong finds nothing', { timeout: 120_000 }, () => {
     // attw exits non-zero on any problem for the node16 profile (ESM and CJS consumers, and bundlers).
-    const out = run(bin('attw'), ['--pack', '.', '--format', 'ascii', '--profile', 'node16']);
+    const out = run(bin('attw'), [packed.tarball, '--format', 'ascii', '--profile', 'node16']);
     const verdicts = out.split('\n').filter((line) => /^(node16 \(from (CJS|ESM)\)|bundler):/.test(line));
     expect(verdicts).toHaveLength(18); // 6 entries (., ./errors, ./sandbox, ./sandbox/msw, ./wallet, ./package.json) × 3 resolutions
     for (const line of verdicts) expect(line).toContain('🟢');

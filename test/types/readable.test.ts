@@ -1,16 +1,14 @@
 /**
- * Types users can read (issue #15.3): a consumer file is type-checked with the compiler, as an
- * editor would. Results hover as their names (`Customer`, not the expansion of an indexed access),
+ * Types users can read (issue #15.3): a consumer file of the packed package (its published
+ * declarations, resolved from node_modules) is type-checked with the compiler, as an editor would. Results hover as their names (`Customer`, not the expansion of an indexed access),
  * a mistake's message names the type and stays short, and the client shows its resources, not its
  * machinery.
  */
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import ts from 'typescript';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const consumer = join(root, 'test/types/__consumer__.ts');
+const consumer = join(inject('packed').consumer, 'readable.ts');
 const SOURCE = `import { Crossborder, type QuoteCreateParams, type WebhookEvent } from 'crossborder-sdk';
 declare const cb: Crossborder;
 export const customer = await cb.customers.create({ customerType: 'INDIVIDUAL' });
@@ -29,14 +27,21 @@ let checker: ts.TypeChecker;
 let file: ts.SourceFile;
 
 beforeAll(() => {
-  const config = ts.readConfigFile(join(root, 'tsconfig.json'), ts.sys.readFile);
-  const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
+  const options: ts.CompilerOptions = {
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
+    types: [],
+  };
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (name, language, ...rest) => (resolve(name) === consumer ? ts.createSourceFile(name, SOURCE, language) : getSourceFile(name, language, ...rest));
   const fileExists = host.fileExists.bind(host);
   host.fileExists = (name) => resolve(name) === consumer || fileExists(name);
-  program = ts.createProgram([consumer], { ...options, noEmit: true }, host);
+  program = ts.createProgram([consumer], options, host);
   checker = program.getTypeChecker();
   file = program.getSourceFile(consumer)!;
 }, 60_000);

@@ -120,8 +120,9 @@ export function createCore(ctx: Ctx, routes: RouteTable, requestIds: Random, onE
     const world = ctx.world;
     store.set(key, { fingerprint, storedMs: at, response });
     const settled = await response;
-    // A server error may not have happened at all: let the repeat try again rather than replay it.
-    if (settled.status >= 500 && ctx.world === world) store.delete(key);
+    // A server error may not have happened at all, and a 202 challenge is not the operation's answer
+    // (its signed repeat carries the same key): let the repeat run rather than replay either.
+    if ((settled.status >= 500 || settled.status === 202) && ctx.world === world) store.delete(key);
     return settled;
   }
 

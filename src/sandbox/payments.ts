@@ -78,7 +78,8 @@ export function scheduleExpiry(ctx: Ctx, quote: QuoteRec): void {
  * settlement. 409 QUOTE_EXPIRED / INVALID_STATE_TRANSITION otherwise; 400 INVALID_AMOUNT when the
  * source balance is short.
  */
-export function execute(ctx: Ctx, quote: QuoteRec): void {
+/** Refuses what cannot execute now (expired, not PENDING, not funded), before anything changes. */
+export function assertExecutable(ctx: Ctx, quote: QuoteRec): void {
   if (quote.data.status === 'EXPIRED' || (quote.data.status === 'PENDING' && now(ctx) >= quote.expiresMs)) {
     throw new SandboxError(409, 'QUOTE_EXPIRED', `The quote expired at ${quote.data.expiresAt}; create a new quote.`, {
       id: quote.data.id,
@@ -91,11 +92,16 @@ export function execute(ctx: Ctx, quote: QuoteRec): void {
       status: quote.data.status,
     });
   }
+  const source = quote.debitAccountId ? ctx.world.internalAccounts.get(quote.debitAccountId) : undefined;
+  if (source) assertFunds(source, quote.data.totalSendingAmount);
+}
+
+export function execute(ctx: Ctx, quote: QuoteRec): void {
+  assertExecutable(ctx, quote);
   const tx = ctx.world.transactions.get(quote.data.transactionId)!;
   const source = quote.debitAccountId ? ctx.world.internalAccounts.get(quote.debitAccountId) : undefined;
   if (source) {
     const amount = quote.data.totalSendingAmount;
-    assertFunds(source, amount);
     moveBalance(ctx, source, -amount);
     tx.debited = { accountId: source.data.id, amount };
   }

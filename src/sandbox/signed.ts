@@ -17,7 +17,7 @@ import { now, type Call, type Ctx } from './context';
 import { SandboxError } from './errors';
 import { walletId } from './finders';
 import type { Reply } from './http';
-import type { SessionRec } from './state';
+import type { InternalAccountRec, SessionRec } from './state';
 
 /** Lifetime of a challenge: the spec's "typically 5 minutes". */
 export const CHALLENGE_TTL_MS = 5 * 60_000;
@@ -124,4 +124,16 @@ export async function authorize(ctx: Ctx, call: Call, action: WalletAction): Pro
   if (challenge.used) throw refuse('REQUEST_ID_REUSED', 'This requestId has already been used; start again with an unsigned request.');
   challenge.used = true;
   return { session };
+}
+
+/**
+ * decisions.md: the service extends signing to other writes, "for example, executing a quote whose
+ * source is an embedded wallet". An internal account is such a wallet once it has a credential; moving
+ * its money then takes a session signature like the wallet actions. Answers the 202 challenge for the
+ * unsigned call, nothing once the signed repeat passes (and nothing for an account without credentials).
+ */
+export async function authorizeSpend(ctx: Ctx, call: Call, account: InternalAccountRec | undefined, details: Record<string, unknown>): Promise<Reply | undefined> {
+  if (!account || ![...ctx.world.credentials.values()].some((c) => c.walletSuffix === account.suffix)) return undefined;
+  const signed = await authorize(ctx, call, { type: 'EXECUTE_QUOTE', walletSuffix: account.suffix, details });
+  return 'challenge' in signed ? signed.challenge : undefined;
 }

@@ -18,7 +18,8 @@ import { SandboxError, invalidInput, notFound } from '../errors';
 import { findCustomer, findExternalAccount, findInternalAccount } from '../finders';
 import { ok } from '../http';
 import { failureFor, staysProcessing } from '../magic';
-import { execute, newReference, recordStatus, scheduleExpiry } from '../payments';
+import { assertExecutable, execute, newReference, recordStatus, scheduleExpiry } from '../payments';
+import { authorizeSpend } from '../signed';
 import { price, MAX_QUOTE_AMOUNT } from '../pricing';
 import { providerFor } from '../providers';
 import type { LookupRec, QuoteRec, QuoteTarget, TransactionRec } from '../state';
@@ -223,7 +224,7 @@ function resolveSource(ctx: Ctx, body: QuoteCreateParams) {
   return { debit: account, accountId: account.data.id, currency: account.currency, customerId: account.data.customerId ?? undefined };
 }
 
-const create: Handler = (ctx, call) => {
+const create: Handler = async (ctx, call) => {
   const body = call.body as QuoteCreateParams;
   const source = resolveSource(ctx, body);
   if (body.source.sourceType === 'ACCOUNT' && body.source.customerId !== undefined && body.source.customerId !== source.customerId) {
@@ -239,7 +240,11 @@ const create: Handler = (ctx, call) => {
   requireWithinLimits(ctx, from.code, pricing.totalSendingAmount, 'lockedCurrencyAmount');
   requireWithinLimits(ctx, to.code, pricing.totalReceivingAmount, 'lockedCurrencyAmount');
   // Checked before anything is created, so a refused immediate execution leaves no quote behind.
-  if (body.immediatelyExecute && source.debit) assertFunds(source.debit, pricing.totalSendingAmount);
+  if (body.immediatelyExecute && source.debit) {
+    assertFunds(source.debit, pricing.totalSendingAmount);
+    const challenge = await authorizeSpend(ctx, call, source.debit, { action: 'CREATE_AND_EXECUTE_QUOTE', amount: pricing.totalSendingAmount, currency: from.code });
+    if (challenge) return challenge;
+  }
 
   const createdMs = now(ctx);
   const quoteId = ctx.ids.next('Quote');
@@ -314,8 +319,12 @@ function findQuote(ctx: Ctx, id: string): QuoteRec {
 
 const get: Handler = (ctx, call) => ok(findQuote(ctx, call.params.quoteId!).data);
 
-const run: Handler = (ctx, call) => {
+const run: Handler = async (ctx, call) => {
   const quote = findQuote(ctx, call.params.quoteId!);
+  assertExecutable(ctx, quote);
+  const source = quote.debitAccountId ? ctx.world.internalAccounts.get(quote.debitAccountId) : undefined;
+  const challenge = await authorizeSpend(ctx, call, source, { quoteId: quote.data.id, amount: quote.data.totalSendingAmount, currency: quote.data.sendingCurrency.code });
+  if (challenge) return challenge;
   execute(ctx, quote);
   return ok(quote.data);
 };

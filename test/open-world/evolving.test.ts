@@ -147,37 +147,72 @@ describe('the evolving service: answers', () => {
 });
 
 describe('the evolving service: requests', () => {
+  /** A client whose fetch records what went out (method, path decoded, query, parsed body) and answers a plausible 2xx. */
   function recorder() {
-    const sent: unknown[] = [];
+    const sent: { method: string; path: string; query: Record<string, string>; body: unknown }[] = [];
     const cb = new Crossborder({
       tokenId: 't',
       clientSecret: 's',
       baseUrl: 'https://api.test.invalid',
-      fetch: async (_url, init) => {
-        sent.push(init.body === undefined ? undefined : JSON.parse(String(init.body)));
+      fetch: async (input, init) => {
+        const url = new URL(String(input));
+        sent.push({
+          method: String(init.method),
+          path: decodeURIComponent(url.pathname.replace(/^\/2025-10-13/, '')),
+          query: Object.fromEntries(url.searchParams),
+          body: init.body === undefined ? undefined : JSON.parse(String(init.body)),
+        });
         const answer = init.method === 'GET' ? { data: [], hasMore: false, totalCount: 0 } : { id: 'X:1', status: 'PENDING' };
         return new Response(JSON.stringify(answer), { status: init.method === 'GET' ? 200 : 201, headers: { 'content-type': 'application/json' } });
       },
     });
     return { cb, sent };
   }
-  const anyId = fc.tuple(fc.stringMatching(/^[A-Za-z][A-Za-z0-9_]{0,12}$/), fc.constantFrom(':', '_', '-', ''), fc.stringMatching(/^[A-Za-z0-9-]{1,24}$/)).map((parts) => parts.join(''));
+  const anyId = fc.tuple(fc.stringMatching(/^[A-Za-z][A-Za-z0-9_]{0,12}$/), fc.constantFrom(':', '_', '-', '', '/', ' '), fc.stringMatching(/^[A-Za-z0-9-]{1,24}$/)).map((parts) => parts.join(''));
   const unknownValue = fc.stringMatching(/^[A-Z][A-Z0-9_]{2,20}$/);
 
-  it(`ids of any shape and open-set values the SDK does not know are sent as given (${RUNS * 5} cases)`, async () => {
+  it(`ids of any shape and open-set values the SDK does not know are sent as given, in bodies, paths and queries (${RUNS * 5} cases)`, async () => {
     await fc.assert(
-      fc.asyncProperty(anyId, anyId, anyId, unknownValue, unknownValue, async (source, destination, wallet, purpose, accountType) => {
+      fc.asyncProperty(anyId, anyId, anyId, unknownValue, unknownValue, unknownValue, async (source, destination, wallet, purpose, accountType, credentialType) => {
         const { cb, sent } = recorder();
         const quote = { ...requestExample('createQuote'), source: { sourceType: 'ACCOUNT', accountId: source }, destination: { destinationType: 'ACCOUNT', accountId: destination }, purposeOfPayment: purpose };
         await cb.quotes.create(quote);
         await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: wallet });
+        // A credential type and an account type the SDK does not know: checked for the fields every variant has, then sent.
+        const credential = { type: credentialType, accountId: wallet, someNewField: { nested: true } };
+        await cb.auth.credentials.create(credential as never);
+        const verify = { type: credentialType, clientPublicKey: `04${'ab'.repeat(64)}`, someNewProof: 'p' };
+        await cb.auth.credentials.verify(destination, verify as never);
         const account = { currency: 'XYZ', customerId: source, accountInfo: { accountType, someNewField: 'v' } };
         await cb.externalAccounts.create(account as never);
         await cb.transactions.list({ status: purpose, customerId: source });
-        expect(sent).toEqual([quote, { type: 'EMAIL_OTP', accountId: wallet }, account, undefined]);
+        await cb.customers.retrieve(source);
+        await cb.quotes.execute(destination);
+        await cb.transactions.reject(wallet, {});
+        expect(sent).toEqual([
+          { method: 'POST', path: '/quotes', query: {}, body: quote },
+          { method: 'POST', path: '/auth/credentials', query: {}, body: { type: 'EMAIL_OTP', accountId: wallet } },
+          { method: 'POST', path: '/auth/credentials', query: {}, body: credential },
+          { method: 'POST', path: `/auth/credentials/${destination}/verify`, query: {}, body: verify },
+          { method: 'POST', path: '/customers/external-accounts', query: {}, body: account },
+          { method: 'GET', path: '/transactions', query: { status: purpose, customerId: source }, body: undefined },
+          { method: 'GET', path: `/customers/${source}`, query: {}, body: undefined },
+          { method: 'POST', path: `/quotes/${destination}/execute`, query: {}, body: undefined },
+          { method: 'POST', path: `/transactions/${wallet}/reject`, query: {}, body: {} },
+        ]);
       }),
       { numRuns: RUNS * 5, seed: SEED },
     );
+  });
+
+  it('an unknown variant is still checked for what every variant has, naming the field', async () => {
+    const { cb, sent } = recorder();
+    await expect(cb.auth.credentials.create({ type: 'WEBAUTHN_V2' } as never)).rejects.toMatchObject({ name: 'ValidationError', message: expect.stringContaining('accountId') });
+    await expect(cb.externalAccounts.create({ currency: 'XYZ', accountInfo: { accountType: 'MXN_ACCOUNT', platformAccountId: 7 } } as never)).rejects.toMatchObject({
+      name: 'ValidationError',
+      message: expect.stringContaining('accountInfo.platformAccountId'),
+    });
+    expect(sent).toEqual([]);
   });
 });
 

@@ -16,12 +16,32 @@ export class Quotes extends APIResource {
   /**
    * Creates a quote. Idempotent: the SDK sends one `Idempotency-Key` per call (yours with
    * `options.idempotencyKey`) and the same key on every retry, so a retried call never makes two quotes.
+   * @example
+   * ```ts
+   * const quote = await cb.quotes.create({
+   *   source: { sourceType: 'ACCOUNT', accountId },
+   *   destination: { destinationType: 'ACCOUNT', accountId: externalAccountId },
+   *   lockedCurrencySide: 'SENDING',
+   *   lockedCurrencyAmount: 10_000, // exactly $100.00 leaves the USD account
+   *   description: 'Invoice 1042',
+   * });
+   * const { totalReceivingAmount, receivingCurrency, exchangeRate } = quote;
+   * console.log(totalReceivingAmount, receivingCurrency.code, exchangeRate);
+   * console.log('valid until', quote.expiresAt);
+   * ```
    */
   create(params: QuoteCreateParams, options?: SignedRequestOptions): APIPromise<Quote> {
     return this._client.call(op.createQuote, { body: params }, options);
   }
 
-  /** Fetches a quote by id (`Quote:…`). */
+  /**
+   * Fetches a quote by id (`Quote:…`).
+   * @example
+   * ```ts
+   * const quote = await cb.quotes.retrieve(quoteId);
+   * if (isExpired(quote)) console.log('expired at', quote.expiresAt);
+   * ```
+   */
   retrieve(quoteId: string, options?: RequestOptions): APIPromise<Quote> {
     return this._client.call(op.getQuote, { path: { quoteId } }, options);
   }
@@ -30,6 +50,13 @@ export class Quotes extends APIResource {
    * Executes a quote: money moves. Idempotent like {@link create}. Given the quote object itself,
    * an expired quote is refused locally with {@link QuoteExpiredError} before anything is sent;
    * the service refuses it too (409 `QUOTE_EXPIRED`).
+   * @example
+   * ```ts
+   * const quote = await cb.quotes.retrieve(quoteId);
+   * // Given the quote itself, an expired one is refused with QuoteExpiredError:
+   * const executed = await cb.quotes.execute(quote);
+   * const transaction = await cb.transactions.waitFor(executed.transactionId);
+   * ```
    */
   execute(quote: string | Pick<Quote, 'id' | 'expiresAt'>, options?: SignedRequestOptions): APIPromise<Quote> {
     const quoteId = typeof quote === 'string' ? quote : typeof quote?.id === 'string' ? quote.id : undefined;
@@ -49,6 +76,20 @@ export class Quotes extends APIResource {
    * Creates a quote and executes it: the common path. Each step carries its own Idempotency-Key,
    * derived from `options.idempotencyKey` when given (`<key>:create`, `<key>:execute`), so the whole
    * call can be repeated with the same key after a crash without paying twice.
+   * @example
+   * ```ts
+   * const quote = await cb.quotes.createAndExecute(
+   *   {
+   *     source: { sourceType: 'ACCOUNT', accountId },
+   *     destination: { destinationType: 'ACCOUNT', accountId: externalAccountId },
+   *     lockedCurrencySide: 'RECEIVING',
+   *     lockedCurrencyAmount: 5_000, // the payee gets exactly £50.00
+   *   },
+   *   // After a crash, call again with the same key: never paid twice.
+   *   { idempotencyKey: 'payout-1042' },
+   * );
+   * console.log(quote.status, quote.transactionId); // 'PROCESSING'
+   * ```
    */
   async createAndExecute(params: QuoteCreateParams, options?: SignedRequestOptions | null): Promise<Quote> {
     const opts = options ?? {};
@@ -67,7 +108,18 @@ export class Quotes extends APIResource {
 
 /** Moves funds from an external account into an internal account. */
 export class TransferIn extends APIResource {
-  /** Starts a transfer-in. Idempotent: one key per call, the same key on every retry. */
+  /**
+   * Starts a transfer-in. Idempotent: one key per call, the same key on every retry.
+   * @example
+   * ```ts
+   * const transaction = await cb.transferIn.create({
+   *   source: { accountId: externalAccountId }, // the customer's bank account
+   *   destination: { accountId }, // their internal account
+   *   amount: 50_000,
+   * });
+   * const settled = await cb.transactions.waitFor(transaction.id);
+   * ```
+   */
   create(params: TransferInCreateParams, options?: SignedRequestOptions): APIPromise<Transaction> {
     return this._client.call(op.createTransferIn, { body: params }, options);
   }

@@ -31,22 +31,64 @@ export interface WaitForOptions extends RequestOptions {
 
 /** Transactions: incoming and outgoing payments. */
 export class Transactions extends APIResource {
-  /** Lists transactions with any of the spec's filters and `sortOrder`; `for await` walks every page. */
+  /**
+   * Lists transactions with any of the spec's filters and `sortOrder`; `for await` walks every page.
+   * @example
+   * ```ts
+   * const transactions = cb.transactions.list({
+   *   customerId,
+   *   type: 'OUTGOING',
+   *   status: 'COMPLETED',
+   *   startDate: new Date('2025-01-01'),
+   *   sortOrder: 'asc',
+   * });
+   * for await (const transaction of transactions) {
+   *   console.log(transaction.id, transaction.settledAt);
+   * }
+   * ```
+   */
   list(params?: TransactionListParams, options?: ListOptions): PagePromise<Transaction> {
     return this._client.list(op.listTransactions, { query: params }, options);
   }
 
-  /** Fetches a transaction by id (`Transaction:…`). */
+  /**
+   * Fetches a transaction by id (`Transaction:…`).
+   * @example
+   * ```ts
+   * const transaction = await cb.transactions.retrieve(transactionId);
+   * if (transaction.status === 'FAILED') {
+   *   console.log(transaction.failureReason); // e.g. 'QUOTE_EXPIRED'
+   * }
+   * ```
+   */
   retrieve(transactionId: string, options?: RequestOptions): APIPromise<Transaction> {
     return this._client.call(op.getTransaction, { path: { transactionId } }, options);
   }
 
-  /** Rejects an incoming payment held for approval. `reason` is for your own records. */
+  /**
+   * Rejects an incoming payment held for approval. `reason` is for your own records.
+   * @example
+   * ```ts
+   * const rejected = await cb.transactions.reject(transactionId, {
+   *   reason: 'sanctions screening match', // for your own records
+   * });
+   * console.log(rejected.status); // 'REJECTED': the sender is refunded
+   * ```
+   */
   reject(transactionId: string, params?: TransactionRejectParams, options?: SignedRequestOptions): APIPromise<IncomingTransaction> {
     return this._client.call(op.rejectTransaction, { path: { transactionId }, body: params ?? {} }, options);
   }
 
-  /** Approves an incoming payment held for approval, optionally with receiver information. */
+  /**
+   * Approves an incoming payment held for approval, optionally with receiver information.
+   * @example
+   * ```ts
+   * // The sender asked for the receiver's name (INCOMING_PAYMENT.PENDING):
+   * const approved = await cb.transactions.approve(transactionId, {
+   *   receiverCustomerInfo: { FULL_NAME: 'Ada Lovelace' },
+   * });
+   * ```
+   */
   approve(transactionId: string, params?: TransactionApproveParams, options?: SignedRequestOptions): APIPromise<IncomingTransaction> {
     return this._client.call(op.approveTransaction, { path: { transactionId }, body: params ?? {} }, options);
   }
@@ -55,6 +97,19 @@ export class Transactions extends APIResource {
    * Polls a transaction with backoff until its status is one of `until` (default: a terminal status)
    * and resolves with it. Throws {@link APITimeoutError} after `timeout` ms, {@link APIUserAbortError}
    * when `signal` aborts.
+   * @example
+   * ```ts
+   * // Until a terminal status (COMPLETED, FAILED, …), for at most a minute:
+   * const settled = await cb.transactions.waitFor(transactionId, {
+   *   timeout: 60_000,
+   * });
+   * console.log(settled.status);
+   *
+   * // Or until it is on its way:
+   * await cb.transactions.waitFor(transactionId, {
+   *   until: ['PROCESSING', ...TERMINAL_STATUSES],
+   * });
+   * ```
    */
   async waitFor(transactionId: string, options?: WaitForOptions | null): Promise<Transaction> {
     const { until = TERMINAL_STATUSES, timeout = 120_000, pollInterval = 1_000, ...request } = options ?? {};

@@ -29,6 +29,26 @@ export class Webhooks extends APIResource {
    * back as an {@link UnknownEvent}.
    * Pass the body exactly as received (string, bytes, or the Fetch `Request`), never re-serialized JSON.
    * @throws {@link WebhookVerificationError} saying which check failed.
+   * @example
+   * ```ts
+   * // A Fetch handler (Next.js route, Hono, a worker): pass the Request, unread.
+   * try {
+   *   const event = await cb.webhooks.unwrap(request);
+   *   if ('unknown' in event) {
+   *     console.log('a type this SDK does not know yet:', event.type);
+   *   } else if (event.type === 'OUTGOING_PAYMENT.COMPLETED') {
+   *     console.log(event.data.id, event.data.status);
+   *   } else if (event.type === 'INCOMING_PAYMENT.PENDING') {
+   *     console.log(event.data.receivedAmount);
+   *   }
+   * } catch (error) {
+   *   if (!(error instanceof WebhookVerificationError)) throw error;
+   *   console.log(error.reason); // answer 400
+   * }
+   *
+   * // Node's http, or express.raw(): the raw bytes and the headers.
+   * const event = await cb.webhooks.unwrap(rawBody, headers);
+   * ```
    */
   async unwrap(rawBody: WebhookRawBody, headers?: WebhookHeaders, options: UnwrapOptions = {}): Promise<WebhookEvent | UnknownEvent> {
     const { unwrapWebhook } = await loadWebhooks();
@@ -39,7 +59,14 @@ export class Webhooks extends APIResource {
     });
   }
 
-  /** Checks the signature only; resolves when it matches, throws {@link WebhookVerificationError} otherwise. */
+  /**
+   * Checks the signature only; resolves when it matches, throws {@link WebhookVerificationError} otherwise.
+   * @example
+   * ```ts
+   * // Throws WebhookVerificationError unless the signature holds.
+   * await cb.webhooks.verify(rawBody, headers);
+   * ```
+   */
   async verify(rawBody: WebhookRawBody, headers?: WebhookHeaders, options: Pick<UnwrapOptions, 'publicKey'> = {}): Promise<void> {
     const { verifyWebhookSignature } = await loadWebhooks();
     await verifyWebhookSignature(rawBody, headers, options.publicKey ?? this._client.webhookPublicKey);

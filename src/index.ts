@@ -1,10 +1,31 @@
 /**
  * crossborder-sdk: a typed client for the Cross-Border Payments and Embedded Wallet Service.
+ * Start with {@link Crossborder}: every resource hangs off it (`cb.customers`, `cb.quotes`, …).
  *
  * ```ts
  * import { Crossborder } from 'crossborder-sdk';
- * const cb = new Crossborder({ tokenId, clientSecret });
+ * const cb = new Crossborder({ tokenId, clientSecret, environment: 'sandbox' });
  * ```
+ * @groupDescription Client
+ * The client and what configures it: make one and reuse it.
+ * @groupDescription Resources
+ * The classes behind `cb.customers`, `cb.quotes`, `cb.auth.credentials`, …: each method with its
+ * parameters, its result and an example.
+ * @groupDescription Errors
+ * Everything a call throws extends `CrossborderError`; an `APIError` carries the service's `status`,
+ * `code` and `requestId`.
+ * @groupDescription Pagination
+ * Every `list()` returns a `PagePromise`: `await` it for one `Page`, or `for await` it for every item.
+ * @groupDescription Webhooks
+ * `cb.webhooks.unwrap()` and the events it returns, handling each event once, and payment approval.
+ * @groupDescription Wallet
+ * Passkey helpers and the `Signer` of signed operations; the device side is `crossborder-sdk/wallet`.
+ * @groupDescription Options
+ * The options of the client, and the last argument of every method.
+ * @groupDescription API types
+ * The service's request and response bodies, by name.
+ * @groupDescription Helpers
+ * Amounts are integers in the currency's smallest unit: format them, or convert from a decimal string.
  * @module crossborder-sdk
  */
 export { Crossborder } from './client';

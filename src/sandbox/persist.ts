@@ -16,6 +16,11 @@ export interface SandboxStateDocument {
   savedAt: string;
   /** Highest id sequence used: ids made after an import continue from here. */
   lastSequence: number;
+  /**
+   * Highest webhook event sequence used: event ids after an import (a restart with `--state`) continue
+   * from here, so a receiver's dedupe never mistakes a new event for one it has seen.
+   */
+  lastWebhookSequence?: number;
   /** The world's tables as `[key, record]` entries, and the platform configuration. */
   world: Record<string, unknown>;
 }
@@ -43,10 +48,10 @@ const reviver = (_key: string, value: unknown) => {
 };
 
 /** The world as a document. */
-export function exportWorld(world: World, nowIso: string, lastSequence: number): SandboxStateDocument {
+export function exportWorld(world: World, nowIso: string, lastSequence: number, lastWebhookSequence: number): SandboxStateDocument {
   const tables: Record<string, unknown> = { config: world.config };
   for (const name of TABLES) tables[name] = [...(world[name] as Map<string, unknown>).entries()];
-  return JSON.parse(JSON.stringify({ format: STATE_FORMAT, savedAt: nowIso, lastSequence, world: tables }, replacer)) as SandboxStateDocument;
+  return JSON.parse(JSON.stringify({ format: STATE_FORMAT, savedAt: nowIso, lastSequence, lastWebhookSequence, world: tables }, replacer)) as SandboxStateDocument;
 }
 
 /** Serializes a document (bytes kept). */
@@ -55,7 +60,7 @@ export function stringifyState(document: SandboxStateDocument): string {
 }
 
 /** Parses a document; throws with the reason when it is not one. */
-export function parseState(text: string | unknown, fresh: World): { world: World; lastSequence: number } {
+export function parseState(text: string | unknown, fresh: World): { world: World; lastSequence: number; lastWebhookSequence: number } {
   const doc = (typeof text === 'string' ? JSON.parse(text, reviver) : JSON.parse(JSON.stringify(text), reviver)) as Partial<SandboxStateDocument>;
   if (doc?.format !== STATE_FORMAT || typeof doc.world !== 'object' || doc.world === null) {
     throw new Error(`not a sandbox state (expected format "${STATE_FORMAT}", as GET /_sandbox/state answers)`);
@@ -73,5 +78,6 @@ export function parseState(text: string | unknown, fresh: World): { world: World
       map.set(entry[0], entry[1]);
     }
   }
-  return { world, lastSequence: typeof doc.lastSequence === 'number' ? doc.lastSequence : 0 };
+  const sequence = (value: unknown) => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : 0);
+  return { world, lastSequence: sequence(doc.lastSequence), lastWebhookSequence: sequence(doc.lastWebhookSequence) };
 }

@@ -37,6 +37,29 @@ export function createRandom(seed: number): Random {
 }
 
 /**
+ * A source seeded from the platform's cryptographic generator: different in every process, so ids made
+ * from it (webhook event ids) never repeat across restarts. Not reproducible by design.
+ */
+export function createUniqueRandom(): Random {
+  const words = new Uint32Array(64);
+  let used = words.length;
+  const next = (): number => {
+    if (used === words.length) {
+      globalThis.crypto.getRandomValues(words);
+      used = 0;
+    }
+    return words[used++]! / 4294967296;
+  };
+  const int = (max: number) => Math.floor(next() * max);
+  const pick = (alphabet: string, length: number) => {
+    let out = '';
+    for (let i = 0; i < length; i++) out += alphabet[int(alphabet.length)];
+    return out;
+  };
+  return { next, int, pick, hex: (length) => pick('0123456789abcdef', length) };
+}
+
+/**
  * Makes `<Prefix>:<id>` identifiers. The id is UUID-shaped: a counter in the first group (so ids sort in
  * creation order, like UUIDv7) and PRNG hex after it (so they look random and are not guessable by +1).
  */

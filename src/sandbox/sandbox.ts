@@ -21,7 +21,7 @@ import type { Ctx, SandboxEnvironment } from './context';
 import { createCore } from './core';
 import { walletId } from './finders';
 import { MAX_BODY_BYTES, decodeUtf8, type SandboxRequest, type SandboxResponse } from './http';
-import { IdFactory, createRandom } from './random';
+import { IdFactory, createRandom, createUniqueRandom } from './random';
 import { routes } from './routes';
 import { claimInvitation } from './routes/platform';
 import { Scheduler } from './scheduler';
@@ -118,7 +118,10 @@ export interface SandboxCore {
   environment: SandboxEnvironment;
   /** Claims an invitation as its invitee would (no API exists for it); sends INVITATION.CLAIMED. */
   claimInvitation(code: string, inviteeUma?: string): Invitation;
-  /** Forgets all state (same seed again), pending work and deliveries; servers keep running. */
+  /**
+   * Forgets all state, pending work and deliveries; servers keep running. Ids go on from where they
+   * were (an id handed out before a reset is never handed out again).
+   */
   reset(): void;
   /** The whole state as a JSON document (what `GET /_sandbox/state` answers). */
   exportState(): SandboxStateDocument;
@@ -166,9 +169,13 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     },
   };
 
-  let webhookIds = new IdFactory(createRandom(seed ^ 0x5eed));
-  const fresh = () => {
+  // Webhook event ids are random per process (a receiver's dedupe store outlives a sandbox restart)
+  // and their sequence goes on across reset() and a state import: an id is never sent twice for two events.
+  const webhookIds = new IdFactory(createUniqueRandom());
+  /** A new world; `ids` continue after those already handed out (reset never reuses an id). */
+  const fresh = (after = 0) => {
     const ids = new IdFactory(createRandom(seed));
+    ids.continueAfter(after);
     return { ids, random: createRandom(seed * 31 + 7), world: createWorld(defaultConfig(ids, clock.now())) };
   };
   const initial = fresh();
@@ -330,14 +337,14 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     reset() {
       scheduler.clear();
       ctx.webhooks.cancel();
-      webhookIds = new IdFactory(createRandom(seed ^ 0x5eed));
-      Object.assign(ctx, fresh());
+      Object.assign(ctx, fresh(ctx.ids.nextSequence - 1));
     },
-    exportState: () => exportWorld(ctx.world, iso(clock.now()), ctx.ids.nextSequence - 1),
+    exportState: () => exportWorld(ctx.world, iso(clock.now()), ctx.ids.nextSequence - 1, webhookIds.nextSequence - 1),
     importState(state) {
-      const next = fresh();
-      const { world, lastSequence } = parseState(state, next.world);
+      const next = fresh(ctx.ids.nextSequence - 1);
+      const { world, lastSequence, lastWebhookSequence } = parseState(state, next.world);
       next.ids.continueAfter(lastSequence);
+      webhookIds.continueAfter(lastWebhookSequence);
       scheduler.clear();
       ctx.webhooks.cancel();
       Object.assign(ctx, { ...next, world });

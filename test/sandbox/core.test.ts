@@ -50,13 +50,19 @@ describe('determinism', () => {
     expect(other.c.id).not.toBe(a.c.id);
   });
 
-  it('reset() starts over with the same ids', async () => {
+  it('reset() forgets the state but never hands out an id again', async () => {
     const { sandbox, call } = setup();
     const first = await createCustomer(call);
     sandbox.reset();
     expect(sandbox.state.snapshot().customers).toEqual([]);
     const again = await createCustomer(call);
-    expect(again.id).toBe(first.id);
+    expect(again.id).not.toBe(first.id);
+    // The sequence goes on: the first group of the id counts up across the reset.
+    const sequence = (id: string) => parseInt(id.slice(id.indexOf(':') + 1, id.indexOf(':') + 9), 16);
+    expect(sequence(again.id)).toBeGreaterThan(sequence(first.id));
+    sandbox.reset();
+    const ids = new Set([first.id, again.id, (await createCustomer(call)).id]);
+    expect(ids.size).toBe(3);
     await sandbox.close();
   });
 });

@@ -184,6 +184,45 @@ describe('webhook delivery', () => {
   });
 });
 
+describe('webhook event ids never repeat (receivers dedupe by them)', () => {
+  const sequence = (id: string) => parseInt(id.slice('Webhook:'.length, 'Webhook:'.length + 8), 16);
+  const testEvent = async (s: ReturnType<typeof sandboxWith>) => {
+    await configure(s.call); // again after a reset, which forgets the endpoint
+    const before = s.hook.received.length;
+    const c = await createCustomer(s.call);
+    await s.call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 100, customerId: c.id });
+    await s.call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sue@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 200, customerId: c.id });
+    await s.sandbox.webhooks.flush();
+    expect(s.hook.received.length).toBeGreaterThan(before);
+    return { ids: s.hook.received.slice(before).map((r) => r.event.id as string), customer: c };
+  };
+
+  it('across reset(), and across a restart with the same seed', async () => {
+    const a = sandboxWith();
+    const first = await testEvent(a);
+    a.sandbox.reset();
+    const afterReset = await testEvent(a);
+    const restarted = await testEvent(sandboxWith()); // a new process: same seed, same resource ids
+    expect(restarted.customer.id).toBe(first.customer.id);
+    const all = [...first.ids, ...afterReset.ids, ...restarted.ids];
+    expect(new Set(all).size).toBe(all.length);
+    for (const id of all) expect(id).toMatch(/^Webhook:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(sequence(afterReset.ids[0]!)).toBeGreaterThan(sequence(first.ids.at(-1)!)); // the sequence goes on across reset
+  });
+
+  it('a restart from an exported state continues the event sequence', async () => {
+    const a = sandboxWith();
+    const first = await testEvent(a);
+    const state = a.sandbox.exportState();
+    expect(state.lastWebhookSequence).toBe(sequence(first.ids.at(-1)!));
+    const b = sandboxWith();
+    b.sandbox.importState(JSON.stringify(state));
+    const later = await testEvent(b);
+    expect(sequence(later.ids[0]!)).toBe(sequence(first.ids.at(-1)!) + 1);
+    expect(later.ids.filter((id) => first.ids.includes(id))).toEqual([]);
+  });
+});
+
 describe('payment approval webhook (amount ending in 1313, webhookEndpoint set)', () => {
   async function held(statuses: (number | 'throw' | 'hang')[], extra: Record<string, unknown> = {}) {
     // Frozen clock: the 5-second approval window is measured on it, to the millisecond.

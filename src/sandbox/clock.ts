@@ -5,6 +5,9 @@
  * @module
  */
 
+/** The last instant a `Date` can hold (+275760-09-13): the clock never moves past it. */
+export const MAX_CLOCK_MS = 8.64e15;
+
 /** A controllable clock. Times are milliseconds since the epoch. */
 export interface Clock {
   /** The current sandbox time, in ms since the epoch. */
@@ -31,7 +34,7 @@ export function createClock(start?: Date | string | number, options: { frozen?: 
     frozen: frozenAt !== undefined,
     now: () => real() + offset,
     advance(ms) {
-      if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`clock.advance(ms) needs a finite ms ≥ 0, got ${ms}`);
+      checkAdvance(clock.now(), ms);
       offset += ms;
     },
     set(date) {
@@ -43,10 +46,16 @@ export function createClock(start?: Date | string | number, options: { frozen?: 
   return clock;
 }
 
+/** Throws a RangeError unless moving `now` forward by `ms` gives a valid date. */
+export function checkAdvance(now: number, ms: number): void {
+  if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`clock.advance(ms) needs a finite ms ≥ 0, got ${ms}`);
+  if (!(now + ms <= MAX_CLOCK_MS)) throw new RangeError(`advancing ${ms} ms would take the clock past ${new Date(MAX_CLOCK_MS).toISOString()}, the last valid date`);
+}
+
 /** Milliseconds since the epoch of a Date, ISO string or number; throws on an unreadable value. */
 export function toMillis(date: Date | string | number): number {
   const ms = date instanceof Date ? date.getTime() : typeof date === 'number' ? date : Date.parse(date);
-  if (!Number.isFinite(ms)) throw new RangeError(`not a valid date: ${String(date)}`);
+  if (!Number.isFinite(ms) || Math.abs(ms) > MAX_CLOCK_MS) throw new RangeError(`not a valid date: ${String(date)}`);
   return ms;
 }
 

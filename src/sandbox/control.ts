@@ -5,6 +5,7 @@
  * `{"advanceMs":600000}`), `GET /_sandbox/state`, `GET /_sandbox/webhooks/deliveries`.
  * @module
  */
+import { MAX_CLOCK_MS } from './clock';
 import type { SandboxRequest, SandboxResponse } from './http';
 import { INSPECTOR_HTML } from './inspector';
 
@@ -93,8 +94,12 @@ export function handleControl(req: SandboxRequest, path: string, controls: Contr
       return reply(200, { reset: true, now: new Date(controls.now()).toISOString() });
     case 'POST /_sandbox/clock': {
       const ms = body.advanceMs !== undefined ? body.advanceMs : parseDuration(body.advance);
+      const field = body.advanceMs !== undefined ? 'advanceMs' : 'advance';
       if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
-        return error(400, 'INVALID_INPUT', 'Give {"advance":"10m"} (30s, 10m, 2h, 1d) or {"advanceMs":600000}, not negative.', { field: body.advanceMs !== undefined ? 'advanceMs' : 'advance' });
+        return error(400, 'INVALID_INPUT', 'Give {"advance":"10m"} (30s, 10m, 2h, 1d) or {"advanceMs":600000}, not negative.', { field });
+      }
+      if (!(controls.now() + ms <= MAX_CLOCK_MS)) {
+        return error(400, 'INVALID_INPUT', `${field}: advancing ${ms} ms would take the clock past ${new Date(MAX_CLOCK_MS).toISOString()}, the last valid date.`, { field });
       }
       controls.advance(ms);
       return reply(200, { now: new Date(controls.now()).toISOString(), advancedMs: ms });

@@ -15,7 +15,7 @@ import type {
   Transaction,
   Verification,
 } from '../generated/types';
-import { createClock, iso, type Clock } from './clock';
+import { checkAdvance, createClock, iso, type Clock } from './clock';
 import { defaultConfig } from './config';
 import type { Ctx, SandboxEnvironment } from './context';
 import { createCore } from './core';
@@ -119,7 +119,8 @@ export interface SandboxCore {
   /** Claims an invitation as its invitee would (no API exists for it); sends INVITATION.CLAIMED. */
   claimInvitation(code: string, inviteeUma?: string): Invitation;
   /**
-   * Forgets all state, pending work and deliveries; servers keep running. Ids go on from where they
+   * Forgets all state, pending work and deliveries, and puts the clock back where it stood when the
+   * sandbox was made (undoing every `advance`/`set`); servers keep running. Ids go on from where they
    * were (an id handed out before a reset is never handed out again).
    */
   reset(): void;
@@ -156,10 +157,15 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
       onError(error);
     }
   };
+  // Where the clock stood when the sandbox was made, as an offset from real time (or the instant, when
+  // frozen): reset() puts it back there.
+  const startedAt = base.now();
+  const startOffset = startedAt - Date.now();
   const clock: Clock = {
     frozen: base.frozen ?? false,
     now: () => base.now(),
     advance(ms) {
+      checkAdvance(base.now(), ms); // a custom clock may not check: past the last valid date every answer would fail
       base.advance(ms);
       runDue();
     },
@@ -337,6 +343,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     reset() {
       scheduler.clear();
       ctx.webhooks.cancel();
+      base.set(base.frozen ? startedAt : Date.now() + startOffset);
       Object.assign(ctx, fresh(ctx.ids.nextSequence - 1));
     },
     exportState: () => exportWorld(ctx.world, iso(clock.now()), ctx.ids.nextSequence - 1, webhookIds.nextSequence - 1),

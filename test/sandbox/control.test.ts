@@ -6,8 +6,10 @@ import type { SandboxServer } from '../../src/sandbox/sandbox';
 const AUTH = `Basic ${Buffer.from('tok:secret').toString('base64')}`;
 let sandbox: Sandbox;
 let server: SandboxServer;
+let startedAt: number;
 beforeAll(async () => {
   sandbox = createSandbox({ clock: createClock(undefined, { frozen: true }) });
+  startedAt = sandbox.clock.now();
   server = await sandbox.listen();
 });
 afterAll(() => sandbox.close());
@@ -36,6 +38,29 @@ describe('/_sandbox/ controls', () => {
     expect(Date.parse(again.body.now) - before).toBe(630_000);
     expect((await call('POST', '/_sandbox/clock', { advance: 'soon' })).status).toBe(400);
     expect((await call('POST', '/_sandbox/clock', { advanceMs: -1 })).status).toBe(400);
+  });
+
+  it('refuse an advance past the last valid date (naming the field) and keep answering; reset puts the clock back and never reuses an id', async () => {
+    const start = sandbox.clock.now();
+    const customer = (await call('POST', '/2025-10-13/customers', { customerType: 'INDIVIDUAL', region: 'US', fullName: 'Kim' })).body;
+    for (const [body, field] of [[{ advance: '100000000d' }, 'advance'], [{ advanceMs: 1e20 }, 'advanceMs'], [{ advanceMs: 8.64e15 }, 'advanceMs']] as const) {
+      const refused = await call('POST', '/_sandbox/clock', body);
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ code: 'INVALID_INPUT', details: { field } });
+      expect(refused.body.message).toContain('+275760-09-13T00:00:00.000Z');
+    }
+    expect(sandbox.clock.now()).toBe(start); // refused: not moved
+    expect(() => sandbox.clock.advance(1e20)).toThrow(RangeError);
+    expect((await call('GET', '/2025-10-13/customers')).status).toBe(200);
+    const far = await call('POST', '/_sandbox/clock', { advance: '36500d' }); // a century on is fine
+    expect(far.status).toBe(200);
+    expect(Date.parse(far.body.now) - start).toBe(36_500 * 86_400_000);
+    const reset = await call('POST', '/_sandbox/reset', {});
+    expect(reset.status).toBe(200);
+    expect(Date.parse(reset.body.now)).toBe(startedAt); // where this frozen clock stood when the sandbox was made
+    expect(sandbox.clock.now()).toBe(startedAt); // (the test before this one moved it 10.5 minutes on)
+    const after = (await call('POST', '/2025-10-13/customers', { customerType: 'INDIVIDUAL', region: 'US', fullName: 'Kim' })).body;
+    expect(after.id).not.toBe(customer.id);
   });
 
   it('export the state, reset to empty, import it back: the same customers, pending work resumes, new ids do not collide', async () => {

@@ -63,6 +63,10 @@ describe('determinism', () => {
     sandbox.reset();
     const ids = new Set([first.id, again.id, (await createCustomer(call)).id]);
     expect(ids.size).toBe(3);
+    // The default clock follows real time: reset() undoes the advances.
+    sandbox.clock.advance(86_400_000);
+    sandbox.reset();
+    expect(Math.abs(sandbox.clock.now() - Date.now())).toBeLessThan(1_000);
     await sandbox.close();
   });
 });

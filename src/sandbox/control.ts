@@ -75,6 +75,8 @@ export function handleControl(req: SandboxRequest, path: string, controls: Contr
   }
   const method = req.method.toUpperCase();
   const route = `${method} ${path}`;
+  // A body the adapter could not read (too large, not UTF-8) is reported as such, not as a bad document.
+  if (req.bodyError) return error(400, 'INVALID_INPUT', req.bodyError, { field: 'body' });
   let body: Record<string, unknown> = {};
   if (req.body && req.body.trim() !== '') {
     try {

@@ -21,6 +21,26 @@ export interface SandboxRequest {
 /** Largest request body the sandbox reads (1 MiB). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/** Largest state document `PUT /_sandbox/state` reads (128 MiB): what `GET /_sandbox/state` exports must go back in. */
+export const MAX_STATE_BODY_BYTES = 128 * 1024 * 1024;
+
+/** The body limit of a request: {@link MAX_STATE_BODY_BYTES} for a state import, else {@link MAX_BODY_BYTES}. */
+export function bodyLimit(method: string, url: string): number {
+  if (method.toUpperCase() !== 'PUT') return MAX_BODY_BYTES;
+  let path: string;
+  try {
+    path = new URL(url, 'http://sandbox.invalid').pathname;
+  } catch {
+    return MAX_BODY_BYTES;
+  }
+  return path === '/_sandbox/state' ? MAX_STATE_BODY_BYTES : MAX_BODY_BYTES;
+}
+
+/** What an adapter reports when a body is over its limit. */
+export function tooLarge(limit: number): string {
+  return `The request body exceeds ${limit} bytes (${limit / 1024 / 1024} MiB).`;
+}
+
 /** A response as the core produces it. */
 export interface SandboxResponse {
   status: number;

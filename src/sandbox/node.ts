@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { MAX_BODY_BYTES, decodeUtf8, type SandboxRequest, type SandboxResponse } from './http';
+import { bodyLimit, decodeUtf8, tooLarge, type SandboxRequest, type SandboxResponse } from './http';
 
 /** A running HTTP server. */
 export interface ListeningServer {
@@ -16,16 +16,18 @@ export interface ListeningServer {
 }
 
 function readBody(req: IncomingMessage): Promise<{ body: string | undefined; bodyError?: string }> {
+  // A state import (PUT /_sandbox/state) may be as large as what GET exported; everything else 1 MiB.
+  const limit = bodyLimit(req.method ?? 'GET', req.url ?? '/');
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       // Past the limit keep draining (so the answer can still be sent) but stop keeping bytes.
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+      if (size <= limit) chunks.push(chunk);
     });
     req.on('end', () => {
-      if (size > MAX_BODY_BYTES) return resolve({ body: undefined, bodyError: `The request body exceeds ${MAX_BODY_BYTES} bytes.` });
+      if (size > limit) return resolve({ body: undefined, bodyError: tooLarge(limit) });
       if (size === 0) return resolve({ body: undefined });
       const body = decodeUtf8(Buffer.concat(chunks, size));
       resolve(body === undefined ? { body: undefined, bodyError: 'The request body is not valid UTF-8.' } : { body });

@@ -20,7 +20,7 @@ import { defaultConfig } from './config';
 import type { Ctx, SandboxEnvironment } from './context';
 import { createCore } from './core';
 import { walletId } from './finders';
-import { MAX_BODY_BYTES, decodeUtf8, type SandboxRequest, type SandboxResponse } from './http';
+import { bodyLimit, decodeUtf8, tooLarge, type SandboxRequest, type SandboxResponse } from './http';
 import { IdFactory, createRandom, createUniqueRandom } from './random';
 import { routes } from './routes';
 import { claimInvitation } from './routes/platform';
@@ -272,7 +272,8 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     let bodyError: string | undefined;
     if (request.body) {
       const bytes = new Uint8Array(await request.arrayBuffer());
-      if (bytes.length > MAX_BODY_BYTES) bodyError = `The request body exceeds ${MAX_BODY_BYTES} bytes.`;
+      const limit = bodyLimit(request.method, request.url);
+      if (bytes.length > limit) bodyError = tooLarge(limit);
       else if (bytes.length > 0) {
         body = decodeUtf8(bytes);
         if (body === undefined) bodyError = 'The request body is not valid UTF-8.';

@@ -89,6 +89,44 @@ describe('/_sandbox/ controls', () => {
     expect((await call('PUT', '/_sandbox/state', { format: 'nope' })).status).toBe(400);
   });
 
+  it('PUT back a state of a few MB that GET exported; a body over a limit is reported as too large', async () => {
+    await call('POST', '/_sandbox/reset', {});
+    const first = (await call('POST', '/2025-10-13/customers', { customerType: 'INDIVIDUAL', region: 'US', fullName: 'Many Copies', currencies: ['USD'] })).body;
+    const doc = (await call('GET', '/_sandbox/state')).body;
+    const [, record] = doc.world.customers[0];
+    // 8,000 more customers, each a copy of the first under its own id: a state of about 3.6 MB.
+    for (let i = 1; i <= 8_000; i++) {
+      const id = `Customer:${(0x10000 + i).toString(16).padStart(8, '0')}-0000-4000-8000-${String(i).padStart(12, '0')}`;
+      doc.world.customers.push([id, { ...record, seq: 0x10000 + i, data: { ...record.data, id, fullName: `Copy ${i}`, umaAddress: `$copy${i}@sandbox.crossborder.example` } }]);
+    }
+    doc.lastSequence = 0x10000 + 8_000;
+    const text = JSON.stringify(doc);
+    expect(text.length).toBeGreaterThan(3_000_000);
+    const res = await fetch(`${server.url}/_sandbox/state`, { method: 'PUT', headers: { authorization: AUTH, 'content-type': 'application/json' }, body: text });
+    expect([res.status, (await res.json()).imported]).toEqual([200, true]);
+    const list = (await call('GET', '/2025-10-13/customers?limit=1')).body;
+    expect(list.totalCount).toBe(8_001);
+    const exported = await fetch(`${server.url}/_sandbox/state`, { headers: { authorization: AUTH } });
+    const again = await exported.text();
+    expect(again.length).toBeGreaterThan(3_000_000);
+    const back = await fetch(`${server.url}/_sandbox/state`, { method: 'PUT', headers: { authorization: AUTH, 'content-type': 'application/json' }, body: again });
+    expect(back.status).toBe(200); // what GET exports, PUT takes back
+    expect((await call('GET', `/2025-10-13/customers/${encodeURIComponent(first.id)}`)).body.fullName).toBe('Many Copies');
+
+    // Other routes keep the 1 MiB limit, and say so rather than "not a sandbox state".
+    const big = JSON.stringify({ advance: '10m', padding: 'x'.repeat(1_100_000) });
+    const clock = await call('POST', '/_sandbox/clock', JSON.parse(big));
+    expect(clock.status).toBe(400);
+    expect(clock.body).toMatchObject({ code: 'INVALID_INPUT', details: { field: 'body' } });
+    expect(clock.body.message).toBe('The request body exceeds 1048576 bytes (1 MiB).');
+    const { bodyLimit, MAX_STATE_BODY_BYTES } = await import('../../src/sandbox/http');
+    expect([bodyLimit('PUT', '/_sandbox/state'), bodyLimit('PUT', 'http://x/_sandbox/state?x=1'), bodyLimit('POST', '/_sandbox/state'), bodyLimit('PUT', '/2025-10-13/customers/x')]).toEqual([MAX_STATE_BODY_BYTES, MAX_STATE_BODY_BYTES, 1024 * 1024, 1024 * 1024]);
+    // In-process (fetch) the same limits apply.
+    const inProcess = await sandbox.fetch('http://sandbox.test/_sandbox/state', { method: 'PUT', headers: { authorization: AUTH }, body: again });
+    expect(inProcess.status).toBe(200);
+    await call('POST', '/_sandbox/reset', {});
+  });
+
   it('trigger any webhook type for a resource, list the deliveries with bodies and answers, redeliver one', async () => {
     const { createServer } = await import('node:http');
     const bodies: string[] = [];

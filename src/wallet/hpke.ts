@@ -102,19 +102,39 @@ export async function openSessionBundle(bundle: string, recipientPrivateKey: Cry
   }
   const enc = uncompressed(bytes.subarray(0, 33), 'the bundle enc');
   const recipient = uncompressed(recipientPublicKey, 'the recipient public key');
+  let key: CryptoKey;
+  let nonce: Bytes;
   try {
     const peer = await subtle().importKey('raw', enc, ECDH_P256, false, []);
     const dh = new Uint8Array(await subtle().deriveBits({ name: 'ECDH', public: peer }, recipientPrivateKey, 256));
-    const { key, nonce } = await keySchedule(dh, enc, recipient, text(SESSION_BUNDLE_INFO));
+    ({ key, nonce } = await keySchedule(dh, enc, recipient, text(SESSION_BUNDLE_INFO)));
     dh.fill(0);
+  } catch (cause) {
+    // enc is a valid point (checked above): nothing here depends on the bundle being genuine.
+    throw refused(cause);
+  }
+  try {
     return new Uint8Array(await subtle().decrypt({ name: 'AES-GCM', iv: nonce, additionalData: concat(enc, recipient) }, key, bytes.subarray(33)));
   } catch (cause) {
+    // AES-GCM reports a failed authentication, and only that, as OperationError (WebCrypto spec).
+    if ((cause as { name?: unknown } | null)?.name !== 'OperationError') throw refused(cause);
     throw new WalletCryptoError(
       'decrypt_failed',
       'encryptedSessionSigningKey could not be decrypted: it is corrupted or was sealed to a different clientPublicKey',
       { cause },
     );
   }
+}
+
+/**
+ * The runtime's WebCrypto refused an operation itself (a TypeError for a typed array from another
+ * realm, a missing algorithm): said as such, with the runtime's words, not as a bad bundle.
+ */
+function refused(cause: unknown): WalletCryptoError {
+  const said = cause instanceof Error || (typeof cause === 'object' && cause !== null && 'message' in cause)
+    ? `${String((cause as Error).name)}: ${String((cause as Error).message)}`
+    : String(cause);
+  return new WalletCryptoError('unsupported', `this runtime's WebCrypto refused to open encryptedSessionSigningKey (ECDH P-256, HMAC-SHA-256, AES-256-GCM): ${said}`, { cause });
 }
 
 /**

@@ -95,7 +95,8 @@ export interface ClientKeyPair {
   /**
    * Opens `encryptedSessionSigningKey` (the production bundle: base58check of the compressed HPKE
    * `enc` and the sealed key) into a {@link SessionKey}. Throws {@link WalletCryptoError} on malformed
-   * input (`invalid_input`) or when it was not sealed to this key pair (`decrypt_failed`, with the cause).
+   * input (`invalid_input`), when it was not sealed to this key pair (`decrypt_failed`), or when the
+   * runtime's WebCrypto refuses an operation itself (`unsupported`); the runtime's error is the `cause`.
    */
   decryptSessionKey(encryptedSessionSigningKey: string): Promise<SessionKey>;
   /** This key pair as the session key (client-held session: `/verify` answered no encrypted key). */

@@ -141,6 +141,34 @@ describe('decryptSessionKey: the production bundle (base58check, compressed enc,
     expect(wrong.message).not.toContain(hex(privateKey));
   });
 
+  it("says so when the runtime's WebCrypto refuses an operation (edge runtime: an ArrayBuffer of another realm), not 'corrupted'", async () => {
+    const keyPair = await generateClientKeyPair();
+    const sealed = await sealSessionKey(keyPair.publicKey, generateSessionKeyPair().privateKey);
+    // What @edge-runtime/vm's WebCrypto throws for an ArrayBuffer made in the edge realm.
+    const refusal = () => new TypeError("Failed to execute 'importKey' on 'SubtleCrypto': 2nd argument is not instance of ArrayBuffer, Buffer, TypedArray, or DataView.");
+    for (const method of ['importKey', 'deriveBits', 'sign', 'decrypt'] as const) {
+      const spy = vi.spyOn(globalThis.crypto.subtle, method).mockRejectedValueOnce(refusal());
+      try {
+        const error = await expectWalletError(keyPair.decryptSessionKey(sealed), 'unsupported');
+        expect(error.message, method).toContain("this runtime's WebCrypto refused");
+        expect(error.message, method).toContain('TypeError: Failed to execute');
+        expect(error.message, method).not.toMatch(/corrupted|different clientPublicKey/);
+        expect(error.cause, method).toBeInstanceOf(TypeError);
+      } finally {
+        spy.mockRestore();
+      }
+    }
+    // The same bundle opens once the runtime cooperates; a failed authentication is still decrypt_failed.
+    expect((await keyPair.decryptSessionKey(sealed)).publicKey).toMatch(/^0[23][0-9a-f]{64}$/);
+    const spy = vi.spyOn(globalThis.crypto.subtle, 'decrypt').mockRejectedValueOnce(new DOMException('The operation failed for an operation-specific reason', 'OperationError'));
+    try {
+      const error = await expectWalletError(keyPair.decryptSessionKey(sealed), 'decrypt_failed');
+      expect((error.cause as DOMException).name).toBe('OperationError');
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('fails if the info string or the AAD were different (the format is exact)', async () => {
     // A bundle sealed by plain RFC 9180 (empty info, no AAD) is refused: proof the check is not loose.
     const keyPair = await generateClientKeyPair();

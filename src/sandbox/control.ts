@@ -112,7 +112,11 @@ export function handleControl(req: SandboxRequest, path: string, controls: Contr
       try {
         controls.importState(body);
       } catch (cause) {
-        return error(400, 'INVALID_INPUT', `Not a sandbox state: ${cause instanceof Error ? cause.message : String(cause)}`, { field: 'body' });
+        const where = cause as { table?: string; key?: string };
+        return error(400, 'INVALID_INPUT', `Not a sandbox state: ${cause instanceof Error ? cause.message : String(cause)}`, {
+          field: where.table ? `world.${where.table}` : 'body',
+          ...(where.key !== undefined ? { key: where.key } : {}),
+        });
       }
       return reply(200, { imported: true, now: new Date(controls.now()).toISOString() });
     case 'GET /_sandbox/requests':

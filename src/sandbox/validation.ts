@@ -87,9 +87,7 @@ export function validate(location: Location, schema: Schema | undefined, value: 
   if (!schema) return value;
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const raw = flatten(result.error.issues as readonly Issue[]);
-  // zod reports a missing field as invalid_type; say "is required" for it.
-  for (const i of raw) if (i.code === 'invalid_type' && i.received === undefined && fieldMissing(value, i.path)) i.received = 'undefined';
+  const raw = rawIssues(result.error.issues as readonly Issue[], value);
   const issues: FieldIssue[] = raw.map((i) => ({ location, field: i.path.map(String).join('.'), rule: i.code, message: describe(i) }));
   // Out of range includes past the safe-integer range (origin `int`) and JSON numbers too big to be finite.
   const outOfRange = (i: Issue) =>
@@ -102,6 +100,20 @@ export function validate(location: Location, schema: Schema | undefined, value: 
     `Invalid ${location === 'body' ? 'request body' : `${location} parameter`}: ${summary}.`,
     { field: issues[0]?.field || location, issues },
   );
+}
+
+function rawIssues(issues: readonly Issue[], value: unknown): Issue[] {
+  const raw = flatten(issues);
+  // zod reports a missing field as invalid_type; say "is required" for it.
+  for (const i of raw) if (i.code === 'invalid_type' && i.received === undefined && fieldMissing(value, i.path)) i.received = 'undefined';
+  return raw;
+}
+
+/** What is wrong with `value` by `schema`, one `field message` per problem (empty when valid). */
+export function problems(schema: Schema, value: unknown): string[] {
+  const result = schema.safeParse(value);
+  if (result.success) return [];
+  return rawIssues(result.error.issues as readonly Issue[], value).map((i) => `${i.path.map(String).join('.') || 'the value'} ${describe(i)}`);
 }
 
 function fieldMissing(value: unknown, path: readonly PropertyKey[]): boolean {

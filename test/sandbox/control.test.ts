@@ -127,6 +127,34 @@ describe('/_sandbox/ controls', () => {
     await call('POST', '/_sandbox/reset', {});
   });
 
+  it('check each record on import: a malformed one is refused with 400 naming its table and key, and the state is left as it was', async () => {
+    await call('POST', '/_sandbox/reset', {});
+    const kept = (await call('POST', '/2025-10-13/customers', { customerType: 'INDIVIDUAL', region: 'US', fullName: 'Kept', currencies: ['USD'] })).body;
+    const good = (await call('GET', '/_sandbox/state')).body;
+    const [customerKey, customer] = good.world.customers[0];
+    const [txKey] = [`Transaction:none`];
+    const broken = (world: Record<string, unknown>) => ({ ...good, world: { ...good.world, ...world } });
+    const cases: [unknown, string, string | undefined, RegExp][] = [
+      [{ format: 'crossborder-sandbox-state/1', world: { customers: [['Customer:x', { garbage: true }]] } }, 'world.customers', 'Customer:x', /world\.customers\["Customer:x"\] has a missing or malformed seq, createdMs/],
+      [broken({ customers: [[customerKey, { ...customer, data: { ...customer.data, kycStatus: undefined, customerType: 'INDIVIDUAL' } }]] }), 'world.customers', customerKey, /data: kycStatus is required/],
+      [broken({ customers: [[customerKey, { ...customer, data: { ...customer.data, customerType: 'ROBOT' } }]] }), 'world.customers', customerKey, /data: customerType does not match any accepted shape/],
+      [broken({ customers: [['Customer:other', customer]] }), 'world.customers', 'Customer:other', /stored under a key that is not its id/],
+      [broken({ customers: [[customerKey, customer], [customerKey, customer]] }), 'world.customers', customerKey, /appears twice/],
+      [broken({ transactions: [[txKey, { seq: 1, createdMs: 0, data: { id: txKey } }]] }), 'world.transactions', txKey, /world\.transactions\["Transaction:none"\] data: /],
+      [broken({ sessions: [['Session:1', { id: 'Session:1', seq: 1, createdMs: 0, walletSuffix: 'w', credentialId: 'c', type: 'EMAIL_OTP', publicKey: '02', expiresMs: 0, revoked: 'no' }]] }), 'world.sessions', 'Session:1', /malformed revoked/],
+      [broken({ quotes: 'none' }), 'world.quotes', undefined, /world\.quotes must be a list/],
+      [broken({ config: { id: 42 } }), 'world.config', undefined, /world\.config: /],
+    ];
+    for (const [doc, field, key, message] of cases) {
+      const res = await call('PUT', '/_sandbox/state', doc);
+      expect({ field, status: res.status, code: res.body.code, details: res.body.details }).toEqual({ field, status: 400, code: 'INVALID_INPUT', details: key === undefined ? { field } : { field, key } });
+      expect(res.body.message).toMatch(message);
+    }
+    // Nothing was imported: the customer is still there and the list still answers.
+    const list = await call('GET', '/2025-10-13/customers');
+    expect([list.status, list.body.data.map((c: { id: string }) => c.id)]).toEqual([200, [kept.id]]);
+  });
+
   it('trigger any webhook type for a resource, list the deliveries with bodies and answers, redeliver one', async () => {
     const { createServer } = await import('node:http');
     const bodies: string[] = [];

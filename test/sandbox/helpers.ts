@@ -100,3 +100,20 @@ export function expectError(res: Answer, status: number, code: string): void {
   }
   if (!res.headers.get('x-request-id')) throw new Error('missing X-Request-Id');
 }
+
+/**
+ * Exports `sandbox`'s state and imports it into a fresh sandbox, which must take every record (the
+ * import checks each one) and export the same world again. Returns the number of records per table.
+ */
+export function roundTrip(sandbox: Sandbox): Record<string, number> {
+  const doc = sandbox.exportState();
+  const other = createSandbox();
+  try {
+    other.importState(JSON.stringify(doc));
+    const again = other.exportState();
+    if (JSON.stringify(again.world) !== JSON.stringify(doc.world)) throw new Error('the imported world exports differently');
+  } finally {
+    void other.close();
+  }
+  return Object.fromEntries(Object.entries(doc.world).filter(([, v]) => Array.isArray(v)).map(([k, v]) => [k, (v as unknown[]).length]));
+}

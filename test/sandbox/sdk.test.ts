@@ -113,4 +113,12 @@ describe('Crossborder client over HTTP', () => {
     const err = await cb.internalAccounts.update(walletId, { privateEnabled: false }, { signer: (c) => sessionKeySigner(stranger.sessionKey())(c) }).catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 401 });
   });
+
+  it('everything these flows left behind exports and imports back, each record checked', async () => {
+    const { roundTrip } = await import('./helpers');
+    const counts = roundTrip(sandbox);
+    for (const table of ['customers', 'internalAccounts', 'externalAccounts', 'quotes', 'transactions', 'lookups', 'verifications', 'credentials', 'sessions', 'signedChallenges']) {
+      expect({ table, records: counts[table]! > 0 }).toEqual({ table, records: true });
+    }
+  });
 });

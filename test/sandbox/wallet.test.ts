@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateClientKeyPair, WalletSession } from '../../src/wallet/index';
-import { accountOf, createCustomer, expectError, setup, type Call } from './helpers';
+import { accountOf, createCustomer, expectError, roundTrip, setup, type Call } from './helpers';
 
 const { sandbox, call } = setup();
 afterEach(() => sandbox.reset());
@@ -129,6 +129,9 @@ describe('wallet credentials and sessions, end to end', () => {
     expect(end.answer.status).toBe(204);
     expect((await call('GET', `/auth/sessions?accountId=${walletId}`)).body.data).toEqual([]);
     expectError(await call('DELETE', `/auth/sessions/${passkeySession.id}`), 404, 'SESSION_NOT_FOUND');
+
+    // 10. What this left behind exports and imports back, record by record checked.
+    expect(roundTrip(sandbox)).toMatchObject({ credentials: 1, sessions: 2, signedChallenges: 9, passkeyChallenges: 1 });
   });
 
   it('signs the exact bytes: a re-serialized payload does not verify', async () => {

@@ -69,13 +69,13 @@ export async function main(print: (line: string) => void = console.log): Promise
     });
     print(`customer  ${customer.id}  ${customer.umaAddress}`);
 
-    // Sandbox only: simulate payments arriving. An amount ending in 1313 (MAGIC.holdForApprovalAmountSuffix)
-    // is held PENDING and sent to the webhook endpoint for approval.
+    // Sandbox only: simulate payments arriving. The amount MAGIC.holdForApprovalAmount (13131313, exactly)
+    // is held PENDING and sent to the webhook endpoint for approval; any other amount completes at once.
     for (const sender of ['$bob@sandbox.uma.example', '$mallory@sandbox.uma.example']) {
       const held = await cb.sandbox.receiveUmaPayment({
         senderUmaAddress: sender,
         receivingCurrencyCode: 'USD',
-        receivingCurrencyAmount: 10_000 + MAGIC.holdForApprovalAmountSuffix, // $113.13
+        receivingCurrencyAmount: MAGIC.holdForApprovalAmount, // $131,313.13
         customerId: customer.id,
       });
       print(`incoming  ${held.id}  ${held.status}`);

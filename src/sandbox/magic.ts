@@ -30,7 +30,7 @@ export type FailureReason =
  * | external account number `4000000000000099` | `beneficiaryVerificationStatus: NOT_MATCHED` |
  * | external account number `4000000000000097` | `beneficiaryVerificationStatus: PARTIAL_MATCH` |
  * | external account number `4000000000000096` | the account is created `UNDER_REVIEW` instead of `ACTIVE` |
- * | sandbox UMA receive amount ending in `1313` (e.g. 1313, 101313) | the incoming payment is held `PENDING` for approval: by the approval webhook when `webhookEndpoint` is set, else until `/approve` or `/reject` |
+ * | sandbox UMA receive amount exactly `13131313` (131,313.13 in a two-decimal currency) | the incoming payment is held `PENDING` for approval: by the approval webhook when `webhookEndpoint` is set, else until `/approve` or `/reject` |
  * | OTP `000000` | the only EMAIL_OTP code that verifies |
  * | customer `fullName` / `businessInfo.legalName` ending ` Pending` | `kycStatus: PENDING` (verification `PENDING_MANUAL_REVIEW`) |
  * | customer `fullName` / `businessInfo.legalName` ending ` Rejected` | `kycStatus: REJECTED` (verification `REJECTED`) |
@@ -58,8 +58,11 @@ export const MAGIC = {
   beneficiaryPartialMatch: '4000000000000097',
   /** External account number → account status `UNDER_REVIEW`. */
   underReview: '4000000000000096',
-  /** Sandbox UMA receive amounts whose last four digits are these are held `PENDING` for approval. */
-  holdForApprovalAmountSuffix: 1313,
+  /**
+   * The `receivingCurrencyAmount` of `cb.sandbox.receiveUmaPayment` that is held `PENDING` for approval
+   * (exactly this amount, in the currency's smallest unit: 131,313.13 USD).
+   */
+  holdForApprovalAmount: 13_131_313,
   /** The EMAIL_OTP code. */
   otp: '000000',
   /** Name suffix → `kycStatus: PENDING`. */
@@ -79,7 +82,7 @@ export function staysProcessing(identifier: string | undefined): boolean {
   return identifier === MAGIC.stuckProcessing;
 }
 
-/** True when a sandbox incoming payment of `amount` is held for approval. */
+/** True when a sandbox incoming payment of `amount` is held for approval (that one whole amount only). */
 export function holdsForApproval(amount: number): boolean {
-  return amount % 10_000 === MAGIC.holdForApprovalAmountSuffix;
+  return amount === MAGIC.holdForApprovalAmount;
 }

@@ -32,7 +32,7 @@ export interface InternalAccountRec extends Rec<InternalAccount> {
   currency: string;
 }
 
-/** An external account; `identifier` is what the magic suffixes look at. */
+/** An external account; `identifier` is what the magic values (`MAGIC.failures`, …) are compared with. */
 export interface ExternalAccountRec extends Rec<ExternalAccount> {
   identifier: string | undefined;
 }

@@ -17,7 +17,7 @@ describe('docs/testing.md failure values', () => {
     expect(guide).toContain(`| account number \`${MAGIC.beneficiaryNotMatched}\` | \`beneficiaryVerificationStatus: NOT_MATCHED\``);
     expect(guide).toContain(`| account number \`${MAGIC.beneficiaryPartialMatch}\` | \`beneficiaryVerificationStatus: PARTIAL_MATCH\``);
     expect(guide).toContain(`| account number \`${MAGIC.underReview}\` | the external account is created \`UNDER_REVIEW\``);
-    expect(guide).toContain(`amount ending in \`${MAGIC.holdForApprovalAmountSuffix}\``);
+    expect(guide).toContain(`amount exactly \`${MAGIC.holdForApprovalAmount}\``);
     expect(guide).toContain(`| OTP \`${MAGIC.otp}\` |`);
     expect(guide).toContain(`name ending \`${MAGIC.kycPendingNameSuffix}\` / \`${MAGIC.kycRejectedNameSuffix}\``);
   });

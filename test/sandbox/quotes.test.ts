@@ -226,7 +226,7 @@ describe('UMA destinations', () => {
     expect(tx.reconciliationInstructions.reference).toMatch(/^UMA-/);
   });
 
-  it('fails a payment to an UMA user ending in a magic suffix', async () => {
+  it('fails a payment to an UMA user that is a magic value', async () => {
     const { from } = await twoAccounts(call, 'USD', 'USD');
     await fund(call, from.id, 100_000);
     const address = '$4000000000000001@receiver.example';
@@ -358,23 +358,95 @@ describe('balances add up', () => {
 });
 
 describe('magic values are whole values (issue #17.4)', () => {
-  it('10,000 random and 10,000 sequential account numbers and UMA names: 0 accidental effects', async () => {
+  it('10,000 random and 10,000 sequential account numbers, UMA addresses and amounts: 0 accidental effects', async () => {
     const { failureFor, staysProcessing, holdsForApproval, MAGIC: magic } = await import('../../src/sandbox/magic');
+    const { umaUser } = await import('../../src/sandbox/uma');
     const fc = (await import('fast-check')).default;
     const accidental: string[] = [];
     const check = (id: string) => {
       if (failureFor(id) || staysProcessing(id) || [magic.beneficiaryNotMatched, magic.beneficiaryPartialMatch, magic.underReview].includes(id as never)) accidental.push(id);
     };
+    const checkAmount = (amount: number) => {
+      if (holdsForApproval(amount)) accidental.push(`amount ${amount}`);
+    };
     for (let i = 0; i < 10_000; i++) check(String(100_000_001 + i)); // 100000001, 100000002, …: the old suffixes' worst case
     for (let i = 0; i < 10_000; i++) check(String(i).padStart(12, '0'));
-    fc.assert(fc.property(fc.stringMatching(/^\d{6,17}$/), fc.stringMatching(/^[a-z]{1,8}\d{0,6}$/), (number, name) => (check(number), check(name), true)), { numRuns: 10_000, seed: 20251013 });
+    for (let i = 1; i <= 10_000; i++) check(umaUser(`$user${i}@receiver.example`)); // sequential UMA addresses
+    for (let i = 1; i <= 10_000; i++) checkAmount(i); // 1 … 10,000 (the old 1313 suffix held 1313)
+    for (let i = 0; i < 10_000; i++) checkAmount(1_000_000 + i * 1_313); // sequential amounts in steps that walk through …1313 endings
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^\d{6,17}$/),
+        fc.stringMatching(/^[a-z]{1,8}\d{0,6}$/),
+        fc.stringMatching(/^\$[a-z0-9][a-z0-9._-]{0,30}@[a-z]{1,12}\.example$/),
+        fc.integer({ min: 1, max: 100_000_000_000 }),
+        (number, name, address, amount) => (check(number), check(name), check(umaUser(address)), checkAmount(amount), true),
+      ),
+      { numRuns: 10_000, seed: 20251013 },
+    );
     expect(accidental).toEqual([]);
     // Each magic value still has its effect.
     for (const [value, reason] of Object.entries(magic.failures)) expect(failureFor(value)).toBe(reason);
     expect(staysProcessing(magic.stuckProcessing)).toBe(true);
     expect(failureFor(`1${Object.keys(magic.failures)[0]}`)).toBeUndefined(); // a longer number ending the same way is not magic
-    // Amounts: only those ending in 1313 are held.
-    expect([1_313, 101_313, 2_000_000_000_001_313].map(holdsForApproval)).toEqual([true, true, true]);
-    expect([13, 113, 1_013, 10_000, 1_314].map(holdsForApproval)).toEqual([false, false, false, false, false]);
+    expect(holdsForApproval(magic.holdForApprovalAmount)).toBe(true);
+    expect([1_313, 101_313, 2_000_000_000_001_313, magic.holdForApprovalAmount + 1, magic.holdForApprovalAmount * 10].map(holdsForApproval)).toEqual([false, false, false, false, false]);
+  });
+
+  it('real payments through the sandbox for a sample: sequential and random amounts, account numbers and UMA addresses all settle', async () => {
+    const fc = (await import('fast-check')).default;
+    const c = await createCustomer(call, { currencies: ['USD'] });
+    const usd = await accountOf(call, c.id, 'USD');
+    // Incoming UMA payments: amounts 1…100, 1,300…1,320 (the old magic 1313 among them) and 100 random ones.
+    const amounts = [
+      ...Array.from({ length: 100 }, (_, i) => i + 1),
+      ...Array.from({ length: 21 }, (_, i) => 1_300 + i),
+      ...fc.sample(fc.integer({ min: 1, max: 1_000_000_000 }), { numRuns: 100, seed: 17 }),
+    ];
+    const incoming: Record<string, number> = {};
+    for (const amount of amounts) {
+      const tx = (await call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: amount, customerId: c.id })).body;
+      incoming[tx.status] = (incoming[tx.status] ?? 0) + 1;
+    }
+    expect(incoming).toEqual({ COMPLETED: amounts.length });
+    const sum = amounts.reduce((a, b) => a + b, 0);
+    expect(await balance(call, usd.id)).toBe(sum);
+    const magicOne = (await call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: MAGIC.holdForApprovalAmount, customerId: c.id })).body;
+    expect(magicOne.status).toBe('PENDING'); // and the one magic amount is held
+
+    // Outgoing payments to external accounts numbered 100000001…100000025 and 25 random numbers, and to
+    // UMA addresses $user1…$user15@receiver.example and 15 random ones.
+    const numbers = [...Array.from({ length: 25 }, (_, i) => String(100_000_001 + i)), ...fc.sample(fc.stringMatching(/^\d{8,17}$/), { numRuns: 25, seed: 18 })];
+    const addresses = [...Array.from({ length: 15 }, (_, i) => `$user${i + 1}@receiver.example`), ...fc.sample(fc.stringMatching(/^\$[a-z][a-z0-9]{0,12}@receiver\.example$/), { numRuns: 15, seed: 19 })];
+    const transactions: string[] = [];
+    const accountStatuses: Record<string, number> = {};
+    for (const accountNumber of numbers) {
+      const account = (await usdBank(call, c.id, accountNumber)) as { id: string; status: string; beneficiaryVerificationStatus?: string };
+      const key = `${account.status}/${account.beneficiaryVerificationStatus ?? 'none'}`;
+      accountStatuses[key] = (accountStatuses[key] ?? 0) + 1;
+      transactions.push((await call('POST', '/quotes', quoteBody(usd.id, account.id, 'SENDING', 1_000, { immediatelyExecute: true }))).body.transactionId);
+    }
+    expect(Object.keys(accountStatuses).every((k) => k.startsWith('ACTIVE/') && !/NOT_MATCHED|PARTIAL_MATCH/.test(k))).toBe(true);
+    for (const address of addresses) {
+      const lookup = (await call('GET', `/receiver/uma/${encodeURIComponent(address)}?customerId=${c.id}`)).body;
+      const q = await call('POST', '/quotes', {
+        source: { sourceType: 'ACCOUNT', accountId: usd.id },
+        destination: { destinationType: 'UMA_ADDRESS', umaAddress: address, currency: 'USD' },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 1_000,
+        lookupId: lookup.lookupId,
+        senderCustomerInfo: { FULL_NAME: 'Ada Lovelace' },
+        immediatelyExecute: true,
+      });
+      expect({ address, status: q.status }).toEqual({ address, status: 200 });
+      transactions.push(q.body.transactionId);
+    }
+    sandbox.clock.advance(5_000);
+    const outgoing: Record<string, number> = {};
+    for (const id of transactions) {
+      const status = (await call('GET', `/transactions/${id}`)).body.status as string;
+      outgoing[status] = (outgoing[status] ?? 0) + 1;
+    }
+    expect(outgoing).toEqual({ COMPLETED: numbers.length + addresses.length });
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClock } from '../../src/sandbox/index';
+import { MAGIC, createClock } from '../../src/sandbox/index';
 import { accountOf, balance, createCustomer, expectError, fund, setup, usdBank } from './helpers';
 
 const { sandbox, call } = setup({ clock: createClock('2025-10-13T09:00:00Z', { frozen: true }) });
@@ -96,26 +96,32 @@ describe('sandbox UMA receive', () => {
     expect(await balance(call, usd.id)).toBe(0);
   });
 
-  it('holds an amount ending in 1313 for approval; /approve completes it, /reject refuses it', async () => {
+  it('holds exactly MAGIC.holdForApprovalAmount for approval; /approve completes it, /reject refuses it', async () => {
+    const HELD = MAGIC.holdForApprovalAmount;
+    expect(HELD).toBe(13_131_313);
     const c = await createCustomer(call);
     const usd = await accountOf(call, c.id, 'USD');
-    const held = (await receive({ receivingCurrencyAmount: 1_313, customerId: c.id })).body;
+    // The old suffix rule is gone: amounts merely ending in 1313 complete at once.
+    for (const amount of [1_313, 21_313, 113_131_313]) expect((await receive({ receivingCurrencyAmount: amount, customerId: c.id })).body.status).toBe('COMPLETED');
+    const base = 1_313 + 21_313 + 113_131_313;
+    expect(await balance(call, usd.id)).toBe(base);
+    const held = (await receive({ receivingCurrencyAmount: HELD, customerId: c.id })).body;
     expect(held.status).toBe('PENDING');
     expect(held.settledAt).toBeUndefined();
     sandbox.clock.advance(60 * 60_000); // without a webhook endpoint it waits for a decision
     expect((await call('GET', `/transactions/${held.id}`)).body.status).toBe('PENDING');
-    expect(await balance(call, usd.id)).toBe(0);
+    expect(await balance(call, usd.id)).toBe(base);
     const approved = await call('POST', `/transactions/${held.id}/approve`, { receiverCustomerInfo: { FULL_NAME: 'Ada Lovelace' } });
     expect(approved.status).toBe(200);
     expect(approved.body.status).toBe('COMPLETED');
-    expect(await balance(call, usd.id)).toBe(1_313);
+    expect(await balance(call, usd.id)).toBe(base + HELD);
     expectError(await call('POST', `/transactions/${held.id}/approve`), 409, 'INVALID_STATE_TRANSITION');
     expectError(await call('POST', `/transactions/${held.id}/reject`), 409, 'INVALID_STATE_TRANSITION');
 
-    const second = (await receive({ receivingCurrencyAmount: 21_313, customerId: c.id })).body;
+    const second = (await receive({ receivingCurrencyAmount: HELD, customerId: c.id })).body;
     const rejected = await call('POST', `/transactions/${second.id}/reject`, { reason: 'Receiver account is closed.' });
     expect(rejected.body.status).toBe('REJECTED');
-    expect(await balance(call, usd.id)).toBe(1_313);
+    expect(await balance(call, usd.id)).toBe(base + HELD);
     expectError(await call('POST', `/transactions/${second.id}/approve`), 409, 'INVALID_STATE_TRANSITION');
     expectError(await call('POST', `/transactions/${second.id}/reject`, { reason: 42 }), 400, 'INVALID_INPUT');
     expectError(await call('POST', '/transactions/Transaction:nope/reject'), 404, 'TRANSACTION_NOT_FOUND');
@@ -146,7 +152,7 @@ describe('transaction listing', () => {
     sandbox.clock.advance(1_000);
     const t3 = (await call('POST', '/transfer-in', { source: { accountId: bank.id }, destination: { accountId: aUsd.id }, amount: 300 })).body; // PROCESSING
     sandbox.clock.advance(1_000);
-    const t4 = (await receive({ receivingCurrencyAmount: 41_313, receiverUmaAddress: b.umaAddress })).body; // PENDING, customer b
+    const t4 = (await receive({ receivingCurrencyAmount: MAGIC.holdForApprovalAmount, receiverUmaAddress: b.umaAddress })).body; // PENDING, customer b
     const ids = async (q: string) => (await call('GET', `/transactions?${q}`)).body.data.map((t: any) => t.id);
 
     expect(await ids('')).toEqual([t4.id, t3.id, t2.id, t1.id]);
@@ -200,12 +206,13 @@ describe('balance cap at every credit (issue #16, defect 4)', () => {
     const c = await createCustomer(call);
     const usd = await accountOf(call, c.id, 'USD');
     const bank = await usdBank(call, c.id);
-    const held = await receive({ customerId: c.id, receivingCurrencyAmount: 2_000_000_000_001_313 }); // ends in 1313: held for approval
+    const held = await receive({ customerId: c.id, receivingCurrencyAmount: MAGIC.holdForApprovalAmount }); // held for approval
     expect(held.body.status).toBe('PENDING');
-    await call('POST', '/transfer-in', { source: { accountId: bank.id }, destination: { accountId: usd.id }, amount: 8_000_000_000_000_000 });
+    const nearCap = CAP - MAGIC.holdForApprovalAmount + 1; // one unit too many once the held payment lands
+    await call('POST', '/transfer-in', { source: { accountId: bank.id }, destination: { accountId: usd.id }, amount: nearCap });
     sandbox.clock.advance(60 * 60_000);
     const approved = await call('POST', `/transactions/${held.body.id}/approve`, {});
     expect(approved.body).toMatchObject({ status: 'FAILED', failureReason: 'BALANCE_LIMIT_EXCEEDED' });
-    expect(await balance(call, usd.id)).toBe(8_000_000_000_000_000);
+    expect(await balance(call, usd.id)).toBe(nearCap);
   });
 });

@@ -2,7 +2,7 @@ import { createPublicKey, verify } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClock } from '../../src/sandbox/index';
+import { MAGIC, createClock } from '../../src/sandbox/index';
 import type { SandboxOptions } from '../../src/sandbox/sandbox';
 import { accountOf, balance, createCustomer, fund, setup, usdBank } from './helpers';
 
@@ -223,14 +223,14 @@ describe('webhook event ids never repeat (receivers dedupe by them)', () => {
   });
 });
 
-describe('payment approval webhook (amount ending in 1313, webhookEndpoint set)', () => {
+describe('payment approval webhook (MAGIC.holdForApprovalAmount, webhookEndpoint set)', () => {
   async function held(statuses: (number | 'throw' | 'hang')[], extra: Record<string, unknown> = {}) {
     // Frozen clock: the 5-second approval window is measured on it, to the millisecond.
     const s = sandboxWith(statuses, extra, { clock: createClock(undefined, { frozen: true }) });
     await configure(s.call);
     const c = await createCustomer(s.call);
     const usd = await accountOf(s.call, c.id, 'USD');
-    const tx = (await s.call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 21_313, customerId: c.id })).body;
+    const tx = (await s.call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: MAGIC.holdForApprovalAmount, customerId: c.id })).body;
     expect(tx.status).toBe('PENDING');
     await s.sandbox.webhooks.flush();
     const now = (await s.call('GET', `/transactions/${tx.id}`)).body;
@@ -240,7 +240,7 @@ describe('payment approval webhook (amount ending in 1313, webhookEndpoint set)'
   it('200 approves: COMPLETED and credited', async () => {
     const { call, hook, now, usd } = await held([200]);
     expect(now.status).toBe('COMPLETED');
-    expect(await balance(call, usd.id)).toBe(21_313);
+    expect(await balance(call, usd.id)).toBe(MAGIC.holdForApprovalAmount);
     expect(hook.received.map((r) => [r.event.type, r.event.data.status])).toEqual([
       ['INCOMING_PAYMENT.PENDING', 'PENDING'],
       ['INCOMING_PAYMENT.COMPLETED', 'COMPLETED'],
@@ -277,7 +277,7 @@ describe('payment approval webhook (amount ending in 1313, webhookEndpoint set)'
     expect(first.now.status).toBe('PENDING');
     const approved = await first.call('POST', `/transactions/${first.tx.id}/approve`);
     expect(approved.body.status).toBe('COMPLETED');
-    expect(await balance(first.call, first.usd.id)).toBe(21_313);
+    expect(await balance(first.call, first.usd.id)).toBe(MAGIC.holdForApprovalAmount);
 
     const second = await held([202, 200]);
     second.sandbox.clock.advance(4_999);

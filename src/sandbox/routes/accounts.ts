@@ -27,7 +27,7 @@ const CURRENCY_OF_TYPE: Record<ExternalAccountInfo['accountType'], string> = {
   SPARK_WALLET: 'BTC',
 };
 
-/** The number or address that identifies an external account (and that magic suffixes look at). */
+/** The number or address that identifies an external account (what the magic values of MAGIC are compared with). */
 export function accountIdentifier(info: ExternalAccountInfo): string | undefined {
   switch (info.accountType) {
     case 'SPARK_WALLET':

@@ -27,6 +27,7 @@ export const INSPECTOR_HTML = `<!doctype html>
   code { font: 12px ui-monospace, monospace; }
   .status { font-weight: 600; } .COMPLETED, .ACTIVE, .APPROVED { color: #0a7a3d; } .FAILED, .REJECTED, .EXPIRED { color: #b3261e; } .PENDING, .PROCESSING { color: #9a6700; }
   .timeline span + span::before { content: ' → '; color: #9aa3b5; }
+  .attempt + .attempt { border-top: 1px dashed #eef0f3; } .delivered { color: #0a7a3d; } .failed { color: #b3261e; } .pending { color: #9a6700; }
   pre { margin: 4px 0; white-space: pre-wrap; word-break: break-all; font-size: 11.5px; }
   #log { font: 12px ui-monospace, monospace; }
 </style>
@@ -64,7 +65,10 @@ export const INSPECTOR_HTML = `<!doctype html>
       : '<tr><td><code>' + esc(a.id) + '</code></td><td>' + esc(a.currency) + ' ' + esc(a.accountInfo?.accountType) + '</td><td class="status ' + esc(a.status) + '">' + esc(a.status) + '</td></tr>');
     rows('transactions', w.transactions.map(([, r]) => r), (r) => { const t = r.data; return '<tr><td><code>' + esc(t.id) + '</code></td><td>' + esc(t.type) + '</td><td>' + money(t.receivedAmount) + '</td><td class="timeline">' + (r.timeline ?? [{ status: t.status, at: t.updatedAt }]).map((s) => '<span class="status ' + esc(s.status) + '">' + esc(s.status) + ' <small>' + time(s.at) + '</small></span>').join('') + (t.failureReason ? ' <small>(' + esc(t.failureReason) + ')</small>' : '') + '</td></tr>'; });
     rows('quotes', w.quotes.map(([, r]) => r.data), (q) => '<tr><td><code>' + esc(q.id) + '</code></td><td>' + esc(q.totalSendingAmount) + ' ' + esc(q.sendingCurrency?.code) + ' → ' + esc(q.totalReceivingAmount) + ' ' + esc(q.receivingCurrency?.code) + '</td><td class="status ' + esc(q.status) + '">' + esc(q.status) + '</td></tr>');
-    rows('deliveries', deliveries, (d) => '<tr><td>' + esc(d.type) + '<br><small>' + esc(d.endpoint) + '</small></td><td>' + d.attempts.map((a) => esc(a.status ?? a.error)).join(', ') + '</td><td><details><summary>body</summary><pre>' + esc(d.body) + '</pre></details></td></tr>');
+    rows('deliveries', deliveries, (d) => '<tr><td>' + esc(d.type) + '<br><small>' + esc(d.endpoint) + '</small><br><small class="status ' + esc(d.state) + '">' + esc(d.state) + '</small></td><td class="attempts">' + d.attempts.map((a) =>
+      '<div class="attempt"><small>' + time(a.at) + '</small> <b>' + esc(a.status ?? a.error) + '</b>' + (a.ms !== undefined ? ' <small>' + a.ms + ' ms</small>' : '') +
+      (a.response ? '<details><summary>answer' + (a.responseTruncated ? ' (first 4 KB)' : '') + '</summary><pre>' + esc(a.response) + '</pre></details>' : '') + '</div>').join('') +
+      '</td><td><details><summary>body</summary><pre>' + esc(d.body) + '</pre></details></td></tr>');
   }
   document.getElementById('advance').onclick = async () => { await fetch('/_sandbox/clock', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ advance: '10m' }) }); refresh(); };
   document.getElementById('trigger').onclick = async () => {

@@ -39,16 +39,58 @@ export interface DeliveryLogEntry {
   attempt: number;
   status?: number | undefined;
   error?: string | undefined;
+  /** How long the attempt took, in ms (real time). */
+  ms?: number | undefined;
 }
 
 /** One attempt to deliver an event. */
 export interface DeliveryAttempt {
-  /** Sandbox-clock time of the attempt. */
+  /** Sandbox-clock time the attempt started (ISO 8601). */
   at: string;
+  /** How long the receiver took to answer (or to fail), in ms of real time. */
+  ms?: number;
   /** HTTP status answered, when there was an answer. */
   status?: number;
+  /** The body the receiver answered, as text, cut to its first {@link MAX_KEPT_RESPONSE} characters. */
+  response?: string;
+  /** True when `response` was cut. */
+  responseTruncated?: boolean;
   /** Why there was no answer (network error, timeout). */
   error?: string;
+}
+
+/** Characters of a receiver's answer kept in the delivery log. */
+export const MAX_KEPT_RESPONSE = 4096;
+/** Bytes of a receiver's answer read at most (an approval reply is parsed from them); the rest is discarded. */
+const MAX_READ_RESPONSE = 64 * 1024;
+
+/** Reads at most `limit` bytes of `response`'s body, then cancels the rest. */
+async function readAnswer(response: Response, limit: number): Promise<{ text: string; cut: boolean }> {
+  if (!response.body) return { text: '', cut: false };
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let cut = false;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.length;
+    if (size > limit) {
+      cut = true;
+      await reader.cancel().catch(() => undefined);
+      break;
+    }
+  }
+  const bytes = new Uint8Array(Math.min(size, limit));
+  let offset = 0;
+  for (const chunk of chunks) {
+    const part = chunk.subarray(0, bytes.length - offset);
+    bytes.set(part, offset);
+    offset += part.length;
+    if (offset === bytes.length) break;
+  }
+  return { text: new TextDecoder().decode(bytes), cut };
 }
 
 /** The delivery log entry of one event. */
@@ -211,7 +253,7 @@ export class WebhookDispatcher {
     } finally {
       const last = delivery.attempts[delivery.attempts.length - 1];
       try {
-        this.#options.onAttempt?.({ type: delivery.type, eventId: delivery.eventId, url: delivery.endpoint, attempt: delivery.attempts.length, status: last?.status, error: last?.error });
+        this.#options.onAttempt?.({ type: delivery.type, eventId: delivery.eventId, url: delivery.endpoint, attempt: delivery.attempts.length, status: last?.status, error: last?.error, ms: last?.ms });
       } catch {
         // a log hook never changes a delivery
       }
@@ -225,6 +267,7 @@ export class WebhookDispatcher {
     (timer as { unref?: () => void }).unref?.();
     const record: DeliveryAttempt = { at: iso(this.#clock.now()) };
     delivery.attempts.push(record);
+    const started = performance.now();
     try {
       const send = this.#options.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
       const response = await send(delivery.endpoint, {
@@ -234,10 +277,14 @@ export class WebhookDispatcher {
         signal: controller.signal,
       });
       record.status = response.status;
-      const text = await response.text().catch(() => '');
-      return { status: response.status, reply: approvalReply(response.status, text) };
+      const { text, cut } = await readAnswer(response, MAX_READ_RESPONSE).catch(() => ({ text: '', cut: false }));
+      record.ms = Math.round(performance.now() - started);
+      if (text !== '') record.response = text.slice(0, MAX_KEPT_RESPONSE);
+      if (cut || text.length > MAX_KEPT_RESPONSE) record.responseTruncated = true;
+      return { status: response.status, reply: approvalReply(response.status, cut ? '' : text) };
     } catch (error) {
       const timedOut = controller.signal.aborted && (controller.signal.reason as Error | undefined)?.message === 'timeout';
+      record.ms = Math.round(performance.now() - started);
       record.error = timedOut ? `no answer within ${this.#options.timeoutMs} ms` : error instanceof Error ? error.message : String(error);
       return { reply: { kind: timedOut ? 'timeout' : 'error' } };
     } finally {

@@ -161,7 +161,7 @@ describe('/_sandbox/ controls', () => {
     const hook = createServer((req, res) => {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => (bodies.push(body), res.end()));
+      req.on('end', () => (bodies.push(body), res.end(`thanks for ${JSON.parse(body).id}`)));
     });
     await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
     try {
@@ -174,7 +174,8 @@ describe('/_sandbox/ controls', () => {
       const deliveries = (await call('GET', '/_sandbox/webhooks/deliveries')).body.data as { eventId: string; body: string; attempts: { status?: number }[] }[];
       const mine = deliveries.find((d) => d.eventId === triggered.body.eventId)!;
       expect(JSON.parse(mine.body)).toMatchObject({ type: 'CUSTOMER.KYC_REJECTED', data: { id: customer.id } });
-      expect(mine.attempts.map((a) => a.status)).toEqual([200]);
+      // Each attempt with its time, how long it took, and what the receiver answered.
+      expect(mine.attempts).toEqual([{ at: new Date(sandbox.clock.now()).toISOString(), ms: expect.any(Number), status: 200, response: `thanks for ${mine.eventId}` }]);
       const redelivered = await call('POST', `/_sandbox/webhooks/deliveries/${encodeURIComponent(mine.eventId)}/redeliver`, {});
       expect(redelivered.status).toBe(202);
       await sandbox.webhooks.flush();

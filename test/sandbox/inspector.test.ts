@@ -25,7 +25,7 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run installs it)`);
   sandbox = createSandbox();
   server = await sandbox.listen();
-  hooks = createServer((_req, res) => res.end());
+  hooks = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}'));
   await new Promise<void>((r) => hooks.listen(0, '127.0.0.1', r));
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -63,6 +63,12 @@ describe('the sandbox inspector', () => {
       const timeline = await payment.locator('.timeline').innerText();
       expect(timeline).toMatch(/PENDING.*PROCESSING.*COMPLETED/s); // in order, each with its time
       await page.locator('#deliveries', { hasText: 'OUTGOING_PAYMENT.COMPLETED' }).waitFor({ timeout: 10_000 });
+      // Each attempt: its time, status, duration and the receiver's answer.
+      const completed = page.locator('#deliveries tr', { hasText: 'OUTGOING_PAYMENT.COMPLETED' }).first();
+      const attempt = completed.locator('.attempt').first();
+      expect(await attempt.innerText()).toMatch(/^\d\d:\d\d:\d\d 200 \d+ ms/);
+      await attempt.locator('summary', { hasText: 'answer' }).click();
+      expect(await attempt.locator('pre').innerText()).toBe('{"received":true}');
       await page.locator('#log', { hasText: 'POST /2025-10-13/quotes' }).waitFor({ timeout: 10_000 });
       expect(await page.locator('#accounts').innerText()).toContain('900.00 USD'); // $1,000 funded, $100 sent
       // The clock button moves the sandbox clock.

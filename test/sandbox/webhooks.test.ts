@@ -171,6 +171,34 @@ describe('webhook delivery', () => {
     expect(verifies(s.sandbox.webhookPublicKey.pem, bodies[1]!.body, bodies[1]!.signature)).toBe(true);
   });
 
+  it('keeps each attempt\'s time, duration and the receiver\'s answer (cut to 4 KB)', async () => {
+    const { sandbox, call } = sandboxWith([500, 200]);
+    await configure(call);
+    const c = await createCustomer(call);
+    await call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 100, customerId: c.id });
+    await sandbox.webhooks.flush();
+    const [delivery] = sandbox.webhooks.deliveries;
+    expect(delivery!.attempts).toEqual([
+      { at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), ms: expect.any(Number), status: 500, response: '{"ok":false}' },
+      { at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), ms: expect.any(Number), status: 200, response: '{"ok":true}' },
+    ]);
+
+    const long = 'é'.repeat(40_000); // 80,000 bytes: more than is read, far more than is kept
+    const chatty = sandboxWith([200], { fetch: async () => new Response(long, { status: 200 }) });
+    await configure(chatty.call);
+    const d = await createCustomer(chatty.call);
+    await chatty.call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 100, customerId: d.id });
+    await chatty.sandbox.webhooks.flush();
+    const [attempt] = chatty.sandbox.webhooks.deliveries[0]!.attempts;
+    expect({ length: attempt!.response!.length, truncated: attempt!.responseTruncated, start: attempt!.response!.slice(0, 3) }).toEqual({ length: 4096, truncated: true, start: 'ééé' });
+    const failing = sandboxWith(['throw'], { maxAttempts: 1 });
+    await configure(failing.call);
+    const e = await createCustomer(failing.call);
+    await failing.call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 100, customerId: e.id });
+    await failing.sandbox.webhooks.flush();
+    expect(failing.sandbox.webhooks.deliveries[0]!.attempts).toEqual([{ at: expect.any(String), ms: expect.any(Number), error: 'fetch failed: connection refused' }]);
+  });
+
   it('stops pending retries on reset()', async () => {
     const { sandbox, call, hook } = sandboxWith([500], { initialBackoffMs: 60_000, maxAttempts: 8 });
     await configure(call);

@@ -26,8 +26,19 @@ export interface Controls {
   redeliver(eventId: string): boolean;
   /** The last requests answered (oldest first). */
   requests(): unknown[];
-  /** Calls `listener` with each request answered from now on; returns the unsubscribe. */
-  subscribe(listener: (entry: unknown) => void): () => void;
+  /**
+   * Calls `listener` with each request answered from now on, and with each change that no request
+   * made (the scheduler settled a payment, a webhook attempt finished); returns the unsubscribe.
+   */
+  subscribe(listener: (event: LiveEvent) => void): () => void;
+}
+
+/** What `/_sandbox/events` streams: `data:` lines for requests, `event: change` for the rest. */
+export type LiveEvent = { type: 'request'; entry: unknown } | { type: 'change'; change: { source: 'scheduler' | 'delivery'; at: string; [key: string]: unknown } };
+
+/** One Server-Sent Event. */
+export function sse(event: LiveEvent): string {
+  return event.type === 'request' ? `data: ${JSON.stringify(event.entry)}\n\n` : `event: change\ndata: ${JSON.stringify(event.change)}\n\n`;
 }
 
 const UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -65,8 +76,8 @@ export function handleControl(req: SandboxRequest, path: string, controls: Contr
       headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' },
       body: undefined,
       stream: (write) => {
-        for (const entry of controls.requests()) write(`data: ${JSON.stringify(entry)}\n\n`);
-        return controls.subscribe((entry) => write(`data: ${JSON.stringify(entry)}\n\n`));
+        for (const entry of controls.requests()) write(sse({ type: 'request', entry }));
+        return controls.subscribe((event) => write(sse(event)));
       },
     };
   }

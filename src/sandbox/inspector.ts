@@ -6,6 +6,10 @@
  * controls with the same Basic credentials as the API (any values work in the sandbox).
  * @module
  */
+import { WEBHOOK_EVENT_TYPES } from '../generated/operations';
+
+/** Every webhook event type, TEST first: the trigger list. */
+const TRIGGER_OPTIONS = ['TEST', ...WEBHOOK_EVENT_TYPES.filter((type) => type !== 'TEST')].map((type) => `<option>${type}</option>`).join('');
 
 /** The page. */
 export const INSPECTOR_HTML = `<!doctype html>
@@ -36,7 +40,7 @@ export const INSPECTOR_HTML = `<!doctype html>
 <header>
   <h1>Crossborder sandbox <small id="now"></small></h1>
   <button id="advance">Advance clock 10 min</button>
-  <select id="trigger-type"><option>TEST</option><option>INCOMING_PAYMENT.COMPLETED</option><option>OUTGOING_PAYMENT.COMPLETED</option><option>CUSTOMER.KYC_APPROVED</option></select>
+  <select id="trigger-type">${TRIGGER_OPTIONS}</select>
   <input id="trigger-resource" placeholder="resource id (optional for TEST)" size="28">
   <button id="trigger">Trigger webhook</button>
 </header>
@@ -50,13 +54,16 @@ export const INSPECTOR_HTML = `<!doctype html>
 </main>
 <script>
   const auth = { authorization: 'Basic ' + btoa('sandbox:sandbox') };
+  // The page's own reads are marked so the sandbox leaves them out of the request log.
+  const read = (path) => fetch(path, { headers: { ...auth, 'x-sandbox-inspector': '1' } }).then((r) => r.json());
   const esc = (s) => String(s ?? '').replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
   const time = (iso) => iso ? new Date(iso).toISOString().slice(11, 19) : '';
   const money = (a) => a ? (a.amount / 10 ** (a.currency?.decimals ?? 2)).toFixed(a.currency?.decimals ?? 2) + ' ' + esc(a.currency?.code) : '';
   const rows = (id, list, row) => { document.querySelector('#' + id + ' tbody').innerHTML = list.map(row).join('') || '<tr><td>none yet</td></tr>'; };
+  let refreshes = 0;
   async function refresh() {
-    const state = await (await fetch('/_sandbox/state', { headers: auth })).json();
-    const deliveries = (await (await fetch('/_sandbox/webhooks/deliveries', { headers: auth })).json()).data;
+    refreshes++;
+    const [state, { data: deliveries }] = await Promise.all([read('/_sandbox/state'), read('/_sandbox/webhooks/deliveries')]);
     const w = state.world;
     document.getElementById('now').textContent = 'clock ' + state.savedAt;
     rows('customers', w.customers.map(([, r]) => r.data), (c) => '<tr><td>' + esc(c.fullName ?? c.businessInfo?.legalName) + '</td><td><code>' + esc(c.id) + '</code></td><td>' + esc(c.umaAddress) + '</td><td class="status ' + esc(c.kycStatus) + '">' + esc(c.kycStatus) + '</td></tr>');
@@ -70,21 +77,40 @@ export const INSPECTOR_HTML = `<!doctype html>
       (a.response ? '<details><summary>answer' + (a.responseTruncated ? ' (first 4 KB)' : '') + '</summary><pre>' + esc(a.response) + '</pre></details>' : '') + '</div>').join('') +
       '</td><td><details><summary>body</summary><pre>' + esc(d.body) + '</pre></details></td></tr>');
   }
-  document.getElementById('advance').onclick = async () => { await fetch('/_sandbox/clock', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ advance: '10m' }) }); refresh(); };
+  // One refresh at a time, at most one more queued, and none before a burst of events has paused for
+  // 150 ms (or 1 s has passed since the first): a busy sandbox is not read back once per request.
+  let running = null, again = false, timer = null, first = 0;
+  function run() {
+    if (running) { again = true; return; }
+    running = refresh().catch(() => {}).finally(() => { running = null; if (again) { again = false; run(); } });
+  }
+  function schedule() {
+    const now = Date.now();
+    if (timer === null) first = now;
+    clearTimeout(timer);
+    timer = setTimeout(() => { timer = null; run(); }, now - first >= 1000 ? 0 : 150);
+  }
+  window.inspector = { refreshes: () => refreshes };
+  const post = (path, body) => fetch(path, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  document.getElementById('advance').onclick = async () => { await post('/_sandbox/clock', { advance: '10m' }); schedule(); };
   document.getElementById('trigger').onclick = async () => {
     const resourceId = document.getElementById('trigger-resource').value.trim();
-    await fetch('/_sandbox/webhooks/trigger', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ type: document.getElementById('trigger-type').value, ...(resourceId ? { resourceId } : {}) }) });
-    setTimeout(refresh, 300);
+    await post('/_sandbox/webhooks/trigger', { type: document.getElementById('trigger-type').value, ...(resourceId ? { resourceId } : {}) });
+    schedule();
   };
   const log = document.getElementById('log');
-  new EventSource('/_sandbox/events').onmessage = (m) => {
+  const events = new EventSource('/_sandbox/events');
+  events.onmessage = (m) => {
     const e = JSON.parse(m.data);
     const line = document.createElement('div');
     line.textContent = time(e.at) + '  ' + e.method + ' ' + e.path + ' → ' + e.status + ' ' + e.ms + 'ms ' + (e.requestId ?? '') + (e.replayed ? ' (idempotent replay)' : '');
     log.prepend(line);
-    refresh();
+    while (log.childElementCount > 500) log.lastElementChild.remove();
+    schedule();
   };
-  refresh();
+  // Changes no request made: the scheduler settled or expired something, a webhook attempt finished.
+  events.addEventListener('change', schedule);
+  run();
 </script>
 </body>
 </html>

@@ -26,7 +26,7 @@ import { routes } from './routes';
 import { claimInvitation } from './routes/platform';
 import { Scheduler } from './scheduler';
 import { createWorld } from './state';
-import { CONTROL_PREFIX, corsHeaders, handleControl, preflight, type Controls, type CorsOptions } from './control';
+import { CONTROL_PREFIX, corsHeaders, handleControl, preflight, type Controls, type CorsOptions, type LiveEvent } from './control';
 import { resume } from './payments';
 import { exportWorld, parseState, type SandboxStateDocument } from './persist';
 import { createWebhookKeyPair } from './webhook-keys';
@@ -146,7 +146,18 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
   const seed = options.seed ?? 1;
   const onError = options.onError ?? ((error: unknown) => console.error('[crossborder sandbox]', error));
   const base = options.clock ?? createClock();
-  const scheduler = new Scheduler(base, onError);
+  // The inspector's live stream: requests answered, and changes no request made (timers, deliveries).
+  const listeners = new Set<(event: LiveEvent) => void>();
+  const publish = (event: LiveEvent) => {
+    for (const listener of [...listeners]) {
+      try {
+        listener(event);
+      } catch {
+        // a listener never changes an answer
+      }
+    }
+  };
+  const scheduler = new Scheduler(base, onError, (ran) => publish({ type: 'change', change: { source: 'scheduler', at: iso(base.now()), ran } }));
   const keyPair = options.webhookDelivery?.keyPair ?? createWebhookKeyPair();
 
   // The run-due-work hook makes advance/set settle payments at once, so tests never wait.
@@ -190,7 +201,9 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     clock,
     scheduler,
     seed,
-    webhooks: new WebhookDispatcher(options.webhookDelivery ?? {}, keyPair, clock, () => webhookIds, () => ctx.world.config.webhookEndpoint),
+    webhooks: new WebhookDispatcher(options.webhookDelivery ?? {}, keyPair, clock, () => webhookIds, () => ctx.world.config.webhookEndpoint, (d) =>
+      publish({ type: 'change', change: { source: 'delivery', at: iso(base.now()), eventId: d.eventId, type: d.type, state: d.state, attempts: d.attempts.length } }),
+    ),
     ...initial,
   };
   const api = createCore(ctx, routes, createRandom(seed ^ 0xbeef), onError);
@@ -237,7 +250,6 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
   };
   // Every way in (fetch, msw, HTTP) goes through here, so each API request is logged once: the
   // option's hook (the CLI), the inspector's live stream, and the last REQUEST_LOG_SIZE kept.
-  const listeners = new Set<(entry: RequestLogEntry & { at: string }) => void>();
   const requestLog: (RequestLogEntry & { at: string })[] = [];
   const handleRaw = async (req: SandboxRequest): Promise<SandboxResponse> => {
     const started = performance.now();
@@ -255,12 +267,11 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     };
     requestLog.push({ ...entry, at: iso(clock.now()) });
     if (requestLog.length > REQUEST_LOG_SIZE) requestLog.shift();
-    for (const notify of [...listeners, ...(options.onRequest ? [options.onRequest] : [])]) {
-      try {
-        notify({ ...entry, at: iso(clock.now()) });
-      } catch {
-        // a log hook never changes an answer
-      }
+    publish({ type: 'request', entry: { ...entry, at: iso(clock.now()) } });
+    try {
+      options.onRequest?.({ ...entry, at: iso(clock.now()) } as RequestLogEntry);
+    } catch {
+      // a log hook never changes an answer
     }
     return res;
   };

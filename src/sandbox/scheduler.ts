@@ -22,9 +22,13 @@ export class Scheduler {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #disposed = false;
 
-  constructor(clock: Clock, onError: (error: unknown) => void) {
+  readonly #onRun: ((ran: number) => void) | undefined;
+
+  /** @param onRun called after a round that ran tasks, with how many (the inspector's live refresh). */
+  constructor(clock: Clock, onError: (error: unknown) => void, onRun?: (ran: number) => void) {
     this.#clock = clock;
     this.#onError = onError;
+    this.#onRun = onRun;
   }
 
   /** Schedules `run` for sandbox time `at` (ms since epoch). */
@@ -47,8 +51,10 @@ export class Scheduler {
     let failure: unknown;
     let failed = false;
     const now = this.#clock.now();
+    let ran = 0;
     while (this.#tasks.length > 0 && this.#tasks[0]!.at <= now) {
       const task = this.#tasks.shift()!;
+      ran++;
       try {
         task.run();
       } catch (error) {
@@ -56,6 +62,13 @@ export class Scheduler {
       }
     }
     this.#arm();
+    if (ran > 0) {
+      try {
+        this.#onRun?.(ran);
+      } catch {
+        // a listener never changes what ran
+      }
+    }
     if (failed) throw failure;
   }
 

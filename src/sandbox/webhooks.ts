@@ -132,7 +132,11 @@ export class WebhookDispatcher {
   /** Signing is asynchronous; chaining it keeps deliveries in event order. */
   #signQueue: Promise<unknown> = Promise.resolve();
 
-  constructor(options: WebhookDeliveryOptions, keyPair: WebhookKeyPair, clock: Clock, ids: () => IdFactory, endpoint: () => string | undefined) {
+  readonly #onChange: ((delivery: Delivery) => void) | undefined;
+
+  /** @param onChange called after every attempt, once the delivery's state is updated (the inspector's live refresh). */
+  constructor(options: WebhookDeliveryOptions, keyPair: WebhookKeyPair, clock: Clock, ids: () => IdFactory, endpoint: () => string | undefined, onChange?: (delivery: Delivery) => void) {
+    this.#onChange = onChange;
     this.keyPair = keyPair;
     this.#options = {
       fetch: options.fetch,
@@ -186,6 +190,7 @@ export class WebhookDispatcher {
         const result = await this.#attempt(d);
         d.state = result.status !== undefined && result.status >= 200 && result.status < 300 ? 'delivered' : 'failed';
         if (generation === this.#generation) onReply(result.reply);
+        this.#changed(d);
       }),
     );
     return true;
@@ -239,12 +244,23 @@ export class WebhookDispatcher {
       const { status } = await this.#attempt(delivery);
       if (status !== undefined && status >= 200 && status < 300) {
         delivery.state = 'delivered';
+        this.#changed(delivery);
         return;
       }
       if (attempt >= this.#options.maxAttempts) break;
+      this.#changed(delivery);
       await this.#wait(Math.min(this.#options.initialBackoffMs * 2 ** (attempt - 1), MAX_BACKOFF_MS));
     }
     delivery.state = 'failed';
+    this.#changed(delivery);
+  }
+
+  #changed(delivery: Delivery): void {
+    try {
+      this.#onChange?.(delivery);
+    } catch {
+      // a listener never changes a delivery
+    }
   }
 
   async #attempt(delivery: Delivery): Promise<{ status?: number; reply: ApprovalReply }> {

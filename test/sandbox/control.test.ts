@@ -213,3 +213,52 @@ describe('/_sandbox/ controls', () => {
     }
   });
 });
+
+describe('/_sandbox/events: the live stream', () => {
+  it('pushes a change when the scheduler settles a payment by its own timer and when a webhook attempt finishes, with no request made', async () => {
+    const { createServer } = await import('node:http');
+    const hook = createServer((_req, res) => res.end('ok'));
+    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
+    const live = createSandbox(); // real time: settlement is due 2 s after execution, on a timer
+    const s = await live.listen();
+    const controller = new AbortController();
+    try {
+      const api = (method: string, path: string, body?: unknown) =>
+        fetch(`${s.url}/2025-10-13${path}`, { method, headers: { authorization: AUTH, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json());
+      await api('PATCH', '/config', { webhookEndpoint: `http://127.0.0.1:${(hook.address() as { port: number }).port}/hooks` });
+      const customer = await api('POST', '/customers', { customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada', currencies: ['USD', 'EUR'] });
+      const accounts = (await api('GET', `/customers/internal-accounts?customerId=${encodeURIComponent(customer.id)}`)).data as { id: string; balance: { currency: { code: string } } }[];
+      const usd = accounts.find((a) => a.balance.currency.code === 'USD')!;
+      const eur = accounts.find((a) => a.balance.currency.code === 'EUR')!;
+      await api('POST', `/sandbox/internal-accounts/${encodeURIComponent(usd.id)}/fund`, { amount: 10_000 });
+
+      const stream = await fetch(`${s.url}/_sandbox/events`, { signal: controller.signal }); // open on loopback
+      expect(stream.headers.get('content-type')).toBe('text/event-stream');
+      const reader = stream.body!.getReader();
+      let text = '';
+      const until = async (pattern: RegExp, ms: number) => {
+        const deadline = Date.now() + ms;
+        while (!pattern.test(text) && Date.now() < deadline) {
+          const chunk = await Promise.race([reader.read(), new Promise<undefined>((r) => setTimeout(() => r(undefined), deadline - Date.now()))]);
+          if (!chunk || chunk.done) break;
+          text += new TextDecoder().decode(chunk.value);
+        }
+        return pattern.test(text);
+      };
+      const quote = await api('POST', '/quotes', { source: { sourceType: 'ACCOUNT', accountId: usd.id }, destination: { destinationType: 'ACCOUNT', accountId: eur.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000, immediatelyExecute: true });
+      expect(quote.status).toBe('PROCESSING');
+      expect(await until(/data: \{"method":"POST","path":"\/2025-10-13\/quotes"/, 5_000)).toBe(true); // the request itself
+      const afterRequest = text.length;
+      // No request from here on: the settlement timer fires ~2 s later and the stream says so.
+      expect(await until(/event: change\ndata: \{"source":"scheduler"/, 6_000)).toBe(true);
+      expect(await until(/event: change\ndata: \{"source":"delivery"[^\n]*"type":"OUTGOING_PAYMENT.COMPLETED","state":"delivered"/, 5_000)).toBe(true);
+      const later = text.slice(afterRequest).split('\n\n').filter(Boolean);
+      expect(later.every((event) => event.startsWith('event: change\n'))).toBe(true); // only changes: nothing was requested meanwhile
+      expect(live.state.snapshot().transactions.find((t) => t.id === quote.transactionId)!.status).toBe('COMPLETED');
+    } finally {
+      controller.abort();
+      await live.close();
+      hook.close();
+    }
+  }, 20_000);
+});

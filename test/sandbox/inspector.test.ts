@@ -71,12 +71,38 @@ describe('the sandbox inspector', () => {
       expect(await attempt.locator('pre').innerText()).toBe('{"received":true}');
       await page.locator('#log', { hasText: 'POST /2025-10-13/quotes' }).waitFor({ timeout: 10_000 });
       expect(await page.locator('#accounts').innerText()).toContain('900.00 USD'); // $1,000 funded, $100 sent
+      // Every webhook type can be triggered from the page.
+      const types = await page.locator('#trigger-type option').allInnerTexts();
+      expect(types).toHaveLength(12);
+      expect(types).toEqual(expect.arrayContaining(['TEST', 'INCOMING_PAYMENT.PENDING', 'INVITATION.CLAIMED', 'VERIFICATION.RESOLVE_ERRORS']));
+
+      // Live for changes no request makes: the scheduler settles a second payment (the clock moved
+      // in-process, no HTTP request) and the page shows it COMPLETED without a reload.
+      const second = await cb.quotes.createAndExecute({ source: { sourceType: 'ACCOUNT', accountId: account!.id }, destination: { destinationType: 'ACCOUNT', accountId: payee.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 5_000 });
+      const secondRow = page.locator('#transactions tr', { hasText: second.transactionId! });
+      await secondRow.locator('.timeline', { hasText: 'PROCESSING' }).waitFor({ timeout: 10_000 });
+      sandbox.clock.advance(5_000);
+      await secondRow.locator('.timeline', { hasText: 'COMPLETED' }).waitFor({ timeout: 10_000 });
+      await page.locator('#deliveries tr', { hasText: 'OUTGOING_PAYMENT.COMPLETED' }).nth(1).waitFor({ timeout: 10_000 }); // its webhook too
+
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: join(ARTIFACTS, 'sandbox-inspector.png'), fullPage: true });
+
+      // Debounced: a burst of 40 requests is read back a few times, not 40.
+      let reads = 0;
+      const count = (request: { url(): string }) => void (request.url().endsWith('/_sandbox/state') && reads++);
+      page.on('request', count);
+      await Promise.all(Array.from({ length: 40 }, () => cb.customers.list({ limit: 1 })));
+      await page.locator('#log', { hasText: 'GET /2025-10-13/customers?limit=1' }).waitFor({ timeout: 10_000 });
+      await new Promise((r) => setTimeout(r, 1_000));
+      page.off('request', count);
+      expect(reads).toBeGreaterThanOrEqual(1);
+      expect(reads).toBeLessThanOrEqual(4);
+
       // The clock button moves the sandbox clock.
       const before = sandbox.clock.now();
       await page.click('#advance');
       await expect.poll(() => sandbox.clock.now() - before, { timeout: 5_000 }).toBeGreaterThanOrEqual(600_000);
-      mkdirSync(ARTIFACTS, { recursive: true });
-      await page.screenshot({ path: join(ARTIFACTS, 'sandbox-inspector.png'), fullPage: true });
       // eslint-disable-next-line no-console
       console.log(`[inspector] Chromium test: ${Math.round(performance.now() - started)} ms; screenshot test-artifacts/sandbox-inspector.png`);
     } finally {

@@ -63,10 +63,41 @@ function authorized(header: string | undefined): boolean {
   }
 }
 
+/**
+ * True for an address only this machine reaches: 127.0.0.0/8, ::1 (and its IPv4-mapped form) and
+ * `localhost`. `0.0.0.0` and `::` listen on every interface, so they are not.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (h === 'localhost' || h.endsWith('.localhost') || h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
+  const v4 = h.startsWith('::ffff:') ? h.slice('::ffff:'.length) : h;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+}
+
+/** How a request reached the sandbox. */
+export interface Exposure {
+  /**
+   * True when the server is bound to a loopback address (or the call is in-process): the inspector page
+   * and its event stream are open, and CORS defaults to `*`. Otherwise both take the Basic
+   * credentials and CORS allows only the configured origins.
+   */
+  loopback: boolean;
+}
+
+const UNAUTHORIZED = (message: string): SandboxResponse => ({
+  ...error(401, 'UNAUTHORIZED', message),
+  headers: { ...JSON_HEADERS, 'WWW-Authenticate': 'Basic realm="crossborder-sandbox"' },
+});
+
 /** Answers a `/_sandbox/*` request. */
-export function handleControl(req: SandboxRequest, path: string, controls: Controls): SandboxResponse {
-  // The inspector page and its event stream are open (a browser's EventSource sends no credentials);
-  // the sandbox serves loopback by default.
+export function handleControl(req: SandboxRequest, path: string, controls: Controls, exposure: Exposure = { loopback: true }): SandboxResponse {
+  const reading = req.method.toUpperCase() === 'GET' && (path === CONTROL_PREFIX || path === '/_sandbox' || path === '/_sandbox/events');
+  // On loopback the inspector page and its event stream are open (a browser's EventSource sends no
+  // credentials of its own). Bound to another address they take the Basic credentials like the rest:
+  // the browser asks for them once (WWW-Authenticate) and sends them with the page's requests after.
+  if (reading && !exposure.loopback && !authorized(req.header('authorization'))) {
+    return UNAUTHORIZED('The sandbox is served on a non-loopback address: the inspector and /_sandbox/events take the same HTTP Basic credentials as the API (any values).');
+  }
   if (req.method.toUpperCase() === 'GET' && (path === CONTROL_PREFIX || path === '/_sandbox')) {
     return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }, body: INSPECTOR_HTML };
   }
@@ -81,9 +112,7 @@ export function handleControl(req: SandboxRequest, path: string, controls: Contr
       },
     };
   }
-  if (!authorized(req.header('authorization'))) {
-    return { ...error(401, 'UNAUTHORIZED', 'The sandbox controls take the same HTTP Basic credentials as the API (any values).'), headers: { ...JSON_HEADERS, 'WWW-Authenticate': 'Basic realm="crossborder-sandbox"' } };
-  }
+  if (!authorized(req.header('authorization'))) return UNAUTHORIZED('The sandbox controls take the same HTTP Basic credentials as the API (any values).');
   const method = req.method.toUpperCase();
   const route = `${method} ${path}`;
   // A body the adapter could not read (too large, not UTF-8) is reported as such, not as a bad document.
@@ -147,16 +176,25 @@ export function handleControl(req: SandboxRequest, path: string, controls: Contr
 
 /** Options of CORS: origins allowed to call the sandbox from a browser. */
 export interface CorsOptions {
-  /** `'*'` (default) or a list of origins. */
+  /**
+   * `'*'` or a list of origins. Default: `'*'` when the sandbox is served on a loopback address (or
+   * called in-process), none when it is bound to another address (`0.0.0.0`, a LAN address).
+   */
   origins?: '*' | string[] | undefined;
 }
 
-const ALLOWED_HEADERS = 'authorization, content-type, idempotency-key, service-wallet-signature, request-id';
+/** Headers a preflight allows when it does not name the ones it wants. */
+const DEFAULT_ALLOWED_HEADERS = 'authorization, content-type, idempotency-key, service-wallet-signature, request-id';
 const EXPOSED_HEADERS = 'x-request-id, idempotent-replayed, retry-after';
 
+/** The origins allowed: the configured ones, else `*` on loopback and none elsewhere. */
+function allowedOrigins(options: CorsOptions, exposure: Exposure): '*' | string[] {
+  return options.origins ?? (exposure.loopback ? '*' : []);
+}
+
 /** The CORS headers for a request from `origin` (none when it is not allowed). */
-export function corsHeaders(origin: string | undefined, options: CorsOptions = {}): Record<string, string> {
-  const origins = options.origins ?? '*';
+export function corsHeaders(origin: string | undefined, options: CorsOptions = {}, exposure: Exposure = { loopback: true }): Record<string, string> {
+  const origins = allowedOrigins(options, exposure);
   if (origins !== '*' && (origin === undefined || !origins.includes(origin))) return {};
   return {
     'Access-Control-Allow-Origin': origins === '*' ? '*' : origin!,
@@ -165,13 +203,23 @@ export function corsHeaders(origin: string | undefined, options: CorsOptions = {
   };
 }
 
-/** Answers a CORS preflight without asking for credentials (a preflight carries none). */
-export function preflight(origin: string | undefined, options: CorsOptions = {}): SandboxResponse {
-  const headers = corsHeaders(origin, options);
+/**
+ * Answers a CORS preflight without asking for credentials (a preflight carries none). The headers the
+ * page asks for (`Access-Control-Request-Headers`) are allowed as asked: the sandbox reads any header.
+ */
+export function preflight(origin: string | undefined, options: CorsOptions = {}, exposure: Exposure = { loopback: true }, requestHeaders?: string): SandboxResponse {
+  const headers = corsHeaders(origin, options, exposure);
   if (!headers['Access-Control-Allow-Origin']) return { status: 403, headers: {}, body: undefined };
+  const asked = requestHeaders?.trim();
   return {
     status: 204,
-    headers: { ...headers, 'Access-Control-Allow-Methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS', 'Access-Control-Allow-Headers': ALLOWED_HEADERS, 'Access-Control-Max-Age': '600' },
+    headers: {
+      ...headers,
+      'Access-Control-Allow-Methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
+      'Access-Control-Allow-Headers': asked ? asked : DEFAULT_ALLOWED_HEADERS,
+      'Access-Control-Max-Age': '600',
+      Vary: [headers.Vary, 'Access-Control-Request-Headers'].filter(Boolean).join(', '),
+    },
     body: undefined,
   };
 }

@@ -26,7 +26,7 @@ import { routes } from './routes';
 import { claimInvitation } from './routes/platform';
 import { Scheduler } from './scheduler';
 import { createWorld } from './state';
-import { CONTROL_PREFIX, corsHeaders, handleControl, preflight, type Controls, type CorsOptions, type LiveEvent } from './control';
+import { CONTROL_PREFIX, corsHeaders, handleControl, isLoopbackHost, preflight, type Controls, type CorsOptions, type Exposure, type LiveEvent } from './control';
 import { resume } from './payments';
 import { exportWorld, parseState, type SandboxStateDocument } from './persist';
 import { createWebhookKeyPair } from './webhook-keys';
@@ -44,9 +44,16 @@ export interface SandboxOptions {
   seed?: number;
   /** Called with unexpected failures (answered 500 INTERNAL_ERROR). Default `console.error`. */
   onError?: (error: unknown) => void;
-  /** Called after each request is answered (the CLI's request log). */
+  /**
+   * Called after each request is answered (the CLI's request log): API calls, `/_sandbox/*` calls and
+   * CORS preflights; not the inspector page's own reads, nor a browser's `/favicon.ico`.
+   */
   onRequest?: (entry: RequestLogEntry) => void;
-  /** Origins a browser page may call the sandbox from. Default `'*'` (the sandbox serves loopback only). */
+  /**
+   * Origins a browser page may call the sandbox from. Default: `'*'` when served on a loopback address
+   * (the default 127.0.0.1) or called in-process; none when `listen()` binds another address, where the
+   * inspector page and `/_sandbox/events` also take the Basic credentials.
+   */
   cors?: CorsOptions;
 }
 
@@ -99,7 +106,11 @@ export interface SandboxCore {
   fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
   /** The pure handler over Fetch objects: one `Request` in, its `Response` out. */
   handle(request: Request): Promise<Response>;
-  /** Serves the sandbox over HTTP on 127.0.0.1 (keep-alive); `port` 0 (default) picks a free one. */
+  /**
+   * Serves the sandbox over HTTP on `host` (default 127.0.0.1; keep-alive); `port` 0 (default) picks a
+   * free one. On a non-loopback host (`0.0.0.0`, a LAN address) the inspector and its event stream ask
+   * for the Basic credentials and CORS allows only `cors.origins`.
+   */
   listen(port?: number, host?: string): Promise<SandboxServer>;
   /** The sandbox clock; `advance`/`set` also run whatever became due (expiry, settlement). */
   clock: Clock;
@@ -135,6 +146,9 @@ export interface SandboxCore {
   /** Stops timers, deliveries and every server started by `listen()`. */
   close(): Promise<void>;
 }
+
+/** In-process calls (fetch, msw) never cross a network: treated like loopback. */
+const IN_PROCESS: Exposure = { loopback: true };
 
 /** Requests the sandbox remembers for the inspector. */
 const REQUEST_LOG_SIZE = 200;
@@ -239,23 +253,29 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     for (const inv of w.invitations.values()) if ((inv as { data: { code: string } }).data.code === id) return structuredClone((inv as { data: unknown }).data);
     return undefined;
   };
-  // CORS on every answer, preflights answered without credentials, and the /_sandbox/ controls.
-  const core = async (req: SandboxRequest): Promise<SandboxResponse> => {
+  // CORS on every answer, preflights answered without credentials, and the /_sandbox/ controls; what
+  // is open and which origins are allowed by default depend on the address served (loopback or not).
+  const cors = options.cors ?? {};
+  const core = async (req: SandboxRequest, exposure: Exposure): Promise<SandboxResponse> => {
     const origin = req.header('origin');
-    if (req.method.toUpperCase() === 'OPTIONS') return preflight(origin, options.cors);
+    if (req.method.toUpperCase() === 'OPTIONS') return preflight(origin, cors, exposure, req.header('access-control-request-headers'));
     const path = new URL(req.url, 'http://sandbox.invalid').pathname;
-    const res = path.startsWith(CONTROL_PREFIX) ? handleControl(req, path, controls) : await api(req);
-    Object.assign(res.headers, corsHeaders(origin, options.cors));
+    const res = path.startsWith(CONTROL_PREFIX) ? handleControl(req, path, controls, exposure) : await api(req);
+    Object.assign(res.headers, corsHeaders(origin, cors, exposure));
     return res;
   };
-  // Every way in (fetch, msw, HTTP) goes through here, so each API request is logged once: the
-  // option's hook (the CLI), the inspector's live stream, and the last REQUEST_LOG_SIZE kept.
+  // Every way in (fetch, msw, HTTP) goes through here, so each request is logged once: the option's
+  // hook (the CLI), the inspector's live stream, and the last REQUEST_LOG_SIZE kept.
   const requestLog: (RequestLogEntry & { at: string })[] = [];
-  const handleRaw = async (req: SandboxRequest): Promise<SandboxResponse> => {
+  const handleRaw = async (req: SandboxRequest, exposure: Exposure = IN_PROCESS): Promise<SandboxResponse> => {
     const started = performance.now();
-    const res = await core(req);
     const url = new URL(req.url, 'http://sandbox.invalid');
-    if (url.pathname.startsWith(CONTROL_PREFIX) || req.method.toUpperCase() === 'OPTIONS') return res;
+    // A browser asks for an icon when it opens the inspector: answer nothing, quietly.
+    if (url.pathname === '/favicon.ico' && ['GET', 'HEAD'].includes(req.method.toUpperCase())) return { status: 204, headers: { 'cache-control': 'max-age=86400' }, body: undefined };
+    const res = await core(req, exposure);
+    // Everything else is logged, /_sandbox/* calls and preflights included, except the inspector
+    // page's own reads (it marks them; logging them would make every refresh trigger the next one).
+    if (url.pathname.startsWith(CONTROL_PREFIX) && req.header('x-sandbox-inspector') !== undefined) return res;
     const header = (name: string) => Object.entries(res.headers).find(([k]) => k.toLowerCase() === name)?.[1];
     const entry = {
       method: req.method,
@@ -324,7 +344,8 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     handle,
     async listen(port = 0, host = '127.0.0.1') {
       const { serve } = await import('./node');
-      const server = await serve(handleRaw, port, host);
+      const exposure: Exposure = { loopback: isLoopbackHost(host) };
+      const server = await serve((req) => handleRaw(req, exposure), port, host);
       const tracked: SandboxServer = {
         url: server.url,
         close: async () => {

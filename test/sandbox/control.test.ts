@@ -262,3 +262,75 @@ describe('/_sandbox/events: the live stream', () => {
     }
   }, 20_000);
 });
+
+describe('loopback or not (issue #17.5: open inspector and CORS * on loopback only)', () => {
+  it('tells loopback addresses from the others', async () => {
+    const { isLoopbackHost } = await import('../../src/sandbox/control');
+    const hosts = ['127.0.0.1', '127.0.0.2', '127.255.0.9', 'localhost', 'LOCALHOST', 'app.localhost', '::1', '[::1]', '::ffff:127.0.0.1', '0.0.0.0', '::', '192.168.1.20', '10.0.0.1', 'example.com', '128.0.0.1', '127.0.0.1.example.com'];
+    expect(Object.fromEntries(hosts.map((h) => [h, isLoopbackHost(h)]))).toEqual({
+      '127.0.0.1': true, '127.0.0.2': true, '127.255.0.9': true, localhost: true, LOCALHOST: true, 'app.localhost': true, '::1': true, '[::1]': true, '::ffff:127.0.0.1': true,
+      '0.0.0.0': false, '::': false, '192.168.1.20': false, '10.0.0.1': false, 'example.com': false, '128.0.0.1': false, '127.0.0.1.example.com': false,
+    });
+  });
+
+  it('on a non-loopback address the inspector and /_sandbox/events take the credentials, and CORS allows only configured origins', async () => {
+    const { handleControl, corsHeaders, preflight } = await import('../../src/sandbox/control');
+    const controls = { requests: () => [], subscribe: () => () => undefined } as never;
+    const req = (path: string, authorization?: string) => ({ method: 'GET', url: path, header: (n: string) => (n === 'authorization' ? authorization : undefined), body: undefined });
+    const network = { loopback: false };
+    for (const path of ['/_sandbox/', '/_sandbox/events']) {
+      const refused = handleControl(req(path), path, controls, network);
+      expect([path, refused.status, refused.headers['WWW-Authenticate']]).toEqual([path, 401, 'Basic realm="crossborder-sandbox"']);
+      expect(handleControl(req(path, AUTH), path, controls, network).status).toBe(200);
+      expect(handleControl(req(path), path, controls, { loopback: true }).status).toBe(200); // open on loopback
+    }
+    const origin = 'http://192.168.1.20:5173';
+    expect(corsHeaders(origin, {}, network)).toEqual({});
+    expect(preflight(origin, {}, network, 'authorization').status).toBe(403);
+    expect(corsHeaders(origin, { origins: [origin] }, network)['Access-Control-Allow-Origin']).toBe(origin);
+    expect(corsHeaders(origin, { origins: '*' }, network)['Access-Control-Allow-Origin']).toBe('*'); // asked for explicitly
+    expect(corsHeaders(origin, {}, { loopback: true })['Access-Control-Allow-Origin']).toBe('*');
+  });
+
+  it('on another loopback address (127.0.0.2) the inspector is open and CORS is *; a preflight allows the headers it asks for', async () => {
+    const local = createSandbox();
+    const s = await local.listen(0, '127.0.0.2');
+    try {
+      expect(s.url).toMatch(/^http:\/\/127\.0\.0\.2:\d+$/);
+      const page = await fetch(`${s.url}/_sandbox/`);
+      expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+      const answer = await fetch(`${s.url}/2025-10-13/customers`, { headers: { authorization: AUTH, origin: 'http://localhost:5173' } });
+      expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+      const asked = await fetch(`${s.url}/2025-10-13/customers`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type,x-trace-id' } });
+      expect([asked.status, asked.headers.get('access-control-allow-headers')]).toEqual([204, 'authorization,content-type,x-trace-id']);
+      expect(asked.headers.get('vary')).toContain('Access-Control-Request-Headers');
+    } finally {
+      await local.close();
+    }
+  });
+});
+
+describe('the request log', () => {
+  it('has the /_sandbox/* calls and preflights too, not the inspector page\'s own reads nor the favicon (204, quietly)', async () => {
+    const logged: string[] = [];
+    const s = createSandbox({ onRequest: (e) => logged.push(`${e.method} ${e.path} ${e.status}`) });
+    const server = await s.listen();
+    try {
+      const get = (path: string, headers: Record<string, string> = {}) => fetch(`${server.url}${path}`, { headers: { authorization: AUTH, ...headers } });
+      await fetch(`${server.url}/_sandbox/reset`, { method: 'POST', headers: { authorization: AUTH, 'content-type': 'application/json' }, body: '{}' });
+      await get('/_sandbox/state');
+      await get('/_sandbox/');
+      await get('/_sandbox/state', { 'x-sandbox-inspector': '1' }); // the page's own read
+      const icon = await get('/favicon.ico');
+      expect([icon.status, await icon.text()]).toEqual([204, '']);
+      await fetch(`${server.url}/2025-10-13/customers`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET' } });
+      await get('/2025-10-13/customers');
+      const expected = ['POST /_sandbox/reset 200', 'GET /_sandbox/state 200', 'GET /_sandbox/ 200', 'OPTIONS /2025-10-13/customers 204', 'GET /2025-10-13/customers 200'];
+      expect(logged).toEqual(expected);
+      const kept = (await (await get('/_sandbox/requests', { 'x-sandbox-inspector': '1' })).json()).data as { method: string; path: string; status: number }[];
+      expect(kept.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual(expected);
+    } finally {
+      await s.close();
+    }
+  });
+});

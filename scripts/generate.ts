@@ -4,18 +4,21 @@
  *   named.ts       every component schema as a top-level named type (what the package exports)
  *   zod.gen.ts     zod/mini schemas (@hey-api/openapi-ts zod plugin), int64 as JSON-safe integers
  *   operations.ts  the operation table the client runs on (method, path, idempotent, signed, …)
+ *   checks/        the zod schemas compiled into plain checks (scripts/generate-checks.ts): one module
+ *                  per operation, loaded with its first call; response checks; shared components
  *
  * `tsx scripts/generate.ts`          writes the files
  * `tsx scripts/generate.ts --check`  fails when src/generated/ differs from what the document produces
  */
-import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createClient } from '@hey-api/openapi-ts';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { parse } from 'yaml';
+import { compileChecks, type CheckRoots } from './generate-checks';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const documentPath = join(root, 'openapi', 'openapi.yaml');
@@ -218,11 +221,14 @@ function openUnions(code: string, doc: Json): string {
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
+/** Bits of an operation's row in src/generated/operations.ts. */
+const FLAG = { idempotent: 1, signed: 2, paginated: 4, bodyRequired: 8, path: 16, query: 32, body: 64, response: 128 };
+
 function pascal(id: string): string {
   return id.charAt(0).toUpperCase() + id.slice(1);
 }
 
-function buildOperations(doc: Json, zodCode: string): string {
+function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { table: string; loaders: string } {
   const resolveRef = (node: Json): Json => {
     let current = node;
     for (let i = 0; current && current.$ref && i < 10; i++) {
@@ -233,6 +239,7 @@ function buildOperations(doc: Json, zodCode: string): string {
   };
   const exported = new Set([...zodCode.matchAll(/^export const (\w+) =/gm)].map((m) => m[1]));
   const rows: string[] = [];
+  const loaders: string[] = [];
   const names: string[] = [];
   for (const [path, item] of Object.entries<Json>(doc.paths ?? {})) {
     for (const method of METHODS) {
@@ -246,48 +253,108 @@ function buildOperations(doc: Json, zodCode: string): string {
       const paginated = params.some((p) => p.in === 'query' && p.name === 'cursor');
       const body = op.requestBody ? resolveRef(op.requestBody) : undefined;
       const base = `z${pascal(id)}`;
-      const part = (suffix: string) => (exported.has(base + suffix) ? `'${base}${suffix}'` : 'undefined');
-      const response = exported.has(`${base}Response`) ? `'${base}Response'` : 'undefined';
+      // One number for the flags and which schemas exist: the table ships in every bundle, so it is dense.
+      const flags =
+        (idempotent ? FLAG.idempotent : 0) | (signed ? FLAG.signed : 0) | (paginated ? FLAG.paginated : 0) | (body?.required ? FLAG.bodyRequired : 0) |
+        (exported.has(`${base}Path`) ? FLAG.path : 0) | (exported.has(`${base}Query`) ? FLAG.query : 0) | (exported.has(`${base}Body`) ? FLAG.body : 0) |
+        (exported.has(`${base}Response`) ? FLAG.response : 0);
       names.push(id);
-      rows.push(
-        `  ${id}: {\n` +
-          `    id: '${id}',\n    method: '${method.toUpperCase()}',\n    path: '${path}',\n` +
-          `    idempotent: ${idempotent},\n    signed: ${signed},\n    sandboxOnly: ${path.startsWith('/sandbox/')},\n` +
-          `    paginated: ${paginated},\n    bodyRequired: ${Boolean(body?.required)},\n` +
-          `    params: { path: ${part('Path')}, query: ${part('Query')}, body: ${part('Body')} },\n` +
-          `    response: ${response},\n  },`,
-      );
+      rows.push(`  ${id}: op('${id}', '${method.toUpperCase()}', '${path}', ${flags}),`);
+      if (checked.has(id)) loaders.push(`  ${id}: () => import('./${id}'),`);
     }
   }
   const eventTypes = Object.keys(doc.components?.schemas?.WebhookEvent?.discriminator?.mapping ?? {});
   if (eventTypes.length === 0) throw new Error('WebhookEvent has no discriminator mapping');
-  return (
+  const index =
     HEADER +
-    '/**\n * Every operation of the document, keyed by operationId. Schemas are named, not imported: the\n' +
-    ' * client loads ./zod.gen on its first call, so importing the SDK does not build them.\n */\n' +
+    "import type { OperationChecks } from '../../core/validation';\nimport type { OperationId } from '../operations';\n\n" +
+    '/**\n * The checks compiled from each operation\'s schemas (./<operationId>), loaded with its first call. Apart\n' +
+    ' * from the operation table, so that a bundle of the table alone (the sandbox, the CLI) takes none of them.\n */\n' +
+    `export const operationChecks: { readonly [Id in OperationId]?: () => Promise<OperationChecks> } = {\n${loaders.join('\n')}\n};\n`;
+  const table =
+    HEADER +
+    "import type { Operation } from '../core/plan';\n\n" +
     "/** Names of the generated zod schemas. */\nexport type SchemaName = keyof typeof import('./zod.gen');\n\n" +
-    `export const operations = {\n${rows.join('\n')}\n} as const satisfies Record<\n  string,\n  { params: Record<'path' | 'query' | 'body', SchemaName | undefined>; response: SchemaName | undefined; [field: string]: unknown }\n>;\n\n` +
-    '/** operationIds of the document. */\n' +
-    `export type OperationId = keyof typeof operations;\n\n` +
+    '/** An operation of the document: what the client runs, with its schemas named (the sandbox and the tests look them up in ./zod.gen). */\n' +
+    'export interface DocumentOperation<Id extends string = string> extends Operation {\n' +
+    '  readonly id: Id;\n  readonly bodyRequired: boolean;\n' +
+    '  readonly params: { readonly path: SchemaName | undefined; readonly query: SchemaName | undefined; readonly body: SchemaName | undefined };\n' +
+    '  readonly response: SchemaName | undefined;\n}\n\n' +
+    `/** operationIds of the document. */\nexport type OperationId =\n${names.map((n) => `  | '${n}'`).join('\n')};\n\n` +
+    `const FLAG = { ${Object.entries(FLAG).map(([k, v]) => `${k}: ${v}`).join(', ')} } as const;\n\n` +
+    '/** One row of the table, spelled out (schema names follow the generator: z<OperationId><Part>). */\n' +
+    'function op<Id extends string>(id: Id, method: Operation[\'method\'], path: string, flags: number): DocumentOperation<Id> {\n' +
+    '  const name = (part: string, flag: number) => (flags & flag ? (`z${id[0]!.toUpperCase()}${id.slice(1)}${part}` as SchemaName) : undefined);\n' +
+    '  return {\n    id,\n    method,\n    path,\n    idempotent: (flags & FLAG.idempotent) !== 0,\n    signed: (flags & FLAG.signed) !== 0,\n' +
+    "    sandboxOnly: path.startsWith('/sandbox/'),\n    paginated: (flags & FLAG.paginated) !== 0,\n    bodyRequired: (flags & FLAG.bodyRequired) !== 0,\n" +
+    "    params: { path: name('Path', FLAG.path), query: name('Query', FLAG.query), body: name('Body', FLAG.body) },\n" +
+    "    response: name('Response', FLAG.response),\n  };\n}\n\n" +
+    '/** Every operation of the document, keyed by operationId. */\n' +
+    `export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> } = {\n${rows.join('\n')}\n};\n\n` +
+
     `/** Number of operations in the document. */\nexport const OPERATION_COUNT = ${names.length};\n\n` +
     '/** Webhook event types of the document (the WebhookEvent discriminator). */\n' +
-    `export const WEBHOOK_EVENT_TYPES = ${JSON.stringify(eventTypes)} as const;\n`
-  );
+    `export const WEBHOOK_EVENT_TYPES = ${JSON.stringify(eventTypes)} as const;\n`;
+  return { table, loaders: index };
+}
+
+/** What each operation's checks start from: the names of its schemas in the zod module. */
+function checkRoots(doc: Json, zodCode: string): CheckRoots {
+  const exported = new Set([...zodCode.matchAll(/^export const (\w+) =/gm)].map((m) => m[1]));
+  // The webhook event is checked by name (src/resources/webhooks.ts): what differs goes to event.issues.
+  const roots: CheckRoots = { params: {}, responses: {}, named: { events: ['zWebhookEvent'] } };
+  for (const item of Object.values<Json>(doc.paths ?? {})) {
+    for (const method of METHODS) {
+      const id: string | undefined = item[method]?.operationId;
+      if (!id) continue;
+      const name = (suffix: string) => (exported.has(`z${pascal(id)}${suffix}`) ? `z${pascal(id)}${suffix}` : undefined);
+      roots.params[id] = { path: name('Path'), query: name('Query'), body: name('Body') };
+      const response = name('Response');
+      if (response) roots.responses[id] = response;
+    }
+  }
+  return roots;
+}
+
+/** The zod module, loaded from its generated text (inside the repository, so that it finds zod). */
+async function loadZod(code: string): Promise<Record<string, unknown>> {
+  const dir = join(root, 'node_modules', '.cache', 'crossborder-generate');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `zod-${process.pid}-${Date.now()}.ts`);
+  writeFileSync(file, code);
+  try {
+    return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } finally {
+    rmSync(file, { force: true });
+  }
 }
 
 async function produce(): Promise<Record<string, string>> {
   const doc = parse(readFileSync(documentPath, 'utf8')) as Json;
   const zod = await buildZod(doc);
   const types = await buildTypes();
+  const roots = checkRoots(doc, zod);
+  const order = [...zod.matchAll(/^export const (\w+) =/gm)].map((m) => m[1]!);
+  const checks = compileChecks(await loadZod(zod), order, roots, HEADER);
+  const checked = new Set(Object.keys(checks).map((f) => f.replace(/\.ts$/, '')));
+  const operations = buildOperations(doc, zod, checked);
   return {
+    'checks/index.ts': operations.loaders,
+    ...Object.fromEntries(Object.entries(checks).map(([file, content]) => [`checks/${file}`, content])),
     'types.ts': types,
     'named.ts': namedTypes(types),
     'zod.gen.ts': zod,
-    'operations.ts': buildOperations(doc, zod),
+    'operations.ts': operations.table,
     'index.ts':
       HEADER +
       "export type * from './types';\nexport { operations, OPERATION_COUNT, WEBHOOK_EVENT_TYPES, type OperationId } from './operations';\n",
   };
+}
+
+/** Files under src/generated/, as paths relative to it. */
+function existingFiles(): string[] {
+  if (!existsSync(outDir)) return [];
+  return (readdirSync(outDir, { recursive: true }) as string[]).filter((f) => statSync(join(outDir, f)).isFile());
 }
 
 const files = await produce();
@@ -297,7 +364,7 @@ if (process.argv.includes('--check')) {
     const path = join(outDir, name);
     if (!existsSync(path) || readFileSync(path, 'utf8') !== content) drift.push(name);
   }
-  const extra = existsSync(outDir) ? readdirSync(outDir).filter((f) => !(f in files)) : [];
+  const extra = existingFiles().filter((f) => !(f in files));
   if (drift.length || extra.length) {
     console.error(
       `src/generated/ has drifted from openapi/openapi.yaml: ${[...drift, ...extra.map((f) => `${f} (not generated)`)].join(', ')}.\n` +
@@ -307,8 +374,10 @@ if (process.argv.includes('--check')) {
   }
   console.log(`src/generated/ matches openapi/openapi.yaml (${Object.keys(files).length} files)`);
 } else {
-  mkdirSync(outDir, { recursive: true });
-  for (const name of readdirSync(outDir)) if (!(name in files)) rmSync(join(outDir, name));
-  for (const [name, content] of Object.entries(files)) writeFileSync(join(outDir, name), content);
-  console.log(`wrote ${Object.keys(files).map((f) => `src/generated/${f}`).join(', ')}`);
+  for (const name of existingFiles()) if (!(name in files)) rmSync(join(outDir, name));
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(outDir, name)), { recursive: true });
+    writeFileSync(join(outDir, name), content);
+  }
+  console.log(`wrote ${Object.keys(files).length} files under src/generated/`);
 }

@@ -41,6 +41,8 @@ export class APIPromise<T> implements PromiseLike<T> {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- same as Promise
     onrejected?: ((reason: any) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
+    // The usual `await`: one promise, not a parsed one and then another.
+    if (this.parsed === undefined && onfulfilled) return this.raw.then((r) => onfulfilled(r.data), onrejected);
     return this.result().then(onfulfilled, onrejected);
   }
 

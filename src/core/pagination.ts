@@ -80,12 +80,13 @@ export class Page<T> implements AsyncIterable<T> {
   readonly cursor: string | undefined;
   readonly #fetchPage: PageFetcher<T>;
   readonly #prefetch: boolean;
-  readonly #trail: CursorTrail;
+  /** Made when the chain goes past its first page: a single-page list keeps no trail. */
+  #trail: CursorTrail | undefined;
   /** The next page, once fetched: asking twice does not refetch (nor look like a cycle). */
   #next: Promise<Page<T>> | undefined;
 
   /** @internal */
-  constructor(envelope: ListEnvelope<T>, fetchPage: PageFetcher<T>, cursor: string | undefined, prefetch = false, trail = new CursorTrail()) {
+  constructor(envelope: ListEnvelope<T>, fetchPage: PageFetcher<T>, cursor: string | undefined, prefetch = false, trail?: CursorTrail) {
     this.data = envelope.data;
     this.hasMore = envelope.hasMore;
     this.nextCursor = envelope.hasMore ? envelope.nextCursor : undefined;
@@ -94,7 +95,7 @@ export class Page<T> implements AsyncIterable<T> {
     this.#fetchPage = fetchPage;
     this.#prefetch = prefetch;
     this.#trail = trail;
-    if (cursor !== undefined) trail.add(cursor);
+    if (cursor !== undefined) (this.#trail ??= new CursorTrail()).add(cursor);
   }
 
   /** True when {@link nextPage} will return a page. */
@@ -110,7 +111,7 @@ export class Page<T> implements AsyncIterable<T> {
     if (this.#next) return this.#next;
     const problem = this.#problem();
     if (problem) return Promise.reject(problem);
-    const next = this.#fetchPage(this.nextCursor!, signal, this.#trail);
+    const next = this.#fetchPage(this.nextCursor!, signal, (this.#trail ??= new CursorTrail()));
     this.#next = next;
     next.catch(() => {
       if (this.#next === next) this.#next = undefined; // a failed fetch may be tried again
@@ -122,7 +123,7 @@ export class Page<T> implements AsyncIterable<T> {
     if (!this.hasMore) return new PaginationError('No more pages: hasMore is false');
     const cursor = this.nextCursor;
     if (cursor === undefined || cursor === '') return new PaginationError('The service said hasMore but sent no nextCursor');
-    if (cursor === this.cursor || this.#trail.has(cursor)) {
+    if (cursor === this.cursor || this.#trail?.has(cursor)) {
       return new PaginationError(`The service answered cursor ${cursor.length > 64 ? `${cursor.slice(0, 64)}…` : cursor} again; stopping instead of looping`);
     }
     return undefined;

@@ -5,8 +5,9 @@
  * (the body is spent), so retries live in this fetch.
  * @module
  */
-import { APIConnectionError, APITimeoutError, APIUserAbortError } from './errors';
 import type { Scrub } from './answers';
+import { isDispatcherTimeout, probeDispatcher, provenDispatcher, type Dispatcher } from './dispatcher';
+import { APIConnectionError, APITimeoutError, APIUserAbortError } from './errors';
 import { Log, maskBodyText, redactHeaders } from './logger';
 import {
   backoffDelay,
@@ -21,7 +22,8 @@ import {
 
 /** What the transport needs from the client, made once per client. */
 export interface TransportConfig {
-  fetch: (input: string, init: RequestInit) => Promise<Response>;
+  /** The user's fetch; undefined: `globalThis.fetch`, looked up per attempt (interceptors installed later still see calls). */
+  fetch: ((input: string, init: RequestInit) => Promise<Response>) | undefined;
   sleep: Sleep;
   log: Log;
   random: () => number;
@@ -59,18 +61,23 @@ export interface CallContext {
 
 /**
  * What openapi-fetch builds for a call, kept as plain data (it accepts a custom `Request` class):
- * the URL it made from the path and query, and the method. Headers and body are not given to
- * openapi-fetch at all: the client hands the transport its own (see {@link CallContext}), so
- * nothing is merged into a `Headers` or serialized twice.
+ * the URL it made from the path and query, the method, and the call's context (passed through its
+ * options). Headers and body are not given to openapi-fetch at all: the client hands the transport
+ * its own (see {@link CallContext}), so nothing is merged into a `Headers` or serialized twice.
  */
 export class PreparedRequest {
   readonly url: string;
   readonly method: string;
-  constructor(url: string, init: { method?: string }) {
+  readonly ctx: CallContext | undefined;
+  constructor(url: string, init: { method?: string; ctx?: CallContext }) {
     this.url = url;
     this.method = init.method ?? 'GET';
+    this.ctx = init.ctx;
   }
 }
+
+/** openapi-fetch reads `Content-Length` to spot an empty body; the buffered text says so already. */
+const NO_HEADERS = { get: (): null => null };
 
 /**
  * The answer handed back to openapi-fetch: the real response's status and headers with the body
@@ -92,8 +99,9 @@ export class BufferedResponse {
   get statusText(): string {
     return this.raw.statusText;
   }
-  get headers(): Headers {
-    return this.raw.headers;
+  /** openapi-fetch's view: no length header, so it reads the (already buffered) text and parses what is there. */
+  get headers(): typeof NO_HEADERS {
+    return NO_HEADERS;
   }
   text(): Promise<string> {
     return Promise.resolve(this.bodyText);
@@ -107,47 +115,64 @@ export class BufferedResponse {
   }
 }
 
-/** Builds the `fetch` that openapi-fetch calls for one logical call. */
-export function createAttemptLoop(config: TransportConfig, ctx: CallContext) {
-  return async function attemptLoop(request: PreparedRequest): Promise<BufferedResponse> {
-    const { url, method } = request;
-    const { headers, body } = ctx;
-    const { log } = config;
+/** The `fetch` given to openapi-fetch once per client: each request carries its call's context. */
+export function createTransport(config: TransportConfig) {
+  return (request: PreparedRequest): Promise<BufferedResponse> => attemptLoop(config, request.ctx!, request.url, request.method);
+}
 
-    for (let retry = 0; ; retry++) {
-      if (ctx.signal?.aborted) throw userAbort(ctx, retry > 0 && method !== 'GET', ctx.signal.reason);
-      ctx.attempts = retry + 1;
-      const attempt = new AbortController();
-      let timedOut = false;
-      const timer = setTimeout(() => {
+async function attemptLoop(config: TransportConfig, ctx: CallContext, url: string, method: string): Promise<BufferedResponse> {
+  const { headers, body } = ctx;
+  const { log } = config;
+
+  for (let retry = 0; ; retry++) {
+    if (ctx.signal?.aborted) throw userAbort(ctx, retry > 0 && method !== 'GET', ctx.signal.reason);
+    ctx.attempts = retry + 1;
+    const fetch = config.fetch ?? globalThis.fetch;
+    // Node's own fetch, once seen to use it: undici enforces the timeout; no timer, no signal of ours.
+    const dispatcher: Dispatcher | undefined = config.fetch ? undefined : provenDispatcher(fetch, ctx.timeout);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timedOut = false;
+    let onAbort: (() => void) | undefined;
+    let init: RequestInit & { dispatcher?: Dispatcher };
+    // Never follow a redirect: a 303 would turn a write into a GET elsewhere, a 307 re-post personal data.
+    if (dispatcher) init = { method, headers, body, redirect: 'manual', dispatcher, signal: ctx.signal };
+    else {
+      const controller = new AbortController();
+      timer = setTimeout(() => {
         timedOut = true;
-        attempt.abort();
+        controller.abort();
       }, ctx.timeout);
-      const onAbort = () => attempt.abort();
+      onAbort = () => controller.abort();
       ctx.signal?.addEventListener('abort', onAbort, { once: true });
-      const started = log.enabled('info') ? performance.now() : 0;
-      // The operation's path template, not the URL: path and query values may be personal data.
+      init = { method, headers, body, signal: controller.signal, redirect: 'manual' };
+      const probe = config.fetch ? undefined : probeDispatcher(fetch, ctx.timeout);
+      if (probe) init.dispatcher = probe;
+    }
+    const started = log.enabled('info') ? performance.now() : 0;
+    // The operation's path template, not the URL: path and query values may be personal data.
+    if (log.enabled('debug')) {
       log.debug(`→ ${ctx.operation}`, () => ({
         attempt: retry + 1,
         headers: redactHeaders(headers),
         body: maskBodyText(body),
       }));
+    }
 
-      let response: Response;
-      let text: string;
-      let sent = false;
-      try {
-        // Never follow a redirect: a 303 would turn a write into a GET elsewhere, a 307 re-post personal data.
-        response = await config.fetch(url, { method, headers, body, signal: attempt.signal, redirect: 'manual' });
-        sent = true;
-        // Read the answer under the same timeout: a stalled or cut body is a lost response.
-        text = await response.text();
-      } catch (error) {
-        clearTimeout(timer);
-        ctx.signal?.removeEventListener('abort', onAbort);
-        if (ctx.signal?.aborted) throw userAbort(ctx, method !== 'GET', ctx.signal.reason ?? error);
-        const mayHaveArrived = sent || !surelyNotSent(error);
-        const failure = timedOut
+    let response: Response;
+    let text: string;
+    let sent = false;
+    try {
+      response = await (fetch as (input: string, init: RequestInit) => Promise<Response>)(url, init);
+      sent = true;
+      // Read the answer under the same timeout: a stalled or cut body is a lost response.
+      text = await response.text();
+    } catch (error) {
+      if (timer !== undefined) clearTimeout(timer);
+      if (onAbort) ctx.signal?.removeEventListener('abort', onAbort);
+      if (ctx.signal?.aborted) throw userAbort(ctx, method !== 'GET', ctx.signal.reason ?? error);
+      const mayHaveArrived = sent || !surelyNotSent(error);
+      const failure =
+        timedOut || isDispatcherTimeout(error)
           ? new APITimeoutError(`${ctx.operation} timed out after ${ctx.timeout} ms`, {
               outcomeUnknown: method !== 'GET',
               idempotencyKey: ctx.idempotencyKey,
@@ -164,49 +189,48 @@ export function createAttemptLoop(config: TransportConfig, ctx: CallContext) {
                 cause: error,
               },
             );
-        if (retry < ctx.maxRetries && (ctx.safe || !mayHaveArrived)) {
-          const delay = backoffDelay(retry, config.random);
-          if (log.enabled('info')) log.info(`${ctx.operation}: ${failure.message}; retrying in ${delay} ms`);
-          await pause(config, delay, ctx, method);
-          continue;
-        }
-        throw failure;
+      if (retry < ctx.maxRetries && (ctx.safe || !mayHaveArrived)) {
+        const delay = backoffDelay(retry, config.random);
+        if (log.enabled('info')) log.info(`${ctx.operation}: ${failure.message}; retrying in ${delay} ms`);
+        await pause(config, delay, ctx, method);
+        continue;
       }
-      clearTimeout(timer);
-      ctx.signal?.removeEventListener('abort', onAbort);
-      if (started) {
-        const ms = Math.round(performance.now() - started);
-        const requestId = response.headers.get('x-request-id') ?? undefined;
-        log.info(`${ctx.operation} ${response.status} ${ms}ms`, () => ({
-          method,
-          path: ctx.operation.slice(method.length + 1),
-          status: response.status,
-          ms,
-          requestId,
-          attempt: retry + 1,
-        }));
-        log.debug(`← ${response.status} ${ctx.operation}`, () => ({
-          headers: config.scrub(redactHeaders(response.headers)),
-          body: maskBodyText(config.scrub(text)),
-        }));
-      }
-
-      const { status } = response;
-      ctx.response = response;
-      if (retry < ctx.maxRetries && isRetryableStatus(status)) {
-        const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
-        const repeatable = ctx.safe;
-        const tooLong = retryAfter !== undefined && retryAfter > MAX_RETRY_AFTER_MS;
-        if (repeatable && !tooLong && !(status === 409 && isPermanentConflict(codeOf(text)))) {
-          const delay = retryAfter ?? backoffDelay(retry, config.random);
-          if (log.enabled('info')) log.info(`${ctx.operation}: status ${status}; retrying in ${delay} ms`);
-          await pause(config, delay, ctx, method);
-          continue;
-        }
-      }
-      return new BufferedResponse(response, text);
+      throw failure;
     }
-  };
+    if (timer !== undefined) clearTimeout(timer);
+    if (onAbort) ctx.signal?.removeEventListener('abort', onAbort);
+    if (started) {
+      const ms = Math.round(performance.now() - started);
+      const requestId = response.headers.get('x-request-id') ?? undefined;
+      log.info(`${ctx.operation} ${response.status} ${ms}ms`, () => ({
+        method,
+        path: ctx.operation.slice(method.length + 1),
+        status: response.status,
+        ms,
+        requestId,
+        attempt: retry + 1,
+      }));
+      log.debug(`← ${response.status} ${ctx.operation}`, () => ({
+        headers: config.scrub(redactHeaders(response.headers)),
+        body: maskBodyText(config.scrub(text)),
+      }));
+    }
+
+    const { status } = response;
+    ctx.response = response;
+    if (retry < ctx.maxRetries && isRetryableStatus(status)) {
+      const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+      const repeatable = ctx.safe;
+      const tooLong = retryAfter !== undefined && retryAfter > MAX_RETRY_AFTER_MS;
+      if (repeatable && !tooLong && !(status === 409 && isPermanentConflict(codeOf(text)))) {
+        const delay = retryAfter ?? backoffDelay(retry, config.random);
+        if (log.enabled('info')) log.info(`${ctx.operation}: status ${status}; retrying in ${delay} ms`);
+        await pause(config, delay, ctx, method);
+        continue;
+      }
+    }
+    return new BufferedResponse(response, text);
+  }
 }
 
 async function pause(config: TransportConfig, ms: number, ctx: CallContext, method: string): Promise<void> {

@@ -1,134 +1,89 @@
 /**
- * Parameter checks with the schemas generated from the document, before anything is sent.
- * Messages are written here (zod/mini ships none) so they stay short and name the rule.
+ * Checks with what the document states, before anything is sent (params) and, with
+ * `validateResponses`, on answers. The checks are compiled from the document's zod schemas by
+ * scripts/generate.ts (src/generated/checks/): an operation's module loads with its first call, the
+ * messages (./issues) only when something fails. Schemas given inline (any object with zod's
+ * `safeParse`) are checked the same way.
  * @module
  */
+import type { Check } from './checks';
 import type { ValidationIssue } from './errors';
+import type { RawIssue } from './issues';
+
+export type { RawIssue } from './issues';
 
 /** The part of a zod (mini or classic) schema the SDK uses. */
 export interface Schema {
   safeParse(value: unknown): { success: true; data?: unknown } | { success: false; error: { issues: readonly RawIssue[] } };
 }
 
-/** A zod issue, as much of it as the SDK reads. */
-export interface RawIssue {
-  code: string;
-  path: readonly PropertyKey[];
-  message?: string;
-  expected?: unknown;
-  maximum?: unknown;
-  minimum?: unknown;
-  inclusive?: boolean;
-  format?: string;
-  pattern?: string;
-  values?: readonly unknown[];
-  keys?: readonly string[];
-  origin?: string;
-  discriminator?: string;
-  /** Discriminator values a discriminated union accepts (when none matched). */
-  options?: readonly unknown[];
-  note?: string;
-  errors?: readonly (readonly RawIssue[])[];
-  params?: { knownDiscriminator?: boolean } | undefined;
-}
-
-/** A schema, or the name of one in the generated zod module. */
+/** A schema, or the name of one in the generated zod module (the sandbox's lookup). */
 export type SchemaRef = Schema | string;
 
-let generated: Promise<Record<string, unknown>> | undefined;
-let loaded: Record<string, unknown> | undefined;
-
-/**
- * Resolves a schema. Named ones come from the generated module, loaded on first use only: importing
- * the SDK builds no schema, and bundlers split the module out of the import path.
- */
-export async function resolveSchema(ref: SchemaRef): Promise<Schema> {
-  if (typeof ref !== 'string') return ref;
-  loaded ??= await (generated ??= import('../generated/zod.gen') as Promise<Record<string, unknown>>);
-  return schemaIn(loaded, ref);
+/** The compiled checks of one operation's parameters. */
+export interface OperationChecks {
+  readonly path?: Check | undefined;
+  readonly query?: Check | undefined;
+  readonly body?: Check | undefined;
 }
 
-/** The schema when it is at hand without waiting (inline, or the generated module already loaded). */
-export function resolvedSchema(ref: SchemaRef): Schema | undefined {
-  if (typeof ref !== 'string') return ref;
-  return loaded === undefined ? undefined : schemaIn(loaded, ref);
+type Issues = typeof import('./issues');
+let issuesModule: Issues | undefined;
+let issuesLoading: Promise<Issues> | undefined;
+
+/** The message module, loaded the first time something fails (or an inline schema is checked). */
+export function loadIssues(): Promise<Issues> {
+  return (issuesLoading ??= import('./issues').then((m) => (issuesModule = m)));
 }
 
-function schemaIn(module: Record<string, unknown>, name: string): Schema {
-  const schema = module[name] as Schema | undefined;
-  if (!schema) throw new Error(`No schema ${name} in the generated module`);
-  return schema;
+/** Raw issues as ValidationIssues (the message module must be loaded: {@link loadIssues}). */
+export function describe(issues: readonly RawIssue[]): ValidationIssue[] {
+  if (!issuesModule) throw new Error('crossborder-sdk: the issues module is not loaded');
+  return issuesModule.toValidationIssues(issues);
 }
 
-/** Returns the issues found, or an empty list when the value passes. */
+/** Issues of `value` against an inline schema or a compiled check: empty when it passes. */
 export function check(schema: Schema, value: unknown): ValidationIssue[] {
   const result = schema.safeParse(value);
-  if (result.success) return [];
-  return result.error.issues.flatMap((issue) => flatten(issue, []));
+  return result.success ? [] : describe(result.error.issues);
 }
+
+/** A compiled check behind zod's `safeParse`, so callers of {@link check} take either. */
+function asSchema(compiled: Check, run: (check: Check, value: unknown) => RawIssue[]): Schema {
+  return {
+    safeParse(value) {
+      const issues = run(compiled, value);
+      return issues.length ? { success: false, error: { issues } } : { success: true };
+    },
+  };
+}
+
+type Named = typeof import('../generated/checks/events');
+let named: Promise<[Named, typeof import('./checks')]> | undefined;
 
 /**
- * A union failure is reported inside the variant that was meant: the one whose discriminator
- * matched (its other issues name the broken nested field). When no variant's discriminator
- * matched, the discriminator itself is reported with the values it accepts.
+ * A schema by its name in the generated zod module (`zWebhookEvent`), compiled; an inline schema as
+ * it is. Loads the compiled module and the messages on first use.
  */
-function flatten(issue: RawIssue, prefix: readonly PropertyKey[]): ValidationIssue[] {
-  const path = [...prefix, ...issue.path];
-  if (issue.code === 'invalid_union' && issue.discriminator !== undefined && issue.options) {
-    // A discriminated union whose discriminator matched no variant (its path ends at the discriminator).
-    return [{ path: path.map(String).join('.'), rule: 'invalid_value', message: describeIssue({ code: 'invalid_value', path: [], values: issue.options }) }];
-  }
-  if (issue.code === 'invalid_union' && issue.errors && issue.errors.length > 0) {
-    // A branch whose discriminator does not fit: a literal mismatch, a discriminated union that knows no
-    // such value, or the other-values branch of an open union given a known value.
-    const mismatch = (branch: readonly RawIssue[]) =>
-      branch.filter(
-        (i) =>
-          i.path.length === 1 &&
-          (i.code === 'invalid_value' || (i.code === 'invalid_union' && i.discriminator !== undefined) || i.params?.knownDiscriminator === true),
-      );
-    const meant = issue.errors.filter((branch) => branch.length > 0 && mismatch(branch).length === 0);
-    if (meant.length > 0) {
-      const closest = meant.reduce((a, b) => (b.length < a.length ? b : a));
-      return closest.flatMap((inner) => flatten(inner, path));
-    }
-    const keys = new Set(issue.errors.flatMap((branch) => mismatch(branch).map((i) => String(i.path[0]))));
-    if (keys.size === 1) {
-      const key = [...keys][0]!;
-      const values = [...new Set(issue.errors.flatMap((branch) => mismatch(branch).flatMap((i) => i.values ?? [])))];
-      return [{ path: [...path, key].map(String).join('.'), rule: 'invalid_value', message: describeIssue({ code: 'invalid_value', path: [], values }) }];
-    }
-  }
-  return [{ path: path.map(String).join('.'), rule: issue.code, message: describeIssue(issue) }];
+export async function resolveSchema(ref: SchemaRef): Promise<Schema> {
+  await loadIssues();
+  if (typeof ref !== 'string') return ref;
+  const [module, runtime] = await (named ??= Promise.all([import('../generated/checks/events'), import('./checks')]));
+  const compiled = (module as Record<string, Check | undefined>)[ref.replace(/^z/, '')];
+  if (!compiled) throw new Error(`No compiled schema ${ref}`);
+  return asSchema(compiled, runtime.issuesOf);
 }
 
-function describeIssue(issue: RawIssue): string {
-  switch (issue.code) {
-    case 'invalid_type':
-      return `expected ${String(issue.expected)}`;
-    case 'too_big':
-      return issue.origin === 'string' || issue.origin === 'array'
-        ? `must have at most ${String(issue.maximum)} ${issue.origin === 'string' ? 'characters' : 'items'}`
-        : `must be ${issue.inclusive === false ? 'less than' : 'at most'} ${String(issue.maximum)}`;
-    case 'too_small':
-      return issue.origin === 'string' || issue.origin === 'array'
-        ? `must have at least ${String(issue.minimum)} ${issue.origin === 'string' ? 'characters' : 'items'}`
-        : `must be ${issue.inclusive === false ? 'greater than' : 'at least'} ${String(issue.minimum)}`;
-    case 'invalid_format':
-      return issue.format === 'regex' && issue.pattern
-        ? `must match ${issue.pattern}`
-        : `must be a valid ${issue.format ?? 'value'}`;
-    case 'invalid_value':
-      return `must be ${issue.values && issue.values.length > 1 ? 'one of ' : ''}${(issue.values ?? []).map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'unrecognized_keys':
-      return `unknown field${(issue.keys?.length ?? 0) > 1 ? 's' : ''} ${(issue.keys ?? []).join(', ')}`;
-    case 'invalid_union':
-      return issue.discriminator
-        ? `unknown ${issue.discriminator}`
-        : 'does not match any of the accepted shapes';
-    case 'not_multiple_of':
-      return 'must be a whole number';
-    default:
-      return issue.message && issue.message !== 'Invalid input' ? issue.message : issue.code.replace(/_/g, ' ');
-  }
+type Responses = Record<string, Check | undefined>;
+let responses: Promise<[Responses, typeof import('./checks')]> | undefined;
+
+/** Issues of an answer to operation `id` against its documented 2xx body (empty when it matches, or none is documented). */
+export async function responseIssues(id: string, data: unknown): Promise<ValidationIssue[]> {
+  const [module, runtime] = await (responses ??= Promise.all([import('../generated/checks/responses') as Promise<Responses>, import('./checks')]));
+  const compiled = module[id];
+  if (!compiled) return [];
+  const issues = runtime.issuesOf(compiled, data);
+  if (issues.length === 0) return [];
+  await loadIssues();
+  return describe(issues);
 }

@@ -44,8 +44,8 @@ export function wireProblems(
   query: Record<string, unknown> | undefined,
   headers: [path: string, value: unknown][],
   headerBags: [path: string, bag: Record<string, unknown> | undefined][],
+  issues: ValidationIssue[] = [],
 ): ValidationIssue[] {
-  const issues: ValidationIssue[] = [];
   if (path) {
     for (const name in path) {
       const value = path[name];
@@ -71,8 +71,17 @@ export function wireProblems(
   return issues;
 }
 
-/** Dates become ISO strings (openapi-fetch drops them), undefined entries go. */
+/** Dates become ISO strings (openapi-fetch drops them), undefined entries go; a query without either is used as it is. */
 export function normalizeQuery(query: object): Record<string, unknown> {
+  let plain = true;
+  for (const key in query) {
+    const value = (query as Record<string, unknown>)[key];
+    if (value === undefined || value instanceof Date) {
+      plain = false;
+      break;
+    }
+  }
+  if (plain && Object.getPrototypeOf(query) === Object.prototype) return query as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(query)) {
     if (value === undefined) continue;

@@ -1,60 +1,76 @@
 /**
- * Per-request cost of the SDK against the physical limit: raw `fetch` to the same loopback
- * node:http server (its own process, answering the document's own example bodies), from the same
- * process, in interleaved rounds (so machine noise hits both alike). A third contender, raw `fetch`
- * with `AbortSignal.timeout()`, shows what any client that enforces a timeout pays over the bare call.
+ * Per-request cost of the SDK as built (dist/) against the physical limit: raw `fetch` to the same
+ * loopback node:http server (its own process, answering the document's own example bodies), with
+ * the same timeout mechanism as the SDK (undici's headersTimeout/bodyTimeout on Node), from the same
+ * process, in interleaved rounds of sequential requests. Also: openapi-fetch alone (the request
+ * layer the SDK is built on, same timeout), and raw `fetch` with `AbortSignal.timeout()` (the signal
+ * path the SDK keeps for other runtimes and a user's `fetch`).
  *
- *   npx tsx scripts/bench/client.ts [--rounds 14] [--requests 400]
+ *   npx tsx scripts/bench/client.ts [--rounds 10] [--requests 2000]
  */
-import { Crossborder } from '../../src/client';
+import createClient from 'openapi-fetch';
+import type { paths } from '../../src/generated/types';
 import { requestExample } from '../../test/helpers/document';
 import { startChildServer } from './child-server';
-import { interleaved, median } from './rounds';
+import { loadSdk } from './dist';
+import { arg, interleaved, isMain, load1, median, medianRatio } from './rounds';
+import { TIMEOUT_MS, timeoutDispatcher } from './timeouts';
 
-export interface Row {
+export interface Contender {
+  /** Median wall time per request, µs. */
+  wallUs: number;
+  /** Median CPU time (user + system) of this process per request, µs. */
+  cpuUs: number;
+}
+
+export interface RequestRow {
   name: string;
-  rawUs: number;
-  /** Raw fetch given a timeout signal, as the SDK gives every attempt. */
-  rawTimeoutUs: number;
-  sdkUs: number;
-  ratio: number;
-  /** SDK ÷ raw fetch with a timeout signal. */
-  timeoutRatio: number;
-  rawCpuUs: number;
-  sdkCpuUs: number;
-  cpuRatio: number;
-  target: number;
+  raw: Contender;
+  rawSignal: Contender;
+  openapiFetch: Contender;
+  sdk: Contender;
+  /** Medians of the per-round ratios (each round: the contenders back to back). */
+  sdkRatio: number;
+  sdkCpuRatio: number;
+  openapiFetchRatio: number;
+  rawSignalRatio: number;
+  /** SDK ÷ openapi-fetch alone: what the SDK adds over its request layer. */
+  sdkOverOpenapiFetch: number;
+  requestsPerContender: number;
+  load: [number, number];
 }
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-}
-
-export async function benchClient(rounds = arg('rounds', 14), requests = arg('requests', 400)): Promise<Row[]> {
+export async function benchClient(rounds = arg('rounds', 10), requests = arg('requests', 2000)): Promise<RequestRow[]> {
+  const { Crossborder } = await loadSdk();
   const { base, stop } = await startChildServer('canned-server.ts');
   const api = `${base}/2025-10-13`;
   const cb = new Crossborder({ tokenId: 'tok', clientSecret: 'sec', baseUrl: base, environment: 'sandbox' });
-  const auth = `Basic ${btoa('tok:sec')}`;
+  const authorization = `Basic ${btoa('tok:sec')}`;
   const params = requestExample('createQuote');
-  const TIMEOUT = 60_000; // the SDK's default per-attempt timeout
+  const dispatcher = timeoutDispatcher(TIMEOUT_MS);
+  const http = createClient<paths>({ baseUrl: api, requestInitExt: { dispatcher } });
 
-  const rawCall = (kind: 'get' | 'post', signal?: AbortSignal) => async () => {
+  const raw = (kind: 'get' | 'post', timeout: { dispatcher: unknown } | (() => { signal: AbortSignal })) => async () => {
+    const extra = typeof timeout === 'function' ? timeout() : timeout;
     const r =
       kind === 'get'
-        ? await fetch(`${api}/customers?limit=20`, { headers: { authorization: auth, accept: 'application/json' }, signal })
+        ? await fetch(`${api}/customers?limit=20`, { headers: { authorization, accept: 'application/json' }, ...extra } as RequestInit)
         : await fetch(`${api}/quotes`, {
             method: 'POST',
-            headers: { authorization: auth, accept: 'application/json', 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+            headers: { authorization, accept: 'application/json', 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
             body: JSON.stringify(params),
-            signal,
-          });
+            ...extra,
+          } as RequestInit);
     if (!r.ok) throw new Error(String(r.status));
     return r.json();
   };
   const contenders = (kind: 'get' | 'post') => ({
-    raw: rawCall(kind),
-    rawTimeout: () => rawCall(kind, AbortSignal.timeout(TIMEOUT))(),
+    raw: raw(kind, { dispatcher }),
+    rawSignal: raw(kind, () => ({ signal: AbortSignal.timeout(TIMEOUT_MS) })),
+    openapiFetch:
+      kind === 'get'
+        ? async () => (await http.GET('/customers', { params: { query: { limit: 20 } }, headers: { authorization } })).data
+        : async () => (await http.POST('/quotes', { body: params, headers: { authorization, 'idempotency-key': crypto.randomUUID() } })).data,
     sdk: kind === 'get' ? () => cb.customers.list({ limit: 20 }) : () => cb.quotes.create(params),
   });
 
@@ -67,30 +83,33 @@ export async function benchClient(rounds = arg('rounds', 14), requests = arg('re
     return { wall, cpu: (c.user + c.system) / requests };
   }
 
-  const rows: Row[] = [];
+  const rows: RequestRow[] = [];
   try {
-    for (const [name, kind, target] of [
-      ['GET list, first page (20 customers)', 'get', 1.1],
-      ['POST quote create', 'post', 1.25],
+    for (const [name, kind] of [
+      ['GET list, first page (20 customers)', 'get'],
+      ['POST quote create', 'post'],
     ] as const) {
       const c = contenders(kind);
-      for (let i = 0; i < 200; i++) await c.raw(), await c.rawTimeout(), await c.sdk(); // warm up every path and the socket pool
-      const [r, t, s] = (await interleaved(rounds, [() => measure(c.raw), () => measure(c.rawTimeout), () => measure(c.sdk)])) as [
-        { wall: number; cpu: number }[],
-        { wall: number; cpu: number }[],
-        { wall: number; cpu: number }[],
-      ];
+      const order = [c.raw, c.rawSignal, c.openapiFetch, c.sdk];
+      for (let i = 0; i < 300; i++) for (const fn of order) await fn(); // warm up every path and the socket pool
+      const before = load1();
+      const [r, s, o, k] = await interleaved(rounds, order.map((fn) => () => measure(fn)));
+      const wall = (xs: { wall: number }[]) => xs.map((x) => x.wall);
+      const cpu = (xs: { cpu: number }[]) => xs.map((x) => x.cpu);
+      const summary = (xs: { wall: number; cpu: number }[]): Contender => ({ wallUs: median(wall(xs)), cpuUs: median(cpu(xs)) });
       rows.push({
         name,
-        rawUs: median(r.map((x) => x.wall)),
-        rawTimeoutUs: median(t.map((x) => x.wall)),
-        sdkUs: median(s.map((x) => x.wall)),
-        ratio: median(r.map((x, i) => s[i]!.wall / x.wall)),
-        timeoutRatio: median(t.map((x, i) => s[i]!.wall / x.wall)),
-        rawCpuUs: median(r.map((x) => x.cpu)),
-        sdkCpuUs: median(s.map((x) => x.cpu)),
-        cpuRatio: median(r.map((x, i) => s[i]!.cpu / x.cpu)),
-        target,
+        raw: summary(r!),
+        rawSignal: summary(s!),
+        openapiFetch: summary(o!),
+        sdk: summary(k!),
+        sdkRatio: medianRatio(wall(r!), wall(k!)),
+        sdkCpuRatio: medianRatio(cpu(r!), cpu(k!)),
+        openapiFetchRatio: medianRatio(wall(r!), wall(o!)),
+        rawSignalRatio: medianRatio(wall(r!), wall(s!)),
+        sdkOverOpenapiFetch: medianRatio(wall(o!), wall(k!)),
+        requestsPerContender: rounds * requests,
+        load: [before, load1()],
       });
     }
   } finally {
@@ -99,20 +118,15 @@ export async function benchClient(rounds = arg('rounds', 14), requests = arg('re
   return rows;
 }
 
-export function formatRows(rows: Row[]): string {
-  const lines = [
-    '| request | raw fetch (µs) | raw fetch + timeout signal (µs) | SDK (µs) | SDK ÷ raw | target | SDK ÷ raw with timeout | CPU raw (µs) | CPU SDK (µs) | CPU ratio |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-  ];
-  for (const r of rows) {
-    lines.push(
-      `| ${r.name} | ${r.rawUs.toFixed(0)} | ${r.rawTimeoutUs.toFixed(0)} | ${r.sdkUs.toFixed(0)} | ${r.ratio.toFixed(3)}× | ≤ ${r.target.toFixed(2)}× ${r.ratio <= r.target ? '✓' : '✗'} | ${r.timeoutRatio.toFixed(3)}× | ${r.rawCpuUs.toFixed(0)} | ${r.sdkCpuUs.toFixed(0)} | ${r.cpuRatio.toFixed(3)}× |`,
-    );
-  }
-  return lines.join('\n');
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMain(import.meta.url)) {
   const rows = await benchClient();
-  console.log(formatRows(rows));
+  if (process.argv.includes('--json')) console.log(JSON.stringify(rows));
+  else {
+    for (const r of rows) {
+      console.log(
+        `${r.name}: raw ${r.raw.wallUs.toFixed(0)} µs, raw+signal ${r.rawSignal.wallUs.toFixed(0)} µs, openapi-fetch ${r.openapiFetch.wallUs.toFixed(0)} µs, SDK ${r.sdk.wallUs.toFixed(0)} µs; ` +
+          `SDK ÷ raw ${r.sdkRatio.toFixed(3)}× (CPU ${r.sdkCpuRatio.toFixed(3)}×), openapi-fetch ÷ raw ${r.openapiFetchRatio.toFixed(3)}×, SDK ÷ openapi-fetch ${r.sdkOverOpenapiFetch.toFixed(3)}×, raw+signal ÷ raw ${r.rawSignalRatio.toFixed(3)}×; load ${r.load.map((l) => l.toFixed(2)).join(' → ')}`,
+      );
+    }
+  }
 }

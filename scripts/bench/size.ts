@@ -1,55 +1,58 @@
 /**
- * Bundle size of `import { Crossborder }` + one call, as a browser bundler would ship it: esbuild,
- * minified, code-split (chunks loaded only by `import()` — webhook verification, opt-in response
- * validation — are reported apart), gzip level 9. Also the `crossborder-sdk/wallet` entry.
+ * Bundle size of `import { Crossborder }` + one call, as a browser bundler ships it: esbuild,
+ * minified, gzip level 9. Code-split: the initial chunk (what loads at import), what the first
+ * call adds (its operation's checks, loaded with it), and what no call loads (webhook
+ * verification, response checks). One file: the same program bundled without splitting, so
+ * everything the package can load is in it. Also the `crossborder-sdk/wallet` entry.
  *
  *   npx tsx scripts/bench/size.ts
  */
-import { build } from 'esbuild';
+import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+import { root } from './dist';
+import { isMain } from './rounds';
 
 export interface SizeReport {
   name: string;
-  /** min+gzip bytes of `import` alone (entry and its static imports). */
-  importGzip: number;
-  /** min+gzip bytes a call loads: the import plus the chunk of the generated schemas (params validation). */
-  callGzip: number;
-  callMin: number;
-  /** min+gzip bytes of chunks a call never loads (webhook verification, loaded by `unwrap`). */
+  /** min+gzip bytes loaded at import: the entry and its static imports. */
+  initialGzip: number;
+  /** min+gzip bytes loaded by import and the first call: the initial chunk plus the call's checks. */
+  firstCallGzip: number;
+  /** min+gzip bytes of chunks a call never loads (webhook verification, response checks). */
   lazyGzip: number;
-  /** Largest inputs of what a call loads, minified bytes. */
-  top: [string, number][];
+  /** min+gzip bytes of the program bundled as one file (no splitting): everything reachable. */
+  oneFileGzip: number;
+  /** Largest inputs of the initial chunk, minified bytes. */
+  initialTop: [string, number][];
+  /** Largest inputs of the one-file bundle, minified bytes. */
+  oneFileTop: [string, number][];
 }
 
-async function measure(name: string, code: string): Promise<SizeReport> {
+const gz = (bytes: Uint8Array) => gzipSync(bytes, { level: 9 }).length;
+const short = (input: string) => input.replace(/^.*node_modules\//, '').replace(/^.*?src\//, 'src/');
+const alias = { 'crossborder-sdk': join(root, 'src/index.ts'), 'crossborder-sdk/wallet': join(root, 'src/wallet/index.ts') };
+
+function top(inputs: Record<string, { bytesInOutput: number }>[], n = 12): [string, number][] {
+  const sum = new Map<string, number>();
+  for (const set of inputs) for (const [input, info] of Object.entries(set)) sum.set(short(input), (sum.get(short(input)) ?? 0) + info.bytesInOutput);
+  return [...sum.entries()].sort((a, b) => b[1] - a[1]).slice(0, n);
+}
+
+/** `checks`: the source module of the checks the program's call loads (its chunk counts towards the first call). */
+async function measure(name: string, code: string, checks?: string): Promise<SizeReport> {
   const dir = mkdtempSync(join(tmpdir(), 'crossborder-size-'));
   try {
     const entry = join(dir, 'entry.ts');
     writeFileSync(entry, code);
-    const result = await build({
-      entryPoints: [entry],
-      bundle: true,
-      minify: true,
-      splitting: true,
-      format: 'esm',
-      platform: 'browser',
-      target: 'es2022',
-      outdir: join(dir, 'out'),
-      write: false,
-      metafile: true,
-      logLevel: 'silent',
-      alias: { 'crossborder-sdk': join(root, 'src/index.ts'), 'crossborder-sdk/wallet': join(root, 'src/wallet/index.ts') },
-    });
-    const files = new Map(result.outputFiles.map((f) => [f.path, f.contents]));
-    const outputs = result.metafile.outputs;
-    const key = (p: string) => resolve(process.cwd(), p);
-    const entryOut = Object.keys(outputs).find((p) => outputs[p]!.entryPoint !== undefined)!;
+    const options = { entryPoints: [entry], bundle: true, minify: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, metafile: true, logLevel: 'silent', alias } satisfies BuildOptions;
+    const split = await build({ ...options, splitting: true, outdir: join(dir, 'split') });
+    const files = new Map(split.outputFiles.map((f) => [f.path, f.contents]));
+    const outputs: Metafile['outputs'] = split.metafile.outputs;
+    const bytes = (p: string) => files.get(resolve(process.cwd(), p))!;
+    const entryOut = Object.keys(outputs).find((p) => outputs[p]!.entryPoint?.endsWith('entry.ts'))!;
     const closure = (start: string[]) => {
       const seen = new Set<string>();
       const visit = (p: string) => {
@@ -60,33 +63,34 @@ async function measure(name: string, code: string): Promise<SizeReport> {
       start.forEach(visit);
       return seen;
     };
-    const importSet = closure([entryOut]);
-    // The call validates its params: the chunk holding the generated schemas is loaded by it.
-    const schemaChunks = Object.keys(outputs).filter((p) => Object.keys(outputs[p]!.inputs).some((i) => i.endsWith('src/generated/zod.gen.ts')));
-    const callSet = closure([entryOut, ...schemaChunks]);
-    const gzipOf = (set: Set<string>) => [...set].reduce((n, p) => n + gzipSync(files.get(key(p))!, { level: 9 }).length, 0);
-    const minOf = (set: Set<string>) => [...set].reduce((n, p) => n + files.get(key(p))!.length, 0);
-    const all = new Set(Object.keys(outputs).filter((p) => !p.endsWith('.map')));
-    const lazy = new Set([...all].filter((p) => !callSet.has(p)));
-    const inputs = new Map<string, number>();
-    for (const p of callSet) {
-      for (const [input, info] of Object.entries(outputs[p]!.inputs)) inputs.set(input, (inputs.get(input) ?? 0) + info.bytesInOutput);
-    }
-    const top = [...inputs.entries()]
-      .map(([k, v]) => [k.replace(/^.*node_modules\//, '').replace(/^.*?src\//, 'src/'), v] as [string, number])
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 10);
-    return { name, importGzip: gzipOf(importSet), callGzip: gzipOf(callSet), callMin: minOf(callSet), lazyGzip: gzipOf(lazy), top };
+    const initial = closure([entryOut]);
+    const callChunks = checks ? Object.keys(outputs).filter((p) => Object.keys(outputs[p]!.inputs).some((i) => i.endsWith(checks))) : [];
+    if (checks && callChunks.length === 0) throw new Error(`no chunk holds ${checks}`);
+    const firstCall = closure([entryOut, ...callChunks]);
+    const all = Object.keys(outputs).filter((p) => !p.endsWith('.map'));
+    const gzipOf = (set: Iterable<string>) => [...set].reduce((n, p) => n + gz(bytes(p)), 0);
+
+    const one = await build({ ...options, splitting: false, outfile: join(dir, 'one.js') });
+    return {
+      name,
+      initialGzip: gzipOf(initial),
+      firstCallGzip: gzipOf(firstCall),
+      lazyGzip: gzipOf(all.filter((p) => !firstCall.has(p))),
+      oneFileGzip: gz(one.outputFiles.find((f) => f.path.endsWith('one.js'))!.contents),
+      initialTop: top([...initial].map((p) => outputs[p]!.inputs)),
+      oneFileTop: top(Object.values(one.metafile.outputs).map((o) => o.inputs)),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-export async function benchSize(): Promise<SizeReport[]> {
+export async function benchSize(): Promise<[client: SizeReport, wallet: SizeReport]> {
   return [
     await measure(
-      "import { Crossborder } + one call",
+      'import { Crossborder } + one call',
       "import { Crossborder } from 'crossborder-sdk';\nconst cb = new Crossborder({ tokenId: 't', clientSecret: 's' });\ncb.customers.list({ limit: 5 }).then((p) => console.log(p.data.length));\n",
+      'src/generated/checks/listCustomers.ts',
     ),
     await measure(
       'crossborder-sdk/wallet (browser)',
@@ -97,9 +101,14 @@ export async function benchSize(): Promise<SizeReport[]> {
 
 export const kB = (n: number) => `${(n / 1000).toFixed(1)} kB`;
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const r of await benchSize()) {
-    console.log(`${r.name}: ${kB(r.callGzip)} min+gzip for the call (${kB(r.callMin)} min); import alone ${kB(r.importGzip)}; never loaded by a call ${kB(r.lazyGzip)}`);
-    for (const [input, bytes] of r.top) console.log(`   ${String(bytes).padStart(6)}  ${input}`);
+if (isMain(import.meta.url)) {
+  const reports = await benchSize();
+  if (process.argv.includes('--json')) console.log(JSON.stringify(reports));
+  else {
+    for (const r of reports) {
+      console.log(`${r.name}: initial chunk ${kB(r.initialGzip)}, with the first call ${kB(r.firstCallGzip)}, never loaded by the call ${kB(r.lazyGzip)}; one file ${kB(r.oneFileGzip)} (min+gzip)`);
+      console.log(`  initial chunk: ${r.initialTop.map(([i, b]) => `${i} ${b}`).join(', ')}`);
+      console.log(`  one file: ${r.oneFileTop.map(([i, b]) => `${i} ${b}`).join(', ')}`);
+    }
   }
 }

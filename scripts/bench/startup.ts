@@ -1,19 +1,21 @@
 /**
- * Costs a user pays before the first call, measured on the built package (dist/):
- * - cold import: `node -e "await import('crossborder-sdk')"` over `node -e ""`, interleaved runs;
+ * Costs a user pays before and at the first call, measured on the built package (dist/), imported by
+ * its name from a consumer directory, in fresh processes, interleaved runs:
+ * - cold import: `node -e "await import('crossborder-sdk')"` (and `require`) over `node -e ""`;
+ * - first call in a cold process: import, construct, one `customers.list()` to a loopback server in
+ *   its own process, against one raw `fetch` GET (same timeout mechanism) in a cold process;
  * - consumer type-check: `tsc --noEmit` on a file calling 10 methods, over the same file's baseline
- *   without the SDK, interleaved runs.
+ *   without the SDK.
  *
  *   npx tsx scripts/bench/startup.ts   (builds dist/ first when it is missing)
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { median } from './rounds';
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+import { join } from 'node:path';
+import { startChildServer } from './child-server';
+import { ensureBuilt, root } from './dist';
+import { isMain, load1, median } from './rounds';
 
 function timed(cmd: string, args: string[], cwd: string): number {
   const t0 = performance.now();
@@ -21,7 +23,22 @@ function timed(cmd: string, args: string[], cwd: string): number {
   return performance.now() - t0;
 }
 
+interface FirstCall {
+  importMs: number;
+  callMs: number;
+  totalMs: number;
+}
+
 export interface StartupResult {
+  /** The SDK's first call (after import and construction) in a cold process. */
+  firstCallMs: number;
+  /** One raw fetch GET in a cold process (its own first call: undici loads then). */
+  rawFirstCallMs: number;
+  /** Median of per-run differences: SDK first call − raw first call. */
+  firstCallDeltaMs: number;
+  /** Import and construction, then the first call, over the raw first call. */
+  importAndFirstCallDeltaMs: number;
+  load: [number, number];
   importBaselineMs: number;
   importEsmMs: number;
   importCjsMs: number;
@@ -34,9 +51,11 @@ export interface StartupResult {
   tscDeltaS: number;
 }
 
-export function benchStartup(runs = 25, tscRuns = 7): StartupResult {
-  if (!existsSync(join(root, 'dist/index.js'))) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+export async function benchStartup(runs = 25, tscRuns = 7): Promise<StartupResult> {
+  ensureBuilt();
+  const before = load1();
   const dir = mkdtempSync(join(tmpdir(), 'crossborder-startup-'));
+  const server = await startChildServer('canned-server.ts');
   try {
     mkdirSync(join(dir, 'node_modules'));
     symlinkSync(root, join(dir, 'node_modules', 'crossborder-sdk'), 'dir');
@@ -53,6 +72,17 @@ export function benchStartup(runs = 25, tscRuns = 7): StartupResult {
       const c = timed(node, ['-e', "require('crossborder-sdk')"], dir);
       const f = timed(node, ['--input-type=module', '-e', "await import('./one-line.mjs')"], dir);
       if (i >= 2) base.push(b), esm.push(e), cjs.push(c), floor.push(f); // the first runs warm the file cache
+    }
+
+    copyFileSync(join(root, 'scripts/bench/first-call.mjs'), join(dir, 'first-call.mjs'));
+    const first = (mode: 'sdk' | 'raw') =>
+      JSON.parse(execFileSync(node, [join(dir, 'first-call.mjs'), server.base, mode], { cwd: dir, encoding: 'utf8', timeout: 60_000 }).trim()) as FirstCall;
+    const sdkFirst: FirstCall[] = [];
+    const rawFirst: FirstCall[] = [];
+    for (let i = 0; i < runs + 2; i++) {
+      const s = first('sdk');
+      const r = first('raw');
+      if (i >= 2) sdkFirst.push(s), rawFirst.push(r);
     }
 
     const calls = `
@@ -90,6 +120,11 @@ export function benchStartup(runs = 25, tscRuns = 7): StartupResult {
       if (i >= 1) tb.push(b), ts.push(s);
     }
     return {
+      firstCallMs: median(sdkFirst.map((x) => x.callMs)),
+      rawFirstCallMs: median(rawFirst.map((x) => x.callMs)),
+      firstCallDeltaMs: median(sdkFirst.map((x, i) => x.callMs - rawFirst[i]!.callMs)),
+      importAndFirstCallDeltaMs: median(sdkFirst.map((x, i) => x.totalMs - rawFirst[i]!.totalMs)),
+      load: [before, load1()],
       importBaselineMs: median(base),
       importEsmMs: median(esm),
       importCjsMs: median(cjs),
@@ -101,10 +136,12 @@ export function benchStartup(runs = 25, tscRuns = 7): StartupResult {
       tscDeltaS: median(ts.map((x, i) => x - tb[i]!)) / 1000,
     };
   } finally {
+    server.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  console.log(JSON.stringify(benchStartup(), null, 2));
+if (isMain(import.meta.url)) {
+  const r = await benchStartup();
+  console.log(process.argv.includes('--json') ? JSON.stringify(r) : JSON.stringify(r, null, 2));
 }

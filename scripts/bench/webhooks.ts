@@ -1,14 +1,14 @@
 /**
- * Webhook verification throughput for a 1 kB body: `npx tsx scripts/bench/webhooks.ts`.
+ * Webhook verification throughput for a 1 kB body, with the package as built (dist/): signed by
+ * `crossborder-sdk/sandbox`'s signWebhook, checked by `cb.webhooks.verify` and `cb.webhooks.unwrap`.
  * Prints verifications per second (sequential awaits, and 64 in flight), with node:crypto as a baseline.
+ *
+ *   npx tsx scripts/bench/webhooks.ts
  */
 import { createPublicKey, verify as nodeVerify } from 'node:crypto';
-import {
-  generateWebhookKeyPair,
-  signWebhook,
-  unwrapWebhook,
-  verifyWebhookSignature,
-} from '../../src/webhooks/index';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { loadSdk, root } from './dist';
 
 const DURATION_MS = Number(process.env.BENCH_MS ?? 2000);
 
@@ -34,19 +34,20 @@ async function measure(name: string, batch: number, op: () => Promise<unknown> |
   console.log(`${name.padEnd(46)} ${Math.round(count / seconds).toLocaleString('en-US').padStart(9)} /s`);
 }
 
+const { Crossborder } = await loadSdk();
+const { generateWebhookKeyPair, signWebhook } = (await import(pathToFileURL(join(root, 'dist/sandbox.js')).href)) as typeof import('../../src/sandbox/index');
 const keys = await generateWebhookKeyPair();
+const cb = new Crossborder({ tokenId: 'tok', clientSecret: 'sec', webhookPublicKey: keys.publicKeyPem });
 const body = body1k();
 const bytes = new TextEncoder().encode(body);
 const signature = await signWebhook(body, keys.privateKeyPem);
 const headers = { 'x-service-signature': signature };
-const der = Buffer.from(signature, 'base64');
+const der = Buffer.from(JSON.parse(signature).s as string, 'base64');
 const publicKeyObject = createPublicKey(keys.publicKeyPem);
 
 console.log(`node ${process.version}, 1024-byte body, ${DURATION_MS} ms per line`);
-await measure('verifyWebhookSignature (Uint8Array, sequential)', 1, () => verifyWebhookSignature(bytes, headers, keys.publicKeyPem));
-await measure('verifyWebhookSignature (string, sequential)', 1, () => verifyWebhookSignature(body, headers, keys.publicKeyPem));
-await measure('verifyWebhookSignature (64 in flight)', 64, () => verifyWebhookSignature(bytes, headers, keys.publicKeyPem));
-await measure('unwrapWebhook (sequential)', 1, () => unwrapWebhook(bytes, headers, { publicKey: keys.publicKeyPem }));
-await measure('baseline: node:crypto verify (sync, KeyObject)', 1, () =>
-  nodeVerify('sha256', bytes, { key: publicKeyObject, dsaEncoding: 'der' }, der),
-);
+await measure('cb.webhooks.verify (Uint8Array, sequential)', 1, () => cb.webhooks.verify(bytes, headers));
+await measure('cb.webhooks.verify (string, sequential)', 1, () => cb.webhooks.verify(body, headers));
+await measure('cb.webhooks.verify (64 in flight)', 64, () => cb.webhooks.verify(bytes, headers));
+await measure('cb.webhooks.unwrap (sequential)', 1, () => cb.webhooks.unwrap(bytes, headers));
+await measure('baseline: node:crypto verify (sync, KeyObject)', 1, () => nodeVerify('sha256', bytes, { key: publicKeyObject, dsaEncoding: 'der' }, der));

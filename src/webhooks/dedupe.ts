@@ -150,6 +150,13 @@ export interface DedupeResult {
   duplicate: boolean;
   /** The timestamp is older than `maxAge`: not stored and not to be acted on; log it and reconcile. */
   stale: boolean;
+  /**
+   * Present (true) when the timestamp cannot bound the replay window: unreadable, or more than 5
+   * minutes ahead of this clock. The id is remembered for `maxAge` from now (memory stays bounded by
+   * time), so a replay later than that is not caught by age: reconcile such an event with the API
+   * before acting on it.
+   */
+  unusableTimestamp?: true;
 }
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -165,8 +172,9 @@ let defaultStore: MemoryDedupeStore | undefined;
  * @param event the verified event (its `id` and ISO `timestamp`).
  * @param store where ids are kept. Default: one in-process {@link MemoryDedupeStore} shared by all calls.
  * @param options `maxAge` (default 24 h) and clock.
- * An event whose `timestamp` cannot be read (a verified delivery is delivered whatever its shape) is
- * remembered for the whole `maxAge`.
+ * An event whose `timestamp` cannot be read (a verified delivery is delivered whatever its shape), or
+ * that is dated more than the clock-skew allowance ahead, is remembered for `maxAge` from now and
+ * reported with `unusableTimestamp`.
  */
 export async function dedupe(
   event: { id: string; timestamp: string },
@@ -176,11 +184,13 @@ export async function dedupe(
   const maxAge = options.maxAge ?? DAY_MS;
   checkMaxAge(maxAge);
   const now = (options.now ?? Date.now)();
-  // A verified event without a readable timestamp is still deduplicated: counted as made now.
-  const at = parseIsoDateTime(event.timestamp) ?? now;
+  const dated = parseIsoDateTime(event.timestamp);
+  // Unreadable, or far ahead: counted as made now, so that no date keeps an id for longer than maxAge + skew.
+  const usable = dated !== undefined && dated <= now + MAX_FUTURE_SKEW_MS;
+  const at = usable ? dated : now;
   if (now - at > maxAge) return { duplicate: false, stale: true };
   // Remember the id until the event itself turns stale, plus the skew allowance in case the store's clock differs.
   const ttl = at + maxAge - now + MAX_FUTURE_SKEW_MS;
   const added = await (store ?? (defaultStore ??= new MemoryDedupeStore())).add(event.id, ttl);
-  return { duplicate: !added, stale: false };
+  return usable ? { duplicate: !added, stale: false } : { duplicate: !added, stale: false, unusableTimestamp: true };
 }

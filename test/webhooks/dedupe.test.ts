@@ -118,14 +118,28 @@ describe('dedupe', () => {
     expect(await dedupe(event('r'), store, options)).toEqual({ duplicate: false, stale: true });
   });
 
-  it('keeps an id dated in the future until that event turns stale', async () => {
+  it('keeps an id dated a little ahead (within the skew allowance) until that event turns stale', async () => {
     const c = clock();
     const store = new MemoryDedupeStore({ now: c.now });
     const options = { now: c.now, maxAge: HOUR };
-    const future = event('f', T0 + 2 * HOUR);
-    await dedupe(future, store, options);
-    c.advance(2.5 * HOUR);
-    expect(await dedupe(future, store, options)).toEqual({ duplicate: true, stale: false });
+    const ahead = event('a', T0 + 4 * 60_000);
+    expect(await dedupe(ahead, store, options)).toEqual({ duplicate: false, stale: false });
+    c.advance(HOUR + 3 * 60_000); // 59 min after its date: not stale yet, still remembered
+    expect(await dedupe(ahead, store, options)).toEqual({ duplicate: true, stale: false });
+  });
+
+  it('an event dated far ahead says so, and its id is held for maxAge + skew, not until its date (memory bounded by time)', async () => {
+    const c = clock();
+    const store = new MemoryDedupeStore({ now: c.now });
+    const options = { now: c.now, maxAge: HOUR };
+    const ttls: number[] = [];
+    const far = event('far', T0 + 300 * 365 * 24 * HOUR);
+    expect(await dedupe(far, { add: (id, ttl) => (ttls.push(ttl), store.add(id, ttl)) }, options)).toEqual({ duplicate: false, stale: false, unusableTimestamp: true });
+    expect(ttls).toEqual([HOUR + 5 * 60_000]);
+    expect(await dedupe(far, store, options)).toEqual({ duplicate: true, stale: false, unusableTimestamp: true });
+    c.advance(HOUR + 5 * 60_000 + 1);
+    await dedupe(event('next', c.now()), store, options); // any add sweeps
+    expect(store.size).toBe(1);
   });
 
   it('gives the store a ttl covering the rest of the window', async () => {
@@ -141,9 +155,9 @@ describe('dedupe', () => {
     expect((await dedupe(e)).duplicate).toBe(true);
   });
 
-  it('a verified event without a readable timestamp is still deduplicated (counted as made now)', async () => {
+  it('a verified event without a readable timestamp is still deduplicated (counted as made now) and says its timestamp is unusable', async () => {
     const store = new MemoryDedupeStore();
-    await expect(dedupe({ id: 'Webhook:x', timestamp: 'yesterday' }, store)).resolves.toEqual({ duplicate: false, stale: false });
-    await expect(dedupe({ id: 'Webhook:x', timestamp: 'yesterday' }, store)).resolves.toEqual({ duplicate: true, stale: false });
+    await expect(dedupe({ id: 'Webhook:x', timestamp: 'yesterday' }, store)).resolves.toEqual({ duplicate: false, stale: false, unusableTimestamp: true });
+    await expect(dedupe({ id: 'Webhook:x', timestamp: 'yesterday' }, store)).resolves.toEqual({ duplicate: true, stale: false, unusableTimestamp: true });
   });
 });

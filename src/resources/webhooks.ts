@@ -50,11 +50,12 @@ export class Webhooks extends APIResource {
    * const event = await cb.webhooks.unwrap(rawBody, headers);
    * ```
    */
-  async unwrap(rawBody: WebhookRawBody, headers?: WebhookHeaders, options: UnwrapOptions = {}): Promise<WebhookEvent | UnknownEvent> {
+  async unwrap(rawBody: WebhookRawBody, headers?: WebhookHeaders | null, options?: UnwrapOptions | null): Promise<WebhookEvent | UnknownEvent> {
     const { unwrapWebhook } = await loadWebhooks();
-    return unwrapWebhook<WebhookEvent | UnknownEvent>(rawBody, headers, {
-      publicKey: options.publicKey ?? this._client.webhookPublicKey,
-      ...(options.maxAge === undefined ? {} : { maxAge: options.maxAge }),
+    const { publicKey, maxAge } = options ?? {};
+    return unwrapWebhook<WebhookEvent | UnknownEvent>(rawBody, headers ?? undefined, {
+      publicKey: publicKey ?? this._client.webhookPublicKey,
+      ...(maxAge === undefined ? {} : { maxAge }),
       parse: parseEvent,
     });
   }
@@ -67,9 +68,9 @@ export class Webhooks extends APIResource {
    * await cb.webhooks.verify(rawBody, headers);
    * ```
    */
-  async verify(rawBody: WebhookRawBody, headers?: WebhookHeaders, options: Pick<UnwrapOptions, 'publicKey'> = {}): Promise<void> {
+  async verify(rawBody: WebhookRawBody, headers?: WebhookHeaders | null, options?: Pick<UnwrapOptions, 'publicKey'> | null): Promise<void> {
     const { verifyWebhookSignature } = await loadWebhooks();
-    await verifyWebhookSignature(rawBody, headers, options.publicKey ?? this._client.webhookPublicKey);
+    await verifyWebhookSignature(rawBody, headers ?? undefined, options?.publicKey ?? this._client.webhookPublicKey);
   }
 }
 

@@ -453,3 +453,17 @@ describe('verification edges the mutation run found unguarded', () => {
     }
   });
 });
+
+describe('cb.webhooks with null arguments (defect #10: always a result or a WebhookVerificationError)', () => {
+  it('takes null headers-beside-a-Request and null options as absent', async () => {
+    const { Crossborder } = await import('../../src/client');
+    const keys = await testKeys();
+    const cb = new Crossborder({ tokenId: 't', clientSecret: 's', webhookPublicKey: keys.publicKeyPem });
+    const { body, headers } = await signedDelivery();
+    await expect(cb.webhooks.unwrap(body, headers, null)).resolves.toMatchObject({ id: JSON.parse(body).id, type: 'INCOMING_PAYMENT.COMPLETED' });
+    await expect(cb.webhooks.verify(body, headers, null)).resolves.toBeUndefined();
+    const request = new Request('https://platform.test.invalid/hooks', { method: 'POST', body, headers });
+    await expect(cb.webhooks.unwrap(request, null, null)).resolves.toMatchObject({ type: 'INCOMING_PAYMENT.COMPLETED' });
+    expect((await rejection(() => cb.webhooks.unwrap(`${body} `, headers, null))).reason).toBe('invalid_signature');
+  });
+});

@@ -22,3 +22,17 @@ describe('docs/testing.md failure values', () => {
     expect(guide).toContain(`name ending \`${MAGIC.kycPendingNameSuffix}\` / \`${MAGIC.kycRejectedNameSuffix}\``);
   });
 });
+
+describe('the sandbox as a developer tool, pointed to from the READMEs', () => {
+  it('README.md "What you get" names the sandbox tools and links the testing guide', () => {
+    const whatYouGet = read('README.md').split('## What you get')[1]!.split('\n## ')[0]!;
+    const bullet = whatYouGet.split('\n- ').find((b) => b.includes('docs/testing.md'));
+    expect(bullet).toBeDefined();
+    for (const tool of ['npx crossborder-sdk sandbox', 'request', 'webhook delivery', '--webhook-key', '--state', '/_sandbox/', 'CLI verbs', 'inspector', 'MAGIC']) expect({ tool, named: bullet!.includes(tool) }).toEqual({ tool, named: true });
+  });
+
+  it("docs/README.md's Testing row names them too", () => {
+    const row = read('docs/README.md').split('\n').find((line) => line.startsWith('| [Testing](testing.md) |'));
+    for (const tool of ['request log', '--webhook-key', '--state', 'verbs', '/_sandbox/', 'inspector', 'MAGIC']) expect({ tool, named: row?.includes(tool) }).toEqual({ tool, named: true });
+  });
+});

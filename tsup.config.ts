@@ -24,6 +24,19 @@ const importSharedErrors: Plugin = {
   },
 };
 
+/**
+ * The main entry exports the passkey helpers (src/wallet/passkey.ts), which take only base64url
+ * encoding from the wallet's encodings: given that function's own module, the main entry loads no
+ * codec library (@scure/base) at import. A build error if passkey ever imports more from there.
+ */
+const PASSKEY = resolve(src, 'wallet/passkey.ts');
+const passkeyEncoding: Plugin = {
+  name: 'passkey-encoding',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/encoding$/ }, (args) => (args.importer === PASSKEY ? { path: resolve(src, 'core/base64url.ts') } : undefined));
+  },
+};
+
 const common: Options = {
   format: ['esm', 'cjs'],
   sourcemap: true,
@@ -46,7 +59,7 @@ export default defineConfig([
   // The main entry (and its error classes, alone): one module for Node to load at import besides
   // the errors; what it loads later (the generated schemas, webhook verification) is split into
   // chunks of its own.
-  { ...common, entry: { index: 'src/index.ts', errors: 'src/errors.ts' }, splitting: true },
+  { ...common, entry: { index: 'src/index.ts', errors: 'src/errors.ts' }, splitting: true, esbuildPlugins: [passkeyEncoding] },
   // sandbox and wallet, built apart so that they add nothing to the main entry's import.
   { ...common, entry: { sandbox: 'src/sandbox/index.ts', 'sandbox-msw': 'src/sandbox/msw.ts', wallet: 'src/wallet/index.ts' }, splitting: true, external: [/^node:/, 'msw'], esbuildPlugins: [importSharedErrors] },
   {

@@ -51,7 +51,7 @@ export interface DeliveryAttempt {
   ms?: number;
   /** HTTP status answered, when there was an answer. */
   status?: number;
-  /** The body the receiver answered, as text, cut to its first {@link MAX_KEPT_RESPONSE} characters. */
+  /** The body the receiver answered, as text, cut to its first 4,096 characters (`responseTruncated` says when). */
   response?: string;
   /** True when `response` was cut. */
   responseTruncated?: boolean;

@@ -146,8 +146,12 @@ export class Page<T> implements AsyncIterable<T> {
         }
         yield page;
         if (!page.hasMore) return;
+        const previous = page;
         page = await (next ?? page.nextPage());
         ahead = undefined;
+        // Each page caches its next one (nextPage() twice is one request), so a chain of pages would
+        // hold every page seen: past the page the caller holds, drop the link once it is followed.
+        if (previous !== this) previous.#next = undefined;
       }
     } finally {
       ahead?.abort(); // the caller left the loop: drop the request made ahead

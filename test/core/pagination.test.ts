@@ -231,4 +231,51 @@ describe('cursor cycles (issue #16, defect 12)', () => {
     expect(trail.has(`0:${filler}`)).toBe(true);
     expect(trail.has(`8000:${filler}`)).toBe(false);
   });
+
+  it('for await and .pages() over 8,000 pages of 16 kB cursors retain the page in hand, not every page seen (issue 16 #12)', { timeout: 120_000 }, async () => {
+    const v8 = await import('node:v8');
+    const vm = await import('node:vm');
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const filler = 'x'.repeat(16 * 1024);
+    const PAGES = 8_000;
+    // A service answering page n with one item and a fresh 16 kB cursor to page n + 1.
+    const fetch = async (input: RequestInfo | URL) => {
+      const cursor = new URL(String(input)).searchParams.get('cursor');
+      const n = cursor === null ? 0 : Number(cursor.slice(0, cursor.indexOf(':')));
+      const more = n + 1 < PAGES;
+      return new Response(JSON.stringify({ data: [{ n }], hasMore: more, totalCount: PAGES, ...(more ? { nextCursor: `${n + 1}:${filler}` } : {}) }), {
+        headers: { 'content-type': 'application/json' },
+      });
+    };
+    const { client } = testClient({ fetch });
+    for (const walk of ['items', 'pages'] as const) {
+      const list = client.list<{ n: number }>(listThings);
+      gc();
+      const before = process.memoryUsage().heapUsed;
+      let seen = 0;
+      let grownAtEnd = 0;
+      if (walk === 'items') {
+        for await (const item of list) {
+          expect(item.n).toBe(seen++);
+          if (seen === PAGES) {
+            gc();
+            grownAtEnd = process.memoryUsage().heapUsed - before;
+          }
+        }
+      } else {
+        for await (const page of (await list).pages()) {
+          expect(page.data[0]!.n).toBe(seen++);
+          if (seen === PAGES) {
+            gc();
+            grownAtEnd = process.memoryUsage().heapUsed - before;
+          }
+        }
+      }
+      expect(seen, walk).toBe(PAGES);
+      console.log(`[pagination] ${walk === 'items' ? 'for await' : '.pages()'}: heap +${(grownAtEnd / 1048576).toFixed(1)} MB after ${PAGES} pages of 16 kB cursors`);
+      // Every page kept would be 8,000 × 16 kB × 2 (UTF-16) ≈ 256 MB; the trail alone keeps ~50 bytes a page.
+      expect(grownAtEnd, walk).toBeLessThan(16 * 1024 * 1024);
+    }
+  });
 });

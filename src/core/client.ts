@@ -19,7 +19,7 @@ import {
   ValidationError,
   type ValidationIssue,
 } from './errors';
-import { logFromOptions, type Log } from './logger';
+import { ignoreRejection, logFromOptions, type Log } from './logger';
 import type { ClientOptions, Environment, ListOptions, SignedRequestOptions, ValidationIssueReport } from './options';
 import { Page, PagePromise, type CursorTrail } from './pagination';
 import { OperationPlan, type CallInput, type Operation } from './plan';
@@ -320,7 +320,7 @@ export class CoreClient {
   #report(report: ValidationIssueReport): void {
     if (this.#onValidationIssue) {
       try {
-        this.#onValidationIssue(report);
+        ignoreRejection(this.#onValidationIssue(report));
       } catch {
         // The hook is the user's; a call that succeeded stays a success.
       }

@@ -101,9 +101,9 @@ export class Log {
     try {
       const fields = details?.();
       const logger = this.logger!;
-      if (fields === undefined) logger[level](message);
-      else if (this.objectFirst) (logger[level] as unknown as (obj: object, msg: string) => void)(fields, message);
-      else logger[level](message, fields);
+      if (fields === undefined) ignoreRejection(logger[level](message));
+      else if (this.objectFirst) ignoreRejection((logger[level] as unknown as (obj: object, msg: string) => unknown)(fields, message));
+      else ignoreRejection(logger[level](message, fields));
     } catch {
       // A broken logger must not turn a call that succeeded into a failure.
     }
@@ -119,6 +119,16 @@ export class Log {
   }
   error(message: string, details?: () => Record<string, unknown>): void {
     this.write('error', message, details);
+  }
+}
+
+/**
+ * A user's callback (logger method, validation hook) may be async: its rejection is dropped here,
+ * since an unhandled rejection can end the process, and a broken logger must never change a result.
+ */
+export function ignoreRejection(result: unknown): void {
+  if (result !== null && typeof result === 'object' && typeof (result as PromiseLike<unknown>).then === 'function') {
+    (result as PromiseLike<unknown>).then(undefined, () => undefined);
   }
 }
 

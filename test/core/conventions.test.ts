@@ -123,6 +123,30 @@ describe('logging', () => {
     await expect(client.call(op({ method: 'GET', path: '/x' }))).resolves.toEqual({ ok: true });
   });
 
+  it('an async logger or validation hook that rejects never leaves an unhandled rejection behind (it would end the process)', async () => {
+    const unhandled: unknown[] = [];
+    const listener = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', listener);
+    try {
+      const reject = async () => {
+        throw new Error('log shipper down');
+      };
+      const { fetch } = stub(() => json({ id: 'Quote:1', status: 'SOMETHING_NEW' }));
+      const { client } = testClient({
+        fetch,
+        logger: { debug: reject, info: reject, warn: reject, error: reject },
+        logLevel: 'debug',
+        validateResponses: true,
+        onValidationIssue: reject,
+      });
+      await expect(client.call(op({ method: 'GET', path: '/quotes/{quoteId}', id: 'getQuote' }), { path: { quoteId: 'Quote:1' } })).resolves.toMatchObject({ id: 'Quote:1' });
+      for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off('unhandledRejection', listener);
+    }
+    expect(unhandled).toEqual([]);
+  });
+
   it('masks UMA addresses and names in logged bodies', async () => {
     const { calls, at } = capture();
     const logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };

@@ -43,13 +43,20 @@ export function createScrub(secrets: string[]): Scrub {
   };
   const scrub = (value: unknown, depth = 0): unknown => {
     if (typeof value === 'string') return text(value);
-    if (depth > 32 || value === null || typeof value !== 'object') return value;
+    if (value === null || typeof value !== 'object') return value;
+    if (depth > 32) return REDACTED; // deeper than any answer of the document: not walked, so not kept
     if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1));
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) out[text(k)] = scrub(v, depth + 1);
     return out;
   };
   return scrub as Scrub;
+}
+
+/** The answer's `X-Request-Id`, scrubbed: a gateway may echo the request into any header. */
+export function requestIdOf(response: Response | undefined, scrub: Scrub): string | undefined {
+  const id = response?.headers.get('x-request-id');
+  return id === null || id === undefined ? undefined : scrub(id);
 }
 
 /** Base64 of a UTF-8 text, in the forms a gateway may echo (standard, URL-safe, unpadded). */
@@ -88,7 +95,7 @@ export function toAPIError(response: Response, body: unknown, operation: string,
         ? undefined
         : scrub(rawMessage),
     details: parsed.details !== null && typeof parsed.details === 'object' ? scrub(parsed.details as Record<string, unknown>) : undefined,
-    requestId: response.headers.get('x-request-id') ?? undefined,
+    requestId: requestIdOf(response, scrub),
     headers,
     idempotencyKey,
     operation,

@@ -8,7 +8,7 @@
  */
 import createClient, { createQuerySerializer } from 'openapi-fetch';
 import { APIPromise, type WithResponse } from './api-promise';
-import { createScrub, isChallenge, readChallenge, readEnvelope, toAPIError, type Scrub } from './answers';
+import { createScrub, isChallenge, readChallenge, readEnvelope, requestIdOf, toAPIError, type Scrub } from './answers';
 import { isEmpty, readCallOptions, type CallOptions, type CallSettings } from './call-options';
 import {
   APIConnectionError,
@@ -290,12 +290,12 @@ export class CoreClient {
           operation,
           cause,
           status: ctx.response?.status,
-          requestId: ctx.response?.headers.get('x-request-id') ?? undefined,
+          requestId: requestIdOf(ctx.response, this.scrub),
         },
       );
     }
     const response = ctx.response!; // the real Response (openapi-fetch saw its buffered copy)
-    const responseRequestId = response.headers.get('x-request-id') ?? undefined;
+    const responseRequestId = requestIdOf(response, this.scrub);
     if (!response.ok) throw toAPIError(response, result.error, operation, idempotencyKey, this.scrub);
     // A 2xx without the resource is not a success. Only a DELETE answers 204 (revocations); the escape
     // hatch (no documented answer) also takes a 202 or 204 without body, or a JSON null.

@@ -5,7 +5,7 @@
  * (the body is spent), so retries live in this fetch.
  * @module
  */
-import type { Scrub } from './answers';
+import { requestIdOf, type Scrub } from './answers';
 import { isDispatcherTimeout, probeDispatcher, provenDispatcher, type Dispatcher } from './dispatcher';
 import { APIConnectionError, APITimeoutError, APIUserAbortError } from './errors';
 import { Log, maskBodyText, redactHeaders } from './logger';
@@ -201,7 +201,7 @@ async function attemptLoop(config: TransportConfig, ctx: CallContext, url: strin
     if (onAbort) ctx.signal?.removeEventListener('abort', onAbort);
     if (started) {
       const ms = Math.round(performance.now() - started);
-      const requestId = response.headers.get('x-request-id') ?? undefined;
+      const requestId = requestIdOf(response, config.scrub);
       log.info(`${ctx.operation} ${response.status} ${ms}ms`, () => ({
         method,
         path: ctx.operation.slice(method.length + 1),

@@ -26,6 +26,16 @@ describe('the client secret never comes back in an error (a gateway echoing the 
     ['a JSON body', () => json({ status: 500, code: 'INTERNAL_ERROR', message: `upstream said Authorization: Basic ${basic}`, details: { request: { headers: { authorization: `Basic ${basic}` } }, secret: SECRET } }, 500)],
     ['a non-JSON 2xx', () => new Response(`<html>Authorization: Basic ${basic} ${SECRET}</html>`, { status: 200, headers: { 'content-type': 'application/json' } })],
     ['a header', () => json({ status: 400, code: 'INVALID_INPUT', message: 'no' }, 400, { 'x-echo-authorization': `Basic ${basic}` })],
+    ['X-Request-Id on an error', () => json({ status: 503, code: 'UNAVAILABLE', message: 'later' }, 503, { 'x-request-id': `req-1 Authorization: Basic ${basic} ${SECRET}` })],
+    ['X-Request-Id on a non-JSON 2xx', () => new Response('<html>ok</html>', { status: 200, headers: { 'content-type': 'application/json', 'x-request-id': `Basic ${basic}` } })],
+    [
+      'a body nested deeper than the scrubber walks',
+      () => {
+        let details: unknown = { authorization: `Basic ${basic}`, secret: SECRET };
+        for (let i = 0; i < 40; i++) details = { level: details };
+        return json({ status: 500, code: 'INTERNAL_ERROR', message: 'deep', details }, 500);
+      },
+    ],
   ];
   for (const [what, answer] of echoes) {
     it(`in ${what}: not in message, stack, inspect, JSON, cause, nor debug logs`, async () => {

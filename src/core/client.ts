@@ -300,10 +300,11 @@ export class CoreClient {
     // A 2xx without the resource is not a success. Only a DELETE answers 204 (revocations); the escape
     // hatch (no documented answer) also takes a 202 or 204 without body, or a JSON null.
     const documented = op.response !== undefined;
-    const empty = result.data === undefined || result.data === null;
+    // Every documented answer is an object (a resource, an envelope): a bare value or an array is not it either.
+    const missing = result.data === undefined || result.data === null || (documented && (typeof result.data !== 'object' || Array.isArray(result.data)));
     const expected =
       (response.status === 204 && (op.method === 'DELETE' || !documented)) || (!documented && (response.status === 202 || result.data === null));
-    if (empty && !expected) {
+    if (missing && !expected) {
       throw new APIConnectionError(
         `${operation} answered ${response.status} without the resource` + (plan.write ? unknownOutcomeHint(idempotencyKey) : ''),
         { outcomeUnknown: plan.write, idempotencyKey, operation, status: response.status, requestId: responseRequestId },

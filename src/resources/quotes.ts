@@ -1,9 +1,13 @@
 import type { APIPromise } from '../core/api-promise';
-import { QuoteExpiredError, ValidationError } from '../core/errors';
+import { APIConnectionError, QuoteExpiredError, ValidationError } from '../core/errors';
+import { unknownOutcomeHint } from '../core/retry';
 import type { RequestOptions, SignedRequestOptions } from '../core/options';
 import { APIResource } from '../core/resource';
 import { operations as op } from '../generated/operations';
 import type { Quote, QuoteCreateParams, Transaction, TransferInCreateParams } from '../types';
+
+/** Quote statuses reached only through execution (or expiry): nothing left for createAndExecute to do. */
+const EXECUTED: ReadonlySet<string> = new Set(['PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED']);
 
 /** True when the quote's `expiresAt` has passed (it can no longer be executed). */
 export function isExpired(quote: Pick<Quote, 'expiresAt'>, now: number = Date.now()): boolean {
@@ -100,8 +104,14 @@ export class Quotes extends APIResource {
         { path: 'options.idempotencyKey', rule: 'too_big', message: `must be a non-empty string of at most ${255 - ':execute'.length} characters here (the SDK appends ':create' and ':execute')` },
       ]);
     }
-    const quote = await this.create(params, { ...opts, idempotencyKey: `${base}:create` });
-    if (quote.status !== 'PENDING') return quote; // already executed (immediatelyExecute, or a replay)
+    const createKey = `${base}:create`;
+    const quote = await this.create(params, { ...opts, idempotencyKey: createKey });
+    if (typeof quote.id !== 'string' || quote.id === '') {
+      throw new APIConnectionError(`POST /quotes answered without the quote's id${unknownOutcomeHint(createKey)}`, { outcomeUnknown: true, idempotencyKey: createKey, operation: 'POST /quotes' });
+    }
+    // Already executed (immediatelyExecute, or a replay). A status this SDK does not know yet is left
+    // to the service: executing an executed quote is refused there, never paid twice.
+    if (EXECUTED.has(quote.status)) return quote;
     return this.execute(quote, { ...opts, idempotencyKey: `${base}:execute` });
   }
 }

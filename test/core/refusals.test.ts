@@ -57,6 +57,10 @@ describe('a 2xx without the resource', () => {
   for (const [what, answer] of [
     ['200 null', () => json(null)],
     ['204', () => new Response(null, { status: 204 })],
+    ['200 "hello"', () => json('hello')],
+    ['200 true', () => json(true)],
+    ['201 0', () => json(0, 201)],
+    ['200 []', () => json([])],
   ] as const) {
     it(`${what} on quotes.create is a typed error with outcomeUnknown and the key; createAndExecute never a TypeError`, async () => {
       const { sent, fetch } = recording(answer);
@@ -70,6 +74,28 @@ describe('a 2xx without the resource', () => {
       expect(sent).toHaveLength(2);
     });
   }
+
+  it('createAndExecute: a created quote without an id is an unknown outcome; a status it does not know is executed, not taken as done', async () => {
+    const noId = recording(() => json({ status: 'PENDING' }, 201));
+    const cb = new Crossborder({ tokenId: 't', clientSecret: 's', baseUrl: 'https://api.test.invalid', fetch: noId.fetch, maxRetries: 0 });
+    const err = await rejected(cb.quotes.createAndExecute(quote, { idempotencyKey: 'k-3' }));
+    expect(err).toBeInstanceOf(APIConnectionError);
+    expect(err).toMatchObject({ outcomeUnknown: true, idempotencyKey: 'k-3:create' });
+    expect(noId.sent).toHaveLength(1);
+
+    const answers = [json({ id: 'Quote:9', status: 'AWAITING_FUNDS' }, 201), json({ id: 'Quote:9', status: 'PROCESSING' })];
+    const unknown = recording((n) => answers[n - 1]!);
+    const cb2 = new Crossborder({ tokenId: 't', clientSecret: 's', baseUrl: 'https://api.test.invalid', fetch: unknown.fetch, maxRetries: 0 });
+    await expect(cb2.quotes.createAndExecute(quote, { idempotencyKey: 'k-4' })).resolves.toMatchObject({ id: 'Quote:9', status: 'PROCESSING' });
+    expect(unknown.sent.map((r) => r.url.replace(/^.*2025-10-13/, ''))).toEqual(['/quotes', '/quotes/Quote%3A9/execute']);
+
+    for (const done of ['PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED']) {
+      const once = recording(() => json({ id: 'Quote:5', status: done }, 201));
+      const cb3 = new Crossborder({ tokenId: 't', clientSecret: 's', baseUrl: 'https://api.test.invalid', fetch: once.fetch, maxRetries: 0 });
+      await expect(cb3.quotes.createAndExecute(quote)).resolves.toMatchObject({ status: done });
+      expect(once.sent, done).toHaveLength(1);
+    }
+  });
 
   it('a key too long for <key>:execute is refused before the create is sent', async () => {
     const { sent, fetch } = recording(() => json({ id: 'Quote:1', status: 'PENDING' }, 201));

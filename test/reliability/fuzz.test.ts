@@ -447,9 +447,11 @@ describe('fuzz: malformed responses give a CrossborderError or a value, never a 
                 for await (const _ of METHODS[id](cb, input) as AsyncIterable<unknown>) if (++n >= 50) break;
               } else {
                 const value = await run(id, cb, input);
-                // A 2xx without the resource is not a success: only a DELETE (revocations) resolves to nothing.
-                if ((value === null || value === undefined) && op.method !== 'DELETE') {
-                  throw new Error(`${id} resolved to ${String(value)} from a ${r.status} answer: a 2xx without the resource must be an error`);
+                // A 2xx without the resource is not a success: only a DELETE (revocations) resolves to nothing,
+                // and every other operation's answer is an object (a bare value or an array is not the resource).
+                const resource = value !== null && typeof value === 'object' && !Array.isArray(value);
+                if (op.method === 'DELETE' ? value !== undefined && !resource : !resource) {
+                  throw new Error(`${id} resolved to ${JSON.stringify(value)} from a ${r.status} answer: a 2xx without the resource must be an error`);
                 }
               }
               outcome = 'resolved';

@@ -70,6 +70,9 @@ const NEVER_SENT = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
   'UND_ERR_CONNECT_TIMEOUT',
+  // undici refuses these arguments before it writes a byte.
+  'UND_ERR_INVALID_ARG',
+  'UND_ERR_NOT_SUPPORTED',
 ]);
 
 /** Walks `cause` chains and aggregate errors for a Node/undici error code. */

@@ -15,6 +15,12 @@ const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 /** Header names: an HTTP token (RFC 9110). */
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
+/**
+ * Hop-by-hop headers (RFC 9110 §7.6.1) and `expect`: the HTTP layer owns them, and undici refuses
+ * them locally, which would otherwise look like a request that may have been sent.
+ */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'expect']);
+
 /** True when `value` can be sent as a header value. */
 export function isHeaderValue(value: unknown): value is string {
   return typeof value === 'string' && HEADER_VALUE.test(value);
@@ -28,7 +34,9 @@ export function headerProblems(headers: Record<string, unknown> | undefined, pat
   for (const name in headers) {
     const value = headers[name];
     if (!HEADER_NAME.test(name)) issues.push({ path: `${path}.${name}`, rule: 'invalid_header', message: 'is not a valid header name' });
-    else if (value !== undefined && !isHeaderValue(value)) {
+    else if (HOP_BY_HOP.has(name.toLowerCase())) {
+      issues.push({ path: `${path}.${name}`, rule: 'invalid_header', message: 'is a hop-by-hop header the HTTP layer manages; it cannot be set per request' });
+    } else if (value !== undefined && !isHeaderValue(value)) {
       issues.push({ path: `${path}.${name}`, rule: 'invalid_header', message: 'must be a string of Latin-1 characters without line breaks' });
     }
   }

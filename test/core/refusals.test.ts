@@ -169,6 +169,38 @@ describe('headers that cannot be sent', () => {
   });
 });
 
+describe('headers the HTTP layer refuses (real fetch, loopback server)', () => {
+  it('hop-by-hop headers are a ValidationError naming them, and nothing reaches the server', async () => {
+    const { createServer } = await import('node:http');
+    let received = 0;
+    const server = createServer((_req, res) => (received++, res.writeHead(201, { 'content-type': 'application/json' }).end('{"id":"Customer:1"}')));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = server.address() as { port: number };
+      const { client } = testClient({ baseUrl: `http://127.0.0.1:${port}`, maxRetries: 0, fetch: (input, init) => globalThis.fetch(input, init) });
+      for (const headers of [{ connection: 'upgrade' }, { Upgrade: 'websocket' }, { expect: '100-continue' }, { 'keep-alive': 'timeout=5' }, { 'transfer-encoding': 'chunked' }, { te: 'trailers' }]) {
+        const err = await rejected(client.call(op({ method: 'POST', path: '/customers' }), { body: {} }, { headers }));
+        expect(err, JSON.stringify(headers)).toBeInstanceOf(ValidationError);
+        expect(err.field).toBe(`options.headers.${Object.keys(headers)[0]}`);
+        expect(err.message).toContain('hop-by-hop');
+      }
+      expect(received).toBe(0);
+      await expect(client.call(op({ method: 'POST', path: '/customers' }), { body: {} }, { headers: { 'x-trace': '1' } })).resolves.toEqual({ id: 'Customer:1' });
+      expect(received).toBe(1);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('an argument undici refuses before writing anything is not an unknown outcome', async () => {
+    const refused = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('invalid upgrade header'), { code: 'UND_ERR_INVALID_ARG' }) });
+    const { client } = testClient({ maxRetries: 0, fetch: async () => Promise.reject(refused) });
+    const err = await rejected(client.call(op({ method: 'POST', path: '/customers' }), { body: {} }));
+    expect(err).toBeInstanceOf(APIConnectionError);
+    expect(err.outcomeUnknown).toBe(false);
+  });
+});
+
 describe('redirects are never followed', () => {
   for (const status of [301, 302, 303, 307, 308]) {
     it(`${status} on a write and on a read: a typed error naming the status and location`, async () => {

@@ -23,7 +23,13 @@ export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /** Environment variables, read where `process` exists (not in browsers). */
 export function env(name: string): string | undefined {
-  const value = typeof process === 'undefined' ? undefined : process.env?.[name];
+  let value: string | undefined;
+  try {
+    value = typeof process === 'undefined' ? undefined : process.env?.[name];
+  } catch {
+    // Deno without --allow-env throws on the read: a fallback the runtime withholds is simply absent.
+    return undefined;
+  }
   return value === '' ? undefined : value;
 }
 

@@ -99,8 +99,9 @@ export function toAPIError(response: Response, body: unknown, operation: string,
     headers,
     idempotencyKey,
     operation,
-    // A write that failed inside the service may have taken effect; a refusal (4xx) did not.
-    outcomeUnknown: response.status >= 500 && isWrite,
+    // A write that failed inside the service may have taken effect, and a 303 points at the result of
+    // one it processed (RFC 9110 §15.4.4); a refusal (4xx) or another redirect did not act.
+    outcomeUnknown: (response.status >= 500 || response.status === 303) && isWrite,
     retryAfter: parseRetryAfter(response.headers.get('retry-after')),
   };
   switch (response.status) {

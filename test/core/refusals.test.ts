@@ -211,6 +211,8 @@ describe('redirects are never followed', () => {
         expect(err).toBeInstanceOf(APIError);
         expect(err).toMatchObject({ status, code: 'REDIRECT' });
         expect(err.message).toContain('https://elsewhere.example/collect');
+        // A 303 answers a write the service has processed (RFC 9110 §15.4.4): its outcome is unknown.
+        expect(err.outcomeUnknown, `${status} ${method}`).toBe(status === 303 && method === 'POST');
       }
       expect(sent.map((s) => s.init.redirect)).toEqual(['manual', 'manual']);
       expect(sent.map((s) => s.url).every((u) => u.startsWith('https://api.test.invalid/'))).toBe(true);

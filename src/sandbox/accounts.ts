@@ -76,15 +76,31 @@ export function primaryAccount(ctx: Ctx, customerId: string, currency: string): 
 
 /** Adds `amount` (may be negative) to a balance; refuses to pass the largest representable amount. */
 export function moveBalance(ctx: Ctx, account: InternalAccountRec, amount: number): void {
-  const next = account.data.balance.amount + amount;
-  if (next > MAX_QUOTE_AMOUNT) {
+  if (amount > 0 && !fitsUnderCap(ctx, account, amount)) {
     throw new SandboxError(400, 'AMOUNT_OUT_OF_RANGE', `The balance of ${account.data.id} would exceed ${MAX_QUOTE_AMOUNT}.`, {
       field: 'amount',
-      max: MAX_QUOTE_AMOUNT - account.data.balance.amount,
+      max: MAX_QUOTE_AMOUNT - account.data.balance.amount - inFlight(ctx, account),
     });
   }
-  account.data.balance.amount = next;
+  account.data.balance.amount += amount;
   account.data.updatedAt = nowIso(ctx);
+}
+
+/**
+ * Money on its way out of `account`: the debits of its payments still in flight. A failure refunds
+ * them, so every credit keeps their room under the cap (balance + in flight ≤ the cap always holds).
+ */
+function inFlight(ctx: Ctx, account: InternalAccountRec): number {
+  let sum = 0;
+  for (const tx of ctx.world.transactions.values()) {
+    if (tx.data.status === 'PROCESSING' && tx.debited?.accountId === account.data.id) sum += tx.debited.amount;
+  }
+  return sum;
+}
+
+/** True when `amount` more fits under the balance cap beside the refunds `account` may still get. */
+export function fitsUnderCap(ctx: Ctx, account: InternalAccountRec, amount: number): boolean {
+  return account.data.balance.amount + inFlight(ctx, account) + amount <= MAX_QUOTE_AMOUNT;
 }
 
 /** 400 INVALID_AMOUNT unless `account` holds at least `amount`. */

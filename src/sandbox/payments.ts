@@ -9,9 +9,8 @@
  * - Incoming UMA payment: COMPLETED at once, or PENDING for approval → COMPLETED | REJECTED | FAILED.
  * @module
  */
-import { MAX_QUOTE_AMOUNT } from './pricing';
 import type { Customer, IncomingTransaction } from '../generated/types';
-import { assertFunds, moveBalance, primaryAccount } from './accounts';
+import { assertFunds, fitsUnderCap, moveBalance, primaryAccount } from './accounts';
 import { iso } from './clock';
 import { now, nowIso, type Ctx } from './context';
 import { SandboxError } from './errors';
@@ -52,12 +51,14 @@ export const BALANCE_LIMIT_EXCEEDED = 'BALANCE_LIMIT_EXCEEDED' as FailureReason;
 
 /**
  * Credits an internal account, checking the balance cap at every credit (other payments may have
- * settled since this one started). False when the credit would pass it: nothing is changed.
+ * settled since this one started), beside the refunds the account may still get. False when the
+ * credit would pass it: nothing is changed. A refund always fits: its payment has left the in-flight
+ * debits (its status is changed first), which kept its room.
  */
 function credit(ctx: Ctx, target: { accountId: string; amount: number } | undefined): boolean {
   const account = target && ctx.world.internalAccounts.get(target.accountId);
   if (!account) return true;
-  if (account.data.balance.amount + target.amount > MAX_QUOTE_AMOUNT) return false;
+  if (!fitsUnderCap(ctx, account, target.amount)) return false;
   moveBalance(ctx, account, target.amount);
   return true;
 }

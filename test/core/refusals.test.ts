@@ -178,7 +178,7 @@ describe('headers the HTTP layer refuses (real fetch, loopback server)', () => {
     try {
       const { port } = server.address() as { port: number };
       const { client } = testClient({ baseUrl: `http://127.0.0.1:${port}`, maxRetries: 0, fetch: (input, init) => globalThis.fetch(input, init) });
-      for (const headers of [{ connection: 'upgrade' }, { Upgrade: 'websocket' }, { expect: '100-continue' }, { 'keep-alive': 'timeout=5' }, { 'transfer-encoding': 'chunked' }, { te: 'trailers' }]) {
+      for (const headers of [{ connection: 'upgrade' }, { Upgrade: 'websocket' }, { expect: '100-continue' }, { 'keep-alive': 'timeout=5' }, { 'transfer-encoding': 'chunked' }, { te: 'trailers' }] as Record<string, string>[]) {
         const err = await rejected(client.call(op({ method: 'POST', path: '/customers' }), { body: {} }, { headers }));
         expect(err, JSON.stringify(headers)).toBeInstanceOf(ValidationError);
         expect(err.field).toBe(`options.headers.${Object.keys(headers)[0]}`);

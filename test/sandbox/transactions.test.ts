@@ -215,4 +215,33 @@ describe('balance cap at every credit (issue #16, defect 4)', () => {
     expect(approved.body).toMatchObject({ status: 'FAILED', failureReason: 'BALANCE_LIMIT_EXCEEDED' });
     expect(await balance(call, usd.id)).toBe(nearCap);
   });
+
+  it('money on its way out keeps its room under the cap: a payment that fails is refunded in full, the credit that would have taken its room fails instead', async () => {
+    await call('PATCH', '/config', { supportedCurrencies: [{ currencyCode: 'USD', minAmount: 1, maxAmount: CAP, enabledTransactionTypes: ['INCOMING', 'OUTGOING'] }] });
+    const c = await createCustomer(call);
+    const usd = await accountOf(call, c.id, 'USD');
+    const bank = await usdBank(call, c.id);
+    const failingPayee = await usdBank(call, c.id, '4000000000000001'); // MAGIC.failures: LNURLP_FAILED
+    const nearCap = CAP - MAGIC.holdForApprovalAmount + 1;
+    const held = await receive({ customerId: c.id, receivingCurrencyAmount: MAGIC.holdForApprovalAmount });
+    expect(held.body.status).toBe('PENDING');
+    await call('POST', '/transfer-in', { source: { accountId: bank.id }, destination: { accountId: usd.id }, amount: nearCap });
+    sandbox.clock.advance(60 * 60_000);
+    const paid = 7_000_000_000_000_000;
+    const quote = await call('POST', '/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: usd.id },
+      destination: { destinationType: 'ACCOUNT', accountId: failingPayee.id },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: paid,
+      immediatelyExecute: true,
+    });
+    expect(quote.body.status).toBe('PROCESSING');
+    expect(await balance(call, usd.id)).toBe(nearCap - paid);
+    // Fits the balance alone, not beside the payment that may come back: refused, so the refund keeps its room.
+    const approved = await call('POST', `/transactions/${held.body.id}/approve`, {});
+    expect(approved.body).toMatchObject({ status: 'FAILED', failureReason: 'BALANCE_LIMIT_EXCEEDED' });
+    sandbox.clock.advance(60 * 60_000);
+    expect((await call('GET', `/transactions/${quote.body.transactionId}`)).body).toMatchObject({ status: 'FAILED', failureReason: 'LNURLP_FAILED' });
+    expect(await balance(call, usd.id)).toBe(nearCap); // the refund landed in full: nothing vanished
+  });
 });

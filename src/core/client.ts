@@ -218,22 +218,20 @@ export class CoreClient {
 
     if (options.signature !== undefined && options.requestId !== undefined) {
       this.#signed.claim(options.requestId, operation);
-      return this.#expectFinal(await this.#send<T>(leg, options.signature, options.requestId), plan);
+      return this.#expectFinal(await this.#send<T>(leg, options.signature, options.requestId, this.#signed.expiry(options.requestId)), plan);
     }
     const first = await this.#send<T>(leg);
     if (first.response.status !== 202 || !plan.write || !isChallenge(first.data, op.signed)) return first;
 
     const challenge = readChallenge(first.data, first.response, operation);
-    if (!options.signer) {
-      this.#signed.remember(challenge);
-      throw new SignatureRequiredError(challenge, { operation, idempotencyKey });
-    }
+    this.#signed.remember(challenge); // so a second leg relayed later is checked for expiry too
+    if (!options.signer) throw new SignatureRequiredError(challenge, { operation, idempotencyKey });
     const signature = await this.#signed.sign(options.signer, challenge, operation);
-    return this.#expectFinal(await this.#send<T>(leg, signature, challenge.requestId), plan);
+    return this.#expectFinal(await this.#send<T>(leg, signature, challenge.requestId, Date.parse(challenge.expiresAt)), plan);
   }
 
   /** One leg: one request through openapi-fetch and the attempt loop; non-2xx becomes a typed error. */
-  async #send<T>(leg: Leg, signature?: string, requestId?: string): Promise<WithResponse<T>> {
+  async #send<T>(leg: Leg, signature?: string, requestId?: string, notAfter?: number): Promise<WithResponse<T>> {
     const { plan, input, query, bodyText, idempotencyKey, settings } = leg;
     const { op, label: operation } = plan;
     // A plain object with lower-case names (a later source replaces an earlier one, whatever the
@@ -263,6 +261,7 @@ export class CoreClient {
       body: bodyText,
       // A signed leg goes out once per requestId: repeated only when it surely never left.
       safe: requestId === undefined && (op.method === 'GET' || idempotencyKey !== undefined),
+      notAfter,
       attempts: 0,
       response: undefined,
     };

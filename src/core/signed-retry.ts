@@ -21,6 +21,12 @@ export class SignedRetry {
     }
   }
 
+  /** When a challenge handed out earlier expires (epoch ms), if this client has seen it. */
+  expiry(requestId: string): number | undefined {
+    const expiresAt = this.#challenges.get(requestId);
+    return expiresAt === undefined ? undefined : Date.parse(expiresAt);
+  }
+
   /** Marks a requestId as sent; refuses one already sent or whose challenge has expired. */
   claim(requestId: string, operation: string): void {
     if (this.#usedRequestIds.has(requestId)) {

@@ -53,6 +53,8 @@ export interface CallContext {
    * refused, DNS failure): a 429 or a 503 may come from a gateway after the service acted.
    */
   safe: boolean;
+  /** A signed leg's challenge expiry (epoch ms): no attempt starts at or after it (the service would refuse it). */
+  notAfter?: number | undefined;
   /** Number of attempts made, filled in by the transport. */
   attempts: number;
   /** The last response received, filled in by the transport. */
@@ -189,8 +191,8 @@ async function attemptLoop(config: TransportConfig, ctx: CallContext, url: strin
                 cause: error,
               },
             );
-      if (retry < ctx.maxRetries && (ctx.safe || !mayHaveArrived)) {
-        const delay = backoffDelay(retry, config.random);
+      const delay = backoffDelay(retry, config.random);
+      if (retry < ctx.maxRetries && (ctx.safe || !mayHaveArrived) && inTime(ctx, delay)) {
         if (log.enabled('info')) log.info(`${ctx.operation}: ${failure.message}; retrying in ${delay} ms`);
         await pause(config, delay, ctx, method);
         continue;
@@ -222,8 +224,8 @@ async function attemptLoop(config: TransportConfig, ctx: CallContext, url: strin
       const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
       const repeatable = ctx.safe;
       const tooLong = retryAfter !== undefined && retryAfter > MAX_RETRY_AFTER_MS;
-      if (repeatable && !tooLong && !(status === 409 && isPermanentConflict(codeOf(text)))) {
-        const delay = retryAfter ?? backoffDelay(retry, config.random);
+      const delay = retryAfter ?? backoffDelay(retry, config.random);
+      if (repeatable && !tooLong && !(status === 409 && isPermanentConflict(codeOf(text))) && inTime(ctx, delay)) {
         if (log.enabled('info')) log.info(`${ctx.operation}: status ${status}; retrying in ${delay} ms`);
         await pause(config, delay, ctx, method);
         continue;
@@ -231,6 +233,11 @@ async function attemptLoop(config: TransportConfig, ctx: CallContext, url: strin
     }
     return new BufferedResponse(response, text);
   }
+}
+
+/** True when an attempt after `delay` ms would still start before the context's deadline (if any). */
+function inTime(ctx: CallContext, delay: number): boolean {
+  return ctx.notAfter === undefined || Date.now() + delay < ctx.notAfter;
 }
 
 async function pause(config: TransportConfig, ms: number, ctx: CallContext, method: string): Promise<void> {

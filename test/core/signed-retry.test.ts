@@ -173,6 +173,29 @@ describe('signed retry', () => {
     expect(seen.map((s) => s.requestId)).toEqual([null, 'r1']);
   });
 
+  it('a signed leg refused at connect is not sent again once its challenge has expired (relay and signer)', async () => {
+    const refused = () => Promise.reject(Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }));
+    for (const mode of ['signer', 'relay'] as const) {
+      const sent: (string | null)[] = [];
+      const fetch = async (_url: string, init: RequestInit) => {
+        const signed = (init.headers as Record<string, string>)['service-wallet-signature'] ?? null;
+        sent.push(signed);
+        if (!signed) return Response.json({ payloadToSign: 'p', requestId: `r-${mode}`, expiresAt: new Date(Date.now() + 150).toISOString() }, { status: 202 });
+        return refused();
+      };
+      // The backoff really waits here, past the challenge's expiry.
+      const { client } = testClient({ fetch, maxRetries: 3, sleep: (ms) => new Promise((r) => setTimeout(r, Math.max(ms, 200))) });
+      let err: unknown;
+      if (mode === 'signer') err = await rejected(client.call(addCredential, { body: {} }, { signer: async () => 'sig' }));
+      else {
+        const first = (await rejected(client.call(addCredential, { body: {} }))) as SignatureRequiredError;
+        err = await rejected(client.call(addCredential, { body: {} }, { signature: 'sig', requestId: first.challenge.requestId }));
+      }
+      expect(err, mode).toMatchObject({ name: 'APIConnectionError', outcomeUnknown: false });
+      expect(sent, mode).toEqual([null, 'sig']); // the first signed attempt, refused at connect; none after the expiry
+    }
+  });
+
   it('a challenge whose expiresAt cannot be read is never signed', async () => {
     mswServer.use(http.post(`${BASE}/auth/credentials`, () => HttpResponse.json({ payloadToSign: 'p', requestId: 'r9', expiresAt: 'soon' }, { status: 202 })));
     const { client } = testClient();

@@ -35,16 +35,7 @@ export function readCallOptions(
   defaults: { maxRetries: number; timeout: number },
   issues: ValidationIssue[],
 ): CallSettings {
-  // `Idempotency-Key` among the headers is the idempotencyKey option, by one rule: never replaced, never smuggled.
-  const headerKey = headerIn(options.headers, 'idempotency-key');
-  let userKey = options.idempotencyKey;
-  if (headerKey !== undefined) {
-    if (!honoursKey) {
-      issues.push({ path: 'options.headers.Idempotency-Key', rule: 'unsupported', message: `${operation} does not honour Idempotency-Key (the service would ignore it)` });
-    } else if (userKey !== undefined && userKey !== headerKey) {
-      issues.push({ path: 'options.headers.Idempotency-Key', rule: 'conflict', message: 'differs from options.idempotencyKey: give the key once' });
-    } else userKey = headerKey as string;
-  }
+  const userKey = userIdempotencyKey(options, operation, honoursKey, issues);
   if (options.idempotencyKey !== undefined && !honoursKey) {
     issues.push({ path: 'options.idempotencyKey', rule: 'unsupported', message: `${operation} does not honour Idempotency-Key` });
   } else if (userKey !== undefined && (typeof userKey !== 'string' || userKey.length === 0 || userKey.length > 255)) {
@@ -74,8 +65,32 @@ export function readCallOptions(
   return { userKey: userKey as string | undefined, maxRetries, timeout, headers: withoutKey(options.headers) };
 }
 
+/**
+ * The caller's Idempotency-Key. `Idempotency-Key` among the headers is the idempotencyKey option,
+ * by one rule: never replaced, never smuggled (refused where the operation does not honour one,
+ * and when given twice with different values).
+ */
+export function userIdempotencyKey(options: CallOptions, operation: string, honoursKey: boolean, issues: ValidationIssue[]): unknown {
+  let headerKey: unknown;
+  for (const name in options.headers ?? {}) {
+    if (name.toLowerCase() !== 'idempotency-key') continue;
+    const value = options.headers![name];
+    if (headerKey !== undefined && value !== headerKey) {
+      issues.push({ path: `options.headers.${name}`, rule: 'conflict', message: 'Idempotency-Key is given twice with different values: give the key once' });
+    }
+    headerKey ??= value;
+  }
+  if (headerKey === undefined) return options.idempotencyKey;
+  if (!honoursKey) {
+    issues.push({ path: 'options.headers.Idempotency-Key', rule: 'unsupported', message: `${operation} does not honour Idempotency-Key (the service would ignore it)` });
+  } else if (options.idempotencyKey !== undefined && options.idempotencyKey !== headerKey) {
+    issues.push({ path: 'options.headers.Idempotency-Key', rule: 'conflict', message: 'differs from options.idempotencyKey: give the key once' });
+  }
+  return options.idempotencyKey ?? headerKey;
+}
+
 /** The headers option without `Idempotency-Key` (which is the idempotencyKey option). */
-function withoutKey(headers: Record<string, string> | undefined | null): Record<string, string> | undefined {
+export function withoutKey(headers: Record<string, string> | undefined | null): Record<string, string> | undefined {
   if (!headers || headerIn(headers, 'idempotency-key') === undefined) return headers ?? undefined;
   const out: Record<string, string> = {};
   for (const name in headers) if (name.toLowerCase() !== 'idempotency-key') out[name] = headers[name]!;

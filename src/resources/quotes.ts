@@ -1,5 +1,6 @@
 import type { APIPromise } from '../core/api-promise';
-import { APIConnectionError, QuoteExpiredError, ValidationError } from '../core/errors';
+import { userIdempotencyKey, withoutKey } from '../core/call-options';
+import { APIConnectionError, QuoteExpiredError, ValidationError, type ValidationIssue } from '../core/errors';
 import { unknownOutcomeHint } from '../core/retry';
 import type { RequestOptions, SignedRequestOptions } from '../core/options';
 import { APIResource } from '../core/resource';
@@ -96,14 +97,17 @@ export class Quotes extends APIResource {
    * ```
    */
   async createAndExecute(params: QuoteCreateParams, options?: SignedRequestOptions | null): Promise<Quote> {
-    const opts = options ?? {};
-    const base = opts.idempotencyKey ?? crypto.randomUUID();
+    const issues: ValidationIssue[] = [];
+    // The caller's key, given as the option or as the header, is the base of the two derived keys.
+    const base = userIdempotencyKey(options ?? {}, 'POST /quotes', true, issues) ?? crypto.randomUUID();
+    if (issues.length) throw new ValidationError(issues);
     // Both derived keys must be sendable before the first one goes out: never refuse the execute after the create.
     if (typeof base !== 'string' || base === '' || `${base}:execute`.length > 255) {
       throw new ValidationError([
         { path: 'options.idempotencyKey', rule: 'too_big', message: `must be a non-empty string of at most ${255 - ':execute'.length} characters here (the SDK appends ':create' and ':execute')` },
       ]);
     }
+    const opts = { ...options, headers: withoutKey(options?.headers) };
     const createKey = `${base}:create`;
     const quote = await this.create(params, { ...opts, idempotencyKey: createKey });
     if (typeof quote.id !== 'string' || quote.id === '') {

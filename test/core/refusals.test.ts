@@ -122,7 +122,7 @@ describe('timeouts a timer cannot hold', () => {
 
 describe('Idempotency-Key among the headers is the idempotencyKey option', () => {
   it('is used, not replaced, where the operation honours one; refused where it does not', async () => {
-    const { sent, fetch } = recording(() => json({ id: 'Quote:1' }, 201));
+    const { sent, fetch } = recording(() => json({ id: 'Quote:1', status: 'PENDING' }, 201));
     const cb = new Crossborder({ tokenId: 't', clientSecret: 's', baseUrl: 'https://api.test.invalid', fetch });
     await cb.quotes.create(quote, { headers: { 'idempotency-KEY': 'mine-1' } });
     expect((sent[0]!.init.headers as Record<string, string>)['idempotency-key']).toBe('mine-1');
@@ -133,7 +133,13 @@ describe('Idempotency-Key among the headers is the idempotencyKey option', () =>
     expect(refused.message).toMatch(/does not honour Idempotency-Key/);
     const conflict = await rejected(cb.quotes.create(quote, { idempotencyKey: 'a', headers: { 'Idempotency-Key': 'b' } }));
     expect(conflict.field).toBe('options.headers.Idempotency-Key');
+    const twice = await rejected(cb.quotes.create(quote, { headers: { 'idempotency-key': 'a', 'Idempotency-Key': 'b' } }));
+    expect(twice).toBeInstanceOf(ValidationError);
+    expect(twice.message).toContain('given twice');
     expect(sent).toHaveLength(2);
+    // createAndExecute takes the header as its base key, like the option.
+    await cb.quotes.createAndExecute(quote, { headers: { 'Idempotency-Key': 'pay-7' } });
+    expect(sent.slice(2).map((r) => (r.init.headers as Record<string, string>)['idempotency-key'])).toEqual(['pay-7:create', 'pay-7:execute']);
     expect(() => new Crossborder({ tokenId: 't', clientSecret: 's', defaultHeaders: { 'Idempotency-Key': 'k' } })).toThrow(ConfigurationError);
   });
 });

@@ -3,6 +3,7 @@ import { APITimeoutError, APIUserAbortError, ValidationError, type ValidationIss
 import type { ListOptions, RequestOptions, SignedRequestOptions } from '../core/options';
 import type { PagePromise } from '../core/pagination';
 import { APIResource } from '../core/resource';
+import { MAX_TIMEOUT_MS } from '../core/settings';
 import { operations as op } from '../generated/operations';
 import type {
   IncomingTransaction,
@@ -119,6 +120,9 @@ export class Transactions extends APIResource {
     }
     if (typeof pollInterval !== 'number' || !Number.isFinite(pollInterval) || pollInterval < MIN_POLL_INTERVAL_MS) {
       issues.push({ path: 'options.pollInterval', rule: 'too_small', message: `must be a number of milliseconds ≥ ${MIN_POLL_INTERVAL_MS}, got ${String(pollInterval)}` });
+    } else if (pollInterval > MAX_TIMEOUT_MS) {
+      // A timer cannot hold more: it would fire after 1 ms and poll at once.
+      issues.push({ path: 'options.pollInterval', rule: 'too_big', message: `must be at most ${MAX_TIMEOUT_MS} ms, got ${String(pollInterval)}` });
     }
     if (!Array.isArray(until) || until.length === 0) issues.push({ path: 'options.until', rule: 'invalid_value', message: 'must be a non-empty list of statuses' });
     if (issues.length) throw new ValidationError(issues, 'options');

@@ -100,6 +100,7 @@ describe('transactions.waitFor', () => {
       [{ pollInterval: -5 }, 'options.pollInterval'],
       [{ pollInterval: 99 }, 'options.pollInterval'],
       [{ pollInterval: Number.NaN }, 'options.pollInterval'],
+      [{ pollInterval: 2 ** 31, timeout: 2 ** 40 }, 'options.pollInterval'], // a timer would fire after 1 ms
       [{ until: [] }, 'options.until'],
     ] as const) {
       const err = await rejected(cb.transactions.waitFor(tx.id, options as never));

@@ -83,19 +83,80 @@ function namedQueries(code: string): string {
 }
 
 /**
- * Every component schema as a top-level declaration of its own (`export type Customer =
- * IndividualCustomer | BusinessCustomer`), references by name: a hover or a type error then shows
- * `Customer`, not the expansion of `components["schemas"]["Customer"]`. Same types as types.ts.
- */
-/**
  * Schema names that would clash on the package's surface get their public name: `Error` (the
  * global class), `WalletSession` (the wallet entry's class), `SignatureChallenge` (the challenge
  * a SignatureRequiredError carries), `ListEnvelope` (the generic envelope of src/core/pagination).
  */
 const PUBLIC_NAMES: Record<string, string> = { Error: 'ErrorBody', WalletSession: 'WalletSessionInfo', SignatureChallenge: 'SignatureChallengeBody', ListEnvelope: 'ListEnvelopeFields' };
 
-function namedTypes(code: string): string {
+/**
+ * The unions marked `x-open-discriminator` (decisions.md "Identifiers, open sets": a credential
+ * `type` or an `accountType` the SDK does not know is sent as given): the discriminator, the known
+ * values and variants, and the fields every variant shares (same definition in each; required when
+ * every variant requires it). The zod checks and the types both read this one description.
+ */
+function openDiscriminators(doc: Json): { name: string; key: string; known: string[]; variants: string[]; common: string[]; optional: string[] }[] {
+  const schemas: Record<string, Json> = doc.components?.schemas ?? {};
+  return Object.entries(schemas)
+    .filter(([, s]) => s['x-open-discriminator'])
+    .map(([name, schema]) => {
+      const key: string = schema.discriminator?.propertyName;
+      const mapping: Record<string, string> = schema.discriminator?.mapping ?? {};
+      if (!key || Object.keys(mapping).length === 0) throw new Error(`${name}: x-open-discriminator needs a discriminator with a mapping`);
+      const variants = Object.values(mapping).map((ref) => ref.split('/').pop()!);
+      const first = schemas[variants[0]!]!;
+      const common = Object.keys(first.properties ?? {}).filter(
+        (field) => field !== key && variants.every((v) => JSON.stringify(schemas[v]?.properties?.[field]) === JSON.stringify(first.properties[field])),
+      );
+      const optional = common.filter((field) => !variants.every((v) => (schemas[v]?.required ?? []).includes(field)));
+      return { name, key, known: Object.keys(mapping), variants, common, optional };
+    });
+}
+
+/**
+ * Open unions in request bodies. Each `x-open-discriminator` schema gets an `Unknown<Name>` variant:
+ * the discriminator as any string, the fields every known variant shares (what the runtime still
+ * checks), anything else. Only request bodies take it: in answers a catch-all variant would stop
+ * `===` narrowing on every known variant, so answers keep the known variants (an unknown one still
+ * comes back at run time).
+ */
+function openUnionTypes(doc: Json): { declarations: string[]; widen: (schemaName: string, text: string) => string } {
+  const open = openDiscriminators(doc);
+  const declarations = open.map(({ name, key, variants, common, optional }) => {
+    const required = common.filter((field) => !optional.includes(field));
+    const parts = [`{ ${key}: string & {}; [field: string]: unknown }`];
+    if (required.length) parts.push(`Pick<${variants[0]}, ${required.map((n) => `'${n}'`).join(' | ')}>`);
+    if (optional.length) parts.push(`Partial<Pick<${variants[0]}, ${optional.map((n) => `'${n}'`).join(' | ')}>>`);
+    return (
+      `/** A ${name} variant this SDK does not know yet: any \`${key}\` the service accepts, with the fields every known variant has (checked before sending), sent as given. */\n` +
+      `export type Unknown${name} = ${parts.join(' & ')};`
+    );
+  });
+  const openNames = open.map(({ name }) => name);
+  const bodies = new Set<string>();
+  for (const item of Object.values<Json>(doc.paths ?? {})) {
+    for (const operation of Object.values<Json>(item)) {
+      const ref = operation?.requestBody?.content?.['application/json']?.schema?.$ref;
+      if (typeof ref === 'string') bodies.add(ref.split('/').pop()!);
+    }
+  }
+  const widen = (schemaName: string, text: string): string => {
+    if (!bodies.has(schemaName) || openNames.length === 0) return text;
+    if (openNames.includes(schemaName)) return `${text} | Unknown${schemaName}`;
+    return text.replace(new RegExp(`\\b(${openNames.join('|')})\\b`, 'g'), (name) => `(${name} | Unknown${name})`);
+  };
+  return { declarations, widen };
+}
+
+/**
+ * Every component schema as a top-level declaration of its own (`export type Customer =
+ * IndividualCustomer | BusinessCustomer`), references by name: a hover or a type error then shows
+ * `Customer`, not the expansion of `components["schemas"]["Customer"]`. Same types as types.ts,
+ * except the open unions of request bodies ({@link openUnionTypes}).
+ */
+function namedTypes(code: string, doc: Json): string {
   const publicName = (name: string) => PUBLIC_NAMES[name] ?? name;
+  const { declarations, widen } = openUnionTypes(doc);
   const file = ts.createSourceFile('types.ts', code, ts.ScriptTarget.Latest, true);
   const components = file.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'components');
   const schemas = components?.members.find((m): m is ts.PropertySignature => ts.isPropertySignature(m) && m.name.getText(file) === 'schemas')?.type;
@@ -103,12 +164,13 @@ function namedTypes(code: string): string {
   const out: string[] = [];
   for (const member of schemas.members) {
     if (!ts.isPropertySignature(member) || !member.type) continue;
-    const name = publicName(member.name.getText(file));
+    const schemaName = member.name.getText(file);
+    const name = publicName(schemaName);
     const docs = ts.getJSDocCommentsAndTags(member).map((d) => d.getText(file)).join('\n');
-    const text = member.type.getText(file).replace(/components\["schemas"\]\["(\w+)"\]/g, (_, ref: string) => publicName(ref)).replace(/^ {8}/gm, '');
+    const text = widen(schemaName, member.type.getText(file).replace(/components\["schemas"\]\["(\w+)"\]/g, (_, ref: string) => publicName(ref)).replace(/^ {8}/gm, ''));
     out.push(`${docs ? `${docs.replace(/^\s+/gm, ' ').replace(/^ \/\*\*/, '/**')}\n` : ''}export type ${name} = ${text};`);
   }
-  return `${HEADER}/* eslint-disable */\n${out.join('\n\n')}\n`;
+  return `${HEADER}/* eslint-disable */\n${[...out, ...declarations].join('\n\n')}\n`;
 }
 
 async function buildZod(doc: Json): Promise<string> {
@@ -189,32 +251,17 @@ function openUnion<T extends z.ZodMiniType>(key: string, known: readonly string[
  * variants (same definition in each; required when every variant requires it).
  */
 function openUnions(code: string, doc: Json): string {
-  const schemas: Record<string, Json> = doc.components?.schemas ?? {};
-  const open = Object.entries(schemas).filter(([, s]) => s['x-open-discriminator']);
+  const open = openDiscriminators(doc);
   if (open.length === 0) return code;
   let out = code;
-  for (const [name, schema] of open) {
-    const key: string = schema.discriminator?.propertyName;
-    const mapping: Record<string, string> = schema.discriminator?.mapping ?? {};
-    if (!key || Object.keys(mapping).length === 0) throw new Error(`${name}: x-open-discriminator needs a discriminator with a mapping`);
-    const variants = Object.values(mapping).map((ref) => ref.split('/').pop()!);
-    const first = schemas[variants[0]!]!;
-    const common = Object.keys(first.properties ?? {}).filter(
-      (field) =>
-        field !== key &&
-        variants.every((v) => JSON.stringify(schemas[v]?.properties?.[field]) === JSON.stringify(first.properties[field])),
-    );
+  for (const { name, key, known, variants, common, optional } of open) {
     const declaration = new RegExp(`(export const z${name} = (?:/\\* @__PURE__ \\*/ )?)(z\\.discriminatedUnion\\('${key}', \\[\\n(?:.*\\n)*?\\]\\));`);
     const match = out.match(declaration);
     if (!match) throw new Error(`${name}: no discriminated union in the zod output to open`);
     const mask = common.map((field) => `${field}: true`).join(', ');
     // Required in every variant stays required; otherwise optional in the shared shape.
-    const optional = common.filter((field) => !variants.every((v) => (schemas[v]?.required ?? []).includes(field)));
     const shared = optional.length ? `z.partial(z.pick(z${variants[0]}, { ${mask} }), { ${optional.map((f) => `${f}: true`).join(', ')} })` : `z.pick(z${variants[0]}, { ${mask} })`;
-    out = out.replace(
-      declaration,
-      `$1openUnion('${key}', ${JSON.stringify(Object.keys(mapping))}, $2, ${common.length ? shared : 'z.object({})'});`,
-    );
+    out = out.replace(declaration, `$1openUnion('${key}', ${JSON.stringify(known)}, $2, ${common.length ? shared : 'z.object({})'});`);
   }
   return out.replace(/^(import .*zod.*\n)/m, `$1${OPEN_UNION_HELPER}`);
 }
@@ -342,7 +389,7 @@ async function produce(): Promise<Record<string, string>> {
     'checks/index.ts': operations.loaders,
     ...Object.fromEntries(Object.entries(checks).map(([file, content]) => [`checks/${file}`, content])),
     'types.ts': types,
-    'named.ts': namedTypes(types),
+    'named.ts': namedTypes(types, doc),
     'zod.gen.ts': zod,
     'operations.ts': operations.table,
     'index.ts':

@@ -183,7 +183,7 @@ export type CredentialChallengeParams = {
 };
 
 /** @description Body of `POST /auth/credentials`, by `type`. */
-export type CredentialCreateParams = EmailOtpCredentialCreateParams | OauthCredentialCreateParams | PasskeyCredentialCreateParams;
+export type CredentialCreateParams = EmailOtpCredentialCreateParams | OauthCredentialCreateParams | PasskeyCredentialCreateParams | UnknownCredentialCreateParams;
 
 /** @description All credentials of an account (not paginated). */
 export type CredentialList = {
@@ -194,7 +194,7 @@ export type CredentialList = {
 export type CredentialType = "PASSKEY" | "OAUTH" | "EMAIL_OTP" | (string & {});
 
 /** @description Body of `/verify`, by `type`. */
-export type CredentialVerifyParams = EmailOtpVerifyParams | OauthVerifyParams | PasskeyVerifyParams;
+export type CredentialVerifyParams = EmailOtpVerifyParams | OauthVerifyParams | PasskeyVerifyParams | UnknownCredentialVerifyParams;
 
 /** @description A fiat (ISO 4217) or crypto (ticker) currency. */
 export type Currency = {
@@ -348,7 +348,7 @@ export type ExternalAccount = {
 
 /** @description Body to register an external account for a customer (or the platform when `customerId` is omitted). */
 export type ExternalAccountCreateParams = {
-    accountInfo: ExternalAccountInfo;
+    accountInfo: (ExternalAccountInfo | UnknownExternalAccountInfo);
     /**
      * @description Required for cryptocurrency wallets.
      * @example SPARK_MAINNET
@@ -932,7 +932,7 @@ export type PlatformConfigUpdateParams = {
 
 /** @description Body to register an external account of the platform. */
 export type PlatformExternalAccountCreateParams = {
-    accountInfo: ExternalAccountInfo;
+    accountInfo: (ExternalAccountInfo | UnknownExternalAccountInfo);
     currency: string;
     platformAccountId?: string;
 };
@@ -1347,3 +1347,12 @@ export type WalletSessionInfo = {
 
 /** @description Body of every webhook delivery, by `type`. Delivered at least once and retried with backoff until a 2xx; deduplicate by `id` and verify `X-Service-Signature` over the raw body first. */
 export type WebhookEvent = InvitationClaimedEvent | IncomingPaymentPendingEvent | IncomingPaymentCompletedEvent | IncomingPaymentFailedEvent | OutgoingPaymentProcessingEvent | OutgoingPaymentCompletedEvent | OutgoingPaymentFailedEvent | CustomerKycApprovedEvent | CustomerKycRejectedEvent | VerificationApprovedEvent | VerificationResolveErrorsEvent | TestEvent;
+
+/** A ExternalAccountInfo variant this SDK does not know yet: any `accountType` the service accepts, with the fields every known variant has (checked before sending), sent as given. */
+export type UnknownExternalAccountInfo = { accountType: string & {}; [field: string]: unknown } & Partial<Pick<UsdAccountInfo, 'platformAccountId' | 'beneficiary'>>;
+
+/** A CredentialCreateParams variant this SDK does not know yet: any `type` the service accepts, with the fields every known variant has (checked before sending), sent as given. */
+export type UnknownCredentialCreateParams = { type: string & {}; [field: string]: unknown } & Pick<EmailOtpCredentialCreateParams, 'accountId'>;
+
+/** A CredentialVerifyParams variant this SDK does not know yet: any `type` the service accepts, with the fields every known variant has (checked before sending), sent as given. */
+export type UnknownCredentialVerifyParams = { type: string & {}; [field: string]: unknown };

@@ -180,11 +180,11 @@ describe('the evolving service: requests', () => {
         await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: wallet });
         // A credential type and an account type the SDK does not know: checked for the fields every variant has, then sent.
         const credential = { type: credentialType, accountId: wallet, someNewField: { nested: true } };
-        await cb.auth.credentials.create(credential as never);
+        await cb.auth.credentials.create(credential);
         const verify = { type: credentialType, clientPublicKey: `04${'ab'.repeat(64)}`, someNewProof: 'p' };
-        await cb.auth.credentials.verify(destination, verify as never);
+        await cb.auth.credentials.verify(destination, verify);
         const account = { currency: 'XYZ', customerId: source, accountInfo: { accountType, someNewField: 'v' } };
-        await cb.externalAccounts.create(account as never);
+        await cb.externalAccounts.create(account);
         await cb.transactions.list({ status: purpose, customerId: source });
         await cb.customers.retrieve(source);
         await cb.quotes.execute(destination);

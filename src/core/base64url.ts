@@ -1,7 +1,7 @@
 /**
- * base64url without padding, encoding only. A module of its own, on the runtime's `btoa`: the main
- * entry's passkey helpers need it, and with it alone they load no codec library at import
- * (./encoding, on @scure/base, loads with webhook verification and the wallet).
+ * base64url without padding, encoding only, on the runtime's \`btoa\`: what the main entry's passkey
+ * helpers get (tsup.config.ts hands it to src/wallet/passkey.ts), so the main entry loads no codec
+ * library at import. The same output as ./encoding's (test/core/base64url.test.ts).
  * @internal
  * @module
  */

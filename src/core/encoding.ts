@@ -51,7 +51,10 @@ export function base64ToBytes(text: string): Bytes | undefined {
   }
 }
 
-export { bytesToBase64url } from './base64url';
+/** base64url without padding. */
+export function bytesToBase64url(bytes: Uint8Array): string {
+  return base64urlnopad.encode(bytes);
+}
 
 /** Strict base64url (URL alphabet, no padding) → bytes, or `undefined`. */
 export function base64urlToBytes(text: string): Bytes | undefined {

@@ -44,9 +44,10 @@ export class CursorTrail {
     return this.#seen.has(d) || d === this.#checkpoint;
   }
 
-  /** Records a cursor followed. */
+  /** Records a cursor followed (once: a page fetched again for the same step is no new step). */
   add(cursor: string): void {
     const d = digest(cursor);
+    if (this.#seen.has(d)) return;
     this.#seen.add(d);
     this.#order.push(d);
     if (this.#order.length > TRAIL_WINDOW) this.#seen.delete(this.#order.shift()!);
@@ -66,6 +67,9 @@ export interface ListEnvelope<T> {
   totalCount: number;
 }
 
+/** Walks pages from `start` on (defined in Page's body, which it reads the private fields of). */
+let chain: <T>(start: Page<T> | PromiseLike<Page<T>>) => AsyncGenerator<Page<T>, void, undefined>;
+
 /** One page of a list, and the way to the next. Iterating a page yields its items and every later page's. */
 export class Page<T> implements AsyncIterable<T> {
   /** Items of this page. */
@@ -82,8 +86,10 @@ export class Page<T> implements AsyncIterable<T> {
   readonly #prefetch: boolean;
   /** Made when the chain goes past its first page: a single-page list keeps no trail. */
   #trail: CursorTrail | undefined;
-  /** The next page, once fetched: asking twice does not refetch (nor look like a cycle). */
+  /** The next page, once asked for with nextPage(): asking twice does not refetch (nor look like a cycle). */
   #next: Promise<Page<T>> | undefined;
+  /** This page's next cursor has been followed: fetching it again is the same step, not a cycle. */
+  #followed = false;
 
   /** @internal */
   constructor(envelope: ListEnvelope<T>, fetchPage: PageFetcher<T>, cursor: string | undefined, prefetch = false, trail?: CursorTrail) {
@@ -109,14 +115,25 @@ export class Page<T> implements AsyncIterable<T> {
    */
   nextPage(signal?: AbortSignal): Promise<Page<T>> {
     if (this.#next) return this.#next;
-    const problem = this.#problem();
-    if (problem) return Promise.reject(problem);
-    const next = this.#fetchPage(this.nextCursor!, signal, (this.#trail ??= new CursorTrail()));
+    const next = this.#follow(signal);
     this.#next = next;
     next.catch(() => {
       if (this.#next === next) this.#next = undefined; // a failed fetch may be tried again
     });
     return next;
+  }
+
+  /**
+   * The next page, not kept by this page. `for await` and pages() walk with this: a page keeping the
+   * next, and so on, would make whoever holds the first page (a list kept in a variable while a loop
+   * walks it) hold every page of the list.
+   */
+  #follow(signal: AbortSignal | undefined): Promise<Page<T>> {
+    if (this.#next) return this.#next;
+    const problem = this.#followed ? undefined : this.#problem();
+    if (problem) return Promise.reject(problem);
+    this.#followed = true;
+    return this.#fetchPage(this.nextCursor!, signal, (this.#trail ??= new CursorTrail()));
   }
 
   #problem(): PaginationError | undefined {
@@ -133,36 +150,50 @@ export class Page<T> implements AsyncIterable<T> {
    * This page and every later one. Stops with {@link PaginationError} if a cursor repeats; sends
    * nothing more once the loop is left. With `prefetch`, page n+1 is requested while page n is used.
    */
-  async *pages(): AsyncGenerator<Page<T>, void, undefined> {
-    let page: Page<T> = this;
-    let ahead: AbortController | undefined;
-    try {
-      for (;;) {
-        let next: Promise<Page<T>> | undefined;
-        if (page.hasMore && this.#prefetch && !page.#problem()) {
-          ahead = new AbortController();
-          next = page.nextPage(ahead.signal);
-          next.catch(() => undefined); // surfaced when awaited below
+  pages(): AsyncGenerator<Page<T>, void, undefined> {
+    return chain(this);
+  }
+
+  static {
+    /**
+     * The walk behind `pages()` and `for await`. A function of its own, not a generator method: a
+     * generator keeps its `this`, and each page keeps the next (nextPage() answers the same page
+     * twice), so a walk that held its first page would hold every page it has passed. This one holds
+     * the page in hand, and the one fetched ahead.
+     */
+    chain = async function* <T>(start: Page<T> | PromiseLike<Page<T>>): AsyncGenerator<Page<T>, void, undefined> {
+      // One await, in the loop: a generator keeps the operands of its awaits in registers that only
+      // a later await overwrites, so a first page awaited apart would stay held for the whole walk.
+      let pending: Page<T> | PromiseLike<Page<T>> | undefined = start;
+      start = undefined as never;
+      let ahead: AbortController | undefined;
+      try {
+        for (;;) {
+          const page: Page<T> = await pending!;
+          pending = undefined;
+          ahead = undefined;
+          let next: Promise<Page<T>> | undefined;
+          if (page.hasMore && page.#prefetch && !page.#problem()) {
+            ahead = new AbortController();
+            next = page.#follow(ahead.signal);
+            next.catch(() => undefined); // surfaced when awaited
+          }
+          yield page;
+          if (!page.hasMore) return;
+          pending = next ?? page.#follow(undefined);
         }
-        yield page;
-        if (!page.hasMore) return;
-        const previous = page;
-        page = await (next ?? page.nextPage());
-        ahead = undefined;
-        // Each page caches its next one (nextPage() twice is one request), so a chain of pages would
-        // hold every page seen: past the page the caller holds, drop the link once it is followed.
-        if (previous !== this) previous.#next = undefined;
+      } finally {
+        ahead?.abort(); // the caller left the loop: drop the request made ahead
       }
-    } finally {
-      ahead?.abort(); // the caller left the loop: drop the request made ahead
-    }
+    };
   }
 
   /** Every item of this page and of the pages after it. */
   [Symbol.asyncIterator](): AsyncIterator<T, undefined> {
-    return new ItemIterator(this.pages());
+    return new ItemIterator(chain(this));
   }
 }
+
 
 /**
  * Items of a page sequence. Hand-written rather than an async generator: an item already in hand
@@ -204,8 +235,10 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
   }
 
   /** Every page, starting with the first. */
-  async *pages(): AsyncGenerator<Page<T>, void, undefined> {
-    yield* (await this).pages();
+  pages(): AsyncGenerator<Page<T>, void, undefined> {
+    // From the first page's promise, not from this object: a loop over a list holds neither the
+    // list's promise nor its first page once past it.
+    return chain(this.raw.then((r) => r.data));
   }
 
   /** Every item of every page. */

@@ -7,8 +7,8 @@
  *
  *   npx tsx scripts/bench/size.ts
  */
-import { build, type BuildOptions, type Metafile } from 'esbuild';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -85,6 +85,56 @@ async function measure(name: string, code: string, checks?: string): Promise<Siz
   }
 }
 
+/** Parts of the initial chunk: what the package must ship at import, then each module of the pipeline. */
+export const PARTS: [label: string, files: RegExp][] = [
+  ['openapi-fetch (the request layer)', /node_modules\/openapi-fetch\//],
+  ['resource classes (src/resources)', /src\/resources\/[^/]+\.ts$/],
+  ['error classes (src/core/errors.ts, exported)', /src\/core\/errors\.ts$/],
+  ['operation table (src/generated/operations.ts)', /src\/generated\/operations\.ts$/],
+  ['loaders of the compiled checks (src/generated/checks/index.ts)', /src\/generated\/checks\/index\.ts$/],
+  ...['transport', 'answers', 'settings', 'plan', 'pagination', 'logger', 'wire', 'retry', 'call-options', 'validation', 'signed-retry', 'dispatcher', 'api-promise'].map(
+    (m) => [`src/core/${m}.ts`, new RegExp(`src/core/${m}\\.ts$`)] as [string, RegExp],
+  ),
+];
+
+/** The same module, exporting empty stand-ins for every name it exports (what it costs is what goes). */
+function stub(path: string): string {
+  const source = readFileSync(path, 'utf8');
+  const names = new Set<string>();
+  for (const m of source.matchAll(/^export (?:abstract |async )?(?:class|function\*?|const|let) (\w+)/gm)) names.add(m[1]!);
+  if (/export default/.test(source)) names.add('default');
+  for (const m of source.matchAll(/^export \{([^}]*)\}/gm)) for (const n of m[1]!.split(',')) if (!/^\s*type\s/.test(n) && n.trim()) names.add(n.trim().split(/\s+as\s+/).pop()!);
+  return [...names].map((n) => (n === 'default' ? 'export default function () { return {}; }' : `export class ${n} { constructor() {} }`)).join('\n');
+}
+
+/** min+gzip bytes of the initial chunk that each part accounts for: the chunk with it, less the chunk with it stubbed out. */
+export async function composition(parts_: [string, RegExp][] = PARTS): Promise<{ total: number; parts: [string, number][] }> {
+  const code = "import { Crossborder } from 'crossborder-sdk';\nconst cb = new Crossborder({ tokenId: 't', clientSecret: 's' });\ncb.customers.list({ limit: 5 }).then((p) => console.log(p.data.length));\n";
+  const initial = async (without?: RegExp) => {
+    const plugin: Plugin = {
+      name: 'stub',
+      setup(b) {
+        if (without) b.onLoad({ filter: without }, (args) => ({ contents: stub(args.path), loader: 'ts' }));
+      },
+    };
+    const r = await build({ stdin: { contents: code, resolveDir: root, loader: 'ts' }, bundle: true, minify: true, splitting: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, metafile: true, logLevel: 'silent', alias, outdir: '/out', plugins: [plugin] });
+    const outputs = r.metafile.outputs;
+    const entry = Object.keys(outputs).find((p) => outputs[p]!.entryPoint === '<stdin>')!;
+    const seen = new Set<string>();
+    const visit = (p: string) => {
+      if (seen.has(p)) return;
+      seen.add(p);
+      for (const imp of outputs[p]!.imports) if (imp.kind === 'import-statement') visit(imp.path);
+    };
+    visit(entry);
+    return [...seen].reduce((n, p) => n + gz(r.outputFiles.find((f) => f.path === resolve('/', p))!.contents), 0);
+  };
+  const total = await initial();
+  const parts: [string, number][] = [];
+  for (const [label, files] of parts_) parts.push([label, total - (await initial(files))]);
+  return { total, parts };
+}
+
 export async function benchSize(): Promise<[client: SizeReport, wallet: SizeReport]> {
   return [
     await measure(
@@ -103,6 +153,10 @@ export const kB = (n: number) => `${(n / 1000).toFixed(1)} kB`;
 
 if (isMain(import.meta.url)) {
   const reports = await benchSize();
+  if (process.argv.includes('--composition')) {
+    const { total, parts } = await composition();
+    console.log(`initial chunk ${kB(total)}: ${parts.map(([l, b]) => `${l} ${kB(b)}`).join('; ')}`);
+  }
   if (process.argv.includes('--json')) console.log(JSON.stringify(reports));
   else {
     for (const r of reports) {

@@ -59,8 +59,8 @@ export type AedAccountInfo = {
 /** @description The person who owns the external account. */
 export type Beneficiary = {
     address?: Address;
-    /** @enum {string} */
-    beneficiaryType: "INDIVIDUAL";
+    /** @description Open set - `INDIVIDUAL` is the value seen; unknown ones are sent and kept. */
+    beneficiaryType?: "INDIVIDUAL" | (string & {});
     /** Format: date */
     birthDate?: string;
     countryOfResidence?: string;
@@ -145,7 +145,6 @@ export type BusinessInfo = {
     legalName: string;
     registrationNumber?: string;
     taxId?: string;
-    /** Format: uri */
     website?: string;
 };
 
@@ -178,7 +177,7 @@ export type Credential = {
 
 /** @description PASSKEY challenge body; EMAIL_OTP sends no body. */
 export type CredentialChallengeParams = {
-    /** @description Hex of the uncompressed P-256 public key (65 bytes) bound into the session-creation payload. */
+    /** @description Hex of the P-256 public key bound into the session-creation payload, uncompressed (65 bytes) or compressed (33 bytes). */
     clientPublicKey: string;
 };
 
@@ -286,7 +285,7 @@ export type EmailOtpCredentialCreateParams = {
 };
 
 export type EmailOtpVerifyParams = {
-    /** @description Hex of the uncompressed P-256 public key the session key is sealed to. */
+    /** @description Hex of the P-256 public key the session key is sealed to, uncompressed (65 bytes); compressed (33 bytes), the service seals nothing and the client key pair is the session key. */
     clientPublicKey: string;
     /** @description The emailed code (always 000000 in the sandbox). */
     otp: string;
@@ -572,7 +571,7 @@ export type InternalAccount = {
 
 /** @description Body of the signed wallet export; send the same body on the signed retry. */
 export type InternalAccountExportParams = {
-    /** @description Hex of the uncompressed P-256 public key (65 bytes) the export is encrypted to. */
+    /** @description Hex of the P-256 public key the export is encrypted to, uncompressed (65 bytes, `04`…) or compressed (33 bytes, `02`/`03`…). */
     clientPublicKey: string;
 };
 
@@ -673,7 +672,7 @@ export type OauthCredentialCreateParams = {
 };
 
 export type OauthVerifyParams = {
-    /** @description Hex of the uncompressed P-256 public key the session key is sealed to. */
+    /** @description Hex of the P-256 public key the session key is sealed to, uncompressed (65 bytes); compressed (33 bytes), the service seals nothing and the client key pair is the session key. */
     clientPublicKey: string;
     /** @description Fresh identity token (`iat` at most 60 seconds old). */
     oidcToken: string;

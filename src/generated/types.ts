@@ -999,8 +999,8 @@ export interface components {
         /** @description The person who owns the external account. */
         Beneficiary: {
             address?: components["schemas"]["Address"];
-            /** @enum {string} */
-            beneficiaryType: "INDIVIDUAL";
+            /** @description Open set - `INDIVIDUAL` is the value seen; unknown ones are sent and kept. */
+            beneficiaryType?: "INDIVIDUAL" | (string & {});
             /** Format: date */
             birthDate?: string;
             countryOfResidence?: string;
@@ -1080,7 +1080,6 @@ export interface components {
             legalName: string;
             registrationNumber?: string;
             taxId?: string;
-            /** Format: uri */
             website?: string;
         };
         CounterpartyFieldRequirement: {
@@ -1109,7 +1108,7 @@ export interface components {
         };
         /** @description PASSKEY challenge body; EMAIL_OTP sends no body. */
         CredentialChallengeParams: {
-            /** @description Hex of the uncompressed P-256 public key (65 bytes) bound into the session-creation payload. */
+            /** @description Hex of the P-256 public key bound into the session-creation payload, uncompressed (65 bytes) or compressed (33 bytes). */
             clientPublicKey: string;
         };
         /** @description Body of `POST /auth/credentials`, by `type`. */
@@ -1202,7 +1201,7 @@ export interface components {
             type: "EMAIL_OTP";
         };
         EmailOtpVerifyParams: {
-            /** @description Hex of the uncompressed P-256 public key the session key is sealed to. */
+            /** @description Hex of the P-256 public key the session key is sealed to, uncompressed (65 bytes); compressed (33 bytes), the service seals nothing and the client key pair is the session key. */
             clientPublicKey: string;
             /** @description The emailed code (always 000000 in the sandbox). */
             otp: string;
@@ -1470,7 +1469,7 @@ export interface components {
         };
         /** @description Body of the signed wallet export; send the same body on the signed retry. */
         InternalAccountExportParams: {
-            /** @description Hex of the uncompressed P-256 public key (65 bytes) the export is encrypted to. */
+            /** @description Hex of the P-256 public key the export is encrypted to, uncompressed (65 bytes, `04`…) or compressed (33 bytes, `02`/`03`…). */
             clientPublicKey: string;
         };
         InternalAccountList: components["schemas"]["ListEnvelope"] & {
@@ -1560,7 +1559,7 @@ export interface components {
             type: "OAUTH";
         };
         OauthVerifyParams: {
-            /** @description Hex of the uncompressed P-256 public key the session key is sealed to. */
+            /** @description Hex of the P-256 public key the session key is sealed to, uncompressed (65 bytes); compressed (33 bytes), the service seals nothing and the client key pair is the session key. */
             clientPublicKey: string;
             /** @description Fresh identity token (`iat` at most 60 seconds old). */
             oidcToken: string;
@@ -2404,7 +2403,7 @@ export interface components {
          */
         WalletAccountIdPath: string;
         /**
-         * @description The embedded wallet (`EmbeddedWallet:<id>`) whose credentials or sessions to list.
+         * @description The wallet's internal account (`InternalAccount:<id>`; `EmbeddedWallet:<id>` is accepted too) whose credentials or sessions to list.
          * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-00000000000a
          */
         WalletAccountIdQuery: string;
@@ -2584,7 +2583,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The embedded wallet (`EmbeddedWallet:<id>`) whose credentials or sessions to list.
+                 * @description The wallet's internal account (`InternalAccount:<id>`; `EmbeddedWallet:<id>` is accepted too) whose credentials or sessions to list.
                  * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-00000000000a
                  */
                 accountId: components["parameters"]["WalletAccountIdQuery"];
@@ -2815,7 +2814,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The embedded wallet (`EmbeddedWallet:<id>`) whose credentials or sessions to list.
+                 * @description The wallet's internal account (`InternalAccount:<id>`; `EmbeddedWallet:<id>` is accepted too) whose credentials or sessions to list.
                  * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-00000000000a
                  */
                 accountId: components["parameters"]["WalletAccountIdQuery"];
@@ -5030,14 +5029,14 @@ export interface operations {
 }
 export type ListCredentialsQuery = {
                 /**
-                 * @description The embedded wallet (`EmbeddedWallet:<id>`) whose credentials or sessions to list.
+                 * @description The wallet's internal account (`InternalAccount:<id>`; `EmbeddedWallet:<id>` is accepted too) whose credentials or sessions to list.
                  * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-00000000000a
                  */
                 accountId: components["parameters"]["WalletAccountIdQuery"];
             };
 export type ListSessionsQuery = {
                 /**
-                 * @description The embedded wallet (`EmbeddedWallet:<id>`) whose credentials or sessions to list.
+                 * @description The wallet's internal account (`InternalAccount:<id>`; `EmbeddedWallet:<id>` is accepted too) whose credentials or sessions to list.
                  * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-00000000000a
                  */
                 accountId: components["parameters"]["WalletAccountIdQuery"];

@@ -119,7 +119,7 @@ export const zBusinessInfo = /* @__PURE__ */ z.object({
     registrationNumber: z.optional(z.string()),
     taxId: z.optional(z.string()),
     incorporatedOn: z.optional(z.iso.date()),
-    website: z.optional(z.url())
+    website: z.optional(z.string())
 });
 
 /**
@@ -270,7 +270,7 @@ export const zBeneficiaryVerificationStatus = /* @__PURE__ */ z.string();
  * The person who owns the external account.
  */
 export const zBeneficiary = /* @__PURE__ */ z.object({
-    beneficiaryType: z.enum(['INDIVIDUAL']),
+    beneficiaryType: z.optional(z.string()),
     fullName: z.optional(z.string()),
     birthDate: z.optional(z.iso.date()),
     nationality: z.optional(z.string().check(z.regex(/^[A-Z]{2}$/))),
@@ -609,7 +609,7 @@ export const zQuoteCreateParams = /* @__PURE__ */ z.object({
     source: zTransactionSource,
     destination: zTransactionDestination,
     lockedCurrencySide: zLockedCurrencySide,
-    lockedCurrencyAmount: z.int().check(z.gte(1), z.lte(9000000000000000)),
+    lockedCurrencyAmount: z.int().check(z.lte(9000000000000000)),
     lookupId: z.optional(z.string()),
     immediatelyExecute: z._default(z.optional(z.boolean()), false),
     description: z.optional(z.string()),
@@ -627,7 +627,7 @@ export const zTransferInCreateParams = /* @__PURE__ */ z.object({
     destination: z.object({
         accountId: z.string()
     }),
-    amount: z.int().check(z.gte(1), z.lte(9000000000000000))
+    amount: z.int()
 });
 
 /**
@@ -654,8 +654,8 @@ export const zCounterpartyFieldRequirement = /* @__PURE__ */ z.object({
  */
 export const zSupportedCurrency = /* @__PURE__ */ z.object({
     currencyCode: z.string(),
-    minAmount: z.optional(z.int().check(z.gte(0))),
-    maxAmount: z.optional(z.int().check(z.gte(0))),
+    minAmount: z.optional(z.int()),
+    maxAmount: z.optional(z.int()),
     enabledTransactionTypes: z.optional(z.array(zTransactionType)),
     requiredCounterpartyFields: z.optional(z.array(zCounterpartyFieldRequirement)),
     providerRequiredCustomerFields: z.optional(z.readonly(z.array(z.string()))),
@@ -712,7 +712,7 @@ export const zInvitation = /* @__PURE__ */ z.object({
 export const zInvitationCreateParams = /* @__PURE__ */ z.object({
     inviterUma: z.string(),
     firstName: z.optional(z.string()),
-    amountToSend: z.optional(z.int().check(z.gte(1), z.lte(9000000000000000))),
+    amountToSend: z.optional(z.int()),
     expiresAt: z.optional(z.iso.datetime())
 });
 
@@ -797,7 +797,7 @@ export const zReceiverLookup = /* @__PURE__ */ z.object({
 export const zSandboxUmaReceiveParams = /* @__PURE__ */ z.object({
     senderUmaAddress: z.string(),
     receivingCurrencyCode: z.string(),
-    receivingCurrencyAmount: z.int().check(z.gte(1), z.lte(9000000000000000)),
+    receivingCurrencyAmount: z.int(),
     receiverUmaAddress: z.optional(z.string()),
     customerId: z.optional(z.string())
 });
@@ -806,7 +806,7 @@ export const zSandboxUmaReceiveParams = /* @__PURE__ */ z.object({
  * Body of the sandbox funding call.
  */
 export const zSandboxFundParams = /* @__PURE__ */ z.object({
-    amount: z.int().check(z.gte(1), z.lte(100000000000))
+    amount: z.int().check(z.lte(100000000000))
 });
 
 /**
@@ -1145,8 +1145,8 @@ export const zPaymentApprovalMoreInfo = /* @__PURE__ */ z.object({
  */
 export const zSupportedCurrencyWritable = /* @__PURE__ */ z.object({
     currencyCode: z.string(),
-    minAmount: z.optional(z.int().check(z.gte(0))),
-    maxAmount: z.optional(z.int().check(z.gte(0))),
+    minAmount: z.optional(z.int()),
+    maxAmount: z.optional(z.int()),
     enabledTransactionTypes: z.optional(z.array(zTransactionType)),
     requiredCounterpartyFields: z.optional(z.array(zCounterpartyFieldRequirement))
 });
@@ -1219,7 +1219,7 @@ export const zCustomerIdFilter = /* @__PURE__ */ z.string();
 export const zSenderUmaAddress = /* @__PURE__ */ z.string();
 
 /**
- * The embedded wallet (`EmbeddedWallet:<id>`) whose credentials or sessions to list.
+ * The wallet's internal account (`InternalAccount:<id>`; `EmbeddedWallet:<id>` is accepted too) whose credentials or sessions to list.
  */
 export const zWalletAccountIdQuery = /* @__PURE__ */ z.string();
 

@@ -86,7 +86,10 @@ function describe(issue: Issue): string {
 export function validate(location: Location, schema: Schema | undefined, value: unknown): unknown {
   if (!schema) return value;
   const result = schema.safeParse(value);
-  if (result.success) return result.data;
+  if (result.success) {
+    if (location === 'body') checkAmounts(result.data);
+    return result.data;
+  }
   const raw = rawIssues(result.error.issues as readonly Issue[], value);
   const issues: FieldIssue[] = raw.map((i) => ({ location, field: i.path.map(String).join('.'), rule: i.code, message: describe(i) }));
   // Out of range includes past the safe-integer range (origin `int`) and JSON numbers too big to be finite.
@@ -101,6 +104,30 @@ export function validate(location: Location, schema: Schema | undefined, value: 
     { field: issues[0]?.field || location, issues },
   );
 }
+
+/**
+ * The service's own rule, not the document's (the SDK leaves it to the service): money moves in
+ * positive amounts, and a currency's limits are not negative.
+ */
+function checkAmounts(body: unknown): void {
+  if (body === null || typeof body !== 'object') return;
+  const problems: FieldIssue[] = [];
+  const visit = (value: unknown, path: string[]) => {
+    if (Array.isArray(value)) value.forEach((item, i) => visit(item, [...path, String(i)]));
+    else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) visit(v, [...path, k]);
+    else if (typeof value === 'number' && AMOUNT_FIELDS.has(path[path.length - 1]!)) {
+      const floor = LIMIT_FIELDS.has(path[path.length - 1]!) ? 0 : 1;
+      if (value < floor) problems.push({ location: 'body', field: path.join('.'), rule: 'too_small', message: `must be at least ${floor}` });
+    }
+  };
+  visit(body, []);
+  if (problems.length) {
+    throw new SandboxError(400, 'AMOUNT_OUT_OF_RANGE', `Invalid request body: ${problems.map((i) => `${i.field} ${i.message}`).join('; ')}.`, { field: problems[0]!.field, issues: problems });
+  }
+}
+
+/** Amount fields that are limits (0 allowed), not sums of money that move. */
+const LIMIT_FIELDS = new Set(['minAmount', 'maxAmount']);
 
 function rawIssues(issues: readonly Issue[], value: unknown): Issue[] {
   const raw = flatten(issues);

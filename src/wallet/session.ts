@@ -12,8 +12,8 @@ export interface VerifyAnswer {
   id?: string | undefined;
   /** The wallet's internal account (`InternalAccount:<id>`), when the service says. */
   accountId?: string | undefined;
-  /** ISO date-time at which the session ends. */
-  expiresAt: string;
+  /** ISO date-time at which the session ends (if it is missing, the service decides when the session ends). */
+  expiresAt?: string | undefined;
   /**
    * The session key sealed to the `clientPublicKey` sent with the request (base58check bundle).
    * Absent when the client key pair itself is the session key (the service answers so when
@@ -35,8 +35,8 @@ export class WalletSession {
   readonly credentialId: string;
   /** The wallet's internal account id, when the verify answer carried it. */
   readonly accountId: string | undefined;
-  /** ISO date-time at which the session ends. */
-  readonly expiresAt: string;
+  /** ISO date-time at which the session ends; undefined when the verify answer had no readable one (the service decides). */
+  readonly expiresAt: string | undefined;
   /** Compressed session public key, hex: the `publicKey` inside each stamp. */
   readonly publicKey: string;
   /** Signs challenges with this session's key; refuses once the session or the challenge expired. */
@@ -68,9 +68,6 @@ export class WalletSession {
     if (typeof credentialId !== 'string' || credentialId === '') {
       throw new WalletCryptoError('invalid_input', 'credentialId must be a non-empty string');
     }
-    if (Number.isNaN(Date.parse(verifyAnswer.expiresAt))) {
-      throw new WalletCryptoError('invalid_input', 'verify answer has no readable expiresAt');
-    }
     const sealed = verifyAnswer.encryptedSessionSigningKey;
     const sessionKey = typeof sealed === 'string' && sealed !== '' ? await keyPair.decryptSessionKey(sealed) : keyPair.sessionKey();
     return new WalletSession(
@@ -78,16 +75,17 @@ export class WalletSession {
         id: verifyAnswer.id,
         credentialId,
         accountId: verifyAnswer.accountId,
-        expiresAt: verifyAnswer.expiresAt,
+        // An answer without a readable expiry still makes a session (open world): the service refuses it once it ends.
+        expiresAt: typeof verifyAnswer.expiresAt === 'string' && !Number.isNaN(Date.parse(verifyAnswer.expiresAt)) ? verifyAnswer.expiresAt : undefined,
         publicKey: sessionKey.publicKey,
       },
       sessionKeySigner(sessionKey),
     );
   }
 
-  /** True once `now` (ms since epoch) reaches `expiresAt`. */
+  /** True once `now` (ms since epoch) reaches `expiresAt`; false when the expiry is unknown. */
   isExpired(now: number = Date.now()): boolean {
-    return !(Date.parse(this.expiresAt) > now);
+    return this.expiresAt !== undefined && Date.parse(this.expiresAt) <= now;
   }
 
   /** Redacted form: identifiers and expiry only. */

@@ -71,9 +71,16 @@ describe('WalletSession', () => {
     const { answer, keyPair } = await verifiedSession();
     const other = await generateClientKeyPair();
     await expect(WalletSession.fromVerify(answer, other, 'AuthMethod:7')).rejects.toMatchObject({ reason: 'decrypt_failed' });
-    await expect(WalletSession.fromVerify({ ...answer, expiresAt: 'soon' }, keyPair, 'AuthMethod:7')).rejects.toMatchObject({
-      reason: 'invalid_input',
-    });
     await expect(WalletSession.fromVerify(answer, keyPair, '')).rejects.toBeInstanceOf(WalletCryptoError);
+  });
+
+  it('takes a verify answer without a readable expiresAt: the session has no known end, and the service decides', async () => {
+    const { answer, keyPair } = await verifiedSession();
+    for (const expiresAt of [undefined, 'soon']) {
+      const session = await WalletSession.fromVerify({ ...answer, expiresAt }, keyPair, 'AuthMethod:7');
+      expect(session.expiresAt).toBeUndefined();
+      expect(session.isExpired()).toBe(false);
+      expect(await session.signer({ payloadToSign: 'pay', requestId: 'Request:2', expiresAt: inFiveMinutes() })).toMatch(/^[A-Za-z0-9_-]+$/);
+    }
   });
 });

@@ -13,7 +13,7 @@ describe('docs/errors.md', () => {
     const { sandbox, cb } = sandboxClient({}, { maxRetries: 0 });
     const { account, payee } = await fundedCustomer(cb);
 
-    const invalid = await failure(cb.quotes.create({ source: { sourceType: 'ACCOUNT', accountId: account.id }, destination: { destinationType: 'ACCOUNT', accountId: payee.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: -5 }));
+    const invalid = await failure(cb.quotes.create({ source: { sourceType: 'ACCOUNT', accountId: account.id }, destination: { destinationType: 'ACCOUNT', accountId: payee.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 12.5 })); // amounts are whole minor units
     expect(invalid).toBeInstanceOf(ValidationError);
     expect(nextStep(invalid)).toMatch(/^fix the call: lockedCurrencyAmount /);
 

@@ -6,7 +6,7 @@
  * layer the SDK is built on, same timeout), and raw `fetch` with `AbortSignal.timeout()` (the signal
  * path the SDK keeps for other runtimes and a user's `fetch`).
  *
- *   npx tsx scripts/bench/client.ts [--rounds 10] [--requests 2000]
+ *   npx tsx scripts/bench/client.ts [--rounds 40] [--requests 500]
  */
 import createClient from 'openapi-fetch';
 import type { paths } from '../../src/generated/types';
@@ -40,7 +40,7 @@ export interface RequestRow {
   load: [number, number];
 }
 
-export async function benchClient(rounds = arg('rounds', 10), requests = arg('requests', 2000)): Promise<RequestRow[]> {
+export async function benchClient(rounds = arg('rounds', 40), requests = arg('requests', 500)): Promise<RequestRow[]> {
   const { Crossborder } = await loadSdk();
   const { base, stop } = await startChildServer('canned-server.ts');
   const api = `${base}/2025-10-13`;

@@ -4,7 +4,7 @@
  * SDK as built (dist/), of openapi-fetch alone and of raw `fetch`, all with the same timeout
  * mechanism (undici's headersTimeout/bodyTimeout on Node), interleaved rounds.
  *
- *   npx tsx scripts/bench/concurrency.ts [--rounds 5] [--requests 4000]
+ *   npx tsx scripts/bench/concurrency.ts [--rounds 10] [--requests 2000]
  */
 import createClient from 'openapi-fetch';
 import type { paths } from '../../src/generated/types';
@@ -29,7 +29,7 @@ export interface ConcurrencyRow {
   load: [number, number];
 }
 
-export async function benchConcurrency(levels = [16, 64, 256], rounds = arg('rounds', 5), requests = arg('requests', 4000)): Promise<ConcurrencyRow[]> {
+export async function benchConcurrency(levels = [16, 64, 256], rounds = arg('rounds', 10), requests = arg('requests', 2000)): Promise<ConcurrencyRow[]> {
   const { Crossborder } = await loadSdk();
   const { base, stop } = await startChildServer('canned-server.ts');
   const api = `${base}/2025-10-13`;

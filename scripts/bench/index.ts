@@ -5,10 +5,13 @@
  * beside each, and the command that reproduces it. Ratios come from within one run (contenders
  * interleaved), because absolute times on a shared 2-core machine are noisy.
  *
+ * Every measured value is kept in docs/benchmarks.json (what the page is rendered from).
+ *
  *   npm run bench [-- --runs 3]
+ *   npm run bench -- --render     re-renders docs/benchmarks.md from docs/benchmarks.json
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { SIZE_BUDGET } from './budget';
@@ -19,7 +22,7 @@ import type { PaginationResult } from './pagination';
 import { formatProfile, type ProfileResult } from './profile';
 import { REMAINS } from './remains';
 import { arg, median } from './rounds';
-import { benchSize, kB, type SizeReport } from './size';
+import { benchSize, composition, kB, type SizeReport } from './size';
 import type { StartupResult } from './startup';
 
 const RUNS = arg('runs', 3);
@@ -32,28 +35,50 @@ function run<T>(script: string, args: string[] = []): T {
 /** Runs a script that prints lines for people. */
 const lines = (script: string) => execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/bench', script)], { cwd: root, encoding: 'utf8', timeout: 600_000 }).trim();
 
-console.log('building dist/ …');
-ensureBuilt(true);
-const runs: { client: RequestRow[]; concurrency: ConcurrencyRow[]; pagination: PaginationResult; startup: StartupResult }[] = [];
-for (let i = 0; i < RUNS; i++) {
-  console.log(`run ${i + 1} of ${RUNS} (load ${loadavg()[0]!.toFixed(2)}): per request …`);
-  const client = run<RequestRow[]>('client.ts');
-  console.log('  concurrency …');
-  const concurrency = run<ConcurrencyRow[]>('concurrency.ts');
-  console.log('  pagination …');
-  const pagination = run<PaginationResult>('pagination.ts');
-  console.log('  startup …');
-  const startup = run<StartupResult>('startup.ts');
-  runs.push({ client, concurrency, pagination, startup });
+interface Results {
+  date: string;
+  machine: string;
+  node: string;
+  runs: { client: RequestRow[]; concurrency: ConcurrencyRow[]; pagination: PaginationResult; startup: StartupResult }[];
+  profiles: ProfileResult[];
+  size: SizeReport;
+  wallet: SizeReport;
+  composition: { total: number; parts: [string, number][] };
+  webhooks: string;
+  sandbox: string;
 }
-console.log('profile …');
-const profiles = run<ProfileResult[]>('profile.ts');
-console.log('bundle size …');
-const [size, wallet] = await benchSize();
-console.log('webhooks …');
-const webhooks = lines('webhooks.ts');
-console.log('sandbox throughput …');
-const sandbox = lines('sandbox.ts');
+const RESULTS = join(root, 'docs/benchmarks.json');
+
+async function measureAll(): Promise<Results> {
+  console.log('building dist/ …');
+  ensureBuilt(true);
+  const runs: Results['runs'] = [];
+  for (let i = 0; i < RUNS; i++) {
+    console.log(`run ${i + 1} of ${RUNS} (load ${loadavg()[0]!.toFixed(2)}): per request …`);
+    const client = run<RequestRow[]>('client.ts');
+    console.log('  concurrency …');
+    const concurrency = run<ConcurrencyRow[]>('concurrency.ts');
+    console.log('  pagination …');
+    const pagination = run<PaginationResult>('pagination.ts');
+    console.log('  startup …');
+    const startup = run<StartupResult>('startup.ts');
+    runs.push({ client, concurrency, pagination, startup });
+  }
+  console.log('profile …');
+  const profiles = run<ProfileResult[]>('profile.ts');
+  console.log('bundle size …');
+  const [size, wallet] = await benchSize();
+  const parts = await composition();
+  console.log('webhooks …');
+  const webhooks = lines('webhooks.ts');
+  console.log('sandbox throughput …');
+  const sandbox = lines('sandbox.ts');
+  return { date: new Date().toISOString().slice(0, 10), machine: `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}`, node: process.version, runs, profiles, size, wallet, composition: parts, webhooks, sandbox };
+}
+
+const results: Results = process.argv.includes('--render') ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as Results) : await measureAll();
+if (!process.argv.includes('--render')) writeFileSync(RESULTS, `${JSON.stringify(results, null, 1)}\n`);
+const { runs, profiles, size, wallet, webhooks, sandbox } = results;
 
 // Formatting.
 const x = (n: number, digits = 3) => `${n.toFixed(digits)}×`;
@@ -61,7 +86,7 @@ const ms = (n: number) => `${n >= 0 ? '+' : '−'}${Math.abs(n).toFixed(1)} ms`;
 const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 const loads = (ls: [number, number][]) => ls.map(([a, b]) => `${a.toFixed(1)}→${b.toFixed(1)}`).join(', ');
 const ok = (pass: boolean) => (pass ? '✓ met' : '✗ not met');
-const each = (values: number[], f: (n: number) => string) => values.map(f).join(', ');
+const each = (values: number[], f: (n: number) => string) => values.map((v) => f(v)).join(', ');
 
 const get = (i: number) => runs.map((r) => r.client[i]!);
 const [getRuns, postRuns] = [get(0), get(1)];
@@ -143,9 +168,10 @@ const sizeTop = (report: SizeReport) => report.initialTop.map(([i, b]) => `${i} 
 
 const md = `# Benchmarks
 
-Written by \`npm run bench\` (${RUNS} runs) on ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.
+Written by \`npm run bench\` (${runs.length} runs) on ${results.machine}, Node ${results.node}, ${results.date}; every measured value is in
+[benchmarks.json](benchmarks.json).
 Everything runs the package as built (\`dist/\`, imported as a user's program imports it), never \`src/\`.
-Each benchmark runs in a fresh process, ${RUNS} times in turn; a ratio comes from one run, where the
+Each benchmark runs in a fresh process, ${runs.length} times in turn; a ratio comes from one run, where the
 contenders alternate in interleaved rounds (so machine noise hits them alike), and the figure is the
 median over the runs (the mean of the two middle values for an even count). This machine is
 shared with other jobs: the 1-minute load average (2 cores: above 2, other processes wait for CPU)
@@ -171,9 +197,9 @@ SDK's timeout mechanism, raw \`fetch\` with \`AbortSignal.timeout()\` (the signa
 browsers, edge runtimes and a user's \`fetch\`), openapi-fetch alone (the request layer the SDK is
 built on, same timeout), and the SDK. Command: \`npx tsx scripts/bench/client.ts\`.
 
-${perRequest(getRuns, 'GET list')}
+${perRequest(getRuns, 'GET list').join('\n')}
 
-${perRequest(postRuns, 'POST quote')}
+${perRequest(postRuns, 'POST quote').join('\n')}
 
 ## Many requests in flight
 
@@ -224,6 +250,9 @@ Command: \`npx tsx scripts/bench/size.ts\`.
 |---|---:|---:|---:|---:|
 | ${size.name} | ${kB(size.initialGzip)} | ${kB(size.firstCallGzip)} | ${kB(size.lazyGzip)} | ${kB(size.oneFileGzip)} |
 | ${wallet.name} | ${kB(wallet.initialGzip)} | — | — | ${kB(wallet.oneFileGzip)} |
+
+What the initial chunk is made of (min+gzip bytes it loses when that part is stubbed out; \`npx tsx scripts/bench/size.ts --composition\`):
+${results.composition.parts.map(([label, bytes]) => `${label} ${kB(bytes)}`).join('; ')}.
 
 Largest inputs of the initial chunk (minified bytes): ${sizeTop(size)}.
 

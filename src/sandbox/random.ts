@@ -27,13 +27,7 @@ export function createRandom(seed: number): Random {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  const int = (max: number) => Math.floor(next() * max);
-  const pick = (alphabet: string, length: number) => {
-    let out = '';
-    for (let i = 0; i < length; i++) out += alphabet[int(alphabet.length)];
-    return out;
-  };
-  return { next, int, pick, hex: (length) => pick('0123456789abcdef', length) };
+  return fromNext(next);
 }
 
 /**
@@ -50,13 +44,7 @@ export function createUniqueRandom(): Random {
     }
     return words[used++]! / 4294967296;
   };
-  const int = (max: number) => Math.floor(next() * max);
-  const pick = (alphabet: string, length: number) => {
-    let out = '';
-    for (let i = 0; i < length; i++) out += alphabet[int(alphabet.length)];
-    return out;
-  };
-  return { next, int, pick, hex: (length) => pick('0123456789abcdef', length) };
+  return fromNext(next);
 }
 
 /**
@@ -88,4 +76,15 @@ export class IdFactory {
     const id = `${prefix}:${seq.toString(16).padStart(8, '0')}-${r.hex(4)}-${r.hex(4)}-${r.hex(4)}-${r.hex(12)}`;
     return { id, seq };
   }
+}
+
+/** The rest of a {@link Random}, drawn from its `next`. */
+function fromNext(next: () => number): Random {
+  const int = (max: number) => Math.floor(next() * max);
+  const pick = (alphabet: string, length: number) => {
+    let out = '';
+    for (let i = 0; i < length; i++) out += alphabet[int(alphabet.length)];
+    return out;
+  };
+  return { next, int, pick, hex: (length) => pick('0123456789abcdef', length) };
 }

@@ -135,14 +135,8 @@ describe('the sandbox CLI of docs/testing.md', () => {
 
   it('verbs drive a running sandbox: trigger a webhook, advance the clock, reset', async () => {
     const cli = await startCli(['--quiet']);
-    const { createServer } = await import('node:http');
-    const received: string[] = [];
-    const hook = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => (received.push(body), res.end()));
-    });
-    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
+    const hook = await receiver();
+    const received = hook.received;
     const verb = (...args: string[]) =>
       new Promise<{ code: number | null; out: string }>((resolve) => {
         const child = spawn(process.execPath, [CLI, 'sandbox', ...args, '--url', cli.url], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -153,7 +147,7 @@ describe('the sandbox CLI of docs/testing.md', () => {
       });
     try {
       const cb = new Crossborder({ tokenId: 'sandbox', clientSecret: 'sandbox', baseUrl: cli.url });
-      await cb.config.update({ webhookEndpoint: `http://127.0.0.1:${(hook.address() as { port: number }).port}/hooks` });
+      await cb.config.update({ webhookEndpoint: hook.url });
       const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada' });
       const triggered = await verb('trigger', 'CUSTOMER.KYC_APPROVED', customer.id);
       expect(triggered.code).toBe(0);
@@ -167,7 +161,7 @@ describe('the sandbox CLI of docs/testing.md', () => {
       expect((await cb.customers.list()).data).toEqual([]);
       expect((await verb('trigger', 'TEST')).code).toBe(1); // the reset forgot the webhookEndpoint
     } finally {
-      hook.close();
+      await hook.close();
       expect(await cli.stop()).toBe(0);
     }
   }, 90_000);

@@ -89,6 +89,32 @@ export function concatBytes(...parts: Uint8Array[]): Bytes {
   return out;
 }
 
+/** The P-256 field prime and the curve's `b` (y² = x³ − 3x + b), SEC 2 §2.4.2. */
+const P256_P = 0xffffffff00000001000000000000000000000000ffffffffffffffffffffffffn;
+const P256_B = 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604bn;
+
+function modPow(base: bigint, exponent: bigint, modulus: bigint): bigint {
+  let result = 1n;
+  for (let b = base % modulus, e = exponent; e > 0n; e >>= 1n, b = (b * b) % modulus) if (e & 1n) result = (result * b) % modulus;
+  return result;
+}
+
+/**
+ * The uncompressed form (`04‖X‖Y`, 65 bytes) of a compressed P-256 point (`02`/`03‖X`, 33 bytes), or
+ * `undefined` when it is not one (wrong length or prefix, or X not on the curve). For runtimes whose
+ * WebCrypto imports only uncompressed points. The square root is `rhs^((p+1)/4)`, since p ≡ 3 (mod 4).
+ */
+export function decompressP256(point: Uint8Array): Bytes | undefined {
+  if (point.length !== 33 || (point[0] !== 0x02 && point[0] !== 0x03)) return undefined;
+  const x = BigInt(`0x${bytesToHex(point.subarray(1))}`);
+  if (x >= P256_P) return undefined;
+  const rhs = (((x * x * x - 3n * x + P256_B) % P256_P) + P256_P) % P256_P;
+  let y = modPow(rhs, (P256_P + 1n) / 4n, P256_P);
+  if ((y * y) % P256_P !== rhs) return undefined;
+  if (Number(y & 1n) !== (point[0] & 1)) y = P256_P - y;
+  return concatBytes(Uint8Array.of(0x04), point.subarray(1), hexToBytes(y.toString(16).padStart(64, '0'))!);
+}
+
 /**
  * The DER bytes of a PEM block with the given label (e.g. `PUBLIC KEY`), or `undefined`. Tolerates
  * literal `\n` sequences, which is how PEM usually arrives through an environment variable.

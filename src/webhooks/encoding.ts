@@ -9,6 +9,7 @@ export {
   bytesToBase64,
   bytesToHex,
   bytesToPem,
+  decompressP256,
   derToP1363,
   hexToBytes,
   p1363ToDer,

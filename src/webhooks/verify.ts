@@ -6,14 +6,15 @@
  * @module
  */
 import { WebhookVerificationError } from '../core/errors';
-import { base64ToBytes, derToP1363, hexToBytes, KeyCache, pemToBytes, utf8 } from './encoding';
+import { base64ToBytes, decompressP256, derToP1363, hexToBytes, KeyCache, pemToBytes, utf8 } from './encoding';
 
 /** Name of the header that carries the delivery's signature. */
 export const SIGNATURE_HEADER = 'X-Service-Signature';
 
 /**
  * The service's webhook public key: PEM (`-----BEGIN PUBLIC KEY-----`, SPKI), the hex of the
- * uncompressed P-256 point (`04…`, 130 hex chars, optional `0x`), or an imported `CryptoKey`.
+ * P-256 point, uncompressed (`04…`, 130 hex chars) or compressed (`02…`/`03…`, 66 hex chars), with
+ * an optional `0x`, or an imported `CryptoKey`.
  */
 export type WebhookPublicKey = string | CryptoKey;
 
@@ -60,18 +61,22 @@ async function importKeyString(text: string): Promise<CryptoKey> {
   }
   const pemBody = text.includes('-----BEGIN') ? pemToBytes(text, 'PUBLIC KEY') : undefined;
   const hex = text.startsWith('0x') || text.startsWith('0X') ? text.slice(2) : text;
-  const point = pemBody ? undefined : hex.length === 130 && /^04/.test(hex) ? hexToBytes(hex) : undefined;
+  const compressedPoint = !pemBody && hex.length === 66 && /^0[23]/.test(hex);
+  const point = pemBody ? undefined : (hex.length === 130 && /^04/.test(hex)) || compressedPoint ? hexToBytes(hex) : undefined;
   if (!pemBody && !point) {
     throw new WebhookVerificationError(
       'invalid_key',
-      'the webhook public key is neither a PEM public key (-----BEGIN PUBLIC KEY-----) nor the hex of an ' +
-        `uncompressed P-256 point (130 hex characters starting 04); got ${describeKeyText(text)}`,
+      'the webhook public key is neither a PEM public key (-----BEGIN PUBLIC KEY-----) nor the hex of a ' +
+        `P-256 point (130 hex characters starting 04, or 66 starting 02 or 03); got ${describeKeyText(text)}`,
     );
   }
+  // Some runtimes' WebCrypto import only uncompressed points: the compressed one is expanded here.
+  const raw = compressedPoint ? decompressP256(point!) : point;
+  if (!pemBody && !raw) throw new WebhookVerificationError('invalid_key', 'the webhook public key hex is not a point on the P-256 curve');
   try {
     return pemBody
       ? await subtle().importKey('spki', pemBody, ECDSA_P256, false, ['verify'])
-      : await subtle().importKey('raw', point!, ECDSA_P256, false, ['verify']);
+      : await subtle().importKey('raw', raw!, ECDSA_P256, false, ['verify']);
   } catch (cause) {
     if (cause instanceof WebhookVerificationError) throw cause;
     throw new WebhookVerificationError(
@@ -92,7 +97,7 @@ function describeKeyText(text: string): string {
 /**
  * Imports the service's webhook public key for ECDSA P-256 verification. Imports are cached per
  * key string, so calling this on every delivery costs a map lookup.
- * @param key PEM SPKI (`-----BEGIN PUBLIC KEY-----`), hex of the uncompressed point (`04…`,
+ * @param key PEM SPKI (`-----BEGIN PUBLIC KEY-----`), hex of the point (uncompressed `04…` or compressed `02…`/`03…`,
  *   optional `0x`), or a `CryptoKey` (checked to be an ECDSA P-256 public key usable for `verify`).
  * @throws {@link WebhookVerificationError} `invalid_key` when the key cannot be used.
  */

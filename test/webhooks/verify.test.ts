@@ -1,4 +1,4 @@
-import { createPublicKey, generateKeyPairSync, sign as nodeSign, verify as nodeVerify } from 'node:crypto';
+import { createPublicKey, ECDH, generateKeyPairSync, sign as nodeSign, verify as nodeVerify } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   generateWebhookKeyPair,
@@ -10,7 +10,7 @@ import {
   WebhookVerificationError,
   type WebhookKeyPair,
 } from '../../src/webhooks/index';
-import { base64ToBytes, bytesToBase64, derToP1363, p1363ToDer, utf8 } from '../../src/webhooks/encoding';
+import { base64ToBytes, bytesToBase64, decompressP256, derToP1363, p1363ToDer, utf8 } from '../../src/webhooks/encoding';
 import { eventBody, rejection, signedDelivery, testKeys } from './helpers';
 
 let keys: WebhookKeyPair;
@@ -286,7 +286,6 @@ describe('keys', () => {
       p384,
       offCurve,
       keys.publicKeyHex.slice(2), // no 04 prefix
-      `02${keys.publicKeyHex.slice(2, 66)}`, // compressed
       '-----BEGIN PUBLIC KEY-----\n!!!\n-----END PUBLIC KEY-----',
       hmac,
       signingOnly.privateKey,
@@ -401,6 +400,41 @@ describe('verification edges the mutation run found unguarded', () => {
       expect(err.message).toMatch(/ECDSA P-256 public key with usage "verify"/);
     }
     expect((await rejection(() => importWebhookPublicKey(42 as never))).message).toMatch(/string or a CryptoKey, got number/);
+  });
+
+  it('compressed hex keys (02…/03…, 66 characters) verify like the uncompressed key node:crypto derives from them', async () => {
+    let odd = 0;
+    for (let i = 0; i < 40; i++) {
+      const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+      const uncompressedHex = Buffer.from(publicKey.export({ format: 'der', type: 'spki' }).subarray(-65)).toString('hex');
+      const compressedHex = ECDH.convertKey(uncompressedHex, 'prime256v1', 'hex', 'hex', 'compressed') as string;
+      if (compressedHex.startsWith('03')) odd++;
+      expect(Buffer.from(decompressP256(Buffer.from(compressedHex, 'hex'))!).toString('hex')).toBe(uncompressedHex);
+      const body = `{"n":${i}}`;
+      const der = nodeSign('sha256', Buffer.from(body), { key: privateKey, dsaEncoding: 'der' });
+      const headers = { 'x-service-signature': der.toString('base64') };
+      for (const key of [compressedHex, `0x${compressedHex.toUpperCase()}`]) await expect(verifyWebhookSignature(body, headers, key)).resolves.toBeInstanceOf(Uint8Array);
+      // the other Y (the prefix flipped) is another key: the signature does not verify with it
+      const flipped = `${compressedHex.startsWith('02') ? '03' : '02'}${compressedHex.slice(2)}`;
+      expect((await rejection(() => verifyWebhookSignature(body, headers, flipped))).reason).toBe('invalid_signature');
+    }
+    expect(odd).toBeGreaterThan(0);
+    expect(odd).toBeLessThan(40);
+  });
+
+  it('compressed hex keys: X off the curve or not below p, and other prefixes, are invalid_key', async () => {
+    const keys = await testKeys();
+    const x = keys.publicKeyHex.slice(2, 66);
+    // x = 1 makes x³ − 3x + b a non-residue mod p: no point has that X (x = 0 and 5 do have points)
+    const offCurve = `02${'0'.repeat(63)}1`;
+    expect(decompressP256(Buffer.from(`02${'0'.repeat(63)}5`, 'hex'))).toHaveLength(65);
+    expect(decompressP256(Buffer.from(offCurve, 'hex'))).toBeUndefined();
+    expect((await rejection(() => importWebhookPublicKey(offCurve))).message).toMatch(/not a point on the P-256 curve/);
+    expect((await rejection(() => importWebhookPublicKey(`02${'f'.repeat(64)}`))).reason).toBe('invalid_key'); // X ≥ p
+    for (const bad of [`04${x}`, `01${x}`, `02${x}00`, `02${x.slice(2)}`]) {
+      const err = await rejection(() => importWebhookPublicKey(bad));
+      expect(err.reason).toBe('invalid_key');
+    }
   });
 
   it('hex keys: exactly 130 characters starting 04 (0x or 0X prefix allowed)', async () => {

@@ -62,7 +62,7 @@ cold import and bundle size. For each, the profile says which cost is left.
   options 0.5 kB, signed retry 0.3 kB, the Node timeout dispatcher 0.3 kB. The peer's 12.2 kB has
   no Idempotency-Key handling, signed retry, scrubbing, redaction or wire checks; each of ours is
   required by an issue and tested, and none can be loaded later without making the first call pay
-  for it (the first-call figure, 22.0 kB, is what a call really loads). The one-file figure (30.1 kB)
+  for it (the first-call figure, 22.0 kB, is what a call really loads). The one-file figure (30.4 kB)
   adds what a call never loads: webhook verification with @scure/base (one encoding module, as
   issue 15 asks), the response checks and the messages of failed checks.
 `;

@@ -140,7 +140,7 @@ export function isChallenge(data: unknown, signed: boolean): boolean {
  * be sent as a header, an `expiresAt` that is not a date (a challenge is never signed without knowing
  * it is still valid).
  */
-export function readChallenge(data: unknown, response: Response, operation: string): SignatureChallenge {
+export function readChallenge(data: unknown, response: Response, operation: string, scrub: Scrub): SignatureChallenge {
   const c = (data ?? {}) as Partial<SignatureChallenge>;
   const issues: ValidationIssue[] = [];
   if (typeof c.payloadToSign !== 'string') issues.push({ path: 'payloadToSign', rule: 'invalid_type', message: 'expected string' });
@@ -151,7 +151,7 @@ export function readChallenge(data: unknown, response: Response, operation: stri
     issues.push({ path: 'expiresAt', rule: 'invalid_format', message: 'expected an ISO date-time (an unreadable expiry is never signed)' });
   }
   if (issues.length) {
-    throw new ResponseValidationError(issues, { status: 202, operation, requestId: response.headers.get('x-request-id') ?? undefined });
+    throw new ResponseValidationError(issues, { status: 202, operation, requestId: requestIdOf(response, scrub) });
   }
   return { payloadToSign: c.payloadToSign!, requestId: c.requestId!, expiresAt: c.expiresAt!, type: typeof c.type === 'string' ? c.type : undefined };
 }
@@ -175,12 +175,13 @@ export function readEnvelope<T>(
   operation: string,
   paginated: boolean,
   report: (issues: ValidationIssue[]) => void,
+  scrub: Scrub,
 ): Envelope<T> {
   const e = data as { data?: unknown; hasMore?: unknown; nextCursor?: unknown; totalCount?: unknown } | null;
   if (e === null || typeof e !== 'object' || !Array.isArray(e.data)) {
     throw new ResponseValidationError(
       [e === null || typeof e !== 'object' ? { path: '', rule: 'invalid_type', message: 'expected object' } : { path: 'data', rule: 'invalid_type', message: 'expected array' }],
-      { status: response.status, operation, requestId: response.headers.get('x-request-id') ?? undefined },
+      { status: response.status, operation, requestId: requestIdOf(response, scrub) },
     );
   }
   const issues: ValidationIssue[] = [];

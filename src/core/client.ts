@@ -125,6 +125,7 @@ export class CoreClient {
       return this.#run<unknown>(op, pageInput, pageOptions).then((r) => {
         const envelope = readEnvelope<T>(r.data, r.response, plan.label, op.paginated, (issues) =>
           this.#report({ operation: plan.label, status: r.response.status, requestId: r.requestId, issues }),
+          this.scrub,
         );
         const page = r as unknown as WithResponse<Page<T>>; // the pipeline's own object: the page takes the data's place
         page.data = new Page<T>(envelope, nextPage, cursor, opts.prefetch, trail);
@@ -223,7 +224,7 @@ export class CoreClient {
     const first = await this.#send<T>(leg);
     if (first.response.status !== 202 || !plan.write || !isChallenge(first.data, op.signed)) return first;
 
-    const challenge = readChallenge(first.data, first.response, operation);
+    const challenge = readChallenge(first.data, first.response, operation, this.scrub);
     this.#signed.remember(challenge); // so a second leg relayed later is checked for expiry too
     if (!options.signer) throw new SignatureRequiredError(challenge, { operation, idempotencyKey });
     const signature = await this.#signed.sign(options.signer, challenge, operation);
@@ -340,7 +341,7 @@ export class CoreClient {
 
   #expectFinal<T>(result: WithResponse<T>, plan: OperationPlan): WithResponse<T> {
     if (result.response.status === 202 && isChallenge(result.data, plan.op.signed)) {
-      const again = readChallenge(result.data, result.response, plan.label);
+      const again = readChallenge(result.data, result.response, plan.label, this.scrub);
       this.#signed.remember(again);
       throw new SignatureChallengeError(
         `${plan.label}: the service asked for another signature after the signed request (requestId ${again.requestId}); ` +

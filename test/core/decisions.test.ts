@@ -89,11 +89,11 @@ describe('answers', () => {
 
   it('readChallenge refuses each missing or unusable field, naming it', () => {
     const good = { payloadToSign: 'p', requestId: 'r-1', expiresAt: '2030-01-01T00:00:00Z', type: 'PASSKEY' };
-    expect(readChallenge(good, answer(202), 'POST /x')).toEqual(good);
-    expect(readChallenge({ ...good, type: 5 }, answer(202), 'POST /x').type).toBeUndefined();
+    expect(readChallenge(good, answer(202), 'POST /x', noScrub)).toEqual(good);
+    expect(readChallenge({ ...good, type: 5 }, answer(202), 'POST /x', noScrub).type).toBeUndefined();
     const fields = (data: unknown) => {
       try {
-        readChallenge(data, answer(202, { 'x-request-id': 'req_1' }), 'POST /x');
+        readChallenge(data, answer(202, { 'x-request-id': 'req_1' }), 'POST /x', noScrub);
         return [];
       } catch (e) {
         expect((e as { requestId?: string }).requestId).toBe('req_1');
@@ -111,7 +111,7 @@ describe('answers', () => {
 
   it('readEnvelope: only a body that cannot be a list throws; repairs are reported', () => {
     const reports: unknown[] = [];
-    const read = (data: unknown, paginated = true) => readEnvelope(data, answer(200, { 'x-request-id': 'req_2' }), 'GET /x', paginated, (i) => reports.push(i));
+    const read = (data: unknown, paginated = true) => readEnvelope(data, answer(200, { 'x-request-id': 'req_2' }), 'GET /x', paginated, (i) => reports.push(i), noScrub);
     for (const bad of [null, 'x', 5, { data: 'nope' }, { data: null }]) expect(() => read(bad), JSON.stringify(bad)).toThrow(/unexpected body/);
     expect(read({ data: [1], hasMore: true, nextCursor: 'c' })).toMatchObject({ hasMore: true, nextCursor: 'c', totalCount: 1 });
     expect(reports).toEqual([]);

@@ -27,6 +27,7 @@ describe('the client secret never comes back in an error (a gateway echoing the 
     ['a non-JSON 2xx', () => new Response(`<html>Authorization: Basic ${basic} ${SECRET}</html>`, { status: 200, headers: { 'content-type': 'application/json' } })],
     ['a header', () => json({ status: 400, code: 'INVALID_INPUT', message: 'no' }, 400, { 'x-echo-authorization': `Basic ${basic}` })],
     ['X-Request-Id on an error', () => json({ status: 503, code: 'UNAVAILABLE', message: 'later' }, 503, { 'x-request-id': `req-1 Authorization: Basic ${basic} ${SECRET}` })],
+    ['X-Request-Id on a malformed 202 challenge', () => json({ payloadToSign: 5, requestId: 'r-1', expiresAt: 'soon' }, 202, { 'x-request-id': `Basic ${basic} ${SECRET}` })],
     ['X-Request-Id on a non-JSON 2xx', () => new Response('<html>ok</html>', { status: 200, headers: { 'content-type': 'application/json', 'x-request-id': `Basic ${basic}` } })],
     [
       'a body nested deeper than the scrubber walks',
@@ -50,6 +51,18 @@ describe('the client secret never comes back in an error (a gateway echoing the 
         expect(text).not.toContain(basic);
       }
     });
+  }
+});
+
+it('X-Request-Id on a list answer that is not a list: not in the ResponseValidationError', async () => {
+  const { fetch } = recording(() => json({ data: 5 }, 200, { 'x-request-id': `req-2 Basic ${basic} ${SECRET}` }));
+  const { client } = testClient({ fetch, maxRetries: 0 });
+  const err = await rejected(client.list(op({ method: 'GET', path: '/things', paginated: true })));
+  expect(err.name).toBe('ResponseValidationError');
+  expect(err.requestId).toMatch(/^req-2 /);
+  for (const text of [err.message, err.stack, inspect(err, { depth: 8 }), JSON.stringify(err)]) {
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain(basic);
   }
 });
 

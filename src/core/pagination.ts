@@ -82,6 +82,11 @@ export class Page<T> implements AsyncIterable<T> {
   readonly totalCount: number;
   /** Cursor that fetched this page (undefined for the first). */
   readonly cursor: string | undefined;
+  /**
+   * The list's answer body as the service sent it, fields this SDK does not know yet included
+   * (`hasMore`, `nextCursor` and `totalCount` as read above).
+   */
+  readonly body: Readonly<Record<string, unknown>>;
   readonly #fetchPage: PageFetcher<T>;
   readonly #prefetch: boolean;
   /** Made when the chain goes past its first page: a single-page list keeps no trail. */
@@ -98,6 +103,7 @@ export class Page<T> implements AsyncIterable<T> {
     this.nextCursor = envelope.hasMore ? envelope.nextCursor : undefined;
     this.totalCount = envelope.totalCount;
     this.cursor = cursor;
+    this.body = envelope as unknown as Record<string, unknown>;
     this.#fetchPage = fetchPage;
     this.#prefetch = prefetch;
     this.#trail = trail;

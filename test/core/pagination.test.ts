@@ -149,6 +149,18 @@ describe('pagination', () => {
     expect(order.filter((o) => o.startsWith('item'))).toHaveLength(6);
   });
 
+  it('fields of the list body the SDK does not know are kept on page.body, checked or not', async () => {
+    mswServer.use(
+      http.get(`${BASE}/things`, () => HttpResponse.json({ data: [{ n: 1 }], hasMore: false, totalCount: 1, nextPageUrl: null, summary: { currency: 'USD', sum: 7 } })),
+    );
+    for (const validateResponses of [false, true]) {
+      const { client } = testClient({ validateResponses });
+      const page = await client.list<{ n: number }>(listThings);
+      expect(page.body).toMatchObject({ hasMore: false, totalCount: 1, nextPageUrl: null, summary: { currency: 'USD', sum: 7 } });
+      expect(page.body.data).toBe(page.data);
+    }
+  });
+
   it('not-paginated lists ({ data }) resolve as one page', async () => {
     mswServer.use(http.get(`${BASE}/plain`, () => HttpResponse.json({ data: [{ n: 1 }, { n: 2 }] })));
     const { client } = testClient();

@@ -11,6 +11,8 @@ export default {
     'src/core/transport.ts',
     'src/core/answers.ts',
     'src/core/wire.ts',
+    'src/core/signed-retry.ts',
+    'src/core/call-options.ts',
     'src/webhooks/verify.ts',
     'src/webhooks/dedupe.ts',
   ],

@@ -157,6 +157,32 @@ describe('Idempotency-Key among the headers is the idempotencyKey option', () =>
   });
 });
 
+describe('the idempotencyKey option', () => {
+  it('is a non-empty string of at most 255 characters, sent as given; otherwise refused naming it, nothing sent', async () => {
+    const { sent, fetch } = recording(() => json({ id: 'Quote:1', status: 'PENDING' }, 201));
+    const cb = new Crossborder({ tokenId: 't', clientSecret: 's', baseUrl: 'https://api.test.invalid', fetch });
+    for (const bad of ['', 'k'.repeat(256), 42, ['k']]) {
+      const err = await rejected(cb.quotes.create(quote, { idempotencyKey: bad as string }));
+      expect(err, String(bad)).toBeInstanceOf(ValidationError);
+      expect([err.field, err.issues[0]?.rule]).toEqual(['options.idempotencyKey', 'invalid_format']);
+    }
+    expect(sent).toHaveLength(0);
+    await cb.quotes.create(quote, { idempotencyKey: 'k'.repeat(255) });
+    expect((sent[0]!.init.headers as Record<string, string>)['idempotency-key']).toBe('k'.repeat(255));
+  });
+
+  it('the same key given twice (option and header, or two spellings of the header) is one key; other headers pass through', async () => {
+    const { sent, fetch } = recording(() => json({ id: 'Quote:1', status: 'PENDING' }, 201));
+    const cb = new Crossborder({ tokenId: 't', clientSecret: 's', baseUrl: 'https://api.test.invalid', fetch });
+    await cb.quotes.create(quote, { idempotencyKey: 'same', headers: { 'Idempotency-Key': 'same', 'X-Trace': 't-1' } });
+    await cb.quotes.create(quote, { headers: { 'idempotency-key': 'same2', 'Idempotency-Key': 'same2' } });
+    const headers = sent.map((r) => r.init.headers as Record<string, string>);
+    expect(headers.map((h) => Object.keys(h).filter((k) => k.toLowerCase() === 'idempotency-key'))).toEqual([['idempotency-key'], ['idempotency-key']]);
+    expect(headers.map((h) => h['idempotency-key'])).toEqual(['same', 'same2']);
+    expect(headers[0]!['x-trace'] ?? headers[0]!['X-Trace']).toBe('t-1');
+  });
+});
+
 describe('null arguments', () => {
   it('are treated as absent: always a promise, never a synchronous TypeError', async () => {
     const { sent, fetch } = recording(() => json({ data: [], hasMore: false, totalCount: 0 }));

@@ -232,8 +232,33 @@ describe('signed retry', () => {
   });
 
   it('signature without requestId, or a signer on an unsigned operation, is refused before sending', async () => {
+    const seen = signedService();
     const { client } = testClient();
-    await expect(client.call(addCredential, { body: {} }, { signature: 's' })).rejects.toBeInstanceOf(ValidationError);
-    await expect(client.call(op({ method: 'GET', path: '/x' }), {}, { signer: async () => 's' } as never)).rejects.toBeInstanceOf(ValidationError);
+    const refused = async (p: PromiseLike<unknown>) => {
+      const err = await rejected(p);
+      expect(err).toBeInstanceOf(ValidationError);
+      return [err.field, err.issues[0]?.rule];
+    };
+    expect(await refused(client.call(addCredential, { body: {} }, { signature: 's' }))).toEqual(['options.requestId', 'required']);
+    expect(await refused(client.call(addCredential, { body: {} }, { requestId: 'r-1' }))).toEqual(['options.signature', 'required']);
+    expect(await refused(client.call(op({ method: 'GET', path: '/x' }), {}, { signer: async () => 's' } as never))).toEqual(['options.signer', 'unsupported']);
+    expect(await refused(client.call(op({ method: 'GET', path: '/x' }), {}, { signature: 's', requestId: 'r' } as never))).toEqual(['options.signer', 'unsupported']);
+    expect(await refused(client.call(addCredential, { body: {} }, { signer: 'sig' as never }))).toEqual(['options.signer', 'invalid_type']);
+    expect(seen).toHaveLength(0);
+  });
+
+  it("a signer's answer that is no signature, or cannot be a header, is refused: the signed leg is never sent", async () => {
+    for (const answer of ['', undefined, 42, 'sig\r\nX-Evil: 1', 'sig\n']) {
+      const seen = signedService();
+      const { client } = testClient();
+      const err = await rejected(client.call(addCredential, { body: {} }, { signer: async () => answer as string }));
+      expect(err, String(answer)).toBeInstanceOf(SignatureChallengeError);
+      expect(err.message).toMatch(answer === '' || typeof answer !== 'string' ? /returned no signature/ : /cannot be sent as a header/);
+      expect(seen.filter((s) => s.signature !== null), String(answer)).toHaveLength(0);
+    }
+    const seen = signedService();
+    const { client } = testClient();
+    await expect(client.call(addCredential, { body: {} }, { signer: async () => 'sig\twith tab and é' })).resolves.toBeDefined();
+    expect(seen.at(-1)!.signature).toBe('sig\twith tab and é');
   });
 });

@@ -3,19 +3,12 @@
  * packed tarball in an ESM consumer, with Bun's own resolver and WebCrypto. See support.ts.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, inject, it } from 'vitest';
-import { bunBinary, expectedVerdict, flowConsumer, runProcess, ServiceSide, record, smoke } from './support';
+import { describe, inject, it } from 'vitest';
+import { bunBinary, expectPassed, flowConsumer, runProcess, scratchAndService, smoke } from './support';
 
 const packed = inject('packed');
-const scratch = mkdtempSync(join(tmpdir(), 'crossborder-rt-bun-'));
-const service = new ServiceSide();
-afterAll(async () => {
-  await service.close();
-  rmSync(scratch, { recursive: true, force: true });
-});
+const { scratch, service } = scratchAndService('bun');
 
 describe('Bun', () => {
   it('key pair, sandbox-sealed session key, stamp, webhooks.unwrap', { timeout: 60_000 }, async () => {
@@ -23,8 +16,6 @@ describe('Bun', () => {
     const version = execFileSync(bun, ['--version'], { encoding: 'utf8', timeout: 10_000 }).trim();
     const consumer = flowConsumer(packed, join(scratch, 'consumer'));
     const run = await smoke(service, runProcess(bun, ['main.mjs'], { cwd: consumer, env: { BUN_INSTALL_CACHE_DIR: join(scratch, 'cache'), DO_NOT_TRACK: '1' } }));
-    expect(run.begun.runtime).toBe(`bun ${version}`);
-    record('bun', version, run);
-    expect(run.verdict).toEqual(expectedVerdict('OperationError'));
+    expectPassed(run, `bun ${version}`, 'bun', version);
   });
 });

@@ -5,19 +5,12 @@
  * fallbacks (CROSSBORDER_*) are read only where the runtime allows it. See support.ts.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, inject, it } from 'vitest';
-import { denoBinary, expectedVerdict, flowConsumer, runProcess, ServiceSide, record, smoke } from './support';
+import { describe, inject, it } from 'vitest';
+import { denoBinary, expectPassed, flowConsumer, runProcess, scratchAndService, smoke } from './support';
 
 const packed = inject('packed');
-const scratch = mkdtempSync(join(tmpdir(), 'crossborder-rt-deno-'));
-const service = new ServiceSide();
-afterAll(async () => {
-  await service.close();
-  rmSync(scratch, { recursive: true, force: true });
-});
+const { scratch, service } = scratchAndService('deno');
 
 describe('Deno', () => {
   it('key pair, sandbox-sealed session key, stamp, webhooks.unwrap, with no permission granted', { timeout: 60_000 }, async () => {
@@ -26,8 +19,6 @@ describe('Deno', () => {
     const consumer = flowConsumer(packed, join(scratch, 'consumer'));
     const env = { DENO_DIR: join(scratch, 'deno-dir'), DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' };
     const run = await smoke(service, runProcess(deno, ['run', '--no-prompt', '--no-remote', 'main.mjs'], { cwd: consumer, env }));
-    expect(run.begun.runtime).toBe(`deno ${version}`);
-    record('deno', String(version), run);
-    expect(run.verdict).toEqual(expectedVerdict('OperationError'));
+    expectPassed(run, `deno ${version}`, 'deno', String(version));
   });
 });

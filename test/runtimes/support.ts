@@ -7,7 +7,8 @@
  */
 import { spawn } from 'node:child_process';
 import { createPublicKey, ECDH, verify } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +16,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { createBase58check } from '@scure/base';
 import { build } from 'esbuild';
 import { createSandbox, generateWebhookKeyPair, signWebhook, type Sandbox, type WebhookKeyPair } from 'crossborder-sdk/sandbox';
+import { afterAll, expect } from 'vitest';
 import { makeConsumer, root, type Packed } from '../setup/packed';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -193,6 +195,36 @@ export async function smoke(service: ServiceSide, runner: (between: (begun: Begu
   failedIn('finish', finished);
   const ms = Math.round(performance.now() - started);
   return { begun, finished, verdict: await service.verdict(begun, finished), ms };
+}
+
+/**
+ * The flow through a runtime reached by one call per step: `begin`, then `finish` with what the
+ * service side made of the first answer.
+ */
+export function smokeBySteps(service: ServiceSide, step: (name: 'begin' | 'finish', input?: Record<string, unknown>) => Promise<unknown>) {
+  return smoke(service, async (between) => {
+    const begun = (await step('begin')) as Begun;
+    return { begun, finished: (await step('finish', await between(begun))) as Finished };
+  });
+}
+
+/** Asserts that the run is the named runtime's and reached the verdict every runtime must; writes its row of the matrix. */
+export function expectPassed(run: { begun: Begun; verdict: Verdict; ms: number }, runtime: string | RegExp, name: string, version: string): void {
+  if (typeof runtime === 'string') expect(run.begun.runtime).toBe(runtime);
+  else expect(run.begun.runtime).toMatch(runtime);
+  record(name, version, run);
+  expect(run.verdict).toEqual(expectedVerdict('OperationError'));
+}
+
+/** A scratch directory and the service side for one test file, both gone after its tests. */
+export function scratchAndService(name: string): { scratch: string; service: ServiceSide } {
+  const scratch = mkdtempSync(join(tmpdir(), `crossborder-rt-${name}-`));
+  const service = new ServiceSide();
+  afterAll(async () => {
+    await service.close();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+  return { scratch, service };
 }
 
 /** Writes the runtime's row of the matrix (what ran, the verdict, the time) to test-artifacts/runtimes/. */

@@ -36,7 +36,7 @@ afterAll(() => {
 describe('package', () => {
   it('ships only what users need', () => {
     const files = readdirSync(join(consumer, 'node_modules', 'crossborder-sdk'));
-    expect(files.sort()).toEqual(['README.md', 'dist', 'openapi', 'package.json']);
+    expect(files.sort()).toEqual(['LICENSE', 'README.md', 'dist', 'docs', 'examples', 'openapi', 'package.json']);
     expect(readdirSync(join(consumer, 'node_modules', 'crossborder-sdk', 'openapi'))).toEqual(['openapi.yaml']);
   });
 

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Crossborder, type IncomingTransaction, type UnknownEvent, type WebhookEvent } from 'crossborder-sdk';
 import { createSandbox, generateWebhookKeyPair, signWebhook, type WebhookKeyPair } from 'crossborder-sdk/sandbox';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApprovalHandler, type Decision } from '../../examples/webhooks/approval';
 import { createWebhookApp as createExpressApp } from '../../examples/webhooks/express';
 import { createWebhookApp as createFastifyApp } from '../../examples/webhooks/fastify';
@@ -222,15 +222,17 @@ describe('recipe: payment approval', () => {
 });
 
 describe('docs/webhooks.md "Handle each type" (examples/webhooks/on-event.ts)', () => {
-  afterEach(() => vi.restoreAllMocks());
-
   async function handled(type: string, data: Record<string, unknown>): Promise<string[]> {
     const cb = new Crossborder({ tokenId: 't', clientSecret: 's', webhookPublicKey: keys.publicKeyPem });
     const body = eventBody({ type, data });
     const event = await cb.webhooks.unwrap(body, { 'x-service-signature': await signWebhook(body, keys.privateKeyPem) });
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
-    await loggingOnEvent(event);
-    return log.mock.calls.map((args) => args.join(' '));
+    try {
+      await loggingOnEvent(event);
+      return log.mock.calls.map((args) => args.join(' '));
+    } finally {
+      log.mockRestore();
+    }
   }
 
   it('reads the narrowed data of a known type', async () => {

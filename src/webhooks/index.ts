@@ -21,6 +21,7 @@ export {
   unwrapWebhook,
   type ParsedEvent,
   type UnknownEvent,
+  type UnknownEventType,
   type UnwrapWebhookOptions,
   type WebhookEnvelope,
 } from './events';

@@ -161,6 +161,12 @@ if v == ARGV[1] then return 1 end
 if string.sub(v, 1, 6) == 'claim:' then return 2 end
 return 0`;
 
+/** Deletes the key only while it holds this claim's token. */
+const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+const MAX_HELD_CLAIMS = 10_000;
+
 const newToken = () => crypto.randomUUID();
 
 /**
@@ -186,6 +192,8 @@ const newToken = () => crypto.randomUUID();
 export class RedisDedupeStore implements DedupeStore {
   private readonly prefix: string;
   private readonly timeout: number;
+  /** This store's live claims: id → token. */
+  private readonly claims = new Map<string, string>();
   private readonly command: (args: string[]) => Promise<unknown>;
 
   /** @param client an ioredis or redis (v4+) client; @param options key prefix and answer timeout. */
@@ -213,20 +221,33 @@ export class RedisDedupeStore implements DedupeStore {
 
   /** Claims `id` for `leaseMs` (see {@link ClaimOutcome}). */
   async claim(id: string, leaseMs: number): Promise<ClaimOutcome> {
-    const found = await this.runClaim(id, `claim:${newToken()}`, leaseMs);
-    return found === 1 ? 'claimed' : found === 2 ? 'busy' : 'done';
+    const token = `claim:${newToken()}`;
+    const found = await this.runClaim(id, token, leaseMs);
+    if (found !== 1) return found === 2 ? 'busy' : 'done';
+    // Remembered until confirm or delete, so that delete releases this claim only (bounded: a claim
+    // never confirmed nor deleted is forgotten here after 10,000 newer ones, and just runs out in Redis).
+    this.claims.delete(id);
+    this.claims.set(id, token);
+    if (this.claims.size > MAX_HELD_CLAIMS) this.claims.delete(this.claims.keys().next().value!);
+    return 'claimed';
   }
 
   /** `SET <prefix><id> done PX <ttl>`: records `id` as handled. */
   async confirm(id: string, ttlMs: number): Promise<void> {
     const reply = await this.send(['SET', this.prefix + id, 'done', 'PX', String(ttlOf(ttlMs))]);
     if (reply !== 'OK') throw unexpected('SET', reply);
+    this.claims.delete(id);
   }
 
-  /** `DEL <prefix><id>`. */
+  /**
+   * Forgets `id`, so a redelivery handles it: after this store's own `claim`, only while the key still
+   * holds that claim (a late release never drops another worker's claim, nor a confirmed id); else `DEL`.
+   */
   async delete(id: string): Promise<void> {
-    const reply = await this.send(['DEL', this.prefix + id]);
-    if (reply !== 0 && reply !== 1) throw unexpected('DEL', reply);
+    const token = this.claims.get(id);
+    const reply = await this.send(token === undefined ? ['DEL', this.prefix + id] : ['EVAL', RELEASE_SCRIPT, '1', this.prefix + id, token]);
+    if (reply !== 0 && reply !== 1) throw unexpected(token === undefined ? 'DEL' : 'EVAL', reply);
+    this.claims.delete(id);
   }
 
   private async runClaim(id: string, token: string, ttlMs: number): Promise<0 | 1 | 2> {

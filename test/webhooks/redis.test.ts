@@ -170,3 +170,21 @@ describe('RedisDedupeStore through a TCP fault proxy (issue 22, defect 1)', () =
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 });
+
+describe('RedisDedupeStore: release', () => {
+  it("a late release (the handler failed, the lease ran out, another worker claimed) never drops the other worker's claim, nor a confirmed id", async () => {
+    const c = client();
+    const [a, b] = [new RedisDedupeStore(c, { prefix: 't10:' }), new RedisDedupeStore(client(), { prefix: 't10:' })];
+    expect(await a.claim('e', 100)).toBe('claimed');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await b.claim('e', 60_000)).toBe('claimed');
+    await a.delete('e'); // a's handler failed, late
+    expect(await a.claim('e', 60_000)).toBe('busy');
+    await b.confirm('e', 60_000);
+    expect(await c.get('t10:e')).toBe('done');
+    // A release right after its own claim does forget it.
+    expect(await a.claim('f', 60_000)).toBe('claimed');
+    await a.delete('f');
+    expect(await c.exists('t10:f')).toBe(0);
+  });
+});

@@ -27,8 +27,11 @@ export type TcpFault =
   | { kind: 'latency'; ms: number }
   /** Reset the client's connection (TCP RST) without forwarding: the server never sees the bytes. */
   | { kind: 'reset' }
-  /** A dead peer: swallow these bytes and everything after on this connection, never answer, never close. */
-  | { kind: 'dead' };
+  /**
+   * A dead peer: swallow these bytes and everything after on this connection, never answer; close it
+   * after `closeAfter` ms (as the OS does once keepalive probes go unanswered), or never.
+   */
+  | { kind: 'dead'; closeAfter?: number | undefined };
 
 export type TcpFaultKind = TcpFault['kind'];
 export const TCP_FAULT_KINDS: readonly TcpFaultKind[] = ['pass', 'cut-before-reply', 'cut-mid-body', 'latency', 'reset', 'dead'];
@@ -197,6 +200,13 @@ export async function startTcpFaultProxy(upstreamPort: number, initialPlan: TcpP
         case 'dead':
           dead = true;
           upstream.destroy();
+          if (fault.closeAfter !== undefined) {
+            const timer = setTimeout(() => {
+              timers.delete(timer);
+              client.destroy();
+            }, fault.closeAfter);
+            timers.add(timer);
+          }
           return;
       }
     });

@@ -1,0 +1,275 @@
+/**
+ * The edges, under TCP faults (issue 22): the TCP fault proxy (test/helpers/fault-proxy.ts) cuts
+ * before the reply, cuts mid-body, delays, resets, and plays a dead peer on two edges at once.
+ *
+ * 1. Webhooks: a "service" delivers N events at least once (a delivery answered non-2xx, cut, or not
+ *    answered in time is delivered again; some are delivered again after a 2xx too) to W receivers over
+ *    HTTP through one proxy each; the receivers share a `RedisDedupeStore` on a real redis-server behind
+ *    another proxy, and claim → handle → confirm (`dedupe(…, { lease })`, `confirmHandled`). Counted:
+ *    events processed once, twice, never.
+ * 2. SDK calls: transfer-ins (writes with an Idempotency-Key) and reads through a proxy in front of the
+ *    sandbox's HTTP port. Each outcome is checked against the sandbox's state: a success that did not
+ *    happen (or happened twice), an error saying "not sent" for a write the sandbox made, or a read
+ *    answering other data than the sandbox holds is a wrongly reported outcome.
+ *
+ * Goal, asserted: 0 lost, 0 processed twice, 0 wrongly reported. `RELIABILITY_FULL=1` runs more.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Redis from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Crossborder } from '../../src/client';
+import { APIConnectionError, CrossborderError } from '../../src/core/errors';
+import { createClock } from '../../src/sandbox/clock';
+import { createSandbox, type Sandbox } from '../../src/sandbox/index';
+import type { SandboxServer } from '../../src/sandbox/sandbox';
+import { confirmHandled, dedupe, RedisDedupeStore } from '../../src/webhooks/dedupe';
+import { startTcpFaultProxy, tcpOnly, tcpSeeded, TCP_FAULT_KINDS, type TcpFault, type TcpFaultKind, type TcpFaultProxy } from '../helpers/fault-proxy';
+import { startRedisServer, type RedisServer } from '../helpers/redis-server';
+import { command, count, pool, prng, report, SEED } from './support';
+
+const N_EVENTS = count(120, 2_000);
+const WORKERS = 3;
+const N_WRITES = count(60, 600);
+const N_READS = count(60, 600);
+
+/**
+ * The same mix on every edge, `rate` of the exchanges in all (0.24: about one in four). One Redis
+ * connection carries every command of a receiver, so a fault there hits all of them in flight.
+ */
+const faults = (rate: number, latencyMs: number, deadCloseAfter: number | undefined): [number, TcpFault][] =>
+  (
+    [
+      [0.25, { kind: 'cut-before-reply' }],
+      [0.15, { kind: 'cut-mid-body' }],
+      [0.25, { kind: 'latency', ms: latencyMs }],
+      [0.2, { kind: 'reset' }],
+      [0.15, { kind: 'dead', closeAfter: deadCloseAfter }],
+    ] as [number, TcpFault][]
+  ).map(([w, f]) => [w * rate, f]);
+
+const sum = (records: Record<TcpFaultKind, number>[]) => {
+  const total = Object.fromEntries(TCP_FAULT_KINDS.map((k) => [k, 0])) as Record<TcpFaultKind, number>;
+  for (const r of records) for (const k of TCP_FAULT_KINDS) total[k] += r[k];
+  return total;
+};
+const faultNotes = (t: Record<TcpFaultKind, number>) =>
+  TCP_FAULT_KINDS.filter((k) => k !== 'pass')
+    .map((k) => `${k} ${t[k]}`)
+    .join(', ');
+
+describe(`webhooks at least once, Redis and receivers behind TCP faults (${N_EVENTS} events, ${WORKERS} receivers)`, () => {
+  let redis: RedisServer;
+  let redisProxy: TcpFaultProxy;
+  const httpProxies: TcpFaultProxy[] = [];
+  const servers: Server[] = [];
+  const clients: Redis[] = [];
+  const processed = new Map<string, number>();
+  let deliveries = 0;
+  let undelivered = 0;
+  const answers = new Map<string, number>();
+
+  const LEASE = 2_500;
+  const KEY = 'edges:';
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    // Only the store's own commands (EVAL, SET, DEL on its keys) get faults; ioredis's handshake passes.
+    redisProxy = await startTcpFaultProxy(redis.port, tcpOnly((x) => x.data.includes(KEY), tcpSeeded(SEED, faults(0.12, 600, 800))));
+    const handlerRandom = prng(SEED + 1);
+    for (let w = 0; w < WORKERS; w++) {
+      const c = new Redis({ host: '127.0.0.1', port: redisProxy.port, retryStrategy: (times) => Math.min(times * 20, 200) });
+      c.on('error', () => undefined); // cuts and resets are the point
+      clients.push(c);
+      // The store's timeout (400 ms) is shorter than the longest delay (600 ms): some answers come too late to be sure of.
+      const store = new RedisDedupeStore(c, { prefix: KEY, timeout: 400 });
+      const server = createServer(async (req, res) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of req) chunks.push(chunk as Buffer);
+        const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string; timestamp: string };
+        let status = 200;
+        try {
+          const { duplicate, stale, inProgress } = await dedupe(event, store, { lease: LEASE });
+          if (inProgress) status = 409;
+          else if (!duplicate && !stale) {
+            try {
+              if (handlerRandom() < 0.05) throw new Error('handler failed before acting');
+              processed.set(event.id, (processed.get(event.id) ?? 0) + 1);
+            } catch (error) {
+              await store.delete(event.id);
+              throw error;
+            }
+            await confirmHandled(event, store);
+          }
+        } catch {
+          status = 500; // not sure, or our failure: the service delivers it again
+        }
+        answers.set(String(status), (answers.get(String(status)) ?? 0) + 1);
+        res.writeHead(status).end();
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+      servers.push(server);
+      httpProxies.push(await startTcpFaultProxy((server.address() as AddressInfo).port, tcpSeeded(SEED + 10 + w, faults(0.24, 300, undefined))));
+    }
+  }, 30_000);
+
+  afterAll(async () => {
+    for (const c of clients) c.disconnect();
+    await Promise.all([redisProxy, ...httpProxies].map((p) => p?.close()));
+    await Promise.all(servers.map((s) => new Promise<void>((resolve) => (s.closeAllConnections(), s.close(() => resolve())))));
+    redis?.stop();
+  });
+
+  it('every event is processed exactly once: 0 lost, 0 twice', async () => {
+    const random = prng(SEED + 2);
+    const timestamp = new Date().toISOString();
+    const started = performance.now();
+    /** One delivery: true when the receiver answered 2xx. */
+    const deliver = async (id: string): Promise<boolean> => {
+      deliveries++;
+      const proxy = httpProxies[Math.floor(random() * WORKERS)]!;
+      try {
+        const res = await fetch(`${proxy.url}/webhooks`, { method: 'POST', body: JSON.stringify({ id, timestamp }), signal: AbortSignal.timeout(2_000) });
+        await res.arrayBuffer();
+        return res.ok;
+      } catch {
+        return false; // cut, reset, or no answer in time
+      }
+    };
+    await pool([...Array(N_EVENTS).keys()], 16, async (i) => {
+      const id = `Webhook:edge-${i}`;
+      // At least once, bounded: up to 60 attempts with a growing pause (about 12 s at most).
+      let acknowledged = false;
+      for (let attempt = 0; attempt < 60 && !acknowledged; attempt++) {
+        if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(50 * attempt, 250)));
+        acknowledged = await deliver(id);
+      }
+      if (!acknowledged) undelivered++;
+      // Redeliveries after a 2xx happen too (the service did not see the answer in time): one in five.
+      if (random() < 0.2) await deliver(id);
+    });
+    const ms = Math.round(performance.now() - started);
+    const once = [...Array(N_EVENTS).keys()].filter((i) => processed.get(`Webhook:edge-${i}`) === 1).length;
+    const twice = [...processed.values()].filter((n) => n >= 2).length;
+    const never = N_EVENTS - processed.size;
+    const redisFaults = redisProxy.injected();
+    const httpFaults = sum(httpProxies.map((p) => p.injected()));
+    report({
+      scenario: 'Webhooks at least once (Redis store and receivers behind TCP faults)',
+      unit: 'events',
+      cases: N_EVENTS,
+      failures: twice + never,
+      command: command('edges.test.ts', 'exactly once'),
+      notes:
+        `${deliveries} deliveries in ${ms} ms; processed once ${once}, twice ${twice}, never ${never}; ` +
+        `answers ${[...answers].map(([s, n]) => `${s}: ${n}`).join(', ')}; ` +
+        `Redis faults: ${faultNotes(redisFaults)} (of ${redisProxy.records.length} exchanges); receiver faults: ${faultNotes(httpFaults)}`,
+    });
+    // The faults really happened, on both edges, of every kind.
+    for (const kind of TCP_FAULT_KINDS) {
+      expect(redisFaults[kind], `Redis ${kind}`).toBeGreaterThan(0);
+      expect(httpFaults[kind], `receivers ${kind}`).toBeGreaterThan(0);
+    }
+    expect(answers.get('500') ?? 0).toBeGreaterThan(0);
+    expect(undelivered).toBe(0);
+    expect({ once, twice, never }).toEqual({ once: N_EVENTS, twice: 0, never: 0 });
+  }, 120_000);
+});
+
+describe(`SDK calls behind TCP faults (${N_WRITES} transfer-ins with an Idempotency-Key, ${N_READS} reads)`, () => {
+  let sandbox: Sandbox;
+  let server: SandboxServer;
+  let proxy: TcpFaultProxy;
+  let direct: Crossborder;
+  let cb: Crossborder;
+  let source: string;
+  let bank: string;
+  let customerId: string;
+
+  beforeAll(async () => {
+    sandbox = createSandbox({ clock: createClock(undefined, { frozen: true }), seed: SEED });
+    server = await sandbox.listen();
+    proxy = await startTcpFaultProxy(Number(new URL(server.url).port));
+    const base = { tokenId: 'tok_edges', clientSecret: 'sk_edges', environment: 'sandbox' as const };
+    direct = new Crossborder({ ...base, baseUrl: server.url, maxRetries: 0, fetch: sandbox.fetch });
+    cb = new Crossborder({ ...base, baseUrl: proxy.url, maxRetries: 2, timeout: 1_000, sleep: async () => undefined });
+    const a = await direct.customers.create({ customerType: 'INDIVIDUAL', fullName: 'Ada Edges', region: 'US', currencies: ['USD'] });
+    customerId = a.id;
+    source = (await direct.internalAccounts.list({ customerId: a.id, currency: 'USD' })).data[0]!.id;
+    bank = (await direct.externalAccounts.create({ customerId: a.id, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021' } })).id;
+    proxy.setPlan(tcpSeeded(SEED + 3, faults(0.24, 400, undefined)));
+  }, 30_000);
+
+  afterAll(async () => {
+    await proxy?.close();
+    await sandbox?.close();
+  });
+
+  it('no outcome is wrongly reported: a success happened once, "not sent" was not sent, a read answers what the sandbox holds', async () => {
+    type Outcome = { i: number; ok: boolean; error?: unknown; key?: string | undefined };
+    const writes: Outcome[] = [];
+    const started = performance.now();
+    await pool([...Array(N_WRITES).keys()], 4, async (i) => {
+      const idempotencyKey = `edges-${SEED}-${i}`;
+      try {
+        await cb.transferIn.create({ source: { accountId: bank }, destination: { accountId: source }, amount: 1_000 + i }, { idempotencyKey });
+        writes.push({ i, ok: true, key: idempotencyKey });
+      } catch (error) {
+        writes.push({ i, ok: false, error, key: idempotencyKey });
+      }
+    });
+    const expected = await direct.customers.retrieve(customerId);
+    let readsOk = 0;
+    let readsFailed = 0;
+    const wrong: string[] = [];
+    await pool([...Array(N_READS).keys()], 4, async (i) => {
+      try {
+        const got = await cb.customers.retrieve(customerId);
+        readsOk++;
+        if (JSON.stringify(got) !== JSON.stringify(expected)) wrong.push(`read ${i}: other data than the sandbox holds`);
+      } catch (error) {
+        readsFailed++;
+        if (!(error instanceof CrossborderError)) wrong.push(`read ${i}: ${String(error)} is not a CrossborderError`);
+      }
+    });
+    const ms = Math.round(performance.now() - started);
+
+    const inbound = sandbox.state.snapshot().transactions.filter((t) => t.type === 'INCOMING' && t.source.sourceType === 'ACCOUNT' && t.source.accountId === bank);
+    let unknown = 0;
+    let knownNotSent = 0;
+    for (const o of writes) {
+      const made = inbound.filter((t) => t.receivedAmount?.amount === 1_000 + o.i).length;
+      if (made > 1) wrong.push(`write ${o.i}: made ${made} times`);
+      if (o.ok) {
+        if (made !== 1) wrong.push(`write ${o.i}: reported done, made ${made} times`);
+        continue;
+      }
+      if (!(o.error instanceof CrossborderError)) {
+        wrong.push(`write ${o.i}: ${String(o.error)} is not a CrossborderError`);
+        continue;
+      }
+      const mayHaveActed = (o.error as { outcomeUnknown?: boolean }).outcomeUnknown === true;
+      if (mayHaveActed) unknown++;
+      else {
+        knownNotSent++;
+        if (made !== 0) wrong.push(`write ${o.i}: reported as not done (${(o.error as Error).name}), but the sandbox made it`);
+      }
+      if ((o.error as { idempotencyKey?: string }).idempotencyKey !== o.key) wrong.push(`write ${o.i}: the error does not carry the key it sent`);
+    }
+    const injected = proxy.injected();
+    const succeeded = writes.filter((o) => o.ok).length;
+    report({
+      scenario: 'SDK calls behind TCP faults (sandbox over HTTP)',
+      unit: 'calls',
+      cases: N_WRITES + N_READS,
+      failures: wrong.length,
+      command: command('edges.test.ts', 'wrongly reported'),
+      notes:
+        `${N_WRITES} writes: ${succeeded} succeeded, ${unknown} failed with outcomeUnknown, ${knownNotSent} failed known not done; ` +
+        `${N_READS} reads: ${readsOk} answered, ${readsFailed} failed; ${ms} ms; faults: ${faultNotes(injected)} (of ${proxy.records.length} exchanges); wrongly reported ${wrong.length}`,
+    });
+    for (const kind of TCP_FAULT_KINDS) expect(injected[kind], kind).toBeGreaterThan(0);
+    expect(writes.filter((o) => !o.ok && o.error instanceof APIConnectionError).length).toBeGreaterThan(0);
+    expect(wrong).toEqual([]);
+  }, 60_000);
+});

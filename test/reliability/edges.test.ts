@@ -15,7 +15,7 @@
  * Goal, asserted: 0 lost, 0 processed twice, 0 wrongly reported. `RELIABILITY_FULL=1` runs more.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, createServer as createTcpServer, type AddressInfo } from 'node:net';
 import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Crossborder } from '../../src/client';
@@ -24,7 +24,7 @@ import { createClock } from '../../src/sandbox/clock';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index';
 import type { SandboxServer } from '../../src/sandbox/sandbox';
 import { confirmHandled, dedupe, RedisDedupeStore } from '../../src/webhooks/dedupe';
-import { startTcpFaultProxy, tcpOnly, tcpSeeded, TCP_FAULT_KINDS, type TcpFault, type TcpFaultKind, type TcpFaultProxy } from '../helpers/fault-proxy';
+import { startTcpFaultProxy, tcpOnly, tcpScript, tcpSeeded, TCP_FAULT_KINDS, type TcpFault, type TcpFaultKind, type TcpFaultProxy } from '../helpers/fault-proxy';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server';
 import { command, count, pool, prng, report, SEED } from './support';
 
@@ -58,6 +58,67 @@ const faultNotes = (t: Record<TcpFaultKind, number>) =>
   TCP_FAULT_KINDS.filter((k) => k !== 'pass')
     .map((k) => `${k} ${t[k]}`)
     .join(', ');
+
+describe('the TCP fault proxy does what each fault says (an echo server that answers 64 bytes per line)', () => {
+  it('pass, cut-before-reply, cut-mid-body, latency, reset, dead', async () => {
+    const seen: string[] = [];
+    const echo = createTcpServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.on('data', (d) => {
+        seen.push(d.toString());
+        socket.write('A'.repeat(64));
+      });
+    });
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', () => resolve()));
+    const proxy = await startTcpFaultProxy((echo.address() as AddressInfo).port);
+    /** Writes `line` on a new connection; what came back, how it ended, and when. */
+    const exchange = (line: string) =>
+      new Promise<{ got: number; end: string; ms: number }>((resolve) => {
+        const started = performance.now();
+        let got = 0;
+        const socket = connect({ host: '127.0.0.1', port: proxy.port }, () => socket.write(line));
+        const done = (end: string) => {
+          clearTimeout(timer);
+          socket.destroy();
+          resolve({ got, end, ms: performance.now() - started });
+        };
+        const timer = setTimeout(() => done('no answer'), 400);
+        socket.on('data', (d) => {
+          got += d.length;
+          if (got >= 64) done('answered');
+        });
+        socket.on('error', (e: NodeJS.ErrnoException) => done(e.code ?? 'error'));
+        socket.on('close', () => done('closed'));
+      });
+    try {
+      proxy.setPlan(tcpScript([{ kind: 'pass' }, { kind: 'cut-before-reply' }, { kind: 'cut-mid-body', keep: 10 }, { kind: 'latency', ms: 150 }, { kind: 'reset' }, { kind: 'dead' }]));
+      const results = [];
+      for (const line of ['pass', 'cut', 'mid', 'slow', 'reset', 'dead']) results.push(await exchange(line));
+      expect(results.map(({ got, end }) => [got, end])).toEqual([
+        [64, 'answered'],
+        [0, 'closed'],
+        [10, 'closed'],
+        [64, 'answered'],
+        [0, 'ECONNRESET'],
+        [0, 'no answer'],
+      ]);
+      expect(results[3]!.ms).toBeGreaterThanOrEqual(140);
+      // The server saw what was forwarded, and only that: not the reset nor the dead peer's bytes.
+      expect(seen).toEqual(['pass', 'cut', 'mid', 'slow']);
+      expect(proxy.records.map((r) => [r.fault.kind, r.forwarded])).toEqual([
+        ['pass', true],
+        ['cut-before-reply', true],
+        ['cut-mid-body', true],
+        ['latency', true],
+        ['reset', false],
+        ['dead', false],
+      ]);
+    } finally {
+      await proxy.close();
+      await new Promise<void>((resolve) => echo.close(() => resolve()));
+    }
+  });
+});
 
 interface WebhookRun {
   deliveries: number;

@@ -7,6 +7,7 @@
 import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confirmHandled, dedupe, RedisDedupeStore } from '../../src/webhooks/dedupe';
+import { handleOnceConfirmed } from '../../examples/webhooks/handle-once-confirmed';
 import { startTcpFaultProxy, tcpOnly, tcpScript, type TcpFaultProxy } from '../helpers/fault-proxy';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server';
 
@@ -186,5 +187,33 @@ describe('RedisDedupeStore: release', () => {
     expect(await a.claim('f', 60_000)).toBe('claimed');
     await a.delete('f');
     expect(await c.exists('t10:f')).toBe(0);
+  });
+});
+
+describe('the claim → handle → confirm recipe (examples/webhooks/handle-once-confirmed.ts, real redis-server)', () => {
+  it('a worker that dies after its claim loses nothing: redeliveries are refused until the lease runs out, then handled once; later ones are duplicates', async () => {
+    const [a, b] = [new RedisDedupeStore(client(), { prefix: 't11:' }), new RedisDedupeStore(client(), { prefix: 't11:' })];
+    const event = { id: 'Webhook:recipe', timestamp: new Date().toISOString(), type: 'OUTGOING_PAYMENT.COMPLETED', data: {} };
+    const handled: string[] = [];
+    // Worker a claims, then "dies" inside its handler: it never answers, never confirms.
+    const dying = handleOnceConfirmed(event, () => new Promise<void>(() => undefined), a, 200);
+    void dying;
+    await new Promise((r) => setTimeout(r, 50));
+    // The redelivery to b meanwhile must not be acknowledged: it throws, the receiver answers 500.
+    await expect(handleOnceConfirmed(event, async (e) => void handled.push(e.id), b, 200)).rejects.toThrow('is being handled');
+    expect(handled).toEqual([]);
+    await new Promise((r) => setTimeout(r, 250));
+    await handleOnceConfirmed(event, async (e) => void handled.push(e.id), b, 200);
+    await handleOnceConfirmed(event, async (e) => void handled.push(e.id), b, 200);
+    expect(handled).toEqual(['Webhook:recipe']);
+  });
+
+  it('a handler that fails releases its claim: the next delivery runs it at once', async () => {
+    const store = new RedisDedupeStore(client(), { prefix: 't12:' });
+    const event = { id: 'Webhook:fails', timestamp: new Date().toISOString(), type: 'OUTGOING_PAYMENT.COMPLETED', data: {} };
+    await expect(handleOnceConfirmed(event, () => Promise.reject(new Error('db down')), store)).rejects.toThrow('db down');
+    const handled: string[] = [];
+    await handleOnceConfirmed(event, async (e) => void handled.push(e.id), store);
+    expect(handled).toEqual(['Webhook:fails']);
   });
 });

@@ -251,7 +251,7 @@ describe(`webhooks at least once, Redis and receivers behind TCP faults (${WORKE
       events: N_EVENTS,
       key: 'lease:',
       seed: SEED,
-      lease: 2_000,
+      lease: 3_000,
       // The store's timeout (300 ms) is shorter than the longest delay (450 ms) and a dead peer (500 ms):
       // some answers come too late to be sure of, and the command they answer runs after all.
       storeTimeout: 300,

@@ -52,7 +52,7 @@ export { TERMINAL_STATUSES, type WaitForOptions } from './resources/transactions
 export type { VerifyOptions } from './resources/auth';
 export type { UnwrapOptions } from './resources/webhooks';
 export type { UnknownEvent, UnknownEventType, WebhookEnvelope } from './webhooks/events';
-export { MemoryDedupeStore, RedisDedupeStore, dedupe, type DedupeStore } from './webhooks/dedupe';
+export { MemoryDedupeStore, RedisDedupeStore, confirmHandled, dedupe, type ClaimOutcome, type DedupeStore } from './webhooks/dedupe';
 export { approvePayment, deferApproval, rejectPayment, requestCounterpartyInfo } from './webhooks/approval';
 export { passkeyAssertion, passkeyAttestation } from './wallet/passkey';
 export type * from './types';

@@ -1,6 +1,6 @@
 import { dedupe, MemoryDedupeStore, type DedupeStore } from 'crossborder-sdk';
 
-// One store per process; with several instances use a shared store (RedisDedupeStore: SET NX PX).
+// One store per process; with several instances use a shared store (RedisDedupeStore: one atomic claim per id).
 const defaultStore = new MemoryDedupeStore();
 
 /** Runs `onEvent` once per event id, however many times the service delivers it. */

@@ -28,7 +28,9 @@ export {
 export {
   MemoryDedupeStore,
   RedisDedupeStore,
+  confirmHandled,
   dedupe,
+  type ClaimOutcome,
   type DedupeOptions,
   type DedupeResult,
   type DedupeStore,

@@ -152,8 +152,8 @@ export async function encryptOtp(options: EncryptOtpOptions): Promise<string> {
 }
 
 /** The `/verify` body of a secure OTP login. */
-export interface OtpVerifyBody {
-  type: string;
+export interface OtpVerifyBody<T extends 'EMAIL_OTP' | 'SMS_OTP' = 'EMAIL_OTP' | 'SMS_OTP'> {
+  type: T;
   encryptedOtpBundle: string;
 }
 
@@ -168,8 +168,10 @@ export interface OtpLogin {
   readonly encryptedOtpBundle: string;
   /** Compressed public key (hex) sealed with the code: the future session's `publicKey`. */
   readonly publicKey: string;
-  /** The `/verify` body: `{ type, encryptedOtpBundle }` (`type` default `EMAIL_OTP`). */
-  body(type?: 'EMAIL_OTP' | 'SMS_OTP' | (string & {})): OtpVerifyBody;
+  /** The `/verify` body of an EMAIL_OTP credential: `{ type: 'EMAIL_OTP', encryptedOtpBundle }`. */
+  body(): OtpVerifyBody<'EMAIL_OTP'>;
+  /** The `/verify` body for a credential of `type`: `{ type, encryptedOtpBundle }`. */
+  body<T extends 'EMAIL_OTP' | 'SMS_OTP'>(type: T): OtpVerifyBody<T>;
   /** Signs the 202 challenge (the `verificationToken`) with the key pair; pass as the `signer` option of `verify`. */
   readonly signer: Signer;
   /** The session of the signed `/verify` answer: the key pair is its session key. */
@@ -204,7 +206,7 @@ export async function createOtpLogin(options: CreateOtpLoginOptions): Promise<Ot
     keyPair,
     encryptedOtpBundle,
     publicKey: keyPair.publicKeyCompressed,
-    body: (type: string = 'EMAIL_OTP') => ({ type, encryptedOtpBundle }),
+    body: ((type: 'EMAIL_OTP' | 'SMS_OTP' = 'EMAIL_OTP') => ({ type, encryptedOtpBundle })) as OtpLogin['body'],
     signer,
     // The answer carries no sealed key (the key pair is the session key); one that did would be opened.
     session: (verifyAnswer: VerifyAnswer, credentialId: string) => WalletSession.fromVerify(verifyAnswer, keyPair, credentialId),

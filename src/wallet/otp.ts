@@ -151,11 +151,8 @@ export async function encryptOtp(options: EncryptOtpOptions): Promise<string> {
   }
 }
 
-/** The `/verify` body of a secure OTP login. */
-export interface OtpVerifyBody<T extends 'EMAIL_OTP' | 'SMS_OTP' = 'EMAIL_OTP' | 'SMS_OTP'> {
-  type: T;
-  encryptedOtpBundle: string;
-}
+/** The `/verify` body of a secure OTP login (for either type, one of the two bodies). */
+export type OtpVerifyBody<T extends 'EMAIL_OTP' | 'SMS_OTP' = 'EMAIL_OTP' | 'SMS_OTP'> = T extends unknown ? { type: T; encryptedOtpBundle: string } : never;
 
 /**
  * One secure OTP login on the device: the sealed code, and the key pair that signs the `/verify` 202
@@ -206,7 +203,7 @@ export async function createOtpLogin(options: CreateOtpLoginOptions): Promise<Ot
     keyPair,
     encryptedOtpBundle,
     publicKey: keyPair.publicKeyCompressed,
-    body: ((type: 'EMAIL_OTP' | 'SMS_OTP' = 'EMAIL_OTP') => ({ type, encryptedOtpBundle })) as OtpLogin['body'],
+    body: ((type: 'EMAIL_OTP' | 'SMS_OTP' = 'EMAIL_OTP') => ({ type, encryptedOtpBundle }) as OtpVerifyBody) as OtpLogin['body'],
     signer,
     // The answer carries no sealed key (the key pair is the session key); one that did would be opened.
     session: (verifyAnswer: VerifyAnswer, credentialId: string) => WalletSession.fromVerify(verifyAnswer, keyPair, credentialId),

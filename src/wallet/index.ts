@@ -22,11 +22,11 @@ export {
   verifyOtpTargetBundle,
   PRODUCTION_OTP_SIGNER_PUBLIC_KEY,
   LOCAL_SANDBOX_OTP_SIGNER_PUBLIC_KEY,
-  type CreateOtpLoginOptions,
-  type EncryptOtpOptions,
+  type CreateOtpLoginParams,
+  type EncryptOtpParams,
   type OtpLogin,
   type OtpTarget,
-  type OtpTargetOptions,
+  type OtpTargetParams,
   type OtpVerifyBody,
 } from './otp';
 export {

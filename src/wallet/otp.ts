@@ -42,7 +42,7 @@ export interface OtpTarget {
 }
 
 /** Options of {@link verifyOtpTargetBundle}. */
-export interface OtpTargetOptions {
+export interface OtpTargetParams {
   /**
    * The enclave key the bundle must be signed by (uncompressed hex). Default
    * {@link PRODUCTION_OTP_SIGNER_PUBLIC_KEY}; the local sandbox signs with
@@ -52,7 +52,7 @@ export interface OtpTargetOptions {
 }
 
 /** Options of {@link encryptOtp}. */
-export interface EncryptOtpOptions extends OtpTargetOptions {
+export interface EncryptOtpParams extends OtpTargetParams {
   /** The `otpEncryptionTargetBundle` of the credential's create or `/challenge` answer, as received. */
   otpEncryptionTargetBundle: string;
   /** The code the user received (the local sandbox's is `000000`). */
@@ -75,7 +75,7 @@ const fail = (message: string, cause?: unknown) => new WalletCryptoError('invali
  * Not checked (nor by Turnkey's code): `version`, other fields of `data`, any expiry. Throws
  * {@link WalletCryptoError} `invalid_input` naming the step that failed; never echoes the bundle.
  */
-export async function verifyOtpTargetBundle(otpEncryptionTargetBundle: string, options: OtpTargetOptions = {}): Promise<OtpTarget> {
+export async function verifyOtpTargetBundle(otpEncryptionTargetBundle: string, options: OtpTargetParams = {}): Promise<OtpTarget> {
   const pinned = options.signerPublicKey ?? PRODUCTION_OTP_SIGNER_PUBLIC_KEY;
   const pinnedBytes = hexToBytes(pinned, 'signerPublicKey');
   let signerKey: CryptoKey;
@@ -137,7 +137,7 @@ function short(hex: string): string {
  * @returns the JSON text `{"encappedPublic","ciphertext"}` (lower-case hex; `encappedPublic` uncompressed),
  *   as production and `@turnkey/crypto` encode it.
  */
-export async function encryptOtp(options: EncryptOtpOptions): Promise<string> {
+export async function encryptOtp(options: EncryptOtpParams): Promise<string> {
   const { otpEncryptionTargetBundle, otpCode, keyPair } = options;
   if (typeof otpCode !== 'string' || otpCode === '') throw fail('otpCode must be the non-empty code the user received');
   if (typeof keyPair?.publicKeyCompressed !== 'string') throw fail('keyPair must come from generateClientKeyPair()');
@@ -176,7 +176,7 @@ export interface OtpLogin {
 }
 
 /** Options of {@link createOtpLogin}. */
-export interface CreateOtpLoginOptions extends OtpTargetOptions {
+export interface CreateOtpLoginParams extends OtpTargetParams {
   /** The `otpEncryptionTargetBundle` of the credential's create or `/challenge` answer, as received. */
   otpEncryptionTargetBundle: string;
   /** The code the user received (the local sandbox's is `000000`). */
@@ -195,7 +195,7 @@ export interface CreateOtpLoginOptions extends OtpTargetOptions {
  * const session = await login.session(answer, credentialId);
  * ```
  */
-export async function createOtpLogin(options: CreateOtpLoginOptions): Promise<OtpLogin> {
+export async function createOtpLogin(options: CreateOtpLoginParams): Promise<OtpLogin> {
   const keyPair = options.keyPair ?? (await generateClientKeyPair());
   const encryptedOtpBundle = await encryptOtp({ ...options, keyPair });
   const signer = sessionKeySigner(keyPair.sessionKey());

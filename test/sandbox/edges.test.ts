@@ -113,3 +113,196 @@ describe('the state file is written as it changes (nothing lost when the sandbox
     }
   }, 60_000);
 });
+
+/** One raw HTTP/1.1 exchange over node:http, with the headers as given (Host included, which fetch cannot set). */
+function raw(url: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+  return import('node:http').then(
+    ({ request }) =>
+      new Promise((resolve, reject) => {
+        const { hostname, port } = new URL(url);
+        const req = request({ host: hostname, port: Number(port), method, path, headers: { ...headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) }, agent: false, timeout: 10_000 }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (text += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+        });
+        req.on('timeout', () => req.destroy(new Error('timed out')));
+        req.on('error', reject);
+        req.end(body);
+      }),
+  );
+}
+
+describe('CORS: only loopback origins by default (defect 2)', () => {
+  let sandbox: ReturnType<SandboxModule['createSandbox']>;
+  let url: string;
+  let customerId: string;
+  const EVIL = 'https://evil.example';
+  beforeAll(async () => {
+    sandbox = mod.createSandbox();
+    url = (await sandbox.listen(0, '127.0.0.1')).url;
+    const created = await fetch(`${url}/${VERSION}/customers`, { method: 'POST', headers: { authorization: AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada' }) });
+    customerId = ((await created.json()) as { id: string }).id;
+    await fetch(`${url}/${VERSION}/config`, { method: 'PATCH', headers: { authorization: AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ webhookEndpoint: 'https://hooks.example/ok' }) });
+  });
+  afterAll(() => sandbox.close());
+
+  it('a foreign page\'s simple requests are refused (403) and not acted upon: PATCH /config, reset, a state read, an API read', async () => {
+    // text/plain bodies and no custom header: what a page can send without a preflight (worst case: with cached credentials).
+    const patch = await raw(url, 'PATCH', `/${VERSION}/config`, { origin: EVIL, authorization: AUTH, 'content-type': 'text/plain' }, JSON.stringify({ webhookEndpoint: 'http://169.254.169.254/latest/meta-data/' }));
+    const reset = await raw(url, 'POST', '/_sandbox/reset', { origin: EVIL, authorization: AUTH, 'content-type': 'text/plain' }, '{}');
+    const state = await raw(url, 'GET', '/_sandbox/state', { origin: EVIL, authorization: AUTH });
+    const deliveries = await raw(url, 'GET', '/_sandbox/webhooks/deliveries', { origin: EVIL, authorization: AUTH });
+    const customers = await raw(url, 'GET', `/${VERSION}/customers`, { origin: EVIL, authorization: AUTH });
+    const opaque = await raw(url, 'POST', '/_sandbox/reset', { origin: 'null', authorization: AUTH }, '{}'); // a sandboxed iframe, file://
+    for (const res of [patch, reset, state, deliveries, customers, opaque]) {
+      expect(res.status).toBe(403);
+      expect(res.headers['access-control-allow-origin']).toBeUndefined();
+      expect(res.text).not.toContain(customerId);
+    }
+    expect(JSON.parse(patch.text)).toMatchObject({ status: 403, code: 'FORBIDDEN' });
+    // Nothing changed: the customer is still there, the endpoint is the one set before.
+    const config = (await (await fetch(`${url}/${VERSION}/config`, { headers: { authorization: AUTH } })).json()) as { webhookEndpoint: string };
+    expect(config.webhookEndpoint).toBe('https://hooks.example/ok');
+    expect(sandbox.state.snapshot().customers.map((c: { id: string }) => c.id)).toEqual([customerId]);
+  });
+
+  it('a foreign page\'s preflight is refused, and allows no headers', async () => {
+    const res = await raw(url, 'OPTIONS', `/${VERSION}/config`, { origin: EVIL, 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'authorization, content-type, x-sandbox-token' });
+    expect(res.status).toBe(403);
+    expect([res.headers['access-control-allow-origin'], res.headers['access-control-allow-headers'], res.headers['access-control-allow-methods']]).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('loopback origins are allowed (the origin echoed, Vary: Origin); a preflight allows the headers asked', async () => {
+    for (const origin of ['http://localhost:5173', 'http://127.0.0.1:3000', 'http://[::1]:8080', 'https://localhost:8443']) {
+      const res = await raw(url, 'GET', `/${VERSION}/customers`, { origin, authorization: AUTH });
+      expect([origin, res.status, res.headers['access-control-allow-origin'], res.headers.vary]).toEqual([origin, 200, origin, 'Origin']);
+      const pre = await raw(url, 'OPTIONS', `/${VERSION}/config`, { origin, 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'authorization, content-type' });
+      expect([origin, pre.status, pre.headers['access-control-allow-origin'], pre.headers['access-control-allow-headers']]).toEqual([origin, 204, origin, 'authorization, content-type']);
+    }
+    // Look-alikes are not loopback.
+    for (const origin of ['http://localhost.evil.example', 'http://127.0.0.1.evil.example:3000', 'http://0.0.0.0:3000', 'http://192.168.1.20:5173']) {
+      expect([origin, (await raw(url, 'GET', `/${VERSION}/customers`, { origin, authorization: AUTH })).status]).toEqual([origin, 403]);
+    }
+    // No Origin at all (curl, the SDK on Node, a same-origin GET): as before.
+    expect((await raw(url, 'GET', `/${VERSION}/customers`, { authorization: AUTH })).status).toBe(200);
+  });
+
+  it('cors.origins adds origins; the others stay refused; \'*\' opens to every origin on purpose', async () => {
+    const opened = mod.createSandbox({ cors: { origins: ['https://app.example'] } });
+    const everyone = mod.createSandbox({ cors: { origins: '*' } });
+    try {
+      const at = (await opened.listen(0, '127.0.0.1')).url;
+      const added = await raw(at, 'GET', `/${VERSION}/customers`, { origin: 'https://app.example', authorization: AUTH });
+      expect([added.status, added.headers['access-control-allow-origin']]).toEqual([200, 'https://app.example']);
+      expect((await raw(at, 'GET', `/${VERSION}/customers`, { origin: 'http://localhost:5173', authorization: AUTH })).status).toBe(200); // loopback still allowed
+      expect((await raw(at, 'POST', '/_sandbox/reset', { origin: EVIL, authorization: AUTH }, '{}')).status).toBe(403);
+      const all = (await everyone.listen(0, '127.0.0.1')).url;
+      const any = await raw(all, 'GET', `/${VERSION}/customers`, { origin: EVIL, authorization: AUTH });
+      expect([any.status, any.headers['access-control-allow-origin']]).toEqual([200, '*']);
+    } finally {
+      await opened.close();
+      await everyone.close();
+    }
+  });
+
+  it('in-process (fetch, msw) there is no network to guard: any origin, any URL', async () => {
+    const inProcess = mod.createSandbox();
+    try {
+      const res = await inProcess.fetch(`https://api.example/${VERSION}/customers`, { headers: { authorization: AUTH, origin: 'https://storybook.example' } });
+      expect(res.status).toBe(200);
+    } finally {
+      await inProcess.close();
+    }
+  });
+});
+
+describe('DNS rebinding: the Host header (defect 3)', () => {
+  let sandbox: ReturnType<SandboxModule['createSandbox']>;
+  let url: string;
+  let port: number;
+  beforeAll(async () => {
+    sandbox = mod.createSandbox();
+    url = (await sandbox.listen(0, '127.0.0.1')).url;
+    port = Number(new URL(url).port);
+    await fetch(`${url}/${VERSION}/customers`, { method: 'POST', headers: { authorization: AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada' }) });
+  });
+  afterAll(() => sandbox.close());
+
+  it('a Host that is neither a loopback name nor the bound address is refused (421) and not acted upon', async () => {
+    for (const host of [`rebind.evil.example:${port}`, 'rebind.evil.example', `localhost.evil.example:${port}`, `127.0.0.1.nip.io:${port}`]) {
+      const reset = await raw(url, 'POST', '/_sandbox/reset', { host, authorization: AUTH }, '{}');
+      const state = await raw(url, 'GET', '/_sandbox/state', { host, authorization: AUTH });
+      const api = await raw(url, 'GET', `/${VERSION}/customers`, { host, authorization: AUTH });
+      expect([host, reset.status, state.status, api.status]).toEqual([host, 421, 421, 421]);
+      expect(state.text).not.toContain('Customer:');
+    }
+    expect(sandbox.state.snapshot().customers).toHaveLength(1); // not reset
+  });
+
+  it('loopback names and the bound address pass', async () => {
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST:${port}`, `[::1]:${port}`, `127.0.0.2:${port}`, 'localhost', `localhost:8080`]) {
+      expect([host, (await raw(url, 'GET', '/_sandbox/state', { host, authorization: AUTH })).status]).toEqual([host, 200]);
+    }
+  });
+});
+
+describe('the control token (defect 3: binding beyond loopback)', () => {
+  it('when set, /_sandbox/* and PATCH /config take X-Sandbox-Token; the API does not', async () => {
+    const token = mod.generateControlToken();
+    expect(token).toMatch(/^[0-9a-f]{64}$/);
+    expect(mod.generateControlToken()).not.toBe(token);
+    const sandbox = mod.createSandbox({ controlToken: token });
+    try {
+      const server = await sandbox.listen(0, '127.0.0.1');
+      const url = server.url;
+      await fetch(`${url}/${VERSION}/customers`, { method: 'POST', headers: { authorization: AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada' }) });
+      for (const given of [undefined, 'wrong', token.slice(0, 63), `${token}0`]) {
+        const headers: Record<string, string> = { authorization: AUTH, 'content-type': 'application/json', ...(given === undefined ? {} : { 'x-sandbox-token': given }) };
+        const reset = await raw(url, 'POST', '/_sandbox/reset', headers, '{}');
+        const state = await raw(url, 'GET', '/_sandbox/state', headers);
+        const patch = await raw(url, 'PATCH', `/${VERSION}/config`, headers, JSON.stringify({ webhookEndpoint: 'http://10.0.0.1/' }));
+        expect([given, reset.status, state.status, patch.status]).toEqual([given, 401, 401, 401]);
+        expect(JSON.parse(reset.text)).toMatchObject({ code: 'UNAUTHORIZED' });
+        expect(reset.text + state.text + patch.text).not.toContain(token);
+      }
+      expect(sandbox.state.snapshot().customers).toHaveLength(1);
+      expect(sandbox.state.snapshot().config.webhookEndpoint).not.toBe('http://10.0.0.1/');
+      const ok = { authorization: AUTH, 'content-type': 'application/json', 'x-sandbox-token': token };
+      expect((await raw(url, 'GET', '/_sandbox/state', ok)).status).toBe(200);
+      expect((await raw(url, 'PATCH', `/${VERSION}/config`, ok, JSON.stringify({ webhookEndpoint: 'https://hooks.example/' }))).status).toBe(200);
+      expect((await raw(url, 'POST', '/_sandbox/reset', ok, '{}')).status).toBe(200);
+      expect((await raw(url, 'GET', `/${VERSION}/customers`, { authorization: AUTH })).status).toBe(200); // the API itself: Basic, as the service
+      expect((await raw(url, 'GET', `/${VERSION}/config`, { authorization: AUTH })).status).toBe(200); // reading the config is the API
+      // The inspector page: ?token= once sets a same-site cookie, which its own reads and EventSource carry.
+      expect((await raw(url, 'GET', '/_sandbox/', {})).status).toBe(401);
+      const page = await raw(url, 'GET', `/_sandbox/?token=${token}`, {});
+      expect(page.status).toBe(200);
+      const cookie = String(page.headers['set-cookie']);
+      expect(cookie).toContain('HttpOnly');
+      expect(cookie).toContain('SameSite=Strict');
+      expect((await raw(url, 'GET', '/_sandbox/requests', { authorization: AUTH, cookie: cookie.split(';')[0]! })).status).toBe(200);
+      expect((await raw(url, 'GET', '/_sandbox/', { cookie: 'crossborder_sandbox_token=wrong' })).status).toBe(401);
+      // In-process calls hold the sandbox itself: no token.
+      expect((await sandbox.fetch(`http://sandbox.test/_sandbox/state`, { headers: { authorization: AUTH } })).status).toBe(200);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('beyond loopback a token is always required: one is generated when none is given (server.controlToken)', async () => {
+    const { requiresControlToken } = await import('../../src/sandbox/exposure');
+    expect(['127.0.0.1', 'localhost', '::1', '127.0.0.2'].map((h) => requiresControlToken(h, undefined))).toEqual([false, false, false, false]);
+    expect(['0.0.0.0', '::', '192.168.1.20', 'devbox.local'].map((h) => requiresControlToken(h, undefined))).toEqual([true, true, true, true]);
+    expect(requiresControlToken('127.0.0.1', 'given')).toBe(true);
+    // Served on loopback with no token: no token asked, none reported.
+    const open = mod.createSandbox();
+    try {
+      const server = await open.listen(0, '127.0.0.1');
+      expect(server.controlToken).toBeUndefined();
+      expect((await raw(server.url, 'POST', '/_sandbox/reset', { authorization: AUTH }, '{}')).status).toBe(200);
+    } finally {
+      await open.close();
+    }
+  });
+});

@@ -6,7 +6,7 @@
  * @module
  */
 import { MAX_CLOCK_MS } from './clock';
-import type { SandboxRequest, SandboxResponse } from './http';
+import { MAX_STREAM_BUFFER_BYTES, type SandboxRequest, type SandboxResponse } from './http';
 import { INSPECTOR_HTML } from './inspector';
 import { isLoopbackOrigin, type Binding } from './exposure';
 
@@ -117,7 +117,16 @@ export function handleControl(req: SandboxRequest, path: string, controls: Contr
       body: undefined,
       stream: (write) => {
         if (controls.subscribers() >= MAX_EVENT_SUBSCRIBERS) return () => {}; // filled meanwhile: an empty stream
-        for (const entry of controls.requests()) write(sse({ type: 'request', entry }));
+        // The recent requests, newest kept first, as many as fit in half the subscriber's buffer.
+        const replay: string[] = [];
+        let bytes = 0;
+        for (const entry of controls.requests().reverse()) {
+          const event = sse({ type: 'request', entry });
+          bytes += event.length;
+          if (bytes > MAX_STREAM_BUFFER_BYTES / 2) break;
+          replay.unshift(event);
+        }
+        for (const event of replay) write(event);
         return controls.subscribe((event) => write(sse(event)));
       },
     };

@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { bodyLimit, decodeUtf8, tooLarge, type SandboxRequest, type SandboxResponse } from './http';
+import { bodyLimit, decodeUtf8, MAX_STREAM_BUFFER_BYTES, tooLarge, type SandboxRequest, type SandboxResponse } from './http';
 
 /** A running HTTP server. */
 export interface ListeningServer {
@@ -35,12 +35,6 @@ function readBody(req: IncomingMessage): Promise<{ body: string | undefined; bod
     req.on('error', reject);
   });
 }
-
-/**
- * Most bytes a live stream (`/_sandbox/events`) holds for one subscriber that does not read: past
- * this the subscriber is closed (a browser's EventSource reconnects and gets the recent requests again).
- */
-export const MAX_STREAM_BUFFER_BYTES = 256 * 1024;
 
 /** How long a live stream may stay unable to write (`res.write` answered false, no 'drain') before it is closed. */
 export const STREAM_STALL_MS = 15_000;

@@ -306,3 +306,152 @@ describe('the control token (defect 3: binding beyond loopback)', () => {
     }
   });
 });
+
+/**
+ * A sandbox in a child process (its memory measured alone), on 127.0.0.1, from `entry` (the packed
+ * build; EDGES_CHILD_ENTRY points it at another build, e.g. the previous code's, to compare). It answers
+ * IPC 'mem' with its memory after a full GC.
+ */
+async function childSandbox(entry: string): Promise<{ url: string; mem: () => Promise<{ heapUsed: number; rss: number; external: number; arrayBuffers: number }>; stop: () => void }> {
+  const file = join(scratch, `child-${Date.now()}-${Math.random().toString(36).slice(2)}.mjs`);
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(
+    file,
+    `const { createSandbox } = await import(${JSON.stringify(entry)});
+     const sandbox = createSandbox({ onRequest: () => {} });
+     const server = await sandbox.listen(0, '127.0.0.1');
+     process.on('message', (m) => { if (m === 'mem') { globalThis.gc(); globalThis.gc(); process.send(process.memoryUsage()); } });
+     process.on('disconnect', () => process.exit(0));
+     process.send({ url: server.url });`,
+  );
+  const child = spawn(process.execPath, ['--expose-gc', ...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), file], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const messages: unknown[] = [];
+  child.on('message', (m) => messages.push(m));
+  const next = async () => {
+    const n = messages.length;
+    const got = await within(30_000, () => (messages.length > n ? messages[n] : undefined));
+    if (got === undefined) throw new Error('the sandbox child did not answer within 30 s');
+    return got;
+  };
+  const { url } = (await within(30_000, () => messages[0])) as { url: string };
+  if (!url) throw new Error('the sandbox child did not start within 30 s');
+  messages.shift();
+  return {
+    url,
+    mem: async () => {
+      child.send('mem');
+      return (await next()) as never;
+    },
+    stop: () => child.kill('SIGKILL'),
+  };
+}
+
+/** A TCP client that subscribes to /_sandbox/events and then never reads another byte; `closed` (Node's own) once the server cuts it. */
+function stalledSubscriber(url: string): Promise<Socket> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket: Socket = connect({ host: hostname, port: Number(port) }, () => {
+      socket.write(`GET /_sandbox/events HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: ${AUTH}\r\nAccept: text/event-stream\r\n\r\n`);
+      socket.once('data', () => {
+        socket.pause(); // read the status line, then stop reading: the kernel buffers fill, then the server's
+        resolve(socket);
+      });
+    });
+    socket.on('error', () => undefined); // the server may cut it
+    socket.setTimeout(60_000, () => reject(new Error('no answer')));
+  });
+}
+
+describe('the live stream /_sandbox/events under stalled subscribers (defect 6)', () => {
+  it('4 subscribers that never read + 6,000 requests: the sandbox\'s memory stays flat and the laggards are closed', async () => {
+    const entry = process.env.EDGES_CHILD_ENTRY ?? (SOURCE ? join(import.meta.dirname, '../../src/sandbox/index.ts') : entryUrl);
+    const sandbox = await childSandbox(entry);
+    const sockets: (Socket)[] = [];
+    try {
+      // Warm up (JIT, the request log's 200 entries), then measure.
+      await load(sandbox.url, 400);
+      const before = await sandbox.mem();
+      for (let i = 0; i < 4; i++) sockets.push(await stalledSubscriber(sandbox.url));
+      expect(sockets.map((s) => s.closed)).toEqual([false, false, false, false]); // the replay of recent requests fits
+      // Measured every 1,500 requests (after a full GC): the peak counts, not only the end (a laggard
+      // closed late would free its buffer before the end).
+      const started = Date.now();
+      const growth: number[] = [];
+      let rssMb = 0;
+      for (let round = 0; round < 4; round++) {
+        await load(sandbox.url, 1_500);
+        const now = await sandbox.mem();
+        growth.push(Math.round((now.heapUsed + now.external - before.heapUsed - before.external) / 2 ** 20));
+        rssMb = Math.max(rssMb, Math.round((now.rss - before.rss) / 2 ** 20));
+      }
+      console.log(`[edges] 6,000 requests in ${Date.now() - started} ms with 4 stalled subscribers: heap+external growth every 1,500 requests ${growth.join(', ')} MB; rss at most +${rssMb} MB`);
+      // Each stalled subscriber may cost its 256 KiB buffer and little else: 4 × 0.25 MB, with room for
+      // noise (the request log keeps its last 200 entries of ~8 KB). The previous code: +184 MB at the end.
+      expect(Math.max(...growth)).toBeLessThan(24);
+      expect(rssMb).toBeLessThan(80);
+      // The laggards were closed by the server (read what the kernel holds, then see the end).
+      for (const s of sockets) s.resume();
+      await within(20_000, () => (sockets.every((s) => s.closed) ? true : undefined));
+      expect(sockets.map((s) => s.closed)).toEqual([true, true, true, true]);
+      // Each got a bounded share before it was cut: far from the 48 MB the 6,000 events weigh.
+      for (const s of sockets) expect(s.bytesRead).toBeLessThan(40 * 2 ** 20);
+    } finally {
+      for (const s of sockets) s.destroy();
+      sandbox.stop();
+    }
+  }, 240_000);
+
+  it('at most 16 subscribers at once; one more is answered 503 with Retry-After', async () => {
+    const sandbox = mod.createSandbox();
+    const controllers: AbortController[] = [];
+    try {
+      const { url } = await sandbox.listen(0, '127.0.0.1');
+      for (let i = 0; i < 16; i++) {
+        const controller = new AbortController();
+        controllers.push(controller);
+        const res = await fetch(`${url}/_sandbox/events`, { signal: controller.signal });
+        expect(res.status).toBe(200);
+      }
+      const extra = await fetch(`${url}/_sandbox/events`);
+      expect([extra.status, extra.headers.get('retry-after')]).toEqual([503, '5']);
+      expect(((await extra.json()) as { code: string }).code).toBe('SERVICE_UNAVAILABLE');
+      // One leaves: its slot is free again.
+      controllers.pop()!.abort();
+      const again = await (async () => {
+        for (let i = 0; i < 50; i++) {
+          const controller = new AbortController();
+          const res = await fetch(`${url}/_sandbox/events`, { signal: controller.signal });
+          if (res.status === 200) {
+            controllers.push(controller);
+            return 200;
+          }
+          await res.text();
+          await sleep(100);
+        }
+        return 503;
+      })();
+      expect(again).toBe(200);
+    } finally {
+      for (const c of controllers) c.abort();
+      await sandbox.close();
+    }
+  });
+});
+
+/**
+ * `count` API requests (GET /config with an 8 KB query, so that each live event is ~8 KB: 6,000 of them
+ * are ~48 MB per subscriber, well past what the kernel's socket buffers absorb), 16 at a time over
+ * keep-alive connections.
+ */
+async function load(url: string, count: number): Promise<void> {
+  let next = 0;
+  const pad = 'x'.repeat(8_000);
+  const worker = async () => {
+    while (next < count) {
+      next++;
+      const res = await fetch(`${url}/${VERSION}/config?pad=${pad}`, { headers: { authorization: AUTH } });
+      await res.arrayBuffer();
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+}

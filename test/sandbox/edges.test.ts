@@ -295,6 +295,23 @@ describe('the control token (defect 3: binding beyond loopback)', () => {
     expect(['127.0.0.1', 'localhost', '::1', '127.0.0.2'].map((h) => requiresControlToken(h, undefined))).toEqual([false, false, false, false]);
     expect(['0.0.0.0', '::', '192.168.1.20', 'devbox.local'].map((h) => requiresControlToken(h, undefined))).toEqual([true, true, true, true]);
     expect(requiresControlToken('127.0.0.1', 'given')).toBe(true);
+    // A token that is not one is refused at creation, without echoing it.
+    for (const bad of ['', 'short', 'x'.repeat(15), 'has space in it 12345', 'semi;colon-1234567', 42]) {
+      expect(() => mod.createSandbox({ controlToken: bad as string })).toThrow(/^controlToken must be a string of 16 to 512 visible ASCII characters/);
+    }
+    // What a listener bound to every interface answers for: loopback names, address literals on its port, allowedHosts.
+    const { hostAllowed } = await import('../../src/sandbox/exposure');
+    const everywhere = { host: '0.0.0.0', port: 4010, allowedHosts: ['devbox.local'] };
+    const verdicts = Object.fromEntries(
+      ['localhost:4010', '127.0.0.1:9999', '[::1]:4010', '192.168.1.20:4010', '192.168.1.20:4011', '[fe80::1]:4010', 'devbox.local:4010', 'rebind.evil.example:4010', '', 'a b:4010', 'user@127.0.0.1:4010'].map((h) => [h, hostAllowed(h, everywhere)]),
+    );
+    expect(verdicts).toEqual({
+      'localhost:4010': true, '127.0.0.1:9999': true, '[::1]:4010': true, '192.168.1.20:4010': true, '192.168.1.20:4011': false, '[fe80::1]:4010': true,
+      'devbox.local:4010': true, 'rebind.evil.example:4010': false, '': false, 'a b:4010': false, 'user@127.0.0.1:4010': false,
+    });
+    expect(hostAllowed(undefined, everywhere)).toBe(false);
+    const lan = { host: '192.168.1.20', port: 4010 };
+    expect(['192.168.1.20:4010', '192.168.1.20:80', '10.0.0.1:4010'].map((h) => hostAllowed(h, lan))).toEqual([true, false, false]);
     // Served on loopback with no token: no token asked, none reported.
     const open = mod.createSandbox();
     try {

@@ -8,7 +8,7 @@ import type {
   ExternalAccountInfo,
   SandboxFundParams,
 } from '../../generated/types';
-import { moveBalance } from '../accounts';
+import { ACCOUNT_TYPES, identifyingField, missingAccountFields, moveBalance } from '../accounts';
 import { now, nowIso, type Ctx, type Handler } from '../context';
 import { CURRENCIES } from '../currencies';
 import { SandboxError, invalidInput } from '../errors';
@@ -18,25 +18,9 @@ import { MAGIC } from '../magic';
 import { paginate } from '../pagination';
 import type { ExternalAccountRec } from '../state';
 
-/** The currency each account type holds. */
-const CURRENCY_OF_TYPE: Record<ExternalAccountInfo['accountType'], string> = {
-  USD_ACCOUNT: 'USD',
-  GBP_ACCOUNT: 'GBP',
-  AED_ACCOUNT: 'AED',
-  BRL_ACCOUNT: 'BRL',
-  SPARK_WALLET: 'BTC',
-};
-
 /** The number or address that identifies an external account (what the magic values of MAGIC are compared with). */
 export function accountIdentifier(info: ExternalAccountInfo): string | undefined {
-  switch (info.accountType) {
-    case 'SPARK_WALLET':
-      return info.address ?? info.invoice;
-    case 'BRL_ACCOUNT':
-      return info.accountNumber ?? info.pixKey;
-    default:
-      return info.accountNumber;
-  }
+  return identifyingField(info as unknown as Record<string, unknown>);
 }
 
 function beneficiaryCheck(info: ExternalAccountInfo, identifier: string): Pick<ExternalAccount, 'beneficiaryVerificationStatus' | 'beneficiaryVerifiedData'> {
@@ -56,31 +40,32 @@ function beneficiaryCheck(info: ExternalAccountInfo, identifier: string): Pick<E
 function register(ctx: Ctx, body: ExternalAccountCreateParams): { rec: ExternalAccountRec; created: boolean } {
   const customerId = body.customerId ?? null;
   if (customerId) findCustomer(ctx, customerId);
-  if (!CURRENCIES.has(body.currency)) {
-    throw new SandboxError(400, 'INVALID_CURRENCY', `Currency ${body.currency} is not supported.`, { field: 'currency', currency: body.currency });
-  }
   const info = body.accountInfo;
-  const held = CURRENCY_OF_TYPE[info.accountType];
-  if (held === undefined) {
-    // The service's account types are an open set; the sandbox emulates the ones the document lists.
-    throw new SandboxError(400, 'INVALID_INPUT', `The sandbox does not emulate accountType ${info.accountType}.`, {
+  const rule = ACCOUNT_TYPES[info.accountType];
+  if (rule === undefined) {
+    // Production refuses a type it does not list; the sandbox accepts every one it lists.
+    throw new SandboxError(400, 'INVALID_INPUT', `accountType ${info.accountType} is not one the service lists.`, {
       field: 'accountInfo.accountType',
-      emulated: Object.keys(CURRENCY_OF_TYPE),
+      accepted: Object.keys(ACCOUNT_TYPES),
     });
   }
-  if (held !== body.currency) {
-    throw new SandboxError(400, 'INVALID_CURRENCY', `A ${info.accountType} holds ${held}, not ${body.currency}.`, {
-      field: 'currency',
-      currency: body.currency,
-      accountType: info.accountType,
-    });
+  // A bank account's currency is its type's; a wallet holds an asset the sandbox knows.
+  if (rule.currency === undefined ? !CURRENCIES.has(body.currency) : rule.currency !== body.currency) {
+    throw new SandboxError(
+      400,
+      'INVALID_CURRENCY',
+      rule.currency === undefined ? `Currency ${body.currency} is not supported.` : `A ${info.accountType} holds ${rule.currency}, not ${body.currency}.`,
+      { field: 'currency', currency: body.currency, accountType: info.accountType },
+    );
   }
-  const identifier = accountIdentifier(info);
-  if (!identifier) {
-    const field = info.accountType === 'SPARK_WALLET' ? 'accountInfo.address' : info.accountType === 'BRL_ACCOUNT' ? 'accountInfo.pixKey' : 'accountInfo.accountNumber';
-    throw invalidInput(field, `${field} is required for a ${info.accountType}.`);
+  const missing = missingAccountFields(rule, info as unknown as Record<string, unknown>);
+  if (missing.length > 0) {
+    const field = missing[0]!.split(' or ')[0]!;
+    throw invalidInput(field, `${missing[0]} is required for a ${info.accountType}.`, { missing });
   }
-  const isWallet = info.accountType === 'SPARK_WALLET';
+  // A type whose production form needs no identifying field is told apart by its whole accountInfo.
+  const identifier = accountIdentifier(info) ?? JSON.stringify(info);
+  const isWallet = rule.wallet;
   if (isWallet && !body.cryptoNetwork) throw invalidInput('cryptoNetwork', 'cryptoNetwork is required for cryptocurrency wallets (e.g. SPARK_MAINNET).');
   if (!isWallet && body.cryptoNetwork) throw invalidInput('cryptoNetwork', 'cryptoNetwork applies to cryptocurrency wallets only.');
   if (body.defaultUmaDepositAccount && !customerId) {

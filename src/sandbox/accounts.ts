@@ -47,6 +47,17 @@ function fundingInstructions(ctx: Ctx, currency: string): FundingPaymentInstruct
   return [{ accountOrWalletInfo: info, instructionsNotes: `Include the reference ${reference} so the funds are matched to this account.`, isPlatformAccount: false }];
 }
 
+/** Crypto assets the sandbox holds: their accounts are INTERNAL_CRYPTO, the others INTERNAL_FIAT. */
+const CRYPTO = new Set(['BTC', 'USDC']);
+
+/** Stablecoins: a just-in-time funding in one of them names its `cryptoNetwork`. */
+export const STABLECOINS: ReadonlySet<string> = new Set(['USDC']);
+
+/** Production's `type` of an internal account of `currency` (every sandbox account can also act as an embedded wallet). */
+export function internalAccountType(currency: string): 'INTERNAL_FIAT' | 'INTERNAL_CRYPTO' {
+  return CRYPTO.has(currency) ? 'INTERNAL_CRYPTO' : 'INTERNAL_FIAT';
+}
+
 /** Opens an empty internal account of `currency` for `customerId`. */
 export function openInternalAccount(ctx: Ctx, customerId: string, currency: string): InternalAccountRec {
   const { id, seq } = ctx.ids.next('InternalAccount');
@@ -59,6 +70,10 @@ export function openInternalAccount(ctx: Ctx, customerId: string, currency: stri
     createdAt: timestamp,
     updatedAt: timestamp,
     privateEnabled: false,
+    // Production's fields: the sandbox holds no funds in transit, so totalBalance follows balance.
+    type: internalAccountType(currency),
+    status: 'OPEN',
+    totalBalance: { amount: 0, currency: currencyObject(currency) },
   };
   const rec: InternalAccountRec = { seq, createdMs: now(ctx), data, suffix: idSuffix(id), currency };
   ctx.world.internalAccounts.set(id, rec);
@@ -83,6 +98,7 @@ export function moveBalance(ctx: Ctx, account: InternalAccountRec, amount: numbe
     });
   }
   account.data.balance.amount += amount;
+  if (account.data.totalBalance) account.data.totalBalance.amount = account.data.balance.amount;
   account.data.updatedAt = nowIso(ctx);
 }
 

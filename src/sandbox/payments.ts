@@ -156,6 +156,7 @@ function mirrorIncoming(ctx: Ctx, outgoing: TransactionRec, target: { accountId:
     id,
     status: 'COMPLETED',
     type: 'INCOMING',
+    direction: 'CREDIT',
     source: sender ? { sourceType: 'UMA_ADDRESS', umaAddress: sender.umaAddress } : source,
     destination: { destinationType: 'ACCOUNT', accountId: account.data.id, currency: account.currency },
     customerId: receiver.data.id,

@@ -8,7 +8,7 @@ import type {
   ExternalAccountInfo,
   SandboxFundParams,
 } from '../../generated/types';
-import { ACCOUNT_TYPES, identifyingField, missingAccountFields, moveBalance } from '../accounts';
+import { ACCOUNT_TYPES, identifyingField, internalAccountType, missingAccountFields, moveBalance } from '../accounts';
 import { now, nowIso, type Ctx, type Handler } from '../context';
 import { CURRENCIES } from '../currencies';
 import { SandboxError, invalidInput } from '../errors';
@@ -106,12 +106,16 @@ function makeDefaultDeposit(ctx: Ctx, rec: ExternalAccountRec, customerId: strin
   rec.data.defaultUmaDepositAccount = true;
 }
 
-type AccountQuery = { currency?: string; customerId?: string; limit?: number; cursor?: string };
+type AccountQuery = { currency?: string; customerId?: string; type?: string; limit?: number; cursor?: string };
 
 const listInternal: Handler = (ctx, call) => {
   const q = call.query as AccountQuery;
   const matches = liveInternalAccounts(ctx).filter(
-    (a) => (q.currency === undefined || a.currency === q.currency) && (q.customerId === undefined || a.data.customerId === q.customerId),
+    (a) =>
+      (q.currency === undefined || a.currency === q.currency) &&
+      (q.customerId === undefined || a.data.customerId === q.customerId) &&
+      // EMBEDDED_WALLET: every sandbox account can act as one (its EmbeddedWallet: id names it).
+      (q.type === undefined || q.type === 'EMBEDDED_WALLET' || (a.data.type ?? internalAccountType(a.currency)) === q.type),
   );
   return ok(paginate(matches, q, (a) => a.data));
 };
@@ -137,12 +141,11 @@ const createPlatformExternal: Handler = (ctx, call) => {
 };
 
 const listPlatformExternal: Handler = (ctx, call) => {
-  const q = call.query as { currency?: string };
-  const data = liveExternalAccounts(ctx)
-    .filter((a) => a.data.customerId === null && (q.currency === undefined || a.data.currency === q.currency))
-    .sort((a, b) => b.createdMs - a.createdMs || b.seq - a.seq)
-    .map((a) => a.data);
-  return ok({ data });
+  const q = call.query as AccountQuery;
+  const matches = liveExternalAccounts(ctx).filter((a) => a.data.customerId === null && (q.currency === undefined || a.data.currency === q.currency));
+  // Production's form: a page (limit, cursor) with hasMore and totalCount; without limit or cursor the
+  // first page holds up to the default page size, as every list of the sandbox.
+  return ok(paginate(matches, q, (a) => a.data));
 };
 
 const fund: Handler = (ctx, call) => {

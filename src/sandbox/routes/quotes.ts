@@ -257,6 +257,7 @@ const create: Handler = async (ctx, call) => {
     id: txId.id,
     status: 'PENDING',
     type: 'OUTGOING',
+    direction: 'DEBIT',
     source: { sourceType: 'ACCOUNT', accountId: source.accountId, currency: from.code },
     destination: dest.destination,
     ...(customer ? { customerId: customer.id, platformCustomerId: customer.platformCustomerId } : {}),

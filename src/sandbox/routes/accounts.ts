@@ -9,11 +9,12 @@ import type {
   SandboxFundParams,
 } from '../../generated/types';
 import { ACCOUNT_TYPES, identifyingField, internalAccountType, missingAccountFields, moveBalance } from '../accounts';
-import { now, nowIso, type Ctx, type Handler } from '../context';
+import { now, nowIso, type Call, type Ctx, type Handler } from '../context';
 import { CURRENCIES } from '../currencies';
 import { SandboxError, invalidInput } from '../errors';
 import { findCustomer, findInternalAccount, liveExternalAccounts, liveInternalAccounts } from '../finders';
 import { ok } from '../http';
+import { fundRealtimeQuotes } from '../payments';
 import { MAGIC } from '../magic';
 import { paginate } from '../pagination';
 import type { ExternalAccountRec } from '../state';
@@ -120,8 +121,22 @@ const listInternal: Handler = (ctx, call) => {
   return ok(paginate(matches, q, (a) => a.data));
 };
 
+/** The account types the document shapes; the body's check keeps their fields. */
+const DOCUMENT_TYPES = new Set(['USD_ACCOUNT', 'GBP_ACCOUNT', 'AED_ACCOUNT', 'BRL_ACCOUNT', 'EUR_ACCOUNT', 'MXN_ACCOUNT', 'SPARK_WALLET']);
+
+/**
+ * The body with the `accountInfo` as sent when its type is one the document does not shape: the body's
+ * check keeps only the fields every type shares, and a production type's own fields (`clabeNumber`,
+ * `bankCode` …) are the account's.
+ */
+function withSentAccountInfo<T extends { accountInfo: ExternalAccountInfo }>(call: Call, body: T): T {
+  const sent = (call.json as { accountInfo?: Record<string, unknown> } | undefined)?.accountInfo;
+  if (DOCUMENT_TYPES.has(body.accountInfo.accountType) || !sent || sent.accountType !== body.accountInfo.accountType) return body;
+  return { ...body, accountInfo: { ...sent, ...body.accountInfo } as ExternalAccountInfo };
+}
+
 const createExternal: Handler = (ctx, call) => {
-  const { rec, created } = register(ctx, call.body as ExternalAccountCreateParams);
+  const { rec, created } = register(ctx, withSentAccountInfo(call, call.body as ExternalAccountCreateParams));
   return ok(rec.data, created ? 201 : 200);
 };
 
@@ -134,7 +149,7 @@ const listExternal: Handler = (ctx, call) => {
 };
 
 const createPlatformExternal: Handler = (ctx, call) => {
-  const body = call.body as Omit<ExternalAccountCreateParams, 'customerId'>;
+  const body = withSentAccountInfo(call, call.body as Omit<ExternalAccountCreateParams, 'customerId'>);
   // The platform route takes no customerId: drop one rather than register a customer account here.
   const { rec } = register(ctx, { currency: body.currency, accountInfo: body.accountInfo, platformAccountId: body.platformAccountId });
   return ok(rec.data);
@@ -152,6 +167,8 @@ const fund: Handler = (ctx, call) => {
   const account = findInternalAccount(ctx, call.params.accountId!);
   moveBalance(ctx, account, (call.body as SandboxFundParams).amount);
   account.data.updatedAt = nowIso(ctx);
+  // Funds arriving just in time execute the account's waiting REALTIME_FUNDING quotes.
+  fundRealtimeQuotes(ctx, account);
   return ok(account.data);
 };
 

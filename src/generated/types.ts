@@ -3787,7 +3787,9 @@ export interface operations {
                      *             "routingNumber": "021000021"
                      *           }
                      *         }
-                     *       ]
+                     *       ],
+                     *       "hasMore": false,
+                     *       "totalCount": 1
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformExternalAccountList"];

@@ -91,6 +91,19 @@ describe.each(transports)('production forms, %s sandbox', (_name, connect) => {
     });
   });
 
+  describe('errors', () => {
+    it("a refused body answers production's details.errors[] beside the spec's details; the client reads them as issues", async () => {
+      // Through the escape hatch, which leaves the body's check to the service.
+      const error = await rejected(cb.request('POST', '/customers', { body: { customerType: 'INDIVIDUAL', birthDate: 'yesterday' } }));
+      expect(error).toBeInstanceOf(BadRequestError);
+      expect(error.code).toBe('INVALID_INPUT');
+      expect(error.details.field).toBe('birthDate'); // the spec's form
+      expect(error.details.errors).toEqual([{ field: 'birthDate', message: expect.any(String) }]); // production's
+      expect(error.issues).toEqual([{ path: 'birthDate', rule: 'invalid', message: error.details.errors[0].message }]);
+      expect(error.field).toBe('birthDate');
+    });
+  });
+
   describe('lists', () => {
     it('internal accounts carry type, status and totalBalance and filter by type', async () => {
       const c = await customer(['USD', 'USDC']);

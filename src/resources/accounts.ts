@@ -19,7 +19,9 @@ import type {
 /** Internal accounts (balances held by the service), including embedded wallets. */
 export class InternalAccounts extends APIResource {
   /**
-   * Lists internal accounts, filtered by `currency` or `customerId`.
+   * Lists internal accounts, filtered by `currency`, `customerId` or `type` (production's
+   * INTERNAL_FIAT, INTERNAL_CRYPTO, EMBEDDED_WALLET, RULE_BASED). Items carry `type`, `status` and
+   * `totalBalance` where the service answers them.
    * @example
    * ```ts
    * const { data: [usd] } = await cb.internalAccounts.list({

@@ -69,6 +69,24 @@ export function base64Forms(text: string): string[] {
   return [standard, unpadded, unpadded.replace(/\+/g, '-').replace(/\//g, '_')];
 }
 
+/**
+ * The field errors of a 400 answer (production's `details.errors[]`: `{ field, message?, constraint? }`) as
+ * {@link ValidationIssue}s; `rule` is `invalid_value` for an enum constraint, `invalid_format` for a pattern
+ * or format, else `invalid`. Entries without a `field` string are skipped: a malformed detail never hides
+ * the service's error.
+ */
+export function fieldErrorIssues(details: Record<string, unknown> | undefined): ValidationIssue[] {
+  const errors = details?.errors;
+  const issues: ValidationIssue[] = [];
+  for (const entry of Array.isArray(errors) ? errors : []) {
+    const { field, message, constraint: c = {} } = (entry ?? {}) as { field?: unknown; message?: unknown; constraint?: Record<string, unknown> };
+    if (typeof field !== 'string') continue;
+    const rule = c.enum ? 'invalid_value' : c.pattern || c.format ? 'invalid_format' : 'invalid';
+    issues.push({ path: field, rule, message: typeof message === 'string' && message ? message : `refused: ${JSON.stringify(c)}` });
+  }
+  return issues;
+}
+
 /** Maps a non-2xx answer to the error class of its status, whatever its body. */
 export function toAPIError(response: Response, body: unknown, operation: string, idempotencyKey: string | undefined, scrub: Scrub): APIError {
   const parsed = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
@@ -77,9 +95,11 @@ export function toAPIError(response: Response, body: unknown, operation: string,
   response.headers.forEach((value, name) => {
     headers[name] = scrub(value);
   });
+  // Production's 429 body names its message `reason`.
+  const bodyMessage = typeof parsed.message === 'string' ? parsed.message : typeof parsed.reason === 'string' ? parsed.reason : undefined;
   const rawMessage =
-    typeof parsed.message === 'string'
-      ? parsed.message
+    bodyMessage !== undefined
+      ? bodyMessage
       : text
         ? `${response.statusText || 'error'}: ${text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 200)}`
         : response.statusText || undefined;
@@ -106,7 +126,7 @@ export function toAPIError(response: Response, body: unknown, operation: string,
   };
   switch (response.status) {
     case 400:
-      return new BadRequestError(init);
+      return new BadRequestError({ ...init, issues: fieldErrorIssues(init.details) });
     case 401:
       return new AuthenticationError(init);
     case 403:
@@ -130,9 +150,13 @@ export function toAPIError(response: Response, body: unknown, operation: string,
  * is then refused by {@link readChallenge}, never returned as if it were the resource.
  */
 export function isChallenge(data: unknown, signed: boolean): boolean {
-  if (signed) return true;
   const c = data as Record<string, unknown> | null | undefined;
-  return c !== null && typeof c === 'object' && ('payloadToSign' in c || ('requestId' in c && 'expiresAt' in c));
+  const body = c !== null && typeof c === 'object';
+  if (body && ('payloadToSign' in c || ('requestId' in c && 'expiresAt' in c))) return true;
+  // A 202 carrying the resource (an `id`, no challenge field) is the answer, as 200 is, even where the
+  // document lists a 202 challenge (production answers 202 with either on the same operation).
+  if (body && !Array.isArray(c) && typeof c.id === 'string') return false;
+  return signed;
 }
 
 /**

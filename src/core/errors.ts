@@ -93,9 +93,22 @@ export class APIError extends CrossborderError {
   }
 }
 
-/** 400: the service refused the input. */
+/**
+ * 400: the service refused the input. When the service names the refused fields (production's
+ * `details.errors[]`), `issues` lists them as a {@link ValidationError} does, and `field` is the first.
+ */
 export class BadRequestError extends APIError {
   override name = 'BadRequestError';
+  /** The fields the service refused, each with its rule; empty when the answer named none. */
+  readonly issues: ValidationIssue[];
+  /** Path of the first refused field, when the answer named one. */
+  readonly field: string | undefined;
+  constructor(init: ConstructorParameters<typeof APIError>[0] & { issues?: ValidationIssue[] | undefined }) {
+    const { issues = [], ...rest } = init;
+    super(rest);
+    this.issues = issues;
+    this.field = issues[0]?.path;
+  }
 }
 /** 401: credentials, wallet signature or `Request-Id` refused. */
 export class AuthenticationError extends APIError {
@@ -117,10 +130,28 @@ export class ConflictError extends APIError {
 export class UnprocessableEntityError extends APIError {
   override name = 'UnprocessableEntityError';
 }
-/** 429: too many requests. `retryAfter` is the wait the service asked for, in milliseconds. */
+/**
+ * 429: too many requests. `retryAfter` is the wait the service asked for, in milliseconds.
+ * `dailyVolumeLimitExceeded` (code `DAILY_VOLUME_LIMIT_EXCEEDED`) is no rate limit: the amount would pass
+ * the corridor's daily volume limit, waiting seconds does not help, and the SDK never retries it.
+ */
 export class RateLimitError extends APIError {
   override name = 'RateLimitError';
+  /** True for `DAILY_VOLUME_LIMIT_EXCEEDED`: not retried; lower the amount or wait for the daily limit to reset. */
+  readonly dailyVolumeLimitExceeded: boolean;
+  constructor(init: ConstructorParameters<typeof APIError>[0]) {
+    const daily = init.code === DAILY_VOLUME_LIMIT_EXCEEDED;
+    super(
+      daily
+        ? { ...init, message: `${init.message ?? ''} (a daily volume limit, not a rate limit: not retried)` }
+        : init,
+    );
+    this.dailyVolumeLimitExceeded = daily;
+  }
 }
+
+/** The 429 code of a daily volume limit, which no retry can fix. */
+export const DAILY_VOLUME_LIMIT_EXCEEDED = 'DAILY_VOLUME_LIMIT_EXCEEDED';
 /**
  * Any 5xx, even with an empty body. On a write, `outcomeUnknown` is true: a gateway may answer 503
  * after the service acted, so the SDK does not resend a write without an Idempotency-Key.

@@ -62,6 +62,14 @@ export function isPermanentConflict(code: unknown): boolean {
   return typeof code === 'string' && PERMANENT_CONFLICTS.has(code);
 }
 
+/**
+ * True when an answer that is otherwise worth another attempt is final: a permanent 409 conflict, or a
+ * 429 `DAILY_VOLUME_LIMIT_EXCEEDED` (a daily volume limit, not a rate limit: no wait of seconds lifts it).
+ */
+export function isPermanentRefusal(status: number, code: unknown): boolean {
+  return (status === 409 && isPermanentConflict(code)) || (status === 429 && code === 'DAILY_VOLUME_LIMIT_EXCEEDED');
+}
+
 /** Network error codes that prove the request never left this machine (nothing to double). */
 const NEVER_SENT = new Set([
   'ECONNREFUSED',

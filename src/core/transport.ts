@@ -11,7 +11,7 @@ import { APIConnectionError, APITimeoutError, APIUserAbortError } from './errors
 import { Log, maskBodyText, redactHeaders } from './logger';
 import {
   backoffDelay,
-  isPermanentConflict,
+  isPermanentRefusal,
   isRetryableStatus,
   MAX_RETRY_AFTER_MS,
   parseRetryAfter,
@@ -225,7 +225,7 @@ async function attemptLoop(config: TransportConfig, ctx: CallContext, url: strin
       const repeatable = ctx.safe;
       const tooLong = retryAfter !== undefined && retryAfter > MAX_RETRY_AFTER_MS;
       const delay = retryAfter ?? backoffDelay(retry, config.random);
-      if (repeatable && !tooLong && !(status === 409 && isPermanentConflict(codeOf(text))) && inTime(ctx, delay)) {
+      if (repeatable && !tooLong && !isPermanentRefusal(status, codeOf(text)) && inTime(ctx, delay)) {
         if (log.enabled('info')) log.info(`${ctx.operation}: status ${status}; retrying in ${delay} ms`);
         await pause(config, delay, ctx, method);
         continue;

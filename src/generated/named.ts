@@ -308,16 +308,37 @@ export type ErrorBody = {
     code: ErrorCode;
     /** @description Structured context, for example the offending field or the allowed range. */
     details?: {
+        /** @description Field errors of a 400 (production), one per refused field. */
+        errors?: FieldError[];
+    } & {
         [key: string]: unknown;
     };
     /** @description Human-readable explanation; do not parse it. */
-    message: string;
+    message?: string;
+    /** @description Production's name for `message` in a 429 body. */
+    reason?: string;
     /** @description HTTP status, repeated in the body. */
-    status: number;
+    status?: number;
 };
 
 /** @description Machine-readable error code; 404 codes name the missing resource. */
-export type ErrorCode = "INVALID_INPUT" | "AMOUNT_OUT_OF_RANGE" | "INVALID_CURRENCY" | "INVALID_AMOUNT" | "INVALID_UMA_ADDRESS" | "EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS" | "PASSKEY_CREDENTIAL_ALREADY_EXISTS" | "CANNOT_REVOKE_LAST_CREDENTIAL" | "CURRENCY_COMBINATION_REQUIRES_SEPARATE_CUSTOMERS" | "UNAUTHORIZED" | "WALLET_SIGNATURE_MISSING" | "WALLET_SIGNATURE_MALFORMED" | "WALLET_SIGNATURE_INVALID" | "REQUEST_ID_MISSING" | "REQUEST_ID_REUSED" | "SANDBOX_ONLY" | "FORBIDDEN" | "CUSTOMER_NOT_FOUND" | "QUOTE_NOT_FOUND" | "TRANSACTION_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CREDENTIAL_NOT_FOUND" | "SESSION_NOT_FOUND" | "EXTERNAL_ACCOUNT_NOT_FOUND" | "LOOKUP_NOT_FOUND" | "NOT_FOUND" | "INVALID_STATE_TRANSITION" | "QUOTE_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | (string & {});
+export type ErrorCode = "INVALID_INPUT" | "AMOUNT_OUT_OF_RANGE" | "INVALID_CURRENCY" | "INVALID_AMOUNT" | "INVALID_UMA_ADDRESS" | "EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS" | "PASSKEY_CREDENTIAL_ALREADY_EXISTS" | "CANNOT_REVOKE_LAST_CREDENTIAL" | "CURRENCY_COMBINATION_REQUIRES_SEPARATE_CUSTOMERS" | "UNAUTHORIZED" | "WALLET_SIGNATURE_MISSING" | "WALLET_SIGNATURE_MALFORMED" | "WALLET_SIGNATURE_INVALID" | "REQUEST_ID_MISSING" | "REQUEST_ID_REUSED" | "SANDBOX_ONLY" | "FORBIDDEN" | "CUSTOMER_NOT_FOUND" | "QUOTE_NOT_FOUND" | "TRANSACTION_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CREDENTIAL_NOT_FOUND" | "SESSION_NOT_FOUND" | "EXTERNAL_ACCOUNT_NOT_FOUND" | "LOOKUP_NOT_FOUND" | "NOT_FOUND" | "INVALID_STATE_TRANSITION" | "QUOTE_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "TRANSACTION_SIZE_LIMIT_EXCEEDED" | "DAILY_VOLUME_LIMIT_EXCEEDED" | "MISSING_MANDATORY_USER_INFO" | "INVITATION_ALREADY_CLAIMED" | "INVITATIONS_NOT_CONFIGURED" | "INVITATION_CANCELLED" | "QUOTE_REQUEST_FAILED" | "INVALID_PAYREQ_RESPONSE" | "INVALID_RECEIVER" | "PARSE_PAYREQ_RESPONSE_ERROR" | "CERT_CHAIN_INVALID" | "CERT_CHAIN_EXPIRED" | "INVALID_PUBKEY_FORMAT" | "MISSING_REQUIRED_UMA_PARAMETERS" | "SENDER_NOT_ACCEPTED" | "INVALID_TIMESTAMP" | "INVALID_NONCE" | "INVALID_REQUEST_FORMAT" | "INVALID_BANK_ACCOUNT" | "SELF_PAYMENT" | "LOOKUP_REQUEST_FAILED" | "PARSE_LNURLP_RESPONSE_ERROR" | "WEBHOOK_ENDPOINT_NOT_SET" | "WEBHOOK_DELIVERY_ERROR" | (string & {});
+
+/** @description Euro bank account reached by SEPA (production); production requires `iban`. */
+export type EurAccountInfo = {
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    accountType: "EUR_ACCOUNT";
+    bankName?: string;
+    beneficiary?: Beneficiary;
+    iban?: string;
+    paymentRails?: string[];
+    platformAccountId?: string;
+    /** @description SWIFT/BIC of the bank. */
+    swiftCode?: string;
+};
 
 /** @description A payment destination outside the service, owned by a customer or (with `customerId` null) the platform. */
 export type ExternalAccount = {
@@ -372,8 +393,8 @@ export type ExternalAccountCreateParams = {
     platformAccountId?: string;
 };
 
-/** @description Account details, by `accountType`. */
-export type ExternalAccountInfo = UsdAccountInfo | GbpAccountInfo | AedAccountInfo | BrlAccountInfo | SparkWalletInfo;
+/** @description Account details, by `accountType`. An open set: production lists many more types (see `x-production-account-types`); the client sends and keeps every one, and the local sandbox accepts each, checking the fields production requires for it. */
+export type ExternalAccountInfo = UsdAccountInfo | GbpAccountInfo | AedAccountInfo | BrlAccountInfo | EurAccountInfo | MxnAccountInfo | SparkWalletInfo;
 
 export type ExternalAccountList = ListEnvelopeFields & {
     data: ExternalAccount[];
@@ -384,6 +405,18 @@ export type ExternalAccountStatus = "PENDING" | "ACTIVE" | "UNDER_REVIEW" | "INA
 
 /** @description Why a transaction failed. */
 export type FailureReason = "LNURLP_FAILED" | "PAY_REQUEST_FAILED" | "PAYMENT_APPROVAL_WEBHOOK_ERROR" | "PAYMENT_APPROVAL_TIMED_OUT" | "OFFRAMP_FAILED" | "MISSING_MANDATORY_PAYEE_DATA" | "QUOTE_EXPIRED" | "QUOTE_EXECUTION_FAILED" | (string & {});
+
+/** @description One refused field of a 400 answer. */
+export type FieldError = {
+    /** @description The rule the value must meet (format, pattern, enum, minLength, maxLength); fields are added over time. */
+    constraint?: {
+        [key: string]: unknown;
+    };
+    /** @description Dotted path of the field, for example `address.postalCode`. */
+    field: string;
+    /** @description What is wrong with it. */
+    message?: string;
+};
 
 /** @description Where and how to send funds so they land in the internal account. */
 export type FundingPaymentInstruction = {
@@ -416,6 +449,8 @@ export type GbpAccountInfo = {
     platformAccountId?: string;
     /** @description Bank routing code. */
     routingNumber?: string;
+    /** @description UK sort code (production's name for the 6-digit code; the spec sends it as `routingNumber`). */
+    sortCode?: string;
 };
 
 /** @description An incoming payment completed. */
@@ -479,6 +514,7 @@ export type IncomingTransaction = {
     /** @description Optional memo. */
     description?: string;
     destination: TransactionDestination;
+    direction?: TransactionDirection;
     failureReason?: FailureReason;
     id: string;
     /** @description The platform's identifier of the same customer. */
@@ -572,6 +608,10 @@ export type InternalAccount = {
     id: string;
     /** @description Whether wallet privacy is on (embedded wallets only). */
     privateEnabled?: boolean;
+    status?: InternalAccountStatus;
+    /** @description Balance including funds not yet available (production); `balance` is what can be spent. */
+    totalBalance?: CurrencyAmount;
+    type?: InternalAccountType;
     /** Format: date-time */
     updatedAt: string;
 };
@@ -585,6 +625,12 @@ export type InternalAccountExportParams = {
 export type InternalAccountList = ListEnvelopeFields & {
     data: InternalAccount[];
 };
+
+/** @description State of an internal account (production). An open set. */
+export type InternalAccountStatus = "PENDING" | "OPEN" | "CLOSED" | "FROZEN" | (string & {});
+
+/** @description Kind of internal account (production): INTERNAL_FIAT and INTERNAL_CRYPTO holding accounts, EMBEDDED_WALLET, and RULE_BASED extra account numbers. An open set. */
+export type InternalAccountType = "INTERNAL_FIAT" | "INTERNAL_CRYPTO" | "EMBEDDED_WALLET" | "RULE_BASED" | (string & {});
 
 /** @description Body of the signed wallet privacy update. */
 export type InternalAccountUpdateParams = {
@@ -665,6 +711,21 @@ export type ListEnvelopeFields = {
  * @enum {string}
  */
 export type LockedCurrencySide = "SENDING" | "RECEIVING";
+
+/** @description Mexican bank account reached by SPEI (production); production requires `clabeNumber`. */
+export type MxnAccountInfo = {
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    accountType: "MXN_ACCOUNT";
+    bankName?: string;
+    beneficiary?: Beneficiary;
+    /** @description The 18-digit CLABE. */
+    clabeNumber?: string;
+    paymentRails?: string[];
+    platformAccountId?: string;
+};
 
 /** @description Register an OAUTH credential from an OpenID Connect identity token. */
 export type OauthCredentialCreateParams = {
@@ -751,6 +812,7 @@ export type OutgoingTransaction = {
     /** @description Optional memo. */
     description?: string;
     destination: TransactionDestination;
+    direction?: TransactionDirection;
     failureReason?: FailureReason;
     id: string;
     /** @description The platform's identifier of the same customer. */
@@ -897,10 +959,15 @@ export type PaymentInstruction = {
         address?: string;
         assetType?: string;
         bankName?: string;
+        clabeNumber?: string;
+        /** @description Network of a stablecoin deposit address. */
+        cryptoNetwork?: string;
+        iban?: string;
         invoice?: string;
         paymentRails?: string[];
         reference?: string;
         routingNumber?: string;
+        swiftCode?: string;
     };
     instructionsNotes?: string;
 };
@@ -943,9 +1010,15 @@ export type PlatformExternalAccountCreateParams = {
     platformAccountId?: string;
 };
 
-/** @description All external accounts of the platform (not paginated). */
+/** @description A page of the platform's external accounts. The spec's answer is `{ data }` alone (every account); production adds `hasMore`, `nextCursor` and `totalCount`. */
 export type PlatformExternalAccountList = {
     data: ExternalAccount[];
+    /** @description Whether more items follow this page; absent in the spec's form (one complete page). */
+    hasMore?: boolean;
+    /** @description Pass as `cursor` to get the next page; present only when `hasMore` is true. */
+    nextCursor?: string;
+    /** @description Number of items matching the filters, ignoring pagination. */
+    totalCount?: number;
 };
 
 /** @description Declared purpose; may be required for some geographies. */
@@ -967,12 +1040,12 @@ export type Quote = {
      */
     feesIncluded: number;
     id: string;
-    /** @description Funding instructions; absent for an internal-account source. */
+    /** @description Funding instructions; absent for an internal-account source. For a REALTIME_FUNDING source: where to send `totalSendingAmount` (with the `reference`) before `expiresAt`, which funds and starts the payment. */
     paymentInstructions?: PaymentInstruction[];
     rateDetails?: RateDetails;
     receivingCurrency: Currency;
     sendingCurrency: Currency;
-    source: TransactionSource;
+    source: QuoteSource;
     status: QuoteStatus;
     /**
      * Format: int64
@@ -1011,8 +1084,11 @@ export type QuoteCreateParams = {
     senderCustomerInfo?: {
         [key: string]: string;
     };
-    source: TransactionSource;
+    source: QuoteSource;
 };
+
+/** @description Where a quote's money comes from, by `sourceType`: the transaction sources plus production's REALTIME_FUNDING. Kept apart from `TransactionSource` so that code reading transactions and webhooks is unchanged; the local sandbox's transaction of a just-in-time funded quote names the internal account the funds arrive in (`ACCOUNT`). */
+export type QuoteSource = AccountSource | UmaAddressSource | RealtimeFundingSource;
 
 /** @description PENDING, then PROCESSING on execute, then COMPLETED or FAILED; PENDING becomes EXPIRED at `expiresAt`. */
 export type QuoteStatus = "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "EXPIRED" | (string & {});
@@ -1025,6 +1101,27 @@ export type RateDetails = {
     serviceApiMultiplier?: number;
     serviceApiVariableFeeAmount?: number;
     serviceApiVariableFeeRate?: number;
+};
+
+/** @description Funds arrive just in time over an instant rail (production): the quote's `paymentInstructions` say where to send `totalSendingAmount`, before `expiresAt`. Only for instant rails (RTP, SEPA Instant, Spark, stablecoins); never fund such a quote over ACH. */
+export type RealtimeFundingSource = {
+    /**
+     * @description Network of the deposit, required by production when `currency` is a stablecoin (for example SOLANA_MAINNET).
+     * @example SOLANA_MAINNET
+     * @example SOLANA_DEVNET
+     * @example ETHEREUM_MAINNET
+     * @example BASE_MAINNET
+     */
+    cryptoNetwork?: string;
+    /** @description Currency the funds arrive in. */
+    currency: string;
+    /** @description Customer on whose behalf the quote is made; omitted, the platform's own quote. */
+    customerId?: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    sourceType: "REALTIME_FUNDING";
 };
 
 /** @description What a receiver accepts; its `lookupId` is passed to `POST /quotes`. */
@@ -1194,6 +1291,9 @@ export type TransactionApproveParams = {
 
 /** @description Where the money goes, by `destinationType`. */
 export type TransactionDestination = AccountDestination | UmaAddressDestination;
+
+/** @description Whether the transaction credits (funds in) or debits (funds out) the account (production). Independent of `type`: an INCOMING pull is a DEBIT. An open set. */
+export type TransactionDirection = "CREDIT" | "DEBIT" | (string & {});
 
 export type TransactionList = ListEnvelopeFields & {
     data: Transaction[];

@@ -227,6 +227,7 @@ export interface paths {
         /**
          * Update a customer
          * @description Changes the given fields only; `currencies` replaces the whole list and `umaAddress` moves the customer to the new address. `region` is immutable and cannot be sent.
+         *     Production also answers 202 with a wallet challenge when the change touches an embedded wallet's credentials (an `email` tied to EMAIL_OTP credentials): sign `payloadToSign` and repeat the identical request with `Service-Wallet-Signature` and `Request-Id`; the signed retry answers 200 with the customer.
          */
         patch: operations["updateCustomer"];
         trace?: never;
@@ -264,7 +265,7 @@ export interface paths {
         };
         /**
          * List internal accounts
-         * @description Pages through internal accounts of the platform and its customers, optionally filtered by currency or customer.
+         * @description Pages through internal accounts of the platform and its customers, optionally filtered by currency, customer or type.
          */
         get: operations["listInternalAccounts"];
         put?: never;
@@ -356,7 +357,7 @@ export interface paths {
         };
         /**
          * List platform external accounts
-         * @description Returns all of the platform's own external accounts in one response (not paginated).
+         * @description Pages through the platform's own external accounts. The spec answers every account in one `{ data }` answer; production pages it with `limit` and `cursor` like every other list. An answer without `hasMore` is one complete page.
          */
         get: operations["listPlatformExternalAccounts"];
         put?: never;
@@ -1222,15 +1223,35 @@ export interface components {
             code: components["schemas"]["ErrorCode"];
             /** @description Structured context, for example the offending field or the allowed range. */
             details?: {
+                /** @description Field errors of a 400 (production), one per refused field. */
+                errors?: components["schemas"]["FieldError"][];
+            } & {
                 [key: string]: unknown;
             };
             /** @description Human-readable explanation; do not parse it. */
-            message: string;
+            message?: string;
+            /** @description Production's name for `message` in a 429 body. */
+            reason?: string;
             /** @description HTTP status, repeated in the body. */
-            status: number;
+            status?: number;
         };
         /** @description Machine-readable error code; 404 codes name the missing resource. */
-        ErrorCode: "INVALID_INPUT" | "AMOUNT_OUT_OF_RANGE" | "INVALID_CURRENCY" | "INVALID_AMOUNT" | "INVALID_UMA_ADDRESS" | "EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS" | "PASSKEY_CREDENTIAL_ALREADY_EXISTS" | "CANNOT_REVOKE_LAST_CREDENTIAL" | "CURRENCY_COMBINATION_REQUIRES_SEPARATE_CUSTOMERS" | "UNAUTHORIZED" | "WALLET_SIGNATURE_MISSING" | "WALLET_SIGNATURE_MALFORMED" | "WALLET_SIGNATURE_INVALID" | "REQUEST_ID_MISSING" | "REQUEST_ID_REUSED" | "SANDBOX_ONLY" | "FORBIDDEN" | "CUSTOMER_NOT_FOUND" | "QUOTE_NOT_FOUND" | "TRANSACTION_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CREDENTIAL_NOT_FOUND" | "SESSION_NOT_FOUND" | "EXTERNAL_ACCOUNT_NOT_FOUND" | "LOOKUP_NOT_FOUND" | "NOT_FOUND" | "INVALID_STATE_TRANSITION" | "QUOTE_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | (string & {});
+        ErrorCode: "INVALID_INPUT" | "AMOUNT_OUT_OF_RANGE" | "INVALID_CURRENCY" | "INVALID_AMOUNT" | "INVALID_UMA_ADDRESS" | "EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS" | "PASSKEY_CREDENTIAL_ALREADY_EXISTS" | "CANNOT_REVOKE_LAST_CREDENTIAL" | "CURRENCY_COMBINATION_REQUIRES_SEPARATE_CUSTOMERS" | "UNAUTHORIZED" | "WALLET_SIGNATURE_MISSING" | "WALLET_SIGNATURE_MALFORMED" | "WALLET_SIGNATURE_INVALID" | "REQUEST_ID_MISSING" | "REQUEST_ID_REUSED" | "SANDBOX_ONLY" | "FORBIDDEN" | "CUSTOMER_NOT_FOUND" | "QUOTE_NOT_FOUND" | "TRANSACTION_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CREDENTIAL_NOT_FOUND" | "SESSION_NOT_FOUND" | "EXTERNAL_ACCOUNT_NOT_FOUND" | "LOOKUP_NOT_FOUND" | "NOT_FOUND" | "INVALID_STATE_TRANSITION" | "QUOTE_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "TRANSACTION_SIZE_LIMIT_EXCEEDED" | "DAILY_VOLUME_LIMIT_EXCEEDED" | "MISSING_MANDATORY_USER_INFO" | "INVITATION_ALREADY_CLAIMED" | "INVITATIONS_NOT_CONFIGURED" | "INVITATION_CANCELLED" | "QUOTE_REQUEST_FAILED" | "INVALID_PAYREQ_RESPONSE" | "INVALID_RECEIVER" | "PARSE_PAYREQ_RESPONSE_ERROR" | "CERT_CHAIN_INVALID" | "CERT_CHAIN_EXPIRED" | "INVALID_PUBKEY_FORMAT" | "MISSING_REQUIRED_UMA_PARAMETERS" | "SENDER_NOT_ACCEPTED" | "INVALID_TIMESTAMP" | "INVALID_NONCE" | "INVALID_REQUEST_FORMAT" | "INVALID_BANK_ACCOUNT" | "SELF_PAYMENT" | "LOOKUP_REQUEST_FAILED" | "PARSE_LNURLP_RESPONSE_ERROR" | "WEBHOOK_ENDPOINT_NOT_SET" | "WEBHOOK_DELIVERY_ERROR" | (string & {});
+        /** @description Euro bank account reached by SEPA (production); production requires `iban`. */
+        EurAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "EUR_ACCOUNT";
+            bankName?: string;
+            beneficiary?: components["schemas"]["Beneficiary"];
+            iban?: string;
+            paymentRails?: string[];
+            platformAccountId?: string;
+            /** @description SWIFT/BIC of the bank. */
+            swiftCode?: string;
+        };
         /** @description A payment destination outside the service, owned by a customer or (with `customerId` null) the platform. */
         ExternalAccount: {
             accountInfo: components["schemas"]["ExternalAccountInfo"];
@@ -1282,8 +1303,8 @@ export interface components {
             defaultUmaDepositAccount?: boolean;
             platformAccountId?: string;
         };
-        /** @description Account details, by `accountType`. */
-        ExternalAccountInfo: components["schemas"]["UsdAccountInfo"] | components["schemas"]["GbpAccountInfo"] | components["schemas"]["AedAccountInfo"] | components["schemas"]["BrlAccountInfo"] | components["schemas"]["SparkWalletInfo"];
+        /** @description Account details, by `accountType`. An open set: production lists many more types (see `x-production-account-types`); the client sends and keeps every one, and the local sandbox accepts each, checking the fields production requires for it. */
+        ExternalAccountInfo: components["schemas"]["UsdAccountInfo"] | components["schemas"]["GbpAccountInfo"] | components["schemas"]["AedAccountInfo"] | components["schemas"]["BrlAccountInfo"] | components["schemas"]["EurAccountInfo"] | components["schemas"]["MxnAccountInfo"] | components["schemas"]["SparkWalletInfo"];
         ExternalAccountList: components["schemas"]["ListEnvelope"] & {
             data: components["schemas"]["ExternalAccount"][];
         };
@@ -1291,6 +1312,17 @@ export interface components {
         ExternalAccountStatus: "PENDING" | "ACTIVE" | "UNDER_REVIEW" | "INACTIVE" | (string & {});
         /** @description Why a transaction failed. */
         FailureReason: "LNURLP_FAILED" | "PAY_REQUEST_FAILED" | "PAYMENT_APPROVAL_WEBHOOK_ERROR" | "PAYMENT_APPROVAL_TIMED_OUT" | "OFFRAMP_FAILED" | "MISSING_MANDATORY_PAYEE_DATA" | "QUOTE_EXPIRED" | "QUOTE_EXECUTION_FAILED" | (string & {});
+        /** @description One refused field of a 400 answer. */
+        FieldError: {
+            /** @description The rule the value must meet (format, pattern, enum, minLength, maxLength); fields are added over time. */
+            constraint?: {
+                [key: string]: unknown;
+            };
+            /** @description Dotted path of the field, for example `address.postalCode`. */
+            field: string;
+            /** @description What is wrong with it. */
+            message?: string;
+        };
         /** @description Where and how to send funds so they land in the internal account. */
         FundingPaymentInstruction: {
             accountOrWalletInfo: {
@@ -1321,6 +1353,8 @@ export interface components {
             platformAccountId?: string;
             /** @description Bank routing code. */
             routingNumber?: string;
+            /** @description UK sort code (production's name for the 6-digit code; the spec sends it as `routingNumber`). */
+            sortCode?: string;
         };
         /** @description An incoming payment completed. */
         IncomingPaymentCompletedEvent: {
@@ -1380,6 +1414,7 @@ export interface components {
             /** @description Optional memo. */
             description?: string;
             destination: components["schemas"]["TransactionDestination"];
+            direction?: components["schemas"]["TransactionDirection"];
             failureReason?: components["schemas"]["FailureReason"];
             id: string;
             /** @description The platform's identifier of the same customer. */
@@ -1470,6 +1505,10 @@ export interface components {
             id: string;
             /** @description Whether wallet privacy is on (embedded wallets only). */
             privateEnabled?: boolean;
+            status?: components["schemas"]["InternalAccountStatus"];
+            /** @description Balance including funds not yet available (production); `balance` is what can be spent. */
+            totalBalance?: components["schemas"]["CurrencyAmount"];
+            type?: components["schemas"]["InternalAccountType"];
             /** Format: date-time */
             updatedAt: string;
         };
@@ -1481,6 +1520,10 @@ export interface components {
         InternalAccountList: components["schemas"]["ListEnvelope"] & {
             data: components["schemas"]["InternalAccount"][];
         };
+        /** @description State of an internal account (production). An open set. */
+        InternalAccountStatus: "PENDING" | "OPEN" | "CLOSED" | "FROZEN" | (string & {});
+        /** @description Kind of internal account (production): INTERNAL_FIAT and INTERNAL_CRYPTO holding accounts, EMBEDDED_WALLET, and RULE_BASED extra account numbers. An open set. */
+        InternalAccountType: "INTERNAL_FIAT" | "INTERNAL_CRYPTO" | "EMBEDDED_WALLET" | "RULE_BASED" | (string & {});
         /** @description Body of the signed wallet privacy update. */
         InternalAccountUpdateParams: {
             privateEnabled: boolean;
@@ -1553,6 +1596,20 @@ export interface components {
          * @enum {string}
          */
         LockedCurrencySide: "SENDING" | "RECEIVING";
+        /** @description Mexican bank account reached by SPEI (production); production requires `clabeNumber`. */
+        MxnAccountInfo: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "MXN_ACCOUNT";
+            bankName?: string;
+            beneficiary?: components["schemas"]["Beneficiary"];
+            /** @description The 18-digit CLABE. */
+            clabeNumber?: string;
+            paymentRails?: string[];
+            platformAccountId?: string;
+        };
         /** @description Register an OAUTH credential from an OpenID Connect identity token. */
         OauthCredentialCreateParams: {
             accountId: string;
@@ -1633,6 +1690,7 @@ export interface components {
             /** @description Optional memo. */
             description?: string;
             destination: components["schemas"]["TransactionDestination"];
+            direction?: components["schemas"]["TransactionDirection"];
             failureReason?: components["schemas"]["FailureReason"];
             id: string;
             /** @description The platform's identifier of the same customer. */
@@ -1769,10 +1827,15 @@ export interface components {
                 address?: string;
                 assetType?: string;
                 bankName?: string;
+                clabeNumber?: string;
+                /** @description Network of a stablecoin deposit address. */
+                cryptoNetwork?: string;
+                iban?: string;
                 invoice?: string;
                 paymentRails?: string[];
                 reference?: string;
                 routingNumber?: string;
+                swiftCode?: string;
             };
             instructionsNotes?: string;
         };
@@ -1811,9 +1874,15 @@ export interface components {
             currency: string;
             platformAccountId?: string;
         };
-        /** @description All external accounts of the platform (not paginated). */
+        /** @description A page of the platform's external accounts. The spec's answer is `{ data }` alone (every account); production adds `hasMore`, `nextCursor` and `totalCount`. */
         PlatformExternalAccountList: {
             data: components["schemas"]["ExternalAccount"][];
+            /** @description Whether more items follow this page; absent in the spec's form (one complete page). */
+            hasMore?: boolean;
+            /** @description Pass as `cursor` to get the next page; present only when `hasMore` is true. */
+            nextCursor?: string;
+            /** @description Number of items matching the filters, ignoring pagination. */
+            totalCount?: number;
         };
         /** @description Declared purpose; may be required for some geographies. */
         PurposeOfPayment: "GIFT" | "SELF" | "GOODS_OR_SERVICES" | "EDUCATION" | "HEALTH_OR_MEDICAL" | "REAL_ESTATE_PURCHASE" | "TAX_PAYMENT" | "LOAN_PAYMENT" | "UTILITY_BILL" | "DONATION" | "TRAVEL" | "OTHER" | (string & {});
@@ -1833,12 +1902,12 @@ export interface components {
              */
             feesIncluded: number;
             id: string;
-            /** @description Funding instructions; absent for an internal-account source. */
+            /** @description Funding instructions; absent for an internal-account source. For a REALTIME_FUNDING source: where to send `totalSendingAmount` (with the `reference`) before `expiresAt`, which funds and starts the payment. */
             paymentInstructions?: components["schemas"]["PaymentInstruction"][];
             rateDetails?: components["schemas"]["RateDetails"];
             receivingCurrency: components["schemas"]["Currency"];
             sendingCurrency: components["schemas"]["Currency"];
-            source: components["schemas"]["TransactionSource"];
+            source: components["schemas"]["QuoteSource"];
             status: components["schemas"]["QuoteStatus"];
             /**
              * Format: int64
@@ -1876,8 +1945,10 @@ export interface components {
             senderCustomerInfo?: {
                 [key: string]: string;
             };
-            source: components["schemas"]["TransactionSource"];
+            source: components["schemas"]["QuoteSource"];
         };
+        /** @description Where a quote's money comes from, by `sourceType`: the transaction sources plus production's REALTIME_FUNDING. Kept apart from `TransactionSource` so that code reading transactions and webhooks is unchanged; the local sandbox's transaction of a just-in-time funded quote names the internal account the funds arrive in (`ACCOUNT`). */
+        QuoteSource: components["schemas"]["AccountSource"] | components["schemas"]["UmaAddressSource"] | components["schemas"]["RealtimeFundingSource"];
         /** @description PENDING, then PROCESSING on execute, then COMPLETED or FAILED; PENDING becomes EXPIRED at `expiresAt`. */
         QuoteStatus: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "EXPIRED" | (string & {});
         /** @description Breakdown of the rate and fees; which fields appear varies. */
@@ -1888,6 +1959,26 @@ export interface components {
             serviceApiMultiplier?: number;
             serviceApiVariableFeeAmount?: number;
             serviceApiVariableFeeRate?: number;
+        };
+        /** @description Funds arrive just in time over an instant rail (production): the quote's `paymentInstructions` say where to send `totalSendingAmount`, before `expiresAt`. Only for instant rails (RTP, SEPA Instant, Spark, stablecoins); never fund such a quote over ACH. */
+        RealtimeFundingSource: {
+            /**
+             * @description Network of the deposit, required by production when `currency` is a stablecoin (for example SOLANA_MAINNET).
+             * @example SOLANA_MAINNET
+             * @example SOLANA_DEVNET
+             * @example ETHEREUM_MAINNET
+             * @example BASE_MAINNET
+             */
+            cryptoNetwork?: string;
+            /** @description Currency the funds arrive in. */
+            currency: string;
+            /** @description Customer on whose behalf the quote is made; omitted, the platform's own quote. */
+            customerId?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            sourceType: "REALTIME_FUNDING";
         };
         /** @description What a receiver accepts; its `lookupId` is passed to `POST /quotes`. */
         ReceiverLookup: {
@@ -2042,6 +2133,8 @@ export interface components {
         };
         /** @description Where the money goes, by `destinationType`. */
         TransactionDestination: components["schemas"]["AccountDestination"] | components["schemas"]["UmaAddressDestination"];
+        /** @description Whether the transaction credits (funds in) or debits (funds out) the account (production). Independent of `type`: an INCOMING pull is a DEBIT. An open set. */
+        TransactionDirection: "CREDIT" | "DEBIT" | (string & {});
         TransactionList: components["schemas"]["ListEnvelope"] & {
             data: components["schemas"]["Transaction"][];
         };
@@ -2491,12 +2584,14 @@ export type EmailOtpVerifyParams = components['schemas']['EmailOtpVerifyParams']
 export type EncryptedOtpBundle = components['schemas']['EncryptedOtpBundle'];
 export type Error = components['schemas']['Error'];
 export type ErrorCode = components['schemas']['ErrorCode'];
+export type EurAccountInfo = components['schemas']['EurAccountInfo'];
 export type ExternalAccount = components['schemas']['ExternalAccount'];
 export type ExternalAccountCreateParams = components['schemas']['ExternalAccountCreateParams'];
 export type ExternalAccountInfo = components['schemas']['ExternalAccountInfo'];
 export type ExternalAccountList = components['schemas']['ExternalAccountList'];
 export type ExternalAccountStatus = components['schemas']['ExternalAccountStatus'];
 export type FailureReason = components['schemas']['FailureReason'];
+export type FieldError = components['schemas']['FieldError'];
 export type FundingPaymentInstruction = components['schemas']['FundingPaymentInstruction'];
 export type GbpAccountInfo = components['schemas']['GbpAccountInfo'];
 export type IncomingPaymentCompletedEvent = components['schemas']['IncomingPaymentCompletedEvent'];
@@ -2508,6 +2603,8 @@ export type IndividualCustomerCreateParams = components['schemas']['IndividualCu
 export type InternalAccount = components['schemas']['InternalAccount'];
 export type InternalAccountExportParams = components['schemas']['InternalAccountExportParams'];
 export type InternalAccountList = components['schemas']['InternalAccountList'];
+export type InternalAccountStatus = components['schemas']['InternalAccountStatus'];
+export type InternalAccountType = components['schemas']['InternalAccountType'];
 export type InternalAccountUpdateParams = components['schemas']['InternalAccountUpdateParams'];
 export type Invitation = components['schemas']['Invitation'];
 export type InvitationClaimedEvent = components['schemas']['InvitationClaimedEvent'];
@@ -2516,6 +2613,7 @@ export type InvitationStatus = components['schemas']['InvitationStatus'];
 export type KycStatus = components['schemas']['KycStatus'];
 export type ListEnvelope = components['schemas']['ListEnvelope'];
 export type LockedCurrencySide = components['schemas']['LockedCurrencySide'];
+export type MxnAccountInfo = components['schemas']['MxnAccountInfo'];
 export type OauthCredentialCreateParams = components['schemas']['OauthCredentialCreateParams'];
 export type OauthVerifyParams = components['schemas']['OauthVerifyParams'];
 export type OutgoingPaymentCompletedEvent = components['schemas']['OutgoingPaymentCompletedEvent'];
@@ -2539,8 +2637,10 @@ export type PlatformExternalAccountList = components['schemas']['PlatformExterna
 export type PurposeOfPayment = components['schemas']['PurposeOfPayment'];
 export type Quote = components['schemas']['Quote'];
 export type QuoteCreateParams = components['schemas']['QuoteCreateParams'];
+export type QuoteSource = components['schemas']['QuoteSource'];
 export type QuoteStatus = components['schemas']['QuoteStatus'];
 export type RateDetails = components['schemas']['RateDetails'];
+export type RealtimeFundingSource = components['schemas']['RealtimeFundingSource'];
 export type ReceiverLookup = components['schemas']['ReceiverLookup'];
 export type ReceiverSupportedCurrency = components['schemas']['ReceiverSupportedCurrency'];
 export type SandboxFundParams = components['schemas']['SandboxFundParams'];
@@ -2556,6 +2656,7 @@ export type TestEvent = components['schemas']['TestEvent'];
 export type Transaction = components['schemas']['Transaction'];
 export type TransactionApproveParams = components['schemas']['TransactionApproveParams'];
 export type TransactionDestination = components['schemas']['TransactionDestination'];
+export type TransactionDirection = components['schemas']['TransactionDirection'];
 export type TransactionList = components['schemas']['TransactionList'];
 export type TransactionRejectParams = components['schemas']['TransactionRejectParams'];
 export type TransactionSource = components['schemas']['TransactionSource'];
@@ -3191,6 +3292,42 @@ export interface operations {
                     "application/json": components["schemas"]["Customer"];
                 };
             };
+            /** @description The created customer, as production answers it (201); the spec answers 200. Treat both alike. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                     *       "platformCustomerId": "cust-7781",
+                     *       "customerType": "INDIVIDUAL",
+                     *       "umaAddress": "$ada@platform.example",
+                     *       "region": "US",
+                     *       "currencies": [
+                     *         "USD"
+                     *       ],
+                     *       "createdAt": "2025-10-13T09:30:00Z",
+                     *       "updatedAt": "2025-10-13T09:30:00Z",
+                     *       "isDeleted": false,
+                     *       "kycStatus": "UNVERIFIED",
+                     *       "fullName": "Ada Lovelace",
+                     *       "birthDate": "1990-12-10",
+                     *       "nationality": "GB",
+                     *       "address": {
+                     *         "line1": "12 Analytical Way",
+                     *         "city": "Austin",
+                     *         "state": "TX",
+                     *         "postalCode": "78701",
+                     *         "country": "US"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
@@ -3264,7 +3401,18 @@ export interface operations {
     updateCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `requestId` of the 202 challenge on a signed retry, or of the PASSKEY `/challenge` answer on `/verify`. Single use - reusing it answers 401 `REQUEST_ID_REUSED`.
+                 * @example 7d6c5b4a-3f2e-1d0c-9b8a-796857463524
+                 */
+                "Request-Id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description Signed retry only - the API-key stamp over the exact `payloadToSign` bytes, made with the session private key (base64url without padding of a JSON object with `publicKey`, `scheme` and `signature`).
+                 * @example eyJwdWJsaWNLZXkiOiIwMmFiIiwic2NoZW1lIjoiU0lHTkFUVVJFX1NDSEVNRV9US19BUElfUDI1NiIsInNpZ25hdHVyZSI6IjMwNDUifQ
+                 */
+                "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
+            };
             path: {
                 /**
                  * @description System id of the customer.
@@ -3307,6 +3455,7 @@ export interface operations {
                     "application/json": components["schemas"]["Customer"];
                 };
             };
+            202: components["responses"]["SignatureRequired"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -3436,6 +3585,8 @@ export interface operations {
                 customerId?: components["parameters"]["CustomerIdFilter"];
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
+                /** @description Only internal accounts of this type (production), for example EMBEDDED_WALLET. */
+                type?: components["schemas"]["InternalAccountType"];
             };
             header?: never;
             path?: never;
@@ -3655,6 +3806,10 @@ export interface operations {
                  * @example USD
                  */
                 currency?: components["parameters"]["CurrencyFilter"];
+                /** @description The `nextCursor` of the previous page; omit for the first page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
             };
             header?: never;
             path?: never;
@@ -3684,7 +3839,9 @@ export interface operations {
                      *             "routingNumber": "021000021"
                      *           }
                      *         }
-                     *       ]
+                     *       ],
+                     *       "hasMore": false,
+                     *       "totalCount": 1
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformExternalAccountList"];
@@ -3732,6 +3889,16 @@ export interface operations {
                     "application/json": components["schemas"]["ExternalAccount"];
                 };
             };
+            /** @description The registered platform external account, as production answers it (201); the spec answers 200. Treat both alike. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExternalAccount"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
@@ -3761,6 +3928,16 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            /** @description The created quote, as production answers it (201); the spec answers 200. Treat both alike. */
+            201: {
+                headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
@@ -4067,6 +4244,8 @@ export interface operations {
     listTransactions: {
         parameters: {
             query?: {
+                /** @description Only transactions sent from or received by this account (account id or UMA address), production. */
+                accountIdentifier?: string;
                 /** @description The `nextCursor` of the previous page; omit for the first page. */
                 cursor?: components["parameters"]["Cursor"];
                 /**
@@ -5150,6 +5329,8 @@ export type ListInternalAccountsQuery = {
                 customerId?: components["parameters"]["CustomerIdFilter"];
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
+                /** @description Only internal accounts of this type (production), for example EMBEDDED_WALLET. */
+                type?: components["schemas"]["InternalAccountType"];
             };
 export type ListPlatformExternalAccountsQuery = {
                 /**
@@ -5157,6 +5338,10 @@ export type ListPlatformExternalAccountsQuery = {
                  * @example USD
                  */
                 currency?: components["parameters"]["CurrencyFilter"];
+                /** @description The `nextCursor` of the previous page; omit for the first page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
             };
 export type LookupExternalAccountReceiverQuery = {
                 /**
@@ -5183,6 +5368,8 @@ export type LookupUmaReceiverQuery = {
                 senderUmaAddress?: components["parameters"]["SenderUmaAddress"];
             };
 export type ListTransactionsQuery = {
+                /** @description Only transactions sent from or received by this account (account id or UMA address), production. */
+                accountIdentifier?: string;
                 /** @description The `nextCursor` of the previous page; omit for the first page. */
                 cursor?: components["parameters"]["Cursor"];
                 /**

@@ -15,6 +15,15 @@ function openUnion<T extends z.ZodMiniType>(key: string, known: readonly string[
 }
 
 /**
+ * One refused field of a 400 answer.
+ */
+export const zFieldError = /* @__PURE__ */ z.object({
+    field: z.string(),
+    message: z.optional(z.string()),
+    constraint: z.optional(z.record(z.string(), z.unknown()))
+});
+
+/**
  * Machine-readable error code; 404 codes name the missing resource.
  */
 export const zErrorCode = /* @__PURE__ */ z.string();
@@ -23,10 +32,13 @@ export const zErrorCode = /* @__PURE__ */ z.string();
  * Body of every non-2xx answer of the service.
  */
 export const zError = /* @__PURE__ */ z.object({
-    status: z.int().check(z.gte(400), z.lte(599)),
+    status: z.optional(z.int().check(z.gte(400), z.lte(599))),
     code: zErrorCode,
-    message: z.string(),
-    details: z.optional(z.record(z.string(), z.unknown()))
+    message: z.optional(z.string()),
+    reason: z.optional(z.string()),
+    details: z.optional(z.object({
+        errors: z.optional(z.array(zFieldError))
+    }))
 });
 
 /**
@@ -203,6 +215,16 @@ export const zCustomerList = /* @__PURE__ */ z.intersection(zListEnvelope, z.obj
 }));
 
 /**
+ * Kind of internal account (production): INTERNAL_FIAT and INTERNAL_CRYPTO holding accounts, EMBEDDED_WALLET, and RULE_BASED extra account numbers. An open set.
+ */
+export const zInternalAccountType = /* @__PURE__ */ z.string();
+
+/**
+ * State of an internal account (production). An open set.
+ */
+export const zInternalAccountStatus = /* @__PURE__ */ z.string();
+
+/**
  * Where and how to send funds so they land in the internal account.
  */
 export const zFundingPaymentInstruction = /* @__PURE__ */ z.object({
@@ -227,7 +249,10 @@ export const zInternalAccount = /* @__PURE__ */ z.object({
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
     customerId: z.optional(z.string()),
-    privateEnabled: z.optional(z.boolean())
+    privateEnabled: z.optional(z.boolean()),
+    type: z.optional(zInternalAccountType),
+    status: z.optional(zInternalAccountStatus),
+    totalBalance: z.optional(zCurrencyAmount)
 });
 
 export const zInternalAccountList = /* @__PURE__ */ z.intersection(zListEnvelope, z.object({
@@ -300,6 +325,7 @@ export const zUsdAccountInfo = /* @__PURE__ */ z.object({
 export const zGbpAccountInfo = /* @__PURE__ */ z.object({
     accountType: z.literal('GBP_ACCOUNT'),
     accountNumber: z.optional(z.string()),
+    sortCode: z.optional(z.string()),
     routingNumber: z.optional(z.string()),
     accountCategory: z.optional(z.string()),
     bankName: z.optional(z.string()),
@@ -338,6 +364,31 @@ export const zBrlAccountInfo = /* @__PURE__ */ z.object({
 });
 
 /**
+ * Euro bank account reached by SEPA (production); production requires `iban`.
+ */
+export const zEurAccountInfo = /* @__PURE__ */ z.object({
+    accountType: z.literal('EUR_ACCOUNT'),
+    iban: z.optional(z.string()),
+    swiftCode: z.optional(z.string()),
+    bankName: z.optional(z.string()),
+    platformAccountId: z.optional(z.string()),
+    paymentRails: z.optional(z.array(z.string())),
+    beneficiary: z.optional(zBeneficiary)
+});
+
+/**
+ * Mexican bank account reached by SPEI (production); production requires `clabeNumber`.
+ */
+export const zMxnAccountInfo = /* @__PURE__ */ z.object({
+    accountType: z.literal('MXN_ACCOUNT'),
+    clabeNumber: z.optional(z.string()),
+    bankName: z.optional(z.string()),
+    platformAccountId: z.optional(z.string()),
+    paymentRails: z.optional(z.array(z.string())),
+    beneficiary: z.optional(zBeneficiary)
+});
+
+/**
  * Spark (Bitcoin layer-2) wallet.
  */
 export const zSparkWalletInfo = /* @__PURE__ */ z.object({
@@ -350,13 +401,15 @@ export const zSparkWalletInfo = /* @__PURE__ */ z.object({
 });
 
 /**
- * Account details, by `accountType`.
+ * Account details, by `accountType`. An open set: production lists many more types (see `x-production-account-types`); the client sends and keeps every one, and the local sandbox accepts each, checking the fields production requires for it.
  */
-export const zExternalAccountInfo = /* @__PURE__ */ openUnion('accountType', ["USD_ACCOUNT","GBP_ACCOUNT","AED_ACCOUNT","BRL_ACCOUNT","SPARK_WALLET"], z.discriminatedUnion('accountType', [
+export const zExternalAccountInfo = /* @__PURE__ */ openUnion('accountType', ["USD_ACCOUNT","GBP_ACCOUNT","AED_ACCOUNT","BRL_ACCOUNT","EUR_ACCOUNT","MXN_ACCOUNT","SPARK_WALLET"], z.discriminatedUnion('accountType', [
     z.extend(zUsdAccountInfo, { accountType: z.literal('USD_ACCOUNT') }),
     z.extend(zGbpAccountInfo, { accountType: z.literal('GBP_ACCOUNT') }),
     z.extend(zAedAccountInfo, { accountType: z.literal('AED_ACCOUNT') }),
     z.extend(zBrlAccountInfo, { accountType: z.literal('BRL_ACCOUNT') }),
+    z.extend(zEurAccountInfo, { accountType: z.literal('EUR_ACCOUNT') }),
+    z.extend(zMxnAccountInfo, { accountType: z.literal('MXN_ACCOUNT') }),
     z.extend(zSparkWalletInfo, { accountType: z.literal('SPARK_WALLET') })
 ]), z.partial(z.pick(zUsdAccountInfo, { platformAccountId: true, beneficiary: true }), { platformAccountId: true, beneficiary: true }));
 
@@ -404,10 +457,13 @@ export const zExternalAccountList = /* @__PURE__ */ z.intersection(zListEnvelope
 }));
 
 /**
- * All external accounts of the platform (not paginated).
+ * A page of the platform's external accounts. The spec's answer is `{ data }` alone (every account); production adds `hasMore`, `nextCursor` and `totalCount`.
  */
 export const zPlatformExternalAccountList = /* @__PURE__ */ z.object({
-    data: z.array(zExternalAccount)
+    data: z.array(zExternalAccount),
+    hasMore: z.optional(z.boolean()),
+    nextCursor: z.optional(z.string()),
+    totalCount: z.optional(z.int().check(z.gte(0)))
 });
 
 /**
@@ -453,11 +509,30 @@ export const zUmaAddressSource = /* @__PURE__ */ z.object({
 });
 
 /**
+ * Funds arrive just in time over an instant rail (production): the quote's `paymentInstructions` say where to send `totalSendingAmount`, before `expiresAt`. Only for instant rails (RTP, SEPA Instant, Spark, stablecoins); never fund such a quote over ACH.
+ */
+export const zRealtimeFundingSource = /* @__PURE__ */ z.object({
+    sourceType: z.literal('REALTIME_FUNDING'),
+    currency: z.string(),
+    customerId: z.optional(z.string()),
+    cryptoNetwork: z.optional(z.string())
+});
+
+/**
  * Where the money comes from, by `sourceType`.
  */
 export const zTransactionSource = /* @__PURE__ */ z.discriminatedUnion('sourceType', [
     z.extend(zAccountSource, { sourceType: z.literal('ACCOUNT') }),
     z.extend(zUmaAddressSource, { sourceType: z.literal('UMA_ADDRESS') })
+]);
+
+/**
+ * Where a quote's money comes from, by `sourceType`: the transaction sources plus production's REALTIME_FUNDING. Kept apart from `TransactionSource` so that code reading transactions and webhooks is unchanged; the local sandbox's transaction of a just-in-time funded quote names the internal account the funds arrive in (`ACCOUNT`).
+ */
+export const zQuoteSource = /* @__PURE__ */ z.discriminatedUnion('sourceType', [
+    z.extend(zAccountSource, { sourceType: z.literal('ACCOUNT') }),
+    z.extend(zUmaAddressSource, { sourceType: z.literal('UMA_ADDRESS') }),
+    z.extend(zRealtimeFundingSource, { sourceType: z.literal('REALTIME_FUNDING') })
 ]);
 
 /**
@@ -488,6 +563,11 @@ export const zTransactionDestination = /* @__PURE__ */ z.discriminatedUnion('des
 ]);
 
 /**
+ * Whether the transaction credits (funds in) or debits (funds out) the account (production). Independent of `type`: an INCOMING pull is a DEBIT. An open set.
+ */
+export const zTransactionDirection = /* @__PURE__ */ z.string();
+
+/**
  * A payment received by a customer or the platform (UMA payment, transfer-in, sandbox simulation).
  */
 export const zIncomingTransaction = /* @__PURE__ */ z.object({
@@ -508,7 +588,8 @@ export const zIncomingTransaction = /* @__PURE__ */ z.object({
         reference: z.string()
     })),
     rateDetails: z.optional(zRateDetails),
-    failureReason: z.optional(zFailureReason)
+    failureReason: z.optional(zFailureReason),
+    direction: z.optional(zTransactionDirection)
 });
 
 /**
@@ -532,7 +613,8 @@ export const zOutgoingTransaction = /* @__PURE__ */ z.object({
         reference: z.string()
     })),
     rateDetails: z.optional(zRateDetails),
-    failureReason: z.optional(zFailureReason)
+    failureReason: z.optional(zFailureReason),
+    direction: z.optional(zTransactionDirection)
 });
 
 /**
@@ -575,7 +657,11 @@ export const zPaymentInstruction = /* @__PURE__ */ z.object({
         reference: z.optional(z.string()),
         assetType: z.optional(z.string()),
         address: z.optional(z.string()),
-        invoice: z.optional(z.string())
+        invoice: z.optional(z.string()),
+        iban: z.optional(z.string()),
+        swiftCode: z.optional(z.string()),
+        clabeNumber: z.optional(z.string()),
+        cryptoNetwork: z.optional(z.string())
     }),
     instructionsNotes: z.optional(z.string())
 });
@@ -588,7 +674,7 @@ export const zQuote = /* @__PURE__ */ z.object({
     status: zQuoteStatus,
     createdAt: z.iso.datetime(),
     expiresAt: z.iso.datetime(),
-    source: zTransactionSource,
+    source: zQuoteSource,
     destination: zTransactionDestination,
     sendingCurrency: zCurrency,
     receivingCurrency: zCurrency,
@@ -606,7 +692,7 @@ export const zQuote = /* @__PURE__ */ z.object({
  * Body of `POST /quotes`.
  */
 export const zQuoteCreateParams = /* @__PURE__ */ z.object({
-    source: zTransactionSource,
+    source: zQuoteSource,
     destination: zTransactionDestination,
     lockedCurrencySide: zLockedCurrencySide,
     lockedCurrencyAmount: z.int().check(z.lte(9000000000000000)),
@@ -1334,18 +1420,24 @@ export const zGetCustomerResponse = /* @__PURE__ */ zCustomer;
 
 export const zUpdateCustomerBody = /* @__PURE__ */ zCustomerUpdateParams;
 
+export const zUpdateCustomerHeaders = /* @__PURE__ */ z.object({
+    'Service-Wallet-Signature': z.optional(z.string()),
+    'Request-Id': z.optional(z.string().check(z.minLength(1)))
+});
+
 export const zUpdateCustomerPath = /* @__PURE__ */ z.object({
     customerId: z.string()
 });
 
-/**
- * The updated customer.
- */
-export const zUpdateCustomerResponse = /* @__PURE__ */ zCustomer;
+export const zUpdateCustomerResponse = /* @__PURE__ */ z.union([
+    zCustomer,
+    zSignatureChallenge
+]);
 
 export const zListInternalAccountsQuery = /* @__PURE__ */ z.object({
     currency: z.optional(z.string()),
     customerId: z.optional(z.string()),
+    type: z.optional(zInternalAccountType),
     limit: z._default(z.optional(z.int().check(z.gte(1), z.lte(100))), 20),
     cursor: z.optional(z.string())
 });
@@ -1407,7 +1499,9 @@ export const zCreateExternalAccountBody = /* @__PURE__ */ zExternalAccountCreate
 export const zCreateExternalAccountResponse = /* @__PURE__ */ zExternalAccount;
 
 export const zListPlatformExternalAccountsQuery = /* @__PURE__ */ z.object({
-    currency: z.optional(z.string())
+    currency: z.optional(z.string()),
+    limit: z._default(z.optional(z.int().check(z.gte(1), z.lte(100))), 20),
+    cursor: z.optional(z.string())
 });
 
 /**
@@ -1481,6 +1575,7 @@ export const zCreateTransferInResponse = /* @__PURE__ */ zIncomingTransaction;
 export const zListTransactionsQuery = /* @__PURE__ */ z.object({
     customerId: z.optional(z.string()),
     platformCustomerId: z.optional(z.string()),
+    accountIdentifier: z.optional(z.string()),
     senderAccountIdentifier: z.optional(z.string()),
     receiverAccountIdentifier: z.optional(z.string()),
     status: z.optional(zTransactionStatus),

@@ -4,7 +4,6 @@ import type { PagePromise } from '../core/pagination';
 import { APIResource } from '../core/resource';
 import { operations as op } from '../generated/operations';
 import type {
-  DataList,
   ExternalAccount,
   ExternalAccountCreateParams,
   ExternalAccountListParams,
@@ -20,7 +19,9 @@ import type {
 /** Internal accounts (balances held by the service), including embedded wallets. */
 export class InternalAccounts extends APIResource {
   /**
-   * Lists internal accounts, filtered by `currency` or `customerId`.
+   * Lists internal accounts, filtered by `currency`, `customerId` or `type` (production's
+   * INTERNAL_FIAT, INTERNAL_CRYPTO, EMBEDDED_WALLET, RULE_BASED). Items carry `type`, `status` and
+   * `totalBalance` where the service answers them.
    * @example
    * ```ts
    * const { data: [usd] } = await cb.internalAccounts.list({
@@ -130,18 +131,20 @@ export class PlatformExternalAccounts extends APIResource {
   }
 
   /**
-   * Lists the platform's external accounts (not paginated: resolves to `{ data }`).
+   * Lists the platform's external accounts, page by page (`limit`, `cursor`): production pages this list.
+   * The spec's answer, every account in one `{ data }`, is read as one complete page, so `await` still
+   * resolves to `{ data }` (the first page) and `for await` walks every page.
    * @example
    * ```ts
-   * // Not paginated: resolves to { data }.
-   * const { data: accounts } = await cb.platform.externalAccounts.list({
-   *   currency: 'USD',
-   * });
-   * for (const account of accounts) console.log(account.id, account.status);
+   * for await (const account of cb.platform.externalAccounts.list({ currency: 'USD' })) {
+   *   console.log(account.id, account.status);
+   * }
+   * // Or one page: `data` as before.
+   * const { data: accounts } = await cb.platform.externalAccounts.list({ limit: 50 });
    * ```
    */
-  list(params?: PlatformExternalAccountListParams, options?: RequestOptions): APIPromise<DataList<ExternalAccount>> {
-    return this._client.call(op.listPlatformExternalAccounts, { query: params }, options);
+  list(params?: PlatformExternalAccountListParams, options?: ListOptions): PagePromise<ExternalAccount> {
+    return this._client.list(op.listPlatformExternalAccounts, { query: params }, options);
   }
 }
 

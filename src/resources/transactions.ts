@@ -33,7 +33,9 @@ export interface WaitForOptions extends RequestOptions {
 /** Transactions: incoming and outgoing payments. */
 export class Transactions extends APIResource {
   /**
-   * Lists transactions with any of the spec's filters and `sortOrder`; `for await` walks every page.
+   * Lists transactions with any of the spec's filters, production's `accountIdentifier` (either end of the
+   * transaction) and `sortOrder`; `for await` walks every page. Each carries `direction` (CREDIT, DEBIT)
+   * where the service answers it.
    * @example
    * ```ts
    * const transactions = cb.transactions.list({

@@ -47,6 +47,17 @@ function fundingInstructions(ctx: Ctx, currency: string): FundingPaymentInstruct
   return [{ accountOrWalletInfo: info, instructionsNotes: `Include the reference ${reference} so the funds are matched to this account.`, isPlatformAccount: false }];
 }
 
+/** Crypto assets the sandbox holds: their accounts are INTERNAL_CRYPTO, the others INTERNAL_FIAT. */
+const CRYPTO = new Set(['BTC', 'USDC']);
+
+/** Stablecoins: a just-in-time funding in one of them names its `cryptoNetwork`. */
+export const STABLECOINS: ReadonlySet<string> = new Set(['USDC']);
+
+/** Production's `type` of an internal account of `currency` (every sandbox account can also act as an embedded wallet). */
+export function internalAccountType(currency: string): 'INTERNAL_FIAT' | 'INTERNAL_CRYPTO' {
+  return CRYPTO.has(currency) ? 'INTERNAL_CRYPTO' : 'INTERNAL_FIAT';
+}
+
 /** Opens an empty internal account of `currency` for `customerId`. */
 export function openInternalAccount(ctx: Ctx, customerId: string, currency: string): InternalAccountRec {
   const { id, seq } = ctx.ids.next('InternalAccount');
@@ -59,6 +70,10 @@ export function openInternalAccount(ctx: Ctx, customerId: string, currency: stri
     createdAt: timestamp,
     updatedAt: timestamp,
     privateEnabled: false,
+    // Production's fields: the sandbox holds no funds in transit, so totalBalance follows balance.
+    type: internalAccountType(currency),
+    status: 'OPEN',
+    totalBalance: { amount: 0, currency: currencyObject(currency) },
   };
   const rec: InternalAccountRec = { seq, createdMs: now(ctx), data, suffix: idSuffix(id), currency };
   ctx.world.internalAccounts.set(id, rec);
@@ -83,6 +98,7 @@ export function moveBalance(ctx: Ctx, account: InternalAccountRec, amount: numbe
     });
   }
   account.data.balance.amount += amount;
+  if (account.data.totalBalance) account.data.totalBalance.amount = account.data.balance.amount;
   account.data.updatedAt = nowIso(ctx);
 }
 
@@ -113,4 +129,72 @@ export function assertFunds(account: InternalAccountRec, amount: number): void {
       { field: 'totalSendingAmount', accountId: account.data.id, available: account.data.balance.amount, required: amount },
     );
   }
+}
+
+/**
+ * What the sandbox checks of an external account's `accountInfo`, by `accountType`: every type production
+ * lists (`x-production-account-types` in the document). `required` lists groups of fields; each group needs
+ * one of its fields (a spec form and production's form of the same thing, e.g. GBP `routingNumber` or
+ * `sortCode`). Types whose required fields production does not state beyond `accountType` need nothing more:
+ * the sandbox is never stricter than the service.
+ */
+export interface AccountTypeRule {
+  /** The currency the account holds; undefined for wallets (the `currency` of the body says which asset). */
+  currency: string | undefined;
+  /** Groups of fields, each needing one of its members. */
+  required: readonly (readonly string[])[];
+  /** A crypto wallet: `cryptoNetwork` is required. */
+  wallet: boolean;
+}
+
+const bank = (currency: string, ...required: string[][]): AccountTypeRule => ({ currency, required, wallet: false });
+const chainWallet: AccountTypeRule = { currency: undefined, required: [['address']], wallet: true };
+
+/** The account types production lists, with the fields it marks required. */
+export const ACCOUNT_TYPES: Readonly<Record<string, AccountTypeRule>> = {
+  // The spec's types: the spec's form is checked as before (one identifying field).
+  USD_ACCOUNT: bank('USD', ['accountNumber']),
+  GBP_ACCOUNT: bank('GBP', ['accountNumber']),
+  AED_ACCOUNT: bank('AED', ['accountNumber', 'iban']),
+  BRL_ACCOUNT: bank('BRL', ['pixKey', 'accountNumber']),
+  SPARK_WALLET: { currency: 'BTC', required: [['address', 'invoice']], wallet: true },
+  // Production's types, with the fields production marks required.
+  EUR_ACCOUNT: bank('EUR', ['iban']),
+  MXN_ACCOUNT: bank('MXN', ['clabeNumber']),
+  CAD_ACCOUNT: bank('CAD', ['bankCode'], ['branchCode'], ['accountNumber']),
+  NGN_ACCOUNT: bank('NGN', ['accountNumber'], ['bankName']),
+  INR_ACCOUNT: bank('INR', ['vpa', 'accountNumber']),
+  ...Object.fromEntries(
+    ['BDT', 'BWP', 'COP', 'DKK', 'EGP', 'GHS', 'GTQ', 'HKD', 'HTG', 'IDR', 'JMD', 'KES', 'MWK', 'MYR', 'PHP', 'PKR', 'RWF', 'SGD', 'SLV', 'THB', 'TZS', 'UGX', 'VND', 'XAF', 'XOF', 'ZAR', 'ZMW', 'CNY', 'ILS'].map(
+      (code) => [`${code}_ACCOUNT`, bank(code)],
+    ),
+  ),
+  SWIFT_ACCOUNT: { currency: undefined, required: [], wallet: false },
+  LIGHTNING: { currency: 'BTC', required: [], wallet: false },
+  BASE_WALLET: chainWallet,
+  ETHEREUM_WALLET: chainWallet,
+  PLASMA_WALLET: chainWallet,
+  ARBITRUM_WALLET: chainWallet,
+  POLYGON_WALLET: chainWallet,
+  SOLANA_WALLET: chainWallet,
+  TRON_WALLET: chainWallet,
+};
+
+/** Fields that identify an account, in the order they are looked for (the dedupe key and the magic values' carrier). */
+const IDENTIFYING = ['accountNumber', 'iban', 'clabeNumber', 'address', 'invoice', 'pixKey', 'vpa'] as const;
+
+/** The number or address that identifies an external account, if it carries one. */
+export function identifyingField(info: Record<string, unknown>): string | undefined {
+  for (const field of IDENTIFYING) {
+    const value = info[field];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return undefined;
+}
+
+/** The required-field groups `info` misses for its type, as `accountInfo.<field>` paths (one per group). */
+export function missingAccountFields(rule: AccountTypeRule, info: Record<string, unknown>): string[] {
+  return rule.required
+    .filter((group) => !group.some((field) => typeof info[field] === 'string' && info[field] !== ''))
+    .map((group) => group.map((field) => `accountInfo.${field}`).join(' or '));
 }

@@ -97,6 +97,20 @@ export function assertExecutable(ctx: Ctx, quote: QuoteRec): void {
   if (source) assertFunds(source, quote.data.totalSendingAmount);
 }
 
+/**
+ * Just-in-time funding (a REALTIME_FUNDING quote): money arriving in `account` (the sandbox fund or
+ * receive endpoints) executes its PENDING realtime quotes, oldest first, while the balance covers them.
+ * An expired quote is left to its expiry; a quote the balance does not cover yet waits for more funds.
+ */
+export function fundRealtimeQuotes(ctx: Ctx, account: InternalAccountRec): void {
+  const waiting = [...ctx.world.quotes.values()]
+    .filter((q) => q.data.status === 'PENDING' && q.data.source.sourceType === 'REALTIME_FUNDING' && q.debitAccountId === account.data.id && now(ctx) < q.expiresMs)
+    .sort((a, b) => a.seq - b.seq);
+  for (const quote of waiting) {
+    if (account.data.balance.amount >= quote.data.totalSendingAmount) execute(ctx, quote);
+  }
+}
+
 export function execute(ctx: Ctx, quote: QuoteRec): void {
   assertExecutable(ctx, quote);
   const tx = ctx.world.transactions.get(quote.data.transactionId)!;
@@ -156,6 +170,7 @@ function mirrorIncoming(ctx: Ctx, outgoing: TransactionRec, target: { accountId:
     id,
     status: 'COMPLETED',
     type: 'INCOMING',
+    direction: 'CREDIT',
     source: sender ? { sourceType: 'UMA_ADDRESS', umaAddress: sender.umaAddress } : source,
     destination: { destinationType: 'ACCOUNT', accountId: account.data.id, currency: account.currency },
     customerId: receiver.data.id,
@@ -201,6 +216,8 @@ export function completeIncoming(ctx: Ctx, tx: TransactionRec): void {
   tx.data.settledAt = nowIso(ctx);
   tx.approval = undefined;
   ctx.webhooks.emit('INCOMING_PAYMENT.COMPLETED', tx.data);
+  const credited = tx.credit && ctx.world.internalAccounts.get(tx.credit.accountId);
+  if (credited) fundRealtimeQuotes(ctx, credited); // an incoming payment funds a just-in-time quote too
 }
 
 /** Ends an incoming payment as FAILED (with a reason) or REJECTED, and tells the platform. */

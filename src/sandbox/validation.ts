@@ -101,7 +101,8 @@ export function validate(location: Location, schema: Schema | undefined, value: 
     400,
     amountOnly ? 'AMOUNT_OUT_OF_RANGE' : 'INVALID_INPUT',
     `Invalid ${location === 'body' ? 'request body' : `${location} parameter`}: ${summary}.`,
-    { field: issues[0]?.field || location, issues },
+    // `errors`: production's form of the same refusal (Error400 details.errors[], one per field).
+    { field: issues[0]?.field || location, issues, errors: issues.map((i) => ({ field: i.field || location, message: i.message })) },
   );
 }
 

@@ -188,6 +188,7 @@ describe('every paginated list walks all pages with for await', () => {
     ['listCustomers', () => cb.customers.list({ limit: 1 }), '/customers'],
     ['listInternalAccounts', () => cb.internalAccounts.list({ limit: 1 }), '/customers/internal-accounts'],
     ['listExternalAccounts', () => cb.externalAccounts.list({ limit: 1 }), '/customers/external-accounts'],
+    ['listPlatformExternalAccounts', () => cb.platform.externalAccounts.list({ limit: 1 }), '/platform/external-accounts'],
     ['listTransactions', () => cb.transactions.list({ limit: 1 }), '/transactions'],
     ['listVerifications', () => cb.verifications.list({ limit: 1 }), '/verifications'],
     ['listUmaProviders', () => cb.umaProviders.list({ limit: 1 }), '/uma-providers'],

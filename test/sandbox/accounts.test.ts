@@ -123,7 +123,14 @@ describe('external accounts', () => {
     expect((await list(`customerId=${c.id}&currency=USD&limit=1`)).data[0].accountInfo.accountNumber).toBe('1');
     const platformList = await call('GET', '/platform/external-accounts');
     expect(platformList.body.data.map((a: any) => a.id)).toEqual([viaCustomerRoute.body.id, platform.body.id]);
-    expect('hasMore' in platformList.body).toBe(false);
+    // Production's form: paginated (the spec's `{ data }` is its subset).
+    expect(platformList.body).toMatchObject({ hasMore: false, totalCount: 2 });
+    const first = await call('GET', '/platform/external-accounts?limit=1');
+    expect(first.body).toMatchObject({ hasMore: true, totalCount: 2 });
+    expect(first.body.data.map((a: any) => a.id)).toEqual([viaCustomerRoute.body.id]);
+    const second = await call('GET', `/platform/external-accounts?limit=1&cursor=${encodeURIComponent(first.body.nextCursor)}`);
+    expect(second.body.data.map((a: any) => a.id)).toEqual([platform.body.id]);
+    expect(second.body.hasMore).toBe(false);
     expect((await call('GET', '/platform/external-accounts?currency=USD')).body.data.map((a: any) => a.id)).toEqual([platform.body.id]);
   });
 });

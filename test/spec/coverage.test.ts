@@ -12,8 +12,8 @@ import { parse } from 'yaml';
 type Json = Record<string, any>;
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-/** The spec lives beside the repository: <repoRoot>/../shared/spec/service-api.md. */
-const specPath = resolvePath(repoRoot, '..', 'shared', 'spec', 'service-api.md');
+/** The spec, copied into the repository: <repoRoot>/spec/service-api.md (spec/README.md). */
+const specPath = resolvePath(repoRoot, 'spec', 'service-api.md');
 const documentPath = resolvePath(repoRoot, 'openapi', 'openapi.yaml');
 
 const specText = readFileSync(specPath, 'utf8');

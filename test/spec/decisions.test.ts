@@ -1,5 +1,5 @@
 /**
- * The OpenAPI document carries the project decisions (shared/spec/decisions.md): the operations the
+ * The OpenAPI document carries the project decisions (spec/decisions.md, a copy of shared/spec/decisions.md): the operations the
  * spec leaves unshaped (marked `x-spec-gap: true`), the error codes, idempotency, the signed-retry
  * 202, the webhook event types, and the per-operation hygiene the SDK generator relies on.
  */
@@ -12,7 +12,7 @@ import { parse } from 'yaml';
 type Json = Record<string, any>;
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const decisionsText = readFileSync(resolvePath(repoRoot, '..', 'shared', 'spec', 'decisions.md'), 'utf8');
+const decisionsText = readFileSync(resolvePath(repoRoot, 'spec', 'decisions.md'), 'utf8');
 const doc = parse(readFileSync(resolvePath(repoRoot, 'openapi', 'openapi.yaml'), 'utf8')) as Json;
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -103,6 +103,8 @@ const SIGNED_OPERATIONS = [
   'POST /internal-accounts/{accountId}/export',
   // Production's secure OTP login (issue 27): /verify answers 202 with the verification token to sign.
   'POST /auth/credentials/{id}/verify',
+  // Production's (issue 27): an email change tied to EMAIL_OTP credentials answers a 202 challenge.
+  'PATCH /customers/{customerId}',
 ];
 
 const NOT_FOUND_CODES = [
@@ -208,9 +210,13 @@ describe('errors', () => {
 
   it('Error has the decided shape', () => {
     const error = doc.components.schemas.Error;
-    expect(error.required.sort()).toEqual(['code', 'message', 'status']);
+    // Only `code` is required: production's 429 body carries `reason` instead of `message` (issue 27).
+    expect(error.required).toEqual(['code']);
+    expect(Object.keys(error.properties).sort()).toEqual(['code', 'details', 'message', 'reason', 'status']);
     expect(error.properties.code.$ref).toBe('#/components/schemas/ErrorCode');
     expect(error.properties.details.type).toBe('object');
+    expect(error.properties.details.properties.errors.items.$ref).toBe('#/components/schemas/FieldError');
+    expect(doc.components.schemas.FieldError.required).toEqual(['field']);
   });
 
   it('reusable error responses exist, carry an example, and 429 carries Retry-After', () => {

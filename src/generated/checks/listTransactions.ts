@@ -3,5 +3,5 @@
 import { defaulted, gte, int, literal, lte, matches, num, object, optional, str, string } from '../../core/checks';
 import { TransactionStatus, TransactionType, P0 } from './components';
 
-const ListTransactionsQuery = /* @__PURE__ */ object({ customerId: optional(string), platformCustomerId: optional(string), senderAccountIdentifier: optional(string), receiverAccountIdentifier: optional(string), status: optional(TransactionStatus), type: optional(TransactionType), reference: optional(string), startDate: optional(str(matches(P0, "datetime"))), endDate: optional(str(matches(P0, "datetime"))), limit: defaulted(optional(num(int, gte(1), lte(100)))), cursor: optional(string), sortOrder: optional(literal(["asc","desc"])) });
+const ListTransactionsQuery = /* @__PURE__ */ object({ customerId: optional(string), platformCustomerId: optional(string), accountIdentifier: optional(string), senderAccountIdentifier: optional(string), receiverAccountIdentifier: optional(string), status: optional(TransactionStatus), type: optional(TransactionType), reference: optional(string), startDate: optional(str(matches(P0, "datetime"))), endDate: optional(str(matches(P0, "datetime"))), limit: defaulted(optional(num(int, gte(1), lte(100)))), cursor: optional(string), sortOrder: optional(literal(["asc","desc"])) });
 export const query = ListTransactionsQuery;

@@ -8,35 +8,20 @@ import type {
   ExternalAccountInfo,
   SandboxFundParams,
 } from '../../generated/types';
-import { moveBalance } from '../accounts';
-import { now, nowIso, type Ctx, type Handler } from '../context';
+import { ACCOUNT_TYPES, identifyingField, internalAccountType, missingAccountFields, moveBalance } from '../accounts';
+import { now, nowIso, type Call, type Ctx, type Handler } from '../context';
 import { CURRENCIES } from '../currencies';
 import { SandboxError, invalidInput } from '../errors';
 import { findCustomer, findInternalAccount, liveExternalAccounts, liveInternalAccounts } from '../finders';
 import { ok } from '../http';
+import { fundRealtimeQuotes } from '../payments';
 import { MAGIC } from '../magic';
 import { paginate } from '../pagination';
 import type { ExternalAccountRec } from '../state';
 
-/** The currency each account type holds. */
-const CURRENCY_OF_TYPE: Record<ExternalAccountInfo['accountType'], string> = {
-  USD_ACCOUNT: 'USD',
-  GBP_ACCOUNT: 'GBP',
-  AED_ACCOUNT: 'AED',
-  BRL_ACCOUNT: 'BRL',
-  SPARK_WALLET: 'BTC',
-};
-
 /** The number or address that identifies an external account (what the magic values of MAGIC are compared with). */
 export function accountIdentifier(info: ExternalAccountInfo): string | undefined {
-  switch (info.accountType) {
-    case 'SPARK_WALLET':
-      return info.address ?? info.invoice;
-    case 'BRL_ACCOUNT':
-      return info.accountNumber ?? info.pixKey;
-    default:
-      return info.accountNumber;
-  }
+  return identifyingField(info as unknown as Record<string, unknown>);
 }
 
 function beneficiaryCheck(info: ExternalAccountInfo, identifier: string): Pick<ExternalAccount, 'beneficiaryVerificationStatus' | 'beneficiaryVerifiedData'> {
@@ -56,31 +41,32 @@ function beneficiaryCheck(info: ExternalAccountInfo, identifier: string): Pick<E
 function register(ctx: Ctx, body: ExternalAccountCreateParams): { rec: ExternalAccountRec; created: boolean } {
   const customerId = body.customerId ?? null;
   if (customerId) findCustomer(ctx, customerId);
-  if (!CURRENCIES.has(body.currency)) {
-    throw new SandboxError(400, 'INVALID_CURRENCY', `Currency ${body.currency} is not supported.`, { field: 'currency', currency: body.currency });
-  }
   const info = body.accountInfo;
-  const held = CURRENCY_OF_TYPE[info.accountType];
-  if (held === undefined) {
-    // The service's account types are an open set; the sandbox emulates the ones the document lists.
-    throw new SandboxError(400, 'INVALID_INPUT', `The sandbox does not emulate accountType ${info.accountType}.`, {
+  const rule = ACCOUNT_TYPES[info.accountType];
+  if (rule === undefined) {
+    // Production refuses a type it does not list; the sandbox accepts every one it lists.
+    throw new SandboxError(400, 'INVALID_INPUT', `accountType ${info.accountType} is not one the service lists.`, {
       field: 'accountInfo.accountType',
-      emulated: Object.keys(CURRENCY_OF_TYPE),
+      accepted: Object.keys(ACCOUNT_TYPES),
     });
   }
-  if (held !== body.currency) {
-    throw new SandboxError(400, 'INVALID_CURRENCY', `A ${info.accountType} holds ${held}, not ${body.currency}.`, {
-      field: 'currency',
-      currency: body.currency,
-      accountType: info.accountType,
-    });
+  // A bank account's currency is its type's; a wallet holds an asset the sandbox knows.
+  if (rule.currency === undefined ? !CURRENCIES.has(body.currency) : rule.currency !== body.currency) {
+    throw new SandboxError(
+      400,
+      'INVALID_CURRENCY',
+      rule.currency === undefined ? `Currency ${body.currency} is not supported.` : `A ${info.accountType} holds ${rule.currency}, not ${body.currency}.`,
+      { field: 'currency', currency: body.currency, accountType: info.accountType },
+    );
   }
-  const identifier = accountIdentifier(info);
-  if (!identifier) {
-    const field = info.accountType === 'SPARK_WALLET' ? 'accountInfo.address' : info.accountType === 'BRL_ACCOUNT' ? 'accountInfo.pixKey' : 'accountInfo.accountNumber';
-    throw invalidInput(field, `${field} is required for a ${info.accountType}.`);
+  const missing = missingAccountFields(rule, info as unknown as Record<string, unknown>);
+  if (missing.length > 0) {
+    const field = missing[0]!.split(' or ')[0]!;
+    throw invalidInput(field, `${missing[0]} is required for a ${info.accountType}.`, { missing });
   }
-  const isWallet = info.accountType === 'SPARK_WALLET';
+  // A type whose production form needs no identifying field is told apart by its whole accountInfo.
+  const identifier = accountIdentifier(info) ?? JSON.stringify(info);
+  const isWallet = rule.wallet;
   if (isWallet && !body.cryptoNetwork) throw invalidInput('cryptoNetwork', 'cryptoNetwork is required for cryptocurrency wallets (e.g. SPARK_MAINNET).');
   if (!isWallet && body.cryptoNetwork) throw invalidInput('cryptoNetwork', 'cryptoNetwork applies to cryptocurrency wallets only.');
   if (body.defaultUmaDepositAccount && !customerId) {
@@ -121,18 +107,36 @@ function makeDefaultDeposit(ctx: Ctx, rec: ExternalAccountRec, customerId: strin
   rec.data.defaultUmaDepositAccount = true;
 }
 
-type AccountQuery = { currency?: string; customerId?: string; limit?: number; cursor?: string };
+type AccountQuery = { currency?: string; customerId?: string; type?: string; limit?: number; cursor?: string };
 
 const listInternal: Handler = (ctx, call) => {
   const q = call.query as AccountQuery;
   const matches = liveInternalAccounts(ctx).filter(
-    (a) => (q.currency === undefined || a.currency === q.currency) && (q.customerId === undefined || a.data.customerId === q.customerId),
+    (a) =>
+      (q.currency === undefined || a.currency === q.currency) &&
+      (q.customerId === undefined || a.data.customerId === q.customerId) &&
+      // EMBEDDED_WALLET: every sandbox account can act as one (its EmbeddedWallet: id names it).
+      (q.type === undefined || q.type === 'EMBEDDED_WALLET' || (a.data.type ?? internalAccountType(a.currency)) === q.type),
   );
   return ok(paginate(matches, q, (a) => a.data));
 };
 
+/** The account types the document shapes; the body's check keeps their fields. */
+const DOCUMENT_TYPES = new Set(['USD_ACCOUNT', 'GBP_ACCOUNT', 'AED_ACCOUNT', 'BRL_ACCOUNT', 'EUR_ACCOUNT', 'MXN_ACCOUNT', 'SPARK_WALLET']);
+
+/**
+ * The body with the `accountInfo` as sent when its type is one the document does not shape: the body's
+ * check keeps only the fields every type shares, and a production type's own fields (`clabeNumber`,
+ * `bankCode` …) are the account's.
+ */
+function withSentAccountInfo<T extends { accountInfo: ExternalAccountInfo }>(call: Call, body: T): T {
+  const sent = (call.json as { accountInfo?: Record<string, unknown> } | undefined)?.accountInfo;
+  if (DOCUMENT_TYPES.has(body.accountInfo.accountType) || !sent || sent.accountType !== body.accountInfo.accountType) return body;
+  return { ...body, accountInfo: { ...sent, ...body.accountInfo } as ExternalAccountInfo };
+}
+
 const createExternal: Handler = (ctx, call) => {
-  const { rec, created } = register(ctx, call.body as ExternalAccountCreateParams);
+  const { rec, created } = register(ctx, withSentAccountInfo(call, call.body as ExternalAccountCreateParams));
   return ok(rec.data, created ? 201 : 200);
 };
 
@@ -145,25 +149,26 @@ const listExternal: Handler = (ctx, call) => {
 };
 
 const createPlatformExternal: Handler = (ctx, call) => {
-  const body = call.body as Omit<ExternalAccountCreateParams, 'customerId'>;
+  const body = withSentAccountInfo(call, call.body as Omit<ExternalAccountCreateParams, 'customerId'>);
   // The platform route takes no customerId: drop one rather than register a customer account here.
   const { rec } = register(ctx, { currency: body.currency, accountInfo: body.accountInfo, platformAccountId: body.platformAccountId });
   return ok(rec.data);
 };
 
 const listPlatformExternal: Handler = (ctx, call) => {
-  const q = call.query as { currency?: string };
-  const data = liveExternalAccounts(ctx)
-    .filter((a) => a.data.customerId === null && (q.currency === undefined || a.data.currency === q.currency))
-    .sort((a, b) => b.createdMs - a.createdMs || b.seq - a.seq)
-    .map((a) => a.data);
-  return ok({ data });
+  const q = call.query as AccountQuery;
+  const matches = liveExternalAccounts(ctx).filter((a) => a.data.customerId === null && (q.currency === undefined || a.data.currency === q.currency));
+  // Production's form: a page (limit, cursor) with hasMore and totalCount; without limit or cursor the
+  // first page holds up to the default page size, as every list of the sandbox.
+  return ok(paginate(matches, q, (a) => a.data));
 };
 
 const fund: Handler = (ctx, call) => {
   const account = findInternalAccount(ctx, call.params.accountId!);
   moveBalance(ctx, account, (call.body as SandboxFundParams).amount);
   account.data.updatedAt = nowIso(ctx);
+  // Funds arriving just in time execute the account's waiting REALTIME_FUNDING quotes.
+  fundRealtimeQuotes(ctx, account);
   return ok(account.data);
 };
 

@@ -5,12 +5,13 @@
 import type {
   OutgoingTransaction,
   PayerDataField,
+  PaymentInstruction,
   Quote,
   QuoteCreateParams,
   ReceiverLookup,
   SupportedCurrency,
 } from '../../generated/types';
-import { assertFunds, primaryAccount } from '../accounts';
+import { assertFunds, primaryAccount, STABLECOINS } from '../accounts';
 import { iso } from '../clock';
 import { now, nowIso, type Ctx, type Handler } from '../context';
 import { CURRENCIES, currencyObject, exchangeRate, type CurrencyInfo } from '../currencies';
@@ -22,7 +23,7 @@ import { assertExecutable, execute, newReference, recordStatus, scheduleExpiry }
 import { authorizeSpend } from '../signed';
 import { price, MAX_QUOTE_AMOUNT } from '../pricing';
 import { providerFor } from '../providers';
-import type { LookupRec, QuoteRec, QuoteTarget, TransactionRec } from '../state';
+import type { InternalAccountRec, LookupRec, QuoteRec, QuoteTarget, TransactionRec } from '../state';
 import { isUmaAddress, umaDomain, umaUser } from '../uma';
 
 /** Quote lifetime (the spec's "typically 1 to 5 minutes"). */
@@ -207,9 +208,39 @@ function checkDestinationCurrency(given: string | undefined, held: string): void
   }
 }
 
+/**
+ * A just-in-time funded quote (production's REALTIME_FUNDING): the funds arrive in the customer's internal
+ * account of `currency`, whose funding instructions the quote answers as its `paymentInstructions`; money
+ * arriving there (sandbox fund, incoming payment) executes the quote. The sandbox funds customers' quotes
+ * only: it keeps no internal accounts of the platform.
+ */
+function realtimeSource(ctx: Ctx, source: Extract<QuoteCreateParams['source'], { sourceType: 'REALTIME_FUNDING' }>) {
+  if (source.customerId === undefined) {
+    throw invalidInput('source.customerId', 'The sandbox funds a REALTIME_FUNDING quote through a customer\'s internal account: give source.customerId.');
+  }
+  findCustomer(ctx, source.customerId);
+  if (STABLECOINS.has(source.currency) && !source.cryptoNetwork) {
+    throw invalidInput('source.cryptoNetwork', `cryptoNetwork is required to fund in ${source.currency} (for example SOLANA_MAINNET).`);
+  }
+  const account = primaryAccount(ctx, source.customerId, source.currency);
+  if (!account) {
+    throw new SandboxError(400, 'INVALID_CURRENCY', `Customer ${source.customerId} has no ${source.currency} account to receive the funds.`, { field: 'source.currency' });
+  }
+  return { debit: account, accountId: account.data.id, currency: account.currency, customerId: source.customerId, realtime: source };
+}
+
+/** Where to send the funds of a just-in-time quote: the account's instructions, with the quote's reference. */
+function realtimeInstructions(account: InternalAccountRec, reference: string, cryptoNetwork: string | undefined): PaymentInstruction[] {
+  return (account.data.fundingPaymentInstructions ?? []).map((instruction) => ({
+    accountOrWalletInfo: { ...instruction.accountOrWalletInfo, reference, ...(cryptoNetwork ? { cryptoNetwork } : {}) },
+    instructionsNotes: `Send totalSendingAmount before expiresAt with the reference ${reference}: the funds execute the quote.`,
+  }));
+}
+
 /** The account a quote sends from: an internal account, or an external USD account (ACH pull). */
 function resolveSource(ctx: Ctx, body: QuoteCreateParams) {
   const source = body.source;
+  if (source.sourceType === 'REALTIME_FUNDING') return realtimeSource(ctx, source);
   if (source.sourceType !== 'ACCOUNT') {
     throw invalidInput('source.sourceType', 'Quotes send from an account; UMA_ADDRESS sources only appear on incoming payments.');
   }
@@ -240,7 +271,10 @@ const create: Handler = async (ctx, call) => {
   requireWithinLimits(ctx, from.code, pricing.totalSendingAmount, 'lockedCurrencyAmount');
   requireWithinLimits(ctx, to.code, pricing.totalReceivingAmount, 'lockedCurrencyAmount');
   // Checked before anything is created, so a refused immediate execution leaves no quote behind.
-  if (body.immediatelyExecute && source.debit) {
+  const realtime = 'realtime' in source ? source.realtime : undefined;
+  // A just-in-time quote executes when its funds arrive, not on immediatelyExecute.
+  const immediate = body.immediatelyExecute === true && realtime === undefined;
+  if (immediate && source.debit) {
     assertFunds(source.debit, pricing.totalSendingAmount);
     const challenge = await authorizeSpend(ctx, call, source.debit, { action: 'CREATE_AND_EXECUTE_QUOTE', amount: pricing.totalSendingAmount, currency: from.code });
     if (challenge) return challenge;
@@ -253,10 +287,12 @@ const create: Handler = async (ctx, call) => {
   const rateDetails =
     dest.target.kind === 'uma' ? { ...pricing.rateDetails, counterpartyMultiplier: 1, counterpartyFixedFee: 0 } : pricing.rateDetails;
   const timestamp = nowIso(ctx);
+  const reference = newReference(ctx, dest.target.kind === 'uma' ? 'UMA' : 'CB');
   const txData: OutgoingTransaction = {
     id: txId.id,
     status: 'PENDING',
     type: 'OUTGOING',
+    direction: 'DEBIT',
     source: { sourceType: 'ACCOUNT', accountId: source.accountId, currency: from.code },
     destination: dest.destination,
     ...(customer ? { customerId: customer.id, platformCustomerId: customer.platformCustomerId } : {}),
@@ -265,7 +301,7 @@ const create: Handler = async (ctx, call) => {
     updatedAt: timestamp,
     ...(body.description !== undefined ? { description: body.description } : {}),
     ...(dest.counterparty ? { counterpartyInformation: dest.counterparty } : {}),
-    reconciliationInstructions: { reference: newReference(ctx, dest.target.kind === 'uma' ? 'UMA' : 'CB') },
+    reconciliationInstructions: { reference },
     rateDetails,
   };
   const creditAccountId = dest.target.kind === 'internal' ? dest.target.accountId : dest.target.kind === 'uma' ? dest.target.localAccountId : undefined;
@@ -282,7 +318,7 @@ const create: Handler = async (ctx, call) => {
     status: 'PENDING',
     createdAt: timestamp,
     expiresAt: iso(expiresMs),
-    source: { sourceType: 'ACCOUNT', accountId: source.accountId, currency: from.code, ...(source.customerId ? { customerId: source.customerId } : {}) },
+    source: realtime ?? { sourceType: 'ACCOUNT', accountId: source.accountId, currency: from.code, ...(source.customerId ? { customerId: source.customerId } : {}) },
     destination: dest.destination,
     sendingCurrency: currencyObject(from.code),
     receivingCurrency: currencyObject(to.code),
@@ -291,6 +327,7 @@ const create: Handler = async (ctx, call) => {
     exchangeRate: pricing.exchangeRate,
     feesIncluded: pricing.feesIncluded,
     transactionId: txId.id,
+    ...(realtime && source.debit ? { paymentInstructions: realtimeInstructions(source.debit, reference, realtime.cryptoNetwork) } : {}),
     ...(dest.counterparty ? { counterpartyInformation: dest.counterparty } : {}),
     rateDetails,
   };
@@ -307,7 +344,7 @@ const create: Handler = async (ctx, call) => {
   ctx.world.quotes.set(data.id, quote);
   ctx.world.transactions.set(txData.id, recordStatus(tx));
   scheduleExpiry(ctx, quote);
-  if (body.immediatelyExecute) execute(ctx, quote);
+  if (immediate) execute(ctx, quote);
   return ok(data);
 };
 

@@ -47,6 +47,7 @@ const list: Handler = (ctx, call) => {
   const q = call.query as {
     customerId?: string;
     platformCustomerId?: string;
+    accountIdentifier?: string;
     senderAccountIdentifier?: string;
     receiverAccountIdentifier?: string;
     status?: string;
@@ -66,6 +67,7 @@ const list: Handler = (ctx, call) => {
     if (q.status !== undefined && t.status !== q.status) return false;
     if (q.type !== undefined && t.type !== q.type) return false;
     if (q.reference !== undefined && t.reconciliationInstructions?.reference !== q.reference) return false;
+    if (q.accountIdentifier !== undefined && !sameIdentifier(identifierOf(t.source), q.accountIdentifier) && !sameIdentifier(identifierOf(t.destination), q.accountIdentifier)) return false;
     if (q.senderAccountIdentifier !== undefined && !sameIdentifier(identifierOf(t.source), q.senderAccountIdentifier)) return false;
     if (q.receiverAccountIdentifier !== undefined && !sameIdentifier(identifierOf(t.destination), q.receiverAccountIdentifier)) return false;
     const created = Date.parse(t.createdAt);
@@ -122,6 +124,7 @@ const transferIn: Handler = (ctx, call) => {
     id,
     status: 'PROCESSING',
     type: 'INCOMING',
+    direction: 'DEBIT', // production: an inbound pull is INCOMING with a DEBIT direction
     source: { sourceType: 'ACCOUNT', accountId: source.data.id, currency: source.data.currency },
     destination: { destinationType: 'ACCOUNT', accountId: destination.data.id, currency: destination.currency },
     ...(customer ? { customerId: customer.id, platformCustomerId: customer.platformCustomerId } : {}),
@@ -190,6 +193,7 @@ const receiveUma: Handler = (ctx, call) => {
     id,
     status: held ? 'PENDING' : 'COMPLETED',
     type: 'INCOMING',
+    direction: 'CREDIT',
     source: { sourceType: 'UMA_ADDRESS', umaAddress: body.senderUmaAddress },
     destination: { destinationType: 'ACCOUNT', accountId, currency },
     customerId: customer.data.id,

@@ -1,0 +1,281 @@
+/**
+ * What a newer production document changes for the operations we share with it:
+ *
+ *   npm run contract:diff -- path/to/newer/openapi.yaml [--base openapi/openapi.yaml] [--map openapi/production-map.json] [--json]
+ *
+ * Compares our document (the base) with production's, operation by operation (matched by method and
+ * path, through the name table openapi/production-map.json), and lists new and removed fields, enum
+ * values, required sets, status codes, operations and webhooks, each marked BREAKING (for this SDK and
+ * its sandbox: something we send is refused, or something we read is gone) or not. Exit code 0; with
+ * `--fail-on-breaking`, 1 when anything is breaking.
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+
+type Json = Record<string, any>;
+
+/** One change; `breaking` says whether this SDK's requests or readings break on it. */
+export interface Change {
+  breaking: boolean;
+  /** `METHOD /path`, `webhook KEY`, or `document`. */
+  where: string;
+  /** request, query, header, response <status>, status, operation, webhook. */
+  part: string;
+  /** Dotted field path, or the status code / value concerned. */
+  subject: string;
+  what: string;
+}
+
+export interface ProductionMap {
+  paths?: Record<string, string>;
+  headers?: Record<string, string>;
+  webhooks?: Record<string, string>;
+  sandboxOnly?: string[];
+}
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+function deref(doc: Json, node: Json | undefined): Json | undefined {
+  let current = node;
+  for (let hops = 0; current && typeof current.$ref === 'string' && hops < 32; hops++) {
+    const ref: string = current.$ref;
+    if (!ref.startsWith('#/')) throw new Error(`contract-diff reads bundled documents only (external $ref ${ref})`);
+    current = ref
+      .slice(2)
+      .split('/')
+      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce<any>((acc, key) => acc?.[key], doc);
+  }
+  return current;
+}
+
+/** What is known of one field of a schema, flattened. */
+interface Field {
+  required: boolean;
+  /** Closed enum values (`enum` / `const`), undefined when open or not an enum. */
+  values?: string[] | undefined;
+  /** Open set (`x-extensible-enum`): new values are never breaking to read. */
+  open?: boolean;
+}
+
+/**
+ * Every field of a schema, by dotted path (`source.accountId`, `data[].id`), across `allOf`, `oneOf` and
+ * `anyOf` (a field of one variant is required only if that variant requires it).
+ */
+export function flatten(doc: Json, node: Json | undefined, prefix = '', out = new Map<string, Field>(), depth = 0, seen = new Set<Json>()): Map<string, Field> {
+  const schema = deref(doc, node);
+  if (!schema || typeof schema !== 'object' || depth > 8 || seen.has(schema)) return out;
+  const nextSeen = new Set(seen).add(schema);
+  for (const part of ['allOf', 'oneOf', 'anyOf']) {
+    for (const sub of (schema[part] ?? []) as Json[]) flatten(doc, sub, prefix, out, depth + 1, nextSeen);
+  }
+  if (schema.type === 'array' || schema.items) flatten(doc, schema.items, `${prefix}[]`, out, depth + 1, nextSeen);
+  const required = new Set<string>(schema.required ?? []);
+  for (const [name, child] of Object.entries<Json>(schema.properties ?? {})) {
+    const path = prefix ? `${prefix}.${name}` : name;
+    const resolved = deref(doc, child) ?? {};
+    const values = enumOf(doc, resolved);
+    const open = Array.isArray(resolved['x-extensible-enum']);
+    const prior = out.get(path);
+    out.set(path, {
+      required: (prior?.required ?? false) || required.has(name),
+      values: prior?.values && values ? [...new Set([...prior.values, ...values])] : (values ?? prior?.values),
+      open: open || prior?.open === true,
+    });
+    flatten(doc, child, path, out, depth + 1, nextSeen);
+  }
+  return out;
+}
+
+function enumOf(doc: Json, schema: Json): string[] | undefined {
+  if (Array.isArray(schema.enum)) return schema.enum.map(String);
+  if (schema.const !== undefined) return [String(schema.const)];
+  if (Array.isArray(schema['x-extensible-enum'])) return schema['x-extensible-enum'].map(String);
+  const parts = [...(schema.allOf ?? []), ...(schema.oneOf ?? [])] as Json[];
+  for (const p of parts) {
+    const v = enumOf(doc, deref(doc, p) ?? {});
+    if (v) return v;
+  }
+  return undefined;
+}
+
+/** Path template with parameter names erased, so `{id}` and `{customerId}` match. */
+const shape = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
+
+function operations(doc: Json): Map<string, { method: string; path: string; op: Json; item: Json }> {
+  const out = new Map<string, { method: string; path: string; op: Json; item: Json }>();
+  for (const [path, item] of Object.entries<Json>(doc.paths ?? {})) {
+    for (const method of METHODS) if (item[method]) out.set(`${method.toUpperCase()} ${shape(path)}`, { method, path, op: item[method], item });
+  }
+  return out;
+}
+
+function bodySchema(doc: Json, holder: Json | undefined): Json | undefined {
+  const resolved = deref(doc, holder);
+  return resolved?.content?.['application/json']?.schema;
+}
+
+function parameters(doc: Json, item: Json, op: Json): Map<string, { in: string; required: boolean }> {
+  const out = new Map<string, { in: string; required: boolean }>();
+  for (const p of [...(item.parameters ?? []), ...(op.parameters ?? [])] as Json[]) {
+    const r = deref(doc, p);
+    // Path parameters are positional: the path's shape matched them already, whatever their names.
+    if (r?.name && r.in !== 'path') out.set(`${r.in}:${String(r.name).toLowerCase()}`, { in: r.in, required: r.required === true });
+  }
+  return out;
+}
+
+/** Compares the fields we send (request) with production's. */
+function compareRequest(add: (c: Omit<Change, 'where'>) => void, part: string, ours: Map<string, Field>, theirs: Map<string, Field>): void {
+  for (const [path, t] of theirs) {
+    const o = ours.get(path);
+    if (!o) add({ breaking: t.required, part, subject: path, what: t.required ? 'new required field (we do not send it)' : 'new optional field' });
+    else if (t.required && !o.required) add({ breaking: true, part, subject: path, what: 'now required (optional here)' });
+    else if (!t.required && o.required) add({ breaking: false, part, subject: path, what: 'now optional (required here)' });
+    if (o?.values && t.values && !t.open) {
+      const gone = o.values.filter((v) => !t.values!.includes(v));
+      const added = t.values.filter((v) => !o.values!.includes(v));
+      if (gone.length) add({ breaking: true, part, subject: path, what: `values no longer accepted: ${gone.join(', ')}` });
+      if (added.length) add({ breaking: false, part, subject: path, what: `new values: ${added.join(', ')}` });
+    }
+  }
+  for (const [path, o] of ours) {
+    if (!theirs.has(path)) add({ breaking: true, part, subject: path, what: `removed (we ${o.required ? 'always' : 'may'} send it)` });
+  }
+}
+
+/** Compares the fields we read (responses, webhooks) with production's. */
+function compareResponse(add: (c: Omit<Change, 'where'>) => void, part: string, ours: Map<string, Field>, theirs: Map<string, Field>): void {
+  for (const [path, t] of theirs) {
+    const o = ours.get(path);
+    if (!o) add({ breaking: false, part, subject: path, what: 'new field' });
+    else if (!t.required && o.required) add({ breaking: true, part, subject: path, what: 'now optional (we read it as always present)' });
+    if (o?.values && t.values) {
+      const added = t.values.filter((v) => !o.values!.includes(v));
+      const gone = o.values.filter((v) => !t.values!.includes(v));
+      // A new value of a set we read as closed breaks an exhaustive switch; an open set takes it.
+      if (added.length) add({ breaking: !o.open, part, subject: path, what: `new values: ${added.join(', ')}${o.open ? ' (open set here)' : ' (closed set here)'}` });
+      if (gone.length) add({ breaking: false, part, subject: path, what: `values no longer answered: ${gone.join(', ')}` });
+    }
+  }
+  for (const [path, o] of ours) {
+    if (!theirs.has(path)) add({ breaking: o.required, part, subject: path, what: o.required ? 'removed (we read it as always present)' : 'removed' });
+  }
+}
+
+const successCodes = (op: Json) => Object.keys(op.responses ?? {}).filter((c) => /^2/.test(c));
+
+/** The changes of production's document `theirs` against ours, through `map`. */
+export function contractDiff(ours: Json, theirs: Json, map: ProductionMap = {}): Change[] {
+  const changes: Change[] = [];
+  const mine = operations(ours);
+  const prod = operations(theirs);
+  const pathMap = new Map(Object.entries(map.paths ?? {}).filter(([k]) => !k.startsWith('$')).map(([k, v]) => [shape(k), shape(v)]));
+  const headerMap = new Map(Object.entries(map.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v.toLowerCase()]));
+  const sandboxOnly = new Set((map.sandboxOnly ?? []).map(shape));
+  const matched = new Set<string>();
+
+  for (const [key, o] of mine) {
+    const [method] = key.split(' ');
+    const theirsKey = `${method} ${pathMap.get(shape(o.path)) ?? shape(o.path)}`;
+    const where = `${method} ${o.path}`;
+    const add = (c: Omit<Change, 'where'>) => changes.push({ where, ...c });
+    const t = prod.get(theirsKey);
+    if (!t) {
+      if (!sandboxOnly.has(shape(o.path))) add({ breaking: true, part: 'operation', subject: o.op.operationId ?? key, what: 'removed from production' });
+      continue;
+    }
+    matched.add(theirsKey);
+    // Parameters (header names through the map).
+    const mp = parameters(ours, o.item, o.op);
+    const tp = parameters(theirs, t.item, t.op);
+    const mapped = new Map([...mp].map(([k, v]) => [v.in === 'header' ? `header:${headerMap.get(k.slice(7)) ?? k.slice(7)}` : k, v]));
+    for (const [k, v] of tp) {
+      const mine = mapped.get(k);
+      if (!mine) add({ breaking: v.required, part: v.in, subject: k.slice(k.indexOf(':') + 1), what: v.required ? 'new required parameter' : 'new optional parameter' });
+      else if (v.required && !mine.required) add({ breaking: true, part: v.in, subject: k.slice(k.indexOf(':') + 1), what: 'now required' });
+    }
+    for (const [k, v] of mapped) if (!tp.has(k)) add({ breaking: v.in !== 'header', part: v.in, subject: k.slice(k.indexOf(':') + 1), what: 'removed' });
+    // Request body.
+    const mb = bodySchema(ours, o.op.requestBody);
+    const tb = bodySchema(theirs, t.op.requestBody);
+    if (mb || tb) compareRequest(add, 'request', flatten(ours, mb), flatten(theirs, tb));
+    // Status codes.
+    const mc = successCodes(o.op);
+    const tc = successCodes(t.op);
+    for (const code of tc) if (!mc.includes(code)) add({ breaking: false, part: 'status', subject: code, what: 'new success status (the client treats every 2xx alike; a 202 with payloadToSign is the challenge)' });
+    for (const code of mc) if (!tc.includes(code)) add({ breaking: false, part: 'status', subject: code, what: 'no longer answered' });
+    // The first success answer each side shares, else each side's first.
+    const shared = mc.find((c) => tc.includes(c));
+    const mr = bodySchema(ours, o.op.responses?.[shared ?? mc[0] ?? '']);
+    const tr = bodySchema(theirs, t.op.responses?.[shared ?? tc[0] ?? '']);
+    if (mr || tr) compareResponse(add, `response ${shared ?? `${mc[0]}/${tc[0]}`}`, flatten(ours, mr), flatten(theirs, tr));
+  }
+
+  // Production operations on the paths we share (same first segment), which we do not have.
+  const prefixes = new Set([...mine.values()].map((o) => o.path.split('/')[1]));
+  for (const [key, t] of prod) {
+    if (matched.has(key) || !prefixes.has(t.path.split('/')[1])) continue;
+    changes.push({ breaking: false, where: `${t.method.toUpperCase()} ${t.path}`, part: 'operation', subject: t.op.operationId ?? key, what: 'new operation (not in our document)' });
+  }
+
+  // Webhooks, by key through the map.
+  const webhookMap = map.webhooks ?? {};
+  const theirHooks = theirs.webhooks ?? {};
+  for (const [key, item] of Object.entries<Json>(ours.webhooks ?? {})) {
+    const theirKey = webhookMap[key] ?? key;
+    const where = `webhook ${key}`;
+    const add = (c: Omit<Change, 'where'>) => changes.push({ where, ...c });
+    const t = theirHooks[theirKey];
+    if (!t) {
+      add({ breaking: false, part: 'webhook', subject: key, what: 'not in production (no longer sent; handlers stay harmless)' });
+      continue;
+    }
+    compareResponse(add, 'payload', flatten(ours, bodySchema(ours, item.post?.requestBody)), flatten(theirs, bodySchema(theirs, t.post?.requestBody)));
+  }
+  const ourKeys = new Set(Object.keys(ours.webhooks ?? {}).map((k) => webhookMap[k] ?? k));
+  for (const key of Object.keys(theirHooks)) {
+    if (!ourKeys.has(key)) changes.push({ breaking: false, where: `webhook ${key}`, part: 'webhook', subject: key, what: 'new webhook (verified deliveries of unknown types are kept)' });
+  }
+  return changes;
+}
+
+/** Text report: one line per change, breaking first, then a count. */
+export function renderChanges(changes: Change[], title: string): string {
+  const sorted = [...changes].sort((a, b) => Number(b.breaking) - Number(a.breaking) || a.where.localeCompare(b.where));
+  const lines = sorted.map((c) => `${c.breaking ? 'BREAKING' : 'ok      '}  ${c.where}  ${c.part}  ${c.subject}: ${c.what}`);
+  const breaking = changes.filter((c) => c.breaking).length;
+  return [`contract diff: ${title}`, ...lines, `${changes.length} changes, ${breaking} breaking for us`].join('\n');
+}
+
+function main(argv: string[]): number {
+  const args = [...argv];
+  const flag = (name: string) => {
+    const i = args.indexOf(name);
+    if (i < 0) return undefined;
+    const value = args[i + 1];
+    args.splice(i, 2);
+    return value;
+  };
+  const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
+  const base = flag('--base') ?? resolve(root, 'openapi/openapi.yaml');
+  const mapPath = flag('--map') ?? resolve(root, 'openapi/production-map.json');
+  const json = args.includes('--json');
+  const failOnBreaking = args.includes('--fail-on-breaking');
+  const newer = args.find((a) => !a.startsWith('--'));
+  if (!newer) {
+    console.error('usage: npm run contract:diff -- path/to/newer/openapi.yaml [--base ours.yaml] [--map map.json] [--json] [--fail-on-breaking]');
+    return 2;
+  }
+  const ours = parse(readFileSync(base, 'utf8')) as Json;
+  const theirs = parse(readFileSync(newer, 'utf8')) as Json;
+  const map = JSON.parse(readFileSync(mapPath, 'utf8')) as ProductionMap;
+  const changes = contractDiff(ours, theirs, map);
+  console.log(json ? JSON.stringify(changes, null, 2) : renderChanges(changes, `${newer} (info.version ${String(theirs.info?.version)}) against ${base}`));
+  return failOnBreaking && changes.some((c) => c.breaking) ? 1 : 0;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) process.exitCode = main(process.argv.slice(2));

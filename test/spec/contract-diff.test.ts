@@ -1,0 +1,81 @@
+/**
+ * scripts/contract-diff.ts on a fixture pair (test/fixtures/contract): every kind of change is listed
+ * once, marked breaking for us or not; and `npm run contract:diff` runs it from the command line.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { contractDiff, renderChanges, type Change } from '../../scripts/contract-diff';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/contract/${name}`, import.meta.url));
+const load = (name: string) => parse(readFileSync(fixture(name), 'utf8'));
+const map = JSON.parse(readFileSync(fixture('map.json'), 'utf8'));
+const line = (c: Change) => `${c.breaking ? 'BREAKING' : 'ok'} ${c.where} ${c.part} ${c.subject}: ${c.what}`;
+
+describe('contract diff', () => {
+  const changes = contractDiff(load('ours.yaml'), load('newer.yaml'), map);
+  const lines = changes.map(line).sort();
+
+  it('lists each change of the fixture pair, marked breaking for us or not', () => {
+    expect(lines).toEqual(
+      [
+        'BREAKING GET /quotes/{quoteId} response 200 exchangeRate: now optional (we read it as always present)',
+        'BREAKING GET /quotes/{quoteId} response 200 lockedSide: new values: NONE (closed set here)',
+        'BREAKING POST /invitations operation createInvitation: removed from production',
+        'BREAKING POST /quotes request memo: removed (we may send it)',
+        'BREAKING POST /quotes request purpose: new required field (we do not send it)',
+        'BREAKING POST /quotes request source.accountId: now required (optional here)',
+        'BREAKING POST /quotes request source.sourceType: values no longer accepted: UMA_ADDRESS',
+        'BREAKING POST /quotes response 200/201 exchangeRate: now optional (we read it as always present)',
+        'BREAKING POST /quotes response 200/201 lockedSide: new values: NONE (closed set here)',
+        'BREAKING webhook OUTGOING_PAYMENT.COMPLETED payload type: now optional (we read it as always present)',
+        'ok GET /quotes/{quoteId} response 200 status: new values: PENDING_AUTHORIZATION (open set here)',
+        'ok GET /transactions query direction: new optional parameter',
+        'ok GET /transactions response 200 data[].direction: new field',
+        'ok POST /quotes header grid-wallet-signature: new optional parameter',
+        'ok POST /quotes request source.sourceType: new values: REALTIME_FUNDING',
+        'ok POST /quotes response 200/201 status: new values: PENDING_AUTHORIZATION (open set here)',
+        'ok POST /quotes status 200: no longer answered',
+        'ok POST /quotes status 201: new success status (the client treats every 2xx alike; a 202 with payloadToSign is the challenge)',
+        'ok POST /quotes/{id}/retry operation retryQuote: new operation (not in our document)',
+        'ok webhook CARD.AUTHORIZED webhook CARD.AUTHORIZED: new webhook (verified deliveries of unknown types are kept)',
+      ].sort(),
+    );
+  });
+
+  it('matches operations by path shape (parameter names differ) and skips sandbox-only operations', () => {
+    expect(lines.some((l) => l.includes('sandboxFund'))).toBe(false);
+    expect(lines.some((l) => l.includes('getQuote:'))).toBe(false);
+  });
+
+  it('maps header names through the table: our Service-Wallet-Signature is production Grid-Wallet-Signature', () => {
+    const ours = load('ours.yaml');
+    ours.paths['/quotes'].post.parameters.push({ name: 'Service-Wallet-Signature', in: 'header', schema: { type: 'string' } });
+    const mapped = contractDiff(ours, load('newer.yaml'), map).map(line);
+    expect(mapped.filter((l) => l.includes('wallet-signature'))).toEqual([]);
+    const unmapped = contractDiff(ours, load('newer.yaml'), {}).map(line);
+    expect(unmapped.filter((l) => l.includes('wallet-signature')).sort()).toEqual([
+      'ok POST /quotes header grid-wallet-signature: new optional parameter',
+      'ok POST /quotes header service-wallet-signature: removed',
+    ]);
+  });
+
+  it('the same documents: no change', () => {
+    expect(contractDiff(load('ours.yaml'), load('ours.yaml'), map)).toEqual([]);
+  });
+
+  it('runs as npm run contract:diff, reading the repository table by default', { timeout: 60_000 }, () => {
+    const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/contract-diff.ts', fixture('newer.yaml'), '--base', fixture('ours.yaml'), '--map', fixture('map.json')], { cwd: root, encoding: 'utf8' });
+    expect(out).toBe(renderChanges(changes, `${fixture('newer.yaml')} (info.version 2026-01-01) against ${fixture('ours.yaml')}`) + '\n');
+    expect(out.trim().split('\n').at(-1)).toBe('20 changes, 10 breaking for us');
+    // Our own document against itself through openapi/production-map.json: only our header names, which the
+    // table renames for production, differ; nothing breaks.
+    const self = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/contract-diff.ts', 'openapi/openapi.yaml'], { cwd: root, encoding: 'utf8' });
+    const selfLines = self.trim().split('\n');
+    expect(selfLines.at(-1)).toMatch(/^\d+ changes, 0 breaking for us$/);
+    expect(selfLines.slice(1, -1).every((l) => /header {2}(grid|service)-wallet-signature: (new optional parameter|removed)$/.test(l))).toBe(true);
+  });
+});

@@ -42,7 +42,7 @@ export interface ClientOptions {
   fetch?: ((input: string, init: RequestInit) => Promise<Response>) | undefined;
   /** Retries after the first attempt, for failures that are safe to repeat. Default 2. */
   maxRetries?: number | undefined;
-  /** Per-attempt timeout in milliseconds. Default 60 000. */
+  /** Deadline of each attempt in milliseconds (connecting, headers and the whole body). Default 60 000. */
   timeout?: number | undefined;
   /**
    * Where logs go: console, pino, winston and bunyan fit (both argument orders are understood).

@@ -127,12 +127,12 @@ type Level = Exclude<LogLevel, 'off'>;
 /** True for loggers that take `(details, message)`: pino (`levels.values`) and bunyan (`streams`). */
 function objectFirst(logger: Logger): boolean {
   const l = logger as unknown as { levels?: { values?: unknown }; streams?: unknown };
-  return (typeof l.levels === 'object' && l.levels !== null && typeof l.levels.values === 'object') || Array.isArray(l.streams);
+  return (typeof l.levels === 'object' && l.levels !== null && typeof l.levels.values === 'object' && l.levels.values !== null) || Array.isArray(l.streams);
 }
 
 /** Level and logger from the options, else from `CROSSBORDER_LOG` (which logs to the console). */
 export function logFromOptions(logger: Logger | undefined, level: LogLevel | undefined, envLevel: string | undefined): Log {
-  const fromEnv = envLevel !== undefined && envLevel in RANK ? (envLevel as LogLevel) : undefined;
+  const fromEnv = envLevel !== undefined && Object.hasOwn(RANK, envLevel) ? (envLevel as LogLevel) : undefined;
   const chosen = logger ?? (fromEnv && fromEnv !== 'off' ? (console as Logger) : undefined);
   return new Log(chosen, level ?? fromEnv ?? 'warn');
 }
@@ -217,6 +217,11 @@ export function maskBody(value: unknown, depth = 0, inPii = false): unknown {
   const pii = inPii || PII_MARKERS.some((marker) => typeof record[marker] === 'string');
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(record)) {
+    // A field's value is one level down: past the limit, masked whatever it is.
+    if (depth >= MAX_DEPTH) {
+      out[k] = MASK;
+      continue;
+    }
     const named = MASKED_FIELDS.has(k);
     if (pii && !named && allowed(k, v)) out[k] = Array.isArray(v) ? [...(v as unknown[])] : v;
     else if (v !== null && typeof v === 'object') out[k] = maskBody(v, depth + 1, pii || named);

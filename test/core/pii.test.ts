@@ -66,7 +66,7 @@ const plantedBody: fc.Arbitrary<Planted> = fc
     // The always-masked names, anywhere.
     named: fc.array(fc.record({ path: fc.array(unknownField, { maxLength: 4 }), field: fc.constantFrom('nationality', 'countryOfResidence', 'fullName', 'email', 'iban', 'taxId', 'umaAddress'), value: piiValue }), { maxLength: 3 }),
     // Past the depth limit, under any name.
-    deep: fc.array(fc.record({ extra: fc.integer({ min: 33, max: 45 }), field: unknownField, value: piiValue }), { maxLength: 2 }),
+    deep: fc.array(fc.record({ extra: fc.integer({ min: 32, max: 45 }), field: unknownField, value: piiValue }), { maxLength: 2 }),
   })
   .map(({ filler, inside, named, deep }) => {
     const body: Record<string, Json> = { ...filler };

@@ -194,6 +194,24 @@ describe('the timeout is a deadline for the whole attempt, body included (issue 
     expect(closed[0]! - started).toBeLessThan(ms + 1_000);
   });
 
+  it('below the dispatcher threshold (the signal path), the same dripping body stops at the timeout', { timeout: 20_000 }, async () => {
+    const closed: number[] = [];
+    const s = await server((req, res) => (req.url.endsWith('/warm') ? json(res, 200, { ok: true }) : drip(res, 200, 40, closed)));
+    forwarding();
+    const timeout = 1_500;
+    const { client } = testClient({ baseUrl: s.url, timeout, maxRetries: 0 });
+    await client.call(op({ method: 'GET', path: '/warm' }));
+    const started = performance.now();
+    const err = await rejected(client.call(createThing, { body: { a: 1 } }));
+    const elapsed = performance.now() - started;
+    expect(err).toBeInstanceOf(APITimeoutError);
+    expect(err.outcomeUnknown).toBe(true);
+    expect(elapsed).toBeGreaterThanOrEqual(timeout - 50);
+    expect(elapsed).toBeLessThan(timeout + 1_000);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(closed).toHaveLength(1);
+  });
+
   it(
     `at ${DISPATCHER_MIN_TIMEOUT_MS} ms (the dispatcher path), a body dripping a byte a second fails at the timeout: APITimeoutError, a write's outcome unknown with its key`,
     { timeout: 45_000 },

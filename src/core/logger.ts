@@ -217,17 +217,10 @@ export function maskBody(value: unknown, depth = 0, inPii = false): unknown {
   const pii = inPii || PII_MARKERS.some((marker) => typeof record[marker] === 'string');
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(record)) {
-    // A field's value is one level down: past the limit, masked whatever it is.
-    if (depth >= MAX_DEPTH) {
-      out[k] = MASK;
-      continue;
-    }
     const named = MASKED_FIELDS.has(k);
-    if (pii && !named && allowed(k, v)) out[k] = Array.isArray(v) ? [...(v as unknown[])] : v;
-    else if (v !== null && typeof v === 'object') out[k] = maskBody(v, depth + 1, pii || named);
-    else if (named) out[k] = v === null || v === undefined ? v : MASK;
-    else if (pii) out[k] = v === null || v === undefined ? v : MASK;
-    else out[k] = v;
+    // An allow-listed value is a string or a list of strings: nothing below it to mask.
+    if (pii && !named && depth < MAX_DEPTH && allowed(k, v)) out[k] = Array.isArray(v) ? [...(v as unknown[])] : v;
+    else out[k] = maskBody(v, depth + 1, pii || named);
   }
   return out;
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import { useMswServer } from '../helpers/msw';
 import { ignoreRejection, Log, logFromOptions, maskBody, maskBodyText, redactHeaders } from '../../src/core/logger';
@@ -183,8 +183,9 @@ describe('the logger', () => {
     new Log({ ...consoleLike, levels: { values: null } } as never, 'info').info('hello', () => ({ a: 4 }));
     new Log({ ...consoleLike, levels: null } as never, 'info').info('hello', () => ({ a: 5 }));
     new Log({ ...consoleLike, streams: {} } as never, 'info').info('hello', () => ({ a: 6 }));
+    new Log({ ...consoleLike, levels: { values: 'x' } } as never, 'info').info('hello', () => ({ a: 7 }));
     new Log(consoleLike, 'info').info('bare');
-    expect(calls).toEqual([['hello', { a: 1 }], [{ a: 2 }, 'hello'], [{ a: 3 }, 'hello'], ['hello', { a: 4 }], ['hello', { a: 5 }], ['hello', { a: 6 }], ['bare']]);
+    expect(calls).toEqual([['hello', { a: 1 }], [{ a: 2 }, 'hello'], [{ a: 3 }, 'hello'], ['hello', { a: 4 }], ['hello', { a: 5 }], ['hello', { a: 6 }], ['hello', { a: 7 }], ['bare']]);
   });
 
   it('a logger that throws or rejects changes nothing, and its rejection is handled', async () => {
@@ -204,6 +205,14 @@ describe('the logger', () => {
     }
     expect(() => ignoreRejection(null)).not.toThrow();
     expect(() => ignoreRejection({ then: 5 })).not.toThrow();
+    // A thenable gets a rejection handler; anything else is left alone.
+    const handlers: unknown[][] = [];
+    ignoreRejection({ then: (...args: unknown[]) => handlers.push(args) });
+    expect(handlers).toHaveLength(1);
+    expect(typeof handlers[0]![1]).toBe('function');
+    const fnThenable = Object.assign(() => undefined, { then: () => handlers.push(['fn']) });
+    ignoreRejection(fnThenable);
+    expect(handlers).toHaveLength(1);
   });
 
   it('logFromOptions: the options first, else CROSSBORDER_LOG to the console; unknown levels are ignored', () => {
@@ -221,5 +230,15 @@ describe('the logger', () => {
     expect(logFromOptions(undefined, undefined, 'off').enabled('error')).toBe(false);
     expect(logFromOptions(undefined, undefined, undefined).enabled('error')).toBe(false);
     expect(logFromOptions(undefined, 'debug', undefined).enabled('error')).toBe(false);
+    // An unknown CROSSBORDER_LOG value turns nothing on.
+    expect(logFromOptions(undefined, undefined, 'verbose').enabled('error')).toBe(false);
+    // The console is the default logger: it is the one written to.
+    const spy = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      logFromOptions(undefined, undefined, 'warn').warn('to the console');
+      expect(spy).toHaveBeenCalledWith('to the console');
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

@@ -1,0 +1,19 @@
+// @ts-nocheck
+import express from 'express';
+import { WebhookVerificationError, type Crossborder, type UnknownEvent, type WebhookEvent } from 'crossborder-sdk';
+import { handleOnce } from './handle-once';
+
+export function createWebhookApp(cb: Crossborder, onEvent: (event: WebhookEvent | UnknownEvent) => Promise<void>) {
+  const app = express();
+  // express.raw keeps the body as a Buffer; express.json would re-serialize it and break the signature.
+  app.post('/webhooks', express.raw({ type: 'application/json' }), async (req, res) => {
+    try {
+      const event = await cb.webhooks.unwrap(req.body, req.headers);
+      await handleOnce(event, onEvent);
+      res.sendStatus(200);
+    } catch (err) {
+      res.sendStatus(err instanceof WebhookVerificationError ? 400 : 500);
+    }
+  });
+  return app;
+}

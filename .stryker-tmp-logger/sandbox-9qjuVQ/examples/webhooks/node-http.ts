@@ -1,0 +1,21 @@
+// @ts-nocheck
+import { createServer } from 'node:http';
+import { WebhookVerificationError, type Crossborder, type UnknownEvent, type WebhookEvent } from 'crossborder-sdk';
+import { handleOnce } from './handle-once';
+
+// cb = new Crossborder(): the service's key comes from CROSSBORDER_WEBHOOK_PUBLIC_KEY (or { webhookPublicKey }).
+export function createWebhookServer(cb: Crossborder, onEvent: (event: WebhookEvent | UnknownEvent) => Promise<void>) {
+  return createServer(async (req, res) => {
+    // Collect the raw bytes: the signature covers exactly these.
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    try {
+      const event = await cb.webhooks.unwrap(Buffer.concat(chunks), req.headers);
+      await handleOnce(event, onEvent);
+      res.writeHead(200).end();
+    } catch (err) {
+      // 400: failed verification; 500: our own failure (the service retries any non-2xx).
+      res.writeHead(err instanceof WebhookVerificationError ? 400 : 500).end();
+    }
+  });
+}

@@ -1,0 +1,284 @@
+/**
+ * `npm run bench`: builds dist/, runs each benchmark in a fresh process three times (in turn: all of
+ * them once, then again), and writes docs/benchmarks.md: every figure of the performance issue as
+ * the median over the runs against its target, each run's value, the machine's load average
+ * beside each, and the command that reproduces it. Ratios come from within one run (contenders
+ * interleaved), because absolute times on a shared 2-core machine are noisy.
+ *
+ * Every measured value is kept in docs/benchmarks.json (what the page is rendered from).
+ *
+ *   npm run bench [-- --runs 3]
+ *   npm run bench -- --render     re-renders docs/benchmarks.md from docs/benchmarks.json
+ */
+// @ts-nocheck
+
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { SIZE_BUDGET } from './budget';
+import type { RequestRow } from './client';
+import type { ConcurrencyRow } from './concurrency';
+import { ensureBuilt, root } from './dist';
+import type { PaginationResult } from './pagination';
+import { formatProfile, type ProfileResult } from './profile';
+import { REMAINS } from './remains';
+import { arg, median } from './rounds';
+import { benchSize, composition, kB, type SizeReport } from './size';
+import type { StartupResult } from './startup';
+
+const RUNS = arg('runs', 3);
+
+/** Runs a benchmark script in its own process and reads the JSON it prints. */
+function run<T>(script: string, args: string[] = []): T {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/bench', script), '--json', ...args], { cwd: root, encoding: 'utf8', timeout: 1_800_000, maxBuffer: 64 << 20 });
+  return JSON.parse(out.trim().split('\n').pop()!) as T;
+}
+/** Runs a script that prints lines for people. */
+const lines = (script: string) => execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/bench', script)], { cwd: root, encoding: 'utf8', timeout: 600_000 }).trim();
+
+interface Results {
+  date: string;
+  machine: string;
+  node: string;
+  runs: { client: RequestRow[]; concurrency: ConcurrencyRow[]; pagination: PaginationResult; startup: StartupResult }[];
+  profiles: ProfileResult[];
+  size: SizeReport;
+  wallet: SizeReport;
+  composition: { total: number; parts: [string, number][] };
+  webhooks: string;
+  sandbox: string;
+}
+const RESULTS = join(root, 'docs/benchmarks.json');
+
+async function measureAll(): Promise<Results> {
+  console.log('building dist/ …');
+  ensureBuilt(true);
+  const runs: Results['runs'] = [];
+  for (let i = 0; i < RUNS; i++) {
+    console.log(`run ${i + 1} of ${RUNS} (load ${loadavg()[0]!.toFixed(2)}): per request …`);
+    const client = run<RequestRow[]>('client.ts');
+    console.log('  concurrency …');
+    const concurrency = run<ConcurrencyRow[]>('concurrency.ts');
+    console.log('  pagination …');
+    const pagination = run<PaginationResult>('pagination.ts');
+    console.log('  startup …');
+    const startup = run<StartupResult>('startup.ts');
+    runs.push({ client, concurrency, pagination, startup });
+  }
+  console.log('profile …');
+  const profiles = run<ProfileResult[]>('profile.ts');
+  console.log('bundle size …');
+  const [size, wallet] = await benchSize();
+  const parts = await composition();
+  console.log('webhooks …');
+  const webhooks = lines('webhooks.ts');
+  console.log('sandbox throughput …');
+  const sandbox = lines('sandbox.ts');
+  return { date: new Date().toISOString().slice(0, 10), machine: `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}`, node: process.version, runs, profiles, size, wallet, composition: parts, webhooks, sandbox };
+}
+
+const results: Results = process.argv.includes('--render') ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as Results) : await measureAll();
+if (!process.argv.includes('--render')) writeFileSync(RESULTS, `${JSON.stringify(results, null, 1)}\n`);
+const { runs, profiles, size, wallet, webhooks, sandbox } = results;
+
+// Formatting.
+const x = (n: number, digits = 3) => `${n.toFixed(digits)}×`;
+const ms = (n: number) => `${n >= 0 ? '+' : '−'}${Math.abs(n).toFixed(1)} ms`;
+const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
+const loads = (ls: [number, number][]) => ls.map(([a, b]) => `${a.toFixed(1)}→${b.toFixed(1)}`).join(', ');
+const ok = (pass: boolean) => (pass ? '✓ met' : '✗ not met');
+const each = (values: number[], f: (n: number) => string) => values.map((v) => f(v)).join(', ');
+
+const get = (i: number) => runs.map((r) => r.client[i]!);
+const [getRuns, postRuns] = [get(0), get(1)];
+const conc = (n: number) => runs.map((r) => r.concurrency.find((c) => c.inFlight === n)!);
+const pag = runs.map((r) => r.pagination);
+const st = runs.map((r) => r.startup);
+
+interface Figure {
+  name: string;
+  baseline: string;
+  values: number[];
+  format: (n: number) => string;
+  target: string;
+  pass: (n: number) => boolean;
+  load: [number, number][];
+  command: string;
+}
+const figures: Figure[] = [
+  { name: 'GET list (20 customers), wall', baseline: 'raw fetch, same timeout', values: getRuns.map((r) => r.sdkRatio), format: x, target: '≤ 1.05×', pass: (n) => n <= 1.05, load: getRuns.map((r) => r.load), command: 'npx tsx scripts/bench/client.ts' },
+  { name: 'POST quote, wall', baseline: 'raw fetch, same timeout', values: postRuns.map((r) => r.sdkRatio), format: x, target: '≤ 1.05×', pass: (n) => n <= 1.05, load: postRuns.map((r) => r.load), command: 'npx tsx scripts/bench/client.ts' },
+  { name: '64 in flight, throughput', baseline: 'raw fetch, same timeout', values: conc(64).map((r) => r.sdkRatio), format: x, target: '≥ 0.95×', pass: (n) => n >= 0.95, load: conc(64).map((r) => r.load), command: 'npx tsx scripts/bench/concurrency.ts' },
+  { name: 'auto-pagination, 100k items, time', baseline: 'raw cursor loop, same timeout', values: pag.map((r) => r.ratio), format: x, target: '≤ 1.05×', pass: (n) => n <= 1.05, load: pag.map((r) => r.load), command: 'npx tsx scripts/bench/pagination.ts' },
+  { name: 'auto-pagination, retained heap 10k → 100k items (growth)', baseline: 'the same at 10k', values: pag.map((r) => r.memory.sdk100k.retainedHeap - r.memory.sdk10k.retainedHeap), format: (n) => `${n >= 0 ? '+' : '−'}${mb(Math.abs(n))}`, target: 'flat (< 1 MB)', pass: (n) => n < 1e6, load: pag.map((r) => r.load), command: 'npx tsx scripts/bench/pagination.ts' },
+  { name: 'auto-pagination, retained heap at 100k items, over raw', baseline: 'raw cursor loop', values: pag.map((r) => r.memory.sdk100k.retainedHeap - r.memory.raw100k.retainedHeap), format: (n) => `${n >= 0 ? '+' : '−'}${mb(Math.abs(n))}`, target: '≤ +2 MB', pass: (n) => n <= 2e6, load: pag.map((r) => r.load), command: 'npx tsx scripts/bench/pagination.ts' },
+  { name: 'first call after import, cold process', baseline: 'a raw first call, cold process', values: st.map((r) => r.firstCallDeltaMs), format: ms, target: '≤ +20 ms', pass: (n) => n <= 20, load: st.map((r) => r.load), command: 'npx tsx scripts/bench/startup.ts' },
+  { name: 'cold import, ESM', baseline: '`node -e ""`', values: st.map((r) => r.importDeltaMs), format: ms, target: '≤ +8 ms', pass: (n) => n <= 8, load: st.map((r) => r.load), command: 'npx tsx scripts/bench/startup.ts' },
+  { name: 'cold import, CJS', baseline: '`node -e ""`', values: st.map((r) => r.importCjsDeltaMs), format: ms, target: '≤ +5 ms', pass: (n) => n <= 5, load: st.map((r) => r.load), command: 'npx tsx scripts/bench/startup.ts' },
+];
+const summary = figures.map((f) => {
+  const m = median(f.values);
+  return `| ${f.name} | ${f.baseline} | **${f.format(m)}** | ${each(f.values, f.format)} | ${f.target} | ${ok(f.pass(m))} | ${loads(f.load)} |`;
+});
+const sizeRows = [
+  `| bundle: initial chunk (\`import { Crossborder }\`, code-split) | — | **${kB(size.initialGzip)}** | deterministic | ≤ 12 kB | ${ok(size.initialGzip <= 12_000)} | — |`,
+  `| bundle: initial chunk + what the first call loads (its checks) | — | **${kB(size.firstCallGzip)}** | deterministic | — | | — |`,
+  `| bundle: everything, one file | — | **${kB(size.oneFileGzip)}** | deterministic | ≤ 25 kB | ${ok(size.oneFileGzip <= 25_000)} | — |`,
+];
+
+const perRequest = (rows: RequestRow[], label: string) => [
+  `| ${label}, run | raw fetch (µs) | raw fetch + timeout signal (µs) | openapi-fetch alone (µs) | SDK (µs) | SDK ÷ raw | openapi-fetch ÷ raw | SDK ÷ openapi-fetch | CPU SDK ÷ raw | requests per contender | load |`,
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+  ...rows.map(
+    (r, i) =>
+      `| ${i + 1} | ${r.raw.wallUs.toFixed(0)} | ${r.rawSignal.wallUs.toFixed(0)} | ${r.openapiFetch.wallUs.toFixed(0)} | ${r.sdk.wallUs.toFixed(0)} | ${x(r.sdkRatio)} | ${x(r.openapiFetchRatio)} | ${x(r.sdkOverOpenapiFetch)} | ${x(r.sdkCpuRatio)} | ${r.requestsPerContender.toLocaleString('en-US')} | ${loads([r.load])} |`,
+  ),
+];
+const concurrencyTable = [
+  '| in flight, run | raw fetch (req/s) | openapi-fetch alone (req/s) | SDK (req/s) | SDK ÷ raw | openapi-fetch ÷ raw | CPU per request raw / SDK (µs) | requests per contender | load |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+  ...[16, 64, 256].flatMap((n) =>
+    conc(n).map(
+      (r, i) =>
+        `| ${n}, ${i + 1} | ${r.rawRps.toFixed(0)} | ${r.openapiFetchRps.toFixed(0)} | ${r.sdkRps.toFixed(0)} | ${x(r.sdkRatio)} | ${x(r.openapiFetchRatio)} | ${r.rawCpuUs.toFixed(0)} / ${r.sdkCpuUs.toFixed(0)} | ${r.requestsPerContender.toLocaleString('en-US')} | ${loads([r.load])} |`,
+    ),
+  ),
+];
+const paginationTable = [
+  '| run | raw cursor loop (ms) | raw loop as an async generator (ms) | SDK `for await` items (ms) | SDK ÷ raw | SDK `.pages()` ÷ raw | retained heap 10k / 100k, SDK | retained heap 10k / 100k, raw | load |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+  ...pag.map(
+    (r, i) =>
+      `| ${i + 1} | ${r.rawMs.toFixed(0)} | ${r.rawAsyncMs.toFixed(0)} | ${r.sdkMs.toFixed(0)} | ${x(r.ratio)} | ${x(r.pagesRatio)} | ${mb(r.memory.sdk10k.retainedHeap)} / ${mb(r.memory.sdk100k.retainedHeap)} | ${mb(r.memory.raw10k.retainedHeap)} / ${mb(r.memory.raw100k.retainedHeap)} | ${loads([r.load])} |`,
+  ),
+];
+const prefetchTable = [
+  '| run | CPU-bound work: raw loop / SDK with prefetch (ms) | speed-up | I/O-bound work: raw loop / SDK with prefetch (ms) | speed-up |',
+  '|---|---:|---:|---:|---:|',
+  ...pag.map((r, i) => `| ${i + 1} | ${r.rawWorkMs.toFixed(0)} / ${r.prefetchMs.toFixed(0)} | ${x(r.prefetchSpeedup, 2)} | ${r.rawIoMs.toFixed(0)} / ${r.prefetchIoMs.toFixed(0)} | ${x(r.prefetchIoSpeedup, 2)} |`),
+];
+const startupTable = [
+  '| run | `node -e ""` (ms) | ESM import over it | CJS require over it | a one-line ES module over it | SDK first call (ms) | raw first call (ms) | first call over raw | import + first call over raw first call | `tsc` over baseline | load |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+  ...st.map(
+    (r, i) =>
+      `| ${i + 1} | ${r.importBaselineMs.toFixed(0)} | ${ms(r.importDeltaMs)} | ${ms(r.importCjsDeltaMs)} | ${ms(r.esmFloorDeltaMs)} | ${r.firstCallMs.toFixed(1)} | ${r.rawFirstCallMs.toFixed(1)} | ${ms(r.firstCallDeltaMs)} | ${ms(r.importAndFirstCallDeltaMs)} | ${r.tscDeltaS >= 0 ? '+' : '−'}${Math.abs(r.tscDeltaS).toFixed(2)} s | ${loads([r.load])} |`,
+  ),
+];
+const sizeTop = (report: SizeReport) => report.initialTop.map(([i, b]) => `${i} ${b}`).join(', ');
+
+const md = `# Benchmarks
+
+Written by \`npm run bench\` (${runs.length} runs) on ${results.machine}, Node ${results.node}, ${results.date}; every measured value is in
+[benchmarks.json](benchmarks.json).
+Everything runs the package as built (\`dist/\`, imported as a user's program imports it), never \`src/\`.
+Each benchmark runs in a fresh process, ${runs.length} times in turn; a ratio comes from one run, where the
+contenders alternate in interleaved rounds (so machine noise hits them alike), and the figure is the
+median over the runs (the mean of the two middle values for an even count). This machine is
+shared with other jobs: the 1-minute load average (2 cores: above 2, other processes wait for CPU)
+is given beside every figure, before → after each run. Absolute times move by tens of percent
+between runs; the ratios are what travels.
+
+Every comparison has a raw baseline with the same timeout mechanism as the SDK: on Node, undici's
+\`headersTimeout\`/\`bodyTimeout\` on each dispatch (\`scripts/bench/timeouts.ts\`, the mechanism of
+\`src/core/dispatcher.ts\`).
+
+## The figures of the performance issue
+
+| figure | baseline | median | each run | target | | load (1 min, before→after, per run) |
+|---|---|---:|---|---:|---|---|
+${summary.join('\n')}
+${sizeRows.join('\n')}
+
+## Per request: SDK vs raw \`fetch\`
+
+A loopback node:http server in its own process answers the document's own example bodies; the
+contenders run in one process, in interleaved rounds of sequential requests: raw \`fetch\` with the
+SDK's timeout mechanism, raw \`fetch\` with \`AbortSignal.timeout()\` (the signal path the SDK keeps for
+browsers, edge runtimes and a user's \`fetch\`), openapi-fetch alone (the request layer the SDK is
+built on, same timeout), and the SDK. Command: \`npx tsx scripts/bench/client.ts\`.
+
+${perRequest(getRuns, 'GET list').join('\n')}
+
+${perRequest(postRuns, 'POST quote').join('\n')}
+
+## Many requests in flight
+
+N workers share a queue of GET list requests; requests per second. Command: \`npx tsx scripts/bench/concurrency.ts\`.
+
+${concurrencyTable.join('\n')}
+
+## Where the time goes
+
+The V8 profiler over ${profiles[0]!.calls.toLocaleString('en-US')} warm \`customers.list()\` calls and as many raw \`fetch\` calls (same timeout
+mechanism), self time per call grouped by who spends it. JSON.parse runs inside the function that calls it
+(openapi-fetch for the SDK, undici's \`json()\` for raw fetch). Command: \`npx tsx scripts/bench/profile.ts\`.
+
+${profiles.map((p) => `${formatProfile(p)}\n\nLoad ${loads([p.load])}.`).join('\n\n')}
+
+## Auto-pagination
+
+${pag[0]!.items.toLocaleString('en-US')} customers in pages of 100 from a list server in its own process. Memory: the largest heap in
+use after a full GC (every 1,000 items) in a child process iterating 10,000 and 100,000 items, with the SDK
+and with the raw loop. Command: \`npx tsx scripts/bench/pagination.ts\`.
+
+${paginationTable.join('\n')}
+
+With work per item (${pag[0]!.workUs} µs of CPU per item; I/O-bound work then waits one turn of the event loop, as a
+database write would), the raw loop against the SDK with \`prefetch: true\`:
+
+${prefetchTable.join('\n')}
+
+## Startup
+
+On the built package, imported by its name from a consumer directory, in fresh processes, interleaved
+runs (medians of 25 each). First call: import, \`new Crossborder()\` and one \`customers.list()\` in a cold
+process, against one raw \`fetch\` GET in a cold process (both load undici on that first request).
+Command: \`npx tsx scripts/bench/startup.ts\`.
+
+${startupTable.join('\n')}
+
+## Bundle size
+
+esbuild, minified, gzip -9, for a browser bundle of \`import { Crossborder }\` and one \`list()\` call.
+Code-split: the initial chunk loads at import; the first call adds its operation's checks (compiled
+from the document); webhook verification and response checks load only when used. One file: the same
+program without splitting, so everything the package can load is in it. \`npm test\` enforces ceilings
+(scripts/bench/budget.ts): initial ${kB(SIZE_BUDGET.initial)}, first call ${kB(SIZE_BUDGET.firstCall)}, one file ${kB(SIZE_BUDGET.oneFile)}, wallet ${kB(SIZE_BUDGET.wallet)}.
+Command: \`npx tsx scripts/bench/size.ts\`.
+
+| bundle | initial chunk | with the first call | never loaded by the call | one file |
+|---|---:|---:|---:|---:|
+| ${size.name} | ${kB(size.initialGzip)} | ${kB(size.firstCallGzip)} | ${kB(size.lazyGzip)} | ${kB(size.oneFileGzip)} |
+| ${wallet.name} | ${kB(wallet.initialGzip)} | — | — | ${kB(wallet.oneFileGzip)} |
+
+What the initial chunk is made of (min+gzip bytes it loses when that part is stubbed out; \`npx tsx scripts/bench/size.ts --composition\`):
+${results.composition.parts.map(([label, bytes]) => `${label} ${kB(bytes)}`).join('; ')}.
+
+Largest inputs of the initial chunk (minified bytes): ${sizeTop(size)}.
+
+Largest inputs of the one-file bundle: ${size.oneFileTop.map(([i, b]) => `${i} ${b}`).join(', ')}.
+
+## Webhook verification
+
+Command: \`npx tsx scripts/bench/webhooks.ts\`.
+
+\`\`\`
+${webhooks}
+\`\`\`
+
+## Sandbox throughput over HTTP
+
+The CLI as built, in a child process, keep-alive connections. Command: \`npx tsx scripts/bench/sandbox.ts\`.
+
+\`\`\`
+${sandbox}
+\`\`\`
+
+${REMAINS}
+`;
+writeFileSync(join(root, 'docs/benchmarks.md'), md);
+console.log(summary.join('\n'));
+console.log(sizeRows.join('\n'));
+console.log('wrote docs/benchmarks.md');

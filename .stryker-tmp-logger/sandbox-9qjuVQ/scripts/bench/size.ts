@@ -1,0 +1,170 @@
+/**
+ * Bundle size of `import { Crossborder }` + one call, as a browser bundler ships it: esbuild,
+ * minified, gzip level 9. Code-split: the initial chunk (what loads at import), what the first
+ * call adds (its operation's checks, loaded with it), and what no call loads (webhook
+ * verification, response checks). One file: the same program bundled without splitting, so
+ * everything the package can load is in it. Also the `crossborder-sdk/wallet` entry.
+ *
+ *   npx tsx scripts/bench/size.ts
+ */
+// @ts-nocheck
+
+import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { root } from './dist';
+import { isMain } from './rounds';
+
+export interface SizeReport {
+  name: string;
+  /** min+gzip bytes loaded at import: the entry and its static imports. */
+  initialGzip: number;
+  /** min+gzip bytes loaded by import and the first call: the initial chunk plus the call's checks. */
+  firstCallGzip: number;
+  /** min+gzip bytes of chunks a call never loads (webhook verification, response checks). */
+  lazyGzip: number;
+  /** min+gzip bytes of the program bundled as one file (no splitting): everything reachable. */
+  oneFileGzip: number;
+  /** Largest inputs of the initial chunk, minified bytes. */
+  initialTop: [string, number][];
+  /** Largest inputs of the one-file bundle, minified bytes. */
+  oneFileTop: [string, number][];
+}
+
+const gz = (bytes: Uint8Array) => gzipSync(bytes, { level: 9 }).length;
+const short = (input: string) => input.replace(/^.*node_modules\//, '').replace(/^.*?src\//, 'src/');
+const alias = { 'crossborder-sdk': join(root, 'src/index.ts'), 'crossborder-sdk/wallet': join(root, 'src/wallet/index.ts') };
+
+function top(inputs: Record<string, { bytesInOutput: number }>[], n = 12): [string, number][] {
+  const sum = new Map<string, number>();
+  for (const set of inputs) for (const [input, info] of Object.entries(set)) sum.set(short(input), (sum.get(short(input)) ?? 0) + info.bytesInOutput);
+  return [...sum.entries()].sort((a, b) => b[1] - a[1]).slice(0, n);
+}
+
+/** `checks`: the source module of the checks the program's call loads (its chunk counts towards the first call). */
+async function measure(name: string, code: string, checks?: string): Promise<SizeReport> {
+  const dir = mkdtempSync(join(tmpdir(), 'crossborder-size-'));
+  try {
+    const entry = join(dir, 'entry.ts');
+    writeFileSync(entry, code);
+    const options = { entryPoints: [entry], bundle: true, minify: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, metafile: true, logLevel: 'silent', alias } satisfies BuildOptions;
+    const split = await build({ ...options, splitting: true, outdir: join(dir, 'split') });
+    const files = new Map(split.outputFiles.map((f) => [f.path, f.contents]));
+    const outputs: Metafile['outputs'] = split.metafile.outputs;
+    const bytes = (p: string) => files.get(resolve(process.cwd(), p))!;
+    const entryOut = Object.keys(outputs).find((p) => outputs[p]!.entryPoint?.endsWith('entry.ts'))!;
+    const closure = (start: string[]) => {
+      const seen = new Set<string>();
+      const visit = (p: string) => {
+        if (seen.has(p)) return;
+        seen.add(p);
+        for (const imp of outputs[p]!.imports) if (imp.kind === 'import-statement') visit(imp.path);
+      };
+      start.forEach(visit);
+      return seen;
+    };
+    const initial = closure([entryOut]);
+    const callChunks = checks ? Object.keys(outputs).filter((p) => Object.keys(outputs[p]!.inputs).some((i) => i.endsWith(checks))) : [];
+    if (checks && callChunks.length === 0) throw new Error(`no chunk holds ${checks}`);
+    const firstCall = closure([entryOut, ...callChunks]);
+    const all = Object.keys(outputs).filter((p) => !p.endsWith('.map'));
+    const gzipOf = (set: Iterable<string>) => [...set].reduce((n, p) => n + gz(bytes(p)), 0);
+
+    const one = await build({ ...options, splitting: false, outfile: join(dir, 'one.js') });
+    return {
+      name,
+      initialGzip: gzipOf(initial),
+      firstCallGzip: gzipOf(firstCall),
+      lazyGzip: gzipOf(all.filter((p) => !firstCall.has(p))),
+      oneFileGzip: gz(one.outputFiles.find((f) => f.path.endsWith('one.js'))!.contents),
+      initialTop: top([...initial].map((p) => outputs[p]!.inputs)),
+      oneFileTop: top(Object.values(one.metafile.outputs).map((o) => o.inputs)),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Parts of the initial chunk: what the package must ship at import, then each module of the pipeline. */
+export const PARTS: [label: string, files: RegExp][] = [
+  ['openapi-fetch (the request layer)', /node_modules\/openapi-fetch\//],
+  ['resource classes (src/resources)', /src\/resources\/[^/]+\.ts$/],
+  ['error classes (src/core/errors.ts, exported)', /src\/core\/errors\.ts$/],
+  ['operation table (src/generated/operations.ts)', /src\/generated\/operations\.ts$/],
+  ['loaders of the compiled checks (src/generated/checks/index.ts)', /src\/generated\/checks\/index\.ts$/],
+  ...['transport', 'answers', 'settings', 'plan', 'pagination', 'logger', 'wire', 'retry', 'call-options', 'validation', 'signed-retry', 'dispatcher', 'api-promise'].map(
+    (m) => [`src/core/${m}.ts`, new RegExp(`src/core/${m}\\.ts$`)] as [string, RegExp],
+  ),
+];
+
+/** The same module, exporting empty stand-ins for every name it exports (what it costs is what goes). */
+function stub(path: string): string {
+  const source = readFileSync(path, 'utf8');
+  const names = new Set<string>();
+  for (const m of source.matchAll(/^export (?:abstract |async )?(?:class|function\*?|const|let) (\w+)/gm)) names.add(m[1]!);
+  if (/export default/.test(source)) names.add('default');
+  for (const m of source.matchAll(/^export \{([^}]*)\}/gm)) for (const n of m[1]!.split(',')) if (!/^\s*type\s/.test(n) && n.trim()) names.add(n.trim().split(/\s+as\s+/).pop()!);
+  return [...names].map((n) => (n === 'default' ? 'export default function () { return {}; }' : `export class ${n} { constructor() {} }`)).join('\n');
+}
+
+/** min+gzip bytes of the initial chunk that each part accounts for: the chunk with it, less the chunk with it stubbed out. */
+export async function composition(parts_: [string, RegExp][] = PARTS): Promise<{ total: number; parts: [string, number][] }> {
+  const code = "import { Crossborder } from 'crossborder-sdk';\nconst cb = new Crossborder({ tokenId: 't', clientSecret: 's' });\ncb.customers.list({ limit: 5 }).then((p) => console.log(p.data.length));\n";
+  const initial = async (without?: RegExp) => {
+    const plugin: Plugin = {
+      name: 'stub',
+      setup(b) {
+        if (without) b.onLoad({ filter: without }, (args) => ({ contents: stub(args.path), loader: 'ts' }));
+      },
+    };
+    const r = await build({ stdin: { contents: code, resolveDir: root, loader: 'ts' }, bundle: true, minify: true, splitting: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, metafile: true, logLevel: 'silent', alias, outdir: '/out', plugins: [plugin] });
+    const outputs = r.metafile.outputs;
+    const entry = Object.keys(outputs).find((p) => outputs[p]!.entryPoint === '<stdin>')!;
+    const seen = new Set<string>();
+    const visit = (p: string) => {
+      if (seen.has(p)) return;
+      seen.add(p);
+      for (const imp of outputs[p]!.imports) if (imp.kind === 'import-statement') visit(imp.path);
+    };
+    visit(entry);
+    return [...seen].reduce((n, p) => n + gz(r.outputFiles.find((f) => f.path === resolve('/', p))!.contents), 0);
+  };
+  const total = await initial();
+  const parts: [string, number][] = [];
+  for (const [label, files] of parts_) parts.push([label, total - (await initial(files))]);
+  return { total, parts };
+}
+
+export async function benchSize(): Promise<[client: SizeReport, wallet: SizeReport]> {
+  return [
+    await measure(
+      'import { Crossborder } + one call',
+      "import { Crossborder } from 'crossborder-sdk';\nconst cb = new Crossborder({ tokenId: 't', clientSecret: 's' });\ncb.customers.list({ limit: 5 }).then((p) => console.log(p.data.length));\n",
+      'src/generated/checks/listCustomers.ts',
+    ),
+    await measure(
+      'crossborder-sdk/wallet (browser)',
+      "import { generateClientKeyPair, WalletSession } from 'crossborder-sdk/wallet';\nconst kp = await generateClientKeyPair();\nconsole.log(kp.publicKey, WalletSession);\n",
+    ),
+  ];
+}
+
+export const kB = (n: number) => `${(n / 1000).toFixed(1)} kB`;
+
+if (isMain(import.meta.url)) {
+  const reports = await benchSize();
+  if (process.argv.includes('--composition')) {
+    const { total, parts } = await composition();
+    console.log(`initial chunk ${kB(total)}: ${parts.map(([l, b]) => `${l} ${kB(b)}`).join('; ')}`);
+  }
+  if (process.argv.includes('--json')) console.log(JSON.stringify(reports));
+  else {
+    for (const r of reports) {
+      console.log(`${r.name}: initial chunk ${kB(r.initialGzip)}, with the first call ${kB(r.firstCallGzip)}, never loaded by the call ${kB(r.lazyGzip)}; one file ${kB(r.oneFileGzip)} (min+gzip)`);
+      console.log(`  initial chunk: ${r.initialTop.map(([i, b]) => `${i} ${b}`).join(', ')}`);
+      console.log(`  one file: ${r.oneFileTop.map(([i, b]) => `${i} ${b}`).join(', ')}`);
+    }
+  }
+}

@@ -1,0 +1,208 @@
+/**
+ * Reading what the service answered: non-2xx answers as typed errors, 202 wallet challenges, list
+ * envelopes. Every text built from an answer goes through a {@link Scrub} first: a gateway that
+ * echoes the request must not put the client's credentials into an error message.
+ * @module
+ */
+// @ts-nocheck
+
+import {
+  APIError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  ResponseValidationError,
+  UnprocessableEntityError,
+  type SignatureChallenge,
+  type ValidationIssue,
+} from './errors';
+import { maskBody } from './logger';
+import { parseRetryAfter } from './retry';
+import { isHeaderValue } from './wire';
+
+/** Removes the client's secrets from a text (or any JSON value) built from an answer. */
+export type Scrub = <T>(value: T) => T;
+
+const REDACTED = '[redacted]';
+
+/**
+ * Builds the scrubber of one client: the secret, the `tokenId:secret` pair, its base64 (the Basic
+ * credential, also URL-safe and unpadded), and any `Authorization` value or `Basic`/`Bearer` credential.
+ */
+export function createScrub(secrets: string[]): Scrub {
+  const literals = [...new Set(secrets.filter((s) => s.length >= 4))].sort((a, b) => b.length - a.length);
+  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const known = literals.length ? new RegExp(literals.map(escape).join('|'), 'g') : undefined;
+  const authorization = /((?:proxy-)?authorization["']?\s*[:=]\s*["']?)[^"'\r\n,;}<]+/gi;
+  const credential = /\b(Basic|Bearer)(\s+|%20|\+)[A-Za-z0-9+/=._~%-]{6,}/gi;
+  const text = (s: string): string => {
+    let out = known ? s.replace(known, REDACTED) : s;
+    out = out.replace(authorization, `$1${REDACTED}`).replace(credential, `$1$2${REDACTED}`);
+    return out;
+  };
+  const scrub = (value: unknown, depth = 0): unknown => {
+    if (typeof value === 'string') return text(value);
+    if (value === null || typeof value !== 'object') return value;
+    if (depth > 32) return REDACTED; // deeper than any answer of the document: not walked, so not kept
+    if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1));
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[text(k)] = scrub(v, depth + 1);
+    return out;
+  };
+  return scrub as Scrub;
+}
+
+/** The answer's `X-Request-Id`, scrubbed: a gateway may echo the request into any header. */
+export function requestIdOf(response: Response | undefined, scrub: Scrub): string | undefined {
+  const id = response?.headers.get('x-request-id');
+  return id === null || id === undefined ? undefined : scrub(id);
+}
+
+/** Base64 of a UTF-8 text, in the forms a gateway may echo (standard, URL-safe, unpadded). */
+export function base64Forms(text: string): string[] {
+  const bytes = new TextEncoder().encode(text);
+  let binary = '';
+  for (const b of bytes) binary += String.fromCharCode(b);
+  const standard = btoa(binary);
+  const unpadded = standard.replace(/=+$/, '');
+  return [standard, unpadded, unpadded.replace(/\+/g, '-').replace(/\//g, '_')];
+}
+
+/** Maps a non-2xx answer to the error class of its status, whatever its body. */
+export function toAPIError(response: Response, body: unknown, operation: string, idempotencyKey: string | undefined, scrub: Scrub): APIError {
+  const parsed = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+  const text = typeof body === 'string' ? body : '';
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = scrub(value);
+  });
+  const rawMessage =
+    typeof parsed.message === 'string'
+      ? parsed.message
+      : text
+        ? `${response.statusText || 'error'}: ${text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 200)}`
+        : response.statusText || undefined;
+  const isWrite = !operation.startsWith('GET ');
+  const redirect = response.status >= 300 && response.status < 400;
+  const location = response.headers.get('location');
+  const init = {
+    status: response.status,
+    code: typeof parsed.code === 'string' ? scrub(parsed.code) : redirect ? 'REDIRECT' : undefined,
+    message: redirect
+      ? `the service answered a redirect${location ? ` to ${scrub(location)}` : ''}; API calls do not follow redirects (check baseUrl)`
+      : rawMessage === undefined
+        ? undefined
+        : scrub(rawMessage),
+    // Masked like the debug log: an error is logged and shipped as often as a log line.
+    details: parsed.details !== null && typeof parsed.details === 'object' ? (maskBody(scrub(parsed.details as Record<string, unknown>)) as Record<string, unknown>) : undefined,
+    requestId: requestIdOf(response, scrub),
+    headers,
+    idempotencyKey,
+    operation,
+    // A write that failed inside the service may have taken effect, and a 303 points at the result of
+    // one it processed (RFC 9110 §15.4.4); a refusal (4xx) or another redirect did not act.
+    outcomeUnknown: (response.status >= 500 || response.status === 303) && isWrite,
+    retryAfter: parseRetryAfter(response.headers.get('retry-after')),
+  };
+  switch (response.status) {
+    case 400:
+      return new BadRequestError(init);
+    case 401:
+      return new AuthenticationError(init);
+    case 403:
+      return new PermissionDeniedError(init);
+    case 404:
+      return new NotFoundError(init);
+    case 409:
+      return new ConflictError(init);
+    case 422:
+      return new UnprocessableEntityError(init);
+    case 429:
+      return new RateLimitError(init);
+    default:
+      return response.status >= 500 ? new InternalServerError(init) : new APIError(init);
+  }
+}
+
+/**
+ * True when a 202 answer to a write is a wallet challenge, so the signed retry applies (on any write):
+ * the operation is one the spec signs, or the body carries a challenge's fields. A malformed challenge
+ * is then refused by {@link readChallenge}, never returned as if it were the resource.
+ */
+export function isChallenge(data: unknown, signed: boolean): boolean {
+  if (signed) return true;
+  const c = data as Record<string, unknown> | null | undefined;
+  return c !== null && typeof c === 'object' && ('payloadToSign' in c || ('requestId' in c && 'expiresAt' in c));
+}
+
+/**
+ * The challenge of a 202, refused when it could not be answered safely: a `requestId` that cannot
+ * be sent as a header, an `expiresAt` that is not a date (a challenge is never signed without knowing
+ * it is still valid).
+ */
+export function readChallenge(data: unknown, response: Response, operation: string, scrub: Scrub): SignatureChallenge {
+  const c = (data ?? {}) as Partial<SignatureChallenge>;
+  const issues: ValidationIssue[] = [];
+  if (typeof c.payloadToSign !== 'string') issues.push({ path: 'payloadToSign', rule: 'invalid_type', message: 'expected string' });
+  if (typeof c.requestId !== 'string' || c.requestId === '' || !isHeaderValue(c.requestId)) {
+    issues.push({ path: 'requestId', rule: 'invalid_type', message: 'expected a string that can be sent as the Request-Id header' });
+  }
+  if (typeof c.expiresAt !== 'string' || Number.isNaN(Date.parse(c.expiresAt))) {
+    issues.push({ path: 'expiresAt', rule: 'invalid_format', message: 'expected an ISO date-time (an unreadable expiry is never signed)' });
+  }
+  if (issues.length) {
+    throw new ResponseValidationError(issues, { status: 202, operation, requestId: requestIdOf(response, scrub) });
+  }
+  return { payloadToSign: c.payloadToSign!, requestId: c.requestId!, expiresAt: c.expiresAt!, type: typeof c.type === 'string' ? c.type : undefined };
+}
+
+/** What the pagination needs of a list envelope. */
+export interface Envelope<T> {
+  data: T[];
+  hasMore: boolean;
+  nextCursor?: string | undefined;
+  totalCount: number;
+}
+
+/**
+ * Reads a list envelope. Only an answer that cannot be a list at all (no `data` array) is an error;
+ * a missing `hasMore` or `totalCount` is worked out and reported through `report` (the service may
+ * change, a list call must not fail for it).
+ */
+export function readEnvelope<T>(
+  data: unknown,
+  response: Response,
+  operation: string,
+  paginated: boolean,
+  report: (issues: ValidationIssue[]) => void,
+  scrub: Scrub,
+): Envelope<T> {
+  const e = data as { data?: unknown; hasMore?: unknown; nextCursor?: unknown; totalCount?: unknown } | null;
+  if (e === null || typeof e !== 'object' || !Array.isArray(e.data)) {
+    throw new ResponseValidationError(
+      [e === null || typeof e !== 'object' ? { path: '', rule: 'invalid_type', message: 'expected object' } : { path: 'data', rule: 'invalid_type', message: 'expected array' }],
+      { status: response.status, operation, requestId: requestIdOf(response, scrub) },
+    );
+  }
+  const issues: ValidationIssue[] = [];
+  const cursor = typeof e.nextCursor === 'string' && e.nextCursor !== '' ? e.nextCursor : undefined;
+  if (e.nextCursor !== undefined && e.nextCursor !== null && typeof e.nextCursor !== 'string') {
+    issues.push({ path: 'nextCursor', rule: 'invalid_type', message: 'expected string' });
+  }
+  let hasMore: boolean;
+  if (typeof e.hasMore === 'boolean') hasMore = e.hasMore;
+  else {
+    hasMore = cursor !== undefined;
+    if (paginated) issues.push({ path: 'hasMore', rule: 'invalid_type', message: `expected boolean (taken as ${hasMore})` });
+  }
+  if (issues.length) report(issues);
+  const envelope = e as Envelope<T>;
+  envelope.hasMore = hasMore;
+  envelope.nextCursor = cursor;
+  if (typeof envelope.totalCount !== 'number') envelope.totalCount = envelope.data.length;
+  return envelope;
+}

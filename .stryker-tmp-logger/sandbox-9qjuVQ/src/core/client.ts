@@ -1,0 +1,376 @@
+/**
+ * The pipeline every operation goes through, written once: local checks, auth, Idempotency-Key,
+ * the attempt loop (timeouts, retries), error mapping, the 202 signed retry, and pagination.
+ * Resources only say which operation, which params, and what comes back. Each stage has its file:
+ * settings (the client's options, checked once), plan (per operation: URL, checks), call-options,
+ * wire, transport (attempts), answers (errors, challenges, envelopes), signed-retry, validation.
+ * @module
+ */
+// @ts-nocheck
+
+import createClient, { createQuerySerializer } from 'openapi-fetch';
+import { APIPromise, type WithResponse } from './api-promise';
+import { createScrub, isChallenge, readChallenge, readEnvelope, requestIdOf, toAPIError, type Scrub } from './answers';
+import { isEmpty, readCallOptions, type CallOptions, type CallSettings } from './call-options';
+import {
+  APIConnectionError,
+  ConfigurationError,
+  CrossborderError,
+  SignatureChallengeError,
+  SignatureRequiredError,
+  ValidationError,
+  type ValidationIssue,
+} from './errors';
+import { ignoreRejection, logFromOptions, type Log } from './logger';
+import type { ClientOptions, Environment, ListOptions, SignedRequestOptions, ValidationIssueReport } from './options';
+import { Page, PagePromise, type CursorTrail } from './pagination';
+import { OperationPlan, type CallInput, type Operation } from './plan';
+import { defaultSleep, unknownOutcomeHint } from './retry';
+import { env, readSettings } from './settings';
+import { SignedRetry } from './signed-retry';
+import { createTransport, PreparedRequest, type CallContext, type TransportConfig } from './transport';
+import { responseIssues } from './validation';
+import { headerIn, mergeHeaders, normalizeQuery, wireProblems } from './wire';
+
+export { API_VERSION, DEFAULT_BASE_URLS, MAX_TIMEOUT_MS, normalizeBaseUrl } from './settings';
+export type { CallInput, Operation } from './plan';
+
+type HttpClient = ReturnType<typeof createClient>;
+
+const NO_HEADERS: [string, unknown][] = [];
+const NO_BAGS: [string, Record<string, unknown> | undefined][] = [];
+
+/**
+ * The transport core of {@link Crossborder}: the pipeline every operation goes through. Holds the
+ * credentials in private fields: they never show in `util.inspect`, `JSON.stringify` or errors.
+ * Resources reach it; users reach it only through {@link Crossborder.request}.
+ * @internal
+ */
+export class CoreClient {
+  /** `sandbox`, `production`, or `unknown` (a `baseUrl` given without an environment: the service decides). */
+  readonly environment: Environment | 'unknown';
+  /** Base address including the version segment. */
+  readonly baseUrl: string;
+  /** Retries after the first attempt. */
+  readonly maxRetries: number;
+  /** Per-attempt timeout in ms. */
+  readonly timeout: number;
+  /** Webhook public key (PEM or hex), if configured. */
+  readonly webhookPublicKey: string | undefined;
+  readonly #authorization: string;
+  readonly #http: HttpClient;
+  readonly #transport: TransportConfig;
+  readonly #validateResponses: boolean;
+  readonly #onValidationIssue: ((report: ValidationIssueReport) => void) | undefined;
+  readonly #defaultHeaders: Record<string, string>;
+  /** Every header of a call without headers of its own (lower-case names), with and without a JSON body. */
+  readonly #plainHeaders: Readonly<Record<string, string>>;
+  readonly #jsonHeaders: Readonly<Record<string, string>>;
+  /** What a call without options runs with. */
+  readonly #defaults: CallSettings;
+  readonly #plans = new Map<Operation, OperationPlan>();
+  readonly #signed = new SignedRetry();
+  /** @internal */
+  readonly log: Log;
+  /** @internal Removes the credentials from texts built from answers. */
+  readonly scrub: Scrub;
+
+  constructor(options: ClientOptions | null = {}) {
+    options ??= {};
+    const settings = readSettings(options);
+    this.environment = settings.environment;
+    this.baseUrl = settings.baseUrl;
+    this.maxRetries = settings.maxRetries;
+    this.timeout = settings.timeout;
+    this.webhookPublicKey = settings.webhookPublicKey;
+    this.#validateResponses = options.validateResponses ?? false;
+    this.#onValidationIssue = options.onValidationIssue;
+    this.#defaultHeaders = settings.headers;
+    this.#authorization = settings.authorization;
+    this.#plainHeaders = { ...settings.headers, authorization: settings.authorization, accept: 'application/json' };
+    this.#jsonHeaders = { 'content-type': 'application/json', ...this.#plainHeaders };
+    this.#defaults = { userKey: undefined, maxRetries: this.maxRetries, timeout: this.timeout, headers: undefined };
+    this.scrub = createScrub(settings.secrets);
+    this.log = logFromOptions(options.logger, options.logLevel, env('CROSSBORDER_LOG'));
+    this.#transport = {
+      fetch: options.fetch,
+      sleep: options.sleep ?? defaultSleep,
+      log: this.log,
+      random: Math.random,
+      scrub: this.scrub,
+    };
+    this.#http = createClient({
+      baseUrl: this.baseUrl,
+      Request: PreparedRequest as unknown as typeof Request,
+      // Made once here: openapi-fetch would otherwise build the default serializer on every call.
+      querySerializer: createQuerySerializer(),
+      fetch: createTransport(this.#transport) as unknown as typeof fetch,
+    });
+  }
+
+  /** @internal Runs one operation through the pipeline. */
+  call<T>(op: Operation, input: CallInput = {}, options?: CallOptions | null): APIPromise<T> {
+    return new APIPromise(this.#run<T>(op, input, options ?? {}));
+  }
+
+  /** @internal Runs a list operation: the result is awaitable (first page) and iterable (all items). */
+  list<T>(op: Operation, input: CallInput = {}, options?: ListOptions | null): PagePromise<T> {
+    const opts = options ?? {};
+    const baseQuery = input.query ?? undefined;
+    const plan = this.#plan(op);
+
+    const nextPage = (c: string, s: AbortSignal | undefined, t: CursorTrail) => fetchPage(c, s, t).then((p) => p.data);
+    const fetchPage = (cursor: string | undefined, signal?: AbortSignal, trail?: CursorTrail): Promise<WithResponse<Page<T>>> => {
+      const pageInput = cursor === undefined ? input : { ...input, query: { ...baseQuery, cursor } };
+      const pageSignal = signal && opts.signal ? AbortSignal.any([signal, opts.signal]) : (signal ?? opts.signal);
+      const pageOptions = pageSignal === opts.signal ? opts : { ...opts, signal: pageSignal };
+      return this.#run<unknown>(op, pageInput, pageOptions).then((r) => {
+        const envelope = readEnvelope<T>(r.data, r.response, plan.label, op.paginated, (issues) =>
+          this.#report({ operation: plan.label, status: r.response.status, requestId: r.requestId, issues }),
+          this.scrub,
+        );
+        const page = r as unknown as WithResponse<Page<T>>; // the pipeline's own object: the page takes the data's place
+        page.data = new Page<T>(envelope, nextPage, cursor, opts.prefetch, trail);
+        return page;
+      });
+    };
+    return new PagePromise(fetchPage(undefined));
+  }
+
+  /** @internal A rejected call, for refusals decided before the pipeline (same promise type as a call). */
+  reject<T>(error: unknown): APIPromise<T> {
+    return new APIPromise<T>(Promise.reject(error));
+  }
+
+  /** @internal Waits like the retry loop does (injectable in tests), abortable by `signal`. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return this.#transport.sleep(ms, signal);
+  }
+
+  /**
+   * Calls any operation of the API by method and path, for operations not wrapped yet.
+   * Path parameters are given in `path` and substituted into `{name}` placeholders.
+   */
+  request<T = unknown>(
+    method: Operation['method'],
+    path: string,
+    input: CallInput = {},
+    options: SignedRequestOptions = {},
+  ): APIPromise<T> {
+    const op: Operation = {
+      id: `${method} ${path}`,
+      method,
+      path,
+      idempotent: options?.idempotencyKey !== undefined || headerIn(options?.headers, 'idempotency-key') !== undefined,
+      signed: true,
+      sandboxOnly: false,
+      paginated: false,
+    };
+    return this.call<T>(op, input ?? {}, options);
+  }
+
+  /** The operation's plan, made on its first call (per client: it holds the client's base address). */
+  #plan(op: Operation): OperationPlan {
+    let plan = this.#plans.get(op);
+    if (!plan) {
+      plan = new OperationPlan(op, this.baseUrl);
+      // Generated operations are a fixed set; ad-hoc ones (request()) are not kept beyond a bound.
+      if (this.#plans.size < 256) this.#plans.set(op, plan);
+    }
+    return plan;
+  }
+
+  async #run<T>(op: Operation, input: CallInput, options: CallOptions): Promise<WithResponse<T>> {
+    const plan = this.#plan(op);
+    const operation = plan.label;
+    if (op.sandboxOnly && this.environment === 'production') {
+      throw new ConfigurationError(
+        `${op.id} is sandbox-only and this client's environment is 'production'; nothing was sent`,
+      );
+    }
+    const query = input.query === undefined || input.query === null ? undefined : normalizeQuery(input.query);
+    const checked = plan.paramIssues(input.path, query, input.body);
+    const issues: ValidationIssue[] = Array.isArray(checked) ? checked : await checked;
+    const given = !isEmpty(options);
+    const settings = given ? readCallOptions(options, operation, op.idempotent, plan.write, this.#defaults, issues) : this.#defaults;
+    if (given || input.header) {
+      wireProblems(
+        input.path,
+        query,
+        [
+          ['options.idempotencyKey', settings.userKey],
+          ['options.signature', options.signature],
+          ['options.requestId', options.requestId],
+          ...Object.entries(input.header ?? {}).map(([k, v]) => [`options.${k}`, v] as [string, unknown]),
+        ],
+        [['options.headers', settings.headers]],
+        issues,
+      );
+    } else if (input.path !== undefined || query !== undefined) wireProblems(input.path, query, NO_HEADERS, NO_BAGS, issues);
+    if (issues.length) throw new ValidationError(issues);
+
+    const idempotencyKey = op.idempotent ? (settings.userKey ?? crypto.randomUUID()) : undefined;
+    // Serialized once: the signed repeat and every retry send these exact bytes.
+    let bodyText: string | undefined;
+    try {
+      bodyText = input.body === undefined ? undefined : JSON.stringify(input.body);
+    } catch (error) {
+      throw new ValidationError([{ path: '', rule: 'not_json', message: `cannot be sent as JSON (${error instanceof Error ? error.message : String(error)})` }]);
+    }
+    const leg: Leg = { plan, input, query, bodyText, idempotencyKey, signal: options.signal, settings };
+
+    if (options.signature !== undefined && options.requestId !== undefined) {
+      this.#signed.claim(options.requestId, operation);
+      return this.#expectFinal(await this.#send<T>(leg, options.signature, options.requestId, this.#signed.expiry(options.requestId)), plan);
+    }
+    const first = await this.#send<T>(leg);
+    if (first.response.status !== 202 || !plan.write || !isChallenge(first.data, op.signed)) return first;
+
+    const challenge = readChallenge(first.data, first.response, operation, this.scrub);
+    this.#signed.remember(challenge); // so a second leg relayed later is checked for expiry too
+    if (!options.signer) throw new SignatureRequiredError(challenge, { operation, idempotencyKey });
+    const signature = await this.#signed.sign(options.signer, challenge, operation);
+    return this.#expectFinal(await this.#send<T>(leg, signature, challenge.requestId, Date.parse(challenge.expiresAt)), plan);
+  }
+
+  /** One leg: one request through openapi-fetch and the attempt loop; non-2xx becomes a typed error. */
+  async #send<T>(leg: Leg, signature?: string, requestId?: string, notAfter?: number): Promise<WithResponse<T>> {
+    const { plan, input, query, bodyText, idempotencyKey, settings } = leg;
+    const { op, label: operation } = plan;
+    // A plain object with lower-case names (a later source replaces an earlier one, whatever the
+    // case): fetch copies it faster than a `Headers`, and the custom `fetch` option gets it as is.
+    let headers: Record<string, string>;
+    if (settings.headers === undefined && input.header === undefined) {
+      headers = { ...(bodyText === undefined ? this.#plainHeaders : this.#jsonHeaders) };
+    } else {
+      headers = bodyText === undefined ? {} : { 'content-type': 'application/json' };
+      Object.assign(headers, this.#defaultHeaders); // lower-cased once, in the constructor
+      mergeHeaders(headers, settings.headers);
+      mergeHeaders(headers, input.header);
+      headers.authorization = this.#authorization;
+      headers.accept = 'application/json';
+    }
+    if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+    if (signature !== undefined) headers['service-wallet-signature'] = signature;
+    if (requestId !== undefined) headers['request-id'] = requestId;
+
+    const ctx: CallContext = {
+      operation,
+      idempotencyKey,
+      maxRetries: settings.maxRetries,
+      timeout: settings.timeout,
+      signal: leg.signal,
+      headers,
+      body: bodyText,
+      // A signed leg goes out once per requestId: repeated only when it surely never left.
+      safe: requestId === undefined && (op.method === 'GET' || idempotencyKey !== undefined),
+      notAfter,
+      attempts: 0,
+      response: undefined,
+    };
+    let result: { data?: unknown; error?: unknown };
+    try {
+      result = await this.#http.request(plan.method as 'get', op.path as never, {
+        params: { path: input.path, query },
+        pathSerializer: plan.pathSerializer,
+        ctx,
+      } as never);
+    } catch (error) {
+      if (error instanceof CrossborderError) throw error;
+      // Nothing was sent: building the request failed (the checks in #run should have caught it).
+      if (ctx.attempts === 0) {
+        throw new ValidationError([{ path: '', rule: 'unsendable', message: `the request cannot be built: ${error instanceof Error ? error.message : String(error)}` }]);
+      }
+      // openapi-fetch parses 2xx bodies itself: a non-JSON one (a proxy's HTML page) throws here.
+      const cause = error instanceof Error ? Object.assign(new Error(this.scrub(error.message)), { name: error.name }) : undefined;
+      throw new APIConnectionError(
+        `${operation} answered ${ctx.response?.status ?? ''} with a body that is not JSON` +
+          (plan.write ? unknownOutcomeHint(idempotencyKey) : ''),
+        {
+          outcomeUnknown: plan.write,
+          idempotencyKey,
+          operation,
+          cause,
+          status: ctx.response?.status,
+          requestId: requestIdOf(ctx.response, this.scrub),
+        },
+      );
+    }
+    const response = ctx.response!; // the real Response (openapi-fetch saw its buffered copy)
+    const responseRequestId = requestIdOf(response, this.scrub);
+    if (!response.ok) throw toAPIError(response, result.error, operation, idempotencyKey, this.scrub);
+    // A 2xx without the resource is not a success. Only a DELETE answers 204 (revocations); the escape
+    // hatch (no documented answer) also takes a 202 or 204 without body, or a JSON null.
+    const documented = op.response !== undefined;
+    // Every documented answer is an object (a resource, an envelope): a bare value or an array is not it either.
+    const missing = result.data === undefined || result.data === null || (documented && (typeof result.data !== 'object' || Array.isArray(result.data)));
+    const expected =
+      (response.status === 204 && (op.method === 'DELETE' || !documented)) || (!documented && (response.status === 202 || result.data === null));
+    if (missing && !expected) {
+      throw new APIConnectionError(
+        `${operation} answered ${response.status} without the resource` + (plan.write ? unknownOutcomeHint(idempotencyKey) : ''),
+        { outcomeUnknown: plan.write, idempotencyKey, operation, status: response.status, requestId: responseRequestId },
+      );
+    }
+    if (this.#validateResponses && documented && response.status !== 202 && response.status !== 204) {
+      const issues = await responseIssues(op.id, result.data);
+      if (issues.length) this.#report({ operation, status: response.status, requestId: responseRequestId, issues });
+    }
+    return { data: result.data as T, response, idempotencyKey, requestId: responseRequestId };
+  }
+
+  /** Drift between an answer and the document: reported, never thrown (the call succeeded at the service). */
+  #report(report: ValidationIssueReport): void {
+    if (this.#onValidationIssue) {
+      try {
+        ignoreRejection(this.#onValidationIssue(report));
+      } catch {
+        // The hook is the user's; a call that succeeded stays a success.
+      }
+      return;
+    }
+    const first = report.issues[0];
+    const message = `${report.operation} answered ${report.status} with a body that differs from the document: ${first?.path || '(root)'}: ${first?.message ?? ''}`;
+    if (this.log.enabled('warn')) this.log.warn(message, () => ({ ...report }));
+    else if (this.#validateResponses) {
+      try {
+        console.warn(`[crossborder-sdk] ${message}`);
+      } catch {
+        // no console
+      }
+    }
+  }
+
+  #expectFinal<T>(result: WithResponse<T>, plan: OperationPlan): WithResponse<T> {
+    if (result.response.status === 202 && isChallenge(result.data, plan.op.signed)) {
+      const again = readChallenge(result.data, result.response, plan.label, this.scrub);
+      this.#signed.remember(again);
+      throw new SignatureChallengeError(
+        `${plan.label}: the service asked for another signature after the signed request (requestId ${again.requestId}); ` +
+          `start again from the unsigned call`,
+      );
+    }
+    return result;
+  }
+
+  /** The credentials are private fields; this keeps `util.inspect` output short and safe. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `Crossborder { environment: '${this.environment}', baseUrl: '${this.baseUrl}' }`;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { environment: this.environment, baseUrl: this.baseUrl, maxRetries: this.maxRetries, timeout: this.timeout };
+  }
+}
+
+/** What one leg of a call sends (the signed repeat sends the same, plus the two headers). */
+interface Leg {
+  plan: OperationPlan;
+  input: CallInput;
+  query: Record<string, unknown> | undefined;
+  bodyText: string | undefined;
+  idempotencyKey: string | undefined;
+  signal: AbortSignal | undefined;
+  settings: CallSettings;
+}
+

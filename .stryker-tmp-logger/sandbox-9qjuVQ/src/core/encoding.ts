@@ -1,0 +1,200 @@
+/**
+ * The byte encodings of the package, in one place: hex, base64 (standard and URL-safe), PEM,
+ * UTF-8, and the DER ⇄ IEEE P1363 forms of ECDSA P-256 signatures. The alphabets come from
+ * @scure/base (audited, no runtime APIs); what is ours is the strictness the protocols need. Webhook
+ * verification, the wallet and the sandbox all use these. Decoders return `undefined` on bad input;
+ * callers turn that into their own typed error naming the field.
+ * @internal
+ * @module
+ */
+// @ts-nocheck
+
+import { base64, base64nopad, base64urlnopad, hex } from '@scure/base';
+
+/** Bytes backed by a plain ArrayBuffer, as WebCrypto's `BufferSource` wants. */
+export type Bytes = Uint8Array<ArrayBuffer>;
+
+/** Size of one P-256 scalar (r or s) in bytes. */
+export const P256_SCALAR_BYTES = 32;
+
+/** A copy in this realm's ArrayBuffer (WebCrypto refuses typed arrays of another realm in some runtimes). */
+export function own(bytes: Uint8Array): Bytes {
+  const out = new Uint8Array(bytes.length);
+  out.set(bytes);
+  return out;
+}
+
+/** Lower-case hex of `bytes`. */
+export function bytesToHex(bytes: Uint8Array): string {
+  return hex.encode(bytes);
+}
+
+/** Hex (either case, even length, no prefix) → bytes, or `undefined`. */
+export function hexToBytes(text: string): Bytes | undefined {
+  if (typeof text !== 'string' || !/^(?:[0-9a-fA-F]{2})*$/.test(text)) return undefined;
+  return own(hex.decode(text.toLowerCase()));
+}
+
+/** Standard base64 with padding. */
+export function bytesToBase64(bytes: Uint8Array): string {
+  return base64.encode(bytes);
+}
+
+/**
+ * Standard-alphabet base64 → bytes, or `undefined`. Padding may be omitted; anything outside
+ * `A–Z a–z 0–9 + /` (base64url's `-` and `_`, inner whitespace) is refused.
+ */
+export function base64ToBytes(text: string): Bytes | undefined {
+  if (typeof text !== 'string') return undefined;
+  try {
+    return own(text.endsWith('=') ? base64.decode(text) : base64nopad.decode(text));
+  } catch {
+    return undefined;
+  }
+}
+
+/** base64url without padding. */
+export function bytesToBase64url(bytes: Uint8Array): string {
+  return base64urlnopad.encode(bytes);
+}
+
+/** Strict base64url (URL alphabet, no padding) → bytes, or `undefined`. */
+export function base64urlToBytes(text: string): Bytes | undefined {
+  if (typeof text !== 'string') return undefined;
+  try {
+    return own(base64urlnopad.decode(text));
+  } catch {
+    return undefined;
+  }
+}
+
+const utf8Encoder = /* @__PURE__ */ new TextEncoder();
+
+/** UTF-8 bytes of `text`, exactly as given. */
+export function utf8(text: string): Bytes {
+  return utf8Encoder.encode(text) as Bytes;
+}
+
+/** Strict UTF-8 decoding: invalid sequences throw instead of becoming U+FFFD. */
+export function fromUtf8(bytes: Uint8Array): string {
+  return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+}
+
+/** `a ‖ b ‖ …`. */
+export function concatBytes(...parts: Uint8Array[]): Bytes {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** The P-256 field prime and the curve's `b` (y² = x³ − 3x + b), SEC 2 §2.4.2. */
+const P256_P = 0xffffffff00000001000000000000000000000000ffffffffffffffffffffffffn;
+const P256_B = 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604bn;
+
+function modPow(base: bigint, exponent: bigint, modulus: bigint): bigint {
+  let result = 1n;
+  for (let b = base % modulus, e = exponent; e > 0n; e >>= 1n, b = (b * b) % modulus) if (e & 1n) result = (result * b) % modulus;
+  return result;
+}
+
+/**
+ * The uncompressed form (`04‖X‖Y`, 65 bytes) of a compressed P-256 point (`02`/`03‖X`, 33 bytes), or
+ * `undefined` when it is not one (wrong length or prefix, or X not on the curve). For runtimes whose
+ * WebCrypto imports only uncompressed points. The square root is `rhs^((p+1)/4)`, since p ≡ 3 (mod 4).
+ */
+export function decompressP256(point: Uint8Array): Bytes | undefined {
+  if (point.length !== 33 || (point[0] !== 0x02 && point[0] !== 0x03)) return undefined;
+  const x = BigInt(`0x${bytesToHex(point.subarray(1))}`);
+  if (x >= P256_P) return undefined;
+  const rhs = (((x * x * x - 3n * x + P256_B) % P256_P) + P256_P) % P256_P;
+  let y = modPow(rhs, (P256_P + 1n) / 4n, P256_P);
+  if ((y * y) % P256_P !== rhs) return undefined;
+  if (Number(y & 1n) !== (point[0] & 1)) y = P256_P - y;
+  return concatBytes(Uint8Array.of(0x04), point.subarray(1), hexToBytes(y.toString(16).padStart(64, '0'))!);
+}
+
+/**
+ * The DER bytes of a PEM block with the given label (e.g. `PUBLIC KEY`), or `undefined`. Tolerates
+ * literal `\n` sequences, which is how PEM usually arrives through an environment variable.
+ */
+export function pemToBytes(pem: string, label: string): Bytes | undefined {
+  const begin = `-----BEGIN ${label}-----`;
+  const end = `-----END ${label}-----`;
+  const from = pem.indexOf(begin);
+  const to = pem.indexOf(end, from + begin.length);
+  if (from < 0 || to < 0) return undefined;
+  const der = base64ToBytes(pem.slice(from + begin.length, to).replace(/\\n|\\r|\s/g, ''));
+  return der && der.length > 0 ? der : undefined;
+}
+
+/** DER bytes in a PEM block with the given label, 64 characters per line. */
+export function bytesToPem(der: Uint8Array, label: string): string {
+  const lines = bytesToBase64(der).match(/.{1,64}/g) ?? [];
+  return `-----BEGIN ${label}-----\n${lines.join('\n')}\n-----END ${label}-----\n`;
+}
+
+/**
+ * Reads one DER INTEGER at `offset` into `out` at `at`, left-padded to a scalar.
+ * @returns the offset after it, or -1 if it is not a strict, positive, ≤ 33-byte INTEGER.
+ */
+function readInteger(der: Uint8Array, offset: number, out: Uint8Array, at: number): number {
+  if (der[offset] !== 0x02) return -1;
+  const len = der[offset + 1];
+  // Short-form length only: a 33-byte integer never needs the long form, so anything else is not strict DER.
+  if (len === undefined || len < 1 || len > P256_SCALAR_BYTES + 1) return -1;
+  const start = offset + 2;
+  const stop = start + len;
+  if (stop > der.length) return -1;
+  const first = der[start]!;
+  if (first & 0x80) return -1; // negative
+  if (first === 0 && len > 1 && (der[start + 1]! & 0x80) === 0) return -1; // non-minimal leading zero
+  let value = der.subarray(start, stop);
+  if (value.length === P256_SCALAR_BYTES + 1) {
+    if (value[0] !== 0) return -1; // a 33rd byte is allowed only as the sign pad
+    value = value.subarray(1);
+  }
+  out.set(value, at + P256_SCALAR_BYTES - value.length);
+  return stop;
+}
+
+/**
+ * Strict DER ECDSA P-256 signature (`SEQUENCE { INTEGER r, INTEGER s }`) → the 64-byte `r‖s` form
+ * WebCrypto verifies, or `undefined` if the input is not exactly such a structure.
+ */
+export function derToP1363(der: Uint8Array): Bytes | undefined {
+  if (der.length < 8 || der[0] !== 0x30) return undefined;
+  const seqLen = der[1]!;
+  // Short-form length, and it must cover the rest exactly: trailing bytes are refused.
+  if (seqLen >= 0x80 || seqLen !== der.length - 2) return undefined;
+  const out = new Uint8Array(P256_SCALAR_BYTES * 2);
+  const afterR = readInteger(der, 2, out, 0);
+  if (afterR < 0) return undefined;
+  const afterS = readInteger(der, afterR, out, P256_SCALAR_BYTES);
+  return afterS === der.length ? out : undefined;
+}
+
+/** DER INTEGER body of an unsigned big-endian scalar: leading zeros stripped, sign pad added when needed. */
+function integerBody(scalar: Uint8Array): Uint8Array {
+  let i = 0;
+  while (i < scalar.length - 1 && scalar[i] === 0) i++;
+  const trimmed = scalar.subarray(i);
+  return trimmed[0]! & 0x80 ? concatBytes(Uint8Array.of(0), trimmed) : trimmed;
+}
+
+/**
+ * A 64-byte `r‖s` ECDSA P-256 signature (what WebCrypto's `sign` returns) → DER with minimal
+ * INTEGER encodings.
+ * @throws RangeError if the input is not 64 bytes.
+ */
+export function p1363ToDer(signature: Uint8Array): Bytes {
+  if (signature.length !== P256_SCALAR_BYTES * 2) {
+    throw new RangeError(`expected a ${P256_SCALAR_BYTES * 2}-byte r‖s signature, got ${signature.length} bytes`);
+  }
+  const r = integerBody(signature.subarray(0, P256_SCALAR_BYTES));
+  const s = integerBody(signature.subarray(P256_SCALAR_BYTES));
+  return concatBytes(Uint8Array.of(0x30, 4 + r.length + s.length, 0x02, r.length), r, Uint8Array.of(0x02, s.length), s);
+}

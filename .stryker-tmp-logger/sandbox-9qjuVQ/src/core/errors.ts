@@ -1,0 +1,338 @@
+/**
+ * The error hierarchy. Every error the SDK throws extends {@link CrossborderError}, so one
+ * `instanceof` check separates SDK failures from bugs in the caller's own code.
+ * @module
+ */
+// @ts-nocheck
+
+import type { ErrorCode } from '../types';
+
+/** Base class of every error thrown by crossborder-sdk. */
+export class CrossborderError extends Error {
+  override name = 'CrossborderError';
+
+  /**
+   * `JSON.stringify(error)` gives `name`, `message` and the error's fields (`status`, `code`,
+   * `requestId`, `outcomeUnknown`, …): what a structured log needs. Never a secret: the SDK keeps
+   * none on its errors.
+   */
+  toJSON(): Record<string, unknown> {
+    const out: Record<string, unknown> = { name: this.name, message: this.message };
+    for (const [key, value] of Object.entries(this)) if (value !== undefined && key !== 'name') out[key] = value;
+    return out;
+  }
+}
+
+/** Header bag kept on API errors (lower-cased names). Secrets never appear here: request headers are not kept. */
+export type ResponseHeaders = Record<string, string>;
+
+/** Fields shared by errors that relate to one HTTP call. */
+export interface RequestContext {
+  /** The `Idempotency-Key` the SDK sent (or would have resent); retry with it to reconcile. */
+  idempotencyKey?: string | undefined;
+  /** HTTP method and path template of the operation, e.g. `POST /quotes`. */
+  operation?: string | undefined;
+}
+
+/**
+ * The service answered with a non-2xx status. Subclasses are keyed by status.
+ * `code` is one of the documented {@link ErrorCode}s, or any other string the service may add.
+ */
+export class APIError extends CrossborderError {
+  override name = 'APIError';
+  /** HTTP status of the answer. */
+  readonly status: number;
+  /** Machine-readable code (e.g. `QUOTE_EXPIRED`); `UNKNOWN` when the body carried none. */
+  readonly code: ErrorCode | (string & {});
+  /** Extra structured information from the error body. */
+  readonly details: Record<string, unknown> | undefined;
+  /** `X-Request-Id` of the answer: quote it when reporting a problem. */
+  readonly requestId: string | undefined;
+  /** Response headers, lower-cased. */
+  readonly headers: ResponseHeaders;
+  /** The Idempotency-Key sent with the request, when there was one. */
+  readonly idempotencyKey: string | undefined;
+  /** Operation that failed, e.g. `POST /quotes`. */
+  readonly operation: string | undefined;
+  /**
+   * True when the service may have acted before failing: a 5xx on a write. Reconcile before doing
+   * anything else (retry with the same `idempotencyKey`, or look the resource up). False for a 4xx,
+   * which the service refused, and for reads.
+   */
+  readonly outcomeUnknown: boolean;
+  /**
+   * Milliseconds the service asked to wait before trying again (`Retry-After`), when it said:
+   * on a 429, and on a 503 (whose write may still have taken effect: see `outcomeUnknown`).
+   */
+  readonly retryAfter: number | undefined;
+
+  constructor(init: {
+    status: number;
+    code?: string | undefined;
+    message?: string | undefined;
+    details?: Record<string, unknown> | undefined;
+    requestId?: string | undefined;
+    headers?: ResponseHeaders | undefined;
+    idempotencyKey?: string | undefined;
+    operation?: string | undefined;
+    outcomeUnknown?: boolean | undefined;
+    retryAfter?: number | undefined;
+  }) {
+    const code = init.code ?? 'UNKNOWN';
+    super(
+      `${init.status} ${code}: ${init.message ?? 'request failed'}` +
+        (init.requestId ? ` (request ${init.requestId})` : ''),
+    );
+    this.status = init.status;
+    this.code = code;
+    this.details = init.details;
+    this.requestId = init.requestId;
+    this.headers = init.headers ?? {};
+    this.idempotencyKey = init.idempotencyKey;
+    this.operation = init.operation;
+    this.outcomeUnknown = init.outcomeUnknown ?? false;
+    this.retryAfter = init.retryAfter;
+  }
+}
+
+/** 400: the service refused the input. */
+export class BadRequestError extends APIError {
+  override name = 'BadRequestError';
+}
+/** 401: credentials, wallet signature or `Request-Id` refused. */
+export class AuthenticationError extends APIError {
+  override name = 'AuthenticationError';
+}
+/** 403: not allowed (e.g. `SANDBOX_ONLY` with a production key). */
+export class PermissionDeniedError extends APIError {
+  override name = 'PermissionDeniedError';
+}
+/** 404: the resource does not exist (or was deleted). */
+export class NotFoundError extends APIError {
+  override name = 'NotFoundError';
+}
+/** 409: state conflict (`QUOTE_EXPIRED`, `IDEMPOTENCY_KEY_REUSED`, `INVALID_STATE_TRANSITION`). */
+export class ConflictError extends APIError {
+  override name = 'ConflictError';
+}
+/** 422: the service wants something else (e.g. more counterparty fields). */
+export class UnprocessableEntityError extends APIError {
+  override name = 'UnprocessableEntityError';
+}
+/** 429: too many requests. `retryAfter` is the wait the service asked for, in milliseconds. */
+export class RateLimitError extends APIError {
+  override name = 'RateLimitError';
+}
+/**
+ * Any 5xx, even with an empty body. On a write, `outcomeUnknown` is true: a gateway may answer 503
+ * after the service acted, so the SDK does not resend a write without an Idempotency-Key.
+ */
+export class InternalServerError extends APIError {
+  override name = 'InternalServerError';
+}
+
+/**
+ * The request could not be completed over the network, or the answer could not be read.
+ * `outcomeUnknown` tells whether the service may have acted on it: when true, retry with the
+ * same `idempotencyKey` (or look the resource up) before doing anything else.
+ */
+export class APIConnectionError extends CrossborderError {
+  override name = 'APIConnectionError';
+  /** True when the request may have reached the service (the response was lost or unreadable). */
+  readonly outcomeUnknown: boolean;
+  /** Idempotency-Key sent with the request, to retry with. */
+  readonly idempotencyKey: string | undefined;
+  /** Operation that failed, e.g. `POST /quotes`. */
+  readonly operation: string | undefined;
+  /** HTTP status, when a response arrived but its body was unusable (e.g. HTML from a proxy). */
+  readonly status: number | undefined;
+  /** `X-Request-Id` of the response, when one arrived. */
+  readonly requestId: string | undefined;
+
+  constructor(
+    message: string,
+    init: RequestContext & {
+      outcomeUnknown: boolean;
+      cause?: unknown;
+      status?: number | undefined;
+      requestId?: string | undefined;
+    },
+  ) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.outcomeUnknown = init.outcomeUnknown;
+    this.idempotencyKey = init.idempotencyKey;
+    this.operation = init.operation;
+    this.status = init.status;
+    this.requestId = init.requestId;
+  }
+}
+
+/** The attempt took longer than the `timeout` option. Distinct from an abort by the caller. */
+export class APITimeoutError extends APIConnectionError {
+  override name = 'APITimeoutError';
+}
+
+/** The caller's `AbortSignal` fired. Never retried. */
+export class APIUserAbortError extends CrossborderError {
+  override name = 'APIUserAbortError';
+  readonly idempotencyKey: string | undefined;
+  /** True when the request may already have reached the service. */
+  readonly outcomeUnknown: boolean;
+  constructor(message: string, init: RequestContext & { outcomeUnknown: boolean; cause?: unknown }) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.idempotencyKey = init.idempotencyKey;
+    this.outcomeUnknown = init.outcomeUnknown;
+  }
+}
+
+/** One problem found in the parameters. */
+export interface ValidationIssue {
+  /** Dotted path of the field, e.g. `source.accountId`; empty for the whole value. */
+  path: string;
+  /** What rule failed, in words. */
+  message: string;
+  /** Machine-readable rule (e.g. `too_big`, `invalid_type`, `invalid_format`). */
+  rule: string;
+}
+
+/**
+ * Parameters were refused before anything was sent. `issues` names every field and rule;
+ * the message names the first. No request was made.
+ */
+export class ValidationError extends CrossborderError {
+  override name = 'ValidationError';
+  readonly issues: ValidationIssue[];
+  /** Path of the first failing field. */
+  readonly field: string;
+  constructor(issues: ValidationIssue[], what = 'params') {
+    const first = issues[0] ?? { path: '', message: 'invalid', rule: 'invalid' };
+    const more = issues.length > 1 ? ` (+${issues.length - 1} more)` : '';
+    super(`Invalid ${what}: ${first.path || '(root)'}: ${first.message}${more}`);
+    this.issues = issues;
+    this.field = first.path;
+  }
+}
+
+/** A wallet challenge, as answered with 202 by a signed operation. */
+export interface SignatureChallenge {
+  /** The exact string to sign, byte for byte. */
+  payloadToSign: string;
+  /** Single-use id to send back as `Request-Id`. */
+  requestId: string;
+  /** ISO date-time after which the challenge is refused. */
+  expiresAt: string;
+  /** Credential type, when the service says. */
+  type?: string | undefined;
+}
+
+/**
+ * A signed operation answered 202 and no `signer` was given. Relay `challenge.payloadToSign` to the
+ * user's device, then call the same method again with `{ signature, requestId }`.
+ */
+export class SignatureRequiredError extends CrossborderError {
+  override name = 'SignatureRequiredError';
+  readonly challenge: SignatureChallenge;
+  readonly idempotencyKey: string | undefined;
+  constructor(challenge: SignatureChallenge, init: RequestContext = {}) {
+    super(
+      `${init.operation ?? 'This operation'} needs a wallet signature: sign challenge.payloadToSign ` +
+        `before ${challenge.expiresAt} and call again with { signature, requestId: '${challenge.requestId}' }`,
+    );
+    this.challenge = challenge;
+    this.idempotencyKey = init.idempotencyKey;
+  }
+}
+
+/** A signed-retry challenge cannot be used (expired, or its `requestId` was already used). */
+export class SignatureChallengeError extends CrossborderError {
+  override name = 'SignatureChallengeError';
+}
+
+/** A quote was executed after its `expiresAt` (checked locally before sending). */
+export class QuoteExpiredError extends CrossborderError {
+  override name = 'QuoteExpiredError';
+  readonly quoteId: string;
+  readonly expiresAt: string;
+  constructor(quoteId: string, expiresAt: string) {
+    super(`Quote ${quoteId} expired at ${expiresAt}; create a new quote`);
+    this.quoteId = quoteId;
+    this.expiresAt = expiresAt;
+  }
+}
+
+/** A webhook delivery failed verification: the reason says which check failed. */
+export class WebhookVerificationError extends CrossborderError {
+  override name = 'WebhookVerificationError';
+  /** Machine-readable reason. */
+  readonly reason:
+    | 'missing_header'
+    | 'malformed_signature'
+    | 'invalid_signature'
+    | 'invalid_key'
+    | 'missing_key'
+    | 'invalid_body'
+    | 'invalid_event'
+    | 'stale_event'
+    | 'future_event';
+  constructor(reason: WebhookVerificationError['reason'], message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.reason = reason;
+  }
+}
+
+/** A configuration mistake found when building the client (e.g. missing credentials). */
+export class ConfigurationError extends CrossborderError {
+  override name = 'ConfigurationError';
+}
+
+/**
+ * A 2xx answer did not have the documented shape (with `validateResponses`, or where the SDK
+ * needs the shape itself, as for list envelopes and 202 challenges).
+ */
+export class ResponseValidationError extends CrossborderError {
+  override name = 'ResponseValidationError';
+  readonly issues: ValidationIssue[];
+  readonly status: number;
+  readonly requestId: string | undefined;
+  readonly operation: string | undefined;
+  constructor(issues: ValidationIssue[], init: { status: number; requestId?: string | undefined; operation?: string | undefined }) {
+    const first = issues[0];
+    super(
+      `${init.operation ?? 'Response'} answered ${init.status} with an unexpected body` +
+        (first ? `: ${first.path || '(root)'}: ${first.message}` : '') +
+        (init.requestId ? ` (request ${init.requestId})` : ''),
+    );
+    this.issues = issues;
+    this.status = init.status;
+    this.requestId = init.requestId;
+    this.operation = init.operation;
+  }
+}
+
+/** Pagination would loop: the service answered a cursor that was already followed. */
+export class PaginationError extends CrossborderError {
+  override name = 'PaginationError';
+}
+
+/** Machine-readable cause of a {@link WalletCryptoError}. */
+export type WalletCryptoErrorReason =
+  | 'invalid_input'
+  | 'decrypt_failed'
+  | 'challenge_expired'
+  | 'session_expired'
+  | 'unsupported';
+
+/**
+ * A wallet key operation failed on the device: bad input (hex, lengths, passkey fields), a session key
+ * that does not open, or a challenge / session past its `expiresAt`. Messages never carry key material.
+ */
+export class WalletCryptoError extends CrossborderError {
+  override name = 'WalletCryptoError';
+  /** Which check failed. */
+  readonly reason: WalletCryptoErrorReason;
+  /** @param options `cause`: the underlying failure (kept, so a runtime's own refusal is not lost). */
+  constructor(reason: WalletCryptoErrorReason, message: string, options?: { cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.reason = reason;
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * crossborder-sdk: a typed client for the Cross-Border Payments and Embedded Wallet Service.
+ * Start with {@link Crossborder}: every resource hangs off it (`cb.customers`, `cb.quotes`, …).
+ *
+ * ```ts
+ * import { Crossborder } from 'crossborder-sdk';
+ * const cb = new Crossborder({ tokenId, clientSecret, environment: 'sandbox' });
+ * ```
+ * @groupDescription Client
+ * The client and what configures it: make one and reuse it.
+ * @groupDescription Resources
+ * The classes behind `cb.customers`, `cb.quotes`, `cb.auth.credentials`, …: each method with its
+ * parameters, its result and an example.
+ * @groupDescription Errors
+ * Everything a call throws extends `CrossborderError`; an `APIError` carries the service's `status`,
+ * `code` and `requestId`.
+ * @groupDescription Pagination
+ * Every `list()` returns a `PagePromise`: `await` it for one `Page`, or `for await` it for every item.
+ * @groupDescription Webhooks
+ * `cb.webhooks.unwrap()` and the events it returns, handling each event once, and payment approval.
+ * @groupDescription Wallet
+ * Passkey helpers and the `Signer` of signed operations; the device side is `crossborder-sdk/wallet`.
+ * @groupDescription Options
+ * The options of the client, and the last argument of every method.
+ * @groupDescription API types
+ * The service's request and response bodies, by name.
+ * @groupDescription Helpers
+ * Amounts are integers in the currency's smallest unit: format them, or convert from a decimal string.
+ * @module crossborder-sdk
+ */
+// @ts-nocheck
+
+export { Crossborder } from './client';
+export { Auth, Credentials, Sessions } from './resources/auth';
+export { Customers } from './resources/customers';
+export { ExternalAccounts, InternalAccounts, Platform, PlatformExternalAccounts } from './resources/accounts';
+export { Config, Invitations, Receiver, Sandbox, UmaProviders, Verifications } from './resources/misc';
+export { Quotes, TransferIn } from './resources/quotes';
+export { Transactions } from './resources/transactions';
+export { Webhooks } from './resources/webhooks';
+export type { Sleep } from './core/retry';
+export type { WebhookHeaders, WebhookPublicKey, WebhookRawBody } from './webhooks/verify';
+export type { DedupeOptions, DedupeResult, MemoryDedupeStoreOptions, RedisDedupeStoreOptions, RedisLikeClient } from './webhooks/dedupe';
+export type { ApprovePaymentOptions, RejectPaymentOptions } from './webhooks/approval';
+export { API_VERSION, DEFAULT_BASE_URLS, MAX_TIMEOUT_MS, type Operation, type CallInput } from './core/client';
+export { APIPromise, type WithResponse } from './core/api-promise';
+export { Page, PagePromise, type ListEnvelope } from './core/pagination';
+export type { ClientOptions, Environment, ListOptions, RequestOptions, SignedRequestOptions, Signer, ValidationIssueReport } from './core/options';
+export type { Logger, LogLevel } from './core/logger';
+export * from './core/errors';
+export { formatAmount, toMinorUnits, type HasDecimals } from './helpers/money';
+export { isExpired } from './resources/quotes';
+export { TERMINAL_STATUSES, type WaitForOptions } from './resources/transactions';
+export type { VerifyOptions } from './resources/auth';
+export type { UnwrapOptions } from './resources/webhooks';
+export type { UnknownEvent, WebhookEnvelope } from './webhooks/events';
+export { MemoryDedupeStore, RedisDedupeStore, dedupe, type DedupeStore } from './webhooks/dedupe';
+export { approvePayment, deferApproval, rejectPayment, requestCounterpartyInfo } from './webhooks/approval';
+export { passkeyAssertion, passkeyAttestation } from './wallet/passkey';
+export type * from './types';

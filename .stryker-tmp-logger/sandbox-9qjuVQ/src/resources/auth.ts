@@ -1,0 +1,170 @@
+// @ts-nocheck
+import type { APIPromise } from '../core/api-promise';
+import type { RequestOptions, SignedRequestOptions } from '../core/options';
+import { APIResource } from '../core/resource';
+import { ValidationError } from '../core/errors';
+import { operations as op } from '../generated/operations';
+import type {
+  Credential,
+  CredentialChallengeParams,
+  CredentialCreateParams,
+  CredentialListParams,
+  CredentialVerifyParams,
+  DataList,
+  PasskeyChallenge,
+  Session,
+  SessionListParams,
+  WalletSessionInfo,
+} from '../types';
+
+/** Options of {@link Credentials.verify}. */
+export interface VerifyOptions extends RequestOptions {
+  /** PASSKEY only: the `requestId` answered by {@link Credentials.challenge}, sent as `Request-Id`. */
+  requestId?: string | undefined;
+}
+
+/** Wallet credentials (PASSKEY, OAUTH, EMAIL_OTP) that issue sessions. */
+export class Credentials extends APIResource {
+  /**
+   * Registers a credential. The first credential of an account answers 201 at once; a further one
+   * needs a signature from an active session of the account (the signed retry): pass `signer`, or
+   * catch {@link SignatureRequiredError}, relay its challenge, and call again with `{ signature, requestId }`.
+   * Registration never issues a session: {@link verify} does.
+   * @example
+   * ```ts
+   * // An account's first credential answers at once:
+   * const emailOtp = await cb.auth.credentials.create({
+   *   type: 'EMAIL_OTP',
+   *   accountId: walletId,
+   * });
+   *
+   * // A further one is signed by a session of the account, on the device:
+   * const oauth = await cb.auth.credentials.create(
+   *   { type: 'OAUTH', accountId: walletId, oidcToken },
+   *   { signer },
+   * );
+   * ```
+   */
+  create(params: CredentialCreateParams, options?: SignedRequestOptions): APIPromise<Credential> {
+    return this._client.call(op.createCredential, { body: params }, options);
+  }
+
+  /**
+   * Lists the credentials of an account (not paginated: resolves to `{ data }`).
+   * @example
+   * ```ts
+   * // Not paginated: resolves to { data }.
+   * const { data } = await cb.auth.credentials.list({ accountId: walletId });
+   * for (const credential of data) {
+   *   console.log(credential.id, credential.type, credential.nickname);
+   * }
+   * ```
+   */
+  list(params: CredentialListParams, options?: RequestOptions): APIPromise<DataList<Credential>> {
+    return this._client.call(op.listCredentials, { query: params }, options);
+  }
+
+  /**
+   * Starts authentication. PASSKEY: pass `{ clientPublicKey }`; the answer carries the WebAuthn
+   * `challenge` and the `requestId` for {@link verify}. EMAIL_OTP: no params; sends a fresh code
+   * (rate limited: a {@link RateLimitError} carries `retryAfter`).
+   * @example
+   * ```ts
+   * // PASSKEY: a WebAuthn challenge for the device, and a requestId for verify().
+   * const started = await cb.auth.credentials.challenge(credentialId, {
+   *   clientPublicKey,
+   * });
+   * if ('requestId' in started) {
+   *   console.log(started.challenge, started.requestId, started.expiresAt);
+   * }
+   *
+   * // EMAIL_OTP: emails a fresh code.
+   * await cb.auth.credentials.challenge(credentialId);
+   * ```
+   */
+  challenge(credentialId: string, params?: CredentialChallengeParams, options?: SignedRequestOptions): APIPromise<Credential | PasskeyChallenge> {
+    return this._client.call(op.challengeCredential, { path: { id: credentialId }, body: params }, options);
+  }
+
+  /**
+   * Verifies a credential and issues a session whose `encryptedSessionSigningKey` is sealed to the
+   * `clientPublicKey` (EMAIL_OTP, OAUTH) or to the key given to {@link challenge} (PASSKEY, with
+   * `options.requestId`). Open it on the device with `crossborder-sdk/wallet`.
+   * @example
+   * ```ts
+   * // EMAIL_OTP (the code is always 000000 in the sandbox):
+   * const session = await cb.auth.credentials.verify(credentialId, {
+   *   type: 'EMAIL_OTP',
+   *   otp: '000000',
+   *   clientPublicKey,
+   * });
+   * // Sealed to clientPublicKey: hand it to the device.
+   * console.log(session.expiresAt, session.encryptedSessionSigningKey);
+   *
+   * // PASSKEY: the device's assertion, and the requestId of challenge().
+   * const passkeySession = await cb.auth.credentials.verify(
+   *   credentialId,
+   *   { type: 'PASSKEY', assertion },
+   *   { requestId },
+   * );
+   * ```
+   */
+  verify(credentialId: string, params: CredentialVerifyParams, options?: VerifyOptions | null): APIPromise<WalletSessionInfo> {
+    const { requestId, ...rest } = options ?? {};
+    if (params?.type === 'PASSKEY' && !requestId) {
+      return this._client.reject(
+        new ValidationError([{ path: 'options.requestId', rule: 'required', message: 'PASSKEY verify needs the requestId answered by challenge()' }]),
+      );
+    }
+    const header = requestId ? { 'Request-Id': requestId } : undefined;
+    return this._client.call(op.verifyCredential, { path: { id: credentialId }, body: params, header }, rest);
+  }
+
+  /**
+   * Revokes a credential (signed). The signing session must belong to a different credential of the
+   * same account, and an account keeps at least one credential. Resolves to `undefined`.
+   * @example
+   * ```ts
+   * // Signed with a session of another credential of the same account.
+   * await cb.auth.credentials.revoke(credentialId, { signer });
+   * ```
+   */
+  revoke(credentialId: string, options?: SignedRequestOptions): APIPromise<void> {
+    return this._client.call(op.revokeCredential, { path: { id: credentialId } }, options);
+  }
+}
+
+/** Wallet sessions. */
+export class Sessions extends APIResource {
+  /**
+   * Lists the sessions of an account (not paginated: resolves to `{ data }`).
+   * @example
+   * ```ts
+   * // Not paginated: resolves to { data }.
+   * const { data } = await cb.auth.sessions.list({ accountId: walletId });
+   * for (const session of data) {
+   *   console.log(session.id, session.type, session.expiresAt);
+   * }
+   * ```
+   */
+  list(params: SessionListParams, options?: RequestOptions): APIPromise<DataList<Session>> {
+    return this._client.call(op.listSessions, { query: params }, options);
+  }
+
+  /**
+   * Revokes a session (signed). Resolves to `undefined`.
+   * @example
+   * ```ts
+   * await cb.auth.sessions.revoke(sessionId, { signer });
+   * ```
+   */
+  revoke(sessionId: string, options?: SignedRequestOptions): APIPromise<void> {
+    return this._client.call(op.revokeSession, { path: { id: sessionId } }, options);
+  }
+}
+
+/** Embedded-wallet authentication. */
+export class Auth extends APIResource {
+  readonly credentials = new Credentials(this._client);
+  readonly sessions = new Sessions(this._client);
+}

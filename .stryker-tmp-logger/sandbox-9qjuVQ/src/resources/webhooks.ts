@@ -1,0 +1,87 @@
+// @ts-nocheck
+import { APIResource } from '../core/resource';
+import { check, resolveSchema } from '../core/validation';
+import { WEBHOOK_EVENT_TYPES } from '../generated/operations';
+import type { UnknownEvent } from '../webhooks/events';
+import type { WebhookHeaders, WebhookPublicKey, WebhookRawBody } from '../webhooks/verify';
+import type { WebhookEvent } from '../types';
+
+/** Options of {@link Webhooks.unwrap}. */
+export interface UnwrapOptions {
+  /** Overrides the client's `webhookPublicKey`. */
+  publicKey?: WebhookPublicKey | undefined;
+  /** Refuse events older than this many ms (`stale_event`). Off by default; see `dedupe()`. */
+  maxAge?: number | undefined;
+}
+
+const KNOWN_TYPES: ReadonlySet<string> = new Set(WEBHOOK_EVENT_TYPES);
+// Verification code is loaded on the first delivery: it stays out of the bundle path of API calls.
+let webhooksModule: Promise<typeof import('../webhooks/events') & typeof import('../webhooks/verify')> | undefined;
+const loadWebhooks = () =>
+  (webhooksModule ??= Promise.all([import('../webhooks/events'), import('../webhooks/verify')]).then(([events, verify]) => ({ ...events, ...verify })));
+
+/** Webhook deliveries: signature check and typed events. */
+export class Webhooks extends APIResource {
+  /**
+   * Checks `X-Service-Signature` (bare base64 or the versioned JSON form) over the raw body with the
+   * service's public key and returns the event, typed by its `type`. Once the signature holds the
+   * event is always returned: whatever in `data` differs from the document (a missing field, a new
+   * value) is listed in `event.issues`, never thrown. An event type this SDK does not know yet comes
+   * back as an {@link UnknownEvent}.
+   * Pass the body exactly as received (string, bytes, or the Fetch `Request`), never re-serialized JSON.
+   * @throws {@link WebhookVerificationError} saying which check failed.
+   * @example
+   * ```ts
+   * // A Fetch handler (Next.js route, Hono, a worker): pass the Request, unread.
+   * try {
+   *   const event = await cb.webhooks.unwrap(request);
+   *   if ('unknown' in event) {
+   *     console.log('a type this SDK does not know yet:', event.type);
+   *   } else if (event.type === 'OUTGOING_PAYMENT.COMPLETED') {
+   *     console.log(event.data.id, event.data.status);
+   *   } else if (event.type === 'INCOMING_PAYMENT.PENDING') {
+   *     console.log(event.data.receivedAmount);
+   *   }
+   * } catch (error) {
+   *   if (!(error instanceof WebhookVerificationError)) throw error;
+   *   console.log(error.reason); // answer 400
+   * }
+   *
+   * // Node's http, or express.raw(): the raw bytes and the headers.
+   * const event = await cb.webhooks.unwrap(rawBody, headers);
+   * ```
+   */
+  async unwrap(rawBody: WebhookRawBody, headers?: WebhookHeaders | null, options?: UnwrapOptions | null): Promise<WebhookEvent | UnknownEvent> {
+    const { unwrapWebhook } = await loadWebhooks();
+    const { publicKey, maxAge } = options ?? {};
+    return unwrapWebhook<WebhookEvent | UnknownEvent>(rawBody, headers ?? undefined, {
+      publicKey: publicKey ?? this._client.webhookPublicKey,
+      ...(maxAge === undefined ? {} : { maxAge }),
+      parse: parseEvent,
+    });
+  }
+
+  /**
+   * Checks the signature only; resolves when it matches, throws {@link WebhookVerificationError} otherwise.
+   * @example
+   * ```ts
+   * // Throws WebhookVerificationError unless the signature holds.
+   * await cb.webhooks.verify(rawBody, headers);
+   * ```
+   */
+  async verify(rawBody: WebhookRawBody, headers?: WebhookHeaders | null, options?: Pick<UnwrapOptions, 'publicKey'> | null): Promise<void> {
+    const { verifyWebhookSignature } = await loadWebhooks();
+    await verifyWebhookSignature(rawBody, headers ?? undefined, options?.publicKey ?? this._client.webhookPublicKey);
+  }
+}
+
+/** Types a verified event by its `type`; what differs from the document goes to `event.issues`, never thrown. */
+async function parseEvent(json: unknown): Promise<WebhookEvent | UnknownEvent> {
+  const { withIssues } = await loadWebhooks();
+  const envelope = json as { id: string; type: string; timestamp: string; data: unknown; issues?: unknown };
+  if (typeof envelope.type !== 'string' || !KNOWN_TYPES.has(envelope.type)) return { ...envelope, unknown: true } as UnknownEvent;
+  const { issues: _envelopeIssues, ...event } = envelope;
+  const issues = check(await resolveSchema('zWebhookEvent'), event);
+  // The envelope's own issues were reported by the same schema check: keep one list.
+  return withIssues(event, issues) as WebhookEvent;
+}

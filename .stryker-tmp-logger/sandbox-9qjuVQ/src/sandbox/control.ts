@@ -1,0 +1,227 @@
+/**
+ * The sandbox's own surface, beside the version segment (the real API has no such path): drive and
+ * inspect the emulator over HTTP, with the same Basic credentials as the API, and CORS for browser
+ * development. `POST /_sandbox/reset`, `POST /_sandbox/clock` (`{"advance":"10m"}` or
+ * `{"advanceMs":600000}`), `GET /_sandbox/state`, `GET /_sandbox/webhooks/deliveries`.
+ * @module
+ */
+// @ts-nocheck
+
+import { MAX_CLOCK_MS } from './clock';
+import type { SandboxRequest, SandboxResponse } from './http';
+import { INSPECTOR_HTML } from './inspector';
+
+/** The prefix of the sandbox's own paths. */
+export const CONTROL_PREFIX = '/_sandbox/';
+
+/** What the control surface drives. */
+export interface Controls {
+  reset(): void;
+  advance(ms: number): void;
+  now(): number;
+  snapshot(): unknown;
+  /** Replaces the state; throws with the reason when the document is not a state. */
+  importState(state: unknown): void;
+  deliveries(): unknown;
+  /** Sends an event of `type` about resource `resourceId` (none for TEST); the event id, or an error message. */
+  trigger(type: string, resourceId: string | undefined): { eventId?: string; error?: string };
+  redeliver(eventId: string): boolean;
+  /** The last requests answered (oldest first). */
+  requests(): unknown[];
+  /**
+   * Calls `listener` with each request answered from now on, and with each change that no request
+   * made (the scheduler settled a payment, a webhook attempt finished); returns the unsubscribe.
+   */
+  subscribe(listener: (event: LiveEvent) => void): () => void;
+}
+
+/** What `/_sandbox/events` streams: `data:` lines for requests, `event: change` for the rest. */
+export type LiveEvent = { type: 'request'; entry: unknown } | { type: 'change'; change: { source: 'scheduler' | 'delivery'; at: string; [key: string]: unknown } };
+
+/** One Server-Sent Event. */
+export function sse(event: LiveEvent): string {
+  return event.type === 'request' ? `data: ${JSON.stringify(event.entry)}\n\n` : `event: change\ndata: ${JSON.stringify(event.change)}\n\n`;
+}
+
+const UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `30s`, `10m`, `2h`, `1d` (or `500ms`) → milliseconds; undefined when unreadable. */
+export function parseDuration(text: unknown): number | undefined {
+  if (typeof text !== 'string') return undefined;
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)\s*$/.exec(text);
+  return match ? Math.round(Number(match[1]) * UNITS[match[2]!]!) : undefined;
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+const reply = (status: number, body: unknown): SandboxResponse => ({ status, headers: { ...JSON_HEADERS }, body: JSON.stringify(body) });
+const error = (status: number, code: string, message: string, details?: Record<string, unknown>) => reply(status, { status, code, message, ...(details ? { details } : {}) });
+
+function authorized(header: string | undefined): boolean {
+  const match = header === undefined ? null : /^Basic\s+([A-Za-z0-9+/]+={0,2})\s*$/i.exec(header);
+  try {
+    return match !== null && atob(match[1]!).indexOf(':') > 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * True for an address only this machine reaches: 127.0.0.0/8, ::1 (and its IPv4-mapped form) and
+ * `localhost`. `0.0.0.0` and `::` listen on every interface, so they are not.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (h === 'localhost' || h.endsWith('.localhost') || h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
+  const v4 = h.startsWith('::ffff:') ? h.slice('::ffff:'.length) : h;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+}
+
+/** How a request reached the sandbox. */
+export interface Exposure {
+  /**
+   * True when the server is bound to a loopback address (or the call is in-process): the inspector page
+   * and its event stream are open, and CORS defaults to `*`. Otherwise both take the Basic
+   * credentials and CORS allows only the configured origins.
+   */
+  loopback: boolean;
+}
+
+const UNAUTHORIZED = (message: string): SandboxResponse => ({
+  ...error(401, 'UNAUTHORIZED', message),
+  headers: { ...JSON_HEADERS, 'WWW-Authenticate': 'Basic realm="crossborder-sandbox"' },
+});
+
+/** Answers a `/_sandbox/*` request. */
+export function handleControl(req: SandboxRequest, path: string, controls: Controls, exposure: Exposure = { loopback: true }): SandboxResponse {
+  const reading = req.method.toUpperCase() === 'GET' && (path === CONTROL_PREFIX || path === '/_sandbox' || path === '/_sandbox/events');
+  // On loopback the inspector page and its event stream are open (a browser's EventSource sends no
+  // credentials of its own). Bound to another address they take the Basic credentials like the rest:
+  // the browser asks for them once (WWW-Authenticate) and sends them with the page's requests after.
+  if (reading && !exposure.loopback && !authorized(req.header('authorization'))) {
+    return UNAUTHORIZED('The sandbox is served on a non-loopback address: the inspector and /_sandbox/events take the same HTTP Basic credentials as the API (any values).');
+  }
+  if (req.method.toUpperCase() === 'GET' && (path === CONTROL_PREFIX || path === '/_sandbox')) {
+    return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }, body: INSPECTOR_HTML };
+  }
+  if (req.method.toUpperCase() === 'GET' && path === '/_sandbox/events') {
+    return {
+      status: 200,
+      headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' },
+      body: undefined,
+      stream: (write) => {
+        for (const entry of controls.requests()) write(sse({ type: 'request', entry }));
+        return controls.subscribe((event) => write(sse(event)));
+      },
+    };
+  }
+  if (!authorized(req.header('authorization'))) return UNAUTHORIZED('The sandbox controls take the same HTTP Basic credentials as the API (any values).');
+  const method = req.method.toUpperCase();
+  const route = `${method} ${path}`;
+  // A body the adapter could not read (too large, not UTF-8) is reported as such, not as a bad document.
+  if (req.bodyError) return error(400, 'INVALID_INPUT', req.bodyError, { field: 'body' });
+  let body: Record<string, unknown> = {};
+  if (req.body && req.body.trim() !== '') {
+    try {
+      body = JSON.parse(req.body) as Record<string, unknown>;
+    } catch {
+      return error(400, 'INVALID_INPUT', 'The request body is not valid JSON.', { field: 'body' });
+    }
+  }
+  const redeliver = /^POST \/_sandbox\/webhooks\/deliveries\/([^/]+)\/redeliver$/.exec(route);
+  if (redeliver) {
+    const eventId = decodeURIComponent(redeliver[1]!);
+    return controls.redeliver(eventId) ? reply(202, { eventId, redelivering: true }) : error(404, 'NOT_FOUND', `No delivery of event ${eventId}.`, { eventId });
+  }
+  switch (route) {
+    case 'POST /_sandbox/reset':
+      controls.reset();
+      return reply(200, { reset: true, now: new Date(controls.now()).toISOString() });
+    case 'POST /_sandbox/clock': {
+      const ms = body.advanceMs !== undefined ? body.advanceMs : parseDuration(body.advance);
+      const field = body.advanceMs !== undefined ? 'advanceMs' : 'advance';
+      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
+        return error(400, 'INVALID_INPUT', 'Give {"advance":"10m"} (30s, 10m, 2h, 1d) or {"advanceMs":600000}, not negative.', { field });
+      }
+      if (!(controls.now() + ms <= MAX_CLOCK_MS)) {
+        return error(400, 'INVALID_INPUT', `${field}: advancing ${ms} ms would take the clock past ${new Date(MAX_CLOCK_MS).toISOString()}, the last valid date.`, { field });
+      }
+      controls.advance(ms);
+      return reply(200, { now: new Date(controls.now()).toISOString(), advancedMs: ms });
+    }
+    case 'GET /_sandbox/state':
+      return reply(200, controls.snapshot());
+    case 'PUT /_sandbox/state':
+      try {
+        controls.importState(body);
+      } catch (cause) {
+        const where = cause as { table?: string; key?: string };
+        return error(400, 'INVALID_INPUT', `Not a sandbox state: ${cause instanceof Error ? cause.message : String(cause)}`, {
+          field: where.table ? `world.${where.table}` : 'body',
+          ...(where.key !== undefined ? { key: where.key } : {}),
+        });
+      }
+      return reply(200, { imported: true, now: new Date(controls.now()).toISOString() });
+    case 'GET /_sandbox/requests':
+      return reply(200, { data: controls.requests() });
+    case 'GET /_sandbox/webhooks/deliveries':
+      return reply(200, { data: controls.deliveries() });
+    case 'POST /_sandbox/webhooks/trigger': {
+      if (typeof body.type !== 'string' || body.type === '') return error(400, 'INVALID_INPUT', 'Give {"type":"INCOMING_PAYMENT.PENDING","resourceId":"Transaction:…"}.', { field: 'type' });
+      const resourceId = typeof body.resourceId === 'string' ? body.resourceId : undefined;
+      const result = controls.trigger(body.type, resourceId);
+      return result.error ? error(400, 'INVALID_INPUT', result.error, { field: result.error.includes('webhookEndpoint') ? 'type' : 'resourceId' }) : reply(200, { eventId: result.eventId, type: body.type });
+    }
+    default:
+      return error(404, 'NOT_FOUND', `No sandbox control ${route}; there are POST /_sandbox/reset, POST /_sandbox/clock, GET and PUT /_sandbox/state, GET /_sandbox/webhooks/deliveries, POST /_sandbox/webhooks/trigger, POST /_sandbox/webhooks/deliveries/{eventId}/redeliver.`, { path });
+  }
+}
+
+/** Options of CORS: origins allowed to call the sandbox from a browser. */
+export interface CorsOptions {
+  /**
+   * `'*'` or a list of origins. Default: `'*'` when the sandbox is served on a loopback address (or
+   * called in-process), none when it is bound to another address (`0.0.0.0`, a LAN address).
+   */
+  origins?: '*' | string[] | undefined;
+}
+
+/** Headers a preflight allows when it does not name the ones it wants. */
+const DEFAULT_ALLOWED_HEADERS = 'authorization, content-type, idempotency-key, service-wallet-signature, request-id';
+const EXPOSED_HEADERS = 'x-request-id, idempotent-replayed, retry-after';
+
+/** The origins allowed: the configured ones, else `*` on loopback and none elsewhere. */
+function allowedOrigins(options: CorsOptions, exposure: Exposure): '*' | string[] {
+  return options.origins ?? (exposure.loopback ? '*' : []);
+}
+
+/** The CORS headers for a request from `origin` (none when it is not allowed). */
+export function corsHeaders(origin: string | undefined, options: CorsOptions = {}, exposure: Exposure = { loopback: true }): Record<string, string> {
+  const origins = allowedOrigins(options, exposure);
+  if (origins !== '*' && (origin === undefined || !origins.includes(origin))) return {};
+  return {
+    'Access-Control-Allow-Origin': origins === '*' ? '*' : origin!,
+    'Access-Control-Expose-Headers': EXPOSED_HEADERS,
+    ...(origins === '*' ? {} : { Vary: 'Origin' }),
+  };
+}
+
+/**
+ * Answers a CORS preflight without asking for credentials (a preflight carries none). The headers the
+ * page asks for (`Access-Control-Request-Headers`) are allowed as asked: the sandbox reads any header.
+ */
+export function preflight(origin: string | undefined, options: CorsOptions = {}, exposure: Exposure = { loopback: true }, requestHeaders?: string): SandboxResponse {
+  const headers = corsHeaders(origin, options, exposure);
+  if (!headers['Access-Control-Allow-Origin']) return { status: 403, headers: {}, body: undefined };
+  const asked = requestHeaders?.trim();
+  return {
+    status: 204,
+    headers: {
+      ...headers,
+      'Access-Control-Allow-Methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
+      'Access-Control-Allow-Headers': asked ? asked : DEFAULT_ALLOWED_HEADERS,
+      'Access-Control-Max-Age': '600',
+      Vary: [headers.Vary, 'Access-Control-Request-Headers'].filter(Boolean).join(', '),
+    },
+    body: undefined,
+  };
+}

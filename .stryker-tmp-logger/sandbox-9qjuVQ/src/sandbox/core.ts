@@ -1,0 +1,200 @@
+/**
+ * The pure handler: a {@link SandboxRequest} in, a {@link SandboxResponse} out, over the in-memory
+ * world. Every adapter (fetch, msw, node:http) calls it. In order: due work on the clock runs, the
+ * version segment and Basic credentials are checked, the operation is matched, sandbox-only
+ * operations are refused in production, the body is parsed and path, query and body are validated
+ * with the generated schemas, `Idempotency-Key` is honoured, and the route runs. Every answer
+ * carries `X-Request-Id`.
+ * @module
+ */
+// @ts-nocheck
+
+import { operations, type OperationId } from '../generated/operations';
+import * as schemas from '../generated/zod.gen';
+import type { Call, Ctx, Handler, RouteTable } from './context';
+import { SandboxError, invalidInput } from './errors';
+import { compilePath, type PathPattern, type Reply, type SandboxRequest, type SandboxResponse } from './http';
+import type { Random } from './random';
+import { coerceQuery, validate } from './validation';
+
+/** The API version segment the sandbox serves (the SDK's `API_VERSION`; not imported, to keep the client out of this bundle). */
+export const API_VERSION = '2025-10-13';
+
+/** How long an `Idempotency-Key` answer is replayed. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60_000;
+
+type Operation = (typeof operations)[OperationId];
+
+interface CompiledRoute {
+  op: Operation;
+  pattern: PathPattern;
+  run: Handler;
+  validateBody: boolean;
+}
+
+const VERSION_PREFIX = `/${API_VERSION}`;
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+
+function compile(routes: RouteTable): CompiledRoute[] {
+  const compiled = (Object.keys(operations) as OperationId[]).map((id) => {
+    const route = routes[id];
+    const op = operations[id];
+    return typeof route === 'function'
+      ? { op, pattern: compilePath(op.path), run: route, validateBody: true }
+      : { op, pattern: compilePath(op.path), run: route.run, validateBody: route.validateBody };
+  });
+  // Literal segments win: `/customers/internal-accounts` before `/customers/{customerId}`.
+  return compiled.sort((a, b) => b.pattern.literals - a.pattern.literals);
+}
+
+function toResponse(reply: Reply): SandboxResponse {
+  if (reply.body === undefined) return { status: reply.status, headers: { ...reply.headers }, body: undefined };
+  return { status: reply.status, headers: { ...JSON_HEADERS, ...reply.headers }, body: JSON.stringify(reply.body) };
+}
+
+function errorResponse(error: SandboxError): SandboxResponse {
+  return toResponse({ status: error.status, body: error.toBody(), headers: error.headers });
+}
+
+/** 401 unless the request carries well-formed HTTP Basic credentials (any values are accepted). */
+function checkAuthorization(header: string | undefined): void {
+  const match = header === undefined ? null : /^Basic\s+([A-Za-z0-9+/]+={0,2})\s*$/i.exec(header);
+  let decoded: string | undefined;
+  try {
+    decoded = match ? atob(match[1]!) : undefined;
+  } catch {
+    decoded = undefined;
+  }
+  if (decoded === undefined || decoded.indexOf(':') < 1) {
+    throw new SandboxError(
+      401,
+      'UNAUTHORIZED',
+      header === undefined
+        ? 'Missing Authorization header: send HTTP Basic credentials (any token id and secret work in the sandbox).'
+        : 'Malformed Authorization header: expected `Basic base64(<token id>:<client secret>)`.',
+      undefined,
+      { 'WWW-Authenticate': 'Basic realm="crossborder-sandbox"' },
+    );
+  }
+}
+
+/** The generated schema the operation table names. */
+function schema<N extends keyof typeof schemas>(name: N | undefined): (typeof schemas)[N] | undefined {
+  return name === undefined ? undefined : schemas[name];
+}
+
+/** Builds the handler over `ctx` and one handler per operation. */
+export function createCore(ctx: Ctx, routes: RouteTable, requestIds: Random, onError: (error: unknown) => void): (req: SandboxRequest) => Promise<SandboxResponse> {
+  const compiled = compile(routes);
+  let served = 0;
+
+  function match(method: string, path: string): { route: CompiledRoute; params: Record<string, string> } {
+    const allowed: string[] = [];
+    for (const route of compiled) {
+      const params = route.pattern.match(path);
+      if (!params) continue;
+      if (route.op.method === method) return { route, params };
+      allowed.push(route.op.method);
+    }
+    if (allowed.length > 0) {
+      throw new SandboxError(404, 'NOT_FOUND', `No operation ${method} ${path}; this path accepts ${allowed.join(', ')}.`, { allowedMethods: allowed }, {
+        Allow: allowed.join(', '),
+      });
+    }
+    throw new SandboxError(404, 'NOT_FOUND', `No operation at ${path}.`, { path });
+  }
+
+  async function idempotent(key: string, fingerprint: string, run: () => Promise<SandboxResponse>): Promise<SandboxResponse> {
+    const store = ctx.world.idempotency;
+    const at = ctx.clock.now();
+    const previous = store.get(key);
+    if (previous && at - previous.storedMs < IDEMPOTENCY_WINDOW_MS) {
+      if (previous.fingerprint !== fingerprint) {
+        throw new SandboxError(409, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request; use a new key for a new request.', {
+          idempotencyKey: key,
+        });
+      }
+      const first = await previous.response;
+      return { ...first, headers: { ...first.headers, 'Idempotent-Replayed': 'true' } };
+    }
+    // Stored before running, so a concurrent repeat waits for this answer instead of acting twice.
+    const response = run();
+    const world = ctx.world;
+    store.set(key, { fingerprint, storedMs: at, response });
+    const settled = await response;
+    // A server error may not have happened at all, and a 202 challenge is not the operation's answer
+    // (its signed repeat carries the same key): let the repeat run rather than replay either.
+    if ((settled.status >= 500 || settled.status === 202) && ctx.world === world) store.delete(key);
+    return settled;
+  }
+
+  async function runRoute(route: CompiledRoute, call: Call): Promise<SandboxResponse> {
+    try {
+      return toResponse(await route.run(ctx, call));
+    } catch (error) {
+      if (error instanceof SandboxError) return errorResponse(error);
+      throw error;
+    }
+  }
+
+  async function dispatch(req: SandboxRequest): Promise<SandboxResponse> {
+    ctx.scheduler.runDue();
+    const url = new URL(req.url, 'http://sandbox.invalid');
+    if (url.pathname !== VERSION_PREFIX && !url.pathname.startsWith(`${VERSION_PREFIX}/`)) {
+      throw new SandboxError(404, 'NOT_FOUND', `Paths live under the version segment ${VERSION_PREFIX}/ (e.g. ${VERSION_PREFIX}/customers); got ${url.pathname}.`, {
+        path: url.pathname,
+        hint: `prefix the path with ${VERSION_PREFIX}`,
+      });
+    }
+    checkAuthorization(req.header('authorization'));
+    const method = req.method.toUpperCase();
+    const path = url.pathname.slice(VERSION_PREFIX.length) || '/';
+    const { route, params } = match(method, path);
+    const op = route.op;
+    if (op.sandboxOnly && ctx.environment === 'production') {
+      throw new SandboxError(403, 'SANDBOX_ONLY', 'This endpoint is only available with sandbox API keys.', { operation: op.id });
+    }
+    if (req.bodyError) throw invalidInput('body', req.bodyError);
+    const rawBody = req.body ?? '';
+    let json: unknown;
+    if (rawBody.trim() !== '') {
+      try {
+        json = JSON.parse(rawBody);
+      } catch (error) {
+        throw invalidInput('body', `The request body is not valid JSON: ${(error as Error).message}`);
+      }
+    }
+    if (json === undefined && op.bodyRequired) throw invalidInput('body', `${op.method} ${op.path} needs a JSON request body.`);
+    const key = req.header('idempotency-key');
+    if (key !== undefined && (key.length < 1 || key.length > 255)) throw invalidInput('Idempotency-Key', 'Idempotency-Key must be 1 to 255 characters.');
+    const call: Call = {
+      method,
+      path,
+      params: validate('path', schema(op.params.path), params) as Record<string, string>,
+      query: validate('query', schema(op.params.query), coerceQuery(schema(op.params.query), url.searchParams)) as Record<string, unknown>,
+      body: json !== undefined && route.validateBody ? validate('body', schema(op.params.body), json) : json,
+      json,
+      rawBody,
+      header: req.header,
+    };
+    if (op.idempotent && key !== undefined) return idempotent(key, `${method} ${path}\n${rawBody}`, () => runRoute(route, call));
+    return runRoute(route, call);
+  }
+
+  return async function handle(req: SandboxRequest): Promise<SandboxResponse> {
+    const requestId = `req_${(++served).toString(36).padStart(6, '0')}${requestIds.pick('0123456789abcdefghjkmnpqrstvwxyz', 14)}`;
+    let response: SandboxResponse;
+    try {
+      response = await dispatch(req);
+    } catch (error) {
+      if (error instanceof SandboxError) {
+        response = errorResponse(error);
+      } else {
+        onError(error);
+        response = toResponse({ status: 500, body: { status: 500, code: 'INTERNAL_ERROR', message: 'The sandbox failed to handle this request; see its console.' } });
+      }
+    }
+    response.headers['X-Request-Id'] = requestId;
+    return response;
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * The sandbox's transport-neutral request and response, and path matching. The fetch, msw and
+ * node:http adapters all translate to and from these, so every adapter runs the same handler.
+ * @module
+ */
+// @ts-nocheck
+
+
+/** A request as the core sees it. */
+export interface SandboxRequest {
+  /** Upper-case HTTP method. */
+  method: string;
+  /** Absolute URL, or path plus query (`/2025-10-13/customers?limit=5`). */
+  url: string;
+  /** Header lookup by lower-case name; undefined when absent. */
+  header(name: string): string | undefined;
+  /** The body decoded as UTF-8 (undefined or '' when there is none). */
+  body: string | undefined;
+  /** Set by an adapter that could not read the body (not UTF-8, too large): the core answers 400. */
+  bodyError?: string | undefined;
+}
+
+/** Largest request body the sandbox reads (1 MiB). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Largest state document `PUT /_sandbox/state` reads (128 MiB): what `GET /_sandbox/state` exports must go back in. */
+export const MAX_STATE_BODY_BYTES = 128 * 1024 * 1024;
+
+/** The body limit of a request: {@link MAX_STATE_BODY_BYTES} for a state import, else {@link MAX_BODY_BYTES}. */
+export function bodyLimit(method: string, url: string): number {
+  if (method.toUpperCase() !== 'PUT') return MAX_BODY_BYTES;
+  let path: string;
+  try {
+    path = new URL(url, 'http://sandbox.invalid').pathname;
+  } catch {
+    return MAX_BODY_BYTES;
+  }
+  return path === '/_sandbox/state' ? MAX_STATE_BODY_BYTES : MAX_BODY_BYTES;
+}
+
+/** What an adapter reports when a body is over its limit. */
+export function tooLarge(limit: number): string {
+  return `The request body exceeds ${limit} bytes (${limit / 1024 / 1024} MiB).`;
+}
+
+/** A response as the core produces it. */
+export interface SandboxResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** JSON text, or undefined for bodiless answers (204). */
+  body: string | undefined;
+  /**
+   * A body that goes on (Server-Sent Events): called with a writer once the headers are sent; the
+   * returned function is called when the client goes away. Only the HTTP adapter streams.
+   */
+  stream?: ((write: (chunk: string) => void) => () => void) | undefined;
+}
+
+/** What a route handler returns: the status and a JSON-able body. */
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** A 2xx JSON reply. */
+export function ok(body: unknown, status = 200): Reply {
+  return { status, body };
+}
+
+/** A compiled path template such as `/customers/{customerId}`. */
+export interface PathPattern {
+  template: string;
+  /** Number of literal segments: literal routes win over parameter routes (`/customers/internal-accounts`). */
+  literals: number;
+  match(path: string): Record<string, string> | undefined;
+}
+
+/** Compiles an OpenAPI path template into a matcher over decoded segments. */
+export function compilePath(template: string): PathPattern {
+  const parts = template.split('/').filter(Boolean);
+  const literals = parts.filter((p) => !p.startsWith('{')).length;
+  return {
+    template,
+    literals,
+    match(path) {
+      const segments = path.split('/').filter(Boolean);
+      if (segments.length !== parts.length) return undefined;
+      const params: Record<string, string> = {};
+      for (let i = 0; i < parts.length; i++) {
+        const part = parts[i]!;
+        const segment = segments[i]!;
+        if (part.startsWith('{')) {
+          let value: string;
+          try {
+            value = decodeURIComponent(segment);
+          } catch {
+            return undefined;
+          }
+          params[part.slice(1, -1)] = value;
+        } else if (part !== segment) {
+          return undefined;
+        }
+      }
+      return params;
+    },
+  };
+}
+
+/** Reads the body bytes of a Fetch request as strict UTF-8; undefined when it is not valid UTF-8. */
+export function decodeUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}

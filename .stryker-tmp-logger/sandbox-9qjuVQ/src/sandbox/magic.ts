@@ -1,0 +1,90 @@
+/**
+ * Failure scenarios on demand, the way card test numbers work elsewhere.
+ * @module
+ */
+// @ts-nocheck
+
+
+/** A transaction failure reason of the API. */
+export type FailureReason =
+  | 'LNURLP_FAILED'
+  | 'PAY_REQUEST_FAILED'
+  | 'PAYMENT_APPROVAL_WEBHOOK_ERROR'
+  | 'PAYMENT_APPROVAL_TIMED_OUT'
+  | 'OFFRAMP_FAILED'
+  | 'MISSING_MANDATORY_PAYEE_DATA'
+  | 'QUOTE_EXPIRED'
+  | 'QUOTE_EXECUTION_FAILED';
+
+/**
+ * Magic values that make the sandbox misbehave on purpose: whole values that ordinary test data does
+ * not produce by accident (in the spirit of card test numbers), never suffixes. Sequential or random
+ * account numbers, addresses and UMA names settle normally.
+ *
+ * The "account identifier" of a payment is the external account's `accountNumber` (or, for accounts
+ * without one, its `address` or `pixKey`), or the user part of a receiving UMA address
+ * (`$4000000000000005@remote.example` → `4000000000000005`).
+ *
+ * | Value | Effect |
+ * |---|---|
+ * | identifier `4000000000000001` … `4000000000000008` | a payment to it (quote execution, or transfer-in from it) ends `FAILED` with, in order, `LNURLP_FAILED`, `PAY_REQUEST_FAILED`, `PAYMENT_APPROVAL_WEBHOOK_ERROR`, `PAYMENT_APPROVAL_TIMED_OUT`, `OFFRAMP_FAILED`, `MISSING_MANDATORY_PAYEE_DATA`, `QUOTE_EXPIRED`, `QUOTE_EXECUTION_FAILED`; debited funds are returned |
+ * | identifier `4000000000000098` | the payment stays `PROCESSING` forever |
+ * | external account number `4000000000000099` | `beneficiaryVerificationStatus: NOT_MATCHED` |
+ * | external account number `4000000000000097` | `beneficiaryVerificationStatus: PARTIAL_MATCH` |
+ * | external account number `4000000000000096` | the account is created `UNDER_REVIEW` instead of `ACTIVE` |
+ * | sandbox UMA receive amount exactly `13131313` (131,313.13 in a two-decimal currency) | the incoming payment is held `PENDING` for approval: by the approval webhook when `webhookEndpoint` is set, else until `/approve` or `/reject` |
+ * | OTP `000000` | the only EMAIL_OTP code that verifies |
+ * | customer `fullName` / `businessInfo.legalName` ending ` Pending` | `kycStatus: PENDING` (verification `PENDING_MANUAL_REVIEW`) |
+ * | customer `fullName` / `businessInfo.legalName` ending ` Rejected` | `kycStatus: REJECTED` (verification `REJECTED`) |
+ *
+ * Without a magic name, a customer is `APPROVED` when its identity fields are complete and
+ * `UNVERIFIED` (verification `RESOLVE_ERRORS`, one `MISSING_FIELD` error per gap) otherwise.
+ */
+export const MAGIC = {
+  /** Account identifier → the failure reason a payment to it ends with. */
+  failures: {
+    '4000000000000001': 'LNURLP_FAILED',
+    '4000000000000002': 'PAY_REQUEST_FAILED',
+    '4000000000000003': 'PAYMENT_APPROVAL_WEBHOOK_ERROR',
+    '4000000000000004': 'PAYMENT_APPROVAL_TIMED_OUT',
+    '4000000000000005': 'OFFRAMP_FAILED',
+    '4000000000000006': 'MISSING_MANDATORY_PAYEE_DATA',
+    '4000000000000007': 'QUOTE_EXPIRED',
+    '4000000000000008': 'QUOTE_EXECUTION_FAILED',
+  } as const satisfies Record<string, FailureReason>,
+  /** Account identifier whose payments stay `PROCESSING` forever. */
+  stuckProcessing: '4000000000000098',
+  /** External account number → `beneficiaryVerificationStatus: NOT_MATCHED`. */
+  beneficiaryNotMatched: '4000000000000099',
+  /** External account number → `beneficiaryVerificationStatus: PARTIAL_MATCH`. */
+  beneficiaryPartialMatch: '4000000000000097',
+  /** External account number → account status `UNDER_REVIEW`. */
+  underReview: '4000000000000096',
+  /**
+   * The `receivingCurrencyAmount` of `cb.sandbox.receiveUmaPayment` that is held `PENDING` for approval
+   * (exactly this amount, in the currency's smallest unit: 131,313.13 USD).
+   */
+  holdForApprovalAmount: 13_131_313,
+  /** The EMAIL_OTP code. */
+  otp: '000000',
+  /** Name suffix → `kycStatus: PENDING`. */
+  kycPendingNameSuffix: ' Pending',
+  /** Name suffix → `kycStatus: REJECTED`. */
+  kycRejectedNameSuffix: ' Rejected',
+} as const;
+
+/** The failure reason a payment touching `identifier` must end with, if any (whole values only). */
+export function failureFor(identifier: string | undefined): FailureReason | undefined {
+  if (!identifier || !Object.prototype.hasOwnProperty.call(MAGIC.failures, identifier)) return undefined;
+  return MAGIC.failures[identifier as keyof typeof MAGIC.failures];
+}
+
+/** True when a payment touching `identifier` never settles. */
+export function staysProcessing(identifier: string | undefined): boolean {
+  return identifier === MAGIC.stuckProcessing;
+}
+
+/** True when a sandbox incoming payment of `amount` is held for approval (that one whole amount only). */
+export function holdsForApproval(amount: number): boolean {
+  return amount === MAGIC.holdForApprovalAmount;
+}

@@ -1,0 +1,288 @@
+/**
+ * The payment state machine: quote execution and settlement, transfer-in, incoming payments and
+ * their approval. Work that happens "later" is scheduled on the sandbox clock.
+ *
+ * - Outgoing: quote PENDING → execute → PROCESSING (debit) → COMPLETED (credit the receiver) or
+ *   FAILED (debit returned); an unexecuted quote turns EXPIRED at `expiresAt` (its transaction
+ *   EXPIRED with QUOTE_EXPIRED).
+ * - Transfer-in: PROCESSING → COMPLETED (credit) or FAILED.
+ * - Incoming UMA payment: COMPLETED at once, or PENDING for approval → COMPLETED | REJECTED | FAILED.
+ * @module
+ */
+// @ts-nocheck
+
+import type { Customer, IncomingTransaction } from '../generated/types';
+import { assertFunds, fitsUnderCap, moveBalance, primaryAccount } from './accounts';
+import { iso } from './clock';
+import { now, nowIso, type Ctx } from './context';
+import { SandboxError } from './errors';
+import { internalAccountId } from './finders';
+import type { FailureReason } from './magic';
+import type { InternalAccountRec, QuoteRec, TransactionRec } from './state';
+import type { ApprovalReply } from './webhooks';
+
+/** Clock time between execution (or transfer-in) and settlement. */
+export const SETTLEMENT_MS = 2_000;
+/** How long a deferred (202) approval may wait for `/approve` or `/reject`. */
+export const APPROVAL_WINDOW_MS = 5_000;
+
+/** A reconciliation reference such as `UMA-8F3A1C`. */
+export function newReference(ctx: Ctx, prefix: string): string {
+  return `${prefix}-${ctx.random.pick('0123456789ABCDEF', 6)}`;
+}
+
+function touch(ctx: Ctx, tx: TransactionRec, status: TransactionRec['data']['status'], failureReason?: FailureReason): void {
+  tx.data.status = status;
+  tx.data.updatedAt = nowIso(ctx);
+  if (failureReason) tx.data.failureReason = failureReason;
+  recordStatus(tx, tx.data.updatedAt);
+}
+
+/** Appends the transaction's status to its timeline when it changed (for the inspector). */
+export function recordStatus(tx: TransactionRec, at: string = tx.data.updatedAt): TransactionRec {
+  const timeline = (tx.timeline ??= []);
+  if (timeline[timeline.length - 1]?.status !== tx.data.status) timeline.push({ status: tx.data.status, at });
+  return tx;
+}
+
+/**
+ * Why a sandbox payment failed when its credit would take a balance past the largest exact amount
+ * (9,000,000,000,000,000, within 2^53): failure reasons are an open set (decisions.md).
+ */
+export const BALANCE_LIMIT_EXCEEDED = 'BALANCE_LIMIT_EXCEEDED' as FailureReason;
+
+/**
+ * Credits an internal account, checking the balance cap at every credit (other payments may have
+ * settled since this one started), beside the refunds the account may still get. False when the
+ * credit would pass it: nothing is changed. A refund always fits: its payment has left the in-flight
+ * debits (its status is changed first), which kept its room.
+ */
+function credit(ctx: Ctx, target: { accountId: string; amount: number } | undefined): boolean {
+  const account = target && ctx.world.internalAccounts.get(target.accountId);
+  if (!account) return true;
+  if (!fitsUnderCap(ctx, account, target.amount)) return false;
+  moveBalance(ctx, account, target.amount);
+  return true;
+}
+
+/** Schedules the expiry of a PENDING quote (and its transaction) at `expiresAt`. */
+export function scheduleExpiry(ctx: Ctx, quote: QuoteRec): void {
+  const world = ctx.world;
+  ctx.scheduler.at(quote.expiresMs, () => {
+    if (ctx.world !== world || quote.data.status !== 'PENDING') return;
+    quote.data.status = 'EXPIRED';
+    const tx = world.transactions.get(quote.data.transactionId);
+    if (tx) touch(ctx, tx, 'EXPIRED', 'QUOTE_EXPIRED');
+  });
+}
+
+/**
+ * Executes a PENDING quote: debits the source, turns quote and transaction PROCESSING and schedules
+ * settlement. 409 QUOTE_EXPIRED / INVALID_STATE_TRANSITION otherwise; 400 INVALID_AMOUNT when the
+ * source balance is short.
+ */
+/** Refuses what cannot execute now (expired, not PENDING, not funded), before anything changes. */
+export function assertExecutable(ctx: Ctx, quote: QuoteRec): void {
+  if (quote.data.status === 'EXPIRED' || (quote.data.status === 'PENDING' && now(ctx) >= quote.expiresMs)) {
+    throw new SandboxError(409, 'QUOTE_EXPIRED', `The quote expired at ${quote.data.expiresAt}; create a new quote.`, {
+      id: quote.data.id,
+      expiresAt: quote.data.expiresAt,
+    });
+  }
+  if (quote.data.status !== 'PENDING') {
+    throw new SandboxError(409, 'INVALID_STATE_TRANSITION', `Quote ${quote.data.id} is ${quote.data.status}; only a PENDING quote can be executed.`, {
+      id: quote.data.id,
+      status: quote.data.status,
+    });
+  }
+  const source = quote.debitAccountId ? ctx.world.internalAccounts.get(quote.debitAccountId) : undefined;
+  if (source) assertFunds(source, quote.data.totalSendingAmount);
+}
+
+export function execute(ctx: Ctx, quote: QuoteRec): void {
+  assertExecutable(ctx, quote);
+  const tx = ctx.world.transactions.get(quote.data.transactionId)!;
+  const source = quote.debitAccountId ? ctx.world.internalAccounts.get(quote.debitAccountId) : undefined;
+  if (source) {
+    const amount = quote.data.totalSendingAmount;
+    moveBalance(ctx, source, -amount);
+    tx.debited = { accountId: source.data.id, amount };
+  }
+  quote.data.status = 'PROCESSING';
+  touch(ctx, tx, 'PROCESSING');
+  tx.data.settledAt = iso(now(ctx) + SETTLEMENT_MS);
+  ctx.webhooks.emit('OUTGOING_PAYMENT.PROCESSING', tx.data);
+  if (quote.outcome === 'STUCK') return;
+  const world = ctx.world;
+  ctx.scheduler.at(now(ctx) + SETTLEMENT_MS, () => {
+    if (ctx.world === world) settleOutgoing(ctx, quote, tx);
+  });
+}
+
+function settleOutgoing(ctx: Ctx, quote: QuoteRec, tx: TransactionRec): void {
+  if (tx.data.status !== 'PROCESSING') return;
+  if (quote.outcome !== 'COMPLETE' && quote.outcome !== 'STUCK') {
+    quote.data.status = 'FAILED';
+    touch(ctx, tx, 'FAILED', quote.outcome);
+    delete tx.data.settledAt;
+    credit(ctx, tx.debited);
+    ctx.webhooks.emit('OUTGOING_PAYMENT.FAILED', tx.data);
+    return;
+  }
+  if (!credit(ctx, tx.credit)) {
+    // The receiver's balance would pass the cap: the payment fails and the sender is refunded.
+    quote.data.status = 'FAILED';
+    touch(ctx, tx, 'FAILED', BALANCE_LIMIT_EXCEEDED);
+    delete tx.data.settledAt;
+    credit(ctx, tx.debited);
+    ctx.webhooks.emit('OUTGOING_PAYMENT.FAILED', tx.data);
+    return;
+  }
+  quote.data.status = 'COMPLETED';
+  touch(ctx, tx, 'COMPLETED');
+  tx.data.settledAt = nowIso(ctx);
+  ctx.webhooks.emit('OUTGOING_PAYMENT.COMPLETED', tx.data);
+  if (tx.credit) mirrorIncoming(ctx, tx, tx.credit);
+}
+
+/** The receiver of an outgoing payment to another customer of the platform sees it as incoming. */
+function mirrorIncoming(ctx: Ctx, outgoing: TransactionRec, target: { accountId: string; amount: number }): void {
+  const account = ctx.world.internalAccounts.get(target.accountId);
+  const receiver = account?.data.customerId ? ctx.world.customers.get(account.data.customerId) : undefined;
+  if (!account || !receiver || receiver.data.id === outgoing.data.customerId) return;
+  const source = outgoing.data.source;
+  const { id, seq } = ctx.ids.next('Transaction');
+  const timestamp = nowIso(ctx);
+  const sender = outgoing.data.customerId ? ctx.world.customers.get(outgoing.data.customerId)?.data : undefined;
+  const data: IncomingTransaction = {
+    id,
+    status: 'COMPLETED',
+    type: 'INCOMING',
+    source: sender ? { sourceType: 'UMA_ADDRESS', umaAddress: sender.umaAddress } : source,
+    destination: { destinationType: 'ACCOUNT', accountId: account.data.id, currency: account.currency },
+    customerId: receiver.data.id,
+    platformCustomerId: receiver.data.platformCustomerId,
+    receivedAmount: outgoing.data.receivedAmount!,
+    settledAt: timestamp,
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    ...(outgoing.data.description !== undefined ? { description: outgoing.data.description } : {}),
+    ...(sender?.customerType === 'INDIVIDUAL' && sender.fullName ? { counterpartyInformation: { FULL_NAME: sender.fullName } } : {}),
+    reconciliationInstructions: outgoing.data.reconciliationInstructions!,
+  };
+  ctx.world.transactions.set(id, recordStatus({ seq, createdMs: now(ctx), data }));
+  ctx.webhooks.emit('INCOMING_PAYMENT.COMPLETED', data);
+}
+
+/** Where an incoming payment of `currency` to `customer` lands: its default UMA deposit account, else its primary internal account. */
+export function depositTarget(
+  ctx: Ctx,
+  customer: Customer,
+  currency: string,
+): { kind: 'internal'; account: InternalAccountRec } | { kind: 'external'; accountId: string } {
+  for (const ext of ctx.world.externalAccounts.values()) {
+    if (ext.data.customerId === customer.id && ext.data.defaultUmaDepositAccount && ext.data.currency === currency) {
+      return { kind: 'external', accountId: ext.data.id };
+    }
+  }
+  const account = primaryAccount(ctx, customer.id, currency);
+  if (!account) {
+    throw new SandboxError(400, 'INVALID_CURRENCY', `Customer ${customer.id} has no ${currency} account to receive into.`, {
+      field: 'receivingCurrencyCode',
+      currency,
+      customerCurrencies: customer.currencies ?? [],
+    });
+  }
+  return { kind: 'internal', account };
+}
+
+/** Completes a PENDING or PROCESSING incoming payment: credits the account and tells the platform. */
+export function completeIncoming(ctx: Ctx, tx: TransactionRec): void {
+  if (!credit(ctx, tx.credit)) return failIncoming(ctx, tx, 'FAILED', BALANCE_LIMIT_EXCEEDED);
+  touch(ctx, tx, 'COMPLETED');
+  tx.data.settledAt = nowIso(ctx);
+  tx.approval = undefined;
+  ctx.webhooks.emit('INCOMING_PAYMENT.COMPLETED', tx.data);
+}
+
+/** Ends an incoming payment as FAILED (with a reason) or REJECTED, and tells the platform. */
+export function failIncoming(ctx: Ctx, tx: TransactionRec, status: 'FAILED' | 'REJECTED', reason?: FailureReason): void {
+  touch(ctx, tx, status, reason);
+  delete tx.data.settledAt;
+  tx.approval = undefined;
+  ctx.webhooks.emit('INCOMING_PAYMENT.FAILED', tx.data);
+}
+
+/** Schedules the settlement of a transfer-in (PROCESSING → COMPLETED, or FAILED by magic). */
+export function scheduleTransferIn(ctx: Ctx, tx: TransactionRec, outcome: QuoteRec['outcome']): void {
+  if (outcome === 'STUCK') return;
+  const world = ctx.world;
+  ctx.scheduler.at(now(ctx) + SETTLEMENT_MS, () => {
+    if (ctx.world !== world || tx.data.status !== 'PROCESSING') return;
+    if (outcome === 'COMPLETE') completeIncoming(ctx, tx);
+    else failIncoming(ctx, tx, 'FAILED', outcome);
+  });
+}
+
+/** Holds an incoming payment for approval: asks the platform by webhook, or waits for `/approve`/`/reject`. */
+export function holdForApproval(ctx: Ctx, tx: TransactionRec): void {
+  const world = ctx.world;
+  const asked = ctx.webhooks.requestApproval(tx.data, (reply) => {
+    if (ctx.world === world) onApprovalReply(ctx, tx, reply);
+  });
+  tx.approval = asked ? 'AWAITING_WEBHOOK' : 'MANUAL';
+}
+
+function onApprovalReply(ctx: Ctx, tx: TransactionRec, reply: ApprovalReply): void {
+  // `/approve` or `/reject` may have decided while the webhook was in flight.
+  if (tx.data.status !== 'PENDING' || tx.approval !== 'AWAITING_WEBHOOK') return;
+  switch (reply.kind) {
+    case 'approve':
+      return completeIncoming(ctx, tx);
+    case 'reject':
+      return failIncoming(ctx, tx, 'REJECTED');
+    case 'more-info':
+      return failIncoming(ctx, tx, 'FAILED', 'MISSING_MANDATORY_PAYEE_DATA');
+    case 'timeout':
+      return failIncoming(ctx, tx, 'FAILED', 'PAYMENT_APPROVAL_TIMED_OUT');
+    case 'error':
+      return failIncoming(ctx, tx, 'FAILED', 'PAYMENT_APPROVAL_WEBHOOK_ERROR');
+    case 'defer': {
+      tx.approval = 'DEFERRED';
+      const world = ctx.world;
+      ctx.scheduler.at(now(ctx) + APPROVAL_WINDOW_MS, () => {
+        if (ctx.world === world && tx.data.status === 'PENDING' && tx.approval === 'DEFERRED') {
+          failIncoming(ctx, tx, 'FAILED', 'PAYMENT_APPROVAL_TIMED_OUT');
+        }
+      });
+    }
+  }
+}
+
+/** The internal account id an `InternalAccount:`/`EmbeddedWallet:` id names, for matching filters. */
+export function canonicalAccountId(id: string): string {
+  return id.startsWith('EmbeddedWallet:') ? internalAccountId(id.slice('EmbeddedWallet:'.length)) : id;
+}
+
+/**
+ * After a state import: schedules again what was pending when the state was saved (quote expiry,
+ * settlement of payments in flight), as if the sandbox had been running all along.
+ */
+export function resume(ctx: Ctx): void {
+  const world = ctx.world;
+  for (const quote of world.quotes.values()) if (quote.data.status === 'PENDING') scheduleExpiry(ctx, quote);
+  for (const tx of world.transactions.values()) {
+    if (tx.data.status !== 'PROCESSING') continue;
+    const quote = tx.quoteId ? world.quotes.get(tx.quoteId) : undefined;
+    if (quote) {
+      if (quote.outcome === 'STUCK') continue;
+      ctx.scheduler.at(now(ctx) + SETTLEMENT_MS, () => {
+        if (ctx.world === world) settleOutgoing(ctx, quote, tx);
+      });
+    } else if (tx.data.type === 'INCOMING' && tx.credit) {
+      ctx.scheduler.at(now(ctx) + SETTLEMENT_MS, () => {
+        if (ctx.world === world && tx.data.status === 'PROCESSING') completeIncoming(ctx, tx);
+      });
+    }
+  }
+}

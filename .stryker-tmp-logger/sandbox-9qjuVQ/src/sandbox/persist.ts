@@ -1,0 +1,201 @@
+/**
+ * The sandbox's state as a JSON document: everything the world holds (the API objects and the
+ * bookkeeping beside them), so a state exported can be imported again, seeded from a fixture file,
+ * or saved on exit and reloaded at the next start. Remembered Idempotency-Key answers are not kept.
+ * @module
+ */
+// @ts-nocheck
+
+import {
+  zCredential,
+  zCustomer,
+  zExternalAccount,
+  zInternalAccount,
+  zInvitation,
+  zPlatformConfig,
+  zQuote,
+  zTransaction,
+  zVerification,
+} from '../generated/zod.gen';
+import type { Schema } from '../core/validation';
+import type { World } from './state';
+import { problems } from './validation';
+
+/** The format tag of an exported state. */
+export const STATE_FORMAT = 'crossborder-sandbox-state/1';
+
+/** An exported state. */
+export interface SandboxStateDocument {
+  format: typeof STATE_FORMAT;
+  /** Sandbox clock when exported (ISO). */
+  savedAt: string;
+  /** Highest id sequence used: ids made after an import continue from here. */
+  lastSequence: number;
+  /**
+   * Highest webhook event sequence used: event ids after an import (a restart with `--state`) continue
+   * from here, so a receiver's dedupe never mistakes a new event for one it has seen.
+   */
+  lastWebhookSequence?: number;
+  /** The world's tables as `[key, record]` entries, and the platform configuration. */
+  world: Record<string, unknown>;
+}
+
+const TABLES = [
+  'customers',
+  'internalAccounts',
+  'externalAccounts',
+  'quotes',
+  'transactions',
+  'lookups',
+  'invitations',
+  'verifications',
+  'credentials',
+  'sessions',
+  'signedChallenges',
+  'passkeyChallenges',
+] as const satisfies readonly (keyof World)[];
+
+// Byte arrays (key material in a few records) travel as hex.
+const replacer = (_key: string, value: unknown) => (value instanceof Uint8Array ? { $bytes: Array.from(value, (b) => b.toString(16).padStart(2, '0')).join('') } : value);
+const reviver = (_key: string, value: unknown) => {
+  const bytes = (value as { $bytes?: unknown } | null)?.$bytes;
+  return typeof bytes === 'string' ? Uint8Array.from(bytes.match(/../g) ?? [], (h) => parseInt(h, 16)) : value;
+};
+
+/** The world as a document. */
+export function exportWorld(world: World, nowIso: string, lastSequence: number, lastWebhookSequence: number): SandboxStateDocument {
+  const tables: Record<string, unknown> = { config: world.config };
+  for (const name of TABLES) tables[name] = [...(world[name] as Map<string, unknown>).entries()];
+  return JSON.parse(JSON.stringify({ format: STATE_FORMAT, savedAt: nowIso, lastSequence, lastWebhookSequence, world: tables }, replacer)) as SandboxStateDocument;
+}
+
+/** Serializes a document (bytes kept). */
+export function stringifyState(document: SandboxStateDocument): string {
+  return JSON.stringify(document, replacer, 2);
+}
+
+/** A state document that is not one: the table and key of the record at fault, when it is one record. */
+export class StateImportError extends Error {
+  readonly table: string | undefined;
+  readonly key: string | undefined;
+  constructor(message: string, table?: string, key?: string) {
+    super(message);
+    this.name = 'StateImportError';
+    this.table = table;
+    this.key = key;
+  }
+}
+
+type Rule = (value: unknown) => boolean;
+const isString: Rule = (v) => typeof v === 'string';
+const isNumber: Rule = (v) => typeof v === 'number' && Number.isFinite(v);
+const isBoolean: Rule = (v) => typeof v === 'boolean';
+const optional = (rule: Rule): Rule => (v) => v === undefined || v === null || rule(v);
+const isObject: Rule = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isList = (rule: Rule): Rule => (v) => Array.isArray(v) && v.every(rule);
+const oneOf = (...values: string[]): Rule => (v) => typeof v === 'string' && values.includes(v);
+const shape = (fields: Record<string, Rule>): Rule => (v) => isObject(v) && Object.entries(fields).every(([k, rule]) => rule((v as Record<string, unknown>)[k]));
+
+/** What each table's records must be: the API object (by the generated schema) and the bookkeeping fields beside it. */
+interface TableRule {
+  /** The schema of `record.data`, when the record wraps an API object. */
+  data?: Schema;
+  /** Fields of the record itself. */
+  fields: Record<string, Rule>;
+  /** The key the record must be stored under. */
+  key: (record: Record<string, unknown>) => unknown;
+}
+
+const ORDERED = { seq: isNumber, createdMs: isNumber };
+const dataId = (r: Record<string, unknown>) => (r.data as { id?: unknown } | undefined)?.id;
+const moved = shape({ accountId: isString, amount: isNumber });
+const RULES: Record<(typeof TABLES)[number], TableRule> = {
+  customers: { data: zCustomer, fields: ORDERED, key: dataId },
+  internalAccounts: { data: zInternalAccount, fields: { ...ORDERED, suffix: isString, currency: isString }, key: dataId },
+  externalAccounts: { data: zExternalAccount, fields: { ...ORDERED, identifier: optional(isString) }, key: dataId },
+  quotes: {
+    data: zQuote,
+    fields: {
+      ...ORDERED,
+      expiresMs: isNumber,
+      debitAccountId: optional(isString),
+      target: (v) => isObject(v) && oneOf('internal', 'external', 'uma')((v as { kind?: unknown }).kind),
+      outcome: isString,
+    },
+    key: dataId,
+  },
+  transactions: {
+    data: zTransaction,
+    fields: {
+      ...ORDERED,
+      quoteId: optional(isString),
+      debited: optional(moved),
+      credit: optional(moved),
+      timeline: optional(isList(shape({ status: isString, at: isString }))),
+      approval: optional(oneOf('AWAITING_WEBHOOK', 'DEFERRED', 'MANUAL')),
+    },
+    key: dataId,
+  },
+  lookups: { fields: { id: isString, createdMs: isNumber, currencies: isList(isString), requiredPayerDataFields: Array.isArray }, key: (r) => r.id },
+  invitations: { data: zInvitation, fields: ORDERED, key: (r) => (r.data as { code?: unknown } | undefined)?.code },
+  verifications: { data: zVerification, fields: ORDERED, key: dataId },
+  credentials: { data: zCredential, fields: { ...ORDERED, walletSuffix: isString }, key: dataId },
+  sessions: {
+    fields: { ...ORDERED, id: isString, walletSuffix: isString, credentialId: isString, type: isString, publicKey: isString, expiresMs: isNumber, revoked: isBoolean },
+    key: (r) => r.id,
+  },
+  signedChallenges: {
+    fields: { requestId: isString, payloadToSign: isString, expiresMs: isNumber, walletSuffix: isString, method: isString, path: isString, body: isString, used: isBoolean },
+    key: (r) => r.requestId,
+  },
+  passkeyChallenges: {
+    fields: { requestId: isString, credentialId: isString, clientPublicKey: isString, challenge: isString, expiresMs: isNumber, used: isBoolean },
+    key: (r) => r.requestId,
+  },
+};
+
+/** Why `record` cannot be stored in `table` under `key`, or undefined when it can. */
+function recordProblem(table: (typeof TABLES)[number], key: string, record: unknown): string | undefined {
+  if (!isObject(record)) return 'is not an object';
+  const rule = RULES[table];
+  const rec = record as Record<string, unknown>;
+  const bad = Object.entries(rule.fields).filter(([field, check]) => !check(rec[field])).map(([field]) => field);
+  if (bad.length > 0) return `has a missing or malformed ${bad.join(', ')}`;
+  if (rule.data) {
+    const found = problems(rule.data, rec.data);
+    if (found.length > 0) return `data: ${found.slice(0, 3).join('; ')}${found.length > 3 ? ` (and ${found.length - 3} more)` : ''}`;
+  }
+  if (rule.key(rec) !== key) return `is stored under a key that is not its id (${JSON.stringify(rule.key(rec))})`;
+  return undefined;
+}
+
+/** Parses a document; throws a {@link StateImportError} naming the table and key of a record that is not valid. */
+export function parseState(text: string | unknown, fresh: World): { world: World; lastSequence: number; lastWebhookSequence: number } {
+  const doc = (typeof text === 'string' ? JSON.parse(text, reviver) : JSON.parse(JSON.stringify(text), reviver)) as Partial<SandboxStateDocument>;
+  if (doc?.format !== STATE_FORMAT || typeof doc.world !== 'object' || doc.world === null) {
+    throw new StateImportError(`not a sandbox state (expected format "${STATE_FORMAT}", as GET /_sandbox/state answers)`);
+  }
+  const world = fresh;
+  const tables = doc.world as Record<string, unknown>;
+  if (tables.config !== undefined) {
+    const found = problems(zPlatformConfig, tables.config);
+    if (found.length > 0) throw new StateImportError(`world.config: ${found.slice(0, 3).join('; ')}`, 'config');
+    world.config = tables.config as World['config'];
+  }
+  for (const name of TABLES) {
+    const entries = tables[name];
+    if (entries === undefined) continue;
+    if (!Array.isArray(entries)) throw new StateImportError(`world.${name} must be a list of [key, record] entries`, name);
+    const map = world[name] as Map<string, unknown>;
+    for (const entry of entries) {
+      if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== 'string') throw new StateImportError(`world.${name} holds an entry that is not [key, record]`, name);
+      const [key, record] = entry as [string, unknown];
+      if (map.has(key)) throw new StateImportError(`world.${name}[${JSON.stringify(key)}] appears twice`, name, key);
+      const problem = recordProblem(name, key, record);
+      if (problem) throw new StateImportError(`world.${name}[${JSON.stringify(key)}] ${problem}`, name, key);
+      map.set(key, record);
+    }
+  }
+  const sequence = (value: unknown) => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : 0);
+  return { world, lastSequence: sequence(doc.lastSequence), lastWebhookSequence: sequence(doc.lastWebhookSequence) };
+}

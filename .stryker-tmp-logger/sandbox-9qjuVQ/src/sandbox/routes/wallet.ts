@@ -1,0 +1,303 @@
+/**
+ * Embedded-wallet authentication: credentials, sessions, and the signed wallet actions (export,
+ * privacy). Session keys are real: `/verify` seals a fresh P-256 key to `clientPublicKey` with HPKE
+ * and keeps only its public half, which later verifies the stamps of signed retries.
+ * @module
+ */
+// @ts-nocheck
+
+import { p256 } from '@noble/curves/nist.js';
+import { zChallengeCredentialBody } from '../../generated/zod.gen';
+import type {
+  Credential,
+  CredentialChallengeParams,
+  CredentialCreateParams,
+  CredentialVerifyParams,
+  InternalAccountExportParams,
+  InternalAccountUpdateParams,
+  WalletSession,
+} from '../../generated/types';
+import { bytesToBase64url, utf8 } from '../../wallet/encoding';
+import { generateSessionKeyPair, isCompressedClientPublicKey, isValidClientPublicKey, sealSessionKey } from '../wallet-crypto';
+import { iso } from '../clock';
+import { now, nowIso, type Ctx, type Handler } from '../context';
+import { SandboxError, invalidInput, notFound } from '../errors';
+import { findInternalAccount, walletId } from '../finders';
+import { ok } from '../http';
+import { MAGIC } from '../magic';
+import { checkIdentityToken } from '../oauth';
+import { authorize, isSignedRetry } from '../signed';
+import type { CredentialRec, InternalAccountRec, SessionRec } from '../state';
+import { validate } from '../validation';
+
+/** Session lifetime. */
+export const SESSION_TTL_MS = 15 * 60_000;
+/** Shortest time between two EMAIL_OTP codes for one credential. */
+export const OTP_RESEND_MS = 30_000;
+/** Lifetime of a PASSKEY authentication challenge. */
+export const PASSKEY_CHALLENGE_TTL_MS = 5 * 60_000;
+
+function credentialsOf(ctx: Ctx, walletSuffix: string): CredentialRec[] {
+  return [...ctx.world.credentials.values()].filter((c) => c.walletSuffix === walletSuffix).sort((a, b) => a.seq - b.seq);
+}
+
+function findCredential(ctx: Ctx, id: string): { credential: CredentialRec; wallet: InternalAccountRec } {
+  const credential = ctx.world.credentials.get(id);
+  if (!credential) throw notFound('CREDENTIAL_NOT_FOUND', 'Credential', id);
+  return { credential, wallet: findInternalAccount(ctx, credential.data.accountId) };
+}
+
+function requireClientKey(key: string, field: string): void {
+  if (!isValidClientPublicKey(key)) throw invalidInput(field, `${field} is not a P-256 public key on the curve (hex, 65 bytes uncompressed or 33 compressed).`);
+}
+
+const create: Handler = async (ctx, call) => {
+  const body = call.body as CredentialCreateParams;
+  const wallet = findInternalAccount(ctx, body.accountId);
+  if (!['EMAIL_OTP', 'OAUTH', 'PASSKEY'].includes(body.type)) {
+    // Credential types are an open set; the sandbox emulates the three the spec lists.
+    throw invalidInput('type', `The sandbox does not emulate credential type ${String(body.type)}.`);
+  }
+  /** The credential rules; returns what the new credential is called. */
+  const rules = (): { nickname: string; subject?: string } => {
+    const existing = credentialsOf(ctx, wallet.suffix);
+    if (body.type === 'EMAIL_OTP' && existing.some((c) => c.data.type === 'EMAIL_OTP')) {
+      throw new SandboxError(400, 'EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS', `${body.accountId} already has an EMAIL_OTP credential.`, { field: 'type' });
+    }
+    if (body.type === 'PASSKEY' && existing.some((c) => c.data.type === 'PASSKEY')) {
+      throw new SandboxError(400, 'PASSKEY_CREDENTIAL_ALREADY_EXISTS', `${body.accountId} already has a PASSKEY credential.`, { field: 'type' });
+    }
+    if (body.type === 'OAUTH') {
+      const identity = checkIdentityToken(body.oidcToken, now(ctx));
+      return { nickname: identity.nickname, subject: identity.subject };
+    }
+    // EMAIL_OTP: the code goes to the email of the account's customer (decisions.md); the sandbox shows a placeholder.
+    return { nickname: body.type === 'EMAIL_OTP' ? 'wallet-user@sandbox.invalid' : (body.nickname ?? 'Passkey') };
+  };
+  if (credentialsOf(ctx, wallet.suffix).length > 0) {
+    // A further credential needs a signature from an active session of this wallet.
+    const action = { type: 'ADD_CREDENTIAL', walletSuffix: wallet.suffix };
+    const details = isSignedRetry(call) ? {} : { credentialType: body.type, nickname: rules().nickname };
+    const signed = await authorize(ctx, call, { ...action, details });
+    if ('challenge' in signed) return signed.challenge;
+  }
+  const { nickname, subject } = rules();
+  const { id, seq } = ctx.ids.next('AuthMethod');
+  const timestamp = nowIso(ctx);
+  const data: Credential = {
+    id,
+    accountId: walletId(wallet.suffix),
+    type: body.type,
+    ...(body.type === 'PASSKEY' ? { credentialId: body.attestation.credentialId } : {}),
+    nickname,
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  };
+  ctx.world.credentials.set(id, { seq, createdMs: now(ctx), data, walletSuffix: wallet.suffix, oauthSubject: subject });
+  return ok(data, 201);
+};
+
+const list: Handler = (ctx, call) => {
+  const wallet = findInternalAccount(ctx, String(call.query.accountId));
+  return ok({ data: credentialsOf(ctx, wallet.suffix).map((c) => c.data) });
+};
+
+const challenge: Handler = (ctx, call) => {
+  const { credential } = findCredential(ctx, call.params.id!);
+  switch (credential.data.type) {
+    case 'EMAIL_OTP': {
+      const last = credential.lastOtpChallengeMs;
+      const elapsed = last === undefined ? Infinity : now(ctx) - last;
+      if (elapsed < OTP_RESEND_MS) {
+        const wait = Math.ceil((OTP_RESEND_MS - elapsed) / 1000);
+        throw new SandboxError(429, 'RATE_LIMITED', `A code was sent less than 30 seconds ago; retry after ${wait} seconds.`, { retryAfterSeconds: wait }, {
+          'Retry-After': String(wait),
+        });
+      }
+      credential.lastOtpChallengeMs = now(ctx);
+      return ok(credential.data);
+    }
+    case 'PASSKEY': {
+      // Validated here rather than by the core: an EMAIL_OTP challenge legitimately has no body.
+      const body = validate('body', zChallengeCredentialBody, call.json ?? {}) as CredentialChallengeParams;
+      requireClientKey(body.clientPublicKey, 'clientPublicKey');
+      const requestId = `${ctx.random.hex(8)}-${ctx.random.hex(4)}-4${ctx.random.hex(3)}-a${ctx.random.hex(3)}-${ctx.random.hex(12)}`;
+      const challengeBytes = crypto.getRandomValues(new Uint8Array(32));
+      const expiresMs = now(ctx) + PASSKEY_CHALLENGE_TTL_MS;
+      const record = { requestId, credentialId: credential.data.id, clientPublicKey: body.clientPublicKey.toLowerCase(), challenge: bytesToBase64url(challengeBytes), expiresMs, used: false };
+      ctx.world.passkeyChallenges.set(requestId, record);
+      return ok({ ...credential.data, credentialId: credential.data.credentialId!, challenge: record.challenge, requestId, expiresAt: iso(expiresMs) });
+    }
+    default:
+      throw invalidInput('id', 'OAUTH credentials have no challenge: call /verify with a fresh identity token.');
+  }
+};
+
+/** Checks the proof of a `/verify` body and returns the client key to seal the session key to. */
+function proveCredential(ctx: Ctx, credential: CredentialRec, body: CredentialVerifyParams, requestId: string | undefined): string {
+  if (body.type !== credential.data.type) throw invalidInput('type', `Credential ${credential.data.id} is ${credential.data.type}, not ${body.type}.`);
+  switch (body.type) {
+    case 'EMAIL_OTP':
+      requireClientKey(body.clientPublicKey, 'clientPublicKey');
+      if (body.otp !== MAGIC.otp) throw new SandboxError(401, 'UNAUTHORIZED', 'The one-time code is wrong or expired (the sandbox code is 000000).', { field: 'otp' });
+      return body.clientPublicKey;
+    case 'OAUTH': {
+      requireClientKey(body.clientPublicKey, 'clientPublicKey');
+      const identity = checkIdentityToken(body.oidcToken, now(ctx));
+      if (credential.oauthSubject !== undefined && identity.subject !== credential.oauthSubject) {
+        throw new SandboxError(401, 'UNAUTHORIZED', 'The identity token is for a different user than the one registered.', { field: 'oidcToken' });
+      }
+      return body.clientPublicKey;
+    }
+    case 'PASSKEY': {
+      if (requestId === undefined) throw new SandboxError(401, 'REQUEST_ID_MISSING', 'PASSKEY /verify needs the Request-Id of the /challenge answer.');
+      const pending = ctx.world.passkeyChallenges.get(requestId);
+      if (!pending || pending.credentialId !== credential.data.id) {
+        throw new SandboxError(401, 'UNAUTHORIZED', 'Request-Id does not name a passkey challenge of this credential.');
+      }
+      if (pending.used) throw new SandboxError(401, 'REQUEST_ID_REUSED', 'This passkey challenge was already used; call /challenge again.');
+      if (now(ctx) >= pending.expiresMs) throw new SandboxError(401, 'UNAUTHORIZED', `The passkey challenge expired at ${iso(pending.expiresMs)}; call /challenge again.`);
+      // The sandbox cannot check a WebAuthn signature; it checks the assertion names this passkey.
+      if (body.assertion.credentialId !== credential.data.credentialId) {
+        throw new SandboxError(401, 'UNAUTHORIZED', 'The assertion is from another passkey than this credential.', { field: 'assertion.credentialId' });
+      }
+      pending.used = true;
+      return pending.clientPublicKey;
+    }
+  }
+}
+
+const verify: Handler = async (ctx, call) => {
+  const { credential, wallet } = findCredential(ctx, call.params.id!);
+  const clientPublicKey = proveCredential(ctx, credential, call.body as CredentialVerifyParams, call.header('request-id'));
+  // A compressed clientPublicKey asks for a client-held session: the client key pair is the session
+  // key and nothing is sealed (decisions.md). Otherwise a fresh session key is sealed to it.
+  let publicKey: string;
+  let encryptedSessionSigningKey: string | undefined;
+  if (isCompressedClientPublicKey(clientPublicKey)) {
+    publicKey = clientPublicKey.toLowerCase();
+  } else {
+    const keys = generateSessionKeyPair();
+    encryptedSessionSigningKey = await sealSessionKey(clientPublicKey, keys.privateKey);
+    keys.privateKey.fill(0);
+    publicKey = keys.publicKeyCompressedHex;
+  }
+  const { id, seq } = ctx.ids.next('Session');
+  const createdMs = now(ctx);
+  const session: SessionRec = {
+    id,
+    seq,
+    createdMs,
+    walletSuffix: wallet.suffix,
+    credentialId: credential.data.id,
+    type: credential.data.type,
+    publicKey,
+    expiresMs: createdMs + SESSION_TTL_MS,
+    revoked: false,
+  };
+  ctx.world.sessions.set(id, session);
+  const answer: WalletSession = {
+    id,
+    accountId: walletId(wallet.suffix),
+    type: session.type,
+    ...(encryptedSessionSigningKey === undefined ? {} : { encryptedSessionSigningKey }),
+    expiresAt: iso(session.expiresMs),
+  };
+  return ok(answer);
+};
+
+const revoke: Handler = async (ctx, call) => {
+  const { credential, wallet } = findCredential(ctx, call.params.id!);
+  const lastOne = () => {
+    if (credentialsOf(ctx, wallet.suffix).length <= 1) {
+      throw new SandboxError(400, 'CANNOT_REVOKE_LAST_CREDENTIAL', 'A wallet must keep at least one credential; add another before revoking this one.', { id: credential.data.id });
+    }
+  };
+  if (!isSignedRetry(call)) lastOne();
+  const signed = await authorize(ctx, call, {
+    type: 'REVOKE_CREDENTIAL',
+    walletSuffix: wallet.suffix,
+    details: { credentialId: credential.data.id, credentialType: credential.data.type },
+    notCredentialId: credential.data.id,
+  });
+  if ('challenge' in signed) return signed.challenge;
+  if (!ctx.world.credentials.has(credential.data.id)) throw notFound('CREDENTIAL_NOT_FOUND', 'Credential', credential.data.id);
+  lastOne();
+  ctx.world.credentials.delete(credential.data.id);
+  for (const s of ctx.world.sessions.values()) if (s.credentialId === credential.data.id) s.revoked = true;
+  return { status: 204 };
+};
+
+function activeSessions(ctx: Ctx, walletSuffix: string): SessionRec[] {
+  const at = now(ctx);
+  return [...ctx.world.sessions.values()].filter((s) => s.walletSuffix === walletSuffix && !s.revoked && s.expiresMs > at);
+}
+
+const listSessions: Handler = (ctx, call) => {
+  const wallet = findInternalAccount(ctx, String(call.query.accountId));
+  const data = activeSessions(ctx, wallet.suffix).map((s) => ({
+    id: s.id,
+    accountId: walletId(s.walletSuffix),
+    type: s.type,
+    createdAt: iso(s.createdMs),
+    expiresAt: iso(s.expiresMs),
+  }));
+  return ok({ data });
+};
+
+const revokeSession: Handler = async (ctx, call) => {
+  const id = call.params.id!;
+  const session = ctx.world.sessions.get(id);
+  if (!session || session.revoked || session.expiresMs <= now(ctx)) throw notFound('SESSION_NOT_FOUND', 'Session', id);
+  findInternalAccount(ctx, walletId(session.walletSuffix));
+  const signed = await authorize(ctx, call, { type: 'REVOKE_SESSION', walletSuffix: session.walletSuffix, details: { sessionId: id } });
+  if ('challenge' in signed) return signed.challenge;
+  session.revoked = true;
+  return { status: 204 };
+};
+
+const privacy: Handler = async (ctx, call) => {
+  const account = findInternalAccount(ctx, call.params.accountId!);
+  const body = call.body as InternalAccountUpdateParams;
+  const signed = await authorize(ctx, call, { type: 'UPDATE_WALLET_PRIVACY', walletSuffix: account.suffix, details: { privateEnabled: body.privateEnabled } });
+  if ('challenge' in signed) return signed.challenge;
+  account.data.privateEnabled = body.privateEnabled;
+  account.data.updatedAt = nowIso(ctx);
+  return ok(account.data);
+};
+
+/**
+ * The wallet's exportable secret: derived from the sandbox seed and the account, so exports of one
+ * wallet agree with each other (and differ between wallets) without storing a key.
+ */
+async function walletSecret(ctx: Ctx, suffix: string): Promise<Uint8Array> {
+  let bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', utf8(`crossborder-sandbox-wallet|${ctx.seed}|${suffix}`)));
+  // A SHA-256 output is a valid P-256 scalar except with probability ~2^-32; rehash in that case.
+  for (let i = 0; i < 4 && !p256.utils.isValidSecretKey(bytes); i++) bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  return bytes;
+}
+
+const exportWallet: Handler = async (ctx, call) => {
+  const account = findInternalAccount(ctx, call.params.accountId!);
+  const body = call.body as InternalAccountExportParams;
+  requireClientKey(body.clientPublicKey, 'clientPublicKey');
+  const signed = await authorize(ctx, call, { type: 'EXPORT_WALLET', walletSuffix: account.suffix, details: { clientPublicKey: body.clientPublicKey } });
+  if ('challenge' in signed) return signed.challenge;
+  const secret = await walletSecret(ctx, account.suffix);
+  const encryptedWalletCredentials = await sealSessionKey(body.clientPublicKey, secret);
+  secret.fill(0);
+  return ok({ id: walletId(account.suffix), encryptedWalletCredentials });
+};
+
+/** The wallet routes. */
+export const walletRoutes = {
+  createCredential: create,
+  listCredentials: list,
+  challengeCredential: { run: challenge, validateBody: false },
+  verifyCredential: verify,
+  revokeCredential: revoke,
+  listSessions,
+  revokeSession,
+  updateInternalAccount: privacy,
+  exportInternalAccount: exportWallet,
+} as const;

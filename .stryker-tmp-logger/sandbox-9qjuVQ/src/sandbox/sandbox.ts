@@ -1,0 +1,402 @@
+/**
+ * `createSandboxCore`: the sandbox without its msw handlers (what the CLI runs). The public
+ * `createSandbox` of `crossborder-sdk/sandbox` adds `handlers` on top.
+ * @module
+ */
+// @ts-nocheck
+
+import type {
+  Credential,
+  Customer,
+  ExternalAccount,
+  InternalAccount,
+  Invitation,
+  PlatformConfig,
+  Quote,
+  Session,
+  Transaction,
+  Verification,
+} from '../generated/types';
+import { checkAdvance, createClock, iso, type Clock } from './clock';
+import { defaultConfig } from './config';
+import type { Ctx, SandboxEnvironment } from './context';
+import { createCore } from './core';
+import { walletId } from './finders';
+import { bodyLimit, decodeUtf8, tooLarge, type SandboxRequest, type SandboxResponse } from './http';
+import { IdFactory, createRandom, createUniqueRandom } from './random';
+import { routes } from './routes';
+import { claimInvitation } from './routes/platform';
+import { Scheduler } from './scheduler';
+import { createWorld } from './state';
+import { CONTROL_PREFIX, corsHeaders, handleControl, isLoopbackHost, preflight, type Controls, type CorsOptions, type Exposure, type LiveEvent } from './control';
+import { resume } from './payments';
+import { exportWorld, parseState, type SandboxStateDocument } from './persist';
+import { createWebhookKeyPair } from './webhook-keys';
+import { WebhookDispatcher, type Delivery, type WebhookDeliveryOptions } from './webhooks';
+
+/** Options of {@link createSandbox}. */
+export interface SandboxOptions {
+  /** `production` refuses the sandbox-only endpoints with 403 SANDBOX_ONLY. Default `sandbox`. */
+  environment?: SandboxEnvironment;
+  /** The clock everything time-dependent reads. Default: real time (see {@link createClock}). */
+  clock?: Clock;
+  /** How webhooks are delivered (fetch, attempts, backoff, key pair). */
+  webhookDelivery?: WebhookDeliveryOptions;
+  /** Seed of the id/reference generator: the same seed gives the same ids in the same order. Default 1. */
+  seed?: number;
+  /** Called with unexpected failures (answered 500 INTERNAL_ERROR). Default `console.error`. */
+  onError?: (error: unknown) => void;
+  /**
+   * Called after each request is answered (the CLI's request log): API calls, `/_sandbox/*` calls and
+   * CORS preflights; not the inspector page's own reads, nor a browser's `/favicon.ico`.
+   */
+  onRequest?: (entry: RequestLogEntry) => void;
+  /**
+   * Origins a browser page may call the sandbox from. Default: `'*'` when served on a loopback address
+   * (the default 127.0.0.1) or called in-process; none when `listen()` binds another address, where the
+   * inspector page and `/_sandbox/events` also take the Basic credentials.
+   */
+  cors?: CorsOptions;
+}
+
+/** One request, as the sandbox logs it. */
+export interface RequestLogEntry {
+  method: string;
+  /** Path and query as received. */
+  path: string;
+  status: number;
+  /** Time to answer, in ms. */
+  ms: number;
+  /** `X-Request-Id` of the answer. */
+  requestId: string | undefined;
+  /** True when an Idempotency-Key replayed an earlier answer. */
+  replayed: boolean;
+}
+
+/** Everything the sandbox holds, as the API would render it (deep copies). */
+export interface SandboxSnapshot {
+  config: PlatformConfig;
+  customers: Customer[];
+  internalAccounts: InternalAccount[];
+  externalAccounts: ExternalAccount[];
+  quotes: Quote[];
+  transactions: Transaction[];
+  invitations: Invitation[];
+  verifications: Verification[];
+  credentials: Credential[];
+  sessions: (Session & { revoked: boolean })[];
+}
+
+/** Read-only view of the sandbox's state, for tests. Every read is a fresh deep copy. */
+export interface SandboxState {
+  /** The whole state; compare two snapshots to prove a request changed nothing. */
+  snapshot(): SandboxSnapshot;
+  /** The balance of an internal account (`InternalAccount:` or `EmbeddedWallet:` id), or undefined. */
+  balance(accountId: string): number | undefined;
+}
+
+/** A running HTTP server of the sandbox. */
+export interface SandboxServer {
+  /** `http://127.0.0.1:<port>`, without the version segment. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The sandbox minus its msw handlers. */
+export interface SandboxCore {
+  /** A standard fetch served in-process (no sockets): pass it as the SDK client's `fetch`. */
+  fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+  /** The pure handler over Fetch objects: one `Request` in, its `Response` out. */
+  handle(request: Request): Promise<Response>;
+  /**
+   * Serves the sandbox over HTTP on `host` (default 127.0.0.1; keep-alive); `port` 0 (default) picks a
+   * free one. On a non-loopback host (`0.0.0.0`, a LAN address) the inspector and its event stream ask
+   * for the Basic credentials and CORS allows only `cors.origins`.
+   */
+  listen(port?: number, host?: string): Promise<SandboxServer>;
+  /** The sandbox clock; `advance`/`set` also run whatever became due (expiry, settlement). */
+  clock: Clock;
+  /** The public key webhook signatures verify with. */
+  webhookPublicKey: { pem: string; hex: string };
+  /** Webhook deliveries. */
+  webhooks: {
+    /** Resolves once every pending delivery (retries included, backoff skipped) has finished. */
+    flush(): Promise<void>;
+    /** The delivery log, oldest first. */
+    readonly deliveries: readonly Delivery[];
+  };
+  /** Read-only state, for tests. */
+  state: SandboxState;
+  /** `sandbox` or `production`. */
+  environment: SandboxEnvironment;
+  /** Claims an invitation as its invitee would (no API exists for it); sends INVITATION.CLAIMED. */
+  claimInvitation(code: string, inviteeUma?: string): Invitation;
+  /**
+   * Forgets all state, pending work and deliveries, and puts the clock back where it stood when the
+   * sandbox was made (undoing every `advance`/`set`); servers keep running. Ids go on from where they
+   * were (an id handed out before a reset is never handed out again).
+   */
+  reset(): void;
+  /** The whole state as a JSON document (what `GET /_sandbox/state` answers). */
+  exportState(): SandboxStateDocument;
+  /**
+   * Replaces the state with an exported one (a document or its JSON text): seed fixtures, or reload
+   * what a previous run saved. Pending quote expiries and settlements are scheduled again.
+   * @throws Error when it is not a sandbox state.
+   */
+  importState(state: SandboxStateDocument | string): void;
+  /** Stops timers, deliveries and every server started by `listen()`. */
+  close(): Promise<void>;
+}
+
+/** In-process calls (fetch, msw) never cross a network: treated like loopback. */
+const IN_PROCESS: Exposure = { loopback: true };
+
+/** Requests the sandbox remembers for the inspector. */
+const REQUEST_LOG_SIZE = 200;
+
+/** Creates a sandbox without msw handlers (no msw import). */
+export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
+  const environment = options.environment ?? 'sandbox';
+  if (environment !== 'sandbox' && environment !== 'production') throw new Error(`environment must be 'sandbox' or 'production', got '${String(environment)}'`);
+  const seed = options.seed ?? 1;
+  const onError = options.onError ?? ((error: unknown) => console.error('[crossborder sandbox]', error));
+  const base = options.clock ?? createClock();
+  // The inspector's live stream: requests answered, and changes no request made (timers, deliveries).
+  const listeners = new Set<(event: LiveEvent) => void>();
+  const publish = (event: LiveEvent) => {
+    for (const listener of [...listeners]) {
+      try {
+        listener(event);
+      } catch {
+        // a listener never changes an answer
+      }
+    }
+  };
+  const scheduler = new Scheduler(base, onError, (ran) => publish({ type: 'change', change: { source: 'scheduler', at: iso(base.now()), ran } }));
+  const keyPair = options.webhookDelivery?.keyPair ?? createWebhookKeyPair();
+
+  // The run-due-work hook makes advance/set settle payments at once, so tests never wait.
+  const runDue = () => {
+    try {
+      scheduler.runDue();
+    } catch (error) {
+      onError(error);
+    }
+  };
+  // Where the clock stood when the sandbox was made, as an offset from real time (or the instant, when
+  // frozen): reset() puts it back there.
+  const startedAt = base.now();
+  const startOffset = startedAt - Date.now();
+  const clock: Clock = {
+    frozen: base.frozen ?? false,
+    now: () => base.now(),
+    advance(ms) {
+      checkAdvance(base.now(), ms); // a custom clock may not check: past the last valid date every answer would fail
+      base.advance(ms);
+      runDue();
+    },
+    set(date) {
+      base.set(date);
+      runDue();
+    },
+  };
+
+  // Webhook event ids are random per process (a receiver's dedupe store outlives a sandbox restart)
+  // and their sequence goes on across reset() and a state import: an id is never sent twice for two events.
+  const webhookIds = new IdFactory(createUniqueRandom());
+  /** A new world; `ids` continue after those already handed out (reset never reuses an id). */
+  const fresh = (after = 0) => {
+    const ids = new IdFactory(createRandom(seed));
+    ids.continueAfter(after);
+    return { ids, random: createRandom(seed * 31 + 7), world: createWorld(defaultConfig(ids, clock.now())) };
+  };
+  const initial = fresh();
+  const ctx: Ctx = {
+    environment,
+    clock,
+    scheduler,
+    seed,
+    webhooks: new WebhookDispatcher(options.webhookDelivery ?? {}, keyPair, clock, () => webhookIds, () => ctx.world.config.webhookEndpoint, (d) =>
+      publish({ type: 'change', change: { source: 'delivery', at: iso(base.now()), eventId: d.eventId, type: d.type, state: d.state, attempts: d.attempts.length } }),
+    ),
+    ...initial,
+  };
+  const api = createCore(ctx, routes, createRandom(seed ^ 0xbeef), onError);
+  const controls: Controls = {
+    reset: () => sandbox.reset(),
+    advance: (ms) => clock.advance(ms),
+    now: () => clock.now(),
+    snapshot: () => sandbox.exportState(),
+    importState: (state) => sandbox.importState(state as SandboxStateDocument),
+    deliveries: () => structuredClone(ctx.webhooks.deliveries),
+    trigger: (type, resourceId) => {
+      if (!ctx.world.config.webhookEndpoint) return { error: 'No webhookEndpoint is configured (PATCH /config): there is nowhere to deliver.' };
+      const data = resourceId === undefined ? (type === 'TEST' ? { message: 'Sent from the sandbox.' } : undefined) : resourceData(resourceId);
+      if (data === undefined) return { error: resourceId === undefined ? `${type} needs a resourceId (the transaction, customer, invitation or verification it is about).` : `No resource ${resourceId}.` };
+      const before = ctx.webhooks.deliveries.length;
+      ctx.webhooks.emit(type, data);
+      return { eventId: ctx.webhooks.deliveries[before]?.eventId };
+    },
+    redeliver: (eventId) => ctx.webhooks.redeliver(eventId),
+    requests: () => [...requestLog],
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+  /** A resource of the world by its id, as the API renders it. */
+  const resourceData = (id: string): unknown => {
+    const w = ctx.world;
+    for (const map of [w.transactions, w.customers, w.verifications, w.quotes, w.externalAccounts, w.internalAccounts] as Map<string, { data: unknown }>[]) {
+      const rec = map.get(id);
+      if (rec) return structuredClone(rec.data);
+    }
+    for (const inv of w.invitations.values()) if ((inv as { data: { code: string } }).data.code === id) return structuredClone((inv as { data: unknown }).data);
+    return undefined;
+  };
+  // CORS on every answer, preflights answered without credentials, and the /_sandbox/ controls; what
+  // is open and which origins are allowed by default depend on the address served (loopback or not).
+  const cors = options.cors ?? {};
+  const core = async (req: SandboxRequest, exposure: Exposure): Promise<SandboxResponse> => {
+    const origin = req.header('origin');
+    if (req.method.toUpperCase() === 'OPTIONS') return preflight(origin, cors, exposure, req.header('access-control-request-headers'));
+    const path = new URL(req.url, 'http://sandbox.invalid').pathname;
+    const res = path.startsWith(CONTROL_PREFIX) ? handleControl(req, path, controls, exposure) : await api(req);
+    Object.assign(res.headers, corsHeaders(origin, cors, exposure));
+    return res;
+  };
+  // Every way in (fetch, msw, HTTP) goes through here, so each request is logged once: the option's
+  // hook (the CLI), the inspector's live stream, and the last REQUEST_LOG_SIZE kept.
+  const requestLog: (RequestLogEntry & { at: string })[] = [];
+  const handleRaw = async (req: SandboxRequest, exposure: Exposure = IN_PROCESS): Promise<SandboxResponse> => {
+    const started = performance.now();
+    const url = new URL(req.url, 'http://sandbox.invalid');
+    // A browser asks for an icon when it opens the inspector: answer nothing, quietly.
+    if (url.pathname === '/favicon.ico' && ['GET', 'HEAD'].includes(req.method.toUpperCase())) return { status: 204, headers: { 'cache-control': 'max-age=86400' }, body: undefined };
+    const res = await core(req, exposure);
+    // Everything else is logged, /_sandbox/* calls and preflights included, except the inspector
+    // page's own reads (it marks them; logging them would make every refresh trigger the next one).
+    if (url.pathname.startsWith(CONTROL_PREFIX) && req.header('x-sandbox-inspector') !== undefined) return res;
+    const header = (name: string) => Object.entries(res.headers).find(([k]) => k.toLowerCase() === name)?.[1];
+    const entry = {
+      method: req.method,
+      path: url.pathname + url.search,
+      status: res.status,
+      ms: Math.round(performance.now() - started),
+      requestId: header('x-request-id'),
+      replayed: header('idempotent-replayed') === 'true',
+    };
+    requestLog.push({ ...entry, at: iso(clock.now()) });
+    if (requestLog.length > REQUEST_LOG_SIZE) requestLog.shift();
+    publish({ type: 'request', entry: { ...entry, at: iso(clock.now()) } });
+    try {
+      options.onRequest?.({ ...entry, at: iso(clock.now()) } as RequestLogEntry);
+    } catch {
+      // a log hook never changes an answer
+    }
+    return res;
+  };
+  const servers = new Set<SandboxServer>();
+
+  async function handle(request: Request): Promise<Response> {
+    request.signal?.throwIfAborted();
+    let body: string | undefined;
+    let bodyError: string | undefined;
+    if (request.body) {
+      const bytes = new Uint8Array(await request.arrayBuffer());
+      const limit = bodyLimit(request.method, request.url);
+      if (bytes.length > limit) bodyError = tooLarge(limit);
+      else if (bytes.length > 0) {
+        body = decodeUtf8(bytes);
+        if (body === undefined) bodyError = 'The request body is not valid UTF-8.';
+      }
+    }
+    const req: SandboxRequest = { method: request.method, url: request.url, header: (name) => request.headers.get(name) ?? undefined, body, bodyError };
+    const res: SandboxResponse = await handleRaw(req);
+    return new Response(res.body ?? null, { status: res.status, headers: res.headers });
+  }
+
+  const snapshot = (): SandboxSnapshot => {
+    const w = ctx.world;
+    const data = <T>(records: Iterable<{ data: T }>) => [...records].map((r) => r.data);
+    return structuredClone({
+      config: w.config,
+      customers: data(w.customers.values()),
+      internalAccounts: data(w.internalAccounts.values()),
+      externalAccounts: data(w.externalAccounts.values()),
+      quotes: data(w.quotes.values()),
+      transactions: data(w.transactions.values()),
+      invitations: data(w.invitations.values()),
+      verifications: data(w.verifications.values()),
+      credentials: data(w.credentials.values()),
+      sessions: [...w.sessions.values()].map((s) => ({
+        id: s.id,
+        accountId: walletId(s.walletSuffix),
+        type: s.type,
+        createdAt: iso(s.createdMs),
+        expiresAt: iso(s.expiresMs),
+        revoked: s.revoked,
+      })),
+    });
+  };
+
+  const sandbox: SandboxCore = {
+    fetch: (input, init) => handle(new Request(input, init)),
+    handle,
+    async listen(port = 0, host = '127.0.0.1') {
+      const { serve } = await import('./node');
+      const exposure: Exposure = { loopback: isLoopbackHost(host) };
+      const server = await serve((req) => handleRaw(req, exposure), port, host);
+      const tracked: SandboxServer = {
+        url: server.url,
+        close: async () => {
+          servers.delete(tracked);
+          await server.close();
+        },
+      };
+      servers.add(tracked);
+      return tracked;
+    },
+    clock,
+    webhookPublicKey: { pem: keyPair.publicKeyPem, hex: keyPair.publicKeyHex },
+    webhooks: {
+      flush: () => ctx.webhooks.flush(),
+      get deliveries() {
+        return ctx.webhooks.deliveries;
+      },
+    },
+    state: {
+      snapshot,
+      balance(accountId) {
+        const suffix = accountId.slice(accountId.indexOf(':') + 1);
+        return ctx.world.internalAccounts.get(`InternalAccount:${suffix}`)?.data.balance.amount;
+      },
+    },
+    environment,
+    claimInvitation: (code, inviteeUma) => claimInvitation(ctx, code, inviteeUma),
+    reset() {
+      scheduler.clear();
+      ctx.webhooks.cancel();
+      base.set(base.frozen ? startedAt : Date.now() + startOffset);
+      Object.assign(ctx, fresh(ctx.ids.nextSequence - 1));
+    },
+    exportState: () => exportWorld(ctx.world, iso(clock.now()), ctx.ids.nextSequence - 1, webhookIds.nextSequence - 1),
+    importState(state) {
+      const next = fresh(ctx.ids.nextSequence - 1);
+      const { world, lastSequence, lastWebhookSequence } = parseState(state, next.world);
+      next.ids.continueAfter(lastSequence);
+      webhookIds.continueAfter(lastWebhookSequence);
+      scheduler.clear();
+      ctx.webhooks.cancel();
+      Object.assign(ctx, { ...next, world });
+      resume(ctx);
+    },
+    async close() {
+      scheduler.dispose();
+      ctx.webhooks.cancel();
+      await Promise.all([...servers].map((s) => s.close()));
+    },
+  };
+  return sandbox;
+}

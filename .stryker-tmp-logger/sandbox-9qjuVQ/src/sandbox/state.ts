@@ -1,0 +1,177 @@
+/**
+ * The sandbox's in-memory world. Records keep the API object (`data`, answered as is) next to the
+ * bookkeeping the API never shows (ordering keys, magic outcomes, key material).
+ * @module
+ */
+// @ts-nocheck
+
+import type {
+  Credential,
+  CredentialType,
+  Customer,
+  ExternalAccount,
+  IncomingTransaction,
+  Invitation,
+  InternalAccount,
+  OutgoingTransaction,
+  PayerDataField,
+  PlatformConfig,
+  Quote,
+  Verification,
+} from '../generated/types';
+import type { SandboxResponse } from './http';
+import type { FailureReason } from './magic';
+import type { Ordered } from './pagination';
+
+/** A stored API object with its ordering keys. */
+export interface Rec<T> extends Ordered {
+  data: T;
+}
+
+/** An internal account; `suffix` is shared with its `EmbeddedWallet:` id. */
+export interface InternalAccountRec extends Rec<InternalAccount> {
+  suffix: string;
+  currency: string;
+}
+
+/** An external account; `identifier` is what the magic values (`MAGIC.failures`, …) are compared with. */
+export interface ExternalAccountRec extends Rec<ExternalAccount> {
+  identifier: string | undefined;
+}
+
+/** Where a quote's money goes, resolved when it was made. */
+export type QuoteTarget =
+  | { kind: 'internal'; accountId: string }
+  | { kind: 'external'; accountId: string }
+  | { kind: 'uma'; umaAddress: string; localAccountId: string | undefined };
+
+/** A quote and what executing it will do. */
+export interface QuoteRec extends Rec<Quote> {
+  expiresMs: number;
+  /** Internal account debited on execute (absent for an external, direct-pull source). */
+  debitAccountId: string | undefined;
+  target: QuoteTarget;
+  /** Magic outcome of the payment: fail with this reason, stay processing, or complete. */
+  outcome: FailureReason | 'STUCK' | 'COMPLETE';
+}
+
+/** A transaction; `debited`/`credit` say which balances it moved, so failures can undo exactly that. */
+export interface TransactionRec extends Rec<IncomingTransaction | OutgoingTransaction> {
+  quoteId?: string | undefined;
+  /** Internal account and amount debited when the payment started. */
+  debited?: { accountId: string; amount: number } | undefined;
+  /** Internal account and amount to credit when it completes. */
+  credit?: { accountId: string; amount: number } | undefined;
+  /** Each status the transaction had, with when (the sandbox inspector's timeline). */
+  timeline?: { status: string; at: string }[] | undefined;
+  /** Approval flow state of an incoming payment held for approval. */
+  approval?: 'AWAITING_WEBHOOK' | 'DEFERRED' | 'MANUAL' | undefined;
+}
+
+/** A receiver lookup, kept for the quotes that cite it. */
+export interface LookupRec {
+  id: string;
+  createdMs: number;
+  receiverUmaAddress?: string | undefined;
+  accountId?: string | undefined;
+  currencies: string[];
+  requiredPayerDataFields: PayerDataField[];
+}
+
+/** A KYC/KYB verification, one per customer. */
+export type VerificationRec = Rec<Verification>;
+
+/** A wallet credential. */
+export interface CredentialRec extends Rec<Credential> {
+  walletSuffix: string;
+  /** When the last EMAIL_OTP `/challenge` sent a code (the 30 s rate limit). */
+  lastOtpChallengeMs?: number | undefined;
+  /** `iss`/`sub` of the OAUTH token registered, which later tokens must match. */
+  oauthSubject?: string | undefined;
+}
+
+/** A wallet session; only the public half of its key is kept. */
+export interface SessionRec extends Ordered {
+  id: string;
+  walletSuffix: string;
+  credentialId: string;
+  type: CredentialType;
+  /** Compressed P-256 public key, lower-case hex: the `publicKey` of the stamps it signs. */
+  publicKey: string;
+  expiresMs: number;
+  revoked: boolean;
+}
+
+/** A 202 challenge of the signed-retry pattern, waiting for its signed repeat. */
+export interface SignedChallengeRec {
+  requestId: string;
+  payloadToSign: string;
+  expiresMs: number;
+  walletSuffix: string;
+  /** The request that got the challenge: the repeat must be identical. */
+  method: string;
+  path: string;
+  body: string;
+  used: boolean;
+}
+
+/** A PASSKEY `/challenge`, waiting for `/verify`. */
+export interface PasskeyChallengeRec {
+  requestId: string;
+  credentialId: string;
+  clientPublicKey: string;
+  challenge: string;
+  expiresMs: number;
+  used: boolean;
+}
+
+/** A remembered answer to an `Idempotency-Key`. */
+export interface IdempotencyRec {
+  fingerprint: string;
+  storedMs: number;
+  response: SandboxResponse | Promise<SandboxResponse>;
+}
+
+/** Everything the sandbox knows. */
+export interface World {
+  config: PlatformConfig;
+  customers: Map<string, Rec<Customer>>;
+  internalAccounts: Map<string, InternalAccountRec>;
+  externalAccounts: Map<string, ExternalAccountRec>;
+  quotes: Map<string, QuoteRec>;
+  transactions: Map<string, TransactionRec>;
+  lookups: Map<string, LookupRec>;
+  /** By invitation code. */
+  invitations: Map<string, Rec<Invitation>>;
+  verifications: Map<string, VerificationRec>;
+  credentials: Map<string, CredentialRec>;
+  sessions: Map<string, SessionRec>;
+  signedChallenges: Map<string, SignedChallengeRec>;
+  passkeyChallenges: Map<string, PasskeyChallengeRec>;
+  idempotency: Map<string, IdempotencyRec>;
+}
+
+/** An empty world around `config`. */
+export function createWorld(config: PlatformConfig): World {
+  return {
+    config,
+    customers: new Map(),
+    internalAccounts: new Map(),
+    externalAccounts: new Map(),
+    quotes: new Map(),
+    transactions: new Map(),
+    lookups: new Map(),
+    invitations: new Map(),
+    verifications: new Map(),
+    credentials: new Map(),
+    sessions: new Map(),
+    signedChallenges: new Map(),
+    passkeyChallenges: new Map(),
+    idempotency: new Map(),
+  };
+}
+
+/** The part after `Prefix:` of an id. */
+export function idSuffix(id: string): string {
+  return id.slice(id.indexOf(':') + 1);
+}

@@ -1,0 +1,58 @@
+/**
+ * Public names of the API's shapes, taken from the generated component types so that they are the
+ * document's, plus the query types of list and lookup methods (date filters accept `Date` too).
+ * @module
+ */
+// @ts-nocheck
+
+import type { ValidationIssue } from './core/errors';
+import type { WebhookEvent as DocumentWebhookEvent } from './generated/named';
+import type { OperationQueries } from './generated/types';
+
+type DateFilter = 'createdAfter' | 'createdBefore' | 'updatedAfter' | 'updatedBefore' | 'startDate' | 'endDate';
+/** The query of an operation, with date-time filters accepting a `Date` as well as an ISO string. */
+type QueryOf<Id extends keyof OperationQueries> = {
+  [K in keyof OperationQueries[Id]]: K extends DateFilter ? OperationQueries[Id][K] | Date : OperationQueries[Id][K];
+};
+
+/**
+ * Every shape of the document by its own name (`Customer`, `Address`, `QuoteCreateParams`,
+ * `IncomingPaymentPendingEvent`, …), generated from `openapi/openapi.yaml` with its description:
+ * hovers and type errors show these names.
+ */
+export type * from './generated/named';
+
+/** Query of `cb.customers.list()`: filters, `limit` and `cursor`. Date filters take a `Date` or an ISO string. @interface */
+export type CustomerListParams = QueryOf<'listCustomers'>;
+/** Query of `cb.internalAccounts.list()`: `customerId`, `currency`, `limit`, `cursor`. @interface */
+export type InternalAccountListParams = QueryOf<'listInternalAccounts'>;
+/** Query of `cb.externalAccounts.list()`: `customerId`, `currency`, `limit`, `cursor`. @interface */
+export type ExternalAccountListParams = QueryOf<'listExternalAccounts'>;
+/** Query of `cb.platform.externalAccounts.list()`. @interface */
+export type PlatformExternalAccountListParams = QueryOf<'listPlatformExternalAccounts'>;
+/** Query of `cb.transactions.list()`: filters, `sortOrder`, `limit` and `cursor`. Date filters take a `Date` or an ISO string. @interface */
+export type TransactionListParams = QueryOf<'listTransactions'>;
+/** Query of `cb.receiver.lookupUma()`. @interface */
+export type ReceiverLookupParams = QueryOf<'lookupUmaReceiver'>;
+/** Query of `cb.receiver.lookupExternalAccount()`. @interface */
+export type ExternalAccountLookupParams = QueryOf<'lookupExternalAccountReceiver'>;
+/** Query of `cb.verifications.list()`. @interface */
+export type VerificationListParams = QueryOf<'listVerifications'>;
+/** Query of `cb.umaProviders.list()`. @interface */
+export type UmaProviderListParams = QueryOf<'listUmaProviders'>;
+/** Query of `cb.auth.credentials.list()`: the wallet `accountId`. @interface */
+export type CredentialListParams = QueryOf<'listCredentials'>;
+/** Query of `cb.auth.sessions.list()`: the wallet `accountId`. @interface */
+export type SessionListParams = QueryOf<'listSessions'>;
+
+/** Body of every webhook delivery, by `type`. Delivered at least once and retried with backoff until a 2xx; deduplicate by `id` and verify `X-Service-Signature` over the raw body first. @useDeclaredType */
+export type WebhookEvent = DocumentWebhookEvent & {
+  /** What in this verified delivery differs from the document (absent when it matches): never a reason to refuse it. */
+  issues?: ValidationIssue[] | undefined;
+};
+
+/** A list the service does not paginate: `{ data }`. */
+export interface DataList<T> {
+  data: T[];
+}
+

@@ -1,0 +1,219 @@
+/**
+ * From a signed delivery to an event: verify, decode, check the envelope, then hand the JSON to a
+ * parser (the typed schemas) or return the envelope as is.
+ * @module
+ */
+// @ts-nocheck
+
+import { WebhookVerificationError, type ValidationIssue } from '../core/errors';
+import { checkMaxAge, MAX_FUTURE_SKEW_MS, parseIsoDateTime } from './time';
+import { verifyWebhookSignature, type WebhookHeaders, type WebhookPublicKey, type WebhookRawBody } from './verify';
+
+export { checkMaxAge, MAX_FUTURE_SKEW_MS, parseIsoDateTime };
+
+/**
+ * The shape every delivery has: `{ id: "Webhook:<id>", type, timestamp, data }`.
+ * The type parameters let typed events be written as e.g.
+ * `WebhookEnvelope<'INCOMING_PAYMENT.PENDING', IncomingTransaction>`.
+ */
+export interface WebhookEnvelope<Type extends string = string, Data = Record<string, unknown>> {
+  /** Event id, `Webhook:<id>`; the same on every redelivery of one event: dedupe by it. */
+  id: string;
+  /** Event type, e.g. `INCOMING_PAYMENT.COMPLETED`. */
+  type: Type;
+  /** When the service created the event (ISO 8601 date-time). */
+  timestamp: string;
+  /** The resource the event is about (a transaction, an invitation, …). */
+  data: Data;
+  /**
+   * What in this verified delivery differs from the document (a missing field, an unknown value):
+   * absent when it matches. A verified delivery is always delivered; check here instead of failing.
+   */
+  issues?: ValidationIssue[] | undefined;
+}
+
+/**
+ * An event whose `type` this version of the SDK does not know. Returned rather than thrown, so a
+ * new event type on the service does not break a deployed handler.
+ */
+export interface UnknownEvent {
+  /** Event id, `Webhook:<id>`. */
+  id: string;
+  /** The unrecognized type. */
+  type: string;
+  /** ISO 8601 date-time. */
+  timestamp: string;
+  /** The payload, unchecked. */
+  data: unknown;
+  /** Marks the event as not recognized; narrow with `if ('unknown' in event)`. */
+  unknown: true;
+  /** Envelope fields that differ from the document (absent when none). */
+  issues?: ValidationIssue[] | undefined;
+}
+
+/** Options of {@link unwrapWebhook}. */
+export interface UnwrapWebhookOptions<E> {
+  /** The service's webhook public key (PEM, hex, or `CryptoKey`). */
+  publicKey: WebhookPublicKey | undefined;
+  /**
+   * Turns the checked envelope into the typed event (e.g. zod schemas keyed by `type`, see
+   * {@link eventParser}). A throw becomes `invalid_event` with the cause attached. Default: the envelope.
+   */
+  parse?: (json: unknown) => E | Promise<E>;
+  /**
+   * Refuse events whose `timestamp` is older than this many milliseconds (`stale_event`), or dated more
+   * than 5 minutes in the future (`future_event`). Off by default; `dedupe()` applies its own age limit.
+   */
+  maxAge?: number;
+  /** Clock, in epoch milliseconds. Default `Date.now`. */
+  now?: () => number;
+}
+
+const utf8Decoder = /* @__PURE__ */ new TextDecoder('utf-8', { fatal: true });
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * What of the envelope differs from `{ id, type, timestamp, data }`: reported, not thrown (the
+ * signature makes a delivery trustworthy, not its shape).
+ */
+export function envelopeIssues(json: Record<string, unknown>): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  if (typeof json.id !== 'string' || json.id === '') issues.push({ path: 'id', rule: 'invalid_type', message: 'expected a string (the event id)' });
+  if (typeof json.type !== 'string' || json.type === '') issues.push({ path: 'type', rule: 'invalid_type', message: 'expected a non-empty string' });
+  if (parseIsoDateTime(json.timestamp) === undefined) issues.push({ path: 'timestamp', rule: 'invalid_format', message: 'expected an ISO 8601 date-time' });
+  if (!isPlainObject(json.data)) issues.push({ path: 'data', rule: 'invalid_type', message: 'expected object' });
+  return issues;
+}
+
+/**
+ * Checks that a parsed body is a JSON object: the one thing a delivery must be to be an event.
+ * @throws {@link WebhookVerificationError} `invalid_event` otherwise.
+ */
+export function assertWebhookEnvelope(json: unknown): asserts json is WebhookEnvelope {
+  if (!isPlainObject(json)) {
+    throw new WebhookVerificationError('invalid_event', `the webhook event is not a JSON object (got ${Array.isArray(json) ? 'an array' : json === null ? 'null' : typeof json})`);
+  }
+}
+
+/** Attaches issues to an event (nothing when there are none). */
+export function withIssues<E extends object>(event: E, issues: readonly ValidationIssue[]): E {
+  if (issues.length === 0) return event;
+  const previous = (event as { issues?: ValidationIssue[] }).issues;
+  return { ...event, issues: [...(Array.isArray(previous) ? previous : []), ...issues] };
+}
+
+/**
+ * Checks an event's `timestamp` against the clock.
+ * @throws {@link WebhookVerificationError} `stale_event` when older than `maxAge` ms, `future_event` when more than
+ *   5 minutes in the future.
+ */
+export function assertFresh(event: { id: string; timestamp: string }, maxAge: number, now: number): void {
+  const at = parseIsoDateTime(event.timestamp);
+  if (at === undefined) {
+    throw new WebhookVerificationError('invalid_event', 'the webhook event field "timestamp" must be an ISO 8601 date-time string');
+  }
+  if (now - at > maxAge) {
+    throw new WebhookVerificationError(
+      'stale_event',
+      `webhook event ${event.id} is ${Math.round((now - at) / 1000)} s old, more than the ${Math.round(maxAge / 1000)} s allowed ` +
+        '(a replay, or a redelivery after a long outage: reconcile through the API)',
+    );
+  }
+  if (at - now > MAX_FUTURE_SKEW_MS) {
+    throw new WebhookVerificationError(
+      'future_event',
+      `webhook event ${event.id} is dated ${Math.round((at - now) / 1000)} s in the future: check this server's clock`,
+    );
+  }
+}
+
+/**
+ * Verifies a webhook delivery and returns its event.
+ *
+ * Steps: signature ({@link verifyWebhookSignature}) → strict UTF-8 → `JSON.parse` → a JSON object
+ * → optional age check → `options.parse`. Nothing of the body is parsed before the signature holds.
+ * After it holds, the event is always returned: what differs from the document (a missing field, a
+ * value this SDK does not know) is in `event.issues`, never thrown (a refused payment-approval
+ * webhook would fail a customer's payment). The signature carries no timestamp, so use `dedupe()`
+ * (or `maxAge`) against replays.
+ *
+ * @example
+ * ```ts
+ * const event = await unwrapWebhook(rawBody, req.headers, { publicKey: process.env.CROSSBORDER_WEBHOOK_PUBLIC_KEY });
+ * ```
+ * @param rawBody the body exactly as received.
+ * @param headers the request headers (may be `undefined` when `rawBody` is a `Request`).
+ * @returns the event from `options.parse`, or the checked envelope when no parser is given
+ *   (unknown types included: they never throw).
+ * @throws {@link WebhookVerificationError}: any `verifyWebhookSignature` reason, `invalid_body`
+ *   (not UTF-8, not JSON), `invalid_event` (not a JSON object), `stale_event` / `future_event` (with `maxAge`).
+ * @throws RangeError when `maxAge` is negative or NaN (a programming error, not a bad delivery).
+ */
+export async function unwrapWebhook<E = WebhookEnvelope>(
+  rawBody: WebhookRawBody,
+  headers: WebhookHeaders | undefined,
+  options: UnwrapWebhookOptions<E>,
+): Promise<E> {
+  const { publicKey, parse, maxAge, now = Date.now } = options ?? ({} as UnwrapWebhookOptions<E>);
+  if (maxAge !== undefined) checkMaxAge(maxAge);
+  const bytes = await verifyWebhookSignature(rawBody, headers, publicKey);
+  let text: string;
+  try {
+    text = utf8Decoder.decode(bytes);
+  } catch (cause) {
+    throw new WebhookVerificationError('invalid_body', 'the webhook body is not valid UTF-8', { cause });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (cause) {
+    throw new WebhookVerificationError(
+      'invalid_body',
+      `the webhook body is not JSON: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
+  }
+  assertWebhookEnvelope(json);
+  if (maxAge !== undefined) assertFresh(json, maxAge, now());
+  const envelope = withIssues(json, envelopeIssues(json as unknown as Record<string, unknown>));
+  if (!parse) return envelope as E;
+  try {
+    return await parse(envelope);
+  } catch (cause) {
+    // The delivery is authentic: a parser that cannot type it still hands it over, with the reason.
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    return withIssues(envelope, [{ path: '', rule: 'parse_failed', message: detail.length > 500 ? `${detail.slice(0, 500)}…` : detail }]) as E;
+  }
+}
+
+/**
+ * Builds a `parse` for {@link unwrapWebhook} from one parser per event type. Types without a
+ * parser come back as {@link UnknownEvent} instead of failing.
+ * @example
+ * ```ts
+ * const parse = eventParser({ 'INCOMING_PAYMENT.PENDING': (e) => zIncomingPaymentPending.parse(e) });
+ * const event = await unwrapWebhook(raw, headers, { publicKey, parse });
+ * ```
+ */
+export function eventParser<P extends Record<string, (envelope: WebhookEnvelope) => unknown>>(
+  parsers: P,
+): (json: unknown) => Promise<ParsedEvent<P>> {
+  return async (json: unknown): Promise<ParsedEvent<P>> => {
+    assertWebhookEnvelope(json);
+    // Own properties only: a type named "constructor" or "__proto__" must not reach Object.prototype.
+    const parser = typeof json.type === 'string' && Object.prototype.hasOwnProperty.call(parsers, json.type) ? parsers[json.type] : undefined;
+    if (!parser) {
+      const unknownEvent: UnknownEvent = { ...json, unknown: true };
+      return unknownEvent;
+    }
+    return (await parser(json)) as Awaited<ReturnType<P[keyof P]>>;
+  };
+}
+
+/** What a parser built by {@link eventParser} returns: one of the typed events, or {@link UnknownEvent}. */
+export type ParsedEvent<P extends Record<string, (envelope: WebhookEnvelope) => unknown>> =
+  | Awaited<ReturnType<P[keyof P]>>
+  | UnknownEvent;

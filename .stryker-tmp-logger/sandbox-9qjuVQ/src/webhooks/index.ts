@@ -1,0 +1,48 @@
+/**
+ * Webhooks: verify deliveries (`X-Service-Signature`, ECDSA P-256), unwrap them into events,
+ * dedupe redeliveries and replays, and answer the payment approval webhook.
+ * WebCrypto only: runs in Node ≥ 20, Deno, Bun, browsers and edge runtimes.
+ * @module
+ */
+// @ts-nocheck
+
+export { WebhookVerificationError } from '../core/errors';
+export {
+  SIGNATURE_HEADER,
+  getHeader,
+  importWebhookPublicKey,
+  readRawBody,
+  verifyWebhookSignature,
+  type WebhookHeaders,
+  type WebhookPublicKey,
+  type WebhookRawBody,
+} from './verify';
+export {
+  MAX_FUTURE_SKEW_MS,
+  eventParser,
+  unwrapWebhook,
+  type ParsedEvent,
+  type UnknownEvent,
+  type UnwrapWebhookOptions,
+  type WebhookEnvelope,
+} from './events';
+export {
+  MemoryDedupeStore,
+  RedisDedupeStore,
+  dedupe,
+  type DedupeOptions,
+  type DedupeResult,
+  type DedupeStore,
+  type MemoryDedupeStoreOptions,
+  type RedisDedupeStoreOptions,
+  type RedisLikeClient,
+} from './dedupe';
+export {
+  approvePayment,
+  deferApproval,
+  rejectPayment,
+  requestCounterpartyInfo,
+  type ApprovePaymentOptions,
+  type RejectPaymentOptions,
+} from './approval';
+export { generateWebhookKeyPair, signWebhook, type SignWebhookOptions, type WebhookKeyPair } from './sign';

@@ -1,0 +1,252 @@
+/**
+ * The per-attempt timeout on Node's own fetch rides on undici's dispatcher (headersTimeout and
+ * bodyTimeout) instead of a timer and an AbortSignal per request; everything else keeps the signal.
+ * Against a loopback server, with Node's real fetch behind a forwarding wrapper that records what
+ * each attempt was given.
+ */
+// @ts-nocheck
+
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { APITimeoutError, APIUserAbortError } from '../../src/core/errors';
+import { DISPATCHER_MIN_TIMEOUT_MS, isDispatcherTimeout, timeoutDispatcher } from '../../src/core/dispatcher';
+import type { ServerResponse } from 'node:http';
+import { json, startLoopback } from '../helpers/loopback';
+import { op, rejected, testClient } from '../helpers/client';
+
+type Init = RequestInit & { dispatcher?: unknown };
+
+const getList = op({ method: 'GET', path: '/things' });
+const createThing = op({ method: 'POST', path: '/things' });
+
+const nodeFetch = globalThis.fetch;
+let servers: Awaited<ReturnType<typeof startLoopback>>[] = [];
+const server = async (handler: Parameters<typeof startLoopback>[0]) => {
+  const s = await startLoopback(handler);
+  servers.push(s);
+  return s;
+};
+
+/** A fresh function in front of Node's fetch, forwarding everything, recording each init. */
+function forwarding() {
+  const inits: Init[] = [];
+  const fetch = (input: string, init: Init) => {
+    inits.push(init);
+    return nodeFetch(input, init as RequestInit);
+  };
+  globalThis.fetch = fetch as typeof globalThis.fetch;
+  return inits;
+}
+
+beforeEach(() => {
+  globalThis.fetch = nodeFetch;
+});
+afterEach(async () => {
+  globalThis.fetch = nodeFetch;
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+});
+
+describe('the timeout on Node’s own fetch', () => {
+  it('after the first attempt shows fetch uses the dispatcher, attempts carry no AbortSignal of ours', async () => {
+    const s = await server((_req, res) => json(res, 200, { ok: true }));
+    const inits = forwarding();
+    const { client } = testClient({ baseUrl: s.url, timeout: 60_000 });
+    for (let i = 0; i < 3; i++) await expect(client.call(getList)).resolves.toEqual({ ok: true });
+    expect(inits).toHaveLength(3);
+    // The first attempt carries both: the signal is what enforces its timeout.
+    expect(inits[0]!.signal).toBeInstanceOf(AbortSignal);
+    expect(inits[0]!.dispatcher).toBeDefined();
+    for (const init of inits.slice(1)) {
+      expect(init.signal).toBeUndefined();
+      expect(typeof (init.dispatcher as { dispatch?: unknown }).dispatch).toBe('function');
+    }
+    expect(s.requests).toHaveLength(3);
+  });
+
+  it(`keeps the exact timer and signal below ${DISPATCHER_MIN_TIMEOUT_MS} ms (undici's timers tick about once a second)`, async () => {
+    const s = await server((_req, res) => json(res, 200, { ok: true }));
+    const inits = forwarding();
+    const { client } = testClient({ baseUrl: s.url, timeout: 60_000 });
+    await client.call(getList);
+    await client.call(getList, {}, { timeout: DISPATCHER_MIN_TIMEOUT_MS - 1 });
+    expect(inits[1]!.signal).toBeInstanceOf(AbortSignal);
+    expect(inits[1]!.dispatcher).toBeUndefined();
+  });
+
+  it('a fetch that answers by itself (a test interceptor) is never handed the timeout alone', async () => {
+    const inits: Init[] = [];
+    const answering = async (_input: string, init: Init) => {
+      inits.push(init);
+      return new Response(JSON.stringify({ ok: true }), { status: 200, headers: { 'content-type': 'application/json' } });
+    };
+    globalThis.fetch = answering as typeof globalThis.fetch;
+    const { client } = testClient({ baseUrl: 'http://127.0.0.1:9', timeout: 60_000 });
+    for (let i = 0; i < 3; i++) await client.call(getList);
+    for (const init of inits) expect(init.signal).toBeInstanceOf(AbortSignal);
+  });
+
+  it("a user's fetch keeps the signal path and is never given a dispatcher", async () => {
+    const s = await server((_req, res) => json(res, 200, { ok: true }));
+    const inits: Init[] = [];
+    const { client } = testClient({
+      baseUrl: s.url,
+      timeout: 60_000,
+      fetch: (input, init) => {
+        inits.push(init);
+        return nodeFetch(input, init);
+      },
+    });
+    for (let i = 0; i < 3; i++) await client.call(getList);
+    for (const init of inits) {
+      expect(init.signal).toBeInstanceOf(AbortSignal);
+      expect(init.dispatcher).toBeUndefined();
+    }
+  });
+
+  it(
+    'a stalled answer (no headers, or a body that stops) is an APITimeoutError near the timeout; a plain POST is sent once with an unknown outcome',
+    { timeout: 40_000 },
+    async () => {
+      const s = await server((req, res) => {
+        if (req.url.endsWith('/warm')) return json(res, 200, { ok: true });
+        if (req.url.includes('body')) {
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+          res.write('{"data": [');
+        }
+        // otherwise: never answer (closed in afterEach)
+      });
+      forwarding();
+      const timeout = DISPATCHER_MIN_TIMEOUT_MS;
+      const { client } = testClient({ baseUrl: s.url, timeout, maxRetries: 2 });
+      await client.call(op({ method: 'GET', path: '/warm' })); // shows fetch uses the dispatcher
+      const started = performance.now();
+      const [headers, body, post] = await Promise.all([
+        rejected(client.call(getList, {}, { maxRetries: 0 })),
+        rejected(client.call(op({ method: 'GET', path: '/body' }), {}, { maxRetries: 0 })),
+        rejected(client.call(createThing, { body: { a: 1 } })),
+      ]);
+      const elapsed = performance.now() - started;
+      for (const err of [headers, body, post]) {
+        expect(err).toBeInstanceOf(APITimeoutError);
+        expect(err.message).toMatch(new RegExp(`timed out after ${timeout} ms`));
+      }
+      expect(headers.outcomeUnknown).toBe(false);
+      expect(body.outcomeUnknown).toBe(false);
+      expect(post.outcomeUnknown).toBe(true);
+      expect(s.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+      // undici's timers are coarse: at the timeout, up to about a second later (slack for a loaded machine).
+      expect(elapsed).toBeGreaterThanOrEqual(timeout - 50);
+      expect(elapsed).toBeLessThan(timeout + 5_000);
+    },
+  );
+
+  it('the caller’s signal still aborts, at once, and is never retried', async () => {
+    const s = await server((req, res) => (req.url.endsWith('/warm') ? json(res, 200, { ok: true }) : undefined));
+    const inits = forwarding();
+    const { client } = testClient({ baseUrl: s.url, timeout: 60_000 });
+    await client.call(op({ method: 'GET', path: '/warm' }));
+    const controller = new AbortController();
+    const started = performance.now();
+    const pending = rejected(client.call(getList, {}, { signal: controller.signal }));
+    setTimeout(() => controller.abort(), 50);
+    const err = await pending;
+    expect(err).toBeInstanceOf(APIUserAbortError);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(inits[1]!.signal).toBe(controller.signal);
+    expect(s.requests.filter((r) => r.url.endsWith('/things'))).toHaveLength(1);
+  });
+});
+
+/**
+ * A body that trickles: one byte every `everyMs` (spaces, then `{}`), so undici's bodyTimeout (time
+ * between two chunks) never fires. Records when the server saw the response closed (the transfer
+ * stopped, not only the caller's promise). Bounded: `bytes` writes at most.
+ */
+function drip(res: ServerResponse, everyMs: number, bytes: number, closed: number[]) {
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(bytes) });
+  let sent = 0;
+  const timer = setInterval(() => {
+    sent++;
+    res.write(sent === bytes - 1 ? '{' : sent === bytes ? '}' : ' ');
+    if (sent >= bytes) {
+      clearInterval(timer);
+      res.end();
+    }
+  }, everyMs);
+  res.on('close', () => {
+    clearInterval(timer);
+    closed.push(performance.now());
+  });
+}
+
+describe('the timeout is a deadline for the whole attempt, body included (issue 22, defect 7)', () => {
+  it('the dispatcher stops a dripping body at its timeout, and the transfer ends there too', { timeout: 20_000 }, async () => {
+    const closed: number[] = [];
+    const s = await server((_req, res) => drip(res, 200, 40, closed)); // 8 s of body, one byte every 200 ms
+    const ms = 1_500;
+    const started = performance.now();
+    const err = await rejected(nodeFetch(`${s.url}/drip`, { dispatcher: timeoutDispatcher(ms) } as RequestInit).then((r) => r.text()));
+    const elapsed = performance.now() - started;
+    expect(isDispatcherTimeout(err)).toBe(true);
+    expect(elapsed).toBeGreaterThanOrEqual(ms - 50);
+    expect(elapsed).toBeLessThan(ms + 1_000);
+    // The server saw the connection go at the deadline: nothing keeps reading after the call gave up.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(closed).toHaveLength(1);
+    expect(closed[0]! - started).toBeLessThan(ms + 1_000);
+  });
+
+  it('below the dispatcher threshold (the signal path), the same dripping body stops at the timeout', { timeout: 20_000 }, async () => {
+    const closed: number[] = [];
+    const s = await server((req, res) => (req.url.endsWith('/warm') ? json(res, 200, { ok: true }) : drip(res, 200, 40, closed)));
+    forwarding();
+    const timeout = 1_500;
+    const { client } = testClient({ baseUrl: s.url, timeout, maxRetries: 0 });
+    await client.call(op({ method: 'GET', path: '/warm' }));
+    const started = performance.now();
+    const err = await rejected(client.call(createThing, { body: { a: 1 } }));
+    const elapsed = performance.now() - started;
+    expect(err).toBeInstanceOf(APITimeoutError);
+    expect(err.outcomeUnknown).toBe(true);
+    expect(elapsed).toBeGreaterThanOrEqual(timeout - 50);
+    expect(elapsed).toBeLessThan(timeout + 1_000);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(closed).toHaveLength(1);
+  });
+
+  it(
+    `at ${DISPATCHER_MIN_TIMEOUT_MS} ms (the dispatcher path), a body dripping a byte a second fails at the timeout: APITimeoutError, a write's outcome unknown with its key`,
+    { timeout: 45_000 },
+    async () => {
+      const closed: number[] = [];
+      const s = await server((req, res) => (req.url.endsWith('/warm') ? json(res, 200, { ok: true }) : drip(res, 1_000, 30, closed)));
+      const inits = forwarding();
+      const timeout = DISPATCHER_MIN_TIMEOUT_MS;
+      const { client } = testClient({ baseUrl: s.url, timeout, maxRetries: 0 });
+      await client.call(op({ method: 'GET', path: '/warm' })); // shows fetch uses the dispatcher
+      const started = performance.now();
+      const [get, keyed, plain] = await Promise.all([
+        rejected(client.call(getList)),
+        rejected(client.call(op({ method: 'POST', path: '/keyed', idempotent: true }), { body: { a: 1 } }, { idempotencyKey: 'key-drip-1' })),
+        rejected(client.call(createThing, { body: { a: 1 } })),
+      ]);
+      const elapsed = performance.now() - started;
+      // The dripping attempts went the dispatcher way, without a signal of ours.
+      for (const init of inits.slice(1)) expect(init.signal).toBeUndefined();
+      for (const err of [get, keyed, plain]) {
+        expect(err).toBeInstanceOf(APITimeoutError);
+        expect(err.message).toMatch(new RegExp(`timed out after ${timeout} ms`));
+      }
+      expect(get.outcomeUnknown).toBe(false);
+      expect(keyed.outcomeUnknown).toBe(true);
+      expect(keyed.idempotencyKey).toBe('key-drip-1');
+      expect(plain.outcomeUnknown).toBe(true);
+      expect(s.requests.filter((r) => r.method === 'POST')).toHaveLength(2);
+      expect(elapsed).toBeGreaterThanOrEqual(timeout - 50);
+      expect(elapsed).toBeLessThan(timeout + 1_500);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(closed).toHaveLength(3);
+      for (const t of closed) expect(t - started).toBeLessThan(timeout + 1_500);
+    },
+  );
+});

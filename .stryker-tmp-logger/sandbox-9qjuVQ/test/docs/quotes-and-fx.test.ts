@@ -1,0 +1,94 @@
+// @ts-nocheck
+import { ValidationError, formatAmount, toMinorUnits } from 'crossborder-sdk';
+import { createClock } from 'crossborder-sdk/sandbox';
+import { describe, expect, it } from 'vitest';
+import { describeQuote } from '../../examples/guides/quotes-and-fx/describe';
+import { executeAccepted } from '../../examples/guides/quotes-and-fx/expiry';
+import { quoteReceiving, quoteSending } from '../../examples/guides/quotes-and-fx/locked-side';
+import { payout } from '../../examples/guides/quotes-and-fx/payout';
+import { read } from './markdown';
+import { fundedCustomer, sandboxClient } from './support';
+
+const guide = read('docs/quotes-and-fx.md');
+
+describe('docs/quotes-and-fx.md', () => {
+  it('amounts: exact conversions both ways, and no silent rounding', () => {
+    const usd = { code: 'USD', decimals: 2 };
+    expect(formatAmount({ amount: 123456, currency: usd })).toBe('1234.56');
+    expect(formatAmount({ amount: 123456, currency: usd }, { code: true })).toBe('1234.56 USD');
+    expect(toMinorUnits('1234.56', usd)).toBe(123456);
+    expect(() => toMinorUnits('0.001', usd)).toThrow(ValidationError);
+    expect(formatAmount({ amount: 1, currency: { code: 'BTC', decimals: 8 } })).toBe('0.00000001');
+  });
+
+  it('locked side: SENDING fixes what is paid, RECEIVING what arrives; fees are in the sending currency', async () => {
+    const { sandbox, cb } = sandboxClient();
+    const { account, payee } = await fundedCustomer(cb);
+
+    const sending = await quoteSending(cb, account.id, payee.id, 10_000);
+    expect(sending.totalSendingAmount).toBe(10_000);
+    expect(sending.feesIncluded).toBeGreaterThan(0);
+    // exchangeRate is sending units per receiving unit: receiving ≈ (sending − fees) / rate, rounded down.
+    const sendingExpected = Math.floor((sending.totalSendingAmount - sending.feesIncluded) / sending.exchangeRate);
+    expect(Math.abs(sending.totalReceivingAmount - sendingExpected)).toBeLessThanOrEqual(1);
+    expect(sending.totalReceivingAmount).toBeLessThanOrEqual((sending.totalSendingAmount - sending.feesIncluded) / sending.exchangeRate);
+
+    const receiving = await quoteReceiving(cb, account.id, payee.id, 5_000);
+    expect(receiving.totalReceivingAmount).toBe(5_000);
+    expect((receiving.totalSendingAmount - receiving.feesIncluded) / receiving.exchangeRate).toBeGreaterThanOrEqual(5_000); // never short
+    expect(receiving.sendingCurrency.code).toBe('USD');
+    expect(receiving.receivingCurrency.code).toBe('GBP');
+    await sandbox.close();
+  });
+
+  it('describes a quote exactly as the guide quotes it', async () => {
+    const { sandbox, cb } = sandboxClient({ clock: createClock('2025-10-13T12:00:00Z', { frozen: true }) });
+    const { account, payee } = await fundedCustomer(cb);
+    const line = describeQuote(await quoteSending(cb, account.id, payee.id, 10_000));
+    expect(guide).toContain(`> ${line}`);
+    await sandbox.close();
+  });
+
+  it('expiry: executes a valid quote; an expired one, seen locally or by the service, is priced again', async () => {
+    const { sandbox, cb } = sandboxClient();
+    const { account, payee } = await fundedCustomer(cb);
+    const params = {
+      source: { sourceType: 'ACCOUNT' as const, accountId: account.id },
+      destination: { destinationType: 'ACCOUNT' as const, accountId: payee.id },
+      lockedCurrencySide: 'SENDING' as const,
+      lockedCurrencyAmount: 10_000,
+    };
+    const valid = await executeAccepted(cb, await cb.quotes.create(params), params);
+    expect(valid).toHaveProperty('executed.status', 'PROCESSING');
+
+    const accepted = await cb.quotes.create(params);
+    sandbox.clock.advance(6 * 60_000); // the service's clock passes expiresAt; this machine's has not
+    const byService = await executeAccepted(cb, accepted, params);
+    expect(byService).toHaveProperty('requote.status', 'PENDING');
+    expect((await cb.quotes.retrieve(accepted.id)).status).toBe('EXPIRED');
+    await sandbox.close();
+
+    // A quote whose expiresAt has passed on this machine is never sent for execution.
+    const past = sandboxClient({ clock: createClock(Date.now() - 10 * 60_000) });
+    const funded = await fundedCustomer(past.cb);
+    const stale = await past.cb.quotes.create({ ...params, source: { sourceType: 'ACCOUNT', accountId: funded.account.id }, destination: { destinationType: 'ACCOUNT', accountId: funded.payee.id } });
+    const locally = await executeAccepted(past.cb, stale, { ...params, source: { sourceType: 'ACCOUNT', accountId: funded.account.id }, destination: { destinationType: 'ACCOUNT', accountId: funded.payee.id } });
+    expect(locally).toHaveProperty('requote');
+    expect((await past.cb.quotes.retrieve(stale.id)).status).toBe('PENDING'); // not executed
+    await past.sandbox.close();
+  });
+
+  it('payout: straight through to COMPLETED, or the failure reason', async () => {
+    const { sandbox, cb } = sandboxClient();
+    const ok = await fundedCustomer(cb);
+    expect(await payout(cb, ok.account, ok.payee.id, '250.00', 'payout-1')).toMatch(/^paid \d+\.\d{2} GBP$/);
+    expect(sandbox.state.balance(ok.account.id)).toBe(100_000 - 25_000);
+
+    const failing = await fundedCustomer(cb, { payeeAccountNumber: '4000000000000005' });
+    expect(await payout(cb, failing.account, failing.payee.id, '250.00', 'payout-2')).toBe('FAILED: OFFRAMP_FAILED');
+    expect(sandbox.state.balance(failing.account.id)).toBe(100_000); // returned
+
+    await expect(payout(cb, ok.account, ok.payee.id, '250.001', 'payout-3')).rejects.toBeInstanceOf(ValidationError);
+    await sandbox.close();
+  });
+});

@@ -1,0 +1,67 @@
+/** Reads openapi/openapi.yaml and its examples, so tests send and answer what the document shows. */
+// @ts-nocheck
+
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const doc: any = parse(readFileSync(join(root, 'openapi', 'openapi.yaml'), 'utf8'));
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function deref(node: any): any {
+  let current = node;
+  for (let i = 0; current?.$ref && i < 10; i++) {
+    current = String(current.$ref)
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce((acc: Record<string, unknown>, k: string) => acc?.[k] as Record<string, unknown>, doc);
+  }
+  return current;
+}
+
+/** Every operation: id, method, path template. */
+export function documentOperations(): { id: string; method: string; path: string }[] {
+  const out: { id: string; method: string; path: string }[] = [];
+  for (const [path, item] of Object.entries<Record<string, { operationId?: string }>>(doc.paths)) {
+    for (const [method, op] of Object.entries(item)) if (op?.operationId) out.push({ id: op.operationId, method: method.toUpperCase(), path });
+  }
+  return out;
+}
+
+function operation(id: string) {
+  const found = documentOperations().find((o) => o.id === id);
+  if (!found) throw new Error(`no operation ${id}`);
+  return doc.paths[found.path][found.method.toLowerCase()];
+}
+
+function pick(media: { example?: unknown; examples?: Record<string, unknown> } | undefined, name?: string): unknown {
+  if (!media) throw new Error('no media');
+  if (media.example !== undefined && !name) return structuredClone(media.example);
+  const examples = media.examples ?? {};
+  const key = name ?? Object.keys(examples)[0];
+  if (!key || !(key in examples)) throw new Error(`no example ${name}`);
+  return structuredClone(deref(examples[key]).value);
+}
+
+/** The request body example of an operation (the named one, or the first). */
+export function requestExample(id: string, name?: string): any {
+  return pick(deref(operation(id).requestBody).content['application/json'], name);
+}
+
+/** The example of an operation's response with this status (the named one, or the first). */
+export function responseExample(id: string, status: string, name?: string): any {
+  return pick(deref(operation(id).responses[status]).content?.['application/json'], name);
+}
+
+/** Finds which operation a request hit, by method and path template; literal segments win over `{params}`. */
+export function matchOperation(method: string, pathname: string): string | undefined {
+  const rel = pathname.replace(/^.*?\/2025-10-13/, '');
+  const params = (path: string) => (path.match(/\{/g) ?? []).length;
+  const candidates = documentOperations()
+    .filter((op) => op.method === method && new RegExp(`^${op.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(rel))
+    .sort((a, b) => params(a.path) - params(b.path));
+  return candidates[0]?.id;
+}

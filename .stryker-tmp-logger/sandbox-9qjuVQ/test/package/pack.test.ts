@@ -1,0 +1,184 @@
+/**
+ * The published package: the tarball test/setup/packed.ts built and packed once for this run,
+ * checked with publint and attw, and imported from scratch ESM, CJS and TypeScript consumers that
+ * have only the package's own dependencies (msw only in a second consumer, for
+ * `crossborder-sdk/sandbox/msw`). Dependencies are linked from this checkout's node_modules, so the
+ * test needs no network.
+ */
+// @ts-nocheck
+
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { SIZE_BUDGET } from '../../scripts/bench/budget';
+import { bin, makeConsumer, root } from '../setup/packed';
+
+const run = (cmd: string, args: string[], cwd = root) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: 'pipe', timeout: 240_000 });
+
+const packed = inject('packed');
+let scratch: string;
+let consumer: string;
+/** A second consumer with msw installed beside the package (the optional peer of `./sandbox/msw`). */
+let withMsw: string;
+
+beforeAll(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'crossborder-pack-'));
+  consumer = makeConsumer(packed, join(scratch, 'consumer'));
+  withMsw = makeConsumer(packed, join(scratch, 'with-msw'), ['msw']);
+});
+
+afterAll(() => {
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('package', () => {
+  it('ships only what users need', () => {
+    const files = readdirSync(join(consumer, 'node_modules', 'crossborder-sdk'));
+    expect(files.sort()).toEqual(['README.md', 'dist', 'openapi', 'package.json']);
+    expect(readdirSync(join(consumer, 'node_modules', 'crossborder-sdk', 'openapi'))).toEqual(['openapi.yaml']);
+  });
+
+  it('an ESM consumer imports every entry', () => {
+    writeFileSync(
+      join(consumer, 'esm.mjs'),
+      `import { Crossborder, APIError, ValidationError } from 'crossborder-sdk';
+       import { CrossborderError, WalletCryptoError, WebhookVerificationError } from 'crossborder-sdk';
+       import * as errors from 'crossborder-sdk/errors';
+       import { generateClientKeyPair, importSessionKey, WalletCryptoError as WalletEntryError } from 'crossborder-sdk/wallet';
+       import { createSandbox, signWebhook } from 'crossborder-sdk/sandbox';
+       const cb = new Crossborder({ tokenId: 't', clientSecret: 's' });
+       const kp = await generateClientKeyPair();
+       const walletErr = await importSessionKey('not hex').catch((e) => e);
+       const sandboxErr = await signWebhook('{}', 'not a key').catch((e) => e);
+       console.log(JSON.stringify({ client: typeof cb.customers.list, err: typeof APIError, val: typeof ValidationError, kp: kp.publicKey.length, sandbox: typeof createSandbox,
+         sameClass: WalletEntryError === WalletCryptoError && errors.WalletCryptoError === WalletCryptoError && errors.CrossborderError === CrossborderError, wallet: walletErr instanceof WalletCryptoError && walletErr instanceof CrossborderError,
+         fromSandbox: sandboxErr instanceof WebhookVerificationError && sandboxErr instanceof CrossborderError }));`,
+    );
+    const out = JSON.parse(run('node', ['esm.mjs'], consumer));
+    // One class per error across entries: an error thrown by the wallet or the sandbox entry is an instance of what the main entry exports.
+    expect(out).toEqual({ client: 'function', err: 'function', val: 'function', kp: 130, sandbox: 'function', sameClass: true, wallet: true, fromSandbox: true });
+  });
+
+  it('a CJS consumer requires every entry', () => {
+    writeFileSync(
+      join(consumer, 'cjs.cjs'),
+      `const { Crossborder, APIError, CrossborderError, WalletCryptoError } = require('crossborder-sdk');
+       const { generateClientKeyPair, importSessionKey } = require('crossborder-sdk/wallet');
+       const { createSandbox } = require('crossborder-sdk/sandbox');
+       const cb = new Crossborder({ tokenId: 't', clientSecret: 's' });
+       (async () => {
+         const kp = await generateClientKeyPair();
+         const walletErr = await importSessionKey('not hex').catch((e) => e);
+         console.log(JSON.stringify({ client: typeof cb.quotes.create, err: typeof APIError, kp: kp.publicKey.length, sandbox: typeof createSandbox,
+           wallet: walletErr instanceof WalletCryptoError && walletErr instanceof CrossborderError }));
+       })();`,
+    );
+    const out = JSON.parse(run('node', ['cjs.cjs'], consumer));
+    expect(out).toEqual({ client: 'function', err: 'function', kp: 130, sandbox: 'function', wallet: true });
+  });
+
+  it('crossborder-sdk/sandbox loads and works with only the package dependencies (no msw), ESM and CJS', () => {
+    const script = (load: string) => `${load}
+      (async () => {
+        const sandbox = createSandbox();
+        const cb = new Crossborder({ tokenId: 't', clientSecret: 's', environment: 'sandbox', fetch: sandbox.fetch });
+        const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada' });
+        const keys = await generateWebhookKeyPair();
+        const header = await signWebhook('{"id":"Webhook:1","type":"TEST","timestamp":"2025-10-13T10:00:00Z","data":{}}', keys.privateKeyPem);
+        console.log(JSON.stringify({ customer: customer.id.startsWith('Customer:'), header: JSON.parse(header).v, magic: typeof MAGIC }));
+        await sandbox.close();
+      })();`;
+    writeFileSync(join(consumer, 'sandbox.mjs'), script("import { Crossborder } from 'crossborder-sdk';\nimport { createSandbox, generateWebhookKeyPair, signWebhook, MAGIC } from 'crossborder-sdk/sandbox';"));
+    writeFileSync(join(consumer, 'sandbox.cjs'), script("const { Crossborder } = require('crossborder-sdk');\nconst { createSandbox, generateWebhookKeyPair, signWebhook, MAGIC } = require('crossborder-sdk/sandbox');"));
+    for (const file of ['sandbox.mjs', 'sandbox.cjs']) {
+      expect(JSON.parse(run('node', [file], consumer)), file).toEqual({ customer: true, header: '1', magic: 'object' });
+    }
+  });
+
+  it('crossborder-sdk/sandbox/msw is the one entry that needs msw: a clear error without it, msw handlers with it', () => {
+    const script = "import { createSandbox } from 'crossborder-sdk/sandbox';\nimport { sandboxHandlers } from 'crossborder-sdk/sandbox/msw';\nconsole.log(sandboxHandlers(createSandbox()).length);\nprocess.exit(0);";
+    writeFileSync(join(consumer, 'msw.mjs'), script);
+    writeFileSync(join(withMsw, 'msw.mjs'), script);
+    let failure = '';
+    try {
+      run('node', ['msw.mjs'], consumer);
+    } catch (error) {
+      failure = String((error as { stderr?: string }).stderr);
+    }
+    expect(failure).toMatch(/Cannot find (package|module) 'msw'/);
+    expect(run('node', ['msw.mjs'], withMsw).trim()).toBe('1');
+  });
+
+  it('a TypeScript consumer type-checks every entry with skipLibCheck: false (node16 and bundler resolution)', { timeout: 120_000 }, () => {
+    writeFileSync(
+      join(consumer, 'consumer.ts'),
+      `import { Crossborder, APIError, RedisDedupeStore, type Customer, type QuoteCreateParams, type WebhookEvent } from 'crossborder-sdk';
+       import { ValidationError } from 'crossborder-sdk/errors';
+       import { generateClientKeyPair, WalletSession } from 'crossborder-sdk/wallet';
+       import { createSandbox, MAGIC } from 'crossborder-sdk/sandbox';
+       export async function main(): Promise<[Customer, QuoteCreateParams | undefined, WebhookEvent | undefined]> {
+         const sandbox = createSandbox();
+         const cb = new Crossborder({ tokenId: 't', clientSecret: 's', environment: 'sandbox', fetch: sandbox.fetch });
+         const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US' });
+         const kp = await generateClientKeyPair();
+         void [APIError, ValidationError, WalletSession, MAGIC, kp.publicKeyCompressed, RedisDedupeStore];
+         return [customer, undefined, undefined];
+       }
+      `,
+    );
+    for (const resolution of ['node16', 'bundler'] as const) {
+      const config = {
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          target: 'ES2022',
+          module: resolution === 'node16' ? 'node16' : 'esnext',
+          moduleResolution: resolution,
+          lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+          types: [],
+        },
+        files: ['consumer.ts'],
+      };
+      writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify(config));
+      let output = '';
+      try {
+        output = run(bin('tsc'), ['-p', 'tsconfig.json'], consumer);
+      } catch (error) {
+        output = String((error as { stdout?: string }).stdout);
+      }
+      expect(output, resolution).toBe('');
+    }
+  });
+
+  it('a browser bundle of the published wallet entry takes only the error classes from the rest of the package', async () => {
+    const entry = join(consumer, 'wallet-browser.mjs');
+    writeFileSync(entry, "import { generateClientKeyPair, WalletSession } from 'crossborder-sdk/wallet';\nconsole.log(await generateClientKeyPair(), WalletSession);\n");
+    const result = await build({ entryPoints: [entry], bundle: true, minify: true, format: 'esm', platform: 'browser', write: false, metafile: true, logLevel: 'silent' });
+    const fromPackage = Object.keys(result.metafile.inputs)
+      .filter((input) => input.includes('node_modules/crossborder-sdk/') && result.metafile.inputs[input]!.bytes > 0)
+      .map((input) => input.replace(/^.*node_modules\/crossborder-sdk\/dist\//, ''));
+    // The wallet entry, its own chunk and the errors entry (with the chunk holding the classes); not the client, not the schemas.
+    expect(fromPackage.some((file) => file.startsWith('index') || file.startsWith('zod.gen'))).toBe(false);
+    expect(fromPackage).toContain('wallet.js');
+    expect(fromPackage).toContain('errors.js');
+    expect(gzipSync(result.outputFiles[0]!.contents, { level: 9 }).length).toBeLessThanOrEqual(SIZE_BUDGET.wallet);
+  });
+
+  it('publint finds nothing', { timeout: 60_000 }, () => {
+    const out = run(bin('publint'), ['run', packed.tarball, '--strict']);
+    expect(out).not.toMatch(/warning|error|suggestion/i);
+  });
+
+  it('are-the-types-wrong finds nothing', { timeout: 120_000 }, () => {
+    // attw exits non-zero on any problem for the node16 profile (ESM and CJS consumers, and bundlers).
+    const out = run(bin('attw'), [packed.tarball, '--format', 'ascii', '--profile', 'node16']);
+    const verdicts = out.split('\n').filter((line) => /^(node16 \(from (CJS|ESM)\)|bundler):/.test(line));
+    expect(verdicts).toHaveLength(18); // 6 entries (., ./errors, ./sandbox, ./sandbox/msw, ./wallet, ./package.json) × 3 resolutions
+    for (const line of verdicts) expect(line).toContain('🟢');
+  });
+});

@@ -1,0 +1,24 @@
+/** Bundle-size ceilings (scripts/bench/budget.ts): fails when the bundles grow beyond them. */
+// @ts-nocheck
+
+import { describe, expect, it } from 'vitest';
+import { SIZE_BUDGET } from '../../scripts/bench/budget';
+import { benchSize } from '../../scripts/bench/size';
+
+describe('bundle size', () => {
+  it('stays within the budget', { timeout: 60_000 }, async () => {
+    const [client, wallet] = await benchSize();
+    console.log(
+      `[size] initial chunk ${client.initialGzip} B (ceiling ${SIZE_BUDGET.initial}), with the first call ${client.firstCallGzip} B (ceiling ${SIZE_BUDGET.firstCall}), ` +
+        `one file ${client.oneFileGzip} B (ceiling ${SIZE_BUDGET.oneFile}), wallet ${wallet.initialGzip} B (ceiling ${SIZE_BUDGET.wallet})`,
+    );
+    expect(client.initialGzip).toBeLessThanOrEqual(SIZE_BUDGET.initial);
+    expect(client.firstCallGzip).toBeLessThanOrEqual(SIZE_BUDGET.firstCall);
+    expect(client.oneFileGzip).toBeLessThanOrEqual(SIZE_BUDGET.oneFile);
+    expect(wallet.initialGzip).toBeLessThanOrEqual(SIZE_BUDGET.wallet);
+    // The first call loads its checks, not the document's schemas nor zod, nor what webhook handling needs.
+    expect(client.firstCallGzip).toBeGreaterThan(client.initialGzip);
+    expect(client.initialTop.some(([input]) => input.startsWith('src/webhooks/') || input.startsWith('zod/') || input.startsWith('src/generated/checks/components'))).toBe(false);
+    expect(client.oneFileTop.some(([input]) => input.startsWith('zod/') || input.endsWith('zod.gen.ts'))).toBe(false);
+  });
+});

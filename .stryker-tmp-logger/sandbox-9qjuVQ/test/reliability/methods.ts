@@ -1,0 +1,157 @@
+/**
+ * Every method of the client as a table (operation → call), and valid inputs for each generated
+ * from the document's schemas: shared by the fuzz, fault and secrets suites.
+ */
+// @ts-nocheck
+
+import fc from 'fast-check';
+import type { Crossborder } from '../../src/client';
+import { operations, type OperationId } from '../../src/generated/operations';
+import * as generated from '../../src/generated/zod.gen';
+import { arbitraryOf, jsonSchemaOf, type JsonSchema } from './schema-arbitrary';
+
+export type Op = (typeof operations)[OperationId];
+export type Part = 'path' | 'query' | 'body';
+export interface Input {
+  path?: Record<string, unknown> | undefined;
+  query?: Record<string, unknown> | undefined;
+  body?: unknown;
+  options: Record<string, unknown>;
+}
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Method = (cb: Crossborder, a: Input) => PromiseLike<unknown> & Partial<AsyncIterable<unknown>>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const p = (a: Input, name: string) => a.path?.[name] as any;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const q = (a: Input) => a.query as any;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const b = (a: Input) => a.body as any;
+
+/** Every operation → the method that reaches it, with the input split as the method takes it. */
+export const METHODS: Record<OperationId, Method> = {
+  listCustomers: (cb, a) => cb.customers.list(q(a), a.options),
+  createCustomer: (cb, a) => cb.customers.create(b(a), a.options),
+  getCustomer: (cb, a) => cb.customers.retrieve(p(a, 'customerId'), a.options),
+  updateCustomer: (cb, a) => cb.customers.update(p(a, 'customerId'), b(a), a.options),
+  deleteCustomer: (cb, a) => cb.customers.delete(p(a, 'customerId'), a.options),
+  listInternalAccounts: (cb, a) => cb.internalAccounts.list(q(a), a.options),
+  updateInternalAccount: (cb, a) => cb.internalAccounts.update(p(a, 'accountId'), b(a), a.options),
+  exportInternalAccount: (cb, a) => cb.internalAccounts.export(p(a, 'accountId'), b(a), a.options),
+  listExternalAccounts: (cb, a) => cb.externalAccounts.list(q(a), a.options),
+  createExternalAccount: (cb, a) => cb.externalAccounts.create(b(a), a.options),
+  listPlatformExternalAccounts: (cb, a) => cb.platform.externalAccounts.list(q(a), a.options),
+  createPlatformExternalAccount: (cb, a) => cb.platform.externalAccounts.create(b(a), a.options),
+  getConfig: (cb, a) => cb.config.retrieve(a.options),
+  updateConfig: (cb, a) => cb.config.update(b(a), a.options),
+  createQuote: (cb, a) => cb.quotes.create(b(a), a.options),
+  getQuote: (cb, a) => cb.quotes.retrieve(p(a, 'quoteId'), a.options),
+  executeQuote: (cb, a) => cb.quotes.execute(p(a, 'quoteId'), a.options),
+  createTransferIn: (cb, a) => cb.transferIn.create(b(a), a.options),
+  listTransactions: (cb, a) => cb.transactions.list(q(a), a.options),
+  getTransaction: (cb, a) => cb.transactions.retrieve(p(a, 'transactionId'), a.options),
+  rejectTransaction: (cb, a) => cb.transactions.reject(p(a, 'transactionId'), b(a), a.options),
+  approveTransaction: (cb, a) => cb.transactions.approve(p(a, 'transactionId'), b(a), a.options),
+  lookupUmaReceiver: (cb, a) => cb.receiver.lookupUma(p(a, 'receiverUmaAddress'), q(a), a.options),
+  lookupExternalAccountReceiver: (cb, a) => cb.receiver.lookupExternalAccount(p(a, 'accountId'), q(a), a.options),
+  createInvitation: (cb, a) => cb.invitations.create(b(a), a.options),
+  listVerifications: (cb, a) => cb.verifications.list(q(a), a.options),
+  listUmaProviders: (cb, a) => cb.umaProviders.list(q(a), a.options),
+  sandboxReceiveUmaPayment: (cb, a) => cb.sandbox.receiveUmaPayment(b(a), a.options),
+  sandboxFundInternalAccount: (cb, a) => cb.sandbox.fundInternalAccount(p(a, 'accountId'), b(a), a.options),
+  listCredentials: (cb, a) => cb.auth.credentials.list(q(a), a.options),
+  createCredential: (cb, a) => cb.auth.credentials.create(b(a), a.options),
+  revokeCredential: (cb, a) => cb.auth.credentials.revoke(p(a, 'id'), a.options),
+  challengeCredential: (cb, a) => cb.auth.credentials.challenge(p(a, 'id'), b(a), a.options),
+  verifyCredential: (cb, a) => cb.auth.credentials.verify(p(a, 'id'), b(a), a.options),
+  listSessions: (cb, a) => cb.auth.sessions.list(q(a), a.options),
+  revokeSession: (cb, a) => cb.auth.sessions.revoke(p(a, 'id'), a.options),
+};
+export const IDS = Object.keys(operations) as OperationId[];
+
+// ---------------------------------------------------------------------------------------------
+// Schemas and arbitraries.
+
+export interface Zod {
+  safeParse(v: unknown): { success: boolean };
+}
+/** A schema of the operation table: the zod schema itself, or its name in the generated module. */
+export function schemaOf(ref: unknown): Zod | undefined {
+  if (ref === undefined) return undefined;
+  const schema = typeof ref === 'string' ? (generated as Record<string, unknown>)[ref] : ref;
+  if (!schema) throw new Error(`no schema ${String(ref)}`);
+  return schema as Zod;
+}
+
+export const schemas = Object.fromEntries(
+  IDS.map((id) => {
+    const op = operations[id] as Op;
+    const parts = {} as Record<Part, { zod: Zod; json: JsonSchema } | undefined>;
+    for (const part of ['path', 'query', 'body'] as Part[]) {
+      const s = schemaOf((op.params as Record<Part, unknown>)[part]);
+      parts[part] = s ? { zod: s, json: jsonSchemaOf(s) } : undefined;
+    }
+    return [id, parts];
+  }),
+) as Record<OperationId, Record<Part, { zod: Zod; json: JsonSchema } | undefined>>;
+
+/** Header-safe token characters (what an Idempotency-Key or Request-Id can carry on the wire). */
+export const token = (min = 1, max = 40) => fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.:~'), minLength: min, maxLength: max });
+const base64url = () => fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'), minLength: 1, maxLength: 60 });
+let requestIds = 0;
+
+/**
+ * Path parameters that are empty or a dot segment (`.`, `..`) cannot be put in a URL path as one
+ * segment; the SDK does not refuse them yet (see "path parameters that cannot be one segment"), so
+ * the valid generator leaves them out rather than fail on that one known bug every run.
+ */
+export const segmentSafe = (v: unknown) => !isObjectRecord(v) || Object.values(v).every((x) => typeof x !== 'string' || (x !== '' && x !== '.' && x !== '..'));
+function isObjectRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+const partArbitrary = (id: OperationId, part: Part) => {
+  const s = schemas[id][part]!;
+  return arbitraryOf(s.json).filter((v) => s.zod.safeParse(v).success && (part !== 'path' || segmentSafe(v)));
+};
+
+/** Some `date-time` query strings become `Date` objects (the SDK sends them as ISO strings). */
+function withDates(id: OperationId, query: Record<string, unknown>, pick: boolean[]): Record<string, unknown> {
+  const props = schemas[id].query!.json.properties ?? {};
+  const out = { ...query };
+  let i = 0;
+  for (const [k, v] of Object.entries(out)) if (props[k]?.format === 'date-time' && typeof v === 'string' && pick[i++ % pick.length]) out[k] = new Date(v);
+  return out;
+}
+
+const validInputs = new Map<OperationId, fc.Arbitrary<Input>>();
+
+/** A valid input for the operation (built once per operation: arbitraries compile regexes). */
+export function validInput(id: OperationId): fc.Arbitrary<Input> {
+  let arb = validInputs.get(id);
+  if (!arb) validInputs.set(id, (arb = buildValidInput(id)));
+  return arb;
+}
+
+function buildValidInput(id: OperationId): fc.Arbitrary<Input> {
+  const op = operations[id] as Op;
+  const s = schemas[id];
+  return fc
+    .record({
+      path: s.path ? partArbitrary(id, 'path') : fc.constant(undefined),
+      query: s.query ? fc.option(fc.tuple(partArbitrary(id, 'query'), fc.array(fc.boolean(), { minLength: 1, maxLength: 4 })).map(([v, pick]) => withDates(id, v as Record<string, unknown>, pick)), { nil: undefined }) : fc.constant(undefined),
+      body: s.body ? (op.bodyRequired ? partArbitrary(id, 'body') : fc.option(partArbitrary(id, 'body'), { nil: undefined })) : fc.constant(undefined),
+      key: op.idempotent ? fc.option(token(1, 64), { nil: undefined }) : fc.constant(undefined),
+      relay: op.signed ? fc.option(base64url(), { nil: undefined }) : fc.constant(undefined),
+      header: fc.option(token(1, 20), { nil: undefined }),
+    })
+    .map(({ path, query, body, key, relay, header }) => {
+      const options: Record<string, unknown> = {};
+      if (key !== undefined) options.idempotencyKey = key;
+      if (relay !== undefined) Object.assign(options, { signature: relay, requestId: `req-${++requestIds}` });
+      if (id === 'verifyCredential' && (body as { type?: string })?.type === 'PASSKEY') options.requestId = `pk-${++requestIds}`;
+      if (header !== undefined) options.headers = { 'X-Fuzz': header };
+      return { path: path as Record<string, unknown> | undefined, query: query as Record<string, unknown> | undefined, body, options };
+    });
+}
+
+export const anyValidCase = fc.constantFrom(...IDS).chain((id) => validInput(id).map((input) => ({ id, input })));

@@ -1,0 +1,376 @@
+/**
+ * Secrets stay where the protocol puts them. A client at `logLevel: 'debug'` with a recording logger
+ * drives every method against the sandbox (over HTTP, through the fault proxy) on success and error
+ * paths: 4xx, 5xx, timeouts, lost responses, refused connections, the signed retry with a signer
+ * and in relay mode, validation errors. Every log line, every error (message, stack,
+ * `JSON.stringify`, `util.inspect(err, { depth: 10 })`), `util.inspect(client)` and every request on
+ * the wire is then searched for the client secret and its Basic credential, OTPs, OIDC tokens,
+ * session and device private keys, and the `Service-Wallet-Signature` stamps.
+ *
+ * Allowed: the Basic credential in the `Authorization` header; an OTP in the body of its `/verify`;
+ * an OIDC token in the body of its OAUTH create or `/verify`; a stamp in its own header. Private
+ * keys: nowhere.
+ */
+// @ts-nocheck
+
+import crypto from 'node:crypto';
+import { nodeHpkeOpen } from '../wallet/node-reference';
+import util from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Crossborder } from '../../src/client';
+import { CrossborderError, SignatureRequiredError, type SignatureChallenge } from '../../src/core/errors';
+import { operations, type OperationId } from '../../src/generated/operations';
+import { MAGIC, createSandbox, type Sandbox } from '../../src/sandbox/index';
+import type { SandboxServer } from '../../src/sandbox/sandbox';
+import { generateClientKeyPair, importSessionKey, sessionKeySigner, WalletSession } from '../../src/wallet/index';
+import { header, only, script, startFaultProxy, type Fault, type FaultProxy, type ProxyRecord } from './proxy';
+import { command, report, SEED } from './support';
+
+const TOKEN_ID = 'tok_secrets_suite';
+const SECRET = `sk_live_${crypto.randomBytes(18).toString('hex')}`;
+const BASIC = Buffer.from(`${TOKEN_ID}:${SECRET}`).toString('base64');
+const BAD_OTP = '913527';
+/** Personal data the run sends: never in a log line or an error (it belongs on the wire only). */
+const PII = { iban: 'DE89370400440532013000', beneficiary: 'Grace Beneficiary', email: 'grace@beneficiary.example' };
+const PERSONAL = ['Ada Secretkeeper', 'Ada S. Keeper', '1990-12-10', '1 Main', 'Austin', '78701', '000123456789', '000999888777', PII.iban, PII.beneficiary, PII.email];
+const MAGIC_OTP = '000000';
+const b64url = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
+
+let sandbox: Sandbox;
+let server: SandboxServer;
+let proxy: FaultProxy;
+let cb: Crossborder;
+const lines: { level: string; message: string; details?: unknown }[] = [];
+const errors: unknown[] = [];
+const inspected: string[] = [];
+const stamps: string[] = [];
+const tokens: string[] = [];
+const privateKeys: string[] = [];
+const reached = new Set<OperationId>();
+/** The caller's own signer failing: passed through unchanged (it is the caller's error, not the SDK's). */
+const deviceOffline = new Error('device offline');
+const errorPaths = new Set<string>();
+
+/** An OIDC identity token issued now, with a distinctive signature part. */
+function oidcToken(sub: string): string {
+  const token = `${b64url({ alg: 'RS256', typ: 'JWT' })}.${b64url({ iss: 'https://idp.example', sub, email: `${sub}@idp.example`, iat: Math.floor(sandbox.clock.now() / 1000) })}.${b64url(`oidc-signature-${crypto.randomBytes(24).toString('hex')}`)}`;
+  tokens.push(token);
+  return token;
+}
+
+
+/** A signer that records the stamps it makes. */
+function recording(signer: (c: SignatureChallenge) => Promise<string>) {
+  return async (c: SignatureChallenge) => {
+    const stamp = await signer(c);
+    stamps.push(stamp);
+    return stamp;
+  };
+}
+
+/** Runs a call; keeps its error (and says which error path it was). */
+async function attempt<T>(path: string, call: () => PromiseLike<T>): Promise<T | undefined> {
+  try {
+    return await call();
+  } catch (error) {
+    errors.push(error);
+    errorPaths.add(`${path}: ${(error as Error).name}`);
+    return undefined;
+  }
+}
+
+const newClient = (baseUrl: string, extra: Partial<ConstructorParameters<typeof Crossborder>[0]> = {}) =>
+  new Crossborder({
+    tokenId: TOKEN_ID,
+    clientSecret: SECRET,
+    environment: 'sandbox',
+    baseUrl,
+    logLevel: 'debug',
+    logger: {
+      debug: (message, details) => lines.push({ level: 'debug', message, details }),
+      info: (message, details) => lines.push({ level: 'info', message, details }),
+      warn: (message, details) => lines.push({ level: 'warn', message, details }),
+      error: (message, details) => lines.push({ level: 'error', message, details }),
+    },
+    sleep: async () => {},
+    ...extra,
+  });
+
+beforeAll(async () => {
+  sandbox = createSandbox({ seed: SEED, webhookDelivery: { fetch: async () => new Response(null, { status: 200 }) } });
+  server = await sandbox.listen();
+  proxy = await startFaultProxy(server.url);
+  cb = newClient(proxy.url);
+  const verifyPath = (r: { method: string; url: string }) => r.method === 'POST' && /\/verify$/.test(r.url.split('?')[0]!);
+
+  // Customers, accounts, money.
+  const ada = (await cb.customers.create({ customerType: 'INDIVIDUAL', fullName: 'Ada Secretkeeper', birthDate: '1990-12-10', nationality: 'GB', region: 'US', currencies: ['USD', 'EUR'], address: { line1: '1 Main', city: 'Austin', postalCode: '78701', country: 'US' } }))!;
+  await cb.customers.retrieve(ada.id);
+  await cb.customers.update(ada.id, { fullName: 'Ada S. Keeper' });
+  const temp = await cb.customers.create({ customerType: 'BUSINESS', region: 'US', businessInfo: { legalName: 'Temp Ltd' } });
+  await cb.customers.delete(temp.id);
+  for await (const _ of cb.customers.list({ limit: 1 })) void _;
+  const accounts = (await cb.internalAccounts.list({ customerId: ada.id })).data;
+  const usd = accounts.find((a) => a.balance.currency.code === 'USD')!;
+  const eur = accounts.find((a) => a.balance.currency.code === 'EUR')!;
+  await cb.sandbox.fundInternalAccount(usd.id, { amount: 1_000_000 });
+  const bank = await cb.externalAccounts.create({ customerId: ada.id, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021' } });
+  await cb.externalAccounts.list({ customerId: ada.id });
+  await cb.platform.externalAccounts.create({ currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000999888777', routingNumber: '021000021' } });
+  // An account kind the SDK does not know yet (the open union), with a beneficiary: personal data
+  // under field names the log's list does not have (issue 22, defect 4).
+  await attempt('open-union account', () =>
+    cb.externalAccounts.create({
+      customerId: ada.id,
+      currency: 'EUR',
+      accountInfo: { accountType: 'EUR_ACCOUNT', iban: PII.iban, bic: 'COBADEFFXXX', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: PII.beneficiary, nationality: 'GB', countryOfResidence: 'FR', email: PII.email } },
+    } as never),
+  );
+  await cb.platform.externalAccounts.list();
+  await cb.config.retrieve();
+  await cb.receiver.lookupExternalAccount(bank.id, { customerId: ada.id });
+  const lookup = await cb.receiver.lookupUma('$bob@receiver.example', { customerId: ada.id });
+  const quote = await cb.quotes.create({ source: { sourceType: 'ACCOUNT', accountId: usd.id }, destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$bob@receiver.example', currency: 'MXN' }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000, lookupId: lookup.lookupId, senderCustomerInfo: { FULL_NAME: 'Ada' } });
+  await cb.quotes.retrieve(quote.id);
+  await cb.quotes.execute(quote.id);
+  await attempt('409 execute twice', () => cb.quotes.execute(quote.id));
+  const quote2 = await cb.quotes.create({ source: { sourceType: 'ACCOUNT', accountId: usd.id }, destination: { destinationType: 'ACCOUNT', accountId: eur.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 5_000 });
+  await cb.transferIn.create({ source: { accountId: bank.id }, destination: { accountId: usd.id }, amount: 2_500 });
+  const held1 = await cb.sandbox.receiveUmaPayment({ senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: MAGIC.holdForApprovalAmount, customerId: ada.id });
+  const held2 = await cb.sandbox.receiveUmaPayment({ senderUmaAddress: '$sue@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: MAGIC.holdForApprovalAmount, customerId: ada.id });
+  await cb.transactions.approve(held1.id, { receiverCustomerInfo: { FULL_NAME: 'Ada' } });
+  await cb.transactions.reject(held2.id, { reason: 'test' });
+  await cb.transactions.retrieve(held1.id);
+  await cb.transactions.list({ customerId: ada.id, limit: 2 });
+  await cb.invitations.create({ inviterUma: ada.umaAddress, firstName: 'Bob', amountToSend: 2_000 });
+  await cb.verifications.list({ customerId: ada.id });
+  await cb.umaProviders.list({ limit: 2 });
+  await cb.config.update({ supportedCurrencies: (await cb.config.retrieve()).supportedCurrencies });
+  void quote2;
+
+  // Wallet: EMAIL_OTP session with a device key whose bytes the test holds.
+  const walletId = usd.id.replace('InternalAccount:', 'EmbeddedWallet:');
+  const otp = await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: walletId });
+  const device = crypto.createECDH('prime256v1');
+  device.generateKeys();
+  privateKeys.push(device.getPrivateKey('hex'));
+  await attempt('401 wrong OTP', () => cb.auth.credentials.verify(otp.id, { type: 'EMAIL_OTP', otp: BAD_OTP, clientPublicKey: device.getPublicKey('hex') }));
+  const verified = await cb.auth.credentials.verify(otp.id, { type: 'EMAIL_OTP', otp: MAGIC_OTP, clientPublicKey: device.getPublicKey('hex') });
+  const scalar = nodeHpkeOpen(device, verified.encryptedSessionSigningKey!);
+  privateKeys.push(scalar.toString('hex'));
+  const s1 = recording(sessionKeySigner(await importSessionKey(scalar.toString('hex'))));
+  scalar.fill(0);
+
+  // A second credential (OAUTH) by the signed retry, then its session through the wallet module.
+  const oauth = (await cb.auth.credentials.create({ type: 'OAUTH', accountId: walletId, oidcToken: oidcToken('ada-oauth') }, { signer: s1 }))!;
+  const keyPair = await generateClientKeyPair();
+  const oauthAnswer = await cb.auth.credentials.verify(oauth.id, { type: 'OAUTH', oidcToken: oidcToken('ada-oauth'), clientPublicKey: keyPair.publicKey });
+  const s2session = await WalletSession.fromVerify(oauthAnswer, keyPair, oauth.id);
+  const s2 = recording(s2session.signer);
+  inspected.push(util.inspect(s2session, { depth: 10, showHidden: true }), JSON.stringify(s2session), util.inspect(keyPair, { depth: 10, showHidden: true }));
+
+  // PASSKEY: created with the signer, challenged and verified with its Request-Id.
+  const passkey = (await cb.auth.credentials.create(
+    { type: 'PASSKEY', accountId: walletId, nickname: 'laptop', challenge: 'Y2hhbGxlbmdl', attestation: { credentialId: 'Y3JlZC1pZC0x', clientDataJson: 'e30', attestationObject: 'o2M' } },
+    { signer: s2 },
+  ))!;
+  const pkKeys = await generateClientKeyPair();
+  // Expected to succeed; kept as attempts so that a failure here is reported by name and the search still runs.
+  const pkChallenge = (await attempt('unexpected: PASSKEY challenge', () => cb.auth.credentials.challenge(passkey.id, { clientPublicKey: pkKeys.publicKey }))) as { challenge: string; requestId: string } | undefined;
+  if (pkChallenge) {
+    await attempt('unexpected: PASSKEY verify', () =>
+      cb.auth.credentials.verify(
+        passkey.id,
+        { type: 'PASSKEY', assertion: { credentialId: 'Y3JlZC1pZC0x', clientDataJson: b64url({ type: 'webauthn.get', challenge: pkChallenge.challenge }), authenticatorData: 'SZYN5YgOjGh0NBcPZHZgW4_krrmihjLHmVzzuoMdl2MFAAAAAQ', signature: 'MEUCIQDx2b1cexample', userHandle: null } },
+        { requestId: pkChallenge.requestId },
+      ),
+    );
+  }
+  await cb.auth.credentials.challenge(otp.id);
+  await attempt('429 OTP too soon', () => cb.auth.credentials.challenge(otp.id, undefined, { maxRetries: 0 }));
+  await cb.auth.credentials.list({ accountId: walletId });
+  const sessions = await cb.auth.sessions.list({ accountId: walletId });
+
+  // Signed retry with a signer; and in relay mode (the challenge goes to the "device" and back).
+  await cb.internalAccounts.update(walletId, { privateEnabled: true }, { signer: s1 });
+  const exportKeys = await generateClientKeyPair();
+  const challengeError = await attempt('202 relay: SignatureRequiredError', () => cb.internalAccounts.export(walletId, { clientPublicKey: exportKeys.publicKey }));
+  expect(challengeError).toBeUndefined();
+  const relay = errors.at(-1) as SignatureRequiredError;
+  expect(relay).toBeInstanceOf(SignatureRequiredError);
+  const relayStamp = await s1(relay.challenge);
+  await cb.internalAccounts.export(walletId, { clientPublicKey: exportKeys.publicKey }, { signature: relayStamp, requestId: relay.challenge.requestId });
+  await attempt('relay requestId reused (client side)', () => cb.internalAccounts.export(walletId, { clientPublicKey: exportKeys.publicKey }, { signature: relayStamp, requestId: relay.challenge.requestId }));
+  await attempt('401 REQUEST_ID_REUSED (service side)', () => newClient(proxy.url).internalAccounts.export(walletId, { clientPublicKey: exportKeys.publicKey }, { signature: relayStamp, requestId: relay.challenge.requestId }));
+  await attempt('401 self revoke, signed', () => cb.auth.credentials.revoke(otp.id, { signer: s1 }));
+  await attempt('validation: signature without requestId', () => cb.auth.credentials.revoke(otp.id, { signature: relayStamp }));
+
+  // Error paths with the secrets in the request: 5xx, timeout, lost response, refused connection, validation.
+  proxy.setPlan(only(verifyPath, script([{ kind: 'status', status: 500 }, { kind: 'delay', ms: 500 }, { kind: 'reset-after' }, { kind: 'truncate' }, { kind: 'html', status: 502 }] as Fault[])));
+  await attempt('500 on verify (OTP)', () => cb.auth.credentials.verify(otp.id, { type: 'EMAIL_OTP', otp: BAD_OTP, clientPublicKey: device.getPublicKey('hex') }));
+  await attempt('timeout on verify (OTP)', () => cb.auth.credentials.verify(otp.id, { type: 'EMAIL_OTP', otp: BAD_OTP, clientPublicKey: device.getPublicKey('hex') }, { timeout: 100 }));
+  await attempt('lost response on verify (OIDC)', () => cb.auth.credentials.verify(oauth.id, { type: 'OAUTH', oidcToken: oidcToken('ada-oauth'), clientPublicKey: keyPair.publicKey }));
+  await attempt('truncated answer on verify (OTP)', () => cb.auth.credentials.verify(otp.id, { type: 'EMAIL_OTP', otp: MAGIC_OTP, clientPublicKey: device.getPublicKey('hex') }));
+  await attempt('HTML 502 on verify (OIDC)', () => cb.auth.credentials.verify(oauth.id, { type: 'OAUTH', oidcToken: oidcToken('ada-oauth'), clientPublicKey: keyPair.publicKey }));
+  proxy.setPlan(script([{ kind: 'status', status: 503 }, { kind: 'status', status: 503 }, { kind: 'status', status: 503 }]));
+  await attempt('503 storm on a GET (retries logged)', () => cb.config.retrieve());
+  proxy.setPlan(() => ({ kind: 'pass' }));
+  await attempt('404', () => cb.customers.retrieve('Customer:does-not-exist'));
+  await attempt('401 OIDC token of another user', () => cb.auth.credentials.verify(oauth.id, { type: 'OAUTH', oidcToken: `${oidcToken('someone-else')}`, clientPublicKey: keyPair.publicKey }));
+  const closed = await startFaultProxy(server.url);
+  const closedUrl = closed.url;
+  await closed.close();
+  await attempt('connection refused (OTP)', () => newClient(closedUrl).auth.credentials.verify(otp.id, { type: 'EMAIL_OTP', otp: BAD_OTP, clientPublicKey: device.getPublicKey('hex') }));
+  await attempt('connection refused (OIDC create)', () => newClient(closedUrl).auth.credentials.create({ type: 'OAUTH', accountId: walletId, oidcToken: oidcToken('x') }, { signer: s1 }));
+  await attempt('validation: OTP of the wrong type', () => cb.auth.credentials.verify(otp.id, { type: 'EMAIL_OTP', otp: Number(BAD_OTP), clientPublicKey: 'nope' } as never));
+  await attempt('validation: OIDC token with a bad account id', () => cb.auth.credentials.create({ type: 'OAUTH', accountId: 'Wallet:bad', oidcToken: oidcToken('y') } as never));
+  await attempt('validation: PASSKEY verify without requestId', () => cb.auth.credentials.verify(passkey.id, { type: 'PASSKEY', assertion: { credentialId: 'x', clientDataJson: 'x', authenticatorData: 'x', signature: relayStamp } } as never));
+  await attempt('signer that fails', () => cb.internalAccounts.update(walletId, { privateEnabled: false }, { signer: async () => Promise.reject(deviceOffline) }));
+  for (const [tokenId, baseUrl] of [['a:b', proxy.url], [TOKEN_ID, 'not a url']] as const) {
+    try {
+      new Crossborder({ tokenId, clientSecret: SECRET, baseUrl });
+    } catch (error) {
+      errors.push(error);
+      errorPaths.add(`configuration: ${(error as Error).name}`);
+    }
+  }
+
+  // Revoke a session and a credential (both signed by another credential's session).
+  const s2Id = sessions.data.find((s) => s.type === 'OAUTH')!.id;
+  await cb.auth.sessions.revoke(s2Id, { signer: s1 });
+  await cb.auth.credentials.revoke(oauth.id, { signer: s1 });
+
+  inspected.push(
+    util.inspect(cb, { depth: 10, showHidden: true }),
+    util.inspect({ ...cb }, { depth: 10 }),
+    JSON.stringify(cb),
+    JSON.stringify({ ...cb }),
+    String(cb),
+    util.inspect(cb.auth, { depth: 10, showHidden: true }),
+  );
+  // Which operation each request reached: method and path template (literal segments win over parameters).
+  const templates = (Object.keys(operations) as OperationId[])
+    .map((id) => ({ id, method: operations[id].method as string, re: new RegExp(`^/2025-10-13${operations[id].path.replace(/\{[^}]+\}/g, '[^/]+')}$`), params: (operations[id].path.match(/\{/g) ?? []).length }))
+    .sort((a, b) => a.params - b.params);
+  for (const record of proxy.records) {
+    const path = record.url.split('?')[0]!;
+    const op = templates.find((t) => t.method === record.method && t.re.test(path));
+    if (op) reached.add(op.id);
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await proxy?.close();
+  await sandbox?.close();
+});
+
+/** Every text the SDK produced that a platform might log, print or ship to an error tracker. */
+function outputs(): { where: string; text: string }[] {
+  const out: { where: string; text: string }[] = [];
+  for (const [i, l] of lines.entries()) out.push({ where: `log ${i} (${l.level}) ${l.message}`, text: `${l.message}\n${JSON.stringify(l.details)}\n${util.inspect(l.details, { depth: 10 })}` });
+  for (const [i, e] of errors.entries()) {
+    const err = e as Error;
+    out.push({ where: `error ${i} ${err.name}`, text: [err.message, err.stack, String(err), JSON.stringify(err), util.inspect(err, { depth: 10 }), util.inspect(err, { depth: 10, showHidden: true })].join('\n') });
+  }
+  for (const [i, t] of inspected.entries()) out.push({ where: `inspect ${i}`, text: t });
+  return out;
+}
+
+/** The wire, split into the places a value can be. */
+function places(r: ProxyRecord): { where: string; text: string }[] {
+  const out = [{ where: `${r.method} ${r.url} url`, text: r.url }, { where: `${r.method} ${r.url} body`, text: r.body }];
+  for (const [name, value] of Object.entries(r.headers)) out.push({ where: `${r.method} ${r.url} header ${name}`, text: String(value) });
+  for (const a of r.upstream) out.push({ where: `${r.method} ${r.url} response`, text: `${JSON.stringify(a.headers)}\n${a.body}` });
+  return out;
+}
+
+const forms = (hex: string) => [hex, Buffer.from(hex, 'hex').toString('base64'), Buffer.from(hex, 'hex').toString('base64url')];
+
+interface Secret {
+  name: string;
+  values: string[];
+  /** Where on the wire the protocol puts it. */
+  allowed: (where: string) => boolean;
+}
+
+function secrets(): Secret[] {
+  const verifyBody = (w: string) => / POST .*\/auth\/credentials\/[^/]+\/verify body$/.test(` ${w}`);
+  return [
+    { name: 'client secret', values: [SECRET], allowed: () => false },
+    { name: 'Basic credential', values: [BASIC], allowed: (w) => w.endsWith(' header authorization') },
+    { name: 'OTP', values: [BAD_OTP], allowed: verifyBody },
+    { name: 'OIDC token', values: tokens, allowed: (w) => verifyBody(w) || / POST \S*\/auth\/credentials body$/.test(` ${w}`) },
+    { name: 'session / device private key', values: privateKeys.flatMap(forms), allowed: () => false },
+    { name: 'Service-Wallet-Signature stamp', values: stamps, allowed: (w) => w.endsWith(' header service-wallet-signature') },
+  ];
+}
+
+describe('secrets appear only where the protocol puts them', () => {
+  it('the run reached every method and every error path', () => {
+    expect([...reached].sort()).toEqual(Object.keys(operations).sort());
+    for (const path of ['409', '401 wrong OTP', '429', '500 on verify', 'timeout', 'lost response', 'truncated', 'HTML 502', '503 storm', 'connection refused (OTP)', 'relay', 'validation: OTP', 'configuration']) {
+      expect([...errorPaths].some((p) => p.startsWith(path)), `${path} in ${[...errorPaths].join(', ')}`).toBe(true);
+    }
+    expect([...errorPaths].filter((p) => p.startsWith('unexpected'))).toEqual([]);
+    expect(errors.filter((e) => !(e instanceof CrossborderError) && e !== deviceOffline).map((e) => String(e))).toEqual([]);
+    expect(errors).toContain(deviceOffline);
+    expect(lines.filter((l) => l.level === 'debug').length).toBeGreaterThan(100);
+    expect(lines.some((l) => l.level === 'info' && /retrying/.test(l.message))).toBe(true);
+    expect(stamps.length).toBeGreaterThanOrEqual(6);
+    expect(tokens.length).toBeGreaterThanOrEqual(5);
+    expect(privateKeys).toHaveLength(2);
+  });
+
+  it('no log line, error, or inspected client shows a secret', () => {
+    const leaks: string[] = [];
+    const outs = outputs();
+    for (const s of secrets()) for (const v of s.values) for (const o of outs) if (o.text.includes(v)) leaks.push(`${s.name} in ${o.where}`);
+    // The magic sandbox OTP is six zeros, which sandbox ids contain too: look for it next to "otp" instead.
+    for (const o of outs) if (/otp\W{1,6}000000/i.test(o.text)) leaks.push(`OTP 000000 in ${o.where}`);
+    report({
+      scenario: 'Secrets: logs, errors, inspect/JSON of client and errors',
+      unit: 'texts searched',
+      cases: outs.length,
+      failures: leaks.length,
+      command: command('secrets.test.ts'),
+      notes: `${lines.length} log lines, ${errors.length} errors, ${secrets().reduce((n, s) => n + s.values.length, 0)} secret values`,
+    });
+    expect(leaks).toEqual([]);
+  });
+
+  it('no log line or error shows personal data (names, birth date, address, account numbers, an IBAN, a beneficiary)', () => {
+    const outs = outputs();
+    const leaks = PERSONAL.flatMap((v) => outs.filter((o) => o.text.includes(v)).map((o) => `${v} in ${o.where}`));
+    // Sanity: the run did send them (on the wire, where they belong).
+    const wire = proxy.records.map((r) => r.body).join('\n');
+    for (const v of PERSONAL) expect(wire, v).toContain(v);
+    expect(leaks).toEqual([]);
+  });
+
+  it('on the wire, each secret is only where the protocol puts it', () => {
+    const misplaced: string[] = [];
+    const wire = proxy.records.flatMap(places);
+    let allowedHits = 0;
+    for (const s of secrets()) {
+      for (const v of s.values) {
+        for (const p of wire) {
+          if (!p.text.includes(v)) continue;
+          if (s.allowed(p.where) && !p.where.endsWith(' response')) allowedHits++;
+          else misplaced.push(`${s.name} in ${p.where}`);
+        }
+      }
+    }
+    for (const p of wire) if (/"otp"\s*:\s*"000000"/.test(p.text) && !/\/verify body$/.test(p.where)) misplaced.push(`OTP 000000 in ${p.where}`);
+    report({
+      scenario: 'Secrets: every request and response on the wire',
+      unit: 'requests',
+      cases: proxy.records.length,
+      failures: misplaced.length,
+      command: command('secrets.test.ts'),
+      notes: `${allowedHits} appearances where the protocol puts them`,
+    });
+    expect(misplaced).toEqual([]);
+    expect(allowedHits).toBeGreaterThan(proxy.records.length); // the Basic credential on every request, at least
+    expect(proxy.records.every((r) => header(r, 'authorization') === `Basic ${BASIC}`)).toBe(true);
+  });
+});

@@ -1,0 +1,218 @@
+/**
+ * Every method of every resource: the exact request on the wire (method, path, query, body,
+ * headers) and the typed result, against msw answering the document's own examples. The last test
+ * enumerates the document's operations and fails on any that no method reaches.
+ */
+// @ts-nocheck
+
+import { describe, expect, it } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { useMswServer } from '../helpers/msw';
+import { Crossborder } from '../../src/client';
+import { operations } from '../../src/generated/operations';
+import { documentOperations, matchOperation, requestExample, responseExample } from '../helpers/document';
+
+const BASE = 'https://api.test.invalid';
+const mswServer = useMswServer();
+
+interface Seen {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  body: string;
+  headers: Headers;
+}
+
+const cb = new Crossborder({ tokenId: 'tok', clientSecret: 'sec', baseUrl: BASE, environment: 'sandbox', maxRetries: 0 });
+const CUSTOMER = 'Customer:019542f5-b3e7-1d02-0000-000000000001';
+const ACCOUNT = 'InternalAccount:019542f5-b3e7-1d02-0000-000000000002';
+const WALLET = 'EmbeddedWallet:019542f5-b3e7-1d02-0000-000000000002';
+const QUOTE = 'Quote:019542f5-b3e7-1d02-0000-000000000006';
+const TX = 'Transaction:019542f5-b3e7-1d02-0000-000000000005';
+const EXT = 'ExternalAccount:019542f5-b3e7-1d02-0000-000000000003';
+const CRED = 'AuthMethod:019542f5-b3e7-1d02-0000-000000000010';
+const SESSION = 'Session:019542f5-b3e7-1d02-0000-000000000011';
+const enc = encodeURIComponent;
+
+interface Case {
+  op: keyof typeof operations;
+  call: () => PromiseLike<unknown>;
+  path: string;
+  query?: Record<string, string>;
+  body?: unknown;
+  headers?: Record<string, string>;
+  status?: number;
+  response?: unknown;
+}
+
+const date = new Date('2025-01-01T00:00:00.000Z');
+const cases: Case[] = [
+  { op: 'createCustomer', call: () => cb.customers.create(requestExample('createCustomer')), path: '/customers', body: requestExample('createCustomer') },
+  {
+    op: 'listCustomers',
+    call: () =>
+      cb.customers.list({
+        platformCustomerId: 'p-1', customerType: 'INDIVIDUAL', createdAfter: date, createdBefore: '2025-02-01T00:00:00Z',
+        updatedAfter: date, updatedBefore: date, limit: 5, cursor: 'c1', region: 'US', currency: 'USD', umaAddress: '$ada@x.example', isIncludingDeleted: true,
+      }),
+    path: '/customers',
+    query: {
+      platformCustomerId: 'p-1', customerType: 'INDIVIDUAL', createdAfter: date.toISOString(), createdBefore: '2025-02-01T00:00:00Z',
+      updatedAfter: date.toISOString(), updatedBefore: date.toISOString(), limit: '5', cursor: 'c1', region: 'US', currency: 'USD', umaAddress: '$ada@x.example', isIncludingDeleted: 'true',
+    },
+  },
+  { op: 'getCustomer', call: () => cb.customers.retrieve(CUSTOMER), path: `/customers/${enc(CUSTOMER)}` },
+  { op: 'updateCustomer', call: () => cb.customers.update(CUSTOMER, requestExample('updateCustomer')), path: `/customers/${enc(CUSTOMER)}`, body: requestExample('updateCustomer') },
+  { op: 'deleteCustomer', call: () => cb.customers.delete(CUSTOMER), path: `/customers/${enc(CUSTOMER)}` },
+  { op: 'listInternalAccounts', call: () => cb.internalAccounts.list({ currency: 'USD', customerId: CUSTOMER }), path: '/customers/internal-accounts', query: { currency: 'USD', customerId: CUSTOMER } },
+  {
+    op: 'updateInternalAccount',
+    call: () => cb.internalAccounts.update(ACCOUNT, { privateEnabled: true }, { signature: 'stamp', requestId: 'req-1' }),
+    path: `/internal-accounts/${enc(ACCOUNT)}`,
+    body: { privateEnabled: true },
+    headers: { 'service-wallet-signature': 'stamp', 'request-id': 'req-1' },
+  },
+  {
+    op: 'exportInternalAccount',
+    call: () => cb.internalAccounts.export(ACCOUNT, requestExample('exportInternalAccount'), { signature: 'stamp', requestId: 'req-2' }),
+    path: `/internal-accounts/${enc(ACCOUNT)}/export`,
+    body: requestExample('exportInternalAccount'),
+    headers: { 'service-wallet-signature': 'stamp', 'request-id': 'req-2' },
+  },
+  { op: 'createExternalAccount', call: () => cb.externalAccounts.create(requestExample('createExternalAccount', 'usdBank')), path: '/customers/external-accounts', body: requestExample('createExternalAccount', 'usdBank'), status: 201 },
+  { op: 'listExternalAccounts', call: () => cb.externalAccounts.list({ customerId: CUSTOMER, limit: 100 }), path: '/customers/external-accounts', query: { customerId: CUSTOMER, limit: '100' } },
+  { op: 'createPlatformExternalAccount', call: () => cb.platform.externalAccounts.create(requestExample('createPlatformExternalAccount')), path: '/platform/external-accounts', body: requestExample('createPlatformExternalAccount') },
+  { op: 'listPlatformExternalAccounts', call: () => cb.platform.externalAccounts.list({ currency: 'USD' }), path: '/platform/external-accounts', query: { currency: 'USD' } },
+  { op: 'getConfig', call: () => cb.config.retrieve(), path: '/config' },
+  { op: 'updateConfig', call: () => cb.config.update(requestExample('updateConfig')), path: '/config', body: requestExample('updateConfig') },
+  { op: 'createQuote', call: () => cb.quotes.create(requestExample('createQuote'), { idempotencyKey: 'k-quote' }), path: '/quotes', body: requestExample('createQuote'), headers: { 'idempotency-key': 'k-quote' } },
+  { op: 'getQuote', call: () => cb.quotes.retrieve(QUOTE), path: `/quotes/${enc(QUOTE)}` },
+  { op: 'executeQuote', call: () => cb.quotes.execute(QUOTE, { idempotencyKey: 'k-exec' }), path: `/quotes/${enc(QUOTE)}/execute`, headers: { 'idempotency-key': 'k-exec' } },
+  { op: 'createTransferIn', call: () => cb.transferIn.create(requestExample('createTransferIn'), { idempotencyKey: 'k-in' }), path: '/transfer-in', body: requestExample('createTransferIn'), headers: { 'idempotency-key': 'k-in' } },
+  {
+    op: 'listTransactions',
+    call: () =>
+      cb.transactions.list({
+        customerId: CUSTOMER, platformCustomerId: 'p-1', senderAccountIdentifier: ACCOUNT, receiverAccountIdentifier: EXT, status: 'COMPLETED', type: 'OUTGOING',
+        reference: 'REF-1', startDate: date, endDate: '2025-12-31T23:59:59Z', limit: 50, cursor: 'c2', sortOrder: 'asc',
+      }),
+    path: '/transactions',
+    query: {
+      customerId: CUSTOMER, platformCustomerId: 'p-1', senderAccountIdentifier: ACCOUNT, receiverAccountIdentifier: EXT, status: 'COMPLETED', type: 'OUTGOING',
+      reference: 'REF-1', startDate: date.toISOString(), endDate: '2025-12-31T23:59:59Z', limit: '50', cursor: 'c2', sortOrder: 'asc',
+    },
+  },
+  { op: 'getTransaction', call: () => cb.transactions.retrieve(TX), path: `/transactions/${enc(TX)}` },
+  { op: 'rejectTransaction', call: () => cb.transactions.reject(TX, { reason: 'sanctions hit' }), path: `/transactions/${enc(TX)}/reject`, body: { reason: 'sanctions hit' } },
+  { op: 'approveTransaction', call: () => cb.transactions.approve(TX, requestExample('approveTransaction')), path: `/transactions/${enc(TX)}/approve`, body: requestExample('approveTransaction') },
+  {
+    op: 'lookupUmaReceiver',
+    call: () => cb.receiver.lookupUma('$alice@bank.example', { senderUmaAddress: '$ada@x.example', customerId: CUSTOMER }),
+    path: '/receiver/uma/%24alice%40bank.example',
+    query: { senderUmaAddress: '$ada@x.example', customerId: CUSTOMER },
+  },
+  { op: 'lookupExternalAccountReceiver', call: () => cb.receiver.lookupExternalAccount(EXT, { customerId: CUSTOMER }), path: `/receiver/external-account/${enc(EXT)}`, query: { customerId: CUSTOMER } },
+  { op: 'createInvitation', call: () => cb.invitations.create(requestExample('createInvitation')), path: '/invitations', body: requestExample('createInvitation') },
+  { op: 'listVerifications', call: () => cb.verifications.list({ customerId: CUSTOMER, verificationStatus: 'RESOLVE_ERRORS' }), path: '/verifications', query: { customerId: CUSTOMER, verificationStatus: 'RESOLVE_ERRORS' } },
+  {
+    op: 'listUmaProviders',
+    call: () => cb.umaProviders.list({ countryCode: 'BR', currencyCode: 'BRL', hasBlockedProviders: false, sortOrder: 'desc', limit: 10 }),
+    path: '/uma-providers',
+    query: { countryCode: 'BR', currencyCode: 'BRL', hasBlockedProviders: 'false', sortOrder: 'desc', limit: '10' },
+  },
+  { op: 'sandboxReceiveUmaPayment', call: () => cb.sandbox.receiveUmaPayment(requestExample('sandboxReceiveUmaPayment')), path: '/sandbox/uma/receive', body: requestExample('sandboxReceiveUmaPayment') },
+  { op: 'sandboxFundInternalAccount', call: () => cb.sandbox.fundInternalAccount(ACCOUNT, { amount: 100_000 }), path: `/sandbox/internal-accounts/${enc(ACCOUNT)}/fund`, body: { amount: 100_000 } },
+  { op: 'createCredential', call: () => cb.auth.credentials.create(requestExample('createCredential', 'emailOtp')), path: '/auth/credentials', body: requestExample('createCredential', 'emailOtp'), status: 201 },
+  { op: 'listCredentials', call: () => cb.auth.credentials.list({ accountId: WALLET }), path: '/auth/credentials', query: { accountId: WALLET } },
+  { op: 'challengeCredential', call: () => cb.auth.credentials.challenge(CRED, requestExample('challengeCredential')), path: `/auth/credentials/${enc(CRED)}/challenge`, body: requestExample('challengeCredential') },
+  {
+    op: 'verifyCredential',
+    call: () => cb.auth.credentials.verify(CRED, requestExample('verifyCredential', 'passkey'), { requestId: 'req-pk' }),
+    path: `/auth/credentials/${enc(CRED)}/verify`,
+    body: requestExample('verifyCredential', 'passkey'),
+    headers: { 'request-id': 'req-pk' },
+  },
+  { op: 'revokeCredential', call: () => cb.auth.credentials.revoke(CRED, { signature: 's', requestId: 'req-3' }), path: `/auth/credentials/${enc(CRED)}`, status: 204, headers: { 'service-wallet-signature': 's', 'request-id': 'req-3' } },
+  { op: 'listSessions', call: () => cb.auth.sessions.list({ accountId: WALLET }), path: '/auth/sessions', query: { accountId: WALLET } },
+  { op: 'revokeSession', call: () => cb.auth.sessions.revoke(SESSION, { signature: 's', requestId: 'req-4' }), path: `/auth/sessions/${enc(SESSION)}`, status: 204, headers: { 'service-wallet-signature': 's', 'request-id': 'req-4' } },
+];
+
+function answer(c: Case): { status: number; body: unknown } {
+  const status = c.status ?? 200;
+  if (status === 204) return { status, body: undefined };
+  return { status, body: c.response ?? responseExample(c.op, String(status)) };
+}
+
+describe('every method sends the documented request and returns the typed result', () => {
+  it.each(cases.map((c) => [c.op, c] as const))('%s', async (_name, c) => {
+    const seen: Seen[] = [];
+    const { status, body } = answer(c);
+    mswServer.use(
+      http.all(`${BASE}/2025-10-13/*`, async ({ request }) => {
+        const url = new URL(request.url);
+        seen.push({ method: request.method, path: url.pathname, query: Object.fromEntries(url.searchParams), body: await request.text(), headers: request.headers });
+        return body === undefined ? new HttpResponse(null, { status }) : HttpResponse.json(body as object, { status, headers: { 'x-request-id': 'req_wire' } });
+      }),
+    );
+    const result = await c.call();
+    expect(seen).toHaveLength(1);
+    const req = seen[0]!;
+    const op = operations[c.op];
+    expect(req.method).toBe(op.method);
+    expect(matchOperation(req.method, req.path)).toBe(c.op);
+    expect(req.path).toBe(`/2025-10-13${c.path}`);
+    expect(req.query).toEqual(c.query ?? {});
+    if (c.body === undefined) {
+      expect(req.body).toBe('');
+      expect(req.headers.get('content-type')).toBeNull();
+    } else {
+      expect(req.body).toBe(JSON.stringify(c.body));
+      expect(req.headers.get('content-type')).toBe('application/json');
+    }
+    expect(req.headers.get('authorization')).toBe(`Basic ${btoa('tok:sec')}`);
+    expect(req.headers.has('idempotency-key')).toBe(op.idempotent);
+    for (const [name, value] of Object.entries(c.headers ?? {})) expect(req.headers.get(name)).toBe(value);
+    if (!c.headers?.['service-wallet-signature']) expect(req.headers.has('service-wallet-signature')).toBe(false);
+    if (op.paginated) expect((result as { data: unknown }).data).toEqual((body as { data: unknown }).data);
+    else expect(result).toEqual(body);
+  });
+
+  it('every operation of the document is reached by a method', () => {
+    const reached = new Set(cases.map((c) => c.op));
+    const missing = documentOperations().filter((o) => !reached.has(o.id as keyof typeof operations));
+    expect(missing).toEqual([]);
+    expect(Object.keys(operations).sort()).toEqual(documentOperations().map((o) => o.id).sort());
+  });
+});
+
+describe('every paginated list walks all pages with for await', () => {
+  const lists: [keyof typeof operations, () => AsyncIterable<unknown>, string][] = [
+    ['listCustomers', () => cb.customers.list({ limit: 1 }), '/customers'],
+    ['listInternalAccounts', () => cb.internalAccounts.list({ limit: 1 }), '/customers/internal-accounts'],
+    ['listExternalAccounts', () => cb.externalAccounts.list({ limit: 1 }), '/customers/external-accounts'],
+    ['listTransactions', () => cb.transactions.list({ limit: 1 }), '/transactions'],
+    ['listVerifications', () => cb.verifications.list({ limit: 1 }), '/verifications'],
+    ['listUmaProviders', () => cb.umaProviders.list({ limit: 1 }), '/uma-providers'],
+  ];
+  it('covers every paginated operation', () => {
+    const paginated = Object.values(operations).filter((o) => o.paginated).map((o) => o.id).sort();
+    expect(lists.map(([id]) => id).sort()).toEqual(paginated);
+  });
+  it.each(lists)('%s', async (id, list, path) => {
+    const item = (responseExample(id, '200') as { data: unknown[] }).data[0];
+    const cursors: (string | null)[] = [];
+    mswServer.use(
+      http.get(`${BASE}/2025-10-13${path}`, ({ request }) => {
+        const cursor = new URL(request.url).searchParams.get('cursor');
+        cursors.push(cursor);
+        const page = cursor === null ? 0 : Number(cursor);
+        const hasMore = page < 2;
+        return HttpResponse.json({ data: [item], hasMore, ...(hasMore ? { nextCursor: String(page + 1) } : {}), totalCount: 3 });
+      }),
+    );
+    const items: unknown[] = [];
+    for await (const x of list()) items.push(x);
+    expect(items).toEqual([item, item, item]);
+    expect(cursors).toEqual([null, '1', '2']);
+  });
+});

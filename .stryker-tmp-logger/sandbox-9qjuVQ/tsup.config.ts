@@ -1,0 +1,74 @@
+// @ts-nocheck
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Options } from 'tsup';
+import type { Plugin } from 'esbuild';
+
+const src = resolve(dirname(fileURLToPath(import.meta.url)), 'src');
+
+/**
+ * Error classes every entry shares. `instanceof` must hold across entries (a `WalletCryptoError`
+ * thrown by `crossborder-sdk/wallet` is the class `crossborder-sdk` exports), so the `sandbox` and
+ * `wallet` builds import these modules from the `crossborder-sdk/errors` entry instead of bundling
+ * copies: small, so a browser bundle of the wallet takes only the errors. Each name they import is
+ * exported by src/errors.ts (esbuild fails the build otherwise).
+ */
+const SHARED_ERRORS = resolve(src, 'core/errors.ts');
+
+const importSharedErrors: Plugin = {
+  name: 'import-shared-errors',
+  setup(build) {
+    build.onResolve({ filter: /\/errors$/ }, (args) => {
+      const target = resolve(args.resolveDir, `${args.path}.ts`);
+      return target === SHARED_ERRORS ? { path: 'crossborder-sdk/errors', external: true } : undefined;
+    });
+  },
+};
+
+/**
+ * The main entry exports the passkey helpers (src/wallet/passkey.ts), which take only base64url
+ * encoding from the wallet's encodings: given that function's own module, the main entry loads no
+ * codec library (@scure/base) at import. A build error if passkey ever imports more from there.
+ */
+const PASSKEY = resolve(src, 'wallet/passkey.ts');
+const passkeyEncoding: Plugin = {
+  name: 'passkey-encoding',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/encoding$/ }, (args) => (args.importer === PASSKEY ? { path: resolve(src, 'core/base64url.ts') } : undefined));
+  },
+};
+
+const common: Options = {
+  format: ['esm', 'cjs'],
+  sourcemap: true,
+  target: 'es2022',
+  platform: 'neutral',
+  external: [/^node:/],
+  treeshake: true,
+  // Comments and blank space are dropped (the docs live in the .d.ts): less for Node to parse at import.
+  minifyWhitespace: true,
+  minifySyntax: true,
+};
+
+export default defineConfig([
+  // Types of the three entries in one build, so each declaration exists once.
+  {
+    entry: { index: 'src/index.ts', errors: 'src/errors.ts', sandbox: 'src/sandbox/index.ts', 'sandbox-msw': 'src/sandbox/msw.ts', wallet: 'src/wallet/index.ts' },
+    dts: { only: true },
+    format: ['esm', 'cjs'],
+  },
+  // The main entry (and its error classes, alone): one module for Node to load at import besides
+  // the errors; what it loads later (the generated schemas, webhook verification) is split into
+  // chunks of its own.
+  { ...common, entry: { index: 'src/index.ts', errors: 'src/errors.ts' }, splitting: true, esbuildPlugins: [passkeyEncoding] },
+  // sandbox and wallet, built apart so that they add nothing to the main entry's import.
+  { ...common, entry: { sandbox: 'src/sandbox/index.ts', 'sandbox-msw': 'src/sandbox/msw.ts', wallet: 'src/wallet/index.ts' }, splitting: true, external: [/^node:/, 'msw'], esbuildPlugins: [importSharedErrors] },
+  {
+    entry: { cli: 'src/cli.ts' },
+    format: ['esm'],
+    platform: 'node',
+    target: 'node20',
+    banner: { js: '#!/usr/bin/env node' },
+    external: [/^node:/],
+  },
+]);

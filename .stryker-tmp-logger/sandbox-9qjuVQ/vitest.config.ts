@@ -1,0 +1,72 @@
+// @ts-nocheck
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+import { packedPaths } from './test/setup/packed.ts';
+
+const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
+
+/** `crossborder-sdk`, `crossborder-sdk/wallet` …, each an exact alias (longest subpath first). */
+const entries = (target: (subpath: string, importPath: string) => string) => {
+  const { exports } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
+    exports: Record<string, string | { import?: { default: string } }>;
+  };
+  return Object.entries(exports)
+    .filter((entry): entry is [string, { import: { default: string } }] => typeof entry[1] === 'object' && entry[1].import !== undefined)
+    .sort(([a], [b]) => b.length - a.length)
+    .map(([subpath, target_]) => ({
+      find: new RegExp(`^crossborder-sdk${subpath.slice(1).replace(/[/.]/g, '\\$&')}$`),
+      replacement: target(subpath, target_.import.default),
+    }));
+};
+
+/** In-repo unit tests import the source; the name `crossborder-sdk` is the source too. */
+const SOURCE_ENTRIES: Record<string, string> = {
+  '.': 'index.ts',
+  './errors': 'errors.ts',
+  './sandbox': 'sandbox/index.ts',
+  './sandbox/msw': 'sandbox/msw.ts',
+  './wallet': 'wallet/index.ts',
+};
+
+/**
+ * What users run: docs, examples, recipes, the package and runtime tests import `crossborder-sdk`
+ * from the packed tarball, extracted into a scratch consumer by test/setup/packed.ts.
+ */
+const OUTSIDE_IN = ['test/docs/**/*.test.ts', 'test/examples/**/*.test.ts', 'test/webhooks/recipes.test.ts', 'test/package/**/*.test.ts', 'test/runtimes/**/*.test.ts', 'test/types/readable.test.ts'];
+
+/** The source aliases, shared with vitest.mutation.config.ts. */
+export const sourceAlias = entries((subpath) => {
+  const file = SOURCE_ENTRIES[subpath];
+  if (!file) throw new Error(`vitest.config.ts: no source file for the export ${subpath}`);
+  return src(file);
+});
+
+const packed = packedPaths();
+
+export default defineConfig({
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+    reporters: ['default', 'json'],
+    outputFile: { json: '.vitest-results.json' },
+    projects: [
+      {
+        extends: true,
+        resolve: { alias: sourceAlias },
+        test: {
+          name: 'source',
+          include: ['test/**/*.test.ts'],
+          exclude: [...OUTSIDE_IN, 'test/reliability/**/*.full.test.ts', 'node_modules/**'],
+          typecheck: { enabled: true, include: ['test/**/*.test-d.ts'] },
+        },
+      },
+      {
+        extends: true,
+        resolve: { alias: entries((_, file) => `${packed.pkg}/${file.replace(/^\.\//, '')}`) },
+        test: { name: 'packed', include: OUTSIDE_IN, globalSetup: ['test/setup/packed.ts'] },
+      },
+    ],
+  },
+});

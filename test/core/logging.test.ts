@@ -114,6 +114,9 @@ describe('the redaction rules, one by one', () => {
     expect(box({ id: `${'C'.repeat(40)}:${'1'.repeat(80)}` }).id).toBe(`${'C'.repeat(40)}:${'1'.repeat(80)}`);
     // A code where an id belongs, an id where a code belongs, a number, an object: masked.
     expect(box({ id: 'ACTIVE', status: 'Customer:1', currency: 5, kycStatus: { x: 'APPROVED' } })).toEqual({ id: '[redacted]', status: '[redacted]', currency: '[redacted]', kycStatus: { x: '[redacted]' } });
+    // An object that looks like a list (a JSON object with a length) is not one.
+    expect(box({ currency: { length: 1 } }).currency).toEqual({ length: '[redacted]' });
+    expect(maskBody({ accountInfo: { x: undefined } })).toEqual({ accountInfo: { x: undefined } });
     // A list of codes: every element of the form, at most 64 of them.
     expect(box({ currencies: ['USD', 'eur'] }).currencies).toEqual(['[redacted]', '[redacted]']);
     expect(box({ currencies: Array(64).fill('USD') }).currencies).toEqual(Array(64).fill('USD'));
@@ -144,6 +147,9 @@ describe('the redaction rules, one by one', () => {
     expect(leafAt(maskBody(nest(33, 'hidden')), 33)).toBe('[redacted]');
     expect(leafAt(maskBody(nest(33, { a: 1 })), 33)).toBe('[redacted]');
     expect(leafAt(maskBody(nest(32, [1])), 32)).toEqual(['[redacted]']);
+    // The allow-list does not reach past the limit either.
+    expect(leafAt(maskBody(nest(31, { accountInfo: { accountType: 'EUR_ACCOUNT' } })), 31)).toEqual({ accountInfo: { accountType: '[redacted]' } });
+    expect(leafAt(maskBody(nest(30, { accountInfo: { accountType: 'EUR_ACCOUNT' } })), 30)).toEqual({ accountInfo: { accountType: 'EUR_ACCOUNT' } });
     expect(maskBody('text')).toBe('text');
     expect(maskBody(null)).toBeNull();
   });

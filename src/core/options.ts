@@ -63,8 +63,8 @@ export interface ClientOptions {
   /** Receives the differences `validateResponses` finds (and a list envelope's repairs). */
   onValidationIssue?: ((report: ValidationIssueReport) => void) | undefined;
   /**
-   * The client holds your API secret: in a web page it would ship to every visitor, so the client
-   * refuses to start there unless this is `true`.
+   * The client holds your API secret: in a browser (a web page, or a dedicated, shared or service
+   * worker) it would ship to every visitor, so the client refuses to start there unless this is `true`.
    */
   dangerouslyAllowBrowser?: boolean | undefined;
   /** Headers added to every request. */

@@ -18,6 +18,7 @@ import {
   type SignatureChallenge,
   type ValidationIssue,
 } from './errors';
+import { maskBody } from './logger';
 import { parseRetryAfter } from './retry';
 import { isHeaderValue } from './wire';
 
@@ -114,7 +115,8 @@ export function toAPIError(response: Response, body: unknown, operation: string,
       : rawMessage === undefined
         ? undefined
         : scrub(rawMessage),
-    details: parsed.details !== null && typeof parsed.details === 'object' ? scrub(parsed.details as Record<string, unknown>) : undefined,
+    // Masked like the debug log: an error is logged and shipped as often as a log line.
+    details: parsed.details !== null && typeof parsed.details === 'object' ? (maskBody(scrub(parsed.details as Record<string, unknown>)) as Record<string, unknown>) : undefined,
     requestId: requestIdOf(response, scrub),
     headers,
     idempotencyKey,

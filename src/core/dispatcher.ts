@@ -8,6 +8,11 @@
  * A fetch function is trusted with the dispatcher only after it has been seen to use one (its first
  * attempt carries both the dispatcher and the signal): a test interceptor that answers by itself
  * (msw) never does, so its calls keep the signal and their timeouts.
+ *
+ * undici's `bodyTimeout` bounds the time between two chunks, not the body: a body dripping a byte
+ * now and then would hold the call for ever. So each dispatch also carries a deadline of its own: a
+ * timer started when the request is handed to undici, which aborts the request (through the abort
+ * function undici gives fetch's handler) when the timeout has passed, whatever phase it is in.
  * @module
  */
 
@@ -30,24 +35,76 @@ const proven = new WeakSet<object>();
 /** One dispatcher per timeout value (a few values in practice; bounded all the same). */
 const byTimeout = new Map<number, Dispatcher>();
 
-/** Errors undici raises when one of these timeouts fires. */
+/** The code of the error with which an attempt past its deadline is aborted. */
+export const DEADLINE_CODE = 'CROSSBORDER_ATTEMPT_DEADLINE';
+
+/** Errors undici raises when one of these timeouts fires, and the deadline's own. */
 export function isDispatcherTimeout(error: unknown): boolean {
   for (let e = error, depth = 0; e !== null && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
-    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return true;
+    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === DEADLINE_CODE) return true;
   }
   return false;
 }
 
-function timeoutDispatcher(ms: number, onUse?: () => void): Dispatcher {
+/** The handler fetch gives undici (undici 6 and 7 alike): the calls the deadline needs. */
+interface FetchHandler {
+  onConnect?: (abort: (reason?: unknown) => void, ...rest: unknown[]) => unknown;
+  onComplete?: (...args: unknown[]) => unknown;
+  onError?: (...args: unknown[]) => unknown;
+}
+
+function deadlineError(ms: number): Error {
+  return Object.assign(new Error(`attempt deadline of ${ms} ms passed`), { code: DEADLINE_CODE });
+}
+
+/**
+ * Arms the whole-attempt deadline on fetch's handler for this request (fetch makes one per request):
+ * when `ms` has passed, the request is aborted, before or after its headers, mid-body included; the
+ * timer stops when the request completes or fails. A handler of another shape keeps undici's two timeouts only.
+ */
+function armDeadline(handler: unknown, ms: number): void {
+  const h = handler as FetchHandler;
+  const { onConnect, onComplete, onError } = h;
+  if (typeof onConnect !== 'function') return;
+  let abort: ((reason?: unknown) => void) | undefined;
+  let expired = false;
+  const timer = setTimeout(() => {
+    expired = true;
+    abort?.(deadlineError(ms));
+  }, ms);
+  h.onConnect = function (this: unknown, a, ...rest) {
+    abort = a;
+    const result = onConnect.call(this, a, ...rest);
+    // Connecting took the whole time (undici gives a connection 10 s): stop before sending.
+    if (expired) a(deadlineError(ms));
+    return result;
+  };
+  h.onComplete = function (this: unknown, ...args) {
+    clearTimeout(timer);
+    return onComplete?.apply(this, args);
+  };
+  h.onError = function (this: unknown, ...args) {
+    clearTimeout(timer);
+    return onError?.apply(this, args);
+  };
+}
+
+/**
+ * A dispatcher that gives each request `ms` in all and hands it to the process's dispatcher.
+ * @internal exported for tests.
+ */
+export function timeoutDispatcher(ms: number, onUse?: () => void): Dispatcher {
   return {
     dispatch(options, handler) {
       onUse?.();
-      // fetch makes this object for this request: setting the two timeouts on it is all it takes.
+      // fetch makes these objects for this request: undici's two timeouts (a stalled connection is
+      // dropped at once) and the deadline of the whole attempt.
       options.headersTimeout = ms;
       options.bodyTimeout = ms;
       const global = (globalThis as Record<symbol, Dispatcher | undefined>)[GLOBAL_DISPATCHER];
       if (!global) throw new TypeError('no undici dispatcher in this process');
+      armDeadline(handler, ms);
       return global.dispatch(options, handler);
     },
   };

@@ -24,19 +24,54 @@ const RANK: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, deb
 /** Headers whose values are never logged. */
 const SECRET_HEADERS = new Set(['authorization', 'service-wallet-signature', 'cookie', 'set-cookie', 'proxy-authorization']);
 
-/** Body fields that carry personal or secret data: masked at every depth. */
+/**
+ * Body fields that carry personal or secret data, masked wherever they appear. A field of this list
+ * that holds an object or an array is a personal-data object: every value in it is masked but the
+ * short allow-list below ({@link PII_ALLOWED_FIELDS}), whatever its fields are called.
+ */
 const MASKED_FIELDS = new Set([
+  // Personal-data objects of the document: account info, beneficiary, identity (KYC/KYB), address.
+  'accountInfo',
+  'beneficiary',
+  'businessInfo',
+  'address',
+  'senderCustomerInfo',
+  'receiverCustomerInfo',
+  'counterpartyInformation',
+  'beneficiaryVerifiedData',
+  'identity',
+  'kyc',
+  // Personal data.
   'fullName',
   'firstName',
+  'lastName',
   'legalName',
   'doingBusinessAs',
   'nickname',
   'birthDate',
-  'address',
+  'nationality',
+  'countryOfResidence',
+  'line1',
+  'line2',
+  'city',
+  'postalCode',
   'taxId',
+  'registrationNumber',
   'accountNumber',
   'routingNumber',
+  'iban',
+  'bic',
+  'swiftCode',
   'pixKey',
+  'email',
+  'phoneNumber',
+  'umaAddress',
+  'inviterUma',
+  'inviteeUma',
+  'receiverUmaAddress',
+  'senderUmaAddress',
+  'toUmaAddress',
+  // Secrets.
   'otp',
   'oidcToken',
   'clientPublicKey',
@@ -48,18 +83,42 @@ const MASKED_FIELDS = new Set([
   'signature',
   'attestation',
   'assertion',
-  'email',
-  'phoneNumber',
-  'umaAddress',
-  'inviterUma',
-  'inviteeUma',
-  'receiverUmaAddress',
-  'senderUmaAddress',
-  'senderCustomerInfo',
-  'receiverCustomerInfo',
-  'counterpartyInformation',
-  'beneficiaryVerifiedData',
 ]);
+
+/**
+ * Fields of an object that are a personal-data object by their presence: an account of any kind
+ * (`accountType`, the open union: `EUR_ACCOUNT` with an `iban` as much as `USD_ACCOUNT`), a customer
+ * (`customerType`), a beneficiary (`beneficiaryType`).
+ */
+const PII_MARKERS = ['accountType', 'customerType', 'beneficiaryType'];
+
+/** Service ids (`Customer:123`), upper-case codes and statuses (`USD`, `EUR_ACCOUNT`, `APPROVED`). */
+const ID_VALUE = /^[A-Za-z]{1,40}:[A-Za-z0-9._-]{1,80}$/;
+const CODE_VALUE = /^[A-Z][A-Z_]{0,39}$/;
+
+/**
+ * What stays readable inside a personal-data object: ids, types, currency codes and statuses, and
+ * only when the value has that form (a free text under `status` is masked too).
+ */
+export const PII_ALLOWED_FIELDS: ReadonlyMap<string, RegExp> = new Map([
+  ['id', ID_VALUE],
+  ['customerId', ID_VALUE],
+  ['accountId', ID_VALUE],
+  ['accountType', CODE_VALUE],
+  ['beneficiaryType', CODE_VALUE],
+  ['customerType', CODE_VALUE],
+  ['pixKeyType', CODE_VALUE],
+  ['accountCategory', CODE_VALUE],
+  ['assetType', CODE_VALUE],
+  ['currency', CODE_VALUE],
+  ['currencies', CODE_VALUE],
+  ['status', CODE_VALUE],
+  ['kycStatus', CODE_VALUE],
+  ['beneficiaryVerificationStatus', CODE_VALUE],
+]);
+
+/** Objects nested deeper than this are replaced whole by the mask. */
+const MAX_DEPTH = 32;
 
 const MASK = '[redacted]';
 
@@ -68,12 +127,12 @@ type Level = Exclude<LogLevel, 'off'>;
 /** True for loggers that take `(details, message)`: pino (`levels.values`) and bunyan (`streams`). */
 function objectFirst(logger: Logger): boolean {
   const l = logger as unknown as { levels?: { values?: unknown }; streams?: unknown };
-  return (typeof l.levels === 'object' && l.levels !== null && typeof l.levels.values === 'object') || Array.isArray(l.streams);
+  return (typeof l.levels === 'object' && l.levels !== null && typeof l.levels.values === 'object' && l.levels.values !== null) || Array.isArray(l.streams);
 }
 
 /** Level and logger from the options, else from `CROSSBORDER_LOG` (which logs to the console). */
 export function logFromOptions(logger: Logger | undefined, level: LogLevel | undefined, envLevel: string | undefined): Log {
-  const fromEnv = envLevel !== undefined && envLevel in RANK ? (envLevel as LogLevel) : undefined;
+  const fromEnv = envLevel !== undefined && Object.hasOwn(RANK, envLevel) ? (envLevel as LogLevel) : undefined;
   const chosen = logger ?? (fromEnv && fromEnv !== 'off' ? (console as Logger) : undefined);
   return new Log(chosen, level ?? fromEnv ?? 'warn');
 }
@@ -143,15 +202,35 @@ export function redactHeaders(headers: Headers | Record<string, string>): Record
   return out;
 }
 
-/** Copy of a JSON value with personal and secret fields masked, at any depth. */
-export function maskBody(value: unknown, depth = 0): unknown {
-  if (depth > 32 || value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((v) => maskBody(v, depth + 1));
+/**
+ * Copy of a JSON value with personal and secret data masked, at any depth: the fields named above,
+ * and inside a personal-data object (one of those fields holding an object, or an object with an
+ * `accountType`, `customerType` or `beneficiaryType`) every value but the allow-list. Past
+ * {@link MAX_DEPTH} levels everything is masked. Safe to ship to a log aggregator.
+ */
+export function maskBody(value: unknown, depth = 0, inPii = false): unknown {
+  if (depth > MAX_DEPTH) return MASK;
+  if (value === null || value === undefined) return value;
+  if (typeof value !== 'object') return inPii ? MASK : value;
+  if (Array.isArray(value)) return value.map((v) => maskBody(v, depth + 1, inPii));
+  const record = value as Record<string, unknown>;
+  const pii = inPii || PII_MARKERS.some((marker) => typeof record[marker] === 'string');
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    out[k] = MASKED_FIELDS.has(k) ? MASK : maskBody(v, depth + 1);
+  for (const [k, v] of Object.entries(record)) {
+    const named = MASKED_FIELDS.has(k);
+    // An allow-listed value is a string or a list of strings: nothing below it to mask.
+    if (pii && !named && depth < MAX_DEPTH && allowed(k, v)) out[k] = Array.isArray(v) ? [...(v as unknown[])] : v;
+    else out[k] = maskBody(v, depth + 1, pii || named);
   }
   return out;
+}
+
+/** True for an allow-listed field whose value has the allowed form (a string, or strings). */
+function allowed(field: string, value: unknown): boolean {
+  const form = PII_ALLOWED_FIELDS.get(field);
+  if (form === undefined) return false;
+  if (typeof value === 'string') return form.test(value);
+  return Array.isArray(value) && value.length <= 64 && value.every((v) => typeof v === 'string' && form.test(v));
 }
 
 /** Parses a logged body text and masks it; a body that is not JSON is summarised, not shown. */

@@ -42,7 +42,7 @@ export interface ClientOptions {
   fetch?: ((input: string, init: RequestInit) => Promise<Response>) | undefined;
   /** Retries after the first attempt, for failures that are safe to repeat. Default 2. */
   maxRetries?: number | undefined;
-  /** Per-attempt timeout in milliseconds. Default 60 000. */
+  /** Deadline of each attempt in milliseconds (connecting, headers and the whole body). Default 60 000. */
   timeout?: number | undefined;
   /**
    * Where logs go: console, pino, winston and bunyan fit (both argument orders are understood).
@@ -63,8 +63,8 @@ export interface ClientOptions {
   /** Receives the differences `validateResponses` finds (and a list envelope's repairs). */
   onValidationIssue?: ((report: ValidationIssueReport) => void) | undefined;
   /**
-   * The client holds your API secret: in a web page it would ship to every visitor, so the client
-   * refuses to start there unless this is `true`.
+   * The client holds your API secret: in a browser (a web page, or a dedicated, shared or service
+   * worker) it would ship to every visitor, so the client refuses to start there unless this is `true`.
    */
   dangerouslyAllowBrowser?: boolean | undefined;
   /** Headers added to every request. */

@@ -66,10 +66,21 @@ function userAgent(): string | undefined {
   return `crossborder-sdk/${VERSION}${runtime ? ` ${runtime}` : ''}`;
 }
 
-/** True in a web page (not a worker, not a server runtime). */
+/** The classes of a browser worker's global object: dedicated, shared and service workers. */
+const WORKER_SCOPES = ['WorkerGlobalScope', 'DedicatedWorkerGlobalScope', 'SharedWorkerGlobalScope', 'ServiceWorkerGlobalScope'];
+
+/**
+ * True in a browser: a web page, or a dedicated, shared or service worker (no window, no document:
+ * the global object is a WorkerGlobalScope, with importScripts). Not in a server runtime, some of
+ * which have worker-like globals: Deno, Bun, Cloudflare workerd, Vercel Edge.
+ */
 function inBrowser(): boolean {
-  const g = globalThis as { window?: unknown; document?: unknown; Deno?: unknown };
-  return typeof g.window !== 'undefined' && typeof g.document !== 'undefined' && g.Deno === undefined;
+  const g = globalThis as Record<string, unknown> & { navigator?: { userAgent?: unknown } };
+  if (g.Deno !== undefined) return false;
+  if (typeof g.window !== 'undefined' && typeof g.document !== 'undefined') return true;
+  if (g.Bun !== undefined || typeof g.EdgeRuntime === 'string' || g.navigator?.userAgent === 'Cloudflare-Workers') return false;
+  if (typeof g.importScripts === 'function') return true;
+  return WORKER_SCOPES.some((name) => typeof g[name] === 'function' && globalThis instanceof (g[name] as abstract new () => unknown));
 }
 
 /** What a client runs with, checked. */

@@ -130,7 +130,7 @@ async function attemptLoop(config: TransportConfig, ctx: CallContext, url: strin
     if (ctx.signal?.aborted) throw userAbort(ctx, retry > 0 && method !== 'GET', ctx.signal.reason);
     ctx.attempts = retry + 1;
     const fetch = config.fetch ?? globalThis.fetch;
-    // Node's own fetch, once seen to use it: undici enforces the timeout; no timer, no signal of ours.
+    // Node's own fetch, once seen to use it: the dispatcher enforces the attempt's deadline; no signal of ours.
     const dispatcher: Dispatcher | undefined = config.fetch ? undefined : provenDispatcher(fetch, ctx.timeout);
     let timer: ReturnType<typeof setTimeout> | undefined;
     let timedOut = false;

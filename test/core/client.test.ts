@@ -226,3 +226,51 @@ describe('validation inside unions', () => {
     expect(sent).toHaveLength(2);
   });
 });
+
+// Survivors of the mutation run of client.ts (issue 22) in the money and secret paths.
+describe('client.ts: the money and secret decisions, pinned', () => {
+  const reset = () => Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
+
+  it('a call without a key sends no Idempotency-Key header at all; a call with one sends exactly it', async () => {
+    const sent: Record<string, string>[] = [];
+    const { client } = testClient({
+      fetch: async (_url, init) => {
+        sent.push(init.headers as Record<string, string>);
+        return new Response('{}', { headers: { 'content-type': 'application/json' } });
+      },
+    });
+    await client.call(op({ method: 'POST', path: '/plain' }), { body: { a: 1 } });
+    await client.call(op({ method: 'POST', path: '/keyed', idempotent: true }), { body: { a: 1 } }, { idempotencyKey: 'key-7' });
+    expect(Object.keys(sent[0]!).filter((k) => k.toLowerCase() === 'idempotency-key')).toEqual([]);
+    expect(sent[1]!['idempotency-key']).toBe('key-7');
+    expect(sent[0]!['content-type']).toBe('application/json');
+    expect(sent[0]!.authorization).toMatch(/^Basic /);
+  });
+
+  it('a connection reset (the request may have arrived): a plain POST is sent once, a keyed POST and a GET are repeated', async () => {
+    for (const [name, operation, options, attempts] of [
+      ['plain POST', op({ method: 'POST', path: '/plain' }), {}, 1],
+      ['keyed POST', op({ method: 'POST', path: '/keyed', idempotent: true }), { idempotencyKey: 'key-8' }, 3],
+      ['GET', op({ method: 'GET', path: '/read' }), {}, 3],
+    ] as const) {
+      let calls = 0;
+      const { client } = testClient({
+        maxRetries: 2,
+        fetch: async () => {
+          calls++;
+          throw reset();
+        },
+      });
+      const err = await rejected(client.call(operation, operation.method === 'GET' ? {} : { body: { a: 1 } }, options));
+      expect(calls, name).toBe(attempts);
+      expect(err.outcomeUnknown, name).toBe(operation.method !== 'GET');
+    }
+  });
+
+  it('util.inspect and JSON.stringify of a client show its settings, never its credentials', () => {
+    const { client } = testClient({ baseUrl: 'https://api.test.invalid', timeout: 1234, maxRetries: 1 });
+    expect(inspect(client)).toBe(`Crossborder { environment: '${client.environment}', baseUrl: '${client.baseUrl}' }`);
+    expect(inspect(client, { showHidden: true, depth: 5 })).not.toContain(SECRET);
+    expect(JSON.parse(JSON.stringify(client))).toEqual({ environment: client.environment, baseUrl: client.baseUrl, maxRetries: 1, timeout: 1234 });
+  });
+});

@@ -177,6 +177,63 @@ describe('browser guard', () => {
     expect(() => new Crossborder({ tokenId: 't', clientSecret: 's' })).toThrow(/dangerouslyAllowBrowser/);
     expect(new Crossborder({ tokenId: 't', clientSecret: 's', dangerouslyAllowBrowser: true }).environment).toBe('production');
   });
+
+  // A browser's worker has no window and no document (issue 22, defect 5): its global object is an
+  // instance of DedicatedWorkerGlobalScope, SharedWorkerGlobalScope or ServiceWorkerGlobalScope (all
+  // WorkerGlobalScope), with importScripts. Simulated here by making globalThis one; a real dedicated
+  // worker in Chromium is in test/runtimes/chromium.test.ts.
+  const scopes = ['DedicatedWorkerGlobalScope', 'SharedWorkerGlobalScope', 'ServiceWorkerGlobalScope'] as const;
+  for (const scope of scopes) {
+    it(`refuses in a ${scope.replace('GlobalScope', '')} too, unless dangerouslyAllowBrowser`, () => {
+      // globalThis becomes an instance of the scope's class (and of WorkerGlobalScope), as in a browser.
+      class WorkerGlobalScope {}
+      const Scope = { [scope]: class extends WorkerGlobalScope {} }[scope]!;
+      vi.stubGlobal('WorkerGlobalScope', WorkerGlobalScope);
+      vi.stubGlobal(scope, Scope);
+      vi.stubGlobal('self', globalThis);
+      const proto = Object.getPrototypeOf(globalThis);
+      const chain = Object.create(Scope.prototype);
+      Object.setPrototypeOf(globalThis, Object.assign(chain, {}));
+      try {
+        expect(globalThis instanceof Scope).toBe(true);
+        expect(() => new Crossborder({ tokenId: 't', clientSecret: 's' })).toThrow(/dangerouslyAllowBrowser/);
+        expect(new Crossborder({ tokenId: 't', clientSecret: 's', dangerouslyAllowBrowser: true }).environment).toBe('production');
+      } finally {
+        Object.setPrototypeOf(globalThis, proto);
+      }
+    });
+  }
+
+  it('refuses where importScripts exists without a window (a classic worker whose scope classes are hidden)', () => {
+    vi.stubGlobal('importScripts', () => undefined);
+    vi.stubGlobal('self', globalThis);
+    expect(() => new Crossborder({ tokenId: 't', clientSecret: 's' })).toThrow(/dangerouslyAllowBrowser/);
+    expect(new Crossborder({ tokenId: 't', clientSecret: 's', dangerouslyAllowBrowser: true }).environment).toBe('production');
+  });
+
+  it('server runtimes with worker-like globals are not browsers: Cloudflare workerd, Deno, Bun, Vercel Edge', () => {
+    class ServiceWorkerGlobalScope {}
+    vi.stubGlobal('ServiceWorkerGlobalScope', ServiceWorkerGlobalScope);
+    vi.stubGlobal('importScripts', () => undefined);
+    const proto = Object.getPrototypeOf(globalThis);
+    Object.setPrototypeOf(globalThis, Object.create(ServiceWorkerGlobalScope.prototype));
+    try {
+      for (const [name, value] of [
+        ['navigator', { userAgent: 'Cloudflare-Workers' }],
+        ['Deno', { version: { deno: '2.0.0' } }],
+        ['Bun', { version: '1.2.0' }],
+        ['EdgeRuntime', 'edge-runtime'],
+      ] as const) {
+        vi.stubGlobal(name, value);
+        expect(new Crossborder({ tokenId: 't', clientSecret: 's' }).environment, name).toBe('production');
+        vi.stubGlobal(name, undefined);
+      }
+      // And with none of them, the same globals are a browser's worker.
+      expect(() => new Crossborder({ tokenId: 't', clientSecret: 's' })).toThrow(/dangerouslyAllowBrowser/);
+    } finally {
+      Object.setPrototypeOf(globalThis, proto);
+    }
+  });
 });
 
 describe('validateResponses reports drift, never fails a call that succeeded', () => {

@@ -6,7 +6,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { APITimeoutError, APIUserAbortError } from '../../src/core/errors';
-import { DISPATCHER_MIN_TIMEOUT_MS } from '../../src/core/dispatcher';
+import { DISPATCHER_MIN_TIMEOUT_MS, isDispatcherTimeout, timeoutDispatcher } from '../../src/core/dispatcher';
+import type { ServerResponse } from 'node:http';
 import { json, startLoopback } from '../helpers/loopback';
 import { op, rejected, testClient } from '../helpers/client';
 
@@ -152,4 +153,98 @@ describe('the timeout on Node’s own fetch', () => {
     expect(inits[1]!.signal).toBe(controller.signal);
     expect(s.requests.filter((r) => r.url.endsWith('/things'))).toHaveLength(1);
   });
+});
+
+/**
+ * A body that trickles: one byte every `everyMs` (spaces, then `{}`), so undici's bodyTimeout (time
+ * between two chunks) never fires. Records when the server saw the response closed (the transfer
+ * stopped, not only the caller's promise). Bounded: `bytes` writes at most.
+ */
+function drip(res: ServerResponse, everyMs: number, bytes: number, closed: number[]) {
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(bytes) });
+  let sent = 0;
+  const timer = setInterval(() => {
+    sent++;
+    res.write(sent === bytes - 1 ? '{' : sent === bytes ? '}' : ' ');
+    if (sent >= bytes) {
+      clearInterval(timer);
+      res.end();
+    }
+  }, everyMs);
+  res.on('close', () => {
+    clearInterval(timer);
+    closed.push(performance.now());
+  });
+}
+
+describe('the timeout is a deadline for the whole attempt, body included (issue 22, defect 7)', () => {
+  it('the dispatcher stops a dripping body at its timeout, and the transfer ends there too', { timeout: 20_000 }, async () => {
+    const closed: number[] = [];
+    const s = await server((_req, res) => drip(res, 200, 40, closed)); // 8 s of body, one byte every 200 ms
+    const ms = 1_500;
+    const started = performance.now();
+    const err = await rejected(nodeFetch(`${s.url}/drip`, { dispatcher: timeoutDispatcher(ms) } as RequestInit).then((r) => r.text()));
+    const elapsed = performance.now() - started;
+    expect(isDispatcherTimeout(err)).toBe(true);
+    expect(elapsed).toBeGreaterThanOrEqual(ms - 50);
+    expect(elapsed).toBeLessThan(ms + 1_000);
+    // The server saw the connection go at the deadline: nothing keeps reading after the call gave up.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(closed).toHaveLength(1);
+    expect(closed[0]! - started).toBeLessThan(ms + 1_000);
+  });
+
+  it('below the dispatcher threshold (the signal path), the same dripping body stops at the timeout', { timeout: 20_000 }, async () => {
+    const closed: number[] = [];
+    const s = await server((req, res) => (req.url.endsWith('/warm') ? json(res, 200, { ok: true }) : drip(res, 200, 40, closed)));
+    forwarding();
+    const timeout = 1_500;
+    const { client } = testClient({ baseUrl: s.url, timeout, maxRetries: 0 });
+    await client.call(op({ method: 'GET', path: '/warm' }));
+    const started = performance.now();
+    const err = await rejected(client.call(createThing, { body: { a: 1 } }));
+    const elapsed = performance.now() - started;
+    expect(err).toBeInstanceOf(APITimeoutError);
+    expect(err.outcomeUnknown).toBe(true);
+    expect(elapsed).toBeGreaterThanOrEqual(timeout - 50);
+    expect(elapsed).toBeLessThan(timeout + 1_000);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(closed).toHaveLength(1);
+  });
+
+  it(
+    `at ${DISPATCHER_MIN_TIMEOUT_MS} ms (the dispatcher path), a body dripping a byte a second fails at the timeout: APITimeoutError, a write's outcome unknown with its key`,
+    { timeout: 45_000 },
+    async () => {
+      const closed: number[] = [];
+      const s = await server((req, res) => (req.url.endsWith('/warm') ? json(res, 200, { ok: true }) : drip(res, 1_000, 30, closed)));
+      const inits = forwarding();
+      const timeout = DISPATCHER_MIN_TIMEOUT_MS;
+      const { client } = testClient({ baseUrl: s.url, timeout, maxRetries: 0 });
+      await client.call(op({ method: 'GET', path: '/warm' })); // shows fetch uses the dispatcher
+      const started = performance.now();
+      const [get, keyed, plain] = await Promise.all([
+        rejected(client.call(getList)),
+        rejected(client.call(op({ method: 'POST', path: '/keyed', idempotent: true }), { body: { a: 1 } }, { idempotencyKey: 'key-drip-1' })),
+        rejected(client.call(createThing, { body: { a: 1 } })),
+      ]);
+      const elapsed = performance.now() - started;
+      // The dripping attempts went the dispatcher way, without a signal of ours.
+      for (const init of inits.slice(1)) expect(init.signal).toBeUndefined();
+      for (const err of [get, keyed, plain]) {
+        expect(err).toBeInstanceOf(APITimeoutError);
+        expect(err.message).toMatch(new RegExp(`timed out after ${timeout} ms`));
+      }
+      expect(get.outcomeUnknown).toBe(false);
+      expect(keyed.outcomeUnknown).toBe(true);
+      expect(keyed.idempotencyKey).toBe('key-drip-1');
+      expect(plain.outcomeUnknown).toBe(true);
+      expect(s.requests.filter((r) => r.method === 'POST')).toHaveLength(2);
+      expect(elapsed).toBeGreaterThanOrEqual(timeout - 50);
+      expect(elapsed).toBeLessThan(timeout + 1_500);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(closed).toHaveLength(3);
+      for (const t of closed) expect(t - started).toBeLessThan(timeout + 1_500);
+    },
+  );
 });

@@ -199,7 +199,8 @@ describe('lost responses and connection failures', () => {
     const { client } = testClient({ baseUrl: s.url, timeout: 10_000 });
     const controller = new AbortController();
     const pending = rejected(client.call(getList, {}, { signal: controller.signal }));
-    await new Promise((r) => setTimeout(r, 30));
+    // Abort once the request has arrived (bounded wait: a loaded machine may take more than a few ms).
+    for (let i = 0; i < 500 && s.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
     controller.abort();
     const err = await pending;
     expect(err).toBeInstanceOf(APIUserAbortError);

@@ -28,6 +28,9 @@ const TOKEN_ID = 'tok_secrets_suite';
 const SECRET = `sk_live_${crypto.randomBytes(18).toString('hex')}`;
 const BASIC = Buffer.from(`${TOKEN_ID}:${SECRET}`).toString('base64');
 const BAD_OTP = '913527';
+/** Personal data the run sends: never in a log line or an error (it belongs on the wire only). */
+const PII = { iban: 'DE89370400440532013000', beneficiary: 'Grace Beneficiary', email: 'grace@beneficiary.example' };
+const PERSONAL = ['Ada Secretkeeper', 'Ada S. Keeper', '1990-12-10', '1 Main', 'Austin', '78701', '000123456789', '000999888777', PII.iban, PII.beneficiary, PII.email];
 const MAGIC_OTP = '000000';
 const b64url = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
 
@@ -112,6 +115,15 @@ beforeAll(async () => {
   const bank = await cb.externalAccounts.create({ customerId: ada.id, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021' } });
   await cb.externalAccounts.list({ customerId: ada.id });
   await cb.platform.externalAccounts.create({ currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000999888777', routingNumber: '021000021' } });
+  // An account kind the SDK does not know yet (the open union), with a beneficiary: personal data
+  // under field names the log's list does not have (issue 22, defect 4).
+  await attempt('open-union account', () =>
+    cb.externalAccounts.create({
+      customerId: ada.id,
+      currency: 'EUR',
+      accountInfo: { accountType: 'EUR_ACCOUNT', iban: PII.iban, bic: 'COBADEFFXXX', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: PII.beneficiary, nationality: 'GB', countryOfResidence: 'FR', email: PII.email } },
+    } as never),
+  );
   await cb.platform.externalAccounts.list();
   await cb.config.retrieve();
   await cb.receiver.lookupExternalAccount(bank.id, { customerId: ada.id });
@@ -321,6 +333,15 @@ describe('secrets appear only where the protocol puts them', () => {
       command: command('secrets.test.ts'),
       notes: `${lines.length} log lines, ${errors.length} errors, ${secrets().reduce((n, s) => n + s.values.length, 0)} secret values`,
     });
+    expect(leaks).toEqual([]);
+  });
+
+  it('no log line or error shows personal data (names, birth date, address, account numbers, an IBAN, a beneficiary)', () => {
+    const outs = outputs();
+    const leaks = PERSONAL.flatMap((v) => outs.filter((o) => o.text.includes(v)).map((o) => `${v} in ${o.where}`));
+    // Sanity: the run did send them (on the wire, where they belong).
+    const wire = proxy.records.map((r) => r.body).join('\n');
+    for (const v of PERSONAL) expect(wire, v).toContain(v);
     expect(leaks).toEqual([]);
   });
 

@@ -4,14 +4,17 @@
  * browsers (support.ts `browserBundle`): `crossborder-sdk/wallet` and the client's
  * `webhooks.unwrap`. See support.ts.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Crossborder, SignatureRequiredError } from 'crossborder-sdk';
 import { MAGIC } from 'crossborder-sdk/sandbox';
 import { LOCAL_SANDBOX_OTP_SIGNER_PUBLIC_KEY } from 'crossborder-sdk/wallet';
+import { dirname, join } from 'node:path';
+import { build } from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { makeConsumer } from '../setup/packed';
 import { browserBundle, expectPassed, ServiceSide, smokeBySteps, versionOf, within } from './support';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -20,12 +23,38 @@ const service = new ServiceSide();
 let browser: Browser | undefined;
 let server: Server | undefined;
 let page: Page | undefined;
+let workerServer: Server | undefined;
 afterAll(async () => {
   await browser?.close();
-  server?.close();
-  server?.closeAllConnections();
+  for (const s of [server, workerServer]) {
+    s?.close();
+    s?.closeAllConnections();
+  }
   await service.close();
 });
+
+const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/**
+ * A worker script made from the packed package: it tries to make a client holding the client
+ * secret, without and with dangerouslyAllowBrowser, and answers what happened (dedicated workers
+ * answer a message, shared workers a connection).
+ */
+async function guardWorkerBundle(): Promise<string> {
+  const consumer = makeConsumer(packed, join(dirname(packed.tarball), 'runtimes', `guard-consumer-${process.pid}`));
+  writeFileSync(
+    join(consumer, 'guard-entry.mjs'),
+    `import { Crossborder } from 'crossborder-sdk';
+const attempt = (options) => { try { new Crossborder({ tokenId: 't', clientSecret: 's', baseUrl: 'http://127.0.0.1:9', ...options }); return 'made'; } catch (e) { return e.name + ': ' + e.message; } };
+const answer = () => ({ scope: self.constructor.name, refused: attempt({}), allowed: attempt({ dangerouslyAllowBrowser: true }) });
+self.onmessage = () => self.postMessage(answer());
+self.onconnect = (event) => event.ports[0].postMessage(answer());
+`,
+  );
+  const result = await build({ absWorkingDir: consumer, entryPoints: ['guard-entry.mjs'], bundle: true, format: 'iife', platform: 'browser', target: 'es2022', write: false, logLevel: 'silent' });
+  rmSync(consumer, { recursive: true, force: true });
+  return result.outputFiles[0]!.text;
+}
 
 describe(`Chromium (Debian's, driven by playwright-core ${versionOf('playwright-core')})`, () => {
   it('key pair, sandbox-sealed session key, stamp, webhooks.unwrap', { timeout: 60_000 }, async () => {
@@ -38,7 +67,7 @@ describe(`Chromium (Debian's, driven by playwright-core ${versionOf('playwright-
     await new Promise<void>((resolve, reject) => server!.once('error', reject).listen(0, '127.0.0.1', resolve));
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'], // a fresh, temporary profile each launch
+      args: LAUNCH_ARGS, // a fresh, temporary profile each launch
       timeout: 30_000,
     });
     page = await browser.newPage();
@@ -85,5 +114,40 @@ describe(`Chromium (Debian's, driven by playwright-core ${versionOf('playwright-
     // The session's key is the key pair the page sealed with the code.
     const sessions = new Map(service.sandbox.exportState().world.sessions as [string, { publicKey: string }][]);
     expect(sessions.get(session.id)?.publicKey).toBe(sealed.publicKey);
+  });
+
+  it('a dedicated and a shared worker are refused a client holding the client secret, unless dangerouslyAllowBrowser (issue 22, defect 5)', { timeout: 60_000 }, async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (Debian's package; .ci/run installs it)`);
+    const worker = await guardWorkerBundle();
+    workerServer = createServer((request, response) => {
+      if (request.url === '/guard-worker.js') return response.writeHead(200, { 'content-type': 'text/javascript' }).end(worker);
+      response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>worker guard</title>');
+    });
+    await new Promise<void>((resolve, reject) => workerServer!.once('error', reject).listen(0, '127.0.0.1', resolve));
+    browser ??= await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS, timeout: 30_000 });
+    const page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${(workerServer.address() as AddressInfo).port}/`, { timeout: 20_000 });
+    const answers = await within(
+      20_000,
+      'chromium workers',
+      page.evaluate(async () => {
+        const dedicated = await new Promise((resolve) => {
+          const w = new Worker('/guard-worker.js');
+          w.onmessage = (event) => resolve(event.data);
+          w.postMessage('go');
+        });
+        const shared = await new Promise((resolve) => {
+          const w = new SharedWorker('/guard-worker.js');
+          w.port.onmessage = (event) => resolve(event.data);
+          w.port.start();
+        });
+        return [dedicated, shared] as { scope: string; refused: string; allowed: string }[];
+      }),
+    );
+    expect(answers.map((a) => a.scope)).toEqual(['DedicatedWorkerGlobalScope', 'SharedWorkerGlobalScope']);
+    for (const answer of answers) {
+      expect(answer.refused).toMatch(/^ConfigurationError: .*dangerouslyAllowBrowser/);
+      expect(answer.allowed).toBe('made');
+    }
   });
 });

@@ -8,13 +8,18 @@ export const SIZE_BUDGET = {
   /**
    * What loads at `import { Crossborder }` (code-split): entry and static imports. Target 12 kB.
    * 17.6 kB with the compiled checks; 18.2 kB with the header and Idempotency-Key rules of the
-   * reliability work and a pagination walk that lets go of the pages it has passed.
+   * reliability work and a pagination walk that lets go of the pages it has passed. 18.5 kB with the
+   * OpenTelemetry gate (issue 24: +348 B, 18,197 → 18,545; the recorder itself loads only once a
+   * provider is there).
    */
-  initial: 18_500,
+  initial: 18_600,
   /** The initial chunk plus what the first call loads (its operation's compiled checks): 22.0 kB. */
   firstCall: 22_500,
-  /** `import { Crossborder }` + one call bundled as one file: everything the package can load. Target 25 kB. 30.1 kB. */
-  oneFile: 30_500,
+  /**
+   * `import { Crossborder }` + one call bundled as one file: everything the package can load. Target 25 kB. 30.1 kB;
+   * 32.2 kB with the OpenTelemetry recorder (issue 24: +2,557 B, 30,448 → 33,005; in a split build it is a lazy chunk).
+   */
+  oneFile: 33_100,
   /** `crossborder-sdk/wallet` for browsers, min+gzip: 19.3 kB since the bundle is opened on WebCrypto directly (was 25.2 kB with @hpke/core). */
   wallet: 20_000,
 } as const;

@@ -186,8 +186,7 @@ export class CoreClient {
 
   /** {@link #run} inside the call's trace, when there is a provider to record to. */
   #traced<T>(op: Operation, input: CallInput, options: CallOptions, link?: PageLink): Promise<WithResponse<T>> {
-    const trace = this.telemetry.call(op.method, op.path, op.id, link);
-    return trace ? trace.end(trace.run(() => this.#run<T>(op, input, options, trace))) : this.#run<T>(op, input, options, undefined);
+    return this.telemetry.call(op.method, op.path, op.id, link, (trace) => this.#run<T>(op, input, options, trace));
   }
 
   async #run<T>(op: Operation, input: CallInput, options: CallOptions, trace: CallTrace | undefined): Promise<WithResponse<T>> {

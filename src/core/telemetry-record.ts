@@ -1,0 +1,375 @@
+/**
+ * The recording half of the built-in OpenTelemetry support (see ./telemetry): loaded on the first call
+ * made while a provider is there, so that a client without one never loads it.
+ * @module
+ */
+// Types only: a value imported from ./telemetry would move it into a chunk of its own, loaded at import.
+import type { MeterProviderLike, OtelGlobal, TelemetrySettings, TracerProviderLike } from './telemetry';
+
+/** An attribute value as OpenTelemetry takes it. */
+type AttributeValue = string | number | boolean;
+type Attributes = Record<string, AttributeValue | undefined>;
+
+/** The part of an OpenTelemetry `Context` the SDK uses. */
+interface ContextLike {
+  getValue(key: symbol): unknown;
+  setValue(key: symbol, value: unknown): ContextLike;
+  deleteValue(key: symbol): ContextLike;
+}
+
+/** The part of an OpenTelemetry `SpanContext` the SDK uses. */
+interface SpanContextLike {
+  traceId: string;
+  spanId: string;
+  traceFlags: number;
+  traceState?: { serialize(): string } | undefined;
+}
+
+/** The part of an OpenTelemetry `Span` the SDK uses. */
+interface SpanLike {
+  spanContext(): SpanContextLike;
+  setAttribute(key: string, value: AttributeValue): unknown;
+  setAttributes(attributes: Attributes): unknown;
+  addEvent(name: string, attributes?: Attributes): unknown;
+  setStatus(status: { code: number; message?: string }): unknown;
+  isRecording(): boolean;
+  end(endTime?: [number, number]): void;
+}
+
+/** The part of an OpenTelemetry `Tracer` the SDK uses. */
+interface TracerLike {
+  startSpan(name: string, options?: { kind?: number; attributes?: Attributes; links?: { context: SpanContextLike }[] }, context?: ContextLike): SpanLike;
+}
+
+interface HistogramLike {
+  record(value: number, attributes?: Attributes): void;
+}
+interface CounterLike {
+  add(value: number, attributes?: Attributes): void;
+}
+interface MeterLike {
+  createHistogram(name: string, options?: { description?: string; unit?: string; advice?: { explicitBucketBoundaries?: number[] } }): HistogramLike;
+  createCounter(name: string, options?: { description?: string; unit?: string }): CounterLike;
+}
+
+/** The key under which `@opentelemetry/api` keeps the active span in a context. */
+const SPAN_KEY = Symbol.for('OpenTelemetry Context Key SPAN');
+const SPAN_KIND_INTERNAL = 0;
+const SPAN_KIND_CLIENT = 2;
+const STATUS_ERROR = 2;
+const NAME = 'crossborder-sdk';
+/** The prefix of the SDK's own attributes and events. */
+export const PREFIX = 'crossborder.';
+/** Bucket boundaries (s) the HTTP semantic conventions advise for `http.client.request.duration`. */
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
+
+/** A context for when no context manager is registered (the root: no active span). */
+class RootContext implements ContextLike {
+  constructor(private readonly values: ReadonlyMap<symbol, unknown> = new Map()) {}
+  getValue(key: symbol): unknown {
+    return this.values.get(key);
+  }
+  setValue(key: symbol, value: unknown): ContextLike {
+    return new RootContext(new Map(this.values).set(key, value));
+  }
+  deleteValue(key: symbol): ContextLike {
+    const values = new Map(this.values);
+    values.delete(key);
+    return new RootContext(values);
+  }
+}
+const ROOT = new RootContext();
+
+const otelGlobal = () => (globalThis as Record<symbol, unknown>)[Symbol.for('opentelemetry.js.api.1')] as (OtelGlobal & { context?: { active(): ContextLike; with<R>(context: ContextLike, fn: () => R): R } }) | undefined;
+
+/** What records: the providers' tracer and instruments, made once per provider seen. */
+export class Recorder {
+  readonly #off: boolean;
+  readonly #tracerProvider: TracerProviderLike | undefined;
+  readonly #meterProvider: MeterProviderLike | undefined;
+  readonly #version: string;
+  /** The last provider seen and its tracer (a provider registered after the client was made is picked up). */
+  #tracerFrom: TracerProviderLike | undefined;
+  #tracer: TracerLike | undefined;
+  #meterFrom: MeterProviderLike | undefined;
+  #instruments: Instruments | undefined;
+  /** @internal */
+  readonly propagate: boolean;
+  /** @internal `server.address` and `server.port` of the base address. */
+  readonly server: Attributes;
+
+  constructor(options: TelemetrySettings) {
+    const { baseUrl = 'http://localhost', version = '' } = options;
+    this.#off = options.telemetry === false;
+    this.#tracerProvider = options.tracerProvider;
+    this.#meterProvider = options.meterProvider;
+    this.#version = version;
+    this.propagate = typeof options.telemetry === 'object' && options.telemetry?.propagateContext === true;
+    const url = new URL(baseUrl);
+    this.server = { 'server.address': url.hostname, 'server.port': Number(url.port) || (url.protocol === 'https:' ? 443 : 80) };
+  }
+
+  /** The tracer to use now, if any. */
+  tracer(): TracerLike | undefined {
+    if (this.#off) return undefined;
+    const provider = this.#tracerProvider ?? otelGlobal()?.trace;
+    if (provider === undefined) return undefined;
+    if (provider !== this.#tracerFrom) {
+      this.#tracer = provider.getTracer(NAME, this.#version) as TracerLike;
+      this.#tracerFrom = provider;
+    }
+    return this.#tracer;
+  }
+
+  #meters(): Instruments | undefined {
+    const provider = this.#meterProvider ?? otelGlobal()?.metrics;
+    if (provider === undefined) return undefined;
+    if (provider !== this.#meterFrom) {
+      const meter = provider.getMeter(NAME, this.#version) as MeterLike;
+      this.#instruments = {
+        duration: meter.createHistogram('http.client.request.duration', {
+          description: 'Duration of each logical call (its retries and signed leg included)',
+          unit: 's',
+          advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+        }),
+        unknown: meter.createCounter(`${PREFIX}client.unknown_outcomes`, {
+          description: 'Writes whose outcome is unknown (the service may have acted): reconcile them',
+          unit: '{call}',
+        }),
+      };
+      this.#meterFrom = provider;
+    }
+    return this.#instruments;
+  }
+
+  /**
+   * Runs one logical call (`run`) inside its trace, or without one when there is nothing to record to
+   * (no provider, or `telemetry: false`). `link`: the iteration a page request belongs to.
+   */
+  call<R extends Outcome>(method: string, template: string, operationId: string, link: PageLink | undefined, run: (trace: CallTrace | undefined) => Promise<R>): Promise<R> {
+    const tracer = this.tracer();
+    const instruments = this.#off ? undefined : this.#meters();
+    if (tracer === undefined && instruments === undefined) return run(undefined);
+    const trace = new CallTrace(this, tracer, instruments, method, template, operationId, link);
+    return trace.end(trace.run(() => run(trace)));
+  }
+
+  /** Runs `verify` (a webhook's unwrap) in a span carrying its event type and id, outcome and reason. */
+  async webhook<T extends { id?: unknown; type?: unknown }>(verify: () => Promise<T>): Promise<T> {
+    const tracer = this.tracer();
+    if (tracer === undefined) return verify();
+    const parent = otelGlobal()?.context?.active() ?? ROOT;
+    const span = tracer.startSpan(`${PREFIX}webhooks.unwrap`, { kind: SPAN_KIND_INTERNAL }, parent);
+    try {
+      const event = await verify();
+      span.setAttributes({
+        [`${PREFIX}webhook.verified`]: true,
+        [`${PREFIX}webhook.event_type`]: typeof event.type === 'string' ? event.type : undefined,
+        [`${PREFIX}webhook.event_id`]: typeof event.id === 'string' ? event.id : undefined,
+      });
+      return event;
+    } catch (error) {
+      const reason = (error as { reason?: unknown })?.reason;
+      span.setAttributes({
+        [`${PREFIX}webhook.verified`]: false,
+        [`${PREFIX}webhook.failure_reason`]: typeof reason === 'string' ? reason : undefined,
+        'error.type': errorName(error),
+      });
+      span.setStatus({ code: STATUS_ERROR, message: typeof reason === 'string' ? reason : undefined });
+      throw error;
+    } finally {
+      span.end();
+    }
+  }
+}
+
+interface Instruments {
+  duration: HistogramLike;
+  unknown: CounterLike;
+}
+
+/** One iteration of a list: its pages' spans link to the first page's span and count from 1. */
+export interface PageLink {
+  /** The first page's span context, once its span has started. */
+  first?: SpanContextLike | undefined;
+  /** Pages requested so far in this iteration. */
+  pages: number;
+}
+
+/** What the pipeline knows of a call when it ends (a result or an error). */
+export interface Outcome {
+  response?: { status: number } | undefined;
+  status?: number | undefined;
+  requestId?: string | undefined;
+  idempotencyKey?: string | undefined;
+  code?: unknown;
+  outcomeUnknown?: boolean | undefined;
+  challenge?: { requestId?: unknown } | undefined;
+}
+
+/**
+ * The trace of one logical call: its span (when a tracer is there), its attempts, and its metrics.
+ * The pipeline tells it what happens; it decides what is recorded.
+ */
+export class CallTrace {
+  readonly #telemetry: Recorder;
+  readonly #span: SpanLike | undefined;
+  readonly #instruments: Instruments | undefined;
+  readonly #started = performance.now();
+  readonly #context: ContextLike | undefined;
+  readonly #attributes: Attributes;
+  /** Each leg's attempt count (the transport's context), summed into `http.request.resend_count`. */
+  readonly #legs: { attempts: number }[] = [];
+
+  constructor(telemetry: Recorder, tracer: TracerLike | undefined, instruments: Instruments | undefined, method: string, template: string, operationId: string, link?: PageLink) {
+    this.#telemetry = telemetry;
+    this.#instruments = instruments;
+    this.#attributes = { 'http.request.method': method, 'url.template': template, ...telemetry.server };
+    if (tracer === undefined) return;
+    const context = otelGlobal()?.context;
+    const parent = context ? context.active() : ROOT;
+    const attributes: Attributes = { ...this.#attributes, [`${PREFIX}operation.id`]: operationId };
+    let links: { context: SpanContextLike }[] | undefined;
+    if (link) {
+      link.pages++;
+      attributes[`${PREFIX}page.number`] = link.pages;
+      if (link.first) links = [{ context: link.first }];
+    }
+    const span = tracer.startSpan(`${method} ${template}`, { kind: SPAN_KIND_CLIENT, attributes, links }, parent);
+    if (link && link.first === undefined) link.first = span.spanContext();
+    if (!span.isRecording() && !telemetry.propagate) return; // sampled out: nothing to add
+    this.#span = span;
+    this.#context = context ? parent.setValue(SPAN_KEY, span) : undefined;
+  }
+
+  /** Runs the call with its span active, so spans made inside (a user's fetch, an HTTP instrumentation) are its children. */
+  run<R>(fn: () => R): R {
+    const manager = otelGlobal()?.context;
+    return this.#context && manager ? manager.with(this.#context, fn) : fn();
+  }
+
+  /** A leg starts (the first request, or the signed repeat); adds `traceparent` when propagation is on. */
+  leg(ctx: { attempts: number }, headers: Record<string, string>): void {
+    this.#legs.push(ctx);
+    if (!this.#telemetry.propagate || !this.#span) return;
+    const { traceId, spanId, traceFlags, traceState } = this.#span.spanContext();
+    if (!/^[0-9a-f]{32}$/.test(traceId) || /^0+$/.test(traceId) || !/^[0-9a-f]{16}$/.test(spanId) || /^0+$/.test(spanId)) return;
+    headers.traceparent = `00-${traceId}-${spanId}-0${traceFlags & 1}`;
+    const state = traceState?.serialize();
+    if (state) headers.tracestate = state;
+  }
+
+  /** An attempt failed and the next one starts after `delayMs`: why (`retry_after`, `status_503`, `connection_reset`, `timeout`, …). */
+  retry(attempt: number, delayMs: number, status: number | undefined, retryAfterMs: number | undefined, error?: unknown): void {
+    if (!this.#span) return;
+    this.#span.addEvent(`${PREFIX}retry`, {
+      [`${PREFIX}attempt`]: attempt,
+      [`${PREFIX}retry.delay_ms`]: delayMs,
+      [`${PREFIX}retry.cause`]: retryCause(status, retryAfterMs, error),
+      'http.response.status_code': status,
+      [`${PREFIX}retry.retry_after_ms`]: retryAfterMs,
+      'error.type': error === undefined ? undefined : errorName(error),
+    });
+  }
+
+  /** The service answered 202 with a wallet challenge (its requestId and type; the payload is not recorded). */
+  challenge(challenge: { requestId: string; type?: unknown }): void {
+    this.#span?.addEvent(`${PREFIX}signature.challenge`, {
+      [`${PREFIX}signature.request_id`]: challenge.requestId,
+      [`${PREFIX}signature.type`]: typeof challenge.type === 'string' ? challenge.type : undefined,
+    });
+  }
+
+  /** The signed leg goes out (the signature itself is never recorded). */
+  signed(requestId: string): void {
+    if (!this.#span) return;
+    this.#span.addEvent(`${PREFIX}signature.signed_retry`, { [`${PREFIX}signature.request_id`]: requestId });
+    this.#span.setAttribute(`${PREFIX}signature.request_id`, requestId);
+  }
+
+  /** Ends the call's span and records its metrics when `call` settles; resolves and rejects as `call` does. */
+  end<R extends Outcome>(call: Promise<R>): Promise<R> {
+    return call.then(
+      (result) => this.#finish(result, undefined).then(() => result),
+      (error: unknown) => this.#finish((error ?? {}) as Outcome, error).then(() => Promise.reject(error)),
+    );
+  }
+
+  async #finish(outcome: Outcome, error: unknown): Promise<void> {
+    const seconds = (performance.now() - this.#started) / 1000;
+    const endTime = hrNow();
+    const challenged = error !== undefined && errorName(error) === 'SignatureRequiredError';
+    const status = outcome.response?.status ?? (typeof outcome.status === 'number' ? outcome.status : challenged ? 202 : undefined);
+    const errorType = error === undefined || challenged ? undefined : status !== undefined && status >= 400 ? String(status) : errorName(error);
+    const unknown = outcome.outcomeUnknown === true;
+    const metric: Attributes = { ...this.#attributes, 'http.response.status_code': status, 'error.type': errorType };
+    if (this.#instruments) {
+      this.#instruments.duration.record(seconds, clean(metric));
+      if (unknown) this.#instruments.unknown.add(1, clean(metric));
+    }
+    const span = this.#span;
+    if (!span) return;
+    let resends = -1;
+    for (const leg of this.#legs) resends += leg.attempts;
+    const key = typeof outcome.idempotencyKey === 'string' ? outcome.idempotencyKey : undefined;
+    span.setAttributes({
+      'http.response.status_code': status,
+      'error.type': errorType,
+      'http.request.resend_count': resends > 0 ? resends : undefined,
+      [`${PREFIX}request_id`]: typeof outcome.requestId === 'string' ? outcome.requestId : undefined,
+      [`${PREFIX}idempotency_key.sent`]: key !== undefined,
+      [`${PREFIX}idempotency_key.sha256`]: key === undefined ? undefined : await sha256Prefix(key),
+      [`${PREFIX}outcome_unknown`]: error === undefined ? undefined : unknown,
+      [`${PREFIX}error.code`]: typeof outcome.code === 'string' ? outcome.code : undefined,
+      [`${PREFIX}signature.request_id`]: challenged && typeof outcome.challenge?.requestId === 'string' ? outcome.challenge.requestId : undefined,
+    });
+    if (errorType !== undefined) span.setStatus({ code: STATUS_ERROR, message: errorType });
+    span.end(endTime);
+  }
+}
+
+/** Why an attempt is repeated, in a few fixed words. */
+function retryCause(status: number | undefined, retryAfterMs: number | undefined, error: unknown): string {
+  if (status !== undefined) return retryAfterMs !== undefined ? 'retry_after' : `status_${status}`;
+  if (errorName(error) === 'APITimeoutError') return 'timeout';
+  const code = networkCode(error);
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return 'connection_reset';
+  if (code === 'ECONNREFUSED') return 'connection_refused';
+  return code ? code.toLowerCase() : 'connection_error';
+}
+
+function networkCode(error: unknown): string | undefined {
+  for (let e = error, depth = 0; e !== null && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[A-Z_]+$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+function errorName(error: unknown): string {
+  return error instanceof Error ? error.name : typeof error;
+}
+
+/** Attributes without the undefined ones (metrics keep every key they are given). */
+function clean(attributes: Attributes): Attributes {
+  const out: Attributes = {};
+  for (const k in attributes) if (attributes[k] !== undefined) out[k] = attributes[k];
+  return out;
+}
+
+/** Now, as an OpenTelemetry HrTime ([seconds, nanoseconds] since the epoch). */
+function hrNow(): [number, number] {
+  const ms = performance.timeOrigin + performance.now();
+  const seconds = Math.floor(ms / 1000);
+  return [seconds, Math.round((ms - seconds * 1000) * 1e6)];
+}
+
+/** The first 16 hex digits of SHA-256 of `text`: searchable (hash your key the same way), not reversible. */
+async function sha256Prefix(text: string): Promise<string | undefined> {
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle) return undefined;
+  const digest = new Uint8Array(await subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  let hex = '';
+  for (let i = 0; i < 8; i++) hex += digest[i]!.toString(16).padStart(2, '0');
+  return hex;
+}

@@ -181,6 +181,25 @@ const startupTable = [
 ];
 const sizeTop = (report: SizeReport) => report.initialTop.map(([i, b]) => `${i} ${b}`).join(', ');
 
+/** The OpenTelemetry overhead (issue 24), per run, when the results have it. */
+function telemetrySection(): string {
+  const rows = runs.flatMap((r, i) => (r.telemetry ?? []).map((t) => ({ run: i + 1, t })));
+  if (rows.length === 0) return '';
+  return `## OpenTelemetry overhead (issue 24)
+
+The SDK as built (dist/) against itself before telemetry (commit ${rows[0]!.t.baseline}, built from git with the main
+entry's bundler options), same loopback server and requests as above, contenders interleaved: no provider
+registered (off), \`telemetry: false\`, and a real tracer provider (sdk-trace-base) with a batch span processor
+and an exporter that drops (on). Ratios are medians of per-round ratios over the SDK before telemetry; wall, then CPU.
+Command: \`npx tsx scripts/bench/telemetry.ts\`.
+
+| request, run | before telemetry µs | off µs | telemetry:false µs | on µs | off ÷ before | on ÷ before | telemetry:false ÷ before | CPU: off / on | load |
+|---|---|---|---|---|---|---|---|---|---|
+${rows.map(({ run, t }) => `| ${t.name}, ${run} | ${t.todayUs.toFixed(0)} | ${t.offUs.toFixed(0)} | ${t.disabledUs.toFixed(0)} | ${t.onUs.toFixed(0)} | ${x(t.offRatio)} | ${x(t.onRatio)} | ${x(t.disabledRatio)} | ${t.offCpuRatio ? `${x(t.offCpuRatio)} / ${x(t.onCpuRatio)}` : '—'} | ${loads([t.load])} |`).join('\n')}
+
+`;
+}
+
 const md = `# Benchmarks
 
 Written by \`npm run bench\` (${runs.length} runs) on ${results.machine}, Node ${results.node}, ${results.date}; every measured value is in
@@ -273,7 +292,7 @@ Largest inputs of the initial chunk (minified bytes): ${sizeTop(size)}.
 
 Largest inputs of the one-file bundle: ${size.oneFileTop.map(([i, b]) => `${i} ${b}`).join(', ')}.
 
-## Webhook verification
+${telemetrySection()}## Webhook verification
 
 Command: \`npx tsx scripts/bench/webhooks.ts\`.
 

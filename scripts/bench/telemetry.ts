@@ -33,6 +33,10 @@ export interface TelemetryRow {
   offRatio: number;
   disabledRatio: number;
   onRatio: number;
+  /** The same ratios of CPU time (user + system) per request: less sensitive than wall time to a machine others share. */
+  offCpuRatio: number;
+  disabledCpuRatio: number;
+  onCpuRatio: number;
   spansExported: number;
   baseline: string;
   requestsPerContender: number;
@@ -80,11 +84,15 @@ export async function benchTelemetry(rounds = arg('rounds', 20), requests = arg(
   };
   const params = requestExample('createQuote');
 
-  async function measure(fn: () => PromiseLike<unknown>): Promise<number> {
+  async function measure(fn: () => PromiseLike<unknown>): Promise<{ wall: number; cpu: number }> {
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     for (let i = 0; i < requests; i++) await fn();
-    return ((performance.now() - t0) * 1000) / requests;
+    const c = process.cpuUsage(cpu0);
+    return { wall: ((performance.now() - t0) * 1000) / requests, cpu: (c.user + c.system) / requests };
   }
+  const wall = (xs: { wall: number }[]) => xs.map((x) => x.wall);
+  const cpu = (xs: { cpu: number }[]) => xs.map((x) => x.cpu);
 
   const rows: TelemetryRow[] = [];
   try {
@@ -100,13 +108,16 @@ export async function benchTelemetry(rounds = arg('rounds', 20), requests = arg(
       await provider.forceFlush();
       rows.push({
         name,
-        todayUs: median(t!),
-        offUs: median(o!),
-        disabledUs: median(d!),
-        onUs: median(n!),
-        offRatio: medianRatio(t!, o!),
-        disabledRatio: medianRatio(t!, d!),
-        onRatio: medianRatio(t!, n!),
+        todayUs: median(wall(t!)),
+        offUs: median(wall(o!)),
+        disabledUs: median(wall(d!)),
+        onUs: median(wall(n!)),
+        offRatio: medianRatio(wall(t!), wall(o!)),
+        disabledRatio: medianRatio(wall(t!), wall(d!)),
+        onRatio: medianRatio(wall(t!), wall(n!)),
+        offCpuRatio: medianRatio(cpu(t!), cpu(o!)),
+        disabledCpuRatio: medianRatio(cpu(t!), cpu(d!)),
+        onCpuRatio: medianRatio(cpu(t!), cpu(n!)),
         spansExported: exported,
         baseline: today.commit,
         requestsPerContender: rounds * requests,
@@ -127,7 +138,8 @@ if (isMain(import.meta.url)) {
     for (const r of rows) {
       console.log(
         `${r.name}: today (${r.baseline}) ${r.todayUs.toFixed(0)} µs, off ${r.offUs.toFixed(0)} µs, telemetry:false ${r.disabledUs.toFixed(0)} µs, on ${r.onUs.toFixed(0)} µs; ` +
-          `off ÷ today ${r.offRatio.toFixed(3)}×, telemetry:false ÷ today ${r.disabledRatio.toFixed(3)}×, on ÷ today ${r.onRatio.toFixed(3)}×; ${r.spansExported} spans exported; ` +
+          `off ÷ today ${r.offRatio.toFixed(3)}× (CPU ${r.offCpuRatio.toFixed(3)}×), telemetry:false ÷ today ${r.disabledRatio.toFixed(3)}× (CPU ${r.disabledCpuRatio.toFixed(3)}×), ` +
+          `on ÷ today ${r.onRatio.toFixed(3)}× (CPU ${r.onCpuRatio.toFixed(3)}×); ${r.spansExported} spans exported; ` +
           `${r.requestsPerContender} requests per contender; load ${r.load.map((l) => l.toFixed(2)).join(' → ')}`,
       );
     }

@@ -33,7 +33,7 @@ interface SpanLike {
   addEvent(name: string, attributes?: Attributes): unknown;
   setStatus(status: { code: number; message?: string }): unknown;
   isRecording(): boolean;
-  end(endTime?: [number, number]): void;
+  end(): void;
 }
 
 /** The part of an OpenTelemetry `Tracer` the SDK uses. */
@@ -290,14 +290,19 @@ export class CallTrace {
   /** Ends the call's span and records its metrics when `call` settles; resolves and rejects as `call` does. */
   end<R extends Outcome>(call: Promise<R>): Promise<R> {
     return call.then(
-      (result) => this.#finish(result, undefined).then(() => result),
-      (error: unknown) => this.#finish((error ?? {}) as Outcome, error).then(() => Promise.reject(error)),
+      (result) => {
+        this.#finish(result, undefined);
+        return result;
+      },
+      (error: unknown) => {
+        this.#finish((error ?? {}) as Outcome, error);
+        throw error;
+      },
     );
   }
 
-  async #finish(outcome: Outcome, error: unknown): Promise<void> {
+  #finish(outcome: Outcome, error: unknown): void {
     const seconds = (performance.now() - this.#started) / 1000;
-    const endTime = hrNow();
     const challenged = error !== undefined && errorName(error) === 'SignatureRequiredError';
     const status = outcome.response?.status ?? (typeof outcome.status === 'number' ? outcome.status : challenged ? 202 : undefined);
     const errorType = error === undefined || challenged ? undefined : status !== undefined && status >= 400 ? String(status) : errorName(error);
@@ -318,13 +323,13 @@ export class CallTrace {
       'http.request.resend_count': resends > 0 ? resends : undefined,
       [`${PREFIX}request_id`]: typeof outcome.requestId === 'string' ? outcome.requestId : undefined,
       [`${PREFIX}idempotency_key.sent`]: key !== undefined,
-      [`${PREFIX}idempotency_key.sha256`]: key === undefined ? undefined : await sha256Prefix(key),
+      [`${PREFIX}idempotency_key.sha256`]: key === undefined ? undefined : sha256Prefix(key),
       [`${PREFIX}outcome_unknown`]: error === undefined ? undefined : unknown,
       [`${PREFIX}error.code`]: typeof outcome.code === 'string' ? outcome.code : undefined,
       [`${PREFIX}signature.request_id`]: challenged && typeof outcome.challenge?.requestId === 'string' ? outcome.challenge.requestId : undefined,
     });
     if (errorType !== undefined) span.setStatus({ code: STATUS_ERROR, message: errorType });
-    span.end(endTime);
+    span.end();
   }
 }
 
@@ -357,19 +362,60 @@ function clean(attributes: Attributes): Attributes {
   return out;
 }
 
-/** Now, as an OpenTelemetry HrTime ([seconds, nanoseconds] since the epoch). */
-function hrNow(): [number, number] {
-  const ms = performance.timeOrigin + performance.now();
-  const seconds = Math.floor(ms / 1000);
-  return [seconds, Math.round((ms - seconds * 1000) * 1e6)];
+/** SHA-256's round constants: the first 32 bits of the fractional parts of the cube roots of the first 64 primes. */
+let K: Uint32Array | undefined;
+function roundConstants(): Uint32Array {
+  const k = new Uint32Array(64);
+  for (let n = 2, i = 0; i < 64; n++) {
+    let prime = true;
+    for (let d = 2; d * d <= n; d++) if (n % d === 0) prime = false;
+    if (prime) k[i++] = ((Math.cbrt(n) % 1) * 2 ** 32) >>> 0;
+  }
+  return k;
 }
 
-/** The first 16 hex digits of SHA-256 of `text`: searchable (hash your key the same way), not reversible. */
-async function sha256Prefix(text: string): Promise<string | undefined> {
-  const subtle = globalThis.crypto?.subtle;
-  if (!subtle) return undefined;
-  const digest = new Uint8Array(await subtle.digest('SHA-256', new TextEncoder().encode(text)));
-  let hex = '';
-  for (let i = 0; i < 8; i++) hex += digest[i]!.toString(16).padStart(2, '0');
-  return hex;
+/**
+ * The first 16 hex digits (64 bits) of SHA-256 of `text`: searchable (hash your key the same way), not
+ * reversible. Synchronous and small: WebCrypto's digest is a round trip through a thread pool (several
+ * times the cost of the span), and a hashing library would be most of this chunk's size.
+ */
+export function sha256Prefix(text: string): string {
+  const k = (K ??= roundConstants());
+  const bytes = new TextEncoder().encode(text);
+  const blocks = Math.ceil((bytes.length + 9) / 64);
+  const data = new Uint8Array(blocks * 64);
+  data.set(bytes);
+  data[bytes.length] = 0x80;
+  const view = new DataView(data.buffer);
+  view.setUint32(data.length - 4, bytes.length * 8);
+  view.setUint32(data.length - 8, Math.floor(bytes.length / 2 ** 29));
+  const h = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
+  const w = new Uint32Array(64);
+  const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
+  for (let b = 0; b < blocks; b++) {
+    for (let t = 0; t < 64; t++) {
+      if (t < 16) w[t] = view.getUint32(b * 64 + t * 4);
+      else {
+        const x = w[t - 15]!;
+        const y = w[t - 2]!;
+        w[t] = (rotr(y, 17) ^ rotr(y, 19) ^ (y >>> 10)) + w[t - 7]! + (rotr(x, 7) ^ rotr(x, 18) ^ (x >>> 3)) + w[t - 16]!;
+      }
+    }
+    let [a, bb, c, d, e, f, g, hh] = h as [number, number, number, number, number, number, number, number];
+    for (let t = 0; t < 64; t++) {
+      const t1 = (hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + k[t]! + w[t]!) | 0;
+      const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & bb) ^ (a & c) ^ (bb & c))) | 0;
+      hh = g;
+      g = f;
+      f = e;
+      e = (d + t1) | 0;
+      d = c;
+      c = bb;
+      bb = a;
+      a = (t1 + t2) | 0;
+    }
+    const add = [a, bb, c, d, e, f, g, hh];
+    for (let i = 0; i < 8; i++) h[i] = (h[i]! + add[i]!) | 0;
+  }
+  return ((h[0]! >>> 0).toString(16).padStart(8, '0') + (h[1]! >>> 0).toString(16).padStart(8, '0'));
 }

@@ -58,8 +58,6 @@ const SPAN_KIND_INTERNAL = 0;
 const SPAN_KIND_CLIENT = 2;
 const STATUS_ERROR = 2;
 const NAME = 'crossborder-sdk';
-/** The prefix of the SDK's own attributes and events. */
-export const PREFIX = 'crossborder.';
 /** Bucket boundaries (s) the HTTP semantic conventions advise for `http.client.request.duration`. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
 
@@ -132,7 +130,7 @@ export class Recorder {
           unit: 's',
           advice: { explicitBucketBoundaries: DURATION_BUCKETS },
         }),
-        unknown: meter.createCounter(`${PREFIX}client.unknown_outcomes`, {
+        unknown: meter.createCounter('crossborder.client.unknown_outcomes', {
           description: 'Writes whose outcome is unknown (the service may have acted): reconcile them',
           unit: '{call}',
         }),
@@ -159,20 +157,20 @@ export class Recorder {
     const tracer = this.tracer();
     if (tracer === undefined) return verify();
     const parent = otelGlobal()?.context?.active() ?? ROOT;
-    const span = tracer.startSpan(`${PREFIX}webhooks.unwrap`, { kind: SPAN_KIND_INTERNAL }, parent);
+    const span = tracer.startSpan('crossborder.webhooks.unwrap', { kind: SPAN_KIND_INTERNAL }, parent);
     try {
       const event = await verify();
       span.setAttributes({
-        [`${PREFIX}webhook.verified`]: true,
-        [`${PREFIX}webhook.event_type`]: typeof event.type === 'string' ? event.type : undefined,
-        [`${PREFIX}webhook.event_id`]: typeof event.id === 'string' ? event.id : undefined,
+        'crossborder.webhook.verified': true,
+        'crossborder.webhook.event_type': typeof event.type === 'string' ? event.type : undefined,
+        'crossborder.webhook.event_id': typeof event.id === 'string' ? event.id : undefined,
       });
       return event;
     } catch (error) {
       const reason = (error as { reason?: unknown })?.reason;
       span.setAttributes({
-        [`${PREFIX}webhook.verified`]: false,
-        [`${PREFIX}webhook.failure_reason`]: typeof reason === 'string' ? reason : undefined,
+        'crossborder.webhook.verified': false,
+        'crossborder.webhook.failure_reason': typeof reason === 'string' ? reason : undefined,
         'error.type': errorName(error),
       });
       span.setStatus({ code: STATUS_ERROR, message: typeof reason === 'string' ? reason : undefined });
@@ -228,11 +226,11 @@ export class CallTrace {
     if (tracer === undefined) return;
     const context = otelGlobal()?.context;
     const parent = context ? context.active() : ROOT;
-    const attributes: Attributes = { ...this.#attributes, [`${PREFIX}operation.id`]: operationId };
+    const attributes: Attributes = { ...this.#attributes, 'crossborder.operation.id': operationId };
     let links: { context: SpanContextLike }[] | undefined;
     if (link) {
       link.pages++;
-      attributes[`${PREFIX}page.number`] = link.pages;
+      attributes['crossborder.page.number'] = link.pages;
       if (link.first) links = [{ context: link.first }];
     }
     const span = tracer.startSpan(`${method} ${template}`, { kind: SPAN_KIND_CLIENT, attributes, links }, parent);
@@ -262,29 +260,29 @@ export class CallTrace {
   /** An attempt failed and the next one starts after `delayMs`: why (`retry_after`, `status_503`, `connection_reset`, `timeout`, …). */
   retry(attempt: number, delayMs: number, status: number | undefined, retryAfterMs: number | undefined, error?: unknown): void {
     if (!this.#span) return;
-    this.#span.addEvent(`${PREFIX}retry`, {
-      [`${PREFIX}attempt`]: attempt,
-      [`${PREFIX}retry.delay_ms`]: delayMs,
-      [`${PREFIX}retry.cause`]: retryCause(status, retryAfterMs, error),
+    this.#span.addEvent('crossborder.retry', {
+      'crossborder.attempt': attempt,
+      'crossborder.retry.delay_ms': delayMs,
+      'crossborder.retry.cause': retryCause(status, retryAfterMs, error),
       'http.response.status_code': status,
-      [`${PREFIX}retry.retry_after_ms`]: retryAfterMs,
+      'crossborder.retry.retry_after_ms': retryAfterMs,
       'error.type': error === undefined ? undefined : errorName(error),
     });
   }
 
   /** The service answered 202 with a wallet challenge (its requestId and type; the payload is not recorded). */
   challenge(challenge: { requestId: string; type?: unknown }): void {
-    this.#span?.addEvent(`${PREFIX}signature.challenge`, {
-      [`${PREFIX}signature.request_id`]: challenge.requestId,
-      [`${PREFIX}signature.type`]: typeof challenge.type === 'string' ? challenge.type : undefined,
+    this.#span?.addEvent('crossborder.signature.challenge', {
+      'crossborder.signature.request_id': challenge.requestId,
+      'crossborder.signature.type': typeof challenge.type === 'string' ? challenge.type : undefined,
     });
   }
 
   /** The signed leg goes out (the signature itself is never recorded). */
   signed(requestId: string): void {
     if (!this.#span) return;
-    this.#span.addEvent(`${PREFIX}signature.signed_retry`, { [`${PREFIX}signature.request_id`]: requestId });
-    this.#span.setAttribute(`${PREFIX}signature.request_id`, requestId);
+    this.#span.addEvent('crossborder.signature.signed_retry', { 'crossborder.signature.request_id': requestId });
+    this.#span.setAttribute('crossborder.signature.request_id', requestId);
   }
 
   /** Ends the call's span and records its metrics when `call` settles; resolves and rejects as `call` does. */
@@ -307,8 +305,8 @@ export class CallTrace {
     const status = outcome.response?.status ?? (typeof outcome.status === 'number' ? outcome.status : challenged ? 202 : undefined);
     const errorType = error === undefined || challenged ? undefined : status !== undefined && status >= 400 ? String(status) : errorName(error);
     const unknown = outcome.outcomeUnknown === true;
-    const metric: Attributes = { ...this.#attributes, 'http.response.status_code': status, 'error.type': errorType };
     if (this.#instruments) {
+      const metric: Attributes = { ...this.#attributes, 'http.response.status_code': status, 'error.type': errorType };
       this.#instruments.duration.record(seconds, clean(metric));
       if (unknown) this.#instruments.unknown.add(1, clean(metric));
     }
@@ -321,12 +319,12 @@ export class CallTrace {
       'http.response.status_code': status,
       'error.type': errorType,
       'http.request.resend_count': resends > 0 ? resends : undefined,
-      [`${PREFIX}request_id`]: typeof outcome.requestId === 'string' ? outcome.requestId : undefined,
-      [`${PREFIX}idempotency_key.sent`]: key !== undefined,
-      [`${PREFIX}idempotency_key.sha256`]: key === undefined ? undefined : sha256Prefix(key),
-      [`${PREFIX}outcome_unknown`]: error === undefined ? undefined : unknown,
-      [`${PREFIX}error.code`]: typeof outcome.code === 'string' ? outcome.code : undefined,
-      [`${PREFIX}signature.request_id`]: challenged && typeof outcome.challenge?.requestId === 'string' ? outcome.challenge.requestId : undefined,
+      'crossborder.request_id': typeof outcome.requestId === 'string' ? outcome.requestId : undefined,
+      'crossborder.idempotency_key.sent': key !== undefined,
+      'crossborder.idempotency_key.sha256': key === undefined ? undefined : sha256Prefix(key),
+      'crossborder.outcome_unknown': error === undefined ? undefined : unknown,
+      'crossborder.error.code': typeof outcome.code === 'string' ? outcome.code : undefined,
+      'crossborder.signature.request_id': challenged && typeof outcome.challenge?.requestId === 'string' ? outcome.challenge.requestId : undefined,
     });
     if (errorType !== undefined) span.setStatus({ code: STATUS_ERROR, message: errorType });
     span.end();

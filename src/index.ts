@@ -44,6 +44,7 @@ export { API_VERSION, DEFAULT_BASE_URLS, MAX_TIMEOUT_MS, type Operation, type Ca
 export { APIPromise, type WithResponse } from './core/api-promise';
 export { Page, PagePromise, type ListEnvelope } from './core/pagination';
 export type { ClientOptions, Environment, ListOptions, RequestOptions, SignedRequestOptions, Signer, ValidationIssueReport } from './core/options';
+export type { MeterProviderLike, TelemetryOptions, TracerProviderLike } from './core/telemetry';
 export type { Logger, LogLevel } from './core/logger';
 export * from './core/errors';
 export { formatAmount, toMinorUnits, type HasDecimals } from './helpers/money';

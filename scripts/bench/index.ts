@@ -24,6 +24,7 @@ import { REMAINS } from './remains';
 import { arg, median } from './rounds';
 import { benchSize, composition, kB, type SizeReport } from './size';
 import type { StartupResult } from './startup';
+import type { TelemetryRow } from './telemetry';
 
 const RUNS = arg('runs', 3);
 
@@ -39,7 +40,7 @@ interface Results {
   date: string;
   machine: string;
   node: string;
-  runs: { client: RequestRow[]; concurrency: ConcurrencyRow[]; pagination: PaginationResult; startup: StartupResult }[];
+  runs: { client: RequestRow[]; concurrency: ConcurrencyRow[]; pagination: PaginationResult; startup: StartupResult; telemetry?: TelemetryRow[] }[];
   profiles: ProfileResult[];
   size: SizeReport;
   wallet: SizeReport;
@@ -62,7 +63,9 @@ async function measureAll(): Promise<Results> {
     const pagination = run<PaginationResult>('pagination.ts');
     console.log('  startup …');
     const startup = run<StartupResult>('startup.ts');
-    runs.push({ client, concurrency, pagination, startup });
+    console.log('  telemetry …');
+    const telemetry = run<TelemetryRow[]>('telemetry.ts');
+    runs.push({ client, concurrency, pagination, startup, telemetry });
   }
   console.log('profile …');
   const profiles = run<ProfileResult[]>('profile.ts');
@@ -93,6 +96,8 @@ const [getRuns, postRuns] = [get(0), get(1)];
 const conc = (n: number) => runs.map((r) => r.concurrency.find((c) => c.inFlight === n)!);
 const pag = runs.map((r) => r.pagination);
 const st = runs.map((r) => r.startup);
+/** OpenTelemetry overhead (issue 24), in results that have it. */
+const tel = (i: number) => runs.flatMap((r) => (r.telemetry ? [r.telemetry[i]!] : []));
 
 interface Figure {
   name: string;
@@ -113,6 +118,16 @@ const figures: Figure[] = [
   { name: 'auto-pagination, retained heap at 100k items, over raw', baseline: 'raw cursor loop', values: pag.map((r) => r.memory.sdk100k.retainedHeap - r.memory.raw100k.retainedHeap), format: (n) => `${n >= 0 ? '+' : '−'}${mb(Math.abs(n))}`, target: '≤ +2 MB', pass: (n) => n <= 2e6, load: pag.map((r) => r.load), command: 'npx tsx scripts/bench/pagination.ts' },
   { name: 'first call after import, cold process', baseline: 'a raw first call, cold process', values: st.map((r) => r.firstCallDeltaMs), format: ms, target: '≤ +20 ms', pass: (n) => n <= 20, load: st.map((r) => r.load), command: 'npx tsx scripts/bench/startup.ts' },
   { name: 'cold import, ESM', baseline: '`node -e ""`', values: st.map((r) => r.importDeltaMs), format: ms, target: '≤ +8 ms', pass: (n) => n <= 8, load: st.map((r) => r.load), command: 'npx tsx scripts/bench/startup.ts' },
+  ...([0, 1] as const).flatMap((i): Figure[] => {
+    const rows = tel(i);
+    if (rows.length === 0) return [];
+    const what = i === 0 ? 'GET list' : 'POST quote';
+    const baseline = `the SDK before telemetry (${rows[0]!.baseline})`;
+    return [
+      { name: `${what}, tracing off (no provider)`, baseline, values: rows.map((r) => r.offRatio), format: x, target: '≤ 1.01×', pass: (n) => n <= 1.01, load: rows.map((r) => r.load), command: 'npx tsx scripts/bench/telemetry.ts' },
+      { name: `${what}, tracing on (batch processor, dropping exporter)`, baseline, values: rows.map((r) => r.onRatio), format: x, target: '≤ 1.05×', pass: (n) => n <= 1.05, load: rows.map((r) => r.load), command: 'npx tsx scripts/bench/telemetry.ts' },
+    ];
+  }),
   { name: 'cold import, CJS', baseline: '`node -e ""`', values: st.map((r) => r.importCjsDeltaMs), format: ms, target: '≤ +5 ms', pass: (n) => n <= 5, load: st.map((r) => r.load), command: 'npx tsx scripts/bench/startup.ts' },
 ];
 const summary = figures.map((f) => {
@@ -165,6 +180,25 @@ const startupTable = [
   ),
 ];
 const sizeTop = (report: SizeReport) => report.initialTop.map(([i, b]) => `${i} ${b}`).join(', ');
+
+/** The OpenTelemetry overhead (issue 24), per run, when the results have it. */
+function telemetrySection(): string {
+  const rows = runs.flatMap((r, i) => (r.telemetry ?? []).map((t) => ({ run: i + 1, t })));
+  if (rows.length === 0) return '';
+  return `## OpenTelemetry overhead (issue 24)
+
+The SDK as built (dist/) against itself before telemetry (commit ${rows[0]!.t.baseline}, built from git with the main
+entry's bundler options), same loopback server and requests as above, contenders interleaved: no provider
+registered (off), \`telemetry: false\`, and a real tracer provider (sdk-trace-base) with a batch span processor
+and an exporter that drops (on). Ratios are medians of per-round ratios over the SDK before telemetry; wall, then CPU.
+Command: \`npx tsx scripts/bench/telemetry.ts\`.
+
+| request, run | before telemetry µs | off µs | telemetry:false µs | on µs | off ÷ before | on ÷ before | telemetry:false ÷ before | CPU: off / on | load |
+|---|---|---|---|---|---|---|---|---|---|
+${rows.map(({ run, t }) => `| ${t.name}, ${run} | ${t.todayUs.toFixed(0)} | ${t.offUs.toFixed(0)} | ${t.disabledUs.toFixed(0)} | ${t.onUs.toFixed(0)} | ${x(t.offRatio)} | ${x(t.onRatio)} | ${x(t.disabledRatio)} | ${t.offCpuRatio ? `${x(t.offCpuRatio)} / ${x(t.onCpuRatio)}` : '—'} | ${loads([t.load])} |`).join('\n')}
+
+`;
+}
 
 const md = `# Benchmarks
 
@@ -258,7 +292,7 @@ Largest inputs of the initial chunk (minified bytes): ${sizeTop(size)}.
 
 Largest inputs of the one-file bundle: ${size.oneFileTop.map(([i, b]) => `${i} ${b}`).join(', ')}.
 
-## Webhook verification
+${telemetrySection()}## Webhook verification
 
 Command: \`npx tsx scripts/bench/webhooks.ts\`.
 

@@ -26,8 +26,10 @@ import { OperationPlan, type CallInput, type Operation } from './plan';
 import { defaultSleep, unknownOutcomeHint } from './retry';
 import { env, readSettings } from './settings';
 import { SignedRetry } from './signed-retry';
+import { Telemetry, type CallTrace, type PageLink } from './telemetry';
 import { createTransport, PreparedRequest, type CallContext, type TransportConfig } from './transport';
 import { responseIssues } from './validation';
+import { VERSION } from './version';
 import { headerIn, mergeHeaders, normalizeQuery, wireProblems } from './wire';
 
 export { API_VERSION, DEFAULT_BASE_URLS, MAX_TIMEOUT_MS, normalizeBaseUrl } from './settings';
@@ -72,6 +74,8 @@ export class CoreClient {
   readonly log: Log;
   /** @internal Removes the credentials from texts built from answers. */
   readonly scrub: Scrub;
+  /** @internal OpenTelemetry spans and metrics (see ./telemetry). */
+  readonly telemetry: Telemetry;
 
   constructor(options: ClientOptions | null = {}) {
     options ??= {};
@@ -90,6 +94,7 @@ export class CoreClient {
     this.#defaults = { userKey: undefined, maxRetries: this.maxRetries, timeout: this.timeout, headers: undefined };
     this.scrub = createScrub(settings.secrets);
     this.log = logFromOptions(options.logger, options.logLevel, env('CROSSBORDER_LOG'));
+    this.telemetry = new Telemetry(options, this.baseUrl, VERSION);
     this.#transport = {
       fetch: options.fetch,
       sleep: options.sleep ?? defaultSleep,
@@ -108,7 +113,7 @@ export class CoreClient {
 
   /** @internal Runs one operation through the pipeline. */
   call<T>(op: Operation, input: CallInput = {}, options?: CallOptions | null): APIPromise<T> {
-    return new APIPromise(this.#run<T>(op, input, options ?? {}));
+    return new APIPromise(this.#traced<T>(op, input, options ?? {}));
   }
 
   /** @internal Runs a list operation: the result is awaitable (first page) and iterable (all items). */
@@ -116,13 +121,14 @@ export class CoreClient {
     const opts = options ?? {};
     const baseQuery = input.query ?? undefined;
     const plan = this.#plan(op);
+    const link: PageLink = { pages: 0 }; // the iteration: each page's span links to the first
 
     const nextPage = (c: string, s: AbortSignal | undefined, t: CursorTrail) => fetchPage(c, s, t).then((p) => p.data);
     const fetchPage = (cursor: string | undefined, signal?: AbortSignal, trail?: CursorTrail): Promise<WithResponse<Page<T>>> => {
       const pageInput = cursor === undefined ? input : { ...input, query: { ...baseQuery, cursor } };
       const pageSignal = signal && opts.signal ? AbortSignal.any([signal, opts.signal]) : (signal ?? opts.signal);
       const pageOptions = pageSignal === opts.signal ? opts : { ...opts, signal: pageSignal };
-      return this.#run<unknown>(op, pageInput, pageOptions).then((r) => {
+      return this.#traced<unknown>(op, pageInput, pageOptions, link).then((r) => {
         const envelope = readEnvelope<T>(r.data, r.response, plan.label, op.paginated, (issues) =>
           this.#report({ operation: plan.label, status: r.response.status, requestId: r.requestId, issues }),
           this.scrub,
@@ -178,7 +184,12 @@ export class CoreClient {
     return plan;
   }
 
-  async #run<T>(op: Operation, input: CallInput, options: CallOptions): Promise<WithResponse<T>> {
+  /** {@link #run} inside the call's trace, when there is a provider to record to. */
+  #traced<T>(op: Operation, input: CallInput, options: CallOptions, link?: PageLink): Promise<WithResponse<T>> {
+    return this.telemetry.call(op.method, op.path, op.id, link, (trace) => this.#run<T>(op, input, options, trace));
+  }
+
+  async #run<T>(op: Operation, input: CallInput, options: CallOptions, trace: CallTrace | undefined): Promise<WithResponse<T>> {
     const plan = this.#plan(op);
     const operation = plan.label;
     if (op.sandboxOnly && this.environment === 'production') {
@@ -215,10 +226,11 @@ export class CoreClient {
     } catch (error) {
       throw new ValidationError([{ path: '', rule: 'not_json', message: `cannot be sent as JSON (${error instanceof Error ? error.message : String(error)})` }]);
     }
-    const leg: Leg = { plan, input, query, bodyText, idempotencyKey, signal: options.signal, settings };
+    const leg: Leg = { plan, input, query, bodyText, idempotencyKey, signal: options.signal, settings, trace };
 
     if (options.signature !== undefined && options.requestId !== undefined) {
       this.#signed.claim(options.requestId, operation);
+      trace?.signed(options.requestId);
       return this.#expectFinal(await this.#send<T>(leg, options.signature, options.requestId, this.#signed.expiry(options.requestId)), plan);
     }
     const first = await this.#send<T>(leg);
@@ -226,8 +238,10 @@ export class CoreClient {
 
     const challenge = readChallenge(first.data, first.response, operation, this.scrub);
     this.#signed.remember(challenge); // so a second leg relayed later is checked for expiry too
+    trace?.challenge(challenge);
     if (!options.signer) throw new SignatureRequiredError(challenge, { operation, idempotencyKey });
     const signature = await this.#signed.sign(options.signer, challenge, operation);
+    trace?.signed(challenge.requestId);
     return this.#expectFinal(await this.#send<T>(leg, signature, challenge.requestId, Date.parse(challenge.expiresAt)), plan);
   }
 
@@ -265,7 +279,9 @@ export class CoreClient {
       notAfter,
       attempts: 0,
       response: undefined,
+      trace: leg.trace,
     };
+    leg.trace?.leg(ctx, headers);
     let result: { data?: unknown; error?: unknown };
     try {
       result = await this.#http.request(plan.method as 'get', op.path as never, {
@@ -370,5 +386,6 @@ interface Leg {
   idempotencyKey: string | undefined;
   signal: AbortSignal | undefined;
   settings: CallSettings;
+  trace: CallTrace | undefined;
 }
 

@@ -5,6 +5,7 @@
 import type { SignatureChallenge, ValidationIssue } from './errors';
 import type { Logger, LogLevel } from './logger';
 import type { Sleep } from './retry';
+import type { MeterProviderLike, TelemetryOptions, TracerProviderLike } from './telemetry';
 
 /** Which service the client talks to. Sandbox-only methods refuse to run against `production`. */
 export type Environment = 'sandbox' | 'production';
@@ -71,6 +72,15 @@ export interface ClientOptions {
   defaultHeaders?: Record<string, string> | undefined;
   /** How to wait between attempts (tests inject one; default: an abortable `setTimeout`). */
   sleep?: Sleep | undefined;
+  /**
+   * OpenTelemetry tracer provider for the SDK's spans. Default: the one registered globally with
+   * `@opentelemetry/api` (an optional peer dependency), if any. See docs/observability.md.
+   */
+  tracerProvider?: TracerProviderLike | undefined;
+  /** OpenTelemetry meter provider for the SDK's metrics. Default: the one registered globally, if any. */
+  meterProvider?: MeterProviderLike | undefined;
+  /** `false` turns the built-in OpenTelemetry spans and metrics off; `{ propagateContext: true }` sends `traceparent`. */
+  telemetry?: boolean | TelemetryOptions | undefined;
 }
 
 /** Options accepted by every method, as its last argument. */

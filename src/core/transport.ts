@@ -19,6 +19,7 @@ import {
   unknownOutcomeHint,
   type Sleep,
 } from './retry';
+import type { CallTrace } from './telemetry';
 
 /** What the transport needs from the client, made once per client. */
 export interface TransportConfig {
@@ -59,6 +60,8 @@ export interface CallContext {
   attempts: number;
   /** The last response received, filled in by the transport. */
   response: Response | undefined;
+  /** The call's trace (OpenTelemetry), when one is recorded: told of each retry. */
+  trace?: CallTrace | undefined;
 }
 
 /**
@@ -194,6 +197,7 @@ async function attemptLoop(config: TransportConfig, ctx: CallContext, url: strin
       const delay = backoffDelay(retry, config.random);
       if (retry < ctx.maxRetries && (ctx.safe || !mayHaveArrived) && inTime(ctx, delay)) {
         if (log.enabled('info')) log.info(`${ctx.operation}: ${failure.message}; retrying in ${delay} ms`);
+        ctx.trace?.retry(retry + 1, delay, undefined, undefined, failure);
         await pause(config, delay, ctx, method);
         continue;
       }
@@ -227,6 +231,7 @@ async function attemptLoop(config: TransportConfig, ctx: CallContext, url: strin
       const delay = retryAfter ?? backoffDelay(retry, config.random);
       if (repeatable && !tooLong && !isPermanentRefusal(status, codeOf(text)) && inTime(ctx, delay)) {
         if (log.enabled('info')) log.info(`${ctx.operation}: status ${status}; retrying in ${delay} ms`);
+        ctx.trace?.retry(retry + 1, delay, status, retryAfter);
         await pause(config, delay, ctx, method);
         continue;
       }

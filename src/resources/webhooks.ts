@@ -54,11 +54,14 @@ export class Webhooks extends APIResource {
   async unwrap(rawBody: WebhookRawBody, headers?: WebhookHeaders | null, options?: UnwrapOptions | null): Promise<WebhookEvent | UnknownEvent> {
     const { unwrapWebhook } = await loadWebhooks();
     const { publicKey, maxAge } = options ?? {};
-    return unwrapWebhook<WebhookEvent | UnknownEvent>(rawBody, headers ?? undefined, {
-      publicKey: publicKey ?? this._client.webhookPublicKey,
-      ...(maxAge === undefined ? {} : { maxAge }),
-      parse: parseEvent,
-    });
+    // A span with the event's type and id, or why it was refused (when a tracer provider is there).
+    return this._client.telemetry.webhook(() =>
+      unwrapWebhook<WebhookEvent | UnknownEvent>(rawBody, headers ?? undefined, {
+        publicKey: publicKey ?? this._client.webhookPublicKey,
+        ...(maxAge === undefined ? {} : { maxAge }),
+        parse: parseEvent,
+      }),
+    );
   }
 
   /**

@@ -18,6 +18,7 @@ const GUIDES: Record<string, string | undefined> = {
   'docs/quotes-and-fx.md': 'examples/guides/quotes-and-fx',
   'docs/wallet.md': 'examples/guides/wallet',
   'docs/testing.md': 'test/docs/testing',
+  'docs/observability.md': 'test/telemetry/guide',
   'docs/performance.md': undefined,
   'docs/README.md': undefined,
   'README.md': undefined,

@@ -1,0 +1,419 @@
+/**
+ * The recording half of the built-in OpenTelemetry support (see ./telemetry): loaded on the first call
+ * made while a provider is there, so that a client without one never loads it.
+ * @module
+ */
+// Types only: a value imported from ./telemetry would move it into a chunk of its own, loaded at import.
+import type { MeterProviderLike, OtelGlobal, TelemetrySettings, TracerProviderLike } from './telemetry';
+
+/** An attribute value as OpenTelemetry takes it. */
+type AttributeValue = string | number | boolean;
+type Attributes = Record<string, AttributeValue | undefined>;
+
+/** The part of an OpenTelemetry `Context` the SDK uses. */
+interface ContextLike {
+  getValue(key: symbol): unknown;
+  setValue(key: symbol, value: unknown): ContextLike;
+  deleteValue(key: symbol): ContextLike;
+}
+
+/** The part of an OpenTelemetry `SpanContext` the SDK uses. */
+interface SpanContextLike {
+  traceId: string;
+  spanId: string;
+  traceFlags: number;
+  traceState?: { serialize(): string } | undefined;
+}
+
+/** The part of an OpenTelemetry `Span` the SDK uses. */
+interface SpanLike {
+  spanContext(): SpanContextLike;
+  setAttribute(key: string, value: AttributeValue): unknown;
+  setAttributes(attributes: Attributes): unknown;
+  addEvent(name: string, attributes?: Attributes): unknown;
+  setStatus(status: { code: number; message?: string }): unknown;
+  isRecording(): boolean;
+  end(): void;
+}
+
+/** The part of an OpenTelemetry `Tracer` the SDK uses. */
+interface TracerLike {
+  startSpan(name: string, options?: { kind?: number; attributes?: Attributes; links?: { context: SpanContextLike }[] }, context?: ContextLike): SpanLike;
+}
+
+interface HistogramLike {
+  record(value: number, attributes?: Attributes): void;
+}
+interface CounterLike {
+  add(value: number, attributes?: Attributes): void;
+}
+interface MeterLike {
+  createHistogram(name: string, options?: { description?: string; unit?: string; advice?: { explicitBucketBoundaries?: number[] } }): HistogramLike;
+  createCounter(name: string, options?: { description?: string; unit?: string }): CounterLike;
+}
+
+/** The key under which `@opentelemetry/api` keeps the active span in a context. */
+const SPAN_KEY = Symbol.for('OpenTelemetry Context Key SPAN');
+const SPAN_KIND_INTERNAL = 0;
+const SPAN_KIND_CLIENT = 2;
+const STATUS_ERROR = 2;
+const NAME = 'crossborder-sdk';
+/** Bucket boundaries (s) the HTTP semantic conventions advise for `http.client.request.duration`. */
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
+
+/** A context for when no context manager is registered (the root: no active span). */
+class RootContext implements ContextLike {
+  constructor(private readonly values: ReadonlyMap<symbol, unknown> = new Map()) {}
+  getValue(key: symbol): unknown {
+    return this.values.get(key);
+  }
+  setValue(key: symbol, value: unknown): ContextLike {
+    return new RootContext(new Map(this.values).set(key, value));
+  }
+  deleteValue(key: symbol): ContextLike {
+    const values = new Map(this.values);
+    values.delete(key);
+    return new RootContext(values);
+  }
+}
+const ROOT = new RootContext();
+
+const otelGlobal = () => (globalThis as Record<symbol, unknown>)[Symbol.for('opentelemetry.js.api.1')] as (OtelGlobal & { context?: { active(): ContextLike; with<R>(context: ContextLike, fn: () => R): R } }) | undefined;
+
+/** What records: the providers' tracer and instruments, made once per provider seen. */
+export class Recorder {
+  readonly #off: boolean;
+  readonly #tracerProvider: TracerProviderLike | undefined;
+  readonly #meterProvider: MeterProviderLike | undefined;
+  readonly #version: string;
+  /** The last provider seen and its tracer (a provider registered after the client was made is picked up). */
+  #tracerFrom: TracerProviderLike | undefined;
+  #tracer: TracerLike | undefined;
+  #meterFrom: MeterProviderLike | undefined;
+  #instruments: Instruments | undefined;
+  /** @internal */
+  readonly propagate: boolean;
+  /** @internal `server.address` and `server.port` of the base address. */
+  readonly server: Attributes;
+
+  constructor(options: TelemetrySettings) {
+    const { baseUrl = 'http://localhost', version = '' } = options;
+    this.#off = options.telemetry === false;
+    this.#tracerProvider = options.tracerProvider;
+    this.#meterProvider = options.meterProvider;
+    this.#version = version;
+    this.propagate = typeof options.telemetry === 'object' && options.telemetry?.propagateContext === true;
+    const url = new URL(baseUrl);
+    this.server = { 'server.address': url.hostname, 'server.port': Number(url.port) || (url.protocol === 'https:' ? 443 : 80) };
+  }
+
+  /** The tracer to use now, if any. */
+  tracer(): TracerLike | undefined {
+    if (this.#off) return undefined;
+    const provider = this.#tracerProvider ?? otelGlobal()?.trace;
+    if (provider === undefined) return undefined;
+    if (provider !== this.#tracerFrom) {
+      this.#tracer = provider.getTracer(NAME, this.#version) as TracerLike;
+      this.#tracerFrom = provider;
+    }
+    return this.#tracer;
+  }
+
+  #meters(): Instruments | undefined {
+    const provider = this.#meterProvider ?? otelGlobal()?.metrics;
+    if (provider === undefined) return undefined;
+    if (provider !== this.#meterFrom) {
+      const meter = provider.getMeter(NAME, this.#version) as MeterLike;
+      this.#instruments = {
+        duration: meter.createHistogram('http.client.request.duration', {
+          description: 'Duration of each logical call (its retries and signed leg included)',
+          unit: 's',
+          advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+        }),
+        unknown: meter.createCounter('crossborder.client.unknown_outcomes', {
+          description: 'Writes whose outcome is unknown (the service may have acted): reconcile them',
+          unit: '{call}',
+        }),
+      };
+      this.#meterFrom = provider;
+    }
+    return this.#instruments;
+  }
+
+  /**
+   * Runs one logical call (`run`) inside its trace, or without one when there is nothing to record to
+   * (no provider, or `telemetry: false`). `link`: the iteration a page request belongs to.
+   */
+  call<R extends Outcome>(method: string, template: string, operationId: string, link: PageLink | undefined, run: (trace: CallTrace | undefined) => Promise<R>): Promise<R> {
+    const tracer = this.tracer();
+    const instruments = this.#off ? undefined : this.#meters();
+    if (tracer === undefined && instruments === undefined) return run(undefined);
+    const trace = new CallTrace(this, tracer, instruments, method, template, operationId, link);
+    return trace.end(trace.run(() => run(trace)));
+  }
+
+  /** Runs `verify` (a webhook's unwrap) in a span carrying its event type and id, outcome and reason. */
+  async webhook<T extends { id?: unknown; type?: unknown }>(verify: () => Promise<T>): Promise<T> {
+    const tracer = this.tracer();
+    if (tracer === undefined) return verify();
+    const parent = otelGlobal()?.context?.active() ?? ROOT;
+    const span = tracer.startSpan('crossborder.webhooks.unwrap', { kind: SPAN_KIND_INTERNAL }, parent);
+    try {
+      const event = await verify();
+      span.setAttributes({
+        'crossborder.webhook.verified': true,
+        'crossborder.webhook.event_type': typeof event.type === 'string' ? event.type : undefined,
+        'crossborder.webhook.event_id': typeof event.id === 'string' ? event.id : undefined,
+      });
+      return event;
+    } catch (error) {
+      const reason = (error as { reason?: unknown })?.reason;
+      span.setAttributes({
+        'crossborder.webhook.verified': false,
+        'crossborder.webhook.failure_reason': typeof reason === 'string' ? reason : undefined,
+        'error.type': errorName(error),
+      });
+      span.setStatus({ code: STATUS_ERROR, message: typeof reason === 'string' ? reason : undefined });
+      throw error;
+    } finally {
+      span.end();
+    }
+  }
+}
+
+interface Instruments {
+  duration: HistogramLike;
+  unknown: CounterLike;
+}
+
+/** One iteration of a list: its pages' spans link to the first page's span and count from 1. */
+export interface PageLink {
+  /** The first page's span context, once its span has started. */
+  first?: SpanContextLike | undefined;
+  /** Pages requested so far in this iteration. */
+  pages: number;
+}
+
+/** What the pipeline knows of a call when it ends (a result or an error). */
+export interface Outcome {
+  response?: { status: number } | undefined;
+  status?: number | undefined;
+  requestId?: string | undefined;
+  idempotencyKey?: string | undefined;
+  code?: unknown;
+  outcomeUnknown?: boolean | undefined;
+  challenge?: { requestId?: unknown } | undefined;
+}
+
+/**
+ * The trace of one logical call: its span (when a tracer is there), its attempts, and its metrics.
+ * The pipeline tells it what happens; it decides what is recorded.
+ */
+export class CallTrace {
+  readonly #telemetry: Recorder;
+  readonly #span: SpanLike | undefined;
+  readonly #instruments: Instruments | undefined;
+  readonly #started = performance.now();
+  readonly #context: ContextLike | undefined;
+  readonly #attributes: Attributes;
+  /** Each leg's attempt count (the transport's context), summed into `http.request.resend_count`. */
+  readonly #legs: { attempts: number }[] = [];
+
+  constructor(telemetry: Recorder, tracer: TracerLike | undefined, instruments: Instruments | undefined, method: string, template: string, operationId: string, link?: PageLink) {
+    this.#telemetry = telemetry;
+    this.#instruments = instruments;
+    this.#attributes = { 'http.request.method': method, 'url.template': template, ...telemetry.server };
+    if (tracer === undefined) return;
+    const context = otelGlobal()?.context;
+    const parent = context ? context.active() : ROOT;
+    const attributes: Attributes = { ...this.#attributes, 'crossborder.operation.id': operationId };
+    let links: { context: SpanContextLike }[] | undefined;
+    if (link) {
+      link.pages++;
+      attributes['crossborder.page.number'] = link.pages;
+      if (link.first) links = [{ context: link.first }];
+    }
+    const span = tracer.startSpan(`${method} ${template}`, { kind: SPAN_KIND_CLIENT, attributes, links }, parent);
+    if (link && link.first === undefined) link.first = span.spanContext();
+    if (!span.isRecording() && !telemetry.propagate) return; // sampled out: nothing to add
+    this.#span = span;
+    this.#context = context ? parent.setValue(SPAN_KEY, span) : undefined;
+  }
+
+  /** Runs the call with its span active, so spans made inside (a user's fetch, an HTTP instrumentation) are its children. */
+  run<R>(fn: () => R): R {
+    const manager = otelGlobal()?.context;
+    return this.#context && manager ? manager.with(this.#context, fn) : fn();
+  }
+
+  /** A leg starts (the first request, or the signed repeat); adds `traceparent` when propagation is on. */
+  leg(ctx: { attempts: number }, headers: Record<string, string>): void {
+    this.#legs.push(ctx);
+    if (!this.#telemetry.propagate || !this.#span) return;
+    const { traceId, spanId, traceFlags, traceState } = this.#span.spanContext();
+    if (!/^[0-9a-f]{32}$/.test(traceId) || /^0+$/.test(traceId) || !/^[0-9a-f]{16}$/.test(spanId) || /^0+$/.test(spanId)) return;
+    headers.traceparent = `00-${traceId}-${spanId}-0${traceFlags & 1}`;
+    const state = traceState?.serialize();
+    if (state) headers.tracestate = state;
+  }
+
+  /** An attempt failed and the next one starts after `delayMs`: why (`retry_after`, `status_503`, `connection_reset`, `timeout`, …). */
+  retry(attempt: number, delayMs: number, status: number | undefined, retryAfterMs: number | undefined, error?: unknown): void {
+    if (!this.#span) return;
+    this.#span.addEvent('crossborder.retry', {
+      'crossborder.attempt': attempt,
+      'crossborder.retry.delay_ms': delayMs,
+      'crossborder.retry.cause': retryCause(status, retryAfterMs, error),
+      'http.response.status_code': status,
+      'crossborder.retry.retry_after_ms': retryAfterMs,
+      'error.type': error === undefined ? undefined : errorName(error),
+    });
+  }
+
+  /** The service answered 202 with a wallet challenge (its requestId and type; the payload is not recorded). */
+  challenge(challenge: { requestId: string; type?: unknown }): void {
+    this.#span?.addEvent('crossborder.signature.challenge', {
+      'crossborder.signature.request_id': challenge.requestId,
+      'crossborder.signature.type': typeof challenge.type === 'string' ? challenge.type : undefined,
+    });
+  }
+
+  /** The signed leg goes out (the signature itself is never recorded). */
+  signed(requestId: string): void {
+    if (!this.#span) return;
+    this.#span.addEvent('crossborder.signature.signed_retry', { 'crossborder.signature.request_id': requestId });
+    this.#span.setAttribute('crossborder.signature.request_id', requestId);
+  }
+
+  /** Ends the call's span and records its metrics when `call` settles; resolves and rejects as `call` does. */
+  end<R extends Outcome>(call: Promise<R>): Promise<R> {
+    return call.then(
+      (result) => {
+        this.#finish(result, undefined);
+        return result;
+      },
+      (error: unknown) => {
+        this.#finish((error ?? {}) as Outcome, error);
+        throw error;
+      },
+    );
+  }
+
+  #finish(outcome: Outcome, error: unknown): void {
+    const seconds = (performance.now() - this.#started) / 1000;
+    const challenged = error !== undefined && errorName(error) === 'SignatureRequiredError';
+    const status = outcome.response?.status ?? (typeof outcome.status === 'number' ? outcome.status : challenged ? 202 : undefined);
+    const errorType = error === undefined || challenged ? undefined : status !== undefined && status >= 400 ? String(status) : errorName(error);
+    const unknown = outcome.outcomeUnknown === true;
+    if (this.#instruments) {
+      const metric: Attributes = { ...this.#attributes, 'http.response.status_code': status, 'error.type': errorType };
+      this.#instruments.duration.record(seconds, clean(metric));
+      if (unknown) this.#instruments.unknown.add(1, clean(metric));
+    }
+    const span = this.#span;
+    if (!span) return;
+    let resends = -1;
+    for (const leg of this.#legs) resends += leg.attempts;
+    const key = typeof outcome.idempotencyKey === 'string' ? outcome.idempotencyKey : undefined;
+    span.setAttributes({
+      'http.response.status_code': status,
+      'error.type': errorType,
+      'http.request.resend_count': resends > 0 ? resends : undefined,
+      'crossborder.request_id': typeof outcome.requestId === 'string' ? outcome.requestId : undefined,
+      'crossborder.idempotency_key.sent': key !== undefined,
+      'crossborder.idempotency_key.sha256': key === undefined ? undefined : sha256Prefix(key),
+      'crossborder.outcome_unknown': error === undefined ? undefined : unknown,
+      'crossborder.error.code': typeof outcome.code === 'string' ? outcome.code : undefined,
+      'crossborder.signature.request_id': challenged && typeof outcome.challenge?.requestId === 'string' ? outcome.challenge.requestId : undefined,
+    });
+    if (errorType !== undefined) span.setStatus({ code: STATUS_ERROR, message: errorType });
+    span.end();
+  }
+}
+
+/** Why an attempt is repeated, in a few fixed words. */
+function retryCause(status: number | undefined, retryAfterMs: number | undefined, error: unknown): string {
+  if (status !== undefined) return retryAfterMs !== undefined ? 'retry_after' : `status_${status}`;
+  if (errorName(error) === 'APITimeoutError') return 'timeout';
+  const code = networkCode(error);
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return 'connection_reset';
+  if (code === 'ECONNREFUSED') return 'connection_refused';
+  return code ? code.toLowerCase() : 'connection_error';
+}
+
+function networkCode(error: unknown): string | undefined {
+  for (let e = error, depth = 0; e !== null && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[A-Z_]+$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+function errorName(error: unknown): string {
+  return error instanceof Error ? error.name : typeof error;
+}
+
+/** Attributes without the undefined ones (metrics keep every key they are given). */
+function clean(attributes: Attributes): Attributes {
+  const out: Attributes = {};
+  for (const k in attributes) if (attributes[k] !== undefined) out[k] = attributes[k];
+  return out;
+}
+
+/** SHA-256's round constants: the first 32 bits of the fractional parts of the cube roots of the first 64 primes. */
+let K: Uint32Array | undefined;
+function roundConstants(): Uint32Array {
+  const k = new Uint32Array(64);
+  for (let n = 2, i = 0; i < 64; n++) {
+    let prime = true;
+    for (let d = 2; d * d <= n; d++) if (n % d === 0) prime = false;
+    if (prime) k[i++] = ((Math.cbrt(n) % 1) * 2 ** 32) >>> 0;
+  }
+  return k;
+}
+
+/**
+ * The first 16 hex digits (64 bits) of SHA-256 of `text`: searchable (hash your key the same way), not
+ * reversible. Synchronous and small: WebCrypto's digest is a round trip through a thread pool (several
+ * times the cost of the span), and a hashing library would be most of this chunk's size.
+ */
+export function sha256Prefix(text: string): string {
+  const k = (K ??= roundConstants());
+  const bytes = new TextEncoder().encode(text);
+  const blocks = Math.ceil((bytes.length + 9) / 64);
+  const data = new Uint8Array(blocks * 64);
+  data.set(bytes);
+  data[bytes.length] = 0x80;
+  const view = new DataView(data.buffer);
+  view.setUint32(data.length - 4, bytes.length * 8);
+  view.setUint32(data.length - 8, Math.floor(bytes.length / 2 ** 29));
+  const h = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
+  const w = new Uint32Array(64);
+  const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
+  for (let b = 0; b < blocks; b++) {
+    for (let t = 0; t < 64; t++) {
+      if (t < 16) w[t] = view.getUint32(b * 64 + t * 4);
+      else {
+        const x = w[t - 15]!;
+        const y = w[t - 2]!;
+        w[t] = (rotr(y, 17) ^ rotr(y, 19) ^ (y >>> 10)) + w[t - 7]! + (rotr(x, 7) ^ rotr(x, 18) ^ (x >>> 3)) + w[t - 16]!;
+      }
+    }
+    let [a, bb, c, d, e, f, g, hh] = h as [number, number, number, number, number, number, number, number];
+    for (let t = 0; t < 64; t++) {
+      const t1 = (hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + k[t]! + w[t]!) | 0;
+      const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & bb) ^ (a & c) ^ (bb & c))) | 0;
+      hh = g;
+      g = f;
+      f = e;
+      e = (d + t1) | 0;
+      d = c;
+      c = bb;
+      bb = a;
+      a = (t1 + t2) | 0;
+    }
+    const add = [a, bb, c, d, e, f, g, hh];
+    for (let i = 0; i < 8; i++) h[i] = (h[i]! + add[i]!) | 0;
+  }
+  return ((h[0]! >>> 0).toString(16).padStart(8, '0') + (h[1]! >>> 0).toString(16).padStart(8, '0'));
+}

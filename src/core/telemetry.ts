@@ -1,0 +1,98 @@
+/**
+ * OpenTelemetry, built in and optional. One CLIENT span per logical call (its attempts, retries and
+ * signed leg as events on it), one span per `webhooks.unwrap`, and two metrics.
+ *
+ * `@opentelemetry/api` is never imported: a provider passed in the options is used as given, and a
+ * provider registered globally is read from the slot `@opentelemetry/api` itself keeps on
+ * `globalThis` (`Symbol.for('opentelemetry.js.api.1')`, shared by every copy of the API 1.x). So the
+ * SDK loads and bundles nothing for it, works the same in every runtime, and with no provider the
+ * cost of a call is one property read.
+ *
+ * Attributes are chosen, never copied: no body, header, query value, path value, signature or
+ * credential reaches a span. The Idempotency-Key is recorded only as a SHA-256 prefix.
+ * @module
+ */
+import type { CallTrace, Outcome, PageLink, Recorder } from './telemetry-record';
+
+export type { CallTrace, PageLink } from './telemetry-record';
+
+/**
+ * An OpenTelemetry `TracerProvider` (`trace.getTracerProvider()` of `@opentelemetry/api`, or an SDK's:
+ * `BasicTracerProvider`, `NodeTracerProvider`). Typed loosely so that no `@opentelemetry/*` types are needed.
+ */
+export interface TracerProviderLike {
+  getTracer(name: string, version?: string): unknown;
+}
+
+/** An OpenTelemetry `MeterProvider` (`metrics.getMeterProvider()` of `@opentelemetry/api`, or `@opentelemetry/sdk-metrics`'). */
+export interface MeterProviderLike {
+  getMeter(name: string, version?: string): unknown;
+}
+
+/** Options of the built-in OpenTelemetry instrumentation (`telemetry` in the client options). */
+export interface TelemetryOptions {
+  /**
+   * Send the W3C `traceparent` (and `tracestate`) of the call's span on each request, so the service's
+   * spans join the trace. Off by default: a service or gateway may refuse headers it does not know.
+   */
+  propagateContext?: boolean | undefined;
+}
+
+
+/** The telemetry options of the client. */
+export interface TelemetrySettings {
+  telemetry?: boolean | TelemetryOptions | undefined;
+  tracerProvider?: TracerProviderLike | undefined;
+  meterProvider?: MeterProviderLike | undefined;
+  /** The client's base address (`server.address`, `server.port`) and the SDK's version (the tracer's). */
+  baseUrl?: string;
+  version?: string;
+}
+
+/** What `@opentelemetry/api` keeps on `globalThis` once a provider is registered. */
+export interface OtelGlobal {
+  trace?: TracerProviderLike;
+  metrics?: MeterProviderLike;
+}
+
+const GLOBAL_KEY = Symbol.for('opentelemetry.js.api.1');
+
+/** The global slot of `@opentelemetry/api` 1.x (undefined until something is registered there). */
+export const otelSlot = (): OtelGlobal | undefined => (globalThis as Record<symbol, OtelGlobal | undefined>)[GLOBAL_KEY];
+
+/**
+ * The client's telemetry: decides per call, in one property read, whether there is anything to record
+ * to; the code that records (./telemetry-record) is loaded the first time there is.
+ */
+export class Telemetry {
+  /** The recorder once loaded, or its loading. */
+  #recorder: Recorder | Promise<Recorder> | undefined;
+  readonly #settings: TelemetrySettings;
+
+  constructor({ telemetry, tracerProvider, meterProvider }: TelemetrySettings, baseUrl: string, version: string) {
+    this.#settings = { telemetry, tracerProvider, meterProvider, baseUrl, version };
+  }
+
+  /** The recorder, when there is a provider to record to (loaded on first need). */
+  #wanted(): Recorder | Promise<Recorder> | undefined {
+    const s = this.#settings;
+    if (s.telemetry === false) return undefined;
+    if (!s.tracerProvider && !s.meterProvider) {
+      const slot = otelSlot();
+      if (!slot?.trace && !slot?.metrics) return undefined;
+    }
+    return (this.#recorder ??= import('./telemetry-record').then((m) => (this.#recorder = new m.Recorder(s))));
+  }
+
+  /** Runs one logical call inside its trace (a CLIENT span, metrics), when there is a provider. */
+  call<R extends Outcome>(method: string, template: string, operationId: string, link: PageLink | undefined, run: (trace: CallTrace | undefined) => Promise<R>): Promise<R> {
+    const r = this.#wanted();
+    return r === undefined ? run(undefined) : r instanceof Promise ? r.then((x) => x.call(method, template, operationId, link, run)) : r.call(method, template, operationId, link, run);
+  }
+
+  /** Runs a webhook's unwrap in a span carrying its event type and id, outcome and reason, when there is a tracer. */
+  webhook<T extends { id?: unknown; type?: unknown }>(verify: () => Promise<T>): Promise<T> {
+    const r = this.#wanted();
+    return r === undefined ? verify() : Promise.resolve(r).then((x) => x.webhook(verify));
+  }
+}

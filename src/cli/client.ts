@@ -8,15 +8,9 @@
 import { existsSync, readFileSync, statSync, writeFileSync, chmodSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { p256 } from '@noble/curves/nist.js';
 import { Crossborder } from '../client';
 import type { CoreClient } from '../core/client';
 import type { ClientOptions, Signer } from '../core/options';
-import { openSessionBundle } from '../wallet/hpke';
-import { importSessionKey } from '../wallet/keys';
-import { sessionKeySigner } from '../wallet/stamp';
-import { bytesToBase64url, bytesToHex, compressPoint } from '../wallet/encoding';
-import { ECDH_P256, subtle } from '../wallet/webcrypto';
 import { UsageError } from './table';
 
 /** Options every API command takes. */
@@ -101,7 +95,8 @@ export interface SavedSession {
 }
 
 /** A fresh P-256 key for `clientPublicKey`: the CLI keeps its scalar to save the session it opens. */
-export function newClientKey(): { scalar: Uint8Array; publicKey: string } {
+export async function newClientKey(): Promise<{ scalar: Uint8Array; publicKey: string }> {
+  const [{ p256 }, { bytesToHex }] = await Promise.all([import('@noble/curves/nist.js'), import('../wallet/encoding')]);
   const scalar = p256.utils.randomSecretKey();
   return { scalar, publicKey: bytesToHex(p256.getPublicKey(scalar, false)) };
 }
@@ -112,6 +107,12 @@ export function newClientKey(): { scalar: Uint8Array; publicKey: string } {
  */
 async function sessionScalar(sealed: unknown, client: { scalar: Uint8Array }): Promise<Uint8Array> {
   if (typeof sealed !== 'string' || sealed === '') return client.scalar;
+  const [{ p256 }, { bytesToBase64url }, { ECDH_P256, subtle }, { openSessionBundle }] = await Promise.all([
+    import('@noble/curves/nist.js'),
+    import('../wallet/encoding'),
+    import('../wallet/webcrypto'),
+    import('../wallet/hpke'),
+  ]);
   const point = p256.getPublicKey(client.scalar, false);
   const jwk: JsonWebKey = { kty: 'EC', crv: 'P-256', x: bytesToBase64url(point.subarray(1, 33)), y: bytesToBase64url(point.subarray(33)), d: bytesToBase64url(client.scalar) };
   const key = await subtle().importKey('jwk', jwk, ECDH_P256, false, ['deriveBits']);
@@ -120,6 +121,7 @@ async function sessionScalar(sealed: unknown, client: { scalar: Uint8Array }): P
 
 /** Writes the session of a verify answer to `file`, owner-only; answers what was written, without the key. */
 export async function saveSession(file: string, answer: Record<string, unknown>, credentialId: string, client: { scalar: Uint8Array }): Promise<Omit<SavedSession, 'privateKey'>> {
+  const [{ p256 }, { bytesToHex, compressPoint }] = await Promise.all([import('@noble/curves/nist.js'), import('../wallet/encoding')]);
   const scalar = await sessionScalar(answer.encryptedSessionSigningKey, client);
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
   const saved: SavedSession = {
@@ -154,5 +156,6 @@ export async function sessionSigner(file: string): Promise<Signer> {
   if (saved.expiresAt && Date.parse(saved.expiresAt) <= Date.now()) {
     throw new UsageError(`--session-key ${file}: the session expired at ${saved.expiresAt}; verify the credential again`);
   }
+  const [{ importSessionKey }, { sessionKeySigner }] = await Promise.all([import('../wallet/keys'), import('../wallet/stamp')]);
   return sessionKeySigner(await importSessionKey(saved.privateKey));
 }

@@ -39,7 +39,7 @@ function quietOnClosedPipes(): void {
 }
 
 /** The whole program. */
-export function program(): Command {
+export async function program(argv: string[]): Promise<Command> {
   const root = new Command('crossborder-sdk')
     .description('The Cross-Border Payments API from the command line: every operation, a local sandbox, webhook listen/trigger, scenario fixtures, and an MCP server.')
     .version(VERSION, '-v, --version')
@@ -47,7 +47,7 @@ export function program(): Command {
     .exitOverride();
   root.configureHelp({ sortSubcommands: true });
   addSandboxCommand(root, action);
-  addResourceCommands(root, action);
+  await addResourceCommands(root, action, argv);
   addListenCommand(root, action);
   addTriggerCommand(root, action);
   addFixturesCommand(root, action);
@@ -66,7 +66,7 @@ export function program(): Command {
 export async function main(argv: string[]): Promise<void> {
   quietOnClosedPipes();
   try {
-    await program().parseAsync(argv, { from: 'user' });
+    await (await program(argv)).parseAsync(argv, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help and version are not errors; everything else commander refuses is a usage error.

@@ -19,9 +19,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
-import { API_VERSION } from '../sandbox/core';
 import { out } from './output';
-import { DEFAULT_SANDBOX_URL, watchParent } from './sandbox';
+import { API_VERSION, DEFAULT_SANDBOX_URL, watchParent } from './sandbox';
 import { UsageError } from './table';
 
 type Action = (json: boolean, body: () => Promise<void>) => Promise<void>;

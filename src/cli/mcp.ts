@@ -15,13 +15,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { parse as parseYaml } from 'yaml';
 import { VERSION } from '../core/version';
 import type { SignedRequestOptions } from '../core/options';
 import { makeClient, pipelineOf, sessionSigner } from './client';
 import { describeError } from './output';
 import { DEFAULT_SANDBOX_URL } from './sandbox';
-import { commandTable, splitInput, UsageError, type CommandSpec } from './table';
+import { commandTable, detailsOf, splitInput, UsageError, type CommandSpec } from './table';
 
 type Action = (json: boolean, body: () => Promise<void>) => Promise<void>;
 
@@ -37,12 +36,12 @@ interface McpOptions {
 export const toolName = (spec: CommandSpec) => spec.words.join('_').replace(/-/g, '_');
 
 /** Summaries and descriptions of the operations, from the document the package ships. */
-function summaries(): Map<string, string> {
+async function summaries(): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   const candidates = ['../openapi/openapi.yaml', '../../openapi/openapi.yaml'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
   const file = candidates.find((p) => existsSync(p));
   if (!file) return found;
-  const doc = parseYaml(readFileSync(file, 'utf8')) as { paths?: Record<string, Record<string, { operationId?: string; summary?: string; description?: string }>> };
+  const doc = (await import('yaml')).parse(readFileSync(file, 'utf8')) as { paths?: Record<string, Record<string, { operationId?: string; summary?: string; description?: string }>> };
   for (const item of Object.values(doc.paths ?? {})) {
     for (const op of Object.values(item)) {
       if (op && typeof op === 'object' && op.operationId) found.set(op.operationId, [op.summary, op.description].filter(Boolean).join('. ').replace(/\s+/g, ' ').trim());
@@ -85,8 +84,8 @@ async function serveMcp(opts: McpOptions): Promise<void> {
   );
   const pipeline = pipelineOf(cb);
   const signer = opts.sessionKey ? await sessionSigner(opts.sessionKey) : undefined;
-  const texts = summaries();
-  const specs = commandTable();
+  const texts = await summaries();
+  const specs = await Promise.all(commandTable().map(detailsOf));
   const byName = new Map(specs.map((s) => [toolName(s), s]));
   const server = new sdk.Server({ name: 'crossborder-sdk', version: VERSION }, { capabilities: { tools: {} } });
   server.setRequestHandler(sdk.types.ListToolsRequestSchema, async () => ({

@@ -10,7 +10,7 @@ import type { Page } from '../core/pagination';
 import type { SignedRequestOptions } from '../core/options';
 import { makeClient, newClientKey, pipelineOf, saveSession, sessionSigner, type ConnectionOptions } from './client';
 import { out, printResult } from './output';
-import { commandTable, jsonSchemaOf, readFlagValue, UsageError, type CommandSpec } from './table';
+import { commandTable, detailsOf, readFlagValue, UsageError, type CommandDetails, type CommandSpec } from './table';
 
 /** Options every API command takes (kept on each command so that they may follow its arguments). */
 export function addConnectionOptions(command: Command): Command {
@@ -47,8 +47,8 @@ export async function readData(text: string): Promise<unknown> {
 }
 
 /** True when the operation's answer is a wallet session (it carries the sealed session key). */
-function answersSession(spec: CommandSpec): boolean {
-  return Boolean(jsonSchemaOf(spec.op.response)?.properties?.encryptedSessionSigningKey);
+function answersSession(spec: CommandDetails): boolean {
+  return Boolean(spec.response?.properties?.encryptedSessionSigningKey);
 }
 
 interface ApiOptions extends ConnectionOptions {
@@ -64,7 +64,7 @@ interface ApiOptions extends ConnectionOptions {
 }
 
 /** The call of one command line: its input and options for the pipeline. */
-async function callOf(spec: CommandSpec, args: string[], opts: ApiOptions): Promise<{ input: CallInput; options: SignedRequestOptions }> {
+async function callOf(spec: CommandDetails, args: string[], opts: ApiOptions): Promise<{ input: CallInput; options: SignedRequestOptions }> {
   const input: CallInput = {};
   if (spec.positionals.length) input.path = Object.fromEntries(spec.positionals.map((name, i) => [name, args[i]!]));
   let body: Record<string, unknown> | undefined;
@@ -97,16 +97,16 @@ async function callOf(spec: CommandSpec, args: string[], opts: ApiOptions): Prom
 }
 
 /** Runs one command line of the table. */
-async function run(spec: CommandSpec, args: string[], opts: ApiOptions): Promise<void> {
+async function run(spec: CommandDetails, args: string[], opts: ApiOptions): Promise<void> {
   const cb = makeClient(opts);
   const pipeline = pipelineOf(cb);
   const { input, options } = await callOf(spec, args, opts);
   const json = opts.json === true;
-  let client: ReturnType<typeof newClientKey> | undefined;
+  let client: Awaited<ReturnType<typeof newClientKey>> | undefined;
   if (opts.saveSession) {
     const body = (input.body ??= {}) as Record<string, unknown>;
     if (body.clientPublicKey === undefined) {
-      client = newClientKey();
+      client = await newClientKey();
       body.clientPublicKey = client.publicKey;
     } else {
       throw new UsageError('--save-session makes the client key itself: leave out --client-public-key');
@@ -138,11 +138,18 @@ async function run(spec: CommandSpec, args: string[], opts: ApiOptions): Promise
   printResult(result, json);
 }
 
+/** True when `argv` runs this command (`customers retrieve …`, `customers get …`, `help customers retrieve`). */
+function invoked(spec: CommandSpec, argv: string[]): boolean {
+  const words = argv[0] === 'help' ? argv.slice(1) : argv;
+  return spec.words.every((word, i) => words[i] === word || (i === spec.words.length - 1 && word === 'retrieve' && words[i] === 'get'));
+}
+
 /**
  * Adds every command of the table to `program`, grouped by their words (`auth credentials verify`).
- * `action` wraps each run (error printing and exit codes live in the entry).
+ * Only the command `argv` runs gets its flags (worked out from the document's schemas, which are
+ * loaded for it alone: a start stays cheap). `action` wraps each run (errors and exit codes).
  */
-export function addResourceCommands(program: Command, action: (json: boolean, body: () => Promise<void>) => Promise<void>): void {
+export async function addResourceCommands(program: Command, action: (json: boolean, body: () => Promise<void>) => Promise<void>, argv: string[]): Promise<void> {
   const groups = new Map<string, Command>();
   const groupOf = (words: string[]): Command => {
     let parent = program;
@@ -164,25 +171,26 @@ export function addResourceCommands(program: Command, action: (json: boolean, bo
     const command = parent.command(verb).description(`${spec.op.method} ${spec.op.path}${spec.op.sandboxOnly ? ' (sandbox only)' : ''}${spec.movesMoney ? ' — moves money' : ''}`);
     if (verb === 'retrieve') command.alias('get');
     for (const name of spec.positionals) command.argument(`<${name}>`);
-    for (const flag of spec.flags) {
+    if (!invoked(spec, argv)) continue;
+    const details = await detailsOf(spec);
+    for (const flag of details.flags) {
       const placeholder = flag.kind === 'boolean' ? '[bool]' : flag.kind === 'json' ? '<json>' : flag.kind === 'list' ? '<a,b,…>' : '<value>';
-      const option = new Option(`${flag.flag} ${placeholder}`, `${flag.in === 'query' ? 'query' : 'body'} field ${flag.name}${flag.choices ? ` (${flag.choices.join(', ')})` : ''}`);
-      command.addOption(option);
+      command.addOption(new Option(`${flag.flag} ${placeholder}`, `${flag.in === 'query' ? 'query' : 'body'} field ${flag.name}${flag.choices ? ` (${flag.choices.join(', ')})` : ''}`));
     }
     if (spec.op.params.body) command.option('--data <json|@file|->', 'the whole body as JSON: inline, @file.json, or - for stdin (flags override its fields)');
     if (spec.op.paginated) command.option('--all', 'every item of every page (with --json, one JSON line per item)');
-    if (spec.op.idempotent || spec.headers.includes('Idempotency-Key')) command.option('--idempotency-key <key>', 'Idempotency-Key to send (default: a new one per call; reuse the one printed to retry a call whose outcome is unknown)');
+    if (spec.op.idempotent || details.headers.includes('Idempotency-Key')) command.option('--idempotency-key <key>', 'Idempotency-Key to send (default: a new one per call; reuse the one printed to retry a call whose outcome is unknown)');
     if (spec.op.method !== 'GET') {
       command.option('--session-key <file>', 'sign a wallet challenge with the session saved by auth credentials verify … --save-session');
       command.option('--signature <sig>', 'relayed flow: the Service-Wallet-Signature of a challenge signed elsewhere (with --request-id)');
     }
-    if (spec.headers.includes('Request-Id') || spec.op.method !== 'GET') command.option('--request-id <id>', 'the challenge requestId (relayed signature), or the Request-Id of a PASSKEY verify');
-    if (answersSession(spec)) command.option('--save-session <file>', 'generate the client key, open the session key of the answer and save it to this file (mode 0600)');
+    if (details.headers.includes('Request-Id') || spec.op.method !== 'GET') command.option('--request-id <id>', 'the challenge requestId (relayed signature), or the Request-Id of a PASSKEY verify');
+    if (answersSession(details)) command.option('--save-session <file>', 'generate the client key, open the session key of the answer and save it to this file (mode 0600)');
     addConnectionOptions(command);
     command.action(async (...received: unknown[]) => {
       const cmd = received.at(-1) as Command;
       const opts = cmd.opts<ApiOptions>();
-      await action(opts.json === true, () => run(spec, cmd.args, opts));
+      await action(opts.json === true, () => run(details, cmd.args, opts));
     });
   }
 }

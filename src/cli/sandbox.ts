@@ -10,17 +10,16 @@
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { WEBHOOK_EVENT_TYPES } from '../generated/operations';
-import { isLoopbackHost } from '../sandbox/control';
-import { API_VERSION } from '../sandbox/core';
-import { stringifyState } from '../sandbox/persist';
-import { createSandboxCore, type RequestLogEntry, type SandboxCore } from '../sandbox/sandbox';
-import { createWebhookKeyPair } from '../sandbox/webhook-keys';
+import type { RequestLogEntry, SandboxCore } from '../sandbox/sandbox';
 import type { DeliveryLogEntry } from '../sandbox/webhooks';
 import type { WebhookKeyPair } from '../webhooks/sign';
 import { readData } from './resources';
 import { UsageError } from './table';
 
 type Action = (json: boolean, body: () => Promise<void>) => Promise<void>;
+
+/** The API's version segment (what the sandbox serves under). */
+export const API_VERSION = '2025-10-13';
 
 /** The default address of a running sandbox. */
 export const DEFAULT_SANDBOX_URL = 'http://127.0.0.1:4010';
@@ -67,7 +66,7 @@ function httpUrl(flag: string) {
 }
 
 /** The key pair kept in `file` (JSON), made and saved (owner-only) on first use. */
-function loadOrCreateKeyPair(file: string): WebhookKeyPair {
+async function loadOrCreateKeyPair(file: string): Promise<WebhookKeyPair> {
   if (existsSync(file)) {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as Partial<WebhookKeyPair>;
     if (typeof saved.privateKeyPem !== 'string' || typeof saved.publicKeyPem !== 'string' || typeof saved.publicKeyHex !== 'string') {
@@ -75,6 +74,7 @@ function loadOrCreateKeyPair(file: string): WebhookKeyPair {
     }
     return saved as WebhookKeyPair;
   }
+  const { createWebhookKeyPair } = await import('../sandbox/webhook-keys');
   const created = createWebhookKeyPair();
   writeFileSync(file, `${JSON.stringify(created, null, 2)}\n`, { mode: 0o600 });
   return created;
@@ -85,7 +85,7 @@ function loadOrCreateKeyPair(file: string): WebhookKeyPair {
  * change, and once more at the end. Answers `changed()` (call it after something may have changed)
  * and `flush()` (write now, synchronously).
  */
-export function stateWriter(sandbox: SandboxCore, file: string, onError: (error: unknown) => void): { changed(): void; flush(): boolean } {
+export function stateWriter(sandbox: SandboxCore, stringifyState: (state: ReturnType<SandboxCore['exportState']>) => string, file: string, onError: (error: unknown) => void): { changed(): void; flush(): boolean } {
   let timer: NodeJS.Timeout | undefined;
   let last: string | undefined;
   const flush = (): boolean => {
@@ -164,6 +164,14 @@ interface ServeOptions {
 
 /** Serves the sandbox until a signal, a closed stdout or the parent's death. */
 async function serve(args: ServeOptions): Promise<void> {
+  // The sandbox's modules are loaded by this command alone.
+  const [{ createSandboxCore }, { stringifyState }, { isLoopbackHost }, core] = await Promise.all([
+    import('../sandbox/sandbox'),
+    import('../sandbox/persist'),
+    import('../sandbox/control'),
+    import('../sandbox/core'),
+  ]);
+  if (core.API_VERSION !== API_VERSION) throw new Error(`the CLI speaks ${API_VERSION}, the sandbox ${core.API_VERSION}`);
   const json = args.json === true;
   const clockMoved = (at: string | undefined) => at !== undefined && Math.abs(Date.parse(at) - Date.now()) > 1_000;
   const line = (text: string, fields: Record<string, unknown>) => {
@@ -192,7 +200,7 @@ async function serve(args: ServeOptions): Promise<void> {
   let keyPair: WebhookKeyPair | undefined;
   if (args.webhookKey) {
     try {
-      keyPair = loadOrCreateKeyPair(args.webhookKey);
+      keyPair = await loadOrCreateKeyPair(args.webhookKey);
     } catch (error) {
       throw new UsageError(`--webhook-key ${args.webhookKey}: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -247,7 +255,7 @@ async function serve(args: ServeOptions): Promise<void> {
   }
   if (args.state) {
     const file = args.state;
-    writer = stateWriter(sandbox, file, (error) => process.stderr.write(`crossborder-sdk: could not save the state to ${file}: ${error instanceof Error ? error.message : String(error)}\n`));
+    writer = stateWriter(sandbox, stringifyState, file, (error) => process.stderr.write(`crossborder-sdk: could not save the state to ${file}: ${error instanceof Error ? error.message : String(error)}\n`));
     // The scheduler settles payments and expires quotes with no request: a slow tick catches those too.
     setInterval(() => writer?.changed(), 1_000).unref();
   }

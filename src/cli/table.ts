@@ -5,8 +5,6 @@
  * openapi/). A new operation in the document is a new command here with no hand-written code.
  * @module
  */
-import * as z from 'zod';
-import * as schemas from '../generated/zod.gen';
 import { operations, type DocumentOperation, type OperationId } from '../generated/operations';
 
 /** A JSON Schema, as `z.toJSONSchema` writes it (only what the CLI reads is typed). */
@@ -38,20 +36,26 @@ export interface FlagSpec {
   required: boolean;
 }
 
-/** One operation as a command. */
+/** One operation as a command: what its name and arguments need (the table is built at every start, so it stays cheap). */
 export interface CommandSpec {
   op: DocumentOperation;
   /** `['quotes', 'execute']`, `['auth', 'credentials', 'verify']`. */
   words: string[];
   /** Path parameters, in the order of the path: the command's positional arguments. */
   positionals: string[];
+  /** True when the operation moves money: a quote executed, a transfer in, a payment approved. */
+  movesMoney: boolean;
+}
+
+/** What a command's flags and the MCP tools need: worked out from the document's schemas when used. */
+export interface CommandDetails extends CommandSpec {
   flags: FlagSpec[];
   /** Header parameters of the document (`Idempotency-Key`, `Service-Wallet-Signature`, `Request-Id`). */
   headers: string[];
   /** The input as one JSON Schema `{ path params…, query…, body }` (the MCP tools' input schema). */
   inputSchema: JsonSchema;
-  /** True when the operation moves money: a quote executed, a transfer in, a payment approved. */
-  movesMoney: boolean;
+  /** The JSON Schema of the answer. */
+  response: JsonSchema | undefined;
 }
 
 /** Operations that move money (what the MCP server needs `--allow-money-movement` for). */
@@ -59,12 +63,20 @@ export const MONEY_MOVING: ReadonlySet<OperationId> = new Set<OperationId>(['exe
 
 const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').replace(/_/g, '-').toLowerCase();
 
+type Schemas = { z: typeof import('zod'); schemas: Record<string, unknown> };
+let loaded: Promise<Schemas> | undefined;
+
+/** The generated zod schemas (large: loaded only by the commands that need them). */
+function loadSchemas(): Promise<Schemas> {
+  return (loaded ??= Promise.all([import('zod'), import('../generated/zod.gen')]).then(([z, schemas]) => ({ z, schemas: schemas as Record<string, unknown> })));
+}
+
 /** The JSON Schema of a generated zod schema (input side: defaults optional). */
-export function jsonSchemaOf(name: string | undefined): JsonSchema | undefined {
+function jsonSchemaOf({ z, schemas }: Schemas, name: string | undefined, io: 'input' | 'output' = 'input'): JsonSchema | undefined {
   if (name === undefined) return undefined;
-  const schema = (schemas as Record<string, unknown>)[name];
+  const schema = schemas[name];
   if (schema === undefined) return undefined;
-  const json = z.toJSONSchema(schema as z.ZodType, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  const json = z.toJSONSchema(schema as import('zod').ZodType, { io, unrepresentable: 'any' }) as JsonSchema;
   delete json.$schema;
   return json;
 }
@@ -120,35 +132,42 @@ export function commandTable(): CommandSpec[] {
   if (table) return table;
   const all = Object.values(operations) as DocumentOperation[];
   const collections = new Set(all.map((op) => op.path));
-  table = all.map((op) => {
-    const path = jsonSchemaOf(op.params.path);
-    const query = jsonSchemaOf(op.params.query);
-    const body = jsonSchemaOf(op.params.body);
-    const headerSchema = jsonSchemaOf(`z${op.id[0]!.toUpperCase()}${op.id.slice(1)}Headers`);
-    const positionals = [...op.path.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!);
-    const flags: FlagSpec[] = [];
-    for (const [where, schema] of [['query', query], ['body', body]] as const) {
-      for (const [name, prop] of propertiesOf(schema)) {
-        if (flags.some((f) => f.name === name)) continue;
-        flags.push({ flag: `--${kebab(name)}`, name, in: where, kind: kindOf(prop.schema), choices: choicesOf(prop.schema), required: prop.required });
-      }
-    }
-    const properties: Record<string, JsonSchema> = {};
-    for (const name of positionals) properties[name] = path?.properties?.[name] ?? { type: 'string' };
-    for (const [name, prop] of propertiesOf(query)) properties[name] = prop.schema;
-    if (body) properties.body = body;
-    const required = [...positionals, ...(op.bodyRequired ? ['body'] : [])];
-    return {
-      op,
-      words: wordsOf(op, collections),
-      positionals,
-      flags,
-      headers: Object.keys(headerSchema?.properties ?? {}),
-      inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}) },
-      movesMoney: MONEY_MOVING.has(op.id as OperationId),
-    };
-  });
+  table = all.map((op) => ({
+    op,
+    words: wordsOf(op, collections),
+    positionals: [...op.path.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!),
+    movesMoney: MONEY_MOVING.has(op.id as OperationId),
+  }));
   return table;
+}
+
+/** A command's flags, headers and input schema, from the document's schemas. */
+export async function detailsOf(spec: CommandSpec): Promise<CommandDetails> {
+  const loaded = await loadSchemas();
+  const { op, positionals } = spec;
+  const path = jsonSchemaOf(loaded, op.params.path);
+  const query = jsonSchemaOf(loaded, op.params.query);
+  const body = jsonSchemaOf(loaded, op.params.body);
+  const headerSchema = jsonSchemaOf(loaded, `z${op.id[0]!.toUpperCase()}${op.id.slice(1)}Headers`);
+  const flags: FlagSpec[] = [];
+  for (const [where, schema] of [['query', query], ['body', body]] as const) {
+    for (const [name, prop] of propertiesOf(schema)) {
+      if (flags.some((f) => f.name === name)) continue;
+      flags.push({ flag: `--${kebab(name)}`, name, in: where, kind: kindOf(prop.schema), choices: choicesOf(prop.schema), required: prop.required });
+    }
+  }
+  const properties: Record<string, JsonSchema> = {};
+  for (const name of positionals) properties[name] = path?.properties?.[name] ?? { type: 'string' };
+  for (const [name, prop] of propertiesOf(query)) properties[name] = prop.schema;
+  if (body) properties.body = body;
+  const required = [...positionals, ...(op.bodyRequired ? ['body'] : [])];
+  return {
+    ...spec,
+    flags,
+    headers: Object.keys(headerSchema?.properties ?? {}),
+    inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}) },
+    response: jsonSchemaOf(loaded, op.response, 'output'),
+  };
 }
 
 /** A value given on the command line, read as the flag's kind says. */

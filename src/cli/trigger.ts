@@ -20,13 +20,11 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import type { Command } from 'commander';
-import { parse as parseYaml } from 'yaml';
 import { operations, type DocumentOperation, type OperationId } from '../generated/operations';
-import { API_VERSION } from '../sandbox/core';
 import { Crossborder } from '../client';
 import { pipelineOf } from './client';
 import { out } from './output';
-import { control, DEFAULT_SANDBOX_URL, refuseUnknownType } from './sandbox';
+import { API_VERSION, control, DEFAULT_SANDBOX_URL, refuseUnknownType } from './sandbox';
 import { readData } from './resources';
 import { splitInput, UsageError } from './table';
 
@@ -45,7 +43,7 @@ const SHORTHANDS: Record<string, OperationId> = { fund: 'sandboxFundInternalAcco
 const CONTROL_STEPS = new Set(['advanceClock', 'expectWebhook', 'expect']);
 
 /** Reads a scenario file (JSON or YAML). */
-export function readScenario(file: string): Scenario {
+export async function readScenario(file: string): Promise<Scenario> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -54,7 +52,7 @@ export function readScenario(file: string): Scenario {
   }
   let value: unknown;
   try {
-    value = /\.json$/i.test(file) ? JSON.parse(text) : parseYaml(text);
+    value = /\.json$/i.test(file) ? JSON.parse(text) : (await import('yaml')).parse(text);
   } catch (error) {
     throw new UsageError(`${file}: not ${/\.json$/i.test(file) ? 'JSON' : 'YAML'} (${error instanceof Error ? error.message : String(error)})`);
   }
@@ -372,7 +370,7 @@ export function addFixturesCommand(program: Command, action: Action): void {
     .option('--json', 'print the named results as one JSON object at the end')
     .action(async (file: string, opts: { url: string; json?: boolean }) =>
       action(opts.json === true, async () => {
-        const scenario = readScenario(file);
+        const scenario = await readScenario(file);
         const log = opts.json ? () => {} : (line: string) => out(`${line}\n`);
         if (scenario.name && !opts.json) out(`${scenario.name}\n`);
         const results = await runScenario(scenario, { url: opts.url, log });

@@ -44,6 +44,8 @@ export async function program(argv: string[]): Promise<Command> {
     .description('The Cross-Border Payments API from the command line: every operation, a local sandbox, webhook listen/trigger, scenario fixtures, and an MCP server.')
     .version(VERSION, '-v, --version')
     .showHelpAfterError('(add --help for usage)')
+    // A command's options only before its subcommands: `sandbox --json` serves, `sandbox uma receive … --json` is the operation's.
+    .enablePositionalOptions()
     .exitOverride();
   root.configureHelp({ sortSubcommands: true });
   addSandboxCommand(root, action);

@@ -369,6 +369,7 @@ export function addSandboxCommand(program: Command, action: Action): void {
     .option('--quiet', 'no request or webhook delivery log')
     .option('--json', 'log JSON lines only on stdout (the banner is one too), one "time" field each')
     .addOption(new Option('--no-watch-parent', 'keep running when the process that started it exits').default(true))
+    .enablePositionalOptions()
     .showHelpAfterError()
     .action(async (opts: ServeOptions) => action(false, () => serve(opts)));
 

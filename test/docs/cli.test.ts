@@ -50,7 +50,7 @@ async function startCli(extra: string[]) {
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no URL within 20 s: ${out}`)), 20_000);
     child.stdout.on('data', () => {
-      const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(out);
+      const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(out) ?? /"kind":"listening".*?"url":"(http:\/\/[\d.]+:\d+)"/.exec(out);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]!);
@@ -104,8 +104,10 @@ describe('the sandbox CLI of docs/testing.md', () => {
         const cb = new Crossborder({ tokenId: 'sandbox', clientSecret: 'sandbox', baseUrl: url });
         await cb.customers.list({ limit: 1 });
       }
-      const lines = (await json.waitFor(/"kind":"request"/)).split('\n').filter((l) => l.startsWith('{'));
-      expect(JSON.parse(lines[0]!)).toMatchObject({ kind: 'request', method: 'GET', path: '/2025-10-13/customers?limit=1', status: 200, replayed: false });
+      const lines = (await json.waitFor(/"kind":"request"/)).split('\n').filter(Boolean);
+      // JSON lines only (`| jq -c .` works): the banner is one of them.
+      expect(JSON.parse(lines[0]!)).toMatchObject({ kind: 'listening', url: json.url });
+      expect(JSON.parse(lines[1]!)).toMatchObject({ kind: 'request', method: 'GET', path: '/2025-10-13/customers?limit=1', status: 200, replayed: false, time: expect.any(String) });
       await new Promise((r) => setTimeout(r, 200));
       expect(quiet.output()).not.toMatch(/GET \/2025-10-13/);
     } finally {
@@ -259,7 +261,7 @@ describe('the sandbox CLI of docs/testing.md', () => {
       const icon = await fetch(`${cli.url}/favicon.ico`);
       expect(icon.status).toBe(204);
       const out = await cli.waitFor(/GET \/_sandbox\/ → 200/);
-      expect(out).toMatch(/^POST \/_sandbox\/clock → 200 \d+ms$/m);
+      expect(out).toMatch(/^\d\d:\d\d:\d\d\.\d{3} \[sandbox [^\]]+\] POST \/_sandbox\/clock → 200 \d+ms$/m);
       expect(out).not.toContain('favicon');
     } finally {
       expect(await cli.stop()).toBe(0);

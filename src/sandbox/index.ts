@@ -16,6 +16,7 @@
  * @module crossborder-sdk/sandbox
  */
 import { createSandboxCore, type SandboxCore, type SandboxOptions } from './sandbox';
+import type { PersistableSandbox, PersistStateOptions, StatePersister } from './state-file';
 
 /** A local sandbox of the service. */
 export type Sandbox = SandboxCore;
@@ -28,6 +29,26 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   return createSandboxCore(options);
 }
 
+/**
+ * Keeps the sandbox's state in `file` as it changes: written atomically (temporary file, fsync,
+ * rename) `delayMs` (default 200) after a change, and at once by `flush()`/`close()` — call `close()`
+ * on shutdown. A process killed without warning loses at most the last `delayMs`. Node only: loads
+ * node:fs lazily, so importing `crossborder-sdk/sandbox` in a browser bundle stays free of node:*.
+ *
+ * ```ts
+ * const sandbox = createSandbox();
+ * if (existsSync(file)) sandbox.importState(readFileSync(file, 'utf8'));
+ * const persister = await persistStateTo(sandbox, file);
+ * process.once('SIGTERM', () => { persister.close(); process.exit(0); });
+ * ```
+ */
+export async function persistStateTo(sandbox: PersistableSandbox, file: string, options: PersistStateOptions = {}): Promise<StatePersister> {
+  const { createStatePersister } = await import('./state-file');
+  return createStatePersister(sandbox, file, options);
+}
+
+export type { PersistableSandbox, PersistStateOptions, StatePersister } from './state-file';
+export { generateControlToken, CONTROL_TOKEN_HEADER } from './exposure';
 export { createClock, type Clock } from './clock';
 export { MAGIC, type FailureReason } from './magic';
 export { API_VERSION } from './core';

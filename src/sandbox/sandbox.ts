@@ -156,12 +156,31 @@ export interface SandboxCore {
    * @throws Error when it is not a sandbox state.
    */
   importState(state: SandboxStateDocument | string): void;
+  /**
+   * Calls `listener` (with no argument) after anything that may have changed the state: a request
+   * answered (other than a preflight or a read of the `/_sandbox/` controls), a scheduler round that
+   * ran tasks (expiry, settlement), a webhook delivery's progress, `reset`, `importState`, a clock
+   * move and `claimInvitation`. It may be called when nothing changed (a GET that created nothing):
+   * compare what you export if that matters. What {@link persistStateTo} writes the state file on.
+   * @returns the unsubscribe.
+   */
+  onChange(listener: () => void): () => void;
   /** Stops timers, deliveries and every server started by `listen()`. */
   close(): Promise<void>;
 }
 
 /** In-process calls (fetch, msw) never cross a network: treated like loopback. */
 const IN_PROCESS: Exposure = { loopback: true };
+
+/**
+ * Whether a request may have changed the state: everything but preflights and the reads of the
+ * `/_sandbox/` controls (an API GET may record something, a UMA lookup for one).
+ */
+function mayChange(method: string, path: string): boolean {
+  const m = method.toUpperCase();
+  if (m === 'OPTIONS' || m === 'HEAD') return false;
+  return !(m === 'GET' && (path === '/_sandbox' || path.startsWith(CONTROL_PREFIX)));
+}
 
 /** Requests the sandbox remembers for the inspector. */
 const REQUEST_LOG_SIZE = 200;
@@ -175,7 +194,19 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
   const base = options.clock ?? createClock();
   // The inspector's live stream: requests answered, and changes no request made (timers, deliveries).
   const listeners = new Set<(event: LiveEvent) => void>();
+  // Whoever keeps the state somewhere (persistStateTo): told after anything that may have changed it.
+  const changeListeners = new Set<() => void>();
+  const changed = () => {
+    for (const listener of [...changeListeners]) {
+      try {
+        listener();
+      } catch (error) {
+        onError(error); // a listener never changes an answer
+      }
+    }
+  };
   const publish = (event: LiveEvent) => {
+    if (event.type === 'change') changed();
     for (const listener of [...listeners]) {
       try {
         listener(event);
@@ -206,10 +237,12 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
       checkAdvance(base.now(), ms); // a custom clock may not check: past the last valid date every answer would fail
       base.advance(ms);
       runDue();
+      changed();
     },
     set(date) {
       base.set(date);
       runDue();
+      changed();
     },
   };
 
@@ -287,6 +320,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     // A browser asks for an icon when it opens the inspector: answer nothing, quietly.
     if (url.pathname === '/favicon.ico' && ['GET', 'HEAD'].includes(req.method.toUpperCase())) return { status: 204, headers: { 'cache-control': 'max-age=86400' }, body: undefined };
     const res = await core(req, exposure);
+    if (mayChange(req.method, url.pathname)) changed();
     // Everything else is logged, /_sandbox/* calls and preflights included, except the inspector
     // page's own reads (it marks them; logging them would make every refresh trigger the next one).
     if (url.pathname.startsWith(CONTROL_PREFIX) && req.header('x-sandbox-inspector') !== undefined) return res;
@@ -387,12 +421,17 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
       },
     },
     environment,
-    claimInvitation: (code, inviteeUma) => claimInvitation(ctx, code, inviteeUma),
+    claimInvitation: (code, inviteeUma) => {
+      const invitation = claimInvitation(ctx, code, inviteeUma);
+      changed();
+      return invitation;
+    },
     reset() {
       scheduler.clear();
       ctx.webhooks.cancel();
       base.set(base.frozen ? startedAt : Date.now() + startOffset);
       Object.assign(ctx, fresh(ctx.ids.nextSequence - 1));
+      changed();
     },
     exportState: () => exportWorld(ctx.world, iso(clock.now()), ctx.ids.nextSequence - 1, webhookIds.nextSequence - 1),
     importState(state) {
@@ -404,6 +443,12 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
       ctx.webhooks.cancel();
       Object.assign(ctx, { ...next, world });
       resume(ctx);
+      changed();
+    },
+    onChange(listener) {
+      const own = () => listener(); // the same function twice is two subscriptions
+      changeListeners.add(own);
+      return () => void changeListeners.delete(own);
     },
     async close() {
       scheduler.dispose();

@@ -1,0 +1,115 @@
+/**
+ * Who may reach the sandbox over HTTP, and with what: the `Host` a request names (DNS rebinding),
+ * the control token that guards the control plane and the configuration writes, and loopback
+ * origins. Pure (no node:*): the in-process adapters (fetch, msw) never go through these checks.
+ * @module
+ */
+
+/** The header that carries the control token. */
+export const CONTROL_TOKEN_HEADER = 'x-sandbox-token';
+
+/** The cookie the inspector page gets when opened with `?token=`, so its own reads carry the token. */
+export const CONTROL_TOKEN_COOKIE = 'crossborder_sandbox_token';
+
+/**
+ * A new control token: 32 random bytes as 64 hex characters (Web Crypto, no node:*). What to pass as
+ * `controlToken` to `createSandbox` when serving beyond loopback; print it for whoever drives the
+ * controls (`X-Sandbox-Token: <token>`).
+ */
+export function generateControlToken(): string {
+  const bytes = new Uint8Array(32);
+  globalThis.crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Equal strings, in a time that does not depend on where they differ. */
+export function sameToken(given: string | undefined, expected: string): boolean {
+  if (given === undefined) return false;
+  const a = new TextEncoder().encode(given);
+  const b = new TextEncoder().encode(expected);
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < b.length; i++) diff |= (a[i] ?? 0) ^ b[i]!;
+  return diff === 0;
+}
+
+/** The value of cookie `name` in a `Cookie` header. */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/**
+ * True for an address only this machine reaches: 127.0.0.0/8, ::1 (and its IPv4-mapped form) and
+ * `localhost` (and `*.localhost`, which browsers resolve to loopback themselves). `0.0.0.0` and `::`
+ * listen on every interface, so they are not.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (h === 'localhost' || h.endsWith('.localhost') || h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
+  const v4 = h.startsWith('::ffff:') ? h.slice('::ffff:'.length) : h;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+}
+
+/** `host[:port]` of a `Host` header, the brackets of an IPv6 literal removed; undefined when it is not one. */
+export function splitHost(value: string): { name: string; port: number | undefined } | undefined {
+  const m = /^(\[[0-9a-fA-F:.]+\]|[^:[\]\s/@]+)(?::(\d{1,5}))?$/.exec(value.trim());
+  if (!m) return undefined;
+  return { name: m[1]!.toLowerCase().replace(/^\[(.*)\]$/, '$1'), port: m[2] === undefined ? undefined : Number(m[2]) };
+}
+
+/** An IP address literal (v4 dotted, or v6), not a name. */
+function isIpLiteral(name: string): boolean {
+  return /^\d{1,3}(\.\d{1,3}){3}$/.test(name) || (name.includes(':') && /^[0-9a-f:.]+$/.test(name));
+}
+
+/** Where a listener is bound. */
+export interface Binding {
+  /** The address `listen()` was given (`127.0.0.1`, `0.0.0.0`, `192.168.1.20`, `::`). */
+  host: string;
+  /** The port bound. */
+  port: number;
+  /** More names a `Host` header may carry (a LAN name such as `devbox.local`). */
+  allowedHosts?: readonly string[] | undefined;
+}
+
+/**
+ * Whether a request's `Host` header may reach a listener bound at `binding` (the DNS rebinding
+ * guard): a loopback name (`localhost`, `127.x.x.x`, `[::1]`, any port: a port forward keeps the
+ * name), the bound address with the bound port, an address literal when bound to every interface
+ * (`0.0.0.0`, `::`: a page cannot rebind a name to an address literal, since its origin would be
+ * that address), or a name from `allowedHosts`. A hostile page that rebinds its own name
+ * (`rebind.evil.example`) to 127.0.0.1 sends that name, and is refused.
+ */
+export function hostAllowed(hostHeader: string | undefined, binding: Binding): boolean {
+  if (hostHeader === undefined) return false;
+  const parsed = splitHost(hostHeader);
+  if (!parsed) return false;
+  const { name, port } = parsed;
+  if (isLoopbackHost(name)) return true;
+  const bound = binding.host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const samePort = port === undefined ? binding.port === 80 : port === binding.port;
+  if (name === bound) return samePort;
+  if ((bound === '0.0.0.0' || bound === '::') && isIpLiteral(name)) return samePort;
+  return (binding.allowedHosts ?? []).some((h) => h.toLowerCase() === name || h.toLowerCase() === `${name}:${port}`);
+}
+
+/**
+ * A loopback origin (`http://localhost:5173`, `http://127.0.0.1:3000`, `http://[::1]:8080`, https
+ * too): a page served from this machine. The sandbox allows these by default.
+ */
+export function isLoopbackOrigin(origin: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+  if (url.origin !== origin) return false; // what browsers send: scheme://host[:port], nothing more
+  const h = url.hostname;
+  return h === 'localhost' || h === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}

@@ -57,7 +57,8 @@ export async function program(argv: string[]): Promise<Command> {
   // Every subcommand reports usage errors as the root does: exit 2, not commander's 1.
   const walk = (command: Command) => {
     command.exitOverride();
-    command.showHelpAfterError('(add --help for usage)');
+    // The sandbox's verbs print their whole usage after an error; the others a hint.
+    if (!(command as unknown as { _showHelpAfterError: unknown })._showHelpAfterError) command.showHelpAfterError('(add --help for usage)');
     for (const sub of command.commands) walk(sub);
   };
   walk(root);

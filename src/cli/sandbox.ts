@@ -7,10 +7,11 @@
  * `docker stop` does not pass the signal on, so the server watches its parent instead).
  * @module
  */
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { WEBHOOK_EVENT_TYPES } from '../generated/operations';
-import type { RequestLogEntry, SandboxCore } from '../sandbox/sandbox';
+import type { StatePersister } from '../sandbox/index';
+import type { RequestLogEntry } from '../sandbox/sandbox';
 import type { DeliveryLogEntry } from '../sandbox/webhooks';
 import type { WebhookKeyPair } from '../webhooks/sign';
 import { readData } from './resources';
@@ -81,39 +82,6 @@ async function loadOrCreateKeyPair(file: string): Promise<WebhookKeyPair> {
 }
 
 /**
- * Keeps `--state FILE` written: atomically (a new file renamed over the old one), shortly after each
- * change, and once more at the end. Answers `changed()` (call it after something may have changed)
- * and `flush()` (write now, synchronously).
- */
-export function stateWriter(sandbox: SandboxCore, stringifyState: (state: ReturnType<SandboxCore['exportState']>) => string, file: string, onError: (error: unknown) => void): { changed(): void; flush(): boolean } {
-  let timer: NodeJS.Timeout | undefined;
-  let last: string | undefined;
-  const flush = (): boolean => {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-    const text = stringifyState(sandbox.exportState());
-    if (text === last) return true;
-    const temporary = `${file}.${process.pid}.tmp`;
-    try {
-      writeFileSync(temporary, text);
-      renameSync(temporary, file);
-      last = text;
-      return true;
-    } catch (error) {
-      rmSync(temporary, { force: true });
-      onError(error);
-      return false;
-    }
-  };
-  return {
-    changed() {
-      timer ??= setTimeout(flush, 100).unref();
-    },
-    flush,
-  };
-}
-
-/**
  * Calls `onGone` once the process that started this one is gone. The parent is watched (its pid
  * changes when it dies: the process is re-parented); when the parent is a `sh -c` wrapper (what
  * npm runs a bin through), its own parent is watched too.
@@ -165,9 +133,9 @@ interface ServeOptions {
 /** Serves the sandbox until a signal, a closed stdout or the parent's death. */
 async function serve(args: ServeOptions): Promise<void> {
   // The sandbox's modules are loaded by this command alone.
-  const [{ createSandboxCore }, { stringifyState }, { isLoopbackHost }, core] = await Promise.all([
+  const [{ createSandboxCore }, { persistStateTo }, { isLoopbackHost }, core] = await Promise.all([
     import('../sandbox/sandbox'),
-    import('../sandbox/persist'),
+    import('../sandbox/index'),
     import('../sandbox/control'),
     import('../sandbox/core'),
   ]);
@@ -179,8 +147,9 @@ async function serve(args: ServeOptions): Promise<void> {
     else process.stdout.write(`${text}\n`);
   };
   const stamp = (at: string | undefined) => `${new Date().toISOString().slice(11, 23)}${clockMoved(at) ? ` [sandbox ${at}]` : ''}`;
+  let listening = false;
   const logRequest = (entry: RequestLogEntry & { at?: string }) => {
-    if (args.quiet) return;
+    if (args.quiet || !listening) return; // the banner first (the --webhook-url set before it is not logged)
     const { at, ...rest } = entry;
     const fields = { kind: 'request', ...rest, ...(clockMoved(at) ? { sandboxTime: at } : {}) };
     line(
@@ -205,20 +174,14 @@ async function serve(args: ServeOptions): Promise<void> {
       throw new UsageError(`--webhook-key ${args.webhookKey}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  let writer: ReturnType<typeof stateWriter> | undefined;
+  let writer: StatePersister | undefined;
   const sandbox = createSandboxCore({
     environment: args.production ? 'production' : 'sandbox',
     seed: args.seed,
     ...(args.corsOrigin ? { cors: { origins: args.corsOrigin } } : {}),
-    onRequest: (entry) => {
-      logRequest(entry);
-      if (entry.method !== 'GET' && entry.method !== 'OPTIONS' && entry.method !== 'HEAD') writer?.changed();
-    },
+    onRequest: logRequest,
     webhookDelivery: {
-      onAttempt: (entry) => {
-        logDelivery(entry);
-        writer?.changed();
-      },
+      onAttempt: logDelivery,
       ...(keyPair ? { keyPair } : {}),
     },
   });
@@ -254,11 +217,13 @@ async function serve(args: ServeOptions): Promise<void> {
     return;
   }
   if (args.state) {
+    // Written atomically shortly after each change (the sandbox says when), and at once on the way out.
     const file = args.state;
-    writer = stateWriter(sandbox, stringifyState, file, (error) => process.stderr.write(`crossborder-sdk: could not save the state to ${file}: ${error instanceof Error ? error.message : String(error)}\n`));
-    // The scheduler settles payments and expires quotes with no request: a slow tick catches those too.
-    setInterval(() => writer?.changed(), 1_000).unref();
+    writer = await persistStateTo(sandbox, file, {
+      onError: (error) => process.stderr.write(`crossborder-sdk: could not save the state to ${file}: ${error instanceof Error ? error.message : String(error)}\n`),
+    });
   }
+  listening = true;
   // Set up before the first line: whoever reads it may stop the process right away.
   let stopping = false;
   let unwatch = () => {};
@@ -275,7 +240,15 @@ async function serve(args: ServeOptions): Promise<void> {
       }
     };
     say(`\nReceived ${why}; shutting down.`, { kind: 'stopping', reason: why });
-    if (args.state && writer?.flush()) say(`State saved to ${args.state}.`, { kind: 'state-saved', file: args.state });
+    if (args.state && writer) {
+      try {
+        // The file is kept written as the state changes; close() writes whatever is still waiting.
+        writer.close();
+        say(`State saved to ${args.state}.`, { kind: 'state-saved', file: args.state });
+      } catch (error) {
+        process.stderr.write(`crossborder-sdk: could not save the state to ${args.state}: ${error instanceof Error ? error.message : String(error)}\n`);
+      }
+    }
     const timer = setTimeout(() => process.exit(0), 3_000).unref();
     sandbox.close().then(
       () => (clearTimeout(timer), process.exit(0)),

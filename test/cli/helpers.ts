@@ -7,15 +7,15 @@ import { createServer, type IncomingMessage } from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { ensurePacked, root } from '../setup/packed';
+import { ensurePacked, packedPaths, root } from '../setup/packed';
 
 export { root };
 
-/** The packed package, built once per tree. */
-export const packed = ensurePacked();
+/** The packed package, built once per tree (CB_TEST_PACKED_KEY: an earlier build, for a quick iteration with CB_TEST_CLI). */
+export const packed = process.env.CB_TEST_PACKED_KEY ? packedPaths(process.env.CB_TEST_PACKED_KEY) : ensurePacked();
 
 /** What `npx crossborder-sdk` runs. */
-export const CLI = join(packed.pkg, (JSON.parse(readFileSync(join(packed.pkg, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin['crossborder-sdk']!);
+export const CLI = process.env.CB_TEST_CLI ?? join(packed.pkg, (JSON.parse(readFileSync(join(packed.pkg, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin['crossborder-sdk']!);
 
 /** The packed SDK (what a user's receiver imports). */
 export const sdk = (): Promise<typeof import('crossborder-sdk')> => import(join(packed.pkg, 'dist/index.js'));

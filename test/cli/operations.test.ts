@@ -82,7 +82,7 @@ describe('resource commands from the operation table', () => {
       op<{ status: string }>('rejectTransaction', 'transactions', 'reject', held2.id, '--reason', 'test'),
       op('lookupExternalAccountReceiver', 'receiver', 'external-account', 'lookup', bank.id, '--customer-id', ada.id),
       op<{ id: string }>('createTransferIn', 'transfer-in', 'create', '--source', JSON.stringify({ accountId: bank.id }), '--destination', JSON.stringify({ accountId: usd.id }), '--amount', '2500'),
-      op('challengeCredential', 'auth', 'credentials', 'challenge', otp.id, '--data', '{}'),
+      op('challengeCredential', 'auth', 'credentials', 'challenge', otp.id),
       op<{ data: unknown[] }>('listCredentials', 'auth', 'credentials', 'list', '--account-id', walletId),
     ]);
     expect([approved.status, rejected.status]).toEqual(['COMPLETED', 'REJECTED']);
@@ -90,15 +90,13 @@ describe('resource commands from the operation table', () => {
     expect(credentials.data).toHaveLength(1);
     // A wallet session saved by verify (mode 0600), then the signed operations answered by the CLI itself.
     const sessionFile = join(dir, 'session.json');
-    const [retrievedQuote, executed, transactions, oneTransaction, session] = await Promise.all([
+    const [retrievedQuote, transactions, oneTransaction, session] = await Promise.all([
       op<{ id: string }>('getQuote', 'quotes', 'retrieve', quote.id),
-      op<{ status: string; transactionId: string }>('executeQuote', 'quotes', 'execute', quote.id),
       op<{ data: unknown[] }>('listTransactions', 'transactions', 'list', '--customer-id', ada.id, '--limit', '2'),
       op<{ id: string }>('getTransaction', 'transactions', 'retrieve', held1.id),
       op<{ id: string; encryptedSessionSigningKey: string }>('verifyCredential', 'auth', 'credentials', 'verify', otp.id, '--type', 'EMAIL_OTP', '--otp', '000000', '--save-session', sessionFile),
     ]);
     expect(retrievedQuote.id).toBe(quote.id);
-    expect(executed.transactionId).toMatch(/^Transaction:/);
     expect(transactions.data).toHaveLength(2);
     expect(oneTransaction.id).toBe(held1.id);
     expect(statSync(sessionFile).mode & 0o777).toBe(0o600);
@@ -110,12 +108,15 @@ describe('resource commands from the operation table', () => {
     expect(unsigned.code).toBe(8);
     expect(JSON.parse(unsigned.err)).toMatchObject({ error: 'SignatureRequiredError', challenge: { requestId: expect.any(String) } });
     const key = ['--session-key', sessionFile];
-    const [privacy, exported, passkey, sessions] = await Promise.all([
+    // The quote is funded from the wallet's account, which now has a credential: executing it is signed too.
+    const [executed, privacy, exported, passkey, sessions] = await Promise.all([
+      op<{ status: string; transactionId: string }>('executeQuote', 'quotes', 'execute', quote.id, ...key),
       op<{ privateEnabled: boolean }>('updateInternalAccount', 'internal-accounts', 'update', walletId, '--private-enabled', 'true', ...key),
       op<{ encryptedWalletCredentials?: string }>('exportInternalAccount', 'internal-accounts', 'export', walletId, '--client-public-key', uncompressedKey(), ...key),
       op<{ id: string; type: string }>('createCredential', 'auth', 'credentials', 'create', '--type', 'PASSKEY', '--account-id', walletId, '--nickname', 'laptop', '--challenge', 'Y2hhbGxlbmdl', '--attestation', JSON.stringify({ credentialId: 'Y3JlZC1pZC0x', clientDataJson: 'e30', attestationObject: 'o2M' }), ...key),
       op<{ data: { id: string }[] }>('listSessions', 'auth', 'sessions', 'list', '--account-id', walletId),
     ]);
+    expect(executed.transactionId).toMatch(/^Transaction:/);
     expect(privacy.privateEnabled).toBe(true);
     expect(exported).toBeTypeOf('object');
     expect(passkey.type).toBe('PASSKEY');

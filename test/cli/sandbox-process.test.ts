@@ -162,10 +162,16 @@ describe('the sandbox process', () => {
   }, 60_000);
 
   it('a delivery to an unreachable endpoint names ECONNREFUSED in the log', async () => {
-    const sandbox = await startSandbox(['--webhook-url', 'http://127.0.0.1:9/hooks']);
+    const { createServer } = await import('node:net');
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise<void>((r) => closed.close(() => r())); // nobody listens there now
+    const sandbox = await startSandbox(['--webhook-url', `http://127.0.0.1:${port}/hooks`]);
     try {
       await cli(['sandbox', 'trigger', 'TEST', '--url', sandbox.url]);
-      expect(await eventually(() => /webhook TEST \S+ → http:\/\/127\.0\.0\.1:9\/hooks fetch failed \(connect ECONNREFUSED 127\.0\.0\.1:9\) \(attempt 1\)/.test(sandbox.output()))).toBe(true);
+      const line = new RegExp(`webhook TEST \\S+ → http://127\\.0\\.0\\.1:${port}/hooks fetch failed \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\) \\(attempt 1\\)`);
+      expect(await eventually(() => line.test(sandbox.output()))).toBe(true);
     } finally {
       expect(await sandbox.stop()).toBe(0);
     }

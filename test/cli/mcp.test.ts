@@ -31,7 +31,8 @@ describe('the MCP server', () => {
       const names = tools.map((t) => t.name);
       expect(names).toContain('customers_retrieve');
       expect(names).toContain('transactions_list');
-      expect(names.filter((n) => /create|update|delete|execute|approve|reject|fund|receive|revoke|verify|challenge|export/.test(n))).toEqual([]);
+      expect(names.filter((n) => /_(create|update|delete|execute|approve|reject|fund|receive|revoke|verify|challenge|export)$/.test(n))).toEqual([]);
+      expect(names).toHaveLength(15);
       const retrieve = tools.find((t) => t.name === 'customers_retrieve')!;
       expect(retrieve.inputSchema).toMatchObject({ type: 'object', properties: { customerId: { type: 'string' } }, required: ['customerId'] });
       expect(retrieve.description).toMatch(/^Get a customer/);

@@ -75,7 +75,7 @@ describe('the sandbox process', () => {
     const consumer = join(dir, 'consumer');
     mkdirSync(join(consumer, 'node_modules', '.bin'), { recursive: true });
     symlinkSync(packed.pkg, join(consumer, 'node_modules', 'crossborder-sdk'), 'dir');
-    symlinkSync('../crossborder-sdk/dist/cli.js', join(consumer, 'node_modules', '.bin', 'crossborder-sdk'));
+    symlinkSync(CLI, join(consumer, 'node_modules', '.bin', 'crossborder-sdk')); // the packed bin
     writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
     const file = join(dir, 'npx.json');
     const npm = spawn('npm', ['exec', '--offline', '--', 'crossborder-sdk', 'sandbox', '--port', '0', '--state', file], { cwd: consumer, stdio: ['ignore', 'pipe', 'pipe'] });

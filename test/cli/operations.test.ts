@@ -152,8 +152,10 @@ describe('resource commands from the operation table', () => {
     const noCredentials = await cli(['customers', 'list'], { env: { CROSSBORDER_BASE_URL: sandbox.url } });
     expect([noCredentials.code, noCredentials.err]).toEqual([2, 'crossborder-sdk: ConfigurationError: Missing tokenId: pass { tokenId } or set CROSSBORDER_TOKEN_ID\n']);
     // Nothing answers: the outcome of a write is unknown, and the key to retry with is printed.
-    const down = await cli(['quotes', 'execute', 'Quote:x', '--max-retries', '0'], { env: { ...env, CROSSBORDER_BASE_URL: 'http://127.0.0.1:9' } });
+    const secret = 'cb-secret-never-printed-4f1c';
+    const down = await cli(['quotes', 'execute', 'Quote:x', '--max-retries', '0'], { env: { ...env, CROSSBORDER_CLIENT_SECRET: secret, CROSSBORDER_BASE_URL: 'http://127.0.0.1:9' } });
     expect(down.code).toBe(7);
+    expect(`${down.out}${down.err}`).not.toContain(secret);
     expect(down.err).toMatch(/Retry with the same key: --idempotency-key [0-9a-f-]{36}/);
   }, 60_000);
 

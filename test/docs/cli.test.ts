@@ -1,6 +1,6 @@
 /** docs/testing.md shows `npx crossborder-sdk sandbox --port 4010`: the same CLI, the packed package's `bin`, on a free port. */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Crossborder } from 'crossborder-sdk';
@@ -185,7 +185,11 @@ describe('the sandbox CLI of docs/testing.md', () => {
       const saved = JSON.parse(readFileSync(file, 'utf8'));
       expect(saved.format).toBe('crossborder-sandbox-state/1');
       expect(saved.lastWebhookSequence).toBe(sequence(eventIds()[0]!));
-      const inode = statSync(file).ino;
+      // Held open, the first run's file keeps its inode (never reused while open) and its bytes: a save
+      // that wrote in place would show here; one that renames a new file over it leaves them whole.
+      const firstText = readFileSync(file, 'utf8');
+      const held = openSync(file, 'r');
+      const inode = fstatSync(held).ino;
       const second = await startCli(['--state', file, '--quiet']);
       try {
         const again = new Crossborder({ tokenId: 'sandbox', clientSecret: 'sandbox', baseUrl: second.url });
@@ -211,6 +215,8 @@ describe('the sandbox CLI of docs/testing.md', () => {
       expect(new Set(eventIds()).size).toBe(3);
       // Saved by writing a new file and renaming it over the old one (a new inode), no temporary left behind.
       expect(statSync(file).ino).not.toBe(inode);
+      expect(readFileSync(held, 'utf8')).toBe(firstText);
+      closeSync(held);
       expect(readdirSync(dir)).toEqual(['state.json']);
     } finally {
       await hook.close();

@@ -27,12 +27,11 @@ export async function main(print: (line: string) => void = console.log): Promise
   const blockedSenders = new Set(['$mallory@sandbox.uma.example']);
   const decide = async (rawBody: Buffer, headers: IncomingHttpHeaders): Promise<Response> => {
     const event = await cb.webhooks.unwrap(rawBody, headers); // checks X-Service-Signature first
-    if ('unknown' in event) return new Response(null, { status: 200 }); // a type this SDK does not know yet
     if (event.type !== 'INCOMING_PAYMENT.PENDING') {
-      print(`webhook   ${event.type}  ${event.id}`);
+      print(`webhook   ${event.type}  ${event.id}`); // other types, including those this SDK does not know yet
       return new Response(null, { status: 200 });
     }
-    const payment = event.data;
+    const payment = event.data; // an IncomingTransaction: the type check narrowed it
     const sender = payment.source.sourceType === 'UMA_ADDRESS' ? payment.source.umaAddress : payment.source.accountId;
     const amount = payment.receivedAmount ? formatAmount(payment.receivedAmount, { code: true }) : '?';
     if (blockedSenders.has(sender)) {

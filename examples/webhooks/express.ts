@@ -1,6 +1,6 @@
 import express from 'express';
 import { WebhookVerificationError, type Crossborder, type UnknownEvent, type WebhookEvent } from 'crossborder-sdk';
-import { handleOnce } from './handle-once';
+import { handleOnce } from './handle-once.js';
 
 export function createWebhookApp(cb: Crossborder, onEvent: (event: WebhookEvent | UnknownEvent) => Promise<void>) {
   const app = express();
@@ -11,7 +11,9 @@ export function createWebhookApp(cb: Crossborder, onEvent: (event: WebhookEvent 
       await handleOnce(event, onEvent);
       res.sendStatus(200);
     } catch (err) {
-      res.sendStatus(err instanceof WebhookVerificationError ? 400 : 500);
+      if (!(err instanceof WebhookVerificationError)) return void res.sendStatus(500); // ours: the service retries
+      console.warn(`webhook refused (${err.reason}): ${err.message}`); // which check failed, e.g. invalid_signature
+      res.sendStatus(400);
     }
   });
   return app;

@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import { WebhookVerificationError, type Crossborder, type UnknownEvent, type WebhookEvent } from 'crossborder-sdk';
-import { handleOnce } from './handle-once';
+import { handleOnce } from './handle-once.js';
 
 export function createWebhookApp(cb: Crossborder, onEvent: (event: WebhookEvent | UnknownEvent) => Promise<void>) {
   const app = Fastify();
@@ -14,7 +14,9 @@ export function createWebhookApp(cb: Crossborder, onEvent: (event: WebhookEvent 
       await handleOnce(event, onEvent);
       return reply.code(200).send();
     } catch (err) {
-      return reply.code(err instanceof WebhookVerificationError ? 400 : 500).send();
+      if (!(err instanceof WebhookVerificationError)) return reply.code(500).send(); // ours: the service retries
+      console.warn(`webhook refused (${err.reason}): ${err.message}`); // which check failed, e.g. invalid_signature
+      return reply.code(400).send();
     }
   });
   return app;

@@ -1,5 +1,5 @@
 import { WebhookVerificationError, type Crossborder, type UnknownEvent, type WebhookEvent } from 'crossborder-sdk';
-import { handleOnce } from './handle-once';
+import { handleOnce } from './handle-once.js';
 
 // Next.js (app/api/webhooks/route.ts): export const POST = createWebhookHandler(new Crossborder(), onEvent);
 export function createWebhookHandler(cb: Crossborder, onEvent: (event: WebhookEvent | UnknownEvent) => Promise<void>) {
@@ -10,7 +10,9 @@ export function createWebhookHandler(cb: Crossborder, onEvent: (event: WebhookEv
       await handleOnce(event, onEvent);
       return new Response(null, { status: 200 });
     } catch (err) {
-      return new Response(null, { status: err instanceof WebhookVerificationError ? 400 : 500 });
+      if (!(err instanceof WebhookVerificationError)) return new Response(null, { status: 500 }); // ours: the service retries
+      console.warn(`webhook refused (${err.reason}): ${err.message}`); // which check failed, e.g. invalid_signature
+      return new Response(null, { status: 400 });
     }
   };
 }

@@ -1,10 +1,10 @@
-import { dedupe, MemoryDedupeStore, type DedupeStore, type WebhookEnvelope } from 'crossborder-sdk';
+import { dedupe, MemoryDedupeStore, type DedupeStore } from 'crossborder-sdk';
 
-// One store per process; with several instances use a shared store (RedisDedupeStore: SET NX PX).
+// One store per process; with several instances use a shared store (RedisDedupeStore: one atomic claim per id).
 const defaultStore = new MemoryDedupeStore();
 
 /** Runs `onEvent` once per event id, however many times the service delivers it. */
-export async function handleOnce<E extends WebhookEnvelope<string, unknown>>(
+export async function handleOnce<E extends { id: string; timestamp: string }>(
   event: E,
   onEvent: (event: E) => Promise<void>,
   store: DedupeStore = defaultStore,

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { WebhookVerificationError, type Crossborder, type UnknownEvent, type WebhookEvent } from 'crossborder-sdk';
-import { handleOnce } from './handle-once';
+import { handleOnce } from './handle-once.js';
 
 export function createWebhookApp(cb: Crossborder, onEvent: (event: WebhookEvent | UnknownEvent) => Promise<void>) {
   const app = new Hono();
@@ -11,7 +11,9 @@ export function createWebhookApp(cb: Crossborder, onEvent: (event: WebhookEvent 
       await handleOnce(event, onEvent);
       return c.body(null, 200);
     } catch (err) {
-      return c.body(null, err instanceof WebhookVerificationError ? 400 : 500);
+      if (!(err instanceof WebhookVerificationError)) return c.body(null, 500); // ours: the service retries
+      console.warn(`webhook refused (${err.reason}): ${err.message}`); // which check failed, e.g. invalid_signature
+      return c.body(null, 400);
     }
   });
   return app;

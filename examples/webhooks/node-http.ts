@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { WebhookVerificationError, type Crossborder, type UnknownEvent, type WebhookEvent } from 'crossborder-sdk';
-import { handleOnce } from './handle-once';
+import { handleOnce } from './handle-once.js';
 
 // cb = new Crossborder(): the service's key comes from CROSSBORDER_WEBHOOK_PUBLIC_KEY (or { webhookPublicKey }).
 export function createWebhookServer(cb: Crossborder, onEvent: (event: WebhookEvent | UnknownEvent) => Promise<void>) {
@@ -13,8 +13,11 @@ export function createWebhookServer(cb: Crossborder, onEvent: (event: WebhookEve
       await handleOnce(event, onEvent);
       res.writeHead(200).end();
     } catch (err) {
-      // 400: failed verification; 500: our own failure (the service retries any non-2xx).
-      res.writeHead(err instanceof WebhookVerificationError ? 400 : 500).end();
+      // 400: failed verification, logged with the check that failed (a stale key says invalid_signature);
+      // 500: our own failure (the service retries any non-2xx).
+      if (!(err instanceof WebhookVerificationError)) return void res.writeHead(500).end();
+      console.warn(`webhook refused (${err.reason}): ${err.message}`);
+      res.writeHead(400).end();
     }
   });
 }

@@ -13,8 +13,11 @@ export const SIZE_BUDGET = {
   initial: 18_500,
   /** The initial chunk plus what the first call loads (its operation's compiled checks): 22.0 kB. */
   firstCall: 22_500,
-  /** `import { Crossborder }` + one call bundled as one file: everything the package can load. Target 25 kB. 30.1 kB. */
-  oneFile: 30_500,
+  /**
+   * `import { Crossborder }` + one call bundled as one file: everything the package can load. Target 25 kB. 30.1 kB;
+   * 30.6 kB with production's secure OTP login in the compiled checks (SMS_OTP, `encryptedOtpBundle`, issue 27).
+   */
+  oneFile: 30_700,
   /** `crossborder-sdk/wallet` for browsers, min+gzip: 19.3 kB since the bundle is opened on WebCrypto directly (was 25.2 kB with @hpke/core). */
   wallet: 20_000,
 } as const;

@@ -170,19 +170,21 @@ export type Credential = {
     id: string;
     /** @description OAUTH - the token's email claim; EMAIL_OTP - the email address; PASSKEY - the supplied nickname. */
     nickname?: string;
+    /** @description EMAIL_OTP and SMS_OTP answers that issue a code - where to seal that code for the secure OTP login. JSON `{version, data, dataSignature, enclaveQuorumPublic}`; `data` is the hex of the JSON `{targetPublic}` (the uncompressed P-256 key to HPKE-seal to), `dataSignature` the hex DER ECDSA P-256 SHA-256 signature of the `data` bytes by the enclave key `enclaveQuorumPublic`, which the client pins. One code, one bundle. */
+    otpEncryptionTargetBundle?: string;
     type: CredentialType;
     /** Format: date-time */
     updatedAt: string;
 };
 
-/** @description PASSKEY challenge body; EMAIL_OTP sends no body. */
+/** @description PASSKEY challenge body (`clientPublicKey` needed by the service); EMAIL_OTP and SMS_OTP send no body or one without `clientPublicKey`. */
 export type CredentialChallengeParams = {
     /** @description Hex of the P-256 public key bound into the session-creation payload, uncompressed (65 bytes) or compressed (33 bytes). */
-    clientPublicKey: string;
+    clientPublicKey?: string;
 };
 
 /** @description Body of `POST /auth/credentials`, by `type`. */
-export type CredentialCreateParams = EmailOtpCredentialCreateParams | OauthCredentialCreateParams | PasskeyCredentialCreateParams | UnknownCredentialCreateParams;
+export type CredentialCreateParams = EmailOtpCredentialCreateParams | SmsOtpCredentialCreateParams | OauthCredentialCreateParams | PasskeyCredentialCreateParams | UnknownCredentialCreateParams;
 
 /** @description All credentials of an account (not paginated). */
 export type CredentialList = {
@@ -190,10 +192,10 @@ export type CredentialList = {
 };
 
 /** @description Open set - the service adds values over time; unknown ones are kept. */
-export type CredentialType = "PASSKEY" | "OAUTH" | "EMAIL_OTP" | (string & {});
+export type CredentialType = "PASSKEY" | "OAUTH" | "EMAIL_OTP" | "SMS_OTP" | (string & {});
 
 /** @description Body of `/verify`, by `type`. */
-export type CredentialVerifyParams = EmailOtpVerifyParams | OauthVerifyParams | PasskeyVerifyParams | UnknownCredentialVerifyParams;
+export type CredentialVerifyParams = EmailOtpVerifyParams | SmsOtpVerifyParams | OauthVerifyParams | PasskeyVerifyParams | UnknownCredentialVerifyParams;
 
 /** @description A fiat (ISO 4217) or crypto (ticker) currency. */
 export type Currency = {
@@ -284,17 +286,22 @@ export type EmailOtpCredentialCreateParams = {
     type: "EMAIL_OTP";
 };
 
+/** @description Either the spec's form `{type, otp, clientPublicKey}` (answers the session at once) or production's secure form `{type, encryptedOtpBundle}` (answers 202, then the session on the signed retry). */
 export type EmailOtpVerifyParams = {
-    /** @description Hex of the P-256 public key the session key is sealed to, uncompressed (65 bytes); compressed (33 bytes), the service seals nothing and the client key pair is the session key. */
-    clientPublicKey: string;
-    /** @description The emailed code (always 000000 in the sandbox). */
-    otp: string;
+    /** @description Spec form - hex of the P-256 public key the session key is sealed to, uncompressed (65 bytes); compressed (33 bytes), the service seals nothing and the client key pair is the session key. */
+    clientPublicKey?: string;
+    encryptedOtpBundle?: EncryptedOtpBundle;
+    /** @description Spec form - the emailed code (always 000000 in the sandbox). */
+    otp?: string;
     /**
      * @description discriminator enum property added by openapi-typescript
      * @enum {string}
      */
     type: "EMAIL_OTP";
 };
+
+/** @description The JSON text `{"encappedPublic","ciphertext"}` (both lower-case hex; `encappedPublic` the uncompressed HPKE `enc`): HPKE base mode, DHKEM(P-256, HKDF-SHA256) / HKDF-SHA256 / AES-256-GCM, info `turnkey_hpke`, AAD = `enc` ‖ target key (both uncompressed), sealing the UTF-8 JSON `{"otp_code","public_key"}` (the code and the compressed hex public key of the client key pair that signs the `verificationToken` and becomes the session key) to the `targetPublic` of `otpEncryptionTargetBundle`. `crossborder-sdk/wallet` makes it. */
+export type EncryptedOtpBundle = string;
 
 /** @description Body of every non-2xx answer of the service. */
 export type ErrorBody = {
@@ -1099,6 +1106,28 @@ export type SignatureChallengeBody = {
     type?: string;
 };
 
+/** @description Register an SMS_OTP credential; the code is sent by SMS. */
+export type SmsOtpCredentialCreateParams = {
+    accountId: string;
+    /** @description E.164 phone number; absent, the phone number of the account's customer. */
+    phoneNumber?: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "SMS_OTP";
+};
+
+/** @description Production's secure OTP login for an SMS_OTP credential (answers 202, then the session on the signed retry). */
+export type SmsOtpVerifyParams = {
+    encryptedOtpBundle: EncryptedOtpBundle;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "SMS_OTP";
+};
+
 /** @description Spark (Bitcoin layer-2) wallet. */
 export type SparkWalletInfo = {
     /**
@@ -1333,7 +1362,7 @@ export type WalletExport = {
     id: string;
 };
 
-/** @description A new wallet session; decrypt `encryptedSessionSigningKey` with the private key matching `clientPublicKey`. Without it (the answer to a compressed `clientPublicKey`), the client key pair itself is the session key. */
+/** @description A new wallet session; decrypt `encryptedSessionSigningKey` with the private key matching `clientPublicKey`. Without it (the answer to a compressed `clientPublicKey`, or to the secure OTP login, where the key pair sealed in `encryptedOtpBundle` is the session key), the client key pair itself is the session key. */
 export type WalletSessionInfo = {
     accountId: string;
     /** @description Base58check of the compressed HPKE `enc` (33 bytes) followed by the AES-256-GCM ciphertext and tag sealing the 32-byte P-256 session private key: base mode, DHKEM(P-256, HKDF-SHA256) / HKDF-SHA256 / AES-256-GCM, info `turnkey_hpke`, AAD = `enc` uncompressed ‖ recipient key uncompressed (a stub in the hosted sandbox). Absent for a client-held session. */

@@ -105,7 +105,7 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
   createCredential: op('createCredential', 'POST', '/auth/credentials', 202),
   revokeCredential: op('revokeCredential', 'DELETE', '/auth/credentials/{id}', 146),
   challengeCredential: op('challengeCredential', 'POST', '/auth/credentials/{id}/challenge', 208),
-  verifyCredential: op('verifyCredential', 'POST', '/auth/credentials/{id}/verify', 216),
+  verifyCredential: op('verifyCredential', 'POST', '/auth/credentials/{id}/verify', 218),
   listSessions: op('listSessions', 'GET', '/auth/sessions', 160),
   revokeSession: op('revokeSession', 'DELETE', '/auth/sessions/{id}', 146),
 };

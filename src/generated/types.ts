@@ -68,7 +68,7 @@ export interface paths {
         put?: never;
         /**
          * Issue an authentication challenge
-         * @description PASSKEY - send `clientPublicKey` and get a WebAuthn `challenge` plus `requestId` for `/verify`. EMAIL_OTP - send no body; a fresh code is emailed (rate limited, 429 with `Retry-After`) and the credential is returned.
+         * @description PASSKEY - send `clientPublicKey` and get a WebAuthn `challenge` plus `requestId` for `/verify`. EMAIL_OTP and SMS_OTP - send no body (or one without `clientPublicKey`); a fresh code is sent (rate limited, 429 with `Retry-After`) and the credential is returned, in production with a fresh `otpEncryptionTargetBundle` for the secure OTP login.
          */
         post: operations["challengeCredential"];
         delete?: never;
@@ -94,7 +94,7 @@ export interface paths {
         put?: never;
         /**
          * Verify a credential and start a session
-         * @description Proves possession of the credential (OTP code, fresh identity token no older than 60 s, or passkey assertion with the challenge's `Request-Id`) and answers a session whose signing key is sealed to `clientPublicKey`.
+         * @description Proves possession of the credential (OTP code, fresh identity token no older than 60 s, or passkey assertion with the challenge's `Request-Id`) and answers a session whose signing key is sealed to `clientPublicKey`. Secure OTP login (production, EMAIL_OTP and SMS_OTP) - send `{type, encryptedOtpBundle}`: the code and the client's public key HPKE-sealed to the credential's `otpEncryptionTargetBundle`. The service answers 202 with a `payloadToSign` carrying a `verificationToken` bound to that public key; sign it with the matching private key and repeat the identical request with `Service-Wallet-Signature` and `Request-Id`. The answer is the session, whose signing key is that key pair (no `encryptedSessionSigningKey`).
          */
         post: operations["verifyCredential"];
         delete?: never;
@@ -1102,25 +1102,27 @@ export interface components {
             id: string;
             /** @description OAUTH - the token's email claim; EMAIL_OTP - the email address; PASSKEY - the supplied nickname. */
             nickname?: string;
+            /** @description EMAIL_OTP and SMS_OTP answers that issue a code - where to seal that code for the secure OTP login. JSON `{version, data, dataSignature, enclaveQuorumPublic}`; `data` is the hex of the JSON `{targetPublic}` (the uncompressed P-256 key to HPKE-seal to), `dataSignature` the hex DER ECDSA P-256 SHA-256 signature of the `data` bytes by the enclave key `enclaveQuorumPublic`, which the client pins. One code, one bundle. */
+            otpEncryptionTargetBundle?: string;
             type: components["schemas"]["CredentialType"];
             /** Format: date-time */
             updatedAt: string;
         };
-        /** @description PASSKEY challenge body; EMAIL_OTP sends no body. */
+        /** @description PASSKEY challenge body (`clientPublicKey` needed by the service); EMAIL_OTP and SMS_OTP send no body or one without `clientPublicKey`. */
         CredentialChallengeParams: {
             /** @description Hex of the P-256 public key bound into the session-creation payload, uncompressed (65 bytes) or compressed (33 bytes). */
-            clientPublicKey: string;
+            clientPublicKey?: string;
         };
         /** @description Body of `POST /auth/credentials`, by `type`. */
-        CredentialCreateParams: components["schemas"]["EmailOtpCredentialCreateParams"] | components["schemas"]["OauthCredentialCreateParams"] | components["schemas"]["PasskeyCredentialCreateParams"];
+        CredentialCreateParams: components["schemas"]["EmailOtpCredentialCreateParams"] | components["schemas"]["SmsOtpCredentialCreateParams"] | components["schemas"]["OauthCredentialCreateParams"] | components["schemas"]["PasskeyCredentialCreateParams"];
         /** @description All credentials of an account (not paginated). */
         CredentialList: {
             data: components["schemas"]["Credential"][];
         };
         /** @description Open set - the service adds values over time; unknown ones are kept. */
-        CredentialType: "PASSKEY" | "OAUTH" | "EMAIL_OTP" | (string & {});
+        CredentialType: "PASSKEY" | "OAUTH" | "EMAIL_OTP" | "SMS_OTP" | (string & {});
         /** @description Body of `/verify`, by `type`. */
-        CredentialVerifyParams: components["schemas"]["EmailOtpVerifyParams"] | components["schemas"]["OauthVerifyParams"] | components["schemas"]["PasskeyVerifyParams"];
+        CredentialVerifyParams: components["schemas"]["EmailOtpVerifyParams"] | components["schemas"]["SmsOtpVerifyParams"] | components["schemas"]["OauthVerifyParams"] | components["schemas"]["PasskeyVerifyParams"];
         /** @description A fiat (ISO 4217) or crypto (ticker) currency. */
         Currency: {
             /** @description ISO 4217 code or crypto ticker, for example USD or BTC. */
@@ -1200,17 +1202,21 @@ export interface components {
              */
             type: "EMAIL_OTP";
         };
+        /** @description Either the spec's form `{type, otp, clientPublicKey}` (answers the session at once) or production's secure form `{type, encryptedOtpBundle}` (answers 202, then the session on the signed retry). */
         EmailOtpVerifyParams: {
-            /** @description Hex of the P-256 public key the session key is sealed to, uncompressed (65 bytes); compressed (33 bytes), the service seals nothing and the client key pair is the session key. */
-            clientPublicKey: string;
-            /** @description The emailed code (always 000000 in the sandbox). */
-            otp: string;
+            /** @description Spec form - hex of the P-256 public key the session key is sealed to, uncompressed (65 bytes); compressed (33 bytes), the service seals nothing and the client key pair is the session key. */
+            clientPublicKey?: string;
+            encryptedOtpBundle?: components["schemas"]["EncryptedOtpBundle"];
+            /** @description Spec form - the emailed code (always 000000 in the sandbox). */
+            otp?: string;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "EMAIL_OTP";
         };
+        /** @description The JSON text `{"encappedPublic","ciphertext"}` (both lower-case hex; `encappedPublic` the uncompressed HPKE `enc`): HPKE base mode, DHKEM(P-256, HKDF-SHA256) / HKDF-SHA256 / AES-256-GCM, info `turnkey_hpke`, AAD = `enc` ‖ target key (both uncompressed), sealing the UTF-8 JSON `{"otp_code","public_key"}` (the code and the compressed hex public key of the client key pair that signs the `verificationToken` and becomes the session key) to the `targetPublic` of `otpEncryptionTargetBundle`. `crossborder-sdk/wallet` makes it. */
+        EncryptedOtpBundle: string;
         /** @description Body of every non-2xx answer of the service. */
         Error: {
             code: components["schemas"]["ErrorCode"];
@@ -1955,6 +1961,26 @@ export interface components {
             /** @description Kind of action awaiting the signature. */
             type?: string;
         };
+        /** @description Register an SMS_OTP credential; the code is sent by SMS. */
+        SmsOtpCredentialCreateParams: {
+            accountId: string;
+            /** @description E.164 phone number; absent, the phone number of the account's customer. */
+            phoneNumber?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "SMS_OTP";
+        };
+        /** @description Production's secure OTP login for an SMS_OTP credential (answers 202, then the session on the signed retry). */
+        SmsOtpVerifyParams: {
+            encryptedOtpBundle: components["schemas"]["EncryptedOtpBundle"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "SMS_OTP";
+        };
         /** @description Spark (Bitcoin layer-2) wallet. */
         SparkWalletInfo: {
             /**
@@ -2165,7 +2191,7 @@ export interface components {
             encryptedWalletCredentials: string;
             id: string;
         };
-        /** @description A new wallet session; decrypt `encryptedSessionSigningKey` with the private key matching `clientPublicKey`. Without it (the answer to a compressed `clientPublicKey`), the client key pair itself is the session key. */
+        /** @description A new wallet session; decrypt `encryptedSessionSigningKey` with the private key matching `clientPublicKey`. Without it (the answer to a compressed `clientPublicKey`, or to the secure OTP login, where the key pair sealed in `encryptedOtpBundle` is the session key), the client key pair itself is the session key. */
         WalletSession: {
             accountId: string;
             /** @description Base58check of the compressed HPKE `enc` (33 bytes) followed by the AES-256-GCM ciphertext and tag sealing the 32-byte P-256 session private key: base mode, DHKEM(P-256, HKDF-SHA256) / HKDF-SHA256 / AES-256-GCM, info `turnkey_hpke`, AAD = `enc` uncompressed ‖ recipient key uncompressed (a stub in the hosted sandbox). Absent for a client-held session. */
@@ -2462,6 +2488,7 @@ export type CustomerType = components['schemas']['CustomerType'];
 export type CustomerUpdateParams = components['schemas']['CustomerUpdateParams'];
 export type EmailOtpCredentialCreateParams = components['schemas']['EmailOtpCredentialCreateParams'];
 export type EmailOtpVerifyParams = components['schemas']['EmailOtpVerifyParams'];
+export type EncryptedOtpBundle = components['schemas']['EncryptedOtpBundle'];
 export type Error = components['schemas']['Error'];
 export type ErrorCode = components['schemas']['ErrorCode'];
 export type ExternalAccount = components['schemas']['ExternalAccount'];
@@ -2521,6 +2548,8 @@ export type SandboxUmaReceiveParams = components['schemas']['SandboxUmaReceivePa
 export type Session = components['schemas']['Session'];
 export type SessionList = components['schemas']['SessionList'];
 export type SignatureChallenge = components['schemas']['SignatureChallenge'];
+export type SmsOtpCredentialCreateParams = components['schemas']['SmsOtpCredentialCreateParams'];
+export type SmsOtpVerifyParams = components['schemas']['SmsOtpVerifyParams'];
 export type SparkWalletInfo = components['schemas']['SparkWalletInfo'];
 export type SupportedCurrency = components['schemas']['SupportedCurrency'];
 export type TestEvent = components['schemas']['TestEvent'];
@@ -2768,6 +2797,11 @@ export interface operations {
                  * @example 7d6c5b4a-3f2e-1d0c-9b8a-796857463524
                  */
                 "Request-Id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description Signed retry only - the API-key stamp over the exact `payloadToSign` bytes, made with the session private key (base64url without padding of a JSON object with `publicKey`, `scheme` and `signature`).
+                 * @example eyJwdWJsaWNLZXkiOiIwMmFiIiwic2NoZW1lIjoiU0lHTkFUVVJFX1NDSEVNRV9US19BUElfUDI1NiIsInNpZ25hdHVyZSI6IjMwNDUifQ
+                 */
+                "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
             };
             path: {
                 /**
@@ -2801,6 +2835,24 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WalletSession"];
+                };
+            };
+            /** @description Secure OTP login, first leg - sign `payloadToSign` (the `verificationToken`) with the key pair whose public key was sealed in `encryptedOtpBundle`, and repeat the identical request with `Service-Wallet-Signature` and `Request-Id` before `expiresAt`. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "EMAIL_OTP",
+                     *       "payloadToSign": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJpZCI6IjEifQ.c2lnbmF0dXJl",
+                     *       "requestId": "7d6c5b4a-3f2e-1d0c-9b8a-796857463524",
+                     *       "expiresAt": "2025-10-13T10:15:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SignatureChallenge"];
                 };
             };
             400: components["responses"]["BadRequest"];

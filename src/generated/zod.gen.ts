@@ -823,6 +823,7 @@ export const zCredential = /* @__PURE__ */ z.object({
     type: zCredentialType,
     credentialId: z.optional(z.string()),
     nickname: z.optional(z.string()),
+    otpEncryptionTargetBundle: z.optional(z.string()),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime()
 });
@@ -840,6 +841,15 @@ export const zCredentialList = /* @__PURE__ */ z.object({
 export const zEmailOtpCredentialCreateParams = /* @__PURE__ */ z.object({
     type: z.literal('EMAIL_OTP'),
     accountId: z.string()
+});
+
+/**
+ * Register an SMS_OTP credential; the code is sent by SMS.
+ */
+export const zSmsOtpCredentialCreateParams = /* @__PURE__ */ z.object({
+    type: z.literal('SMS_OTP'),
+    accountId: z.string(),
+    phoneNumber: z.optional(z.string().check(z.regex(/^\+[1-9]\d{1,14}$/)))
 });
 
 /**
@@ -875,17 +885,18 @@ export const zPasskeyCredentialCreateParams = /* @__PURE__ */ z.object({
 /**
  * Body of `POST /auth/credentials`, by `type`.
  */
-export const zCredentialCreateParams = /* @__PURE__ */ openUnion('type', ["EMAIL_OTP","OAUTH","PASSKEY"], z.discriminatedUnion('type', [
+export const zCredentialCreateParams = /* @__PURE__ */ openUnion('type', ["EMAIL_OTP","SMS_OTP","OAUTH","PASSKEY"], z.discriminatedUnion('type', [
     z.extend(zEmailOtpCredentialCreateParams, { type: z.literal('EMAIL_OTP') }),
+    z.extend(zSmsOtpCredentialCreateParams, { type: z.literal('SMS_OTP') }),
     z.extend(zOauthCredentialCreateParams, { type: z.literal('OAUTH') }),
     z.extend(zPasskeyCredentialCreateParams, { type: z.literal('PASSKEY') })
 ]), z.pick(zEmailOtpCredentialCreateParams, { accountId: true }));
 
 /**
- * PASSKEY challenge body; EMAIL_OTP sends no body.
+ * PASSKEY challenge body (`clientPublicKey` needed by the service); EMAIL_OTP and SMS_OTP send no body or one without `clientPublicKey`.
  */
 export const zCredentialChallengeParams = /* @__PURE__ */ z.object({
-    clientPublicKey: z.string().check(z.regex(/^(04[0-9a-fA-F]{128}|0[23][0-9a-fA-F]{64})$/))
+    clientPublicKey: z.optional(z.string().check(z.regex(/^(04[0-9a-fA-F]{128}|0[23][0-9a-fA-F]{64})$/)))
 });
 
 /**
@@ -904,10 +915,27 @@ export const zPasskeyChallenge = /* @__PURE__ */ z.object({
     expiresAt: z.iso.datetime()
 });
 
+/**
+ * The JSON text `{"encappedPublic","ciphertext"}` (both lower-case hex; `encappedPublic` the uncompressed HPKE `enc`): HPKE base mode, DHKEM(P-256, HKDF-SHA256) / HKDF-SHA256 / AES-256-GCM, info `turnkey_hpke`, AAD = `enc` ‖ target key (both uncompressed), sealing the UTF-8 JSON `{"otp_code","public_key"}` (the code and the compressed hex public key of the client key pair that signs the `verificationToken` and becomes the session key) to the `targetPublic` of `otpEncryptionTargetBundle`. `crossborder-sdk/wallet` makes it.
+ */
+export const zEncryptedOtpBundle = /* @__PURE__ */ z.string();
+
+/**
+ * Either the spec's form `{type, otp, clientPublicKey}` (answers the session at once) or production's secure form `{type, encryptedOtpBundle}` (answers 202, then the session on the signed retry).
+ */
 export const zEmailOtpVerifyParams = /* @__PURE__ */ z.object({
     type: z.literal('EMAIL_OTP'),
-    otp: z.string(),
-    clientPublicKey: z.string().check(z.regex(/^(04[0-9a-fA-F]{128}|0[23][0-9a-fA-F]{64})$/))
+    otp: z.optional(z.string()),
+    clientPublicKey: z.optional(z.string().check(z.regex(/^(04[0-9a-fA-F]{128}|0[23][0-9a-fA-F]{64})$/))),
+    encryptedOtpBundle: z.optional(zEncryptedOtpBundle)
+});
+
+/**
+ * Production's secure OTP login for an SMS_OTP credential (answers 202, then the session on the signed retry).
+ */
+export const zSmsOtpVerifyParams = /* @__PURE__ */ z.object({
+    type: z.literal('SMS_OTP'),
+    encryptedOtpBundle: zEncryptedOtpBundle
 });
 
 export const zOauthVerifyParams = /* @__PURE__ */ z.object({
@@ -938,14 +966,15 @@ export const zPasskeyVerifyParams = /* @__PURE__ */ z.object({
 /**
  * Body of `/verify`, by `type`.
  */
-export const zCredentialVerifyParams = /* @__PURE__ */ openUnion('type', ["EMAIL_OTP","OAUTH","PASSKEY"], z.discriminatedUnion('type', [
+export const zCredentialVerifyParams = /* @__PURE__ */ openUnion('type', ["EMAIL_OTP","SMS_OTP","OAUTH","PASSKEY"], z.discriminatedUnion('type', [
     z.extend(zEmailOtpVerifyParams, { type: z.literal('EMAIL_OTP') }),
+    z.extend(zSmsOtpVerifyParams, { type: z.literal('SMS_OTP') }),
     z.extend(zOauthVerifyParams, { type: z.literal('OAUTH') }),
     z.extend(zPasskeyVerifyParams, { type: z.literal('PASSKEY') })
 ]), z.object({}));
 
 /**
- * A new wallet session; decrypt `encryptedSessionSigningKey` with the private key matching `clientPublicKey`. Without it (the answer to a compressed `clientPublicKey`), the client key pair itself is the session key.
+ * A new wallet session; decrypt `encryptedSessionSigningKey` with the private key matching `clientPublicKey`. Without it (the answer to a compressed `clientPublicKey`, or to the secure OTP login, where the key pair sealed in `encryptedOtpBundle` is the session key), the client key pair itself is the session key.
  */
 export const zWalletSession = /* @__PURE__ */ z.object({
     id: z.string(),
@@ -1631,6 +1660,7 @@ export const zChallengeCredentialResponse = /* @__PURE__ */ z.union([
 export const zVerifyCredentialBody = /* @__PURE__ */ zCredentialVerifyParams;
 
 export const zVerifyCredentialHeaders = /* @__PURE__ */ z.object({
+    'Service-Wallet-Signature': z.optional(z.string()),
     'Request-Id': z.optional(z.string().check(z.minLength(1)))
 });
 
@@ -1638,10 +1668,10 @@ export const zVerifyCredentialPath = /* @__PURE__ */ z.object({
     id: z.string()
 });
 
-/**
- * The new wallet session, with its signing key sealed to `clientPublicKey`.
- */
-export const zVerifyCredentialResponse = /* @__PURE__ */ zWalletSession;
+export const zVerifyCredentialResponse = /* @__PURE__ */ z.union([
+    zWalletSession,
+    zSignatureChallenge
+]);
 
 export const zListSessionsQuery = /* @__PURE__ */ z.object({
     accountId: z.string()

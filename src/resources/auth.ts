@@ -17,8 +17,11 @@ import type {
 } from '../types';
 
 /** Options of {@link Credentials.verify}. */
-export interface VerifyOptions extends RequestOptions {
-  /** PASSKEY only: the `requestId` answered by {@link Credentials.challenge}, sent as `Request-Id`. */
+export interface VerifyOptions extends SignedRequestOptions {
+  /**
+   * PASSKEY: the `requestId` answered by {@link Credentials.challenge}, sent as `Request-Id`. With
+   * `signature` (secure OTP login, relay mode): the `requestId` of the 202 challenge.
+   */
   requestId?: string | undefined;
 }
 
@@ -65,8 +68,9 @@ export class Credentials extends APIResource {
 
   /**
    * Starts authentication. PASSKEY: pass `{ clientPublicKey }`; the answer carries the WebAuthn
-   * `challenge` and the `requestId` for {@link verify}. EMAIL_OTP: no params; sends a fresh code
-   * (rate limited: a {@link RateLimitError} carries `retryAfter`).
+   * `challenge` and the `requestId` for {@link verify}. EMAIL_OTP and SMS_OTP: no params (or params
+   * without `clientPublicKey`); sends a fresh code (rate limited: a {@link RateLimitError} carries
+   * `retryAfter`), and production's answer carries the `otpEncryptionTargetBundle` to seal it to.
    * @example
    * ```ts
    * // PASSKEY: a WebAuthn challenge for the device, and a requestId for verify().
@@ -89,6 +93,12 @@ export class Credentials extends APIResource {
    * Verifies a credential and issues a session whose `encryptedSessionSigningKey` is sealed to the
    * `clientPublicKey` (EMAIL_OTP, OAUTH) or to the key given to {@link challenge} (PASSKEY, with
    * `options.requestId`). Open it on the device with `crossborder-sdk/wallet`.
+   *
+   * Secure OTP login (production's form, EMAIL_OTP and SMS_OTP): send `{ type, encryptedOtpBundle }`
+   * (made on the device by `createOtpLogin` of `crossborder-sdk/wallet`); the service answers 202 with
+   * the verification token to sign, and the call goes through the signed retry like any signed write:
+   * pass `signer` (the login's), or catch {@link SignatureRequiredError} and call again with
+   * `{ signature, requestId }`. The answer is the session; the login's key pair is its session key.
    * @example
    * ```ts
    * // EMAIL_OTP (the code is always 000000 in the sandbox):
@@ -100,6 +110,15 @@ export class Credentials extends APIResource {
    * // Sealed to clientPublicKey: hand it to the device.
    * console.log(session.expiresAt, session.encryptedSessionSigningKey);
    *
+   * // Secure OTP login (production): the code sealed on the device by createOtpLogin() of
+   * // crossborder-sdk/wallet, the 202 answered by that login's signer.
+   * const otpSession = await cb.auth.credentials.verify(
+   *   credentialId,
+   *   { type: 'EMAIL_OTP', encryptedOtpBundle: '{"encappedPublic":"04…","ciphertext":"…"}' },
+   *   { signer },
+   * );
+   * console.log(otpSession.id, otpSession.expiresAt); // no encryptedSessionSigningKey: the login's key pair is the session key
+   *
    * // PASSKEY: the device's assertion, and the requestId of challenge().
    * const passkeySession = await cb.auth.credentials.verify(
    *   credentialId,
@@ -109,6 +128,8 @@ export class Credentials extends APIResource {
    * ```
    */
   verify(credentialId: string, params: CredentialVerifyParams, options?: VerifyOptions | null): APIPromise<WalletSessionInfo> {
+    // A signature with its requestId is the second leg of the signed retry: the core sends both.
+    if (options?.signature !== undefined) return this._client.call(op.verifyCredential, { path: { id: credentialId }, body: params }, options);
     const { requestId, ...rest } = options ?? {};
     if (params?.type === 'PASSKEY' && !requestId) {
       return this._client.reject(

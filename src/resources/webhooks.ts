@@ -26,7 +26,8 @@ export class Webhooks extends APIResource {
    * service's public key and returns the event, typed by its `type`. Once the signature holds the
    * event is always returned: whatever in `data` differs from the document (a missing field, a new
    * value) is listed in `event.issues`, never thrown. An event type this SDK does not know yet comes
-   * back as an {@link UnknownEvent}.
+   * back as an {@link UnknownEvent}; comparing `event.type` with a known type rules it out, so
+   * `if (event.type === 'OUTGOING_PAYMENT.COMPLETED')` narrows `event.data` with no other guard.
    * Pass the body exactly as received (string, bytes, or the Fetch `Request`), never re-serialized JSON.
    * @throws {@link WebhookVerificationError} saying which check failed.
    * @example
@@ -34,12 +35,12 @@ export class Webhooks extends APIResource {
    * // A Fetch handler (Next.js route, Hono, a worker): pass the Request, unread.
    * try {
    *   const event = await cb.webhooks.unwrap(request);
-   *   if ('unknown' in event) {
-   *     console.log('a type this SDK does not know yet:', event.type);
-   *   } else if (event.type === 'OUTGOING_PAYMENT.COMPLETED') {
-   *     console.log(event.data.id, event.data.status);
+   *   if (event.type === 'OUTGOING_PAYMENT.COMPLETED') {
+   *     console.log(event.data.id, event.data.status); // event.data: OutgoingTransaction
    *   } else if (event.type === 'INCOMING_PAYMENT.PENDING') {
    *     console.log(event.data.receivedAmount);
+   *   } else if ('unknown' in event) {
+   *     console.log('a type this SDK does not know yet:', String(event.type));
    *   }
    * } catch (error) {
    *   if (!(error instanceof WebhookVerificationError)) throw error;
@@ -78,7 +79,10 @@ export class Webhooks extends APIResource {
 async function parseEvent(json: unknown): Promise<WebhookEvent | UnknownEvent> {
   const { withIssues } = await loadWebhooks();
   const envelope = json as { id: string; type: string; timestamp: string; data: unknown; issues?: unknown };
-  if (typeof envelope.type !== 'string' || !KNOWN_TYPES.has(envelope.type)) return { ...envelope, unknown: true } as UnknownEvent;
+  if (typeof envelope.type !== 'string' || !KNOWN_TYPES.has(envelope.type)) {
+    const { toUnknownEvent } = await loadWebhooks();
+    return toUnknownEvent(envelope);
+  }
   const { issues: _envelopeIssues, ...event } = envelope;
   const issues = check(await resolveSchema('zWebhookEvent'), event);
   // The envelope's own issues were reported by the same schema check: keep one list.

@@ -6,8 +6,9 @@
  * @module
  */
 import { MAX_CLOCK_MS } from './clock';
-import type { SandboxRequest, SandboxResponse } from './http';
+import { MAX_STREAM_BUFFER_BYTES, type SandboxRequest, type SandboxResponse } from './http';
 import { INSPECTOR_HTML } from './inspector';
+import { isLoopbackOrigin, type Binding } from './exposure';
 
 /** The prefix of the sandbox's own paths. */
 export const CONTROL_PREFIX = '/_sandbox/';
@@ -31,6 +32,8 @@ export interface Controls {
    * made (the scheduler settled a payment, a webhook attempt finished); returns the unsubscribe.
    */
   subscribe(listener: (event: LiveEvent) => void): () => void;
+  /** How many live-stream subscribers there are now. */
+  subscribers(): number;
 }
 
 /** What `/_sandbox/events` streams: `data:` lines for requests, `event: change` for the rest. */
@@ -63,26 +66,27 @@ function authorized(header: string | undefined): boolean {
   }
 }
 
-/**
- * True for an address only this machine reaches: 127.0.0.0/8, ::1 (and its IPv4-mapped form) and
- * `localhost`. `0.0.0.0` and `::` listen on every interface, so they are not.
- */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
-  if (h === 'localhost' || h.endsWith('.localhost') || h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
-  const v4 = h.startsWith('::ffff:') ? h.slice('::ffff:'.length) : h;
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
-}
+export { isLoopbackHost } from './exposure';
 
 /** How a request reached the sandbox. */
 export interface Exposure {
   /**
    * True when the server is bound to a loopback address (or the call is in-process): the inspector page
-   * and its event stream are open, and CORS defaults to `*`. Otherwise both take the Basic
-   * credentials and CORS allows only the configured origins.
+   * and its event stream are open. Otherwise both take the Basic credentials too.
    */
   loopback: boolean;
+  /**
+   * Where the HTTP listener that received the request is bound; undefined for in-process calls (fetch,
+   * msw), which cross no network and carry whatever URL the caller chose, so neither `Host` nor
+   * `Origin` is checked for them.
+   */
+  binding?: Binding | undefined;
+  /** The control token `/_sandbox/*` and `PATCH /config` take over this listener; undefined: none. */
+  controlToken?: string | undefined;
 }
+
+/** Most `/_sandbox/events` subscribers at once; one more is answered 503. */
+export const MAX_EVENT_SUBSCRIBERS = 16;
 
 const UNAUTHORIZED = (message: string): SandboxResponse => ({
   ...error(401, 'UNAUTHORIZED', message),
@@ -102,12 +106,27 @@ export function handleControl(req: SandboxRequest, path: string, controls: Contr
     return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }, body: INSPECTOR_HTML };
   }
   if (req.method.toUpperCase() === 'GET' && path === '/_sandbox/events') {
+    // Each subscriber holds a connection and a buffer: a bounded number of them.
+    if (controls.subscribers() >= MAX_EVENT_SUBSCRIBERS) {
+      const busy = error(503, 'SERVICE_UNAVAILABLE', `The live stream has ${MAX_EVENT_SUBSCRIBERS} subscribers already; close one (an inspector tab) and try again.`);
+      return { ...busy, headers: { ...busy.headers, 'retry-after': '5' } };
+    }
     return {
       status: 200,
       headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' },
       body: undefined,
       stream: (write) => {
-        for (const entry of controls.requests()) write(sse({ type: 'request', entry }));
+        if (controls.subscribers() >= MAX_EVENT_SUBSCRIBERS) return () => {}; // filled meanwhile: an empty stream
+        // The recent requests, newest kept first, as many as fit in half the subscriber's buffer.
+        const replay: string[] = [];
+        let bytes = 0;
+        for (const entry of controls.requests().reverse()) {
+          const event = sse({ type: 'request', entry });
+          bytes += event.length;
+          if (bytes > MAX_STREAM_BUFFER_BYTES / 2) break;
+          replay.unshift(event);
+        }
+        for (const event of replay) write(event);
         return controls.subscribe((event) => write(sse(event)));
       },
     };
@@ -177,38 +196,64 @@ export function handleControl(req: SandboxRequest, path: string, controls: Contr
 /** Options of CORS: origins allowed to call the sandbox from a browser. */
 export interface CorsOptions {
   /**
-   * `'*'` or a list of origins. Default: `'*'` when the sandbox is served on a loopback address (or
-   * called in-process), none when it is bound to another address (`0.0.0.0`, a LAN address).
+   * Origins allowed besides the loopback ones (`http://localhost:*`, `http://127.0.0.1:*`,
+   * `http://[::1]:*`, and https), which are always allowed, as is the sandbox's own origin (the
+   * inspector page). `'*'` allows every origin: on purpose only (any page the developer opens could
+   * then drive the sandbox). Over HTTP a request whose `Origin` is not allowed is refused (403), with or
+   * without a preflight. In-process calls (fetch, msw) are never refused.
    */
   origins?: '*' | string[] | undefined;
 }
 
 /** Headers a preflight allows when it does not name the ones it wants. */
-const DEFAULT_ALLOWED_HEADERS = 'authorization, content-type, idempotency-key, service-wallet-signature, request-id';
+const DEFAULT_ALLOWED_HEADERS = 'authorization, content-type, idempotency-key, service-wallet-signature, request-id, x-sandbox-token';
 const EXPOSED_HEADERS = 'x-request-id, idempotent-replayed, retry-after';
 
-/** The origins allowed: the configured ones, else `*` on loopback and none elsewhere. */
-function allowedOrigins(options: CorsOptions, exposure: Exposure): '*' | string[] {
-  return options.origins ?? (exposure.loopback ? '*' : []);
+/**
+ * How the sandbox answers `origin`: `'*'` or the origin itself when allowed, undefined when refused,
+ * null when the request names no origin (not a cross-origin browser request: nothing to decide).
+ */
+export function originVerdict(origin: string | undefined, options: CorsOptions = {}, exposure: Exposure = { loopback: true }, host?: string): string | undefined | null {
+  if (origin === undefined) return null;
+  if (options.origins === '*') return '*';
+  if (options.origins?.includes(origin)) return origin;
+  if (!exposure.binding) return options.origins === undefined ? '*' : undefined; // in-process: no network, the default stays open
+  if (isLoopbackOrigin(origin)) return origin;
+  // The sandbox's own origin (its inspector page served beyond loopback): `Host` was checked already.
+  try {
+    if (host !== undefined && new URL(origin).host === host.toLowerCase()) return origin;
+  } catch {
+    // not a URL (`null`): refused
+  }
+  return undefined;
 }
 
 /** The CORS headers for a request from `origin` (none when it is not allowed). */
-export function corsHeaders(origin: string | undefined, options: CorsOptions = {}, exposure: Exposure = { loopback: true }): Record<string, string> {
-  const origins = allowedOrigins(options, exposure);
-  if (origins !== '*' && (origin === undefined || !origins.includes(origin))) return {};
+export function corsHeaders(origin: string | undefined, options: CorsOptions = {}, exposure: Exposure = { loopback: true }, host?: string): Record<string, string> {
+  const allowed = originVerdict(origin, options, exposure, host);
+  if (!allowed) return {};
   return {
-    'Access-Control-Allow-Origin': origins === '*' ? '*' : origin!,
+    'Access-Control-Allow-Origin': allowed,
     'Access-Control-Expose-Headers': EXPOSED_HEADERS,
-    ...(origins === '*' ? {} : { Vary: 'Origin' }),
+    ...(allowed === '*' ? {} : { Vary: 'Origin' }),
   };
 }
 
+/** The answer to a request from an origin that is not allowed (no CORS headers: the page reads nothing). */
+export function forbiddenOrigin(origin: string): SandboxResponse {
+  return error(403, 'FORBIDDEN', `Requests from the origin ${JSON.stringify(origin).slice(0, 200)} are not allowed: only loopback origins are, unless the sandbox allows more (cors.origins, the CLI's --cors-origin).`);
+}
+
+/** A list of header names, as `Access-Control-Request-Headers` carries it. */
+const HEADER_LIST = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*,\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+)*$/;
+
 /**
- * Answers a CORS preflight without asking for credentials (a preflight carries none). The headers the
- * page asks for (`Access-Control-Request-Headers`) are allowed as asked: the sandbox reads any header.
+ * Answers a CORS preflight without asking for credentials (a preflight carries none). An allowed
+ * origin gets the headers it asks for (the sandbox reads any header); any other origin gets 403 and
+ * no CORS headers at all.
  */
-export function preflight(origin: string | undefined, options: CorsOptions = {}, exposure: Exposure = { loopback: true }, requestHeaders?: string): SandboxResponse {
-  const headers = corsHeaders(origin, options, exposure);
+export function preflight(origin: string | undefined, options: CorsOptions = {}, exposure: Exposure = { loopback: true }, requestHeaders?: string, host?: string): SandboxResponse {
+  const headers = corsHeaders(origin, options, exposure, host);
   if (!headers['Access-Control-Allow-Origin']) return { status: 403, headers: {}, body: undefined };
   const asked = requestHeaders?.trim();
   return {
@@ -216,7 +261,7 @@ export function preflight(origin: string | undefined, options: CorsOptions = {},
     headers: {
       ...headers,
       'Access-Control-Allow-Methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
-      'Access-Control-Allow-Headers': asked ? asked : DEFAULT_ALLOWED_HEADERS,
+      'Access-Control-Allow-Headers': asked && HEADER_LIST.test(asked) ? asked : DEFAULT_ALLOWED_HEADERS,
       'Access-Control-Max-Age': '600',
       Vary: [headers.Vary, 'Access-Control-Request-Headers'].filter(Boolean).join(', '),
     },

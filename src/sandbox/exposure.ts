@@ -22,6 +22,23 @@ export function generateControlToken(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/**
+ * Checks a `controlToken` option: undefined, or at least 16 visible ASCII characters (it travels in a
+ * header and a cookie).
+ * @throws Error naming the option otherwise (never its value).
+ */
+export function checkControlToken(token: unknown): void {
+  if (token === undefined) return;
+  if (typeof token !== 'string' || token.length < 16 || token.length > 512 || !/^[\x21-\x7e]+$/.test(token) || /[;,"\\]/.test(token)) {
+    throw new Error('controlToken must be a string of 16 to 512 visible ASCII characters without ; , " or \\ (generateControlToken() makes one)');
+  }
+}
+
+/** Whether `listen(port, host)` asks for a control token: always when one is given, and beyond loopback. */
+export function requiresControlToken(host: string, given: string | undefined): boolean {
+  return given !== undefined || !isLoopbackHost(host);
+}
+
 /** Equal strings, in a time that does not depend on where they differ. */
 export function sameToken(given: string | undefined, expected: string): boolean {
   if (given === undefined) return false;

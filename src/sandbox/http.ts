@@ -41,6 +41,13 @@ export function tooLarge(limit: number): string {
   return `The request body exceeds ${limit} bytes (${limit / 1024 / 1024} MiB).`;
 }
 
+/**
+ * Most bytes a live stream (`/_sandbox/events`) holds for one subscriber that does not read: past
+ * this the HTTP adapter closes it (a browser's EventSource reconnects and gets the recent requests
+ * again). The replay of recent requests a new subscriber gets is at most half of it.
+ */
+export const MAX_STREAM_BUFFER_BYTES = 256 * 1024;
+
 /** A response as the core produces it. */
 export interface SandboxResponse {
   status: number;

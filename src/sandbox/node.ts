@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { bodyLimit, decodeUtf8, tooLarge, type SandboxRequest, type SandboxResponse } from './http';
+import { bodyLimit, decodeUtf8, MAX_STREAM_BUFFER_BYTES, tooLarge, type SandboxRequest, type SandboxResponse } from './http';
 
 /** A running HTTP server. */
 export interface ListeningServer {
@@ -36,12 +36,36 @@ function readBody(req: IncomingMessage): Promise<{ body: string | undefined; bod
   });
 }
 
+/** How long a live stream may stay unable to write (`res.write` answered false, no 'drain') before it is closed. */
+export const STREAM_STALL_MS = 15_000;
+
 function send(res: ServerResponse, response: SandboxResponse): void {
   res.writeHead(response.status, response.headers);
   if (response.stream) {
     res.flushHeaders();
-    const stop = response.stream((chunk) => res.write(chunk));
-    res.on('close', stop);
+    // A subscriber that falls behind is closed rather than buffered for: past MAX_STREAM_BUFFER_BYTES
+    // waiting, or unable to take more for STREAM_STALL_MS.
+    let closed = false;
+    let stalled: ReturnType<typeof setTimeout> | undefined;
+    let stop: () => void = () => {};
+    const close = () => {
+      if (closed) return;
+      closed = true;
+      if (stalled !== undefined) clearTimeout(stalled);
+      stop();
+      res.destroy();
+    };
+    res.on('drain', () => {
+      if (stalled !== undefined) clearTimeout(stalled);
+      stalled = undefined;
+    });
+    res.on('close', close);
+    stop = response.stream((chunk) => {
+      if (closed) return;
+      if (!res.write(chunk) && stalled === undefined) stalled = setTimeout(close, STREAM_STALL_MS);
+      if (res.writableLength > MAX_STREAM_BUFFER_BYTES) close();
+    });
+    if (closed) stop(); // closed while replaying
     return;
   }
   res.end(response.body);

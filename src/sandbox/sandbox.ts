@@ -26,7 +26,8 @@ import { routes } from './routes';
 import { claimInvitation } from './routes/platform';
 import { Scheduler } from './scheduler';
 import { createWorld } from './state';
-import { CONTROL_PREFIX, corsHeaders, handleControl, isLoopbackHost, preflight, type Controls, type CorsOptions, type Exposure, type LiveEvent } from './control';
+import { CONTROL_PREFIX, corsHeaders, forbiddenOrigin, handleControl, originVerdict, preflight, type Controls, type CorsOptions, type Exposure, type LiveEvent } from './control';
+import { checkControlToken, CONTROL_TOKEN_COOKIE, CONTROL_TOKEN_HEADER, cookieValue, generateControlToken, hostAllowed, isLoopbackHost, requiresControlToken, sameToken, type Binding } from './exposure';
 import { resume } from './payments';
 import { exportWorld, parseState, type SandboxStateDocument } from './persist';
 import { createWebhookKeyPair } from './webhook-keys';
@@ -50,11 +51,27 @@ export interface SandboxOptions {
    */
   onRequest?: (entry: RequestLogEntry) => void;
   /**
-   * Origins a browser page may call the sandbox from. Default: `'*'` when served on a loopback address
-   * (the default 127.0.0.1) or called in-process; none when `listen()` binds another address, where the
-   * inspector page and `/_sandbox/events` also take the Basic credentials.
+   * Origins a browser page may call the sandbox from over HTTP, besides the loopback origins
+   * (`http://localhost:*`, `http://127.0.0.1:*`, `http://[::1]:*`) and the sandbox's own, which are
+   * always allowed. A request naming another `Origin` is refused (403) and not acted upon.
    */
   cors?: CorsOptions;
+  /**
+   * The control token: when set, every `/_sandbox/*` request (the controls, the state, the inspector and
+   * its event stream) and every `PATCH /config` that arrives over HTTP must carry it in the
+   * `X-Sandbox-Token` header (the inspector page: open it once as `/_sandbox/?token=<token>`, which
+   * sets a same-site cookie). The API's own calls take the Basic credentials as before, and in-process
+   * calls (`fetch`, msw) never need it. At least 16 visible ASCII characters; see
+   * {@link generateControlToken}. Default: none on a loopback address; `listen()` on any other address
+   * (`0.0.0.0`) generates one when none is given and reports it as {@link SandboxServer.controlToken}.
+   */
+  controlToken?: string;
+  /**
+   * More names a request's `Host` header may carry over HTTP (`devbox.local`, `host.docker.internal`,
+   * with or without `:port`). Always accepted: loopback names (`localhost`, `127.x.x.x`, `[::1]`) and the
+   * address `listen()` bound with its port; any other `Host` is refused (421) against DNS rebinding.
+   */
+  allowedHosts?: string[];
 }
 
 /** One request, as the sandbox logs it. */
@@ -110,6 +127,12 @@ export interface SandboxState {
 export interface SandboxServer {
   /** `http://127.0.0.1:<port>`, without the version segment. */
   url: string;
+  /**
+   * The control token this server asks for (`X-Sandbox-Token`): the `controlToken` option, or one
+   * generated because the address is not loopback; undefined when none is asked. Print it for whoever
+   * drives the controls; never log it with the requests.
+   */
+  controlToken?: string | undefined;
   close(): Promise<void>;
 }
 
@@ -121,8 +144,11 @@ export interface SandboxCore {
   handle(request: Request): Promise<Response>;
   /**
    * Serves the sandbox over HTTP on `host` (default 127.0.0.1; keep-alive); `port` 0 (default) picks a
-   * free one. On a non-loopback host (`0.0.0.0`, a LAN address) the inspector and its event stream ask
-   * for the Basic credentials and CORS allows only `cors.origins`.
+   * free one. Requests whose `Host` is neither a loopback name nor this address (nor `allowedHosts`)
+   * are refused with 421, and those from an `Origin` not allowed (see `cors`) with 403. On a
+   * non-loopback host (`0.0.0.0`, a LAN address) the control plane and `PATCH /config` take the control
+   * token (the `controlToken` option, else a generated one: `server.controlToken`), and the inspector
+   * and its event stream ask for the Basic credentials too.
    */
   listen(port?: number, host?: string): Promise<SandboxServer>;
   /** The sandbox clock; `advance`/`set` also run whatever became due (expiry, settlement). */
@@ -182,6 +208,32 @@ function mayChange(method: string, path: string): boolean {
   return !(m === 'GET' && (path === '/_sandbox' || path.startsWith(CONTROL_PREFIX)));
 }
 
+/** `PATCH /config` (under any version segment): where webhooks go, so it takes the control token. */
+function isConfigWrite(method: string, path: string): boolean {
+  const m = method.toUpperCase();
+  return m !== 'GET' && m !== 'HEAD' && m !== 'OPTIONS' && /^\/[^/]+\/config\/?$/.test(path);
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+
+/** 421: a `Host` this server does not answer for (DNS rebinding). */
+function misdirected(): SandboxResponse {
+  return {
+    status: 421,
+    headers: { ...JSON_HEADERS },
+    body: JSON.stringify({ status: 421, code: 'MISDIRECTED_REQUEST', message: 'The Host header names neither a loopback address nor the address the sandbox is bound to (allowedHosts adds names).' }),
+  };
+}
+
+/** 401: the control token is missing or wrong (its value is never echoed). */
+function tokenRequired(cors: Record<string, string>): SandboxResponse {
+  return {
+    status: 401,
+    headers: { ...JSON_HEADERS, ...cors },
+    body: JSON.stringify({ status: 401, code: 'UNAUTHORIZED', message: `This sandbox asks for its control token on /_sandbox/* and PATCH /config: send it in the ${CONTROL_TOKEN_HEADER} header (the inspector page: open /_sandbox/?token=<token> once).` }),
+  };
+}
+
 /** Requests the sandbox remembers for the inspector. */
 const REQUEST_LOG_SIZE = 200;
 
@@ -190,6 +242,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
   const environment = options.environment ?? 'sandbox';
   if (environment !== 'sandbox' && environment !== 'production') throw new Error(`environment must be 'sandbox' or 'production', got '${String(environment)}'`);
   const seed = options.seed ?? 1;
+  checkControlToken(options.controlToken);
   const onError = options.onError ?? ((error: unknown) => console.error('[crossborder sandbox]', error));
   const base = options.clock ?? createClock();
   // The inspector's live stream: requests answered, and changes no request made (timers, deliveries).
@@ -286,9 +339,11 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     redeliver: (eventId) => ctx.webhooks.redeliver(eventId),
     requests: () => [...requestLog],
     subscribe: (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+      const own = (event: LiveEvent) => listener(event);
+      listeners.add(own);
+      return () => void listeners.delete(own);
     },
+    subscribers: () => listeners.size,
   };
   /** A resource of the world by its id, as the API renders it. */
   const resourceData = (id: string): unknown => {
@@ -300,15 +355,30 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     for (const inv of w.invitations.values()) if ((inv as { data: { code: string } }).data.code === id) return structuredClone((inv as { data: unknown }).data);
     return undefined;
   };
-  // CORS on every answer, preflights answered without credentials, and the /_sandbox/ controls; what
-  // is open and which origins are allowed by default depend on the address served (loopback or not).
+  // Over HTTP, in this order: the Host (DNS rebinding), the Origin (a foreign page), then the control
+  // token for the control plane and the configuration writes. Then CORS on every answer, preflights
+  // answered without credentials, and the /_sandbox/ controls. In-process calls skip the three checks.
   const cors = options.cors ?? {};
   const core = async (req: SandboxRequest, exposure: Exposure): Promise<SandboxResponse> => {
     const origin = req.header('origin');
-    if (req.method.toUpperCase() === 'OPTIONS') return preflight(origin, cors, exposure, req.header('access-control-request-headers'));
-    const path = new URL(req.url, 'http://sandbox.invalid').pathname;
-    const res = path.startsWith(CONTROL_PREFIX) ? handleControl(req, path, controls, exposure) : await api(req);
-    Object.assign(res.headers, corsHeaders(origin, cors, exposure));
+    const host = req.header('host');
+    if (exposure.binding && !hostAllowed(host, exposure.binding)) return misdirected();
+    if (req.method.toUpperCase() === 'OPTIONS') return preflight(origin, cors, exposure, req.header('access-control-request-headers'), host);
+    if (exposure.binding && originVerdict(origin, cors, exposure, host) === undefined) return forbiddenOrigin(origin!);
+    const url = new URL(req.url, 'http://sandbox.invalid');
+    const path = url.pathname;
+    const control = path.startsWith(CONTROL_PREFIX) || path === '/_sandbox';
+    let setCookie: string | undefined;
+    if (exposure.controlToken !== undefined && (control || isConfigWrite(req.method, path))) {
+      const token = exposure.controlToken;
+      // The inspector page opened as /_sandbox/?token=…: the token goes into a cookie its own reads carry.
+      const fromQuery = control && req.method.toUpperCase() === 'GET' ? url.searchParams.get('token') ?? undefined : undefined;
+      if (fromQuery !== undefined && sameToken(fromQuery, token)) setCookie = `${CONTROL_TOKEN_COOKIE}=${token}; Path=/_sandbox; HttpOnly; SameSite=Strict`;
+      else if (!sameToken(req.header(CONTROL_TOKEN_HEADER), token) && !sameToken(cookieValue(req.header('cookie'), CONTROL_TOKEN_COOKIE), token)) return tokenRequired(corsHeaders(origin, cors, exposure, host));
+    }
+    const res = control ? handleControl(req, path, controls, exposure) : await api(req);
+    Object.assign(res.headers, corsHeaders(origin, cors, exposure, host));
+    if (setCookie) res.headers['set-cookie'] = setCookie;
     return res;
   };
   // Every way in (fetch, msw, HTTP) goes through here, so each request is logged once: the option's
@@ -327,7 +397,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     const header = (name: string) => Object.entries(res.headers).find(([k]) => k.toLowerCase() === name)?.[1];
     const entry = {
       method: req.method,
-      path: url.pathname + url.search,
+      path: url.pathname + (url.searchParams.has('token') ? url.search.replace(/([?&]token=)[^&]*/g, '$1[redacted]') : url.search),
       status: res.status,
       ms: Math.round(performance.now() - started),
       requestId: header('x-request-id'),
@@ -393,10 +463,16 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     handle,
     async listen(port = 0, host = '127.0.0.1') {
       const { serve } = await import('./node');
-      const exposure: Exposure = { loopback: isLoopbackHost(host) };
+      const loopback = isLoopbackHost(host);
+      // Beyond loopback the control plane always takes a token: the one given, else a new one.
+      const controlToken = requiresControlToken(host, options.controlToken) ? (options.controlToken ?? generateControlToken()) : undefined;
+      const binding: Binding = { host, port, allowedHosts: options.allowedHosts };
+      const exposure: Exposure = { loopback, binding, controlToken };
       const server = await serve((req) => handleRaw(req, exposure), port, host);
+      binding.port = Number(new URL(server.url).port); // before any request is read
       const tracked: SandboxServer = {
         url: server.url,
+        controlToken,
         close: async () => {
           servers.delete(tracked);
           await server.close();

@@ -8,7 +8,8 @@
  * (Request-Id without signature), `REQUEST_ID_REUSED`, `WALLET_SIGNATURE_MALFORMED` (the stamp does
  * not decode), and `WALLET_SIGNATURE_INVALID` with `details.reason` one of `unknown_request_id`,
  * `challenge_expired`, `request_mismatch` (not the identical request), `bad_signature`,
- * `no_active_session` (the key is not an active session of this wallet), `self_revoke`.
+ * `no_active_session` (the key is not an active session of this wallet), `self_revoke`, and for the
+ * secure OTP login's repeat `key_mismatch` (not signed with the key sealed with the code).
  * @module
  */
 import { verifyStamp } from './wallet-crypto';
@@ -17,7 +18,7 @@ import { now, type Call, type Ctx } from './context';
 import { SandboxError } from './errors';
 import { walletId } from './finders';
 import type { Reply } from './http';
-import type { InternalAccountRec, SessionRec } from './state';
+import type { InternalAccountRec, SessionRec, SignedChallengeRec } from './state';
 
 /** Lifetime of a challenge: the spec's "typically 5 minutes". */
 export const CHALLENGE_TTL_MS = 5 * 60_000;
@@ -49,11 +50,11 @@ function newRequestId(ctx: Ctx): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20)}`;
 }
 
-function issueChallenge(ctx: Ctx, call: Call, action: WalletAction): Reply {
+function issueChallenge(ctx: Ctx, call: Call, action: WalletAction, bound?: { payloadToSign: string; publicKey: string }): Reply {
   const requestId = newRequestId(ctx);
   const issuedMs = now(ctx);
   const expiresMs = issuedMs + CHALLENGE_TTL_MS;
-  const payloadToSign = JSON.stringify({
+  const payloadToSign = bound?.payloadToSign ?? JSON.stringify({
     type: action.type,
     walletId: walletId(action.walletSuffix),
     ...action.details,
@@ -73,6 +74,7 @@ function issueChallenge(ctx: Ctx, call: Call, action: WalletAction): Reply {
     path: call.path,
     body: call.rawBody,
     used: false,
+    ...(bound ? { boundPublicKey: bound.publicKey } : {}),
   });
   return { status: 202, body: { type: action.type, payloadToSign, requestId, expiresAt: iso(expiresMs) } };
 }
@@ -91,9 +93,66 @@ export function isSignedRetry(call: Call): boolean {
  * and returns the session that signed it. The `requestId` is spent only when the check passes.
  */
 export async function authorize(ctx: Ctx, call: Call, action: WalletAction): Promise<{ challenge: Reply } | { session: SessionRec }> {
+  const repeat = await checkRepeat(ctx, call, action.walletSuffix);
+  if ('unsigned' in repeat) return { challenge: issueChallenge(ctx, call, action) };
+  const { challenge, publicKey } = repeat;
+  if (challenge.boundPublicKey !== undefined) {
+    throw refuse('WALLET_SIGNATURE_INVALID', 'This challenge is a login challenge, not a wallet action one.', 'request_mismatch');
+  }
+  const at = now(ctx);
+  const session = [...ctx.world.sessions.values()].find(
+    (s) => s.publicKey === publicKey && s.walletSuffix === action.walletSuffix && !s.revoked && s.expiresMs > at,
+  );
+  if (!session) throw refuse('WALLET_SIGNATURE_INVALID', 'The signing key is not an active session of this wallet.', 'no_active_session');
+  if (action.notCredentialId !== undefined && session.credentialId === action.notCredentialId) {
+    throw refuse('WALLET_SIGNATURE_INVALID', 'A credential cannot revoke itself: sign with a session of another credential of this wallet.', 'self_revoke');
+  }
+  spend(challenge);
+  return { session };
+}
+
+/**
+ * Secure OTP login: the 202 challenge whose `payloadToSign` is the verification token, bound to the
+ * public key sealed with the code. The repeat is checked by {@link authorizeBound}.
+ */
+export function issueBoundChallenge(ctx: Ctx, call: Call, action: { type: string; walletSuffix: string; payloadToSign: string; publicKey: string }): Reply {
+  return issueChallenge(ctx, call, { type: action.type, walletSuffix: action.walletSuffix, details: {} }, action);
+}
+
+/**
+ * Checks the signed repeat of a secure OTP login: the same gates as {@link authorize}, but the stamp
+ * must be made with the key bound into the challenge (`details.reason` `key_mismatch` otherwise), not
+ * by a session. Returns that key (compressed hex); the `requestId` is spent.
+ */
+export async function authorizeBound(ctx: Ctx, call: Call, walletSuffix: string): Promise<string> {
+  const repeat = await checkRepeat(ctx, call, walletSuffix);
+  if ('unsigned' in repeat) throw refuse('WALLET_SIGNATURE_MISSING', 'The signed repeat needs Service-Wallet-Signature and Request-Id.');
+  const { challenge, publicKey } = repeat;
+  if (challenge.boundPublicKey === undefined) {
+    throw refuse('WALLET_SIGNATURE_INVALID', 'Request-Id names a wallet action challenge, not a login challenge.', 'request_mismatch');
+  }
+  if (publicKey !== challenge.boundPublicKey) {
+    throw refuse('WALLET_SIGNATURE_INVALID', 'The signing key is not the one sealed with the code (the key bound into the verification token).', 'key_mismatch');
+  }
+  spend(challenge);
+  return publicKey;
+}
+
+/** Marks a challenge used; checked again since a concurrent repeat may have spent it while the signature was verified. */
+function spend(challenge: SignedChallengeRec): void {
+  if (challenge.used) throw refuse('REQUEST_ID_REUSED', 'This requestId has already been used; start again with an unsigned request.');
+  challenge.used = true;
+}
+
+/**
+ * The gates every signed repeat passes: both headers, a known unspent unexpired challenge for the
+ * identical request of this wallet, a stamp that verifies over its `payloadToSign`. `{ unsigned: true }`
+ * when neither header was sent (an unsigned call).
+ */
+async function checkRepeat(ctx: Ctx, call: Call, walletSuffix: string): Promise<{ unsigned: true } | { challenge: SignedChallengeRec; publicKey: string }> {
   const signature = call.header('service-wallet-signature');
   const requestId = call.header('request-id');
-  if (signature === undefined && requestId === undefined) return { challenge: issueChallenge(ctx, call, action) };
+  if (signature === undefined && requestId === undefined) return { unsigned: true };
   if (requestId === undefined) throw refuse('REQUEST_ID_MISSING', 'Service-Wallet-Signature was sent without Request-Id.');
   if (signature === undefined) throw refuse('WALLET_SIGNATURE_MISSING', 'Request-Id was sent without Service-Wallet-Signature.');
 
@@ -103,7 +162,7 @@ export async function authorize(ctx: Ctx, call: Call, action: WalletAction): Pro
   if (now(ctx) >= challenge.expiresMs) {
     throw refuse('WALLET_SIGNATURE_INVALID', `The challenge expired at ${iso(challenge.expiresMs)}; start again with an unsigned request.`, 'challenge_expired');
   }
-  if (challenge.method !== call.method || challenge.path !== call.path || challenge.body !== call.rawBody || challenge.walletSuffix !== action.walletSuffix) {
+  if (challenge.method !== call.method || challenge.path !== call.path || challenge.body !== call.rawBody || challenge.walletSuffix !== walletSuffix) {
     throw refuse('WALLET_SIGNATURE_INVALID', 'The signed repeat must be the identical request (method, path and body bytes) that got the challenge.', 'request_mismatch');
   }
   const verified = await verifyStamp(signature, challenge.payloadToSign);
@@ -112,18 +171,7 @@ export async function authorize(ctx: Ctx, call: Call, action: WalletAction): Pro
       ? refuse('WALLET_SIGNATURE_INVALID', 'The signature does not verify over payloadToSign.', 'bad_signature')
       : refuse('WALLET_SIGNATURE_MALFORMED', 'Service-Wallet-Signature is not a valid API-key stamp.');
   }
-  const at = now(ctx);
-  const session = [...ctx.world.sessions.values()].find(
-    (s) => s.publicKey === verified.publicKey && s.walletSuffix === action.walletSuffix && !s.revoked && s.expiresMs > at,
-  );
-  if (!session) throw refuse('WALLET_SIGNATURE_INVALID', 'The signing key is not an active session of this wallet.', 'no_active_session');
-  if (action.notCredentialId !== undefined && session.credentialId === action.notCredentialId) {
-    throw refuse('WALLET_SIGNATURE_INVALID', 'A credential cannot revoke itself: sign with a session of another credential of this wallet.', 'self_revoke');
-  }
-  // Checked again: a concurrent repeat may have spent the id while the signature was being verified.
-  if (challenge.used) throw refuse('REQUEST_ID_REUSED', 'This requestId has already been used; start again with an unsigned request.');
-  challenge.used = true;
-  return { session };
+  return { challenge, publicKey: verified.publicKey };
 }
 
 /**

@@ -10,13 +10,15 @@ import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'n
 import type { SandboxStateDocument } from './persist';
 import { stringifyState } from './persist';
 
-/** What {@link createStatePersister} needs of a sandbox. */
+/** What `persistStateTo` needs of a sandbox: a `Sandbox` has both. */
 export interface PersistableSandbox {
+  /** The state as a document (what is written). */
   exportState(): SandboxStateDocument;
+  /** Subscribes to changes; returns the unsubscribe. */
   onChange(listener: () => void): () => void;
 }
 
-/** Options of {@link createStatePersister} and `persistStateTo`. */
+/** Options of `persistStateTo`. */
 export interface PersistStateOptions {
   /**
    * How long after a change the file is written, in ms (default 200). Changes in between are written

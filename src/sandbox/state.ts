@@ -86,6 +86,8 @@ export interface CredentialRec extends Rec<Credential> {
   lastOtpChallengeMs?: number | undefined;
   /** `iss`/`sub` of the OAUTH token registered, which later tokens must match. */
   oauthSubject?: string | undefined;
+  /** EMAIL_OTP / SMS_OTP: the target of the last `otpEncryptionTargetBundle` issued, until a code sealed to it is used. */
+  otpTarget?: { privateKey: Uint8Array; issuedMs: number } | undefined;
 }
 
 /** A wallet session; only the public half of its key is kept. */
@@ -111,6 +113,8 @@ export interface SignedChallengeRec {
   path: string;
   body: string;
   used: boolean;
+  /** Secure OTP login: the key the repeat must be signed with (bound into the verification token), instead of a session's. */
+  boundPublicKey?: string | undefined;
 }
 
 /** A PASSKEY `/challenge`, waiting for `/verify`. */

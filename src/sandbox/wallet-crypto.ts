@@ -1,23 +1,29 @@
 /**
  * The service side of wallet crypto, for the local sandbox: issue a session key, seal it to the
- * client's public key (the production bundle format), and check `Service-Wallet-Signature` stamps. WebCrypto and
+ * client's public key (the production bundle format), check `Service-Wallet-Signature` stamps, and
+ * play the OTP enclave of the secure OTP login (signed target bundles, sealed attempts, verification
+ * tokens). WebCrypto and
  * @noble/curves only, so the emulator also runs in browsers (msw).
  * @module
  */
 import { p256 } from '@noble/curves/nist.js';
+import { sha256 } from '@noble/hashes/sha2.js';
 import {
   base64urlToBytes,
+  bytesToBase64url,
   bytesToHex,
   concatBytes,
   derToP1363,
   fromUtf8,
   hexToBytes,
+  p1363ToDer,
   utf8,
 } from '../wallet/encoding';
 import { WalletCryptoError } from '../core/errors';
 import { STAMP_SCHEME } from '../wallet/stamp';
-import { sealSessionBundle } from '../wallet/hpke';
-import { ECDSA_P256, ECDSA_SHA256, P256_SCALAR_LENGTH, subtle } from '../wallet/webcrypto';
+import { hpkeOpen, sealSessionBundle } from '../wallet/hpke';
+import { privateJwk } from '../wallet/keys';
+import { ECDH_P256, ECDSA_P256, ECDSA_SHA256, P256_SCALAR_LENGTH, subtle } from '../wallet/webcrypto';
 
 /** A fresh session key: the raw 32-byte private scalar and the compressed public key (hex). */
 export function generateSessionKeyPair(): { privateKey: Uint8Array; publicKeyCompressedHex: string } {
@@ -89,4 +95,87 @@ function parseStamp(stampValue: string): { publicKey: string; scheme: string; si
     throw new Error('unexpected fields');
   }
   return { publicKey, scheme, signature };
+}
+
+/**
+ * The label the local sandbox's OTP enclave key is derived from (SHA-256 of its UTF-8 bytes). Public
+ * on purpose: the key is a test key; its public half is `LOCAL_SANDBOX_OTP_SIGNER_PUBLIC_KEY`.
+ */
+export const SANDBOX_OTP_ENCLAVE_LABEL = 'crossborder-sdk local sandbox OTP enclave key (public test key, never trusted in production)';
+
+let enclave: { privateKey: Uint8Array; publicKeyHex: string } | undefined;
+
+/** The local sandbox's OTP enclave key: signs target bundles and verification tokens. */
+export function sandboxOtpEnclaveKey(): { privateKey: Uint8Array; publicKeyHex: string } {
+  if (!enclave) {
+    const privateKey = sha256(utf8(SANDBOX_OTP_ENCLAVE_LABEL));
+    enclave = { privateKey, publicKeyHex: bytesToHex(p256.getPublicKey(privateKey, false)) };
+  }
+  return enclave;
+}
+
+/**
+ * A fresh OTP target: its private scalar (kept by the sandbox until the code is used) and the signed
+ * `otpEncryptionTargetBundle` in production's format: JSON `{version, data, dataSignature,
+ * enclaveQuorumPublic}`, `data` the hex of `{"targetPublic": <uncompressed hex>}`, `dataSignature` the
+ * hex DER ECDSA P-256 SHA-256 signature of the `data` bytes by the enclave key.
+ */
+export function issueOtpTarget(): { privateKey: Uint8Array; bundle: string } {
+  const privateKey = p256.utils.randomSecretKey();
+  const data = utf8(JSON.stringify({ targetPublic: bytesToHex(p256.getPublicKey(privateKey, false)) }));
+  const signer = sandboxOtpEnclaveKey();
+  const signature = p1363ToDer(p256.sign(data, signer.privateKey, { prehash: true }));
+  const bundle = JSON.stringify({
+    version: 'v1.0.0',
+    data: bytesToHex(data),
+    dataSignature: bytesToHex(signature),
+    enclaveQuorumPublic: signer.publicKeyHex,
+  });
+  return { privateKey, bundle };
+}
+
+/** What a sealed OTP attempt holds. */
+export interface OtpAttempt {
+  otpCode: string;
+  /** The client public key sealed with the code (hex, as sent; compressed from the SDK). */
+  publicKey: string;
+}
+
+/**
+ * Opens an `encryptedOtpBundle` (`{"encappedPublic","ciphertext"}` hex JSON) with the OTP target's
+ * private scalar. Returns undefined when it is malformed or does not open (the caller answers 401),
+ * the code and public key otherwise.
+ */
+export async function openOtpAttempt(encryptedOtpBundle: string, targetPrivateKey: Uint8Array): Promise<OtpAttempt | undefined> {
+  try {
+    const { encappedPublic, ciphertext } = JSON.parse(encryptedOtpBundle) as Record<string, unknown>;
+    if (typeof encappedPublic !== 'string' || typeof ciphertext !== 'string') return undefined;
+    const { point, jwk } = privateJwk(targetPrivateKey);
+    const key = await subtle().importKey('jwk', jwk, ECDH_P256, false, ['deriveBits']);
+    const plaintext = await hpkeOpen(hexToBytes(encappedPublic, 'encappedPublic'), hexToBytes(ciphertext, 'ciphertext'), key, point, 'encryptedOtpBundle', 'target key');
+    const { otp_code: otpCode, public_key: publicKey } = JSON.parse(fromUtf8(plaintext)) as Record<string, unknown>;
+    if (typeof otpCode !== 'string' || typeof publicKey !== 'string') return undefined;
+    return { otpCode, publicKey };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A `verificationToken` as Turnkey's enclave issues it: an ES256 JWT (header `{"alg":"ES256","typ":"JWT"}`)
+ * signed by the enclave key, with the claims `id`, `verification_type`, `contact`, `organization_id`,
+ * `public_key` (the key bound to the login) and `exp` (milliseconds since the epoch, as a string).
+ */
+export function issueVerificationToken(claims: { id: string; verificationType: string; contact: string; publicKey: string; expiresMs: number }): string {
+  const part = (value: unknown) => bytesToBase64url(utf8(JSON.stringify(value)));
+  const signingInput = `${part({ alg: 'ES256', typ: 'JWT' })}.${part({
+    id: claims.id,
+    verification_type: claims.verificationType,
+    contact: claims.contact,
+    organization_id: 'crossborder-sandbox',
+    public_key: claims.publicKey,
+    exp: String(claims.expiresMs),
+  })}`;
+  const signature = p256.sign(utf8(signingInput), sandboxOtpEnclaveKey().privateKey, { prehash: true });
+  return `${signingInput}.${bytesToBase64url(signature)}`;
 }

@@ -100,7 +100,23 @@ export async function openSessionBundle(bundle: string, recipientPrivateKey: Cry
   if (bytes.length <= 33 + 16) {
     throw new WalletCryptoError('invalid_input', `encryptedSessionSigningKey decodes to ${bytes.length} bytes: too short for a 33-byte enc and a sealed key`);
   }
-  const enc = uncompressed(bytes.subarray(0, 33), 'the bundle enc');
+  return hpkeOpen(bytes.subarray(0, 33), bytes.subarray(33), recipientPrivateKey, recipientPublicKey, 'encryptedSessionSigningKey');
+}
+
+/**
+ * HPKE base-mode open (the suite and `info` of this module, AAD `enc` ‖ recipient key, both
+ * uncompressed). `what` names the sealed value in errors, `recipientName` the key it must be sealed to: `decrypt_failed` when the tag does not
+ * verify (corrupted, or sealed to another key), `unsupported` when WebCrypto itself refuses.
+ */
+export async function hpkeOpen(
+  encBytes: Uint8Array,
+  ciphertext: Uint8Array,
+  recipientPrivateKey: CryptoKey,
+  recipientPublicKey: Uint8Array,
+  what: string,
+  recipientName = 'clientPublicKey',
+): Promise<Bytes> {
+  const enc = uncompressed(encBytes, `the ${what} enc`);
   const recipient = uncompressed(recipientPublicKey, 'the recipient public key');
   let key: CryptoKey;
   let nonce: Bytes;
@@ -111,16 +127,16 @@ export async function openSessionBundle(bundle: string, recipientPrivateKey: Cry
     dh.fill(0);
   } catch (cause) {
     // enc is a valid point (checked above): nothing here depends on the bundle being genuine.
-    throw refused(cause);
+    throw refused(cause, what);
   }
   try {
-    return new Uint8Array(await subtle().decrypt({ name: 'AES-GCM', iv: nonce, additionalData: concat(enc, recipient) }, key, bytes.subarray(33)));
+    return new Uint8Array(await subtle().decrypt({ name: 'AES-GCM', iv: nonce, additionalData: concat(enc, recipient) }, key, own(ciphertext)));
   } catch (cause) {
     // AES-GCM reports a failed authentication, and only that, as OperationError (WebCrypto spec).
-    if ((cause as { name?: unknown } | null)?.name !== 'OperationError') throw refused(cause);
+    if ((cause as { name?: unknown } | null)?.name !== 'OperationError') throw refused(cause, what);
     throw new WalletCryptoError(
       'decrypt_failed',
-      'encryptedSessionSigningKey could not be decrypted: it is corrupted or was sealed to a different clientPublicKey',
+      `${what} could not be decrypted: it is corrupted or was sealed to a different ${recipientName}`,
       { cause },
     );
   }
@@ -130,11 +146,28 @@ export async function openSessionBundle(bundle: string, recipientPrivateKey: Cry
  * The runtime's WebCrypto refused an operation itself (a TypeError for a typed array from another
  * realm, a missing algorithm): said as such, with the runtime's words, not as a bad bundle.
  */
-function refused(cause: unknown): WalletCryptoError {
+function refused(cause: unknown, what: string): WalletCryptoError {
   const said = cause instanceof Error || (typeof cause === 'object' && cause !== null && 'message' in cause)
     ? `${String((cause as Error).name)}: ${String((cause as Error).message)}`
     : String(cause);
-  return new WalletCryptoError('unsupported', `this runtime's WebCrypto refused to open encryptedSessionSigningKey (ECDH P-256, HMAC-SHA-256, AES-256-GCM): ${said}`, { cause });
+  return new WalletCryptoError('unsupported', `this runtime's WebCrypto refused to open ${what} (ECDH P-256, HMAC-SHA-256, AES-256-GCM): ${said}`, { cause });
+}
+
+/**
+ * HPKE base-mode seal to a recipient public key (compressed or uncompressed), with a fresh
+ * ephemeral key: the suite and `info` of this module, AAD `enc` ‖ recipient key (both uncompressed).
+ * @returns `enc` (uncompressed, 65 bytes) and the AES-256-GCM ciphertext with its tag.
+ */
+export async function hpkeSeal(recipientPublicKey: Uint8Array, plaintext: Uint8Array, field = 'clientPublicKey'): Promise<{ enc: Bytes; ciphertext: Bytes }> {
+  const recipient = uncompressed(recipientPublicKey, field);
+  const ephemeral = (await subtle().generateKey(ECDH_P256, false, ['deriveBits'])) as CryptoKeyPair;
+  const enc = new Uint8Array(await subtle().exportKey('raw', ephemeral.publicKey));
+  const peer = await subtle().importKey('raw', recipient, ECDH_P256, false, []);
+  const dh = new Uint8Array(await subtle().deriveBits({ name: 'ECDH', public: peer }, ephemeral.privateKey, 256));
+  const { key, nonce } = await keySchedule(dh, enc, recipient, text(SESSION_BUNDLE_INFO));
+  dh.fill(0);
+  const ciphertext = new Uint8Array(await subtle().encrypt({ name: 'AES-GCM', iv: nonce, additionalData: concat(enc, recipient) }, key, own(plaintext)));
+  return { enc, ciphertext };
 }
 
 /**
@@ -143,13 +176,6 @@ function refused(cause: unknown): WalletCryptoError {
  * @returns base58check of compressed `enc` ‖ ciphertext ‖ tag.
  */
 export async function sealSessionBundle(recipientPublicKey: Uint8Array, plaintext: Uint8Array): Promise<string> {
-  const recipient = uncompressed(recipientPublicKey, 'clientPublicKey');
-  const ephemeral = (await subtle().generateKey(ECDH_P256, false, ['deriveBits'])) as CryptoKeyPair;
-  const enc = new Uint8Array(await subtle().exportKey('raw', ephemeral.publicKey));
-  const peer = await subtle().importKey('raw', recipient, ECDH_P256, false, []);
-  const dh = new Uint8Array(await subtle().deriveBits({ name: 'ECDH', public: peer }, ephemeral.privateKey, 256));
-  const { key, nonce } = await keySchedule(dh, enc, recipient, text(SESSION_BUNDLE_INFO));
-  dh.fill(0);
-  const sealed = new Uint8Array(await subtle().encrypt({ name: 'AES-GCM', iv: nonce, additionalData: concat(enc, recipient) }, key, own(plaintext)));
-  return base58check.encode(concat(compressed(enc, 'enc'), sealed));
+  const { enc, ciphertext } = await hpkeSeal(recipientPublicKey, plaintext);
+  return base58check.encode(concat(compressed(enc, 'enc'), ciphertext));
 }

@@ -1,6 +1,7 @@
 /**
  * `crossborder-sdk/wallet`: the device side of wallet sessions. Generates the client key pair,
- * opens `encryptedSessionSigningKey`, and builds `Service-Wallet-Signature` stamps. Browser-safe:
+ * opens `encryptedSessionSigningKey`, seals OTP codes for the secure OTP login (`createOtpLogin`),
+ * and builds `Service-Wallet-Signature` stamps. Browser-safe:
  * WebCrypto only (plus @noble/curves for the one point computation WebCrypto lacks).
  *
  * ```ts
@@ -15,6 +16,19 @@ export { WalletCryptoError, type WalletCryptoErrorReason } from '../core/errors'
 export { generateClientKeyPair, importSessionKey, SessionKey, type ClientKeyPair } from './keys';
 export { stamp, sessionKeySigner, STAMP_SCHEME, type Signer } from './stamp';
 export { WalletSession, type VerifyAnswer } from './session';
+export {
+  createOtpLogin,
+  encryptOtp,
+  verifyOtpTargetBundle,
+  PRODUCTION_OTP_SIGNER_PUBLIC_KEY,
+  LOCAL_SANDBOX_OTP_SIGNER_PUBLIC_KEY,
+  type CreateOtpLoginParams,
+  type EncryptOtpParams,
+  type OtpLogin,
+  type OtpTarget,
+  type OtpTargetParams,
+  type OtpVerifyBody,
+} from './otp';
 export {
   passkeyAttestation,
   passkeyAssertion,

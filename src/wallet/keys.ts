@@ -61,8 +61,9 @@ export async function importSessionKey(privateKeyHex: string): Promise<SessionKe
 /**
  * A P-256 private scalar as a complete JWK, with its uncompressed public point. WebCrypto cannot
  * import a bare scalar portably (Firefox/Safari need the public point), so noble computes it.
+ * @internal
  */
-function privateJwk(scalar: Uint8Array): { point: Uint8Array; jwk: JsonWebKey } {
+export function privateJwk(scalar: Uint8Array): { point: Uint8Array; jwk: JsonWebKey } {
   const point = p256.getPublicKey(scalar, false);
   return {
     point,

@@ -30,23 +30,40 @@ export interface WebhookEnvelope<Type extends string = string, Data = Record<str
   issues?: ValidationIssue[] | undefined;
 }
 
+declare const unknownEventTypeBrand: unique symbol;
+
+/**
+ * The `type` of an event this version of the SDK does not know: at run time the string the service
+ * sent. It is typed apart from `string` so that comparing `event.type` with a known type (`===`,
+ * `switch`) rules the unknown events out and narrows `event.data` with no other guard. Read it as a
+ * string with `String(event.type)` or `` `${event.type}` ``; to handle a type newer than this SDK,
+ * compare `String(event.type) === 'NEW.TYPE'` inside `if ('unknown' in event)`.
+ */
+export type UnknownEventType = String & { readonly [unknownEventTypeBrand]: true };
+
 /**
  * An event whose `type` this version of the SDK does not know. Returned rather than thrown, so a
- * new event type on the service does not break a deployed handler.
+ * new event type on the service does not break a deployed handler. Tell it apart with
+ * `if ('unknown' in event)`; comparing `event.type` with a known type already excludes it.
  */
 export interface UnknownEvent {
   /** Event id, `Webhook:<id>`. */
   id: string;
-  /** The unrecognized type. */
-  type: string;
+  /** The unrecognized type, as sent (a string at run time; see {@link UnknownEventType}). */
+  type: UnknownEventType;
   /** ISO 8601 date-time. */
   timestamp: string;
   /** The payload, unchecked. */
   data: unknown;
-  /** Marks the event as not recognized; narrow with `if ('unknown' in event)`. */
+  /** Marks the event as not recognized: `if ('unknown' in event)`. */
   unknown: true;
   /** Envelope fields that differ from the document (absent when none). */
   issues?: ValidationIssue[] | undefined;
+}
+
+/** Marks a checked envelope as an {@link UnknownEvent} (its `type` is kept as sent). */
+export function toUnknownEvent(envelope: { id: string; type: unknown; timestamp: string; data: unknown; issues?: unknown }): UnknownEvent {
+  return { ...envelope, unknown: true } as unknown as UnknownEvent;
 }
 
 /** Options of {@link unwrapWebhook}. */
@@ -204,8 +221,7 @@ export function eventParser<P extends Record<string, (envelope: WebhookEnvelope)
     // Own properties only: a type named "constructor" or "__proto__" must not reach Object.prototype.
     const parser = typeof json.type === 'string' && Object.prototype.hasOwnProperty.call(parsers, json.type) ? parsers[json.type] : undefined;
     if (!parser) {
-      const unknownEvent: UnknownEvent = { ...json, unknown: true };
-      return unknownEvent;
+      return toUnknownEvent(json);
     }
     return (await parser(json)) as Awaited<ReturnType<P[keyof P]>>;
   };

@@ -21,13 +21,16 @@ export {
   unwrapWebhook,
   type ParsedEvent,
   type UnknownEvent,
+  type UnknownEventType,
   type UnwrapWebhookOptions,
   type WebhookEnvelope,
 } from './events';
 export {
   MemoryDedupeStore,
   RedisDedupeStore,
+  confirmHandled,
   dedupe,
+  type ClaimOutcome,
   type DedupeOptions,
   type DedupeResult,
   type DedupeStore,

@@ -5,7 +5,7 @@
  * by Node's rules from its node_modules (not this repository's tsconfig paths to src/).
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { bin, root } from '../setup/packed';
@@ -24,8 +24,13 @@ function typecheck(project: string): string {
   }
 }
 
-/** A bundler-resolution project (the examples import each other without extensions, as bundlers and tsx allow). */
-function tsconfig(name: string, files: string[]): string {
+/**
+ * The two settings users' projects have: `Bundler` (Vite, Next.js, tsx) and `NodeNext` (Node's own
+ * ESM rules: relative imports name the `.js` file, as the examples do).
+ */
+const RESOLUTIONS = { bundler: { module: 'esnext', moduleResolution: 'bundler' }, nodenext: { module: 'nodenext', moduleResolution: 'nodenext' } } as const;
+
+function tsconfig(name: string, files: string[], resolution: keyof typeof RESOLUTIONS = 'bundler'): string {
   const path = join(consumer, name);
   const compilerOptions = {
     strict: true,
@@ -36,8 +41,7 @@ function tsconfig(name: string, files: string[]): string {
     types: ['node'],
     esModuleInterop: true,
     skipLibCheck: true,
-    module: 'esnext',
-    moduleResolution: 'bundler',
+    ...RESOLUTIONS[resolution],
   };
   writeFileSync(path, JSON.stringify({ compilerOptions, include: files }, null, 2));
   return path;
@@ -60,8 +64,23 @@ describe('the documentation code, type-checked against the packed package', () =
     expect(existsSync(join(consumer, 'node_modules', 'crossborder-sdk', 'src'))).toBe(false);
   });
 
-  it('type-checks with no error', { timeout: 150_000 }, () => {
-    expect(typecheck(tsconfig('tsconfig.docs.json', DOC_CODE.map((d) => `${d}/**/*.ts`)))).toBe('');
+  for (const resolution of Object.keys(RESOLUTIONS) as (keyof typeof RESOLUTIONS)[]) {
+    it(`type-checks with no error under module/moduleResolution ${resolution}`, { timeout: 150_000 }, () => {
+      expect(typecheck(tsconfig(`tsconfig.docs-${resolution}.json`, DOC_CODE.map((d) => `${d}/**/*.ts`), resolution))).toBe('');
+    });
+  }
+
+  it('an import NodeNext cannot resolve is caught (a relative import without its .js)', { timeout: 150_000 }, () => {
+    const dir = join(consumer, 'examples', 'zz-nodenext');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'client.ts'), "import { Crossborder } from 'crossborder-sdk';\nexport const cb = new Crossborder();\n");
+    writeFileSync(join(dir, 'use.ts'), "import { cb } from './client';\nexport const customers = cb.customers;\n");
+    try {
+      expect(typecheck(tsconfig('tsconfig.zz-bundler.json', ['examples/zz-nodenext/*.ts'], 'bundler'))).toBe('');
+      expect(typecheck(tsconfig('tsconfig.zz-nodenext.json', ['examples/zz-nodenext/*.ts'], 'nodenext'))).toMatch(/use\.ts.*error TS2835/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a mistake in a guide is caught (the check can fail)', { timeout: 150_000 }, () => {

@@ -10,6 +10,8 @@ import {
 } from '../../examples/guides/wallet/backend';
 import { assertPasskey, createPasskey, finishLogin, signChallenge, startLogin } from '../../examples/guides/wallet/device';
 import { makeWalletPrivate, revokeSession } from '../../examples/guides/wallet/signer';
+import { completeSealedCode, finishOtpLogin, sealCode, sendCode, signVerification, verifySealedCode } from '../../examples/guides/wallet/otp';
+import { LOCAL_SANDBOX_OTP_SIGNER_PUBLIC_KEY } from 'crossborder-sdk/wallet';
 import { sandboxClient } from './support';
 
 const bytes = (data: ArrayBuffer | ArrayBufferView) =>
@@ -91,5 +93,28 @@ describe('docs/wallet.md', () => {
     await revokeSession(cb, otpSession.id!, signChallenge);
     const { data: sessions } = await cb.auth.sessions.list({ accountId: walletId });
     expect(sessions.map((s) => s.id)).toEqual([passkeySession.id]);
+  });
+
+  it('the secure OTP login in relay mode: sealed code, signed verification token, session held by the login key', async () => {
+    const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace' });
+    const { data: [account] } = await cb.internalAccounts.list({ customerId: customer.id });
+    const walletId = account!.id.replace(/^InternalAccount:/, 'EmbeddedWallet:');
+    const { credential } = await addCredential(cb, { type: 'EMAIL_OTP', accountId: walletId });
+    if (!credential) throw new Error('the first credential should answer at once');
+
+    const bundle = await sendCode(cb, credential.id);
+    const body = await sealCode(bundle, MAGIC.otp, 'EMAIL_OTP', LOCAL_SANDBOX_OTP_SIGNER_PUBLIC_KEY);
+    expect(Object.keys(body)).toEqual(['type', 'encryptedOtpBundle']);
+    expect(JSON.stringify(body)).not.toContain(MAGIC.otp); // the code is sealed, not sent
+    const first = await verifySealedCode(cb, credential.id, body);
+    if (!first.challenge) throw new Error('the secure OTP login answers 202 first');
+    const session = await finishOtpLogin(await completeSealedCode(cb, credential.id, body, { signature: await signVerification(first.challenge), requestId: first.challenge.requestId }), credential.id);
+    expect(session.credentialId).toBe(credential.id);
+    expect((await cb.auth.sessions.list({ accountId: walletId })).data.map((s) => s.id)).toEqual([session.id]);
+    // The session key signs wallet actions.
+    expect((await makeWalletPrivate(cb, walletId, session)).privateEnabled).toBe(true);
+
+    // The production pin (the default) refuses the local sandbox's bundle, before anything is sent.
+    await expect(sealCode(bundle, MAGIC.otp, 'EMAIL_OTP')).rejects.toThrow(/LOCAL_SANDBOX_OTP_SIGNER_PUBLIC_KEY/);
   });
 });

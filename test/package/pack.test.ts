@@ -36,7 +36,7 @@ afterAll(() => {
 describe('package', () => {
   it('ships only what users need', () => {
     const files = readdirSync(join(consumer, 'node_modules', 'crossborder-sdk'));
-    expect(files.sort()).toEqual(['README.md', 'dist', 'openapi', 'package.json']);
+    expect(files.sort()).toEqual(['LICENSE', 'README.md', 'dist', 'docs', 'examples', 'openapi', 'package.json']);
     expect(readdirSync(join(consumer, 'node_modules', 'crossborder-sdk', 'openapi'))).toEqual(['openapi.yaml']);
   });
 
@@ -107,8 +107,20 @@ describe('package', () => {
     } catch (error) {
       failure = String((error as { stderr?: string }).stderr);
     }
-    expect(failure).toMatch(/Cannot find (package|module) 'msw'/);
+    // Says which package is missing, that it is the optional peer, and the command that installs it.
+    expect(failure).toContain('crossborder-sdk/sandbox/msw needs msw, an optional peer dependency of crossborder-sdk that is not installed: run `npm install --save-dev msw`');
     expect(run('node', ['msw.mjs'], withMsw).trim()).toBe('1');
+    const cjs = "const { createSandbox } = require('crossborder-sdk/sandbox');\nconst { sandboxHandlers } = require('crossborder-sdk/sandbox/msw');\nconsole.log(sandboxHandlers(createSandbox()).length);";
+    writeFileSync(join(consumer, 'msw.cjs'), cjs);
+    writeFileSync(join(withMsw, 'msw.cjs'), cjs);
+    let cjsFailure = '';
+    try {
+      run('node', ['msw.cjs'], consumer);
+    } catch (error) {
+      cjsFailure = String((error as { stderr?: string }).stderr);
+    }
+    expect(cjsFailure).toContain('needs msw, an optional peer dependency of crossborder-sdk that is not installed: run `npm install --save-dev msw`');
+    expect(run('node', ['msw.cjs'], withMsw).trim()).toBe('1');
   });
 
   it('a TypeScript consumer type-checks every entry with skipLibCheck: false (node16 and bundler resolution)', { timeout: 120_000 }, () => {

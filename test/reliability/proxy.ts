@@ -4,6 +4,10 @@
  * seeded PRNG, an explicit script, or any function), and recorded with what was done to it and what
  * the upstream answered. Everything it opens (client sockets, upstream sockets, timers) is closed by
  * `close()`.
+ *
+ * Below HTTP, test/helpers/fault-proxy.ts is its TCP counterpart (cut before the reply, cut mid-body,
+ * latency, reset, dead peer, on raw bytes): it also sits in front of redis-server, where no HTTP
+ * proxy can, and test/reliability/edges.test.ts drives both edges through it.
  */
 import { Agent, createServer, request as upstreamRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';

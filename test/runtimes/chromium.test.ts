@@ -7,7 +7,10 @@
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import { Crossborder, SignatureRequiredError } from 'crossborder-sdk';
+import { MAGIC } from 'crossborder-sdk/sandbox';
+import { LOCAL_SANDBOX_OTP_SIGNER_PUBLIC_KEY } from 'crossborder-sdk/wallet';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { browserBundle, expectPassed, ServiceSide, smokeBySteps, versionOf, within } from './support';
 
@@ -16,6 +19,7 @@ const packed = inject('packed');
 const service = new ServiceSide();
 let browser: Browser | undefined;
 let server: Server | undefined;
+let page: Page | undefined;
 afterAll(async () => {
   await browser?.close();
   server?.close();
@@ -37,14 +41,49 @@ describe(`Chromium (Debian's, driven by playwright-core ${versionOf('playwright-
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'], // a fresh, temporary profile each launch
       timeout: 30_000,
     });
-    const page = await browser.newPage();
+    page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { timeout: 20_000 });
     const run = await smokeBySteps(service, (step, input) =>
-      within(20_000, `chromium ${step}`, page.evaluate(([name, value]) => (globalThis as any).__crossborderSmoke[name](value) as Promise<unknown>, [step, input] as const)),
+      within(20_000, `chromium ${step}`, page!.evaluate(([name, value]) => (globalThis as any).__crossborderSmoke[name](value) as Promise<unknown>, [step, input] as const)),
     );
     expect(errors).toEqual([]);
     expectPassed(run, /HeadlessChrome\/\d+/, 'chromium', browser.version());
+  });
+
+  it('secure OTP login: the page checks the target bundle, seals the code and signs the verification token', { timeout: 60_000 }, async () => {
+    if (!page) throw new Error('the smoke test above opens the page');
+    const inPage = async (name: string, value: unknown) => {
+      const answer = (await within(20_000, `chromium ${name}`, page!.evaluate(([n, v]) => (globalThis as any).__crossborderSmoke[n](v) as Promise<unknown>, [name, value] as const))) as Record<string, any>;
+      if (answer.failed) throw new Error(`${name}() failed in the page: ${JSON.stringify(answer.failed, null, 2)}`);
+      return answer;
+    };
+    // The backend: the sandbox in Node, through the packed client.
+    const cb = new Crossborder({ tokenId: 'tok', clientSecret: 'sk', environment: 'sandbox', fetch: service.sandbox.fetch });
+    const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace' });
+    const { data: [account] } = await cb.internalAccounts.list({ customerId: customer.id });
+    const walletId = account!.id.replace(/^InternalAccount:/, 'EmbeddedWallet:');
+    const credential = await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: walletId });
+    const bundle = JSON.parse(credential.otpEncryptionTargetBundle!) as Record<string, string>;
+    // The same bundle claiming to be signed by the pinned key, with another signature: must be refused.
+    const forgedBundle = JSON.stringify({ ...bundle, dataSignature: bundle.dataSignature!.replace(/..$/, (b) => (b === '00' ? '01' : '00')) });
+
+    const sealed = await inPage('otpSeal', { otpEncryptionTargetBundle: credential.otpEncryptionTargetBundle, otpCode: MAGIC.otp, signerPublicKey: LOCAL_SANDBOX_OTP_SIGNER_PUBLIC_KEY, forgedBundle });
+    expect(sealed.runtime).toMatch(/HeadlessChrome\/\d+/);
+    expect(sealed.forged).toMatchObject({ isWalletCryptoError: true, reason: 'invalid_input' });
+    expect(sealed.body).toEqual({ type: 'EMAIL_OTP', encryptedOtpBundle: expect.stringMatching(/^\{"encappedPublic":"04[0-9a-f]{128}","ciphertext":"[0-9a-f]+"\}$/) });
+
+    // Relay mode: the 202 goes to the page, the stamp comes back.
+    const required = await cb.auth.credentials.verify(credential.id, sealed.body).catch((e: unknown) => e);
+    expect(required).toBeInstanceOf(SignatureRequiredError);
+    const { challenge } = required as SignatureRequiredError;
+    const signed = await inPage('otpSign', challenge);
+    const session = await cb.auth.credentials.verify(credential.id, sealed.body, { signature: signed.stamp, requestId: challenge.requestId });
+    expect(session).toMatchObject({ accountId: walletId, type: 'EMAIL_OTP' });
+    expect(session.encryptedSessionSigningKey).toBeUndefined();
+    // The session's key is the key pair the page sealed with the code.
+    const sessions = new Map(service.sandbox.exportState().world.sessions as [string, { publicKey: string }][]);
+    expect(sessions.get(session.id)?.publicKey).toBe(sealed.publicKey);
   });
 });

@@ -191,10 +191,10 @@ describe('/_sandbox/ controls', () => {
     expect((await call('POST', '/_sandbox/reset', {}, {})).status).toBe(401);
     const preflight = await fetch(`${server.url}/2025-10-13/customers`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } });
     expect(preflight.status).toBe(204);
-    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:5173'); // a loopback origin, echoed (issue 22)
     expect(preflight.headers.get('access-control-allow-headers')).toContain('authorization');
     const answer = await call('GET', '/2025-10-13/customers', undefined, { authorization: AUTH, origin: 'http://localhost:5173' });
-    expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+    expect(answer.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     expect(answer.headers.get('access-control-expose-headers')).toContain('x-request-id');
     expect((await call('GET', '/_sandbox/nothing')).status).toBe(404);
   });
@@ -275,9 +275,9 @@ describe('loopback or not (issue #17.5: open inspector and CORS * on loopback on
 
   it('on a non-loopback address the inspector and /_sandbox/events take the credentials, and CORS allows only configured origins', async () => {
     const { handleControl, corsHeaders, preflight } = await import('../../src/sandbox/control');
-    const controls = { requests: () => [], subscribe: () => () => undefined } as never;
+    const controls = { requests: () => [], subscribe: () => () => undefined, subscribers: () => 0 } as never;
     const req = (path: string, authorization?: string) => ({ method: 'GET', url: path, header: (n: string) => (n === 'authorization' ? authorization : undefined), body: undefined });
-    const network = { loopback: false };
+    const network = { loopback: false, binding: { host: '0.0.0.0', port: 4010 } };
     for (const path of ['/_sandbox/', '/_sandbox/events']) {
       const refused = handleControl(req(path), path, controls, network);
       expect([path, refused.status, refused.headers['WWW-Authenticate']]).toEqual([path, 401, 'Basic realm="crossborder-sandbox"']);
@@ -289,10 +289,10 @@ describe('loopback or not (issue #17.5: open inspector and CORS * on loopback on
     expect(preflight(origin, {}, network, 'authorization').status).toBe(403);
     expect(corsHeaders(origin, { origins: [origin] }, network)['Access-Control-Allow-Origin']).toBe(origin);
     expect(corsHeaders(origin, { origins: '*' }, network)['Access-Control-Allow-Origin']).toBe('*'); // asked for explicitly
-    expect(corsHeaders(origin, {}, { loopback: true })['Access-Control-Allow-Origin']).toBe('*');
+    expect(corsHeaders(origin, {}, { loopback: true })['Access-Control-Allow-Origin']).toBe('*'); // in-process: no network
   });
 
-  it('on another loopback address (127.0.0.2) the inspector is open and CORS is *; a preflight allows the headers it asks for', async () => {
+  it('on another loopback address (127.0.0.2) the inspector is open and a loopback origin is allowed; a preflight allows the headers it asks for', async () => {
     const local = createSandbox();
     const s = await local.listen(0, '127.0.0.2');
     try {
@@ -300,7 +300,7 @@ describe('loopback or not (issue #17.5: open inspector and CORS * on loopback on
       const page = await fetch(`${s.url}/_sandbox/`);
       expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
       const answer = await fetch(`${s.url}/2025-10-13/customers`, { headers: { authorization: AUTH, origin: 'http://localhost:5173' } });
-      expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+      expect(answer.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
       const asked = await fetch(`${s.url}/2025-10-13/customers`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type,x-trace-id' } });
       expect([asked.status, asked.headers.get('access-control-allow-headers')]).toEqual([204, 'authorization,content-type,x-trace-id']);
       expect(asked.headers.get('vary')).toContain('Access-Control-Request-Headers');

@@ -228,7 +228,12 @@ describe('wallet credentials and sessions, end to end', () => {
 
     const first = await call('POST', `/auth/credentials/${created.id}/challenge`);
     expect(first.status).toBe(200);
-    expect(first.body).toEqual(created);
+    // The same credential, with a fresh target bundle (one code, one bundle).
+    const { otpEncryptionTargetBundle: reissued, ...credential } = first.body;
+    const { otpEncryptionTargetBundle: original, ...createdCredential } = created;
+    expect(credential).toEqual(createdCredential);
+    expect(typeof reissued).toBe('string');
+    expect(reissued).not.toBe(original);
     const tooSoon = await call('POST', `/auth/credentials/${created.id}/challenge`);
     expectError(tooSoon, 429, 'RATE_LIMITED');
     expect(Number(tooSoon.headers.get('retry-after'))).toBeGreaterThanOrEqual(29);

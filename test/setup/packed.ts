@@ -27,7 +27,9 @@ export interface Packed {
 }
 
 /** What goes into the package: a change to any of these means a new build. */
-const INPUTS = ['src', 'openapi/openapi.yaml', 'package.json', 'package-lock.json', 'tsup.config.ts', 'tsconfig.json', 'README.md'];
+const INPUTS = ['src', 'openapi/openapi.yaml', 'package.json', 'package-lock.json', 'tsup.config.ts', 'tsconfig.json', 'README.md', 'LICENSE', 'docs', 'examples'];
+/** Copied into the staging directory; package.json's `files` picks what of them ships (docs/*.md, examples/, …). */
+const STAGED = ['package.json', 'README.md', 'LICENSE', 'openapi/openapi.yaml', 'docs', 'examples'];
 
 function filesOf(path: string): string[] {
   const full = join(root, path);
@@ -83,7 +85,7 @@ export function ensurePacked(): Packed {
     rmSync(paths.dir, { recursive: true, force: true });
     const stage = join(paths.dir, 'stage');
     mkdirSync(join(stage, 'openapi'), { recursive: true });
-    for (const file of ['package.json', 'README.md', 'openapi/openapi.yaml']) cpSync(join(root, file), join(stage, file));
+    for (const file of STAGED) cpSync(join(root, file), join(stage, file), { recursive: true });
     run(bin('tsup'), ['--out-dir', join(stage, 'dist')], root);
     run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', paths.dir], stage);
     if (!existsSync(paths.tarball)) throw new Error(`npm pack made no ${paths.tarball}`);

@@ -101,6 +101,8 @@ const SIGNED_OPERATIONS = [
   'DELETE /auth/sessions/{id}',
   'PATCH /internal-accounts/{accountId}',
   'POST /internal-accounts/{accountId}/export',
+  // Production's secure OTP login (issue 27): /verify answers 202 with the verification token to sign.
+  'POST /auth/credentials/{id}/verify',
 ];
 
 const NOT_FOUND_CODES = [
@@ -257,7 +259,7 @@ describe('idempotency', () => {
 });
 
 describe('signed retry', () => {
-  it('exactly the five signed operations answer 202, always with SignatureChallenge', () => {
+  it('exactly the signed operations answer 202, always with SignatureChallenge', () => {
     const with202 = pathOps.filter((o) => '202' in o.op.responses).map((o) => o.key);
     expect(with202.sort()).toEqual([...SIGNED_OPERATIONS].sort());
     for (const key of SIGNED_OPERATIONS) {

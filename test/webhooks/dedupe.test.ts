@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dedupe, MemoryDedupeStore, WebhookVerificationError, type DedupeStore } from '../../src/webhooks/index';
+import { confirmHandled, dedupe, MemoryDedupeStore, WebhookVerificationError, type DedupeStore } from '../../src/webhooks/index';
 
 const HOUR = 3600_000;
 const T0 = Date.parse('2025-10-13T12:00:00Z');
@@ -159,5 +159,77 @@ describe('dedupe', () => {
     const store = new MemoryDedupeStore();
     await expect(dedupe({ id: 'Webhook:x', timestamp: 'yesterday' }, store)).resolves.toEqual({ duplicate: false, stale: false, unusableTimestamp: true });
     await expect(dedupe({ id: 'Webhook:x', timestamp: 'yesterday' }, store)).resolves.toEqual({ duplicate: true, stale: false, unusableTimestamp: true });
+  });
+});
+
+describe('claim → handle → confirm (dedupe with a lease)', () => {
+  const MIN = 60_000;
+
+  it('a claim holds the id for the lease: a redelivery meanwhile is in progress, not a duplicate; after confirm it is a duplicate', async () => {
+    const c = clock();
+    const store = new MemoryDedupeStore({ now: c.now });
+    const options = { now: c.now, lease: MIN };
+    expect(await dedupe(event('l'), store, options)).toEqual({ duplicate: false, stale: false });
+    expect(await dedupe(event('l'), store, options)).toEqual({ duplicate: false, stale: false, inProgress: true });
+    await confirmHandled(event('l'), store, { now: c.now });
+    expect(await dedupe(event('l'), store, options)).toEqual({ duplicate: true, stale: false });
+    // Confirmed for the whole window, not the lease: 23 h later still a duplicate.
+    c.advance(23 * HOUR);
+    expect(await dedupe(event('l'), store, options)).toEqual({ duplicate: true, stale: false });
+  });
+
+  it('a claim never confirmed (the worker died) runs out: the next redelivery after the lease handles the event', async () => {
+    const c = clock();
+    const store = new MemoryDedupeStore({ now: c.now });
+    const options = { now: c.now, lease: MIN };
+    expect(await dedupe(event('crash'), store, options)).toEqual({ duplicate: false, stale: false });
+    c.advance(MIN - 1);
+    expect((await dedupe(event('crash'), store, options)).inProgress).toBe(true);
+    c.advance(1);
+    expect(await dedupe(event('crash'), store, options)).toEqual({ duplicate: false, stale: false });
+  });
+
+  it('without a lease, an id recorded by add is a duplicate for a claimer too, and a lease is never longer than the window', async () => {
+    const c = clock();
+    const store = new MemoryDedupeStore({ now: c.now });
+    await dedupe(event('a'), store, { now: c.now });
+    expect(await dedupe(event('a'), store, { now: c.now, lease: MIN })).toEqual({ duplicate: true, stale: false });
+    const leases: number[] = [];
+    const spy: DedupeStore = { add: () => true, claim: (_id, ms) => (leases.push(ms), 'claimed') };
+    await dedupe(event('b', T0 - 24 * HOUR + MIN), spy, { now: c.now, lease: HOUR });
+    expect(leases).toEqual([MIN + 5 * MIN]);
+  });
+
+  it('a store answer that is not one it can mean is an error, never a duplicate', async () => {
+    const weird = (answer: unknown): DedupeStore => ({ add: () => answer as boolean, claim: () => answer as 'done' });
+    for (const answer of [undefined, 'OK', 1, null]) {
+      await expect(dedupe(event('w'), weird(answer), { now: () => T0 })).rejects.toThrow(TypeError);
+      await expect(dedupe(event('w'), weird(answer), { now: () => T0, lease: MIN })).rejects.toThrow(/whether the id is held is unknown/);
+    }
+    const throwing: DedupeStore = { add: () => Promise.reject(new Error('ECONNRESET')) };
+    await expect(dedupe(event('w'), throwing, { now: () => T0 })).rejects.toThrow('ECONNRESET');
+  });
+
+  it('refuses a lease without a claiming store, a nonsensical lease, and a confirm without confirm()', async () => {
+    await expect(dedupe(event('x'), { add: () => true }, { now: () => T0, lease: MIN })).rejects.toThrow(/needs a store with claim/);
+    for (const lease of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      await expect(dedupe(event('x'), new MemoryDedupeStore(), { now: () => T0, lease })).rejects.toThrow(RangeError);
+    }
+    await expect(confirmHandled(event('x'), { add: () => true }, { now: () => T0 })).rejects.toThrow(/needs a store with confirm/);
+  });
+
+  it('confirm gives the store the rest of the window; a stale event is not stored', async () => {
+    const calls: [string, number][] = [];
+    const store: DedupeStore = { add: () => true, confirm: (id, ttl) => void calls.push([id, ttl]) };
+    await confirmHandled(event('t', T0 - HOUR), store, { now: () => T0, maxAge: 2 * HOUR });
+    await confirmHandled(event('old', T0 - 3 * HOUR), store, { now: () => T0, maxAge: 2 * HOUR });
+    expect(calls).toEqual([['Webhook:t', HOUR + 5 * 60_000]]);
+  });
+
+  it('delete forgets a claim, so a failed handler is retried at once', async () => {
+    const store = new MemoryDedupeStore({ now: () => T0 });
+    await dedupe(event('d'), store, { now: () => T0, lease: MIN });
+    store.delete('Webhook:d');
+    expect(await dedupe(event('d'), store, { now: () => T0, lease: MIN })).toEqual({ duplicate: false, stale: false });
   });
 });

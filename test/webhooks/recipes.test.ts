@@ -6,15 +6,16 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { Crossborder, type UnknownEvent, type WebhookEvent } from 'crossborder-sdk';
-import { createSandbox, signWebhook, type WebhookKeyPair } from 'crossborder-sdk/sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Crossborder, type IncomingTransaction, type UnknownEvent, type WebhookEvent } from 'crossborder-sdk';
+import { createSandbox, generateWebhookKeyPair, signWebhook, type WebhookKeyPair } from 'crossborder-sdk/sandbox';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApprovalHandler, type Decision } from '../../examples/webhooks/approval';
 import { createWebhookApp as createExpressApp } from '../../examples/webhooks/express';
 import { createWebhookApp as createFastifyApp } from '../../examples/webhooks/fastify';
 import { createWebhookHandler } from '../../examples/webhooks/fetch';
 import { createWebhookApp as createHonoApp } from '../../examples/webhooks/hono';
 import { createWebhookServer } from '../../examples/webhooks/node-http';
+import { onEvent as loggingOnEvent } from '../../examples/webhooks/on-event';
 import { eventBody, testKeys } from './helpers';
 
 type Event = WebhookEvent | UnknownEvent;
@@ -116,6 +117,22 @@ describe.each(recipes)('recipe: $name', ({ start }) => {
     expect(seen.length).toBe(before);
   });
 
+  it('logs why it refused a delivery: err.reason (a stale key: invalid_signature; no header: missing_header)', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const body = eventBody();
+      const staleKey = await generateWebhookKeyPair();
+      expect((await post(url, body, await signWebhook(body, staleKey.privateKeyPem))).status).toBe(400);
+      expect((await post(url, body)).status).toBe(400);
+      const lines = warn.mock.calls.map((args) => args.join(' '));
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatch(/^webhook refused \(invalid_signature\): /);
+      expect(lines[1]).toMatch(/^webhook refused \(missing_header\): /);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it('answers 500 when the handler fails, and handles the retry', async () => {
     const body = eventBody();
     const signature = await signWebhook(body, keys.privateKeyPem);
@@ -152,7 +169,7 @@ describe.each(recipes.map((recipe, i) => ({ ...recipe, seed: 100 + i })))('recip
 describe('recipe: payment approval', () => {
   let url: string;
   beforeAll(async () => {
-    const decide = async (tx: Record<string, unknown>): Promise<Decision> => {
+    const decide = async (tx: IncomingTransaction): Promise<Decision> => {
       if (tx.description === 'needs name') return { approve: false, missingFields: ['FULL_NAME'] };
       if (tx.description === 'blocked') return { approve: false, reason: 'sanctions match' };
       return { approve: true, receiverCustomerInfo: { FULL_NAME: 'Ada Lovelace' } };
@@ -190,10 +207,42 @@ describe('recipe: payment approval', () => {
     });
   });
 
-  it('acknowledges other event types with 200 and refuses forged deliveries with 400', async () => {
+  it('acknowledges other event types with 200 and refuses forged deliveries with 400, logging the reason', async () => {
     expect((await deliver('ok', 'INCOMING_PAYMENT.COMPLETED')).status).toBe(200);
     const body = eventBody({ type: 'INCOMING_PAYMENT.PENDING', data: { description: 'ok' } });
     const other = await signWebhook(eventBody(), keys.privateKeyPem);
-    expect((await post(url, body, other)).status).toBe(400);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      expect((await post(url, body, other)).status).toBe(400);
+      expect(warn.mock.calls.map((args) => args.join(' '))).toEqual([expect.stringMatching(/^webhook refused \(invalid_signature\): /)]);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+});
+
+describe('docs/webhooks.md "Handle each type" (examples/webhooks/on-event.ts)', () => {
+  async function handled(type: string, data: Record<string, unknown>): Promise<string[]> {
+    const cb = new Crossborder({ tokenId: 't', clientSecret: 's', webhookPublicKey: keys.publicKeyPem });
+    const body = eventBody({ type, data });
+    const event = await cb.webhooks.unwrap(body, { 'x-service-signature': await signWebhook(body, keys.privateKeyPem) });
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      await loggingOnEvent(event);
+      return log.mock.calls.map((args) => args.join(' '));
+    } finally {
+      log.mockRestore();
+    }
+  }
+
+  it('reads the narrowed data of a known type', async () => {
+    expect(await handled('OUTGOING_PAYMENT.COMPLETED', { id: 'Transaction:1', status: 'COMPLETED' })).toEqual(['payout Transaction:1 COMPLETED']);
+    expect(await handled('INCOMING_PAYMENT.COMPLETED', { id: 'Transaction:2', receivedAmount: { amount: 1000, currency: { code: 'USD' } } })).toEqual([
+      'received Transaction:2: 1000',
+    ]);
+  });
+
+  it('reaches an event of a type the SDK does not know, with its type as sent', async () => {
+    expect(await handled('PAYOUT.SCHEDULED', { id: 'Payout:1' })).toEqual(['event type this SDK does not know yet: PAYOUT.SCHEDULED']);
   });
 });

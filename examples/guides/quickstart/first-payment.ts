@@ -1,5 +1,5 @@
 import { formatAmount } from 'crossborder-sdk';
-import { cb, sandbox } from './client';
+import { cb, sandbox } from './client.js';
 
 export async function firstPayment(print: (line: string) => void = console.log) {
   // 1. A customer. The service opens its USD account with it.

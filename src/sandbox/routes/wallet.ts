@@ -16,15 +16,23 @@ import type {
   WalletSession,
 } from '../../generated/types';
 import { bytesToBase64url, utf8 } from '../../wallet/encoding';
-import { generateSessionKeyPair, isCompressedClientPublicKey, isValidClientPublicKey, sealSessionKey } from '../wallet-crypto';
+import {
+  generateSessionKeyPair,
+  isCompressedClientPublicKey,
+  isValidClientPublicKey,
+  issueOtpTarget,
+  issueVerificationToken,
+  openOtpAttempt,
+  sealSessionKey,
+} from '../wallet-crypto';
 import { iso } from '../clock';
-import { now, nowIso, type Ctx, type Handler } from '../context';
+import { now, nowIso, type Call, type Ctx, type Handler } from '../context';
 import { SandboxError, invalidInput, notFound } from '../errors';
 import { findInternalAccount, walletId } from '../finders';
-import { ok } from '../http';
+import { ok, type Reply } from '../http';
 import { MAGIC } from '../magic';
 import { checkIdentityToken } from '../oauth';
-import { authorize, isSignedRetry } from '../signed';
+import { authorize, authorizeBound, isSignedRetry, issueBoundChallenge } from '../signed';
 import type { CredentialRec, InternalAccountRec, SessionRec } from '../state';
 import { validate } from '../validation';
 
@@ -34,6 +42,22 @@ export const SESSION_TTL_MS = 15 * 60_000;
 export const OTP_RESEND_MS = 30_000;
 /** Lifetime of a PASSKEY authentication challenge. */
 export const PASSKEY_CHALLENGE_TTL_MS = 5 * 60_000;
+/** Lifetime of an OTP code (and of the `otpEncryptionTargetBundle` it is sealed to). */
+export const OTP_TTL_MS = 10 * 60_000;
+
+/** The credential types whose code is sealed in the secure OTP login. */
+const OTP_TYPES: readonly string[] = ['EMAIL_OTP', 'SMS_OTP'];
+
+/**
+ * A fresh code for an OTP credential: a new target key replaces the previous one (one code, one
+ * bundle), and the signed `otpEncryptionTargetBundle` to answer with.
+ */
+function newOtpTarget(ctx: Ctx, credential: CredentialRec): string {
+  const { privateKey, bundle } = issueOtpTarget();
+  credential.otpTarget?.privateKey.fill(0);
+  credential.otpTarget = { privateKey, issuedMs: now(ctx) };
+  return bundle;
+}
 
 function credentialsOf(ctx: Ctx, walletSuffix: string): CredentialRec[] {
   return [...ctx.world.credentials.values()].filter((c) => c.walletSuffix === walletSuffix).sort((a, b) => a.seq - b.seq);
@@ -52,8 +76,8 @@ function requireClientKey(key: string, field: string): void {
 const create: Handler = async (ctx, call) => {
   const body = call.body as CredentialCreateParams;
   const wallet = findInternalAccount(ctx, body.accountId);
-  if (!['EMAIL_OTP', 'OAUTH', 'PASSKEY'].includes(body.type)) {
-    // Credential types are an open set; the sandbox emulates the three the spec lists.
+  if (!['EMAIL_OTP', 'SMS_OTP', 'OAUTH', 'PASSKEY'].includes(body.type)) {
+    // Credential types are an open set; the sandbox emulates the spec's three and production's SMS_OTP.
     throw invalidInput('type', `The sandbox does not emulate credential type ${String(body.type)}.`);
   }
   /** The credential rules; returns what the new credential is called. */
@@ -70,7 +94,9 @@ const create: Handler = async (ctx, call) => {
       return { nickname: identity.nickname, subject: identity.subject };
     }
     // EMAIL_OTP: the code goes to the email of the account's customer (decisions.md); the sandbox shows a placeholder.
-    return { nickname: body.type === 'EMAIL_OTP' ? 'wallet-user@sandbox.invalid' : (body.nickname ?? 'Passkey') };
+    if (body.type === 'EMAIL_OTP') return { nickname: 'wallet-user@sandbox.invalid' };
+    if (body.type === 'SMS_OTP') return { nickname: body.phoneNumber ?? '+15555550100' };
+    return { nickname: body.nickname ?? 'Passkey' };
   };
   if (credentialsOf(ctx, wallet.suffix).length > 0) {
     // A further credential needs a signature from an active session of this wallet.
@@ -91,8 +117,10 @@ const create: Handler = async (ctx, call) => {
     createdAt: timestamp,
     updatedAt: timestamp,
   };
-  ctx.world.credentials.set(id, { seq, createdMs: now(ctx), data, walletSuffix: wallet.suffix, oauthSubject: subject });
-  return ok(data, 201);
+  const record: CredentialRec = { seq, createdMs: now(ctx), data, walletSuffix: wallet.suffix, oauthSubject: subject };
+  ctx.world.credentials.set(id, record);
+  // OTP credentials: the code is sent now, with where to seal it (production's secure OTP login).
+  return ok(OTP_TYPES.includes(data.type) ? { ...data, otpEncryptionTargetBundle: newOtpTarget(ctx, record) } : data, 201);
 };
 
 const list: Handler = (ctx, call) => {
@@ -103,7 +131,8 @@ const list: Handler = (ctx, call) => {
 const challenge: Handler = (ctx, call) => {
   const { credential } = findCredential(ctx, call.params.id!);
   switch (credential.data.type) {
-    case 'EMAIL_OTP': {
+    case 'EMAIL_OTP':
+    case 'SMS_OTP': {
       const last = credential.lastOtpChallengeMs;
       const elapsed = last === undefined ? Infinity : now(ctx) - last;
       if (elapsed < OTP_RESEND_MS) {
@@ -113,11 +142,13 @@ const challenge: Handler = (ctx, call) => {
         });
       }
       credential.lastOtpChallengeMs = now(ctx);
-      return ok(credential.data);
+      return ok({ ...credential.data, otpEncryptionTargetBundle: newOtpTarget(ctx, credential) });
     }
     case 'PASSKEY': {
       // Validated here rather than by the core: an EMAIL_OTP challenge legitimately has no body.
       const body = validate('body', zChallengeCredentialBody, call.json ?? {}) as CredentialChallengeParams;
+      // Optional in the document (production's OTP branch sends none); a PASSKEY challenge needs it.
+      if (body.clientPublicKey === undefined) throw invalidInput('clientPublicKey', 'A PASSKEY challenge needs clientPublicKey (the key the session is bound to).');
       requireClientKey(body.clientPublicKey, 'clientPublicKey');
       const requestId = `${ctx.random.hex(8)}-${ctx.random.hex(4)}-4${ctx.random.hex(3)}-a${ctx.random.hex(3)}-${ctx.random.hex(12)}`;
       const challengeBytes = crypto.getRandomValues(new Uint8Array(32));
@@ -136,6 +167,9 @@ function proveCredential(ctx: Ctx, credential: CredentialRec, body: CredentialVe
   if (body.type !== credential.data.type) throw invalidInput('type', `Credential ${credential.data.id} is ${credential.data.type}, not ${body.type}.`);
   switch (body.type) {
     case 'EMAIL_OTP':
+      if (body.clientPublicKey === undefined || body.otp === undefined) {
+        throw invalidInput(body.otp === undefined ? 'otp' : 'clientPublicKey', 'EMAIL_OTP /verify needs either otp and clientPublicKey, or encryptedOtpBundle.');
+      }
       requireClientKey(body.clientPublicKey, 'clientPublicKey');
       if (body.otp !== MAGIC.otp) throw new SandboxError(401, 'UNAUTHORIZED', 'The one-time code is wrong or expired (the sandbox code is 000000).', { field: 'otp' });
       return body.clientPublicKey;
@@ -162,12 +196,55 @@ function proveCredential(ctx: Ctx, credential: CredentialRec, body: CredentialVe
       pending.used = true;
       return pending.clientPublicKey;
     }
+    default:
+      // SMS_OTP has only the secure form (handled before), or a type the sandbox does not emulate.
+      throw invalidInput('encryptedOtpBundle', `${String(body.type)} /verify needs encryptedOtpBundle (the secure OTP login).`);
   }
+}
+
+/**
+ * Secure OTP login (production's form). First leg: open `encryptedOtpBundle` with the target key of the
+ * credential's current `otpEncryptionTargetBundle`, check the code, and answer 202 with the verification
+ * token (an ES256 JWT bound to the public key sealed with the code) as `payloadToSign`. Signed repeat:
+ * the stamp must be made with that key, which becomes the session key.
+ */
+async function secureOtpVerify(ctx: Ctx, call: Call, credential: CredentialRec, wallet: InternalAccountRec, type: string, encryptedOtpBundle: string): Promise<Reply> {
+  if (type !== credential.data.type) throw invalidInput('type', `Credential ${credential.data.id} is ${credential.data.type}, not ${type}.`);
+  if (isSignedRetry(call)) {
+    const publicKey = await authorizeBound(ctx, call, wallet.suffix);
+    return openSession(ctx, credential, wallet, publicKey, undefined);
+  }
+  const target = credential.otpTarget;
+  if (!target || now(ctx) - target.issuedMs >= OTP_TTL_MS) {
+    throw new SandboxError(401, 'UNAUTHORIZED', 'No code is pending for this credential, or it expired: call /challenge for a fresh otpEncryptionTargetBundle.', { field: 'encryptedOtpBundle' });
+  }
+  const attempt = await openOtpAttempt(encryptedOtpBundle, target.privateKey);
+  if (!attempt) {
+    throw new SandboxError(401, 'UNAUTHORIZED', "encryptedOtpBundle does not open with the credential's current otpEncryptionTargetBundle (sealed to an older one, or corrupted).", { field: 'encryptedOtpBundle' });
+  }
+  if (attempt.otpCode !== MAGIC.otp) throw new SandboxError(401, 'UNAUTHORIZED', 'The one-time code is wrong or expired (the sandbox code is 000000).', { field: 'encryptedOtpBundle' });
+  if (!isValidClientPublicKey(attempt.publicKey)) throw invalidInput('encryptedOtpBundle', 'The public_key sealed with the code is not a P-256 public key.');
+  // One code, one bundle: the target is spent once a verification token is issued.
+  target.privateKey.fill(0);
+  credential.otpTarget = undefined;
+  const publicKey = p256.Point.fromHex(attempt.publicKey).toHex(true);
+  const payloadToSign = issueVerificationToken({
+    id: `${ctx.random.hex(8)}-${ctx.random.hex(4)}-4${ctx.random.hex(3)}-a${ctx.random.hex(3)}-${ctx.random.hex(12)}`,
+    verificationType: credential.data.type === 'SMS_OTP' ? 'OTP_TYPE_SMS' : 'OTP_TYPE_EMAIL',
+    contact: credential.data.nickname ?? '',
+    publicKey,
+    expiresMs: now(ctx) + OTP_TTL_MS,
+  });
+  return issueBoundChallenge(ctx, call, { type: credential.data.type, walletSuffix: wallet.suffix, payloadToSign, publicKey });
 }
 
 const verify: Handler = async (ctx, call) => {
   const { credential, wallet } = findCredential(ctx, call.params.id!);
-  const clientPublicKey = proveCredential(ctx, credential, call.body as CredentialVerifyParams, call.header('request-id'));
+  const body = call.body as CredentialVerifyParams & { encryptedOtpBundle?: unknown };
+  if (OTP_TYPES.includes(body.type) && typeof body.encryptedOtpBundle === 'string') {
+    return secureOtpVerify(ctx, call, credential, wallet, body.type, body.encryptedOtpBundle);
+  }
+  const clientPublicKey = proveCredential(ctx, credential, body, call.header('request-id'));
   // A compressed clientPublicKey asks for a client-held session: the client key pair is the session
   // key and nothing is sealed (decisions.md). Otherwise a fresh session key is sealed to it.
   let publicKey: string;
@@ -180,6 +257,11 @@ const verify: Handler = async (ctx, call) => {
     keys.privateKey.fill(0);
     publicKey = keys.publicKeyCompressedHex;
   }
+  return openSession(ctx, credential, wallet, publicKey, encryptedSessionSigningKey);
+};
+
+/** Issues a session of `credential` whose key is `publicKey` (compressed hex), and answers it. */
+function openSession(ctx: Ctx, credential: CredentialRec, wallet: InternalAccountRec, publicKey: string, encryptedSessionSigningKey: string | undefined): Reply {
   const { id, seq } = ctx.ids.next('Session');
   const createdMs = now(ctx);
   const session: SessionRec = {
@@ -202,7 +284,7 @@ const verify: Handler = async (ctx, call) => {
     expiresAt: iso(session.expiresMs),
   };
   return ok(answer);
-};
+}
 
 const revoke: Handler = async (ctx, call) => {
   const { credential, wallet } = findCredential(ctx, call.params.id!);

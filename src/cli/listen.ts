@@ -20,7 +20,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import { out } from './output';
-import { API_VERSION, DEFAULT_SANDBOX_URL, watchParent } from './sandbox';
+import { API_VERSION, controlHeaders, DEFAULT_SANDBOX_URL, watchParent } from './sandbox';
 import { UsageError } from './table';
 
 type Action = (json: boolean, body: () => Promise<void>) => Promise<void>;
@@ -33,7 +33,6 @@ interface ListenOptions {
   giveUpAfter: string;
 }
 
-const AUTH = { authorization: `Basic ${btoa('sandbox:sandbox')}` };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Reads a request's raw bytes. */
@@ -118,7 +117,7 @@ async function listen(opts: ListenOptions): Promise<void> {
   const attach = async () => {
     const res = await fetch(`${sandboxUrl}/${API_VERSION}/config`, {
       method: 'PATCH',
-      headers: { ...AUTH, 'content-type': 'application/json' },
+      headers: { ...controlHeaders(), 'content-type': 'application/json' },
       body: JSON.stringify({ webhookEndpoint: endpoint }),
       signal: AbortSignal.timeout(5_000),
     });
@@ -127,7 +126,7 @@ async function listen(opts: ListenOptions): Promise<void> {
   /** Follows /_sandbox/events until it ends (the sandbox stopped): its end is how a restart is seen. */
   const follow = async () => {
     stream = new AbortController();
-    const res = await fetch(`${sandboxUrl}/_sandbox/events`, { headers: AUTH, signal: stream.signal });
+    const res = await fetch(`${sandboxUrl}/_sandbox/events`, { headers: controlHeaders(), signal: stream.signal });
     if (!res.ok || !res.body) throw new Error(`no event stream: ${res.status}`);
     const reader = res.body.getReader();
     for (;;) {

@@ -124,6 +124,7 @@ interface ServeOptions {
   corsOrigin?: '*' | string[];
   webhookKey?: string;
   webhookUrl?: string;
+  controlToken?: string;
   state?: string;
   quiet?: boolean;
   json?: boolean;
@@ -179,6 +180,7 @@ async function serve(args: ServeOptions): Promise<void> {
     environment: args.production ? 'production' : 'sandbox',
     seed: args.seed,
     ...(args.corsOrigin ? { cors: { origins: args.corsOrigin } } : {}),
+    ...(args.controlToken ? { controlToken: args.controlToken } : {}),
     onRequest: logRequest,
     webhookDelivery: {
       onAttempt: logDelivery,
@@ -264,6 +266,8 @@ async function serve(args: ServeOptions): Promise<void> {
     CROSSBORDER_TOKEN_ID: 'sandbox',
     CROSSBORDER_CLIENT_SECRET: 'sandbox',
     CROSSBORDER_WEBHOOK_PUBLIC_KEY: sandbox.webhookPublicKey.hex,
+    // Beyond loopback the control plane and PATCH /config take a token (given, or generated): the verbs read it from here.
+    ...(server.controlToken ? { CROSSBORDER_SANDBOX_TOKEN: server.controlToken } : {}),
   };
   const exposure = isLoopbackHost(args.host)
     ? ''
@@ -281,11 +285,21 @@ async function serve(args: ServeOptions): Promise<void> {
       `  CROSSBORDER_ENVIRONMENT=${env.CROSSBORDER_ENVIRONMENT}\n` +
       `  CROSSBORDER_TOKEN_ID=sandbox CROSSBORDER_CLIENT_SECRET=sandbox\n` +
       `  CROSSBORDER_WEBHOOK_PUBLIC_KEY=${env.CROSSBORDER_WEBHOOK_PUBLIC_KEY}\n` +
+      (env.CROSSBORDER_SANDBOX_TOKEN ? `  CROSSBORDER_SANDBOX_TOKEN=${env.CROSSBORDER_SANDBOX_TOKEN}  (the /_sandbox/ controls and PATCH /config ask for it as X-Sandbox-Token)\n` : '') +
       `Inspector: ${server.url}/_sandbox/\n` +
       (args.webhookUrl ? `Webhooks: delivered to ${args.webhookUrl}\n` : '') +
       (args.state ? `State: ${args.state} (written after each change)\n` : '') +
       exposure,
   );
+}
+
+/** The header name of the sandbox's control token (what `crossborder-sdk/sandbox` exports as CONTROL_TOKEN_HEADER). */
+const CONTROL_TOKEN_HEADER = 'x-sandbox-token';
+
+/** Headers of a call to the sandbox's controls: Basic credentials, and its control token when CROSSBORDER_SANDBOX_TOKEN gives one. */
+export function controlHeaders(): Record<string, string> {
+  const token = process.env.CROSSBORDER_SANDBOX_TOKEN;
+  return { authorization: `Basic ${btoa('sandbox:sandbox')}`, ...(token ? { [CONTROL_TOKEN_HEADER]: token } : {}) };
 }
 
 /** One call to a running sandbox; the answer's JSON. A stopped sandbox is said so. */
@@ -294,7 +308,7 @@ export async function control(url: string, method: string, path: string, body?: 
   try {
     res = await fetch(`${url.replace(/\/+$/, '')}${path}`, {
       method,
-      headers: { authorization: `Basic ${btoa('sandbox:sandbox')}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: { ...controlHeaders(), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
       ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
       signal: AbortSignal.timeout(10_000),
     });
@@ -338,6 +352,7 @@ export function addSandboxCommand(program: Command, action: Action): void {
     .option('--cors-origin <origin>', "allow a browser page on this origin (http://localhost:5173); repeat or comma-separate; '*' allows any", collectOrigins)
     .option('--webhook-key <file>', 'sign webhooks with the key pair in this file (made on first use): the public key stays the same across restarts')
     .option('--webhook-url <url>', 'deliver webhooks to this URL (sets the platform config webhookEndpoint)', httpUrl('--webhook-url'))
+    .option('--control-token <token>', 'the token the controls and PATCH /config ask for beyond loopback (default there: generated and printed)')
     .option('--state <file>', 'load the state from this file at start (if it exists) and keep it written there, after each change and on exit')
     .option('--quiet', 'no request or webhook delivery log')
     .option('--json', 'log JSON lines only on stdout (the banner is one too), one "time" field each')

@@ -271,7 +271,7 @@ async function serve(args: ServeOptions): Promise<void> {
   };
   const exposure = isLoopbackHost(args.host)
     ? ''
-    : `Listening on ${args.host}, not a loopback address: the inspector and /_sandbox/events ask for the Basic credentials (any values), ` +
+    : `Listening on ${args.host}, not a loopback address: the /_sandbox/ controls, the inspector and PATCH /config ask for the control token (CROSSBORDER_SANDBOX_TOKEN; the inspector: open /_sandbox/?token=… once), ` +
       `and browsers may call the sandbox only from ${args.corsOrigin === '*' ? 'any origin' : args.corsOrigin?.length ? args.corsOrigin.join(', ') : 'no origin (add --cors-origin)'}.\n`;
   if (json) {
     line('', { kind: 'listening', url: server.url, api: `${server.url}/${API_VERSION}`, environment: sandbox.environment, inspector: `${server.url}/_sandbox/`, env, ...(args.webhookUrl ? { webhookEndpoint: args.webhookUrl } : {}), ...(args.state ? { state: args.state } : {}) });

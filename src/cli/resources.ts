@@ -10,7 +10,7 @@ import type { Page } from '../core/pagination';
 import type { SignedRequestOptions } from '../core/options';
 import { makeClient, newClientKey, pipelineOf, saveSession, sessionSigner, type ConnectionOptions } from './client';
 import { out, printResult } from './output';
-import { commandTable, detailsOf, readFlagValue, UsageError, type CommandDetails, type CommandSpec } from './table';
+import { commandTable, detailsOf, hasProperty, readFlagValue, UsageError, type CommandDetails, type CommandSpec } from './table';
 
 /** Options every API command takes (kept on each command so that they may follow its arguments). */
 export function addConnectionOptions(command: Command): Command {
@@ -48,7 +48,7 @@ export async function readData(text: string): Promise<unknown> {
 
 /** True when the operation's answer is a wallet session (it carries the sealed session key). */
 function answersSession(spec: CommandDetails): boolean {
-  return Boolean(spec.response?.properties?.encryptedSessionSigningKey);
+  return hasProperty(spec.response, 'encryptedSessionSigningKey');
 }
 
 interface ApiOptions extends ConnectionOptions {

@@ -81,6 +81,11 @@ function jsonSchemaOf({ z, schemas }: Schemas, name: string | undefined, io: 'in
   return json;
 }
 
+/** True when the schema (or one of its variants) has the property `name`. */
+export function hasProperty(schema: JsonSchema | undefined, name: string): boolean {
+  return propertiesOf(schema).has(name);
+}
+
 /** Every property of a schema, across its variants (`oneOf` of customer types, account types…). */
 function propertiesOf(schema: JsonSchema | undefined, into = new Map<string, { schema: JsonSchema; required: boolean }>(), variant = false): Map<string, { schema: JsonSchema; required: boolean }> {
   if (!schema) return into;

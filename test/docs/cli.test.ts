@@ -1,5 +1,5 @@
 /** docs/testing.md shows `npx crossborder-sdk sandbox --port 4010`: the same CLI, the packed package's `bin`, on a free port. */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, fstatSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -291,16 +291,22 @@ describe('the sandbox CLI of docs/testing.md', () => {
     expect(bad.err).toContain("--cors-origin needs origins such as http://localhost:5173 (scheme, host and port only) or '*', got 'localhost:5173'");
   }, 60_000);
 
-  it('--host: on 0.0.0.0 the inspector asks for credentials and CORS is off unless --cors-origin; a listen error names the host', async () => {
+  it('--host: on 0.0.0.0 the controls ask for the control token it prints, the verbs send it, and CORS is off unless --cors-origin; a listen error names the host', async () => {
     const cli = await startCli(['--quiet', '--host', '0.0.0.0']); // briefly on every interface; reached through 127.0.0.1
     try {
       expect(cli.output()).toContain('Listening on 0.0.0.0, not a loopback address');
-      const page = await fetch(`${cli.url}/_sandbox/`);
-      expect([page.status, page.headers.get('www-authenticate')]).toEqual([401, 'Basic realm="crossborder-sandbox"']);
+      const token = /CROSSBORDER_SANDBOX_TOKEN=([0-9a-f]+)/.exec(cli.output())?.[1] ?? '';
+      expect(token).toMatch(/^[0-9a-f]{32,}$/);
+      expect((await fetch(`${cli.url}/_sandbox/`)).status).toBe(401);
       expect((await fetch(`${cli.url}/_sandbox/events`)).status).toBe(401);
-      const withCredentials = await fetch(`${cli.url}/_sandbox/`, { headers: { authorization: `Basic ${btoa('any:any')}` } });
-      expect(withCredentials.status).toBe(200);
-      await withCredentials.text();
+      const withToken = await fetch(`${cli.url}/_sandbox/`, { headers: { 'x-sandbox-token': token } });
+      expect(withToken.status).toBe(200);
+      await withToken.text();
+      // The verbs send CROSSBORDER_SANDBOX_TOKEN; without it they are refused.
+      const refused = await runCli(['sandbox', 'clock', 'advance', '1m', '--url', cli.url]);
+      expect([refused.code, refused.err]).toEqual([1, expect.stringContaining('the sandbox answered 401')]);
+      const sent = spawnSync(process.execPath, [CLI, 'sandbox', 'clock', 'advance', '1m', '--url', cli.url], { cwd: root, env: { ...process.env, CROSSBORDER_SANDBOX_TOKEN: token }, encoding: 'utf8', timeout: 20_000 });
+      expect([sent.status, JSON.parse(sent.stdout).advancedMs]).toEqual([0, 60_000]);
       const answer = await fetch(`${cli.url}/2025-10-13/customers`, { headers: { authorization: `Basic ${btoa('any:any')}`, origin: 'http://192.168.1.20:5173' } });
       expect([answer.status, answer.headers.get('access-control-allow-origin')]).toEqual([200, null]);
     } finally {

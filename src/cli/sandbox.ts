@@ -8,7 +8,7 @@
  * @module
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { WEBHOOK_EVENT_TYPES } from '../generated/operations';
 import type { StatePersister } from '../sandbox/index';
 import type { RequestLogEntry } from '../sandbox/sandbox';
@@ -40,28 +40,28 @@ function collectOrigins(value: string, previous: '*' | string[] | undefined): '*
   let result = previous;
   for (const part of value.split(',').map((p) => p.trim()).filter(Boolean)) {
     const allowed = origin(part);
-    if (!allowed) throw new UsageError(`--cors-origin needs origins such as http://localhost:5173 (scheme, host and port only) or '*', got '${part}'`);
+    if (!allowed) throw new InvalidArgumentError(`--cors-origin needs origins such as http://localhost:5173 (scheme, host and port only) or '*', got '${part}'`);
     result = allowed === '*' || result === '*' ? '*' : [...new Set([...(result ?? []), allowed])];
   }
-  if (result === undefined) throw new UsageError('--cors-origin needs an origin such as http://localhost:5173');
+  if (result === undefined) throw new InvalidArgumentError('--cors-origin needs an origin such as http://localhost:5173');
   return result;
 }
 
 function port(value: string): number {
   const n = /^\d+$/.test(value) ? Number(value) : NaN;
-  if (!(n >= 0 && n <= 65535)) throw new UsageError(`--port needs a number from 0 to 65535, got '${value}'`);
+  if (!(n >= 0 && n <= 65535)) throw new InvalidArgumentError(`--port needs a number from 0 to 65535, got '${value}'`);
   return n;
 }
 
 function seed(value: string): number {
   const n = /^\d+$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n)) throw new UsageError(`--seed needs a whole number, got '${value}'`);
+  if (!Number.isSafeInteger(n)) throw new InvalidArgumentError(`--seed needs a whole number, got '${value}'`);
   return n;
 }
 
 function httpUrl(flag: string) {
   return (value: string): string => {
-    if (!/^https?:\/\/[^/]/.test(value)) throw new UsageError(`${flag} needs an http(s) address, such as http://127.0.0.1:3000/webhooks, got '${value}'`);
+    if (!/^https?:\/\/[^/]/.test(value)) throw new InvalidArgumentError(`${flag} needs an http(s) address, such as http://127.0.0.1:3000/webhooks, got '${value}'`);
     return value;
   };
 }

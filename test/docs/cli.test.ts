@@ -299,7 +299,7 @@ describe('the sandbox CLI of docs/testing.md', () => {
       expect(token).toMatch(/^[0-9a-f]{32,}$/);
       expect((await fetch(`${cli.url}/_sandbox/`)).status).toBe(401);
       expect((await fetch(`${cli.url}/_sandbox/events`)).status).toBe(401);
-      const withToken = await fetch(`${cli.url}/_sandbox/`, { headers: { 'x-sandbox-token': token } });
+      const withToken = await fetch(`${cli.url}/_sandbox/`, { headers: { 'x-sandbox-token': token, authorization: `Basic ${btoa('any:any')}` } });
       expect(withToken.status).toBe(200);
       await withToken.text();
       // The verbs send CROSSBORDER_SANDBOX_TOKEN; without it they are refused.

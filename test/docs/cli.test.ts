@@ -308,7 +308,8 @@ describe('the sandbox CLI of docs/testing.md', () => {
       const sent = spawnSync(process.execPath, [CLI, 'sandbox', 'clock', 'advance', '1m', '--url', cli.url], { cwd: root, env: { ...process.env, CROSSBORDER_SANDBOX_TOKEN: token }, encoding: 'utf8', timeout: 20_000 });
       expect([sent.status, JSON.parse(sent.stdout).advancedMs]).toEqual([0, 60_000]);
       const answer = await fetch(`${cli.url}/2025-10-13/customers`, { headers: { authorization: `Basic ${btoa('any:any')}`, origin: 'http://192.168.1.20:5173' } });
-      expect([answer.status, answer.headers.get('access-control-allow-origin')]).toEqual([200, null]);
+      // An origin that is not allowed is refused, even without a preflight (issue 22).
+      expect([answer.status, answer.headers.get('access-control-allow-origin')]).toEqual([403, null]);
     } finally {
       expect(await cli.stop()).toBe(0);
     }

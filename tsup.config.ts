@@ -63,7 +63,7 @@ export default defineConfig([
   // sandbox and wallet, built apart so that they add nothing to the main entry's import.
   { ...common, entry: { sandbox: 'src/sandbox/index.ts', 'sandbox-msw': 'src/sandbox/msw.ts', wallet: 'src/wallet/index.ts' }, splitting: true, external: [/^node:/, 'msw'], esbuildPlugins: [importSharedErrors] },
   {
-    entry: { cli: 'src/cli.ts' },
+    entry: { cli: 'src/cli/index.ts' },
     format: ['esm'],
     platform: 'node',
     target: 'node20',

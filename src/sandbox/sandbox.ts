@@ -86,6 +86,19 @@ export interface RequestLogEntry {
   requestId: string | undefined;
   /** True when an Idempotency-Key replayed an earlier answer. */
   replayed: boolean;
+  /** The error's `code` on a 4xx/5xx answer (`NOT_FOUND`, `INVALID_INPUT`…). */
+  code?: string | undefined;
+}
+
+/** The `code` of an error answer's body, if it has one. */
+function errorCode(body: unknown): string | undefined {
+  if (typeof body !== 'string') return undefined;
+  try {
+    const code = (JSON.parse(body) as { code?: unknown }).code;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Everything the sandbox holds, as the API would render it (deep copies). */
@@ -306,7 +319,8 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     ),
     ...initial,
   };
-  const api = createCore(ctx, routes, createRandom(seed ^ 0xbeef), onError);
+  // Request ids are random per process, as webhook event ids: a restart (a state reloaded) never hands one out again.
+  const api = createCore(ctx, routes, createUniqueRandom(), onError);
   const controls: Controls = {
     reset: () => sandbox.reset(),
     advance: (ms) => clock.advance(ms),
@@ -388,6 +402,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
       ms: Math.round(performance.now() - started),
       requestId: header('x-request-id'),
       replayed: header('idempotent-replayed') === 'true',
+      ...(res.status >= 400 ? { code: errorCode(res.body) } : {}),
     };
     requestLog.push({ ...entry, at: iso(clock.now()) });
     if (requestLog.length > REQUEST_LOG_SIZE) requestLog.shift();

@@ -301,7 +301,7 @@ export class WebhookDispatcher {
     } catch (error) {
       const timedOut = controller.signal.aborted && (controller.signal.reason as Error | undefined)?.message === 'timeout';
       record.ms = Math.round(performance.now() - started);
-      record.error = timedOut ? `no answer within ${this.#options.timeoutMs} ms` : error instanceof Error ? error.message : String(error);
+      record.error = timedOut ? `no answer within ${this.#options.timeoutMs} ms` : failure(error);
       return { reply: { kind: timedOut ? 'timeout' : 'error' } };
     } finally {
       clearTimeout(timer);
@@ -339,4 +339,14 @@ function approvalReply(status: number, text: string): ApprovalReply {
   if (status === 422) return { kind: 'more-info' };
   if (status === 202) return { kind: 'defer' };
   return { kind: 'error' };
+}
+
+/** Why a delivery got no answer: fetch's own message says only `fetch failed`; its cause names the reason (ECONNREFUSED, ENOTFOUND…). */
+function failure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+  const code = typeof cause?.code === 'string' ? cause.code : undefined;
+  const detail = typeof cause?.message === 'string' && cause.message !== '' ? cause.message : undefined;
+  if (!code && !detail) return error.message;
+  return `${error.message} (${detail && code && detail.includes(code) ? detail : [code, detail].filter(Boolean).join(': ')})`;
 }

@@ -1,6 +1,6 @@
 /** docs/testing.md shows `npx crossborder-sdk sandbox --port 4010`: the same CLI, the packed package's `bin`, on a free port. */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, fstatSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Crossborder } from 'crossborder-sdk';
@@ -50,7 +50,7 @@ async function startCli(extra: string[]) {
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no URL within 20 s: ${out}`)), 20_000);
     child.stdout.on('data', () => {
-      const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(out);
+      const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(out) ?? /"kind":"listening".*?"url":"(http:\/\/[\d.]+:\d+)"/.exec(out);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]!);
@@ -104,8 +104,10 @@ describe('the sandbox CLI of docs/testing.md', () => {
         const cb = new Crossborder({ tokenId: 'sandbox', clientSecret: 'sandbox', baseUrl: url });
         await cb.customers.list({ limit: 1 });
       }
-      const lines = (await json.waitFor(/"kind":"request"/)).split('\n').filter((l) => l.startsWith('{'));
-      expect(JSON.parse(lines[0]!)).toMatchObject({ kind: 'request', method: 'GET', path: '/2025-10-13/customers?limit=1', status: 200, replayed: false });
+      const lines = (await json.waitFor(/"kind":"request"/)).split('\n').filter(Boolean);
+      // JSON lines only (`| jq -c .` works): the banner is one of them.
+      expect(JSON.parse(lines[0]!)).toMatchObject({ kind: 'listening', url: json.url });
+      expect(JSON.parse(lines[1]!)).toMatchObject({ kind: 'request', method: 'GET', path: '/2025-10-13/customers?limit=1', status: 200, replayed: false, time: expect.any(String) });
       await new Promise((r) => setTimeout(r, 200));
       expect(quiet.output()).not.toMatch(/GET \/2025-10-13/);
     } finally {
@@ -183,7 +185,11 @@ describe('the sandbox CLI of docs/testing.md', () => {
       const saved = JSON.parse(readFileSync(file, 'utf8'));
       expect(saved.format).toBe('crossborder-sandbox-state/1');
       expect(saved.lastWebhookSequence).toBe(sequence(eventIds()[0]!));
-      const inode = statSync(file).ino;
+      // Held open, the first run's file keeps its inode (never reused while open) and its bytes: a save
+      // that wrote in place would show here; one that renames a new file over it leaves them whole.
+      const firstText = readFileSync(file, 'utf8');
+      const held = openSync(file, 'r');
+      const inode = fstatSync(held).ino;
       const second = await startCli(['--state', file, '--quiet']);
       try {
         const again = new Crossborder({ tokenId: 'sandbox', clientSecret: 'sandbox', baseUrl: second.url });
@@ -209,6 +215,8 @@ describe('the sandbox CLI of docs/testing.md', () => {
       expect(new Set(eventIds()).size).toBe(3);
       // Saved by writing a new file and renaming it over the old one (a new inode), no temporary left behind.
       expect(statSync(file).ino).not.toBe(inode);
+      expect(readFileSync(held, 'utf8')).toBe(firstText);
+      closeSync(held);
       expect(readdirSync(dir)).toEqual(['state.json']);
     } finally {
       await hook.close();
@@ -259,7 +267,7 @@ describe('the sandbox CLI of docs/testing.md', () => {
       const icon = await fetch(`${cli.url}/favicon.ico`);
       expect(icon.status).toBe(204);
       const out = await cli.waitFor(/GET \/_sandbox\/ → 200/);
-      expect(out).toMatch(/^POST \/_sandbox\/clock → 200 \d+ms$/m);
+      expect(out).toMatch(/^\d\d:\d\d:\d\d\.\d{3} \[sandbox [^\]]+\] POST \/_sandbox\/clock → 200 \d+ms$/m);
       expect(out).not.toContain('favicon');
     } finally {
       expect(await cli.stop()).toBe(0);
@@ -283,18 +291,25 @@ describe('the sandbox CLI of docs/testing.md', () => {
     expect(bad.err).toContain("--cors-origin needs origins such as http://localhost:5173 (scheme, host and port only) or '*', got 'localhost:5173'");
   }, 60_000);
 
-  it('--host: on 0.0.0.0 the inspector asks for credentials and CORS is off unless --cors-origin; a listen error names the host', async () => {
+  it('--host: on 0.0.0.0 the controls ask for the control token it prints, the verbs send it, and CORS is off unless --cors-origin; a listen error names the host', async () => {
     const cli = await startCli(['--quiet', '--host', '0.0.0.0']); // briefly on every interface; reached through 127.0.0.1
     try {
       expect(cli.output()).toContain('Listening on 0.0.0.0, not a loopback address');
-      const page = await fetch(`${cli.url}/_sandbox/`);
-      expect([page.status, page.headers.get('www-authenticate')]).toEqual([401, 'Basic realm="crossborder-sandbox"']);
+      const token = /CROSSBORDER_SANDBOX_TOKEN=([0-9a-f]+)/.exec(cli.output())?.[1] ?? '';
+      expect(token).toMatch(/^[0-9a-f]{32,}$/);
+      expect((await fetch(`${cli.url}/_sandbox/`)).status).toBe(401);
       expect((await fetch(`${cli.url}/_sandbox/events`)).status).toBe(401);
-      const withCredentials = await fetch(`${cli.url}/_sandbox/`, { headers: { authorization: `Basic ${btoa('any:any')}` } });
-      expect(withCredentials.status).toBe(200);
-      await withCredentials.text();
+      const withToken = await fetch(`${cli.url}/_sandbox/`, { headers: { 'x-sandbox-token': token, authorization: `Basic ${btoa('any:any')}` } });
+      expect(withToken.status).toBe(200);
+      await withToken.text();
+      // The verbs send CROSSBORDER_SANDBOX_TOKEN; without it they are refused.
+      const refused = await runCli(['sandbox', 'clock', 'advance', '1m', '--url', cli.url]);
+      expect([refused.code, refused.err]).toEqual([1, expect.stringContaining('the sandbox answered 401')]);
+      const sent = spawnSync(process.execPath, [CLI, 'sandbox', 'clock', 'advance', '1m', '--url', cli.url], { cwd: root, env: { ...process.env, CROSSBORDER_SANDBOX_TOKEN: token }, encoding: 'utf8', timeout: 20_000 });
+      expect([sent.status, JSON.parse(sent.stdout).advancedMs]).toEqual([0, 60_000]);
       const answer = await fetch(`${cli.url}/2025-10-13/customers`, { headers: { authorization: `Basic ${btoa('any:any')}`, origin: 'http://192.168.1.20:5173' } });
-      expect([answer.status, answer.headers.get('access-control-allow-origin')]).toEqual([200, null]);
+      // An origin that is not allowed is refused, even without a preflight (issue 22).
+      expect([answer.status, answer.headers.get('access-control-allow-origin')]).toEqual([403, null]);
     } finally {
       expect(await cli.stop()).toBe(0);
     }

@@ -222,7 +222,7 @@ describe('msw handlers', () => {
 
 describe('CLI', () => {
   function run(args: string[]) {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli.ts'), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli/index.ts'), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -270,13 +270,18 @@ describe('CLI', () => {
   });
 
   it('--help prints usage; unknown arguments exit 2 with usage', async () => {
-    const help = run(['--help']);
+    const help = run(['sandbox', '--help']);
     expect(await help.exit).toBe(0);
     expect(help.out()).toMatch(/^Usage: crossborder-sdk sandbox/);
-    for (const args of [['sandbox', '--bogus'], ['serve'], [], ['sandbox', '--port', 'abc'], ['sandbox', '--port', '70000']]) {
+    for (const args of [['sandbox', '--bogus'], ['sandbox', '--port', 'abc'], ['sandbox', '--port', '70000']]) {
       const bad = run(args);
       expect(await bad.exit).toBe(2);
       expect(bad.err()).toMatch(/Usage: crossborder-sdk sandbox/);
+    }
+    for (const args of [['serve'], []]) {
+      const bad = run(args);
+      expect(await bad.exit).toBe(2);
+      expect(bad.err()).toMatch(/unknown command 'serve'|Usage: crossborder-sdk/);
     }
   });
 });

@@ -1,0 +1,161 @@
+/**
+ * The SDK client the commands call: credentials from the same environment variables as the SDK
+ * (`CROSSBORDER_*`, read by the client itself), or from a profile of the config file (`--profile`),
+ * which is refused when others than its owner may read it. Wallet sessions saved to a file
+ * (`--save-session`) and read back (`--session-key`) as the signer of signed operations.
+ * @module
+ */
+import { existsSync, readFileSync, statSync, writeFileSync, chmodSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { Crossborder } from '../client';
+import type { CoreClient } from '../core/client';
+import type { ClientOptions, Signer } from '../core/options';
+import { UsageError } from './table';
+
+/** Options every API command takes. */
+export interface ConnectionOptions {
+  profile?: string | undefined;
+  baseUrl?: string | undefined;
+  maxRetries?: string | undefined;
+  timeout?: string | undefined;
+}
+
+/** The config file: `CROSSBORDER_CONFIG`, else `~/.config/crossborder/config.json`. */
+export function configPath(): string {
+  return process.env.CROSSBORDER_CONFIG ?? join(homedir(), '.config', 'crossborder', 'config.json');
+}
+
+/** A profile: what the client's options are set from. */
+interface Profile {
+  tokenId?: string;
+  clientSecret?: string;
+  baseUrl?: string;
+  environment?: 'sandbox' | 'production';
+  webhookPublicKey?: string;
+}
+
+/** Reads profile `name` from the config file; refuses a file others may read (it holds a secret). */
+export function readProfile(name: string): Profile {
+  const file = configPath();
+  if (!existsSync(file)) throw new UsageError(`--profile ${name}: no config file at ${file} (set CROSSBORDER_CONFIG to another path)`);
+  const mode = statSync(file).mode & 0o777;
+  if ((mode & 0o077) !== 0) {
+    throw new UsageError(`--profile ${name}: ${file} is readable by others (mode ${mode.toString(8).padStart(4, '0')}); it holds your client secret: run chmod 600 ${file}`);
+  }
+  let parsed: { profiles?: Record<string, Profile> };
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8')) as typeof parsed;
+  } catch (error) {
+    throw new UsageError(`--profile ${name}: ${file} is not JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  const profile = parsed.profiles?.[name];
+  if (!profile || typeof profile !== 'object') {
+    throw new UsageError(`--profile ${name}: no such profile in ${file} (there are: ${Object.keys(parsed.profiles ?? {}).join(', ') || 'none'})`);
+  }
+  return profile;
+}
+
+const whole = (flag: string, text: string | undefined): number | undefined => {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text)) throw new UsageError(`${flag} needs a whole number, got '${text}'`);
+  return Number(text);
+};
+
+/** The SDK client for a command; a profile's values first, then the SDK's own environment variables. */
+export function makeClient(options: ConnectionOptions, extra: ClientOptions = {}): Crossborder {
+  const profile = options.profile ? readProfile(options.profile) : {};
+  return new Crossborder({
+    ...profile,
+    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    ...(options.maxRetries !== undefined ? { maxRetries: whole('--max-retries', options.maxRetries) } : {}),
+    ...(options.timeout !== undefined ? { timeout: whole('--timeout', options.timeout) } : {}),
+    ...extra,
+  });
+}
+
+/**
+ * The client's pipeline, the one its resources call with the operations of the generated table:
+ * the commands run the same operation objects through the same code (retries, Idempotency-Key,
+ * signed retry, errors, scrubbing) as `cb.quotes.execute()` does.
+ */
+export function pipelineOf(cb: Crossborder): CoreClient {
+  return (cb.customers as unknown as { _client: CoreClient })._client;
+}
+
+/** A session as `--save-session` writes it (mode 0600). The private key is the session's signing key. */
+export interface SavedSession {
+  format: 'crossborder-wallet-session/1';
+  id: string | undefined;
+  credentialId: string;
+  accountId: string | undefined;
+  expiresAt: string | undefined;
+  publicKey: string;
+  privateKey: string;
+}
+
+/** A fresh P-256 key for `clientPublicKey`: the CLI keeps its scalar to save the session it opens. */
+export async function newClientKey(): Promise<{ scalar: Uint8Array; publicKey: string }> {
+  const [{ p256 }, { bytesToHex }] = await Promise.all([import('@noble/curves/nist.js'), import('../wallet/encoding')]);
+  const scalar = p256.utils.randomSecretKey();
+  return { scalar, publicKey: bytesToHex(p256.getPublicKey(scalar, false)) };
+}
+
+/**
+ * The session signing key of a verify answer: the sealed key opened with the client key, or (no
+ * sealed key: the service answers so for a compressed clientPublicKey) the client key itself.
+ */
+async function sessionScalar(sealed: unknown, client: { scalar: Uint8Array }): Promise<Uint8Array> {
+  if (typeof sealed !== 'string' || sealed === '') return client.scalar;
+  const [{ p256 }, { bytesToBase64url }, { ECDH_P256, subtle }, { openSessionBundle }] = await Promise.all([
+    import('@noble/curves/nist.js'),
+    import('../wallet/encoding'),
+    import('../wallet/webcrypto'),
+    import('../wallet/hpke'),
+  ]);
+  const point = p256.getPublicKey(client.scalar, false);
+  const jwk: JsonWebKey = { kty: 'EC', crv: 'P-256', x: bytesToBase64url(point.subarray(1, 33)), y: bytesToBase64url(point.subarray(33)), d: bytesToBase64url(client.scalar) };
+  const key = await subtle().importKey('jwk', jwk, ECDH_P256, false, ['deriveBits']);
+  return openSessionBundle(sealed, key, point);
+}
+
+/** Writes the session of a verify answer to `file`, owner-only; answers what was written, without the key. */
+export async function saveSession(file: string, answer: Record<string, unknown>, credentialId: string, client: { scalar: Uint8Array }): Promise<Omit<SavedSession, 'privateKey'>> {
+  const [{ p256 }, { bytesToHex, compressPoint }] = await Promise.all([import('@noble/curves/nist.js'), import('../wallet/encoding')]);
+  const scalar = await sessionScalar(answer.encryptedSessionSigningKey, client);
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const saved: SavedSession = {
+    format: 'crossborder-wallet-session/1',
+    id: str(answer.id),
+    credentialId,
+    accountId: str(answer.accountId),
+    expiresAt: str(answer.expiresAt),
+    publicKey: bytesToHex(compressPoint(p256.getPublicKey(scalar, false))),
+    privateKey: bytesToHex(scalar),
+  };
+  writeFileSync(file, `${JSON.stringify(saved, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600); // an existing file keeps its mode on write
+  const { privateKey: _secret, ...shown } = saved;
+  return shown;
+}
+
+/** The signer of a session saved by `--save-session`; refuses a file others may read, or an expired session. */
+export async function sessionSigner(file: string): Promise<Signer> {
+  if (!existsSync(file)) throw new UsageError(`--session-key ${file}: no such file (write one with auth credentials verify … --save-session ${file})`);
+  const mode = statSync(file).mode & 0o777;
+  if ((mode & 0o077) !== 0) throw new UsageError(`--session-key ${file}: readable by others (mode ${mode.toString(8).padStart(4, '0')}); it holds a signing key: run chmod 600 ${file}`);
+  let saved: Partial<SavedSession>;
+  try {
+    saved = JSON.parse(readFileSync(file, 'utf8')) as Partial<SavedSession>;
+  } catch {
+    throw new UsageError(`--session-key ${file}: not a session file (JSON written by --save-session)`);
+  }
+  if (saved.format !== 'crossborder-wallet-session/1' || typeof saved.privateKey !== 'string') {
+    throw new UsageError(`--session-key ${file}: not a session file (written by auth credentials verify … --save-session)`);
+  }
+  if (saved.expiresAt && Date.parse(saved.expiresAt) <= Date.now()) {
+    throw new UsageError(`--session-key ${file}: the session expired at ${saved.expiresAt}; verify the credential again`);
+  }
+  const [{ importSessionKey }, { sessionKeySigner }] = await Promise.all([import('../wallet/keys'), import('../wallet/stamp')]);
+  return sessionKeySigner(await importSessionKey(saved.privateKey));
+}

@@ -1,0 +1,83 @@
+/**
+ * The package's bin, `crossborder-sdk`: the entry and dispatch. The commands live one concern per
+ * file: the command table (./table) and its resource commands (./resources), output and exit codes
+ * (./output), the local sandbox (./sandbox), `listen` (./listen), `trigger` and `fixtures`
+ * (./trigger), `mcp` (./mcp). Built on commander; the library's entries never load any of it.
+ * @module
+ */
+import { Command, CommanderError } from 'commander';
+import { VERSION } from '../core/version';
+import { addListenCommand } from './listen';
+import { addMcpCommand } from './mcp';
+import { EXIT, reportError } from './output';
+import { addResourceCommands } from './resources';
+import { addSandboxCommand } from './sandbox';
+import { addFixturesCommand, addTriggerCommand } from './trigger';
+
+/** Runs a command's body: errors are printed (with the request id and the key to retry with) and become the exit code. */
+export async function action(json: boolean, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (error) {
+    process.exitCode = reportError(error, json);
+  }
+}
+
+/** A reader of stdout that went away (`| head`, a closed pipe): stop quietly, never crash on EPIPE. */
+function quietOnClosedPipes(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') {
+        // The sandbox listens for this to save and close first (see ./sandbox); other commands just stop.
+        if (process.listenerCount('crossborder:stdout-closed' as never) > 0) process.emit('crossborder:stdout-closed' as never);
+        else process.exit(process.exitCode ?? 0);
+        return;
+      }
+      throw error;
+    });
+  }
+}
+
+/** The whole program. */
+export async function program(argv: string[]): Promise<Command> {
+  const root = new Command('crossborder-sdk')
+    .description('The Cross-Border Payments API from the command line: every operation, a local sandbox, webhook listen/trigger, scenario fixtures, and an MCP server.')
+    .version(VERSION, '-v, --version')
+    .showHelpAfterError('(add --help for usage)')
+    // A command's options only before its subcommands: `sandbox --json` serves, `sandbox uma receive … --json` is the operation's.
+    .enablePositionalOptions()
+    .exitOverride();
+  root.configureHelp({ sortSubcommands: true });
+  addSandboxCommand(root, action);
+  await addResourceCommands(root, action, argv);
+  addListenCommand(root, action);
+  addTriggerCommand(root, action);
+  addFixturesCommand(root, action);
+  addMcpCommand(root, action);
+  // Every subcommand reports usage errors as the root does: exit 2, not commander's 1.
+  const walk = (command: Command) => {
+    command.exitOverride();
+    // The sandbox's verbs print their whole usage after an error; the others a hint.
+    if (!(command as unknown as { _showHelpAfterError: unknown })._showHelpAfterError) command.showHelpAfterError('(add --help for usage)');
+    for (const sub of command.commands) walk(sub);
+  };
+  walk(root);
+  return root;
+}
+
+/** Parses and runs `argv` (after `node cli.js`). */
+export async function main(argv: string[]): Promise<void> {
+  quietOnClosedPipes();
+  try {
+    await (await program(argv)).parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version are not errors; everything else commander refuses is a usage error.
+      process.exitCode = error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : EXIT.usage;
+      return;
+    }
+    process.exitCode = reportError(error, argv.includes('--json'));
+  }
+}
+
+await main(process.argv.slice(2));

@@ -1,0 +1,196 @@
+/**
+ * The resource commands: each row of the command table (./table) becomes a command of the parser,
+ * and runs its operation through the SDK client's own pipeline.
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import { Command, Option } from 'commander';
+import type { CallInput } from '../core/plan';
+import type { Page } from '../core/pagination';
+import type { SignedRequestOptions } from '../core/options';
+import { makeClient, newClientKey, pipelineOf, saveSession, sessionSigner, type ConnectionOptions } from './client';
+import { out, printResult } from './output';
+import { commandTable, detailsOf, hasProperty, readFlagValue, UsageError, type CommandDetails, type CommandSpec } from './table';
+
+/** Options every API command takes (kept on each command so that they may follow its arguments). */
+export function addConnectionOptions(command: Command): Command {
+  return command
+    .option('--profile <name>', 'credentials from this profile of the config file (CROSSBORDER_CONFIG, default ~/.config/crossborder/config.json; mode 0600)')
+    .option('--base-url <url>', 'service address (default: the profile, else CROSSBORDER_BASE_URL, else production)')
+    .option('--max-retries <n>', 'retries after the first attempt, for failures safe to repeat (default 2)')
+    .option('--timeout <ms>', 'per-attempt timeout in ms (default 60000)')
+    .option('--json', 'print JSON: one value per result (with --all, one line per item)');
+}
+
+/** Reads `--data`: inline JSON, `@file.json`, or `-` for stdin. */
+export async function readData(text: string): Promise<unknown> {
+  let raw = text;
+  let where = '--data';
+  if (text === '-') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    raw = Buffer.concat(chunks).toString('utf8');
+    where = '--data - (stdin)';
+  } else if (text.startsWith('@')) {
+    where = `--data ${text}`;
+    try {
+      raw = readFileSync(text.slice(1), 'utf8');
+    } catch (error) {
+      throw new UsageError(`${where}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new UsageError(`${where} is not JSON`);
+  }
+}
+
+/** True when the operation's answer is a wallet session (it carries the sealed session key). */
+function answersSession(spec: CommandDetails): boolean {
+  return hasProperty(spec.response, 'encryptedSessionSigningKey');
+}
+
+interface ApiOptions extends ConnectionOptions {
+  json?: boolean;
+  all?: boolean;
+  data?: string;
+  idempotencyKey?: string;
+  sessionKey?: string;
+  signature?: string;
+  requestId?: string;
+  saveSession?: string;
+  [flag: string]: unknown;
+}
+
+/** The call of one command line: its input and options for the pipeline. */
+async function callOf(spec: CommandDetails, args: string[], opts: ApiOptions): Promise<{ input: CallInput; options: SignedRequestOptions }> {
+  const input: CallInput = {};
+  if (spec.positionals.length) input.path = Object.fromEntries(spec.positionals.map((name, i) => [name, args[i]!]));
+  let body: Record<string, unknown> | undefined;
+  if (opts.data !== undefined) {
+    const data = await readData(opts.data);
+    if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new UsageError('--data needs a JSON object');
+    body = data as Record<string, unknown>;
+  }
+  const query: Record<string, unknown> = {};
+  for (const flag of spec.flags) {
+    const key = flag.flag.slice(2).replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    const given = opts[key];
+    if (given === undefined) continue;
+    const value = given === true ? true : readFlagValue(flag, String(given));
+    if (flag.in === 'query') query[flag.name] = value;
+    else (body ??= {})[flag.name] = value;
+  }
+  if (Object.keys(query).length) input.query = query;
+  const options: SignedRequestOptions = {};
+  if (opts.idempotencyKey !== undefined) options.idempotencyKey = opts.idempotencyKey;
+  if (opts.sessionKey) options.signer = await sessionSigner(opts.sessionKey);
+  if (opts.signature !== undefined) options.signature = opts.signature;
+  if (opts.requestId !== undefined) {
+    // A relayed signature's challenge id where the operation is signed; else the operation's own Request-Id header (PASSKEY verify).
+    if (spec.headers.includes('Service-Wallet-Signature')) options.requestId = opts.requestId;
+    else input.header = { 'Request-Id': opts.requestId };
+  }
+  if (body !== undefined) input.body = body;
+  return { input, options };
+}
+
+/** Runs one command line of the table. */
+async function run(spec: CommandDetails, args: string[], opts: ApiOptions): Promise<void> {
+  const cb = makeClient(opts);
+  const pipeline = pipelineOf(cb);
+  const { input, options } = await callOf(spec, args, opts);
+  const json = opts.json === true;
+  let client: Awaited<ReturnType<typeof newClientKey>> | undefined;
+  if (opts.saveSession) {
+    const body = (input.body ??= {}) as Record<string, unknown>;
+    if (body.clientPublicKey === undefined) {
+      client = await newClientKey();
+      body.clientPublicKey = client.publicKey;
+    } else {
+      throw new UsageError('--save-session makes the client key itself: leave out --client-public-key');
+    }
+  }
+  if (spec.op.paginated) {
+    const list = pipeline.list<unknown>(spec.op, input, { ...options, prefetch: opts.all === true });
+    if (opts.all) {
+      if (json) {
+        for await (const item of list) out(`${JSON.stringify(item)}\n`);
+      } else {
+        const rows: unknown[] = [];
+        for await (const item of list) rows.push(item);
+        printResult(rows, false);
+      }
+      return;
+    }
+    const page: Page<unknown> = await list;
+    printResult(page.body, json);
+    return;
+  }
+  const result = await pipeline.call<unknown>(spec.op, input, options);
+  if (client && opts.saveSession) {
+    const credentialId = (input.path as Record<string, string>).id ?? '';
+    const saved = await saveSession(opts.saveSession, (result ?? {}) as Record<string, unknown>, credentialId, client);
+    client.scalar.fill(0);
+    if (!json) process.stderr.write(`Session ${saved.id ?? ''} saved to ${opts.saveSession} (mode 0600); sign with --session-key ${opts.saveSession}\n`);
+  }
+  printResult(result, json);
+}
+
+/** True when `argv` runs this command (`customers retrieve …`, `customers get …`, `help customers retrieve`). */
+function invoked(spec: CommandSpec, argv: string[]): boolean {
+  const words = argv[0] === 'help' ? argv.slice(1) : argv;
+  return spec.words.every((word, i) => words[i] === word || (i === spec.words.length - 1 && word === 'retrieve' && words[i] === 'get'));
+}
+
+/**
+ * Adds every command of the table to `program`, grouped by their words (`auth credentials verify`).
+ * Only the command `argv` runs gets its flags (worked out from the document's schemas, which are
+ * loaded for it alone: a start stays cheap). `action` wraps each run (errors and exit codes).
+ */
+export async function addResourceCommands(program: Command, action: (json: boolean, body: () => Promise<void>) => Promise<void>, argv: string[]): Promise<void> {
+  const groups = new Map<string, Command>();
+  const groupOf = (words: string[]): Command => {
+    let parent = program;
+    for (let i = 0; i < words.length; i++) {
+      const key = words.slice(0, i + 1).join(' ');
+      // A group may be a command of its own (`sandbox`: the server, and the sandbox-only operations under it).
+      let group = groups.get(key) ?? parent.commands.find((c) => c.name() === words[i]);
+      if (!group) {
+        group = parent.command(words[i]!).description(`${words.slice(0, i + 1).join(' ')} operations`);
+        groups.set(key, group);
+      }
+      parent = group;
+    }
+    return parent;
+  };
+  for (const spec of commandTable()) {
+    const parent = groupOf(spec.words.slice(0, -1));
+    const verb = spec.words.at(-1)!;
+    const command = parent.command(verb).description(`${spec.op.method} ${spec.op.path}${spec.op.sandboxOnly ? ' (sandbox only)' : ''}${spec.movesMoney ? ' — moves money' : ''}`);
+    if (verb === 'retrieve') command.alias('get');
+    for (const name of spec.positionals) command.argument(`<${name}>`);
+    if (!invoked(spec, argv)) continue;
+    const details = await detailsOf(spec);
+    for (const flag of details.flags) {
+      const placeholder = flag.kind === 'boolean' ? '[bool]' : flag.kind === 'json' ? '<json>' : flag.kind === 'list' ? '<a,b,…>' : '<value>';
+      command.addOption(new Option(`${flag.flag} ${placeholder}`, `${flag.in === 'query' ? 'query' : 'body'} field ${flag.name}${flag.choices ? ` (${flag.choices.join(', ')})` : ''}`));
+    }
+    if (spec.op.params.body) command.option('--data <json|@file|->', 'the whole body as JSON: inline, @file.json, or - for stdin (flags override its fields)');
+    if (spec.op.paginated) command.option('--all', 'every item of every page (with --json, one JSON line per item)');
+    if (spec.op.idempotent || details.headers.includes('Idempotency-Key')) command.option('--idempotency-key <key>', 'Idempotency-Key to send (default: a new one per call; reuse the one printed to retry a call whose outcome is unknown)');
+    if (spec.op.method !== 'GET') {
+      command.option('--session-key <file>', 'sign a wallet challenge with the session saved by auth credentials verify … --save-session');
+      command.option('--signature <sig>', 'relayed flow: the Service-Wallet-Signature of a challenge signed elsewhere (with --request-id)');
+    }
+    if (details.headers.includes('Request-Id') || spec.op.method !== 'GET') command.option('--request-id <id>', 'the challenge requestId (relayed signature), or the Request-Id of a PASSKEY verify');
+    if (answersSession(details)) command.option('--save-session <file>', 'generate the client key, open the session key of the answer and save it to this file (mode 0600)');
+    addConnectionOptions(command);
+    command.action(async (...received: unknown[]) => {
+      const cmd = received.at(-1) as Command;
+      const opts = cmd.opts<ApiOptions>();
+      await action(opts.json === true, () => run(details, cmd.args, opts));
+    });
+  }
+}

@@ -48,6 +48,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Two at a time on 2 cores (vitest's default is cores - 1): most files wait on sockets, timers and child processes.
+    maxWorkers: 2,
     reporters: ['default', 'json'],
     outputFile: { json: '.vitest-results.json' },
     projects: [

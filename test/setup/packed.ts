@@ -27,9 +27,9 @@ export interface Packed {
 }
 
 /** What goes into the package: a change to any of these means a new build. */
-const INPUTS = ['src', 'openapi/openapi.yaml', 'package.json', 'package-lock.json', 'tsup.config.ts', 'tsconfig.json', 'README.md', 'LICENSE', 'docs', 'examples'];
+const INPUTS = ['src', 'openapi', 'package.json', 'package-lock.json', 'tsup.config.ts', 'tsconfig.json', 'README.md', 'LICENSE', 'docs', 'examples'];
 /** Copied into the staging directory; package.json's `files` picks what of them ships (docs/*.md, examples/, …). */
-const STAGED = ['package.json', 'README.md', 'LICENSE', 'openapi/openapi.yaml', 'docs', 'examples'];
+const STAGED = ['package.json', 'README.md', 'LICENSE', 'openapi', 'docs', 'examples'];
 
 function filesOf(path: string): string[] {
   const full = join(root, path);

@@ -61,7 +61,11 @@ export default defineConfig([
   // chunks of its own.
   { ...common, entry: { index: 'src/index.ts', errors: 'src/errors.ts' }, splitting: true, esbuildPlugins: [passkeyEncoding] },
   // sandbox and wallet, built apart so that they add nothing to the main entry's import.
-  { ...common, entry: { sandbox: 'src/sandbox/index.ts', 'sandbox-msw': 'src/sandbox/msw.ts', wallet: 'src/wallet/index.ts' }, splitting: true, external: [/^node:/, 'msw'], esbuildPlugins: [importSharedErrors] },
+  { ...common, entry: { sandbox: 'src/sandbox/index.ts', wallet: 'src/wallet/index.ts' }, splitting: true, external: [/^node:/, 'msw'], esbuildPlugins: [importSharedErrors] },
+  // sandbox/msw loads msw with a top-level `await import()` in ESM and with `require` in CommonJS (which
+  // has no top-level await), so that a missing msw is named as the optional peer to install.
+  { ...common, format: ['esm'], entry: { 'sandbox-msw': 'src/sandbox/msw.ts' }, external: [/^node:/, 'msw'], esbuildPlugins: [importSharedErrors] },
+  { ...common, format: ['cjs'], entry: { 'sandbox-msw': 'src/sandbox/msw-cjs.ts' }, external: [/^node:/, 'msw'], esbuildPlugins: [importSharedErrors] },
   {
     entry: { cli: 'src/cli/index.ts' },
     format: ['esm'],

@@ -121,6 +121,9 @@ describe('package', () => {
     }
     expect(cjsFailure).toContain('needs msw, an optional peer dependency of crossborder-sdk that is not installed: run `npm install --save-dev msw`');
     expect(run('node', ['msw.cjs'], withMsw).trim()).toBe('1');
+    // Node 20.0–20.15 have no process.getBuiltinModule: msw is loaded there too (it used to be refused).
+    const older = "delete process.getBuiltinModule; await import('./msw.mjs');";
+    expect(run('node', ['--input-type=module', '-e', older], withMsw).trim()).toBe('1');
   });
 
   it('a TypeScript consumer type-checks every entry with skipLibCheck: false (node16 and bundler resolution)', { timeout: 120_000 }, () => {

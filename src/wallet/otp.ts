@@ -8,12 +8,13 @@
  * (`encryptOtpCodeToBundle`) in test/wallet/otp-vectors.test.ts.
  * @module
  */
-import { bytesToHex, derToP1363, fromUtf8, hexToBytes, utf8 } from './encoding';
+import { base64urlToBytes, bytesToHex, derToP1363, fromUtf8, hexToBytes, utf8 } from './encoding';
 import { WalletCryptoError } from '../core/errors';
 import { hpkeSeal, uncompressed } from './hpke';
 import { generateClientKeyPair, type ClientKeyPair } from './keys';
 import { WalletSession, type VerifyAnswer } from './session';
 import { sessionKeySigner, type Signer } from './stamp';
+import type { SignatureChallenge } from '../core/errors';
 import { ECDSA_P256, ECDSA_SHA256, subtle } from './webcrypto';
 
 /**
@@ -151,6 +152,53 @@ export async function encryptOtp(options: EncryptOtpParams): Promise<string> {
   }
 }
 
+/**
+ * The `public_key` claim of the verification token a secure OTP `/verify` 202 asks to sign, or
+ * undefined when the payload carries no such claim. `payloadToSign` is the token itself (a JWT
+ * `header.claims.signature`, as the local sandbox and production send it) or JSON text with a string
+ * `verificationToken`. The claims segment is base64url (padding and the `+/` alphabet tolerated, as
+ * Turnkey's `verifyOtpVerificationToken` decodes it). Nothing else is read: not the signature (the
+ * service checks it), not `exp` nor any other claim.
+ */
+function verificationTokenPublicKey(payloadToSign: unknown): unknown {
+  if (typeof payloadToSign !== 'string') return undefined;
+  let token: unknown = payloadToSign.trim();
+  try {
+    if (payloadToSign.trimStart().startsWith('{')) token = (JSON.parse(payloadToSign) as Record<string, unknown> | null)?.verificationToken;
+    if (typeof token !== 'string') return undefined;
+    const parts = token.trim().split('.');
+    if (parts.length !== 3) return undefined;
+    const segment = parts[1]!.replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+    const claims: unknown = JSON.parse(fromUtf8(base64urlToBytes(segment, 'verificationToken')));
+    return typeof claims === 'object' && claims !== null ? (claims as Record<string, unknown>).public_key : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Refuses to sign a verification token that is not bound to `keyPair`: its `public_key` claim must be
+ * the key pair's public key, compressed (33 bytes) or uncompressed (65 bytes) hex, either case.
+ * Otherwise a relayed or tampered challenge would have the device authorize a session for another key.
+ */
+function assertTokenBoundTo(challenge: SignatureChallenge, keyPair: ClientKeyPair): void {
+  const claim = verificationTokenPublicKey(challenge?.payloadToSign);
+  if (typeof claim !== 'string' || claim === '') {
+    throw fail(
+      `challenge ${String(challenge?.requestId)}: payloadToSign carries no verificationToken.public_key claim ` +
+        '(expected the verification token, a JWT, of a secure OTP /verify); not signed',
+    );
+  }
+  const hex = claim.toLowerCase();
+  const own = hex.length === 66 ? keyPair.publicKeyCompressed.toLowerCase() : keyPair.publicKey.toLowerCase();
+  if (hex !== own) {
+    throw fail(
+      `challenge ${String(challenge?.requestId)}: verificationToken.public_key is ${short(claim)}, not this login's public key ` +
+        `${short(keyPair.publicKeyCompressed)}; not signed (a relayed or altered challenge would open a session for another key)`,
+    );
+  }
+}
+
 /** The `/verify` body of a secure OTP login (for either type, one of the two bodies). */
 export type OtpVerifyBody<T extends 'EMAIL_OTP' | 'SMS_OTP' = 'EMAIL_OTP' | 'SMS_OTP'> = T extends unknown ? { type: T; encryptedOtpBundle: string } : never;
 
@@ -169,7 +217,13 @@ export interface OtpLogin {
   body(): OtpVerifyBody<'EMAIL_OTP'>;
   /** The `/verify` body for a credential of `type`: `{ type, encryptedOtpBundle }`. */
   body<T extends 'EMAIL_OTP' | 'SMS_OTP'>(type: T): OtpVerifyBody<T>;
-  /** Signs the 202 challenge (the `verificationToken`) with the key pair; pass as the `signer` option of `verify`. */
+  /**
+   * Signs the 202 challenge (the `verificationToken`) with the key pair; pass as the `signer` option of
+   * `verify`, or call it on the device with the relayed challenge. Refuses ({@link WalletCryptoError}
+   * `invalid_input`, naming `verificationToken.public_key`) a token whose `public_key` claim is missing
+   * or is not this login's public key (compressed or uncompressed hex, either case), and a challenge past
+   * its `expiresAt` (`challenge_expired`). Other claims are not checked: the service does.
+   */
   readonly signer: Signer;
   /** The session of the signed `/verify` answer: the key pair is its session key. */
   session(verifyAnswer: VerifyAnswer, credentialId: string): Promise<WalletSession>;
@@ -187,7 +241,8 @@ export interface CreateOtpLoginParams extends OtpTargetParams {
 
 /**
  * Starts a secure OTP login: a fresh key pair, the code sealed with its public key
- * ({@link encryptOtp}), the signer of the 202 challenge and the session it leads to.
+ * ({@link encryptOtp}), the signer of the 202 challenge (which first checks that the verification
+ * token's `public_key` claim is this key pair's) and the session it leads to.
  * @example
  * ```ts
  * const login = await createOtpLogin({ otpEncryptionTargetBundle, otpCode });
@@ -198,7 +253,11 @@ export interface CreateOtpLoginParams extends OtpTargetParams {
 export async function createOtpLogin(options: CreateOtpLoginParams): Promise<OtpLogin> {
   const keyPair = options.keyPair ?? (await generateClientKeyPair());
   const encryptedOtpBundle = await encryptOtp({ ...options, keyPair });
-  const signer = sessionKeySigner(keyPair.sessionKey());
+  const stampWithKey = sessionKeySigner(keyPair.sessionKey());
+  const signer: Signer = async (challenge) => {
+    assertTokenBoundTo(challenge, keyPair);
+    return stampWithKey(challenge);
+  };
   return Object.freeze({
     keyPair,
     encryptedOtpBundle,

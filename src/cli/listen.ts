@@ -19,6 +19,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
+import { isLoopbackHost, splitHost } from '../sandbox/exposure';
 import { out } from './output';
 import { API_VERSION, controlHeaders, DEFAULT_SANDBOX_URL, watchParent } from './sandbox';
 import { UsageError } from './table';
@@ -35,14 +36,35 @@ interface ListenOptions {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Reads a request's raw bytes. */
-function rawBody(req: IncomingMessage): Promise<Buffer> {
+/** The largest delivery forwarded: the sandbox's own request body limit. */
+const MAX_DELIVERY_BYTES = 1024 * 1024;
+
+/** Reads a request's raw bytes; undefined past {@link MAX_DELIVERY_BYTES} (the rest is drained, not kept). */
+function rawBody(req: IncomingMessage): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_DELIVERY_BYTES) chunks.push(c);
+    });
+    req.on('end', () => resolve(size > MAX_DELIVERY_BYTES ? undefined : Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+/**
+ * Why a request to the receiver is not a delivery of the local sandbox, if it is not: the sandbox
+ * POSTs server to server on loopback, so a browser page (any `Origin`) or a foreign `Host` (DNS
+ * rebinding) is refused before anything is forwarded; listen would otherwise relay a page's request
+ * to the forward URL and hand the page its answer.
+ */
+function refusal(req: IncomingMessage): { status: number; reason: string } | undefined {
+  if (req.headers.origin !== undefined) return { status: 403, reason: 'a request from a browser page (Origin)' };
+  const host = splitHost(req.headers.host ?? '');
+  if (!host || !isLoopbackHost(host.name)) return { status: 421, reason: 'a Host that is not loopback' };
+  if (req.method !== 'POST') return { status: 405, reason: `${req.method ?? '?'} instead of POST` };
+  return undefined;
 }
 
 async function listen(opts: ListenOptions): Promise<void> {
@@ -62,7 +84,19 @@ async function listen(opts: ListenOptions): Promise<void> {
   const receiver = createServer((req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
       const started = performance.now();
+      const refused = refusal(req);
+      if (refused) {
+        req.resume();
+        res.writeHead(refused.status, { connection: 'close' }).end();
+        print({ kind: 'refused', status: refused.status, reason: refused.reason }, `refused ${refused.reason} (${refused.status}); nothing forwarded`);
+        return;
+      }
       const body = await rawBody(req);
+      if (body === undefined) {
+        res.writeHead(413).end();
+        print({ kind: 'refused', status: 413, reason: `a body over ${MAX_DELIVERY_BYTES} bytes` }, `refused a body over ${MAX_DELIVERY_BYTES} bytes (413); nothing forwarded`);
+        return;
+      }
       let type = '?';
       let id = '?';
       try {
@@ -94,7 +128,7 @@ async function listen(opts: ListenOptions): Promise<void> {
         res.end();
         print({ kind: 'failed', type, id, error: cause }, `${type} ${id} → not delivered to ${target.href}: ${cause}`);
       }
-    })();
+    })().catch(() => res.destroy()); // the sandbox's connection broke mid-body: nothing to forward
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`;

@@ -4,6 +4,8 @@
  * restart; a trigger with an override; the three shipped scenarios.
  */
 import { spawn } from 'node:child_process';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, CLI, eventually, root, startSandbox, verifyingReceiver, type Receiver, type Sandbox } from './helpers';
@@ -57,6 +59,75 @@ describe('listen and trigger', () => {
       listen.kill('SIGTERM');
     }
     expect(await new Promise((r) => listen.once('exit', r))).toBe(0);
+  }, 90_000);
+
+  it('listen refuses what is not a delivery of the local sandbox (a page, a foreign Host, an oversized body) and names a forward target that is down', async () => {
+    // A request to the receiver with any Host header and body; the status it got.
+    const post = (endpoint: string, init: { host?: string; origin?: string; method?: string; body?: string | Buffer }) =>
+      new Promise<number>((resolve, reject) => {
+        const url = new URL(endpoint);
+        const req = request({ host: '127.0.0.1', port: url.port, path: url.pathname, method: init.method ?? 'POST', headers: { 'content-type': 'application/json', ...(init.host ? { host: init.host } : {}), ...(init.origin ? { origin: init.origin } : {}) }, timeout: 10_000 }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject).on('timeout', () => req.destroy(new Error('no answer')));
+        req.end(init.body);
+      });
+    const start = (forwardTo: string) => {
+      const child = spawn(process.execPath, [CLI, 'listen', '--forward-to', forwardTo, '--url', sandbox.url, '--json'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+      let lines = '';
+      child.stdout.on('data', (c: Buffer) => (lines += c.toString()));
+      const events = () => lines.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; endpoint?: string; status?: number; reason?: string; id?: string; error?: string });
+      return { child, events };
+    };
+    const stop = async (child: ReturnType<typeof spawn>) => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    };
+    const forged = (id: string) => JSON.stringify({ id, type: 'OUTGOING_PAYMENT.COMPLETED', timestamp: new Date().toISOString(), data: { id: 'Transaction:forged' } });
+
+    const { child, events } = start(receiver.url);
+    try {
+      expect(await eventually(() => events().some((e) => e.kind === 'ready'), 20_000)).toBe(true);
+      const endpoint = events().find((e) => e.kind === 'ready')!.endpoint!;
+      const port = new URL(endpoint).port;
+      expect(await post(endpoint, { origin: 'http://evil.example', body: forged('from-a-page') })).toBe(403);
+      expect(await post(endpoint, { origin: `http://127.0.0.1:${port}`, body: forged('from-a-loopback-page') })).toBe(403);
+      expect(await post(endpoint, { host: `rebind.evil.example:${port}`, body: forged('rebound') })).toBe(421);
+      expect(await post(endpoint, { body: Buffer.alloc(1024 * 1024 + 1, 0x20) })).toBe(413);
+      expect(await post(endpoint, { method: 'PUT', body: forged('put') })).toBe(405);
+      // Server to server on loopback is forwarded as it came (unsigned here, so the receiver refuses it).
+      expect(await post(endpoint, { body: forged('plain-loopback') })).toBe(400);
+      expect(await eventually(() => receiver.received.some((r) => r.id === 'plain-loopback'))).toBe(true);
+      expect(receiver.received.find((r) => r.id === 'plain-loopback')?.verified).toBe(false);
+      expect(receiver.received.filter((r) => ['from-a-page', 'from-a-loopback-page', 'rebound', 'put'].includes(r.id))).toEqual([]);
+      const refusedStatuses = () => events().filter((e) => e.kind === 'refused').map((e) => e.status);
+      await eventually(() => refusedStatuses().length >= 5);
+      expect(refusedStatuses()).toEqual([403, 403, 421, 413, 405]);
+    } finally {
+      await stop(child);
+    }
+
+    // A forward target nobody listens on: the sandbox gets 502 (so it redelivers), the line names the cause.
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const deadPort = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const dead = start(`http://127.0.0.1:${deadPort}/webhooks`);
+    try {
+      expect(await eventually(() => dead.events().some((e) => e.kind === 'ready'), 20_000)).toBe(true);
+      const endpoint = dead.events().find((e) => e.kind === 'ready')!.endpoint!;
+      expect(await post(endpoint, { body: forged('to-nobody') })).toBe(502);
+      expect(await post(endpoint, { body: forged('to-nobody-again') })).toBe(502);
+      const failed = () => dead.events().filter((e) => e.kind === 'failed').map((e) => [e.id, e.error]);
+      await eventually(() => failed().length >= 2);
+      expect(failed()).toEqual([
+        ['to-nobody', 'ECONNREFUSED'],
+        ['to-nobody-again', 'ECONNREFUSED'],
+      ]);
+    } finally {
+      await stop(dead.child);
+    }
   }, 90_000);
 
   it('trigger and sandbox trigger refuse an unknown event type (exit 2, the known types listed)', async () => {

@@ -13,7 +13,7 @@
  * Everything it opens (sockets, timers) is closed by `close()`.
  */
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
-import { prng } from '../reliability/support';
+import { drawn, scripted } from '../reliability/support';
 
 /** What the proxy does with one exchange (the bytes a client wrote, and the reply to them). */
 export type TcpFault =
@@ -78,23 +78,12 @@ export const PASS: TcpFault = { kind: 'pass' };
 
 /** Faults in order, one per exchange; then `then` (default: pass). */
 export function tcpScript(faults: readonly TcpFault[], then: TcpPlan = () => PASS): TcpPlan {
-  let i = 0;
-  return (exchange) => (i < faults.length ? faults[i++]! : then(exchange));
+  return scripted(faults, then);
 }
 
 /** Faults drawn by a seeded PRNG with these weights (the rest of 1 passes). */
 export function tcpSeeded(seed: number, weights: readonly (readonly [number, TcpFault])[]): TcpPlan {
-  const random = prng(seed);
-  const total = weights.reduce((sum, [w]) => sum + w, 0);
-  if (total > 1 + 1e-9) throw new Error(`fault weights add up to ${total} > 1`);
-  return () => {
-    let x = random();
-    for (const [w, fault] of weights) {
-      if (x < w) return fault;
-      x -= w;
-    }
-    return PASS;
-  };
+  return drawn(seed, weights, PASS);
 }
 
 /** Only exchanges whose bytes match `when` get `plan`'s faults (`plan` is not consulted for the others). */

@@ -11,7 +11,7 @@
  */
 import { Agent, createServer, request as upstreamRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { prng } from './support';
+import { drawn, scripted } from './support';
 
 /** What the proxy does with one request. */
 export type Fault =
@@ -87,23 +87,12 @@ export const PASS: Fault = { kind: 'pass' };
 
 /** Faults in order, one per request; `then` decides once the script is used up (default: pass). */
 export function script(faults: readonly Fault[], then: Plan = () => PASS): Plan {
-  let i = 0;
-  return (req) => (i < faults.length ? faults[i++]! : then(req));
+  return scripted(faults, then);
 }
 
 /** Faults drawn by a seeded PRNG with the given weights (the rest of 1 is `pass`). */
 export function seeded(seed: number, weights: readonly (readonly [number, Fault | ((random: () => number) => Fault)])[]): Plan {
-  const random = prng(seed);
-  const total = weights.reduce((sum, [w]) => sum + w, 0);
-  if (total > 1 + 1e-9) throw new Error(`fault weights add up to ${total} > 1`);
-  return () => {
-    let x = random();
-    for (const [w, fault] of weights) {
-      if (x < w) return typeof fault === 'function' ? fault(random) : fault;
-      x -= w;
-    }
-    return PASS;
-  };
+  return drawn(seed, weights, PASS);
 }
 
 /** Only requests that match `when` get `plan`'s faults; the others pass. */

@@ -34,6 +34,27 @@ export function prng(seed: number): () => number {
   };
 }
 
+/** Faults in order, one per exchange; `then` decides once the script is used up. Both proxies' plans. */
+export function scripted<F, X>(faults: readonly F[], then: (exchange: X) => F): (exchange: X) => F {
+  let i = 0;
+  return (exchange) => (i < faults.length ? faults[i++]! : then(exchange));
+}
+
+/** Faults drawn by a PRNG seeded with `seed` with these weights (a function is given the PRNG); the rest of 1 is `pass`. */
+export function drawn<F extends object>(seed: number, weights: readonly (readonly [number, F | ((random: () => number) => F)])[], pass: F): () => F {
+  const random = prng(seed);
+  const total = weights.reduce((sum, [w]) => sum + w, 0);
+  if (total > 1 + 1e-9) throw new Error(`fault weights add up to ${total} > 1`);
+  return () => {
+    let x = random();
+    for (const [w, fault] of weights) {
+      if (x < w) return typeof fault === 'function' ? fault(random) : fault;
+      x -= w;
+    }
+    return pass;
+  };
+}
+
 /** Runs `task` over `items` with at most `width` in flight; resolves when every task settled. */
 export async function pool<T, R>(items: readonly T[], width: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);

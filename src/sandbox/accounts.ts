@@ -6,9 +6,13 @@
 import type { FundingPaymentInstruction, InternalAccount } from '../generated/types';
 import { now, nowIso, type Ctx } from './context';
 import { currencyObject } from './currencies';
+import { checkedFields, type AccountType } from './account-types';
 import { SandboxError } from './errors';
 import { MAX_QUOTE_AMOUNT } from './pricing';
 import { idSuffix, type InternalAccountRec } from './state';
+import { refuseFields } from './validation';
+
+export { ACCOUNT_TYPES, type AccountType } from './account-types';
 
 function digits(ctx: Ctx, n: number): string {
   return ctx.random.pick('0123456789', n);
@@ -131,55 +135,6 @@ export function assertFunds(account: InternalAccountRec, amount: number): void {
   }
 }
 
-/**
- * What the sandbox checks of an external account's `accountInfo`, by `accountType`: every type production
- * lists (`x-production-account-types` in the document). `required` lists groups of fields; each group needs
- * one of its fields (a spec form and production's form of the same thing, e.g. GBP `routingNumber` or
- * `sortCode`). Types whose required fields production does not state beyond `accountType` need nothing more:
- * the sandbox is never stricter than the service.
- */
-export interface AccountTypeRule {
-  /** The currency the account holds; undefined for wallets (the `currency` of the body says which asset). */
-  currency: string | undefined;
-  /** Groups of fields, each needing one of its members. */
-  required: readonly (readonly string[])[];
-  /** A crypto wallet: `cryptoNetwork` is required. */
-  wallet: boolean;
-}
-
-const bank = (currency: string, ...required: string[][]): AccountTypeRule => ({ currency, required, wallet: false });
-const chainWallet: AccountTypeRule = { currency: undefined, required: [['address']], wallet: true };
-
-/** The account types production lists, with the fields it marks required. */
-export const ACCOUNT_TYPES: Readonly<Record<string, AccountTypeRule>> = {
-  // The spec's types: the spec's form is checked as before (one identifying field).
-  USD_ACCOUNT: bank('USD', ['accountNumber']),
-  GBP_ACCOUNT: bank('GBP', ['accountNumber']),
-  AED_ACCOUNT: bank('AED', ['accountNumber', 'iban']),
-  BRL_ACCOUNT: bank('BRL', ['pixKey', 'accountNumber']),
-  SPARK_WALLET: { currency: 'BTC', required: [['address', 'invoice']], wallet: true },
-  // Production's types, with the fields production marks required.
-  EUR_ACCOUNT: bank('EUR', ['iban']),
-  MXN_ACCOUNT: bank('MXN', ['clabeNumber']),
-  CAD_ACCOUNT: bank('CAD', ['bankCode'], ['branchCode'], ['accountNumber']),
-  NGN_ACCOUNT: bank('NGN', ['accountNumber'], ['bankName']),
-  INR_ACCOUNT: bank('INR', ['vpa', 'accountNumber']),
-  ...Object.fromEntries(
-    ['BDT', 'BWP', 'COP', 'DKK', 'EGP', 'GHS', 'GTQ', 'HKD', 'HTG', 'IDR', 'JMD', 'KES', 'MWK', 'MYR', 'PHP', 'PKR', 'RWF', 'SGD', 'SLV', 'THB', 'TZS', 'UGX', 'VND', 'XAF', 'XOF', 'ZAR', 'ZMW', 'CNY', 'ILS'].map(
-      (code) => [`${code}_ACCOUNT`, bank(code)],
-    ),
-  ),
-  SWIFT_ACCOUNT: { currency: undefined, required: [], wallet: false },
-  LIGHTNING: { currency: 'BTC', required: [], wallet: false },
-  BASE_WALLET: chainWallet,
-  ETHEREUM_WALLET: chainWallet,
-  PLASMA_WALLET: chainWallet,
-  ARBITRUM_WALLET: chainWallet,
-  POLYGON_WALLET: chainWallet,
-  SOLANA_WALLET: chainWallet,
-  TRON_WALLET: chainWallet,
-};
-
 /** Fields that identify an account, in the order they are looked for (the dedupe key and the magic values' carrier). */
 const IDENTIFYING = ['accountNumber', 'iban', 'clabeNumber', 'address', 'invoice', 'pixKey', 'vpa'] as const;
 
@@ -192,9 +147,26 @@ export function identifyingField(info: Record<string, unknown>): string | undefi
   return undefined;
 }
 
-/** The required-field groups `info` misses for its type, as `accountInfo.<field>` paths (one per group). */
-export function missingAccountFields(rule: AccountTypeRule, info: Record<string, unknown>): string[] {
-  return rule.required
-    .filter((group) => !group.some((field) => typeof info[field] === 'string' && info[field] !== ''))
-    .map((group) => group.map((field) => `accountInfo.${field}`).join(' or '));
+/**
+ * Refuses an external account create whose `accountInfo` misses a field its type requires (the table in
+ * ./account-types.ts), or whose `cryptoNetwork` does not fit the type: 400 INVALID_INPUT in the service's
+ * shape, `details.errors[]` naming each missing field (`accountInfo.iban`), in the order production lists
+ * them. `details.missing` repeats them, each group as `a or b` where either field does.
+ */
+export function checkAccountInfo(accountType: string, type: AccountType, info: Record<string, unknown>, cryptoNetwork: string | undefined): void {
+  const missing = checkedFields(type).filter((group) => !group.some((field) => typeof info[field] === 'string' && info[field] !== ''));
+  if (missing.length > 0) {
+    const paths = missing.map((group) => group.map((field) => `accountInfo.${field}`));
+    refuseFields(
+      'body',
+      paths.map((group) => ({ location: 'body', field: group[0]!, rule: 'required', message: `is required for a ${accountType}${group.length > 1 ? ` (or ${group.slice(1).join(', ')})` : ''}` })),
+      { missing: paths.map((group) => group.join(' or ')) },
+    );
+  }
+  if (type.cryptoNetworkRequired && !cryptoNetwork) {
+    refuseFields('body', [{ location: 'body', field: 'cryptoNetwork', rule: 'required', message: `is required for a ${accountType} (e.g. SPARK_MAINNET)` }]);
+  }
+  if (!type.wallet && cryptoNetwork) {
+    refuseFields('body', [{ location: 'body', field: 'cryptoNetwork', rule: 'not_allowed', message: 'applies to cryptocurrency wallets only' }]);
+  }
 }

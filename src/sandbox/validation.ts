@@ -96,14 +96,22 @@ export function validate(location: Location, schema: Schema | undefined, value: 
   const outOfRange = (i: Issue) =>
     ((i.code === 'too_big' || i.code === 'too_small') && (i.origin === 'number' || i.origin === 'int')) || (i.code === 'invalid_type' && i.received === 'Infinity');
   const amountOnly = raw.every((i) => outOfRange(i) && AMOUNT_FIELDS.has(String(i.path[i.path.length - 1])));
+  refuseFields(location, issues, {}, amountOnly ? 'AMOUNT_OUT_OF_RANGE' : 'INVALID_INPUT');
+}
+
+/**
+ * Throws the 400 that refuses `issues` (at least one), in both forms: the spec's `details.field` and
+ * `details.issues`, and production's Error400 `details.errors[]` (`field`, `message`, one per field), which
+ * the client reads as `BadRequestError.issues`. `extra` adds details.
+ */
+export function refuseFields(location: Location, issues: readonly FieldIssue[], extra: Record<string, unknown> = {}, code = 'INVALID_INPUT'): never {
   const summary = issues.map((i) => `${i.field || location} ${i.message}`).join('; ');
-  throw new SandboxError(
-    400,
-    amountOnly ? 'AMOUNT_OUT_OF_RANGE' : 'INVALID_INPUT',
-    `Invalid ${location === 'body' ? 'request body' : `${location} parameter`}: ${summary}.`,
-    // `errors`: production's form of the same refusal (Error400 details.errors[], one per field).
-    { field: issues[0]?.field || location, issues, errors: issues.map((i) => ({ field: i.field || location, message: i.message })) },
-  );
+  throw new SandboxError(400, code, `Invalid ${location === 'body' ? 'request body' : `${location} parameter`}: ${summary}.`, {
+    field: issues[0]?.field || location,
+    issues,
+    errors: issues.map((i) => ({ field: i.field || location, message: i.message })),
+    ...extra,
+  });
 }
 
 /**

@@ -8,7 +8,7 @@ import type {
   ExternalAccountInfo,
   SandboxFundParams,
 } from '../../generated/types';
-import { ACCOUNT_TYPES, identifyingField, internalAccountType, missingAccountFields, moveBalance } from '../accounts';
+import { ACCOUNT_TYPES, checkAccountInfo, identifyingField, internalAccountType, moveBalance } from '../accounts';
 import { now, nowIso, type Call, type Ctx, type Handler } from '../context';
 import { CURRENCIES } from '../currencies';
 import { SandboxError, invalidInput } from '../errors';
@@ -59,16 +59,9 @@ function register(ctx: Ctx, body: ExternalAccountCreateParams): { rec: ExternalA
       { field: 'currency', currency: body.currency, accountType: info.accountType },
     );
   }
-  const missing = missingAccountFields(rule, info as unknown as Record<string, unknown>);
-  if (missing.length > 0) {
-    const field = missing[0]!.split(' or ')[0]!;
-    throw invalidInput(field, `${missing[0]} is required for a ${info.accountType}.`, { missing });
-  }
+  checkAccountInfo(info.accountType, rule, info as unknown as Record<string, unknown>, body.cryptoNetwork);
   // A type whose production form needs no identifying field is told apart by its whole accountInfo.
   const identifier = accountIdentifier(info) ?? JSON.stringify(info);
-  const isWallet = rule.wallet;
-  if (isWallet && !body.cryptoNetwork) throw invalidInput('cryptoNetwork', 'cryptoNetwork is required for cryptocurrency wallets (e.g. SPARK_MAINNET).');
-  if (!isWallet && body.cryptoNetwork) throw invalidInput('cryptoNetwork', 'cryptoNetwork applies to cryptocurrency wallets only.');
   if (body.defaultUmaDepositAccount && !customerId) {
     throw invalidInput('defaultUmaDepositAccount', 'defaultUmaDepositAccount needs a customerId: platform accounts receive no UMA payments.');
   }
@@ -121,17 +114,14 @@ const listInternal: Handler = (ctx, call) => {
   return ok(paginate(matches, q, (a) => a.data));
 };
 
-/** The account types the document shapes; the body's check keeps their fields. */
-const DOCUMENT_TYPES = new Set(['USD_ACCOUNT', 'GBP_ACCOUNT', 'AED_ACCOUNT', 'BRL_ACCOUNT', 'EUR_ACCOUNT', 'MXN_ACCOUNT', 'SPARK_WALLET']);
-
 /**
- * The body with the `accountInfo` as sent when its type is one the document does not shape: the body's
- * check keeps only the fields every type shares, and a production type's own fields (`clabeNumber`,
- * `bankCode` …) are the account's.
+ * The body with the `accountInfo` fields as sent: the body's check keeps only the fields our document
+ * names for a type, and production's own fields (`clabeNumber`, `bankCode`, an AED `iban` …) are the
+ * account's. The checked values win where both have a field.
  */
 function withSentAccountInfo<T extends { accountInfo: ExternalAccountInfo }>(call: Call, body: T): T {
   const sent = (call.json as { accountInfo?: Record<string, unknown> } | undefined)?.accountInfo;
-  if (DOCUMENT_TYPES.has(body.accountInfo.accountType) || !sent || sent.accountType !== body.accountInfo.accountType) return body;
+  if (!sent || sent.accountType !== body.accountInfo.accountType) return body;
   return { ...body, accountInfo: { ...sent, ...body.accountInfo } as ExternalAccountInfo };
 }
 

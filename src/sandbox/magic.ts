@@ -2,6 +2,7 @@
  * Failure scenarios on demand, the way card test numbers work elsewhere.
  * @module
  */
+import { SandboxError } from './errors';
 
 /** A transaction failure reason of the API. */
 export type FailureReason =
@@ -31,6 +32,8 @@ export type FailureReason =
  * | external account number `4000000000000097` | `beneficiaryVerificationStatus: PARTIAL_MATCH` |
  * | external account number `4000000000000096` | the account is created `UNDER_REVIEW` instead of `ACTIVE` |
  * | sandbox UMA receive amount exactly `13131313` (131,313.13 in a two-decimal currency) | the incoming payment is held `PENDING` for approval: by the approval webhook when `webhookEndpoint` is set, else until `/approve` or `/reject` |
+ * | quote `lockedCurrencyAmount` exactly `14141414` (141,414.14 in a two-decimal currency) | 400 `TRANSACTION_SIZE_LIMIT_EXCEEDED`: the amount is above the corridor's largest single payment |
+ * | quote `lockedCurrencyAmount` exactly `15151515` (151,515.15 in a two-decimal currency) | 429 `DAILY_VOLUME_LIMIT_EXCEEDED`: the platform's daily volume is used up (the SDK does not retry it) |
  * | OTP `000000` | the only EMAIL_OTP code that verifies |
  * | customer `fullName` / `businessInfo.legalName` ending ` Pending` | `kycStatus: PENDING` (verification `PENDING_MANUAL_REVIEW`) |
  * | customer `fullName` / `businessInfo.legalName` ending ` Rejected` | `kycStatus: REJECTED` (verification `REJECTED`) |
@@ -63,6 +66,16 @@ export const MAGIC = {
    * (exactly this amount, in the currency's smallest unit: 131,313.13 USD).
    */
   holdForApprovalAmount: 13_131_313,
+  /**
+   * The `lockedCurrencyAmount` of a quote that production's transaction size limit refuses: 400
+   * `TRANSACTION_SIZE_LIMIT_EXCEEDED` (exactly this amount, in the currency's smallest unit).
+   */
+  transactionSizeLimitAmount: 14_141_414,
+  /**
+   * The `lockedCurrencyAmount` of a quote that production's daily volume limit refuses: 429
+   * `DAILY_VOLUME_LIMIT_EXCEEDED`, which is no rate limit (the SDK does not retry it, even on reads).
+   */
+  dailyVolumeLimitAmount: 15_151_515,
   /** The EMAIL_OTP code. */
   otp: '000000',
   /** Name suffix → `kycStatus: PENDING`. */
@@ -85,4 +98,19 @@ export function staysProcessing(identifier: string | undefined): boolean {
 /** True when a sandbox incoming payment of `amount` is held for approval (that one whole amount only). */
 export function holdsForApproval(amount: number): boolean {
   return amount === MAGIC.holdForApprovalAmount;
+}
+
+/**
+ * Production's limit refusal for a quote of `amount` `currency`, if the amount is one of the magic
+ * whole values: 400 TRANSACTION_SIZE_LIMIT_EXCEEDED or 429 DAILY_VOLUME_LIMIT_EXCEEDED.
+ */
+export function limitRefusal(amount: number, currency: string): SandboxError | undefined {
+  const details = { field: 'lockedCurrencyAmount', amount, currency };
+  if (amount === MAGIC.transactionSizeLimitAmount) {
+    return new SandboxError(400, 'TRANSACTION_SIZE_LIMIT_EXCEEDED', `${amount} ${currency} is above the largest single payment allowed for this corridor.`, details);
+  }
+  if (amount === MAGIC.dailyVolumeLimitAmount) {
+    return new SandboxError(429, 'DAILY_VOLUME_LIMIT_EXCEEDED', `${amount} ${currency} would pass the platform's daily volume limit.`, details);
+  }
+  return undefined;
 }

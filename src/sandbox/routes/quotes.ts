@@ -18,7 +18,7 @@ import { CURRENCIES, currencyObject, exchangeRate, type CurrencyInfo } from '../
 import { SandboxError, invalidInput, notFound } from '../errors';
 import { findCustomer, findExternalAccount, findInternalAccount } from '../finders';
 import { ok } from '../http';
-import { failureFor, staysProcessing } from '../magic';
+import { failureFor, limitRefusal, staysProcessing } from '../magic';
 import { assertExecutable, execute, newReference, recordStatus, scheduleExpiry } from '../payments';
 import { authorizeSpend } from '../signed';
 import { price, MAX_QUOTE_AMOUNT } from '../pricing';
@@ -270,6 +270,8 @@ const create: Handler = async (ctx, call) => {
   const pricing = price(from, to, body.lockedCurrencySide, body.lockedCurrencyAmount);
   requireWithinLimits(ctx, from.code, pricing.totalSendingAmount, 'lockedCurrencyAmount');
   requireWithinLimits(ctx, to.code, pricing.totalReceivingAmount, 'lockedCurrencyAmount');
+  const refusal = limitRefusal(body.lockedCurrencyAmount, body.lockedCurrencySide === 'SENDING' ? from.code : to.code);
+  if (refusal) throw refusal;
   // Checked before anything is created, so a refused immediate execution leaves no quote behind.
   const realtime = 'realtime' in source ? source.realtime : undefined;
   // A just-in-time quote executes when its funds arrive, not on immediatelyExecute.

@@ -54,37 +54,101 @@ function deref(doc: Json, node: Json | undefined): Json | undefined {
 
 /** What is known of one field of a schema, flattened. */
 interface Field {
+  /** Required in every variant the schema allows. */
   required: boolean;
   /** Closed enum values (`enum` / `const`), undefined when open or not an enum. */
   values?: string[] | undefined;
-  /** Open set (`x-extensible-enum`): new values are never breaking to read. */
+  /** Open set (`x-extensible-enum`, or the discriminator of an `x-open-discriminator` union): new values are never breaking to read. */
   open?: boolean;
+  /**
+   * Required only in some variants of a discriminated union: `property` is the dotted path of the
+   * discriminator, `values` the variants that require the field.
+   */
+  requiredWhen?: { property: string; values: string[] } | undefined;
+}
+
+function intersect(a: string[], b: string[]): string[] {
+  const both = a.filter((v) => b.includes(v));
+  return both.length > 0 ? both : b;
+}
+
+/** Adds what `field` says of `path` to `out`, keeping what was known (allOf: a field any part requires is required). */
+function put(out: Map<string, Field>, path: string, field: Field): void {
+  const prior = out.get(path);
+  if (!prior) {
+    out.set(path, { ...field });
+    return;
+  }
+  const when = prior.requiredWhen && field.requiredWhen && prior.requiredWhen.property === field.requiredWhen.property
+    ? { property: prior.requiredWhen.property, values: [...new Set([...prior.requiredWhen.values, ...field.requiredWhen.values])] }
+    : (prior.requiredWhen ?? field.requiredWhen);
+  out.set(path, {
+    required: prior.required || field.required,
+    // Both constrain the field (allOf): only values both allow.
+    values: prior.values && field.values ? intersect(prior.values, field.values) : (field.values ?? prior.values),
+    open: prior.open === true || field.open === true,
+    requiredWhen: when,
+  });
+}
+
+/**
+ * Merges the fields of the branches of a `oneOf`/`anyOf` into `out`: a field is required only when every
+ * branch requires it. In a discriminated union (`discriminator.propertyName`, each branch naming one
+ * value), a field some variants require records which (`requiredWhen`), so that a variant's own required
+ * fields are compared with that variant only.
+ */
+function mergeBranches(out: Map<string, Field>, branches: Map<string, Field>[], prefix: string, schema: Json): void {
+  const name: string | undefined = schema.discriminator?.propertyName;
+  const property = name ? (prefix ? `${prefix}.${name}` : name) : undefined;
+  const variantOf = (branch: Map<string, Field>) => {
+    const values = property ? branch.get(property)?.values : undefined;
+    return values?.length === 1 ? values[0] : undefined;
+  };
+  const paths = new Set(branches.flatMap((b) => [...b.keys()]));
+  for (const path of paths) {
+    // A nested field counts in the branches that have its parent: `beneficiary.address.line1` stays required
+    // (when an address is sent) beside a branch that has no beneficiary at all.
+    const parent = path.slice(0, Math.max(0, path.lastIndexOf('.'))).replace(/\[\]$/, '');
+    const withParent = parent === prefix.replace(/\[\]$/, '') || parent === '' ? branches : branches.filter((b) => b.has(parent));
+    const relevant = withParent.length > 0 ? withParent : branches;
+    const fields = relevant.map((b) => b.get(path));
+    const present = fields.filter((f): f is Field => f !== undefined);
+    const required = fields.every((f) => f?.required === true);
+    const requiring = property && !required ? relevant.filter((b) => b.get(path)?.required === true).map(variantOf) : [];
+    let requiredWhen: Field['requiredWhen'];
+    if (property && requiring.length > 0 && requiring.every((v) => v !== undefined)) requiredWhen = { property, values: requiring as string[] };
+    // Nested unions' conditions on the same discriminator carry over.
+    for (const f of present) {
+      if (f.requiredWhen && (!requiredWhen || requiredWhen.property === f.requiredWhen.property)) {
+        requiredWhen = { property: f.requiredWhen.property, values: [...new Set([...(requiredWhen?.values ?? []), ...f.requiredWhen.values])] };
+      }
+    }
+    const values = present.every((f) => f.values) ? [...new Set(present.flatMap((f) => f.values!))] : present.find((f) => f.values)?.values;
+    put(out, path, { required, values, open: present.some((f) => f.open === true), requiredWhen: required ? undefined : requiredWhen });
+  }
+  // Our own unions marked open (`x-open-discriminator`) take any discriminator value, as the client does.
+  if (property && schema['x-open-discriminator'] === true && out.has(property)) out.get(property)!.open = true;
 }
 
 /**
  * Every field of a schema, by dotted path (`source.accountId`, `data[].id`), across `allOf`, `oneOf` and
- * `anyOf` (a field of one variant is required only if that variant requires it).
+ * `anyOf` (a field of one variant is required only if every variant requires it; see {@link Field.requiredWhen}).
  */
 export function flatten(doc: Json, node: Json | undefined, prefix = '', out = new Map<string, Field>(), depth = 0, seen = new Set<Json>()): Map<string, Field> {
   const schema = deref(doc, node);
   if (!schema || typeof schema !== 'object' || depth > 8 || seen.has(schema)) return out;
   const nextSeen = new Set(seen).add(schema);
-  for (const part of ['allOf', 'oneOf', 'anyOf']) {
-    for (const sub of (schema[part] ?? []) as Json[]) flatten(doc, sub, prefix, out, depth + 1, nextSeen);
+  for (const sub of (schema.allOf ?? []) as Json[]) flatten(doc, sub, prefix, out, depth + 1, nextSeen);
+  for (const part of ['oneOf', 'anyOf']) {
+    const subs = (schema[part] ?? []) as Json[];
+    if (subs.length > 0) mergeBranches(out, subs.map((sub) => flatten(doc, sub, prefix, new Map(), depth + 1, nextSeen)), prefix, schema);
   }
   if (schema.type === 'array' || schema.items) flatten(doc, schema.items, `${prefix}[]`, out, depth + 1, nextSeen);
   const required = new Set<string>(schema.required ?? []);
   for (const [name, child] of Object.entries<Json>(schema.properties ?? {})) {
     const path = prefix ? `${prefix}.${name}` : name;
     const resolved = deref(doc, child) ?? {};
-    const values = enumOf(doc, resolved);
-    const open = Array.isArray(resolved['x-extensible-enum']);
-    const prior = out.get(path);
-    out.set(path, {
-      required: (prior?.required ?? false) || required.has(name),
-      values: prior?.values && values ? [...new Set([...prior.values, ...values])] : (values ?? prior?.values),
-      open: open || prior?.open === true,
-    });
+    put(out, path, { required: required.has(name), values: enumOf(doc, resolved), open: Array.isArray(resolved['x-extensible-enum']) });
     flatten(doc, child, path, out, depth + 1, nextSeen);
   }
   return out;
@@ -132,8 +196,12 @@ function parameters(doc: Json, item: Json, op: Json): Map<string, { in: string; 
 function compareRequest(add: (c: Omit<Change, 'where'>) => void, part: string, ours: Map<string, Field>, theirs: Map<string, Field>): void {
   for (const [path, t] of theirs) {
     const o = ours.get(path);
-    if (!o) add({ breaking: t.required, part, subject: path, what: t.required ? 'new required field (we do not send it)' : 'new optional field' });
+    // Variants production requires the field in that we have too (a variant we lack is a new value, below).
+    const when = !t.required && t.requiredWhen ? sharedVariants(t.requiredWhen, ours).filter((v) => !o?.required && !o?.requiredWhen?.values.includes(v)) : [];
+    const condition = when.length ? `required when ${t.requiredWhen!.property.split('.').pop()} is ${when.join(', ')}` : '';
+    if (!o) add({ breaking: t.required || when.length > 0, part, subject: path, what: t.required ? 'new required field (we do not send it)' : when.length ? `new field, ${condition} (we do not send it)` : 'new optional field' });
     else if (t.required && !o.required) add({ breaking: true, part, subject: path, what: 'now required (optional here)' });
+    else if (when.length) add({ breaking: true, part, subject: path, what: `now ${condition} (optional here)` });
     else if (!t.required && o.required) add({ breaking: false, part, subject: path, what: 'now optional (required here)' });
     if (o?.values && t.values && !t.open) {
       const gone = o.values.filter((v) => !t.values!.includes(v));
@@ -145,6 +213,12 @@ function compareRequest(add: (c: Omit<Change, 'where'>) => void, part: string, o
   for (const [path, o] of ours) {
     if (!theirs.has(path)) add({ breaking: true, part, subject: path, what: `removed (we ${o.required ? 'always' : 'may'} send it)` });
   }
+}
+
+/** The variants of `when` that our side has too (values of the same discriminator in `ours`). */
+function sharedVariants(when: NonNullable<Field['requiredWhen']>, ours: Map<string, Field>): string[] {
+  const mine = ours.get(when.property)?.values ?? [];
+  return when.values.filter((v) => mine.includes(v));
 }
 
 /** Compares the fields we read (responses, webhooks) with production's. */
@@ -234,7 +308,10 @@ export function contractDiff(ours: Json, theirs: Json, map: ProductionMap = {}):
       add({ breaking: false, part: 'webhook', subject: key, what: 'not in production (no longer sent; handlers stay harmless)' });
       continue;
     }
-    compareResponse(add, 'payload', flatten(ours, bodySchema(ours, item.post?.requestBody)), flatten(theirs, bodySchema(theirs, t.post?.requestBody)));
+    const mine = flatten(ours, bodySchema(ours, item.post?.requestBody));
+    // The client keeps verified deliveries of types it does not know: a payload's `type` is an open set to it.
+    if (mine.has('type')) mine.get('type')!.open = true;
+    compareResponse(add, 'payload', mine, flatten(theirs, bodySchema(theirs, t.post?.requestBody)));
   }
   const ourKeys = new Set(Object.keys(ours.webhooks ?? {}).map((k) => webhookMap[k] ?? k));
   for (const key of Object.keys(theirHooks)) {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { contractDiff, renderChanges, type Change } from '../../scripts/contract-diff';
+import { contractDiff, flatten, renderChanges, type Change } from '../../scripts/contract-diff';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/contract/${name}`, import.meta.url));
@@ -67,15 +67,88 @@ describe('contract diff', () => {
     expect(contractDiff(load('ours.yaml'), load('ours.yaml'), map)).toEqual([]);
   });
 
+  describe("shapes of production's document (lightsparkdev/grid-api 000c418, test/fixtures/contract/production-excerpt.yaml)", () => {
+    const repoMap = JSON.parse(readFileSync(fileURLToPath(new URL('../../openapi/production-map.json', import.meta.url)), 'utf8'));
+    const ourDoc = () => parse(readFileSync(fileURLToPath(new URL('../../openapi/openapi.yaml', import.meta.url)), 'utf8'));
+
+    it("a variant's required fields count for that variant only: production's CAD bankCode is no required field of our EUR form", () => {
+      const lines = contractDiff(ourDoc(), load('production-excerpt.yaml'), repoMap)
+        .map(line)
+        .filter((l) => l.includes('POST /customers/external-accounts request accountInfo.'));
+      expect(lines).toContain('ok POST /customers/external-accounts request accountInfo.bankCode: new optional field');
+      expect(lines).toContain('ok POST /customers/external-accounts request accountInfo.branchCode: new optional field');
+      expect(lines).toContain('BREAKING POST /customers/external-accounts request accountInfo.iban: now required when accountType is EUR_ACCOUNT (optional here)');
+      expect(lines).toContain('BREAKING POST /customers/external-accounts request accountInfo.clabeNumber: now required when accountType is MXN_ACCOUNT (optional here)');
+      expect(lines).toContain('BREAKING POST /customers/external-accounts request accountInfo.beneficiary: now required (optional here)');
+      expect(lines).toContain('ok POST /customers/external-accounts request accountInfo.beneficiary.legalName: new optional field');
+      // accountNumber: production requires it of CAD only, a variant our document does not shape.
+      expect(lines.filter((l) => / accountInfo\.accountNumber:/.test(l))).toEqual([]);
+    });
+
+    it('allOf narrows a field: a variant naming one accountType of the shared ExternalAccountType enum is that variant', () => {
+      const fields = flatten(load('production-excerpt.yaml'), { $ref: '#/components/schemas/EurExternalAccountCreateInfo' });
+      expect(fields.get('accountType')).toMatchObject({ required: true, values: ['EUR_ACCOUNT'] });
+      expect(fields.get('iban')).toMatchObject({ required: true });
+    });
+
+    it('a union we mark x-open-discriminator reads new variants as an open set', () => {
+      const ours = ourDoc();
+      const theirs = structuredClone(ours);
+      theirs.components.schemas.CadInfo = { type: 'object', required: ['accountType'], properties: { accountType: { type: 'string', const: 'CAD_ACCOUNT' } } };
+      theirs.components.schemas.ExternalAccountInfo.oneOf.push({ $ref: '#/components/schemas/CadInfo' });
+      const lines = contractDiff(ours, theirs, repoMap).map(line);
+      expect(lines).toContain('ok GET /customers/external-accounts response 200 data[].accountInfo.accountType: new values: CAD_ACCOUNT (open set here)');
+      expect(lines.filter((l) => l.startsWith('BREAKING'))).toEqual([]);
+    });
+
+    it("a webhook's type takes production's other types of the same resource: not breaking (unknown types are kept)", () => {
+      const ours = load('ours.yaml');
+      ours.webhooks['OUTGOING_PAYMENT.COMPLETED'].post.requestBody.content['application/json'].schema = {
+        type: 'object',
+        required: ['id', 'type'],
+        properties: { id: { type: 'string' }, type: { type: 'string', const: 'OUTGOING_PAYMENT.COMPLETED' } },
+      };
+      const theirs = load('newer.yaml');
+      theirs.webhooks = {
+        'outgoing-payment': {
+          post: {
+            requestBody: {
+              content: {
+                'application/json': {
+                  schema: { type: 'object', required: ['id', 'type'], properties: { id: { type: 'string' }, type: { type: 'string', enum: ['OUTGOING_PAYMENT.COMPLETED', 'OUTGOING_PAYMENT.EXPIRED'] } } },
+                },
+              },
+            },
+          },
+        },
+      };
+      const lines = contractDiff(ours, theirs, { ...map, webhooks: { 'OUTGOING_PAYMENT.COMPLETED': 'outgoing-payment' } })
+        .map(line)
+        .filter((l) => l.includes('webhook'));
+      expect(lines).toEqual(['ok webhook OUTGOING_PAYMENT.COMPLETED payload type: new values: OUTGOING_PAYMENT.EXPIRED (open set here)']);
+    });
+
+    it("the repository table maps each of our webhooks to production's key at 000c418", () => {
+      const production = ['agent-action', 'incoming-payment', 'outgoing-payment', 'test-webhook', 'bulk-upload', 'invitation-claimed', 'customer-update', 'internal-account-status', 'external-account-status', 'verification-update', 'card-status-change', 'card-transaction', 'wallet-operation'];
+      const ours = Object.keys(ourDoc().webhooks);
+      expect(ours.map((k) => [k, production.includes(repoMap.webhooks[k])])).toEqual(ours.map((k) => [k, true]));
+      expect(repoMap.webhooks['INCOMING_PAYMENT.PENDING']).toBe('incoming-payment');
+      expect(repoMap.webhooks['CUSTOMER.KYC_APPROVED']).toBe('customer-update');
+    });
+  });
+
   it('runs as npm run contract:diff, reading the repository table by default', { timeout: 60_000 }, () => {
     const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/contract-diff.ts', fixture('newer.yaml'), '--base', fixture('ours.yaml'), '--map', fixture('map.json')], { cwd: root, encoding: 'utf8' });
     expect(out).toBe(renderChanges(changes, `${fixture('newer.yaml')} (info.version 2026-01-01) against ${fixture('ours.yaml')}`) + '\n');
     expect(out.trim().split('\n').at(-1)).toBe('20 changes, 10 breaking for us');
-    // Our own document against itself through openapi/production-map.json: only our header names, which the
-    // table renames for production, differ; nothing breaks.
+    // Our own document against itself through openapi/production-map.json: only the names the table renames
+    // for production differ (headers, webhook keys); nothing breaks.
     const self = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/contract-diff.ts', 'openapi/openapi.yaml'], { cwd: root, encoding: 'utf8' });
     const selfLines = self.trim().split('\n');
     expect(selfLines.at(-1)).toMatch(/^\d+ changes, 0 breaking for us$/);
-    expect(selfLines.slice(1, -1).every((l) => /header {2}(grid|service)-wallet-signature: (new optional parameter|removed)$/.test(l))).toBe(true);
+    const renamed = (l: string) =>
+      /header {2}(grid|service)-wallet-signature: (new optional parameter|removed)$/.test(l) ||
+      /^ok {6} {2}webhook \S+ {2}webhook {2}\S+: (not in production \(no longer sent; handlers stay harmless\)|new webhook \(verified deliveries of unknown types are kept\))$/.test(l);
+    expect(selfLines.slice(1, -1).filter((l) => !renamed(l))).toEqual([]);
   });
 });

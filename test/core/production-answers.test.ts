@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BadRequestError, Crossborder, RateLimitError, SignatureRequiredError } from '../../src/index';
-import { rejected } from '../helpers/client';
+import { rejected, testCrossborder } from '../helpers/client';
 import { json } from '../helpers/responses';
 
 const CUSTOMER = {
@@ -31,15 +31,10 @@ interface Seen {
 /** A client whose every call is answered by `answer` (in order), recording what was sent. */
 function stub(...answers: Array<() => Response>) {
   const seen: Seen[] = [];
-  const sleeps: number[] = [];
-  const cb = new Crossborder({
-    tokenId: 'tok_test',
-    clientSecret: 'sk_test_secret_value',
-    baseUrl: 'https://api.test.invalid',
+  // The environment left to its default ('unknown' with a baseUrl of its own).
+  const { cb, sleeps } = testCrossborder({
+    environment: undefined,
     maxRetries: 3,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-    },
     fetch: async (url, init) => {
       seen.push({ method: init.method ?? 'GET', url, headers: { ...(init.headers as Record<string, string>) } });
       const next = answers[Math.min(seen.length - 1, answers.length - 1)]!;

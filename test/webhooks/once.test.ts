@@ -4,10 +4,10 @@
  * (the one that reads `timestamp` with parseIsoDateTime) does not run for it and get thrown away.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Crossborder } from '../../src/index';
 import { signWebhook } from '../../src/webhooks/index';
 import { parseIsoDateTime } from '../../src/webhooks/time';
 import { check } from '../../src/core/validation';
+import { testCrossborder } from '../helpers/client';
 import { eventBody, testKeys } from './helpers';
 
 vi.mock('../../src/webhooks/time', async (original) => {
@@ -23,7 +23,7 @@ afterEach(() => vi.clearAllMocks());
 
 async function unwrap(overrides: Record<string, unknown>) {
   const keys = await testKeys();
-  const cb = new Crossborder({ tokenId: 't', clientSecret: 's', webhookPublicKey: keys.publicKeyPem });
+  const { cb } = testCrossborder({ webhookPublicKey: keys.publicKeyPem });
   const body = eventBody({ id: 'Webhook:once', timestamp: '2025-10-13T10:00:00Z', ...overrides });
   const headers = { 'x-service-signature': await signWebhook(body, keys.privateKeyPem) };
   await cb.webhooks.verify(body, headers); // loads the modules; its own work is not counted

@@ -17,7 +17,7 @@ import type {
 } from '../generated/types';
 import { iso } from './clock';
 import { walletId } from './finders';
-import type { World } from './state';
+import type { SessionRec, World } from './state';
 
 /** Everything the sandbox holds, as the API would render it (deep copies). */
 export interface SandboxSnapshot {
@@ -41,6 +41,11 @@ export interface SandboxState {
   balance(accountId: string): number | undefined;
 }
 
+/** A session as the API renders it (`GET /auth/sessions`). */
+export function sessionData(s: SessionRec): Session {
+  return { id: s.id, accountId: walletId(s.walletSuffix), type: s.type, createdAt: iso(s.createdMs), expiresAt: iso(s.expiresMs) };
+}
+
 /** The state view over whatever world `world()` returns now (a reset replaces it). */
 export function stateView(world: () => World): SandboxState {
   return {
@@ -57,14 +62,7 @@ export function stateView(world: () => World): SandboxState {
         invitations: data(w.invitations.values()),
         verifications: data(w.verifications.values()),
         credentials: data(w.credentials.values()),
-        sessions: [...w.sessions.values()].map((s) => ({
-          id: s.id,
-          accountId: walletId(s.walletSuffix),
-          type: s.type,
-          createdAt: iso(s.createdMs),
-          expiresAt: iso(s.expiresMs),
-          revoked: s.revoked,
-        })),
+        sessions: [...w.sessions.values()].map((s) => ({ ...sessionData(s), revoked: s.revoked })),
       });
     },
     balance(accountId) {

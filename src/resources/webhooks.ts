@@ -54,15 +54,10 @@ export class Webhooks extends APIResource {
    */
   async unwrap(rawBody: WebhookRawBody, headers?: WebhookHeaders | null, options?: UnwrapOptions | null): Promise<WebhookEvent | UnknownEvent> {
     const webhooks = await loadWebhooks();
-    const { publicKey, maxAge } = options ?? {};
     // A span with the event's type and id, or why it was refused (when a tracer provider is there).
-    return this._client.telemetry.webhook(async () => {
-      const json = await webhooks.readWebhook(rawBody, headers ?? undefined, {
-        publicKey: publicKey ?? this._client.webhookPublicKey,
-        ...(maxAge === undefined ? {} : { maxAge }),
-      });
-      return typeEvent(json, webhooks);
-    });
+    return this._client.telemetry.webhook(async () =>
+      typeEvent(await webhooks.readWebhook(rawBody, headers ?? undefined, { publicKey: options?.publicKey ?? this._client.webhookPublicKey, maxAge: options?.maxAge }), webhooks),
+    );
   }
 
   /**
@@ -85,7 +80,7 @@ export class Webhooks extends APIResource {
  * document goes to `event.issues`, never thrown.
  */
 async function typeEvent(json: WebhookEnvelope, webhooks: WebhooksModule): Promise<WebhookEvent | UnknownEvent> {
-  if (typeof json.type !== 'string' || !KNOWN_TYPES.has(json.type)) return webhooks.toUnknownEvent(webhooks.withEnvelopeIssues(json));
+  if (!KNOWN_TYPES.has(json.type)) return webhooks.toUnknownEvent(webhooks.withEnvelopeIssues(json));
   // `issues` is the SDK's to fill: whatever the body carries under that name is dropped.
   const { issues: _sent, ...event } = json;
   try {

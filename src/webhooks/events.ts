@@ -77,9 +77,9 @@ export interface UnwrapWebhookOptions<E> {
   parse?: (json: unknown) => E | Promise<E>;
   /**
    * Refuse events whose `timestamp` is older than this many milliseconds (`stale_event`), or dated more
-   * than 5 minutes in the future (`future_event`). Off by default; `dedupe()` applies its own age limit.
+   * than 5 minutes in the future (`future_event`). Off by default (also when undefined); `dedupe()` applies its own age limit.
    */
-  maxAge?: number;
+  maxAge?: number | undefined;
   /** Clock, in epoch milliseconds. Default `Date.now`. */
   now?: () => number;
 }

@@ -1,7 +1,7 @@
 import { APIResource } from '../core/resource';
 import { check, resolveSchema } from '../core/validation';
 import { WEBHOOK_EVENT_TYPES } from '../generated/operations';
-import type { UnknownEvent } from '../webhooks/events';
+import type { UnknownEvent, WebhookEnvelope } from '../webhooks/events';
 import type { WebhookHeaders, WebhookPublicKey, WebhookRawBody } from '../webhooks/verify';
 import type { WebhookEvent } from '../types';
 
@@ -15,7 +15,8 @@ export interface UnwrapOptions {
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set(WEBHOOK_EVENT_TYPES);
 // Verification code is loaded on the first delivery: it stays out of the bundle path of API calls.
-let webhooksModule: Promise<typeof import('../webhooks/events') & typeof import('../webhooks/verify')> | undefined;
+type WebhooksModule = typeof import('../webhooks/events') & typeof import('../webhooks/verify');
+let webhooksModule: Promise<WebhooksModule> | undefined;
 const loadWebhooks = () =>
   (webhooksModule ??= Promise.all([import('../webhooks/events'), import('../webhooks/verify')]).then(([events, verify]) => ({ ...events, ...verify })));
 
@@ -52,15 +53,10 @@ export class Webhooks extends APIResource {
    * ```
    */
   async unwrap(rawBody: WebhookRawBody, headers?: WebhookHeaders | null, options?: UnwrapOptions | null): Promise<WebhookEvent | UnknownEvent> {
-    const { unwrapWebhook } = await loadWebhooks();
-    const { publicKey, maxAge } = options ?? {};
+    const webhooks = await loadWebhooks();
     // A span with the event's type and id, or why it was refused (when a tracer provider is there).
-    return this._client.telemetry.webhook(() =>
-      unwrapWebhook<WebhookEvent | UnknownEvent>(rawBody, headers ?? undefined, {
-        publicKey: publicKey ?? this._client.webhookPublicKey,
-        ...(maxAge === undefined ? {} : { maxAge }),
-        parse: parseEvent,
-      }),
+    return this._client.telemetry.webhook(async () =>
+      typeEvent(await webhooks.readWebhook(rawBody, headers ?? undefined, { publicKey: options?.publicKey ?? this._client.webhookPublicKey, maxAge: options?.maxAge }), webhooks),
     );
   }
 
@@ -78,16 +74,19 @@ export class Webhooks extends APIResource {
   }
 }
 
-/** Types a verified event by its `type`; what differs from the document goes to `event.issues`, never thrown. */
-async function parseEvent(json: unknown): Promise<WebhookEvent | UnknownEvent> {
-  const { withIssues } = await loadWebhooks();
-  const envelope = json as { id: string; type: string; timestamp: string; data: unknown; issues?: unknown };
-  if (typeof envelope.type !== 'string' || !KNOWN_TYPES.has(envelope.type)) {
-    const { toUnknownEvent } = await loadWebhooks();
-    return toUnknownEvent(envelope);
+/**
+ * Types a verified delivery by its `type`, checking it once: a known type against its schema, which
+ * covers the envelope and `data`; any other type against the envelope alone. What differs from the
+ * document goes to `event.issues`, never thrown.
+ */
+async function typeEvent(json: WebhookEnvelope, webhooks: WebhooksModule): Promise<WebhookEvent | UnknownEvent> {
+  if (!KNOWN_TYPES.has(json.type)) return webhooks.toUnknownEvent(webhooks.withEnvelopeIssues(json));
+  // `issues` is the SDK's to fill: whatever the body carries under that name is dropped.
+  const { issues: _sent, ...event } = json;
+  try {
+    return webhooks.withIssues(event, check(await resolveSchema('zWebhookEvent'), event)) as WebhookEvent;
+  } catch (cause) {
+    // The delivery is authentic: a check that cannot run still hands it over, with the reason.
+    return webhooks.withParseFailure(webhooks.withEnvelopeIssues(json), cause) as WebhookEvent;
   }
-  const { issues: _envelopeIssues, ...event } = envelope;
-  const issues = check(await resolveSchema('zWebhookEvent'), event);
-  // The envelope's own issues were reported by the same schema check: keep one list.
-  return withIssues(event, issues) as WebhookEvent;
 }

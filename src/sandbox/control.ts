@@ -6,7 +6,7 @@
  * @module
  */
 import { MAX_CLOCK_MS } from './clock';
-import { MAX_STREAM_BUFFER_BYTES, type SandboxRequest, type SandboxResponse } from './http';
+import { JSON_HEADERS, MAX_STREAM_BUFFER_BYTES, type SandboxRequest, type SandboxResponse } from './http';
 import { INSPECTOR_HTML } from './inspector';
 import { isLoopbackOrigin, type Binding } from './exposure';
 
@@ -53,7 +53,6 @@ export function parseDuration(text: unknown): number | undefined {
   return match ? Math.round(Number(match[1]) * UNITS[match[2]!]!) : undefined;
 }
 
-const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 const reply = (status: number, body: unknown): SandboxResponse => ({ status, headers: { ...JSON_HEADERS }, body: JSON.stringify(body) });
 const error = (status: number, code: string, message: string, details?: Record<string, unknown>) => reply(status, { status, code, message, ...(details ? { details } : {}) });
 

@@ -11,7 +11,7 @@ import { operations, type OperationId } from '../generated/operations';
 import * as schemas from '../generated/zod.gen';
 import type { Call, Ctx, Handler, RouteTable } from './context';
 import { SandboxError, invalidInput } from './errors';
-import { compilePath, type PathPattern, type Reply, type SandboxRequest, type SandboxResponse } from './http';
+import { compilePath, JSON_HEADERS, type PathPattern, type Reply, type SandboxRequest, type SandboxResponse } from './http';
 import type { Random } from './random';
 import { coerceQuery, validate } from './validation';
 
@@ -31,7 +31,6 @@ interface CompiledRoute {
 }
 
 const VERSION_PREFIX = `/${API_VERSION}`;
-const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
 function compile(routes: RouteTable): CompiledRoute[] {
   const compiled = (Object.keys(operations) as OperationId[]).map((id) => {

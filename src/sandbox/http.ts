@@ -48,6 +48,9 @@ export function tooLarge(limit: number): string {
  */
 export const MAX_STREAM_BUFFER_BYTES = 256 * 1024;
 
+/** The headers of a JSON answer. */
+export const JSON_HEADERS: Readonly<Record<string, string>> = { 'content-type': 'application/json; charset=utf-8' };
+
 /** A response as the core produces it. */
 export interface SandboxResponse {
   status: number;

@@ -131,25 +131,20 @@ export function execute(ctx: Ctx, quote: QuoteRec): void {
   });
 }
 
+/** An outgoing payment fails for `reason`: the sender is refunded and OUTGOING_PAYMENT.FAILED sent. */
+function failOutgoing(ctx: Ctx, quote: QuoteRec, tx: TransactionRec, reason: FailureReason): void {
+  quote.data.status = 'FAILED';
+  touch(ctx, tx, 'FAILED', reason);
+  delete tx.data.settledAt;
+  credit(ctx, tx.debited);
+  ctx.webhooks.emit('OUTGOING_PAYMENT.FAILED', tx.data);
+}
+
 function settleOutgoing(ctx: Ctx, quote: QuoteRec, tx: TransactionRec): void {
   if (tx.data.status !== 'PROCESSING') return;
-  if (quote.outcome !== 'COMPLETE' && quote.outcome !== 'STUCK') {
-    quote.data.status = 'FAILED';
-    touch(ctx, tx, 'FAILED', quote.outcome);
-    delete tx.data.settledAt;
-    credit(ctx, tx.debited);
-    ctx.webhooks.emit('OUTGOING_PAYMENT.FAILED', tx.data);
-    return;
-  }
-  if (!credit(ctx, tx.credit)) {
-    // The receiver's balance would pass the cap: the payment fails and the sender is refunded.
-    quote.data.status = 'FAILED';
-    touch(ctx, tx, 'FAILED', BALANCE_LIMIT_EXCEEDED);
-    delete tx.data.settledAt;
-    credit(ctx, tx.debited);
-    ctx.webhooks.emit('OUTGOING_PAYMENT.FAILED', tx.data);
-    return;
-  }
+  if (quote.outcome !== 'COMPLETE' && quote.outcome !== 'STUCK') return failOutgoing(ctx, quote, tx, quote.outcome);
+  // The receiver's balance would pass the cap: the payment fails and the sender is refunded.
+  if (!credit(ctx, tx.credit)) return failOutgoing(ctx, quote, tx, BALANCE_LIMIT_EXCEEDED);
   quote.data.status = 'COMPLETED';
   touch(ctx, tx, 'COMPLETED');
   tx.data.settledAt = nowIso(ctx);

@@ -10,6 +10,7 @@
  * @module
  */
 import { signWebhook, type WebhookKeyPair } from '../webhooks/sign';
+import { SIGNATURE_HEADER } from '../webhooks/verify';
 import type { Clock } from './clock';
 import { iso } from './clock';
 import type { IdFactory } from './random';
@@ -286,9 +287,10 @@ export class WebhookDispatcher {
     const started = performance.now();
     try {
       const send = this.#options.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
+      // Lower case, as HTTP/2 and Fetch send it: a `fetch` given in the options reads the plain object.
       const response = await send(delivery.endpoint, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-service-signature': delivery.signature },
+        headers: { 'content-type': 'application/json', [SIGNATURE_HEADER.toLowerCase()]: delivery.signature },
         body: delivery.body,
         signal: controller.signal,
       });

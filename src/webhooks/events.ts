@@ -77,9 +77,9 @@ export interface UnwrapWebhookOptions<E> {
   parse?: (json: unknown) => E | Promise<E>;
   /**
    * Refuse events whose `timestamp` is older than this many milliseconds (`stale_event`), or dated more
-   * than 5 minutes in the future (`future_event`). Off by default; `dedupe()` applies its own age limit.
+   * than 5 minutes in the future (`future_event`). Off by default (also when undefined); `dedupe()` applies its own age limit.
    */
-  maxAge?: number;
+  maxAge?: number | undefined;
   /** Clock, in epoch milliseconds. Default `Date.now`. */
   now?: () => number;
 }
@@ -145,6 +145,59 @@ export function assertFresh(event: { id: string; timestamp: string }, maxAge: nu
   }
 }
 
+/** Options of {@link readWebhook}: those of {@link unwrapWebhook} but the parser. */
+export type ReadWebhookOptions = Omit<UnwrapWebhookOptions<unknown>, 'parse'>;
+
+/**
+ * The first half of {@link unwrapWebhook}: signature → strict UTF-8 → `JSON.parse` → a JSON object →
+ * optional age check. Returns the delivery's JSON object, its envelope not checked yet.
+ * @throws {@link WebhookVerificationError} as {@link unwrapWebhook}.
+ * @internal
+ */
+export async function readWebhook(
+  rawBody: WebhookRawBody,
+  headers: WebhookHeaders | undefined,
+  options: ReadWebhookOptions,
+): Promise<WebhookEnvelope> {
+  const { publicKey, maxAge, now = Date.now } = options;
+  if (maxAge !== undefined) checkMaxAge(maxAge);
+  const bytes = await verifyWebhookSignature(rawBody, headers, publicKey);
+  let text: string;
+  try {
+    text = utf8Decoder.decode(bytes);
+  } catch (cause) {
+    throw new WebhookVerificationError('invalid_body', 'the webhook body is not valid UTF-8', { cause });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (cause) {
+    throw new WebhookVerificationError(
+      'invalid_body',
+      `the webhook body is not JSON: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
+  }
+  assertWebhookEnvelope(json);
+  if (maxAge !== undefined) assertFresh(json, maxAge, now());
+  return json;
+}
+
+/** The delivery with what of its envelope differs from `{ id, type, timestamp, data }` in `issues`. @internal */
+export function withEnvelopeIssues(json: WebhookEnvelope): WebhookEnvelope {
+  return withIssues(json, envelopeIssues(json as unknown as Record<string, unknown>));
+}
+
+/**
+ * A verified delivery whose parser threw: handed over all the same, the reason in `issues`
+ * (`parse_failed`, the message cut at 500 characters).
+ * @internal
+ */
+export function withParseFailure<E extends object>(delivered: E, cause: unknown): E {
+  const detail = cause instanceof Error ? cause.message : String(cause);
+  return withIssues(delivered, [{ path: '', rule: 'parse_failed', message: detail.length > 500 ? `${detail.slice(0, 500)}…` : detail }]);
+}
+
 /**
  * Verifies a webhook delivery and returns its event.
  *
@@ -172,35 +225,14 @@ export async function unwrapWebhook<E = WebhookEnvelope>(
   headers: WebhookHeaders | undefined,
   options: UnwrapWebhookOptions<E>,
 ): Promise<E> {
-  const { publicKey, parse, maxAge, now = Date.now } = options ?? ({} as UnwrapWebhookOptions<E>);
-  if (maxAge !== undefined) checkMaxAge(maxAge);
-  const bytes = await verifyWebhookSignature(rawBody, headers, publicKey);
-  let text: string;
-  try {
-    text = utf8Decoder.decode(bytes);
-  } catch (cause) {
-    throw new WebhookVerificationError('invalid_body', 'the webhook body is not valid UTF-8', { cause });
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (cause) {
-    throw new WebhookVerificationError(
-      'invalid_body',
-      `the webhook body is not JSON: ${cause instanceof Error ? cause.message : String(cause)}`,
-      { cause },
-    );
-  }
-  assertWebhookEnvelope(json);
-  if (maxAge !== undefined) assertFresh(json, maxAge, now());
-  const envelope = withIssues(json, envelopeIssues(json as unknown as Record<string, unknown>));
+  const { parse, ...read } = options ?? ({} as UnwrapWebhookOptions<E>);
+  const envelope = withEnvelopeIssues(await readWebhook(rawBody, headers, read));
   if (!parse) return envelope as E;
   try {
     return await parse(envelope);
   } catch (cause) {
     // The delivery is authentic: a parser that cannot type it still hands it over, with the reason.
-    const detail = cause instanceof Error ? cause.message : String(cause);
-    return withIssues(envelope, [{ path: '', rule: 'parse_failed', message: detail.length > 500 ? `${detail.slice(0, 500)}…` : detail }]) as E;
+    return withParseFailure(envelope, cause) as E;
   }
 }
 

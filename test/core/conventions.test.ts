@@ -10,6 +10,7 @@ import { Crossborder } from '../../src/client';
 import { VERSION } from '../../src/core/version';
 import { APIError, ConfigurationError } from '../../src/core/errors';
 import { op, rejected, SECRET, testClient } from '../helpers/client';
+import { json } from '../helpers/responses';
 
 type Sent = { url: string; init: RequestInit };
 
@@ -22,8 +23,6 @@ function stub(answer: () => Response) {
   return { sent, fetch };
 }
 
-const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
-  new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 
 afterEach(() => {
   vi.unstubAllEnvs();

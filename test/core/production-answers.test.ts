@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BadRequestError, Crossborder, RateLimitError, SignatureRequiredError } from '../../src/index';
-import { rejected } from '../helpers/client';
+import { rejected, testCrossborder } from '../helpers/client';
+import { json } from '../helpers/responses';
 
 const CUSTOMER = {
   id: 'Customer:019542f5-b3e7-1d02-0000-000000000001',
@@ -30,15 +31,10 @@ interface Seen {
 /** A client whose every call is answered by `answer` (in order), recording what was sent. */
 function stub(...answers: Array<() => Response>) {
   const seen: Seen[] = [];
-  const sleeps: number[] = [];
-  const cb = new Crossborder({
-    tokenId: 'tok_test',
-    clientSecret: 'sk_test_secret_value',
-    baseUrl: 'https://api.test.invalid',
+  // The environment left to its default ('unknown' with a baseUrl of its own).
+  const { cb, sleeps } = testCrossborder({
+    environment: undefined,
     maxRetries: 3,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-    },
     fetch: async (url, init) => {
       seen.push({ method: init.method ?? 'GET', url, headers: { ...(init.headers as Record<string, string>) } });
       const next = answers[Math.min(seen.length - 1, answers.length - 1)]!;
@@ -48,19 +44,19 @@ function stub(...answers: Array<() => Response>) {
   return { cb, seen, sleeps };
 }
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) => () =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'x-request-id': 'req_1', ...headers } });
+/** A factory of the answer, as production sends it (with an X-Request-Id). */
+const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => () => json(body, status, { 'x-request-id': 'req_1', ...headers });
 
 describe('status codes production answers', () => {
   it('201 on a create is the created resource, as 200 is', async () => {
-    const { cb } = stub(json(201, CUSTOMER));
+    const { cb } = stub(answer(201, CUSTOMER));
     const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace' });
     expect(customer.id).toBe(CUSTOMER.id);
     expect(customer).toMatchObject({ fullName: 'Ada Lovelace' });
   });
 
   it('202 carrying the resource (no challenge fields) is the resource, even on an operation that signs', async () => {
-    const { cb, seen } = stub(json(202, { ...CUSTOMER, fullName: 'Ada King' }));
+    const { cb, seen } = stub(answer(202, { ...CUSTOMER, fullName: 'Ada King' }));
     const customer = await cb.customers.update(CUSTOMER.id, { fullName: 'Ada King' });
     expect(customer).toMatchObject({ fullName: 'Ada King' });
     expect(seen).toHaveLength(1);
@@ -68,7 +64,7 @@ describe('status codes production answers', () => {
 
   it('202 with a payloadToSign on PATCH /customers is the challenge: relayed, then signed', async () => {
     const challenge = { payloadToSign: '{"requestId":"Request:1"}', requestId: 'Request:1', expiresAt: new Date(Date.now() + 60_000).toISOString() };
-    const { cb, seen } = stub(json(202, challenge), json(200, { ...CUSTOMER, email: 'ada@example.com' }));
+    const { cb, seen } = stub(answer(202, challenge), answer(200, { ...CUSTOMER, email: 'ada@example.com' }));
     const error = await rejected(cb.customers.update(CUSTOMER.id, { fullName: 'Ada' }));
     expect(error).toBeInstanceOf(SignatureRequiredError);
     expect(error.challenge).toMatchObject({ payloadToSign: challenge.payloadToSign, requestId: 'Request:1' });
@@ -82,7 +78,7 @@ describe('status codes production answers', () => {
 describe('errors production answers', () => {
   it("Error400's details.errors[] surface as ValidationIssues on the BadRequestError", async () => {
     const { cb } = stub(
-      json(400, {
+      answer(400, {
         status: 400,
         code: 'INVALID_INPUT',
         message: 'Invalid customer fields',
@@ -106,17 +102,17 @@ describe('errors production answers', () => {
   });
 
   it('a 400 without field errors has no issues; a malformed errors entry is skipped, not thrown', async () => {
-    const { cb } = stub(json(400, { status: 400, code: 'TRANSACTION_SIZE_LIMIT_EXCEEDED', message: 'too big', details: { errors: [42, { message: 'no field' }, { field: 'lockedCurrencyAmount' }] } }));
+    const { cb } = stub(answer(400, { status: 400, code: 'TRANSACTION_SIZE_LIMIT_EXCEEDED', message: 'too big', details: { errors: [42, { message: 'no field' }, { field: 'lockedCurrencyAmount' }] } }));
     const error = await rejected(cb.customers.create({ customerType: 'INDIVIDUAL' }));
     expect(error.code).toBe('TRANSACTION_SIZE_LIMIT_EXCEEDED');
     expect(error.issues).toEqual([{ path: 'lockedCurrencyAmount', rule: 'invalid', message: 'refused: {}' }]);
-    const plain = await rejected(stub(json(400, { status: 400, code: 'INVALID_INPUT', message: 'no' })).cb.customers.create({ customerType: 'INDIVIDUAL' }));
+    const plain = await rejected(stub(answer(400, { status: 400, code: 'INVALID_INPUT', message: 'no' })).cb.customers.create({ customerType: 'INDIVIDUAL' }));
     expect(plain.issues).toEqual([]);
     expect(plain.field).toBeUndefined();
   });
 
   it('429 DAILY_VOLUME_LIMIT_EXCEEDED is not retried, even on a read, and the error says so', async () => {
-    const { cb, seen, sleeps } = stub(json(429, { code: 'DAILY_VOLUME_LIMIT_EXCEEDED', reason: 'Daily volume limit reached for USD->MXN' }, { 'retry-after': '1' }));
+    const { cb, seen, sleeps } = stub(answer(429, { code: 'DAILY_VOLUME_LIMIT_EXCEEDED', reason: 'Daily volume limit reached for USD->MXN' }, { 'retry-after': '1' }));
     const error = await rejected(cb.customers.retrieve(CUSTOMER.id));
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error.code).toBe('DAILY_VOLUME_LIMIT_EXCEEDED');
@@ -128,7 +124,7 @@ describe('errors production answers', () => {
   });
 
   it('429 RATE_LIMITED on a read is still retried after Retry-After', async () => {
-    const { cb, seen, sleeps } = stub(json(429, { code: 'RATE_LIMITED', reason: 'slow down' }, { 'retry-after': '1' }), json(200, CUSTOMER));
+    const { cb, seen, sleeps } = stub(answer(429, { code: 'RATE_LIMITED', reason: 'slow down' }, { 'retry-after': '1' }), answer(200, CUSTOMER));
     const customer = await cb.customers.retrieve(CUSTOMER.id);
     expect(customer.id).toBe(CUSTOMER.id);
     expect(seen).toHaveLength(2);

@@ -8,9 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { Crossborder } from '../../src/client';
 import { APIConnectionError, APIError, ConfigurationError, ValidationError } from '../../src/core/errors';
 import { op, rejected, SECRET, testClient } from '../helpers/client';
+import { json } from '../helpers/responses';
 
-const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
-  new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 
 function recording(answer: (n: number) => Response) {
   const sent: { url: string; init: RequestInit }[] = [];

@@ -1,22 +1,33 @@
 /** Test clients: recorded sleeps instead of timers, and synthetic operations independent of the document. */
+import { Crossborder } from '../../src/client';
 import { CoreClient, type Operation } from '../../src/core/client';
 import type { ClientOptions } from '../../src/core/options';
 
 export const SECRET = 'sk_test_SUPER_SECRET_VALUE_123';
 
+/** A `sleep` option that records each wait in `sleeps` instead of waiting (an aborted signal still throws). */
+export function recordedSleep(sleeps: number[]): NonNullable<ClientOptions['sleep']> {
+  return async (ms, signal) => {
+    sleeps.push(ms);
+    if (signal?.aborted) throw signal.reason;
+  };
+}
+
+/** A core client with test credentials against https://api.test.invalid; `sleeps` records its waits. */
 export function testClient(options: ClientOptions = {}) {
   const sleeps: number[] = [];
-  const client = new CoreClient({
-    tokenId: 'tok_test',
-    clientSecret: SECRET,
-    baseUrl: 'https://api.test.invalid',
-    sleep: async (ms, signal) => {
-      sleeps.push(ms);
-      if (signal?.aborted) throw signal.reason;
-    },
-    ...options,
-  });
+  const client = new CoreClient({ tokenId: 'tok_test', clientSecret: SECRET, baseUrl: 'https://api.test.invalid', sleep: recordedSleep(sleeps), ...options });
   return { client, sleeps };
+}
+
+/**
+ * The SDK's client as users make it, with test credentials, the sandbox environment and
+ * https://api.test.invalid (each overridden by `options`); `sleeps` records its waits.
+ */
+export function testCrossborder(options: ClientOptions = {}) {
+  const sleeps: number[] = [];
+  const cb = new Crossborder({ tokenId: 'tok_test', clientSecret: SECRET, baseUrl: 'https://api.test.invalid', environment: 'sandbox', sleep: recordedSleep(sleeps), ...options });
+  return { cb, sleeps };
 }
 
 export function op(partial: Partial<Operation> & Pick<Operation, 'method' | 'path'>): Operation {

@@ -11,7 +11,7 @@ import { Crossborder } from '../../src/client';
 import { WebhookVerificationError } from '../../src/core/errors';
 import { generateWebhookKeyPair, signWebhook } from '../../src/webhooks/sign';
 import { operations, type OperationId } from '../../src/generated/operations';
-import { doc, requestExample } from '../helpers/document';
+import { deref, doc, requestExample } from '../helpers/document';
 import { METHODS, validInput } from '../reliability/methods';
 
 const SEED = 20251013;
@@ -19,15 +19,6 @@ const RUNS = Number(process.env.EVOLVING_RUNS ?? 40);
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Mutation = 'add-field' | 'unknown-enum' | 'drop-field' | 'null-field';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function deref(node: any): any {
-  let current = node;
-  for (let i = 0; current?.$ref && i < 10; i++) {
-    current = String(current.$ref).replace(/^#\//, '').split('/').reduce((acc: Record<string, unknown>, k: string) => acc?.[k] as Record<string, unknown>, doc);
-  }
-  return current;
-}
 
 /** Every 2xx example (not a 202 challenge, not a 204) of every operation, with its status. */
 function successExamples(): { id: OperationId; status: number; body: Json }[] {

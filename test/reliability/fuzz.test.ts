@@ -20,6 +20,7 @@ import { CrossborderError, ValidationError, WebhookVerificationError } from '../
 import { operations, type OperationId } from '../../src/generated/operations';
 import * as zod from '../../src/generated/zod.gen';
 import { generateWebhookKeyPair, signWebhook, type WebhookKeyPair } from '../../src/sandbox/index';
+import { testCrossborder } from '../helpers/client';
 import { doc, documentOperations, responseExample } from '../helpers/document';
 import { useMswServer } from '../helpers/msw';
 import { anyValidCase, IDS, METHODS, schemas, validInput, type Input, type Op, type Part, type Zod } from './methods';
@@ -75,7 +76,7 @@ function successAnswer(id: OperationId): { status: number; body: unknown } {
 const SUCCESS = Object.fromEntries(IDS.map((id) => [id, successAnswer(id)])) as Record<OperationId, { status: number; body: unknown }>;
 
 const client = (options: Partial<ConstructorParameters<typeof Crossborder>[0]> = {}) =>
-  new Crossborder({ tokenId: 'tok_fuzz', clientSecret: 'sk_fuzz', baseUrl: BASE, environment: 'sandbox', maxRetries: 0, sleep: async () => {}, ...options });
+  testCrossborder({ tokenId: 'tok_fuzz', clientSecret: 'sk_fuzz', baseUrl: BASE, maxRetries: 0, ...options }).cb;
 
 /** Awaits a call; lists are awaited for their first page only. */
 async function run(id: OperationId, cb: Crossborder, input: Input): Promise<unknown> {

@@ -23,6 +23,7 @@ import type { SandboxServer } from '../../src/sandbox/sandbox';
 import { generateClientKeyPair, importSessionKey, sessionKeySigner, WalletSession } from '../../src/wallet/index';
 import { header, only, script, startFaultProxy, type Fault, type FaultProxy, type ProxyRecord } from './proxy';
 import { command, report, SEED } from './support';
+import { b64url } from '../helpers/encoding';
 
 const TOKEN_ID = 'tok_secrets_suite';
 const SECRET = `sk_live_${crypto.randomBytes(18).toString('hex')}`;
@@ -32,7 +33,6 @@ const BAD_OTP = '913527';
 const PII = { iban: 'DE89370400440532013000', beneficiary: 'Grace Beneficiary', email: 'grace@beneficiary.example' };
 const PERSONAL = ['Ada Secretkeeper', 'Ada S. Keeper', '1990-12-10', '1 Main', 'Austin', '78701', '000123456789', '000999888777', PII.iban, PII.beneficiary, PII.email];
 const MAGIC_OTP = '000000';
-const b64url = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
 
 let sandbox: Sandbox;
 let server: SandboxServer;

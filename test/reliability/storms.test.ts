@@ -23,7 +23,7 @@ import type { ClientOptions } from '../../src/core/options';
 import { MAX_RETRY_AFTER_MS } from '../../src/core/retry';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index';
 import type { SandboxServer } from '../../src/sandbox/sandbox';
-import { rejected } from '../helpers/client';
+import { rejected, testCrossborder } from '../helpers/client';
 import { IDS, METHODS, validInput, type Input, type Op } from './methods';
 import { header, script, seeded, startFaultProxy, type Fault, type FaultProxy, type Plan, type ProxyRecord } from './proxy';
 import { command, count, report, SEED } from './support';
@@ -65,24 +65,8 @@ afterAll(async () => {
 
 /** A client through the proxy; `sleeps` records every wait it asks for (no real waiting unless `realSleep`). */
 function client(options: ClientOptions & { realSleep?: boolean } = {}) {
-  const sleeps: number[] = [];
   const { realSleep, ...rest } = options;
-  const cb = new Crossborder({
-    tokenId: 'tok_storm',
-    clientSecret: 'sk_storm',
-    environment: 'sandbox',
-    baseUrl: proxy.url,
-    ...(realSleep
-      ? {}
-      : {
-          sleep: async (ms: number, signal?: AbortSignal) => {
-            sleeps.push(ms);
-            if (signal?.aborted) throw signal.reason;
-          },
-        }),
-    ...rest,
-  });
-  return { cb, sleeps };
+  return testCrossborder({ tokenId: 'tok_storm', clientSecret: 'sk_storm', baseUrl: proxy.url, ...(realSleep ? { sleep: undefined } : {}), ...rest });
 }
 
 let markers = 0;

@@ -5,25 +5,12 @@ import { Crossborder } from '../../src/client';
 import { APITimeoutError, APIUserAbortError, ConfigurationError, QuoteExpiredError, ValidationError, WebhookVerificationError } from '../../src/core/errors';
 import { isExpired } from '../../src/resources/quotes';
 import { generateWebhookKeyPair, signWebhook } from '../../src/webhooks/sign';
-import { rejected } from '../helpers/client';
+import { rejected, testCrossborder as client } from '../helpers/client';
 import { requestExample, responseExample } from '../helpers/document';
 
 const BASE = 'https://api.test.invalid';
 const API = `${BASE}/2025-10-13`;
 const mswServer = useMswServer();
-
-function client(extra: Partial<ConstructorParameters<typeof Crossborder>[0]> = {}) {
-  const sleeps: number[] = [];
-  const cb = new Crossborder({
-    tokenId: 'tok', clientSecret: 'sec', baseUrl: BASE, environment: 'sandbox',
-    sleep: async (ms, signal) => {
-      sleeps.push(ms);
-      if (signal?.aborted) throw signal.reason;
-    },
-    ...extra,
-  });
-  return { cb, sleeps };
-}
 
 describe('quotes', () => {
   const quote = responseExample('createQuote', '200');

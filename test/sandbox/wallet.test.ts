@@ -5,11 +5,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateClientKeyPair, WalletSession } from '../../src/wallet/index';
 import { accountOf, createCustomer, expectError, roundTrip, setup, type Call } from './helpers';
+import { b64url } from '../helpers/encoding';
 
 const { sandbox, call } = setup();
 afterEach(() => sandbox.reset());
 
-const b64url = (value: unknown) => btoa(typeof value === 'string' ? value : JSON.stringify(value)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 /** A JWT-shaped identity token issued `ageMs` ago on the sandbox clock. */
 const idToken = (ageMs = 0, claims: Record<string, unknown> = {}) =>
   `${b64url({ alg: 'RS256', typ: 'JWT' })}.${b64url({ iss: 'https://idp.example', sub: 'user-1', email: 'ada@idp.example', iat: Math.floor((sandbox.clock.now() - ageMs) / 1000), ...claims })}.${b64url('signature')}`;

@@ -8,6 +8,7 @@ import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { deref } from '../helpers/document';
 
 type Json = Record<string, any>;
 
@@ -44,24 +45,10 @@ const PROSE_SCHEMAS: Record<string, string> = {
 // ---------------------------------------------------------------------------------------------
 // Document helpers
 
-function resolve(doc: Json, node: Json | undefined): Json | undefined {
-  let current = node;
-  for (let hops = 0; current && typeof current.$ref === 'string' && hops < 20; hops++) {
-    const ref: string = current.$ref;
-    if (!ref.startsWith('#/')) throw new Error(`external $ref not supported: ${ref}`);
-    current = ref
-      .slice(2)
-      .split('/')
-      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce<any>((acc, key) => acc?.[key], doc);
-  }
-  return current;
-}
-
 /** Property names of a schema, across `allOf` / `oneOf` / `anyOf` parts, with $refs resolved. */
 function propertiesOf(doc: Json, node: Json | undefined, seen = new Set<Json>()): Set<string> {
   const out = new Set<string>();
-  const schema = resolve(doc, node);
+  const schema = deref(node, doc);
   if (!schema || seen.has(schema)) return out;
   seen.add(schema);
   for (const key of Object.keys(schema.properties ?? {})) out.add(key);
@@ -75,13 +62,13 @@ function propertiesOf(doc: Json, node: Json | undefined, seen = new Set<Json>())
 
 /** Schemas of property `name` across a schema's parts (array schemas give their items). */
 function propertySchemas(doc: Json, node: Json | undefined, name: string, seen = new Set<Json>()): Json[] {
-  const schema = resolve(doc, node);
+  const schema = deref(node, doc);
   if (!schema || seen.has(schema)) return [];
   seen.add(schema);
   const found: Json[] = [];
   const own = schema.properties?.[name];
   if (own) {
-    const resolved = resolve(doc, own);
+    const resolved = deref(own, doc);
     if (resolved) found.push(resolved.type === 'array' && resolved.items ? resolved.items : resolved);
   }
   for (const combinator of ['allOf', 'oneOf', 'anyOf']) {

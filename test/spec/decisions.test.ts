@@ -8,6 +8,7 @@ import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { deref } from '../helpers/document';
 
 type Json = Record<string, any>;
 
@@ -17,17 +18,7 @@ const doc = parse(readFileSync(resolvePath(repoRoot, 'openapi', 'openapi.yaml'),
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
-function resolve(node: Json | undefined): Json | undefined {
-  let current = node;
-  for (let hops = 0; current && typeof current.$ref === 'string' && hops < 20; hops++) {
-    current = String(current.$ref)
-      .replace(/^#\//, '')
-      .split('/')
-      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce<any>((acc, key) => acc?.[key], doc);
-  }
-  return current;
-}
+const resolve = (node: Json | undefined): Json | undefined => deref(node, doc);
 
 interface Op {
   /** `METHOD /path` for paths, `WEBHOOK name` for webhooks. */

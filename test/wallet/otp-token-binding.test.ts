@@ -8,9 +8,9 @@ import { Crossborder } from '../../src/index';
 import { createSandbox } from '../../src/sandbox/index';
 import { issueOtpTarget, issueVerificationToken, verifyStamp } from '../../src/sandbox/wallet-crypto';
 import { LOCAL_SANDBOX_OTP_SIGNER_PUBLIC_KEY, WalletCryptoError, createOtpLogin, generateClientKeyPair } from '../../src/wallet/index';
+import { b64url } from '../helpers/encoding';
 
 const signerPublicKey = LOCAL_SANDBOX_OTP_SIGNER_PUBLIC_KEY;
-const b64url = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
 /** An unsigned-looking JWT with the given claims (the device does not check the enclave signature). */
 const jwt = (claims: Record<string, unknown>) => `${b64url({ alg: 'ES256', typ: 'JWT' })}.${b64url(claims)}.c2lnbmF0dXJl`;
 const challengeOf = (payloadToSign: string) => ({ payloadToSign, requestId: 'req-1', expiresAt: new Date(Date.now() + 60_000).toISOString(), type: 'EMAIL_OTP' });

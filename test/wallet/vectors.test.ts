@@ -8,12 +8,12 @@ import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { openSessionBundle } from '../../src/wallet/hpke';
 import { WalletCryptoError } from '../../src/core/errors';
+import { b64url } from '../helpers/encoding';
 
 const RECIPIENT_PRIVATE_KEY = '20fa65df11f24833790ae283fc9a0c215eecbbc589549767977994dc69d05a56';
 const BUNDLE = 'w99a5xV6A75TfoAUkZn869fVyDYvgVsKrawMALZXmrauZd8hEv66EkPU1Z42CUaHESQjcA5bqd8dynTGBMLWB9ewtXWPEVbZvocB4Tw2K1vQVp7uwjf';
 const SEALED_KEY = '67ee05fc3bdf4161bc70701c221d8d77180294cefcfcea64ba83c4d4c732fcb9';
 
-const b64url = (bytes: Buffer) => bytes.toString('base64url');
 
 /** The recipient key pair as WebCrypto has it on a device: ECDH private key and its public point. */
 async function recipient() {

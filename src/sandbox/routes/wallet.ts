@@ -34,6 +34,7 @@ import { MAGIC } from '../magic';
 import { checkIdentityToken } from '../oauth';
 import { authorize, authorizeBound, isSignedRetry, issueBoundChallenge } from '../signed';
 import type { CredentialRec, InternalAccountRec, SessionRec } from '../state';
+import { sessionData } from '../snapshot';
 import { validate } from '../validation';
 
 /** Session lifetime. */
@@ -315,14 +316,7 @@ function activeSessions(ctx: Ctx, walletSuffix: string): SessionRec[] {
 
 const listSessions: Handler = (ctx, call) => {
   const wallet = findInternalAccount(ctx, String(call.query.accountId));
-  const data = activeSessions(ctx, wallet.suffix).map((s) => ({
-    id: s.id,
-    accountId: walletId(s.walletSuffix),
-    type: s.type,
-    createdAt: iso(s.createdMs),
-    expiresAt: iso(s.expiresMs),
-  }));
-  return ok({ data });
+  return ok({ data: activeSessions(ctx, wallet.suffix).map(sessionData) });
 };
 
 const revokeSession: Handler = async (ctx, call) => {

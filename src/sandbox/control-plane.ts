@@ -1,0 +1,38 @@
+/**
+ * The {@link Controls} the `/_sandbox/*` routes drive, over the sandbox's parts: time, the state
+ * (reset, export, import), the webhook deliveries (log, trigger, redeliver), the request log and the
+ * inspector's live stream.
+ * @module
+ */
+import type { Clock } from './clock';
+import type { Ctx } from './context';
+import type { Controls } from './control';
+import type { StateControls } from './lifecycle';
+import type { Live } from './live';
+import type { SandboxStateDocument } from './persist';
+import type { RequestLog } from './request-log';
+import { resourceData } from './snapshot';
+
+/** The controls of the sandbox whose context is `ctx`. */
+export function createControls(ctx: Ctx, clock: Clock, state: StateControls, requests: RequestLog, live: Live): Controls {
+  return {
+    reset: () => state.reset(),
+    advance: (ms) => clock.advance(ms),
+    now: () => clock.now(),
+    snapshot: () => state.exportState(),
+    importState: (document) => state.importState(document as SandboxStateDocument),
+    deliveries: () => structuredClone(ctx.webhooks.deliveries),
+    trigger: (type, resourceId) => {
+      if (!ctx.world.config.webhookEndpoint) return { error: 'No webhookEndpoint is configured (PATCH /config): there is nowhere to deliver.' };
+      const data = resourceId === undefined ? (type === 'TEST' ? { message: 'Sent from the sandbox.' } : undefined) : resourceData(ctx.world, resourceId);
+      if (data === undefined) return { error: resourceId === undefined ? `${type} needs a resourceId (the transaction, customer, invitation or verification it is about).` : `No resource ${resourceId}.` };
+      const before = ctx.webhooks.deliveries.length;
+      ctx.webhooks.emit(type, data);
+      return { eventId: ctx.webhooks.deliveries[before]?.eventId };
+    },
+    redeliver: (eventId) => ctx.webhooks.redeliver(eventId),
+    requests: () => requests.entries(),
+    subscribe: (listener) => live.subscribe(listener),
+    subscribers: () => live.subscribers(),
+  };
+}

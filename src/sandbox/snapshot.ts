@@ -1,0 +1,83 @@
+/**
+ * Reads of the world as the API renders it, always deep copies: the whole state (for tests), an
+ * account's balance, and one resource by its id (what `/_sandbox/trigger` sends).
+ * @module
+ */
+import type {
+  Credential,
+  Customer,
+  ExternalAccount,
+  InternalAccount,
+  Invitation,
+  PlatformConfig,
+  Quote,
+  Session,
+  Transaction,
+  Verification,
+} from '../generated/types';
+import { iso } from './clock';
+import { walletId } from './finders';
+import type { SessionRec, World } from './state';
+
+/** Everything the sandbox holds, as the API would render it (deep copies). */
+export interface SandboxSnapshot {
+  config: PlatformConfig;
+  customers: Customer[];
+  internalAccounts: InternalAccount[];
+  externalAccounts: ExternalAccount[];
+  quotes: Quote[];
+  transactions: Transaction[];
+  invitations: Invitation[];
+  verifications: Verification[];
+  credentials: Credential[];
+  sessions: (Session & { revoked: boolean })[];
+}
+
+/** Read-only view of the sandbox's state, for tests. Every read is a fresh deep copy. */
+export interface SandboxState {
+  /** The whole state; compare two snapshots to prove a request changed nothing. */
+  snapshot(): SandboxSnapshot;
+  /** The balance of an internal account (`InternalAccount:` or `EmbeddedWallet:` id), or undefined. */
+  balance(accountId: string): number | undefined;
+}
+
+/** A session as the API renders it (`GET /auth/sessions`). */
+export function sessionData(s: SessionRec): Session {
+  return { id: s.id, accountId: walletId(s.walletSuffix), type: s.type, createdAt: iso(s.createdMs), expiresAt: iso(s.expiresMs) };
+}
+
+/** The state view over whatever world `world()` returns now (a reset replaces it). */
+export function stateView(world: () => World): SandboxState {
+  return {
+    snapshot() {
+      const w = world();
+      const data = <T>(records: Iterable<{ data: T }>) => [...records].map((r) => r.data);
+      return structuredClone({
+        config: w.config,
+        customers: data(w.customers.values()),
+        internalAccounts: data(w.internalAccounts.values()),
+        externalAccounts: data(w.externalAccounts.values()),
+        quotes: data(w.quotes.values()),
+        transactions: data(w.transactions.values()),
+        invitations: data(w.invitations.values()),
+        verifications: data(w.verifications.values()),
+        credentials: data(w.credentials.values()),
+        sessions: [...w.sessions.values()].map((s) => ({ ...sessionData(s), revoked: s.revoked })),
+      });
+    },
+    balance(accountId) {
+      const suffix = accountId.slice(accountId.indexOf(':') + 1);
+      return world().internalAccounts.get(`InternalAccount:${suffix}`)?.data.balance.amount;
+    },
+  };
+}
+
+/** A resource of the world by its id (an invitation by its code), as the API renders it; undefined when there is none. */
+export function resourceData(w: World, id: string): unknown {
+  for (const map of [w.transactions, w.customers, w.verifications, w.quotes, w.externalAccounts, w.internalAccounts] as Map<string, { data: unknown }>[]) {
+    const rec = map.get(id);
+    if (rec) return structuredClone(rec.data);
+  }
+  for (const inv of w.invitations.values()) if ((inv as { data: { code: string } }).data.code === id) return structuredClone((inv as { data: unknown }).data);
+  return undefined;
+}

@@ -1,0 +1,50 @@
+/**
+ * `webhooks.unwrap` runs top to bottom and computes each thing once: verify → JSON → issues → event.
+ * A known type is checked by its schema, which covers the envelope too, so the envelope's own check
+ * (the one that reads `timestamp` with parseIsoDateTime) does not run for it and get thrown away.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { signWebhook } from '../../src/webhooks/index';
+import { parseIsoDateTime } from '../../src/webhooks/time';
+import { check } from '../../src/core/validation';
+import { testCrossborder } from '../helpers/client';
+import { eventBody, testKeys } from './helpers';
+
+vi.mock('../../src/webhooks/time', async (original) => {
+  const module = await original<typeof import('../../src/webhooks/time')>();
+  return { ...module, parseIsoDateTime: vi.fn(module.parseIsoDateTime) };
+});
+vi.mock('../../src/core/validation', async (original) => {
+  const module = await original<typeof import('../../src/core/validation')>();
+  return { ...module, check: vi.fn(module.check) };
+});
+
+afterEach(() => vi.clearAllMocks());
+
+async function unwrap(overrides: Record<string, unknown>) {
+  const keys = await testKeys();
+  const { cb } = testCrossborder({ webhookPublicKey: keys.publicKeyPem });
+  const body = eventBody({ id: 'Webhook:once', timestamp: '2025-10-13T10:00:00Z', ...overrides });
+  const headers = { 'x-service-signature': await signWebhook(body, keys.privateKeyPem) };
+  await cb.webhooks.verify(body, headers); // loads the modules; its own work is not counted
+  vi.clearAllMocks();
+  return cb.webhooks.unwrap(body, headers);
+}
+
+describe('webhooks.unwrap computes each thing once', () => {
+  it('a known type: one schema check over the whole event (envelope and data), the envelope check never run', async () => {
+    const event = await unwrap({ id: 7, data: { id: 42 } });
+    expect(vi.mocked(check)).toHaveBeenCalledTimes(1);
+    expect(vi.mocked(check).mock.calls[0]![1]).toEqual({ id: 7, type: 'INCOMING_PAYMENT.COMPLETED', timestamp: '2025-10-13T10:00:00Z', data: { id: 42 } });
+    expect(vi.mocked(parseIsoDateTime)).not.toHaveBeenCalled();
+    expect(event.issues).toEqual(vi.mocked(check).mock.results[0]!.value);
+    expect(event.issues?.map((i) => i.path).slice(0, 3)).toEqual(['id', 'data.id', 'data.status']);
+  });
+
+  it('an unknown type: the envelope checked once, no schema', async () => {
+    const event = await unwrap({ type: 'SOMETHING.NEW', timestamp: 'yesterday' });
+    expect(vi.mocked(check)).not.toHaveBeenCalled();
+    expect(vi.mocked(parseIsoDateTime)).toHaveBeenCalledTimes(1);
+    expect(event).toMatchObject({ unknown: true, issues: [{ path: 'timestamp', rule: 'invalid_format' }] });
+  });
+});

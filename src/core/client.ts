@@ -1,19 +1,19 @@
 /**
  * The pipeline every operation goes through, written once: local checks, auth, Idempotency-Key,
  * the attempt loop (timeouts, retries), error mapping, the 202 signed retry, and pagination.
- * Resources only say which operation, which params, and what comes back. Each stage has its file:
- * settings (the client's options, checked once), plan (per operation: URL, checks), call-options,
- * wire, transport (attempts), answers (errors, challenges, envelopes), signed-retry, validation.
+ * Resources only say which operation and which params; the result type follows from the operation.
+ * A call runs in one direction (DESIGN.md): resource → client → plan (URL, checks, write/safe/outcome)
+ * → transport (attempts, fetch) → answers (body, errors, challenges, envelopes) → back. Each stage has
+ * its file: settings (the client's options, checked once), plan, call-options, wire, transport,
+ * retry (the one retry decision), answers, signed-retry, validation.
  * @module
  */
-import createClient, { createQuerySerializer } from 'openapi-fetch';
+import { createQuerySerializer } from 'openapi-fetch';
 import { APIPromise, type WithResponse } from './api-promise';
-import { createScrub, isChallenge, readChallenge, readEnvelope, requestIdOf, toAPIError, type Scrub } from './answers';
+import { createScrub, isChallenge, readAnswer, readChallenge, readEnvelope, type Scrub } from './answers';
 import { isEmpty, readCallOptions, type CallOptions, type CallSettings } from './call-options';
 import {
-  APIConnectionError,
   ConfigurationError,
-  CrossborderError,
   SignatureChallengeError,
   SignatureRequiredError,
   ValidationError,
@@ -22,20 +22,18 @@ import {
 import { ignoreRejection, logFromOptions, type Log } from './logger';
 import type { ClientOptions, Environment, ListOptions, SignedRequestOptions, ValidationIssueReport } from './options';
 import { Page, PagePromise, type CursorTrail } from './pagination';
-import { OperationPlan, type CallInput, type Operation } from './plan';
-import { defaultSleep, unknownOutcomeHint } from './retry';
+import { OperationPlan, type CallInput, type Operation, type QuerySerializer } from './plan';
+import { defaultSleep } from './retry';
 import { env, readSettings } from './settings';
 import { SignedRetry } from './signed-retry';
 import { Telemetry, type CallTrace, type PageLink } from './telemetry';
-import { createTransport, PreparedRequest, type CallContext, type TransportConfig } from './transport';
+import { send, type TransportConfig } from './transport';
 import { responseIssues } from './validation';
 import { VERSION } from './version';
 import { headerIn, mergeHeaders, normalizeQuery, wireProblems } from './wire';
 
 export { API_VERSION, DEFAULT_BASE_URLS, MAX_TIMEOUT_MS, normalizeBaseUrl } from './settings';
 export type { CallInput, Operation } from './plan';
-
-type HttpClient = ReturnType<typeof createClient>;
 
 const NO_HEADERS: [string, unknown][] = [];
 const NO_BAGS: [string, Record<string, unknown> | undefined][] = [];
@@ -58,7 +56,8 @@ export class CoreClient {
   /** Webhook public key (PEM or hex), if configured. */
   readonly webhookPublicKey: string | undefined;
   readonly #authorization: string;
-  readonly #http: HttpClient;
+  /** openapi-fetch's query serializer, made once per client (every plan of the client shares it). */
+  readonly #querySerializer: QuerySerializer;
   readonly #transport: TransportConfig;
   readonly #validateResponses: boolean;
   readonly #onValidationIssue: ((report: ValidationIssueReport) => void) | undefined;
@@ -102,13 +101,7 @@ export class CoreClient {
       random: Math.random,
       scrub: this.scrub,
     };
-    this.#http = createClient({
-      baseUrl: this.baseUrl,
-      Request: PreparedRequest as unknown as typeof Request,
-      // Made once here: openapi-fetch would otherwise build the default serializer on every call.
-      querySerializer: createQuerySerializer(),
-      fetch: createTransport(this.#transport) as unknown as typeof fetch,
-    });
+    this.#querySerializer = createQuerySerializer();
   }
 
   /** @internal Runs one operation through the pipeline. */
@@ -177,7 +170,7 @@ export class CoreClient {
   #plan(op: Operation): OperationPlan {
     let plan = this.#plans.get(op);
     if (!plan) {
-      plan = new OperationPlan(op, this.baseUrl);
+      plan = new OperationPlan(op, this.baseUrl, this.#querySerializer);
       // Generated operations are a fixed set; ad-hoc ones (request()) are not kept beyond a bound.
       if (this.#plans.size < 256) this.#plans.set(op, plan);
     }
@@ -245,10 +238,17 @@ export class CoreClient {
     return this.#expectFinal(await this.#send<T>(leg, signature, challenge.requestId, Date.parse(challenge.expiresAt)), plan);
   }
 
-  /** One leg: one request through openapi-fetch and the attempt loop; non-2xx becomes a typed error. */
+  /** One leg: its URL and headers, the attempt loop, then the answer read (non-2xx becomes a typed error). */
   async #send<T>(leg: Leg, signature?: string, requestId?: string, notAfter?: number): Promise<WithResponse<T>> {
     const { plan, input, query, bodyText, idempotencyKey, settings } = leg;
     const { op, label: operation } = plan;
+    let url: string;
+    try {
+      url = plan.url(input.path, query);
+    } catch (error) {
+      // Nothing was sent: building the URL failed (the checks in #run should have caught it).
+      throw new ValidationError([{ path: '', rule: 'unsendable', message: `the request cannot be built: ${error instanceof Error ? error.message : String(error)}` }]);
+    }
     // A plain object with lower-case names (a later source replaces an earlier one, whatever the
     // case): fetch copies it faster than a `Headers`, and the custom `fetch` option gets it as is.
     let headers: Record<string, string>;
@@ -266,71 +266,25 @@ export class CoreClient {
     if (signature !== undefined) headers['service-wallet-signature'] = signature;
     if (requestId !== undefined) headers['request-id'] = requestId;
 
-    const ctx: CallContext = {
-      operation,
+    const exchange = await send(this.#transport, plan, {
+      url,
+      headers,
+      body: bodyText,
       idempotencyKey,
       maxRetries: settings.maxRetries,
       timeout: settings.timeout,
       signal: leg.signal,
-      headers,
-      body: bodyText,
-      // A signed leg goes out once per requestId: repeated only when it surely never left.
-      safe: requestId === undefined && (op.method === 'GET' || idempotencyKey !== undefined),
+      safe: plan.safe(idempotencyKey, requestId),
       notAfter,
-      attempts: 0,
-      response: undefined,
       trace: leg.trace,
-    };
-    leg.trace?.leg(ctx, headers);
-    let result: { data?: unknown; error?: unknown };
-    try {
-      result = await this.#http.request(plan.method as 'get', op.path as never, {
-        params: { path: input.path, query },
-        pathSerializer: plan.pathSerializer,
-        ctx,
-      } as never);
-    } catch (error) {
-      if (error instanceof CrossborderError) throw error;
-      // Nothing was sent: building the request failed (the checks in #run should have caught it).
-      if (ctx.attempts === 0) {
-        throw new ValidationError([{ path: '', rule: 'unsendable', message: `the request cannot be built: ${error instanceof Error ? error.message : String(error)}` }]);
-      }
-      // openapi-fetch parses 2xx bodies itself: a non-JSON one (a proxy's HTML page) throws here.
-      const cause = error instanceof Error ? Object.assign(new Error(this.scrub(error.message)), { name: error.name }) : undefined;
-      throw new APIConnectionError(
-        `${operation} answered ${ctx.response?.status ?? ''} with a body that is not JSON` +
-          (plan.write ? unknownOutcomeHint(idempotencyKey) : ''),
-        {
-          outcomeUnknown: plan.write,
-          idempotencyKey,
-          operation,
-          cause,
-          status: ctx.response?.status,
-          requestId: requestIdOf(ctx.response, this.scrub),
-        },
-      );
-    }
-    const response = ctx.response!; // the real Response (openapi-fetch saw its buffered copy)
-    const responseRequestId = requestIdOf(response, this.scrub);
-    if (!response.ok) throw toAPIError(response, result.error, operation, idempotencyKey, this.scrub);
-    // A 2xx without the resource is not a success. Only a DELETE answers 204 (revocations); the escape
-    // hatch (no documented answer) also takes a 202 or 204 without body, or a JSON null.
-    const documented = op.response !== undefined;
-    // Every documented answer is an object (a resource, an envelope): a bare value or an array is not it either.
-    const missing = result.data === undefined || result.data === null || (documented && (typeof result.data !== 'object' || Array.isArray(result.data)));
-    const expected =
-      (response.status === 204 && (op.method === 'DELETE' || !documented)) || (!documented && (response.status === 202 || result.data === null));
-    if (missing && !expected) {
-      throw new APIConnectionError(
-        `${operation} answered ${response.status} without the resource` + (plan.write ? unknownOutcomeHint(idempotencyKey) : ''),
-        { outcomeUnknown: plan.write, idempotencyKey, operation, status: response.status, requestId: responseRequestId },
-      );
-    }
-    if (this.#validateResponses && documented && response.status !== 202 && response.status !== 204) {
+    });
+    const result = readAnswer(plan, exchange, idempotencyKey, this.scrub) as WithResponse<T>;
+    const { status } = exchange.response;
+    if (this.#validateResponses && op.response !== undefined && status !== 202 && status !== 204) {
       const issues = await responseIssues(op.id, result.data);
-      if (issues.length) this.#report({ operation, status: response.status, requestId: responseRequestId, issues });
+      if (issues.length) this.#report({ operation, status, requestId: result.requestId, issues });
     }
-    return { data: result.data as T, response, idempotencyKey, requestId: responseRequestId };
+    return result;
   }
 
   /** Drift between an answer and the document: reported, never thrown (the call succeeded at the service). */

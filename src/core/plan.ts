@@ -1,9 +1,12 @@
 /**
  * What a call of one operation needs, worked out once per client and operation: its label, its URL
- * template as a path serializer for openapi-fetch, whether it has path parameters, and its checks
- * (loaded with its first call). A call then does only what its inputs need.
+ * (the template compiled into a path serializer; openapi-fetch's serializers for the rest), its checks
+ * (loaded with its first call), and the decisions that follow from its method: whether it is a write,
+ * whether a request may be repeated, whether a failed write's outcome is unknown. Every other stage
+ * asks the plan; none decides these again. A call then does only what its inputs need.
  * @module
  */
+import { defaultPathSerializer } from 'openapi-fetch';
 import { operationChecks } from '../generated/checks/index';
 import { operations } from '../generated/operations';
 import type { Check } from './checks';
@@ -48,6 +51,8 @@ export interface CallInput {
 }
 
 type PathSerializer = (url: string, params: Record<string, unknown>) => string;
+/** openapi-fetch's `createQuerySerializer()` (made once per client). */
+export type QuerySerializer = (query: Record<string, unknown>) => string;
 
 const SCRATCH: RawIssue[] = [];
 
@@ -56,26 +61,69 @@ export class OperationPlan {
   readonly op: Operation;
   /** `POST /quotes`: for errors and logs (the template, never the values). */
   readonly label: string;
-  /** openapi-fetch's name of the method. */
-  readonly method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** Anything but a GET: it may act at the service, so its failures may leave an unknown outcome. */
   readonly write: boolean;
-  /** Builds the URL from the template once split: no regular expression per call. */
-  readonly pathSerializer: PathSerializer | undefined;
+  /** The template with the base address (`https://…/2025-10-13/quotes/{quoteId}`). */
+  readonly #template: string;
+  /** Builds the URL from the template once split: no regular expression per call; undefined: openapi-fetch's. */
+  readonly #pathSerializer: PathSerializer | undefined;
+  readonly #querySerializer: QuerySerializer;
   /** Checks of path, query and body; `null` when the operation has none. */
   #checks: OperationChecks | null | undefined;
   readonly #loader: (() => Promise<OperationChecks>) | undefined;
   #loading: Promise<OperationChecks | null> | undefined;
 
-  constructor(op: Operation, baseUrl: string) {
+  constructor(op: Operation, baseUrl: string, querySerializer: QuerySerializer) {
     this.op = op;
     this.label = `${op.method} ${op.path}`;
-    this.method = op.method.toLowerCase() as OperationPlan['method'];
     this.write = op.method !== 'GET';
-    this.pathSerializer = compilePath(baseUrl, op.path);
+    this.#template = `${baseUrl}${op.path}`;
+    this.#pathSerializer = compilePath(baseUrl, op.path);
+    this.#querySerializer = querySerializer;
     // An operation of the document runs the checks compiled from it; any other, its inline schemas.
     const id = op.id as keyof typeof operations;
     this.#loader = operations[id] === op ? operationChecks[id] : undefined;
     this.#checks = this.#loader ? undefined : inlineChecks(op.params);
+  }
+
+  /**
+   * The URL of a call, as openapi-fetch's `createFinalURL` makes it: path values filled in (a missing
+   * one keeps its placeholder: the wire checks refuse it before), then the query serialized by
+   * openapi-fetch (`undefined` and `null` values and empty arrays left out). Throws when a value cannot
+   * be encoded (a lone surrogate) or a query value is nested too deep.
+   */
+  url(path: Record<string, string> | undefined, query: Record<string, unknown> | undefined): string {
+    let url = path === undefined ? this.#template : (this.#pathSerializer ?? defaultPathSerializer)(this.#template, path);
+    if (query !== undefined) {
+      let search = this.#querySerializer(query);
+      if (search.startsWith('?')) search = search.slice(1);
+      if (search) url += `?${search}`;
+    }
+    return url;
+  }
+
+  /**
+   * True when a request may be sent again after it may have arrived, without acting twice: a read, or
+   * a write carrying an Idempotency-Key. A signed leg (`requestId` given) never: it goes out once per
+   * requestId, repeated only when it surely never left.
+   */
+  safe(idempotencyKey: string | undefined, requestId: string | undefined): boolean {
+    return requestId === undefined && (!this.write || idempotencyKey !== undefined);
+  }
+
+  /** Whether a call that failed without an answer leaves its outcome unknown: a write that may have arrived. */
+  outcomeUnknown(mayHaveArrived: boolean): boolean {
+    return this.write && mayHaveArrived;
+  }
+
+  /**
+   * Whether a call that failed after an answer with `status` leaves its outcome unknown: a write that
+   * failed inside the service (5xx), a 303 (it points at the result of a write the service processed,
+   * RFC 9110 §15.4.4), or a 2xx the SDK could not read (the service acted). A refusal (4xx) or another
+   * redirect did not act.
+   */
+  outcomeUnknownAfter(status: number): boolean {
+    return this.write && (status >= 500 || status === 303 || (status >= 200 && status < 300));
   }
 
   /**

@@ -22,7 +22,8 @@ import {
 import { ignoreRejection, logFromOptions, type Log } from './logger';
 import type { ClientOptions, Environment, ListOptions, SignedRequestOptions, ValidationIssueReport } from './options';
 import { Page, PagePromise, type CursorTrail } from './pagination';
-import { OperationPlan, type CallInput, type Operation, type QuerySerializer } from './plan';
+import type { DocumentOperation, OperationId } from '../generated/operations';
+import { OperationPlan, type CallInput, type InputOf, type ItemOf, type Operation, type QuerySerializer, type ResultOf } from './plan';
 import { defaultSleep } from './retry';
 import { env, readSettings } from './settings';
 import { SignedRetry } from './signed-retry';
@@ -33,7 +34,7 @@ import { VERSION } from './version';
 import { headerIn, mergeHeaders, normalizeQuery, wireProblems } from './wire';
 
 export { API_VERSION, DEFAULT_BASE_URLS, MAX_TIMEOUT_MS, normalizeBaseUrl } from './settings';
-export type { CallInput, Operation } from './plan';
+export type { CallInput, InputOf, ItemOf, Operation, ResultOf } from './plan';
 
 const NO_HEADERS: [string, unknown][] = [];
 const NO_BAGS: [string, Record<string, unknown> | undefined][] = [];
@@ -104,12 +105,22 @@ export class CoreClient {
     this.#querySerializer = createQuerySerializer();
   }
 
-  /** @internal Runs one operation through the pipeline. */
-  call<T>(op: Operation, input: CallInput = {}, options?: CallOptions | null): APIPromise<T> {
-    return new APIPromise(this.#traced<T>(op, input, options ?? {}));
+  /**
+   * @internal Runs one operation through the pipeline. An operation of the document types its input
+   * and its result ({@link ResultOf}); any other operation (tests, {@link request}) resolves to `T`.
+   */
+  call<Id extends OperationId>(op: DocumentOperation<Id>, input: InputOf<Id>, options?: CallOptions | null): APIPromise<ResultOf<Id>>;
+  call<T = unknown>(op: Operation, input?: CallInput, options?: CallOptions | null): APIPromise<T>;
+  call(op: Operation, input: CallInput = {}, options?: CallOptions | null): APIPromise<unknown> {
+    return new APIPromise(this.#traced(op, input, options ?? {}));
   }
 
-  /** @internal Runs a list operation: the result is awaitable (first page) and iterable (all items). */
+  /**
+   * @internal Runs a list operation: the result is awaitable (first page) and iterable (all items).
+   * An operation of the document types its items ({@link ItemOf}); any other lists `T`.
+   */
+  list<Id extends OperationId>(op: DocumentOperation<Id>, input: InputOf<Id>, options?: ListOptions | null): PagePromise<ItemOf<Id>>;
+  list<T = unknown>(op: Operation, input?: CallInput, options?: ListOptions | null): PagePromise<T>;
   list<T>(op: Operation, input: CallInput = {}, options?: ListOptions | null): PagePromise<T> {
     const opts = options ?? {};
     const baseQuery = input.query ?? undefined;
@@ -121,14 +132,12 @@ export class CoreClient {
       const pageInput = cursor === undefined ? input : { ...input, query: { ...baseQuery, cursor } };
       const pageSignal = signal && opts.signal ? AbortSignal.any([signal, opts.signal]) : (signal ?? opts.signal);
       const pageOptions = pageSignal === opts.signal ? opts : { ...opts, signal: pageSignal };
-      return this.#traced<unknown>(op, pageInput, pageOptions, link).then((r) => {
-        const envelope = readEnvelope<T>(r.data, r.response, plan.label, op.paginated, (issues) =>
-          this.#report({ operation: plan.label, status: r.response.status, requestId: r.requestId, issues }),
+      return this.#traced(op, pageInput, pageOptions, link).then(({ data, response, idempotencyKey, requestId }) => {
+        const envelope = readEnvelope<T>(data, response, plan.label, op.paginated, (issues) =>
+          this.#report({ operation: plan.label, status: response.status, requestId, issues }),
           this.scrub,
         );
-        const page = r as unknown as WithResponse<Page<T>>; // the pipeline's own object: the page takes the data's place
-        page.data = new Page<T>(envelope, nextPage, cursor, opts.prefetch, trail);
-        return page;
+        return { data: new Page<T>(envelope, nextPage, cursor, opts.prefetch, trail), response, idempotencyKey, requestId };
       });
     };
     return new PagePromise(fetchPage(undefined));
@@ -178,11 +187,11 @@ export class CoreClient {
   }
 
   /** {@link #run} inside the call's trace, when there is a provider to record to. */
-  #traced<T>(op: Operation, input: CallInput, options: CallOptions, link?: PageLink): Promise<WithResponse<T>> {
-    return this.telemetry.call(op.method, op.path, op.id, link, (trace) => this.#run<T>(op, input, options, trace));
+  #traced(op: Operation, input: CallInput, options: CallOptions, link?: PageLink): Promise<WithResponse<unknown>> {
+    return this.telemetry.call(op.method, op.path, op.id, link, (trace) => this.#run(op, input, options, trace));
   }
 
-  async #run<T>(op: Operation, input: CallInput, options: CallOptions, trace: CallTrace | undefined): Promise<WithResponse<T>> {
+  async #run(op: Operation, input: CallInput, options: CallOptions, trace: CallTrace | undefined): Promise<WithResponse<unknown>> {
     const plan = this.#plan(op);
     const operation = plan.label;
     if (op.sandboxOnly && this.environment === 'production') {
@@ -224,9 +233,9 @@ export class CoreClient {
     if (options.signature !== undefined && options.requestId !== undefined) {
       this.#signed.claim(options.requestId, operation);
       trace?.signed(options.requestId);
-      return this.#expectFinal(await this.#send<T>(leg, options.signature, options.requestId, this.#signed.expiry(options.requestId)), plan);
+      return this.#expectFinal(await this.#send(leg, options.signature, options.requestId, this.#signed.expiry(options.requestId)), plan);
     }
-    const first = await this.#send<T>(leg);
+    const first = await this.#send(leg);
     if (first.response.status !== 202 || !plan.write || !isChallenge(first.data, op.signed)) return first;
 
     const challenge = readChallenge(first.data, first.response, operation, this.scrub);
@@ -235,11 +244,11 @@ export class CoreClient {
     if (!options.signer) throw new SignatureRequiredError(challenge, { operation, idempotencyKey });
     const signature = await this.#signed.sign(options.signer, challenge, operation);
     trace?.signed(challenge.requestId);
-    return this.#expectFinal(await this.#send<T>(leg, signature, challenge.requestId, Date.parse(challenge.expiresAt)), plan);
+    return this.#expectFinal(await this.#send(leg, signature, challenge.requestId, Date.parse(challenge.expiresAt)), plan);
   }
 
   /** One leg: its URL and headers, the attempt loop, then the answer read (non-2xx becomes a typed error). */
-  async #send<T>(leg: Leg, signature?: string, requestId?: string, notAfter?: number): Promise<WithResponse<T>> {
+  async #send(leg: Leg, signature?: string, requestId?: string, notAfter?: number): Promise<WithResponse<unknown>> {
     const { plan, input, query, bodyText, idempotencyKey, settings } = leg;
     const { op, label: operation } = plan;
     let url: string;
@@ -278,7 +287,7 @@ export class CoreClient {
       notAfter,
       trace: leg.trace,
     });
-    const result = readAnswer(plan, exchange, idempotencyKey, this.scrub) as WithResponse<T>;
+    const result = readAnswer(plan, exchange, idempotencyKey, this.scrub);
     const { status } = exchange.response;
     if (this.#validateResponses && op.response !== undefined && status !== 202 && status !== 204) {
       const issues = await responseIssues(op.id, result.data);
@@ -309,7 +318,7 @@ export class CoreClient {
     }
   }
 
-  #expectFinal<T>(result: WithResponse<T>, plan: OperationPlan): WithResponse<T> {
+  #expectFinal(result: WithResponse<unknown>, plan: OperationPlan): WithResponse<unknown> {
     if (result.response.status === 202 && isChallenge(result.data, plan.op.signed)) {
       const again = readChallenge(result.data, result.response, plan.label, this.scrub);
       this.#signed.remember(again);

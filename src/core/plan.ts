@@ -8,7 +8,8 @@
  */
 import { defaultPathSerializer } from 'openapi-fetch';
 import { operationChecks } from '../generated/checks/index';
-import { operations } from '../generated/operations';
+import { operations, type DocumentOperation, type OperationId } from '../generated/operations';
+import type { OperationQueries, operations as OperationTypes } from '../generated/types';
 import type { Check } from './checks';
 import type { ValidationIssue } from './errors';
 import type { RawIssue } from './issues';
@@ -49,6 +50,57 @@ export interface CallInput {
   /** Operation headers that are parameters (e.g. PASSKEY verify `Request-Id`). */
   header?: Record<string, string> | undefined;
 }
+
+/** The statuses whose body is an operation's result. A 202 is not: it carries the wallet challenge the signed retry answers (or, in production, the same resource as the 200). */
+type ResultStatus = 200 | 201 | 203 | 204 | 205 | 206;
+/** The JSON body of one documented answer; `void` for an answer without content (a 204). */
+type JsonBody<R> = R extends { content: { 'application/json': infer B } } ? B : void;
+type Responses<Id extends OperationId> = OperationTypes[Id]['responses'];
+
+/**
+ * What a call of the document's operation `Id` resolves to: the JSON body of its 2xx answers but the
+ * 202 challenge, from the generated types (`ResultOf<'createQuote'>` is `Quote`, `ResultOf<'revokeSession'>` is `void`).
+ */
+export type ResultOf<Id extends OperationId> = { [S in keyof Responses<Id>]: S extends ResultStatus ? JsonBody<Responses<Id>[S]> : never }[keyof Responses<Id>];
+
+/** The item of a list operation `Id`: an element of its envelope's `data`. */
+export type ItemOf<Id extends OperationId> = ResultOf<Id> extends { data: (infer Item)[] } ? Item : never;
+
+type Parameters_<Id extends OperationId> = OperationTypes[Id]['parameters'];
+/** The request body of operation `Id`, as the document gives it. */
+type RequestBody<Id extends OperationId> = OperationTypes[Id] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+
+type IsUnion<T, U = T> = T extends unknown ? ([U] extends [T] ? false : true) : never;
+/**
+ * A body as the SDK sends it: the document's, where each union of objects (a discriminated set: credential
+ * `type`, `accountInfo.accountType`) also takes a variant the document does not list yet, as the public
+ * parameter types do (decisions.md "Identifiers, open sets"; the compiled checks check the known ones).
+ */
+type Open<T> = true extends IsUnion<Extract<T, object>> ? OpenEach<T> | { [field: string]: unknown } : OpenEach<T>;
+type OpenEach<T> = T extends readonly (infer E)[] ? Open<E>[] : T extends object ? { [K in keyof T]: Open<T[K]> } : T;
+/** A date-time filter of a query takes a `Date` too (sent as its ISO string). */
+type DateFilter = 'createdAfter' | 'createdBefore' | 'updatedAfter' | 'updatedBefore' | 'startDate' | 'endDate';
+/**
+ * The query of operation `Id` (its generated named query type), date-time filters accepting a `Date`
+ * as well as an ISO string; `never` for an operation without a query. The public `…ListParams` are these.
+ */
+export type QueryOf<Id extends OperationId> = Id extends keyof OperationQueries
+  ? { [K in keyof OperationQueries[Id]]: K extends DateFilter ? OperationQueries[Id][K] | Date : OperationQueries[Id][K] }
+  : never;
+
+/**
+ * What a call of the document's operation `Id` takes, from the generated types: its path parameters
+ * (required when it has some), its query (date-time filters take a `Date` too) and its body (its open
+ * sets take a variant the document does not list yet).
+ */
+export type InputOf<Id extends OperationId> = (Parameters_<Id>['path'] extends Record<string, unknown> ? { path: { [K in keyof Parameters_<Id>['path']]: string } } : { path?: undefined }) & {
+  query?: ([QueryOf<Id>] extends [never] ? undefined : QueryOf<Id>) | null | undefined;
+  body?: ([RequestBody<Id>] extends [never] ? undefined : Open<RequestBody<Id>>) | undefined;
+  header?: Record<string, string> | undefined;
+};
+
+/** An operation of the document, by its id. */
+export type OperationOf<Id extends OperationId> = DocumentOperation<Id>;
 
 type PathSerializer = (url: string, params: Record<string, unknown>) => string;
 /** openapi-fetch's `createQuerySerializer()` (made once per client). */

@@ -22,6 +22,7 @@ import {
   type ValidationIssue,
 } from './errors';
 import { maskBody } from './logger';
+import type { ListEnvelope } from './pagination';
 import type { OperationPlan } from './plan';
 import { parseRetryAfter, unknownOutcomeHint } from './retry';
 import { isHeaderValue } from './wire';
@@ -258,14 +259,6 @@ export function readChallenge(data: unknown, response: Response, operation: stri
   return { payloadToSign: c.payloadToSign!, requestId: c.requestId!, expiresAt: c.expiresAt!, type: typeof c.type === 'string' ? c.type : undefined };
 }
 
-/** What the pagination needs of a list envelope. */
-export interface Envelope<T> {
-  data: T[];
-  hasMore: boolean;
-  nextCursor?: string | undefined;
-  totalCount: number;
-}
-
 /**
  * Reads a list envelope. Only an answer that cannot be a list at all (no `data` array) is an error;
  * a missing `hasMore` or `totalCount` is worked out and reported through `report` (the service may
@@ -278,7 +271,7 @@ export function readEnvelope<T>(
   paginated: boolean,
   report: (issues: ValidationIssue[]) => void,
   scrub: Scrub,
-): Envelope<T> {
+): ListEnvelope<T> {
   const e = data as { data?: unknown; hasMore?: unknown; nextCursor?: unknown; totalCount?: unknown } | null;
   if (e === null || typeof e !== 'object' || !Array.isArray(e.data)) {
     throw new ResponseValidationError(
@@ -298,7 +291,7 @@ export function readEnvelope<T>(
     if (paginated) issues.push({ path: 'hasMore', rule: 'invalid_type', message: `expected boolean (taken as ${hasMore})` });
   }
   if (issues.length) report(issues);
-  const envelope = e as Envelope<T>;
+  const envelope = e as ListEnvelope<T>;
   envelope.hasMore = hasMore;
   envelope.nextCursor = cursor;
   if (typeof envelope.totalCount !== 'number') envelope.totalCount = envelope.data.length;

@@ -39,23 +39,63 @@ export type { CallInput, InputOf, ItemOf, Operation, ResultOf } from './plan';
 const NO_HEADERS: [string, unknown][] = [];
 const NO_BAGS: [string, Record<string, unknown> | undefined][] = [];
 
+/** What a client shows of itself: its public fields, and its `util.inspect` and `JSON.stringify` forms. */
+interface ClientFields {
+  readonly environment: Environment | 'unknown';
+  readonly baseUrl: string;
+  readonly maxRetries: number;
+  readonly timeout: number;
+  readonly webhookPublicKey: string | undefined;
+}
+
+/**
+ * The public fields of a client, written once: {@link CoreClient} fills them from its settings, the
+ * facade `Crossborder` from its core. The credentials are never among them.
+ * @internal
+ */
+export abstract class ClientInfo implements ClientFields {
+  /** `sandbox`, `production`, or `unknown` (a `baseUrl` given without an environment: the service decides). */
+  readonly environment: Environment | 'unknown';
+  /** Base address including the version segment `/2025-10-13`. */
+  readonly baseUrl: string;
+  /** Retries after the first attempt, for failures that are safe to repeat. */
+  readonly maxRetries: number;
+  /** Per-attempt timeout in ms. */
+  readonly timeout: number;
+  /** The service's webhook public key (PEM or hex), if configured. */
+  readonly webhookPublicKey: string | undefined;
+
+  constructor(fields: ClientFields) {
+    this.environment = fields.environment;
+    this.baseUrl = fields.baseUrl;
+    this.maxRetries = fields.maxRetries;
+    this.timeout = fields.timeout;
+    this.webhookPublicKey = fields.webhookPublicKey;
+  }
+}
+
+// Not on the type (so not in autocompletion), but there for `util.inspect` and `JSON.stringify`:
+// short, and never the credentials (they are private fields of the core).
+Object.defineProperties(ClientInfo.prototype, {
+  [Symbol.for('nodejs.util.inspect.custom')]: {
+    value(this: ClientInfo) {
+      return `Crossborder { environment: '${this.environment}', baseUrl: '${this.baseUrl}' }`;
+    },
+  },
+  toJSON: {
+    value(this: ClientInfo) {
+      return { environment: this.environment, baseUrl: this.baseUrl, maxRetries: this.maxRetries, timeout: this.timeout };
+    },
+  },
+});
+
 /**
  * The transport core of {@link Crossborder}: the pipeline every operation goes through. Holds the
  * credentials in private fields: they never show in `util.inspect`, `JSON.stringify` or errors.
  * Resources reach it; users reach it only through {@link Crossborder.request}.
  * @internal
  */
-export class CoreClient {
-  /** `sandbox`, `production`, or `unknown` (a `baseUrl` given without an environment: the service decides). */
-  readonly environment: Environment | 'unknown';
-  /** Base address including the version segment. */
-  readonly baseUrl: string;
-  /** Retries after the first attempt. */
-  readonly maxRetries: number;
-  /** Per-attempt timeout in ms. */
-  readonly timeout: number;
-  /** Webhook public key (PEM or hex), if configured. */
-  readonly webhookPublicKey: string | undefined;
+export class CoreClient extends ClientInfo {
   readonly #authorization: string;
   /** openapi-fetch's query serializer, made once per client (every plan of the client shares it). */
   readonly #querySerializer: QuerySerializer;
@@ -80,11 +120,7 @@ export class CoreClient {
   constructor(options: ClientOptions | null = {}) {
     options ??= {};
     const settings = readSettings(options);
-    this.environment = settings.environment;
-    this.baseUrl = settings.baseUrl;
-    this.maxRetries = settings.maxRetries;
-    this.timeout = settings.timeout;
-    this.webhookPublicKey = settings.webhookPublicKey;
+    super(settings);
     this.#validateResponses = options.validateResponses ?? false;
     this.#onValidationIssue = options.onValidationIssue;
     this.#defaultHeaders = settings.headers;
@@ -328,15 +364,6 @@ export class CoreClient {
       );
     }
     return result;
-  }
-
-  /** The credentials are private fields; this keeps `util.inspect` output short and safe. */
-  [Symbol.for('nodejs.util.inspect.custom')](): string {
-    return `Crossborder { environment: '${this.environment}', baseUrl: '${this.baseUrl}' }`;
-  }
-
-  toJSON(): Record<string, unknown> {
-    return { environment: this.environment, baseUrl: this.baseUrl, maxRetries: this.maxRetries, timeout: this.timeout };
   }
 }
 

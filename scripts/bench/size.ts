@@ -91,7 +91,6 @@ export const PARTS: [label: string, files: RegExp][] = [
   ['resource classes (src/resources)', /src\/resources\/[^/]+\.ts$/],
   ['error classes (src/core/errors.ts, exported)', /src\/core\/errors\.ts$/],
   ['operation table (src/generated/operations.ts)', /src\/generated\/operations\.ts$/],
-  ['loaders of the compiled checks (src/generated/checks/index.ts)', /src\/generated\/checks\/index\.ts$/],
   ...['transport', 'answers', 'settings', 'plan', 'pagination', 'logger', 'wire', 'retry', 'call-options', 'validation', 'signed-retry', 'dispatcher', 'api-promise'].map(
     (m) => [`src/core/${m}.ts`, new RegExp(`src/core/${m}\\.ts$`)] as [string, RegExp],
   ),

@@ -4,8 +4,6 @@
  * (loaded with its first call). A call then does only what its inputs need.
  * @module
  */
-import { operationChecks } from '../generated/checks/index';
-import { operations } from '../generated/operations';
 import type { Check } from './checks';
 import type { ValidationIssue } from './errors';
 import type { RawIssue } from './issues';
@@ -36,6 +34,8 @@ export interface Operation {
   readonly params?: { readonly path?: SchemaRef | undefined; readonly query?: SchemaRef | undefined; readonly body?: SchemaRef | undefined } | undefined;
   /** @internal Name of the 2xx body schema (checked with `validateResponses`). */
   readonly response?: string | undefined;
+  /** @internal Loads the checks compiled from the document's schemas (rows of the generated table only). */
+  readonly checks?: (() => Promise<OperationChecks>) | undefined;
 }
 
 /** Parameters of one call, split by where they go. */
@@ -72,9 +72,9 @@ export class OperationPlan {
     this.method = op.method.toLowerCase() as OperationPlan['method'];
     this.write = op.method !== 'GET';
     this.pathSerializer = compilePath(baseUrl, op.path);
-    // An operation of the document runs the checks compiled from it; any other, its inline schemas.
-    const id = op.id as keyof typeof operations;
-    this.#loader = operations[id] === op ? operationChecks[id] : undefined;
+    // An operation of the document runs the checks compiled from it (its row carries their loader);
+    // any other, its inline schemas.
+    this.#loader = op.checks;
     this.#checks = this.#loader ? undefined : inlineChecks(op.params);
   }
 

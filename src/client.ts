@@ -4,12 +4,17 @@
  * @module
  */
 import type { APIPromise } from './core/api-promise';
-import { CoreClient, type CallInput, type Operation } from './core/client';
-import type { ClientOptions, Environment, SignedRequestOptions } from './core/options';
+import { ClientInfo, CoreClient, type CallInput, type Operation } from './core/client';
+import type { ClientOptions, SignedRequestOptions } from './core/options';
 import { ExternalAccounts, InternalAccounts, Platform } from './resources/accounts';
 import { Auth } from './resources/auth';
 import { Customers } from './resources/customers';
-import { Config, Invitations, Receiver, Sandbox, UmaProviders, Verifications } from './resources/misc';
+import { Config } from './resources/config';
+import { Invitations } from './resources/invitations';
+import { Receiver } from './resources/receiver';
+import { Sandbox } from './resources/sandbox';
+import { UmaProviders } from './resources/uma-providers';
+import { Verifications } from './resources/verifications';
 import { Quotes, TransferIn } from './resources/quotes';
 import { Transactions } from './resources/transactions';
 import { Webhooks } from './resources/webhooks';
@@ -22,17 +27,7 @@ import { Webhooks } from './resources/webhooks';
  * for await (const customer of cb.customers.list({ limit: 50 })) console.log(customer.id);
  * ```
  */
-export class Crossborder {
-  /** `sandbox`, `production`, or `unknown` (a `baseUrl` given without an environment: the service decides). */
-  readonly environment: Environment | 'unknown';
-  /** Base address including the version segment `/2025-10-13`. */
-  readonly baseUrl: string;
-  /** Retries after the first attempt, for failures that are safe to repeat. */
-  readonly maxRetries: number;
-  /** Per-attempt timeout in ms. */
-  readonly timeout: number;
-  /** The service's webhook public key (PEM or hex), if configured. */
-  readonly webhookPublicKey: string | undefined;
+export class Crossborder extends ClientInfo {
   /** The pipeline: private, so the client's surface is its resources. */
   readonly #core: CoreClient;
   /** Customers (individual or business). */
@@ -68,12 +63,8 @@ export class Crossborder {
 
   constructor(options: ClientOptions = {}) {
     const core = new CoreClient(options);
+    super(core); // the public fields, inspect and toJSON: the core's, written once in ClientInfo
     this.#core = core;
-    this.environment = core.environment;
-    this.baseUrl = core.baseUrl;
-    this.maxRetries = core.maxRetries;
-    this.timeout = core.timeout;
-    this.webhookPublicKey = core.webhookPublicKey;
     this.customers = new Customers(core);
     this.internalAccounts = new InternalAccounts(core);
     this.externalAccounts = new ExternalAccounts(core);
@@ -104,18 +95,3 @@ export class Crossborder {
     return this.#core.request<T>(method, path, input, options);
   }
 }
-
-// Not on the type (so not in autocompletion), but there for `util.inspect` and `JSON.stringify`:
-// short, and never the credentials.
-Object.defineProperties(Crossborder.prototype, {
-  [Symbol.for('nodejs.util.inspect.custom')]: {
-    value(this: Crossborder) {
-      return `Crossborder { environment: '${this.environment}', baseUrl: '${this.baseUrl}' }`;
-    },
-  },
-  toJSON: {
-    value(this: Crossborder) {
-      return { environment: this.environment, baseUrl: this.baseUrl, maxRetries: this.maxRetries, timeout: this.timeout };
-    },
-  },
-});

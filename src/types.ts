@@ -4,14 +4,8 @@
  * @module
  */
 import type { ValidationIssue } from './core/errors';
+import type { QueryOf } from './core/plan';
 import type { WebhookEvent as DocumentWebhookEvent } from './generated/named';
-import type { OperationQueries } from './generated/types';
-
-type DateFilter = 'createdAfter' | 'createdBefore' | 'updatedAfter' | 'updatedBefore' | 'startDate' | 'endDate';
-/** The query of an operation, with date-time filters accepting a `Date` as well as an ISO string. */
-type QueryOf<Id extends keyof OperationQueries> = {
-  [K in keyof OperationQueries[Id]]: K extends DateFilter ? OperationQueries[Id][K] | Date : OperationQueries[Id][K];
-};
 
 /**
  * Every shape of the document by its own name (`Customer`, `Address`, `QuoteCreateParams`,

@@ -1,10 +1,13 @@
 /**
- * Reading what the service answered: non-2xx answers as typed errors, 202 wallet challenges, list
- * envelopes. Every text built from an answer goes through a {@link Scrub} first: a gateway that
- * echoes the request must not put the client's credentials into an error message.
+ * Reading what the service answered: the body (parsed once, by {@link parseBody}), non-2xx answers as
+ * typed errors, a 2xx without its resource, 202 wallet challenges, list envelopes. Every text built
+ * from an answer goes through a {@link Scrub} first: a gateway that echoes the request must not put
+ * the client's credentials into an error message.
  * @module
  */
+import type { WithResponse } from './api-promise';
 import {
+  APIConnectionError,
   APIError,
   AuthenticationError,
   BadRequestError,
@@ -19,7 +22,9 @@ import {
   type ValidationIssue,
 } from './errors';
 import { maskBody } from './logger';
-import { parseRetryAfter } from './retry';
+import type { ListEnvelope } from './pagination';
+import type { OperationPlan } from './plan';
+import { parseRetryAfter, unknownOutcomeHint } from './retry';
 import { isHeaderValue } from './wire';
 
 /** Removes the client's secrets from a text (or any JSON value) built from an answer. */
@@ -88,8 +93,82 @@ export function fieldErrorIssues(details: Record<string, unknown> | undefined): 
   return issues;
 }
 
+/** What reading an answer needs of its operation's plan: its label, and what it decides of an unknown outcome. */
+export type AnswerPlan = Pick<OperationPlan, 'label' | 'op' | 'write' | 'outcomeUnknownAfter'>;
+
+/** An answer's body, parsed once. */
+export interface Body {
+  /**
+   * The parsed JSON; `undefined` for a 204 or an empty body; for a non-2xx answer whose text is not
+   * JSON (a gateway's HTML page), that text.
+   */
+  data: unknown;
+  /** Set when a 2xx answer's text is not JSON (a proxy's page): the call cannot give its result. */
+  notJson: Error | undefined;
+}
+
+const EMPTY: Body = { data: undefined, notJson: undefined };
+
+/** Parses an answer's text once, as openapi-fetch reads a `parseAs: 'json'` answer (a 204 has no body). */
+export function parseBody(status: number, text: string): Body {
+  if (status === 204 || text === '') return status >= 200 && status < 300 ? EMPTY : { data: text, notJson: undefined };
+  try {
+    return { data: JSON.parse(text), notJson: undefined };
+  } catch (error) {
+    if (status >= 200 && status < 300) return { data: undefined, notJson: error instanceof Error ? error : new Error(String(error)) };
+    return { data: text, notJson: undefined };
+  }
+}
+
+/** What came back from the transport for one leg: the final answer, its body, and the attempts made. */
+export interface Exchange extends Body {
+  response: Response;
+  text: string;
+  attempts: number;
+}
+
+/**
+ * The result of one leg, or its error: a non-2xx answer becomes the error of its status, a 2xx whose
+ * body is not JSON or lacks the resource an {@link APIConnectionError} (its outcome unknown for a write).
+ * Only a DELETE answers 204 (revocations); the escape hatch (no documented answer) also takes a 202 or
+ * 204 without body, or a JSON null. Every documented answer is an object (a resource, an envelope).
+ */
+export function readAnswer(plan: AnswerPlan, exchange: Exchange, idempotencyKey: string | undefined, scrub: Scrub): WithResponse<unknown> {
+  const { response, data, notJson } = exchange;
+  const { label: operation, op } = plan;
+  const { status } = response;
+  const requestId = requestIdOf(response, scrub);
+  if (notJson) {
+    const outcomeUnknown = plan.outcomeUnknownAfter(status);
+    throw new APIConnectionError(`${operation} answered ${status} with a body that is not JSON` + (outcomeUnknown ? unknownOutcomeHint(idempotencyKey) : ''), {
+      outcomeUnknown,
+      idempotencyKey,
+      operation,
+      cause: Object.assign(new Error(scrub(notJson.message)), { name: notJson.name }),
+      status,
+      requestId,
+    });
+  }
+  if (!response.ok) throw toAPIError(response, data, plan, idempotencyKey, scrub);
+  const documented = op.response !== undefined;
+  const missing = data === undefined || data === null || (documented && (typeof data !== 'object' || Array.isArray(data)));
+  const expected = (status === 204 && (op.method === 'DELETE' || !documented)) || (!documented && (status === 202 || data === null));
+  if (missing && !expected) {
+    const outcomeUnknown = plan.outcomeUnknownAfter(status);
+    throw new APIConnectionError(`${operation} answered ${status} without the resource` + (outcomeUnknown ? unknownOutcomeHint(idempotencyKey) : ''), {
+      outcomeUnknown,
+      idempotencyKey,
+      operation,
+      status,
+      requestId,
+    });
+  }
+  return { data, response, idempotencyKey, requestId };
+}
+
 /** Maps a non-2xx answer to the error class of its status, whatever its body. */
-export function toAPIError(response: Response, body: unknown, operation: string, idempotencyKey: string | undefined, scrub: Scrub): APIError {
+export function toAPIError(response: Response, body: unknown, plan: AnswerPlan, idempotencyKey: string | undefined, scrub: Scrub): APIError {
+  const operation = plan.label;
   const parsed = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
   const text = typeof body === 'string' ? body : '';
   const headers: Record<string, string> = {};
@@ -104,7 +183,6 @@ export function toAPIError(response: Response, body: unknown, operation: string,
       : text
         ? `${response.statusText || 'error'}: ${text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 200)}`
         : response.statusText || undefined;
-  const isWrite = !operation.startsWith('GET ');
   const redirect = response.status >= 300 && response.status < 400;
   const location = response.headers.get('location');
   const init = {
@@ -121,9 +199,8 @@ export function toAPIError(response: Response, body: unknown, operation: string,
     headers,
     idempotencyKey,
     operation,
-    // A write that failed inside the service may have taken effect, and a 303 points at the result of
-    // one it processed (RFC 9110 §15.4.4); a refusal (4xx) or another redirect did not act.
-    outcomeUnknown: (response.status >= 500 || response.status === 303) && isWrite,
+    // The plan decides: a write that failed inside the service, or a 303 to the result of one it processed.
+    outcomeUnknown: plan.outcomeUnknownAfter(response.status),
     retryAfter: parseRetryAfter(response.headers.get('retry-after')),
   };
   switch (response.status) {
@@ -182,14 +259,6 @@ export function readChallenge(data: unknown, response: Response, operation: stri
   return { payloadToSign: c.payloadToSign!, requestId: c.requestId!, expiresAt: c.expiresAt!, type: typeof c.type === 'string' ? c.type : undefined };
 }
 
-/** What the pagination needs of a list envelope. */
-export interface Envelope<T> {
-  data: T[];
-  hasMore: boolean;
-  nextCursor?: string | undefined;
-  totalCount: number;
-}
-
 /**
  * Reads a list envelope. Only an answer that cannot be a list at all (no `data` array) is an error;
  * a missing `hasMore` or `totalCount` is worked out and reported through `report` (the service may
@@ -202,7 +271,7 @@ export function readEnvelope<T>(
   paginated: boolean,
   report: (issues: ValidationIssue[]) => void,
   scrub: Scrub,
-): Envelope<T> {
+): ListEnvelope<T> {
   const e = data as { data?: unknown; hasMore?: unknown; nextCursor?: unknown; totalCount?: unknown } | null;
   if (e === null || typeof e !== 'object' || !Array.isArray(e.data)) {
     throw new ResponseValidationError(
@@ -222,7 +291,7 @@ export function readEnvelope<T>(
     if (paginated) issues.push({ path: 'hasMore', rule: 'invalid_type', message: `expected boolean (taken as ${hasMore})` });
   }
   if (issues.length) report(issues);
-  const envelope = e as Envelope<T>;
+  const envelope = e as ListEnvelope<T>;
   envelope.hasMore = hasMore;
   envelope.nextCursor = cursor;
   if (typeof envelope.totalCount !== 'number') envelope.totalCount = envelope.data.length;

@@ -1,19 +1,19 @@
 /**
  * The pipeline every operation goes through, written once: local checks, auth, Idempotency-Key,
  * the attempt loop (timeouts, retries), error mapping, the 202 signed retry, and pagination.
- * Resources only say which operation, which params, and what comes back. Each stage has its file:
- * settings (the client's options, checked once), plan (per operation: URL, checks), call-options,
- * wire, transport (attempts), answers (errors, challenges, envelopes), signed-retry, validation.
+ * Resources only say which operation and which params; the result type follows from the operation.
+ * A call runs in one direction (DESIGN.md): resource → client → plan (URL, checks, write/safe/outcome)
+ * → transport (attempts, fetch) → answers (body, errors, challenges, envelopes) → back. Each stage has
+ * its file: settings (the client's options, checked once), plan, call-options, wire, transport,
+ * retry (the one retry decision), answers, signed-retry, validation.
  * @module
  */
-import createClient, { createQuerySerializer } from 'openapi-fetch';
+import { createQuerySerializer } from 'openapi-fetch';
 import { APIPromise, type WithResponse } from './api-promise';
-import { createScrub, isChallenge, readChallenge, readEnvelope, requestIdOf, toAPIError, type Scrub } from './answers';
+import { createScrub, isChallenge, readAnswer, readChallenge, readEnvelope, type Scrub } from './answers';
 import { isEmpty, readCallOptions, type CallOptions, type CallSettings } from './call-options';
 import {
-  APIConnectionError,
   ConfigurationError,
-  CrossborderError,
   SignatureChallengeError,
   SignatureRequiredError,
   ValidationError,
@@ -22,23 +22,72 @@ import {
 import { ignoreRejection, logFromOptions, type Log } from './logger';
 import type { ClientOptions, Environment, ListOptions, SignedRequestOptions, ValidationIssueReport } from './options';
 import { Page, PagePromise, type CursorTrail } from './pagination';
-import { OperationPlan, type CallInput, type Operation } from './plan';
-import { defaultSleep, unknownOutcomeHint } from './retry';
+import type { DocumentOperation, OperationId } from '../generated/operations';
+import { OperationPlan, type CallInput, type InputOf, type ItemOf, type Operation, type QuerySerializer, type ResultOf } from './plan';
+import { defaultSleep } from './retry';
 import { env, readSettings } from './settings';
 import { SignedRetry } from './signed-retry';
 import { Telemetry, type CallTrace, type PageLink } from './telemetry';
-import { createTransport, PreparedRequest, type CallContext, type TransportConfig } from './transport';
+import { send, type TransportConfig } from './transport';
 import { responseIssues } from './validation';
 import { VERSION } from './version';
 import { headerIn, mergeHeaders, normalizeQuery, wireProblems } from './wire';
 
 export { API_VERSION, DEFAULT_BASE_URLS, MAX_TIMEOUT_MS, normalizeBaseUrl } from './settings';
-export type { CallInput, Operation } from './plan';
-
-type HttpClient = ReturnType<typeof createClient>;
+export type { CallInput, InputOf, ItemOf, Operation, ResultOf } from './plan';
 
 const NO_HEADERS: [string, unknown][] = [];
 const NO_BAGS: [string, Record<string, unknown> | undefined][] = [];
+
+/** What a client shows of itself: its public fields, and its `util.inspect` and `JSON.stringify` forms. */
+interface ClientFields {
+  readonly environment: Environment | 'unknown';
+  readonly baseUrl: string;
+  readonly maxRetries: number;
+  readonly timeout: number;
+  readonly webhookPublicKey: string | undefined;
+}
+
+/**
+ * The public fields of a client, written once: {@link CoreClient} fills them from its settings, the
+ * facade `Crossborder` from its core. The credentials are never among them.
+ * @internal
+ */
+export abstract class ClientInfo implements ClientFields {
+  /** `sandbox`, `production`, or `unknown` (a `baseUrl` given without an environment: the service decides). */
+  readonly environment: Environment | 'unknown';
+  /** Base address including the version segment `/2025-10-13`. */
+  readonly baseUrl: string;
+  /** Retries after the first attempt, for failures that are safe to repeat. */
+  readonly maxRetries: number;
+  /** Per-attempt timeout in ms. */
+  readonly timeout: number;
+  /** The service's webhook public key (PEM or hex), if configured. */
+  readonly webhookPublicKey: string | undefined;
+
+  constructor(fields: ClientFields) {
+    this.environment = fields.environment;
+    this.baseUrl = fields.baseUrl;
+    this.maxRetries = fields.maxRetries;
+    this.timeout = fields.timeout;
+    this.webhookPublicKey = fields.webhookPublicKey;
+  }
+}
+
+// Not on the type (so not in autocompletion), but there for `util.inspect` and `JSON.stringify`:
+// short, and never the credentials (they are private fields of the core).
+Object.defineProperties(ClientInfo.prototype, {
+  [Symbol.for('nodejs.util.inspect.custom')]: {
+    value(this: ClientInfo) {
+      return `Crossborder { environment: '${this.environment}', baseUrl: '${this.baseUrl}' }`;
+    },
+  },
+  toJSON: {
+    value(this: ClientInfo) {
+      return { environment: this.environment, baseUrl: this.baseUrl, maxRetries: this.maxRetries, timeout: this.timeout };
+    },
+  },
+});
 
 /**
  * The transport core of {@link Crossborder}: the pipeline every operation goes through. Holds the
@@ -46,19 +95,10 @@ const NO_BAGS: [string, Record<string, unknown> | undefined][] = [];
  * Resources reach it; users reach it only through {@link Crossborder.request}.
  * @internal
  */
-export class CoreClient {
-  /** `sandbox`, `production`, or `unknown` (a `baseUrl` given without an environment: the service decides). */
-  readonly environment: Environment | 'unknown';
-  /** Base address including the version segment. */
-  readonly baseUrl: string;
-  /** Retries after the first attempt. */
-  readonly maxRetries: number;
-  /** Per-attempt timeout in ms. */
-  readonly timeout: number;
-  /** Webhook public key (PEM or hex), if configured. */
-  readonly webhookPublicKey: string | undefined;
+export class CoreClient extends ClientInfo {
   readonly #authorization: string;
-  readonly #http: HttpClient;
+  /** openapi-fetch's query serializer, made once per client (every plan of the client shares it). */
+  readonly #querySerializer: QuerySerializer;
   readonly #transport: TransportConfig;
   readonly #validateResponses: boolean;
   readonly #onValidationIssue: ((report: ValidationIssueReport) => void) | undefined;
@@ -80,11 +120,7 @@ export class CoreClient {
   constructor(options: ClientOptions | null = {}) {
     options ??= {};
     const settings = readSettings(options);
-    this.environment = settings.environment;
-    this.baseUrl = settings.baseUrl;
-    this.maxRetries = settings.maxRetries;
-    this.timeout = settings.timeout;
-    this.webhookPublicKey = settings.webhookPublicKey;
+    super(settings);
     this.#validateResponses = options.validateResponses ?? false;
     this.#onValidationIssue = options.onValidationIssue;
     this.#defaultHeaders = settings.headers;
@@ -102,21 +138,25 @@ export class CoreClient {
       random: Math.random,
       scrub: this.scrub,
     };
-    this.#http = createClient({
-      baseUrl: this.baseUrl,
-      Request: PreparedRequest as unknown as typeof Request,
-      // Made once here: openapi-fetch would otherwise build the default serializer on every call.
-      querySerializer: createQuerySerializer(),
-      fetch: createTransport(this.#transport) as unknown as typeof fetch,
-    });
+    this.#querySerializer = createQuerySerializer();
   }
 
-  /** @internal Runs one operation through the pipeline. */
-  call<T>(op: Operation, input: CallInput = {}, options?: CallOptions | null): APIPromise<T> {
-    return new APIPromise(this.#traced<T>(op, input, options ?? {}));
+  /**
+   * @internal Runs one operation through the pipeline. An operation of the document types its input
+   * and its result ({@link ResultOf}); any other operation (tests, {@link request}) resolves to `T`.
+   */
+  call<Id extends OperationId>(op: DocumentOperation<Id>, input: InputOf<Id>, options?: CallOptions | null): APIPromise<ResultOf<Id>>;
+  call<T = unknown>(op: Operation, input?: CallInput, options?: CallOptions | null): APIPromise<T>;
+  call(op: Operation, input: CallInput = {}, options?: CallOptions | null): APIPromise<unknown> {
+    return new APIPromise(this.#traced(op, input, options ?? {}));
   }
 
-  /** @internal Runs a list operation: the result is awaitable (first page) and iterable (all items). */
+  /**
+   * @internal Runs a list operation: the result is awaitable (first page) and iterable (all items).
+   * An operation of the document types its items ({@link ItemOf}); any other lists `T`.
+   */
+  list<Id extends OperationId>(op: DocumentOperation<Id>, input: InputOf<Id>, options?: ListOptions | null): PagePromise<ItemOf<Id>>;
+  list<T = unknown>(op: Operation, input?: CallInput, options?: ListOptions | null): PagePromise<T>;
   list<T>(op: Operation, input: CallInput = {}, options?: ListOptions | null): PagePromise<T> {
     const opts = options ?? {};
     const baseQuery = input.query ?? undefined;
@@ -128,14 +168,12 @@ export class CoreClient {
       const pageInput = cursor === undefined ? input : { ...input, query: { ...baseQuery, cursor } };
       const pageSignal = signal && opts.signal ? AbortSignal.any([signal, opts.signal]) : (signal ?? opts.signal);
       const pageOptions = pageSignal === opts.signal ? opts : { ...opts, signal: pageSignal };
-      return this.#traced<unknown>(op, pageInput, pageOptions, link).then((r) => {
-        const envelope = readEnvelope<T>(r.data, r.response, plan.label, op.paginated, (issues) =>
-          this.#report({ operation: plan.label, status: r.response.status, requestId: r.requestId, issues }),
+      return this.#traced(op, pageInput, pageOptions, link).then(({ data, response, idempotencyKey, requestId }) => {
+        const envelope = readEnvelope<T>(data, response, plan.label, op.paginated, (issues) =>
+          this.#report({ operation: plan.label, status: response.status, requestId, issues }),
           this.scrub,
         );
-        const page = r as unknown as WithResponse<Page<T>>; // the pipeline's own object: the page takes the data's place
-        page.data = new Page<T>(envelope, nextPage, cursor, opts.prefetch, trail);
-        return page;
+        return { data: new Page<T>(envelope, nextPage, cursor, opts.prefetch, trail), response, idempotencyKey, requestId };
       });
     };
     return new PagePromise(fetchPage(undefined));
@@ -177,7 +215,7 @@ export class CoreClient {
   #plan(op: Operation): OperationPlan {
     let plan = this.#plans.get(op);
     if (!plan) {
-      plan = new OperationPlan(op, this.baseUrl);
+      plan = new OperationPlan(op, this.baseUrl, this.#querySerializer);
       // Generated operations are a fixed set; ad-hoc ones (request()) are not kept beyond a bound.
       if (this.#plans.size < 256) this.#plans.set(op, plan);
     }
@@ -185,11 +223,11 @@ export class CoreClient {
   }
 
   /** {@link #run} inside the call's trace, when there is a provider to record to. */
-  #traced<T>(op: Operation, input: CallInput, options: CallOptions, link?: PageLink): Promise<WithResponse<T>> {
-    return this.telemetry.call(op.method, op.path, op.id, link, (trace) => this.#run<T>(op, input, options, trace));
+  #traced(op: Operation, input: CallInput, options: CallOptions, link?: PageLink): Promise<WithResponse<unknown>> {
+    return this.telemetry.call(op.method, op.path, op.id, link, (trace) => this.#run(op, input, options, trace));
   }
 
-  async #run<T>(op: Operation, input: CallInput, options: CallOptions, trace: CallTrace | undefined): Promise<WithResponse<T>> {
+  async #run(op: Operation, input: CallInput, options: CallOptions, trace: CallTrace | undefined): Promise<WithResponse<unknown>> {
     const plan = this.#plan(op);
     const operation = plan.label;
     if (op.sandboxOnly && this.environment === 'production') {
@@ -231,9 +269,9 @@ export class CoreClient {
     if (options.signature !== undefined && options.requestId !== undefined) {
       this.#signed.claim(options.requestId, operation);
       trace?.signed(options.requestId);
-      return this.#expectFinal(await this.#send<T>(leg, options.signature, options.requestId, this.#signed.expiry(options.requestId)), plan);
+      return this.#expectFinal(await this.#send(leg, options.signature, options.requestId, this.#signed.expiry(options.requestId)), plan);
     }
-    const first = await this.#send<T>(leg);
+    const first = await this.#send(leg);
     if (first.response.status !== 202 || !plan.write || !isChallenge(first.data, op.signed)) return first;
 
     const challenge = readChallenge(first.data, first.response, operation, this.scrub);
@@ -242,13 +280,20 @@ export class CoreClient {
     if (!options.signer) throw new SignatureRequiredError(challenge, { operation, idempotencyKey });
     const signature = await this.#signed.sign(options.signer, challenge, operation);
     trace?.signed(challenge.requestId);
-    return this.#expectFinal(await this.#send<T>(leg, signature, challenge.requestId, Date.parse(challenge.expiresAt)), plan);
+    return this.#expectFinal(await this.#send(leg, signature, challenge.requestId, Date.parse(challenge.expiresAt)), plan);
   }
 
-  /** One leg: one request through openapi-fetch and the attempt loop; non-2xx becomes a typed error. */
-  async #send<T>(leg: Leg, signature?: string, requestId?: string, notAfter?: number): Promise<WithResponse<T>> {
+  /** One leg: its URL and headers, the attempt loop, then the answer read (non-2xx becomes a typed error). */
+  async #send(leg: Leg, signature?: string, requestId?: string, notAfter?: number): Promise<WithResponse<unknown>> {
     const { plan, input, query, bodyText, idempotencyKey, settings } = leg;
     const { op, label: operation } = plan;
+    let url: string;
+    try {
+      url = plan.url(input.path, query);
+    } catch (error) {
+      // Nothing was sent: building the URL failed (the checks in #run should have caught it).
+      throw new ValidationError([{ path: '', rule: 'unsendable', message: `the request cannot be built: ${error instanceof Error ? error.message : String(error)}` }]);
+    }
     // A plain object with lower-case names (a later source replaces an earlier one, whatever the
     // case): fetch copies it faster than a `Headers`, and the custom `fetch` option gets it as is.
     let headers: Record<string, string>;
@@ -266,71 +311,25 @@ export class CoreClient {
     if (signature !== undefined) headers['service-wallet-signature'] = signature;
     if (requestId !== undefined) headers['request-id'] = requestId;
 
-    const ctx: CallContext = {
-      operation,
+    const exchange = await send(this.#transport, plan, {
+      url,
+      headers,
+      body: bodyText,
       idempotencyKey,
       maxRetries: settings.maxRetries,
       timeout: settings.timeout,
       signal: leg.signal,
-      headers,
-      body: bodyText,
-      // A signed leg goes out once per requestId: repeated only when it surely never left.
-      safe: requestId === undefined && (op.method === 'GET' || idempotencyKey !== undefined),
+      safe: plan.safe(idempotencyKey, requestId),
       notAfter,
-      attempts: 0,
-      response: undefined,
       trace: leg.trace,
-    };
-    leg.trace?.leg(ctx, headers);
-    let result: { data?: unknown; error?: unknown };
-    try {
-      result = await this.#http.request(plan.method as 'get', op.path as never, {
-        params: { path: input.path, query },
-        pathSerializer: plan.pathSerializer,
-        ctx,
-      } as never);
-    } catch (error) {
-      if (error instanceof CrossborderError) throw error;
-      // Nothing was sent: building the request failed (the checks in #run should have caught it).
-      if (ctx.attempts === 0) {
-        throw new ValidationError([{ path: '', rule: 'unsendable', message: `the request cannot be built: ${error instanceof Error ? error.message : String(error)}` }]);
-      }
-      // openapi-fetch parses 2xx bodies itself: a non-JSON one (a proxy's HTML page) throws here.
-      const cause = error instanceof Error ? Object.assign(new Error(this.scrub(error.message)), { name: error.name }) : undefined;
-      throw new APIConnectionError(
-        `${operation} answered ${ctx.response?.status ?? ''} with a body that is not JSON` +
-          (plan.write ? unknownOutcomeHint(idempotencyKey) : ''),
-        {
-          outcomeUnknown: plan.write,
-          idempotencyKey,
-          operation,
-          cause,
-          status: ctx.response?.status,
-          requestId: requestIdOf(ctx.response, this.scrub),
-        },
-      );
-    }
-    const response = ctx.response!; // the real Response (openapi-fetch saw its buffered copy)
-    const responseRequestId = requestIdOf(response, this.scrub);
-    if (!response.ok) throw toAPIError(response, result.error, operation, idempotencyKey, this.scrub);
-    // A 2xx without the resource is not a success. Only a DELETE answers 204 (revocations); the escape
-    // hatch (no documented answer) also takes a 202 or 204 without body, or a JSON null.
-    const documented = op.response !== undefined;
-    // Every documented answer is an object (a resource, an envelope): a bare value or an array is not it either.
-    const missing = result.data === undefined || result.data === null || (documented && (typeof result.data !== 'object' || Array.isArray(result.data)));
-    const expected =
-      (response.status === 204 && (op.method === 'DELETE' || !documented)) || (!documented && (response.status === 202 || result.data === null));
-    if (missing && !expected) {
-      throw new APIConnectionError(
-        `${operation} answered ${response.status} without the resource` + (plan.write ? unknownOutcomeHint(idempotencyKey) : ''),
-        { outcomeUnknown: plan.write, idempotencyKey, operation, status: response.status, requestId: responseRequestId },
-      );
-    }
-    if (this.#validateResponses && documented && response.status !== 202 && response.status !== 204) {
+    });
+    const result = readAnswer(plan, exchange, idempotencyKey, this.scrub);
+    const { status } = exchange.response;
+    if (this.#validateResponses && op.response !== undefined && status !== 202 && status !== 204) {
       const issues = await responseIssues(op.id, result.data);
-      if (issues.length) this.#report({ operation, status: response.status, requestId: responseRequestId, issues });
+      if (issues.length) this.#report({ operation, status, requestId: result.requestId, issues });
     }
-    return { data: result.data as T, response, idempotencyKey, requestId: responseRequestId };
+    return result;
   }
 
   /** Drift between an answer and the document: reported, never thrown (the call succeeded at the service). */
@@ -355,7 +354,7 @@ export class CoreClient {
     }
   }
 
-  #expectFinal<T>(result: WithResponse<T>, plan: OperationPlan): WithResponse<T> {
+  #expectFinal(result: WithResponse<unknown>, plan: OperationPlan): WithResponse<unknown> {
     if (result.response.status === 202 && isChallenge(result.data, plan.op.signed)) {
       const again = readChallenge(result.data, result.response, plan.label, this.scrub);
       this.#signed.remember(again);
@@ -365,15 +364,6 @@ export class CoreClient {
       );
     }
     return result;
-  }
-
-  /** The credentials are private fields; this keeps `util.inspect` output short and safe. */
-  [Symbol.for('nodejs.util.inspect.custom')](): string {
-    return `Crossborder { environment: '${this.environment}', baseUrl: '${this.baseUrl}' }`;
-  }
-
-  toJSON(): Record<string, unknown> {
-    return { environment: this.environment, baseUrl: this.baseUrl, maxRetries: this.maxRetries, timeout: this.timeout };
   }
 }
 

@@ -3,7 +3,7 @@
  * `instanceof` check separates SDK failures from bugs in the caller's own code.
  * @module
  */
-import type { ErrorCode } from '../types';
+import type { ErrorCode } from '../generated/named';
 
 /** Base class of every error thrown by crossborder-sdk. */
 export class CrossborderError extends Error {

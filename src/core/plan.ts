@@ -1,9 +1,14 @@
 /**
  * What a call of one operation needs, worked out once per client and operation: its label, its URL
- * template as a path serializer for openapi-fetch, whether it has path parameters, and its checks
- * (loaded with its first call). A call then does only what its inputs need.
+ * (the template compiled into a path serializer; openapi-fetch's serializers for the rest), its checks
+ * (loaded with its first call), and the decisions that follow from its method: whether it is a write,
+ * whether a request may be repeated, whether a failed write's outcome is unknown. Every other stage
+ * asks the plan; none decides these again. A call then does only what its inputs need.
  * @module
  */
+import { defaultPathSerializer } from 'openapi-fetch';
+import type { DocumentOperation, OperationId } from '../generated/operations';
+import type { OperationQueries, operations as OperationTypes } from '../generated/types';
 import type { Check } from './checks';
 import type { ValidationIssue } from './errors';
 import type { RawIssue } from './issues';
@@ -47,7 +52,60 @@ export interface CallInput {
   header?: Record<string, string> | undefined;
 }
 
+/** The statuses whose body is an operation's result. A 202 is not: it carries the wallet challenge the signed retry answers (or, in production, the same resource as the 200). */
+type ResultStatus = 200 | 201 | 203 | 204 | 205 | 206;
+/** The JSON body of one documented answer; `void` for an answer without content (a 204). */
+type JsonBody<R> = R extends { content: { 'application/json': infer B } } ? B : void;
+type Responses<Id extends OperationId> = OperationTypes[Id]['responses'];
+
+/**
+ * What a call of the document's operation `Id` resolves to: the JSON body of its 2xx answers but the
+ * 202 challenge, from the generated types (`ResultOf<'createQuote'>` is `Quote`, `ResultOf<'revokeSession'>` is `void`).
+ */
+export type ResultOf<Id extends OperationId> = { [S in keyof Responses<Id>]: S extends ResultStatus ? JsonBody<Responses<Id>[S]> : never }[keyof Responses<Id>];
+
+/** The item of a list operation `Id`: an element of its envelope's `data`. */
+export type ItemOf<Id extends OperationId> = ResultOf<Id> extends { data: (infer Item)[] } ? Item : never;
+
+type Parameters_<Id extends OperationId> = OperationTypes[Id]['parameters'];
+/** The request body of operation `Id`, as the document gives it. */
+type RequestBody<Id extends OperationId> = OperationTypes[Id] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+
+type IsUnion<T, U = T> = T extends unknown ? ([U] extends [T] ? false : true) : never;
+/**
+ * A body as the SDK sends it: the document's, where each union of objects (a discriminated set: credential
+ * `type`, `accountInfo.accountType`) also takes a variant the document does not list yet, as the public
+ * parameter types do (decisions.md "Identifiers, open sets"; the compiled checks check the known ones).
+ */
+type Open<T> = true extends IsUnion<Extract<T, object>> ? OpenEach<T> | { [field: string]: unknown } : OpenEach<T>;
+type OpenEach<T> = T extends readonly (infer E)[] ? Open<E>[] : T extends object ? { [K in keyof T]: Open<T[K]> } : T;
+/** A date-time filter of a query takes a `Date` too (sent as its ISO string). */
+type DateFilter = 'createdAfter' | 'createdBefore' | 'updatedAfter' | 'updatedBefore' | 'startDate' | 'endDate';
+/**
+ * The query of operation `Id` (its generated named query type), date-time filters accepting a `Date`
+ * as well as an ISO string; `never` for an operation without a query. The public `…ListParams` are these.
+ */
+export type QueryOf<Id extends OperationId> = Id extends keyof OperationQueries
+  ? { [K in keyof OperationQueries[Id]]: K extends DateFilter ? OperationQueries[Id][K] | Date : OperationQueries[Id][K] }
+  : never;
+
+/**
+ * What a call of the document's operation `Id` takes, from the generated types: its path parameters
+ * (required when it has some), its query (date-time filters take a `Date` too) and its body (its open
+ * sets take a variant the document does not list yet).
+ */
+export type InputOf<Id extends OperationId> = (Parameters_<Id>['path'] extends Record<string, unknown> ? { path: { [K in keyof Parameters_<Id>['path']]: string } } : { path?: undefined }) & {
+  query?: ([QueryOf<Id>] extends [never] ? undefined : QueryOf<Id>) | null | undefined;
+  body?: ([RequestBody<Id>] extends [never] ? undefined : Open<RequestBody<Id>>) | undefined;
+  header?: Record<string, string> | undefined;
+};
+
+/** An operation of the document, by its id. */
+export type OperationOf<Id extends OperationId> = DocumentOperation<Id>;
+
 type PathSerializer = (url: string, params: Record<string, unknown>) => string;
+/** openapi-fetch's `createQuerySerializer()` (made once per client). */
+export type QuerySerializer = (query: Record<string, unknown>) => string;
 
 const SCRATCH: RawIssue[] = [];
 
@@ -56,26 +114,69 @@ export class OperationPlan {
   readonly op: Operation;
   /** `POST /quotes`: for errors and logs (the template, never the values). */
   readonly label: string;
-  /** openapi-fetch's name of the method. */
-  readonly method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** Anything but a GET: it may act at the service, so its failures may leave an unknown outcome. */
   readonly write: boolean;
-  /** Builds the URL from the template once split: no regular expression per call. */
-  readonly pathSerializer: PathSerializer | undefined;
+  /** The template with the base address (`https://…/2025-10-13/quotes/{quoteId}`). */
+  readonly #template: string;
+  /** Builds the URL from the template once split: no regular expression per call; undefined: openapi-fetch's. */
+  readonly #pathSerializer: PathSerializer | undefined;
+  readonly #querySerializer: QuerySerializer;
   /** Checks of path, query and body; `null` when the operation has none. */
   #checks: OperationChecks | null | undefined;
   readonly #loader: (() => Promise<OperationChecks>) | undefined;
   #loading: Promise<OperationChecks | null> | undefined;
 
-  constructor(op: Operation, baseUrl: string) {
+  constructor(op: Operation, baseUrl: string, querySerializer: QuerySerializer) {
     this.op = op;
     this.label = `${op.method} ${op.path}`;
-    this.method = op.method.toLowerCase() as OperationPlan['method'];
     this.write = op.method !== 'GET';
-    this.pathSerializer = compilePath(baseUrl, op.path);
+    this.#template = `${baseUrl}${op.path}`;
+    this.#pathSerializer = compilePath(baseUrl, op.path);
+    this.#querySerializer = querySerializer;
     // An operation of the document runs the checks compiled from it (its row carries their loader);
     // any other, its inline schemas.
     this.#loader = op.checks;
     this.#checks = this.#loader ? undefined : inlineChecks(op.params);
+  }
+
+  /**
+   * The URL of a call, as openapi-fetch's `createFinalURL` makes it: path values filled in (a missing
+   * one keeps its placeholder: the wire checks refuse it before), then the query serialized by
+   * openapi-fetch (`undefined` and `null` values and empty arrays left out). Throws when a value cannot
+   * be encoded (a lone surrogate) or a query value is nested too deep.
+   */
+  url(path: Record<string, string> | undefined, query: Record<string, unknown> | undefined): string {
+    let url = path === undefined ? this.#template : (this.#pathSerializer ?? defaultPathSerializer)(this.#template, path);
+    if (query !== undefined) {
+      let search = this.#querySerializer(query);
+      if (search.startsWith('?')) search = search.slice(1);
+      if (search) url += `?${search}`;
+    }
+    return url;
+  }
+
+  /**
+   * True when a request may be sent again after it may have arrived, without acting twice: a read, or
+   * a write carrying an Idempotency-Key. A signed leg (`requestId` given) never: it goes out once per
+   * requestId, repeated only when it surely never left.
+   */
+  safe(idempotencyKey: string | undefined, requestId: string | undefined): boolean {
+    return requestId === undefined && (!this.write || idempotencyKey !== undefined);
+  }
+
+  /** Whether a call that failed without an answer leaves its outcome unknown: a write that may have arrived. */
+  outcomeUnknown(mayHaveArrived: boolean): boolean {
+    return this.write && mayHaveArrived;
+  }
+
+  /**
+   * Whether a call that failed after an answer with `status` leaves its outcome unknown: a write that
+   * failed inside the service (5xx), a 303 (it points at the result of a write the service processed,
+   * RFC 9110 §15.4.4), or a 2xx the SDK could not read (the service acted). A refusal (4xx) or another
+   * redirect did not act.
+   */
+  outcomeUnknownAfter(status: number): boolean {
+    return this.write && (status >= 500 || status === 303 || (status >= 200 && status < 300));
   }
 
   /**

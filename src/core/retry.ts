@@ -1,6 +1,6 @@
 /**
- * When to repeat an attempt, and how long to wait first. Pure functions: the transport decides
- * with them, tests check them without a network.
+ * When to repeat an attempt, and how long to wait first. Pure functions: the transport asks
+ * {@link retryDecision} after every attempt (an answer or a failure), tests check it without a network.
  * @module
  */
 
@@ -108,4 +108,61 @@ export function unknownOutcomeHint(idempotencyKey: string | undefined): string {
   return idempotencyKey
     ? `; the outcome is unknown: retry with idempotencyKey '${idempotencyKey}'`
     : '; the outcome is unknown: look the resource up before creating it again';
+}
+
+/** What one attempt ended with, as the retry decision needs it. */
+export type AttemptEnd =
+  /** The service (or a gateway) answered. `code` is the parsed body's `code`, when it has one. */
+  | { status: number; retryAfter: string | null | undefined; code: unknown }
+  /** No answer: the attempt failed (timeout, reset, refused). `mayHaveArrived`: nothing proves it never left. */
+  | { failed: true; mayHaveArrived: boolean };
+
+/** Everything {@link retryDecision} decides from. */
+export interface RetryInput {
+  /** Retries already made: 0 after the first attempt. */
+  retry: number;
+  maxRetries: number;
+  /**
+   * Repeating a request that may have arrived cannot act twice (the plan decides: a read, or a write
+   * with an Idempotency-Key, never a signed leg). An unsafe request is repeated only when it surely never left.
+   */
+  safe: boolean;
+  /** A signed leg's challenge expiry (epoch ms): no attempt starts at or after it. */
+  notAfter: number | undefined;
+  now: () => number;
+  random: () => number;
+}
+
+/** Another attempt, after `delay` ms; `retryAfter` is the answer's `Retry-After` in ms when it set the delay. */
+export interface RetryDecision {
+  delay: number;
+  retryAfter: number | undefined;
+}
+
+/**
+ * The one retry decision, for answers and failures alike: another attempt after `delay` ms, or
+ * `undefined` to stop (the answer is final, or the failure is thrown).
+ *
+ * - A failure is repeated when the request is safe to repeat or surely never left, with backoff.
+ * - An answer is repeated when its status is worth it (408, 409, 429, 5xx), the request is safe, its
+ *   `Retry-After` (which then sets the delay) is at most {@link MAX_RETRY_AFTER_MS}, and its code is not a
+ *   permanent refusal.
+ * - Never beyond `maxRetries`, and never when the next attempt would start at or after `notAfter`.
+ */
+export function retryDecision(end: AttemptEnd, input: RetryInput): RetryDecision | undefined {
+  const { retry, maxRetries, safe, notAfter } = input;
+  if (retry >= maxRetries) return undefined;
+  let delay: number;
+  let retryAfter: number | undefined;
+  if ('failed' in end) {
+    if (!safe && end.mayHaveArrived) return undefined;
+    delay = backoffDelay(retry, input.random);
+  } else {
+    if (!safe || !isRetryableStatus(end.status) || isPermanentRefusal(end.status, end.code)) return undefined;
+    retryAfter = parseRetryAfter(end.retryAfter, input.now());
+    if (retryAfter !== undefined && retryAfter > MAX_RETRY_AFTER_MS) return undefined;
+    delay = retryAfter ?? backoffDelay(retry, input.random);
+  }
+  if (notAfter !== undefined && input.now() + delay >= notAfter) return undefined;
+  return { delay, retryAfter };
 }

@@ -9,9 +9,10 @@ import type {
   CredentialCreateParams,
   CredentialListParams,
   CredentialVerifyParams,
-  DataList,
+  CredentialList,
   PasskeyChallenge,
   Session,
+  SessionList,
   SessionListParams,
   WalletSessionInfo,
 } from '../types';
@@ -62,7 +63,7 @@ export class Credentials extends APIResource {
    * }
    * ```
    */
-  list(params: CredentialListParams, options?: RequestOptions): APIPromise<DataList<Credential>> {
+  list(params: CredentialListParams, options?: RequestOptions): APIPromise<CredentialList> {
     return this._client.call(op.listCredentials, { query: params }, options);
   }
 
@@ -167,7 +168,7 @@ export class Sessions extends APIResource {
    * }
    * ```
    */
-  list(params: SessionListParams, options?: RequestOptions): APIPromise<DataList<Session>> {
+  list(params: SessionListParams, options?: RequestOptions): APIPromise<SessionList> {
     return this._client.call(op.listSessions, { query: params }, options);
   }
 

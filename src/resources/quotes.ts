@@ -5,7 +5,7 @@ import { unknownOutcomeHint } from '../core/retry';
 import type { RequestOptions, SignedRequestOptions } from '../core/options';
 import { APIResource } from '../core/resource';
 import * as op from '../generated/operations';
-import type { Quote, QuoteCreateParams, Transaction, TransferInCreateParams } from '../types';
+import type { IncomingTransaction, Quote, QuoteCreateParams, TransferInCreateParams } from '../types';
 
 /** Quote statuses reached only through execution (or expiry): nothing left for createAndExecute to do. */
 const EXECUTED: ReadonlySet<string> = new Set(['PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED']);
@@ -134,7 +134,7 @@ export class TransferIn extends APIResource {
    * const settled = await cb.transactions.waitFor(transaction.id);
    * ```
    */
-  create(params: TransferInCreateParams, options?: SignedRequestOptions): APIPromise<Transaction> {
+  create(params: TransferInCreateParams, options?: SignedRequestOptions): APIPromise<IncomingTransaction> {
     return this._client.call(op.createTransferIn, { body: params }, options);
   }
 }

@@ -4,13 +4,20 @@
  * mutants the mutation run (npm run test:mutation) found alive in money, secret and signature code.
  */
 import { describe, expect, it } from 'vitest';
-import { isChallenge, readChallenge, readEnvelope, toAPIError, createScrub } from '../../src/core/answers';
+import { isChallenge, parseBody, readChallenge, readEnvelope, toAPIError, createScrub } from '../../src/core/answers';
 import { APIError, InternalServerError } from '../../src/core/errors';
-import { isPermanentConflict, isRetryableStatus, networkErrorCode, parseRetryAfter, surelyNotSent } from '../../src/core/retry';
+import { OperationPlan } from '../../src/core/plan';
+import { isPermanentConflict, isRetryableStatus, networkErrorCode, parseRetryAfter, retryDecision, surelyNotSent, type RetryInput } from '../../src/core/retry';
 import { MemoryDedupeStore } from '../../src/webhooks/dedupe';
 import { op, rejected, testClient } from '../helpers/client';
+import type { Operation } from '../../src/core/plan';
 
 const noScrub = createScrub([]);
+/** The plan of `METHOD /path` (what toAPIError asks whether an outcome is unknown). */
+const planOf = (label: string) => {
+  const [method, path] = label.split(' ') as [Operation['method'], string];
+  return new OperationPlan(op({ method, path }), 'https://api.test.invalid', () => '');
+};
 const answer = (status: number, headers: Record<string, string> = {}) => new Response(null, { status, headers });
 const failWith = (code: string) => Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error(code), { code }) });
 
@@ -49,31 +56,141 @@ describe('retry decisions', () => {
   });
 });
 
+describe('retryDecision: one decision for answers and failures', () => {
+  const T0 = Date.parse('2025-10-13T10:00:00Z');
+  const input = (over: Partial<RetryInput> = {}): RetryInput => ({ retry: 0, maxRetries: 2, safe: true, notAfter: undefined, now: () => T0, random: () => 0, ...over });
+  const status = (s: number, retryAfter?: string, code?: unknown) => ({ status: s, retryAfter, code });
+  const failure = (mayHaveArrived: boolean) => ({ failed: true as const, mayHaveArrived });
+
+  it('answers: a retryable status of a safe request, after backoff or Retry-After; nothing else', () => {
+    expect(retryDecision(status(503), input())).toEqual({ delay: 500, retryAfter: undefined });
+    expect(retryDecision(status(503), input({ retry: 1, random: () => 1 }))).toEqual({ delay: 750, retryAfter: undefined });
+    expect(retryDecision(status(429, '2'), input())).toEqual({ delay: 2000, retryAfter: 2000 });
+    expect(retryDecision(status(503, 'Mon, 13 Oct 2025 10:00:03 GMT'), input())).toEqual({ delay: 3000, retryAfter: 3000 });
+    expect(retryDecision(status(503, 'soon'), input())).toEqual({ delay: 500, retryAfter: undefined });
+    for (const s of [200, 201, 202, 204, 303, 400, 401, 404, 422]) expect(retryDecision(status(s), input()), String(s)).toBeUndefined();
+    expect(retryDecision(status(503), input({ safe: false }))).toBeUndefined(); // a gateway may answer after the service acted
+  });
+
+  it('answers: a Retry-After over 60 s, a permanent refusal, the last retry, an expiring challenge stop', () => {
+    expect(retryDecision(status(503, '61'), input())).toBeUndefined();
+    expect(retryDecision(status(503, '60'), input())).toEqual({ delay: 60_000, retryAfter: 60_000 });
+    expect(retryDecision(status(409, undefined, 'QUOTE_EXPIRED'), input())).toBeUndefined();
+    expect(retryDecision(status(409, undefined, 'BUSY'), input())).toEqual({ delay: 500, retryAfter: undefined });
+    expect(retryDecision(status(429, undefined, 'DAILY_VOLUME_LIMIT_EXCEEDED'), input())).toBeUndefined();
+    expect(retryDecision(status(503), input({ retry: 2 }))).toBeUndefined();
+    expect(retryDecision(status(503), input({ retry: 1 }))).toBeDefined();
+    expect(retryDecision(status(503), input({ maxRetries: 0 }))).toBeUndefined();
+    // The next attempt must start before notAfter: at it is too late.
+    expect(retryDecision(status(503), input({ notAfter: T0 + 501 }))).toEqual({ delay: 500, retryAfter: undefined });
+    expect(retryDecision(status(503), input({ notAfter: T0 + 500 }))).toBeUndefined();
+  });
+
+  it('failures: repeated when safe or surely never sent, with backoff, within maxRetries and notAfter', () => {
+    expect(retryDecision(failure(true), input())).toEqual({ delay: 500, retryAfter: undefined });
+    expect(retryDecision(failure(true), input({ safe: false }))).toBeUndefined();
+    expect(retryDecision(failure(false), input({ safe: false }))).toEqual({ delay: 500, retryAfter: undefined });
+    expect(retryDecision(failure(false), input({ retry: 3, maxRetries: 3 }))).toBeUndefined();
+    expect(retryDecision(failure(false), input({ retry: 4, maxRetries: 9, random: () => 0 }))).toEqual({ delay: 8000, retryAfter: undefined });
+    expect(retryDecision(failure(false), input({ notAfter: T0 + 500 }))).toBeUndefined();
+  });
+});
+
+describe('the plan owns write, safe and outcomeUnknown', () => {
+  it('write: every method but GET', () => {
+    expect(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => planOf(`${m} /x`).write)).toEqual([false, true, true, true, true]);
+  });
+
+  it('safe: a read or a keyed write; a signed leg never', () => {
+    expect(planOf('GET /x').safe(undefined, undefined)).toBe(true);
+    expect(planOf('POST /x').safe(undefined, undefined)).toBe(false);
+    expect(planOf('DELETE /x').safe(undefined, undefined)).toBe(false);
+    expect(planOf('POST /x').safe('key', undefined)).toBe(true);
+    expect(planOf('POST /x').safe('key', 'req-1')).toBe(false);
+    expect(planOf('GET /x').safe(undefined, 'req-1')).toBe(false);
+  });
+
+  it('outcomeUnknown: a write that may have arrived; after an answer, a write answered 2xx, 303 or 5xx', () => {
+    expect([planOf('POST /x').outcomeUnknown(true), planOf('POST /x').outcomeUnknown(false), planOf('GET /x').outcomeUnknown(true)]).toEqual([true, false, false]);
+    const after = (label: string) => [200, 204, 301, 303, 307, 400, 409, 499, 500, 503].map((s) => planOf(label).outcomeUnknownAfter(s));
+    expect(after('POST /x')).toEqual([true, true, false, true, false, false, false, false, true, true]);
+    expect(after('GET /x')).toEqual(Array(10).fill(false));
+  });
+
+  it('url: path values encoded, a missing one kept as its placeholder, the query by openapi-fetch (empty values left out)', () => {
+    const plan = new OperationPlan(op({ method: 'GET', path: '/receiver/uma/{address}' }), 'https://b.test/2025-10-13', (q) => new URLSearchParams(q as Record<string, string>).toString());
+    expect(plan.url({ address: '$a@b.example' }, { limit: '2' })).toBe('https://b.test/2025-10-13/receiver/uma/%24a%40b.example?limit=2');
+    expect(plan.url(undefined, undefined)).toBe('https://b.test/2025-10-13/receiver/uma/{address}');
+    expect(plan.url({}, {})).toBe('https://b.test/2025-10-13/receiver/uma/{address}');
+    // A template the compiled serializer does not take (an exploded label) goes to openapi-fetch's.
+    const label = new OperationPlan(op({ method: 'GET', path: '/x/{.ids*}' }), 'https://b.test', () => '');
+    expect(label.url({ ids: ['a', 'b'] } as never, undefined)).toBe('https://b.test/x/.a.b');
+  });
+});
+
 describe('answers', () => {
+  it('a body is parsed once, by its status: JSON; a non-2xx text kept; a 2xx that is not JSON flagged; nothing for 204 or empty', () => {
+    expect(parseBody(200, '{"id":"Quote:1"}')).toEqual({ data: { id: 'Quote:1' }, notJson: undefined });
+    expect(parseBody(200, 'null')).toEqual({ data: null, notJson: undefined });
+    expect(parseBody(200, '')).toEqual({ data: undefined, notJson: undefined });
+    expect(parseBody(204, '{"ignored":true}')).toEqual({ data: undefined, notJson: undefined });
+    expect(parseBody(502, '<html>down</html>')).toEqual({ data: '<html>down</html>', notJson: undefined });
+    expect(parseBody(500, '')).toEqual({ data: '', notJson: undefined });
+    const page = parseBody(200, '<html>proxy</html>');
+    expect(page.data).toBeUndefined();
+    expect(page.notJson).toBeInstanceOf(SyntaxError);
+  });
+
+  it('each answer body is parsed once, retried or not (the retry decision reads the code of the same parse)', async () => {
+    const body = JSON.stringify({ status: 409, code: 'QUOTE_EXPIRED', message: 'expired' });
+    const ok = JSON.stringify({ id: 'Quote:1' });
+    const parse = JSON.parse;
+    const parsed: string[] = [];
+    JSON.parse = ((text: string, reviver?: never) => {
+      if (text === body || text === ok) parsed.push(text);
+      return parse(text, reviver);
+    }) as typeof JSON.parse;
+    try {
+      const replies = [body, ok];
+      const fetch = async () => {
+        const next = replies.shift()!;
+        return new Response(next, { status: next === ok ? 200 : 409, headers: { 'content-type': 'application/json' } });
+      };
+      const { client } = testClient({ fetch, maxRetries: 2 });
+      const keyed = op({ method: 'POST', path: '/quotes', idempotent: true });
+      expect(await rejected(client.call(keyed, { body: {} }))).toMatchObject({ status: 409, code: 'QUOTE_EXPIRED' });
+      expect(await client.call(keyed, { body: {} })).toEqual({ id: 'Quote:1' });
+    } finally {
+      JSON.parse = parse;
+    }
+    expect(parsed).toEqual([body, ok]);
+  });
+
+
   it('outcomeUnknown: a 5xx on a write, never on a read, never on a 4xx', () => {
-    expect(toAPIError(answer(500), undefined, 'POST /quotes', 'k', noScrub)).toMatchObject({ outcomeUnknown: true });
-    expect(toAPIError(answer(500), undefined, 'POST /quotes', 'k', noScrub)).toBeInstanceOf(InternalServerError);
-    expect(toAPIError(answer(500), undefined, 'GET /quotes/{id}', undefined, noScrub)).toMatchObject({ outcomeUnknown: false });
-    expect(toAPIError(answer(499), undefined, 'POST /quotes', 'k', noScrub)).toMatchObject({ outcomeUnknown: false });
-    const teapot = toAPIError(answer(418), undefined, 'POST /x', undefined, noScrub);
+    expect(toAPIError(answer(500), undefined, planOf('POST /quotes'), 'k', noScrub)).toMatchObject({ outcomeUnknown: true });
+    expect(toAPIError(answer(500), undefined, planOf('POST /quotes'), 'k', noScrub)).toBeInstanceOf(InternalServerError);
+    expect(toAPIError(answer(500), undefined, planOf('GET /quotes/{id}'), undefined, noScrub)).toMatchObject({ outcomeUnknown: false });
+    expect(toAPIError(answer(499), undefined, planOf('POST /quotes'), 'k', noScrub)).toMatchObject({ outcomeUnknown: false });
+    const teapot = toAPIError(answer(418), undefined, planOf('POST /x'), undefined, noScrub);
     expect(teapot).toBeInstanceOf(APIError);
     expect(teapot).not.toBeInstanceOf(InternalServerError);
   });
 
   it('every 3xx is a redirect error; 2xx and 4xx are not', () => {
-    expect(toAPIError(answer(300, { location: 'https://x.example' }), undefined, 'GET /x', undefined, noScrub).code).toBe('REDIRECT');
-    expect(toAPIError(answer(399), undefined, 'GET /x', undefined, noScrub).code).toBe('REDIRECT');
-    expect(toAPIError(answer(400), undefined, 'GET /x', undefined, noScrub).code).toBe('UNKNOWN');
+    expect(toAPIError(answer(300, { location: 'https://x.example' }), undefined, planOf('GET /x'), undefined, noScrub).code).toBe('REDIRECT');
+    expect(toAPIError(answer(399), undefined, planOf('GET /x'), undefined, noScrub).code).toBe('REDIRECT');
+    expect(toAPIError(answer(400), undefined, planOf('GET /x'), undefined, noScrub).code).toBe('UNKNOWN');
   });
 
   it('the body: its message and details when JSON, a trimmed text when not', () => {
-    const json = toAPIError(answer(400), { code: 'INVALID_INPUT', message: 'bad', details: { field: 'x' } }, 'POST /x', undefined, noScrub);
+    const json = toAPIError(answer(400), { code: 'INVALID_INPUT', message: 'bad', details: { field: 'x' } }, planOf('POST /x'), undefined, noScrub);
     expect(json).toMatchObject({ code: 'INVALID_INPUT', details: { field: 'x' } });
     expect(json.message).toBe('400 INVALID_INPUT: bad');
-    const html = toAPIError(new Response(null, { status: 502, statusText: 'Bad Gateway' }), '<html><b>upstream</b>\n\n down</html>', 'GET /x', undefined, noScrub);
+    const html = toAPIError(new Response(null, { status: 502, statusText: 'Bad Gateway' }), '<html><b>upstream</b>\n\n down</html>', planOf('GET /x'), undefined, noScrub);
     expect(html.message).toBe('502 UNKNOWN: Bad Gateway: upstream down');
-    expect(toAPIError(answer(404), null, 'GET /x', undefined, noScrub).details).toBeUndefined();
-    expect(toAPIError(answer(404), { details: null }, 'GET /x', undefined, noScrub).details).toBeUndefined();
+    expect(toAPIError(answer(404), null, planOf('GET /x'), undefined, noScrub).details).toBeUndefined();
+    expect(toAPIError(answer(404), { details: null }, planOf('GET /x'), undefined, noScrub).details).toBeUndefined();
   });
 
   it('a challenge: flagged operations always, others when the body carries one', () => {

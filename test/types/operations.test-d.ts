@@ -1,0 +1,86 @@
+/**
+ * A resource method's result is its operation's (issue 26): each method's return type must equal the
+ * result the generated types give its operation (`ResultOf<'createQuote'>`: the JSON body of its 2xx
+ * answers but the 202 challenge), or the items of its list. A method that declares another result (a
+ * wider, a narrower, or another named type) fails here, even where the compiler would let it pass.
+ */
+import { describe, expectTypeOf, it } from 'vitest';
+import type { APIPromise } from '../../src/core/api-promise';
+import type { ItemOf, ResultOf } from '../../src/core/plan';
+import type { PagePromise } from '../../src/core/pagination';
+import type { OperationId } from '../../src/generated/operations';
+import type { Crossborder } from '../../src/client';
+
+type Call<Id extends OperationId> = APIPromise<ResultOf<Id>>;
+type List<Id extends OperationId> = PagePromise<ItemOf<Id>>;
+type R<F extends (...args: never[]) => unknown> = ReturnType<F>;
+
+describe('each resource method returns what its operation answers', () => {
+  it('customers', () => {
+    type C = Crossborder['customers'];
+    expectTypeOf<R<C['create']>>().toEqualTypeOf<Call<'createCustomer'>>();
+    expectTypeOf<R<C['retrieve']>>().toEqualTypeOf<Call<'getCustomer'>>();
+    expectTypeOf<R<C['update']>>().toEqualTypeOf<Call<'updateCustomer'>>();
+    expectTypeOf<R<C['delete']>>().toEqualTypeOf<Call<'deleteCustomer'>>();
+    expectTypeOf<R<C['list']>>().toEqualTypeOf<List<'listCustomers'>>();
+  });
+
+  it('accounts', () => {
+    type I = Crossborder['internalAccounts'];
+    expectTypeOf<R<I['list']>>().toEqualTypeOf<List<'listInternalAccounts'>>();
+    expectTypeOf<R<I['update']>>().toEqualTypeOf<Call<'updateInternalAccount'>>();
+    expectTypeOf<R<I['export']>>().toEqualTypeOf<Call<'exportInternalAccount'>>();
+    type E = Crossborder['externalAccounts'];
+    expectTypeOf<R<E['create']>>().toEqualTypeOf<Call<'createExternalAccount'>>();
+    expectTypeOf<R<E['list']>>().toEqualTypeOf<List<'listExternalAccounts'>>();
+    type P = Crossborder['platform']['externalAccounts'];
+    expectTypeOf<R<P['create']>>().toEqualTypeOf<Call<'createPlatformExternalAccount'>>();
+    expectTypeOf<R<P['list']>>().toEqualTypeOf<List<'listPlatformExternalAccounts'>>();
+  });
+
+  it('config, receiver, invitations, verifications, UMA providers, sandbox', () => {
+    expectTypeOf<R<Crossborder['config']['retrieve']>>().toEqualTypeOf<Call<'getConfig'>>();
+    expectTypeOf<R<Crossborder['config']['update']>>().toEqualTypeOf<Call<'updateConfig'>>();
+    expectTypeOf<R<Crossborder['receiver']['lookupUma']>>().toEqualTypeOf<Call<'lookupUmaReceiver'>>();
+    expectTypeOf<R<Crossborder['receiver']['lookupExternalAccount']>>().toEqualTypeOf<Call<'lookupExternalAccountReceiver'>>();
+    expectTypeOf<R<Crossborder['invitations']['create']>>().toEqualTypeOf<Call<'createInvitation'>>();
+    expectTypeOf<R<Crossborder['verifications']['list']>>().toEqualTypeOf<List<'listVerifications'>>();
+    expectTypeOf<R<Crossborder['umaProviders']['list']>>().toEqualTypeOf<List<'listUmaProviders'>>();
+    expectTypeOf<R<Crossborder['sandbox']['receiveUmaPayment']>>().toEqualTypeOf<Call<'sandboxReceiveUmaPayment'>>();
+    expectTypeOf<R<Crossborder['sandbox']['fundInternalAccount']>>().toEqualTypeOf<Call<'sandboxFundInternalAccount'>>();
+  });
+
+  it('quotes, transfer-in, transactions', () => {
+    type Q = Crossborder['quotes'];
+    expectTypeOf<R<Q['create']>>().toEqualTypeOf<Call<'createQuote'>>();
+    expectTypeOf<R<Q['retrieve']>>().toEqualTypeOf<Call<'getQuote'>>();
+    expectTypeOf<R<Q['execute']>>().toEqualTypeOf<Call<'executeQuote'>>();
+    // createAndExecute resolves to what its last step (the execute) answers.
+    expectTypeOf<R<Q['createAndExecute']>>().toEqualTypeOf<Promise<ResultOf<'executeQuote'>>>();
+    expectTypeOf<R<Crossborder['transferIn']['create']>>().toEqualTypeOf<Call<'createTransferIn'>>();
+    type T = Crossborder['transactions'];
+    expectTypeOf<R<T['list']>>().toEqualTypeOf<List<'listTransactions'>>();
+    expectTypeOf<R<T['retrieve']>>().toEqualTypeOf<Call<'getTransaction'>>();
+    expectTypeOf<R<T['reject']>>().toEqualTypeOf<Call<'rejectTransaction'>>();
+    expectTypeOf<R<T['approve']>>().toEqualTypeOf<Call<'approveTransaction'>>();
+  });
+
+  it('auth: credentials and sessions', () => {
+    type C = Crossborder['auth']['credentials'];
+    expectTypeOf<R<C['create']>>().toEqualTypeOf<Call<'createCredential'>>();
+    expectTypeOf<R<C['list']>>().toEqualTypeOf<Call<'listCredentials'>>();
+    expectTypeOf<R<C['challenge']>>().toEqualTypeOf<Call<'challengeCredential'>>();
+    expectTypeOf<R<C['verify']>>().toEqualTypeOf<Call<'verifyCredential'>>();
+    expectTypeOf<R<C['revoke']>>().toEqualTypeOf<Call<'revokeCredential'>>();
+    type S = Crossborder['auth']['sessions'];
+    expectTypeOf<R<S['list']>>().toEqualTypeOf<Call<'listSessions'>>();
+    expectTypeOf<R<S['revoke']>>().toEqualTypeOf<Call<'revokeSession'>>();
+  });
+
+  it('the results are the document\'s: a 204 is void, a 202 challenge is never a result', () => {
+    expectTypeOf<ResultOf<'revokeSession'>>().toEqualTypeOf<void>();
+    expectTypeOf<ResultOf<'verifyCredential'>>().not.toHaveProperty('payloadToSign');
+    expectTypeOf<ResultOf<'createQuote'>>().toHaveProperty('expiresAt').toEqualTypeOf<string>();
+    expectTypeOf<ItemOf<'listCustomers'>>().toEqualTypeOf<ResultOf<'getCustomer'>>();
+  });
+});

@@ -306,9 +306,18 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): stri
         (exported.has(`${base}Path`) ? FLAG.path : 0) | (exported.has(`${base}Query`) ? FLAG.query : 0) | (exported.has(`${base}Body`) ? FLAG.body : 0) |
         (exported.has(`${base}Response`) ? FLAG.response : 0);
       names.push(id);
-      // One constant per operation, so that a bundle holds only the rows (and the checks) its calls use.
-      const loader = checked.has(id) ? `, () => import('./checks/${id}')` : '';
-      rows.push(`export const ${id} = /* @__PURE__ */ op('${id}', '${method.toUpperCase()}', '${path}', ${flags}${loader});`);
+      // One constant per operation, a plain object (no call: a bundler drops it unused without any
+      // annotation, which a minified build would not keep), so that a bundle holds only the rows (and
+      // the checks) its calls use.
+      const schema = (part: string, flag: number) => (flags & flag ? `'${base}${part}'` : 'undefined');
+      rows.push(
+        `export const ${id}: DocumentOperation<'${id}'> = {\n` +
+          `  id: '${id}',\n  method: '${method.toUpperCase()}',\n  path: '${path}',\n` +
+          `  idempotent: ${idempotent},\n  signed: ${signed},\n  sandboxOnly: ${path.startsWith('/sandbox/')},\n  paginated: ${paginated},\n  bodyRequired: ${Boolean(body?.required)},\n` +
+          `  params: { path: ${schema('Path', FLAG.path)}, query: ${schema('Query', FLAG.query)}, body: ${schema('Body', FLAG.body)} },\n` +
+          `  response: ${schema('Response', FLAG.response)},\n` +
+          `  checks: ${checked.has(id) ? `() => import('./checks/${id}')` : 'undefined'},\n};`,
+      );
     }
   }
   const eventTypes = Object.keys(doc.components?.schemas?.WebhookEvent?.discriminator?.mapping ?? {});
@@ -325,14 +334,6 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): stri
     '  /** Loads the checks compiled from its schemas (./checks/<operationId>), with its first call. */\n' +
     '  readonly checks: (() => Promise<OperationChecks>) | undefined;\n}\n\n' +
     `/** operationIds of the document. */\nexport type OperationId =\n${names.map((n) => `  | '${n}'`).join('\n')};\n\n` +
-    `const FLAG = { ${Object.entries(FLAG).map(([k, v]) => `${k}: ${v}`).join(', ')} } as const;\n\n` +
-    '/** One row of the table, spelled out (schema names follow the generator: z<OperationId><Part>). */\n' +
-    'function op<Id extends string>(id: Id, method: Operation[\'method\'], path: string, flags: number, checks?: () => Promise<OperationChecks>): DocumentOperation<Id> {\n' +
-    '  const name = (part: string, flag: number) => (flags & flag ? (`z${id[0]!.toUpperCase()}${id.slice(1)}${part}` as SchemaName) : undefined);\n' +
-    '  return {\n    id,\n    method,\n    path,\n    idempotent: (flags & FLAG.idempotent) !== 0,\n    signed: (flags & FLAG.signed) !== 0,\n' +
-    "    sandboxOnly: path.startsWith('/sandbox/'),\n    paginated: (flags & FLAG.paginated) !== 0,\n    bodyRequired: (flags & FLAG.bodyRequired) !== 0,\n" +
-    "    params: { path: name('Path', FLAG.path), query: name('Query', FLAG.query), body: name('Body', FLAG.body) },\n" +
-    "    response: name('Response', FLAG.response),\n    checks,\n  };\n}\n\n" +
     `${rows.join('\n')}\n\n` +
     '/** Every operation of the document, keyed by operationId (a bundle that names rows one by one does not hold it). */\n' +
     `export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> } = {\n${names.map((n) => `  ${n},`).join('\n')}\n};\n\n` +

@@ -134,7 +134,28 @@ export async function composition(parts_: [string, RegExp][] = PARTS): Promise<{
   return { total, parts };
 }
 
-export async function benchSize(): Promise<[client: SizeReport, wallet: SizeReport]> {
+/**
+ * The worker of issue 26: a Fetch handler that lists customers and verifies webhooks, importing only what
+ * it uses (`CrossborderCore` and two resource classes, no OpenTelemetry recorder). Its one-file figure is
+ * what a worker bundler (wrangler, esbuild) ships.
+ */
+export const WORKER_PROGRAM = [
+  "import { CrossborderCore, Customers, Webhooks } from 'crossborder-sdk';",
+  "const core = new CrossborderCore({ tokenId: 't', clientSecret: 's', webhookPublicKey: 'k' });",
+  'const customers = new Customers(core);',
+  'const webhooks = new Webhooks(core);',
+  'export default {',
+  '  async fetch(request: Request): Promise<Response> {',
+  "    if (request.method === 'POST') return new Response((await webhooks.unwrap(request)).type);",
+  '    const ids: string[] = [];',
+  '    for await (const customer of customers.list({ limit: 20 })) ids.push(customer.id);',
+  '    return Response.json(ids);',
+  '  },',
+  '};',
+  '',
+].join('\n');
+
+export async function benchSize(): Promise<[client: SizeReport, wallet: SizeReport, worker: SizeReport]> {
   return [
     await measure(
       'import { Crossborder } + one call',
@@ -145,6 +166,7 @@ export async function benchSize(): Promise<[client: SizeReport, wallet: SizeRepo
       'crossborder-sdk/wallet (browser)',
       "import { generateClientKeyPair, WalletSession } from 'crossborder-sdk/wallet';\nconst kp = await generateClientKeyPair();\nconsole.log(kp.publicKey, WalletSession);\n",
     ),
+    await measure('worker: customers.list + webhooks.unwrap (CrossborderCore)', WORKER_PROGRAM, 'src/generated/checks/listCustomers.ts'),
   ];
 }
 

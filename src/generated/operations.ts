@@ -54,62 +54,474 @@ export type OperationId =
   | 'listSessions'
   | 'revokeSession';
 
-const FLAG = { idempotent: 1, signed: 2, paginated: 4, bodyRequired: 8, path: 16, query: 32, body: 64, response: 128 } as const;
-
-/** One row of the table, spelled out (schema names follow the generator: z<OperationId><Part>). */
-function op<Id extends string>(id: Id, method: Operation['method'], path: string, flags: number, checks?: () => Promise<OperationChecks>): DocumentOperation<Id> {
-  const name = (part: string, flag: number) => (flags & flag ? (`z${id[0]!.toUpperCase()}${id.slice(1)}${part}` as SchemaName) : undefined);
-  return {
-    id,
-    method,
-    path,
-    idempotent: (flags & FLAG.idempotent) !== 0,
-    signed: (flags & FLAG.signed) !== 0,
-    sandboxOnly: path.startsWith('/sandbox/'),
-    paginated: (flags & FLAG.paginated) !== 0,
-    bodyRequired: (flags & FLAG.bodyRequired) !== 0,
-    params: { path: name('Path', FLAG.path), query: name('Query', FLAG.query), body: name('Body', FLAG.body) },
-    response: name('Response', FLAG.response),
-    checks,
-  };
-}
-
-export const listCustomers = /* @__PURE__ */ op('listCustomers', 'GET', '/customers', 164, () => import('./checks/listCustomers'));
-export const createCustomer = /* @__PURE__ */ op('createCustomer', 'POST', '/customers', 200, () => import('./checks/createCustomer'));
-export const getCustomer = /* @__PURE__ */ op('getCustomer', 'GET', '/customers/{customerId}', 144, () => import('./checks/getCustomer'));
-export const updateCustomer = /* @__PURE__ */ op('updateCustomer', 'PATCH', '/customers/{customerId}', 218, () => import('./checks/updateCustomer'));
-export const deleteCustomer = /* @__PURE__ */ op('deleteCustomer', 'DELETE', '/customers/{customerId}', 144, () => import('./checks/deleteCustomer'));
-export const listInternalAccounts = /* @__PURE__ */ op('listInternalAccounts', 'GET', '/customers/internal-accounts', 164, () => import('./checks/listInternalAccounts'));
-export const updateInternalAccount = /* @__PURE__ */ op('updateInternalAccount', 'PATCH', '/internal-accounts/{accountId}', 218, () => import('./checks/updateInternalAccount'));
-export const exportInternalAccount = /* @__PURE__ */ op('exportInternalAccount', 'POST', '/internal-accounts/{accountId}/export', 218, () => import('./checks/exportInternalAccount'));
-export const listExternalAccounts = /* @__PURE__ */ op('listExternalAccounts', 'GET', '/customers/external-accounts', 164, () => import('./checks/listExternalAccounts'));
-export const createExternalAccount = /* @__PURE__ */ op('createExternalAccount', 'POST', '/customers/external-accounts', 200, () => import('./checks/createExternalAccount'));
-export const listPlatformExternalAccounts = /* @__PURE__ */ op('listPlatformExternalAccounts', 'GET', '/platform/external-accounts', 164, () => import('./checks/listPlatformExternalAccounts'));
-export const createPlatformExternalAccount = /* @__PURE__ */ op('createPlatformExternalAccount', 'POST', '/platform/external-accounts', 200, () => import('./checks/createPlatformExternalAccount'));
-export const getConfig = /* @__PURE__ */ op('getConfig', 'GET', '/config', 128);
-export const updateConfig = /* @__PURE__ */ op('updateConfig', 'PATCH', '/config', 200, () => import('./checks/updateConfig'));
-export const createQuote = /* @__PURE__ */ op('createQuote', 'POST', '/quotes', 201, () => import('./checks/createQuote'));
-export const getQuote = /* @__PURE__ */ op('getQuote', 'GET', '/quotes/{quoteId}', 144, () => import('./checks/getQuote'));
-export const executeQuote = /* @__PURE__ */ op('executeQuote', 'POST', '/quotes/{quoteId}/execute', 145, () => import('./checks/executeQuote'));
-export const createTransferIn = /* @__PURE__ */ op('createTransferIn', 'POST', '/transfer-in', 201, () => import('./checks/createTransferIn'));
-export const listTransactions = /* @__PURE__ */ op('listTransactions', 'GET', '/transactions', 164, () => import('./checks/listTransactions'));
-export const getTransaction = /* @__PURE__ */ op('getTransaction', 'GET', '/transactions/{transactionId}', 144, () => import('./checks/getTransaction'));
-export const rejectTransaction = /* @__PURE__ */ op('rejectTransaction', 'POST', '/transactions/{transactionId}/reject', 208, () => import('./checks/rejectTransaction'));
-export const approveTransaction = /* @__PURE__ */ op('approveTransaction', 'POST', '/transactions/{transactionId}/approve', 208, () => import('./checks/approveTransaction'));
-export const lookupUmaReceiver = /* @__PURE__ */ op('lookupUmaReceiver', 'GET', '/receiver/uma/{receiverUmaAddress}', 176, () => import('./checks/lookupUmaReceiver'));
-export const lookupExternalAccountReceiver = /* @__PURE__ */ op('lookupExternalAccountReceiver', 'GET', '/receiver/external-account/{accountId}', 176, () => import('./checks/lookupExternalAccountReceiver'));
-export const createInvitation = /* @__PURE__ */ op('createInvitation', 'POST', '/invitations', 200, () => import('./checks/createInvitation'));
-export const listVerifications = /* @__PURE__ */ op('listVerifications', 'GET', '/verifications', 164, () => import('./checks/listVerifications'));
-export const listUmaProviders = /* @__PURE__ */ op('listUmaProviders', 'GET', '/uma-providers', 164, () => import('./checks/listUmaProviders'));
-export const sandboxReceiveUmaPayment = /* @__PURE__ */ op('sandboxReceiveUmaPayment', 'POST', '/sandbox/uma/receive', 200, () => import('./checks/sandboxReceiveUmaPayment'));
-export const sandboxFundInternalAccount = /* @__PURE__ */ op('sandboxFundInternalAccount', 'POST', '/sandbox/internal-accounts/{accountId}/fund', 216, () => import('./checks/sandboxFundInternalAccount'));
-export const listCredentials = /* @__PURE__ */ op('listCredentials', 'GET', '/auth/credentials', 160, () => import('./checks/listCredentials'));
-export const createCredential = /* @__PURE__ */ op('createCredential', 'POST', '/auth/credentials', 202, () => import('./checks/createCredential'));
-export const revokeCredential = /* @__PURE__ */ op('revokeCredential', 'DELETE', '/auth/credentials/{id}', 146, () => import('./checks/revokeCredential'));
-export const challengeCredential = /* @__PURE__ */ op('challengeCredential', 'POST', '/auth/credentials/{id}/challenge', 208, () => import('./checks/challengeCredential'));
-export const verifyCredential = /* @__PURE__ */ op('verifyCredential', 'POST', '/auth/credentials/{id}/verify', 218, () => import('./checks/verifyCredential'));
-export const listSessions = /* @__PURE__ */ op('listSessions', 'GET', '/auth/sessions', 160, () => import('./checks/listSessions'));
-export const revokeSession = /* @__PURE__ */ op('revokeSession', 'DELETE', '/auth/sessions/{id}', 146, () => import('./checks/revokeSession'));
+export const listCustomers: DocumentOperation<'listCustomers'> = {
+  id: 'listCustomers',
+  method: 'GET',
+  path: '/customers',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: true,
+  bodyRequired: false,
+  params: { path: undefined, query: 'zListCustomersQuery', body: undefined },
+  response: 'zListCustomersResponse',
+  checks: () => import('./checks/listCustomers'),
+};
+export const createCustomer: DocumentOperation<'createCustomer'> = {
+  id: 'createCustomer',
+  method: 'POST',
+  path: '/customers',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: true,
+  params: { path: undefined, query: undefined, body: 'zCreateCustomerBody' },
+  response: 'zCreateCustomerResponse',
+  checks: () => import('./checks/createCustomer'),
+};
+export const getCustomer: DocumentOperation<'getCustomer'> = {
+  id: 'getCustomer',
+  method: 'GET',
+  path: '/customers/{customerId}',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: false,
+  params: { path: 'zGetCustomerPath', query: undefined, body: undefined },
+  response: 'zGetCustomerResponse',
+  checks: () => import('./checks/getCustomer'),
+};
+export const updateCustomer: DocumentOperation<'updateCustomer'> = {
+  id: 'updateCustomer',
+  method: 'PATCH',
+  path: '/customers/{customerId}',
+  idempotent: false,
+  signed: true,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: true,
+  params: { path: 'zUpdateCustomerPath', query: undefined, body: 'zUpdateCustomerBody' },
+  response: 'zUpdateCustomerResponse',
+  checks: () => import('./checks/updateCustomer'),
+};
+export const deleteCustomer: DocumentOperation<'deleteCustomer'> = {
+  id: 'deleteCustomer',
+  method: 'DELETE',
+  path: '/customers/{customerId}',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: false,
+  params: { path: 'zDeleteCustomerPath', query: undefined, body: undefined },
+  response: 'zDeleteCustomerResponse',
+  checks: () => import('./checks/deleteCustomer'),
+};
+export const listInternalAccounts: DocumentOperation<'listInternalAccounts'> = {
+  id: 'listInternalAccounts',
+  method: 'GET',
+  path: '/customers/internal-accounts',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: true,
+  bodyRequired: false,
+  params: { path: undefined, query: 'zListInternalAccountsQuery', body: undefined },
+  response: 'zListInternalAccountsResponse',
+  checks: () => import('./checks/listInternalAccounts'),
+};
+export const updateInternalAccount: DocumentOperation<'updateInternalAccount'> = {
+  id: 'updateInternalAccount',
+  method: 'PATCH',
+  path: '/internal-accounts/{accountId}',
+  idempotent: false,
+  signed: true,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: true,
+  params: { path: 'zUpdateInternalAccountPath', query: undefined, body: 'zUpdateInternalAccountBody' },
+  response: 'zUpdateInternalAccountResponse',
+  checks: () => import('./checks/updateInternalAccount'),
+};
+export const exportInternalAccount: DocumentOperation<'exportInternalAccount'> = {
+  id: 'exportInternalAccount',
+  method: 'POST',
+  path: '/internal-accounts/{accountId}/export',
+  idempotent: false,
+  signed: true,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: true,
+  params: { path: 'zExportInternalAccountPath', query: undefined, body: 'zExportInternalAccountBody' },
+  response: 'zExportInternalAccountResponse',
+  checks: () => import('./checks/exportInternalAccount'),
+};
+export const listExternalAccounts: DocumentOperation<'listExternalAccounts'> = {
+  id: 'listExternalAccounts',
+  method: 'GET',
+  path: '/customers/external-accounts',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: true,
+  bodyRequired: false,
+  params: { path: undefined, query: 'zListExternalAccountsQuery', body: undefined },
+  response: 'zListExternalAccountsResponse',
+  checks: () => import('./checks/listExternalAccounts'),
+};
+export const createExternalAccount: DocumentOperation<'createExternalAccount'> = {
+  id: 'createExternalAccount',
+  method: 'POST',
+  path: '/customers/external-accounts',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: true,
+  params: { path: undefined, query: undefined, body: 'zCreateExternalAccountBody' },
+  response: 'zCreateExternalAccountResponse',
+  checks: () => import('./checks/createExternalAccount'),
+};
+export const listPlatformExternalAccounts: DocumentOperation<'listPlatformExternalAccounts'> = {
+  id: 'listPlatformExternalAccounts',
+  method: 'GET',
+  path: '/platform/external-accounts',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: true,
+  bodyRequired: false,
+  params: { path: undefined, query: 'zListPlatformExternalAccountsQuery', body: undefined },
+  response: 'zListPlatformExternalAccountsResponse',
+  checks: () => import('./checks/listPlatformExternalAccounts'),
+};
+export const createPlatformExternalAccount: DocumentOperation<'createPlatformExternalAccount'> = {
+  id: 'createPlatformExternalAccount',
+  method: 'POST',
+  path: '/platform/external-accounts',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: true,
+  params: { path: undefined, query: undefined, body: 'zCreatePlatformExternalAccountBody' },
+  response: 'zCreatePlatformExternalAccountResponse',
+  checks: () => import('./checks/createPlatformExternalAccount'),
+};
+export const getConfig: DocumentOperation<'getConfig'> = {
+  id: 'getConfig',
+  method: 'GET',
+  path: '/config',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: false,
+  params: { path: undefined, query: undefined, body: undefined },
+  response: 'zGetConfigResponse',
+  checks: undefined,
+};
+export const updateConfig: DocumentOperation<'updateConfig'> = {
+  id: 'updateConfig',
+  method: 'PATCH',
+  path: '/config',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: true,
+  params: { path: undefined, query: undefined, body: 'zUpdateConfigBody' },
+  response: 'zUpdateConfigResponse',
+  checks: () => import('./checks/updateConfig'),
+};
+export const createQuote: DocumentOperation<'createQuote'> = {
+  id: 'createQuote',
+  method: 'POST',
+  path: '/quotes',
+  idempotent: true,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: true,
+  params: { path: undefined, query: undefined, body: 'zCreateQuoteBody' },
+  response: 'zCreateQuoteResponse',
+  checks: () => import('./checks/createQuote'),
+};
+export const getQuote: DocumentOperation<'getQuote'> = {
+  id: 'getQuote',
+  method: 'GET',
+  path: '/quotes/{quoteId}',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: false,
+  params: { path: 'zGetQuotePath', query: undefined, body: undefined },
+  response: 'zGetQuoteResponse',
+  checks: () => import('./checks/getQuote'),
+};
+export const executeQuote: DocumentOperation<'executeQuote'> = {
+  id: 'executeQuote',
+  method: 'POST',
+  path: '/quotes/{quoteId}/execute',
+  idempotent: true,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: false,
+  params: { path: 'zExecuteQuotePath', query: undefined, body: undefined },
+  response: 'zExecuteQuoteResponse',
+  checks: () => import('./checks/executeQuote'),
+};
+export const createTransferIn: DocumentOperation<'createTransferIn'> = {
+  id: 'createTransferIn',
+  method: 'POST',
+  path: '/transfer-in',
+  idempotent: true,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: true,
+  params: { path: undefined, query: undefined, body: 'zCreateTransferInBody' },
+  response: 'zCreateTransferInResponse',
+  checks: () => import('./checks/createTransferIn'),
+};
+export const listTransactions: DocumentOperation<'listTransactions'> = {
+  id: 'listTransactions',
+  method: 'GET',
+  path: '/transactions',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: true,
+  bodyRequired: false,
+  params: { path: undefined, query: 'zListTransactionsQuery', body: undefined },
+  response: 'zListTransactionsResponse',
+  checks: () => import('./checks/listTransactions'),
+};
+export const getTransaction: DocumentOperation<'getTransaction'> = {
+  id: 'getTransaction',
+  method: 'GET',
+  path: '/transactions/{transactionId}',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: false,
+  params: { path: 'zGetTransactionPath', query: undefined, body: undefined },
+  response: 'zGetTransactionResponse',
+  checks: () => import('./checks/getTransaction'),
+};
+export const rejectTransaction: DocumentOperation<'rejectTransaction'> = {
+  id: 'rejectTransaction',
+  method: 'POST',
+  path: '/transactions/{transactionId}/reject',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: false,
+  params: { path: 'zRejectTransactionPath', query: undefined, body: 'zRejectTransactionBody' },
+  response: 'zRejectTransactionResponse',
+  checks: () => import('./checks/rejectTransaction'),
+};
+export const approveTransaction: DocumentOperation<'approveTransaction'> = {
+  id: 'approveTransaction',
+  method: 'POST',
+  path: '/transactions/{transactionId}/approve',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: false,
+  params: { path: 'zApproveTransactionPath', query: undefined, body: 'zApproveTransactionBody' },
+  response: 'zApproveTransactionResponse',
+  checks: () => import('./checks/approveTransaction'),
+};
+export const lookupUmaReceiver: DocumentOperation<'lookupUmaReceiver'> = {
+  id: 'lookupUmaReceiver',
+  method: 'GET',
+  path: '/receiver/uma/{receiverUmaAddress}',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: false,
+  params: { path: 'zLookupUmaReceiverPath', query: 'zLookupUmaReceiverQuery', body: undefined },
+  response: 'zLookupUmaReceiverResponse',
+  checks: () => import('./checks/lookupUmaReceiver'),
+};
+export const lookupExternalAccountReceiver: DocumentOperation<'lookupExternalAccountReceiver'> = {
+  id: 'lookupExternalAccountReceiver',
+  method: 'GET',
+  path: '/receiver/external-account/{accountId}',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: false,
+  params: { path: 'zLookupExternalAccountReceiverPath', query: 'zLookupExternalAccountReceiverQuery', body: undefined },
+  response: 'zLookupExternalAccountReceiverResponse',
+  checks: () => import('./checks/lookupExternalAccountReceiver'),
+};
+export const createInvitation: DocumentOperation<'createInvitation'> = {
+  id: 'createInvitation',
+  method: 'POST',
+  path: '/invitations',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: true,
+  params: { path: undefined, query: undefined, body: 'zCreateInvitationBody' },
+  response: 'zCreateInvitationResponse',
+  checks: () => import('./checks/createInvitation'),
+};
+export const listVerifications: DocumentOperation<'listVerifications'> = {
+  id: 'listVerifications',
+  method: 'GET',
+  path: '/verifications',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: true,
+  bodyRequired: false,
+  params: { path: undefined, query: 'zListVerificationsQuery', body: undefined },
+  response: 'zListVerificationsResponse',
+  checks: () => import('./checks/listVerifications'),
+};
+export const listUmaProviders: DocumentOperation<'listUmaProviders'> = {
+  id: 'listUmaProviders',
+  method: 'GET',
+  path: '/uma-providers',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: true,
+  bodyRequired: false,
+  params: { path: undefined, query: 'zListUmaProvidersQuery', body: undefined },
+  response: 'zListUmaProvidersResponse',
+  checks: () => import('./checks/listUmaProviders'),
+};
+export const sandboxReceiveUmaPayment: DocumentOperation<'sandboxReceiveUmaPayment'> = {
+  id: 'sandboxReceiveUmaPayment',
+  method: 'POST',
+  path: '/sandbox/uma/receive',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: true,
+  paginated: false,
+  bodyRequired: true,
+  params: { path: undefined, query: undefined, body: 'zSandboxReceiveUmaPaymentBody' },
+  response: 'zSandboxReceiveUmaPaymentResponse',
+  checks: () => import('./checks/sandboxReceiveUmaPayment'),
+};
+export const sandboxFundInternalAccount: DocumentOperation<'sandboxFundInternalAccount'> = {
+  id: 'sandboxFundInternalAccount',
+  method: 'POST',
+  path: '/sandbox/internal-accounts/{accountId}/fund',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: true,
+  paginated: false,
+  bodyRequired: true,
+  params: { path: 'zSandboxFundInternalAccountPath', query: undefined, body: 'zSandboxFundInternalAccountBody' },
+  response: 'zSandboxFundInternalAccountResponse',
+  checks: () => import('./checks/sandboxFundInternalAccount'),
+};
+export const listCredentials: DocumentOperation<'listCredentials'> = {
+  id: 'listCredentials',
+  method: 'GET',
+  path: '/auth/credentials',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: false,
+  params: { path: undefined, query: 'zListCredentialsQuery', body: undefined },
+  response: 'zListCredentialsResponse',
+  checks: () => import('./checks/listCredentials'),
+};
+export const createCredential: DocumentOperation<'createCredential'> = {
+  id: 'createCredential',
+  method: 'POST',
+  path: '/auth/credentials',
+  idempotent: false,
+  signed: true,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: true,
+  params: { path: undefined, query: undefined, body: 'zCreateCredentialBody' },
+  response: 'zCreateCredentialResponse',
+  checks: () => import('./checks/createCredential'),
+};
+export const revokeCredential: DocumentOperation<'revokeCredential'> = {
+  id: 'revokeCredential',
+  method: 'DELETE',
+  path: '/auth/credentials/{id}',
+  idempotent: false,
+  signed: true,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: false,
+  params: { path: 'zRevokeCredentialPath', query: undefined, body: undefined },
+  response: 'zRevokeCredentialResponse',
+  checks: () => import('./checks/revokeCredential'),
+};
+export const challengeCredential: DocumentOperation<'challengeCredential'> = {
+  id: 'challengeCredential',
+  method: 'POST',
+  path: '/auth/credentials/{id}/challenge',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: false,
+  params: { path: 'zChallengeCredentialPath', query: undefined, body: 'zChallengeCredentialBody' },
+  response: 'zChallengeCredentialResponse',
+  checks: () => import('./checks/challengeCredential'),
+};
+export const verifyCredential: DocumentOperation<'verifyCredential'> = {
+  id: 'verifyCredential',
+  method: 'POST',
+  path: '/auth/credentials/{id}/verify',
+  idempotent: false,
+  signed: true,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: true,
+  params: { path: 'zVerifyCredentialPath', query: undefined, body: 'zVerifyCredentialBody' },
+  response: 'zVerifyCredentialResponse',
+  checks: () => import('./checks/verifyCredential'),
+};
+export const listSessions: DocumentOperation<'listSessions'> = {
+  id: 'listSessions',
+  method: 'GET',
+  path: '/auth/sessions',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: false,
+  params: { path: undefined, query: 'zListSessionsQuery', body: undefined },
+  response: 'zListSessionsResponse',
+  checks: () => import('./checks/listSessions'),
+};
+export const revokeSession: DocumentOperation<'revokeSession'> = {
+  id: 'revokeSession',
+  method: 'DELETE',
+  path: '/auth/sessions/{id}',
+  idempotent: false,
+  signed: true,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: false,
+  params: { path: 'zRevokeSessionPath', query: undefined, body: undefined },
+  response: 'zRevokeSessionResponse',
+  checks: () => import('./checks/revokeSession'),
+};
 
 /** Every operation of the document, keyed by operationId (a bundle that names rows one by one does not hold it). */
 export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> } = {

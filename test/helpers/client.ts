@@ -1,12 +1,12 @@
 /** Test clients: recorded sleeps instead of timers, and synthetic operations independent of the document. */
-import { CoreClient, type Operation } from '../../src/core/client';
+import { CrossborderCore, type Operation } from '../../src/core/client';
 import type { ClientOptions } from '../../src/core/options';
 
 export const SECRET = 'sk_test_SUPER_SECRET_VALUE_123';
 
 export function testClient(options: ClientOptions = {}) {
   const sleeps: number[] = [];
-  const client = new CoreClient({
+  const client = new CrossborderCore({
     tokenId: 'tok_test',
     clientSecret: SECRET,
     baseUrl: 'https://api.test.invalid',

@@ -6,7 +6,7 @@
  * the full `Crossborder` client does on the same calls.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -14,7 +14,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SIZE_BUDGET } from '../../scripts/bench/budget';
 import { WORKER_PROGRAM } from '../../scripts/bench/size';
-import { makeConsumer } from '../setup/packed';
+import { makeConsumer, root } from '../setup/packed';
 
 const packed = inject('packed');
 let scratch: string;
@@ -129,5 +129,45 @@ console.log(JSON.stringify(out));
     expect(out.worker.forged).toMatchObject({ name: 'WebhookVerificationError' });
     // Everything, errors included, is what the full client gives.
     expect(out.worker).toEqual(out.full);
+  });
+
+  it('the worker docs/performance.md shows lists customers and takes webhooks, bundled from the package', async () => {
+    copyFileSync(join(root, 'examples/guides/performance/worker.ts'), join(consumer, 'worker.ts'));
+    await bundle("export { customerWorker } from './worker.ts';", join(consumer, 'guide-worker.bundle.mjs'));
+    writeFileSync(
+      join(consumer, 'guide.mjs'),
+      `import { createSandbox, generateWebhookKeyPair, signWebhook } from 'crossborder-sdk/sandbox';
+import { customerWorker } from './guide-worker.bundle.mjs';
+
+const sandbox = createSandbox();
+const server = await sandbox.listen();
+const keys = await generateWebhookKeyPair();
+const worker = customerWorker({ tokenId: 'tok', clientSecret: 'secret', baseUrl: server.url, webhookPublicKey: keys.publicKeyPem });
+const created = [];
+for (const fullName of ['Ada Lovelace', 'Grace Hopper']) {
+  const r = await fetch(server.url + '/2025-10-13/customers', { method: 'POST', headers: { authorization: 'Basic ' + btoa('tok:secret'), 'content-type': 'application/json' }, body: JSON.stringify({ customerType: 'INDIVIDUAL', region: 'US', fullName }) });
+  created.push((await r.json()).id);
+}
+const listed = await (await worker.fetch(new Request('https://worker.example/'))).json();
+const body = JSON.stringify({ id: 'Webhook:7', type: 'TEST', timestamp: new Date().toISOString(), data: {} });
+const post = (b, signature) => worker.fetch(new Request('https://worker.example/', { method: 'POST', body: b, headers: { 'x-service-signature': signature } }));
+const signature = await signWebhook(body, keys.privateKeyPem);
+const good = await post(body, signature);
+const forged = await post(body.replace('Webhook:7', 'Webhook:8'), signature);
+await sandbox.close();
+console.log(JSON.stringify({ created, listed, good: [good.status, await good.json()], forged: [forged.status, await forged.text()] }));
+`,
+    );
+    const out = JSON.parse(execFileSync('node', ['guide.mjs'], { cwd: consumer, encoding: 'utf8', timeout: 60_000 })) as {
+      created: string[];
+      listed: string[];
+      good: [number, unknown];
+      forged: [number, string];
+    };
+    expect(out.created).toHaveLength(2);
+    expect([...out.listed].sort()).toEqual([...out.created].sort());
+    expect(out.good).toEqual([200, { received: 'TEST' }]);
+    expect(out.forged[0]).toBe(400);
+    expect(out.forged[1]).toMatch(/signature/);
   });
 });

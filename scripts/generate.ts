@@ -3,7 +3,8 @@
  *   types.ts       TypeScript types (openapi-typescript), named component types at the root
  *   named.ts       every component schema as a top-level named type (what the package exports)
  *   zod.gen.ts     zod/mini schemas (@hey-api/openapi-ts zod plugin), int64 as JSON-safe integers
- *   operations.ts  the operation table the client runs on (method, path, idempotent, signed, …)
+ *   operations.ts  the operation table the client runs on (method, path, idempotent, signed, …): one
+ *                  constant per operation, carrying the loader of its checks, and the table of them all
  *   checks/        the zod schemas compiled into plain checks (scripts/generate-checks.ts): one module
  *                  per operation, loaded with its first call; response checks; shared components
  *
@@ -275,7 +276,7 @@ function pascal(id: string): string {
   return id.charAt(0).toUpperCase() + id.slice(1);
 }
 
-function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { table: string; loaders: string } {
+function buildOperations(doc: Json, zodCode: string, checked: Set<string>): string {
   const resolveRef = (node: Json): Json => {
     let current = node;
     for (let i = 0; current && current.$ref && i < 10; i++) {
@@ -286,7 +287,6 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { ta
   };
   const exported = new Set([...zodCode.matchAll(/^export const (\w+) =/gm)].map((m) => m[1]));
   const rows: string[] = [];
-  const loaders: string[] = [];
   const names: string[] = [];
   for (const [path, item] of Object.entries<Json>(doc.paths ?? {})) {
     for (const method of METHODS) {
@@ -306,43 +306,42 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { ta
         (exported.has(`${base}Path`) ? FLAG.path : 0) | (exported.has(`${base}Query`) ? FLAG.query : 0) | (exported.has(`${base}Body`) ? FLAG.body : 0) |
         (exported.has(`${base}Response`) ? FLAG.response : 0);
       names.push(id);
-      rows.push(`  ${id}: op('${id}', '${method.toUpperCase()}', '${path}', ${flags}),`);
-      if (checked.has(id)) loaders.push(`  ${id}: () => import('./${id}'),`);
+      // One constant per operation, a plain object (no call: a bundler drops it unused without any
+      // annotation, which a minified build would not keep), so that a bundle holds only the rows (and
+      // the checks) its calls use.
+      const schema = (part: string, flag: number) => (flags & flag ? `'${base}${part}'` : 'undefined');
+      rows.push(
+        `export const ${id}: DocumentOperation<'${id}'> = {\n` +
+          `  id: '${id}',\n  method: '${method.toUpperCase()}',\n  path: '${path}',\n` +
+          `  idempotent: ${idempotent},\n  signed: ${signed},\n  sandboxOnly: ${path.startsWith('/sandbox/')},\n  paginated: ${paginated},\n  bodyRequired: ${Boolean(body?.required)},\n` +
+          `  params: { path: ${schema('Path', FLAG.path)}, query: ${schema('Query', FLAG.query)}, body: ${schema('Body', FLAG.body)} },\n` +
+          `  response: ${schema('Response', FLAG.response)},\n` +
+          `  checks: ${checked.has(id) ? `() => import('./checks/${id}')` : 'undefined'},\n};`,
+      );
     }
   }
   const eventTypes = Object.keys(doc.components?.schemas?.WebhookEvent?.discriminator?.mapping ?? {});
   if (eventTypes.length === 0) throw new Error('WebhookEvent has no discriminator mapping');
-  const index =
-    HEADER +
-    "import type { OperationChecks } from '../../core/validation';\nimport type { OperationId } from '../operations';\n\n" +
-    '/**\n * The checks compiled from each operation\'s schemas (./<operationId>), loaded with its first call. Apart\n' +
-    ' * from the operation table, so that a bundle of the table alone (the sandbox, the CLI) takes none of them.\n */\n' +
-    `export const operationChecks: { readonly [Id in OperationId]?: () => Promise<OperationChecks> } = {\n${loaders.join('\n')}\n};\n`;
   const table =
     HEADER +
-    "import type { Operation } from '../core/plan';\n\n" +
+    "import type { Operation } from '../core/plan';\nimport type { OperationChecks } from '../core/validation';\n\n" +
     "/** Names of the generated zod schemas. */\nexport type SchemaName = keyof typeof import('./zod.gen');\n\n" +
     '/** An operation of the document: what the client runs, with its schemas named (the sandbox and the tests look them up in ./zod.gen). */\n' +
     'export interface DocumentOperation<Id extends string = string> extends Operation {\n' +
     '  readonly id: Id;\n  readonly bodyRequired: boolean;\n' +
     '  readonly params: { readonly path: SchemaName | undefined; readonly query: SchemaName | undefined; readonly body: SchemaName | undefined };\n' +
-    '  readonly response: SchemaName | undefined;\n}\n\n' +
+    '  readonly response: SchemaName | undefined;\n' +
+    '  /** Loads the checks compiled from its schemas (./checks/<operationId>), with its first call. */\n' +
+    '  readonly checks: (() => Promise<OperationChecks>) | undefined;\n}\n\n' +
     `/** operationIds of the document. */\nexport type OperationId =\n${names.map((n) => `  | '${n}'`).join('\n')};\n\n` +
-    `const FLAG = { ${Object.entries(FLAG).map(([k, v]) => `${k}: ${v}`).join(', ')} } as const;\n\n` +
-    '/** One row of the table, spelled out (schema names follow the generator: z<OperationId><Part>). */\n' +
-    'function op<Id extends string>(id: Id, method: Operation[\'method\'], path: string, flags: number): DocumentOperation<Id> {\n' +
-    '  const name = (part: string, flag: number) => (flags & flag ? (`z${id[0]!.toUpperCase()}${id.slice(1)}${part}` as SchemaName) : undefined);\n' +
-    '  return {\n    id,\n    method,\n    path,\n    idempotent: (flags & FLAG.idempotent) !== 0,\n    signed: (flags & FLAG.signed) !== 0,\n' +
-    "    sandboxOnly: path.startsWith('/sandbox/'),\n    paginated: (flags & FLAG.paginated) !== 0,\n    bodyRequired: (flags & FLAG.bodyRequired) !== 0,\n" +
-    "    params: { path: name('Path', FLAG.path), query: name('Query', FLAG.query), body: name('Body', FLAG.body) },\n" +
-    "    response: name('Response', FLAG.response),\n  };\n}\n\n" +
-    '/** Every operation of the document, keyed by operationId. */\n' +
-    `export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> } = {\n${rows.join('\n')}\n};\n\n` +
+    `${rows.join('\n')}\n\n` +
+    '/** Every operation of the document, keyed by operationId (a bundle that names rows one by one does not hold it). */\n' +
+    `export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> } = {\n${names.map((n) => `  ${n},`).join('\n')}\n};\n\n` +
 
     `/** Number of operations in the document. */\nexport const OPERATION_COUNT = ${names.length};\n\n` +
     '/** Webhook event types of the document (the WebhookEvent discriminator). */\n' +
     `export const WEBHOOK_EVENT_TYPES = ${JSON.stringify(eventTypes)} as const;\n`;
-  return { table, loaders: index };
+  return table;
 }
 
 /** What each operation's checks start from: the names of its schemas in the zod module. */
@@ -386,12 +385,11 @@ async function produce(): Promise<Record<string, string>> {
   const checked = new Set(Object.keys(checks).map((f) => f.replace(/\.ts$/, '')));
   const operations = buildOperations(doc, zod, checked);
   return {
-    'checks/index.ts': operations.loaders,
     ...Object.fromEntries(Object.entries(checks).map(([file, content]) => [`checks/${file}`, content])),
     'types.ts': types,
     'named.ts': namedTypes(types, doc),
     'zod.gen.ts': zod,
-    'operations.ts': operations.table,
+    'operations.ts': operations,
     'index.ts':
       HEADER +
       "export type * from './types';\nexport { operations, OPERATION_COUNT, WEBHOOK_EVENT_TYPES, type OperationId } from './operations';\n",

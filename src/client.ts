@@ -4,7 +4,8 @@
  * @module
  */
 import type { APIPromise } from './core/api-promise';
-import { ClientInfo, CoreClient, type CallInput, type Operation } from './core/client';
+import { ClientInfo, CrossborderCore, type CallInput, type Operation } from './core/client';
+import { openTelemetry } from './core/telemetry';
 import type { ClientOptions, SignedRequestOptions } from './core/options';
 import { ExternalAccounts, InternalAccounts, Platform } from './resources/accounts';
 import { Auth } from './resources/auth';
@@ -29,7 +30,7 @@ import { Webhooks } from './resources/webhooks';
  */
 export class Crossborder extends ClientInfo {
   /** The pipeline: private, so the client's surface is its resources. */
-  readonly #core: CoreClient;
+  readonly #core: CrossborderCore;
   /** Customers (individual or business). */
   readonly customers: Customers;
   /** Internal accounts and embedded wallets. */
@@ -62,7 +63,7 @@ export class Crossborder extends ClientInfo {
   readonly webhooks: Webhooks;
 
   constructor(options: ClientOptions = {}) {
-    const core = new CoreClient(options);
+    const core = new CrossborderCore(options, { telemetry: openTelemetry });
     super(core); // the public fields, inspect and toJSON: the core's, written once in ClientInfo
     this.#core = core;
     this.customers = new Customers(core);

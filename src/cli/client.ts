@@ -9,7 +9,7 @@ import { existsSync, readFileSync, statSync, writeFileSync, chmodSync } from 'no
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Crossborder } from '../client';
-import type { CoreClient } from '../core/client';
+import type { CrossborderCore } from '../core/client';
 import type { ClientOptions, Signer } from '../core/options';
 import { UsageError } from './table';
 
@@ -79,8 +79,8 @@ export function makeClient(options: ConnectionOptions, extra: ClientOptions = {}
  * the commands run the same operation objects through the same code (retries, Idempotency-Key,
  * signed retry, errors, scrubbing) as `cb.quotes.execute()` does.
  */
-export function pipelineOf(cb: Crossborder): CoreClient {
-  return (cb.customers as unknown as { _client: CoreClient })._client;
+export function pipelineOf(cb: Crossborder): CrossborderCore {
+  return (cb.customers as unknown as { _client: CrossborderCore })._client;
 }
 
 /** A session as `--save-session` writes it (mode 0600). The private key is the session's signing key. */

@@ -27,7 +27,7 @@ import { OperationPlan, type CallInput, type InputOf, type ItemOf, type Operatio
 import { defaultSleep } from './retry';
 import { env, readSettings } from './settings';
 import { SignedRetry } from './signed-retry';
-import { Telemetry, type CallTrace, type PageLink } from './telemetry';
+import { Telemetry, type CallTrace, type PageLink, type TelemetryRecorder } from './telemetry';
 import { send, type TransportConfig } from './transport';
 import { responseIssues } from './validation';
 import { VERSION } from './version';
@@ -49,7 +49,7 @@ interface ClientFields {
 }
 
 /**
- * The public fields of a client, written once: {@link CoreClient} fills them from its settings, the
+ * The public fields of a client, written once: {@link CrossborderCore} fills them from its settings, the
  * facade `Crossborder` from its core. The credentials are never among them.
  * @internal
  */
@@ -89,13 +89,33 @@ Object.defineProperties(ClientInfo.prototype, {
   },
 });
 
+/** What a client is built with beyond its options: the code of optional features, so that a bundle holds only those it uses. */
+export interface CoreParts {
+  /** The OpenTelemetry recorder ({@link openTelemetry}): spans and metrics when a provider is there. */
+  telemetry?: TelemetryRecorder | undefined;
+}
+
 /**
- * The transport core of {@link Crossborder}: the pipeline every operation goes through. Holds the
- * credentials in private fields: they never show in `util.inspect`, `JSON.stringify` or errors.
- * Resources reach it; users reach it only through {@link Crossborder.request}.
- * @internal
+ * The client without its resources: the pipeline every operation goes through (auth, checks,
+ * Idempotency-Key, retries, errors, the signed retry, pagination), for a program that bundles only the
+ * resources it uses. Give it to the resource classes it needs; each behaves, throws and is typed
+ * exactly as on {@link Crossborder}, which is this core with every resource and OpenTelemetry built in.
+ * Holds the credentials in private fields: they never show in `util.inspect`, `JSON.stringify` or errors.
+ *
+ * ```ts
+ * import { CrossborderCore, Customers, Webhooks } from 'crossborder-sdk';
+ * const core = new CrossborderCore({ tokenId, clientSecret, webhookPublicKey });
+ * const customers = new Customers(core);
+ * const webhooks = new Webhooks(core);
+ * for await (const customer of customers.list({ limit: 50 })) console.log(customer.id);
+ * ```
+ *
+ * Spans and metrics come with `new CrossborderCore(options, { telemetry: openTelemetry })`: without
+ * {@link openTelemetry} the core records nothing, even with a provider registered, and a bundle holds none
+ * of that code.
+ * @group Client
  */
-export class CoreClient extends ClientInfo {
+export class CrossborderCore extends ClientInfo {
   readonly #authorization: string;
   /** openapi-fetch's query serializer, made once per client (every plan of the client shares it). */
   readonly #querySerializer: QuerySerializer;
@@ -117,7 +137,8 @@ export class CoreClient extends ClientInfo {
   /** @internal OpenTelemetry spans and metrics (see ./telemetry). */
   readonly telemetry: Telemetry;
 
-  constructor(options: ClientOptions | null = {}) {
+  /** `parts.telemetry`: the OpenTelemetry recorder ({@link openTelemetry}); without it, no spans or metrics. */
+  constructor(options: ClientOptions | null = {}, parts?: CoreParts | null) {
     options ??= {};
     const settings = readSettings(options);
     super(settings);
@@ -130,7 +151,7 @@ export class CoreClient extends ClientInfo {
     this.#defaults = { userKey: undefined, maxRetries: this.maxRetries, timeout: this.timeout, headers: undefined };
     this.scrub = createScrub(settings.secrets);
     this.log = logFromOptions(options.logger, options.logLevel, env('CROSSBORDER_LOG'));
-    this.telemetry = new Telemetry(options, this.baseUrl, VERSION);
+    this.telemetry = new Telemetry(options, this.baseUrl, VERSION, parts?.telemetry);
     this.#transport = {
       fetch: options.fetch,
       sleep: options.sleep ?? defaultSleep,

@@ -1,13 +1,13 @@
 /**
  * The byte encodings of the package, in one place: hex, base64 (standard and URL-safe), PEM,
- * UTF-8, and the DER ⇄ IEEE P1363 forms of ECDSA P-256 signatures. The alphabets come from
- * @scure/base (audited, no runtime APIs); what is ours is the strictness the protocols need. Webhook
- * verification, the wallet and the sandbox all use these. Decoders return `undefined` on bad input;
- * callers turn that into their own typed error naming the field.
+ * UTF-8, and the DER ⇄ IEEE P1363 forms of ECDSA P-256 signatures. base64 goes through the
+ * runtime's `btoa`/`atob` (every runtime the package supports has them) behind strict checks of our
+ * own: the alphabet, the length, and canonical padding bits (a decoded text must encode back to itself),
+ * so one signature has one spelling. Webhook verification, the wallet and the sandbox all use these.
+ * Decoders return `undefined` on bad input; callers turn that into their own typed error naming the field.
  * @internal
  * @module
  */
-import { base64, base64nopad, base64urlnopad, hex } from '@scure/base';
 
 /** Bytes backed by a plain ArrayBuffer, as WebCrypto's `BufferSource` wants. */
 export type Bytes = Uint8Array<ArrayBuffer>;
@@ -24,18 +24,44 @@ export function own(bytes: Uint8Array): Bytes {
 
 /** Lower-case hex of `bytes`. */
 export function bytesToHex(bytes: Uint8Array): string {
-  return hex.encode(bytes);
+  let out = '';
+  for (let i = 0; i < bytes.length; i++) out += (bytes[i]! < 16 ? '0' : '') + bytes[i]!.toString(16);
+  return out;
 }
 
 /** Hex (either case, even length, no prefix) → bytes, or `undefined`. */
 export function hexToBytes(text: string): Bytes | undefined {
   if (typeof text !== 'string' || !/^(?:[0-9a-fA-F]{2})*$/.test(text)) return undefined;
-  return own(hex.decode(text.toLowerCase()));
+  const out = new Uint8Array(text.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(text.slice(2 * i, 2 * i + 2), 16);
+  return out;
 }
 
 /** Standard base64 with padding. */
 export function bytesToBase64(bytes: Uint8Array): string {
-  return base64.encode(bytes);
+  let binary = '';
+  // In slices: String.fromCharCode takes its arguments on the stack.
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+/** Standard base64, padded or not, canonical (the padding bits zero), → bytes; `undefined` otherwise. */
+function decodeBase64(text: string): Bytes | undefined {
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return undefined;
+  const bare = text.replace(/=+$/, '');
+  // A padded text is a whole number of quads; one character alone in the last quad is no byte.
+  if ((bare.length !== text.length && text.length % 4 !== 0) || bare.length % 4 === 1) return undefined;
+  const padded = bare + '==='.slice((bare.length + 3) % 4);
+  let binary: string;
+  try {
+    binary = atob(padded);
+  } catch {
+    return undefined;
+  }
+  const out = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+  // Non-zero bits in the last character's unused part would give one signature several spellings.
+  return bytesToBase64(out) === padded ? out : undefined;
 }
 
 /**
@@ -43,27 +69,18 @@ export function bytesToBase64(bytes: Uint8Array): string {
  * `A–Z a–z 0–9 + /` (base64url's `-` and `_`, inner whitespace) is refused.
  */
 export function base64ToBytes(text: string): Bytes | undefined {
-  if (typeof text !== 'string') return undefined;
-  try {
-    return own(text.endsWith('=') ? base64.decode(text) : base64nopad.decode(text));
-  } catch {
-    return undefined;
-  }
+  return typeof text === 'string' ? decodeBase64(text) : undefined;
 }
 
 /** base64url without padding. */
 export function bytesToBase64url(bytes: Uint8Array): string {
-  return base64urlnopad.encode(bytes);
+  return bytesToBase64(bytes).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
 }
 
 /** Strict base64url (URL alphabet, no padding) → bytes, or `undefined`. */
 export function base64urlToBytes(text: string): Bytes | undefined {
-  if (typeof text !== 'string') return undefined;
-  try {
-    return own(base64urlnopad.decode(text));
-  } catch {
-    return undefined;
-  }
+  if (typeof text !== 'string' || /[+/=]/.test(text)) return undefined;
+  return decodeBase64(text.replace(/-/g, '+').replace(/_/g, '/'));
 }
 
 const utf8Encoder = /* @__PURE__ */ new TextEncoder();

@@ -7,8 +7,7 @@
  * @module
  */
 import { defaultPathSerializer } from 'openapi-fetch';
-import { operationChecks } from '../generated/checks/index';
-import { operations, type DocumentOperation, type OperationId } from '../generated/operations';
+import type { DocumentOperation, OperationId } from '../generated/operations';
 import type { OperationQueries, operations as OperationTypes } from '../generated/types';
 import type { Check } from './checks';
 import type { ValidationIssue } from './errors';
@@ -40,6 +39,8 @@ export interface Operation {
   readonly params?: { readonly path?: SchemaRef | undefined; readonly query?: SchemaRef | undefined; readonly body?: SchemaRef | undefined } | undefined;
   /** @internal Name of the 2xx body schema (checked with `validateResponses`). */
   readonly response?: string | undefined;
+  /** @internal Loads the checks compiled from the document's schemas (rows of the generated table only). */
+  readonly checks?: (() => Promise<OperationChecks>) | undefined;
 }
 
 /** Parameters of one call, split by where they go. */
@@ -132,9 +133,9 @@ export class OperationPlan {
     this.#template = `${baseUrl}${op.path}`;
     this.#pathSerializer = compilePath(baseUrl, op.path);
     this.#querySerializer = querySerializer;
-    // An operation of the document runs the checks compiled from it; any other, its inline schemas.
-    const id = op.id as keyof typeof operations;
-    this.#loader = operations[id] === op ? operationChecks[id] : undefined;
+    // An operation of the document runs the checks compiled from it (its row carries their loader);
+    // any other, its inline schemas.
+    this.#loader = op.checks;
     this.#checks = this.#loader ? undefined : inlineChecks(op.params);
   }
 

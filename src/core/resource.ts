@@ -2,13 +2,16 @@
  * Base of every resource class: a resource only names the operation, the params and the result.
  * @module
  */
-import type { CoreClient } from './client';
+import type { CrossborderCore } from './client';
 
 export abstract class APIResource {
   /** @internal */
-  protected declare readonly _client: CoreClient;
-  /** @internal */
-  constructor(client: CoreClient) {
+  protected declare readonly _client: CrossborderCore;
+  /**
+   * A resource on its own, over a {@link CrossborderCore} (`new Customers(core)`): what `cb.customers` is
+   * on a {@link Crossborder}, for a bundle that holds only the resources it uses.
+   */
+  constructor(client: CrossborderCore) {
     // Not enumerable: `JSON.stringify` and `inspect` of a resource do not walk into the pipeline.
     Object.defineProperty(this, '_client', { value: client, enumerable: false });
   }

@@ -61,6 +61,13 @@ const GLOBAL_KEY = Symbol.for('opentelemetry.js.api.1');
 export const otelSlot = (): OtelGlobal | undefined => (globalThis as Record<symbol, OtelGlobal | undefined>)[GLOBAL_KEY];
 
 /**
+ * Loads the code that records spans and metrics (./telemetry-record). `Crossborder` has it; a
+ * {@link CrossborderCore} has it when given {@link openTelemetry}, so that a bundle without tracing
+ * holds none of it.
+ */
+export type TelemetryRecorder = () => Promise<{ Recorder: new (settings: TelemetrySettings) => Recorder }>;
+
+/**
  * The client's telemetry: decides per call, in one property read, whether there is anything to record
  * to; the code that records (./telemetry-record) is loaded the first time there is.
  */
@@ -68,20 +75,23 @@ export class Telemetry {
   /** The recorder once loaded, or its loading. */
   #recorder: Recorder | Promise<Recorder> | undefined;
   readonly #settings: TelemetrySettings;
+  readonly #load: TelemetryRecorder | undefined;
 
-  constructor({ telemetry, tracerProvider, meterProvider }: TelemetrySettings, baseUrl: string, version: string) {
+  /** `load`: the recorder's code; without it nothing is ever recorded (a client built without telemetry). */
+  constructor({ telemetry, tracerProvider, meterProvider }: TelemetrySettings, baseUrl: string, version: string, load: TelemetryRecorder | undefined) {
     this.#settings = { telemetry, tracerProvider, meterProvider, baseUrl, version };
+    this.#load = load;
   }
 
   /** The recorder, when there is a provider to record to (loaded on first need). */
   #wanted(): Recorder | Promise<Recorder> | undefined {
     const s = this.#settings;
-    if (s.telemetry === false) return undefined;
+    if (s.telemetry === false || this.#load === undefined) return undefined;
     if (!s.tracerProvider && !s.meterProvider) {
       const slot = otelSlot();
       if (!slot?.trace && !slot?.metrics) return undefined;
     }
-    return (this.#recorder ??= import('./telemetry-record').then((m) => (this.#recorder = new m.Recorder(s))));
+    return (this.#recorder ??= this.#load().then((m) => (this.#recorder = new m.Recorder(s))));
   }
 
   /** Runs one logical call inside its trace (a CLIENT span, metrics), when there is a provider. */
@@ -96,3 +106,11 @@ export class Telemetry {
     return r === undefined ? verify() : Promise.resolve(r).then((x) => x.webhook(verify));
   }
 }
+
+/**
+ * The OpenTelemetry recorder, for a {@link CrossborderCore}: `new CrossborderCore(options, { telemetry: openTelemetry })`
+ * records spans and metrics exactly as `Crossborder` does (to the `tracerProvider`/`meterProvider` of the
+ * options, or the ones registered globally). `Crossborder` always has it; a core without it records nothing
+ * and its bundle holds none of that code.
+ */
+export const openTelemetry: TelemetryRecorder = () => import('./telemetry-record');

@@ -2,7 +2,7 @@ import type { APIPromise } from '../core/api-promise';
 import type { ListOptions, RequestOptions, SignedRequestOptions } from '../core/options';
 import type { PagePromise } from '../core/pagination';
 import { APIResource } from '../core/resource';
-import { operations as op } from '../generated/operations';
+import * as op from '../generated/operations';
 import type {
   ExternalAccount,
   ExternalAccountCreateParams,

@@ -2,7 +2,7 @@ import type { APIPromise } from '../core/api-promise';
 import type { RequestOptions, SignedRequestOptions } from '../core/options';
 import { APIResource } from '../core/resource';
 import { ValidationError } from '../core/errors';
-import { operations as op } from '../generated/operations';
+import * as op from '../generated/operations';
 import type {
   Credential,
   CredentialChallengeParams,

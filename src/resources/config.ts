@@ -1,7 +1,7 @@
 import type { APIPromise } from '../core/api-promise';
 import type { RequestOptions, SignedRequestOptions } from '../core/options';
 import { APIResource } from '../core/resource';
-import { operations as op } from '../generated/operations';
+import * as op from '../generated/operations';
 import type { PlatformConfig, PlatformConfigUpdateParams } from '../types';
 
 /** The platform configuration: UMA domain, webhook endpoint, supported currencies. */

@@ -1,7 +1,7 @@
 import type { APIPromise } from '../core/api-promise';
 import type { SignedRequestOptions } from '../core/options';
 import { APIResource } from '../core/resource';
-import { operations as op } from '../generated/operations';
+import * as op from '../generated/operations';
 import type { Invitation, InvitationCreateParams } from '../types';
 
 /** UMA invitations. */

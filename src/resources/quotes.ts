@@ -4,7 +4,7 @@ import { APIConnectionError, QuoteExpiredError, ValidationError, type Validation
 import { unknownOutcomeHint } from '../core/retry';
 import type { RequestOptions, SignedRequestOptions } from '../core/options';
 import { APIResource } from '../core/resource';
-import { operations as op } from '../generated/operations';
+import * as op from '../generated/operations';
 import type { IncomingTransaction, Quote, QuoteCreateParams, TransferInCreateParams } from '../types';
 
 /** Quote statuses reached only through execution (or expiry): nothing left for createAndExecute to do. */

@@ -1,7 +1,7 @@
 import type { APIPromise } from '../core/api-promise';
 import type { RequestOptions } from '../core/options';
 import { APIResource } from '../core/resource';
-import { operations as op } from '../generated/operations';
+import * as op from '../generated/operations';
 import type { ExternalAccountLookupParams, ReceiverLookup, ReceiverLookupParams } from '../types';
 
 /** Receiver lookups: what a receiver accepts, and the `lookupId` a quote to them needs. */

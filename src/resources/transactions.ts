@@ -4,7 +4,7 @@ import type { ListOptions, RequestOptions, SignedRequestOptions } from '../core/
 import type { PagePromise } from '../core/pagination';
 import { APIResource } from '../core/resource';
 import { MAX_TIMEOUT_MS } from '../core/settings';
-import { operations as op } from '../generated/operations';
+import * as op from '../generated/operations';
 import type {
   IncomingTransaction,
   Transaction,

@@ -1,7 +1,7 @@
 import type { ListOptions } from '../core/options';
 import type { PagePromise } from '../core/pagination';
 import { APIResource } from '../core/resource';
-import { operations as op } from '../generated/operations';
+import * as op from '../generated/operations';
 import type { Verification, VerificationListParams } from '../types';
 
 /** KYC/KYB verifications. */

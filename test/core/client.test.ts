@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import { useMswServer } from '../helpers/msw';
 import * as z from 'zod/mini';
-import { CoreClient, normalizeBaseUrl } from '../../src/core/client';
+import { CrossborderCore, normalizeBaseUrl } from '../../src/core/client';
 import {
   APIError,
   AuthenticationError,
@@ -27,9 +27,9 @@ describe('configuration', () => {
   it('missing credentials fail at construction with a clear error', () => {
     vi.stubEnv('CROSSBORDER_TOKEN_ID', '');
     vi.stubEnv('CROSSBORDER_CLIENT_SECRET', '');
-    expect(() => new CoreClient({ clientSecret: 'x' })).toThrow(/Missing tokenId.*CROSSBORDER_TOKEN_ID/);
-    expect(() => new CoreClient({ tokenId: 'x' })).toThrow(/Missing clientSecret.*CROSSBORDER_CLIENT_SECRET/);
-    expect(() => new CoreClient({ tokenId: 'x' })).toThrow(ConfigurationError);
+    expect(() => new CrossborderCore({ clientSecret: 'x' })).toThrow(/Missing tokenId.*CROSSBORDER_TOKEN_ID/);
+    expect(() => new CrossborderCore({ tokenId: 'x' })).toThrow(/Missing clientSecret.*CROSSBORDER_CLIENT_SECRET/);
+    expect(() => new CrossborderCore({ tokenId: 'x' })).toThrow(ConfigurationError);
   });
 
   it('reads defaults from the environment', () => {
@@ -37,7 +37,7 @@ describe('configuration', () => {
     vi.stubEnv('CROSSBORDER_CLIENT_SECRET', 'sec_env');
     vi.stubEnv('CROSSBORDER_BASE_URL', 'http://127.0.0.1:4010/');
     vi.stubEnv('CROSSBORDER_WEBHOOK_PUBLIC_KEY', 'abcd');
-    const c = new CoreClient();
+    const c = new CrossborderCore();
     expect(c.baseUrl).toBe('http://127.0.0.1:4010/2025-10-13');
     expect(c.webhookPublicKey).toBe('abcd');
   });

@@ -19,7 +19,7 @@ const GUIDES: Record<string, string | undefined> = {
   'docs/wallet.md': 'examples/guides/wallet',
   'docs/testing.md': 'test/docs/testing',
   'docs/observability.md': 'test/telemetry/guide',
-  'docs/performance.md': undefined,
+  'docs/performance.md': 'examples/guides/performance',
   'docs/README.md': undefined,
   'README.md': undefined,
 };

@@ -1,6 +1,6 @@
 /** Test clients: recorded sleeps instead of timers, and synthetic operations independent of the document. */
 import { Crossborder } from '../../src/client';
-import { CoreClient, type Operation } from '../../src/core/client';
+import { CrossborderCore, type Operation } from '../../src/core/client';
 import type { ClientOptions } from '../../src/core/options';
 
 export const SECRET = 'sk_test_SUPER_SECRET_VALUE_123';
@@ -16,7 +16,7 @@ export function recordedSleep(sleeps: number[]): NonNullable<ClientOptions['slee
 /** A core client with test credentials against https://api.test.invalid; `sleeps` records its waits. */
 export function testClient(options: ClientOptions = {}) {
   const sleeps: number[] = [];
-  const client = new CoreClient({ tokenId: 'tok_test', clientSecret: SECRET, baseUrl: 'https://api.test.invalid', sleep: recordedSleep(sleeps), ...options });
+  const client = new CrossborderCore({ tokenId: 'tok_test', clientSecret: SECRET, baseUrl: 'https://api.test.invalid', sleep: recordedSleep(sleeps), ...options });
   return { client, sleeps };
 }
 

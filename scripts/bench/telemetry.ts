@@ -12,6 +12,7 @@
  *   npx tsx scripts/bench/telemetry.ts [--rounds 20] [--requests 300]
  */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,8 +49,9 @@ function buildToday(): { dir: string; commit: string } {
   const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
   const added = git('log', '--diff-filter=A', '--format=%H', '--', 'src/core/telemetry.ts').split('\n').pop();
   const commit = added ? git('rev-parse', '--short', `${added}^`) : git('rev-parse', '--short', 'HEAD');
-  const dir = join(tmpdir(), `crossborder-bench-today-${commit}`);
-  if (!existsSync(join(dir, 'dist/index.js'))) {
+  // One build per checkout: it resolves its dependencies through a link to this checkout's node_modules.
+  const dir = join(tmpdir(), `crossborder-bench-today-${commit}-${createHash('sha256').update(root).digest('hex').slice(0, 8)}`);
+  if (!existsSync(join(dir, 'dist/index.js')) || !existsSync(join(dir, 'node_modules/openapi-fetch'))) {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     execFileSync('sh', ['-c', `git archive ${commit} src | tar -x -C ${JSON.stringify(dir)}`], { cwd: root });

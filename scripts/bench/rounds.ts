@@ -55,17 +55,46 @@ export async function perRequest(fn: () => PromiseLike<unknown>, requests: numbe
 }
 
 /**
+ * One round of `requests` requests of every contender, taking turns request by request (who goes
+ * first rotates), each request timed: every contender meets the same moments of a machine others
+ * share, a few milliseconds apart rather than a whole block apart. Each contender's measure, in order.
+ */
+export async function turnByTurn(contenders: readonly (() => PromiseLike<unknown>)[], requests: number): Promise<PerRequest[]> {
+  const n = contenders.length;
+  const wall = new Float64Array(n);
+  const cpu = new Float64Array(n);
+  for (let i = 0; i < requests; i++) {
+    for (let j = 0; j < n; j++) {
+      const k = (i + j) % n;
+      const cpu0 = process.cpuUsage();
+      const t0 = performance.now();
+      await contenders[k]!();
+      wall[k] = wall[k]! + performance.now() - t0;
+      const used = process.cpuUsage(cpu0);
+      cpu[k] = cpu[k]! + used.user + used.system;
+    }
+  }
+  return contenders.map((_, k) => ({ wall: (wall[k]! * 1000) / requests, cpu: cpu[k]! / requests, rps: (requests * 1000) / wall[k]! }));
+}
+
+/**
  * The per-request comparison of the request benchmarks: warms every contender up (`warmup` requests
- * each, `inFlight` at a time), then runs them in interleaved rounds of `requests` requests; each
- * contender's rounds, in the contenders' order, and the load before and after.
+ * each, `inFlight` at a time), then runs `rounds` rounds of `requests` requests each: a block per
+ * contender in turn (`turns: 'block'`, rotating who goes first), or, one at a time, request by
+ * request (`turns: 'request'`, {@link turnByTurn}). Each contender's rounds, in the contenders'
+ * order, and the load before and after.
  */
 export async function compareRequests(
   contenders: readonly (() => PromiseLike<unknown>)[],
-  { rounds, requests, inFlight = 1, warmup = 300 }: { rounds: number; requests: number; inFlight?: number; warmup?: number },
+  { rounds, requests, inFlight = 1, warmup = 300, turns = 'block' }: { rounds: number; requests: number; inFlight?: number; warmup?: number; turns?: 'block' | 'request' },
 ): Promise<{ results: PerRequest[][]; load: [number, number] }> {
   for (const fn of contenders) await perRequest(fn, warmup, inFlight); // compiled code, the socket pool
   const before = load1();
-  const results = await interleaved(rounds, contenders.map((fn) => () => perRequest(fn, requests, inFlight)));
+  let results: PerRequest[][];
+  if (turns === 'request' && inFlight === 1) {
+    results = contenders.map(() => []);
+    for (let round = 0; round < rounds; round++) (await turnByTurn(contenders, requests)).forEach((r, k) => results[k]!.push(r));
+  } else results = await interleaved(rounds, contenders.map((fn) => () => perRequest(fn, requests, inFlight)));
   return { results, load: [before, load1()] };
 }
 

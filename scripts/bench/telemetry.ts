@@ -9,9 +9,11 @@
  * - on: dist/ with a real tracer provider (sdk-trace-base), a batch span processor and an exporter
  *   that drops what it is given, so the figure is the SDK's cost, not an exporter's.
  *
- * Each ratio is the median of the per-round ratios, with the lowest and highest round beside it.
+ * Each round runs the four contenders request by request, taking turns (`--blocks`: a block of
+ * requests each, in turn), so that all four meet the same moments of a machine others share. Each
+ * ratio is the median of the per-round ratios, with the lowest and highest round beside it.
  *
- *   npx tsx scripts/bench/telemetry.ts [--rounds 20] [--requests 300] [--json]
+ *   npx tsx scripts/bench/telemetry.ts [--rounds 20] [--requests 300] [--blocks] [--json]
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -96,7 +98,7 @@ export async function benchTelemetry(rounds = arg('rounds', 20), requests = arg(
     REQUESTS,
     async ([name, kind]): Promise<TelemetryRow> => {
       const call = (cb: (typeof clients)['off']) => (kind === 'get' ? () => cb.customers.list({ limit: 20 }) : () => cb.quotes.create(params));
-      const { results, load } = await compareRequests([call(clients.today as never), call(clients.off), call(clients.disabled), call(clients.on)], { rounds, requests });
+      const { results, load } = await compareRequests([call(clients.today as never), call(clients.off), call(clients.disabled), call(clients.on)], { rounds, requests, turns: process.argv.includes('--blocks') ? 'block' : 'request' });
       const [t, o, d, n] = results as [PerRequest[], PerRequest[], PerRequest[], PerRequest[]];
       await provider.forceFlush();
       const ratios = {

@@ -1,13 +1,17 @@
 /**
  * What the built-in OpenTelemetry support costs per request (issue 24), on dist/, as ratios within
- * one run (contenders interleaved, same loopback server, same requests as client.ts):
+ * one run (contenders interleaved, same loopback server, same requests as client.ts), tracing on
+ * taken apart:
  *
  * - today: the SDK as it was before telemetry (the parent of the commit that added
  *   src/core/telemetry.ts), built from git with the main entry's bundler options;
  * - off: dist/, no provider registered (what every user without OpenTelemetry runs);
  * - disabled: dist/ with `telemetry: false`;
  * - on: dist/ with a real tracer provider (sdk-trace-base), a batch span processor and an exporter
- *   that drops what it is given, so the figure is the SDK's cost, not an exporter's.
+ *   that drops what it is given, so the figure is the SDK's cost, not an exporter's;
+ * - no-op tracer: dist/ with a tracer provider whose spans record nothing (but say they do), so that
+ *   the SDK does all its own recording work: `no-op ÷ off` is what this SDK adds, `on ÷ no-op`
+ *   what OpenTelemetry's span and batch processor add.
  *
  * Each round runs the four contenders request by request, taking turns (`--blocks`: a block of
  * requests each, in turn), so that all four meet the same moments of a machine others share. Each
@@ -34,18 +38,23 @@ export interface TelemetryRow {
   offUs: number;
   disabledUs: number;
   onUs: number;
+  noopUs: number;
   /** Medians of per-round ratios over `today`. */
   offRatio: number;
   disabledRatio: number;
   onRatio: number;
   /** Tracing on ÷ off: what recording costs, apart from anything else that changed since `today`. */
   onOverOff: number;
+  /** With a tracer whose spans do nothing ÷ off: the SDK's own recording (attributes, the key's hash, the trace's bookkeeping). */
+  noopOverOff: number;
+  /** On ÷ that: OpenTelemetry's span (ids, times, attribute checks) and its batch processor. */
+  onOverNoop: number;
   /** The same ratios of CPU time (user + system) per request: less sensitive than wall time to a machine others share. */
   offCpuRatio: number;
   disabledCpuRatio: number;
   onCpuRatio: number;
   /** The lowest and highest round of each wall-time ratio: the spread around its median. */
-  range: Record<'off' | 'disabled' | 'on' | 'onOverOff' | 'onCpu', [number, number]>;
+  range: Record<'off' | 'disabled' | 'on' | 'onOverOff' | 'noopOverOff' | 'onOverNoop' | 'onCpu', [number, number]>;
   spansExported: number;
   baseline: string;
   requestsPerContender: number;
@@ -86,11 +95,15 @@ export async function benchTelemetry(rounds = arg('rounds', 20), requests = arg(
   };
   const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(drop)] });
   const options = { tokenId: 'tok', clientSecret: 'sec', baseUrl: base, environment: 'sandbox' as const };
+  const context = { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: 1 };
+  const noopSpan = { spanContext: () => context, setAttribute: () => noopSpan, setAttributes: () => noopSpan, addEvent: () => noopSpan, setStatus: () => noopSpan, isRecording: () => true, end() {} };
+  const noopTracer = { startSpan: () => noopSpan };
   const clients = {
     today: new TodaysCrossborder(options),
     off: new Crossborder(options),
     disabled: new Crossborder({ ...options, telemetry: false }),
     on: new Crossborder({ ...options, tracerProvider: provider }),
+    noop: new Crossborder({ ...options, tracerProvider: { getTracer: () => noopTracer } }),
   };
   const params = requestExample('createQuote');
 
@@ -98,14 +111,17 @@ export async function benchTelemetry(rounds = arg('rounds', 20), requests = arg(
     REQUESTS,
     async ([name, kind]): Promise<TelemetryRow> => {
       const call = (cb: (typeof clients)['off']) => (kind === 'get' ? () => cb.customers.list({ limit: 20 }) : () => cb.quotes.create(params));
-      const { results, load } = await compareRequests([call(clients.today as never), call(clients.off), call(clients.disabled), call(clients.on)], { rounds, requests, turns: process.argv.includes('--blocks') ? 'block' : 'request' });
-      const [t, o, d, n] = results as [PerRequest[], PerRequest[], PerRequest[], PerRequest[]];
+      const contenders = [call(clients.today as never), call(clients.off), call(clients.disabled), call(clients.on), call(clients.noop)];
+      const { results, load } = await compareRequests(contenders, { rounds, requests, turns: process.argv.includes('--blocks') ? 'block' : 'request' });
+      const [t, o, d, n, z] = results as [PerRequest[], PerRequest[], PerRequest[], PerRequest[], PerRequest[]];
       await provider.forceFlush();
       const ratios = {
         off: ratioSpread(of(t, 'wall'), of(o, 'wall')),
         disabled: ratioSpread(of(t, 'wall'), of(d, 'wall')),
         on: ratioSpread(of(t, 'wall'), of(n, 'wall')),
         onOverOff: ratioSpread(of(o, 'wall'), of(n, 'wall')),
+        noopOverOff: ratioSpread(of(o, 'wall'), of(z, 'wall')),
+        onOverNoop: ratioSpread(of(z, 'wall'), of(n, 'wall')),
         onCpu: ratioSpread(of(t, 'cpu'), of(n, 'cpu')),
       };
       return {
@@ -114,10 +130,13 @@ export async function benchTelemetry(rounds = arg('rounds', 20), requests = arg(
         offUs: median(of(o, 'wall')),
         disabledUs: median(of(d, 'wall')),
         onUs: median(of(n, 'wall')),
+        noopUs: median(of(z, 'wall')),
         offRatio: ratios.off.median,
         disabledRatio: ratios.disabled.median,
         onRatio: ratios.on.median,
         onOverOff: ratios.onOverOff.median,
+        noopOverOff: ratios.noopOverOff.median,
+        onOverNoop: ratios.onOverNoop.median,
         offCpuRatio: medianRatio(of(t, 'cpu'), of(o, 'cpu')),
         disabledCpuRatio: medianRatio(of(t, 'cpu'), of(d, 'cpu')),
         onCpuRatio: ratios.onCpu.median,
@@ -126,6 +145,8 @@ export async function benchTelemetry(rounds = arg('rounds', 20), requests = arg(
           disabled: [ratios.disabled.min, ratios.disabled.max],
           on: [ratios.on.min, ratios.on.max],
           onOverOff: [ratios.onOverOff.min, ratios.onOverOff.max],
+          noopOverOff: [ratios.noopOverOff.min, ratios.noopOverOff.max],
+          onOverNoop: [ratios.onOverNoop.min, ratios.onOverNoop.max],
           onCpu: [ratios.onCpu.min, ratios.onCpu.max],
         },
         spansExported: exported,
@@ -148,8 +169,8 @@ await main(
   import.meta.url,
   () => benchTelemetry(),
   (r) =>
-      `${r.name}: today (${r.baseline}) ${r.todayUs.toFixed(0)} µs, off ${r.offUs.toFixed(0)} µs, telemetry:false ${r.disabledUs.toFixed(0)} µs, on ${r.onUs.toFixed(0)} µs; ` +
+      `${r.name}: today (${r.baseline}) ${r.todayUs.toFixed(0)} µs, off ${r.offUs.toFixed(0)} µs, telemetry:false ${r.disabledUs.toFixed(0)} µs, on ${r.onUs.toFixed(0)} µs, no-op tracer ${r.noopUs.toFixed(0)} µs; ` +
       `off ÷ today ${spread(r.offRatio, r.range.off)} (CPU ${r.offCpuRatio.toFixed(3)}×), telemetry:false ÷ today ${spread(r.disabledRatio, r.range.disabled)} (CPU ${r.disabledCpuRatio.toFixed(3)}×), ` +
-      `on ÷ today ${spread(r.onRatio, r.range.on)} (CPU ${spread(r.onCpuRatio, r.range.onCpu)}), on ÷ off ${spread(r.onOverOff, r.range.onOverOff)}; ${r.spansExported} spans exported; ` +
+      `on ÷ today ${spread(r.onRatio, r.range.on)} (CPU ${spread(r.onCpuRatio, r.range.onCpu)}), on ÷ off ${spread(r.onOverOff, r.range.onOverOff)} (no-op tracer ÷ off ${spread(r.noopOverOff, r.range.noopOverOff)}, on ÷ no-op tracer ${spread(r.onOverNoop, r.range.onOverNoop)}); ${r.spansExported} spans exported; ` +
       `${r.requestsPerContender} requests per contender; load ${loadText(r.load)}`,
 );

@@ -447,8 +447,8 @@ export function sha256Prefix(text: string): string {
   const encoded = ascii ? undefined : (utf8 ??= new TextEncoder()).encode(text);
   if (encoded) length = encoded.length;
   const size = (((length + 8) >>> 6) + 1) << 6; // the bytes, 0x80, the zeros, the 64-bit bit length
-  if (message.length < size) message = new Uint8Array(size);
-  const m = message;
+  // The buffer grows to the longest key seen, up to 4 KiB; a longer text gets a buffer of its own.
+  const m = size <= message.length ? message : size <= 4096 ? (message = new Uint8Array(size)) : new Uint8Array(size);
   if (encoded) m.set(encoded);
   else for (let i = 0; i < length; i++) m[i] = text.charCodeAt(i);
   m[length] = 0x80;

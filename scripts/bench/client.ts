@@ -13,7 +13,7 @@ import type { paths } from '../../src/generated/types';
 import { requestExample } from '../../test/helpers/document';
 import { startChildServer } from './child-server';
 import { loadSdk } from './dist';
-import { arg, interleaved, isMain, load1, median, medianRatio } from './rounds';
+import { arg, compareRequests, loadText, main, median, medianRatio, of, type PerRequest, REQUESTS, rowsOf } from './rounds';
 import { TIMEOUT_MS, timeoutDispatcher } from './timeouts';
 
 export interface Contender {
@@ -74,59 +74,36 @@ export async function benchClient(rounds = arg('rounds', 40), requests = arg('re
     sdk: kind === 'get' ? () => cb.customers.list({ limit: 20 }) : () => cb.quotes.create(params),
   });
 
-  async function measure(fn: () => PromiseLike<unknown>): Promise<{ wall: number; cpu: number }> {
-    const cpu0 = process.cpuUsage();
-    const t0 = performance.now();
-    for (let i = 0; i < requests; i++) await fn();
-    const wall = ((performance.now() - t0) * 1000) / requests;
-    const c = process.cpuUsage(cpu0);
-    return { wall, cpu: (c.user + c.system) / requests };
-  }
-
-  const rows: RequestRow[] = [];
-  try {
-    for (const [name, kind] of [
-      ['GET list, first page (20 customers)', 'get'],
-      ['POST quote create', 'post'],
-    ] as const) {
+  return rowsOf(
+    REQUESTS,
+    async ([name, kind]): Promise<RequestRow> => {
       const c = contenders(kind);
-      const order = [c.raw, c.rawSignal, c.openapiFetch, c.sdk];
-      for (let i = 0; i < 300; i++) for (const fn of order) await fn(); // warm up every path and the socket pool
-      const before = load1();
-      const [r, s, o, k] = await interleaved(rounds, order.map((fn) => () => measure(fn)));
-      const wall = (xs: { wall: number }[]) => xs.map((x) => x.wall);
-      const cpu = (xs: { cpu: number }[]) => xs.map((x) => x.cpu);
-      const summary = (xs: { wall: number; cpu: number }[]): Contender => ({ wallUs: median(wall(xs)), cpuUs: median(cpu(xs)) });
-      rows.push({
+      const { results, load } = await compareRequests([c.raw, c.rawSignal, c.openapiFetch, c.sdk], { rounds, requests });
+      const [r, s, o, k] = results as [PerRequest[], PerRequest[], PerRequest[], PerRequest[]];
+      const summary = (xs: PerRequest[]): Contender => ({ wallUs: median(of(xs, 'wall')), cpuUs: median(of(xs, 'cpu')) });
+      return {
         name,
-        raw: summary(r!),
-        rawSignal: summary(s!),
-        openapiFetch: summary(o!),
-        sdk: summary(k!),
-        sdkRatio: medianRatio(wall(r!), wall(k!)),
-        sdkCpuRatio: medianRatio(cpu(r!), cpu(k!)),
-        openapiFetchRatio: medianRatio(wall(r!), wall(o!)),
-        rawSignalRatio: medianRatio(wall(r!), wall(s!)),
-        sdkOverOpenapiFetch: medianRatio(wall(o!), wall(k!)),
+        raw: summary(r),
+        rawSignal: summary(s),
+        openapiFetch: summary(o),
+        sdk: summary(k),
+        sdkRatio: medianRatio(of(r, 'wall'), of(k, 'wall')),
+        sdkCpuRatio: medianRatio(of(r, 'cpu'), of(k, 'cpu')),
+        openapiFetchRatio: medianRatio(of(r, 'wall'), of(o, 'wall')),
+        rawSignalRatio: medianRatio(of(r, 'wall'), of(s, 'wall')),
+        sdkOverOpenapiFetch: medianRatio(of(o, 'wall'), of(k, 'wall')),
         requestsPerContender: rounds * requests,
-        load: [before, load1()],
-      });
-    }
-  } finally {
-    stop();
-  }
-  return rows;
+        load,
+      };
+    },
+    stop,
+  );
 }
 
-if (isMain(import.meta.url)) {
-  const rows = await benchClient();
-  if (process.argv.includes('--json')) console.log(JSON.stringify(rows));
-  else {
-    for (const r of rows) {
-      console.log(
-        `${r.name}: raw ${r.raw.wallUs.toFixed(0)} µs, raw+signal ${r.rawSignal.wallUs.toFixed(0)} µs, openapi-fetch ${r.openapiFetch.wallUs.toFixed(0)} µs, SDK ${r.sdk.wallUs.toFixed(0)} µs; ` +
-          `SDK ÷ raw ${r.sdkRatio.toFixed(3)}× (CPU ${r.sdkCpuRatio.toFixed(3)}×), openapi-fetch ÷ raw ${r.openapiFetchRatio.toFixed(3)}×, SDK ÷ openapi-fetch ${r.sdkOverOpenapiFetch.toFixed(3)}×, raw+signal ÷ raw ${r.rawSignalRatio.toFixed(3)}×; load ${r.load.map((l) => l.toFixed(2)).join(' → ')}`,
-      );
-    }
-  }
-}
+await main(
+  import.meta.url,
+  () => benchClient(),
+  (r) =>
+      `${r.name}: raw ${r.raw.wallUs.toFixed(0)} µs, raw+signal ${r.rawSignal.wallUs.toFixed(0)} µs, openapi-fetch ${r.openapiFetch.wallUs.toFixed(0)} µs, SDK ${r.sdk.wallUs.toFixed(0)} µs; ` +
+      `SDK ÷ raw ${r.sdkRatio.toFixed(3)}× (CPU ${r.sdkCpuRatio.toFixed(3)}×), openapi-fetch ÷ raw ${r.openapiFetchRatio.toFixed(3)}×, SDK ÷ openapi-fetch ${r.sdkOverOpenapiFetch.toFixed(3)}×, raw+signal ÷ raw ${r.rawSignalRatio.toFixed(3)}×; load ${loadText(r.load)}`,
+);

@@ -10,7 +10,7 @@ import createClient from 'openapi-fetch';
 import type { paths } from '../../src/generated/types';
 import { startChildServer } from './child-server';
 import { loadSdk } from './dist';
-import { arg, interleaved, isMain, load1, median, medianRatio } from './rounds';
+import { arg, compareRequests, loadText, main, median, medianRatio, of, type PerRequest, rowsOf } from './rounds';
 import { TIMEOUT_MS, timeoutDispatcher } from './timeouts';
 
 export interface ConcurrencyRow {
@@ -47,56 +47,33 @@ export async function benchConcurrency(levels = [16, 64, 256], rounds = arg('rou
     () => cb.customers.list({ limit: 20 }),
   ];
 
-  /** `requests` calls by `inFlight` workers; requests per second and CPU per request. */
-  async function run(fn: () => PromiseLike<unknown>, inFlight: number): Promise<{ rps: number; cpu: number }> {
-    let next = 0;
-    const cpu0 = process.cpuUsage();
-    const t0 = performance.now();
-    await Promise.all(
-      Array.from({ length: inFlight }, async () => {
-        while (next++ < requests) await fn();
-      }),
-    );
-    const seconds = (performance.now() - t0) / 1000;
-    const c = process.cpuUsage(cpu0);
-    return { rps: requests / seconds, cpu: (c.user + c.system) / requests };
-  }
-
-  const rows: ConcurrencyRow[] = [];
-  try {
-    for (const inFlight of levels) {
-      for (const fn of contenders) await run(fn, inFlight); // warm up: compiled code, a socket per worker
-      const before = load1();
-      const [r, o, s] = await interleaved(rounds, contenders.map((fn) => () => run(fn, inFlight)));
-      const rps = (xs: { rps: number }[]) => xs.map((x) => x.rps);
-      rows.push({
+  return rowsOf(
+    levels,
+    async (inFlight): Promise<ConcurrencyRow> => {
+      // Warmed up with a full run each: compiled code, a socket per worker.
+      const { results, load } = await compareRequests(contenders, { rounds, requests, inFlight, warmup: requests });
+      const [r, o, s] = results as [PerRequest[], PerRequest[], PerRequest[]];
+      return {
         inFlight,
-        rawRps: median(rps(r!)),
-        openapiFetchRps: median(rps(o!)),
-        sdkRps: median(rps(s!)),
-        sdkRatio: medianRatio(rps(r!), rps(s!)),
-        openapiFetchRatio: medianRatio(rps(r!), rps(o!)),
-        rawCpuUs: median(r!.map((x) => x.cpu)),
-        sdkCpuUs: median(s!.map((x) => x.cpu)),
+        rawRps: median(of(r, 'rps')),
+        openapiFetchRps: median(of(o, 'rps')),
+        sdkRps: median(of(s, 'rps')),
+        sdkRatio: medianRatio(of(r, 'rps'), of(s, 'rps')),
+        openapiFetchRatio: medianRatio(of(r, 'rps'), of(o, 'rps')),
+        rawCpuUs: median(of(r, 'cpu')),
+        sdkCpuUs: median(of(s, 'cpu')),
         requestsPerContender: rounds * requests,
-        load: [before, load1()],
-      });
-    }
-  } finally {
-    stop();
-  }
-  return rows;
+        load,
+      };
+    },
+    stop,
+  );
 }
 
-if (isMain(import.meta.url)) {
-  const rows = await benchConcurrency();
-  if (process.argv.includes('--json')) console.log(JSON.stringify(rows));
-  else {
-    for (const r of rows) {
-      console.log(
-        `${String(r.inFlight).padStart(3)} in flight: raw ${r.rawRps.toFixed(0)}/s, openapi-fetch ${r.openapiFetchRps.toFixed(0)}/s, SDK ${r.sdkRps.toFixed(0)}/s; ` +
-          `SDK ÷ raw ${r.sdkRatio.toFixed(3)}×, openapi-fetch ÷ raw ${r.openapiFetchRatio.toFixed(3)}×; CPU/request raw ${r.rawCpuUs.toFixed(0)} µs, SDK ${r.sdkCpuUs.toFixed(0)} µs; load ${r.load.map((l) => l.toFixed(2)).join(' → ')}`,
-      );
-    }
-  }
-}
+await main(
+  import.meta.url,
+  () => benchConcurrency(),
+  (r) =>
+      `${String(r.inFlight).padStart(3)} in flight: raw ${r.rawRps.toFixed(0)}/s, openapi-fetch ${r.openapiFetchRps.toFixed(0)}/s, SDK ${r.sdkRps.toFixed(0)}/s; ` +
+      `SDK ÷ raw ${r.sdkRatio.toFixed(3)}×, openapi-fetch ÷ raw ${r.openapiFetchRatio.toFixed(3)}×; CPU/request raw ${r.rawCpuUs.toFixed(0)} µs, SDK ${r.sdkCpuUs.toFixed(0)} µs; load ${loadText(r.load)}`,
+);

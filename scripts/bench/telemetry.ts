@@ -1,17 +1,26 @@
 /**
  * What the built-in OpenTelemetry support costs per request (issue 24), on dist/, as ratios within
- * one run (contenders interleaved, same loopback server, same requests as client.ts):
+ * one run (contenders interleaved, same loopback server, same requests as client.ts), tracing on
+ * taken apart:
  *
  * - today: the SDK as it was before telemetry (the parent of the commit that added
  *   src/core/telemetry.ts), built from git with the main entry's bundler options;
  * - off: dist/, no provider registered (what every user without OpenTelemetry runs);
  * - disabled: dist/ with `telemetry: false`;
  * - on: dist/ with a real tracer provider (sdk-trace-base), a batch span processor and an exporter
- *   that drops what it is given, so the figure is the SDK's cost, not an exporter's.
+ *   that drops what it is given, so the figure is the SDK's cost, not an exporter's;
+ * - no-op tracer: dist/ with a tracer provider whose spans record nothing (but say they do), so that
+ *   the SDK does all its own recording work: `no-op ÷ off` is what this SDK adds, `on ÷ no-op`
+ *   what OpenTelemetry's span and batch processor add.
  *
- *   npx tsx scripts/bench/telemetry.ts [--rounds 20] [--requests 300]
+ * Each round runs the four contenders request by request, taking turns (`--blocks`: a block of
+ * requests each, in turn), so that all four meet the same moments of a machine others share. Each
+ * ratio is the median of the per-round ratios, with the lowest and highest round beside it.
+ *
+ *   npx tsx scripts/bench/telemetry.ts [--rounds 20] [--requests 300] [--blocks] [--json]
  */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +29,7 @@ import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanEx
 import { requestExample } from '../../test/helpers/document';
 import { startChildServer } from './child-server';
 import { loadSdk, root } from './dist';
-import { arg, interleaved, isMain, load1, median, medianRatio } from './rounds';
+import { arg, compareRequests, loadText, main, median, medianRatio, of, type PerRequest, ratioSpread, REQUESTS, rowsOf } from './rounds';
 
 export interface TelemetryRow {
   name: string;
@@ -29,14 +38,23 @@ export interface TelemetryRow {
   offUs: number;
   disabledUs: number;
   onUs: number;
+  noopUs: number;
   /** Medians of per-round ratios over `today`. */
   offRatio: number;
   disabledRatio: number;
   onRatio: number;
+  /** Tracing on ÷ off: what recording costs, apart from anything else that changed since `today`. */
+  onOverOff: number;
+  /** With a tracer whose spans do nothing ÷ off: the SDK's own recording (attributes, the key's hash, the trace's bookkeeping). */
+  noopOverOff: number;
+  /** On ÷ that: OpenTelemetry's span (ids, times, attribute checks) and its batch processor. */
+  onOverNoop: number;
   /** The same ratios of CPU time (user + system) per request: less sensitive than wall time to a machine others share. */
   offCpuRatio: number;
   disabledCpuRatio: number;
   onCpuRatio: number;
+  /** The lowest and highest round of each wall-time ratio: the spread around its median. */
+  range: Record<'off' | 'disabled' | 'on' | 'onOverOff' | 'noopOverOff' | 'onOverNoop' | 'onCpu', [number, number]>;
   spansExported: number;
   baseline: string;
   requestsPerContender: number;
@@ -48,8 +66,9 @@ function buildToday(): { dir: string; commit: string } {
   const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
   const added = git('log', '--diff-filter=A', '--format=%H', '--', 'src/core/telemetry.ts').split('\n').pop();
   const commit = added ? git('rev-parse', '--short', `${added}^`) : git('rev-parse', '--short', 'HEAD');
-  const dir = join(tmpdir(), `crossborder-bench-today-${commit}`);
-  if (!existsSync(join(dir, 'dist/index.js'))) {
+  // One build per checkout: it resolves its dependencies through a link to this checkout's node_modules.
+  const dir = join(tmpdir(), `crossborder-bench-today-${commit}-${createHash('sha256').update(root).digest('hex').slice(0, 8)}`);
+  if (!existsSync(join(dir, 'dist/index.js')) || !existsSync(join(dir, 'node_modules/openapi-fetch'))) {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     execFileSync('sh', ['-c', `git archive ${commit} src | tar -x -C ${JSON.stringify(dir)}`], { cwd: root });
@@ -76,72 +95,82 @@ export async function benchTelemetry(rounds = arg('rounds', 20), requests = arg(
   };
   const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(drop)] });
   const options = { tokenId: 'tok', clientSecret: 'sec', baseUrl: base, environment: 'sandbox' as const };
+  const context = { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: 1 };
+  const noopSpan = { spanContext: () => context, setAttribute: () => noopSpan, setAttributes: () => noopSpan, addEvent: () => noopSpan, setStatus: () => noopSpan, isRecording: () => true, end() {} };
+  const noopTracer = { startSpan: () => noopSpan };
   const clients = {
     today: new TodaysCrossborder(options),
     off: new Crossborder(options),
     disabled: new Crossborder({ ...options, telemetry: false }),
     on: new Crossborder({ ...options, tracerProvider: provider }),
+    noop: new Crossborder({ ...options, tracerProvider: { getTracer: () => noopTracer } }),
   };
   const params = requestExample('createQuote');
 
-  async function measure(fn: () => PromiseLike<unknown>): Promise<{ wall: number; cpu: number }> {
-    const cpu0 = process.cpuUsage();
-    const t0 = performance.now();
-    for (let i = 0; i < requests; i++) await fn();
-    const c = process.cpuUsage(cpu0);
-    return { wall: ((performance.now() - t0) * 1000) / requests, cpu: (c.user + c.system) / requests };
-  }
-  const wall = (xs: { wall: number }[]) => xs.map((x) => x.wall);
-  const cpu = (xs: { cpu: number }[]) => xs.map((x) => x.cpu);
-
-  const rows: TelemetryRow[] = [];
-  try {
-    for (const [name, kind] of [
-      ['GET list, first page (20 customers)', 'get'],
-      ['POST quote create', 'post'],
-    ] as const) {
+  return rowsOf(
+    REQUESTS,
+    async ([name, kind]): Promise<TelemetryRow> => {
       const call = (cb: (typeof clients)['off']) => (kind === 'get' ? () => cb.customers.list({ limit: 20 }) : () => cb.quotes.create(params));
-      const order = [call(clients.today as never), call(clients.off), call(clients.disabled), call(clients.on)];
-      for (let i = 0; i < 300; i++) for (const fn of order) await fn(); // warm up every path and the socket pool
-      const before = load1();
-      const [t, o, d, n] = await interleaved(rounds, order.map((fn) => () => measure(fn)));
+      const contenders = [call(clients.today as never), call(clients.off), call(clients.disabled), call(clients.on), call(clients.noop)];
+      const { results, load } = await compareRequests(contenders, { rounds, requests, turns: process.argv.includes('--blocks') ? 'block' : 'request' });
+      const [t, o, d, n, z] = results as [PerRequest[], PerRequest[], PerRequest[], PerRequest[], PerRequest[]];
       await provider.forceFlush();
-      rows.push({
+      const ratios = {
+        off: ratioSpread(of(t, 'wall'), of(o, 'wall')),
+        disabled: ratioSpread(of(t, 'wall'), of(d, 'wall')),
+        on: ratioSpread(of(t, 'wall'), of(n, 'wall')),
+        onOverOff: ratioSpread(of(o, 'wall'), of(n, 'wall')),
+        noopOverOff: ratioSpread(of(o, 'wall'), of(z, 'wall')),
+        onOverNoop: ratioSpread(of(z, 'wall'), of(n, 'wall')),
+        onCpu: ratioSpread(of(t, 'cpu'), of(n, 'cpu')),
+      };
+      return {
         name,
-        todayUs: median(wall(t!)),
-        offUs: median(wall(o!)),
-        disabledUs: median(wall(d!)),
-        onUs: median(wall(n!)),
-        offRatio: medianRatio(wall(t!), wall(o!)),
-        disabledRatio: medianRatio(wall(t!), wall(d!)),
-        onRatio: medianRatio(wall(t!), wall(n!)),
-        offCpuRatio: medianRatio(cpu(t!), cpu(o!)),
-        disabledCpuRatio: medianRatio(cpu(t!), cpu(d!)),
-        onCpuRatio: medianRatio(cpu(t!), cpu(n!)),
+        todayUs: median(of(t, 'wall')),
+        offUs: median(of(o, 'wall')),
+        disabledUs: median(of(d, 'wall')),
+        onUs: median(of(n, 'wall')),
+        noopUs: median(of(z, 'wall')),
+        offRatio: ratios.off.median,
+        disabledRatio: ratios.disabled.median,
+        onRatio: ratios.on.median,
+        onOverOff: ratios.onOverOff.median,
+        noopOverOff: ratios.noopOverOff.median,
+        onOverNoop: ratios.onOverNoop.median,
+        offCpuRatio: medianRatio(of(t, 'cpu'), of(o, 'cpu')),
+        disabledCpuRatio: medianRatio(of(t, 'cpu'), of(d, 'cpu')),
+        onCpuRatio: ratios.onCpu.median,
+        range: {
+          off: [ratios.off.min, ratios.off.max],
+          disabled: [ratios.disabled.min, ratios.disabled.max],
+          on: [ratios.on.min, ratios.on.max],
+          onOverOff: [ratios.onOverOff.min, ratios.onOverOff.max],
+          noopOverOff: [ratios.noopOverOff.min, ratios.noopOverOff.max],
+          onOverNoop: [ratios.onOverNoop.min, ratios.onOverNoop.max],
+          onCpu: [ratios.onCpu.min, ratios.onCpu.max],
+        },
         spansExported: exported,
         baseline: today.commit,
         requestsPerContender: rounds * requests,
-        load: [before, load1()],
-      });
-    }
-  } finally {
-    stop();
-    await provider.shutdown();
-  }
-  return rows;
+        load,
+      };
+    },
+    async () => {
+      stop();
+      await provider.shutdown();
+    },
+  );
 }
 
-if (isMain(import.meta.url)) {
-  const rows = await benchTelemetry();
-  if (process.argv.includes('--json')) console.log(JSON.stringify(rows));
-  else {
-    for (const r of rows) {
-      console.log(
-        `${r.name}: today (${r.baseline}) ${r.todayUs.toFixed(0)} µs, off ${r.offUs.toFixed(0)} µs, telemetry:false ${r.disabledUs.toFixed(0)} µs, on ${r.onUs.toFixed(0)} µs; ` +
-          `off ÷ today ${r.offRatio.toFixed(3)}× (CPU ${r.offCpuRatio.toFixed(3)}×), telemetry:false ÷ today ${r.disabledRatio.toFixed(3)}× (CPU ${r.disabledCpuRatio.toFixed(3)}×), ` +
-          `on ÷ today ${r.onRatio.toFixed(3)}× (CPU ${r.onCpuRatio.toFixed(3)}×); ${r.spansExported} spans exported; ` +
-          `${r.requestsPerContender} requests per contender; load ${r.load.map((l) => l.toFixed(2)).join(' → ')}`,
-      );
-    }
-  }
-}
+/** `1.012× [0.981–1.090]`: the median over the rounds, then the lowest and highest round. */
+const spread = (median: number, [min, max]: [number, number]) => `${median.toFixed(3)}× [${min.toFixed(3)}–${max.toFixed(3)}]`;
+
+await main(
+  import.meta.url,
+  () => benchTelemetry(),
+  (r) =>
+      `${r.name}: today (${r.baseline}) ${r.todayUs.toFixed(0)} µs, off ${r.offUs.toFixed(0)} µs, telemetry:false ${r.disabledUs.toFixed(0)} µs, on ${r.onUs.toFixed(0)} µs, no-op tracer ${r.noopUs.toFixed(0)} µs; ` +
+      `off ÷ today ${spread(r.offRatio, r.range.off)} (CPU ${r.offCpuRatio.toFixed(3)}×), telemetry:false ÷ today ${spread(r.disabledRatio, r.range.disabled)} (CPU ${r.disabledCpuRatio.toFixed(3)}×), ` +
+      `on ÷ today ${spread(r.onRatio, r.range.on)} (CPU ${spread(r.onCpuRatio, r.range.onCpu)}), on ÷ off ${spread(r.onOverOff, r.range.onOverOff)} (no-op tracer ÷ off ${spread(r.noopOverOff, r.range.noopOverOff)}, on ÷ no-op tracer ${spread(r.onOverNoop, r.range.onOverNoop)}); ${r.spansExported} spans exported; ` +
+      `${r.requestsPerContender} requests per contender; load ${loadText(r.load)}`,
+);

@@ -78,7 +78,10 @@ class RootContext implements ContextLike {
 }
 const ROOT = new RootContext();
 
-const otelGlobal = () => (globalThis as Record<symbol, unknown>)[Symbol.for('opentelemetry.js.api.1')] as (OtelGlobal & { context?: { active(): ContextLike; with<R>(context: ContextLike, fn: () => R): R } }) | undefined;
+const otelGlobal = () =>
+  (globalThis as Record<symbol, unknown>)[Symbol.for('opentelemetry.js.api.1')] as
+    | (OtelGlobal & { context?: { active(): ContextLike; with<A extends unknown[], R>(context: ContextLike, fn: (...args: A) => R, thisArg?: unknown, ...args: A): R } })
+    | undefined;
 
 /** What records: the providers' tracer and instruments, made once per provider seen. */
 export class Recorder {
@@ -91,10 +94,12 @@ export class Recorder {
   #tracer: TracerLike | undefined;
   #meterFrom: MeterProviderLike | undefined;
   #instruments: Instruments | undefined;
+  /** What every call of an operation records alike, by operation id (made on its first call). */
+  readonly #ops = new Map<string, Op>();
   /** @internal */
   readonly propagate: boolean;
-  /** @internal `server.address` and `server.port` of the base address. */
-  readonly server: Attributes;
+  /** `server.address` and `server.port` of the base address. */
+  readonly #server: Attributes;
 
   constructor(options: TelemetrySettings) {
     const { baseUrl = 'http://localhost', version = '' } = options;
@@ -104,7 +109,7 @@ export class Recorder {
     this.#version = version;
     this.propagate = typeof options.telemetry === 'object' && options.telemetry?.propagateContext === true;
     const url = new URL(baseUrl);
-    this.server = { 'server.address': url.hostname, 'server.port': Number(url.port) || (url.protocol === 'https:' ? 443 : 80) };
+    this.#server = { 'server.address': url.hostname, 'server.port': Number(url.port) || (url.protocol === 'https:' ? 443 : 80) };
   }
 
   /** The tracer to use now, if any. */
@@ -148,8 +153,19 @@ export class Recorder {
     const tracer = this.tracer();
     const instruments = this.#off ? undefined : this.#meters();
     if (tracer === undefined && instruments === undefined) return run(undefined);
-    const trace = new CallTrace(this, tracer, instruments, method, template, operationId, link);
-    return trace.end(trace.run(() => run(trace)));
+    const trace = new CallTrace(this, tracer, instruments, this.#op(method, template, operationId), link);
+    return trace.end(trace.run(run));
+  }
+
+  /** The operation's shared attributes (one object per operation, not per call: the SDK copies what it keeps). */
+  #op(method: string, template: string, operationId: string): Op {
+    let op = this.#ops.get(operationId);
+    if (op === undefined || op.method !== method || op.template !== template) {
+      op = new Op(method, template, operationId, this.#server);
+      // Generated operations are a fixed set; ad-hoc ones (request()) are not kept beyond a bound.
+      if (this.#ops.size < 256) this.#ops.set(operationId, op);
+    }
+    return op;
   }
 
   /** Runs `verify` (a webhook's unwrap) in a span carrying its event type and id, outcome and reason. */
@@ -186,6 +202,42 @@ interface Instruments {
   unknown: CounterLike;
 }
 
+/**
+ * What every call of one operation records alike: its span's name, its span's first attributes and
+ * its metrics' attributes per outcome, made once and frozen (a tracer or meter copies what it keeps;
+ * the frozen objects are never changed).
+ */
+class Op {
+  readonly name: string;
+  /** The options of the call's span (no page: a page's span adds its number). */
+  readonly start: { readonly kind: number; readonly attributes: Readonly<Attributes> };
+  readonly #metric: Attributes;
+  /** The metrics' attributes by final status and error type (a few per operation; bounded). */
+  readonly #outcomes = new Map<number | string, Readonly<Attributes>>();
+
+  constructor(
+    readonly method: string,
+    readonly template: string,
+    operationId: string,
+    server: Attributes,
+  ) {
+    this.name = `${method} ${template}`;
+    this.#metric = { 'http.request.method': method, 'url.template': template, ...server };
+    this.start = Object.freeze({ kind: SPAN_KIND_CLIENT, attributes: Object.freeze({ ...this.#metric, 'crossborder.operation.id': operationId }) });
+  }
+
+  /** The metrics' attributes of a call that ended with `status` (absent when no answer came) and `errorType`. */
+  metric(status: number | undefined, errorType: string | undefined): Readonly<Attributes> {
+    const key = errorType === undefined ? (status ?? -1) : `${status ?? ''} ${errorType}`;
+    let attributes = this.#outcomes.get(key);
+    if (attributes === undefined) {
+      attributes = Object.freeze(clean({ ...this.#metric, 'http.response.status_code': status, 'error.type': errorType }));
+      if (this.#outcomes.size < 64) this.#outcomes.set(key, attributes);
+    }
+    return attributes;
+  }
+}
+
 /** One iteration of a list: its pages' spans link to the first page's span and count from 1. */
 export interface PageLink {
   /** The first page's span context, once its span has started. */
@@ -211,29 +263,29 @@ export interface Outcome {
  */
 export class CallTrace {
   readonly #telemetry: Recorder;
+  readonly #op: Op;
   readonly #span: SpanLike | undefined;
   readonly #instruments: Instruments | undefined;
-  readonly #started = performance.now();
+  readonly #started: number;
   readonly #context: ContextLike | undefined;
-  readonly #attributes: Attributes;
   /** Each leg's attempt count (the transport's context), summed into `http.request.resend_count`. */
   readonly #legs: { attempts: number }[] = [];
 
-  constructor(telemetry: Recorder, tracer: TracerLike | undefined, instruments: Instruments | undefined, method: string, template: string, operationId: string, link?: PageLink) {
+  constructor(telemetry: Recorder, tracer: TracerLike | undefined, instruments: Instruments | undefined, op: Op, link?: PageLink) {
     this.#telemetry = telemetry;
+    this.#op = op;
     this.#instruments = instruments;
-    this.#attributes = { 'http.request.method': method, 'url.template': template, ...telemetry.server };
+    this.#started = instruments === undefined ? 0 : performance.now();
     if (tracer === undefined) return;
     const context = otelGlobal()?.context;
     const parent = context ? context.active() : ROOT;
-    const attributes: Attributes = { ...this.#attributes, 'crossborder.operation.id': operationId };
-    let links: { context: SpanContextLike }[] | undefined;
+    let options: { kind: number; attributes?: Attributes; links?: { context: SpanContextLike }[] } = op.start;
     if (link) {
       link.pages++;
-      attributes['crossborder.page.number'] = link.pages;
-      if (link.first) links = [{ context: link.first }];
+      options = { kind: SPAN_KIND_CLIENT, attributes: { ...op.start.attributes, 'crossborder.page.number': link.pages } };
+      if (link.first) options.links = [{ context: link.first }];
     }
-    const span = tracer.startSpan(`${method} ${template}`, { kind: SPAN_KIND_CLIENT, attributes, links }, parent);
+    const span = tracer.startSpan(op.name, options, parent);
     if (link && link.first === undefined) link.first = span.spanContext();
     if (!span.isRecording() && !telemetry.propagate) return; // sampled out: nothing to add
     this.#span = span;
@@ -241,9 +293,9 @@ export class CallTrace {
   }
 
   /** Runs the call with its span active, so spans made inside (a user's fetch, an HTTP instrumentation) are its children. */
-  run<R>(fn: () => R): R {
-    const manager = otelGlobal()?.context;
-    return this.#context && manager ? manager.with(this.#context, fn) : fn();
+  run<R>(fn: (trace: CallTrace) => R): R {
+    const manager = this.#context && otelGlobal()?.context;
+    return manager ? manager.with(this.#context!, fn, undefined, this) : fn(this);
   }
 
   /** A leg starts (the first request, or the signed repeat); adds `traceparent` when propagation is on. */
@@ -300,32 +352,31 @@ export class CallTrace {
   }
 
   #finish(outcome: Outcome, error: unknown): void {
-    const seconds = (performance.now() - this.#started) / 1000;
     const challenged = error !== undefined && errorName(error) === 'SignatureRequiredError';
     const status = outcome.response?.status ?? (typeof outcome.status === 'number' ? outcome.status : challenged ? 202 : undefined);
     const errorType = error === undefined || challenged ? undefined : status !== undefined && status >= 400 ? String(status) : errorName(error);
     const unknown = outcome.outcomeUnknown === true;
-    if (this.#instruments) {
-      const metric: Attributes = { ...this.#attributes, 'http.response.status_code': status, 'error.type': errorType };
-      this.#instruments.duration.record(seconds, clean(metric));
-      if (unknown) this.#instruments.unknown.add(1, clean(metric));
+    const instruments = this.#instruments;
+    if (instruments) {
+      const metric = this.#op.metric(status, errorType);
+      instruments.duration.record((performance.now() - this.#started) / 1000, metric);
+      if (unknown) instruments.unknown.add(1, metric);
     }
     const span = this.#span;
     if (!span) return;
+    // One attribute at a time, and only those there are: no object per call for the SDK to walk.
+    if (status !== undefined) span.setAttribute('http.response.status_code', status);
+    if (errorType !== undefined) span.setAttribute('error.type', errorType);
     let resends = -1;
     for (const leg of this.#legs) resends += leg.attempts;
-    const key = typeof outcome.idempotencyKey === 'string' ? outcome.idempotencyKey : undefined;
-    span.setAttributes({
-      'http.response.status_code': status,
-      'error.type': errorType,
-      'http.request.resend_count': resends > 0 ? resends : undefined,
-      'crossborder.request_id': typeof outcome.requestId === 'string' ? outcome.requestId : undefined,
-      'crossborder.idempotency_key.sent': key !== undefined,
-      'crossborder.idempotency_key.sha256': key === undefined ? undefined : sha256Prefix(key),
-      'crossborder.outcome_unknown': error === undefined ? undefined : unknown,
-      'crossborder.error.code': typeof outcome.code === 'string' ? outcome.code : undefined,
-      'crossborder.signature.request_id': challenged && typeof outcome.challenge?.requestId === 'string' ? outcome.challenge.requestId : undefined,
-    });
+    if (resends > 0) span.setAttribute('http.request.resend_count', resends);
+    if (typeof outcome.requestId === 'string') span.setAttribute('crossborder.request_id', outcome.requestId);
+    const key = outcome.idempotencyKey;
+    span.setAttribute('crossborder.idempotency_key.sent', typeof key === 'string');
+    if (typeof key === 'string') span.setAttribute('crossborder.idempotency_key.sha256', sha256Prefix(key));
+    if (error !== undefined) span.setAttribute('crossborder.outcome_unknown', unknown);
+    if (typeof outcome.code === 'string') span.setAttribute('crossborder.error.code', outcome.code);
+    if (challenged && typeof outcome.challenge?.requestId === 'string') span.setAttribute('crossborder.signature.request_id', outcome.challenge.requestId);
     if (errorType !== undefined) span.setStatus({ code: STATUS_ERROR, message: errorType });
     span.end();
   }
@@ -361,59 +412,94 @@ function clean(attributes: Attributes): Attributes {
 }
 
 /** SHA-256's round constants: the first 32 bits of the fractional parts of the cube roots of the first 64 primes. */
-let K: Uint32Array | undefined;
-function roundConstants(): Uint32Array {
-  const k = new Uint32Array(64);
+let K: Int32Array | undefined;
+function roundConstants(): Int32Array {
+  const k = new Int32Array(64);
   for (let n = 2, i = 0; i < 64; n++) {
     let prime = true;
     for (let d = 2; d * d <= n; d++) if (n % d === 0) prime = false;
-    if (prime) k[i++] = ((Math.cbrt(n) % 1) * 2 ** 32) >>> 0;
+    if (prime) k[i++] = ((Math.cbrt(n) % 1) * 2 ** 32) | 0;
   }
   return k;
 }
+/** The message schedule and the padded message, reused (the function is synchronous). */
+const W = new Int32Array(64);
+let message = new Uint8Array(128);
+let utf8: TextEncoder | undefined;
 
 /**
- * The first 16 hex digits (64 bits) of SHA-256 of `text`: searchable (hash your key the same way), not
- * reversible. Synchronous and small: WebCrypto's digest is a round trip through a thread pool (several
- * times the cost of the span), and a hashing library would be most of this chunk's size.
+ * The first 16 hex digits (64 bits) of SHA-256 of `text` (UTF-8): searchable (hash your key the same
+ * way), not reversible. Synchronous and small: WebCrypto's digest is a round trip through a thread
+ * pool (several times the cost of the span), and a hashing library would be most of this chunk's size.
+ * A key of up to 55 ASCII characters (a UUID) is one block: about a microsecond, with no allocation
+ * but the result.
  */
 export function sha256Prefix(text: string): string {
   const k = (K ??= roundConstants());
-  const bytes = new TextEncoder().encode(text);
-  const blocks = Math.ceil((bytes.length + 9) / 64);
-  const data = new Uint8Array(blocks * 64);
-  data.set(bytes);
-  data[bytes.length] = 0x80;
-  const view = new DataView(data.buffer);
-  view.setUint32(data.length - 4, bytes.length * 8);
-  view.setUint32(data.length - 8, Math.floor(bytes.length / 2 ** 29));
-  const h = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
-  const w = new Uint32Array(64);
-  const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
-  for (let b = 0; b < blocks; b++) {
-    for (let t = 0; t < 64; t++) {
-      if (t < 16) w[t] = view.getUint32(b * 64 + t * 4);
-      else {
-        const x = w[t - 15]!;
-        const y = w[t - 2]!;
-        w[t] = (rotr(y, 17) ^ rotr(y, 19) ^ (y >>> 10)) + w[t - 7]! + (rotr(x, 7) ^ rotr(x, 18) ^ (x >>> 3)) + w[t - 16]!;
-      }
+  let length = text.length;
+  let ascii = true;
+  for (let i = 0; i < length; i++) {
+    if (text.charCodeAt(i) > 0x7f) {
+      ascii = false;
+      break;
     }
-    let [a, bb, c, d, e, f, g, hh] = h as [number, number, number, number, number, number, number, number];
+  }
+  const encoded = ascii ? undefined : (utf8 ??= new TextEncoder()).encode(text);
+  if (encoded) length = encoded.length;
+  const size = (((length + 8) >>> 6) + 1) << 6; // the bytes, 0x80, the zeros, the 64-bit bit length
+  // The buffer grows to the longest key seen, up to 4 KiB; a longer text gets a buffer of its own.
+  const m = size <= message.length ? message : size <= 4096 ? (message = new Uint8Array(size)) : new Uint8Array(size);
+  if (encoded) m.set(encoded);
+  else for (let i = 0; i < length; i++) m[i] = text.charCodeAt(i);
+  m[length] = 0x80;
+  m.fill(0, length + 1, size - 8);
+  const high = Math.floor(length / 2 ** 29);
+  const low = (length << 3) >>> 0;
+  m[size - 8] = high >>> 24;
+  m[size - 7] = high >>> 16;
+  m[size - 6] = high >>> 8;
+  m[size - 5] = high;
+  m[size - 4] = low >>> 24;
+  m[size - 3] = low >>> 16;
+  m[size - 2] = low >>> 8;
+  m[size - 1] = low;
+
+  let h0 = 0x6a09e667, h1 = 0xbb67ae85 | 0, h2 = 0x3c6ef372, h3 = 0xa54ff53a | 0, h4 = 0x510e527f, h5 = 0x9b05688c | 0, h6 = 0x1f83d9ab, h7 = 0x5be0cd19;
+  for (let offset = 0; offset < size; offset += 64) {
+    for (let t = 0, o = offset; t < 16; t++, o += 4) W[t] = (m[o]! << 24) | (m[o + 1]! << 16) | (m[o + 2]! << 8) | m[o + 3]!;
+    for (let t = 16; t < 64; t++) {
+      const x = W[t - 15]!;
+      const y = W[t - 2]!;
+      const s0 = ((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3);
+      const s1 = ((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10);
+      W[t] = (s1 + W[t - 7]! + s0 + W[t - 16]!) | 0;
+    }
+    let a = h0, b = h1, c = h2, d = h3, e = h4, f = h5, g = h6, h = h7;
     for (let t = 0; t < 64; t++) {
-      const t1 = (hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + k[t]! + w[t]!) | 0;
-      const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & bb) ^ (a & c) ^ (bb & c))) | 0;
-      hh = g;
+      const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
+      const t1 = (h + S1 + ((e & f) ^ (~e & g)) + k[t]! + W[t]!) | 0;
+      const S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
+      const t2 = (S0 + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+      h = g;
       g = f;
       f = e;
       e = (d + t1) | 0;
       d = c;
-      c = bb;
-      bb = a;
+      c = b;
+      b = a;
       a = (t1 + t2) | 0;
     }
-    const add = [a, bb, c, d, e, f, g, hh];
-    for (let i = 0; i < 8; i++) h[i] = (h[i]! + add[i]!) | 0;
+    h0 = (h0 + a) | 0;
+    h1 = (h1 + b) | 0;
+    h2 = (h2 + c) | 0;
+    h3 = (h3 + d) | 0;
+    h4 = (h4 + e) | 0;
+    h5 = (h5 + f) | 0;
+    h6 = (h6 + g) | 0;
+    h7 = (h7 + h) | 0;
   }
-  return ((h[0]! >>> 0).toString(16).padStart(8, '0') + (h[1]! >>> 0).toString(16).padStart(8, '0'));
+  const x = (HEX ??= Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0')));
+  return x[h0 >>> 24]! + x[(h0 >>> 16) & 255]! + x[(h0 >>> 8) & 255]! + x[h0 & 255]! + x[h1 >>> 24]! + x[(h1 >>> 16) & 255]! + x[(h1 >>> 8) & 255]! + x[h1 & 255]!;
 }
+/** Each byte's two hex digits (a quarter of the cost of `Number#toString(16)` and padding). */
+let HEX: string[] | undefined;

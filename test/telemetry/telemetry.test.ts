@@ -308,7 +308,7 @@ describe('no secrets or personal data in any span', () => {
 describe('the Idempotency-Key hash', () => {
   it('is the first 16 hex digits of SHA-256, as node:crypto computes it, for every length across block bounds and any text', async () => {
     const { sha256Prefix } = await import('../../src/core/telemetry-record');
-    const texts = [...Array.from({ length: 140 }, (_, n) => 'k'.repeat(n)), 'payout-key-7', 'café — 💸', '\u0000', crypto.randomUUID(), 'x'.repeat(1000)];
+    const texts = [...Array.from({ length: 140 }, (_, n) => 'k'.repeat(n)), 'payout-key-7', 'café — 💸', '\u0000', '\ud800 lone', '\u007f\u0080', crypto.randomUUID(), 'x'.repeat(1000), 'é'.repeat(70), 'y'.repeat(5000), 'short after long'];
     for (const text of texts) expect(sha256Prefix(text), JSON.stringify(text)).toBe(sha16(text));
   });
 });

@@ -1,6 +1,7 @@
 /** Test clients: recorded sleeps instead of timers, and synthetic operations independent of the document. */
 import { Crossborder } from '../../src/client';
 import { CrossborderCore, type Operation } from '../../src/core/client';
+import { openTelemetry } from '../../src/core/telemetry';
 import type { ClientOptions } from '../../src/core/options';
 
 export const SECRET = 'sk_test_SUPER_SECRET_VALUE_123';
@@ -13,10 +14,10 @@ export function recordedSleep(sleeps: number[]): NonNullable<ClientOptions['slee
   };
 }
 
-/** A core client with test credentials against https://api.test.invalid; `sleeps` records its waits. */
+/** A core client as `Crossborder` has it (OpenTelemetry recorder included), with test credentials against https://api.test.invalid; `sleeps` records its waits. */
 export function testClient(options: ClientOptions = {}) {
   const sleeps: number[] = [];
-  const client = new CrossborderCore({ tokenId: 'tok_test', clientSecret: SECRET, baseUrl: 'https://api.test.invalid', sleep: recordedSleep(sleeps), ...options });
+  const client = new CrossborderCore({ tokenId: 'tok_test', clientSecret: SECRET, baseUrl: 'https://api.test.invalid', sleep: recordedSleep(sleeps), ...options }, { telemetry: openTelemetry });
   return { client, sleeps };
 }
 

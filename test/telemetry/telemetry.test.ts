@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { Crossborder, SignatureRequiredError, WebhookVerificationError, type APIConnectionError } from '../../src/index';
+import { Crossborder, CrossborderCore, Customers, openTelemetry, SignatureRequiredError, WebhookVerificationError, type APIConnectionError } from '../../src/index';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index';
 import { generateWebhookKeyPair, signWebhook } from '../../src/webhooks/index';
 import { generateClientKeyPair, WalletSession } from '../../src/wallet/index';
@@ -312,3 +312,17 @@ describe('the Idempotency-Key hash', () => {
     for (const text of texts) expect(sha256Prefix(text), JSON.stringify(text)).toBe(sha16(text));
   });
 });
+
+describe('a CrossborderCore (pay for what you import)', () => {
+  it('records only when given the recorder: without openTelemetry, no span even with a provider; with it, the same span as Crossborder', async () => {
+    const options = { tokenId: 't', clientSecret: 's', environment: 'sandbox' as const, fetch: sandbox.fetch, tracerProvider: o.tracerProvider, meterProvider: o.meterProvider };
+    await new Customers(new CrossborderCore(options)).list({ limit: 1 });
+    expect(o.spans()).toHaveLength(0);
+    await new Customers(new CrossborderCore(options, { telemetry: openTelemetry })).list({ limit: 1 });
+    await cb.customers.list({ limit: 1 });
+    const [core, full] = o.spans().map(plain);
+    expect(core!.name).toBe('GET /customers');
+    expect({ ...core!.attributes, 'crossborder.request_id': undefined }).toEqual({ ...full!.attributes, 'crossborder.request_id': undefined });
+  });
+});
+

@@ -9,8 +9,9 @@ describe('portability', () => {
   it('runs with web globals only (no process, Buffer, require): the edge-runtime contract', async () => {
     const bundle = await build({ entryPoints: [entry], bundle: true, write: false, platform: 'neutral', format: 'iife', globalName: 'webhooks' });
     const code = bundle.outputFiles[0]!.text;
-    // A fresh realm holding only what a browser or edge worker offers.
-    const context = { crypto: globalThis.crypto, TextEncoder, TextDecoder, Headers, Request, Response };
+    // A fresh realm holding only what a browser or edge worker offers (the WinterCG minimum common API,
+    // which has atob and btoa: base64 goes through them).
+    const context = { crypto: globalThis.crypto, TextEncoder, TextDecoder, Headers, Request, Response, atob, btoa };
     const result = await runInNewContext(
       `${code}
       (async () => {

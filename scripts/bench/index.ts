@@ -44,6 +44,8 @@ interface Results {
   profiles: ProfileResult[];
   size: SizeReport;
   wallet: SizeReport;
+  /** The worker of issue 26 (CrossborderCore, customers.list + webhooks.unwrap); absent in older results. */
+  worker?: SizeReport;
   composition: { total: number; parts: [string, number][] };
   webhooks: string;
   sandbox: string;
@@ -70,18 +72,18 @@ async function measureAll(): Promise<Results> {
   console.log('profile …');
   const profiles = run<ProfileResult[]>('profile.ts');
   console.log('bundle size …');
-  const [size, wallet] = await benchSize();
+  const [size, wallet, worker] = await benchSize();
   const parts = await composition();
   console.log('webhooks …');
   const webhooks = lines('webhooks.ts');
   console.log('sandbox throughput …');
   const sandbox = lines('sandbox.ts');
-  return { date: new Date().toISOString().slice(0, 10), machine: `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}`, node: process.version, runs, profiles, size, wallet, composition: parts, webhooks, sandbox };
+  return { date: new Date().toISOString().slice(0, 10), machine: `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}`, node: process.version, runs, profiles, size, wallet, worker, composition: parts, webhooks, sandbox };
 }
 
 const results: Results = process.argv.includes('--render') ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as Results) : await measureAll();
 if (!process.argv.includes('--render')) writeFileSync(RESULTS, `${JSON.stringify(results, null, 1)}\n`);
-const { runs, profiles, size, wallet, webhooks, sandbox } = results;
+const { runs, profiles, size, wallet, worker, webhooks, sandbox } = results;
 
 // Formatting.
 const x = (n: number, digits = 3) => `${n.toFixed(digits)}×`;
@@ -138,6 +140,9 @@ const sizeRows = [
   `| bundle: initial chunk (\`import { Crossborder }\`, code-split) | — | **${kB(size.initialGzip)}** | deterministic | ≤ 12 kB | ${ok(size.initialGzip <= 12_000)} | — |`,
   `| bundle: initial chunk + what the first call loads (its checks) | — | **${kB(size.firstCallGzip)}** | deterministic | — | | — |`,
   `| bundle: everything, one file | — | **${kB(size.oneFileGzip)}** | deterministic | ≤ 25 kB | ${ok(size.oneFileGzip <= 25_000)} | — |`,
+  ...(worker
+    ? [`| bundle: a worker importing only what it uses (\`CrossborderCore\`, customers.list + webhooks.unwrap), one file | — | **${kB(worker.oneFileGzip)}** | deterministic | ≤ 12 kB | ${ok(worker.oneFileGzip <= 12_000)} | — |`]
+    : []),
 ];
 
 const perRequest = (rows: RequestRow[], label: string) => [
@@ -190,12 +195,15 @@ function telemetrySection(): string {
 The SDK as built (dist/) against itself before telemetry (commit ${rows[0]!.t.baseline}, built from git with the main
 entry's bundler options), same loopback server and requests as above, contenders interleaved: no provider
 registered (off), \`telemetry: false\`, and a real tracer provider (sdk-trace-base) with a batch span processor
-and an exporter that drops (on). Ratios are medians of per-round ratios over the SDK before telemetry; wall, then CPU.
-Command: \`npx tsx scripts/bench/telemetry.ts\`.
+and an exporter that drops (on), and a tracer whose spans do nothing but say they record (no-op): \`no-op ÷ off\`
+is the SDK's own recording, \`on ÷ no-op\` OpenTelemetry's span and batch processor. The contenders take turns
+request by request. Ratios are medians of per-round ratios over the SDK before telemetry, [lowest–highest round];
+CPU is user + system time. Command: \`npx tsx scripts/bench/telemetry.ts\`. Earlier runs, and what was cut from
+the recorder: [benchmark notes](benchmark-notes.md#issue-24-the-recorders-cost).
 
-| request, run | before telemetry µs | off µs | telemetry:false µs | on µs | off ÷ before | on ÷ before | telemetry:false ÷ before | CPU: off / on | load |
-|---|---|---|---|---|---|---|---|---|---|
-${rows.map(({ run, t }) => `| ${t.name}, ${run} | ${t.todayUs.toFixed(0)} | ${t.offUs.toFixed(0)} | ${t.disabledUs.toFixed(0)} | ${t.onUs.toFixed(0)} | ${x(t.offRatio)} | ${x(t.onRatio)} | ${x(t.disabledRatio)} | ${t.offCpuRatio ? `${x(t.offCpuRatio)} / ${x(t.onCpuRatio)}` : '—'} | ${loads([t.load])} |`).join('\n')}
+| request, run | before telemetry µs | off ÷ before | on ÷ before | telemetry:false ÷ before | CPU: off / on ÷ before | no-op ÷ off | on ÷ no-op | load |
+|---|---|---|---|---|---|---|---|---|
+${rows.map(({ run, t }) => `| ${t.name}, ${run} | ${t.todayUs.toFixed(0)} | ${x(t.offRatio)}${t.range ? ` [${t.range.off.map((n) => n.toFixed(2)).join('–')}]` : ''} | ${x(t.onRatio)}${t.range ? ` [${t.range.on.map((n) => n.toFixed(2)).join('–')}]` : ''} | ${x(t.disabledRatio)} | ${t.offCpuRatio ? `${x(t.offCpuRatio)} / ${x(t.onCpuRatio)}` : '—'} | ${t.noopOverOff ? x(t.noopOverOff) : '—'} | ${t.onOverNoop ? x(t.onOverNoop) : '—'} | ${loads([t.load])} |`).join('\n')}
 
 `;
 }
@@ -234,6 +242,9 @@ built on, same timeout), and the SDK. Command: \`npx tsx scripts/bench/client.ts
 ${perRequest(getRuns, 'GET list').join('\n')}
 
 ${perRequest(postRuns, 'POST quote').join('\n')}
+
+The request path before and after issue 26 (no \`createClient().request()\`, each body parsed once), and the
+SDK's own CPU per call against a canned \`fetch\`: [benchmark notes](benchmark-notes.md#issue-26-the-request-path-before-and-after).
 
 ## Many requests in flight
 
@@ -277,13 +288,15 @@ esbuild, minified, gzip -9, for a browser bundle of \`import { Crossborder }\` a
 Code-split: the initial chunk loads at import; the first call adds its operation's checks (compiled
 from the document); webhook verification and response checks load only when used. One file: the same
 program without splitting, so everything the package can load is in it. \`npm test\` enforces ceilings
-(scripts/bench/budget.ts): initial ${kB(SIZE_BUDGET.initial)}, first call ${kB(SIZE_BUDGET.firstCall)}, one file ${kB(SIZE_BUDGET.oneFile)}, wallet ${kB(SIZE_BUDGET.wallet)}.
+(scripts/bench/budget.ts): initial ${kB(SIZE_BUDGET.initial)}, first call ${kB(SIZE_BUDGET.firstCall)}, one file ${kB(SIZE_BUDGET.oneFile)}, worker ${kB(SIZE_BUDGET.worker)}, wallet ${kB(SIZE_BUDGET.wallet)}.
+The worker is the Fetch handler of [performance](performance.md#pay-for-what-you-import): \`CrossborderCore\` with only
+\`Customers\` and \`Webhooks\`, so the other resources, their operations' checks and the OpenTelemetry recorder stay out.
 Command: \`npx tsx scripts/bench/size.ts\`.
 
 | bundle | initial chunk | with the first call | never loaded by the call | one file |
 |---|---:|---:|---:|---:|
 | ${size.name} | ${kB(size.initialGzip)} | ${kB(size.firstCallGzip)} | ${kB(size.lazyGzip)} | ${kB(size.oneFileGzip)} |
-| ${wallet.name} | ${kB(wallet.initialGzip)} | — | — | ${kB(wallet.oneFileGzip)} |
+${worker ? `| ${worker.name} | ${kB(worker.initialGzip)} | ${kB(worker.firstCallGzip)} | ${kB(worker.lazyGzip)} | ${kB(worker.oneFileGzip)} |\n` : ''}| ${wallet.name} | ${kB(wallet.initialGzip)} | — | — | ${kB(wallet.oneFileGzip)} |
 
 What the initial chunk is made of (min+gzip bytes it loses when that part is stubbed out; \`npx tsx scripts/bench/size.ts --composition\`):
 ${results.composition.parts.map(([label, bytes]) => `${label} ${kB(bytes)}`).join('; ')}.

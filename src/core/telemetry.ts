@@ -65,7 +65,10 @@ export const otelSlot = (): OtelGlobal | undefined => (globalThis as Record<symb
  * {@link CrossborderCore} has it when given {@link openTelemetry}, so that a bundle without tracing
  * holds none of it.
  */
-export type TelemetryRecorder = () => Promise<{ Recorder: new (settings: TelemetrySettings) => Recorder }>;
+export type TelemetryRecorder = () => Promise<object>;
+
+/** What {@link TelemetryRecorder} loads (./telemetry-record): kept out of the public type, which is opaque. */
+type RecorderModule = { Recorder: new (settings: TelemetrySettings) => Recorder };
 
 /**
  * The client's telemetry: decides per call, in one property read, whether there is anything to record
@@ -91,7 +94,7 @@ export class Telemetry {
       const slot = otelSlot();
       if (!slot?.trace && !slot?.metrics) return undefined;
     }
-    return (this.#recorder ??= this.#load().then((m) => (this.#recorder = new m.Recorder(s))));
+    return (this.#recorder ??= this.#load().then((m) => (this.#recorder = new (m as RecorderModule).Recorder(s))));
   }
 
   /** Runs one logical call inside its trace (a CLIENT span, metrics), when there is a provider. */

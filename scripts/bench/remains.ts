@@ -9,33 +9,17 @@ Met: retained heap of auto-pagination (flat, within 2 MB of the raw loop) and th
 import (well within +20 ms). Not met: per-request wall time, 64 in flight, auto-pagination time,
 cold import and bundle size. For each, the profile says which cost is left.
 
-- **Per request (GET, POST ≤ 1.05×; 64 in flight ≥ 0.95×).** The issue keeps openapi-fetch as the
-  request layer, and openapi-fetch alone, with the same timeout, is already past every one of these
-  targets in the same runs: 1.15–1.20× raw on GET, 1.37–1.47× on POST, 0.85–0.88× at 64 in flight
-  (the "openapi-fetch alone" columns). The SDK, with its checks, Idempotency-Key, retries, error
-  mapping and pages, runs at openapi-fetch's level or below: SDK ÷ openapi-fetch 0.98–1.03× on GET,
-  0.78–0.82× on POST (it hands openapi-fetch a plain request class, its own serialized body and an
-  already buffered answer, so openapi-fetch builds no \`Request\`, \`Headers\` or second \`Response\`).
-  What is left, per warm \`customers.list()\` (V8 profiler, 10,000 calls, functions by self time;
-  a one-off run of the profile above with a per-function breakdown):
-  - openapi-fetch's own call, about 12 µs: \`coreFetch\` (the options spread, the middleware loop,
-    the URL from its serializer) 6 µs, \`request\` 4 µs, the query serializer 1.7 µs. It is the
-    layer the SDK must keep; its \`getResponseData\` row (≈ 20 µs self) is almost all the JSON.parse
-    of the page, which raw \`fetch\` pays as well inside undici's \`json()\`.
-  - the SDK's own code, about 12 µs sequential and 18 µs at 64 in flight ("the SDK (dist/)" row):
-    the attempt loop and its bookkeeping (2 µs), reading the body (2.7 µs, the same read raw
-    \`fetch\` does in \`json()\`), the call (\`#run\`, \`#send\`) 2.6 µs, the compiled checks of the
-    query 1.4 µs, the wire checks (a path parameter that is one URL segment, header values without
-    a newline) 0.4 µs, scrubbing and the log-level test 0.5 µs. Each is a behaviour another issue
-    requires (issue 16: nothing sent twice, no secret in a text, typed refusals before sending).
-  - the garbage and the extra promise turns of those two layers: the "garbage collector" and
-    "sockets, microtasks and the rest" rows, 3 µs and 26 µs sequential.
-  That is 25–30 µs of work over a loopback request of 320–430 µs on this machine: 1.11–1.15×, as
-  measured. Over a real network (milliseconds per request) it is 1–2 %. At 64 in flight the same
-  work weighs more (openapi-fetch 55 µs and the SDK 18 µs per call in the second profile table,
-  partly offset by less time inside undici, whose per-request timer work the dispatcher timeout
-  removes): the SDK runs at 0.93–0.94× openapi-fetch alone's throughput, which is itself at
-  0.85–0.88× raw. The layer the issue keeps is what puts 64 in flight under 0.95×.
+- **Per request (GET, POST ≤ 1.05×; 64 in flight ≥ 0.95×).** Since issue 26 the SDK no longer calls
+  openapi-fetch's \`createClient().request()\`: the plan builds the URL with openapi-fetch's two
+  serializers and the transport calls \`fetch\` itself (DESIGN.md), so the SDK runs below openapi-fetch
+  alone in every run ("SDK ÷ openapi-fetch" column: about 0.92–0.98× on GET, 0.77–0.80× on POST), and
+  at 1.05–1.12× raw \`fetch\` with the same timeout (1.11–1.21× before issue 26; the SDK's own CPU per
+  call against a canned \`fetch\` fell to 0.83–0.93× of before: [benchmark notes](benchmark-notes.md)).
+  What is left per call is what other issues require: the compiled checks of the parameters, the wire
+  checks, the Idempotency-Key, the attempt loop's timeout and bookkeeping, reading and parsing the body
+  once, scrubbing secrets from what is logged or thrown, and the promise turns of an async pipeline:
+  tens of µs over a loopback request of 470–840 µs here, 1–2 % over a real network. At 64 in flight the
+  same work weighs more (0.87–0.89× raw throughput).
 - **Auto-pagination time (≤ 1.05×).** One request per page of 100 items: the per-request cost above,
   once per page, about 25–30 µs over a raw page fetch of 470–700 µs, hence 1.05–1.1×; the runs range
   0.98–1.12× and the same raw loop written as an async generator (the "raw loop as an async
@@ -52,17 +36,21 @@ cold import and bundle size. For each, the profile says which cost is left.
   as well changed nothing measurable (19.6 ms before and after, same run). Bundling openapi-fetch
   into the entry would save the package lookup (about 1–2 ms) but make it a copy the user's
   \`npm audit\` and updates no longer reach.
-- **Bundle (initial ≤ 12 kB, one file ≤ 25 kB).** The initial chunk holds no validation (the checks
-  load with each operation's first call, webhook verification with \`unwrap\`, response checks with
-  \`validateResponses\`). Its 18.2 kB are, by what stubbing each part out saves (composition
-  above): openapi-fetch 2.2 kB, the resource classes 2.3 kB, the operation table and the loaders of
-  the checks 1.7 kB, error classes 1.0 kB, and the pipeline: transport 2.0 kB, answers (error
-  mapping, secret scrubbing, unknown-outcome rules) 1.7 kB, settings 1.2 kB, plan 1.2 kB,
-  pagination 0.9 kB, logger with redaction 0.7 kB, wire checks 0.6 kB, retry rules 0.5 kB, call
-  options 0.5 kB, signed retry 0.3 kB, the Node timeout dispatcher 0.3 kB. The peer's 12.2 kB has
-  no Idempotency-Key handling, signed retry, scrubbing, redaction or wire checks; each of ours is
-  required by an issue and tested, and none can be loaded later without making the first call pay
-  for it (the first-call figure, 22.0 kB, is what a call really loads). The one-file figure (30.4 kB)
-  adds what a call never loads: webhook verification with @scure/base (one encoding module, as
-  issue 15 asks), the response checks and the messages of failed checks.
+- **Bundle (initial ≤ 12 kB, one file ≤ 25 kB; the worker of issue 26 ≤ 12 kB).** The initial chunk
+  holds no validation (the checks load with each operation's first call, webhook verification with
+  \`unwrap\`, response checks with \`validateResponses\`); the composition above says what each part of
+  its 18.4 kB costs. Issue 26 took out openapi-fetch's \`createClient\` (−1.4 kB) and @scure/base from
+  the core (−1.5 kB one file), and made the rest tree-shakeable: a \`CrossborderCore\` with only the
+  resources a program calls leaves out the other resources, their operation rows and checks, and the
+  OpenTelemetry recorder (the worker row: about 25 kB, against about 33 kB for \`Crossborder\` with the same
+  calls). What is left in the worker is what its two calls do, by what stubbing each part out saves
+  (min+gzip, measured with esbuild): the check runtime with the customer operations', response and
+  webhook event checks and the messages of failed checks 5.2 kB, webhook verification and its
+  encodings 2.6 kB, the debug logger with its masking 1.0 kB, the error classes 0.9 kB, and the rest
+  of the pipeline (client, transport, answers, plan, settings, call options, wire checks, retry,
+  signed retry, pagination, the webhook envelope, openapi-fetch's serializers) about 15.6 kB. The Stainless-generated peer's 12.3 kB has no
+  webhook verification, local checks, Idempotency-Key handling, signed retry, scrubbing, redaction or
+  wire checks; each of ours is required by an issue and tested. Making local validation and the
+  debug logger optional parts as well would leave about 19 kB, still over 12 kB, and a worker would
+  then behave differently from \`Crossborder\` on the same call: not done.
 `;

@@ -151,6 +151,10 @@ export class CrossborderCore extends ClientInfo {
     this.#defaults = { userKey: undefined, maxRetries: this.maxRetries, timeout: this.timeout, headers: undefined };
     this.scrub = createScrub(settings.secrets);
     this.log = logFromOptions(options.logger, options.logLevel, env('CROSSBORDER_LOG'));
+    // Accepted and then ignored would be worse: the user would look for spans that never come.
+    if (!parts?.telemetry && (options.tracerProvider || options.meterProvider || (options.telemetry ?? false) !== false)) {
+      throw new ConfigurationError('tracerProvider, meterProvider and telemetry need the recorder: new CrossborderCore(options, { telemetry: openTelemetry })');
+    }
     this.telemetry = new Telemetry(options, this.baseUrl, VERSION, parts?.telemetry);
     this.#transport = {
       fetch: options.fetch,

@@ -4,9 +4,10 @@
  * where it can play the case, msw or a failing fetch where it cannot (a 503, a lost answer).
  */
 import { createHash } from 'node:crypto';
+import { trace } from '@opentelemetry/api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { Crossborder, CrossborderCore, Customers, openTelemetry, SignatureRequiredError, WebhookVerificationError, type APIConnectionError } from '../../src/index';
+import { ConfigurationError, Crossborder, CrossborderCore, Customers, openTelemetry, SignatureRequiredError, WebhookVerificationError, type APIConnectionError } from '../../src/index';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index';
 import { generateWebhookKeyPair, signWebhook } from '../../src/webhooks/index';
 import { generateClientKeyPair, WalletSession } from '../../src/wallet/index';
@@ -315,10 +316,16 @@ describe('the Idempotency-Key hash', () => {
 
 describe('a CrossborderCore (pay for what you import)', () => {
   it('records only when given the recorder: without openTelemetry, no span even with a provider; with it, the same span as Crossborder', async () => {
-    const options = { tokenId: 't', clientSecret: 's', environment: 'sandbox' as const, fetch: sandbox.fetch, tracerProvider: o.tracerProvider, meterProvider: o.meterProvider };
-    await new Customers(new CrossborderCore(options)).list({ limit: 1 });
-    expect(o.spans()).toHaveLength(0);
-    await new Customers(new CrossborderCore(options, { telemetry: openTelemetry })).list({ limit: 1 });
+    const options = { tokenId: 't', clientSecret: 's', environment: 'sandbox' as const, fetch: sandbox.fetch };
+    // A provider registered globally: Crossborder would record to it; a core without the recorder does not.
+    trace.setGlobalTracerProvider(o.tracerProvider);
+    try {
+      await new Customers(new CrossborderCore(options)).list({ limit: 1 });
+      expect(o.spans()).toHaveLength(0);
+    } finally {
+      trace.disable();
+    }
+    await new Customers(new CrossborderCore({ ...options, tracerProvider: o.tracerProvider, meterProvider: o.meterProvider }, { telemetry: openTelemetry })).list({ limit: 1 });
     await cb.customers.list({ limit: 1 });
     const [core, full] = o.spans().map(plain);
     expect(core!.name).toBe('GET /customers');
@@ -326,3 +333,15 @@ describe('a CrossborderCore (pay for what you import)', () => {
   });
 });
 
+
+describe('a CrossborderCore refuses what it would ignore', () => {
+  it('a provider or telemetry options without the recorder part is a ConfigurationError naming the fix; a resource given something else than a core too', () => {
+    for (const extra of [{ tracerProvider: o.tracerProvider }, { meterProvider: o.meterProvider }, { telemetry: { propagateContext: true } }]) {
+      expect(() => new CrossborderCore({ tokenId: 't', clientSecret: 's', environment: 'sandbox', ...extra })).toThrow(/need the recorder: new CrossborderCore\(options, \{ telemetry: openTelemetry \}\)/);
+    }
+    expect(() => new CrossborderCore({ tokenId: 't', clientSecret: 's', environment: 'sandbox', telemetry: false, tracerProvider: undefined })).not.toThrow();
+    expect(() => new CrossborderCore({ tokenId: 't', clientSecret: 's', environment: 'sandbox', tracerProvider: o.tracerProvider }, { telemetry: openTelemetry })).not.toThrow();
+    expect(() => new Customers(cb as never)).toThrow(ConfigurationError);
+    expect(() => new Customers(cb as never)).toThrow(/expected a CrossborderCore/);
+  });
+});

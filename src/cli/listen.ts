@@ -20,6 +20,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import { isLoopbackHost, splitHost } from '../sandbox/exposure';
+import { readAnswer } from '../sandbox/webhooks';
 import { out } from './output';
 import { API_VERSION, controlHeaders, DEFAULT_SANDBOX_URL, watchParent } from './sandbox';
 import { UsageError } from './table';
@@ -38,6 +39,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The largest delivery forwarded: the sandbox's own request body limit. */
 const MAX_DELIVERY_BYTES = 1024 * 1024;
+/**
+ * The whole request must arrive within this (the sandbox sends a delivery at once): a sender dripping
+ * a byte now and then, or stalling mid-body, is answered 408 and dropped instead of holding the
+ * receiver. Node checks it once a second here (its default is every 30 s).
+ */
+const REQUEST_TIMEOUT_MS = 5_000;
 
 /** Reads a request's raw bytes; undefined past {@link MAX_DELIVERY_BYTES} (the rest is drained, not kept). */
 function rawBody(req: IncomingMessage): Promise<Buffer | undefined> {
@@ -81,7 +88,7 @@ async function listen(opts: ListenOptions): Promise<void> {
   const sandboxUrl = opts.url.replace(/\/+$/, '');
   const print = (fields: Record<string, unknown>, text: string) => out(opts.json ? `${JSON.stringify({ time: new Date().toISOString(), ...fields })}\n` : `${new Date().toISOString().slice(11, 23)} ${text}\n`);
 
-  const receiver = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const receiver = createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1_000 }, (req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
       const started = performance.now();
       const refused = refusal(req);
@@ -117,7 +124,8 @@ async function listen(opts: ListenOptions): Promise<void> {
       if (typeof signature === 'string') headers['x-service-signature'] = signature;
       try {
         const answer = await fetch(target, { method: 'POST', headers, body: new Uint8Array(body), signal: AbortSignal.timeout(25_000) });
-        const text = await answer.text();
+        // The forward target's answer goes back to the sandbox: no more than a delivery may carry.
+        const { text } = await readAnswer(answer, MAX_DELIVERY_BYTES);
         res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' });
         res.end(text);
         const ms = Math.round(performance.now() - started);

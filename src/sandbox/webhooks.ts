@@ -65,8 +65,8 @@ export const MAX_KEPT_RESPONSE = 4096;
 /** Bytes of a receiver's answer read at most (an approval reply is parsed from them); the rest is discarded. */
 const MAX_READ_RESPONSE = 64 * 1024;
 
-/** Reads at most `limit` bytes of `response`'s body, then cancels the rest. */
-async function readAnswer(response: Response, limit: number): Promise<{ text: string; cut: boolean }> {
+/** Reads at most `limit` bytes of `response`'s body, then cancels the rest (a receiver may answer without end). */
+export async function readAnswer(response: Response, limit: number): Promise<{ text: string; cut: boolean }> {
   if (!response.body) return { text: '', cut: false };
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -22,6 +22,20 @@ afterAll(async () => {
   await receiver.close();
 });
 
+/** `listen` from the packed bin, forwarding to `forwardTo`; its JSON lines as they come. */
+function startListen(forwardTo: string) {
+  const child = spawn(process.execPath, [CLI, 'listen', '--forward-to', forwardTo, '--url', sandbox.url, '--json'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let lines = '';
+  child.stdout.on('data', (c: Buffer) => (lines += c.toString()));
+  const events = () => lines.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; endpoint?: string; status?: number; reason?: string; id?: string; error?: string });
+  return { child, events };
+}
+
+async function stopListen(child: ReturnType<typeof spawn>): Promise<void> {
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+}
+
 describe('listen and trigger', () => {
   it('listen forwards each delivery with its signature unchanged (the receiver verifies it), filters with --events, and survives a sandbox restart', async () => {
     const listen = spawn(process.execPath, [CLI, 'listen', '--forward-to', receiver.url, '--url', sandbox.url, '--events', 'CUSTOMER.KYC_APPROVED,TEST', '--json'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -73,20 +87,9 @@ describe('listen and trigger', () => {
         req.on('error', reject).on('timeout', () => req.destroy(new Error('no answer')));
         req.end(init.body);
       });
-    const start = (forwardTo: string) => {
-      const child = spawn(process.execPath, [CLI, 'listen', '--forward-to', forwardTo, '--url', sandbox.url, '--json'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-      let lines = '';
-      child.stdout.on('data', (c: Buffer) => (lines += c.toString()));
-      const events = () => lines.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; endpoint?: string; status?: number; reason?: string; id?: string; error?: string });
-      return { child, events };
-    };
-    const stop = async (child: ReturnType<typeof spawn>) => {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-    };
     const forged = (id: string) => JSON.stringify({ id, type: 'OUTGOING_PAYMENT.COMPLETED', timestamp: new Date().toISOString(), data: { id: 'Transaction:forged' } });
 
-    const { child, events } = start(receiver.url);
+    const { child, events } = startListen(receiver.url);
     try {
       expect(await eventually(() => events().some((e) => e.kind === 'ready'), 20_000)).toBe(true);
       const endpoint = events().find((e) => e.kind === 'ready')!.endpoint!;
@@ -105,7 +108,7 @@ describe('listen and trigger', () => {
       await eventually(() => refusedStatuses().length >= 5);
       expect(refusedStatuses()).toEqual([403, 403, 421, 413, 405]);
     } finally {
-      await stop(child);
+      await stopListen(child);
     }
 
     // A forward target nobody listens on: the sandbox gets 502 (so it redelivers), the line names the cause.
@@ -113,7 +116,7 @@ describe('listen and trigger', () => {
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const deadPort = (closed.address() as AddressInfo).port;
     await new Promise((r) => closed.close(r));
-    const dead = start(`http://127.0.0.1:${deadPort}/webhooks`);
+    const dead = startListen(`http://127.0.0.1:${deadPort}/webhooks`);
     try {
       expect(await eventually(() => dead.events().some((e) => e.kind === 'ready'), 20_000)).toBe(true);
       const endpoint = dead.events().find((e) => e.kind === 'ready')!.endpoint!;
@@ -126,9 +129,70 @@ describe('listen and trigger', () => {
         ['to-nobody-again', 'ECONNREFUSED'],
       ]);
     } finally {
-      await stop(dead.child);
+      await stopListen(dead.child);
     }
   }, 90_000);
+
+  it('listen drops a sender that drips its body (408 within seconds, nothing forwarded) and passes on at most 1 MiB of a forward target that answers without end', async () => {
+    // A forward target that answers 200 and then streams without end.
+    const endless = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const chunk = Buffer.alloc(64 * 1024, 0x61);
+      const pump = () => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      pump();
+    });
+    await new Promise<void>((r) => endless.listen(0, '127.0.0.1', r));
+    const { child, events } = startListen(`http://127.0.0.1:${(endless.address() as AddressInfo).port}/webhooks`);
+    try {
+      expect(await eventually(() => events().some((e) => e.kind === 'ready'), 20_000)).toBe(true);
+      const url = new URL(events().find((e) => e.kind === 'ready')!.endpoint!);
+      const body = JSON.stringify({ id: 'dripped', type: 'TEST', timestamp: new Date().toISOString(), data: {} });
+
+      // Headers at once, then one byte every 400 ms: the whole body would take over 30 s.
+      const dripped = await new Promise<{ status: number | undefined; ms: number }>((resolve) => {
+        const started = Date.now();
+        const req = request({ host: '127.0.0.1', port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } });
+        let i = 0;
+        const timer = setInterval(() => (i < body.length ? req.write(body[i++]) : undefined), 400);
+        const done = (status: number | undefined) => {
+          clearInterval(timer);
+          resolve({ status, ms: Date.now() - started });
+        };
+        req.on('response', (res) => {
+          res.resume();
+          done(res.statusCode);
+        });
+        req.on('error', () => done(undefined)); // dropped without an answer also ends it
+        req.setTimeout(20_000, () => req.destroy());
+      });
+      expect(dripped.ms).toBeLessThan(12_000);
+      expect(dripped.status === 408 || dripped.status === undefined).toBe(true);
+      expect(events().some((e) => e.id === 'dripped')).toBe(false);
+
+      // A whole delivery: the endless answer comes back cut at 1 MiB, and the receiver goes on.
+      const answer = await new Promise<{ status: number; bytes: number }>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json' }, timeout: 30_000 }, (res) => {
+          let bytes = 0;
+          res.on('data', (c: Buffer) => (bytes += c.length));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
+        });
+        req.on('error', reject).on('timeout', () => req.destroy(new Error('no answer')));
+        req.end(body.replace('dripped', 'whole'));
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.bytes).toBeGreaterThan(0);
+      expect(answer.bytes).toBeLessThanOrEqual(1024 * 1024);
+      expect(await eventually(() => events().some((e) => e.kind === 'forwarded' && e.id === 'whole'))).toBe(true);
+    } finally {
+      await stopListen(child);
+      endless.closeAllConnections();
+      await new Promise((r) => endless.close(r));
+    }
+  }, 60_000);
 
   it('trigger and sandbox trigger refuse an unknown event type (exit 2, the known types listed)', async () => {
     for (const args of [['trigger', 'PAYMENT.DONE'], ['sandbox', 'trigger', 'PAYMENT.DONE']]) {

@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { deref } from './deref';
 
 type Json = Record<string, any>;
 
@@ -37,20 +38,6 @@ export interface ProductionMap {
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
-
-function deref(doc: Json, node: Json | undefined): Json | undefined {
-  let current = node;
-  for (let hops = 0; current && typeof current.$ref === 'string' && hops < 32; hops++) {
-    const ref: string = current.$ref;
-    if (!ref.startsWith('#/')) throw new Error(`contract-diff reads bundled documents only (external $ref ${ref})`);
-    current = ref
-      .slice(2)
-      .split('/')
-      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce<any>((acc, key) => acc?.[key], doc);
-  }
-  return current;
-}
 
 /** What is known of one field of a schema, flattened. */
 interface Field {

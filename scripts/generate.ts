@@ -20,6 +20,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { parse } from 'yaml';
 import { compileChecks, type CheckRoots } from './generate-checks';
+import { deref } from './deref';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const documentPath = join(root, 'openapi', 'openapi.yaml');
@@ -277,14 +278,7 @@ function pascal(id: string): string {
 }
 
 function buildOperations(doc: Json, zodCode: string, checked: Set<string>): string {
-  const resolveRef = (node: Json): Json => {
-    let current = node;
-    for (let i = 0; current && current.$ref && i < 10; i++) {
-      const parts = String(current.$ref).replace(/^#\//, '').split('/');
-      current = parts.reduce((acc: Json, key) => acc?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
-    }
-    return current;
-  };
+  const resolveRef = (node: Json): Json => deref(doc, node);
   const exported = new Set([...zodCode.matchAll(/^export const (\w+) =/gm)].map((m) => m[1]));
   const rows: string[] = [];
   const names: string[] = [];

@@ -3,30 +3,16 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { deref as derefIn } from '../../scripts/deref';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const doc: any = parse(readFileSync(join(root, 'openapi', 'openapi.yaml'), 'utf8'));
 
-/**
- * Follows local `$ref`s (`#/components/schemas/X`, JSON Pointer escapes `~1` `~0` read) in `document`
- * (default: openapi/openapi.yaml) until a node that is not a reference, at most 20 hops.
- * @throws Error for a reference outside the document.
- */
+/** Follows local `$ref`s of `document` (default: openapi/openapi.yaml): scripts/deref.ts. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function deref(node: any, document: unknown = doc): any {
-  let current = node;
-  for (let hops = 0; current && typeof current.$ref === 'string' && hops < 20; hops++) {
-    const ref: string = current.$ref;
-    if (!ref.startsWith('#/')) throw new Error(`external $ref not supported: ${ref}`);
-    current = ref
-      .slice(2)
-      .split('/')
-      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      .reduce<any>((acc, key) => acc?.[key], document);
-  }
-  return current;
+  return derefIn(document, node);
 }
 
 /** Every operation: id, method, path template. */

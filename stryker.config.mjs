@@ -7,6 +7,7 @@ export default {
   vitest: { configFile: 'vitest.mutation.config.ts' },
   plugins: ['@stryker-mutator/vitest-runner'],
   mutate: [
+    'src/core/plan.ts',
     'src/core/retry.ts',
     'src/core/transport.ts',
     'src/core/answers.ts',

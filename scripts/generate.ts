@@ -342,7 +342,7 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): stri
 function checkRoots(doc: Json, zodCode: string): CheckRoots {
   const exported = new Set([...zodCode.matchAll(/^export const (\w+) =/gm)].map((m) => m[1]));
   // The webhook event is checked by name (src/resources/webhooks.ts): what differs goes to event.issues.
-  const roots: CheckRoots = { params: {}, responses: {}, named: { events: ['zWebhookEvent'] } };
+  const roots: CheckRoots = { params: {}, responses: {}, responseGroups: {}, named: { events: ['zWebhookEvent'] } };
   for (const item of Object.values<Json>(doc.paths ?? {})) {
     for (const method of METHODS) {
       const id: string | undefined = item[method]?.operationId;
@@ -351,6 +351,8 @@ function checkRoots(doc: Json, zodCode: string): CheckRoots {
       roots.params[id] = { path: name('Path'), query: name('Query'), body: name('Body') };
       const response = name('Response');
       if (response) roots.responses[id] = response;
+      const tag: unknown = item[method].tags?.[0];
+      if (typeof tag === 'string') roots.responseGroups[id] = tag.toLowerCase().replace(/[^a-z0-9]+/g, '-');
     }
   }
   return roots;

@@ -221,7 +221,7 @@ export const getConfig: DocumentOperation<'getConfig'> = {
   bodyRequired: false,
   params: { path: undefined, query: undefined, body: undefined },
   response: 'zGetConfigResponse',
-  checks: undefined,
+  checks: () => import('./checks/getConfig'),
 };
 export const updateConfig: DocumentOperation<'updateConfig'> = {
   id: 'updateConfig',

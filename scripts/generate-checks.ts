@@ -4,7 +4,7 @@
  * operation (its path, query and body checks, loaded with the operation's first call), one per
  * resource's documented 2xx bodies (responses/<tag>, loaded through an operation's module with the
  * first answer `validateResponses` checks), the checks that more than one of those modules needs in
- * `components.ts` (or in `responses/shared.ts` when only response modules need them), and
+ * `components.ts` (or in `components/<tags>.ts` when only the modules of a few resources need them), and
  * `responses.ts`, every response check by operation id for tests and tools.
  *
  * Used by scripts/generate.ts; test/core/compiled-checks.test.ts holds the result against zod.
@@ -87,12 +87,22 @@ export function compileChecks(zod: Record<string, unknown>, order: string[], roo
   const reached = new Map([...modules].map(([m, { roots: r }]) => [m, reach(r.map(([, n]) => n))]));
   const users = new Map<string, string[]>();
   for (const [m, names] of reached) for (const n of names) (users.get(n) ?? users.set(n, []).get(n)!).push(m);
-  // Where each named schema is declared: in the one module that reaches it; when several do, in
-  // responses/shared.ts if they are all response modules, otherwise in components.ts.
+  // Where each named schema is declared: in the one module that reaches it. One that several modules
+  // reach goes by the resources (tags) whose modules reach it: in components.ts when the webhook event
+  // or many resources use it (what most bundles hold anyway), otherwise in components/<tags>.ts, so that
+  // a bundle of a few resources does not hold the checks only others use (a module loaded by `import()`
+  // keeps every constant it declares, used or not).
   const SHARED = 'components';
-  const RESPONSES_SHARED = 'responses/shared';
+  const COMMON_TAGS = 4;
   const isResponse = (m: string) => m.startsWith('responses/');
-  const homeOf = (users: string[]) => (users.length === 1 ? users[0]! : users.every(isResponse) ? RESPONSES_SHARED : SHARED);
+  const tagOf = (m: string) => (m === SHARED || m.startsWith(`${SHARED}/`) ? m : isResponse(m) ? m.slice('responses/'.length) : (roots.responseGroups[m] ?? m));
+  const homeOf = (users: string[]) => {
+    if (users.length === 1) return users[0]!;
+    // A schema's users include every user of the schemas that use it: a shared file's own users, when
+    // it is one, stand for theirs.
+    const tags = [...new Set(users.flatMap((m) => (m === SHARED ? [SHARED] : m.startsWith(`${SHARED}/`) ? m.slice(SHARED.length + 1).split('+') : [tagOf(m)])))].sort();
+    return tags.includes(SHARED) || tags.includes('events') || tags.length >= COMMON_TAGS ? SHARED : `${SHARED}/${tags.join('+')}`;
+  };
   const home = new Map(declared.filter((n) => users.has(n)).map((n) => [n, homeOf(users.get(n)!)]));
   const patterns = [...patternIds.keys()];
   const patternName = new Map(patterns.map((p) => [p, `P${patternIds.get(p)}`]));
@@ -100,12 +110,12 @@ export function compileChecks(zod: Record<string, unknown>, order: string[], roo
   const patternUsers = new Map<string, Set<string>>();
   for (const [n, file] of home) for (const p of code.get(n)!.patterns) (patternUsers.get(p) ?? patternUsers.set(p, new Set()).get(p)!).add(file);
   const patternHome = new Map([...patternUsers].map(([p, files]) => [p, homeOf([...files])]));
-  const sharedFiles = [SHARED, RESPONSES_SHARED];
+  const sharedFiles = [...new Set([SHARED, ...[...home.values(), ...patternHome.values()].filter((f) => f.startsWith(`${SHARED}/`)).sort()])];
 
   const withPatterns = (expr: string) => expr.replace(/@@(\d+)@@/g, (_, i: string) => `P${i}`);
   /** `to` (a path under src/generated/checks/) as imported from `from`. */
   const relative = (from: string, to: string) => {
-    const target = posix.relative(posix.dirname(from), to);
+    const target = posix.join(posix.relative(posix.dirname(from), posix.dirname(to)) || '.', posix.basename(to));
     return target.startsWith('.') ? target : `./${target}`;
   };
 
@@ -139,8 +149,7 @@ export function compileChecks(zod: Record<string, unknown>, order: string[], roo
     files[`${file}.ts`] = lines.join('\n') + '\n';
   };
 
-  emit(SHARED, []);
-  emit(RESPONSES_SHARED, []);
+  for (const file of sharedFiles) emit(file, []);
   for (const [m, { roots: r }] of modules) emit(m, r);
   // Every response check by operation id, for tests and tools (the client loads each through its operation).
   files['responses.ts'] =

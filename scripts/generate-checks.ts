@@ -104,12 +104,29 @@ export function compileChecks(zod: Record<string, unknown>, order: string[], roo
     return tags.includes(SHARED) || tags.includes('events') || tags.length >= COMMON_TAGS ? SHARED : `${SHARED}/${tags.join('+')}`;
   };
   const home = new Map(declared.filter((n) => users.has(n)).map((n) => [n, homeOf(users.get(n)!)]));
+  // A few hundred characters of checks cost a bundle less than one more module: those go to components.ts
+  // (unless they use a file of their own resources, which components.ts would then load for everyone).
+  const SMALL = 300;
+  const sizes = new Map<string, number>();
+  for (const [n, file] of home) if (file.startsWith(`${SHARED}/`)) sizes.set(file, (sizes.get(file) ?? 0) + code.get(n)!.expr.length);
+  for (const [file, size] of sizes) {
+    const names = [...home].filter(([, f]) => f === file).map(([n]) => n);
+    const usesOwn = names.some((n) => [...code.get(n)!.names].some((m) => home.get(m)?.startsWith(`${SHARED}/`)));
+    if (size < SMALL && !usesOwn) for (const n of names) home.set(n, SHARED);
+  }
   const patterns = [...patternIds.keys()];
   const patternName = new Map(patterns.map((p) => [p, `P${patternIds.get(p)}`]));
   // Patterns likewise, by the files of the schemas that use them.
   const patternUsers = new Map<string, Set<string>>();
   for (const [n, file] of home) for (const p of code.get(n)!.patterns) (patternUsers.get(p) ?? patternUsers.set(p, new Set()).get(p)!).add(file);
-  const patternHome = new Map([...patternUsers].map(([p, files]) => [p, homeOf([...files])]));
+  const homes = new Set(home.values());
+  // A pattern alone would be a module of one line: it goes to components.ts.
+  const patternHome = new Map<string, string>(
+    [...patternUsers].map(([p, files]) => {
+      const f = homeOf([...files]);
+      return [p, f.startsWith(`${SHARED}/`) && !homes.has(f) ? SHARED : f];
+    }),
+  );
   const sharedFiles = [...new Set([SHARED, ...[...home.values(), ...patternHome.values()].filter((f) => f.startsWith(`${SHARED}/`)).sort()])];
 
   const withPatterns = (expr: string) => expr.replace(/@@(\d+)@@/g, (_, i: string) => `P${i}`);

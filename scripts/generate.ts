@@ -307,7 +307,7 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): stri
       rows.push(
         `export const ${id}: DocumentOperation<'${id}'> = {\n` +
           `  id: '${id}',\n  method: '${method.toUpperCase()}',\n  path: '${path}',\n` +
-          `  idempotent: ${idempotent},\n  signed: ${signed},\n  sandboxOnly: ${path.startsWith('/sandbox/')},\n  paginated: ${paginated},\n  bodyRequired: ${Boolean(body?.required)},\n` +
+          `  idempotent: ${idempotent},\n  signed: ${signed},\n  sandboxOnly: ${path.startsWith('/sandbox/')},\n  paginated: ${paginated},\n${body?.required ? '  bodyRequired: true,\n' : ''}` +
           // Only the parts the operation has: the rows are the largest table of a bundle.
           `  params: {${(['Path', 'Query', 'Body'] as const).filter((part) => flags & FLAG[part.toLowerCase() as 'path']).map((part) => ` ${part.toLowerCase()}: '${base}${part}'`).join(',')}${flags & (FLAG.path | FLAG.query | FLAG.body) ? ' ' : ''}},\n` +
           `  response: ${schema('Response', FLAG.response)},\n` +
@@ -323,7 +323,7 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): stri
     "/** Names of the generated zod schemas. */\nexport type SchemaName = keyof typeof import('./zod.gen');\n\n" +
     '/** An operation of the document: what the client runs, with its schemas named (the sandbox and the tests look them up in ./zod.gen). */\n' +
     'export interface DocumentOperation<Id extends string = string> extends Operation {\n' +
-    '  readonly id: Id;\n  readonly bodyRequired: boolean;\n' +
+    '  readonly id: Id;\n' +
     '  /** The zod schemas of its path, query and body: a part it does not have is left out. */\n' +
     '  readonly params: { readonly path?: SchemaName | undefined; readonly query?: SchemaName | undefined; readonly body?: SchemaName | undefined };\n' +
     '  readonly response: SchemaName | undefined;\n' +

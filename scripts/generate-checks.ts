@@ -1,12 +1,16 @@
 /**
  * Compiles the generated zod schemas (src/generated/zod.gen.ts) into plain checks built from
  * src/core/checks.ts: the same rules, the same issues, without zod at run time. One module per
- * operation (its path, query and body checks, loaded with the operation's first call), the response
- * checks in one module (loaded with the first answer `validateResponses` checks), and the checks
- * that more than one of those modules needs in `components.ts`.
+ * operation (its path, query and body checks, loaded with the operation's first call), one per
+ * resource's documented 2xx bodies (responses/<tag>, loaded through an operation's module with the
+ * first answer `validateResponses` checks), the checks that more than one of those modules needs in
+ * `components.ts` (or in `components/<tags>.ts` when only the modules of a few resources need them), and
+ * `responses.ts`, every response check by operation id for tests and tools.
  *
  * Used by scripts/generate.ts; test/core/compiled-checks.test.ts holds the result against zod.
  */
+
+import { posix } from 'node:path';
 
 type Json = Record<string, any>;
 
@@ -20,6 +24,8 @@ export interface CheckRoots {
   params: Record<string, { path?: string | undefined; query?: string | undefined; body?: string | undefined }>;
   /** Operation id → the zod export name of its 2xx body schema. */
   responses: Record<string, string>;
+  /** Operation id → the module its response check goes in (responses/<group>: the operations of one resource class, by tag). */
+  responseGroups: Record<string, string>;
   /** Module name → zod export names checked by name (`events`: the webhook event). */
   named: Record<string, string[]>;
 }
@@ -50,13 +56,20 @@ export function compileChecks(zod: Record<string, unknown>, order: string[], roo
     if (/^(object|variants|union|both)\(/.test(compiled.expr) && !byExpr.has(compiled.expr)) byExpr.set(compiled.expr, name);
   }
 
-  // Modules and the named schemas each reaches.
+  // Modules and the named schemas each reaches. The documented 2xx bodies of one resource (one tag of
+  // the document) have their module (responses/<tag>), loaded through its operations' modules: a bundle
+  // holds the response checks of the resources it names, not a table of them all.
   const modules = new Map<string, { roots: [exportName: string, schema: string][] }>();
+  const responseIds = new Set(Object.keys(roots.responses));
   for (const [id, parts] of Object.entries(roots.params)) {
     const list = (['path', 'query', 'body'] as const).filter((p) => parts[p]).map((p) => [p, nameOf.get(zod[parts[p]!] as Zod)!] as [string, string]);
-    if (list.length) modules.set(id, { roots: list });
+    if (list.length || responseIds.has(id)) modules.set(id, { roots: list });
   }
-  modules.set('responses', { roots: Object.entries(roots.responses).map(([id, exported]) => [id, nameOf.get(zod[exported] as Zod)!]) });
+  const groupOf = (id: string) => `responses/${roots.responseGroups[id] ?? id}`;
+  for (const [id, exported] of Object.entries(roots.responses)) {
+    const group = groupOf(id);
+    (modules.get(group) ?? modules.set(group, { roots: [] }).get(group)!).roots.push([id, nameOf.get(zod[exported] as Zod)!]);
+  }
   for (const [m, exports] of Object.entries(roots.named)) {
     modules.set(m, { roots: exports.map((exported) => [exported.replace(/^z/, ''), nameOf.get(zod[exported] as Zod)!]) });
   }
@@ -72,50 +85,95 @@ export function compileChecks(zod: Record<string, unknown>, order: string[], roo
     return seen;
   };
   const reached = new Map([...modules].map(([m, { roots: r }]) => [m, reach(r.map(([, n]) => n))]));
-  const users = new Map<string, number>();
-  for (const names of reached.values()) for (const n of names) users.set(n, (users.get(n) ?? 0) + 1);
-  const shared = declared.filter((n) => (users.get(n) ?? 0) > 1);
-  const sharedSet = new Set(shared);
-
-  // Patterns: named once per module, in components.ts when more than one module uses them.
-  const patternUsers = new Map<string, Set<string>>();
-  const moduleNames = (m: string) => (m === 'components' ? shared : declared.filter((n) => reached.get(m)!.has(n) && !sharedSet.has(n)));
-  for (const m of modules.keys()) for (const n of moduleNames(m)) for (const p of code.get(n)!.patterns) (patternUsers.get(p) ?? patternUsers.set(p, new Set()).get(p)!).add(m);
-  for (const n of shared) for (const p of code.get(n)!.patterns) (patternUsers.get(p) ?? patternUsers.set(p, new Set()).get(p)!).add('components');
+  const users = new Map<string, string[]>();
+  for (const [m, names] of reached) for (const n of names) (users.get(n) ?? users.set(n, []).get(n)!).push(m);
+  // Where each named schema is declared: in the one module that reaches it. One that several modules
+  // reach goes by the resources (tags) whose modules reach it: in components.ts when the webhook event
+  // or many resources use it (what most bundles hold anyway), otherwise in components/<tags>.ts, so that
+  // a bundle of a few resources does not hold the checks only others use (a module loaded by `import()`
+  // keeps every constant it declares, used or not).
+  const SHARED = 'components';
+  const COMMON_TAGS = 4;
+  const isResponse = (m: string) => m.startsWith('responses/');
+  const tagOf = (m: string) => (m === SHARED || m.startsWith(`${SHARED}/`) ? m : isResponse(m) ? m.slice('responses/'.length) : (roots.responseGroups[m] ?? m));
+  const homeOf = (users: string[]) => {
+    if (users.length === 1) return users[0]!;
+    // A schema's users include every user of the schemas that use it: a shared file's own users, when
+    // it is one, stand for theirs.
+    const tags = [...new Set(users.flatMap((m) => (m === SHARED ? [SHARED] : m.startsWith(`${SHARED}/`) ? m.slice(SHARED.length + 1).split('+') : [tagOf(m)])))].sort();
+    return tags.includes(SHARED) || tags.includes('events') || tags.length >= COMMON_TAGS ? SHARED : `${SHARED}/${tags.join('+')}`;
+  };
+  const home = new Map(declared.filter((n) => users.has(n)).map((n) => [n, homeOf(users.get(n)!)]));
+  // A few hundred characters of checks cost a bundle less than one more module: those go to components.ts
+  // (unless they use a file of their own resources, which components.ts would then load for everyone).
+  const SMALL = 300;
+  const sizes = new Map<string, number>();
+  for (const [n, file] of home) if (file.startsWith(`${SHARED}/`)) sizes.set(file, (sizes.get(file) ?? 0) + code.get(n)!.expr.length);
+  for (const [file, size] of sizes) {
+    const names = [...home].filter(([, f]) => f === file).map(([n]) => n);
+    const usesOwn = names.some((n) => [...code.get(n)!.names].some((m) => home.get(m)?.startsWith(`${SHARED}/`)));
+    if (size < SMALL && !usesOwn) for (const n of names) home.set(n, SHARED);
+  }
   const patterns = [...patternIds.keys()];
   const patternName = new Map(patterns.map((p) => [p, `P${patternIds.get(p)}`]));
-  const sharedPatterns = new Set(patterns.filter((p) => patternUsers.get(p)!.size > 1));
+  // Patterns likewise, by the files of the schemas that use them.
+  const patternUsers = new Map<string, Set<string>>();
+  for (const [n, file] of home) for (const p of code.get(n)!.patterns) (patternUsers.get(p) ?? patternUsers.set(p, new Set()).get(p)!).add(file);
+  const homes = new Set(home.values());
+  // A pattern alone would be a module of one line: it goes to components.ts.
+  const patternHome = new Map<string, string>(
+    [...patternUsers].map(([p, files]) => {
+      const f = homeOf([...files]);
+      return [p, f.startsWith(`${SHARED}/`) && !homes.has(f) ? SHARED : f];
+    }),
+  );
+  const sharedFiles = [...new Set([SHARED, ...[...home.values(), ...patternHome.values()].filter((f) => f.startsWith(`${SHARED}/`)).sort()])];
 
   const withPatterns = (expr: string) => expr.replace(/@@(\d+)@@/g, (_, i: string) => `P${i}`);
+  /** `to` (a path under src/generated/checks/) as imported from `from`. */
+  const relative = (from: string, to: string) => {
+    const target = posix.join(posix.relative(posix.dirname(from), posix.dirname(to)) || '.', posix.basename(to));
+    return target.startsWith('.') ? target : `./${target}`;
+  };
 
   const files: Record<string, string> = {};
-  const emit = (file: string, names: string[], exports: [string, string][], exportNames: boolean) => {
+  const emit = (file: string, exports: [string, string][]) => {
+    const shared = sharedFiles.includes(file);
+    const names = declared.filter((n) => home.get(n) === file);
     const own = names.map((n) => [n, withPatterns(code.get(n)!.expr)] as const);
+    const localPatterns = patterns.filter((p) => patternHome.get(p) === file);
+    // What this file takes from the shared files: schemas its own reference or export, and patterns.
+    const used = new Set([...names.flatMap((n) => [...code.get(n)!.names]), ...exports.map(([, n]) => n)]);
     const usedPatterns = new Set(names.flatMap((n) => [...code.get(n)!.patterns]));
-    const localPatterns = file === 'components.ts' ? patterns.filter((p) => usedPatterns.has(p) || sharedPatterns.has(p)) : [...usedPatterns].filter((p) => !sharedPatterns.has(p));
-    const importedPatterns = file === 'components.ts' ? [] : [...usedPatterns].filter((p) => sharedPatterns.has(p));
-    const fromShared =
-      file === 'components.ts'
-        ? []
-        : [...new Set(names.flatMap((n) => [...code.get(n)!.names].filter((m) => sharedSet.has(m))).concat(exports.map(([, n]) => n).filter((n) => sharedSet.has(n))))].sort();
+    const imports = sharedFiles
+      .filter((f) => f !== file)
+      .map((f) => [f, [...[...used].filter((n) => home.get(n) === f).sort(), ...patterns.filter((p) => usedPatterns.has(p) && patternHome.get(p) === f).map((p) => patternName.get(p)!)]] as const)
+      .filter(([, list]) => list.length > 0);
     const lines = [header + '/* eslint-disable */'];
     const runtime = [...new Set(names.flatMap((n) => [...code.get(n)!.blocks]))].sort();
-    if (runtime.length) lines.push(`import { ${runtime.join(', ')} } from '${RUNTIME}';`);
-    const sharedImports = [...fromShared, ...importedPatterns.map((p) => patternName.get(p)!)];
-    if (sharedImports.length) lines.push(`import { ${sharedImports.join(', ')} } from './components';`);
+    if (runtime.length) lines.push(`import { ${runtime.join(', ')} } from '${relative(file, RUNTIME)}';`);
+    for (const [f, list] of imports) lines.push(`import { ${list.join(', ')} } from '${relative(file, f)}';`);
     lines.push('');
-    for (const p of localPatterns) lines.push(`${file === 'components.ts' && sharedPatterns.has(p) ? 'export ' : ''}const ${patternName.get(p)} = ${p};`);
-    for (const [n, e] of own) lines.push(`${exportNames ? 'export ' : ''}const ${n} = /* @__PURE__ */ ${e};`);
+    for (const p of localPatterns) lines.push(`${shared ? 'export ' : ''}const ${patternName.get(p)} = ${p};`);
+    for (const [n, e] of own) lines.push(`${shared ? 'export ' : ''}const ${n} = /* @__PURE__ */ ${e};`);
     const sameName = exports.filter(([exportName, n]) => exportName === n).map(([n]) => n);
     for (const [exportName, n] of exports) if (exportName !== n) lines.push(`export const ${exportName} = ${n};`);
     if (sameName.length) lines.push(`export { ${sameName.join(', ')} };`);
-    files[file] = lines.join('\n') + '\n';
+    if (!file.includes('/') && responseIds.has(file)) {
+      lines.push(`/** The check of its documented 2xx body, loaded with the first answer \`validateResponses\` checks. */`);
+      lines.push(`export const response = () => import('./${groupOf(file)}');`);
+    }
+    files[`${file}.ts`] = lines.join('\n') + '\n';
   };
 
-  emit('components.ts', shared, [], true);
-  for (const [m, { roots: r }] of modules) {
-    emit(`${m}.ts`, moduleNames(m), r, false);
-  }
+  for (const file of sharedFiles) emit(file, []);
+  for (const [m, { roots: r }] of modules) emit(m, r);
+  // Every response check by operation id, for tests and tools (the client loads each through its operation).
+  files['responses.ts'] =
+    header +
+    '/* eslint-disable */\n' +
+    [...modules.keys()].filter(isResponse).map((m) => `export { ${modules.get(m)!.roots.map(([id]) => id).join(', ')} } from './${m}';`).join('\n') +
+    '\n';
   return files;
 }
 

@@ -307,8 +307,9 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): stri
       rows.push(
         `export const ${id}: DocumentOperation<'${id}'> = {\n` +
           `  id: '${id}',\n  method: '${method.toUpperCase()}',\n  path: '${path}',\n` +
-          `  idempotent: ${idempotent},\n  signed: ${signed},\n  sandboxOnly: ${path.startsWith('/sandbox/')},\n  paginated: ${paginated},\n  bodyRequired: ${Boolean(body?.required)},\n` +
-          `  params: { path: ${schema('Path', FLAG.path)}, query: ${schema('Query', FLAG.query)}, body: ${schema('Body', FLAG.body)} },\n` +
+          `  idempotent: ${idempotent},\n  signed: ${signed},\n  sandboxOnly: ${path.startsWith('/sandbox/')},\n  paginated: ${paginated},\n${body?.required ? '  bodyRequired: true,\n' : ''}` +
+          // Only the parts the operation has: the rows are the largest table of a bundle.
+          `  params: {${(['Path', 'Query', 'Body'] as const).filter((part) => flags & FLAG[part.toLowerCase() as 'path']).map((part) => ` ${part.toLowerCase()}: '${base}${part}'`).join(',')}${flags & (FLAG.path | FLAG.query | FLAG.body) ? ' ' : ''}},\n` +
           `  response: ${schema('Response', FLAG.response)},\n` +
           `  checks: ${checked.has(id) ? `() => import('./checks/${id}')` : 'undefined'},\n};`,
       );
@@ -322,8 +323,9 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): stri
     "/** Names of the generated zod schemas. */\nexport type SchemaName = keyof typeof import('./zod.gen');\n\n" +
     '/** An operation of the document: what the client runs, with its schemas named (the sandbox and the tests look them up in ./zod.gen). */\n' +
     'export interface DocumentOperation<Id extends string = string> extends Operation {\n' +
-    '  readonly id: Id;\n  readonly bodyRequired: boolean;\n' +
-    '  readonly params: { readonly path: SchemaName | undefined; readonly query: SchemaName | undefined; readonly body: SchemaName | undefined };\n' +
+    '  readonly id: Id;\n' +
+    '  /** The zod schemas of its path, query and body: a part it does not have is left out. */\n' +
+    '  readonly params: { readonly path?: SchemaName | undefined; readonly query?: SchemaName | undefined; readonly body?: SchemaName | undefined };\n' +
     '  readonly response: SchemaName | undefined;\n' +
     '  /** Loads the checks compiled from its schemas (./checks/<operationId>), with its first call. */\n' +
     '  readonly checks: (() => Promise<OperationChecks>) | undefined;\n}\n\n' +
@@ -342,7 +344,7 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): stri
 function checkRoots(doc: Json, zodCode: string): CheckRoots {
   const exported = new Set([...zodCode.matchAll(/^export const (\w+) =/gm)].map((m) => m[1]));
   // The webhook event is checked by name (src/resources/webhooks.ts): what differs goes to event.issues.
-  const roots: CheckRoots = { params: {}, responses: {}, named: { events: ['zWebhookEvent'] } };
+  const roots: CheckRoots = { params: {}, responses: {}, responseGroups: {}, named: { events: ['zWebhookEvent'] } };
   for (const item of Object.values<Json>(doc.paths ?? {})) {
     for (const method of METHODS) {
       const id: string | undefined = item[method]?.operationId;
@@ -351,6 +353,8 @@ function checkRoots(doc: Json, zodCode: string): CheckRoots {
       roots.params[id] = { path: name('Path'), query: name('Query'), body: name('Body') };
       const response = name('Response');
       if (response) roots.responses[id] = response;
+      const tag: unknown = item[method].tags?.[0];
+      if (typeof tag === 'string') roots.responseGroups[id] = tag.toLowerCase().replace(/[^a-z0-9]+/g, '-');
     }
   }
   return roots;

@@ -21,7 +21,7 @@ import {
   type SignatureChallenge,
   type ValidationIssue,
 } from './errors';
-import { maskBody } from './logger';
+import { MASK as REDACTED, maskBody } from './logger';
 import type { ListEnvelope } from './pagination';
 import type { OperationPlan } from './plan';
 import { parseRetryAfter, unknownOutcomeHint } from './retry';
@@ -29,8 +29,6 @@ import { isHeaderValue } from './wire';
 
 /** Removes the client's secrets from a text (or any JSON value) built from an answer. */
 export type Scrub = <T>(value: T) => T;
-
-const REDACTED = '[redacted]';
 
 /**
  * Builds the scrubber of one client: the secret, the `tokenId:secret` pair, its base64 (the Basic

@@ -68,8 +68,14 @@ export const string = str();
 export const number = num();
 export const boolean: Check = typed((v) => typeof v === 'boolean', 'boolean', []);
 export const unknown: Check = () => undefined;
-export const never: Check = typed(() => false, 'never', []);
-export const nothing: Check = typed((v) => v === undefined, 'void', []);
+// Function declarations, not constants, where a worker's checks may not use them: a module loaded by
+// `import()` keeps every constant it declares, and a bundler drops only unused functions.
+export function never(_value: unknown, issues: RawIssue[]): void {
+  issues.push({ code: 'invalid_type', expected: 'never', path: [] });
+}
+export function nothing(value: unknown, issues: RawIssue[]): void {
+  if (value !== undefined) issues.push({ code: 'invalid_type', expected: 'void', path: [] });
+}
 
 /** `z.int()`: a whole number within the safe range (the first rule of an int). */
 export const int: Rule = (value: number, issues) => {
@@ -87,15 +93,19 @@ export const int: Rule = (value: number, issues) => {
 export const gte = (minimum: number): Rule => (value: number, issues) => {
   if (!(value >= minimum)) issues.push({ code: 'too_small', origin: 'number', minimum, inclusive: true, continue: true, path: [] });
 };
-export const gt = (minimum: number): Rule => (value: number, issues) => {
-  if (!(value > minimum)) issues.push({ code: 'too_small', origin: 'number', minimum, inclusive: false, continue: true, path: [] });
-};
+export function gt(minimum: number): Rule {
+  return (value: number, issues) => {
+    if (!(value > minimum)) issues.push({ code: 'too_small', origin: 'number', minimum, inclusive: false, continue: true, path: [] });
+  };
+}
 export const lte = (maximum: number): Rule => (value: number, issues) => {
   if (!(value <= maximum)) issues.push({ code: 'too_big', origin: 'number', maximum, inclusive: true, continue: true, path: [] });
 };
-export const lt = (maximum: number): Rule => (value: number, issues) => {
-  if (!(value < maximum)) issues.push({ code: 'too_big', origin: 'number', maximum, inclusive: false, continue: true, path: [] });
-};
+export function lt(maximum: number): Rule {
+  return (value: number, issues) => {
+    if (!(value < maximum)) issues.push({ code: 'too_big', origin: 'number', maximum, inclusive: false, continue: true, path: [] });
+  };
+}
 
 /** A pattern the document states (`format: 'regex'`), or the pattern of a string format (datetime, date). */
 export const matches = (pattern: RegExp, format = 'regex'): Rule => (value: string, issues) => {
@@ -131,10 +141,12 @@ function codePoints(text: string): number {
   return count;
 }
 
-const lengthOrigin = (value: unknown) => (Array.isArray(value) ? 'array' : typeof value === 'string' ? 'string' : 'unknown');
+function lengthOrigin(value: unknown) {
+  return Array.isArray(value) ? 'array' : typeof value === 'string' ? 'string' : 'unknown';
+}
 
-export const minLength = (minimum: number): Rule =>
-  Object.assign(
+export function minLength(minimum: number): Rule {
+  return Object.assign(
     (value: { length: number }, issues: RawIssue[]) => {
       const units = value.length;
       const length = typeof value === 'string' && units >= minimum && units < minimum * 2 ? codePoints(value) : units;
@@ -142,9 +154,10 @@ export const minLength = (minimum: number): Rule =>
     },
     { w: true },
   );
+}
 
-export const maxLength = (maximum: number): Rule =>
-  Object.assign(
+export function maxLength(maximum: number): Rule {
+  return Object.assign(
     (value: { length: number }, issues: RawIssue[]) => {
       const units = value.length;
       const length = typeof value === 'string' && units > maximum ? codePoints(value) : units;
@@ -152,11 +165,14 @@ export const maxLength = (maximum: number): Rule =>
     },
     { w: true, max: maximum },
   );
+}
 
 /** The other-values branch of an open union: a value the known variants own is theirs to check. */
-export const notOneOf = (known: readonly unknown[]): Rule => (value: unknown, issues) => {
-  if (known.includes(value)) issues.push({ code: 'custom', params: { knownDiscriminator: true }, continue: false, path: [] });
-};
+export function notOneOf(known: readonly unknown[]): Rule {
+  return (value: unknown, issues) => {
+    if (known.includes(value)) issues.push({ code: 'custom', params: { knownDiscriminator: true }, continue: false, path: [] });
+  };
+}
 
 export const literal = (values: readonly unknown[]): Check => (value, issues) => {
   if (!values.includes(value)) issues.push({ code: 'invalid_value', values, path: [] });

@@ -29,7 +29,6 @@ import { env, readSettings } from './settings';
 import { SignedRetry } from './signed-retry';
 import { Telemetry, type CallTrace, type PageLink, type TelemetryRecorder } from './telemetry';
 import { send, type TransportConfig } from './transport';
-import { responseIssues } from './validation';
 import { VERSION } from './version';
 import { headerIn, mergeHeaders, normalizeQuery, wireProblems } from './wire';
 
@@ -351,7 +350,7 @@ export class CrossborderCore extends ClientInfo {
     const result = readAnswer(plan, exchange, idempotencyKey, this.scrub);
     const { status } = exchange.response;
     if (this.#validateResponses && op.response !== undefined && status !== 202 && status !== 204) {
-      const issues = await responseIssues(op.id, result.data);
+      const issues = await plan.responseIssues(result.data);
       if (issues.length) this.#report({ operation, status, requestId: result.requestId, issues });
     }
     return result;

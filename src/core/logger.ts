@@ -120,7 +120,8 @@ export const PII_ALLOWED_FIELDS: ReadonlyMap<string, RegExp> = new Map([
 /** Objects nested deeper than this are replaced whole by the mask. */
 const MAX_DEPTH = 32;
 
-const MASK = '[redacted]';
+/** What replaces a secret or a masked value, in logs, errors and texts built from answers. */
+export const MASK = '[redacted]';
 
 type Level = Exclude<LogLevel, 'off'>;
 

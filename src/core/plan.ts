@@ -12,7 +12,7 @@ import type { OperationQueries, operations as OperationTypes } from '../generate
 import type { Check } from './checks';
 import type { ValidationIssue } from './errors';
 import type { RawIssue } from './issues';
-import { describe, loadIssues, type OperationChecks, type Schema, type SchemaRef } from './validation';
+import { describe, loadIssues, responseIssues, type OperationChecks, type Schema, type SchemaRef } from './validation';
 
 /** What the generated operation table says about one operation. */
 export interface Operation {
@@ -201,6 +201,14 @@ export class OperationPlan {
       if (required) issues.push({ path: '', rule: 'required', message: 'a request body is required' });
       return issues;
     });
+  }
+
+  /**
+   * Drift of a 2xx body from the document (`validateResponses`): the operation's response check loads
+   * with the first answer checked. Asked after {@link paramIssues}, which loads the operation's checks.
+   */
+  responseIssues(data: unknown): Promise<ValidationIssue[]> {
+    return responseIssues(this.#checks?.response, this.op.id, data);
   }
 
   #load(): Promise<OperationChecks | null> {

@@ -5,6 +5,7 @@
  */
 import { SignatureChallengeError, type SignatureChallenge } from './errors';
 import type { Signer } from './options';
+import { isHeaderValue } from './wire';
 
 const MAX_REMEMBERED_CHALLENGES = 1_000;
 
@@ -49,7 +50,7 @@ export class SignedRetry {
     if (typeof signature !== 'string' || signature === '') {
       throw new SignatureChallengeError(`The signer returned no signature for ${operation}`);
     }
-    if (!/^[\t\x20-\x7e\x80-\xff]*$/.test(signature)) {
+    if (!isHeaderValue(signature)) {
       throw new SignatureChallengeError(`The signer returned a signature that cannot be sent as a header for ${operation}`);
     }
     assertNotExpired(challenge, operation); // the signer may have taken long: never send a stale challenge

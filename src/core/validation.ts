@@ -20,11 +20,13 @@ export interface Schema {
 /** A schema, or the name of one in the generated zod module (the sandbox's lookup). */
 export type SchemaRef = Schema | string;
 
-/** The compiled checks of one operation's parameters. */
+/** The compiled checks of one operation's parameters, and the loader of its documented 2xx body's. */
 export interface OperationChecks {
   readonly path?: Check | undefined;
   readonly query?: Check | undefined;
   readonly body?: Check | undefined;
+  /** Loads the checks of its resource's 2xx bodies (./responses/<tag>, by operation id), with the first answer `validateResponses` checks. */
+  readonly response?: (() => Promise<Readonly<Record<string, Check | undefined>>>) | undefined;
 }
 
 type Issues = typeof import('./issues');
@@ -49,17 +51,18 @@ export function check(schema: Schema, value: unknown): ValidationIssue[] {
 }
 
 /** A compiled check behind zod's `safeParse`, so callers of {@link check} take either. */
-function asSchema(compiled: Check, run: (check: Check, value: unknown) => RawIssue[]): Schema {
+function asSchema(compiled: Check): Schema {
   return {
     safeParse(value) {
-      const issues = run(compiled, value);
+      const issues: RawIssue[] = [];
+      compiled(value, issues);
       return issues.length ? { success: false, error: { issues } } : { success: true };
     },
   };
 }
 
 type Named = typeof import('../generated/checks/events');
-let named: Promise<[Named, typeof import('./checks')]> | undefined;
+let named: Promise<Named> | undefined;
 
 /**
  * A schema by its name in the generated zod module (`zWebhookEvent`), compiled; an inline schema as
@@ -68,21 +71,21 @@ let named: Promise<[Named, typeof import('./checks')]> | undefined;
 export async function resolveSchema(ref: SchemaRef): Promise<Schema> {
   await loadIssues();
   if (typeof ref !== 'string') return ref;
-  const [module, runtime] = await (named ??= Promise.all([import('../generated/checks/events'), import('./checks')]));
+  const module = await (named ??= import('../generated/checks/events'));
   const compiled = (module as Record<string, Check | undefined>)[ref.replace(/^z/, '')];
   if (!compiled) throw new Error(`No compiled schema ${ref}`);
-  return asSchema(compiled, runtime.issuesOf);
+  return asSchema(compiled);
 }
 
-type Responses = Record<string, Check | undefined>;
-let responses: Promise<[Responses, typeof import('./checks')]> | undefined;
-
-/** Issues of an answer to operation `id` against its documented 2xx body (empty when it matches, or none is documented). */
-export async function responseIssues(id: string, data: unknown): Promise<ValidationIssue[]> {
-  const [module, runtime] = await (responses ??= Promise.all([import('../generated/checks/responses') as Promise<Responses>, import('./checks')]));
-  const compiled = module[id];
+/**
+ * Issues of an answer to operation `id` against its documented 2xx body, whose check `load` brings (the
+ * operation's `response` loader): empty when it matches, or when none is documented.
+ */
+export async function responseIssues(load: OperationChecks['response'], id: string, data: unknown): Promise<ValidationIssue[]> {
+  const compiled = load && (await load())[id];
   if (!compiled) return [];
-  const issues = runtime.issuesOf(compiled, data);
+  const issues: RawIssue[] = [];
+  compiled(data, issues);
   if (issues.length === 0) return [];
   await loadIssues();
   return describe(issues);

@@ -8,8 +8,8 @@ export type SchemaName = keyof typeof import('./zod.gen');
 /** An operation of the document: what the client runs, with its schemas named (the sandbox and the tests look them up in ./zod.gen). */
 export interface DocumentOperation<Id extends string = string> extends Operation {
   readonly id: Id;
-  readonly bodyRequired: boolean;
-  readonly params: { readonly path: SchemaName | undefined; readonly query: SchemaName | undefined; readonly body: SchemaName | undefined };
+  /** The zod schemas of its path, query and body: a part it does not have is left out. */
+  readonly params: { readonly path?: SchemaName | undefined; readonly query?: SchemaName | undefined; readonly body?: SchemaName | undefined };
   readonly response: SchemaName | undefined;
   /** Loads the checks compiled from its schemas (./checks/<operationId>), with its first call. */
   readonly checks: (() => Promise<OperationChecks>) | undefined;
@@ -62,8 +62,7 @@ export const listCustomers: DocumentOperation<'listCustomers'> = {
   signed: false,
   sandboxOnly: false,
   paginated: true,
-  bodyRequired: false,
-  params: { path: undefined, query: 'zListCustomersQuery', body: undefined },
+  params: { query: 'zListCustomersQuery' },
   response: 'zListCustomersResponse',
   checks: () => import('./checks/listCustomers'),
 };
@@ -76,7 +75,7 @@ export const createCustomer: DocumentOperation<'createCustomer'> = {
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
-  params: { path: undefined, query: undefined, body: 'zCreateCustomerBody' },
+  params: { body: 'zCreateCustomerBody' },
   response: 'zCreateCustomerResponse',
   checks: () => import('./checks/createCustomer'),
 };
@@ -88,8 +87,7 @@ export const getCustomer: DocumentOperation<'getCustomer'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
-  bodyRequired: false,
-  params: { path: 'zGetCustomerPath', query: undefined, body: undefined },
+  params: { path: 'zGetCustomerPath' },
   response: 'zGetCustomerResponse',
   checks: () => import('./checks/getCustomer'),
 };
@@ -102,7 +100,7 @@ export const updateCustomer: DocumentOperation<'updateCustomer'> = {
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
-  params: { path: 'zUpdateCustomerPath', query: undefined, body: 'zUpdateCustomerBody' },
+  params: { path: 'zUpdateCustomerPath', body: 'zUpdateCustomerBody' },
   response: 'zUpdateCustomerResponse',
   checks: () => import('./checks/updateCustomer'),
 };
@@ -114,8 +112,7 @@ export const deleteCustomer: DocumentOperation<'deleteCustomer'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
-  bodyRequired: false,
-  params: { path: 'zDeleteCustomerPath', query: undefined, body: undefined },
+  params: { path: 'zDeleteCustomerPath' },
   response: 'zDeleteCustomerResponse',
   checks: () => import('./checks/deleteCustomer'),
 };
@@ -127,8 +124,7 @@ export const listInternalAccounts: DocumentOperation<'listInternalAccounts'> = {
   signed: false,
   sandboxOnly: false,
   paginated: true,
-  bodyRequired: false,
-  params: { path: undefined, query: 'zListInternalAccountsQuery', body: undefined },
+  params: { query: 'zListInternalAccountsQuery' },
   response: 'zListInternalAccountsResponse',
   checks: () => import('./checks/listInternalAccounts'),
 };
@@ -141,7 +137,7 @@ export const updateInternalAccount: DocumentOperation<'updateInternalAccount'> =
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
-  params: { path: 'zUpdateInternalAccountPath', query: undefined, body: 'zUpdateInternalAccountBody' },
+  params: { path: 'zUpdateInternalAccountPath', body: 'zUpdateInternalAccountBody' },
   response: 'zUpdateInternalAccountResponse',
   checks: () => import('./checks/updateInternalAccount'),
 };
@@ -154,7 +150,7 @@ export const exportInternalAccount: DocumentOperation<'exportInternalAccount'> =
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
-  params: { path: 'zExportInternalAccountPath', query: undefined, body: 'zExportInternalAccountBody' },
+  params: { path: 'zExportInternalAccountPath', body: 'zExportInternalAccountBody' },
   response: 'zExportInternalAccountResponse',
   checks: () => import('./checks/exportInternalAccount'),
 };
@@ -166,8 +162,7 @@ export const listExternalAccounts: DocumentOperation<'listExternalAccounts'> = {
   signed: false,
   sandboxOnly: false,
   paginated: true,
-  bodyRequired: false,
-  params: { path: undefined, query: 'zListExternalAccountsQuery', body: undefined },
+  params: { query: 'zListExternalAccountsQuery' },
   response: 'zListExternalAccountsResponse',
   checks: () => import('./checks/listExternalAccounts'),
 };
@@ -180,7 +175,7 @@ export const createExternalAccount: DocumentOperation<'createExternalAccount'> =
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
-  params: { path: undefined, query: undefined, body: 'zCreateExternalAccountBody' },
+  params: { body: 'zCreateExternalAccountBody' },
   response: 'zCreateExternalAccountResponse',
   checks: () => import('./checks/createExternalAccount'),
 };
@@ -192,8 +187,7 @@ export const listPlatformExternalAccounts: DocumentOperation<'listPlatformExtern
   signed: false,
   sandboxOnly: false,
   paginated: true,
-  bodyRequired: false,
-  params: { path: undefined, query: 'zListPlatformExternalAccountsQuery', body: undefined },
+  params: { query: 'zListPlatformExternalAccountsQuery' },
   response: 'zListPlatformExternalAccountsResponse',
   checks: () => import('./checks/listPlatformExternalAccounts'),
 };
@@ -206,7 +200,7 @@ export const createPlatformExternalAccount: DocumentOperation<'createPlatformExt
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
-  params: { path: undefined, query: undefined, body: 'zCreatePlatformExternalAccountBody' },
+  params: { body: 'zCreatePlatformExternalAccountBody' },
   response: 'zCreatePlatformExternalAccountResponse',
   checks: () => import('./checks/createPlatformExternalAccount'),
 };
@@ -218,10 +212,9 @@ export const getConfig: DocumentOperation<'getConfig'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
-  bodyRequired: false,
-  params: { path: undefined, query: undefined, body: undefined },
+  params: {},
   response: 'zGetConfigResponse',
-  checks: undefined,
+  checks: () => import('./checks/getConfig'),
 };
 export const updateConfig: DocumentOperation<'updateConfig'> = {
   id: 'updateConfig',
@@ -232,7 +225,7 @@ export const updateConfig: DocumentOperation<'updateConfig'> = {
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
-  params: { path: undefined, query: undefined, body: 'zUpdateConfigBody' },
+  params: { body: 'zUpdateConfigBody' },
   response: 'zUpdateConfigResponse',
   checks: () => import('./checks/updateConfig'),
 };
@@ -245,7 +238,7 @@ export const createQuote: DocumentOperation<'createQuote'> = {
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
-  params: { path: undefined, query: undefined, body: 'zCreateQuoteBody' },
+  params: { body: 'zCreateQuoteBody' },
   response: 'zCreateQuoteResponse',
   checks: () => import('./checks/createQuote'),
 };
@@ -257,8 +250,7 @@ export const getQuote: DocumentOperation<'getQuote'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
-  bodyRequired: false,
-  params: { path: 'zGetQuotePath', query: undefined, body: undefined },
+  params: { path: 'zGetQuotePath' },
   response: 'zGetQuoteResponse',
   checks: () => import('./checks/getQuote'),
 };
@@ -270,8 +262,7 @@ export const executeQuote: DocumentOperation<'executeQuote'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
-  bodyRequired: false,
-  params: { path: 'zExecuteQuotePath', query: undefined, body: undefined },
+  params: { path: 'zExecuteQuotePath' },
   response: 'zExecuteQuoteResponse',
   checks: () => import('./checks/executeQuote'),
 };
@@ -284,7 +275,7 @@ export const createTransferIn: DocumentOperation<'createTransferIn'> = {
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
-  params: { path: undefined, query: undefined, body: 'zCreateTransferInBody' },
+  params: { body: 'zCreateTransferInBody' },
   response: 'zCreateTransferInResponse',
   checks: () => import('./checks/createTransferIn'),
 };
@@ -296,8 +287,7 @@ export const listTransactions: DocumentOperation<'listTransactions'> = {
   signed: false,
   sandboxOnly: false,
   paginated: true,
-  bodyRequired: false,
-  params: { path: undefined, query: 'zListTransactionsQuery', body: undefined },
+  params: { query: 'zListTransactionsQuery' },
   response: 'zListTransactionsResponse',
   checks: () => import('./checks/listTransactions'),
 };
@@ -309,8 +299,7 @@ export const getTransaction: DocumentOperation<'getTransaction'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
-  bodyRequired: false,
-  params: { path: 'zGetTransactionPath', query: undefined, body: undefined },
+  params: { path: 'zGetTransactionPath' },
   response: 'zGetTransactionResponse',
   checks: () => import('./checks/getTransaction'),
 };
@@ -322,8 +311,7 @@ export const rejectTransaction: DocumentOperation<'rejectTransaction'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
-  bodyRequired: false,
-  params: { path: 'zRejectTransactionPath', query: undefined, body: 'zRejectTransactionBody' },
+  params: { path: 'zRejectTransactionPath', body: 'zRejectTransactionBody' },
   response: 'zRejectTransactionResponse',
   checks: () => import('./checks/rejectTransaction'),
 };
@@ -335,8 +323,7 @@ export const approveTransaction: DocumentOperation<'approveTransaction'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
-  bodyRequired: false,
-  params: { path: 'zApproveTransactionPath', query: undefined, body: 'zApproveTransactionBody' },
+  params: { path: 'zApproveTransactionPath', body: 'zApproveTransactionBody' },
   response: 'zApproveTransactionResponse',
   checks: () => import('./checks/approveTransaction'),
 };
@@ -348,8 +335,7 @@ export const lookupUmaReceiver: DocumentOperation<'lookupUmaReceiver'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
-  bodyRequired: false,
-  params: { path: 'zLookupUmaReceiverPath', query: 'zLookupUmaReceiverQuery', body: undefined },
+  params: { path: 'zLookupUmaReceiverPath', query: 'zLookupUmaReceiverQuery' },
   response: 'zLookupUmaReceiverResponse',
   checks: () => import('./checks/lookupUmaReceiver'),
 };
@@ -361,8 +347,7 @@ export const lookupExternalAccountReceiver: DocumentOperation<'lookupExternalAcc
   signed: false,
   sandboxOnly: false,
   paginated: false,
-  bodyRequired: false,
-  params: { path: 'zLookupExternalAccountReceiverPath', query: 'zLookupExternalAccountReceiverQuery', body: undefined },
+  params: { path: 'zLookupExternalAccountReceiverPath', query: 'zLookupExternalAccountReceiverQuery' },
   response: 'zLookupExternalAccountReceiverResponse',
   checks: () => import('./checks/lookupExternalAccountReceiver'),
 };
@@ -375,7 +360,7 @@ export const createInvitation: DocumentOperation<'createInvitation'> = {
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
-  params: { path: undefined, query: undefined, body: 'zCreateInvitationBody' },
+  params: { body: 'zCreateInvitationBody' },
   response: 'zCreateInvitationResponse',
   checks: () => import('./checks/createInvitation'),
 };
@@ -387,8 +372,7 @@ export const listVerifications: DocumentOperation<'listVerifications'> = {
   signed: false,
   sandboxOnly: false,
   paginated: true,
-  bodyRequired: false,
-  params: { path: undefined, query: 'zListVerificationsQuery', body: undefined },
+  params: { query: 'zListVerificationsQuery' },
   response: 'zListVerificationsResponse',
   checks: () => import('./checks/listVerifications'),
 };
@@ -400,8 +384,7 @@ export const listUmaProviders: DocumentOperation<'listUmaProviders'> = {
   signed: false,
   sandboxOnly: false,
   paginated: true,
-  bodyRequired: false,
-  params: { path: undefined, query: 'zListUmaProvidersQuery', body: undefined },
+  params: { query: 'zListUmaProvidersQuery' },
   response: 'zListUmaProvidersResponse',
   checks: () => import('./checks/listUmaProviders'),
 };
@@ -414,7 +397,7 @@ export const sandboxReceiveUmaPayment: DocumentOperation<'sandboxReceiveUmaPayme
   sandboxOnly: true,
   paginated: false,
   bodyRequired: true,
-  params: { path: undefined, query: undefined, body: 'zSandboxReceiveUmaPaymentBody' },
+  params: { body: 'zSandboxReceiveUmaPaymentBody' },
   response: 'zSandboxReceiveUmaPaymentResponse',
   checks: () => import('./checks/sandboxReceiveUmaPayment'),
 };
@@ -427,7 +410,7 @@ export const sandboxFundInternalAccount: DocumentOperation<'sandboxFundInternalA
   sandboxOnly: true,
   paginated: false,
   bodyRequired: true,
-  params: { path: 'zSandboxFundInternalAccountPath', query: undefined, body: 'zSandboxFundInternalAccountBody' },
+  params: { path: 'zSandboxFundInternalAccountPath', body: 'zSandboxFundInternalAccountBody' },
   response: 'zSandboxFundInternalAccountResponse',
   checks: () => import('./checks/sandboxFundInternalAccount'),
 };
@@ -439,8 +422,7 @@ export const listCredentials: DocumentOperation<'listCredentials'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
-  bodyRequired: false,
-  params: { path: undefined, query: 'zListCredentialsQuery', body: undefined },
+  params: { query: 'zListCredentialsQuery' },
   response: 'zListCredentialsResponse',
   checks: () => import('./checks/listCredentials'),
 };
@@ -453,7 +435,7 @@ export const createCredential: DocumentOperation<'createCredential'> = {
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
-  params: { path: undefined, query: undefined, body: 'zCreateCredentialBody' },
+  params: { body: 'zCreateCredentialBody' },
   response: 'zCreateCredentialResponse',
   checks: () => import('./checks/createCredential'),
 };
@@ -465,8 +447,7 @@ export const revokeCredential: DocumentOperation<'revokeCredential'> = {
   signed: true,
   sandboxOnly: false,
   paginated: false,
-  bodyRequired: false,
-  params: { path: 'zRevokeCredentialPath', query: undefined, body: undefined },
+  params: { path: 'zRevokeCredentialPath' },
   response: 'zRevokeCredentialResponse',
   checks: () => import('./checks/revokeCredential'),
 };
@@ -478,8 +459,7 @@ export const challengeCredential: DocumentOperation<'challengeCredential'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
-  bodyRequired: false,
-  params: { path: 'zChallengeCredentialPath', query: undefined, body: 'zChallengeCredentialBody' },
+  params: { path: 'zChallengeCredentialPath', body: 'zChallengeCredentialBody' },
   response: 'zChallengeCredentialResponse',
   checks: () => import('./checks/challengeCredential'),
 };
@@ -492,7 +472,7 @@ export const verifyCredential: DocumentOperation<'verifyCredential'> = {
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
-  params: { path: 'zVerifyCredentialPath', query: undefined, body: 'zVerifyCredentialBody' },
+  params: { path: 'zVerifyCredentialPath', body: 'zVerifyCredentialBody' },
   response: 'zVerifyCredentialResponse',
   checks: () => import('./checks/verifyCredential'),
 };
@@ -504,8 +484,7 @@ export const listSessions: DocumentOperation<'listSessions'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
-  bodyRequired: false,
-  params: { path: undefined, query: 'zListSessionsQuery', body: undefined },
+  params: { query: 'zListSessionsQuery' },
   response: 'zListSessionsResponse',
   checks: () => import('./checks/listSessions'),
 };
@@ -517,8 +496,7 @@ export const revokeSession: DocumentOperation<'revokeSession'> = {
   signed: true,
   sandboxOnly: false,
   paginated: false,
-  bodyRequired: false,
-  params: { path: 'zRevokeSessionPath', query: undefined, body: undefined },
+  params: { path: 'zRevokeSessionPath' },
   response: 'zRevokeSessionResponse',
   checks: () => import('./checks/revokeSession'),
 };

@@ -15,10 +15,9 @@ export interface UnwrapOptions {
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set(WEBHOOK_EVENT_TYPES);
 // Verification code is loaded on the first delivery: it stays out of the bundle path of API calls.
-type WebhooksModule = typeof import('../webhooks/events') & typeof import('../webhooks/verify');
+type WebhooksModule = typeof import('../webhooks/unwrap');
 let webhooksModule: Promise<WebhooksModule> | undefined;
-const loadWebhooks = () =>
-  (webhooksModule ??= Promise.all([import('../webhooks/events'), import('../webhooks/verify')]).then(([events, verify]) => ({ ...events, ...verify })));
+const loadWebhooks = () => (webhooksModule ??= import('../webhooks/unwrap'));
 
 /** Webhook deliveries: signature check and typed events. */
 export class Webhooks extends APIResource {

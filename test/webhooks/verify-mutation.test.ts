@@ -36,6 +36,36 @@ describe('key refusals: reason, exact message, cause', () => {
     }
   });
 
+  it('hex keys are told apart by length and leading byte exactly: anything else is named, not tried', async () => {
+    const cases: [string, string][] = [
+      [`02${'ab'.repeat(64)}`, '130 characters starting "02aba…"'], // a compressed prefix on an uncompressed length
+      [`04${'ab'.repeat(32)}`, '66 characters starting "04aba…"'], // an uncompressed prefix on a compressed length
+      [`05${'04'.repeat(64)}`, '130 characters starting "05040…"'], // 04 inside, not leading
+      [`05${'02'.repeat(32)}`, '66 characters starting "05020…"'], // 02 inside, not leading
+    ];
+    for (const [key, shown] of cases) expect((await rejection(() => importWebhookPublicKey(key))).message).toBe(NEITHER + shown);
+    const offCurve = await rejection(() => importWebhookPublicKey(`02${'0'.repeat(63)}1`));
+    expect([offCurve.message, offCurve.cause]).toEqual(['the webhook public key hex is not a point on the P-256 curve', undefined]); // refused before WebCrypto
+  });
+
+  it('imports a verify-only, non-extractable key, from a string with surrounding whitespace too', async () => {
+    for (const key of [keys.publicKeyPem, ` ${keys.publicKeyHex}\n`]) {
+      const imported = await importWebhookPublicKey(key);
+      expect([imported.type, imported.extractable, imported.usages]).toEqual(['public', false, ['verify']]);
+    }
+  });
+
+  it('a CryptoKey-shaped value failing one check only (type, algorithm) is refused', async () => {
+    const base = { algorithm: { name: 'ECDSA', namedCurve: 'P-256' }, type: 'public', usages: ['verify'] };
+    const cases: [object, string][] = [
+      [{ ...base, type: 'private' }, 'private ECDSA P-256 key with usages [verify]'],
+      [{ ...base, algorithm: { name: 'ECDH', namedCurve: 'P-256' } }, 'public ECDH P-256 key with usages [verify]'],
+    ];
+    for (const [key, got] of cases) {
+      expect((await rejection(() => importWebhookPublicKey(key as never))).message).toBe(`the webhook CryptoKey must be an ECDSA P-256 public key with usage "verify"; got a ${got}`);
+    }
+  });
+
   it('a private key, a PEM of another algorithm, a point off the curve', async () => {
     const priv = await rejection(() => importWebhookPublicKey(keys.privateKeyPem));
     expect(priv.message).toBe("the webhook key given is a private key: verification needs the service's public key (-----BEGIN PUBLIC KEY-----)");
@@ -96,6 +126,12 @@ describe('key refusals: reason, exact message, cause', () => {
 describe('header refusals at their exact limits', () => {
   const check = async (header: string | undefined, body = '{}') =>
     rejection(() => verifyWebhookSignature(body, header === undefined ? {} : { 'x-service-signature': header }, keys.publicKeyPem));
+
+  it('a missing key is asked for by option and environment name', async () => {
+    expect((await rejection(() => verifyWebhookSignature('{}', {}, ' '))).message).toBe(
+      "no webhook public key configured: set the webhookPublicKey option or the CROSSBORDER_WEBHOOK_PUBLIC_KEY environment variable to the service's public key (PEM or hex)",
+    );
+  });
 
   it('each malformed header has its own message', async () => {
     const cases: [string | undefined, string, string][] = [
@@ -167,6 +203,8 @@ describe('body refusals and forms', () => {
     new Uint8Array(foreign)[0] = 0;
     expect(Array.from(read)).toEqual([97, 98, 99]);
     const view = runInNewContext('new Uint8Array([1, 2, 3, 4]).subarray(1, 3)') as Uint8Array;
-    expect(Array.from(await readRawBody(view))).toEqual([2, 3]);
+    const fromView = await readRawBody(view);
+    view[0] = 0;
+    expect(Array.from(fromView)).toEqual([2, 3]);
   });
 });

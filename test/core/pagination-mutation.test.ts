@@ -51,6 +51,8 @@ describe('CursorTrail', () => {
     expect(trail.has('c131070')).toBe(true);
     expect(trail.has('c131069')).toBe(false);
     expect(trail.has('c131071')).toBe(false);
+    // and the window is still the last 100,000: c131101 … c231100
+    expect([trail.has('c131100'), trail.has('c131101'), trail.has('c200000'), trail.has('c231099'), trail.has('c231100'), trail.has('c1')]).toEqual([false, true, true, true, true, false]);
   });
 
   it('tells apart cursors whose 32-bit FNV-1a hashes collide', () => {
@@ -91,7 +93,7 @@ describe('Page, without HTTP', () => {
     const { first } = list({ data: [0], next: 'A' }, { A: { data: [1], next: 'B' }, B: { data: [2], next: 'A' } });
     const items: number[] = [];
     const err = await failure((async () => {
-      for await (const n of first) items.push(n);
+      for await (const n of first) if (items.push(n) > 50) break; // bounded if the guard fails
     })());
     expect(items).toEqual([0, 1, 2]);
     expect(err.message).toBe('The service answered cursor A again; stopping instead of looping');
@@ -105,9 +107,9 @@ describe('Page, without HTTP', () => {
     const walk = list({ data: [0], next: 'a' }, { a: { data: [1] } }, false, new Set(['a']));
     const items: number[] = [];
     await expect((async () => {
-      for await (const n of walk.first) items.push(n);
+      for await (const n of walk.first) if (items.push(n) > 50) break;
     })()).rejects.toThrow('ECONNRESET');
-    for await (const n of walk.first) items.push(n);
+    for await (const n of walk.first) if (items.push(n) > 50) break;
     expect(items).toEqual([0, 0, 1]);
   });
 
@@ -115,7 +117,7 @@ describe('Page, without HTTP', () => {
     const book = { a: { data: [1], next: 'b' }, b: { data: [2] } };
     const walked = list({ data: [0], next: 'a' }, { ...book });
     const pages: number[][] = [];
-    for await (const page of walked.first.pages()) pages.push(page.data);
+    for await (const page of walked.first.pages()) if (pages.push(page.data) > 50) break;
     expect(pages).toEqual([[0], [1], [2]]);
     expect((await walked.first.nextPage()).data).toEqual([1]);
     expect(walked.fetched).toEqual(['a', 'b', 'a']);
@@ -123,7 +125,7 @@ describe('Page, without HTTP', () => {
     const byHand = list({ data: [0], next: 'a' }, { ...book });
     await byHand.first.nextPage();
     const items: number[] = [];
-    for await (const n of byHand.first) items.push(n);
+    for await (const n of byHand.first) if (items.push(n) > 50) break;
     expect(items).toEqual([0, 1, 2]);
     expect(byHand.fetched).toEqual(['a', 'b']);
   });
@@ -138,12 +140,15 @@ describe('Page, without HTTP', () => {
   it('empty pages are passed over; after return() the item iterator is done', async () => {
     const { first } = list({ data: [1], next: 'a' }, { a: { data: [], next: 'b' }, b: { data: [2, 3] } });
     const items: number[] = [];
-    for await (const n of first) items.push(n);
+    for await (const n of first) if (items.push(n) > 50) break;
     expect(items).toEqual([1, 2, 3]);
 
     const iterator = list({ data: [1, 2, 3] }, {}).first[Symbol.asyncIterator]();
     expect(await iterator.next()).toEqual({ done: false, value: 1 });
     expect(await iterator.return!()).toEqual({ done: true, value: undefined });
     expect(await iterator.next()).toEqual({ done: true, value: undefined });
+    const unused = list({ data: [1] }, {}).first[Symbol.asyncIterator]();
+    await unused.return!();
+    expect(await unused.next()).toEqual({ done: true, value: undefined });
   });
 });

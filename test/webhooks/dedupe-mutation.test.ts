@@ -4,7 +4,7 @@
  * messages a user reads when a store answers what it cannot mean. The Redis store runs here against a
  * scripted client (no server): test/webhooks/redis.test.ts covers the real one.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { confirmHandled, dedupe, MemoryDedupeStore, RedisDedupeStore, type DedupeStore } from '../../src/webhooks/dedupe';
 
 const HOUR = 3600_000;
@@ -75,12 +75,11 @@ describe('dedupe boundaries and messages', () => {
     expect(await message(dedupe(event, new MemoryDedupeStore(), { ...options, lease: 0 }))).toBe('lease must be a positive number of milliseconds, got 0');
   });
 
+  // Each test file has its own module instance: no test of this file uses the default store before this one.
   it('confirmHandled without a store, before any dedupe call, confirms in the same default store dedupe uses', async () => {
-    vi.resetModules();
-    const fresh = await import('../../src/webhooks/dedupe');
     const event = { id: `Webhook:first-confirm-${Math.random()}`, timestamp: new Date().toISOString() };
-    await fresh.confirmHandled(event);
-    expect(await fresh.dedupe(event)).toEqual({ duplicate: true, stale: false });
+    await confirmHandled(event);
+    expect(await dedupe(event)).toEqual({ duplicate: true, stale: false });
   });
 });
 
@@ -139,6 +138,13 @@ describe('RedisDedupeStore commands (scripted client)', () => {
       const store = new RedisDedupeStore(scripted(() => reply).client);
       expect(await message(store.add('x', 1000))).toBe(`RedisDedupeStore: unexpected reply to EVAL (${shown}); whether the id is held is unknown`);
     }
+  });
+
+  it("a client's own error is passed on at once, not after the timeout", async () => {
+    const store = new RedisDedupeStore({ call: async () => Promise.reject(new Error('ECONNRESET')) }, { timeout: 5_000 });
+    const started = performance.now();
+    expect(await message(store.add('x', 1000))).toBe('ECONNRESET');
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 
   it('refuses a bad timeout and a client without a command method, saying what it needs', () => {

@@ -33,7 +33,9 @@ function digest(cursor: string): number {
  */
 export class CursorTrail {
   readonly #seen = new Set<number>();
+  /** The digests in #seen, oldest first from #oldest once full: a ring (Array#shift on 100,000 entries copies them all). */
   readonly #order: number[] = [];
+  #oldest = 0;
   #checkpoint: number | undefined;
   #steps = 0;
   #power = 1;
@@ -49,8 +51,12 @@ export class CursorTrail {
     const d = digest(cursor);
     if (this.#seen.has(d)) return;
     this.#seen.add(d);
-    this.#order.push(d);
-    if (this.#order.length > TRAIL_WINDOW) this.#seen.delete(this.#order.shift()!);
+    if (this.#order.length < TRAIL_WINDOW) this.#order.push(d);
+    else {
+      this.#seen.delete(this.#order[this.#oldest]!);
+      this.#order[this.#oldest] = d;
+      this.#oldest = (this.#oldest + 1) % TRAIL_WINDOW;
+    }
     if (++this.#steps === this.#power) {
       this.#checkpoint = d;
       this.#power *= 2;

@@ -26,6 +26,8 @@ export default {
   reporters: ['clear-text', 'progress', 'json'],
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
   tempDirName: '.stryker-tmp',
+  // Runs side by side in one checkout (with their own tempDirName) must not copy each other's sandboxes.
+  ignorePatterns: ['/.stryker-tmp*'],
   cleanTempDir: 'always',
   ignoreStatic: true,
 };

@@ -82,6 +82,7 @@ const traceOf = () => {
 };
 
 afterEach(() => {
+  vi.restoreAllMocks();
   vi.useRealTimers();
   vi.unstubAllGlobals();
 });
@@ -189,6 +190,8 @@ describe('send: how each attempt ends', () => {
     // Other shapes of failure.
     const text = await send(setup(script(Object.assign(new Error('plain'), { cause: new Error('inner') })).fetch).config, plan('GET'), out({ maxRetries: 0 })).catch((e) => e);
     expect(text.message).toBe('GET /x failed: plain (inner)');
+    const noCause = await send(setup(script(new Error('plain')).fetch).config, plan('GET'), out({ maxRetries: 0 })).catch((e) => e);
+    expect(noCause.message).toBe('GET /x failed: plain');
     const bare = await send(setup(script(Object.assign(new Error('bare'), { cause: 'not an error' })).fetch).config, plan('GET'), out({ maxRetries: 0 })).catch((e) => e);
     expect(bare.message).toBe('GET /x failed: bare');
     const thrown = await send(setup(async () => Promise.reject('a string')).config, plan('PUT'), out({ maxRetries: 0, idempotencyKey: 'k2' })).catch((e) => e);
@@ -230,8 +233,10 @@ describe('send: how each attempt ends', () => {
     const before = new AbortController();
     before.abort(new Error('stop'));
     const s = script(jsonAnswer(200, {}));
-    const early = await send(setup(s.fetch).config, plan('POST'), out({ signal: before.signal, idempotencyKey: 'k3' })).catch((e) => e);
+    const t = traceOf();
+    const early = await send(setup(s.fetch).config, plan('POST'), out({ signal: before.signal, idempotencyKey: 'k3', trace: t.trace })).catch((e) => e);
     expect(s.calls).toHaveLength(0);
+    expect(t.attempts()).toBe(0); // the trace reads 0 attempts, not nothing
     expect(early).toBeInstanceOf(APIUserAbortError);
     expect(early.message).toBe('POST /x was aborted by the caller');
     expect(early).toMatchObject({ outcomeUnknown: false, idempotencyKey: 'k3' });
@@ -245,8 +250,10 @@ describe('send: how each attempt ends', () => {
       queueMicrotask(() => during.abort(reason));
       return new Promise<Response>((_r, reject) => init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
     };
-    const mid = await send(setup(script(hang).fetch).config, plan('GET'), out({ signal: during.signal, timeout: 60_000 })).catch((e) => e);
+    const d = setup(script(hang).fetch);
+    const mid = await send(d.config, plan('GET'), out({ signal: during.signal, timeout: 60_000 })).catch((e) => e);
     expect(fetchSignal!.aborted).toBe(true);
+    expect(d.sleeps).toEqual([]); // not taken for a failure to retry
     expect(mid).toBeInstanceOf(APIUserAbortError);
     expect(mid.message).toBe('GET /x was aborted by the caller');
     expect(mid.cause).toBe(reason);
@@ -299,14 +306,16 @@ describe('send: its log lines', () => {
   it('debug: the request (headers redacted) and the answer (scrubbed, masked), then the info line of the status', async () => {
     const { fetch } = script(jsonAnswer(201, { id: 'T:1', email: 'ada@example.com', echo: SECRET }, { 'x-request-id': `req-${SECRET}`, 'x-echo': SECRET }));
     const { config, lines } = setup(fetch, 'debug');
+    const clock = [1000.4, 1042.6];
+    vi.spyOn(performance, 'now').mockImplementation(() => clock.shift() ?? 5000);
     await send(config, plan('POST', '/things/{id}'), out({ body: '{"email":"ada@example.com","amount":5}' }));
     expect(lines.map(([level, message]) => [level, message])).toEqual([
       ['debug', '→ POST /things/{id}'],
-      ['info', expect.stringMatching(/^POST \/things\/\{id\} 201 \d+ms$/)],
+      ['info', 'POST /things/{id} 201 42ms'],
       ['debug', '← 201 POST /things/{id}'],
     ]);
     expect(lines[0]![2]).toEqual({ attempt: 1, headers: { authorization: '[redacted]', 'content-type': 'application/json' }, body: { email: '[redacted]', amount: 5 } });
-    expect(lines[1]![2]).toEqual({ method: 'POST', path: '/things/{id}', status: 201, ms: expect.any(Number), requestId: 'req-[redacted]', attempt: 1 });
+    expect(lines[1]![2]).toEqual({ method: 'POST', path: '/things/{id}', status: 201, ms: 42, requestId: 'req-[redacted]', attempt: 1 });
     expect(lines[2]![2]).toEqual({
       headers: { 'content-type': 'application/json', 'x-request-id': 'req-[redacted]', 'x-echo': '[redacted]' },
       body: { id: 'T:1', email: '[redacted]', echo: '[redacted]' },

@@ -224,6 +224,14 @@ describe('send: how each attempt ends', () => {
     const last = await send(setup(expired.fetch).config, plan('POST'), out({ idempotencyKey: 'k' }));
     expect(expired.calls).toHaveLength(1);
     expect(last).toMatchObject({ data: { code: 'QUOTE_EXPIRED' }, attempts: 1 });
+    // A signed leg's expiry: no attempt would start at or after it, so the 503 is the answer; an HTTP-date Retry-After read against the clock.
+    const expiring = script(jsonAnswer(503, {}), jsonAnswer(200, {}));
+    expect(await send(setup(expiring.fetch).config, plan('POST'), out({ safe: true, notAfter: Date.now() + 400 }))).toMatchObject({ attempts: 1 });
+    const dated = script(jsonAnswer(503, {}, { 'retry-after': new Date(Date.now() + 30_000).toUTCString() }), jsonAnswer(200, {}));
+    const dd = setup(dated.fetch);
+    await send(dd.config, plan('GET'), out());
+    expect(dd.sleeps[0]![0]).toBeGreaterThan(28_000);
+    expect(dd.sleeps[0]![0]).toBeLessThanOrEqual(30_000);
     const html = script(new Response('<html>down</html>', { status: 502 }));
     const h = await send(setup(html.fetch).config, plan('GET'), out({ maxRetries: 1 }));
     expect(h).toMatchObject({ text: '<html>down</html>', data: '<html>down</html>', notJson: undefined, attempts: 2 });

@@ -207,10 +207,13 @@ export class APIUserAbortError extends CrossborderError {
   readonly idempotencyKey: string | undefined;
   /** True when the request may already have reached the service. */
   readonly outcomeUnknown: boolean;
+  /** Operation that was aborted, e.g. `POST /quotes`. */
+  readonly operation: string | undefined;
   constructor(message: string, init: RequestContext & { outcomeUnknown: boolean; cause?: unknown }) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
     this.idempotencyKey = init.idempotencyKey;
     this.outcomeUnknown = init.outcomeUnknown;
+    this.operation = init.operation;
   }
 }
 

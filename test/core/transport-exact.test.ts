@@ -247,7 +247,7 @@ describe('send: how each attempt ends', () => {
     expect(t.attempts()).toBe(0); // the trace reads 0 attempts, not nothing
     expect(early).toBeInstanceOf(APIUserAbortError);
     expect(early.message).toBe('POST /x was aborted by the caller');
-    expect(early).toMatchObject({ outcomeUnknown: false, idempotencyKey: 'k3' });
+    expect(early).toMatchObject({ outcomeUnknown: false, idempotencyKey: 'k3', operation: 'POST /x' });
     expect(early.cause).toBe(before.signal.reason);
 
     const during = new AbortController();
@@ -280,7 +280,7 @@ describe('send: how each attempt ends', () => {
     });
     const inWait = await send(w.config, plan('PATCH'), out({ idempotencyKey: 'k4' })).catch((e) => e);
     expect(inWait).toBeInstanceOf(APIUserAbortError);
-    expect(inWait).toMatchObject({ message: 'PATCH /x was aborted by the caller', outcomeUnknown: true, idempotencyKey: 'k4' });
+    expect(inWait).toMatchObject({ message: 'PATCH /x was aborted by the caller', outcomeUnknown: true, idempotencyKey: 'k4', operation: 'PATCH /x' });
     expect(inWait.cause).toBe(waitReason);
     // The wait ends but the signal fired meanwhile: stopped before the next attempt.
     const late = new AbortController();

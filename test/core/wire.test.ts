@@ -73,4 +73,17 @@ describe('wire checks', () => {
     expect(headerIn({ other: 'k' }, 'idempotency-key')).toBeUndefined();
     expect(headerIn(null, 'idempotency-key')).toBeUndefined();
   });
+
+  it('leaves no undefined entry behind: a dropped query entry or header is gone, not kept as undefined (mutation run, issue 22)', () => {
+    expect(Object.keys(normalizeQuery({ a: 1, b: undefined }))).toEqual(['a']);
+    expect(Object.keys(normalizeQuery({ b: undefined, d: new Date(0) }))).toEqual(['d']);
+    expect(Object.keys(mergeHeaders({}, { 'X-Trace': 't', 'X-Skip': undefined }))).toEqual(['x-trace']);
+    const bare = Object.assign(Object.create(null) as object, { a: 1 });
+    expect(normalizeQuery(bare)).not.toBe(bare);
+    expect(Object.getPrototypeOf(normalizeQuery(bare))).toBe(Object.prototype);
+    expect(rules(wireProblems({ id: 'ok' }, { q: 'fine' }, [['options.requestId', 5]], [['options.headers', { 'X-A': '\u0100' }]]))).toEqual([
+      'options.requestId:invalid_header',
+      'options.headers.X-A:invalid_header',
+    ]);
+  });
 });

@@ -21,10 +21,13 @@ describe('plan.url', () => {
     expect(p.url({ x: 'p', y: null as never }, undefined)).toBe(`${BASE}/a/p/b/{y}/c`);
     expect(p.url({ y: 'q' }, undefined)).toBe(`${BASE}/a/{x}/b/q/c`);
     expect(plan({ method: 'GET', path: '/plain' }).url({ x: 'unused' }, undefined)).toBe(`${BASE}/plain`);
+    // Names of any length, each filled.
+    expect(plan({ method: 'GET', path: '/a/{x}/b/{long_name-2}' }).url({ x: '1', 'long_name-2': '2' }, undefined)).toBe(`${BASE}/a/1/b/2`);
   });
 
   it('a template with another style (label, explode) anywhere in it goes whole to openapi-fetch', () => {
     expect(plan({ method: 'GET', path: '/x/{ids*}' }).url({ ids: ['a', 'b'] } as never, undefined)).toBe(`${BASE}/x/a,b`);
+    expect(plan({ method: 'GET', path: '/x/{a*}' }).url({ a: ['a', 'b'] } as never, undefined)).toBe(`${BASE}/x/a,b`);
     expect(plan({ method: 'GET', path: '/x/{.ids}' }).url({ ids: ['a', 'b'] } as never, undefined)).toBe(`${BASE}/x/.a,b`);
     expect(plan({ method: 'GET', path: '/x/{id}/{.ids*}' }).url({ id: 'q r', ids: ['a', 'b'] } as never, undefined)).toBe(`${BASE}/x/q%20r/.a.b`);
   });
@@ -36,6 +39,13 @@ describe('plan.url', () => {
     const p = plan({ method: 'GET', path: '/x' });
     expect(p.url(undefined, { limit: 2, tags: ['a', 'b'], none: undefined })).toBe(`${BASE}/x?limit=2&tags=a&tags=b`);
     expect(p.url(undefined, { none: undefined })).toBe(`${BASE}/x`);
+  });
+});
+
+describe('plan.outcomeUnknownAfter, at the edges of 2xx', () => {
+  it('a write answered 199 or 300 did not act; 200 and 299 did', () => {
+    const p = plan({ method: 'POST', path: '/w' });
+    expect([199, 200, 299, 300].map((s) => p.outcomeUnknownAfter(s))).toEqual([false, true, true, false]);
   });
 });
 
@@ -57,6 +67,13 @@ describe('plan.paramIssues', () => {
     expect(await required.paramIssues(undefined, undefined, undefined)).toEqual([{ path: '', rule: 'required', message: 'a request body is required' }]);
     expect(required.paramIssues(undefined, undefined, {})).toEqual([]);
     expect(plan({ method: 'POST', path: '/r', bodyRequired: false }).paramIssues(undefined, undefined, undefined)).toEqual([]);
+  });
+
+  it('an operation with only a path schema, or only a query schema, runs it', async () => {
+    const pathOnly = plan({ method: 'GET', path: '/t/{id}', params: { path: z.object({ id: z.string().check(z.minLength(3)) }) } });
+    expect(await pathOnly.paramIssues({ id: 'ab' }, undefined, undefined)).toEqual([{ path: 'id', rule: 'too_small', message: 'must have at least 3 characters' }]);
+    const queryOnly = plan({ method: 'GET', path: '/t', params: { query: z.object({ limit: z.number() }) } });
+    expect(await queryOnly.paramIssues(undefined, { limit: 'x' }, undefined)).toEqual([{ path: 'limit', rule: 'invalid_type', message: 'expected number' }]);
   });
 
   it('passing checks answer synchronously (an array, not a promise); a failure after one does not leak into the next call', async () => {

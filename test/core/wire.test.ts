@@ -86,4 +86,22 @@ describe('wire checks', () => {
       'options.headers.X-A:invalid_header',
     ]);
   });
+
+  it('each refusal says what is wrong, as the ValidationError shows it (mutation run, issue 22)', () => {
+    const messages = (issues: { path: string; message: string }[]) => issues.map((i) => `${i.path}: ${i.message}`);
+    expect(messages(wireProblems({ a: '', b: 'x\udc00' }, { q: 'x\ud800' }, [['options.requestId', 'a\nb']], []))).toEqual([
+      'a: must be a non-empty string other than "." or ".."',
+      'b: contains an unpaired surrogate',
+      'q: contains an unpaired surrogate',
+      'options.requestId: must be a string of Latin-1 characters without line breaks',
+    ]);
+    expect(messages(headerProblems({ 'a b': 'x', 'X-A': 'a\nb', te: 'x' }, 'options.headers'))).toEqual([
+      'options.headers.a b: is not a valid header name',
+      'options.headers.X-A: must be a string of Latin-1 characters without line breaks',
+      'options.headers.te: is a hop-by-hop header the HTTP layer manages; it cannot be set per request',
+    ]);
+    expect(messages(headerProblems(5 as never, 'options.headers'))).toEqual(['options.headers: expected an object of header names to values']);
+    // A query value that is not a string is the checks' business (and the URL builder's), not the wire's.
+    expect(wireProblems(undefined, { q: ['x\ud800'] }, [], [])).toEqual([]);
+  });
 });

@@ -3,7 +3,7 @@
  * a page's query is the list's with the cursor added. Written against the survivors of the mutation run
  * of client.ts (issue 22); a scripted fetch stands for the service, each wait bounded.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { op, rejected, testClient } from '../helpers/client';
 
 const listThings = op({ method: 'GET', path: '/things', paginated: true });
@@ -87,5 +87,21 @@ describe('client.list and the signal of a page fetched ahead', () => {
     await walk;
     expect(items).toEqual([{ n: 0 }, { n: 1 }]);
     expect(s.aborted).toEqual([]);
+  });
+});
+
+describe('a repaired list envelope without a hook or a logger', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('goes to the console only when validateResponses asks for reports', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const fetch = async () => Response.json({ data: [{ n: 0 }], nextCursor: 'c1' }); // hasMore missing: taken as true, reported
+    for (const validateResponses of [false, true]) {
+      const { client } = testClient({ fetch, maxRetries: 0, validateResponses, logLevel: 'off' });
+      expect((await client.list(listThings)).hasMore).toBe(true);
+    }
+    expect(warn.mock.calls).toEqual([['[crossborder-sdk] GET /things answered 200 with a body that differs from the document: hasMore: expected boolean (taken as true)']]);
   });
 });

@@ -73,4 +73,35 @@ describe('wire checks', () => {
     expect(headerIn({ other: 'k' }, 'idempotency-key')).toBeUndefined();
     expect(headerIn(null, 'idempotency-key')).toBeUndefined();
   });
+
+  it('leaves no undefined entry behind: a dropped query entry or header is gone, not kept as undefined (mutation run, issue 22)', () => {
+    expect(Object.keys(normalizeQuery({ a: 1, b: undefined }))).toEqual(['a']);
+    expect(Object.keys(normalizeQuery({ b: undefined, d: new Date(0) }))).toEqual(['d']);
+    expect(Object.keys(mergeHeaders({}, { 'X-Trace': 't', 'X-Skip': undefined }))).toEqual(['x-trace']);
+    const bare = Object.assign(Object.create(null) as object, { a: 1 });
+    expect(normalizeQuery(bare)).not.toBe(bare);
+    expect(Object.getPrototypeOf(normalizeQuery(bare))).toBe(Object.prototype);
+    expect(rules(wireProblems({ id: 'ok' }, { q: 'fine' }, [['options.requestId', 5]], [['options.headers', { 'X-A': '\u0100' }]]))).toEqual([
+      'options.requestId:invalid_header',
+      'options.headers.X-A:invalid_header',
+    ]);
+  });
+
+  it('each refusal says what is wrong, as the ValidationError shows it (mutation run, issue 22)', () => {
+    const messages = (issues: { path: string; message: string }[]) => issues.map((i) => `${i.path}: ${i.message}`);
+    expect(messages(wireProblems({ a: '', b: 'x\udc00' }, { q: 'x\ud800' }, [['options.requestId', 'a\nb']], []))).toEqual([
+      'a: must be a non-empty string other than "." or ".."',
+      'b: contains an unpaired surrogate',
+      'q: contains an unpaired surrogate',
+      'options.requestId: must be a string of Latin-1 characters without line breaks',
+    ]);
+    expect(messages(headerProblems({ 'a b': 'x', 'X-A': 'a\nb', te: 'x' }, 'options.headers'))).toEqual([
+      'options.headers.a b: is not a valid header name',
+      'options.headers.X-A: must be a string of Latin-1 characters without line breaks',
+      'options.headers.te: is a hop-by-hop header the HTTP layer manages; it cannot be set per request',
+    ]);
+    expect(messages(headerProblems(5 as never, 'options.headers'))).toEqual(['options.headers: expected an object of header names to values']);
+    // A query value that is not a string is the checks' business (and the URL builder's), not the wire's.
+    expect(wireProblems(undefined, { q: ['x\ud800'] }, [], [])).toEqual([]);
+  });
 });

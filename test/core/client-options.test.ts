@@ -1,0 +1,147 @@
+/**
+ * A call's options as readCallOptions reads them (call-options.ts): every refusal with its field, rule
+ * and message as the user reads them in the ValidationError, and what a valid option changes. Then the
+ * signed-retry bookkeeping (signed-retry.ts) at its bounds: expiry at the exact millisecond, the
+ * 1,000-entry memories, a signer's answer. Written against the survivors of the mutation run (issue 22).
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { isEmpty, readCallOptions, userIdempotencyKey, withoutKey, type CallOptions } from '../../src/core/call-options';
+import { SignatureChallengeError, type ValidationIssue } from '../../src/core/errors';
+import { SignedRetry } from '../../src/core/signed-retry';
+import { op, rejected, testClient } from '../helpers/client';
+
+const DEFAULTS = { maxRetries: 2, timeout: 60_000 };
+const read = (options: CallOptions, honoursKey = true, write = true) => {
+  const issues: ValidationIssue[] = [];
+  const settings = readCallOptions(options, 'POST /quotes', honoursKey, write, DEFAULTS, issues);
+  return { settings, issues };
+};
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('readCallOptions', () => {
+  it('valid options: the key, retries, timeout and headers they set; defaults otherwise', () => {
+    expect(read({}).settings).toEqual({ userKey: undefined, maxRetries: 2, timeout: 60_000, headers: undefined });
+    expect(read({ idempotencyKey: 'k', maxRetries: 0, timeout: 5, headers: { 'X-A': '1' } })).toEqual({
+      settings: { userKey: 'k', maxRetries: 0, timeout: 5, headers: { 'X-A': '1' } },
+      issues: [],
+    });
+    expect(read({ headers: { 'Idempotency-Key': 'h', 'X-A': '1' } }).settings).toEqual({ userKey: 'h', maxRetries: 2, timeout: 60_000, headers: { 'X-A': '1' } });
+    expect(read({ idempotencyKey: 'k'.repeat(255) }).issues).toEqual([]);
+    expect(read({ signature: 's', requestId: 'r' }).issues).toEqual([]);
+    expect(read({ signer: async () => 's' }).issues).toEqual([]);
+  });
+
+  it('each refusal names its field, rule and message', () => {
+    expect(read({ idempotencyKey: 'k' }, false).issues).toEqual([{ path: 'options.idempotencyKey', rule: 'unsupported', message: 'POST /quotes does not honour Idempotency-Key' }]);
+    for (const bad of ['', 'k'.repeat(256), 5]) {
+      expect(read({ idempotencyKey: bad as string }).issues, String(bad)).toEqual([{ path: 'options.idempotencyKey', rule: 'invalid_format', message: 'must be a non-empty string of at most 255 characters' }]);
+    }
+    expect(read({ signature: 's' }).issues).toEqual([{ path: 'options.requestId', rule: 'required', message: 'signature and requestId go together (the second leg of a signed call)' }]);
+    expect(read({ requestId: 'r' }).issues).toEqual([{ path: 'options.signature', rule: 'required', message: 'signature and requestId go together (the second leg of a signed call)' }]);
+    const readIssue = { path: 'options.signer', rule: 'unsupported', message: 'POST /quotes is a read: reads are never signed' };
+    expect(read({ signer: async () => 's' }, true, false).issues).toEqual([readIssue]);
+    expect(read({ signature: 's', requestId: 'r' }, true, false).issues).toEqual([readIssue]);
+    expect(read({ signer: 'x' as never }).issues).toEqual([{ path: 'options.signer', rule: 'invalid_type', message: 'expected a function (challenge) => Promise<string>' }]);
+    expect(read({ maxRetries: -1 }).issues).toEqual([{ path: 'options.maxRetries', rule: 'invalid_value', message: 'must be a whole number ≥ 0, got -1' }]);
+    expect(read({ timeout: 0 }).issues).toEqual([{ path: 'options.timeout', rule: 'invalid_value', message: 'must be a positive number of milliseconds up to 2147483647 (about 24.8 days), got 0' }]);
+  });
+
+  it('Idempotency-Key among the headers: one key, never smuggled, never given twice differently', () => {
+    const key = (options: CallOptions, honours = true) => {
+      const issues: ValidationIssue[] = [];
+      return { key: userIdempotencyKey(options, 'POST /x', honours, issues), issues };
+    };
+    expect(key({ headers: { 'X-A': '1' }, idempotencyKey: 'o' })).toEqual({ key: 'o', issues: [] });
+    expect(key({ headers: { 'idempotency-key': 'h', 'IDEMPOTENCY-KEY': 'h' } })).toEqual({ key: 'h', issues: [] });
+    expect(key({ headers: { 'idempotency-key': 'h', 'Idempotency-Key': 'g' } })).toEqual({
+      key: 'h',
+      issues: [{ path: 'options.headers.Idempotency-Key', rule: 'conflict', message: 'Idempotency-Key is given twice with different values: give the key once' }],
+    });
+    expect(key({ headers: { 'Idempotency-Key': 'h' } }, false)).toEqual({
+      key: 'h',
+      issues: [{ path: 'options.headers.Idempotency-Key', rule: 'unsupported', message: 'POST /x does not honour Idempotency-Key (the service would ignore it)' }],
+    });
+    expect(key({ headers: { 'Idempotency-Key': 'h' }, idempotencyKey: 'o' })).toEqual({
+      key: 'o',
+      issues: [{ path: 'options.headers.Idempotency-Key', rule: 'conflict', message: 'differs from options.idempotencyKey: give the key once' }],
+    });
+    expect(key({ headers: { 'Idempotency-Key': 'same' }, idempotencyKey: 'same' })).toEqual({ key: 'same', issues: [] });
+  });
+
+  it('withoutKey drops only the key, whatever its case; isEmpty sees any own key', () => {
+    const headers = { 'X-A': '1' };
+    expect(withoutKey(headers)).toBe(headers);
+    expect(withoutKey({ 'X-A': '1', 'IDEMPOTENCY-key': 'k', b: '2' })).toEqual({ 'X-A': '1', b: '2' });
+    expect(withoutKey(null)).toBeUndefined();
+    expect(withoutKey(undefined)).toBeUndefined();
+    expect([isEmpty({}), isEmpty({ a: undefined }), isEmpty(Object.create({ inherited: 1 }) as object)]).toEqual([true, false, false]);
+  });
+
+  it('through a client: maxRetries and timeout of the call replace the client defaults', async () => {
+    let n = 0;
+    const busy = async () => (n++, Response.json({ code: 'X' }, { status: 503 }));
+    const { client, sleeps } = testClient({ fetch: busy, maxRetries: 2 });
+    await rejected(client.call(op({ method: 'GET', path: '/x' }), {}, { maxRetries: 1 }));
+    expect(n).toBe(2);
+    expect(sleeps).toHaveLength(1);
+    const slow = async (_url: string, init: RequestInit) =>
+      new Promise<Response>((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+    const err = await rejected(testClient({ fetch: slow, timeout: 60_000 }).client.call(op({ method: 'GET', path: '/x' }), {}, { timeout: 15, maxRetries: 0 }));
+    expect(err.message).toBe('GET /x timed out after 15 ms');
+  });
+});
+
+describe('SignedRetry', () => {
+  const T = Date.parse('2030-01-01T00:00:00.000Z');
+  const at = (ms: number) => new Date(ms).toISOString();
+
+  it('a challenge is expired at its exact expiresAt, valid a millisecond before; an unreadable one is expired', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: T });
+    const signed = new SignedRetry();
+    const signer = async () => 'sig';
+    await expect(signed.sign(signer, { requestId: 'a', expiresAt: at(T + 1), payloadToSign: 'p' }, 'POST /x')).resolves.toBe('sig');
+    await expect(signed.sign(signer, { requestId: 'b', expiresAt: at(T), payloadToSign: 'p' }, 'POST /x')).rejects.toThrow(
+      `The challenge b for POST /x expired at ${at(T)}; start again from the unsigned call`,
+    );
+    await expect(signed.sign(signer, { requestId: 'c', expiresAt: 'soon', payloadToSign: 'p' }, 'POST /x')).rejects.toThrow(SignatureChallengeError);
+    // Remembered (relay mode): its second leg is refused once expired, accepted before.
+    signed.remember({ requestId: 'd', expiresAt: at(T), payloadToSign: 'p' });
+    signed.remember({ requestId: 'e', expiresAt: at(T + 1), payloadToSign: 'p' });
+    expect(() => signed.claim('d', 'POST /x')).toThrow(/^The challenge d for POST \/x expired at /);
+    expect(() => signed.claim('e', 'POST /x')).not.toThrow();
+    expect(() => signed.claim('e', 'POST /x')).toThrow('requestId e was already used (it is single use); start again from the unsigned call to POST /x');
+    expect([signed.expiry('e'), signed.expiry('unknown')]).toEqual([T + 1, undefined]);
+  });
+
+  it("a signer's answer: refused when empty or not a string, or not sendable as a header (beyond Latin-1, a control character)", async () => {
+    const challenge = { requestId: 'r', expiresAt: at(Date.now() + 60_000), payloadToSign: 'p' };
+    for (const [answer, message] of [
+      ['', 'The signer returned no signature for POST /x'],
+      [null, 'The signer returned no signature for POST /x'],
+      ['sig€', 'The signer returned a signature that cannot be sent as a header for POST /x'],
+      ['sig\x7f', 'The signer returned a signature that cannot be sent as a header for POST /x'],
+      ['\x00sig', 'The signer returned a signature that cannot be sent as a header for POST /x'],
+    ] as const) {
+      await expect(new SignedRetry().sign(async () => answer as string, challenge, 'POST /x'), String(answer)).rejects.toThrow(message);
+    }
+    await expect(new SignedRetry().sign(async () => ' ~\xa0ÿ', challenge, 'POST /x')).resolves.toBe(' ~\xa0ÿ');
+  });
+
+  it('remembers the last 1,000 challenges and requestIds: the 1,001st pushes out the oldest', () => {
+    const signed = new SignedRetry();
+    const far = at(Date.now() + 60_000);
+    for (let i = 0; i < 1_000; i++) signed.remember({ requestId: `c${i}`, expiresAt: far, payloadToSign: 'p' });
+    expect(signed.expiry('c0')).toBe(Date.parse(far));
+    signed.remember({ requestId: 'c1000', expiresAt: far, payloadToSign: 'p' });
+    expect([signed.expiry('c0'), signed.expiry('c1')]).toEqual([undefined, Date.parse(far)]);
+
+    for (let i = 0; i < 1_000; i++) signed.claim(`u${i}`, 'POST /x');
+    expect(() => signed.claim('u0', 'POST /x')).toThrow(/already used/);
+    signed.claim('u1000', 'POST /x');
+    expect(() => signed.claim('u0', 'POST /x')).not.toThrow(); // forgotten: the service refuses a reused one anyway
+    expect(() => signed.claim('u2', 'POST /x')).toThrow(/already used/);
+  });
+});

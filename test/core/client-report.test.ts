@@ -6,10 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/core/errors';
+import { getCustomer } from '../../src/generated/operations'; // its checks module loads its resource's response checks
 import { op, rejected, testClient } from '../helpers/client';
 
 const json = (body: unknown, status = 200) => Response.json(body, { status });
-const getCustomer = op({ method: 'GET', path: '/customers/{customerId}', id: 'getCustomer', response: 'Customer' });
 
 describe('drift reports', () => {
   it('to a warn logger: the message names the first issue, the fields carry the whole report', async () => {

@@ -8,21 +8,13 @@
  *
  *   npx tsx scripts/bench/telemetry-floor.ts [--rounds 20] [--requests 300]
  */
-import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { startChildServer } from './child-server';
+import { droppingProvider } from './dropping-provider';
 import { arg, compareRequests, isMain, loadText, of, ratioSpread } from './rounds';
 
 export async function benchTelemetryFloor(rounds = arg('rounds', 20), requests = arg('requests', 300)) {
   const { base, stop } = await startChildServer('canned-server.ts');
-  let exported = 0;
-  const drop: SpanExporter = {
-    export(spans: ReadableSpan[], done) {
-      exported += spans.length;
-      done({ code: 0 });
-    },
-    shutdown: async () => {},
-  };
-  const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(drop)] });
+  const { provider, exported } = droppingProvider();
   try {
     const tracer = provider.getTracer('floor');
     const url = `${base}/customers?limit=20`;
@@ -41,7 +33,7 @@ export async function benchTelemetryFloor(rounds = arg('rounds', 20), requests =
     };
     const { results, load } = await compareRequests([raw, spanned], { rounds, requests, turns: 'request' });
     await provider.forceFlush();
-    return { wall: ratioSpread(of(results[0]!, 'wall'), of(results[1]!, 'wall')), cpu: ratioSpread(of(results[0]!, 'cpu'), of(results[1]!, 'cpu')), exported, load };
+    return { wall: ratioSpread(of(results[0]!, 'wall'), of(results[1]!, 'wall')), cpu: ratioSpread(of(results[0]!, 'cpu'), of(results[1]!, 'cpu')), exported: exported(), load };
   } finally {
     stop();
     await provider.shutdown();

@@ -25,9 +25,9 @@ import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { requestExample } from '../../test/helpers/document';
 import { startChildServer } from './child-server';
+import { droppingProvider } from './dropping-provider';
 import { loadSdk, root } from './dist';
 import { arg, compareRequests, loadText, main, median, medianRatio, of, type PerRequest, ratioSpread, REQUESTS, rowsOf } from './rounds';
 
@@ -85,15 +85,7 @@ export async function benchTelemetry(rounds = arg('rounds', 20), requests = arg(
   const today = buildToday();
   const { Crossborder: TodaysCrossborder } = (await import(pathToFileURL(join(today.dir, 'dist/index.js')).href)) as typeof import('../../src/index');
   const { base, stop } = await startChildServer('canned-server.ts');
-  let exported = 0;
-  const drop: SpanExporter = {
-    export(spans: ReadableSpan[], done) {
-      exported += spans.length;
-      done({ code: 0 });
-    },
-    shutdown: async () => {},
-  };
-  const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(drop)] });
+  const { provider, exported } = droppingProvider();
   const options = { tokenId: 'tok', clientSecret: 'sec', baseUrl: base, environment: 'sandbox' as const };
   const context = { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: 1 };
   const noopSpan = { spanContext: () => context, setAttribute: () => noopSpan, setAttributes: () => noopSpan, addEvent: () => noopSpan, setStatus: () => noopSpan, isRecording: () => true, end() {} };
@@ -149,7 +141,7 @@ export async function benchTelemetry(rounds = arg('rounds', 20), requests = arg(
           onOverNoop: [ratios.onOverNoop.min, ratios.onOverNoop.max],
           onCpu: [ratios.onCpu.min, ratios.onCpu.max],
         },
-        spansExported: exported,
+        spansExported: exported(),
         baseline: today.commit,
         requestsPerContender: rounds * requests,
         load,

@@ -42,15 +42,17 @@ cold import and bundle size. For each, the profile says which cost is left.
   its 18.4 kB costs. Issue 26 took out openapi-fetch's \`createClient\` (−1.4 kB) and @scure/base from
   the core (−1.5 kB one file), and made the rest tree-shakeable: a \`CrossborderCore\` with only the
   resources a program calls leaves out the other resources, their operation rows and checks, and the
-  OpenTelemetry recorder (the worker row: about 25 kB, against about 33 kB for \`Crossborder\` with the same
-  calls). What is left in the worker is what its two calls do, by what stubbing each part out saves
-  (min+gzip, measured with esbuild): the check runtime with the customer operations', response and
-  webhook event checks and the messages of failed checks 5.2 kB, webhook verification and its
-  encodings 2.6 kB, the debug logger with its masking 1.0 kB, the error classes 0.9 kB, and the rest
-  of the pipeline (client, transport, answers, plan, settings, call options, wire checks, retry,
-  signed retry, pagination, the webhook envelope, openapi-fetch's serializers) about 15.6 kB. The Stainless-generated peer's 12.3 kB has no
-  webhook verification, local checks, Idempotency-Key handling, signed retry, scrubbing, redaction or
-  wire checks; each of ours is required by an issue and tested. Making local validation and the
-  debug logger optional parts as well would leave about 19 kB, still over 12 kB, and a worker would
+  OpenTelemetry recorder (the worker row: about 23 kB, against about 33 kB for \`Crossborder\` with the same
+  calls). The generated checks are cut along the resources (a one-file bundle keeps every constant of
+  a module loaded by \`import()\`), which took the worker from 25.4 to 22.9 kB. What is left is what its
+  two calls do, by what stubbing each part out saves (min+gzip, esbuild; the parts overlap a little):
+  schema checks 3.8 kB, webhook signature verification 2.6 kB, option checks 2.4 kB, the attempt loop
+  2.1 kB, typed errors by status 2.1 kB, logging with PII masking 1.1 kB, retries and timeouts 1.1 kB,
+  error classes 0.9 kB, the webhook envelope 0.8 kB, pagination 0.8 kB, openapi-fetch's serializer
+  0.7 kB, signed retry and the telemetry gate 0.5 kB (docs/performance.md). The Stainless-generated
+  peer's 12.3 kB has no webhook verification, local checks, Idempotency-Key handling, signed retry,
+  scrubbing, redaction or wire checks; each of ours is required by an issue and tested. Making the
+  schema checks, logging, signed retry, telemetry gate and undici timeouts optional parts would leave
+  17.2 kB, still over 12 kB, and a worker would
   then behave differently from \`Crossborder\` on the same call: not done.
 `;

@@ -13,13 +13,6 @@ export type Check = ((value: unknown, issues: RawIssue[]) => void) & { f?: numbe
 /** A check run after the type test; `w`: zod's length checks, which run even after a type failure when the value has a length. */
 export type Rule = ((value: never, issues: RawIssue[]) => void) & { w?: boolean; max?: number };
 
-/** The issues of `value`, or an empty list. */
-export function issuesOf(check: Check, value: unknown): RawIssue[] {
-  const issues: RawIssue[] = [];
-  check(value, issues);
-  return issues;
-}
-
 /** zod's `aborted`: an issue since `start` stops later checks unless it says `continue`. */
 function aborted(issues: readonly RawIssue[], start: number): boolean {
   for (let i = start; i < issues.length; i++) if (issues[i]!.continue !== true) return true;

@@ -50,12 +50,21 @@ export function check(schema: Schema, value: unknown): ValidationIssue[] {
   return result.success ? [] : describe(result.error.issues);
 }
 
+/**
+ * The issues of `value` under a compiled check, or an empty list. Here rather than in ./checks (the
+ * check runtime, loaded with the first operation's checks): what calls it is in the initial chunk.
+ */
+export function issuesOf(check: Check, value: unknown): RawIssue[] {
+  const issues: RawIssue[] = [];
+  check(value, issues);
+  return issues;
+}
+
 /** A compiled check behind zod's `safeParse`, so callers of {@link check} take either. */
 function asSchema(compiled: Check): Schema {
   return {
     safeParse(value) {
-      const issues: RawIssue[] = [];
-      compiled(value, issues);
+      const issues = issuesOf(compiled, value);
       return issues.length ? { success: false, error: { issues } } : { success: true };
     },
   };
@@ -84,8 +93,7 @@ export async function resolveSchema(ref: SchemaRef): Promise<Schema> {
 export async function responseIssues(load: OperationChecks['response'], id: string, data: unknown): Promise<ValidationIssue[]> {
   const compiled = load && (await load())[id];
   if (!compiled) return [];
-  const issues: RawIssue[] = [];
-  compiled(data, issues);
+  const issues = issuesOf(compiled, data);
   if (issues.length === 0) return [];
   await loadIssues();
   return describe(issues);

@@ -7,7 +7,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { issuesOf, type Check } from '../../src/core/checks';
+import type { Check } from '../../src/core/checks';
+import { issuesOf } from '../../src/core/validation';
 import { toValidationIssues, type RawIssue } from '../../src/core/issues';
 import * as events from '../../src/generated/checks/events';
 import * as responses from '../../src/generated/checks/responses';

@@ -205,10 +205,12 @@ export class OperationPlan {
 
   /**
    * Drift of a 2xx body from the document (`validateResponses`): the operation's response check loads
-   * with the first answer checked. Asked after {@link paramIssues}, which loads the operation's checks.
+   * with the first answer checked, through the operation's checks (loaded by {@link paramIssues} before
+   * any call is sent; loaded here if not).
    */
-  responseIssues(data: unknown): Promise<ValidationIssue[]> {
-    return responseIssues(this.#checks?.response, this.op.id, data);
+  async responseIssues(data: unknown): Promise<ValidationIssue[]> {
+    const checks = this.#checks === undefined ? await this.#load() : this.#checks;
+    return responseIssues(checks?.response, this.op.id, data);
   }
 
   #load(): Promise<OperationChecks | null> {

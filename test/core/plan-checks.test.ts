@@ -10,6 +10,7 @@ import * as z from 'zod/mini';
 import { OperationPlan, type Operation } from '../../src/core/plan';
 import type { OperationChecks } from '../../src/core/validation';
 import { op } from '../helpers/client';
+import { responseExample } from '../helpers/document';
 
 const BASE = 'https://b.test/2025-10-13';
 const plan = (partial: Partial<Operation> & Pick<Operation, 'method' | 'path'>, serializer = createQuerySerializer()) => new OperationPlan(op(partial), BASE, serializer);
@@ -108,5 +109,15 @@ describe('plan.paramIssues', () => {
     expect(p.paramIssues(undefined, undefined, {})).toEqual([]); // loaded: synchronous
     expect(await p.paramIssues(undefined, undefined, 5)).toEqual([{ path: '', rule: 'invalid_type', message: 'expected object' }]);
     expect(loads).toBe(2);
+  });
+});
+
+describe('plan.responseIssues', () => {
+  it("loads the operation's checks itself when no parameters were checked first, and names the drifting field", async () => {
+    const { getCustomer } = await import('../../src/generated/operations');
+    const p = new OperationPlan(getCustomer, BASE, createQuerySerializer());
+    // A customer without its customerType: the union of individual and business cannot tell which it is.
+    expect(await p.responseIssues({ id: 'Customer:1' })).toEqual([{ path: 'customerType', rule: 'invalid_value', message: 'must be one of "INDIVIDUAL", "BUSINESS"' }]);
+    expect(await p.responseIssues(responseExample('getCustomer', '200'))).toEqual([]); // the document's own example
   });
 });

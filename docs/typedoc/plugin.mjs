@@ -212,7 +212,7 @@ function groupOf(reflection, file, descends) {
   }
   if (/\/src\/(core\/errors|errors)\.ts$/.test(file)) return 'Errors';
   if (/\/src\/core\/pagination\.ts$/.test(file)) return 'Pagination';
-  if (/\/src\/(webhooks\/|sandbox\/webhooks\.ts$|resources\/webhooks\.ts$)/.test(file)) return 'Webhooks';
+  if (/\/src\/(webhooks\/|sandbox\/domain\/webhooks\.ts$|resources\/webhooks\.ts$)/.test(file)) return 'Webhooks';
   if (/\/src\/wallet\//.test(file)) return 'Wallet';
   if (/\/src\/sandbox\//.test(file)) return 'Sandbox';
   if (/\/src\/resources\//.test(file)) return 'Resources';

@@ -19,8 +19,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
-import { isLoopbackHost, splitHost } from '../sandbox/exposure';
-import { readAnswer } from '../sandbox/webhooks';
+import { isLoopbackHost, splitHost } from '../sandbox/serve/exposure';
+import { readAnswer } from '../sandbox/domain/webhooks';
 import { out } from './output';
 import { API_VERSION, controlHeaders, DEFAULT_SANDBOX_URL, watchParent } from './sandbox';
 import { UsageError } from './table';

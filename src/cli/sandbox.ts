@@ -12,7 +12,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { WEBHOOK_EVENT_TYPES } from '../generated/operations';
 import type { StatePersister } from '../sandbox/index';
 import type { RequestLogEntry } from '../sandbox/sandbox';
-import type { DeliveryLogEntry } from '../sandbox/webhooks';
+import type { DeliveryLogEntry } from '../sandbox/domain/webhooks';
 import type { WebhookKeyPair } from '../webhooks/sign';
 import { readData } from './resources';
 import { UsageError } from './table';
@@ -75,7 +75,7 @@ async function loadOrCreateKeyPair(file: string): Promise<WebhookKeyPair> {
     }
     return saved as WebhookKeyPair;
   }
-  const { createWebhookKeyPair } = await import('../sandbox/webhook-keys');
+  const { createWebhookKeyPair } = await import('../sandbox/domain/webhook-keys');
   const created = createWebhookKeyPair();
   writeFileSync(file, `${JSON.stringify(created, null, 2)}\n`, { mode: 0o600 });
   return created;
@@ -137,8 +137,8 @@ async function serve(args: ServeOptions): Promise<void> {
   const [{ createSandboxCore }, { persistStateTo }, { isLoopbackHost }, core] = await Promise.all([
     import('../sandbox/sandbox'),
     import('../sandbox/index'),
-    import('../sandbox/control'),
-    import('../sandbox/core'),
+    import('../sandbox/serve/control'),
+    import('../sandbox/routes/core'),
   ]);
   if (core.API_VERSION !== API_VERSION) throw new Error(`the CLI speaks ${API_VERSION}, the sandbox ${core.API_VERSION}`);
   const json = args.json === true;

@@ -16,7 +16,7 @@
  * @module crossborder-sdk/sandbox
  */
 import { createSandboxCore, type SandboxCore, type SandboxOptions } from './sandbox';
-import type { PersistableSandbox, PersistStateOptions, StatePersister } from './state-file';
+import type { PersistableSandbox, PersistStateOptions, StatePersister } from './serve/state-file';
 
 /** A local sandbox of the service. */
 export type Sandbox = SandboxCore;
@@ -43,18 +43,18 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
  * ```
  */
 export async function persistStateTo(sandbox: PersistableSandbox, file: string, options: PersistStateOptions = {}): Promise<StatePersister> {
-  const { createStatePersister } = await import('./state-file');
+  const { createStatePersister } = await import('./serve/state-file');
   return createStatePersister(sandbox, file, options);
 }
 
-export type { PersistableSandbox, PersistStateOptions, StatePersister } from './state-file';
-export { generateControlToken, CONTROL_TOKEN_HEADER } from './exposure';
-export { createClock, type Clock } from './clock';
-export { MAGIC, type FailureReason } from './magic';
-export { API_VERSION } from './core';
-export type { SandboxEnvironment } from './context';
+export type { PersistableSandbox, PersistStateOptions, StatePersister } from './serve/state-file';
+export { generateControlToken, CONTROL_TOKEN_HEADER } from './serve/exposure';
+export { createClock, type Clock } from './domain/clock';
+export { MAGIC, type FailureReason } from './domain/magic';
+export { API_VERSION } from './routes/core';
+export type { SandboxEnvironment } from './domain/context';
 export type { RequestLogEntry, SandboxCore, SandboxOptions, SandboxServer, SandboxSnapshot, SandboxState } from './sandbox';
-export type { CorsOptions } from './control';
-export { STATE_FORMAT, type SandboxStateDocument } from './persist';
-export type { Delivery, DeliveryAttempt, DeliveryLogEntry, WebhookDeliveryOptions } from './webhooks';
+export type { CorsOptions } from './serve/control';
+export { STATE_FORMAT, type SandboxStateDocument } from './serve/persist';
+export type { Delivery, DeliveryAttempt, DeliveryLogEntry, WebhookDeliveryOptions } from './domain/webhooks';
 export { signWebhook, generateWebhookKeyPair, type SignWebhookOptions, type WebhookKeyPair } from '../webhooks/sign';

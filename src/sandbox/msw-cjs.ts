@@ -4,9 +4,9 @@
  * @module
  */
 import type { HttpHandler } from 'msw';
-import { handlersOf, settle, type Msw } from './msw-handlers';
+import { handlersOf, settle, type Msw } from './serve/msw-handlers';
 
-export { MSW_MISSING_MESSAGE } from './msw-handlers';
+export { MSW_MISSING_MESSAGE } from './serve/msw-handlers';
 
 const loaded = settle(() => require('msw') as Msw);
 

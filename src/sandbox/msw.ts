@@ -13,9 +13,9 @@
  * @module crossborder-sdk/sandbox/msw
  */
 import type { HttpHandler } from 'msw';
-import { handlersOf, settle, type Msw } from './msw-handlers';
+import { handlersOf, settle, type Msw } from './serve/msw-handlers';
 
-export { MSW_MISSING_MESSAGE } from './msw-handlers';
+export { MSW_MISSING_MESSAGE } from './serve/msw-handlers';
 
 // Loaded when this module loads, not imported statically, so that a missing msw is reported as the
 // optional peer to install (on first use) instead of a bare "Cannot find package 'msw'"; a bundler

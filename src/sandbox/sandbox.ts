@@ -8,27 +8,27 @@
  * @module
  */
 import type { Invitation } from '../generated/types';
-import { createClock, iso, type Clock } from './clock';
-import type { Ctx, SandboxEnvironment } from './context';
-import type { CorsOptions } from './control';
-import { createControls } from './control-plane';
-import { createCore } from './core';
-import { checkControlToken } from './exposure';
-import { fetchAdapter } from './fetch-adapter';
-import { createGenerations, stateControls } from './lifecycle';
-import { createListener, type SandboxServer } from './listen';
-import { createLive } from './live';
-import type { SandboxStateDocument } from './persist';
-import { createUniqueRandom } from './random';
-import { createRequestLog, type RequestLogEntry } from './request-log';
+import { createClock, iso, type Clock } from './domain/clock';
+import type { Ctx, SandboxEnvironment } from './domain/context';
+import type { CorsOptions } from './serve/control';
+import { createControls } from './serve/control-plane';
+import { createCore } from './routes/core';
+import { checkControlToken } from './serve/exposure';
+import { fetchAdapter } from './serve/fetch-adapter';
+import { createGenerations, stateControls } from './domain/lifecycle';
+import { createListener, type SandboxServer } from './serve/listen';
+import { createLive } from './serve/live';
+import type { SandboxStateDocument } from './serve/persist';
+import { createUniqueRandom } from './domain/random';
+import { createRequestLog, type RequestLogEntry } from './serve/request-log';
 import { routes } from './routes';
 import { claimInvitation } from './routes/platform';
-import { createRouter } from './router';
-import { createSandboxClock } from './sandbox-clock';
-import { Scheduler } from './scheduler';
-import { stateView, type SandboxSnapshot, type SandboxState } from './snapshot';
-import { createWebhookKeyPair } from './webhook-keys';
-import { WebhookDispatcher, type Delivery, type WebhookDeliveryOptions } from './webhooks';
+import { createRouter } from './serve/router';
+import { createSandboxClock } from './domain/sandbox-clock';
+import { Scheduler } from './domain/scheduler';
+import { stateView, type SandboxSnapshot, type SandboxState } from './domain/snapshot';
+import { createWebhookKeyPair } from './domain/webhook-keys';
+import { WebhookDispatcher, type Delivery, type WebhookDeliveryOptions } from './domain/webhooks';
 
 export type { RequestLogEntry, SandboxServer, SandboxSnapshot, SandboxState };
 

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Crossborder } from '../../src/client';
 import type { SignatureChallenge } from '../../src/core/errors';
-import { createClock } from '../../src/sandbox/clock';
+import { createClock } from '../../src/sandbox/domain/clock';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index';
 import type { SandboxServer } from '../../src/sandbox/sandbox';
 import type { Quote } from '../../src/types';

@@ -20,7 +20,7 @@ import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Crossborder } from '../../src/client';
 import { APIConnectionError, CrossborderError } from '../../src/core/errors';
-import { createClock } from '../../src/sandbox/clock';
+import { createClock } from '../../src/sandbox/domain/clock';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index';
 import type { SandboxServer } from '../../src/sandbox/sandbox';
 import { confirmHandled, dedupe, RedisDedupeStore } from '../../src/webhooks/dedupe';

@@ -12,9 +12,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Crossborder } from '../../src/client';
 import { APIConnectionError, APIError, CrossborderError } from '../../src/core/errors';
-import { createClock } from '../../src/sandbox/clock';
+import { createClock } from '../../src/sandbox/domain/clock';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index';
-import { SETTLEMENT_MS } from '../../src/sandbox/payments';
+import { SETTLEMENT_MS } from '../../src/sandbox/domain/payments';
 import type { SandboxServer } from '../../src/sandbox/sandbox';
 import type { Quote, QuoteCreateParams, Transaction, TransferInCreateParams } from '../../src/types';
 import { header, only, seeded, startFaultProxy, type Fault, type FaultProxy, type ProxyRecord } from './proxy';

@@ -5,7 +5,7 @@
  * (`details.errors[]` naming the field, read by the client as `BadRequestError.issues`), the spec's forms
  * keep working, and the sandbox is never stricter than the service.
  *
- * The oracle below is production's contract, typed out independently of src/sandbox/account-types.ts:
+ * The oracle below is production's contract, typed out independently of src/sandbox/domain/account-types.ts:
  * `lightsparkdev/grid-api` bundled openapi.yaml at 000c418665efa3901ff733a61dd2b824bfb09c4b,
  * `ExternalAccountType` and, per type, `<Cur>AccountInfoBase.required` / `<Chain>WalletInfo.required`.
  */

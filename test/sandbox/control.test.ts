@@ -119,7 +119,7 @@ describe('/_sandbox/ controls', () => {
     expect(clock.status).toBe(400);
     expect(clock.body).toMatchObject({ code: 'INVALID_INPUT', details: { field: 'body' } });
     expect(clock.body.message).toBe('The request body exceeds 1048576 bytes (1 MiB).');
-    const { bodyLimit, MAX_STATE_BODY_BYTES } = await import('../../src/sandbox/http');
+    const { bodyLimit, MAX_STATE_BODY_BYTES } = await import('../../src/sandbox/serve/http');
     expect([bodyLimit('PUT', '/_sandbox/state'), bodyLimit('PUT', 'http://x/_sandbox/state?x=1'), bodyLimit('POST', '/_sandbox/state'), bodyLimit('PUT', '/2025-10-13/customers/x')]).toEqual([MAX_STATE_BODY_BYTES, MAX_STATE_BODY_BYTES, 1024 * 1024, 1024 * 1024]);
     // In-process (fetch) the same limits apply.
     const inProcess = await sandbox.fetch('http://sandbox.test/_sandbox/state', { method: 'PUT', headers: { authorization: AUTH }, body: again });
@@ -265,7 +265,7 @@ describe('/_sandbox/events: the live stream', () => {
 
 describe('loopback or not (issue #17.5: open inspector and CORS * on loopback only)', () => {
   it('tells loopback addresses from the others', async () => {
-    const { isLoopbackHost } = await import('../../src/sandbox/control');
+    const { isLoopbackHost } = await import('../../src/sandbox/serve/control');
     const hosts = ['127.0.0.1', '127.0.0.2', '127.255.0.9', 'localhost', 'LOCALHOST', 'app.localhost', '::1', '[::1]', '::ffff:127.0.0.1', '0.0.0.0', '::', '192.168.1.20', '10.0.0.1', 'example.com', '128.0.0.1', '127.0.0.1.example.com'];
     expect(Object.fromEntries(hosts.map((h) => [h, isLoopbackHost(h)]))).toEqual({
       '127.0.0.1': true, '127.0.0.2': true, '127.255.0.9': true, localhost: true, LOCALHOST: true, 'app.localhost': true, '::1': true, '[::1]': true, '::ffff:127.0.0.1': true,
@@ -274,7 +274,7 @@ describe('loopback or not (issue #17.5: open inspector and CORS * on loopback on
   });
 
   it('on a non-loopback address the inspector and /_sandbox/events take the credentials, and CORS allows only configured origins', async () => {
-    const { handleControl, corsHeaders, preflight } = await import('../../src/sandbox/control');
+    const { handleControl, corsHeaders, preflight } = await import('../../src/sandbox/serve/control');
     const controls = { requests: () => [], subscribe: () => () => undefined, subscribers: () => 0 } as never;
     const req = (path: string, authorization?: string) => ({ method: 'GET', url: path, header: (n: string) => (n === 'authorization' ? authorization : undefined), body: undefined });
     const network = { loopback: false, binding: { host: '0.0.0.0', port: 4010 } };

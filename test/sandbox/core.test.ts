@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { API_VERSION as SDK_API_VERSION } from '../../src/core/client';
 import { operations } from '../../src/generated/operations';
 import { API_VERSION, createClock } from '../../src/sandbox/index';
-import { CURRENCIES } from '../../src/sandbox/currencies';
-import { MAX_QUOTE_AMOUNT, price } from '../../src/sandbox/pricing';
-import { SandboxError } from '../../src/sandbox/errors';
+import { CURRENCIES } from '../../src/sandbox/domain/currencies';
+import { MAX_QUOTE_AMOUNT, price } from '../../src/sandbox/domain/pricing';
+import { SandboxError } from '../../src/sandbox/domain/errors';
 import { createCustomer, setup } from './helpers';
 
 describe('routing', () => {

@@ -291,7 +291,7 @@ describe('the control token (defect 3: binding beyond loopback)', () => {
   });
 
   it('beyond loopback a token is always required: one is generated when none is given (server.controlToken)', async () => {
-    const { requiresControlToken } = await import('../../src/sandbox/exposure');
+    const { requiresControlToken } = await import('../../src/sandbox/serve/exposure');
     expect(['127.0.0.1', 'localhost', '::1', '127.0.0.2'].map((h) => requiresControlToken(h, undefined))).toEqual([false, false, false, false]);
     expect(['0.0.0.0', '::', '192.168.1.20', 'devbox.local'].map((h) => requiresControlToken(h, undefined))).toEqual([true, true, true, true]);
     expect(requiresControlToken('127.0.0.1', 'given')).toBe(true);
@@ -300,7 +300,7 @@ describe('the control token (defect 3: binding beyond loopback)', () => {
       expect(() => mod.createSandbox({ controlToken: bad as string })).toThrow(/^controlToken must be a string of 16 to 512 visible ASCII characters/);
     }
     // What a listener bound to every interface answers for: loopback names, address literals on its port, allowedHosts.
-    const { hostAllowed } = await import('../../src/sandbox/exposure');
+    const { hostAllowed } = await import('../../src/sandbox/serve/exposure');
     const everywhere = { host: '0.0.0.0', port: 4010, allowedHosts: ['devbox.local'] };
     const verdicts = Object.fromEntries(
       ['localhost:4010', '127.0.0.1:9999', '[::1]:4010', '192.168.1.20:4010', '192.168.1.20:4011', '[fe80::1]:4010', 'devbox.local:4010', 'rebind.evil.example:4010', '', 'a b:4010', 'user@127.0.0.1:4010'].map((h) => [h, hostAllowed(h, everywhere)]),

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BadRequestError, Crossborder, RateLimitError } from '../../src/index';
 import { createSandbox, MAGIC, type Sandbox } from '../../src/sandbox/index';
-import { limitRefusal } from '../../src/sandbox/magic';
+import { limitRefusal } from '../../src/sandbox/domain/magic';
 import { rejected } from '../helpers/client';
 
 /** Counts the requests that reach the sandbox, by method and path. */

@@ -359,8 +359,8 @@ describe('balances add up', () => {
 
 describe('magic values are whole values (issue #17.4)', () => {
   it('10,000 random and 10,000 sequential account numbers, UMA addresses and amounts: 0 accidental effects', async () => {
-    const { failureFor, staysProcessing, holdsForApproval, MAGIC: magic } = await import('../../src/sandbox/magic');
-    const { umaUser } = await import('../../src/sandbox/uma');
+    const { failureFor, staysProcessing, holdsForApproval, MAGIC: magic } = await import('../../src/sandbox/domain/magic');
+    const { umaUser } = await import('../../src/sandbox/domain/uma');
     const fc = (await import('fast-check')).default;
     const accidental: string[] = [];
     const check = (id: string) => {

@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { generateSessionKeyPair, sealSessionKey } from '../../src/sandbox/wallet-crypto';
+import { generateSessionKeyPair, sealSessionKey } from '../../src/sandbox/domain/wallet-crypto';
 import { nodeCheckStamp } from './node-reference';
 
 const entry = fileURLToPath(new URL('../../src/wallet/index.ts', import.meta.url));

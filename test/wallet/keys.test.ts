@@ -4,7 +4,7 @@ import { decryptCredentialBundle } from '@turnkey/crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { CrossborderError } from '../../src/core/errors';
 import { generateClientKeyPair, importSessionKey, SessionKey, stamp, WalletCryptoError } from '../../src/wallet';
-import { generateSessionKeyPair, sealSessionKey } from '../../src/sandbox/wallet-crypto';
+import { generateSessionKeyPair, sealSessionKey } from '../../src/sandbox/domain/wallet-crypto';
 import { nodeBase58check, nodeCheckStamp, nodeCompressedPublicKey, nodeHpkeOpen, nodeHpkeSeal, nodePrivateKey } from './node-reference';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');

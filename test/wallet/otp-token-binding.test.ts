@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { Crossborder } from '../../src/index';
 import { createSandbox } from '../../src/sandbox/index';
-import { issueOtpTarget, issueVerificationToken, verifyStamp } from '../../src/sandbox/wallet-crypto';
+import { issueOtpTarget, issueVerificationToken, verifyStamp } from '../../src/sandbox/domain/wallet-crypto';
 import { LOCAL_SANDBOX_OTP_SIGNER_PUBLIC_KEY, WalletCryptoError, createOtpLogin, generateClientKeyPair } from '../../src/wallet/index';
 import { b64url } from '../helpers/encoding';
 

@@ -15,7 +15,7 @@ import {
   generateClientKeyPair,
   verifyOtpTargetBundle,
 } from '../../src/wallet';
-import { issueOtpTarget, issueVerificationToken, openOtpAttempt, sandboxOtpEnclaveKey } from '../../src/sandbox/wallet-crypto';
+import { issueOtpTarget, issueVerificationToken, openOtpAttempt, sandboxOtpEnclaveKey } from '../../src/sandbox/domain/wallet-crypto';
 import { WalletCryptoError } from '../../src/core/errors';
 
 /** A target bundle made with Node's crypto alone (not the SDK's): an independent signer. */

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { importSessionKey, stamp, STAMP_SCHEME } from '../../src/wallet';
 import { nodeHpkeOpen, nodePrivateKey } from './node-reference';
-import { generateSessionKeyPair, isValidClientPublicKey, sealSessionKey, verifyStamp } from '../../src/sandbox/wallet-crypto';
+import { generateSessionKeyPair, isValidClientPublicKey, sealSessionKey, verifyStamp } from '../../src/sandbox/domain/wallet-crypto';
 
 const N = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
 const encode = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');

@@ -1,7 +1,7 @@
 import util from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { generateClientKeyPair, WalletCryptoError, WalletSession } from '../../src/wallet';
-import { generateSessionKeyPair, sealSessionKey } from '../../src/sandbox/wallet-crypto';
+import { generateSessionKeyPair, sealSessionKey } from '../../src/sandbox/domain/wallet-crypto';
 import { nodeCheckStamp } from './node-reference';
 
 const inFiveMinutes = () => new Date(Date.now() + 300_000).toISOString();

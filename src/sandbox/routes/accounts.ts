@@ -8,16 +8,16 @@ import type {
   ExternalAccountInfo,
   SandboxFundParams,
 } from '../../generated/types';
-import { ACCOUNT_TYPES, checkAccountInfo, identifyingField, internalAccountType, moveBalance } from '../accounts';
-import { now, nowIso, type Call, type Ctx, type Handler } from '../context';
-import { CURRENCIES } from '../currencies';
-import { SandboxError, invalidInput } from '../errors';
-import { findCustomer, findInternalAccount, liveExternalAccounts, liveInternalAccounts } from '../finders';
-import { ok } from '../http';
-import { fundRealtimeQuotes } from '../payments';
-import { MAGIC } from '../magic';
-import { paginate } from '../pagination';
-import type { ExternalAccountRec } from '../state';
+import { ACCOUNT_TYPES, checkAccountInfo, identifyingField, internalAccountType, moveBalance } from '../domain/accounts';
+import { now, nowIso, type Call, type Ctx, type Handler } from '../domain/context';
+import { CURRENCIES } from '../domain/currencies';
+import { SandboxError, invalidInput } from '../domain/errors';
+import { findCustomer, findInternalAccount, liveExternalAccounts, liveInternalAccounts } from '../domain/finders';
+import { ok } from '../serve/http';
+import { fundRealtimeQuotes } from '../domain/payments';
+import { MAGIC } from '../domain/magic';
+import { paginate } from '../domain/pagination';
+import type { ExternalAccountRec } from '../domain/state';
 
 /** The number or address that identifies an external account (what the magic values of MAGIC are compared with). */
 export function accountIdentifier(info: ExternalAccountInfo): string | undefined {

@@ -3,16 +3,16 @@
  * @module
  */
 import type { BusinessCustomer, Customer, CustomerCreateParams, CustomerUpdateParams, IndividualCustomer } from '../../generated/types';
-import { openInternalAccount } from '../accounts';
-import { now, nowIso, type Call, type Ctx, type Handler } from '../context';
-import { CURRENCIES, defaultCurrencyFor } from '../currencies';
-import { SandboxError, invalidInput } from '../errors';
-import { findCustomer } from '../finders';
-import { ok } from '../http';
-import { syncKyc } from '../kyc';
-import { paginate } from '../pagination';
-import type { Rec } from '../state';
-import { isUmaAddress, umaSlug } from '../uma';
+import { openInternalAccount } from '../domain/accounts';
+import { now, nowIso, type Call, type Ctx, type Handler } from '../domain/context';
+import { CURRENCIES, defaultCurrencyFor } from '../domain/currencies';
+import { SandboxError, invalidInput } from '../domain/errors';
+import { findCustomer } from '../domain/finders';
+import { ok } from '../serve/http';
+import { syncKyc } from '../domain/kyc';
+import { paginate } from '../domain/pagination';
+import type { Rec } from '../domain/state';
+import { isUmaAddress, umaSlug } from '../domain/uma';
 
 /** 400 unless every currency is known, supported by the platform and licensable under one KYC regime. */
 export function checkCurrencies(ctx: Ctx, currencies: string[], region: string, field: string): void {

@@ -3,7 +3,7 @@
  * refuse a table that misses an operation of the document.
  * @module
  */
-import type { RouteTable } from '../context';
+import type { RouteTable } from '../domain/context';
 import { accountRoutes } from './accounts';
 import { customerRoutes } from './customers';
 import { platformRoutes } from './platform';

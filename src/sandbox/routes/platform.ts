@@ -3,14 +3,14 @@
  * @module
  */
 import type { Invitation, InvitationCreateParams, PlatformConfigUpdateParams } from '../../generated/types';
-import { now, nowIso, type Ctx, type Handler } from '../context';
-import { providerFields } from '../config';
-import { CURRENCIES, currencyObject } from '../currencies';
-import { SandboxError, invalidInput } from '../errors';
-import { ok } from '../http';
-import { paginate } from '../pagination';
-import { PROVIDERS } from '../providers';
-import { isUmaAddress } from '../uma';
+import { now, nowIso, type Ctx, type Handler } from '../domain/context';
+import { providerFields } from '../domain/config';
+import { CURRENCIES, currencyObject } from '../domain/currencies';
+import { SandboxError, invalidInput } from '../domain/errors';
+import { ok } from '../serve/http';
+import { paginate } from '../domain/pagination';
+import { PROVIDERS } from '../domain/providers';
+import { isUmaAddress } from '../domain/uma';
 
 const getConfig: Handler = (ctx) => ok(ctx.world.config);
 

@@ -11,20 +11,20 @@ import type {
   ReceiverLookup,
   SupportedCurrency,
 } from '../../generated/types';
-import { assertFunds, primaryAccount, STABLECOINS } from '../accounts';
-import { iso } from '../clock';
-import { now, nowIso, type Ctx, type Handler } from '../context';
-import { CURRENCIES, currencyObject, exchangeRate, type CurrencyInfo } from '../currencies';
-import { SandboxError, invalidInput, notFound } from '../errors';
-import { findCustomer, findExternalAccount, findInternalAccount } from '../finders';
-import { ok } from '../http';
-import { failureFor, limitRefusal, staysProcessing } from '../magic';
-import { assertExecutable, execute, newReference, recordStatus, scheduleExpiry } from '../payments';
-import { authorizeSpend } from '../signed';
-import { price, MAX_QUOTE_AMOUNT } from '../pricing';
-import { providerFor } from '../providers';
-import type { InternalAccountRec, LookupRec, QuoteRec, QuoteTarget, TransactionRec } from '../state';
-import { isUmaAddress, umaDomain, umaUser } from '../uma';
+import { assertFunds, primaryAccount, STABLECOINS } from '../domain/accounts';
+import { iso } from '../domain/clock';
+import { now, nowIso, type Ctx, type Handler } from '../domain/context';
+import { CURRENCIES, currencyObject, exchangeRate, type CurrencyInfo } from '../domain/currencies';
+import { SandboxError, invalidInput, notFound } from '../domain/errors';
+import { findCustomer, findExternalAccount, findInternalAccount } from '../domain/finders';
+import { ok } from '../serve/http';
+import { failureFor, limitRefusal, staysProcessing } from '../domain/magic';
+import { assertExecutable, execute, newReference, recordStatus, scheduleExpiry } from '../domain/payments';
+import { authorizeSpend } from '../domain/signed';
+import { price, MAX_QUOTE_AMOUNT } from '../domain/pricing';
+import { providerFor } from '../domain/providers';
+import type { InternalAccountRec, LookupRec, QuoteRec, QuoteTarget, TransactionRec } from '../domain/state';
+import { isUmaAddress, umaDomain, umaUser } from '../domain/uma';
 
 /** Quote lifetime (the spec's "typically 1 to 5 minutes"). */
 export const QUOTE_TTL_MS = 5 * 60_000;

@@ -3,16 +3,16 @@
  * @module
  */
 import type { IncomingTransaction, SandboxUmaReceiveParams, TransferInCreateParams } from '../../generated/types';
-import { moveBalance } from '../accounts';
-import { iso } from '../clock';
-import { now, nowIso, type Ctx, type Handler } from '../context';
-import { currencyObject } from '../currencies';
-import { SandboxError, invalidInput, invalidTransition, notFound } from '../errors';
-import { findCustomer, findExternalAccount, findInternalAccount } from '../finders';
-import { ok } from '../http';
-import { failureFor, holdsForApproval, staysProcessing } from '../magic';
-import { MAX_QUOTE_AMOUNT } from '../pricing';
-import { paginate } from '../pagination';
+import { moveBalance } from '../domain/accounts';
+import { iso } from '../domain/clock';
+import { now, nowIso, type Ctx, type Handler } from '../domain/context';
+import { currencyObject } from '../domain/currencies';
+import { SandboxError, invalidInput, invalidTransition, notFound } from '../domain/errors';
+import { findCustomer, findExternalAccount, findInternalAccount } from '../domain/finders';
+import { ok } from '../serve/http';
+import { failureFor, holdsForApproval, staysProcessing } from '../domain/magic';
+import { MAX_QUOTE_AMOUNT } from '../domain/pricing';
+import { paginate } from '../domain/pagination';
 import {
   SETTLEMENT_MS,
   canonicalAccountId,
@@ -23,9 +23,9 @@ import {
   newReference,
   recordStatus,
   scheduleTransferIn,
-} from '../payments';
-import type { TransactionRec } from '../state';
-import { isUmaAddress, umaUser } from '../uma';
+} from '../domain/payments';
+import type { TransactionRec } from '../domain/state';
+import { isUmaAddress, umaUser } from '../domain/uma';
 import { requireWithinLimits } from './quotes';
 
 function findTransaction(ctx: Ctx, id: string): TransactionRec {

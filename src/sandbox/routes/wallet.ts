@@ -24,18 +24,18 @@ import {
   issueVerificationToken,
   openOtpAttempt,
   sealSessionKey,
-} from '../wallet-crypto';
-import { iso } from '../clock';
-import { now, nowIso, type Call, type Ctx, type Handler } from '../context';
-import { SandboxError, invalidInput, notFound } from '../errors';
-import { findInternalAccount, walletId } from '../finders';
-import { ok, type Reply } from '../http';
-import { MAGIC } from '../magic';
-import { checkIdentityToken } from '../oauth';
-import { authorize, authorizeBound, isSignedRetry, issueBoundChallenge } from '../signed';
-import type { CredentialRec, InternalAccountRec, SessionRec } from '../state';
-import { sessionData } from '../snapshot';
-import { validate } from '../validation';
+} from '../domain/wallet-crypto';
+import { iso } from '../domain/clock';
+import { now, nowIso, type Call, type Ctx, type Handler } from '../domain/context';
+import { SandboxError, invalidInput, notFound } from '../domain/errors';
+import { findInternalAccount, walletId } from '../domain/finders';
+import { ok, type Reply } from '../serve/http';
+import { MAGIC } from '../domain/magic';
+import { checkIdentityToken } from '../domain/oauth';
+import { authorize, authorizeBound, isSignedRetry, issueBoundChallenge } from '../domain/signed';
+import type { CredentialRec, InternalAccountRec, SessionRec } from '../domain/state';
+import { sessionData } from '../domain/snapshot';
+import { validate } from '../domain/validation';
 
 /** Session lifetime. */
 export const SESSION_TTL_MS = 15 * 60_000;

@@ -4,7 +4,7 @@
  * AMOUNT_OUT_OF_RANGE when only an amount limit was broken.
  * @module
  */
-import type { RawIssue, Schema } from '../core/validation';
+import type { RawIssue, Schema } from '../../core/validation';
 import { SandboxError } from './errors';
 
 /** Body fields whose range violations answer AMOUNT_OUT_OF_RANGE rather than INVALID_INPUT. */

@@ -14,7 +14,7 @@ import type {
   Session,
   Transaction,
   Verification,
-} from '../generated/types';
+} from '../../generated/types';
 import { iso } from './clock';
 import { walletId } from './finders';
 import type { SessionRec, World } from './state';

@@ -4,14 +4,14 @@
  * inspector's live stream.
  * @module
  */
-import type { Clock } from './clock';
-import type { Ctx } from './context';
+import type { Clock } from '../domain/clock';
+import type { Ctx } from '../domain/context';
 import type { Controls } from './control';
-import type { StateControls } from './lifecycle';
+import type { StateControls } from '../domain/lifecycle';
 import type { Live } from './live';
 import type { SandboxStateDocument } from './persist';
 import type { RequestLog } from './request-log';
-import { resourceData } from './snapshot';
+import { resourceData } from '../domain/snapshot';
 
 /** The controls of the sandbox whose context is `ctx`. */
 export function createControls(ctx: Ctx, clock: Clock, state: StateControls, requests: RequestLog, live: Live): Controls {

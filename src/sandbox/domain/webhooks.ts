@@ -9,8 +9,8 @@
  * - Backoff timers are unref'd; `flush()` skips the remaining waits (for tests), `cancel()` stops all.
  * @module
  */
-import { signWebhook, type WebhookKeyPair } from '../webhooks/sign';
-import { SIGNATURE_HEADER } from '../webhooks/verify';
+import { signWebhook, type WebhookKeyPair } from '../../webhooks/sign';
+import { SIGNATURE_HEADER } from '../../webhooks/verify';
 import type { Clock } from './clock';
 import { iso } from './clock';
 import type { IdFactory } from './random';

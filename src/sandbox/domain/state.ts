@@ -16,8 +16,8 @@ import type {
   PlatformConfig,
   Quote,
   Verification,
-} from '../generated/types';
-import type { SandboxResponse } from './http';
+} from '../../generated/types';
+import type { SandboxResponse } from '../serve/http';
 import type { FailureReason } from './magic';
 import type { Ordered } from './pagination';
 

@@ -18,12 +18,12 @@ import {
   hexToBytes,
   p1363ToDer,
   utf8,
-} from '../wallet/encoding';
-import { WalletCryptoError } from '../core/errors';
-import { STAMP_SCHEME } from '../wallet/stamp';
-import { hpkeOpen, sealSessionBundle } from '../wallet/hpke';
-import { privateJwk } from '../wallet/keys';
-import { ECDH_P256, ECDSA_P256, ECDSA_SHA256, P256_SCALAR_LENGTH, subtle } from '../wallet/webcrypto';
+} from '../../wallet/encoding';
+import { WalletCryptoError } from '../../core/errors';
+import { STAMP_SCHEME } from '../../wallet/stamp';
+import { hpkeOpen, sealSessionBundle } from '../../wallet/hpke';
+import { privateJwk } from '../../wallet/keys';
+import { ECDH_P256, ECDSA_P256, ECDSA_SHA256, P256_SCALAR_LENGTH, subtle } from '../../wallet/webcrypto';
 
 /** A fresh session key: the raw 32-byte private scalar and the compressed public key (hex). */
 export function generateSessionKeyPair(): { privateKey: Uint8Array; publicKeyCompressedHex: string } {

@@ -4,7 +4,7 @@
  * suffixes of {@link MAGIC} force PENDING or REJECTED. Each customer has one verification record.
  * @module
  */
-import type { Customer, KycStatus, Verification, VerificationError } from '../generated/types';
+import type { Customer, KycStatus, Verification, VerificationError } from '../../generated/types';
 import { nowIso, type Ctx } from './context';
 import { MAGIC } from './magic';
 import type { Rec } from './state';

@@ -6,7 +6,7 @@
  * controls with the same Basic credentials as the API (any values work in the sandbox).
  * @module
  */
-import { WEBHOOK_EVENT_TYPES } from '../generated/operations';
+import { WEBHOOK_EVENT_TYPES } from '../../generated/operations';
 
 /** Every webhook event type, TEST first: the trigger list. */
 const TRIGGER_OPTIONS = ['TEST', ...WEBHOOK_EVENT_TYPES.filter((type) => type !== 'TEST')].map((type) => `<option>${type}</option>`).join('');

@@ -5,7 +5,7 @@
  * kept for `/_sandbox/requests`.
  * @module
  */
-import { iso, type Clock } from './clock';
+import { iso, type Clock } from '../domain/clock';
 import { CONTROL_PREFIX, type Exposure } from './control';
 import type { SandboxRequest, SandboxResponse } from './http';
 import type { Live } from './live';

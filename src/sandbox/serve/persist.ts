@@ -14,10 +14,10 @@ import {
   zQuote,
   zTransaction,
   zVerification,
-} from '../generated/zod.gen';
-import type { Schema } from '../core/validation';
-import type { World } from './state';
-import { problems } from './validation';
+} from '../../generated/zod.gen';
+import type { Schema } from '../../core/validation';
+import type { World } from '../domain/state';
+import { problems } from '../domain/validation';
 
 /** The format tag of an exported state. */
 export const STATE_FORMAT = 'crossborder-sandbox-state/1';

@@ -4,7 +4,7 @@
  * on the seed). Remote UMA receivers on these domains accept the provider's currencies.
  * @module
  */
-import type { UmaProvider } from '../generated/types';
+import type { UmaProvider } from '../../generated/types';
 import { currencyObject, defaultCurrencyFor } from './currencies';
 import type { Ordered } from './pagination';
 

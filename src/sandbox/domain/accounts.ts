@@ -3,7 +3,7 @@
  * instructions in the shape of its currency's rails; and the balance moves every payment makes.
  * @module
  */
-import type { FundingPaymentInstruction, InternalAccount } from '../generated/types';
+import type { FundingPaymentInstruction, InternalAccount } from '../../generated/types';
 import { now, nowIso, type Ctx } from './context';
 import { currencyObject } from './currencies';
 import { checkedFields, type AccountType } from './account-types';

@@ -9,7 +9,7 @@
  * - Incoming UMA payment: COMPLETED at once, or PENDING for approval → COMPLETED | REJECTED | FAILED.
  * @module
  */
-import type { Customer, IncomingTransaction } from '../generated/types';
+import type { Customer, IncomingTransaction } from '../../generated/types';
 import { assertFunds, fitsUnderCap, moveBalance, primaryAccount } from './accounts';
 import { iso } from './clock';
 import { now, nowIso, type Ctx } from './context';

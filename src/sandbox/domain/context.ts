@@ -2,9 +2,9 @@
  * What route handlers work with: the world, the clock, id factories, the scheduler and webhooks.
  * @module
  */
-import type { OperationId } from '../generated/operations';
+import type { OperationId } from '../../generated/operations';
 import { iso, type Clock } from './clock';
-import type { Reply } from './http';
+import type { Reply } from '../serve/http';
 import type { IdFactory, Random } from './random';
 import type { Scheduler } from './scheduler';
 import type { World } from './state';

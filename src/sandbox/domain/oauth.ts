@@ -4,7 +4,7 @@
  * the token's signature is not checked (the hosted service does check it).
  * @module
  */
-import { base64urlToBytes, fromUtf8 } from '../wallet/encoding';
+import { base64urlToBytes, fromUtf8 } from '../../wallet/encoding';
 import { SandboxError, invalidInput } from './errors';
 
 /** Largest accepted token age. */

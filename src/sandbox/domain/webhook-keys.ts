@@ -4,8 +4,8 @@
  * @module
  */
 import { p256 } from '@noble/curves/nist.js';
-import { bytesToHex, bytesToPem, concatBytes, hexToBytes } from '../core/encoding';
-import type { WebhookKeyPair } from '../webhooks/sign';
+import { bytesToHex, bytesToPem, concatBytes, hexToBytes } from '../../core/encoding';
+import type { WebhookKeyPair } from '../../webhooks/sign';
 
 // Fixed DER framing of an EC P-256 key: SEQUENCE { algorithm id-ecPublicKey + prime256v1, key }.
 const SPKI_PREFIX = hexToBytes('3059301306072a8648ce3d020106082a8648ce3d030107034200')!;

@@ -3,7 +3,7 @@
  * ways, realistic per-transaction limits, and FULL_NAME asked of counterparties.
  * @module
  */
-import type { PlatformConfig, SupportedCurrency } from '../generated/types';
+import type { PlatformConfig, SupportedCurrency } from '../../generated/types';
 import { iso } from './clock';
 import { CURRENCIES } from './currencies';
 import type { IdFactory } from './random';

@@ -7,13 +7,13 @@
  * carries `X-Request-Id`.
  * @module
  */
-import { operations, type OperationId } from '../generated/operations';
-import * as schemas from '../generated/zod.gen';
-import type { Call, Ctx, Handler, RouteTable } from './context';
-import { SandboxError, invalidInput } from './errors';
-import { compilePath, JSON_HEADERS, type PathPattern, type Reply, type SandboxRequest, type SandboxResponse } from './http';
-import type { Random } from './random';
-import { coerceQuery, validate } from './validation';
+import { operations, type OperationId } from '../../generated/operations';
+import * as schemas from '../../generated/zod.gen';
+import type { Call, Ctx, Handler, RouteTable } from '../domain/context';
+import { SandboxError, invalidInput } from '../domain/errors';
+import { compilePath, JSON_HEADERS, type PathPattern, type Reply, type SandboxRequest, type SandboxResponse } from '../serve/http';
+import type { Random } from '../domain/random';
+import { coerceQuery, validate } from '../domain/validation';
 
 /** The API version segment the sandbox serves (the SDK's `API_VERSION`; not imported, to keep the client out of this bundle). */
 export const API_VERSION = '2025-10-13';

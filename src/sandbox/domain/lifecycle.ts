@@ -9,7 +9,7 @@ import { iso, type Clock } from './clock';
 import { defaultConfig } from './config';
 import type { Ctx } from './context';
 import { resume } from './payments';
-import { exportWorld, parseState, type SandboxStateDocument } from './persist';
+import { exportWorld, parseState, type SandboxStateDocument } from '../serve/persist';
 import { IdFactory, createRandom, createUniqueRandom, type Random } from './random';
 import { createWorld, type World } from './state';
 

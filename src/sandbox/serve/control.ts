@@ -5,7 +5,7 @@
  * `{"advanceMs":600000}`), `GET /_sandbox/state`, `GET /_sandbox/webhooks/deliveries`.
  * @module
  */
-import { MAX_CLOCK_MS } from './clock';
+import { MAX_CLOCK_MS } from '../domain/clock';
 import { JSON_HEADERS, MAX_STREAM_BUFFER_BYTES, type SandboxRequest, type SandboxResponse } from './http';
 import { INSPECTOR_HTML } from './inspector';
 import { isLoopbackOrigin, type Binding } from './exposure';

@@ -7,7 +7,7 @@
  * `EmbeddedWallet:` form, internal-account endpoints accept either.
  * @module
  */
-import type { Customer } from '../generated/types';
+import type { Customer } from '../../generated/types';
 import type { Ctx } from './context';
 import { notFound } from './errors';
 import { idSuffix, type ExternalAccountRec, type InternalAccountRec, type Rec } from './state';

@@ -1,9 +1,11 @@
-import { dirname, resolve } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Options } from 'tsup';
 import type { Plugin } from 'esbuild';
 
-const src = resolve(dirname(fileURLToPath(import.meta.url)), 'src');
+const root = dirname(fileURLToPath(import.meta.url));
+const src = resolve(root, 'src');
 
 /**
  * Error classes every entry shares. `instanceof` must hold across entries (a `WalletCryptoError`
@@ -37,16 +39,41 @@ const passkeyEncoding: Plugin = {
   },
 };
 
+/**
+ * Source maps name the package's own `src/` (`../src/core/client.ts` from `dist/`), wherever the build
+ * writes (test/setup/packed.ts builds into a staging directory): `node --enable-source-maps` and
+ * debuggers show `node_modules/crossborder-sdk/src/...`, with the TypeScript itself from the map's
+ * `sourcesContent` (src/ does not ship).
+ */
+type TsupPlugin = NonNullable<Options['plugins']>[number];
+const packageRelativeSources: TsupPlugin = {
+  name: 'package-relative-sources',
+  // After tsup's own plugins (tree-shaking, CommonJS splitting) have merged their maps and written them.
+  buildEnd({ writtenFiles }) {
+    for (const { name } of writtenFiles) {
+      if (!name.endsWith('.map')) continue;
+      const file = resolve(process.cwd(), name);
+      const map = JSON.parse(readFileSync(file, 'utf8')) as { sources: string[] };
+      map.sources = map.sources.map((source) => join('..', relative(root, resolve(dirname(file), source))).split(sep).join('/'));
+      writeFileSync(file, JSON.stringify(map));
+    }
+  },
+};
+
 const common: Options = {
   format: ['esm', 'cjs'],
+  // With the sources inside (esbuild's default `sourcesContent`): stacks and debuggers land in the TypeScript.
   sourcemap: true,
   target: 'es2022',
   platform: 'neutral',
   external: [/^node:/],
   treeshake: true,
-  // Comments and blank space are dropped (the docs live in the .d.ts): less for Node to parse at import.
-  minifyWhitespace: true,
-  minifySyntax: true,
+  // Not minified: the line Node prints above an uncaught error's stack, and the code a debugger steps
+  // through, are the code as written (as stripe-node and openai-node ship). Bundlers minify for
+  // browsers; `npm run bench` measures what the extra bytes cost at import (docs/performance.md).
+  minifyWhitespace: false,
+  minifySyntax: false,
+  plugins: [packageRelativeSources],
 };
 
 export default defineConfig([
@@ -64,7 +91,9 @@ export default defineConfig([
   { ...common, entry: { sandbox: 'src/sandbox/index.ts', wallet: 'src/wallet/index.ts' }, splitting: true, external: [/^node:/, 'msw'], esbuildPlugins: [importSharedErrors] },
   // sandbox/msw loads msw with a top-level `await import()` in ESM and with `require` in CommonJS (which
   // has no top-level await), so that a missing msw is named as the optional peer to install.
-  { ...common, format: ['esm'], entry: { 'sandbox-msw': 'src/sandbox/msw.ts' }, external: [/^node:/, 'msw'], esbuildPlugins: [importSharedErrors] },
+  // No splitting: esbuild would still write the chunks of dynamic imports that tree-shaking removed from
+  // the entry (the operations' checks), files nothing loads.
+  { ...common, format: ['esm'], entry: { 'sandbox-msw': 'src/sandbox/msw.ts' }, splitting: false, external: [/^node:/, 'msw'], esbuildPlugins: [importSharedErrors] },
   { ...common, format: ['cjs'], entry: { 'sandbox-msw': 'src/sandbox/msw-cjs.ts' }, external: [/^node:/, 'msw'], esbuildPlugins: [importSharedErrors] },
   {
     entry: { cli: 'src/cli/index.ts' },

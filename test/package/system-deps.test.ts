@@ -5,13 +5,13 @@
  * creating its program), so nothing on this machine is installed or removed.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { root } from '../setup/packed';
 
-const script = join(root, 'scripts', 'ensure-system-deps.mjs');
+const source = join(root, 'scripts', 'ensure-system-deps.mjs');
 const isRoot = process.getuid?.() === 0;
 let dirs: string[] = [];
 afterEach(() => {
@@ -19,7 +19,11 @@ afterEach(() => {
   dirs = [];
 });
 
-/** A bin directory holding node and the given programs; `apt` adds a fake apt-get (exit code `aptExit`). */
+/**
+ * A bin directory holding node and the given programs; `apt` adds a fake apt-get (exit code `aptExit`).
+ * The script runs from a copy beside it, in a directory every user can read: the checkout may sit in
+ * a private (0700) directory that uid 65534 cannot enter.
+ */
 function fakeBin(programs: string[], apt: { exit?: number } | false): { bin: string; log: string } {
   const dir = mkdtempSync(join(tmpdir(), 'ensure-deps-'));
   dirs.push(dir);
@@ -27,6 +31,8 @@ function fakeBin(programs: string[], apt: { exit?: number } | false): { bin: str
   const bin = join(dir, 'bin');
   const log = join(dir, 'apt.log');
   spawnSync('mkdir', ['-m', '755', bin]);
+  copyFileSync(source, join(dir, 'ensure-system-deps.mjs'));
+  chmodSync(join(dir, 'ensure-system-deps.mjs'), 0o644);
   symlinkSync(process.execPath, join(bin, 'node'));
   for (const program of programs) writeFileSync(join(bin, program), '#!/bin/sh\n', { mode: 0o755 });
   if (apt) {
@@ -47,6 +53,7 @@ function fakeBin(programs: string[], apt: { exit?: number } | false): { bin: str
 }
 
 function run(bin: string, uid?: number) {
+  const script = join(dirname(bin), 'ensure-system-deps.mjs');
   const result = spawnSync(join(bin, 'node'), [script], { env: { PATH: bin }, encoding: 'utf8', timeout: 30_000, ...(uid === undefined ? {} : { uid, gid: uid }) });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

@@ -320,7 +320,9 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): stri
   const table =
     HEADER +
     "import type { Operation } from '../core/plan';\nimport type { OperationChecks } from '../core/validation';\n\n" +
-    "/** Names of the generated zod schemas. */\nexport type SchemaName = keyof typeof import('./zod.gen');\n\n" +
+    // The names as a union of literals rather than `keyof typeof import('./zod.gen')`: the published
+    // declarations (an exported Operation names them) then carry no zod schema types, nor zod's own.
+    `/** Names of the generated zod schemas (the exports of ./zod.gen). */\nexport type SchemaName =\n${[...exported].sort().map((n) => `  | '${n}'`).join('\n')};\n\n` +
     '/** An operation of the document: what the client runs, with its schemas named (the sandbox and the tests look them up in ./zod.gen). */\n' +
     'export interface DocumentOperation<Id extends string = string> extends Operation {\n' +
     '  readonly id: Id;\n' +

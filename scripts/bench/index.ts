@@ -22,7 +22,7 @@ import type { PaginationResult } from './pagination';
 import { formatProfile, type ProfileResult } from './profile';
 import { REMAINS } from './remains';
 import { arg, median } from './rounds';
-import { benchSize, composition, kB, type SizeReport } from './size';
+import { benchSize, benchTarball, composition, formatTarball, kB, TARBALL_BEFORE, type SizeReport, type TarballReport } from './size';
 import type { StartupResult } from './startup';
 import type { TelemetryRow } from './telemetry';
 
@@ -47,6 +47,8 @@ interface Results {
   /** The worker of issue 26 (CrossborderCore, customers.list + webhooks.unwrap); absent in older results. */
   worker?: SizeReport;
   composition: { total: number; parts: [string, number][] };
+  /** The package as npm installs it (issue 33); absent in older results. */
+  tarball?: TarballReport;
   webhooks: string;
   sandbox: string;
 }
@@ -74,16 +76,17 @@ async function measureAll(): Promise<Results> {
   console.log('bundle size …');
   const [size, wallet, worker] = await benchSize();
   const parts = await composition();
+  const tarball = benchTarball();
   console.log('webhooks …');
   const webhooks = lines('webhooks.ts');
   console.log('sandbox throughput …');
   const sandbox = lines('sandbox.ts');
-  return { date: new Date().toISOString().slice(0, 10), machine: `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}`, node: process.version, runs, profiles, size, wallet, worker, composition: parts, webhooks, sandbox };
+  return { date: new Date().toISOString().slice(0, 10), machine: `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}`, node: process.version, runs, profiles, size, wallet, worker, composition: parts, tarball, webhooks, sandbox };
 }
 
 const results: Results = process.argv.includes('--render') ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as Results) : await measureAll();
 if (!process.argv.includes('--render')) writeFileSync(RESULTS, `${JSON.stringify(results, null, 1)}\n`);
-const { runs, profiles, size, wallet, worker, webhooks, sandbox } = results;
+const { runs, profiles, size, wallet, worker, tarball, webhooks, sandbox } = results;
 
 // Formatting.
 const x = (n: number, digits = 3) => `${n.toFixed(digits)}×`;
@@ -142,6 +145,12 @@ const sizeRows = [
   `| bundle: everything, one file | — | **${kB(size.oneFileGzip)}** | deterministic | ≤ 25 kB | ${ok(size.oneFileGzip <= 25_000)} | — |`,
   ...(worker
     ? [`| bundle: a worker importing only what it uses (\`CrossborderCore\`, customers.list + webhooks.unwrap), one file | — | **${kB(worker.oneFileGzip)}** | deterministic | ≤ 12 kB | ${ok(worker.oneFileGzip <= 12_000)} | — |`]
+    : []),
+  ...(tarball
+    ? [
+        `| package as npm installs it: files | ${TARBALL_BEFORE.files} before issue 33 | **${tarball.files}** (${tarball.distFiles} in dist/) | deterministic | every dist/ file loaded by an entry | | — |`,
+        `| package as npm installs it: unpacked | ${(TARBALL_BEFORE.unpackedBytes / 1e6).toFixed(1)} MB before issue 33 | **${(tarball.unpackedBytes / 1e6).toFixed(2)} MB** (source maps ${(tarball.mapBytes / 1e6).toFixed(2)} MB) | deterministic | — | | — |`,
+      ]
     : []),
 ];
 
@@ -304,7 +313,7 @@ ${results.composition.parts.map(([label, bytes]) => `${label} ${kB(bytes)}`).joi
 Largest inputs of the initial chunk (minified bytes): ${sizeTop(size)}.
 
 Largest inputs of the one-file bundle: ${size.oneFileTop.map(([i, b]) => `${i} ${b}`).join(', ')}.
-
+${tarball ? `\nThe package as \`npm install\` unpacks it (what is in it and why: [performance](performance.md#what-the-package-holds)); command: \`npx tsx scripts/bench/size.ts --tarball\`. ${formatTarball(tarball)}.\n` : ''}
 ${telemetrySection()}## Webhook verification
 
 Command: \`npx tsx scripts/bench/webhooks.ts\`.

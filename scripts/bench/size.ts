@@ -6,13 +6,15 @@
  * everything the package can load is in it. Also the `crossborder-sdk/wallet` entry.
  *
  *   npx tsx scripts/bench/size.ts
+ *   npx tsx scripts/bench/size.ts --tarball   the package as npm installs it: files and bytes (builds dist/ when missing)
  */
+import { execFileSync } from 'node:child_process';
 import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { root } from './dist';
+import { ensureBuilt, root } from './dist';
 import { isMain } from './rounds';
 
 export interface SizeReport {
@@ -161,7 +163,52 @@ export async function benchSize(): Promise<[client: SizeReport, wallet: SizeRepo
 
 export const kB = (n: number) => `${(n / 1000).toFixed(1)} kB`;
 
+/** The package as `npm install` unpacks it into node_modules/crossborder-sdk. */
+export interface TarballReport {
+  /** Files in the tarball. */
+  files: number;
+  /** Of them, in dist/. */
+  distFiles: number;
+  /** Bytes unpacked. */
+  unpackedBytes: number;
+  /** Of them, source maps (dist/*.map, with the TypeScript inside). */
+  mapBytes: number;
+  /** Bytes of the .tgz. */
+  packedBytes: number;
+}
+
+/** Before issue 33 (minified dist/, chunks no entry loaded): 797 files, 728 in dist/, 7.0 MB unpacked. */
+export const TARBALL_BEFORE = { files: 797, distFiles: 728, unpackedBytes: 7.0e6 } as const;
+
+/** What `npm pack` would put in the tarball of the built dist/ (`npm pack --dry-run --json`, no scripts: build first). */
+export function benchTarball(): TarballReport {
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', timeout: 120_000, stdio: ['ignore', 'pipe', 'ignore'] });
+  const [info] = JSON.parse(out) as { entryCount: number; unpackedSize: number; size: number; files: { path: string; size: number }[] }[];
+  if (!info || !info.files.some((f) => f.path === 'dist/index.js')) throw new Error('npm pack lists no dist/index.js: build dist/ first (npm run build)');
+  return {
+    files: info.entryCount,
+    distFiles: info.files.filter((f) => f.path.startsWith('dist/')).length,
+    unpackedBytes: info.unpackedSize,
+    mapBytes: info.files.filter((f) => f.path.endsWith('.map')).reduce((n, f) => n + f.size, 0),
+    packedBytes: info.size,
+  };
+}
+
+/** One line: the tarball against the figure before issue 33. */
+export function formatTarball(t: TarballReport): string {
+  const mb = (n: number) => `${(n / 1e6).toFixed(2)} MB`;
+  return (
+    `tarball: ${t.files} files (${t.distFiles} in dist/), ${mb(t.unpackedBytes)} unpacked (source maps ${mb(t.mapBytes)}), ${mb(t.packedBytes)} packed; ` +
+    `before issue 33: ${TARBALL_BEFORE.files} files (${TARBALL_BEFORE.distFiles} in dist/), ${mb(TARBALL_BEFORE.unpackedBytes)} unpacked`
+  );
+}
+
 if (isMain(import.meta.url)) {
+  if (process.argv.includes('--tarball')) {
+    ensureBuilt();
+    console.log(formatTarball(benchTarball()));
+    process.exit(0);
+  }
   const reports = await benchSize();
   if (process.argv.includes('--composition')) {
     const { total, parts } = await composition();

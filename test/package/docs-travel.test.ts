@@ -4,7 +4,7 @@
  * webhook guide's narrowing snippet type-checks there as a user's project would (NodeNext).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -47,11 +47,22 @@ describe('the installed package', () => {
     expect(guides).toContain('docs/webhooks.md');
     const missing = guides.flatMap((guide) =>
       relativeLinks(guide)
-        .filter(({ target }) => !target.startsWith('test/') && !target.startsWith('scripts/')) // contributors' pages point into the repository
         .filter(({ target }) => target.startsWith('..') || !existsSync(join(installed, target)))
         .map(({ href }) => `${guide}: ${href}`),
     );
     expect(missing).toEqual([]);
+  });
+
+  it('every relative link of every Markdown file it ships resolves inside it (0 broken)', () => {
+    const shipped = (readdirSync(installed, { recursive: true }) as string[]).filter((f) => f.endsWith('.md') && !f.startsWith('node_modules'));
+    expect(shipped).toContain('README.md');
+    expect(shipped).toContain(join('docs', 'performance.md'));
+    expect(shipped).toContain(join('docs', 'reliability.md'));
+    const links = shipped.flatMap((file) => relativeLinks(file).map((link) => ({ file, ...link })));
+    expect(links.length).toBeGreaterThanOrEqual(80);
+    // Outside the package (../), or a file it does not hold (the repository's test/ and scripts/ do not ship).
+    const broken = links.filter(({ target }) => target.startsWith('..') || !existsSync(join(installed, target))).map(({ file, href }) => `${file}: ${href}`);
+    expect(broken).toEqual([]);
   });
 
   it('ships the MIT LICENSE, and package.json names no placeholder address', () => {

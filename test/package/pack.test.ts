@@ -5,10 +5,11 @@
  * `crossborder-sdk/sandbox/msw`). Dependencies are linked from this checkout's node_modules, so the
  * test needs no network.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { build } from 'esbuild';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -38,6 +39,92 @@ describe('package', () => {
     const files = readdirSync(join(consumer, 'node_modules', 'crossborder-sdk'));
     expect(files.sort()).toEqual(['LICENSE', 'README.md', 'dist', 'docs', 'examples', 'openapi', 'package.json']);
     expect(readdirSync(join(consumer, 'node_modules', 'crossborder-sdk', 'openapi'))).toEqual(['openapi.yaml', 'production-map.json']);
+  });
+
+  it('every file in dist/ is loaded by an entry of package.json (exports, bin), or is the source map or declaration of one', () => {
+    const pkg = join(consumer, 'node_modules', 'crossborder-sdk');
+    const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as Record<string, unknown>;
+    const entries: string[] = [];
+    const collect = (value: unknown): void => {
+      if (typeof value === 'string') entries.push(posix.normalize(value));
+      else if (value && typeof value === 'object') Object.values(value).forEach(collect);
+    };
+    collect([manifest.exports, manifest.bin, manifest.main, manifest.module, manifest.types, manifest.typesVersions]);
+    // From the entries, follow relative imports (static, `import()`, `require()`, declarations'
+    // `import … from`) and each file's `sourceMappingURL`.
+    const reached = new Set<string>();
+    const missing: string[] = [];
+    const queue = entries.filter((entry) => entry.startsWith('dist/'));
+    const specifier = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)["'](\.{1,2}\/[^"']+)["']/g;
+    while (queue.length > 0) {
+      const file = queue.pop()!;
+      if (reached.has(file)) continue;
+      reached.add(file);
+      if (!existsSync(join(pkg, file))) {
+        missing.push(file);
+        continue;
+      }
+      if (file.endsWith('.map')) continue;
+      const text = readFileSync(join(pkg, file), 'utf8');
+      const declaration = /\.d\.c?ts$/.test(file);
+      for (const [, path] of text.matchAll(specifier)) {
+        const target = posix.join(posix.dirname(file), path!);
+        queue.push(declaration ? target.replace(/\.js$/, '.d.ts').replace(/\.cjs$/, '.d.cts') : target);
+      }
+      const map = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(text);
+      if (map) queue.push(posix.join(posix.dirname(file), map[1]!));
+    }
+    const files = (readdirSync(join(pkg, 'dist'), { recursive: true }) as string[]).map((f) => `dist/${f}`);
+    expect(missing, 'named by an entry or an import, but not in the package').toEqual([]);
+    expect(files.filter((f) => !reached.has(f)), 'in dist/, loaded by nothing').toEqual([]);
+    expect(files.length).toBeGreaterThan(100); // the walk followed the chunks (a broken walk would flag them above)
+  });
+
+  it('the declarations import nothing from zod (its .d.cts files need esModuleInterop under node10)', () => {
+    const dist = join(consumer, 'node_modules', 'crossborder-sdk', 'dist');
+    const declarations = readdirSync(dist).filter((f) => /\.d\.c?ts$/.test(f));
+    expect(declarations.length).toBeGreaterThanOrEqual(10);
+    const importsZod = declarations.filter((f) => /(?:from\s*|import\s*\(\s*)["']zod(?:\/[^"']*)?["']/.test(readFileSync(join(dist, f), 'utf8')));
+    expect(importsZod).toEqual([]);
+  });
+
+  it('an uncaught SDK error prints a short readable source line and a stack naming functions; with --enable-source-maps, the TypeScript in src/', async () => {
+    // A port that refuses: listened on, then closed.
+    const port = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as { port: number };
+        server.close(() => resolve(port));
+      });
+    });
+    writeFileSync(
+      join(consumer, 'uncaught.mjs'),
+      `import { Crossborder } from 'crossborder-sdk';
+       const cb = new Crossborder({ tokenId: 't', clientSecret: 's', baseUrl: 'http://127.0.0.1:${port}', maxRetries: 0 });
+       await cb.customers.retrieve('Customer:1');`,
+    );
+    const uncaught = (...flags: string[]) => spawnSync('node', [...flags, 'uncaught.mjs'], { cwd: consumer, encoding: 'utf8', timeout: 30_000 });
+    const plain = uncaught();
+    expect(plain.status).toBe(1);
+    // Node prints the file and line of the throw, that line, a caret, then the error and its stack.
+    const [where, line, caret] = plain.stderr.split('\n');
+    expect(where).toMatch(/node_modules\/crossborder-sdk\/dist\/[\w-]+\.js:\d+$/);
+    expect(line!.length).toBeLessThan(200);
+    expect(line).toContain('new APIConnectionError(');
+    expect(caret).toMatch(/^ *\^$/);
+    expect(plain.stderr).toMatch(/\nAPIConnectionError: GET \/customers\/\{customerId\} failed: fetch failed/);
+    expect(plain.stderr).toMatch(/\n {4}at (async )?send \(file:\/\/\S+\/node_modules\/crossborder-sdk\/dist\/[\w-]+\.js:\d+:\d+\)/);
+
+    const mapped = uncaught('--enable-source-maps');
+    expect(mapped.status).toBe(1);
+    const [mappedWhere, mappedLine] = mapped.stderr.split('\n');
+    expect(mappedWhere).toMatch(/node_modules\/crossborder-sdk\/src\/core\/transport\.ts:\d+$/);
+    expect(mappedLine).toContain('new APIConnectionError(');
+    expect(mappedLine).not.toBe(line); // the TypeScript, not the built JavaScript
+    // The error's own stack (before its cause), frame by frame: named functions in the package's src/*.ts.
+    const ownStack = mapped.stderr.slice(0, mapped.stderr.indexOf('[cause]'));
+    const frames = [...ownStack.matchAll(/\n {4}at (?:async )?([\w.#]+) \(\S+\/node_modules\/crossborder-sdk\/src\/([\w/-]+\.ts):\d+:\d+\)/g)].map((m) => `${m[1]} ${m[2]}`);
+    expect(frames[0]).toBe('send core/transport.ts');
+    expect(frames.length).toBeGreaterThanOrEqual(2);
   });
 
   it('an ESM consumer imports every entry', () => {
@@ -168,6 +255,51 @@ describe('package', () => {
     }
   });
 
+  it('a TypeScript consumer with moduleResolution node10 (CommonJS, no esModuleInterop, skipLibCheck: false) resolves every subpath\'s types', { timeout: 120_000 }, () => {
+    // msw beside the package: the types of crossborder-sdk/sandbox/msw name its HttpHandler.
+    writeFileSync(
+      join(withMsw, 'node10.ts'),
+      `import { Crossborder, APIError } from 'crossborder-sdk';
+       import { ValidationError } from 'crossborder-sdk/errors';
+       import { createSandbox } from 'crossborder-sdk/sandbox';
+       import { sandboxHandlers } from 'crossborder-sdk/sandbox/msw';
+       import { generateClientKeyPair } from 'crossborder-sdk/wallet';
+       export async function main(): Promise<string> {
+         const sandbox = createSandbox();
+         const cb = new Crossborder({ tokenId: 't', clientSecret: 's', environment: 'sandbox', fetch: sandbox.fetch });
+         const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US' });
+         const keys = await generateClientKeyPair();
+         // @ts-expect-error: the types are the package's, not any: issues are not a string
+         const wrong: string = new ValidationError([]).issues;
+         void [APIError, sandboxHandlers(sandbox), wrong];
+         return customer.id + keys.publicKey;
+       }
+      `,
+    );
+    const config = {
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        target: 'ES2022',
+        module: 'commonjs',
+        moduleResolution: 'node10',
+        esModuleInterop: false,
+        skipLibCheck: false,
+        lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+        types: [],
+      },
+      files: ['node10.ts'],
+    };
+    writeFileSync(join(withMsw, 'tsconfig.json'), JSON.stringify(config));
+    let output = '';
+    try {
+      output = run(bin('tsc'), ['-p', 'tsconfig.json'], withMsw);
+    } catch (error) {
+      output = String((error as { stdout?: string }).stdout);
+    }
+    expect(output).toBe('');
+  });
+
   it('a browser bundle of the published wallet entry takes only the error classes from the rest of the package', async () => {
     const entry = join(consumer, 'wallet-browser.mjs');
     writeFileSync(entry, "import { generateClientKeyPair, WalletSession } from 'crossborder-sdk/wallet';\nconsole.log(await generateClientKeyPair(), WalletSession);\n");
@@ -188,10 +320,10 @@ describe('package', () => {
   });
 
   it('are-the-types-wrong finds nothing', { timeout: 120_000 }, () => {
-    // attw exits non-zero on any problem for the node16 profile (ESM and CJS consumers, and bundlers).
-    const out = run(bin('attw'), [packed.tarball, '--format', 'ascii', '--profile', 'node16']);
-    const verdicts = out.split('\n').filter((line) => /^(node16 \(from (CJS|ESM)\)|bundler):/.test(line));
-    expect(verdicts).toHaveLength(18); // 6 entries (., ./errors, ./sandbox, ./sandbox/msw, ./wallet, ./package.json) × 3 resolutions
+    // attw exits non-zero on any problem for its strict profile: node10 (typesVersions), ESM and CJS consumers, and bundlers.
+    const out = run(bin('attw'), [packed.tarball, '--format', 'ascii']);
+    const verdicts = out.split('\n').filter((line) => /^(node10|node16 \(from (CJS|ESM)\)|bundler):/.test(line));
+    expect(verdicts).toHaveLength(24); // 6 entries (., ./errors, ./sandbox, ./sandbox/msw, ./wallet, ./package.json) × 4 resolutions
     for (const line of verdicts) expect(line).toContain('🟢');
   });
 });

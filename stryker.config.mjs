@@ -1,6 +1,6 @@
 // Mutation testing of the money, secret and signature paths (`npm run test:mutation`; not part of
 // `npm test`: it runs the relevant tests once per mutant). Every mutant that survives is either
-// killed by a new test or listed with the reason in docs/reliability.md.
+// killed by a new test or listed with the reason in maintainers/reliability.md.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',

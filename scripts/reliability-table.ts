@@ -1,5 +1,5 @@
 /**
- * Runs the reliability suite and prints the table of docs/reliability.md: scenario, cases run
+ * Runs the reliability suite and prints the table of maintainers/reliability.md: scenario, cases run
  * (CI / full), failures, and the command that reproduces it.
  *
  *   npx tsx scripts/reliability-table.ts          # CI subset and full run, one table

@@ -8,6 +8,11 @@
  *   without the SDK.
  *
  *   npx tsx scripts/bench/startup.ts   (builds dist/ first when it is missing)
+ *   npx tsx scripts/bench/startup.ts --compare <consumer A> <consumer B>
+ *     the import's own CPU and wall time, measured inside cold processes, in two consumer projects
+ *     (each with crossborder-sdk in its node_modules, e.g. two builds of the package unpacked from their
+ *     tarballs), interleaved: what a build change costs at import, steadier than process wall times on
+ *     a loaded machine.
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -141,7 +146,43 @@ export async function benchStartup(runs = 25, tscRuns = 7): Promise<StartupResul
   }
 }
 
-if (isMain(import.meta.url)) {
+export interface ImportCost {
+  /** Median wall time of the import, measured inside the process (ms). */
+  wallMs: number;
+  /** Median CPU time (user + system) of the import, measured inside the process (ms). */
+  cpuMs: number;
+}
+
+/** `import` and `require` of crossborder-sdk in cold processes, in each consumer directory, interleaved. */
+export function compareImport(consumers: string[], runs = 30): { consumer: string; esm: ImportCost; cjs: ImportCost }[] {
+  const probe = (load: string) =>
+    `const c = process.cpuUsage(); const t = performance.now(); ${load}; const u = process.cpuUsage(c); console.log(JSON.stringify([performance.now() - t, (u.user + u.system) / 1000]));`;
+  const kinds = [
+    ['esm', ['--input-type=module', '-e', probe("await import('crossborder-sdk')")]],
+    ['cjs', ['-e', probe("require('crossborder-sdk')")]],
+  ] as const;
+  const samples = consumers.map(() => ({ esm: [] as [number, number][], cjs: [] as [number, number][] }));
+  for (let i = 0; i < runs + 2; i++) {
+    consumers.forEach((cwd, c) => {
+      for (const [kind, args] of kinds) {
+        const sample = JSON.parse(execFileSync(process.execPath, args, { cwd, encoding: 'utf8', timeout: 60_000 }).trim()) as [number, number];
+        if (i >= 2) samples[c]![kind].push(sample); // the first runs warm the file cache
+      }
+    });
+  }
+  const cost = (xs: [number, number][]): ImportCost => ({ wallMs: median(xs.map((x) => x[0])), cpuMs: median(xs.map((x) => x[1])) });
+  return consumers.map((consumer, c) => ({ consumer, esm: cost(samples[c]!.esm), cjs: cost(samples[c]!.cjs) }));
+}
+
+if (isMain(import.meta.url) && process.argv.includes('--compare')) {
+  const consumers = process.argv.slice(process.argv.indexOf('--compare') + 1).filter((a) => !a.startsWith('--'));
+  if (consumers.length < 2) throw new Error('--compare needs two consumer directories, each with node_modules/crossborder-sdk');
+  const before = load1();
+  for (const { consumer, esm, cjs } of compareImport(consumers)) {
+    console.log(`${consumer}: import ${esm.cpuMs.toFixed(1)} ms CPU (${esm.wallMs.toFixed(1)} ms wall), require ${cjs.cpuMs.toFixed(1)} ms CPU (${cjs.wallMs.toFixed(1)} ms wall)`);
+  }
+  console.log(`load ${before.toFixed(2)} → ${load1().toFixed(2)}, medians of 30 cold processes each`);
+} else if (isMain(import.meta.url)) {
   const r = await benchStartup();
   console.log(process.argv.includes('--json') ? JSON.stringify(r) : JSON.stringify(r, null, 2));
 }

@@ -75,12 +75,12 @@ export function redactUserinfo(text: string): string {
   return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@'"]*@/gi, '$1***@');
 }
 
-/** Text for the terminal: URLs' userinfo and the client secret of the environment never reach it. */
+/**
+ * Text for the terminal: URLs' userinfo never reaches it. (The SDK's errors are already scrubbed of
+ * the client's credentials; config and session files are never quoted, see ./files.)
+ */
 export function redact(text: string): string {
-  let result = redactUserinfo(text);
-  const secret = process.env.CROSSBORDER_CLIENT_SECRET;
-  if (secret && secret.length >= 4) result = result.split(secret).join('***');
-  return result;
+  return redactUserinfo(text);
 }
 
 /** Every string in a value, redacted ({@link redact}). */

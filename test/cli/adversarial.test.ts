@@ -102,16 +102,24 @@ describe('files the CLI writes: created new, 0600, never through a link or into 
     expect(readFileSync(victim, 'utf8')).toBe('the victim\n');
   }, 60_000);
 
-  it('sandbox --webhook-key does not create a key file through a dangling symlink', async () => {
+  it('sandbox --webhook-key does not create a key file through a dangling symlink; --state refuses a symlink and a foreign file', async () => {
     const folder = join(dir, 'webhook-key');
     mkdirSync(folder);
     const target = join(folder, 'planted-target.json');
     const link = join(folder, 'key.json');
     symlinkSync(target, link);
-    const ran = await cli(['sandbox', '--port', '0', '--webhook-key', link, '--no-watch-parent'], { timeoutMs: 20_000 });
-    expect(ran.code).toBe(2);
-    expect(ran.err).toContain('refused, it is a symbolic link');
+    const key = await cli(['sandbox', '--port', '0', '--webhook-key', link, '--no-watch-parent'], { timeoutMs: 20_000 });
+    expect(key.code).toBe(2);
+    expect(key.err).toContain(`--webhook-key ${link}: refused, it is a symbolic link`);
     expect(readdirSync(folder)).toEqual(['key.json']);
+    const { folder: stateFolder, victim, paths } = hostileFolder('state');
+    const before = snapshot(stateFolder);
+    const runs = await Promise.all([paths.symlink, paths.foreign].map((path) => cli(['sandbox', '--port', '0', '--state', path, '--no-watch-parent'], { timeoutMs: 20_000 })));
+    expect(runs.map((ran) => ran.code)).toEqual([2, 2]);
+    expect(runs[0]!.err).toContain(`--state ${paths.symlink}: refused, it is a symbolic link`);
+    expect(runs[1]!.err).toContain(`--state ${paths.foreign}: refused, it belongs to another user (uid 65534)`);
+    expect(snapshot(stateFolder)).toEqual(before);
+    expect(readFileSync(victim, 'utf8')).toBe('the victim\n');
   }, 60_000);
 });
 

@@ -10,7 +10,7 @@ import type { SignedRequestOptions } from '../core/options';
 import { makeClient, newClientKey, pipelineOf, saveSession, sessionSigner, type ConnectionOptions } from './client';
 import { INPUT_LIMIT_BYTES, parseJsonText, readFileBounded, readStdinBounded, refuseUnsafeTarget } from './files';
 import { out, printResult } from './output';
-import { commandTable, detailsOf, flagDescription, hasProperty, readFlagValue, refuseMissing, UsageError, type CommandDetails, type CommandSpec } from './table';
+import { commandTable, detailsOf, flagDescription, hasProperty, inShellWords, readFlagValue, refuseMissing, UsageError, type CommandDetails, type CommandSpec } from './table';
 
 /** Options every API command takes (kept on each command so that they may follow its arguments). */
 export function addConnectionOptions(command: Command): Command {
@@ -80,10 +80,11 @@ async function callOf(spec: CommandDetails, args: string[], opts: ApiOptions): P
 }
 
 /** Runs one command line of the table. */
-async function run(spec: CommandDetails, args: string[], opts: ApiOptions): Promise<void> {
+async function run(spec: CommandDetails, args: string[], opts: ApiOptions, onInput: (input: CallInput) => void = () => {}): Promise<void> {
   const cb = makeClient(opts);
   const pipeline = pipelineOf(cb);
   const { input, options } = await callOf(spec, args, opts);
+  onInput(input);
   const json = opts.json === true;
   let client: Awaited<ReturnType<typeof newClientKey>> | undefined;
   if (opts.saveSession) {
@@ -176,7 +177,12 @@ export async function addResourceCommands(program: Command, action: (json: boole
     command.action(async (...received: unknown[]) => {
       const cmd = received.at(-1) as Command;
       const opts = cmd.opts<ApiOptions>();
-      await action(opts.json === true, () => run(details, cmd.args, opts));
+      let input: CallInput | undefined;
+      await action(opts.json === true, () =>
+        run(details, cmd.args, opts, (given) => (input = given)).catch((error: unknown) => {
+          throw inShellWords(error, details, input as { query?: Record<string, unknown>; body?: unknown } | undefined);
+        }),
+      );
     });
   }
 }

@@ -7,6 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { ValidationError } from '../core/errors';
 import { operations, type DocumentOperation, type OperationId } from '../generated/operations';
 
 /** A JSON Schema, as `z.toJSONSchema` writes it (only what the CLI reads is typed). */
@@ -272,6 +273,31 @@ export function refuseMissing(spec: CommandDetails, input: { query?: Record<stri
     const flags = spec.flags.filter((f) => f.in === 'body').map((f) => f.flag);
     throw new UsageError(`a body is required: give ${flags.length ? `its fields (${flags.join(', ')}) or ` : ''}--data`);
   }
+}
+
+/**
+ * The SDK's refusal of fields that were not given (`encryptedOtpBundle: expected string`, a field one
+ * variant of the body requires) in the shell's words: `--encrypted-otp-bundle is required`. Any
+ * other error, or a refusal of a value that was given, is answered unchanged.
+ */
+export function inShellWords(error: unknown, spec: CommandDetails, input: { query?: Record<string, unknown>; body?: unknown } | undefined): unknown {
+  if (!(error instanceof ValidationError) || input === undefined || error.issues.length === 0) return error;
+  const sourceOf = (path: string) => (spec.flags.find((f) => f.name === path.split('.')[0])?.in === 'query' ? input.query : input.body);
+  const absent = (path: string) => {
+    let current: unknown = sourceOf(path);
+    for (const part of path.split('.')) {
+      if (current === null || typeof current !== 'object' || !Object.hasOwn(current, part)) return true;
+      current = (current as Record<string, unknown>)[part];
+    }
+    return current === undefined;
+  };
+  if (!error.issues.every((issue) => issue.path !== '' && issue.rule === 'invalid_type' && absent(issue.path))) return error;
+  const names = [...new Set(error.issues.map((issue) => {
+    const [top, ...rest] = issue.path.split('.');
+    const flag = spec.flags.find((f) => f.name === top);
+    return rest.length === 0 && flag ? flag.flag : `${issue.path}${flag ? ` (in ${flag.flag})` : ''}`;
+  }))];
+  return new UsageError(`${names.join(', ')} ${names.length > 1 ? 'are' : 'is'} required`);
 }
 
 let open: Map<string, string[]> | undefined;

@@ -193,6 +193,9 @@ describe('help and errors in the shell\'s words', () => {
     const quote = await cli(['quotes', 'create', '--source', JSON.stringify({ sourceType: 'ACCOUNT', accountId: 'InternalAccount:x' }), '--locked-currency-side', 'SENDING', '--locked-currency-amount', '100'], { env });
     expect(quote.code).toBe(2);
     expect(quote.err).toContain('--destination is required');
+    // A field inside a JSON flag, which only one variant of the source requires: named with its flag.
+    const nested = await cli(['quotes', 'create', '--source', JSON.stringify({ sourceType: 'ACCOUNT' }), '--destination', JSON.stringify({ destinationType: 'ACCOUNT', accountId: 'ExternalAccount:x' }), '--locked-currency-side', 'SENDING', '--locked-currency-amount', '100'], { env });
+    expect([nested.code, nested.err]).toEqual([2, 'crossborder-sdk: source.accountId (in --source) is required\n']);
     const exported = await cli(['internal-accounts', 'export', 'InternalAccount:x'], { env });
     expect(exported.code).toBe(2);
     expect(exported.err).toContain('--client-public-key is required');

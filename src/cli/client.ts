@@ -5,12 +5,13 @@
  * (`--save-session`) and read back (`--session-key`) as the signer of signed operations.
  * @module
  */
-import { existsSync, readFileSync, statSync, writeFileSync, chmodSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Crossborder } from '../client';
 import type { CrossborderCore } from '../core/client';
 import type { ClientOptions, Signer } from '../core/options';
+import { parseJsonText, readFileBounded, writePrivateFile } from './files';
 import { UsageError } from './table';
 
 /** Options every API command takes. */
@@ -43,15 +44,12 @@ export function readProfile(name: string): Profile {
   if ((mode & 0o077) !== 0) {
     throw new UsageError(`--profile ${name}: ${file} is readable by others (mode ${mode.toString(8).padStart(4, '0')}); it holds your client secret: run chmod 600 ${file}`);
   }
-  let parsed: { profiles?: Record<string, Profile> };
-  try {
-    parsed = JSON.parse(readFileSync(file, 'utf8')) as typeof parsed;
-  } catch (error) {
-    throw new UsageError(`--profile ${name}: ${file} is not JSON (${error instanceof Error ? error.message : String(error)})`);
-  }
-  const profile = parsed.profiles?.[name];
+  // The file holds the client secret: a syntax error names the line and column, never the text.
+  const parsed = parseJsonText(readFileBounded(file, `--profile ${name}: ${file}`), `--profile ${name}: ${file}`) as { profiles?: Record<string, Profile> } | null;
+  const profiles = parsed?.profiles !== null && typeof parsed?.profiles === 'object' ? parsed.profiles : {};
+  const profile = Object.hasOwn(profiles, name) ? profiles[name] : undefined;
   if (!profile || typeof profile !== 'object') {
-    throw new UsageError(`--profile ${name}: no such profile in ${file} (there are: ${Object.keys(parsed.profiles ?? {}).join(', ') || 'none'})`);
+    throw new UsageError(`--profile ${name}: no such profile in ${file} (there are: ${Object.keys(profiles).join(', ') || 'none'})`);
   }
   return profile;
 }
@@ -133,8 +131,7 @@ export async function saveSession(file: string, answer: Record<string, unknown>,
     publicKey: bytesToHex(compressPoint(p256.getPublicKey(scalar, false))),
     privateKey: bytesToHex(scalar),
   };
-  writeFileSync(file, `${JSON.stringify(saved, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(file, 0o600); // an existing file keeps its mode on write
+  writePrivateFile(file, `${JSON.stringify(saved, null, 2)}\n`, '--save-session');
   const { privateKey: _secret, ...shown } = saved;
   return shown;
 }
@@ -144,13 +141,13 @@ export async function sessionSigner(file: string): Promise<Signer> {
   if (!existsSync(file)) throw new UsageError(`--session-key ${file}: no such file (write one with auth credentials verify … --save-session ${file})`);
   const mode = statSync(file).mode & 0o777;
   if ((mode & 0o077) !== 0) throw new UsageError(`--session-key ${file}: readable by others (mode ${mode.toString(8).padStart(4, '0')}); it holds a signing key: run chmod 600 ${file}`);
-  let saved: Partial<SavedSession>;
+  let saved: Partial<SavedSession> | null;
   try {
-    saved = JSON.parse(readFileSync(file, 'utf8')) as Partial<SavedSession>;
-  } catch {
-    throw new UsageError(`--session-key ${file}: not a session file (JSON written by --save-session)`);
+    saved = parseJsonText(readFileBounded(file, `--session-key ${file}`), `--session-key ${file}`) as Partial<SavedSession> | null;
+  } catch (error) {
+    throw new UsageError(`${error instanceof Error ? error.message : String(error)}: not a session file (JSON written by --save-session)`);
   }
-  if (saved.format !== 'crossborder-wallet-session/1' || typeof saved.privateKey !== 'string') {
+  if (saved === null || typeof saved !== 'object' || saved.format !== 'crossborder-wallet-session/1' || typeof saved.privateKey !== 'string') {
     throw new UsageError(`--session-key ${file}: not a session file (written by auth credentials verify … --save-session)`);
   }
   if (saved.expiresAt && Date.parse(saved.expiresAt) <= Date.now()) {

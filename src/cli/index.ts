@@ -9,9 +9,10 @@ import { Command, CommanderError } from 'commander';
 import { VERSION } from '../core/version';
 import { addListenCommand } from './listen';
 import { addMcpCommand } from './mcp';
-import { EXIT, reportError } from './output';
+import { EXIT, redact, reportError } from './output';
 import { addResourceCommands } from './resources';
 import { addSandboxCommand } from './sandbox';
+import { UsageError } from './table';
 import { addFixturesCommand, addTriggerCommand } from './trigger';
 
 /** Runs a command's body: errors are printed (with the request id and the key to retry with) and become the exit code. */
@@ -46,7 +47,9 @@ export async function program(argv: string[]): Promise<Command> {
     .showHelpAfterError('(add --help for usage)')
     // A command's options only before its subcommands: `sandbox --json` serves, `sandbox uma receive … --json` is the operation's.
     .enablePositionalOptions()
-    .exitOverride();
+    .exitOverride()
+    // commander's own errors quote what was given (a URL with credentials): redacted as the CLI's are. Inherited by every command.
+    .configureOutput({ writeErr: (text) => process.stderr.write(redact(text)) });
   root.configureHelp({ sortSubcommands: true });
   addSandboxCommand(root, action);
   await addResourceCommands(root, action, argv);
@@ -65,11 +68,53 @@ export async function program(argv: string[]): Promise<Command> {
   return root;
 }
 
+/** The name among `names` closest to `word` (a prefix either way first, then by edit distance). */
+export function closest(word: string, names: string[]): string | undefined {
+  const distance = (a: string, b: string) => {
+    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const next = [i];
+      for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      row = next;
+    }
+    return row[b.length]!;
+  };
+  const scored = names.map((name) => ({ name, d: name.startsWith(word) || word.startsWith(name) ? 1 : distance(word, name) })).sort((x, y) => x.d - y.d);
+  return scored[0]?.name;
+}
+
+/**
+ * Refuses a command word that names no command (`nosuch`, `customers nosuch`, `help nosuch`), with or
+ * without `--help`: commander would print the parent's help and exit 0 for `nosuch --help`.
+ */
+export function refuseUnknownCommand(root: Command, argv: string[]): void {
+  const words = argv[0] === 'help' ? argv.slice(1) : argv;
+  let command = root;
+  const path: string[] = [];
+  for (const word of words) {
+    if (word.startsWith('-') || command.commands.length === 0) return;
+    const sub = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (sub) {
+      command = sub;
+      path.push(word);
+      continue;
+    }
+    // A command with arguments of its own takes the word as one of them.
+    if (command.registeredArguments.length > 0) return;
+    const names = command.commands.flatMap((c) => [c.name(), ...c.aliases()]);
+    const near = closest(word, names);
+    const parent = ['crossborder-sdk', ...path].join(' ');
+    throw new UsageError(`unknown command '${[...path, word].join(' ')}'${near ? `; the closest is '${[...path, near].join(' ')}'` : ''} (${parent} --help lists the commands)`);
+  }
+}
+
 /** Parses and runs `argv` (after `node cli.js`). */
 export async function main(argv: string[]): Promise<void> {
   quietOnClosedPipes();
   try {
-    await (await program(argv)).parseAsync(argv, { from: 'user' });
+    const root = await program(argv);
+    refuseUnknownCommand(root, argv);
+    await root.parseAsync(argv, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help and version are not errors; everything else commander refuses is a usage error.

@@ -67,10 +67,36 @@ export function describeError(error: unknown): Record<string, unknown> {
   };
 }
 
-/** Prints an error (as a JSON line with `--json`) and answers its exit code. */
+/**
+ * A URL's userinfo replaced by `***` (`https://user:pass@host` → `https://***@host`), anywhere in
+ * `text`: a base URL may carry credentials, and error messages (Node's own among them) quote it.
+ */
+export function redactUserinfo(text: string): string {
+  return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@'"]*@/gi, '$1***@');
+}
+
+/**
+ * Text for the terminal: URLs' userinfo never reaches it. (The SDK's errors are already scrubbed of
+ * the client's credentials; config and session files are never quoted, see ./files.)
+ */
+export function redact(text: string): string {
+  return redactUserinfo(text);
+}
+
+/** Every string in a value, redacted ({@link redact}). */
+function redactDeep(value: unknown): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map(redactDeep);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v)]));
+  return value;
+}
+
+/** Prints an error (as a JSON line with `--json`) and answers its exit code. Its text is redacted ({@link redact}). */
 export function reportError(error: unknown, json: boolean): number {
   const code = exitCodeOf(error);
-  const info = describeError(error);
+  const { challenge, ...described } = describeError(error);
+  // The challenge is relayed byte for byte (its payloadToSign is signed elsewhere): shown as it is.
+  const info: Record<string, unknown> = { ...(redactDeep(described) as Record<string, unknown>), ...(challenge !== undefined ? { challenge } : {}) };
   if (json) {
     err(`${JSON.stringify(info)}\n`);
     return code;
@@ -97,16 +123,63 @@ export function objectTable(value: Record<string, unknown>): string {
   return keys.map((k) => `${k.padEnd(width)}  ${cell(value[k])}`).join('\n') + '\n';
 }
 
-/** Rows as a table: the columns are the first rows' scalar fields (up to 7), ids first. */
+/** The terminal's width: `COLUMNS`, else stdout's when it is a terminal; undefined when neither says (a pipe). */
+function terminalWidth(): number | undefined {
+  const env = Number(process.env.COLUMNS);
+  if (Number.isInteger(env) && env > 0) return env;
+  return process.stdout.isTTY && process.stdout.columns > 0 ? process.stdout.columns : undefined;
+}
+
+/** A column of identifiers (`id`, `customerId`, values such as `Customer:019…`): printed whole, never cut. */
+function isIdColumn(name: string, values: string[]): boolean {
+  if (name === 'id' || /Id$/.test(name)) return true;
+  const given = values.filter((v) => v !== '');
+  return given.length > 0 && given.every((v) => /^[A-Z][A-Za-z]*:[^\s:]{6,}$/.test(v));
+}
+
+/** Widest a column other than an id gets, and narrowest it is cut to before columns are left out. */
+const MAX_CELL = 48;
+const MIN_CELL = 8;
+
+/**
+ * Rows as a table: the columns are the first rows' scalar fields (up to 7), ids first. Ids are
+ * printed whole at any width; to fit the terminal (`COLUMNS`), the other columns are cut (with `…`),
+ * down to {@link MIN_CELL} characters, then left out from the right.
+ */
 export function rowsTable(rows: Record<string, unknown>[]): string {
   if (rows.length === 0) return '(none)\n';
   const columns: string[] = [];
   for (const row of rows.slice(0, 20)) for (const [k, v] of Object.entries(row)) if (scalar(v) && !columns.includes(k)) columns.push(k);
-  const shown = ['id', ...columns.filter((c) => c !== 'id')].filter((c) => columns.includes(c)).slice(0, 7);
-  const cells = rows.map((r) => shown.map((c) => cell(r[c])));
-  const widths = shown.map((c, i) => Math.min(48, Math.max(c.length, ...cells.map((row) => row[i]!.length))));
-  const line = (values: string[]) => values.map((v, i) => (v.length > widths[i]! ? `${v.slice(0, widths[i]! - 1)}…` : v.padEnd(widths[i]!))).join('  ').trimEnd();
-  return [line(shown.map((c) => c.toUpperCase())), ...cells.map(line)].join('\n') + '\n';
+  let shown = ['id', ...columns.filter((c) => c !== 'id')].filter((c) => columns.includes(c)).slice(0, 7);
+  const valuesOf = (c: string) => rows.map((r) => cell(r[c]));
+  const ids = new Set(shown.filter((c) => isIdColumn(c, valuesOf(c))));
+  const natural = new Map(shown.map((c) => [c, Math.max(c.length, ...valuesOf(c).map((v) => v.length))]));
+  const widths = new Map(shown.map((c) => [c, ids.has(c) ? natural.get(c)! : Math.min(MAX_CELL, natural.get(c)!)]));
+  const budget = terminalWidth();
+  if (budget !== undefined) {
+    const total = () => shown.reduce((sum, c) => sum + widths.get(c)!, 0) + 2 * (shown.length - 1);
+    // Cut the widest other column, one character at a time, down to MIN_CELL; then leave columns out from the right.
+    for (;;) {
+      if (total() <= budget) break;
+      const widest = shown.filter((c) => !ids.has(c) && widths.get(c)! > MIN_CELL).sort((a, b) => widths.get(b)! - widths.get(a)!)[0];
+      if (widest !== undefined) {
+        widths.set(widest, widths.get(widest)! - 1);
+        continue;
+      }
+      const last = shown.findLastIndex((c) => !ids.has(c));
+      if (last < 0) break;
+      shown = shown.filter((_, i) => i !== last);
+    }
+  }
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => {
+        const w = widths.get(shown[i]!)!;
+        return v.length > w ? `${v.slice(0, w - 1)}…` : v.padEnd(w);
+      })
+      .join('  ')
+      .trimEnd();
+  return [line(shown.map((c) => c.toUpperCase())), ...rows.map((r) => line(shown.map((c) => cell(r[c]))))].join('\n') + '\n';
 }
 
 /** One result: a JSON line, or a table (a `{ data: [...] }` answer as rows). */

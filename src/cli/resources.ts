@@ -3,14 +3,14 @@
  * and runs its operation through the SDK client's own pipeline.
  * @module
  */
-import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import type { CallInput } from '../core/plan';
 import type { Page } from '../core/pagination';
 import type { SignedRequestOptions } from '../core/options';
 import { makeClient, newClientKey, pipelineOf, saveSession, sessionSigner, type ConnectionOptions } from './client';
+import { INPUT_LIMIT_BYTES, parseJsonText, readFileBounded, readStdinBounded, refuseUnsafeTarget } from './files';
 import { out, printResult } from './output';
-import { commandTable, detailsOf, hasProperty, readFlagValue, UsageError, type CommandDetails, type CommandSpec } from './table';
+import { commandTable, detailsOf, flagDescription, hasProperty, inShellWords, readFlagValue, refuseMissing, UsageError, type CommandDetails, type CommandSpec } from './table';
 
 /** Options every API command takes (kept on each command so that they may follow its arguments). */
 export function addConnectionOptions(command: Command): Command {
@@ -22,28 +22,11 @@ export function addConnectionOptions(command: Command): Command {
     .option('--json', 'print JSON: one value per result (with --all, one line per item)');
 }
 
-/** Reads `--data`: inline JSON, `@file.json`, or `-` for stdin. */
-export async function readData(text: string): Promise<unknown> {
-  let raw = text;
-  let where = '--data';
-  if (text === '-') {
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    raw = Buffer.concat(chunks).toString('utf8');
-    where = '--data - (stdin)';
-  } else if (text.startsWith('@')) {
-    where = `--data ${text}`;
-    try {
-      raw = readFileSync(text.slice(1), 'utf8');
-    } catch (error) {
-      throw new UsageError(`${where}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-  try {
-    return JSON.parse(raw);
-  } catch {
-    throw new UsageError(`${where} is not JSON`);
-  }
+/** Reads `--data`: inline JSON, `@file.json`, or `-` for stdin (a file or stdin up to `limit` bytes, ./files). */
+export async function readData(text: string, limit = INPUT_LIMIT_BYTES): Promise<unknown> {
+  if (text === '-') return parseJsonText(await readStdinBounded('--data - (stdin)', limit), '--data - (stdin)');
+  if (text.startsWith('@')) return parseJsonText(readFileBounded(text.slice(1), `--data ${text}`, limit), `--data ${text}`);
+  return parseJsonText(text, '--data');
 }
 
 /** True when the operation's answer is a wallet session (it carries the sealed session key). */
@@ -97,13 +80,16 @@ async function callOf(spec: CommandDetails, args: string[], opts: ApiOptions): P
 }
 
 /** Runs one command line of the table. */
-async function run(spec: CommandDetails, args: string[], opts: ApiOptions): Promise<void> {
+async function run(spec: CommandDetails, args: string[], opts: ApiOptions, onInput: (input: CallInput) => void = () => {}): Promise<void> {
   const cb = makeClient(opts);
   const pipeline = pipelineOf(cb);
   const { input, options } = await callOf(spec, args, opts);
+  onInput(input);
   const json = opts.json === true;
   let client: Awaited<ReturnType<typeof newClientKey>> | undefined;
   if (opts.saveSession) {
+    // Refused before the call: a session opened at the service and then not saved would be lost.
+    refuseUnsafeTarget(opts.saveSession, '--save-session');
     const body = (input.body ??= {}) as Record<string, unknown>;
     if (body.clientPublicKey === undefined) {
       client = await newClientKey();
@@ -112,6 +98,7 @@ async function run(spec: CommandDetails, args: string[], opts: ApiOptions): Prom
       throw new UsageError('--save-session makes the client key itself: leave out --client-public-key');
     }
   }
+  refuseMissing(spec, input as { query?: Record<string, unknown>; body?: unknown });
   if (spec.op.paginated) {
     const list = pipeline.list<unknown>(spec.op, input, { ...options, prefetch: opts.all === true });
     if (opts.all) {
@@ -175,7 +162,7 @@ export async function addResourceCommands(program: Command, action: (json: boole
     const details = await detailsOf(spec);
     for (const flag of details.flags) {
       const placeholder = flag.kind === 'boolean' ? '[bool]' : flag.kind === 'json' ? '<json>' : flag.kind === 'list' ? '<a,b,…>' : '<value>';
-      command.addOption(new Option(`${flag.flag} ${placeholder}`, `${flag.in === 'query' ? 'query' : 'body'} field ${flag.name}${flag.choices ? ` (${flag.choices.join(', ')})` : ''}`));
+      command.addOption(new Option(`${flag.flag} ${placeholder}`, flagDescription(flag)));
     }
     if (spec.op.params.body) command.option('--data <json|@file|->', 'the whole body as JSON: inline, @file.json, or - for stdin (flags override its fields)');
     if (spec.op.paginated) command.option('--all', 'every item of every page (with --json, one JSON line per item)');
@@ -190,7 +177,12 @@ export async function addResourceCommands(program: Command, action: (json: boole
     command.action(async (...received: unknown[]) => {
       const cmd = received.at(-1) as Command;
       const opts = cmd.opts<ApiOptions>();
-      await action(opts.json === true, () => run(details, cmd.args, opts));
+      let input: CallInput | undefined;
+      await action(opts.json === true, () =>
+        run(details, cmd.args, opts, (given) => (input = given)).catch((error: unknown) => {
+          throw inShellWords(error, details, input as { query?: Record<string, unknown>; body?: unknown } | undefined);
+        }),
+      );
     });
   }
 }

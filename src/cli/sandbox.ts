@@ -7,14 +7,14 @@
  * `docker stop` does not pass the signal on, so the server watches its parent instead).
  * @module
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { WEBHOOK_EVENT_TYPES } from '../generated/operations';
 import type { StatePersister } from '../sandbox/index';
 import type { RequestLogEntry } from '../sandbox/sandbox';
 import type { DeliveryLogEntry } from '../sandbox/domain/webhooks';
 import type { WebhookKeyPair } from '../webhooks/sign';
-import { readData } from './resources';
+import { parseJsonText, readFileBounded, readInput, refuseUnsafeTarget, STATE_LIMIT_BYTES, writePrivateFile } from './files';
 import { UsageError } from './table';
 
 type Action = (json: boolean, body: () => Promise<void>) => Promise<void>;
@@ -69,7 +69,7 @@ function httpUrl(flag: string) {
 /** The key pair kept in `file` (JSON), made and saved (owner-only) on first use. */
 async function loadOrCreateKeyPair(file: string): Promise<WebhookKeyPair> {
   if (existsSync(file)) {
-    const saved = JSON.parse(readFileSync(file, 'utf8')) as Partial<WebhookKeyPair>;
+    const saved = (parseJsonText(readFileBounded(file, file), file) ?? {}) as Partial<WebhookKeyPair>;
     if (typeof saved.privateKeyPem !== 'string' || typeof saved.publicKeyPem !== 'string' || typeof saved.publicKeyHex !== 'string') {
       throw new Error('not a webhook key file (expected publicKeyPem, publicKeyHex and privateKeyPem)');
     }
@@ -77,7 +77,7 @@ async function loadOrCreateKeyPair(file: string): Promise<WebhookKeyPair> {
   }
   const { createWebhookKeyPair } = await import('../sandbox/domain/webhook-keys');
   const created = createWebhookKeyPair();
-  writeFileSync(file, `${JSON.stringify(created, null, 2)}\n`, { mode: 0o600 });
+  writePrivateFile(file, `${JSON.stringify(created, null, 2)}\n`, '--webhook-key');
   return created;
 }
 
@@ -175,6 +175,8 @@ async function serve(args: ServeOptions): Promise<void> {
       throw new UsageError(`--webhook-key ${args.webhookKey}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
+  // The state file is rewritten while the sandbox runs: a path that is not the user's own regular file is refused first.
+  if (args.state) refuseUnsafeTarget(args.state, '--state');
   let writer: StatePersister | undefined;
   const sandbox = createSandboxCore({
     environment: args.production ? 'production' : 'sandbox',
@@ -189,7 +191,7 @@ async function serve(args: ServeOptions): Promise<void> {
   });
   if (args.state && existsSync(args.state)) {
     try {
-      sandbox.importState(readFileSync(args.state, 'utf8'));
+      sandbox.importState(readFileBounded(args.state, '--state', STATE_LIMIT_BYTES));
     } catch (error) {
       await sandbox.close();
       throw new UsageError(`--state ${args.state}: ${error instanceof Error ? error.message : String(error)}`);
@@ -436,7 +438,7 @@ export function addSandboxCommand(program: Command, action: Action): void {
       action(false, async () => {
         const res = await control(opts.url, 'GET', '/_sandbox/state');
         if (res.status >= 300 || !opts.out) return show(res, true);
-        writeFileSync(opts.out, `${res.text}\n`);
+        writePrivateFile(opts.out, `${res.text}\n`, '--out');
         process.stderr.write(`State written to ${opts.out}.\n`);
       }),
     );
@@ -447,7 +449,11 @@ export function addSandboxCommand(program: Command, action: Action): void {
     .option('--url <url>', 'the sandbox', httpUrl('--url'), DEFAULT_SANDBOX_URL)
     .showHelpAfterError()
     .action(async (file: string, opts: { url: string }) =>
-      action(false, async () => show(await control(opts.url, 'PUT', '/_sandbox/state', await readData(file === '-' ? '-' : `@${file}`)), true)),
+      action(false, async () => {
+        const label = file === '-' ? 'state import - (stdin)' : `state import ${file}`;
+        const document = parseJsonText(await readInput(file, label, STATE_LIMIT_BYTES), label);
+        show(await control(opts.url, 'PUT', '/_sandbox/state', document), true);
+      }),
     );
 }
 

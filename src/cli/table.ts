@@ -5,6 +5,9 @@
  * openapi/). A new operation in the document is a new command here with no hand-written code.
  * @module
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ValidationError } from '../core/errors';
 import { operations, type DocumentOperation, type OperationId } from '../generated/operations';
 
 /** A JSON Schema, as `z.toJSONSchema` writes it (only what the CLI reads is typed). */
@@ -31,8 +34,12 @@ export interface FlagSpec {
   in: 'query' | 'body';
   /** How the text given is read: numbers and booleans as such, objects and arrays as JSON (arrays also comma-separated). */
   kind: 'string' | 'number' | 'boolean' | 'json' | 'list';
-  /** Values the document allows, when it lists them. */
+  /** Values the document allows, when it lists them (a closed set: another value is refused). */
   choices: string[] | undefined;
+  /** The values known of an open set (`x-extensible-enum`): another value is sent as given, with a warning. */
+  known: string[] | undefined;
+  /** The unit of a number, when it has one (`minor units of the currency`). */
+  unit: string | undefined;
   required: boolean;
 }
 
@@ -86,15 +93,43 @@ export function hasProperty(schema: JsonSchema | undefined, name: string): boole
   return propertiesOf(schema).has(name);
 }
 
+/** A property found in a schema: its first schema, whether it is required, and its schema in every variant that has it. */
+interface Found {
+  schema: JsonSchema;
+  required: boolean;
+  alternatives: JsonSchema[];
+}
+
 /** Every property of a schema, across its variants (`oneOf` of customer types, account types…). */
-function propertiesOf(schema: JsonSchema | undefined, into = new Map<string, { schema: JsonSchema; required: boolean }>(), variant = false): Map<string, { schema: JsonSchema; required: boolean }> {
+function propertiesOf(schema: JsonSchema | undefined, into = new Map<string, Found>(), variant = false): Map<string, Found> {
   if (!schema) return into;
   for (const [name, prop] of Object.entries(schema.properties ?? {})) {
-    if (!into.has(name)) into.set(name, { schema: prop, required: !variant && (schema.required ?? []).includes(name) });
+    const found = into.get(name);
+    if (!found) into.set(name, { schema: prop, required: !variant && (schema.required ?? []).includes(name), alternatives: [prop] });
+    else found.alternatives.push(prop);
   }
   for (const part of schema.allOf ?? []) propertiesOf(part, into, variant);
-  for (const part of [...(schema.oneOf ?? []), ...(schema.anyOf ?? [])]) propertiesOf(part, into, true);
+  const variants = [...(schema.oneOf ?? []), ...(schema.anyOf ?? [])];
+  for (const part of variants) propertiesOf(part, into, true);
+  // A field every variant requires (the discriminator: `customerType`) is required.
+  if (variants.length > 1) {
+    for (const [name, found] of into) {
+      if (variants.every((v) => requires(v, name))) found.required = true;
+    }
+  }
   return into;
+}
+
+/** True when `schema` (or each of its parts) requires `name`. */
+function requires(schema: JsonSchema, name: string): boolean {
+  return (schema.required ?? []).includes(name) || (schema.allOf ?? []).some((part) => requires(part, name));
+}
+
+/** The values of a closed set: the schema's enum, or the values of a field that differs by variant (a discriminator). */
+function closedChoices(found: Found): string[] | undefined {
+  const each = found.alternatives.map((alt) => choicesOf(alt) ?? (alt.const !== undefined ? [String(alt.const)] : undefined));
+  if (each.some((c) => c === undefined)) return undefined;
+  return [...new Set(each.flat() as string[])];
 }
 
 function kindOf(schema: JsonSchema): FlagSpec['kind'] {
@@ -158,7 +193,18 @@ export async function detailsOf(spec: CommandSpec): Promise<CommandDetails> {
   for (const [where, schema] of [['query', query], ['body', body]] as const) {
     for (const [name, prop] of propertiesOf(schema)) {
       if (flags.some((f) => f.name === name)) continue;
-      flags.push({ flag: `--${kebab(name)}`, name, in: where, kind: kindOf(prop.schema), choices: choicesOf(prop.schema), required: prop.required });
+      const kind = kindOf(prop.schema);
+      const choices = closedChoices(prop);
+      flags.push({
+        flag: `--${kebab(name)}`,
+        name,
+        in: where,
+        kind,
+        choices,
+        known: kind === 'string' && !choices ? openSets().get(name) : undefined,
+        unit: kind === 'number' && /amount/i.test(name) ? 'minor units of the currency: cents for USD, 1050 = 10.50' : undefined,
+        required: prop.required,
+      });
     }
   }
   const properties: Record<string, JsonSchema> = {};
@@ -175,12 +221,23 @@ export async function detailsOf(spec: CommandSpec): Promise<CommandDetails> {
   };
 }
 
-/** A value given on the command line, read as the flag's kind says. */
-export function readFlagValue(spec: FlagSpec, text: string): unknown {
+/** A flag's line in `--help`: where it goes, whether it is required, its unit and its values. */
+export function flagDescription(flag: FlagSpec): string {
+  return [
+    `${flag.in === 'query' ? 'query' : 'body'} field ${flag.name}`,
+    flag.required ? ' (required)' : '',
+    flag.unit ? `, in ${flag.unit}` : '',
+    flag.choices ? `: one of ${flag.choices.join(', ')}` : '',
+    flag.known ? `: known values ${flag.known.join(', ')} (others are sent as given)` : '',
+  ].join('');
+}
+
+/** A value given on the command line, read as the flag's kind says; an open set's unknown value is sent, with a warning (`warn`). */
+export function readFlagValue(spec: FlagSpec, text: string, warn: (line: string) => void = (line) => process.stderr.write(line)): unknown {
   switch (spec.kind) {
     case 'number': {
       const n = Number(text);
-      if (text.trim() === '' || !Number.isFinite(n)) throw new UsageError(`${spec.flag} needs a number, got '${text}'`);
+      if (text.trim() === '' || !Number.isFinite(n)) throw new UsageError(`${spec.flag} needs a number${spec.unit ? ` (in ${spec.unit})` : ''}, got '${text}'`);
       return n;
     }
     case 'boolean':
@@ -192,8 +249,112 @@ export function readFlagValue(spec: FlagSpec, text: string): unknown {
     case 'json':
       return parseJson(spec.flag, text);
     default:
+      if (spec.choices && !spec.choices.includes(text)) throw new UsageError(`${spec.flag} must be one of ${spec.choices.join(', ')}; got '${text}'`);
+      if (spec.known && !spec.known.includes(text)) {
+        warn(`crossborder-sdk: warning: ${spec.flag} '${text}' is not one of the values known to this version (${spec.known.join(', ')}); it is sent as given, and the service decides\n`);
+      }
       return text;
   }
+}
+
+/**
+ * Refuses a call that leaves out a field the document requires, in the shell's words: the flags to
+ * give (`--client-public-key is required`), not the body's path. The same fields the SDK's own
+ * checks require; nothing stricter.
+ */
+export function refuseMissing(spec: CommandDetails, input: { query?: Record<string, unknown>; body?: unknown }): void {
+  const body = input.body !== null && typeof input.body === 'object' && !Array.isArray(input.body) ? (input.body as Record<string, unknown>) : undefined;
+  const missing = spec.flags.filter((f) => f.required && (f.in === 'query' ? input.query?.[f.name] === undefined : body === undefined || body[f.name] === undefined));
+  if (missing.length > 0) {
+    const names = missing.map((f) => f.flag);
+    throw new UsageError(`${names.join(', ')} ${names.length > 1 ? 'are' : 'is'} required (${missing.map((f) => `${f.in} field ${f.name}`).join(', ')}; or give the body with --data)`);
+  }
+  if (spec.op.bodyRequired && body === undefined && input.body === undefined) {
+    const flags = spec.flags.filter((f) => f.in === 'body').map((f) => f.flag);
+    throw new UsageError(`a body is required: give ${flags.length ? `its fields (${flags.join(', ')}) or ` : ''}--data`);
+  }
+}
+
+/**
+ * The SDK's refusal of fields that were not given (`encryptedOtpBundle: expected string`, a field one
+ * variant of the body requires) in the shell's words: `--encrypted-otp-bundle is required`. Any
+ * other error, or a refusal of a value that was given, is answered unchanged.
+ */
+export function inShellWords(error: unknown, spec: CommandDetails, input: { query?: Record<string, unknown>; body?: unknown } | undefined): unknown {
+  if (!(error instanceof ValidationError) || input === undefined || error.issues.length === 0) return error;
+  const sourceOf = (path: string) => (spec.flags.find((f) => f.name === path.split('.')[0])?.in === 'query' ? input.query : input.body);
+  const absent = (path: string) => {
+    let current: unknown = sourceOf(path);
+    for (const part of path.split('.')) {
+      if (current === null || typeof current !== 'object' || !Object.hasOwn(current, part)) return true;
+      current = (current as Record<string, unknown>)[part];
+    }
+    return current === undefined;
+  };
+  if (!error.issues.every((issue) => issue.path !== '' && issue.rule === 'invalid_type' && absent(issue.path))) return error;
+  const names = [...new Set(error.issues.map((issue) => {
+    const [top, ...rest] = issue.path.split('.');
+    const flag = spec.flags.find((f) => f.name === top);
+    return rest.length === 0 && flag ? flag.flag : `${issue.path}${flag ? ` (in ${flag.flag})` : ''}`;
+  }))];
+  return new UsageError(`${names.join(', ')} ${names.length > 1 ? 'are' : 'is'} required`);
+}
+
+let open: Map<string, string[]> | undefined;
+
+/**
+ * The known values of the document's open sets (`x-extensible-enum`), by the name of the field that
+ * holds one (`purposeOfPayment`, `type` of a credential). Read from the document the package ships,
+ * by a scan of its lines (parsing the whole YAML would cost a command a second); a field whose name
+ * holds different open sets in different places is left out.
+ */
+export function openSets(): Map<string, string[]> {
+  if (open) return open;
+  open = new Map();
+  const file = ['../openapi/openapi.yaml', '../../openapi/openapi.yaml'].map((p) => fileURLToPath(new URL(p, import.meta.url))).find((p) => existsSync(p));
+  if (!file) return open;
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const indent = (line: string) => line.length - line.trimStart().length;
+  const header = /^(\s*)([A-Za-z0-9_]+):\s*$/;
+  /** The values of the x-extensible-enum at line i (inline `[a, b]` or a block list below it). */
+  const valuesAt = (i: number): string[] => {
+    const inline = /x-extensible-enum:\s*\[(.*)\]/.exec(lines[i]!);
+    if (inline) return inline[1]!.split(',').map((v) => v.trim().replace(/^['"]|['"]$/g, '')).filter(Boolean);
+    const values: string[] = [];
+    for (let j = i + 1; j < lines.length && /^\s+- /.test(lines[j]!); j++) values.push(lines[j]!.trim().slice(2).trim().replace(/^['"]|['"]$/g, ''));
+    return values;
+  };
+  /** The name of the block line i sits in (the nearest less indented `name:` line above it). */
+  const ownerOf = (i: number): { name: string; depth: number } | undefined => {
+    const own = indent(lines[i]!);
+    for (let j = i - 1; j >= 0; j--) {
+      const match = header.exec(lines[j]!);
+      if (match && match[1]!.length < own) return { name: match[2]!, depth: match[1]!.length };
+      if (lines[j]!.trim() !== '' && indent(lines[j]!) < own && !match) return undefined;
+    }
+    return undefined;
+  };
+  const components = new Map<string, string[]>();
+  const byField = new Map<string, string[] | null>();
+  const put = (name: string, values: string[]) => {
+    const had = byField.get(name);
+    byField.set(name, had === undefined || (had !== null && had.join() === values.join()) ? values : null);
+  };
+  lines.forEach((line, i) => {
+    if (!line.includes('x-extensible-enum:')) return;
+    const owner = ownerOf(i);
+    if (!owner) return;
+    if (owner.depth === 4) components.set(owner.name, valuesAt(i));
+    else put(owner.name, valuesAt(i));
+  });
+  lines.forEach((line, i) => {
+    const ref = /\$ref: '#\/components\/schemas\/([A-Za-z0-9_]+)'/.exec(line);
+    if (!ref || !components.has(ref[1]!)) return;
+    const owner = ownerOf(i);
+    if (owner && owner.depth > 4) put(owner.name, components.get(ref[1]!)!);
+  });
+  for (const [name, values] of byField) if (values) open.set(name, values);
+  return open;
 }
 
 function parseJson(flag: string, text: string): unknown {

@@ -16,13 +16,13 @@
  * takes the value as it is (a number stays a number).
  * @module
  */
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import { operations, type DocumentOperation, type OperationId } from '../generated/operations';
 import { Crossborder } from '../client';
 import { pipelineOf } from './client';
+import { parseJsonText, readFileBounded } from './files';
 import { out } from './output';
 import { API_VERSION, control, DEFAULT_SANDBOX_URL, refuseUnknownType } from './sandbox';
 import { readData } from './resources';
@@ -41,20 +41,25 @@ export interface Scenario {
 
 const SHORTHANDS: Record<string, OperationId> = { fund: 'sandboxFundInternalAccount', quote: 'createQuote', execute: 'executeQuote' };
 const CONTROL_STEPS = new Set(['advanceClock', 'expectWebhook', 'expect']);
+/** The operation a step's action names (an operationId or a shorthand), own properties only. */
+function operationOf(action: string): DocumentOperation | undefined {
+  const id = Object.hasOwn(SHORTHANDS, action) ? SHORTHANDS[action]! : action;
+  return Object.hasOwn(operations, id) ? (operations[id as OperationId] as DocumentOperation) : undefined;
+}
+/** Path segments that reach an object's prototype: refused in `--override` paths. */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** Reads a scenario file (JSON or YAML). */
 export async function readScenario(file: string): Promise<Scenario> {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`${file}: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  const text = readFileBounded(file, file);
   let value: unknown;
-  try {
-    value = /\.json$/i.test(file) ? JSON.parse(text) : (await import('yaml')).parse(text);
-  } catch (error) {
-    throw new UsageError(`${file}: not ${/\.json$/i.test(file) ? 'JSON' : 'YAML'} (${error instanceof Error ? error.message : String(error)})`);
+  if (/\.json$/i.test(file)) value = parseJsonText(text, file);
+  else {
+    try {
+      value = (await import('yaml')).parse(text);
+    } catch (error) {
+      throw new UsageError(`${file}: not YAML (${error instanceof Error ? error.message : String(error)})`);
+    }
   }
   return checkScenario(value, file);
 }
@@ -67,7 +72,8 @@ function checkScenario(value: unknown, where: string): Scenario {
     const actions = Object.keys(step).filter((k) => k !== 'name');
     if (actions.length !== 1) throw new UsageError(`${where}: step ${i + 1} needs exactly one action besides its name, got ${actions.join(', ') || 'none'}`);
     const action = actions[0]!;
-    if (!CONTROL_STEPS.has(action) && !SHORTHANDS[action] && !(action in operations)) {
+    // Own properties only: `constructor`, `toString` or `__proto__` are no action.
+    if (!CONTROL_STEPS.has(action) && !operationOf(action)) {
       throw new UsageError(`${where}: step ${i + 1}: unknown action '${action}' (an operationId such as createCustomer, or ${[...Object.keys(SHORTHANDS), ...CONTROL_STEPS].join(', ')})`);
     }
   });
@@ -78,7 +84,7 @@ function checkScenario(value: unknown, where: string): Scenario {
 function at(value: unknown, path: string): unknown {
   let current = value;
   for (const part of path.split('.')) {
-    if (current === null || typeof current !== 'object') return undefined;
+    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, part)) return undefined;
     current = (current as Record<string, unknown>)[part];
   }
   return current;
@@ -90,7 +96,7 @@ export function resolveRefs(value: unknown, results: Record<string, unknown>): u
     const whole = /^\$\{steps\.([^}]+)\}$/.exec(value);
     const lookup = (ref: string) => {
       const [name, ...rest] = ref.split('.');
-      if (!(name! in results)) throw new UsageError(`\${steps.${ref}}: no earlier step named '${name}'`);
+      if (!Object.hasOwn(results, name!)) throw new UsageError(`\${steps.${ref}}: no earlier step named '${name}'`);
       const found = rest.length ? at(results[name!], rest.join('.')) : results[name!];
       if (found === undefined) throw new UsageError(`\${steps.${ref}}: step '${name}' has no ${rest.join('.')}`);
       return found;
@@ -127,6 +133,9 @@ export function applyOverrides(scenario: Scenario, overrides: string[]): Scenari
     const eq = override.indexOf('=');
     if (eq <= 0) throw new UsageError(`--override needs STEP.path=value, got '${override}'`);
     const [stepName, ...path] = override.slice(0, eq).split('.');
+    // A path through an object's prototype would change every object of the process.
+    const unsafe = [stepName!, ...path].find((part) => PROTOTYPE_KEYS.has(part));
+    if (unsafe !== undefined) throw new UsageError(`--override ${override.slice(0, eq)}: '${unsafe}' cannot be a field of the path`);
     const text = override.slice(eq + 1);
     let value: unknown = text;
     try {
@@ -138,7 +147,7 @@ export function applyOverrides(scenario: Scenario, overrides: string[]): Scenari
     if (!step) throw new UsageError(`--override ${override}: no step named '${stepName}' (there are: ${copy.steps.map((s) => s.name).filter(Boolean).join(', ')})`);
     if (path.length === 0) throw new UsageError(`--override ${override}: give the field after the step name`);
     const action = Object.keys(step).find((k) => k !== 'name')!;
-    const op = operations[(SHORTHANDS[action] ?? action) as OperationId] as DocumentOperation | undefined;
+    const op = operationOf(action);
     const input = (step[action] ??= {}) as Record<string, unknown>;
     const pathParams = op ? [...op.path.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!) : [];
     const inBody = op && op.params.body && 'body' in input && path[0] !== 'body' && !pathParams.includes(path[0]!);
@@ -201,7 +210,8 @@ const durationMs = (text: unknown, fallback: number) => {
 export async function runScenario(scenario: Scenario, ctx: RunContext): Promise<Record<string, unknown>> {
   const cb = new Crossborder({ tokenId: 'sandbox', clientSecret: 'sandbox', baseUrl: ctx.url, environment: 'sandbox' });
   const pipeline = pipelineOf(cb);
-  const results: Record<string, unknown> = {};
+  // No prototype: a step named `__proto__` or `constructor` is a step like any other.
+  const results: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   const close = await ensureEndpoint(ctx);
   try {
     for (const [i, step] of scenario.steps.entries()) {
@@ -223,7 +233,7 @@ export async function runScenario(scenario: Scenario, ctx: RunContext): Promise<
         result = actual;
         ctx.log(`${label}  ${JSON.stringify(actual)} as expected`);
       } else {
-        const op = operations[(SHORTHANDS[action] ?? action) as OperationId] as DocumentOperation;
+        const op = operationOf(action)!;
         const call = splitInput(op, input);
         if (op.paginated) result = (await pipeline.list<unknown>(op, call)).body;
         else result = await pipeline.call<unknown>(op, call);

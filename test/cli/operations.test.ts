@@ -185,3 +185,56 @@ function uncompressedKey(): string {
   ecdh.generateKeys();
   return ecdh.getPublicKey('hex');
 }
+
+describe('help and errors in the shell\'s words', () => {
+  it('a missing required field says "is required" with its flag; a body-less export names --client-public-key', async () => {
+    const apiRequests = async () => json<{ data: { path: string }[] }>(await cli(['sandbox', 'requests', '--url', sandbox.url, '--json'])).data.filter((e) => !e.path.startsWith('/_sandbox')).length;
+    const sent = await apiRequests();
+    const quote = await cli(['quotes', 'create', '--source', JSON.stringify({ sourceType: 'ACCOUNT', accountId: 'InternalAccount:x' }), '--locked-currency-side', 'SENDING', '--locked-currency-amount', '100'], { env });
+    expect(quote.code).toBe(2);
+    expect(quote.err).toContain('--destination is required');
+    // A field inside a JSON flag, which only one variant of the source requires: named with its flag.
+    const nested = await cli(['quotes', 'create', '--source', JSON.stringify({ sourceType: 'ACCOUNT' }), '--destination', JSON.stringify({ destinationType: 'ACCOUNT', accountId: 'ExternalAccount:x' }), '--locked-currency-side', 'SENDING', '--locked-currency-amount', '100'], { env });
+    expect([nested.code, nested.err]).toEqual([2, 'crossborder-sdk: source.accountId (in --source) is required\n']);
+    const exported = await cli(['internal-accounts', 'export', 'InternalAccount:x'], { env });
+    expect(exported.code).toBe(2);
+    expect(exported.err).toContain('--client-public-key is required');
+    expect(await apiRequests()).toBe(sent);
+  }, 30_000);
+
+  it('a closed set lists its values; an open set\'s unknown value is sent as given, with a warning listing the known ones', async () => {
+    const closed = await cli(['customers', 'create', '--customer-type', 'ROBOT', '--region', 'US'], { env });
+    expect(closed.code).toBe(2);
+    expect(closed.err).toContain("--customer-type must be one of INDIVIDUAL, BUSINESS; got 'ROBOT'");
+    const side = await cli(['quotes', 'create', '--locked-currency-side', 'SIDEWAYS'], { env });
+    expect(side.err).toContain("--locked-currency-side must be one of SENDING, RECEIVING; got 'SIDEWAYS'");
+    const open = await cli([
+      'quotes', 'create',
+      '--source', JSON.stringify({ sourceType: 'ACCOUNT', accountId: 'InternalAccount:none' }),
+      '--destination', JSON.stringify({ destinationType: 'ACCOUNT', accountId: 'ExternalAccount:none' }),
+      '--locked-currency-side', 'SENDING', '--locked-currency-amount', '100', '--purpose-of-payment', 'CHARITY',
+    ], { env });
+    expect(open.err).toMatch(/warning: --purpose-of-payment 'CHARITY' is not one of the values known to this version \(GIFT, SELF, .*OTHER\); it is sent as given/);
+    // Sent: the service answered (the accounts do not exist), with its request id.
+    expect(open.code).toBe(4);
+    expect(open.err).toMatch(/request id: req_\w+/);
+  }, 30_000);
+
+  it('--help marks required flags and the unit of amounts', async () => {
+    const help = await cli(['quotes', 'create', '--help']);
+    expect(help.code).toBe(0);
+    const text = help.out.replace(/\n\s+/g, ' ');
+    expect(text).toMatch(/--destination <json>\s+body field destination \(required\)/);
+    expect(text).toMatch(/--locked-currency-amount <value>\s+body field lockedCurrencyAmount \(required\), in minor units of the currency/);
+    expect(text).toMatch(/--description <value>\s+body field description(?! \(required\))/);
+  });
+
+  it.each([['nosuch', '--help'], ['nosuch'], ['custmers', 'list', '--help'], ['customers', 'retreive', 'Customer:x']])('an unknown command is an error naming the closest: %s', async (...args) => {
+    const ran = await cli(args);
+    expect(ran.code).toBe(2);
+    expect(ran.out).toBe('');
+    expect(ran.err).toMatch(/unknown command '\S+( \S+)?'; the closest is '[a-z -]+'/);
+    if (args[0] === 'custmers') expect(ran.err).toContain("the closest is 'customers'");
+    if (args[1] === 'retreive') expect(ran.err).toContain("the closest is 'customers retrieve'");
+  });
+});

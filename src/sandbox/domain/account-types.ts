@@ -94,6 +94,14 @@ export const ACCOUNT_TYPES: Readonly<Record<string, AccountType>> = {
   TRON_WALLET: chainWallet,
 };
 
+/**
+ * The account type named `name`, or undefined when the table does not list it. Own entries only:
+ * `__proto__`, `constructor` or `toString` are names the service does not list, not the table's prototype.
+ */
+export function accountTypeNamed(name: unknown): AccountType | undefined {
+  return typeof name === 'string' && Object.hasOwn(ACCOUNT_TYPES, name) ? ACCOUNT_TYPES[name] : undefined;
+}
+
 /** The groups of fields the sandbox checks for `type`: the spec's form for the spec's types, else production's fields one by one. */
 export function checkedFields(type: AccountType): readonly (readonly string[])[] {
   return type.spec ?? type.required.map((field) => [field]);

@@ -12,7 +12,7 @@ import { MAX_QUOTE_AMOUNT } from './pricing';
 import { idSuffix, type InternalAccountRec } from './state';
 import { refuseFields } from './validation';
 
-export { ACCOUNT_TYPES, type AccountType } from './account-types';
+export { ACCOUNT_TYPES, accountTypeNamed, type AccountType } from './account-types';
 
 function digits(ctx: Ctx, n: number): string {
   return ctx.random.pick('0123456789', n);

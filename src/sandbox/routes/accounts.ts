@@ -8,7 +8,7 @@ import type {
   ExternalAccountInfo,
   SandboxFundParams,
 } from '../../generated/types';
-import { ACCOUNT_TYPES, checkAccountInfo, identifyingField, internalAccountType, moveBalance } from '../domain/accounts';
+import { ACCOUNT_TYPES, accountTypeNamed, checkAccountInfo, identifyingField, internalAccountType, moveBalance } from '../domain/accounts';
 import { now, nowIso, type Call, type Ctx, type Handler } from '../domain/context';
 import { CURRENCIES } from '../domain/currencies';
 import { SandboxError, invalidInput } from '../domain/errors';
@@ -42,7 +42,7 @@ function register(ctx: Ctx, body: ExternalAccountCreateParams): { rec: ExternalA
   const customerId = body.customerId ?? null;
   if (customerId) findCustomer(ctx, customerId);
   const info = body.accountInfo;
-  const rule = ACCOUNT_TYPES[info.accountType];
+  const rule = accountTypeNamed(info.accountType);
   if (rule === undefined) {
     // Production refuses a type it does not list; the sandbox accepts every one it lists.
     throw new SandboxError(400, 'INVALID_INPUT', `accountType ${info.accountType} is not one the service lists.`, {

@@ -55,7 +55,14 @@ export function writeFileAtomic(file: string, text: string): void {
   const temporary = `${file}.${process.pid}.tmp`;
   let fd: number | undefined;
   try {
-    fd = openSync(temporary, 'w', 0o600);
+    // Created new ('wx': O_EXCL, which never follows a link); one a killed process with this pid left is removed first.
+    try {
+      fd = openSync(temporary, 'wx', 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      rmSync(temporary, { force: true });
+      fd = openSync(temporary, 'wx', 0o600);
+    }
     writeSync(fd, text);
     fsyncSync(fd);
     closeSync(fd);

@@ -14,6 +14,7 @@ import type { StatePersister } from '../sandbox/index';
 import type { RequestLogEntry } from '../sandbox/sandbox';
 import type { DeliveryLogEntry } from '../sandbox/domain/webhooks';
 import type { WebhookKeyPair } from '../webhooks/sign';
+import { readBounded } from '../core/read-bounded';
 import { readData } from './resources';
 import { UsageError } from './table';
 
@@ -325,6 +326,80 @@ export async function control(url: string, method: string, path: string, body?: 
     json = undefined;
   }
   return { status: res.status, json, text };
+}
+
+/** A delivery target attached to a running sandbox (`POST /_sandbox/webhooks/listeners`), beside its configured endpoint. */
+export interface AttachedListener {
+  /** `Listener:<n>`. */
+  id: string;
+  /**
+   * Resolves when the attachment ends from the sandbox's side (it stopped or restarted); never
+   * rejects. After {@link detach} it resolves too.
+   */
+  ended: Promise<void>;
+  /** Detaches: closes the held connection, and the sandbox stops delivering to the listener at once. */
+  detach(): void;
+}
+
+/**
+ * Attaches `url` to the sandbox at `sandboxUrl` as a webhook delivery target of its own, for as long
+ * as this process holds the connection: the configured `webhookEndpoint` is never touched, and a
+ * process that exits, is interrupted or is killed is detached by the sandbox when its connection
+ * closes. `approvals`: `answer` when the target's answer to an approval request may decide the
+ * payment (when no endpoint is configured), `observe` when it must decide nothing.
+ */
+export async function attachListener(sandboxUrl: string, url: string, approvals: 'answer' | 'observe'): Promise<AttachedListener> {
+  const held = new AbortController();
+  const timer = setTimeout(() => held.abort(new Error('the sandbox did not confirm the listener within 10 s')), 10_000);
+  let res: Response;
+  try {
+    res = await fetch(`${sandboxUrl.replace(/\/+$/, '')}/_sandbox/webhooks/listeners`, {
+      method: 'POST',
+      headers: { ...controlHeaders(), 'content-type': 'application/json' },
+      body: JSON.stringify({ url, approvals }),
+      signal: held.signal,
+    });
+  } catch (error) {
+    clearTimeout(timer);
+    const code = ((error as Error).cause as { code?: string } | undefined)?.code;
+    if (code === 'ECONNREFUSED') throw Object.assign(new SandboxNotRunning(sandboxUrl), { cause: (error as Error).cause });
+    throw error;
+  }
+  if (!res.ok || !res.body || !(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+    clearTimeout(timer);
+    const { bytes } = await readBounded(res.body, 4_096).catch(() => ({ bytes: new Uint8Array(0) }));
+    throw new Error(`the sandbox at ${sandboxUrl} did not attach the listener: ${res.status} ${new TextDecoder().decode(bytes)}`);
+  }
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let id: string | undefined;
+  try {
+    while (id === undefined) {
+      const { done, value } = await reader.read();
+      if (done) throw new Error(`the sandbox at ${sandboxUrl} closed the listener's stream before attaching it`);
+      buffer += decoder.decode(value, { stream: true });
+      if (buffer.length > 65_536) throw new Error(`the sandbox at ${sandboxUrl} sent no listener id`);
+      const refused = /event: refused\ndata: (.*)\n/.exec(buffer);
+      if (refused) throw new Error(`the sandbox at ${sandboxUrl} refused the listener: ${(JSON.parse(refused[1]!) as { message?: string }).message ?? refused[1]}`);
+      const attached = /event: attached\ndata: (.*)\n/.exec(buffer);
+      if (attached) id = (JSON.parse(attached[1]!) as { id: string }).id;
+    }
+  } catch (error) {
+    held.abort();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+  // Read what follows (heartbeats) and keep nothing: its end is the sandbox going away.
+  const ended = (async () => {
+    try {
+      for (;;) if ((await reader.read()).done) return;
+    } catch {
+      // aborted (detach) or the connection broke: ended either way
+    }
+  })();
+  return { id, ended, detach: () => held.abort() };
 }
 
 /** Nothing listens at the sandbox's address. */

@@ -162,7 +162,9 @@ async function serve(args: ServeOptions): Promise<void> {
   const logDelivery = (entry: DeliveryLogEntry) => {
     if (args.quiet) return;
     const at = new Date(sandbox.clock.now()).toISOString();
-    line(`${stamp(at)} webhook ${entry.type} ${entry.eventId} → ${entry.url} ${entry.status ?? entry.error ?? ''} (attempt ${entry.attempt})`, {
+    // A status with an error is a failed attempt all the same (a redirect, not followed): both are shown.
+    const outcome = [entry.status, entry.error].filter((v) => v !== undefined).join(' ');
+    line(`${stamp(at)} webhook ${entry.type} ${entry.eventId} → ${entry.url} ${outcome} (attempt ${entry.attempt})`, {
       kind: 'webhook',
       ...entry,
       ...(clockMoved(at) ? { sandboxTime: at } : {}),
@@ -464,7 +466,7 @@ export function addSandboxCommand(program: Command, action: Action): void {
     .option('--url <url>', 'the sandbox', httpUrl('--url'), DEFAULT_SANDBOX_URL)
     .showHelpAfterError()
     .action(async (duration: string, opts: { url: string }) => action(false, async () => show(await control(opts.url, 'POST', '/_sandbox/clock', { advance: duration }), true)));
-  verb('trigger', `send a webhook event of TYPE about an existing resource (none for TEST) to the configured webhookEndpoint.\nTypes: ${WEBHOOK_EVENT_TYPES.join(', ')}`)
+  verb('trigger', `send a webhook event of TYPE about an existing resource (none for TEST) to the configured webhookEndpoint and the attached listeners.\nTypes: ${WEBHOOK_EVENT_TYPES.join(', ')}`)
     .argument('<type>', 'the event type')
     .argument('[resourceId]', 'the transaction, customer, verification, quote, account or invitation code it is about')
     .action(async (type: string, resourceId: string | undefined, opts: { url: string; json?: boolean }) =>

@@ -421,8 +421,11 @@ describe('listeners attached beside the endpoint, and hostile receivers (issue 3
     expect(sandbox.webhooks.deliveries.map((d) => d.endpoint)).toEqual([endpoint.url]);
   });
 
-  it('refuses a listener without an http(s) url, naming the field', async () => {
-    const { base } = await served();
+  it('refuses a listener without an http(s) url, naming the field, and one asked for in-process (no connection to hold)', async () => {
+    const { base, sandbox } = await served();
+    const inProcess = await sandbox.fetch('http://sandbox.test/_sandbox/webhooks/listeners', { method: 'POST', headers: auth, body: JSON.stringify({ url: 'http://127.0.0.1:1/x' }) });
+    expect(inProcess.status).toBe(400);
+    expect((await listed(base)).data).toEqual([]);
     for (const body of [{}, { url: 'file:///etc/passwd' }, { url: 'http://127.0.0.1:1/x', approvals: 'decide' }]) {
       const res = await fetch(`${base}/_sandbox/webhooks/listeners`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
       expect(res.status).toBe(400);

@@ -152,7 +152,11 @@ export function handleControl(req: SandboxRequest, path: string, controls: Contr
       return error(400, 'INVALID_INPUT', 'The request body is not valid JSON.', { field: 'body' });
     }
   }
-  if (route === 'POST /_sandbox/webhooks/listeners') return attachListener(body, controls);
+  if (route === 'POST /_sandbox/webhooks/listeners') {
+    // The attachment lasts as long as the connection: an in-process call (fetch, msw) has none to hold.
+    if (!exposure.binding) return error(400, 'INVALID_INPUT', 'A listener attaches over HTTP (sandbox.listen()): it stays attached while its connection is open, and an in-process call holds none.', { field: 'url' });
+    return attachListener(body, controls);
+  }
   const detach = /^DELETE \/_sandbox\/webhooks\/listeners\/([^/]+)$/.exec(route);
   if (detach) {
     const id = decodeURIComponent(detach[1]!);

@@ -102,8 +102,8 @@ describe('the configured webhookEndpoint stays as it was (item 3)', () => {
     const first = startListen(sandbox, forward.url);
     expect(await eventually(() => first.events().some((e) => e.kind === 'ready'), 20_000)).toBe(true);
     const ready = first.events().find((e) => e.kind === 'ready')!;
-    expect(await listeners(sandbox)).toEqual({ endpoint, data: [expect.objectContaining({ id: ready.listener, url: ready.endpoint })] });
     expect(await webhookEndpoint(sandbox)).toBe(endpoint);
+    expect(await listeners(sandbox)).toEqual({ endpoint, data: [expect.objectContaining({ id: ready.listener, url: ready.endpoint })] });
     const both = await cli(['sandbox', 'trigger', 'TEST', '--url', sandbox.url]);
     const bothId = (JSON.parse(both.out) as { eventId: string }).eventId;
     expect(await eventually(() => forward.received.some((r) => r.id === bothId && r.verified))).toBe(true);
@@ -135,6 +135,13 @@ describe('the configured webhookEndpoint stays as it was (item 3)', () => {
     expect(await eventually(async () => (await listeners(sandbox)).data.length === 0, 2_000)).toBe(true);
     expect(await webhookEndpoint(sandbox)).toBe(endpoint);
     expect(original.hits.every((path) => path === '/original')).toBe(true);
+
+    // The handler is briefly down: a scenario run still leaves its configuration alone.
+    await original.close();
+    const whileDown = await cli(['fixtures', 'run', join(root, 'examples', 'scenarios', 'failed-payout-refund.json'), '--url', sandbox.url, '--json'], { timeoutMs: 60_000 });
+    expect([whileDown.code, whileDown.err]).toEqual([0, '']);
+    expect(await webhookEndpoint(sandbox)).toBe(endpoint);
+    expect((await listeners(sandbox)).data).toEqual([]);
   }, 150_000);
 });
 

@@ -2,27 +2,35 @@
  * `crossborder-sdk listen --forward-to URL`: receives the local sandbox's webhook deliveries and
  * forwards each one to URL, printing one line per event.
  *
- * It opens a receiver on 127.0.0.1 and points the sandbox's `webhookEndpoint` at it (PATCH /config).
+ * It opens a receiver on 127.0.0.1 and attaches it to the sandbox as a delivery target of its own
+ * (`POST /_sandbox/webhooks/listeners`, a held connection), beside the configured `webhookEndpoint`,
+ * which it never changes: the sandbox delivers every event to both. When listen goes away (it ends,
+ * is interrupted, or is killed) its connection closes and the sandbox detaches it at once.
  * Each delivery is forwarded as the sandbox sent it: the same raw bytes and the same
  * `X-Service-Signature`, which the sandbox made with its own key. Nothing is re-signed, so the
  * receiver's verification stays honest: it checks the very bytes the sandbox signed, with the
  * sandbox's public key (the one `crossborder-sdk sandbox` prints), and a body changed on the way
  * fails it as it would in production. `listen` holds no private key. The receiver's status and body
- * go back to the sandbox, so approval answers (200, 202, 403, 422) work through it.
+ * go back to the sandbox, so approval answers (200, 202, 403, 422) work through it: they decide the
+ * payment when no `webhookEndpoint` is configured (else the endpoint's answer decides). A redirect
+ * from the forward target is not followed: it is a failed forward (502 to the sandbox).
  *
- * It keeps running across sandbox restarts: it follows the sandbox's `/_sandbox/events` stream, and
- * when that ends (the sandbox stopped) it reconnects with a bounded backoff (0.5 s doubling to 5 s;
- * it gives up after `--give-up-after`, default 10 minutes without a sandbox) and points the new
- * sandbox at itself again.
- * @module
+ * `--events` skips the other types: a skipped notification is acknowledged (200, which decides
+ * nothing), and a skipped approval request (`INCOMING_PAYMENT.PENDING`) is answered 202, so the
+ * payment stays held for `/approve` or `/reject` as if the platform had deferred it.
+ *
+ * It keeps running across sandbox restarts: when the held connection ends (the sandbox stopped) it
+ * attaches again with a bounded backoff (0.5 s doubling to 5 s; it gives up after `--give-up-after`,
+ * default 10 minutes without a sandbox).
+ @module
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import { isLoopbackHost, splitHost } from '../sandbox/serve/exposure';
-import { readAnswer } from '../sandbox/domain/webhooks';
+import { readBounded } from '../core/read-bounded';
 import { out } from './output';
-import { API_VERSION, controlHeaders, DEFAULT_SANDBOX_URL, watchParent } from './sandbox';
+import { attachListener, DEFAULT_SANDBOX_URL, watchParent, type AttachedListener } from './sandbox';
 import { UsageError } from './table';
 
 type Action = (json: boolean, body: () => Promise<void>) => Promise<void>;
@@ -46,18 +54,13 @@ const MAX_DELIVERY_BYTES = 1024 * 1024;
  */
 const REQUEST_TIMEOUT_MS = 5_000;
 
-/** Reads a request's raw bytes; undefined past {@link MAX_DELIVERY_BYTES} (the rest is drained, not kept). */
-function rawBody(req: IncomingMessage): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size <= MAX_DELIVERY_BYTES) chunks.push(c);
-    });
-    req.on('end', () => resolve(size > MAX_DELIVERY_BYTES ? undefined : Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
+/** The approval request: a skip must not answer it in a way that decides (see the module's notes). */
+const APPROVAL_REQUEST = 'INCOMING_PAYMENT.PENDING';
+
+/** Reads a request's raw bytes; undefined past {@link MAX_DELIVERY_BYTES} (the rest is drained, not kept, so the 413 still goes out). */
+async function rawBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  const { bytes, cut } = await readBounded(req, MAX_DELIVERY_BYTES, { rest: 'drain' });
+  return cut ? undefined : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
 }
 
 /**
@@ -114,20 +117,32 @@ async function listen(opts: ListenOptions): Promise<void> {
         // forwarded as it came: the receiver decides
       }
       if (filter && !filter.has(type)) {
-        res.statusCode = 200;
+        // 200 only acknowledges a notification; to an approval request it would approve the payment.
+        const held = type === APPROVAL_REQUEST;
+        res.statusCode = held ? 202 : 200;
         res.end();
-        print({ kind: 'skipped', type, id }, `${type} ${id} skipped (--events)`);
+        print({ kind: 'skipped', type, id, status: res.statusCode }, `${type} ${id} skipped (--events)${held ? ': answered 202, the payment stays held for approve/reject' : ''}`);
         return;
       }
       const headers: Record<string, string> = { 'content-type': req.headers['content-type'] ?? 'application/json' };
       const signature = req.headers['x-service-signature'];
       if (typeof signature === 'string') headers['x-service-signature'] = signature;
       try {
-        const answer = await fetch(target, { method: 'POST', headers, body: new Uint8Array(body), signal: AbortSignal.timeout(25_000) });
+        // The signed body goes to the forward target and nowhere else: a redirect is not followed.
+        const answer = await fetch(target, { method: 'POST', headers, body: new Uint8Array(body), signal: AbortSignal.timeout(25_000), redirect: 'manual' });
+        if (answer.status >= 300 && answer.status < 400) {
+          await answer.body?.cancel().catch(() => undefined);
+          const location = answer.headers.get('location');
+          const reason = `a redirect (${answer.status}${location ? ` to ${location.slice(0, 200)}` : ''}) is not followed`;
+          res.statusCode = 502;
+          res.end();
+          print({ kind: 'failed', type, id, status: answer.status, error: reason }, `${type} ${id} → not delivered to ${target.href}: ${reason}`);
+          return;
+        }
         // The forward target's answer goes back to the sandbox: no more than a delivery may carry.
-        const { text } = await readAnswer(answer, MAX_DELIVERY_BYTES);
+        const { bytes } = await readBounded(answer.body, MAX_DELIVERY_BYTES);
         res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' });
-        res.end(text);
+        res.end(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
         const ms = Math.round(performance.now() - started);
         print({ kind: 'forwarded', type, id, status: answer.status, ms }, `${type} ${id} → ${answer.status} ${ms}ms`);
       } catch (error) {
@@ -142,11 +157,11 @@ async function listen(opts: ListenOptions): Promise<void> {
   const endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`;
 
   let stopping = false;
-  let stream: AbortController | undefined;
+  let attached: AttachedListener | undefined;
   const stop = (why: string) => {
     if (stopping) return;
     stopping = true;
-    stream?.abort();
+    attached?.detach(); // the held connection closes: the sandbox detaches this listener at once
     receiver.close();
     receiver.closeAllConnections();
     if (!opts.json) process.stderr.write(`listen: ${why}; stopped.\n`);
@@ -155,41 +170,23 @@ async function listen(opts: ListenOptions): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => stop(signal));
   watchParent((reason) => stop(reason));
 
-  /** Points the sandbox at the receiver; resolves when it is done, rejects when the sandbox is not there. */
-  const attach = async () => {
-    const res = await fetch(`${sandboxUrl}/${API_VERSION}/config`, {
-      method: 'PATCH',
-      headers: { ...controlHeaders(), 'content-type': 'application/json' },
-      body: JSON.stringify({ webhookEndpoint: endpoint }),
-      signal: AbortSignal.timeout(5_000),
-    });
-    if (!res.ok) throw new Error(`the sandbox refused the webhookEndpoint: ${res.status} ${await res.text()}`);
-  };
-  /** Follows /_sandbox/events until it ends (the sandbox stopped): its end is how a restart is seen. */
-  const follow = async () => {
-    stream = new AbortController();
-    const res = await fetch(`${sandboxUrl}/_sandbox/events`, { headers: controlHeaders(), signal: stream.signal });
-    if (!res.ok || !res.body) throw new Error(`no event stream: ${res.status}`);
-    const reader = res.body.getReader();
-    for (;;) {
-      const { done } = await reader.read();
-      if (done) return;
-    }
-  };
-
   let first = true;
   let delay = 500;
   let lostSince: number | undefined;
   while (!stopping) {
     try {
-      await attach();
-      print({ kind: 'ready', endpoint, sandbox: sandboxUrl, forwardTo: target.href, events: filter ? [...filter] : 'all' }, first
-        ? `Ready: the sandbox at ${sandboxUrl} delivers to ${endpoint}; forwarding ${filter ? [...filter].join(', ') : 'every event'} to ${target.href} (signatures unchanged). Ctrl-C stops.`
-        : `Reconnected to the sandbox at ${sandboxUrl}; webhooks delivered to ${endpoint} again.`);
+      attached = await attachListener(sandboxUrl, endpoint, 'answer');
+      if (stopping) {
+        attached.detach();
+        break;
+      }
+      print({ kind: 'ready', endpoint, listener: attached.id, sandbox: sandboxUrl, forwardTo: target.href, events: filter ? [...filter] : 'all' }, first
+        ? `Ready: the sandbox at ${sandboxUrl} delivers to ${endpoint} (${attached.id}, beside its webhookEndpoint); forwarding ${filter ? [...filter].join(', ') : 'every event'} to ${target.href} (signatures unchanged). Ctrl-C stops.`
+        : `Reconnected to the sandbox at ${sandboxUrl}; webhooks delivered to ${endpoint} again (${attached.id}).`);
       first = false;
       delay = 500;
       lostSince = undefined;
-      await follow().catch(() => undefined);
+      await attached.ended; // the sandbox stopped (or this process is stopping)
       if (stopping) break;
       print({ kind: 'disconnected', sandbox: sandboxUrl }, `The sandbox at ${sandboxUrl} went away; waiting for it to come back.`);
     } catch (error) {
@@ -217,7 +214,7 @@ export function addListenCommand(program: Command, action: Action): void {
     .command('listen')
     .description("receive the local sandbox's webhooks and forward each one to URL, signature unchanged; one line per event")
     .requiredOption('--forward-to <url>', 'where to forward each delivery (your webhook handler)')
-    .option('--events <types>', 'only these event types, comma-separated (others are acknowledged and not forwarded)')
+    .option('--events <types>', 'only these event types, comma-separated (others are not forwarded: acknowledged 200, but INCOMING_PAYMENT.PENDING answered 202 so the payment stays held)')
     .option('--url <url>', 'the sandbox', DEFAULT_SANDBOX_URL)
     .option('--give-up-after <seconds>', 'stop after this long without reaching the sandbox', '600')
     .option('--json', 'one JSON line per event')

@@ -14,6 +14,7 @@ import type { StatePersister } from '../sandbox/index';
 import type { RequestLogEntry } from '../sandbox/sandbox';
 import type { DeliveryLogEntry } from '../sandbox/domain/webhooks';
 import type { WebhookKeyPair } from '../webhooks/sign';
+import { readBounded } from '../core/read-bounded';
 import { parseJsonText, readFileBounded, readInput, refuseUnsafeTarget, STATE_LIMIT_BYTES, writePrivateFile } from './files';
 import { UsageError } from './table';
 
@@ -161,7 +162,9 @@ async function serve(args: ServeOptions): Promise<void> {
   const logDelivery = (entry: DeliveryLogEntry) => {
     if (args.quiet) return;
     const at = new Date(sandbox.clock.now()).toISOString();
-    line(`${stamp(at)} webhook ${entry.type} ${entry.eventId} → ${entry.url} ${entry.status ?? entry.error ?? ''} (attempt ${entry.attempt})`, {
+    // A status with an error is a failed attempt all the same (a redirect, not followed): both are shown.
+    const outcome = [entry.status, entry.error].filter((v) => v !== undefined).join(' ');
+    line(`${stamp(at)} webhook ${entry.type} ${entry.eventId} → ${entry.url} ${outcome} (attempt ${entry.attempt})`, {
       kind: 'webhook',
       ...entry,
       ...(clockMoved(at) ? { sandboxTime: at } : {}),
@@ -329,6 +332,80 @@ export async function control(url: string, method: string, path: string, body?: 
   return { status: res.status, json, text };
 }
 
+/** A delivery target attached to a running sandbox (`POST /_sandbox/webhooks/listeners`), beside its configured endpoint. */
+export interface AttachedListener {
+  /** `Listener:<n>`. */
+  id: string;
+  /**
+   * Resolves when the attachment ends from the sandbox's side (it stopped or restarted); never
+   * rejects. After {@link detach} it resolves too.
+   */
+  ended: Promise<void>;
+  /** Detaches: closes the held connection, and the sandbox stops delivering to the listener at once. */
+  detach(): void;
+}
+
+/**
+ * Attaches `url` to the sandbox at `sandboxUrl` as a webhook delivery target of its own, for as long
+ * as this process holds the connection: the configured `webhookEndpoint` is never touched, and a
+ * process that exits, is interrupted or is killed is detached by the sandbox when its connection
+ * closes. `approvals`: `answer` when the target's answer to an approval request may decide the
+ * payment (when no endpoint is configured), `observe` when it must decide nothing.
+ */
+export async function attachListener(sandboxUrl: string, url: string, approvals: 'answer' | 'observe'): Promise<AttachedListener> {
+  const held = new AbortController();
+  const timer = setTimeout(() => held.abort(new Error('the sandbox did not confirm the listener within 10 s')), 10_000);
+  let res: Response;
+  try {
+    res = await fetch(`${sandboxUrl.replace(/\/+$/, '')}/_sandbox/webhooks/listeners`, {
+      method: 'POST',
+      headers: { ...controlHeaders(), 'content-type': 'application/json' },
+      body: JSON.stringify({ url, approvals }),
+      signal: held.signal,
+    });
+  } catch (error) {
+    clearTimeout(timer);
+    const code = ((error as Error).cause as { code?: string } | undefined)?.code;
+    if (code === 'ECONNREFUSED') throw Object.assign(new SandboxNotRunning(sandboxUrl), { cause: (error as Error).cause });
+    throw error;
+  }
+  if (!res.ok || !res.body || !(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+    clearTimeout(timer);
+    const { bytes } = await readBounded(res.body, 4_096).catch(() => ({ bytes: new Uint8Array(0) }));
+    throw new Error(`the sandbox at ${sandboxUrl} did not attach the listener: ${res.status} ${new TextDecoder().decode(bytes)}`);
+  }
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let id: string | undefined;
+  try {
+    while (id === undefined) {
+      const { done, value } = await reader.read();
+      if (done) throw new Error(`the sandbox at ${sandboxUrl} closed the listener's stream before attaching it`);
+      buffer += decoder.decode(value, { stream: true });
+      if (buffer.length > 65_536) throw new Error(`the sandbox at ${sandboxUrl} sent no listener id`);
+      const refused = /event: refused\ndata: (.*)\n/.exec(buffer);
+      if (refused) throw new Error(`the sandbox at ${sandboxUrl} refused the listener: ${(JSON.parse(refused[1]!) as { message?: string }).message ?? refused[1]}`);
+      const attached = /event: attached\ndata: (.*)\n/.exec(buffer);
+      if (attached) id = (JSON.parse(attached[1]!) as { id: string }).id;
+    }
+  } catch (error) {
+    held.abort();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+  // Read what follows (heartbeats) and keep nothing: its end is the sandbox going away.
+  const ended = (async () => {
+    try {
+      for (;;) if ((await reader.read()).done) return;
+    } catch {
+      // aborted (detach) or the connection broke: ended either way
+    }
+  })();
+  return { id, ended, detach: () => held.abort() };
+}
+
 /** Nothing listens at the sandbox's address. */
 export class SandboxNotRunning extends Error {
   override name = 'SandboxNotRunning';
@@ -391,7 +468,7 @@ export function addSandboxCommand(program: Command, action: Action): void {
     .option('--url <url>', 'the sandbox', httpUrl('--url'), DEFAULT_SANDBOX_URL)
     .showHelpAfterError()
     .action(async (duration: string, opts: { url: string }) => action(false, async () => show(await control(opts.url, 'POST', '/_sandbox/clock', { advance: duration }), true)));
-  verb('trigger', `send a webhook event of TYPE about an existing resource (none for TEST) to the configured webhookEndpoint.\nTypes: ${WEBHOOK_EVENT_TYPES.join(', ')}`)
+  verb('trigger', `send a webhook event of TYPE about an existing resource (none for TEST) to the configured webhookEndpoint and the attached listeners.\nTypes: ${WEBHOOK_EVENT_TYPES.join(', ')}`)
     .argument('<type>', 'the event type')
     .argument('[resourceId]', 'the transaction, customer, verification, quote, account or invitation code it is about')
     .action(async (type: string, resourceId: string | undefined, opts: { url: string; json?: boolean }) =>

@@ -17,14 +17,15 @@
  * @module
  */
 import { createServer } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import { operations, type DocumentOperation, type OperationId } from '../generated/operations';
 import { Crossborder } from '../client';
 import { pipelineOf } from './client';
 import { parseJsonText, readFileBounded } from './files';
 import { out } from './output';
-import { API_VERSION, control, DEFAULT_SANDBOX_URL, refuseUnknownType } from './sandbox';
+import { readBounded } from '../core/read-bounded';
+import { attachListener, control, DEFAULT_SANDBOX_URL, refuseUnknownType } from './sandbox';
 import { readData } from './resources';
 import { splitInput, UsageError } from './table';
 
@@ -162,43 +163,37 @@ export interface RunContext {
   log: (line: string) => void;
 }
 
-/** A receiver for the scenario's webhooks when the sandbox has none: it defers approvals to the scenario's steps (202). */
-async function ensureEndpoint(ctx: RunContext): Promise<(() => Promise<void>) | undefined> {
-  const config = await control(ctx.url, 'GET', `/${API_VERSION}/config`);
-  const current = (config.json as { webhookEndpoint?: string } | undefined)?.webhookEndpoint;
-  if (current && (await reachable(current))) return undefined;
+/**
+ * The scenario's own delivery target, attached beside the configured endpoint for as long as the
+ * scenario runs (the endpoint is never changed): every event is delivered, and logged, even when the
+ * sandbox has no endpoint. It observes: its answers decide nothing (an approval request is answered
+ * 202, and whichever target decides approvals still does). Answers the detach.
+ */
+async function attachObserver(ctx: RunContext): Promise<() => Promise<void>> {
   const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      const type = /"type"\s*:\s*"([^"]+)"/.exec(body)?.[1];
-      res.statusCode = type === 'INCOMING_PAYMENT.PENDING' ? 202 : 200;
-      res.end();
-    });
+    void readBounded(req, 1024 * 1024, { rest: 'drain' }).then(
+      ({ bytes }) => {
+        const type = /"type"\s*:\s*"([^"]+)"/.exec(new TextDecoder().decode(bytes))?.[1];
+        res.statusCode = type === 'INCOMING_PAYMENT.PENDING' ? 202 : 200;
+        res.end();
+      },
+      () => res.destroy(),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
-  await control(ctx.url, 'PATCH', `/${API_VERSION}/config`, { webhookEndpoint: url });
-  ctx.log(`(${current ? `the webhookEndpoint ${current} is not answering` : 'no webhookEndpoint was set'}: webhooks go to ${url} while the scenario runs)`);
-  return () => new Promise<void>((resolve) => server.close(() => resolve()));
-}
-
-/** True when something accepts connections at the URL's host and port (nothing is sent). */
-function reachable(url: string): Promise<boolean> {
-  let target: URL;
+  let listener;
   try {
-    target = new URL(url);
-  } catch {
-    return Promise.resolve(false);
+    listener = await attachListener(ctx.url, url, 'observe');
+  } catch (error) {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    throw error;
   }
-  const port = Number(target.port || (target.protocol === 'https:' ? 443 : 80));
-  return new Promise((resolve) => {
-    const socket = connect({ host: target.hostname.replace(/^\[(.*)\]$/, '$1'), port, timeout: 2_000 });
-    const done = (ok: boolean) => (socket.destroy(), resolve(ok));
-    socket.once('connect', () => done(true));
-    socket.once('timeout', () => done(false));
-    socket.once('error', () => done(false));
-  });
+  return async () => {
+    listener.detach();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
 }
 
 const durationMs = (text: unknown, fallback: number) => {
@@ -212,7 +207,7 @@ export async function runScenario(scenario: Scenario, ctx: RunContext): Promise<
   const pipeline = pipelineOf(cb);
   // No prototype: a step named `__proto__` or `constructor` is a step like any other.
   const results: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  const close = await ensureEndpoint(ctx);
+  const close = await attachObserver(ctx);
   try {
     for (const [i, step] of scenario.steps.entries()) {
       const action = Object.keys(step).find((k) => k !== 'name')!;
@@ -225,7 +220,7 @@ export async function runScenario(scenario: Scenario, ctx: RunContext): Promise<
         result = res.json;
         ctx.log(`${label}  clock +${String(input)} → ${(res.json as { now: string }).now}`);
       } else if (action === 'expectWebhook') {
-        result = await expectWebhook(ctx, input as { type: string; match?: Record<string, unknown>; within?: string });
+        result = await expectWebhook(ctx, input as { type: string; match?: Record<string, unknown>; within?: string }, label);
         ctx.log(`${label}  webhook ${(result as { type: string }).type} ${(result as { id: string }).id}`);
       } else if (action === 'expect') {
         const { actual, equals } = input as { actual: unknown; equals: unknown };
@@ -245,84 +240,149 @@ export async function runScenario(scenario: Scenario, ctx: RunContext): Promise<
       results.last = result;
     }
   } finally {
-    await close?.();
+    await close();
   }
   return results;
 }
 
-/** Waits for a delivery of `type` whose event matches (bounded by `within`, default 5 s of real time). */
-async function expectWebhook(ctx: RunContext, spec: { type: string; match?: Record<string, unknown>; within?: string }): Promise<unknown> {
+/** The deliveries the sandbox has logged, oldest first. */
+async function deliveries(ctx: RunContext): Promise<{ eventId: string; type: string; body: string }[]> {
+  const res = await control(ctx.url, 'GET', '/_sandbox/webhooks/deliveries');
+  if (res.status !== 200) throw new Error(`the sandbox did not list its webhook deliveries: ${res.status} ${res.text}`);
+  return (res.json as { data?: { eventId: string; type: string; body: string }[] }).data ?? [];
+}
+
+/**
+ * Waits for a delivery of `type` whose event matches (bounded by `within`, default 5 s of real time).
+ * Without `match` only an event sent after the step began counts: one from before the scenario (or
+ * an earlier step) says nothing about this one; give `match` to accept an earlier event about a
+ * named resource.
+ */
+async function expectWebhook(ctx: RunContext, spec: { type: string; match?: Record<string, unknown>; within?: string }, label: string): Promise<unknown> {
   const deadline = Date.now() + durationMs(spec.within, 5_000);
+  const before = spec.match ? new Set<string>() : new Set((await deliveries(ctx)).map((d) => d.eventId));
   for (;;) {
-    const res = await control(ctx.url, 'GET', '/_sandbox/webhooks/deliveries');
-    for (const delivery of ((res.json as { data?: { type: string; body: string }[] }).data ?? []).filter((d) => d.type === spec.type)) {
+    const logged = (await deliveries(ctx)).filter((d) => d.type === spec.type);
+    for (const delivery of logged) {
+      if (before.has(delivery.eventId)) continue;
       const event = JSON.parse(delivery.body) as unknown;
       if (Object.entries(spec.match ?? {}).every(([path, want]) => JSON.stringify(at(event, path)) === JSON.stringify(want))) return event;
     }
-    if (Date.now() > deadline) throw new Error(`no ${spec.type} webhook${spec.match ? ` matching ${JSON.stringify(spec.match)}` : ''} within ${spec.within ?? '5s'}`);
+    if (Date.now() > deadline) {
+      const earlier = logged.find((d) => before.has(d.eventId));
+      throw new Error(
+        `${label}: no ${spec.type} webhook${spec.match ? ` matching ${JSON.stringify(spec.match)}` : ' sent after this step began'} within ${spec.within ?? '5s'}` +
+          (earlier ? ` (${earlier.eventId} came before the step: give match to accept an earlier event about a given resource)` : ''),
+      );
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
-/** The built-in fixture behind each event type: the steps that make a realistic resource, ending in the step `resource`. */
+/**
+ * The built-in fixture behind each event type: the steps that drive a real resource, through the
+ * sandbox's own state machine, to the transition that emits the event (the `resource` reference
+ * names it). Payments that settle do so on the sandbox's clock (a couple of seconds); nothing here
+ * moves the clock or sends an event of its own.
+ */
 export function fixtureFor(type: string): { scenario: Scenario; resource: string | undefined } {
-  const customer = (fullName: string): Step => ({
+  const address = { line1: '1 Main Street', city: 'Springfield', postalCode: '12345', country: 'US' };
+  const customer = (fullName: string, withAddress = true): Step => ({
     name: 'customer',
-    createCustomer: { body: { customerType: 'INDIVIDUAL', region: 'US', fullName, birthDate: '1990-12-10', nationality: 'GB', address: { line1: '1 Main Street', city: 'Springfield', postalCode: '12345', country: 'US' } } },
+    createCustomer: { body: { customerType: 'INDIVIDUAL', region: 'US', fullName, birthDate: '1990-12-10', nationality: 'GB', ...(withAddress ? { address } : {}) } },
   });
-  const [family, outcome] = type.split('.') as [string, string];
-  switch (family) {
-    case 'CUSTOMER':
-      return { scenario: { steps: [customer(outcome === 'KYC_REJECTED' ? 'Ada Lovelace Rejected' : 'Ada Lovelace')] }, resource: '${steps.customer.id}' };
-    case 'VERIFICATION':
+  // KYC events are sent when a status changes after creation: a customer made without its address
+  // (UNVERIFIED, verification RESOLVE_ERRORS), then completed or renamed.
+  const update = (body: Record<string, unknown>): Step => ({ name: 'update', updateCustomer: { customerId: '${steps.customer.id}', body } });
+  const funded: Step[] = [
+    customer('Ada Lovelace'),
+    { name: 'accounts', listInternalAccounts: { customerId: '${steps.customer.id}', currency: 'USD' } },
+    { name: 'fund', fund: { accountId: '${steps.accounts.data.0.id}', body: { amount: 100000 } } },
+  ];
+  /** A payout of 250.00 USD to a UK account with this number (a magic number fails it or holds it). */
+  const payout = (accountNumber: string): Scenario => ({
+    steps: [
+      ...funded,
+      {
+        name: 'payee',
+        createExternalAccount: {
+          body: {
+            customerId: '${steps.customer.id}',
+            currency: 'GBP',
+            accountInfo: { accountType: 'GBP_ACCOUNT', accountNumber, routingNumber: '601613', bankName: 'Example Bank UK', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Grace Hopper' } },
+          },
+        },
+      },
+      {
+        name: 'quote',
+        quote: {
+          body: {
+            source: { sourceType: 'ACCOUNT', accountId: '${steps.accounts.data.0.id}' },
+            destination: { destinationType: 'ACCOUNT', accountId: '${steps.payee.id}' },
+            lockedCurrencySide: 'SENDING',
+            lockedCurrencyAmount: 25000,
+            immediatelyExecute: true,
+          },
+        },
+      },
+    ],
+  });
+  const receive = (amount: number): Scenario => ({
+    steps: [
+      customer('Ada Lovelace'),
+      { name: 'payment', sandboxReceiveUmaPayment: { body: { senderUmaAddress: '$bob@sandbox.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: amount, customerId: '${steps.customer.id}' } } },
+    ],
+  });
+  switch (type) {
+    case 'CUSTOMER.KYC_APPROVED':
+      return { scenario: { steps: [customer('Ada Lovelace', false), update({ address })] }, resource: '${steps.customer.id}' };
+    case 'CUSTOMER.KYC_REJECTED':
+      return { scenario: { steps: [customer('Ada Lovelace', false), update({ fullName: `Ada Lovelace${MAGIC_REJECTED}` })] }, resource: '${steps.customer.id}' };
+    case 'VERIFICATION.APPROVED':
       return {
-        scenario: { steps: [customer('Ada Lovelace'), { name: 'verifications', listVerifications: { customerId: '${steps.customer.id}' } }] },
+        scenario: { steps: [customer('Ada Lovelace', false), update({ address }), { name: 'verifications', listVerifications: { customerId: '${steps.customer.id}' } }] },
         resource: '${steps.verifications.data.0.id}',
       };
-    case 'INCOMING_PAYMENT':
+    case 'VERIFICATION.RESOLVE_ERRORS':
+      // Under manual review (the " Pending" name), then renamed: the missing address is an error to resolve.
       return {
-        scenario: {
-          steps: [
-            customer('Ada Lovelace'),
-            { name: 'payment', sandboxReceiveUmaPayment: { body: { senderUmaAddress: '$bob@sandbox.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 4200, customerId: '${steps.customer.id}' } } },
-          ],
-        },
-        resource: '${steps.payment.id}',
+        scenario: { steps: [customer(`Ada Lovelace${MAGIC_PENDING}`, false), update({ fullName: 'Ada Lovelace' }), { name: 'verifications', listVerifications: { customerId: '${steps.customer.id}' } }] },
+        resource: '${steps.verifications.data.0.id}',
       };
-    case 'OUTGOING_PAYMENT':
+    case 'INCOMING_PAYMENT.PENDING':
+      return { scenario: receive(HOLD_FOR_APPROVAL), resource: '${steps.payment.id}' };
+    case 'INCOMING_PAYMENT.COMPLETED':
+      return { scenario: receive(4200), resource: '${steps.payment.id}' };
+    case 'INCOMING_PAYMENT.FAILED':
+      // A transfer-in from an account whose number fails the payment (OFFRAMP_FAILED) when it settles.
       return {
         scenario: {
           steps: [
             customer('Ada Lovelace'),
             { name: 'accounts', listInternalAccounts: { customerId: '${steps.customer.id}', currency: 'USD' } },
-            { name: 'fund', fund: { accountId: '${steps.accounts.data.0.id}', body: { amount: 100000 } } },
             {
-              name: 'payee',
+              name: 'source',
               createExternalAccount: {
                 body: {
                   customerId: '${steps.customer.id}',
-                  currency: 'GBP',
-                  accountInfo: { accountType: 'GBP_ACCOUNT', accountNumber: '31926819', routingNumber: '601613', bankName: 'Example Bank UK', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Grace Hopper' } },
+                  currency: 'USD',
+                  accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: FAILS_OFFRAMP, routingNumber: '021000021', bankName: 'Example Bank', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } },
                 },
               },
             },
-            {
-              name: 'quote',
-              quote: {
-                body: {
-                  source: { sourceType: 'ACCOUNT', accountId: '${steps.accounts.data.0.id}' },
-                  destination: { destinationType: 'ACCOUNT', accountId: '${steps.payee.id}' },
-                  lockedCurrencySide: 'SENDING',
-                  lockedCurrencyAmount: 25000,
-                  immediatelyExecute: true,
-                },
-              },
-            },
+            { name: 'payment', createTransferIn: { body: { source: { accountId: '${steps.source.id}' }, destination: { accountId: '${steps.accounts.data.0.id}' }, amount: 4200 } } },
           ],
         },
-        resource: '${steps.quote.transactionId}',
+        resource: '${steps.payment.id}',
       };
-    case 'INVITATION':
+    case 'OUTGOING_PAYMENT.PROCESSING':
+      return { scenario: payout(STAYS_PROCESSING), resource: '${steps.quote.transactionId}' };
+    case 'OUTGOING_PAYMENT.COMPLETED':
+      return { scenario: payout('31926819'), resource: '${steps.quote.transactionId}' };
+    case 'OUTGOING_PAYMENT.FAILED':
+      return { scenario: payout(FAILS_OFFRAMP), resource: '${steps.quote.transactionId}' };
+    case 'INVITATION.CLAIMED':
+      // Claimed by its invitee (the sandbox's claim control, run after the steps).
       return {
         scenario: { steps: [customer('Ada Lovelace'), { name: 'invitation', createInvitation: { body: { inviterUma: '${steps.customer.umaAddress}' } } }] },
         resource: '${steps.invitation.code}',
@@ -332,36 +392,82 @@ export function fixtureFor(type: string): { scenario: Scenario; resource: string
   }
 }
 
+// The sandbox's magic values (crossborder-sdk/sandbox MAGIC) the fixtures use.
+const MAGIC_REJECTED = ' Rejected';
+const MAGIC_PENDING = ' Pending';
+const HOLD_FOR_APPROVAL = 13_131_313;
+const FAILS_OFFRAMP = '4000000000000005';
+const STAYS_PROCESSING = '4000000000000098';
+
+/** How long `trigger` waits for the sandbox to send the event (settlement takes 2 s of its clock). */
+const TRIGGER_WAIT_MS = 15_000;
+
+/** The id an event's data names its resource by: an invitation's `code`, else `id`. */
+const resourceIdOf = (event: { type?: string; data?: { id?: unknown; code?: unknown } }) => String(event.type?.startsWith('INVITATION.') ? event.data?.code : event.data?.id);
+
+/**
+ * Waits (bounded) for the event the sandbox itself sends when `resourceId` reaches the state `type`
+ * names, among the events not logged before `seen`; answers its id.
+ */
+async function naturalEvent(ctx: RunContext, type: string, resourceId: string, seen: Set<string>): Promise<string> {
+  const deadline = Date.now() + TRIGGER_WAIT_MS;
+  for (;;) {
+    for (const delivery of await deliveries(ctx)) {
+      if (delivery.type !== type || seen.has(delivery.eventId)) continue;
+      if (resourceIdOf(JSON.parse(delivery.body) as { type?: string; data?: { id?: unknown } }) === resourceId) return delivery.eventId;
+    }
+    if (Date.now() > deadline) throw new Error(`the sandbox sent no ${type} about ${resourceId} within ${TRIGGER_WAIT_MS / 1000} s: the steps did not drive it to that state`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** Adds `trigger`. */
 export function addTriggerCommand(program: Command, action: Action): void {
   program
     .command('trigger')
-    .description('make the local sandbox emit an event of TYPE, with a realistic resource made behind it (a customer, a payment…)')
+    .description('make the local sandbox emit an event of TYPE by driving a real resource to that state (a customer, a payment…); the event is the one the sandbox sends for it')
     .argument('<type>', 'the event type (INCOMING_PAYMENT.PENDING, OUTGOING_PAYMENT.COMPLETED, CUSTOMER.KYC_APPROVED, TEST…)')
     .option('--override <step.path=value>', 'change a field of the fixture, e.g. customer.fullName=Grace (repeatable)', (v: string, all: string[] = []) => [...all, v])
-    .option('--data <json|@file|->', 'your own fixture: a scenario (steps) whose step named "resource" (else the last) is the resource')
+    .option('--data <json|@file|->', 'your own fixture: a scenario (steps) whose step named "resource" (else the last) is the resource it drives to TYPE')
     .option('--url <url>', 'the sandbox', DEFAULT_SANDBOX_URL)
     .option('--json', 'print the result as one JSON line')
     .action(async (type: string, opts: { override?: string[]; data?: string; url: string; json?: boolean }) =>
       action(opts.json === true, async () => {
         refuseUnknownType(type);
-        const builtIn = fixtureFor(type);
-        let scenario = builtIn.scenario;
-        let resource = builtIn.resource;
-        if (opts.data !== undefined) {
-          scenario = checkScenario(await readData(opts.data), '--data');
-          resource = scenario.steps.some((s) => s.name === 'resource') ? '${steps.resource.id}' : '${steps.last.id}';
+        // Nothing is made when no one would receive the event.
+        const targets = await control(opts.url, 'GET', '/_sandbox/webhooks/listeners');
+        const attached = targets.json as { endpoint?: string | null; data?: unknown[] } | undefined;
+        if (targets.status === 200 && !attached?.endpoint && (attached?.data?.length ?? 0) === 0) {
+          throw new Error(`nothing receives webhooks from the sandbox at ${opts.url}: no webhookEndpoint is configured and no listen is attached (run crossborder-sdk listen --forward-to URL, or crossborder-sdk sandbox webhook-url URL)`);
         }
-        scenario = applyOverrides(scenario, opts.override ?? []);
         const log = opts.json ? () => {} : (line: string) => out(`${line}\n`);
-        const results = await runScenario(scenario, { url: opts.url, log });
-        const resourceId = resource === undefined || type === 'TEST' ? undefined : String(resolveRefs(resource, results));
-        const res = await control(opts.url, 'POST', '/_sandbox/webhooks/trigger', { type, ...(resourceId ? { resourceId } : {}) });
-        if (res.status !== 200) {
-          const hint = res.text.includes('webhookEndpoint') ? ' (run crossborder-sdk listen --forward-to URL, or crossborder-sdk sandbox webhook-url URL)' : '';
-          throw new Error(`the sandbox did not send ${type}: ${res.text}${hint}`);
+        const ctx = { url: opts.url, log };
+        let eventId: string;
+        let resourceId: string | undefined;
+        if (type === 'TEST') {
+          // TEST is about nothing: the sandbox sends it as asked.
+          const res = await control(opts.url, 'POST', '/_sandbox/webhooks/trigger', { type });
+          if (res.status !== 200) throw new Error(`the sandbox did not send ${type}: ${res.text}`);
+          eventId = (res.json as { eventId: string }).eventId;
+        } else {
+          const builtIn = fixtureFor(type);
+          let scenario = builtIn.scenario;
+          let resource = builtIn.resource;
+          if (opts.data !== undefined) {
+            scenario = checkScenario(await readData(opts.data), '--data');
+            resource = scenario.steps.some((s) => s.name === 'resource') ? '${steps.resource.id}' : '${steps.last.id}';
+          }
+          scenario = applyOverrides(scenario, opts.override ?? []);
+          const seen = new Set((await deliveries(ctx)).map((d) => d.eventId));
+          const results = await runScenario(scenario, ctx);
+          resourceId = String(resolveRefs(resource, results));
+          if (type === 'INVITATION.CLAIMED' && opts.data === undefined) {
+            const claimed = await control(opts.url, 'POST', `/_sandbox/invitations/${encodeURIComponent(resourceId)}/claim`, {});
+            if (claimed.status !== 200) throw new Error(`the sandbox did not claim the invitation ${resourceId}: ${claimed.text}`);
+          }
+          // The event is the one the sandbox sent for the transition: no other is made on top of it.
+          eventId = await naturalEvent(ctx, type, resourceId, seen);
         }
-        const { eventId } = res.json as { eventId: string };
         if (opts.json) out(`${JSON.stringify({ type, eventId, resourceId: resourceId ?? null })}\n`);
         else out(`Triggered ${type} ${eventId}${resourceId ? ` about ${resourceId}` : ''}\n`);
       }),

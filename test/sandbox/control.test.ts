@@ -43,11 +43,11 @@ describe('/_sandbox/ controls', () => {
   it('refuse an advance past the last valid date (naming the field) and keep answering; reset puts the clock back and never reuses an id', async () => {
     const start = sandbox.clock.now();
     const customer = (await call('POST', '/2025-10-13/customers', { customerType: 'INDIVIDUAL', region: 'US', fullName: 'Kim' })).body;
-    for (const [body, field] of [[{ advance: '100000000d' }, 'advance'], [{ advanceMs: 1e20 }, 'advanceMs'], [{ advanceMs: 8.64e15 }, 'advanceMs']] as const) {
+    for (const [body, field] of [[{ advance: '100000000d' }, 'advance'], [{ advanceMs: 1e20 }, 'advanceMs'], [{ advanceMs: 8.64e15 }, 'advanceMs'], [{ advance: '3000000d' }, 'advance']] as const) {
       const refused = await call('POST', '/_sandbox/clock', body);
       expect(refused.status).toBe(400);
       expect(refused.body).toMatchObject({ code: 'INVALID_INPUT', details: { field } });
-      expect(refused.body.message).toContain('+275760-09-13T00:00:00.000Z');
+      expect(refused.body.message).toContain('9999-12-30T23:59:59.999Z'); // past it a date is no longer a date-time the state file can hold
     }
     expect(sandbox.clock.now()).toBe(start); // refused: not moved
     expect(() => sandbox.clock.advance(1e20)).toThrow(RangeError);
@@ -331,6 +331,54 @@ describe('the request log', () => {
       expect(kept.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual(expected);
     } finally {
       await s.close();
+    }
+  });
+});
+
+describe('a state at the end of the clock loads again (issue 32.12)', () => {
+  it('at the last instant the clock may reach, a quote expiring 5 minutes later and a payment settling 2 s later export and import', async () => {
+    const { MAX_CLOCK_MS, MAX_DATE_MS } = await import('../../src/sandbox/domain/clock');
+    expect(new Date(MAX_DATE_MS).toISOString()).toBe('9999-12-31T23:59:59.999Z');
+    const far = createSandbox({ clock: createClock(undefined, { frozen: true }) });
+    const basic = { authorization: AUTH, 'content-type': 'application/json' };
+    const api = async (method: string, path: string, body?: unknown) => (await far.fetch(`http://sandbox.test/2025-10-13${path}`, { method, headers: basic, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<any>;
+    try {
+      far.clock.advance(MAX_CLOCK_MS - far.clock.now());
+      expect(() => far.clock.advance(1)).toThrow(RangeError);
+      const ada = await api('POST', '/customers', { customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada', currencies: ['USD'] });
+      const bo = await api('POST', '/customers', { customerType: 'INDIVIDUAL', region: 'US', fullName: 'Bo', currencies: ['USD'] });
+      const from = (await api('GET', `/customers/internal-accounts?customerId=${encodeURIComponent(ada.id)}`)).data[0];
+      const to = (await api('GET', `/customers/internal-accounts?customerId=${encodeURIComponent(bo.id)}`)).data[0];
+      await api('POST', `/sandbox/internal-accounts/${encodeURIComponent(from.id)}/fund`, { amount: 1_000 });
+      const pending = await api('POST', '/quotes', { source: { sourceType: 'ACCOUNT', accountId: from.id }, destination: { destinationType: 'ACCOUNT', accountId: to.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100 });
+      const paid = await api('POST', '/quotes', { source: { sourceType: 'ACCOUNT', accountId: from.id }, destination: { destinationType: 'ACCOUNT', accountId: to.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 200, immediatelyExecute: true });
+      expect([pending.expiresAt, paid.status]).toEqual(['9999-12-31T00:04:59.999Z', 'PROCESSING']);
+      const exported = far.exportState();
+      const again = createSandbox({ clock: createClock(MAX_CLOCK_MS, { frozen: true }) });
+      try {
+        again.importState(JSON.stringify(exported));
+        expect((again.exportState().world.quotes as [string, unknown][]).map(([id]) => id).sort()).toEqual([pending.id, paid.id].sort());
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await far.close();
+    }
+  });
+
+  it('removes the state.json.<pid>.tmp files a killed writer left, and only those', async () => {
+    const { mkdtempSync, writeFileSync, readdirSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { removeStaleTemporaries } = await import('../../src/sandbox/serve/state-file');
+    const dir = mkdtempSync(join(tmpdir(), 'cb-stale-'));
+    try {
+      const file = join(dir, 'state.json');
+      for (const name of ['state.json', 'state.json.999999999.tmp', 'state.json.999999998.tmp', `state.json.${process.pid}.tmp`, 'state.json.abc.tmp', 'other.json.999999999.tmp']) writeFileSync(join(dir, name), '{');
+      expect(removeStaleTemporaries(file).map((p) => p.slice(dir.length + 1)).sort()).toEqual(['state.json.999999998.tmp', 'state.json.999999999.tmp']);
+      expect(readdirSync(dir).sort()).toEqual(['other.json.999999999.tmp', 'state.json', `state.json.${process.pid}.tmp`, 'state.json.abc.tmp'].sort());
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

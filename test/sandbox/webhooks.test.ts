@@ -318,3 +318,183 @@ describe('payment approval webhook (MAGIC.holdForApprovalAmount, webhookEndpoint
     expect(second.hook.received.map((r) => r.event.type)).toEqual(['INCOMING_PAYMENT.PENDING', 'INCOMING_PAYMENT.FAILED']);
   });
 });
+
+describe('listeners attached beside the endpoint, and hostile receivers (issue 32)', () => {
+  const auth = { authorization: `Basic ${btoa('a:b')}`, 'content-type': 'application/json' };
+
+  /** A receiver over HTTP on 127.0.0.1 answering `status` (or `answer` itself); the event types it got. */
+  async function receiverAt(status: number, answer?: (res: import('node:http').ServerResponse) => void) {
+    const types: string[] = [];
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        types.push((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { type: string }).type);
+        if (answer) answer(res);
+        else res.writeHead(status).end();
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, types };
+  }
+
+  /** A sandbox served over HTTP (the listener's held connection needs one). */
+  async function served() {
+    const s = setup({ webhookDelivery: { initialBackoffMs: 10, maxAttempts: 3, timeoutMs: 2_000 } });
+    cleanups.push(() => s.sandbox.close());
+    const server = await s.sandbox.listen();
+    return { ...s, base: server.url };
+  }
+
+  /** Attaches `url` over HTTP; the listener id and the abort that closes its connection. */
+  async function attach(base: string, url: string, approvals: 'answer' | 'observe') {
+    const held = new AbortController();
+    const res = await fetch(`${base}/_sandbox/webhooks/listeners`, { method: 'POST', headers: auth, body: JSON.stringify({ url, approvals }), signal: held.signal });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    let text = '';
+    while (!text.includes('\n\n')) text += new TextDecoder().decode((await reader.read()).value);
+    const listener = JSON.parse(/event: attached\ndata: (.*)\n/.exec(text)![1]!) as { id: string; url: string; approvals: string };
+    cleanups.push(() => held.abort());
+    return { listener, detach: () => held.abort() };
+  }
+
+  const triggerTest = async (base: string) => expect((await fetch(`${base}/_sandbox/webhooks/trigger`, { method: 'POST', headers: auth, body: '{"type":"TEST"}' })).status).toBe(200);
+  const listed = async (base: string) => (await (await fetch(`${base}/_sandbox/webhooks/listeners`, { headers: auth })).json()) as { endpoint: string | null; data: { id: string }[] };
+
+  async function heldPayment(call: ReturnType<typeof setup>['call']) {
+    const c = await createCustomer(call);
+    const tx = (await call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: MAGIC.holdForApprovalAmount, customerId: c.id })).body;
+    expect(tx.status).toBe('PENDING');
+    return tx as { id: string };
+  }
+
+  it('the configured endpoint decides an approval; a listener gets the request too and its 200 decides nothing', async () => {
+    const { sandbox, call, base } = await served();
+    const endpoint = await receiverAt(403);
+    const listening = await receiverAt(200);
+    await configure(call, endpoint.url);
+    await attach(base, listening.url, 'answer');
+    const tx = await heldPayment(call);
+    await sandbox.webhooks.flush();
+    expect((await call('GET', `/transactions/${tx.id}`)).body.status).toBe('REJECTED');
+    expect(endpoint.types[0]).toBe('INCOMING_PAYMENT.PENDING');
+    expect(listening.types[0]).toBe('INCOMING_PAYMENT.PENDING');
+    expect((await call('GET', '/config')).body.webhookEndpoint).toBe(endpoint.url);
+  });
+
+  it('without an endpoint the first answering listener decides; an observing one never does (the payment waits for /approve)', async () => {
+    const a = await served();
+    const approving = await receiverAt(200);
+    await attach(a.base, approving.url, 'answer');
+    const approved = await heldPayment(a.call);
+    await a.sandbox.webhooks.flush();
+    expect((await a.call('GET', `/transactions/${approved.id}`)).body.status).toBe('COMPLETED');
+
+    const b = await served();
+    const observing = await receiverAt(200);
+    await attach(b.base, observing.url, 'observe');
+    const waiting = await heldPayment(b.call);
+    await b.sandbox.webhooks.flush();
+    expect(observing.types).toEqual(['INCOMING_PAYMENT.PENDING']); // it was asked, answered 200, decided nothing
+    expect((await b.call('GET', `/transactions/${waiting.id}`)).body.status).toBe('PENDING');
+    expect((await b.call('POST', `/transactions/${waiting.id}/approve`)).body.status).toBe('COMPLETED');
+  });
+
+  it('closing the held connection detaches the listener at once: it gets nothing more, the endpoint still does', async () => {
+    const { sandbox, call, base } = await served();
+    const endpoint = await receiverAt(200);
+    const listening = await receiverAt(200);
+    await configure(call, endpoint.url);
+    const { listener, detach } = await attach(base, listening.url, 'answer');
+    expect(await listed(base)).toEqual({ endpoint: endpoint.url, data: [expect.objectContaining({ id: listener.id, url: listening.url, approvals: 'answer' })] });
+    await createCustomer(call, { address: undefined }); // UNVERIFIED: no event yet
+    detach();
+    const deadline = Date.now() + 2_000;
+    while ((await listed(base)).data.length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect((await listed(base)).data).toEqual([]);
+    await triggerTest(base);
+    await sandbox.webhooks.flush();
+    expect(endpoint.types).toEqual(['TEST']);
+    expect(listening.types).toEqual([]);
+    expect(sandbox.webhooks.deliveries.map((d) => d.endpoint)).toEqual([endpoint.url]);
+  });
+
+  it('refuses a listener without an http(s) url, naming the field, and one asked for in-process (no connection to hold)', async () => {
+    const { base, sandbox } = await served();
+    const inProcess = await sandbox.fetch('http://sandbox.test/_sandbox/webhooks/listeners', { method: 'POST', headers: auth, body: JSON.stringify({ url: 'http://127.0.0.1:1/x' }) });
+    expect(inProcess.status).toBe(400);
+    expect((await listed(base)).data).toEqual([]);
+    for (const body of [{}, { url: 'file:///etc/passwd' }, { url: 'http://127.0.0.1:1/x', approvals: 'decide' }]) {
+      const res = await fetch(`${base}/_sandbox/webhooks/listeners`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { details: { field: string } }).details.field).toBe('approvals' in body ? 'approvals' : 'url');
+    }
+  });
+
+  it('an endpoint that answers without end: the answer is cut at 64 KiB and the delivery finishes', async () => {
+    const { sandbox, call, base } = await served();
+    const endless = await receiverAt(200, (res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const chunk = Buffer.alloc(64 * 1024, 0x61);
+      const pump = () => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      pump();
+    });
+    await configure(call, endless.url);
+    await triggerTest(base);
+    await sandbox.webhooks.flush();
+    const [delivery] = sandbox.webhooks.deliveries;
+    expect([delivery!.state, delivery!.attempts.length, delivery!.attempts[0]!.status, delivery!.attempts[0]!.responseTruncated, delivery!.attempts[0]!.response!.length]).toEqual(['delivered', 1, 200, true, 4096]);
+  });
+
+  it('a 3xx is a failed attempt: the signed body never goes to the Location', async () => {
+    const { sandbox, call, base } = await served();
+    const elsewhere = await receiverAt(200);
+    const redirecting = await receiverAt(307, (res) => res.writeHead(307, { location: elsewhere.url }).end());
+    await configure(call, redirecting.url);
+    await triggerTest(base);
+    await sandbox.webhooks.flush();
+    const [delivery] = sandbox.webhooks.deliveries;
+    expect(delivery!.state).toBe('failed');
+    expect(delivery!.attempts.map((a) => [a.status, a.error])).toEqual(Array(3).fill([307, `a redirect (307 to ${elsewhere.url}) is not followed: the delivery failed`]));
+    expect(elsewhere.types).toEqual([]);
+  });
+});
+
+describe('readBounded (the one bounded reader of listen and the delivery)', () => {
+  it('keeps at most the limit of an endless Fetch body or Node stream and cancels the rest; drains a finite one when asked', async () => {
+    const { readBounded } = await import('../../src/core/read-bounded');
+    const { Readable } = await import('node:stream');
+    let pulled = 0;
+    let cancelled = false;
+    const endless = new ReadableStream<Uint8Array>({
+      pull: (c) => {
+        pulled++;
+        c.enqueue(new Uint8Array(1000).fill(7));
+      },
+      cancel: () => void (cancelled = true),
+    });
+    const web = await readBounded(endless, 2_500);
+    expect([web.bytes.length, web.cut, cancelled, pulled < 10, web.bytes[2_499]]).toEqual([2_500, true, true, true, 7]);
+    const node = Readable.from((function* () {
+      for (;;) yield Buffer.alloc(1000, 1);
+    })());
+    const fromNode = await readBounded(node, 1_500);
+    expect([fromNode.bytes.length, fromNode.cut, node.destroyed]).toEqual([1_500, true, true]);
+    let seen = 0;
+    const finite = Readable.from((function* () {
+      for (let i = 0; i < 5; i++) {
+        seen++;
+        yield Buffer.alloc(1000, 2);
+      }
+    })());
+    const drained = await readBounded(finite, 1_500, { rest: 'drain' });
+    expect([drained.bytes.length, drained.cut, seen]).toEqual([1_500, true, 5]);
+    const whole = await readBounded(new Response('hello').body, 10);
+    expect([new TextDecoder().decode(whole.bytes), whole.cut]).toEqual(['hello', false]);
+  });
+});

@@ -5,8 +5,24 @@
  * @module
  */
 
-/** The last instant a `Date` can hold (+275760-09-13): the clock never moves past it. */
-export const MAX_CLOCK_MS = 8.64e15;
+/**
+ * The last instant the API's dates can show: `9999-12-31T23:59:59.999Z`. Past it an ISO 8601 date
+ * takes six digits and a sign (`+010000-…`), which is not a `date-time`: a state holding one would
+ * not load again (its records are checked against the document's schemas).
+ */
+export const MAX_DATE_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+/** The first instant the API's dates can show: `0000-01-01T00:00:00.000Z`. */
+export const MIN_DATE_MS = -62_167_219_200_000;
+/**
+ * Room kept between the clock and {@link MAX_DATE_MS} for the dates the sandbox sets ahead of it
+ * (quote expiry, sessions, challenges, settlement: minutes at most): a day.
+ */
+export const LIFETIME_ROOM_MS = 86_400_000;
+/**
+ * The clock never moves past this (9999-12-30T23:59:59.999Z): every date the state holds, now
+ * plus any lifetime, stays a date the state file can hold and load again.
+ */
+export const MAX_CLOCK_MS = MAX_DATE_MS - LIFETIME_ROOM_MS;
 
 /** A controllable clock. Times are milliseconds since the epoch. */
 export interface Clock {
@@ -49,13 +65,13 @@ export function createClock(start?: Date | string | number, options: { frozen?: 
 /** Throws a RangeError unless moving `now` forward by `ms` gives a valid date. */
 export function checkAdvance(now: number, ms: number): void {
   if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`clock.advance(ms) needs a finite ms ≥ 0, got ${ms}`);
-  if (!(now + ms <= MAX_CLOCK_MS)) throw new RangeError(`advancing ${ms} ms would take the clock past ${new Date(MAX_CLOCK_MS).toISOString()}, the last valid date`);
+  if (!(now + ms <= MAX_CLOCK_MS)) throw new RangeError(`advancing ${ms} ms would take the clock past ${new Date(MAX_CLOCK_MS).toISOString()}, the last date the state can hold`);
 }
 
 /** Milliseconds since the epoch of a Date, ISO string or number; throws on an unreadable value. */
 export function toMillis(date: Date | string | number): number {
   const ms = date instanceof Date ? date.getTime() : typeof date === 'number' ? date : Date.parse(date);
-  if (!Number.isFinite(ms) || Math.abs(ms) > MAX_CLOCK_MS) throw new RangeError(`not a valid date: ${String(date)}`);
+  if (!Number.isFinite(ms) || ms < MIN_DATE_MS || ms > MAX_CLOCK_MS) throw new RangeError(`not a date the sandbox clock can hold (${new Date(MIN_DATE_MS).toISOString()} to ${new Date(MAX_CLOCK_MS).toISOString()}): ${String(date)}`);
   return ms;
 }
 

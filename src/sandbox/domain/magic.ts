@@ -31,7 +31,7 @@ export type FailureReason =
  * | external account number `4000000000000099` | `beneficiaryVerificationStatus: NOT_MATCHED` |
  * | external account number `4000000000000097` | `beneficiaryVerificationStatus: PARTIAL_MATCH` |
  * | external account number `4000000000000096` | the account is created `UNDER_REVIEW` instead of `ACTIVE` |
- * | sandbox UMA receive amount exactly `13131313` (131,313.13 in a two-decimal currency) | the incoming payment is held `PENDING` for approval: by the approval webhook when `webhookEndpoint` is set, else until `/approve` or `/reject` |
+ * | sandbox UMA receive amount exactly `13131313` (131,313.13 in a two-decimal currency) | the incoming payment is held `PENDING` for approval: by the approval webhook when `webhookEndpoint` is set or a listener that answers approvals is attached (`crossborder-sdk listen`), else until `/approve` or `/reject` |
  * | quote `lockedCurrencyAmount` exactly `14141414` (141,414.14 in a two-decimal currency) | 400 `TRANSACTION_SIZE_LIMIT_EXCEEDED`: the amount is above the corridor's largest single payment |
  * | quote `lockedCurrencyAmount` exactly `15151515` (151,515.15 in a two-decimal currency) | 429 `DAILY_VOLUME_LIMIT_EXCEEDED`: the platform's daily volume is used up (the SDK does not retry it) |
  * | OTP `000000` | the only EMAIL_OTP code that verifies |

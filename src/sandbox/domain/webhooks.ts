@@ -1,10 +1,19 @@
 /**
- * Webhook delivery: signed events POSTed to the configured `webhookEndpoint`, at least once.
+ * Webhook delivery: signed events POSTed to the configured `webhookEndpoint`, at least once, and to
+ * each attached listener (`crossborder-sdk listen`, a scenario run) beside it, as `stripe listen`
+ * does: a listener never takes the endpoint's place, and the endpoint is never rewritten for one.
  *
+ * - One event is one id, one body and one signature; each target gets its own delivery of it (its
+ *   own attempts in the log), so a dead listener never holds back the endpoint.
  * - Notification events are retried with exponential backoff until a 2xx, at most `maxAttempts`
  *   times; every attempt of one event carries the same body and `id` (receivers dedupe by it).
  * - `INCOMING_PAYMENT.PENDING` is the approval request: its answer *is* the decision (200 approve,
- *   403 reject, 422 more data, 202 defer), so it is sent once and never retried.
+ *   403 reject, 422 more data, 202 defer), so it is sent once and never retried. Every target gets
+ *   it, and one answer decides: the configured endpoint's when there is one (as in production), else
+ *   that of the oldest attached listener that answers approvals; the others' answers are logged and
+ *   decide nothing. With no such target the payment waits for `/approve` or `/reject`.
+ * - A redirect (3xx) is never followed: it is a failed attempt, logged with its status and
+ *   `Location`, as the signed body must not be re-posted to wherever a receiver points.
  * - First attempts go out in the order the events happened (signing is queued); retries may interleave.
  * - Backoff timers are unref'd; `flush()` skips the remaining waits (for tests), `cancel()` stops all.
  * @module
@@ -14,6 +23,7 @@ import { SIGNATURE_HEADER } from '../../webhooks/verify';
 import type { Clock } from './clock';
 import { iso } from './clock';
 import type { IdFactory } from './random';
+import { readBounded } from '../../core/read-bounded';
 
 /** How the sandbox delivers webhooks. */
 export interface WebhookDeliveryOptions {
@@ -65,40 +75,14 @@ export const MAX_KEPT_RESPONSE = 4096;
 /** Bytes of a receiver's answer read at most (an approval reply is parsed from them); the rest is discarded. */
 const MAX_READ_RESPONSE = 64 * 1024;
 
-/** Reads at most `limit` bytes of `response`'s body, then cancels the rest (a receiver may answer without end). */
-export async function readAnswer(response: Response, limit: number): Promise<{ text: string; cut: boolean }> {
-  if (!response.body) return { text: '', cut: false };
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let cut = false;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.length;
-    if (size > limit) {
-      cut = true;
-      await reader.cancel().catch(() => undefined);
-      break;
-    }
-  }
-  const bytes = new Uint8Array(Math.min(size, limit));
-  let offset = 0;
-  for (const chunk of chunks) {
-    const part = chunk.subarray(0, bytes.length - offset);
-    bytes.set(part, offset);
-    offset += part.length;
-    if (offset === bytes.length) break;
-  }
-  return { text: new TextDecoder().decode(bytes), cut };
-}
-
-/** The delivery log entry of one event. */
+/** The delivery log entry of one event to one target. */
 export interface Delivery {
   eventId: string;
   type: string;
+  /** Where it goes: the configured `webhookEndpoint`, or the URL of the listener {@link listener}. */
   endpoint: string;
+  /** The id of the attached listener it goes to; absent for the configured endpoint. */
+  listener?: string;
   /** The exact body sent (what the signature covers). */
   body: string;
   signature: string;
@@ -116,15 +100,38 @@ export type ApprovalReply =
   | { kind: 'timeout' }
   | { kind: 'error' };
 
+/** A delivery target attached beside the configured endpoint for as long as it is connected. */
+export interface WebhookListener {
+  /** `Listener:<n>`. */
+  id: string;
+  /** Where its deliveries are POSTed. */
+  url: string;
+  /**
+   * `answer`: its answer to an approval request decides the payment when no `webhookEndpoint` is
+   * configured and no listener attached before it answers approvals (`crossborder-sdk listen`).
+   * `observe`: it receives every event and decides nothing (a scenario run watching deliveries).
+   */
+  approvals: 'answer' | 'observe';
+  /** Sandbox-clock time it attached (ISO 8601). */
+  attachedAt: string;
+}
+
 const MAX_BACKOFF_MS = 60_000;
+
+/** Most listeners attached at once. */
+export const MAX_WEBHOOK_LISTENERS = 16;
 
 /** Sends the sandbox's webhooks and keeps their log. */
 export class WebhookDispatcher {
   readonly keyPair: WebhookKeyPair;
   readonly #deliveries: Delivery[] = [];
   readonly #inFlight = new Set<Promise<void>>();
-  readonly #waiters = new Set<() => void>();
-  readonly #controllers = new Set<AbortController>();
+  /** Backoff waits, with the listener their delivery goes to (detaching one ends its waits). */
+  readonly #waiters = new Map<() => void, string | undefined>();
+  /** Each attempt's abort, with the listener it goes to (detaching one aborts its attempts). */
+  readonly #controllers = new Map<AbortController, string | undefined>();
+  readonly #listeners = new Map<string, WebhookListener>();
+  #listenerSequence = 0;
   readonly #options: Required<Omit<WebhookDeliveryOptions, 'fetch' | 'keyPair' | 'onAttempt'>> & Pick<WebhookDeliveryOptions, 'fetch' | 'onAttempt'>;
   readonly #clock: Clock;
   readonly #ids: () => IdFactory;
@@ -156,45 +163,83 @@ export class WebhookDispatcher {
     return this.#deliveries;
   }
 
-  /** Queues a notification event; does nothing when no `webhookEndpoint` is configured. */
-  emit(type: string, data: unknown): void {
-    const delivery = this.#prepare(type, data);
+  /** The listeners attached now, oldest first. */
+  get listeners(): readonly WebhookListener[] {
+    return [...this.#listeners.values()];
+  }
+
+  /**
+   * Attaches a delivery target beside the configured endpoint: from now on it gets every event,
+   * until {@link detach}. Throws a RangeError past {@link MAX_WEBHOOK_LISTENERS}.
+   */
+  attach(url: string, approvals: WebhookListener['approvals'] = 'answer'): WebhookListener {
+    if (this.#listeners.size >= MAX_WEBHOOK_LISTENERS) throw new RangeError(`${MAX_WEBHOOK_LISTENERS} listeners are attached already`);
+    const listener: WebhookListener = { id: `Listener:${++this.#listenerSequence}`, url, approvals, attachedAt: iso(this.#clock.now()) };
+    this.#listeners.set(listener.id, listener);
+    return listener;
+  }
+
+  /**
+   * Detaches a listener: it gets nothing more, its attempts in flight are aborted and its retries
+   * dropped (their deliveries end `failed`). False when it is not attached.
+   */
+  detach(id: string): boolean {
+    if (!this.#listeners.delete(id)) return false;
+    for (const [controller, listener] of this.#controllers) if (listener === id) controller.abort(new Error('detached'));
+    for (const [wake, listener] of this.#waiters) if (listener === id) wake();
+    return true;
+  }
+
+  /**
+   * Queues a notification event to the configured endpoint and every attached listener; answers its
+   * id, or undefined (nothing sent) when there is no target at all.
+   */
+  emit(type: string, data: unknown): string | undefined {
+    const prepared = this.#prepare(type, data);
+    if (!prepared) return undefined;
     // Captured now: a reset() while the event is being signed must still cancel it.
     const generation = this.#generation;
-    if (delivery) this.#track(delivery.then((d) => this.#deliverWithRetries(d, generation)));
+    for (const delivery of prepared.deliveries) this.#track(delivery.then((d) => this.#deliverWithRetries(d, generation)));
+    return prepared.eventId;
   }
 
   /**
-   * Sends an earlier delivery again, same event id, body and signature (as the service redelivers):
-   * the attempts add to its log entry. False when there is no such event.
+   * Sends an earlier event again, same event id, body and signature (as the service redelivers), to
+   * each of its targets still there: the attempts add to their log entries. False when there is no
+   * such event (or none of its targets is left).
    */
   redeliver(eventId: string): boolean {
-    const delivery = this.#deliveries.find((d) => d.eventId === eventId);
-    if (!delivery) return false;
-    delivery.state = 'pending';
+    const deliveries = this.#deliveries.filter((d) => d.eventId === eventId && this.#attached(d));
     const generation = this.#generation;
-    this.#track(this.#deliverWithRetries(delivery, generation));
-    return true;
+    for (const delivery of deliveries) {
+      delivery.state = 'pending';
+      this.#track(this.#deliverWithRetries(delivery, generation));
+    }
+    return deliveries.length > 0;
   }
 
   /**
-   * Sends the approval request for an incoming payment and reports the platform's answer.
-   * Returns false (and sends nothing) when no `webhookEndpoint` is configured.
+   * Sends the approval request for an incoming payment to every target and reports the answer that
+   * decides (see the module's notes). Returns false when no target decides (the payment then waits
+   * for `/approve` or `/reject`); the others are sent the request all the same.
    */
   requestApproval(data: unknown, onReply: (reply: ApprovalReply) => void): boolean {
-    const delivery = this.#prepare('INCOMING_PAYMENT.PENDING', data);
-    if (!delivery) return false;
+    const prepared = this.#prepare('INCOMING_PAYMENT.PENDING', data);
+    if (!prepared) return false;
+    const deciding = prepared.decider;
     const generation = this.#generation;
-    this.#track(
-      delivery.then(async (d) => {
-        if (generation !== this.#generation) return;
-        const result = await this.#attempt(d);
-        d.state = result.status !== undefined && result.status >= 200 && result.status < 300 ? 'delivered' : 'failed';
-        if (generation === this.#generation) onReply(result.reply);
-        this.#changed(d);
-      }),
-    );
-    return true;
+    for (const [i, delivery] of prepared.deliveries.entries()) {
+      this.#track(
+        delivery.then(async (d) => {
+          if (generation !== this.#generation) return;
+          const result = await this.#attempt(d);
+          d.state = result.status !== undefined && result.status >= 200 && result.status < 300 ? 'delivered' : 'failed';
+          if (i === deciding && generation === this.#generation) onReply(result.reply);
+          this.#changed(d);
+        }),
+      );
+    }
+    return deciding !== undefined;
   }
 
   /**
@@ -207,32 +252,53 @@ export class WebhookDispatcher {
     // Replies can queue new deliveries (approve → COMPLETED event) and failed attempts start new
     // waits, so wake and re-check in short rounds until nothing is in flight.
     while (this.#inFlight.size > 0 && Date.now() < deadline) {
-      for (const wake of this.#waiters) wake();
+      for (const wake of this.#waiters.keys()) wake();
       await Promise.race([Promise.allSettled([...this.#inFlight]), new Promise((r) => setTimeout(r, 5))]);
     }
   }
 
-  /** Stops every delivery (in flight, waiting) and forgets the log. */
+  /** Stops every delivery (in flight, waiting) and forgets the log. Listeners stay attached. */
   cancel(): void {
     this.#generation++;
-    for (const c of this.#controllers) c.abort();
-    for (const wake of this.#waiters) wake();
+    for (const c of this.#controllers.keys()) c.abort();
+    for (const wake of this.#waiters.keys()) wake();
     this.#deliveries.length = 0;
   }
 
-  #prepare(type: string, data: unknown): Promise<Delivery> | undefined {
+  /** True while a delivery's target is there: the endpoint always, a listener until it detaches. */
+  #attached(delivery: Delivery): boolean {
+    return delivery.listener === undefined || this.#listeners.has(delivery.listener);
+  }
+
+  /**
+   * One event, signed once, and its delivery to each target; `decider` is the index of the target
+   * whose answer to an approval request decides. Undefined when there is no target.
+   */
+  #prepare(type: string, data: unknown): { eventId: string; deliveries: Promise<Delivery>[]; decider: number | undefined } | undefined {
     const endpoint = this.#endpoint();
-    if (!endpoint) return undefined;
+    const listeners = [...this.#listeners.values()];
+    if (!endpoint && listeners.length === 0) return undefined;
     const event = { id: this.#ids().next('Webhook').id, type, timestamp: iso(this.#clock.now()), data };
     const body = JSON.stringify(event);
-    const delivery: Delivery = { eventId: event.id, type, endpoint, body, signature: '', attempts: [], state: 'pending' };
-    this.#deliveries.push(delivery);
-    const signed = this.#signQueue.then(() => signWebhook(body, this.keyPair.privateKeyPem));
-    this.#signQueue = signed.catch(() => undefined);
-    return signed.then((signature) => {
-      delivery.signature = signature;
+    const targets: { url: string; listener?: string }[] = [...(endpoint ? [{ url: endpoint }] : []), ...listeners.map((l) => ({ url: l.url, listener: l.id }))];
+    const decider = endpoint ? 0 : listeners.findIndex((l) => l.approvals === 'answer');
+    const deliveries = targets.map((target) => {
+      const delivery: Delivery = { eventId: event.id, type, endpoint: target.url, ...(target.listener ? { listener: target.listener } : {}), body, signature: '', attempts: [], state: 'pending' };
+      this.#deliveries.push(delivery);
       return delivery;
     });
+    const signed = this.#signQueue.then(() => signWebhook(body, this.keyPair.privateKeyPem));
+    this.#signQueue = signed.catch(() => undefined);
+    return {
+      eventId: event.id,
+      decider: decider < 0 ? undefined : decider,
+      deliveries: deliveries.map((delivery) =>
+        signed.then((signature) => {
+          delivery.signature = signature;
+          return delivery;
+        }),
+      ),
+    };
   }
 
   #track(work: Promise<void>): void {
@@ -241,7 +307,7 @@ export class WebhookDispatcher {
   }
 
   async #deliverWithRetries(delivery: Delivery, generation: number): Promise<void> {
-    for (let attempt = 1; generation === this.#generation; attempt++) {
+    for (let attempt = 1; generation === this.#generation && this.#attached(delivery); attempt++) {
       const { status } = await this.#attempt(delivery);
       if (status !== undefined && status >= 200 && status < 300) {
         delivery.state = 'delivered';
@@ -250,7 +316,7 @@ export class WebhookDispatcher {
       }
       if (attempt >= this.#options.maxAttempts) break;
       this.#changed(delivery);
-      await this.#wait(Math.min(this.#options.initialBackoffMs * 2 ** (attempt - 1), MAX_BACKOFF_MS));
+      await this.#wait(Math.min(this.#options.initialBackoffMs * 2 ** (attempt - 1), MAX_BACKOFF_MS), delivery.listener);
     }
     delivery.state = 'failed';
     this.#changed(delivery);
@@ -279,13 +345,14 @@ export class WebhookDispatcher {
 
   async #send(delivery: Delivery): Promise<{ status?: number; reply: ApprovalReply }> {
     const controller = new AbortController();
-    this.#controllers.add(controller);
+    this.#controllers.set(controller, delivery.listener);
     const timer = setTimeout(() => controller.abort(new Error('timeout')), this.#options.timeoutMs);
     (timer as { unref?: () => void }).unref?.();
     const record: DeliveryAttempt = { at: iso(this.#clock.now()) };
     delivery.attempts.push(record);
     const started = performance.now();
     try {
+      if (!this.#attached(delivery)) throw new Error('detached');
       const send = this.#options.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
       // Lower case, as HTTP/2 and Fetch send it: a `fetch` given in the options reads the plain object.
       const response = await send(delivery.endpoint, {
@@ -293,17 +360,27 @@ export class WebhookDispatcher {
         headers: { 'content-type': 'application/json', [SIGNATURE_HEADER.toLowerCase()]: delivery.signature },
         body: delivery.body,
         signal: controller.signal,
+        // The signed body goes to the target and nowhere else: a 3xx is a failed attempt.
+        redirect: 'manual',
       });
       record.status = response.status;
-      const { text, cut } = await readAnswer(response, MAX_READ_RESPONSE).catch(() => ({ text: '', cut: false }));
+      const { bytes, cut } = await readBounded(response.body, MAX_READ_RESPONSE).catch(() => ({ bytes: new Uint8Array(0), cut: false }));
+      const text = new TextDecoder().decode(bytes);
       record.ms = Math.round(performance.now() - started);
       if (text !== '') record.response = text.slice(0, MAX_KEPT_RESPONSE);
       if (cut || text.length > MAX_KEPT_RESPONSE) record.responseTruncated = true;
+      if (response.status >= 300 && response.status < 400) {
+        const location = response.headers.get('location');
+        record.error = `a redirect (${response.status}${location ? ` to ${location.slice(0, 200)}` : ''}) is not followed: the delivery failed`;
+        return { status: response.status, reply: { kind: 'error' } };
+      }
       return { status: response.status, reply: approvalReply(response.status, cut ? '' : text) };
     } catch (error) {
-      const timedOut = controller.signal.aborted && (controller.signal.reason as Error | undefined)?.message === 'timeout';
+      const reason = (controller.signal.reason as Error | undefined)?.message;
+      const timedOut = controller.signal.aborted && reason === 'timeout';
+      const detached = (controller.signal.aborted && reason === 'detached') || (error instanceof Error && error.message === 'detached');
       record.ms = Math.round(performance.now() - started);
-      record.error = timedOut ? `no answer within ${this.#options.timeoutMs} ms` : failure(error);
+      record.error = timedOut ? `no answer within ${this.#options.timeoutMs} ms` : detached ? 'the listener detached' : failure(error);
       return { reply: { kind: timedOut ? 'timeout' : 'error' } };
     } finally {
       clearTimeout(timer);
@@ -311,7 +388,7 @@ export class WebhookDispatcher {
     }
   }
 
-  #wait(ms: number): Promise<void> {
+  #wait(ms: number, listener: string | undefined): Promise<void> {
     return new Promise((resolve) => {
       const wake = () => {
         clearTimeout(timer);
@@ -320,7 +397,7 @@ export class WebhookDispatcher {
       };
       const timer = setTimeout(wake, ms);
       (timer as { unref?: () => void }).unref?.();
-      this.#waiters.add(wake);
+      this.#waiters.set(wake, listener);
     });
   }
 }

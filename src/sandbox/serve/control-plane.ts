@@ -12,6 +12,7 @@ import type { Live } from './live';
 import type { SandboxStateDocument } from './persist';
 import type { RequestLog } from './request-log';
 import { resourceData } from '../domain/snapshot';
+import { claimInvitation } from '../routes/platform';
 
 /** The controls of the sandbox whose context is `ctx`. */
 export function createControls(ctx: Ctx, clock: Clock, state: StateControls, requests: RequestLog, live: Live): Controls {
@@ -23,14 +24,26 @@ export function createControls(ctx: Ctx, clock: Clock, state: StateControls, req
     importState: (document) => state.importState(document as SandboxStateDocument),
     deliveries: () => structuredClone(ctx.webhooks.deliveries),
     trigger: (type, resourceId) => {
-      if (!ctx.world.config.webhookEndpoint) return { error: 'No webhookEndpoint is configured (PATCH /config): there is nowhere to deliver.' };
+      if (!ctx.world.config.webhookEndpoint && ctx.webhooks.listeners.length === 0) {
+        return { error: 'No webhookEndpoint is configured (PATCH /config) and no listener is attached (crossborder-sdk listen): there is nowhere to deliver.' };
+      }
       const data = resourceId === undefined ? (type === 'TEST' ? { message: 'Sent from the sandbox.' } : undefined) : resourceData(ctx.world, resourceId);
       if (data === undefined) return { error: resourceId === undefined ? `${type} needs a resourceId (the transaction, customer, invitation or verification it is about).` : `No resource ${resourceId}.` };
-      const before = ctx.webhooks.deliveries.length;
-      ctx.webhooks.emit(type, data);
-      return { eventId: ctx.webhooks.deliveries[before]?.eventId };
+      return { eventId: ctx.webhooks.emit(type, data) };
     },
+    attachListener: (url, approvals) => ctx.webhooks.attach(url, approvals),
+    detachListener: (id) => ctx.webhooks.detach(id),
+    listeners: () => ({ endpoint: ctx.world.config.webhookEndpoint ?? null, data: ctx.webhooks.listeners.map((l) => ({ ...l })) }),
     redeliver: (eventId) => ctx.webhooks.redeliver(eventId),
+    claimInvitation: (code, inviteeUma) => {
+      try {
+        const invitation = claimInvitation(ctx, code, inviteeUma);
+        live.changed();
+        return { invitation };
+      } catch (cause) {
+        return { error: cause instanceof Error ? cause.message : String(cause) };
+      }
+    },
     requests: () => requests.entries(),
     subscribe: (listener) => live.subscribe(listener),
     subscribers: () => live.subscribers(),

@@ -6,6 +6,7 @@
  * @module
  */
 import { MAX_CLOCK_MS } from '../domain/clock';
+import { MAX_WEBHOOK_LISTENERS, type WebhookListener } from '../domain/webhooks';
 import { JSON_HEADERS, MAX_STREAM_BUFFER_BYTES, type SandboxRequest, type SandboxResponse } from './http';
 import { INSPECTOR_HTML } from './inspector';
 import { isLoopbackOrigin, type Binding } from './exposure';
@@ -25,6 +26,14 @@ export interface Controls {
   /** Sends an event of `type` about resource `resourceId` (none for TEST); the event id, or an error message. */
   trigger(type: string, resourceId: string | undefined): { eventId?: string; error?: string };
   redeliver(eventId: string): boolean;
+  /** Claims an invitation as its invitee would (INVITATION.CLAIMED follows); the reason when it cannot be. */
+  claimInvitation(code: string, inviteeUma: string | undefined): { invitation?: unknown; error?: string };
+  /** Attaches a webhook delivery target beside the configured endpoint (throws a RangeError when too many are). */
+  attachListener(url: string, approvals: WebhookListener['approvals']): WebhookListener;
+  /** Detaches a listener; false when it is not attached. */
+  detachListener(id: string): boolean;
+  /** The configured endpoint and the listeners attached now. */
+  listeners(): { endpoint: string | null; data: WebhookListener[] };
   /** The last requests answered (oldest first). */
   requests(): unknown[];
   /**
@@ -143,6 +152,26 @@ export function handleControl(req: SandboxRequest, path: string, controls: Contr
       return error(400, 'INVALID_INPUT', 'The request body is not valid JSON.', { field: 'body' });
     }
   }
+  if (route === 'POST /_sandbox/webhooks/listeners') {
+    // The attachment lasts as long as the connection: an in-process call (fetch, msw) has none to hold.
+    if (!exposure.binding) return error(400, 'INVALID_INPUT', 'A listener attaches over HTTP (sandbox.listen()): it stays attached while its connection is open, and an in-process call holds none.', { field: 'url' });
+    return attachListener(body, controls);
+  }
+  const detach = /^DELETE \/_sandbox\/webhooks\/listeners\/([^/]+)$/.exec(route);
+  if (detach) {
+    const id = decodeURIComponent(detach[1]!);
+    return controls.detachListener(id) ? { status: 204, headers: {}, body: undefined } : error(404, 'NOT_FOUND', `No listener ${id} is attached.`, { id });
+  }
+  const claim = /^POST \/_sandbox\/invitations\/([^/]+)\/claim$/.exec(route);
+  if (claim) {
+    const code = decodeURIComponent(claim[1]!);
+    if (body.inviteeUma !== undefined && typeof body.inviteeUma !== 'string') return error(400, 'INVALID_INPUT', 'inviteeUma: give the UMA address of the invitee, such as $grace@sandbox.example.', { field: 'inviteeUma' });
+    const claimed = controls.claimInvitation(code, body.inviteeUma as string | undefined);
+    if (claimed.error?.startsWith('no invitation')) return error(404, 'NOT_FOUND', `${claimed.error}.`, { code });
+    if (claimed.error?.includes('not an UMA address')) return error(400, 'INVALID_INPUT', `inviteeUma: ${claimed.error}.`, { field: 'inviteeUma' });
+    if (claimed.error) return error(409, 'INVALID_STATE_TRANSITION', `${claimed.error}.`, { code });
+    return reply(200, claimed.invitation);
+  }
   const redeliver = /^POST \/_sandbox\/webhooks\/deliveries\/([^/]+)\/redeliver$/.exec(route);
   if (redeliver) {
     const eventId = decodeURIComponent(redeliver[1]!);
@@ -159,7 +188,7 @@ export function handleControl(req: SandboxRequest, path: string, controls: Contr
         return error(400, 'INVALID_INPUT', 'Give {"advance":"10m"} (30s, 10m, 2h, 1d) or {"advanceMs":600000}, not negative.', { field });
       }
       if (!(controls.now() + ms <= MAX_CLOCK_MS)) {
-        return error(400, 'INVALID_INPUT', `${field}: advancing ${ms} ms would take the clock past ${new Date(MAX_CLOCK_MS).toISOString()}, the last valid date.`, { field });
+        return error(400, 'INVALID_INPUT', `${field}: advancing ${ms} ms would take the clock past ${new Date(MAX_CLOCK_MS).toISOString()}, the last date the state (and its --state file) can hold.`, { field });
       }
       controls.advance(ms);
       return reply(200, { now: new Date(controls.now()).toISOString(), advancedMs: ms });
@@ -181,6 +210,8 @@ export function handleControl(req: SandboxRequest, path: string, controls: Contr
       return reply(200, { data: controls.requests() });
     case 'GET /_sandbox/webhooks/deliveries':
       return reply(200, { data: controls.deliveries() });
+    case 'GET /_sandbox/webhooks/listeners':
+      return reply(200, controls.listeners());
     case 'POST /_sandbox/webhooks/trigger': {
       if (typeof body.type !== 'string' || body.type === '') return error(400, 'INVALID_INPUT', 'Give {"type":"INCOMING_PAYMENT.PENDING","resourceId":"Transaction:…"}.', { field: 'type' });
       const resourceId = typeof body.resourceId === 'string' ? body.resourceId : undefined;
@@ -188,8 +219,62 @@ export function handleControl(req: SandboxRequest, path: string, controls: Contr
       return result.error ? error(400, 'INVALID_INPUT', result.error, { field: result.error.includes('webhookEndpoint') ? 'type' : 'resourceId' }) : reply(200, { eventId: result.eventId, type: body.type });
     }
     default:
-      return error(404, 'NOT_FOUND', `No sandbox control ${route}; there are POST /_sandbox/reset, POST /_sandbox/clock, GET and PUT /_sandbox/state, GET /_sandbox/webhooks/deliveries, POST /_sandbox/webhooks/trigger, POST /_sandbox/webhooks/deliveries/{eventId}/redeliver.`, { path });
+      return error(404, 'NOT_FOUND', `No sandbox control ${route}; there are POST /_sandbox/reset, POST /_sandbox/clock, GET and PUT /_sandbox/state, GET /_sandbox/webhooks/deliveries, POST /_sandbox/webhooks/trigger, POST /_sandbox/webhooks/deliveries/{eventId}/redeliver, GET and POST /_sandbox/webhooks/listeners, DELETE /_sandbox/webhooks/listeners/{id}, POST /_sandbox/invitations/{code}/claim.`, { path });
   }
+}
+
+/** How often an attached listener's stream carries a comment line (a dead peer is then seen by the write). */
+export const LISTENER_HEARTBEAT_MS = 10_000;
+
+/**
+ * `POST /_sandbox/webhooks/listeners` `{"url":"http://127.0.0.1:5000/webhooks","approvals":"answer"|"observe"}`:
+ * attaches `url` as a delivery target beside the configured `webhookEndpoint` (which is left as it
+ * is) for as long as this request's connection stays open. The answer is a held event stream: first
+ * `event: attached` with the listener (`id`, `url`, `approvals`), then a comment line every
+ * {@link LISTENER_HEARTBEAT_MS}. When the connection closes (the listener stopped, was killed, or
+ * its machine went away) the listener is detached and gets nothing more. Over HTTP only: an
+ * in-process call (fetch, msw) holds no connection, so it attaches nothing.
+ */
+function attachListener(body: Record<string, unknown>, controls: Controls): SandboxResponse {
+  const url = body.url;
+  let parsed: URL | undefined;
+  try {
+    parsed = typeof url === 'string' ? new URL(url) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    return error(400, 'INVALID_INPUT', 'url: give the http(s) URL the listener receives deliveries at, such as {"url":"http://127.0.0.1:5000/webhooks"}.', { field: 'url' });
+  }
+  const approvals = body.approvals ?? 'answer';
+  if (approvals !== 'answer' && approvals !== 'observe') {
+    return error(400, 'INVALID_INPUT', `approvals: "answer" (its answer to INCOMING_PAYMENT.PENDING may decide) or "observe" (it decides nothing), not ${JSON.stringify(approvals)}.`, { field: 'approvals' });
+  }
+  if (controls.listeners().data.length >= MAX_WEBHOOK_LISTENERS) {
+    const busy = error(503, 'SERVICE_UNAVAILABLE', `${MAX_WEBHOOK_LISTENERS} listeners are attached already; stop one and try again.`);
+    return { ...busy, headers: { ...busy.headers, 'retry-after': '5' } };
+  }
+  return {
+    status: 200,
+    headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' },
+    body: undefined,
+    stream: (write) => {
+      let listener: WebhookListener;
+      try {
+        listener = controls.attachListener(url as string, approvals);
+      } catch (cause) {
+        write(`event: refused\ndata: ${JSON.stringify({ message: cause instanceof Error ? cause.message : String(cause) })}\n\n`);
+        return () => {};
+      }
+      write(`event: attached\ndata: ${JSON.stringify(listener)}\n\n`);
+      const heartbeat = setInterval(() => write(': listening\n\n'), LISTENER_HEARTBEAT_MS);
+      (heartbeat as { unref?: () => void }).unref?.();
+      return () => {
+        clearInterval(heartbeat);
+        controls.detachListener(listener.id);
+      };
+    },
+  };
 }
 
 /** Options of CORS: origins allowed to call the sandbox from a browser. */

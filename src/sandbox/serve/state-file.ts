@@ -6,7 +6,8 @@
  * (`persistStateTo`), so browser bundles of the sandbox never reach node:*.
  * @module
  */
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, lstatSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { SandboxStateDocument } from './persist';
 import { stringifyState } from './persist';
 
@@ -75,13 +76,58 @@ export function writeFileAtomic(file: string, text: string): void {
   }
 }
 
+/** True while a process with this id runs (EPERM: it runs, as another user). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the temporary files {@link writeFileAtomic} leaves beside `file` when its process is killed
+ * between writing and renaming (`state.json.<pid>.tmp`): those of a process that no longer runs, or
+ * older than a minute (a write renames its file within moments; the pid may have been reused since).
+ * Only regular files of exactly that name are removed; the answer lists them.
+ */
+export function removeStaleTemporaries(file: string): string[] {
+  const folder = dirname(file);
+  const name = basename(file);
+  let entries: string[];
+  try {
+    entries = readdirSync(folder);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const entry of entries) {
+    if (!entry.startsWith(`${name}.`) || !entry.endsWith('.tmp')) continue;
+    const pid = entry.slice(name.length + 1, -'.tmp'.length);
+    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+    const path = join(folder, entry);
+    try {
+      const stat = lstatSync(path);
+      if (!stat.isFile()) continue;
+      if (running(Number(pid)) && Date.now() - stat.mtimeMs < 60_000) continue;
+      rmSync(path, { force: true });
+      removed.push(path);
+    } catch {
+      // gone meanwhile, or not ours to remove
+    }
+  }
+  return removed;
+}
+
 /** The document without its `savedAt` (the clock moves on; the state may not have). */
 const contentOf = (text: string) => text.replace(/^ {2}"savedAt": ".*",$/m, '');
 
 /**
  * Writes `sandbox`'s state to `file` shortly after each change (see {@link PersistStateOptions.delayMs}),
  * atomically ({@link writeFileAtomic}), skipping writes when the content has not changed. Call
- * `close()` (or `flush()`) on shutdown to write the last change at once.
+ * `close()` (or `flush()`) on shutdown to write the last change at once. Temporary files an earlier
+ * process killed mid-write left beside `file` are removed first ({@link removeStaleTemporaries}).
  *
  * ```ts
  * const persister = createStatePersister(sandbox, 'sandbox-state.json');
@@ -89,6 +135,7 @@ const contentOf = (text: string) => text.replace(/^ {2}"savedAt": ".*",$/m, '');
  * ```
  */
 export function createStatePersister(sandbox: PersistableSandbox, file: string, options: PersistStateOptions = {}): StatePersister {
+  removeStaleTemporaries(file);
   const delayMs = options.delayMs ?? 200;
   if (typeof delayMs !== 'number' || !Number.isFinite(delayMs) || delayMs < 0) throw new Error(`delayMs must be a number of ms, 0 or more, got ${String(delayMs)}`);
   const onError = options.onError ?? ((error: unknown) => console.error('[crossborder sandbox] could not write the state to', file, error));

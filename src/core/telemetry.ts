@@ -14,6 +14,7 @@
  * @module
  */
 import { ConfigurationError } from './errors';
+import { checkOptionNames } from './suggest';
 import type { CallTrace, Outcome, PageLink, Recorder } from './telemetry-record';
 
 export type { CallTrace, PageLink } from './telemetry-record';
@@ -52,10 +53,13 @@ export interface TelemetryOptions {
   idempotencyKeyHmacKey?: string | Uint8Array | undefined;
 }
 
+const TELEMETRY_OPTIONS = Object.keys({ propagateContext: 1, recordIdempotencyKey: 1, idempotencyKeyHmacKey: 1 } satisfies Record<keyof TelemetryOptions, 1>);
+
 /** Refuses telemetry options that would record something else than asked (a ConfigurationError naming the option). */
 export function checkTelemetryOptions(telemetry: unknown): void {
   if (telemetry === undefined || typeof telemetry === 'boolean') return;
   if (telemetry === null || typeof telemetry !== 'object') throw new ConfigurationError(`telemetry must be a boolean or an object, got ${String(telemetry)}`);
+  checkOptionNames(telemetry, TELEMETRY_OPTIONS, 'telemetry option');
   const { recordIdempotencyKey, idempotencyKeyHmacKey } = telemetry as TelemetryOptions;
   if (recordIdempotencyKey !== undefined && recordIdempotencyKey !== 'raw') {
     throw new ConfigurationError(`telemetry.recordIdempotencyKey must be 'raw' or undefined, got ${JSON.stringify(recordIdempotencyKey)}`);

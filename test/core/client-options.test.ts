@@ -10,6 +10,7 @@ import { inspect } from 'node:util';
 import { ConfigurationError, SignatureChallengeError, type ValidationIssue } from '../../src/core/errors';
 import { SignedRetry } from '../../src/core/signed-retry';
 import { closestName, editDistance } from '../../src/core/suggest';
+import { APIPromise } from '../../src/core/api-promise';
 import { Crossborder, CrossborderCore, type ClientOptions } from '../../src/index';
 import { generateWebhookKeyPair, signWebhook } from '../../src/webhooks/index';
 import { op, rejected, testClient } from '../helpers/client';
@@ -220,5 +221,39 @@ describe('the client\'s own options', () => {
     expect(inspect(half, { depth: 5, showHidden: true }) + JSON.stringify(half)).not.toContain('sk_half_SECRET_31');
     await expect(half.config.retrieve()).rejects.toThrow('Missing tokenId');
     expect(sent).toBe(0);
+  });
+});
+
+describe('APIPromise', () => {
+  const answer = { data: { id: 'Customer:1' }, response: new Response('{}'), idempotencyKey: undefined, requestId: 'req-1' };
+
+  it('is a native Promise: await, then, catch and finally give the data; withResponse() the whole answer; derived promises are plain', async () => {
+    const p = new APIPromise(Promise.resolve(answer));
+    expect(p).toBeInstanceOf(Promise);
+    expect(Object.prototype.toString.call(p)).toBe('[object APIPromise]');
+    expect(await p).toEqual({ id: 'Customer:1' });
+    expect(await p.then((d) => d.id)).toBe('Customer:1');
+    expect(await p.withResponse()).toBe(answer);
+    const derived = p.then((d) => d);
+    expect(derived.constructor).toBe(Promise);
+    expect(await new APIPromise(Promise.resolve(answer)).finally(() => undefined)).toEqual({ id: 'Customer:1' });
+    const failure = new Error('boom');
+    expect(await new APIPromise(Promise.reject(failure)).catch((e: unknown) => e)).toBe(failure);
+    expect(await Promise.all([new APIPromise(Promise.resolve(answer))])).toEqual([{ id: 'Customer:1' }]);
+  });
+
+  it('a rejected call read only through withResponse() leaves no unhandled rejection behind', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const failure = new Error('refused');
+      const p = new APIPromise(Promise.reject(failure));
+      expect(await p.withResponse().catch((e: unknown) => e)).toBe(failure);
+      await new Promise((resolve) => setTimeout(resolve, 20)); // Node reports unhandled rejections after the microtasks
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 });

@@ -4,28 +4,17 @@
  */
 import { ConfigurationError } from './errors';
 
-/**
- * Edit distance between two names, compared without case: insertions, deletions, substitutions and
- * swaps of two neighbouring letters each cost one (optimal string alignment).
- */
+/** Edit distance (Levenshtein: insertions, deletions, substitutions) between two names, compared without case. */
 export function editDistance(a: string, b: string): number {
   a = a.toLowerCase();
   b = b.toLowerCase();
-  // Three rows are enough: the previous two (for a swap) and the current one.
-  let before: number[] = [];
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1);
-      current[j] = d;
-    }
-    before = previous;
-    previous = current;
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
   }
-  return previous[b.length]!;
+  return row[b.length]!;
 }
 
 /**

@@ -5,9 +5,6 @@
  */
 // Types only: a value imported from ./telemetry would move it into a chunk of its own, loaded at import.
 import type { MeterProviderLike, OtelGlobal, TelemetryOptions, TelemetrySettings, TracerProviderLike } from './telemetry';
-import { hmac } from '@noble/hashes/hmac.js';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 
 /** An attribute value as OpenTelemetry takes it. */
 type AttributeValue = string | number | boolean;
@@ -277,6 +274,8 @@ export class CallTrace {
   readonly #context: ContextLike | undefined;
   /** Each leg's attempt count (the transport's context), summed into `http.request.resend_count`. */
   readonly #legs: { attempts: number }[] = [];
+  /** The HMAC of the Idempotency-Key sent, when the options ask for one (computed while the request is out). */
+  #keyHmac: Promise<string | undefined> | undefined;
 
   constructor(telemetry: Recorder, tracer: TracerLike | undefined, instruments: Instruments | undefined, op: Op, link?: PageLink) {
     this.#telemetry = telemetry;
@@ -308,6 +307,8 @@ export class CallTrace {
   /** A leg starts (the first request, or the signed repeat); adds `traceparent` when propagation is on. */
   leg(ctx: { attempts: number }, headers: Record<string, string>): void {
     this.#legs.push(ctx);
+    const key = headers['idempotency-key'];
+    if (key !== undefined && this.#keyHmac === undefined && this.#span) this.#keyHmac = this.#telemetry.keys?.hmac(key);
     if (!this.#telemetry.propagate || !this.#span) return;
     const { traceId, spanId, traceFlags, traceState } = this.#span.spanContext();
     if (!/^[0-9a-f]{32}$/.test(traceId) || /^0+$/.test(traceId) || !/^[0-9a-f]{16}$/.test(spanId) || /^0+$/.test(spanId)) return;
@@ -349,21 +350,38 @@ export class CallTrace {
     this.#span.setAttribute('crossborder.signature.request_id', requestId);
   }
 
-  /** Ends the call's span and records its metrics when `call` settles; resolves and rejects as `call` does. */
+  /**
+   * Ends the call's span and records its metrics when `call` settles; resolves and rejects as `call` does
+   * (after the Idempotency-Key's HMAC, when one is asked for: ready by then, computed during the request).
+   */
   end<R extends Outcome>(call: Promise<R>): Promise<R> {
     return call.then(
       (result) => {
-        this.#finish(result, undefined);
-        return result;
+        const hmac = this.#keyHmac;
+        if (hmac === undefined) {
+          this.#finish(result, undefined, undefined);
+          return result;
+        }
+        return hmac.then((mac) => {
+          this.#finish(result, undefined, mac);
+          return result;
+        });
       },
       (error: unknown) => {
-        this.#finish((error ?? {}) as Outcome, error);
-        throw error;
+        const hmac = this.#keyHmac;
+        if (hmac === undefined) {
+          this.#finish((error ?? {}) as Outcome, error, undefined);
+          throw error;
+        }
+        return hmac.then((mac) => {
+          this.#finish((error ?? {}) as Outcome, error, mac);
+          throw error;
+        });
       },
     );
   }
 
-  #finish(outcome: Outcome, error: unknown): void {
+  #finish(outcome: Outcome, error: unknown, keyHmac: string | undefined): void {
     const challenged = error !== undefined && errorName(error) === 'SignatureRequiredError';
     const status = outcome.response?.status ?? (typeof outcome.status === 'number' ? outcome.status : challenged ? 202 : undefined);
     const errorType = error === undefined || challenged ? undefined : status !== undefined && status >= 400 ? String(status) : errorName(error);
@@ -385,7 +403,8 @@ export class CallTrace {
     if (typeof outcome.requestId === 'string') span.setAttribute('crossborder.request_id', outcome.requestId);
     const key = outcome.idempotencyKey;
     span.setAttribute('crossborder.idempotency_key.sent', typeof key === 'string');
-    if (typeof key === 'string' && this.#telemetry.keys) this.#telemetry.keys.record(span, key);
+    if (typeof key === 'string' && this.#telemetry.keys?.raw) span.setAttribute('crossborder.idempotency_key', key);
+    if (keyHmac !== undefined) span.setAttribute('crossborder.idempotency_key.hmac_sha256', keyHmac);
     if (error !== undefined) span.setAttribute('crossborder.outcome_unknown', unknown);
     if (typeof outcome.code === 'string') span.setAttribute('crossborder.error.code', outcome.code);
     if (challenged && typeof outcome.challenge?.requestId === 'string') span.setAttribute('crossborder.signature.request_id', outcome.challenge.requestId);
@@ -432,19 +451,32 @@ function clean(attributes: Attributes): Attributes {
 
 /** The Idempotency-Key as the options ask it recorded: nothing (the default), raw, or as an HMAC-SHA256 under the user's key. */
 class KeyRecord {
-  readonly #raw: boolean;
-  /** HMAC-SHA256 keyed with the user's key, its inner and outer state made once (cloned per call). */
-  readonly #hmac: ReturnType<typeof hmac.create> | undefined;
+  /** `recordIdempotencyKey: 'raw'`. */
+  readonly raw: boolean;
+  /** The user's HMAC key, imported once (WebCrypto: the platform's own, in every runtime the SDK runs in). */
+  readonly #hmacKey: Promise<CryptoKey> | undefined;
 
   constructor(options: TelemetryOptions) {
-    this.#raw = options.recordIdempotencyKey === 'raw';
+    this.raw = options.recordIdempotencyKey === 'raw';
     const key = options.idempotencyKeyHmacKey;
-    this.#hmac = key === undefined ? undefined : hmac.create(sha256, typeof key === 'string' ? utf8ToBytes(key) : key);
+    if (key !== undefined) {
+      const bytes = typeof key === 'string' ? new TextEncoder().encode(key) : new Uint8Array(key); // a copy: the caller's array may change
+      this.#hmacKey = crypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+      this.#hmacKey.catch(() => undefined); // surfaced as no attribute, per call
+    }
   }
 
-  /** Sets the key's attributes on the span (none by default: a low-entropy key could be recovered from any unkeyed digest). */
-  record(span: SpanLike, key: string): void {
-    if (this.#raw) span.setAttribute('crossborder.idempotency_key', key);
-    if (this.#hmac) span.setAttribute('crossborder.idempotency_key.hmac_sha256', bytesToHex(this.#hmac.clone().update(utf8ToBytes(key)).digest()));
+  /**
+   * The hex HMAC-SHA256 of `key`, started when the request goes out so that it is ready when the answer
+   * is (WebCrypto is asynchronous); undefined when no HMAC is asked for. Never rejects: a platform
+   * that cannot compute it records no attribute rather than failing the call.
+   */
+  hmac(key: string): Promise<string | undefined> | undefined {
+    return this.#hmacKey
+      ?.then((k) => crypto.subtle.sign('HMAC', k, new TextEncoder().encode(key)))
+      .then(
+        (mac) => Array.from(new Uint8Array(mac), (b) => b.toString(16).padStart(2, '0')).join(''),
+        () => undefined,
+      );
   }
 }

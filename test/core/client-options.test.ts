@@ -189,10 +189,11 @@ describe('the client\'s own options', () => {
     );
   });
 
-  it('the suggestion: case-insensitive edit distance with swaps, bounded by the length; else a name that contains the other', () => {
+  it('the suggestion: case-insensitive edit distance, bounded by the length; else a name that contains the other', () => {
     expect(editDistance('baseURL', 'baseUrl')).toBe(0);
     expect(editDistance('timout', 'timeout')).toBe(1);
-    expect(editDistance('tiemout', 'timeout')).toBe(1); // a swap is one edit
+    expect(editDistance('tiemout', 'timeout')).toBe(2); // a swap is two edits
+    expect(closestName('tiemout', ['timeout', 'tokenId'])).toBe('timeout');
     expect(editDistance('', 'abc')).toBe(3);
     expect(editDistance('kitten', 'sitting')).toBe(3);
     const known = ['baseUrl', 'timeout', 'tokenId', 'clientSecret'];

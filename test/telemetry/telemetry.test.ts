@@ -352,6 +352,10 @@ describe('the Idempotency-Key on the span', () => {
     const bytes = new Uint8Array(Array.from({ length: 100 }, (_, i) => (i * 37) & 255)); // longer than a block: hashed first
     expect((await keyAttributes({ idempotencyKeyHmacKey: bytes }, 'payout-order-483920'))['crossborder.idempotency_key.hmac_sha256']).toBe(hmacHex(bytes, 'payout-order-483920'));
     expect(JSON.stringify(o.spans().map(plain))).not.toContain(secret);
+    // A call that succeeds: the span ends once the HMAC is ready, and the result is the call's.
+    const { client } = testClient({ tracerProvider: o.tracerProvider, telemetry: { idempotencyKeyHmacKey: secret }, fetch: async () => Response.json({ id: 'Payout:1' }) });
+    expect(await client.call(payout, { body: { amount: 1 } }, { idempotencyKey: 'payout-order-7' })).toEqual({ id: 'Payout:1' });
+    expect(plain(o.spans().at(-1)!).attributes).toMatchObject({ 'http.response.status_code': 200, 'crossborder.idempotency_key.hmac_sha256': hmacHex(secret, 'payout-order-7') });
   });
 
   it("recordIdempotencyKey: 'raw' records the key as sent", async () => {

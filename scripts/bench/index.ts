@@ -25,6 +25,7 @@ import { arg, median } from './rounds';
 import { benchSize, benchTarball, composition, formatTarball, kB, TARBALL_BEFORE, type SizeReport, type TarballReport } from './size';
 import type { StartupResult } from './startup';
 import type { TelemetryRow } from './telemetry';
+import { TELEMETRY_TARGETS, type TelemetryTargetRow } from './telemetry-floor';
 
 const RUNS = arg('runs', 3);
 
@@ -40,7 +41,7 @@ interface Results {
   date: string;
   machine: string;
   node: string;
-  runs: { client: RequestRow[]; concurrency: ConcurrencyRow[]; pagination: PaginationResult; startup: StartupResult; telemetry?: TelemetryRow[] }[];
+  runs: { client: RequestRow[]; concurrency: ConcurrencyRow[]; pagination: PaginationResult; startup: StartupResult; telemetry?: TelemetryRow[]; telemetryTargets?: TelemetryTargetRow[] }[];
   profiles: ProfileResult[];
   size: SizeReport;
   wallet: SizeReport;
@@ -69,7 +70,9 @@ async function measureAll(): Promise<Results> {
     const startup = run<StartupResult>('startup.ts');
     console.log('  telemetry …');
     const telemetry = run<TelemetryRow[]>('telemetry.ts');
-    runs.push({ client, concurrency, pagination, startup, telemetry });
+    console.log('  telemetry targets (server answering after 1 ms) …');
+    const telemetryTargets = run<TelemetryTargetRow[]>('telemetry-floor.ts');
+    runs.push({ client, concurrency, pagination, startup, telemetry, telemetryTargets });
   }
   console.log('profile …');
   const profiles = run<ProfileResult[]>('profile.ts');
@@ -131,6 +134,28 @@ const figures: Figure[] = [
     return [
       { name: `${what}, tracing off (no provider)`, baseline, values: rows.map((r) => r.offRatio), format: x, target: '≤ 1.01×', pass: (n) => n <= 1.01, load: rows.map((r) => r.load), command: 'npx tsx scripts/bench/telemetry.ts' },
       { name: `${what}, tracing on (batch processor, dropping exporter)`, baseline, values: rows.map((r) => r.onRatio), format: x, target: '≤ 1.05×', pass: (n) => n <= 1.05, load: rows.map((r) => r.load), command: 'npx tsx scripts/bench/telemetry.ts' },
+    ];
+  }),
+  // Issue 33's telemetry targets, side by side, the server answering after 1 ms (scripts/bench/telemetry-floor.ts).
+  ...([0, 1] as const).flatMap((i): Figure[] => {
+    const rows = runs.flatMap((r) => (r.telemetryTargets ? [r.telemetryTargets[i]!] : []));
+    if (rows.length === 0) return [];
+    const what = `${i === 0 ? 'GET list' : 'POST quote'}, server +1 ms`;
+    const command = 'npx tsx scripts/bench/telemetry-floor.ts';
+    const figure = (name: string, baseline: string, key: 'onOverFloor' | 'offOverWithout' | 'onOverOff'): Figure => ({
+      name: `${what}, ${name}`,
+      baseline,
+      values: rows.map((r) => r[key].median),
+      format: x,
+      target: `≤ ${TELEMETRY_TARGETS[key].toFixed(2)}×`,
+      pass: (n) => n <= TELEMETRY_TARGETS[key],
+      load: rows.map((r) => r.load),
+      command,
+    });
+    return [
+      figure('tracing on', 'raw fetch + one OpenTelemetry span', 'onOverFloor'),
+      figure('tracing off (no provider)', 'the SDK without telemetry (CrossborderCore, no recorder)', 'offOverWithout'),
+      figure('tracing on ÷ off', 'tracing off', 'onOverOff'),
     ];
   }),
   { name: 'cold import, CJS', baseline: '`node -e ""`', values: st.map((r) => r.importCjsDeltaMs), format: ms, target: '≤ +5 ms', pass: (n) => n <= 5, load: st.map((r) => r.load), command: 'npx tsx scripts/bench/startup.ts' },

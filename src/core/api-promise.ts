@@ -16,14 +16,41 @@ export interface WithResponse<T> {
   requestId: string | undefined;
 }
 
-/** Awaitable result of an SDK call; `.withResponse()` adds the response and keys. */
-export class APIPromise<T> implements PromiseLike<T> {
+/** The resolve function of the APIPromise being made: its executor is one function for every call, not a closure per call. */
+let made: ((value: never) => void) | undefined;
+function keepResolve(resolve: (value: never) => void): void {
+  made = resolve;
+}
+
+/** The result of a call's answer (an async function: V8's async stack traces follow an `await`). */
+async function dataOf<T>(raw: Promise<WithResponse<T>>): Promise<T> {
+  return (await raw).data;
+}
+
+/**
+ * Awaitable result of an SDK call; `.withResponse()` adds the response and keys.
+ *
+ * A native `Promise` (a subclass), settled through native promise links only: V8's async stack
+ * traces follow those, so an error a call rejects with keeps the caller's frame
+ * (`at async yourFunction (app.ts:12)`), which a thenable hides. Derived promises (`then`, `catch`,
+ * `finally`) are plain `Promise`s.
+ */
+export class APIPromise<T> extends Promise<T> {
   /** @internal */
   protected readonly raw: Promise<WithResponse<T>>;
-  private parsed: Promise<T> | undefined;
+  /** Resolves this promise; dropped once the result is asked for (`then`, `await`, `catch`, `finally`). */
+  #resolve: ((value: unknown) => void) | undefined;
+
+  /** Derived promises are plain promises (they are not calls: no `withResponse()`). */
+  static override get [Symbol.species](): PromiseConstructor {
+    return Promise;
+  }
 
   /** @internal */
   constructor(raw: Promise<WithResponse<T>>) {
+    super(keepResolve);
+    this.#resolve = made as (value: unknown) => void;
+    made = undefined;
     this.raw = raw;
   }
 
@@ -32,30 +59,24 @@ export class APIPromise<T> implements PromiseLike<T> {
     return this.raw;
   }
 
-  private result(): Promise<T> {
-    return (this.parsed ??= this.raw.then((r) => r.data));
-  }
-
-  then<R1 = T, R2 = never>(
+  /**
+   * Connects the result on first use only: a call whose caller reads only `withResponse()` must not
+   * leave this promise rejected with no handler (Node would report an unhandled rejection).
+   */
+  override then<R1 = T, R2 = never>(
     onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- same as Promise
     onrejected?: ((reason: any) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    // The usual `await`: one promise, not a parsed one and then another.
-    if (this.parsed === undefined && onfulfilled) return this.raw.then((r) => onfulfilled(r.data), onrejected);
-    return this.result().then(onfulfilled, onrejected);
+    const resolve = this.#resolve;
+    if (resolve !== undefined) {
+      this.#resolve = undefined;
+      resolve(dataOf(this.raw));
+    }
+    return super.then(onfulfilled, onrejected);
   }
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- same as Promise
-  catch<R = never>(onrejected?: ((reason: any) => R | PromiseLike<R>) | null): Promise<T | R> {
-    return this.result().catch(onrejected);
-  }
-
-  finally(onfinally?: (() => void) | null): Promise<T> {
-    return this.result().finally(onfinally);
-  }
-
-  get [Symbol.toStringTag]() {
+  override get [Symbol.toStringTag](): string {
     return 'APIPromise';
   }
 }

@@ -100,6 +100,8 @@ export interface CoreParts {
  * resources it uses. Give it to the resource classes it needs; each behaves, throws and is typed
  * exactly as on {@link Crossborder}, which is this core with every resource and OpenTelemetry built in.
  * Holds the credentials in private fields: they never show in `util.inspect`, `JSON.stringify` or errors.
+ * A missing credential is a {@link ConfigurationError} from the first API call, not from the constructor:
+ * a client that only unwraps webhooks needs none.
  *
  * ```ts
  * import { CrossborderCore, Customers, Webhooks } from 'crossborder-sdk';
@@ -116,6 +118,8 @@ export interface CoreParts {
  */
 export class CrossborderCore extends ClientInfo {
   readonly #authorization: string;
+  /** Why the client cannot authenticate (a credential missing): every API call is refused with it; webhooks still unwrap. */
+  readonly #missingCredentials: string | undefined;
   /** openapi-fetch's query serializer, made once per client (every plan of the client shares it). */
   readonly #querySerializer: QuerySerializer;
   readonly #transport: TransportConfig;
@@ -145,6 +149,7 @@ export class CrossborderCore extends ClientInfo {
     this.#onValidationIssue = options.onValidationIssue;
     this.#defaultHeaders = settings.headers;
     this.#authorization = settings.authorization;
+    this.#missingCredentials = settings.missingCredentials;
     this.#plainHeaders = { ...settings.headers, authorization: settings.authorization, accept: 'application/json' };
     this.#jsonHeaders = { 'content-type': 'application/json', ...this.#plainHeaders };
     this.#defaults = { userKey: undefined, maxRetries: this.maxRetries, timeout: this.timeout, headers: undefined };
@@ -252,6 +257,8 @@ export class CrossborderCore extends ClientInfo {
   }
 
   async #run(op: Operation, input: CallInput, options: CallOptions, trace: CallTrace | undefined): Promise<WithResponse<unknown>> {
+    // Credentials are asked for by the first call that needs them, not by the constructor (webhook-only clients need none).
+    if (this.#missingCredentials !== undefined) throw new ConfigurationError(this.#missingCredentials);
     const plan = this.#plan(op);
     const operation = plan.label;
     if (op.sandboxOnly && this.environment === 'production') {

@@ -25,11 +25,17 @@ export interface ValidationIssueReport {
 /** Signs a wallet challenge: returns the `Service-Wallet-Signature` value. May take seconds (a relay to the user's device). */
 export type Signer = (challenge: SignatureChallenge) => Promise<string>;
 
-/** Options of {@link Crossborder}. */
+/**
+ * Options of {@link Crossborder} and {@link CrossborderCore}. A name that is not one of these is a
+ * `ConfigurationError` naming the option it may mean (`baseURL`: "Did you mean baseUrl?").
+ */
 export interface ClientOptions {
-  /** API token id. Default: `CROSSBORDER_TOKEN_ID`. */
+  /**
+   * API token id. Default: `CROSSBORDER_TOKEN_ID`. Needed by API calls: without it the first call
+   * throws a `ConfigurationError`; `webhooks.unwrap` needs only `webhookPublicKey`.
+   */
   tokenId?: string | undefined;
-  /** API client secret. Default: `CROSSBORDER_CLIENT_SECRET`. Never logged or shown. */
+  /** API client secret. Default: `CROSSBORDER_CLIENT_SECRET`. Never logged or shown. Needed by API calls, as `tokenId`. */
   clientSecret?: string | undefined;
   /** Service address; the version segment `/2025-10-13` is added when missing. Default: `CROSSBORDER_BASE_URL`, else the environment's address. */
   baseUrl?: string | undefined;

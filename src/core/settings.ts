@@ -6,6 +6,7 @@
 import { base64Forms } from './answers';
 import { ConfigurationError } from './errors';
 import type { ClientOptions, Environment } from './options';
+import { checkOptionNames } from './suggest';
 import { VERSION } from './version';
 import { headerIn, headerProblems, mergeHeaders } from './wire';
 
@@ -90,23 +91,54 @@ export interface Settings {
   maxRetries: number;
   timeout: number;
   webhookPublicKey: string | undefined;
-  /** `Basic …`: held by the client in a private field, never logged. */
+  /** `Basic …`: held by the client in a private field, never logged (empty when a credential is missing). */
   authorization: string;
+  /** Why the client cannot authenticate (a credential missing): the first API call throws it as a ConfigurationError. */
+  missingCredentials: string | undefined;
   /** The credentials in every form an answer could echo them (the scrubber removes these). */
   secrets: string[];
   /** `user-agent` and the default headers, lower-case names. */
   headers: Record<string, string>;
 }
 
+/** Every option of the client, by name (the `satisfies` keeps the list equal to {@link ClientOptions}'s keys). */
+const CLIENT_OPTIONS = Object.keys({
+  tokenId: 1,
+  clientSecret: 1,
+  baseUrl: 1,
+  environment: 1,
+  fetch: 1,
+  maxRetries: 1,
+  timeout: 1,
+  logger: 1,
+  logLevel: 1,
+  webhookPublicKey: 1,
+  validateResponses: 1,
+  onValidationIssue: 1,
+  dangerouslyAllowBrowser: 1,
+  defaultHeaders: 1,
+  sleep: 1,
+  tracerProvider: 1,
+  meterProvider: 1,
+  telemetry: 1,
+} satisfies Record<keyof ClientOptions, 1>);
+
 /** Reads and checks the client options (and their environment variables); throws ConfigurationError. */
 export function readSettings(options: ClientOptions): Settings {
+  if (typeof options !== 'object') throw new ConfigurationError(`The client's options must be an object, got ${typeof options}`);
+  checkOptionNames(options, CLIENT_OPTIONS, 'client option');
   const tokenId = options.tokenId ?? env('CROSSBORDER_TOKEN_ID');
   const secret = options.clientSecret ?? env('CROSSBORDER_CLIENT_SECRET');
-  if (!tokenId) throw new ConfigurationError('Missing tokenId: pass { tokenId } or set CROSSBORDER_TOKEN_ID');
-  if (!secret) throw new ConfigurationError('Missing clientSecret: pass { clientSecret } or set CROSSBORDER_CLIENT_SECRET');
-  if (typeof tokenId !== 'string' || typeof secret !== 'string') throw new ConfigurationError('tokenId and clientSecret must be strings');
-  if (tokenId.includes(':')) throw new ConfigurationError('tokenId must not contain ":" (HTTP Basic joins it to the secret with one)');
-  if (inBrowser() && options.dangerouslyAllowBrowser !== true) {
+  // A missing credential is asked for by the first API call, not here: a client that only unwraps
+  // webhooks needs none. One given but unusable is refused now.
+  const missingCredentials = !tokenId
+    ? 'Missing tokenId: pass { tokenId } or set CROSSBORDER_TOKEN_ID'
+    : !secret
+      ? 'Missing clientSecret: pass { clientSecret } or set CROSSBORDER_CLIENT_SECRET'
+      : undefined;
+  if ((tokenId && typeof tokenId !== 'string') || (secret && typeof secret !== 'string')) throw new ConfigurationError('tokenId and clientSecret must be strings');
+  if (tokenId && tokenId.includes(':')) throw new ConfigurationError('tokenId must not contain ":" (HTTP Basic joins it to the secret with one)');
+  if (missingCredentials === undefined && inBrowser() && options.dangerouslyAllowBrowser !== true) {
     throw new ConfigurationError(
       'The client secret would ship to every visitor of this page: call the service from your backend ' +
         '(crossborder-sdk/wallet is the browser side), or pass dangerouslyAllowBrowser: true if you know why',
@@ -129,15 +161,17 @@ export function readSettings(options: ClientOptions): Settings {
     throw new ConfigurationError('defaultHeaders must not carry Idempotency-Key: one key for every call would replay the first answer; pass options.idempotencyKey per call');
   }
   const agent = userAgent();
-  const basic = base64Forms(`${tokenId}:${secret}`);
+  const basic = missingCredentials === undefined ? base64Forms(`${tokenId}:${secret}`) : undefined;
   return {
     environment,
     baseUrl: normalizeBaseUrl(baseUrl ?? DEFAULT_BASE_URLS[environment === 'sandbox' ? 'sandbox' : 'production']),
     maxRetries,
     timeout,
     webhookPublicKey: options.webhookPublicKey ?? env('CROSSBORDER_WEBHOOK_PUBLIC_KEY'),
-    authorization: `Basic ${basic[0]}`,
-    secrets: [secret, `${tokenId}:${secret}`, ...basic, ...base64Forms(secret)],
+    missingCredentials,
+    authorization: basic === undefined ? '' : `Basic ${basic[0]}`,
+    // Whatever was given is scrubbed, even when the other half is missing.
+    secrets: basic === undefined ? (secret ? [secret, ...base64Forms(secret)] : []) : [secret!, `${tokenId}:${secret}`, ...basic, ...base64Forms(secret!)],
     headers: mergeHeaders(agent ? { 'user-agent': agent } : {}, options.defaultHeaders),
   };
 }

@@ -4,7 +4,7 @@
  * @module
  */
 // Types only: a value imported from ./telemetry would move it into a chunk of its own, loaded at import.
-import type { MeterProviderLike, OtelGlobal, TelemetrySettings, TracerProviderLike } from './telemetry';
+import type { MeterProviderLike, OtelGlobal, TelemetryOptions, TelemetrySettings, TracerProviderLike } from './telemetry';
 
 /** An attribute value as OpenTelemetry takes it. */
 type AttributeValue = string | number | boolean;
@@ -98,6 +98,8 @@ export class Recorder {
   readonly #ops = new Map<string, Op>();
   /** @internal */
   readonly propagate: boolean;
+  /** @internal How the Idempotency-Key is recorded; undefined: not at all (the default). */
+  readonly keys: KeyRecord | undefined;
   /** `server.address` and `server.port` of the base address. */
   readonly #server: Attributes;
 
@@ -107,7 +109,9 @@ export class Recorder {
     this.#tracerProvider = options.tracerProvider;
     this.#meterProvider = options.meterProvider;
     this.#version = version;
-    this.propagate = typeof options.telemetry === 'object' && options.telemetry?.propagateContext === true;
+    const telemetry = typeof options.telemetry === 'object' && options.telemetry !== null ? options.telemetry : {};
+    this.propagate = telemetry.propagateContext === true;
+    this.keys = telemetry.recordIdempotencyKey === 'raw' || telemetry.idempotencyKeyHmacKey !== undefined ? new KeyRecord(telemetry) : undefined;
     const url = new URL(baseUrl);
     this.#server = { 'server.address': url.hostname, 'server.port': Number(url.port) || (url.protocol === 'https:' ? 443 : 80) };
   }
@@ -270,6 +274,8 @@ export class CallTrace {
   readonly #context: ContextLike | undefined;
   /** Each leg's attempt count (the transport's context), summed into `http.request.resend_count`. */
   readonly #legs: { attempts: number }[] = [];
+  /** The HMAC of the Idempotency-Key sent, when the options ask for one (computed while the request is out). */
+  #keyHmac: Promise<string | undefined> | undefined;
 
   constructor(telemetry: Recorder, tracer: TracerLike | undefined, instruments: Instruments | undefined, op: Op, link?: PageLink) {
     this.#telemetry = telemetry;
@@ -301,6 +307,8 @@ export class CallTrace {
   /** A leg starts (the first request, or the signed repeat); adds `traceparent` when propagation is on. */
   leg(ctx: { attempts: number }, headers: Record<string, string>): void {
     this.#legs.push(ctx);
+    const key = headers['idempotency-key'];
+    if (key !== undefined && this.#keyHmac === undefined && this.#span) this.#keyHmac = this.#telemetry.keys?.hmac(key);
     if (!this.#telemetry.propagate || !this.#span) return;
     const { traceId, spanId, traceFlags, traceState } = this.#span.spanContext();
     if (!/^[0-9a-f]{32}$/.test(traceId) || /^0+$/.test(traceId) || !/^[0-9a-f]{16}$/.test(spanId) || /^0+$/.test(spanId)) return;
@@ -309,17 +317,22 @@ export class CallTrace {
     if (state) headers.tracestate = state;
   }
 
-  /** An attempt failed and the next one starts after `delayMs`: why (`retry_after`, `status_503`, `connection_reset`, `timeout`, …). */
+  /**
+   * An attempt failed and the next one starts after `delayMs`: why (`retry_after`, `status_503`,
+   * `connection_reset`, `timeout`, …), and the cause's class as `error.type` (`503`, `ECONNRESET`,
+   * `timeout`). Only the attributes there are: an absent one is left out, not exported empty.
+   */
   retry(attempt: number, delayMs: number, status: number | undefined, retryAfterMs: number | undefined, error?: unknown): void {
     if (!this.#span) return;
-    this.#span.addEvent('crossborder.retry', {
+    const attributes: Attributes = {
       'crossborder.attempt': attempt,
       'crossborder.retry.delay_ms': delayMs,
       'crossborder.retry.cause': retryCause(status, retryAfterMs, error),
-      'http.response.status_code': status,
-      'crossborder.retry.retry_after_ms': retryAfterMs,
-      'error.type': error === undefined ? undefined : errorName(error),
-    });
+      'error.type': retryErrorType(status, error),
+    };
+    if (status !== undefined) attributes['http.response.status_code'] = status;
+    if (retryAfterMs !== undefined) attributes['crossborder.retry.retry_after_ms'] = retryAfterMs;
+    this.#span.addEvent('crossborder.retry', attributes);
   }
 
   /** The service answered 202 with a wallet challenge (its requestId and type; the payload is not recorded). */
@@ -337,21 +350,38 @@ export class CallTrace {
     this.#span.setAttribute('crossborder.signature.request_id', requestId);
   }
 
-  /** Ends the call's span and records its metrics when `call` settles; resolves and rejects as `call` does. */
+  /**
+   * Ends the call's span and records its metrics when `call` settles; resolves and rejects as `call` does
+   * (after the Idempotency-Key's HMAC, when one is asked for: ready by then, computed during the request).
+   */
   end<R extends Outcome>(call: Promise<R>): Promise<R> {
     return call.then(
       (result) => {
-        this.#finish(result, undefined);
-        return result;
+        const hmac = this.#keyHmac;
+        if (hmac === undefined) {
+          this.#finish(result, undefined, undefined);
+          return result;
+        }
+        return hmac.then((mac) => {
+          this.#finish(result, undefined, mac);
+          return result;
+        });
       },
       (error: unknown) => {
-        this.#finish((error ?? {}) as Outcome, error);
-        throw error;
+        const hmac = this.#keyHmac;
+        if (hmac === undefined) {
+          this.#finish((error ?? {}) as Outcome, error, undefined);
+          throw error;
+        }
+        return hmac.then((mac) => {
+          this.#finish((error ?? {}) as Outcome, error, mac);
+          throw error;
+        });
       },
     );
   }
 
-  #finish(outcome: Outcome, error: unknown): void {
+  #finish(outcome: Outcome, error: unknown, keyHmac: string | undefined): void {
     const challenged = error !== undefined && errorName(error) === 'SignatureRequiredError';
     const status = outcome.response?.status ?? (typeof outcome.status === 'number' ? outcome.status : challenged ? 202 : undefined);
     const errorType = error === undefined || challenged ? undefined : status !== undefined && status >= 400 ? String(status) : errorName(error);
@@ -373,7 +403,8 @@ export class CallTrace {
     if (typeof outcome.requestId === 'string') span.setAttribute('crossborder.request_id', outcome.requestId);
     const key = outcome.idempotencyKey;
     span.setAttribute('crossborder.idempotency_key.sent', typeof key === 'string');
-    if (typeof key === 'string') span.setAttribute('crossborder.idempotency_key.sha256', sha256Prefix(key));
+    if (typeof key === 'string' && this.#telemetry.keys?.raw) span.setAttribute('crossborder.idempotency_key', key);
+    if (keyHmac !== undefined) span.setAttribute('crossborder.idempotency_key.hmac_sha256', keyHmac);
     if (error !== undefined) span.setAttribute('crossborder.outcome_unknown', unknown);
     if (typeof outcome.code === 'string') span.setAttribute('crossborder.error.code', outcome.code);
     if (challenged && typeof outcome.challenge?.requestId === 'string') span.setAttribute('crossborder.signature.request_id', outcome.challenge.requestId);
@@ -390,6 +421,13 @@ function retryCause(status: number | undefined, retryAfterMs: number | undefined
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return 'connection_reset';
   if (code === 'ECONNREFUSED') return 'connection_refused';
   return code ? code.toLowerCase() : 'connection_error';
+}
+
+/** The class of what made an attempt fail: its status, `timeout`, the network's code (`ECONNRESET`), else the error's name. */
+function retryErrorType(status: number | undefined, error: unknown): string {
+  if (status !== undefined) return String(status);
+  if (errorName(error) === 'APITimeoutError') return 'timeout';
+  return networkCode(error) ?? errorName(error);
 }
 
 function networkCode(error: unknown): string | undefined {
@@ -411,95 +449,34 @@ function clean(attributes: Attributes): Attributes {
   return out;
 }
 
-/** SHA-256's round constants: the first 32 bits of the fractional parts of the cube roots of the first 64 primes. */
-let K: Int32Array | undefined;
-function roundConstants(): Int32Array {
-  const k = new Int32Array(64);
-  for (let n = 2, i = 0; i < 64; n++) {
-    let prime = true;
-    for (let d = 2; d * d <= n; d++) if (n % d === 0) prime = false;
-    if (prime) k[i++] = ((Math.cbrt(n) % 1) * 2 ** 32) | 0;
-  }
-  return k;
-}
-/** The message schedule and the padded message, reused (the function is synchronous). */
-const W = new Int32Array(64);
-let message = new Uint8Array(128);
-let utf8: TextEncoder | undefined;
+/** The Idempotency-Key as the options ask it recorded: nothing (the default), raw, or as an HMAC-SHA256 under the user's key. */
+class KeyRecord {
+  /** `recordIdempotencyKey: 'raw'`. */
+  readonly raw: boolean;
+  /** The user's HMAC key, imported once (WebCrypto: the platform's own, in every runtime the SDK runs in). */
+  readonly #hmacKey: Promise<CryptoKey> | undefined;
 
-/**
- * The first 16 hex digits (64 bits) of SHA-256 of `text` (UTF-8): searchable (hash your key the same
- * way), not reversible. Synchronous and small: WebCrypto's digest is a round trip through a thread
- * pool (several times the cost of the span), and a hashing library would be most of this chunk's size.
- * A key of up to 55 ASCII characters (a UUID) is one block: about a microsecond, with no allocation
- * but the result.
- */
-export function sha256Prefix(text: string): string {
-  const k = (K ??= roundConstants());
-  let length = text.length;
-  let ascii = true;
-  for (let i = 0; i < length; i++) {
-    if (text.charCodeAt(i) > 0x7f) {
-      ascii = false;
-      break;
+  constructor(options: TelemetryOptions) {
+    this.raw = options.recordIdempotencyKey === 'raw';
+    const key = options.idempotencyKeyHmacKey;
+    if (key !== undefined) {
+      const bytes = typeof key === 'string' ? new TextEncoder().encode(key) : new Uint8Array(key); // a copy: the caller's array may change
+      this.#hmacKey = crypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+      this.#hmacKey.catch(() => undefined); // surfaced as no attribute, per call
     }
   }
-  const encoded = ascii ? undefined : (utf8 ??= new TextEncoder()).encode(text);
-  if (encoded) length = encoded.length;
-  const size = (((length + 8) >>> 6) + 1) << 6; // the bytes, 0x80, the zeros, the 64-bit bit length
-  // The buffer grows to the longest key seen, up to 4 KiB; a longer text gets a buffer of its own.
-  const m = size <= message.length ? message : size <= 4096 ? (message = new Uint8Array(size)) : new Uint8Array(size);
-  if (encoded) m.set(encoded);
-  else for (let i = 0; i < length; i++) m[i] = text.charCodeAt(i);
-  m[length] = 0x80;
-  m.fill(0, length + 1, size - 8);
-  const high = Math.floor(length / 2 ** 29);
-  const low = (length << 3) >>> 0;
-  m[size - 8] = high >>> 24;
-  m[size - 7] = high >>> 16;
-  m[size - 6] = high >>> 8;
-  m[size - 5] = high;
-  m[size - 4] = low >>> 24;
-  m[size - 3] = low >>> 16;
-  m[size - 2] = low >>> 8;
-  m[size - 1] = low;
 
-  let h0 = 0x6a09e667, h1 = 0xbb67ae85 | 0, h2 = 0x3c6ef372, h3 = 0xa54ff53a | 0, h4 = 0x510e527f, h5 = 0x9b05688c | 0, h6 = 0x1f83d9ab, h7 = 0x5be0cd19;
-  for (let offset = 0; offset < size; offset += 64) {
-    for (let t = 0, o = offset; t < 16; t++, o += 4) W[t] = (m[o]! << 24) | (m[o + 1]! << 16) | (m[o + 2]! << 8) | m[o + 3]!;
-    for (let t = 16; t < 64; t++) {
-      const x = W[t - 15]!;
-      const y = W[t - 2]!;
-      const s0 = ((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3);
-      const s1 = ((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10);
-      W[t] = (s1 + W[t - 7]! + s0 + W[t - 16]!) | 0;
-    }
-    let a = h0, b = h1, c = h2, d = h3, e = h4, f = h5, g = h6, h = h7;
-    for (let t = 0; t < 64; t++) {
-      const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
-      const t1 = (h + S1 + ((e & f) ^ (~e & g)) + k[t]! + W[t]!) | 0;
-      const S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
-      const t2 = (S0 + ((a & b) ^ (a & c) ^ (b & c))) | 0;
-      h = g;
-      g = f;
-      f = e;
-      e = (d + t1) | 0;
-      d = c;
-      c = b;
-      b = a;
-      a = (t1 + t2) | 0;
-    }
-    h0 = (h0 + a) | 0;
-    h1 = (h1 + b) | 0;
-    h2 = (h2 + c) | 0;
-    h3 = (h3 + d) | 0;
-    h4 = (h4 + e) | 0;
-    h5 = (h5 + f) | 0;
-    h6 = (h6 + g) | 0;
-    h7 = (h7 + h) | 0;
+  /**
+   * The hex HMAC-SHA256 of `key`, started when the request goes out so that it is ready when the answer
+   * is (WebCrypto is asynchronous); undefined when no HMAC is asked for. Never rejects: a platform
+   * that cannot compute it records no attribute rather than failing the call.
+   */
+  hmac(key: string): Promise<string | undefined> | undefined {
+    return this.#hmacKey
+      ?.then((k) => crypto.subtle.sign('HMAC', k, new TextEncoder().encode(key)))
+      .then(
+        (mac) => Array.from(new Uint8Array(mac), (b) => b.toString(16).padStart(2, '0')).join(''),
+        () => undefined,
+      );
   }
-  const x = (HEX ??= Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0')));
-  return x[h0 >>> 24]! + x[(h0 >>> 16) & 255]! + x[(h0 >>> 8) & 255]! + x[h0 & 255]! + x[h1 >>> 24]! + x[(h1 >>> 16) & 255]! + x[(h1 >>> 8) & 255]! + x[h1 & 255]!;
 }
-/** Each byte's two hex digits (a quarter of the cost of `Number#toString(16)` and padding). */
-let HEX: string[] | undefined;

@@ -9,9 +9,12 @@
  * cost of a call is one property read.
  *
  * Attributes are chosen, never copied: no body, header, query value, path value, signature or
- * credential reaches a span. The Idempotency-Key is recorded only as a SHA-256 prefix.
+ * credential reaches a span. The Idempotency-Key is not recorded unless the options ask for it
+ * (`recordIdempotencyKey: 'raw'`, or an HMAC under `idempotencyKeyHmacKey`).
  * @module
  */
+import { ConfigurationError } from './errors';
+import { checkOptionNames } from './suggest';
 import type { CallTrace, Outcome, PageLink, Recorder } from './telemetry-record';
 
 export type { CallTrace, PageLink } from './telemetry-record';
@@ -36,6 +39,37 @@ export interface TelemetryOptions {
    * spans join the trace. Off by default: a service or gateway may refuse headers it does not know.
    */
   propagateContext?: boolean | undefined;
+  /**
+   * `'raw'` records each call's Idempotency-Key as sent, as `crossborder.idempotency_key`, so that traces
+   * can be searched by it. Off by default: keys often carry business identifiers (`payout-order-483920`).
+   */
+  recordIdempotencyKey?: 'raw' | undefined;
+  /**
+   * A secret of yours: each call's Idempotency-Key is recorded as `crossborder.idempotency_key.hmac_sha256`,
+   * the hex HMAC-SHA256 of the key (UTF-8) under this secret. Searchable by whoever holds the secret
+   * (compute the same HMAC), not reversible without it, however guessable the key. Keep it out of the
+   * tracing backend. Default: none, and no attribute derived from the key.
+   */
+  idempotencyKeyHmacKey?: string | Uint8Array | undefined;
+}
+
+const TELEMETRY_OPTIONS = Object.keys({ propagateContext: 1, recordIdempotencyKey: 1, idempotencyKeyHmacKey: 1 } satisfies Record<keyof TelemetryOptions, 1>);
+
+/** Refuses telemetry options that would record something else than asked (a ConfigurationError naming the option). */
+export function checkTelemetryOptions(telemetry: unknown): void {
+  if (telemetry === undefined || typeof telemetry === 'boolean') return;
+  if (telemetry === null || typeof telemetry !== 'object') throw new ConfigurationError(`telemetry must be a boolean or an object, got ${String(telemetry)}`);
+  checkOptionNames(telemetry, TELEMETRY_OPTIONS, 'telemetry option');
+  const { recordIdempotencyKey, idempotencyKeyHmacKey } = telemetry as TelemetryOptions;
+  if (recordIdempotencyKey !== undefined && recordIdempotencyKey !== 'raw') {
+    throw new ConfigurationError(`telemetry.recordIdempotencyKey must be 'raw' or undefined, got ${JSON.stringify(recordIdempotencyKey)}`);
+  }
+  if (
+    idempotencyKeyHmacKey !== undefined &&
+    !((typeof idempotencyKeyHmacKey === 'string' || idempotencyKeyHmacKey instanceof Uint8Array) && idempotencyKeyHmacKey.length > 0)
+  ) {
+    throw new ConfigurationError('telemetry.idempotencyKeyHmacKey must be a non-empty string or Uint8Array');
+  }
 }
 
 
@@ -82,6 +116,7 @@ export class Telemetry {
 
   /** `load`: the recorder's code; without it nothing is ever recorded (a client built without telemetry). */
   constructor({ telemetry, tracerProvider, meterProvider }: TelemetrySettings, baseUrl: string, version: string, load: TelemetryRecorder | undefined) {
+    checkTelemetryOptions(telemetry);
     this.#settings = { telemetry, tracerProvider, meterProvider, baseUrl, version };
     this.#load = load;
   }

@@ -6,8 +6,13 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isEmpty, readCallOptions, userIdempotencyKey, withoutKey, type CallOptions } from '../../src/core/call-options';
-import { SignatureChallengeError, type ValidationIssue } from '../../src/core/errors';
+import { inspect } from 'node:util';
+import { ConfigurationError, SignatureChallengeError, type ValidationIssue } from '../../src/core/errors';
 import { SignedRetry } from '../../src/core/signed-retry';
+import { closestName, editDistance } from '../../src/core/suggest';
+import { APIPromise } from '../../src/core/api-promise';
+import { Crossborder, CrossborderCore, type ClientOptions } from '../../src/index';
+import { generateWebhookKeyPair, signWebhook } from '../../src/webhooks/index';
 import { op, rejected, testClient } from '../helpers/client';
 
 const DEFAULTS = { maxRetries: 2, timeout: 60_000 };
@@ -143,5 +148,113 @@ describe('SignedRetry', () => {
     signed.claim('u1000', 'POST /x');
     expect(() => signed.claim('u0', 'POST /x')).not.toThrow(); // forgotten: the service refuses a reused one anyway
     expect(() => signed.claim('u2', 'POST /x')).toThrow(/already used/);
+  });
+});
+
+describe('the client\'s own options', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  it('an unknown option is a ConfigurationError naming the one it may mean, on Crossborder and CrossborderCore alike', () => {
+    const cases: [string, string][] = [
+      ['baseURL', 'Unknown client option baseURL. Did you mean baseUrl?'], // openai-node's spelling
+      ['base_url', 'Unknown client option base_url. Did you mean baseUrl?'],
+      ['timout', 'Unknown client option timout. Did you mean timeout?'],
+      ['maxRetry', 'Unknown client option maxRetry. Did you mean maxRetries?'],
+      ['secret', 'Unknown client option secret. Did you mean clientSecret?'],
+      ['TokenID', 'Unknown client option TokenID. Did you mean tokenId?'],
+      ['headers', 'Unknown client option headers. Did you mean defaultHeaders?'],
+    ];
+    for (const [name, message] of cases) {
+      // Through a variable: TypeScript's excess-property check would not catch it.
+      const options = { tokenId: 't', clientSecret: 's', [name]: 'http://127.0.0.1:4010' } as ClientOptions;
+      expect(() => new Crossborder(options), name).toThrow(new ConfigurationError(message));
+      expect(() => new CrossborderCore(options), name).toThrow(new ConfigurationError(message));
+    }
+    // Nothing close: the options are listed.
+    expect(() => new Crossborder({ zzz: 1 } as ClientOptions)).toThrow(
+      new ConfigurationError(
+        'Unknown client option zzz; the client options are tokenId, clientSecret, baseUrl, environment, fetch, maxRetries, timeout, logger, logLevel, ' +
+          'webhookPublicKey, validateResponses, onValidationIssue, dangerouslyAllowBrowser, defaultHeaders, sleep, tracerProvider, meterProvider, telemetry',
+      ),
+    );
+    // Every documented option is accepted.
+    expect(() => new Crossborder({ tokenId: 't', clientSecret: 's', baseUrl: 'http://127.0.0.1:4010', environment: 'sandbox', maxRetries: 1, timeout: 5, logLevel: 'off', validateResponses: false, dangerouslyAllowBrowser: false, defaultHeaders: {}, telemetry: false })).not.toThrow();
+  });
+
+  it('a misspelt telemetry option is refused the same way', () => {
+    expect(() => new Crossborder({ tokenId: 't', clientSecret: 's', telemetry: { propagateContex: true } as never })).toThrow(
+      new ConfigurationError('Unknown telemetry option propagateContex. Did you mean propagateContext?'),
+    );
+  });
+
+  it('the suggestion: case-insensitive edit distance, bounded by the length; else a name that contains the other', () => {
+    expect(editDistance('baseURL', 'baseUrl')).toBe(0);
+    expect(editDistance('timout', 'timeout')).toBe(1);
+    expect(editDistance('tiemout', 'timeout')).toBe(2); // a swap is two edits
+    expect(closestName('tiemout', ['timeout', 'tokenId'])).toBe('timeout');
+    expect(editDistance('', 'abc')).toBe(3);
+    expect(editDistance('kitten', 'sitting')).toBe(3);
+    const known = ['baseUrl', 'timeout', 'tokenId', 'clientSecret'];
+    expect(closestName('tokenid', known)).toBe('tokenId');
+    expect(closestName('token', known)).toBe('tokenId');
+    expect(closestName('xyz', known)).toBeUndefined();
+    expect(closestName('fetcher', ['fetch', 'sleep'])).toBe('fetch');
+    expect(closestName('ab', ['abc'])).toBe('abc'); // one edit
+    expect(closestName('qq', ['abcdef'])).toBeUndefined();
+  });
+
+  it('credentials are asked for by the first API call: a client without them unwraps a webhook, and keeps the secret out of inspect/JSON', async () => {
+    vi.stubEnv('CROSSBORDER_TOKEN_ID', '');
+    vi.stubEnv('CROSSBORDER_CLIENT_SECRET', '');
+    const keys = await generateWebhookKeyPair();
+    let sent = 0;
+    const cb = new Crossborder({ webhookPublicKey: keys.publicKeyPem, fetch: async () => (sent++, new Response('{}')) });
+    const body = JSON.stringify({ id: 'Webhook:w1', type: 'TEST', timestamp: new Date().toISOString(), data: {} });
+    const event = await cb.webhooks.unwrap(body, { 'x-service-signature': await signWebhook(body, keys.privateKeyPem) });
+    expect([event.id, event.type]).toEqual(['Webhook:w1', 'TEST']);
+    const error = await cb.customers.list().then(() => undefined, (e: unknown) => e);
+    expect(error).toEqual(new ConfigurationError('Missing tokenId: pass { tokenId } or set CROSSBORDER_TOKEN_ID'));
+    expect(sent).toBe(0);
+    // Half the credentials: the secret given is still never shown, and still refused at the call.
+    const half = new Crossborder({ clientSecret: 'sk_half_SECRET_31', fetch: async () => (sent++, new Response('{}')) });
+    expect(inspect(half, { depth: 5, showHidden: true }) + JSON.stringify(half)).not.toContain('sk_half_SECRET_31');
+    await expect(half.config.retrieve()).rejects.toThrow('Missing tokenId');
+    expect(sent).toBe(0);
+  });
+});
+
+describe('APIPromise', () => {
+  const answer = { data: { id: 'Customer:1' }, response: new Response('{}'), idempotencyKey: undefined, requestId: 'req-1' };
+
+  it('is a native Promise: await, then, catch and finally give the data; withResponse() the whole answer; derived promises are plain', async () => {
+    const p = new APIPromise(Promise.resolve(answer));
+    expect(p).toBeInstanceOf(Promise);
+    expect(Object.prototype.toString.call(p)).toBe('[object APIPromise]');
+    expect(await p).toEqual({ id: 'Customer:1' });
+    expect(await p.then((d) => d.id)).toBe('Customer:1');
+    expect(await p.withResponse()).toBe(answer);
+    const derived = p.then((d) => d);
+    expect(derived.constructor).toBe(Promise);
+    expect(await new APIPromise(Promise.resolve(answer)).finally(() => undefined)).toEqual({ id: 'Customer:1' });
+    const failure = new Error('boom');
+    expect(await new APIPromise(Promise.reject(failure)).catch((e: unknown) => e)).toBe(failure);
+    expect(await Promise.all([new APIPromise(Promise.resolve(answer))])).toEqual([{ id: 'Customer:1' }]);
+  });
+
+  it('a rejected call read only through withResponse() leaves no unhandled rejection behind', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const failure = new Error('refused');
+      const p = new APIPromise(Promise.reject(failure));
+      expect(await p.withResponse().catch((e: unknown) => e)).toBe(failure);
+      await new Promise((resolve) => setTimeout(resolve, 20)); // Node reports unhandled rejections after the microtasks
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 });

@@ -24,12 +24,21 @@ afterEach(() => {
 });
 
 describe('configuration', () => {
-  it('missing credentials fail at construction with a clear error', () => {
+  it('missing credentials: the first API call fails with a clear error (nothing sent); the constructor does not ask', async () => {
     vi.stubEnv('CROSSBORDER_TOKEN_ID', '');
     vi.stubEnv('CROSSBORDER_CLIENT_SECRET', '');
-    expect(() => new CrossborderCore({ clientSecret: 'x' })).toThrow(/Missing tokenId.*CROSSBORDER_TOKEN_ID/);
-    expect(() => new CrossborderCore({ tokenId: 'x' })).toThrow(/Missing clientSecret.*CROSSBORDER_CLIENT_SECRET/);
-    expect(() => new CrossborderCore({ tokenId: 'x' })).toThrow(ConfigurationError);
+    let sent = 0;
+    const fetch = async () => (sent++, new Response('{}'));
+    const noToken = new CrossborderCore({ clientSecret: 'x', fetch });
+    const noSecret = new CrossborderCore({ tokenId: 'x', fetch });
+    const get = op({ method: 'GET', path: '/things' });
+    expect(await rejected(noToken.call(get))).toEqual(new ConfigurationError('Missing tokenId: pass { tokenId } or set CROSSBORDER_TOKEN_ID'));
+    expect(await rejected(noSecret.call(get))).toEqual(new ConfigurationError('Missing clientSecret: pass { clientSecret } or set CROSSBORDER_CLIENT_SECRET'));
+    expect(await rejected(noSecret.call(get))).toBeInstanceOf(ConfigurationError);
+    expect(sent).toBe(0);
+    // Given but unusable is still refused at once.
+    expect(() => new CrossborderCore({ tokenId: 'a:b', clientSecret: 'x' })).toThrow(/must not contain ":"/);
+    expect(() => new CrossborderCore({ tokenId: 5 as never, clientSecret: 'x' })).toThrow(/must be strings/);
   });
 
   it('reads defaults from the environment', () => {

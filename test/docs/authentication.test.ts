@@ -50,16 +50,20 @@ describe('docs/authentication.md', () => {
     expect(cb.maxRetries).toBe(3);
   });
 
-  it('names the missing variable at construction, with the message the guide quotes', () => {
+  it('names the missing variable at the first call, with the message the guide quotes; nothing is sent', async () => {
     vi.stubEnv('CROSSBORDER_TOKEN_ID', '');
-    let error: unknown;
-    try {
-      productionClient();
-    } catch (err) {
-      error = err;
-    }
+    let sent = 0;
+    const cb = new Crossborder({ fetch: async () => (sent++, new Response('{}')) });
+    const error = await cb.config.retrieve().then(() => undefined, (err: unknown) => err);
     expect(error).toBeInstanceOf(ConfigurationError);
+    expect((error as Error).message).toBe('Missing tokenId: pass { tokenId } or set CROSSBORDER_TOKEN_ID');
     expect(guide).toContain(`\`${(error as Error).message}\``);
+    expect(sent).toBe(0);
+  });
+
+  it('a misspelt option is refused with the message the guide quotes', () => {
+    expect(() => new Crossborder({ baseURL: 'http://127.0.0.1:4010' } as never)).toThrow(new ConfigurationError('Unknown client option baseURL. Did you mean baseUrl?'));
+    expect(guide).toContain('`Unknown client option baseURL. Did you mean baseUrl?`');
   });
 
   it('never shows the secret', () => {

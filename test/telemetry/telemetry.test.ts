@@ -3,7 +3,7 @@
  * (sdk-trace-base's in-memory exporter, sdk-metrics' reader). The service is the built-in sandbox
  * where it can play the case, msw or a failing fetch where it cannot (a 503, a lost answer).
  */
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { trace } from '@opentelemetry/api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { http, HttpResponse } from 'msw';
@@ -16,6 +16,8 @@ import { useMswServer } from '../helpers/msw';
 import { otel, plain } from './helpers';
 
 const sha16 = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
+/** HMAC-SHA256 as node:crypto computes it: the independent reference for the opt-in attribute. */
+const hmacHex = (key: string | Uint8Array, text: string) => createHmac('sha256', key).update(text, 'utf8').digest('hex');
 const SPAN_KIND_CLIENT = 2;
 const STATUS_ERROR = 2;
 const BASE = 'https://api.test.invalid/2025-10-13';
@@ -121,9 +123,11 @@ describe('one CLIENT span per logical call', () => {
     expect(spans[0]!.attributes).toMatchObject({ 'http.response.status_code': 200, 'http.request.resend_count': 2, 'crossborder.request_id': 'req-c' });
     expect(spans[0]!.attributes['error.type']).toBeUndefined();
     expect(spans[0]!.events).toEqual([
-      { name: 'crossborder.retry', attributes: { 'crossborder.attempt': 1, 'crossborder.retry.delay_ms': 1000, 'crossborder.retry.cause': 'retry_after', 'crossborder.retry.retry_after_ms': 1000, 'http.response.status_code': 503 } },
-      { name: 'crossborder.retry', attributes: { 'crossborder.attempt': 2, 'crossborder.retry.delay_ms': sleeps[1], 'crossborder.retry.cause': 'status_503', 'http.response.status_code': 503 } },
+      { name: 'crossborder.retry', attributes: { 'crossborder.attempt': 1, 'crossborder.retry.delay_ms': 1000, 'crossborder.retry.cause': 'retry_after', 'crossborder.retry.retry_after_ms': 1000, 'http.response.status_code': 503, 'error.type': '503' } },
+      { name: 'crossborder.retry', attributes: { 'crossborder.attempt': 2, 'crossborder.retry.delay_ms': sleeps[1], 'crossborder.retry.cause': 'status_503', 'http.response.status_code': 503, 'error.type': '503' } },
     ]);
+    // No attribute is there without a value (an exporter would send it as an empty `{}`).
+    for (const event of o.spans()[0]!.events) for (const [k, v] of Object.entries(event.attributes ?? {})) expect(v, k).not.toBeUndefined();
   });
 
   it('a lost answer on a write: connection reset on each attempt, outcome unknown on the span and in the counter', async () => {
@@ -144,18 +148,33 @@ describe('one CLIENT span per logical call', () => {
       'error.type': 'APIConnectionError',
       'crossborder.outcome_unknown': true,
       'crossborder.idempotency_key.sent': true,
-      'crossborder.idempotency_key.sha256': sha16('payout-key-7'),
       'http.request.resend_count': 1,
     });
+    expect(Object.keys(span!.attributes).filter((k) => k.startsWith('crossborder.idempotency_key'))).toEqual(['crossborder.idempotency_key.sent']);
     expect(span!.attributes['http.response.status_code']).toBeUndefined();
     expect(span!.status).toEqual({ code: STATUS_ERROR, message: 'APIConnectionError' });
     expect(span!.events).toEqual([
-      { name: 'crossborder.retry', attributes: expect.objectContaining({ 'crossborder.attempt': 1, 'crossborder.retry.cause': 'connection_reset', 'error.type': 'APIConnectionError' }) },
+      { name: 'crossborder.retry', attributes: { 'crossborder.attempt': 1, 'crossborder.retry.delay_ms': expect.any(Number), 'crossborder.retry.cause': 'connection_reset', 'error.type': 'ECONNRESET' } },
     ]);
     const unknown = await o.points('crossborder.client.unknown_outcomes');
     expect(unknown).toEqual([
       { attributes: { 'http.request.method': 'POST', 'url.template': '/payouts', 'server.address': 'api.test.invalid', 'server.port': 443, 'error.type': 'APIConnectionError' }, value: 1 },
     ]);
+  });
+
+  it('a timed-out attempt retried: the retry event says timeout, as error.type and as cause', async () => {
+    const { client } = testClient({
+      tracerProvider: o.tracerProvider,
+      maxRetries: 1,
+      timeout: 20,
+      fetch: (_url, init) => new Promise((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(init.signal!.reason), { once: true })),
+    });
+    await rejected(client.call(op({ method: 'GET', path: '/slow', id: 'slow' })));
+    const [span] = o.spans().map(plain);
+    expect(span!.events).toEqual([
+      { name: 'crossborder.retry', attributes: { 'crossborder.attempt': 1, 'crossborder.retry.delay_ms': expect.any(Number), 'crossborder.retry.cause': 'timeout', 'error.type': 'timeout' } },
+    ]);
+    expect(span!.attributes['error.type']).toBe('APITimeoutError');
   });
 
   it('an API error carries its status as error.type and its code', async () => {
@@ -210,7 +229,7 @@ describe('the 202 signed retry', () => {
     expect(leg1!.status.code).toBe(0);
     expect(leg1!.events.map((e) => e.name)).toEqual(['crossborder.signature.challenge']);
     expect(leg2!.events).toEqual([{ name: 'crossborder.signature.signed_retry', attributes: { 'crossborder.signature.request_id': first.challenge.requestId } }]);
-    expect(leg2!.attributes).toMatchObject({ 'http.response.status_code': 200, 'crossborder.idempotency_key.sha256': sha16('relay-1') });
+    expect(leg2!.attributes).toMatchObject({ 'http.response.status_code': 200, 'crossborder.idempotency_key.sent': true });
     expect(JSON.stringify([leg1, leg2])).not.toContain(signature);
   });
 });
@@ -297,7 +316,8 @@ describe('no secrets or personal data in any span', () => {
     await cb.quotes.execute(quote.id, { signer: async (c) => (signature = await session.signer(c)) });
     const everything = JSON.stringify(o.spans().map(plain));
     expect(o.spans().length).toBeGreaterThan(8);
-    expect(everything).toContain(sha16('planted-idempotency-key-99')); // the key, hashed: searchable
+    expect(everything).not.toContain(sha16('planted-idempotency-key-99')); // nothing derived from the key by default
+    expect(everything).not.toContain(createHash('sha256').update('planted-idempotency-key-99').digest('hex').slice(0, 8));
     const basic = Buffer.from(`tok_planted:${SECRET}`).toString('base64');
     for (const value of [SECRET, basic, signature, sessionKey!, NAME, 'planted-idempotency-key-99', customer.id, quote.id, 'Mary Jackson', '31926819']) {
       expect(value.length).toBeGreaterThan(5);
@@ -306,11 +326,50 @@ describe('no secrets or personal data in any span', () => {
   });
 });
 
-describe('the Idempotency-Key hash', () => {
-  it('is the first 16 hex digits of SHA-256, as node:crypto computes it, for every length across block bounds and any text', async () => {
-    const { sha256Prefix } = await import('../../src/core/telemetry-record');
-    const texts = [...Array.from({ length: 140 }, (_, n) => 'k'.repeat(n)), 'payout-key-7', 'café — 💸', '\u0000', '\ud800 lone', '\u007f\u0080', crypto.randomUUID(), 'x'.repeat(1000), 'é'.repeat(70), 'y'.repeat(5000), 'short after long'];
-    for (const text of texts) expect(sha256Prefix(text), JSON.stringify(text)).toBe(sha16(text));
+describe('the Idempotency-Key on the span', () => {
+  const failing = () => Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
+  const payout = op({ method: 'POST', path: '/payouts', id: 'createPayout', idempotent: true });
+  async function keyAttributes(telemetry: object | undefined, key: string): Promise<Record<string, unknown>> {
+    const { client } = testClient({ tracerProvider: o.tracerProvider, maxRetries: 0, telemetry, fetch: async () => { throw failing(); } } as never);
+    await rejected(client.call(payout, { body: { amount: 1 } }, { idempotencyKey: key }));
+    const attributes = plain(o.spans().at(-1)!).attributes;
+    return Object.fromEntries(Object.entries(attributes).filter(([k]) => k.startsWith('crossborder.idempotency_key')));
+  }
+
+  it('by default: only whether one was sent, nothing derived from it (a low-entropy key could be recovered from any unkeyed digest)', async () => {
+    expect(await keyAttributes(undefined, 'payout-order-483920')).toEqual({ 'crossborder.idempotency_key.sent': true });
+    expect(await keyAttributes({ propagateContext: true }, 'payout-order-483920')).toEqual({ 'crossborder.idempotency_key.sent': true });
+  });
+
+  it('idempotencyKeyHmacKey: the HMAC-SHA256 of the key under the user\'s secret, equal to node:crypto\'s', async () => {
+    const secret = 'trace-search-secret-7f3a';
+    for (const key of ['payout-order-483920', 'k'.repeat(255), crypto.randomUUID()]) {
+      expect(await keyAttributes({ idempotencyKeyHmacKey: secret }, key)).toEqual({
+        'crossborder.idempotency_key.sent': true,
+        'crossborder.idempotency_key.hmac_sha256': hmacHex(secret, key),
+      });
+    }
+    const bytes = new Uint8Array(Array.from({ length: 100 }, (_, i) => (i * 37) & 255)); // longer than a block: hashed first
+    expect((await keyAttributes({ idempotencyKeyHmacKey: bytes }, 'payout-order-483920'))['crossborder.idempotency_key.hmac_sha256']).toBe(hmacHex(bytes, 'payout-order-483920'));
+    expect(JSON.stringify(o.spans().map(plain))).not.toContain(secret);
+    // A call that succeeds: the span ends once the HMAC is ready, and the result is the call's.
+    const { client } = testClient({ tracerProvider: o.tracerProvider, telemetry: { idempotencyKeyHmacKey: secret }, fetch: async () => Response.json({ id: 'Payout:1' }) });
+    expect(await client.call(payout, { body: { amount: 1 } }, { idempotencyKey: 'payout-order-7' })).toEqual({ id: 'Payout:1' });
+    expect(plain(o.spans().at(-1)!).attributes).toMatchObject({ 'http.response.status_code': 200, 'crossborder.idempotency_key.hmac_sha256': hmacHex(secret, 'payout-order-7') });
+  });
+
+  it("recordIdempotencyKey: 'raw' records the key as sent", async () => {
+    expect(await keyAttributes({ recordIdempotencyKey: 'raw' }, 'payout-order-483920')).toEqual({
+      'crossborder.idempotency_key.sent': true,
+      'crossborder.idempotency_key': 'payout-order-483920',
+    });
+  });
+
+  it('a misspelt choice is refused, naming the option (never silently recorded otherwise)', () => {
+    const make = (telemetry: unknown) => () => new Crossborder({ tokenId: 't', clientSecret: 's', telemetry } as never);
+    expect(make({ recordIdempotencyKey: 'sha256' })).toThrow(new ConfigurationError(`telemetry.recordIdempotencyKey must be 'raw' or undefined, got "sha256"`));
+    expect(make({ idempotencyKeyHmacKey: '' })).toThrow(/telemetry\.idempotencyKeyHmacKey must be a non-empty string or Uint8Array/);
+    expect(make({ idempotencyKeyHmacKey: 42 })).toThrow(ConfigurationError);
   });
 });
 

@@ -277,6 +277,40 @@ function pascal(id: string): string {
   return id.charAt(0).toUpperCase() + id.slice(1);
 }
 
+/** What a call may do, from least to most sensitive (`x-effect`; the MCP server's tiers follow it). */
+const EFFECTS = ['read', 'write', 'money', 'secret'] as const;
+type Effect = (typeof EFFECTS)[number];
+
+/** Every property name of a body schema, across its `allOf`/`oneOf`/`anyOf` parts. */
+function bodyFields(doc: Json, schema: Json | undefined, into = new Set<string>()): Set<string> {
+  if (!schema) return into;
+  const s = deref(doc, schema);
+  for (const name of Object.keys(s.properties ?? {})) into.add(name);
+  for (const part of [...(s.allOf ?? []), ...(s.oneOf ?? []), ...(s.anyOf ?? [])]) bodyFields(doc, part, into);
+  return into;
+}
+
+/**
+ * An operation's declared effect (`x-effect`) and the body fields that raise it (`x-effect-raised-by`:
+ * field → effect, raised when the field is sent with any value but `false` or `null`). Both are checked
+ * here: an unknown effect, a field the body does not have, or a "raise" that lowers is an error.
+ */
+function effectOf(doc: Json, label: string, op: Json, body: Json | undefined): { effect: Effect; raisedBy: Record<string, Effect> | undefined } {
+  const effect = op['x-effect'];
+  if (!EFFECTS.includes(effect)) throw new Error(`${label}: x-effect must be one of ${EFFECTS.join(', ')}, got ${JSON.stringify(effect)}`);
+  const raised = op['x-effect-raised-by'];
+  if (raised === undefined) return { effect, raisedBy: undefined };
+  if (raised === null || typeof raised !== 'object' || Array.isArray(raised)) throw new Error(`${label}: x-effect-raised-by must map body fields to effects`);
+  const fields = bodyFields(doc, body?.content?.['application/json']?.schema);
+  for (const [field, to] of Object.entries<unknown>(raised)) {
+    if (!fields.has(field)) throw new Error(`${label}: x-effect-raised-by names ${field}, which its body does not have`);
+    if (!EFFECTS.includes(to as Effect) || EFFECTS.indexOf(to as Effect) <= EFFECTS.indexOf(effect)) {
+      throw new Error(`${label}: x-effect-raised-by ${field} must raise ${effect} to one of ${EFFECTS.slice(EFFECTS.indexOf(effect) + 1).join(', ')}, got ${JSON.stringify(to)}`);
+    }
+  }
+  return { effect, raisedBy: raised as Record<string, Effect> };
+}
+
 function buildOperations(doc: Json, zodCode: string, checked: Set<string>): string {
   const resolveRef = (node: Json): Json => deref(doc, node);
   const exported = new Set([...zodCode.matchAll(/^export const (\w+) =/gm)].map((m) => m[1]));
@@ -293,6 +327,7 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): stri
       const signed = Object.keys(op.responses ?? {}).includes('202');
       const paginated = params.some((p) => p.in === 'query' && p.name === 'cursor');
       const body = op.requestBody ? resolveRef(op.requestBody) : undefined;
+      const { effect, raisedBy } = effectOf(doc, `${method.toUpperCase()} ${path}`, op, body);
       const base = `z${pascal(id)}`;
       // One number for the flags and which schemas exist: the table ships in every bundle, so it is dense.
       const flags =
@@ -308,6 +343,7 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): stri
         `export const ${id}: DocumentOperation<'${id}'> = {\n` +
           `  id: '${id}',\n  method: '${method.toUpperCase()}',\n  path: '${path}',\n` +
           `  idempotent: ${idempotent},\n  signed: ${signed},\n  sandboxOnly: ${path.startsWith('/sandbox/')},\n  paginated: ${paginated},\n${body?.required ? '  bodyRequired: true,\n' : ''}` +
+          `  effect: '${effect}',\n${raisedBy ? `  raisedBy: { ${Object.entries(raisedBy).map(([field, to]) => `${field}: '${to}'`).join(', ')} },\n` : ''}` +
           // Only the parts the operation has: the rows are the largest table of a bundle.
           `  params: {${(['Path', 'Query', 'Body'] as const).filter((part) => flags & FLAG[part.toLowerCase() as 'path']).map((part) => ` ${part.toLowerCase()}: '${base}${part}'`).join(',')}${flags & (FLAG.path | FLAG.query | FLAG.body) ? ' ' : ''}},\n` +
           `  response: ${schema('Response', FLAG.response)},\n` +
@@ -321,9 +357,18 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): stri
     HEADER +
     "import type { Operation } from '../core/plan';\nimport type { OperationChecks } from '../core/validation';\n\n" +
     "/** Names of the generated zod schemas. */\nexport type SchemaName = keyof typeof import('./zod.gen');\n\n" +
+    '/**\n * What a call may do (`x-effect` of openapi/openapi.yaml), from least to most sensitive: `read` changes\n' +
+    ' * nothing; `write` changes data; `money` moves or decides money (a payment executed, approved or\n' +
+    ' * rejected, funds moved in); `secret` hands out key material or a way to get it (a wallet export, a\n' +
+    ' * session signing key, a new credential). The CLI and the MCP server decide what a tool may do from it.\n */\n' +
+    "export type Effect = 'read' | 'write' | 'money' | 'secret';\n\n" +
     '/** An operation of the document: what the client runs, with its schemas named (the sandbox and the tests look them up in ./zod.gen). */\n' +
     'export interface DocumentOperation<Id extends string = string> extends Operation {\n' +
     '  readonly id: Id;\n' +
+    '  /** What a call does (`x-effect`), whatever its body. */\n' +
+    '  readonly effect: Effect;\n' +
+    '  /** Body fields that raise the effect (`x-effect-raised-by`): sent with any value but `false` or `null`, the call has that effect (`createQuote`: `immediatelyExecute` → `money`). */\n' +
+    '  readonly raisedBy?: { readonly [field: string]: Effect } | undefined;\n' +
     '  /** The zod schemas of its path, query and body: a part it does not have is left out. */\n' +
     '  readonly params: { readonly path?: SchemaName | undefined; readonly query?: SchemaName | undefined; readonly body?: SchemaName | undefined };\n' +
     '  readonly response: SchemaName | undefined;\n' +

@@ -12,14 +12,15 @@ import { addMcpCommand } from './mcp';
 import { EXIT, reportError } from './output';
 import { addResourceCommands } from './resources';
 import { addSandboxCommand } from './sandbox';
+import { forShell } from './shared';
 import { addFixturesCommand, addTriggerCommand } from './trigger';
 
-/** Runs a command's body: errors are printed (with the request id and the key to retry with) and become the exit code. */
+/** Runs a command's body: errors are printed (with the request id and the key to retry with; the SDK's configuration errors in the shell's words) and become the exit code. */
 export async function action(json: boolean, body: () => Promise<void>): Promise<void> {
   try {
     await body();
   } catch (error) {
-    process.exitCode = reportError(error, json);
+    process.exitCode = reportError(forShell(error), json);
   }
 }
 
@@ -76,7 +77,7 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : EXIT.usage;
       return;
     }
-    process.exitCode = reportError(error, argv.includes('--json'));
+    process.exitCode = reportError(forShell(error), argv.includes('--json'));
   }
 }
 

@@ -22,7 +22,8 @@ import type { Command } from 'commander';
 import { isLoopbackHost, splitHost } from '../sandbox/serve/exposure';
 import { readAnswer } from '../sandbox/domain/webhooks';
 import { out } from './output';
-import { API_VERSION, controlHeaders, DEFAULT_SANDBOX_URL, watchParent } from './sandbox';
+import { sandboxUrl as sandboxUrlOf } from './control';
+import { API_VERSION, controlHeaders, watchParent } from './sandbox';
 import { UsageError } from './table';
 
 type Action = (json: boolean, body: () => Promise<void>) => Promise<void>;
@@ -30,7 +31,7 @@ type Action = (json: boolean, body: () => Promise<void>) => Promise<void>;
 interface ListenOptions {
   forwardTo: string;
   events?: string;
-  url: string;
+  url?: string;
   json?: boolean;
   giveUpAfter: string;
 }
@@ -85,7 +86,7 @@ async function listen(opts: ListenOptions): Promise<void> {
   const giveUpMs = Number(opts.giveUpAfter) * 1_000;
   if (!Number.isFinite(giveUpMs) || giveUpMs <= 0) throw new UsageError(`--give-up-after needs seconds, got '${opts.giveUpAfter}'`);
   const filter = opts.events ? new Set(opts.events.split(',').map((t) => t.trim()).filter(Boolean)) : undefined;
-  const sandboxUrl = opts.url.replace(/\/+$/, '');
+  const sandboxUrl = sandboxUrlOf(opts.url);
   const print = (fields: Record<string, unknown>, text: string) => out(opts.json ? `${JSON.stringify({ time: new Date().toISOString(), ...fields })}\n` : `${new Date().toISOString().slice(11, 23)} ${text}\n`);
 
   const receiver = createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1_000 }, (req: IncomingMessage, res: ServerResponse) => {
@@ -218,7 +219,7 @@ export function addListenCommand(program: Command, action: Action): void {
     .description("receive the local sandbox's webhooks and forward each one to URL, signature unchanged; one line per event")
     .requiredOption('--forward-to <url>', 'where to forward each delivery (your webhook handler)')
     .option('--events <types>', 'only these event types, comma-separated (others are acknowledged and not forwarded)')
-    .option('--url <url>', 'the sandbox', DEFAULT_SANDBOX_URL)
+    .option('--url <url>', 'the sandbox (default: CROSSBORDER_BASE_URL, else http://127.0.0.1:4010)')
     .option('--give-up-after <seconds>', 'stop after this long without reaching the sandbox', '600')
     .option('--json', 'one JSON line per event')
     .action(async (opts: ListenOptions) => action(opts.json === true, () => listen(opts)));

@@ -14,16 +14,17 @@ import type { StatePersister } from '../sandbox/index';
 import type { RequestLogEntry } from '../sandbox/sandbox';
 import type { DeliveryLogEntry } from '../sandbox/domain/webhooks';
 import type { WebhookKeyPair } from '../webhooks/sign';
+import { API_VERSION, control, SANDBOX_CREDENTIALS, updateSandboxConfig } from './control';
 import { readData } from './resources';
 import { UsageError } from './table';
 
 type Action = (json: boolean, body: () => Promise<void>) => Promise<void>;
 
-/** The API's version segment (what the sandbox serves under). */
-export const API_VERSION = '2025-10-13';
+/** Help of the verbs' --url: where they point without it (the rule of every command, ./shared targetOf). */
+const SANDBOX_URL_HELP = 'the sandbox (default: CROSSBORDER_BASE_URL, else http://127.0.0.1:4010)';
 
-/** The default address of a running sandbox. */
-export const DEFAULT_SANDBOX_URL = 'http://127.0.0.1:4010';
+// The sandbox's control client and the address rule live in ./control; re-exported for the commands that import them from here.
+export { API_VERSION, control, controlHeaders, DEFAULT_SANDBOX_URL, SandboxNotRunning } from './control';
 
 /** An origin as browsers send it (`http://localhost:5173`), or `*`; undefined when it is not one. */
 function origin(text: string): string | undefined {
@@ -196,14 +197,14 @@ async function serve(args: ServeOptions): Promise<void> {
     }
   }
   if (args.webhookUrl) {
-    const res = await sandbox.fetch(`http://sandbox.invalid/${API_VERSION}/config`, {
-      method: 'PATCH',
-      headers: { authorization: `Basic ${btoa('sandbox:sandbox')}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ webhookEndpoint: args.webhookUrl }),
-    });
-    if (!res.ok) {
+    // Through the SDK's own client, in process: the sandbox is not listening yet.
+    const [{ CrossborderCore }, { operations }] = await Promise.all([import('../core/client'), import('../generated/operations')]);
+    const inProcess = new CrossborderCore({ ...SANDBOX_CREDENTIALS, baseUrl: 'http://sandbox.invalid', environment: 'sandbox', maxRetries: 0, fetch: sandbox.fetch });
+    try {
+      await inProcess.call(operations.updateConfig, { body: { webhookEndpoint: args.webhookUrl } });
+    } catch (error) {
       await sandbox.close();
-      throw new UsageError(`--webhook-url ${args.webhookUrl}: the sandbox refused it (${res.status} ${await res.text()})`);
+      throw new UsageError(`--webhook-url ${args.webhookUrl}: the sandbox refused it (${error instanceof Error ? error.message : String(error)})`);
     }
   }
   let server;
@@ -293,48 +294,6 @@ async function serve(args: ServeOptions): Promise<void> {
   );
 }
 
-/** The header name of the sandbox's control token (what `crossborder-sdk/sandbox` exports as CONTROL_TOKEN_HEADER). */
-const CONTROL_TOKEN_HEADER = 'x-sandbox-token';
-
-/** Headers of a call to the sandbox's controls: Basic credentials, and its control token when CROSSBORDER_SANDBOX_TOKEN gives one. */
-export function controlHeaders(): Record<string, string> {
-  const token = process.env.CROSSBORDER_SANDBOX_TOKEN;
-  return { authorization: `Basic ${btoa('sandbox:sandbox')}`, ...(token ? { [CONTROL_TOKEN_HEADER]: token } : {}) };
-}
-
-/** One call to a running sandbox; the answer's JSON. A stopped sandbox is said so. */
-export async function control(url: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown; text: string }> {
-  let res: Response;
-  try {
-    res = await fetch(`${url.replace(/\/+$/, '')}${path}`, {
-      method,
-      headers: { ...controlHeaders(), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
-      signal: AbortSignal.timeout(10_000),
-    });
-  } catch (error) {
-    const code = ((error as Error).cause as { code?: string } | undefined)?.code;
-    if (code === 'ECONNREFUSED') throw new SandboxNotRunning(url);
-    throw new Error(`cannot reach the sandbox at ${url}: ${code ?? (error instanceof Error ? error.message : String(error))}`);
-  }
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, json, text };
-}
-
-/** Nothing listens at the sandbox's address. */
-export class SandboxNotRunning extends Error {
-  override name = 'SandboxNotRunning';
-  constructor(url: string) {
-    super(`no sandbox is running at ${url} (start one with: npx crossborder-sdk sandbox${url === DEFAULT_SANDBOX_URL ? '' : ' --port …'}, or give its --url)`);
-  }
-}
-
 /** Adds `sandbox` and its verbs. */
 export function addSandboxCommand(program: Command, action: Action): void {
   const sandbox = program
@@ -365,7 +324,7 @@ export function addSandboxCommand(program: Command, action: Action): void {
     sandbox
       .command(name)
       .description(description)
-      .option('--url <url>', 'the sandbox', httpUrl('--url'), DEFAULT_SANDBOX_URL)
+      .option('--url <url>', SANDBOX_URL_HELP, httpUrl('--url'))
       .option('--json', 'print the answer as one JSON line')
       .showHelpAfterError();
   /** Prints the answer; a non-2xx is an error (exit 1). */
@@ -379,20 +338,20 @@ export function addSandboxCommand(program: Command, action: Action): void {
   };
 
   verb('reset', 'forget every customer, account, payment and delivery of a running sandbox; its clock goes back (ids are not reused)')
-    .action(async (opts: { url: string; json?: boolean }) => action(opts.json === true, async () => show(await control(opts.url, 'POST', '/_sandbox/reset', {}), true)));
+    .action(async (opts: { url?: string; json?: boolean }) => action(opts.json === true, async () => show(await control(opts.url, 'POST', '/_sandbox/reset', {}), true)));
   sandbox
     .command('clock')
     .description("move a running sandbox's clock")
     .command('advance')
     .description('move the clock forward and run what fell due: quotes expire, payments settle')
     .argument('<duration>', '30s, 10m, 2h, 1d')
-    .option('--url <url>', 'the sandbox', httpUrl('--url'), DEFAULT_SANDBOX_URL)
+    .option('--url <url>', SANDBOX_URL_HELP, httpUrl('--url'))
     .showHelpAfterError()
-    .action(async (duration: string, opts: { url: string }) => action(false, async () => show(await control(opts.url, 'POST', '/_sandbox/clock', { advance: duration }), true)));
+    .action(async (duration: string, opts: { url?: string }) => action(false, async () => show(await control(opts.url, 'POST', '/_sandbox/clock', { advance: duration }), true)));
   verb('trigger', `send a webhook event of TYPE about an existing resource (none for TEST) to the configured webhookEndpoint.\nTypes: ${WEBHOOK_EVENT_TYPES.join(', ')}`)
     .argument('<type>', 'the event type')
     .argument('[resourceId]', 'the transaction, customer, verification, quote, account or invitation code it is about')
-    .action(async (type: string, resourceId: string | undefined, opts: { url: string; json?: boolean }) =>
+    .action(async (type: string, resourceId: string | undefined, opts: { url?: string; json?: boolean }) =>
       action(opts.json === true, async () => {
         refuseUnknownType(type);
         show(await control(opts.url, 'POST', '/_sandbox/webhooks/trigger', { type, ...(resourceId ? { resourceId } : {}) }), true);
@@ -400,17 +359,20 @@ export function addSandboxCommand(program: Command, action: Action): void {
     );
   verb('webhook-url', 'deliver webhooks to URL from now on (PATCH /config webhookEndpoint)')
     .argument('<url>', 'the receiver', httpUrl('webhook-url'))
-    .action(async (to: string, opts: { url: string; json?: boolean }) =>
-      action(opts.json === true, async () => show(await control(opts.url, 'PATCH', `/${API_VERSION}/config`, { webhookEndpoint: to }), opts.json === true, () => `webhooks now go to ${to}\n`)),
+    .action(async (to: string, opts: { url?: string; json?: boolean }) =>
+      action(opts.json === true, async () => {
+        const config = await updateSandboxConfig(opts.url, { webhookEndpoint: to });
+        process.stdout.write(opts.json === true ? `${JSON.stringify(config)}\n` : `webhooks now go to ${to}\n`);
+      }),
     );
-  verb('requests', 'the last requests answered (method, path, status, error code, request id)').action(async (opts: { url: string; json?: boolean }) =>
+  verb('requests', 'the last requests answered (method, path, status, error code, request id)').action(async (opts: { url?: string; json?: boolean }) =>
     action(opts.json === true, async () =>
       show(await control(opts.url, 'GET', '/_sandbox/requests'), opts.json === true, (value) =>
         ((value as { data: (RequestLogEntry & { at: string })[] }).data ?? []).map((e) => `${e.at} ${e.method} ${e.path} → ${e.status}${e.code ? ` ${e.code}` : ''} ${e.ms}ms ${e.requestId ?? ''}`.trimEnd() + '\n').join(''),
       ),
     ),
   );
-  verb('deliveries', 'webhook deliveries: event, type, state, attempts, last answer or error').action(async (opts: { url: string; json?: boolean }) =>
+  verb('deliveries', 'webhook deliveries: event, type, state, attempts, last answer or error').action(async (opts: { url?: string; json?: boolean }) =>
     action(opts.json === true, async () =>
       show(await control(opts.url, 'GET', '/_sandbox/webhooks/deliveries'), opts.json === true, (value) =>
         ((value as { data: { eventId: string; type: string; state: string; endpoint: string; attempts: { status?: number; error?: string }[] }[] }).data ?? [])
@@ -422,17 +384,17 @@ export function addSandboxCommand(program: Command, action: Action): void {
       ),
     ),
   );
-  verb('redeliver', 'send a webhook event again').argument('<eventId>').action(async (eventId: string, opts: { url: string; json?: boolean }) =>
+  verb('redeliver', 'send a webhook event again').argument('<eventId>').action(async (eventId: string, opts: { url?: string; json?: boolean }) =>
     action(opts.json === true, async () => show(await control(opts.url, 'POST', `/_sandbox/webhooks/deliveries/${encodeURIComponent(eventId)}/redeliver`, {}), true)),
   );
   const state = sandbox.command('state').description("export or import a running sandbox's whole state");
   state
     .command('export')
     .description('print the state (or write it to --out FILE)')
-    .option('--url <url>', 'the sandbox', httpUrl('--url'), DEFAULT_SANDBOX_URL)
+    .option('--url <url>', SANDBOX_URL_HELP, httpUrl('--url'))
     .option('--out <file>', 'write it to this file instead of stdout')
     .showHelpAfterError()
-    .action(async (opts: { url: string; out?: string }) =>
+    .action(async (opts: { url?: string; out?: string }) =>
       action(false, async () => {
         const res = await control(opts.url, 'GET', '/_sandbox/state');
         if (res.status >= 300 || !opts.out) return show(res, true);
@@ -444,9 +406,9 @@ export function addSandboxCommand(program: Command, action: Action): void {
     .command('import')
     .description('replace the state with a file written by state export (or - for stdin)')
     .argument('<file>')
-    .option('--url <url>', 'the sandbox', httpUrl('--url'), DEFAULT_SANDBOX_URL)
+    .option('--url <url>', SANDBOX_URL_HELP, httpUrl('--url'))
     .showHelpAfterError()
-    .action(async (file: string, opts: { url: string }) =>
+    .action(async (file: string, opts: { url?: string }) =>
       action(false, async () => show(await control(opts.url, 'PUT', '/_sandbox/state', await readData(file === '-' ? '-' : `@${file}`)), true)),
     );
 }

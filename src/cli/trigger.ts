@@ -21,10 +21,9 @@ import { createServer } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import { operations, type DocumentOperation, type OperationId } from '../generated/operations';
-import { Crossborder } from '../client';
-import { pipelineOf } from './client';
+import { sandboxCore } from './control';
 import { out } from './output';
-import { API_VERSION, control, DEFAULT_SANDBOX_URL, refuseUnknownType } from './sandbox';
+import { API_VERSION, control, refuseUnknownType } from './sandbox';
 import { readData } from './resources';
 import { splitInput, UsageError } from './table';
 
@@ -149,7 +148,8 @@ export function applyOverrides(scenario: Scenario, overrides: string[]): Scenari
 
 /** Where a scenario runs: the sandbox's address, and what it prints. */
 export interface RunContext {
-  url: string;
+  /** The sandbox (`--url`); undefined: where every command points (./control sandboxUrl). */
+  url: string | undefined;
   log: (line: string) => void;
 }
 
@@ -199,8 +199,7 @@ const durationMs = (text: unknown, fallback: number) => {
 
 /** Runs a scenario's steps in order; answers every named step's result. */
 export async function runScenario(scenario: Scenario, ctx: RunContext): Promise<Record<string, unknown>> {
-  const cb = new Crossborder({ tokenId: 'sandbox', clientSecret: 'sandbox', baseUrl: ctx.url, environment: 'sandbox' });
-  const pipeline = pipelineOf(cb);
+  const pipeline = sandboxCore(ctx.url);
   const results: Record<string, unknown> = {};
   const close = await ensureEndpoint(ctx);
   try {
@@ -330,9 +329,9 @@ export function addTriggerCommand(program: Command, action: Action): void {
     .argument('<type>', 'the event type (INCOMING_PAYMENT.PENDING, OUTGOING_PAYMENT.COMPLETED, CUSTOMER.KYC_APPROVED, TEST…)')
     .option('--override <step.path=value>', 'change a field of the fixture, e.g. customer.fullName=Grace (repeatable)', (v: string, all: string[] = []) => [...all, v])
     .option('--data <json|@file|->', 'your own fixture: a scenario (steps) whose step named "resource" (else the last) is the resource')
-    .option('--url <url>', 'the sandbox', DEFAULT_SANDBOX_URL)
+    .option('--url <url>', 'the sandbox (default: CROSSBORDER_BASE_URL, else http://127.0.0.1:4010)')
     .option('--json', 'print the result as one JSON line')
-    .action(async (type: string, opts: { override?: string[]; data?: string; url: string; json?: boolean }) =>
+    .action(async (type: string, opts: { override?: string[]; data?: string; url?: string; json?: boolean }) =>
       action(opts.json === true, async () => {
         refuseUnknownType(type);
         const builtIn = fixtureFor(type);
@@ -366,9 +365,9 @@ export function addFixturesCommand(program: Command, action: Action): void {
     .command('run')
     .description('run a scenario file (JSON or YAML): create a customer, fund, quote, execute, advance the clock, expect a webhook; ${steps.NAME.field} references')
     .argument('<file>')
-    .option('--url <url>', 'the sandbox', DEFAULT_SANDBOX_URL)
+    .option('--url <url>', 'the sandbox (default: CROSSBORDER_BASE_URL, else http://127.0.0.1:4010)')
     .option('--json', 'print the named results as one JSON object at the end')
-    .action(async (file: string, opts: { url: string; json?: boolean }) =>
+    .action(async (file: string, opts: { url?: string; json?: boolean }) =>
       action(opts.json === true, async () => {
         const scenario = await readScenario(file);
         const log = opts.json ? () => {} : (line: string) => out(`${line}\n`);

@@ -194,6 +194,28 @@ describe('MCP tiers by effect, against the sandbox request log', () => {
     }
   }, 120_000);
 
+  it('docs/cli.md gives the tiers as a table of the tools by effect that agrees with the document and the server', () => {
+    const text = readFileSync(join(root, 'docs', 'cli.md'), 'utf8');
+    const table = /<!-- mcp-effects:start[^>]*-->([\s\S]*?)<!-- mcp-effects:end -->/.exec(text)?.[1] ?? '';
+    const rows = Object.fromEntries(
+      table
+        .split('\n')
+        .filter((line) => /^\| (read|write|money|secret) \|/.test(line))
+        .map((line) => {
+          const [effect, flags, tools] = line.split('|').slice(1, 4).map((cell) => cell.trim());
+          const [declared, raised = ''] = tools!.split(';');
+          return [effect!, { flags, tools: [...declared!.matchAll(/`(\w+)`/g)].map((m) => m[1]!).sort(), raised: raised.trim() }];
+        }),
+    );
+    const flags: Record<Effect, string> = { read: 'always', write: '`--allow-writes`', money: '`--allow-writes --allow-money-movement`', secret: '`--allow-writes --allow-key-export`' };
+    for (const effect of ['read', 'write', 'money', 'secret'] as const) {
+      expect(rows[effect]?.flags, effect).toBe(flags[effect]);
+      expect(rows[effect]?.tools, effect).toEqual(ops.filter((op) => op.effect === effect).map((op) => names.get(op.id)!).sort());
+      const raising = ops.flatMap((op) => Object.entries(op.raisedBy).filter(([, to]) => to === effect).map(([field]) => `\`${names.get(op.id)}\` with \`${field}\``));
+      expect(rows[effect]?.raised, effect).toBe(raising.join(', '));
+    }
+  });
+
   it('the tools called are the server’s: the tiers together offer one tool per operation', () => {
     expect(ops.filter((op) => !names.has(op.id)).map((op) => op.id)).toEqual([]);
     expect(new Set(names.values()).size).toBe(ops.length);

@@ -10,12 +10,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { WEBHOOK_EVENT_TYPES } from '../generated/operations';
-import type { StatePersister } from '../sandbox/index';
-import type { RequestLogEntry } from '../sandbox/sandbox';
-import type { DeliveryLogEntry } from '../sandbox/domain/webhooks';
+import type { DeliveryLogEntry, RequestLogEntry, StatePersister } from '../sandbox/index';
 import type { WebhookKeyPair } from '../webhooks/sign';
 import { API_VERSION, control, SANDBOX_CREDENTIALS, updateSandboxConfig } from './control';
 import { readData } from './resources';
+import { isLoopbackUrl } from './shared';
 import { UsageError } from './table';
 
 type Action = (json: boolean, body: () => Promise<void>) => Promise<void>;
@@ -134,14 +133,10 @@ interface ServeOptions {
 
 /** Serves the sandbox until a signal, a closed stdout or the parent's death. */
 async function serve(args: ServeOptions): Promise<void> {
-  // The sandbox's modules are loaded by this command alone.
-  const [{ createSandboxCore }, { persistStateTo }, { isLoopbackHost }, core] = await Promise.all([
-    import('../sandbox/sandbox'),
-    import('../sandbox/index'),
-    import('../sandbox/serve/control'),
-    import('../sandbox/routes/core'),
-  ]);
-  if (core.API_VERSION !== API_VERSION) throw new Error(`the CLI speaks ${API_VERSION}, the sandbox ${core.API_VERSION}`);
+  // The sandbox is loaded by this command alone, through its public entry (crossborder-sdk/sandbox).
+  const entry = await import('../sandbox/index');
+  const { createSandbox: createSandboxCore, persistStateTo } = entry;
+  if (entry.API_VERSION !== API_VERSION) throw new Error(`the CLI speaks ${API_VERSION}, the sandbox ${entry.API_VERSION}`);
   const json = args.json === true;
   const clockMoved = (at: string | undefined) => at !== undefined && Math.abs(Date.parse(at) - Date.now()) > 1_000;
   const line = (text: string, fields: Record<string, unknown>) => {
@@ -270,7 +265,7 @@ async function serve(args: ServeOptions): Promise<void> {
     // Beyond loopback the control plane and PATCH /config take a token (given, or generated): the verbs read it from here.
     ...(server.controlToken ? { CROSSBORDER_SANDBOX_TOKEN: server.controlToken } : {}),
   };
-  const exposure = isLoopbackHost(args.host)
+  const exposure = isLoopbackUrl(`http://${args.host.includes(':') ? `[${args.host}]` : args.host}`)
     ? ''
     : `Listening on ${args.host}, not a loopback address: the /_sandbox/ controls, the inspector and PATCH /config ask for the control token (CROSSBORDER_SANDBOX_TOKEN; the inspector: open /_sandbox/?token=… once), ` +
       `and browsers may call the sandbox only from ${args.corsOrigin === '*' ? 'any origin' : args.corsOrigin?.length ? args.corsOrigin.join(', ') : 'no origin (add --cors-origin)'}.\n`;

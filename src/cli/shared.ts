@@ -89,7 +89,11 @@ export function originOf(baseUrl: string): string {
   }
 }
 
-/** True when the address is this machine (127.0.0.0/8, ::1, localhost). */
+/**
+ * True when the address is this machine: 127.0.0.0/8, ::1 (and its IPv4-mapped form), `localhost` and
+ * `*.localhost` (the sandbox's own rule, `isLoopbackHost` of its exposure module, which the CLI does
+ * not import: it reaches the sandbox only through its public entry). `0.0.0.0` is every interface, not loopback.
+ */
 export function isLoopbackUrl(baseUrl: string): boolean {
   let host: string;
   try {
@@ -97,7 +101,10 @@ export function isLoopbackUrl(baseUrl: string): boolean {
   } catch {
     return false;
   }
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+  if (host === 'localhost' || host.endsWith('.localhost') || host === '::1') return true;
+  // WHATWG URL writes ::ffff:127.0.0.1 as ::ffff:7f00:1.
+  const mapped = /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host);
+  return mapped || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 /** An address for output: no userinfo, query or fragment (a password in a URL never reaches the terminal). */

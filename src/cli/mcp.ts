@@ -24,10 +24,8 @@ import { VERSION } from '../core/version';
 import type { SignedRequestOptions } from '../core/options';
 import { connect, sessionSigner } from './client';
 import { describeError } from './output';
-import { callEffect, EFFECT_FLAG, isLoopbackUrl, mostEffect, raisingFields, shownUrl, type Effect } from './shared';
+import { callEffect, EFFECT_FLAG, isLoopbackUrl, mostEffect, raisingFields, shownUrl, type Effect, type Action } from './shared';
 import { commandTable, detailsOf, splitInput, UsageError, type CommandSpec } from './table';
-
-type Action = (json: boolean, body: () => Promise<void>) => Promise<void>;
 
 interface McpOptions {
   allowWrites?: boolean;

@@ -14,10 +14,8 @@ import type { DeliveryLogEntry, RequestLogEntry, StatePersister } from '../sandb
 import type { WebhookKeyPair } from '../webhooks/sign';
 import { API_VERSION, control, SANDBOX_CREDENTIALS, updateSandboxConfig } from './control';
 import { readData } from './resources';
-import { isLoopbackUrl } from './shared';
+import { isLoopbackUrl, type Action } from './shared';
 import { UsageError } from './table';
-
-type Action = (json: boolean, body: () => Promise<void>) => Promise<void>;
 
 /** Help of the verbs' --url: where they point without it (the rule of every command, ./shared targetOf). */
 const SANDBOX_URL_HELP = 'the sandbox (default: CROSSBORDER_BASE_URL, else http://127.0.0.1:4010)';

@@ -10,6 +10,9 @@ import type { DocumentOperation, Effect } from '../generated/operations';
 
 export type { Effect };
 
+/** How a command runs its body: errors printed, the exit code set (the program's `action`, ./index). */
+export type Action = (json: boolean, body: () => Promise<void>) => Promise<void>;
+
 /** The effects from least to most sensitive. */
 export const EFFECTS: readonly Effect[] = ['read', 'write', 'money', 'secret'];
 

@@ -316,6 +316,8 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): stri
   const exported = new Set([...zodCode.matchAll(/^export const (\w+) =/gm)].map((m) => m[1]));
   const rows: string[] = [];
   const names: string[] = [];
+  // Apart from the rows: the SDK's bundles hold the rows of the operations they call, and no effect (+119 B gzip in the initial chunk when they were fields of the rows).
+  const effectRows: string[] = [];
   for (const [path, item] of Object.entries<Json>(doc.paths ?? {})) {
     for (const method of METHODS) {
       const op = item[method];
@@ -335,6 +337,7 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): stri
         (exported.has(`${base}Path`) ? FLAG.path : 0) | (exported.has(`${base}Query`) ? FLAG.query : 0) | (exported.has(`${base}Body`) ? FLAG.body : 0) |
         (exported.has(`${base}Response`) ? FLAG.response : 0);
       names.push(id);
+      effectRows.push(`  ${id}: { effect: '${effect}'${raisedBy ? `, raisedBy: { ${Object.entries(raisedBy).map(([field, to]) => `${field}: '${to}'`).join(', ')} }` : ''} },`);
       // One constant per operation, a plain object (no call: a bundler drops it unused without any
       // annotation, which a minified build would not keep), so that a bundle holds only the rows (and
       // the checks) its calls use.
@@ -343,7 +346,7 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): stri
         `export const ${id}: DocumentOperation<'${id}'> = {\n` +
           `  id: '${id}',\n  method: '${method.toUpperCase()}',\n  path: '${path}',\n` +
           `  idempotent: ${idempotent},\n  signed: ${signed},\n  sandboxOnly: ${path.startsWith('/sandbox/')},\n  paginated: ${paginated},\n${body?.required ? '  bodyRequired: true,\n' : ''}` +
-          `  effect: '${effect}',\n${raisedBy ? `  raisedBy: { ${Object.entries(raisedBy).map(([field, to]) => `${field}: '${to}'`).join(', ')} },\n` : ''}` +
+
           // Only the parts the operation has: the rows are the largest table of a bundle.
           `  params: {${(['Path', 'Query', 'Body'] as const).filter((part) => flags & FLAG[part.toLowerCase() as 'path']).map((part) => ` ${part.toLowerCase()}: '${base}${part}'`).join(',')}${flags & (FLAG.path | FLAG.query | FLAG.body) ? ' ' : ''}},\n` +
           `  response: ${schema('Response', FLAG.response)},\n` +
@@ -362,13 +365,15 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): stri
     ' * rejected, funds moved in); `secret` hands out key material or a way to get it (a wallet export, a\n' +
     ' * session signing key, a new credential). The CLI and the MCP server decide what a tool may do from it.\n */\n' +
     "export type Effect = 'read' | 'write' | 'money' | 'secret';\n\n" +
-    '/** An operation of the document: what the client runs, with its schemas named (the sandbox and the tests look them up in ./zod.gen). */\n' +
-    'export interface DocumentOperation<Id extends string = string> extends Operation {\n' +
-    '  readonly id: Id;\n' +
+    '/** What an operation may do. */\n' +
+    'export interface OperationEffect {\n' +
     '  /** What a call does (`x-effect`), whatever its body. */\n' +
     '  readonly effect: Effect;\n' +
     '  /** Body fields that raise the effect (`x-effect-raised-by`): sent with any value but `false` or `null`, the call has that effect (`createQuote`: `immediatelyExecute` → `money`). */\n' +
-    '  readonly raisedBy?: { readonly [field: string]: Effect } | undefined;\n' +
+    '  readonly raisedBy?: { readonly [field: string]: Effect } | undefined;\n}\n\n' +
+    '/** An operation of the document: what the client runs, with its schemas named (the sandbox and the tests look them up in ./zod.gen). */\n' +
+    'export interface DocumentOperation<Id extends string = string> extends Operation {\n' +
+    '  readonly id: Id;\n' +
     '  /** The zod schemas of its path, query and body: a part it does not have is left out. */\n' +
     '  readonly params: { readonly path?: SchemaName | undefined; readonly query?: SchemaName | undefined; readonly body?: SchemaName | undefined };\n' +
     '  readonly response: SchemaName | undefined;\n' +
@@ -378,6 +383,8 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): stri
     `${rows.join('\n')}\n\n` +
     '/** Every operation of the document, keyed by operationId (a bundle that names rows one by one does not hold it). */\n' +
     `export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> } = {\n${names.map((n) => `  ${n},`).join('\n')}\n};\n\n` +
+    '/** The effect of every operation (`x-effect`, `x-effect-raised-by` of the document), kept apart from the rows so that only its readers (the CLI, the MCP server) hold it. */\n' +
+    `export const operationEffects: { readonly [Id in OperationId]: OperationEffect } = {\n${effectRows.join('\n')}\n};\n\n` +
 
     `/** Number of operations in the document. */\nexport const OPERATION_COUNT = ${names.length};\n\n` +
     '/** Webhook event types of the document (the WebhookEvent discriminator). */\n' +

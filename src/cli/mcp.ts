@@ -24,7 +24,7 @@ import { VERSION } from '../core/version';
 import type { SignedRequestOptions } from '../core/options';
 import { connect, sessionSigner } from './client';
 import { describeError } from './output';
-import { callEffect, EFFECT_FLAG, isLoopbackUrl, mostEffect, raisingFields, shownUrl, type Effect, type Action } from './shared';
+import { callEffect, EFFECT_FLAG, effectOf, isLoopbackUrl, mostEffect, raisingFields, shownUrl, type Effect, type Action } from './shared';
 import { commandTable, detailsOf, splitInput, UsageError, type CommandSpec } from './table';
 
 interface McpOptions {
@@ -95,7 +95,7 @@ async function serveMcp(opts: McpOptions): Promise<void> {
   server.setRequestHandler(sdk.types.ListToolsRequestSchema, async () => ({
     // A tool is offered when its declared effect is allowed; a body field that raises it is refused per call.
     tools: specs
-      .filter((spec) => allowed(spec.op.effect, opts))
+      .filter((spec) => allowed(effectOf(spec.op).effect, opts))
       .map((spec) => ({
         name: toolName(spec),
         description: description(spec, texts.get(spec.op.id)),
@@ -176,8 +176,8 @@ export function description(spec: CommandSpec, summary: string | undefined): str
     write: ' Changes data.',
     money: ` MOVES MONEY: it moves funds or decides a payment (allowed by ${flagsFor('money').join(' ')}).`,
     secret: ` HANDS OUT KEY MATERIAL: the answer carries, or gives a way to get, the wallet's keys (allowed by ${flagsFor('secret').join(' ')}).`,
-  }[spec.op.effect];
-  const raised = Object.entries(spec.op.raisedBy ?? {})
+  }[effectOf(spec.op).effect];
+  const raised = Object.entries(effectOf(spec.op).raisedBy ?? {})
     .map(([field, to]) => ` With ${field} sent (other than false) it ${DOES[to]} and is refused unless the server was started with ${flagsFor(to).join(' ')}.`)
     .join('');
   return `${what} (${spec.op.method} ${spec.op.path}).${effect}${raised}${spec.op.sandboxOnly ? ' Sandbox only.' : ''}`;

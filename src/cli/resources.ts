@@ -10,7 +10,7 @@ import type { Page } from '../core/pagination';
 import type { SignedRequestOptions } from '../core/options';
 import { connect, newClientKey, saveSession, sessionSigner, type ConnectionOptions } from './client';
 import { out, printResult } from './output';
-import { mostEffect, type Effect } from './shared';
+import { effectOf, mostEffect, type Effect } from './shared';
 import { commandTable, detailsOf, hasProperty, readFlagValue, UsageError, type CommandDetails, type CommandSpec } from './table';
 
 /** What a command's description says about its effect (the document's `x-effect`, raised by body fields). */
@@ -185,11 +185,11 @@ export async function addResourceCommands(program: Command, action: (json: boole
     if (spec.op.paginated) command.option('--all', 'every item of every page (with --json, one JSON line per item)');
     if (spec.op.idempotent || details.headers.includes('Idempotency-Key')) command.option('--idempotency-key <key>', 'Idempotency-Key to send (default: a new one per call; reuse the one printed to retry a call whose outcome is unknown)');
     // A call that may change anything may be answered with a wallet challenge to sign.
-    if (spec.op.effect !== 'read') {
+    if (effectOf(spec.op).effect !== 'read') {
       command.option('--session-key <file>', 'sign a wallet challenge with the session saved by auth credentials verify … --save-session');
       command.option('--signature <sig>', 'relayed flow: the Service-Wallet-Signature of a challenge signed elsewhere (with --request-id)');
     }
-    if (details.headers.includes('Request-Id') || spec.op.effect !== 'read') command.option('--request-id <id>', 'the challenge requestId (relayed signature), or the Request-Id of a PASSKEY verify');
+    if (details.headers.includes('Request-Id') || effectOf(spec.op).effect !== 'read') command.option('--request-id <id>', 'the challenge requestId (relayed signature), or the Request-Id of a PASSKEY verify');
     if (answersSession(details)) command.option('--save-session <file>', 'generate the client key, open the session key of the answer and save it to this file (mode 0600)');
     addConnectionOptions(command);
     command.action(async (...received: unknown[]) => {

@@ -6,7 +6,7 @@
  */
 import { ConfigurationError } from '../core/errors';
 import { DEFAULT_BASE_URLS } from '../core/settings';
-import type { DocumentOperation, Effect } from '../generated/operations';
+import { operationEffects, type DocumentOperation, type Effect, type OperationEffect, type OperationId } from '../generated/operations';
 
 export type { Effect };
 
@@ -23,26 +23,35 @@ export const EFFECT_FLAG: Readonly<Record<Exclude<Effect, 'read'>, string>> = {
   secret: '--allow-key-export',
 };
 
+/**
+ * What an operation may do, from the generated table. An operation the table does not have (none of
+ * the CLI's, but the type allows it) counts as the most sensitive.
+ */
+export function effectOf(op: DocumentOperation): OperationEffect {
+  return (operationEffects as Partial<Record<string, OperationEffect>>)[op.id as OperationId] ?? { effect: 'secret' };
+}
+
 /** The body fields of this call that raise its effect (`immediatelyExecute: true` on a quote), with the effect each raises it to. */
 export function raisingFields(op: DocumentOperation, body: unknown): [field: string, effect: Effect][] {
-  if (!op.raisedBy || body === undefined || body === null) return [];
+  const { raisedBy } = effectOf(op);
+  if (!raisedBy || body === undefined || body === null) return [];
   // A body that is not an object (a JSON text, a list) cannot be read here: it counts as raising, as it might.
-  if (typeof body !== 'object' || Array.isArray(body)) return Object.entries(op.raisedBy);
+  if (typeof body !== 'object' || Array.isArray(body)) return Object.entries(raisedBy);
   const given = body as Record<string, unknown>;
   // Sent with any value but false or null: the service decides what a value it does not expect means, so it counts.
-  return Object.entries(op.raisedBy).filter(([field]) => Object.hasOwn(given, field) && given[field] !== undefined && given[field] !== false && given[field] !== null);
+  return Object.entries(raisedBy).filter(([field]) => Object.hasOwn(given, field) && given[field] !== undefined && given[field] !== false && given[field] !== null);
 }
 
 /** What this call does: the operation's declared effect, raised by the body fields that raise it. */
 export function callEffect(op: DocumentOperation, body: unknown): Effect {
-  let effect = op.effect;
+  let { effect } = effectOf(op);
   for (const [, raised] of raisingFields(op, body)) if (EFFECTS.indexOf(raised) > EFFECTS.indexOf(effect)) effect = raised;
   return effect;
 }
 
 /** The most an operation may do, whatever its body (its declared effect, or the highest a body field raises it to). */
 export function mostEffect(op: DocumentOperation): Effect {
-  return callEffect(op, Object.fromEntries(Object.keys(op.raisedBy ?? {}).map((field) => [field, true])));
+  return callEffect(op, Object.fromEntries(Object.keys(effectOf(op).raisedBy ?? {}).map((field) => [field, true])));
 }
 
 /** Where a command points when nothing says otherwise: the local sandbox. */

@@ -10,11 +10,18 @@ import type { Page } from '../core/pagination';
 import type { SignedRequestOptions } from '../core/options';
 import { connect, newClientKey, saveSession, sessionSigner, type ConnectionOptions } from './client';
 import { out, printResult } from './output';
-import { effectOf, mostEffect, type Effect } from './shared';
+import { effectOf, type Effect } from './shared';
 import { commandTable, detailsOf, hasProperty, readFlagValue, UsageError, type CommandDetails, type CommandSpec } from './table';
 
 /** What a command's description says about its effect (the document's `x-effect`, raised by body fields). */
 const EFFECT_NOTE: Record<Effect, string> = { read: '', write: '', money: ' — moves money', secret: ' — hands out key material' };
+
+/** The command's effect in its description: what it declares, and what a flag raises it to (`quotes create`: moves money with --immediately-execute). */
+function effectNote(spec: CommandSpec): string {
+  const { effect, raisedBy } = effectOf(spec.op);
+  const raised = Object.entries(raisedBy ?? {}).map(([field, to]) => `${EFFECT_NOTE[to]} with --${field.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase()}`);
+  return `${EFFECT_NOTE[effect]}${raised.join('')}`;
+}
 
 /** Options every API command takes (kept on each command so that they may follow its arguments). */
 export function addConnectionOptions(command: Command): Command {
@@ -172,7 +179,7 @@ export async function addResourceCommands(program: Command, action: (json: boole
   for (const spec of commandTable()) {
     const parent = groupOf(spec.words.slice(0, -1));
     const verb = spec.words.at(-1)!;
-    const command = parent.command(verb).description(`${spec.op.method} ${spec.op.path}${spec.op.sandboxOnly ? ' (sandbox only)' : ''}${EFFECT_NOTE[mostEffect(spec.op)]}`);
+    const command = parent.command(verb).description(`${spec.op.method} ${spec.op.path}${spec.op.sandboxOnly ? ' (sandbox only)' : ''}${effectNote(spec)}`);
     if (verb === 'retrieve') command.alias('get');
     for (const name of spec.positionals) command.argument(`<${name}>`);
     if (!invoked(spec, argv)) continue;

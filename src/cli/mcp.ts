@@ -113,9 +113,9 @@ async function serveMcp(opts: McpOptions): Promise<void> {
     try {
       const call = splitInput(spec.op, request.params.arguments ?? {});
       // Then what this call does: its body may raise the effect (a quote created with immediatelyExecute).
-      // Query fields count too: what the service reads from where is its business, not the tool's.
-      const sent = call.body !== null && typeof call.body === 'object' && !Array.isArray(call.body) ? { ...call.query, ...(call.body as object) } : (call.body ?? call.query);
-      const refused = refusal(spec, opts, sent);
+      // Query fields count too, each part on its own (a `false` in one never hides a `true` in the other):
+      // what the service reads from where is its business, not the tool's.
+      const refused = refusal(spec, opts, call.body) ?? refusal(spec, opts, call.query);
       if (refused) return fail({ error: 'Refused', message: refused });
       const options: SignedRequestOptions = signer ? { signer } : {};
       const result = spec.op.paginated ? (await core.list<unknown>(spec.op, call, options)).body : await core.call<unknown>(spec.op, call, options);

@@ -71,6 +71,8 @@ const cases: Case[] = ops.flatMap((op) => {
     { op, label: `${op.id} ${field}="yes"`, effect, args: { ...op.input, body: { ...off, [field]: 'yes' } }, mayNotReach: true },
     // Beside the body, as a top-level argument (it would go out as a query field).
     { op, label: `${op.id} ${field}=true beside body`, effect, args: { ...op.input, body: off, [field]: true }, mayNotReach: true },
+    // false in the body does not hide true beside it.
+    { op, label: `${op.id} ${field}=true beside body, false in it`, effect, args: { ...op.input, body: { ...off, [field]: false }, [field]: true }, mayNotReach: true },
   ]);
   return [plain, ...raised];
 });

@@ -277,11 +277,47 @@ function pascal(id: string): string {
   return id.charAt(0).toUpperCase() + id.slice(1);
 }
 
+/** What a call may do, from least to most sensitive (`x-effect`; the MCP server's tiers follow it). */
+const EFFECTS = ['read', 'write', 'money', 'secret'] as const;
+type Effect = (typeof EFFECTS)[number];
+
+/** Every property name of a body schema, across its `allOf`/`oneOf`/`anyOf` parts. */
+function bodyFields(doc: Json, schema: Json | undefined, into = new Set<string>()): Set<string> {
+  if (!schema) return into;
+  const s = deref(doc, schema);
+  for (const name of Object.keys(s.properties ?? {})) into.add(name);
+  for (const part of [...(s.allOf ?? []), ...(s.oneOf ?? []), ...(s.anyOf ?? [])]) bodyFields(doc, part, into);
+  return into;
+}
+
+/**
+ * An operation's declared effect (`x-effect`) and the body fields that raise it (`x-effect-raised-by`:
+ * field → effect, raised when the field is sent with any value but `false` or `null`). Both are checked
+ * here: an unknown effect, a field the body does not have, or a "raise" that lowers is an error.
+ */
+function effectOf(doc: Json, label: string, op: Json, body: Json | undefined): { effect: Effect; raisedBy: Record<string, Effect> | undefined } {
+  const effect = op['x-effect'];
+  if (!EFFECTS.includes(effect)) throw new Error(`${label}: x-effect must be one of ${EFFECTS.join(', ')}, got ${JSON.stringify(effect)}`);
+  const raised = op['x-effect-raised-by'];
+  if (raised === undefined) return { effect, raisedBy: undefined };
+  if (raised === null || typeof raised !== 'object' || Array.isArray(raised)) throw new Error(`${label}: x-effect-raised-by must map body fields to effects`);
+  const fields = bodyFields(doc, body?.content?.['application/json']?.schema);
+  for (const [field, to] of Object.entries<unknown>(raised)) {
+    if (!fields.has(field)) throw new Error(`${label}: x-effect-raised-by names ${field}, which its body does not have`);
+    if (!EFFECTS.includes(to as Effect) || EFFECTS.indexOf(to as Effect) <= EFFECTS.indexOf(effect)) {
+      throw new Error(`${label}: x-effect-raised-by ${field} must raise ${effect} to one of ${EFFECTS.slice(EFFECTS.indexOf(effect) + 1).join(', ')}, got ${JSON.stringify(to)}`);
+    }
+  }
+  return { effect, raisedBy: raised as Record<string, Effect> };
+}
+
 function buildOperations(doc: Json, zodCode: string, checked: Set<string>): string {
   const resolveRef = (node: Json): Json => deref(doc, node);
   const exported = new Set([...zodCode.matchAll(/^export const (\w+) =/gm)].map((m) => m[1]));
   const rows: string[] = [];
   const names: string[] = [];
+  // Apart from the rows: the SDK's bundles hold the rows of the operations they call, and no effect (+119 B gzip in the initial chunk when they were fields of the rows).
+  const effectRows: string[] = [];
   for (const [path, item] of Object.entries<Json>(doc.paths ?? {})) {
     for (const method of METHODS) {
       const op = item[method];
@@ -293,6 +329,7 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): stri
       const signed = Object.keys(op.responses ?? {}).includes('202');
       const paginated = params.some((p) => p.in === 'query' && p.name === 'cursor');
       const body = op.requestBody ? resolveRef(op.requestBody) : undefined;
+      const { effect, raisedBy } = effectOf(doc, `${method.toUpperCase()} ${path}`, op, body);
       const base = `z${pascal(id)}`;
       // One number for the flags and which schemas exist: the table ships in every bundle, so it is dense.
       const flags =
@@ -300,6 +337,7 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): stri
         (exported.has(`${base}Path`) ? FLAG.path : 0) | (exported.has(`${base}Query`) ? FLAG.query : 0) | (exported.has(`${base}Body`) ? FLAG.body : 0) |
         (exported.has(`${base}Response`) ? FLAG.response : 0);
       names.push(id);
+      effectRows.push(`  ${id}: { effect: '${effect}'${raisedBy ? `, raisedBy: { ${Object.entries(raisedBy).map(([field, to]) => `${field}: '${to}'`).join(', ')} }` : ''} },`);
       // One constant per operation, a plain object (no call: a bundler drops it unused without any
       // annotation, which a minified build would not keep), so that a bundle holds only the rows (and
       // the checks) its calls use.
@@ -308,6 +346,7 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): stri
         `export const ${id}: DocumentOperation<'${id}'> = {\n` +
           `  id: '${id}',\n  method: '${method.toUpperCase()}',\n  path: '${path}',\n` +
           `  idempotent: ${idempotent},\n  signed: ${signed},\n  sandboxOnly: ${path.startsWith('/sandbox/')},\n  paginated: ${paginated},\n${body?.required ? '  bodyRequired: true,\n' : ''}` +
+
           // Only the parts the operation has: the rows are the largest table of a bundle.
           `  params: {${(['Path', 'Query', 'Body'] as const).filter((part) => flags & FLAG[part.toLowerCase() as 'path']).map((part) => ` ${part.toLowerCase()}: '${base}${part}'`).join(',')}${flags & (FLAG.path | FLAG.query | FLAG.body) ? ' ' : ''}},\n` +
           `  response: ${schema('Response', FLAG.response)},\n` +
@@ -323,6 +362,17 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): stri
     // The names as a union of literals rather than `keyof typeof import('./zod.gen')`: the published
     // declarations (an exported Operation names them) then carry no zod schema types, nor zod's own.
     `/** Names of the generated zod schemas (the exports of ./zod.gen). */\nexport type SchemaName =\n${[...exported].sort().map((n) => `  | '${n}'`).join('\n')};\n\n` +
+    '/**\n * What a call may do (`x-effect` of openapi/openapi.yaml), from least to most sensitive: `read` changes\n' +
+    ' * nothing; `write` changes data; `money` moves or decides money (a payment executed, approved or\n' +
+    ' * rejected, funds moved in); `secret` hands out key material or a way to get it (a wallet export, a\n' +
+    ' * session signing key, a new credential). The CLI and the MCP server decide what a tool may do from it.\n */\n' +
+    "export type Effect = 'read' | 'write' | 'money' | 'secret';\n\n" +
+    '/** What an operation may do. */\n' +
+    'export interface OperationEffect {\n' +
+    '  /** What a call does (`x-effect`), whatever its body. */\n' +
+    '  readonly effect: Effect;\n' +
+    '  /** Body fields that raise the effect (`x-effect-raised-by`): sent with any value but `false` or `null`, the call has that effect (`createQuote`: `immediatelyExecute` → `money`). */\n' +
+    '  readonly raisedBy?: { readonly [field: string]: Effect } | undefined;\n}\n\n' +
     '/** An operation of the document: what the client runs, with its schemas named (the sandbox and the tests look them up in ./zod.gen). */\n' +
     'export interface DocumentOperation<Id extends string = string> extends Operation {\n' +
     '  readonly id: Id;\n' +
@@ -335,6 +385,8 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): stri
     `${rows.join('\n')}\n\n` +
     '/** Every operation of the document, keyed by operationId (a bundle that names rows one by one does not hold it). */\n' +
     `export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> } = {\n${names.map((n) => `  ${n},`).join('\n')}\n};\n\n` +
+    '/** The effect of every operation (`x-effect`, `x-effect-raised-by` of the document), kept apart from the rows so that only its readers (the CLI, the MCP server) hold it. */\n' +
+    `export const operationEffects: { readonly [Id in OperationId]: OperationEffect } = {\n${effectRows.join('\n')}\n};\n\n` +
 
     `/** Number of operations in the document. */\nexport const OPERATION_COUNT = ${names.length};\n\n` +
     '/** Webhook event types of the document (the WebhookEvent discriminator). */\n' +

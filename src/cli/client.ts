@@ -1,23 +1,28 @@
 /**
- * The SDK client the commands call: credentials from the same environment variables as the SDK
- * (`CROSSBORDER_*`, read by the client itself), or from a profile of the config file (`--profile`),
- * which is refused when others than its owner may read it. Wallet sessions saved to a file
- * (`--save-session`) and read back (`--session-key`) as the signer of signed operations.
+ * The SDK client the commands call: a {@link CrossborderCore} (the public core: the commands run the
+ * generated table's operations through it, as the resources do), pointed where the one rule of
+ * ./shared says (`--base-url`, the profile, `CROSSBORDER_BASE_URL`, else the local sandbox), with
+ * credentials from the same environment variables as the SDK (`CROSSBORDER_*`, read by the client
+ * itself), or from a profile of the config file (`--profile`), which is refused when others than its
+ * owner may read it. Wallet sessions saved to a file (`--save-session`) and read back
+ * (`--session-key`) as the signer of signed operations.
  * @module
  */
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { Crossborder } from '../client';
-import type { CrossborderCore } from '../core/client';
+import { CrossborderCore } from '../core/client';
 import type { ClientOptions, Signer } from '../core/options';
 import { parseJsonText, readFileBounded, writePrivateFile } from './files';
+import { SANDBOX_CREDENTIALS } from './control';
+import { forShell, targetOf, type Target } from './shared';
 import { UsageError } from './table';
 
 /** Options every API command takes. */
 export interface ConnectionOptions {
   profile?: string | undefined;
   baseUrl?: string | undefined;
+  environment?: string | undefined;
   maxRetries?: string | undefined;
   timeout?: string | undefined;
 }
@@ -60,25 +65,44 @@ const whole = (flag: string, text: string | undefined): number | undefined => {
   return Number(text);
 };
 
-/** The SDK client for a command; a profile's values first, then the SDK's own environment variables. */
-export function makeClient(options: ConnectionOptions, extra: ClientOptions = {}): Crossborder {
-  const profile = options.profile ? readProfile(options.profile) : {};
-  return new Crossborder({
-    ...profile,
-    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
-    ...(options.maxRetries !== undefined ? { maxRetries: whole('--max-retries', options.maxRetries) } : {}),
-    ...(options.timeout !== undefined ? { timeout: whole('--timeout', options.timeout) } : {}),
-    ...extra,
-  });
+/** A command's client, and where it points (what chose the address). */
+export interface Connection {
+  core: CrossborderCore;
+  target: Target;
+  /** True when the credentials are the sandbox's own, given because nothing else was (the local default only). */
+  sandboxCredentials: boolean;
 }
 
+const present = (name: string) => (process.env[name] ?? '') !== '';
+
 /**
- * The client's pipeline, the one its resources call with the operations of the generated table:
- * the commands run the same operation objects through the same code (retries, Idempotency-Key,
- * signed retry, errors, scrubbing) as `cb.quotes.execute()` does.
+ * The SDK client for a command: pointed by {@link targetOf}; credentials from the profile, else the
+ * SDK's own environment variables; the local sandbox's default address alone, with no credentials
+ * anywhere, gets the sandbox's (it accepts any). A configuration error speaks the shell's language.
  */
-export function pipelineOf(cb: Crossborder): CrossborderCore {
-  return (cb.customers as unknown as { _client: CrossborderCore })._client;
+export function connect(options: ConnectionOptions, extra: ClientOptions = {}): Connection {
+  if (options.environment !== undefined && options.environment !== 'sandbox' && options.environment !== 'production') {
+    throw new UsageError(`--environment needs sandbox or production, got '${options.environment}'`);
+  }
+  const profile = options.profile ? readProfile(options.profile) : {};
+  const target = targetOf(options, profile);
+  const environment = target.from === 'production' ? 'production' : (options.environment ?? profile.environment ?? (target.from === 'default' ? 'sandbox' : undefined));
+  const credentials = profile.tokenId !== undefined || profile.clientSecret !== undefined || present('CROSSBORDER_TOKEN_ID') || present('CROSSBORDER_CLIENT_SECRET');
+  const sandboxCredentials = target.from === 'default' && !credentials;
+  try {
+    const core = new CrossborderCore({
+      ...profile,
+      ...(sandboxCredentials ? SANDBOX_CREDENTIALS : {}),
+      baseUrl: target.baseUrl,
+      ...(environment ? { environment } : {}),
+      ...(options.maxRetries !== undefined ? { maxRetries: whole('--max-retries', options.maxRetries) } : {}),
+      ...(options.timeout !== undefined ? { timeout: whole('--timeout', options.timeout) } : {}),
+      ...extra,
+    });
+    return { core, target, sandboxCredentials };
+  } catch (error) {
+    throw forShell(error);
+  }
 }
 
 /** A session as `--save-session` writes it (mode 0600). The private key is the session's signing key. */

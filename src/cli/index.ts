@@ -13,14 +13,15 @@ import { EXIT, redact, reportError } from './output';
 import { addResourceCommands } from './resources';
 import { addSandboxCommand } from './sandbox';
 import { UsageError } from './table';
+import { forShell } from './shared';
 import { addFixturesCommand, addTriggerCommand } from './trigger';
 
-/** Runs a command's body: errors are printed (with the request id and the key to retry with) and become the exit code. */
+/** Runs a command's body: errors are printed (with the request id and the key to retry with; the SDK's configuration errors in the shell's words) and become the exit code. */
 export async function action(json: boolean, body: () => Promise<void>): Promise<void> {
   try {
     await body();
   } catch (error) {
-    process.exitCode = reportError(error, json);
+    process.exitCode = reportError(forShell(error), json);
   }
 }
 
@@ -121,7 +122,7 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : EXIT.usage;
       return;
     }
-    process.exitCode = reportError(error, argv.includes('--json'));
+    process.exitCode = reportError(forShell(error), argv.includes('--json'));
   }
 }
 

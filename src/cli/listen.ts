@@ -30,7 +30,8 @@ import type { Command } from 'commander';
 import { isLoopbackHost, splitHost } from '../sandbox/serve/exposure';
 import { readBounded } from '../core/read-bounded';
 import { out } from './output';
-import { attachListener, DEFAULT_SANDBOX_URL, watchParent, type AttachedListener } from './sandbox';
+import { sandboxUrl as sandboxUrlOf } from './control';
+import { attachListener, watchParent, type AttachedListener } from './sandbox';
 import { UsageError } from './table';
 
 type Action = (json: boolean, body: () => Promise<void>) => Promise<void>;
@@ -38,7 +39,7 @@ type Action = (json: boolean, body: () => Promise<void>) => Promise<void>;
 interface ListenOptions {
   forwardTo: string;
   events?: string;
-  url: string;
+  url?: string;
   json?: boolean;
   giveUpAfter: string;
 }
@@ -88,7 +89,7 @@ async function listen(opts: ListenOptions): Promise<void> {
   const giveUpMs = Number(opts.giveUpAfter) * 1_000;
   if (!Number.isFinite(giveUpMs) || giveUpMs <= 0) throw new UsageError(`--give-up-after needs seconds, got '${opts.giveUpAfter}'`);
   const filter = opts.events ? new Set(opts.events.split(',').map((t) => t.trim()).filter(Boolean)) : undefined;
-  const sandboxUrl = opts.url.replace(/\/+$/, '');
+  const sandboxUrl = sandboxUrlOf(opts.url);
   const print = (fields: Record<string, unknown>, text: string) => out(opts.json ? `${JSON.stringify({ time: new Date().toISOString(), ...fields })}\n` : `${new Date().toISOString().slice(11, 23)} ${text}\n`);
 
   const receiver = createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1_000 }, (req: IncomingMessage, res: ServerResponse) => {
@@ -215,7 +216,7 @@ export function addListenCommand(program: Command, action: Action): void {
     .description("receive the local sandbox's webhooks and forward each one to URL, signature unchanged; one line per event")
     .requiredOption('--forward-to <url>', 'where to forward each delivery (your webhook handler)')
     .option('--events <types>', 'only these event types, comma-separated (others are not forwarded: acknowledged 200, but INCOMING_PAYMENT.PENDING answered 202 so the payment stays held)')
-    .option('--url <url>', 'the sandbox', DEFAULT_SANDBOX_URL)
+    .option('--url <url>', 'the sandbox (default: CROSSBORDER_BASE_URL, else http://127.0.0.1:4010)')
     .option('--give-up-after <seconds>', 'stop after this long without reaching the sandbox', '600')
     .option('--json', 'one JSON line per event')
     .action(async (opts: ListenOptions) => action(opts.json === true, () => listen(opts)));

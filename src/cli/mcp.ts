@@ -4,10 +4,15 @@
  * with input schemas converted from the document's schemas (path parameters and query fields by
  * name, the body as `body`) and descriptions from its summaries.
  *
- * By default it is pointed at the local sandbox (http://127.0.0.1:4010, sandbox credentials) and
- * read-only: only GET operations are tools. `--allow-writes` adds the writes, except those that move
- * money (a quote executed, a transfer in, an incoming payment approved), which also need
- * `--allow-money-movement`. A refused call answers an error that says which flag allows it.
+ * What a tool may do follows the effect the document declares for its operation (`x-effect` in the
+ * generated table, raised by body fields such as `immediatelyExecute`), never its HTTP method:
+ * reads always; writes with `--allow-writes`; money (a quote executed or created to execute at once,
+ * a transfer in, a payment approved or rejected, sandbox funding) with `--allow-money-movement`; key
+ * material (a wallet export, a session signing key, a new credential) with `--allow-key-export`. A
+ * call whose effect is not allowed is answered with an error naming the flag, and nothing is sent.
+ *
+ * It points where every command points (./shared `targetOf`); anything but this machine needs
+ * `--allow-remote`, and its first line on stderr says where it points and what it may do.
  *
  * `@modelcontextprotocol/sdk` is an optional peer dependency, loaded only by this command.
  * @module
@@ -17,17 +22,18 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { VERSION } from '../core/version';
 import type { SignedRequestOptions } from '../core/options';
-import { makeClient, pipelineOf, sessionSigner } from './client';
+import { connect, sessionSigner } from './client';
 import { describeError } from './output';
-import { DEFAULT_SANDBOX_URL } from './sandbox';
+import { callEffect, EFFECT_FLAG, effectOf, isLoopbackUrl, mostEffect, raisingFields, shownUrl, type Effect, type Action } from './shared';
 import { commandTable, detailsOf, splitInput, UsageError, type CommandSpec } from './table';
-
-type Action = (json: boolean, body: () => Promise<void>) => Promise<void>;
 
 interface McpOptions {
   allowWrites?: boolean;
   allowMoneyMovement?: boolean;
+  allowKeyExport?: boolean;
+  allowRemote?: boolean;
   baseUrl?: string;
+  environment?: string;
   profile?: string;
   sessionKey?: string;
 }
@@ -50,24 +56,6 @@ async function summaries(): Promise<Map<string, string>> {
   return found;
 }
 
-/** Why a tool is not offered, or undefined when it is. */
-export function refusal(spec: CommandSpec, opts: McpOptions): string | undefined {
-  if (spec.op.method === 'GET') return undefined;
-  if (!opts.allowWrites) return `${toolName(spec)} changes data: the server is read-only (start it with --allow-writes)`;
-  if (spec.movesMoney && !opts.allowMoneyMovement) return `${toolName(spec)} moves money: start the server with --allow-writes --allow-money-movement`;
-  return undefined;
-}
-
-function description(spec: CommandSpec, summary: string | undefined): string {
-  const what = summary || `${spec.op.method} ${spec.op.path}`;
-  const money = spec.movesMoney
-    ? ' MOVES MONEY: ' +
-      ({ executeQuote: 'executes the quote, sending its amount from the source account to the destination.', createTransferIn: 'moves funds from an external account into an internal account.', approveTransaction: 'approves an incoming payment held for approval, so that the funds are credited.' } as Record<string, string>)[spec.op.id]
-    : '';
-  const kind = spec.op.method === 'GET' ? ' Read-only.' : ' Changes data.';
-  return `${what} (${spec.op.method} ${spec.op.path}).${kind}${money}${spec.op.sandboxOnly ? ' Sandbox only.' : ''}`;
-}
-
 async function serveMcp(opts: McpOptions): Promise<void> {
   let sdk: { Server: typeof import('@modelcontextprotocol/sdk/server/index.js').Server; StdioServerTransport: typeof import('@modelcontextprotocol/sdk/server/stdio.js').StdioServerTransport; types: typeof import('@modelcontextprotocol/sdk/types.js') };
   try {
@@ -76,38 +64,61 @@ async function serveMcp(opts: McpOptions): Promise<void> {
   } catch {
     throw new UsageError('crossborder-sdk mcp needs the MCP SDK, an optional peer dependency: npm install @modelcontextprotocol/sdk@^1.32.2');
   }
-  if (opts.allowMoneyMovement && !opts.allowWrites) throw new UsageError('--allow-money-movement needs --allow-writes too');
-  const local = !opts.baseUrl && !opts.profile;
-  const cb = makeClient(
-    { profile: opts.profile, baseUrl: opts.baseUrl ?? (local ? DEFAULT_SANDBOX_URL : undefined) },
-    local ? { tokenId: 'sandbox', clientSecret: 'sandbox', environment: 'sandbox' } : {},
-  );
-  const pipeline = pipelineOf(cb);
+  for (const [flag, given] of [['--allow-money-movement', opts.allowMoneyMovement], ['--allow-key-export', opts.allowKeyExport]] as const) {
+    if (given && !opts.allowWrites) throw new UsageError(`${flag} needs --allow-writes too`);
+  }
+  let connection: ReturnType<typeof connect>;
+  try {
+    connection = connect({ profile: opts.profile, baseUrl: opts.baseUrl, environment: opts.environment });
+  } catch (error) {
+    const { ConfigurationError } = await import('../core/errors');
+    if (error instanceof ConfigurationError && /^missing credentials/.test(error.message)) {
+      throw new ConfigurationError(
+        `crossborder-sdk mcp: ${error.message.replace(/^missing credentials: /, 'no credentials for the address given: ')}; only the local default (no --base-url, no CROSSBORDER_BASE_URL) uses the sandbox's own`,
+      );
+    }
+    throw error;
+  }
+  const { core, target } = connection;
+  const remote = !isLoopbackUrl(core.baseUrl);
+  const where = `${shownUrl(core.baseUrl)} (${target.from === 'default' ? 'the local default' : `from ${target.from}`}, environment ${core.environment})`;
+  // The first line on stderr says where the server points and what it may do, before anything else.
+  process.stderr.write(`crossborder-sdk mcp: pointed at ${where}; ${tierText(opts)}\n`);
+  if (remote && !opts.allowRemote) {
+    throw new UsageError(`crossborder-sdk mcp is pointed at ${shownUrl(core.baseUrl)}, which is not this machine: an assistant would act on that service. Add --allow-remote to serve it.`);
+  }
   const signer = opts.sessionKey ? await sessionSigner(opts.sessionKey) : undefined;
   const texts = await summaries();
   const specs = await Promise.all(commandTable().map(detailsOf));
   const byName = new Map(specs.map((s) => [toolName(s), s]));
   const server = new sdk.Server({ name: 'crossborder-sdk', version: VERSION }, { capabilities: { tools: {} } });
   server.setRequestHandler(sdk.types.ListToolsRequestSchema, async () => ({
+    // A tool is offered when its declared effect is allowed; a body field that raises it is refused per call.
     tools: specs
-      .filter((spec) => refusal(spec, opts) === undefined)
+      .filter((spec) => allowed(effectOf(spec.op).effect, opts))
       .map((spec) => ({
         name: toolName(spec),
         description: description(spec, texts.get(spec.op.id)),
         inputSchema: spec.inputSchema as { type: 'object'; properties?: Record<string, object> },
-        annotations: { readOnlyHint: spec.op.method === 'GET', destructiveHint: spec.op.method === 'DELETE' || spec.movesMoney, idempotentHint: spec.op.method === 'GET' || spec.op.idempotent },
+        annotations: annotations(spec),
       })),
   }));
   server.setRequestHandler(sdk.types.CallToolRequestSchema, async (request) => {
     const spec = byName.get(request.params.name);
     const fail = (value: unknown) => ({ isError: true, content: [{ type: 'text' as const, text: JSON.stringify(value) }] });
     if (!spec) return fail({ error: 'UnknownTool', message: `no tool ${request.params.name}` });
-    const refused = refusal(spec, opts);
-    if (refused) return fail({ error: 'Refused', message: refused });
+    // The operation alone first: a refused tool is refused whatever its arguments (even ones that do not parse).
+    const declared = refusal(spec, opts);
+    if (declared) return fail({ error: 'Refused', message: declared });
     try {
       const call = splitInput(spec.op, request.params.arguments ?? {});
+      // Then what this call does: its body may raise the effect (a quote created with immediatelyExecute).
+      // Query fields count too, each part on its own (a `false` in one never hides a `true` in the other):
+      // what the service reads from where is its business, not the tool's.
+      const refused = refusal(spec, opts, call.body) ?? refusal(spec, opts, call.query);
+      if (refused) return fail({ error: 'Refused', message: refused });
       const options: SignedRequestOptions = signer ? { signer } : {};
-      const result = spec.op.paginated ? (await pipeline.list<unknown>(spec.op, call, options)).body : await pipeline.call<unknown>(spec.op, call, options);
+      const result = spec.op.paginated ? (await core.list<unknown>(spec.op, call, options)).body : await core.call<unknown>(spec.op, call, options);
       return { content: [{ type: 'text' as const, text: JSON.stringify(result ?? null) }] };
     } catch (error) {
       return fail(describeError(error));
@@ -118,19 +129,89 @@ async function serveMcp(opts: McpOptions): Promise<void> {
   const stop = () => void server.close().finally(() => process.exit(0));
   process.stdin.once('end', stop);
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, stop);
-  process.stderr.write(
-    `crossborder-sdk mcp: ${cb.baseUrl}; ${opts.allowWrites ? (opts.allowMoneyMovement ? 'reads, writes and money movement' : 'reads and writes (no money movement)') : 'read-only'}\n`,
-  );
+}
+
+/** The flags that allow `effect` (reads need none). */
+export function flagsFor(effect: Effect): string[] {
+  if (effect === 'read') return [];
+  return effect === 'write' ? [EFFECT_FLAG.write] : [EFFECT_FLAG.write, EFFECT_FLAG[effect]];
+}
+
+/** True when the server's flags allow `effect`. */
+export function allowed(effect: Effect, opts: McpOptions): boolean {
+  switch (effect) {
+    case 'read':
+      return true;
+    case 'write':
+      return opts.allowWrites === true;
+    case 'money':
+      return opts.allowWrites === true && opts.allowMoneyMovement === true;
+    case 'secret':
+      return opts.allowWrites === true && opts.allowKeyExport === true;
+  }
+}
+
+const DOES: Record<Effect, string> = {
+  read: 'changes data',
+  write: 'changes data',
+  money: 'moves money',
+  secret: 'hands out key material',
+};
+
+/** Why this call is refused (its operation and body), or undefined when the server's flags allow it. */
+export function refusal(spec: CommandSpec, opts: McpOptions, body?: unknown): string | undefined {
+  const effect = callEffect(spec.op, body);
+  if (allowed(effect, opts)) return undefined;
+  const raised = raisingFields(spec.op, body).filter(([, to]) => to === effect).map(([field]) => field);
+  const what = `${toolName(spec)}${raised.length ? ` with ${raised.join(', ')}` : ''} ${DOES[effect]}`;
+  if (effect === 'write') return `${what}: the server is read-only (start it with --allow-writes)`;
+  return `${what}: start the server with ${flagsFor(effect).join(' ')}`;
+}
+
+/** What the tool says it does: the document's summary, the operation, and its effect in words (with what raises it). */
+export function description(spec: CommandSpec, summary: string | undefined): string {
+  const what = summary || `${spec.op.method} ${spec.op.path}`;
+  const effect = {
+    read: ' Read-only: changes nothing.',
+    write: ' Changes data.',
+    money: ` MOVES MONEY: it moves funds or decides a payment (allowed by ${flagsFor('money').join(' ')}).`,
+    secret: ` HANDS OUT KEY MATERIAL: the answer carries, or gives a way to get, the wallet's keys (allowed by ${flagsFor('secret').join(' ')}).`,
+  }[effectOf(spec.op).effect];
+  const raised = Object.entries(effectOf(spec.op).raisedBy ?? {})
+    .map(([field, to]) => ` With ${field} sent (other than false) it ${DOES[to]} and is refused unless the server was started with ${flagsFor(to).join(' ')}.`)
+    .join('');
+  return `${what} (${spec.op.method} ${spec.op.path}).${effect}${raised}${spec.op.sandboxOnly ? ' Sandbox only.' : ''}`;
+}
+
+/** The tool's hints: read-only for reads; destructive when it may move money, hand out keys, or change or remove what exists. */
+export function annotations(spec: CommandSpec): { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean } {
+  const most = mostEffect(spec.op);
+  const read = most === 'read';
+  return {
+    readOnlyHint: read,
+    // An update or removal overwrites what was there; a create only adds (its Idempotency-Key is new per call, so it is not idempotent).
+    destructiveHint: !read && (most !== 'write' || spec.op.method === 'PATCH' || spec.op.method === 'DELETE'),
+    idempotentHint: read,
+  };
+}
+
+/** What the server's flags allow, in words. */
+function tierText(opts: McpOptions): string {
+  const allowedEffects = (['write', 'money', 'secret'] as const).filter((e) => allowed(e, opts));
+  return allowedEffects.length === 0 ? 'read-only' : `reads, ${allowedEffects.map((e) => ({ write: 'writes', money: 'money movement', secret: 'key export' })[e]).join(', ')}`;
 }
 
 /** Adds `mcp`. */
 export function addMcpCommand(program: Command, action: Action): void {
   program
     .command('mcp')
-    .description('serve the operations as MCP tools over stdio (default: the local sandbox, read-only)')
-    .option('--allow-writes', 'offer the operations that change data')
-    .option('--allow-money-movement', 'also offer those that move money (quote execute, transfer-in, approve); needs --allow-writes')
-    .option('--base-url <url>', `the service (default ${DEFAULT_SANDBOX_URL}, the local sandbox, with sandbox credentials)`)
+    .description('serve the operations as MCP tools over stdio (default: the local sandbox, read-only); tiers by effect: --allow-writes, --allow-money-movement, --allow-key-export')
+    .option('--allow-writes', 'offer the operations that change data (reads are always offered)')
+    .option('--allow-money-movement', 'also those that move money or decide a payment (quote execute, a quote created with immediatelyExecute, transfer-in, approve, reject, sandbox funding); needs --allow-writes')
+    .option('--allow-key-export', 'also those that hand out key material (internal account export, credential create and verify); needs --allow-writes')
+    .option('--base-url <url>', 'the service (default: the profile, else CROSSBORDER_BASE_URL, else http://127.0.0.1:4010, the local sandbox, with its own credentials)')
+    .option('--environment <env>', 'sandbox or production; production with no address goes to production')
+    .option('--allow-remote', 'serve a service that is not on this machine (needed for any address but loopback)')
     .option('--profile <name>', 'credentials from this profile of the config file')
     .option('--session-key <file>', 'sign wallet challenges with this saved session')
     .action(async (opts: McpOptions) => action(false, () => serveMcp(opts)));

@@ -7,16 +7,28 @@ import { Command, Option } from 'commander';
 import type { CallInput } from '../core/plan';
 import type { Page } from '../core/pagination';
 import type { SignedRequestOptions } from '../core/options';
-import { makeClient, newClientKey, pipelineOf, saveSession, sessionSigner, type ConnectionOptions } from './client';
+import { connect, newClientKey, saveSession, sessionSigner, type ConnectionOptions } from './client';
 import { INPUT_LIMIT_BYTES, parseJsonText, readFileBounded, readStdinBounded, refuseUnsafeTarget } from './files';
 import { out, printResult } from './output';
+import { effectOf, type Effect } from './shared';
 import { commandTable, detailsOf, flagDescription, hasProperty, inShellWords, readFlagValue, refuseMissing, UsageError, type CommandDetails, type CommandSpec } from './table';
+
+/** What a command's description says about its effect (the document's `x-effect`, raised by body fields). */
+const EFFECT_NOTE: Record<Effect, string> = { read: '', write: '', money: ' — moves money', secret: ' — hands out key material' };
+
+/** The command's effect in its description: what it declares, and what a flag raises it to (`quotes create`: moves money with --immediately-execute). */
+function effectNote(spec: CommandSpec): string {
+  const { effect, raisedBy } = effectOf(spec.op);
+  const raised = Object.entries(raisedBy ?? {}).map(([field, to]) => `${EFFECT_NOTE[to]} with --${field.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase()}`);
+  return `${EFFECT_NOTE[effect]}${raised.join('')}`;
+}
 
 /** Options every API command takes (kept on each command so that they may follow its arguments). */
 export function addConnectionOptions(command: Command): Command {
   return command
     .option('--profile <name>', 'credentials from this profile of the config file (CROSSBORDER_CONFIG, default ~/.config/crossborder/config.json; mode 0600)')
-    .option('--base-url <url>', 'service address (default: the profile, else CROSSBORDER_BASE_URL, else production)')
+    .option('--base-url <url>', 'service address (default: the profile, else CROSSBORDER_BASE_URL, else http://127.0.0.1:4010, the local sandbox; production only when chosen with --environment production)')
+    .option('--environment <env>', 'sandbox or production (default: the profile, else CROSSBORDER_ENVIRONMENT); production with no address goes to production')
     .option('--max-retries <n>', 'retries after the first attempt, for failures safe to repeat (default 2)')
     .option('--timeout <ms>', 'per-attempt timeout in ms (default 60000)')
     .option('--json', 'print JSON: one value per result (with --all, one line per item)');
@@ -81,8 +93,7 @@ async function callOf(spec: CommandDetails, args: string[], opts: ApiOptions): P
 
 /** Runs one command line of the table. */
 async function run(spec: CommandDetails, args: string[], opts: ApiOptions, onInput: (input: CallInput) => void = () => {}): Promise<void> {
-  const cb = makeClient(opts);
-  const pipeline = pipelineOf(cb);
+  const { core: pipeline } = connect(opts);
   const { input, options } = await callOf(spec, args, opts);
   onInput(input);
   const json = opts.json === true;
@@ -155,7 +166,7 @@ export async function addResourceCommands(program: Command, action: (json: boole
   for (const spec of commandTable()) {
     const parent = groupOf(spec.words.slice(0, -1));
     const verb = spec.words.at(-1)!;
-    const command = parent.command(verb).description(`${spec.op.method} ${spec.op.path}${spec.op.sandboxOnly ? ' (sandbox only)' : ''}${spec.movesMoney ? ' — moves money' : ''}`);
+    const command = parent.command(verb).description(`${spec.op.method} ${spec.op.path}${spec.op.sandboxOnly ? ' (sandbox only)' : ''}${effectNote(spec)}`);
     if (verb === 'retrieve') command.alias('get');
     for (const name of spec.positionals) command.argument(`<${name}>`);
     if (!invoked(spec, argv)) continue;
@@ -167,11 +178,12 @@ export async function addResourceCommands(program: Command, action: (json: boole
     if (spec.op.params.body) command.option('--data <json|@file|->', 'the whole body as JSON: inline, @file.json, or - for stdin (flags override its fields)');
     if (spec.op.paginated) command.option('--all', 'every item of every page (with --json, one JSON line per item)');
     if (spec.op.idempotent || details.headers.includes('Idempotency-Key')) command.option('--idempotency-key <key>', 'Idempotency-Key to send (default: a new one per call; reuse the one printed to retry a call whose outcome is unknown)');
-    if (spec.op.method !== 'GET') {
+    // A call that may change anything may be answered with a wallet challenge to sign.
+    if (effectOf(spec.op).effect !== 'read') {
       command.option('--session-key <file>', 'sign a wallet challenge with the session saved by auth credentials verify … --save-session');
       command.option('--signature <sig>', 'relayed flow: the Service-Wallet-Signature of a challenge signed elsewhere (with --request-id)');
     }
-    if (details.headers.includes('Request-Id') || spec.op.method !== 'GET') command.option('--request-id <id>', 'the challenge requestId (relayed signature), or the Request-Id of a PASSKEY verify');
+    if (details.headers.includes('Request-Id') || effectOf(spec.op).effect !== 'read') command.option('--request-id <id>', 'the challenge requestId (relayed signature), or the Request-Id of a PASSKEY verify');
     if (answersSession(details)) command.option('--save-session <file>', 'generate the client key, open the session key of the answer and save it to this file (mode 0600)');
     addConnectionOptions(command);
     command.action(async (...received: unknown[]) => {

@@ -10,21 +10,18 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { WEBHOOK_EVENT_TYPES } from '../generated/operations';
-import type { StatePersister } from '../sandbox/index';
-import type { RequestLogEntry } from '../sandbox/sandbox';
-import type { DeliveryLogEntry } from '../sandbox/domain/webhooks';
+import type { DeliveryLogEntry, RequestLogEntry, StatePersister } from '../sandbox/index';
 import type { WebhookKeyPair } from '../webhooks/sign';
-import { readBounded } from '../core/read-bounded';
 import { parseJsonText, readFileBounded, readInput, refuseUnsafeTarget, STATE_LIMIT_BYTES, writePrivateFile } from './files';
+import { API_VERSION, control, SANDBOX_CREDENTIALS, updateSandboxConfig } from './control';
+import { isLoopbackUrl, type Action } from './shared';
 import { UsageError } from './table';
 
-type Action = (json: boolean, body: () => Promise<void>) => Promise<void>;
+/** Help of the verbs' --url: where they point without it (the rule of every command, ./shared targetOf). */
+const SANDBOX_URL_HELP = 'the sandbox (default: CROSSBORDER_BASE_URL, else http://127.0.0.1:4010)';
 
-/** The API's version segment (what the sandbox serves under). */
-export const API_VERSION = '2025-10-13';
-
-/** The default address of a running sandbox. */
-export const DEFAULT_SANDBOX_URL = 'http://127.0.0.1:4010';
+// The sandbox's control client and the address rule live in ./control; re-exported for the commands that import them from here.
+export { API_VERSION, attachListener, control, controlHeaders, DEFAULT_SANDBOX_URL, SandboxNotRunning, type AttachedListener } from './control';
 
 /** An origin as browsers send it (`http://localhost:5173`), or `*`; undefined when it is not one. */
 function origin(text: string): string | undefined {
@@ -134,14 +131,10 @@ interface ServeOptions {
 
 /** Serves the sandbox until a signal, a closed stdout or the parent's death. */
 async function serve(args: ServeOptions): Promise<void> {
-  // The sandbox's modules are loaded by this command alone.
-  const [{ createSandboxCore }, { persistStateTo }, { isLoopbackHost }, core] = await Promise.all([
-    import('../sandbox/sandbox'),
-    import('../sandbox/index'),
-    import('../sandbox/serve/control'),
-    import('../sandbox/routes/core'),
-  ]);
-  if (core.API_VERSION !== API_VERSION) throw new Error(`the CLI speaks ${API_VERSION}, the sandbox ${core.API_VERSION}`);
+  // The sandbox is loaded by this command alone, through its public entry (crossborder-sdk/sandbox).
+  const entry = await import('../sandbox/index');
+  const { createSandbox: createSandboxCore, persistStateTo } = entry;
+  if (entry.API_VERSION !== API_VERSION) throw new Error(`the CLI speaks ${API_VERSION}, the sandbox ${entry.API_VERSION}`);
   const json = args.json === true;
   const clockMoved = (at: string | undefined) => at !== undefined && Math.abs(Date.parse(at) - Date.now()) > 1_000;
   const line = (text: string, fields: Record<string, unknown>) => {
@@ -201,14 +194,14 @@ async function serve(args: ServeOptions): Promise<void> {
     }
   }
   if (args.webhookUrl) {
-    const res = await sandbox.fetch(`http://sandbox.invalid/${API_VERSION}/config`, {
-      method: 'PATCH',
-      headers: { authorization: `Basic ${btoa('sandbox:sandbox')}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ webhookEndpoint: args.webhookUrl }),
-    });
-    if (!res.ok) {
+    // Through the SDK's own client, in process: the sandbox is not listening yet.
+    const [{ CrossborderCore }, { operations }] = await Promise.all([import('../core/client'), import('../generated/operations')]);
+    const inProcess = new CrossborderCore({ ...SANDBOX_CREDENTIALS, baseUrl: 'http://sandbox.invalid', environment: 'sandbox', maxRetries: 0, fetch: sandbox.fetch });
+    try {
+      await inProcess.call(operations.updateConfig, { body: { webhookEndpoint: args.webhookUrl } });
+    } catch (error) {
       await sandbox.close();
-      throw new UsageError(`--webhook-url ${args.webhookUrl}: the sandbox refused it (${res.status} ${await res.text()})`);
+      throw new UsageError(`--webhook-url ${args.webhookUrl}: the sandbox refused it (${error instanceof Error ? error.message : String(error)})`);
     }
   }
   let server;
@@ -274,7 +267,7 @@ async function serve(args: ServeOptions): Promise<void> {
     // Beyond loopback the control plane and PATCH /config take a token (given, or generated): the verbs read it from here.
     ...(server.controlToken ? { CROSSBORDER_SANDBOX_TOKEN: server.controlToken } : {}),
   };
-  const exposure = isLoopbackHost(args.host)
+  const exposure = isLoopbackUrl(`http://${args.host.includes(':') ? `[${args.host}]` : args.host}`)
     ? ''
     : `Listening on ${args.host}, not a loopback address: the /_sandbox/ controls, the inspector and PATCH /config ask for the control token (CROSSBORDER_SANDBOX_TOKEN; the inspector: open /_sandbox/?token=… once), ` +
       `and browsers may call the sandbox only from ${args.corsOrigin === '*' ? 'any origin' : args.corsOrigin?.length ? args.corsOrigin.join(', ') : 'no origin (add --cors-origin)'}.\n`;
@@ -296,122 +289,6 @@ async function serve(args: ServeOptions): Promise<void> {
       (args.state ? `State: ${args.state} (written after each change)\n` : '') +
       exposure,
   );
-}
-
-/** The header name of the sandbox's control token (what `crossborder-sdk/sandbox` exports as CONTROL_TOKEN_HEADER). */
-const CONTROL_TOKEN_HEADER = 'x-sandbox-token';
-
-/** Headers of a call to the sandbox's controls: Basic credentials, and its control token when CROSSBORDER_SANDBOX_TOKEN gives one. */
-export function controlHeaders(): Record<string, string> {
-  const token = process.env.CROSSBORDER_SANDBOX_TOKEN;
-  return { authorization: `Basic ${btoa('sandbox:sandbox')}`, ...(token ? { [CONTROL_TOKEN_HEADER]: token } : {}) };
-}
-
-/** One call to a running sandbox; the answer's JSON. A stopped sandbox is said so. */
-export async function control(url: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown; text: string }> {
-  let res: Response;
-  try {
-    res = await fetch(`${url.replace(/\/+$/, '')}${path}`, {
-      method,
-      headers: { ...controlHeaders(), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
-      signal: AbortSignal.timeout(10_000),
-    });
-  } catch (error) {
-    const code = ((error as Error).cause as { code?: string } | undefined)?.code;
-    if (code === 'ECONNREFUSED') throw new SandboxNotRunning(url);
-    throw new Error(`cannot reach the sandbox at ${url}: ${code ?? (error instanceof Error ? error.message : String(error))}`);
-  }
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, json, text };
-}
-
-/** A delivery target attached to a running sandbox (`POST /_sandbox/webhooks/listeners`), beside its configured endpoint. */
-export interface AttachedListener {
-  /** `Listener:<n>`. */
-  id: string;
-  /**
-   * Resolves when the attachment ends from the sandbox's side (it stopped or restarted); never
-   * rejects. After {@link detach} it resolves too.
-   */
-  ended: Promise<void>;
-  /** Detaches: closes the held connection, and the sandbox stops delivering to the listener at once. */
-  detach(): void;
-}
-
-/**
- * Attaches `url` to the sandbox at `sandboxUrl` as a webhook delivery target of its own, for as long
- * as this process holds the connection: the configured `webhookEndpoint` is never touched, and a
- * process that exits, is interrupted or is killed is detached by the sandbox when its connection
- * closes. `approvals`: `answer` when the target's answer to an approval request may decide the
- * payment (when no endpoint is configured), `observe` when it must decide nothing.
- */
-export async function attachListener(sandboxUrl: string, url: string, approvals: 'answer' | 'observe'): Promise<AttachedListener> {
-  const held = new AbortController();
-  const timer = setTimeout(() => held.abort(new Error('the sandbox did not confirm the listener within 10 s')), 10_000);
-  let res: Response;
-  try {
-    res = await fetch(`${sandboxUrl.replace(/\/+$/, '')}/_sandbox/webhooks/listeners`, {
-      method: 'POST',
-      headers: { ...controlHeaders(), 'content-type': 'application/json' },
-      body: JSON.stringify({ url, approvals }),
-      signal: held.signal,
-    });
-  } catch (error) {
-    clearTimeout(timer);
-    const code = ((error as Error).cause as { code?: string } | undefined)?.code;
-    if (code === 'ECONNREFUSED') throw Object.assign(new SandboxNotRunning(sandboxUrl), { cause: (error as Error).cause });
-    throw error;
-  }
-  if (!res.ok || !res.body || !(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-    clearTimeout(timer);
-    const { bytes } = await readBounded(res.body, 4_096).catch(() => ({ bytes: new Uint8Array(0) }));
-    throw new Error(`the sandbox at ${sandboxUrl} did not attach the listener: ${res.status} ${new TextDecoder().decode(bytes)}`);
-  }
-  const reader = res.body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  let id: string | undefined;
-  try {
-    while (id === undefined) {
-      const { done, value } = await reader.read();
-      if (done) throw new Error(`the sandbox at ${sandboxUrl} closed the listener's stream before attaching it`);
-      buffer += decoder.decode(value, { stream: true });
-      if (buffer.length > 65_536) throw new Error(`the sandbox at ${sandboxUrl} sent no listener id`);
-      const refused = /event: refused\ndata: (.*)\n/.exec(buffer);
-      if (refused) throw new Error(`the sandbox at ${sandboxUrl} refused the listener: ${(JSON.parse(refused[1]!) as { message?: string }).message ?? refused[1]}`);
-      const attached = /event: attached\ndata: (.*)\n/.exec(buffer);
-      if (attached) id = (JSON.parse(attached[1]!) as { id: string }).id;
-    }
-  } catch (error) {
-    held.abort();
-    throw error;
-  } finally {
-    clearTimeout(timer);
-  }
-  // Read what follows (heartbeats) and keep nothing: its end is the sandbox going away.
-  const ended = (async () => {
-    try {
-      for (;;) if ((await reader.read()).done) return;
-    } catch {
-      // aborted (detach) or the connection broke: ended either way
-    }
-  })();
-  return { id, ended, detach: () => held.abort() };
-}
-
-/** Nothing listens at the sandbox's address. */
-export class SandboxNotRunning extends Error {
-  override name = 'SandboxNotRunning';
-  constructor(url: string) {
-    super(`no sandbox is running at ${url} (start one with: npx crossborder-sdk sandbox${url === DEFAULT_SANDBOX_URL ? '' : ' --port …'}, or give its --url)`);
-  }
 }
 
 /** Adds `sandbox` and its verbs. */
@@ -444,7 +321,7 @@ export function addSandboxCommand(program: Command, action: Action): void {
     sandbox
       .command(name)
       .description(description)
-      .option('--url <url>', 'the sandbox', httpUrl('--url'), DEFAULT_SANDBOX_URL)
+      .option('--url <url>', SANDBOX_URL_HELP, httpUrl('--url'))
       .option('--json', 'print the answer as one JSON line')
       .showHelpAfterError();
   /** Prints the answer; a non-2xx is an error (exit 1). */
@@ -458,20 +335,20 @@ export function addSandboxCommand(program: Command, action: Action): void {
   };
 
   verb('reset', 'forget every customer, account, payment and delivery of a running sandbox; its clock goes back (ids are not reused)')
-    .action(async (opts: { url: string; json?: boolean }) => action(opts.json === true, async () => show(await control(opts.url, 'POST', '/_sandbox/reset', {}), true)));
+    .action(async (opts: { url?: string; json?: boolean }) => action(opts.json === true, async () => show(await control(opts.url, 'POST', '/_sandbox/reset', {}), true)));
   sandbox
     .command('clock')
     .description("move a running sandbox's clock")
     .command('advance')
     .description('move the clock forward and run what fell due: quotes expire, payments settle')
     .argument('<duration>', '30s, 10m, 2h, 1d')
-    .option('--url <url>', 'the sandbox', httpUrl('--url'), DEFAULT_SANDBOX_URL)
+    .option('--url <url>', SANDBOX_URL_HELP, httpUrl('--url'))
     .showHelpAfterError()
-    .action(async (duration: string, opts: { url: string }) => action(false, async () => show(await control(opts.url, 'POST', '/_sandbox/clock', { advance: duration }), true)));
+    .action(async (duration: string, opts: { url?: string }) => action(false, async () => show(await control(opts.url, 'POST', '/_sandbox/clock', { advance: duration }), true)));
   verb('trigger', `send a webhook event of TYPE about an existing resource (none for TEST) to the configured webhookEndpoint and the attached listeners.\nTypes: ${WEBHOOK_EVENT_TYPES.join(', ')}`)
     .argument('<type>', 'the event type')
     .argument('[resourceId]', 'the transaction, customer, verification, quote, account or invitation code it is about')
-    .action(async (type: string, resourceId: string | undefined, opts: { url: string; json?: boolean }) =>
+    .action(async (type: string, resourceId: string | undefined, opts: { url?: string; json?: boolean }) =>
       action(opts.json === true, async () => {
         refuseUnknownType(type);
         show(await control(opts.url, 'POST', '/_sandbox/webhooks/trigger', { type, ...(resourceId ? { resourceId } : {}) }), true);
@@ -479,17 +356,20 @@ export function addSandboxCommand(program: Command, action: Action): void {
     );
   verb('webhook-url', 'deliver webhooks to URL from now on (PATCH /config webhookEndpoint)')
     .argument('<url>', 'the receiver', httpUrl('webhook-url'))
-    .action(async (to: string, opts: { url: string; json?: boolean }) =>
-      action(opts.json === true, async () => show(await control(opts.url, 'PATCH', `/${API_VERSION}/config`, { webhookEndpoint: to }), opts.json === true, () => `webhooks now go to ${to}\n`)),
+    .action(async (to: string, opts: { url?: string; json?: boolean }) =>
+      action(opts.json === true, async () => {
+        const config = await updateSandboxConfig(opts.url, { webhookEndpoint: to });
+        process.stdout.write(opts.json === true ? `${JSON.stringify(config)}\n` : `webhooks now go to ${to}\n`);
+      }),
     );
-  verb('requests', 'the last requests answered (method, path, status, error code, request id)').action(async (opts: { url: string; json?: boolean }) =>
+  verb('requests', 'the last requests answered (method, path, status, error code, request id)').action(async (opts: { url?: string; json?: boolean }) =>
     action(opts.json === true, async () =>
       show(await control(opts.url, 'GET', '/_sandbox/requests'), opts.json === true, (value) =>
         ((value as { data: (RequestLogEntry & { at: string })[] }).data ?? []).map((e) => `${e.at} ${e.method} ${e.path} → ${e.status}${e.code ? ` ${e.code}` : ''} ${e.ms}ms ${e.requestId ?? ''}`.trimEnd() + '\n').join(''),
       ),
     ),
   );
-  verb('deliveries', 'webhook deliveries: event, type, state, attempts, last answer or error').action(async (opts: { url: string; json?: boolean }) =>
+  verb('deliveries', 'webhook deliveries: event, type, state, attempts, last answer or error').action(async (opts: { url?: string; json?: boolean }) =>
     action(opts.json === true, async () =>
       show(await control(opts.url, 'GET', '/_sandbox/webhooks/deliveries'), opts.json === true, (value) =>
         ((value as { data: { eventId: string; type: string; state: string; endpoint: string; attempts: { status?: number; error?: string }[] }[] }).data ?? [])
@@ -501,17 +381,17 @@ export function addSandboxCommand(program: Command, action: Action): void {
       ),
     ),
   );
-  verb('redeliver', 'send a webhook event again').argument('<eventId>').action(async (eventId: string, opts: { url: string; json?: boolean }) =>
+  verb('redeliver', 'send a webhook event again').argument('<eventId>').action(async (eventId: string, opts: { url?: string; json?: boolean }) =>
     action(opts.json === true, async () => show(await control(opts.url, 'POST', `/_sandbox/webhooks/deliveries/${encodeURIComponent(eventId)}/redeliver`, {}), true)),
   );
   const state = sandbox.command('state').description("export or import a running sandbox's whole state");
   state
     .command('export')
     .description('print the state (or write it to --out FILE)')
-    .option('--url <url>', 'the sandbox', httpUrl('--url'), DEFAULT_SANDBOX_URL)
+    .option('--url <url>', SANDBOX_URL_HELP, httpUrl('--url'))
     .option('--out <file>', 'write it to this file instead of stdout')
     .showHelpAfterError()
-    .action(async (opts: { url: string; out?: string }) =>
+    .action(async (opts: { url?: string; out?: string }) =>
       action(false, async () => {
         const res = await control(opts.url, 'GET', '/_sandbox/state');
         if (res.status >= 300 || !opts.out) return show(res, true);
@@ -523,9 +403,9 @@ export function addSandboxCommand(program: Command, action: Action): void {
     .command('import')
     .description('replace the state with a file written by state export (or - for stdin)')
     .argument('<file>')
-    .option('--url <url>', 'the sandbox', httpUrl('--url'), DEFAULT_SANDBOX_URL)
+    .option('--url <url>', SANDBOX_URL_HELP, httpUrl('--url'))
     .showHelpAfterError()
-    .action(async (file: string, opts: { url: string }) =>
+    .action(async (file: string, opts: { url?: string }) =>
       action(false, async () => {
         const label = file === '-' ? 'state import - (stdin)' : `state import ${file}`;
         const document = parseJsonText(await readInput(file, label, STATE_LIMIT_BYTES), label);

@@ -50,8 +50,6 @@ export interface CommandSpec {
   words: string[];
   /** Path parameters, in the order of the path: the command's positional arguments. */
   positionals: string[];
-  /** True when the operation moves money: a quote executed, a transfer in, a payment approved. */
-  movesMoney: boolean;
 }
 
 /** What a command's flags and the MCP tools need: worked out from the document's schemas when used. */
@@ -64,9 +62,6 @@ export interface CommandDetails extends CommandSpec {
   /** The JSON Schema of the answer. */
   response: JsonSchema | undefined;
 }
-
-/** Operations that move money (what the MCP server needs `--allow-money-movement` for). */
-export const MONEY_MOVING: ReadonlySet<OperationId> = new Set<OperationId>(['executeQuote', 'createTransferIn', 'approveTransaction']);
 
 const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').replace(/_/g, '-').toLowerCase();
 
@@ -176,7 +171,6 @@ export function commandTable(): CommandSpec[] {
     op,
     words: wordsOf(op, collections),
     positionals: [...op.path.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!),
-    movesMoney: MONEY_MOVING.has(op.id as OperationId),
   }));
   return table;
 }

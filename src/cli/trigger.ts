@@ -20,12 +20,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import { operations, type DocumentOperation, type OperationId } from '../generated/operations';
-import { Crossborder } from '../client';
-import { pipelineOf } from './client';
+import { sandboxCore, sandboxUrl } from './control';
+import { shownUrl } from './shared';
 import { parseJsonText, readFileBounded } from './files';
 import { out } from './output';
 import { readBounded } from '../core/read-bounded';
-import { attachListener, control, DEFAULT_SANDBOX_URL, refuseUnknownType } from './sandbox';
+import { attachListener, control, refuseUnknownType } from './sandbox';
 import { readData } from './resources';
 import { splitInput, UsageError } from './table';
 
@@ -159,7 +159,8 @@ export function applyOverrides(scenario: Scenario, overrides: string[]): Scenari
 
 /** Where a scenario runs: the sandbox's address, and what it prints. */
 export interface RunContext {
-  url: string;
+  /** The sandbox (`--url`); undefined: where every command points (./control sandboxUrl). */
+  url: string | undefined;
   log: (line: string) => void;
 }
 
@@ -184,7 +185,7 @@ async function attachObserver(ctx: RunContext): Promise<() => Promise<void>> {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
   let listener;
   try {
-    listener = await attachListener(ctx.url, url, 'observe');
+    listener = await attachListener(sandboxUrl(ctx.url), url, 'observe');
   } catch (error) {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     throw error;
@@ -203,8 +204,7 @@ const durationMs = (text: unknown, fallback: number) => {
 
 /** Runs a scenario's steps in order; answers every named step's result. */
 export async function runScenario(scenario: Scenario, ctx: RunContext): Promise<Record<string, unknown>> {
-  const cb = new Crossborder({ tokenId: 'sandbox', clientSecret: 'sandbox', baseUrl: ctx.url, environment: 'sandbox' });
-  const pipeline = pipelineOf(cb);
+  const pipeline = sandboxCore(ctx.url);
   // No prototype: a step named `__proto__` or `constructor` is a step like any other.
   const results: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   const close = await attachObserver(ctx);
@@ -429,16 +429,16 @@ export function addTriggerCommand(program: Command, action: Action): void {
     .argument('<type>', 'the event type (INCOMING_PAYMENT.PENDING, OUTGOING_PAYMENT.COMPLETED, CUSTOMER.KYC_APPROVED, TEST…)')
     .option('--override <step.path=value>', 'change a field of the fixture, e.g. customer.fullName=Grace (repeatable)', (v: string, all: string[] = []) => [...all, v])
     .option('--data <json|@file|->', 'your own fixture: a scenario (steps) whose step named "resource" (else the last) is the resource it drives to TYPE')
-    .option('--url <url>', 'the sandbox', DEFAULT_SANDBOX_URL)
+    .option('--url <url>', 'the sandbox (default: CROSSBORDER_BASE_URL, else http://127.0.0.1:4010)')
     .option('--json', 'print the result as one JSON line')
-    .action(async (type: string, opts: { override?: string[]; data?: string; url: string; json?: boolean }) =>
+    .action(async (type: string, opts: { override?: string[]; data?: string; url?: string; json?: boolean }) =>
       action(opts.json === true, async () => {
         refuseUnknownType(type);
         // Nothing is made when no one would receive the event.
         const targets = await control(opts.url, 'GET', '/_sandbox/webhooks/listeners');
         const attached = targets.json as { endpoint?: string | null; data?: unknown[] } | undefined;
         if (targets.status === 200 && !attached?.endpoint && (attached?.data?.length ?? 0) === 0) {
-          throw new Error(`nothing receives webhooks from the sandbox at ${opts.url}: no webhookEndpoint is configured and no listen is attached (run crossborder-sdk listen --forward-to URL, or crossborder-sdk sandbox webhook-url URL)`);
+          throw new Error(`nothing receives webhooks from the sandbox at ${shownUrl(sandboxUrl(opts.url))}: no webhookEndpoint is configured and no listen is attached (run crossborder-sdk listen --forward-to URL, or crossborder-sdk sandbox webhook-url URL)`);
         }
         const log = opts.json ? () => {} : (line: string) => out(`${line}\n`);
         const ctx = { url: opts.url, log };
@@ -482,9 +482,9 @@ export function addFixturesCommand(program: Command, action: Action): void {
     .command('run')
     .description('run a scenario file (JSON or YAML): create a customer, fund, quote, execute, advance the clock, expect a webhook; ${steps.NAME.field} references')
     .argument('<file>')
-    .option('--url <url>', 'the sandbox', DEFAULT_SANDBOX_URL)
+    .option('--url <url>', 'the sandbox (default: CROSSBORDER_BASE_URL, else http://127.0.0.1:4010)')
     .option('--json', 'print the named results as one JSON object at the end')
-    .action(async (file: string, opts: { url: string; json?: boolean }) =>
+    .action(async (file: string, opts: { url?: string; json?: boolean }) =>
       action(opts.json === true, async () => {
         const scenario = await readScenario(file);
         const log = opts.json ? () => {} : (line: string) => out(`${line}\n`);

@@ -253,6 +253,22 @@ export type SchemaName =
   | 'zWebhookEvent'
   | 'zWebhookSignature';
 
+/**
+ * What a call may do (`x-effect` of openapi/openapi.yaml), from least to most sensitive: `read` changes
+ * nothing; `write` changes data; `money` moves or decides money (a payment executed, approved or
+ * rejected, funds moved in); `secret` hands out key material or a way to get it (a wallet export, a
+ * session signing key, a new credential). The CLI and the MCP server decide what a tool may do from it.
+ */
+export type Effect = 'read' | 'write' | 'money' | 'secret';
+
+/** What an operation may do. */
+export interface OperationEffect {
+  /** What a call does (`x-effect`), whatever its body. */
+  readonly effect: Effect;
+  /** Body fields that raise the effect (`x-effect-raised-by`): sent with any value but `false` or `null`, the call has that effect (`createQuote`: `immediatelyExecute` → `money`). */
+  readonly raisedBy?: { readonly [field: string]: Effect } | undefined;
+}
+
 /** An operation of the document: what the client runs, with its schemas named (the sandbox and the tests look them up in ./zod.gen). */
 export interface DocumentOperation<Id extends string = string> extends Operation {
   readonly id: Id;
@@ -787,6 +803,46 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
   verifyCredential,
   listSessions,
   revokeSession,
+};
+
+/** The effect of every operation (`x-effect`, `x-effect-raised-by` of the document), kept apart from the rows so that only its readers (the CLI, the MCP server) hold it. */
+export const operationEffects: { readonly [Id in OperationId]: OperationEffect } = {
+  listCustomers: { effect: 'read' },
+  createCustomer: { effect: 'write' },
+  getCustomer: { effect: 'read' },
+  updateCustomer: { effect: 'write' },
+  deleteCustomer: { effect: 'write' },
+  listInternalAccounts: { effect: 'read' },
+  updateInternalAccount: { effect: 'write' },
+  exportInternalAccount: { effect: 'secret' },
+  listExternalAccounts: { effect: 'read' },
+  createExternalAccount: { effect: 'write' },
+  listPlatformExternalAccounts: { effect: 'read' },
+  createPlatformExternalAccount: { effect: 'write' },
+  getConfig: { effect: 'read' },
+  updateConfig: { effect: 'write' },
+  createQuote: { effect: 'write', raisedBy: { immediatelyExecute: 'money' } },
+  getQuote: { effect: 'read' },
+  executeQuote: { effect: 'money' },
+  createTransferIn: { effect: 'money' },
+  listTransactions: { effect: 'read' },
+  getTransaction: { effect: 'read' },
+  rejectTransaction: { effect: 'money' },
+  approveTransaction: { effect: 'money' },
+  lookupUmaReceiver: { effect: 'read' },
+  lookupExternalAccountReceiver: { effect: 'read' },
+  createInvitation: { effect: 'write' },
+  listVerifications: { effect: 'read' },
+  listUmaProviders: { effect: 'read' },
+  sandboxReceiveUmaPayment: { effect: 'money' },
+  sandboxFundInternalAccount: { effect: 'money' },
+  listCredentials: { effect: 'read' },
+  createCredential: { effect: 'secret' },
+  revokeCredential: { effect: 'write' },
+  challengeCredential: { effect: 'write' },
+  verifyCredential: { effect: 'secret' },
+  listSessions: { effect: 'read' },
+  revokeSession: { effect: 'write' },
 };
 
 /** Number of operations in the document. */

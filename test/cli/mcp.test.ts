@@ -63,7 +63,8 @@ describe('the MCP server', () => {
     const money = await connect(['--allow-writes', '--allow-money-movement']);
     try {
       const execute = (await money.listTools()).tools.find((t) => t.name === 'quotes_execute')!;
-      expect(execute.description).toContain('MOVES MONEY: executes the quote, sending its amount from the source account to the destination.');
+      expect(execute.description).toContain('MOVES MONEY: it moves funds or decides a payment (allowed by --allow-writes --allow-money-movement).');
+      expect(execute.annotations).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: false });
     } finally {
       await money.close();
     }

@@ -150,7 +150,7 @@ describe('resource commands from the operation table', () => {
     expect(json<{ fullName: string }>(fromStdin).fullName).toBe('From Stdin');
     expect((await cli(['customers', 'create', '--no-such-flag', 'x'], { env })).code).toBe(2);
     const noCredentials = await cli(['customers', 'list'], { env: { CROSSBORDER_BASE_URL: sandbox.url } });
-    expect([noCredentials.code, noCredentials.err]).toEqual([2, 'crossborder-sdk: ConfigurationError: Missing tokenId: pass { tokenId } or set CROSSBORDER_TOKEN_ID\n']);
+    expect([noCredentials.code, noCredentials.err]).toEqual([2, 'crossborder-sdk: ConfigurationError: missing credentials: set CROSSBORDER_TOKEN_ID and CROSSBORDER_CLIENT_SECRET, or give --profile NAME (a profile of the config file)\n']);
     // Nothing answers: the outcome of a write is unknown, and the key to retry with is printed.
     const secret = 'cb-secret-never-printed-4f1c';
     const down = await cli(['quotes', 'execute', 'Quote:x', '--max-retries', '0'], { env: { ...env, CROSSBORDER_CLIENT_SECRET: secret, CROSSBORDER_BASE_URL: 'http://127.0.0.1:9' } });

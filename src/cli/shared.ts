@@ -1,0 +1,157 @@
+/**
+ * What the commands share, written once: the effect of a call (from the generated operation table,
+ * never from the HTTP method), the one rule that decides where a command points, and the shell's
+ * words for the SDK's configuration errors.
+ * @module
+ */
+import { ConfigurationError } from '../core/errors';
+import { DEFAULT_BASE_URLS } from '../core/settings';
+import { operationEffects, type DocumentOperation, type Effect, type OperationEffect, type OperationId } from '../generated/operations';
+
+export type { Effect };
+
+/** How a command runs its body: errors printed, the exit code set (the program's `action`, ./index). */
+export type Action = (json: boolean, body: () => Promise<void>) => Promise<void>;
+
+/** The effects from least to most sensitive. */
+export const EFFECTS: readonly Effect[] = ['read', 'write', 'money', 'secret'];
+
+/** The MCP server's flag that allows each effect beyond reads. */
+export const EFFECT_FLAG: Readonly<Record<Exclude<Effect, 'read'>, string>> = {
+  write: '--allow-writes',
+  money: '--allow-money-movement',
+  secret: '--allow-key-export',
+};
+
+/**
+ * What an operation may do, from the generated table. An operation the table does not have (none of
+ * the CLI's, but the type allows it) counts as the most sensitive.
+ */
+export function effectOf(op: DocumentOperation): OperationEffect {
+  return (operationEffects as Partial<Record<string, OperationEffect>>)[op.id as OperationId] ?? { effect: 'secret' };
+}
+
+/** The body fields of this call that raise its effect (`immediatelyExecute: true` on a quote), with the effect each raises it to. */
+export function raisingFields(op: DocumentOperation, body: unknown): [field: string, effect: Effect][] {
+  const { raisedBy } = effectOf(op);
+  if (!raisedBy || body === undefined || body === null) return [];
+  // A body that is not an object (a JSON text, a list) cannot be read here: it counts as raising, as it might.
+  if (typeof body !== 'object' || Array.isArray(body)) return Object.entries(raisedBy);
+  const given = body as Record<string, unknown>;
+  // Sent with any value but false or null: the service decides what a value it does not expect means, so it counts.
+  return Object.entries(raisedBy).filter(([field]) => Object.hasOwn(given, field) && given[field] !== undefined && given[field] !== false && given[field] !== null);
+}
+
+/** What this call does: the operation's declared effect, raised by the body fields that raise it. */
+export function callEffect(op: DocumentOperation, body: unknown): Effect {
+  let { effect } = effectOf(op);
+  for (const [, raised] of raisingFields(op, body)) if (EFFECTS.indexOf(raised) > EFFECTS.indexOf(effect)) effect = raised;
+  return effect;
+}
+
+/** The most an operation may do, whatever its body (its declared effect, or the highest a body field raises it to). */
+export function mostEffect(op: DocumentOperation): Effect {
+  return callEffect(op, Object.fromEntries(Object.keys(effectOf(op).raisedBy ?? {}).map((field) => [field, true])));
+}
+
+/** Where a command points when nothing says otherwise: the local sandbox. */
+export const LOCAL_SANDBOX_URL = 'http://127.0.0.1:4010';
+
+/** What a profile of the config file may say about where to point. */
+export interface TargetProfile {
+  baseUrl?: string | undefined;
+  environment?: 'sandbox' | 'production' | undefined;
+}
+
+/** Where a command points, and what decided it. */
+export interface Target {
+  /** The service's address as given (the SDK adds the version segment). */
+  baseUrl: string;
+  /** What chose it: `--base-url`, `profile`, `CROSSBORDER_BASE_URL`, `production` (chosen by `--environment production`, the profile or `CROSSBORDER_ENVIRONMENT`), or `default` (the local sandbox). */
+  from: '--base-url' | 'profile' | 'CROSSBORDER_BASE_URL' | 'production' | 'default';
+}
+
+const envValue = (name: string): string | undefined => {
+  const value = process.env[name];
+  return value === undefined || value === '' ? undefined : value;
+};
+
+/**
+ * The one rule every command follows to decide where it points: `--base-url`, then the profile's
+ * `baseUrl`, then `CROSSBORDER_BASE_URL`, then the local sandbox (http://127.0.0.1:4010). Production's
+ * address is used only when the user chose production (`--environment production`, a profile whose
+ * `environment` is production, or `CROSSBORDER_ENVIRONMENT=production`) and gave no address:
+ * credentials alone never send a command there.
+ */
+export function targetOf(options: { baseUrl?: string | undefined; environment?: string | undefined }, profile: TargetProfile = {}): Target {
+  if (options.baseUrl) return { baseUrl: options.baseUrl, from: '--base-url' };
+  if (profile.baseUrl) return { baseUrl: profile.baseUrl, from: 'profile' };
+  const fromEnv = envValue('CROSSBORDER_BASE_URL');
+  if (fromEnv) return { baseUrl: fromEnv, from: 'CROSSBORDER_BASE_URL' };
+  if ((options.environment ?? profile.environment ?? envValue('CROSSBORDER_ENVIRONMENT')) === 'production') return { baseUrl: DEFAULT_BASE_URLS.production, from: 'production' };
+  return { baseUrl: LOCAL_SANDBOX_URL, from: 'default' };
+}
+
+/** The origin of a service address (`http://127.0.0.1:4010/2025-10-13` → `http://127.0.0.1:4010`): where the sandbox's `/_sandbox/` controls are. */
+export function originOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).origin;
+  } catch {
+    return baseUrl.replace(/\/+$/, '');
+  }
+}
+
+/**
+ * True when the address is this machine: 127.0.0.0/8, ::1 (and its IPv4-mapped form), `localhost` and
+ * `*.localhost` (the sandbox's own rule, `isLoopbackHost` of its exposure module, which the CLI does
+ * not import: it reaches the sandbox only through its public entry). `0.0.0.0` is every interface, not loopback.
+ */
+export function isLoopbackUrl(baseUrl: string): boolean {
+  let host: string;
+  try {
+    host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  } catch {
+    return false;
+  }
+  if (host === 'localhost' || host.endsWith('.localhost') || host === '::1') return true;
+  // WHATWG URL writes ::ffff:127.0.0.1 as ::ffff:7f00:1.
+  const mapped = /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host);
+  return mapped || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** An address for output: no userinfo, query or fragment (a password in a URL never reaches the terminal). */
+export function shownUrl(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return '(an address that is not a URL)';
+  }
+}
+
+/** The SDK's option names as the shell spells them: the flag, or the environment variable where there is no flag. */
+const SHELL_WORDS: Record<string, string> = {
+  tokenId: 'CROSSBORDER_TOKEN_ID',
+  clientSecret: 'CROSSBORDER_CLIENT_SECRET',
+  baseUrl: '--base-url (or CROSSBORDER_BASE_URL)',
+  environment: '--environment (or CROSSBORDER_ENVIRONMENT)',
+  maxRetries: '--max-retries',
+  timeout: '--timeout',
+};
+
+/**
+ * A configuration error in the shell's language: `Missing tokenId: pass { tokenId } or set
+ * CROSSBORDER_TOKEN_ID` becomes `missing credentials: set CROSSBORDER_TOKEN_ID and
+ * CROSSBORDER_CLIENT_SECRET, or give --profile NAME`; an option named as JavaScript names it
+ * (`baseUrl must be…`) is named by its flag. Other errors are returned as they are.
+ */
+export function forShell(error: unknown): unknown {
+  if (!(error instanceof ConfigurationError)) return error;
+  if (/^Missing (tokenId|clientSecret):/.test(error.message)) {
+    return new ConfigurationError('missing credentials: set CROSSBORDER_TOKEN_ID and CROSSBORDER_CLIENT_SECRET, or give --profile NAME (a profile of the config file)');
+  }
+  const message = error.message
+    .replace(/\bpass \{ (\w+) \} or set (\w+)/g, 'set $2')
+    .replace(/^(tokenId|clientSecret|baseUrl|environment|maxRetries|timeout)\b/, (name) => SHELL_WORDS[name]!);
+  return message === error.message ? error : new ConfigurationError(message);
+}

@@ -12,6 +12,8 @@ import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { CrossborderCore } from '../core/client';
+import { ConfigurationError } from '../core/errors';
+import { readSettings } from '../core/settings';
 import type { ClientOptions, Signer } from '../core/options';
 import { parseJsonText, readFileBounded, writePrivateFile } from './files';
 import { SANDBOX_CREDENTIALS } from './control';
@@ -90,7 +92,7 @@ export function connect(options: ConnectionOptions, extra: ClientOptions = {}): 
   const credentials = profile.tokenId !== undefined || profile.clientSecret !== undefined || present('CROSSBORDER_TOKEN_ID') || present('CROSSBORDER_CLIENT_SECRET');
   const sandboxCredentials = target.from === 'default' && !credentials;
   try {
-    const core = new CrossborderCore({
+    const clientOptions: ClientOptions = {
       ...profile,
       ...(sandboxCredentials ? SANDBOX_CREDENTIALS : {}),
       baseUrl: target.baseUrl,
@@ -98,8 +100,12 @@ export function connect(options: ConnectionOptions, extra: ClientOptions = {}): 
       ...(options.maxRetries !== undefined ? { maxRetries: whole('--max-retries', options.maxRetries) } : {}),
       ...(options.timeout !== undefined ? { timeout: whole('--timeout', options.timeout) } : {}),
       ...extra,
-    });
-    return { core, target, sandboxCredentials };
+    };
+    // The SDK asks for credentials at the first call (a webhook-only client needs none); every command
+    // here calls the API, so a missing one is said before anything starts.
+    const { missingCredentials } = readSettings(clientOptions);
+    if (missingCredentials !== undefined) throw new ConfigurationError(missingCredentials);
+    return { core: new CrossborderCore(clientOptions), target, sandboxCredentials };
   } catch (error) {
     throw forShell(error);
   }

@@ -5,6 +5,8 @@
  * @module
  */
 import { ConfigurationError } from '../core/errors';
+import { redactUserinfo } from './output';
+import { UsageError } from './table';
 import { DEFAULT_BASE_URLS } from '../core/settings';
 import { operationEffects, type DocumentOperation, type Effect, type OperationEffect, type OperationId } from '../generated/operations';
 
@@ -84,12 +86,26 @@ const envValue = (name: string): string | undefined => {
  * credentials alone never send a command there.
  */
 export function targetOf(options: { baseUrl?: string | undefined; environment?: string | undefined }, profile: TargetProfile = {}): Target {
-  if (options.baseUrl) return { baseUrl: options.baseUrl, from: '--base-url' };
-  if (profile.baseUrl) return { baseUrl: profile.baseUrl, from: 'profile' };
+  if (options.baseUrl) return withoutUserinfo({ baseUrl: options.baseUrl, from: '--base-url' });
+  if (profile.baseUrl) return withoutUserinfo({ baseUrl: profile.baseUrl, from: 'profile' });
   const fromEnv = envValue('CROSSBORDER_BASE_URL');
-  if (fromEnv) return { baseUrl: fromEnv, from: 'CROSSBORDER_BASE_URL' };
+  if (fromEnv) return withoutUserinfo({ baseUrl: fromEnv, from: 'CROSSBORDER_BASE_URL' });
   if ((options.environment ?? profile.environment ?? envValue('CROSSBORDER_ENVIRONMENT')) === 'production') return { baseUrl: DEFAULT_BASE_URLS.production, from: 'production' };
   return { baseUrl: LOCAL_SANDBOX_URL, from: 'default' };
+}
+
+/** An address with credentials in it (`http://user:secret@host`) is refused, and said without them: fetch would refuse it anyway, and the CLI prints addresses. */
+function withoutUserinfo(target: Target): Target {
+  let url: URL | undefined;
+  try {
+    url = new URL(target.baseUrl);
+  } catch {
+    return target;
+  }
+  if (url.username === '' && url.password === '') return target;
+  throw new UsageError(
+    `${target.from} ${redactUserinfo(target.baseUrl)}: an address with credentials in it is not used; give them with --profile or CROSSBORDER_TOKEN_ID and CROSSBORDER_CLIENT_SECRET`,
+  );
 }
 
 /** The origin of a service address (`http://127.0.0.1:4010/2025-10-13` → `http://127.0.0.1:4010`): where the sandbox's `/_sandbox/` controls are. */

@@ -434,6 +434,20 @@ export function addTriggerCommand(program: Command, action: Action): void {
     .action(async (type: string, opts: { override?: string[]; data?: string; url?: string; json?: boolean }) =>
       action(opts.json === true, async () => {
         refuseUnknownType(type);
+        // The user's input is read and checked before the sandbox is asked anything: a bad --data or
+        // --override is a usage error that sends nothing.
+        let scenario: Scenario | undefined;
+        let resource: string | undefined;
+        if (type !== 'TEST') {
+          const builtIn = fixtureFor(type);
+          scenario = builtIn.scenario;
+          resource = builtIn.resource;
+          if (opts.data !== undefined) {
+            scenario = checkScenario(await readData(opts.data), '--data');
+            resource = scenario.steps.some((s) => s.name === 'resource') ? '${steps.resource.id}' : '${steps.last.id}';
+          }
+          scenario = applyOverrides(scenario, opts.override ?? []);
+        }
         // Nothing is made when no one would receive the event.
         const targets = await control(opts.url, 'GET', '/_sandbox/webhooks/listeners');
         const attached = targets.json as { endpoint?: string | null; data?: unknown[] } | undefined;
@@ -444,20 +458,12 @@ export function addTriggerCommand(program: Command, action: Action): void {
         const ctx = { url: opts.url, log };
         let eventId: string;
         let resourceId: string | undefined;
-        if (type === 'TEST') {
+        if (scenario === undefined) {
           // TEST is about nothing: the sandbox sends it as asked.
           const res = await control(opts.url, 'POST', '/_sandbox/webhooks/trigger', { type });
           if (res.status !== 200) throw new Error(`the sandbox did not send ${type}: ${res.text}`);
           eventId = (res.json as { eventId: string }).eventId;
         } else {
-          const builtIn = fixtureFor(type);
-          let scenario = builtIn.scenario;
-          let resource = builtIn.resource;
-          if (opts.data !== undefined) {
-            scenario = checkScenario(await readData(opts.data), '--data');
-            resource = scenario.steps.some((s) => s.name === 'resource') ? '${steps.resource.id}' : '${steps.last.id}';
-          }
-          scenario = applyOverrides(scenario, opts.override ?? []);
           const seen = new Set((await deliveries(ctx)).map((d) => d.eventId));
           const results = await runScenario(scenario, ctx);
           resourceId = String(resolveRefs(resource, results));

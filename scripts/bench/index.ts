@@ -25,6 +25,7 @@ import { arg, median } from './rounds';
 import { benchSize, composition, kB, type SizeReport } from './size';
 import type { StartupResult } from './startup';
 import type { TelemetryRow } from './telemetry';
+import { formatWebhooks, type WebhooksResult } from './webhooks';
 
 const RUNS = arg('runs', 3);
 
@@ -40,14 +41,15 @@ interface Results {
   date: string;
   machine: string;
   node: string;
-  runs: { client: RequestRow[]; concurrency: ConcurrencyRow[]; pagination: PaginationResult; startup: StartupResult; telemetry?: TelemetryRow[] }[];
+  runs: { client: RequestRow[]; concurrency: ConcurrencyRow[]; pagination: PaginationResult; startup: StartupResult; telemetry?: TelemetryRow[]; webhooks?: WebhooksResult }[];
   profiles: ProfileResult[];
   size: SizeReport;
   wallet: SizeReport;
   /** The worker of issue 26 (CrossborderCore, customers.list + webhooks.unwrap); absent in older results. */
   worker?: SizeReport;
   composition: { total: number; parts: [string, number][] };
-  webhooks: string;
+  /** Lines of the webhook benchmark, in results before issue 36 (since then: each run's `webhooks`). */
+  webhooks?: string;
   sandbox: string;
 }
 const RESULTS = join(root, 'docs/benchmarks.json');
@@ -67,23 +69,23 @@ async function measureAll(): Promise<Results> {
     const startup = run<StartupResult>('startup.ts');
     console.log('  telemetry …');
     const telemetry = run<TelemetryRow[]>('telemetry.ts');
-    runs.push({ client, concurrency, pagination, startup, telemetry });
+    console.log('  webhooks …');
+    const webhooks = run<WebhooksResult>('webhooks.ts');
+    runs.push({ client, concurrency, pagination, startup, telemetry, webhooks });
   }
   console.log('profile …');
   const profiles = run<ProfileResult[]>('profile.ts');
   console.log('bundle size …');
   const [size, wallet, worker] = await benchSize();
   const parts = await composition();
-  console.log('webhooks …');
-  const webhooks = lines('webhooks.ts');
   console.log('sandbox throughput …');
   const sandbox = lines('sandbox.ts');
-  return { date: new Date().toISOString().slice(0, 10), machine: `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}`, node: process.version, runs, profiles, size, wallet, worker, composition: parts, webhooks, sandbox };
+  return { date: new Date().toISOString().slice(0, 10), machine: `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}`, node: process.version, runs, profiles, size, wallet, worker, composition: parts, sandbox };
 }
 
 const results: Results = process.argv.includes('--render') ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as Results) : await measureAll();
 if (!process.argv.includes('--render')) writeFileSync(RESULTS, `${JSON.stringify(results, null, 1)}\n`);
-const { runs, profiles, size, wallet, worker, webhooks, sandbox } = results;
+const { runs, profiles, size, wallet, worker, sandbox } = results;
 
 // Formatting.
 const x = (n: number, digits = 3) => `${n.toFixed(digits)}×`;
@@ -98,6 +100,8 @@ const [getRuns, postRuns] = [get(0), get(1)];
 const conc = (n: number) => runs.map((r) => r.concurrency.find((c) => c.inFlight === n)!);
 const pag = runs.map((r) => r.pagination);
 const st = runs.map((r) => r.startup);
+/** Webhook verification against crypto.verify (issue 36), in results that have it. */
+const wh = runs.flatMap((r) => (r.webhooks ? [r.webhooks] : []));
 /** OpenTelemetry overhead (issue 24), in results that have it. */
 const tel = (i: number) => runs.flatMap((r) => (r.telemetry ? [r.telemetry[i]!] : []));
 
@@ -130,6 +134,12 @@ const figures: Figure[] = [
       { name: `${what}, tracing on (batch processor, dropping exporter)`, baseline, values: rows.map((r) => r.onRatio), format: x, target: '≤ 1.05×', pass: (n) => n <= 1.05, load: rows.map((r) => r.load), command: 'npx tsx scripts/bench/telemetry.ts' },
     ];
   }),
+  ...(wh.length === 0
+    ? []
+    : [
+        { name: 'webhook verification (`cb.webhooks.verify`, 1 kB), deliveries per second', baseline: '`crypto.verify` of the same signature (node:crypto)', values: wh.map((r) => r.verifyRatio), format: x, target: '≥ 0.90×', pass: (n: number) => n >= 0.9, load: wh.map((r) => r.load), command: 'npx tsx scripts/bench/webhooks.ts' },
+        { name: '`cb.webhooks.unwrap` (verify + parse + event check), deliveries per second', baseline: '`crypto.verify` of the same signature (node:crypto)', values: wh.map((r) => r.unwrapRatio), format: x, target: '≥ 0.80×', pass: (n: number) => n >= 0.8, load: wh.map((r) => r.load), command: 'npx tsx scripts/bench/webhooks.ts' },
+      ]),
   { name: 'cold import, CJS', baseline: '`node -e ""`', values: st.map((r) => r.importCjsDeltaMs), format: ms, target: '≤ +5 ms', pass: (n) => n <= 5, load: st.map((r) => r.load), command: 'npx tsx scripts/bench/startup.ts' },
 ];
 const summary = figures.map((f) => {
@@ -307,10 +317,14 @@ Largest inputs of the one-file bundle: ${size.oneFileTop.map(([i, b]) => `${i} $
 
 ${telemetrySection()}## Webhook verification
 
-Command: \`npx tsx scripts/bench/webhooks.ts\`.
+A 1 kB delivery that matches the document, verified with the key as configured (PEM). Contenders in
+interleaved rounds of sequential calls, each run in a fresh process; ratios are medians of per-round ratios to
+\`crypto.verify\` (node:crypto, a \`KeyObject\`, the DER signature) in the same run. On Node, Bun and Deno the
+SDK verifies with node:crypto (found at first use), elsewhere with WebCrypto; \`crypto.subtle.verify\` alone is
+what it used on Node before issue 36. Command: \`npx tsx scripts/bench/webhooks.ts\`.
 
 \`\`\`
-${webhooks}
+${wh.length ? wh.map((r, i) => `run ${i + 1}: ${formatWebhooks(r)}`).join('\n\n') : (results.webhooks ?? '')}
 \`\`\`
 
 ## Sandbox throughput over HTTP

@@ -186,12 +186,13 @@ function readInteger(der: Uint8Array, offset: number, out: Uint8Array, at: numbe
   const first = der[start]!;
   if (first & 0x80) return -1; // negative
   if (first === 0 && len > 1 && (der[start + 1]! & 0x80) === 0) return -1; // non-minimal leading zero
-  let value = der.subarray(start, stop);
-  if (value.length === P256_SCALAR_BYTES + 1) {
-    if (value[0] !== 0) return -1; // a 33rd byte is allowed only as the sign pad
-    value = value.subarray(1);
+  let from = start;
+  if (len === P256_SCALAR_BYTES + 1) {
+    if (first !== 0) return -1; // a 33rd byte is allowed only as the sign pad
+    from++;
   }
-  out.set(value, at + P256_SCALAR_BYTES - value.length);
+  // Byte by byte: a subarray per integer costs more than copying 32 bytes.
+  for (let i = from, to = at + P256_SCALAR_BYTES - (stop - from); i < stop; i++, to++) out[to] = der[i]!;
   return stop;
 }
 

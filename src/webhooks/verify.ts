@@ -7,7 +7,7 @@
  * @module
  */
 import { WebhookVerificationError } from '../core/errors';
-import { base64ToBytes, decompressP256, derToP1363, hexToBytes, KeyCache, pemToBytes, utf8 } from './encoding';
+import { base64ToBytes, decompressP256, derToP1363, hexToBytes, KeyCache, own, pemToBytes, utf8 } from './encoding';
 import { rememberKeyBytes, signatureVerifier, spkiOfPoint } from './verifier';
 
 /** Name of the header that carries the delivery's signature. */
@@ -157,8 +157,8 @@ function isRequest(value: unknown): value is Request {
  */
 export async function readRawBody(rawBody: WebhookRawBody): Promise<Uint8Array<ArrayBuffer>> {
   if (typeof rawBody === 'string') return utf8(rawBody);
-  // new Uint8Array(x) copies; Buffer#slice would return a view, and a Buffer subclass instance.
-  if (rawBody instanceof Uint8Array) return new Uint8Array(rawBody);
+  // A copy in a plain Uint8Array (Buffer#slice would return a view, and a Buffer subclass instance); set() is a memcpy.
+  if (rawBody instanceof Uint8Array) return own(rawBody);
   // The tag check also catches an ArrayBuffer from another realm (iframe, vm), where instanceof fails.
   if (rawBody instanceof ArrayBuffer || Object.prototype.toString.call(rawBody) === '[object ArrayBuffer]') {
     return new Uint8Array((rawBody as ArrayBuffer).slice(0));

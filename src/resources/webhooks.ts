@@ -1,5 +1,5 @@
 import { APIResource } from '../core/resource';
-import { check, resolveSchema, type Schema } from '../core/validation';
+import { check, resolveSchema } from '../core/validation';
 import { WEBHOOK_EVENT_TYPES } from '../generated/operations';
 import type { UnknownEvent, WebhookEnvelope } from '../webhooks/events';
 import type { WebhookHeaders, WebhookPublicKey, WebhookRawBody } from '../webhooks/verify';
@@ -73,19 +73,6 @@ export class Webhooks extends APIResource {
   }
 }
 
-let eventCheck: Promise<Schema> | undefined;
-/** The compiled check of the webhook events, resolved once (a failed load is tried again on the next delivery). */
-function eventSchema(): Promise<Schema> {
-  return (eventCheck ??= resolveSchema('zWebhookEvent').catch((error: unknown) => {
-    eventCheck = undefined;
-    throw error;
-  }));
-}
-
-function withoutIssues({ issues: _sent, ...event }: WebhookEnvelope): WebhookEnvelope {
-  return event;
-}
-
 /**
  * Types a verified delivery by its `type`, checking it once: a known type against its schema, which
  * covers the envelope and `data`; any other type against the envelope alone. What differs from the
@@ -93,10 +80,10 @@ function withoutIssues({ issues: _sent, ...event }: WebhookEnvelope): WebhookEnv
  */
 async function typeEvent(json: WebhookEnvelope, webhooks: WebhooksModule): Promise<WebhookEvent | UnknownEvent> {
   if (!KNOWN_TYPES.has(json.type)) return webhooks.toUnknownEvent(webhooks.withEnvelopeIssues(json));
-  // `issues` is the SDK's to fill: whatever the body carries under that name is dropped (a copy only then).
-  const event = 'issues' in json ? withoutIssues(json) : json;
+  // `issues` is the SDK's to fill: whatever the body carries under that name is dropped.
+  const { issues: _sent, ...event } = json;
   try {
-    return webhooks.withIssues(event, check(await eventSchema(), event)) as WebhookEvent;
+    return webhooks.withIssues(event, check(await resolveSchema('zWebhookEvent'), event)) as WebhookEvent;
   } catch (cause) {
     // The delivery is authentic: a check that cannot run still hands it over, with the reason.
     return webhooks.withParseFailure(webhooks.withEnvelopeIssues(json), cause) as WebhookEvent;

@@ -265,6 +265,9 @@ export async function verifyWebhookSignature(
   return body;
 }
 
+/** `{"v":"1","s":"<base64>"}` as the service writes it (no spaces, these two fields in this order). */
+const CANONICAL_HEADER = /^\{"v":"1","s":"([A-Za-z0-9+/=]*)"\}$/;
+
 /** Longest header accepted: the versioned JSON form of the longest DER signature, with room for spaces and new fields. */
 const MAX_HEADER_CHARS = 1_024;
 
@@ -278,7 +281,10 @@ function parseSignatureHeader(header: string): Uint8Array<ArrayBuffer> {
   if (text.length > MAX_HEADER_CHARS) {
     throw new WebhookVerificationError('malformed_signature', `the ${SIGNATURE_HEADER} header is ${text.length} characters; too long for a signature`);
   }
-  if (text.startsWith('{')) {
+  // The form the service sends, exactly: its signature read without JSON.parse (same result).
+  const canonical = CANONICAL_HEADER.exec(text);
+  if (canonical) text = canonical[1]!;
+  else if (text.startsWith('{')) {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

@@ -42,9 +42,17 @@ export interface ProfileResult {
   inFlight: number;
   rows: ProfileRow[];
   load: [number, number];
+  /** The SDK's own code per call: dist/ self time less `parseBody` (the JSON.parse of the answer), µs; absent in older results. */
+  sdkOwnUs?: number;
+  /** `parseBody`'s self time per call, µs: the JSON.parse of the answer, which raw fetch does too. */
+  jsonParseUs?: number;
+  /** Raw fetch's busy time per call, µs (the yardstick of the machine's state: ~100 µs on a quiet one). */
+  rawBusyUs?: number;
+  /** The SDK's functions by self time, µs per call (name and place in dist/). */
+  topSdk?: [string, number][];
 }
 
-async function sample(session: Session, calls: number, inFlight: number, fn: () => PromiseLike<unknown>): Promise<Map<string, number>> {
+async function sample(session: Session, calls: number, inFlight: number, fn: () => PromiseLike<unknown>, byFunction?: Map<string, number>): Promise<Map<string, number>> {
   const us = new Map<string, number>(GROUPS.map(([name]) => [name, 0]));
   await session.post('Profiler.start');
   let next = 0;
@@ -59,6 +67,11 @@ async function sample(session: Session, calls: number, inFlight: number, fn: () 
     const { url, functionName } = byId.get(id)!.callFrame;
     const [name] = GROUPS.find(([, match]) => match(url, functionName))!;
     us.set(name, us.get(name)! + (profile.timeDeltas[i] ?? 0) / calls);
+    if (byFunction && name === 'the SDK (dist/)') {
+      const node = byId.get(id)!.callFrame as { functionName: string; url: string; lineNumber?: number; columnNumber?: number };
+      const key = `${functionName || '(anonymous)'} ${url.split('/').pop()}:${node.columnNumber ?? 0}`;
+      byFunction.set(key, (byFunction.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / calls);
+    }
   });
   return us;
 }
@@ -79,9 +92,23 @@ export async function profileRequests(calls = arg('calls', 10_000), inFlight = 1
     await session.post('Profiler.enable');
     await session.post('Profiler.setSamplingInterval', { interval: 50 });
     for (let i = 0; i < 1000; i++) await sdk(), await raw(); // warm up: compiled code, open sockets
-    const s = await sample(session, calls, inFlight, sdk);
+    const byFunction = new Map<string, number>();
+    const s = await sample(session, calls, inFlight, sdk, byFunction);
     const r = await sample(session, calls, inFlight, raw);
-    return { calls, inFlight, rows: GROUPS.map(([group]) => ({ group, sdk: s.get(group)!, raw: r.get(group)! })), load: [before, load1()] };
+    // parseBody is the JSON.parse of the answer (V8 counts the builtin in its caller), which raw fetch does
+    // too (in undici's json()): the SDK's own code is its self time without it.
+    const jsonParseUs = [...byFunction].filter(([name]) => name.startsWith('parseBody ')).reduce((n, [, us]) => n + us, 0);
+    const sdkSelf = s.get('the SDK (dist/)')!;
+    return {
+      calls,
+      inFlight,
+      rows: GROUPS.map(([group]) => ({ group, sdk: s.get(group)!, raw: r.get(group)! })),
+      load: [before, load1()],
+      sdkOwnUs: sdkSelf - jsonParseUs,
+      jsonParseUs,
+      rawBusyUs: GROUPS.filter(([g]) => !g.startsWith('idle')).reduce((n, [g]) => n + r.get(g)!, 0),
+      topSdk: [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 12),
+    };
   } finally {
     session.disconnect();
     stop();
@@ -99,6 +126,11 @@ export function formatProfile(result: ProfileResult): string {
     lines.push(`| ${r.group} | ${r.sdk.toFixed(1)} | ${r.raw.toFixed(1)} | ${(r.sdk - r.raw >= 0 ? '+' : '') + (r.sdk - r.raw).toFixed(1)} |`);
   }
   lines.push(`| **busy in total** | **${sdk.toFixed(1)}** | **${raw.toFixed(1)}** | **${(sdk - raw >= 0 ? '+' : '') + (sdk - raw).toFixed(1)}** |`);
+  if (result.sdkOwnUs !== undefined && result.jsonParseUs !== undefined) {
+    const share = result.rawBusyUs ? ` (${((100 * result.sdkOwnUs) / result.rawBusyUs).toFixed(1)} % of raw fetch's busy time per call, ${result.rawBusyUs.toFixed(0)} µs)` : '';
+    lines.push('', `The SDK's own code: ${result.sdkOwnUs.toFixed(1)} µs per call${share}: its self time less \`parseBody\`, ${result.jsonParseUs.toFixed(1)} µs, the JSON.parse of the answer.`);
+    if (result.topSdk?.length) lines.push(`By function (µs per call, self): ${result.topSdk.map(([name, us]) => `\`${name}\` ${us.toFixed(2)}`).join(', ')}.`);
+  }
   return lines.join('\n');
 }
 

@@ -40,7 +40,11 @@ export function createScrub(secrets: string[]): Scrub {
   const known = literals.length ? new RegExp(literals.map(escape).join('|'), 'g') : undefined;
   const authorization = /((?:proxy-)?authorization["']?\s*[:=]\s*["']?)[^"'\r\n,;}<]+/gi;
   const credential = /\b(Basic|Bearer)(\s+|%20|\+)[A-Za-z0-9+/=._~%-]{6,}/gi;
+  // One scan that every text with something to remove matches (broader: case-insensitive): a request id
+  // or a message without credentials is returned as is, without the three replacing scans.
+  const suspect = new RegExp([...literals.map(escape), 'authorization', 'basic', 'bearer'].join('|'), 'i');
   const text = (s: string): string => {
+    if (!suspect.test(s)) return s;
     let out = known ? s.replace(known, REDACTED) : s;
     out = out.replace(authorization, `$1${REDACTED}`).replace(credential, `$1$2${REDACTED}`);
     return out;

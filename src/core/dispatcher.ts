@@ -73,20 +73,21 @@ function armDeadline(handler: unknown, ms: number): void {
     expired = true;
     abort?.(deadlineError(ms));
   }, ms);
-  h.onConnect = function (this: unknown, a, ...rest) {
+  // Forwarded with `arguments` (no rest array per call: these run on every request).
+  h.onConnect = function (this: unknown, a: (reason?: unknown) => void) {
     abort = a;
-    const result = onConnect.call(this, a, ...rest);
+    const result = onConnect.apply(this, arguments as unknown as Parameters<typeof onConnect>);
     // Connecting took the whole time (undici gives a connection 10 s): stop before sending.
     if (expired) a(deadlineError(ms));
     return result;
   };
-  h.onComplete = function (this: unknown, ...args) {
+  h.onComplete = function (this: unknown) {
     clearTimeout(timer);
-    return onComplete?.apply(this, args);
+    return onComplete?.apply(this, arguments as unknown as unknown[]);
   };
-  h.onError = function (this: unknown, ...args) {
+  h.onError = function (this: unknown) {
     clearTimeout(timer);
-    return onError?.apply(this, args);
+    return onError?.apply(this, arguments as unknown as unknown[]);
   };
 }
 

@@ -45,23 +45,42 @@ export function bytesToBase64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-/** Standard base64, padded or not, canonical (the padding bits zero), → bytes; `undefined` otherwise. */
+// Each base64 character's value (the standard alphabet), -1 for any other code unit below 128.
+const BASE64_VALUES = /* @__PURE__ */ (() => {
+  const values = new Int8Array(128).fill(-1);
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  for (let i = 0; i < 64; i++) values[alphabet.charCodeAt(i)] = i;
+  return values;
+})();
+
+/**
+ * Standard base64, padded or not, canonical (the padding bits zero), → bytes; `undefined` otherwise.
+ * One pass over the text with a table (no regular expression, no `atob`, no re-encoding to check the
+ * padding bits): a webhook signature header is decoded on every delivery.
+ */
 function decodeBase64(text: string): Bytes | undefined {
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return undefined;
-  const bare = text.replace(/=+$/, '');
+  let bare = text.length;
+  if (bare > 0 && text.charCodeAt(bare - 1) === 0x3d) bare--;
+  if (bare > 0 && text.charCodeAt(bare - 1) === 0x3d) bare--;
   // A padded text is a whole number of quads; one character alone in the last quad is no byte.
-  if ((bare.length !== text.length && text.length % 4 !== 0) || bare.length % 4 === 1) return undefined;
-  const padded = bare + '==='.slice((bare.length + 3) % 4);
-  let binary: string;
-  try {
-    binary = atob(padded);
-  } catch {
-    return undefined;
+  if ((bare !== text.length && text.length % 4 !== 0) || bare % 4 === 1) return undefined;
+  const out = new Uint8Array((bare * 3) >> 2);
+  let at = 0;
+  let buffer = 0;
+  let bits = 0;
+  for (let i = 0; i < bare; i++) {
+    const code = text.charCodeAt(i);
+    const value = code < 128 ? BASE64_VALUES[code]! : -1;
+    if (value < 0) return undefined;
+    buffer = ((buffer << 6) | value) & 0xffffff;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[at++] = (buffer >> bits) & 0xff;
+    }
   }
-  const out = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
   // Non-zero bits in the last character's unused part would give one signature several spellings.
-  return bytesToBase64(out) === padded ? out : undefined;
+  return (buffer & ((1 << bits) - 1)) === 0 ? out : undefined;
 }
 
 /**
@@ -167,12 +186,13 @@ function readInteger(der: Uint8Array, offset: number, out: Uint8Array, at: numbe
   const first = der[start]!;
   if (first & 0x80) return -1; // negative
   if (first === 0 && len > 1 && (der[start + 1]! & 0x80) === 0) return -1; // non-minimal leading zero
-  let value = der.subarray(start, stop);
-  if (value.length === P256_SCALAR_BYTES + 1) {
-    if (value[0] !== 0) return -1; // a 33rd byte is allowed only as the sign pad
-    value = value.subarray(1);
+  let from = start;
+  if (len === P256_SCALAR_BYTES + 1) {
+    if (first !== 0) return -1; // a 33rd byte is allowed only as the sign pad
+    from++;
   }
-  out.set(value, at + P256_SCALAR_BYTES - value.length);
+  // Byte by byte: a subarray per integer costs more than copying 32 bytes.
+  for (let i = from, to = at + P256_SCALAR_BYTES - (stop - from); i < stop; i++, to++) out[to] = der[i]!;
   return stop;
 }
 

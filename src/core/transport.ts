@@ -65,6 +65,9 @@ export async function send(config: TransportConfig, plan: TransportPlan, out: Ou
   const tally = { attempts: 0 };
   trace?.leg(tally, headers);
   const decide: RetryInput = { retry: 0, maxRetries: out.maxRetries, safe: out.safe, notAfter: out.notAfter, now, random: config.random };
+  // The log's levels, read once per leg rather than three times per attempt.
+  const info = log.enabled('info');
+  const debug = log.enabled('debug');
 
   for (let retry = 0; ; retry++) {
     if (signal?.aborted) throw userAbort(plan, out, plan.outcomeUnknown(retry > 0), signal.reason);
@@ -91,9 +94,9 @@ export async function send(config: TransportConfig, plan: TransportPlan, out: Ou
       const probe = config.fetch ? undefined : probeDispatcher(fetch, out.timeout);
       if (probe) init.dispatcher = probe;
     }
-    const started = log.enabled('info') ? performance.now() : 0;
+    const started = info ? performance.now() : 0;
     // The operation's path template, not the URL: path and query values may be personal data.
-    if (log.enabled('debug')) {
+    if (debug) {
       log.debug(`→ ${operation}`, () => ({
         attempt: retry + 1,
         headers: redactHeaders(headers),
@@ -131,7 +134,7 @@ export async function send(config: TransportConfig, plan: TransportPlan, out: Ou
             });
       const next = retryDecision({ failed: true, mayHaveArrived }, decide);
       if (next === undefined) throw failure;
-      if (log.enabled('info')) log.info(`${operation}: ${failure.message}; retrying in ${next.delay} ms`);
+      if (info) log.info(`${operation}: ${failure.message}; retrying in ${next.delay} ms`);
       trace?.retry(retry + 1, next.delay, undefined, undefined, failure);
       await pause(config, next.delay, plan, out);
       continue;
@@ -153,7 +156,7 @@ export async function send(config: TransportConfig, plan: TransportPlan, out: Ou
     const code = parsed.data !== null && typeof parsed.data === 'object' ? (parsed.data as { code?: unknown }).code : undefined;
     const next = retryDecision({ status, retryAfter: response.headers.get('retry-after'), code }, decide);
     if (next === undefined) return { response, text, data: parsed.data, notJson: parsed.notJson, attempts: retry + 1 };
-    if (log.enabled('info')) log.info(`${operation}: status ${status}; retrying in ${next.delay} ms`);
+    if (info) log.info(`${operation}: status ${status}; retrying in ${next.delay} ms`);
     trace?.retry(retry + 1, next.delay, status, next.retryAfter);
     await pause(config, next.delay, plan, out);
   }

@@ -3,22 +3,20 @@
  * mode, DHKEM(P-256, HKDF-SHA256) / HKDF-SHA256 / AES-256-GCM (RFC 9180), info `turnkey_hpke`,
  * AAD = `enc` (uncompressed) ‖ recipient public key (uncompressed), carried as base58check of the
  * compressed `enc` followed by the ciphertext and its tag. Written on WebCrypto (ECDH, HMAC,
- * AES-GCM) plus @noble/curves for point (de)compression, so it runs in browsers, Node, Deno, Bun,
+ * AES-GCM) plus @noble/curves' point for (de)compression (./p256), so it runs in browsers, Node, Deno, Bun,
  * workerd and edge runtimes without any Node module.
  * @internal
  * @module
  */
-import { p256 } from '@noble/curves/nist.js';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { createBase58check } from '@scure/base';
 import { concatBytes, own, type Bytes } from '../core/encoding';
 import { WalletCryptoError } from '../core/errors';
+import { decodeBase58check, encodeBase58check } from './base58check';
+import { pointBytes } from './p256';
 import { ECDH_P256, subtle } from './webcrypto';
 
 /** HPKE `info` of the session bundle. */
 export const SESSION_BUNDLE_INFO = 'turnkey_hpke';
 
-const base58check = /* @__PURE__ */ createBase58check(sha256);
 const encoder = /* @__PURE__ */ new TextEncoder();
 const concat = concatBytes;
 
@@ -67,7 +65,7 @@ async function keySchedule(dh: Uint8Array, enc: Uint8Array, recipient: Uint8Arra
 /** Uncompressed (65-byte) form of a P-256 point given compressed or uncompressed. */
 export function uncompressed(point: Uint8Array, field: string): Bytes {
   try {
-    return own(p256.Point.fromBytes(own(point)).toBytes(false));
+    return pointBytes(point, false);
   } catch (cause) {
     throw new WalletCryptoError('invalid_input', `${field} is not a P-256 public key (33 bytes compressed or 65 uncompressed)`, { cause });
   }
@@ -76,7 +74,7 @@ export function uncompressed(point: Uint8Array, field: string): Bytes {
 /** Compressed (33-byte) form of a P-256 point. */
 export function compressed(point: Uint8Array, field: string): Bytes {
   try {
-    return own(p256.Point.fromBytes(own(point)).toBytes(true));
+    return pointBytes(point, true);
   } catch (cause) {
     throw new WalletCryptoError('invalid_input', `${field} is not a P-256 public key (33 bytes compressed or 65 uncompressed)`, { cause });
   }
@@ -93,8 +91,9 @@ export async function openSessionBundle(bundle: string, recipientPrivateKey: Cry
   if (typeof bundle !== 'string' || bundle === '') throw new WalletCryptoError('invalid_input', 'encryptedSessionSigningKey must be a non-empty base58check string');
   let bytes: Bytes;
   try {
-    bytes = own(base58check.decode(bundle.trim()));
+    bytes = await decodeBase58check(bundle.trim());
   } catch (cause) {
+    if (cause instanceof WalletCryptoError) throw cause; // no WebCrypto: said as such
     throw new WalletCryptoError('invalid_input', 'encryptedSessionSigningKey is not base58check (the production bundle format)', { cause });
   }
   if (bytes.length <= 33 + 16) {
@@ -177,5 +176,5 @@ export async function hpkeSeal(recipientPublicKey: Uint8Array, plaintext: Uint8A
  */
 export async function sealSessionBundle(recipientPublicKey: Uint8Array, plaintext: Uint8Array): Promise<string> {
   const { enc, ciphertext } = await hpkeSeal(recipientPublicKey, plaintext);
-  return base58check.encode(concat(compressed(enc, 'enc'), ciphertext));
+  return encodeBase58check(concat(compressed(enc, 'enc'), ciphertext));
 }

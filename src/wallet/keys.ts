@@ -2,10 +2,10 @@
  * Device-side keys: the client key pair that receives the session key, and the session key itself.
  * @module
  */
-import { p256 } from '@noble/curves/nist.js';
-import { bytesToBase64url, bytesToHex, compressPoint, hexToBytes } from './encoding';
+import { base64urlToBytes, bytesToBase64url, bytesToHex, compressPoint, concatBytes, hexToBytes } from './encoding';
 import { WalletCryptoError } from '../core/errors';
 import { openSessionBundle } from './hpke';
+import { isValidScalar, publicPointOf } from './p256';
 import { ECDH_P256, ECDSA_P256, P256_SCALAR_LENGTH, subtle } from './webcrypto';
 
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
@@ -60,11 +60,11 @@ export async function importSessionKey(privateKeyHex: string): Promise<SessionKe
 
 /**
  * A P-256 private scalar as a complete JWK, with its uncompressed public point. WebCrypto cannot
- * import a bare scalar portably (Firefox/Safari need the public point), so noble computes it.
+ * import a bare scalar portably (Firefox/Safari need the public point), so it is computed here (./p256).
  * @internal
  */
 export function privateJwk(scalar: Uint8Array): { point: Uint8Array; jwk: JsonWebKey } {
-  const point = p256.getPublicKey(scalar, false);
+  const point = publicPointOf(scalar);
   return {
     point,
     jwk: { kty: 'EC', crv: 'P-256', x: bytesToBase64url(point.subarray(1, 33)), y: bytesToBase64url(point.subarray(33)), d: bytesToBase64url(scalar) },
@@ -73,7 +73,7 @@ export function privateJwk(scalar: Uint8Array): { point: Uint8Array; jwk: JsonWe
 
 /** Builds a SessionKey from a raw scalar; the caller wipes `scalar`. */
 async function sessionKeyFromScalar(scalar: Uint8Array): Promise<SessionKey> {
-  if (!p256.utils.isValidSecretKey(scalar)) {
+  if (!isValidScalar(scalar)) {
     throw new WalletCryptoError('invalid_input', 'session private key is not a valid P-256 scalar');
   }
   const { point, jwk } = privateJwk(scalar);
@@ -108,25 +108,25 @@ export interface ClientKeyPair {
 export async function generateClientKeyPair(): Promise<ClientKeyPair> {
   // One scalar, imported twice as non-extractable keys: ECDH to open the bundle, ECDSA to sign when
   // the key pair itself is the session key. The bytes are wiped once imported.
+  // WebCrypto makes the scalar (and its point): generated extractable once, its JWK read, and that JWK
+  // imported as the two non-extractable keys; the generated key is dropped.
   const webcrypto = subtle(); // a clear error where WebCrypto is missing, before anything else
-  const scalar = p256.utils.randomSecretKey();
-  try {
-    const { point, jwk } = privateJwk(scalar);
-    const [ecdh, ecdsa] = await Promise.all([
-      webcrypto.importKey('jwk', jwk, ECDH_P256, false, ['deriveBits']),
-      webcrypto.importKey('jwk', jwk, ECDSA_P256, false, ['sign']),
-    ]);
-    const publicKeyCompressed = bytesToHex(compressPoint(point));
-    const own = new SessionKey(ecdsa, publicKeyCompressed);
-    return Object.freeze({
-      publicKey: bytesToHex(point),
-      publicKeyCompressed,
-      decryptSessionKey: (bundle: string) => openSessionKey(bundle, ecdh, point),
-      sessionKey: () => own,
-    });
-  } finally {
-    scalar.fill(0);
-  }
+  const generated = (await webcrypto.generateKey(ECDH_P256, true, ['deriveBits'])) as CryptoKeyPair;
+  const { kty, crv, x, y, d } = await webcrypto.exportKey('jwk', generated.privateKey);
+  const jwk: JsonWebKey = { kty, crv, x, y, d };
+  const [ecdh, ecdsa] = await Promise.all([
+    webcrypto.importKey('jwk', jwk, ECDH_P256, false, ['deriveBits']),
+    webcrypto.importKey('jwk', jwk, ECDSA_P256, false, ['sign']),
+  ]);
+  const point = concatBytes(Uint8Array.of(0x04), base64urlToBytes(x!, 'the generated key x'), base64urlToBytes(y!, 'the generated key y'));
+  const publicKeyCompressed = bytesToHex(compressPoint(point));
+  const own = new SessionKey(ecdsa, publicKeyCompressed);
+  return Object.freeze({
+    publicKey: bytesToHex(point),
+    publicKeyCompressed,
+    decryptSessionKey: (bundle: string) => openSessionKey(bundle, ecdh, point),
+    sessionKey: () => own,
+  });
 }
 
 /** Opens the 32-byte session scalar and imports it; the plaintext is wiped afterwards. */

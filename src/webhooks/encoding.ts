@@ -12,6 +12,7 @@ export {
   decompressP256,
   derToP1363,
   hexToBytes,
+  own,
   p1363ToDer,
   pemToBytes,
   utf8,

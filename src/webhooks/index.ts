@@ -1,7 +1,8 @@
 /**
  * Webhooks: verify deliveries (`X-Service-Signature`, ECDSA P-256), unwrap them into events,
  * dedupe redeliveries and replays, and answer the payment approval webhook.
- * WebCrypto only: runs in Node ≥ 20, Deno, Bun, browsers and edge runtimes.
+ * Runs in Node ≥ 20, Deno, Bun, browsers and edge runtimes: signatures are checked with `node:crypto` where
+ * the runtime has it (found at the first verification, never imported), with WebCrypto elsewhere.
  * @module
  */
 export { WebhookVerificationError } from '../core/errors';

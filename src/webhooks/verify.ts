@@ -1,12 +1,14 @@
 /**
  * Signature check of webhook deliveries: `X-Service-Signature` carries a DER ECDSA P-256 SHA-256
  * signature over the raw body bytes, made with the service's key, as bare base64 or as the versioned
- * JSON `{"v":"1","s":"<base64>"}`. WebCrypto only, so
- * the same code runs in Node, Deno, Bun, browsers and edge runtimes.
+ * JSON `{"v":"1","s":"<base64>"}`. Keys are imported by WebCrypto; the signature is checked by
+ * `node:crypto` where the runtime has it (Node, Bun, Deno) and by WebCrypto elsewhere (browsers, edge
+ * runtimes), with the same answer (src/webhooks/verifier.ts).
  * @module
  */
 import { WebhookVerificationError } from '../core/errors';
-import { base64ToBytes, decompressP256, derToP1363, hexToBytes, KeyCache, pemToBytes, utf8 } from './encoding';
+import { base64ToBytes, decompressP256, derToP1363, hexToBytes, KeyCache, own, pemToBytes, utf8 } from './encoding';
+import { rememberKeyBytes, signatureVerifier, spkiOfPoint } from './verifier';
 
 /** Name of the header that carries the delivery's signature. */
 export const SIGNATURE_HEADER = 'X-Service-Signature';
@@ -31,11 +33,11 @@ export type WebhookRawBody = string | Uint8Array | ArrayBuffer | Request;
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
 
 const ECDSA_P256 = { name: 'ECDSA', namedCurve: 'P-256' } as const;
-const ECDSA_SHA256 = { name: 'ECDSA', hash: 'SHA-256' } as const;
 // A DER P-256 signature is at most 72 bytes (96 base64 chars): a longer header is refused before decoding it.
 const MAX_SIGNATURE_CHARS = 100;
 // Key string → import in flight or done; a server verifying thousands of deliveries imports once.
 const keyCache = new KeyCache();
+let lastKey: { text?: string; imported?: Promise<CryptoKey> } = {};
 
 function subtle(): SubtleCrypto {
   const s = globalThis.crypto?.subtle;
@@ -74,9 +76,12 @@ async function importKeyString(text: string): Promise<CryptoKey> {
   const raw = compressedPoint ? decompressP256(point!) : point;
   if (!pemBody && !raw) throw new WebhookVerificationError('invalid_key', 'the webhook public key hex is not a point on the P-256 curve');
   try {
-    return pemBody
+    const key = pemBody
       ? await subtle().importKey('spki', pemBody, ECDSA_P256, false, ['verify'])
       : await subtle().importKey('raw', raw!, ECDSA_P256, false, ['verify']);
+    // The bytes WebCrypto accepted, for node:crypto's copy of the key (the key itself stays non-extractable).
+    rememberKeyBytes(key, pemBody ?? spkiOfPoint(raw!));
+    return key;
   } catch (cause) {
     if (cause instanceof WebhookVerificationError) throw cause;
     throw new WebhookVerificationError(
@@ -120,8 +125,15 @@ export function importWebhookPublicKey(key: string | CryptoKey): Promise<CryptoK
       new WebhookVerificationError('invalid_key', `the webhook public key must be a string or a CryptoKey, got ${typeof key}`),
     );
   }
-  const text = key.trim();
-  return keyCache.get(text, importKeyString);
+  // The same string as the last call (a server's configured key, delivery after delivery): its import, with no trim or hashing.
+  if (key === lastKey.text) return lastKey.imported!;
+  const imported = keyCache.get(key.trim(), importKeyString);
+  lastKey = { text: key, imported };
+  // A failed import is not kept (the next call reports the error afresh, as the cache does).
+  imported.catch(() => {
+    if (lastKey.imported === imported) lastKey = {};
+  });
+  return imported;
 }
 
 function isRequest(value: unknown): value is Request {
@@ -145,8 +157,8 @@ function isRequest(value: unknown): value is Request {
  */
 export async function readRawBody(rawBody: WebhookRawBody): Promise<Uint8Array<ArrayBuffer>> {
   if (typeof rawBody === 'string') return utf8(rawBody);
-  // new Uint8Array(x) copies; Buffer#slice would return a view, and a Buffer subclass instance.
-  if (rawBody instanceof Uint8Array) return new Uint8Array(rawBody);
+  // A copy in a plain Uint8Array (Buffer#slice would return a view, and a Buffer subclass instance); set() is a memcpy.
+  if (rawBody instanceof Uint8Array) return own(rawBody);
   // The tag check also catches an ArrayBuffer from another realm (iframe, vm), where instanceof fails.
   if (rawBody instanceof ArrayBuffer || Object.prototype.toString.call(rawBody) === '[object ArrayBuffer]') {
     return new Uint8Array((rawBody as ArrayBuffer).slice(0));
@@ -244,13 +256,17 @@ export async function verifyWebhookSignature(
   const body = await readRawBody(rawBody);
   let valid: boolean;
   try {
-    valid = await subtle().verify(ECDSA_SHA256, key, signature, body);
+    const verdict = signatureVerifier().verify(key, signature, body);
+    valid = typeof verdict === 'boolean' ? verdict : await verdict;
   } catch (cause) {
     throw new WebhookVerificationError('invalid_key', 'the webhook public key could not be used to verify', { cause });
   }
   if (!valid) throw new WebhookVerificationError('invalid_signature', INVALID_SIGNATURE_MESSAGE);
   return body;
 }
+
+/** `{"v":"1","s":"<base64>"}` as the service writes it (no spaces, these two fields in this order). */
+const CANONICAL_HEADER = /^\{"v":"1","s":"([A-Za-z0-9+/=]*)"\}$/;
 
 /** Longest header accepted: the versioned JSON form of the longest DER signature, with room for spaces and new fields. */
 const MAX_HEADER_CHARS = 1_024;
@@ -265,7 +281,10 @@ function parseSignatureHeader(header: string): Uint8Array<ArrayBuffer> {
   if (text.length > MAX_HEADER_CHARS) {
     throw new WebhookVerificationError('malformed_signature', `the ${SIGNATURE_HEADER} header is ${text.length} characters; too long for a signature`);
   }
-  if (text.startsWith('{')) {
+  // The form the service sends, exactly: its signature read without JSON.parse (same result).
+  const canonical = CANONICAL_HEADER.exec(text);
+  if (canonical) text = canonical[1]!;
+  else if (text.startsWith('{')) {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

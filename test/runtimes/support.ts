@@ -18,6 +18,7 @@ import { build } from 'esbuild';
 import { createSandbox, generateWebhookKeyPair, signWebhook, type Sandbox, type WebhookKeyPair } from 'crossborder-sdk/sandbox';
 import { afterAll, expect } from 'vitest';
 import { makeConsumer, root, type Packed } from '../setup/packed';
+import { signatureVectors, type SignatureVector } from '../webhooks/vectors';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** The flow every runtime runs (plain JS, no imports: the drivers hand it the package). */
@@ -46,6 +47,7 @@ export interface Finished {
   tampered: (Described & { isWalletCryptoError: boolean }) | null;
   events: { type: string; id: string; dataId: string; issues: unknown[] }[];
   badSignature: (Described & { isWebhookVerificationError: boolean }) | null;
+  vectors: { name: string; outcome: string }[];
 }
 
 /** What the tests assert, by value. */
@@ -66,7 +68,14 @@ export interface Verdict {
   eventsClean: boolean;
   /** A delivery signed over other bytes: WebhookVerificationError `invalid_signature`. */
   badSignatureRefused: boolean;
+  /** The signature vectors whose outcome differs from the expected one (`name: got → expected`); none. */
+  vectorMismatches: string[];
+  /** How many signature vectors the runtime answered. */
+  vectorCount: number;
 }
+
+/** How many signature vectors test/webhooks/vectors.ts makes (each runtime answers every one). */
+const SIGNATURE_VECTOR_COUNT = 16;
 
 export const EXPECTED_EVENTS = ['INCOMING_PAYMENT.PENDING', 'INCOMING_PAYMENT.PENDING', 'INCOMING_PAYMENT.PENDING'];
 
@@ -78,7 +87,7 @@ const base58check = createBase58check(sha256);
 export class ServiceSide {
   readonly sandbox: Sandbox = createSandbox();
   #keys: Promise<WebhookKeyPair> = generateWebhookKeyPair();
-  #expected = new Map<string, { sessionPublicKey: string; challenge: Challenge; retry: (stamp: string) => Promise<number> }>();
+  #expected = new Map<string, { sessionPublicKey: string; challenge: Challenge; retry: (stamp: string) => Promise<number>; vectors: SignatureVector[] }>();
 
   async #call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
     const response = await this.sandbox.fetch(`${API}${path}`, { method, headers: { ...AUTH, ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
@@ -107,9 +116,11 @@ export class ServiceSide {
     const unsigned = await this.#call('POST', '/auth/credentials', passkey);
     must(unsigned, 202, 'ask for the signed retry');
     const challenge = unsigned.body as Challenge;
+    const vectors = signatureVectors();
     this.#expected.set(begun.clientPublicKey, {
       sessionPublicKey,
       challenge,
+      vectors,
       retry: async (stamp) => (await this.#call('POST', '/auth/credentials', passkey, { 'service-wallet-signature': stamp, 'request-id': challenge.requestId })).status,
     });
 
@@ -132,6 +143,7 @@ export class ServiceSide {
         headers: [await signWebhook(body, keys.privateKeyPem), await signWebhook(body, keys.privateKeyPem, { format: 'bare' })],
         // A well-formed signature, over other bytes.
         badSignature: await signWebhook(`${body} `, keys.privateKeyPem),
+        vectors: vectors.map(({ name, key, body, header }) => ({ name, key, body, header })),
       },
     };
   }
@@ -150,6 +162,11 @@ export class ServiceSide {
       events: finished.events.map((e) => e.type),
       eventsClean: finished.events.every((e) => e.id === 'Webhook:smoke-1' && e.dataId === 'Transaction:smoke-1' && e.issues.length === 0),
       badSignatureRefused: badSignature?.isWebhookVerificationError === true && badSignature.reason === 'invalid_signature',
+      vectorMismatches: expected.vectors.flatMap((v) => {
+        const got = (finished.vectors ?? []).find((answer) => answer.name === v.name)?.outcome;
+        return got === v.expect ? [] : [`${v.name}: ${got ?? 'no answer'} → ${v.expect}`];
+      }),
+      vectorCount: (finished.vectors ?? []).length,
     };
   }
 
@@ -243,7 +260,7 @@ function failedIn<T extends { runtime: string }>(step: string, answer: T): T {
 
 /** The verdict every runtime must reach (the cause's name is the runtime's own). */
 export function expectedVerdict(cause: string): Verdict {
-  return { decrypted: true, stampVerifies: true, serviceAccepts: true, causeKept: true, cause, events: EXPECTED_EVENTS, eventsClean: true, badSignatureRefused: true };
+  return { decrypted: true, stampVerifies: true, serviceAccepts: true, causeKept: true, cause, events: EXPECTED_EVENTS, eventsClean: true, badSignatureRefused: true, vectorMismatches: [], vectorCount: SIGNATURE_VECTOR_COUNT };
 }
 
 // ── Drivers ──────────────────────────────────────────────────────────────────────────────────────

@@ -1,0 +1,112 @@
+/**
+ * Which ECDSA P-256 verify a webhook signature goes through: `node:crypto` where the runtime has it
+ * (Node, Bun, Deno), a synchronous call with no job queued; WebCrypto everywhere else (browsers,
+ * workerd, edge runtimes), where each `crypto.subtle.verify` is an asynchronous job and a promise.
+ *
+ * Decided once, at the first verification, and never at import: `node:crypto` is looked up through
+ * `process.getBuiltinModule` (Node ≥ 20.16, Bun, Deno), so no bundle for a browser or a worker carries
+ * an `import 'node:crypto'`. Keys are always imported by WebCrypto (one import per key string, so
+ * their errors are the same everywhere); `node:crypto` then gets a `KeyObject` of the same bytes, made
+ * once per `CryptoKey`. Both verify the same 64-byte `r‖s` signature the strict DER reader produced, so the
+ * answer is the same on every runtime (test/webhooks/verifier.test.ts runs one set of vectors through
+ * both, and the runtime matrix runs it in each runtime).
+ * @module
+ */
+
+/** The part of `node:crypto` used here (typed locally: no type of Node reaches a browser build). */
+export interface NodeCryptoLike {
+  verify(algorithm: string, data: Uint8Array, key: { key: object; dsaEncoding: 'ieee-p1363' }, signature: Uint8Array): boolean;
+  KeyObject: { from(key: CryptoKey): object };
+  createPublicKey(key: { key: Uint8Array; format: 'der'; type: 'spki' }): object;
+}
+
+// The SPKI bytes of keys imported from a string (verify.ts): node:crypto's KeyObject is made from them.
+const keyBytes = new WeakMap<CryptoKey, Uint8Array>();
+
+/** Records the SPKI bytes a WebCrypto key was imported from. */
+export function rememberKeyBytes(key: CryptoKey, spki: Uint8Array): void {
+  keyBytes.set(key, spki);
+}
+
+// SubjectPublicKeyInfo of an uncompressed P-256 point, up to the point: SEQUENCE { SEQUENCE { id-ecPublicKey, prime256v1 }, BIT STRING (66 bytes) }.
+const P256_SPKI_PREFIX = [0x30, 0x59, 0x30, 0x13, 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01, 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07, 0x03, 0x42, 0x00];
+
+/** The SPKI DER of an uncompressed P-256 point (`04‖X‖Y`). */
+export function spkiOfPoint(point: Uint8Array): Uint8Array {
+  const out = new Uint8Array(P256_SPKI_PREFIX.length + point.length);
+  out.set(P256_SPKI_PREFIX);
+  out.set(point, P256_SPKI_PREFIX.length);
+  return out;
+}
+
+/** A signature check over a WebCrypto key: a boolean now (`node:crypto`) or a promise of one (WebCrypto). */
+export interface SignatureVerifier {
+  /** Which implementation verifies. */
+  readonly name: 'node:crypto' | 'webcrypto';
+  /** Verifies an ECDSA P-256 SHA-256 `r‖s` signature over `data`; throws when the key cannot verify. */
+  verify(key: CryptoKey, signature: Uint8Array<ArrayBuffer>, data: Uint8Array<ArrayBuffer>): boolean | Promise<boolean>;
+}
+
+const ECDSA_SHA256 = { name: 'ECDSA', hash: 'SHA-256' } as const;
+
+/** Verification with `globalThis.crypto.subtle`. */
+export const webCryptoVerifier: SignatureVerifier = {
+  name: 'webcrypto',
+  verify(key, signature, data) {
+    const subtle = globalThis.crypto?.subtle;
+    if (!subtle) throw new TypeError('WebCrypto (globalThis.crypto.subtle) is not available in this runtime');
+    return subtle.verify(ECDSA_SHA256, key, signature, data);
+  },
+};
+
+/**
+ * Verification with the given `node:crypto`. Its `KeyObject` is made from the bytes the key was
+ * imported from, or for a caller's own extractable `CryptoKey` by `KeyObject.from`; a key it cannot
+ * have (a caller's non-extractable `CryptoKey`: converting one is deprecated) is verified by WebCrypto.
+ */
+export function nodeCryptoVerifier(nodeCrypto: NodeCryptoLike): SignatureVerifier {
+  // CryptoKey → its KeyObject, or null when it goes to WebCrypto. Weak: a dropped key is collected.
+  const keyObjects = new WeakMap<CryptoKey, object | null>();
+  const keyObjectOf = (key: CryptoKey): object | null => {
+    let found = keyObjects.get(key);
+    if (found === undefined) {
+      try {
+        const spki = keyBytes.get(key);
+        found = spki ? nodeCrypto.createPublicKey({ key: spki, format: 'der', type: 'spki' }) : key.extractable ? nodeCrypto.KeyObject.from(key) : null;
+      } catch {
+        found = null;
+      }
+      keyObjects.set(key, found);
+    }
+    return found;
+  };
+  return {
+    name: 'node:crypto',
+    verify(key, signature, data) {
+      const keyObject = keyObjectOf(key);
+      if (keyObject === null) return webCryptoVerifier.verify(key, signature, data);
+      return nodeCrypto.verify('sha256', data, { key: keyObject, dsaEncoding: 'ieee-p1363' }, signature);
+    },
+  };
+}
+
+/** `node:crypto` when the runtime offers it without an import, else `undefined`. */
+export function findNodeCrypto(): NodeCryptoLike | undefined {
+  try {
+    const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+    const found = process?.getBuiltinModule?.('node:crypto') as Partial<NodeCryptoLike> | undefined;
+    return typeof found?.verify === 'function' && typeof found.createPublicKey === 'function' && typeof found.KeyObject?.from === 'function' ? (found as NodeCryptoLike) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+let chosen: SignatureVerifier | undefined;
+
+/** The verifier of this runtime, chosen at the first call. */
+export function signatureVerifier(): SignatureVerifier {
+  if (chosen) return chosen;
+  const nodeCrypto = findNodeCrypto();
+  chosen = nodeCrypto ? nodeCryptoVerifier(nodeCrypto) : webCryptoVerifier;
+  return chosen;
+}

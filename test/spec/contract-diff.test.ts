@@ -137,6 +137,37 @@ describe('contract diff', () => {
     });
   });
 
+  describe("each kind it reports, breaking and look-alike (the false positives found on production's document at cf2510ed)", () => {
+    const kinds = contractDiff(load('kinds-ours.yaml'), load('kinds-newer.yaml'), map).map(line).sort();
+
+    it('a field required inside a new optional object is not breaking; a new required field of an object we send is', () => {
+      expect(kinds.filter((l) => l.includes(' request '))).toEqual([
+        'BREAKING POST /customers request businessInfo.country: new required field (we do not send it)',
+        'ok POST /customers request endUserTermsConsent.acceptedAt: new field, required within the new optional endUserTermsConsent',
+        'ok POST /customers request endUserTermsConsent.fee.amount: new field, required within the new optional endUserTermsConsent',
+        'ok POST /customers request endUserTermsConsent.fee: new field, required within the new optional endUserTermsConsent',
+        'ok POST /customers request endUserTermsConsent: new optional field',
+      ]);
+    });
+
+    it('a response field optional only in a variant we lack (CARD) is still present in ours; one optional in our variants is breaking', () => {
+      expect(kinds.filter((l) => l.includes('GET /transactions/'))).toEqual([
+        'BREAKING GET /transactions/{transactionId} response 200 createdAt: now optional (we read it as always present)',
+        'BREAKING GET /transactions/{transactionId} response 200 type: new values: CARD (closed set here)',
+        'ok GET /transactions/{transactionId} response 200 destination: optional only in variants we do not have (required when type is INCOMING, OUTGOING)',
+      ]);
+    });
+
+    it('a field ten levels deep through arrays and unions is compared, not read as removed', () => {
+      expect(kinds.filter((l) => l.includes(' response 200 l1'))).toEqual(['BREAKING POST /customers response 200 l1[].l3.l5.city: now optional (we read it as always present)']);
+      expect(flatten(load('kinds-ours.yaml'), { $ref: '#/components/schemas/Deep' }).get('l1[].l3.l5.line1')).toMatchObject({ required: true });
+    });
+
+    it('lists nothing else', () => {
+      expect(kinds).toHaveLength(9);
+    });
+  });
+
   it('runs as npm run contract:diff, reading the repository table by default', { timeout: 60_000 }, () => {
     const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/contract-diff.ts', fixture('newer.yaml'), '--base', fixture('ours.yaml'), '--map', fixture('map.json')], { cwd: root, encoding: 'utf8' });
     expect(out).toBe(renderChanges(changes, `${fixture('newer.yaml')} (info.version 2026-01-01) against ${fixture('ours.yaml')}`) + '\n');

@@ -30,7 +30,7 @@ export type AccountSource = {
 
 /** @description Postal address. */
 export type Address = {
-    city: string;
+    city?: string;
     /** @description ISO 3166-1 alpha-2. */
     country: string;
     line1: string;
@@ -97,7 +97,7 @@ export type BusinessCustomer = {
     address?: Address;
     businessInfo: BusinessInfo;
     /** Format: date-time */
-    createdAt: string;
+    createdAt?: string;
     /** @description Enabled currency codes. */
     currencies?: string[];
     /**
@@ -109,7 +109,7 @@ export type BusinessCustomer = {
     id: string;
     /** @description True once the customer has been soft-deleted. */
     isDeleted?: boolean;
-    kycStatus: KycStatus;
+    kycStatus?: KycStatus;
     /** @description The platform's own identifier (generated when omitted on create). */
     platformCustomerId: string;
     /** @description ISO 3166-1 alpha-2 regulatory jurisdiction; immutable after creation. */
@@ -117,7 +117,7 @@ export type BusinessCustomer = {
     /** @description The customer's UMA address (generated when not supplied on create). */
     umaAddress: string;
     /** Format: date-time */
-    updatedAt: string;
+    updatedAt?: string;
 };
 
 /** @description Body to create a business customer. */
@@ -200,11 +200,11 @@ export type CredentialVerifyParams = EmailOtpVerifyParams | SmsOtpVerifyParams |
 /** @description A fiat (ISO 4217) or crypto (ticker) currency. */
 export type Currency = {
     /** @description ISO 4217 code or crypto ticker, for example USD or BTC. */
-    code: string;
+    code?: string;
     /** @description Number of decimal places of the smallest unit (2 for USD, 8 for BTC). */
-    decimals: number;
-    name: string;
-    symbol: string;
+    decimals?: number;
+    name?: string;
+    symbol?: string;
 };
 
 /** @description An amount in the smallest unit of its currency. */
@@ -508,7 +508,7 @@ export type IncomingPaymentPendingEvent = {
 export type IncomingTransaction = {
     counterpartyInformation?: CounterpartyInformation;
     /** Format: date-time */
-    createdAt: string;
+    createdAt?: string;
     /** @description The receiving customer. */
     customerId?: string;
     /** @description Optional memo. */
@@ -523,14 +523,14 @@ export type IncomingTransaction = {
     receivedAmount?: CurrencyAmount;
     /** @description Present for every transaction not in status CREATED. */
     reconciliationInstructions?: {
-        reference: string;
+        reference?: string;
     };
     /**
      * Format: date-time
      * @description When the payment was or will be settled.
      */
     settledAt?: string;
-    source: TransactionSource;
+    source?: TransactionSource;
     status: TransactionStatus;
     /**
      * @description discriminator enum property added by openapi-typescript
@@ -538,7 +538,7 @@ export type IncomingTransaction = {
      */
     type: "INCOMING";
     /** Format: date-time */
-    updatedAt: string;
+    updatedAt?: string;
 };
 
 /** @description A customer that is a natural person. */
@@ -547,7 +547,7 @@ export type IndividualCustomer = {
     /** Format: date */
     birthDate?: string;
     /** Format: date-time */
-    createdAt: string;
+    createdAt?: string;
     /** @description Enabled currency codes. */
     currencies?: string[];
     /**
@@ -560,7 +560,7 @@ export type IndividualCustomer = {
     id: string;
     /** @description True once the customer has been soft-deleted. */
     isDeleted?: boolean;
-    kycStatus: KycStatus;
+    kycStatus?: KycStatus;
     /** @description ISO 3166-1 alpha-2. */
     nationality?: string;
     /** @description The platform's own identifier (generated when omitted on create). */
@@ -570,7 +570,7 @@ export type IndividualCustomer = {
     /** @description The customer's UMA address (generated when not supplied on create). */
     umaAddress: string;
     /** Format: date-time */
-    updatedAt: string;
+    updatedAt?: string;
 };
 
 /** @description Body to create an individual customer. */
@@ -703,7 +703,7 @@ export type ListEnvelopeFields = {
     /** @description Pass as `cursor` to get the next page; present only when `hasMore` is true. */
     nextCursor?: string;
     /** @description Number of items matching the filters, ignoring pagination. */
-    totalCount: number;
+    totalCount?: number;
 };
 
 /**
@@ -806,7 +806,7 @@ export type OutgoingPaymentProcessingEvent = {
 export type OutgoingTransaction = {
     counterpartyInformation?: CounterpartyInformation;
     /** Format: date-time */
-    createdAt: string;
+    createdAt?: string;
     /** @description The sending customer. */
     customerId?: string;
     /** @description Optional memo. */
@@ -821,7 +821,7 @@ export type OutgoingTransaction = {
     receivedAmount?: CurrencyAmount;
     /** @description Present for every transaction not in status CREATED. */
     reconciliationInstructions?: {
-        reference: string;
+        reference?: string;
     };
     /**
      * Format: date-time
@@ -836,7 +836,7 @@ export type OutgoingTransaction = {
      */
     type: "OUTGOING";
     /** Format: date-time */
-    updatedAt: string;
+    updatedAt?: string;
 };
 
 /** @description WebAuthn authentication result, base64url-encoded. */
@@ -975,18 +975,18 @@ export type PaymentInstruction = {
 /** @description Configuration of the platform (the API client). */
 export type PlatformConfig = {
     /** Format: date-time */
-    createdAt: string;
-    id: string;
+    createdAt?: string;
+    id?: string;
     /** @description When false, customers must be KYC/KYB-verified by the service operator; set by the operator at platform creation. */
     readonly isRegulatedFinancialInstitution?: boolean;
     /** @description Subdomain to which incoming UMA requests are proxied. */
     proxyUmaSubdomain?: string;
     /** @description What the platform's customers may hold, send and receive. */
-    supportedCurrencies: SupportedCurrency[];
+    supportedCurrencies?: SupportedCurrency[];
     /** @description UMA domain of the platform. */
-    umaDomain: string;
+    umaDomain?: string;
     /** Format: date-time */
-    updatedAt: string;
+    updatedAt?: string;
     /**
      * Format: uri
      * @description URL the service POSTs webhook events to.
@@ -1132,7 +1132,7 @@ export type ReceiverLookup = {
     /** @description Present for an UMA lookup. */
     receiverUmaAddress?: string;
     /** @description Payer data to send in `senderCustomerInfo` when quoting. */
-    requiredPayerDataFields: PayerDataField[];
+    requiredPayerDataFields?: PayerDataField[];
     supportedCurrencies: ReceiverSupportedCurrency[];
 };
 
@@ -1357,12 +1357,12 @@ export type UmaAddressSource = {
 export type UmaProvider = {
     /** @description Whether the provider is on the allowlist. */
     allowListStatus?: boolean;
-    domain: string;
+    domain?: string;
     /** @description Legal Entity Identifier. */
     lei?: string;
     /** Format: uri */
     logoUrl?: string;
-    name: string;
+    name?: string;
     supportedCurrencies?: Currency[];
     /** @description ISO 3166-1 alpha-2 country codes. */
     supportedRegions?: string[];
@@ -1398,7 +1398,7 @@ export type Verification = {
     errors?: VerificationError[];
     id: string;
     /** Format: date-time */
-    updatedAt: string;
+    updatedAt?: string;
     verificationStatus: VerificationStatus;
 };
 

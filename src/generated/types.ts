@@ -973,7 +973,7 @@ export interface components {
         };
         /** @description Postal address. */
         Address: {
-            city: string;
+            city?: string;
             /** @description ISO 3166-1 alpha-2. */
             country: string;
             line1: string;
@@ -1035,7 +1035,7 @@ export interface components {
             address?: components["schemas"]["Address"];
             businessInfo: components["schemas"]["BusinessInfo"];
             /** Format: date-time */
-            createdAt: string;
+            createdAt?: string;
             /** @description Enabled currency codes. */
             currencies?: string[];
             /**
@@ -1047,7 +1047,7 @@ export interface components {
             id: string;
             /** @description True once the customer has been soft-deleted. */
             isDeleted?: boolean;
-            kycStatus: components["schemas"]["KycStatus"];
+            kycStatus?: components["schemas"]["KycStatus"];
             /** @description The platform's own identifier (generated when omitted on create). */
             platformCustomerId: string;
             /** @description ISO 3166-1 alpha-2 regulatory jurisdiction; immutable after creation. */
@@ -1055,7 +1055,7 @@ export interface components {
             /** @description The customer's UMA address (generated when not supplied on create). */
             umaAddress: string;
             /** Format: date-time */
-            updatedAt: string;
+            updatedAt?: string;
         };
         /** @description Body to create a business customer. */
         BusinessCustomerCreateParams: {
@@ -1127,11 +1127,11 @@ export interface components {
         /** @description A fiat (ISO 4217) or crypto (ticker) currency. */
         Currency: {
             /** @description ISO 4217 code or crypto ticker, for example USD or BTC. */
-            code: string;
+            code?: string;
             /** @description Number of decimal places of the smallest unit (2 for USD, 8 for BTC). */
-            decimals: number;
-            name: string;
-            symbol: string;
+            decimals?: number;
+            name?: string;
+            symbol?: string;
         };
         /** @description An amount in the smallest unit of its currency. */
         CurrencyAmount: {
@@ -1408,7 +1408,7 @@ export interface components {
         IncomingTransaction: {
             counterpartyInformation?: components["schemas"]["CounterpartyInformation"];
             /** Format: date-time */
-            createdAt: string;
+            createdAt?: string;
             /** @description The receiving customer. */
             customerId?: string;
             /** @description Optional memo. */
@@ -1423,14 +1423,14 @@ export interface components {
             receivedAmount?: components["schemas"]["CurrencyAmount"];
             /** @description Present for every transaction not in status CREATED. */
             reconciliationInstructions?: {
-                reference: string;
+                reference?: string;
             };
             /**
              * Format: date-time
              * @description When the payment was or will be settled.
              */
             settledAt?: string;
-            source: components["schemas"]["TransactionSource"];
+            source?: components["schemas"]["TransactionSource"];
             status: components["schemas"]["TransactionStatus"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1438,7 +1438,7 @@ export interface components {
              */
             type: "INCOMING";
             /** Format: date-time */
-            updatedAt: string;
+            updatedAt?: string;
         };
         /** @description A customer that is a natural person. */
         IndividualCustomer: {
@@ -1446,7 +1446,7 @@ export interface components {
             /** Format: date */
             birthDate?: string;
             /** Format: date-time */
-            createdAt: string;
+            createdAt?: string;
             /** @description Enabled currency codes. */
             currencies?: string[];
             /**
@@ -1459,7 +1459,7 @@ export interface components {
             id: string;
             /** @description True once the customer has been soft-deleted. */
             isDeleted?: boolean;
-            kycStatus: components["schemas"]["KycStatus"];
+            kycStatus?: components["schemas"]["KycStatus"];
             /** @description ISO 3166-1 alpha-2. */
             nationality?: string;
             /** @description The platform's own identifier (generated when omitted on create). */
@@ -1469,7 +1469,7 @@ export interface components {
             /** @description The customer's UMA address (generated when not supplied on create). */
             umaAddress: string;
             /** Format: date-time */
-            updatedAt: string;
+            updatedAt?: string;
         };
         /** @description Body to create an individual customer. */
         IndividualCustomerCreateParams: {
@@ -1589,7 +1589,7 @@ export interface components {
             /** @description Pass as `cursor` to get the next page; present only when `hasMore` is true. */
             nextCursor?: string;
             /** @description Number of items matching the filters, ignoring pagination. */
-            totalCount: number;
+            totalCount?: number;
         };
         /**
          * @description The side whose amount is fixed; the other side follows from the rate and fees.
@@ -1684,7 +1684,7 @@ export interface components {
         OutgoingTransaction: {
             counterpartyInformation?: components["schemas"]["CounterpartyInformation"];
             /** Format: date-time */
-            createdAt: string;
+            createdAt?: string;
             /** @description The sending customer. */
             customerId?: string;
             /** @description Optional memo. */
@@ -1699,7 +1699,7 @@ export interface components {
             receivedAmount?: components["schemas"]["CurrencyAmount"];
             /** @description Present for every transaction not in status CREATED. */
             reconciliationInstructions?: {
-                reference: string;
+                reference?: string;
             };
             /**
              * Format: date-time
@@ -1714,7 +1714,7 @@ export interface components {
              */
             type: "OUTGOING";
             /** Format: date-time */
-            updatedAt: string;
+            updatedAt?: string;
         };
         /** @description WebAuthn authentication result, base64url-encoded. */
         PasskeyAssertion: {
@@ -1842,18 +1842,18 @@ export interface components {
         /** @description Configuration of the platform (the API client). */
         PlatformConfig: {
             /** Format: date-time */
-            createdAt: string;
-            id: string;
+            createdAt?: string;
+            id?: string;
             /** @description When false, customers must be KYC/KYB-verified by the service operator; set by the operator at platform creation. */
             readonly isRegulatedFinancialInstitution?: boolean;
             /** @description Subdomain to which incoming UMA requests are proxied. */
             proxyUmaSubdomain?: string;
             /** @description What the platform's customers may hold, send and receive. */
-            supportedCurrencies: components["schemas"]["SupportedCurrency"][];
+            supportedCurrencies?: components["schemas"]["SupportedCurrency"][];
             /** @description UMA domain of the platform. */
-            umaDomain: string;
+            umaDomain?: string;
             /** Format: date-time */
-            updatedAt: string;
+            updatedAt?: string;
             /**
              * Format: uri
              * @description URL the service POSTs webhook events to.
@@ -1988,7 +1988,7 @@ export interface components {
             /** @description Present for an UMA lookup. */
             receiverUmaAddress?: string;
             /** @description Payer data to send in `senderCustomerInfo` when quoting. */
-            requiredPayerDataFields: components["schemas"]["PayerDataField"][];
+            requiredPayerDataFields?: components["schemas"]["PayerDataField"][];
             supportedCurrencies: components["schemas"]["ReceiverSupportedCurrency"][];
         };
         /** @description A currency the receiver accepts, with an indicative rate and limits. */
@@ -2189,12 +2189,12 @@ export interface components {
         UmaProvider: {
             /** @description Whether the provider is on the allowlist. */
             allowListStatus?: boolean;
-            domain: string;
+            domain?: string;
             /** @description Legal Entity Identifier. */
             lei?: string;
             /** Format: uri */
             logoUrl?: string;
-            name: string;
+            name?: string;
             supportedCurrencies?: components["schemas"]["Currency"][];
             /** @description ISO 3166-1 alpha-2 country codes. */
             supportedRegions?: string[];
@@ -2227,7 +2227,7 @@ export interface components {
             errors?: components["schemas"]["VerificationError"][];
             id: string;
             /** Format: date-time */
-            updatedAt: string;
+            updatedAt?: string;
             verificationStatus: components["schemas"]["VerificationStatus"];
         };
         /** @description A verification was approved. */

@@ -57,17 +57,17 @@ export const zSignatureChallenge = /* @__PURE__ */ z.object({
 export const zListEnvelope = /* @__PURE__ */ z.object({
     hasMore: z.boolean(),
     nextCursor: z.optional(z.string()),
-    totalCount: z.int().check(z.gte(0))
+    totalCount: z.optional(z.int().check(z.gte(0)))
 });
 
 /**
  * A fiat (ISO 4217) or crypto (ticker) currency.
  */
 export const zCurrency = /* @__PURE__ */ z.object({
-    code: z.string(),
-    name: z.string(),
-    symbol: z.string(),
-    decimals: z.int().check(z.gte(0))
+    code: z.optional(z.string()),
+    name: z.optional(z.string()),
+    symbol: z.optional(z.string()),
+    decimals: z.optional(z.int().check(z.gte(0)))
 });
 
 /**
@@ -84,7 +84,7 @@ export const zCurrencyAmount = /* @__PURE__ */ z.object({
 export const zAddress = /* @__PURE__ */ z.object({
     line1: z.string(),
     line2: z.optional(z.string()),
-    city: z.string(),
+    city: z.optional(z.string()),
     state: z.optional(z.string()),
     postalCode: z.string(),
     country: z.string().check(z.regex(/^[A-Z]{2}$/))
@@ -112,10 +112,10 @@ export const zIndividualCustomer = /* @__PURE__ */ z.object({
     umaAddress: z.string(),
     region: z.optional(z.string().check(z.regex(/^[A-Z]{2}$/))),
     currencies: z.optional(z.array(z.string())),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime(),
+    createdAt: z.optional(z.iso.datetime()),
+    updatedAt: z.optional(z.iso.datetime()),
     isDeleted: z.optional(z.boolean()),
-    kycStatus: zKycStatus,
+    kycStatus: z.optional(zKycStatus),
     fullName: z.optional(z.string()),
     birthDate: z.optional(z.iso.date()),
     nationality: z.optional(z.string().check(z.regex(/^[A-Z]{2}$/))),
@@ -144,10 +144,10 @@ export const zBusinessCustomer = /* @__PURE__ */ z.object({
     umaAddress: z.string(),
     region: z.optional(z.string().check(z.regex(/^[A-Z]{2}$/))),
     currencies: z.optional(z.array(z.string())),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime(),
+    createdAt: z.optional(z.iso.datetime()),
+    updatedAt: z.optional(z.iso.datetime()),
     isDeleted: z.optional(z.boolean()),
-    kycStatus: zKycStatus,
+    kycStatus: z.optional(zKycStatus),
     businessInfo: zBusinessInfo,
     address: z.optional(zAddress)
 });
@@ -574,18 +574,18 @@ export const zIncomingTransaction = /* @__PURE__ */ z.object({
     id: z.string(),
     status: zTransactionStatus,
     type: z.literal('INCOMING'),
-    source: zTransactionSource,
+    source: z.optional(zTransactionSource),
     destination: zTransactionDestination,
     customerId: z.optional(z.string()),
     platformCustomerId: z.optional(z.string()),
     receivedAmount: z.optional(zCurrencyAmount),
     settledAt: z.optional(z.iso.datetime()),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime(),
+    createdAt: z.optional(z.iso.datetime()),
+    updatedAt: z.optional(z.iso.datetime()),
     description: z.optional(z.string()),
     counterpartyInformation: z.optional(zCounterpartyInformation),
     reconciliationInstructions: z.optional(z.object({
-        reference: z.string()
+        reference: z.optional(z.string())
     })),
     rateDetails: z.optional(zRateDetails),
     failureReason: z.optional(zFailureReason),
@@ -605,12 +605,12 @@ export const zOutgoingTransaction = /* @__PURE__ */ z.object({
     platformCustomerId: z.optional(z.string()),
     receivedAmount: z.optional(zCurrencyAmount),
     settledAt: z.optional(z.iso.datetime()),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime(),
+    createdAt: z.optional(z.iso.datetime()),
+    updatedAt: z.optional(z.iso.datetime()),
     description: z.optional(z.string()),
     counterpartyInformation: z.optional(zCounterpartyInformation),
     reconciliationInstructions: z.optional(z.object({
-        reference: z.string()
+        reference: z.optional(z.string())
     })),
     rateDetails: z.optional(zRateDetails),
     failureReason: z.optional(zFailureReason),
@@ -752,14 +752,14 @@ export const zSupportedCurrency = /* @__PURE__ */ z.object({
  * Configuration of the platform (the API client).
  */
 export const zPlatformConfig = /* @__PURE__ */ z.object({
-    id: z.string(),
-    umaDomain: z.string(),
+    id: z.optional(z.string()),
+    umaDomain: z.optional(z.string()),
     proxyUmaSubdomain: z.optional(z.string()),
     webhookEndpoint: z.optional(z.url()),
-    supportedCurrencies: z.array(zSupportedCurrency),
+    supportedCurrencies: z.optional(z.array(zSupportedCurrency)),
     isRegulatedFinancialInstitution: z.optional(z.readonly(z.boolean())),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime()
+    createdAt: z.optional(z.iso.datetime()),
+    updatedAt: z.optional(z.iso.datetime())
 });
 
 /**
@@ -827,7 +827,7 @@ export const zVerification = /* @__PURE__ */ z.object({
     verificationStatus: zVerificationStatus,
     errors: z.optional(z.array(zVerificationError)),
     createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime()
+    updatedAt: z.optional(z.iso.datetime())
 });
 
 export const zVerificationList = /* @__PURE__ */ z.intersection(zListEnvelope, z.object({
@@ -838,9 +838,9 @@ export const zVerificationList = /* @__PURE__ */ z.intersection(zListEnvelope, z
  * An UMA provider and what it supports.
  */
 export const zUmaProvider = /* @__PURE__ */ z.object({
-    name: z.string(),
+    name: z.optional(z.string()),
     supportedRegions: z.optional(z.array(z.string())),
-    domain: z.string(),
+    domain: z.optional(z.string()),
     logoUrl: z.optional(z.url()),
     supportedCurrencies: z.optional(z.array(zCurrency)),
     lei: z.optional(z.string()),
@@ -872,7 +872,7 @@ export const zPayerDataField = /* @__PURE__ */ z.object({
 export const zReceiverLookup = /* @__PURE__ */ z.object({
     lookupId: z.string(),
     supportedCurrencies: z.array(zReceiverSupportedCurrency),
-    requiredPayerDataFields: z.array(zPayerDataField),
+    requiredPayerDataFields: z.optional(z.array(zPayerDataField)),
     receiverUmaAddress: z.optional(z.string()),
     accountId: z.optional(z.string())
 });
@@ -1270,13 +1270,13 @@ export const zSupportedCurrencyWritable = /* @__PURE__ */ z.object({
  * Configuration of the platform (the API client).
  */
 export const zPlatformConfigWritable = /* @__PURE__ */ z.object({
-    id: z.string(),
-    umaDomain: z.string(),
+    id: z.optional(z.string()),
+    umaDomain: z.optional(z.string()),
     proxyUmaSubdomain: z.optional(z.string()),
     webhookEndpoint: z.optional(z.url()),
-    supportedCurrencies: z.array(zSupportedCurrencyWritable),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime()
+    supportedCurrencies: z.optional(z.array(zSupportedCurrencyWritable)),
+    createdAt: z.optional(z.iso.datetime()),
+    updatedAt: z.optional(z.iso.datetime())
 });
 
 /**

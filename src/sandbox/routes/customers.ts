@@ -17,7 +17,7 @@ import { isUmaAddress, umaSlug } from '../domain/uma';
 /** 400 unless every currency is known, supported by the platform and licensable under one KYC regime. */
 export function checkCurrencies(ctx: Ctx, currencies: string[], region: string, field: string): void {
   if (currencies.length === 0) throw invalidInput(field, `${field} must name at least one currency.`);
-  const supported = new Set(ctx.world.config.supportedCurrencies.map((c) => c.currencyCode));
+  const supported = new Set((ctx.world.config.supportedCurrencies ?? []).map((c) => c.currencyCode));
   for (const code of currencies) {
     if (!CURRENCIES.has(code) || !supported.has(code)) {
       throw new SandboxError(400, 'INVALID_CURRENCY', `Currency ${code} is not supported by this platform.`, {
@@ -203,7 +203,7 @@ const list: Handler = (ctx, call: Call) => {
     if (q.region !== undefined && c.region !== q.region) return false;
     if (q.currency !== undefined && !c.currencies?.includes(q.currency)) return false;
     if (q.umaAddress !== undefined && c.umaAddress.toLowerCase() !== q.umaAddress.toLowerCase()) return false;
-    return within(c.createdAt, q.createdAfter, q.createdBefore) && within(c.updatedAt, q.updatedAfter, q.updatedBefore);
+    return within(c.createdAt ?? '', q.createdAfter, q.createdBefore) && within(c.updatedAt ?? '', q.updatedAfter, q.updatedBefore);
   });
   return ok(paginate(matches, q, (r) => r.data));
 };

@@ -33,7 +33,7 @@ export async function main(print: (line: string) => void = console.log): Promise
     }
     const payment = event.data; // an IncomingTransaction: the type check narrowed it
     const source = payment.source; // production may leave it out of an incoming payment
-    const sender = source === undefined ? '' : source.sourceType === 'UMA_ADDRESS' ? source.umaAddress : source.accountId;
+    const sender = source?.sourceType === 'UMA_ADDRESS' ? source.umaAddress : source?.sourceType === 'ACCOUNT' ? source.accountId : '';
     const amount = payment.receivedAmount ? formatAmount(payment.receivedAmount, { code: true }) : '?';
     if (blockedSenders.has(sender)) {
       print(`approval  ${payment.id}  ${amount} from ${sender}: reject`);

@@ -220,6 +220,40 @@ export type Customer = IndividualCustomer | BusinessCustomer;
 /** @description Body of `POST /customers`, by `customerType`. */
 export type CustomerCreateParams = IndividualCustomerCreateParams | BusinessCustomerCreateParams;
 
+/** @description Business customer KYB approved. */
+export type CustomerKybApprovedEvent = {
+    data: Customer;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "CUSTOMER.KYB_APPROVED";
+};
+
+/** @description Business customer KYB rejected. */
+export type CustomerKybRejectedEvent = {
+    data: Customer;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "CUSTOMER.KYB_REJECTED";
+};
+
 /** @description A customer's KYC/KYB was approved. */
 export type CustomerKycApprovedEvent = {
     data: Customer;
@@ -504,6 +538,23 @@ export type IncomingPaymentPendingEvent = {
     type: "INCOMING_PAYMENT.PENDING";
 };
 
+/** @description Incoming payment refunded. */
+export type IncomingPaymentRefundCompletedEvent = {
+    data: IncomingTransaction;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "INCOMING_PAYMENT.REFUND_COMPLETED";
+};
+
 /** @description A payment received by a customer or the platform (UMA payment, transfer-in, sandbox simulation). */
 export type IncomingTransaction = {
     counterpartyInformation?: CounterpartyInformation;
@@ -525,6 +576,7 @@ export type IncomingTransaction = {
     reconciliationInstructions?: {
         reference?: string;
     };
+    refund?: Refund;
     /**
      * Format: date-time
      * @description When the payment was or will be settled.
@@ -614,6 +666,23 @@ export type InternalAccount = {
     type?: InternalAccountType;
     /** Format: date-time */
     updatedAt: string;
+};
+
+/** @description Internal account balance changed. */
+export type InternalAccountBalanceUpdatedEvent = {
+    data: InternalAccount;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "INTERNAL_ACCOUNT.BALANCE_UPDATED";
 };
 
 /** @description Body of the signed wallet export; send the same body on the signed retry. */
@@ -785,6 +854,40 @@ export type OutgoingPaymentFailedEvent = {
     type: "OUTGOING_PAYMENT.FAILED";
 };
 
+/** @description Outgoing payment awaits authorization. */
+export type OutgoingPaymentPendingAuthorizationEvent = {
+    data: OutgoingTransaction;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "OUTGOING_PAYMENT.PENDING_AUTHORIZATION";
+};
+
+/** @description Outgoing payment pending. */
+export type OutgoingPaymentPendingEvent = {
+    data: OutgoingTransaction;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "OUTGOING_PAYMENT.PENDING";
+};
+
 /** @description An outgoing payment is processing. */
 export type OutgoingPaymentProcessingEvent = {
     data: OutgoingTransaction;
@@ -800,6 +903,23 @@ export type OutgoingPaymentProcessingEvent = {
      * @enum {string}
      */
     type: "OUTGOING_PAYMENT.PROCESSING";
+};
+
+/** @description Outgoing payment refunded. */
+export type OutgoingPaymentRefundCompletedEvent = {
+    data: OutgoingTransaction;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "OUTGOING_PAYMENT.REFUND_COMPLETED";
 };
 
 /** @description A payment sent by a customer or the platform, created from a quote. */
@@ -823,6 +943,7 @@ export type OutgoingTransaction = {
     reconciliationInstructions?: {
         reference?: string;
     };
+    refund?: Refund;
     /**
      * Format: date-time
      * @description When the payment was or will be settled.
@@ -1147,6 +1268,20 @@ export type ReceiverSupportedCurrency = {
     min?: number;
 };
 
+/** @description The refund of a payment that could not complete (production), on its transaction once one starts. */
+export type Refund = {
+    /** Format: date-time */
+    initiatedAt: string;
+    /** @description An open set. */
+    reason?: "TRANSACTION_FAILED" | "USER_CANCELLATION" | "TIMEOUT" | (string & {});
+    /** @description The refund's own reference. */
+    reference: string;
+    /** Format: date-time */
+    settledAt?: string;
+    /** @description An open set. */
+    status: "PENDING" | "COMPLETED" | "FAILED" | (string & {});
+};
+
 /** @description Body of the sandbox funding call. */
 export type SandboxFundParams = {
     /**
@@ -1305,8 +1440,8 @@ export type TransactionRejectParams = {
     reason?: string;
 };
 
-/** @description Where the money comes from, by `sourceType`. */
-export type TransactionSource = AccountSource | UmaAddressSource;
+/** @description Where the money comes from, by `sourceType`. Production's transactions and webhooks also name a just-in-time funded payment's source (`REALTIME_FUNDING`, the currency the funds arrived in). */
+export type TransactionSource = AccountSource | UmaAddressSource | RealtimeFundingSource;
 
 /** @description CREATED (lookup made), PENDING (quote made), PROCESSING (funded and initiated), COMPLETED, REJECTED (refused by the receiver and refunded), FAILED, REFUNDED, EXPIRED (quote expired unexecuted). */
 export type TransactionStatus = "CREATED" | "PENDING" | "PROCESSING" | "COMPLETED" | "REJECTED" | "FAILED" | "REFUNDED" | "EXPIRED" | (string & {});
@@ -1474,7 +1609,7 @@ export type WalletSessionInfo = {
 };
 
 /** @description Body of every webhook delivery, by `type`. Delivered at least once and retried with backoff until a 2xx; deduplicate by `id` and verify `X-Service-Signature` over the raw body first. */
-export type WebhookEvent = InvitationClaimedEvent | IncomingPaymentPendingEvent | IncomingPaymentCompletedEvent | IncomingPaymentFailedEvent | OutgoingPaymentProcessingEvent | OutgoingPaymentCompletedEvent | OutgoingPaymentFailedEvent | CustomerKycApprovedEvent | CustomerKycRejectedEvent | VerificationApprovedEvent | VerificationResolveErrorsEvent | TestEvent;
+export type WebhookEvent = InvitationClaimedEvent | IncomingPaymentPendingEvent | IncomingPaymentCompletedEvent | IncomingPaymentFailedEvent | OutgoingPaymentProcessingEvent | OutgoingPaymentCompletedEvent | OutgoingPaymentFailedEvent | CustomerKycApprovedEvent | CustomerKycRejectedEvent | VerificationApprovedEvent | VerificationResolveErrorsEvent | TestEvent | OutgoingPaymentPendingEvent | OutgoingPaymentPendingAuthorizationEvent | OutgoingPaymentRefundCompletedEvent | IncomingPaymentRefundCompletedEvent | CustomerKybApprovedEvent | CustomerKybRejectedEvent | InternalAccountBalanceUpdatedEvent;
 
 /** A ExternalAccountInfo variant this SDK does not know yet: any `accountType` the service accepts, with the fields every known variant has (checked before sending), sent as given. */
 export type UnknownExternalAccountInfo = { accountType: string & {}; [field: string]: unknown } & Partial<Pick<UsdAccountInfo, 'platformAccountId' | 'beneficiary'>>;

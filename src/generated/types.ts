@@ -702,6 +702,46 @@ export interface paths {
     };
 }
 export interface webhooks {
+    "CUSTOMER.KYB_APPROVED": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Business customer KYB approved
+         * @description Sent when a business customer's KYB is approved (production).
+         */
+        post: operations["onCustomerKybApproved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "CUSTOMER.KYB_REJECTED": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Business customer KYB rejected
+         * @description Sent when a business customer's KYB is rejected (production).
+         */
+        post: operations["onCustomerKybRejected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "CUSTOMER.KYC_APPROVED": {
         parameters: {
             query?: never;
@@ -802,6 +842,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "INCOMING_PAYMENT.REFUND_COMPLETED": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Incoming payment refunded
+         * @description The refund of an incoming payment to its sender completed; `refund` says when and why (production).
+         */
+        post: operations["onIncomingPaymentRefundCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "INTERNAL_ACCOUNT.BALANCE_UPDATED": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Internal account balance changed
+         * @description Sent when the balance of an internal account changes; `data` is the whole internal account (production). The local sandbox sends it on every balance move.
+         */
+        post: operations["onInternalAccountBalanceUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "INVITATION.CLAIMED": {
         parameters: {
             query?: never;
@@ -862,6 +942,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "OUTGOING_PAYMENT.PENDING": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Outgoing payment pending
+         * @description An outgoing payment was created from a quote and waits to be executed or funded (production: OUTGOING_PAYMENT.PENDING). Production documents its outgoing-payment webhook as sent when a payment completes, fails or is refunded, so the local sandbox does not send this one.
+         */
+        post: operations["onOutgoingPaymentPending"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "OUTGOING_PAYMENT.PENDING_AUTHORIZATION": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Outgoing payment awaits authorization
+         * @description An outgoing payment waits for Strong Customer Authentication of its quote (production, customers in a region where SCA is required, e.g. EU). The local sandbox does not send it (no SCA).
+         */
+        post: operations["onOutgoingPaymentPendingAuthorization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "OUTGOING_PAYMENT.PROCESSING": {
         parameters: {
             query?: never;
@@ -876,6 +996,26 @@ export interface webhooks {
          * @description Sent when funding for an outgoing payment has been received and the payment has been initiated.
          */
         post: operations["onOutgoingPaymentProcessing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "OUTGOING_PAYMENT.REFUND_COMPLETED": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Outgoing payment refunded
+         * @description The refund of a failed outgoing payment completed; `refund` says when and why (production).
+         */
+        post: operations["onOutgoingPaymentRefundCompleted"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1143,6 +1283,38 @@ export interface components {
         Customer: components["schemas"]["IndividualCustomer"] | components["schemas"]["BusinessCustomer"];
         /** @description Body of `POST /customers`, by `customerType`. */
         CustomerCreateParams: components["schemas"]["IndividualCustomerCreateParams"] | components["schemas"]["BusinessCustomerCreateParams"];
+        /** @description Business customer KYB approved. */
+        CustomerKybApprovedEvent: {
+            data: components["schemas"]["Customer"];
+            /** @description Event id; the same on every redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service created the event.
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CUSTOMER.KYB_APPROVED";
+        };
+        /** @description Business customer KYB rejected. */
+        CustomerKybRejectedEvent: {
+            data: components["schemas"]["Customer"];
+            /** @description Event id; the same on every redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service created the event.
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CUSTOMER.KYB_REJECTED";
+        };
         /** @description A customer's KYC/KYB was approved. */
         CustomerKycApprovedEvent: {
             data: components["schemas"]["Customer"];
@@ -1404,6 +1576,22 @@ export interface components {
              */
             type: "INCOMING_PAYMENT.PENDING";
         };
+        /** @description Incoming payment refunded. */
+        IncomingPaymentRefundCompletedEvent: {
+            data: components["schemas"]["IncomingTransaction"];
+            /** @description Event id; the same on every redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service created the event.
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "INCOMING_PAYMENT.REFUND_COMPLETED";
+        };
         /** @description A payment received by a customer or the platform (UMA payment, transfer-in, sandbox simulation). */
         IncomingTransaction: {
             counterpartyInformation?: components["schemas"]["CounterpartyInformation"];
@@ -1425,6 +1613,7 @@ export interface components {
             reconciliationInstructions?: {
                 reference?: string;
             };
+            refund?: components["schemas"]["Refund"];
             /**
              * Format: date-time
              * @description When the payment was or will be settled.
@@ -1511,6 +1700,22 @@ export interface components {
             type?: components["schemas"]["InternalAccountType"];
             /** Format: date-time */
             updatedAt: string;
+        };
+        /** @description Internal account balance changed. */
+        InternalAccountBalanceUpdatedEvent: {
+            data: components["schemas"]["InternalAccount"];
+            /** @description Event id; the same on every redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service created the event.
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "INTERNAL_ACCOUNT.BALANCE_UPDATED";
         };
         /** @description Body of the signed wallet export; send the same body on the signed retry. */
         InternalAccountExportParams: {
@@ -1664,6 +1869,38 @@ export interface components {
              */
             type: "OUTGOING_PAYMENT.FAILED";
         };
+        /** @description Outgoing payment awaits authorization. */
+        OutgoingPaymentPendingAuthorizationEvent: {
+            data: components["schemas"]["OutgoingTransaction"];
+            /** @description Event id; the same on every redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service created the event.
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "OUTGOING_PAYMENT.PENDING_AUTHORIZATION";
+        };
+        /** @description Outgoing payment pending. */
+        OutgoingPaymentPendingEvent: {
+            data: components["schemas"]["OutgoingTransaction"];
+            /** @description Event id; the same on every redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service created the event.
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "OUTGOING_PAYMENT.PENDING";
+        };
         /** @description An outgoing payment is processing. */
         OutgoingPaymentProcessingEvent: {
             data: components["schemas"]["OutgoingTransaction"];
@@ -1679,6 +1916,22 @@ export interface components {
              * @enum {string}
              */
             type: "OUTGOING_PAYMENT.PROCESSING";
+        };
+        /** @description Outgoing payment refunded. */
+        OutgoingPaymentRefundCompletedEvent: {
+            data: components["schemas"]["OutgoingTransaction"];
+            /** @description Event id; the same on every redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service created the event.
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "OUTGOING_PAYMENT.REFUND_COMPLETED";
         };
         /** @description A payment sent by a customer or the platform, created from a quote. */
         OutgoingTransaction: {
@@ -1701,6 +1954,7 @@ export interface components {
             reconciliationInstructions?: {
                 reference?: string;
             };
+            refund?: components["schemas"]["Refund"];
             /**
              * Format: date-time
              * @description When the payment was or will be settled.
@@ -2001,6 +2255,19 @@ export interface components {
             /** @description Smallest receivable amount, in the smallest unit. */
             min?: number;
         };
+        /** @description The refund of a payment that could not complete (production), on its transaction once one starts. */
+        Refund: {
+            /** Format: date-time */
+            initiatedAt: string;
+            /** @description An open set. */
+            reason?: "TRANSACTION_FAILED" | "USER_CANCELLATION" | "TIMEOUT" | (string & {});
+            /** @description The refund's own reference. */
+            reference: string;
+            /** Format: date-time */
+            settledAt?: string;
+            /** @description An open set. */
+            status: "PENDING" | "COMPLETED" | "FAILED" | (string & {});
+        };
         /** @description Body of the sandbox funding call. */
         SandboxFundParams: {
             /**
@@ -2143,8 +2410,8 @@ export interface components {
             /** @description Free text for debugging or the platform's own use. */
             reason?: string;
         };
-        /** @description Where the money comes from, by `sourceType`. */
-        TransactionSource: components["schemas"]["AccountSource"] | components["schemas"]["UmaAddressSource"];
+        /** @description Where the money comes from, by `sourceType`. Production's transactions and webhooks also name a just-in-time funded payment's source (`REALTIME_FUNDING`, the currency the funds arrived in). */
+        TransactionSource: components["schemas"]["AccountSource"] | components["schemas"]["UmaAddressSource"] | components["schemas"]["RealtimeFundingSource"];
         /** @description CREATED (lookup made), PENDING (quote made), PROCESSING (funded and initiated), COMPLETED, REJECTED (refused by the receiver and refunded), FAILED, REFUNDED, EXPIRED (quote expired unexecuted). */
         TransactionStatus: "CREATED" | "PENDING" | "PROCESSING" | "COMPLETED" | "REJECTED" | "FAILED" | "REFUNDED" | "EXPIRED" | (string & {});
         /** @enum {string} */
@@ -2295,7 +2562,7 @@ export interface components {
             type: components["schemas"]["CredentialType"];
         };
         /** @description Body of every webhook delivery, by `type`. Delivered at least once and retried with backoff until a 2xx; deduplicate by `id` and verify `X-Service-Signature` over the raw body first. */
-        WebhookEvent: components["schemas"]["InvitationClaimedEvent"] | components["schemas"]["IncomingPaymentPendingEvent"] | components["schemas"]["IncomingPaymentCompletedEvent"] | components["schemas"]["IncomingPaymentFailedEvent"] | components["schemas"]["OutgoingPaymentProcessingEvent"] | components["schemas"]["OutgoingPaymentCompletedEvent"] | components["schemas"]["OutgoingPaymentFailedEvent"] | components["schemas"]["CustomerKycApprovedEvent"] | components["schemas"]["CustomerKycRejectedEvent"] | components["schemas"]["VerificationApprovedEvent"] | components["schemas"]["VerificationResolveErrorsEvent"] | components["schemas"]["TestEvent"];
+        WebhookEvent: components["schemas"]["InvitationClaimedEvent"] | components["schemas"]["IncomingPaymentPendingEvent"] | components["schemas"]["IncomingPaymentCompletedEvent"] | components["schemas"]["IncomingPaymentFailedEvent"] | components["schemas"]["OutgoingPaymentProcessingEvent"] | components["schemas"]["OutgoingPaymentCompletedEvent"] | components["schemas"]["OutgoingPaymentFailedEvent"] | components["schemas"]["CustomerKycApprovedEvent"] | components["schemas"]["CustomerKycRejectedEvent"] | components["schemas"]["VerificationApprovedEvent"] | components["schemas"]["VerificationResolveErrorsEvent"] | components["schemas"]["TestEvent"] | components["schemas"]["OutgoingPaymentPendingEvent"] | components["schemas"]["OutgoingPaymentPendingAuthorizationEvent"] | components["schemas"]["OutgoingPaymentRefundCompletedEvent"] | components["schemas"]["IncomingPaymentRefundCompletedEvent"] | components["schemas"]["CustomerKybApprovedEvent"] | components["schemas"]["CustomerKybRejectedEvent"] | components["schemas"]["InternalAccountBalanceUpdatedEvent"];
     };
     responses: {
         /** @description The request is invalid (validation, amount, currency or credential rules); `code` says which. */
@@ -2574,6 +2841,8 @@ export type Currency = components['schemas']['Currency'];
 export type CurrencyAmount = components['schemas']['CurrencyAmount'];
 export type Customer = components['schemas']['Customer'];
 export type CustomerCreateParams = components['schemas']['CustomerCreateParams'];
+export type CustomerKybApprovedEvent = components['schemas']['CustomerKybApprovedEvent'];
+export type CustomerKybRejectedEvent = components['schemas']['CustomerKybRejectedEvent'];
 export type CustomerKycApprovedEvent = components['schemas']['CustomerKycApprovedEvent'];
 export type CustomerKycRejectedEvent = components['schemas']['CustomerKycRejectedEvent'];
 export type CustomerList = components['schemas']['CustomerList'];
@@ -2597,10 +2866,12 @@ export type GbpAccountInfo = components['schemas']['GbpAccountInfo'];
 export type IncomingPaymentCompletedEvent = components['schemas']['IncomingPaymentCompletedEvent'];
 export type IncomingPaymentFailedEvent = components['schemas']['IncomingPaymentFailedEvent'];
 export type IncomingPaymentPendingEvent = components['schemas']['IncomingPaymentPendingEvent'];
+export type IncomingPaymentRefundCompletedEvent = components['schemas']['IncomingPaymentRefundCompletedEvent'];
 export type IncomingTransaction = components['schemas']['IncomingTransaction'];
 export type IndividualCustomer = components['schemas']['IndividualCustomer'];
 export type IndividualCustomerCreateParams = components['schemas']['IndividualCustomerCreateParams'];
 export type InternalAccount = components['schemas']['InternalAccount'];
+export type InternalAccountBalanceUpdatedEvent = components['schemas']['InternalAccountBalanceUpdatedEvent'];
 export type InternalAccountExportParams = components['schemas']['InternalAccountExportParams'];
 export type InternalAccountList = components['schemas']['InternalAccountList'];
 export type InternalAccountStatus = components['schemas']['InternalAccountStatus'];
@@ -2618,7 +2889,10 @@ export type OauthCredentialCreateParams = components['schemas']['OauthCredential
 export type OauthVerifyParams = components['schemas']['OauthVerifyParams'];
 export type OutgoingPaymentCompletedEvent = components['schemas']['OutgoingPaymentCompletedEvent'];
 export type OutgoingPaymentFailedEvent = components['schemas']['OutgoingPaymentFailedEvent'];
+export type OutgoingPaymentPendingAuthorizationEvent = components['schemas']['OutgoingPaymentPendingAuthorizationEvent'];
+export type OutgoingPaymentPendingEvent = components['schemas']['OutgoingPaymentPendingEvent'];
 export type OutgoingPaymentProcessingEvent = components['schemas']['OutgoingPaymentProcessingEvent'];
+export type OutgoingPaymentRefundCompletedEvent = components['schemas']['OutgoingPaymentRefundCompletedEvent'];
 export type OutgoingTransaction = components['schemas']['OutgoingTransaction'];
 export type PasskeyAssertion = components['schemas']['PasskeyAssertion'];
 export type PasskeyAttestation = components['schemas']['PasskeyAttestation'];
@@ -2643,6 +2917,7 @@ export type RateDetails = components['schemas']['RateDetails'];
 export type RealtimeFundingSource = components['schemas']['RealtimeFundingSource'];
 export type ReceiverLookup = components['schemas']['ReceiverLookup'];
 export type ReceiverSupportedCurrency = components['schemas']['ReceiverSupportedCurrency'];
+export type Refund = components['schemas']['Refund'];
 export type SandboxFundParams = components['schemas']['SandboxFundParams'];
 export type SandboxUmaReceiveParams = components['schemas']['SandboxUmaReceiveParams'];
 export type Session = components['schemas']['Session'];
@@ -4633,6 +4908,118 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    onCustomerKybApproved: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
+                 * @example MEUCIQCexamplesignature0000000000000000000000000000IgZXhhbXBsZQ==
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Webhook:019542f5-b3e7-1d02-0000-000000000009",
+                 *       "type": "CUSTOMER.KYB_APPROVED",
+                 *       "timestamp": "2025-08-15T14:32:00Z",
+                 *       "data": {
+                 *         "id": "Customer:019542f5-b3e7-1d02-0000-000000000003",
+                 *         "platformCustomerId": "7a2f9d4e1b8c3f5",
+                 *         "customerType": "BUSINESS",
+                 *         "region": "US",
+                 *         "currencies": [
+                 *           "USD",
+                 *           "USDC"
+                 *         ],
+                 *         "umaAddress": "$acme.corp@uma.domain.com",
+                 *         "address": {
+                 *           "line1": "456 Business Ave",
+                 *           "city": "Seattle",
+                 *           "state": "WA",
+                 *           "postalCode": "98101",
+                 *           "country": "US"
+                 *         },
+                 *         "businessInfo": {
+                 *           "legalName": "Acme Corporation",
+                 *           "registrationNumber": "12345678",
+                 *           "taxId": "98-7654321",
+                 *           "incorporatedOn": "2018-03-14"
+                 *         },
+                 *         "createdAt": "2025-07-21T17:32:28Z",
+                 *         "updatedAt": "2025-08-15T14:32:00Z",
+                 *         "isDeleted": false
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CustomerKybApprovedEvent"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["WebhookNotAccepted"];
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    onCustomerKybRejected: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
+                 * @example MEUCIQCexamplesignature0000000000000000000000000000IgZXhhbXBsZQ==
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Webhook:019542f5-b3e7-1d02-0000-000000000010",
+                 *       "type": "CUSTOMER.KYB_REJECTED",
+                 *       "timestamp": "2025-08-15T14:32:00Z",
+                 *       "data": {
+                 *         "id": "Customer:019542f5-b3e7-1d02-0000-000000000004",
+                 *         "platformCustomerId": "3c8e5f2a9d1b7e4",
+                 *         "customerType": "BUSINESS",
+                 *         "region": "US",
+                 *         "currencies": [
+                 *           "USD"
+                 *         ],
+                 *         "umaAddress": "$globex.inc@uma.domain.com",
+                 *         "address": {
+                 *           "line1": "789 Corporate Blvd",
+                 *           "city": "Chicago",
+                 *           "state": "IL",
+                 *           "postalCode": "60601",
+                 *           "country": "US"
+                 *         },
+                 *         "businessInfo": {
+                 *           "legalName": "Globex Inc",
+                 *           "taxId": "47-1234567",
+                 *           "incorporatedOn": "2015-09-01"
+                 *         },
+                 *         "createdAt": "2025-07-21T17:32:28Z",
+                 *         "updatedAt": "2025-08-15T14:32:00Z",
+                 *         "isDeleted": false
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CustomerKybRejectedEvent"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["WebhookNotAccepted"];
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
     onCustomerKycApproved: {
         parameters: {
             query?: never;
@@ -4933,6 +5320,127 @@ export interface operations {
             };
         };
     };
+    onIncomingPaymentRefundCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
+                 * @example MEUCIQCexamplesignature0000000000000000000000000000IgZXhhbXBsZQ==
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Webhook:019542f5-b3e7-1d02-0000-000000000011",
+                 *       "type": "INCOMING_PAYMENT.REFUND_COMPLETED",
+                 *       "timestamp": "2025-08-15T14:40:00Z",
+                 *       "data": {
+                 *         "id": "Transaction:019542f5-b3e7-1d02-0000-000000000005",
+                 *         "status": "FAILED",
+                 *         "type": "INCOMING",
+                 *         "direction": "CREDIT",
+                 *         "destination": {
+                 *           "destinationType": "UMA_ADDRESS",
+                 *           "umaAddress": "$recipient@uma.domain"
+                 *         },
+                 *         "customerId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                 *         "platformCustomerId": "18d3e5f7b4a9c2",
+                 *         "receivedAmount": {
+                 *           "amount": 50000,
+                 *           "currency": {
+                 *             "code": "USD",
+                 *             "name": "United States Dollar",
+                 *             "symbol": "$",
+                 *             "decimals": 2
+                 *           }
+                 *         },
+                 *         "createdAt": "2025-08-15T14:25:18Z",
+                 *         "description": "Payment for services",
+                 *         "reconciliationInstructions": {
+                 *           "reference": "REF-123456789"
+                 *         },
+                 *         "failureReason": "OFFRAMP_FAILED",
+                 *         "refund": {
+                 *           "reference": "REF-123456789-REFUND",
+                 *           "initiatedAt": "2025-08-15T14:35:00Z",
+                 *           "settledAt": "2025-08-15T14:40:00Z",
+                 *           "status": "COMPLETED",
+                 *           "reason": "TRANSACTION_FAILED"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["IncomingPaymentRefundCompletedEvent"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["WebhookNotAccepted"];
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    onInternalAccountBalanceUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
+                 * @example MEUCIQCexamplesignature0000000000000000000000000000IgZXhhbXBsZQ==
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Webhook:019542f5-b3e7-1d02-0000-000000000007",
+                 *       "type": "INTERNAL_ACCOUNT.BALANCE_UPDATED",
+                 *       "timestamp": "2025-08-15T14:32:00Z",
+                 *       "data": {
+                 *         "id": "InternalAccount:019542f5-b3e7-1d02-0000-000000000005",
+                 *         "customerId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                 *         "type": "INTERNAL_FIAT",
+                 *         "status": "ACTIVE",
+                 *         "balance": {
+                 *           "amount": 10000,
+                 *           "currency": {
+                 *             "code": "USD",
+                 *             "name": "United States Dollar",
+                 *             "symbol": "$",
+                 *             "decimals": 2
+                 *           }
+                 *         },
+                 *         "totalBalance": {
+                 *           "amount": 12500,
+                 *           "currency": {
+                 *             "code": "USD",
+                 *             "name": "United States Dollar",
+                 *             "symbol": "$",
+                 *             "decimals": 2
+                 *           }
+                 *         },
+                 *         "fundingPaymentInstructions": [],
+                 *         "createdAt": "2025-08-01T10:00:00Z",
+                 *         "updatedAt": "2025-08-15T14:32:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["InternalAccountBalanceUpdatedEvent"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["WebhookNotAccepted"];
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
     onInvitationClaimed: {
         parameters: {
             query?: never;
@@ -5091,6 +5599,136 @@ export interface operations {
             200: components["responses"]["WebhookAcknowledged"];
         };
     };
+    onOutgoingPaymentPending: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
+                 * @example MEUCIQCexamplesignature0000000000000000000000000000IgZXhhbXBsZQ==
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Webhook:019542f5-b3e7-1d02-0000-0000000000d1",
+                 *       "type": "OUTGOING_PAYMENT.PENDING",
+                 *       "timestamp": "2025-08-15T14:32:00Z",
+                 *       "data": {
+                 *         "id": "Transaction:019542f5-b3e7-1d02-0000-000000000005",
+                 *         "status": "PENDING",
+                 *         "type": "OUTGOING",
+                 *         "direction": "DEBIT",
+                 *         "source": {
+                 *           "sourceType": "ACCOUNT",
+                 *           "accountId": "InternalAccount:e85dcbd6-dced-4ec4-b756-3c3a9ea3d965"
+                 *         },
+                 *         "destination": {
+                 *           "destinationType": "ACCOUNT",
+                 *           "accountId": "ExternalAccount:a12dcbd6-dced-4ec4-b756-3c3a9ea3d123"
+                 *         },
+                 *         "customerId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                 *         "platformCustomerId": "18d3e5f7b4a9c2",
+                 *         "receivedAmount": {
+                 *           "amount": 9706,
+                 *           "currency": {
+                 *             "code": "EUR",
+                 *             "name": "Euro",
+                 *             "symbol": "€",
+                 *             "decimals": 2
+                 *           }
+                 *         },
+                 *         "createdAt": "2025-08-15T14:25:18Z",
+                 *         "description": "Payment for invoice #1234",
+                 *         "rateDetails": {
+                 *           "counterpartyMultiplier": 1.08,
+                 *           "counterpartyFixedFee": 10,
+                 *           "serviceApiMultiplier": 0.925,
+                 *           "serviceApiFixedFee": 10,
+                 *           "serviceApiVariableFeeRate": 0.003,
+                 *           "serviceApiVariableFeeAmount": 30
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["OutgoingPaymentPendingEvent"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["WebhookNotAccepted"];
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    onOutgoingPaymentPendingAuthorization: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
+                 * @example MEUCIQCexamplesignature0000000000000000000000000000IgZXhhbXBsZQ==
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Webhook:019542f5-b3e7-1d02-0000-0000000000d2",
+                 *       "type": "OUTGOING_PAYMENT.PENDING_AUTHORIZATION",
+                 *       "timestamp": "2025-08-15T14:32:00Z",
+                 *       "data": {
+                 *         "id": "Transaction:019542f5-b3e7-1d02-0000-000000000005",
+                 *         "status": "PENDING_AUTHORIZATION",
+                 *         "type": "OUTGOING",
+                 *         "direction": "DEBIT",
+                 *         "source": {
+                 *           "sourceType": "ACCOUNT",
+                 *           "accountId": "InternalAccount:e85dcbd6-dced-4ec4-b756-3c3a9ea3d965"
+                 *         },
+                 *         "destination": {
+                 *           "destinationType": "ACCOUNT",
+                 *           "accountId": "ExternalAccount:a12dcbd6-dced-4ec4-b756-3c3a9ea3d123"
+                 *         },
+                 *         "customerId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                 *         "platformCustomerId": "18d3e5f7b4a9c2",
+                 *         "receivedAmount": {
+                 *           "amount": 9706,
+                 *           "currency": {
+                 *             "code": "EUR",
+                 *             "name": "Euro",
+                 *             "symbol": "€",
+                 *             "decimals": 2
+                 *           }
+                 *         },
+                 *         "createdAt": "2025-08-15T14:25:18Z",
+                 *         "description": "Payment for invoice #1234",
+                 *         "rateDetails": {
+                 *           "counterpartyMultiplier": 1.08,
+                 *           "counterpartyFixedFee": 10,
+                 *           "serviceApiMultiplier": 0.925,
+                 *           "serviceApiFixedFee": 10,
+                 *           "serviceApiVariableFeeRate": 0.003,
+                 *           "serviceApiVariableFeeAmount": 30
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["OutgoingPaymentPendingAuthorizationEvent"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["WebhookNotAccepted"];
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
     onOutgoingPaymentProcessing: {
         parameters: {
             query?: never;
@@ -5135,6 +5773,79 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["OutgoingPaymentProcessingEvent"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["WebhookNotAccepted"];
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    onOutgoingPaymentRefundCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
+                 * @example MEUCIQCexamplesignature0000000000000000000000000000IgZXhhbXBsZQ==
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Webhook:019542f5-b3e7-1d02-0000-0000000000d3",
+                 *       "type": "OUTGOING_PAYMENT.REFUND_COMPLETED",
+                 *       "timestamp": "2025-08-15T14:32:00Z",
+                 *       "data": {
+                 *         "id": "Transaction:019542f5-b3e7-1d02-0000-000000000005",
+                 *         "status": "FAILED",
+                 *         "type": "OUTGOING",
+                 *         "direction": "DEBIT",
+                 *         "source": {
+                 *           "sourceType": "ACCOUNT",
+                 *           "accountId": "InternalAccount:e85dcbd6-dced-4ec4-b756-3c3a9ea3d965"
+                 *         },
+                 *         "destination": {
+                 *           "destinationType": "ACCOUNT",
+                 *           "accountId": "ExternalAccount:a12dcbd6-dced-4ec4-b756-3c3a9ea3d123"
+                 *         },
+                 *         "customerId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                 *         "platformCustomerId": "18d3e5f7b4a9c2",
+                 *         "receivedAmount": {
+                 *           "amount": 9706,
+                 *           "currency": {
+                 *             "code": "EUR",
+                 *             "name": "Euro",
+                 *             "symbol": "€",
+                 *             "decimals": 2
+                 *           }
+                 *         },
+                 *         "createdAt": "2025-08-15T14:25:18Z",
+                 *         "description": "Payment for invoice #1234",
+                 *         "rateDetails": {
+                 *           "counterpartyMultiplier": 1.08,
+                 *           "counterpartyFixedFee": 10,
+                 *           "serviceApiMultiplier": 0.925,
+                 *           "serviceApiFixedFee": 10,
+                 *           "serviceApiVariableFeeRate": 0.003,
+                 *           "serviceApiVariableFeeAmount": 30
+                 *         },
+                 *         "failureReason": "QUOTE_EXECUTION_FAILED",
+                 *         "refund": {
+                 *           "reference": "REF-123456789-REFUND",
+                 *           "initiatedAt": "2025-08-15T14:35:00Z",
+                 *           "settledAt": "2025-08-15T14:40:00Z",
+                 *           "status": "COMPLETED",
+                 *           "reason": "TRANSACTION_FAILED"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["OutgoingPaymentRefundCompletedEvent"];
             };
         };
         responses: {

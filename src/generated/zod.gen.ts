@@ -519,11 +519,12 @@ export const zRealtimeFundingSource = /* @__PURE__ */ z.object({
 });
 
 /**
- * Where the money comes from, by `sourceType`.
+ * Where the money comes from, by `sourceType`. Production's transactions and webhooks also name a just-in-time funded payment's source (`REALTIME_FUNDING`, the currency the funds arrived in).
  */
 export const zTransactionSource = /* @__PURE__ */ z.discriminatedUnion('sourceType', [
     z.extend(zAccountSource, { sourceType: z.literal('ACCOUNT') }),
-    z.extend(zUmaAddressSource, { sourceType: z.literal('UMA_ADDRESS') })
+    z.extend(zUmaAddressSource, { sourceType: z.literal('UMA_ADDRESS') }),
+    z.extend(zRealtimeFundingSource, { sourceType: z.literal('REALTIME_FUNDING') })
 ]);
 
 /**
@@ -566,68 +567,6 @@ export const zTransactionDestination = /* @__PURE__ */ z.discriminatedUnion('des
  * Whether the transaction credits (funds in) or debits (funds out) the account (production). Independent of `type`: an INCOMING pull is a DEBIT. An open set.
  */
 export const zTransactionDirection = /* @__PURE__ */ z.string();
-
-/**
- * A payment received by a customer or the platform (UMA payment, transfer-in, sandbox simulation).
- */
-export const zIncomingTransaction = /* @__PURE__ */ z.object({
-    id: z.string(),
-    status: zTransactionStatus,
-    type: z.literal('INCOMING'),
-    source: z.optional(zTransactionSource),
-    destination: zTransactionDestination,
-    customerId: z.optional(z.string()),
-    platformCustomerId: z.optional(z.string()),
-    receivedAmount: z.optional(zCurrencyAmount),
-    settledAt: z.optional(z.iso.datetime()),
-    createdAt: z.optional(z.iso.datetime()),
-    updatedAt: z.optional(z.iso.datetime()),
-    description: z.optional(z.string()),
-    counterpartyInformation: z.optional(zCounterpartyInformation),
-    reconciliationInstructions: z.optional(z.object({
-        reference: z.optional(z.string())
-    })),
-    rateDetails: z.optional(zRateDetails),
-    failureReason: z.optional(zFailureReason),
-    direction: z.optional(zTransactionDirection)
-});
-
-/**
- * A payment sent by a customer or the platform, created from a quote.
- */
-export const zOutgoingTransaction = /* @__PURE__ */ z.object({
-    id: z.string(),
-    status: zTransactionStatus,
-    type: z.literal('OUTGOING'),
-    source: zTransactionSource,
-    destination: zTransactionDestination,
-    customerId: z.optional(z.string()),
-    platformCustomerId: z.optional(z.string()),
-    receivedAmount: z.optional(zCurrencyAmount),
-    settledAt: z.optional(z.iso.datetime()),
-    createdAt: z.optional(z.iso.datetime()),
-    updatedAt: z.optional(z.iso.datetime()),
-    description: z.optional(z.string()),
-    counterpartyInformation: z.optional(zCounterpartyInformation),
-    reconciliationInstructions: z.optional(z.object({
-        reference: z.optional(z.string())
-    })),
-    rateDetails: z.optional(zRateDetails),
-    failureReason: z.optional(zFailureReason),
-    direction: z.optional(zTransactionDirection)
-});
-
-/**
- * An incoming or outgoing transaction, by `type`.
- */
-export const zTransaction = /* @__PURE__ */ z.discriminatedUnion('type', [
-    z.extend(zIncomingTransaction, { type: z.literal('INCOMING') }),
-    z.extend(zOutgoingTransaction, { type: z.literal('OUTGOING') })
-]);
-
-export const zTransactionList = /* @__PURE__ */ z.intersection(zListEnvelope, z.object({
-    data: z.array(zTransaction)
-}));
 
 /**
  * PENDING, then PROCESSING on execute, then COMPLETED or FAILED; PENDING becomes EXPIRED at `expiresAt`.
@@ -1099,6 +1038,161 @@ export const zInvitationClaimedEvent = /* @__PURE__ */ z.object({
 });
 
 /**
+ * A customer's KYC/KYB was approved.
+ */
+export const zCustomerKycApprovedEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('CUSTOMER.KYC_APPROVED'),
+    timestamp: z.iso.datetime(),
+    data: zCustomer
+});
+
+/**
+ * A customer's KYC/KYB was rejected.
+ */
+export const zCustomerKycRejectedEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('CUSTOMER.KYC_REJECTED'),
+    timestamp: z.iso.datetime(),
+    data: zCustomer
+});
+
+/**
+ * A verification was approved.
+ */
+export const zVerificationApprovedEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('VERIFICATION.APPROVED'),
+    timestamp: z.iso.datetime(),
+    data: zVerification
+});
+
+/**
+ * A verification needs corrections.
+ */
+export const zVerificationResolveErrorsEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('VERIFICATION.RESOLVE_ERRORS'),
+    timestamp: z.iso.datetime(),
+    data: zVerification
+});
+
+/**
+ * A test delivery.
+ */
+export const zTestEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('TEST'),
+    timestamp: z.iso.datetime(),
+    data: z.record(z.string(), z.unknown())
+});
+
+/**
+ * Business customer KYB approved.
+ */
+export const zCustomerKybApprovedEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('CUSTOMER.KYB_APPROVED'),
+    timestamp: z.iso.datetime(),
+    data: zCustomer
+});
+
+/**
+ * Business customer KYB rejected.
+ */
+export const zCustomerKybRejectedEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('CUSTOMER.KYB_REJECTED'),
+    timestamp: z.iso.datetime(),
+    data: zCustomer
+});
+
+/**
+ * Internal account balance changed.
+ */
+export const zInternalAccountBalanceUpdatedEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('INTERNAL_ACCOUNT.BALANCE_UPDATED'),
+    timestamp: z.iso.datetime(),
+    data: zInternalAccount
+});
+
+/**
+ * The refund of a payment that could not complete (production), on its transaction once one starts.
+ */
+export const zRefund = /* @__PURE__ */ z.object({
+    reference: z.string(),
+    initiatedAt: z.iso.datetime(),
+    settledAt: z.optional(z.iso.datetime()),
+    status: z.string(),
+    reason: z.optional(z.string())
+});
+
+/**
+ * A payment received by a customer or the platform (UMA payment, transfer-in, sandbox simulation).
+ */
+export const zIncomingTransaction = /* @__PURE__ */ z.object({
+    id: z.string(),
+    status: zTransactionStatus,
+    type: z.literal('INCOMING'),
+    source: z.optional(zTransactionSource),
+    destination: zTransactionDestination,
+    customerId: z.optional(z.string()),
+    platformCustomerId: z.optional(z.string()),
+    receivedAmount: z.optional(zCurrencyAmount),
+    settledAt: z.optional(z.iso.datetime()),
+    createdAt: z.optional(z.iso.datetime()),
+    updatedAt: z.optional(z.iso.datetime()),
+    description: z.optional(z.string()),
+    counterpartyInformation: z.optional(zCounterpartyInformation),
+    reconciliationInstructions: z.optional(z.object({
+        reference: z.optional(z.string())
+    })),
+    rateDetails: z.optional(zRateDetails),
+    failureReason: z.optional(zFailureReason),
+    direction: z.optional(zTransactionDirection),
+    refund: z.optional(zRefund)
+});
+
+/**
+ * A payment sent by a customer or the platform, created from a quote.
+ */
+export const zOutgoingTransaction = /* @__PURE__ */ z.object({
+    id: z.string(),
+    status: zTransactionStatus,
+    type: z.literal('OUTGOING'),
+    source: zTransactionSource,
+    destination: zTransactionDestination,
+    customerId: z.optional(z.string()),
+    platformCustomerId: z.optional(z.string()),
+    receivedAmount: z.optional(zCurrencyAmount),
+    settledAt: z.optional(z.iso.datetime()),
+    createdAt: z.optional(z.iso.datetime()),
+    updatedAt: z.optional(z.iso.datetime()),
+    description: z.optional(z.string()),
+    counterpartyInformation: z.optional(zCounterpartyInformation),
+    reconciliationInstructions: z.optional(z.object({
+        reference: z.optional(z.string())
+    })),
+    rateDetails: z.optional(zRateDetails),
+    failureReason: z.optional(zFailureReason),
+    direction: z.optional(zTransactionDirection),
+    refund: z.optional(zRefund)
+});
+
+/**
+ * An incoming or outgoing transaction, by `type`.
+ */
+export const zTransaction = /* @__PURE__ */ z.discriminatedUnion('type', [
+    z.extend(zIncomingTransaction, { type: z.literal('INCOMING') }),
+    z.extend(zOutgoingTransaction, { type: z.literal('OUTGOING') })
+]);
+
+export const zTransactionList = /* @__PURE__ */ z.intersection(zListEnvelope, z.object({
+    data: z.array(zTransaction)
+}));
+
+/**
  * An incoming payment awaits the platform's approval (answer within 5 seconds).
  */
 export const zIncomingPaymentPendingEvent = /* @__PURE__ */ z.object({
@@ -1159,53 +1253,43 @@ export const zOutgoingPaymentFailedEvent = /* @__PURE__ */ z.object({
 });
 
 /**
- * A customer's KYC/KYB was approved.
+ * Outgoing payment pending.
  */
-export const zCustomerKycApprovedEvent = /* @__PURE__ */ z.object({
+export const zOutgoingPaymentPendingEvent = /* @__PURE__ */ z.object({
     id: z.string(),
-    type: z.literal('CUSTOMER.KYC_APPROVED'),
+    type: z.literal('OUTGOING_PAYMENT.PENDING'),
     timestamp: z.iso.datetime(),
-    data: zCustomer
+    data: zOutgoingTransaction
 });
 
 /**
- * A customer's KYC/KYB was rejected.
+ * Outgoing payment awaits authorization.
  */
-export const zCustomerKycRejectedEvent = /* @__PURE__ */ z.object({
+export const zOutgoingPaymentPendingAuthorizationEvent = /* @__PURE__ */ z.object({
     id: z.string(),
-    type: z.literal('CUSTOMER.KYC_REJECTED'),
+    type: z.literal('OUTGOING_PAYMENT.PENDING_AUTHORIZATION'),
     timestamp: z.iso.datetime(),
-    data: zCustomer
+    data: zOutgoingTransaction
 });
 
 /**
- * A verification was approved.
+ * Outgoing payment refunded.
  */
-export const zVerificationApprovedEvent = /* @__PURE__ */ z.object({
+export const zOutgoingPaymentRefundCompletedEvent = /* @__PURE__ */ z.object({
     id: z.string(),
-    type: z.literal('VERIFICATION.APPROVED'),
+    type: z.literal('OUTGOING_PAYMENT.REFUND_COMPLETED'),
     timestamp: z.iso.datetime(),
-    data: zVerification
+    data: zOutgoingTransaction
 });
 
 /**
- * A verification needs corrections.
+ * Incoming payment refunded.
  */
-export const zVerificationResolveErrorsEvent = /* @__PURE__ */ z.object({
+export const zIncomingPaymentRefundCompletedEvent = /* @__PURE__ */ z.object({
     id: z.string(),
-    type: z.literal('VERIFICATION.RESOLVE_ERRORS'),
+    type: z.literal('INCOMING_PAYMENT.REFUND_COMPLETED'),
     timestamp: z.iso.datetime(),
-    data: zVerification
-});
-
-/**
- * A test delivery.
- */
-export const zTestEvent = /* @__PURE__ */ z.object({
-    id: z.string(),
-    type: z.literal('TEST'),
-    timestamp: z.iso.datetime(),
-    data: z.record(z.string(), z.unknown())
+    data: zIncomingTransaction
 });
 
 /**
@@ -1223,7 +1307,14 @@ export const zWebhookEvent = /* @__PURE__ */ z.discriminatedUnion('type', [
     z.extend(zCustomerKycRejectedEvent, { type: z.literal('CUSTOMER.KYC_REJECTED') }),
     z.extend(zVerificationApprovedEvent, { type: z.literal('VERIFICATION.APPROVED') }),
     z.extend(zVerificationResolveErrorsEvent, { type: z.literal('VERIFICATION.RESOLVE_ERRORS') }),
-    z.extend(zTestEvent, { type: z.literal('TEST') })
+    z.extend(zTestEvent, { type: z.literal('TEST') }),
+    z.extend(zOutgoingPaymentPendingEvent, { type: z.literal('OUTGOING_PAYMENT.PENDING') }),
+    z.extend(zOutgoingPaymentPendingAuthorizationEvent, { type: z.literal('OUTGOING_PAYMENT.PENDING_AUTHORIZATION') }),
+    z.extend(zOutgoingPaymentRefundCompletedEvent, { type: z.literal('OUTGOING_PAYMENT.REFUND_COMPLETED') }),
+    z.extend(zIncomingPaymentRefundCompletedEvent, { type: z.literal('INCOMING_PAYMENT.REFUND_COMPLETED') }),
+    z.extend(zCustomerKybApprovedEvent, { type: z.literal('CUSTOMER.KYB_APPROVED') }),
+    z.extend(zCustomerKybRejectedEvent, { type: z.literal('CUSTOMER.KYB_REJECTED') }),
+    z.extend(zInternalAccountBalanceUpdatedEvent, { type: z.literal('INTERNAL_ACCOUNT.BALANCE_UPDATED') })
 ]);
 
 /**
@@ -1892,6 +1983,69 @@ export const zOnVerificationResolveErrorsWebhookRequest = /* @__PURE__ */ z.obje
 
 export const zOnTestEventWebhookRequest = /* @__PURE__ */ z.object({
     body: zTestEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnOutgoingPaymentPendingWebhookRequest = /* @__PURE__ */ z.object({
+    body: zOutgoingPaymentPendingEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnOutgoingPaymentPendingAuthorizationWebhookRequest = /* @__PURE__ */ z.object({
+    body: zOutgoingPaymentPendingAuthorizationEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnOutgoingPaymentRefundCompletedWebhookRequest = /* @__PURE__ */ z.object({
+    body: zOutgoingPaymentRefundCompletedEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnIncomingPaymentRefundCompletedWebhookRequest = /* @__PURE__ */ z.object({
+    body: zIncomingPaymentRefundCompletedEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnCustomerKybApprovedWebhookRequest = /* @__PURE__ */ z.object({
+    body: zCustomerKybApprovedEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnCustomerKybRejectedWebhookRequest = /* @__PURE__ */ z.object({
+    body: zCustomerKybRejectedEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnInternalAccountBalanceUpdatedWebhookRequest = /* @__PURE__ */ z.object({
+    body: zInternalAccountBalanceUpdatedEvent,
     path: z.optional(z.never()),
     query: z.optional(z.never()),
     headers: z.object({

@@ -35,9 +35,10 @@ function findTransaction(ctx: Ctx, id: string): TransactionRec {
 }
 
 /** The account id or UMA address of one end of a transaction. */
-function identifierOf(end: { accountId?: string; umaAddress?: string } | undefined): string | undefined {
-  if (!end) return undefined;
-  return end.accountId !== undefined ? canonicalAccountId(end.accountId) : end.umaAddress?.toLowerCase();
+function identifierOf(end: object | undefined): string | undefined {
+  // An end may have neither (a REALTIME_FUNDING source names a currency), or be absent (an incoming source).
+  const e = end as { accountId?: string; umaAddress?: string } | undefined;
+  return e?.accountId !== undefined ? canonicalAccountId(e.accountId) : e?.umaAddress?.toLowerCase();
 }
 
 function sameIdentifier(a: string | undefined, filter: string): boolean {

@@ -93,7 +93,11 @@ export function primaryAccount(ctx: Ctx, customerId: string, currency: string): 
   return best;
 }
 
-/** Adds `amount` (may be negative) to a balance; refuses to pass the largest representable amount. */
+/**
+ * Adds `amount` (may be negative) to a balance; refuses to pass the largest representable amount. Every
+ * balance move passes here, and sends INTERNAL_ACCOUNT.BALANCE_UPDATED with the whole account, as
+ * production does when an internal account's balance changes.
+ */
 export function moveBalance(ctx: Ctx, account: InternalAccountRec, amount: number): void {
   if (amount > 0 && !fitsUnderCap(ctx, account, amount)) {
     throw new SandboxError(400, 'AMOUNT_OUT_OF_RANGE', `The balance of ${account.data.id} would exceed ${MAX_QUOTE_AMOUNT}.`, {
@@ -104,6 +108,7 @@ export function moveBalance(ctx: Ctx, account: InternalAccountRec, amount: numbe
   account.data.balance.amount += amount;
   if (account.data.totalBalance) account.data.totalBalance.amount = account.data.balance.amount;
   account.data.updatedAt = nowIso(ctx);
+  if (amount !== 0) ctx.webhooks.emit('INTERNAL_ACCOUNT.BALANCE_UPDATED', account.data);
 }
 
 /**

@@ -148,6 +148,17 @@ export type BusinessInfo = {
     website?: string;
 };
 
+/** @description Business details to change; omitted fields stay as they are (production's BusinessInfoUpdate requires none). */
+export type BusinessInfoUpdate = {
+    doingBusinessAs?: string;
+    /** Format: date */
+    incorporatedOn?: string;
+    legalName?: string;
+    registrationNumber?: string;
+    taxId?: string;
+    website?: string;
+};
+
 export type CounterpartyFieldRequirement = {
     mandatory: boolean;
     /** @description Upper-case field name, for example FULL_NAME, BIRTH_DATE or NATIONALITY. */
@@ -300,7 +311,7 @@ export type CustomerUpdateParams = {
     address?: Address;
     /** Format: date */
     birthDate?: string;
-    businessInfo?: BusinessInfo;
+    businessInfo?: BusinessInfoUpdate;
     /** @description Replaces the whole list of enabled currencies. */
     currencies?: string[];
     customerType?: CustomerType;

@@ -1223,6 +1223,16 @@ export interface components {
             taxId?: string;
             website?: string;
         };
+        /** @description Business details to change; omitted fields stay as they are (production's BusinessInfoUpdate requires none). */
+        BusinessInfoUpdate: {
+            doingBusinessAs?: string;
+            /** Format: date */
+            incorporatedOn?: string;
+            legalName?: string;
+            registrationNumber?: string;
+            taxId?: string;
+            website?: string;
+        };
         CounterpartyFieldRequirement: {
             mandatory: boolean;
             /** @description Upper-case field name, for example FULL_NAME, BIRTH_DATE or NATIONALITY. */
@@ -1357,7 +1367,7 @@ export interface components {
             address?: components["schemas"]["Address"];
             /** Format: date */
             birthDate?: string;
-            businessInfo?: components["schemas"]["BusinessInfo"];
+            businessInfo?: components["schemas"]["BusinessInfoUpdate"];
             /** @description Replaces the whole list of enabled currencies. */
             currencies?: string[];
             customerType?: components["schemas"]["CustomerType"];
@@ -2829,6 +2839,7 @@ export type BrlAccountInfo = components['schemas']['BrlAccountInfo'];
 export type BusinessCustomer = components['schemas']['BusinessCustomer'];
 export type BusinessCustomerCreateParams = components['schemas']['BusinessCustomerCreateParams'];
 export type BusinessInfo = components['schemas']['BusinessInfo'];
+export type BusinessInfoUpdate = components['schemas']['BusinessInfoUpdate'];
 export type CounterpartyFieldRequirement = components['schemas']['CounterpartyFieldRequirement'];
 export type CounterpartyInformation = components['schemas']['CounterpartyInformation'];
 export type Credential = components['schemas']['Credential'];

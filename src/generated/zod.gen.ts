@@ -161,6 +161,18 @@ export const zCustomer = /* @__PURE__ */ z.discriminatedUnion('customerType', [
 ]);
 
 /**
+ * Business details to change; omitted fields stay as they are (production's BusinessInfoUpdate requires none).
+ */
+export const zBusinessInfoUpdate = /* @__PURE__ */ z.object({
+    legalName: z.optional(z.string()),
+    doingBusinessAs: z.optional(z.string()),
+    registrationNumber: z.optional(z.string()),
+    taxId: z.optional(z.string()),
+    incorporatedOn: z.optional(z.iso.date()),
+    website: z.optional(z.string())
+});
+
+/**
  * Body to create an individual customer.
  */
 export const zIndividualCustomerCreateParams = /* @__PURE__ */ z.object({
@@ -207,7 +219,7 @@ export const zCustomerUpdateParams = /* @__PURE__ */ z.object({
     birthDate: z.optional(z.iso.date()),
     nationality: z.optional(z.string().check(z.regex(/^[A-Z]{2}$/))),
     address: z.optional(zAddress),
-    businessInfo: z.optional(zBusinessInfo)
+    businessInfo: z.optional(zBusinessInfoUpdate)
 });
 
 export const zCustomerList = /* @__PURE__ */ z.intersection(zListEnvelope, z.object({

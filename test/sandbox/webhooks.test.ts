@@ -161,8 +161,8 @@ describe('webhook delivery', () => {
     expect(() => sandbox.claimInvitation(invitation.code)).toThrow(/CLAIMED/);
     expect(() => sandbox.claimInvitation('INV-NOPE')).toThrow(/no invitation/);
     const business = (await call('POST', '/customers', { customerType: 'BUSINESS', businessInfo: { legalName: 'Acme' } })).body;
-    await call('PATCH', `/customers/${business.id}`, { businessInfo: { legalName: 'Acme', taxId: '1', incorporatedOn: '2020-01-01' }, address: { line1: '1 Main', city: 'X', postalCode: '1', country: 'US' } });
-    await call('PATCH', `/customers/${business.id}`, { businessInfo: { legalName: 'Acme Rejected' } });
+    await call('PATCH', `/customers/${business.id}`, { customerType: 'BUSINESS', businessInfo: { legalName: 'Acme', taxId: '1', incorporatedOn: '2020-01-01' }, address: { line1: '1 Main', city: 'X', postalCode: '1', country: 'US' } });
+    await call('PATCH', `/customers/${business.id}`, { customerType: 'BUSINESS', businessInfo: { legalName: 'Acme Rejected' } });
     await sandbox.webhooks.flush();
     expect(hook.received.map((r) => r.event.type)).toEqual(['INVITATION.CLAIMED', 'VERIFICATION.APPROVED', 'CUSTOMER.KYC_APPROVED', 'CUSTOMER.KYC_REJECTED']);
     expect(hook.received[0]!.event.data).toMatchObject({ code: invitation.code, status: 'CLAIMED', claimedAt: claimed.claimedAt });
@@ -227,7 +227,7 @@ describe('webhook delivery', () => {
     await configure(call);
     const c = await createCustomer(call);
     await call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 100, customerId: c.id });
-    for (let i = 0; i < 100 && hook.received.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    for (let i = 0; i < 100 && hook.received.filter(notBalance).length === 0; i++) await new Promise((r) => setTimeout(r, 5));
     sandbox.reset();
     await sandbox.webhooks.flush();
     expect(hook.received.filter(notBalance)).toHaveLength(1);

@@ -3712,6 +3712,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
+                 *       "customerType": "INDIVIDUAL",
                  *       "currencies": [
                  *         "USD",
                  *         "MXN"

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { contractDiff, flatten, renderChanges, type Change } from '../../scripts/contract-diff';
+import { productionDocument, productionDocumentPath } from '../helpers/production-document';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/contract/${name}`, import.meta.url));
@@ -166,6 +167,23 @@ describe('contract diff', () => {
     it('lists nothing else', () => {
       expect(kinds).toHaveLength(9);
     });
+  });
+
+  it.skipIf(productionDocumentPath() === undefined)("docs/production.md carries the tool's counts on production's document (cf2510ed)", { timeout: 60_000 }, () => {
+    const repoMap = JSON.parse(readFileSync(fileURLToPath(new URL('../../openapi/production-map.json', import.meta.url)), 'utf8'));
+    const ours = parse(readFileSync(fileURLToPath(new URL('../../openapi/openapi.yaml', import.meta.url)), 'utf8'));
+    const changes = contractDiff(ours, productionDocument(), repoMap);
+    const breaking = changes.filter((c) => c.breaking);
+    const page = readFileSync(fileURLToPath(new URL('../../docs/production.md', import.meta.url)), 'utf8');
+    expect(page).toContain('```text\n' + `${changes.length} changes, ${breaking.length} breaking for us\n` + '```');
+    const thousands = (n: number) => n.toLocaleString('en-US');
+    expect(page).toContain(`| **total** | **${thousands(breaking.length)}** | **${thousands(changes.length - breaking.length)}** |`);
+    const onWebhooks = breaking.filter((c) => c.where.startsWith('webhook ')).length;
+    expect(page).toContain(`(${breaking.length - onWebhooks} on shared operations, ${onWebhooks} on webhooks)`);
+    // Each kind's row: the breaking lines of the kind the page names first.
+    expect(page).toContain(`| request field now required when a variant is chosen (external accounts, credentials) | ${breaking.filter((c) => c.what.startsWith('now required when') || c.what.startsWith('new field, required when')).length} | |`);
+    expect(page).toContain(`| response field now optional (we read it as always present) | ${breaking.filter((c) => c.what === 'now optional (we read it as always present)').length} | |`);
+    expect(page).toContain(`| field required inside a new optional object | | ${changes.filter((c) => c.what.startsWith('new field, required within the new optional')).length} |`);
   });
 
   it('runs as npm run contract:diff, reading the repository table by default', { timeout: 60_000 }, () => {

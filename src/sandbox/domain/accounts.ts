@@ -52,10 +52,10 @@ function fundingInstructions(ctx: Ctx, currency: string): FundingPaymentInstruct
 }
 
 /** Crypto assets the sandbox holds: their accounts are INTERNAL_CRYPTO, the others INTERNAL_FIAT. */
-const CRYPTO = new Set(['BTC', 'USDC']);
+const CRYPTO = new Set(['BTC', 'USDC', 'USDT']);
 
 /** Stablecoins: a just-in-time funding in one of them names its `cryptoNetwork`. */
-export const STABLECOINS: ReadonlySet<string> = new Set(['USDC']);
+export const STABLECOINS: ReadonlySet<string> = new Set(['USDC', 'USDT']);
 
 /** Production's `type` of an internal account of `currency` (every sandbox account can also act as an embedded wallet). */
 export function internalAccountType(currency: string): 'INTERNAL_FIAT' | 'INTERNAL_CRYPTO' {

@@ -32,7 +32,8 @@ export async function main(print: (line: string) => void = console.log): Promise
       return new Response(null, { status: 200 });
     }
     const payment = event.data; // an IncomingTransaction: the type check narrowed it
-    const sender = payment.source.sourceType === 'UMA_ADDRESS' ? payment.source.umaAddress : payment.source.accountId;
+    const source = payment.source; // production may leave it out of an incoming payment
+    const sender = source?.sourceType === 'UMA_ADDRESS' ? source.umaAddress : source?.sourceType === 'ACCOUNT' ? source.accountId : '';
     const amount = payment.receivedAmount ? formatAmount(payment.receivedAmount, { code: true }) : '?';
     if (blockedSenders.has(sender)) {
       print(`approval  ${payment.id}  ${amount} from ${sender}: reject`);

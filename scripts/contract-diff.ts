@@ -39,6 +39,9 @@ export interface ProductionMap {
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
+/** How deep {@link flatten} follows nested schemas (objects, arrays, allOf/oneOf parts). */
+const MAX_DEPTH = 32;
+
 /** What is known of one field of a schema, flattened. */
 interface Field {
   /** Required in every variant the schema allows. */
@@ -123,7 +126,10 @@ function mergeBranches(out: Map<string, Field>, branches: Map<string, Field>[], 
  */
 export function flatten(doc: Json, node: Json | undefined, prefix = '', out = new Map<string, Field>(), depth = 0, seen = new Set<Json>()): Map<string, Field> {
   const schema = deref(doc, node);
-  if (!schema || typeof schema !== 'object' || depth > 8 || seen.has(schema)) return out;
+  // `seen` stops cycles; the depth bound only stops a runaway document. It must reach production's deepest
+  // shared field (`data[].accountInfo.beneficiary.address.line1` of a list, 13 levels through its unions):
+  // a field cut off by the bound would read as removed.
+  if (!schema || typeof schema !== 'object' || depth > MAX_DEPTH || seen.has(schema)) return out;
   const nextSeen = new Set(seen).add(schema);
   for (const sub of (schema.allOf ?? []) as Json[]) flatten(doc, sub, prefix, out, depth + 1, nextSeen);
   for (const part of ['oneOf', 'anyOf']) {
@@ -179,10 +185,33 @@ function parameters(doc: Json, item: Json, op: Json): Map<string, { in: string; 
   return out;
 }
 
+/** The parent field of a dotted path (`a[].b.c` → `a[].b`, `a[].b` → `a`), or undefined at the top. */
+function parentOf(path: string): string | undefined {
+  const dot = path.lastIndexOf('.');
+  return dot < 0 ? undefined : path.slice(0, dot).replace(/\[\]$/, '');
+}
+
+/**
+ * The outermost ancestor of `path` that production adds (absent from ours), when it is optional in
+ * production: a field required inside a new optional object is sent only by a caller who sends that
+ * object, so it breaks nothing we send today.
+ */
+function newOptionalAncestor(path: string, ours: Map<string, Field>, theirs: Map<string, Field>): string | undefined {
+  let outermost: string | undefined;
+  for (let p = parentOf(path); p !== undefined; p = parentOf(p)) if (!ours.has(p) && theirs.has(p)) outermost = p;
+  const field = outermost === undefined ? undefined : theirs.get(outermost);
+  return field && !field.required && !field.requiredWhen ? outermost : undefined;
+}
+
 /** Compares the fields we send (request) with production's. */
 function compareRequest(add: (c: Omit<Change, 'where'>) => void, part: string, ours: Map<string, Field>, theirs: Map<string, Field>): void {
   for (const [path, t] of theirs) {
     const o = ours.get(path);
+    const within = o ? undefined : newOptionalAncestor(path, ours, theirs);
+    if (within) {
+      add({ breaking: false, part, subject: path, what: t.required || t.requiredWhen ? `new field, required within the new optional ${within}` : 'new optional field' });
+      continue;
+    }
     // Variants production requires the field in that we have too (a variant we lack is a new value, below).
     const when = !t.required && t.requiredWhen ? sharedVariants(t.requiredWhen, ours).filter((v) => !o?.required && !o?.requiredWhen?.values.includes(v)) : [];
     const condition = when.length ? `required when ${t.requiredWhen!.property.split('.').pop()} is ${when.join(', ')}` : '';
@@ -213,7 +242,14 @@ function compareResponse(add: (c: Omit<Change, 'where'>) => void, part: string, 
   for (const [path, t] of theirs) {
     const o = ours.get(path);
     if (!o) add({ breaking: false, part, subject: path, what: 'new field' });
-    else if (!t.required && o.required) add({ breaking: true, part, subject: path, what: 'now optional (we read it as always present)' });
+    else if (!t.required && o.required) {
+      // In a discriminated union, a field optional only in variants we do not have is still present in
+      // every variant we read; those variants are reported as new discriminator values.
+      const ourVariants = t.requiredWhen ? (ours.get(t.requiredWhen.property)?.values ?? []) : [];
+      const stillRequired = ourVariants.length > 0 && ourVariants.every((v) => t.requiredWhen!.values.includes(v));
+      if (stillRequired) add({ breaking: false, part, subject: path, what: `optional only in variants we do not have (required when ${t.requiredWhen!.property.split('.').pop()} is ${t.requiredWhen!.values.join(', ')})` });
+      else add({ breaking: true, part, subject: path, what: 'now optional (we read it as always present)' });
+    }
     if (o?.values && t.values) {
       const added = t.values.filter((v) => !o.values!.includes(v));
       const gone = o.values.filter((v) => !t.values!.includes(v));

@@ -30,7 +30,7 @@ export type AccountSource = {
 
 /** @description Postal address. */
 export type Address = {
-    city: string;
+    city?: string;
     /** @description ISO 3166-1 alpha-2. */
     country: string;
     line1: string;
@@ -97,7 +97,7 @@ export type BusinessCustomer = {
     address?: Address;
     businessInfo: BusinessInfo;
     /** Format: date-time */
-    createdAt: string;
+    createdAt?: string;
     /** @description Enabled currency codes. */
     currencies?: string[];
     /**
@@ -109,7 +109,7 @@ export type BusinessCustomer = {
     id: string;
     /** @description True once the customer has been soft-deleted. */
     isDeleted?: boolean;
-    kycStatus: KycStatus;
+    kycStatus?: KycStatus;
     /** @description The platform's own identifier (generated when omitted on create). */
     platformCustomerId: string;
     /** @description ISO 3166-1 alpha-2 regulatory jurisdiction; immutable after creation. */
@@ -117,7 +117,7 @@ export type BusinessCustomer = {
     /** @description The customer's UMA address (generated when not supplied on create). */
     umaAddress: string;
     /** Format: date-time */
-    updatedAt: string;
+    updatedAt?: string;
 };
 
 /** @description Body to create a business customer. */
@@ -143,6 +143,17 @@ export type BusinessInfo = {
     /** Format: date */
     incorporatedOn?: string;
     legalName: string;
+    registrationNumber?: string;
+    taxId?: string;
+    website?: string;
+};
+
+/** @description Business details to change; omitted fields stay as they are (production's BusinessInfoUpdate requires none). */
+export type BusinessInfoUpdate = {
+    doingBusinessAs?: string;
+    /** Format: date */
+    incorporatedOn?: string;
+    legalName?: string;
     registrationNumber?: string;
     taxId?: string;
     website?: string;
@@ -200,11 +211,11 @@ export type CredentialVerifyParams = EmailOtpVerifyParams | SmsOtpVerifyParams |
 /** @description A fiat (ISO 4217) or crypto (ticker) currency. */
 export type Currency = {
     /** @description ISO 4217 code or crypto ticker, for example USD or BTC. */
-    code: string;
+    code?: string;
     /** @description Number of decimal places of the smallest unit (2 for USD, 8 for BTC). */
-    decimals: number;
-    name: string;
-    symbol: string;
+    decimals?: number;
+    name?: string;
+    symbol?: string;
 };
 
 /** @description An amount in the smallest unit of its currency. */
@@ -219,6 +230,40 @@ export type Customer = IndividualCustomer | BusinessCustomer;
 
 /** @description Body of `POST /customers`, by `customerType`. */
 export type CustomerCreateParams = IndividualCustomerCreateParams | BusinessCustomerCreateParams;
+
+/** @description Business customer KYB approved. */
+export type CustomerKybApprovedEvent = {
+    data: Customer;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "CUSTOMER.KYB_APPROVED";
+};
+
+/** @description Business customer KYB rejected. */
+export type CustomerKybRejectedEvent = {
+    data: Customer;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "CUSTOMER.KYB_REJECTED";
+};
 
 /** @description A customer's KYC/KYB was approved. */
 export type CustomerKycApprovedEvent = {
@@ -266,7 +311,7 @@ export type CustomerUpdateParams = {
     address?: Address;
     /** Format: date */
     birthDate?: string;
-    businessInfo?: BusinessInfo;
+    businessInfo?: BusinessInfoUpdate;
     /** @description Replaces the whole list of enabled currencies. */
     currencies?: string[];
     customerType?: CustomerType;
@@ -504,11 +549,28 @@ export type IncomingPaymentPendingEvent = {
     type: "INCOMING_PAYMENT.PENDING";
 };
 
+/** @description Incoming payment refunded. */
+export type IncomingPaymentRefundCompletedEvent = {
+    data: IncomingTransaction;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "INCOMING_PAYMENT.REFUND_COMPLETED";
+};
+
 /** @description A payment received by a customer or the platform (UMA payment, transfer-in, sandbox simulation). */
 export type IncomingTransaction = {
     counterpartyInformation?: CounterpartyInformation;
     /** Format: date-time */
-    createdAt: string;
+    createdAt?: string;
     /** @description The receiving customer. */
     customerId?: string;
     /** @description Optional memo. */
@@ -523,14 +585,15 @@ export type IncomingTransaction = {
     receivedAmount?: CurrencyAmount;
     /** @description Present for every transaction not in status CREATED. */
     reconciliationInstructions?: {
-        reference: string;
+        reference?: string;
     };
+    refund?: Refund;
     /**
      * Format: date-time
      * @description When the payment was or will be settled.
      */
     settledAt?: string;
-    source: TransactionSource;
+    source?: TransactionSource;
     status: TransactionStatus;
     /**
      * @description discriminator enum property added by openapi-typescript
@@ -538,7 +601,7 @@ export type IncomingTransaction = {
      */
     type: "INCOMING";
     /** Format: date-time */
-    updatedAt: string;
+    updatedAt?: string;
 };
 
 /** @description A customer that is a natural person. */
@@ -547,7 +610,7 @@ export type IndividualCustomer = {
     /** Format: date */
     birthDate?: string;
     /** Format: date-time */
-    createdAt: string;
+    createdAt?: string;
     /** @description Enabled currency codes. */
     currencies?: string[];
     /**
@@ -560,7 +623,7 @@ export type IndividualCustomer = {
     id: string;
     /** @description True once the customer has been soft-deleted. */
     isDeleted?: boolean;
-    kycStatus: KycStatus;
+    kycStatus?: KycStatus;
     /** @description ISO 3166-1 alpha-2. */
     nationality?: string;
     /** @description The platform's own identifier (generated when omitted on create). */
@@ -570,7 +633,7 @@ export type IndividualCustomer = {
     /** @description The customer's UMA address (generated when not supplied on create). */
     umaAddress: string;
     /** Format: date-time */
-    updatedAt: string;
+    updatedAt?: string;
 };
 
 /** @description Body to create an individual customer. */
@@ -614,6 +677,23 @@ export type InternalAccount = {
     type?: InternalAccountType;
     /** Format: date-time */
     updatedAt: string;
+};
+
+/** @description Internal account balance changed. */
+export type InternalAccountBalanceUpdatedEvent = {
+    data: InternalAccount;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "INTERNAL_ACCOUNT.BALANCE_UPDATED";
 };
 
 /** @description Body of the signed wallet export; send the same body on the signed retry. */
@@ -703,7 +783,7 @@ export type ListEnvelopeFields = {
     /** @description Pass as `cursor` to get the next page; present only when `hasMore` is true. */
     nextCursor?: string;
     /** @description Number of items matching the filters, ignoring pagination. */
-    totalCount: number;
+    totalCount?: number;
 };
 
 /**
@@ -785,6 +865,40 @@ export type OutgoingPaymentFailedEvent = {
     type: "OUTGOING_PAYMENT.FAILED";
 };
 
+/** @description Outgoing payment awaits authorization. */
+export type OutgoingPaymentPendingAuthorizationEvent = {
+    data: OutgoingTransaction;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "OUTGOING_PAYMENT.PENDING_AUTHORIZATION";
+};
+
+/** @description Outgoing payment pending. */
+export type OutgoingPaymentPendingEvent = {
+    data: OutgoingTransaction;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "OUTGOING_PAYMENT.PENDING";
+};
+
 /** @description An outgoing payment is processing. */
 export type OutgoingPaymentProcessingEvent = {
     data: OutgoingTransaction;
@@ -802,11 +916,28 @@ export type OutgoingPaymentProcessingEvent = {
     type: "OUTGOING_PAYMENT.PROCESSING";
 };
 
+/** @description Outgoing payment refunded. */
+export type OutgoingPaymentRefundCompletedEvent = {
+    data: OutgoingTransaction;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "OUTGOING_PAYMENT.REFUND_COMPLETED";
+};
+
 /** @description A payment sent by a customer or the platform, created from a quote. */
 export type OutgoingTransaction = {
     counterpartyInformation?: CounterpartyInformation;
     /** Format: date-time */
-    createdAt: string;
+    createdAt?: string;
     /** @description The sending customer. */
     customerId?: string;
     /** @description Optional memo. */
@@ -821,8 +952,9 @@ export type OutgoingTransaction = {
     receivedAmount?: CurrencyAmount;
     /** @description Present for every transaction not in status CREATED. */
     reconciliationInstructions?: {
-        reference: string;
+        reference?: string;
     };
+    refund?: Refund;
     /**
      * Format: date-time
      * @description When the payment was or will be settled.
@@ -836,7 +968,7 @@ export type OutgoingTransaction = {
      */
     type: "OUTGOING";
     /** Format: date-time */
-    updatedAt: string;
+    updatedAt?: string;
 };
 
 /** @description WebAuthn authentication result, base64url-encoded. */
@@ -975,18 +1107,18 @@ export type PaymentInstruction = {
 /** @description Configuration of the platform (the API client). */
 export type PlatformConfig = {
     /** Format: date-time */
-    createdAt: string;
-    id: string;
+    createdAt?: string;
+    id?: string;
     /** @description When false, customers must be KYC/KYB-verified by the service operator; set by the operator at platform creation. */
     readonly isRegulatedFinancialInstitution?: boolean;
     /** @description Subdomain to which incoming UMA requests are proxied. */
     proxyUmaSubdomain?: string;
     /** @description What the platform's customers may hold, send and receive. */
-    supportedCurrencies: SupportedCurrency[];
+    supportedCurrencies?: SupportedCurrency[];
     /** @description UMA domain of the platform. */
-    umaDomain: string;
+    umaDomain?: string;
     /** Format: date-time */
-    updatedAt: string;
+    updatedAt?: string;
     /**
      * Format: uri
      * @description URL the service POSTs webhook events to.
@@ -1132,7 +1264,7 @@ export type ReceiverLookup = {
     /** @description Present for an UMA lookup. */
     receiverUmaAddress?: string;
     /** @description Payer data to send in `senderCustomerInfo` when quoting. */
-    requiredPayerDataFields: PayerDataField[];
+    requiredPayerDataFields?: PayerDataField[];
     supportedCurrencies: ReceiverSupportedCurrency[];
 };
 
@@ -1145,6 +1277,20 @@ export type ReceiverSupportedCurrency = {
     max?: number;
     /** @description Smallest receivable amount, in the smallest unit. */
     min?: number;
+};
+
+/** @description The refund of a payment that could not complete (production), on its transaction once one starts. */
+export type Refund = {
+    /** Format: date-time */
+    initiatedAt: string;
+    /** @description An open set. */
+    reason?: "TRANSACTION_FAILED" | "USER_CANCELLATION" | "TIMEOUT" | (string & {});
+    /** @description The refund's own reference. */
+    reference: string;
+    /** Format: date-time */
+    settledAt?: string;
+    /** @description An open set. */
+    status: "PENDING" | "COMPLETED" | "FAILED" | (string & {});
 };
 
 /** @description Body of the sandbox funding call. */
@@ -1305,8 +1451,8 @@ export type TransactionRejectParams = {
     reason?: string;
 };
 
-/** @description Where the money comes from, by `sourceType`. */
-export type TransactionSource = AccountSource | UmaAddressSource;
+/** @description Where the money comes from, by `sourceType`. Production's transactions and webhooks also name a just-in-time funded payment's source (`REALTIME_FUNDING`, the currency the funds arrived in). */
+export type TransactionSource = AccountSource | UmaAddressSource | RealtimeFundingSource;
 
 /** @description CREATED (lookup made), PENDING (quote made), PROCESSING (funded and initiated), COMPLETED, REJECTED (refused by the receiver and refunded), FAILED, REFUNDED, EXPIRED (quote expired unexecuted). */
 export type TransactionStatus = "CREATED" | "PENDING" | "PROCESSING" | "COMPLETED" | "REJECTED" | "FAILED" | "REFUNDED" | "EXPIRED" | (string & {});
@@ -1357,12 +1503,12 @@ export type UmaAddressSource = {
 export type UmaProvider = {
     /** @description Whether the provider is on the allowlist. */
     allowListStatus?: boolean;
-    domain: string;
+    domain?: string;
     /** @description Legal Entity Identifier. */
     lei?: string;
     /** Format: uri */
     logoUrl?: string;
-    name: string;
+    name?: string;
     supportedCurrencies?: Currency[];
     /** @description ISO 3166-1 alpha-2 country codes. */
     supportedRegions?: string[];
@@ -1398,7 +1544,7 @@ export type Verification = {
     errors?: VerificationError[];
     id: string;
     /** Format: date-time */
-    updatedAt: string;
+    updatedAt?: string;
     verificationStatus: VerificationStatus;
 };
 
@@ -1474,7 +1620,7 @@ export type WalletSessionInfo = {
 };
 
 /** @description Body of every webhook delivery, by `type`. Delivered at least once and retried with backoff until a 2xx; deduplicate by `id` and verify `X-Service-Signature` over the raw body first. */
-export type WebhookEvent = InvitationClaimedEvent | IncomingPaymentPendingEvent | IncomingPaymentCompletedEvent | IncomingPaymentFailedEvent | OutgoingPaymentProcessingEvent | OutgoingPaymentCompletedEvent | OutgoingPaymentFailedEvent | CustomerKycApprovedEvent | CustomerKycRejectedEvent | VerificationApprovedEvent | VerificationResolveErrorsEvent | TestEvent;
+export type WebhookEvent = InvitationClaimedEvent | IncomingPaymentPendingEvent | IncomingPaymentCompletedEvent | IncomingPaymentFailedEvent | OutgoingPaymentProcessingEvent | OutgoingPaymentCompletedEvent | OutgoingPaymentFailedEvent | CustomerKycApprovedEvent | CustomerKycRejectedEvent | VerificationApprovedEvent | VerificationResolveErrorsEvent | TestEvent | OutgoingPaymentPendingEvent | OutgoingPaymentPendingAuthorizationEvent | OutgoingPaymentRefundCompletedEvent | IncomingPaymentRefundCompletedEvent | CustomerKybApprovedEvent | CustomerKybRejectedEvent | InternalAccountBalanceUpdatedEvent;
 
 /** A ExternalAccountInfo variant this SDK does not know yet: any `accountType` the service accepts, with the fields every known variant has (checked before sending), sent as given. */
 export type UnknownExternalAccountInfo = { accountType: string & {}; [field: string]: unknown } & Partial<Pick<UsdAccountInfo, 'platformAccountId' | 'beneficiary'>>;

@@ -702,6 +702,46 @@ export interface paths {
     };
 }
 export interface webhooks {
+    "CUSTOMER.KYB_APPROVED": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Business customer KYB approved
+         * @description Sent when a business customer's KYB is approved (production).
+         */
+        post: operations["onCustomerKybApproved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "CUSTOMER.KYB_REJECTED": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Business customer KYB rejected
+         * @description Sent when a business customer's KYB is rejected (production).
+         */
+        post: operations["onCustomerKybRejected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "CUSTOMER.KYC_APPROVED": {
         parameters: {
             query?: never;
@@ -802,6 +842,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "INCOMING_PAYMENT.REFUND_COMPLETED": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Incoming payment refunded
+         * @description The refund of an incoming payment to its sender completed; `refund` says when and why (production).
+         */
+        post: operations["onIncomingPaymentRefundCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "INTERNAL_ACCOUNT.BALANCE_UPDATED": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Internal account balance changed
+         * @description Sent when the balance of an internal account changes; `data` is the whole internal account (production). The local sandbox sends it on every balance move.
+         */
+        post: operations["onInternalAccountBalanceUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "INVITATION.CLAIMED": {
         parameters: {
             query?: never;
@@ -862,6 +942,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "OUTGOING_PAYMENT.PENDING": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Outgoing payment pending
+         * @description An outgoing payment was created from a quote and waits to be executed or funded (production: OUTGOING_PAYMENT.PENDING). Production documents its outgoing-payment webhook as sent when a payment completes, fails or is refunded, so the local sandbox does not send this one.
+         */
+        post: operations["onOutgoingPaymentPending"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "OUTGOING_PAYMENT.PENDING_AUTHORIZATION": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Outgoing payment awaits authorization
+         * @description An outgoing payment waits for Strong Customer Authentication of its quote (production, customers in a region where SCA is required, e.g. EU). The local sandbox does not send it (no SCA).
+         */
+        post: operations["onOutgoingPaymentPendingAuthorization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "OUTGOING_PAYMENT.PROCESSING": {
         parameters: {
             query?: never;
@@ -876,6 +996,26 @@ export interface webhooks {
          * @description Sent when funding for an outgoing payment has been received and the payment has been initiated.
          */
         post: operations["onOutgoingPaymentProcessing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "OUTGOING_PAYMENT.REFUND_COMPLETED": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Outgoing payment refunded
+         * @description The refund of a failed outgoing payment completed; `refund` says when and why (production).
+         */
+        post: operations["onOutgoingPaymentRefundCompleted"];
         delete?: never;
         options?: never;
         head?: never;
@@ -973,7 +1113,7 @@ export interface components {
         };
         /** @description Postal address. */
         Address: {
-            city: string;
+            city?: string;
             /** @description ISO 3166-1 alpha-2. */
             country: string;
             line1: string;
@@ -1035,7 +1175,7 @@ export interface components {
             address?: components["schemas"]["Address"];
             businessInfo: components["schemas"]["BusinessInfo"];
             /** Format: date-time */
-            createdAt: string;
+            createdAt?: string;
             /** @description Enabled currency codes. */
             currencies?: string[];
             /**
@@ -1047,7 +1187,7 @@ export interface components {
             id: string;
             /** @description True once the customer has been soft-deleted. */
             isDeleted?: boolean;
-            kycStatus: components["schemas"]["KycStatus"];
+            kycStatus?: components["schemas"]["KycStatus"];
             /** @description The platform's own identifier (generated when omitted on create). */
             platformCustomerId: string;
             /** @description ISO 3166-1 alpha-2 regulatory jurisdiction; immutable after creation. */
@@ -1055,7 +1195,7 @@ export interface components {
             /** @description The customer's UMA address (generated when not supplied on create). */
             umaAddress: string;
             /** Format: date-time */
-            updatedAt: string;
+            updatedAt?: string;
         };
         /** @description Body to create a business customer. */
         BusinessCustomerCreateParams: {
@@ -1079,6 +1219,16 @@ export interface components {
             /** Format: date */
             incorporatedOn?: string;
             legalName: string;
+            registrationNumber?: string;
+            taxId?: string;
+            website?: string;
+        };
+        /** @description Business details to change; omitted fields stay as they are (production's BusinessInfoUpdate requires none). */
+        BusinessInfoUpdate: {
+            doingBusinessAs?: string;
+            /** Format: date */
+            incorporatedOn?: string;
+            legalName?: string;
             registrationNumber?: string;
             taxId?: string;
             website?: string;
@@ -1127,11 +1277,11 @@ export interface components {
         /** @description A fiat (ISO 4217) or crypto (ticker) currency. */
         Currency: {
             /** @description ISO 4217 code or crypto ticker, for example USD or BTC. */
-            code: string;
+            code?: string;
             /** @description Number of decimal places of the smallest unit (2 for USD, 8 for BTC). */
-            decimals: number;
-            name: string;
-            symbol: string;
+            decimals?: number;
+            name?: string;
+            symbol?: string;
         };
         /** @description An amount in the smallest unit of its currency. */
         CurrencyAmount: {
@@ -1143,6 +1293,38 @@ export interface components {
         Customer: components["schemas"]["IndividualCustomer"] | components["schemas"]["BusinessCustomer"];
         /** @description Body of `POST /customers`, by `customerType`. */
         CustomerCreateParams: components["schemas"]["IndividualCustomerCreateParams"] | components["schemas"]["BusinessCustomerCreateParams"];
+        /** @description Business customer KYB approved. */
+        CustomerKybApprovedEvent: {
+            data: components["schemas"]["Customer"];
+            /** @description Event id; the same on every redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service created the event.
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CUSTOMER.KYB_APPROVED";
+        };
+        /** @description Business customer KYB rejected. */
+        CustomerKybRejectedEvent: {
+            data: components["schemas"]["Customer"];
+            /** @description Event id; the same on every redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service created the event.
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CUSTOMER.KYB_REJECTED";
+        };
         /** @description A customer's KYC/KYB was approved. */
         CustomerKycApprovedEvent: {
             data: components["schemas"]["Customer"];
@@ -1185,7 +1367,7 @@ export interface components {
             address?: components["schemas"]["Address"];
             /** Format: date */
             birthDate?: string;
-            businessInfo?: components["schemas"]["BusinessInfo"];
+            businessInfo?: components["schemas"]["BusinessInfoUpdate"];
             /** @description Replaces the whole list of enabled currencies. */
             currencies?: string[];
             customerType?: components["schemas"]["CustomerType"];
@@ -1404,11 +1586,27 @@ export interface components {
              */
             type: "INCOMING_PAYMENT.PENDING";
         };
+        /** @description Incoming payment refunded. */
+        IncomingPaymentRefundCompletedEvent: {
+            data: components["schemas"]["IncomingTransaction"];
+            /** @description Event id; the same on every redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service created the event.
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "INCOMING_PAYMENT.REFUND_COMPLETED";
+        };
         /** @description A payment received by a customer or the platform (UMA payment, transfer-in, sandbox simulation). */
         IncomingTransaction: {
             counterpartyInformation?: components["schemas"]["CounterpartyInformation"];
             /** Format: date-time */
-            createdAt: string;
+            createdAt?: string;
             /** @description The receiving customer. */
             customerId?: string;
             /** @description Optional memo. */
@@ -1423,14 +1621,15 @@ export interface components {
             receivedAmount?: components["schemas"]["CurrencyAmount"];
             /** @description Present for every transaction not in status CREATED. */
             reconciliationInstructions?: {
-                reference: string;
+                reference?: string;
             };
+            refund?: components["schemas"]["Refund"];
             /**
              * Format: date-time
              * @description When the payment was or will be settled.
              */
             settledAt?: string;
-            source: components["schemas"]["TransactionSource"];
+            source?: components["schemas"]["TransactionSource"];
             status: components["schemas"]["TransactionStatus"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1438,7 +1637,7 @@ export interface components {
              */
             type: "INCOMING";
             /** Format: date-time */
-            updatedAt: string;
+            updatedAt?: string;
         };
         /** @description A customer that is a natural person. */
         IndividualCustomer: {
@@ -1446,7 +1645,7 @@ export interface components {
             /** Format: date */
             birthDate?: string;
             /** Format: date-time */
-            createdAt: string;
+            createdAt?: string;
             /** @description Enabled currency codes. */
             currencies?: string[];
             /**
@@ -1459,7 +1658,7 @@ export interface components {
             id: string;
             /** @description True once the customer has been soft-deleted. */
             isDeleted?: boolean;
-            kycStatus: components["schemas"]["KycStatus"];
+            kycStatus?: components["schemas"]["KycStatus"];
             /** @description ISO 3166-1 alpha-2. */
             nationality?: string;
             /** @description The platform's own identifier (generated when omitted on create). */
@@ -1469,7 +1668,7 @@ export interface components {
             /** @description The customer's UMA address (generated when not supplied on create). */
             umaAddress: string;
             /** Format: date-time */
-            updatedAt: string;
+            updatedAt?: string;
         };
         /** @description Body to create an individual customer. */
         IndividualCustomerCreateParams: {
@@ -1511,6 +1710,22 @@ export interface components {
             type?: components["schemas"]["InternalAccountType"];
             /** Format: date-time */
             updatedAt: string;
+        };
+        /** @description Internal account balance changed. */
+        InternalAccountBalanceUpdatedEvent: {
+            data: components["schemas"]["InternalAccount"];
+            /** @description Event id; the same on every redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service created the event.
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "INTERNAL_ACCOUNT.BALANCE_UPDATED";
         };
         /** @description Body of the signed wallet export; send the same body on the signed retry. */
         InternalAccountExportParams: {
@@ -1589,7 +1804,7 @@ export interface components {
             /** @description Pass as `cursor` to get the next page; present only when `hasMore` is true. */
             nextCursor?: string;
             /** @description Number of items matching the filters, ignoring pagination. */
-            totalCount: number;
+            totalCount?: number;
         };
         /**
          * @description The side whose amount is fixed; the other side follows from the rate and fees.
@@ -1664,6 +1879,38 @@ export interface components {
              */
             type: "OUTGOING_PAYMENT.FAILED";
         };
+        /** @description Outgoing payment awaits authorization. */
+        OutgoingPaymentPendingAuthorizationEvent: {
+            data: components["schemas"]["OutgoingTransaction"];
+            /** @description Event id; the same on every redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service created the event.
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "OUTGOING_PAYMENT.PENDING_AUTHORIZATION";
+        };
+        /** @description Outgoing payment pending. */
+        OutgoingPaymentPendingEvent: {
+            data: components["schemas"]["OutgoingTransaction"];
+            /** @description Event id; the same on every redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service created the event.
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "OUTGOING_PAYMENT.PENDING";
+        };
         /** @description An outgoing payment is processing. */
         OutgoingPaymentProcessingEvent: {
             data: components["schemas"]["OutgoingTransaction"];
@@ -1680,11 +1927,27 @@ export interface components {
              */
             type: "OUTGOING_PAYMENT.PROCESSING";
         };
+        /** @description Outgoing payment refunded. */
+        OutgoingPaymentRefundCompletedEvent: {
+            data: components["schemas"]["OutgoingTransaction"];
+            /** @description Event id; the same on every redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service created the event.
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "OUTGOING_PAYMENT.REFUND_COMPLETED";
+        };
         /** @description A payment sent by a customer or the platform, created from a quote. */
         OutgoingTransaction: {
             counterpartyInformation?: components["schemas"]["CounterpartyInformation"];
             /** Format: date-time */
-            createdAt: string;
+            createdAt?: string;
             /** @description The sending customer. */
             customerId?: string;
             /** @description Optional memo. */
@@ -1699,8 +1962,9 @@ export interface components {
             receivedAmount?: components["schemas"]["CurrencyAmount"];
             /** @description Present for every transaction not in status CREATED. */
             reconciliationInstructions?: {
-                reference: string;
+                reference?: string;
             };
+            refund?: components["schemas"]["Refund"];
             /**
              * Format: date-time
              * @description When the payment was or will be settled.
@@ -1714,7 +1978,7 @@ export interface components {
              */
             type: "OUTGOING";
             /** Format: date-time */
-            updatedAt: string;
+            updatedAt?: string;
         };
         /** @description WebAuthn authentication result, base64url-encoded. */
         PasskeyAssertion: {
@@ -1842,18 +2106,18 @@ export interface components {
         /** @description Configuration of the platform (the API client). */
         PlatformConfig: {
             /** Format: date-time */
-            createdAt: string;
-            id: string;
+            createdAt?: string;
+            id?: string;
             /** @description When false, customers must be KYC/KYB-verified by the service operator; set by the operator at platform creation. */
             readonly isRegulatedFinancialInstitution?: boolean;
             /** @description Subdomain to which incoming UMA requests are proxied. */
             proxyUmaSubdomain?: string;
             /** @description What the platform's customers may hold, send and receive. */
-            supportedCurrencies: components["schemas"]["SupportedCurrency"][];
+            supportedCurrencies?: components["schemas"]["SupportedCurrency"][];
             /** @description UMA domain of the platform. */
-            umaDomain: string;
+            umaDomain?: string;
             /** Format: date-time */
-            updatedAt: string;
+            updatedAt?: string;
             /**
              * Format: uri
              * @description URL the service POSTs webhook events to.
@@ -1988,7 +2252,7 @@ export interface components {
             /** @description Present for an UMA lookup. */
             receiverUmaAddress?: string;
             /** @description Payer data to send in `senderCustomerInfo` when quoting. */
-            requiredPayerDataFields: components["schemas"]["PayerDataField"][];
+            requiredPayerDataFields?: components["schemas"]["PayerDataField"][];
             supportedCurrencies: components["schemas"]["ReceiverSupportedCurrency"][];
         };
         /** @description A currency the receiver accepts, with an indicative rate and limits. */
@@ -2000,6 +2264,19 @@ export interface components {
             max?: number;
             /** @description Smallest receivable amount, in the smallest unit. */
             min?: number;
+        };
+        /** @description The refund of a payment that could not complete (production), on its transaction once one starts. */
+        Refund: {
+            /** Format: date-time */
+            initiatedAt: string;
+            /** @description An open set. */
+            reason?: "TRANSACTION_FAILED" | "USER_CANCELLATION" | "TIMEOUT" | (string & {});
+            /** @description The refund's own reference. */
+            reference: string;
+            /** Format: date-time */
+            settledAt?: string;
+            /** @description An open set. */
+            status: "PENDING" | "COMPLETED" | "FAILED" | (string & {});
         };
         /** @description Body of the sandbox funding call. */
         SandboxFundParams: {
@@ -2143,8 +2420,8 @@ export interface components {
             /** @description Free text for debugging or the platform's own use. */
             reason?: string;
         };
-        /** @description Where the money comes from, by `sourceType`. */
-        TransactionSource: components["schemas"]["AccountSource"] | components["schemas"]["UmaAddressSource"];
+        /** @description Where the money comes from, by `sourceType`. Production's transactions and webhooks also name a just-in-time funded payment's source (`REALTIME_FUNDING`, the currency the funds arrived in). */
+        TransactionSource: components["schemas"]["AccountSource"] | components["schemas"]["UmaAddressSource"] | components["schemas"]["RealtimeFundingSource"];
         /** @description CREATED (lookup made), PENDING (quote made), PROCESSING (funded and initiated), COMPLETED, REJECTED (refused by the receiver and refunded), FAILED, REFUNDED, EXPIRED (quote expired unexecuted). */
         TransactionStatus: "CREATED" | "PENDING" | "PROCESSING" | "COMPLETED" | "REJECTED" | "FAILED" | "REFUNDED" | "EXPIRED" | (string & {});
         /** @enum {string} */
@@ -2189,12 +2466,12 @@ export interface components {
         UmaProvider: {
             /** @description Whether the provider is on the allowlist. */
             allowListStatus?: boolean;
-            domain: string;
+            domain?: string;
             /** @description Legal Entity Identifier. */
             lei?: string;
             /** Format: uri */
             logoUrl?: string;
-            name: string;
+            name?: string;
             supportedCurrencies?: components["schemas"]["Currency"][];
             /** @description ISO 3166-1 alpha-2 country codes. */
             supportedRegions?: string[];
@@ -2227,7 +2504,7 @@ export interface components {
             errors?: components["schemas"]["VerificationError"][];
             id: string;
             /** Format: date-time */
-            updatedAt: string;
+            updatedAt?: string;
             verificationStatus: components["schemas"]["VerificationStatus"];
         };
         /** @description A verification was approved. */
@@ -2295,7 +2572,7 @@ export interface components {
             type: components["schemas"]["CredentialType"];
         };
         /** @description Body of every webhook delivery, by `type`. Delivered at least once and retried with backoff until a 2xx; deduplicate by `id` and verify `X-Service-Signature` over the raw body first. */
-        WebhookEvent: components["schemas"]["InvitationClaimedEvent"] | components["schemas"]["IncomingPaymentPendingEvent"] | components["schemas"]["IncomingPaymentCompletedEvent"] | components["schemas"]["IncomingPaymentFailedEvent"] | components["schemas"]["OutgoingPaymentProcessingEvent"] | components["schemas"]["OutgoingPaymentCompletedEvent"] | components["schemas"]["OutgoingPaymentFailedEvent"] | components["schemas"]["CustomerKycApprovedEvent"] | components["schemas"]["CustomerKycRejectedEvent"] | components["schemas"]["VerificationApprovedEvent"] | components["schemas"]["VerificationResolveErrorsEvent"] | components["schemas"]["TestEvent"];
+        WebhookEvent: components["schemas"]["InvitationClaimedEvent"] | components["schemas"]["IncomingPaymentPendingEvent"] | components["schemas"]["IncomingPaymentCompletedEvent"] | components["schemas"]["IncomingPaymentFailedEvent"] | components["schemas"]["OutgoingPaymentProcessingEvent"] | components["schemas"]["OutgoingPaymentCompletedEvent"] | components["schemas"]["OutgoingPaymentFailedEvent"] | components["schemas"]["CustomerKycApprovedEvent"] | components["schemas"]["CustomerKycRejectedEvent"] | components["schemas"]["VerificationApprovedEvent"] | components["schemas"]["VerificationResolveErrorsEvent"] | components["schemas"]["TestEvent"] | components["schemas"]["OutgoingPaymentPendingEvent"] | components["schemas"]["OutgoingPaymentPendingAuthorizationEvent"] | components["schemas"]["OutgoingPaymentRefundCompletedEvent"] | components["schemas"]["IncomingPaymentRefundCompletedEvent"] | components["schemas"]["CustomerKybApprovedEvent"] | components["schemas"]["CustomerKybRejectedEvent"] | components["schemas"]["InternalAccountBalanceUpdatedEvent"];
     };
     responses: {
         /** @description The request is invalid (validation, amount, currency or credential rules); `code` says which. */
@@ -2562,6 +2839,7 @@ export type BrlAccountInfo = components['schemas']['BrlAccountInfo'];
 export type BusinessCustomer = components['schemas']['BusinessCustomer'];
 export type BusinessCustomerCreateParams = components['schemas']['BusinessCustomerCreateParams'];
 export type BusinessInfo = components['schemas']['BusinessInfo'];
+export type BusinessInfoUpdate = components['schemas']['BusinessInfoUpdate'];
 export type CounterpartyFieldRequirement = components['schemas']['CounterpartyFieldRequirement'];
 export type CounterpartyInformation = components['schemas']['CounterpartyInformation'];
 export type Credential = components['schemas']['Credential'];
@@ -2574,6 +2852,8 @@ export type Currency = components['schemas']['Currency'];
 export type CurrencyAmount = components['schemas']['CurrencyAmount'];
 export type Customer = components['schemas']['Customer'];
 export type CustomerCreateParams = components['schemas']['CustomerCreateParams'];
+export type CustomerKybApprovedEvent = components['schemas']['CustomerKybApprovedEvent'];
+export type CustomerKybRejectedEvent = components['schemas']['CustomerKybRejectedEvent'];
 export type CustomerKycApprovedEvent = components['schemas']['CustomerKycApprovedEvent'];
 export type CustomerKycRejectedEvent = components['schemas']['CustomerKycRejectedEvent'];
 export type CustomerList = components['schemas']['CustomerList'];
@@ -2597,10 +2877,12 @@ export type GbpAccountInfo = components['schemas']['GbpAccountInfo'];
 export type IncomingPaymentCompletedEvent = components['schemas']['IncomingPaymentCompletedEvent'];
 export type IncomingPaymentFailedEvent = components['schemas']['IncomingPaymentFailedEvent'];
 export type IncomingPaymentPendingEvent = components['schemas']['IncomingPaymentPendingEvent'];
+export type IncomingPaymentRefundCompletedEvent = components['schemas']['IncomingPaymentRefundCompletedEvent'];
 export type IncomingTransaction = components['schemas']['IncomingTransaction'];
 export type IndividualCustomer = components['schemas']['IndividualCustomer'];
 export type IndividualCustomerCreateParams = components['schemas']['IndividualCustomerCreateParams'];
 export type InternalAccount = components['schemas']['InternalAccount'];
+export type InternalAccountBalanceUpdatedEvent = components['schemas']['InternalAccountBalanceUpdatedEvent'];
 export type InternalAccountExportParams = components['schemas']['InternalAccountExportParams'];
 export type InternalAccountList = components['schemas']['InternalAccountList'];
 export type InternalAccountStatus = components['schemas']['InternalAccountStatus'];
@@ -2618,7 +2900,10 @@ export type OauthCredentialCreateParams = components['schemas']['OauthCredential
 export type OauthVerifyParams = components['schemas']['OauthVerifyParams'];
 export type OutgoingPaymentCompletedEvent = components['schemas']['OutgoingPaymentCompletedEvent'];
 export type OutgoingPaymentFailedEvent = components['schemas']['OutgoingPaymentFailedEvent'];
+export type OutgoingPaymentPendingAuthorizationEvent = components['schemas']['OutgoingPaymentPendingAuthorizationEvent'];
+export type OutgoingPaymentPendingEvent = components['schemas']['OutgoingPaymentPendingEvent'];
 export type OutgoingPaymentProcessingEvent = components['schemas']['OutgoingPaymentProcessingEvent'];
+export type OutgoingPaymentRefundCompletedEvent = components['schemas']['OutgoingPaymentRefundCompletedEvent'];
 export type OutgoingTransaction = components['schemas']['OutgoingTransaction'];
 export type PasskeyAssertion = components['schemas']['PasskeyAssertion'];
 export type PasskeyAttestation = components['schemas']['PasskeyAttestation'];
@@ -2643,6 +2928,7 @@ export type RateDetails = components['schemas']['RateDetails'];
 export type RealtimeFundingSource = components['schemas']['RealtimeFundingSource'];
 export type ReceiverLookup = components['schemas']['ReceiverLookup'];
 export type ReceiverSupportedCurrency = components['schemas']['ReceiverSupportedCurrency'];
+export type Refund = components['schemas']['Refund'];
 export type SandboxFundParams = components['schemas']['SandboxFundParams'];
 export type SandboxUmaReceiveParams = components['schemas']['SandboxUmaReceiveParams'];
 export type Session = components['schemas']['Session'];
@@ -3426,6 +3712,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
+                 *       "customerType": "INDIVIDUAL",
                  *       "currencies": [
                  *         "USD",
                  *         "MXN"
@@ -4633,6 +4920,118 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    onCustomerKybApproved: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
+                 * @example MEUCIQCexamplesignature0000000000000000000000000000IgZXhhbXBsZQ==
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Webhook:019542f5-b3e7-1d02-0000-000000000009",
+                 *       "type": "CUSTOMER.KYB_APPROVED",
+                 *       "timestamp": "2025-08-15T14:32:00Z",
+                 *       "data": {
+                 *         "id": "Customer:019542f5-b3e7-1d02-0000-000000000003",
+                 *         "platformCustomerId": "7a2f9d4e1b8c3f5",
+                 *         "customerType": "BUSINESS",
+                 *         "region": "US",
+                 *         "currencies": [
+                 *           "USD",
+                 *           "USDC"
+                 *         ],
+                 *         "umaAddress": "$acme.corp@uma.domain.com",
+                 *         "address": {
+                 *           "line1": "456 Business Ave",
+                 *           "city": "Seattle",
+                 *           "state": "WA",
+                 *           "postalCode": "98101",
+                 *           "country": "US"
+                 *         },
+                 *         "businessInfo": {
+                 *           "legalName": "Acme Corporation",
+                 *           "registrationNumber": "12345678",
+                 *           "taxId": "98-7654321",
+                 *           "incorporatedOn": "2018-03-14"
+                 *         },
+                 *         "createdAt": "2025-07-21T17:32:28Z",
+                 *         "updatedAt": "2025-08-15T14:32:00Z",
+                 *         "isDeleted": false
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CustomerKybApprovedEvent"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["WebhookNotAccepted"];
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    onCustomerKybRejected: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
+                 * @example MEUCIQCexamplesignature0000000000000000000000000000IgZXhhbXBsZQ==
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Webhook:019542f5-b3e7-1d02-0000-000000000010",
+                 *       "type": "CUSTOMER.KYB_REJECTED",
+                 *       "timestamp": "2025-08-15T14:32:00Z",
+                 *       "data": {
+                 *         "id": "Customer:019542f5-b3e7-1d02-0000-000000000004",
+                 *         "platformCustomerId": "3c8e5f2a9d1b7e4",
+                 *         "customerType": "BUSINESS",
+                 *         "region": "US",
+                 *         "currencies": [
+                 *           "USD"
+                 *         ],
+                 *         "umaAddress": "$globex.inc@uma.domain.com",
+                 *         "address": {
+                 *           "line1": "789 Corporate Blvd",
+                 *           "city": "Chicago",
+                 *           "state": "IL",
+                 *           "postalCode": "60601",
+                 *           "country": "US"
+                 *         },
+                 *         "businessInfo": {
+                 *           "legalName": "Globex Inc",
+                 *           "taxId": "47-1234567",
+                 *           "incorporatedOn": "2015-09-01"
+                 *         },
+                 *         "createdAt": "2025-07-21T17:32:28Z",
+                 *         "updatedAt": "2025-08-15T14:32:00Z",
+                 *         "isDeleted": false
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CustomerKybRejectedEvent"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["WebhookNotAccepted"];
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
     onCustomerKycApproved: {
         parameters: {
             query?: never;
@@ -4933,6 +5332,127 @@ export interface operations {
             };
         };
     };
+    onIncomingPaymentRefundCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
+                 * @example MEUCIQCexamplesignature0000000000000000000000000000IgZXhhbXBsZQ==
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Webhook:019542f5-b3e7-1d02-0000-000000000011",
+                 *       "type": "INCOMING_PAYMENT.REFUND_COMPLETED",
+                 *       "timestamp": "2025-08-15T14:40:00Z",
+                 *       "data": {
+                 *         "id": "Transaction:019542f5-b3e7-1d02-0000-000000000005",
+                 *         "status": "FAILED",
+                 *         "type": "INCOMING",
+                 *         "direction": "CREDIT",
+                 *         "destination": {
+                 *           "destinationType": "UMA_ADDRESS",
+                 *           "umaAddress": "$recipient@uma.domain"
+                 *         },
+                 *         "customerId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                 *         "platformCustomerId": "18d3e5f7b4a9c2",
+                 *         "receivedAmount": {
+                 *           "amount": 50000,
+                 *           "currency": {
+                 *             "code": "USD",
+                 *             "name": "United States Dollar",
+                 *             "symbol": "$",
+                 *             "decimals": 2
+                 *           }
+                 *         },
+                 *         "createdAt": "2025-08-15T14:25:18Z",
+                 *         "description": "Payment for services",
+                 *         "reconciliationInstructions": {
+                 *           "reference": "REF-123456789"
+                 *         },
+                 *         "failureReason": "OFFRAMP_FAILED",
+                 *         "refund": {
+                 *           "reference": "REF-123456789-REFUND",
+                 *           "initiatedAt": "2025-08-15T14:35:00Z",
+                 *           "settledAt": "2025-08-15T14:40:00Z",
+                 *           "status": "COMPLETED",
+                 *           "reason": "TRANSACTION_FAILED"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["IncomingPaymentRefundCompletedEvent"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["WebhookNotAccepted"];
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    onInternalAccountBalanceUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
+                 * @example MEUCIQCexamplesignature0000000000000000000000000000IgZXhhbXBsZQ==
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Webhook:019542f5-b3e7-1d02-0000-000000000007",
+                 *       "type": "INTERNAL_ACCOUNT.BALANCE_UPDATED",
+                 *       "timestamp": "2025-08-15T14:32:00Z",
+                 *       "data": {
+                 *         "id": "InternalAccount:019542f5-b3e7-1d02-0000-000000000005",
+                 *         "customerId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                 *         "type": "INTERNAL_FIAT",
+                 *         "status": "ACTIVE",
+                 *         "balance": {
+                 *           "amount": 10000,
+                 *           "currency": {
+                 *             "code": "USD",
+                 *             "name": "United States Dollar",
+                 *             "symbol": "$",
+                 *             "decimals": 2
+                 *           }
+                 *         },
+                 *         "totalBalance": {
+                 *           "amount": 12500,
+                 *           "currency": {
+                 *             "code": "USD",
+                 *             "name": "United States Dollar",
+                 *             "symbol": "$",
+                 *             "decimals": 2
+                 *           }
+                 *         },
+                 *         "fundingPaymentInstructions": [],
+                 *         "createdAt": "2025-08-01T10:00:00Z",
+                 *         "updatedAt": "2025-08-15T14:32:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["InternalAccountBalanceUpdatedEvent"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["WebhookNotAccepted"];
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
     onInvitationClaimed: {
         parameters: {
             query?: never;
@@ -5091,6 +5611,136 @@ export interface operations {
             200: components["responses"]["WebhookAcknowledged"];
         };
     };
+    onOutgoingPaymentPending: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
+                 * @example MEUCIQCexamplesignature0000000000000000000000000000IgZXhhbXBsZQ==
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Webhook:019542f5-b3e7-1d02-0000-0000000000d1",
+                 *       "type": "OUTGOING_PAYMENT.PENDING",
+                 *       "timestamp": "2025-08-15T14:32:00Z",
+                 *       "data": {
+                 *         "id": "Transaction:019542f5-b3e7-1d02-0000-000000000005",
+                 *         "status": "PENDING",
+                 *         "type": "OUTGOING",
+                 *         "direction": "DEBIT",
+                 *         "source": {
+                 *           "sourceType": "ACCOUNT",
+                 *           "accountId": "InternalAccount:e85dcbd6-dced-4ec4-b756-3c3a9ea3d965"
+                 *         },
+                 *         "destination": {
+                 *           "destinationType": "ACCOUNT",
+                 *           "accountId": "ExternalAccount:a12dcbd6-dced-4ec4-b756-3c3a9ea3d123"
+                 *         },
+                 *         "customerId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                 *         "platformCustomerId": "18d3e5f7b4a9c2",
+                 *         "receivedAmount": {
+                 *           "amount": 9706,
+                 *           "currency": {
+                 *             "code": "EUR",
+                 *             "name": "Euro",
+                 *             "symbol": "€",
+                 *             "decimals": 2
+                 *           }
+                 *         },
+                 *         "createdAt": "2025-08-15T14:25:18Z",
+                 *         "description": "Payment for invoice #1234",
+                 *         "rateDetails": {
+                 *           "counterpartyMultiplier": 1.08,
+                 *           "counterpartyFixedFee": 10,
+                 *           "serviceApiMultiplier": 0.925,
+                 *           "serviceApiFixedFee": 10,
+                 *           "serviceApiVariableFeeRate": 0.003,
+                 *           "serviceApiVariableFeeAmount": 30
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["OutgoingPaymentPendingEvent"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["WebhookNotAccepted"];
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    onOutgoingPaymentPendingAuthorization: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
+                 * @example MEUCIQCexamplesignature0000000000000000000000000000IgZXhhbXBsZQ==
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Webhook:019542f5-b3e7-1d02-0000-0000000000d2",
+                 *       "type": "OUTGOING_PAYMENT.PENDING_AUTHORIZATION",
+                 *       "timestamp": "2025-08-15T14:32:00Z",
+                 *       "data": {
+                 *         "id": "Transaction:019542f5-b3e7-1d02-0000-000000000005",
+                 *         "status": "PENDING_AUTHORIZATION",
+                 *         "type": "OUTGOING",
+                 *         "direction": "DEBIT",
+                 *         "source": {
+                 *           "sourceType": "ACCOUNT",
+                 *           "accountId": "InternalAccount:e85dcbd6-dced-4ec4-b756-3c3a9ea3d965"
+                 *         },
+                 *         "destination": {
+                 *           "destinationType": "ACCOUNT",
+                 *           "accountId": "ExternalAccount:a12dcbd6-dced-4ec4-b756-3c3a9ea3d123"
+                 *         },
+                 *         "customerId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                 *         "platformCustomerId": "18d3e5f7b4a9c2",
+                 *         "receivedAmount": {
+                 *           "amount": 9706,
+                 *           "currency": {
+                 *             "code": "EUR",
+                 *             "name": "Euro",
+                 *             "symbol": "€",
+                 *             "decimals": 2
+                 *           }
+                 *         },
+                 *         "createdAt": "2025-08-15T14:25:18Z",
+                 *         "description": "Payment for invoice #1234",
+                 *         "rateDetails": {
+                 *           "counterpartyMultiplier": 1.08,
+                 *           "counterpartyFixedFee": 10,
+                 *           "serviceApiMultiplier": 0.925,
+                 *           "serviceApiFixedFee": 10,
+                 *           "serviceApiVariableFeeRate": 0.003,
+                 *           "serviceApiVariableFeeAmount": 30
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["OutgoingPaymentPendingAuthorizationEvent"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["WebhookNotAccepted"];
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
     onOutgoingPaymentProcessing: {
         parameters: {
             query?: never;
@@ -5135,6 +5785,79 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["OutgoingPaymentProcessingEvent"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["WebhookNotAccepted"];
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    onOutgoingPaymentRefundCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
+                 * @example MEUCIQCexamplesignature0000000000000000000000000000IgZXhhbXBsZQ==
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Webhook:019542f5-b3e7-1d02-0000-0000000000d3",
+                 *       "type": "OUTGOING_PAYMENT.REFUND_COMPLETED",
+                 *       "timestamp": "2025-08-15T14:32:00Z",
+                 *       "data": {
+                 *         "id": "Transaction:019542f5-b3e7-1d02-0000-000000000005",
+                 *         "status": "FAILED",
+                 *         "type": "OUTGOING",
+                 *         "direction": "DEBIT",
+                 *         "source": {
+                 *           "sourceType": "ACCOUNT",
+                 *           "accountId": "InternalAccount:e85dcbd6-dced-4ec4-b756-3c3a9ea3d965"
+                 *         },
+                 *         "destination": {
+                 *           "destinationType": "ACCOUNT",
+                 *           "accountId": "ExternalAccount:a12dcbd6-dced-4ec4-b756-3c3a9ea3d123"
+                 *         },
+                 *         "customerId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                 *         "platformCustomerId": "18d3e5f7b4a9c2",
+                 *         "receivedAmount": {
+                 *           "amount": 9706,
+                 *           "currency": {
+                 *             "code": "EUR",
+                 *             "name": "Euro",
+                 *             "symbol": "€",
+                 *             "decimals": 2
+                 *           }
+                 *         },
+                 *         "createdAt": "2025-08-15T14:25:18Z",
+                 *         "description": "Payment for invoice #1234",
+                 *         "rateDetails": {
+                 *           "counterpartyMultiplier": 1.08,
+                 *           "counterpartyFixedFee": 10,
+                 *           "serviceApiMultiplier": 0.925,
+                 *           "serviceApiFixedFee": 10,
+                 *           "serviceApiVariableFeeRate": 0.003,
+                 *           "serviceApiVariableFeeAmount": 30
+                 *         },
+                 *         "failureReason": "QUOTE_EXECUTION_FAILED",
+                 *         "refund": {
+                 *           "reference": "REF-123456789-REFUND",
+                 *           "initiatedAt": "2025-08-15T14:35:00Z",
+                 *           "settledAt": "2025-08-15T14:40:00Z",
+                 *           "status": "COMPLETED",
+                 *           "reason": "TRANSACTION_FAILED"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["OutgoingPaymentRefundCompletedEvent"];
             };
         };
         responses: {

@@ -57,17 +57,17 @@ export const zSignatureChallenge = /* @__PURE__ */ z.object({
 export const zListEnvelope = /* @__PURE__ */ z.object({
     hasMore: z.boolean(),
     nextCursor: z.optional(z.string()),
-    totalCount: z.int().check(z.gte(0))
+    totalCount: z.optional(z.int().check(z.gte(0)))
 });
 
 /**
  * A fiat (ISO 4217) or crypto (ticker) currency.
  */
 export const zCurrency = /* @__PURE__ */ z.object({
-    code: z.string(),
-    name: z.string(),
-    symbol: z.string(),
-    decimals: z.int().check(z.gte(0))
+    code: z.optional(z.string()),
+    name: z.optional(z.string()),
+    symbol: z.optional(z.string()),
+    decimals: z.optional(z.int().check(z.gte(0)))
 });
 
 /**
@@ -84,7 +84,7 @@ export const zCurrencyAmount = /* @__PURE__ */ z.object({
 export const zAddress = /* @__PURE__ */ z.object({
     line1: z.string(),
     line2: z.optional(z.string()),
-    city: z.string(),
+    city: z.optional(z.string()),
     state: z.optional(z.string()),
     postalCode: z.string(),
     country: z.string().check(z.regex(/^[A-Z]{2}$/))
@@ -112,10 +112,10 @@ export const zIndividualCustomer = /* @__PURE__ */ z.object({
     umaAddress: z.string(),
     region: z.optional(z.string().check(z.regex(/^[A-Z]{2}$/))),
     currencies: z.optional(z.array(z.string())),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime(),
+    createdAt: z.optional(z.iso.datetime()),
+    updatedAt: z.optional(z.iso.datetime()),
     isDeleted: z.optional(z.boolean()),
-    kycStatus: zKycStatus,
+    kycStatus: z.optional(zKycStatus),
     fullName: z.optional(z.string()),
     birthDate: z.optional(z.iso.date()),
     nationality: z.optional(z.string().check(z.regex(/^[A-Z]{2}$/))),
@@ -144,10 +144,10 @@ export const zBusinessCustomer = /* @__PURE__ */ z.object({
     umaAddress: z.string(),
     region: z.optional(z.string().check(z.regex(/^[A-Z]{2}$/))),
     currencies: z.optional(z.array(z.string())),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime(),
+    createdAt: z.optional(z.iso.datetime()),
+    updatedAt: z.optional(z.iso.datetime()),
     isDeleted: z.optional(z.boolean()),
-    kycStatus: zKycStatus,
+    kycStatus: z.optional(zKycStatus),
     businessInfo: zBusinessInfo,
     address: z.optional(zAddress)
 });
@@ -159,6 +159,18 @@ export const zCustomer = /* @__PURE__ */ z.discriminatedUnion('customerType', [
     z.extend(zIndividualCustomer, { customerType: z.literal('INDIVIDUAL') }),
     z.extend(zBusinessCustomer, { customerType: z.literal('BUSINESS') })
 ]);
+
+/**
+ * Business details to change; omitted fields stay as they are (production's BusinessInfoUpdate requires none).
+ */
+export const zBusinessInfoUpdate = /* @__PURE__ */ z.object({
+    legalName: z.optional(z.string()),
+    doingBusinessAs: z.optional(z.string()),
+    registrationNumber: z.optional(z.string()),
+    taxId: z.optional(z.string()),
+    incorporatedOn: z.optional(z.iso.date()),
+    website: z.optional(z.string())
+});
 
 /**
  * Body to create an individual customer.
@@ -207,7 +219,7 @@ export const zCustomerUpdateParams = /* @__PURE__ */ z.object({
     birthDate: z.optional(z.iso.date()),
     nationality: z.optional(z.string().check(z.regex(/^[A-Z]{2}$/))),
     address: z.optional(zAddress),
-    businessInfo: z.optional(zBusinessInfo)
+    businessInfo: z.optional(zBusinessInfoUpdate)
 });
 
 export const zCustomerList = /* @__PURE__ */ z.intersection(zListEnvelope, z.object({
@@ -519,11 +531,12 @@ export const zRealtimeFundingSource = /* @__PURE__ */ z.object({
 });
 
 /**
- * Where the money comes from, by `sourceType`.
+ * Where the money comes from, by `sourceType`. Production's transactions and webhooks also name a just-in-time funded payment's source (`REALTIME_FUNDING`, the currency the funds arrived in).
  */
 export const zTransactionSource = /* @__PURE__ */ z.discriminatedUnion('sourceType', [
     z.extend(zAccountSource, { sourceType: z.literal('ACCOUNT') }),
-    z.extend(zUmaAddressSource, { sourceType: z.literal('UMA_ADDRESS') })
+    z.extend(zUmaAddressSource, { sourceType: z.literal('UMA_ADDRESS') }),
+    z.extend(zRealtimeFundingSource, { sourceType: z.literal('REALTIME_FUNDING') })
 ]);
 
 /**
@@ -566,68 +579,6 @@ export const zTransactionDestination = /* @__PURE__ */ z.discriminatedUnion('des
  * Whether the transaction credits (funds in) or debits (funds out) the account (production). Independent of `type`: an INCOMING pull is a DEBIT. An open set.
  */
 export const zTransactionDirection = /* @__PURE__ */ z.string();
-
-/**
- * A payment received by a customer or the platform (UMA payment, transfer-in, sandbox simulation).
- */
-export const zIncomingTransaction = /* @__PURE__ */ z.object({
-    id: z.string(),
-    status: zTransactionStatus,
-    type: z.literal('INCOMING'),
-    source: zTransactionSource,
-    destination: zTransactionDestination,
-    customerId: z.optional(z.string()),
-    platformCustomerId: z.optional(z.string()),
-    receivedAmount: z.optional(zCurrencyAmount),
-    settledAt: z.optional(z.iso.datetime()),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime(),
-    description: z.optional(z.string()),
-    counterpartyInformation: z.optional(zCounterpartyInformation),
-    reconciliationInstructions: z.optional(z.object({
-        reference: z.string()
-    })),
-    rateDetails: z.optional(zRateDetails),
-    failureReason: z.optional(zFailureReason),
-    direction: z.optional(zTransactionDirection)
-});
-
-/**
- * A payment sent by a customer or the platform, created from a quote.
- */
-export const zOutgoingTransaction = /* @__PURE__ */ z.object({
-    id: z.string(),
-    status: zTransactionStatus,
-    type: z.literal('OUTGOING'),
-    source: zTransactionSource,
-    destination: zTransactionDestination,
-    customerId: z.optional(z.string()),
-    platformCustomerId: z.optional(z.string()),
-    receivedAmount: z.optional(zCurrencyAmount),
-    settledAt: z.optional(z.iso.datetime()),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime(),
-    description: z.optional(z.string()),
-    counterpartyInformation: z.optional(zCounterpartyInformation),
-    reconciliationInstructions: z.optional(z.object({
-        reference: z.string()
-    })),
-    rateDetails: z.optional(zRateDetails),
-    failureReason: z.optional(zFailureReason),
-    direction: z.optional(zTransactionDirection)
-});
-
-/**
- * An incoming or outgoing transaction, by `type`.
- */
-export const zTransaction = /* @__PURE__ */ z.discriminatedUnion('type', [
-    z.extend(zIncomingTransaction, { type: z.literal('INCOMING') }),
-    z.extend(zOutgoingTransaction, { type: z.literal('OUTGOING') })
-]);
-
-export const zTransactionList = /* @__PURE__ */ z.intersection(zListEnvelope, z.object({
-    data: z.array(zTransaction)
-}));
 
 /**
  * PENDING, then PROCESSING on execute, then COMPLETED or FAILED; PENDING becomes EXPIRED at `expiresAt`.
@@ -752,14 +703,14 @@ export const zSupportedCurrency = /* @__PURE__ */ z.object({
  * Configuration of the platform (the API client).
  */
 export const zPlatformConfig = /* @__PURE__ */ z.object({
-    id: z.string(),
-    umaDomain: z.string(),
+    id: z.optional(z.string()),
+    umaDomain: z.optional(z.string()),
     proxyUmaSubdomain: z.optional(z.string()),
     webhookEndpoint: z.optional(z.url()),
-    supportedCurrencies: z.array(zSupportedCurrency),
+    supportedCurrencies: z.optional(z.array(zSupportedCurrency)),
     isRegulatedFinancialInstitution: z.optional(z.readonly(z.boolean())),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime()
+    createdAt: z.optional(z.iso.datetime()),
+    updatedAt: z.optional(z.iso.datetime())
 });
 
 /**
@@ -827,7 +778,7 @@ export const zVerification = /* @__PURE__ */ z.object({
     verificationStatus: zVerificationStatus,
     errors: z.optional(z.array(zVerificationError)),
     createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime()
+    updatedAt: z.optional(z.iso.datetime())
 });
 
 export const zVerificationList = /* @__PURE__ */ z.intersection(zListEnvelope, z.object({
@@ -838,9 +789,9 @@ export const zVerificationList = /* @__PURE__ */ z.intersection(zListEnvelope, z
  * An UMA provider and what it supports.
  */
 export const zUmaProvider = /* @__PURE__ */ z.object({
-    name: z.string(),
+    name: z.optional(z.string()),
     supportedRegions: z.optional(z.array(z.string())),
-    domain: z.string(),
+    domain: z.optional(z.string()),
     logoUrl: z.optional(z.url()),
     supportedCurrencies: z.optional(z.array(zCurrency)),
     lei: z.optional(z.string()),
@@ -872,7 +823,7 @@ export const zPayerDataField = /* @__PURE__ */ z.object({
 export const zReceiverLookup = /* @__PURE__ */ z.object({
     lookupId: z.string(),
     supportedCurrencies: z.array(zReceiverSupportedCurrency),
-    requiredPayerDataFields: z.array(zPayerDataField),
+    requiredPayerDataFields: z.optional(z.array(zPayerDataField)),
     receiverUmaAddress: z.optional(z.string()),
     accountId: z.optional(z.string())
 });
@@ -1099,6 +1050,161 @@ export const zInvitationClaimedEvent = /* @__PURE__ */ z.object({
 });
 
 /**
+ * A customer's KYC/KYB was approved.
+ */
+export const zCustomerKycApprovedEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('CUSTOMER.KYC_APPROVED'),
+    timestamp: z.iso.datetime(),
+    data: zCustomer
+});
+
+/**
+ * A customer's KYC/KYB was rejected.
+ */
+export const zCustomerKycRejectedEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('CUSTOMER.KYC_REJECTED'),
+    timestamp: z.iso.datetime(),
+    data: zCustomer
+});
+
+/**
+ * A verification was approved.
+ */
+export const zVerificationApprovedEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('VERIFICATION.APPROVED'),
+    timestamp: z.iso.datetime(),
+    data: zVerification
+});
+
+/**
+ * A verification needs corrections.
+ */
+export const zVerificationResolveErrorsEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('VERIFICATION.RESOLVE_ERRORS'),
+    timestamp: z.iso.datetime(),
+    data: zVerification
+});
+
+/**
+ * A test delivery.
+ */
+export const zTestEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('TEST'),
+    timestamp: z.iso.datetime(),
+    data: z.record(z.string(), z.unknown())
+});
+
+/**
+ * Business customer KYB approved.
+ */
+export const zCustomerKybApprovedEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('CUSTOMER.KYB_APPROVED'),
+    timestamp: z.iso.datetime(),
+    data: zCustomer
+});
+
+/**
+ * Business customer KYB rejected.
+ */
+export const zCustomerKybRejectedEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('CUSTOMER.KYB_REJECTED'),
+    timestamp: z.iso.datetime(),
+    data: zCustomer
+});
+
+/**
+ * Internal account balance changed.
+ */
+export const zInternalAccountBalanceUpdatedEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('INTERNAL_ACCOUNT.BALANCE_UPDATED'),
+    timestamp: z.iso.datetime(),
+    data: zInternalAccount
+});
+
+/**
+ * The refund of a payment that could not complete (production), on its transaction once one starts.
+ */
+export const zRefund = /* @__PURE__ */ z.object({
+    reference: z.string(),
+    initiatedAt: z.iso.datetime(),
+    settledAt: z.optional(z.iso.datetime()),
+    status: z.string(),
+    reason: z.optional(z.string())
+});
+
+/**
+ * A payment received by a customer or the platform (UMA payment, transfer-in, sandbox simulation).
+ */
+export const zIncomingTransaction = /* @__PURE__ */ z.object({
+    id: z.string(),
+    status: zTransactionStatus,
+    type: z.literal('INCOMING'),
+    source: z.optional(zTransactionSource),
+    destination: zTransactionDestination,
+    customerId: z.optional(z.string()),
+    platformCustomerId: z.optional(z.string()),
+    receivedAmount: z.optional(zCurrencyAmount),
+    settledAt: z.optional(z.iso.datetime()),
+    createdAt: z.optional(z.iso.datetime()),
+    updatedAt: z.optional(z.iso.datetime()),
+    description: z.optional(z.string()),
+    counterpartyInformation: z.optional(zCounterpartyInformation),
+    reconciliationInstructions: z.optional(z.object({
+        reference: z.optional(z.string())
+    })),
+    rateDetails: z.optional(zRateDetails),
+    failureReason: z.optional(zFailureReason),
+    direction: z.optional(zTransactionDirection),
+    refund: z.optional(zRefund)
+});
+
+/**
+ * A payment sent by a customer or the platform, created from a quote.
+ */
+export const zOutgoingTransaction = /* @__PURE__ */ z.object({
+    id: z.string(),
+    status: zTransactionStatus,
+    type: z.literal('OUTGOING'),
+    source: zTransactionSource,
+    destination: zTransactionDestination,
+    customerId: z.optional(z.string()),
+    platformCustomerId: z.optional(z.string()),
+    receivedAmount: z.optional(zCurrencyAmount),
+    settledAt: z.optional(z.iso.datetime()),
+    createdAt: z.optional(z.iso.datetime()),
+    updatedAt: z.optional(z.iso.datetime()),
+    description: z.optional(z.string()),
+    counterpartyInformation: z.optional(zCounterpartyInformation),
+    reconciliationInstructions: z.optional(z.object({
+        reference: z.optional(z.string())
+    })),
+    rateDetails: z.optional(zRateDetails),
+    failureReason: z.optional(zFailureReason),
+    direction: z.optional(zTransactionDirection),
+    refund: z.optional(zRefund)
+});
+
+/**
+ * An incoming or outgoing transaction, by `type`.
+ */
+export const zTransaction = /* @__PURE__ */ z.discriminatedUnion('type', [
+    z.extend(zIncomingTransaction, { type: z.literal('INCOMING') }),
+    z.extend(zOutgoingTransaction, { type: z.literal('OUTGOING') })
+]);
+
+export const zTransactionList = /* @__PURE__ */ z.intersection(zListEnvelope, z.object({
+    data: z.array(zTransaction)
+}));
+
+/**
  * An incoming payment awaits the platform's approval (answer within 5 seconds).
  */
 export const zIncomingPaymentPendingEvent = /* @__PURE__ */ z.object({
@@ -1159,53 +1265,43 @@ export const zOutgoingPaymentFailedEvent = /* @__PURE__ */ z.object({
 });
 
 /**
- * A customer's KYC/KYB was approved.
+ * Outgoing payment pending.
  */
-export const zCustomerKycApprovedEvent = /* @__PURE__ */ z.object({
+export const zOutgoingPaymentPendingEvent = /* @__PURE__ */ z.object({
     id: z.string(),
-    type: z.literal('CUSTOMER.KYC_APPROVED'),
+    type: z.literal('OUTGOING_PAYMENT.PENDING'),
     timestamp: z.iso.datetime(),
-    data: zCustomer
+    data: zOutgoingTransaction
 });
 
 /**
- * A customer's KYC/KYB was rejected.
+ * Outgoing payment awaits authorization.
  */
-export const zCustomerKycRejectedEvent = /* @__PURE__ */ z.object({
+export const zOutgoingPaymentPendingAuthorizationEvent = /* @__PURE__ */ z.object({
     id: z.string(),
-    type: z.literal('CUSTOMER.KYC_REJECTED'),
+    type: z.literal('OUTGOING_PAYMENT.PENDING_AUTHORIZATION'),
     timestamp: z.iso.datetime(),
-    data: zCustomer
+    data: zOutgoingTransaction
 });
 
 /**
- * A verification was approved.
+ * Outgoing payment refunded.
  */
-export const zVerificationApprovedEvent = /* @__PURE__ */ z.object({
+export const zOutgoingPaymentRefundCompletedEvent = /* @__PURE__ */ z.object({
     id: z.string(),
-    type: z.literal('VERIFICATION.APPROVED'),
+    type: z.literal('OUTGOING_PAYMENT.REFUND_COMPLETED'),
     timestamp: z.iso.datetime(),
-    data: zVerification
+    data: zOutgoingTransaction
 });
 
 /**
- * A verification needs corrections.
+ * Incoming payment refunded.
  */
-export const zVerificationResolveErrorsEvent = /* @__PURE__ */ z.object({
+export const zIncomingPaymentRefundCompletedEvent = /* @__PURE__ */ z.object({
     id: z.string(),
-    type: z.literal('VERIFICATION.RESOLVE_ERRORS'),
+    type: z.literal('INCOMING_PAYMENT.REFUND_COMPLETED'),
     timestamp: z.iso.datetime(),
-    data: zVerification
-});
-
-/**
- * A test delivery.
- */
-export const zTestEvent = /* @__PURE__ */ z.object({
-    id: z.string(),
-    type: z.literal('TEST'),
-    timestamp: z.iso.datetime(),
-    data: z.record(z.string(), z.unknown())
+    data: zIncomingTransaction
 });
 
 /**
@@ -1223,7 +1319,14 @@ export const zWebhookEvent = /* @__PURE__ */ z.discriminatedUnion('type', [
     z.extend(zCustomerKycRejectedEvent, { type: z.literal('CUSTOMER.KYC_REJECTED') }),
     z.extend(zVerificationApprovedEvent, { type: z.literal('VERIFICATION.APPROVED') }),
     z.extend(zVerificationResolveErrorsEvent, { type: z.literal('VERIFICATION.RESOLVE_ERRORS') }),
-    z.extend(zTestEvent, { type: z.literal('TEST') })
+    z.extend(zTestEvent, { type: z.literal('TEST') }),
+    z.extend(zOutgoingPaymentPendingEvent, { type: z.literal('OUTGOING_PAYMENT.PENDING') }),
+    z.extend(zOutgoingPaymentPendingAuthorizationEvent, { type: z.literal('OUTGOING_PAYMENT.PENDING_AUTHORIZATION') }),
+    z.extend(zOutgoingPaymentRefundCompletedEvent, { type: z.literal('OUTGOING_PAYMENT.REFUND_COMPLETED') }),
+    z.extend(zIncomingPaymentRefundCompletedEvent, { type: z.literal('INCOMING_PAYMENT.REFUND_COMPLETED') }),
+    z.extend(zCustomerKybApprovedEvent, { type: z.literal('CUSTOMER.KYB_APPROVED') }),
+    z.extend(zCustomerKybRejectedEvent, { type: z.literal('CUSTOMER.KYB_REJECTED') }),
+    z.extend(zInternalAccountBalanceUpdatedEvent, { type: z.literal('INTERNAL_ACCOUNT.BALANCE_UPDATED') })
 ]);
 
 /**
@@ -1270,13 +1373,13 @@ export const zSupportedCurrencyWritable = /* @__PURE__ */ z.object({
  * Configuration of the platform (the API client).
  */
 export const zPlatformConfigWritable = /* @__PURE__ */ z.object({
-    id: z.string(),
-    umaDomain: z.string(),
+    id: z.optional(z.string()),
+    umaDomain: z.optional(z.string()),
     proxyUmaSubdomain: z.optional(z.string()),
     webhookEndpoint: z.optional(z.url()),
-    supportedCurrencies: z.array(zSupportedCurrencyWritable),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime()
+    supportedCurrencies: z.optional(z.array(zSupportedCurrencyWritable)),
+    createdAt: z.optional(z.iso.datetime()),
+    updatedAt: z.optional(z.iso.datetime())
 });
 
 /**
@@ -1892,6 +1995,69 @@ export const zOnVerificationResolveErrorsWebhookRequest = /* @__PURE__ */ z.obje
 
 export const zOnTestEventWebhookRequest = /* @__PURE__ */ z.object({
     body: zTestEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnOutgoingPaymentPendingWebhookRequest = /* @__PURE__ */ z.object({
+    body: zOutgoingPaymentPendingEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnOutgoingPaymentPendingAuthorizationWebhookRequest = /* @__PURE__ */ z.object({
+    body: zOutgoingPaymentPendingAuthorizationEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnOutgoingPaymentRefundCompletedWebhookRequest = /* @__PURE__ */ z.object({
+    body: zOutgoingPaymentRefundCompletedEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnIncomingPaymentRefundCompletedWebhookRequest = /* @__PURE__ */ z.object({
+    body: zIncomingPaymentRefundCompletedEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnCustomerKybApprovedWebhookRequest = /* @__PURE__ */ z.object({
+    body: zCustomerKybApprovedEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnCustomerKybRejectedWebhookRequest = /* @__PURE__ */ z.object({
+    body: zCustomerKybRejectedEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnInternalAccountBalanceUpdatedWebhookRequest = /* @__PURE__ */ z.object({
+    body: zInternalAccountBalanceUpdatedEvent,
     path: z.optional(z.never()),
     query: z.optional(z.never()),
     headers: z.object({

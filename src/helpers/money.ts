@@ -5,9 +5,13 @@
  */
 import { ValidationError } from '../core/errors';
 
-/** Anything with the currency object's `decimals` (the API's currency object fits). */
+/**
+ * Anything with the currency object's `decimals` (the API's currency object fits). Production's
+ * document marks every field of a currency optional, so `decimals` may be absent: formatting or parsing
+ * without it is refused with a `ValidationError` naming `currency.decimals`.
+ */
 export interface HasDecimals {
-  decimals: number;
+  decimals?: number | undefined;
   code?: string | undefined;
 }
 
@@ -19,7 +23,7 @@ function refuse(path: string, message: string, rule = 'invalid_value'): never {
 
 function decimalsOf(currency: HasDecimals): number {
   const d = currency?.decimals;
-  if (!Number.isInteger(d) || d < 0 || d > 18) refuse('currency.decimals', 'must be a whole number from 0 to 18');
+  if (typeof d !== 'number' || !Number.isInteger(d) || d < 0 || d > 18) refuse('currency.decimals', 'must be a whole number from 0 to 18');
   return d;
 }
 

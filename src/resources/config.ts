@@ -12,7 +12,7 @@ export class Config extends APIResource {
    * ```ts
    * const config = await cb.config.retrieve();
    * console.log(config.umaDomain, config.webhookEndpoint);
-   * for (const currency of config.supportedCurrencies) {
+   * for (const currency of config.supportedCurrencies ?? []) { // optional in production's answers
    *   console.log(currency.currencyCode, currency.minAmount, currency.maxAmount);
    * }
    * ```

@@ -44,10 +44,12 @@ export class Customers extends APIResource {
   }
 
   /**
-   * Updates a customer. `currencies` replaces the list; `region` cannot change.
+   * Updates a customer. `currencies` replaces the list; `region` cannot change. Production requires
+   * `customerType` on every update (the local sandbox too: 400 naming it).
    * @example
    * ```ts
    * const customer = await cb.customers.update(customerId, {
+   *   customerType: 'INDIVIDUAL',
    *   address: {
    *     line1: '221B Baker Street',
    *     city: 'London',

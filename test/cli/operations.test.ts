@@ -46,7 +46,7 @@ describe('resource commands from the operation table', () => {
     expect(platformAccount.id).toMatch(/^ExternalAccount:/);
     const [retrieved, updated, deleted, customers, accounts, platformList, config] = await Promise.all([
       op<{ id: string }>('getCustomer', 'customers', 'retrieve', ada.id),
-      op<{ fullName: string }>('updateCustomer', 'customers', 'update', ada.id, '--full-name', 'Ada King'),
+      op<{ fullName: string }>('updateCustomer', 'customers', 'update', ada.id, '--customer-type', 'INDIVIDUAL', '--full-name', 'Ada King'),
       op<{ isDeleted: boolean }>('deleteCustomer', 'customers', 'delete', temp.id),
       op<{ data: { id: string }[] }>('listCustomers', 'customers', 'list', '--customer-type', 'INDIVIDUAL'),
       op<{ data: { id: string; balance: { currency: { code: string } } }[] }>('listInternalAccounts', 'internal-accounts', 'list', '--customer-id', ada.id),

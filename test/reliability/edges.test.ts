@@ -370,7 +370,7 @@ describe(`SDK calls behind TCP faults (${N_WRITES} transfer-ins with an Idempote
     });
     const ms = Math.round(performance.now() - started);
 
-    const inbound = sandbox.state.snapshot().transactions.filter((t) => t.type === 'INCOMING' && t.source.sourceType === 'ACCOUNT' && t.source.accountId === bank);
+    const inbound = sandbox.state.snapshot().transactions.filter((t) => t.type === 'INCOMING' && t.source?.sourceType === 'ACCOUNT' && t.source.accountId === bank);
     let unknown = 0;
     let knownNotSent = 0;
     for (const o of writes) {

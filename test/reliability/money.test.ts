@@ -224,7 +224,7 @@ describe(`money never moves twice (${N_QUOTES} quote creations + executions, ${N
       if (!sandboxActed(o.key)) expect(made).toEqual([]);
     }
     expect(snap.quotes).toHaveLength(outgoing.length);
-    const inbound = snap.transactions.filter((t) => t.type === 'INCOMING' && t.source.sourceType === 'ACCOUNT' && t.source.accountId === bank);
+    const inbound = snap.transactions.filter((t) => t.type === 'INCOMING' && t.source?.sourceType === 'ACCOUNT' && t.source.accountId === bank);
     for (let i = 0; i < N_TRANSFERS; i++) expect(inbound.filter((t) => t.receivedAmount?.amount === 1_000 + i).length).toBeLessThanOrEqual(1);
     // Nothing has settled (frozen clock): A lost exactly what the executed quotes debited.
     const debited = snap.quotes.filter((q) => q.status === 'PROCESSING').reduce((s, q) => s + q.totalSendingAmount, 0);
@@ -290,7 +290,7 @@ describe(`money never moves twice (${N_QUOTES} quote creations + executions, ${N
     const mirrored = snap.transactions.filter((t) => t.type === 'INCOMING' && 'accountId' in t.destination && t.destination.accountId === target);
     expect(mirrored).toHaveLength(N_QUOTES);
 
-    const inbound = snap.transactions.filter((t) => t.type === 'INCOMING' && t.source.sourceType === 'ACCOUNT' && t.source.accountId === bank);
+    const inbound = snap.transactions.filter((t) => t.type === 'INCOMING' && t.source?.sourceType === 'ACCOUNT' && t.source.accountId === bank);
     expect(inbound).toHaveLength(N_TRANSFERS);
     for (const o of transfers) {
       const tx = (o.result ?? o.reconciled)!;

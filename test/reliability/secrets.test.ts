@@ -104,7 +104,7 @@ beforeAll(async () => {
   // Customers, accounts, money.
   const ada = (await cb.customers.create({ customerType: 'INDIVIDUAL', fullName: 'Ada Secretkeeper', birthDate: '1990-12-10', nationality: 'GB', region: 'US', currencies: ['USD', 'EUR'], address: { line1: '1 Main', city: 'Austin', postalCode: '78701', country: 'US' } }))!;
   await cb.customers.retrieve(ada.id);
-  await cb.customers.update(ada.id, { fullName: 'Ada S. Keeper' });
+  await cb.customers.update(ada.id, { customerType: 'INDIVIDUAL', fullName: 'Ada S. Keeper' });
   const temp = await cb.customers.create({ customerType: 'BUSINESS', region: 'US', businessInfo: { legalName: 'Temp Ltd' } });
   await cb.customers.delete(temp.id);
   for await (const _ of cb.customers.list({ limit: 1 })) void _;

@@ -96,7 +96,7 @@ function body(customerId: string, type: string, required: string[], omit: string
   const accountInfo: Record<string, unknown> = { accountType: type };
   for (const field of required) if (!omit.includes(field)) accountInfo[field] = SAMPLE[field];
   const wallet = type.endsWith('_WALLET');
-  const currency = type === 'SPARK_WALLET' || type === 'LIGHTNING' ? 'BTC' : wallet ? 'USDC' : type === 'SWIFT_ACCOUNT' ? 'USD' : type.slice(0, 3);
+  const currency = type === 'SPARK_WALLET' || type === 'LIGHTNING' ? 'BTC' : wallet ? 'USDC' : type === 'SWIFT_ACCOUNT' || type === 'SLV_ACCOUNT' ? 'USD' : type.slice(0, 3);
   if (type === 'LIGHTNING') accountInfo.invoice = 'lnbc15u1p3xnhl2pp5example';
   return { customerId, currency, accountInfo, ...(type === 'SPARK_WALLET' ? { cryptoNetwork: 'SPARK_TESTNET' } : {}) };
 }
@@ -183,7 +183,7 @@ describe.each(transports)('external account types, %s sandbox', (_name, connect)
     expect(inr.accountInfo).toMatchObject({ accountType: 'INR_ACCOUNT', vpa: 'user@upi' });
     const neft = await cb.externalAccounts.create({ customerId, currency: 'INR', accountInfo: { accountType: 'INR_ACCOUNT', ifsc: 'HDFC0001234', rail: 'NEFT' } as never });
     expect(neft.accountInfo).toMatchObject({ accountType: 'INR_ACCOUNT', ifsc: 'HDFC0001234' });
-    const slv = await cb.externalAccounts.create({ customerId, currency: 'SLV', accountInfo: { accountType: 'SLV_ACCOUNT', phoneNumber: '+50312345678' } as never });
+    const slv = await cb.externalAccounts.create({ customerId, currency: 'USD', accountInfo: { accountType: 'SLV_ACCOUNT', phoneNumber: '+50312345678' } as never });
     expect(slv.accountInfo).toMatchObject({ accountType: 'SLV_ACCOUNT', phoneNumber: '+50312345678' });
     const base = await cb.externalAccounts.create({ customerId, currency: 'USDC', accountInfo: { accountType: 'BASE_WALLET', address: SAMPLE.address } as never });
     expect(base).toMatchObject({ status: 'ACTIVE', currency: 'USDC', accountInfo: { accountType: 'BASE_WALLET', address: SAMPLE.address } });

@@ -136,7 +136,7 @@ describe('/_sandbox/ controls', () => {
     const broken = (world: Record<string, unknown>) => ({ ...good, world: { ...good.world, ...world } });
     const cases: [unknown, string, string | undefined, RegExp][] = [
       [{ format: 'crossborder-sandbox-state/1', world: { customers: [['Customer:x', { garbage: true }]] } }, 'world.customers', 'Customer:x', /world\.customers\["Customer:x"\] has a missing or malformed seq, createdMs/],
-      [broken({ customers: [[customerKey, { ...customer, data: { ...customer.data, kycStatus: undefined, customerType: 'INDIVIDUAL' } }]] }), 'world.customers', customerKey, /data: kycStatus is required/],
+      [broken({ customers: [[customerKey, { ...customer, data: { ...customer.data, platformCustomerId: undefined, customerType: 'INDIVIDUAL' } }]] }), 'world.customers', customerKey, /data: platformCustomerId is required/],
       [broken({ customers: [[customerKey, { ...customer, data: { ...customer.data, customerType: 'ROBOT' } }]] }), 'world.customers', customerKey, /data: customerType does not match any accepted shape/],
       [broken({ customers: [['Customer:other', customer]] }), 'world.customers', 'Customer:other', /stored under a key that is not its id/],
       [broken({ customers: [[customerKey, customer], [customerKey, customer]] }), 'world.customers', customerKey, /appears twice/],

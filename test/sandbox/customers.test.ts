@@ -51,6 +51,7 @@ describe('customers', () => {
     expect(v.body.data[0].errors[0]).toMatchObject({ type: 'MISSING_FIELD', resourceId: res.body.id });
     // Supplying the fields approves it.
     const fixed = await call('PATCH', `/customers/${res.body.id}`, {
+      customerType: 'BUSINESS',
       businessInfo: { legalName: 'Acme Widgets LLC', taxId: '12-3456789', incorporatedOn: '2019-03-01' },
       address: ADDRESS,
     });
@@ -92,10 +93,10 @@ describe('customers', () => {
     const c = await createCustomer(call, { currencies: ['USD'] });
     expect((await call('GET', `/customers/${c.id}`)).body).toEqual(c);
     expectError(await call('PATCH', `/customers/${c.id}`, { region: 'GB' }), 400, 'INVALID_INPUT');
-    const same = await call('PATCH', `/customers/${c.id}`, { region: 'US', fullName: 'Ada King' });
+    const same = await call('PATCH', `/customers/${c.id}`, { customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada King' });
     expect(same.status).toBe(200);
     sandbox.clock.advance(1000);
-    const updated = await call('PATCH', `/customers/${c.id}`, { currencies: ['EUR', 'MXN'], umaAddress: '$ada.king@platform.example' });
+    const updated = await call('PATCH', `/customers/${c.id}`, { customerType: 'INDIVIDUAL', currencies: ['EUR', 'MXN'], umaAddress: '$ada.king@platform.example' });
     expect(updated.body).toMatchObject({ currencies: ['EUR', 'MXN'], umaAddress: '$ada.king@platform.example', fullName: 'Ada King', region: 'US' });
     expect(Date.parse(updated.body.updatedAt)).toBeGreaterThan(Date.parse(c.updatedAt));
     const accounts = await call('GET', `/customers/internal-accounts?customerId=${c.id}`);
@@ -180,7 +181,7 @@ describe('customer listing', () => {
     sandbox.clock.advance(60_000);
     const c = await createCustomer(call, { fullName: 'Gamma', platformCustomerId: 'p-c', region: 'FR' });
     sandbox.clock.advance(60_000);
-    await call('PATCH', `/customers/${a.id}`, { fullName: 'Alpha Two' });
+    await call('PATCH', `/customers/${a.id}`, { customerType: 'INDIVIDUAL', fullName: 'Alpha Two' });
     const ids = async (query: string) => (await call('GET', `/customers?${query}`)).body.data.map((x: any) => x.id);
     const iso = (ms: number) => new Date(ms).toISOString();
 

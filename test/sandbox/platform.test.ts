@@ -12,7 +12,7 @@ describe('platform configuration', () => {
     expect(res.body.id).toMatch(/^PlatformConfig:/);
     expect(res.body).toMatchObject({ umaDomain: 'sandbox.crossborder.example', isRegulatedFinancialInstitution: false });
     expect(res.body.webhookEndpoint).toBeUndefined();
-    expect(res.body.supportedCurrencies.map((c: any) => c.currencyCode)).toEqual(['USD', 'EUR', 'GBP', 'BRL', 'AED', 'MXN', 'BTC', 'USDC']);
+    expect(res.body.supportedCurrencies.map((c: any) => c.currencyCode)).toEqual(['USD', 'EUR', 'GBP', 'BRL', 'AED', 'MXN', 'BTC', 'USDC', 'USDT']);
     expect(res.body.supportedCurrencies[3]).toMatchObject({ currencyCode: 'BRL', providerRequiredCustomerFields: ['TAX_ID'], providerRequiredCounterpartyCustomerFields: ['COUNTRY_OF_RESIDENCE'] });
   });
 

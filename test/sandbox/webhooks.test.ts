@@ -13,14 +13,21 @@ interface Received {
   event: any;
 }
 
+/** Balance moves send INTERNAL_ACCOUNT.BALANCE_UPDATED beside the payment events; tests of the payment events leave them out. */
+const BALANCE = 'INTERNAL_ACCOUNT.BALANCE_UPDATED';
+const notBalance = (r: { type?: string; event?: { type: string } }) => (r.event?.type ?? r.type) !== BALANCE;
+
 /** A webhook receiver answering from a script of statuses (the last one repeats). */
 function receiver(statuses: (number | 'throw' | 'hang')[] = [200]) {
   const received: Received[] = [];
   const fetch = async (url: string, init: RequestInit): Promise<Response> => {
     const headers = init.headers as Record<string, string>;
     const body = init.body as string;
-    received.push({ url, signature: headers['x-service-signature']!, body, event: JSON.parse(body) });
-    const status = statuses[Math.min(received.length - 1, statuses.length - 1)]!;
+    const event = JSON.parse(body);
+    received.push({ url, signature: headers['x-service-signature']!, body, event });
+    // The script answers the payment events in order; balance updates are acknowledged.
+    const scripted = received.filter(notBalance).length;
+    const status = event.type === BALANCE ? 200 : statuses[Math.min(scripted - 1, statuses.length - 1)]!;
     if (status === 'throw') throw new TypeError('fetch failed: connection refused');
     if (status === 'hang') {
       return new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(init.signal!.reason)));
@@ -70,8 +77,8 @@ describe('webhook delivery', () => {
     const c = await createCustomer(call);
     const tx = (await call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 1_500, customerId: c.id })).body;
     await sandbox.webhooks.flush();
-    expect(hook.received).toHaveLength(1);
-    const [delivery] = hook.received;
+    expect(hook.received.map((r) => r.event.type).sort()).toEqual(['INCOMING_PAYMENT.COMPLETED', BALANCE]);
+    const [delivery] = hook.received.filter(notBalance);
     expect(delivery!.url).toBe('https://platform.example/webhooks');
     expect(Object.keys(delivery!.event)).toEqual(['id', 'type', 'timestamp', 'data']);
     expect(delivery!.event).toMatchObject({ type: 'INCOMING_PAYMENT.COMPLETED', data: tx });
@@ -82,7 +89,7 @@ describe('webhook delivery', () => {
     const jwk = createPublicKey(sandbox.webhookPublicKey.pem).export({ format: 'jwk' });
     const hex = `04${Buffer.from(jwk.x!, 'base64url').toString('hex')}${Buffer.from(jwk.y!, 'base64url').toString('hex')}`;
     expect(sandbox.webhookPublicKey.hex).toBe(hex);
-    expect(sandbox.webhooks.deliveries[0]).toMatchObject({ type: 'INCOMING_PAYMENT.COMPLETED', state: 'delivered', attempts: [{ status: 200 }] });
+    expect(sandbox.webhooks.deliveries.filter(notBalance)[0]).toMatchObject({ type: 'INCOMING_PAYMENT.COMPLETED', state: 'delivered', attempts: [{ status: 200 }] });
   });
 
   it('retries with backoff until a 2xx, with the same id and body; gives up after maxAttempts', async () => {
@@ -91,10 +98,11 @@ describe('webhook delivery', () => {
     const c = await createCustomer(call);
     await call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 100, customerId: c.id });
     // No flush: the backoff timers deliver on their own (10, 20, 40 ms).
-    for (let i = 0; i < 200 && sandbox.webhooks.deliveries[0]?.state !== 'delivered'; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(hook.received).toHaveLength(4);
-    expect(new Set(hook.received.map((r) => r.body)).size).toBe(1);
-    const attempts = sandbox.webhooks.deliveries[0]!.attempts;
+    const payment = () => sandbox.webhooks.deliveries.find(notBalance);
+    for (let i = 0; i < 200 && payment()?.state !== 'delivered'; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(hook.received.filter(notBalance)).toHaveLength(4);
+    expect(new Set(hook.received.filter(notBalance).map((r) => r.body)).size).toBe(1);
+    const attempts = payment()!.attempts;
     expect(attempts.map((a) => a.status ?? 'error')).toEqual([500, 503, 'error', 200]);
     expect(attempts[2]!.error).toMatch(/connection refused/);
 
@@ -103,8 +111,8 @@ describe('webhook delivery', () => {
     const d = await createCustomer(failing.call);
     await failing.call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 100, customerId: d.id });
     await failing.sandbox.webhooks.flush();
-    expect(failing.hook.received).toHaveLength(4);
-    expect(failing.sandbox.webhooks.deliveries[0]!.state).toBe('failed');
+    expect(failing.hook.received.filter(notBalance)).toHaveLength(4);
+    expect(failing.sandbox.webhooks.deliveries.filter(notBalance)[0]!.state).toBe('failed');
   });
 
   it('reports outgoing payments: PROCESSING, then COMPLETED or FAILED', async () => {
@@ -122,11 +130,23 @@ describe('webhook delivery', () => {
     sandbox.clock.advance(2_000);
     await sandbox.webhooks.flush();
     const events = hook.received.map((r) => [r.event.type, r.event.data.id, r.event.data.status, r.event.data.failureReason]);
-    expect(events).toEqual([
+    expect(events.filter((e) => e[0] !== BALANCE)).toEqual([
       ['OUTGOING_PAYMENT.PROCESSING', ok.transactionId, 'PROCESSING', undefined],
       ['OUTGOING_PAYMENT.PROCESSING', ko.transactionId, 'PROCESSING', undefined],
       ['OUTGOING_PAYMENT.COMPLETED', ok.transactionId, 'COMPLETED', undefined],
       ['OUTGOING_PAYMENT.FAILED', ko.transactionId, 'FAILED', 'PAY_REQUEST_FAILED'],
+    ]);
+    // Every balance move sends the whole account, as production's INTERNAL_ACCOUNT.BALANCE_UPDATED: the
+    // funding, each debit before its PROCESSING, and the refund of the failed payment before its FAILED.
+    expect(hook.received.map((r) => (r.event.type === BALANCE ? [r.event.data.id, r.event.data.balance.amount] : r.event.type))).toEqual([
+      [usd.id, 100_000],
+      [usd.id, 99_000],
+      'OUTGOING_PAYMENT.PROCESSING',
+      [usd.id, 98_000],
+      'OUTGOING_PAYMENT.PROCESSING',
+      'OUTGOING_PAYMENT.COMPLETED',
+      [usd.id, 99_000],
+      'OUTGOING_PAYMENT.FAILED',
     ]);
   });
 
@@ -141,8 +161,8 @@ describe('webhook delivery', () => {
     expect(() => sandbox.claimInvitation(invitation.code)).toThrow(/CLAIMED/);
     expect(() => sandbox.claimInvitation('INV-NOPE')).toThrow(/no invitation/);
     const business = (await call('POST', '/customers', { customerType: 'BUSINESS', businessInfo: { legalName: 'Acme' } })).body;
-    await call('PATCH', `/customers/${business.id}`, { businessInfo: { legalName: 'Acme', taxId: '1', incorporatedOn: '2020-01-01' }, address: { line1: '1 Main', city: 'X', postalCode: '1', country: 'US' } });
-    await call('PATCH', `/customers/${business.id}`, { businessInfo: { legalName: 'Acme Rejected' } });
+    await call('PATCH', `/customers/${business.id}`, { customerType: 'BUSINESS', businessInfo: { legalName: 'Acme', taxId: '1', incorporatedOn: '2020-01-01' }, address: { line1: '1 Main', city: 'X', postalCode: '1', country: 'US' } });
+    await call('PATCH', `/customers/${business.id}`, { customerType: 'BUSINESS', businessInfo: { legalName: 'Acme Rejected' } });
     await sandbox.webhooks.flush();
     expect(hook.received.map((r) => r.event.type)).toEqual(['INVITATION.CLAIMED', 'VERIFICATION.APPROVED', 'CUSTOMER.KYC_APPROVED', 'CUSTOMER.KYC_REJECTED']);
     expect(hook.received[0]!.event.data).toMatchObject({ code: invitation.code, status: 'CLAIMED', claimedAt: claimed.claimedAt });
@@ -155,6 +175,7 @@ describe('webhook delivery', () => {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         bodies.push({ body: Buffer.concat(chunks).toString('utf8'), signature: String(req.headers['x-service-signature']) });
+        // The first delivery fails once (whichever event it is); everything else is accepted.
         res.writeHead(bodies.length === 1 ? 500 : 200).end();
       });
     });
@@ -166,9 +187,11 @@ describe('webhook delivery', () => {
     const c = await createCustomer(s.call);
     await s.call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 100, customerId: c.id });
     await s.sandbox.webhooks.flush();
-    expect(bodies).toHaveLength(2);
-    expect(bodies[1]!.body).toBe(bodies[0]!.body);
-    expect(verifies(s.sandbox.webhookPublicKey.pem, bodies[1]!.body, bodies[1]!.signature)).toBe(true);
+    // Two events (the payment and the balance it moved), the first sent twice.
+    expect(bodies).toHaveLength(3);
+    const again = bodies.filter((b) => b.body === bodies[0]!.body);
+    expect(again).toHaveLength(2);
+    expect(verifies(s.sandbox.webhookPublicKey.pem, again[1]!.body, again[1]!.signature)).toBe(true);
   });
 
   it('keeps each attempt\'s time, duration and the receiver\'s answer (cut to 4 KB)', async () => {
@@ -177,7 +200,7 @@ describe('webhook delivery', () => {
     const c = await createCustomer(call);
     await call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 100, customerId: c.id });
     await sandbox.webhooks.flush();
-    const [delivery] = sandbox.webhooks.deliveries;
+    const [delivery] = sandbox.webhooks.deliveries.filter(notBalance);
     expect(delivery!.attempts).toEqual([
       { at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), ms: expect.any(Number), status: 500, response: '{"ok":false}' },
       { at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), ms: expect.any(Number), status: 200, response: '{"ok":true}' },
@@ -189,14 +212,14 @@ describe('webhook delivery', () => {
     const d = await createCustomer(chatty.call);
     await chatty.call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 100, customerId: d.id });
     await chatty.sandbox.webhooks.flush();
-    const [attempt] = chatty.sandbox.webhooks.deliveries[0]!.attempts;
+    const [attempt] = chatty.sandbox.webhooks.deliveries.filter(notBalance)[0]!.attempts;
     expect({ length: attempt!.response!.length, truncated: attempt!.responseTruncated, start: attempt!.response!.slice(0, 3) }).toEqual({ length: 4096, truncated: true, start: 'ééé' });
     const failing = sandboxWith(['throw'], { maxAttempts: 1 });
     await configure(failing.call);
     const e = await createCustomer(failing.call);
     await failing.call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 100, customerId: e.id });
     await failing.sandbox.webhooks.flush();
-    expect(failing.sandbox.webhooks.deliveries[0]!.attempts).toEqual([{ at: expect.any(String), ms: expect.any(Number), error: 'fetch failed: connection refused' }]);
+    expect(failing.sandbox.webhooks.deliveries.filter(notBalance)[0]!.attempts).toEqual([{ at: expect.any(String), ms: expect.any(Number), error: 'fetch failed: connection refused' }]);
   });
 
   it('stops pending retries on reset()', async () => {
@@ -204,10 +227,10 @@ describe('webhook delivery', () => {
     await configure(call);
     const c = await createCustomer(call);
     await call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 100, customerId: c.id });
-    for (let i = 0; i < 100 && hook.received.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    for (let i = 0; i < 100 && hook.received.filter(notBalance).length === 0; i++) await new Promise((r) => setTimeout(r, 5));
     sandbox.reset();
     await sandbox.webhooks.flush();
-    expect(hook.received).toHaveLength(1);
+    expect(hook.received.filter(notBalance)).toHaveLength(1);
     expect(sandbox.webhooks.deliveries).toHaveLength(0);
   });
 });
@@ -269,8 +292,9 @@ describe('payment approval webhook (MAGIC.holdForApprovalAmount, webhookEndpoint
     const { call, hook, now, usd } = await held([200]);
     expect(now.status).toBe('COMPLETED');
     expect(await balance(call, usd.id)).toBe(MAGIC.holdForApprovalAmount);
-    expect(hook.received.map((r) => [r.event.type, r.event.data.status])).toEqual([
+    expect(hook.received.map((r) => [r.event.type, r.event.type === BALANCE ? r.event.data.balance.amount : r.event.data.status])).toEqual([
       ['INCOMING_PAYMENT.PENDING', 'PENDING'],
+      [BALANCE, MAGIC.holdForApprovalAmount],
       ['INCOMING_PAYMENT.COMPLETED', 'COMPLETED'],
     ]);
   });

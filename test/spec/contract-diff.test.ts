@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { contractDiff, flatten, renderChanges, type Change } from '../../scripts/contract-diff';
+import { productionDocument, productionDocumentPath } from '../helpers/production-document';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/contract/${name}`, import.meta.url));
@@ -135,6 +136,54 @@ describe('contract diff', () => {
       expect(repoMap.webhooks['INCOMING_PAYMENT.PENDING']).toBe('incoming-payment');
       expect(repoMap.webhooks['CUSTOMER.KYC_APPROVED']).toBe('customer-update');
     });
+  });
+
+  describe("each kind it reports, breaking and look-alike (the false positives found on production's document at cf2510ed)", () => {
+    const kinds = contractDiff(load('kinds-ours.yaml'), load('kinds-newer.yaml'), map).map(line).sort();
+
+    it('a field required inside a new optional object is not breaking; a new required field of an object we send is', () => {
+      expect(kinds.filter((l) => l.includes(' request '))).toEqual([
+        'BREAKING POST /customers request businessInfo.country: new required field (we do not send it)',
+        'ok POST /customers request endUserTermsConsent.acceptedAt: new field, required within the new optional endUserTermsConsent',
+        'ok POST /customers request endUserTermsConsent.fee.amount: new field, required within the new optional endUserTermsConsent',
+        'ok POST /customers request endUserTermsConsent.fee: new field, required within the new optional endUserTermsConsent',
+        'ok POST /customers request endUserTermsConsent: new optional field',
+      ]);
+    });
+
+    it('a response field optional only in a variant we lack (CARD) is still present in ours; one optional in our variants is breaking', () => {
+      expect(kinds.filter((l) => l.includes('GET /transactions/'))).toEqual([
+        'BREAKING GET /transactions/{transactionId} response 200 createdAt: now optional (we read it as always present)',
+        'BREAKING GET /transactions/{transactionId} response 200 type: new values: CARD (closed set here)',
+        'ok GET /transactions/{transactionId} response 200 destination: optional only in variants we do not have (required when type is INCOMING, OUTGOING)',
+      ]);
+    });
+
+    it('a field ten levels deep through arrays and unions is compared, not read as removed', () => {
+      expect(kinds.filter((l) => l.includes(' response 200 l1'))).toEqual(['BREAKING POST /customers response 200 l1[].l3.l5.city: now optional (we read it as always present)']);
+      expect(flatten(load('kinds-ours.yaml'), { $ref: '#/components/schemas/Deep' }).get('l1[].l3.l5.line1')).toMatchObject({ required: true });
+    });
+
+    it('lists nothing else', () => {
+      expect(kinds).toHaveLength(9);
+    });
+  });
+
+  it.skipIf(productionDocumentPath() === undefined)("docs/production.md carries the tool's counts on production's document (cf2510ed)", { timeout: 60_000 }, () => {
+    const repoMap = JSON.parse(readFileSync(fileURLToPath(new URL('../../openapi/production-map.json', import.meta.url)), 'utf8'));
+    const ours = parse(readFileSync(fileURLToPath(new URL('../../openapi/openapi.yaml', import.meta.url)), 'utf8'));
+    const changes = contractDiff(ours, productionDocument(), repoMap);
+    const breaking = changes.filter((c) => c.breaking);
+    const page = readFileSync(fileURLToPath(new URL('../../docs/production.md', import.meta.url)), 'utf8');
+    expect(page).toContain('```text\n' + `${changes.length} changes, ${breaking.length} breaking for us\n` + '```');
+    const thousands = (n: number) => n.toLocaleString('en-US');
+    expect(page).toContain(`| **total** | **${thousands(breaking.length)}** | **${thousands(changes.length - breaking.length)}** |`);
+    const onWebhooks = breaking.filter((c) => c.where.startsWith('webhook ')).length;
+    expect(page).toContain(`(${breaking.length - onWebhooks} on shared operations, ${onWebhooks} on webhooks)`);
+    // Each kind's row: the breaking lines of the kind the page names first.
+    expect(page).toContain(`| request field now required when a variant is chosen (external accounts, credentials) | ${breaking.filter((c) => c.what.startsWith('now required when') || c.what.startsWith('new field, required when')).length} | |`);
+    expect(page).toContain(`| response field now optional (we read it as always present) | ${breaking.filter((c) => c.what === 'now optional (we read it as always present)').length} | |`);
+    expect(page).toContain(`| field required inside a new optional object | | ${changes.filter((c) => c.what.startsWith('new field, required within the new optional')).length} |`);
   });
 
   it('runs as npm run contract:diff, reading the repository table by default', { timeout: 60_000 }, () => {

@@ -33,7 +33,7 @@ export interface AccountType {
   readonly spec?: readonly (readonly string[])[];
   /** A crypto wallet: the body's `cryptoNetwork` applies to it. */
   readonly wallet: boolean;
-  /** `cryptoNetwork` must be sent (the spec's SPARK_WALLET); production's own wallet types take it as optional. */
+  /** `cryptoNetwork` must be sent. No type needs it now: production's document takes a SPARK_WALLET without it, as its wallet types. */
   readonly cryptoNetworkRequired: boolean;
 }
 
@@ -47,7 +47,7 @@ export const ACCOUNT_TYPES: Readonly<Record<string, AccountType>> = {
   GBP_ACCOUNT: { ...bank('GBP', 'sortCode', 'accountNumber'), spec: [['accountNumber']] },
   AED_ACCOUNT: { ...bank('AED', 'iban'), spec: [['accountNumber', 'iban']] },
   BRL_ACCOUNT: { ...bank('BRL', 'pixKey', 'pixKeyType', 'taxId'), spec: [['pixKey', 'accountNumber']] },
-  SPARK_WALLET: { currency: 'BTC', required: ['address'], spec: [['address', 'invoice']], wallet: true, cryptoNetworkRequired: true },
+  SPARK_WALLET: { currency: 'BTC', required: ['address'], spec: [['address', 'invoice']], wallet: true, cryptoNetworkRequired: false },
   // Production's types.
   BDT_ACCOUNT: bank('BDT', 'bankName'),
   BWP_ACCOUNT: bank('BWP', 'phoneNumber', 'provider'),
@@ -74,7 +74,7 @@ export const ACCOUNT_TYPES: Readonly<Record<string, AccountType>> = {
   PKR_ACCOUNT: bank('PKR', 'bankName'),
   RWF_ACCOUNT: bank('RWF', 'phoneNumber', 'provider'),
   SGD_ACCOUNT: bank('SGD', 'accountNumber', 'swiftCode'),
-  SLV_ACCOUNT: bank('SLV'),
+  SLV_ACCOUNT: bank('USD'), // El Salvador's accounts hold US dollars (production's examples: SLV_ACCOUNT in USD)
   THB_ACCOUNT: bank('THB', 'bankName', 'accountNumber', 'swiftCode'),
   TZS_ACCOUNT: bank('TZS', 'phoneNumber', 'provider'),
   UGX_ACCOUNT: bank('UGX', 'phoneNumber', 'provider'),

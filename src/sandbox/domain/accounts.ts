@@ -52,10 +52,10 @@ function fundingInstructions(ctx: Ctx, currency: string): FundingPaymentInstruct
 }
 
 /** Crypto assets the sandbox holds: their accounts are INTERNAL_CRYPTO, the others INTERNAL_FIAT. */
-const CRYPTO = new Set(['BTC', 'USDC']);
+const CRYPTO = new Set(['BTC', 'USDC', 'USDT']);
 
 /** Stablecoins: a just-in-time funding in one of them names its `cryptoNetwork`. */
-export const STABLECOINS: ReadonlySet<string> = new Set(['USDC']);
+export const STABLECOINS: ReadonlySet<string> = new Set(['USDC', 'USDT']);
 
 /** Production's `type` of an internal account of `currency` (every sandbox account can also act as an embedded wallet). */
 export function internalAccountType(currency: string): 'INTERNAL_FIAT' | 'INTERNAL_CRYPTO' {
@@ -93,7 +93,11 @@ export function primaryAccount(ctx: Ctx, customerId: string, currency: string): 
   return best;
 }
 
-/** Adds `amount` (may be negative) to a balance; refuses to pass the largest representable amount. */
+/**
+ * Adds `amount` (may be negative) to a balance; refuses to pass the largest representable amount. Every
+ * balance move passes here, and sends INTERNAL_ACCOUNT.BALANCE_UPDATED with the whole account, as
+ * production does when an internal account's balance changes.
+ */
 export function moveBalance(ctx: Ctx, account: InternalAccountRec, amount: number): void {
   if (amount > 0 && !fitsUnderCap(ctx, account, amount)) {
     throw new SandboxError(400, 'AMOUNT_OUT_OF_RANGE', `The balance of ${account.data.id} would exceed ${MAX_QUOTE_AMOUNT}.`, {
@@ -104,6 +108,7 @@ export function moveBalance(ctx: Ctx, account: InternalAccountRec, amount: numbe
   account.data.balance.amount += amount;
   if (account.data.totalBalance) account.data.totalBalance.amount = account.data.balance.amount;
   account.data.updatedAt = nowIso(ctx);
+  if (amount !== 0) ctx.webhooks.emit('INTERNAL_ACCOUNT.BALANCE_UPDATED', account.data);
 }
 
 /**

@@ -12,7 +12,7 @@ import type { IdFactory } from './random';
 export const SANDBOX_UMA_DOMAIN = 'sandbox.crossborder.example';
 
 /** Default largest amount per transaction, in smallest units (about 1 billion major units; 100 BTC). */
-const DEFAULT_MAX: Record<string, number> = { BTC: 10_000_000_000, USDC: 1_000_000_000_000_000 };
+const DEFAULT_MAX: Record<string, number> = { BTC: 10_000_000_000, USDC: 1_000_000_000_000_000, USDT: 1_000_000_000_000_000 };
 const FIAT_MAX = 100_000_000_000;
 
 /** What the payment providers of a currency ask for (read-only in the API). */

@@ -37,6 +37,7 @@ const table: CurrencyInfo[] = [
   { code: 'MXN', name: 'Mexican Peso', symbol: '$', decimals: 2, usdValue: 5_410_000n, fixedFee: 600, regime: 'GLOBAL' },
   { code: 'BTC', name: 'Bitcoin', symbol: '₿', decimals: 8, usdValue: 9_500_000_000_000n, fixedFee: 500, regime: 'GLOBAL' },
   { code: 'USDC', name: 'USD Coin', symbol: 'USDC', decimals: 6, usdValue: 100_000_000n, fixedFee: 300_000, regime: 'GLOBAL' },
+  { code: 'USDT', name: 'Tether USD', symbol: 'USDT', decimals: 6, usdValue: 100_000_000n, fixedFee: 300_000, regime: 'GLOBAL' },
 ];
 
 /** Every currency the sandbox can hold and convert, by code. */

@@ -37,7 +37,7 @@ function touch(ctx: Ctx, tx: TransactionRec, status: TransactionRec['data']['sta
 }
 
 /** Appends the transaction's status to its timeline when it changed (for the inspector). */
-export function recordStatus(tx: TransactionRec, at: string = tx.data.updatedAt): TransactionRec {
+export function recordStatus(tx: TransactionRec, at: string = tx.data.updatedAt ?? ''): TransactionRec {
   const timeline = (tx.timeline ??= []);
   if (timeline[timeline.length - 1]?.status !== tx.data.status) timeline.push({ status: tx.data.status, at });
   return tx;

@@ -17,7 +17,7 @@ import { isUmaAddress, umaSlug } from '../domain/uma';
 /** 400 unless every currency is known, supported by the platform and licensable under one KYC regime. */
 export function checkCurrencies(ctx: Ctx, currencies: string[], region: string, field: string): void {
   if (currencies.length === 0) throw invalidInput(field, `${field} must name at least one currency.`);
-  const supported = new Set(ctx.world.config.supportedCurrencies.map((c) => c.currencyCode));
+  const supported = new Set((ctx.world.config.supportedCurrencies ?? []).map((c) => c.currencyCode));
   for (const code of currencies) {
     if (!CURRENCIES.has(code) || !supported.has(code)) {
       throw new SandboxError(400, 'INVALID_CURRENCY', `Currency ${code} is not supported by this platform.`, {
@@ -45,6 +45,15 @@ export function checkCurrencies(ctx: Ctx, currencies: string[], region: string, 
       { field, region, jurisdictions: Object.fromEntries(regimes) },
     );
   }
+}
+
+/**
+ * The region of a customer created without `region` or an address: the jurisdiction of a currency
+ * licensed under its own country's KYC (BRL: BR, AED: AE), as production infers it; else US.
+ */
+function inferredRegion(currencies: readonly string[]): string {
+  const own = new Set(currencies.map((code) => CURRENCIES.get(code)?.regime).filter((r): r is 'BR' | 'AE' => r !== undefined && r !== 'GLOBAL'));
+  return own.size === 1 ? [...own][0]! : 'US';
 }
 
 /** 400 INVALID_UMA_ADDRESS unless `address` is well formed and no other live customer holds it. */
@@ -75,7 +84,7 @@ const INDIVIDUAL_ONLY = ['fullName', 'birthDate', 'nationality'] as const;
 
 const create: Handler = (ctx, call) => {
   const body = call.body as CustomerCreateParams;
-  const region = body.region ?? body.address?.country ?? 'US';
+  const region = body.region ?? body.address?.country ?? inferredRegion(body.currencies ?? []);
   const currencies = [...new Set(body.currencies ?? [defaultCurrencyFor(region)])];
   checkCurrencies(ctx, currencies, region, 'currencies');
   if (body.umaAddress !== undefined) checkUmaAddress(ctx, body.umaAddress);
@@ -122,12 +131,15 @@ const update: Handler = (ctx, call) => {
     throw invalidInput('region', 'region is immutable after creation; register a separate customer for another region.');
   }
   const body = call.body as CustomerUpdateParams;
-  const type = body.customerType ?? rec.data.customerType;
+  // Production refuses an update that does not name the customer's type (its update body is a union on it).
+  if (body.customerType === undefined) throw invalidInput('customerType', 'customerType is required on every update (INDIVIDUAL or BUSINESS).');
+  const type = body.customerType;
   const current = rec.data as Partial<Omit<IndividualCustomer, 'customerType'> & Omit<BusinessCustomer, 'customerType'>>;
   if (type === 'BUSINESS') {
     const stray = INDIVIDUAL_ONLY.find((f) => body[f] !== undefined);
     if (stray) throw invalidInput(stray, `${stray} applies to INDIVIDUAL customers only.`);
     if (!body.businessInfo && !current.businessInfo) throw invalidInput('businessInfo', 'businessInfo is required to make the customer a BUSINESS.');
+    if (!current.businessInfo && !body.businessInfo?.legalName) throw invalidInput('businessInfo.legalName', 'businessInfo.legalName is required to make the customer a BUSINESS.');
   } else if (body.businessInfo !== undefined) {
     throw invalidInput('businessInfo', 'businessInfo applies to BUSINESS customers only.');
   }
@@ -160,7 +172,8 @@ const update: Handler = (ctx, call) => {
       : stripUndefined<BusinessCustomer>({
           ...base,
           customerType: 'BUSINESS',
-          businessInfo: (body.businessInfo ?? current.businessInfo)!,
+          // Production's BusinessInfoUpdate: the fields sent replace theirs, the others stay.
+          businessInfo: { ...current.businessInfo, ...stripUndefined({ ...body.businessInfo }) } as BusinessCustomer['businessInfo'],
           address: body.address ?? current.address,
         });
   // Accounts of dropped currencies stay (their balances cannot vanish); new currencies get an account.
@@ -203,7 +216,7 @@ const list: Handler = (ctx, call: Call) => {
     if (q.region !== undefined && c.region !== q.region) return false;
     if (q.currency !== undefined && !c.currencies?.includes(q.currency)) return false;
     if (q.umaAddress !== undefined && c.umaAddress.toLowerCase() !== q.umaAddress.toLowerCase()) return false;
-    return within(c.createdAt, q.createdAfter, q.createdBefore) && within(c.updatedAt, q.updatedAfter, q.updatedBefore);
+    return within(c.createdAt ?? '', q.createdAfter, q.createdBefore) && within(c.updatedAt ?? '', q.updatedAfter, q.updatedBefore);
   });
   return ok(paginate(matches, q, (r) => r.data));
 };

@@ -38,7 +38,7 @@ const REMOTE_PAYER_FIELDS: PayerDataField[] = [
 ];
 
 function supported(ctx: Ctx, code: string): SupportedCurrency | undefined {
-  return ctx.world.config.supportedCurrencies.find((c) => c.currencyCode === code);
+  return (ctx.world.config.supportedCurrencies ?? []).find((c) => c.currencyCode === code);
 }
 
 /** 400 INVALID_CURRENCY unless the platform supports `code` for `direction`. */
@@ -110,14 +110,14 @@ const lookupUma: Handler = (ctx, call) => {
   }
   const sending = sendingCurrencyOf(ctx, call.query as { customerId?: string; senderUmaAddress?: string });
   const domain = umaDomain(address);
-  if (domain === ctx.world.config.umaDomain.toLowerCase()) {
+  if (domain === ctx.world.config.umaDomain?.toLowerCase()) {
     const receiver = [...ctx.world.customers.values()].find((c) => !c.data.isDeleted && c.data.umaAddress.toLowerCase() === address.toLowerCase());
     if (!receiver) throw new SandboxError(404, 'NOT_FOUND', `No customer of this platform has the UMA address ${address}.`, { receiverUmaAddress: address });
     const currencies = (receiver.data.currencies ?? []).filter((c) => CURRENCIES.has(c));
     return ok(saveLookup(ctx, { receiverUmaAddress: address, currencies, requiredPayerDataFields: localPayerFields(ctx, currencies) }, sending));
   }
   const provider = providerFor(domain);
-  const currencies = provider ? (provider.supportedCurrencies ?? []).map((c) => c.code) : REMOTE_DEFAULT_CURRENCIES;
+  const currencies = provider ? (provider.supportedCurrencies ?? []).flatMap((c) => (c.code === undefined ? [] : [c.code])) : REMOTE_DEFAULT_CURRENCIES;
   return ok(saveLookup(ctx, { receiverUmaAddress: address, currencies, requiredPayerDataFields: REMOTE_PAYER_FIELDS }, sending));
 };
 

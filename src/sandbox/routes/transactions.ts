@@ -35,8 +35,10 @@ function findTransaction(ctx: Ctx, id: string): TransactionRec {
 }
 
 /** The account id or UMA address of one end of a transaction. */
-function identifierOf(end: { accountId?: string; umaAddress?: string }): string | undefined {
-  return end.accountId !== undefined ? canonicalAccountId(end.accountId) : end.umaAddress?.toLowerCase();
+function identifierOf(end: object | undefined): string | undefined {
+  // An end may have neither (a REALTIME_FUNDING source names a currency), or be absent (an incoming source).
+  const e = end as { accountId?: string; umaAddress?: string } | undefined;
+  return e?.accountId !== undefined ? canonicalAccountId(e.accountId) : e?.umaAddress?.toLowerCase();
 }
 
 function sameIdentifier(a: string | undefined, filter: string): boolean {
@@ -70,7 +72,7 @@ const list: Handler = (ctx, call) => {
     if (q.accountIdentifier !== undefined && !sameIdentifier(identifierOf(t.source), q.accountIdentifier) && !sameIdentifier(identifierOf(t.destination), q.accountIdentifier)) return false;
     if (q.senderAccountIdentifier !== undefined && !sameIdentifier(identifierOf(t.source), q.senderAccountIdentifier)) return false;
     if (q.receiverAccountIdentifier !== undefined && !sameIdentifier(identifierOf(t.destination), q.receiverAccountIdentifier)) return false;
-    const created = Date.parse(t.createdAt);
+    const created = Date.parse(t.createdAt ?? '');
     return created >= start && created <= end;
   });
   return ok(paginate(matches, q, (t) => t.data));
@@ -148,7 +150,7 @@ function senderInformation(ctx: Ctx, senderUmaAddress: string, currency: string)
     .map((part) => part.charAt(0).toUpperCase() + part.slice(1).toLowerCase())
     .join(' ');
   const made: Record<string, string> = { FULL_NAME: name || 'Sandbox Sender', BIRTH_DATE: '1990-01-01', NATIONALITY: 'US', COUNTRY_OF_RESIDENCE: 'US' };
-  const wanted = ctx.world.config.supportedCurrencies.find((c) => c.currencyCode === currency)?.requiredCounterpartyFields ?? [];
+  const wanted = (ctx.world.config.supportedCurrencies ?? []).find((c) => c.currencyCode === currency)?.requiredCounterpartyFields ?? [];
   const info: Record<string, string> = { FULL_NAME: made.FULL_NAME! };
   for (const f of wanted) if (made[f.name] !== undefined) info[f.name] = made[f.name]!;
   return info;
@@ -174,7 +176,7 @@ const receiveUma: Handler = (ctx, call) => {
     throw invalidInput('receiverUmaAddress', `${body.receiverUmaAddress} is not the UMA address of ${customer.data.id}.`);
   }
   const currency = body.receivingCurrencyCode;
-  const enabled = ctx.world.config.supportedCurrencies.find((c) => c.currencyCode === currency);
+  const enabled = (ctx.world.config.supportedCurrencies ?? []).find((c) => c.currencyCode === currency);
   if (!enabled || (enabled.enabledTransactionTypes && !enabled.enabledTransactionTypes.includes('INCOMING'))) {
     throw new SandboxError(400, 'INVALID_CURRENCY', `${currency} is not enabled for incoming payments on this platform.`, { field: 'receivingCurrencyCode' });
   }

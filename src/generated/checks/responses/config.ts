@@ -4,6 +4,6 @@ import { array, boolean, int, matches, num, object, optional, str, string, url }
 import { CounterpartyFieldRequirement, TransactionType, P0 } from '../components';
 
 const SupportedCurrency = /* @__PURE__ */ object({ currencyCode: string, minAmount: optional(num(int)), maxAmount: optional(num(int)), enabledTransactionTypes: optional(array(TransactionType)), requiredCounterpartyFields: optional(array(CounterpartyFieldRequirement)), providerRequiredCustomerFields: optional(array(string)), providerRequiredCounterpartyCustomerFields: optional(array(string)) });
-const PlatformConfig = /* @__PURE__ */ object({ id: string, umaDomain: string, proxyUmaSubdomain: optional(string), webhookEndpoint: optional(str(url)), supportedCurrencies: array(SupportedCurrency), isRegulatedFinancialInstitution: optional(boolean), createdAt: str(matches(P0, "datetime")), updatedAt: str(matches(P0, "datetime")) });
+const PlatformConfig = /* @__PURE__ */ object({ id: optional(string), umaDomain: optional(string), proxyUmaSubdomain: optional(string), webhookEndpoint: optional(str(url)), supportedCurrencies: optional(array(SupportedCurrency)), isRegulatedFinancialInstitution: optional(boolean), createdAt: optional(str(matches(P0, "datetime"))), updatedAt: optional(str(matches(P0, "datetime"))) });
 export const getConfig = PlatformConfig;
 export const updateConfig = PlatformConfig;

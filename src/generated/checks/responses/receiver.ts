@@ -5,6 +5,6 @@ import { Currency } from '../components';
 
 const ReceiverSupportedCurrency = /* @__PURE__ */ object({ currency: Currency, estimatedExchangeRate: optional(number), min: optional(num(int, gte(0))), max: optional(num(int, gte(0))) });
 const PayerDataField = /* @__PURE__ */ object({ name: string, mandatory: boolean });
-const ReceiverLookup = /* @__PURE__ */ object({ lookupId: string, supportedCurrencies: array(ReceiverSupportedCurrency), requiredPayerDataFields: array(PayerDataField), receiverUmaAddress: optional(string), accountId: optional(string) });
+const ReceiverLookup = /* @__PURE__ */ object({ lookupId: string, supportedCurrencies: array(ReceiverSupportedCurrency), requiredPayerDataFields: optional(array(PayerDataField)), receiverUmaAddress: optional(string), accountId: optional(string) });
 export const lookupUmaReceiver = ReceiverLookup;
 export const lookupExternalAccountReceiver = ReceiverLookup;

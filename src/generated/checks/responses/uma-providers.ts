@@ -3,6 +3,6 @@
 import { array, boolean, both, object, optional, str, string, url } from '../../../core/checks';
 import { Currency, ListEnvelope } from '../components';
 
-const UmaProvider = /* @__PURE__ */ object({ name: string, supportedRegions: optional(array(string)), domain: string, logoUrl: optional(str(url)), supportedCurrencies: optional(array(Currency)), lei: optional(string), allowListStatus: optional(boolean) });
+const UmaProvider = /* @__PURE__ */ object({ name: optional(string), supportedRegions: optional(array(string)), domain: optional(string), logoUrl: optional(str(url)), supportedCurrencies: optional(array(Currency)), lei: optional(string), allowListStatus: optional(boolean) });
 const UmaProviderList = /* @__PURE__ */ both(ListEnvelope, object({ data: array(UmaProvider) }));
 export const listUmaProviders = UmaProviderList;

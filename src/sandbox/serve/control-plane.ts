@@ -12,6 +12,7 @@ import type { Live } from './live';
 import type { SandboxStateDocument } from './persist';
 import type { RequestLog } from './request-log';
 import { resourceData } from '../domain/snapshot';
+import { configureFaults, currentFaults, ledgerExecutions, type SandboxFaults } from '../domain/faults';
 
 /** The controls of the sandbox whose context is `ctx`. */
 export function createControls(ctx: Ctx, clock: Clock, state: StateControls, requests: RequestLog, live: Live): Controls {
@@ -34,5 +35,10 @@ export function createControls(ctx: Ctx, clock: Clock, state: StateControls, req
     requests: () => requests.entries(),
     subscribe: (listener) => live.subscribe(listener),
     subscribers: () => live.subscribers(),
+    faults: (next) => {
+      if (next !== undefined) configureFaults(ctx, next as SandboxFaults);
+      return currentFaults(ctx);
+    },
+    ledger: () => [...ledgerExecutions(ctx)],
   };
 }

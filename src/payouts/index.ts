@@ -35,3 +35,16 @@ export type {
   PayoutState,
   PayoutSummary,
 } from './types';
+export { RedisJournal, type RedisJournalClient, type RedisJournalOptions } from './redis-journal';
+export {
+  enqueuePayouts,
+  payoutJobId,
+  payoutProcessor,
+  startPayoutWorker,
+  type PayoutJobData,
+  type PayoutJobLike,
+  type PayoutJobResult,
+  type PayoutProcessorOptions,
+  type PayoutQueueLike,
+  type PayoutWorkerOptions,
+} from './bullmq';

@@ -7,7 +7,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import type { PayoutInstruction } from './types';
 
 /** The requests of a payout that carry an Idempotency-Key. */
-export type PayoutStep = 'create' | 'execute';
+export type PayoutStep = 'create' | 'execute' | 'job';
 
 const hex = (bytes: Uint8Array): string => {
   let out = '';

@@ -62,15 +62,20 @@ describe(`payouts run: ${REFS} references, ${Math.round(LOSS * 100)} % of answer
     const args = ['payouts', 'run', join(dir, 'payouts.csv'), '--journal', join(dir, 'payouts.journal'), '--json', '--max-concurrency', '24'];
     const killedAfter: number[] = [];
     for (let k = 0; k < KILLS; k++) {
-      // Startup takes ~0.3 s: kill between 0.4 s and 2 s in, anywhere in the batch's life.
-      const delay = 400 + Math.floor(random() * 1600);
+      // Killed at a random point of the batch's life: 0 to 1.5 s after it reports its first payout under way.
+      const delay = Math.floor(random() * 1500);
       const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', HOME: dir, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
-      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+        if (timer === undefined && /"total":[1-9]/.test(out)) timer = setTimeout(() => child.kill('SIGKILL'), delay);
+      });
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-      const timer = setTimeout(() => child.kill('SIGKILL'), delay);
+      const guard = setTimeout(() => child.kill('SIGKILL'), 120_000); // bounded whatever happens
       const code = await exited;
       clearTimeout(timer);
+      clearTimeout(guard);
       killedAfter.push(delay);
       if (process.env.PAYOUTS_DEBUG) console.error(`run ${k}: killed after ${delay} ms, exit ${code}; last: ${out.trim().split("\n").pop()?.slice(0, 300)}`);
       if (code === 0) break; // finished before its kill (a small batch on a fast machine)

@@ -61,6 +61,8 @@ export class RedisJournal implements PayoutJournal {
       throw new Error('RedisJournal.connect needs ioredis: npm install ioredis (or pass your own client to new RedisJournal(client))');
     }
     const client = new Redis(url, { maxRetriesPerRequest: 3 });
+    // A lost connection surfaces as the failing command (the run stops, a rerun resumes); ioredis would also log it as unhandled.
+    (client as unknown as { on(event: string, listener: () => void): void }).on('error', () => undefined);
     return new RedisJournal(client, options, client);
   }
 

@@ -78,7 +78,7 @@ export class AdaptiveConcurrency {
     this.#fastest.push(latency);
     if (this.#fastest.length > 64) this.#fastest.shift();
     const floor = Math.min(...this.#fastest);
-    if (this.#fastest.length >= 8 && latency > Math.max(floor * this.#factor, floor + 50)) {
+    if (this.#fastest.length >= 8 && latency > Math.max(floor * this.#factor, floor + 250)) {
       // Slower than the service answers when it is not loaded: back off a little (once per round trip).
       if (this.#cut(latency)) this.#limit = Math.max(1, this.#limit * 0.9);
       this.#slowStart = false;

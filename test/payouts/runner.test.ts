@@ -212,4 +212,30 @@ describe('payout batches against the sandbox', () => {
     expect(sandbox.ledger.executions.map((e) => e.description).sort()).toEqual([a!.reference, b!.reference]);
     expect(sandbox.ledger.executions).toHaveLength(2);
   });
+
+  it('pays an UMA address: one receiver lookup, its lookupId journaled and reused when the quote answer is lost', async () => {
+    sandbox = createSandbox();
+    const cb = sandboxClient(sandbox);
+    const world = await setUpWorld(cb, 1);
+    const receiver = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Grace Hopper', birthDate: '1906-12-09', nationality: 'US' });
+    let lookups = 0;
+    let creates = 0;
+    const client = sandboxClient(sandbox, (async (i: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(i instanceof Request ? i.url : i);
+      if (url.includes('/receiver/uma/')) lookups++;
+      const response = await sandbox.fetch(i, init);
+      if ((init?.method ?? 'GET') === 'POST' && url.endsWith('/quotes') && ++creates === 1) throw new TypeError('fetch failed (answer lost)');
+      return response;
+    }) as typeof fetch);
+    const journal = new MemoryJournal();
+    const summary = await createPayoutBatch({ client, batchId: 'uma', journal, pollIntervalMs: 300, sleep: async () => {} }).run([
+      { reference: 'uma-1', source: { accountId: world.accountId }, destination: { umaAddress: receiver.umaAddress, currency: 'USD' }, amount: 1_234, description: 'uma-1', senderCustomerInfo: { FULL_NAME: 'Ada Lovelace' } },
+    ]);
+    const [record] = journal.records();
+    expect(summary.counts.completed, JSON.stringify(record)).toBe(1);
+    expect(record).toMatchObject({ state: 'completed', lookupId: expect.stringMatching(/^Lookup:/), attempts: 2 });
+    expect(lookups).toBe(1);
+    expect(creates).toBe(2);
+    expect(exactlyOnce(sandbox, ['uma-1'])).toEqual({ doubled: [], missing: [], executions: 1 });
+  });
 });

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse';
 import { Crossborder } from '../../src/index';
 import { createPayoutBatch, FileJournal, MemoryJournal, type PayoutClient, type PayoutInstruction } from '../../src/payouts/index';
-import { createSandbox } from '../../src/sandbox/index';
+import { createSandbox, type SandboxFaults } from '../../src/sandbox/index';
 import { instructions, setUpWorld } from '../../test/payouts/world';
 
 const RATE = Number(process.env.BENCH_PAYOUTS_RATE ?? 100);
@@ -26,7 +26,7 @@ const N = Number(process.env.BENCH_PAYOUTS_N ?? 800);
 const MEMORY_N = Number(process.env.BENCH_PAYOUTS_MEMORY_N ?? 100_000);
 const json = process.argv.includes('--json');
 
-async function world(faults: Parameters<typeof createSandbox>[0]['faults']) {
+async function world(faults: SandboxFaults | undefined) {
   let deliver: (event: { type: string; data: unknown }) => void = () => {};
   const sandbox = createSandbox({
     webhookDelivery: {

@@ -67,7 +67,7 @@ export interface PayoutBatchOptions {
   client: PayoutClient;
   /** The batch's identity: with each reference, what the Idempotency-Keys derive from. Same id, same keys. */
   batchId: string;
-  /** Where states are kept (default: a {@link MemoryJournal}). Use a file or Redis journal to survive a crash. */
+  /** Where states are kept: a `MemoryJournal` (this process only), a `FileJournal` (survives a crash), a `RedisJournal` (many workers). */
   journal: PayoutJournal;
   /** Most requests in flight (default 16). Concurrency adapts below it, never above. */
   maxConcurrency?: number | undefined;
@@ -145,13 +145,13 @@ const FINAL_TRANSACTION: Record<string, 'completed' | 'failed'> = {
   EXPIRED: 'failed',
 };
 
-const RUNNER_VERSION_FIELDS = ['reference', 'source', 'destination', 'amount'] as const;
+const REQUIRED_FIELDS = ['reference', 'source', 'destination', 'amount'] as const;
 
 /** Why an instruction cannot be sent at all (the fields the runner must have to build a request). */
 export function instructionProblem(instruction: unknown): string | undefined {
   if (typeof instruction !== 'object' || instruction === null) return 'instruction: expected an object';
   const i = instruction as Record<string, unknown>;
-  for (const field of RUNNER_VERSION_FIELDS) if (i[field] === undefined || i[field] === '') return `${field}: required`;
+  for (const field of REQUIRED_FIELDS) if (i[field] === undefined || i[field] === '') return `${field}: required`;
   if (typeof i.reference !== 'string') return 'reference: expected a string';
   if (typeof i.amount !== 'number' || !Number.isSafeInteger(i.amount)) return 'amount: expected a whole number of minor units';
   const source = i.source as Record<string, unknown>;

@@ -3,8 +3,8 @@
  * sandbox; one worker SIGKILLed mid-batch and Redis restarted once (its AOF keeps the queue). In the
  * sandbox's ledger: 0 doubled, 0 missing; every reference final in the shared Redis journal.
  *
- * Behind `npm run test:payouts` (PAYOUTS_FULL=1; PAYOUTS_BULLMQ_REFS references, 10,000 there): about 30 s
- * for 40 references, too slow for `npm test`.
+ * Behind `npm run test:payouts` (PAYOUTS_FULL=1; PAYOUTS_BULLMQ_REFS references, 2,000 there): 70 s for 500,
+ * 30 s for 40, too slow for `npm test`.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -191,7 +191,7 @@ describe('package', () => {
     // attw exits non-zero on any problem for the node16 profile (ESM and CJS consumers, and bundlers).
     const out = run(bin('attw'), [packed.tarball, '--format', 'ascii', '--profile', 'node16']);
     const verdicts = out.split('\n').filter((line) => /^(node16 \(from (CJS|ESM)\)|bundler):/.test(line));
-    expect(verdicts).toHaveLength(18); // 6 entries (., ./errors, ./sandbox, ./sandbox/msw, ./wallet, ./package.json) × 3 resolutions
+    expect(verdicts).toHaveLength(21); // 7 entries (., ./errors, ./sandbox, ./sandbox/msw, ./wallet, ./payouts, ./package.json) × 3 resolutions
     for (const line of verdicts) expect(line).toContain('🟢');
   });
 });

@@ -95,6 +95,9 @@ export default defineConfig([
   // the entry (the operations' checks), files nothing loads.
   { ...common, format: ['esm'], entry: { 'sandbox-msw': 'src/sandbox/msw.ts' }, splitting: false, external: [/^node:/, 'msw'], esbuildPlugins: [importSharedErrors] },
   { ...common, format: ['cjs'], entry: { 'sandbox-msw': 'src/sandbox/msw-cjs.ts' }, external: [/^node:/, 'msw'], esbuildPlugins: [importSharedErrors] },
+  // crossborder-sdk/payouts (Node: journals on files, Redis, BullMQ), built apart: its types in a build of their own, ioredis and bullmq loaded only when used.
+  { entry: { payouts: 'src/payouts/index.ts' }, dts: { only: true }, format: ['esm', 'cjs'] },
+  { ...common, entry: { payouts: 'src/payouts/index.ts' }, splitting: true, platform: 'node', external: [/^node:/, 'ioredis', 'bullmq'], esbuildPlugins: [importSharedErrors] },
   {
     entry: { cli: 'src/cli/index.ts' },
     format: ['esm'],

@@ -26,6 +26,7 @@ const SOURCE_ENTRIES: Record<string, string> = {
   './sandbox': 'sandbox/index.ts',
   './sandbox/msw': 'sandbox/msw.ts',
   './wallet': 'wallet/index.ts',
+  './payouts': 'payouts/index.ts',
 };
 
 /**

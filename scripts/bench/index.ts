@@ -54,6 +54,8 @@ interface Results {
   /** Lines of the webhook benchmark, in results before issue 36 (since then: each run's `webhooks`). */
   webhooks?: string;
   sandbox: string;
+  /** Payout batches (issue 35): scripts/bench/payouts.ts's lines; absent in older results. */
+  payouts?: string;
 }
 const RESULTS = join(root, 'docs/benchmarks.json');
 
@@ -86,12 +88,14 @@ async function measureAll(): Promise<Results> {
   const tarball = benchTarball();
   console.log('sandbox throughput …');
   const sandbox = lines('sandbox.ts');
-  return { date: new Date().toISOString().slice(0, 10), machine: `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}`, node: process.version, runs, profiles, size, wallet, worker, composition: parts, tarball, sandbox };
+  console.log('payout batches …');
+  const payouts = lines('payouts.ts');
+  return { date: new Date().toISOString().slice(0, 10), machine: `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}`, node: process.version, runs, profiles, size, wallet, worker, composition: parts, tarball, sandbox, payouts };
 }
 
 const results: Results = process.argv.includes('--render') ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as Results) : await measureAll();
 if (!process.argv.includes('--render')) writeFileSync(RESULTS, `${JSON.stringify(results, null, 1)}\n`);
-const { runs, profiles, size, wallet, worker, tarball, sandbox } = results;
+const { runs, profiles, size, wallet, worker, tarball, sandbox, payouts } = results;
 
 // Formatting.
 const x = (n: number, digits = 3) => `${n.toFixed(digits)}×`;
@@ -371,7 +375,7 @@ The CLI as built, in a child process, keep-alive connections. Command: \`npx tsx
 \`\`\`
 ${sandbox}
 \`\`\`
-
+${payouts ? `\n## Payout batches\n\nRate-limited throughput ÷ the limit (target ≥ 0.9), the runner ÷ the best hand-written \`Promise.all\` pool (target ≥ 0.9), heap over 100,000 references from a CSV (target: flat). Command: \`npx tsx scripts/bench/payouts.ts\`.\n\n\`\`\`\n${payouts}\n\`\`\`\n` : ''}
 ${REMAINS}
 `;
 writeFileSync(join(root, 'docs/benchmarks.md'), md);

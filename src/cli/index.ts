@@ -9,6 +9,7 @@ import { Command, CommanderError } from 'commander';
 import { VERSION } from '../core/version';
 import { addListenCommand } from './listen';
 import { addMcpCommand } from './mcp';
+import { addPayoutsCommand } from './payouts';
 import { EXIT, redact, reportError } from './output';
 import { addResourceCommands } from './resources';
 import { addSandboxCommand } from './sandbox';
@@ -58,6 +59,7 @@ export async function program(argv: string[]): Promise<Command> {
   addTriggerCommand(root, action);
   addFixturesCommand(root, action);
   addMcpCommand(root, action);
+  addPayoutsCommand(root, action);
   // Every subcommand reports usage errors as the root does: exit 2, not commander's 1.
   const walk = (command: Command) => {
     command.exitOverride();

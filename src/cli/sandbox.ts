@@ -16,6 +16,20 @@ import { parseJsonText, readFileBounded, readInput, refuseUnsafeTarget, STATE_LI
 import { API_VERSION, control, SANDBOX_CREDENTIALS, updateSandboxConfig } from './control';
 import { isLoopbackUrl, type Action } from './shared';
 import { UsageError } from './table';
+import { faultsProblem, type SandboxFaults } from '../sandbox/domain/faults';
+
+/** `--faults` JSON, checked (the field named). */
+function faults(value: string): SandboxFaults {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new InvalidArgumentError(`--faults needs JSON such as '{"rateLimit":{"requestsPerSecond":50},"latency":{"ms":20}}', got '${value}'`);
+  }
+  const problem = faultsProblem(parsed);
+  if (problem) throw new InvalidArgumentError(`--faults: ${problem}`);
+  return parsed as SandboxFaults;
+}
 
 /** Help of the verbs' --url: where they point without it (the rule of every command, ./shared targetOf). */
 const SANDBOX_URL_HELP = 'the sandbox (default: CROSSBORDER_BASE_URL, else http://127.0.0.1:4010)';
@@ -127,6 +141,7 @@ interface ServeOptions {
   quiet?: boolean;
   json?: boolean;
   watchParent: boolean;
+  faults?: SandboxFaults;
 }
 
 /** Serves the sandbox until a signal, a closed stdout or the parent's death. */
@@ -179,6 +194,7 @@ async function serve(args: ServeOptions): Promise<void> {
     seed: args.seed,
     ...(args.corsOrigin ? { cors: { origins: args.corsOrigin } } : {}),
     ...(args.controlToken ? { controlToken: args.controlToken } : {}),
+    ...(args.faults ? { faults: args.faults } : {}),
     onRequest: logRequest,
     webhookDelivery: {
       onAttempt: logDelivery,
@@ -313,6 +329,7 @@ export function addSandboxCommand(program: Command, action: Action): void {
     .option('--quiet', 'no request or webhook delivery log')
     .option('--json', 'log JSON lines only on stdout (the banner is one too), one "time" field each')
     .addOption(new Option('--no-watch-parent', 'keep running when the process that started it exits').default(true))
+    .option('--faults <json>', 'inject what payout batches meet: {"rateLimit":{"requestsPerSecond":50},"dailyVolumeLimit":{"USD":1000000},"failAfterProcessing":{"rate":0.1},"latency":{"ms":20}} (docs/payouts.md)', faults)
     .enablePositionalOptions()
     .showHelpAfterError()
     .action(async (opts: ServeOptions) => action(false, () => serve(opts)));

@@ -9,6 +9,7 @@
  */
 import type { Invitation } from '../generated/types';
 import { createClock, iso, type Clock } from './domain/clock';
+import { configureFaults, currentFaults, ledgerExecutions, type LedgerExecution, type SandboxFaults } from './domain/faults';
 import type { Ctx, SandboxEnvironment } from './domain/context';
 import type { CorsOptions } from './serve/control';
 import { createControls } from './serve/control-plane';
@@ -30,7 +31,7 @@ import { stateView, type SandboxSnapshot, type SandboxState } from './domain/sna
 import { createWebhookKeyPair } from './domain/webhook-keys';
 import { WebhookDispatcher, type Delivery, type WebhookDeliveryOptions } from './domain/webhooks';
 
-export type { RequestLogEntry, SandboxServer, SandboxSnapshot, SandboxState };
+export type { LedgerExecution, RequestLogEntry, SandboxFaults, SandboxServer, SandboxSnapshot, SandboxState };
 
 /** Options of {@link createSandbox}. */
 export interface SandboxOptions {
@@ -71,6 +72,12 @@ export interface SandboxOptions {
    * address `listen()` bound with its port; any other `Host` is refused (421) against DNS rebinding.
    */
   allowedHosts?: string[];
+  /**
+   * Faults a batch of payouts meets in production: a rate limit (429 with `Retry-After`), the daily
+   * volume limit, payouts failing after PROCESSING (refunded), latency. Off by default; change them
+   * later with `sandbox.faults.set()` or `PUT /_sandbox/faults`.
+   */
+  faults?: SandboxFaults;
 }
 
 /** The sandbox minus its msw handlers. */
@@ -128,6 +135,18 @@ export interface SandboxCore {
    * @returns the unsubscribe.
    */
   onChange(listener: () => void): () => void;
+  /** The faults injected (see {@link SandboxOptions.faults}). */
+  faults: {
+    /** Replaces the faults (`{}`: none). @throws Error naming the field of a bad configuration. */
+    set(faults: SandboxFaults): void;
+    /** The faults now injected. */
+    get(): SandboxFaults;
+  };
+  /** Money moved, for exactly-once checks. */
+  ledger: {
+    /** One entry per quote execution (quote turned PROCESSING), oldest first; emptied by `reset()`. */
+    readonly executions: readonly LedgerExecution[];
+  };
   /** Stops timers, deliveries and every server started by `listen()`. */
   close(): Promise<void>;
 }
@@ -163,6 +182,7 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     ),
     ...generations.fresh(),
   };
+  configureFaults(ctx, options.faults);
   const state = stateControls(ctx, generations, rewind, live.changed);
   // Request ids are random per process, as webhook event ids: a restart (a state reloaded) never hands one out again.
   const api = createCore(ctx, routes, createUniqueRandom(), onError);
@@ -191,6 +211,12 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
       return invitation;
     },
     ...state,
+    faults: { set: (faults) => configureFaults(ctx, faults), get: () => currentFaults(ctx) },
+    ledger: {
+      get executions() {
+        return ledgerExecutions(ctx);
+      },
+    },
     onChange: live.onChange,
     async close() {
       scheduler.dispose();

@@ -103,7 +103,7 @@ describe('API reference (typedoc)', () => {
   });
 
   it('has one module per package entry point', () => {
-    expect(project.children?.map((m) => m.name).sort()).toEqual(['crossborder-sdk', 'crossborder-sdk/sandbox', 'crossborder-sdk/sandbox/msw', 'crossborder-sdk/wallet']);
+    expect(project.children?.map((m) => m.name).sort()).toEqual(['crossborder-sdk', 'crossborder-sdk/payouts', 'crossborder-sdk/sandbox', 'crossborder-sdk/sandbox/msw', 'crossborder-sdk/wallet']);
   });
 
   it('documents the class behind every resource of the client as a class', () => {
@@ -157,6 +157,7 @@ describe('groups of the reference', () => {
     expect(groupTitles(moduleNamed('crossborder-sdk/wallet'))).toEqual(['Wallet', 'Errors']);
     expect(groupTitles(moduleNamed('crossborder-sdk/sandbox'))).toEqual(['Sandbox', 'Webhooks', 'Options']);
     expect(groupTitles(moduleNamed('crossborder-sdk/sandbox/msw'))).toEqual(['Sandbox']);
+    expect(groupTitles(moduleNamed('crossborder-sdk/payouts'))).toEqual(['Payouts', 'Errors', 'Options']);
   });
 
   it('leaves no TypeDoc kind group on any module page, and lists every export in exactly one group', () => {
@@ -189,6 +190,11 @@ describe('groups of the reference', () => {
         Options: ['SandboxOptions', 'SignWebhookOptions'],
       },
       'crossborder-sdk/sandbox/msw': { Sandbox: ['sandboxHandlers'] },
+      'crossborder-sdk/payouts': {
+        Payouts: ['createPayoutBatch', 'FileJournal', 'MemoryJournal', 'RedisJournal', 'enqueuePayouts', 'payoutProcessor', 'PayoutInstruction', 'PayoutRecord', 'payoutKey'],
+        Errors: ['PayoutJournalError'],
+        Options: ['PayoutBatchOptions', 'FileJournalOptions'],
+      },
     };
     for (const [moduleName, groups] of Object.entries(expected)) {
       const module = moduleNamed(moduleName);

@@ -323,7 +323,7 @@ describe('package', () => {
     // attw exits non-zero on any problem for its strict profile: node10 (typesVersions), ESM and CJS consumers, and bundlers.
     const out = run(bin('attw'), [packed.tarball, '--format', 'ascii']);
     const verdicts = out.split('\n').filter((line) => /^(node10|node16 \(from (CJS|ESM)\)|bundler):/.test(line));
-    expect(verdicts).toHaveLength(24); // 6 entries (., ./errors, ./sandbox, ./sandbox/msw, ./wallet, ./package.json) × 4 resolutions
+    expect(verdicts).toHaveLength(28); // 7 entries (., ./errors, ./sandbox, ./sandbox/msw, ./wallet, ./payouts, ./package.json) × 4 resolutions
     for (const line of verdicts) expect(line).toContain('🟢');
   });
 });

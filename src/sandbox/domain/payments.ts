@@ -14,6 +14,7 @@ import { assertFunds, fitsUnderCap, moveBalance, primaryAccount } from './accoun
 import { iso } from './clock';
 import { now, nowIso, type Ctx } from './context';
 import { SandboxError } from './errors';
+import { recordExecution } from './faults';
 import { internalAccountId } from './finders';
 import type { FailureReason } from './magic';
 import type { InternalAccountRec, QuoteRec, TransactionRec } from './state';
@@ -122,6 +123,7 @@ export function execute(ctx: Ctx, quote: QuoteRec): void {
   }
   quote.data.status = 'PROCESSING';
   touch(ctx, tx, 'PROCESSING');
+  recordExecution(ctx, quote);
   tx.data.settledAt = iso(now(ctx) + SETTLEMENT_MS);
   ctx.webhooks.emit('OUTGOING_PAYMENT.PROCESSING', tx.data);
   if (quote.outcome === 'STUCK') return;

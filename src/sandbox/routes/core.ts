@@ -14,6 +14,7 @@ import { SandboxError, invalidInput } from '../domain/errors';
 import { compilePath, JSON_HEADERS, type PathPattern, type Reply, type SandboxRequest, type SandboxResponse } from '../serve/http';
 import type { Random } from '../domain/random';
 import { coerceQuery, validate } from '../domain/validation';
+import { admit } from '../domain/faults';
 
 /** The API version segment the sandbox serves (the SDK's `API_VERSION`; not imported, to keep the client out of this bundle). */
 export const API_VERSION = '2025-10-13';
@@ -144,6 +145,7 @@ export function createCore(ctx: Ctx, routes: RouteTable, requestIds: Random, onE
       });
     }
     checkAuthorization(req.header('authorization'));
+    await admit(ctx); // the configured latency and rate limit (domain/faults.ts)
     const method = req.method.toUpperCase();
     const path = url.pathname.slice(VERSION_PREFIX.length) || '/';
     const { route, params } = match(method, path);

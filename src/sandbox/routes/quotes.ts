@@ -19,6 +19,7 @@ import { SandboxError, invalidInput, notFound } from '../domain/errors';
 import { findCustomer, findExternalAccount, findInternalAccount } from '../domain/finders';
 import { ok } from '../serve/http';
 import { failureFor, limitRefusal, staysProcessing } from '../domain/magic';
+import { assertDailyVolume, noteQuoteKey, outcomeOverride, sandboxCurrency } from '../domain/faults';
 import { assertExecutable, execute, newReference, recordStatus, scheduleExpiry } from '../domain/payments';
 import { authorizeSpend } from '../domain/signed';
 import { price, MAX_QUOTE_AMOUNT } from '../domain/pricing';
@@ -276,6 +277,7 @@ const create: Handler = async (ctx, call) => {
   const realtime = 'realtime' in source ? source.realtime : undefined;
   // A just-in-time quote executes when its funds arrive, not on immediatelyExecute.
   const immediate = body.immediatelyExecute === true && realtime === undefined;
+  if (immediate) assertDailyVolume(ctx, from.code, pricing.totalSendingAmount);
   if (immediate && source.debit) {
     assertFunds(source.debit, pricing.totalSendingAmount);
     const challenge = await authorizeSpend(ctx, call, source.debit, { action: 'CREATE_AND_EXECUTE_QUOTE', amount: pricing.totalSendingAmount, currency: from.code });
@@ -333,7 +335,7 @@ const create: Handler = async (ctx, call) => {
     ...(dest.counterparty ? { counterpartyInformation: dest.counterparty } : {}),
     rateDetails,
   };
-  const failure = failureFor(dest.identifier);
+  const failure = failureFor(dest.identifier) ?? outcomeOverride(ctx, data.id);
   const quote: QuoteRec = {
     seq: quoteId.seq,
     createdMs,
@@ -346,6 +348,7 @@ const create: Handler = async (ctx, call) => {
   ctx.world.quotes.set(data.id, quote);
   ctx.world.transactions.set(txData.id, recordStatus(tx));
   scheduleExpiry(ctx, quote);
+  noteQuoteKey(ctx, data.id, 'create', call.header('idempotency-key'));
   if (immediate) execute(ctx, quote);
   return ok(data);
 };
@@ -361,9 +364,11 @@ const get: Handler = (ctx, call) => ok(findQuote(ctx, call.params.quoteId!).data
 const run: Handler = async (ctx, call) => {
   const quote = findQuote(ctx, call.params.quoteId!);
   assertExecutable(ctx, quote);
+  assertDailyVolume(ctx, sandboxCurrency(quote.data.sendingCurrency), quote.data.totalSendingAmount);
   const source = quote.debitAccountId ? ctx.world.internalAccounts.get(quote.debitAccountId) : undefined;
   const challenge = await authorizeSpend(ctx, call, source, { quoteId: quote.data.id, amount: quote.data.totalSendingAmount, currency: quote.data.sendingCurrency.code });
   if (challenge) return challenge;
+  noteQuoteKey(ctx, quote.data.id, 'execute', call.header('idempotency-key'));
   execute(ctx, quote);
   return ok(quote.data);
 };

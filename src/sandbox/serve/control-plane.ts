@@ -13,6 +13,7 @@ import type { SandboxStateDocument } from './persist';
 import type { RequestLog } from './request-log';
 import { resourceData } from '../domain/snapshot';
 import { claimInvitation } from '../routes/platform';
+import { configureFaults, currentFaults, ledgerExecutions, type SandboxFaults } from '../domain/faults';
 
 /** The controls of the sandbox whose context is `ctx`. */
 export function createControls(ctx: Ctx, clock: Clock, state: StateControls, requests: RequestLog, live: Live): Controls {
@@ -47,5 +48,10 @@ export function createControls(ctx: Ctx, clock: Clock, state: StateControls, req
     requests: () => requests.entries(),
     subscribe: (listener) => live.subscribe(listener),
     subscribers: () => live.subscribers(),
+    faults: (next) => {
+      if (next !== undefined) configureFaults(ctx, next as SandboxFaults);
+      return currentFaults(ctx);
+    },
+    ledger: () => [...ledgerExecutions(ctx)],
   };
 }

@@ -43,6 +43,10 @@ export interface Controls {
   subscribe(listener: (event: LiveEvent) => void): () => void;
   /** How many live-stream subscribers there are now. */
   subscribers(): number;
+  /** Replaces the injected faults when given (throws naming the field), and answers them (domain/faults.ts). */
+  faults(next?: unknown): unknown;
+  /** The executions ledger (domain/faults.ts). */
+  ledger(): unknown[];
 }
 
 /** What `/_sandbox/events` streams: `data:` lines for requests, `event: change` for the rest. */
@@ -195,6 +199,17 @@ export function handleControl(req: SandboxRequest, path: string, controls: Contr
     }
     case 'GET /_sandbox/state':
       return reply(200, controls.snapshot());
+    case 'GET /_sandbox/faults':
+      return reply(200, controls.faults());
+    case 'PUT /_sandbox/faults':
+      try {
+        return reply(200, controls.faults(body));
+      } catch (cause) {
+        const message = cause instanceof Error ? cause.message : String(cause);
+        return error(400, 'INVALID_INPUT', message, { field: message.split(':')[0] });
+      }
+    case 'GET /_sandbox/ledger':
+      return reply(200, { data: controls.ledger() });
     case 'PUT /_sandbox/state':
       try {
         controls.importState(body);

@@ -1,0 +1,189 @@
+/**
+ * Payout batches (issue 35): `npx tsx scripts/bench/payouts.ts` (`--json` for one JSON line).
+ *
+ * 1. Under a sandbox rate limit of R requests/s with 20 ms latency: payouts submitted per second ÷ what
+ *    the limit allows over the same time (R per second plus the bucket's burst). Final states come by
+ *    webhook (delivered in-process to `onWebhookEvent`), so a payout is one request. Target ≥ 0.9.
+ * 2. With no limit (20 ms latency): the runner's submission rate ÷ a hand-written pool of `Promise.all`
+ *    workers calling `quotes.create` at the best fixed concurrency of 4, 8, 16, 32 (each with the
+ *    runner's `maxConcurrency` = 32). Target ≥ 0.9.
+ * 3. Memory over 100,000 references streamed from a CSV file, with a file journal and a client that
+ *    answers at once (no sandbox: its own state would grow): heap after 10,000 and after 100,000.
+ *
+ * Knobs (env): BENCH_PAYOUTS_RATE (default 100), BENCH_PAYOUTS_N (default 800), BENCH_PAYOUTS_MEMORY_N (default 100000).
+ */
+import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse';
+import { Crossborder } from '../../src/index';
+import { createPayoutBatch, FileJournal, MemoryJournal, type PayoutClient, type PayoutInstruction } from '../../src/payouts/index';
+import { createSandbox, type SandboxFaults } from '../../src/sandbox/index';
+import { instructions, setUpWorld } from '../../test/payouts/world';
+
+const RATE = Number(process.env.BENCH_PAYOUTS_RATE ?? 100);
+const N = Number(process.env.BENCH_PAYOUTS_N ?? 800);
+const MEMORY_N = Number(process.env.BENCH_PAYOUTS_MEMORY_N ?? 100_000);
+const json = process.argv.includes('--json');
+
+async function world(faults: SandboxFaults | undefined) {
+  let deliver: (event: { type: string; data: unknown }) => void = () => {};
+  const sandbox = createSandbox({
+    webhookDelivery: {
+      fetch: async (_url, init) => {
+        deliver(JSON.parse(String(init.body)) as { type: string; data: unknown });
+        return new Response(null, { status: 200 });
+      },
+    },
+  });
+  const cb = new Crossborder({ tokenId: 'tok', clientSecret: 'sk', environment: 'sandbox', baseUrl: 'http://sandbox.bench', fetch: sandbox.fetch as typeof fetch });
+  const w = await setUpWorld(cb, 4);
+  await cb.config.update({ webhookEndpoint: 'http://receiver.bench/webhooks' });
+  sandbox.faults.set(faults ?? {});
+  return { sandbox, cb, w, onEvent: (f: typeof deliver) => (deliver = f) };
+}
+
+/** Seconds until every reference was accepted by the service (processing or final). */
+async function runnerRate(faults: Parameters<typeof world>[0], prefix: string): Promise<{ perSecond: number; seconds: number }> {
+  const { sandbox, cb, w, onEvent } = await world(faults);
+  let submittedAt = 0;
+  const started = performance.now();
+  const batch = createPayoutBatch({
+    client: cb,
+    batchId: prefix,
+    journal: new MemoryJournal(),
+    maxConcurrency: 32,
+    webhooks: true,
+    progressIntervalMs: 0,
+    onProgress: (p) => {
+      if (!submittedAt && p.counts.processing + p.done === N) submittedAt = performance.now();
+    },
+  });
+  onEvent((e) => batch.onWebhookEvent(e));
+  const run = batch.run(instructions(w, N, prefix));
+  // Settlement is 2 s of sandbox clock after execution: move it on once all are submitted.
+  while (!submittedAt) await new Promise((r) => setTimeout(r, 20));
+  sandbox.clock.advance(5_000);
+  await sandbox.webhooks.flush();
+  await run;
+  await sandbox.close();
+  const seconds = (submittedAt - started) / 1000;
+  return { perSecond: N / seconds, seconds };
+}
+
+/** A hand-written pool: `concurrency` workers calling quotes.create(immediatelyExecute) in turn. */
+async function poolRate(concurrency: number): Promise<number> {
+  const { sandbox, cb, w } = await world({ latency: { ms: 20 } });
+  const list = instructions(w, N, `pool${concurrency}`);
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < list.length) {
+        const i = list[next++]!;
+        await cb.quotes.create(
+          { source: { sourceType: 'ACCOUNT', accountId: w.accountId }, destination: { destinationType: 'ACCOUNT', accountId: (i.destination as { accountId: string }).accountId }, lockedCurrencySide: 'RECEIVING', lockedCurrencyAmount: i.amount, immediatelyExecute: true, description: i.reference },
+          { idempotencyKey: `pool-${concurrency}-${i.reference}` },
+        );
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  await sandbox.close();
+  return N / seconds;
+}
+
+/** Heap (after GC) at 10,000 and at MEMORY_N references of a CSV streamed through the runner. */
+async function memory(): Promise<{ at10k: number; atN: number; perReference: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-payouts-'));
+  const csv = join(dir, 'payouts.csv');
+  const lines = ['reference,sourceAccountId,destinationAccountId,amount,currency,lockedCurrencySide,description'];
+  for (let i = 0; i < MEMORY_N; i++) lines.push(`r${i},InternalAccount:a,ExternalAccount:b,${100 + (i % 1000)},USD,RECEIVING,invoice ${i}`);
+  writeFileSync(csv, `${lines.join('\n')}\n`);
+  let q = 0;
+  const client: PayoutClient = {
+    quotes: {
+      create: async (body) => ({
+        id: `Quote:${++q}`,
+        status: 'COMPLETED',
+        transactionId: `Transaction:${q}`,
+        totalSendingAmount: body.lockedCurrencyAmount + 30,
+        totalReceivingAmount: body.lockedCurrencyAmount,
+        feesIncluded: 30,
+        exchangeRate: 1,
+        sendingCurrency: { code: 'USD', name: 'US Dollar', symbol: '$', decimals: 2 },
+        receivingCurrency: { code: 'USD', name: 'US Dollar', symbol: '$', decimals: 2 },
+      }) as never,
+      execute: async () => ({}) as never,
+    },
+    transactions: { retrieve: async () => ({}) as never },
+    receiver: { lookupUma: async () => ({}) as never },
+  };
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const heap = () => {
+    gc?.();
+    return process.memoryUsage().heapUsed;
+  };
+  let at10k = 0;
+  const journal = new FileJournal(join(dir, 'journal'));
+  const batch = createPayoutBatch({
+    client,
+    batchId: 'memory',
+    journal,
+    maxConcurrency: 32,
+    progressIntervalMs: 0,
+    onProgress: (p) => {
+      if (!at10k && p.done >= 10_000) at10k = heap();
+    },
+  });
+  async function* rows(): AsyncGenerator<PayoutInstruction> {
+    for await (const r of createReadStream(csv).pipe(parse({ columns: true })) as AsyncIterable<Record<string, string>>) {
+      yield { reference: r.reference!, source: { accountId: r.sourceAccountId! }, destination: { accountId: r.destinationAccountId! }, amount: Number(r.amount), description: r.description };
+    }
+  }
+  await batch.run(rows());
+  const atN = heap();
+  await journal.close();
+  rmSync(dir, { recursive: true, force: true });
+  return { at10k, atN, perReference: (atN - at10k) / (MEMORY_N - 10_000) };
+}
+
+const limited = await runnerRate({ rateLimit: { requestsPerSecond: RATE }, latency: { ms: 20 } }, 'limited');
+// What the limit allows over that time: RATE per second, plus the bucket's burst (RATE) at the start.
+const allowed = (RATE * limited.seconds + RATE) / limited.seconds;
+// Interleaved rounds (the machine is shared): each round runs the runner and every pool, in turn; the
+// figure is the median over rounds of runner ÷ that round's best pool.
+const ROUNDS = Number(process.env.BENCH_PAYOUTS_ROUNDS ?? 3);
+const ratios: number[] = [];
+const runnerRates: number[] = [];
+const poolRates = new Map<number, number[]>();
+for (let round = 0; round < ROUNDS; round++) {
+  const r = (await runnerRate({ latency: { ms: 20 } }, `free${round}`)).perSecond;
+  let roundBest = 0;
+  for (const c of [4, 8, 16, 32]) {
+    const p = await poolRate(c);
+    poolRates.set(c, [...(poolRates.get(c) ?? []), p]);
+    roundBest = Math.max(roundBest, p);
+  }
+  runnerRates.push(r);
+  ratios.push(r / roundBest);
+}
+const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+const free = { perSecond: med(runnerRates) };
+const pools: [number, number][] = [...poolRates].map(([c, xs]) => [c, med(xs)]);
+const best = pools.reduce((a, b) => (b[1] > a[1] ? b : a));
+const mem = await memory();
+
+const result = {
+  rateLimited: { rate: RATE, payoutsPerSecond: limited.perSecond, allowedPerSecond: allowed, ratio: limited.perSecond / allowed },
+  noLimit: { runner: free.perSecond, pools, best: { concurrency: best[0], perSecond: best[1] }, ratio: med(ratios), ratios },
+  memory: { references: MEMORY_N, heapAt10k: mem.at10k, heapAtN: mem.atN, bytesPerReference: mem.perReference, gc: typeof (globalThis as { gc?: unknown }).gc === 'function' },
+};
+if (json) {
+  console.log(JSON.stringify(result));
+} else {
+  const f = (n: number) => n.toFixed(1);
+  console.log(`rate limit ${RATE} req/s, 20 ms latency, ${N} payouts: ${f(limited.perSecond)} payouts/s of ${f(allowed)} allowed = ${result.rateLimited.ratio.toFixed(3)} (target >= 0.9)`);
+  console.log(`no limit, 20 ms latency: runner ${f(free.perSecond)}/s; Promise.all pool ${pools.map(([c, r]) => `${c}: ${f(r)}/s`).join(', ')}; ratio to the best = ${result.noLimit.ratio.toFixed(3)} (target >= 0.9)`);
+  console.log(`memory, ${MEMORY_N} references from a CSV: heap ${f(mem.at10k / 1e6)} MB at 10,000, ${f(mem.atN / 1e6)} MB at ${MEMORY_N} (${f(mem.perReference)} bytes per reference${result.memory.gc ? '' : ', run with --expose-gc for exact figures'})`);
+}

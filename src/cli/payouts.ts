@@ -1,0 +1,254 @@
+/**
+ * `crossborder-sdk payouts`: run a payout batch from a CSV file with a journal (`run`), summarise it
+ * (`status`), write its report (`report`). The runner is `crossborder-sdk/payouts`; this file reads
+ * the CSV (csv-parse), draws the progress bar on a terminal (cli-progress) or prints JSON lines, and
+ * stops cleanly on Ctrl-C (a second Ctrl-C ends at once; the journal is safe either way).
+ *
+ * Exit codes beyond the CLI's own: 0 every reference completed; 9 some failed or need attention
+ * (the summary names them); 130 stopped by Ctrl-C/SIGTERM (run the same command again to resume).
+ * @module
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { Command } from 'commander';
+import { APIUserAbortError } from '../core/errors';
+import type { PayoutInstruction, PayoutProgress, PayoutSummary } from '../payouts/types';
+import { Quotes } from '../resources/quotes';
+import { Receiver } from '../resources/receiver';
+import { Transactions } from '../resources/transactions';
+import { connect, type ConnectionOptions } from './client';
+import { out } from './output';
+import { UsageError } from './table';
+
+type Action = (json: boolean, body: () => Promise<void>) => Promise<void>;
+
+/** Exit codes of `payouts run`. */
+export const PAYOUT_EXIT = { incomplete: 9, stopped: 130 } as const;
+
+/** The CSV columns, in their documented order (a header line names them; order may differ, extra columns are ignored). */
+export const CSV_COLUMNS = ['reference', 'sourceAccountId', 'destinationAccountId', 'amount', 'currency', 'lockedCurrencySide', 'description'] as const;
+
+/** One CSV row as an instruction. A destination starting with `$` is an UMA address. Bad values are left for the runner to refuse (by field). */
+export function rowToInstruction(row: Record<string, string | undefined>): PayoutInstruction {
+  const side = (row.lockedCurrencySide || 'RECEIVING').toUpperCase() as 'SENDING' | 'RECEIVING';
+  const currency = row.currency || undefined;
+  const destinationId = row.destinationAccountId ?? '';
+  const amountText = (row.amount ?? '').trim();
+  return {
+    reference: row.reference ?? '',
+    source: { accountId: row.sourceAccountId ?? '', ...(side === 'SENDING' && currency ? { currency } : {}) },
+    destination: destinationId.startsWith('$')
+      ? { umaAddress: destinationId, ...(side === 'RECEIVING' && currency ? { currency } : {}) }
+      : { accountId: destinationId, ...(side === 'RECEIVING' && currency ? { currency } : {}) },
+    amount: /^-?\d+$/.test(amountText) ? Number(amountText) : Number.NaN,
+    lockedCurrencySide: side,
+    ...(row.description ? { description: row.description } : {}),
+  };
+}
+
+/** The CSV's instructions, streamed (the file is never held whole). */
+async function* readCsv(file: string): AsyncGenerator<PayoutInstruction> {
+  const { parse } = await import('csv-parse');
+  const parser = createReadStream(file).pipe(parse({ columns: (header: string[]) => header.map((h) => h.trim()), trim: true, skip_empty_lines: true, bom: true }));
+  let first = true;
+  for await (const row of parser as AsyncIterable<Record<string, string>>) {
+    if (first) {
+      first = false;
+      const missing = ['reference', 'sourceAccountId', 'destinationAccountId', 'amount'].filter((c) => !(c in row));
+      if (missing.length) throw new UsageError(`${file}: the header line has no column ${missing.join(', ')} (columns: ${CSV_COLUMNS.join(',')})`);
+    }
+    yield rowToInstruction(row);
+  }
+}
+
+/** Rows in the CSV (lines but the header), for the ETA. */
+function countRows(file: string): number {
+  const text = readFileSync(file, 'utf8');
+  return Math.max(0, text.split('\n').filter((l) => l.trim() !== '').length - 1);
+}
+
+/** The batch id of a journal that exists, else one from the CSV's name and bytes (the same file, the same keys). */
+function batchIdFor(csv: string, journal: string, given: string | undefined): string {
+  if (existsSync(journal)) {
+    const first = readFileSync(journal, 'utf8').split('\n', 1)[0] ?? '';
+    try {
+      const header = JSON.parse(first) as { batchId?: string };
+      if (typeof header.batchId === 'string') {
+        if (given !== undefined && given !== header.batchId) throw new UsageError(`--batch-id ${given}: ${journal} holds batch ${header.batchId}`);
+        return header.batchId;
+      }
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+    }
+  }
+  if (given !== undefined) return given;
+  return `${basename(csv)}#${createHash('sha256').update(readFileSync(csv)).digest('hex').slice(0, 16)}`;
+}
+
+function whole(flag: string, text: string | undefined, min: number): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) < min) throw new UsageError(`${flag} needs a whole number >= ${min}, got '${text}'`);
+  return Number(text);
+}
+
+interface RunOptions extends ConnectionOptions {
+  journal: string;
+  batchId?: string;
+  maxConcurrency?: string;
+  execution?: string;
+  json?: boolean;
+}
+
+function summaryLine(s: PayoutSummary): string {
+  const c = s.counts;
+  return `${s.batchId}: ${c.completed} completed, ${c.failed} failed, ${c.needs_attention} need attention, ${s.rejected.length} rejected rows (${s.total} references, ${s.seconds} s)`;
+}
+
+async function run(csv: string, opts: RunOptions): Promise<void> {
+  if (!existsSync(csv)) throw new UsageError(`${csv}: no such file`);
+  const execution = opts.execution ?? 'immediate';
+  if (execution !== 'immediate' && execution !== 'separate') throw new UsageError(`--execution needs immediate or separate, got '${execution}'`);
+  const maxConcurrency = whole('--max-concurrency', opts.maxConcurrency, 1) ?? 16;
+  const batchId = batchIdFor(csv, opts.journal, opts.batchId);
+  const [{ createPayoutBatch }, { FileJournal }] = await Promise.all([import('../payouts/runner'), import('../payouts/file-journal')]);
+  // The runner calls quotes, transactions and receiver lookups: those resources over the CLI's core.
+  const { core } = connect(opts);
+  const client = { quotes: new Quotes(core), transactions: new Transactions(core), receiver: new Receiver(core) };
+  const tty = process.stderr.isTTY === true && !opts.json;
+  const total = countRows(csv);
+  const controller = new AbortController();
+  let signals = 0;
+  const onSignal = () => {
+    if (++signals > 1) process.exit(PAYOUT_EXIT.stopped); // the journal holds every state already
+    process.stderr.write('\nstopping: waiting for the requests in flight (Ctrl-C again to quit at once; the journal is safe)\n');
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  let bar: { start(total: number, value: number, payload: object): void; update(value: number, payload: object): void; setTotal(n: number): void; stop(): void } | undefined;
+  if (tty) {
+    const { default: progress } = await import('cli-progress');
+    bar = new progress.SingleBar(
+      {
+        format: 'payouts |{bar}| {percentage}% {value}/{total} | completed {completed} failed {failed} attention {attention} | {rate}/s | ETA {eta_formatted} | in flight {inFlight}/{concurrency}',
+        stream: process.stderr,
+        hideCursor: true,
+        etaBuffer: 200,
+        fps: 5,
+      },
+      progress.Presets.shades_classic,
+    );
+    bar.start(total, 0, { completed: 0, failed: 0, attention: 0, rate: 0, inFlight: 0, concurrency: 0 });
+  }
+  const onProgress = (p: PayoutProgress) => {
+    if (bar) {
+      if (p.total > total) bar.setTotal(p.total);
+      bar.update(p.done, { completed: p.counts.completed, failed: p.counts.failed, attention: p.counts.needs_attention, rate: p.throughput.toFixed(1), inFlight: p.inFlight, concurrency: p.concurrency });
+    } else {
+      out(`${JSON.stringify({ event: 'progress', ...p })}\n`);
+    }
+  };
+  const journal = new FileJournal(opts.journal);
+  try {
+    const batch = createPayoutBatch({
+      client,
+      batchId,
+      journal,
+      maxConcurrency,
+      execution,
+      signal: controller.signal,
+      onProgress,
+      progressIntervalMs: tty ? 200 : 1000,
+      expectedTotal: total,
+    });
+    let summary: PayoutSummary;
+    try {
+      summary = await batch.run(readCsv(csv));
+    } catch (error) {
+      bar?.stop();
+      if (error instanceof APIUserAbortError && controller.signal.aborted) {
+        const p = batch.progress();
+        const line = `stopped: ${p.counts.completed} completed, ${p.counts.failed} failed, ${p.counts.needs_attention} need attention, ${p.total - p.done} not finished; run the same command again to resume`;
+        if (opts.json) out(`${JSON.stringify({ event: 'stopped', ...p })}\n`);
+        else process.stderr.write(`${line}\n`);
+        process.exitCode = PAYOUT_EXIT.stopped;
+        return;
+      }
+      throw error;
+    }
+    bar?.stop();
+    if (opts.json) {
+      out(`${JSON.stringify({ event: 'summary', ...summary })}\n`);
+    } else {
+      out(`${summaryLine(summary)}\n`);
+      for (const f of summary.failed) out(`failed ${f.reference}: ${f.reason}\n`);
+      for (const f of summary.needsAttention) out(`needs attention ${f.reference}: ${f.reason}\n`);
+      for (const f of summary.rejected) out(`rejected row ${f.reference}: ${f.reason}\n`);
+    }
+    const complete = summary.failed.length === 0 && summary.needsAttention.length === 0 && summary.rejected.length === 0;
+    process.exitCode = complete ? 0 : PAYOUT_EXIT.incomplete;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await journal.close();
+  }
+}
+
+async function status(opts: { journal: string; json?: boolean }): Promise<void> {
+  if (!existsSync(opts.journal)) throw new UsageError(`--journal ${opts.journal}: no such file`);
+  const [{ readJournalFile }, { summarize }] = await Promise.all([import('../payouts/file-journal'), import('../payouts/report')]);
+  const { batchId, records } = readJournalFile(opts.journal);
+  const counts = summarize(records);
+  const open = records.filter((r) => r.state === 'failed' || r.state === 'needs_attention').map((r) => ({ reference: r.reference, state: r.state, reason: r.lastError ? `${r.lastError.code}: ${r.lastError.message}` : (r.failureReason ?? '') }));
+  if (opts.json) {
+    out(`${JSON.stringify({ batchId, total: records.length, counts, unsettled: open })}\n`);
+    return;
+  }
+  out(`batch ${batchId}: ${records.length} references\n`);
+  for (const [state, n] of Object.entries(counts)) out(`  ${state.padEnd(16)} ${n}\n`);
+  for (const o of open) out(`${o.state} ${o.reference}: ${o.reason}\n`);
+}
+
+async function report(opts: { journal: string; csv?: boolean; out?: string }): Promise<void> {
+  if (!existsSync(opts.journal)) throw new UsageError(`--journal ${opts.journal}: no such file`);
+  const [{ readJournalFile }, { reportCsv, reportRows }] = await Promise.all([import('../payouts/file-journal'), import('../payouts/report')]);
+  const rows = reportRows(readJournalFile(opts.journal).records);
+  const text = opts.csv ? reportCsv(rows) : rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : '');
+  if (opts.out) writeFileSync(opts.out, text);
+  else out(text);
+}
+
+/** Adds `payouts run | status | report`. */
+export function addPayoutsCommand(program: Command, action: Action): void {
+  const payouts = program
+    .command('payouts')
+    .description('Pay many people at once from a CSV, exactly once per reference, resumable after any crash (docs/payouts.md)')
+    .addHelpText('after', `\nCSV columns (header line first): ${CSV_COLUMNS.join(',')}\nExit codes of run: 0 all completed; ${PAYOUT_EXIT.incomplete} some failed or need attention; ${PAYOUT_EXIT.stopped} stopped (run it again to resume).\n`);
+  payouts
+    .command('run <csv>')
+    .description('run (or resume) the batch in <csv>; its states are journaled in --journal')
+    .requiredOption('--journal <file>', 'the journal (append-only, fsynced): run the same command again to resume')
+    .option('--batch-id <id>', "the batch's identity, which the Idempotency-Keys derive from (default: the journal's, else the CSV's name and content hash)")
+    .option('--max-concurrency <n>', 'most requests in flight (default 16; it adapts below)')
+    .option('--execution <mode>', 'immediate (one request, immediatelyExecute) or separate (create, then execute)')
+    .option('--profile <name>', 'credentials from this profile of the config file')
+    .option('--base-url <url>', 'service address (default: the profile, else CROSSBORDER_BASE_URL, else production)')
+    .option('--timeout <ms>', 'per-attempt timeout')
+    .option('--json', 'JSON lines (progress, then the summary) instead of the progress bar')
+    .action(async (csv: string, opts: RunOptions) => action(opts.json === true, () => run(csv, opts)));
+  payouts
+    .command('status')
+    .description('summarise a batch from its journal (safe while it runs)')
+    .requiredOption('--journal <file>', 'the journal')
+    .option('--json', 'one JSON line')
+    .action(async (opts: { journal: string; json?: boolean }) => action(opts.json === true, () => status(opts)));
+  payouts
+    .command('report')
+    .description('each reference with its transaction id, state, amounts, fees and exchange rate (JSON lines, or --csv)')
+    .requiredOption('--journal <file>', 'the journal')
+    .option('--csv', 'CSV with a header line')
+    .option('--out <file>', 'write to this file instead of stdout')
+    .action(async (opts: { journal: string; csv?: boolean; out?: string }) => action(false, () => report(opts)));
+}

@@ -1,0 +1,144 @@
+/**
+ * Many machines on one batch, through BullMQ (a job queue on Redis): {@link enqueuePayouts} adds one job
+ * per reference, its job id derived from (batch id, reference), so enqueuing a batch twice adds nothing;
+ * {@link payoutProcessor} runs one job with the runner's own step, the same Idempotency-Keys and a
+ * shared journal ({@link RedisJournal}); {@link startPayoutWorker} makes a BullMQ `Worker` of it, and is
+ * the only function that loads bullmq (an optional peer dependency: install it to use it).
+ *
+ * A worker killed mid-payout loses nothing: BullMQ hands the stalled job to another worker, which
+ * replays the same keys. A job ends (without a BullMQ retry) once its reference is completed, failed or
+ * needs attention; it throws, for BullMQ to retry, only when the run could not go on (credentials
+ * refused, the journal unreachable).
+ * @module
+ */
+import { payoutKey } from './keys';
+import type { PayoutJournal } from './journal';
+import { createPayoutBatch, type PayoutBatchOptions } from './runner';
+import type { PayoutInstruction, PayoutRecord, PayoutState } from './types';
+
+/** A job's data. */
+export interface PayoutJobData {
+  batchId: string;
+  instruction: PayoutInstruction;
+}
+
+/** What a job returns. */
+export interface PayoutJobResult {
+  reference: string;
+  state: PayoutState;
+  transactionId?: string | undefined;
+  reason?: string | undefined;
+}
+
+/** The part of a BullMQ `Queue` used here. */
+export interface PayoutQueueLike {
+  addBulk(jobs: { name: string; data: PayoutJobData; opts?: Record<string, unknown> }[]): Promise<unknown>;
+}
+
+/** The part of a BullMQ `Job` used here. */
+export interface PayoutJobLike {
+  data: PayoutJobData;
+  updateProgress?(progress: object): Promise<unknown>;
+}
+
+/** The BullMQ job id of a reference: the same for any producer, so a batch enqueued twice adds nothing. */
+export function payoutJobId(batchId: string, reference: string): string {
+  return payoutKey(batchId, reference, 'job').replace(/^po1_/, 'po1j_');
+}
+
+/**
+ * Adds one job per instruction (read lazily, in chunks of `chunk`, default 500) to `queue`.
+ * @returns how many instructions were read.
+ */
+export async function enqueuePayouts(
+  queue: PayoutQueueLike,
+  batchId: string,
+  instructions: AsyncIterable<PayoutInstruction> | Iterable<PayoutInstruction>,
+  options: { chunk?: number; jobOptions?: Record<string, unknown> } = {},
+): Promise<{ enqueued: number }> {
+  const size = options.chunk ?? 500;
+  let pending: { name: string; data: PayoutJobData; opts: Record<string, unknown> }[] = [];
+  let enqueued = 0;
+  for await (const instruction of instructions as AsyncIterable<PayoutInstruction>) {
+    pending.push({
+      name: 'payout',
+      data: { batchId, instruction },
+      // The journal holds the state: a finished job need not stay in Redis.
+      opts: { removeOnComplete: 1000, removeOnFail: 5000, ...options.jobOptions, jobId: payoutJobId(batchId, instruction.reference) },
+    });
+    enqueued++;
+    if (pending.length >= size) {
+      await queue.addBulk(pending);
+      pending = [];
+    }
+  }
+  if (pending.length > 0) await queue.addBulk(pending);
+  return { enqueued };
+}
+
+/** Options of {@link payoutProcessor}: the runner's, without the batch id and the input (they come with each job). */
+export type PayoutProcessorOptions = Omit<PayoutBatchOptions, 'batchId' | 'journal' | 'onProgress' | 'expectedTotal'> & {
+  /** The shared journal (a {@link RedisJournal} for many workers), opened by the processor per batch. */
+  journal: PayoutJournal;
+};
+
+/** The journal seen by one job: only its reference (no scan of the whole batch). */
+function oneReference(journal: PayoutJournal, reference: string): PayoutJournal {
+  return {
+    open: async () => {
+      const record = await journal.get(reference);
+      return record ? [record] : [];
+    },
+    get: (r) => journal.get(r),
+    put: (record: PayoutRecord) => journal.put(record),
+    close: async () => {},
+  };
+}
+
+/** A BullMQ processor `(job) => result` that pays the job's reference exactly once. */
+export function payoutProcessor(options: PayoutProcessorOptions): (job: PayoutJobLike) => Promise<PayoutJobResult> {
+  const opened = new Map<string, Promise<unknown>>();
+  return async (job) => {
+    const { batchId, instruction } = job.data;
+    if (!opened.has(batchId)) opened.set(batchId, Promise.resolve(options.journal.open(batchId)));
+    await opened.get(batchId);
+    const batch = createPayoutBatch({ ...options, batchId, journal: oneReference(options.journal, instruction.reference), maxConcurrency: 1 });
+    const summary = await batch.run([instruction]);
+    const record = await options.journal.get(instruction.reference);
+    if (summary.rejected.length > 0 && !record) {
+      return { reference: instruction.reference, state: 'failed', reason: summary.rejected[0]!.reason };
+    }
+    const result: PayoutJobResult = {
+      reference: instruction.reference,
+      state: record?.state ?? 'failed',
+      ...(record?.transactionId ? { transactionId: record.transactionId } : {}),
+      ...(record?.lastError ? { reason: `${record.lastError.code}: ${record.lastError.message}` } : {}),
+    };
+    await job.updateProgress?.(result);
+    return result;
+  };
+}
+
+/** Options of {@link startPayoutWorker}. */
+export interface PayoutWorkerOptions extends PayoutProcessorOptions {
+  /** The queue's name (the producer's). */
+  queueName: string;
+  /** BullMQ's connection options (`{ host, port }`) or an ioredis instance. */
+  connection: unknown;
+  /** Jobs this worker runs at once (BullMQ's `concurrency`). Default 8. */
+  concurrency?: number | undefined;
+  /** More BullMQ `WorkerOptions` (`limiter`, `lockDuration`, …). */
+  workerOptions?: Record<string, unknown> | undefined;
+}
+
+/** Starts a BullMQ `Worker` running {@link payoutProcessor} (loads bullmq). Close it with `await worker.close()`. */
+export async function startPayoutWorker(options: PayoutWorkerOptions): Promise<{ close(): Promise<void> }> {
+  let bullmq: { Worker: new (name: string, processor: (job: PayoutJobLike) => Promise<unknown>, opts: object) => { close(): Promise<void> } };
+  try {
+    bullmq = (await import('bullmq')) as unknown as typeof bullmq;
+  } catch {
+    throw new Error('startPayoutWorker needs bullmq, an optional peer dependency: npm install bullmq');
+  }
+  const { queueName, connection, concurrency, workerOptions, ...processor } = options;
+  return new bullmq.Worker(queueName, payoutProcessor(processor), { connection, concurrency: concurrency ?? 8, ...workerOptions });
+}

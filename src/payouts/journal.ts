@@ -1,0 +1,66 @@
+/**
+ * Journals: where each reference's state is kept, so that a run started again after a crash, a kill
+ * or a reboot continues where it stopped. A record is durable once `put` resolves: the runner writes
+ * `submitted` before it sends a request that moves money, and the answer after.
+ * @module
+ */
+import type { PayoutRecord } from './types';
+
+/** Where a batch's records live. One batch per journal. */
+export interface PayoutJournal {
+  /**
+   * Opens the journal for `batchId` (taking its lock, if it has one) and yields the records it holds,
+   * the latest of each reference. A journal already used for another batch is refused.
+   */
+  open(batchId: string): Promise<AsyncIterable<PayoutRecord> | Iterable<PayoutRecord>>;
+  /** The latest record of `reference`, if any (after `open`). */
+  get(reference: string): Promise<PayoutRecord | undefined>;
+  /** Records `record` (replacing the reference's previous one); durable when it resolves. */
+  put(record: PayoutRecord): Promise<void>;
+  /** Flushes and releases the journal (its lock). */
+  close(): Promise<void>;
+}
+
+/** A problem with a journal: locked by another process, corrupt, or of another batch. */
+export class PayoutJournalError extends Error {
+  override name = 'PayoutJournalError';
+  /** `locked`, `corrupt`, `other_batch` or `closed`. */
+  readonly reason: 'locked' | 'corrupt' | 'other_batch' | 'closed';
+  constructor(reason: PayoutJournalError['reason'], message: string) {
+    super(message);
+    this.reason = reason;
+  }
+}
+
+/**
+ * A journal in memory: survives nothing but the process. For tests, and for batches whose rerun
+ * safety comes from elsewhere (the keys alone still make a rerun of the same batch id safe).
+ */
+export class MemoryJournal implements PayoutJournal {
+  readonly #records = new Map<string, PayoutRecord>();
+  #batchId: string | undefined;
+
+  async open(batchId: string): Promise<Iterable<PayoutRecord>> {
+    if (this.#batchId !== undefined && this.#batchId !== batchId) {
+      throw new PayoutJournalError('other_batch', `This journal holds batch ${this.#batchId}, not ${batchId}.`);
+    }
+    this.#batchId = batchId;
+    return [...this.#records.values()].map((r) => structuredClone(r));
+  }
+
+  async get(reference: string): Promise<PayoutRecord | undefined> {
+    const record = this.#records.get(reference);
+    return record && structuredClone(record);
+  }
+
+  async put(record: PayoutRecord): Promise<void> {
+    this.#records.set(record.reference, structuredClone(record));
+  }
+
+  async close(): Promise<void> {}
+
+  /** Every record (copies), for inspection. */
+  records(): PayoutRecord[] {
+    return [...this.#records.values()].map((r) => structuredClone(r));
+  }
+}

@@ -1,0 +1,683 @@
+/**
+ * The batch runner: exactly one payout per reference, whatever happens to the process, the network or
+ * the service. Per reference (one step at a time, each journaled before the next):
+ *
+ * 1. an UMA destination is looked up once (a read; its `lookupId` is journaled, so the quote's body,
+ *    and therefore its replay, stays the same);
+ * 2. `submitted` is journaled, then the quote is created with `immediatelyExecute` (key `create`), or
+ *    created and executed (`execute` key) where the source needs it; every request carries the key
+ *    derived from (batch id, reference, step), and an answer that never came is replayed with the same
+ *    key until one does;
+ * 3. `processing` with the quote's amounts and transaction id, then the final status from the
+ *    service: webhooks fed to {@link PayoutBatch.onWebhookEvent}, else polling the transaction.
+ *
+ * A refusal that will not change (validation, 4xx) fails the item with its reason; the daily volume
+ * limit and anything the runner cannot settle (a key reused with another body, an outcome unknown for
+ * too long) make it `needs_attention`, never retried blindly. 429 and 503 slow the whole batch down
+ * (see ./concurrency).
+ * @module
+ */
+import {
+  APIConnectionError,
+  APIError,
+  APITimeoutError,
+  APIUserAbortError,
+  AuthenticationError,
+  PermissionDeniedError,
+  RateLimitError,
+  ValidationError,
+} from '../core/errors';
+import type { Quote, QuoteCreateParams, ReceiverLookup, Transaction } from '../types';
+import { setMaxListeners } from 'node:events';
+import { AdaptiveConcurrency } from './concurrency';
+import { instructionFingerprint, payoutKey } from './keys';
+import type { PayoutJournal } from './journal';
+import {
+  FINAL_STATES,
+  PAYOUT_STATES,
+  type PayoutCounts,
+  type PayoutError,
+  type PayoutInstruction,
+  type PayoutProgress,
+  type PayoutRecord,
+  type PayoutState,
+  type PayoutSummary,
+} from './types';
+
+/** What the runner calls: a `Crossborder` client (or anything with these methods). */
+export interface PayoutClient {
+  quotes: {
+    create(params: QuoteCreateParams, options?: PayoutCallOptions): PromiseLike<Quote>;
+    execute(quoteId: string, options?: PayoutCallOptions): PromiseLike<Quote>;
+  };
+  transactions: { retrieve(transactionId: string, options?: PayoutCallOptions): PromiseLike<Transaction> };
+  receiver: { lookupUma(receiverUmaAddress: string, params?: undefined, options?: PayoutCallOptions): PromiseLike<ReceiverLookup> };
+}
+
+/** The call options the runner passes (a subset of the SDK's `SignedRequestOptions`). */
+export interface PayoutCallOptions {
+  idempotencyKey?: string | undefined;
+  maxRetries?: number | undefined;
+  signal?: AbortSignal | undefined;
+  signer?: ((challenge: never) => Promise<string>) | undefined;
+}
+
+/** Options of {@link createPayoutBatch}. */
+export interface PayoutBatchOptions {
+  client: PayoutClient;
+  /** The batch's identity: with each reference, what the Idempotency-Keys derive from. Same id, same keys. */
+  batchId: string;
+  /** Where states are kept: a `MemoryJournal` (this process only), a `FileJournal` (survives a crash), a `RedisJournal` (many workers). */
+  journal: PayoutJournal;
+  /** Most requests in flight (default 16). Concurrency adapts below it, never above. */
+  maxConcurrency?: number | undefined;
+  /** Where concurrency starts (default 2). */
+  initialConcurrency?: number | undefined;
+  /**
+   * `immediate` (default): one request, the quote created with `immediatelyExecute`. `separate`:
+   * create, then execute (sources that cannot execute immediately). REALTIME_FUNDING sources are always
+   * created alone: the funds arriving execute them.
+   */
+  execution?: 'immediate' | 'separate' | undefined;
+  /**
+   * True when final statuses arrive by webhook through {@link PayoutBatch.onWebhookEvent}: the runner
+   * then polls only as a fallback, after `webhookFallbackMs`. Default false: it polls.
+   */
+  webhooks?: boolean | undefined;
+  /** With webhooks, when to start polling a payout anyway (default 300000 ms). */
+  webhookFallbackMs?: number | undefined;
+  /** First poll of a transaction after this many ms (default 1000), then 1.5× each time up to `maxPollIntervalMs`. */
+  pollIntervalMs?: number | undefined;
+  /** Longest wait between polls (default 30000 ms). */
+  maxPollIntervalMs?: number | undefined;
+  /**
+   * How long a reference may stay with its outcome unknown (no answer to its write, replayed with the
+   * same key) before it is set `needs_attention`. Default 6 hours: well inside the service's 24-hour
+   * replay window of an Idempotency-Key.
+   */
+  maxUnknownMs?: number | undefined;
+  /** Stops the run cleanly: nothing new starts, requests in flight are aborted; states stay journaled. */
+  signal?: AbortSignal | undefined;
+  /** Called with progress, at most every `progressIntervalMs` (default 500), and once at the end. */
+  onProgress?: ((progress: PayoutProgress) => void) | undefined;
+  progressIntervalMs?: number | undefined;
+  /** The total, when known before the input is read (for the ETA). */
+  expectedTotal?: number | undefined;
+  /** Signs a 202 challenge (a wallet-funded source): the SDK's `signer` option. */
+  signer?: PayoutCallOptions['signer'];
+  /** Waits (ms) between retries of one reference; injectable for tests. Default `setTimeout`. */
+  sleep?: ((ms: number) => Promise<void>) | undefined;
+}
+
+/** A webhook event as `cb.webhooks.unwrap` gives it (only `type` and `data` are read). */
+export interface PayoutWebhookEvent {
+  type: string;
+  data?: unknown;
+}
+
+/** A batch of payouts. */
+export interface PayoutBatch {
+  readonly batchId: string;
+  /**
+   * Runs the batch over `instructions` (read lazily, in order), and resumes what the journal holds.
+   * Resolves once every reference is completed, failed or needs attention. On abort it rejects with
+   * {@link APIUserAbortError} after the requests in flight have ended; the journal holds every state.
+   * @throws PayoutJournalError when the journal is locked by another process or corrupt.
+   * @throws AuthenticationError / PermissionDeniedError: the credentials are refused (nothing can succeed).
+   */
+  run(instructions: AsyncIterable<PayoutInstruction> | Iterable<PayoutInstruction>): Promise<PayoutSummary>;
+  /**
+   * Feeds a verified webhook event (from `cb.webhooks.unwrap`): an `OUTGOING_PAYMENT.*` event whose
+   * transaction belongs to the batch settles its reference. Others are ignored. Returns true when it
+   * was one of the batch's.
+   */
+  onWebhookEvent(event: PayoutWebhookEvent): boolean;
+  /** The progress now. */
+  progress(): PayoutProgress;
+}
+
+/** Transaction statuses that end a payout, and how. */
+const FINAL_TRANSACTION: Record<string, 'completed' | 'failed'> = {
+  COMPLETED: 'completed',
+  FAILED: 'failed',
+  REJECTED: 'failed',
+  REFUNDED: 'failed',
+  EXPIRED: 'failed',
+};
+
+const REQUIRED_FIELDS = ['reference', 'source', 'destination', 'amount'] as const;
+
+/** Why an instruction cannot be sent at all (the fields the runner must have to build a request). */
+export function instructionProblem(instruction: unknown): string | undefined {
+  if (typeof instruction !== 'object' || instruction === null) return 'instruction: expected an object';
+  const i = instruction as Record<string, unknown>;
+  for (const field of REQUIRED_FIELDS) if (i[field] === undefined || i[field] === '') return `${field}: required`;
+  if (typeof i.reference !== 'string') return 'reference: expected a string';
+  if (typeof i.amount !== 'number' || !Number.isSafeInteger(i.amount)) return 'amount: expected a whole number of minor units';
+  const source = i.source as Record<string, unknown>;
+  if (typeof source !== 'object' || source === null || (typeof source.accountId !== 'string' && source.sourceType !== 'REALTIME_FUNDING')) {
+    return 'source: expected { accountId } or { sourceType: "REALTIME_FUNDING", currency }';
+  }
+  const destination = i.destination as Record<string, unknown>;
+  if (typeof destination !== 'object' || destination === null || (typeof destination.accountId !== 'string' && typeof destination.umaAddress !== 'string')) {
+    return 'destination: expected { accountId } or { umaAddress }';
+  }
+  if (i.lockedCurrencySide !== undefined && i.lockedCurrencySide !== 'SENDING' && i.lockedCurrencySide !== 'RECEIVING') {
+    return 'lockedCurrencySide: expected SENDING or RECEIVING';
+  }
+  return undefined;
+}
+
+/** The body of the quote of `record` (the same bytes on every replay: built from the journaled instruction and lookup). */
+export function quoteBody(record: PayoutRecord, execution: 'immediate' | 'separate'): QuoteCreateParams {
+  const i = record.instruction;
+  const realtime = 'sourceType' in i.source;
+  const source = (
+    'sourceType' in i.source
+      ? { sourceType: 'REALTIME_FUNDING', currency: i.source.currency, customerId: i.source.customerId, cryptoNetwork: i.source.cryptoNetwork }
+      : { sourceType: 'ACCOUNT', accountId: i.source.accountId, currency: i.source.currency }
+  ) as QuoteCreateParams['source'];
+  const destination = (
+    'umaAddress' in i.destination
+      ? { destinationType: 'UMA_ADDRESS', umaAddress: i.destination.umaAddress, currency: i.destination.currency }
+      : { destinationType: 'ACCOUNT', accountId: i.destination.accountId, currency: i.destination.currency, paymentRail: i.destination.paymentRail }
+  ) as QuoteCreateParams['destination'];
+  const body: QuoteCreateParams = {
+    source,
+    destination,
+    lockedCurrencySide: i.lockedCurrencySide ?? 'RECEIVING',
+    lockedCurrencyAmount: i.amount,
+    ...(!realtime && execution === 'immediate' ? { immediatelyExecute: true } : {}),
+    ...(record.lookupId !== undefined ? { lookupId: record.lookupId } : {}),
+    ...(i.description !== undefined ? { description: i.description } : {}),
+    ...(i.purposeOfPayment !== undefined ? { purposeOfPayment: i.purposeOfPayment as QuoteCreateParams['purposeOfPayment'] } : {}),
+    ...(i.senderCustomerInfo !== undefined ? { senderCustomerInfo: i.senderCustomerInfo } : {}),
+  };
+  return JSON.parse(JSON.stringify(body)) as QuoteCreateParams; // undefined fields dropped
+}
+
+/** The error the journal keeps. */
+function errorOf(error: unknown): PayoutError {
+  if (error instanceof ValidationError) {
+    return { code: 'VALIDATION_ERROR', message: error.message };
+  }
+  if (error instanceof APIError) {
+    return { code: error.code, message: error.message, status: error.status, ...(error.requestId ? { requestId: error.requestId } : {}) };
+  }
+  if (error instanceof APIConnectionError) {
+    return { code: 'NO_ANSWER', message: error.message, ...(error.status !== undefined ? { status: error.status } : {}) };
+  }
+  return { code: 'ERROR', message: error instanceof Error ? error.message : String(error) };
+}
+
+const emptyCounts = (): PayoutCounts => Object.fromEntries(PAYOUT_STATES.map((s) => [s, 0])) as PayoutCounts;
+
+/** What to do after a failed request. */
+type Verdict =
+  | { kind: 'retry'; delayMs: number }
+  | { kind: 'final'; state: 'failed' | 'needs_attention'; error: PayoutError }
+  | { kind: 'fatal'; error: unknown };
+
+/**
+ * Creates a payout batch. See the module documentation, and docs/payouts.md.
+ * @example
+ * ```ts
+ * import { Crossborder } from 'crossborder-sdk';
+ * import { createPayoutBatch, FileJournal } from 'crossborder-sdk/payouts';
+ *
+ * const cb = new Crossborder();
+ * const batch = createPayoutBatch({ client: cb, batchId: 'payroll-2026-11', journal: new FileJournal('payroll.journal') });
+ * const summary = await batch.run([
+ *   { reference: 'inv-1', source: { accountId }, destination: { accountId: 'ExternalAccount:…' }, amount: 12_500 },
+ * ]);
+ * console.log(summary.counts); // { completed: 1, failed: 0, … }
+ * ```
+ */
+export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
+  const { client, batchId, journal } = options;
+  if (typeof batchId !== 'string' || batchId === '') throw new TypeError('batchId: expected a non-empty string');
+  if (!journal) throw new TypeError('journal: expected a journal (MemoryJournal, FileJournal, RedisJournal)');
+  const execution = options.execution ?? 'immediate';
+  const limiter = new AdaptiveConcurrency({ max: options.maxConcurrency ?? 16, initial: options.initialConcurrency });
+  const pollFirst = options.pollIntervalMs ?? 1_000;
+  const pollMax = options.maxPollIntervalMs ?? 30_000;
+  const maxUnknownMs = options.maxUnknownMs ?? 6 * 3_600_000;
+  const fallbackMs = options.webhookFallbackMs ?? 300_000;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+
+  const records = new Map<string, PayoutRecord>();
+  const byTransaction = new Map<string, string>();
+  /** Final statuses that arrived by webhook before the create answer named their transaction. */
+  const early = new Map<string, { status: string; failureReason?: string | undefined }>();
+  const counts = emptyCounts();
+  const doneTimes: number[] = [];
+  let running = false;
+  let startedAt = 0;
+
+  const setState = (record: PayoutRecord, state: PayoutState) => {
+    if (records.get(record.reference) === record) counts[record.state]--;
+    record.state = state;
+    counts[state]++;
+    if (FINAL_STATES.has(state)) doneTimes.push(performance.now());
+  };
+
+  function progress(): PayoutProgress {
+    const total = records.size;
+    const done = counts.completed + counts.failed + counts.needs_attention;
+    const now = performance.now();
+    while (doneTimes.length > 0 && now - doneTimes[0]! > 10_000) doneTimes.shift();
+    const window = Math.min(10_000, Math.max(1, now - startedAt));
+    const throughput = (doneTimes.length * 1000) / window;
+    const known = inputDone ? total : options.expectedTotal;
+    const wait = limiter.waitMs();
+    return {
+      batchId,
+      counts: { ...counts },
+      total,
+      done,
+      throughput: Math.round(throughput * 100) / 100,
+      etaSeconds: known !== undefined && throughput > 0 ? Math.max(0, Math.round((known - done) / throughput)) : undefined,
+      inFlight: limiter.inFlight,
+      concurrency: limiter.limit,
+      ...(wait > 0 ? { pausedUntil: new Date(Date.now() + wait).toISOString() } : {}),
+    };
+  }
+
+  let inputDone = false;
+  let lastProgress = 0;
+  const emitProgress = (force = false) => {
+    if (!options.onProgress) return;
+    const now = performance.now();
+    if (!force && now - lastProgress < (options.progressIntervalMs ?? 500)) return;
+    lastProgress = now;
+    options.onProgress(progress());
+  };
+
+  // ---- the run's machinery, set up by run() ----
+  let wake: () => void = () => {};
+  const ready: (() => Promise<void>)[] = [];
+  const timers = new Map<string, ReturnType<typeof setTimeout>>();
+  let stop: AbortController;
+
+  async function save(record: PayoutRecord): Promise<void> {
+    record.updatedAt = new Date().toISOString();
+    await journal.put(record);
+  }
+
+  async function finish(record: PayoutRecord, state: 'completed' | 'failed' | 'needs_attention', error?: PayoutError): Promise<void> {
+    if (error) record.lastError = error;
+    delete record.unknownSince;
+    setState(record, state);
+    await save(record);
+    emitProgress();
+  }
+
+  /** Polls `record`'s transaction after `delay` (or its webhook settles it first). */
+  function schedulePoll(record: PayoutRecord, delay: number): void {
+    const timer = setTimeout(() => {
+      timers.delete(record.reference);
+      ready.push(() => poll(record, Math.min(pollMax, delay * 1.5)));
+      wake();
+    }, delay);
+    timers.set(record.reference, timer);
+  }
+
+  function classify(record: PayoutRecord, error: unknown, attempt: number): Verdict {
+    if (error instanceof APIUserAbortError || stop.signal.aborted) return { kind: 'fatal', error };
+    if (error instanceof AuthenticationError || error instanceof PermissionDeniedError) return { kind: 'fatal', error };
+    const backoff = Math.min(30_000, 250 * 2 ** Math.min(attempt, 7)) * (0.75 + Math.random() * 0.25);
+    if (error instanceof RateLimitError) {
+      if (error.dailyVolumeLimitExceeded) return { kind: 'final', state: 'needs_attention', error: errorOf(error) };
+      limiter.throttled(error.retryAfter ?? backoff);
+      return { kind: 'retry', delayMs: 0 };
+    }
+    if (error instanceof ValidationError) return { kind: 'final', state: 'failed', error: errorOf(error) };
+    const unknownOutcome = error instanceof APIConnectionError || (error instanceof APIError && (error.status >= 500 || error.status === 408));
+    if (unknownOutcome) {
+      if (error instanceof APIError && error.status === 503) limiter.throttled(error.retryAfter ?? backoff);
+      else if (error instanceof APITimeoutError || error instanceof APIError) limiter.failed(); // slow or failing: less at once
+      // (a connection cut says nothing about load: the replay alone)
+      const since = record.unknownSince ? Date.parse(record.unknownSince) : Date.now();
+      record.unknownSince ??= new Date(since).toISOString();
+      if (Date.now() - since > maxUnknownMs) {
+        return { kind: 'final', state: 'needs_attention', error: { ...errorOf(error), code: 'OUTCOME_UNKNOWN', message: `No answer for ${Math.round((Date.now() - since) / 60000)} min: ${errorOf(error).message}` } };
+      }
+      return { kind: 'retry', delayMs: backoff };
+    }
+    if (error instanceof APIError) {
+      // A body that changed under the same key, or a 409 that is no fault of the payout's own: a person decides.
+      if (error.code === 'IDEMPOTENCY_KEY_REUSED') return { kind: 'final', state: 'needs_attention', error: errorOf(error) };
+      if (error.status === 409 && error.code !== 'QUOTE_EXPIRED' && error.code !== 'INVALID_STATE_TRANSITION') {
+        return { kind: 'retry', delayMs: backoff }; // a conflict with a request in flight: it resolves
+      }
+      return { kind: 'final', state: 'failed', error: errorOf(error) };
+    }
+    return { kind: 'fatal', error };
+  }
+
+  const callOptions = (key?: string): PayoutCallOptions => ({
+    ...(key !== undefined ? { idempotencyKey: key } : {}),
+    maxRetries: 0, // the runner retries, so that the batch's concurrency hears every 429
+    signal: stop.signal,
+    ...(options.signer ? { signer: options.signer } : {}),
+  });
+
+  /** One request under the limiter: the answer, or the verdict on its failure. */
+  async function request<T>(record: PayoutRecord, attempt: number, send: () => PromiseLike<T>): Promise<{ ok: true; value: T } | { ok: false; verdict: Verdict }> {
+    const started = performance.now();
+    try {
+      const value = await send();
+      limiter.answered(started);
+      return { ok: true, value };
+    } catch (error) {
+      if (error instanceof APIError && !(error instanceof RateLimitError) && error.status < 500) limiter.answered(started);
+      return { ok: false, verdict: classify(record, error, attempt) };
+    }
+  }
+
+  /** Applies a verdict: a retry goes back in the queue (after its delay); the rest end the reference or the run. */
+  async function onVerdict(record: PayoutRecord, verdict: Verdict, again: () => Promise<void>): Promise<void> {
+    if (verdict.kind === 'fatal') throw verdict.error;
+    if (verdict.kind === 'final') return finish(record, verdict.state, verdict.error);
+    if (record.unknownSince) await save(record); // when the outcome became unknown, for the next run too
+    if (verdict.delayMs <= 0) {
+      ready.push(again);
+      return;
+    }
+    const timer = setTimeout(() => {
+      timers.delete(record.reference);
+      ready.push(again);
+      wake();
+    }, verdict.delayMs);
+    timers.set(record.reference, timer);
+  }
+
+  async function accept(record: PayoutRecord, quote: Quote): Promise<void> {
+    record.quote = {
+      quoteId: quote.id,
+      sendingAmount: quote.totalSendingAmount,
+      sendingCurrency: quote.sendingCurrency?.code,
+      receivingAmount: quote.totalReceivingAmount,
+      receivingCurrency: quote.receivingCurrency?.code,
+      fees: quote.feesIncluded,
+      exchangeRate: quote.exchangeRate,
+    };
+    record.transactionId = quote.transactionId;
+    if (quote.transactionId) byTransaction.set(quote.transactionId, record.reference);
+  }
+
+  /** Sends what is left of a reference's writes (lookup, create, execute), then waits for its final status. */
+  async function submit(record: PayoutRecord, attempt = 0): Promise<void> {
+    if (FINAL_STATES.has(record.state)) return;
+    const again = () => submit(record, attempt + 1);
+    const i = record.instruction;
+    if ('umaAddress' in i.destination && record.lookupId === undefined) {
+      const address = i.destination.umaAddress;
+      const looked = await request(record, attempt, () => client.receiver.lookupUma(address, undefined, callOptions()));
+      if (!looked.ok) return onVerdict(record, looked.verdict, again);
+      record.lookupId = looked.value.lookupId;
+      await save(record); // the quote's body names it: journaled before the body is ever sent
+    }
+    if (record.state === 'pending') setState(record, 'submitted');
+    record.attempts++;
+    await save(record); // durable before the request that moves money leaves
+    const created = await request(record, attempt, () => client.quotes.create(quoteBody(record, execution), callOptions(record.keys.create)));
+    if (!created.ok) return onVerdict(record, created.verdict, again);
+    let quote = created.value;
+    await accept(record, quote);
+    const realtime = 'sourceType' in i.source;
+    if (execution === 'separate' && !realtime && quote.status === 'PENDING') {
+      await save(record);
+      const executed = await request(record, attempt, () => client.quotes.execute(quote.id, callOptions(record.keys.execute)));
+      if (!executed.ok) {
+        const v = executed.verdict;
+        // Executed before (its answer lost past the key's window): the quote moved on; read the transaction.
+        if (!(v.kind === 'final' && v.error.code === 'INVALID_STATE_TRANSITION')) return onVerdict(record, v, again);
+      } else {
+        quote = executed.value;
+        await accept(record, quote);
+      }
+    }
+    delete record.unknownSince;
+    delete record.lastError;
+    record.transactionStatus = quote.status;
+    setState(record, 'processing');
+    await save(record);
+    emitProgress();
+    return settleOrWait(record, quote.status);
+  }
+
+  async function settleOrWait(record: PayoutRecord, quoteStatus: string | undefined): Promise<void> {
+    const seen = record.transactionId ? early.get(record.transactionId) : undefined;
+    if (seen && record.transactionId) early.delete(record.transactionId);
+    const status = seen?.status ?? (quoteStatus === 'COMPLETED' || quoteStatus === 'FAILED' ? quoteStatus : undefined);
+    if (status && FINAL_TRANSACTION[status]) {
+      record.transactionStatus = status;
+      if (seen?.failureReason) record.failureReason = seen.failureReason;
+      return finish(record, FINAL_TRANSACTION[status]!, status === 'COMPLETED' ? undefined : { code: record.failureReason ?? status, message: `The transaction ended ${status}.` });
+    }
+    if (!record.transactionId) {
+      return finish(record, 'needs_attention', { code: 'NO_TRANSACTION', message: 'The quote was accepted without a transactionId: look the payout up by its reference.' });
+    }
+    schedulePoll(record, options.webhooks ? fallbackMs : pollFirst);
+  }
+
+  async function poll(record: PayoutRecord, nextDelay: number, attempt = 0): Promise<void> {
+    if (FINAL_STATES.has(record.state)) return;
+    const id = record.transactionId!;
+    const read = await request(record, attempt, () => client.transactions.retrieve(id, callOptions()));
+    if (!read.ok) {
+      const v = read.verdict;
+      if (v.kind === 'retry') return onVerdict(record, v, () => poll(record, nextDelay, attempt + 1));
+      if (v.kind === 'final' && v.error.status === 404 && attempt < 5) {
+        return onVerdict(record, { kind: 'retry', delayMs: nextDelay }, () => poll(record, nextDelay, attempt + 1));
+      }
+      // A read refused for good says nothing about the payment: a person looks.
+      return onVerdict(record, v.kind === 'final' ? { ...v, state: 'needs_attention' } : v, () => poll(record, nextDelay, attempt + 1));
+    }
+    return settleFrom(record, read.value.status, (read.value as { failureReason?: string }).failureReason, () => schedulePoll(record, nextDelay));
+  }
+
+  async function settleFrom(record: PayoutRecord, status: string, failureReason: string | undefined, otherwise: () => void): Promise<void> {
+    if (FINAL_STATES.has(record.state)) return;
+    const final = FINAL_TRANSACTION[status];
+    if (!final) {
+      if (record.transactionStatus !== status) {
+        record.transactionStatus = status;
+        await save(record);
+      }
+      return otherwise();
+    }
+    record.transactionStatus = status;
+    if (failureReason) record.failureReason = failureReason;
+    const timer = timers.get(record.reference);
+    if (timer) clearTimeout(timer);
+    timers.delete(record.reference);
+    return finish(record, final, final === 'failed' ? { code: failureReason ?? status, message: `The transaction ended ${status}${failureReason ? ` (${failureReason})` : ''}.` } : undefined);
+  }
+
+  /** What to do with a record at the start of a run. */
+  function resume(record: PayoutRecord): void {
+    switch (record.state) {
+      case 'pending':
+      case 'submitted':
+        ready.push(() => submit(record));
+        return;
+      case 'processing':
+        if (record.transactionId) byTransaction.set(record.transactionId, record.reference);
+        ready.push(() => settleOrWait(record, undefined).then(() => undefined));
+        return;
+      default:
+        return;
+    }
+  }
+
+  const batch: PayoutBatch = {
+    batchId,
+    progress,
+    onWebhookEvent(event) {
+      if (!event || typeof event.type !== 'string' || !event.type.startsWith('OUTGOING_PAYMENT.')) return false;
+      const data = event.data as { id?: unknown; status?: unknown; failureReason?: unknown } | undefined;
+      if (!data || typeof data.id !== 'string' || typeof data.status !== 'string') return false;
+      const failureReason = typeof data.failureReason === 'string' ? data.failureReason : undefined;
+      const reference = byTransaction.get(data.id);
+      const record = reference === undefined ? undefined : records.get(reference);
+      if (!record) {
+        // Perhaps ours, before the create answer named it: kept (bounded) until then.
+        if (running && FINAL_TRANSACTION[data.status] && early.size < 100_000) early.set(data.id, { status: data.status, failureReason });
+        return false;
+      }
+      if (record.state !== 'processing') return true;
+      ready.push(() => settleFrom(record, data.status as string, failureReason, () => undefined));
+      wake();
+      return true;
+    },
+    async run(instructions) {
+      if (running) throw new Error('This batch is already running.');
+      running = true;
+      startedAt = performance.now();
+      const started = Date.now();
+      stop = new AbortController();
+      setMaxListeners(0, stop.signal); // one listener per request in flight
+      const onAbort = () => stop.abort(options.signal?.reason);
+      if (options.signal?.aborted) onAbort();
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      const rejected: PayoutSummary['rejected'] = [];
+      const seenThisRun = new Set<string>();
+      let fatal: unknown;
+      const active = new Set<Promise<void>>();
+      try {
+        for await (const record of await journal.open(batchId)) {
+          const previous = records.get(record.reference);
+          if (previous) counts[previous.state]--;
+          counts[record.state]++;
+          records.set(record.reference, record);
+        }
+        for (const record of records.values()) resume(record);
+        const iterator = (Symbol.asyncIterator in instructions
+          ? (instructions as AsyncIterable<PayoutInstruction>)[Symbol.asyncIterator]()
+          : (instructions as Iterable<PayoutInstruction>)[Symbol.iterator]()) as AsyncIterator<PayoutInstruction> | Iterator<PayoutInstruction>;
+        let pulling: Promise<void> | undefined;
+
+        const admit = (instruction: PayoutInstruction) => {
+          const problem = instructionProblem(instruction);
+          const reference = typeof instruction?.reference === 'string' ? instruction.reference : String((instruction as { reference?: unknown })?.reference);
+          if (problem) {
+            rejected.push({ reference, reason: problem });
+            return;
+          }
+          if (seenThisRun.has(reference)) {
+            rejected.push({ reference, reason: 'reference: seen twice in this run (references are unique in a batch); the second was not sent' });
+            return;
+          }
+          seenThisRun.add(reference);
+          const fingerprint = instructionFingerprint(instruction);
+          const known = records.get(reference);
+          if (known) {
+            if (known.fingerprint !== fingerprint) {
+              // Never sent: the same keys with another body would be refused, or pay something else.
+              rejected.push({
+                reference,
+                reason: `INSTRUCTION_CHANGED: the journal holds another instruction for this reference (state ${known.state}); the journaled one is what this batch pays. Use a new reference or batch id for a new payout.`,
+              });
+            }
+            return; // journaled: resume() has it
+          }
+          const record: PayoutRecord = {
+            reference,
+            state: 'pending',
+            fingerprint,
+            instruction,
+            keys: { create: payoutKey(batchId, reference, 'create'), execute: payoutKey(batchId, reference, 'execute') },
+            attempts: 0,
+            updatedAt: new Date().toISOString(),
+          };
+          records.set(reference, record);
+          counts.pending++;
+          ready.push(() => submit(record));
+        };
+
+        await new Promise<void>((resolve) => {
+          let pauseTimer: ReturnType<typeof setTimeout> | undefined;
+          const pull = () => {
+            pulling = (async () => {
+              try {
+                const next = await iterator.next();
+                if (next.done) inputDone = true;
+                else admit(next.value);
+              } catch (error) {
+                fatal ??= error;
+              }
+            })().finally(() => {
+              pulling = undefined;
+              wake();
+            });
+          };
+          const finished = () => (fatal !== undefined || stop.signal.aborted
+            ? active.size === 0 && pulling === undefined
+            : inputDone && pulling === undefined && ready.length === 0 && active.size === 0 && timers.size === 0);
+          wake = () => {
+            if (fatal !== undefined && !stop.signal.aborted) stop.abort(fatal);
+            if (stop.signal.aborted) {
+              for (const t of timers.values()) clearTimeout(t);
+              timers.clear();
+              ready.length = 0;
+            }
+            while (!stop.signal.aborted && limiter.canStart()) {
+              const task = ready.shift();
+              if (task) {
+                limiter.begin();
+                const p: Promise<void> = task()
+                  .catch((error: unknown) => {
+                    fatal ??= error;
+                  })
+                  .finally(() => {
+                    limiter.end();
+                    active.delete(p);
+                    wake();
+                  });
+                active.add(p);
+                continue;
+              }
+              // Read ahead of the limit a little, never the whole input (100,000 rows stream).
+              if (!inputDone && pulling === undefined && active.size + ready.length < limiter.max * 2) pull();
+              break;
+            }
+            const wait = limiter.waitMs();
+            if (wait > 0 && !pauseTimer && !stop.signal.aborted) {
+              pauseTimer = setTimeout(() => {
+                pauseTimer = undefined;
+                wake();
+              }, wait);
+            }
+            emitProgress();
+            if (finished()) {
+              if (pauseTimer) clearTimeout(pauseTimer);
+              resolve();
+            }
+          };
+          stop.signal.addEventListener('abort', () => wake(), { once: true });
+          wake();
+        });
+      } finally {
+        options.signal?.removeEventListener('abort', onAbort);
+        running = false;
+        wake = () => {};
+        emitProgress(true);
+      }
+      if (fatal !== undefined && !(fatal instanceof APIUserAbortError && options.signal?.aborted)) throw fatal;
+      if (options.signal?.aborted) {
+        throw new APIUserAbortError('The payout batch was stopped; its journal holds every state: run it again to resume.', { outcomeUnknown: false });
+      }
+      const failed: PayoutSummary['failed'] = [];
+      const needsAttention: PayoutSummary['needsAttention'] = [];
+      for (const r of records.values()) {
+        const reason = r.lastError ? `${r.lastError.code}: ${r.lastError.message}` : (r.failureReason ?? r.transactionStatus ?? 'unknown');
+        if (r.state === 'failed') failed.push({ reference: r.reference, reason });
+        if (r.state === 'needs_attention') needsAttention.push({ reference: r.reference, reason });
+      }
+      return { batchId, counts: { ...counts }, total: records.size, failed, needsAttention, rejected, seconds: Math.round((Date.now() - started) / 100) / 10 };
+    },
+  };
+  return batch;
+}

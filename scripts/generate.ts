@@ -311,7 +311,7 @@ function effectOf(doc: Json, label: string, op: Json, body: Json | undefined): {
   return { effect, raisedBy: raised as Record<string, Effect> };
 }
 
-function buildOperations(doc: Json, zodCode: string, checked: Set<string>): string {
+function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { table: string; effects: string } {
   const resolveRef = (node: Json): Json => deref(doc, node);
   const exported = new Set([...zodCode.matchAll(/^export const (\w+) =/gm)].map((m) => m[1]));
   const rows: string[] = [];
@@ -385,13 +385,19 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): stri
     `${rows.join('\n')}\n\n` +
     '/** Every operation of the document, keyed by operationId (a bundle that names rows one by one does not hold it). */\n' +
     `export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> } = {\n${names.map((n) => `  ${n},`).join('\n')}\n};\n\n` +
-    '/** The effect of every operation (`x-effect`, `x-effect-raised-by` of the document), kept apart from the rows so that only its readers (the CLI, the MCP server) hold it. */\n' +
-    `export const operationEffects: { readonly [Id in OperationId]: OperationEffect } = {\n${effectRows.join('\n')}\n};\n\n` +
+    // The effects are in a module of their own (./effects, imported from there, not re-exported here): a
+    // bundle holds them only where they are read (the CLI, the MCP server, the OpenTelemetry recorder's
+    // chunk), never in the client's first chunk.
 
     `/** Number of operations in the document. */\nexport const OPERATION_COUNT = ${names.length};\n\n` +
     '/** Webhook event types of the document (the WebhookEvent discriminator). */\n' +
     `export const WEBHOOK_EVENT_TYPES = ${JSON.stringify(eventTypes)} as const;\n`;
-  return table;
+  const effects =
+    HEADER +
+    "import type { OperationEffect, OperationId } from './operations';\n\n" +
+    '/** The effect of every operation (`x-effect`, `x-effect-raised-by` of the document), kept apart from the rows so that only its readers (the CLI, the MCP server, telemetry) hold it. */\n' +
+    `export const operationEffects: { readonly [Id in OperationId]: OperationEffect } = {\n${effectRows.join('\n')}\n};\n`;
+  return { table, effects };
 }
 
 /** What each operation's checks start from: the names of its schemas in the zod module. */
@@ -435,13 +441,14 @@ async function produce(): Promise<Record<string, string>> {
   const order = [...zod.matchAll(/^export const (\w+) =/gm)].map((m) => m[1]!);
   const checks = compileChecks(await loadZod(zod), order, roots, HEADER);
   const checked = new Set(Object.keys(checks).map((f) => f.replace(/\.ts$/, '')));
-  const operations = buildOperations(doc, zod, checked);
+  const { table: operations, effects } = buildOperations(doc, zod, checked);
   return {
     ...Object.fromEntries(Object.entries(checks).map(([file, content]) => [`checks/${file}`, content])),
     'types.ts': types,
     'named.ts': namedTypes(types, doc),
     'zod.gen.ts': zod,
     'operations.ts': operations,
+    'effects.ts': effects,
     'index.ts':
       HEADER +
       "export type * from './types';\nexport { operations, OPERATION_COUNT, WEBHOOK_EVENT_TYPES, type OperationId } from './operations';\n",

@@ -27,7 +27,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
-import { isLoopbackHost, splitHost } from '../sandbox/serve/exposure';
+import { isLoopbackHost, splitHost } from '../core/loopback';
 import { readBounded } from '../core/read-bounded';
 import { out } from './output';
 import { sandboxUrl as sandboxUrlOf } from './control';

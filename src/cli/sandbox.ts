@@ -10,13 +10,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { WEBHOOK_EVENT_TYPES } from '../generated/operations';
-import type { DeliveryLogEntry, RequestLogEntry, StatePersister } from '../sandbox/index';
+import type { DeliveryLogEntry, RequestLogEntry, SandboxFaults, StatePersister } from '../sandbox/index';
 import type { WebhookKeyPair } from '../webhooks/sign';
 import { parseJsonText, readFileBounded, readInput, refuseUnsafeTarget, STATE_LIMIT_BYTES, writePrivateFile } from './files';
 import { API_VERSION, control, SANDBOX_CREDENTIALS, updateSandboxConfig } from './control';
 import { isLoopbackUrl, type Action } from './shared';
 import { UsageError } from './table';
-import { faultsProblem, type SandboxFaults } from '../sandbox/domain/faults';
 
 /** `--faults` JSON, checked (the field named). */
 function faults(value: string): SandboxFaults {
@@ -26,8 +25,7 @@ function faults(value: string): SandboxFaults {
   } catch {
     throw new InvalidArgumentError(`--faults needs JSON such as '{"rateLimit":{"requestsPerSecond":50},"latency":{"ms":20}}', got '${value}'`);
   }
-  const problem = faultsProblem(parsed);
-  if (problem) throw new InvalidArgumentError(`--faults: ${problem}`);
+  // Its fields are checked by the sandbox's own rule once the sandbox is loaded (serve).
   return parsed as SandboxFaults;
 }
 
@@ -87,8 +85,8 @@ async function loadOrCreateKeyPair(file: string): Promise<WebhookKeyPair> {
     }
     return saved as WebhookKeyPair;
   }
-  const { createWebhookKeyPair } = await import('../sandbox/domain/webhook-keys');
-  const created = createWebhookKeyPair();
+  const { generateWebhookKeyPair } = await import('../sandbox/index');
+  const created = await generateWebhookKeyPair();
   writePrivateFile(file, `${JSON.stringify(created, null, 2)}\n`, '--webhook-key');
   return created;
 }
@@ -150,6 +148,8 @@ async function serve(args: ServeOptions): Promise<void> {
   const entry = await import('../sandbox/index');
   const { createSandbox: createSandboxCore, persistStateTo } = entry;
   if (entry.API_VERSION !== API_VERSION) throw new Error(`the CLI speaks ${API_VERSION}, the sandbox ${entry.API_VERSION}`);
+  const faultsProblem = args.faults === undefined ? undefined : entry.faultsProblem(args.faults);
+  if (faultsProblem !== undefined) throw new UsageError(`--faults: ${faultsProblem}`);
   const json = args.json === true;
   const clockMoved = (at: string | undefined) => at !== undefined && Math.abs(Date.parse(at) - Date.now()) > 1_000;
   const line = (text: string, fields: Record<string, unknown>) => {

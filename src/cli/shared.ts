@@ -5,10 +5,12 @@
  * @module
  */
 import { ConfigurationError } from '../core/errors';
+import { isLoopbackHost } from '../core/loopback';
 import { redactUserinfo } from './output';
 import { UsageError } from './table';
 import { DEFAULT_BASE_URLS } from '../core/settings';
-import { operationEffects, type DocumentOperation, type Effect, type OperationEffect, type OperationId } from '../generated/operations';
+import { operationEffects } from '../generated/effects';
+import type { DocumentOperation, Effect, OperationEffect, OperationId } from '../generated/operations';
 
 export type { Effect };
 
@@ -119,20 +121,14 @@ export function originOf(baseUrl: string): string {
 
 /**
  * True when the address is this machine: 127.0.0.0/8, ::1 (and its IPv4-mapped form), `localhost` and
- * `*.localhost` (the sandbox's own rule, `isLoopbackHost` of its exposure module, which the CLI does
- * not import: it reaches the sandbox only through its public entry). `0.0.0.0` is every interface, not loopback.
+ * `*.localhost`, by the sandbox's own rule (core/loopback, shared by both). `0.0.0.0` is every interface, not loopback.
  */
 export function isLoopbackUrl(baseUrl: string): boolean {
-  let host: string;
   try {
-    host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    return isLoopbackHost(new URL(baseUrl).hostname);
   } catch {
     return false;
   }
-  if (host === 'localhost' || host.endsWith('.localhost') || host === '::1') return true;
-  // WHATWG URL writes ::ffff:127.0.0.1 as ::ffff:7f00:1.
-  const mapped = /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host);
-  return mapped || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 /** An address for output: no userinfo, query or fragment (a password in a URL never reaches the terminal). */

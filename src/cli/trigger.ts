@@ -293,7 +293,7 @@ export function fixtureFor(type: string): { scenario: Scenario; resource: string
   });
   // KYC events are sent when a status changes after creation: a customer made without its address
   // (UNVERIFIED, verification RESOLVE_ERRORS), then completed or renamed.
-  const update = (body: Record<string, unknown>): Step => ({ name: 'update', updateCustomer: { customerId: '${steps.customer.id}', body } });
+  const update = (body: Record<string, unknown>): Step => ({ name: 'update', updateCustomer: { customerId: '${steps.customer.id}', body: { customerType: 'INDIVIDUAL', ...body } } });
   const funded: Step[] = [
     customer('Ada Lovelace'),
     { name: 'accounts', listInternalAccounts: { customerId: '${steps.customer.id}', currency: 'USD' } },

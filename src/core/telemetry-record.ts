@@ -4,6 +4,7 @@
  * @module
  */
 // Types only: a value imported from ./telemetry would move it into a chunk of its own, loaded at import.
+import { operationEffects } from '../generated/effects';
 import type { MeterProviderLike, OtelGlobal, TelemetryOptions, TelemetrySettings, TracerProviderLike } from './telemetry';
 
 /** An attribute value as OpenTelemetry takes it. */
@@ -227,7 +228,12 @@ class Op {
   ) {
     this.name = `${method} ${template}`;
     this.#metric = { 'http.request.method': method, 'url.template': template, ...server };
-    this.start = Object.freeze({ kind: SPAN_KIND_CLIENT, attributes: Object.freeze({ ...this.#metric, 'crossborder.operation.id': operationId }) });
+    // The operation's declared effect (`x-effect`), from the generated table; absent for an ad-hoc request().
+    const effect = (operationEffects as { readonly [id: string]: { readonly effect: string } | undefined })[operationId]?.effect;
+    this.start = Object.freeze({
+      kind: SPAN_KIND_CLIENT,
+      attributes: Object.freeze({ ...this.#metric, 'crossborder.operation.id': operationId, ...(effect === undefined ? {} : { 'crossborder.operation.effect': effect }) }),
+    });
   }
 
   /** The metrics' attributes of a call that ended with `status` (absent when no answer came) and `errorType`. */

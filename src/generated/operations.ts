@@ -821,46 +821,6 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
   revokeSession,
 };
 
-/** The effect of every operation (`x-effect`, `x-effect-raised-by` of the document), kept apart from the rows so that only its readers (the CLI, the MCP server) hold it. */
-export const operationEffects: { readonly [Id in OperationId]: OperationEffect } = {
-  listCustomers: { effect: 'read' },
-  createCustomer: { effect: 'write' },
-  getCustomer: { effect: 'read' },
-  updateCustomer: { effect: 'write' },
-  deleteCustomer: { effect: 'write' },
-  listInternalAccounts: { effect: 'read' },
-  updateInternalAccount: { effect: 'write' },
-  exportInternalAccount: { effect: 'secret' },
-  listExternalAccounts: { effect: 'read' },
-  createExternalAccount: { effect: 'write' },
-  listPlatformExternalAccounts: { effect: 'read' },
-  createPlatformExternalAccount: { effect: 'write' },
-  getConfig: { effect: 'read' },
-  updateConfig: { effect: 'write' },
-  createQuote: { effect: 'write', raisedBy: { immediatelyExecute: 'money' } },
-  getQuote: { effect: 'read' },
-  executeQuote: { effect: 'money' },
-  createTransferIn: { effect: 'money' },
-  listTransactions: { effect: 'read' },
-  getTransaction: { effect: 'read' },
-  rejectTransaction: { effect: 'money' },
-  approveTransaction: { effect: 'money' },
-  lookupUmaReceiver: { effect: 'read' },
-  lookupExternalAccountReceiver: { effect: 'read' },
-  createInvitation: { effect: 'write' },
-  listVerifications: { effect: 'read' },
-  listUmaProviders: { effect: 'read' },
-  sandboxReceiveUmaPayment: { effect: 'money' },
-  sandboxFundInternalAccount: { effect: 'money' },
-  listCredentials: { effect: 'read' },
-  createCredential: { effect: 'secret' },
-  revokeCredential: { effect: 'write' },
-  challengeCredential: { effect: 'write' },
-  verifyCredential: { effect: 'secret' },
-  listSessions: { effect: 'read' },
-  revokeSession: { effect: 'write' },
-};
-
 /** Number of operations in the document. */
 export const OPERATION_COUNT = 36;
 

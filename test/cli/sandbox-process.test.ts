@@ -176,4 +176,11 @@ describe('the sandbox process', () => {
       expect(await sandbox.stop()).toBe(0);
     }
   }, 30_000);
+
+  it('--faults is checked by the sandbox\'s own rule, through its public entry: a bad field is a usage error naming it, and nothing listens', async () => {
+    const ran = await cli(['sandbox', '--port', '0', '--faults', '{"rateLimit":{"requestsPerSecond":-1}}'], { timeoutMs: 20_000 });
+    expect(ran.code).toBe(2);
+    expect(ran.err).toContain('--faults: faults.rateLimit.requestsPerSecond: expected a number > 0');
+    expect(ran.out).not.toContain('127.0.0.1');
+  }, 30_000);
 });

@@ -77,11 +77,15 @@ describe('one rule for where every command points', () => {
     const port = (server.address() as AddressInfo).port;
     try {
       // A name that is not loopback (it resolves nowhere): refused before anything is sent.
-      const remote = await cli(['mcp', '--base-url', 'https://user:s3cret-pass@payments.example.net'], { env: creds, input: '' });
+      const remote = await cli(['mcp', '--base-url', 'https://payments.example.net'], { env: creds, input: '' });
       expect(remote.code).toBe(2);
       expect(remote.err.split('\n')[0]).toBe('crossborder-sdk mcp: pointed at https://payments.example.net/2025-10-13 (from --base-url, environment unknown); read-only');
       expect(remote.err).toContain('--allow-remote');
-      expect(remote.err).not.toContain('s3cret-pass');
+      // An address with credentials in it is refused as every command refuses it, said without them.
+      const withUserinfo = await cli(['mcp', '--base-url', 'https://user:s3cret-pass@payments.example.net', '--allow-remote'], { env: creds, input: '' });
+      expect(withUserinfo.code).toBe(2);
+      expect(withUserinfo.err).toContain('--base-url https://***@payments.example.net: an address with credentials in it is not used');
+      expect(withUserinfo.err).not.toContain('s3cret-pass');
       // Loopback needs no flag.
       const local = await cli(['mcp', '--base-url', `http://127.0.0.1:${port}`], { env: creds, input: '', timeoutMs: 15_000 });
       expect(local.err.split('\n')[0]).toBe(`crossborder-sdk mcp: pointed at http://127.0.0.1:${port}/2025-10-13 (from --base-url, environment unknown); read-only`);

@@ -14,6 +14,7 @@ import { build } from 'esbuild';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SIZE_BUDGET } from '../../scripts/bench/budget';
+import { reachable } from '../../scripts/dist-reach';
 import { bin, makeConsumer, root } from '../setup/packed';
 
 const run = (cmd: string, args: string[], cwd = root) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: 'pipe', timeout: 240_000 });
@@ -43,38 +44,8 @@ describe('package', () => {
 
   it('every file in dist/ is loaded by an entry of package.json (exports, bin), or is the source map or declaration of one', () => {
     const pkg = join(consumer, 'node_modules', 'crossborder-sdk');
-    const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as Record<string, unknown>;
-    const entries: string[] = [];
-    const collect = (value: unknown): void => {
-      if (typeof value === 'string') entries.push(posix.normalize(value));
-      else if (value && typeof value === 'object') Object.values(value).forEach(collect);
-    };
-    collect([manifest.exports, manifest.bin, manifest.main, manifest.module, manifest.types, manifest.typesVersions]);
-    // From the entries, follow relative imports (static, `import()`, `require()`, declarations'
-    // `import … from`) and each file's `sourceMappingURL`.
-    const reached = new Set<string>();
-    const missing: string[] = [];
-    const queue = entries.filter((entry) => entry.startsWith('dist/'));
-    const specifier = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)["'](\.{1,2}\/[^"']+)["']/g;
-    while (queue.length > 0) {
-      const file = queue.pop()!;
-      if (reached.has(file)) continue;
-      reached.add(file);
-      if (!existsSync(join(pkg, file))) {
-        missing.push(file);
-        continue;
-      }
-      if (file.endsWith('.map')) continue;
-      const text = readFileSync(join(pkg, file), 'utf8');
-      const declaration = /\.d\.c?ts$/.test(file);
-      for (const [, path] of text.matchAll(specifier)) {
-        const target = posix.join(posix.dirname(file), path!);
-        queue.push(declaration ? target.replace(/\.js$/, '.d.ts').replace(/\.cjs$/, '.d.cts') : target);
-      }
-      const map = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(text);
-      if (map) queue.push(posix.join(posix.dirname(file), map[1]!));
-    }
-    const files = (readdirSync(join(pkg, 'dist'), { recursive: true }) as string[]).map((f) => `dist/${f}`);
+    // The walk of scripts/dist-reach.ts, which the build also runs to remove what no entry loads.
+    const { missing, files, reached } = reachable(pkg);
     expect(missing, 'named by an entry or an import, but not in the package').toEqual([]);
     expect(files.filter((f) => !reached.has(f)), 'in dist/, loaded by nothing').toEqual([]);
     expect(files.length).toBeGreaterThan(100); // the walk followed the chunks (a broken walk would flag them above)

@@ -27,7 +27,7 @@ export interface Packed {
 }
 
 /** What goes into the package: a change to any of these means a new build. */
-const INPUTS = ['src', 'openapi', 'package.json', 'package-lock.json', 'tsup.config.ts', 'tsconfig.json', 'README.md', 'LICENSE', 'docs', 'examples'];
+const INPUTS = ['src', 'openapi', 'package.json', 'package-lock.json', 'tsup.config.ts', 'scripts/dist-reach.ts', 'tsconfig.json', 'README.md', 'LICENSE', 'docs', 'examples'];
 /** Copied into the staging directory; package.json's `files` picks what of them ships (docs/*.md, examples/, …). */
 const STAGED = ['package.json', 'README.md', 'LICENSE', 'openapi', 'docs', 'examples'];
 
@@ -87,6 +87,8 @@ export function ensurePacked(): Packed {
     mkdirSync(join(stage, 'openapi'), { recursive: true });
     for (const file of STAGED) cpSync(join(root, file), join(stage, file), { recursive: true });
     run(bin('tsup'), ['--out-dir', join(stage, 'dist')], root);
+    // What `npm run build` does after tsup: chunks no entry loads are removed (scripts/dist-reach.ts).
+    run(bin('tsx'), [join(root, 'scripts', 'dist-reach.ts'), '--prune', stage], root);
     run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', paths.dir], stage);
     if (!existsSync(paths.tarball)) throw new Error(`npm pack made no ${paths.tarball}`);
     rmSync(stage, { recursive: true, force: true });

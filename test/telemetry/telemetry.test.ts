@@ -70,6 +70,7 @@ describe('one CLIENT span per logical call', () => {
       'server.port': 443,
       'http.response.status_code': 200,
       'crossborder.operation.id': 'createCustomer',
+      'crossborder.operation.effect': 'write',
       'crossborder.request_id': requestId,
       'crossborder.idempotency_key.sent': false, // createCustomer takes no Idempotency-Key
     });
@@ -103,6 +104,18 @@ describe('one CLIENT span per logical call', () => {
     expect(span.attributes['crossborder.idempotency_key.sent']).toBe(false);
     expect(span.attributes['crossborder.idempotency_key.sha256']).toBeUndefined();
     expect(JSON.stringify(span)).not.toContain(customer.id);
+  });
+
+  it("each span carries its operation's declared effect from the document's x-effect (read, write, money), none for request()", async () => {
+    await cb.customers.list();
+    await expect(cb.transactions.approve('Transaction:00000000-0000-0000-0000-000000000000')).rejects.toThrow();
+    await cb.request('GET', '/customers');
+    const effects = o.spans().map((span) => [plain(span).attributes['crossborder.operation.id'], plain(span).attributes['crossborder.operation.effect']]);
+    expect(effects).toEqual([
+      ['listCustomers', 'read'],
+      ['approveTransaction', 'money'],
+      ['GET /customers', undefined],
+    ]);
   });
 
   it('a 503 retried: one span, a retry event per repeat with its delay and cause, resend_count 2', async () => {

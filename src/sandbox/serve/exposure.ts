@@ -4,6 +4,7 @@
  * origins. Pure (no node:*): the in-process adapters (fetch, msw) never go through these checks.
  * @module
  */
+import { isLoopbackHost, splitHost } from '../../core/loopback';
 
 /** The header that carries the control token. */
 export const CONTROL_TOKEN_HEADER = 'x-sandbox-token';
@@ -59,24 +60,8 @@ export function cookieValue(header: string | undefined, name: string): string | 
   return undefined;
 }
 
-/**
- * True for an address only this machine reaches: 127.0.0.0/8, ::1 (and its IPv4-mapped form) and
- * `localhost` (and `*.localhost`, which browsers resolve to loopback themselves). `0.0.0.0` and `::`
- * listen on every interface, so they are not.
- */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
-  if (h === 'localhost' || h.endsWith('.localhost') || h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
-  const v4 = h.startsWith('::ffff:') ? h.slice('::ffff:'.length) : h;
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
-}
-
-/** `host[:port]` of a `Host` header, the brackets of an IPv6 literal removed; undefined when it is not one. */
-export function splitHost(value: string): { name: string; port: number | undefined } | undefined {
-  const m = /^(\[[0-9a-fA-F:.]+\]|[^:[\]\s/@]+)(?::(\d{1,5}))?$/.exec(value.trim());
-  if (!m) return undefined;
-  return { name: m[1]!.toLowerCase().replace(/^\[(.*)\]$/, '$1'), port: m[2] === undefined ? undefined : Number(m[2]) };
-}
+// The loopback rule is the CLI's too (listen, mcp): it lives in core/loopback, shared by both.
+export { isLoopbackHost, splitHost } from '../../core/loopback';
 
 /** An IP address literal (v4 dotted, or v6), not a name. */
 function isIpLiteral(name: string): boolean {

@@ -1,0 +1,62 @@
+/**
+ * What of a package's `dist/` its entries load: from package.json's exports, bin, main, module, types
+ * and typesVersions, follow relative imports (static, `import()`, `require()`, declarations'
+ * `import … from`) and each file's `sourceMappingURL`.
+ *
+ * esbuild writes the chunk of every dynamic `import()` it meets, even one in code that tree-shaking
+ * then drops (the CLI's build holds the OpenTelemetry recorder's and the event checks' chunks that
+ * nothing it keeps imports). `tsx scripts/dist-reach.ts --prune DIR` removes such files after a
+ * build (`npm run build`, and the test build of test/setup/packed.ts); test/package/pack.test.ts
+ * asserts, with the same walk, that the packed package holds nothing unreached and misses nothing.
+ */
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join, posix, sep } from 'node:path';
+
+const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)["'](\.{1,2}\/[^"']+)["']/g;
+
+/** What the entries of the package in `pkg` (holding package.json and dist/) load, what they name but is missing, and every file of its dist/. */
+export function reachable(pkg: string): { reached: Set<string>; missing: string[]; files: string[]; unreached: string[] } {
+  const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as Record<string, unknown>;
+  const entries: string[] = [];
+  const collect = (value: unknown): void => {
+    if (typeof value === 'string') entries.push(posix.normalize(value));
+    else if (value && typeof value === 'object') Object.values(value).forEach(collect);
+  };
+  collect([manifest.exports, manifest.bin, manifest.main, manifest.module, manifest.types, manifest.typesVersions]);
+  const reached = new Set<string>();
+  const missing: string[] = [];
+  const queue = entries.filter((entry) => entry.startsWith('dist/'));
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (reached.has(file)) continue;
+    reached.add(file);
+    if (!existsSync(join(pkg, file))) {
+      missing.push(file);
+      continue;
+    }
+    if (file.endsWith('.map')) continue;
+    const text = readFileSync(join(pkg, file), 'utf8');
+    const declaration = /\.d\.c?ts$/.test(file);
+    for (const [, path] of text.matchAll(SPECIFIER)) {
+      const target = posix.join(posix.dirname(file), path!);
+      queue.push(declaration ? target.replace(/\.js$/, '.d.ts').replace(/\.cjs$/, '.d.cts') : target);
+    }
+    const map = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(text);
+    if (map) queue.push(posix.join(posix.dirname(file), map[1]!));
+  }
+  const files = (readdirSync(join(pkg, 'dist'), { recursive: true }) as string[])
+    .filter((f) => statSync(join(pkg, 'dist', f)).isFile())
+    .map((f) => `dist/${f.split(sep).join('/')}`);
+  return { reached, missing, files, unreached: files.filter((f) => !reached.has(f)) };
+}
+
+if (process.argv[2] === '--prune') {
+  const pkg = process.argv[3] ?? '.';
+  const { missing, unreached } = reachable(pkg);
+  if (missing.length > 0) {
+    console.error(`dist-reach: named by an entry or an import, but not built: ${missing.join(', ')}`);
+    process.exit(1);
+  }
+  for (const file of unreached) rmSync(join(pkg, file));
+  if (unreached.length > 0) console.log(`dist-reach: removed ${unreached.length} file(s) no entry loads: ${unreached.join(', ')}`);
+}

@@ -6,6 +6,7 @@
  * @module
  */
 import { Command, CommanderError } from 'commander';
+import { editDistance } from '../core/suggest';
 import { VERSION } from '../core/version';
 import { addListenCommand } from './listen';
 import { addMcpCommand } from './mcp';
@@ -73,16 +74,7 @@ export async function program(argv: string[]): Promise<Command> {
 
 /** The name among `names` closest to `word` (a prefix either way first, then by edit distance). */
 export function closest(word: string, names: string[]): string | undefined {
-  const distance = (a: string, b: string) => {
-    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-      const next = [i];
-      for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      row = next;
-    }
-    return row[b.length]!;
-  };
-  const scored = names.map((name) => ({ name, d: name.startsWith(word) || word.startsWith(name) ? 1 : distance(word, name) })).sort((x, y) => x.d - y.d);
+  const scored = names.map((name) => ({ name, d: name.startsWith(word) || word.startsWith(name) ? 1 : editDistance(word, name) })).sort((x, y) => x.d - y.d);
   return scored[0]?.name;
 }
 

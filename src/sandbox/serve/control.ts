@@ -120,8 +120,7 @@ export function handleControl(req: SandboxRequest, path: string, controls: Contr
   if (req.method.toUpperCase() === 'GET' && path === '/_sandbox/events') {
     // Each subscriber holds a connection and a buffer: a bounded number of them.
     if (controls.subscribers() >= MAX_EVENT_SUBSCRIBERS) {
-      const busy = error(503, 'SERVICE_UNAVAILABLE', `The live stream has ${MAX_EVENT_SUBSCRIBERS} subscribers already; close one (an inspector tab) and try again.`);
-      return { ...busy, headers: { ...busy.headers, 'retry-after': '5' } };
+      return busy(`The live stream has ${MAX_EVENT_SUBSCRIBERS} subscribers already; close one (an inspector tab) and try again.`);
     }
     return {
       status: 200,
@@ -266,8 +265,7 @@ function attachListener(body: Record<string, unknown>, controls: Controls): Sand
     return error(400, 'INVALID_INPUT', `approvals: "answer" (its answer to INCOMING_PAYMENT.PENDING may decide) or "observe" (it decides nothing), not ${JSON.stringify(approvals)}.`, { field: 'approvals' });
   }
   if (controls.listeners().data.length >= MAX_WEBHOOK_LISTENERS) {
-    const busy = error(503, 'SERVICE_UNAVAILABLE', `${MAX_WEBHOOK_LISTENERS} listeners are attached already; stop one and try again.`);
-    return { ...busy, headers: { ...busy.headers, 'retry-after': '5' } };
+    return busy(`${MAX_WEBHOOK_LISTENERS} listeners are attached already; stop one and try again.`);
   }
   return {
     status: 200,
@@ -366,4 +364,10 @@ export function preflight(origin: string | undefined, options: CorsOptions = {},
     },
     body: undefined,
   };
+}
+
+/** A held stream with no slot left: 503 with `Retry-After: 5`. */
+function busy(message: string): SandboxResponse {
+  const answer = error(503, 'SERVICE_UNAVAILABLE', message);
+  return { ...answer, headers: { ...answer.headers, 'retry-after': '5' } };
 }

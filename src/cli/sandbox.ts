@@ -147,7 +147,6 @@ async function serve(args: ServeOptions): Promise<void> {
   // The sandbox is loaded by this command alone, through its public entry (crossborder-sdk/sandbox).
   const entry = await import('../sandbox/index');
   const { createSandbox: createSandboxCore, persistStateTo } = entry;
-  if (entry.API_VERSION !== API_VERSION) throw new Error(`the CLI speaks ${API_VERSION}, the sandbox ${entry.API_VERSION}`);
   const faultsProblem = args.faults === undefined ? undefined : entry.faultsProblem(args.faults);
   if (faultsProblem !== undefined) throw new UsageError(`--faults: ${faultsProblem}`);
   const json = args.json === true;

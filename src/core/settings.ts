@@ -7,11 +7,10 @@ import { base64Forms } from './answers';
 import { ConfigurationError } from './errors';
 import type { ClientOptions, Environment } from './options';
 import { checkOptionNames } from './suggest';
-import { VERSION } from './version';
+import { API_VERSION, VERSION } from './version';
 import { headerIn, headerProblems, mergeHeaders } from './wire';
 
-/** The API version this SDK speaks: the path segment after the base address. */
-export const API_VERSION = '2025-10-13';
+export { API_VERSION };
 
 /** Default service addresses per environment. */
 export const DEFAULT_BASE_URLS: Record<Environment, string> = {

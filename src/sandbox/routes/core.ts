@@ -15,10 +15,10 @@ import { compilePath, JSON_HEADERS, type PathPattern, type Reply, type SandboxRe
 import type { Random } from '../domain/random';
 import { coerceQuery, validate } from '../domain/validation';
 import { admit } from '../domain/faults';
-import { API_VERSION } from '../../core/version';
+import { API_VERSION as SDK_API_VERSION } from '../../core/version';
 
 /** The API version segment the sandbox serves: the SDK's own (src/core/version.ts, a module of constants only). */
-export { API_VERSION };
+export const API_VERSION: typeof SDK_API_VERSION = SDK_API_VERSION;
 
 /** How long an `Idempotency-Key` answer is replayed. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60_000;

@@ -8,7 +8,6 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,23 +15,13 @@ import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
 import { enqueuePayouts, RedisJournal } from '../../src/payouts/index';
+import { freePort } from '../helpers/redis-server';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index';
 import { exactlyOnce, instructions, sandboxClient, setUpWorld } from './world';
 
 const REFS = Number(process.env.PAYOUTS_BULLMQ_REFS ?? 40);
 const WORKERS = 4;
 const WORKER = fileURLToPath(new URL('./fixtures/worker.ts', import.meta.url));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
-}
 
 /** redis-server on `port` with an append-only file fsynced per write in `dir` (a restart keeps the queue). */
 async function startRedis(port: number, dir: string): Promise<ChildProcess> {

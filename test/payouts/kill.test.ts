@@ -14,23 +14,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index';
 import { CLI, cli } from '../cli/helpers';
 import { PASS, startTcpFaultProxy, type TcpFaultProxy } from '../helpers/fault-proxy';
+import { prng } from '../reliability/support';
 import { exactlyOnce, instructions, sandboxClient, setUpWorld } from './world';
 
 const REFS = Number(process.env.PAYOUTS_REFS ?? 300);
 const KILLS = Number(process.env.PAYOUTS_KILLS ?? 5);
 const LOSS = 0.2;
 
-/** A small seeded PRNG (mulberry32): the same kill points and losses on every run of the test. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe(`payouts run: ${REFS} references, ${Math.round(LOSS * 100)} % of answers to writes lost, a rate limit, SIGKILLed ${KILLS} times`, () => {
   let sandbox: Sandbox;

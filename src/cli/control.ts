@@ -10,6 +10,7 @@ import { API_VERSION } from '../core/settings';
 import { operations } from '../generated/operations';
 import type { PlatformConfig, PlatformConfigUpdateParams } from '../generated/named';
 import { readBounded } from '../core/read-bounded';
+import { STATE_LIMIT_BYTES } from './files';
 import { LOCAL_SANDBOX_URL, originOf, shownUrl, targetOf } from './shared';
 
 export { API_VERSION };
@@ -85,7 +86,10 @@ export async function control(url: string | undefined, method: string, path: str
     if (code === 'ECONNREFUSED') throw new SandboxNotRunning(origin);
     throw new Error(`cannot reach the sandbox at ${shownUrl(origin)}: ${code ?? (error instanceof Error ? error.message : String(error))}`);
   }
-  const text = await res.text();
+  // Bounded: an answer no sandbox state could be (a peer that lies or never ends) is refused, not buffered.
+  const { bytes, cut } = await readBounded(res.body, STATE_LIMIT_BYTES);
+  if (cut) throw new Error(`the answer of ${shownUrl(origin)}${path} is larger than the limit of ${STATE_LIMIT_BYTES / 2 ** 20} MiB`);
+  const text = new TextDecoder().decode(bytes);
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -192,6 +192,32 @@ describe('bounded reads: an endless input fails fast, naming the limit', () => {
   }, 60_000);
 });
 
+describe('a peer that never ends its answer', () => {
+  it('a sandbox verb pointed at a server streaming without end stops at 128 MiB and says so, in bounded memory', async () => {
+    const { createServer } = await import('node:http');
+    const chunk = Buffer.alloc(1024 * 1024, 0x20);
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const pump = () => {
+        while (res.write(chunk)) if (res.destroyed) return;
+      };
+      res.on('drain', pump);
+      pump();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = server.address() as { port: number };
+      const ran = await runWatched(['sandbox', 'requests', '--url', `http://127.0.0.1:${port}`]);
+      expect(ran.code).not.toBe(0);
+      expect(ran.err).toContain(`the answer of http://127.0.0.1:${port}/_sandbox/requests is larger than the limit of 128 MiB`);
+      expect(ran.peakKiB).toBeLessThan(600 * 1024);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  }, 60_000);
+});
+
 describe('prototype keys', () => {
   it('trigger --override through __proto__, constructor or prototype is a usage error naming the field, and nothing is sent', async () => {
     const sent = await requestCount();

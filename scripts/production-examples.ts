@@ -10,7 +10,8 @@
  * inside JSX (`{{ … }}`) are dropped, and a spliced shell
  * variable (`'"$VAR"'`) becomes the string `"$VAR"`. A body that still is not JSON (`{"accountNumber": …, ...}`)
  * is kept as `placeholder`, with its text: the docs elide it, and nobody can send it as written.
- * `test/sandbox/production-docs-requests.test.ts` sends each through the SDK and the sandbox.
+ * `test/sandbox/production-requests.test.ts` sends each through the SDK and the sandbox. The pages' JSON
+ * blocks that hold a webhook envelope are kept too, for `test/webhooks/production-examples.test.ts`.
  * @module
  */
 import { execFileSync } from 'node:child_process';
@@ -35,12 +36,23 @@ export interface DocsRequest {
   placeholder?: string;
 }
 
+/**
+ * One webhook delivery a docs page shows: a JSON block holding an envelope (`type` and `data`; most pages
+ * give `id` and `timestamp` too, some show an excerpt of `data`).
+ */
+export interface DocsWebhook {
+  file: string;
+  line: number;
+  body: { id?: string; type: string; timestamp?: string; data: unknown };
+}
+
 export interface DocsRequests {
   $comment: string;
   repository: string;
   commit: string;
   license: string;
   examples: DocsRequest[];
+  webhooks: DocsWebhook[];
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
@@ -108,6 +120,24 @@ export function requestsOf(file: string, text: string, operations: ReturnType<ty
   return found;
 }
 
+/** The JSON blocks of one page that hold a webhook envelope (an event `type` and its `data`). */
+export function webhooksOf(file: string, text: string): DocsWebhook[] {
+  const found: DocsWebhook[] = [];
+  for (const match of text.matchAll(/```json[^\n]*\n([\s\S]*?)\n\s*```/g)) {
+    let body: unknown;
+    try {
+      body = JSON.parse(readShorthand(match[1]!));
+    } catch {
+      continue;
+    }
+    const envelope = body as DocsWebhook['body'];
+    if (!envelope || typeof envelope !== 'object' || typeof envelope.data !== 'object' || envelope.data === null) continue;
+    if (typeof envelope.type !== 'string' || !/^[A-Z_]+\.[A-Z_]+$/.test(envelope.type)) continue;
+    found.push({ file, line: text.slice(0, match.index).split('\n').length, body: envelope });
+  }
+  return found;
+}
+
 function pagesOf(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
@@ -126,20 +156,21 @@ function main(argv: string[]): void {
   const out = resolve(option('--out') ?? join(here, '..', 'test', 'fixtures', 'production', 'docs-requests.json'));
   const commit = option('--commit') ?? execFileSync('git', ['-C', root, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
   const operations = operationsOf(parse(readFileSync(join(root, 'openapi.yaml'), 'utf8')));
-  const examples = pagesOf(join(root, 'mintlify'))
-    .sort()
-    .flatMap((page) => requestsOf(relative(root, page), readFileSync(page, 'utf8'), operations));
+  const pages = pagesOf(join(root, 'mintlify')).sort();
+  const examples = pages.flatMap((page) => requestsOf(relative(root, page), readFileSync(page, 'utf8'), operations));
+  const webhooks = pages.flatMap((page) => webhooksOf(relative(root, page), readFileSync(page, 'utf8')));
   const fixture: DocsRequests = {
     $comment: 'Written by scripts/production-examples.ts from the docs site of lightsparkdev/grid-api (Apache-2.0); do not edit.',
     repository: 'lightsparkdev/grid-api',
     commit,
     license: 'Apache-2.0',
     examples,
+    webhooks,
   };
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(fixture, null, 1)}\n`);
   const placeholders = examples.filter((e) => e.placeholder !== undefined).length;
-  console.log(`${examples.length} request examples (${placeholders} placeholders) from ${commit.slice(0, 8)} -> ${relative(process.cwd(), out)}`);
+  console.log(`${examples.length} request examples (${placeholders} placeholders) and ${webhooks.length} webhooks from ${commit.slice(0, 8)} -> ${relative(process.cwd(), out)}`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main(process.argv.slice(2));

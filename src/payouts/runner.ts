@@ -27,6 +27,7 @@ import {
   RateLimitError,
   ValidationError,
 } from '../core/errors';
+import type { Telemetry, WorkSpan } from '../core/telemetry';
 import type { Quote, QuoteCreateParams, ReceiverLookup, Transaction } from '../types';
 import { setMaxListeners } from 'node:events';
 import { AdaptiveConcurrency } from './concurrency';
@@ -218,6 +219,12 @@ const randomRunId = (): string => Math.random().toString(36).slice(2, 10) + Date
 
 const emptyCounts = (): PayoutCounts => Object.fromEntries(PAYOUT_STATES.map((s) => [s, 0])) as PayoutCounts;
 
+/** The client's OpenTelemetry recorder, when `client` is a `Crossborder` (its resources hold the core). */
+function telemetryOf(client: PayoutClient): Telemetry | undefined {
+  const telemetry = (client.quotes as { _client?: { telemetry?: Partial<Telemetry> } })._client?.telemetry;
+  return typeof telemetry?.work === 'function' ? (telemetry as Telemetry) : undefined;
+}
+
 /** What to do after a failed request. */
 type Verdict =
   | { kind: 'retry'; delayMs: number }
@@ -326,6 +333,35 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     options.onProgress(progress());
   };
 
+  // ---- spans: one for the run of the batch, one per reference worked on in it (through the client's telemetry) ----
+  const telemetry = telemetryOf(client);
+  let batchSpan: WorkSpan | undefined;
+  const itemSpans = new Map<string, Promise<WorkSpan | undefined>>();
+  function spanOf(record: PayoutRecord): Promise<WorkSpan | undefined> | undefined {
+    if (batchSpan === undefined || telemetry === undefined) return undefined;
+    let span = itemSpans.get(record.reference);
+    if (span === undefined) {
+      span = telemetry.work('crossborder.payout', { 'crossborder.payout.batch_id': batchId, 'crossborder.payout.reference': record.reference }, batchSpan);
+      itemSpans.set(record.reference, span);
+    }
+    return span;
+  }
+  /** Ends the reference's span with where it stands (its final state, or the state a stopped run left it in). */
+  async function endSpan(record: PayoutRecord): Promise<void> {
+    const pending = spanOf(record);
+    if (pending === undefined) return;
+    itemSpans.delete(record.reference);
+    const span = await pending;
+    span?.set({
+      'crossborder.payout.state': record.state,
+      'crossborder.payout.attempts': record.attempts,
+      'crossborder.transaction.id': record.transactionId,
+      'crossborder.transaction.status': record.transactionStatus,
+      'crossborder.error.code': record.lastError?.code,
+    });
+    span?.end(record.state === 'failed' || record.state === 'needs_attention' ? (record.lastError?.code ?? record.failureReason ?? record.state) : undefined);
+  }
+
   // ---- the run's machinery, set up by run() ----
   let wake: () => void = () => {};
   const ready: (() => Promise<void>)[] = [];
@@ -342,6 +378,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     delete record.unknownSince;
     setState(record, state);
     await save(record);
+    await endSpan(record);
     emitProgress();
   }
 
@@ -397,9 +434,11 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
 
   /** One request under the limiter: the answer, or the verdict on its failure. */
   async function request<T>(record: PayoutRecord, attempt: number, send: () => PromiseLike<T>): Promise<{ ok: true; value: T } | { ok: false; verdict: Verdict }> {
+    const span = spanOf(record);
     const started = performance.now();
     try {
-      const value = await send();
+      const active = span && (await span);
+      const value = await (active ? active.run(send) : send());
       limiter.answered(started);
       return { ok: true, value };
     } catch (error) {
@@ -580,6 +619,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
       const active = new Set<Promise<void>>();
       try {
         runId = randomRunId();
+        batchSpan = await telemetry?.work('crossborder.payouts.batch', { 'crossborder.payout.batch_id': batchId });
         for await (const record of await journal.open(batchId)) {
           // The latest of each reference: counted, and kept only when it is not final.
           total++;
@@ -707,6 +747,20 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
         running = false;
         wake = () => {};
         emitProgress(true);
+        if (batchSpan) {
+          // References a stop left under way: their spans end with the state they are in.
+          await Promise.all([...itemSpans.keys()].map((reference) => inflight.get(reference)).filter((r) => r !== undefined).map((r) => endSpan(r)));
+          batchSpan.set({
+            'crossborder.payout.total': total,
+            'crossborder.payout.completed': counts.completed,
+            'crossborder.payout.failed': counts.failed,
+            'crossborder.payout.needs_attention': counts.needs_attention,
+            'crossborder.payout.rejected': rejected.length,
+          });
+          batchSpan.end(fatal !== undefined ? (fatal instanceof Error ? fatal.name : 'error') : options.signal?.aborted ? 'aborted' : undefined);
+          batchSpan = undefined;
+          itemSpans.clear();
+        }
       }
       if (fatal !== undefined && !(fatal instanceof APIUserAbortError && options.signal?.aborted)) throw fatal;
       if (options.signal?.aborted) {

@@ -110,9 +110,9 @@ export interface PayoutBatchOptions {
   sleep?: ((ms: number) => Promise<void>) | undefined;
 }
 
-/** A webhook event as `cb.webhooks.unwrap` gives it (only `type` and `data` are read). */
+/** A webhook event as `cb.webhooks.unwrap` gives it, known type or not (only `type` and `data` are read). */
 export interface PayoutWebhookEvent {
-  type: string;
+  type: unknown;
   data?: unknown;
 }
 

@@ -9,7 +9,7 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { APIUserAbortError } from '../core/errors';
@@ -198,26 +198,58 @@ async function run(csv: string, opts: RunOptions): Promise<void> {
 
 async function status(opts: { journal: string; json?: boolean }): Promise<void> {
   if (!existsSync(opts.journal)) throw new UsageError(`--journal ${opts.journal}: no such file`);
-  const [{ readJournalFile }, { summarize }] = await Promise.all([import('../payouts/file-journal'), import('../payouts/report')]);
-  const { batchId, records } = readJournalFile(opts.journal);
-  const counts = summarize(records);
-  const open = records.filter((r) => r.state === 'failed' || r.state === 'needs_attention').map((r) => ({ reference: r.reference, state: r.state, reason: r.lastError ? `${r.lastError.code}: ${r.lastError.message}` : (r.failureReason ?? '') }));
+  const [{ journalRecords }, { summarize }] = await Promise.all([import('../payouts/file-journal'), import('../payouts/report')]);
+  // Streamed: only the counts and the unsettled references are kept.
+  const { batchId, records } = journalRecords(opts.journal);
+  const open: { reference: string; state: string; reason: string }[] = [];
+  let total = 0;
+  const counts = summarize(
+    (function* () {
+      for (const r of records) {
+        total++;
+        if (r.state === 'failed' || r.state === 'needs_attention') open.push({ reference: r.reference, state: r.state, reason: r.lastError ? `${r.lastError.code}: ${r.lastError.message}` : (r.failureReason ?? '') });
+        yield r;
+      }
+    })(),
+  );
   if (opts.json) {
-    out(`${JSON.stringify({ batchId, total: records.length, counts, unsettled: open })}\n`);
+    out(`${JSON.stringify({ batchId, total, counts, unsettled: open })}\n`);
     return;
   }
-  out(`batch ${batchId}: ${records.length} references\n`);
+  out(`batch ${batchId}: ${total} references\n`);
   for (const [state, n] of Object.entries(counts)) out(`  ${state.padEnd(16)} ${n}\n`);
   for (const o of open) out(`${o.state} ${o.reference}: ${o.reason}\n`);
 }
 
 async function report(opts: { journal: string; csv?: boolean; out?: string }): Promise<void> {
   if (!existsSync(opts.journal)) throw new UsageError(`--journal ${opts.journal}: no such file`);
-  const [{ readJournalFile }, { reportCsv, reportRows }] = await Promise.all([import('../payouts/file-journal'), import('../payouts/report')]);
-  const rows = reportRows(readJournalFile(opts.journal).records);
-  const text = opts.csv ? reportCsv(rows) : rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : '');
-  if (opts.out) writeFileSync(opts.out, text);
-  else out(text);
+  const [{ journalRecords }, { reportCsvLines, reportRow }] = await Promise.all([import('../payouts/file-journal'), import('../payouts/report')]);
+  // Streamed row by row, written 64 KiB at a time: a report of 100,000 references is never one string.
+  const { records } = journalRecords(opts.journal);
+  const rows = (function* () {
+    for (const r of records) yield reportRow(r);
+  })();
+  const lines = opts.csv
+    ? reportCsvLines(rows)
+    : (function* () {
+        for (const row of rows) yield `${JSON.stringify(row)}\n`;
+      })();
+  const fd = opts.out ? openSync(opts.out, 'w') : undefined;
+  try {
+    let chunk = '';
+    const flush = () => {
+      if (fd === undefined) out(chunk);
+      else writeSync(fd, chunk);
+      chunk = '';
+    };
+    for (const line of lines) {
+      chunk += line;
+      if (chunk.length >= 65_536) flush();
+    }
+    if (chunk) flush();
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /** Adds `payouts run | status | report`. */

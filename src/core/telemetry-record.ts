@@ -5,7 +5,7 @@
  */
 // Types only: a value imported from ./telemetry would move it into a chunk of its own, loaded at import.
 import { operationEffects } from '../generated/effects';
-import type { MeterProviderLike, OtelGlobal, TelemetryOptions, TelemetrySettings, TracerProviderLike } from './telemetry';
+import type { MeterProviderLike, OtelGlobal, TelemetryOptions, TelemetrySettings, TracerProviderLike, WorkSpan } from './telemetry';
 
 /** An attribute value as OpenTelemetry takes it. */
 type AttributeValue = string | number | boolean;
@@ -173,6 +173,16 @@ export class Recorder {
     return op;
   }
 
+  /** Starts an INTERNAL span of a unit of work (see `WorkSpan`), under `parent` or the active span; undefined without a tracer. */
+  work(name: string, attributes: Readonly<Attributes>, parent?: WorkSpan): WorkSpan | undefined {
+    const tracer = this.tracer();
+    if (tracer === undefined) return undefined;
+    const manager = otelGlobal()?.context;
+    const under = parent instanceof Work ? parent.context : (manager?.active() ?? ROOT);
+    const span = tracer.startSpan(name, { kind: SPAN_KIND_INTERNAL, attributes: clean(attributes) }, under);
+    return new Work(span, under.setValue(SPAN_KEY, span));
+  }
+
   /** Runs `verify` (a webhook's unwrap) in a span carrying its event type and id, outcome and reason. */
   async webhook<T extends { id?: unknown; type?: unknown }>(verify: () => Promise<T>): Promise<T> {
     const tracer = this.tracer();
@@ -199,6 +209,35 @@ export class Recorder {
     } finally {
       span.end();
     }
+  }
+}
+
+/** A span of a unit of work (see `WorkSpan` in ./telemetry). */
+class Work implements WorkSpan {
+  #ended = false;
+  constructor(
+    readonly span: SpanLike,
+    /** @internal The context with this span active (the parent of spans started under it). */
+    readonly context: ContextLike,
+  ) {}
+
+  set(attributes: Readonly<Attributes>): void {
+    if (!this.#ended) this.span.setAttributes(clean(attributes));
+  }
+
+  run<R>(fn: () => R): R {
+    const manager = otelGlobal()?.context;
+    return manager ? manager.with(this.context, fn) : fn();
+  }
+
+  end(error?: string): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    if (error !== undefined) {
+      this.span.setAttribute('error.type', error);
+      this.span.setStatus({ code: STATUS_ERROR, message: error });
+    }
+    this.span.end();
   }
 }
 

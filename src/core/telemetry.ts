@@ -101,6 +101,20 @@ export const otelSlot = (): OtelGlobal | undefined => (globalThis as Record<symb
  */
 export type TelemetryRecorder = () => Promise<object>;
 
+/**
+ * A span of a unit of work made of several calls (a payout batch, one payout): INTERNAL, child of the
+ * span it was started under. The calls made inside {@link WorkSpan.run} are its children when a context
+ * manager is registered with `@opentelemetry/api` (as the SDK's own spans are).
+ */
+export interface WorkSpan {
+  /** Sets attributes (an undefined value is left out). */
+  set(attributes: Readonly<Record<string, string | number | boolean | undefined>>): void;
+  /** Runs `fn` with this span active. */
+  run<R>(fn: () => R): R;
+  /** Ends the span; `error` (a code) marks it failed. Later calls do nothing. */
+  end(error?: string): void;
+}
+
 /** What {@link TelemetryRecorder} loads (./telemetry-record): kept out of the public type, which is opaque. */
 type RecorderModule = { Recorder: new (settings: TelemetrySettings) => Recorder };
 
@@ -136,6 +150,15 @@ export class Telemetry {
   call<R extends Outcome>(method: string, template: string, operationId: string, link: PageLink | undefined, run: (trace: CallTrace | undefined) => Promise<R>): Promise<R> {
     const r = this.#wanted();
     return r === undefined ? run(undefined) : r instanceof Promise ? r.then((x) => x.call(method, template, operationId, link, run)) : r.call(method, template, operationId, link, run);
+  }
+
+  /**
+   * Starts a {@link WorkSpan} named `name` under `parent` (else under the active span), when there is a
+   * tracer; resolves undefined when there is nothing to record to.
+   */
+  async work(name: string, attributes: Readonly<Record<string, string | number | boolean | undefined>>, parent?: WorkSpan): Promise<WorkSpan | undefined> {
+    const r = this.#wanted();
+    return r === undefined ? undefined : (await r).work(name, attributes, parent);
   }
 
   /** Runs a webhook's unwrap in a span carrying its event type and id, outcome and reason, when there is a tracer. */

@@ -2,7 +2,9 @@
  * The file journal: an append-only log of JSON lines, one record per line, each fsynced before `put`
  * resolves (records written together share one write and one fsync). A `kill -9` at any instant
  * leaves at most a torn last line, which the next open drops (and cuts off the file); a bad line
- * anywhere else is corruption, refused. One writer at a time: a lock file beside the journal
+ * anywhere else is corruption, refused. In memory it keeps only where each reference's latest line
+ * starts (and the lines not yet written): the file is the record, read back by `get` and `open`
+ * (100,000 references in a few MB). One writer at a time: a lock file beside the journal
  * (`<file>.lock`, holding the writer's pid), taken over only when that process is gone.
  * @module
  */
@@ -36,8 +38,13 @@ export class FileJournal implements PayoutJournal {
   readonly #lock: boolean;
   #handle: FileHandle | undefined;
   #locked = false;
-  readonly #index = new Map<string, PayoutRecord>();
-  #queue: { line: string; resolve: () => void; reject: (e: unknown) => void }[] = [];
+  /** Each reference's latest line: its offset in the file. */
+  readonly #index = new Map<string, number>();
+  /** Lines queued or being written, by reference (the latest wins; read by `get` until written). */
+  readonly #unwritten = new Map<string, string>();
+  /** The file's size: where the next line goes. */
+  #size = 0;
+  #queue: { reference: string; line: string; resolve: () => void; reject: (e: unknown) => void }[] = [];
   #flushing: Promise<void> | undefined;
   #closed = false;
 
@@ -129,7 +136,7 @@ export class FileJournal implements PayoutJournal {
             header = true;
             continue;
           }
-          this.#index.set(value.reference as string, value as unknown as PayoutRecord);
+          this.#index.set(value.reference as string, lineStart);
         }
         carry = Buffer.from(data.subarray(start));
         base += start;
@@ -143,49 +150,84 @@ export class FileJournal implements PayoutJournal {
     }
   }
 
+  /**
+   * Opens the journal and yields the latest record of each reference, read back from the file one at a
+   * time (in the order they were first journaled), so that a large journal is never all in memory.
+   */
   async open(batchId: string): Promise<Iterable<PayoutRecord>> {
     if (this.#handle) throw new PayoutJournalError('closed', `${this.path} is open already.`);
     if (this.#lock) this.#takeLock();
     try {
       this.#load(batchId);
-      this.#handle = await openFile(this.path, 'a', 0o600);
-      if ((await this.#handle.stat()).size === 0) {
-        await this.#handle.write(`${JSON.stringify({ format: FORMAT, batchId, createdAt: new Date().toISOString() })}\n`);
+      this.#handle = await openFile(this.path, 'a+', 0o600);
+      this.#size = (await this.#handle.stat()).size;
+      if (this.#size === 0) {
+        const header = `${JSON.stringify({ format: FORMAT, batchId, createdAt: new Date().toISOString() })}\n`;
+        await this.#handle.write(header);
         await this.#handle.sync();
+        this.#size = Buffer.byteLength(header);
       }
     } catch (error) {
       this.#release();
       throw error;
     }
-    return [...this.#index.values()];
+    const offsets = [...this.#index.values()].sort((a, b) => a - b);
+    const path = this.path;
+    return (function* () {
+      const fd = openSync(path, 'r');
+      try {
+        for (const offset of offsets) yield readLineAt(fd, offset, path);
+      } finally {
+        closeSync(fd);
+      }
+    })();
   }
 
   async get(reference: string): Promise<PayoutRecord | undefined> {
-    return this.#index.get(reference);
+    const unwritten = this.#unwritten.get(reference);
+    if (unwritten !== undefined) return JSON.parse(unwritten) as PayoutRecord;
+    const offset = this.#index.get(reference);
+    if (offset === undefined || !this.#handle) return undefined;
+    return readLineAt((this.#handle as unknown as { fd: number }).fd, offset, this.path);
   }
 
   put(record: PayoutRecord): Promise<void> {
     if (!this.#handle || this.#closed) return Promise.reject(new PayoutJournalError('closed', `${this.path} is not open.`));
     const line = `${JSON.stringify(record)}\n`;
-    this.#index.set(record.reference, JSON.parse(line) as PayoutRecord);
+    this.#unwritten.set(record.reference, line);
     return new Promise<void>((resolve, reject) => {
-      this.#queue.push({ line, resolve, reject });
+      this.#queue.push({ reference: record.reference, line, resolve, reject });
       this.#flushing ??= this.#flush();
     });
   }
 
-  /** Writes everything queued in one write and one fsync, while there is something queued. */
+  /**
+   * Group commit: everything queued while the previous write and fsync ran goes out in one write and
+   * one fsync; each `put` resolves once its line is on disk.
+   */
   async #flush(): Promise<void> {
     try {
       while (this.#queue.length > 0) {
         const batch = this.#queue;
         this.#queue = [];
+        const text = batch.map((b) => b.line).join('');
         try {
-          await this.#handle!.write(batch.map((b) => b.line).join(''));
+          await this.#handle!.write(text);
           await this.#handle!.sync();
+          let offset = this.#size;
+          for (const b of batch) {
+            this.#index.set(b.reference, offset);
+            offset += Buffer.byteLength(b.line);
+            if (this.#unwritten.get(b.reference) === b.line) this.#unwritten.delete(b.reference);
+          }
+          this.#size = offset;
           for (const b of batch) b.resolve();
         } catch (error) {
-          for (const b of batch) b.reject(error);
+          this.#size = (await this.#handle!.stat().catch(() => ({ size: this.#size }))).size;
+          for (const b of batch) {
+            if (this.#unwritten.get(b.reference) === b.line) this.#unwritten.delete(b.reference);
+            b.reject(error);
+          }
         }
       }
     } finally {
@@ -213,23 +255,96 @@ export class FileJournal implements PayoutJournal {
   }
 }
 
+/** The journal line starting at `offset` of `fd`, parsed. */
+function readLineAt(fd: number, offset: number, path: string): PayoutRecord {
+  let length = 2048;
+  for (;;) {
+    const buffer = Buffer.allocUnsafe(length);
+    const n = readSync(fd, buffer, 0, length, offset);
+    const end = buffer.subarray(0, n).indexOf(10);
+    if (end !== -1) return JSON.parse(buffer.toString('utf8', 0, end)) as PayoutRecord;
+    if (n < length) throw new PayoutJournalError('corrupt', `${path}: the record at byte ${offset} has no end.`);
+    length *= 4;
+  }
+}
+
+/**
+ * The latest record of each reference of a journal file, read without locking it (for `payouts status`
+ * and `report` while a run goes on), streamed: a first pass notes where each reference's latest line
+ * starts, a second yields those lines in file order. A torn last line is skipped.
+ */
+export function journalRecords(path: string): { batchId: string; records: Iterable<PayoutRecord> } {
+  const latest = new Map<string, number>();
+  let batchId: string | undefined;
+  let bad: number | undefined; // a line that does not read: a torn write when nothing follows it
+  scanLines(path, (text, offset) => {
+    if (batchId === undefined) {
+      let header: { format?: string; batchId?: string } | undefined;
+      try {
+        header = JSON.parse(text) as typeof header;
+      } catch {
+        /* not a journal */
+      }
+      if (!header || header.format !== FORMAT || typeof header.batchId !== 'string') throw new PayoutJournalError('corrupt', `${path} is not a payout journal.`);
+      batchId = header.batchId;
+      return;
+    }
+    if (text.trim() === '') return;
+    if (bad !== undefined) throw new PayoutJournalError('corrupt', `${path}: the line at byte ${bad} is not a journal record, and records follow it.`);
+    let reference: unknown;
+    try {
+      reference = (JSON.parse(text) as { reference?: unknown }).reference;
+    } catch {
+      bad = offset;
+      return;
+    }
+    if (typeof reference === 'string') latest.set(reference, offset);
+  });
+  if (batchId === undefined) throw new PayoutJournalError('corrupt', `${path} is not a payout journal.`);
+  return {
+    batchId,
+    records: {
+      *[Symbol.iterator]() {
+        const fd = openSync(path, 'r');
+        try {
+          for (const offset of [...latest.values()].sort((a, b) => a - b)) yield readLineAt(fd, offset, path);
+        } finally {
+          closeSync(fd);
+        }
+      },
+    },
+  };
+}
+
+/** Calls `each` with every line of `path` (its text and byte offset; an unterminated last one too), reading 1 MiB at a time. */
+function scanLines(path: string, each: (text: string, offset: number) => void): void {
+  const fd = openSync(path, 'r');
+  try {
+    const chunk = Buffer.alloc(1 << 20);
+    let carry = Buffer.alloc(0);
+    let base = 0;
+    for (;;) {
+      const n = readSync(fd, chunk, 0, chunk.length, base + carry.length);
+      const data = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+      let start = 0;
+      for (let nl = data.indexOf(10); nl !== -1; nl = data.indexOf(10, start)) {
+        each(data.toString('utf8', start, nl), base + start);
+        start = nl + 1;
+      }
+      base += start;
+      carry = Buffer.from(data.subarray(start));
+      if (n === 0) {
+        if (carry.length > 0) each(carry.toString('utf8'), base);
+        return;
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Reads a journal file without locking it (for `payouts status` / `report` while a run goes on): the latest record per reference. */
 export function readJournalFile(path: string): { batchId: string; records: PayoutRecord[] } {
-  const text = readFileSync(path, 'utf8');
-  const lines = text.split('\n');
-  const first = lines[0] ? (JSON.parse(lines[0]) as { format?: string; batchId?: string }) : undefined;
-  if (!first || first.format !== FORMAT || typeof first.batchId !== 'string') throw new PayoutJournalError('corrupt', `${path} is not a payout journal.`);
-  const index = new Map<string, PayoutRecord>();
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.trim() === '') continue;
-    try {
-      const record = JSON.parse(line) as PayoutRecord;
-      index.set(record.reference, record);
-    } catch {
-      if (i === lines.length - 1 || (i === lines.length - 2 && lines[lines.length - 1] === '')) continue; // torn last line
-      throw new PayoutJournalError('corrupt', `${path}: line ${i + 1} is not a journal record.`);
-    }
-  }
-  return { batchId: first.batchId, records: [...index.values()] };
+  const { batchId, records } = journalRecords(path);
+  return { batchId, records: [...records] };
 }

@@ -19,8 +19,8 @@ export type { PayoutBatch, PayoutBatchOptions, PayoutCallOptions, PayoutClient, 
 export { AdaptiveConcurrency, type AdaptiveConcurrencyOptions } from './concurrency';
 export { payoutKey, instructionFingerprint, type PayoutStep } from './keys';
 export { MemoryJournal, PayoutJournalError, type PayoutJournal } from './journal';
-export { FileJournal, readJournalFile, type FileJournalOptions } from './file-journal';
-export { reportRows, reportCsv, summarize } from './report';
+export { FileJournal, journalRecords, readJournalFile, type FileJournalOptions } from './file-journal';
+export { reportRow, reportRows, reportCsv, reportCsvLines, summarize } from './report';
 export { PAYOUT_STATES, FINAL_STATES } from './types';
 export type {
   PayoutCounts,

@@ -37,7 +37,8 @@ export class PayoutJournalError extends Error {
  * safety comes from elsewhere (the keys alone still make a rerun of the same batch id safe).
  */
 export class MemoryJournal implements PayoutJournal {
-  readonly #records = new Map<string, PayoutRecord>();
+  /** Each reference's latest record, as JSON (a copy that costs one stringify, not a structured clone). */
+  readonly #records = new Map<string, string>();
   #batchId: string | undefined;
 
   async open(batchId: string): Promise<Iterable<PayoutRecord>> {
@@ -45,22 +46,22 @@ export class MemoryJournal implements PayoutJournal {
       throw new PayoutJournalError('other_batch', `This journal holds batch ${this.#batchId}, not ${batchId}.`);
     }
     this.#batchId = batchId;
-    return [...this.#records.values()].map((r) => structuredClone(r));
+    return this.records();
   }
 
   async get(reference: string): Promise<PayoutRecord | undefined> {
     const record = this.#records.get(reference);
-    return record && structuredClone(record);
+    return record === undefined ? undefined : (JSON.parse(record) as PayoutRecord);
   }
 
   async put(record: PayoutRecord): Promise<void> {
-    this.#records.set(record.reference, structuredClone(record));
+    this.#records.set(record.reference, JSON.stringify(record));
   }
 
   async close(): Promise<void> {}
 
   /** Every record (copies), for inspection. */
   records(): PayoutRecord[] {
-    return [...this.#records.values()].map((r) => structuredClone(r));
+    return [...this.#records.values()].map((r) => JSON.parse(r) as PayoutRecord);
   }
 }

@@ -8,25 +8,28 @@ import { PAYOUT_STATES, type PayoutCounts, type PayoutRecord, type PayoutReportR
 /** The report rows of `records`, in the order given. */
 export function reportRows(records: Iterable<PayoutRecord>): PayoutReportRow[] {
   const rows: PayoutReportRow[] = [];
-  for (const r of records) {
-    rows.push({
-      reference: r.reference,
-      state: r.state,
-      transactionId: r.transactionId,
-      transactionStatus: r.transactionStatus,
-      failureReason: r.failureReason,
-      sendingAmount: r.quote?.sendingAmount,
-      sendingCurrency: r.quote?.sendingCurrency,
-      receivingAmount: r.quote?.receivingAmount,
-      receivingCurrency: r.quote?.receivingCurrency,
-      fees: r.quote?.fees,
-      exchangeRate: r.quote?.exchangeRate,
-      attempts: r.attempts,
-      errorCode: r.lastError?.code,
-      errorMessage: r.lastError?.message,
-    });
-  }
+  for (const r of records) rows.push(reportRow(r));
   return rows;
+}
+
+/** The report row of one record (for a report streamed row by row). */
+export function reportRow(r: PayoutRecord): PayoutReportRow {
+  return {
+    reference: r.reference,
+    state: r.state,
+    transactionId: r.transactionId,
+    transactionStatus: r.transactionStatus,
+    failureReason: r.failureReason,
+    sendingAmount: r.quote?.sendingAmount,
+    sendingCurrency: r.quote?.sendingCurrency,
+    receivingAmount: r.quote?.receivingAmount,
+    receivingCurrency: r.quote?.receivingCurrency,
+    fees: r.quote?.fees,
+    exchangeRate: r.quote?.exchangeRate,
+    attempts: r.attempts,
+    errorCode: r.lastError?.code,
+    errorMessage: r.lastError?.message,
+    };
 }
 
 const COLUMNS: (keyof PayoutReportRow)[] = [
@@ -56,9 +59,13 @@ function field(value: unknown): string {
 
 /** The report as CSV (RFC 4180, header line first, CRLF line ends). */
 export function reportCsv(rows: Iterable<PayoutReportRow>): string {
-  const lines = [COLUMNS.join(',')];
-  for (const row of rows) lines.push(COLUMNS.map((c) => field(row[c])).join(','));
-  return `${lines.join('\r\n')}\r\n`;
+  return [...reportCsvLines(rows)].join('');
+}
+
+/** The report as CSV, one line (with its CRLF) at a time: the header, then a line per row. */
+export function* reportCsvLines(rows: Iterable<PayoutReportRow>): Generator<string> {
+  yield `${COLUMNS.join(',')}\r\n`;
+  for (const row of rows) yield `${COLUMNS.map((c) => field(row[c])).join(',')}\r\n`;
 }
 
 /** Counts by state of `records`. */

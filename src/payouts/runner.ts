@@ -27,6 +27,7 @@ import {
   RateLimitError,
   ValidationError,
 } from '../core/errors';
+import type { Telemetry, WorkSpan } from '../core/telemetry';
 import type { Quote, QuoteCreateParams, ReceiverLookup, Transaction } from '../types';
 import { setMaxListeners } from 'node:events';
 import { AdaptiveConcurrency } from './concurrency';
@@ -109,9 +110,9 @@ export interface PayoutBatchOptions {
   sleep?: ((ms: number) => Promise<void>) | undefined;
 }
 
-/** A webhook event as `cb.webhooks.unwrap` gives it (only `type` and `data` are read). */
+/** A webhook event as `cb.webhooks.unwrap` gives it, known type or not (only `type` and `data` are read). */
 export interface PayoutWebhookEvent {
-  type: string;
+  type: unknown;
   data?: unknown;
 }
 
@@ -210,7 +211,19 @@ function errorOf(error: unknown): PayoutError {
   return { code: 'ERROR', message: error instanceof Error ? error.message : String(error) };
 }
 
+/** Why a reference ended failed or needs attention, in one line. */
+const reasonOf = (r: PayoutRecord): string => (r.lastError ? `${r.lastError.code}: ${r.lastError.message}` : (r.failureReason ?? r.transactionStatus ?? 'unknown'));
+
+/** A random id per run() (journaled with the records it admits). */
+const randomRunId = (): string => Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
+
 const emptyCounts = (): PayoutCounts => Object.fromEntries(PAYOUT_STATES.map((s) => [s, 0])) as PayoutCounts;
+
+/** The client's OpenTelemetry recorder, when `client` is a `Crossborder` (its resources hold the core). */
+function telemetryOf(client: PayoutClient): Telemetry | undefined {
+  const telemetry = (client.quotes as { _client?: { telemetry?: Partial<Telemetry> } })._client?.telemetry;
+  return typeof telemetry?.work === 'function' ? (telemetry as Telemetry) : undefined;
+}
 
 /** What to do after a failed request. */
 type Verdict =
@@ -245,29 +258,56 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
   const fallbackMs = options.webhookFallbackMs ?? 300_000;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
-  const records = new Map<string, PayoutRecord>();
+  // Only what is under way is kept: references not yet final, and counters. The journal is the record
+  // of the rest (100,000 references stream through in flat memory).
+  const inflight = new Map<string, PayoutRecord>();
+  /** Records admitted from the input in this run (a reference seen twice in one run is refused). */
+  const admitted = new WeakSet<PayoutRecord>();
   const byTransaction = new Map<string, string>();
+  /** Failed and needs-attention references, with the reason (the summary's; as many as there are). */
+  const unsettled: { reference: string; state: 'failed' | 'needs_attention'; reason: string }[] = [];
+  let total = 0;
+  /** This run's id, journaled with each record it admits (tells a reference seen twice in one run from one an earlier run journaled). */
+  let runId = '';
   /** Final statuses that arrived by webhook before the create answer named their transaction. */
   const early = new Map<string, { status: string; failureReason?: string | undefined }>();
   const counts = emptyCounts();
-  const doneTimes: number[] = [];
+  /** References finished per 100 ms over the last 10 s (a ring: the throughput without a list per item). */
+  const doneRing = new Float64Array(100);
+  let doneSlot = 0;
   let running = false;
   let startedAt = 0;
 
   const setState = (record: PayoutRecord, state: PayoutState) => {
-    if (records.get(record.reference) === record) counts[record.state]--;
+    if (inflight.get(record.reference) === record) counts[record.state]--;
     record.state = state;
     counts[state]++;
-    if (FINAL_STATES.has(state)) doneTimes.push(performance.now());
+    if (FINAL_STATES.has(state)) {
+      advanceRing(performance.now());
+      doneRing[doneSlot % 100]!++;
+      inflight.delete(record.reference);
+      if (record.transactionId) byTransaction.delete(record.transactionId);
+      if (state !== 'completed') unsettled.push({ reference: record.reference, state: state as 'failed' | 'needs_attention', reason: reasonOf(record) });
+    }
   };
 
+  let ringAt = 0; // the 100 ms slot the ring's head stands for
+  function advanceRing(now: number): void {
+    const slot = Math.floor(now / 100);
+    if (ringAt === 0) ringAt = slot;
+    for (let s = ringAt + 1; s <= Math.min(slot, ringAt + 100); s++) doneRing[s % 100] = 0;
+    if (slot > ringAt) ringAt = slot;
+    doneSlot = ringAt;
+  }
+
   function progress(): PayoutProgress {
-    const total = records.size;
     const done = counts.completed + counts.failed + counts.needs_attention;
     const now = performance.now();
-    while (doneTimes.length > 0 && now - doneTimes[0]! > 10_000) doneTimes.shift();
+    advanceRing(now);
+    let recent = 0;
+    for (let i = 0; i < 100; i++) recent += doneRing[i]!;
     const window = Math.min(10_000, Math.max(1, now - startedAt));
-    const throughput = (doneTimes.length * 1000) / window;
+    const throughput = (recent * 1000) / window;
     const known = inputDone ? total : options.expectedTotal;
     const wait = limiter.waitMs();
     return {
@@ -293,6 +333,35 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     options.onProgress(progress());
   };
 
+  // ---- spans: one for the run of the batch, one per reference worked on in it (through the client's telemetry) ----
+  const telemetry = telemetryOf(client);
+  let batchSpan: WorkSpan | undefined;
+  const itemSpans = new Map<string, Promise<WorkSpan | undefined>>();
+  function spanOf(record: PayoutRecord): Promise<WorkSpan | undefined> | undefined {
+    if (batchSpan === undefined || telemetry === undefined) return undefined;
+    let span = itemSpans.get(record.reference);
+    if (span === undefined) {
+      span = telemetry.work('crossborder.payout', { 'crossborder.payout.batch_id': batchId, 'crossborder.payout.reference': record.reference }, batchSpan);
+      itemSpans.set(record.reference, span);
+    }
+    return span;
+  }
+  /** Ends the reference's span with where it stands (its final state, or the state a stopped run left it in). */
+  async function endSpan(record: PayoutRecord): Promise<void> {
+    const pending = spanOf(record);
+    if (pending === undefined) return;
+    itemSpans.delete(record.reference);
+    const span = await pending;
+    span?.set({
+      'crossborder.payout.state': record.state,
+      'crossborder.payout.attempts': record.attempts,
+      'crossborder.transaction.id': record.transactionId,
+      'crossborder.transaction.status': record.transactionStatus,
+      'crossborder.error.code': record.lastError?.code,
+    });
+    span?.end(record.state === 'failed' || record.state === 'needs_attention' ? (record.lastError?.code ?? record.failureReason ?? record.state) : undefined);
+  }
+
   // ---- the run's machinery, set up by run() ----
   let wake: () => void = () => {};
   const ready: (() => Promise<void>)[] = [];
@@ -309,6 +378,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     delete record.unknownSince;
     setState(record, state);
     await save(record);
+    await endSpan(record);
     emitProgress();
   }
 
@@ -364,9 +434,11 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
 
   /** One request under the limiter: the answer, or the verdict on its failure. */
   async function request<T>(record: PayoutRecord, attempt: number, send: () => PromiseLike<T>): Promise<{ ok: true; value: T } | { ok: false; verdict: Verdict }> {
+    const span = spanOf(record);
     const started = performance.now();
     try {
-      const value = await send();
+      const active = span && (await span);
+      const value = await (active ? active.run(send) : send());
       limiter.answered(started);
       return { ok: true, value };
     } catch (error) {
@@ -521,7 +593,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
       if (!data || typeof data.id !== 'string' || typeof data.status !== 'string') return false;
       const failureReason = typeof data.failureReason === 'string' ? data.failureReason : undefined;
       const reference = byTransaction.get(data.id);
-      const record = reference === undefined ? undefined : records.get(reference);
+      const record = reference === undefined ? undefined : inflight.get(reference);
       if (!record) {
         // Perhaps ours, before the create answer named it: kept (bounded) until then.
         if (running && FINAL_TRANSACTION[data.status] && early.size < 100_000) early.set(data.id, { status: data.status, failureReason });
@@ -543,37 +615,45 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
       if (options.signal?.aborted) onAbort();
       options.signal?.addEventListener('abort', onAbort, { once: true });
       const rejected: PayoutSummary['rejected'] = [];
-      const seenThisRun = new Set<string>();
       let fatal: unknown;
       const active = new Set<Promise<void>>();
       try {
+        runId = randomRunId();
+        batchSpan = await telemetry?.work('crossborder.payouts.batch', { 'crossborder.payout.batch_id': batchId });
         for await (const record of await journal.open(batchId)) {
-          const previous = records.get(record.reference);
-          if (previous) counts[previous.state]--;
+          // The latest of each reference: counted, and kept only when it is not final.
+          total++;
           counts[record.state]++;
-          records.set(record.reference, record);
+          if (FINAL_STATES.has(record.state)) {
+            if (record.state !== 'completed') unsettled.push({ reference: record.reference, state: record.state as 'failed' | 'needs_attention', reason: reasonOf(record) });
+          } else {
+            inflight.set(record.reference, record);
+          }
         }
-        for (const record of records.values()) resume(record);
+        for (const record of inflight.values()) resume(record);
         const iterator = (Symbol.asyncIterator in instructions
           ? (instructions as AsyncIterable<PayoutInstruction>)[Symbol.asyncIterator]()
           : (instructions as Iterable<PayoutInstruction>)[Symbol.iterator]()) as AsyncIterator<PayoutInstruction> | Iterator<PayoutInstruction>;
         let pulling: Promise<void> | undefined;
 
-        const admit = (instruction: PayoutInstruction) => {
+        const admit = async (instruction: PayoutInstruction) => {
           const problem = instructionProblem(instruction);
           const reference = typeof instruction?.reference === 'string' ? instruction.reference : String((instruction as { reference?: unknown })?.reference);
           if (problem) {
             rejected.push({ reference, reason: problem });
             return;
           }
-          if (seenThisRun.has(reference)) {
+          const fingerprint = instructionFingerprint(instruction);
+          const known = inflight.get(reference) ?? (await journal.get(reference));
+          if (known && (admitted.has(known) || (known.runId === runId && !inflight.has(reference)))) {
             rejected.push({ reference, reason: 'reference: seen twice in this run (references are unique in a batch); the second was not sent' });
             return;
           }
-          seenThisRun.add(reference);
-          const fingerprint = instructionFingerprint(instruction);
-          const known = records.get(reference);
           if (known) {
+            if (inflight.get(reference) === known) {
+              admitted.add(known);
+              known.runId = runId;
+            }
             if (known.fingerprint !== fingerprint) {
               // Never sent: the same keys with another body would be refused, or pay something else.
               rejected.push({
@@ -590,9 +670,12 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
             instruction,
             keys: { create: payoutKey(batchId, reference, 'create'), execute: payoutKey(batchId, reference, 'execute') },
             attempts: 0,
+            runId,
             updatedAt: new Date().toISOString(),
           };
-          records.set(reference, record);
+          inflight.set(reference, record);
+          admitted.add(record);
+          total++;
           counts.pending++;
           ready.push(() => submit(record));
         };
@@ -604,7 +687,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
               try {
                 const next = await iterator.next();
                 if (next.done) inputDone = true;
-                else admit(next.value);
+                else await admit(next.value);
               } catch (error) {
                 fatal ??= error;
               }
@@ -664,6 +747,20 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
         running = false;
         wake = () => {};
         emitProgress(true);
+        if (batchSpan) {
+          // References a stop left under way: their spans end with the state they are in.
+          await Promise.all([...itemSpans.keys()].map((reference) => inflight.get(reference)).filter((r) => r !== undefined).map((r) => endSpan(r)));
+          batchSpan.set({
+            'crossborder.payout.total': total,
+            'crossborder.payout.completed': counts.completed,
+            'crossborder.payout.failed': counts.failed,
+            'crossborder.payout.needs_attention': counts.needs_attention,
+            'crossborder.payout.rejected': rejected.length,
+          });
+          batchSpan.end(fatal !== undefined ? (fatal instanceof Error ? fatal.name : 'error') : options.signal?.aborted ? 'aborted' : undefined);
+          batchSpan = undefined;
+          itemSpans.clear();
+        }
       }
       if (fatal !== undefined && !(fatal instanceof APIUserAbortError && options.signal?.aborted)) throw fatal;
       if (options.signal?.aborted) {
@@ -671,12 +768,8 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
       }
       const failed: PayoutSummary['failed'] = [];
       const needsAttention: PayoutSummary['needsAttention'] = [];
-      for (const r of records.values()) {
-        const reason = r.lastError ? `${r.lastError.code}: ${r.lastError.message}` : (r.failureReason ?? r.transactionStatus ?? 'unknown');
-        if (r.state === 'failed') failed.push({ reference: r.reference, reason });
-        if (r.state === 'needs_attention') needsAttention.push({ reference: r.reference, reason });
-      }
-      return { batchId, counts: { ...counts }, total: records.size, failed, needsAttention, rejected, seconds: Math.round((Date.now() - started) / 100) / 10 };
+      for (const u of unsettled) (u.state === 'failed' ? failed : needsAttention).push({ reference: u.reference, reason: u.reason });
+      return { batchId, counts: { ...counts }, total, failed, needsAttention, rejected, seconds: Math.round((Date.now() - started) / 100) / 10 };
     },
   };
   return batch;

@@ -105,6 +105,8 @@ export interface PayoutRecord {
   /** Requests that could move money sent for it, over all runs. */
   attempts: number;
   lastError?: PayoutError | undefined;
+  /** The run that last took it from the input (a random id per `run()`): a reference seen twice in one run is refused. */
+  runId?: string | undefined;
   /** When the outcome of its last write became unknown (ISO), while it stays unknown. */
   unknownSince?: string | undefined;
   updatedAt: string;

@@ -20,6 +20,7 @@ const GUIDES: Record<string, string | undefined> = {
   'docs/testing.md': 'test/docs/testing',
   'docs/observability.md': 'test/telemetry/guide',
   'docs/performance.md': 'examples/guides/performance',
+  'docs/payouts.md': 'examples/guides/payouts',
   'docs/README.md': undefined,
   'README.md': undefined,
 };

@@ -8,6 +8,7 @@ import {
   AdaptiveConcurrency,
   createPayoutBatch,
   FileJournal,
+  journalRecords,
   PayoutJournalError,
   payoutKey,
   readJournalFile,
@@ -50,6 +51,35 @@ describe('FileJournal', () => {
       ['r2', 'submitted'],
     ]);
     await again.close();
+  });
+
+  it('keeps only where each line starts: get() and open() read the records back from the file; journalRecords streams them', async () => {
+    const file = join(tmp(), 'j');
+    const journal = new FileJournal(file);
+    await journal.open('b');
+    const put = journal.put({ ...record('r1'), attempts: 7 });
+    expect((await journal.get('r1'))?.attempts).toBe(7); // not written yet: read from what is queued
+    await put;
+    await journal.put(record('r2'));
+    await journal.put({ ...record('r1'), state: 'completed', attempts: 8 });
+    // Change the bytes of r1's latest line on disk (same length): get() answers what the file says.
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, text.replace('"attempts":8', '"attempts":9'));
+    expect(await journal.get('r1')).toMatchObject({ state: 'completed', attempts: 9 });
+    expect(await journal.get('r3')).toBeUndefined();
+    await journal.close();
+    const again = new FileJournal(file);
+    expect([...(await again.open('b'))].map((r) => [r.reference, r.state, r.attempts])).toEqual([
+      ['r2', 'submitted', 1],
+      ['r1', 'completed', 9],
+    ]); // the latest of each, in file order
+    await again.close();
+    appendFileSync(file, '{"reference":"r4","sta'); // torn
+    const { batchId, records } = journalRecords(file);
+    expect(batchId).toBe('b');
+    expect([...records].map((r) => r.reference)).toEqual(['r2', 'r1']);
+    appendFileSync(file, `\n${JSON.stringify(record('r5'))}\n`); // a bad line with a record after it
+    expect(() => journalRecords(file)).toThrow(PayoutJournalError);
   });
 
   it('drops a torn last line (a kill mid-write), cuts it off the file, and appends after it', async () => {

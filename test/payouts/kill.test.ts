@@ -7,7 +7,7 @@
  * (10,000 references, 20 kills).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +20,38 @@ import { exactlyOnce, instructions, sandboxClient, setUpWorld } from './world';
 const REFS = Number(process.env.PAYOUTS_REFS ?? 300);
 const KILLS = Number(process.env.PAYOUTS_KILLS ?? 5);
 const LOSS = 0.2;
+
+/**
+ * How far a batch is, read from its journal as the runs write it: the references journaled in a final
+ * state. Reads only the complete lines added since the last look (a torn line a kill left is cut off by
+ * the next run, so the file never shrinks below what was read).
+ */
+function journalProgress(path: string): () => number {
+  const done = new Set<string>();
+  let position = 0;
+  let carry = '';
+  return () => {
+    if (!existsSync(path)) return done.size;
+    const fd = openSync(path, 'r');
+    try {
+      const buffer = Buffer.alloc(1 << 20);
+      for (let n = readSync(fd, buffer, 0, buffer.length, position); n > 0; n = readSync(fd, buffer, 0, buffer.length, position)) {
+        position += n;
+        const lines = (carry + buffer.toString('latin1', 0, n)).split('\n');
+        carry = lines.pop()!;
+        for (const line of lines) {
+          const m = /^\{"reference":"([^"]+)","state":"(completed|failed|needs_attention)"/.exec(line);
+          if (m) done.add(m[1]!);
+        }
+      }
+      position -= Buffer.byteLength(carry, 'latin1');
+      carry = '';
+    } finally {
+      closeSync(fd);
+    }
+    return done.size;
+  };
+}
 
 
 describe(`payouts run: ${REFS} references, ${Math.round(LOSS * 100)} % of answers to writes lost, a rate limit, SIGKILLed ${KILLS} times`, () => {
@@ -50,28 +82,32 @@ describe(`payouts run: ${REFS} references, ${Math.round(LOSS * 100)} % of answer
 
   it('pays every reference exactly once across the kills and restarts, and exits 0 when all completed', { timeout: 1_500_000 }, async () => {
     const args = ['payouts', 'run', join(dir, 'payouts.csv'), '--journal', join(dir, 'payouts.journal'), '--json', '--max-concurrency', '24'];
-    const killedAfter: number[] = [];
+    // Kill k comes once a seeded share of the batch is done, drawn in the k-th of KILLS equal slices:
+    // the kills spread over the whole batch (its start, middle and end), the same on every run.
+    const progress = journalProgress(join(dir, 'payouts.journal'));
+    const targets = Array.from({ length: KILLS }, (_, k) => Math.floor((REFS * (k + random())) / (KILLS + 1)));
+    const killedAt: number[] = [];
     for (let k = 0; k < KILLS; k++) {
-      // Killed at a random point of the batch's life: 0 to 1.5 s after it reports its first payout under way.
-      const delay = Math.floor(random() * 1500);
       const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', HOME: dir, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
-      let timer: ReturnType<typeof setTimeout> | undefined;
       child.stdout.on('data', (c: Buffer) => {
         out += c.toString();
-        if (timer === undefined && /"total":[1-9]/.test(out)) timer = setTimeout(() => child.kill('SIGKILL'), delay);
       });
-      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-      const guard = setTimeout(() => child.kill('SIGKILL'), 120_000); // bounded whatever happens
-      const code = await exited;
-      clearTimeout(timer);
-      clearTimeout(guard);
-      killedAfter.push(delay);
-      if (process.env.PAYOUTS_DEBUG) console.error(`run ${k}: killed after ${delay} ms, exit ${code}; last: ${out.trim().split("\n").pop()?.slice(0, 300)}`);
+      let code: number | null | undefined;
+      const exited = new Promise<void>((resolve) => child.once('exit', (c) => resolve(void (code = c))));
+      const started = Date.now();
+      // Bounded: 120 s per run whatever happens.
+      while (code === undefined && progress() < targets[k]! && Date.now() - started < 120_000) await new Promise((r) => setTimeout(r, 20));
+      if (code === undefined) child.kill('SIGKILL');
+      await exited;
+      killedAt.push(progress());
+      if (process.env.PAYOUTS_DEBUG) console.error(`run ${k}: target ${targets[k]}, killed at ${killedAt.at(-1)} done, exit ${code}; last: ${out.trim().split("\n").pop()?.slice(0, 300)}`);
       if (code === 0) break; // finished before its kill (a small batch on a fast machine)
       expect(code, out.slice(-500)).toBe(null); // killed, not failed
     }
-    expect(killedAfter.length).toBeGreaterThanOrEqual(Math.min(KILLS, 1));
+    expect(killedAt.length).toBeGreaterThanOrEqual(Math.min(KILLS, 1));
+    // Spread over the batch: the last kill came after more than half of it was done.
+    if (killedAt.length === KILLS) expect(Math.max(...killedAt)).toBeGreaterThan(REFS / 2);
     const last = await cli(args, { env: { HOME: dir, ...env }, timeoutMs: 1_200_000 });
     const summary = JSON.parse(last.out.trim().split('\n').pop()!) as { event: string; counts: Record<string, number> };
     expect(last.code, last.err + last.out.slice(-2000)).toBe(0);

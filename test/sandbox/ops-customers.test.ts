@@ -10,6 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BadRequestError, Crossborder, NotFoundError } from '../../src/index';
 import { createClock, createSandbox, type Sandbox } from '../../src/sandbox/index';
 import { sandboxHandlers } from '../../src/sandbox/msw';
+import { productionDocument, productionDocumentPath } from '../helpers/production-document';
 import { AUTH, VERSION } from './helpers';
 
 const HEADER = 'umaAddress,platformCustomerId,customerType,fullName,birthDate,addressLine1,city,state,postalCode,country,businessLegalName,businessTaxId';
@@ -224,5 +225,31 @@ describe.each(['msw', 'http'] as const)('through the SDK, sandbox %s', (mode) =>
     expect(raw.status).toBe(400);
     expect(await raw.json()).toMatchObject({ code: 'INVALID_INPUT', details: { field: 'body' } });
     expect(sandbox.state.snapshot().bulkImports).toHaveLength(1);
+  });
+});
+
+describe("production's own requests for these operations, sent by the SDK and accepted by the sandbox", () => {
+  it.skipIf(productionDocumentPath() === undefined)('the CSV of its upload description, and the invitee of its claim schema', async () => {
+    const paths = productionDocument().paths;
+    const description: string = paths['/customers/bulk/csv'].post.description;
+    const csv = /```csv\n([\s\S]*?)```/.exec(description)![1]!;
+    const inviteeUma: string = productionDocument().components.schemas.UmaInvitationClaimRequest.properties.inviteeUma.example;
+    const sandbox = createSandbox({ clock: createClock(undefined, { frozen: true }) });
+    try {
+      const cb = new Crossborder({ tokenId: 'tok', clientSecret: 'sk_sandbox', environment: 'sandbox', baseUrl: 'http://sandbox.test', fetch: sandbox.fetch });
+      const { jobId, status } = await cb.customers.importCsv({ file: csv });
+      expect(status).toBe('PENDING');
+      sandbox.clock.advance(1_000);
+      const job = await cb.customers.retrieveImportJob(jobId);
+      // Its first row is a customer; its second (a BUSINESS row whose cells stop before businessLegalName) fails, naming the column.
+      expect(job.progress).toEqual({ total: 2, processed: 2, successful: 1, failed: 1 });
+      expect(job.errors!.map((e) => [e.correlationId, (e.details as { field?: string }).field])).toEqual([['biz456', 'businessLegalName']]);
+      expect((await cb.customers.list({ platformCustomerId: 'customer123' })).data[0]).toMatchObject({ fullName: 'John Doe', umaAddress: '$john.doe@uma.domain.com' });
+
+      const invitation = await cb.invitations.create({ inviterUma: '$john.doe@uma.domain.com' });
+      expect(await cb.invitations.claim(invitation.code, { inviteeUma })).toMatchObject({ status: 'CLAIMED', inviteeUma });
+    } finally {
+      await sandbox.close();
+    }
   });
 });

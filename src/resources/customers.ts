@@ -146,7 +146,7 @@ export class Customers extends APIResource {
    * (`correlationId` is the row's `platformCustomerId`, or `row_<n>`). An unknown job is a `NotFoundError`.
    * @example
    * ```ts
-   * const job = await cb.customers.retrieveImportJob(jobId);
+   * const job = await cb.customers.retrieveImportJob('Job:019542f5-b3e7-1d02-0000-000000000006');
    * for (const entry of job.errors ?? []) console.log(entry.correlationId, entry.code, entry.message);
    * ```
    */

@@ -40,7 +40,7 @@ export class Invitations extends APIResource {
    * (`INVITATION_ALREADY_CLAIMED`; `INVITATION_CANCELLED` once cancelled).
    * @example
    * ```ts
-   * const claimed = await cb.invitations.claim(invitation.code, { inviteeUma: '$grace@wallet.example' });
+   * const claimed = await cb.invitations.claim('INV-7Q2K9X', { inviteeUma: '$grace@wallet.example' });
    * console.log(claimed.status, claimed.claimedAt); // 'CLAIMED', when
    * ```
    */
@@ -53,7 +53,7 @@ export class Invitations extends APIResource {
    * is a `BadRequestError`.
    * @example
    * ```ts
-   * const cancelled = await cb.invitations.cancel(invitation.code);
+   * const cancelled = await cb.invitations.cancel('INV-7Q2K9X');
    * console.log(cancelled.status); // 'CANCELLED'
    * ```
    */

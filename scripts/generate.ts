@@ -311,6 +311,21 @@ function effectOf(doc: Json, label: string, op: Json, body: Json | undefined): {
   return { effect, raisedBy: raised as Record<string, Effect> };
 }
 
+/**
+ * A `multipart/form-data` body: its binary fields (`format: binary`) with the content type each is sent
+ * as (the document's `encoding`, else `application/octet-stream`); `undefined` for a JSON body.
+ */
+function multipartFiles(resolveRef: (node: Json) => Json, body: Json | undefined): Record<string, string> | undefined {
+  const media = body?.content?.['multipart/form-data'];
+  if (!media) return undefined;
+  const schema = resolveRef(media.schema ?? {});
+  const files: Record<string, string> = {};
+  for (const [field, property] of Object.entries<Json>(schema.properties ?? {})) {
+    if (resolveRef(property).format === 'binary') files[field] = media.encoding?.[field]?.contentType ?? 'application/octet-stream';
+  }
+  return files;
+}
+
 function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { table: string; effects: string } {
   const resolveRef = (node: Json): Json => deref(doc, node);
   const exported = new Set([...zodCode.matchAll(/^export const (\w+) =/gm)].map((m) => m[1]));
@@ -326,9 +341,12 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { ta
       if (!id) throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
       const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map(resolveRef);
       const idempotent = params.some((p) => p.in === 'header' && String(p.name).toLowerCase() === 'idempotency-key');
-      const signed = Object.keys(op.responses ?? {}).includes('202');
+      // A 202 wallet challenge; a 202 carrying the operation's own result (a CSV import's job) is not one.
+      const accepted = op.responses?.['202'] ? resolveRef(op.responses['202']) : undefined;
+      const signed = accepted !== undefined && accepted.content?.['application/json']?.schema?.$ref === '#/components/schemas/SignatureChallenge';
       const paginated = params.some((p) => p.in === 'query' && p.name === 'cursor');
       const body = op.requestBody ? resolveRef(op.requestBody) : undefined;
+      const multipart = multipartFiles(resolveRef, body);
       const { effect, raisedBy } = effectOf(doc, `${method.toUpperCase()} ${path}`, op, body);
       const base = `z${pascal(id)}`;
       // One number for the flags and which schemas exist: the table ships in every bundle, so it is dense.
@@ -346,6 +364,7 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { ta
         `export const ${id}: DocumentOperation<'${id}'> = {\n` +
           `  id: '${id}',\n  method: '${method.toUpperCase()}',\n  path: '${path}',\n` +
           `  idempotent: ${idempotent},\n  signed: ${signed},\n  sandboxOnly: ${path.startsWith('/sandbox/')},\n  paginated: ${paginated},\n${body?.required ? '  bodyRequired: true,\n' : ''}` +
+          (multipart ? `  multipart: { ${Object.entries(multipart).map(([field, type]) => `${field}: '${type}'`).join(', ')} },\n` : '') +
 
           // Only the parts the operation has: the rows are the largest table of a bundle.
           `  params: {${(['Path', 'Query', 'Body'] as const).filter((part) => flags & FLAG[part.toLowerCase() as 'path']).map((part) => ` ${part.toLowerCase()}: '${base}${part}'`).join(',')}${flags & (FLAG.path | FLAG.query | FLAG.body) ? ' ' : ''}},\n` +

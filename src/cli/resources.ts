@@ -73,7 +73,7 @@ async function callOf(spec: CommandDetails, args: string[], opts: ApiOptions): P
     const key = flag.flag.slice(2).replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
     const given = opts[key];
     if (given === undefined) continue;
-    const value = given === true ? true : readFlagValue(flag, String(given));
+    const value = flag.kind === 'file' ? readFileBounded(String(given), flag.flag) : given === true ? true : readFlagValue(flag, String(given));
     if (flag.in === 'query') query[flag.name] = value;
     else (body ??= {})[flag.name] = value;
   }
@@ -172,7 +172,7 @@ export async function addResourceCommands(program: Command, action: (json: boole
     if (!invoked(spec, argv)) continue;
     const details = await detailsOf(spec);
     for (const flag of details.flags) {
-      const placeholder = flag.kind === 'boolean' ? '[bool]' : flag.kind === 'json' ? '<json>' : flag.kind === 'list' ? '<a,b,…>' : '<value>';
+      const placeholder = flag.kind === 'boolean' ? '[bool]' : flag.kind === 'json' ? '<json>' : flag.kind === 'list' ? '<a,b,…>' : flag.kind === 'file' ? '<path>' : '<value>';
       command.addOption(new Option(`${flag.flag} ${placeholder}`, flagDescription(flag)));
     }
     if (spec.op.params.body) command.option('--data <json|@file|->', 'the whole body as JSON: inline, @file.json, or - for stdin (flags override its fields)');

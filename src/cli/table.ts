@@ -32,8 +32,12 @@ export interface FlagSpec {
   /** `customerId`: the field's name on the wire. */
   name: string;
   in: 'query' | 'body';
-  /** How the text given is read: numbers and booleans as such, objects and arrays as JSON (arrays also comma-separated). */
-  kind: 'string' | 'number' | 'boolean' | 'json' | 'list';
+  /**
+   * How the text given is read: numbers and booleans as such, objects and arrays as JSON (arrays also
+   * comma-separated); `file`, a file part of a multipart body (the CSV of `customers bulk csv upload`): the
+   * text is a path, and the file's content is sent.
+   */
+  kind: 'string' | 'number' | 'boolean' | 'json' | 'list' | 'file';
   /** Values the document allows, when it lists them (a closed set: another value is refused). */
   choices: string[] | undefined;
   /** The values known of an open set (`x-extensible-enum`): another value is sent as given, with a warning. */
@@ -187,7 +191,7 @@ export async function detailsOf(spec: CommandSpec): Promise<CommandDetails> {
   for (const [where, schema] of [['query', query], ['body', body]] as const) {
     for (const [name, prop] of propertiesOf(schema)) {
       if (flags.some((f) => f.name === name)) continue;
-      const kind = kindOf(prop.schema);
+      const kind = where === 'body' && op.multipart?.[name] !== undefined ? 'file' : kindOf(prop.schema);
       const choices = closedChoices(prop);
       flags.push({
         flag: `--${kebab(name)}`,
@@ -219,6 +223,7 @@ export async function detailsOf(spec: CommandSpec): Promise<CommandDetails> {
 export function flagDescription(flag: FlagSpec): string {
   return [
     `${flag.in === 'query' ? 'query' : 'body'} field ${flag.name}`,
+    flag.kind === 'file' ? ': the path of the file to send' : '',
     flag.required ? ' (required)' : '',
     flag.unit ? `, in ${flag.unit}` : '',
     flag.choices ? `: one of ${flag.choices.join(', ')}` : '',

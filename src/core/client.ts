@@ -19,6 +19,7 @@ import {
   ValidationError,
   type ValidationIssue,
 } from './errors';
+import { formBody } from './form';
 import { ignoreRejection, logFromOptions, type Log } from './logger';
 import type { ClientOptions, Environment, ListOptions, SignedRequestOptions, ValidationIssueReport } from './options';
 import { Page, PagePromise, type CursorTrail } from './pagination';
@@ -290,12 +291,14 @@ export class CrossborderCore extends ClientInfo {
     const idempotencyKey = op.idempotent ? (settings.userKey ?? crypto.randomUUID()) : undefined;
     // Serialized once: the signed repeat and every retry send these exact bytes.
     let bodyText: string | undefined;
+    let contentType: string | undefined;
     try {
-      bodyText = input.body === undefined ? undefined : JSON.stringify(input.body);
+      if (input.body !== undefined && op.multipart !== undefined) ({ text: bodyText, contentType } = await formBody(input.body, op.multipart));
+      else bodyText = input.body === undefined ? undefined : JSON.stringify(input.body);
     } catch (error) {
       throw new ValidationError([{ path: '', rule: 'not_json', message: `cannot be sent as JSON (${error instanceof Error ? error.message : String(error)})` }]);
     }
-    const leg: Leg = { plan, input, query, bodyText, idempotencyKey, signal: options.signal, settings, trace };
+    const leg: Leg = { plan, input, query, bodyText, contentType, idempotencyKey, signal: options.signal, settings, trace };
 
     if (options.signature !== undefined && options.requestId !== undefined) {
       this.#signed.claim(options.requestId, operation);
@@ -316,7 +319,7 @@ export class CrossborderCore extends ClientInfo {
 
   /** One leg: its URL and headers, the attempt loop, then the answer read (non-2xx becomes a typed error). */
   async #send(leg: Leg, signature?: string, requestId?: string, notAfter?: number): Promise<WithResponse<unknown>> {
-    const { plan, input, query, bodyText, idempotencyKey, settings } = leg;
+    const { plan, input, query, bodyText, contentType, idempotencyKey, settings } = leg;
     const { op, label: operation } = plan;
     let url: string;
     try {
@@ -330,8 +333,9 @@ export class CrossborderCore extends ClientInfo {
     let headers: Record<string, string>;
     if (settings.headers === undefined && input.header === undefined) {
       headers = { ...(bodyText === undefined ? this.#plainHeaders : this.#jsonHeaders) };
+      if (contentType !== undefined) headers['content-type'] = contentType;
     } else {
-      headers = bodyText === undefined ? {} : { 'content-type': 'application/json' };
+      headers = bodyText === undefined ? {} : { 'content-type': contentType ?? 'application/json' };
       Object.assign(headers, this.#defaultHeaders); // lower-cased once, in the constructor
       mergeHeaders(headers, settings.headers);
       mergeHeaders(headers, input.header);
@@ -404,6 +408,8 @@ interface Leg {
   input: CallInput;
   query: Record<string, unknown> | undefined;
   bodyText: string | undefined;
+  /** The body's content type when it is not JSON (a multipart body, with its boundary). */
+  contentType: string | undefined;
   idempotencyKey: string | undefined;
   signal: AbortSignal | undefined;
   settings: CallSettings;

@@ -33,6 +33,11 @@ export interface Operation {
   /** A request body must be given. */
   readonly bodyRequired?: boolean | undefined;
   /**
+   * The body goes as `multipart/form-data`, not JSON: its binary fields (given as text) and the content
+   * type each file part is sent as. Other fields go as text parts.
+   */
+  readonly multipart?: { readonly [field: string]: string } | undefined;
+  /**
    * @internal Schemas of the path parameters, the query and the body: inline (anything with zod's
    * `safeParse`), or their names in the generated zod module (the sandbox's; the client runs `checks`).
    */
@@ -52,24 +57,32 @@ export interface CallInput {
   header?: Record<string, string> | undefined;
 }
 
-/** The statuses whose body is an operation's result. A 202 is not: it carries the wallet challenge the signed retry answers (or, in production, the same resource as the 200). */
+/** The statuses whose body is an operation's result. A 202 is when it is not the wallet challenge the signed retry answers (a CSV import's accepted job). */
 type ResultStatus = 200 | 201 | 203 | 204 | 205 | 206;
 /** The JSON body of one documented answer; `void` for an answer without content (a 204). */
 type JsonBody<R> = R extends { content: { 'application/json': infer B } } ? B : void;
+/** A 202's body when it is the operation's result, `never` when it is a wallet challenge. */
+type Accepted<R> = JsonBody<R> extends { payloadToSign: string } ? never : JsonBody<R>;
 type Responses<Id extends OperationId> = OperationTypes[Id]['responses'];
 
 /**
  * What a call of the document's operation `Id` resolves to: the JSON body of its 2xx answers but the
  * 202 challenge, from the generated types (`ResultOf<'createQuote'>` is `Quote`, `ResultOf<'revokeSession'>` is `void`).
  */
-export type ResultOf<Id extends OperationId> = { [S in keyof Responses<Id>]: S extends ResultStatus ? JsonBody<Responses<Id>[S]> : never }[keyof Responses<Id>];
+export type ResultOf<Id extends OperationId> = {
+  [S in keyof Responses<Id>]: S extends ResultStatus ? JsonBody<Responses<Id>[S]> : S extends 202 ? Accepted<Responses<Id>[S]> : never;
+}[keyof Responses<Id>];
 
 /** The item of a list operation `Id`: an element of its envelope's `data`. */
 export type ItemOf<Id extends OperationId> = ResultOf<Id> extends { data: (infer Item)[] } ? Item : never;
 
 type Parameters_<Id extends OperationId> = OperationTypes[Id]['parameters'];
 /** The request body of operation `Id`, as the document gives it. */
-type RequestBody<Id extends OperationId> = OperationTypes[Id] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+type RequestBody<Id extends OperationId> = OperationTypes[Id] extends { requestBody?: { content: { 'application/json': infer B } } }
+  ? B
+  : OperationTypes[Id] extends { requestBody?: { content: { 'multipart/form-data': infer F } } }
+    ? F
+    : never;
 
 type IsUnion<T, U = T> = T extends unknown ? ([U] extends [T] ? false : true) : never;
 /**

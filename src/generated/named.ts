@@ -92,6 +92,87 @@ export type BrlAccountInfo = {
     taxId?: string;
 };
 
+/** @description One row that did not become a customer (production's `BulkCustomerImportErrorEntry`): the error fields and the row it is about. */
+export type BulkCustomerImportError = {
+    /** @description Why the row failed, as the error code creating that customer would answer (`INVALID_INPUT`, `INVALID_UMA_ADDRESS`, ...). */
+    code?: string;
+    /** @description The row's `platformCustomerId`, or `row_<n>` (n counts data rows from 1) when it has none. */
+    correlationId: string;
+    /** @description The error's details (`field` names the column at fault). */
+    details?: {
+        [key: string]: unknown;
+    };
+    message?: string;
+};
+
+/** @description A CSV customer import and how far it got (production). */
+export type BulkCustomerImportJob = {
+    /**
+     * Format: date-time
+     * @description When the job finished (COMPLETED or FAILED only).
+     */
+    completedAt?: string;
+    /** @description One entry per failed row. */
+    errors?: BulkCustomerImportError[];
+    /** @description The job's id (`Job:…`). */
+    id: string;
+    progress: {
+        /** @description Rows that failed. */
+        failed: number;
+        /** @description Rows processed so far. */
+        processed: number;
+        /** @description Customers created. */
+        successful: number;
+        /** @description Rows to process. */
+        total: number;
+    };
+    status: BulkCustomerImportJobStatus;
+};
+
+/** @description Answer of a CSV upload, naming the job that imports it (production). */
+export type BulkCustomerImportJobAccepted = {
+    /** @description The job's id (`Job:…`). */
+    jobId: string;
+    status: BulkCustomerImportJobStatus;
+};
+
+/** @description PENDING, then PROCESSING, then COMPLETED or FAILED. Open set. */
+export type BulkCustomerImportJobStatus = "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | (string & {});
+
+/** @description A CSV customer import job finished (production). */
+export type BulkUploadCompletedEvent = {
+    data: BulkCustomerImportJob;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "BULK_UPLOAD.COMPLETED";
+};
+
+/** @description A CSV customer import job failed as a whole (production). */
+export type BulkUploadFailedEvent = {
+    data: BulkCustomerImportJob;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "BULK_UPLOAD.FAILED";
+};
+
 /** @description A customer that is a business (KYB applies). */
 export type BusinessCustomer = {
     address?: Address;
@@ -303,6 +384,15 @@ export type CustomerList = ListEnvelopeFields & {
     data: Customer[];
 };
 
+/** @description Body of `POST /customers/bulk/csv` (`multipart/form-data`). */
+export type CustomersCsvUpload = {
+    /**
+     * Format: binary
+     * @description The CSV file of customers (columns in the operation's description); the SDK takes its text.
+     */
+    file: string;
+};
+
 /** @enum {string} */
 export type CustomerType = "INDIVIDUAL" | "BUSINESS";
 
@@ -348,6 +438,17 @@ export type EmailOtpVerifyParams = {
 /** @description The JSON text `{"encappedPublic","ciphertext"}` (both lower-case hex; `encappedPublic` the uncompressed HPKE `enc`): HPKE base mode, DHKEM(P-256, HKDF-SHA256) / HKDF-SHA256 / AES-256-GCM, info `turnkey_hpke`, AAD = `enc` ‖ target key (both uncompressed), sealing the UTF-8 JSON `{"otp_code","public_key"}` (the code and the compressed hex public key of the client key pair that signs the `verificationToken` and becomes the session key) to the `targetPublic` of `otpEncryptionTargetBundle`. `crossborder-sdk/wallet` makes it. */
 export type EncryptedOtpBundle = string;
 
+/** @description The current version of the service's End User Terms and where it is hosted (production). */
+export type EndUserTerms = {
+    /**
+     * Format: uri
+     * @description Where the service hosts this version.
+     */
+    url: string;
+    /** @description Version identifier of the End User Terms (for example `V1`). */
+    version: string;
+};
+
 /** @description Body of every non-2xx answer of the service. */
 export type ErrorBody = {
     code: ErrorCode;
@@ -367,7 +468,7 @@ export type ErrorBody = {
 };
 
 /** @description Machine-readable error code; 404 codes name the missing resource. */
-export type ErrorCode = "INVALID_INPUT" | "AMOUNT_OUT_OF_RANGE" | "INVALID_CURRENCY" | "INVALID_AMOUNT" | "INVALID_UMA_ADDRESS" | "EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS" | "PASSKEY_CREDENTIAL_ALREADY_EXISTS" | "CANNOT_REVOKE_LAST_CREDENTIAL" | "CURRENCY_COMBINATION_REQUIRES_SEPARATE_CUSTOMERS" | "UNAUTHORIZED" | "WALLET_SIGNATURE_MISSING" | "WALLET_SIGNATURE_MALFORMED" | "WALLET_SIGNATURE_INVALID" | "REQUEST_ID_MISSING" | "REQUEST_ID_REUSED" | "SANDBOX_ONLY" | "FORBIDDEN" | "CUSTOMER_NOT_FOUND" | "QUOTE_NOT_FOUND" | "TRANSACTION_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CREDENTIAL_NOT_FOUND" | "SESSION_NOT_FOUND" | "EXTERNAL_ACCOUNT_NOT_FOUND" | "LOOKUP_NOT_FOUND" | "NOT_FOUND" | "INVALID_STATE_TRANSITION" | "QUOTE_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "TRANSACTION_SIZE_LIMIT_EXCEEDED" | "DAILY_VOLUME_LIMIT_EXCEEDED" | "MISSING_MANDATORY_USER_INFO" | "INVITATION_ALREADY_CLAIMED" | "INVITATIONS_NOT_CONFIGURED" | "INVITATION_CANCELLED" | "QUOTE_REQUEST_FAILED" | "INVALID_PAYREQ_RESPONSE" | "INVALID_RECEIVER" | "PARSE_PAYREQ_RESPONSE_ERROR" | "CERT_CHAIN_INVALID" | "CERT_CHAIN_EXPIRED" | "INVALID_PUBKEY_FORMAT" | "MISSING_REQUIRED_UMA_PARAMETERS" | "SENDER_NOT_ACCEPTED" | "INVALID_TIMESTAMP" | "INVALID_NONCE" | "INVALID_REQUEST_FORMAT" | "INVALID_BANK_ACCOUNT" | "SELF_PAYMENT" | "LOOKUP_REQUEST_FAILED" | "PARSE_LNURLP_RESPONSE_ERROR" | "WEBHOOK_ENDPOINT_NOT_SET" | "WEBHOOK_DELIVERY_ERROR" | (string & {});
+export type ErrorCode = "INVALID_INPUT" | "AMOUNT_OUT_OF_RANGE" | "INVALID_CURRENCY" | "INVALID_AMOUNT" | "INVALID_UMA_ADDRESS" | "EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS" | "PASSKEY_CREDENTIAL_ALREADY_EXISTS" | "CANNOT_REVOKE_LAST_CREDENTIAL" | "CURRENCY_COMBINATION_REQUIRES_SEPARATE_CUSTOMERS" | "UNAUTHORIZED" | "WALLET_SIGNATURE_MISSING" | "WALLET_SIGNATURE_MALFORMED" | "WALLET_SIGNATURE_INVALID" | "REQUEST_ID_MISSING" | "REQUEST_ID_REUSED" | "SANDBOX_ONLY" | "FORBIDDEN" | "CUSTOMER_NOT_FOUND" | "QUOTE_NOT_FOUND" | "TRANSACTION_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CREDENTIAL_NOT_FOUND" | "SESSION_NOT_FOUND" | "EXTERNAL_ACCOUNT_NOT_FOUND" | "LOOKUP_NOT_FOUND" | "NOT_FOUND" | "INVALID_STATE_TRANSITION" | "QUOTE_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "TRANSACTION_SIZE_LIMIT_EXCEEDED" | "DAILY_VOLUME_LIMIT_EXCEEDED" | "MISSING_MANDATORY_USER_INFO" | "INVITATION_ALREADY_CLAIMED" | "INVITATIONS_NOT_CONFIGURED" | "INVITATION_CANCELLED" | "QUOTE_REQUEST_FAILED" | "INVALID_PAYREQ_RESPONSE" | "INVALID_RECEIVER" | "PARSE_PAYREQ_RESPONSE_ERROR" | "CERT_CHAIN_INVALID" | "CERT_CHAIN_EXPIRED" | "INVALID_PUBKEY_FORMAT" | "MISSING_REQUIRED_UMA_PARAMETERS" | "SENDER_NOT_ACCEPTED" | "INVALID_TIMESTAMP" | "INVALID_NONCE" | "INVALID_REQUEST_FORMAT" | "INVALID_BANK_ACCOUNT" | "SELF_PAYMENT" | "LOOKUP_REQUEST_FAILED" | "PARSE_LNURLP_RESPONSE_ERROR" | "WEBHOOK_ENDPOINT_NOT_SET" | "WEBHOOK_DELIVERY_ERROR" | "INVITATION_NOT_FOUND" | "BULK_UPLOAD_JOB_NOT_FOUND" | (string & {});
 
 /** @description Euro bank account reached by SEPA (production); production requires `iban`. */
 export type EurAccountInfo = {
@@ -755,6 +856,12 @@ export type InvitationClaimedEvent = {
      * @enum {string}
      */
     type: "INVITATION.CLAIMED";
+};
+
+/** @description Body of `POST /invitations/{invitationCode}/claim` (production's `UmaInvitationClaimRequest`). */
+export type InvitationClaimParams = {
+    /** @description The UMA address of the customer claiming the invitation. */
+    inviteeUma: string;
 };
 
 /** @description Body of `POST /invitations`. */
@@ -1620,7 +1727,7 @@ export type WalletSessionInfo = {
 };
 
 /** @description Body of every webhook delivery, by `type`. Delivered at least once and retried with backoff until a 2xx; deduplicate by `id` and verify `X-Service-Signature` over the raw body first. */
-export type WebhookEvent = InvitationClaimedEvent | IncomingPaymentPendingEvent | IncomingPaymentCompletedEvent | IncomingPaymentFailedEvent | OutgoingPaymentProcessingEvent | OutgoingPaymentCompletedEvent | OutgoingPaymentFailedEvent | CustomerKycApprovedEvent | CustomerKycRejectedEvent | VerificationApprovedEvent | VerificationResolveErrorsEvent | TestEvent | OutgoingPaymentPendingEvent | OutgoingPaymentPendingAuthorizationEvent | OutgoingPaymentRefundCompletedEvent | IncomingPaymentRefundCompletedEvent | CustomerKybApprovedEvent | CustomerKybRejectedEvent | InternalAccountBalanceUpdatedEvent;
+export type WebhookEvent = InvitationClaimedEvent | IncomingPaymentPendingEvent | IncomingPaymentCompletedEvent | IncomingPaymentFailedEvent | OutgoingPaymentProcessingEvent | OutgoingPaymentCompletedEvent | OutgoingPaymentFailedEvent | CustomerKycApprovedEvent | CustomerKycRejectedEvent | VerificationApprovedEvent | VerificationResolveErrorsEvent | TestEvent | OutgoingPaymentPendingEvent | OutgoingPaymentPendingAuthorizationEvent | OutgoingPaymentRefundCompletedEvent | IncomingPaymentRefundCompletedEvent | CustomerKybApprovedEvent | CustomerKybRejectedEvent | InternalAccountBalanceUpdatedEvent | BulkUploadCompletedEvent | BulkUploadFailedEvent;
 
 /** A ExternalAccountInfo variant this SDK does not know yet: any `accountType` the service accepts, with the fields every known variant has (checked before sending), sent as given. */
 export type UnknownExternalAccountInfo = { accountType: string & {}; [field: string]: unknown } & Partial<Pick<UsdAccountInfo, 'platformAccountId' | 'beneficiary'>>;

@@ -14,13 +14,24 @@ export type SchemaName =
   | 'zBeneficiary'
   | 'zBeneficiaryVerificationStatus'
   | 'zBrlAccountInfo'
+  | 'zBulkCustomerImportError'
+  | 'zBulkCustomerImportJob'
+  | 'zBulkCustomerImportJobAccepted'
+  | 'zBulkCustomerImportJobStatus'
+  | 'zBulkUploadCompletedEvent'
+  | 'zBulkUploadFailedEvent'
   | 'zBusinessCustomer'
   | 'zBusinessCustomerCreateParams'
   | 'zBusinessInfo'
   | 'zBusinessInfoUpdate'
+  | 'zCancelInvitationPath'
+  | 'zCancelInvitationResponse'
   | 'zChallengeCredentialBody'
   | 'zChallengeCredentialPath'
   | 'zChallengeCredentialResponse'
+  | 'zClaimInvitationBody'
+  | 'zClaimInvitationPath'
+  | 'zClaimInvitationResponse'
   | 'zCounterpartyFieldRequirement'
   | 'zCounterpartyInformation'
   | 'zCreateCredentialBody'
@@ -62,11 +73,13 @@ export type SchemaName =
   | 'zCustomerList'
   | 'zCustomerType'
   | 'zCustomerUpdateParams'
+  | 'zCustomersCsvUpload'
   | 'zDeleteCustomerPath'
   | 'zDeleteCustomerResponse'
   | 'zEmailOtpCredentialCreateParams'
   | 'zEmailOtpVerifyParams'
   | 'zEncryptedOtpBundle'
+  | 'zEndUserTerms'
   | 'zError'
   | 'zErrorCode'
   | 'zEurAccountInfo'
@@ -86,9 +99,14 @@ export type SchemaName =
   | 'zFieldError'
   | 'zFundingPaymentInstruction'
   | 'zGbpAccountInfo'
+  | 'zGetBulkCustomerImportJobPath'
+  | 'zGetBulkCustomerImportJobResponse'
   | 'zGetConfigResponse'
   | 'zGetCustomerPath'
   | 'zGetCustomerResponse'
+  | 'zGetEndUserTermsResponse'
+  | 'zGetInvitationPath'
+  | 'zGetInvitationResponse'
   | 'zGetQuotePath'
   | 'zGetQuoteResponse'
   | 'zGetTransactionPath'
@@ -109,6 +127,7 @@ export type SchemaName =
   | 'zInternalAccountType'
   | 'zInternalAccountUpdateParams'
   | 'zInvitation'
+  | 'zInvitationClaimParams'
   | 'zInvitationClaimedEvent'
   | 'zInvitationCreateParams'
   | 'zInvitationStatus'
@@ -143,6 +162,8 @@ export type SchemaName =
   | 'zMxnAccountInfo'
   | 'zOauthCredentialCreateParams'
   | 'zOauthVerifyParams'
+  | 'zOnBulkUploadCompletedWebhookRequest'
+  | 'zOnBulkUploadFailedWebhookRequest'
   | 'zOnCustomerKybApprovedWebhookRequest'
   | 'zOnCustomerKybRejectedWebhookRequest'
   | 'zOnCustomerKycApprovedWebhookRequest'
@@ -251,6 +272,8 @@ export type SchemaName =
   | 'zUpdateInternalAccountHeaders'
   | 'zUpdateInternalAccountPath'
   | 'zUpdateInternalAccountResponse'
+  | 'zUploadCustomersCsvBody'
+  | 'zUploadCustomersCsvResponse'
   | 'zUsdAccountInfo'
   | 'zVerification'
   | 'zVerificationApprovedEvent'
@@ -302,6 +325,9 @@ export type OperationId =
   | 'getCustomer'
   | 'updateCustomer'
   | 'deleteCustomer'
+  | 'getEndUserTerms'
+  | 'uploadCustomersCsv'
+  | 'getBulkCustomerImportJob'
   | 'listInternalAccounts'
   | 'updateInternalAccount'
   | 'exportInternalAccount'
@@ -322,6 +348,9 @@ export type OperationId =
   | 'lookupUmaReceiver'
   | 'lookupExternalAccountReceiver'
   | 'createInvitation'
+  | 'getInvitation'
+  | 'claimInvitation'
+  | 'cancelInvitation'
   | 'listVerifications'
   | 'listUmaProviders'
   | 'sandboxReceiveUmaPayment'
@@ -395,6 +424,44 @@ export const deleteCustomer: DocumentOperation<'deleteCustomer'> = {
   params: { path: 'zDeleteCustomerPath' },
   response: 'zDeleteCustomerResponse',
   checks: () => import('./checks/deleteCustomer'),
+};
+export const getEndUserTerms: DocumentOperation<'getEndUserTerms'> = {
+  id: 'getEndUserTerms',
+  method: 'GET',
+  path: '/customers/end-user-terms',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  params: {},
+  response: 'zGetEndUserTermsResponse',
+  checks: () => import('./checks/getEndUserTerms'),
+};
+export const uploadCustomersCsv: DocumentOperation<'uploadCustomersCsv'> = {
+  id: 'uploadCustomersCsv',
+  method: 'POST',
+  path: '/customers/bulk/csv',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: true,
+  multipart: { file: 'text/csv' },
+  params: { body: 'zUploadCustomersCsvBody' },
+  response: 'zUploadCustomersCsvResponse',
+  checks: () => import('./checks/uploadCustomersCsv'),
+};
+export const getBulkCustomerImportJob: DocumentOperation<'getBulkCustomerImportJob'> = {
+  id: 'getBulkCustomerImportJob',
+  method: 'GET',
+  path: '/customers/bulk/jobs/{jobId}',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  params: { path: 'zGetBulkCustomerImportJobPath' },
+  response: 'zGetBulkCustomerImportJobResponse',
+  checks: () => import('./checks/getBulkCustomerImportJob'),
 };
 export const listInternalAccounts: DocumentOperation<'listInternalAccounts'> = {
   id: 'listInternalAccounts',
@@ -644,6 +711,43 @@ export const createInvitation: DocumentOperation<'createInvitation'> = {
   response: 'zCreateInvitationResponse',
   checks: () => import('./checks/createInvitation'),
 };
+export const getInvitation: DocumentOperation<'getInvitation'> = {
+  id: 'getInvitation',
+  method: 'GET',
+  path: '/invitations/{invitationCode}',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  params: { path: 'zGetInvitationPath' },
+  response: 'zGetInvitationResponse',
+  checks: () => import('./checks/getInvitation'),
+};
+export const claimInvitation: DocumentOperation<'claimInvitation'> = {
+  id: 'claimInvitation',
+  method: 'POST',
+  path: '/invitations/{invitationCode}/claim',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: true,
+  params: { path: 'zClaimInvitationPath', body: 'zClaimInvitationBody' },
+  response: 'zClaimInvitationResponse',
+  checks: () => import('./checks/claimInvitation'),
+};
+export const cancelInvitation: DocumentOperation<'cancelInvitation'> = {
+  id: 'cancelInvitation',
+  method: 'POST',
+  path: '/invitations/{invitationCode}/cancel',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  params: { path: 'zCancelInvitationPath' },
+  response: 'zCancelInvitationResponse',
+  checks: () => import('./checks/cancelInvitation'),
+};
 export const listVerifications: DocumentOperation<'listVerifications'> = {
   id: 'listVerifications',
   method: 'GET',
@@ -788,6 +892,9 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
   getCustomer,
   updateCustomer,
   deleteCustomer,
+  getEndUserTerms,
+  uploadCustomersCsv,
+  getBulkCustomerImportJob,
   listInternalAccounts,
   updateInternalAccount,
   exportInternalAccount,
@@ -808,6 +915,9 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
   lookupUmaReceiver,
   lookupExternalAccountReceiver,
   createInvitation,
+  getInvitation,
+  claimInvitation,
+  cancelInvitation,
   listVerifications,
   listUmaProviders,
   sandboxReceiveUmaPayment,
@@ -822,7 +932,7 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
 };
 
 /** Number of operations in the document. */
-export const OPERATION_COUNT = 36;
+export const OPERATION_COUNT = 42;
 
 /** Webhook event types of the document (the WebhookEvent discriminator). */
-export const WEBHOOK_EVENT_TYPES = ["INVITATION.CLAIMED","INCOMING_PAYMENT.PENDING","INCOMING_PAYMENT.COMPLETED","INCOMING_PAYMENT.FAILED","OUTGOING_PAYMENT.PROCESSING","OUTGOING_PAYMENT.COMPLETED","OUTGOING_PAYMENT.FAILED","CUSTOMER.KYC_APPROVED","CUSTOMER.KYC_REJECTED","VERIFICATION.APPROVED","VERIFICATION.RESOLVE_ERRORS","TEST","OUTGOING_PAYMENT.PENDING","OUTGOING_PAYMENT.PENDING_AUTHORIZATION","OUTGOING_PAYMENT.REFUND_COMPLETED","INCOMING_PAYMENT.REFUND_COMPLETED","CUSTOMER.KYB_APPROVED","CUSTOMER.KYB_REJECTED","INTERNAL_ACCOUNT.BALANCE_UPDATED"] as const;
+export const WEBHOOK_EVENT_TYPES = ["INVITATION.CLAIMED","INCOMING_PAYMENT.PENDING","INCOMING_PAYMENT.COMPLETED","INCOMING_PAYMENT.FAILED","OUTGOING_PAYMENT.PROCESSING","OUTGOING_PAYMENT.COMPLETED","OUTGOING_PAYMENT.FAILED","CUSTOMER.KYC_APPROVED","CUSTOMER.KYC_REJECTED","VERIFICATION.APPROVED","VERIFICATION.RESOLVE_ERRORS","TEST","OUTGOING_PAYMENT.PENDING","OUTGOING_PAYMENT.PENDING_AUTHORIZATION","OUTGOING_PAYMENT.REFUND_COMPLETED","INCOMING_PAYMENT.REFUND_COMPLETED","CUSTOMER.KYB_APPROVED","CUSTOMER.KYB_REJECTED","INTERNAL_ACCOUNT.BALANCE_UPDATED","BULK_UPLOAD.COMPLETED","BULK_UPLOAD.FAILED"] as const;

@@ -232,6 +232,79 @@ export interface paths {
         patch: operations["updateCustomer"];
         trace?: never;
     };
+    "/customers/bulk/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import customers from a CSV file
+         * @description Uploads a CSV file of customers for bulk creation (production), as `multipart/form-data` with the
+         *     file in the part `file`. The import runs asynchronously: the answer names the job, and
+         *     `GET /customers/bulk/jobs/{jobId}` (or the `BULK_UPLOAD.COMPLETED` / `BULK_UPLOAD.FAILED` webhook)
+         *     tells how it went. A row that cannot become a customer is a failed entry of the job, with its reason;
+         *     it does not fail the upload.
+         *
+         *     Columns, by header name: `umaAddress`, `platformCustomerId` and `customerType` (`INDIVIDUAL` or
+         *     `BUSINESS`) for every row; `fullName`, `birthDate` (YYYY-MM-DD), `addressLine1`, `city`, `state`,
+         *     `postalCode`, `country` (ISO 3166-1 alpha-2) for individuals; `businessLegalName` and the same address
+         *     columns for businesses. Optional: `addressLine2`, `platformAccountId`, `description`, `email`
+         *     (individuals), `businessRegistrationNumber`, `businessTaxId` (businesses).
+         *
+         *     The effect is `write`: it creates customers, and moves no money. It carries no `Idempotency-Key`
+         *     (production declares none), so a lost answer is not retried by the SDK: read the jobs before uploading again.
+         */
+        post: operations["uploadCustomersCsv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers/bulk/jobs/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a bulk customer import job
+         * @description The status of a CSV import (production): `PENDING`, `PROCESSING`, then `COMPLETED` or `FAILED`, its progress counts, one error entry per failed row (`correlationId` is the row's `platformCustomerId`, or `row_<n>` when it has none) and `completedAt` once finished. An unknown job answers 404 `BULK_UPLOAD_JOB_NOT_FOUND`.
+         */
+        get: operations["getBulkCustomerImportJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers/end-user-terms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the current end-user terms
+         * @description The current version of the service's End User Terms and the URL where the service hosts it (production). A customer accepts a version of them; the platform shows this URL.
+         */
+        get: operations["getEndUserTerms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/customers/external-accounts": {
         parameters: {
             query?: never;
@@ -342,6 +415,75 @@ export interface paths {
          * @description Creates an invitation link on behalf of `inviterUma`. `amountToSend` is display-only; after the `INVITATION.CLAIMED` webhook the inviter platform must send the payment itself (sender-locked).
          */
         post: operations["createInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations/{invitationCode}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invitation's code, as `createInvitation` answered it. */
+                invitationCode: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an UMA invitation by code
+         * @description Reads an invitation by its code (production). An unknown code answers 404 `INVITATION_NOT_FOUND`.
+         */
+        get: operations["getInvitation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations/{invitationCode}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invitation's code, as `createInvitation` answered it. */
+                invitationCode: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an UMA invitation
+         * @description Cancels a `PENDING` invitation (production): it becomes `CANCELLED` and can no longer be claimed. Only the platform that created it may cancel it (403 `FORBIDDEN` otherwise). An invitation already claimed answers 400 `INVITATION_ALREADY_CLAIMED`, one already cancelled 400 `INVITATION_CANCELLED`, an expired one 400 `INVALID_INPUT`, and an unknown code 404 `INVITATION_NOT_FOUND`. The effect is `write`: no payment is involved (`amountToSend` is display only).
+         */
+        post: operations["cancelInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations/{invitationCode}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invitation's code, as `createInvitation` answered it. */
+                invitationCode: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim an UMA invitation
+         * @description Claims a `PENDING` invitation for the invitee's UMA address (production): it becomes `CLAIMED`, with `inviteeUma` and `claimedAt`, and the inviter's platform receives `INVITATION.CLAIMED`. The effect is `write`: `amountToSend` is display only, the inviter's platform sends any payment itself. An invitation already claimed answers 400 `INVITATION_ALREADY_CLAIMED`, a cancelled one 400 `INVITATION_CANCELLED`, an expired one 400 `INVALID_INPUT`, and an unknown code 404 `INVITATION_NOT_FOUND`.
+         */
+        post: operations["claimInvitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -702,6 +844,46 @@ export interface paths {
     };
 }
 export interface webhooks {
+    "BULK_UPLOAD.COMPLETED": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bulk customer import completed
+         * @description Sent when a CSV customer import job finishes (production); `data` is the job, with one error entry per row that failed.
+         */
+        post: operations["onBulkUploadCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "BULK_UPLOAD.FAILED": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bulk customer import failed
+         * @description Sent when a CSV customer import job fails as a whole (production), for example a file without a required column; `data` is the job.
+         */
+        post: operations["onBulkUploadFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "CUSTOMER.KYB_APPROVED": {
         parameters: {
             query?: never;
@@ -1170,6 +1352,81 @@ export interface components {
             platformAccountId?: string;
             taxId?: string;
         };
+        /** @description One row that did not become a customer (production's `BulkCustomerImportErrorEntry`): the error fields and the row it is about. */
+        BulkCustomerImportError: {
+            /** @description Why the row failed, as the error code creating that customer would answer (`INVALID_INPUT`, `INVALID_UMA_ADDRESS`, ...). */
+            code?: string;
+            /** @description The row's `platformCustomerId`, or `row_<n>` (n counts data rows from 1) when it has none. */
+            correlationId: string;
+            /** @description The error's details (`field` names the column at fault). */
+            details?: {
+                [key: string]: unknown;
+            };
+            message?: string;
+        };
+        /** @description A CSV customer import and how far it got (production). */
+        BulkCustomerImportJob: {
+            /**
+             * Format: date-time
+             * @description When the job finished (COMPLETED or FAILED only).
+             */
+            completedAt?: string;
+            /** @description One entry per failed row. */
+            errors?: components["schemas"]["BulkCustomerImportError"][];
+            /** @description The job's id (`Job:…`). */
+            id: string;
+            progress: {
+                /** @description Rows that failed. */
+                failed: number;
+                /** @description Rows processed so far. */
+                processed: number;
+                /** @description Customers created. */
+                successful: number;
+                /** @description Rows to process. */
+                total: number;
+            };
+            status: components["schemas"]["BulkCustomerImportJobStatus"];
+        };
+        /** @description Answer of a CSV upload, naming the job that imports it (production). */
+        BulkCustomerImportJobAccepted: {
+            /** @description The job's id (`Job:…`). */
+            jobId: string;
+            status: components["schemas"]["BulkCustomerImportJobStatus"];
+        };
+        /** @description PENDING, then PROCESSING, then COMPLETED or FAILED. Open set. */
+        BulkCustomerImportJobStatus: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | (string & {});
+        /** @description A CSV customer import job finished (production). */
+        BulkUploadCompletedEvent: {
+            data: components["schemas"]["BulkCustomerImportJob"];
+            /** @description Event id; the same on every redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service created the event.
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "BULK_UPLOAD.COMPLETED";
+        };
+        /** @description A CSV customer import job failed as a whole (production). */
+        BulkUploadFailedEvent: {
+            data: components["schemas"]["BulkCustomerImportJob"];
+            /** @description Event id; the same on every redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service created the event.
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "BULK_UPLOAD.FAILED";
+        };
         /** @description A customer that is a business (KYB applies). */
         BusinessCustomer: {
             address?: components["schemas"]["Address"];
@@ -1360,6 +1617,14 @@ export interface components {
         CustomerList: components["schemas"]["ListEnvelope"] & {
             data: components["schemas"]["Customer"][];
         };
+        /** @description Body of `POST /customers/bulk/csv` (`multipart/form-data`). */
+        CustomersCsvUpload: {
+            /**
+             * Format: binary
+             * @description The CSV file of customers (columns in the operation's description); the SDK takes its text.
+             */
+            file: string;
+        };
         /** @enum {string} */
         CustomerType: "INDIVIDUAL" | "BUSINESS";
         /** @description Fields to change; omitted fields stay as they are. `region` cannot be changed. */
@@ -1400,6 +1665,16 @@ export interface components {
         };
         /** @description The JSON text `{"encappedPublic","ciphertext"}` (both lower-case hex; `encappedPublic` the uncompressed HPKE `enc`): HPKE base mode, DHKEM(P-256, HKDF-SHA256) / HKDF-SHA256 / AES-256-GCM, info `turnkey_hpke`, AAD = `enc` ‖ target key (both uncompressed), sealing the UTF-8 JSON `{"otp_code","public_key"}` (the code and the compressed hex public key of the client key pair that signs the `verificationToken` and becomes the session key) to the `targetPublic` of `otpEncryptionTargetBundle`. `crossborder-sdk/wallet` makes it. */
         EncryptedOtpBundle: string;
+        /** @description The current version of the service's End User Terms and where it is hosted (production). */
+        EndUserTerms: {
+            /**
+             * Format: uri
+             * @description Where the service hosts this version.
+             */
+            url: string;
+            /** @description Version identifier of the End User Terms (for example `V1`). */
+            version: string;
+        };
         /** @description Body of every non-2xx answer of the service. */
         Error: {
             code: components["schemas"]["ErrorCode"];
@@ -1418,7 +1693,7 @@ export interface components {
             status?: number;
         };
         /** @description Machine-readable error code; 404 codes name the missing resource. */
-        ErrorCode: "INVALID_INPUT" | "AMOUNT_OUT_OF_RANGE" | "INVALID_CURRENCY" | "INVALID_AMOUNT" | "INVALID_UMA_ADDRESS" | "EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS" | "PASSKEY_CREDENTIAL_ALREADY_EXISTS" | "CANNOT_REVOKE_LAST_CREDENTIAL" | "CURRENCY_COMBINATION_REQUIRES_SEPARATE_CUSTOMERS" | "UNAUTHORIZED" | "WALLET_SIGNATURE_MISSING" | "WALLET_SIGNATURE_MALFORMED" | "WALLET_SIGNATURE_INVALID" | "REQUEST_ID_MISSING" | "REQUEST_ID_REUSED" | "SANDBOX_ONLY" | "FORBIDDEN" | "CUSTOMER_NOT_FOUND" | "QUOTE_NOT_FOUND" | "TRANSACTION_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CREDENTIAL_NOT_FOUND" | "SESSION_NOT_FOUND" | "EXTERNAL_ACCOUNT_NOT_FOUND" | "LOOKUP_NOT_FOUND" | "NOT_FOUND" | "INVALID_STATE_TRANSITION" | "QUOTE_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "TRANSACTION_SIZE_LIMIT_EXCEEDED" | "DAILY_VOLUME_LIMIT_EXCEEDED" | "MISSING_MANDATORY_USER_INFO" | "INVITATION_ALREADY_CLAIMED" | "INVITATIONS_NOT_CONFIGURED" | "INVITATION_CANCELLED" | "QUOTE_REQUEST_FAILED" | "INVALID_PAYREQ_RESPONSE" | "INVALID_RECEIVER" | "PARSE_PAYREQ_RESPONSE_ERROR" | "CERT_CHAIN_INVALID" | "CERT_CHAIN_EXPIRED" | "INVALID_PUBKEY_FORMAT" | "MISSING_REQUIRED_UMA_PARAMETERS" | "SENDER_NOT_ACCEPTED" | "INVALID_TIMESTAMP" | "INVALID_NONCE" | "INVALID_REQUEST_FORMAT" | "INVALID_BANK_ACCOUNT" | "SELF_PAYMENT" | "LOOKUP_REQUEST_FAILED" | "PARSE_LNURLP_RESPONSE_ERROR" | "WEBHOOK_ENDPOINT_NOT_SET" | "WEBHOOK_DELIVERY_ERROR" | (string & {});
+        ErrorCode: "INVALID_INPUT" | "AMOUNT_OUT_OF_RANGE" | "INVALID_CURRENCY" | "INVALID_AMOUNT" | "INVALID_UMA_ADDRESS" | "EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS" | "PASSKEY_CREDENTIAL_ALREADY_EXISTS" | "CANNOT_REVOKE_LAST_CREDENTIAL" | "CURRENCY_COMBINATION_REQUIRES_SEPARATE_CUSTOMERS" | "UNAUTHORIZED" | "WALLET_SIGNATURE_MISSING" | "WALLET_SIGNATURE_MALFORMED" | "WALLET_SIGNATURE_INVALID" | "REQUEST_ID_MISSING" | "REQUEST_ID_REUSED" | "SANDBOX_ONLY" | "FORBIDDEN" | "CUSTOMER_NOT_FOUND" | "QUOTE_NOT_FOUND" | "TRANSACTION_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CREDENTIAL_NOT_FOUND" | "SESSION_NOT_FOUND" | "EXTERNAL_ACCOUNT_NOT_FOUND" | "LOOKUP_NOT_FOUND" | "NOT_FOUND" | "INVALID_STATE_TRANSITION" | "QUOTE_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "TRANSACTION_SIZE_LIMIT_EXCEEDED" | "DAILY_VOLUME_LIMIT_EXCEEDED" | "MISSING_MANDATORY_USER_INFO" | "INVITATION_ALREADY_CLAIMED" | "INVITATIONS_NOT_CONFIGURED" | "INVITATION_CANCELLED" | "QUOTE_REQUEST_FAILED" | "INVALID_PAYREQ_RESPONSE" | "INVALID_RECEIVER" | "PARSE_PAYREQ_RESPONSE_ERROR" | "CERT_CHAIN_INVALID" | "CERT_CHAIN_EXPIRED" | "INVALID_PUBKEY_FORMAT" | "MISSING_REQUIRED_UMA_PARAMETERS" | "SENDER_NOT_ACCEPTED" | "INVALID_TIMESTAMP" | "INVALID_NONCE" | "INVALID_REQUEST_FORMAT" | "INVALID_BANK_ACCOUNT" | "SELF_PAYMENT" | "LOOKUP_REQUEST_FAILED" | "PARSE_LNURLP_RESPONSE_ERROR" | "WEBHOOK_ENDPOINT_NOT_SET" | "WEBHOOK_DELIVERY_ERROR" | "INVITATION_NOT_FOUND" | "BULK_UPLOAD_JOB_NOT_FOUND" | (string & {});
         /** @description Euro bank account reached by SEPA (production); production requires `iban`. */
         EurAccountInfo: {
             /**
@@ -1780,6 +2055,11 @@ export interface components {
              * @enum {string}
              */
             type: "INVITATION.CLAIMED";
+        };
+        /** @description Body of `POST /invitations/{invitationCode}/claim` (production's `UmaInvitationClaimRequest`). */
+        InvitationClaimParams: {
+            /** @description The UMA address of the customer claiming the invitation. */
+            inviteeUma: string;
         };
         /** @description Body of `POST /invitations`. */
         InvitationCreateParams: {
@@ -2572,7 +2852,7 @@ export interface components {
             type: components["schemas"]["CredentialType"];
         };
         /** @description Body of every webhook delivery, by `type`. Delivered at least once and retried with backoff until a 2xx; deduplicate by `id` and verify `X-Service-Signature` over the raw body first. */
-        WebhookEvent: components["schemas"]["InvitationClaimedEvent"] | components["schemas"]["IncomingPaymentPendingEvent"] | components["schemas"]["IncomingPaymentCompletedEvent"] | components["schemas"]["IncomingPaymentFailedEvent"] | components["schemas"]["OutgoingPaymentProcessingEvent"] | components["schemas"]["OutgoingPaymentCompletedEvent"] | components["schemas"]["OutgoingPaymentFailedEvent"] | components["schemas"]["CustomerKycApprovedEvent"] | components["schemas"]["CustomerKycRejectedEvent"] | components["schemas"]["VerificationApprovedEvent"] | components["schemas"]["VerificationResolveErrorsEvent"] | components["schemas"]["TestEvent"] | components["schemas"]["OutgoingPaymentPendingEvent"] | components["schemas"]["OutgoingPaymentPendingAuthorizationEvent"] | components["schemas"]["OutgoingPaymentRefundCompletedEvent"] | components["schemas"]["IncomingPaymentRefundCompletedEvent"] | components["schemas"]["CustomerKybApprovedEvent"] | components["schemas"]["CustomerKybRejectedEvent"] | components["schemas"]["InternalAccountBalanceUpdatedEvent"];
+        WebhookEvent: components["schemas"]["InvitationClaimedEvent"] | components["schemas"]["IncomingPaymentPendingEvent"] | components["schemas"]["IncomingPaymentCompletedEvent"] | components["schemas"]["IncomingPaymentFailedEvent"] | components["schemas"]["OutgoingPaymentProcessingEvent"] | components["schemas"]["OutgoingPaymentCompletedEvent"] | components["schemas"]["OutgoingPaymentFailedEvent"] | components["schemas"]["CustomerKycApprovedEvent"] | components["schemas"]["CustomerKycRejectedEvent"] | components["schemas"]["VerificationApprovedEvent"] | components["schemas"]["VerificationResolveErrorsEvent"] | components["schemas"]["TestEvent"] | components["schemas"]["OutgoingPaymentPendingEvent"] | components["schemas"]["OutgoingPaymentPendingAuthorizationEvent"] | components["schemas"]["OutgoingPaymentRefundCompletedEvent"] | components["schemas"]["IncomingPaymentRefundCompletedEvent"] | components["schemas"]["CustomerKybApprovedEvent"] | components["schemas"]["CustomerKybRejectedEvent"] | components["schemas"]["InternalAccountBalanceUpdatedEvent"] | components["schemas"]["BulkUploadCompletedEvent"] | components["schemas"]["BulkUploadFailedEvent"];
     };
     responses: {
         /** @description The request is invalid (validation, amount, currency or credential rules); `code` says which. */
@@ -2836,6 +3116,12 @@ export type AedAccountInfo = components['schemas']['AedAccountInfo'];
 export type Beneficiary = components['schemas']['Beneficiary'];
 export type BeneficiaryVerificationStatus = components['schemas']['BeneficiaryVerificationStatus'];
 export type BrlAccountInfo = components['schemas']['BrlAccountInfo'];
+export type BulkCustomerImportError = components['schemas']['BulkCustomerImportError'];
+export type BulkCustomerImportJob = components['schemas']['BulkCustomerImportJob'];
+export type BulkCustomerImportJobAccepted = components['schemas']['BulkCustomerImportJobAccepted'];
+export type BulkCustomerImportJobStatus = components['schemas']['BulkCustomerImportJobStatus'];
+export type BulkUploadCompletedEvent = components['schemas']['BulkUploadCompletedEvent'];
+export type BulkUploadFailedEvent = components['schemas']['BulkUploadFailedEvent'];
 export type BusinessCustomer = components['schemas']['BusinessCustomer'];
 export type BusinessCustomerCreateParams = components['schemas']['BusinessCustomerCreateParams'];
 export type BusinessInfo = components['schemas']['BusinessInfo'];
@@ -2857,11 +3143,13 @@ export type CustomerKybRejectedEvent = components['schemas']['CustomerKybRejecte
 export type CustomerKycApprovedEvent = components['schemas']['CustomerKycApprovedEvent'];
 export type CustomerKycRejectedEvent = components['schemas']['CustomerKycRejectedEvent'];
 export type CustomerList = components['schemas']['CustomerList'];
+export type CustomersCsvUpload = components['schemas']['CustomersCsvUpload'];
 export type CustomerType = components['schemas']['CustomerType'];
 export type CustomerUpdateParams = components['schemas']['CustomerUpdateParams'];
 export type EmailOtpCredentialCreateParams = components['schemas']['EmailOtpCredentialCreateParams'];
 export type EmailOtpVerifyParams = components['schemas']['EmailOtpVerifyParams'];
 export type EncryptedOtpBundle = components['schemas']['EncryptedOtpBundle'];
+export type EndUserTerms = components['schemas']['EndUserTerms'];
 export type Error = components['schemas']['Error'];
 export type ErrorCode = components['schemas']['ErrorCode'];
 export type EurAccountInfo = components['schemas']['EurAccountInfo'];
@@ -2890,6 +3178,7 @@ export type InternalAccountType = components['schemas']['InternalAccountType'];
 export type InternalAccountUpdateParams = components['schemas']['InternalAccountUpdateParams'];
 export type Invitation = components['schemas']['Invitation'];
 export type InvitationClaimedEvent = components['schemas']['InvitationClaimedEvent'];
+export type InvitationClaimParams = components['schemas']['InvitationClaimParams'];
 export type InvitationCreateParams = components['schemas']['InvitationCreateParams'];
 export type InvitationStatus = components['schemas']['InvitationStatus'];
 export type KycStatus = components['schemas']['KycStatus'];
@@ -3750,6 +4039,127 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    uploadCustomersCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "file": "umaAddress,platformCustomerId,customerType,fullName,birthDate,addressLine1,city,state,postalCode,country,businessLegalName\n$john.doe@uma.domain.com,customer123,INDIVIDUAL,John Doe,1990-01-15,123 Main St,San Francisco,CA,94105,US,\n$acme@uma.domain.com,biz456,BUSINESS,,,400 Commerce Way,Austin,TX,78701,US,Acme Corporation\n"
+                 *     }
+                 */
+                "multipart/form-data": components["schemas"]["CustomersCsvUpload"];
+            };
+        };
+        responses: {
+            /** @description The upload is accepted; the job creates the customers. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jobId": "Job:019542f5-b3e7-1d02-0000-000000000006",
+                     *       "status": "PENDING"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BulkCustomerImportJobAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getBulkCustomerImportJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job's id (`Job:…`), as the upload answered it. */
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "Job:019542f5-b3e7-1d02-0000-000000000006",
+                     *       "status": "COMPLETED",
+                     *       "progress": {
+                     *         "total": 3,
+                     *         "processed": 3,
+                     *         "successful": 2,
+                     *         "failed": 1
+                     *       },
+                     *       "errors": [
+                     *         {
+                     *           "correlationId": "biz456",
+                     *           "code": "INVALID_INPUT",
+                     *           "message": "businessLegalName is required for a BUSINESS customer.",
+                     *           "details": {
+                     *             "field": "businessLegalName"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "completedAt": "2025-08-15T14:32:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BulkCustomerImportJob"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getEndUserTerms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The current End User Terms. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "version": "V1",
+                     *       "url": "https://www.lightspark.com/legal/grid/enduserterms"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EndUserTerms"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listExternalAccounts: {
         parameters: {
             query?: {
@@ -4081,6 +4491,122 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invitation's code, as `createInvitation` answered it. */
+                invitationCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cancelInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invitation's code, as `createInvitation` answered it. */
+                invitationCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation, now `CANCELLED`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INV-7Q2K9X",
+                     *       "createdAt": "2025-10-13T09:45:00Z",
+                     *       "url": "https://uma.example/invite/INV-7Q2K9X",
+                     *       "inviterUma": "$ada@platform.example",
+                     *       "status": "CANCELLED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    claimInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invitation's code, as `createInvitation` answered it. */
+                invitationCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "inviteeUma": "$invitee@uma.domain"
+                 *     }
+                 */
+                "application/json": components["schemas"]["InvitationClaimParams"];
+            };
+        };
+        responses: {
+            /** @description The invitation, now `CLAIMED`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INV-7Q2K9X",
+                     *       "createdAt": "2025-10-13T09:45:00Z",
+                     *       "url": "https://uma.example/invite/INV-7Q2K9X",
+                     *       "inviterUma": "$ada@platform.example",
+                     *       "status": "CLAIMED",
+                     *       "claimedAt": "2025-10-14T07:59:58Z",
+                     *       "inviteeUma": "$invitee@uma.domain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
@@ -4918,6 +5444,100 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    onBulkUploadCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
+                 * @example MEUCIQCexamplesignature0000000000000000000000000000IgZXhhbXBsZQ==
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Webhook:019542f5-b3e7-1d02-0000-000000000008",
+                 *       "type": "BULK_UPLOAD.COMPLETED",
+                 *       "timestamp": "2025-08-15T14:32:00Z",
+                 *       "data": {
+                 *         "id": "Job:019542f5-b3e7-1d02-0000-000000000006",
+                 *         "status": "COMPLETED",
+                 *         "progress": {
+                 *           "total": 3,
+                 *           "processed": 3,
+                 *           "successful": 3,
+                 *           "failed": 0
+                 *         },
+                 *         "errors": [],
+                 *         "completedAt": "2025-08-15T14:32:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["BulkUploadCompletedEvent"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["WebhookNotAccepted"];
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    onBulkUploadFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
+                 * @example MEUCIQCexamplesignature0000000000000000000000000000IgZXhhbXBsZQ==
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Webhook:019542f5-b3e7-1d02-0000-000000000009",
+                 *       "type": "BULK_UPLOAD.FAILED",
+                 *       "timestamp": "2025-08-15T14:32:00Z",
+                 *       "data": {
+                 *         "id": "Job:019542f5-b3e7-1d02-0000-000000000006",
+                 *         "status": "FAILED",
+                 *         "progress": {
+                 *           "total": 3,
+                 *           "processed": 3,
+                 *           "successful": 0,
+                 *           "failed": 3
+                 *         },
+                 *         "errors": [
+                 *           {
+                 *             "correlationId": "row_1",
+                 *             "code": "INVALID_INPUT",
+                 *             "message": "The CSV has no umaAddress column.",
+                 *             "details": {
+                 *               "reason": "missing_required_column",
+                 *               "column": "umaAddress"
+                 *             }
+                 *           }
+                 *         ],
+                 *         "completedAt": "2025-08-15T14:32:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["BulkUploadFailedEvent"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["WebhookNotAccepted"];
+            200: components["responses"]["WebhookAcknowledged"];
         };
     };
     onCustomerKybApproved: {

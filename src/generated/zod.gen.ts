@@ -754,6 +754,87 @@ export const zInvitationCreateParams = /* @__PURE__ */ z.object({
 });
 
 /**
+ * The current version of the service's End User Terms and where it is hosted (production).
+ */
+export const zEndUserTerms = /* @__PURE__ */ z.object({
+    version: z.string(),
+    url: z.url()
+});
+
+/**
+ * Body of `POST /customers/bulk/csv` (`multipart/form-data`).
+ */
+export const zCustomersCsvUpload = /* @__PURE__ */ z.object({
+    file: z.string()
+});
+
+/**
+ * PENDING, then PROCESSING, then COMPLETED or FAILED. Open set.
+ */
+export const zBulkCustomerImportJobStatus = /* @__PURE__ */ z.string();
+
+/**
+ * Answer of a CSV upload, naming the job that imports it (production).
+ */
+export const zBulkCustomerImportJobAccepted = /* @__PURE__ */ z.object({
+    jobId: z.string(),
+    status: zBulkCustomerImportJobStatus
+});
+
+/**
+ * One row that did not become a customer (production's `BulkCustomerImportErrorEntry`): the error fields and the row it is about.
+ */
+export const zBulkCustomerImportError = /* @__PURE__ */ z.object({
+    correlationId: z.string(),
+    code: z.optional(z.string()),
+    message: z.optional(z.string()),
+    details: z.optional(z.record(z.string(), z.unknown()))
+});
+
+/**
+ * A CSV customer import and how far it got (production).
+ */
+export const zBulkCustomerImportJob = /* @__PURE__ */ z.object({
+    id: z.string(),
+    status: zBulkCustomerImportJobStatus,
+    progress: z.object({
+        total: z.int(),
+        processed: z.int(),
+        successful: z.int(),
+        failed: z.int()
+    }),
+    errors: z.optional(z.array(zBulkCustomerImportError)),
+    completedAt: z.optional(z.iso.datetime())
+});
+
+/**
+ * Body of `POST /invitations/{invitationCode}/claim` (production's `UmaInvitationClaimRequest`).
+ */
+export const zInvitationClaimParams = /* @__PURE__ */ z.object({
+    inviteeUma: z.string()
+});
+
+/**
+ * A CSV customer import job finished (production).
+ */
+export const zBulkUploadCompletedEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('BULK_UPLOAD.COMPLETED'),
+    timestamp: z.iso.datetime(),
+    data: zBulkCustomerImportJob
+});
+
+/**
+ * A CSV customer import job failed as a whole (production).
+ */
+export const zBulkUploadFailedEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('BULK_UPLOAD.FAILED'),
+    timestamp: z.iso.datetime(),
+    data: zBulkCustomerImportJob
+});
+
+/**
  * Open set - the service adds values over time; unknown ones are kept.
  */
 export const zVerificationStatus = /* @__PURE__ */ z.string();
@@ -1326,7 +1407,9 @@ export const zWebhookEvent = /* @__PURE__ */ z.discriminatedUnion('type', [
     z.extend(zIncomingPaymentRefundCompletedEvent, { type: z.literal('INCOMING_PAYMENT.REFUND_COMPLETED') }),
     z.extend(zCustomerKybApprovedEvent, { type: z.literal('CUSTOMER.KYB_APPROVED') }),
     z.extend(zCustomerKybRejectedEvent, { type: z.literal('CUSTOMER.KYB_REJECTED') }),
-    z.extend(zInternalAccountBalanceUpdatedEvent, { type: z.literal('INTERNAL_ACCOUNT.BALANCE_UPDATED') })
+    z.extend(zInternalAccountBalanceUpdatedEvent, { type: z.literal('INTERNAL_ACCOUNT.BALANCE_UPDATED') }),
+    z.extend(zBulkUploadCompletedEvent, { type: z.literal('BULK_UPLOAD.COMPLETED') }),
+    z.extend(zBulkUploadFailedEvent, { type: z.literal('BULK_UPLOAD.FAILED') })
 ]);
 
 /**
@@ -1536,6 +1619,27 @@ export const zUpdateCustomerResponse = /* @__PURE__ */ z.union([
     zCustomer,
     zSignatureChallenge
 ]);
+
+/**
+ * The current End User Terms.
+ */
+export const zGetEndUserTermsResponse = /* @__PURE__ */ zEndUserTerms;
+
+export const zUploadCustomersCsvBody = /* @__PURE__ */ zCustomersCsvUpload;
+
+/**
+ * The upload is accepted; the job creates the customers.
+ */
+export const zUploadCustomersCsvResponse = /* @__PURE__ */ zBulkCustomerImportJobAccepted;
+
+export const zGetBulkCustomerImportJobPath = /* @__PURE__ */ z.object({
+    jobId: z.string()
+});
+
+/**
+ * The job.
+ */
+export const zGetBulkCustomerImportJobResponse = /* @__PURE__ */ zBulkCustomerImportJob;
 
 export const zListInternalAccountsQuery = /* @__PURE__ */ z.object({
     currency: z.optional(z.string()),
@@ -1761,6 +1865,35 @@ export const zCreateInvitationBody = /* @__PURE__ */ zInvitationCreateParams;
  * The invitation, in status `PENDING`.
  */
 export const zCreateInvitationResponse = /* @__PURE__ */ zInvitation;
+
+export const zGetInvitationPath = /* @__PURE__ */ z.object({
+    invitationCode: z.string()
+});
+
+/**
+ * The invitation.
+ */
+export const zGetInvitationResponse = /* @__PURE__ */ zInvitation;
+
+export const zClaimInvitationBody = /* @__PURE__ */ zInvitationClaimParams;
+
+export const zClaimInvitationPath = /* @__PURE__ */ z.object({
+    invitationCode: z.string()
+});
+
+/**
+ * The invitation, now `CLAIMED`.
+ */
+export const zClaimInvitationResponse = /* @__PURE__ */ zInvitation;
+
+export const zCancelInvitationPath = /* @__PURE__ */ z.object({
+    invitationCode: z.string()
+});
+
+/**
+ * The invitation, now `CANCELLED`.
+ */
+export const zCancelInvitationResponse = /* @__PURE__ */ zInvitation;
 
 export const zListVerificationsQuery = /* @__PURE__ */ z.object({
     customerId: z.optional(z.string()),
@@ -2058,6 +2191,24 @@ export const zOnCustomerKybRejectedWebhookRequest = /* @__PURE__ */ z.object({
 
 export const zOnInternalAccountBalanceUpdatedWebhookRequest = /* @__PURE__ */ z.object({
     body: zInternalAccountBalanceUpdatedEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnBulkUploadCompletedWebhookRequest = /* @__PURE__ */ z.object({
+    body: zBulkUploadCompletedEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnBulkUploadFailedWebhookRequest = /* @__PURE__ */ z.object({
+    body: zBulkUploadFailedEvent,
     path: z.optional(z.never()),
     query: z.optional(z.never()),
     headers: z.object({

@@ -3,7 +3,16 @@ import type { ListOptions, RequestOptions, SignedRequestOptions } from '../core/
 import type { PagePromise } from '../core/pagination';
 import { APIResource } from '../core/resource';
 import * as op from '../generated/operations';
-import type { Customer, CustomerCreateParams, CustomerListParams, CustomerUpdateParams } from '../types';
+import type {
+  BulkCustomerImportJob,
+  BulkCustomerImportJobAccepted,
+  Customer,
+  CustomerCreateParams,
+  CustomerListParams,
+  CustomersCsvUpload,
+  CustomerUpdateParams,
+  EndUserTerms,
+} from '../types';
 
 /** Customers of the platform, individual or business. */
 export class Customers extends APIResource {
@@ -94,5 +103,54 @@ export class Customers extends APIResource {
    */
   list(params?: CustomerListParams, options?: ListOptions): PagePromise<Customer> {
     return this._client.list(op.listCustomers, { query: params }, options);
+  }
+
+  // Production's operations on customers (issue 34, section 2): the end-user terms and the CSV import.
+
+  /**
+   * The current version of the End User Terms and the URL where the service hosts it: show it to the
+   * customer who accepts it.
+   * @example
+   * ```ts
+   * const terms = await cb.customers.endUserTerms();
+   * console.log(terms.version, terms.url); // 'V1', 'https://…'
+   * ```
+   */
+  endUserTerms(options?: RequestOptions): APIPromise<EndUserTerms> {
+    return this._client.call(op.getEndUserTerms, {}, options);
+  }
+
+  /**
+   * Imports customers from a CSV file (its text in `file`; sent as `multipart/form-data`). The import
+   * runs as a job: the answer names it, and {@link Customers.retrieveImportJob} (or the
+   * `BULK_UPLOAD.COMPLETED` webhook) tells how each row went. A row that cannot become a customer is a
+   * failed entry of the job, not a failed upload. Not repeated once it may have arrived (it takes no
+   * Idempotency-Key): after a lost answer, look for the customers before uploading again.
+   * @example
+   * ```ts
+   * const csv = [
+   *   'umaAddress,platformCustomerId,customerType,fullName,birthDate,addressLine1,city,state,postalCode,country',
+   *   '$ada@platform.example,cust-1,INDIVIDUAL,Ada Lovelace,1990-12-10,12 Analytical Way,Austin,TX,78701,US',
+   * ].join('\n');
+   * const { jobId } = await cb.customers.importCsv({ file: csv }); // or readFileSync('customers.csv', 'utf8')
+   * const job = await cb.customers.retrieveImportJob(jobId);
+   * console.log(job.status, job.progress); // 'PENDING', then 'PROCESSING', then 'COMPLETED' or 'FAILED'
+   * ```
+   */
+  importCsv(params: CustomersCsvUpload, options?: SignedRequestOptions): APIPromise<BulkCustomerImportJobAccepted> {
+    return this._client.call(op.uploadCustomersCsv, { body: params }, options);
+  }
+
+  /**
+   * Reads a CSV import job: its status, its progress counts and one error entry per failed row
+   * (`correlationId` is the row's `platformCustomerId`, or `row_<n>`). An unknown job is a `NotFoundError`.
+   * @example
+   * ```ts
+   * const job = await cb.customers.retrieveImportJob('Job:019542f5-b3e7-1d02-0000-000000000006');
+   * for (const entry of job.errors ?? []) console.log(entry.correlationId, entry.code, entry.message);
+   * ```
+   */
+  retrieveImportJob(jobId: string, options?: RequestOptions): APIPromise<BulkCustomerImportJob> {
+    return this._client.call(op.getBulkCustomerImportJob, { path: { jobId } }, options);
   }
 }

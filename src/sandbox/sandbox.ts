@@ -23,7 +23,7 @@ import type { SandboxStateDocument } from './serve/persist';
 import { createUniqueRandom } from './domain/random';
 import { createRequestLog, type RequestLogEntry } from './serve/request-log';
 import { routes } from './routes';
-import { claimInvitation } from './routes/platform';
+import { claimInvitation } from './domain/invitations';
 import { createRouter } from './serve/router';
 import { createSandboxClock } from './domain/sandbox-clock';
 import { Scheduler } from './domain/scheduler';
@@ -110,7 +110,7 @@ export interface SandboxCore {
   state: SandboxState;
   /** `sandbox` or `production`. */
   environment: SandboxEnvironment;
-  /** Claims an invitation as its invitee would (no API exists for it); sends INVITATION.CLAIMED. */
+  /** Claims an invitation as its invitee would (what `POST /invitations/{code}/claim` does, without the request); sends INVITATION.CLAIMED. */
   claimInvitation(code: string, inviteeUma?: string): Invitation;
   /**
    * Forgets all state, pending work and deliveries, and puts the clock back where it stood when the

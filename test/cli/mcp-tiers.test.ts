@@ -45,7 +45,8 @@ const ops: Op[] = Object.entries<Json>(doc.paths).flatMap(([path, item]) =>
       for (const p of [...(item.parameters ?? []), ...(op.parameters ?? [])].map(deref)) {
         if (p.in === 'path' || (p.in === 'query' && p.required)) input[p.name] = p.example ?? p.schema?.example ?? 'x';
       }
-      const media = op.requestBody ? deref(op.requestBody).content?.['application/json'] : undefined;
+      const content = op.requestBody ? deref(op.requestBody).content : undefined;
+      const media = content?.['application/json'] ?? content?.['multipart/form-data'];
       const example = media ? (media.example ?? deref(Object.values<Json>(media.examples ?? {})[0] ?? {}).value) : undefined;
       if (example !== undefined) input.body = example;
       return { id: op.operationId, method: m.toUpperCase(), path, effect: op['x-effect'], raisedBy: op['x-effect-raised-by'] ?? {}, input };

@@ -41,7 +41,8 @@ function pick(media: { example?: unknown; examples?: Record<string, unknown> } |
 
 /** The request body example of an operation (the named one, or the first). */
 export function requestExample(id: string, name?: string): any {
-  return pick(deref(operation(id).requestBody).content['application/json'], name);
+  const content = deref(operation(id).requestBody).content;
+  return pick(content['application/json'] ?? content['multipart/form-data'], name);
 }
 
 /** The example of an operation's response with this status (the named one, or the first). */

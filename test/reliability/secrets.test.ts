@@ -140,7 +140,13 @@ beforeAll(async () => {
   await cb.transactions.reject(held2.id, { reason: 'test' });
   await cb.transactions.retrieve(held1.id);
   await cb.transactions.list({ customerId: ada.id, limit: 2 });
-  await cb.invitations.create({ inviterUma: ada.umaAddress, firstName: 'Bob', amountToSend: 2_000 });
+  const invitation = await cb.invitations.create({ inviterUma: ada.umaAddress, firstName: 'Bob', amountToSend: 2_000 });
+  await cb.invitations.retrieve(invitation.code);
+  await cb.invitations.claim(invitation.code, { inviteeUma: '$bob@wallet.example' });
+  await attempt('400 claimed invitation cancelled', () => cb.invitations.cancel(invitation.code));
+  await cb.customers.endUserTerms();
+  const { jobId } = await cb.customers.importCsv({ file: 'umaAddress,platformCustomerId,customerType,fullName\n$csv@platform.example,csv-1,INDIVIDUAL,Csv\n' });
+  await cb.customers.retrieveImportJob(jobId);
   await cb.verifications.list({ customerId: ada.id });
   await cb.umaProviders.list({ limit: 2 });
   await cb.config.update({ supportedCurrencies: (await cb.config.retrieve()).supportedCurrencies });

@@ -41,6 +41,8 @@ interface Case {
   headers?: Record<string, string>;
   status?: number;
   response?: unknown;
+  /** A multipart/form-data body (the CSV import): its fields, a file part as its text. */
+  form?: Record<string, string>;
 }
 
 const date = new Date('2025-01-01T00:00:00.000Z');
@@ -62,6 +64,15 @@ const cases: Case[] = [
   { op: 'getCustomer', call: () => cb.customers.retrieve(CUSTOMER), path: `/customers/${enc(CUSTOMER)}` },
   { op: 'updateCustomer', call: () => cb.customers.update(CUSTOMER, requestExample('updateCustomer')), path: `/customers/${enc(CUSTOMER)}`, body: requestExample('updateCustomer') },
   { op: 'deleteCustomer', call: () => cb.customers.delete(CUSTOMER), path: `/customers/${enc(CUSTOMER)}` },
+  { op: 'getEndUserTerms', call: () => cb.customers.endUserTerms(), path: '/customers/end-user-terms' },
+  {
+    op: 'uploadCustomersCsv',
+    call: () => cb.customers.importCsv(requestExample('uploadCustomersCsv') as { file: string }),
+    path: '/customers/bulk/csv',
+    form: requestExample('uploadCustomersCsv') as Record<string, string>,
+    status: 202,
+  },
+  { op: 'getBulkCustomerImportJob', call: () => cb.customers.retrieveImportJob('Job:019542f5-b3e7-1d02-0000-000000000006'), path: `/customers/bulk/jobs/${enc('Job:019542f5-b3e7-1d02-0000-000000000006')}` },
   { op: 'listInternalAccounts', call: () => cb.internalAccounts.list({ currency: 'USD', customerId: CUSTOMER }), path: '/customers/internal-accounts', query: { currency: 'USD', customerId: CUSTOMER } },
   {
     op: 'updateInternalAccount',
@@ -111,6 +122,9 @@ const cases: Case[] = [
   },
   { op: 'lookupExternalAccountReceiver', call: () => cb.receiver.lookupExternalAccount(EXT, { customerId: CUSTOMER }), path: `/receiver/external-account/${enc(EXT)}`, query: { customerId: CUSTOMER } },
   { op: 'createInvitation', call: () => cb.invitations.create(requestExample('createInvitation')), path: '/invitations', body: requestExample('createInvitation') },
+  { op: 'getInvitation', call: () => cb.invitations.retrieve('INV-7Q2K9X'), path: '/invitations/INV-7Q2K9X' },
+  { op: 'claimInvitation', call: () => cb.invitations.claim('INV-7Q2K9X', requestExample('claimInvitation')), path: '/invitations/INV-7Q2K9X/claim', body: requestExample('claimInvitation') },
+  { op: 'cancelInvitation', call: () => cb.invitations.cancel('INV-7Q2K9X'), path: '/invitations/INV-7Q2K9X/cancel' },
   { op: 'listVerifications', call: () => cb.verifications.list({ customerId: CUSTOMER, verificationStatus: 'RESOLVE_ERRORS' }), path: '/verifications', query: { customerId: CUSTOMER, verificationStatus: 'RESOLVE_ERRORS' } },
   {
     op: 'listUmaProviders',
@@ -160,7 +174,14 @@ describe('every method sends the documented request and returns the typed result
     expect(matchOperation(req.method, req.path)).toBe(c.op);
     expect(req.path).toBe(`/2025-10-13${c.path}`);
     expect(req.query).toEqual(c.query ?? {});
-    if (c.body === undefined) {
+    if (c.form !== undefined) {
+      const type = req.headers.get('content-type')!;
+      expect(type).toMatch(/^multipart\/form-data; boundary=/);
+      const form = await new Response(req.body, { headers: { 'content-type': type } }).formData();
+      const file = form.get('file') as File;
+      expect([file.name, file.type]).toEqual(['file.csv', 'text/csv']);
+      expect({ file: await file.text() }).toEqual(c.form);
+    } else if (c.body === undefined) {
       expect(req.body).toBe('');
       expect(req.headers.get('content-type')).toBeNull();
     } else {

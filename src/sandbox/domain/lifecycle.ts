@@ -5,6 +5,7 @@
  * across resets and imports, so no id is ever handed out twice for two things.
  * @module
  */
+import { resumeImports } from './bulk-imports';
 import { iso, type Clock } from './clock';
 import { defaultConfig } from './config';
 import type { Ctx } from './context';
@@ -73,6 +74,7 @@ export function stateControls(ctx: Ctx, generations: Generations, rewind: () => 
       stop();
       Object.assign(ctx, { ...next, world });
       resume(ctx);
+      resumeImports(ctx);
       changed();
     },
   };

@@ -4,6 +4,7 @@
  * @module
  */
 import type {
+  BulkCustomerImportJob,
   Credential,
   Customer,
   ExternalAccount,
@@ -31,6 +32,8 @@ export interface SandboxSnapshot {
   verifications: Verification[];
   credentials: Credential[];
   sessions: (Session & { revoked: boolean })[];
+  /** CSV customer imports (production's bulk jobs). */
+  bulkImports: BulkCustomerImportJob[];
 }
 
 /** Read-only view of the sandbox's state, for tests. Every read is a fresh deep copy. */
@@ -63,6 +66,7 @@ export function stateView(world: () => World): SandboxState {
         verifications: data(w.verifications.values()),
         credentials: data(w.credentials.values()),
         sessions: [...w.sessions.values()].map((s) => ({ ...sessionData(s), revoked: s.revoked })),
+        bulkImports: data(w.bulkImports.values()),
       });
     },
     balance(accountId) {
@@ -74,7 +78,7 @@ export function stateView(world: () => World): SandboxState {
 
 /** A resource of the world by its id (an invitation by its code), as the API renders it; undefined when there is none. */
 export function resourceData(w: World, id: string): unknown {
-  for (const map of [w.transactions, w.customers, w.verifications, w.quotes, w.externalAccounts, w.internalAccounts] as Map<string, { data: unknown }>[]) {
+  for (const map of [w.transactions, w.customers, w.verifications, w.quotes, w.externalAccounts, w.internalAccounts, w.bulkImports] as Map<string, { data: unknown }>[]) {
     const rec = map.get(id);
     if (rec) return structuredClone(rec.data);
   }

@@ -4,6 +4,7 @@
  * @module
  */
 import type {
+  BulkCustomerImportJob,
   Credential,
   CredentialType,
   Customer,
@@ -134,6 +135,14 @@ export interface IdempotencyRec {
   response: SandboxResponse | Promise<SandboxResponse>;
 }
 
+/** A CSV customer import (issue 34): the job as answered, and the rows it has not processed yet. */
+export interface BulkImportRec extends Rec<BulkCustomerImportJob> {
+  /** Rows still to process, in file order: each row's cells by column name and its `correlationId`. */
+  rows: { correlationId: string; cells: Record<string, string> }[];
+  /** Why the whole file cannot be imported (a required column missing): every row fails with it. */
+  fileProblem?: { column: string; message: string } | undefined;
+}
+
 /** Everything the sandbox knows. */
 export interface World {
   config: PlatformConfig;
@@ -151,6 +160,8 @@ export interface World {
   signedChallenges: Map<string, SignedChallengeRec>;
   passkeyChallenges: Map<string, PasskeyChallengeRec>;
   idempotency: Map<string, IdempotencyRec>;
+  // Production's operations on customers (issue 34, section 2): CSV imports, by job id.
+  bulkImports: Map<string, BulkImportRec>;
 }
 
 /** An empty world around `config`. */
@@ -170,6 +181,7 @@ export function createWorld(config: PlatformConfig): World {
     signedChallenges: new Map(),
     passkeyChallenges: new Map(),
     idempotency: new Map(),
+    bulkImports: new Map(),
   };
 }
 

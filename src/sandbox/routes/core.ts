@@ -82,6 +82,25 @@ function schema<N extends keyof typeof schemas>(name: N | undefined): (typeof sc
   return name === undefined ? undefined : schemas[name];
 }
 
+/**
+ * The fields of a `multipart/form-data` body, each as text (a file part as its content), read by the
+ * platform's own parser; 400 naming `body` when it is not one.
+ */
+async function formFields(rawBody: string, contentType: string | undefined): Promise<Record<string, string>> {
+  if (!contentType || !/^multipart\/form-data\s*;/i.test(contentType)) {
+    throw invalidInput('body', `This operation takes a multipart/form-data body (Content-Type multipart/form-data; boundary=…); got ${contentType ?? 'no Content-Type'}.`);
+  }
+  let form: FormData;
+  try {
+    form = await new Response(rawBody, { headers: { 'content-type': contentType } }).formData();
+  } catch (error) {
+    throw invalidInput('body', `The request body is not valid multipart/form-data: ${(error as Error).message}`);
+  }
+  const fields: Record<string, string> = {};
+  for (const [name, value] of form) fields[name] = typeof value === 'string' ? value : await value.text();
+  return fields;
+}
+
 /** Builds the handler over `ctx` and one handler per operation. */
 export function createCore(ctx: Ctx, routes: RouteTable, requestIds: Random, onError: (error: unknown) => void): (req: SandboxRequest) => Promise<SandboxResponse> {
   const compiled = compile(routes);
@@ -157,14 +176,16 @@ export function createCore(ctx: Ctx, routes: RouteTable, requestIds: Random, onE
     if (req.bodyError) throw invalidInput('body', req.bodyError);
     const rawBody = req.body ?? '';
     let json: unknown;
-    if (rawBody.trim() !== '') {
+    if (op.multipart !== undefined) {
+      json = rawBody.trim() === '' ? undefined : await formFields(rawBody, req.header('content-type'));
+    } else if (rawBody.trim() !== '') {
       try {
         json = JSON.parse(rawBody);
       } catch (error) {
         throw invalidInput('body', `The request body is not valid JSON: ${(error as Error).message}`);
       }
     }
-    if (json === undefined && op.bodyRequired) throw invalidInput('body', `${op.method} ${op.path} needs a JSON request body.`);
+    if (json === undefined && op.bodyRequired) throw invalidInput('body', `${op.method} ${op.path} needs a ${op.multipart ? 'multipart/form-data' : 'JSON'} request body.`);
     const key = req.header('idempotency-key');
     if (key !== undefined && (key.length < 1 || key.length > 255)) throw invalidInput('Idempotency-Key', 'Idempotency-Key must be 1 to 255 characters.');
     const call: Call = {

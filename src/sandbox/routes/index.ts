@@ -6,6 +6,7 @@
 import type { RouteTable } from '../domain/context';
 import { accountRoutes } from './accounts';
 import { customerRoutes } from './customers';
+import { invitationRoutes } from './invitations';
 import { platformRoutes } from './platform';
 import { quoteRoutes } from './quotes';
 import { transactionRoutes } from './transactions';
@@ -18,5 +19,6 @@ export const routes = {
   ...quoteRoutes,
   ...transactionRoutes,
   ...platformRoutes,
+  ...invitationRoutes,
   ...walletRoutes,
 } satisfies RouteTable;

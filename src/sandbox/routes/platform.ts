@@ -1,16 +1,15 @@
 /**
- * Platform configuration, invitations, verifications and the UMA provider directory.
+ * Platform configuration, verifications and the UMA provider directory (invitations: ./invitations.ts).
  * @module
  */
-import type { Invitation, InvitationCreateParams, PlatformConfigUpdateParams } from '../../generated/types';
-import { now, nowIso, type Ctx, type Handler } from '../domain/context';
+import type { PlatformConfigUpdateParams } from '../../generated/types';
+import { nowIso, type Handler } from '../domain/context';
 import { providerFields } from '../domain/config';
-import { CURRENCIES, currencyObject } from '../domain/currencies';
+import { CURRENCIES } from '../domain/currencies';
 import { SandboxError, invalidInput } from '../domain/errors';
 import { ok } from '../serve/http';
 import { paginate } from '../domain/pagination';
 import { PROVIDERS } from '../domain/providers';
-import { isUmaAddress } from '../domain/uma';
 
 const getConfig: Handler = (ctx) => ok(ctx.world.config);
 
@@ -49,59 +48,6 @@ const updateConfig: Handler = (ctx, call) => {
   return ok(config);
 };
 
-const createInvitation: Handler = (ctx, call) => {
-  const body = call.body as InvitationCreateParams;
-  if (!isUmaAddress(body.inviterUma)) {
-    throw new SandboxError(400, 'INVALID_UMA_ADDRESS', `${body.inviterUma} is not an UMA address.`, { field: 'inviterUma' });
-  }
-  const inviter = [...ctx.world.customers.values()].find(
-    (c) => !c.data.isDeleted && c.data.umaAddress.toLowerCase() === body.inviterUma.toLowerCase(),
-  );
-  if (!inviter) {
-    throw new SandboxError(400, 'INVALID_UMA_ADDRESS', `${body.inviterUma} is not the UMA address of a customer of this platform.`, { field: 'inviterUma' });
-  }
-  const expiresMs = body.expiresAt === undefined ? undefined : Date.parse(body.expiresAt);
-  if (expiresMs !== undefined && expiresMs <= now(ctx)) throw invalidInput('expiresAt', 'expiresAt must be in the future.');
-  const code = `INV-${ctx.random.pick('ABCDEFGHJKLMNPQRSTUVWXYZ23456789', 6)}`;
-  const currency = inviter.data.currencies?.find((c) => CURRENCIES.has(c)) ?? 'USD';
-  const data: Invitation = {
-    code,
-    createdAt: nowIso(ctx),
-    url: `https://${ctx.world.config.umaDomain}/invite/${code}`,
-    inviterUma: inviter.data.umaAddress,
-    status: 'PENDING',
-    ...(body.expiresAt !== undefined ? { expiresAt: body.expiresAt } : {}),
-    ...(body.firstName !== undefined ? { firstName: body.firstName } : {}),
-    ...(body.amountToSend !== undefined ? { amountToSend: { amount: body.amountToSend, currency: currencyObject(currency) } } : {}),
-  };
-  const { seq } = ctx.ids.next('Invitation');
-  ctx.world.invitations.set(code, { seq, createdMs: now(ctx), data });
-  if (expiresMs !== undefined) {
-    const world = ctx.world;
-    ctx.scheduler.at(expiresMs, () => {
-      if (ctx.world === world && data.status === 'PENDING') data.status = 'EXPIRED';
-    });
-  }
-  return ok(data);
-};
-
-/**
- * Claims an invitation as its invitee would (there is no API for it) and sends INVITATION.CLAIMED.
- * Throws when the code is unknown or the invitation is no longer PENDING.
- */
-export function claimInvitation(ctx: Ctx, code: string, inviteeUma?: string): Invitation {
-  ctx.scheduler.runDue();
-  const rec = ctx.world.invitations.get(code);
-  if (!rec) throw new Error(`no invitation with code ${code}`);
-  if (rec.data.status !== 'PENDING') throw new Error(`invitation ${code} is ${rec.data.status}, not PENDING`);
-  if (inviteeUma !== undefined && !isUmaAddress(inviteeUma)) throw new Error(`${inviteeUma} is not an UMA address`);
-  rec.data.status = 'CLAIMED';
-  rec.data.claimedAt = nowIso(ctx);
-  rec.data.inviteeUma = inviteeUma ?? `$${(rec.data.firstName ?? 'invitee').toLowerCase().replace(/[^a-z0-9]+/g, '.')}@wallet.example`;
-  ctx.webhooks.emit('INVITATION.CLAIMED', rec.data);
-  return structuredClone(rec.data);
-}
-
 const listVerifications: Handler = (ctx, call) => {
   const q = call.query as { customerId?: string; verificationStatus?: string; limit?: number; cursor?: string };
   const matches = [...ctx.world.verifications.values()].filter(({ data: v }) => {
@@ -125,7 +71,6 @@ const listUmaProviders: Handler = (_ctx, call) => {
 export const platformRoutes = {
   getConfig,
   updateConfig,
-  createInvitation,
   listVerifications,
   listUmaProviders,
 } satisfies Record<string, Handler>;

@@ -12,7 +12,7 @@ import type { Live } from './live';
 import type { SandboxStateDocument } from './persist';
 import type { RequestLog } from './request-log';
 import { resourceData } from '../domain/snapshot';
-import { claimInvitation } from '../routes/platform';
+import { claimInvitation } from '../domain/invitations';
 import { configureFaults, currentFaults, ledgerExecutions, type SandboxFaults } from '../domain/faults';
 
 /** The controls of the sandbox whose context is `ctx`. */

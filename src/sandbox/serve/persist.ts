@@ -5,6 +5,7 @@
  * @module
  */
 import {
+  zBulkCustomerImportJob,
   zCredential,
   zCustomer,
   zExternalAccount,
@@ -145,6 +146,15 @@ const RULES: Record<PersistedTable, TableRule> = {
   passkeyChallenges: {
     fields: { requestId: isString, credentialId: isString, clientPublicKey: isString, challenge: isString, expiresMs: isNumber, used: isBoolean },
     key: (r) => r.requestId,
+  },
+  bulkImports: {
+    data: zBulkCustomerImportJob,
+    fields: {
+      ...ORDERED,
+      rows: isList(shape({ correlationId: isString, cells: (v) => isObject(v) && Object.values(v as object).every((c) => typeof c === 'string') })),
+      fileProblem: optional(shape({ column: isString, message: isString })),
+    },
+    key: dataId,
   },
 };
 

@@ -3,3 +3,6 @@
 import { Invitation } from '../components';
 
 export const createInvitation = Invitation;
+export const getInvitation = Invitation;
+export const claimInvitation = Invitation;
+export const cancelInvitation = Invitation;

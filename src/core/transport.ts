@@ -9,7 +9,7 @@ import { isDispatcherTimeout, probeDispatcher, provenDispatcher, type Dispatcher
 import { APIConnectionError, APITimeoutError, APIUserAbortError } from './errors';
 import { Log, maskBodyText, redactHeaders } from './logger';
 import type { OperationPlan } from './plan';
-import { retryDecision, surelyNotSent, unknownOutcomeHint, type RetryInput, type Sleep } from './retry';
+import { isRetryableStatus, retryDecision, surelyNotSent, unknownOutcomeHint, type RetryInput, type Sleep } from './retry';
 import type { CallTrace } from './telemetry';
 
 /** What the transport needs from the client, made once per client. */
@@ -153,8 +153,11 @@ export async function send(config: TransportConfig, plan: TransportPlan, out: Ou
     }
 
     const parsed = parseBody(status, text);
-    const code = parsed.data !== null && typeof parsed.data === 'object' ? (parsed.data as { code?: unknown }).code : undefined;
-    const next = retryDecision({ status, retryAfter: response.headers.get('retry-after'), code }, decide);
+    // Retry-After and the body's code matter only to a status that may be retried (retryDecision reads them
+    // after that test): a 2xx, the usual answer, skips the header lookup.
+    const retryable = isRetryableStatus(status);
+    const code = retryable && parsed.data !== null && typeof parsed.data === 'object' ? (parsed.data as { code?: unknown }).code : undefined;
+    const next = retryDecision({ status, retryAfter: retryable ? response.headers.get('retry-after') : null, code }, decide);
     if (next === undefined) return { response, text, data: parsed.data, notJson: parsed.notJson, attempts: retry + 1 };
     if (info) log.info(`${operation}: status ${status}; retrying in ${next.delay} ms`);
     trace?.retry(retry + 1, next.delay, status, next.retryAfter);

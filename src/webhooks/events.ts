@@ -5,7 +5,7 @@
  */
 import { WebhookVerificationError, type ValidationIssue } from '../core/errors';
 import { checkMaxAge, MAX_FUTURE_SKEW_MS, parseIsoDateTime } from './time';
-import { verifyWebhookSignature, type WebhookHeaders, type WebhookPublicKey, type WebhookRawBody } from './verify';
+import { verifyThen, verifyWebhookSignature, type WebhookHeaders, type WebhookPublicKey, type WebhookRawBody } from './verify';
 
 export { checkMaxAge, MAX_FUTURE_SKEW_MS, parseIsoDateTime };
 
@@ -159,28 +159,66 @@ export async function readWebhook(
   headers: WebhookHeaders | undefined,
   options: ReadWebhookOptions,
 ): Promise<WebhookEnvelope> {
-  const { publicKey, maxAge, now = Date.now } = options;
-  if (maxAge !== undefined) checkMaxAge(maxAge);
-  const bytes = await verifyWebhookSignature(rawBody, headers, publicKey);
-  let text: string;
-  try {
-    text = utf8Decoder.decode(bytes);
-  } catch (cause) {
-    throw new WebhookVerificationError('invalid_body', 'the webhook body is not valid UTF-8', { cause });
-  }
+  return verifyThen(rawBody, headers, checkedOptions(options).publicKey, readDelivery, options);
+}
+
+/**
+ * `options` once its `maxAge` is checked (a RangeError, thrown before anything about the delivery).
+ * @internal
+ */
+export function checkedOptions<O extends ReadWebhookOptions>(options: O): O {
+  if (options.maxAge !== undefined) checkMaxAge(options.maxAge);
+  return options;
+}
+
+/**
+ * The second half of {@link readWebhook}, on the verified bytes, synchronously: strict UTF-8 →
+ * `JSON.parse` → a JSON object → the age check.
+ * @internal
+ */
+export function readDelivery(bytes: Uint8Array, rawBody: WebhookRawBody, options: ReadWebhookOptions): WebhookEnvelope {
+  const text = decodeBody(bytes, rawBody);
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (cause) {
-    throw new WebhookVerificationError(
-      'invalid_body',
-      `the webhook body is not JSON: ${cause instanceof Error ? cause.message : String(cause)}`,
-      { cause },
-    );
+    throw new WebhookVerificationError('invalid_body', notJsonMessage(cause, text.length));
   }
   assertWebhookEnvelope(json);
-  if (maxAge !== undefined) assertFresh(json, maxAge, now());
+  if (options.maxAge !== undefined) assertFresh(json, options.maxAge, (options.now ?? Date.now)());
   return json;
+}
+
+const isWellFormed = (String.prototype as { isWellFormed?: () => boolean }).isWellFormed;
+
+/** The verified bytes as text: strict UTF-8 (a body given as a string is its own text, when decoding its bytes would give it back). */
+function decodeBody(bytes: Uint8Array, rawBody: WebhookRawBody): string {
+  // A lone surrogate is encoded as U+FFFD and a leading U+FEFF is dropped by decoding: those strings are decoded as before.
+  if (typeof rawBody === 'string' && isWellFormed?.call(rawBody) && rawBody.charCodeAt(0) !== 0xfeff) return rawBody;
+  try {
+    return utf8Decoder.decode(bytes);
+  } catch (cause) {
+    throw new WebhookVerificationError('invalid_body', 'the webhook body is not valid UTF-8', { cause });
+  }
+}
+
+/**
+ * Why a body is not JSON, without quoting it: the engine's `SyntaxError` message quotes the text (V8:
+ * `Unexpected token 'x', "<the body>" is not valid JSON`), and a webhook body carries customers' data.
+ * Only the kind of fault and its position (when the engine gives one) are kept; the error has no `cause`.
+ */
+export function notJsonMessage(cause: unknown, length: number): string {
+  const message = cause instanceof Error ? cause.message : '';
+  const position = /\bposition (\d+)/.exec(message)?.[1];
+  const kind =
+    length === 0 || Number(position) === length || /end of (JSON )?(input|data)|\bEOF\b/i.test(message)
+      ? 'it ends before the JSON value does'
+      : /after JSON|non-whitespace/i.test(message)
+        ? 'text follows the JSON value'
+        : /control character/i.test(message)
+          ? 'a control character inside a string'
+          : 'an unexpected character';
+  return `the webhook body is not JSON: ${kind}${position === undefined ? '' : ` at position ${position}`} (${length} characters)`;
 }
 
 /** The delivery with what of its envelope differs from `{ id, type, timestamp, data }` in `issues`. @internal */

@@ -45,6 +45,11 @@ export interface SignatureVerifier {
   readonly name: 'node:crypto' | 'webcrypto';
   /** Verifies an ECDSA P-256 SHA-256 `r‖s` signature over `data`; throws when the key cannot verify. */
   verify(key: CryptoKey, signature: Uint8Array<ArrayBuffer>, data: Uint8Array<ArrayBuffer>): boolean | Promise<boolean>;
+  /**
+   * The same check done now, synchronously, or `undefined` when this key can only be checked
+   * asynchronously (then call {@link SignatureVerifier.verify}). `data` may be any `Uint8Array`.
+   */
+  verifyNow?(key: CryptoKey, signature: Uint8Array, data: Uint8Array): boolean | undefined;
 }
 
 const ECDSA_SHA256 = { name: 'ECDSA', hash: 'SHA-256' } as const;
@@ -80,13 +85,16 @@ export function nodeCryptoVerifier(nodeCrypto: NodeCryptoLike): SignatureVerifie
     }
     return found;
   };
+  const verifyNow = (key: CryptoKey, signature: Uint8Array, data: Uint8Array): boolean | undefined => {
+    const keyObject = keyObjectOf(key);
+    return keyObject === null ? undefined : nodeCrypto.verify('sha256', data, { key: keyObject, dsaEncoding: 'ieee-p1363' }, signature);
+  };
   return {
     name: 'node:crypto',
     verify(key, signature, data) {
-      const keyObject = keyObjectOf(key);
-      if (keyObject === null) return webCryptoVerifier.verify(key, signature, data);
-      return nodeCrypto.verify('sha256', data, { key: keyObject, dsaEncoding: 'ieee-p1363' }, signature);
+      return verifyNow(key, signature, data) ?? webCryptoVerifier.verify(key, signature, data);
     },
+    verifyNow,
   };
 }
 

@@ -37,7 +37,7 @@ const ECDSA_P256 = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 const MAX_SIGNATURE_CHARS = 100;
 // Key string → import in flight or done; a server verifying thousands of deliveries imports once.
 const keyCache = new KeyCache();
-let lastKey: { text?: string; imported?: Promise<CryptoKey> } = {};
+let lastKey: { text?: string; imported?: Promise<CryptoKey>; key?: CryptoKey } = {};
 
 function subtle(): SubtleCrypto {
   const s = globalThis.crypto?.subtle;
@@ -52,6 +52,13 @@ function subtle(): SubtleCrypto {
 
 function isCryptoKey(value: unknown): value is CryptoKey {
   return typeof value === 'object' && value !== null && 'algorithm' in value && 'type' in value && 'usages' in value;
+}
+
+/** A CryptoKey that can verify a webhook signature: an ECDSA P-256 public key with usage "verify". */
+function usableCryptoKey(key: unknown): key is CryptoKey {
+  if (!isCryptoKey(key)) return false;
+  const algorithm = key.algorithm as Partial<EcKeyAlgorithm>;
+  return key.type === 'public' && algorithm.name === 'ECDSA' && algorithm.namedCurve === 'P-256' && key.usages.includes('verify');
 }
 
 async function importKeyString(text: string): Promise<CryptoKey> {
@@ -109,7 +116,7 @@ function describeKeyText(text: string): string {
 export function importWebhookPublicKey(key: string | CryptoKey): Promise<CryptoKey> {
   if (isCryptoKey(key)) {
     const algorithm = key.algorithm as Partial<EcKeyAlgorithm>;
-    if (key.type !== 'public' || algorithm.name !== 'ECDSA' || algorithm.namedCurve !== 'P-256' || !key.usages.includes('verify')) {
+    if (!usableCryptoKey(key as unknown)) {
       return Promise.reject(
         new WebhookVerificationError(
           'invalid_key',
@@ -128,11 +135,16 @@ export function importWebhookPublicKey(key: string | CryptoKey): Promise<CryptoK
   // The same string as the last call (a server's configured key, delivery after delivery): its import, with no trim or hashing.
   if (key === lastKey.text) return lastKey.imported!;
   const imported = keyCache.get(key.trim(), importKeyString);
-  lastKey = { text: key, imported };
-  // A failed import is not kept (the next call reports the error afresh, as the cache does).
-  imported.catch(() => {
-    if (lastKey.imported === imported) lastKey = {};
-  });
+  const last: typeof lastKey = { text: key, imported };
+  lastKey = last;
+  imported.then(
+    // Once imported, the next calls with this string take the key without awaiting.
+    (done) => void (last.key = done),
+    // A failed import is not kept (the next call reports the error afresh, as the cache does).
+    () => {
+      if (lastKey === last) lastKey = {};
+    },
+  );
   return imported;
 }
 
@@ -235,6 +247,28 @@ export async function verifyWebhookSignature(
   headers: WebhookHeaders | undefined,
   publicKey: WebhookPublicKey | undefined,
 ): Promise<Uint8Array<ArrayBuffer>> {
+  return verifyThen(rawBody, headers, publicKey, ownBody);
+}
+
+// The caller's own buffer is never handed back: a copy unless the bytes are already the SDK's (a string's encoding, a Request's).
+const ownBody = (body: Uint8Array, rawBody: WebhookRawBody): Uint8Array<ArrayBuffer> => (body === rawBody ? own(body) : (body as Uint8Array<ArrayBuffer>));
+
+/**
+ * {@link verifyWebhookSignature}, then `take` of the verified bytes, called in the same synchronous
+ * stretch as the verification when `node:crypto` verifies: the caller's `Uint8Array` is then read in
+ * place (no copy), since nothing else can run between the check and `take`. When the check is
+ * asynchronous (WebCrypto), the bytes are copied first, so the bytes verified are the bytes taken even
+ * if the caller reuses its buffer meanwhile. `take` may keep `body` only if it is not `rawBody`; it is
+ * given `context` (a function made once, not a closure per call).
+ * @internal
+ */
+export async function verifyThen<T, C = undefined>(
+  rawBody: WebhookRawBody,
+  headers: WebhookHeaders | undefined,
+  publicKey: WebhookPublicKey | undefined,
+  take: (body: Uint8Array, rawBody: WebhookRawBody, context: C) => T,
+  context?: C,
+): Promise<Awaited<T>> {
   if (publicKey === undefined || publicKey === null || (typeof publicKey === 'string' && publicKey.trim() === '')) {
     throw new WebhookVerificationError(
       'missing_key',
@@ -242,7 +276,9 @@ export async function verifyWebhookSignature(
         'environment variable to the service\'s public key (PEM or hex)',
     );
   }
-  const key = await importWebhookPublicKey(publicKey);
+  // The configured key of the last call, already imported, or a usable CryptoKey: no await (a server verifies
+  // delivery after delivery with one key), so the body below is read in the same turn as the call.
+  const key = (publicKey === lastKey.text ? lastKey.key : undefined) ?? (usableCryptoKey(publicKey) ? publicKey : await importWebhookPublicKey(publicKey));
   const headerBag = headers ?? (isRequest(rawBody) ? rawBody.headers : undefined);
   const header = getHeader(headerBag, SIGNATURE_HEADER);
   if (header === undefined || header.trim() === '') {
@@ -253,16 +289,22 @@ export async function verifyWebhookSignature(
     );
   }
   const signature = parseSignatureHeader(header);
-  const body = await readRawBody(rawBody);
+  // A Uint8Array of this realm is read where it is; anything else becomes the SDK's own bytes.
+  let body: Uint8Array = rawBody instanceof Uint8Array ? rawBody : typeof rawBody === 'string' ? utf8(rawBody) : await readRawBody(rawBody);
   let valid: boolean;
   try {
-    const verdict = signatureVerifier().verify(key, signature, body);
-    valid = typeof verdict === 'boolean' ? verdict : await verdict;
+    const verifier = signatureVerifier();
+    const now = verifier.verifyNow?.(key, signature, body);
+    if (now !== undefined) valid = now;
+    else {
+      if (body === rawBody) body = own(body);
+      valid = await verifier.verify(key, signature, body as Uint8Array<ArrayBuffer>);
+    }
   } catch (cause) {
     throw new WebhookVerificationError('invalid_key', 'the webhook public key could not be used to verify', { cause });
   }
   if (!valid) throw new WebhookVerificationError('invalid_signature', INVALID_SIGNATURE_MESSAGE);
-  return body;
+  return take(body, rawBody, context as C) as Awaited<T>;
 }
 
 /** `{"v":"1","s":"<base64>"}` as the service writes it (no spaces, these two fields in this order). */

@@ -11,6 +11,13 @@ export type SchemaName =
   | 'zApproveTransactionBody'
   | 'zApproveTransactionPath'
   | 'zApproveTransactionResponse'
+  | 'zBeneficialOwner'
+  | 'zBeneficialOwnerCreateParams'
+  | 'zBeneficialOwnerList'
+  | 'zBeneficialOwnerPersonalInfo'
+  | 'zBeneficialOwnerPersonalInfoUpdate'
+  | 'zBeneficialOwnerRole'
+  | 'zBeneficialOwnerUpdateParams'
   | 'zBeneficiary'
   | 'zBeneficiaryVerificationStatus'
   | 'zBrlAccountInfo'
@@ -23,10 +30,16 @@ export type SchemaName =
   | 'zChallengeCredentialResponse'
   | 'zCounterpartyFieldRequirement'
   | 'zCounterpartyInformation'
+  | 'zCreateBeneficialOwnerBody'
+  | 'zCreateBeneficialOwnerResponse'
   | 'zCreateCredentialBody'
   | 'zCreateCredentialHeaders'
   | 'zCreateCredentialResponse'
   | 'zCreateCustomerBody'
+  | 'zCreateCustomerKycLinkBody'
+  | 'zCreateCustomerKycLinkHeaders'
+  | 'zCreateCustomerKycLinkPath'
+  | 'zCreateCustomerKycLinkResponse'
   | 'zCreateCustomerResponse'
   | 'zCreateExternalAccountBody'
   | 'zCreateExternalAccountResponse'
@@ -40,6 +53,8 @@ export type SchemaName =
   | 'zCreateTransferInBody'
   | 'zCreateTransferInHeaders'
   | 'zCreateTransferInResponse'
+  | 'zCreateVerificationBody'
+  | 'zCreateVerificationResponse'
   | 'zCredential'
   | 'zCredentialChallengeParams'
   | 'zCredentialCreateParams'
@@ -56,8 +71,10 @@ export type SchemaName =
   | 'zCustomerIdFilter'
   | 'zCustomerIdPath'
   | 'zCustomerKybApprovedEvent'
+  | 'zCustomerKybPendingEvent'
   | 'zCustomerKybRejectedEvent'
   | 'zCustomerKycApprovedEvent'
+  | 'zCustomerKycPendingEvent'
   | 'zCustomerKycRejectedEvent'
   | 'zCustomerList'
   | 'zCustomerType'
@@ -86,6 +103,8 @@ export type SchemaName =
   | 'zFieldError'
   | 'zFundingPaymentInstruction'
   | 'zGbpAccountInfo'
+  | 'zGetBeneficialOwnerPath'
+  | 'zGetBeneficialOwnerResponse'
   | 'zGetConfigResponse'
   | 'zGetCustomerPath'
   | 'zGetCustomerResponse'
@@ -93,7 +112,10 @@ export type SchemaName =
   | 'zGetQuoteResponse'
   | 'zGetTransactionPath'
   | 'zGetTransactionResponse'
+  | 'zGetVerificationPath'
+  | 'zGetVerificationResponse'
   | 'zIdempotencyKey'
+  | 'zIdentificationType'
   | 'zIncomingPaymentCompletedEvent'
   | 'zIncomingPaymentFailedEvent'
   | 'zIncomingPaymentPendingEvent'
@@ -112,8 +134,13 @@ export type SchemaName =
   | 'zInvitationClaimedEvent'
   | 'zInvitationCreateParams'
   | 'zInvitationStatus'
+  | 'zKycLink'
+  | 'zKycLinkCreateParams'
+  | 'zKycProvider'
   | 'zKycStatus'
   | 'zLimit'
+  | 'zListBeneficialOwnersQuery'
+  | 'zListBeneficialOwnersResponse'
   | 'zListCredentialsQuery'
   | 'zListCredentialsResponse'
   | 'zListCustomersQuery'
@@ -144,8 +171,10 @@ export type SchemaName =
   | 'zOauthCredentialCreateParams'
   | 'zOauthVerifyParams'
   | 'zOnCustomerKybApprovedWebhookRequest'
+  | 'zOnCustomerKybPendingWebhookRequest'
   | 'zOnCustomerKybRejectedWebhookRequest'
   | 'zOnCustomerKycApprovedWebhookRequest'
+  | 'zOnCustomerKycPendingWebhookRequest'
   | 'zOnCustomerKycRejectedWebhookRequest'
   | 'zOnIncomingPaymentCompletedWebhookRequest'
   | 'zOnIncomingPaymentFailedWebhookRequest'
@@ -161,6 +190,9 @@ export type SchemaName =
   | 'zOnOutgoingPaymentRefundCompletedWebhookRequest'
   | 'zOnTestEventWebhookRequest'
   | 'zOnVerificationApprovedWebhookRequest'
+  | 'zOnVerificationInProgressWebhookRequest'
+  | 'zOnVerificationPendingManualReviewWebhookRequest'
+  | 'zOnVerificationRejectedWebhookRequest'
   | 'zOnVerificationResolveErrorsWebhookRequest'
   | 'zOutgoingPaymentCompletedEvent'
   | 'zOutgoingPaymentFailedEvent'
@@ -241,6 +273,9 @@ export type SchemaName =
   | 'zUmaAddressSource'
   | 'zUmaProvider'
   | 'zUmaProviderList'
+  | 'zUpdateBeneficialOwnerBody'
+  | 'zUpdateBeneficialOwnerPath'
+  | 'zUpdateBeneficialOwnerResponse'
   | 'zUpdateConfigBody'
   | 'zUpdateConfigResponse'
   | 'zUpdateCustomerBody'
@@ -254,8 +289,12 @@ export type SchemaName =
   | 'zUsdAccountInfo'
   | 'zVerification'
   | 'zVerificationApprovedEvent'
+  | 'zVerificationCreateParams'
   | 'zVerificationError'
+  | 'zVerificationInProgressEvent'
   | 'zVerificationList'
+  | 'zVerificationPendingManualReviewEvent'
+  | 'zVerificationRejectedEvent'
   | 'zVerificationResolveErrorsEvent'
   | 'zVerificationStatus'
   | 'zVerifyCredentialBody'
@@ -323,6 +362,13 @@ export type OperationId =
   | 'lookupExternalAccountReceiver'
   | 'createInvitation'
   | 'listVerifications'
+  | 'createVerification'
+  | 'getVerification'
+  | 'listBeneficialOwners'
+  | 'createBeneficialOwner'
+  | 'getBeneficialOwner'
+  | 'updateBeneficialOwner'
+  | 'createCustomerKycLink'
   | 'listUmaProviders'
   | 'sandboxReceiveUmaPayment'
   | 'sandboxFundInternalAccount'
@@ -656,6 +702,93 @@ export const listVerifications: DocumentOperation<'listVerifications'> = {
   response: 'zListVerificationsResponse',
   checks: () => import('./checks/listVerifications'),
 };
+export const createVerification: DocumentOperation<'createVerification'> = {
+  id: 'createVerification',
+  method: 'POST',
+  path: '/verifications',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: true,
+  params: { body: 'zCreateVerificationBody' },
+  response: 'zCreateVerificationResponse',
+  checks: () => import('./checks/createVerification'),
+};
+export const getVerification: DocumentOperation<'getVerification'> = {
+  id: 'getVerification',
+  method: 'GET',
+  path: '/verifications/{verificationId}',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  params: { path: 'zGetVerificationPath' },
+  response: 'zGetVerificationResponse',
+  checks: () => import('./checks/getVerification'),
+};
+export const listBeneficialOwners: DocumentOperation<'listBeneficialOwners'> = {
+  id: 'listBeneficialOwners',
+  method: 'GET',
+  path: '/beneficial-owners',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: true,
+  params: { query: 'zListBeneficialOwnersQuery' },
+  response: 'zListBeneficialOwnersResponse',
+  checks: () => import('./checks/listBeneficialOwners'),
+};
+export const createBeneficialOwner: DocumentOperation<'createBeneficialOwner'> = {
+  id: 'createBeneficialOwner',
+  method: 'POST',
+  path: '/beneficial-owners',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: true,
+  params: { body: 'zCreateBeneficialOwnerBody' },
+  response: 'zCreateBeneficialOwnerResponse',
+  checks: () => import('./checks/createBeneficialOwner'),
+};
+export const getBeneficialOwner: DocumentOperation<'getBeneficialOwner'> = {
+  id: 'getBeneficialOwner',
+  method: 'GET',
+  path: '/beneficial-owners/{beneficialOwnerId}',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  params: { path: 'zGetBeneficialOwnerPath' },
+  response: 'zGetBeneficialOwnerResponse',
+  checks: () => import('./checks/getBeneficialOwner'),
+};
+export const updateBeneficialOwner: DocumentOperation<'updateBeneficialOwner'> = {
+  id: 'updateBeneficialOwner',
+  method: 'PATCH',
+  path: '/beneficial-owners/{beneficialOwnerId}',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: true,
+  params: { path: 'zUpdateBeneficialOwnerPath', body: 'zUpdateBeneficialOwnerBody' },
+  response: 'zUpdateBeneficialOwnerResponse',
+  checks: () => import('./checks/updateBeneficialOwner'),
+};
+export const createCustomerKycLink: DocumentOperation<'createCustomerKycLink'> = {
+  id: 'createCustomerKycLink',
+  method: 'POST',
+  path: '/customers/{customerId}/kyc-link',
+  idempotent: true,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  params: { path: 'zCreateCustomerKycLinkPath', body: 'zCreateCustomerKycLinkBody' },
+  response: 'zCreateCustomerKycLinkResponse',
+  checks: () => import('./checks/createCustomerKycLink'),
+};
 export const listUmaProviders: DocumentOperation<'listUmaProviders'> = {
   id: 'listUmaProviders',
   method: 'GET',
@@ -809,6 +942,13 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
   lookupExternalAccountReceiver,
   createInvitation,
   listVerifications,
+  createVerification,
+  getVerification,
+  listBeneficialOwners,
+  createBeneficialOwner,
+  getBeneficialOwner,
+  updateBeneficialOwner,
+  createCustomerKycLink,
   listUmaProviders,
   sandboxReceiveUmaPayment,
   sandboxFundInternalAccount,
@@ -822,7 +962,7 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
 };
 
 /** Number of operations in the document. */
-export const OPERATION_COUNT = 36;
+export const OPERATION_COUNT = 43;
 
 /** Webhook event types of the document (the WebhookEvent discriminator). */
-export const WEBHOOK_EVENT_TYPES = ["INVITATION.CLAIMED","INCOMING_PAYMENT.PENDING","INCOMING_PAYMENT.COMPLETED","INCOMING_PAYMENT.FAILED","OUTGOING_PAYMENT.PROCESSING","OUTGOING_PAYMENT.COMPLETED","OUTGOING_PAYMENT.FAILED","CUSTOMER.KYC_APPROVED","CUSTOMER.KYC_REJECTED","VERIFICATION.APPROVED","VERIFICATION.RESOLVE_ERRORS","TEST","OUTGOING_PAYMENT.PENDING","OUTGOING_PAYMENT.PENDING_AUTHORIZATION","OUTGOING_PAYMENT.REFUND_COMPLETED","INCOMING_PAYMENT.REFUND_COMPLETED","CUSTOMER.KYB_APPROVED","CUSTOMER.KYB_REJECTED","INTERNAL_ACCOUNT.BALANCE_UPDATED"] as const;
+export const WEBHOOK_EVENT_TYPES = ["INVITATION.CLAIMED","INCOMING_PAYMENT.PENDING","INCOMING_PAYMENT.COMPLETED","INCOMING_PAYMENT.FAILED","OUTGOING_PAYMENT.PROCESSING","OUTGOING_PAYMENT.COMPLETED","OUTGOING_PAYMENT.FAILED","CUSTOMER.KYC_APPROVED","CUSTOMER.KYC_REJECTED","VERIFICATION.APPROVED","VERIFICATION.RESOLVE_ERRORS","TEST","OUTGOING_PAYMENT.PENDING","OUTGOING_PAYMENT.PENDING_AUTHORIZATION","OUTGOING_PAYMENT.REFUND_COMPLETED","INCOMING_PAYMENT.REFUND_COMPLETED","CUSTOMER.KYB_APPROVED","CUSTOMER.KYB_REJECTED","INTERNAL_ACCOUNT.BALANCE_UPDATED","CUSTOMER.KYC_PENDING","CUSTOMER.KYB_PENDING","VERIFICATION.IN_PROGRESS","VERIFICATION.PENDING_MANUAL_REVIEW","VERIFICATION.REJECTED"] as const;

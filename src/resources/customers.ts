@@ -3,7 +3,7 @@ import type { ListOptions, RequestOptions, SignedRequestOptions } from '../core/
 import type { PagePromise } from '../core/pagination';
 import { APIResource } from '../core/resource';
 import * as op from '../generated/operations';
-import type { Customer, CustomerCreateParams, CustomerListParams, CustomerUpdateParams } from '../types';
+import type { Customer, CustomerCreateParams, CustomerListParams, CustomerUpdateParams, KycLink, KycLinkCreateParams } from '../types';
 
 /** Customers of the platform, individual or business. */
 export class Customers extends APIResource {
@@ -94,5 +94,21 @@ export class Customers extends APIResource {
    */
   list(params?: CustomerListParams, options?: ListOptions): PagePromise<Customer> {
     return this._client.list(op.listCustomers, { query: params }, options);
+  }
+
+  /**
+   * Generates a fresh single-use hosted KYC/KYB link for the customer (`kycUrl`, valid until
+   * `expiresAt`), plus a provider `token` where the provider has an embeddable SDK. The customer's
+   * status does not change until they complete the flow; earlier links stay valid until they expire.
+   * @example
+   * ```ts
+   * const link = await cb.customers.createKycLink(customerId, {
+   *   redirectUri: 'https://app.example.com/onboarding/completed',
+   * });
+   * console.log(link.kycUrl, 'until', link.expiresAt); // send the customer there
+   * ```
+   */
+  createKycLink(customerId: string, params?: KycLinkCreateParams, options?: SignedRequestOptions): APIPromise<KycLink> {
+    return this._client.call(op.createCustomerKycLink, { path: { customerId }, body: params }, options);
   }
 }

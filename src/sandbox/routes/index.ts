@@ -6,6 +6,7 @@
 import type { RouteTable } from '../domain/context';
 import { accountRoutes } from './accounts';
 import { customerRoutes } from './customers';
+import { kycRoutes } from './kyc';
 import { platformRoutes } from './platform';
 import { quoteRoutes } from './quotes';
 import { transactionRoutes } from './transactions';
@@ -19,4 +20,5 @@ export const routes = {
   ...transactionRoutes,
   ...platformRoutes,
   ...walletRoutes,
+  ...kycRoutes,
 } satisfies RouteTable;

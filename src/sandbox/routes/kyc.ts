@@ -13,11 +13,12 @@ import type {
   VerificationCreateParams,
 } from '../../generated/types';
 import { now, nowIso, type Ctx, type Handler } from '../domain/context';
-import { invalidInput, notFound } from '../domain/errors';
+import { notFound } from '../domain/errors';
 import { findCustomer } from '../domain/finders';
 import { ownerKycStatus, submitVerification, syncKyc } from '../domain/kyc';
 import { paginate } from '../domain/pagination';
 import type { Rec } from '../domain/state';
+import { refuseFields } from '../domain/validation';
 import { ok } from '../serve/http';
 
 /** How long a hosted KYC link works. */
@@ -52,7 +53,7 @@ const createBeneficialOwner: Handler = (ctx, call) => {
   const body = call.body as BeneficialOwnerCreateParams;
   const customer = findCustomer(ctx, body.customerId);
   if (customer.data.customerType !== 'BUSINESS') {
-    throw invalidInput('customerId', `Beneficial owners belong to BUSINESS customers; ${body.customerId} is ${customer.data.customerType}.`);
+    refuseFields('body', [{ location: 'body', field: 'customerId', rule: 'invalid_value', message: `must be a BUSINESS customer (beneficial owners belong to businesses); ${body.customerId} is ${customer.data.customerType}` }]);
   }
   const { id, seq } = ctx.ids.next('BeneficialOwner');
   const timestamp = nowIso(ctx);
@@ -100,7 +101,7 @@ const createCustomerKycLink: Handler = (ctx, call) => {
   const customer = findCustomer(ctx, call.params.customerId!);
   const body = (call.body ?? {}) as KycLinkCreateParams;
   if (body.redirectUri !== undefined && !/^https?:\/\//i.test(body.redirectUri)) {
-    throw invalidInput('redirectUri', 'redirectUri must start with https:// (or http:// for local development).');
+    refuseFields('body', [{ location: 'body', field: 'redirectUri', rule: 'invalid_format', message: 'must start with https:// (or http:// for local development)' }]);
   }
   const session = ctx.random.hex(16);
   const url = new URL(`https://kyc.sandbox.crossborder.example/onboard/${session}`);

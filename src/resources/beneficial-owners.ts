@@ -15,7 +15,7 @@ export class BeneficialOwners extends APIResource {
    * @example
    * ```ts
    * const owner = await cb.beneficialOwners.create({
-   *   customerId: businessId,
+   *   customerId, // a BUSINESS customer
    *   roles: ['UBO', 'CONTROL_PERSON'],
    *   ownershipPercentage: 51,
    *   personalInfo: {
@@ -39,7 +39,7 @@ export class BeneficialOwners extends APIResource {
    * Fetches a beneficial owner by its id (`BeneficialOwner:…`).
    * @example
    * ```ts
-   * const owner = await cb.beneficialOwners.retrieve(ownerId);
+   * const owner = await cb.beneficialOwners.retrieve('BeneficialOwner:019542f5-b3e7-1d02-0000-000000000002');
    * console.log(owner.roles, owner.ownershipPercentage);
    * ```
    */
@@ -51,7 +51,7 @@ export class BeneficialOwners extends APIResource {
    * Updates a beneficial owner: only the fields sent change (inside `personalInfo` too).
    * @example
    * ```ts
-   * const owner = await cb.beneficialOwners.update(ownerId, {
+   * const owner = await cb.beneficialOwners.update('BeneficialOwner:019542f5-b3e7-1d02-0000-000000000002', {
    *   ownershipPercentage: 40,
    *   personalInfo: { email: 'jane@acme.example' },
    * });
@@ -65,7 +65,7 @@ export class BeneficialOwners extends APIResource {
    * Lists the beneficial owners of a business customer; `for await` walks every page.
    * @example
    * ```ts
-   * for await (const owner of cb.beneficialOwners.list({ customerId: businessId })) {
+   * for await (const owner of cb.beneficialOwners.list({ customerId })) {
    *   console.log(owner.personalInfo.lastName, owner.roles.join(', '));
    * }
    * ```

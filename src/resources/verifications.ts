@@ -30,7 +30,8 @@ export class Verifications extends APIResource {
    * Fetches a verification by its id (`Verification:…`).
    * @example
    * ```ts
-   * const verification = await cb.verifications.retrieve(verificationId);
+   * const { id } = await cb.verifications.create({ customerId });
+   * const verification = await cb.verifications.retrieve(id);
    * console.log(verification.verificationStatus); // 'APPROVED', 'RESOLVE_ERRORS', …
    * ```
    */

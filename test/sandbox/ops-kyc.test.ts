@@ -242,7 +242,7 @@ describe.each(worlds)('KYC/KYB operations, %s', (_name, make) => {
 
   it.skipIf(productionDocumentPath() === undefined)("production's request examples (its schemas' examples) are sent by the SDK and accepted", async () => {
     const business = await cb.customers.create(BUSINESS);
-    const ownerBody = { ...exampleOf('BeneficialOwnerCreateRequest'), customerId: business.id };
+    const ownerBody: Record<string, any> = { ...exampleOf('BeneficialOwnerCreateRequest'), customerId: business.id };
     expect(ownerBody).toMatchObject({ roles: ['UBO', 'DIRECTOR'], ownershipPercentage: 51, personalInfo: { firstName: 'Jane', idType: 'SSN', address: { postalCode: '94105' } } });
     const owner = await cb.beneficialOwners.create(ownerBody as never);
     expect(owner.personalInfo).toEqual(ownerBody.personalInfo);

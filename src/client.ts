@@ -16,6 +16,7 @@ import { Receiver } from './resources/receiver';
 import { Sandbox } from './resources/sandbox';
 import { UmaProviders } from './resources/uma-providers';
 import { Verifications } from './resources/verifications';
+import { BeneficialOwners } from './resources/beneficial-owners';
 import { Quotes, TransferIn } from './resources/quotes';
 import { Transactions } from './resources/transactions';
 import { Webhooks } from './resources/webhooks';
@@ -53,6 +54,8 @@ export class Crossborder extends ClientInfo {
   readonly invitations: Invitations;
   /** KYC/KYB verifications. */
   readonly verifications: Verifications;
+  /** Beneficial owners of business customers (KYB). */
+  readonly beneficialOwners: BeneficialOwners;
   /** UMA providers. */
   readonly umaProviders: UmaProviders;
   /** Sandbox-only simulations. */
@@ -77,6 +80,7 @@ export class Crossborder extends ClientInfo {
     this.receiver = new Receiver(core);
     this.invitations = new Invitations(core);
     this.verifications = new Verifications(core);
+    this.beneficialOwners = new BeneficialOwners(core);
     this.umaProviders = new UmaProviders(core);
     this.sandbox = new Sandbox(core);
     this.auth = new Auth(core);

@@ -38,6 +38,7 @@ export { Receiver } from './resources/receiver';
 export { Sandbox } from './resources/sandbox';
 export { UmaProviders } from './resources/uma-providers';
 export { Verifications } from './resources/verifications';
+export { BeneficialOwners } from './resources/beneficial-owners';
 export { Quotes, TransferIn } from './resources/quotes';
 export { Transactions } from './resources/transactions';
 export { Webhooks } from './resources/webhooks';

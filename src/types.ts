@@ -30,6 +30,8 @@ export type ReceiverLookupParams = QueryOf<'lookupUmaReceiver'>;
 export type ExternalAccountLookupParams = QueryOf<'lookupExternalAccountReceiver'>;
 /** Query of `cb.verifications.list()`. @interface */
 export type VerificationListParams = QueryOf<'listVerifications'>;
+/** Query of `cb.beneficialOwners.list()`: the business `customerId` (required), `limit`, `cursor`. @interface */
+export type BeneficialOwnerListParams = QueryOf<'listBeneficialOwners'>;
 /** Query of `cb.umaProviders.list()`. @interface */
 export type UmaProviderListParams = QueryOf<'listUmaProviders'>;
 /** Query of `cb.auth.credentials.list()`: the wallet `accountId`. @interface */

@@ -41,6 +41,7 @@ const MASKED_FIELDS = new Set([
   'beneficiaryVerifiedData',
   'identity',
   'kyc',
+  'personalInfo',
   // Personal data.
   'fullName',
   'firstName',
@@ -71,12 +72,15 @@ const MASKED_FIELDS = new Set([
   'receiverUmaAddress',
   'senderUmaAddress',
   'toUmaAddress',
+  'identifier',
   // Secrets.
   'otp',
   'oidcToken',
   'clientPublicKey',
   'encryptedSessionSigningKey',
   'encryptedWalletCredentials',
+  'kycUrl',
+  'token',
   'privateKey',
   'sessionKey',
   'payloadToSign',

@@ -56,6 +56,96 @@ export type AedAccountInfo = {
     routingNumber?: string;
 };
 
+/** @description A beneficial owner, director, officer or control person of a business customer (production). */
+export type BeneficialOwner = {
+    /** Format: date-time */
+    createdAt: string;
+    /** @description The business customer. */
+    customerId: string;
+    /** @description `BeneficialOwner:<id>`. */
+    id: string;
+    kycStatus: KycStatus;
+    /** @description Share of the business owned, 0 to 100. */
+    ownershipPercentage: number;
+    personalInfo: BeneficialOwnerPersonalInfo;
+    roles: BeneficialOwnerRole[];
+    /** Format: date-time */
+    updatedAt?: string;
+};
+
+/** @description Body of `POST /beneficial-owners`. */
+export type BeneficialOwnerCreateParams = {
+    /** @description The BUSINESS customer the person belongs to. */
+    customerId: string;
+    /** @description Share of the business owned, 0 to 100 (relevant with the UBO role). */
+    ownershipPercentage: number;
+    personalInfo: BeneficialOwnerPersonalInfo;
+    roles: BeneficialOwnerRole[];
+};
+
+export type BeneficialOwnerList = ListEnvelopeFields & {
+    data: BeneficialOwner[];
+};
+
+/** @description Identity of a beneficial owner. */
+export type BeneficialOwnerPersonalInfo = {
+    address: Address;
+    /**
+     * Format: date
+     * @description `YYYY-MM-DD`.
+     */
+    birthDate: string;
+    /** @description ISO 3166-1 alpha-2 country that issued the identification. */
+    countryOfIssuance?: string;
+    /** Format: email */
+    email?: string;
+    firstName: string;
+    /** @description The identification number. */
+    identifier: string;
+    idType: IdentificationType;
+    lastName: string;
+    middleName?: string;
+    /** @description ISO 3166-1 alpha-2. */
+    nationality: string;
+    /** @description E.164. */
+    phoneNumber?: string;
+};
+
+/** @description Fields of `personalInfo` to change; the others stay. */
+export type BeneficialOwnerPersonalInfoUpdate = {
+    address?: Address;
+    /**
+     * Format: date
+     * @description `YYYY-MM-DD`.
+     */
+    birthDate?: string;
+    /** @description ISO 3166-1 alpha-2 country that issued the identification. */
+    countryOfIssuance?: string;
+    /** Format: email */
+    email?: string;
+    firstName?: string;
+    /** @description The identification number. */
+    identifier?: string;
+    idType?: IdentificationType;
+    lastName?: string;
+    middleName?: string;
+    /** @description ISO 3166-1 alpha-2. */
+    nationality?: string;
+    /** @description E.164. */
+    phoneNumber?: string;
+};
+
+/** @description Role of the person within the business. Open set. */
+export type BeneficialOwnerRole = "UBO" | "DIRECTOR" | "COMPANY_OFFICER" | "CONTROL_PERSON" | "TRUSTEE" | "GENERAL_PARTNER" | (string & {});
+
+/** @description Body of `PATCH /beneficial-owners/{beneficialOwnerId}`; only the fields sent change. */
+export type BeneficialOwnerUpdateParams = {
+    /** @description Share of the business owned, 0 to 100. */
+    ownershipPercentage?: number;
+    personalInfo?: BeneficialOwnerPersonalInfoUpdate;
+    roles?: BeneficialOwnerRole[];
+};
+
 /** @description The person who owns the external account. */
 export type Beneficiary = {
     address?: Address;
@@ -329,6 +419,23 @@ export type CustomerKybApprovedEvent = {
     type: "CUSTOMER.KYB_APPROVED";
 };
 
+/** @description Business customer KYB pending review. */
+export type CustomerKybPendingEvent = {
+    data: Customer;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "CUSTOMER.KYB_PENDING";
+};
+
 /** @description Business customer KYB rejected. */
 export type CustomerKybRejectedEvent = {
     data: Customer;
@@ -361,6 +468,23 @@ export type CustomerKycApprovedEvent = {
      * @enum {string}
      */
     type: "CUSTOMER.KYC_APPROVED";
+};
+
+/** @description A customer's KYC is pending review. */
+export type CustomerKycPendingEvent = {
+    data: Customer;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "CUSTOMER.KYC_PENDING";
 };
 
 /** @description A customer's KYC/KYB was rejected. */
@@ -468,7 +592,7 @@ export type ErrorBody = {
 };
 
 /** @description Machine-readable error code; 404 codes name the missing resource. */
-export type ErrorCode = "INVALID_INPUT" | "AMOUNT_OUT_OF_RANGE" | "INVALID_CURRENCY" | "INVALID_AMOUNT" | "INVALID_UMA_ADDRESS" | "EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS" | "PASSKEY_CREDENTIAL_ALREADY_EXISTS" | "CANNOT_REVOKE_LAST_CREDENTIAL" | "CURRENCY_COMBINATION_REQUIRES_SEPARATE_CUSTOMERS" | "UNAUTHORIZED" | "WALLET_SIGNATURE_MISSING" | "WALLET_SIGNATURE_MALFORMED" | "WALLET_SIGNATURE_INVALID" | "REQUEST_ID_MISSING" | "REQUEST_ID_REUSED" | "SANDBOX_ONLY" | "FORBIDDEN" | "CUSTOMER_NOT_FOUND" | "QUOTE_NOT_FOUND" | "TRANSACTION_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CREDENTIAL_NOT_FOUND" | "SESSION_NOT_FOUND" | "EXTERNAL_ACCOUNT_NOT_FOUND" | "LOOKUP_NOT_FOUND" | "NOT_FOUND" | "INVALID_STATE_TRANSITION" | "QUOTE_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "TRANSACTION_SIZE_LIMIT_EXCEEDED" | "DAILY_VOLUME_LIMIT_EXCEEDED" | "MISSING_MANDATORY_USER_INFO" | "INVITATION_ALREADY_CLAIMED" | "INVITATIONS_NOT_CONFIGURED" | "INVITATION_CANCELLED" | "QUOTE_REQUEST_FAILED" | "INVALID_PAYREQ_RESPONSE" | "INVALID_RECEIVER" | "PARSE_PAYREQ_RESPONSE_ERROR" | "CERT_CHAIN_INVALID" | "CERT_CHAIN_EXPIRED" | "INVALID_PUBKEY_FORMAT" | "MISSING_REQUIRED_UMA_PARAMETERS" | "SENDER_NOT_ACCEPTED" | "INVALID_TIMESTAMP" | "INVALID_NONCE" | "INVALID_REQUEST_FORMAT" | "INVALID_BANK_ACCOUNT" | "SELF_PAYMENT" | "LOOKUP_REQUEST_FAILED" | "PARSE_LNURLP_RESPONSE_ERROR" | "WEBHOOK_ENDPOINT_NOT_SET" | "WEBHOOK_DELIVERY_ERROR" | "INVITATION_NOT_FOUND" | "BULK_UPLOAD_JOB_NOT_FOUND" | (string & {});
+export type ErrorCode = "INVALID_INPUT" | "AMOUNT_OUT_OF_RANGE" | "INVALID_CURRENCY" | "INVALID_AMOUNT" | "INVALID_UMA_ADDRESS" | "EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS" | "PASSKEY_CREDENTIAL_ALREADY_EXISTS" | "CANNOT_REVOKE_LAST_CREDENTIAL" | "CURRENCY_COMBINATION_REQUIRES_SEPARATE_CUSTOMERS" | "UNAUTHORIZED" | "WALLET_SIGNATURE_MISSING" | "WALLET_SIGNATURE_MALFORMED" | "WALLET_SIGNATURE_INVALID" | "REQUEST_ID_MISSING" | "REQUEST_ID_REUSED" | "SANDBOX_ONLY" | "FORBIDDEN" | "CUSTOMER_NOT_FOUND" | "QUOTE_NOT_FOUND" | "TRANSACTION_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CREDENTIAL_NOT_FOUND" | "SESSION_NOT_FOUND" | "EXTERNAL_ACCOUNT_NOT_FOUND" | "LOOKUP_NOT_FOUND" | "VERIFICATION_NOT_FOUND" | "BENEFICIAL_OWNER_NOT_FOUND" | "NOT_FOUND" | "INVALID_STATE_TRANSITION" | "QUOTE_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "TRANSACTION_SIZE_LIMIT_EXCEEDED" | "DAILY_VOLUME_LIMIT_EXCEEDED" | "MISSING_MANDATORY_USER_INFO" | "INVITATION_ALREADY_CLAIMED" | "INVITATIONS_NOT_CONFIGURED" | "INVITATION_CANCELLED" | "QUOTE_REQUEST_FAILED" | "INVALID_PAYREQ_RESPONSE" | "INVALID_RECEIVER" | "PARSE_PAYREQ_RESPONSE_ERROR" | "CERT_CHAIN_INVALID" | "CERT_CHAIN_EXPIRED" | "INVALID_PUBKEY_FORMAT" | "MISSING_REQUIRED_UMA_PARAMETERS" | "SENDER_NOT_ACCEPTED" | "INVALID_TIMESTAMP" | "INVALID_NONCE" | "INVALID_REQUEST_FORMAT" | "INVALID_BANK_ACCOUNT" | "SELF_PAYMENT" | "LOOKUP_REQUEST_FAILED" | "PARSE_LNURLP_RESPONSE_ERROR" | "WEBHOOK_ENDPOINT_NOT_SET" | "WEBHOOK_DELIVERY_ERROR" | "INVITATION_NOT_FOUND" | "BULK_UPLOAD_JOB_NOT_FOUND" | (string & {});
 
 /** @description Euro bank account reached by SEPA (production); production requires `iban`. */
 export type EurAccountInfo = {
@@ -598,6 +722,9 @@ export type GbpAccountInfo = {
     /** @description UK sort code (production's name for the 6-digit code; the spec sends it as `routingNumber`). */
     sortCode?: string;
 };
+
+/** @description Kind of identification number in `identifier`. Open set. */
+export type IdentificationType = "SSN" | "ITIN" | "EIN" | "NON_US_TAX_ID" | (string & {});
 
 /** @description An incoming payment completed. */
 export type IncomingPaymentCompletedEvent = {
@@ -879,6 +1006,32 @@ export type InvitationCreateParams = {
 
 /** @description PENDING, then CLAIMED, EXPIRED or CANCELLED. */
 export type InvitationStatus = "PENDING" | "CLAIMED" | "EXPIRED" | "CANCELLED" | (string & {});
+
+/** @description A hosted KYC/KYB link for one customer (production). */
+export type KycLink = {
+    /**
+     * Format: date-time
+     * @description When the link stops working.
+     */
+    expiresAt: string;
+    /** @description Single-use hosted URL the customer completes; call the operation again for a new one. */
+    kycUrl: string;
+    provider: KycProvider;
+    /** @description Provider token to embed the provider's SDK instead of the hosted URL (only some providers). */
+    token?: string;
+};
+
+/** @description Body of `POST /customers/{customerId}/kyc-link` (production). */
+export type KycLinkCreateParams = {
+    /**
+     * Format: uri
+     * @description Where the customer is sent after the hosted flow; `https://` (or `http://` for local development). Embedded in the returned `kycUrl`.
+     */
+    redirectUri?: string;
+};
+
+/** @description The provider that runs the hosted verification (informational). Open set. */
+export type KycProvider = "SUMSUB" | (string & {});
 
 /** @description KYC/KYB progress - UNVERIFIED, then PENDING, then APPROVED or REJECTED. */
 export type KycStatus = "UNVERIFIED" | "PENDING" | "APPROVED" | "REJECTED" | (string & {});
@@ -1672,6 +1825,12 @@ export type VerificationApprovedEvent = {
     type: "VERIFICATION.APPROVED";
 };
 
+/** @description Body of `POST /verifications` (production). */
+export type VerificationCreateParams = {
+    /** @description The customer to verify. */
+    customerId: string;
+};
+
 /** @description Something the platform must fix or supply for the verification to proceed. */
 export type VerificationError = {
     /** @description Documents that would satisfy it, for example PASSPORT. */
@@ -1684,8 +1843,59 @@ export type VerificationError = {
     type: string;
 };
 
+/** @description A verification is in progress. */
+export type VerificationInProgressEvent = {
+    data: Verification;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "VERIFICATION.IN_PROGRESS";
+};
+
 export type VerificationList = ListEnvelopeFields & {
     data: Verification[];
+};
+
+/** @description A verification awaits manual review. */
+export type VerificationPendingManualReviewEvent = {
+    data: Verification;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "VERIFICATION.PENDING_MANUAL_REVIEW";
+};
+
+/** @description A verification was rejected. */
+export type VerificationRejectedEvent = {
+    data: Verification;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "VERIFICATION.REJECTED";
 };
 
 /** @description A verification needs corrections. */
@@ -1727,7 +1937,7 @@ export type WalletSessionInfo = {
 };
 
 /** @description Body of every webhook delivery, by `type`. Delivered at least once and retried with backoff until a 2xx; deduplicate by `id` and verify `X-Service-Signature` over the raw body first. */
-export type WebhookEvent = InvitationClaimedEvent | IncomingPaymentPendingEvent | IncomingPaymentCompletedEvent | IncomingPaymentFailedEvent | OutgoingPaymentProcessingEvent | OutgoingPaymentCompletedEvent | OutgoingPaymentFailedEvent | CustomerKycApprovedEvent | CustomerKycRejectedEvent | VerificationApprovedEvent | VerificationResolveErrorsEvent | TestEvent | OutgoingPaymentPendingEvent | OutgoingPaymentPendingAuthorizationEvent | OutgoingPaymentRefundCompletedEvent | IncomingPaymentRefundCompletedEvent | CustomerKybApprovedEvent | CustomerKybRejectedEvent | InternalAccountBalanceUpdatedEvent | BulkUploadCompletedEvent | BulkUploadFailedEvent;
+export type WebhookEvent = InvitationClaimedEvent | IncomingPaymentPendingEvent | IncomingPaymentCompletedEvent | IncomingPaymentFailedEvent | OutgoingPaymentProcessingEvent | OutgoingPaymentCompletedEvent | OutgoingPaymentFailedEvent | CustomerKycApprovedEvent | CustomerKycRejectedEvent | VerificationApprovedEvent | VerificationResolveErrorsEvent | TestEvent | OutgoingPaymentPendingEvent | OutgoingPaymentPendingAuthorizationEvent | OutgoingPaymentRefundCompletedEvent | IncomingPaymentRefundCompletedEvent | CustomerKybApprovedEvent | CustomerKybRejectedEvent | InternalAccountBalanceUpdatedEvent | CustomerKycPendingEvent | CustomerKybPendingEvent | VerificationInProgressEvent | VerificationPendingManualReviewEvent | VerificationRejectedEvent | BulkUploadCompletedEvent | BulkUploadFailedEvent;
 
 /** A ExternalAccountInfo variant this SDK does not know yet: any `accountType` the service accepts, with the fields every known variant has (checked before sending), sent as given. */
 export type UnknownExternalAccountInfo = { accountType: string & {}; [field: string]: unknown } & Partial<Pick<UsdAccountInfo, 'platformAccountId' | 'beneficiary'>>;

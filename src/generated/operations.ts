@@ -11,6 +11,13 @@ export type SchemaName =
   | 'zApproveTransactionBody'
   | 'zApproveTransactionPath'
   | 'zApproveTransactionResponse'
+  | 'zBeneficialOwner'
+  | 'zBeneficialOwnerCreateParams'
+  | 'zBeneficialOwnerList'
+  | 'zBeneficialOwnerPersonalInfo'
+  | 'zBeneficialOwnerPersonalInfoUpdate'
+  | 'zBeneficialOwnerRole'
+  | 'zBeneficialOwnerUpdateParams'
   | 'zBeneficiary'
   | 'zBeneficiaryVerificationStatus'
   | 'zBrlAccountInfo'
@@ -34,10 +41,16 @@ export type SchemaName =
   | 'zClaimInvitationResponse'
   | 'zCounterpartyFieldRequirement'
   | 'zCounterpartyInformation'
+  | 'zCreateBeneficialOwnerBody'
+  | 'zCreateBeneficialOwnerResponse'
   | 'zCreateCredentialBody'
   | 'zCreateCredentialHeaders'
   | 'zCreateCredentialResponse'
   | 'zCreateCustomerBody'
+  | 'zCreateCustomerKycLinkBody'
+  | 'zCreateCustomerKycLinkHeaders'
+  | 'zCreateCustomerKycLinkPath'
+  | 'zCreateCustomerKycLinkResponse'
   | 'zCreateCustomerResponse'
   | 'zCreateExternalAccountBody'
   | 'zCreateExternalAccountResponse'
@@ -51,6 +64,8 @@ export type SchemaName =
   | 'zCreateTransferInBody'
   | 'zCreateTransferInHeaders'
   | 'zCreateTransferInResponse'
+  | 'zCreateVerificationBody'
+  | 'zCreateVerificationResponse'
   | 'zCredential'
   | 'zCredentialChallengeParams'
   | 'zCredentialCreateParams'
@@ -67,8 +82,10 @@ export type SchemaName =
   | 'zCustomerIdFilter'
   | 'zCustomerIdPath'
   | 'zCustomerKybApprovedEvent'
+  | 'zCustomerKybPendingEvent'
   | 'zCustomerKybRejectedEvent'
   | 'zCustomerKycApprovedEvent'
+  | 'zCustomerKycPendingEvent'
   | 'zCustomerKycRejectedEvent'
   | 'zCustomerList'
   | 'zCustomerType'
@@ -99,6 +116,8 @@ export type SchemaName =
   | 'zFieldError'
   | 'zFundingPaymentInstruction'
   | 'zGbpAccountInfo'
+  | 'zGetBeneficialOwnerPath'
+  | 'zGetBeneficialOwnerResponse'
   | 'zGetBulkCustomerImportJobPath'
   | 'zGetBulkCustomerImportJobResponse'
   | 'zGetConfigResponse'
@@ -111,7 +130,10 @@ export type SchemaName =
   | 'zGetQuoteResponse'
   | 'zGetTransactionPath'
   | 'zGetTransactionResponse'
+  | 'zGetVerificationPath'
+  | 'zGetVerificationResponse'
   | 'zIdempotencyKey'
+  | 'zIdentificationType'
   | 'zIncomingPaymentCompletedEvent'
   | 'zIncomingPaymentFailedEvent'
   | 'zIncomingPaymentPendingEvent'
@@ -131,8 +153,13 @@ export type SchemaName =
   | 'zInvitationClaimedEvent'
   | 'zInvitationCreateParams'
   | 'zInvitationStatus'
+  | 'zKycLink'
+  | 'zKycLinkCreateParams'
+  | 'zKycProvider'
   | 'zKycStatus'
   | 'zLimit'
+  | 'zListBeneficialOwnersQuery'
+  | 'zListBeneficialOwnersResponse'
   | 'zListCredentialsQuery'
   | 'zListCredentialsResponse'
   | 'zListCustomersQuery'
@@ -165,8 +192,10 @@ export type SchemaName =
   | 'zOnBulkUploadCompletedWebhookRequest'
   | 'zOnBulkUploadFailedWebhookRequest'
   | 'zOnCustomerKybApprovedWebhookRequest'
+  | 'zOnCustomerKybPendingWebhookRequest'
   | 'zOnCustomerKybRejectedWebhookRequest'
   | 'zOnCustomerKycApprovedWebhookRequest'
+  | 'zOnCustomerKycPendingWebhookRequest'
   | 'zOnCustomerKycRejectedWebhookRequest'
   | 'zOnIncomingPaymentCompletedWebhookRequest'
   | 'zOnIncomingPaymentFailedWebhookRequest'
@@ -182,6 +211,9 @@ export type SchemaName =
   | 'zOnOutgoingPaymentRefundCompletedWebhookRequest'
   | 'zOnTestEventWebhookRequest'
   | 'zOnVerificationApprovedWebhookRequest'
+  | 'zOnVerificationInProgressWebhookRequest'
+  | 'zOnVerificationPendingManualReviewWebhookRequest'
+  | 'zOnVerificationRejectedWebhookRequest'
   | 'zOnVerificationResolveErrorsWebhookRequest'
   | 'zOutgoingPaymentCompletedEvent'
   | 'zOutgoingPaymentFailedEvent'
@@ -262,6 +294,9 @@ export type SchemaName =
   | 'zUmaAddressSource'
   | 'zUmaProvider'
   | 'zUmaProviderList'
+  | 'zUpdateBeneficialOwnerBody'
+  | 'zUpdateBeneficialOwnerPath'
+  | 'zUpdateBeneficialOwnerResponse'
   | 'zUpdateConfigBody'
   | 'zUpdateConfigResponse'
   | 'zUpdateCustomerBody'
@@ -277,8 +312,12 @@ export type SchemaName =
   | 'zUsdAccountInfo'
   | 'zVerification'
   | 'zVerificationApprovedEvent'
+  | 'zVerificationCreateParams'
   | 'zVerificationError'
+  | 'zVerificationInProgressEvent'
   | 'zVerificationList'
+  | 'zVerificationPendingManualReviewEvent'
+  | 'zVerificationRejectedEvent'
   | 'zVerificationResolveErrorsEvent'
   | 'zVerificationStatus'
   | 'zVerifyCredentialBody'
@@ -352,6 +391,13 @@ export type OperationId =
   | 'claimInvitation'
   | 'cancelInvitation'
   | 'listVerifications'
+  | 'createVerification'
+  | 'getVerification'
+  | 'listBeneficialOwners'
+  | 'createBeneficialOwner'
+  | 'getBeneficialOwner'
+  | 'updateBeneficialOwner'
+  | 'createCustomerKycLink'
   | 'listUmaProviders'
   | 'sandboxReceiveUmaPayment'
   | 'sandboxFundInternalAccount'
@@ -760,6 +806,93 @@ export const listVerifications: DocumentOperation<'listVerifications'> = {
   response: 'zListVerificationsResponse',
   checks: () => import('./checks/listVerifications'),
 };
+export const createVerification: DocumentOperation<'createVerification'> = {
+  id: 'createVerification',
+  method: 'POST',
+  path: '/verifications',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: true,
+  params: { body: 'zCreateVerificationBody' },
+  response: 'zCreateVerificationResponse',
+  checks: () => import('./checks/createVerification'),
+};
+export const getVerification: DocumentOperation<'getVerification'> = {
+  id: 'getVerification',
+  method: 'GET',
+  path: '/verifications/{verificationId}',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  params: { path: 'zGetVerificationPath' },
+  response: 'zGetVerificationResponse',
+  checks: () => import('./checks/getVerification'),
+};
+export const listBeneficialOwners: DocumentOperation<'listBeneficialOwners'> = {
+  id: 'listBeneficialOwners',
+  method: 'GET',
+  path: '/beneficial-owners',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: true,
+  params: { query: 'zListBeneficialOwnersQuery' },
+  response: 'zListBeneficialOwnersResponse',
+  checks: () => import('./checks/listBeneficialOwners'),
+};
+export const createBeneficialOwner: DocumentOperation<'createBeneficialOwner'> = {
+  id: 'createBeneficialOwner',
+  method: 'POST',
+  path: '/beneficial-owners',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: true,
+  params: { body: 'zCreateBeneficialOwnerBody' },
+  response: 'zCreateBeneficialOwnerResponse',
+  checks: () => import('./checks/createBeneficialOwner'),
+};
+export const getBeneficialOwner: DocumentOperation<'getBeneficialOwner'> = {
+  id: 'getBeneficialOwner',
+  method: 'GET',
+  path: '/beneficial-owners/{beneficialOwnerId}',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  params: { path: 'zGetBeneficialOwnerPath' },
+  response: 'zGetBeneficialOwnerResponse',
+  checks: () => import('./checks/getBeneficialOwner'),
+};
+export const updateBeneficialOwner: DocumentOperation<'updateBeneficialOwner'> = {
+  id: 'updateBeneficialOwner',
+  method: 'PATCH',
+  path: '/beneficial-owners/{beneficialOwnerId}',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: true,
+  params: { path: 'zUpdateBeneficialOwnerPath', body: 'zUpdateBeneficialOwnerBody' },
+  response: 'zUpdateBeneficialOwnerResponse',
+  checks: () => import('./checks/updateBeneficialOwner'),
+};
+export const createCustomerKycLink: DocumentOperation<'createCustomerKycLink'> = {
+  id: 'createCustomerKycLink',
+  method: 'POST',
+  path: '/customers/{customerId}/kyc-link',
+  idempotent: true,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  params: { path: 'zCreateCustomerKycLinkPath', body: 'zCreateCustomerKycLinkBody' },
+  response: 'zCreateCustomerKycLinkResponse',
+  checks: () => import('./checks/createCustomerKycLink'),
+};
 export const listUmaProviders: DocumentOperation<'listUmaProviders'> = {
   id: 'listUmaProviders',
   method: 'GET',
@@ -919,6 +1052,13 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
   claimInvitation,
   cancelInvitation,
   listVerifications,
+  createVerification,
+  getVerification,
+  listBeneficialOwners,
+  createBeneficialOwner,
+  getBeneficialOwner,
+  updateBeneficialOwner,
+  createCustomerKycLink,
   listUmaProviders,
   sandboxReceiveUmaPayment,
   sandboxFundInternalAccount,
@@ -932,7 +1072,7 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
 };
 
 /** Number of operations in the document. */
-export const OPERATION_COUNT = 42;
+export const OPERATION_COUNT = 49;
 
 /** Webhook event types of the document (the WebhookEvent discriminator). */
-export const WEBHOOK_EVENT_TYPES = ["INVITATION.CLAIMED","INCOMING_PAYMENT.PENDING","INCOMING_PAYMENT.COMPLETED","INCOMING_PAYMENT.FAILED","OUTGOING_PAYMENT.PROCESSING","OUTGOING_PAYMENT.COMPLETED","OUTGOING_PAYMENT.FAILED","CUSTOMER.KYC_APPROVED","CUSTOMER.KYC_REJECTED","VERIFICATION.APPROVED","VERIFICATION.RESOLVE_ERRORS","TEST","OUTGOING_PAYMENT.PENDING","OUTGOING_PAYMENT.PENDING_AUTHORIZATION","OUTGOING_PAYMENT.REFUND_COMPLETED","INCOMING_PAYMENT.REFUND_COMPLETED","CUSTOMER.KYB_APPROVED","CUSTOMER.KYB_REJECTED","INTERNAL_ACCOUNT.BALANCE_UPDATED","BULK_UPLOAD.COMPLETED","BULK_UPLOAD.FAILED"] as const;
+export const WEBHOOK_EVENT_TYPES = ["INVITATION.CLAIMED","INCOMING_PAYMENT.PENDING","INCOMING_PAYMENT.COMPLETED","INCOMING_PAYMENT.FAILED","OUTGOING_PAYMENT.PROCESSING","OUTGOING_PAYMENT.COMPLETED","OUTGOING_PAYMENT.FAILED","CUSTOMER.KYC_APPROVED","CUSTOMER.KYC_REJECTED","VERIFICATION.APPROVED","VERIFICATION.RESOLVE_ERRORS","TEST","OUTGOING_PAYMENT.PENDING","OUTGOING_PAYMENT.PENDING_AUTHORIZATION","OUTGOING_PAYMENT.REFUND_COMPLETED","INCOMING_PAYMENT.REFUND_COMPLETED","CUSTOMER.KYB_APPROVED","CUSTOMER.KYC_PENDING","CUSTOMER.KYB_PENDING","VERIFICATION.IN_PROGRESS","VERIFICATION.PENDING_MANUAL_REVIEW","VERIFICATION.REJECTED","CUSTOMER.KYB_REJECTED","INTERNAL_ACCOUNT.BALANCE_UPDATED","BULK_UPLOAD.COMPLETED","BULK_UPLOAD.FAILED"] as const;

@@ -149,6 +149,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/beneficial-owners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List beneficial owners
+         * @description Pages through the beneficial owners of a business customer (`customerId` is required). Production's operation (lightsparkdev/grid-api).
+         */
+        get: operations["listBeneficialOwners"];
+        put?: never;
+        /**
+         * Create a beneficial owner
+         * @description Adds a beneficial owner, director, company officer or control person to a BUSINESS customer; the person goes through KYC automatically (`kycStatus`). A business's KYB verification needs one control person (`CONTROL_PERSON` role) and every individual owning 25 % or more: until it has them its verification reports `MISSING_CONTROL_PERSON` / `MISSING_BENEFICIAL_OWNER`. A customer that is not a business answers 400 `INVALID_INPUT` naming `customerId`. Production's operation (lightsparkdev/grid-api).
+         */
+        post: operations["createBeneficialOwner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/beneficial-owners/{beneficialOwnerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The beneficial owner's id, `BeneficialOwner:<id>`. */
+                beneficialOwnerId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a beneficial owner
+         * @description Reads one beneficial owner. An unknown id, or one of a deleted customer, answers 404 `BENEFICIAL_OWNER_NOT_FOUND`. Production's operation (lightsparkdev/grid-api).
+         */
+        get: operations["getBeneficialOwner"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a beneficial owner
+         * @description Updates a beneficial owner: only the fields sent change (inside `personalInfo` too; `roles` and `address` are replaced whole). The business's verification is brought up to date. Production's operation (lightsparkdev/grid-api).
+         */
+        patch: operations["updateBeneficialOwner"];
+        trace?: never;
+    };
     "/config": {
         parameters: {
             query?: never;
@@ -230,6 +281,32 @@ export interface paths {
          *     Production also answers 202 with a wallet challenge when the change touches an embedded wallet's credentials (an `email` tied to EMAIL_OTP credentials): sign `payloadToSign` and repeat the identical request with `Service-Wallet-Signature` and `Request-Id`; the signed retry answers 200 with the customer.
          */
         patch: operations["updateCustomer"];
+        trace?: never;
+    };
+    "/customers/{customerId}/kyc-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description System id of the customer.
+                 * @example Customer:019542f5-b3e7-1d02-0000-000000000001
+                 */
+                customerId: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate a hosted KYC/KYB link for a customer
+         * @description Answers a fresh single-use hosted URL (`kycUrl`, until `expiresAt`) where the customer verifies their identity (KYC, individuals) or their business (KYB), and, for providers that have one, a `token` to embed the provider's SDK instead. The customer's status does not change until they complete the flow; earlier links stay valid until they expire. `redirectUri` (https, or http for local development) is where the customer lands afterwards. 409 when the customer's provider needs their email and phone verified first. Production's operation (lightsparkdev/grid-api); `write`: it issues a link and moves nothing, and the link is the customer's to open, not a credential of the platform.
+         */
+        post: operations["createCustomerKycLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/customers/bulk/csv": {
@@ -835,6 +912,33 @@ export interface paths {
          */
         get: operations["listVerifications"];
         put?: never;
+        /**
+         * Submit a customer for verification
+         * @description Triggers KYC (individual) or KYB (business) verification of a customer with what it holds now, and answers the new verification: `RESOLVE_ERRORS` with one error per thing to supply (a field, a document, a beneficial owner or control person of a business), or the status the review reached. Call it again after resolving the errors. Each call makes a new verification, listed by `GET /verifications` and readable by id; the customer's `kycStatus` follows, with the `VERIFICATION.*` and `CUSTOMER.KYC_*` webhooks. Production's operation (lightsparkdev/grid-api); `write`: it records a submission and decides no payment.
+         */
+        post: operations["createVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/verifications/{verificationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The verification's id, `Verification:<id>`. */
+                verificationId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a verification
+         * @description Reads one verification by its id. An unknown id, or one of a deleted customer, answers 404 `VERIFICATION_NOT_FOUND`. Production's operation (lightsparkdev/grid-api).
+         */
+        get: operations["getVerification"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -904,6 +1008,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "CUSTOMER.KYB_PENDING": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Business customer KYB pending review
+         * @description Sent when a business customer's KYB goes to review (production) (production).
+         */
+        post: operations["onCustomerKybPending"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "CUSTOMER.KYB_REJECTED": {
         parameters: {
             query?: never;
@@ -938,6 +1062,26 @@ export interface webhooks {
          * @description Sent when a customer's KYC/KYB is approved (`kycStatus` becomes `APPROVED`).
          */
         post: operations["onCustomerKycApproved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "CUSTOMER.KYC_PENDING": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A customer's KYC is pending review
+         * @description Sent when an individual customer's KYC goes to review (`kycStatus` becomes `PENDING`) (production).
+         */
+        post: operations["onCustomerKycPending"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1244,6 +1388,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "VERIFICATION.IN_PROGRESS": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A verification is in progress
+         * @description Sent when a submitted verification is being reviewed (production).
+         */
+        post: operations["onVerificationInProgress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "VERIFICATION.PENDING_MANUAL_REVIEW": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A verification awaits manual review
+         * @description Sent when a verification is held for manual review (production).
+         */
+        post: operations["onVerificationPendingManualReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "VERIFICATION.REJECTED": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A verification was rejected
+         * @description Sent when a KYC/KYB verification is rejected (production).
+         */
+        post: operations["onVerificationRejected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "VERIFICATION.RESOLVE_ERRORS": {
         parameters: {
             query?: never;
@@ -1318,6 +1522,89 @@ export interface components {
             paymentRails?: string[];
             platformAccountId?: string;
             routingNumber?: string;
+        };
+        /** @description A beneficial owner, director, officer or control person of a business customer (production). */
+        BeneficialOwner: {
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The business customer. */
+            customerId: string;
+            /** @description `BeneficialOwner:<id>`. */
+            id: string;
+            kycStatus: components["schemas"]["KycStatus"];
+            /** @description Share of the business owned, 0 to 100. */
+            ownershipPercentage: number;
+            personalInfo: components["schemas"]["BeneficialOwnerPersonalInfo"];
+            roles: components["schemas"]["BeneficialOwnerRole"][];
+            /** Format: date-time */
+            updatedAt?: string;
+        };
+        /** @description Body of `POST /beneficial-owners`. */
+        BeneficialOwnerCreateParams: {
+            /** @description The BUSINESS customer the person belongs to. */
+            customerId: string;
+            /** @description Share of the business owned, 0 to 100 (relevant with the UBO role). */
+            ownershipPercentage: number;
+            personalInfo: components["schemas"]["BeneficialOwnerPersonalInfo"];
+            roles: components["schemas"]["BeneficialOwnerRole"][];
+        };
+        BeneficialOwnerList: components["schemas"]["ListEnvelope"] & {
+            data: components["schemas"]["BeneficialOwner"][];
+        };
+        /** @description Identity of a beneficial owner. */
+        BeneficialOwnerPersonalInfo: {
+            address: components["schemas"]["Address"];
+            /**
+             * Format: date
+             * @description `YYYY-MM-DD`.
+             */
+            birthDate: string;
+            /** @description ISO 3166-1 alpha-2 country that issued the identification. */
+            countryOfIssuance?: string;
+            /** Format: email */
+            email?: string;
+            firstName: string;
+            /** @description The identification number. */
+            identifier: string;
+            idType: components["schemas"]["IdentificationType"];
+            lastName: string;
+            middleName?: string;
+            /** @description ISO 3166-1 alpha-2. */
+            nationality: string;
+            /** @description E.164. */
+            phoneNumber?: string;
+        };
+        /** @description Fields of `personalInfo` to change; the others stay. */
+        BeneficialOwnerPersonalInfoUpdate: {
+            address?: components["schemas"]["Address"];
+            /**
+             * Format: date
+             * @description `YYYY-MM-DD`.
+             */
+            birthDate?: string;
+            /** @description ISO 3166-1 alpha-2 country that issued the identification. */
+            countryOfIssuance?: string;
+            /** Format: email */
+            email?: string;
+            firstName?: string;
+            /** @description The identification number. */
+            identifier?: string;
+            idType?: components["schemas"]["IdentificationType"];
+            lastName?: string;
+            middleName?: string;
+            /** @description ISO 3166-1 alpha-2. */
+            nationality?: string;
+            /** @description E.164. */
+            phoneNumber?: string;
+        };
+        /** @description Role of the person within the business. Open set. */
+        BeneficialOwnerRole: "UBO" | "DIRECTOR" | "COMPANY_OFFICER" | "CONTROL_PERSON" | "TRUSTEE" | "GENERAL_PARTNER" | (string & {});
+        /** @description Body of `PATCH /beneficial-owners/{beneficialOwnerId}`; only the fields sent change. */
+        BeneficialOwnerUpdateParams: {
+            /** @description Share of the business owned, 0 to 100. */
+            ownershipPercentage?: number;
+            personalInfo?: components["schemas"]["BeneficialOwnerPersonalInfoUpdate"];
+            roles?: components["schemas"]["BeneficialOwnerRole"][];
         };
         /** @description The person who owns the external account. */
         Beneficiary: {
@@ -1566,6 +1853,22 @@ export interface components {
              */
             type: "CUSTOMER.KYB_APPROVED";
         };
+        /** @description Business customer KYB pending review. */
+        CustomerKybPendingEvent: {
+            data: components["schemas"]["Customer"];
+            /** @description Event id; the same on every redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service created the event.
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CUSTOMER.KYB_PENDING";
+        };
         /** @description Business customer KYB rejected. */
         CustomerKybRejectedEvent: {
             data: components["schemas"]["Customer"];
@@ -1597,6 +1900,22 @@ export interface components {
              * @enum {string}
              */
             type: "CUSTOMER.KYC_APPROVED";
+        };
+        /** @description A customer's KYC is pending review. */
+        CustomerKycPendingEvent: {
+            data: components["schemas"]["Customer"];
+            /** @description Event id; the same on every redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service created the event.
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CUSTOMER.KYC_PENDING";
         };
         /** @description A customer's KYC/KYB was rejected. */
         CustomerKycRejectedEvent: {
@@ -1693,7 +2012,7 @@ export interface components {
             status?: number;
         };
         /** @description Machine-readable error code; 404 codes name the missing resource. */
-        ErrorCode: "INVALID_INPUT" | "AMOUNT_OUT_OF_RANGE" | "INVALID_CURRENCY" | "INVALID_AMOUNT" | "INVALID_UMA_ADDRESS" | "EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS" | "PASSKEY_CREDENTIAL_ALREADY_EXISTS" | "CANNOT_REVOKE_LAST_CREDENTIAL" | "CURRENCY_COMBINATION_REQUIRES_SEPARATE_CUSTOMERS" | "UNAUTHORIZED" | "WALLET_SIGNATURE_MISSING" | "WALLET_SIGNATURE_MALFORMED" | "WALLET_SIGNATURE_INVALID" | "REQUEST_ID_MISSING" | "REQUEST_ID_REUSED" | "SANDBOX_ONLY" | "FORBIDDEN" | "CUSTOMER_NOT_FOUND" | "QUOTE_NOT_FOUND" | "TRANSACTION_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CREDENTIAL_NOT_FOUND" | "SESSION_NOT_FOUND" | "EXTERNAL_ACCOUNT_NOT_FOUND" | "LOOKUP_NOT_FOUND" | "NOT_FOUND" | "INVALID_STATE_TRANSITION" | "QUOTE_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "TRANSACTION_SIZE_LIMIT_EXCEEDED" | "DAILY_VOLUME_LIMIT_EXCEEDED" | "MISSING_MANDATORY_USER_INFO" | "INVITATION_ALREADY_CLAIMED" | "INVITATIONS_NOT_CONFIGURED" | "INVITATION_CANCELLED" | "QUOTE_REQUEST_FAILED" | "INVALID_PAYREQ_RESPONSE" | "INVALID_RECEIVER" | "PARSE_PAYREQ_RESPONSE_ERROR" | "CERT_CHAIN_INVALID" | "CERT_CHAIN_EXPIRED" | "INVALID_PUBKEY_FORMAT" | "MISSING_REQUIRED_UMA_PARAMETERS" | "SENDER_NOT_ACCEPTED" | "INVALID_TIMESTAMP" | "INVALID_NONCE" | "INVALID_REQUEST_FORMAT" | "INVALID_BANK_ACCOUNT" | "SELF_PAYMENT" | "LOOKUP_REQUEST_FAILED" | "PARSE_LNURLP_RESPONSE_ERROR" | "WEBHOOK_ENDPOINT_NOT_SET" | "WEBHOOK_DELIVERY_ERROR" | "INVITATION_NOT_FOUND" | "BULK_UPLOAD_JOB_NOT_FOUND" | (string & {});
+        ErrorCode: "INVALID_INPUT" | "AMOUNT_OUT_OF_RANGE" | "INVALID_CURRENCY" | "INVALID_AMOUNT" | "INVALID_UMA_ADDRESS" | "EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS" | "PASSKEY_CREDENTIAL_ALREADY_EXISTS" | "CANNOT_REVOKE_LAST_CREDENTIAL" | "CURRENCY_COMBINATION_REQUIRES_SEPARATE_CUSTOMERS" | "UNAUTHORIZED" | "WALLET_SIGNATURE_MISSING" | "WALLET_SIGNATURE_MALFORMED" | "WALLET_SIGNATURE_INVALID" | "REQUEST_ID_MISSING" | "REQUEST_ID_REUSED" | "SANDBOX_ONLY" | "FORBIDDEN" | "CUSTOMER_NOT_FOUND" | "QUOTE_NOT_FOUND" | "TRANSACTION_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CREDENTIAL_NOT_FOUND" | "SESSION_NOT_FOUND" | "EXTERNAL_ACCOUNT_NOT_FOUND" | "LOOKUP_NOT_FOUND" | "VERIFICATION_NOT_FOUND" | "BENEFICIAL_OWNER_NOT_FOUND" | "NOT_FOUND" | "INVALID_STATE_TRANSITION" | "QUOTE_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "TRANSACTION_SIZE_LIMIT_EXCEEDED" | "DAILY_VOLUME_LIMIT_EXCEEDED" | "MISSING_MANDATORY_USER_INFO" | "INVITATION_ALREADY_CLAIMED" | "INVITATIONS_NOT_CONFIGURED" | "INVITATION_CANCELLED" | "QUOTE_REQUEST_FAILED" | "INVALID_PAYREQ_RESPONSE" | "INVALID_RECEIVER" | "PARSE_PAYREQ_RESPONSE_ERROR" | "CERT_CHAIN_INVALID" | "CERT_CHAIN_EXPIRED" | "INVALID_PUBKEY_FORMAT" | "MISSING_REQUIRED_UMA_PARAMETERS" | "SENDER_NOT_ACCEPTED" | "INVALID_TIMESTAMP" | "INVALID_NONCE" | "INVALID_REQUEST_FORMAT" | "INVALID_BANK_ACCOUNT" | "SELF_PAYMENT" | "LOOKUP_REQUEST_FAILED" | "PARSE_LNURLP_RESPONSE_ERROR" | "WEBHOOK_ENDPOINT_NOT_SET" | "WEBHOOK_DELIVERY_ERROR" | "INVITATION_NOT_FOUND" | "BULK_UPLOAD_JOB_NOT_FOUND" | (string & {});
         /** @description Euro bank account reached by SEPA (production); production requires `iban`. */
         EurAccountInfo: {
             /**
@@ -1813,6 +2132,8 @@ export interface components {
             /** @description UK sort code (production's name for the 6-digit code; the spec sends it as `routingNumber`). */
             sortCode?: string;
         };
+        /** @description Kind of identification number in `identifier`. Open set. */
+        IdentificationType: "SSN" | "ITIN" | "EIN" | "NON_US_TAX_ID" | (string & {});
         /** @description An incoming payment completed. */
         IncomingPaymentCompletedEvent: {
             data: components["schemas"]["IncomingTransaction"];
@@ -2075,6 +2396,29 @@ export interface components {
         };
         /** @description PENDING, then CLAIMED, EXPIRED or CANCELLED. */
         InvitationStatus: "PENDING" | "CLAIMED" | "EXPIRED" | "CANCELLED" | (string & {});
+        /** @description A hosted KYC/KYB link for one customer (production). */
+        KycLink: {
+            /**
+             * Format: date-time
+             * @description When the link stops working.
+             */
+            expiresAt: string;
+            /** @description Single-use hosted URL the customer completes; call the operation again for a new one. */
+            kycUrl: string;
+            provider: components["schemas"]["KycProvider"];
+            /** @description Provider token to embed the provider's SDK instead of the hosted URL (only some providers). */
+            token?: string;
+        };
+        /** @description Body of `POST /customers/{customerId}/kyc-link` (production). */
+        KycLinkCreateParams: {
+            /**
+             * Format: uri
+             * @description Where the customer is sent after the hosted flow; `https://` (or `http://` for local development). Embedded in the returned `kycUrl`.
+             */
+            redirectUri?: string;
+        };
+        /** @description The provider that runs the hosted verification (informational). Open set. */
+        KycProvider: "SUMSUB" | (string & {});
         /** @description KYC/KYB progress - UNVERIFIED, then PENDING, then APPROVED or REJECTED. */
         KycStatus: "UNVERIFIED" | "PENDING" | "APPROVED" | "REJECTED" | (string & {});
         /** @description Pagination fields shared by every paginated list answer. */
@@ -2803,6 +3147,11 @@ export interface components {
              */
             type: "VERIFICATION.APPROVED";
         };
+        /** @description Body of `POST /verifications` (production). */
+        VerificationCreateParams: {
+            /** @description The customer to verify. */
+            customerId: string;
+        };
         /** @description Something the platform must fix or supply for the verification to proceed. */
         VerificationError: {
             /** @description Documents that would satisfy it, for example PASSPORT. */
@@ -2814,8 +3163,56 @@ export interface components {
             /** @description Kind of problem, for example MISSING_FIELD. */
             type: string;
         };
+        /** @description A verification is in progress. */
+        VerificationInProgressEvent: {
+            data: components["schemas"]["Verification"];
+            /** @description Event id; the same on every redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service created the event.
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "VERIFICATION.IN_PROGRESS";
+        };
         VerificationList: components["schemas"]["ListEnvelope"] & {
             data: components["schemas"]["Verification"][];
+        };
+        /** @description A verification awaits manual review. */
+        VerificationPendingManualReviewEvent: {
+            data: components["schemas"]["Verification"];
+            /** @description Event id; the same on every redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service created the event.
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "VERIFICATION.PENDING_MANUAL_REVIEW";
+        };
+        /** @description A verification was rejected. */
+        VerificationRejectedEvent: {
+            data: components["schemas"]["Verification"];
+            /** @description Event id; the same on every redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service created the event.
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "VERIFICATION.REJECTED";
         };
         /** @description A verification needs corrections. */
         VerificationResolveErrorsEvent: {
@@ -2852,7 +3249,7 @@ export interface components {
             type: components["schemas"]["CredentialType"];
         };
         /** @description Body of every webhook delivery, by `type`. Delivered at least once and retried with backoff until a 2xx; deduplicate by `id` and verify `X-Service-Signature` over the raw body first. */
-        WebhookEvent: components["schemas"]["InvitationClaimedEvent"] | components["schemas"]["IncomingPaymentPendingEvent"] | components["schemas"]["IncomingPaymentCompletedEvent"] | components["schemas"]["IncomingPaymentFailedEvent"] | components["schemas"]["OutgoingPaymentProcessingEvent"] | components["schemas"]["OutgoingPaymentCompletedEvent"] | components["schemas"]["OutgoingPaymentFailedEvent"] | components["schemas"]["CustomerKycApprovedEvent"] | components["schemas"]["CustomerKycRejectedEvent"] | components["schemas"]["VerificationApprovedEvent"] | components["schemas"]["VerificationResolveErrorsEvent"] | components["schemas"]["TestEvent"] | components["schemas"]["OutgoingPaymentPendingEvent"] | components["schemas"]["OutgoingPaymentPendingAuthorizationEvent"] | components["schemas"]["OutgoingPaymentRefundCompletedEvent"] | components["schemas"]["IncomingPaymentRefundCompletedEvent"] | components["schemas"]["CustomerKybApprovedEvent"] | components["schemas"]["CustomerKybRejectedEvent"] | components["schemas"]["InternalAccountBalanceUpdatedEvent"] | components["schemas"]["BulkUploadCompletedEvent"] | components["schemas"]["BulkUploadFailedEvent"];
+        WebhookEvent: components["schemas"]["InvitationClaimedEvent"] | components["schemas"]["IncomingPaymentPendingEvent"] | components["schemas"]["IncomingPaymentCompletedEvent"] | components["schemas"]["IncomingPaymentFailedEvent"] | components["schemas"]["OutgoingPaymentProcessingEvent"] | components["schemas"]["OutgoingPaymentCompletedEvent"] | components["schemas"]["OutgoingPaymentFailedEvent"] | components["schemas"]["CustomerKycApprovedEvent"] | components["schemas"]["CustomerKycRejectedEvent"] | components["schemas"]["VerificationApprovedEvent"] | components["schemas"]["VerificationResolveErrorsEvent"] | components["schemas"]["TestEvent"] | components["schemas"]["OutgoingPaymentPendingEvent"] | components["schemas"]["OutgoingPaymentPendingAuthorizationEvent"] | components["schemas"]["OutgoingPaymentRefundCompletedEvent"] | components["schemas"]["IncomingPaymentRefundCompletedEvent"] | components["schemas"]["CustomerKybApprovedEvent"] | components["schemas"]["CustomerKybRejectedEvent"] | components["schemas"]["InternalAccountBalanceUpdatedEvent"] | components["schemas"]["CustomerKycPendingEvent"] | components["schemas"]["CustomerKybPendingEvent"] | components["schemas"]["VerificationInProgressEvent"] | components["schemas"]["VerificationPendingManualReviewEvent"] | components["schemas"]["VerificationRejectedEvent"] | components["schemas"]["BulkUploadCompletedEvent"] | components["schemas"]["BulkUploadFailedEvent"];
     };
     responses: {
         /** @description The request is invalid (validation, amount, currency or credential rules); `code` says which. */
@@ -3113,6 +3510,13 @@ export type AccountDestination = components['schemas']['AccountDestination'];
 export type AccountSource = components['schemas']['AccountSource'];
 export type Address = components['schemas']['Address'];
 export type AedAccountInfo = components['schemas']['AedAccountInfo'];
+export type BeneficialOwner = components['schemas']['BeneficialOwner'];
+export type BeneficialOwnerCreateParams = components['schemas']['BeneficialOwnerCreateParams'];
+export type BeneficialOwnerList = components['schemas']['BeneficialOwnerList'];
+export type BeneficialOwnerPersonalInfo = components['schemas']['BeneficialOwnerPersonalInfo'];
+export type BeneficialOwnerPersonalInfoUpdate = components['schemas']['BeneficialOwnerPersonalInfoUpdate'];
+export type BeneficialOwnerRole = components['schemas']['BeneficialOwnerRole'];
+export type BeneficialOwnerUpdateParams = components['schemas']['BeneficialOwnerUpdateParams'];
 export type Beneficiary = components['schemas']['Beneficiary'];
 export type BeneficiaryVerificationStatus = components['schemas']['BeneficiaryVerificationStatus'];
 export type BrlAccountInfo = components['schemas']['BrlAccountInfo'];
@@ -3139,8 +3543,10 @@ export type CurrencyAmount = components['schemas']['CurrencyAmount'];
 export type Customer = components['schemas']['Customer'];
 export type CustomerCreateParams = components['schemas']['CustomerCreateParams'];
 export type CustomerKybApprovedEvent = components['schemas']['CustomerKybApprovedEvent'];
+export type CustomerKybPendingEvent = components['schemas']['CustomerKybPendingEvent'];
 export type CustomerKybRejectedEvent = components['schemas']['CustomerKybRejectedEvent'];
 export type CustomerKycApprovedEvent = components['schemas']['CustomerKycApprovedEvent'];
+export type CustomerKycPendingEvent = components['schemas']['CustomerKycPendingEvent'];
 export type CustomerKycRejectedEvent = components['schemas']['CustomerKycRejectedEvent'];
 export type CustomerList = components['schemas']['CustomerList'];
 export type CustomersCsvUpload = components['schemas']['CustomersCsvUpload'];
@@ -3162,6 +3568,7 @@ export type FailureReason = components['schemas']['FailureReason'];
 export type FieldError = components['schemas']['FieldError'];
 export type FundingPaymentInstruction = components['schemas']['FundingPaymentInstruction'];
 export type GbpAccountInfo = components['schemas']['GbpAccountInfo'];
+export type IdentificationType = components['schemas']['IdentificationType'];
 export type IncomingPaymentCompletedEvent = components['schemas']['IncomingPaymentCompletedEvent'];
 export type IncomingPaymentFailedEvent = components['schemas']['IncomingPaymentFailedEvent'];
 export type IncomingPaymentPendingEvent = components['schemas']['IncomingPaymentPendingEvent'];
@@ -3181,6 +3588,9 @@ export type InvitationClaimedEvent = components['schemas']['InvitationClaimedEve
 export type InvitationClaimParams = components['schemas']['InvitationClaimParams'];
 export type InvitationCreateParams = components['schemas']['InvitationCreateParams'];
 export type InvitationStatus = components['schemas']['InvitationStatus'];
+export type KycLink = components['schemas']['KycLink'];
+export type KycLinkCreateParams = components['schemas']['KycLinkCreateParams'];
+export type KycProvider = components['schemas']['KycProvider'];
 export type KycStatus = components['schemas']['KycStatus'];
 export type ListEnvelope = components['schemas']['ListEnvelope'];
 export type LockedCurrencySide = components['schemas']['LockedCurrencySide'];
@@ -3245,8 +3655,12 @@ export type UmaProviderList = components['schemas']['UmaProviderList'];
 export type UsdAccountInfo = components['schemas']['UsdAccountInfo'];
 export type Verification = components['schemas']['Verification'];
 export type VerificationApprovedEvent = components['schemas']['VerificationApprovedEvent'];
+export type VerificationCreateParams = components['schemas']['VerificationCreateParams'];
 export type VerificationError = components['schemas']['VerificationError'];
+export type VerificationInProgressEvent = components['schemas']['VerificationInProgressEvent'];
 export type VerificationList = components['schemas']['VerificationList'];
+export type VerificationPendingManualReviewEvent = components['schemas']['VerificationPendingManualReviewEvent'];
+export type VerificationRejectedEvent = components['schemas']['VerificationRejectedEvent'];
 export type VerificationResolveErrorsEvent = components['schemas']['VerificationResolveErrorsEvent'];
 export type VerificationStatus = components['schemas']['VerificationStatus'];
 export type WalletExport = components['schemas']['WalletExport'];
@@ -3617,6 +4031,278 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listBeneficialOwners: {
+        parameters: {
+            query: {
+                /** @description The `nextCursor` of the previous page; omit for the first page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description The business customer whose beneficial owners to list. */
+                customerId: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of beneficial owners. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "BeneficialOwner:019542f5-b3e7-1d02-0000-000000000002",
+                     *           "customerId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                     *           "roles": [
+                     *             "CONTROL_PERSON"
+                     *           ],
+                     *           "ownershipPercentage": 0,
+                     *           "personalInfo": {
+                     *             "firstName": "Jane",
+                     *             "lastName": "Smith",
+                     *             "birthDate": "1978-06-15",
+                     *             "nationality": "US",
+                     *             "address": {
+                     *               "line1": "123 Main Street",
+                     *               "postalCode": "94105",
+                     *               "country": "US"
+                     *             },
+                     *             "idType": "SSN",
+                     *             "identifier": "123-45-6789"
+                     *           },
+                     *           "kycStatus": "APPROVED",
+                     *           "createdAt": "2025-10-03T12:00:00Z"
+                     *         }
+                     *       ],
+                     *       "hasMore": false,
+                     *       "totalCount": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BeneficialOwnerList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createBeneficialOwner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "customerId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                 *       "roles": [
+                 *         "UBO",
+                 *         "CONTROL_PERSON"
+                 *       ],
+                 *       "ownershipPercentage": 51,
+                 *       "personalInfo": {
+                 *         "firstName": "Jane",
+                 *         "lastName": "Smith",
+                 *         "birthDate": "1978-06-15",
+                 *         "nationality": "US",
+                 *         "email": "jane.smith@acmecorp.com",
+                 *         "address": {
+                 *           "line1": "123 Main Street",
+                 *           "city": "San Francisco",
+                 *           "state": "CA",
+                 *           "postalCode": "94105",
+                 *           "country": "US"
+                 *         },
+                 *         "idType": "SSN",
+                 *         "identifier": "123-45-6789",
+                 *         "countryOfIssuance": "US"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["BeneficialOwnerCreateParams"];
+            };
+        };
+        responses: {
+            /** @description The beneficial owner. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "BeneficialOwner:019542f5-b3e7-1d02-0000-000000000002",
+                     *       "customerId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                     *       "roles": [
+                     *         "UBO",
+                     *         "CONTROL_PERSON"
+                     *       ],
+                     *       "ownershipPercentage": 51,
+                     *       "personalInfo": {
+                     *         "firstName": "Jane",
+                     *         "lastName": "Smith",
+                     *         "birthDate": "1978-06-15",
+                     *         "nationality": "US",
+                     *         "address": {
+                     *           "line1": "123 Main Street",
+                     *           "city": "San Francisco",
+                     *           "postalCode": "94105",
+                     *           "country": "US"
+                     *         },
+                     *         "idType": "SSN",
+                     *         "identifier": "123-45-6789"
+                     *       },
+                     *       "kycStatus": "APPROVED",
+                     *       "createdAt": "2025-10-03T12:00:00Z",
+                     *       "updatedAt": "2025-10-03T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BeneficialOwner"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getBeneficialOwner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The beneficial owner's id, `BeneficialOwner:<id>`. */
+                beneficialOwnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The beneficial owner. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "BeneficialOwner:019542f5-b3e7-1d02-0000-000000000002",
+                     *       "customerId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                     *       "roles": [
+                     *         "UBO",
+                     *         "DIRECTOR"
+                     *       ],
+                     *       "ownershipPercentage": 40,
+                     *       "personalInfo": {
+                     *         "firstName": "Jane",
+                     *         "lastName": "Smith",
+                     *         "birthDate": "1978-06-15",
+                     *         "nationality": "US",
+                     *         "address": {
+                     *           "line1": "123 Main Street",
+                     *           "postalCode": "94105",
+                     *           "country": "US"
+                     *         },
+                     *         "idType": "SSN",
+                     *         "identifier": "123-45-6789"
+                     *       },
+                     *       "kycStatus": "APPROVED",
+                     *       "createdAt": "2025-10-03T12:00:00Z",
+                     *       "updatedAt": "2025-10-04T09:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BeneficialOwner"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateBeneficialOwner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The beneficial owner's id, `BeneficialOwner:<id>`. */
+                beneficialOwnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "roles": [
+                 *         "UBO",
+                 *         "DIRECTOR"
+                 *       ],
+                 *       "ownershipPercentage": 40
+                 *     }
+                 */
+                "application/json": components["schemas"]["BeneficialOwnerUpdateParams"];
+            };
+        };
+        responses: {
+            /** @description The updated beneficial owner. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "BeneficialOwner:019542f5-b3e7-1d02-0000-000000000002",
+                     *       "customerId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                     *       "roles": [
+                     *         "UBO",
+                     *         "DIRECTOR"
+                     *       ],
+                     *       "ownershipPercentage": 40,
+                     *       "personalInfo": {
+                     *         "firstName": "Jane",
+                     *         "lastName": "Smith",
+                     *         "birthDate": "1978-06-15",
+                     *         "nationality": "US",
+                     *         "address": {
+                     *           "line1": "123 Main Street",
+                     *           "postalCode": "94105",
+                     *           "country": "US"
+                     *         },
+                     *         "idType": "SSN",
+                     *         "identifier": "123-45-6789"
+                     *       },
+                     *       "kycStatus": "APPROVED",
+                     *       "createdAt": "2025-10-03T12:00:00Z",
+                     *       "updatedAt": "2025-10-04T09:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BeneficialOwner"];
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -4035,6 +4721,63 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createCustomerKycLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Client-chosen key that makes the call safe to retry for 24 h; the same key with the same body replays the first answer (header `Idempotent-Replayed: true`), with a different body answers 409 `IDEMPOTENCY_KEY_REUSED`.
+                 * @example 5f0c7e1a-9b7d-4d8e-8f7a-2b1c3d4e5f60
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description System id of the customer.
+                 * @example Customer:019542f5-b3e7-1d02-0000-000000000001
+                 */
+                customerId: components["parameters"]["CustomerIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "redirectUri": "https://app.example.com/onboarding/completed"
+                 *     }
+                 */
+                "application/json": components["schemas"]["KycLinkCreateParams"];
+            };
+        };
+        responses: {
+            /** @description The KYC link. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "kycUrl": "https://kyc.lightspark.com/onboard/abc123def456",
+                     *       "expiresAt": "2027-01-15T14:32:00Z",
+                     *       "provider": "SUMSUB",
+                     *       "token": "_act-sbx-jwt-eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KycLink"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
@@ -5446,6 +6189,79 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    createVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "customerId": "Customer:019542f5-b3e7-1d02-0000-000000000001"
+                 *     }
+                 */
+                "application/json": components["schemas"]["VerificationCreateParams"];
+            };
+        };
+        responses: {
+            /** @description The verification made by this submission; check `verificationStatus` and `errors`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Verification"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The verification's id, `Verification:<id>`. */
+                verificationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verification. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "Verification:019542f5-b3e7-1d02-0000-000000000002",
+                     *       "customerId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                     *       "verificationStatus": "APPROVED",
+                     *       "errors": [],
+                     *       "createdAt": "2025-10-03T12:00:00Z",
+                     *       "updatedAt": "2025-10-03T12:05:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Verification"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     onBulkUploadCompleted: {
         parameters: {
             query?: never;
@@ -5597,6 +6413,49 @@ export interface operations {
             200: components["responses"]["WebhookAcknowledged"];
         };
     };
+    onCustomerKybPending: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
+                 * @example MEUCIQCexamplesignature0000000000000000000000000000IgZXhhbXBsZQ==
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Webhook:019542f5-b3e7-1d02-0000-0000000000d1",
+                 *       "type": "CUSTOMER.KYB_PENDING",
+                 *       "timestamp": "2025-10-13T12:00:00Z",
+                 *       "data": {
+                 *         "id": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                 *         "platformCustomerId": "cust-7781",
+                 *         "customerType": "BUSINESS",
+                 *         "umaAddress": "$ada@platform.example",
+                 *         "region": "US",
+                 *         "createdAt": "2025-10-13T09:30:00Z",
+                 *         "updatedAt": "2025-10-13T12:00:00Z",
+                 *         "kycStatus": "PENDING",
+                 *         "businessInfo": {
+                 *           "legalName": "Acme Corporation"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CustomerKybPendingEvent"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["WebhookNotAccepted"];
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
     onCustomerKybRejected: {
         parameters: {
             query?: never;
@@ -5686,6 +6545,47 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["CustomerKycApprovedEvent"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["WebhookNotAccepted"];
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    onCustomerKycPending: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
+                 * @example MEUCIQCexamplesignature0000000000000000000000000000IgZXhhbXBsZQ==
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Webhook:019542f5-b3e7-1d02-0000-0000000000d0",
+                 *       "type": "CUSTOMER.KYC_PENDING",
+                 *       "timestamp": "2025-10-13T12:00:00Z",
+                 *       "data": {
+                 *         "id": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                 *         "platformCustomerId": "cust-7781",
+                 *         "customerType": "INDIVIDUAL",
+                 *         "umaAddress": "$ada@platform.example",
+                 *         "region": "US",
+                 *         "createdAt": "2025-10-13T09:30:00Z",
+                 *         "updatedAt": "2025-10-13T12:00:00Z",
+                 *         "kycStatus": "PENDING",
+                 *         "fullName": "Ada Lovelace"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CustomerKycPendingEvent"];
             };
         };
         responses: {
@@ -6556,6 +7456,120 @@ export interface operations {
             200: components["responses"]["WebhookAcknowledged"];
         };
     };
+    onVerificationInProgress: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
+                 * @example MEUCIQCexamplesignature0000000000000000000000000000IgZXhhbXBsZQ==
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Webhook:019542f5-b3e7-1d02-0000-0000000000d2",
+                 *       "type": "VERIFICATION.IN_PROGRESS",
+                 *       "timestamp": "2025-10-13T12:00:00Z",
+                 *       "data": {
+                 *         "id": "Verification:019542f5-b3e7-1d02-0000-000000000008",
+                 *         "customerId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                 *         "verificationStatus": "IN_PROGRESS",
+                 *         "errors": [],
+                 *         "createdAt": "2025-10-13T09:31:00Z",
+                 *         "updatedAt": "2025-10-13T12:00:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["VerificationInProgressEvent"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["WebhookNotAccepted"];
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    onVerificationPendingManualReview: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
+                 * @example MEUCIQCexamplesignature0000000000000000000000000000IgZXhhbXBsZQ==
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Webhook:019542f5-b3e7-1d02-0000-0000000000d3",
+                 *       "type": "VERIFICATION.PENDING_MANUAL_REVIEW",
+                 *       "timestamp": "2025-10-13T12:00:00Z",
+                 *       "data": {
+                 *         "id": "Verification:019542f5-b3e7-1d02-0000-000000000008",
+                 *         "customerId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                 *         "verificationStatus": "PENDING_MANUAL_REVIEW",
+                 *         "errors": [],
+                 *         "createdAt": "2025-10-13T09:31:00Z",
+                 *         "updatedAt": "2025-10-13T12:00:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["VerificationPendingManualReviewEvent"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["WebhookNotAccepted"];
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    onVerificationRejected: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
+                 * @example MEUCIQCexamplesignature0000000000000000000000000000IgZXhhbXBsZQ==
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Webhook:019542f5-b3e7-1d02-0000-0000000000d4",
+                 *       "type": "VERIFICATION.REJECTED",
+                 *       "timestamp": "2025-10-13T12:00:00Z",
+                 *       "data": {
+                 *         "id": "Verification:019542f5-b3e7-1d02-0000-000000000008",
+                 *         "customerId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                 *         "verificationStatus": "REJECTED",
+                 *         "errors": [],
+                 *         "createdAt": "2025-10-13T09:31:00Z",
+                 *         "updatedAt": "2025-10-13T12:00:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["VerificationRejectedEvent"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["WebhookNotAccepted"];
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
     onVerificationResolveErrors: {
         parameters: {
             query?: never;
@@ -6614,6 +7628,14 @@ export type ListSessionsQuery = {
                  * @example EmbeddedWallet:019542f5-b3e7-1d02-0000-00000000000a
                  */
                 accountId: components["parameters"]["WalletAccountIdQuery"];
+            };
+export type ListBeneficialOwnersQuery = {
+                /** @description The `nextCursor` of the previous page; omit for the first page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description The business customer whose beneficial owners to list. */
+                customerId: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
             };
 export type ListCustomersQuery = {
                 /** @description Only customers created at or after this instant (inclusive). */
@@ -6772,6 +7794,7 @@ export type ListVerificationsQuery = {
 export interface OperationQueries {
     listCredentials: ListCredentialsQuery;
     listSessions: ListSessionsQuery;
+    listBeneficialOwners: ListBeneficialOwnersQuery;
     listCustomers: ListCustomersQuery;
     listExternalAccounts: ListExternalAccountsQuery;
     listInternalAccounts: ListInternalAccountsQuery;

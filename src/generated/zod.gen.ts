@@ -867,6 +867,116 @@ export const zVerificationList = /* @__PURE__ */ z.intersection(zListEnvelope, z
 }));
 
 /**
+ * Body of `POST /verifications` (production).
+ */
+export const zVerificationCreateParams = /* @__PURE__ */ z.object({
+    customerId: z.string()
+});
+
+/**
+ * Body of `POST /customers/{customerId}/kyc-link` (production).
+ */
+export const zKycLinkCreateParams = /* @__PURE__ */ z.object({
+    redirectUri: z.optional(z.url())
+});
+
+/**
+ * The provider that runs the hosted verification (informational). Open set.
+ */
+export const zKycProvider = /* @__PURE__ */ z.string();
+
+/**
+ * A hosted KYC/KYB link for one customer (production).
+ */
+export const zKycLink = /* @__PURE__ */ z.object({
+    kycUrl: z.string(),
+    expiresAt: z.iso.datetime(),
+    provider: zKycProvider,
+    token: z.optional(z.string())
+});
+
+/**
+ * Role of the person within the business. Open set.
+ */
+export const zBeneficialOwnerRole = /* @__PURE__ */ z.string();
+
+/**
+ * Kind of identification number in `identifier`. Open set.
+ */
+export const zIdentificationType = /* @__PURE__ */ z.string();
+
+/**
+ * Identity of a beneficial owner.
+ */
+export const zBeneficialOwnerPersonalInfo = /* @__PURE__ */ z.object({
+    firstName: z.string(),
+    middleName: z.optional(z.string()),
+    lastName: z.string(),
+    birthDate: z.iso.date(),
+    nationality: z.string(),
+    email: z.optional(z.email()),
+    phoneNumber: z.optional(z.string().check(z.regex(/^\+[1-9]\d{1,14}$/))),
+    address: zAddress,
+    idType: zIdentificationType,
+    identifier: z.string(),
+    countryOfIssuance: z.optional(z.string())
+});
+
+/**
+ * Fields of `personalInfo` to change; the others stay.
+ */
+export const zBeneficialOwnerPersonalInfoUpdate = /* @__PURE__ */ z.object({
+    firstName: z.optional(z.string()),
+    middleName: z.optional(z.string()),
+    lastName: z.optional(z.string()),
+    birthDate: z.optional(z.iso.date()),
+    nationality: z.optional(z.string()),
+    email: z.optional(z.email()),
+    phoneNumber: z.optional(z.string().check(z.regex(/^\+[1-9]\d{1,14}$/))),
+    address: z.optional(zAddress),
+    idType: z.optional(zIdentificationType),
+    identifier: z.optional(z.string()),
+    countryOfIssuance: z.optional(z.string())
+});
+
+/**
+ * A beneficial owner, director, officer or control person of a business customer (production).
+ */
+export const zBeneficialOwner = /* @__PURE__ */ z.object({
+    id: z.string(),
+    customerId: z.string(),
+    roles: z.array(zBeneficialOwnerRole),
+    ownershipPercentage: z.int().check(z.gte(0), z.lte(100)),
+    personalInfo: zBeneficialOwnerPersonalInfo,
+    kycStatus: zKycStatus,
+    createdAt: z.iso.datetime(),
+    updatedAt: z.optional(z.iso.datetime())
+});
+
+/**
+ * Body of `POST /beneficial-owners`.
+ */
+export const zBeneficialOwnerCreateParams = /* @__PURE__ */ z.object({
+    customerId: z.string(),
+    roles: z.array(zBeneficialOwnerRole),
+    ownershipPercentage: z.int().check(z.gte(0), z.lte(100)),
+    personalInfo: zBeneficialOwnerPersonalInfo
+});
+
+/**
+ * Body of `PATCH /beneficial-owners/{beneficialOwnerId}`; only the fields sent change.
+ */
+export const zBeneficialOwnerUpdateParams = /* @__PURE__ */ z.object({
+    roles: z.optional(z.array(zBeneficialOwnerRole)),
+    ownershipPercentage: z.optional(z.int().check(z.gte(0), z.lte(100))),
+    personalInfo: z.optional(zBeneficialOwnerPersonalInfoUpdate)
+});
+
+export const zBeneficialOwnerList = /* @__PURE__ */ z.intersection(zListEnvelope, z.object({
+    data: z.array(zBeneficialOwner)
+}));
+
+/**
  * An UMA provider and what it supports.
  */
 export const zUmaProvider = /* @__PURE__ */ z.object({
@@ -1211,6 +1321,56 @@ export const zInternalAccountBalanceUpdatedEvent = /* @__PURE__ */ z.object({
 });
 
 /**
+ * A customer's KYC is pending review.
+ */
+export const zCustomerKycPendingEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('CUSTOMER.KYC_PENDING'),
+    timestamp: z.iso.datetime(),
+    data: zCustomer
+});
+
+/**
+ * Business customer KYB pending review.
+ */
+export const zCustomerKybPendingEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('CUSTOMER.KYB_PENDING'),
+    timestamp: z.iso.datetime(),
+    data: zCustomer
+});
+
+/**
+ * A verification is in progress.
+ */
+export const zVerificationInProgressEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('VERIFICATION.IN_PROGRESS'),
+    timestamp: z.iso.datetime(),
+    data: zVerification
+});
+
+/**
+ * A verification awaits manual review.
+ */
+export const zVerificationPendingManualReviewEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('VERIFICATION.PENDING_MANUAL_REVIEW'),
+    timestamp: z.iso.datetime(),
+    data: zVerification
+});
+
+/**
+ * A verification was rejected.
+ */
+export const zVerificationRejectedEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('VERIFICATION.REJECTED'),
+    timestamp: z.iso.datetime(),
+    data: zVerification
+});
+
+/**
  * The refund of a payment that could not complete (production), on its transaction once one starts.
  */
 export const zRefund = /* @__PURE__ */ z.object({
@@ -1408,6 +1568,11 @@ export const zWebhookEvent = /* @__PURE__ */ z.discriminatedUnion('type', [
     z.extend(zCustomerKybApprovedEvent, { type: z.literal('CUSTOMER.KYB_APPROVED') }),
     z.extend(zCustomerKybRejectedEvent, { type: z.literal('CUSTOMER.KYB_REJECTED') }),
     z.extend(zInternalAccountBalanceUpdatedEvent, { type: z.literal('INTERNAL_ACCOUNT.BALANCE_UPDATED') }),
+    z.extend(zCustomerKycPendingEvent, { type: z.literal('CUSTOMER.KYC_PENDING') }),
+    z.extend(zCustomerKybPendingEvent, { type: z.literal('CUSTOMER.KYB_PENDING') }),
+    z.extend(zVerificationInProgressEvent, { type: z.literal('VERIFICATION.IN_PROGRESS') }),
+    z.extend(zVerificationPendingManualReviewEvent, { type: z.literal('VERIFICATION.PENDING_MANUAL_REVIEW') }),
+    z.extend(zVerificationRejectedEvent, { type: z.literal('VERIFICATION.REJECTED') }),
     z.extend(zBulkUploadCompletedEvent, { type: z.literal('BULK_UPLOAD.COMPLETED') }),
     z.extend(zBulkUploadFailedEvent, { type: z.literal('BULK_UPLOAD.FAILED') })
 ]);
@@ -1907,6 +2072,75 @@ export const zListVerificationsQuery = /* @__PURE__ */ z.object({
  */
 export const zListVerificationsResponse = /* @__PURE__ */ zVerificationList;
 
+export const zCreateVerificationBody = /* @__PURE__ */ zVerificationCreateParams;
+
+/**
+ * The verification made by this submission; check `verificationStatus` and `errors`.
+ */
+export const zCreateVerificationResponse = /* @__PURE__ */ zVerification;
+
+export const zGetVerificationPath = /* @__PURE__ */ z.object({
+    verificationId: z.string()
+});
+
+/**
+ * The verification.
+ */
+export const zGetVerificationResponse = /* @__PURE__ */ zVerification;
+
+export const zListBeneficialOwnersQuery = /* @__PURE__ */ z.object({
+    customerId: z.string(),
+    limit: z._default(z.optional(z.int().check(z.gte(1), z.lte(100))), 20),
+    cursor: z.optional(z.string())
+});
+
+/**
+ * A page of beneficial owners.
+ */
+export const zListBeneficialOwnersResponse = /* @__PURE__ */ zBeneficialOwnerList;
+
+export const zCreateBeneficialOwnerBody = /* @__PURE__ */ zBeneficialOwnerCreateParams;
+
+/**
+ * The beneficial owner.
+ */
+export const zCreateBeneficialOwnerResponse = /* @__PURE__ */ zBeneficialOwner;
+
+export const zGetBeneficialOwnerPath = /* @__PURE__ */ z.object({
+    beneficialOwnerId: z.string()
+});
+
+/**
+ * The beneficial owner.
+ */
+export const zGetBeneficialOwnerResponse = /* @__PURE__ */ zBeneficialOwner;
+
+export const zUpdateBeneficialOwnerBody = /* @__PURE__ */ zBeneficialOwnerUpdateParams;
+
+export const zUpdateBeneficialOwnerPath = /* @__PURE__ */ z.object({
+    beneficialOwnerId: z.string()
+});
+
+/**
+ * The updated beneficial owner.
+ */
+export const zUpdateBeneficialOwnerResponse = /* @__PURE__ */ zBeneficialOwner;
+
+export const zCreateCustomerKycLinkBody = /* @__PURE__ */ zKycLinkCreateParams;
+
+export const zCreateCustomerKycLinkHeaders = /* @__PURE__ */ z.object({
+    'Idempotency-Key': z.optional(z.string().check(z.minLength(1), z.maxLength(255)))
+});
+
+export const zCreateCustomerKycLinkPath = /* @__PURE__ */ z.object({
+    customerId: z.string()
+});
+
+/**
+ * The KYC link.
+ */
+export const zCreateCustomerKycLinkResponse = /* @__PURE__ */ zKycLink;
+
 export const zListUmaProvidersQuery = /* @__PURE__ */ z.object({
     countryCode: z.optional(z.string().check(z.regex(/^[A-Z]{2}$/))),
     currencyCode: z.optional(z.string()),
@@ -2191,6 +2425,51 @@ export const zOnCustomerKybRejectedWebhookRequest = /* @__PURE__ */ z.object({
 
 export const zOnInternalAccountBalanceUpdatedWebhookRequest = /* @__PURE__ */ z.object({
     body: zInternalAccountBalanceUpdatedEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnCustomerKycPendingWebhookRequest = /* @__PURE__ */ z.object({
+    body: zCustomerKycPendingEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnCustomerKybPendingWebhookRequest = /* @__PURE__ */ z.object({
+    body: zCustomerKybPendingEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnVerificationInProgressWebhookRequest = /* @__PURE__ */ z.object({
+    body: zVerificationInProgressEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnVerificationPendingManualReviewWebhookRequest = /* @__PURE__ */ z.object({
+    body: zVerificationPendingManualReviewEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnVerificationRejectedWebhookRequest = /* @__PURE__ */ z.object({
+    body: zVerificationRejectedEvent,
     path: z.optional(z.never()),
     query: z.optional(z.never()),
     headers: z.object({

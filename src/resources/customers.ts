@@ -12,6 +12,8 @@ import type {
   CustomersCsvUpload,
   CustomerUpdateParams,
   EndUserTerms,
+  KycLink,
+  KycLinkCreateParams,
 } from '../types';
 
 /** Customers of the platform, individual or business. */
@@ -152,5 +154,21 @@ export class Customers extends APIResource {
    */
   retrieveImportJob(jobId: string, options?: RequestOptions): APIPromise<BulkCustomerImportJob> {
     return this._client.call(op.getBulkCustomerImportJob, { path: { jobId } }, options);
+  }
+
+  /**
+   * Generates a fresh single-use hosted KYC/KYB link for the customer (`kycUrl`, valid until
+   * `expiresAt`), plus a provider `token` where the provider has an embeddable SDK. The customer's
+   * status does not change until they complete the flow; earlier links stay valid until they expire.
+   * @example
+   * ```ts
+   * const link = await cb.customers.createKycLink(customerId, {
+   *   redirectUri: 'https://app.example.com/onboarding/completed',
+   * });
+   * console.log(link.kycUrl, 'until', link.expiresAt); // send the customer there
+   * ```
+   */
+  createKycLink(customerId: string, params?: KycLinkCreateParams, options?: SignedRequestOptions): APIPromise<KycLink> {
+    return this._client.call(op.createCustomerKycLink, { path: { customerId }, body: params }, options);
   }
 }

@@ -87,6 +87,8 @@ describe('the redaction rules, one by one', () => {
       'taxId', 'registrationNumber', 'accountNumber', 'routingNumber', 'iban', 'bic', 'swiftCode', 'pixKey', 'email', 'phoneNumber',
       'umaAddress', 'inviterUma', 'inviteeUma', 'receiverUmaAddress', 'senderUmaAddress', 'toUmaAddress',
       'otp', 'oidcToken', 'clientPublicKey', 'encryptedSessionSigningKey', 'encryptedWalletCredentials', 'privateKey', 'sessionKey', 'payloadToSign', 'signature', 'attestation', 'assertion',
+      // KYC/KYB (issue 34): a beneficial owner's identity and id number, a hosted KYC link and its provider token.
+      'personalInfo', 'identifier', 'kycUrl', 'token',
     ];
     for (const name of names) {
       expect(maskBody({ [name]: 'value-1', amount: 7, note: 'kept' }), name).toEqual({ [name]: '[redacted]', amount: 7, note: 'kept' });

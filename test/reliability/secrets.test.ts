@@ -32,6 +32,11 @@ const BAD_OTP = '913527';
 /** Personal data the run sends: never in a log line or an error (it belongs on the wire only). */
 const PII = { iban: 'DE89370400440532013000', beneficiary: 'Grace Beneficiary', email: 'grace@beneficiary.example' };
 const PERSONAL = ['Ada Secretkeeper', 'Ada S. Keeper', '1990-12-10', '1 Main', 'Austin', '78701', '000123456789', '000999888777', PII.iban, PII.beneficiary, PII.email];
+/** A beneficial owner's identity (KYB): names, birth date, street, id number. */
+const OWNER = { firstName: 'Olga', lastName: 'Ownerhidden', birthDate: '1971-02-03', nationality: 'US', address: { line1: '9 Hidden Lane', postalCode: '10001', country: 'US' }, idType: 'SSN', identifier: '987-65-4321' };
+PERSONAL.push(OWNER.lastName, OWNER.birthDate, OWNER.address.line1, OWNER.identifier);
+/** Personal values only the service's answers carry (a hosted KYC link and its provider token). */
+const ANSWERED: string[] = [];
 const MAGIC_OTP = '000000';
 
 let sandbox: Sandbox;
@@ -148,6 +153,16 @@ beforeAll(async () => {
   const { jobId } = await cb.customers.importCsv({ file: 'umaAddress,platformCustomerId,customerType,fullName\n$csv@platform.example,csv-1,INDIVIDUAL,Csv\n' });
   await cb.customers.retrieveImportJob(jobId);
   await cb.verifications.list({ customerId: ada.id });
+  // KYC/KYB: a business, its owner (personal data), a submission, the hosted link (its URL and token are the customer's).
+  const acme = await cb.customers.create({ customerType: 'BUSINESS', region: 'US', businessInfo: { legalName: 'Acme Ltd', taxId: '12-3456789', incorporatedOn: '2019-03-01' }, address: { line1: '1 Main', city: 'Austin', postalCode: '78701', country: 'US' } });
+  const owner = await cb.beneficialOwners.create({ customerId: acme.id, roles: ['CONTROL_PERSON'], ownershipPercentage: 30, personalInfo: OWNER });
+  await cb.beneficialOwners.retrieve(owner.id);
+  await cb.beneficialOwners.update(owner.id, { personalInfo: { email: 'olga@hidden.example' } });
+  await cb.beneficialOwners.list({ customerId: acme.id });
+  await cb.verifications.retrieve((await cb.verifications.create({ customerId: acme.id })).id);
+  const link = await cb.customers.createKycLink(acme.id, { redirectUri: 'https://app.example/kyc-done' });
+  PERSONAL.push('olga@hidden.example');
+  ANSWERED.push(link.kycUrl, link.token!);
   await cb.umaProviders.list({ limit: 2 });
   await cb.config.update({ supportedCurrencies: (await cb.config.retrieve()).supportedCurrencies });
   void quote2;
@@ -344,7 +359,8 @@ describe('secrets appear only where the protocol puts them', () => {
 
   it('no log line or error shows personal data (names, birth date, address, account numbers, an IBAN, a beneficiary)', () => {
     const outs = outputs();
-    const leaks = PERSONAL.flatMap((v) => outs.filter((o) => o.text.includes(v)).map((o) => `${v} in ${o.where}`));
+    const leaks = [...PERSONAL, ...ANSWERED].flatMap((v) => outs.filter((o) => o.text.includes(v)).map((o) => `${v} in ${o.where}`));
+    expect(ANSWERED).toHaveLength(2);
     // Sanity: the run did send them (on the wire, where they belong).
     const wire = proxy.records.map((r) => r.body).join('\n');
     for (const v of PERSONAL) expect(wire, v).toContain(v);

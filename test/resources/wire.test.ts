@@ -126,6 +126,14 @@ const cases: Case[] = [
   { op: 'claimInvitation', call: () => cb.invitations.claim('INV-7Q2K9X', requestExample('claimInvitation')), path: '/invitations/INV-7Q2K9X/claim', body: requestExample('claimInvitation') },
   { op: 'cancelInvitation', call: () => cb.invitations.cancel('INV-7Q2K9X'), path: '/invitations/INV-7Q2K9X/cancel' },
   { op: 'listVerifications', call: () => cb.verifications.list({ customerId: CUSTOMER, verificationStatus: 'RESOLVE_ERRORS' }), path: '/verifications', query: { customerId: CUSTOMER, verificationStatus: 'RESOLVE_ERRORS' } },
+  // Production's KYC/KYB operations (issue 34).
+  { op: 'createVerification', call: () => cb.verifications.create(requestExample('createVerification')), path: '/verifications', body: requestExample('createVerification') },
+  { op: 'getVerification', call: () => cb.verifications.retrieve('Verification:v1'), path: `/verifications/${enc('Verification:v1')}` },
+  { op: 'createBeneficialOwner', call: () => cb.beneficialOwners.create(requestExample('createBeneficialOwner')), path: '/beneficial-owners', body: requestExample('createBeneficialOwner'), status: 201 },
+  { op: 'listBeneficialOwners', call: () => cb.beneficialOwners.list({ customerId: CUSTOMER, limit: 5 }), path: '/beneficial-owners', query: { customerId: CUSTOMER, limit: '5' } },
+  { op: 'getBeneficialOwner', call: () => cb.beneficialOwners.retrieve('BeneficialOwner:b1'), path: `/beneficial-owners/${enc('BeneficialOwner:b1')}` },
+  { op: 'updateBeneficialOwner', call: () => cb.beneficialOwners.update('BeneficialOwner:b1', requestExample('updateBeneficialOwner')), path: `/beneficial-owners/${enc('BeneficialOwner:b1')}`, body: requestExample('updateBeneficialOwner') },
+  { op: 'createCustomerKycLink', call: () => cb.customers.createKycLink(CUSTOMER, requestExample('createCustomerKycLink')), path: `/customers/${enc(CUSTOMER)}/kyc-link`, body: requestExample('createCustomerKycLink'), status: 201 },
   {
     op: 'listUmaProviders',
     call: () => cb.umaProviders.list({ countryCode: 'BR', currencyCode: 'BRL', hasBlockedProviders: false, sortOrder: 'desc', limit: 10 }),
@@ -213,6 +221,7 @@ describe('every paginated list walks all pages with for await', () => {
     ['listTransactions', () => cb.transactions.list({ limit: 1 }), '/transactions'],
     ['listVerifications', () => cb.verifications.list({ limit: 1 }), '/verifications'],
     ['listUmaProviders', () => cb.umaProviders.list({ limit: 1 }), '/uma-providers'],
+    ['listBeneficialOwners', () => cb.beneficialOwners.list({ customerId: CUSTOMER, limit: 1 }), '/beneficial-owners'],
   ];
   it('covers every paginated operation', () => {
     const paginated = Object.values(operations).filter((o) => o.paginated).map((o) => o.id).sort();

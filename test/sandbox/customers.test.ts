@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ADDRESS, createCustomer, expectError, setup } from './helpers';
+import { ADDRESS, addControlPerson, createCustomer, expectError, setup } from './helpers';
 
 const { sandbox, call } = setup();
 afterEach(() => sandbox.reset());
@@ -47,9 +47,10 @@ describe('customers', () => {
     expect(res.body).toMatchObject({ customerType: 'BUSINESS', kycStatus: 'UNVERIFIED', umaAddress: '$acme.widgets.llc@sandbox.crossborder.example' });
     const v = await call('GET', `/verifications?customerId=${res.body.id}`);
     expect(v.body.data[0].verificationStatus).toBe('RESOLVE_ERRORS');
-    expect(v.body.data[0].errors.map((e: any) => e.field)).toEqual(['businessInfo.taxId', 'businessInfo.incorporatedOn', 'address']);
+    expect(v.body.data[0].errors.map((e: any) => e.field ?? e.type)).toEqual(['businessInfo.taxId', 'businessInfo.incorporatedOn', 'address', 'MISSING_BENEFICIAL_OWNER', 'MISSING_CONTROL_PERSON']);
     expect(v.body.data[0].errors[0]).toMatchObject({ type: 'MISSING_FIELD', resourceId: res.body.id });
-    // Supplying the fields approves it.
+    // Supplying the fields and the control person approves it.
+    await addControlPerson(call, res.body.id);
     const fixed = await call('PATCH', `/customers/${res.body.id}`, {
       customerType: 'BUSINESS',
       businessInfo: { legalName: 'Acme Widgets LLC', taxId: '12-3456789', incorporatedOn: '2019-03-01' },

@@ -55,6 +55,24 @@ export async function createCustomer(call: Call, overrides: Record<string, unkno
   return res.body;
 }
 
+/** The identity of a beneficial owner (production's example person). */
+export const PERSON = {
+  firstName: 'Jane',
+  lastName: 'Smith',
+  birthDate: '1978-06-15',
+  nationality: 'US',
+  address: ADDRESS,
+  idType: 'SSN',
+  identifier: '123-45-6789',
+};
+
+/** Adds the control person a business's KYB needs (POST /beneficial-owners). */
+export async function addControlPerson(call: Call, customerId: string, overrides: Record<string, unknown> = {}) {
+  const res = await call('POST', '/beneficial-owners', { customerId, roles: ['CONTROL_PERSON', 'UBO'], ownershipPercentage: 60, personalInfo: PERSON, ...overrides });
+  if (res.status !== 201) throw new Error(`addControlPerson: ${res.status} ${res.text}`);
+  return res.body;
+}
+
 /** The customer's internal account in `currency`. */
 export async function accountOf(call: Call, customerId: string, currency: string) {
   const res = await call('GET', `/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}&currency=${currency}`);

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAGIC, createClock } from '../../src/sandbox/index';
 import type { SandboxOptions } from '../../src/sandbox/sandbox';
-import { accountOf, balance, createCustomer, fund, setup, usdBank } from './helpers';
+import { accountOf, addControlPerson, balance, createCustomer, fund, setup, usdBank } from './helpers';
 
 interface Received {
   url: string;
@@ -161,10 +161,11 @@ describe('webhook delivery', () => {
     expect(() => sandbox.claimInvitation(invitation.code)).toThrow(/CLAIMED/);
     expect(() => sandbox.claimInvitation('INV-NOPE')).toThrow(/no invitation/);
     const business = (await call('POST', '/customers', { customerType: 'BUSINESS', businessInfo: { legalName: 'Acme' } })).body;
+    await addControlPerson(call, business.id); // the KYB's owner errors go: a new error list (RESOLVE_ERRORS)
     await call('PATCH', `/customers/${business.id}`, { customerType: 'BUSINESS', businessInfo: { legalName: 'Acme', taxId: '1', incorporatedOn: '2020-01-01' }, address: { line1: '1 Main', city: 'X', postalCode: '1', country: 'US' } });
     await call('PATCH', `/customers/${business.id}`, { customerType: 'BUSINESS', businessInfo: { legalName: 'Acme Rejected' } });
     await sandbox.webhooks.flush();
-    expect(hook.received.map((r) => r.event.type)).toEqual(['INVITATION.CLAIMED', 'VERIFICATION.APPROVED', 'CUSTOMER.KYC_APPROVED', 'CUSTOMER.KYC_REJECTED']);
+    expect(hook.received.map((r) => r.event.type)).toEqual(['INVITATION.CLAIMED', 'VERIFICATION.RESOLVE_ERRORS', 'VERIFICATION.APPROVED', 'CUSTOMER.KYC_APPROVED', 'VERIFICATION.REJECTED', 'CUSTOMER.KYC_REJECTED']);
     expect(hook.received[0]!.event.data).toMatchObject({ code: invitation.code, status: 'CLAIMED', claimedAt: claimed.claimedAt });
   });
 

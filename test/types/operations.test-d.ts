@@ -45,6 +45,14 @@ describe('each resource method returns what its operation answers', () => {
     expectTypeOf<R<Crossborder['receiver']['lookupExternalAccount']>>().toEqualTypeOf<Call<'lookupExternalAccountReceiver'>>();
     expectTypeOf<R<Crossborder['invitations']['create']>>().toEqualTypeOf<Call<'createInvitation'>>();
     expectTypeOf<R<Crossborder['verifications']['list']>>().toEqualTypeOf<List<'listVerifications'>>();
+    expectTypeOf<R<Crossborder['verifications']['create']>>().toEqualTypeOf<Call<'createVerification'>>();
+    expectTypeOf<R<Crossborder['verifications']['retrieve']>>().toEqualTypeOf<Call<'getVerification'>>();
+    type B = Crossborder['beneficialOwners'];
+    expectTypeOf<R<B['create']>>().toEqualTypeOf<Call<'createBeneficialOwner'>>();
+    expectTypeOf<R<B['list']>>().toEqualTypeOf<List<'listBeneficialOwners'>>();
+    expectTypeOf<R<B['retrieve']>>().toEqualTypeOf<Call<'getBeneficialOwner'>>();
+    expectTypeOf<R<B['update']>>().toEqualTypeOf<Call<'updateBeneficialOwner'>>();
+    expectTypeOf<R<Crossborder['customers']['createKycLink']>>().toEqualTypeOf<Call<'createCustomerKycLink'>>();
     expectTypeOf<R<Crossborder['umaProviders']['list']>>().toEqualTypeOf<List<'listUmaProviders'>>();
     expectTypeOf<R<Crossborder['sandbox']['receiveUmaPayment']>>().toEqualTypeOf<Call<'sandboxReceiveUmaPayment'>>();
     expectTypeOf<R<Crossborder['sandbox']['fundInternalAccount']>>().toEqualTypeOf<Call<'sandboxFundInternalAccount'>>();

@@ -77,7 +77,7 @@ describe('types users can read', () => {
     const names = checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(crossborder)).map((p) => p.name).filter((n) => !n.startsWith('#')).sort();
     expect(names).toEqual(
       [
-        'auth', 'baseUrl', 'config', 'customers', 'environment', 'externalAccounts', 'internalAccounts', 'invitations', 'maxRetries',
+        'auth', 'baseUrl', 'beneficialOwners', 'config', 'customers', 'environment', 'externalAccounts', 'internalAccounts', 'invitations', 'maxRetries',
         'platform', 'quotes', 'receiver', 'request', 'sandbox', 'timeout', 'transactions', 'transferIn', 'umaProviders', 'verifications',
         'webhookPublicKey', 'webhooks',
       ].sort(),

@@ -10,7 +10,7 @@ export { createTransferIn } from './responses/transfers';
 export { listTransactions, getTransaction, rejectTransaction, approveTransaction } from './responses/transactions';
 export { lookupUmaReceiver, lookupExternalAccountReceiver } from './responses/receiver';
 export { createInvitation, getInvitation, claimInvitation, cancelInvitation } from './responses/invitations';
-export { listVerifications } from './responses/verifications';
+export { listVerifications, createVerification, getVerification, listBeneficialOwners, createBeneficialOwner, getBeneficialOwner, updateBeneficialOwner, createCustomerKycLink } from './responses/verifications';
 export { listUmaProviders } from './responses/uma-providers';
 export { sandboxReceiveUmaPayment, sandboxFundInternalAccount } from './responses/sandbox';
 export { listCredentials, createCredential, revokeCredential, challengeCredential, verifyCredential } from './responses/credentials';

@@ -37,9 +37,11 @@ export type FailureReason =
  * | OTP `000000` | the only EMAIL_OTP code that verifies |
  * | customer `fullName` / `businessInfo.legalName` ending ` Pending` | `kycStatus: PENDING` (verification `PENDING_MANUAL_REVIEW`) |
  * | customer `fullName` / `businessInfo.legalName` ending ` Rejected` | `kycStatus: REJECTED` (verification `REJECTED`) |
+ * | beneficial owner `personalInfo.lastName` ending ` Pending` / ` Rejected` | the owner's `kycStatus: PENDING` (its business held `PENDING`) / `REJECTED` (its business's verification: `APPLICANT_REJECTED`) |
  *
- * Without a magic name, a customer is `APPROVED` when its identity fields are complete and
- * `UNVERIFIED` (verification `RESOLVE_ERRORS`, one `MISSING_FIELD` error per gap) otherwise.
+ * Without a magic name, a customer is `APPROVED` when its identity fields are complete (a business's
+ * also its control person and beneficial owners) and `UNVERIFIED` (verification `RESOLVE_ERRORS`, one
+ * error per gap) otherwise.
  */
 export const MAGIC = {
   /** Account identifier → the failure reason a payment to it ends with. */

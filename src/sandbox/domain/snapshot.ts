@@ -5,6 +5,7 @@
  */
 import type {
   BulkCustomerImportJob,
+  BeneficialOwner,
   Credential,
   Customer,
   ExternalAccount,
@@ -30,6 +31,7 @@ export interface SandboxSnapshot {
   transactions: Transaction[];
   invitations: Invitation[];
   verifications: Verification[];
+  beneficialOwners: BeneficialOwner[];
   credentials: Credential[];
   sessions: (Session & { revoked: boolean })[];
   /** CSV customer imports (production's bulk jobs). */
@@ -64,6 +66,7 @@ export function stateView(world: () => World): SandboxState {
         transactions: data(w.transactions.values()),
         invitations: data(w.invitations.values()),
         verifications: data(w.verifications.values()),
+        beneficialOwners: data(w.beneficialOwners.values()),
         credentials: data(w.credentials.values()),
         sessions: [...w.sessions.values()].map((s) => ({ ...sessionData(s), revoked: s.revoked })),
         bulkImports: data(w.bulkImports.values()),
@@ -78,7 +81,7 @@ export function stateView(world: () => World): SandboxState {
 
 /** A resource of the world by its id (an invitation by its code), as the API renders it; undefined when there is none. */
 export function resourceData(w: World, id: string): unknown {
-  for (const map of [w.transactions, w.customers, w.verifications, w.quotes, w.externalAccounts, w.internalAccounts, w.bulkImports] as Map<string, { data: unknown }>[]) {
+  for (const map of [w.transactions, w.customers, w.verifications, w.beneficialOwners, w.quotes, w.externalAccounts, w.internalAccounts, w.bulkImports] as Map<string, { data: unknown }>[]) {
     const rec = map.get(id);
     if (rec) return structuredClone(rec.data);
   }

@@ -5,6 +5,7 @@
  */
 import type {
   BulkCustomerImportJob,
+  BeneficialOwner,
   Credential,
   CredentialType,
   Customer,
@@ -77,7 +78,7 @@ export interface LookupRec {
   requiredPayerDataFields: PayerDataField[];
 }
 
-/** A KYC/KYB verification, one per customer. */
+/** A KYC/KYB verification of a customer: made with it, and by each `POST /verifications`. */
 export type VerificationRec = Rec<Verification>;
 
 /** A wallet credential. */
@@ -155,6 +156,9 @@ export interface World {
   /** By invitation code. */
   invitations: Map<string, Rec<Invitation>>;
   verifications: Map<string, VerificationRec>;
+  // KYC/KYB (production's operations, issue 34): the people of business customers, by id.
+  /** Beneficial owners, directors, officers and control persons of business customers. */
+  beneficialOwners: Map<string, Rec<BeneficialOwner>>;
   credentials: Map<string, CredentialRec>;
   sessions: Map<string, SessionRec>;
   signedChallenges: Map<string, SignedChallengeRec>;
@@ -176,6 +180,7 @@ export function createWorld(config: PlatformConfig): World {
     lookups: new Map(),
     invitations: new Map(),
     verifications: new Map(),
+    beneficialOwners: new Map(),
     credentials: new Map(),
     sessions: new Map(),
     signedChallenges: new Map(),

@@ -7,6 +7,7 @@ import type { RouteTable } from '../domain/context';
 import { accountRoutes } from './accounts';
 import { customerRoutes } from './customers';
 import { invitationRoutes } from './invitations';
+import { kycRoutes } from './kyc';
 import { platformRoutes } from './platform';
 import { quoteRoutes } from './quotes';
 import { transactionRoutes } from './transactions';
@@ -21,4 +22,5 @@ export const routes = {
   ...platformRoutes,
   ...invitationRoutes,
   ...walletRoutes,
+  ...kycRoutes,
 } satisfies RouteTable;

@@ -6,6 +6,7 @@
  */
 import {
   zBulkCustomerImportJob,
+  zBeneficialOwner,
   zCredential,
   zCustomer,
   zExternalAccount,
@@ -134,6 +135,7 @@ const RULES: Record<PersistedTable, TableRule> = {
   lookups: { fields: { id: isString, createdMs: isNumber, currencies: isList(isString), requiredPayerDataFields: Array.isArray }, key: (r) => r.id },
   invitations: { data: zInvitation, fields: ORDERED, key: (r) => (r.data as { code?: unknown } | undefined)?.code },
   verifications: { data: zVerification, fields: ORDERED, key: dataId },
+  beneficialOwners: { data: zBeneficialOwner, fields: ORDERED, key: dataId },
   credentials: { data: zCredential, fields: { ...ORDERED, walletSuffix: isString }, key: dataId },
   sessions: {
     fields: { ...ORDERED, id: isString, walletSuffix: isString, credentialId: isString, type: isString, publicKey: isString, expiresMs: isNumber, revoked: isBoolean },

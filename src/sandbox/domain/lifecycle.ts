@@ -8,6 +8,7 @@
 import { iso, type Clock } from './clock';
 import { defaultConfig } from './config';
 import type { Ctx } from './context';
+import { resumeOwnership } from './ownership';
 import { resume } from './payments';
 import { exportWorld, parseState, type SandboxStateDocument } from '../serve/persist';
 import { IdFactory, createRandom, createUniqueRandom, type Random } from './random';
@@ -73,6 +74,7 @@ export function stateControls(ctx: Ctx, generations: Generations, rewind: () => 
       stop();
       Object.assign(ctx, { ...next, world });
       resume(ctx);
+      resumeOwnership(ctx);
       changed();
     },
   };

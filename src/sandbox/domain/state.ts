@@ -127,6 +127,25 @@ export interface PasskeyChallengeRec {
   used: boolean;
 }
 
+// --- Ownership verification of self-custody wallets (production's external-account /challenge and /verify) ---
+/**
+ * The ownership challenge in flight for one external account (a new challenge replaces it; `/verify` or
+ * the LIVENESS outcome consumes it). Keyed by the external account's id.
+ */
+export interface OwnershipChallengeRec {
+  accountId: string;
+  /** `WALLET_SIGNATURE` or `LIVENESS`. */
+  method: string;
+  /** The challenge's own nonce: a later challenge has another, so a stale outcome is told apart. */
+  nonce: string;
+  /** WALLET_SIGNATURE: the exact message the wallet must sign. */
+  messageToSign?: string | undefined;
+  /** LIVENESS: the hosted flow's address. */
+  verificationLink?: string | undefined;
+  issuedMs: number;
+  expiresMs: number;
+}
+
 /** A remembered answer to an `Idempotency-Key`. */
 export interface IdempotencyRec {
   fingerprint: string;
@@ -151,6 +170,8 @@ export interface World {
   signedChallenges: Map<string, SignedChallengeRec>;
   passkeyChallenges: Map<string, PasskeyChallengeRec>;
   idempotency: Map<string, IdempotencyRec>;
+  /** Ownership challenges in flight, by external account id. */
+  ownershipChallenges: Map<string, OwnershipChallengeRec>;
 }
 
 /** An empty world around `config`. */
@@ -170,6 +191,7 @@ export function createWorld(config: PlatformConfig): World {
     signedChallenges: new Map(),
     passkeyChallenges: new Map(),
     idempotency: new Map(),
+    ownershipChallenges: new Map(),
   };
 }
 

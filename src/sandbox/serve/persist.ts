@@ -146,6 +146,18 @@ const RULES: Record<PersistedTable, TableRule> = {
     fields: { requestId: isString, credentialId: isString, clientPublicKey: isString, challenge: isString, expiresMs: isNumber, used: isBoolean },
     key: (r) => r.requestId,
   },
+  ownershipChallenges: {
+    fields: {
+      accountId: isString,
+      method: isString,
+      nonce: isString,
+      messageToSign: optional(isString),
+      verificationLink: optional(isString),
+      issuedMs: isNumber,
+      expiresMs: isNumber,
+    },
+    key: (r) => r.accountId,
+  },
 };
 
 /** The tables exported and imported, in the order of RULES. */

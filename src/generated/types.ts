@@ -1321,18 +1321,24 @@ export interface components {
             platformAccountId?: string;
             routingNumber?: string;
         };
-        /** @description The person who owns the external account. */
+        /** @description The person (or, in production, the business) who owns the external account. Production requires one, with its `beneficiaryType` and `fullName` (INDIVIDUAL) or `legalName` (BUSINESS), when a bank account is registered; the SDK leaves that to the service. */
         Beneficiary: {
             address?: components["schemas"]["Address"];
-            /** @description Open set - `INDIVIDUAL` is the value seen; unknown ones are sent and kept. */
-            beneficiaryType?: "INDIVIDUAL" | (string & {});
+            /** @description Open set - `INDIVIDUAL` is the spec's value, `BUSINESS` production's; unknown ones are sent and kept. */
+            beneficiaryType?: "INDIVIDUAL" | "BUSINESS" | (string & {});
             /** Format: date */
             birthDate?: string;
             countryOfResidence?: string;
             email?: string;
             fullName?: string;
+            /** @description Legal name of a BUSINESS beneficiary (production). */
+            legalName?: string;
             nationality?: string;
             phoneNumber?: string;
+            /** @description Registration number of a BUSINESS beneficiary (production). */
+            registrationNumber?: string;
+            /** @description Tax identification number of a BUSINESS beneficiary (production). */
+            taxId?: string;
         };
         /** @description Outcome of the payment rail's check of the beneficiary name. */
         BeneficiaryVerificationStatus: "MATCHED" | "PARTIAL_MATCH" | "NOT_MATCHED" | "UNSUPPORTED" | "CHECKED_BY_RECEIVING_FI" | "PENDING" | (string & {});
@@ -4572,7 +4578,11 @@ export interface operations {
                  *         "accountNumber": "000987654321",
                  *         "routingNumber": "021000021",
                  *         "accountCategory": "CHECKING",
-                 *         "bankName": "First Example Bank"
+                 *         "bankName": "First Example Bank",
+                 *         "beneficiary": {
+                 *           "beneficiaryType": "BUSINESS",
+                 *           "legalName": "Example Platform Inc."
+                 *         }
                  *       }
                  *     }
                  */

@@ -304,11 +304,14 @@ export const zExternalAccountStatus = /* @__PURE__ */ z.string();
 export const zBeneficiaryVerificationStatus = /* @__PURE__ */ z.string();
 
 /**
- * The person who owns the external account.
+ * The person (or, in production, the business) who owns the external account. Production requires one, with its `beneficiaryType` and `fullName` (INDIVIDUAL) or `legalName` (BUSINESS), when a bank account is registered; the SDK leaves that to the service.
  */
 export const zBeneficiary = /* @__PURE__ */ z.object({
     beneficiaryType: z.optional(z.string()),
     fullName: z.optional(z.string()),
+    legalName: z.optional(z.string()),
+    registrationNumber: z.optional(z.string()),
+    taxId: z.optional(z.string()),
     birthDate: z.optional(z.iso.date()),
     nationality: z.optional(z.string().check(z.regex(/^[A-Z]{2}$/))),
     email: z.optional(z.string()),

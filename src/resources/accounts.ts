@@ -181,6 +181,7 @@ export class PlatformExternalAccounts extends APIResource {
    *     accountCategory: 'CHECKING',
    *     accountNumber: '000123456789',
    *     routingNumber: '021000021',
+   *     beneficiary: { beneficiaryType: 'BUSINESS', legalName: 'Example Platform Inc.' },
    *   },
    * });
    * ```

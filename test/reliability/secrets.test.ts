@@ -112,9 +112,9 @@ beforeAll(async () => {
   const usd = accounts.find((a) => a.balance.currency.code === 'USD')!;
   const eur = accounts.find((a) => a.balance.currency.code === 'EUR')!;
   await cb.sandbox.fundInternalAccount(usd.id, { amount: 1_000_000 });
-  const bank = await cb.externalAccounts.create({ customerId: ada.id, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021' } });
+  const bank = await cb.externalAccounts.create({ customerId: ada.id, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } } });
   await cb.externalAccounts.list({ customerId: ada.id });
-  await cb.platform.externalAccounts.create({ currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000999888777', routingNumber: '021000021' } });
+  await cb.platform.externalAccounts.create({ currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000999888777', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } } });
   // An account kind the SDK does not know yet (the open union), with a beneficiary: personal data
   // under field names the log's list does not have (issue 22, defect 4).
   await attempt('open-union account', () =>

@@ -125,6 +125,18 @@ beforeAll(async () => {
     } as never),
   );
   await cb.platform.externalAccounts.list();
+  // Production's operations on one external account: wallets prove their ownership, then are read and deleted.
+  const spark = (address: string) => ({ currency: 'BTC', ownershipType: 'FIRST_PARTY', accountInfo: { accountType: 'SPARK_WALLET' as const, address } });
+  const wallet = await cb.externalAccounts.create({ customerId: ada.id, ...spark('sp1qsecretkeeperwallet0000000000000000000') });
+  const walletChallenge = await cb.externalAccounts.challenge(wallet.id, { method: 'WALLET_SIGNATURE' });
+  if (walletChallenge.method === 'WALLET_SIGNATURE') await cb.externalAccounts.verify(wallet.id, { signature: `${MAGIC.ownershipSignaturePrefix}${walletChallenge.messageToSign}` });
+  await cb.externalAccounts.retrieve(wallet.id);
+  await cb.externalAccounts.delete(wallet.id);
+  const platformWallet = await cb.platform.externalAccounts.create(spark('sp1qsecretkeeperplatform00000000000000000'));
+  await cb.platform.externalAccounts.challenge(platformWallet.id, { method: 'WALLET_SIGNATURE' });
+  await attempt('400 wrong ownership signature', () => cb.platform.externalAccounts.verify(platformWallet.id, { signature: 'not-the-wallet' }));
+  await cb.platform.externalAccounts.retrieve(platformWallet.id);
+  await cb.platform.externalAccounts.delete(platformWallet.id);
   await cb.config.retrieve();
   await cb.receiver.lookupExternalAccount(bank.id, { customerId: ada.id });
   const lookup = await cb.receiver.lookupUma('$bob@receiver.example', { customerId: ada.id });

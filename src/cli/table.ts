@@ -69,6 +69,22 @@ export interface CommandDetails extends CommandSpec {
 
 const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').replace(/_/g, '-').toLowerCase();
 
+/**
+ * Flags every API command may have for itself (./resources.ts): a field of the same name is given as
+ * `--body-<name>` (`--query-<name>`) instead, so that `verifyExternalAccountOwnership`'s body `signature`
+ * does not collide with the relayed wallet `--signature`.
+ */
+const RESERVED_FLAGS: ReadonlySet<string> = new Set([
+  '--data', '--all', '--idempotency-key', '--session-key', '--signature', '--request-id', '--save-session',
+  '--profile', '--base-url', '--environment', '--max-retries', '--timeout', '--json', '--help',
+]);
+
+/** The flag of a query or body field: `--<kebab-name>`, or `--<where>-<kebab-name>` when that is a command's own. */
+function flagOf(where: 'query' | 'body', name: string): string {
+  const flag = `--${kebab(name)}`;
+  return RESERVED_FLAGS.has(flag) ? `--${where}-${kebab(name)}` : flag;
+}
+
 type Schemas = { z: typeof import('zod'); schemas: Record<string, unknown> };
 let loaded: Promise<Schemas> | undefined;
 
@@ -194,7 +210,7 @@ export async function detailsOf(spec: CommandSpec): Promise<CommandDetails> {
       const kind = where === 'body' && op.multipart?.[name] !== undefined ? 'file' : kindOf(prop.schema);
       const choices = closedChoices(prop);
       flags.push({
-        flag: `--${kebab(name)}`,
+        flag: flagOf(where, name),
         name,
         in: where,
         kind,

@@ -146,18 +146,24 @@ export type BeneficialOwnerUpdateParams = {
     roles?: BeneficialOwnerRole[];
 };
 
-/** @description The person who owns the external account. */
+/** @description The person (or, in production, the business) who owns the external account. Production requires one, with its `beneficiaryType` and `fullName` (INDIVIDUAL) or `legalName` (BUSINESS), when a bank account is registered; the SDK leaves that to the service. */
 export type Beneficiary = {
     address?: Address;
-    /** @description Open set - `INDIVIDUAL` is the value seen; unknown ones are sent and kept. */
-    beneficiaryType?: "INDIVIDUAL" | (string & {});
+    /** @description Open set - `INDIVIDUAL` is the spec's value, `BUSINESS` production's; unknown ones are sent and kept. */
+    beneficiaryType?: "INDIVIDUAL" | "BUSINESS" | (string & {});
     /** Format: date */
     birthDate?: string;
     countryOfResidence?: string;
     email?: string;
     fullName?: string;
+    /** @description Legal name of a BUSINESS beneficiary (production). */
+    legalName?: string;
     nationality?: string;
     phoneNumber?: string;
+    /** @description Registration number of a BUSINESS beneficiary (production). */
+    registrationNumber?: string;
+    /** @description Tax identification number of a BUSINESS beneficiary (production). */
+    taxId?: string;
 };
 
 /** @description Outcome of the payment rail's check of the beneficiary name. */
@@ -639,6 +645,7 @@ export type ExternalAccount = {
     /** @description Incoming UMA payments to the customer go here instead of the primary internal account; at most one per customer. False unless set. */
     defaultUmaDepositAccount?: boolean;
     id: string;
+    ownershipType?: OwnershipType;
     platformAccountId?: string;
     status: ExternalAccountStatus;
 };
@@ -660,6 +667,7 @@ export type ExternalAccountCreateParams = {
      * @default false
      */
     defaultUmaDepositAccount?: boolean;
+    ownershipType?: OwnershipType;
     platformAccountId?: string;
 };
 
@@ -670,8 +678,25 @@ export type ExternalAccountList = ListEnvelopeFields & {
     data: ExternalAccount[];
 };
 
-/** @description PENDING then ACTIVE, or UNDER_REVIEW then ACTIVE or INACTIVE. */
-export type ExternalAccountStatus = "PENDING" | "ACTIVE" | "UNDER_REVIEW" | "INACTIVE" | (string & {});
+/** @description PENDING then ACTIVE, or UNDER_REVIEW then ACTIVE or INACTIVE. Production adds PENDING_OWNERSHIP_VERIFICATION (a self-custody wallet whose ownership must be proven) and UNVERIFIED (the last proof failed; start a new challenge); a verified wallet is ACTIVE. */
+export type ExternalAccountStatus = "PENDING" | "ACTIVE" | "UNDER_REVIEW" | "INACTIVE" | "PENDING_OWNERSHIP_VERIFICATION" | "UNVERIFIED" | (string & {});
+
+/** @description External account status changed. */
+export type ExternalAccountStatusUpdatedEvent = {
+    data: ExternalAccount;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "EXTERNAL_ACCOUNT.STATUS_UPDATED";
+};
 
 /** @description Why a transaction failed. */
 export type FailureReason = "LNURLP_FAILED" | "PAY_REQUEST_FAILED" | "PAYMENT_APPROVAL_WEBHOOK_ERROR" | "PAYMENT_APPROVAL_TIMED_OUT" | "OFFRAMP_FAILED" | "MISSING_MANDATORY_PAYEE_DATA" | "QUOTE_EXPIRED" | "QUOTE_EXECUTION_FAILED" | (string & {});
@@ -1046,6 +1071,27 @@ export type ListEnvelopeFields = {
     totalCount?: number;
 };
 
+/** @description A hosted biometric flow; completes asynchronously (`EXTERNAL_ACCOUNT.STATUS_UPDATED`, or poll the account). */
+export type LivenessChallenge = {
+    /**
+     * Format: date-time
+     * @description After this, start a new challenge.
+     */
+    expiresAt: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    method: "LIVENESS";
+    /** @description Provider token usable instead of `verificationLink` to embed the provider's SDK (some providers). */
+    token?: string;
+    /**
+     * Format: uri
+     * @description Hosted verification address to present to the user.
+     */
+    verificationLink: string;
+};
+
 /**
  * @description The side whose amount is fixed; the other side follows from the rate and fees.
  * @enum {string}
@@ -1231,6 +1277,28 @@ export type OutgoingTransaction = {
     updatedAt?: string;
 };
 
+/** @description An ownership verification challenge, shaped by its `method`. */
+export type OwnershipChallenge = WalletSignatureChallenge | LivenessChallenge;
+
+/** @description Body to start (or restart) an ownership verification challenge (production's OwnershipChallengeRequest). */
+export type OwnershipChallengeParams = {
+    method: OwnershipVerificationMethod;
+};
+
+/** @description Whether the external account belongs to the customer (`FIRST_PARTY`) or to someone else (`THIRD_PARTY`) (production). Required by production for self-custody crypto wallets on platforms subject to counterparty rules (the EU Travel Rule); a `FIRST_PARTY` wallet there must prove ownership. */
+export type OwnershipType = "FIRST_PARTY" | "THIRD_PARTY" | (string & {});
+
+/** @description How ownership of a self-custody wallet is proven (production): `WALLET_SIGNATURE` (sign a message with the wallet's key) or `LIVENESS` (a hosted biometric flow). */
+export type OwnershipVerificationMethod = "WALLET_SIGNATURE" | "LIVENESS" | (string & {});
+
+/** @description Completes a `WALLET_SIGNATURE` challenge (production's OwnershipVerifyRequest). */
+export type OwnershipVerifyParams = {
+    /** @description The wallet's signature over the exact `messageToSign`: EIP-191 hex on EVM chains, base64 for Bitcoin, base58 Ed25519 for Solana. */
+    signature: string;
+    /** @description Bitcoin message-signing format, `bip137` (the default) or `electrum`; ignored on other chains. */
+    signatureScheme?: "bip137" | "electrum" | (string & {});
+};
+
 /** @description WebAuthn authentication result, base64url-encoded. */
 export type PasskeyAssertion = {
     authenticatorData: string;
@@ -1399,6 +1467,7 @@ export type PlatformConfigUpdateParams = {
 export type PlatformExternalAccountCreateParams = {
     accountInfo: (ExternalAccountInfo | UnknownExternalAccountInfo);
     currency: string;
+    ownershipType?: OwnershipType;
     platformAccountId?: string;
 };
 
@@ -1936,8 +2005,24 @@ export type WalletSessionInfo = {
     type: CredentialType;
 };
 
+/** @description A challenge to sign `messageToSign`, character for character, with the wallet's key. */
+export type WalletSignatureChallenge = {
+    /**
+     * Format: date-time
+     * @description After this, start a new challenge.
+     */
+    expiresAt: string;
+    /** @description The exact message the wallet must sign; send the signature to `/verify`. */
+    messageToSign: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    method: "WALLET_SIGNATURE";
+};
+
 /** @description Body of every webhook delivery, by `type`. Delivered at least once and retried with backoff until a 2xx; deduplicate by `id` and verify `X-Service-Signature` over the raw body first. */
-export type WebhookEvent = InvitationClaimedEvent | IncomingPaymentPendingEvent | IncomingPaymentCompletedEvent | IncomingPaymentFailedEvent | OutgoingPaymentProcessingEvent | OutgoingPaymentCompletedEvent | OutgoingPaymentFailedEvent | CustomerKycApprovedEvent | CustomerKycRejectedEvent | VerificationApprovedEvent | VerificationResolveErrorsEvent | TestEvent | OutgoingPaymentPendingEvent | OutgoingPaymentPendingAuthorizationEvent | OutgoingPaymentRefundCompletedEvent | IncomingPaymentRefundCompletedEvent | CustomerKybApprovedEvent | CustomerKybRejectedEvent | InternalAccountBalanceUpdatedEvent | CustomerKycPendingEvent | CustomerKybPendingEvent | VerificationInProgressEvent | VerificationPendingManualReviewEvent | VerificationRejectedEvent | BulkUploadCompletedEvent | BulkUploadFailedEvent;
+export type WebhookEvent = InvitationClaimedEvent | IncomingPaymentPendingEvent | IncomingPaymentCompletedEvent | IncomingPaymentFailedEvent | OutgoingPaymentProcessingEvent | OutgoingPaymentCompletedEvent | OutgoingPaymentFailedEvent | CustomerKycApprovedEvent | CustomerKycRejectedEvent | VerificationApprovedEvent | VerificationResolveErrorsEvent | TestEvent | OutgoingPaymentPendingEvent | OutgoingPaymentPendingAuthorizationEvent | OutgoingPaymentRefundCompletedEvent | IncomingPaymentRefundCompletedEvent | CustomerKybApprovedEvent | CustomerKybRejectedEvent | InternalAccountBalanceUpdatedEvent | CustomerKycPendingEvent | CustomerKybPendingEvent | VerificationInProgressEvent | VerificationPendingManualReviewEvent | VerificationRejectedEvent | BulkUploadCompletedEvent | BulkUploadFailedEvent | ExternalAccountStatusUpdatedEvent;
 
 /** A ExternalAccountInfo variant this SDK does not know yet: any `accountType` the service accepts, with the fields every known variant has (checked before sending), sent as given. */
 export type UnknownExternalAccountInfo = { accountType: string & {}; [field: string]: unknown } & Partial<Pick<UsdAccountInfo, 'platformAccountId' | 'beneficiary'>>;

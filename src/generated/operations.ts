@@ -53,10 +53,16 @@ export type SchemaName =
   | 'zCreateCustomerKycLinkResponse'
   | 'zCreateCustomerResponse'
   | 'zCreateExternalAccountBody'
+  | 'zCreateExternalAccountOwnershipChallengeBody'
+  | 'zCreateExternalAccountOwnershipChallengePath'
+  | 'zCreateExternalAccountOwnershipChallengeResponse'
   | 'zCreateExternalAccountResponse'
   | 'zCreateInvitationBody'
   | 'zCreateInvitationResponse'
   | 'zCreatePlatformExternalAccountBody'
+  | 'zCreatePlatformExternalAccountOwnershipChallengeBody'
+  | 'zCreatePlatformExternalAccountOwnershipChallengePath'
+  | 'zCreatePlatformExternalAccountOwnershipChallengeResponse'
   | 'zCreatePlatformExternalAccountResponse'
   | 'zCreateQuoteBody'
   | 'zCreateQuoteHeaders'
@@ -91,8 +97,12 @@ export type SchemaName =
   | 'zCustomerType'
   | 'zCustomerUpdateParams'
   | 'zCustomersCsvUpload'
+  | 'zDeleteCustomerExternalAccountByIdPath'
+  | 'zDeleteCustomerExternalAccountByIdResponse'
   | 'zDeleteCustomerPath'
   | 'zDeleteCustomerResponse'
+  | 'zDeletePlatformExternalAccountByIdPath'
+  | 'zDeletePlatformExternalAccountByIdResponse'
   | 'zEmailOtpCredentialCreateParams'
   | 'zEmailOtpVerifyParams'
   | 'zEncryptedOtpBundle'
@@ -109,9 +119,11 @@ export type SchemaName =
   | 'zExportInternalAccountResponse'
   | 'zExternalAccount'
   | 'zExternalAccountCreateParams'
+  | 'zExternalAccountIdPath'
   | 'zExternalAccountInfo'
   | 'zExternalAccountList'
   | 'zExternalAccountStatus'
+  | 'zExternalAccountStatusUpdatedEvent'
   | 'zFailureReason'
   | 'zFieldError'
   | 'zFundingPaymentInstruction'
@@ -121,11 +133,15 @@ export type SchemaName =
   | 'zGetBulkCustomerImportJobPath'
   | 'zGetBulkCustomerImportJobResponse'
   | 'zGetConfigResponse'
+  | 'zGetCustomerExternalAccountByIdPath'
+  | 'zGetCustomerExternalAccountByIdResponse'
   | 'zGetCustomerPath'
   | 'zGetCustomerResponse'
   | 'zGetEndUserTermsResponse'
   | 'zGetInvitationPath'
   | 'zGetInvitationResponse'
+  | 'zGetPlatformExternalAccountByIdPath'
+  | 'zGetPlatformExternalAccountByIdResponse'
   | 'zGetQuotePath'
   | 'zGetQuoteResponse'
   | 'zGetTransactionPath'
@@ -179,6 +195,7 @@ export type SchemaName =
   | 'zListUmaProvidersResponse'
   | 'zListVerificationsQuery'
   | 'zListVerificationsResponse'
+  | 'zLivenessChallenge'
   | 'zLockedCurrencySide'
   | 'zLookupExternalAccountReceiverPath'
   | 'zLookupExternalAccountReceiverQuery'
@@ -197,6 +214,7 @@ export type SchemaName =
   | 'zOnCustomerKycApprovedWebhookRequest'
   | 'zOnCustomerKycPendingWebhookRequest'
   | 'zOnCustomerKycRejectedWebhookRequest'
+  | 'zOnExternalAccountStatusUpdatedWebhookRequest'
   | 'zOnIncomingPaymentCompletedWebhookRequest'
   | 'zOnIncomingPaymentFailedWebhookRequest'
   | 'zOnIncomingPaymentPendingWebhookRequest'
@@ -222,6 +240,11 @@ export type SchemaName =
   | 'zOutgoingPaymentProcessingEvent'
   | 'zOutgoingPaymentRefundCompletedEvent'
   | 'zOutgoingTransaction'
+  | 'zOwnershipChallenge'
+  | 'zOwnershipChallengeParams'
+  | 'zOwnershipType'
+  | 'zOwnershipVerificationMethod'
+  | 'zOwnershipVerifyParams'
   | 'zPasskeyAssertion'
   | 'zPasskeyAttestation'
   | 'zPasskeyChallenge'
@@ -324,10 +347,17 @@ export type SchemaName =
   | 'zVerifyCredentialHeaders'
   | 'zVerifyCredentialPath'
   | 'zVerifyCredentialResponse'
+  | 'zVerifyExternalAccountOwnershipBody'
+  | 'zVerifyExternalAccountOwnershipPath'
+  | 'zVerifyExternalAccountOwnershipResponse'
+  | 'zVerifyPlatformExternalAccountOwnershipBody'
+  | 'zVerifyPlatformExternalAccountOwnershipPath'
+  | 'zVerifyPlatformExternalAccountOwnershipResponse'
   | 'zWalletAccountIdPath'
   | 'zWalletAccountIdQuery'
   | 'zWalletExport'
   | 'zWalletSession'
+  | 'zWalletSignatureChallenge'
   | 'zWebhookEvent'
   | 'zWebhookSignature';
 
@@ -372,8 +402,16 @@ export type OperationId =
   | 'exportInternalAccount'
   | 'listExternalAccounts'
   | 'createExternalAccount'
+  | 'getCustomerExternalAccountById'
+  | 'deleteCustomerExternalAccountById'
+  | 'createExternalAccountOwnershipChallenge'
+  | 'verifyExternalAccountOwnership'
   | 'listPlatformExternalAccounts'
   | 'createPlatformExternalAccount'
+  | 'getPlatformExternalAccountById'
+  | 'deletePlatformExternalAccountById'
+  | 'createPlatformExternalAccountOwnershipChallenge'
+  | 'verifyPlatformExternalAccountOwnership'
   | 'getConfig'
   | 'updateConfig'
   | 'createQuote'
@@ -572,6 +610,56 @@ export const createExternalAccount: DocumentOperation<'createExternalAccount'> =
   response: 'zCreateExternalAccountResponse',
   checks: () => import('./checks/createExternalAccount'),
 };
+export const getCustomerExternalAccountById: DocumentOperation<'getCustomerExternalAccountById'> = {
+  id: 'getCustomerExternalAccountById',
+  method: 'GET',
+  path: '/customers/external-accounts/{externalAccountId}',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  params: { path: 'zGetCustomerExternalAccountByIdPath' },
+  response: 'zGetCustomerExternalAccountByIdResponse',
+  checks: () => import('./checks/getCustomerExternalAccountById'),
+};
+export const deleteCustomerExternalAccountById: DocumentOperation<'deleteCustomerExternalAccountById'> = {
+  id: 'deleteCustomerExternalAccountById',
+  method: 'DELETE',
+  path: '/customers/external-accounts/{externalAccountId}',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  params: { path: 'zDeleteCustomerExternalAccountByIdPath' },
+  response: 'zDeleteCustomerExternalAccountByIdResponse',
+  checks: () => import('./checks/deleteCustomerExternalAccountById'),
+};
+export const createExternalAccountOwnershipChallenge: DocumentOperation<'createExternalAccountOwnershipChallenge'> = {
+  id: 'createExternalAccountOwnershipChallenge',
+  method: 'POST',
+  path: '/customers/external-accounts/{externalAccountId}/challenge',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: true,
+  params: { path: 'zCreateExternalAccountOwnershipChallengePath', body: 'zCreateExternalAccountOwnershipChallengeBody' },
+  response: 'zCreateExternalAccountOwnershipChallengeResponse',
+  checks: () => import('./checks/createExternalAccountOwnershipChallenge'),
+};
+export const verifyExternalAccountOwnership: DocumentOperation<'verifyExternalAccountOwnership'> = {
+  id: 'verifyExternalAccountOwnership',
+  method: 'POST',
+  path: '/customers/external-accounts/{externalAccountId}/verify',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: true,
+  params: { path: 'zVerifyExternalAccountOwnershipPath', body: 'zVerifyExternalAccountOwnershipBody' },
+  response: 'zVerifyExternalAccountOwnershipResponse',
+  checks: () => import('./checks/verifyExternalAccountOwnership'),
+};
 export const listPlatformExternalAccounts: DocumentOperation<'listPlatformExternalAccounts'> = {
   id: 'listPlatformExternalAccounts',
   method: 'GET',
@@ -596,6 +684,56 @@ export const createPlatformExternalAccount: DocumentOperation<'createPlatformExt
   params: { body: 'zCreatePlatformExternalAccountBody' },
   response: 'zCreatePlatformExternalAccountResponse',
   checks: () => import('./checks/createPlatformExternalAccount'),
+};
+export const getPlatformExternalAccountById: DocumentOperation<'getPlatformExternalAccountById'> = {
+  id: 'getPlatformExternalAccountById',
+  method: 'GET',
+  path: '/platform/external-accounts/{externalAccountId}',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  params: { path: 'zGetPlatformExternalAccountByIdPath' },
+  response: 'zGetPlatformExternalAccountByIdResponse',
+  checks: () => import('./checks/getPlatformExternalAccountById'),
+};
+export const deletePlatformExternalAccountById: DocumentOperation<'deletePlatformExternalAccountById'> = {
+  id: 'deletePlatformExternalAccountById',
+  method: 'DELETE',
+  path: '/platform/external-accounts/{externalAccountId}',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  params: { path: 'zDeletePlatformExternalAccountByIdPath' },
+  response: 'zDeletePlatformExternalAccountByIdResponse',
+  checks: () => import('./checks/deletePlatformExternalAccountById'),
+};
+export const createPlatformExternalAccountOwnershipChallenge: DocumentOperation<'createPlatformExternalAccountOwnershipChallenge'> = {
+  id: 'createPlatformExternalAccountOwnershipChallenge',
+  method: 'POST',
+  path: '/platform/external-accounts/{externalAccountId}/challenge',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: true,
+  params: { path: 'zCreatePlatformExternalAccountOwnershipChallengePath', body: 'zCreatePlatformExternalAccountOwnershipChallengeBody' },
+  response: 'zCreatePlatformExternalAccountOwnershipChallengeResponse',
+  checks: () => import('./checks/createPlatformExternalAccountOwnershipChallenge'),
+};
+export const verifyPlatformExternalAccountOwnership: DocumentOperation<'verifyPlatformExternalAccountOwnership'> = {
+  id: 'verifyPlatformExternalAccountOwnership',
+  method: 'POST',
+  path: '/platform/external-accounts/{externalAccountId}/verify',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: true,
+  params: { path: 'zVerifyPlatformExternalAccountOwnershipPath', body: 'zVerifyPlatformExternalAccountOwnershipBody' },
+  response: 'zVerifyPlatformExternalAccountOwnershipResponse',
+  checks: () => import('./checks/verifyPlatformExternalAccountOwnership'),
 };
 export const getConfig: DocumentOperation<'getConfig'> = {
   id: 'getConfig',
@@ -1033,8 +1171,16 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
   exportInternalAccount,
   listExternalAccounts,
   createExternalAccount,
+  getCustomerExternalAccountById,
+  deleteCustomerExternalAccountById,
+  createExternalAccountOwnershipChallenge,
+  verifyExternalAccountOwnership,
   listPlatformExternalAccounts,
   createPlatformExternalAccount,
+  getPlatformExternalAccountById,
+  deletePlatformExternalAccountById,
+  createPlatformExternalAccountOwnershipChallenge,
+  verifyPlatformExternalAccountOwnership,
   getConfig,
   updateConfig,
   createQuote,
@@ -1072,7 +1218,7 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
 };
 
 /** Number of operations in the document. */
-export const OPERATION_COUNT = 49;
+export const OPERATION_COUNT = 57;
 
 /** Webhook event types of the document (the WebhookEvent discriminator). */
-export const WEBHOOK_EVENT_TYPES = ["INVITATION.CLAIMED","INCOMING_PAYMENT.PENDING","INCOMING_PAYMENT.COMPLETED","INCOMING_PAYMENT.FAILED","OUTGOING_PAYMENT.PROCESSING","OUTGOING_PAYMENT.COMPLETED","OUTGOING_PAYMENT.FAILED","CUSTOMER.KYC_APPROVED","CUSTOMER.KYC_REJECTED","VERIFICATION.APPROVED","VERIFICATION.RESOLVE_ERRORS","TEST","OUTGOING_PAYMENT.PENDING","OUTGOING_PAYMENT.PENDING_AUTHORIZATION","OUTGOING_PAYMENT.REFUND_COMPLETED","INCOMING_PAYMENT.REFUND_COMPLETED","CUSTOMER.KYB_APPROVED","CUSTOMER.KYC_PENDING","CUSTOMER.KYB_PENDING","VERIFICATION.IN_PROGRESS","VERIFICATION.PENDING_MANUAL_REVIEW","VERIFICATION.REJECTED","CUSTOMER.KYB_REJECTED","INTERNAL_ACCOUNT.BALANCE_UPDATED","BULK_UPLOAD.COMPLETED","BULK_UPLOAD.FAILED"] as const;
+export const WEBHOOK_EVENT_TYPES = ["INVITATION.CLAIMED","INCOMING_PAYMENT.PENDING","INCOMING_PAYMENT.COMPLETED","INCOMING_PAYMENT.FAILED","OUTGOING_PAYMENT.PROCESSING","OUTGOING_PAYMENT.COMPLETED","OUTGOING_PAYMENT.FAILED","CUSTOMER.KYC_APPROVED","CUSTOMER.KYC_REJECTED","VERIFICATION.APPROVED","VERIFICATION.RESOLVE_ERRORS","TEST","OUTGOING_PAYMENT.PENDING","OUTGOING_PAYMENT.PENDING_AUTHORIZATION","OUTGOING_PAYMENT.REFUND_COMPLETED","INCOMING_PAYMENT.REFUND_COMPLETED","CUSTOMER.KYB_APPROVED","CUSTOMER.KYC_PENDING","CUSTOMER.KYB_PENDING","VERIFICATION.IN_PROGRESS","VERIFICATION.PENDING_MANUAL_REVIEW","VERIFICATION.REJECTED","CUSTOMER.KYB_REJECTED","INTERNAL_ACCOUNT.BALANCE_UPDATED","BULK_UPLOAD.COMPLETED","BULK_UPLOAD.FAILED","EXTERNAL_ACCOUNT.STATUS_UPDATED"] as const;

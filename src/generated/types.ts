@@ -406,6 +406,88 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/customers/external-accounts/{externalAccountId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the external account (production's operations by id).
+                 * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000003
+                 */
+                externalAccountId: components["parameters"]["ExternalAccountIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve a customer external account
+         * @description Answers one external account of a customer by its id (production). A deleted account, or one of the platform (see `GET /platform/external-accounts/{externalAccountId}`), is 404 `EXTERNAL_ACCOUNT_NOT_FOUND`.
+         */
+        get: operations["getCustomerExternalAccountById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a customer external account
+         * @description Deletes an external account of a customer (production): it is gone from reads and lists, and a quote to it is refused. Moves no money and decides no payment, so `write`. An account that is a trusted beneficiary for strong customer authentication answers 409 `BENEFICIARY_TRUSTED` (untrust it first).
+         */
+        delete: operations["deleteCustomerExternalAccountById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers/external-accounts/{externalAccountId}/challenge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the external account (production's operations by id).
+                 * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000003
+                 */
+                externalAccountId: components["parameters"]["ExternalAccountIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start an ownership verification challenge
+         * @description Starts (or restarts) ownership verification of a `FIRST_PARTY` self-custody crypto wallet in `PENDING_OWNERSHIP_VERIFICATION` or `UNVERIFIED` status (production). `WALLET_SIGNATURE` answers a `messageToSign` for the wallet to sign and send to `/verify`; `LIVENESS` answers a hosted `verificationLink` and completes asynchronously (`EXTERNAL_ACCOUNT.STATUS_UPDATED`, or poll the account). A new challenge abandons the one in flight; an `UNVERIFIED` account returns to `PENDING_OWNERSHIP_VERIFICATION`. Not applicable (not a self-custody wallet, not `FIRST_PARTY`, already verified): 409. Proves ownership and moves no money, so `write`; no Idempotency-Key (production honours none here, and a repeat only replaces the challenge).
+         */
+        post: operations["createExternalAccountOwnershipChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers/external-accounts/{externalAccountId}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the external account (production's operations by id).
+                 * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000003
+                 */
+                externalAccountId: components["parameters"]["ExternalAccountIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify wallet ownership with a signature
+         * @description Completes a `WALLET_SIGNATURE` challenge with the signature the wallet made over the exact `messageToSign`, before its `expiresAt` (production). A valid signature moves the account to `ACTIVE`; an invalid or late one answers 400 and moves it to `UNVERIFIED` (start a new challenge). No `WALLET_SIGNATURE` challenge outstanding: 409. Moves no money, so `write`.
+         */
+        post: operations["verifyExternalAccountOwnership"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/customers/internal-accounts": {
         parameters: {
             query?: never;
@@ -585,6 +667,88 @@ export interface paths {
          * @description Registers an external account that belongs to the platform itself rather than to a customer.
          */
         post: operations["createPlatformExternalAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform/external-accounts/{externalAccountId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the external account (production's operations by id).
+                 * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000003
+                 */
+                externalAccountId: components["parameters"]["ExternalAccountIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve a platform external account
+         * @description Answers one of the platform's own external accounts by its id (production). A deleted account, or one of a customer (see `GET /customers/external-accounts/{externalAccountId}`), is 404 `EXTERNAL_ACCOUNT_NOT_FOUND`.
+         */
+        get: operations["getPlatformExternalAccountById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a platform external account
+         * @description Deletes one of the platform's own external accounts (production): it is gone from reads and lists, and a quote to it is refused. Moves no money and decides no payment, so `write`.
+         */
+        delete: operations["deletePlatformExternalAccountById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform/external-accounts/{externalAccountId}/challenge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the external account (production's operations by id).
+                 * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000003
+                 */
+                externalAccountId: components["parameters"]["ExternalAccountIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start an ownership verification challenge
+         * @description Starts (or restarts) ownership verification of a `FIRST_PARTY` self-custody crypto wallet in `PENDING_OWNERSHIP_VERIFICATION` or `UNVERIFIED` status (production). `WALLET_SIGNATURE` answers a `messageToSign` for the wallet to sign and send to `/verify`; `LIVENESS` answers a hosted `verificationLink` and completes asynchronously (`EXTERNAL_ACCOUNT.STATUS_UPDATED`, or poll the account). A new challenge abandons the one in flight; an `UNVERIFIED` account returns to `PENDING_OWNERSHIP_VERIFICATION`. Not applicable (not a self-custody wallet, not `FIRST_PARTY`, already verified): 409. Proves ownership and moves no money, so `write`; no Idempotency-Key (production honours none here, and a repeat only replaces the challenge).
+         */
+        post: operations["createPlatformExternalAccountOwnershipChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform/external-accounts/{externalAccountId}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the external account (production's operations by id).
+                 * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000003
+                 */
+                externalAccountId: components["parameters"]["ExternalAccountIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify wallet ownership with a signature
+         * @description Completes a `WALLET_SIGNATURE` challenge with the signature the wallet made over the exact `messageToSign`, before its `expiresAt` (production). A valid signature moves the account to `ACTIVE`; an invalid or late one answers 400 and moves it to `UNVERIFIED` (start a new challenge). No `WALLET_SIGNATURE` challenge outstanding: 409. Moves no money, so `write`.
+         */
+        post: operations["verifyPlatformExternalAccountOwnership"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1108,6 +1272,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "EXTERNAL_ACCOUNT.STATUS_UPDATED": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * External account status changed
+         * @description Sent when an external account's status changes (production), for example when a wallet's ownership is verified (`PENDING_OWNERSHIP_VERIFICATION` to `ACTIVE`) or a proof fails (to `UNVERIFIED`); `data` is the whole external account. The local sandbox sends it on every status change it makes.
+         */
+        post: operations["onExternalAccountStatusUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "INCOMING_PAYMENT.COMPLETED": {
         parameters: {
             query?: never;
@@ -1606,18 +1790,24 @@ export interface components {
             personalInfo?: components["schemas"]["BeneficialOwnerPersonalInfoUpdate"];
             roles?: components["schemas"]["BeneficialOwnerRole"][];
         };
-        /** @description The person who owns the external account. */
+        /** @description The person (or, in production, the business) who owns the external account. Production requires one, with its `beneficiaryType` and `fullName` (INDIVIDUAL) or `legalName` (BUSINESS), when a bank account is registered; the SDK leaves that to the service. */
         Beneficiary: {
             address?: components["schemas"]["Address"];
-            /** @description Open set - `INDIVIDUAL` is the value seen; unknown ones are sent and kept. */
-            beneficiaryType?: "INDIVIDUAL" | (string & {});
+            /** @description Open set - `INDIVIDUAL` is the spec's value, `BUSINESS` production's; unknown ones are sent and kept. */
+            beneficiaryType?: "INDIVIDUAL" | "BUSINESS" | (string & {});
             /** Format: date */
             birthDate?: string;
             countryOfResidence?: string;
             email?: string;
             fullName?: string;
+            /** @description Legal name of a BUSINESS beneficiary (production). */
+            legalName?: string;
             nationality?: string;
             phoneNumber?: string;
+            /** @description Registration number of a BUSINESS beneficiary (production). */
+            registrationNumber?: string;
+            /** @description Tax identification number of a BUSINESS beneficiary (production). */
+            taxId?: string;
         };
         /** @description Outcome of the payment rail's check of the beneficiary name. */
         BeneficiaryVerificationStatus: "MATCHED" | "PARTIAL_MATCH" | "NOT_MATCHED" | "UNSUPPORTED" | "CHECKED_BY_RECEIVING_FI" | "PENDING" | (string & {});
@@ -2057,6 +2247,7 @@ export interface components {
             /** @description Incoming UMA payments to the customer go here instead of the primary internal account; at most one per customer. False unless set. */
             defaultUmaDepositAccount?: boolean;
             id: string;
+            ownershipType?: components["schemas"]["OwnershipType"];
             platformAccountId?: string;
             status: components["schemas"]["ExternalAccountStatus"];
         };
@@ -2077,6 +2268,7 @@ export interface components {
              * @default false
              */
             defaultUmaDepositAccount?: boolean;
+            ownershipType?: components["schemas"]["OwnershipType"];
             platformAccountId?: string;
         };
         /** @description Account details, by `accountType`. An open set: production lists many more types (see `x-production-account-types`); the client sends and keeps every one, and the local sandbox accepts each, checking the fields production requires for it. */
@@ -2084,8 +2276,24 @@ export interface components {
         ExternalAccountList: components["schemas"]["ListEnvelope"] & {
             data: components["schemas"]["ExternalAccount"][];
         };
-        /** @description PENDING then ACTIVE, or UNDER_REVIEW then ACTIVE or INACTIVE. */
-        ExternalAccountStatus: "PENDING" | "ACTIVE" | "UNDER_REVIEW" | "INACTIVE" | (string & {});
+        /** @description PENDING then ACTIVE, or UNDER_REVIEW then ACTIVE or INACTIVE. Production adds PENDING_OWNERSHIP_VERIFICATION (a self-custody wallet whose ownership must be proven) and UNVERIFIED (the last proof failed; start a new challenge); a verified wallet is ACTIVE. */
+        ExternalAccountStatus: "PENDING" | "ACTIVE" | "UNDER_REVIEW" | "INACTIVE" | "PENDING_OWNERSHIP_VERIFICATION" | "UNVERIFIED" | (string & {});
+        /** @description External account status changed. */
+        ExternalAccountStatusUpdatedEvent: {
+            data: components["schemas"]["ExternalAccount"];
+            /** @description Event id; the same on every redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service created the event.
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "EXTERNAL_ACCOUNT.STATUS_UPDATED";
+        };
         /** @description Why a transaction failed. */
         FailureReason: "LNURLP_FAILED" | "PAY_REQUEST_FAILED" | "PAYMENT_APPROVAL_WEBHOOK_ERROR" | "PAYMENT_APPROVAL_TIMED_OUT" | "OFFRAMP_FAILED" | "MISSING_MANDATORY_PAYEE_DATA" | "QUOTE_EXPIRED" | "QUOTE_EXECUTION_FAILED" | (string & {});
         /** @description One refused field of a 400 answer. */
@@ -2430,6 +2638,26 @@ export interface components {
             /** @description Number of items matching the filters, ignoring pagination. */
             totalCount?: number;
         };
+        /** @description A hosted biometric flow; completes asynchronously (`EXTERNAL_ACCOUNT.STATUS_UPDATED`, or poll the account). */
+        LivenessChallenge: {
+            /**
+             * Format: date-time
+             * @description After this, start a new challenge.
+             */
+            expiresAt: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            method: "LIVENESS";
+            /** @description Provider token usable instead of `verificationLink` to embed the provider's SDK (some providers). */
+            token?: string;
+            /**
+             * Format: uri
+             * @description Hosted verification address to present to the user.
+             */
+            verificationLink: string;
+        };
         /**
          * @description The side whose amount is fixed; the other side follows from the rate and fees.
          * @enum {string}
@@ -2604,6 +2832,23 @@ export interface components {
             /** Format: date-time */
             updatedAt?: string;
         };
+        /** @description An ownership verification challenge, shaped by its `method`. */
+        OwnershipChallenge: components["schemas"]["WalletSignatureChallenge"] | components["schemas"]["LivenessChallenge"];
+        /** @description Body to start (or restart) an ownership verification challenge (production's OwnershipChallengeRequest). */
+        OwnershipChallengeParams: {
+            method: components["schemas"]["OwnershipVerificationMethod"];
+        };
+        /** @description Whether the external account belongs to the customer (`FIRST_PARTY`) or to someone else (`THIRD_PARTY`) (production). Required by production for self-custody crypto wallets on platforms subject to counterparty rules (the EU Travel Rule); a `FIRST_PARTY` wallet there must prove ownership. */
+        OwnershipType: "FIRST_PARTY" | "THIRD_PARTY" | (string & {});
+        /** @description How ownership of a self-custody wallet is proven (production): `WALLET_SIGNATURE` (sign a message with the wallet's key) or `LIVENESS` (a hosted biometric flow). */
+        OwnershipVerificationMethod: "WALLET_SIGNATURE" | "LIVENESS" | (string & {});
+        /** @description Completes a `WALLET_SIGNATURE` challenge (production's OwnershipVerifyRequest). */
+        OwnershipVerifyParams: {
+            /** @description The wallet's signature over the exact `messageToSign`: EIP-191 hex on EVM chains, base64 for Bitcoin, base58 Ed25519 for Solana. */
+            signature: string;
+            /** @description Bitcoin message-signing format, `bip137` (the default) or `electrum`; ignored on other chains. */
+            signatureScheme?: "bip137" | "electrum" | (string & {});
+        };
         /** @description WebAuthn authentication result, base64url-encoded. */
         PasskeyAssertion: {
             authenticatorData: string;
@@ -2760,6 +3005,7 @@ export interface components {
         PlatformExternalAccountCreateParams: {
             accountInfo: components["schemas"]["ExternalAccountInfo"];
             currency: string;
+            ownershipType?: components["schemas"]["OwnershipType"];
             platformAccountId?: string;
         };
         /** @description A page of the platform's external accounts. The spec's answer is `{ data }` alone (every account); production adds `hasMore`, `nextCursor` and `totalCount`. */
@@ -3248,8 +3494,23 @@ export interface components {
             id: string;
             type: components["schemas"]["CredentialType"];
         };
+        /** @description A challenge to sign `messageToSign`, character for character, with the wallet's key. */
+        WalletSignatureChallenge: {
+            /**
+             * Format: date-time
+             * @description After this, start a new challenge.
+             */
+            expiresAt: string;
+            /** @description The exact message the wallet must sign; send the signature to `/verify`. */
+            messageToSign: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            method: "WALLET_SIGNATURE";
+        };
         /** @description Body of every webhook delivery, by `type`. Delivered at least once and retried with backoff until a 2xx; deduplicate by `id` and verify `X-Service-Signature` over the raw body first. */
-        WebhookEvent: components["schemas"]["InvitationClaimedEvent"] | components["schemas"]["IncomingPaymentPendingEvent"] | components["schemas"]["IncomingPaymentCompletedEvent"] | components["schemas"]["IncomingPaymentFailedEvent"] | components["schemas"]["OutgoingPaymentProcessingEvent"] | components["schemas"]["OutgoingPaymentCompletedEvent"] | components["schemas"]["OutgoingPaymentFailedEvent"] | components["schemas"]["CustomerKycApprovedEvent"] | components["schemas"]["CustomerKycRejectedEvent"] | components["schemas"]["VerificationApprovedEvent"] | components["schemas"]["VerificationResolveErrorsEvent"] | components["schemas"]["TestEvent"] | components["schemas"]["OutgoingPaymentPendingEvent"] | components["schemas"]["OutgoingPaymentPendingAuthorizationEvent"] | components["schemas"]["OutgoingPaymentRefundCompletedEvent"] | components["schemas"]["IncomingPaymentRefundCompletedEvent"] | components["schemas"]["CustomerKybApprovedEvent"] | components["schemas"]["CustomerKybRejectedEvent"] | components["schemas"]["InternalAccountBalanceUpdatedEvent"] | components["schemas"]["CustomerKycPendingEvent"] | components["schemas"]["CustomerKybPendingEvent"] | components["schemas"]["VerificationInProgressEvent"] | components["schemas"]["VerificationPendingManualReviewEvent"] | components["schemas"]["VerificationRejectedEvent"] | components["schemas"]["BulkUploadCompletedEvent"] | components["schemas"]["BulkUploadFailedEvent"];
+        WebhookEvent: components["schemas"]["InvitationClaimedEvent"] | components["schemas"]["IncomingPaymentPendingEvent"] | components["schemas"]["IncomingPaymentCompletedEvent"] | components["schemas"]["IncomingPaymentFailedEvent"] | components["schemas"]["OutgoingPaymentProcessingEvent"] | components["schemas"]["OutgoingPaymentCompletedEvent"] | components["schemas"]["OutgoingPaymentFailedEvent"] | components["schemas"]["CustomerKycApprovedEvent"] | components["schemas"]["CustomerKycRejectedEvent"] | components["schemas"]["VerificationApprovedEvent"] | components["schemas"]["VerificationResolveErrorsEvent"] | components["schemas"]["TestEvent"] | components["schemas"]["OutgoingPaymentPendingEvent"] | components["schemas"]["OutgoingPaymentPendingAuthorizationEvent"] | components["schemas"]["OutgoingPaymentRefundCompletedEvent"] | components["schemas"]["IncomingPaymentRefundCompletedEvent"] | components["schemas"]["CustomerKybApprovedEvent"] | components["schemas"]["CustomerKybRejectedEvent"] | components["schemas"]["InternalAccountBalanceUpdatedEvent"] | components["schemas"]["CustomerKycPendingEvent"] | components["schemas"]["CustomerKybPendingEvent"] | components["schemas"]["VerificationInProgressEvent"] | components["schemas"]["VerificationPendingManualReviewEvent"] | components["schemas"]["VerificationRejectedEvent"] | components["schemas"]["BulkUploadCompletedEvent"] | components["schemas"]["BulkUploadFailedEvent"] | components["schemas"]["ExternalAccountStatusUpdatedEvent"];
     };
     responses: {
         /** @description The request is invalid (validation, amount, currency or credential rules); `code` says which. */
@@ -3432,6 +3693,11 @@ export interface components {
          */
         CustomerIdPath: string;
         /**
+         * @description Id of the external account (production's operations by id).
+         * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000003
+         */
+        ExternalAccountIdPath: string;
+        /**
          * @description Client-chosen key that makes the call safe to retry for 24 h; the same key with the same body replays the first answer (header `Idempotent-Replayed: true`), with a different body answers 409 `IDEMPOTENCY_KEY_REUSED`.
          * @example 5f0c7e1a-9b7d-4d8e-8f7a-2b1c3d4e5f60
          */
@@ -3564,6 +3830,7 @@ export type ExternalAccountCreateParams = components['schemas']['ExternalAccount
 export type ExternalAccountInfo = components['schemas']['ExternalAccountInfo'];
 export type ExternalAccountList = components['schemas']['ExternalAccountList'];
 export type ExternalAccountStatus = components['schemas']['ExternalAccountStatus'];
+export type ExternalAccountStatusUpdatedEvent = components['schemas']['ExternalAccountStatusUpdatedEvent'];
 export type FailureReason = components['schemas']['FailureReason'];
 export type FieldError = components['schemas']['FieldError'];
 export type FundingPaymentInstruction = components['schemas']['FundingPaymentInstruction'];
@@ -3593,6 +3860,7 @@ export type KycLinkCreateParams = components['schemas']['KycLinkCreateParams'];
 export type KycProvider = components['schemas']['KycProvider'];
 export type KycStatus = components['schemas']['KycStatus'];
 export type ListEnvelope = components['schemas']['ListEnvelope'];
+export type LivenessChallenge = components['schemas']['LivenessChallenge'];
 export type LockedCurrencySide = components['schemas']['LockedCurrencySide'];
 export type MxnAccountInfo = components['schemas']['MxnAccountInfo'];
 export type OauthCredentialCreateParams = components['schemas']['OauthCredentialCreateParams'];
@@ -3604,6 +3872,11 @@ export type OutgoingPaymentPendingEvent = components['schemas']['OutgoingPayment
 export type OutgoingPaymentProcessingEvent = components['schemas']['OutgoingPaymentProcessingEvent'];
 export type OutgoingPaymentRefundCompletedEvent = components['schemas']['OutgoingPaymentRefundCompletedEvent'];
 export type OutgoingTransaction = components['schemas']['OutgoingTransaction'];
+export type OwnershipChallenge = components['schemas']['OwnershipChallenge'];
+export type OwnershipChallengeParams = components['schemas']['OwnershipChallengeParams'];
+export type OwnershipType = components['schemas']['OwnershipType'];
+export type OwnershipVerificationMethod = components['schemas']['OwnershipVerificationMethod'];
+export type OwnershipVerifyParams = components['schemas']['OwnershipVerifyParams'];
 export type PasskeyAssertion = components['schemas']['PasskeyAssertion'];
 export type PasskeyAttestation = components['schemas']['PasskeyAttestation'];
 export type PasskeyChallenge = components['schemas']['PasskeyChallenge'];
@@ -3665,6 +3938,7 @@ export type VerificationResolveErrorsEvent = components['schemas']['Verification
 export type VerificationStatus = components['schemas']['VerificationStatus'];
 export type WalletExport = components['schemas']['WalletExport'];
 export type WalletSession = components['schemas']['WalletSession'];
+export type WalletSignatureChallenge = components['schemas']['WalletSignatureChallenge'];
 export type WebhookEvent = components['schemas']['WebhookEvent'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseConflict = components['responses']['Conflict'];
@@ -3681,6 +3955,7 @@ export type ParameterCurrencyFilter = components['parameters']['CurrencyFilter']
 export type ParameterCursor = components['parameters']['Cursor'];
 export type ParameterCustomerIdFilter = components['parameters']['CustomerIdFilter'];
 export type ParameterCustomerIdPath = components['parameters']['CustomerIdPath'];
+export type ParameterExternalAccountIdPath = components['parameters']['ExternalAccountIdPath'];
 export type ParameterIdempotencyKey = components['parameters']['IdempotencyKey'];
 export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterQuoteIdPath = components['parameters']['QuoteIdPath'];
@@ -5008,6 +5283,151 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getCustomerExternalAccountById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the external account (production's operations by id).
+                 * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000003
+                 */
+                externalAccountId: components["parameters"]["ExternalAccountIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The external account. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExternalAccount"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteCustomerExternalAccountById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the external account (production's operations by id).
+                 * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000003
+                 */
+                externalAccountId: components["parameters"]["ExternalAccountIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createExternalAccountOwnershipChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the external account (production's operations by id).
+                 * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000003
+                 */
+                externalAccountId: components["parameters"]["ExternalAccountIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "method": "WALLET_SIGNATURE"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OwnershipChallengeParams"];
+            };
+        };
+        responses: {
+            /** @description The challenge, by `method`. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnershipChallenge"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    verifyExternalAccountOwnership: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the external account (production's operations by id).
+                 * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000003
+                 */
+                externalAccountId: components["parameters"]["ExternalAccountIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "signature": "0x52d75f01c9e7b8b2ce2fbcbd21bfeeee7bcd1a2f01ce6b8ad9a67a45e83a8f5d1c"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OwnershipVerifyParams"];
+            };
+        };
+        responses: {
+            /** @description Ownership verified; the external account, `status` ACTIVE. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExternalAccount"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listInternalAccounts: {
         parameters: {
             query?: {
@@ -5427,7 +5847,11 @@ export interface operations {
                  *         "accountNumber": "000987654321",
                  *         "routingNumber": "021000021",
                  *         "accountCategory": "CHECKING",
-                 *         "bankName": "First Example Bank"
+                 *         "bankName": "First Example Bank",
+                 *         "beneficiary": {
+                 *           "beneficiaryType": "BUSINESS",
+                 *           "legalName": "Example Platform Inc."
+                 *         }
                  *       }
                  *     }
                  */
@@ -5457,6 +5881,150 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPlatformExternalAccountById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the external account (production's operations by id).
+                 * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000003
+                 */
+                externalAccountId: components["parameters"]["ExternalAccountIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The external account. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExternalAccount"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deletePlatformExternalAccountById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the external account (production's operations by id).
+                 * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000003
+                 */
+                externalAccountId: components["parameters"]["ExternalAccountIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createPlatformExternalAccountOwnershipChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the external account (production's operations by id).
+                 * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000003
+                 */
+                externalAccountId: components["parameters"]["ExternalAccountIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "method": "WALLET_SIGNATURE"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OwnershipChallengeParams"];
+            };
+        };
+        responses: {
+            /** @description The challenge, by `method`. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnershipChallenge"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    verifyPlatformExternalAccountOwnership: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the external account (production's operations by id).
+                 * @example ExternalAccount:019542f5-b3e7-1d02-0000-000000000003
+                 */
+                externalAccountId: components["parameters"]["ExternalAccountIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "signature": "0x52d75f01c9e7b8b2ce2fbcbd21bfeeee7bcd1a2f01ce6b8ad9a67a45e83a8f5d1c"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OwnershipVerifyParams"];
+            };
+        };
+        responses: {
+            /** @description Ownership verified; the external account, `status` ACTIVE. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExternalAccount"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
@@ -6628,6 +7196,48 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["CustomerKycRejectedEvent"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["WebhookNotAccepted"];
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    onExternalAccountStatusUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
+                 * @example MEUCIQCexamplesignature0000000000000000000000000000IgZXhhbXBsZQ==
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Webhook:019542f5-b3e7-1d02-0000-000000000042",
+                 *       "type": "EXTERNAL_ACCOUNT.STATUS_UPDATED",
+                 *       "timestamp": "2025-08-15T14:32:00Z",
+                 *       "data": {
+                 *         "id": "ExternalAccount:e85dcbd6-dced-4ec4-b756-3c3a9ea3d965",
+                 *         "customerId": "Customer:da459a29-1fb7-41ce-a4cb-eb3a3c9fd7a7",
+                 *         "status": "ACTIVE",
+                 *         "currency": "BTC",
+                 *         "cryptoNetwork": "SPARK_MAINNET",
+                 *         "ownershipType": "FIRST_PARTY",
+                 *         "accountInfo": {
+                 *           "accountType": "SPARK_WALLET",
+                 *           "address": "sp1qexampleaddress0000000000000000000000000"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ExternalAccountStatusUpdatedEvent"];
             };
         };
         responses: {

@@ -294,7 +294,7 @@ export const zWalletExport = /* @__PURE__ */ z.object({
 });
 
 /**
- * PENDING then ACTIVE, or UNDER_REVIEW then ACTIVE or INACTIVE.
+ * PENDING then ACTIVE, or UNDER_REVIEW then ACTIVE or INACTIVE. Production adds PENDING_OWNERSHIP_VERIFICATION (a self-custody wallet whose ownership must be proven) and UNVERIFIED (the last proof failed; start a new challenge); a verified wallet is ACTIVE.
  */
 export const zExternalAccountStatus = /* @__PURE__ */ z.string();
 
@@ -304,11 +304,14 @@ export const zExternalAccountStatus = /* @__PURE__ */ z.string();
 export const zBeneficiaryVerificationStatus = /* @__PURE__ */ z.string();
 
 /**
- * The person who owns the external account.
+ * The person (or, in production, the business) who owns the external account. Production requires one, with its `beneficiaryType` and `fullName` (INDIVIDUAL) or `legalName` (BUSINESS), when a bank account is registered; the SDK leaves that to the service.
  */
 export const zBeneficiary = /* @__PURE__ */ z.object({
     beneficiaryType: z.optional(z.string()),
     fullName: z.optional(z.string()),
+    legalName: z.optional(z.string()),
+    registrationNumber: z.optional(z.string()),
+    taxId: z.optional(z.string()),
     birthDate: z.optional(z.iso.date()),
     nationality: z.optional(z.string().check(z.regex(/^[A-Z]{2}$/))),
     email: z.optional(z.string()),
@@ -426,6 +429,11 @@ export const zExternalAccountInfo = /* @__PURE__ */ openUnion('accountType', ["U
 ]), z.partial(z.pick(zUsdAccountInfo, { platformAccountId: true, beneficiary: true }), { platformAccountId: true, beneficiary: true }));
 
 /**
+ * Whether the external account belongs to the customer (`FIRST_PARTY`) or to someone else (`THIRD_PARTY`) (production). Required by production for self-custody crypto wallets on platforms subject to counterparty rules (the EU Travel Rule); a `FIRST_PARTY` wallet there must prove ownership.
+ */
+export const zOwnershipType = /* @__PURE__ */ z.string();
+
+/**
  * A payment destination outside the service, owned by a customer or (with `customerId` null) the platform.
  */
 export const zExternalAccount = /* @__PURE__ */ z.object({
@@ -440,6 +448,7 @@ export const zExternalAccount = /* @__PURE__ */ z.object({
     beneficiaryVerifiedData: z.optional(z.object({
         fullName: z.optional(z.string())
     })),
+    ownershipType: z.optional(zOwnershipType),
     cryptoNetwork: z.optional(z.string())
 });
 
@@ -452,6 +461,7 @@ export const zExternalAccountCreateParams = /* @__PURE__ */ z.object({
     customerId: z.optional(z.string()),
     platformAccountId: z.optional(z.string()),
     defaultUmaDepositAccount: z._default(z.optional(z.boolean()), false),
+    ownershipType: z.optional(zOwnershipType),
     cryptoNetwork: z.optional(z.string())
 });
 
@@ -461,7 +471,8 @@ export const zExternalAccountCreateParams = /* @__PURE__ */ z.object({
 export const zPlatformExternalAccountCreateParams = /* @__PURE__ */ z.object({
     currency: z.string(),
     accountInfo: zExternalAccountInfo,
-    platformAccountId: z.optional(z.string())
+    platformAccountId: z.optional(z.string()),
+    ownershipType: z.optional(zOwnershipType)
 });
 
 export const zExternalAccountList = /* @__PURE__ */ z.intersection(zListEnvelope, z.object({
@@ -476,6 +487,53 @@ export const zPlatformExternalAccountList = /* @__PURE__ */ z.object({
     hasMore: z.optional(z.boolean()),
     nextCursor: z.optional(z.string()),
     totalCount: z.optional(z.int().check(z.gte(0)))
+});
+
+/**
+ * How ownership of a self-custody wallet is proven (production): `WALLET_SIGNATURE` (sign a message with the wallet's key) or `LIVENESS` (a hosted biometric flow).
+ */
+export const zOwnershipVerificationMethod = /* @__PURE__ */ z.string();
+
+/**
+ * Body to start (or restart) an ownership verification challenge (production's OwnershipChallengeRequest).
+ */
+export const zOwnershipChallengeParams = /* @__PURE__ */ z.object({
+    method: zOwnershipVerificationMethod
+});
+
+/**
+ * A challenge to sign `messageToSign`, character for character, with the wallet's key.
+ */
+export const zWalletSignatureChallenge = /* @__PURE__ */ z.object({
+    method: z.literal('WALLET_SIGNATURE'),
+    messageToSign: z.string(),
+    expiresAt: z.iso.datetime()
+});
+
+/**
+ * A hosted biometric flow; completes asynchronously (`EXTERNAL_ACCOUNT.STATUS_UPDATED`, or poll the account).
+ */
+export const zLivenessChallenge = /* @__PURE__ */ z.object({
+    method: z.literal('LIVENESS'),
+    verificationLink: z.url(),
+    token: z.optional(z.string()),
+    expiresAt: z.iso.datetime()
+});
+
+/**
+ * An ownership verification challenge, shaped by its `method`.
+ */
+export const zOwnershipChallenge = /* @__PURE__ */ z.discriminatedUnion('method', [
+    z.extend(zWalletSignatureChallenge, { method: z.literal('WALLET_SIGNATURE') }),
+    z.extend(zLivenessChallenge, { method: z.literal('LIVENESS') })
+]);
+
+/**
+ * Completes a `WALLET_SIGNATURE` challenge (production's OwnershipVerifyRequest).
+ */
+export const zOwnershipVerifyParams = /* @__PURE__ */ z.object({
+    signature: z.string(),
+    signatureScheme: z.optional(z.string())
 });
 
 /**
@@ -1321,6 +1379,16 @@ export const zInternalAccountBalanceUpdatedEvent = /* @__PURE__ */ z.object({
 });
 
 /**
+ * External account status changed.
+ */
+export const zExternalAccountStatusUpdatedEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('EXTERNAL_ACCOUNT.STATUS_UPDATED'),
+    timestamp: z.iso.datetime(),
+    data: zExternalAccount
+});
+
+/**
  * A customer's KYC is pending review.
  */
 export const zCustomerKycPendingEvent = /* @__PURE__ */ z.object({
@@ -1574,7 +1642,8 @@ export const zWebhookEvent = /* @__PURE__ */ z.discriminatedUnion('type', [
     z.extend(zVerificationPendingManualReviewEvent, { type: z.literal('VERIFICATION.PENDING_MANUAL_REVIEW') }),
     z.extend(zVerificationRejectedEvent, { type: z.literal('VERIFICATION.REJECTED') }),
     z.extend(zBulkUploadCompletedEvent, { type: z.literal('BULK_UPLOAD.COMPLETED') }),
-    z.extend(zBulkUploadFailedEvent, { type: z.literal('BULK_UPLOAD.FAILED') })
+    z.extend(zBulkUploadFailedEvent, { type: z.literal('BULK_UPLOAD.FAILED') }),
+    z.extend(zExternalAccountStatusUpdatedEvent, { type: z.literal('EXTERNAL_ACCOUNT.STATUS_UPDATED') })
 ]);
 
 /**
@@ -1718,6 +1787,11 @@ export const zCredentialIdPath = /* @__PURE__ */ z.string();
  * Id of the wallet session.
  */
 export const zSessionIdPath = /* @__PURE__ */ z.string();
+
+/**
+ * Id of the external account (production's operations by id).
+ */
+export const zExternalAccountIdPath = /* @__PURE__ */ z.string();
 
 /**
  * Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
@@ -1870,6 +1944,46 @@ export const zCreateExternalAccountBody = /* @__PURE__ */ zExternalAccountCreate
  */
 export const zCreateExternalAccountResponse = /* @__PURE__ */ zExternalAccount;
 
+export const zDeleteCustomerExternalAccountByIdPath = /* @__PURE__ */ z.object({
+    externalAccountId: z.string()
+});
+
+/**
+ * Deleted; no body.
+ */
+export const zDeleteCustomerExternalAccountByIdResponse = /* @__PURE__ */ z.void();
+
+export const zGetCustomerExternalAccountByIdPath = /* @__PURE__ */ z.object({
+    externalAccountId: z.string()
+});
+
+/**
+ * The external account.
+ */
+export const zGetCustomerExternalAccountByIdResponse = /* @__PURE__ */ zExternalAccount;
+
+export const zCreateExternalAccountOwnershipChallengeBody = /* @__PURE__ */ zOwnershipChallengeParams;
+
+export const zCreateExternalAccountOwnershipChallengePath = /* @__PURE__ */ z.object({
+    externalAccountId: z.string()
+});
+
+/**
+ * The challenge, by `method`.
+ */
+export const zCreateExternalAccountOwnershipChallengeResponse = /* @__PURE__ */ zOwnershipChallenge;
+
+export const zVerifyExternalAccountOwnershipBody = /* @__PURE__ */ zOwnershipVerifyParams;
+
+export const zVerifyExternalAccountOwnershipPath = /* @__PURE__ */ z.object({
+    externalAccountId: z.string()
+});
+
+/**
+ * Ownership verified; the external account, `status` ACTIVE.
+ */
+export const zVerifyExternalAccountOwnershipResponse = /* @__PURE__ */ zExternalAccount;
+
 export const zListPlatformExternalAccountsQuery = /* @__PURE__ */ z.object({
     currency: z.optional(z.string()),
     limit: z._default(z.optional(z.int().check(z.gte(1), z.lte(100))), 20),
@@ -1887,6 +2001,46 @@ export const zCreatePlatformExternalAccountBody = /* @__PURE__ */ zPlatformExter
  * The registered platform external account (`customerId` is null).
  */
 export const zCreatePlatformExternalAccountResponse = /* @__PURE__ */ zExternalAccount;
+
+export const zDeletePlatformExternalAccountByIdPath = /* @__PURE__ */ z.object({
+    externalAccountId: z.string()
+});
+
+/**
+ * Deleted; no body.
+ */
+export const zDeletePlatformExternalAccountByIdResponse = /* @__PURE__ */ z.void();
+
+export const zGetPlatformExternalAccountByIdPath = /* @__PURE__ */ z.object({
+    externalAccountId: z.string()
+});
+
+/**
+ * The external account.
+ */
+export const zGetPlatformExternalAccountByIdResponse = /* @__PURE__ */ zExternalAccount;
+
+export const zCreatePlatformExternalAccountOwnershipChallengeBody = /* @__PURE__ */ zOwnershipChallengeParams;
+
+export const zCreatePlatformExternalAccountOwnershipChallengePath = /* @__PURE__ */ z.object({
+    externalAccountId: z.string()
+});
+
+/**
+ * The challenge, by `method`.
+ */
+export const zCreatePlatformExternalAccountOwnershipChallengeResponse = /* @__PURE__ */ zOwnershipChallenge;
+
+export const zVerifyPlatformExternalAccountOwnershipBody = /* @__PURE__ */ zOwnershipVerifyParams;
+
+export const zVerifyPlatformExternalAccountOwnershipPath = /* @__PURE__ */ z.object({
+    externalAccountId: z.string()
+});
+
+/**
+ * Ownership verified; the external account, `status` ACTIVE.
+ */
+export const zVerifyPlatformExternalAccountOwnershipResponse = /* @__PURE__ */ zExternalAccount;
 
 /**
  * The platform configuration.
@@ -2488,6 +2642,15 @@ export const zOnBulkUploadCompletedWebhookRequest = /* @__PURE__ */ z.object({
 
 export const zOnBulkUploadFailedWebhookRequest = /* @__PURE__ */ z.object({
     body: zBulkUploadFailedEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnExternalAccountStatusUpdatedWebhookRequest = /* @__PURE__ */ z.object({
+    body: zExternalAccountStatusUpdatedEvent,
     path: z.optional(z.never()),
     query: z.optional(z.never()),
     headers: z.object({

@@ -11,6 +11,9 @@ import type {
   InternalAccountExportParams,
   InternalAccountListParams,
   InternalAccountUpdateParams,
+  OwnershipChallenge,
+  OwnershipChallengeParams,
+  OwnershipVerifyParams,
   PlatformExternalAccountCreateParams,
   PlatformExternalAccountListParams,
   WalletExport,
@@ -107,6 +110,62 @@ export class ExternalAccounts extends APIResource {
   list(params?: ExternalAccountListParams, options?: ListOptions): PagePromise<ExternalAccount> {
     return this._client.list(op.listExternalAccounts, { query: params }, options);
   }
+
+  /**
+   * Retrieves one external account of a customer by its id (production's operation). A deleted account,
+   * or one of the platform (`cb.platform.externalAccounts.retrieve`), throws `NotFoundError`.
+   * @example
+   * ```ts
+   * const account = await cb.externalAccounts.retrieve(externalAccountId);
+   * console.log(account.status, account.accountInfo.accountType); // 'ACTIVE' 'USD_ACCOUNT'
+   * ```
+   */
+  retrieve(externalAccountId: string, options?: RequestOptions): APIPromise<ExternalAccount> {
+    return this._client.call(op.getCustomerExternalAccountById, { path: { externalAccountId } }, options);
+  }
+
+  /**
+   * Deletes an external account of a customer (production's operation). Resolves to `undefined`; the
+   * account is then gone from `retrieve` and `list`, and a quote to it is refused.
+   * @example
+   * ```ts
+   * await cb.externalAccounts.delete(externalAccountId);
+   * // cb.externalAccounts.retrieve(externalAccountId) now throws NotFoundError
+   * ```
+   */
+  delete(externalAccountId: string, options?: SignedRequestOptions): APIPromise<void> {
+    return this._client.call(op.deleteCustomerExternalAccountById, { path: { externalAccountId } }, options);
+  }
+
+  /**
+   * Starts (or restarts) ownership verification of a `FIRST_PARTY` self-custody wallet in
+   * `PENDING_OWNERSHIP_VERIFICATION` or `UNVERIFIED` status (production's operation). `WALLET_SIGNATURE`
+   * answers a `messageToSign` for {@link ExternalAccounts.verify}; `LIVENESS` a hosted `verificationLink`
+   * whose outcome arrives as `EXTERNAL_ACCOUNT.STATUS_UPDATED` (or by polling the account).
+   * @example
+   * ```ts
+   * const challenge = await cb.externalAccounts.challenge(walletAccountId, { method: 'WALLET_SIGNATURE' });
+   * if (challenge.method === 'WALLET_SIGNATURE') console.log(challenge.messageToSign, challenge.expiresAt);
+   * ```
+   */
+  challenge(externalAccountId: string, params: OwnershipChallengeParams, options?: SignedRequestOptions): APIPromise<OwnershipChallenge> {
+    return this._client.call(op.createExternalAccountOwnershipChallenge, { path: { externalAccountId }, body: params }, options);
+  }
+
+  /**
+   * Completes a `WALLET_SIGNATURE` challenge with the wallet's signature over the exact `messageToSign`
+   * (production's operation). Resolves to the account, now `ACTIVE`; a wrong or late signature throws
+   * `BadRequestError` and leaves the account `UNVERIFIED` (start a new challenge).
+   * @example
+   * ```ts
+   * const signature = await wallet.signMessage(challenge.messageToSign); // the user's own wallet
+   * const account = await cb.externalAccounts.verify(walletAccountId, { signature });
+   * console.log(account.status); // 'ACTIVE'
+   * ```
+   */
+  verify(externalAccountId: string, params: OwnershipVerifyParams, options?: SignedRequestOptions): APIPromise<ExternalAccount> {
+    return this._client.call(op.verifyExternalAccountOwnership, { path: { externalAccountId }, body: params }, options);
+  }
 }
 
 /** The platform's own external accounts. */
@@ -122,6 +181,7 @@ export class PlatformExternalAccounts extends APIResource {
    *     accountCategory: 'CHECKING',
    *     accountNumber: '000123456789',
    *     routingNumber: '021000021',
+   *     beneficiary: { beneficiaryType: 'BUSINESS', legalName: 'Example Platform Inc.' },
    *   },
    * });
    * ```
@@ -145,6 +205,56 @@ export class PlatformExternalAccounts extends APIResource {
    */
   list(params?: PlatformExternalAccountListParams, options?: ListOptions): PagePromise<ExternalAccount> {
     return this._client.list(op.listPlatformExternalAccounts, { query: params }, options);
+  }
+
+  /**
+   * Retrieves one of the platform's own external accounts by its id (production's operation). A deleted
+   * account, or one of a customer (`cb.externalAccounts.retrieve`), throws `NotFoundError`.
+   * @example
+   * ```ts
+   * const account = await cb.platform.externalAccounts.retrieve(externalAccountId);
+   * console.log(account.customerId); // null: the platform's own
+   * ```
+   */
+  retrieve(externalAccountId: string, options?: RequestOptions): APIPromise<ExternalAccount> {
+    return this._client.call(op.getPlatformExternalAccountById, { path: { externalAccountId } }, options);
+  }
+
+  /**
+   * Deletes one of the platform's own external accounts (production's operation). Resolves to
+   * `undefined`; the account is then gone from `retrieve` and `list`, and a quote to it is refused.
+   * @example
+   * ```ts
+   * await cb.platform.externalAccounts.delete(externalAccountId);
+   * ```
+   */
+  delete(externalAccountId: string, options?: SignedRequestOptions): APIPromise<void> {
+    return this._client.call(op.deletePlatformExternalAccountById, { path: { externalAccountId } }, options);
+  }
+
+  /**
+   * Starts (or restarts) ownership verification of a platform-owned `FIRST_PARTY` self-custody wallet
+   * (production's operation); as {@link ExternalAccounts.challenge}.
+   * @example
+   * ```ts
+   * const challenge = await cb.platform.externalAccounts.challenge(walletAccountId, { method: 'WALLET_SIGNATURE' });
+   * ```
+   */
+  challenge(externalAccountId: string, params: OwnershipChallengeParams, options?: SignedRequestOptions): APIPromise<OwnershipChallenge> {
+    return this._client.call(op.createPlatformExternalAccountOwnershipChallenge, { path: { externalAccountId }, body: params }, options);
+  }
+
+  /**
+   * Completes a `WALLET_SIGNATURE` challenge of a platform-owned wallet (production's operation); as
+   * {@link ExternalAccounts.verify}.
+   * @example
+   * ```ts
+   * const account = await cb.platform.externalAccounts.verify(walletAccountId, { signature });
+   * console.log(account.status); // 'ACTIVE'
+   * ```
+   */
+  verify(externalAccountId: string, params: OwnershipVerifyParams, options?: SignedRequestOptions): APIPromise<ExternalAccount> {
+    return this._client.call(op.verifyPlatformExternalAccountOwnership, { path: { externalAccountId }, body: params }, options);
   }
 }
 

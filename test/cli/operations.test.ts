@@ -39,7 +39,7 @@ describe('resource commands from the operation table', () => {
       op<{ id: string; umaAddress: string; fullName: string }>('createCustomer', 'customers', 'create', '--customer-type', 'INDIVIDUAL', '--region', 'US', '--full-name', 'Ada Lovelace', '--birth-date', '1990-12-10', '--nationality', 'GB', '--currencies', 'USD,EUR'),
       op<{ id: string }>('createCustomer', 'customers', 'create', '--data', JSON.stringify({ customerType: 'BUSINESS', region: 'US', businessInfo: { legalName: 'Temp Ltd' } })),
       op<{ data: unknown[] }>('listUmaProviders', 'uma-providers', 'list', '--limit', '2'),
-      op<{ id: string }>('createPlatformExternalAccount', 'platform', 'external-accounts', 'create', '--currency', 'USD', '--account-info', JSON.stringify({ accountType: 'USD_ACCOUNT', accountNumber: '000999888777', routingNumber: '021000021' })),
+      op<{ id: string }>('createPlatformExternalAccount', 'platform', 'external-accounts', 'create', '--currency', 'USD', '--account-info', JSON.stringify({ accountType: 'USD_ACCOUNT', accountNumber: '000999888777', routingNumber: '021000021', beneficiary: { beneficiaryType: 'BUSINESS', legalName: 'Example Platform Inc.' } })),
     ]);
     expect(ada.fullName).toBe('Ada Lovelace');
     expect(providers.data.length).toBeLessThanOrEqual(2);
@@ -62,7 +62,7 @@ describe('resource commands from the operation table', () => {
     const walletId = usd.id.replace('InternalAccount:', 'EmbeddedWallet:');
     const [funded, bank, , lookup, held1, held2, invitation, verifications, , otp] = await Promise.all([
       op<{ balance: { amount: number } }>('sandboxFundInternalAccount', 'sandbox', 'internal-accounts', 'fund', usd.id, '--amount', '1000000'),
-      op<{ id: string }>('createExternalAccount', 'external-accounts', 'create', '--customer-id', ada.id, '--currency', 'USD', '--account-info', JSON.stringify({ accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021' })),
+      op<{ id: string }>('createExternalAccount', 'external-accounts', 'create', '--customer-id', ada.id, '--currency', 'USD', '--account-info', JSON.stringify({ accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } })),
       op('updateConfig', 'config', 'update', '--supported-currencies', JSON.stringify(config.supportedCurrencies)),
       op<{ lookupId: string }>('lookupUmaReceiver', 'receiver', 'uma', 'lookup', '$bob@receiver.example', '--customer-id', ada.id),
       op<{ id: string; status: string }>('sandboxReceiveUmaPayment', 'sandbox', 'uma', 'receive', '--sender-uma-address', '$sam@sandbox.uma.example', '--receiving-currency-code', 'USD', '--receiving-currency-amount', '13131313', '--customer-id', ada.id),
@@ -160,6 +160,30 @@ describe('resource commands from the operation table', () => {
     const endSession = await run('auth', 'sessions', 'revoke', session.id, ...key);
     expect(endSession.code).toBe(0);
     ran.add('revokeSession');
+    // Production's operations on one external account (issue 34): wallets prove ownership (the sandbox
+    // takes `sandbox-signed:<messageToSign>` as the wallet's signature), then accounts are read and deleted.
+    const spark = (address: string) => JSON.stringify({ accountType: 'SPARK_WALLET', address });
+    const [customerWallet, platformWallet] = await Promise.all([
+      op<{ id: string; status: string }>('createExternalAccount', 'external-accounts', 'create', '--customer-id', ada.id, '--currency', 'BTC', '--ownership-type', 'FIRST_PARTY', '--account-info', spark('sp1qclicustomerwallet000000000000000000000')),
+      op<{ id: string; status: string }>('createPlatformExternalAccount', 'platform', 'external-accounts', 'create', '--currency', 'BTC', '--ownership-type', 'FIRST_PARTY', '--account-info', spark('sp1qcliplatformwallet000000000000000000000')),
+    ]);
+    expect([customerWallet.status, platformWallet.status]).toEqual(['PENDING_OWNERSHIP_VERIFICATION', 'PENDING_OWNERSHIP_VERIFICATION']);
+    const [customerChallenge, platformChallenge] = await Promise.all([
+      op<{ messageToSign: string }>('createExternalAccountOwnershipChallenge', 'external-accounts', 'challenge', 'create', customerWallet.id, '--method', 'WALLET_SIGNATURE'),
+      op<{ messageToSign: string }>('createPlatformExternalAccountOwnershipChallenge', 'platform', 'external-accounts', 'challenge', 'create', platformWallet.id, '--method', 'WALLET_SIGNATURE'),
+    ]);
+    const [customerVerified, platformVerified, bankRead, platformRead] = await Promise.all([
+      op<{ status: string }>('verifyExternalAccountOwnership', 'external-accounts', 'verify', customerWallet.id, '--body-signature', `sandbox-signed:${customerChallenge.messageToSign}`),
+      op<{ status: string }>('verifyPlatformExternalAccountOwnership', 'platform', 'external-accounts', 'verify', platformWallet.id, '--body-signature', `sandbox-signed:${platformChallenge.messageToSign}`),
+      op<{ id: string }>('getCustomerExternalAccountById', 'external-accounts', 'retrieve', bank.id),
+      op<{ id: string; customerId: string | null }>('getPlatformExternalAccountById', 'platform', 'external-accounts', 'retrieve', platformAccount.id),
+    ]);
+    expect([customerVerified.status, platformVerified.status]).toEqual(['ACTIVE', 'ACTIVE']);
+    expect(bankRead.id).toBe(bank.id);
+    expect(platformRead).toMatchObject({ id: platformAccount.id, customerId: null });
+    const deletes = await Promise.all([run('external-accounts', 'delete', bank.id), run('platform', 'external-accounts', 'delete', platformAccount.id)]);
+    expect(deletes.map((d) => d.code)).toEqual([0, 0]);
+    ran.add('deleteCustomerExternalAccountById').add('deletePlatformExternalAccountById');
     expect(ran.size).toBe(OPERATION_COUNT);
   }, 240_000); // 43 runs of the bin on a shared machine: 91 s for 36 at 2 cores under load
 

@@ -20,6 +20,8 @@ describe('docs/testing.md failure values', () => {
     expect(guide).toContain(`amount exactly \`${MAGIC.holdForApprovalAmount}\``);
     expect(guide).toContain(`| OTP \`${MAGIC.otp}\` |`);
     expect(guide).toContain(`name ending \`${MAGIC.kycPendingNameSuffix}\` / \`${MAGIC.kycRejectedNameSuffix}\``);
+    expect(guide).toContain(`| ownership \`signature\` \`${MAGIC.ownershipSignaturePrefix}\` followed by the challenge's \`messageToSign\` |`);
+    expect(guide).toContain(`passes ${MAGIC.livenessPassesAfterMs / 1000} s (sandbox clock) later`);
   });
 });
 

@@ -19,7 +19,7 @@ describe('crossborder-sdk/payouts, packed', () => {
       const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace', birthDate: '1990-12-10', nationality: 'GB' });
       const { data: [account] } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
       await cb.sandbox.fundInternalAccount(account!.id, { amount: 10_000_000 });
-      const payee = await cb.externalAccounts.create({ customerId: customer.id, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021' } });
+      const payee = await cb.externalAccounts.create({ customerId: customer.id, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } } });
       sandbox.faults.set({ dailyVolumeLimit: { USD: 100_000 } });
       const journal = new MemoryJournal();
       const row = (reference: string, amount: number) => ({ reference, source: { accountId: account!.id }, destination: { accountId: payee.id }, amount, description: reference });

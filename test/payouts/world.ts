@@ -21,14 +21,14 @@ export async function setUpWorld(cb: Crossborder, payees = 3, funds = 90_000_000
     const payee = await cb.externalAccounts.create({
       customerId: customer.id,
       currency: 'USD',
-      accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: `00012345${String(i).padStart(4, '0')}`, routingNumber: '021000021' },
+      accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: `00012345${String(i).padStart(4, '0')}`, routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } },
     });
     ids.push(payee.id);
   }
   const failing = await cb.externalAccounts.create({
     customerId: customer.id,
     currency: 'USD',
-    accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '4000000000000005', routingNumber: '021000021' },
+    accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '4000000000000005', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } },
   });
   return { accountId: account!.id, payees: ids, failingPayee: failing.id };
 }

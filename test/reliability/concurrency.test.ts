@@ -80,7 +80,7 @@ beforeAll(async () => {
     const account = (await direct.internalAccounts.list({ customerId: c.id })).data[0]!.id;
     const banks = [];
     for (let j = 0; j < 3 + k; j++) {
-      banks.push(await direct.externalAccounts.create({ customerId: c.id, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: `5${k}${String(j).padStart(9, '0')}`, routingNumber: '021000021' } }));
+      banks.push(await direct.externalAccounts.create({ customerId: c.id, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: `5${k}${String(j).padStart(9, '0')}`, routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } } }));
     }
     const n = 12 + 5 * k;
     for (let j = 0; j < n; j++) {

@@ -332,7 +332,7 @@ describe(`SDK calls behind TCP faults (${N_WRITES} transfer-ins with an Idempote
     const a = await direct.customers.create({ customerType: 'INDIVIDUAL', fullName: 'Ada Edges', region: 'US', currencies: ['USD'] });
     customerId = a.id;
     source = (await direct.internalAccounts.list({ customerId: a.id, currency: 'USD' })).data[0]!.id;
-    bank = (await direct.externalAccounts.create({ customerId: a.id, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021' } })).id;
+    bank = (await direct.externalAccounts.create({ customerId: a.id, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } } })).id;
     proxy.setPlan(tcpSeeded(SEED + 3, faults(0.24, 400, undefined)));
   }, 30_000);
 

@@ -123,7 +123,7 @@ beforeAll(async () => {
   const b = await direct.customers.create({ customerType: 'INDIVIDUAL', fullName: 'Bea Receiver', region: 'US', currencies: ['EUR'] });
   source = (await direct.internalAccounts.list({ customerId: a.id, currency: 'USD' })).data[0]!.id;
   target = (await direct.internalAccounts.list({ customerId: b.id, currency: 'EUR' })).data[0]!.id;
-  bank = (await direct.externalAccounts.create({ customerId: a.id, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021' } })).id;
+  bank = (await direct.externalAccounts.create({ customerId: a.id, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } } })).id;
   await direct.sandbox.fundInternalAccount(source, { amount: FUNDED });
 
   // Phase 1: every logical call once, through the faults.
@@ -344,7 +344,7 @@ describe(`non-idempotent creates are never resent once they may have arrived (${
         const call =
           i % 2 === 0
             ? () => client.customers.create({ customerType: 'INDIVIDUAL', platformCustomerId: marker, fullName: 'Retry Probe', region: 'US' })
-            : () => client.externalAccounts.create({ customerId: owner, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: marker, routingNumber: '021000021' } });
+            : () => client.externalAccounts.create({ customerId: owner, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: marker, routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } } });
         const error = await call().then(() => undefined, (e: unknown) => e);
         const seen = lossy.records.filter((r) => r.body.includes(`"${marker}"`));
         const forwarded = seen.reduce((n, r) => n + r.upstream.length, 0);

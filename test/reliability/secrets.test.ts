@@ -117,9 +117,9 @@ beforeAll(async () => {
   const usd = accounts.find((a) => a.balance.currency.code === 'USD')!;
   const eur = accounts.find((a) => a.balance.currency.code === 'EUR')!;
   await cb.sandbox.fundInternalAccount(usd.id, { amount: 1_000_000 });
-  const bank = await cb.externalAccounts.create({ customerId: ada.id, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021' } });
+  const bank = await cb.externalAccounts.create({ customerId: ada.id, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } } });
   await cb.externalAccounts.list({ customerId: ada.id });
-  await cb.platform.externalAccounts.create({ currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000999888777', routingNumber: '021000021' } });
+  await cb.platform.externalAccounts.create({ currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000999888777', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } } });
   // An account kind the SDK does not know yet (the open union), with a beneficiary: personal data
   // under field names the log's list does not have (issue 22, defect 4).
   await attempt('open-union account', () =>
@@ -130,6 +130,18 @@ beforeAll(async () => {
     } as never),
   );
   await cb.platform.externalAccounts.list();
+  // Production's operations on one external account: wallets prove their ownership, then are read and deleted.
+  const spark = (address: string) => ({ currency: 'BTC', ownershipType: 'FIRST_PARTY', accountInfo: { accountType: 'SPARK_WALLET' as const, address } });
+  const wallet = await cb.externalAccounts.create({ customerId: ada.id, ...spark('sp1qsecretkeeperwallet0000000000000000000') });
+  const walletChallenge = await cb.externalAccounts.challenge(wallet.id, { method: 'WALLET_SIGNATURE' });
+  if (walletChallenge.method === 'WALLET_SIGNATURE') await cb.externalAccounts.verify(wallet.id, { signature: `${MAGIC.ownershipSignaturePrefix}${walletChallenge.messageToSign}` });
+  await cb.externalAccounts.retrieve(wallet.id);
+  await cb.externalAccounts.delete(wallet.id);
+  const platformWallet = await cb.platform.externalAccounts.create(spark('sp1qsecretkeeperplatform00000000000000000'));
+  await cb.platform.externalAccounts.challenge(platformWallet.id, { method: 'WALLET_SIGNATURE' });
+  await attempt('400 wrong ownership signature', () => cb.platform.externalAccounts.verify(platformWallet.id, { signature: 'not-the-wallet' }));
+  await cb.platform.externalAccounts.retrieve(platformWallet.id);
+  await cb.platform.externalAccounts.delete(platformWallet.id);
   await cb.config.retrieve();
   await cb.receiver.lookupExternalAccount(bank.id, { customerId: ada.id });
   const lookup = await cb.receiver.lookupUma('$bob@receiver.example', { customerId: ada.id });

@@ -98,6 +98,8 @@ function body(customerId: string, type: string, required: string[], omit: string
   const wallet = type.endsWith('_WALLET');
   const currency = type === 'SPARK_WALLET' || type === 'LIGHTNING' ? 'BTC' : wallet ? 'USDC' : type === 'SWIFT_ACCOUNT' || type === 'SLV_ACCOUNT' ? 'USD' : type.slice(0, 3);
   if (type === 'LIGHTNING') accountInfo.invoice = 'lnbc15u1p3xnhl2pp5example';
+  // Production's form of every bank type names its beneficiary (the sandbox checks it on USD_ACCOUNT).
+  else if (!wallet && !omit.includes('beneficiary')) accountInfo.beneficiary = { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' };
   return { customerId, currency, accountInfo, ...(type === 'SPARK_WALLET' ? { cryptoNetwork: 'SPARK_TESTNET' } : {}) };
 }
 
@@ -168,12 +170,12 @@ describe.each(transports)('external account types, %s sandbox', (_name, connect)
 
   it("keeps the spec's forms: the spec's five types are checked by the spec's fields", async () => {
     const ok = async (b: Record<string, unknown>) => expect((await call('POST', '/customers/external-accounts', { customerId, ...b })).status).toBe(201);
-    await ok({ currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000111222333' } });
+    await ok({ currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000111222333', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } } });
     await ok({ currency: 'GBP', accountInfo: { accountType: 'GBP_ACCOUNT', accountNumber: '87654321', routingNumber: '040004' } });
     await ok({ currency: 'AED', accountInfo: { accountType: 'AED_ACCOUNT', accountNumber: 'AE070331234567890123456' } });
     await ok({ currency: 'BRL', accountInfo: { accountType: 'BRL_ACCOUNT', pixKey: '123.456.789-09', pixKeyType: 'CPF' } });
     await ok({ currency: 'BTC', cryptoNetwork: 'SPARK_TESTNET', accountInfo: { accountType: 'SPARK_WALLET', address: 'sp1qspecform' } });
-    const noNumber = await call('POST', '/customers/external-accounts', { customerId, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', routingNumber: '021000021' } });
+    const noNumber = await call('POST', '/customers/external-accounts', { customerId, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } } });
     expect(noNumber.status).toBe(400);
     expect(noNumber.body.details.errors).toEqual([{ field: 'accountInfo.accountNumber', message: expect.stringContaining('required') }]);
   });

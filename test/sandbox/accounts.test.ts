@@ -71,7 +71,9 @@ describe('external accounts', () => {
     expect(spark.body).toMatchObject({ cryptoNetwork: 'SPARK_TESTNET', beneficiaryVerificationStatus: 'UNSUPPORTED' });
     // Production takes a SPARK_WALLET without cryptoNetwork (its own request example has none).
     expect((await make({ currency: 'BTC', accountInfo: { accountType: 'SPARK_WALLET', address: 'sp1qother' } })).status).toBe(201);
-    expectError(await make({ currency: 'USD', cryptoNetwork: 'SPARK_MAINNET', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '1' } }), 400, 'INVALID_INPUT');
+    const cryptoOnBank = await make({ currency: 'USD', cryptoNetwork: 'SPARK_MAINNET', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '1', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } } });
+    expectError(cryptoOnBank, 400, 'INVALID_INPUT');
+    expect(cryptoOnBank.body.details.field).toBe('cryptoNetwork');
     expectError(await make({ currency: 'EUR', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '1' } }), 400, 'INVALID_CURRENCY');
     expectError(await make({ currency: 'XXX', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '1' } }), 400, 'INVALID_CURRENCY');
     expectError(await make({ currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT' } }), 400, 'INVALID_INPUT');
@@ -98,7 +100,7 @@ describe('external accounts', () => {
     const flag = (id: string) => list.find((a: any) => a.id === id).defaultUmaDepositAccount;
     expect([flag(x.id), flag(z.id), flag(y.id)]).toEqual([false, true, true]);
     expectError(
-      await call('POST', '/customers/external-accounts', { currency: 'USD', defaultUmaDepositAccount: true, accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '9' } }),
+      await call('POST', '/customers/external-accounts', { currency: 'GBP', defaultUmaDepositAccount: true, accountInfo: { accountType: 'GBP_ACCOUNT', accountNumber: '9' } }),
       400,
       'INVALID_INPUT',
     );
@@ -111,7 +113,7 @@ describe('external accounts', () => {
     const platform = await call('POST', '/platform/external-accounts', {
       currency: 'USD',
       platformAccountId: 'treasury-ops',
-      accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000987654321', routingNumber: '021000021' },
+      accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000987654321', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } },
     });
     expect(platform.status).toBe(200);
     expect(platform.body).toMatchObject({ customerId: null, platformAccountId: 'treasury-ops' });

@@ -45,7 +45,7 @@ describe.each(transports)('limit refusals, %s sandbox', (_name, connect, inner) 
     const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace', birthDate: '1990-12-10', nationality: 'GB' });
     const { data: [account] } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
     await cb.sandbox.fundInternalAccount(account!.id, { amount: 100_000_000 });
-    const payee = await cb.externalAccounts.create({ customerId: customer.id, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021' } });
+    const payee = await cb.externalAccounts.create({ customerId: customer.id, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } } });
     quote = (amount) =>
       cb.quotes.create({ source: { sourceType: 'ACCOUNT', accountId: account!.id }, destination: { destinationType: 'ACCOUNT', accountId: payee.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount });
   });

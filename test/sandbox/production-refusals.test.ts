@@ -62,6 +62,54 @@ describe('refuses what production refuses, naming the field', () => {
     expect((await call('GET', `/customers/${c.id}`)).body.fullName).toBe(c.fullName);
   });
 
+  it('a USD_ACCOUNT without routingNumber or beneficiary, or a beneficiary without its name', async () => {
+    const { call } = setup();
+    const c = await createCustomer(call);
+    const usd = (accountInfo: Record<string, unknown>, customerId: string | null = c.id) =>
+      call('POST', customerId ? '/customers/external-accounts' : '/platform/external-accounts', {
+        ...(customerId ? { customerId } : {}),
+        currency: 'USD',
+        accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', ...accountInfo },
+      });
+    const ada = { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' };
+    const refusals: [Record<string, unknown>, string][] = [
+      [{ beneficiary: ada }, 'accountInfo.routingNumber'],
+      [{ routingNumber: '021000021' }, 'accountInfo.beneficiary'],
+      [{ routingNumber: '021000021', beneficiary: { fullName: 'Ada Lovelace' } }, 'accountInfo.beneficiary.beneficiaryType'],
+      [{ routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL' } }, 'accountInfo.beneficiary.fullName'],
+      [{ routingNumber: '021000021', beneficiary: { beneficiaryType: 'BUSINESS', fullName: 'Ada Lovelace' } }, 'accountInfo.beneficiary.legalName'],
+    ];
+    for (const [accountInfo, field] of refusals) {
+      for (const customerId of [c.id, null]) {
+        const res = await usd(accountInfo, customerId);
+        expectError(res, 400, 'INVALID_INPUT');
+        expect([field, res.body.details.errors]).toEqual([field, [{ field, message: expect.stringContaining('required') }]]);
+      }
+    }
+    expect((await call('GET', '/customers/external-accounts')).body.data).toEqual([]);
+    // Production's forms are accepted, each beneficiary kept as sent.
+    const person = await usd({ routingNumber: '021000021', beneficiary: ada });
+    expect([person.status, person.body.accountInfo.beneficiary]).toEqual([201, ada]);
+    const business = { beneficiaryType: 'BUSINESS', legalName: 'Example Platform Inc.', taxId: 'EIN-1' };
+    const platform = await usd({ routingNumber: '021000021', beneficiary: business }, null);
+    expect([platform.status, platform.body.accountInfo.beneficiary]).toEqual([200, business]);
+  });
+
+  it.skipIf(productionDocumentPath() === undefined)("production's USD_ACCOUNT examples are accepted", async () => {
+    const { call } = setup();
+    const c = await createCustomer(call);
+    const platform = requestExample('POST', '/platform/external-accounts', 'usBankAccount');
+    expect(platform.accountInfo.beneficiary).toBeDefined();
+    expect((await call('POST', '/platform/external-accounts', platform)).status).toBe(200);
+    const examples = productionDocument().paths['/customers/external-accounts'].post.requestBody.content['application/json'].examples as Record<string, { value: any }>;
+    const usd = Object.entries(examples).filter(([, e]) => e.value.accountInfo?.accountType === 'USD_ACCOUNT');
+    expect(usd.length).toBeGreaterThan(0);
+    for (const [name, e] of usd) {
+      const res = await call('POST', '/customers/external-accounts', { ...e.value, customerId: c.id });
+      expect([name, res.status]).toEqual([name, 201]);
+    }
+  });
+
   it('making a customer BUSINESS without businessInfo.legalName', async () => {
     const { call } = setup();
     const c = await createCustomer(call);

@@ -45,7 +45,7 @@ describe.each(transports)('production forms, %s sandbox', (_name, connect) => {
     it('answer paymentInstructions; funds sent to them through the sandbox fund endpoint execute the quote', async () => {
       const c = await customer(['USD']);
       const usd = await accountOf(c.id, 'USD');
-      const bank = await cb.externalAccounts.create({ customerId: c.id, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021' } });
+      const bank = await cb.externalAccounts.create({ customerId: c.id, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } } });
       const quote = await cb.quotes.create({
         source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: c.id },
         destination: { destinationType: 'ACCOUNT', accountId: bank.id },

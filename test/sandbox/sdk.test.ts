@@ -35,7 +35,7 @@ describe('Crossborder client over HTTP', () => {
     const accounts = await cb.internalAccounts.list({ customerId: customer.id });
     const usd = accounts.data.find((a) => a.balance.currency.code === 'USD')!;
     await cb.sandbox.fundInternalAccount(usd.id, { amount: 100_000 });
-    const bank = await cb.externalAccounts.create({ customerId: customer.id, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021' } });
+    const bank = await cb.externalAccounts.create({ customerId: customer.id, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } } });
     const lookup = await cb.receiver.lookupUma('$bob@receiver.example', { customerId: customer.id });
     const quote = await cb.quotes.create({
       source: { sourceType: 'ACCOUNT', accountId: usd.id },

@@ -81,7 +81,8 @@ describe('contract diff', () => {
       expect(lines).toContain('BREAKING POST /customers/external-accounts request accountInfo.iban: now required when accountType is EUR_ACCOUNT (optional here)');
       expect(lines).toContain('BREAKING POST /customers/external-accounts request accountInfo.clabeNumber: now required when accountType is MXN_ACCOUNT (optional here)');
       expect(lines).toContain('BREAKING POST /customers/external-accounts request accountInfo.beneficiary: now required (optional here)');
-      expect(lines).toContain('ok POST /customers/external-accounts request accountInfo.beneficiary.legalName: new optional field');
+      // Our Beneficiary has production's BUSINESS fields, optional: production requires legalName of a BUSINESS one.
+      expect(lines).toContain('BREAKING POST /customers/external-accounts request accountInfo.beneficiary.legalName: now required when beneficiaryType is BUSINESS (optional here)');
       // accountNumber: production requires it of CAD only, a variant our document does not shape.
       expect(lines.filter((l) => / accountInfo\.accountNumber:/.test(l))).toEqual([]);
     });

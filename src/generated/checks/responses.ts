@@ -2,8 +2,8 @@
 /* eslint-disable */
 export { listCustomers, createCustomer, getCustomer, updateCustomer, deleteCustomer, getEndUserTerms, uploadCustomersCsv, getBulkCustomerImportJob } from './responses/customers';
 export { listInternalAccounts, updateInternalAccount, exportInternalAccount } from './responses/internal-accounts';
-export { listExternalAccounts, createExternalAccount } from './responses/external-accounts';
-export { listPlatformExternalAccounts, createPlatformExternalAccount } from './responses/platform';
+export { listExternalAccounts, createExternalAccount, getCustomerExternalAccountById, deleteCustomerExternalAccountById, createExternalAccountOwnershipChallenge, verifyExternalAccountOwnership } from './responses/external-accounts';
+export { listPlatformExternalAccounts, createPlatformExternalAccount, getPlatformExternalAccountById, deletePlatformExternalAccountById, createPlatformExternalAccountOwnershipChallenge, verifyPlatformExternalAccountOwnership } from './responses/platform';
 export { getConfig, updateConfig } from './responses/config';
 export { createQuote, getQuote, executeQuote } from './responses/quotes';
 export { createTransferIn } from './responses/transfers';

@@ -14,8 +14,9 @@
  *
  * Types whose fields depend on the payment rail (INR, SLV: production's description lists them per rail)
  * require only what the schema marks required, since the sandbox is never stricter than the service.
- * Production also requires a `beneficiary` on every bank type; the sandbox does not check it (the spec's
- * forms carry none), which is less strict than the service, never more.
+ * Production also requires a `beneficiary` on every bank type (`<Cur>ExternalAccountCreateInfo`); the
+ * sandbox checks it where `beneficiary` is set below: USD_ACCOUNT, whose refusal issue 34 measured. The
+ * other bank types are not checked yet, which is less strict than the service, never more.
  * @module
  */
 
@@ -35,6 +36,11 @@ export interface AccountType {
   readonly wallet: boolean;
   /** `cryptoNetwork` must be sent. No type needs it now: production's document takes a SPARK_WALLET without it, as its wallet types. */
   readonly cryptoNetworkRequired: boolean;
+  /**
+   * A `beneficiary` must be sent, with its `beneficiaryType` and the name that type requires (INDIVIDUAL:
+   * `fullName`, BUSINESS: `legalName`; production's `UsdBeneficiary` and `BusinessBeneficiary`).
+   */
+  readonly beneficiary?: boolean;
 }
 
 const bank = (currency: string | undefined, ...required: string[]): AccountType => ({ currency, required, wallet: false, cryptoNetworkRequired: false });
@@ -43,7 +49,9 @@ const chainWallet: AccountType = { currency: undefined, required: ['address'], w
 /** Every account type production lists (`ExternalAccountType` at the commit above), with its required fields. */
 export const ACCOUNT_TYPES: Readonly<Record<string, AccountType>> = {
   // The spec's types: production's required fields, and the spec's form, which the sandbox checks.
-  USD_ACCOUNT: { ...bank('USD', 'accountNumber', 'routingNumber'), spec: [['accountNumber']] },
+  // USD: the spec lists routingNumber and beneficiary among accountInfo's fields without saying which are
+  // required, and every USD request example of the spec's document carries both: production's rule holds.
+  USD_ACCOUNT: { ...bank('USD', 'accountNumber', 'routingNumber'), spec: [['accountNumber'], ['routingNumber']], beneficiary: true },
   GBP_ACCOUNT: { ...bank('GBP', 'sortCode', 'accountNumber'), spec: [['accountNumber']] },
   AED_ACCOUNT: { ...bank('AED', 'iban'), spec: [['accountNumber', 'iban']] },
   BRL_ACCOUNT: { ...bank('BRL', 'pixKey', 'pixKeyType', 'taxId'), spec: [['pixKey', 'accountNumber']] },

@@ -168,10 +168,32 @@ export function checkAccountInfo(accountType: string, type: AccountType, info: R
       { missing: paths.map((group) => group.join(' or ')) },
     );
   }
+  if (type.beneficiary) checkBeneficiary(accountType, info.beneficiary);
   if (type.cryptoNetworkRequired && !cryptoNetwork) {
     refuseFields('body', [{ location: 'body', field: 'cryptoNetwork', rule: 'required', message: `is required for a ${accountType} (e.g. SPARK_MAINNET)` }]);
   }
   if (!type.wallet && cryptoNetwork) {
     refuseFields('body', [{ location: 'body', field: 'cryptoNetwork', rule: 'not_allowed', message: 'applies to cryptocurrency wallets only' }]);
   }
+}
+
+/** The name each beneficiary type requires (production's `UsdBeneficiary`, `BusinessBeneficiary`); another type is not checked further. */
+const BENEFICIARY_NAME: Readonly<Record<string, string>> = { INDIVIDUAL: 'fullName', BUSINESS: 'legalName' };
+
+/**
+ * Refuses an account of a type whose create production requires a beneficiary of, when `beneficiary` is
+ * missing or lacks its `beneficiaryType` or the name that type requires: 400 INVALID_INPUT naming the field
+ * (`accountInfo.beneficiary.fullName`).
+ */
+function checkBeneficiary(accountType: string, beneficiary: unknown): void {
+  const refuse = (field: string, message: string): never =>
+    refuseFields('body', [{ location: 'body', field: `accountInfo.${field}`, rule: 'required', message }]);
+  if (beneficiary === null || typeof beneficiary !== 'object') {
+    refuse('beneficiary', `is required for a ${accountType} (beneficiaryType and fullName, or legalName for a BUSINESS)`);
+  }
+  const b = beneficiary as Record<string, unknown>;
+  const filled = (field: string) => typeof b[field] === 'string' && b[field] !== '';
+  if (!filled('beneficiaryType')) refuse('beneficiary.beneficiaryType', 'is required (INDIVIDUAL or BUSINESS)');
+  const name = Object.hasOwn(BENEFICIARY_NAME, b.beneficiaryType as string) ? BENEFICIARY_NAME[b.beneficiaryType as string]! : undefined;
+  if (name && !filled(name)) refuse(`beneficiary.${name}`, `is required for a ${String(b.beneficiaryType)} beneficiary`);
 }

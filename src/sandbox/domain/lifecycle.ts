@@ -9,6 +9,7 @@ import { resumeImports } from './bulk-imports';
 import { iso, type Clock } from './clock';
 import { defaultConfig } from './config';
 import type { Ctx } from './context';
+import { resumeOwnership } from './ownership';
 import { resume } from './payments';
 import { exportWorld, parseState, type SandboxStateDocument } from '../serve/persist';
 import { IdFactory, createRandom, createUniqueRandom, type Random } from './random';
@@ -75,6 +76,7 @@ export function stateControls(ctx: Ctx, generations: Generations, rewind: () => 
       Object.assign(ctx, { ...next, world });
       resume(ctx);
       resumeImports(ctx);
+      resumeOwnership(ctx);
       changed();
     },
   };

@@ -35,6 +35,9 @@ export type FailureReason =
  * | quote `lockedCurrencyAmount` exactly `14141414` (141,414.14 in a two-decimal currency) | 400 `TRANSACTION_SIZE_LIMIT_EXCEEDED`: the amount is above the corridor's largest single payment |
  * | quote `lockedCurrencyAmount` exactly `15151515` (151,515.15 in a two-decimal currency) | 429 `DAILY_VOLUME_LIMIT_EXCEEDED`: the platform's daily volume is used up (the SDK does not retry it) |
  * | OTP `000000` | the only EMAIL_OTP code that verifies |
+ * | external account `ownershipType: FIRST_PARTY` on a crypto wallet type | the account is created `PENDING_OWNERSHIP_VERIFICATION` (the sandbox plays a platform under counterparty rules, such as the EU Travel Rule) |
+ * | ownership `/verify` `signature` exactly `sandbox-signed:` followed by the challenge's `messageToSign` | the only signature that verifies (the account becomes `ACTIVE`); any other, or one after `expiresAt`, answers 400 and leaves it `UNVERIFIED` |
+ * | ownership challenge `method: LIVENESS` | the hosted flow passes 30 s (sandbox clock) after the challenge: the account becomes `ACTIVE` |
  * | customer `fullName` / `businessInfo.legalName` ending ` Pending` | `kycStatus: PENDING` (verification `PENDING_MANUAL_REVIEW`) |
  * | customer `fullName` / `businessInfo.legalName` ending ` Rejected` | `kycStatus: REJECTED` (verification `REJECTED`) |
  * | beneficial owner `personalInfo.lastName` ending ` Pending` / ` Rejected` | the owner's `kycStatus: PENDING` (its business held `PENDING`) / `REJECTED` (its business's verification: `APPLICANT_REJECTED`) |
@@ -78,6 +81,10 @@ export const MAGIC = {
    * `DAILY_VOLUME_LIMIT_EXCEEDED`, which is no rate limit (the SDK does not retry it, even on reads).
    */
   dailyVolumeLimitAmount: 15_151_515,
+  /** What the sandbox takes as a wallet's signature of a message: this prefix, then the message itself. */
+  ownershipSignaturePrefix: 'sandbox-signed:',
+  /** Sandbox-clock ms after which a LIVENESS ownership challenge passes. */
+  livenessPassesAfterMs: 30_000,
   /** The EMAIL_OTP code. */
   otp: '000000',
   /** Name suffix → `kycStatus: PENDING`. */
@@ -115,4 +122,9 @@ export function limitRefusal(amount: number, currency: string): SandboxError | u
     return new SandboxError(429, 'DAILY_VOLUME_LIMIT_EXCEEDED', `${amount} ${currency} would pass the platform's daily volume limit.`, details);
   }
   return undefined;
+}
+
+/** The one signature of `messageToSign` the sandbox accepts as the wallet's (`sandbox-signed:<message>`). */
+export function sandboxWalletSignature(messageToSign: string): string {
+  return `${MAGIC.ownershipSignaturePrefix}${messageToSign}`;
 }

@@ -129,6 +129,25 @@ export interface PasskeyChallengeRec {
   used: boolean;
 }
 
+// --- Ownership verification of self-custody wallets (production's external-account /challenge and /verify) ---
+/**
+ * The ownership challenge in flight for one external account (a new challenge replaces it; `/verify` or
+ * the LIVENESS outcome consumes it). Keyed by the external account's id.
+ */
+export interface OwnershipChallengeRec {
+  accountId: string;
+  /** `WALLET_SIGNATURE` or `LIVENESS`. */
+  method: string;
+  /** The challenge's own nonce: a later challenge has another, so a stale outcome is told apart. */
+  nonce: string;
+  /** WALLET_SIGNATURE: the exact message the wallet must sign. */
+  messageToSign?: string | undefined;
+  /** LIVENESS: the hosted flow's address. */
+  verificationLink?: string | undefined;
+  issuedMs: number;
+  expiresMs: number;
+}
+
 /** A remembered answer to an `Idempotency-Key`. */
 export interface IdempotencyRec {
   fingerprint: string;
@@ -166,6 +185,8 @@ export interface World {
   idempotency: Map<string, IdempotencyRec>;
   // Production's operations on customers (issue 34, section 2): CSV imports, by job id.
   bulkImports: Map<string, BulkImportRec>;
+  /** Ownership challenges in flight, by external account id. */
+  ownershipChallenges: Map<string, OwnershipChallengeRec>;
 }
 
 /** An empty world around `config`. */
@@ -187,6 +208,7 @@ export function createWorld(config: PlatformConfig): World {
     passkeyChallenges: new Map(),
     idempotency: new Map(),
     bulkImports: new Map(),
+    ownershipChallenges: new Map(),
   };
 }
 

@@ -6,16 +6,19 @@ import type {
   ExternalAccount,
   ExternalAccountCreateParams,
   ExternalAccountInfo,
+  OwnershipChallengeParams,
+  OwnershipVerifyParams,
   SandboxFundParams,
 } from '../../generated/types';
 import { ACCOUNT_TYPES, accountTypeNamed, checkAccountInfo, identifyingField, internalAccountType, moveBalance } from '../domain/accounts';
 import { now, nowIso, type Call, type Ctx, type Handler } from '../domain/context';
 import { CURRENCIES } from '../domain/currencies';
-import { SandboxError, invalidInput } from '../domain/errors';
-import { findCustomer, findInternalAccount, liveExternalAccounts, liveInternalAccounts } from '../domain/finders';
+import { SandboxError, invalidInput, notFound } from '../domain/errors';
+import { findCustomer, findExternalAccount, findInternalAccount, liveExternalAccounts, liveInternalAccounts } from '../domain/finders';
 import { ok } from '../serve/http';
 import { fundRealtimeQuotes } from '../domain/payments';
 import { MAGIC } from '../domain/magic';
+import { needsOwnershipProof, startOwnershipChallenge, verifyOwnership } from '../domain/ownership';
 import { paginate } from '../domain/pagination';
 import type { ExternalAccountRec } from '../domain/state';
 
@@ -78,11 +81,17 @@ function newAccount(ctx: Ctx, body: ExternalAccountCreateParams, customerId: str
   const { id, seq } = ctx.ids.next('ExternalAccount');
   const data: ExternalAccount = {
     id,
-    status: identifier === MAGIC.underReview ? 'UNDER_REVIEW' : 'ACTIVE',
+    status:
+      identifier === MAGIC.underReview
+        ? 'UNDER_REVIEW'
+        : needsOwnershipProof(body.accountInfo.accountType, body.ownershipType)
+          ? 'PENDING_OWNERSHIP_VERIFICATION'
+          : 'ACTIVE',
     currency: body.currency,
     accountInfo: body.accountInfo,
     customerId,
     ...(body.platformAccountId !== undefined ? { platformAccountId: body.platformAccountId } : {}),
+    ...(body.ownershipType !== undefined ? { ownershipType: body.ownershipType } : {}),
     defaultUmaDepositAccount: false,
     ...beneficiaryCheck(body.accountInfo, identifier),
     ...(body.cryptoNetwork !== undefined ? { cryptoNetwork: body.cryptoNetwork } : {}),
@@ -141,7 +150,7 @@ const listExternal: Handler = (ctx, call) => {
 const createPlatformExternal: Handler = (ctx, call) => {
   const body = withSentAccountInfo(call, call.body as Omit<ExternalAccountCreateParams, 'customerId'>);
   // The platform route takes no customerId: drop one rather than register a customer account here.
-  const { rec } = register(ctx, { currency: body.currency, accountInfo: body.accountInfo, platformAccountId: body.platformAccountId });
+  const { rec } = register(ctx, { currency: body.currency, accountInfo: body.accountInfo, platformAccountId: body.platformAccountId, ownershipType: body.ownershipType });
   return ok(rec.data);
 };
 
@@ -152,6 +161,35 @@ const listPlatformExternal: Handler = (ctx, call) => {
   // first page holds up to the default page size, as every list of the sandbox.
   return ok(paginate(matches, q, (a) => a.data));
 };
+
+/**
+ * Production's operations on one external account, by id: a customer's under `/customers/external-accounts`,
+ * the platform's under `/platform/external-accounts`. Each path finds only its own kind: the other's id
+ * (and a deleted account) is 404 EXTERNAL_ACCOUNT_NOT_FOUND.
+ */
+function byId(owner: 'customer' | 'platform') {
+  const find = (ctx: Ctx, call: Call): ExternalAccountRec => {
+    const id = call.params.externalAccountId!;
+    const rec = findExternalAccount(ctx, id);
+    if ((owner === 'platform') !== !rec.data.customerId) throw notFound('EXTERNAL_ACCOUNT_NOT_FOUND', 'External account', id);
+    return rec;
+  };
+  return {
+    get: ((ctx, call) => ok(find(ctx, call).data)) satisfies Handler,
+    /** Gone from reads and lists; a quote to it then finds no account. */
+    delete: ((ctx, call) => {
+      const rec = find(ctx, call);
+      ctx.world.externalAccounts.delete(rec.data.id);
+      ctx.world.ownershipChallenges.delete(rec.data.id);
+      return { status: 204 };
+    }) satisfies Handler,
+    challenge: ((ctx, call) => ok(startOwnershipChallenge(ctx, find(ctx, call), (call.body as OwnershipChallengeParams).method), 201)) satisfies Handler,
+    verify: ((ctx, call) => ok(verifyOwnership(ctx, find(ctx, call), (call.body as OwnershipVerifyParams).signature))) satisfies Handler,
+  };
+}
+
+const customerById = byId('customer');
+const platformById = byId('platform');
 
 const fund: Handler = (ctx, call) => {
   const account = findInternalAccount(ctx, call.params.accountId!);
@@ -170,4 +208,12 @@ export const accountRoutes = {
   createPlatformExternalAccount: createPlatformExternal,
   listPlatformExternalAccounts: listPlatformExternal,
   sandboxFundInternalAccount: fund,
+  getCustomerExternalAccountById: customerById.get,
+  deleteCustomerExternalAccountById: customerById.delete,
+  createExternalAccountOwnershipChallenge: customerById.challenge,
+  verifyExternalAccountOwnership: customerById.verify,
+  getPlatformExternalAccountById: platformById.get,
+  deletePlatformExternalAccountById: platformById.delete,
+  createPlatformExternalAccountOwnershipChallenge: platformById.challenge,
+  verifyPlatformExternalAccountOwnership: platformById.verify,
 } satisfies Record<string, Handler>;

@@ -17,6 +17,7 @@ import { now, nowIso, type Ctx, type Handler } from '../domain/context';
 import { CURRENCIES, currencyObject, exchangeRate, type CurrencyInfo } from '../domain/currencies';
 import { SandboxError, invalidInput, notFound } from '../domain/errors';
 import { findCustomer, findExternalAccount, findInternalAccount } from '../domain/finders';
+import { PAYABLE_STATUSES } from '../domain/ownership';
 import { ok } from '../serve/http';
 import { failureFor, limitRefusal, staysProcessing } from '../domain/magic';
 import { assertDailyVolume, noteQuoteKey, outcomeOverride, sandboxCurrency } from '../domain/faults';
@@ -183,7 +184,7 @@ function resolveDestination(ctx: Ctx, body: QuoteCreateParams, sourceAccountId: 
   }
   if (dest.accountId.startsWith('ExternalAccount:')) {
     const account = findExternalAccount(ctx, dest.accountId);
-    if (account.data.status !== 'ACTIVE') throw invalidInput('destination.accountId', `External account ${account.data.id} is ${account.data.status}, not ACTIVE.`);
+    if (!PAYABLE_STATUSES.has(account.data.status)) throw invalidInput('destination.accountId', `External account ${account.data.id} is ${account.data.status}, not ACTIVE.`);
     checkDestinationCurrency(dest.currency, account.data.currency);
     return {
       target: { kind: 'external', accountId: account.data.id },

@@ -158,6 +158,18 @@ const RULES: Record<PersistedTable, TableRule> = {
     },
     key: dataId,
   },
+  ownershipChallenges: {
+    fields: {
+      accountId: isString,
+      method: isString,
+      nonce: isString,
+      messageToSign: optional(isString),
+      verificationLink: optional(isString),
+      issuedMs: isNumber,
+      expiresMs: isNumber,
+    },
+    key: (r) => r.accountId,
+  },
 };
 
 /** The tables exported and imported, in the order of RULES. */

@@ -204,6 +204,29 @@ export class WebhookDispatcher {
   }
 
   /**
+   * Sends a `TEST` event with `data` and waits for the configured endpoint's answer to one attempt
+   * (production's `POST /sandbox/webhooks/test` answers it): no retry there, a failed attempt is the
+   * result. Attached listeners get the event as any other. Undefined when no `webhookEndpoint` is
+   * configured (nothing is sent).
+   */
+  async test(data: unknown): Promise<DeliveryAttempt & { url: string } | undefined> {
+    if (!this.#endpoint()) return undefined;
+    const prepared = this.#prepare('TEST', data);
+    if (!prepared) return undefined;
+    const generation = this.#generation;
+    const [first, ...others] = prepared.deliveries;
+    for (const delivery of others) this.#track(delivery.then((d) => this.#deliverWithRetries(d, generation)));
+    const delivery = await first!;
+    const done = this.#attempt(delivery).then(({ status }) => {
+      delivery.state = status !== undefined && status >= 200 && status < 300 ? 'delivered' : 'failed';
+      this.#changed(delivery);
+    });
+    this.#track(done);
+    await done;
+    return { url: delivery.endpoint, ...delivery.attempts[delivery.attempts.length - 1]! };
+  }
+
+  /**
    * Sends an earlier event again, same event id, body and signature (as the service redelivers), to
    * each of its targets still there: the attempts add to their log entries. False when there is no
    * such event (or none of its targets is left).

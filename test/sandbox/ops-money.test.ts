@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Crossborder } from '../../src/index';
+import type { CryptoWithdrawalFeeEstimateParams } from '../../src/types';
 import { createClock, createSandbox, type Sandbox } from '../../src/sandbox/index';
 import { rejected } from '../helpers/client';
 import { productionDocument, productionDocumentPath } from '../helpers/production-document';
@@ -304,7 +305,7 @@ describe.each(transports)('money operations, %s sandbox', (_name, connect) => {
       const all = await cb.exchangeRates.list();
       expect(new Set(all.data.map((r) => r.sendingAmount))).toEqual(new Set([10_000]));
       const sources = new Map<string, number>();
-      for (const r of all.data) sources.set(r.sourceCurrency.code, (sources.get(r.sourceCurrency.code) ?? 0) + 1);
+      for (const r of all.data) sources.set(r.sourceCurrency.code ?? '', (sources.get(r.sourceCurrency.code ?? '') ?? 0) + 1);
       expect([...sources]).toEqual(['USD', 'EUR', 'GBP', 'BRL', 'AED', 'MXN', 'BTC'].map((code) => [code, 8]));
       expect((await cb.exchangeRates.list({ sourceCurrency: 'USDC', sendingAmount: 1_000_000 })).data).toHaveLength(8);
       expect((await cb.exchangeRates.list({ sourceCurrency: 'XYZ' })).data).toEqual([]);
@@ -315,18 +316,18 @@ describe.each(transports)('money operations, %s sandbox', (_name, connect) => {
       const c = await customer(['USD', 'USDC']);
       const usdc = await accountOf(c.id, 'USDC');
       const usd = await accountOf(c.id, 'USD');
-      const body = productionDocumentPath() === undefined
+      const body: CryptoWithdrawalFeeEstimateParams = productionDocumentPath() === undefined
         ? { internalAccountId: usdc.id, currency: 'USDC', cryptoNetwork: 'SOLANA', amount: 1_000_000, destinationAddress: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU' }
-        : { ...productionExample('POST', '/crypto/estimate-withdrawal-fee', 'estimateUSDCWithdrawal'), internalAccountId: usdc.id };
-      expect(await cb.crypto.estimateWithdrawalFee(body as never)).toEqual({ networkFee: 5_000, networkFeeAsset: 'SOL', applicationFee: 0, totalFee: 5_000, netAmount: 995_000 });
-      expect(await cb.crypto.estimateWithdrawalFee({ ...(body as never), cryptoNetwork: 'ETHEREUM_MAINNET', amount: 10_000_000 })).toMatchObject({ networkFeeAsset: 'ETH', totalFee: 1_500_000, netAmount: 8_500_000 });
-      const fiat = await rejected(cb.crypto.estimateWithdrawalFee({ ...(body as never), internalAccountId: usd.id }));
+        : ({ ...productionExample('POST', '/crypto/estimate-withdrawal-fee', 'estimateUSDCWithdrawal'), internalAccountId: usdc.id } as CryptoWithdrawalFeeEstimateParams);
+      expect(await cb.crypto.estimateWithdrawalFee(body)).toEqual({ networkFee: 5_000, networkFeeAsset: 'SOL', applicationFee: 0, totalFee: 5_000, netAmount: 995_000 });
+      expect(await cb.crypto.estimateWithdrawalFee({ ...body, cryptoNetwork: 'ETHEREUM_MAINNET', amount: 10_000_000 })).toMatchObject({ networkFeeAsset: 'ETH', totalFee: 1_500_000, netAmount: 8_500_000 });
+      const fiat = await rejected(cb.crypto.estimateWithdrawalFee({ ...body, internalAccountId: usd.id }));
       expect([fiat.status, fiat.code, fiat.details.field]).toEqual([400, 'INVALID_CURRENCY', 'currency']);
-      const network = await rejected(cb.crypto.estimateWithdrawalFee({ ...(body as never), cryptoNetwork: 'DOGECHAIN' }));
+      const network = await rejected(cb.crypto.estimateWithdrawalFee({ ...body, cryptoNetwork: 'DOGECHAIN' }));
       expect([network.status, network.details.field]).toEqual([400, 'cryptoNetwork']);
-      const dust = await rejected(cb.crypto.estimateWithdrawalFee({ ...(body as never), amount: 5_000 }));
+      const dust = await rejected(cb.crypto.estimateWithdrawalFee({ ...body, amount: 5_000 }));
       expect([dust.status, dust.code]).toEqual([400, 'AMOUNT_OUT_OF_RANGE']);
-      const unknown = await rejected(cb.crypto.estimateWithdrawalFee({ ...(body as never), internalAccountId: 'InternalAccount:nope' }));
+      const unknown = await rejected(cb.crypto.estimateWithdrawalFee({ ...body, internalAccountId: 'InternalAccount:nope' }));
       expect([unknown.status, unknown.code]).toEqual([404, 'ACCOUNT_NOT_FOUND']);
     });
   });

@@ -118,6 +118,11 @@ export interface WebhookListener {
 
 const MAX_BACKOFF_MS = 60_000;
 
+/** The `data` of the sandbox's TEST event (the control plane's trigger and `POST /sandbox/webhooks/test` send the same). */
+export function testEventData(): { message: string } {
+  return { message: 'Sent from the sandbox.' };
+}
+
 /** Most listeners attached at once. */
 export const MAX_WEBHOOK_LISTENERS = 16;
 

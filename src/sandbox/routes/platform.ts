@@ -9,6 +9,7 @@ import { providerFields } from '../domain/config';
 import { CURRENCIES, currencyObject } from '../domain/currencies';
 import { SandboxError, invalidInput } from '../domain/errors';
 import { platformInternalAccounts } from '../domain/finders';
+import { testEventData } from '../domain/webhooks';
 import { ok } from '../serve/http';
 import { paginate } from '../domain/pagination';
 import { PROVIDERS } from '../domain/providers';
@@ -140,7 +141,7 @@ const sendTestWebhook: Handler = async (ctx) => {
   if (!ctx.world.config.webhookEndpoint) {
     throw new SandboxError(400, 'WEBHOOK_ENDPOINT_NOT_SET', 'No webhookEndpoint is configured (PATCH /config): there is nowhere to send the test webhook.', { field: 'webhookEndpoint' });
   }
-  const attempt = await ctx.webhooks.test({ message: 'Sent from the sandbox.' });
+  const attempt = await ctx.webhooks.test(testEventData());
   if (!attempt || attempt.status === undefined || attempt.status < 200 || attempt.status >= 300) {
     throw new SandboxError(400, 'WEBHOOK_DELIVERY_ERROR', `The test webhook to ${ctx.world.config.webhookEndpoint} failed: ${attempt?.error ?? `answered ${attempt?.status}`}.`, {
       url: ctx.world.config.webhookEndpoint,

@@ -10,6 +10,7 @@ import type { ClientOptions, SignedRequestOptions } from './core/options';
 import { ExternalAccounts, InternalAccounts, Platform } from './resources/accounts';
 import { Auth } from './resources/auth';
 import { Customers } from './resources/customers';
+import { Crypto, ExchangeRates } from './resources/exchange-rates';
 import { Config } from './resources/config';
 import { Invitations } from './resources/invitations';
 import { Receiver } from './resources/receiver';
@@ -17,7 +18,7 @@ import { Sandbox } from './resources/sandbox';
 import { UmaProviders } from './resources/uma-providers';
 import { Verifications } from './resources/verifications';
 import { BeneficialOwners } from './resources/beneficial-owners';
-import { Quotes, TransferIn } from './resources/quotes';
+import { Quotes, TransferIn, TransferOut } from './resources/quotes';
 import { Transactions } from './resources/transactions';
 import { Webhooks } from './resources/webhooks';
 
@@ -46,6 +47,12 @@ export class Crossborder extends ClientInfo {
   readonly quotes: Quotes;
   /** Transfers from an external into an internal account. */
   readonly transferIn: TransferIn;
+  /** Transfers from an internal to an external account, same currency. */
+  readonly transferOut: TransferOut;
+  /** Exchange rates per corridor, before quoting. */
+  readonly exchangeRates: ExchangeRates;
+  /** Crypto withdrawal fee estimates. */
+  readonly crypto: Crypto;
   /** Incoming and outgoing payments. */
   readonly transactions: Transactions;
   /** Receiver lookups (UMA address, external account). */
@@ -76,6 +83,9 @@ export class Crossborder extends ClientInfo {
     this.config = new Config(core);
     this.quotes = new Quotes(core);
     this.transferIn = new TransferIn(core);
+    this.transferOut = new TransferOut(core);
+    this.exchangeRates = new ExchangeRates(core);
+    this.crypto = new Crypto(core);
     this.transactions = new Transactions(core);
     this.receiver = new Receiver(core);
     this.invitations = new Invitations(core);

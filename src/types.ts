@@ -39,6 +39,11 @@ export type CredentialListParams = QueryOf<'listCredentials'>;
 /** Query of `cb.auth.sessions.list()`: the wallet `accountId`. @interface */
 export type SessionListParams = QueryOf<'listSessions'>;
 
+/** Query of `cb.platform.internalAccounts.list()`: `currency`, `type`. @interface */
+export type PlatformInternalAccountListParams = QueryOf<'listPlatformInternalAccounts'>;
+/** Query of `cb.exchangeRates.list()`: `sourceCurrency`, `destinationCurrency` (one or more), `sendingAmount`. @interface */
+export type ExchangeRateListParams = QueryOf<'getExchangeRates'>;
+
 /** Body of every webhook delivery, by `type`. Delivered at least once and retried with backoff until a 2xx; deduplicate by `id` and verify `X-Service-Signature` over the raw body first. @useDeclaredType */
 export type WebhookEvent = DocumentWebhookEvent & {
   /** What in this verified delivery differs from the document (absent when it matches): never a reason to refuse it. */

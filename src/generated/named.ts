@@ -385,6 +385,49 @@ export type CredentialType = "PASSKEY" | "OAUTH" | "EMAIL_OTP" | "SMS_OTP" | (st
 /** @description Body of `/verify`, by `type`. */
 export type CredentialVerifyParams = EmailOtpVerifyParams | SmsOtpVerifyParams | OauthVerifyParams | PasskeyVerifyParams | UnknownCredentialVerifyParams;
 
+/** @description Estimated fees of a crypto withdrawal (production). */
+export type CryptoWithdrawalFeeEstimate = {
+    /**
+     * Format: int64
+     * @description The platform's fee, in the smallest unit of the withdrawal currency; 0 when none applies.
+     */
+    applicationFee: number;
+    /**
+     * Format: int64
+     * @description What the recipient gets after fees, in the smallest unit of the withdrawal currency.
+     */
+    netAmount: number;
+    /**
+     * Format: int64
+     * @description Network (gas) fee in the smallest unit of `networkFeeAsset` (lamports for SOL), for information; not in the withdrawal currency.
+     */
+    networkFee: number;
+    /** @description Asset the network fee is paid in, for example SOL. */
+    networkFeeAsset: string;
+    /**
+     * Format: int64
+     * @description The network fee converted to the withdrawal currency plus the application fee.
+     */
+    totalFee: number;
+};
+
+/** @description Body of `POST /crypto/estimate-withdrawal-fee` (production). */
+export type CryptoWithdrawalFeeEstimateParams = {
+    /**
+     * Format: int64
+     * @description Smallest unit of the currency.
+     */
+    amount: number;
+    /** @description Network of the withdrawal, for example SOLANA, ETHEREUM, BASE, POLYGON, SPARK, LIGHTNING, BITCOIN. An open set. */
+    cryptoNetwork: string;
+    /** @description Asset to withdraw, for example USDC. */
+    currency: string;
+    /** @description Blockchain address the funds go to. */
+    destinationAddress: string;
+    /** @description The crypto internal account to withdraw from. */
+    internalAccountId: string;
+};
+
 /** @description A fiat (ISO 4217) or crypto (ticker) currency. */
 export type Currency = {
     /** @description ISO 4217 code or crypto ticker, for example USD or BTC. */
@@ -616,6 +659,52 @@ export type EurAccountInfo = {
     swiftCode?: string;
 };
 
+/** @description The rate of one currency corridor (production). */
+export type ExchangeRate = {
+    destinationCurrency: Currency;
+    /** @description Rail the destination is paid over, for example UPI or SEPA_INSTANT. An open set. */
+    destinationPaymentRail: string;
+    /** @description Sending currency units per receiving currency unit. */
+    exchangeRate: number;
+    fees: ExchangeRateFees;
+    /** Format: int64 */
+    maxSendingAmount: number;
+    /** Format: int64 */
+    minSendingAmount: number;
+    /**
+     * Format: int64
+     * @description What `sendingAmount` delivers, in the smallest unit of the destination currency.
+     */
+    receivingAmount: number;
+    /**
+     * Format: int64
+     * @description Smallest unit of the source currency; the request's, or 10000.
+     */
+    sendingAmount: number;
+    sourceCurrency: Currency;
+    /**
+     * Format: date-time
+     * @description When the rate was last refreshed.
+     */
+    updatedAt: string;
+};
+
+/** @description Fees of a corridor, in the smallest unit of the sending currency. */
+export type ExchangeRateFees = {
+    /** Format: int64 */
+    fixed?: number;
+    /**
+     * Format: int64
+     * @description Every fee for `sendingAmount` (the fixed fee and the variable one).
+     */
+    total?: number;
+};
+
+/** @description The corridors matching the filters (production), not paginated. */
+export type ExchangeRateList = {
+    data: ExchangeRate[];
+};
+
 /** @description A payment destination outside the service, owned by a customer or (with `customerId` null) the platform. */
 export type ExternalAccount = {
     accountInfo: ExternalAccountInfo;
@@ -835,6 +924,11 @@ export type IncomingTransaction = {
     /** @description The platform's identifier of the same customer. */
     platformCustomerId?: string;
     rateDetails?: RateDetails;
+    /**
+     * Format: date-time
+     * @description When the platform confirmed delivering the receipt to its customer (production, `POST /transactions/{transactionId}/confirm`).
+     */
+    receiptDeliveryConfirmedAt?: string;
     receivedAmount?: CurrencyAmount;
     /** @description Present for every transaction not in status CREATED. */
     reconciliationInstructions?: {
@@ -1255,6 +1349,11 @@ export type OutgoingTransaction = {
     /** @description The platform's identifier of the same customer. */
     platformCustomerId?: string;
     rateDetails?: RateDetails;
+    /**
+     * Format: date-time
+     * @description When the platform confirmed delivering the receipt to its customer (production, `POST /transactions/{transactionId}/confirm`).
+     */
+    receiptDeliveryConfirmedAt?: string;
     receivedAmount?: CurrencyAmount;
     /** @description Present for every transaction not in status CREATED. */
     reconciliationInstructions?: {
@@ -1482,6 +1581,11 @@ export type PlatformExternalAccountList = {
     totalCount?: number;
 };
 
+/** @description Every internal account of the platform (production), not paginated. */
+export type PlatformInternalAccountList = {
+    data: InternalAccount[];
+};
+
 /** @description Declared purpose; may be required for some geographies. */
 export type PurposeOfPayment = "GIFT" | "SELF" | "GOODS_OR_SERVICES" | "EDUCATION" | "HEALTH_OR_MEDICAL" | "REAL_ESTATE_PURCHASE" | "TAX_PAYMENT" | "LOAN_PAYMENT" | "UTILITY_BILL" | "DONATION" | "TRAVEL" | "OTHER" | (string & {});
 
@@ -1585,6 +1689,15 @@ export type RealtimeFundingSource = {
     sourceType: "REALTIME_FUNDING";
 };
 
+/** @description Optional body of `POST /transactions/{transactionId}/confirm` (production). */
+export type ReceiptDeliveryConfirmParams = {
+    /**
+     * Format: date-time
+     * @description When the platform delivered the receipt; the service's current time when omitted.
+     */
+    receiptDeliveryConfirmedAt?: string;
+};
+
 /** @description What a receiver accepts; its `lookupId` is passed to `POST /quotes`. */
 export type ReceiverLookup = {
     /** @description Present for an external-account lookup. */
@@ -1629,6 +1742,19 @@ export type SandboxFundParams = {
      * @description Smallest unit of the account's currency; at most 100000000000.
      */
     amount: number;
+};
+
+/** @description Body of the simulated sending of a quote's funds (production's sandbox). */
+export type SandboxSendParams = {
+    /**
+     * Format: int64
+     * @description Smallest unit of the currency; the quote's `totalSendingAmount` when omitted.
+     */
+    currencyAmount?: number;
+    /** @description Currency of the funds sent. */
+    currencyCode: string;
+    /** @description The quote whose `paymentInstructions` the funds follow. */
+    quoteId: string;
 };
 
 /** @description Body of the simulated incoming UMA payment; give `receiverUmaAddress` or `customerId`. */
@@ -1753,6 +1879,16 @@ export type TestEvent = {
     type: "TEST";
 };
 
+/** @description What the webhook endpoint answered to the test webhook (production's field names). */
+export type TestWebhookResult = {
+    /** @description The body the endpoint answered, as text. */
+    response_body?: string;
+    /** @description HTTP status the endpoint answered. */
+    response_status: number;
+    /** @description Where the webhook was sent. */
+    url?: string;
+};
+
 /** @description An incoming or outgoing transaction, by `type`. */
 export type Transaction = IncomingTransaction | OutgoingTransaction;
 
@@ -1762,6 +1898,12 @@ export type TransactionApproveParams = {
     receiverCustomerInfo?: {
         [key: string]: string;
     };
+};
+
+/** @description Optional body of `POST /transactions/{transactionId}/cancel` (production). */
+export type TransactionCancelParams = {
+    /** @description Free text for debugging or the platform's own use. */
+    reason?: string;
 };
 
 /** @description Where the money goes, by `destinationType`. */
@@ -1802,6 +1944,28 @@ export type TransferInCreateParams = {
     };
     source: {
         /** @description External account to pull from. */
+        accountId: string;
+    };
+};
+
+/** @description Body of `POST /transfer-out` (production). */
+export type TransferOutCreateParams = {
+    /**
+     * Format: int64
+     * @description Smallest unit of the currency.
+     */
+    amount?: number;
+    destination: {
+        /** @description External account to pay, in the source's currency. */
+        accountId: string;
+        /** @description Rail to use, one the destination supports (for example ACH); the service picks one when omitted. */
+        paymentRail?: string;
+    };
+    purposeOfPayment?: PurposeOfPayment;
+    /** @description Free text that travels with the payment to the recipient (ACH addenda, RTP/FedNow remittance, wire OBI). */
+    remittanceInformation?: string;
+    source: {
+        /** @description Internal account to debit. */
         accountId: string;
     };
 };

@@ -33,12 +33,18 @@ export type SchemaName =
   | 'zBusinessInfoUpdate'
   | 'zCancelInvitationPath'
   | 'zCancelInvitationResponse'
+  | 'zCancelTransactionBody'
+  | 'zCancelTransactionPath'
+  | 'zCancelTransactionResponse'
   | 'zChallengeCredentialBody'
   | 'zChallengeCredentialPath'
   | 'zChallengeCredentialResponse'
   | 'zClaimInvitationBody'
   | 'zClaimInvitationPath'
   | 'zClaimInvitationResponse'
+  | 'zConfirmReceiptDeliveryBody'
+  | 'zConfirmReceiptDeliveryPath'
+  | 'zConfirmReceiptDeliveryResponse'
   | 'zCounterpartyFieldRequirement'
   | 'zCounterpartyInformation'
   | 'zCreateBeneficialOwnerBody'
@@ -70,6 +76,9 @@ export type SchemaName =
   | 'zCreateTransferInBody'
   | 'zCreateTransferInHeaders'
   | 'zCreateTransferInResponse'
+  | 'zCreateTransferOutBody'
+  | 'zCreateTransferOutHeaders'
+  | 'zCreateTransferOutResponse'
   | 'zCreateVerificationBody'
   | 'zCreateVerificationResponse'
   | 'zCredential'
@@ -79,6 +88,8 @@ export type SchemaName =
   | 'zCredentialList'
   | 'zCredentialType'
   | 'zCredentialVerifyParams'
+  | 'zCryptoWithdrawalFeeEstimate'
+  | 'zCryptoWithdrawalFeeEstimateParams'
   | 'zCurrency'
   | 'zCurrencyAmount'
   | 'zCurrencyFilter'
@@ -109,7 +120,12 @@ export type SchemaName =
   | 'zEndUserTerms'
   | 'zError'
   | 'zErrorCode'
+  | 'zEstimateCryptoWithdrawalFeeBody'
+  | 'zEstimateCryptoWithdrawalFeeResponse'
   | 'zEurAccountInfo'
+  | 'zExchangeRate'
+  | 'zExchangeRateFees'
+  | 'zExchangeRateList'
   | 'zExecuteQuoteHeaders'
   | 'zExecuteQuotePath'
   | 'zExecuteQuoteResponse'
@@ -138,6 +154,8 @@ export type SchemaName =
   | 'zGetCustomerPath'
   | 'zGetCustomerResponse'
   | 'zGetEndUserTermsResponse'
+  | 'zGetExchangeRatesQuery'
+  | 'zGetExchangeRatesResponse'
   | 'zGetInvitationPath'
   | 'zGetInvitationResponse'
   | 'zGetPlatformExternalAccountByIdPath'
@@ -187,6 +205,8 @@ export type SchemaName =
   | 'zListInternalAccountsResponse'
   | 'zListPlatformExternalAccountsQuery'
   | 'zListPlatformExternalAccountsResponse'
+  | 'zListPlatformInternalAccountsQuery'
+  | 'zListPlatformInternalAccountsResponse'
   | 'zListSessionsQuery'
   | 'zListSessionsResponse'
   | 'zListTransactionsQuery'
@@ -261,6 +281,7 @@ export type SchemaName =
   | 'zPlatformConfigWritable'
   | 'zPlatformExternalAccountCreateParams'
   | 'zPlatformExternalAccountList'
+  | 'zPlatformInternalAccountList'
   | 'zPurposeOfPayment'
   | 'zQuote'
   | 'zQuoteCreateParams'
@@ -269,6 +290,7 @@ export type SchemaName =
   | 'zQuoteStatus'
   | 'zRateDetails'
   | 'zRealtimeFundingSource'
+  | 'zReceiptDeliveryConfirmParams'
   | 'zReceiverLookup'
   | 'zReceiverSupportedCurrency'
   | 'zRefund'
@@ -288,7 +310,11 @@ export type SchemaName =
   | 'zSandboxFundParams'
   | 'zSandboxReceiveUmaPaymentBody'
   | 'zSandboxReceiveUmaPaymentResponse'
+  | 'zSandboxSendBody'
+  | 'zSandboxSendParams'
+  | 'zSandboxSendResponse'
   | 'zSandboxUmaReceiveParams'
+  | 'zSendTestWebhookResponse'
   | 'zSenderUmaAddress'
   | 'zServiceWalletSignature'
   | 'zSession'
@@ -302,8 +328,10 @@ export type SchemaName =
   | 'zSupportedCurrency'
   | 'zSupportedCurrencyWritable'
   | 'zTestEvent'
+  | 'zTestWebhookResult'
   | 'zTransaction'
   | 'zTransactionApproveParams'
+  | 'zTransactionCancelParams'
   | 'zTransactionDestination'
   | 'zTransactionDirection'
   | 'zTransactionIdPath'
@@ -313,6 +341,7 @@ export type SchemaName =
   | 'zTransactionStatus'
   | 'zTransactionType'
   | 'zTransferInCreateParams'
+  | 'zTransferOutCreateParams'
   | 'zUmaAddressDestination'
   | 'zUmaAddressSource'
   | 'zUmaProvider'
@@ -422,6 +451,14 @@ export type OperationId =
   | 'getTransaction'
   | 'rejectTransaction'
   | 'approveTransaction'
+  | 'createTransferOut'
+  | 'confirmReceiptDelivery'
+  | 'cancelTransaction'
+  | 'listPlatformInternalAccounts'
+  | 'getExchangeRates'
+  | 'estimateCryptoWithdrawalFee'
+  | 'sandboxSend'
+  | 'sendTestWebhook'
   | 'lookupUmaReceiver'
   | 'lookupExternalAccountReceiver'
   | 'createInvitation'
@@ -858,6 +895,105 @@ export const approveTransaction: DocumentOperation<'approveTransaction'> = {
   response: 'zApproveTransactionResponse',
   checks: () => import('./checks/approveTransaction'),
 };
+export const createTransferOut: DocumentOperation<'createTransferOut'> = {
+  id: 'createTransferOut',
+  method: 'POST',
+  path: '/transfer-out',
+  idempotent: true,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: true,
+  params: { body: 'zCreateTransferOutBody' },
+  response: 'zCreateTransferOutResponse',
+  checks: () => import('./checks/createTransferOut'),
+};
+export const confirmReceiptDelivery: DocumentOperation<'confirmReceiptDelivery'> = {
+  id: 'confirmReceiptDelivery',
+  method: 'POST',
+  path: '/transactions/{transactionId}/confirm',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  params: { path: 'zConfirmReceiptDeliveryPath', body: 'zConfirmReceiptDeliveryBody' },
+  response: 'zConfirmReceiptDeliveryResponse',
+  checks: () => import('./checks/confirmReceiptDelivery'),
+};
+export const cancelTransaction: DocumentOperation<'cancelTransaction'> = {
+  id: 'cancelTransaction',
+  method: 'POST',
+  path: '/transactions/{transactionId}/cancel',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  params: { path: 'zCancelTransactionPath', body: 'zCancelTransactionBody' },
+  response: 'zCancelTransactionResponse',
+  checks: () => import('./checks/cancelTransaction'),
+};
+export const listPlatformInternalAccounts: DocumentOperation<'listPlatformInternalAccounts'> = {
+  id: 'listPlatformInternalAccounts',
+  method: 'GET',
+  path: '/platform/internal-accounts',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  params: { query: 'zListPlatformInternalAccountsQuery' },
+  response: 'zListPlatformInternalAccountsResponse',
+  checks: () => import('./checks/listPlatformInternalAccounts'),
+};
+export const getExchangeRates: DocumentOperation<'getExchangeRates'> = {
+  id: 'getExchangeRates',
+  method: 'GET',
+  path: '/exchange-rates',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  params: { query: 'zGetExchangeRatesQuery' },
+  response: 'zGetExchangeRatesResponse',
+  checks: () => import('./checks/getExchangeRates'),
+};
+export const estimateCryptoWithdrawalFee: DocumentOperation<'estimateCryptoWithdrawalFee'> = {
+  id: 'estimateCryptoWithdrawalFee',
+  method: 'POST',
+  path: '/crypto/estimate-withdrawal-fee',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: true,
+  params: { body: 'zEstimateCryptoWithdrawalFeeBody' },
+  response: 'zEstimateCryptoWithdrawalFeeResponse',
+  checks: () => import('./checks/estimateCryptoWithdrawalFee'),
+};
+export const sandboxSend: DocumentOperation<'sandboxSend'> = {
+  id: 'sandboxSend',
+  method: 'POST',
+  path: '/sandbox/send',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: true,
+  paginated: false,
+  bodyRequired: true,
+  params: { body: 'zSandboxSendBody' },
+  response: 'zSandboxSendResponse',
+  checks: () => import('./checks/sandboxSend'),
+};
+export const sendTestWebhook: DocumentOperation<'sendTestWebhook'> = {
+  id: 'sendTestWebhook',
+  method: 'POST',
+  path: '/sandbox/webhooks/test',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: true,
+  paginated: false,
+  params: {},
+  response: 'zSendTestWebhookResponse',
+  checks: () => import('./checks/sendTestWebhook'),
+};
 export const lookupUmaReceiver: DocumentOperation<'lookupUmaReceiver'> = {
   id: 'lookupUmaReceiver',
   method: 'GET',
@@ -1191,6 +1327,14 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
   getTransaction,
   rejectTransaction,
   approveTransaction,
+  createTransferOut,
+  confirmReceiptDelivery,
+  cancelTransaction,
+  listPlatformInternalAccounts,
+  getExchangeRates,
+  estimateCryptoWithdrawalFee,
+  sandboxSend,
+  sendTestWebhook,
   lookupUmaReceiver,
   lookupExternalAccountReceiver,
   createInvitation,
@@ -1218,7 +1362,7 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
 };
 
 /** Number of operations in the document. */
-export const OPERATION_COUNT = 57;
+export const OPERATION_COUNT = 65;
 
 /** Webhook event types of the document (the WebhookEvent discriminator). */
 export const WEBHOOK_EVENT_TYPES = ["INVITATION.CLAIMED","INCOMING_PAYMENT.PENDING","INCOMING_PAYMENT.COMPLETED","INCOMING_PAYMENT.FAILED","OUTGOING_PAYMENT.PROCESSING","OUTGOING_PAYMENT.COMPLETED","OUTGOING_PAYMENT.FAILED","CUSTOMER.KYC_APPROVED","CUSTOMER.KYC_REJECTED","VERIFICATION.APPROVED","VERIFICATION.RESOLVE_ERRORS","TEST","OUTGOING_PAYMENT.PENDING","OUTGOING_PAYMENT.PENDING_AUTHORIZATION","OUTGOING_PAYMENT.REFUND_COMPLETED","INCOMING_PAYMENT.REFUND_COMPLETED","CUSTOMER.KYB_APPROVED","CUSTOMER.KYC_PENDING","CUSTOMER.KYB_PENDING","VERIFICATION.IN_PROGRESS","VERIFICATION.PENDING_MANUAL_REVIEW","VERIFICATION.REJECTED","CUSTOMER.KYB_REJECTED","INTERNAL_ACCOUNT.BALANCE_UPDATED","BULK_UPLOAD.COMPLETED","BULK_UPLOAD.FAILED","EXTERNAL_ACCOUNT.STATUS_UPDATED"] as const;

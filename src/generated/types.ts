@@ -224,6 +224,26 @@ export interface paths {
         patch: operations["updateConfig"];
         trace?: never;
     };
+    "/crypto/estimate-withdrawal-fee": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Estimate a crypto withdrawal fee
+         * @description Estimates the network and application fees of withdrawing crypto from an internal account to a blockchain address, to show before the withdrawal. A POST that changes nothing, hence `read`.
+         */
+        post: operations["estimateCryptoWithdrawalFee"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/customers": {
         parameters: {
             query?: never;
@@ -508,6 +528,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/exchange-rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get exchange rates
+         * @description Cached exchange rates per currency corridor (about 5 minutes old at most), with the platform's fees, to show before quoting: filter by `sourceCurrency` and `destinationCurrency` (repeat it for several), and give `sendingAmount` (default 10000 in the smallest unit) to get the amount received.
+         */
+        get: operations["getExchangeRates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/internal-accounts/{accountId}": {
         parameters: {
             query?: never;
@@ -755,6 +795,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/platform/internal-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the platform's internal accounts
+         * @description The internal accounts of the platform itself (one per supported currency, made when the platform is configured), as opposed to its customers': they fund platform-wide payments such as rewards, and the platform's just-in-time (REALTIME_FUNDING) quotes. Not paginated: every account in one `{ data }`.
+         */
+        get: operations["listPlatformInternalAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/quotes": {
         parameters: {
             query?: never;
@@ -905,6 +965,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate sending a quote's funds (sandbox)
+         * @description Simulates the funds of a quote arriving as its `paymentInstructions` say (`currencyAmount` defaults to the quote's `totalSendingAmount`): a just-in-time (REALTIME_FUNDING) quote they cover is executed. The answer is the quote's transaction. Production keys are refused with 403 `SANDBOX_ONLY`.
+         */
+        post: operations["sandboxSend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/uma/receive": {
         parameters: {
             query?: never;
@@ -919,6 +999,26 @@ export interface paths {
          * @description Simulates a payment from a sandbox UMA address to a platform customer, identified by `receiverUmaAddress` or `customerId` (one is required). Production keys are refused with 403 `SANDBOX_ONLY`.
          */
         post: operations["sandboxReceiveUmaPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/webhooks/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test webhook (sandbox)
+         * @description Sends a `TEST` webhook to the configured `webhookEndpoint` and answers what the endpoint answered; a delivery that fails (no endpoint, no answer) answers 400. Production keys are refused with 403 `SANDBOX_ONLY`.
+         */
+        post: operations["sendTestWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -997,6 +1097,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/transactions/{transactionId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the transaction.
+                 * @example Transaction:019542f5-b3e7-1d02-0000-000000000005
+                 */
+                transactionId: components["parameters"]["TransactionIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a bank transfer
+         * @description Asks for the cancellation of a bank transfer (an ACH push or pull, or a wire) that has not settled yet. A transaction of a kind that cannot be cancelled answers 400; one already settled or past its cancellation window answers 409. `money`: it decides a payment.
+         */
+        post: operations["cancelTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/{transactionId}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the transaction.
+                 * @example Transaction:019542f5-b3e7-1d02-0000-000000000005
+                 */
+                transactionId: components["parameters"]["TransactionIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm receipt delivery
+         * @description Records that the platform delivered the transaction's receipt to its customer (needed only where the platform is contractually bound to send one); `receiptDeliveryConfirmedAt` defaults to the service's current time, and calling again updates it. A `write`, not `money`: it records a fact about the payment and neither moves nor decides it.
+         */
+        post: operations["confirmReceiptDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/transactions/{transactionId}/reject": {
         parameters: {
             query?: never;
@@ -1037,6 +1189,26 @@ export interface paths {
          * @description Pulls `amount` from a customer's external account into an internal account; the answer is the resulting incoming transaction (`PROCESSING`, then `COMPLETED`). Idempotent with `Idempotency-Key` for 24 h.
          */
         post: operations["createTransferIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transfer-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transfer funds out to an external account
+         * @description Sends `amount` from an internal account to an external account in the same currency (production's same-currency transfer): the internal account is debited at once and the answer is the outgoing transaction, `PROCESSING` until it settles. The two accounts belong to the same customer, or both to the platform. Idempotent with `Idempotency-Key` for 24 h.
+         */
+        post: operations["createTransferOut"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2008,6 +2180,47 @@ export interface components {
         CredentialType: "PASSKEY" | "OAUTH" | "EMAIL_OTP" | "SMS_OTP" | (string & {});
         /** @description Body of `/verify`, by `type`. */
         CredentialVerifyParams: components["schemas"]["EmailOtpVerifyParams"] | components["schemas"]["SmsOtpVerifyParams"] | components["schemas"]["OauthVerifyParams"] | components["schemas"]["PasskeyVerifyParams"];
+        /** @description Estimated fees of a crypto withdrawal (production). */
+        CryptoWithdrawalFeeEstimate: {
+            /**
+             * Format: int64
+             * @description The platform's fee, in the smallest unit of the withdrawal currency; 0 when none applies.
+             */
+            applicationFee: number;
+            /**
+             * Format: int64
+             * @description What the recipient gets after fees, in the smallest unit of the withdrawal currency.
+             */
+            netAmount: number;
+            /**
+             * Format: int64
+             * @description Network (gas) fee in the smallest unit of `networkFeeAsset` (lamports for SOL), for information; not in the withdrawal currency.
+             */
+            networkFee: number;
+            /** @description Asset the network fee is paid in, for example SOL. */
+            networkFeeAsset: string;
+            /**
+             * Format: int64
+             * @description The network fee converted to the withdrawal currency plus the application fee.
+             */
+            totalFee: number;
+        };
+        /** @description Body of `POST /crypto/estimate-withdrawal-fee` (production). */
+        CryptoWithdrawalFeeEstimateParams: {
+            /**
+             * Format: int64
+             * @description Smallest unit of the currency.
+             */
+            amount: number;
+            /** @description Network of the withdrawal, for example SOLANA, ETHEREUM, BASE, POLYGON, SPARK, LIGHTNING, BITCOIN. An open set. */
+            cryptoNetwork: string;
+            /** @description Asset to withdraw, for example USDC. */
+            currency: string;
+            /** @description Blockchain address the funds go to. */
+            destinationAddress: string;
+            /** @description The crypto internal account to withdraw from. */
+            internalAccountId: string;
+        };
         /** @description A fiat (ISO 4217) or crypto (ticker) currency. */
         Currency: {
             /** @description ISO 4217 code or crypto ticker, for example USD or BTC. */
@@ -2218,6 +2431,49 @@ export interface components {
             /** @description SWIFT/BIC of the bank. */
             swiftCode?: string;
         };
+        /** @description The rate of one currency corridor (production). */
+        ExchangeRate: {
+            destinationCurrency: components["schemas"]["Currency"];
+            /** @description Rail the destination is paid over, for example UPI or SEPA_INSTANT. An open set. */
+            destinationPaymentRail: string;
+            /** @description Sending currency units per receiving currency unit. */
+            exchangeRate: number;
+            fees: components["schemas"]["ExchangeRateFees"];
+            /** Format: int64 */
+            maxSendingAmount: number;
+            /** Format: int64 */
+            minSendingAmount: number;
+            /**
+             * Format: int64
+             * @description What `sendingAmount` delivers, in the smallest unit of the destination currency.
+             */
+            receivingAmount: number;
+            /**
+             * Format: int64
+             * @description Smallest unit of the source currency; the request's, or 10000.
+             */
+            sendingAmount: number;
+            sourceCurrency: components["schemas"]["Currency"];
+            /**
+             * Format: date-time
+             * @description When the rate was last refreshed.
+             */
+            updatedAt: string;
+        };
+        /** @description Fees of a corridor, in the smallest unit of the sending currency. */
+        ExchangeRateFees: {
+            /** Format: int64 */
+            fixed?: number;
+            /**
+             * Format: int64
+             * @description Every fee for `sendingAmount` (the fixed fee and the variable one).
+             */
+            total?: number;
+        };
+        /** @description The corridors matching the filters (production), not paginated. */
+        ExchangeRateList: {
+            data: components["schemas"]["ExchangeRate"][];
+        };
         /** @description A payment destination outside the service, owned by a customer or (with `customerId` null) the platform. */
         ExternalAccount: {
             accountInfo: components["schemas"]["ExternalAccountInfo"];
@@ -2422,6 +2678,11 @@ export interface components {
             /** @description The platform's identifier of the same customer. */
             platformCustomerId?: string;
             rateDetails?: components["schemas"]["RateDetails"];
+            /**
+             * Format: date-time
+             * @description When the platform confirmed delivering the receipt to its customer (production, `POST /transactions/{transactionId}/confirm`).
+             */
+            receiptDeliveryConfirmedAt?: string;
             receivedAmount?: components["schemas"]["CurrencyAmount"];
             /** @description Present for every transaction not in status CREATED. */
             reconciliationInstructions?: {
@@ -2811,6 +3072,11 @@ export interface components {
             /** @description The platform's identifier of the same customer. */
             platformCustomerId?: string;
             rateDetails?: components["schemas"]["RateDetails"];
+            /**
+             * Format: date-time
+             * @description When the platform confirmed delivering the receipt to its customer (production, `POST /transactions/{transactionId}/confirm`).
+             */
+            receiptDeliveryConfirmedAt?: string;
             receivedAmount?: components["schemas"]["CurrencyAmount"];
             /** @description Present for every transaction not in status CREATED. */
             reconciliationInstructions?: {
@@ -3018,6 +3284,10 @@ export interface components {
             /** @description Number of items matching the filters, ignoring pagination. */
             totalCount?: number;
         };
+        /** @description Every internal account of the platform (production), not paginated. */
+        PlatformInternalAccountList: {
+            data: components["schemas"]["InternalAccount"][];
+        };
         /** @description Declared purpose; may be required for some geographies. */
         PurposeOfPayment: "GIFT" | "SELF" | "GOODS_OR_SERVICES" | "EDUCATION" | "HEALTH_OR_MEDICAL" | "REAL_ESTATE_PURCHASE" | "TAX_PAYMENT" | "LOAN_PAYMENT" | "UTILITY_BILL" | "DONATION" | "TRAVEL" | "OTHER" | (string & {});
         /** @description A priced offer to move funds; valid until `expiresAt` (typically 1 to 5 minutes). */
@@ -3114,6 +3384,14 @@ export interface components {
              */
             sourceType: "REALTIME_FUNDING";
         };
+        /** @description Optional body of `POST /transactions/{transactionId}/confirm` (production). */
+        ReceiptDeliveryConfirmParams: {
+            /**
+             * Format: date-time
+             * @description When the platform delivered the receipt; the service's current time when omitted.
+             */
+            receiptDeliveryConfirmedAt?: string;
+        };
         /** @description What a receiver accepts; its `lookupId` is passed to `POST /quotes`. */
         ReceiverLookup: {
             /** @description Present for an external-account lookup. */
@@ -3155,6 +3433,18 @@ export interface components {
              * @description Smallest unit of the account's currency; at most 100000000000.
              */
             amount: number;
+        };
+        /** @description Body of the simulated sending of a quote's funds (production's sandbox). */
+        SandboxSendParams: {
+            /**
+             * Format: int64
+             * @description Smallest unit of the currency; the quote's `totalSendingAmount` when omitted.
+             */
+            currencyAmount?: number;
+            /** @description Currency of the funds sent. */
+            currencyCode: string;
+            /** @description The quote whose `paymentInstructions` the funds follow. */
+            quoteId: string;
         };
         /** @description Body of the simulated incoming UMA payment; give `receiverUmaAddress` or `customerId`. */
         SandboxUmaReceiveParams: {
@@ -3269,6 +3559,15 @@ export interface components {
              */
             type: "TEST";
         };
+        /** @description What the webhook endpoint answered to the test webhook (production's field names). */
+        TestWebhookResult: {
+            /** @description The body the endpoint answered, as text. */
+            response_body?: string;
+            /** @description HTTP status the endpoint answered. */
+            response_status: number;
+            /** @description Where the webhook was sent. */
+            url?: string;
+        };
         /** @description An incoming or outgoing transaction, by `type`. */
         Transaction: components["schemas"]["IncomingTransaction"] | components["schemas"]["OutgoingTransaction"];
         /** @description Optional body of the approve call. */
@@ -3277,6 +3576,11 @@ export interface components {
             receiverCustomerInfo?: {
                 [key: string]: string;
             };
+        };
+        /** @description Optional body of `POST /transactions/{transactionId}/cancel` (production). */
+        TransactionCancelParams: {
+            /** @description Free text for debugging or the platform's own use. */
+            reason?: string;
         };
         /** @description Where the money goes, by `destinationType`. */
         TransactionDestination: components["schemas"]["AccountDestination"] | components["schemas"]["UmaAddressDestination"];
@@ -3309,6 +3613,27 @@ export interface components {
             };
             source: {
                 /** @description External account to pull from. */
+                accountId: string;
+            };
+        };
+        /** @description Body of `POST /transfer-out` (production). */
+        TransferOutCreateParams: {
+            /**
+             * Format: int64
+             * @description Smallest unit of the currency.
+             */
+            amount?: number;
+            destination: {
+                /** @description External account to pay, in the source's currency. */
+                accountId: string;
+                /** @description Rail to use, one the destination supports (for example ACH); the service picks one when omitted. */
+                paymentRail?: string;
+            };
+            purposeOfPayment?: components["schemas"]["PurposeOfPayment"];
+            /** @description Free text that travels with the payment to the recipient (ACH addenda, RTP/FedNow remittance, wire OBI). */
+            remittanceInformation?: string;
+            source: {
+                /** @description Internal account to debit. */
                 accountId: string;
             };
         };
@@ -3804,6 +4129,8 @@ export type CredentialCreateParams = components['schemas']['CredentialCreatePara
 export type CredentialList = components['schemas']['CredentialList'];
 export type CredentialType = components['schemas']['CredentialType'];
 export type CredentialVerifyParams = components['schemas']['CredentialVerifyParams'];
+export type CryptoWithdrawalFeeEstimate = components['schemas']['CryptoWithdrawalFeeEstimate'];
+export type CryptoWithdrawalFeeEstimateParams = components['schemas']['CryptoWithdrawalFeeEstimateParams'];
 export type Currency = components['schemas']['Currency'];
 export type CurrencyAmount = components['schemas']['CurrencyAmount'];
 export type Customer = components['schemas']['Customer'];
@@ -3825,6 +4152,9 @@ export type EndUserTerms = components['schemas']['EndUserTerms'];
 export type Error = components['schemas']['Error'];
 export type ErrorCode = components['schemas']['ErrorCode'];
 export type EurAccountInfo = components['schemas']['EurAccountInfo'];
+export type ExchangeRate = components['schemas']['ExchangeRate'];
+export type ExchangeRateFees = components['schemas']['ExchangeRateFees'];
+export type ExchangeRateList = components['schemas']['ExchangeRateList'];
 export type ExternalAccount = components['schemas']['ExternalAccount'];
 export type ExternalAccountCreateParams = components['schemas']['ExternalAccountCreateParams'];
 export type ExternalAccountInfo = components['schemas']['ExternalAccountInfo'];
@@ -3891,6 +4221,7 @@ export type PlatformConfig = components['schemas']['PlatformConfig'];
 export type PlatformConfigUpdateParams = components['schemas']['PlatformConfigUpdateParams'];
 export type PlatformExternalAccountCreateParams = components['schemas']['PlatformExternalAccountCreateParams'];
 export type PlatformExternalAccountList = components['schemas']['PlatformExternalAccountList'];
+export type PlatformInternalAccountList = components['schemas']['PlatformInternalAccountList'];
 export type PurposeOfPayment = components['schemas']['PurposeOfPayment'];
 export type Quote = components['schemas']['Quote'];
 export type QuoteCreateParams = components['schemas']['QuoteCreateParams'];
@@ -3898,10 +4229,12 @@ export type QuoteSource = components['schemas']['QuoteSource'];
 export type QuoteStatus = components['schemas']['QuoteStatus'];
 export type RateDetails = components['schemas']['RateDetails'];
 export type RealtimeFundingSource = components['schemas']['RealtimeFundingSource'];
+export type ReceiptDeliveryConfirmParams = components['schemas']['ReceiptDeliveryConfirmParams'];
 export type ReceiverLookup = components['schemas']['ReceiverLookup'];
 export type ReceiverSupportedCurrency = components['schemas']['ReceiverSupportedCurrency'];
 export type Refund = components['schemas']['Refund'];
 export type SandboxFundParams = components['schemas']['SandboxFundParams'];
+export type SandboxSendParams = components['schemas']['SandboxSendParams'];
 export type SandboxUmaReceiveParams = components['schemas']['SandboxUmaReceiveParams'];
 export type Session = components['schemas']['Session'];
 export type SessionList = components['schemas']['SessionList'];
@@ -3911,8 +4244,10 @@ export type SmsOtpVerifyParams = components['schemas']['SmsOtpVerifyParams'];
 export type SparkWalletInfo = components['schemas']['SparkWalletInfo'];
 export type SupportedCurrency = components['schemas']['SupportedCurrency'];
 export type TestEvent = components['schemas']['TestEvent'];
+export type TestWebhookResult = components['schemas']['TestWebhookResult'];
 export type Transaction = components['schemas']['Transaction'];
 export type TransactionApproveParams = components['schemas']['TransactionApproveParams'];
+export type TransactionCancelParams = components['schemas']['TransactionCancelParams'];
 export type TransactionDestination = components['schemas']['TransactionDestination'];
 export type TransactionDirection = components['schemas']['TransactionDirection'];
 export type TransactionList = components['schemas']['TransactionList'];
@@ -3921,6 +4256,7 @@ export type TransactionSource = components['schemas']['TransactionSource'];
 export type TransactionStatus = components['schemas']['TransactionStatus'];
 export type TransactionType = components['schemas']['TransactionType'];
 export type TransferInCreateParams = components['schemas']['TransferInCreateParams'];
+export type TransferOutCreateParams = components['schemas']['TransferOutCreateParams'];
 export type UmaAddressDestination = components['schemas']['UmaAddressDestination'];
 export type UmaAddressSource = components['schemas']['UmaAddressSource'];
 export type UmaProvider = components['schemas']['UmaProvider'];
@@ -4661,6 +4997,45 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    estimateCryptoWithdrawalFee: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CryptoWithdrawalFeeEstimateParams"];
+            };
+        };
+        responses: {
+            /** @description The estimated fees. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "networkFee": 5000,
+                     *       "networkFeeAsset": "SOL",
+                     *       "applicationFee": 0,
+                     *       "totalFee": 5000,
+                     *       "netAmount": 995000
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CryptoWithdrawalFeeEstimate"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
@@ -5509,6 +5884,80 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getExchangeRates: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only corridors to these currencies; repeat the parameter for several.
+                 * @example [
+                 *       "INR"
+                 *     ]
+                 */
+                destinationCurrency?: string[];
+                /**
+                 * @description Sending amount in the smallest unit of the source currency; 10000 when omitted.
+                 * @example 10000
+                 */
+                sendingAmount?: number;
+                /**
+                 * @description Only corridors from this currency, for example USD.
+                 * @example USD
+                 */
+                sourceCurrency?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The exchange rates matching the filters. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "sourceCurrency": {
+                     *             "code": "USD",
+                     *             "decimals": 2,
+                     *             "name": "US Dollar",
+                     *             "symbol": "$"
+                     *           },
+                     *           "sendingAmount": 10000,
+                     *           "minSendingAmount": 100,
+                     *           "maxSendingAmount": 10000000,
+                     *           "destinationCurrency": {
+                     *             "code": "EUR",
+                     *             "decimals": 2,
+                     *             "name": "Euro",
+                     *             "symbol": "€"
+                     *           },
+                     *           "destinationPaymentRail": "SEPA_INSTANT",
+                     *           "receivingAmount": 9250,
+                     *           "exchangeRate": 1.081081,
+                     *           "fees": {
+                     *             "fixed": 10,
+                     *             "total": 15
+                     *           },
+                     *           "updatedAt": "2025-02-05T12:00:00Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ExchangeRateList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     updateInternalAccount: {
         parameters: {
             query?: never;
@@ -6029,6 +6478,77 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listPlatformInternalAccounts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only accounts in this currency (ISO 4217 code or crypto ticker).
+                 * @example USD
+                 */
+                currency?: components["parameters"]["CurrencyFilter"];
+                /** @description Only internal accounts of this type, for example INTERNAL_FIAT. */
+                type?: components["schemas"]["InternalAccountType"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The platform's internal accounts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "InternalAccount:019542f5-b3e7-1d02-0000-000000000021",
+                     *           "balance": {
+                     *             "amount": 500000,
+                     *             "currency": {
+                     *               "code": "USD",
+                     *               "name": "US Dollar",
+                     *               "symbol": "$",
+                     *               "decimals": 2
+                     *             }
+                     *           },
+                     *           "fundingPaymentInstructions": [
+                     *             {
+                     *               "accountOrWalletInfo": {
+                     *                 "accountType": "USD_ACCOUNT",
+                     *                 "accountNumber": "000987654321",
+                     *                 "routingNumber": "021000021",
+                     *                 "paymentRails": [
+                     *                   "ACH",
+                     *                   "WIRE"
+                     *                 ],
+                     *                 "reference": "FUND-PLAT01"
+                     *               },
+                     *               "instructionsNotes": "Include the reference in the transfer memo.",
+                     *               "isPlatformAccount": true
+                     *             }
+                     *           ],
+                     *           "type": "INTERNAL_FIAT",
+                     *           "status": "OPEN",
+                     *           "createdAt": "2025-10-13T09:00:00Z",
+                     *           "updatedAt": "2025-10-13T10:02:11Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PlatformInternalAccountList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     createQuote: {
         parameters: {
             query?: never;
@@ -6326,6 +6846,45 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    sandboxSend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "quoteId": "Quote:019542f5-b3e7-1d02-0000-000000000006",
+                 *       "currencyCode": "USD",
+                 *       "currencyAmount": 1000
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxSendParams"];
+            };
+        };
+        responses: {
+            /** @description The quote's transaction once the funds arrived. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     sandboxReceiveUmaPayment: {
         parameters: {
             query?: never;
@@ -6361,6 +6920,39 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sendTestWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint's answer to the test webhook. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "https://api.mycompany.com/webhooks/uma",
+                     *       "response_status": 200,
+                     *       "response_body": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TestWebhookResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
@@ -6537,6 +7129,89 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    cancelTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the transaction.
+                 * @example Transaction:019542f5-b3e7-1d02-0000-000000000005
+                 */
+                transactionId: components["parameters"]["TransactionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "REQUESTED_AFTER_HOURS"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TransactionCancelParams"];
+            };
+        };
+        responses: {
+            /** @description The transaction after the cancellation request. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    confirmReceiptDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the transaction.
+                 * @example Transaction:019542f5-b3e7-1d02-0000-000000000005
+                 */
+                transactionId: components["parameters"]["TransactionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "receiptDeliveryConfirmedAt": "2025-08-15T14:31:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReceiptDeliveryConfirmParams"];
+            };
+        };
+        responses: {
+            /** @description The transaction, with `receiptDeliveryConfirmedAt` set. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     rejectTransaction: {
         parameters: {
             query?: never;
@@ -6618,6 +7293,44 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["IncomingTransaction"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createTransferOut: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Client-chosen key that makes the call safe to retry for 24 h; the same key with the same body replays the first answer (header `Idempotent-Replayed: true`), with a different body answers 409 `IDEMPOTENCY_KEY_REUSED`.
+                 * @example 5f0c7e1a-9b7d-4d8e-8f7a-2b1c3d4e5f60
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferOutCreateParams"];
+            };
+        };
+        responses: {
+            /** @description The outgoing transaction the transfer created. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8307,6 +9020,25 @@ export type ListInternalAccountsQuery = {
                 /** @description Only internal accounts of this type (production), for example EMBEDDED_WALLET. */
                 type?: components["schemas"]["InternalAccountType"];
             };
+export type GetExchangeRatesQuery = {
+                /**
+                 * @description Only corridors to these currencies; repeat the parameter for several.
+                 * @example [
+                 *       "INR"
+                 *     ]
+                 */
+                destinationCurrency?: string[];
+                /**
+                 * @description Sending amount in the smallest unit of the source currency; 10000 when omitted.
+                 * @example 10000
+                 */
+                sendingAmount?: number;
+                /**
+                 * @description Only corridors from this currency, for example USD.
+                 * @example USD
+                 */
+                sourceCurrency?: string;
+            };
 export type ListPlatformExternalAccountsQuery = {
                 /**
                  * @description Only accounts in this currency (ISO 4217 code or crypto ticker).
@@ -8317,6 +9049,15 @@ export type ListPlatformExternalAccountsQuery = {
                 cursor?: components["parameters"]["Cursor"];
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
+            };
+export type ListPlatformInternalAccountsQuery = {
+                /**
+                 * @description Only accounts in this currency (ISO 4217 code or crypto ticker).
+                 * @example USD
+                 */
+                currency?: components["parameters"]["CurrencyFilter"];
+                /** @description Only internal accounts of this type, for example INTERNAL_FIAT. */
+                type?: components["schemas"]["InternalAccountType"];
             };
 export type LookupExternalAccountReceiverQuery = {
                 /**
@@ -8408,7 +9149,9 @@ export interface OperationQueries {
     listCustomers: ListCustomersQuery;
     listExternalAccounts: ListExternalAccountsQuery;
     listInternalAccounts: ListInternalAccountsQuery;
+    getExchangeRates: GetExchangeRatesQuery;
     listPlatformExternalAccounts: ListPlatformExternalAccountsQuery;
+    listPlatformInternalAccounts: ListPlatformInternalAccountsQuery;
     lookupExternalAccountReceiver: LookupExternalAccountReceiverQuery;
     lookupUmaReceiver: LookupUmaReceiverQuery;
     listTransactions: ListTransactionsQuery;

@@ -739,6 +739,114 @@ export const zTransactionApproveParams = /* @__PURE__ */ z.object({
     receiverCustomerInfo: z.optional(z.record(z.string(), z.string()))
 });
 
+/**
+ * Body of `POST /transfer-out` (production).
+ */
+export const zTransferOutCreateParams = /* @__PURE__ */ z.object({
+    source: z.object({
+        accountId: z.string()
+    }),
+    destination: z.object({
+        accountId: z.string(),
+        paymentRail: z.optional(z.string())
+    }),
+    amount: z.optional(z.int().check(z.lte(9000000000000000))),
+    remittanceInformation: z.optional(z.string().check(z.maxLength(80))),
+    purposeOfPayment: z.optional(zPurposeOfPayment)
+});
+
+/**
+ * Optional body of `POST /transactions/{transactionId}/confirm` (production).
+ */
+export const zReceiptDeliveryConfirmParams = /* @__PURE__ */ z.object({
+    receiptDeliveryConfirmedAt: z.optional(z.iso.datetime())
+});
+
+/**
+ * Optional body of `POST /transactions/{transactionId}/cancel` (production).
+ */
+export const zTransactionCancelParams = /* @__PURE__ */ z.object({
+    reason: z.optional(z.string())
+});
+
+/**
+ * Every internal account of the platform (production), not paginated.
+ */
+export const zPlatformInternalAccountList = /* @__PURE__ */ z.object({
+    data: z.array(zInternalAccount)
+});
+
+/**
+ * Fees of a corridor, in the smallest unit of the sending currency.
+ */
+export const zExchangeRateFees = /* @__PURE__ */ z.object({
+    fixed: z.optional(z.int().check(z.gte(0), z.lte(9000000000000000))),
+    total: z.optional(z.int().check(z.gte(0), z.lte(9000000000000000)))
+});
+
+/**
+ * The rate of one currency corridor (production).
+ */
+export const zExchangeRate = /* @__PURE__ */ z.object({
+    sourceCurrency: zCurrency,
+    sendingAmount: z.int().check(z.gte(0), z.lte(9000000000000000)),
+    minSendingAmount: z.int().check(z.gte(0), z.lte(9000000000000000)),
+    maxSendingAmount: z.int().check(z.gte(0), z.lte(9000000000000000)),
+    destinationCurrency: zCurrency,
+    destinationPaymentRail: z.string(),
+    receivingAmount: z.int().check(z.gte(0), z.lte(9000000000000000)),
+    exchangeRate: z.number(),
+    fees: zExchangeRateFees,
+    updatedAt: z.iso.datetime()
+});
+
+/**
+ * The corridors matching the filters (production), not paginated.
+ */
+export const zExchangeRateList = /* @__PURE__ */ z.object({
+    data: z.array(zExchangeRate)
+});
+
+/**
+ * Body of `POST /crypto/estimate-withdrawal-fee` (production).
+ */
+export const zCryptoWithdrawalFeeEstimateParams = /* @__PURE__ */ z.object({
+    internalAccountId: z.string(),
+    currency: z.string(),
+    cryptoNetwork: z.string(),
+    amount: z.int().check(z.lte(9000000000000000)),
+    destinationAddress: z.string()
+});
+
+/**
+ * Estimated fees of a crypto withdrawal (production).
+ */
+export const zCryptoWithdrawalFeeEstimate = /* @__PURE__ */ z.object({
+    networkFee: z.int().check(z.lte(9000000000000000)),
+    networkFeeAsset: z.string(),
+    applicationFee: z.int().check(z.lte(9000000000000000)),
+    totalFee: z.int().check(z.lte(9000000000000000)),
+    netAmount: z.int().check(z.lte(9000000000000000))
+});
+
+/**
+ * Body of the simulated sending of a quote's funds (production's sandbox).
+ */
+export const zSandboxSendParams = /* @__PURE__ */ z.object({
+    quoteId: z.string(),
+    currencyCode: z.string(),
+    currencyAmount: z.optional(z.int().check(z.gte(1), z.lte(9000000000000000)))
+});
+
+/**
+ * What the webhook endpoint answered to the test webhook (production's field names).
+ */
+export const zTestWebhookResult = /* @__PURE__ */ z.object({
+    url: z.optional(z.string()),
+    response_status: z.int(),
+    response_body: z.optional(z.string())
+});
+
 export const zCounterpartyFieldRequirement = /* @__PURE__ */ z.object({
     name: z.string(),
     mandatory: z.boolean()
@@ -1472,7 +1580,8 @@ export const zIncomingTransaction = /* @__PURE__ */ z.object({
     rateDetails: z.optional(zRateDetails),
     failureReason: z.optional(zFailureReason),
     direction: z.optional(zTransactionDirection),
-    refund: z.optional(zRefund)
+    refund: z.optional(zRefund),
+    receiptDeliveryConfirmedAt: z.optional(z.iso.datetime())
 });
 
 /**
@@ -1498,7 +1607,8 @@ export const zOutgoingTransaction = /* @__PURE__ */ z.object({
     rateDetails: z.optional(zRateDetails),
     failureReason: z.optional(zFailureReason),
     direction: z.optional(zTransactionDirection),
-    refund: z.optional(zRefund)
+    refund: z.optional(zRefund),
+    receiptDeliveryConfirmedAt: z.optional(z.iso.datetime())
 });
 
 /**
@@ -2149,6 +2259,79 @@ export const zApproveTransactionPath = /* @__PURE__ */ z.object({
  * The approved incoming transaction.
  */
 export const zApproveTransactionResponse = /* @__PURE__ */ zIncomingTransaction;
+
+export const zCreateTransferOutBody = /* @__PURE__ */ zTransferOutCreateParams;
+
+export const zCreateTransferOutHeaders = /* @__PURE__ */ z.object({
+    'Idempotency-Key': z.optional(z.string().check(z.minLength(1), z.maxLength(255)))
+});
+
+/**
+ * The outgoing transaction the transfer created.
+ */
+export const zCreateTransferOutResponse = /* @__PURE__ */ zTransaction;
+
+export const zConfirmReceiptDeliveryBody = /* @__PURE__ */ zReceiptDeliveryConfirmParams;
+
+export const zConfirmReceiptDeliveryPath = /* @__PURE__ */ z.object({
+    transactionId: z.string()
+});
+
+/**
+ * The transaction, with `receiptDeliveryConfirmedAt` set.
+ */
+export const zConfirmReceiptDeliveryResponse = /* @__PURE__ */ zTransaction;
+
+export const zCancelTransactionBody = /* @__PURE__ */ zTransactionCancelParams;
+
+export const zCancelTransactionPath = /* @__PURE__ */ z.object({
+    transactionId: z.string()
+});
+
+/**
+ * The transaction after the cancellation request.
+ */
+export const zCancelTransactionResponse = /* @__PURE__ */ zTransaction;
+
+export const zListPlatformInternalAccountsQuery = /* @__PURE__ */ z.object({
+    currency: z.optional(z.string()),
+    type: z.optional(zInternalAccountType)
+});
+
+/**
+ * The platform's internal accounts.
+ */
+export const zListPlatformInternalAccountsResponse = /* @__PURE__ */ zPlatformInternalAccountList;
+
+export const zGetExchangeRatesQuery = /* @__PURE__ */ z.object({
+    sourceCurrency: z.optional(z.string()),
+    destinationCurrency: z.optional(z.array(z.string())),
+    sendingAmount: z.optional(z.int().check(z.gte(0), z.lte(9000000000000000)))
+});
+
+/**
+ * The exchange rates matching the filters.
+ */
+export const zGetExchangeRatesResponse = /* @__PURE__ */ zExchangeRateList;
+
+export const zEstimateCryptoWithdrawalFeeBody = /* @__PURE__ */ zCryptoWithdrawalFeeEstimateParams;
+
+/**
+ * The estimated fees.
+ */
+export const zEstimateCryptoWithdrawalFeeResponse = /* @__PURE__ */ zCryptoWithdrawalFeeEstimate;
+
+export const zSandboxSendBody = /* @__PURE__ */ zSandboxSendParams;
+
+/**
+ * The quote's transaction once the funds arrived.
+ */
+export const zSandboxSendResponse = /* @__PURE__ */ zTransaction;
+
+/**
+ * The endpoint's answer to the test webhook.
+ */
+export const zSendTestWebhookResponse = /* @__PURE__ */ zTestWebhookResult;
 
 export const zLookupUmaReceiverPath = /* @__PURE__ */ z.object({
     receiverUmaAddress: z.string()

@@ -16,6 +16,8 @@ import type {
   OwnershipVerifyParams,
   PlatformExternalAccountCreateParams,
   PlatformExternalAccountListParams,
+  PlatformInternalAccountList,
+  PlatformInternalAccountListParams,
   WalletExport,
 } from '../types';
 
@@ -262,4 +264,22 @@ export class PlatformExternalAccounts extends APIResource {
 export class Platform extends APIResource {
   /** The platform's own external accounts. */
   readonly externalAccounts = new PlatformExternalAccounts(this._client);
+  /** The platform's own internal accounts. */
+  readonly internalAccounts: PlatformInternalAccounts = new PlatformInternalAccounts(this._client);
+}
+
+/** The platform's own internal accounts (one per supported currency), as opposed to its customers'. */
+export class PlatformInternalAccounts extends APIResource {
+  /**
+   * Lists the platform's internal accounts, filtered by `currency` or `type`; every account in one `{ data }`
+   * (production does not page this list). They fund platform-wide payments, such as rewards.
+   * @example
+   * ```ts
+   * const { data: [usd] } = await cb.platform.internalAccounts.list({ currency: 'USD' });
+   * if (usd) console.log(usd.id, formatAmount(usd.balance));
+   * ```
+   */
+  list(params?: PlatformInternalAccountListParams, options?: RequestOptions): APIPromise<PlatformInternalAccountList> {
+    return this._client.call(op.listPlatformInternalAccounts, { query: params }, options);
+  }
 }

@@ -5,7 +5,7 @@ import { unknownOutcomeHint } from '../core/retry';
 import type { RequestOptions, SignedRequestOptions } from '../core/options';
 import { APIResource } from '../core/resource';
 import * as op from '../generated/operations';
-import type { IncomingTransaction, Quote, QuoteCreateParams, TransferInCreateParams } from '../types';
+import type { IncomingTransaction, Quote, QuoteCreateParams, Transaction, TransferInCreateParams, TransferOutCreateParams } from '../types';
 
 /** Quote statuses reached only through execution (or expiry): nothing left for createAndExecute to do. */
 const EXECUTED: ReadonlySet<string> = new Set(['PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED']);
@@ -136,5 +136,26 @@ export class TransferIn extends APIResource {
    */
   create(params: TransferInCreateParams, options?: SignedRequestOptions): APIPromise<IncomingTransaction> {
     return this._client.call(op.createTransferIn, { body: params }, options);
+  }
+}
+
+/** Sends funds from an internal account to an external account in the same currency. */
+export class TransferOut extends APIResource {
+  /**
+   * Starts a transfer-out: money moves. The internal account is debited at once; the answer is the outgoing
+   * transaction (`PROCESSING`, then `COMPLETED`). Idempotent: one key per call, the same key on every retry.
+   * @example
+   * ```ts
+   * const transaction = await cb.transferOut.create({
+   *   source: { accountId }, // the internal account to debit
+   *   destination: { accountId: externalAccountId, paymentRail: 'ACH' },
+   *   amount: 12_550, // $125.50
+   *   remittanceInformation: 'Invoice 1042',
+   * });
+   * const settled = await cb.transactions.waitFor(transaction.id);
+   * ```
+   */
+  create(params: TransferOutCreateParams, options?: SignedRequestOptions): APIPromise<Transaction> {
+    return this._client.call(op.createTransferOut, { body: params }, options);
   }
 }

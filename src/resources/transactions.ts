@@ -7,8 +7,10 @@ import { MAX_TIMEOUT_MS } from '../core/settings';
 import * as op from '../generated/operations';
 import type {
   IncomingTransaction,
+  ReceiptDeliveryConfirmParams,
   Transaction,
   TransactionApproveParams,
+  TransactionCancelParams,
   TransactionListParams,
   TransactionRejectParams,
   TransactionStatus,
@@ -94,6 +96,36 @@ export class Transactions extends APIResource {
    */
   approve(transactionId: string, params?: TransactionApproveParams, options?: SignedRequestOptions): APIPromise<IncomingTransaction> {
     return this._client.call(op.approveTransaction, { path: { transactionId }, body: params ?? {} }, options);
+  }
+
+  /**
+   * Records that you delivered the transaction's receipt to your customer (only where you must send one).
+   * `receiptDeliveryConfirmedAt` defaults to the service's current time; calling again updates it.
+   * @example
+   * ```ts
+   * const confirmed = await cb.transactions.confirm(transactionId, {
+   *   receiptDeliveryConfirmedAt: '2025-08-15T14:31:00Z',
+   * });
+   * console.log(confirmed.receiptDeliveryConfirmedAt);
+   * ```
+   */
+  confirm(transactionId: string, params?: ReceiptDeliveryConfirmParams, options?: SignedRequestOptions): APIPromise<Transaction> {
+    return this._client.call(op.confirmReceiptDelivery, { path: { transactionId }, body: params ?? {} }, options);
+  }
+
+  /**
+   * Asks to cancel a bank transfer (ACH push or pull, wire) that has not settled: money stays or comes back.
+   * A transaction that cannot be cancelled is refused with 400, one already settled with 409.
+   * @example
+   * ```ts
+   * const cancelled = await cb.transactions.cancel(transactionId, {
+   *   reason: 'REQUESTED_AFTER_HOURS', // for your own records
+   * });
+   * console.log(cancelled.status);
+   * ```
+   */
+  cancel(transactionId: string, params?: TransactionCancelParams, options?: SignedRequestOptions): APIPromise<Transaction> {
+    return this._client.call(op.cancelTransaction, { path: { transactionId }, body: params ?? {} }, options);
   }
 
   /**

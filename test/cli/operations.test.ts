@@ -154,6 +154,30 @@ describe('resource commands from the operation table', () => {
     expect(exported).toBeTypeOf('object');
     expect(passkey.type).toBe('PASSKEY');
     expect(sessions.data.map((s) => s.id)).toContain(session.id);
+    // Production's money group (issue 34 §2): the wallet's account is signed for, as its quotes are.
+    // A payee whose payments stay PROCESSING (MAGIC.stuckProcessing), so that the transfer-out can still be cancelled.
+    const stuck = await op<{ id: string }>('createExternalAccount', 'external-accounts', 'create', '--customer-id', ada.id, '--currency', 'USD', '--account-info', JSON.stringify({ accountType: 'USD_ACCOUNT', accountNumber: '4000000000000098', routingNumber: '021000021' }));
+    const [out, [platformUsd], [platformUsdc], rates, jit] = await Promise.all([
+      op<{ id: string; status: string }>('createTransferOut', 'transfer-out', 'create', '--source', JSON.stringify({ accountId: usd.id }), '--destination', JSON.stringify({ accountId: stuck.id }), '--amount', '1000', ...key),
+      op<{ data: { id: string }[] }>('listPlatformInternalAccounts', 'platform', 'internal-accounts', 'list', '--currency', 'USD').then((r) => r.data),
+      op<{ data: { id: string }[] }>('listPlatformInternalAccounts', 'platform', 'internal-accounts', 'list', '--currency', 'USDC').then((r) => r.data),
+      op<{ data: { destinationCurrency: { code: string } }[] }>('getExchangeRates', 'exchange-rates', 'retrieve', '--source-currency', 'USD', '--destination-currency', 'EUR'),
+      op<{ id: string }>('createQuote', 'quotes', 'create', '--source', '{"sourceType":"REALTIME_FUNDING","currency":"USD"}', '--destination', JSON.stringify({ destinationType: 'ACCOUNT', accountId: platformAccount.id }), '--locked-currency-side', 'SENDING', '--locked-currency-amount', '5000'),
+    ]);
+    expect(out.status).toBe('PROCESSING');
+    expect(platformUsd!.id).toMatch(/^InternalAccount:/);
+    expect(rates.data.map((r) => r.destinationCurrency.code)).toEqual(['EUR']);
+    const [confirmed, fee, sent] = await Promise.all([
+      op<{ receiptDeliveryConfirmedAt: string }>('confirmReceiptDelivery', 'transactions', 'confirm', out.id, '--receipt-delivery-confirmed-at', '2025-10-13T09:00:00Z'),
+      op<{ networkFeeAsset: string }>('estimateCryptoWithdrawalFee', 'crypto', 'estimate-withdrawal-fee', 'estimate', '--internal-account-id', platformUsdc!.id, '--currency', 'USDC', '--crypto-network', 'SOLANA', '--amount', '1000000', '--destination-address', '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU'),
+      op<{ id: string; status: string }>('sandboxSend', 'sandbox', 'send', '--quote-id', jit.id, '--currency-code', 'USD'),
+    ]);
+    expect([confirmed.receiptDeliveryConfirmedAt, fee.networkFeeAsset, sent.status]).toEqual(['2025-10-13T09:00:00Z', 'SOL', 'PROCESSING']);
+    expect((await op<{ status: string }>('cancelTransaction', 'transactions', 'cancel', out.id, '--reason', 'REQUESTED_AFTER_HOURS')).status).toBe('FAILED');
+    // No webhookEndpoint here: the sandbox answers production's 400, which the command reports.
+    const noEndpoint = await run('sandbox', 'webhooks', 'test', 'send');
+    expect([noEndpoint.code, noEndpoint.err]).toEqual([5, expect.stringContaining('WEBHOOK_ENDPOINT_NOT_SET')]); // 5: refused
+    ran.add('sendTestWebhook');
     const revoked = await run('auth', 'credentials', 'revoke', passkey.id, ...key);
     expect(revoked.code).toBe(0);
     ran.add('revokeCredential');

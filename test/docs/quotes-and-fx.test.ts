@@ -5,6 +5,7 @@ import { describeQuote } from '../../examples/guides/quotes-and-fx/describe';
 import { executeAccepted } from '../../examples/guides/quotes-and-fx/expiry';
 import { quoteReceiving, quoteSending } from '../../examples/guides/quotes-and-fx/locked-side';
 import { payout } from '../../examples/guides/quotes-and-fx/payout';
+import { rateFor } from '../../examples/guides/quotes-and-fx/rates';
 import { read } from './markdown';
 import { fundedCustomer, sandboxClient } from './support';
 
@@ -37,6 +38,16 @@ describe('docs/quotes-and-fx.md', () => {
     expect((receiving.totalSendingAmount - receiving.feesIncluded) / receiving.exchangeRate).toBeGreaterThanOrEqual(5_000); // never short
     expect(receiving.sendingCurrency.code).toBe('USD');
     expect(receiving.receivingCurrency.code).toBe('GBP');
+    await sandbox.close();
+  });
+
+  it('rates before quoting: the rate shown is the price of a quote made at once', async () => {
+    const { sandbox, cb } = sandboxClient();
+    const { account, payee } = await fundedCustomer(cb);
+    const rate = await rateFor(cb, 'USD', 'GBP', 10_000);
+    const quote = await quoteSending(cb, account.id, payee.id, 10_000);
+    expect(rate).toEqual({ exchangeRate: quote.exchangeRate, fees: quote.feesIncluded, receivingAmount: quote.totalReceivingAmount, rail: 'FASTER_PAYMENTS' });
+    expect(await rateFor(cb, 'USD', 'XYZ', 10_000)).toBeUndefined();
     await sandbox.close();
   });
 

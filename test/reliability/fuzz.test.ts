@@ -101,14 +101,14 @@ function wellFormed(id: OperationId, input: Input, req: Seen): string[] {
     const want = t.startsWith('{') ? String(input.path![t.slice(1, -1)]) : t;
     expect(got === want, `path segment ${i}: ${JSON.stringify(got)} ≠ ${JSON.stringify(want)}`);
   });
-  // Query: every given parameter, nothing else.
+  // Query: every given parameter, nothing else; an array (form, explode) as one entry per item, none when empty.
   const wantQuery = Object.entries(input.query ?? {})
     .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => [k, stringify(v)]);
+    .flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((item) => [k, stringify(item)]));
   const gotQuery = [...req.url.searchParams.entries()];
   expect(JSON.stringify(gotQuery.sort()) === JSON.stringify(wantQuery.sort()), `query ${JSON.stringify(gotQuery)} ≠ ${JSON.stringify(wantQuery)}`);
   // Body: the params serialized once, as JSON.
-  const body = input.body ?? (id === 'rejectTransaction' || id === 'approveTransaction' ? {} : undefined);
+  const body = input.body ?? (['rejectTransaction', 'approveTransaction', 'confirmReceiptDelivery', 'cancelTransaction'].includes(id) ? {} : undefined);
   if (op.multipart) {
     // A multipart/form-data body (the CSV import): each field a part of its name, holding its text.
     const type = req.headers.get('content-type') ?? '';

@@ -84,6 +84,15 @@ export const METHODS: Record<OperationId, Method> = {
   verifyCredential: (cb, a) => cb.auth.credentials.verify(p(a, 'id'), b(a), a.options),
   listSessions: (cb, a) => cb.auth.sessions.list(q(a), a.options),
   revokeSession: (cb, a) => cb.auth.sessions.revoke(p(a, 'id'), a.options),
+  // Production's money group (issue 34 §2)
+  createTransferOut: (cb, a) => cb.transferOut.create(b(a), a.options),
+  confirmReceiptDelivery: (cb, a) => cb.transactions.confirm(p(a, 'transactionId'), b(a), a.options),
+  cancelTransaction: (cb, a) => cb.transactions.cancel(p(a, 'transactionId'), b(a), a.options),
+  listPlatformInternalAccounts: (cb, a) => cb.platform.internalAccounts.list(q(a), a.options),
+  getExchangeRates: (cb, a) => cb.exchangeRates.list(q(a), a.options),
+  estimateCryptoWithdrawalFee: (cb, a) => cb.crypto.estimateWithdrawalFee(b(a), a.options),
+  sandboxSend: (cb, a) => cb.sandbox.send(b(a), a.options),
+  sendTestWebhook: (cb, a) => cb.sandbox.sendTestWebhook(a.options),
 };
 export const IDS = Object.keys(operations) as OperationId[];
 

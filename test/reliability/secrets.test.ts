@@ -178,6 +178,15 @@ beforeAll(async () => {
   await cb.umaProviders.list({ limit: 2 });
   await cb.config.update({ supportedCurrencies: (await cb.config.retrieve()).supportedCurrencies });
   void quote2;
+  // Production's money group (issue 34 §2).
+  const out = await cb.transferOut.create({ source: { accountId: usd.id }, destination: { accountId: bank.id }, amount: 1_000 });
+  await cb.transactions.confirm(out.id);
+  await attempt('cancel (a 409 once the transfer settled)', () => cb.transactions.cancel(out.id));
+  const [platformUsdc] = (await cb.platform.internalAccounts.list({ currency: 'USDC' })).data;
+  await cb.exchangeRates.list({ sourceCurrency: 'USD', destinationCurrency: ['EUR'] });
+  await cb.crypto.estimateWithdrawalFee({ internalAccountId: platformUsdc!.id, currency: 'USDC', cryptoNetwork: 'SOLANA', amount: 1_000_000, destinationAddress: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU' });
+  await attempt('400 sandbox send of a quote funded from an account', () => cb.sandbox.send({ quoteId: quote2.id, currencyCode: 'USD' }));
+  await attempt('400 test webhook without an endpoint', () => cb.sandbox.sendTestWebhook());
 
   // Wallet: EMAIL_OTP session with a device key whose bytes the test holds.
   const walletId = usd.id.replace('InternalAccount:', 'EmbeddedWallet:');

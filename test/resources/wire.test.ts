@@ -175,6 +175,20 @@ const cases: Case[] = [
   { op: 'revokeCredential', call: () => cb.auth.credentials.revoke(CRED, { signature: 's', requestId: 'req-3' }), path: `/auth/credentials/${enc(CRED)}`, status: 204, headers: { 'service-wallet-signature': 's', 'request-id': 'req-3' } },
   { op: 'listSessions', call: () => cb.auth.sessions.list({ accountId: WALLET }), path: '/auth/sessions', query: { accountId: WALLET } },
   { op: 'revokeSession', call: () => cb.auth.sessions.revoke(SESSION, { signature: 's', requestId: 'req-4' }), path: `/auth/sessions/${enc(SESSION)}`, status: 204, headers: { 'service-wallet-signature': 's', 'request-id': 'req-4' } },
+  // Production's money group (issue 34 §2)
+  { op: 'createTransferOut', call: () => cb.transferOut.create(requestExample('createTransferOut'), { idempotencyKey: 'k-out' }), path: '/transfer-out', body: requestExample('createTransferOut'), headers: { 'idempotency-key': 'k-out' }, status: 201 },
+  { op: 'confirmReceiptDelivery', call: () => cb.transactions.confirm(TX, requestExample('confirmReceiptDelivery')), path: `/transactions/${enc(TX)}/confirm`, body: requestExample('confirmReceiptDelivery') },
+  { op: 'cancelTransaction', call: () => cb.transactions.cancel(TX, { reason: 'REQUESTED_AFTER_HOURS' }), path: `/transactions/${enc(TX)}/cancel`, body: { reason: 'REQUESTED_AFTER_HOURS' } },
+  { op: 'listPlatformInternalAccounts', call: () => cb.platform.internalAccounts.list({ currency: 'USD', type: 'INTERNAL_FIAT' }), path: '/platform/internal-accounts', query: { currency: 'USD', type: 'INTERNAL_FIAT' } },
+  {
+    op: 'getExchangeRates',
+    call: () => cb.exchangeRates.list({ sourceCurrency: 'USD', destinationCurrency: ['EUR'], sendingAmount: 5_000 }),
+    path: '/exchange-rates',
+    query: { sourceCurrency: 'USD', destinationCurrency: 'EUR', sendingAmount: '5000' },
+  },
+  { op: 'estimateCryptoWithdrawalFee', call: () => cb.crypto.estimateWithdrawalFee(requestExample('estimateCryptoWithdrawalFee')), path: '/crypto/estimate-withdrawal-fee', body: requestExample('estimateCryptoWithdrawalFee') },
+  { op: 'sandboxSend', call: () => cb.sandbox.send(requestExample('sandboxSend')), path: '/sandbox/send', body: requestExample('sandboxSend') },
+  { op: 'sendTestWebhook', call: () => cb.sandbox.sendTestWebhook(), path: '/sandbox/webhooks/test' },
 ];
 
 function answer(c: Case): { status: number; body: unknown } {

@@ -73,6 +73,17 @@ describe('each resource method returns what its operation answers', () => {
     expectTypeOf<R<T['approve']>>().toEqualTypeOf<Call<'approveTransaction'>>();
   });
 
+  it("production's money group: transfer-out, confirm, cancel, platform accounts, rates, fees, sandbox send and test webhook", () => {
+    expectTypeOf<R<Crossborder['transferOut']['create']>>().toEqualTypeOf<Call<'createTransferOut'>>();
+    expectTypeOf<R<Crossborder['transactions']['confirm']>>().toEqualTypeOf<Call<'confirmReceiptDelivery'>>();
+    expectTypeOf<R<Crossborder['transactions']['cancel']>>().toEqualTypeOf<Call<'cancelTransaction'>>();
+    expectTypeOf<R<Crossborder['platform']['internalAccounts']['list']>>().toEqualTypeOf<Call<'listPlatformInternalAccounts'>>();
+    expectTypeOf<R<Crossborder['exchangeRates']['list']>>().toEqualTypeOf<Call<'getExchangeRates'>>();
+    expectTypeOf<R<Crossborder['crypto']['estimateWithdrawalFee']>>().toEqualTypeOf<Call<'estimateCryptoWithdrawalFee'>>();
+    expectTypeOf<R<Crossborder['sandbox']['send']>>().toEqualTypeOf<Call<'sandboxSend'>>();
+    expectTypeOf<R<Crossborder['sandbox']['sendTestWebhook']>>().toEqualTypeOf<Call<'sendTestWebhook'>>();
+  });
+
   it('auth: credentials and sessions', () => {
     type C = Crossborder['auth']['credentials'];
     expectTypeOf<R<C['create']>>().toEqualTypeOf<Call<'createCredential'>>();

@@ -80,6 +80,7 @@ describe('types users can read', () => {
         'auth', 'baseUrl', 'beneficialOwners', 'config', 'customers', 'environment', 'externalAccounts', 'internalAccounts', 'invitations', 'maxRetries',
         'platform', 'quotes', 'receiver', 'request', 'sandbox', 'timeout', 'transactions', 'transferIn', 'umaProviders', 'verifications',
         'webhookPublicKey', 'webhooks',
+        'transferOut', 'exchangeRates', 'crypto',
       ].sort(),
     );
   });

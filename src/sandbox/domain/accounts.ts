@@ -128,14 +128,14 @@ export function fitsUnderCap(ctx: Ctx, account: InternalAccountRec, amount: numb
   return account.data.balance.amount + inFlight(ctx, account) + amount <= MAX_QUOTE_AMOUNT;
 }
 
-/** 400 INVALID_AMOUNT unless `account` holds at least `amount`. */
-export function assertFunds(account: InternalAccountRec, amount: number): void {
+/** 400 INVALID_AMOUNT unless `account` holds at least `amount`; `field` names the amount of the request. */
+export function assertFunds(account: InternalAccountRec, amount: number, field = 'totalSendingAmount'): void {
   if (account.data.balance.amount < amount) {
     throw new SandboxError(
       400,
       'INVALID_AMOUNT',
       `Insufficient balance: ${account.data.id} holds ${account.data.balance.amount} ${account.currency}, the payment needs ${amount}.`,
-      { field: 'totalSendingAmount', accountId: account.data.id, available: account.data.balance.amount, required: amount },
+      { field, accountId: account.data.id, available: account.data.balance.amount, required: amount },
     );
   }
 }

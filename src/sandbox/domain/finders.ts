@@ -46,9 +46,14 @@ export function findExternalAccount(ctx: Ctx, id: string): ExternalAccountRec {
   return rec;
 }
 
-/** Internal accounts of live owners, for listings. */
+/** Internal accounts of live customers, for listings (the platform's own are listed apart: `/platform/internal-accounts`). */
 export function liveInternalAccounts(ctx: Ctx): InternalAccountRec[] {
-  return [...ctx.world.internalAccounts.values()].filter((a) => ownerAlive(ctx, a.data.customerId));
+  return [...ctx.world.internalAccounts.values()].filter((a) => !!a.data.customerId && ownerAlive(ctx, a.data.customerId));
+}
+
+/** The platform's own internal accounts (no customer), seeded one per currency. */
+export function platformInternalAccounts(ctx: Ctx): InternalAccountRec[] {
+  return [...ctx.world.internalAccounts.values()].filter((a) => !a.data.customerId);
 }
 
 /** External accounts of live owners, for listings. */

@@ -10,6 +10,8 @@ import { iso, type Clock } from './clock';
 import { defaultConfig } from './config';
 import type { Ctx } from './context';
 import { resumeOwnership } from './ownership';
+import { openInternalAccount } from './accounts';
+import { CURRENCIES } from './currencies';
 import { resume } from './payments';
 import { exportWorld, parseState, type SandboxStateDocument } from '../serve/persist';
 import { IdFactory, createRandom, createUniqueRandom, type Random } from './random';
@@ -26,18 +28,42 @@ export interface Generation {
 export interface Generations {
   /** Webhook event ids (random per process: a receiver's dedupe store outlives a sandbox restart). */
   readonly webhookIds: IdFactory;
-  /** A new world from the seed; its ids continue after `after` (reset never reuses an id). */
-  fresh(after?: number): Generation;
+  /**
+   * A new world from the seed; its ids continue after `after` (reset never reuses an id). It holds the
+   * platform's internal accounts unless `platformAccounts` is false (a state import brings its own).
+   */
+  fresh(after?: number, platformAccounts?: boolean): Generation;
+}
+
+/**
+ * Opens the platform's internal accounts, one per currency the sandbox holds, where `world` has none in
+ * that currency yet (production creates them when the platform is configured). Their ids and funding
+ * references come from their own generator seeded from `seed`, so the customers' ids and references
+ * are the same as without them; their ids carry sequence 0, before everything else.
+ */
+export function seedPlatformAccounts(world: World, seed: number, clock: Clock): void {
+  const random = createRandom(seed * 131 + 17);
+  const held = new Set([...world.internalAccounts.values()].filter((a) => !a.data.customerId).map((a) => a.currency));
+  const ids = { next: (prefix: string) => ({ id: `${prefix}:00000000-${random.hex(4)}-${random.hex(4)}-${random.hex(4)}-${random.hex(12)}`, seq: 0 }) };
+  const seeding = { ids, random, world, clock } as unknown as Ctx;
+  for (const code of CURRENCIES.keys()) {
+    if (held.has(code)) continue;
+    const rec = openInternalAccount(seeding, '', code);
+    delete rec.data.customerId;
+    for (const instruction of rec.data.fundingPaymentInstructions ?? []) instruction.isPlatformAccount = true;
+  }
 }
 
 /** The generations of a sandbox made with `seed`, worlds configured at `clock`'s time. */
 export function createGenerations(seed: number, clock: Clock): Generations {
   return {
     webhookIds: new IdFactory(createUniqueRandom()),
-    fresh(after = 0) {
+    fresh(after = 0, platformAccounts = true) {
       const ids = new IdFactory(createRandom(seed));
       ids.continueAfter(after);
-      return { ids, random: createRandom(seed * 31 + 7), world: createWorld(defaultConfig(ids, clock.now())) };
+      const world = createWorld(defaultConfig(ids, clock.now()));
+      if (platformAccounts) seedPlatformAccounts(world, seed, clock);
+      return { ids, random: createRandom(seed * 31 + 7), world };
     },
   };
 }
@@ -68,8 +94,10 @@ export function stateControls(ctx: Ctx, generations: Generations, rewind: () => 
     },
     exportState: () => exportWorld(ctx.world, iso(ctx.clock.now()), ctx.ids.nextSequence - 1, webhookIds.nextSequence - 1),
     importState(state) {
-      const next = generations.fresh(ctx.ids.nextSequence - 1);
+      const next = generations.fresh(ctx.ids.nextSequence - 1, false);
       const { world, lastSequence, lastWebhookSequence } = parseState(state, next.world);
+      // A state saved before the platform had internal accounts gets them now.
+      seedPlatformAccounts(world, ctx.seed, ctx.clock);
       next.ids.continueAfter(lastSequence);
       webhookIds.continueAfter(lastWebhookSequence);
       stop();

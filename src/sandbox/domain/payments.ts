@@ -7,13 +7,17 @@
  *   EXPIRED with QUOTE_EXPIRED).
  * - Transfer-in: PROCESSING → COMPLETED (credit) or FAILED.
  * - Incoming UMA payment: COMPLETED at once, or PENDING for approval → COMPLETED | REJECTED | FAILED.
+ * - Transfer-out (same currency, no quote): PROCESSING (debit) → COMPLETED, or FAILED (debit returned).
+ * - Cancel (a bank transfer in flight: transfer-out, a quote paid to a bank account, transfer-in):
+ *   PROCESSING → FAILED with reason CANCELLED, the debit returned; anything settled is past cancelling.
+ * - Sandbox send: the funds of a just-in-time quote arrive in its funding account and execute it.
  * @module
  */
 import type { Customer, IncomingTransaction } from '../../generated/types';
-import { assertFunds, fitsUnderCap, moveBalance, primaryAccount } from './accounts';
+import { accountTypeNamed, assertFunds, fitsUnderCap, moveBalance, primaryAccount } from './accounts';
 import { iso } from './clock';
 import { now, nowIso, type Ctx } from './context';
-import { SandboxError } from './errors';
+import { SandboxError, invalidInput, invalidTransition } from './errors';
 import { recordExecution } from './faults';
 import { internalAccountId } from './finders';
 import type { FailureReason } from './magic';
@@ -82,6 +86,13 @@ export function scheduleExpiry(ctx: Ctx, quote: QuoteRec): void {
  */
 /** Refuses what cannot execute now (expired, not PENDING, not funded), before anything changes. */
 export function assertExecutable(ctx: Ctx, quote: QuoteRec): void {
+  assertPending(ctx, quote);
+  const source = quote.debitAccountId ? ctx.world.internalAccounts.get(quote.debitAccountId) : undefined;
+  if (source) assertFunds(source, quote.data.totalSendingAmount);
+}
+
+/** 409 QUOTE_EXPIRED or INVALID_STATE_TRANSITION unless the quote is PENDING and not past `expiresAt`. */
+function assertPending(ctx: Ctx, quote: QuoteRec): void {
   if (quote.data.status === 'EXPIRED' || (quote.data.status === 'PENDING' && now(ctx) >= quote.expiresMs)) {
     throw new SandboxError(409, 'QUOTE_EXPIRED', `The quote expired at ${quote.data.expiresAt}; create a new quote.`, {
       id: quote.data.id,
@@ -94,8 +105,6 @@ export function assertExecutable(ctx: Ctx, quote: QuoteRec): void {
       status: quote.data.status,
     });
   }
-  const source = quote.debitAccountId ? ctx.world.internalAccounts.get(quote.debitAccountId) : undefined;
-  if (source) assertFunds(source, quote.data.totalSendingAmount);
 }
 
 /**
@@ -133,9 +142,9 @@ export function execute(ctx: Ctx, quote: QuoteRec): void {
   });
 }
 
-/** An outgoing payment fails for `reason`: the sender is refunded and OUTGOING_PAYMENT.FAILED sent. */
-function failOutgoing(ctx: Ctx, quote: QuoteRec, tx: TransactionRec, reason: FailureReason): void {
-  quote.data.status = 'FAILED';
+/** An outgoing payment (of a quote, or a transfer-out) fails for `reason`: the sender is refunded and OUTGOING_PAYMENT.FAILED sent. */
+function failOutgoing(ctx: Ctx, quote: QuoteRec | undefined, tx: TransactionRec, reason: FailureReason): void {
+  if (quote) quote.data.status = 'FAILED';
   touch(ctx, tx, 'FAILED', reason);
   delete tx.data.settledAt;
   credit(ctx, tx.debited);
@@ -291,10 +300,84 @@ export function resume(ctx: Ctx): void {
       ctx.scheduler.at(now(ctx) + SETTLEMENT_MS, () => {
         if (ctx.world === world) settleOutgoing(ctx, quote, tx);
       });
+    } else if (tx.data.type === 'OUTGOING' && tx.outcome !== undefined) {
+      scheduleTransferOut(ctx, tx);
     } else if (tx.data.type === 'INCOMING' && tx.credit) {
       ctx.scheduler.at(now(ctx) + SETTLEMENT_MS, () => {
         if (ctx.world === world && tx.data.status === 'PROCESSING') completeIncoming(ctx, tx);
       });
     }
   }
+}
+
+/**
+ * Starts a transfer-out built by its route (`tx.data` PROCESSING): debits `source`, sends
+ * OUTGOING_PAYMENT.PROCESSING and schedules the settlement to the outcome `tx.outcome` says.
+ */
+export function startTransferOut(ctx: Ctx, tx: TransactionRec & { outcome: QuoteRec['outcome'] }, source: InternalAccountRec, amount: number): void {
+  moveBalance(ctx, source, -amount);
+  tx.debited = { accountId: source.data.id, amount };
+  ctx.world.transactions.set(tx.data.id, recordStatus(tx));
+  ctx.webhooks.emit('OUTGOING_PAYMENT.PROCESSING', tx.data);
+  scheduleTransferOut(ctx, tx);
+}
+
+function scheduleTransferOut(ctx: Ctx, tx: TransactionRec): void {
+  if (tx.outcome === 'STUCK') return;
+  const world = ctx.world;
+  ctx.scheduler.at(now(ctx) + SETTLEMENT_MS, () => {
+    if (ctx.world !== world || tx.data.status !== 'PROCESSING') return;
+    const outcome = tx.outcome;
+    if (outcome !== undefined && outcome !== 'COMPLETE' && outcome !== 'STUCK') return failOutgoing(ctx, undefined, tx, outcome);
+    touch(ctx, tx, 'COMPLETED');
+    tx.data.settledAt = nowIso(ctx);
+    ctx.webhooks.emit('OUTGOING_PAYMENT.COMPLETED', tx.data);
+  });
+}
+
+/** Why the sandbox fails a cancelled bank transfer: failure reasons are an open set (decisions.md). */
+export const CANCELLED = 'CANCELLED' as FailureReason;
+
+/** The external account at the bank end of a transaction (the destination paid, or the source pulled), if any. */
+function bankEnd(ctx: Ctx, tx: TransactionRec): string | undefined {
+  const end = (tx.data.type === 'OUTGOING' ? tx.data.destination : tx.data.source) as { accountId?: string } | undefined;
+  const account = end?.accountId?.startsWith('ExternalAccount:') ? ctx.world.externalAccounts.get(end.accountId) : undefined;
+  if (!account) return undefined;
+  // Bank rails only: a crypto wallet (or a Lightning invoice) cannot be called back.
+  return accountTypeNamed(account.data.accountInfo.accountType)?.wallet ? undefined : account.data.id;
+}
+
+/**
+ * Cancels a bank transfer that has not settled (production's `/cancel`): 400 INVALID_INPUT for a
+ * transaction that is no bank transfer (an UMA payment, a payment between internal accounts, a crypto
+ * withdrawal), 409 INVALID_STATE_TRANSITION once it settled or failed (or before it started: a quote not
+ * executed is no transfer yet). The transfer fails with reason CANCELLED and its debit comes back.
+ */
+export function cancelTransfer(ctx: Ctx, tx: TransactionRec): void {
+  if (bankEnd(ctx, tx) === undefined) {
+    throw invalidInput('transactionId', `Transaction ${tx.data.id} is not a bank transfer (ACH, wire); only those can be cancelled.`);
+  }
+  if (tx.data.status !== 'PROCESSING') throw invalidTransition('Transaction', tx.data.id, tx.data.status, 'cancelled');
+  if (tx.data.type === 'INCOMING') return failIncoming(ctx, tx, 'FAILED', CANCELLED);
+  failOutgoing(ctx, tx.quoteId ? ctx.world.quotes.get(tx.quoteId) : undefined, tx, CANCELLED);
+}
+
+/**
+ * The funds of a just-in-time (REALTIME_FUNDING) quote arrive in its funding account (production's sandbox
+ * send): `amount` (default its `totalSendingAmount`) is credited there, and the quote is executed when the
+ * balance covers it; what is left funds the account's other waiting quotes. 400 when the quote is funded
+ * from an account (there is nothing to send) or `currency` is not its sending currency; 409 when it is
+ * no longer PENDING or expired. Answers the quote's transaction.
+ */
+export function sendQuoteFunds(ctx: Ctx, quote: QuoteRec, currency: string, amount: number | undefined): TransactionRec {
+  const account = quote.data.source.sourceType === 'REALTIME_FUNDING' && quote.debitAccountId ? ctx.world.internalAccounts.get(quote.debitAccountId) : undefined;
+  if (!account) throw invalidInput('quoteId', `Quote ${quote.data.id} is funded from an account: it has no payment instructions to send funds to.`);
+  if (currency !== quote.data.sendingCurrency.code) {
+    throw new SandboxError(400, 'INVALID_CURRENCY', `Quote ${quote.data.id} is funded in ${quote.data.sendingCurrency.code}, not ${currency}.`, { field: 'currencyCode' });
+  }
+  assertPending(ctx, quote);
+  moveBalance(ctx, account, amount ?? quote.data.totalSendingAmount);
+  if (account.data.balance.amount >= quote.data.totalSendingAmount) execute(ctx, quote);
+  fundRealtimeQuotes(ctx, account);
+  return ctx.world.transactions.get(quote.data.transactionId)!;
 }

@@ -90,3 +90,65 @@ export function price(from: CurrencyInfo, to: CurrencyInfo, side: 'SENDING' | 'R
     },
   };
 }
+
+/** The rail the sandbox pays each currency out over (`destinationPaymentRail` of its exchange rates). */
+const PAYOUT_RAILS: Readonly<Record<string, string>> = {
+  USD: 'ACH',
+  EUR: 'SEPA_INSTANT',
+  GBP: 'FASTER_PAYMENTS',
+  BRL: 'PIX',
+  AED: 'UAEFTS',
+  MXN: 'SPEI',
+  BTC: 'LIGHTNING',
+  USDC: 'SOLANA',
+  USDT: 'SOLANA',
+};
+
+/** The rail `code` is paid out over. */
+export function payoutRail(code: string): string {
+  return PAYOUT_RAILS[code] ?? 'BANK_TRANSFER';
+}
+
+/**
+ * The corridor's price for `sendingAmount`, the very pricing of a quote locked on the SENDING side (so a
+ * quote made at once shows the same rate, fees and receiving amount); undefined when the amount cannot
+ * be priced (it does not cover the fees, or a side overflows).
+ */
+export function corridorPrice(from: CurrencyInfo, to: CurrencyInfo, sendingAmount: number): Pricing | undefined {
+  try {
+    return price(from, to, 'SENDING', sendingAmount);
+  } catch (error) {
+    if (error instanceof SandboxError) return undefined;
+    throw error;
+  }
+}
+
+/** What a network charges for a withdrawal: in its own asset's smallest unit, and its USD value (scaled by 1e8, as `CurrencyInfo.usdValue`). */
+interface NetworkFee {
+  asset: string;
+  fee: number;
+  usd: bigint;
+}
+
+/** The sandbox's network fees (fixed, plausible figures: SOL 5000 lamports, ETH 21000 gas at 20 gwei, …). */
+const NETWORK_FEES: Readonly<Record<string, NetworkFee>> = {
+  SOLANA: { asset: 'SOL', fee: 5_000, usd: 500_000n }, // $0.005
+  ETHEREUM: { asset: 'ETH', fee: 420_000_000_000_000, usd: 150_000_000n }, // $1.50
+  BASE: { asset: 'ETH', fee: 210_000_000_000, usd: 1_000_000n }, // $0.01
+  POLYGON: { asset: 'POL', fee: 630_000_000_000_000, usd: 1_000_000n }, // $0.01
+  SPARK: { asset: 'BTC', fee: 0, usd: 0n },
+  LIGHTNING: { asset: 'BTC', fee: 10, usd: 950_000n }, // 10 sats
+  BITCOIN: { asset: 'BTC', fee: 2_000, usd: 190_000_000n }, // 2000 sats
+};
+
+/** The network `cryptoNetwork` names (`SOLANA`, or `SOLANA_MAINNET` / `SOLANA_DEVNET` as external accounts name it). */
+export function networkFee(cryptoNetwork: string): NetworkFee | undefined {
+  const name = cryptoNetwork.toUpperCase();
+  return NETWORK_FEES[name] ?? NETWORK_FEES[name.replace(/_(MAINNET|TESTNET|DEVNET|REGTEST|SEPOLIA)$/, '')];
+}
+
+/** The estimated fees of withdrawing `amount` of `asset` over `network`: the network fee converted to the asset, rounded up; no application fee. */
+export function withdrawalFee(asset: CurrencyInfo, network: NetworkFee, amount: number) {
+  const totalFee = Number((network.usd * 10n ** BigInt(asset.decimals) + asset.usdValue - 1n) / asset.usdValue);
+  return { networkFee: network.fee, networkFeeAsset: network.asset, applicationFee: 0, totalFee, netAmount: amount - totalFee };
+}

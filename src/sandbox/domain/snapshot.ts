@@ -25,7 +25,10 @@ import type { SessionRec, World } from './state';
 export interface SandboxSnapshot {
   config: PlatformConfig;
   customers: Customer[];
+  /** The customers' internal accounts. */
   internalAccounts: InternalAccount[];
+  /** The platform's own internal accounts (one per currency). */
+  platformInternalAccounts: InternalAccount[];
   externalAccounts: ExternalAccount[];
   quotes: Quote[];
   transactions: Transaction[];
@@ -60,7 +63,8 @@ export function stateView(world: () => World): SandboxState {
       return structuredClone({
         config: w.config,
         customers: data(w.customers.values()),
-        internalAccounts: data(w.internalAccounts.values()),
+        internalAccounts: data([...w.internalAccounts.values()].filter((a) => a.data.customerId)),
+        platformInternalAccounts: data([...w.internalAccounts.values()].filter((a) => !a.data.customerId)),
         externalAccounts: data(w.externalAccounts.values()),
         quotes: data(w.quotes.values()),
         transactions: data(w.transactions.values()),

@@ -66,6 +66,9 @@ export interface TransactionRec extends Rec<IncomingTransaction | OutgoingTransa
   timeline?: { status: string; at: string }[] | undefined;
   /** Approval flow state of an incoming payment held for approval. */
   approval?: 'AWAITING_WEBHOOK' | 'DEFERRED' | 'MANUAL' | undefined;
+  // --- Money operations of production (transfer-out, cancel, sandbox send; issue 34) ---
+  /** A transfer-out's magic outcome (a quote's payment keeps it on the quote): fail with this reason, stay processing, or complete. */
+  outcome?: FailureReason | 'STUCK' | 'COMPLETE' | undefined;
 }
 
 /** A receiver lookup, kept for the quotes that cite it. */

@@ -118,6 +118,11 @@ export interface WebhookListener {
 
 const MAX_BACKOFF_MS = 60_000;
 
+/** The `data` of the sandbox's TEST event (the control plane's trigger and `POST /sandbox/webhooks/test` send the same). */
+export function testEventData(): { message: string } {
+  return { message: 'Sent from the sandbox.' };
+}
+
 /** Most listeners attached at once. */
 export const MAX_WEBHOOK_LISTENERS = 16;
 
@@ -201,6 +206,29 @@ export class WebhookDispatcher {
     const generation = this.#generation;
     for (const delivery of prepared.deliveries) this.#track(delivery.then((d) => this.#deliverWithRetries(d, generation)));
     return prepared.eventId;
+  }
+
+  /**
+   * Sends a `TEST` event with `data` and waits for the configured endpoint's answer to one attempt
+   * (production's `POST /sandbox/webhooks/test` answers it): no retry there, a failed attempt is the
+   * result. Attached listeners get the event as any other. Undefined when no `webhookEndpoint` is
+   * configured (nothing is sent).
+   */
+  async test(data: unknown): Promise<DeliveryAttempt & { url: string } | undefined> {
+    if (!this.#endpoint()) return undefined;
+    const prepared = this.#prepare('TEST', data);
+    if (!prepared) return undefined;
+    const generation = this.#generation;
+    const [first, ...others] = prepared.deliveries;
+    for (const delivery of others) this.#track(delivery.then((d) => this.#deliverWithRetries(d, generation)));
+    const delivery = await first!;
+    const done = this.#attempt(delivery).then(({ status }) => {
+      delivery.state = status !== undefined && status >= 200 && status < 300 ? 'delivered' : 'failed';
+      this.#changed(delivery);
+    });
+    this.#track(done);
+    await done;
+    return { url: delivery.endpoint, ...delivery.attempts[delivery.attempts.length - 1]! };
   }
 
   /**

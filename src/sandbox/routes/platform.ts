@@ -1,5 +1,6 @@
 /**
- * Platform configuration, verifications and the UMA provider directory (invitations: ./invitations.ts).
+ * Platform configuration, the platform's internal accounts, verifications (invitations: ./invitations.ts), the UMA provider
+ * directory and the sandbox's test webhook.
  * @module
  */
 import type { PlatformConfigUpdateParams } from '../../generated/types';
@@ -7,6 +8,8 @@ import { nowIso, type Handler } from '../domain/context';
 import { providerFields } from '../domain/config';
 import { CURRENCIES } from '../domain/currencies';
 import { SandboxError, invalidInput } from '../domain/errors';
+import { platformInternalAccounts } from '../domain/finders';
+import { testEventData } from '../domain/webhooks';
 import { ok } from '../serve/http';
 import { paginate } from '../domain/pagination';
 import { PROVIDERS } from '../domain/providers';
@@ -67,10 +70,39 @@ const listUmaProviders: Handler = (_ctx, call) => {
   return ok(paginate(matches, q, (p) => p.data));
 };
 
+/** The platform's own internal accounts (seeded one per currency), by `currency` and `type`; not paginated, as production. */
+const listPlatformInternal: Handler = (ctx, call) => {
+  const q = call.query as { currency?: string; type?: string };
+  const data = platformInternalAccounts(ctx)
+    .filter((a) => (q.currency === undefined || a.currency === q.currency) && (q.type === undefined || a.data.type === q.type))
+    .map((a) => a.data);
+  return ok({ data });
+};
+
+/**
+ * Sends a TEST webhook to the configured endpoint and answers its answer (production's names:
+ * `response_status`, `response_body`); 400 when there is no endpoint or the delivery failed.
+ */
+const sendTestWebhook: Handler = async (ctx) => {
+  if (!ctx.world.config.webhookEndpoint) {
+    throw new SandboxError(400, 'WEBHOOK_ENDPOINT_NOT_SET', 'No webhookEndpoint is configured (PATCH /config): there is nowhere to send the test webhook.', { field: 'webhookEndpoint' });
+  }
+  const attempt = await ctx.webhooks.test(testEventData());
+  if (!attempt || attempt.status === undefined || attempt.status < 200 || attempt.status >= 300) {
+    throw new SandboxError(400, 'WEBHOOK_DELIVERY_ERROR', `The test webhook to ${ctx.world.config.webhookEndpoint} failed: ${attempt?.error ?? `answered ${attempt?.status}`}.`, {
+      url: ctx.world.config.webhookEndpoint,
+      ...(attempt?.status !== undefined ? { response_status: attempt.status } : {}),
+    });
+  }
+  return ok({ url: attempt.url, response_status: attempt.status, response_body: attempt.response ?? '' });
+};
+
 /** The platform routes. */
 export const platformRoutes = {
   getConfig,
   updateConfig,
   listVerifications,
   listUmaProviders,
+  listPlatformInternalAccounts: listPlatformInternal,
+  sendTestWebhook,
 } satisfies Record<string, Handler>;

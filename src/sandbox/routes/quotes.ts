@@ -3,6 +3,8 @@
  * @module
  */
 import type {
+  CryptoWithdrawalFeeEstimateParams,
+  ExchangeRate,
   OutgoingTransaction,
   PayerDataField,
   PaymentInstruction,
@@ -11,19 +13,19 @@ import type {
   ReceiverLookup,
   SupportedCurrency,
 } from '../../generated/types';
-import { assertFunds, primaryAccount, STABLECOINS } from '../domain/accounts';
+import { assertFunds, internalAccountType, primaryAccount, STABLECOINS } from '../domain/accounts';
 import { iso } from '../domain/clock';
 import { now, nowIso, type Ctx, type Handler } from '../domain/context';
 import { CURRENCIES, currencyObject, exchangeRate, type CurrencyInfo } from '../domain/currencies';
 import { SandboxError, invalidInput, notFound } from '../domain/errors';
-import { findCustomer, findExternalAccount, findInternalAccount } from '../domain/finders';
+import { findCustomer, findExternalAccount, findInternalAccount, platformInternalAccounts } from '../domain/finders';
 import { PAYABLE_STATUSES } from '../domain/ownership';
 import { ok } from '../serve/http';
 import { failureFor, limitRefusal, staysProcessing } from '../domain/magic';
 import { assertDailyVolume, noteQuoteKey, outcomeOverride, sandboxCurrency } from '../domain/faults';
 import { assertExecutable, execute, newReference, recordStatus, scheduleExpiry } from '../domain/payments';
 import { authorizeSpend } from '../domain/signed';
-import { price, MAX_QUOTE_AMOUNT } from '../domain/pricing';
+import { corridorPrice, networkFee, payoutRail, price, withdrawalFee, MAX_QUOTE_AMOUNT } from '../domain/pricing';
 import { providerFor } from '../domain/providers';
 import type { InternalAccountRec, LookupRec, QuoteRec, QuoteTarget, TransactionRec } from '../domain/state';
 import { isUmaAddress, umaDomain, umaUser } from '../domain/uma';
@@ -211,22 +213,21 @@ function checkDestinationCurrency(given: string | undefined, held: string): void
 }
 
 /**
- * A just-in-time funded quote (production's REALTIME_FUNDING): the funds arrive in the customer's internal
- * account of `currency`, whose funding instructions the quote answers as its `paymentInstructions`; money
- * arriving there (sandbox fund, incoming payment) executes the quote. The sandbox funds customers' quotes
- * only: it keeps no internal accounts of the platform.
+ * A just-in-time funded quote (production's REALTIME_FUNDING): the funds arrive in the internal account of
+ * `currency` of the customer (or, without `customerId`, of the platform: its own accounts, one per
+ * currency), whose funding instructions the quote answers as its `paymentInstructions`; money arriving
+ * there (sandbox send or fund, incoming payment) executes the quote.
  */
 function realtimeSource(ctx: Ctx, source: Extract<QuoteCreateParams['source'], { sourceType: 'REALTIME_FUNDING' }>) {
-  if (source.customerId === undefined) {
-    throw invalidInput('source.customerId', 'The sandbox funds a REALTIME_FUNDING quote through a customer\'s internal account: give source.customerId.');
-  }
-  findCustomer(ctx, source.customerId);
+  if (source.customerId !== undefined) findCustomer(ctx, source.customerId);
   if (STABLECOINS.has(source.currency) && !source.cryptoNetwork) {
     throw invalidInput('source.cryptoNetwork', `cryptoNetwork is required to fund in ${source.currency} (for example SOLANA_MAINNET).`);
   }
-  const account = primaryAccount(ctx, source.customerId, source.currency);
+  const account =
+    source.customerId !== undefined ? primaryAccount(ctx, source.customerId, source.currency) : platformInternalAccounts(ctx).find((a) => a.currency === source.currency);
   if (!account) {
-    throw new SandboxError(400, 'INVALID_CURRENCY', `Customer ${source.customerId} has no ${source.currency} account to receive the funds.`, { field: 'source.currency' });
+    const owner = source.customerId !== undefined ? `Customer ${source.customerId}` : 'The platform';
+    throw new SandboxError(400, 'INVALID_CURRENCY', `${owner} has no ${source.currency} account to receive the funds.`, { field: 'source.currency' });
   }
   return { debit: account, accountId: account.data.id, currency: account.currency, customerId: source.customerId, realtime: source };
 }
@@ -354,7 +355,8 @@ const create: Handler = async (ctx, call) => {
   return ok(data);
 };
 
-function findQuote(ctx: Ctx, id: string): QuoteRec {
+/** A quote, or 404 QUOTE_NOT_FOUND. */
+export function findQuote(ctx: Ctx, id: string): QuoteRec {
   const quote = ctx.world.quotes.get(id);
   if (!quote) throw notFound('QUOTE_NOT_FOUND', 'Quote', id);
   return quote;
@@ -374,11 +376,79 @@ const run: Handler = async (ctx, call) => {
   return ok(quote.data);
 };
 
-/** The quote and receiver-lookup routes. */
+/** Default `sendingAmount` of the exchange rates (production's). */
+const DEFAULT_RATE_AMOUNT = 10_000;
+
+/**
+ * The exchange rates of the platform's corridors (a currency enabled for OUTGOING to one enabled for
+ * INCOMING), priced by the quotes' own pricing for `sendingAmount`: a quote locked on the SENDING side
+ * made at once shows the same rate, fees and receiving amount. Without `destinationCurrency` every other
+ * currency is listed; a corridor that cannot be priced (the amount does not cover its fees) is left out.
+ */
+const getExchangeRates: Handler = (ctx, call) => {
+  const q = call.query as { sourceCurrency?: string; destinationCurrency?: string[]; sendingAmount?: number };
+  const amount = q.sendingAmount ?? DEFAULT_RATE_AMOUNT;
+  const enabled = (code: string, direction: 'OUTGOING' | 'INCOMING') => {
+    const config = supported(ctx, code);
+    return CURRENCIES.has(code) && config !== undefined && (!config.enabledTransactionTypes || config.enabledTransactionTypes.includes(direction));
+  };
+  const codes = [...CURRENCIES.keys()];
+  const sources = (q.sourceCurrency !== undefined ? [q.sourceCurrency] : codes).filter((c) => enabled(c, 'OUTGOING'));
+  const updatedAt = nowIso(ctx);
+  const data: ExchangeRate[] = [];
+  for (const source of sources) {
+    const destinations = q.destinationCurrency ?? codes.filter((c) => c !== source);
+    for (const destination of destinations.filter((c) => enabled(c, 'INCOMING'))) {
+      const from = CURRENCIES.get(source)!;
+      const to = CURRENCIES.get(destination)!;
+      const pricing = corridorPrice(from, to, amount);
+      if (!pricing) continue;
+      data.push({
+        sourceCurrency: currencyObject(source),
+        sendingAmount: amount,
+        minSendingAmount: supported(ctx, source)?.minAmount ?? 1,
+        maxSendingAmount: supported(ctx, source)?.maxAmount ?? MAX_QUOTE_AMOUNT,
+        destinationCurrency: currencyObject(destination),
+        destinationPaymentRail: payoutRail(destination),
+        receivingAmount: pricing.totalReceivingAmount,
+        exchangeRate: pricing.exchangeRate,
+        fees: { fixed: pricing.rateDetails.serviceApiFixedFee, total: pricing.feesIncluded },
+        updatedAt,
+      });
+    }
+  }
+  return ok({ data });
+};
+
+/**
+ * The fees of a crypto withdrawal from an internal account: 404 for an unknown account, 400 when it does
+ * not hold `currency` (or holds no crypto), when the network is not one the sandbox prices, or when the
+ * fee would take the whole amount. Changes nothing.
+ */
+const estimateWithdrawalFee: Handler = (ctx, call) => {
+  const body = call.body as CryptoWithdrawalFeeEstimateParams;
+  const account = findInternalAccount(ctx, body.internalAccountId);
+  if (account.currency !== body.currency || internalAccountType(account.currency) !== 'INTERNAL_CRYPTO') {
+    throw new SandboxError(400, 'INVALID_CURRENCY', `${account.data.id} holds ${account.currency}: it cannot withdraw ${body.currency} on chain.`, { field: 'currency' });
+  }
+  const network = networkFee(body.cryptoNetwork);
+  if (!network) {
+    throw invalidInput('cryptoNetwork', `The sandbox prices withdrawals on SOLANA, ETHEREUM, BASE, POLYGON, SPARK, LIGHTNING and BITCOIN, not ${body.cryptoNetwork}.`);
+  }
+  const estimate = withdrawalFee(CURRENCIES.get(account.currency)!, network, body.amount);
+  if (estimate.netAmount <= 0) {
+    throw new SandboxError(400, 'AMOUNT_OUT_OF_RANGE', `${body.amount} ${body.currency} does not cover the withdrawal fee of ${estimate.totalFee}.`, { field: 'amount', totalFee: estimate.totalFee });
+  }
+  return ok(estimate);
+};
+
+/** The quote, exchange-rate, crypto-fee and receiver-lookup routes. */
 export const quoteRoutes = {
   createQuote: create,
   getQuote: get,
   executeQuote: run,
   lookupUmaReceiver: lookupUma,
   lookupExternalAccountReceiver: lookupExternal,
+  getExchangeRates,
+  estimateCryptoWithdrawalFee: estimateWithdrawalFee,
 } satisfies Record<string, Handler>;

@@ -1,9 +1,18 @@
 /**
- * Transactions (list, read, approve, reject), transfer-in, and the simulated incoming UMA payment.
+ * Transactions (list, read, approve, reject, confirm receipt, cancel), transfer-in and transfer-out, and
+ * the sandbox's simulations (an incoming UMA payment; the funds of a quote sent).
  * @module
  */
-import type { IncomingTransaction, SandboxUmaReceiveParams, TransferInCreateParams } from '../../generated/types';
-import { moveBalance } from '../domain/accounts';
+import type {
+  IncomingTransaction,
+  OutgoingTransaction,
+  ReceiptDeliveryConfirmParams,
+  SandboxSendParams,
+  SandboxUmaReceiveParams,
+  TransferInCreateParams,
+  TransferOutCreateParams,
+} from '../../generated/types';
+import { assertFunds, moveBalance } from '../domain/accounts';
 import { iso } from '../domain/clock';
 import { now, nowIso, type Ctx, type Handler } from '../domain/context';
 import { currencyObject } from '../domain/currencies';
@@ -15,6 +24,7 @@ import { MAX_QUOTE_AMOUNT } from '../domain/pricing';
 import { paginate } from '../domain/pagination';
 import {
   SETTLEMENT_MS,
+  cancelTransfer,
   canonicalAccountId,
   completeIncoming,
   depositTarget,
@@ -23,10 +33,13 @@ import {
   newReference,
   recordStatus,
   scheduleTransferIn,
+  sendQuoteFunds,
+  startTransferOut,
 } from '../domain/payments';
+import { authorizeSpend } from '../domain/signed';
 import type { TransactionRec } from '../domain/state';
 import { isUmaAddress, umaUser } from '../domain/uma';
-import { requireWithinLimits } from './quotes';
+import { findQuote, requireWithinLimits } from './quotes';
 
 function findTransaction(ctx: Ctx, id: string): TransactionRec {
   const tx = ctx.world.transactions.get(id);
@@ -220,7 +233,83 @@ const receiveUma: Handler = (ctx, call) => {
   return ok(data);
 };
 
-/** The transaction, transfer-in and sandbox-receive routes. */
+/**
+ * A same-currency transfer from an internal account to an external account of the same owner (a customer,
+ * or the platform): the source is debited at once (INTERNAL_ACCOUNT.BALANCE_UPDATED), the transaction
+ * answered PROCESSING (OUTGOING_PAYMENT.PROCESSING) and settled later (OUTGOING_PAYMENT.COMPLETED, or
+ * FAILED with the debit returned, by the destination's magic values). A deleted destination is 404, one
+ * not ACTIVE or in another currency 400, a short balance 400 INVALID_AMOUNT. An embedded wallet's
+ * transfer is signed, as its quotes are.
+ */
+const transferOut: Handler = async (ctx, call) => {
+  const body = call.body as TransferOutCreateParams;
+  // Production's schema leaves `amount` optional without saying what its absence means: the sandbox asks for it.
+  if (body.amount === undefined) throw invalidInput('amount', 'Give the amount to transfer, in the smallest unit of the currency.');
+  const source = findInternalAccount(ctx, body.source.accountId);
+  const destination = findExternalAccount(ctx, body.destination.accountId);
+  if ((source.data.customerId ?? undefined) !== (destination.data.customerId ?? undefined)) {
+    throw invalidInput('destination.accountId', 'Transfer-out moves money between accounts of the same owner (a customer, or the platform).');
+  }
+  if (destination.data.currency !== source.currency) {
+    throw new SandboxError(400, 'INVALID_CURRENCY', `The source holds ${source.currency}, the destination ${destination.data.currency}: transfer-out keeps the currency.`, {
+      field: 'destination.accountId',
+    });
+  }
+  if (destination.data.status !== 'ACTIVE') throw invalidInput('destination.accountId', `External account ${destination.data.id} is ${destination.data.status}, not ACTIVE.`);
+  requireWithinLimits(ctx, source.currency, body.amount, 'amount');
+  assertFunds(source, body.amount, 'amount');
+  const challenge = await authorizeSpend(ctx, call, source, { action: 'TRANSFER_OUT', amount: body.amount, currency: source.currency });
+  if (challenge) return challenge;
+  const customer = source.data.customerId ? ctx.world.customers.get(source.data.customerId)?.data : undefined;
+  const { id, seq } = ctx.ids.next('Transaction');
+  const timestamp = nowIso(ctx);
+  const data: OutgoingTransaction = {
+    id,
+    status: 'PROCESSING',
+    type: 'OUTGOING',
+    direction: 'DEBIT',
+    source: { sourceType: 'ACCOUNT', accountId: source.data.id, currency: source.currency },
+    destination: {
+      destinationType: 'ACCOUNT',
+      accountId: destination.data.id,
+      currency: destination.data.currency,
+      ...(body.destination.paymentRail !== undefined ? { paymentRail: body.destination.paymentRail } : {}),
+    },
+    ...(customer ? { customerId: customer.id, platformCustomerId: customer.platformCustomerId } : {}),
+    receivedAmount: { amount: body.amount, currency: currencyObject(source.currency) },
+    settledAt: iso(now(ctx) + SETTLEMENT_MS),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    reconciliationInstructions: { reference: newReference(ctx, 'TO') },
+  };
+  const outcome = failureFor(destination.identifier) ?? (staysProcessing(destination.identifier) ? 'STUCK' : 'COMPLETE');
+  startTransferOut(ctx, { seq, createdMs: now(ctx), data, outcome }, source, body.amount);
+  return ok(data, 201);
+};
+
+/** Records when the platform delivered the receipt (any transaction, any status: production names no restriction). */
+const confirmReceipt: Handler = (ctx, call) => {
+  const tx = findTransaction(ctx, call.params.transactionId!);
+  const at = (call.body as ReceiptDeliveryConfirmParams | undefined)?.receiptDeliveryConfirmedAt;
+  tx.data.receiptDeliveryConfirmedAt = at ?? nowIso(ctx);
+  tx.data.updatedAt = nowIso(ctx);
+  return ok(tx.data);
+};
+
+const cancel: Handler = (ctx, call) => {
+  // `reason` (validated) is for the platform's own records; the sandbox keeps nothing of it.
+  const tx = findTransaction(ctx, call.params.transactionId!);
+  cancelTransfer(ctx, tx);
+  return ok(tx.data);
+};
+
+const sandboxSend: Handler = (ctx, call) => {
+  const body = call.body as SandboxSendParams;
+  const tx = sendQuoteFunds(ctx, findQuote(ctx, body.quoteId), body.currencyCode, body.currencyAmount);
+  return ok(tx.data);
+};
+
+/** The transaction, transfer and sandbox-simulation routes. */
 export const transactionRoutes = {
   listTransactions: list,
   getTransaction: get,
@@ -228,4 +317,8 @@ export const transactionRoutes = {
   approveTransaction: approve,
   createTransferIn: transferIn,
   sandboxReceiveUmaPayment: receiveUma,
+  createTransferOut: transferOut,
+  confirmReceiptDelivery: confirmReceipt,
+  cancelTransaction: cancel,
+  sandboxSend,
 } satisfies Record<string, Handler>;

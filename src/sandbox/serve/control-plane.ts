@@ -13,6 +13,7 @@ import type { SandboxStateDocument } from './persist';
 import type { RequestLog } from './request-log';
 import { resourceData } from '../domain/snapshot';
 import { claimInvitation } from '../domain/invitations';
+import { testEventData } from '../domain/webhooks';
 import { configureFaults, currentFaults, ledgerExecutions, type SandboxFaults } from '../domain/faults';
 
 /** The controls of the sandbox whose context is `ctx`. */
@@ -28,7 +29,7 @@ export function createControls(ctx: Ctx, clock: Clock, state: StateControls, req
       if (!ctx.world.config.webhookEndpoint && ctx.webhooks.listeners.length === 0) {
         return { error: 'No webhookEndpoint is configured (PATCH /config) and no listener is attached (crossborder-sdk listen): there is nowhere to deliver.' };
       }
-      const data = resourceId === undefined ? (type === 'TEST' ? { message: 'Sent from the sandbox.' } : undefined) : resourceData(ctx.world, resourceId);
+      const data = resourceId === undefined ? (type === 'TEST' ? testEventData() : undefined) : resourceData(ctx.world, resourceId);
       if (data === undefined) return { error: resourceId === undefined ? `${type} needs a resourceId (the transaction, customer, invitation or verification it is about).` : `No resource ${resourceId}.` };
       return { eventId: ctx.webhooks.emit(type, data) };
     },

@@ -129,6 +129,7 @@ const RULES: Record<PersistedTable, TableRule> = {
       credit: optional(moved),
       timeline: optional(isList(shape({ status: isString, at: isString }))),
       approval: optional(oneOf('AWAITING_WEBHOOK', 'DEFERRED', 'MANUAL')),
+      outcome: optional(isString),
     },
     key: dataId,
   },

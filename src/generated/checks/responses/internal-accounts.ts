@@ -5,8 +5,10 @@ import { InternalAccount, ListEnvelope, SignatureChallenge } from '../components
 
 const InternalAccountList = /* @__PURE__ */ both(ListEnvelope, object({ data: array(InternalAccount) }));
 const WalletExport = /* @__PURE__ */ object({ id: string, encryptedWalletCredentials: string });
+const PlatformInternalAccountList = /* @__PURE__ */ object({ data: array(InternalAccount) });
 const UpdateInternalAccountResponse = /* @__PURE__ */ union([InternalAccount, SignatureChallenge]);
 const ExportInternalAccountResponse = /* @__PURE__ */ union([WalletExport, SignatureChallenge]);
 export const listInternalAccounts = InternalAccountList;
 export const updateInternalAccount = UpdateInternalAccountResponse;
 export const exportInternalAccount = ExportInternalAccountResponse;
+export const listPlatformInternalAccounts = PlatformInternalAccountList;

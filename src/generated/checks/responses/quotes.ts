@@ -6,6 +6,12 @@ import { CounterpartyInformation, Currency, QuoteSource, RateDetails, Transactio
 const QuoteStatus = /* @__PURE__ */ string;
 const PaymentInstruction = /* @__PURE__ */ object({ accountOrWalletInfo: object({ accountType: string, paymentRails: optional(array(string)), accountNumber: optional(string), routingNumber: optional(string), bankName: optional(string), reference: optional(string), assetType: optional(string), address: optional(string), invoice: optional(string), iban: optional(string), swiftCode: optional(string), clabeNumber: optional(string), cryptoNetwork: optional(string) }), instructionsNotes: optional(string) });
 const Quote = /* @__PURE__ */ object({ id: string, status: QuoteStatus, createdAt: str(matches(P0, "datetime")), expiresAt: str(matches(P0, "datetime")), source: QuoteSource, destination: TransactionDestination, sendingCurrency: Currency, receivingCurrency: Currency, totalSendingAmount: num(int, gte(0), lte(9007199254740991)), totalReceivingAmount: num(int, gte(0), lte(9007199254740991)), exchangeRate: number, feesIncluded: num(int, gte(0), lte(9007199254740991)), transactionId: string, paymentInstructions: optional(array(PaymentInstruction)), counterpartyInformation: optional(CounterpartyInformation), rateDetails: optional(RateDetails) });
+const ExchangeRateFees = /* @__PURE__ */ object({ fixed: optional(num(int, gte(0), lte(9000000000000000))), total: optional(num(int, gte(0), lte(9000000000000000))) });
+const ExchangeRate = /* @__PURE__ */ object({ sourceCurrency: Currency, sendingAmount: num(int, gte(0), lte(9000000000000000)), minSendingAmount: num(int, gte(0), lte(9000000000000000)), maxSendingAmount: num(int, gte(0), lte(9000000000000000)), destinationCurrency: Currency, destinationPaymentRail: string, receivingAmount: num(int, gte(0), lte(9000000000000000)), exchangeRate: number, fees: ExchangeRateFees, updatedAt: str(matches(P0, "datetime")) });
+const ExchangeRateList = /* @__PURE__ */ object({ data: array(ExchangeRate) });
+const CryptoWithdrawalFeeEstimate = /* @__PURE__ */ object({ networkFee: num(int, lte(9000000000000000)), networkFeeAsset: string, applicationFee: num(int, lte(9000000000000000)), totalFee: num(int, lte(9000000000000000)), netAmount: num(int, lte(9000000000000000)) });
 export const createQuote = Quote;
 export const getQuote = Quote;
 export const executeQuote = Quote;
+export const getExchangeRates = ExchangeRateList;
+export const estimateCryptoWithdrawalFee = CryptoWithdrawalFeeEstimate;

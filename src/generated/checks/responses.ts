@@ -14,4 +14,5 @@ export { listVerifications } from './responses/verifications';
 export { listUmaProviders } from './responses/uma-providers';
 export { sandboxReceiveUmaPayment, sandboxFundInternalAccount } from './responses/sandbox';
 export { listCredentials, createCredential, revokeCredential, challengeCredential, verifyCredential } from './responses/credentials';
-export { listSessions, revokeSession } from './responses/sessions';
+export { listSessions, revokeSession, refreshAuthSession } from './responses/sessions';
+export { listDelegatedKeys, createDelegatedKey, getDelegatedKeyById, revokeDelegatedKey } from './responses/delegated-keys';

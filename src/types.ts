@@ -36,6 +36,8 @@ export type UmaProviderListParams = QueryOf<'listUmaProviders'>;
 export type CredentialListParams = QueryOf<'listCredentials'>;
 /** Query of `cb.auth.sessions.list()`: the wallet `accountId`. @interface */
 export type SessionListParams = QueryOf<'listSessions'>;
+/** Query of `cb.auth.delegatedKeys.list()`: the wallet `accountId`, the card `fundingSourceId`, or both. @interface */
+export type DelegatedKeyListParams = QueryOf<'listDelegatedKeys'>;
 
 /** Body of every webhook delivery, by `type`. Delivered at least once and retried with backoff until a 2xx; deduplicate by `id` and verify `X-Service-Signature` over the raw body first. @useDeclaredType */
 export type WebhookEvent = DocumentWebhookEvent & {

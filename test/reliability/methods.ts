@@ -63,6 +63,11 @@ export const METHODS: Record<OperationId, Method> = {
   verifyCredential: (cb, a) => cb.auth.credentials.verify(p(a, 'id'), b(a), a.options),
   listSessions: (cb, a) => cb.auth.sessions.list(q(a), a.options),
   revokeSession: (cb, a) => cb.auth.sessions.revoke(p(a, 'id'), a.options),
+  refreshAuthSession: (cb, a) => cb.auth.sessions.refresh(p(a, 'id'), b(a), a.options),
+  createDelegatedKey: (cb, a) => cb.auth.delegatedKeys.create(b(a), a.options),
+  listDelegatedKeys: (cb, a) => cb.auth.delegatedKeys.list(q(a), a.options),
+  getDelegatedKeyById: (cb, a) => cb.auth.delegatedKeys.retrieve(p(a, 'id'), a.options),
+  revokeDelegatedKey: (cb, a) => cb.auth.delegatedKeys.revoke(p(a, 'id'), a.options),
 };
 export const IDS = Object.keys(operations) as OperationId[];
 

@@ -6,6 +6,7 @@
 import type {
   Credential,
   Customer,
+  DelegatedKey,
   ExternalAccount,
   InternalAccount,
   Invitation,
@@ -31,6 +32,8 @@ export interface SandboxSnapshot {
   verifications: Verification[];
   credentials: Credential[];
   sessions: (Session & { revoked: boolean })[];
+  /** Delegated signing keys, in every status. */
+  delegatedKeys: DelegatedKey[];
 }
 
 /** Read-only view of the sandbox's state, for tests. Every read is a fresh deep copy. */
@@ -63,6 +66,7 @@ export function stateView(world: () => World): SandboxState {
         verifications: data(w.verifications.values()),
         credentials: data(w.credentials.values()),
         sessions: [...w.sessions.values()].map((s) => ({ ...sessionData(s), revoked: s.revoked })),
+        delegatedKeys: data(w.delegatedKeys.values()),
       });
     },
     balance(accountId) {

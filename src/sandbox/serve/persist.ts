@@ -6,6 +6,7 @@
  */
 import {
   zCredential,
+  zDelegatedKey,
   zCustomer,
   zExternalAccount,
   zInternalAccount,
@@ -139,13 +140,27 @@ const RULES: Record<PersistedTable, TableRule> = {
     key: (r) => r.id,
   },
   signedChallenges: {
-    fields: { requestId: isString, payloadToSign: isString, expiresMs: isNumber, walletSuffix: isString, method: isString, path: isString, body: isString, used: isBoolean },
+    fields: {
+      requestId: isString,
+      payloadToSign: isString,
+      expiresMs: isNumber,
+      walletSuffix: isString,
+      method: isString,
+      path: isString,
+      body: isString,
+      used: isBoolean,
+      boundPublicKey: optional(isString),
+      carry: optional((v) => isObject(v) && Object.values(v as object).every(isString)),
+      sessionId: optional(isString),
+    },
     key: (r) => r.requestId,
   },
   passkeyChallenges: {
     fields: { requestId: isString, credentialId: isString, clientPublicKey: isString, challenge: isString, expiresMs: isNumber, used: isBoolean },
     key: (r) => r.requestId,
   },
+  // Delegated signing keys (production's `/auth/delegated-keys`).
+  delegatedKeys: { data: zDelegatedKey, fields: { ...ORDERED, walletSuffix: isString }, key: dataId },
 };
 
 /** The tables exported and imported, in the order of RULES. */

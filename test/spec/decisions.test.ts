@@ -96,6 +96,9 @@ const SIGNED_OPERATIONS = [
   'POST /auth/credentials/{id}/verify',
   // Production's (issue 27): an email change tied to EMAIL_OTP credentials answers a 202 challenge.
   'PATCH /customers/{customerId}',
+  // Production's session refresh and delegated-key creation (issue 34 §2), through the same signed retry.
+  'POST /auth/sessions/{id}/refresh',
+  'POST /auth/delegated-keys',
 ];
 
 const NOT_FOUND_CODES = [
@@ -324,7 +327,7 @@ describe('operation hygiene', () => {
   const allOps = [...pathOps, ...webhookOps];
 
   it('finds the operations', () => {
-    expect(pathOps.length).toBe(36);
+    expect(pathOps.length).toBe(41); // 36, and production's session refresh and delegated keys (issue 34 §2)
     expect(webhookOps.length).toBe(19); // 12 decided, 7 production sends (issue 34)
   });
 

@@ -29,7 +29,7 @@
  * @module crossborder-sdk
  */
 export { Crossborder } from './client';
-export { Auth, Credentials, Sessions } from './resources/auth';
+export { Auth, Credentials, DelegatedKeys, Sessions } from './resources/auth';
 export { Customers } from './resources/customers';
 export { ExternalAccounts, InternalAccounts, Platform, PlatformExternalAccounts } from './resources/accounts';
 export { Config } from './resources/config';

@@ -38,6 +38,8 @@ export type UmaProviderListParams = QueryOf<'listUmaProviders'>;
 export type CredentialListParams = QueryOf<'listCredentials'>;
 /** Query of `cb.auth.sessions.list()`: the wallet `accountId`. @interface */
 export type SessionListParams = QueryOf<'listSessions'>;
+/** Query of `cb.auth.delegatedKeys.list()`: the wallet `accountId`, the card `fundingSourceId`, or both. @interface */
+export type DelegatedKeyListParams = QueryOf<'listDelegatedKeys'>;
 
 /** Query of `cb.platform.internalAccounts.list()`: `currency`, `type`. @interface */
 export type PlatformInternalAccountListParams = QueryOf<'listPlatformInternalAccounts'>;

@@ -166,6 +166,12 @@ export async function saveSession(file: string, answer: Record<string, unknown>,
   return shown;
 }
 
+/** The credential of a session saved by `--save-session` (read after {@link sessionSigner} checked the file), if it names one. */
+export function savedCredentialId(file: string): string | undefined {
+  const saved = parseJsonText(readFileBounded(file, `--session-key ${file}`), `--session-key ${file}`) as Partial<SavedSession> | null;
+  return typeof saved?.credentialId === 'string' && saved.credentialId !== '' ? saved.credentialId : undefined;
+}
+
 /** The signer of a session saved by `--save-session`; refuses a file others may read, or an expired session. */
 export async function sessionSigner(file: string): Promise<Signer> {
   if (!existsSync(file)) throw new UsageError(`--session-key ${file}: no such file (write one with auth credentials verify … --save-session ${file})`);

@@ -7,7 +7,7 @@ import { Command, Option } from 'commander';
 import type { CallInput } from '../core/plan';
 import type { Page } from '../core/pagination';
 import type { SignedRequestOptions } from '../core/options';
-import { connect, newClientKey, saveSession, sessionSigner, type ConnectionOptions } from './client';
+import { connect, newClientKey, savedCredentialId, saveSession, sessionSigner, type ConnectionOptions } from './client';
 import { INPUT_LIMIT_BYTES, parseJsonText, readFileBounded, readStdinBounded, refuseUnsafeTarget } from './files';
 import { out, printResult } from './output';
 import { effectOf, type Effect } from './shared';
@@ -128,7 +128,8 @@ async function run(spec: CommandDetails, args: string[], opts: ApiOptions, onInp
   }
   const result = await pipeline.call<unknown>(spec.op, input, options);
   if (client && opts.saveSession) {
-    const credentialId = (input.path as Record<string, string>).id ?? '';
+    // A verify's session is of the credential it names; a refresh's, of the signing session's credential.
+    const credentialId = (opts.sessionKey ? savedCredentialId(opts.sessionKey) : undefined) ?? (input.path as Record<string, string>).id ?? '';
     const saved = await saveSession(opts.saveSession, (result ?? {}) as Record<string, unknown>, credentialId, client);
     client.scalar.fill(0);
     if (!json) process.stderr.write(`Session ${saved.id ?? ''} saved to ${opts.saveSession} (mode 0600); sign with --session-key ${opts.saveSession}\n`);

@@ -96,6 +96,12 @@ export interface CoreParts {
 }
 
 /**
+ * The most signed legs one call sends. Production's longest flow (a delegated key) signs twice (one to spare); a
+ * service asking again after this many is refused rather than signed without end.
+ */
+const MAX_SIGNED_LEGS = 3;
+
+/**
  * The client without its resources: the pipeline every operation goes through (auth, checks,
  * Idempotency-Key, retries, errors, the signed retry, pagination), for a program that bundles only the
  * resources it uses. Give it to the resource classes it needs; each behaves, throws and is typed
@@ -300,21 +306,35 @@ export class CrossborderCore extends ClientInfo {
     }
     const leg: Leg = { plan, input, query, bodyText, contentType, idempotencyKey, signal: options.signal, settings, trace };
 
+    let result: WithResponse<unknown>;
+    let signedLegs = 0;
     if (options.signature !== undefined && options.requestId !== undefined) {
       this.#signed.claim(options.requestId, operation);
       trace?.signed(options.requestId);
-      return this.#expectFinal(await this.#send(leg, options.signature, options.requestId, this.#signed.expiry(options.requestId)), plan);
+      result = await this.#send(leg, options.signature, options.requestId, this.#signed.expiry(options.requestId));
+      signedLegs = 1;
+    } else {
+      result = await this.#send(leg);
     }
-    const first = await this.#send(leg);
-    if (first.response.status !== 202 || !plan.write || !isChallenge(first.data, op.signed)) return first;
-
-    const challenge = readChallenge(first.data, first.response, operation, this.scrub);
-    this.#signed.remember(challenge); // so a second leg relayed later is checked for expiry too
-    trace?.challenge(challenge);
-    if (!options.signer) throw new SignatureRequiredError(challenge, { operation, idempotencyKey });
-    const signature = await this.#signed.sign(options.signer, challenge, operation);
-    trace?.signed(challenge.requestId);
-    return this.#expectFinal(await this.#send(leg, signature, challenge.requestId, Date.parse(challenge.expiresAt)), plan);
+    // A signed leg may be answered with the next challenge (production's delegated keys sign twice):
+    // each is signed like the first (the signer) or handed out (relay mode), up to MAX_SIGNED_LEGS.
+    while (result.response.status === 202 && plan.write && isChallenge(result.data, op.signed)) {
+      const challenge = readChallenge(result.data, result.response, operation, this.scrub);
+      this.#signed.remember(challenge); // so a leg relayed later is checked for expiry too
+      trace?.challenge(challenge);
+      if (signedLegs >= MAX_SIGNED_LEGS) {
+        throw new SignatureChallengeError(
+          `${operation}: the service asked for another signature after ${signedLegs} signed requests (requestId ${challenge.requestId}); ` +
+            `start again from the unsigned call`,
+        );
+      }
+      if (!options.signer) throw new SignatureRequiredError(challenge, { operation, idempotencyKey });
+      const signature = await this.#signed.sign(options.signer, challenge, operation);
+      trace?.signed(challenge.requestId);
+      result = await this.#send(leg, signature, challenge.requestId, Date.parse(challenge.expiresAt));
+      signedLegs++;
+    }
+    return result;
   }
 
   /** One leg: its URL and headers, the attempt loop, then the answer read (non-2xx becomes a typed error). */
@@ -389,17 +409,6 @@ export class CrossborderCore extends ClientInfo {
     }
   }
 
-  #expectFinal(result: WithResponse<unknown>, plan: OperationPlan): WithResponse<unknown> {
-    if (result.response.status === 202 && isChallenge(result.data, plan.op.signed)) {
-      const again = readChallenge(result.data, result.response, plan.label, this.scrub);
-      this.#signed.remember(again);
-      throw new SignatureChallengeError(
-        `${plan.label}: the service asked for another signature after the signed request (requestId ${again.requestId}); ` +
-          `start again from the unsigned call`,
-      );
-    }
-    return result;
-  }
 }
 
 /** What one leg of a call sends (the signed repeat sends the same, plus the two headers). */

@@ -68,4 +68,9 @@ export const operationEffects: { readonly [Id in OperationId]: OperationEffect }
   verifyCredential: { effect: 'secret' },
   listSessions: { effect: 'read' },
   revokeSession: { effect: 'write' },
+  refreshAuthSession: { effect: 'secret' },
+  listDelegatedKeys: { effect: 'read' },
+  createDelegatedKey: { effect: 'secret' },
+  getDelegatedKeyById: { effect: 'read' },
+  revokeDelegatedKey: { effect: 'write' },
 };

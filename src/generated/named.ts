@@ -584,6 +584,44 @@ export type CustomerUpdateParams = {
     umaAddress?: string;
 };
 
+/** @description A P-256 key the service generated and keeps, signing for a card funding source's Embedded Wallet funding account in place of a session while `ACTIVE`. Its private key is never returned; `publicKey` identifies it. */
+export type DelegatedKey = {
+    /** @description The wallet's internal account, the card funding source's funding account. */
+    accountId: string;
+    /** @description The card the key signs for. */
+    cardId: string;
+    /** Format: date-time */
+    createdAt: string;
+    /** @description The card funding source the key signs for. */
+    fundingSourceId: string;
+    /** @description `DelegatedKey:<id>`. */
+    id: string;
+    nickname: string;
+    /** @description Compressed P-256 public key of the delegated key (hex). */
+    publicKey: string;
+    status: DelegatedKeyStatus;
+    /** Format: date-time */
+    updatedAt: string;
+};
+
+/** @description Body of `POST /auth/delegated-keys`, identical on the three legs. */
+export type DelegatedKeyCreateParams = {
+    /** @description The card whose Embedded Wallet funding account the key will sign for. */
+    cardId: string;
+    /** @description The wallet's internal account funding the card; with `cardId` it names the card funding source. */
+    internalAccountId: string;
+    /** @description A label for the key. */
+    nickname: string;
+};
+
+/** @description Delegated keys matching the filters (not paginated). */
+export type DelegatedKeyList = {
+    data: DelegatedKey[];
+};
+
+/** @description Open set - the service adds values over time; unknown ones are kept. `PENDING` (the flow stopped after the first signature: the key signs nothing), `ACTIVE` (it signs for the wallet), `REVOKED` (it signs nothing). */
+export type DelegatedKeyStatus = "PENDING" | "ACTIVE" | "REVOKED" | (string & {});
+
 /** @description Register an EMAIL_OTP credential; the code is emailed (on the signed retry if the account already has a credential). */
 export type EmailOtpCredentialCreateParams = {
     accountId: string;
@@ -1721,6 +1759,16 @@ export type ReceiverSupportedCurrency = {
     min?: number;
 };
 
+/** @description The session a refresh issues: the fields of a new wallet session, plus the credential's `nickname` and the session's `createdAt` and `updatedAt`, as production answers them. No `encryptedSessionSigningKey` when the refresh sent a compressed `clientPublicKey` (the client key pair is the session key). */
+export type RefreshedSession = WalletSessionInfo & {
+    /** Format: date-time */
+    createdAt?: string;
+    /** @description The nickname of the credential the session authenticates with (an email address for EMAIL_OTP). */
+    nickname?: string;
+    /** Format: date-time */
+    updatedAt?: string;
+};
+
 /** @description The refund of a payment that could not complete (production), on its transaction once one starts. */
 export type Refund = {
     /** Format: date-time */
@@ -1787,6 +1835,12 @@ export type Session = {
 /** @description All sessions of an account (not paginated). */
 export type SessionList = {
     data: Session[];
+};
+
+/** @description Body of `POST /auth/sessions/{id}/refresh`, identical on both legs. `clientPublicKey` is the public half of a freshly generated P-256 key pair kept on the client: compressed (`02`/`03`, 33 bytes) for a client-held session key, uncompressed (`04`, 65 bytes) for production's deprecated legacy flow, where the new key is sealed to it. */
+export type SessionRefreshParams = {
+    /** @description Hex of the client's P-256 public key, compressed or uncompressed; the service checks it. */
+    clientPublicKey: string;
 };
 
 /** @description 202 answer of a wallet action that needs a session signature. Sign `payloadToSign` exactly as received and repeat the identical request with `Service-Wallet-Signature` and `Request-Id` before `expiresAt`. */

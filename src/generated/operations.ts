@@ -58,6 +58,9 @@ export type SchemaName =
   | 'zCreateCustomerKycLinkPath'
   | 'zCreateCustomerKycLinkResponse'
   | 'zCreateCustomerResponse'
+  | 'zCreateDelegatedKeyBody'
+  | 'zCreateDelegatedKeyHeaders'
+  | 'zCreateDelegatedKeyResponse'
   | 'zCreateExternalAccountBody'
   | 'zCreateExternalAccountOwnershipChallengeBody'
   | 'zCreateExternalAccountOwnershipChallengePath'
@@ -108,6 +111,10 @@ export type SchemaName =
   | 'zCustomerType'
   | 'zCustomerUpdateParams'
   | 'zCustomersCsvUpload'
+  | 'zDelegatedKey'
+  | 'zDelegatedKeyCreateParams'
+  | 'zDelegatedKeyList'
+  | 'zDelegatedKeyStatus'
   | 'zDeleteCustomerExternalAccountByIdPath'
   | 'zDeleteCustomerExternalAccountByIdResponse'
   | 'zDeleteCustomerPath'
@@ -153,6 +160,8 @@ export type SchemaName =
   | 'zGetCustomerExternalAccountByIdResponse'
   | 'zGetCustomerPath'
   | 'zGetCustomerResponse'
+  | 'zGetDelegatedKeyByIdPath'
+  | 'zGetDelegatedKeyByIdResponse'
   | 'zGetEndUserTermsResponse'
   | 'zGetExchangeRatesQuery'
   | 'zGetExchangeRatesResponse'
@@ -198,6 +207,8 @@ export type SchemaName =
   | 'zListCredentialsResponse'
   | 'zListCustomersQuery'
   | 'zListCustomersResponse'
+  | 'zListDelegatedKeysQuery'
+  | 'zListDelegatedKeysResponse'
   | 'zListEnvelope'
   | 'zListExternalAccountsQuery'
   | 'zListExternalAccountsResponse'
@@ -293,6 +304,11 @@ export type SchemaName =
   | 'zReceiptDeliveryConfirmParams'
   | 'zReceiverLookup'
   | 'zReceiverSupportedCurrency'
+  | 'zRefreshAuthSessionBody'
+  | 'zRefreshAuthSessionHeaders'
+  | 'zRefreshAuthSessionPath'
+  | 'zRefreshAuthSessionResponse'
+  | 'zRefreshedSession'
   | 'zRefund'
   | 'zRejectTransactionBody'
   | 'zRejectTransactionPath'
@@ -301,6 +317,8 @@ export type SchemaName =
   | 'zRevokeCredentialHeaders'
   | 'zRevokeCredentialPath'
   | 'zRevokeCredentialResponse'
+  | 'zRevokeDelegatedKeyPath'
+  | 'zRevokeDelegatedKeyResponse'
   | 'zRevokeSessionHeaders'
   | 'zRevokeSessionPath'
   | 'zRevokeSessionResponse'
@@ -320,6 +338,7 @@ export type SchemaName =
   | 'zSession'
   | 'zSessionIdPath'
   | 'zSessionList'
+  | 'zSessionRefreshParams'
   | 'zSignatureChallenge'
   | 'zSmsOtpCredentialCreateParams'
   | 'zSmsOtpVerifyParams'
@@ -482,7 +501,12 @@ export type OperationId =
   | 'challengeCredential'
   | 'verifyCredential'
   | 'listSessions'
-  | 'revokeSession';
+  | 'revokeSession'
+  | 'refreshAuthSession'
+  | 'listDelegatedKeys'
+  | 'createDelegatedKey'
+  | 'getDelegatedKeyById'
+  | 'revokeDelegatedKey';
 
 export const listCustomers: DocumentOperation<'listCustomers'> = {
   id: 'listCustomers',
@@ -1291,6 +1315,68 @@ export const revokeSession: DocumentOperation<'revokeSession'> = {
   response: 'zRevokeSessionResponse',
   checks: () => import('./checks/revokeSession'),
 };
+export const refreshAuthSession: DocumentOperation<'refreshAuthSession'> = {
+  id: 'refreshAuthSession',
+  method: 'POST',
+  path: '/auth/sessions/{id}/refresh',
+  idempotent: false,
+  signed: true,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: true,
+  params: { path: 'zRefreshAuthSessionPath', body: 'zRefreshAuthSessionBody' },
+  response: 'zRefreshAuthSessionResponse',
+  checks: () => import('./checks/refreshAuthSession'),
+};
+export const listDelegatedKeys: DocumentOperation<'listDelegatedKeys'> = {
+  id: 'listDelegatedKeys',
+  method: 'GET',
+  path: '/auth/delegated-keys',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  params: { query: 'zListDelegatedKeysQuery' },
+  response: 'zListDelegatedKeysResponse',
+  checks: () => import('./checks/listDelegatedKeys'),
+};
+export const createDelegatedKey: DocumentOperation<'createDelegatedKey'> = {
+  id: 'createDelegatedKey',
+  method: 'POST',
+  path: '/auth/delegated-keys',
+  idempotent: false,
+  signed: true,
+  sandboxOnly: false,
+  paginated: false,
+  bodyRequired: true,
+  params: { body: 'zCreateDelegatedKeyBody' },
+  response: 'zCreateDelegatedKeyResponse',
+  checks: () => import('./checks/createDelegatedKey'),
+};
+export const getDelegatedKeyById: DocumentOperation<'getDelegatedKeyById'> = {
+  id: 'getDelegatedKeyById',
+  method: 'GET',
+  path: '/auth/delegated-keys/{id}',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  params: { path: 'zGetDelegatedKeyByIdPath' },
+  response: 'zGetDelegatedKeyByIdResponse',
+  checks: () => import('./checks/getDelegatedKeyById'),
+};
+export const revokeDelegatedKey: DocumentOperation<'revokeDelegatedKey'> = {
+  id: 'revokeDelegatedKey',
+  method: 'DELETE',
+  path: '/auth/delegated-keys/{id}',
+  idempotent: false,
+  signed: false,
+  sandboxOnly: false,
+  paginated: false,
+  params: { path: 'zRevokeDelegatedKeyPath' },
+  response: 'zRevokeDelegatedKeyResponse',
+  checks: () => import('./checks/revokeDelegatedKey'),
+};
 
 /** Every operation of the document, keyed by operationId (a bundle that names rows one by one does not hold it). */
 export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> } = {
@@ -1359,10 +1445,15 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
   verifyCredential,
   listSessions,
   revokeSession,
+  refreshAuthSession,
+  listDelegatedKeys,
+  createDelegatedKey,
+  getDelegatedKeyById,
+  revokeDelegatedKey,
 };
 
 /** Number of operations in the document. */
-export const OPERATION_COUNT = 65;
+export const OPERATION_COUNT = 70;
 
 /** Webhook event types of the document (the WebhookEvent discriminator). */
 export const WEBHOOK_EVENT_TYPES = ["INVITATION.CLAIMED","INCOMING_PAYMENT.PENDING","INCOMING_PAYMENT.COMPLETED","INCOMING_PAYMENT.FAILED","OUTGOING_PAYMENT.PROCESSING","OUTGOING_PAYMENT.COMPLETED","OUTGOING_PAYMENT.FAILED","CUSTOMER.KYC_APPROVED","CUSTOMER.KYC_REJECTED","VERIFICATION.APPROVED","VERIFICATION.RESOLVE_ERRORS","TEST","OUTGOING_PAYMENT.PENDING","OUTGOING_PAYMENT.PENDING_AUTHORIZATION","OUTGOING_PAYMENT.REFUND_COMPLETED","INCOMING_PAYMENT.REFUND_COMPLETED","CUSTOMER.KYB_APPROVED","CUSTOMER.KYC_PENDING","CUSTOMER.KYB_PENDING","VERIFICATION.IN_PROGRESS","VERIFICATION.PENDING_MANUAL_REVIEW","VERIFICATION.REJECTED","CUSTOMER.KYB_REJECTED","INTERNAL_ACCOUNT.BALANCE_UPDATED","BULK_UPLOAD.COMPLETED","BULK_UPLOAD.FAILED","EXTERNAL_ACCOUNT.STATUS_UPDATED"] as const;

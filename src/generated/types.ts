@@ -103,6 +103,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/delegated-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List delegated signing keys
+         * @description Production's operation (lightsparkdev/grid-api). The delegated keys of a wallet, of a card funding source, or both (at least one of `accountId` and `fundingSourceId`; the service refuses neither with 400), in every status: `PENDING`, `ACTIVE` and `REVOKED`. Not paginated: resolves to `{ data }`.
+         */
+        get: operations["listDelegatedKeys"];
+        put?: never;
+        /**
+         * Create a delegated signing key (signed, two signatures)
+         * @description Production's operation (lightsparkdev/grid-api). Delegates signing for a card's Embedded Wallet funding account to a P-256 key the service generates and custodies (its private key is never returned). Three legs, each the identical request: the first answers 202 with a challenge; signed by a session of the wallet, the second answers another 202 (the key now exists as `PENDING`); signed again by the same session, the third answers 201 with the key `ACTIVE`. A card funding source has at most one `ACTIVE` key (409 otherwise); a flow abandoned after the second leg leaves a `PENDING` key, which signs nothing and blocks nothing. Effect `secret` - it creates key material that can sign for the wallet without a session (raw-payload signing, not limited to amounts or recipients), like registering a credential; it moves no money itself. The local sandbox has no cards: it takes `cardId` as given and names the funding source of each (card, wallet) pair.
+         */
+        post: operations["createDelegatedKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/delegated-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the delegated key (`DelegatedKey:<id>`).
+                 * @example DelegatedKey:019542f5-b3e7-1d02-0000-000000000021
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve a delegated signing key
+         * @description Production's operation (lightsparkdev/grid-api). One delegated key by its id, in whatever status it has.
+         */
+        get: operations["getDelegatedKeyById"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a delegated signing key
+         * @description Production's operation (lightsparkdev/grid-api). Revokes an `ACTIVE` delegated key: the service authorizes the revocation with the custodied key itself, so no wallet signature is asked for. Answers 204; the key then reads `REVOKED`, signs nothing, and the card funding source may get a new one. A key that is not `ACTIVE` (already revoked, or `PENDING`) is refused with 400. Effect `write` - it removes signing authority and creates none.
+         */
+        delete: operations["revokeDelegatedKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/sessions": {
         parameters: {
             query?: never;
@@ -144,6 +198,32 @@ export interface paths {
          * @description Ends a wallet session via the signed retry; the first call answers 202 with the payload to sign, the signed repeat 204.
          */
         delete: operations["revokeSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sessions/{id}/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the wallet session.
+                 * @example Session:019542f5-b3e7-1d02-0000-00000000000b
+                 */
+                id: components["parameters"]["SessionIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refresh a session (signed)
+         * @description Production's operation (lightsparkdev/grid-api). Issues a new session for the wallet of an active session, with a new session signing key, through the signed retry: the first call with `{ clientPublicKey }` (a freshly generated client key) answers 202 with `payloadToSign`; sign it with the session being refreshed (no other session of the wallet) and repeat the identical request with `Service-Wallet-Signature` and `Request-Id`. The answer (201) is the new session. A compressed `clientPublicKey` makes the client key pair the new session key (nothing sealed is returned); an uncompressed one (production's deprecated legacy flow) gets a fresh key sealed to it as `encryptedSessionSigningKey`. The refreshed session stays active until its own `expiresAt` (revoke it with `DELETE /auth/sessions/{id}` when done with it). A session no longer active cannot be refreshed (401): verify a credential again. Effect `secret` - it issues a new signing key for the wallet (sealed to the caller's key in the legacy flow), as `/auth/credentials/{id}/verify` does.
+         */
+        post: operations["refreshAuthSession"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2363,6 +2443,40 @@ export interface components {
             /** @description New UMA address. */
             umaAddress?: string;
         };
+        /** @description A P-256 key the service generated and keeps, signing for a card funding source's Embedded Wallet funding account in place of a session while `ACTIVE`. Its private key is never returned; `publicKey` identifies it. */
+        DelegatedKey: {
+            /** @description The wallet's internal account, the card funding source's funding account. */
+            accountId: string;
+            /** @description The card the key signs for. */
+            cardId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The card funding source the key signs for. */
+            fundingSourceId: string;
+            /** @description `DelegatedKey:<id>`. */
+            id: string;
+            nickname: string;
+            /** @description Compressed P-256 public key of the delegated key (hex). */
+            publicKey: string;
+            status: components["schemas"]["DelegatedKeyStatus"];
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description Body of `POST /auth/delegated-keys`, identical on the three legs. */
+        DelegatedKeyCreateParams: {
+            /** @description The card whose Embedded Wallet funding account the key will sign for. */
+            cardId: string;
+            /** @description The wallet's internal account funding the card; with `cardId` it names the card funding source. */
+            internalAccountId: string;
+            /** @description A label for the key. */
+            nickname: string;
+        };
+        /** @description Delegated keys matching the filters (not paginated). */
+        DelegatedKeyList: {
+            data: components["schemas"]["DelegatedKey"][];
+        };
+        /** @description Open set - the service adds values over time; unknown ones are kept. `PENDING` (the flow stopped after the first signature: the key signs nothing), `ACTIVE` (it signs for the wallet), `REVOKED` (it signs nothing). */
+        DelegatedKeyStatus: "PENDING" | "ACTIVE" | "REVOKED" | (string & {});
         /** @description Register an EMAIL_OTP credential; the code is emailed (on the signed retry if the account already has a credential). */
         EmailOtpCredentialCreateParams: {
             accountId: string;
@@ -3413,6 +3527,15 @@ export interface components {
             /** @description Smallest receivable amount, in the smallest unit. */
             min?: number;
         };
+        /** @description The session a refresh issues: the fields of a new wallet session, plus the credential's `nickname` and the session's `createdAt` and `updatedAt`, as production answers them. No `encryptedSessionSigningKey` when the refresh sent a compressed `clientPublicKey` (the client key pair is the session key). */
+        RefreshedSession: components["schemas"]["WalletSession"] & {
+            /** Format: date-time */
+            createdAt?: string;
+            /** @description The nickname of the credential the session authenticates with (an email address for EMAIL_OTP). */
+            nickname?: string;
+            /** Format: date-time */
+            updatedAt?: string;
+        };
         /** @description The refund of a payment that could not complete (production), on its transaction once one starts. */
         Refund: {
             /** Format: date-time */
@@ -3474,6 +3597,11 @@ export interface components {
         /** @description All sessions of an account (not paginated). */
         SessionList: {
             data: components["schemas"]["Session"][];
+        };
+        /** @description Body of `POST /auth/sessions/{id}/refresh`, identical on both legs. `clientPublicKey` is the public half of a freshly generated P-256 key pair kept on the client: compressed (`02`/`03`, 33 bytes) for a client-held session key, uncompressed (`04`, 65 bytes) for production's deprecated legacy flow, where the new key is sealed to it. */
+        SessionRefreshParams: {
+            /** @description Hex of the client's P-256 public key, compressed or uncompressed; the service checks it. */
+            clientPublicKey: string;
         };
         /** @description 202 answer of a wallet action that needs a session signature. Sign `payloadToSign` exactly as received and repeat the identical request with `Service-Wallet-Signature` and `Request-Id` before `expiresAt`. */
         SignatureChallenge: {
@@ -4145,6 +4273,10 @@ export type CustomerList = components['schemas']['CustomerList'];
 export type CustomersCsvUpload = components['schemas']['CustomersCsvUpload'];
 export type CustomerType = components['schemas']['CustomerType'];
 export type CustomerUpdateParams = components['schemas']['CustomerUpdateParams'];
+export type DelegatedKey = components['schemas']['DelegatedKey'];
+export type DelegatedKeyCreateParams = components['schemas']['DelegatedKeyCreateParams'];
+export type DelegatedKeyList = components['schemas']['DelegatedKeyList'];
+export type DelegatedKeyStatus = components['schemas']['DelegatedKeyStatus'];
 export type EmailOtpCredentialCreateParams = components['schemas']['EmailOtpCredentialCreateParams'];
 export type EmailOtpVerifyParams = components['schemas']['EmailOtpVerifyParams'];
 export type EncryptedOtpBundle = components['schemas']['EncryptedOtpBundle'];
@@ -4232,12 +4364,14 @@ export type RealtimeFundingSource = components['schemas']['RealtimeFundingSource
 export type ReceiptDeliveryConfirmParams = components['schemas']['ReceiptDeliveryConfirmParams'];
 export type ReceiverLookup = components['schemas']['ReceiverLookup'];
 export type ReceiverSupportedCurrency = components['schemas']['ReceiverSupportedCurrency'];
+export type RefreshedSession = components['schemas']['RefreshedSession'];
 export type Refund = components['schemas']['Refund'];
 export type SandboxFundParams = components['schemas']['SandboxFundParams'];
 export type SandboxSendParams = components['schemas']['SandboxSendParams'];
 export type SandboxUmaReceiveParams = components['schemas']['SandboxUmaReceiveParams'];
 export type Session = components['schemas']['Session'];
 export type SessionList = components['schemas']['SessionList'];
+export type SessionRefreshParams = components['schemas']['SessionRefreshParams'];
 export type SignatureChallenge = components['schemas']['SignatureChallenge'];
 export type SmsOtpCredentialCreateParams = components['schemas']['SmsOtpCredentialCreateParams'];
 export type SmsOtpVerifyParams = components['schemas']['SmsOtpVerifyParams'];
@@ -4563,6 +4697,189 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listDelegatedKeys: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The wallet's internal account whose delegated keys to list.
+                 * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000002
+                 */
+                accountId?: string;
+                /**
+                 * @description The card funding source whose delegated keys to list.
+                 * @example CardFundingSource:019542f5-b3e7-1d02-0000-000000000011
+                 */
+                fundingSourceId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matching delegated keys (an empty `data` when none). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "DelegatedKey:019542f5-b3e7-1d02-0000-000000000021",
+                     *           "cardId": "Card:019542f5-b3e7-1d02-0000-000000000010",
+                     *           "fundingSourceId": "CardFundingSource:019542f5-b3e7-1d02-0000-000000000011",
+                     *           "accountId": "InternalAccount:019542f5-b3e7-1d02-0000-000000000002",
+                     *           "publicKey": "02a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90",
+                     *           "nickname": "Card payments key",
+                     *           "status": "ACTIVE",
+                     *           "createdAt": "2026-04-08T15:30:01Z",
+                     *           "updatedAt": "2026-04-08T15:30:42Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DelegatedKeyList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createDelegatedKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `requestId` of the 202 challenge on a signed retry, or of the PASSKEY `/challenge` answer on `/verify`. Single use - reusing it answers 401 `REQUEST_ID_REUSED`.
+                 * @example 7d6c5b4a-3f2e-1d0c-9b8a-796857463524
+                 */
+                "Request-Id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description Signed retry only - the API-key stamp over the exact `payloadToSign` bytes, made with the session private key (base64url without padding of a JSON object with `publicKey`, `scheme` and `signature`).
+                 * @example eyJwdWJsaWNLZXkiOiIwMmFiIiwic2NoZW1lIjoiU0lHTkFUVVJFX1NDSEVNRV9US19BUElfUDI1NiIsInNpZ25hdHVyZSI6IjMwNDUifQ
+                 */
+                "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DelegatedKeyCreateParams"];
+            };
+        };
+        responses: {
+            /** @description The delegated key, `ACTIVE` (after the second signed leg). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "DelegatedKey:019542f5-b3e7-1d02-0000-000000000021",
+                     *       "cardId": "Card:019542f5-b3e7-1d02-0000-000000000010",
+                     *       "fundingSourceId": "CardFundingSource:019542f5-b3e7-1d02-0000-000000000011",
+                     *       "accountId": "InternalAccount:019542f5-b3e7-1d02-0000-000000000002",
+                     *       "publicKey": "02a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90",
+                     *       "nickname": "Card payments key",
+                     *       "status": "ACTIVE",
+                     *       "createdAt": "2026-04-08T15:30:01Z",
+                     *       "updatedAt": "2026-04-08T15:30:42Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DelegatedKey"];
+                };
+            };
+            202: components["responses"]["SignatureRequired"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDelegatedKeyById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the delegated key (`DelegatedKey:<id>`).
+                 * @example DelegatedKey:019542f5-b3e7-1d02-0000-000000000021
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delegated key. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "DelegatedKey:019542f5-b3e7-1d02-0000-000000000021",
+                     *       "cardId": "Card:019542f5-b3e7-1d02-0000-000000000010",
+                     *       "fundingSourceId": "CardFundingSource:019542f5-b3e7-1d02-0000-000000000011",
+                     *       "accountId": "InternalAccount:019542f5-b3e7-1d02-0000-000000000002",
+                     *       "publicKey": "02a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90",
+                     *       "nickname": "Card payments key",
+                     *       "status": "REVOKED",
+                     *       "createdAt": "2026-04-08T15:30:01Z",
+                     *       "updatedAt": "2026-04-09T08:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DelegatedKey"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    revokeDelegatedKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of the delegated key (`DelegatedKey:<id>`).
+                 * @example DelegatedKey:019542f5-b3e7-1d02-0000-000000000021
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key is revoked. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listSessions: {
         parameters: {
             query: {
@@ -4645,6 +4962,81 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    refreshAuthSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `requestId` of the 202 challenge on a signed retry, or of the PASSKEY `/challenge` answer on `/verify`. Single use - reusing it answers 401 `REQUEST_ID_REUSED`.
+                 * @example 7d6c5b4a-3f2e-1d0c-9b8a-796857463524
+                 */
+                "Request-Id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description Signed retry only - the API-key stamp over the exact `payloadToSign` bytes, made with the session private key (base64url without padding of a JSON object with `publicKey`, `scheme` and `signature`).
+                 * @example eyJwdWJsaWNLZXkiOiIwMmFiIiwic2NoZW1lIjoiU0lHTkFUVVJFX1NDSEVNRV9US19BUElfUDI1NiIsInNpZ25hdHVyZSI6IjMwNDUifQ
+                 */
+                "Service-Wallet-Signature"?: components["parameters"]["ServiceWalletSignature"];
+            };
+            path: {
+                /**
+                 * @description Id of the wallet session.
+                 * @example Session:019542f5-b3e7-1d02-0000-00000000000b
+                 */
+                id: components["parameters"]["SessionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionRefreshParams"];
+            };
+        };
+        responses: {
+            /** @description The new session (after the signed retry). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "Session:019542f5-b3e7-1d02-0000-000000000011",
+                     *       "accountId": "InternalAccount:019542f5-b3e7-1d02-0000-000000000002",
+                     *       "type": "EMAIL_OTP",
+                     *       "nickname": "example@lightspark.com",
+                     *       "createdAt": "2026-04-08T15:30:01Z",
+                     *       "updatedAt": "2026-04-08T15:35:00Z",
+                     *       "expiresAt": "2026-04-08T15:50:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RefreshedSession"];
+                };
+            };
+            202: components["responses"]["SignatureRequired"];
+            400: components["responses"]["BadRequest"];
+            /** @description Unauthorized - bad credentials; the session is no longer active (revoked or expired: verify a credential again); the signed retry lacks `Service-Wallet-Signature` or `Request-Id`, its signature is malformed or was not made by this session's key, its `Request-Id` names no unexpired challenge, or its body (the `clientPublicKey`) differs from the first call's. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "Session Session:019542f5-b3e7-1d02-0000-000000000003 is no longer active; verify a credential again."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -8945,6 +9337,18 @@ export type ListCredentialsQuery = {
                  */
                 accountId: components["parameters"]["WalletAccountIdQuery"];
             };
+export type ListDelegatedKeysQuery = {
+                /**
+                 * @description The wallet's internal account whose delegated keys to list.
+                 * @example InternalAccount:019542f5-b3e7-1d02-0000-000000000002
+                 */
+                accountId?: string;
+                /**
+                 * @description The card funding source whose delegated keys to list.
+                 * @example CardFundingSource:019542f5-b3e7-1d02-0000-000000000011
+                 */
+                fundingSourceId?: string;
+            };
 export type ListSessionsQuery = {
                 /**
                  * @description The wallet's internal account (`InternalAccount:<id>`; `EmbeddedWallet:<id>` is accepted too) whose credentials or sessions to list.
@@ -9144,6 +9548,7 @@ export type ListVerificationsQuery = {
 /** The query type of each operation that takes one. */
 export interface OperationQueries {
     listCredentials: ListCredentialsQuery;
+    listDelegatedKeys: ListDelegatedKeysQuery;
     listSessions: ListSessionsQuery;
     listBeneficialOwners: ListBeneficialOwnersQuery;
     listCustomers: ListCustomersQuery;

@@ -1397,6 +1397,58 @@ export const zSessionList = /* @__PURE__ */ z.object({
 });
 
 /**
+ * Body of `POST /auth/sessions/{id}/refresh`, identical on both legs. `clientPublicKey` is the public half of a freshly generated P-256 key pair kept on the client: compressed (`02`/`03`, 33 bytes) for a client-held session key, uncompressed (`04`, 65 bytes) for production's deprecated legacy flow, where the new key is sealed to it.
+ */
+export const zSessionRefreshParams = /* @__PURE__ */ z.object({
+    clientPublicKey: z.string()
+});
+
+/**
+ * The session a refresh issues: the fields of a new wallet session, plus the credential's `nickname` and the session's `createdAt` and `updatedAt`, as production answers them. No `encryptedSessionSigningKey` when the refresh sent a compressed `clientPublicKey` (the client key pair is the session key).
+ */
+export const zRefreshedSession = /* @__PURE__ */ z.intersection(zWalletSession, z.object({
+    nickname: z.optional(z.string()),
+    createdAt: z.optional(z.iso.datetime()),
+    updatedAt: z.optional(z.iso.datetime())
+}));
+
+/**
+ * Open set - the service adds values over time; unknown ones are kept. `PENDING` (the flow stopped after the first signature: the key signs nothing), `ACTIVE` (it signs for the wallet), `REVOKED` (it signs nothing).
+ */
+export const zDelegatedKeyStatus = /* @__PURE__ */ z.string();
+
+/**
+ * A P-256 key the service generated and keeps, signing for a card funding source's Embedded Wallet funding account in place of a session while `ACTIVE`. Its private key is never returned; `publicKey` identifies it.
+ */
+export const zDelegatedKey = /* @__PURE__ */ z.object({
+    id: z.string(),
+    cardId: z.string(),
+    fundingSourceId: z.string(),
+    accountId: z.string(),
+    publicKey: z.string(),
+    nickname: z.string(),
+    status: zDelegatedKeyStatus,
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime()
+});
+
+/**
+ * Delegated keys matching the filters (not paginated).
+ */
+export const zDelegatedKeyList = /* @__PURE__ */ z.object({
+    data: z.array(zDelegatedKey)
+});
+
+/**
+ * Body of `POST /auth/delegated-keys`, identical on the three legs.
+ */
+export const zDelegatedKeyCreateParams = /* @__PURE__ */ z.object({
+    cardId: z.string(),
+    internalAccountId: z.string(),
+    nickname: z.string().check(z.minLength(1), z.maxLength(256))
+});
+
+/**
  * An invitation was claimed.
  */
 export const zInvitationClaimedEvent = /* @__PURE__ */ z.object({
@@ -2597,6 +2649,62 @@ export const zRevokeSessionResponse = /* @__PURE__ */ z.union([
     zSignatureChallenge,
     z.void()
 ]);
+
+export const zRefreshAuthSessionBody = /* @__PURE__ */ zSessionRefreshParams;
+
+export const zRefreshAuthSessionHeaders = /* @__PURE__ */ z.object({
+    'Service-Wallet-Signature': z.optional(z.string()),
+    'Request-Id': z.optional(z.string().check(z.minLength(1)))
+});
+
+export const zRefreshAuthSessionPath = /* @__PURE__ */ z.object({
+    id: z.string()
+});
+
+export const zRefreshAuthSessionResponse = /* @__PURE__ */ z.union([
+    zRefreshedSession,
+    zSignatureChallenge
+]);
+
+export const zListDelegatedKeysQuery = /* @__PURE__ */ z.object({
+    accountId: z.optional(z.string()),
+    fundingSourceId: z.optional(z.string())
+});
+
+/**
+ * The matching delegated keys (an empty `data` when none).
+ */
+export const zListDelegatedKeysResponse = /* @__PURE__ */ zDelegatedKeyList;
+
+export const zCreateDelegatedKeyBody = /* @__PURE__ */ zDelegatedKeyCreateParams;
+
+export const zCreateDelegatedKeyHeaders = /* @__PURE__ */ z.object({
+    'Service-Wallet-Signature': z.optional(z.string()),
+    'Request-Id': z.optional(z.string().check(z.minLength(1)))
+});
+
+export const zCreateDelegatedKeyResponse = /* @__PURE__ */ z.union([
+    zDelegatedKey,
+    zSignatureChallenge
+]);
+
+export const zRevokeDelegatedKeyPath = /* @__PURE__ */ z.object({
+    id: z.string()
+});
+
+/**
+ * The key is revoked.
+ */
+export const zRevokeDelegatedKeyResponse = /* @__PURE__ */ z.void();
+
+export const zGetDelegatedKeyByIdPath = /* @__PURE__ */ z.object({
+    id: z.string()
+});
+
+/**
+ * The delegated key.
+ */
+export const zGetDelegatedKeyByIdResponse = /* @__PURE__ */ zDelegatedKey;
 
 export const zOnInvitationClaimedWebhookRequest = /* @__PURE__ */ z.object({
     body: zInvitationClaimedEvent,

@@ -10,10 +10,16 @@ import type {
   CredentialListParams,
   CredentialVerifyParams,
   CredentialList,
+  DelegatedKey,
+  DelegatedKeyCreateParams,
+  DelegatedKeyList,
+  DelegatedKeyListParams,
   PasskeyChallenge,
+  RefreshedSession,
   Session,
   SessionList,
   SessionListParams,
+  SessionRefreshParams,
   WalletSessionInfo,
 } from '../types';
 
@@ -182,10 +188,102 @@ export class Sessions extends APIResource {
   revoke(sessionId: string, options?: SignedRequestOptions): APIPromise<void> {
     return this._client.call(op.revokeSession, { path: { id: sessionId } }, options);
   }
+
+  /**
+   * Refreshes an active session (signed): the service issues a new session of the same wallet and
+   * credential. Send the public half of a fresh client key pair; the 202 challenge must be signed by
+   * the session being refreshed (its `signer`), and the identical request is repeated. With a
+   * compressed `clientPublicKey` the new session's key is that key pair (no key material in the
+   * answer); with an uncompressed one, `encryptedSessionSigningKey` is sealed to it. The refreshed
+   * session stays active until its own `expiresAt`. Resolves to the new session.
+   * @example
+   * ```ts
+   * import { generateClientKeyPair, WalletSession } from 'crossborder-sdk/wallet';
+   *
+   * // On the device: a new key pair, and the current session signs the refresh.
+   * const keys = await generateClientKeyPair();
+   * const refreshed = await cb.auth.sessions.refresh(
+   *   session.id!,
+   *   { clientPublicKey: keys.publicKeyCompressed },
+   *   { signer: session.signer },
+   * );
+   * const next = await WalletSession.fromVerify(refreshed, keys, credentialId);
+   * console.log(refreshed.id, refreshed.expiresAt);
+   * ```
+   */
+  refresh(sessionId: string, params: SessionRefreshParams, options?: SignedRequestOptions): APIPromise<RefreshedSession> {
+    return this._client.call(op.refreshAuthSession, { path: { id: sessionId }, body: params }, options);
+  }
+}
+
+/**
+ * Delegated signing keys (production's): a P-256 key the service generates and keeps, signing for a
+ * card's Embedded Wallet funding account in place of a session. Its private key is never returned.
+ */
+export class DelegatedKeys extends APIResource {
+  /**
+   * Creates a delegated key (signed twice): the first call answers a challenge, the signed repeat a
+   * second one, and the repeat signed again the key, `ACTIVE`. With `signer` (a session of the wallet)
+   * the client signs both; in relay mode each signed call throws {@link SignatureRequiredError} with
+   * the next challenge until the last. The body must be identical on every call. A card funding
+   * source has at most one `ACTIVE` key ({@link ConflictError} otherwise).
+   * @example
+   * ```ts
+   * // Signed twice by a session of the wallet, on the device.
+   * const key = await cb.auth.delegatedKeys.create(
+   *   { cardId, internalAccountId: walletId, nickname: 'Card payments key' },
+   *   { signer: session.signer },
+   * );
+   * console.log(key.id, key.status, key.publicKey); // ACTIVE; the private key stays with the service
+   * ```
+   */
+  create(params: DelegatedKeyCreateParams, options?: SignedRequestOptions): APIPromise<DelegatedKey> {
+    return this._client.call(op.createDelegatedKey, { body: params }, options);
+  }
+
+  /**
+   * Lists the delegated keys of a wallet (`accountId`), of a card funding source (`fundingSourceId`),
+   * or both, in every status (not paginated: resolves to `{ data }`). The service needs at least one
+   * of the two.
+   * @example
+   * ```ts
+   * const { data } = await cb.auth.delegatedKeys.list({ accountId: walletId });
+   * for (const key of data) console.log(key.id, key.status, key.fundingSourceId);
+   * ```
+   */
+  list(params: DelegatedKeyListParams, options?: RequestOptions): APIPromise<DelegatedKeyList> {
+    return this._client.call(op.listDelegatedKeys, { query: params }, options);
+  }
+
+  /**
+   * Retrieves a delegated key by its id, whatever its status.
+   * @example
+   * ```ts
+   * const key = await cb.auth.delegatedKeys.retrieve('DelegatedKey:019542f5-b3e7-1d02-0000-000000000021');
+   * console.log(key.status); // PENDING, ACTIVE or REVOKED
+   * ```
+   */
+  retrieve(delegatedKeyId: string, options?: RequestOptions): APIPromise<DelegatedKey> {
+    return this._client.call(op.getDelegatedKeyById, { path: { id: delegatedKeyId } }, options);
+  }
+
+  /**
+   * Revokes an `ACTIVE` delegated key; the service authorizes it with the key itself, so no wallet
+   * signature is needed. Resolves to `undefined`; the key then reads `REVOKED`. A key not `ACTIVE` is
+   * refused with {@link BadRequestError}.
+   * @example
+   * ```ts
+   * await cb.auth.delegatedKeys.revoke(key.id);
+   * ```
+   */
+  revoke(delegatedKeyId: string, options?: RequestOptions): APIPromise<void> {
+    return this._client.call(op.revokeDelegatedKey, { path: { id: delegatedKeyId } }, options);
+  }
 }
 
 /** Embedded-wallet authentication. */
 export class Auth extends APIResource {
   readonly credentials = new Credentials(this._client);
   readonly sessions = new Sessions(this._client);
+  readonly delegatedKeys = new DelegatedKeys(this._client);
 }

@@ -181,6 +181,24 @@ describe('resource commands from the operation table', () => {
     const revoked = await run('auth', 'credentials', 'revoke', passkey.id, ...key);
     expect(revoked.code).toBe(0);
     ran.add('revokeCredential');
+    // Production's session refresh (signed by the saved session; the new one saved in turn) and delegated keys (signed twice).
+    const refreshedFile = join(dir, 'refreshed.json');
+    const refreshed = await op<{ id: string; expiresAt: string }>('refreshAuthSession', 'auth', 'sessions', 'refresh', session.id, '--save-session', refreshedFile, ...key);
+    expect(refreshed.id).not.toBe(session.id);
+    const savedRefresh = JSON.parse(readFileSync(refreshedFile, 'utf8')) as { id: string; credentialId: string };
+    expect([savedRefresh.id, savedRefresh.credentialId]).toEqual([refreshed.id, otp.id]);
+    const delegated = await op<{ id: string; status: string; fundingSourceId: string }>(
+      'createDelegatedKey', 'auth', 'delegated-keys', 'create', '--card-id', 'Card:1', '--internal-account-id', walletId, '--nickname', 'cli', '--session-key', refreshedFile,
+    );
+    expect(delegated.status).toBe('ACTIVE');
+    const [keys, oneKey] = await Promise.all([
+      op<{ data: { id: string }[] }>('listDelegatedKeys', 'auth', 'delegated-keys', 'list', '--account-id', walletId),
+      op<{ id: string }>('getDelegatedKeyById', 'auth', 'delegated-keys', 'retrieve', delegated.id),
+    ]);
+    expect([keys.data.map((k) => k.id), oneKey.id]).toEqual([[delegated.id], delegated.id]);
+    const revokedKey = await run('auth', 'delegated-keys', 'revoke', delegated.id);
+    expect(revokedKey.code).toBe(0);
+    ran.add('revokeDelegatedKey');
     const endSession = await run('auth', 'sessions', 'revoke', session.id, ...key);
     expect(endSession.code).toBe(0);
     ran.add('revokeSession');
@@ -209,7 +227,7 @@ describe('resource commands from the operation table', () => {
     expect(deletes.map((d) => d.code)).toEqual([0, 0]);
     ran.add('deleteCustomerExternalAccountById').add('deletePlatformExternalAccountById');
     expect(ran.size).toBe(OPERATION_COUNT);
-  }, 240_000); // 43 runs of the bin on a shared machine: 91 s for 36 at 2 cores under load
+  }, 300_000); // 70 runs of the bin on a shared machine: 91 s for 36 at 2 cores under load
 
   it('--all streams every item as one JSON line each; a table without --json', async () => {
     await Promise.all(['A', 'B', 'C'].map((n) => run('customers', 'create', '--customer-type', 'INDIVIDUAL', '--region', 'US', '--full-name', `Paged ${n}`)));

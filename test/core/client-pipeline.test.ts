@@ -197,13 +197,15 @@ describe('the signed branches', () => {
     expect(await testClient({ fetch: plain.fetch }).client.call(op({ method: 'POST', path: '/write' }), { body: {} })).toEqual({ id: 'X:1' });
   });
 
-  it('a second challenge after the signed leg: the exact message, and that requestId is then checked for expiry when relayed', async () => {
+  it('a second challenge after the signed leg, relayed: handed out, then checked for expiry; a used requestId is refused', async () => {
     const { sent, fetch } = scripted((n) => challenge(`r-${n}`, n === 2 ? 30 : 60_000));
     const { client } = testClient({ fetch });
     const signed = op({ method: 'POST', path: '/auth/credentials', signed: true });
-    const err = await rejected(client.call(signed, { body: {} }, { signer: async () => 'sig' }));
-    expect(err).toBeInstanceOf(SignatureChallengeError);
-    expect(err.message).toBe('POST /auth/credentials: the service asked for another signature after the signed request (requestId r-2); start again from the unsigned call');
+    const first = await rejected(client.call(signed, { body: {} }));
+    expect(first.challenge.requestId).toBe('r-1');
+    const err = await rejected(client.call(signed, { body: {} }, { signature: 'sig', requestId: 'r-1' }));
+    expect(err).toBeInstanceOf(SignatureRequiredError);
+    expect(err.challenge.requestId).toBe('r-2');
     const relayed = await rejected(client.call(signed, { body: {} }, { signature: 'sig', requestId: 'r-1' }));
     expect(relayed.message).toMatch(/requestId r-1 was already used/);
     await new Promise((r) => setTimeout(r, 60));
@@ -211,6 +213,7 @@ describe('the signed branches', () => {
     expect(expired.message).toMatch(/^The challenge r-2 for POST \/auth\/credentials expired at /);
     expect(sent.map((s) => s.headers['request-id'] ?? null)).toEqual([null, 'r-1']);
   });
+
 });
 
 describe('validateResponses: drift reported, the call still resolves', () => {

@@ -139,20 +139,47 @@ describe('signed retry', () => {
     expect(err.code).toBe('WALLET_SIGNATURE_INVALID');
   });
 
-  it('at most one signed repeat: a second 202 is an error, not another signature', async () => {
+  it('a signed leg answered with the next challenge is signed again, each with its own requestId; after 3 signed legs another 202 is an error', async () => {
     let n = 0;
+    const seen: (string | null)[][] = [];
     mswServer.use(
-      http.post(`${BASE}/auth/credentials`, () =>
-        HttpResponse.json({ payloadToSign: 'p', requestId: `r${++n}`, expiresAt: new Date(Date.now() + 60_000).toISOString() }, { status: 202 }),
-      ),
+      http.post(`${BASE}/auth/credentials`, ({ request }) => {
+        seen.push([request.headers.get('request-id'), request.headers.get('service-wallet-signature')]);
+        return HttpResponse.json({ payloadToSign: `p${n + 1}`, requestId: `r${++n}`, expiresAt: new Date(Date.now() + 60_000).toISOString() }, { status: 202 });
+      }),
     );
     const { client } = testClient();
-    let signatures = 0;
-    const err = await rejected(client.call(addCredential, { body: {} }, { signer: async () => `s${++signatures}` }));
+    const signed: string[] = [];
+    const err = await rejected(client.call(addCredential, { body: {} }, { signer: async (c) => (signed.push(c.payloadToSign), `s${signed.length}`) }));
     expect(err).toBeInstanceOf(SignatureChallengeError);
-    expect(signatures).toBe(1);
-    expect(n).toBe(2);
+    expect(err.message).toBe('POST /auth/credentials: the service asked for another signature after 3 signed requests (requestId r4); start again from the unsigned call');
+    expect(signed).toEqual(['p1', 'p2', 'p3']);
+    expect(seen).toEqual([[null, null], ['r1', 's1'], ['r2', 's2'], ['r3', 's3']]);
   });
+
+  it('two signatures then the result (production\'s delegated keys): with the signer, and relayed leg by leg', async () => {
+    mswServer.use(
+      http.post(`${BASE}/auth/credentials`, ({ request }) => {
+        const requestId = request.headers.get('request-id');
+        if (requestId === 'k2') return HttpResponse.json({ id: 'DelegatedKey:1', status: 'ACTIVE' }, { status: 201 });
+        const next = requestId === null ? 'k1' : 'k2';
+        return HttpResponse.json({ payloadToSign: `sign ${next}`, requestId: next, expiresAt: new Date(Date.now() + 60_000).toISOString() }, { status: 202 });
+      }),
+    );
+    const { client } = testClient();
+    const signed: string[] = [];
+    expect(await client.call(addCredential, { body: { a: 1 } }, { signer: async (c) => (signed.push(c.requestId), 'sig') })).toEqual({ id: 'DelegatedKey:1', status: 'ACTIVE' });
+    expect(signed).toEqual(['k1', 'k2']);
+
+    const relay = testClient().client;
+    const first = (await rejected(relay.call(addCredential, { body: { a: 1 } }))) as SignatureRequiredError;
+    expect(first.challenge.requestId).toBe('k1');
+    const second = (await rejected(relay.call(addCredential, { body: { a: 1 } }, { signature: 'sig', requestId: 'k1' }))) as SignatureRequiredError;
+    expect(second).toBeInstanceOf(SignatureRequiredError);
+    expect(second.challenge).toMatchObject({ requestId: 'k2', payloadToSign: 'sign k2' });
+    expect(await relay.call(addCredential, { body: { a: 1 } }, { signature: 'sig', requestId: 'k2' })).toEqual({ id: 'DelegatedKey:1', status: 'ACTIVE' });
+  });
+
 
   it('the signed leg goes out once per requestId: a retryable answer to it is not resent, nor re-signed', async () => {
     const seen: Seen[] = [];

@@ -10,6 +10,7 @@ import {
 } from '../../examples/guides/wallet/backend';
 import { assertPasskey, createPasskey, finishLogin, signChallenge, startLogin } from '../../examples/guides/wallet/device';
 import { makeWalletPrivate, revokeSession } from '../../examples/guides/wallet/signer';
+import { delegateCardSigning, refreshSession, stopCardSigning } from '../../examples/guides/wallet/refresh';
 import { completeSealedCode, finishOtpLogin, sealCode, sendCode, signVerification, verifySealedCode } from '../../examples/guides/wallet/otp';
 import { LOCAL_SANDBOX_OTP_SIGNER_PUBLIC_KEY } from 'crossborder-sdk/wallet';
 import { sandboxClient } from './support';
@@ -116,5 +117,29 @@ describe('docs/wallet.md', () => {
 
     // The production pin (the default) refuses the local sandbox's bundle, before anything is sent.
     await expect(sealCode(bundle, MAGIC.otp, 'EMAIL_OTP')).rejects.toThrow(/LOCAL_SANDBOX_OTP_SIGNER_PUBLIC_KEY/);
+  });
+
+  it('a refreshed session signs in place of the old one; a delegated key is created with two signatures and revoked without one', async () => {
+    const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace' });
+    const { data: [account] } = await cb.internalAccounts.list({ customerId: customer.id });
+    const walletId = account!.id.replace(/^InternalAccount:/, 'EmbeddedWallet:');
+    const { credential } = await addCredential(cb, { type: 'EMAIL_OTP', accountId: walletId });
+    if (!credential) throw new Error('the first credential should answer at once');
+    const session = await finishLogin(await verifyEmailCode(cb, credential.id, MAGIC.otp, await startLogin()), credential.id);
+
+    const refreshed = await refreshSession(cb, session);
+    expect(refreshed.id).not.toBe(session.id);
+    expect([refreshed.credentialId, refreshed.accountId]).toEqual([credential.id, walletId]);
+    expect(Date.parse(refreshed.expiresAt!)).toBeGreaterThanOrEqual(Date.parse(session.expiresAt!));
+    await revokeSession(cb, session.id!, refreshed.signer);
+    expect((await cb.auth.sessions.list({ accountId: walletId })).data.map((s) => s.id)).toEqual([refreshed.id]);
+
+    const cardId = 'Card:019542f5-b3e7-1d02-0000-000000000010';
+    const key = await delegateCardSigning(cb, refreshed, cardId, walletId);
+    expect([key.status, key.cardId, key.nickname]).toEqual(['ACTIVE', cardId, 'Card payments']);
+    expect(Object.keys(key).sort()).toEqual(['accountId', 'cardId', 'createdAt', 'fundingSourceId', 'id', 'nickname', 'publicKey', 'status', 'updatedAt']);
+    await expect(delegateCardSigning(cb, refreshed, cardId, walletId)).rejects.toMatchObject({ status: 409, code: 'CONFLICT' });
+    expect((await stopCardSigning(cb, key.id)).status).toBe('REVOKED');
+    expect((await delegateCardSigning(cb, refreshed, cardId, walletId)).status).toBe('ACTIVE');
   });
 });

@@ -93,6 +93,11 @@ export const METHODS: Record<OperationId, Method> = {
   estimateCryptoWithdrawalFee: (cb, a) => cb.crypto.estimateWithdrawalFee(b(a), a.options),
   sandboxSend: (cb, a) => cb.sandbox.send(b(a), a.options),
   sendTestWebhook: (cb, a) => cb.sandbox.sendTestWebhook(a.options),
+  refreshAuthSession: (cb, a) => cb.auth.sessions.refresh(p(a, 'id'), b(a), a.options),
+  createDelegatedKey: (cb, a) => cb.auth.delegatedKeys.create(b(a), a.options),
+  listDelegatedKeys: (cb, a) => cb.auth.delegatedKeys.list(q(a), a.options),
+  getDelegatedKeyById: (cb, a) => cb.auth.delegatedKeys.retrieve(p(a, 'id'), a.options),
+  revokeDelegatedKey: (cb, a) => cb.auth.delegatedKeys.revoke(p(a, 'id'), a.options),
 };
 export const IDS = Object.keys(operations) as OperationId[];
 

@@ -275,6 +275,14 @@ beforeAll(async () => {
     }
   }
 
+  // Production's session refresh (signed by the session refreshed) and a delegated key (signed twice), listed, read, revoked.
+  const refreshKeys = await generateClientKeyPair();
+  await cb.auth.sessions.refresh(verified.id!, { clientPublicKey: refreshKeys.publicKeyCompressed }, { signer: s1 });
+  const delegated = await cb.auth.delegatedKeys.create({ cardId: 'Card:1', internalAccountId: walletId, nickname: 'card' }, { signer: s1 });
+  await cb.auth.delegatedKeys.list({ accountId: walletId });
+  await cb.auth.delegatedKeys.retrieve(delegated.id);
+  await cb.auth.delegatedKeys.revoke(delegated.id);
+
   // Revoke a session and a credential (both signed by another credential's session).
   const s2Id = sessions.data.find((s) => s.type === 'OAUTH')!.id;
   await cb.auth.sessions.revoke(s2Id, { signer: s1 });

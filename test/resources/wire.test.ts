@@ -30,6 +30,7 @@ const TX = 'Transaction:019542f5-b3e7-1d02-0000-000000000005';
 const EXT = 'ExternalAccount:019542f5-b3e7-1d02-0000-000000000003';
 const CRED = 'AuthMethod:019542f5-b3e7-1d02-0000-000000000010';
 const SESSION = 'Session:019542f5-b3e7-1d02-0000-000000000011';
+const DELEGATED_KEY = 'DelegatedKey:019542f5-b3e7-1d02-0000-000000000021';
 const enc = encodeURIComponent;
 
 interface Case {
@@ -189,6 +190,26 @@ const cases: Case[] = [
   { op: 'estimateCryptoWithdrawalFee', call: () => cb.crypto.estimateWithdrawalFee(requestExample('estimateCryptoWithdrawalFee')), path: '/crypto/estimate-withdrawal-fee', body: requestExample('estimateCryptoWithdrawalFee') },
   { op: 'sandboxSend', call: () => cb.sandbox.send(requestExample('sandboxSend')), path: '/sandbox/send', body: requestExample('sandboxSend') },
   { op: 'sendTestWebhook', call: () => cb.sandbox.sendTestWebhook(), path: '/sandbox/webhooks/test' },
+  // Production's session refresh and delegated keys (issue 34 §2).
+  {
+    op: 'refreshAuthSession',
+    call: () => cb.auth.sessions.refresh(SESSION, requestExample('refreshAuthSession', 'refresh'), { signature: 's', requestId: 'req-5' }),
+    path: `/auth/sessions/${enc(SESSION)}/refresh`,
+    body: requestExample('refreshAuthSession', 'refresh'),
+    status: 201,
+    headers: { 'service-wallet-signature': 's', 'request-id': 'req-5' },
+  },
+  {
+    op: 'createDelegatedKey',
+    call: () => cb.auth.delegatedKeys.create(requestExample('createDelegatedKey', 'create'), { signature: 's', requestId: 'req-6' }),
+    path: '/auth/delegated-keys',
+    body: requestExample('createDelegatedKey', 'create'),
+    status: 201,
+    headers: { 'service-wallet-signature': 's', 'request-id': 'req-6' },
+  },
+  { op: 'listDelegatedKeys', call: () => cb.auth.delegatedKeys.list({ accountId: WALLET, fundingSourceId: 'CardFundingSource:1' }), path: '/auth/delegated-keys', query: { accountId: WALLET, fundingSourceId: 'CardFundingSource:1' } },
+  { op: 'getDelegatedKeyById', call: () => cb.auth.delegatedKeys.retrieve(DELEGATED_KEY), path: `/auth/delegated-keys/${enc(DELEGATED_KEY)}` },
+  { op: 'revokeDelegatedKey', call: () => cb.auth.delegatedKeys.revoke(DELEGATED_KEY), path: `/auth/delegated-keys/${enc(DELEGATED_KEY)}`, status: 204 },
 ];
 
 function answer(c: Case): { status: number; body: unknown } {

@@ -96,6 +96,9 @@ const SIGNED_OPERATIONS = [
   'POST /auth/credentials/{id}/verify',
   // Production's (issue 27): an email change tied to EMAIL_OTP credentials answers a 202 challenge.
   'PATCH /customers/{customerId}',
+  // Production's session refresh and delegated-key creation (issue 34 §2), through the same signed retry.
+  'POST /auth/sessions/{id}/refresh',
+  'POST /auth/delegated-keys',
 ];
 
 const NOT_FOUND_CODES = [
@@ -327,7 +330,7 @@ describe('operation hygiene', () => {
   const allOps = [...pathOps, ...webhookOps];
 
   it('finds the operations', () => {
-    expect(pathOps.length).toBe(57); // 36 of the spec, 21 of production's (issue 34 §2: KYC/KYB, invitations by code, end-user terms, CSV import, external accounts by id)
+    expect(pathOps.length).toBe(70); // 36 of the spec, 34 of production's on the same resources (issue 34 §2)
     expect(webhookOps.length).toBe(27); // 12 decided, 15 production sends (issue 34)
   });
 

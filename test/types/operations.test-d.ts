@@ -94,6 +94,14 @@ describe('each resource method returns what its operation answers', () => {
     type S = Crossborder['auth']['sessions'];
     expectTypeOf<R<S['list']>>().toEqualTypeOf<Call<'listSessions'>>();
     expectTypeOf<R<S['revoke']>>().toEqualTypeOf<Call<'revokeSession'>>();
+    expectTypeOf<R<S['refresh']>>().toEqualTypeOf<Call<'refreshAuthSession'>>();
+    type D = Crossborder['auth']['delegatedKeys'];
+    expectTypeOf<R<D['create']>>().toEqualTypeOf<Call<'createDelegatedKey'>>();
+    expectTypeOf<R<D['list']>>().toEqualTypeOf<Call<'listDelegatedKeys'>>();
+    expectTypeOf<R<D['retrieve']>>().toEqualTypeOf<Call<'getDelegatedKeyById'>>();
+    expectTypeOf<R<D['revoke']>>().toEqualTypeOf<Call<'revokeDelegatedKey'>>();
+    expectTypeOf<ResultOf<'revokeDelegatedKey'>>().toEqualTypeOf<void>();
+    expectTypeOf<ResultOf<'createDelegatedKey'>>().not.toHaveProperty('payloadToSign');
   });
 
   it('the results are the document\'s: a 204 is void, a 202 challenge is never a result', () => {

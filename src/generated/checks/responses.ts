@@ -14,4 +14,5 @@ export { createInvitation, getInvitation, claimInvitation, cancelInvitation } fr
 export { listVerifications, createVerification, getVerification, listBeneficialOwners, createBeneficialOwner, getBeneficialOwner, updateBeneficialOwner, createCustomerKycLink } from './responses/verifications';
 export { listUmaProviders } from './responses/uma-providers';
 export { listCredentials, createCredential, revokeCredential, challengeCredential, verifyCredential } from './responses/credentials';
-export { listSessions, revokeSession } from './responses/sessions';
+export { listSessions, revokeSession, refreshAuthSession } from './responses/sessions';
+export { listDelegatedKeys, createDelegatedKey, getDelegatedKeyById, revokeDelegatedKey } from './responses/delegated-keys';

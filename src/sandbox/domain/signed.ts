@@ -1,14 +1,15 @@
 /**
  * The signed-retry gate of wallet actions (add credential, revoke credential, revoke session,
- * export, privacy). The unsigned call gets a 202 challenge; the identical request repeated with
- * `Service-Wallet-Signature` and `Request-Id` passes once the stamp verifies against an active
- * session of the same wallet.
+ * refresh session, export, privacy, and the two signed legs of a delegated key). The unsigned call
+ * gets a 202 challenge; the identical request repeated with `Service-Wallet-Signature` and
+ * `Request-Id` passes once the stamp verifies against an active session of the same wallet.
  *
  * Refusals (all 401): `REQUEST_ID_MISSING` (signature without Request-Id), `WALLET_SIGNATURE_MISSING`
  * (Request-Id without signature), `REQUEST_ID_REUSED`, `WALLET_SIGNATURE_MALFORMED` (the stamp does
  * not decode), and `WALLET_SIGNATURE_INVALID` with `details.reason` one of `unknown_request_id`,
  * `challenge_expired`, `request_mismatch` (not the identical request), `bad_signature`,
- * `no_active_session` (the key is not an active session of this wallet), `self_revoke`, and for the
+ * `no_active_session` (the key is not an active session of this wallet), `wrong_session` (not the
+ * one session that may sign: a refresh's own), `self_revoke`, and for the
  * secure OTP login's repeat `key_mismatch` (not signed with the key sealed with the code).
  * @module
  */
@@ -32,6 +33,16 @@ export interface WalletAction {
   details: Record<string, unknown>;
   /** A credential whose sessions may not sign (a credential cannot revoke itself). */
   notCredentialId?: string;
+  /**
+   * The one session that may sign (a refresh is signed by the session it refreshes; a flow's later
+   * legs by the session that signed its first). Kept with the challenge, so the repeat is held to it.
+   */
+  sessionId?: string;
+  /**
+   * A flow of several signed legs: what the route keeps from this leg to the next, stored with the
+   * challenge and given back when its signed repeat passes ({@link authorize}'s `carry`).
+   */
+  carry?: Record<string, string>;
 }
 
 /**
@@ -75,6 +86,8 @@ function issueChallenge(ctx: Ctx, call: Call, action: WalletAction, bound?: { pa
     body: call.rawBody,
     used: false,
     ...(bound ? { boundPublicKey: bound.publicKey } : {}),
+    ...(action.carry ? { carry: action.carry } : {}),
+    ...(action.sessionId ? { sessionId: action.sessionId } : {}),
   });
   return { status: 202, body: { type: action.type, payloadToSign, requestId, expiresAt: iso(expiresMs) } };
 }
@@ -90,9 +103,12 @@ export function isSignedRetry(call: Call): boolean {
 
 /**
  * Either answers the 202 challenge (`{ challenge }`) for an unsigned call, or checks the signed repeat
- * and returns the session that signed it. The `requestId` is spent only when the check passes.
+ * and returns the session that signed it, with the `carry` its challenge was issued with. The
+ * `requestId` is spent only when the check passes. Refusals beyond the shared gates (`details.reason`):
+ * `no_active_session`, `self_revoke`, and `wrong_session` when `action.sessionId` names the one session
+ * that may sign and another key signed.
  */
-export async function authorize(ctx: Ctx, call: Call, action: WalletAction): Promise<{ challenge: Reply } | { session: SessionRec }> {
+export async function authorize(ctx: Ctx, call: Call, action: WalletAction): Promise<{ challenge: Reply } | { session: SessionRec; carry: Record<string, string> | undefined }> {
   const repeat = await checkRepeat(ctx, call, action.walletSuffix);
   if ('unsigned' in repeat) return { challenge: issueChallenge(ctx, call, action) };
   const { challenge, publicKey } = repeat;
@@ -100,15 +116,28 @@ export async function authorize(ctx: Ctx, call: Call, action: WalletAction): Pro
     throw refuse('WALLET_SIGNATURE_INVALID', 'This challenge is a login challenge, not a wallet action one.', 'request_mismatch');
   }
   const at = now(ctx);
-  const session = [...ctx.world.sessions.values()].find(
-    (s) => s.publicKey === publicKey && s.walletSuffix === action.walletSuffix && !s.revoked && s.expiresMs > at,
-  );
-  if (!session) throw refuse('WALLET_SIGNATURE_INVALID', 'The signing key is not an active session of this wallet.', 'no_active_session');
+  const only = action.sessionId ?? challenge.sessionId;
+  const active = (s: SessionRec) => s.publicKey === publicKey && s.walletSuffix === action.walletSuffix && !s.revoked && s.expiresMs > at;
+  const session = [...ctx.world.sessions.values()].find((s) => active(s) && (only === undefined || s.id === only));
+  if (!session) {
+    const other = only !== undefined && [...ctx.world.sessions.values()].some(active);
+    throw other
+      ? refuse('WALLET_SIGNATURE_INVALID', `Only session ${only} may sign this request; another session of the wallet signed it.`, 'wrong_session')
+      : refuse('WALLET_SIGNATURE_INVALID', 'The signing key is not an active session of this wallet.', 'no_active_session');
+  }
   if (action.notCredentialId !== undefined && session.credentialId === action.notCredentialId) {
     throw refuse('WALLET_SIGNATURE_INVALID', 'A credential cannot revoke itself: sign with a session of another credential of this wallet.', 'self_revoke');
   }
   spend(challenge);
-  return { session };
+  return { session, carry: challenge.carry };
+}
+
+/**
+ * The next challenge of a flow of several signed legs, answered after a signed repeat passed
+ * {@link authorize}: the identical request is to be signed again, with `action.carry` kept for it.
+ */
+export function issueNextChallenge(ctx: Ctx, call: Call, action: WalletAction): Reply {
+  return issueChallenge(ctx, call, action);
 }
 
 /**

@@ -8,6 +8,7 @@ import type {
   BeneficialOwner,
   Credential,
   Customer,
+  DelegatedKey,
   ExternalAccount,
   InternalAccount,
   Invitation,
@@ -39,6 +40,8 @@ export interface SandboxSnapshot {
   sessions: (Session & { revoked: boolean })[];
   /** CSV customer imports (production's bulk jobs). */
   bulkImports: BulkCustomerImportJob[];
+  /** Delegated signing keys, in every status. */
+  delegatedKeys: DelegatedKey[];
 }
 
 /** Read-only view of the sandbox's state, for tests. Every read is a fresh deep copy. */
@@ -74,6 +77,7 @@ export function stateView(world: () => World): SandboxState {
         credentials: data(w.credentials.values()),
         sessions: [...w.sessions.values()].map((s) => ({ ...sessionData(s), revoked: s.revoked })),
         bulkImports: data(w.bulkImports.values()),
+        delegatedKeys: data(w.delegatedKeys.values()),
       });
     },
     balance(accountId) {

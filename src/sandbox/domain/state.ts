@@ -8,6 +8,7 @@ import type {
   BeneficialOwner,
   Credential,
   CredentialType,
+  DelegatedKey,
   Customer,
   ExternalAccount,
   IncomingTransaction,
@@ -120,7 +121,21 @@ export interface SignedChallengeRec {
   used: boolean;
   /** Secure OTP login: the key the repeat must be signed with (bound into the verification token), instead of a session's. */
   boundPublicKey?: string | undefined;
+  /** A flow of several signed legs (a delegated key): what the route keeps from this leg to the next. */
+  carry?: Record<string, string> | undefined;
+  /** The one session that may sign the repeat (a refresh's own session; a flow's first signer). */
+  sessionId?: string | undefined;
 }
+
+// --- Delegated signing keys (production's `/auth/delegated-keys`) ---------------------------------
+/**
+ * A delegated key: the API object, and the wallet it signs for. Only the public half of the key is
+ * kept (the service custodies the private half; the sandbox has nothing to sign with it).
+ */
+export interface DelegatedKeyRec extends Rec<DelegatedKey> {
+  walletSuffix: string;
+}
+// -----------------------------------------------------------------------------------------------
 
 /** A PASSKEY `/challenge`, waiting for `/verify`. */
 export interface PasskeyChallengeRec {
@@ -190,6 +205,8 @@ export interface World {
   bulkImports: Map<string, BulkImportRec>;
   /** Ownership challenges in flight, by external account id. */
   ownershipChallenges: Map<string, OwnershipChallengeRec>;
+  // Delegated signing keys (production's `/auth/delegated-keys`), by id.
+  delegatedKeys: Map<string, DelegatedKeyRec>;
 }
 
 /** An empty world around `config`. */
@@ -212,6 +229,8 @@ export function createWorld(config: PlatformConfig): World {
     idempotency: new Map(),
     bulkImports: new Map(),
     ownershipChallenges: new Map(),
+    // Delegated signing keys.
+    delegatedKeys: new Map(),
   };
 }
 

@@ -1,7 +1,8 @@
 /**
- * Embedded-wallet authentication: credentials, sessions, and the signed wallet actions (export,
- * privacy). Session keys are real: `/verify` seals a fresh P-256 key to `clientPublicKey` with HPKE
- * and keeps only its public half, which later verifies the stamps of signed retries.
+ * Embedded-wallet authentication: credentials, sessions (and their refresh), production's delegated
+ * signing keys, and the signed wallet actions (export, privacy). Session keys are real: `/verify` seals
+ * a fresh P-256 key to `clientPublicKey` with HPKE and keeps only its public half, which later verifies
+ * the stamps of signed retries.
  * @module
  */
 import { p256 } from '@noble/curves/nist.js';
@@ -11,8 +12,11 @@ import type {
   CredentialChallengeParams,
   CredentialCreateParams,
   CredentialVerifyParams,
+  DelegatedKeyCreateParams,
   InternalAccountExportParams,
   InternalAccountUpdateParams,
+  RefreshedSession,
+  SessionRefreshParams,
   WalletSession,
 } from '../../generated/types';
 import { bytesToBase64url, utf8 } from '../../wallet/encoding';
@@ -32,8 +36,8 @@ import { findInternalAccount, walletId } from '../domain/finders';
 import { ok, type Reply } from '../serve/http';
 import { MAGIC } from '../domain/magic';
 import { checkIdentityToken } from '../domain/oauth';
-import { authorize, authorizeBound, isSignedRetry, issueBoundChallenge } from '../domain/signed';
-import type { CredentialRec, InternalAccountRec, SessionRec } from '../domain/state';
+import { authorize, authorizeBound, isSignedRetry, issueBoundChallenge, issueNextChallenge } from '../domain/signed';
+import { idSuffix, type CredentialRec, type DelegatedKeyRec, type InternalAccountRec, type SessionRec } from '../domain/state';
 import { sessionData } from '../domain/snapshot';
 import { validate } from '../domain/validation';
 
@@ -246,23 +250,36 @@ const verify: Handler = async (ctx, call) => {
     return secureOtpVerify(ctx, call, credential, wallet, body.type, body.encryptedOtpBundle);
   }
   const clientPublicKey = proveCredential(ctx, credential, body, call.header('request-id'));
-  // A compressed clientPublicKey asks for a client-held session: the client key pair is the session
-  // key and nothing is sealed (decisions.md). Otherwise a fresh session key is sealed to it.
-  let publicKey: string;
-  let encryptedSessionSigningKey: string | undefined;
-  if (isCompressedClientPublicKey(clientPublicKey)) {
-    publicKey = clientPublicKey.toLowerCase();
-  } else {
-    const keys = generateSessionKeyPair();
-    encryptedSessionSigningKey = await sealSessionKey(clientPublicKey, keys.privateKey);
-    keys.privateKey.fill(0);
-    publicKey = keys.publicKeyCompressedHex;
-  }
+  const { publicKey, encryptedSessionSigningKey } = await sessionKeyFor(clientPublicKey);
   return openSession(ctx, credential, wallet, publicKey, encryptedSessionSigningKey);
 };
 
+/**
+ * The key of a new session for `clientPublicKey` (`/verify`, a refresh). A compressed key asks for a
+ * client-held session: the client key pair is the session key and nothing is sealed (decisions.md).
+ * Otherwise a fresh session key is sealed to it, and only its public half is kept.
+ */
+async function sessionKeyFor(clientPublicKey: string): Promise<{ publicKey: string; encryptedSessionSigningKey: string | undefined }> {
+  if (isCompressedClientPublicKey(clientPublicKey)) return { publicKey: clientPublicKey.toLowerCase(), encryptedSessionSigningKey: undefined };
+  const keys = generateSessionKeyPair();
+  const encryptedSessionSigningKey = await sealSessionKey(clientPublicKey, keys.privateKey);
+  keys.privateKey.fill(0);
+  return { publicKey: keys.publicKeyCompressedHex, encryptedSessionSigningKey };
+}
+
 /** Issues a session of `credential` whose key is `publicKey` (compressed hex), and answers it. */
 function openSession(ctx: Ctx, credential: CredentialRec, wallet: InternalAccountRec, publicKey: string, encryptedSessionSigningKey: string | undefined): Reply {
+  return ok(issueSession(ctx, credential, wallet, publicKey, encryptedSessionSigningKey).answer);
+}
+
+/** Stores a new session of `credential` whose key is `publicKey` (compressed hex); returns it and its answer. */
+function issueSession(
+  ctx: Ctx,
+  credential: CredentialRec,
+  wallet: InternalAccountRec,
+  publicKey: string,
+  encryptedSessionSigningKey: string | undefined,
+): { session: SessionRec; answer: WalletSession } {
   const { id, seq } = ctx.ids.next('Session');
   const createdMs = now(ctx);
   const session: SessionRec = {
@@ -284,7 +301,7 @@ function openSession(ctx: Ctx, credential: CredentialRec, wallet: InternalAccoun
     ...(encryptedSessionSigningKey === undefined ? {} : { encryptedSessionSigningKey }),
     expiresAt: iso(session.expiresMs),
   };
-  return ok(answer);
+  return { session, answer };
 }
 
 const revoke: Handler = async (ctx, call) => {
@@ -330,6 +347,154 @@ const revokeSession: Handler = async (ctx, call) => {
   return { status: 204 };
 };
 
+/**
+ * Production's session refresh: a new session of the same credential and wallet, signed by the session
+ * refreshed (no other one), which must be active on both legs. The refreshed session is left as it is:
+ * production does not end it, so it stays active until its own `expiresAt`.
+ */
+const refreshSession: Handler = async (ctx, call) => {
+  const id = call.params.id!;
+  const session = ctx.world.sessions.get(id);
+  if (!session) throw notFound('SESSION_NOT_FOUND', 'Session', id);
+  const credential = ctx.world.credentials.get(session.credentialId);
+  if (session.revoked || session.expiresMs <= now(ctx) || !credential) {
+    throw new SandboxError(401, 'UNAUTHORIZED', `Session ${id} is no longer active (revoked or expired); verify a credential again.`, { id });
+  }
+  const wallet = findInternalAccount(ctx, walletId(session.walletSuffix));
+  const body = call.body as SessionRefreshParams;
+  requireClientKey(body.clientPublicKey, 'clientPublicKey');
+  const signed = await authorize(ctx, call, {
+    type: 'REFRESH_SESSION',
+    walletSuffix: wallet.suffix,
+    details: { sessionId: id, clientPublicKey: body.clientPublicKey },
+    sessionId: id,
+  });
+  if ('challenge' in signed) return signed.challenge;
+  const { publicKey, encryptedSessionSigningKey } = await sessionKeyFor(body.clientPublicKey);
+  const { session: next, answer } = issueSession(ctx, credential, wallet, publicKey, encryptedSessionSigningKey);
+  const refreshed: RefreshedSession = { ...answer, nickname: credential.data.nickname ?? '', createdAt: iso(next.createdMs), updatedAt: iso(next.createdMs) };
+  if (credential.data.nickname === undefined) delete refreshed.nickname;
+  return ok(refreshed, 201);
+};
+
+// --- Delegated signing keys (production's `/auth/delegated-keys`) ---------------------------------
+
+/** The steps of creating a delegated key, kept in the challenge of each signed leg. */
+const DELEGATED_KEY_USER = 'CREATE_DELEGATED_KEY_USER';
+const DELEGATED_KEY_POLICY = 'CREATE_DELEGATED_KEY_POLICY';
+
+function findDelegatedKey(ctx: Ctx, id: string): DelegatedKeyRec {
+  const key = ctx.world.delegatedKeys.get(id);
+  if (!key) throw notFound('DELEGATED_KEY_NOT_FOUND', 'Delegated key', id);
+  return key;
+}
+
+/** 409 when the card funding source already has an `ACTIVE` key. */
+function refuseSecondActiveKey(ctx: Ctx, fundingSourceId: string | undefined): void {
+  if (fundingSourceId === undefined) return;
+  const active = [...ctx.world.delegatedKeys.values()].find((k) => k.data.fundingSourceId === fundingSourceId && k.data.status === 'ACTIVE');
+  if (active) {
+    throw new SandboxError(409, 'CONFLICT', `Card funding source ${fundingSourceId} already has the ACTIVE delegated key ${active.data.id}; revoke it before creating another.`, {
+      id: active.data.id,
+    });
+  }
+}
+
+/**
+ * Creating a delegated key, production's three legs of one identical request. Unsigned: a key pair is
+ * generated (its private half dropped: the service custodies it, the sandbox signs nothing with it) and
+ * the first challenge answered. Signed once: the key exists, `PENDING`, and the second challenge is
+ * answered, to be signed by the same session. Signed twice: the key is `ACTIVE` (201). The sandbox has
+ * no cards: the card funding source of a (card, wallet) pair is named on its first key and kept.
+ */
+const createDelegatedKey: Handler = async (ctx, call) => {
+  const body = call.body as DelegatedKeyCreateParams;
+  const wallet = findInternalAccount(ctx, body.internalAccountId);
+  const known = [...ctx.world.delegatedKeys.values()].find((k) => k.data.cardId === body.cardId && k.walletSuffix === wallet.suffix)?.data.fundingSourceId;
+  if (!isSignedRetry(call)) {
+    refuseSecondActiveKey(ctx, known);
+    const keys = generateSessionKeyPair();
+    keys.privateKey.fill(0);
+    const fundingSourceId = known ?? ctx.ids.next('CardFundingSource').id;
+    const first = await authorize(ctx, call, {
+      type: DELEGATED_KEY_USER,
+      walletSuffix: wallet.suffix,
+      details: { cardId: body.cardId, fundingSourceId, publicKey: keys.publicKeyCompressedHex, step: 'create the delegated key' },
+      carry: { step: DELEGATED_KEY_USER, fundingSourceId, publicKey: keys.publicKeyCompressedHex },
+    });
+    if ('challenge' in first) return first.challenge;
+  }
+  // A signed leg: which one is told by the carry of the challenge it answers.
+  const signed = await authorize(ctx, call, { type: DELEGATED_KEY_USER, walletSuffix: wallet.suffix, details: {} });
+  if ('challenge' in signed) return signed.challenge; // not reached: a signed leg is checked, never challenged
+  const carry = signed.carry ?? {};
+  if (carry.step === DELEGATED_KEY_USER) {
+    const timestamp = nowIso(ctx);
+    const { id, seq } = ctx.ids.next('DelegatedKey');
+    const record: DelegatedKeyRec = {
+      seq,
+      createdMs: now(ctx),
+      walletSuffix: wallet.suffix,
+      data: {
+        id,
+        cardId: body.cardId,
+        fundingSourceId: carry.fundingSourceId!,
+        accountId: walletId(wallet.suffix),
+        publicKey: carry.publicKey!,
+        nickname: body.nickname,
+        status: 'PENDING',
+        createdAt: timestamp,
+        updatedAt: timestamp,
+      },
+    };
+    ctx.world.delegatedKeys.set(id, record);
+    return issueNextChallenge(ctx, call, {
+      type: DELEGATED_KEY_POLICY,
+      walletSuffix: wallet.suffix,
+      details: { delegatedKeyId: id, cardId: body.cardId, fundingSourceId: record.data.fundingSourceId, step: 'grant the delegated key signing for the wallet' },
+      carry: { step: DELEGATED_KEY_POLICY, delegatedKeyId: id },
+      sessionId: signed.session.id,
+    });
+  }
+  if (carry.step === DELEGATED_KEY_POLICY) {
+    const key = findDelegatedKey(ctx, carry.delegatedKeyId!);
+    refuseSecondActiveKey(ctx, key.data.fundingSourceId);
+    if (key.data.status !== 'PENDING') throw invalidInput('id', `Delegated key ${key.data.id} is ${key.data.status}, not PENDING.`, { status: key.data.status });
+    key.data.status = 'ACTIVE';
+    key.data.updatedAt = nowIso(ctx);
+    return ok(key.data, 201);
+  }
+  throw new SandboxError(401, 'WALLET_SIGNATURE_INVALID', 'Request-Id names a challenge of another request.', { reason: 'request_mismatch' });
+};
+
+const listDelegatedKeys: Handler = (ctx, call) => {
+  const accountId = call.query.accountId === undefined ? undefined : String(call.query.accountId);
+  const fundingSourceId = call.query.fundingSourceId === undefined ? undefined : String(call.query.fundingSourceId);
+  if (accountId === undefined && fundingSourceId === undefined) {
+    throw invalidInput('accountId', 'Listing delegated keys needs accountId, fundingSourceId, or both.');
+  }
+  const data = [...ctx.world.delegatedKeys.values()]
+    .filter((k) => (accountId === undefined || k.walletSuffix === idSuffix(accountId)) && (fundingSourceId === undefined || k.data.fundingSourceId === fundingSourceId))
+    .sort((a, b) => a.seq - b.seq)
+    .map((k) => k.data);
+  return ok({ data });
+};
+
+const getDelegatedKey: Handler = (ctx, call) => ok(findDelegatedKey(ctx, call.params.id!).data);
+
+/** Production revokes with the custodied key itself: no wallet signature. Only an `ACTIVE` key. */
+const revokeDelegatedKey: Handler = (ctx, call) => {
+  const key = findDelegatedKey(ctx, call.params.id!);
+  if (key.data.status !== 'ACTIVE') {
+    throw invalidInput('id', `Delegated key ${key.data.id} is ${key.data.status}; only an ACTIVE key can be revoked.`, { status: key.data.status });
+  }
+  key.data.status = 'REVOKED';
+  key.data.updatedAt = nowIso(ctx);
+  return { status: 204 };
+};
+
+// -----------------------------------------------------------------------------------------------
+
 const privacy: Handler = async (ctx, call) => {
   const account = findInternalAccount(ctx, call.params.accountId!);
   const body = call.body as InternalAccountUpdateParams;
@@ -374,4 +539,9 @@ export const walletRoutes = {
   revokeSession,
   updateInternalAccount: privacy,
   exportInternalAccount: exportWallet,
+  refreshAuthSession: refreshSession,
+  createDelegatedKey,
+  listDelegatedKeys,
+  getDelegatedKeyById: getDelegatedKey,
+  revokeDelegatedKey,
 } as const;

@@ -8,6 +8,7 @@ import {
   zBulkCustomerImportJob,
   zBeneficialOwner,
   zCredential,
+  zDelegatedKey,
   zCustomer,
   zExternalAccount,
   zInternalAccount,
@@ -143,7 +144,19 @@ const RULES: Record<PersistedTable, TableRule> = {
     key: (r) => r.id,
   },
   signedChallenges: {
-    fields: { requestId: isString, payloadToSign: isString, expiresMs: isNumber, walletSuffix: isString, method: isString, path: isString, body: isString, used: isBoolean },
+    fields: {
+      requestId: isString,
+      payloadToSign: isString,
+      expiresMs: isNumber,
+      walletSuffix: isString,
+      method: isString,
+      path: isString,
+      body: isString,
+      used: isBoolean,
+      boundPublicKey: optional(isString),
+      carry: optional((v) => isObject(v) && Object.values(v as object).every(isString)),
+      sessionId: optional(isString),
+    },
     key: (r) => r.requestId,
   },
   passkeyChallenges: {
@@ -171,6 +184,8 @@ const RULES: Record<PersistedTable, TableRule> = {
     },
     key: (r) => r.accountId,
   },
+  // Delegated signing keys (production's `/auth/delegated-keys`).
+  delegatedKeys: { data: zDelegatedKey, fields: { ...ORDERED, walletSuffix: isString }, key: dataId },
 };
 
 /** The tables exported and imported, in the order of RULES. */

@@ -1,5 +1,6 @@
 import { APIResource } from '../core/resource';
-import { check, resolveSchema } from '../core/validation';
+import type { RawIssue } from '../core/issues';
+import type { ResponseChecks } from '../core/parts';
 import { WEBHOOK_EVENT_TYPES } from '../generated/operations';
 import type { UnknownEvent, WebhookEnvelope } from '../webhooks/events';
 import type { WebhookHeaders, WebhookPublicKey, WebhookRawBody } from '../webhooks/verify';
@@ -55,7 +56,7 @@ export class Webhooks extends APIResource {
     const webhooks = await loadWebhooks();
     // A span with the event's type and id, or why it was refused (when a tracer provider is there).
     return this._client.telemetry.webhook(async () =>
-      typeEvent(await webhooks.readWebhook(rawBody, headers ?? undefined, { publicKey: options?.publicKey ?? this._client.webhookPublicKey, maxAge: options?.maxAge }), webhooks),
+      typeEvent(await webhooks.readWebhook(rawBody, headers ?? undefined, { publicKey: options?.publicKey ?? this._client.webhookPublicKey, maxAge: options?.maxAge }), webhooks, this._client.responseChecks),
     );
   }
 
@@ -75,15 +76,18 @@ export class Webhooks extends APIResource {
 
 /**
  * Types a verified delivery by its `type`, checking it once: a known type against its schema, which
- * covers the envelope and `data`; any other type against the envelope alone. What differs from the
- * document goes to `event.issues`, never thrown.
+ * covers the envelope and `data` (with the core's `responseChecks` part; without it, the envelope alone);
+ * any other type against the envelope alone. What differs from the document goes to `event.issues`, never thrown.
  */
-async function typeEvent(json: WebhookEnvelope, webhooks: WebhooksModule): Promise<WebhookEvent | UnknownEvent> {
+async function typeEvent(json: WebhookEnvelope, webhooks: WebhooksModule, checks: ResponseChecks | undefined): Promise<WebhookEvent | UnknownEvent> {
   if (!KNOWN_TYPES.has(json.type)) return webhooks.toUnknownEvent(webhooks.withEnvelopeIssues(json));
   // `issues` is the SDK's to fill: whatever the body carries under that name is dropped.
   const { issues: _sent, ...event } = json;
+  if (!checks) return webhooks.withEnvelopeIssues(event as WebhookEnvelope) as WebhookEvent;
   try {
-    return webhooks.withIssues(event, check(await resolveSchema('zWebhookEvent'), event)) as WebhookEvent;
+    const raw: RawIssue[] = [];
+    (await checks.event())(event, raw);
+    return webhooks.withIssues(event, raw.length ? await checks.describe(raw) : []) as WebhookEvent;
   } catch (cause) {
     // The delivery is authentic: a check that cannot run still hands it over, with the reason.
     return webhooks.withParseFailure(webhooks.withEnvelopeIssues(json), cause) as WebhookEvent;

@@ -5,5 +5,3 @@ import { ExternalAccountInfo } from './components/external-accounts+platform';
 
 const PlatformExternalAccountCreateParams = /* @__PURE__ */ object({ currency: string, accountInfo: ExternalAccountInfo, platformAccountId: optional(string) });
 export const body = PlatformExternalAccountCreateParams;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/platform');

@@ -1,0 +1,93 @@
+/**
+ * The optional parts of a {@link CrossborderCore} (issue 36): the code of a behaviour a program may leave
+ * out of its bundle, given to the core as the OpenTelemetry recorder is. `Crossborder` is a core with every
+ * part; a core without one does without that behaviour and its bundle holds none of its code.
+ * @module
+ */
+import type { Check } from './checks';
+import type { ValidationIssue } from './errors';
+import type { RawIssue } from './issues';
+import { logFromOptions, type Log, type Logger, type LogLevel } from './logger';
+import { describe, loadIssues, type OperationChecks } from './validation';
+import { loadEventChecks, requestCheckLoaders, responseCheckLoaders } from '../generated/parts';
+
+/** The `requestChecks` part: what a call's parameters are checked with before anything is sent. */
+export interface RequestChecks {
+  /** @internal The loader of an operation's compiled checks, by operation id. */
+  readonly load: (id: string) => (() => Promise<OperationChecks>) | undefined;
+  /** @internal Raw issues as `ValidationIssue`s (loads the messages). */
+  readonly describe: (raw: readonly RawIssue[]) => Promise<ValidationIssue[]>;
+}
+
+/** The `responseChecks` part: what the service's 2xx answers (`validateResponses`) and webhook events are checked with. */
+export interface ResponseChecks {
+  /** @internal The check of operation `id`'s documented 2xx body, loaded on first use; `undefined` when none is documented. */
+  readonly response: (id: string) => Promise<Check | undefined>;
+  /** @internal The check of a known webhook event (the document's `WebhookEvent`). */
+  readonly event: () => Promise<Check>;
+  /** @internal Raw issues as `ValidationIssue`s (loads the messages). */
+  readonly describe: (raw: readonly RawIssue[]) => Promise<ValidationIssue[]>;
+}
+
+/** The `logging` part: the debug and info lines of each attempt, with headers redacted and bodies masked. */
+export interface Logging {
+  /** @internal The client's log from its `logger` and `logLevel` options, else `CROSSBORDER_LOG`. */
+  readonly make: (logger: Logger | undefined, level: LogLevel | undefined, envLevel: string | undefined) => Log;
+}
+
+const describeRaw = async (raw: readonly RawIssue[]) => {
+  await loadIssues();
+  return describe(raw);
+};
+
+/**
+ * Local checks of every call's parameters (path, query, body) against the document, before anything is
+ * sent: a bad parameter is a `ValidationError` naming the field, and nothing goes out. `Crossborder` has
+ * them; a {@link CrossborderCore} has them when given this part, `new CrossborderCore(options, { requestChecks })`.
+ * Without it, the service's own 400 (a `BadRequestError`) is what a bad parameter gets, one round trip later.
+ * An operation's checks load with its first call; in a bundle of one file, every operation's checks are in it.
+ * @group Client
+ */
+export const requestChecks: RequestChecks = {
+  load: (id) => requestCheckLoaders[id],
+  describe: describeRaw,
+};
+
+/**
+ * Checks of what the service sends against the document: 2xx answers when the client's `validateResponses`
+ * option is on (drift reported, never thrown), and the typed check of each webhook event (`event.issues`).
+ * `Crossborder` has them; a {@link CrossborderCore} has them when given this part. Without it,
+ * `validateResponses: true` is refused when the core is made, and a verified event of a known type comes
+ * back with the issues of its envelope only (`id`, `type`, `timestamp`, `data`), not of its `data`.
+ * @group Client
+ */
+export const responseChecks: ResponseChecks = {
+  response: async (id) => {
+    const load = responseCheckLoaders[id];
+    return load && (await load())[id];
+  },
+  event: async () => (await loadEventChecks()).WebhookEvent,
+  describe: describeRaw,
+};
+
+/**
+ * The client's logging: the `logger` and `logLevel` options (and `CROSSBORDER_LOG`), a line per attempt at
+ * `info`, requests and answers at `debug` with credentials redacted and personal data masked, drift of
+ * answers at `warn`. `Crossborder` has it; a {@link CrossborderCore} has it when given this part. Without it,
+ * a `logger` or `logLevel` option is refused when the core is made, and `CROSSBORDER_LOG` is not read.
+ * @group Client
+ */
+export const logging: Logging = { make: logFromOptions };
+
+/** What a core is built with beyond its options (see {@link CoreParts} in ./client). */
+export interface OptionalParts {
+  /** Local checks of parameters ({@link requestChecks}). */
+  requestChecks?: RequestChecks | undefined;
+  /** Checks of answers and webhook events ({@link responseChecks}). */
+  responseChecks?: ResponseChecks | undefined;
+  /** The logger ({@link logging}). */
+  logging?: Logging | undefined;
+}
+
+/** @internal Every part but the OpenTelemetry recorder: what the CLI's cores run with (the checks and the log of `Crossborder`). */
+export const CHECKED: OptionalParts = { requestChecks, responseChecks, logging };

@@ -311,7 +311,7 @@ function effectOf(doc: Json, label: string, op: Json, body: Json | undefined): {
   return { effect, raisedBy: raised as Record<string, Effect> };
 }
 
-function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { table: string; effects: string; parts: string; standalone: string } {
+function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { table: string; effects: string; requestTable: string; responseTable: string; standalone: string } {
   const resolveRef = (node: Json): Json => deref(doc, node);
   const exported = new Set([...zodCode.matchAll(/^export const (\w+) =/gm)].map((m) => m[1]));
   const rows: string[] = [];
@@ -319,6 +319,7 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { ta
   // Apart from the rows: the SDK's bundles hold the rows of the operations they call, and no effect (+119 B gzip in the initial chunk when they were fields of the rows).
   const effectRows: string[] = [];
   const requestLoaders: string[] = [];
+  const schemaRows: string[] = [];
   const responseLoaders: string[] = [];
   const functions: string[] = [];
   for (const [path, item] of Object.entries<Json>(doc.paths ?? {})) {
@@ -345,14 +346,15 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { ta
       // annotation, which a minified build would not keep), so that a bundle holds only the rows (and
       // the checks) its calls use.
       const schema = (part: string, flag: number) => (flags & flag ? `'${base}${part}'` : 'undefined');
-      rows.push(
-        `export const ${id}: DocumentOperation<'${id}'> = {\n` +
-          `  id: '${id}',\n  method: '${method.toUpperCase()}',\n  path: '${path}',\n` +
-          `  idempotent: ${idempotent},\n  signed: ${signed},\n  sandboxOnly: ${path.startsWith('/sandbox/')},\n  paginated: ${paginated},\n${body?.required ? '  bodyRequired: true,\n' : ''}` +
-
-          // Only the parts the operation has: the rows are the largest table of a bundle.
-          `  params: {${(['Path', 'Query', 'Body'] as const).filter((part) => flags & FLAG[part.toLowerCase() as 'path']).map((part) => ` ${part.toLowerCase()}: '${base}${part}'`).join(',')}${flags & (FLAG.path | FLAG.query | FLAG.body) ? ' ' : ''}},\n` +
-          `  response: ${schema('Response', FLAG.response)},\n};`,
+      const fields =
+        `  id: '${id}',\n  method: '${method.toUpperCase()}',\n  path: '${path}',\n` +
+        `  idempotent: ${idempotent},\n  signed: ${signed},\n  sandboxOnly: ${path.startsWith('/sandbox/')},\n  paginated: ${paginated},\n${body?.required ? '  bodyRequired: true,\n' : ''}`;
+      rows.push(`export const ${id}: OperationRow<'${id}'> = {\n${fields}};`);
+      // The schema names (the sandbox's, the CLI's, the tests') are in the table of every operation, not in the
+      // rows a client bundle holds. Written out, not spread: a spread may run getters, so a bundler would keep
+      // the table in every bundle that imports this module.
+      schemaRows.push(
+        `  ${id}: {\n${fields.replace(/^(?=.)/gm, '  ')}    params: {${(['Path', 'Query', 'Body'] as const).filter((part) => flags & FLAG[part.toLowerCase() as 'path']).map((part) => ` ${part.toLowerCase()}: '${base}${part}'`).join(',')}${flags & (FLAG.path | FLAG.query | FLAG.body) ? ' ' : ''}},\n    response: ${schema('Response', FLAG.response)},\n  },`,
       );
       // The checks are not in the row: a core runs them only when given the part that holds their loaders
       // (src/generated/parts.ts), so a bundle without it holds none of them.
@@ -380,16 +382,18 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { ta
     '  readonly effect: Effect;\n' +
     '  /** Body fields that raise the effect (`x-effect-raised-by`): sent with any value but `false` or `null`, the call has that effect (`createQuote`: `immediatelyExecute` → `money`). */\n' +
     '  readonly raisedBy?: { readonly [field: string]: Effect } | undefined;\n}\n\n' +
-    '/** An operation of the document: what the client runs, with its schemas named (the sandbox and the tests look them up in ./zod.gen). */\n' +
-    'export interface DocumentOperation<Id extends string = string> extends Operation {\n' +
-    '  readonly id: Id;\n' +
+    '/** An operation of the document as a client runs it: its row, one constant per operation (what a bundle of a few operations holds). */\n' +
+    'export interface OperationRow<Id extends string = string> extends Operation {\n' +
+    '  readonly id: Id;\n}\n\n' +
+    '/** An operation of the document with its schemas named (the sandbox, the CLI and the tests look them up in ./zod.gen): the entries of {@link operations}. */\n' +
+    'export interface DocumentOperation<Id extends string = string> extends OperationRow<Id> {\n' +
     '  /** The zod schemas of its path, query and body: a part it does not have is left out. */\n' +
     '  readonly params: { readonly path?: SchemaName | undefined; readonly query?: SchemaName | undefined; readonly body?: SchemaName | undefined };\n' +
     '  readonly response: SchemaName | undefined;\n}\n\n' +
     `/** operationIds of the document. */\nexport type OperationId =\n${names.map((n) => `  | '${n}'`).join('\n')};\n\n` +
     `${rows.join('\n')}\n\n` +
     '/** Every operation of the document, keyed by operationId (a bundle that names rows one by one does not hold it). */\n' +
-    `export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> } = {\n${names.map((n) => `  ${n},`).join('\n')}\n};\n\n` +
+    `export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> } = {\n${schemaRows.join('\n')}\n};\n\n` +
     // The effects are in a module of their own (./effects, imported from there, not re-exported here): a
     // bundle holds them only where they are read (the CLI, the MCP server, the OpenTelemetry recorder's
     // chunk), never in the client's first chunk.
@@ -402,15 +406,18 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { ta
     "import type { OperationEffect, OperationId } from './operations';\n\n" +
     '/** The effect of every operation (`x-effect`, `x-effect-raised-by` of the document), kept apart from the rows so that only its readers (the CLI, the MCP server, telemetry) hold it. */\n' +
     `export const operationEffects: { readonly [Id in OperationId]: OperationEffect } = {\n${effectRows.join('\n')}\n};\n`;
-  const parts =
+  // Two tables, each loaded by its part on first use: a call loads the request table, `validateResponses` and
+  // unwrap the response one, so neither is in the client's first chunk nor loads without its use.
+  const requestTable =
     HEADER +
-    "import type { Check } from '../core/checks';\nimport type { OperationChecks } from '../core/validation';\n\n" +
+    "import type { OperationChecks } from '../core/validation';\n\n" +
     '/** Loaders of each operation\'s compiled parameter checks (./checks/<operationId>), by operation id: the table of the `requestChecks` part. */\n' +
-    `export const requestCheckLoaders: { readonly [id: string]: (() => Promise<OperationChecks>) | undefined } = {\n${requestLoaders.join('\n')}\n};\n\n` +
+    `export const requestCheckLoaders: { readonly [id: string]: (() => Promise<OperationChecks>) | undefined } = {\n${requestLoaders.join('\n')}\n};\n`;
+  const responseTable =
+    HEADER +
+    "import type { Check } from '../core/checks';\n\n" +
     '/** Loaders of the module holding each operation\'s 2xx body check (./checks/responses/<tag>, by operation id): the table of the `responseChecks` part. */\n' +
-    `export const responseCheckLoaders: { readonly [id: string]: (() => Promise<Readonly<Record<string, Check | undefined>>>) | undefined } = {\n${responseLoaders.join('\n')}\n};\n\n` +
-    '/** Loads the compiled check of every webhook event (`WebhookEvent`): the `responseChecks` part\'s. */\n' +
-    "export const loadEventChecks = () => import('./checks/events');\n";
+    `export const responseCheckLoaders: { readonly [id: string]: (() => Promise<Readonly<Record<string, Check | undefined>>>) | undefined } = {\n${responseLoaders.join('\n')}\n};\n`;
   const standalone =
     HEADER +
     '/**\n * Every operation as a function over a core (`listCustomers(core, params)`): a bundle holds only the\n' +
@@ -426,7 +433,7 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { ta
     "type OperationId = op.OperationId;\n\n" +
     functions.join('\n\n') +
     '\n';
-  return { table, effects, parts, standalone };
+  return { table, effects, requestTable, responseTable, standalone };
 }
 
 /** The `responses/<tag>` module of an operation's 2xx body check (scripts/generate-checks.ts groups them by the first tag). */
@@ -508,7 +515,7 @@ async function produce(): Promise<Record<string, string>> {
   const order = [...zod.matchAll(/^export const (\w+) =/gm)].map((m) => m[1]!);
   const checks = compileChecks(await loadZod(zod), order, roots, HEADER);
   const checked = new Set(Object.keys(checks).map((f) => f.replace(/\.ts$/, '')));
-  const { table: operations, effects, parts, standalone } = buildOperations(doc, zod, checked);
+  const { table: operations, effects, requestTable, responseTable, standalone } = buildOperations(doc, zod, checked);
   return {
     ...Object.fromEntries(Object.entries(checks).map(([file, content]) => [`checks/${file}`, content])),
     'types.ts': types,
@@ -516,7 +523,8 @@ async function produce(): Promise<Record<string, string>> {
     'zod.gen.ts': zod,
     'operations.ts': operations,
     'effects.ts': effects,
-    'parts.ts': parts,
+    'request-checks.ts': requestTable,
+    'response-checks.ts': responseTable,
     'functions.ts': standalone,
     'index.ts':
       HEADER +

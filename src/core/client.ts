@@ -22,9 +22,9 @@ import {
 import { ignoreRejection, SILENT_LOG, type Log } from './logger';
 import type { ClientOptions, Environment, ListOptions, SignedRequestOptions, ValidationIssueReport } from './options';
 import { Page, PagePromise, type CursorTrail } from './pagination';
-import type { DocumentOperation, OperationId } from '../generated/operations';
+import type { OperationId, OperationRow } from '../generated/operations';
 import type { RawIssue } from './issues';
-import type { OptionalParts, RequestChecks, ResponseChecks } from './parts';
+import type { Logging, RequestChecks, ResponseChecks } from './parts';
 import { OperationPlan, type CallInput, type InputOf, type ItemOf, type Operation, type QuerySerializer, type ResultOf } from './plan';
 import { defaultSleep } from './retry';
 import { env, readSettings } from './settings';
@@ -94,10 +94,17 @@ Object.defineProperties(ClientInfo.prototype, {
  * What a client is built with beyond its options: the code of optional behaviours, so that a bundle holds
  * only those it uses. `Crossborder` has every part; `new CrossborderCore(options, { requestChecks,
  * responseChecks, logging, telemetry: openTelemetry })` behaves as it does.
+ * @group Client
  */
-export interface CoreParts extends OptionalParts {
+export interface CoreParts {
   /** The OpenTelemetry recorder ({@link openTelemetry}): spans and metrics when a provider is there. */
   telemetry?: TelemetryRecorder | undefined;
+  /** Local checks of every call's parameters ({@link requestChecks}): without them, a bad parameter gets the service's 400. */
+  requestChecks?: RequestChecks | undefined;
+  /** Checks of answers (`validateResponses`) and of webhook events ({@link responseChecks}). */
+  responseChecks?: ResponseChecks | undefined;
+  /** The logger ({@link logging}): `logger`, `logLevel`, `CROSSBORDER_LOG`. */
+  logging?: Logging | undefined;
 }
 
 /**
@@ -206,7 +213,7 @@ export class CrossborderCore extends ClientInfo {
    * @internal Runs one operation through the pipeline. An operation of the document types its input
    * and its result ({@link ResultOf}); any other operation (tests, {@link request}) resolves to `T`.
    */
-  call<Id extends OperationId>(op: DocumentOperation<Id>, input: InputOf<Id>, options?: CallOptions | null): APIPromise<ResultOf<Id>>;
+  call<Id extends OperationId>(op: OperationRow<Id>, input: InputOf<Id>, options?: CallOptions | null): APIPromise<ResultOf<Id>>;
   call<T = unknown>(op: Operation, input?: CallInput, options?: CallOptions | null): APIPromise<T>;
   call(op: Operation, input: CallInput = {}, options?: CallOptions | null): APIPromise<unknown> {
     return new APIPromise(this.#traced(op, input, options ?? {}));
@@ -216,7 +223,7 @@ export class CrossborderCore extends ClientInfo {
    * @internal Runs a list operation: the result is awaitable (first page) and iterable (all items).
    * An operation of the document types its items ({@link ItemOf}); any other lists `T`.
    */
-  list<Id extends OperationId>(op: DocumentOperation<Id>, input: InputOf<Id>, options?: ListOptions | null): PagePromise<ItemOf<Id>>;
+  list<Id extends OperationId>(op: OperationRow<Id>, input: InputOf<Id>, options?: ListOptions | null): PagePromise<ItemOf<Id>>;
   list<T = unknown>(op: Operation, input?: CallInput, options?: ListOptions | null): PagePromise<T>;
   list<T>(op: Operation, input: CallInput = {}, options?: ListOptions | null): PagePromise<T> {
     const opts = options ?? {};
@@ -388,7 +395,7 @@ export class CrossborderCore extends ClientInfo {
     });
     const result = readAnswer(plan, exchange, idempotencyKey, this.scrub);
     const { status } = exchange.response;
-    if (this.#validateResponses && op.response !== undefined && status !== 202 && status !== 204) {
+    if (this.#validateResponses && status !== 202 && status !== 204) {
       const issues = await responseIssues(this.responseChecks!, op.id, result.data);
       if (issues.length) this.#report({ operation, status, requestId: result.requestId, issues });
     }

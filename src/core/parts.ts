@@ -5,21 +5,32 @@
  * @module
  */
 import type { Check } from './checks';
+import type { CoreParts } from './client';
 import type { ValidationIssue } from './errors';
 import type { RawIssue } from './issues';
 import { logFromOptions, type Log, type Logger, type LogLevel } from './logger';
 import { describe, loadIssues, type OperationChecks } from './validation';
-import { loadEventChecks, requestCheckLoaders, responseCheckLoaders } from '../generated/parts';
 
-/** The `requestChecks` part: what a call's parameters are checked with before anything is sent. */
+// Each table of loaders loads with the first call that needs it: the client's first chunk holds one
+// `import()` per table, not a row per operation.
+let requestTable: Promise<typeof import('../generated/request-checks')> | undefined;
+let responseTable: Promise<typeof import('../generated/response-checks')> | undefined;
+
+/**
+ * The `requestChecks` part: what a call's parameters are checked with before anything is sent.
+ * @group Client
+ */
 export interface RequestChecks {
-  /** @internal The loader of an operation's compiled checks, by operation id. */
+  /** @internal The loader of an operation's compiled checks, by operation id (`{}` for an operation without any). */
   readonly load: (id: string) => (() => Promise<OperationChecks>) | undefined;
   /** @internal Raw issues as `ValidationIssue`s (loads the messages). */
   readonly describe: (raw: readonly RawIssue[]) => Promise<ValidationIssue[]>;
 }
 
-/** The `responseChecks` part: what the service's 2xx answers (`validateResponses`) and webhook events are checked with. */
+/**
+ * The `responseChecks` part: what the service's 2xx answers (`validateResponses`) and webhook events are checked with.
+ * @group Client
+ */
 export interface ResponseChecks {
   /** @internal The check of operation `id`'s documented 2xx body, loaded on first use; `undefined` when none is documented. */
   readonly response: (id: string) => Promise<Check | undefined>;
@@ -29,7 +40,10 @@ export interface ResponseChecks {
   readonly describe: (raw: readonly RawIssue[]) => Promise<ValidationIssue[]>;
 }
 
-/** The `logging` part: the debug and info lines of each attempt, with headers redacted and bodies masked. */
+/**
+ * The `logging` part: the debug and info lines of each attempt, with headers redacted and bodies masked.
+ * @group Client
+ */
 export interface Logging {
   /** @internal The client's log from its `logger` and `logLevel` options, else `CROSSBORDER_LOG`. */
   readonly make: (logger: Logger | undefined, level: LogLevel | undefined, envLevel: string | undefined) => Log;
@@ -49,7 +63,10 @@ const describeRaw = async (raw: readonly RawIssue[]) => {
  * @group Client
  */
 export const requestChecks: RequestChecks = {
-  load: (id) => requestCheckLoaders[id],
+  load: (id) => async () => {
+    const load = (await (requestTable ??= import('../generated/request-checks'))).requestCheckLoaders[id];
+    return load ? load() : {};
+  },
   describe: describeRaw,
 };
 
@@ -63,10 +80,10 @@ export const requestChecks: RequestChecks = {
  */
 export const responseChecks: ResponseChecks = {
   response: async (id) => {
-    const load = responseCheckLoaders[id];
+    const load = (await (responseTable ??= import('../generated/response-checks'))).responseCheckLoaders[id];
     return load && (await load())[id];
   },
-  event: async () => (await loadEventChecks()).WebhookEvent,
+  event: async () => (await import('../generated/checks/events')).WebhookEvent,
   describe: describeRaw,
 };
 
@@ -79,15 +96,5 @@ export const responseChecks: ResponseChecks = {
  */
 export const logging: Logging = { make: logFromOptions };
 
-/** What a core is built with beyond its options (see {@link CoreParts} in ./client). */
-export interface OptionalParts {
-  /** Local checks of parameters ({@link requestChecks}). */
-  requestChecks?: RequestChecks | undefined;
-  /** Checks of answers and webhook events ({@link responseChecks}). */
-  responseChecks?: ResponseChecks | undefined;
-  /** The logger ({@link logging}). */
-  logging?: Logging | undefined;
-}
-
 /** @internal Every part but the OpenTelemetry recorder: what the CLI's cores run with (the checks and the log of `Crossborder`). */
-export const CHECKED: OptionalParts = { requestChecks, responseChecks, logging };
+export const CHECKED: CoreParts = { requestChecks, responseChecks, logging };

@@ -137,8 +137,9 @@ export class OperationPlan {
     this.#part = checks;
     // An operation of the document runs the checks compiled from it (the part holds their loaders, by
     // operation id); any other, its inline schemas.
-    this.#loader = checks?.load(op.id);
-    this.#checks = !checks ? null : this.#loader ? undefined : inlineChecks(op.params);
+    const inline = checks ? inlineChecks(op.params) : null;
+    this.#loader = inline ? undefined : checks?.load(op.id);
+    this.#checks = !checks ? null : this.#loader ? undefined : inline;
   }
 
   /**

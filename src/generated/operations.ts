@@ -284,9 +284,13 @@ export interface OperationEffect {
   readonly raisedBy?: { readonly [field: string]: Effect } | undefined;
 }
 
-/** An operation of the document: what the client runs, with its schemas named (the sandbox and the tests look them up in ./zod.gen). */
-export interface DocumentOperation<Id extends string = string> extends Operation {
+/** An operation of the document as a client runs it: its row, one constant per operation (what a bundle of a few operations holds). */
+export interface OperationRow<Id extends string = string> extends Operation {
   readonly id: Id;
+}
+
+/** An operation of the document with its schemas named (the sandbox, the CLI and the tests look them up in ./zod.gen): the entries of {@link operations}. */
+export interface DocumentOperation<Id extends string = string> extends OperationRow<Id> {
   /** The zod schemas of its path, query and body: a part it does not have is left out. */
   readonly params: { readonly path?: SchemaName | undefined; readonly query?: SchemaName | undefined; readonly body?: SchemaName | undefined };
   readonly response: SchemaName | undefined;
@@ -331,7 +335,7 @@ export type OperationId =
   | 'listSessions'
   | 'revokeSession';
 
-export const listCustomers: DocumentOperation<'listCustomers'> = {
+export const listCustomers: OperationRow<'listCustomers'> = {
   id: 'listCustomers',
   method: 'GET',
   path: '/customers',
@@ -339,10 +343,8 @@ export const listCustomers: DocumentOperation<'listCustomers'> = {
   signed: false,
   sandboxOnly: false,
   paginated: true,
-  params: { query: 'zListCustomersQuery' },
-  response: 'zListCustomersResponse',
 };
-export const createCustomer: DocumentOperation<'createCustomer'> = {
+export const createCustomer: OperationRow<'createCustomer'> = {
   id: 'createCustomer',
   method: 'POST',
   path: '/customers',
@@ -351,10 +353,8 @@ export const createCustomer: DocumentOperation<'createCustomer'> = {
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
-  params: { body: 'zCreateCustomerBody' },
-  response: 'zCreateCustomerResponse',
 };
-export const getCustomer: DocumentOperation<'getCustomer'> = {
+export const getCustomer: OperationRow<'getCustomer'> = {
   id: 'getCustomer',
   method: 'GET',
   path: '/customers/{customerId}',
@@ -362,10 +362,8 @@ export const getCustomer: DocumentOperation<'getCustomer'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
-  params: { path: 'zGetCustomerPath' },
-  response: 'zGetCustomerResponse',
 };
-export const updateCustomer: DocumentOperation<'updateCustomer'> = {
+export const updateCustomer: OperationRow<'updateCustomer'> = {
   id: 'updateCustomer',
   method: 'PATCH',
   path: '/customers/{customerId}',
@@ -374,10 +372,8 @@ export const updateCustomer: DocumentOperation<'updateCustomer'> = {
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
-  params: { path: 'zUpdateCustomerPath', body: 'zUpdateCustomerBody' },
-  response: 'zUpdateCustomerResponse',
 };
-export const deleteCustomer: DocumentOperation<'deleteCustomer'> = {
+export const deleteCustomer: OperationRow<'deleteCustomer'> = {
   id: 'deleteCustomer',
   method: 'DELETE',
   path: '/customers/{customerId}',
@@ -385,10 +381,8 @@ export const deleteCustomer: DocumentOperation<'deleteCustomer'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
-  params: { path: 'zDeleteCustomerPath' },
-  response: 'zDeleteCustomerResponse',
 };
-export const listInternalAccounts: DocumentOperation<'listInternalAccounts'> = {
+export const listInternalAccounts: OperationRow<'listInternalAccounts'> = {
   id: 'listInternalAccounts',
   method: 'GET',
   path: '/customers/internal-accounts',
@@ -396,10 +390,8 @@ export const listInternalAccounts: DocumentOperation<'listInternalAccounts'> = {
   signed: false,
   sandboxOnly: false,
   paginated: true,
-  params: { query: 'zListInternalAccountsQuery' },
-  response: 'zListInternalAccountsResponse',
 };
-export const updateInternalAccount: DocumentOperation<'updateInternalAccount'> = {
+export const updateInternalAccount: OperationRow<'updateInternalAccount'> = {
   id: 'updateInternalAccount',
   method: 'PATCH',
   path: '/internal-accounts/{accountId}',
@@ -408,10 +400,8 @@ export const updateInternalAccount: DocumentOperation<'updateInternalAccount'> =
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
-  params: { path: 'zUpdateInternalAccountPath', body: 'zUpdateInternalAccountBody' },
-  response: 'zUpdateInternalAccountResponse',
 };
-export const exportInternalAccount: DocumentOperation<'exportInternalAccount'> = {
+export const exportInternalAccount: OperationRow<'exportInternalAccount'> = {
   id: 'exportInternalAccount',
   method: 'POST',
   path: '/internal-accounts/{accountId}/export',
@@ -420,10 +410,8 @@ export const exportInternalAccount: DocumentOperation<'exportInternalAccount'> =
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
-  params: { path: 'zExportInternalAccountPath', body: 'zExportInternalAccountBody' },
-  response: 'zExportInternalAccountResponse',
 };
-export const listExternalAccounts: DocumentOperation<'listExternalAccounts'> = {
+export const listExternalAccounts: OperationRow<'listExternalAccounts'> = {
   id: 'listExternalAccounts',
   method: 'GET',
   path: '/customers/external-accounts',
@@ -431,10 +419,8 @@ export const listExternalAccounts: DocumentOperation<'listExternalAccounts'> = {
   signed: false,
   sandboxOnly: false,
   paginated: true,
-  params: { query: 'zListExternalAccountsQuery' },
-  response: 'zListExternalAccountsResponse',
 };
-export const createExternalAccount: DocumentOperation<'createExternalAccount'> = {
+export const createExternalAccount: OperationRow<'createExternalAccount'> = {
   id: 'createExternalAccount',
   method: 'POST',
   path: '/customers/external-accounts',
@@ -443,10 +429,8 @@ export const createExternalAccount: DocumentOperation<'createExternalAccount'> =
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
-  params: { body: 'zCreateExternalAccountBody' },
-  response: 'zCreateExternalAccountResponse',
 };
-export const listPlatformExternalAccounts: DocumentOperation<'listPlatformExternalAccounts'> = {
+export const listPlatformExternalAccounts: OperationRow<'listPlatformExternalAccounts'> = {
   id: 'listPlatformExternalAccounts',
   method: 'GET',
   path: '/platform/external-accounts',
@@ -454,10 +438,8 @@ export const listPlatformExternalAccounts: DocumentOperation<'listPlatformExtern
   signed: false,
   sandboxOnly: false,
   paginated: true,
-  params: { query: 'zListPlatformExternalAccountsQuery' },
-  response: 'zListPlatformExternalAccountsResponse',
 };
-export const createPlatformExternalAccount: DocumentOperation<'createPlatformExternalAccount'> = {
+export const createPlatformExternalAccount: OperationRow<'createPlatformExternalAccount'> = {
   id: 'createPlatformExternalAccount',
   method: 'POST',
   path: '/platform/external-accounts',
@@ -466,10 +448,8 @@ export const createPlatformExternalAccount: DocumentOperation<'createPlatformExt
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
-  params: { body: 'zCreatePlatformExternalAccountBody' },
-  response: 'zCreatePlatformExternalAccountResponse',
 };
-export const getConfig: DocumentOperation<'getConfig'> = {
+export const getConfig: OperationRow<'getConfig'> = {
   id: 'getConfig',
   method: 'GET',
   path: '/config',
@@ -477,10 +457,8 @@ export const getConfig: DocumentOperation<'getConfig'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
-  params: {},
-  response: 'zGetConfigResponse',
 };
-export const updateConfig: DocumentOperation<'updateConfig'> = {
+export const updateConfig: OperationRow<'updateConfig'> = {
   id: 'updateConfig',
   method: 'PATCH',
   path: '/config',
@@ -489,10 +467,8 @@ export const updateConfig: DocumentOperation<'updateConfig'> = {
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
-  params: { body: 'zUpdateConfigBody' },
-  response: 'zUpdateConfigResponse',
 };
-export const createQuote: DocumentOperation<'createQuote'> = {
+export const createQuote: OperationRow<'createQuote'> = {
   id: 'createQuote',
   method: 'POST',
   path: '/quotes',
@@ -501,10 +477,8 @@ export const createQuote: DocumentOperation<'createQuote'> = {
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
-  params: { body: 'zCreateQuoteBody' },
-  response: 'zCreateQuoteResponse',
 };
-export const getQuote: DocumentOperation<'getQuote'> = {
+export const getQuote: OperationRow<'getQuote'> = {
   id: 'getQuote',
   method: 'GET',
   path: '/quotes/{quoteId}',
@@ -512,10 +486,8 @@ export const getQuote: DocumentOperation<'getQuote'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
-  params: { path: 'zGetQuotePath' },
-  response: 'zGetQuoteResponse',
 };
-export const executeQuote: DocumentOperation<'executeQuote'> = {
+export const executeQuote: OperationRow<'executeQuote'> = {
   id: 'executeQuote',
   method: 'POST',
   path: '/quotes/{quoteId}/execute',
@@ -523,10 +495,8 @@ export const executeQuote: DocumentOperation<'executeQuote'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
-  params: { path: 'zExecuteQuotePath' },
-  response: 'zExecuteQuoteResponse',
 };
-export const createTransferIn: DocumentOperation<'createTransferIn'> = {
+export const createTransferIn: OperationRow<'createTransferIn'> = {
   id: 'createTransferIn',
   method: 'POST',
   path: '/transfer-in',
@@ -535,10 +505,8 @@ export const createTransferIn: DocumentOperation<'createTransferIn'> = {
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
-  params: { body: 'zCreateTransferInBody' },
-  response: 'zCreateTransferInResponse',
 };
-export const listTransactions: DocumentOperation<'listTransactions'> = {
+export const listTransactions: OperationRow<'listTransactions'> = {
   id: 'listTransactions',
   method: 'GET',
   path: '/transactions',
@@ -546,10 +514,8 @@ export const listTransactions: DocumentOperation<'listTransactions'> = {
   signed: false,
   sandboxOnly: false,
   paginated: true,
-  params: { query: 'zListTransactionsQuery' },
-  response: 'zListTransactionsResponse',
 };
-export const getTransaction: DocumentOperation<'getTransaction'> = {
+export const getTransaction: OperationRow<'getTransaction'> = {
   id: 'getTransaction',
   method: 'GET',
   path: '/transactions/{transactionId}',
@@ -557,10 +523,8 @@ export const getTransaction: DocumentOperation<'getTransaction'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
-  params: { path: 'zGetTransactionPath' },
-  response: 'zGetTransactionResponse',
 };
-export const rejectTransaction: DocumentOperation<'rejectTransaction'> = {
+export const rejectTransaction: OperationRow<'rejectTransaction'> = {
   id: 'rejectTransaction',
   method: 'POST',
   path: '/transactions/{transactionId}/reject',
@@ -568,10 +532,8 @@ export const rejectTransaction: DocumentOperation<'rejectTransaction'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
-  params: { path: 'zRejectTransactionPath', body: 'zRejectTransactionBody' },
-  response: 'zRejectTransactionResponse',
 };
-export const approveTransaction: DocumentOperation<'approveTransaction'> = {
+export const approveTransaction: OperationRow<'approveTransaction'> = {
   id: 'approveTransaction',
   method: 'POST',
   path: '/transactions/{transactionId}/approve',
@@ -579,10 +541,8 @@ export const approveTransaction: DocumentOperation<'approveTransaction'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
-  params: { path: 'zApproveTransactionPath', body: 'zApproveTransactionBody' },
-  response: 'zApproveTransactionResponse',
 };
-export const lookupUmaReceiver: DocumentOperation<'lookupUmaReceiver'> = {
+export const lookupUmaReceiver: OperationRow<'lookupUmaReceiver'> = {
   id: 'lookupUmaReceiver',
   method: 'GET',
   path: '/receiver/uma/{receiverUmaAddress}',
@@ -590,10 +550,8 @@ export const lookupUmaReceiver: DocumentOperation<'lookupUmaReceiver'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
-  params: { path: 'zLookupUmaReceiverPath', query: 'zLookupUmaReceiverQuery' },
-  response: 'zLookupUmaReceiverResponse',
 };
-export const lookupExternalAccountReceiver: DocumentOperation<'lookupExternalAccountReceiver'> = {
+export const lookupExternalAccountReceiver: OperationRow<'lookupExternalAccountReceiver'> = {
   id: 'lookupExternalAccountReceiver',
   method: 'GET',
   path: '/receiver/external-account/{accountId}',
@@ -601,10 +559,8 @@ export const lookupExternalAccountReceiver: DocumentOperation<'lookupExternalAcc
   signed: false,
   sandboxOnly: false,
   paginated: false,
-  params: { path: 'zLookupExternalAccountReceiverPath', query: 'zLookupExternalAccountReceiverQuery' },
-  response: 'zLookupExternalAccountReceiverResponse',
 };
-export const createInvitation: DocumentOperation<'createInvitation'> = {
+export const createInvitation: OperationRow<'createInvitation'> = {
   id: 'createInvitation',
   method: 'POST',
   path: '/invitations',
@@ -613,10 +569,8 @@ export const createInvitation: DocumentOperation<'createInvitation'> = {
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
-  params: { body: 'zCreateInvitationBody' },
-  response: 'zCreateInvitationResponse',
 };
-export const listVerifications: DocumentOperation<'listVerifications'> = {
+export const listVerifications: OperationRow<'listVerifications'> = {
   id: 'listVerifications',
   method: 'GET',
   path: '/verifications',
@@ -624,10 +578,8 @@ export const listVerifications: DocumentOperation<'listVerifications'> = {
   signed: false,
   sandboxOnly: false,
   paginated: true,
-  params: { query: 'zListVerificationsQuery' },
-  response: 'zListVerificationsResponse',
 };
-export const listUmaProviders: DocumentOperation<'listUmaProviders'> = {
+export const listUmaProviders: OperationRow<'listUmaProviders'> = {
   id: 'listUmaProviders',
   method: 'GET',
   path: '/uma-providers',
@@ -635,10 +587,8 @@ export const listUmaProviders: DocumentOperation<'listUmaProviders'> = {
   signed: false,
   sandboxOnly: false,
   paginated: true,
-  params: { query: 'zListUmaProvidersQuery' },
-  response: 'zListUmaProvidersResponse',
 };
-export const sandboxReceiveUmaPayment: DocumentOperation<'sandboxReceiveUmaPayment'> = {
+export const sandboxReceiveUmaPayment: OperationRow<'sandboxReceiveUmaPayment'> = {
   id: 'sandboxReceiveUmaPayment',
   method: 'POST',
   path: '/sandbox/uma/receive',
@@ -647,10 +597,8 @@ export const sandboxReceiveUmaPayment: DocumentOperation<'sandboxReceiveUmaPayme
   sandboxOnly: true,
   paginated: false,
   bodyRequired: true,
-  params: { body: 'zSandboxReceiveUmaPaymentBody' },
-  response: 'zSandboxReceiveUmaPaymentResponse',
 };
-export const sandboxFundInternalAccount: DocumentOperation<'sandboxFundInternalAccount'> = {
+export const sandboxFundInternalAccount: OperationRow<'sandboxFundInternalAccount'> = {
   id: 'sandboxFundInternalAccount',
   method: 'POST',
   path: '/sandbox/internal-accounts/{accountId}/fund',
@@ -659,10 +607,8 @@ export const sandboxFundInternalAccount: DocumentOperation<'sandboxFundInternalA
   sandboxOnly: true,
   paginated: false,
   bodyRequired: true,
-  params: { path: 'zSandboxFundInternalAccountPath', body: 'zSandboxFundInternalAccountBody' },
-  response: 'zSandboxFundInternalAccountResponse',
 };
-export const listCredentials: DocumentOperation<'listCredentials'> = {
+export const listCredentials: OperationRow<'listCredentials'> = {
   id: 'listCredentials',
   method: 'GET',
   path: '/auth/credentials',
@@ -670,10 +616,8 @@ export const listCredentials: DocumentOperation<'listCredentials'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
-  params: { query: 'zListCredentialsQuery' },
-  response: 'zListCredentialsResponse',
 };
-export const createCredential: DocumentOperation<'createCredential'> = {
+export const createCredential: OperationRow<'createCredential'> = {
   id: 'createCredential',
   method: 'POST',
   path: '/auth/credentials',
@@ -682,10 +626,8 @@ export const createCredential: DocumentOperation<'createCredential'> = {
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
-  params: { body: 'zCreateCredentialBody' },
-  response: 'zCreateCredentialResponse',
 };
-export const revokeCredential: DocumentOperation<'revokeCredential'> = {
+export const revokeCredential: OperationRow<'revokeCredential'> = {
   id: 'revokeCredential',
   method: 'DELETE',
   path: '/auth/credentials/{id}',
@@ -693,10 +635,8 @@ export const revokeCredential: DocumentOperation<'revokeCredential'> = {
   signed: true,
   sandboxOnly: false,
   paginated: false,
-  params: { path: 'zRevokeCredentialPath' },
-  response: 'zRevokeCredentialResponse',
 };
-export const challengeCredential: DocumentOperation<'challengeCredential'> = {
+export const challengeCredential: OperationRow<'challengeCredential'> = {
   id: 'challengeCredential',
   method: 'POST',
   path: '/auth/credentials/{id}/challenge',
@@ -704,10 +644,8 @@ export const challengeCredential: DocumentOperation<'challengeCredential'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
-  params: { path: 'zChallengeCredentialPath', body: 'zChallengeCredentialBody' },
-  response: 'zChallengeCredentialResponse',
 };
-export const verifyCredential: DocumentOperation<'verifyCredential'> = {
+export const verifyCredential: OperationRow<'verifyCredential'> = {
   id: 'verifyCredential',
   method: 'POST',
   path: '/auth/credentials/{id}/verify',
@@ -716,10 +654,8 @@ export const verifyCredential: DocumentOperation<'verifyCredential'> = {
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
-  params: { path: 'zVerifyCredentialPath', body: 'zVerifyCredentialBody' },
-  response: 'zVerifyCredentialResponse',
 };
-export const listSessions: DocumentOperation<'listSessions'> = {
+export const listSessions: OperationRow<'listSessions'> = {
   id: 'listSessions',
   method: 'GET',
   path: '/auth/sessions',
@@ -727,10 +663,8 @@ export const listSessions: DocumentOperation<'listSessions'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
-  params: { query: 'zListSessionsQuery' },
-  response: 'zListSessionsResponse',
 };
-export const revokeSession: DocumentOperation<'revokeSession'> = {
+export const revokeSession: OperationRow<'revokeSession'> = {
   id: 'revokeSession',
   method: 'DELETE',
   path: '/auth/sessions/{id}',
@@ -738,48 +672,420 @@ export const revokeSession: DocumentOperation<'revokeSession'> = {
   signed: true,
   sandboxOnly: false,
   paginated: false,
-  params: { path: 'zRevokeSessionPath' },
-  response: 'zRevokeSessionResponse',
 };
 
 /** Every operation of the document, keyed by operationId (a bundle that names rows one by one does not hold it). */
 export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> } = {
-  listCustomers,
-  createCustomer,
-  getCustomer,
-  updateCustomer,
-  deleteCustomer,
-  listInternalAccounts,
-  updateInternalAccount,
-  exportInternalAccount,
-  listExternalAccounts,
-  createExternalAccount,
-  listPlatformExternalAccounts,
-  createPlatformExternalAccount,
-  getConfig,
-  updateConfig,
-  createQuote,
-  getQuote,
-  executeQuote,
-  createTransferIn,
-  listTransactions,
-  getTransaction,
-  rejectTransaction,
-  approveTransaction,
-  lookupUmaReceiver,
-  lookupExternalAccountReceiver,
-  createInvitation,
-  listVerifications,
-  listUmaProviders,
-  sandboxReceiveUmaPayment,
-  sandboxFundInternalAccount,
-  listCredentials,
-  createCredential,
-  revokeCredential,
-  challengeCredential,
-  verifyCredential,
-  listSessions,
-  revokeSession,
+  listCustomers: {
+    id: 'listCustomers',
+    method: 'GET',
+    path: '/customers',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: true,
+    params: { query: 'zListCustomersQuery' },
+    response: 'zListCustomersResponse',
+  },
+  createCustomer: {
+    id: 'createCustomer',
+    method: 'POST',
+    path: '/customers',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    bodyRequired: true,
+    params: { body: 'zCreateCustomerBody' },
+    response: 'zCreateCustomerResponse',
+  },
+  getCustomer: {
+    id: 'getCustomer',
+    method: 'GET',
+    path: '/customers/{customerId}',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    params: { path: 'zGetCustomerPath' },
+    response: 'zGetCustomerResponse',
+  },
+  updateCustomer: {
+    id: 'updateCustomer',
+    method: 'PATCH',
+    path: '/customers/{customerId}',
+    idempotent: false,
+    signed: true,
+    sandboxOnly: false,
+    paginated: false,
+    bodyRequired: true,
+    params: { path: 'zUpdateCustomerPath', body: 'zUpdateCustomerBody' },
+    response: 'zUpdateCustomerResponse',
+  },
+  deleteCustomer: {
+    id: 'deleteCustomer',
+    method: 'DELETE',
+    path: '/customers/{customerId}',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    params: { path: 'zDeleteCustomerPath' },
+    response: 'zDeleteCustomerResponse',
+  },
+  listInternalAccounts: {
+    id: 'listInternalAccounts',
+    method: 'GET',
+    path: '/customers/internal-accounts',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: true,
+    params: { query: 'zListInternalAccountsQuery' },
+    response: 'zListInternalAccountsResponse',
+  },
+  updateInternalAccount: {
+    id: 'updateInternalAccount',
+    method: 'PATCH',
+    path: '/internal-accounts/{accountId}',
+    idempotent: false,
+    signed: true,
+    sandboxOnly: false,
+    paginated: false,
+    bodyRequired: true,
+    params: { path: 'zUpdateInternalAccountPath', body: 'zUpdateInternalAccountBody' },
+    response: 'zUpdateInternalAccountResponse',
+  },
+  exportInternalAccount: {
+    id: 'exportInternalAccount',
+    method: 'POST',
+    path: '/internal-accounts/{accountId}/export',
+    idempotent: false,
+    signed: true,
+    sandboxOnly: false,
+    paginated: false,
+    bodyRequired: true,
+    params: { path: 'zExportInternalAccountPath', body: 'zExportInternalAccountBody' },
+    response: 'zExportInternalAccountResponse',
+  },
+  listExternalAccounts: {
+    id: 'listExternalAccounts',
+    method: 'GET',
+    path: '/customers/external-accounts',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: true,
+    params: { query: 'zListExternalAccountsQuery' },
+    response: 'zListExternalAccountsResponse',
+  },
+  createExternalAccount: {
+    id: 'createExternalAccount',
+    method: 'POST',
+    path: '/customers/external-accounts',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    bodyRequired: true,
+    params: { body: 'zCreateExternalAccountBody' },
+    response: 'zCreateExternalAccountResponse',
+  },
+  listPlatformExternalAccounts: {
+    id: 'listPlatformExternalAccounts',
+    method: 'GET',
+    path: '/platform/external-accounts',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: true,
+    params: { query: 'zListPlatformExternalAccountsQuery' },
+    response: 'zListPlatformExternalAccountsResponse',
+  },
+  createPlatformExternalAccount: {
+    id: 'createPlatformExternalAccount',
+    method: 'POST',
+    path: '/platform/external-accounts',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    bodyRequired: true,
+    params: { body: 'zCreatePlatformExternalAccountBody' },
+    response: 'zCreatePlatformExternalAccountResponse',
+  },
+  getConfig: {
+    id: 'getConfig',
+    method: 'GET',
+    path: '/config',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    params: {},
+    response: 'zGetConfigResponse',
+  },
+  updateConfig: {
+    id: 'updateConfig',
+    method: 'PATCH',
+    path: '/config',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    bodyRequired: true,
+    params: { body: 'zUpdateConfigBody' },
+    response: 'zUpdateConfigResponse',
+  },
+  createQuote: {
+    id: 'createQuote',
+    method: 'POST',
+    path: '/quotes',
+    idempotent: true,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    bodyRequired: true,
+    params: { body: 'zCreateQuoteBody' },
+    response: 'zCreateQuoteResponse',
+  },
+  getQuote: {
+    id: 'getQuote',
+    method: 'GET',
+    path: '/quotes/{quoteId}',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    params: { path: 'zGetQuotePath' },
+    response: 'zGetQuoteResponse',
+  },
+  executeQuote: {
+    id: 'executeQuote',
+    method: 'POST',
+    path: '/quotes/{quoteId}/execute',
+    idempotent: true,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    params: { path: 'zExecuteQuotePath' },
+    response: 'zExecuteQuoteResponse',
+  },
+  createTransferIn: {
+    id: 'createTransferIn',
+    method: 'POST',
+    path: '/transfer-in',
+    idempotent: true,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    bodyRequired: true,
+    params: { body: 'zCreateTransferInBody' },
+    response: 'zCreateTransferInResponse',
+  },
+  listTransactions: {
+    id: 'listTransactions',
+    method: 'GET',
+    path: '/transactions',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: true,
+    params: { query: 'zListTransactionsQuery' },
+    response: 'zListTransactionsResponse',
+  },
+  getTransaction: {
+    id: 'getTransaction',
+    method: 'GET',
+    path: '/transactions/{transactionId}',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    params: { path: 'zGetTransactionPath' },
+    response: 'zGetTransactionResponse',
+  },
+  rejectTransaction: {
+    id: 'rejectTransaction',
+    method: 'POST',
+    path: '/transactions/{transactionId}/reject',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    params: { path: 'zRejectTransactionPath', body: 'zRejectTransactionBody' },
+    response: 'zRejectTransactionResponse',
+  },
+  approveTransaction: {
+    id: 'approveTransaction',
+    method: 'POST',
+    path: '/transactions/{transactionId}/approve',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    params: { path: 'zApproveTransactionPath', body: 'zApproveTransactionBody' },
+    response: 'zApproveTransactionResponse',
+  },
+  lookupUmaReceiver: {
+    id: 'lookupUmaReceiver',
+    method: 'GET',
+    path: '/receiver/uma/{receiverUmaAddress}',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    params: { path: 'zLookupUmaReceiverPath', query: 'zLookupUmaReceiverQuery' },
+    response: 'zLookupUmaReceiverResponse',
+  },
+  lookupExternalAccountReceiver: {
+    id: 'lookupExternalAccountReceiver',
+    method: 'GET',
+    path: '/receiver/external-account/{accountId}',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    params: { path: 'zLookupExternalAccountReceiverPath', query: 'zLookupExternalAccountReceiverQuery' },
+    response: 'zLookupExternalAccountReceiverResponse',
+  },
+  createInvitation: {
+    id: 'createInvitation',
+    method: 'POST',
+    path: '/invitations',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    bodyRequired: true,
+    params: { body: 'zCreateInvitationBody' },
+    response: 'zCreateInvitationResponse',
+  },
+  listVerifications: {
+    id: 'listVerifications',
+    method: 'GET',
+    path: '/verifications',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: true,
+    params: { query: 'zListVerificationsQuery' },
+    response: 'zListVerificationsResponse',
+  },
+  listUmaProviders: {
+    id: 'listUmaProviders',
+    method: 'GET',
+    path: '/uma-providers',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: true,
+    params: { query: 'zListUmaProvidersQuery' },
+    response: 'zListUmaProvidersResponse',
+  },
+  sandboxReceiveUmaPayment: {
+    id: 'sandboxReceiveUmaPayment',
+    method: 'POST',
+    path: '/sandbox/uma/receive',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: true,
+    paginated: false,
+    bodyRequired: true,
+    params: { body: 'zSandboxReceiveUmaPaymentBody' },
+    response: 'zSandboxReceiveUmaPaymentResponse',
+  },
+  sandboxFundInternalAccount: {
+    id: 'sandboxFundInternalAccount',
+    method: 'POST',
+    path: '/sandbox/internal-accounts/{accountId}/fund',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: true,
+    paginated: false,
+    bodyRequired: true,
+    params: { path: 'zSandboxFundInternalAccountPath', body: 'zSandboxFundInternalAccountBody' },
+    response: 'zSandboxFundInternalAccountResponse',
+  },
+  listCredentials: {
+    id: 'listCredentials',
+    method: 'GET',
+    path: '/auth/credentials',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    params: { query: 'zListCredentialsQuery' },
+    response: 'zListCredentialsResponse',
+  },
+  createCredential: {
+    id: 'createCredential',
+    method: 'POST',
+    path: '/auth/credentials',
+    idempotent: false,
+    signed: true,
+    sandboxOnly: false,
+    paginated: false,
+    bodyRequired: true,
+    params: { body: 'zCreateCredentialBody' },
+    response: 'zCreateCredentialResponse',
+  },
+  revokeCredential: {
+    id: 'revokeCredential',
+    method: 'DELETE',
+    path: '/auth/credentials/{id}',
+    idempotent: false,
+    signed: true,
+    sandboxOnly: false,
+    paginated: false,
+    params: { path: 'zRevokeCredentialPath' },
+    response: 'zRevokeCredentialResponse',
+  },
+  challengeCredential: {
+    id: 'challengeCredential',
+    method: 'POST',
+    path: '/auth/credentials/{id}/challenge',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    params: { path: 'zChallengeCredentialPath', body: 'zChallengeCredentialBody' },
+    response: 'zChallengeCredentialResponse',
+  },
+  verifyCredential: {
+    id: 'verifyCredential',
+    method: 'POST',
+    path: '/auth/credentials/{id}/verify',
+    idempotent: false,
+    signed: true,
+    sandboxOnly: false,
+    paginated: false,
+    bodyRequired: true,
+    params: { path: 'zVerifyCredentialPath', body: 'zVerifyCredentialBody' },
+    response: 'zVerifyCredentialResponse',
+  },
+  listSessions: {
+    id: 'listSessions',
+    method: 'GET',
+    path: '/auth/sessions',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    params: { query: 'zListSessionsQuery' },
+    response: 'zListSessionsResponse',
+  },
+  revokeSession: {
+    id: 'revokeSession',
+    method: 'DELETE',
+    path: '/auth/sessions/{id}',
+    idempotent: false,
+    signed: true,
+    sandboxOnly: false,
+    paginated: false,
+    params: { path: 'zRevokeSessionPath' },
+    response: 'zRevokeSessionResponse',
+  },
 };
 
 /** Number of operations in the document. */

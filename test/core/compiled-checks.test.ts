@@ -13,7 +13,7 @@ import { toValidationIssues, type RawIssue } from '../../src/core/issues';
 import * as events from '../../src/generated/checks/events';
 import * as responses from '../../src/generated/checks/responses';
 import { operations, type OperationId } from '../../src/generated/operations';
-import { requestCheckLoaders } from '../../src/generated/parts';
+import { requestCheckLoaders } from '../../src/generated/request-checks';
 import * as zod from '../../src/generated/zod.gen';
 import { applyBreakage, arbitraryOf, breakages, jsonSchemaOf } from '../reliability/schema-arbitrary';
 

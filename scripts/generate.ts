@@ -348,7 +348,8 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { ta
       const schema = (part: string, flag: number) => (flags & flag ? `'${base}${part}'` : 'undefined');
       const fields =
         `  id: '${id}',\n  method: '${method.toUpperCase()}',\n  path: '${path}',\n` +
-        `  idempotent: ${idempotent},\n  signed: ${signed},\n  sandboxOnly: ${path.startsWith('/sandbox/')},\n  paginated: ${paginated},\n${body?.required ? '  bodyRequired: true,\n' : ''}`;
+        `  idempotent: ${idempotent},\n  signed: ${signed},\n  sandboxOnly: ${path.startsWith('/sandbox/')},\n  paginated: ${paginated},\n${body?.required ? '  bodyRequired: true,\n' : ''}` +
+        `${flags & FLAG.response ? '  resource: true,\n' : ''}${checked.has(id) ? '  checked: true,\n' : ''}`;
       rows.push(`export const ${id}: OperationRow<'${id}'> = {\n${fields}};`);
       // The schema names (the sandbox's, the CLI's, the tests') are in the table of every operation, not in the
       // rows a client bundle holds. Written out, not spread: a spread may run getters, so a bundler would keep

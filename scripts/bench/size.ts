@@ -140,6 +140,44 @@ export async function composition(parts_: [string, RegExp][] = PARTS): Promise<{
 }
 
 /**
+ * Parts of the worker's one-file bundle (issue 36): what each behaviour it still holds costs, min+gzip, by
+ * stubbing its modules out of the bundle (as {@link composition} does for the initial chunk; a stub takes
+ * code only it used with it, so the parts overlap a little and do not add up to the total).
+ */
+export const WORKER_PARTS: [label: string, files: RegExp][] = [
+  ['webhook signature verification (key import: PEM, hex, compressed points; DER; node:crypto or WebCrypto)', /src\/(webhooks\/(verify|verifier|encoding)|core\/encoding)\.ts$/],
+  ['webhook envelope, age and event typing (src/webhooks/events.ts, time.ts)', /src\/webhooks\/(events|time)\.ts$/],
+  ['answers: the typed error of each status, envelopes, challenges, scrubbing', /src\/core\/answers\.ts$/],
+  ['error classes', /src\/core\/errors\.ts$/],
+  ['client options, checked once (settings, the unknown-option suggestion)', /src\/core\/(settings|suggest)\.ts$/],
+  ['call options and wire checks (header and path values)', /src\/core\/(call-options|wire)\.ts$/],
+  ['the attempt loop, retries and undici timeouts', /src\/core\/(transport|retry|dispatcher)\.ts$/],
+  ['pagination and APIPromise', /src\/core\/(pagination|api-promise)\.ts$/],
+  ['masking of personal data in error details', /src\/core\/logger\.ts$/],
+  ['query serialization (openapi-fetch)', /node_modules\/openapi-fetch\//],
+  ['signed retry', /src\/core\/signed-retry\.ts$/],
+  ['the telemetry gate', /src\/core\/telemetry\.ts$/],
+];
+
+/** min+gzip bytes of `program` bundled as one file, and what each part accounts for (the bundle less the bundle with it stubbed out). */
+export async function oneFileComposition(program: string, parts_: [string, RegExp][] = WORKER_PARTS): Promise<{ total: number; parts: [string, number][] }> {
+  const oneFile = async (without?: RegExp) => {
+    const plugin: Plugin = {
+      name: 'stub',
+      setup(b) {
+        if (without) b.onLoad({ filter: without }, (args) => ({ contents: stub(args.path), loader: 'ts' }));
+      },
+    };
+    const r = await build({ stdin: { contents: program, resolveDir: root, loader: 'ts' }, bundle: true, minify: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, logLevel: 'silent', alias, outfile: '/out/one.js', plugins: [plugin] });
+    return gz(r.outputFiles.find((f) => f.path.endsWith('one.js'))!.contents);
+  };
+  const total = await oneFile();
+  const parts: [string, number][] = [];
+  for (const [label, files] of parts_) parts.push([label, total - (await oneFile(files))]);
+  return { total, parts };
+}
+
+/**
  * The worker of issue 26, as docs/performance.md shows it (examples/guides/performance/worker.ts): a
  * Fetch handler that lists customers and verifies webhooks, importing only what it uses
  * (`CrossborderCore` and two resource classes, no OpenTelemetry recorder). Its one-file figure is what a
@@ -219,6 +257,8 @@ if (isMain(import.meta.url)) {
   if (process.argv.includes('--composition')) {
     const { total, parts } = await composition();
     console.log(`initial chunk ${kB(total)}: ${parts.map(([l, b]) => `${l} ${kB(b)}`).join('; ')}`);
+    const worker = await oneFileComposition(WORKER_PROGRAM);
+    console.log(`worker, one file ${kB(worker.total)}: ${worker.parts.map(([l, b]) => `${l} ${kB(b)}`).join('; ')}`);
   }
   if (process.argv.includes('--json')) console.log(JSON.stringify(reports));
   else {

@@ -23,7 +23,6 @@ import { ignoreRejection, SILENT_LOG, type Log } from './logger';
 import type { ClientOptions, Environment, ListOptions, SignedRequestOptions, ValidationIssueReport } from './options';
 import { Page, PagePromise, type CursorTrail } from './pagination';
 import type { OperationId, OperationRow } from '../generated/operations';
-import type { RawIssue } from './issues';
 import type { Logging, RequestChecks, ResponseChecks } from './parts';
 import { OperationPlan, type CallInput, type InputOf, type ItemOf, type Operation, type QuerySerializer, type ResultOf } from './plan';
 import { defaultSleep } from './retry';
@@ -395,8 +394,8 @@ export class CrossborderCore extends ClientInfo {
     });
     const result = readAnswer(plan, exchange, idempotencyKey, this.scrub);
     const { status } = exchange.response;
-    if (this.#validateResponses && status !== 202 && status !== 204) {
-      const issues = await responseIssues(this.responseChecks!, op.id, result.data);
+    if (this.#validateResponses && (op.resource === true || op.response !== undefined) && status !== 202 && status !== 204) {
+      const issues = await this.responseChecks!.response(op.id, result.data);
       if (issues.length) this.#report({ operation, status, requestId: result.requestId, issues });
     }
     return result;
@@ -435,15 +434,6 @@ export class CrossborderCore extends ClientInfo {
     }
     return result;
   }
-}
-
-/** Drift of a 2xx body of operation `id` from the document (`validateResponses`): empty when it matches, or when none is documented. */
-async function responseIssues(part: ResponseChecks, id: string, data: unknown): Promise<ValidationIssue[]> {
-  const check = await part.response(id);
-  if (!check) return [];
-  const raw: RawIssue[] = [];
-  check(data, raw);
-  return raw.length ? part.describe(raw) : [];
 }
 
 /** What one leg of a call sends (the signed repeat sends the same, plus the two headers). */

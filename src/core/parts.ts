@@ -32,12 +32,10 @@ export interface RequestChecks {
  * @group Client
  */
 export interface ResponseChecks {
-  /** @internal The check of operation `id`'s documented 2xx body, loaded on first use; `undefined` when none is documented. */
-  readonly response: (id: string) => Promise<Check | undefined>;
-  /** @internal The check of a known webhook event (the document's `WebhookEvent`). */
-  readonly event: () => Promise<Check>;
-  /** @internal Raw issues as `ValidationIssue`s (loads the messages). */
-  readonly describe: (raw: readonly RawIssue[]) => Promise<ValidationIssue[]>;
+  /** @internal What of a 2xx body of operation `id` differs from the document (its check loaded on first use): empty when it matches or none is documented. */
+  readonly response: (id: string, data: unknown) => Promise<ValidationIssue[]>;
+  /** @internal What of a webhook event of a known type differs from the document's `WebhookEvent` (envelope and `data`). */
+  readonly event: (event: unknown) => Promise<ValidationIssue[]>;
 }
 
 /**
@@ -53,6 +51,14 @@ const describeRaw = async (raw: readonly RawIssue[]) => {
   await loadIssues();
   return describe(raw);
 };
+
+/** The issues of `value` under a compiled check (none without one), described. */
+async function issuesOf(check: Check | undefined, value: unknown): Promise<ValidationIssue[]> {
+  if (!check) return [];
+  const raw: RawIssue[] = [];
+  check(value, raw);
+  return raw.length ? describeRaw(raw) : [];
+}
 
 /**
  * Local checks of every call's parameters (path, query, body) against the document, before anything is
@@ -79,12 +85,11 @@ export const requestChecks: RequestChecks = {
  * @group Client
  */
 export const responseChecks: ResponseChecks = {
-  response: async (id) => {
+  response: async (id, data) => {
     const load = (await (responseTable ??= import('../generated/response-checks'))).responseCheckLoaders[id];
-    return load && (await load())[id];
+    return issuesOf(load && (await load())[id], data);
   },
-  event: async () => (await import('../generated/checks/events')).WebhookEvent,
-  describe: describeRaw,
+  event: async (event) => issuesOf((await import('../generated/checks/events')).WebhookEvent, event),
 };
 
 /**

@@ -38,8 +38,12 @@ export interface Operation {
    * `safeParse`), or their names in the generated zod module (the sandbox's; the client runs `checks`).
    */
   readonly params?: { readonly path?: SchemaRef | undefined; readonly query?: SchemaRef | undefined; readonly body?: SchemaRef | undefined } | undefined;
-  /** @internal Name of the 2xx body schema (checked with `validateResponses`). */
+  /** @internal Name of the 2xx body schema (the sandbox's and the CLI's; a hand-made operation's `resource`). */
   readonly response?: string | undefined;
+  /** A 2xx answer carries a documented JSON body (the resource): one without it is an error. */
+  readonly resource?: boolean | undefined;
+  /** @internal It has compiled parameter checks, which the `requestChecks` part loads by its id. */
+  readonly checked?: boolean | undefined;
 }
 
 /** Parameters of one call, split by where they go. */
@@ -138,7 +142,7 @@ export class OperationPlan {
     // An operation of the document runs the checks compiled from it (the part holds their loaders, by
     // operation id); any other, its inline schemas.
     const inline = checks ? inlineChecks(op.params) : null;
-    this.#loader = inline ? undefined : checks?.load(op.id);
+    this.#loader = inline || !op.checked ? undefined : checks?.load(op.id);
     this.#checks = !checks ? null : this.#loader ? undefined : inline;
   }
 

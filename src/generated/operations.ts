@@ -343,6 +343,8 @@ export const listCustomers: OperationRow<'listCustomers'> = {
   signed: false,
   sandboxOnly: false,
   paginated: true,
+  resource: true,
+  checked: true,
 };
 export const createCustomer: OperationRow<'createCustomer'> = {
   id: 'createCustomer',
@@ -353,6 +355,8 @@ export const createCustomer: OperationRow<'createCustomer'> = {
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
+  resource: true,
+  checked: true,
 };
 export const getCustomer: OperationRow<'getCustomer'> = {
   id: 'getCustomer',
@@ -362,6 +366,8 @@ export const getCustomer: OperationRow<'getCustomer'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
+  resource: true,
+  checked: true,
 };
 export const updateCustomer: OperationRow<'updateCustomer'> = {
   id: 'updateCustomer',
@@ -372,6 +378,8 @@ export const updateCustomer: OperationRow<'updateCustomer'> = {
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
+  resource: true,
+  checked: true,
 };
 export const deleteCustomer: OperationRow<'deleteCustomer'> = {
   id: 'deleteCustomer',
@@ -381,6 +389,8 @@ export const deleteCustomer: OperationRow<'deleteCustomer'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
+  resource: true,
+  checked: true,
 };
 export const listInternalAccounts: OperationRow<'listInternalAccounts'> = {
   id: 'listInternalAccounts',
@@ -390,6 +400,8 @@ export const listInternalAccounts: OperationRow<'listInternalAccounts'> = {
   signed: false,
   sandboxOnly: false,
   paginated: true,
+  resource: true,
+  checked: true,
 };
 export const updateInternalAccount: OperationRow<'updateInternalAccount'> = {
   id: 'updateInternalAccount',
@@ -400,6 +412,8 @@ export const updateInternalAccount: OperationRow<'updateInternalAccount'> = {
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
+  resource: true,
+  checked: true,
 };
 export const exportInternalAccount: OperationRow<'exportInternalAccount'> = {
   id: 'exportInternalAccount',
@@ -410,6 +424,8 @@ export const exportInternalAccount: OperationRow<'exportInternalAccount'> = {
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
+  resource: true,
+  checked: true,
 };
 export const listExternalAccounts: OperationRow<'listExternalAccounts'> = {
   id: 'listExternalAccounts',
@@ -419,6 +435,8 @@ export const listExternalAccounts: OperationRow<'listExternalAccounts'> = {
   signed: false,
   sandboxOnly: false,
   paginated: true,
+  resource: true,
+  checked: true,
 };
 export const createExternalAccount: OperationRow<'createExternalAccount'> = {
   id: 'createExternalAccount',
@@ -429,6 +447,8 @@ export const createExternalAccount: OperationRow<'createExternalAccount'> = {
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
+  resource: true,
+  checked: true,
 };
 export const listPlatformExternalAccounts: OperationRow<'listPlatformExternalAccounts'> = {
   id: 'listPlatformExternalAccounts',
@@ -438,6 +458,8 @@ export const listPlatformExternalAccounts: OperationRow<'listPlatformExternalAcc
   signed: false,
   sandboxOnly: false,
   paginated: true,
+  resource: true,
+  checked: true,
 };
 export const createPlatformExternalAccount: OperationRow<'createPlatformExternalAccount'> = {
   id: 'createPlatformExternalAccount',
@@ -448,6 +470,8 @@ export const createPlatformExternalAccount: OperationRow<'createPlatformExternal
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
+  resource: true,
+  checked: true,
 };
 export const getConfig: OperationRow<'getConfig'> = {
   id: 'getConfig',
@@ -457,6 +481,7 @@ export const getConfig: OperationRow<'getConfig'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
+  resource: true,
 };
 export const updateConfig: OperationRow<'updateConfig'> = {
   id: 'updateConfig',
@@ -467,6 +492,8 @@ export const updateConfig: OperationRow<'updateConfig'> = {
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
+  resource: true,
+  checked: true,
 };
 export const createQuote: OperationRow<'createQuote'> = {
   id: 'createQuote',
@@ -477,6 +504,8 @@ export const createQuote: OperationRow<'createQuote'> = {
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
+  resource: true,
+  checked: true,
 };
 export const getQuote: OperationRow<'getQuote'> = {
   id: 'getQuote',
@@ -486,6 +515,8 @@ export const getQuote: OperationRow<'getQuote'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
+  resource: true,
+  checked: true,
 };
 export const executeQuote: OperationRow<'executeQuote'> = {
   id: 'executeQuote',
@@ -495,6 +526,8 @@ export const executeQuote: OperationRow<'executeQuote'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
+  resource: true,
+  checked: true,
 };
 export const createTransferIn: OperationRow<'createTransferIn'> = {
   id: 'createTransferIn',
@@ -505,6 +538,8 @@ export const createTransferIn: OperationRow<'createTransferIn'> = {
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
+  resource: true,
+  checked: true,
 };
 export const listTransactions: OperationRow<'listTransactions'> = {
   id: 'listTransactions',
@@ -514,6 +549,8 @@ export const listTransactions: OperationRow<'listTransactions'> = {
   signed: false,
   sandboxOnly: false,
   paginated: true,
+  resource: true,
+  checked: true,
 };
 export const getTransaction: OperationRow<'getTransaction'> = {
   id: 'getTransaction',
@@ -523,6 +560,8 @@ export const getTransaction: OperationRow<'getTransaction'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
+  resource: true,
+  checked: true,
 };
 export const rejectTransaction: OperationRow<'rejectTransaction'> = {
   id: 'rejectTransaction',
@@ -532,6 +571,8 @@ export const rejectTransaction: OperationRow<'rejectTransaction'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
+  resource: true,
+  checked: true,
 };
 export const approveTransaction: OperationRow<'approveTransaction'> = {
   id: 'approveTransaction',
@@ -541,6 +582,8 @@ export const approveTransaction: OperationRow<'approveTransaction'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
+  resource: true,
+  checked: true,
 };
 export const lookupUmaReceiver: OperationRow<'lookupUmaReceiver'> = {
   id: 'lookupUmaReceiver',
@@ -550,6 +593,8 @@ export const lookupUmaReceiver: OperationRow<'lookupUmaReceiver'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
+  resource: true,
+  checked: true,
 };
 export const lookupExternalAccountReceiver: OperationRow<'lookupExternalAccountReceiver'> = {
   id: 'lookupExternalAccountReceiver',
@@ -559,6 +604,8 @@ export const lookupExternalAccountReceiver: OperationRow<'lookupExternalAccountR
   signed: false,
   sandboxOnly: false,
   paginated: false,
+  resource: true,
+  checked: true,
 };
 export const createInvitation: OperationRow<'createInvitation'> = {
   id: 'createInvitation',
@@ -569,6 +616,8 @@ export const createInvitation: OperationRow<'createInvitation'> = {
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
+  resource: true,
+  checked: true,
 };
 export const listVerifications: OperationRow<'listVerifications'> = {
   id: 'listVerifications',
@@ -578,6 +627,8 @@ export const listVerifications: OperationRow<'listVerifications'> = {
   signed: false,
   sandboxOnly: false,
   paginated: true,
+  resource: true,
+  checked: true,
 };
 export const listUmaProviders: OperationRow<'listUmaProviders'> = {
   id: 'listUmaProviders',
@@ -587,6 +638,8 @@ export const listUmaProviders: OperationRow<'listUmaProviders'> = {
   signed: false,
   sandboxOnly: false,
   paginated: true,
+  resource: true,
+  checked: true,
 };
 export const sandboxReceiveUmaPayment: OperationRow<'sandboxReceiveUmaPayment'> = {
   id: 'sandboxReceiveUmaPayment',
@@ -597,6 +650,8 @@ export const sandboxReceiveUmaPayment: OperationRow<'sandboxReceiveUmaPayment'> 
   sandboxOnly: true,
   paginated: false,
   bodyRequired: true,
+  resource: true,
+  checked: true,
 };
 export const sandboxFundInternalAccount: OperationRow<'sandboxFundInternalAccount'> = {
   id: 'sandboxFundInternalAccount',
@@ -607,6 +662,8 @@ export const sandboxFundInternalAccount: OperationRow<'sandboxFundInternalAccoun
   sandboxOnly: true,
   paginated: false,
   bodyRequired: true,
+  resource: true,
+  checked: true,
 };
 export const listCredentials: OperationRow<'listCredentials'> = {
   id: 'listCredentials',
@@ -616,6 +673,8 @@ export const listCredentials: OperationRow<'listCredentials'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
+  resource: true,
+  checked: true,
 };
 export const createCredential: OperationRow<'createCredential'> = {
   id: 'createCredential',
@@ -626,6 +685,8 @@ export const createCredential: OperationRow<'createCredential'> = {
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
+  resource: true,
+  checked: true,
 };
 export const revokeCredential: OperationRow<'revokeCredential'> = {
   id: 'revokeCredential',
@@ -635,6 +696,8 @@ export const revokeCredential: OperationRow<'revokeCredential'> = {
   signed: true,
   sandboxOnly: false,
   paginated: false,
+  resource: true,
+  checked: true,
 };
 export const challengeCredential: OperationRow<'challengeCredential'> = {
   id: 'challengeCredential',
@@ -644,6 +707,8 @@ export const challengeCredential: OperationRow<'challengeCredential'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
+  resource: true,
+  checked: true,
 };
 export const verifyCredential: OperationRow<'verifyCredential'> = {
   id: 'verifyCredential',
@@ -654,6 +719,8 @@ export const verifyCredential: OperationRow<'verifyCredential'> = {
   sandboxOnly: false,
   paginated: false,
   bodyRequired: true,
+  resource: true,
+  checked: true,
 };
 export const listSessions: OperationRow<'listSessions'> = {
   id: 'listSessions',
@@ -663,6 +730,8 @@ export const listSessions: OperationRow<'listSessions'> = {
   signed: false,
   sandboxOnly: false,
   paginated: false,
+  resource: true,
+  checked: true,
 };
 export const revokeSession: OperationRow<'revokeSession'> = {
   id: 'revokeSession',
@@ -672,6 +741,8 @@ export const revokeSession: OperationRow<'revokeSession'> = {
   signed: true,
   sandboxOnly: false,
   paginated: false,
+  resource: true,
+  checked: true,
 };
 
 /** Every operation of the document, keyed by operationId (a bundle that names rows one by one does not hold it). */
@@ -684,6 +755,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     signed: false,
     sandboxOnly: false,
     paginated: true,
+    resource: true,
+    checked: true,
     params: { query: 'zListCustomersQuery' },
     response: 'zListCustomersResponse',
   },
@@ -696,6 +769,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     sandboxOnly: false,
     paginated: false,
     bodyRequired: true,
+    resource: true,
+    checked: true,
     params: { body: 'zCreateCustomerBody' },
     response: 'zCreateCustomerResponse',
   },
@@ -707,6 +782,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     signed: false,
     sandboxOnly: false,
     paginated: false,
+    resource: true,
+    checked: true,
     params: { path: 'zGetCustomerPath' },
     response: 'zGetCustomerResponse',
   },
@@ -719,6 +796,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     sandboxOnly: false,
     paginated: false,
     bodyRequired: true,
+    resource: true,
+    checked: true,
     params: { path: 'zUpdateCustomerPath', body: 'zUpdateCustomerBody' },
     response: 'zUpdateCustomerResponse',
   },
@@ -730,6 +809,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     signed: false,
     sandboxOnly: false,
     paginated: false,
+    resource: true,
+    checked: true,
     params: { path: 'zDeleteCustomerPath' },
     response: 'zDeleteCustomerResponse',
   },
@@ -741,6 +822,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     signed: false,
     sandboxOnly: false,
     paginated: true,
+    resource: true,
+    checked: true,
     params: { query: 'zListInternalAccountsQuery' },
     response: 'zListInternalAccountsResponse',
   },
@@ -753,6 +836,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     sandboxOnly: false,
     paginated: false,
     bodyRequired: true,
+    resource: true,
+    checked: true,
     params: { path: 'zUpdateInternalAccountPath', body: 'zUpdateInternalAccountBody' },
     response: 'zUpdateInternalAccountResponse',
   },
@@ -765,6 +850,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     sandboxOnly: false,
     paginated: false,
     bodyRequired: true,
+    resource: true,
+    checked: true,
     params: { path: 'zExportInternalAccountPath', body: 'zExportInternalAccountBody' },
     response: 'zExportInternalAccountResponse',
   },
@@ -776,6 +863,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     signed: false,
     sandboxOnly: false,
     paginated: true,
+    resource: true,
+    checked: true,
     params: { query: 'zListExternalAccountsQuery' },
     response: 'zListExternalAccountsResponse',
   },
@@ -788,6 +877,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     sandboxOnly: false,
     paginated: false,
     bodyRequired: true,
+    resource: true,
+    checked: true,
     params: { body: 'zCreateExternalAccountBody' },
     response: 'zCreateExternalAccountResponse',
   },
@@ -799,6 +890,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     signed: false,
     sandboxOnly: false,
     paginated: true,
+    resource: true,
+    checked: true,
     params: { query: 'zListPlatformExternalAccountsQuery' },
     response: 'zListPlatformExternalAccountsResponse',
   },
@@ -811,6 +904,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     sandboxOnly: false,
     paginated: false,
     bodyRequired: true,
+    resource: true,
+    checked: true,
     params: { body: 'zCreatePlatformExternalAccountBody' },
     response: 'zCreatePlatformExternalAccountResponse',
   },
@@ -822,6 +917,7 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     signed: false,
     sandboxOnly: false,
     paginated: false,
+    resource: true,
     params: {},
     response: 'zGetConfigResponse',
   },
@@ -834,6 +930,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     sandboxOnly: false,
     paginated: false,
     bodyRequired: true,
+    resource: true,
+    checked: true,
     params: { body: 'zUpdateConfigBody' },
     response: 'zUpdateConfigResponse',
   },
@@ -846,6 +944,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     sandboxOnly: false,
     paginated: false,
     bodyRequired: true,
+    resource: true,
+    checked: true,
     params: { body: 'zCreateQuoteBody' },
     response: 'zCreateQuoteResponse',
   },
@@ -857,6 +957,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     signed: false,
     sandboxOnly: false,
     paginated: false,
+    resource: true,
+    checked: true,
     params: { path: 'zGetQuotePath' },
     response: 'zGetQuoteResponse',
   },
@@ -868,6 +970,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     signed: false,
     sandboxOnly: false,
     paginated: false,
+    resource: true,
+    checked: true,
     params: { path: 'zExecuteQuotePath' },
     response: 'zExecuteQuoteResponse',
   },
@@ -880,6 +984,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     sandboxOnly: false,
     paginated: false,
     bodyRequired: true,
+    resource: true,
+    checked: true,
     params: { body: 'zCreateTransferInBody' },
     response: 'zCreateTransferInResponse',
   },
@@ -891,6 +997,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     signed: false,
     sandboxOnly: false,
     paginated: true,
+    resource: true,
+    checked: true,
     params: { query: 'zListTransactionsQuery' },
     response: 'zListTransactionsResponse',
   },
@@ -902,6 +1010,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     signed: false,
     sandboxOnly: false,
     paginated: false,
+    resource: true,
+    checked: true,
     params: { path: 'zGetTransactionPath' },
     response: 'zGetTransactionResponse',
   },
@@ -913,6 +1023,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     signed: false,
     sandboxOnly: false,
     paginated: false,
+    resource: true,
+    checked: true,
     params: { path: 'zRejectTransactionPath', body: 'zRejectTransactionBody' },
     response: 'zRejectTransactionResponse',
   },
@@ -924,6 +1036,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     signed: false,
     sandboxOnly: false,
     paginated: false,
+    resource: true,
+    checked: true,
     params: { path: 'zApproveTransactionPath', body: 'zApproveTransactionBody' },
     response: 'zApproveTransactionResponse',
   },
@@ -935,6 +1049,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     signed: false,
     sandboxOnly: false,
     paginated: false,
+    resource: true,
+    checked: true,
     params: { path: 'zLookupUmaReceiverPath', query: 'zLookupUmaReceiverQuery' },
     response: 'zLookupUmaReceiverResponse',
   },
@@ -946,6 +1062,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     signed: false,
     sandboxOnly: false,
     paginated: false,
+    resource: true,
+    checked: true,
     params: { path: 'zLookupExternalAccountReceiverPath', query: 'zLookupExternalAccountReceiverQuery' },
     response: 'zLookupExternalAccountReceiverResponse',
   },
@@ -958,6 +1076,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     sandboxOnly: false,
     paginated: false,
     bodyRequired: true,
+    resource: true,
+    checked: true,
     params: { body: 'zCreateInvitationBody' },
     response: 'zCreateInvitationResponse',
   },
@@ -969,6 +1089,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     signed: false,
     sandboxOnly: false,
     paginated: true,
+    resource: true,
+    checked: true,
     params: { query: 'zListVerificationsQuery' },
     response: 'zListVerificationsResponse',
   },
@@ -980,6 +1102,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     signed: false,
     sandboxOnly: false,
     paginated: true,
+    resource: true,
+    checked: true,
     params: { query: 'zListUmaProvidersQuery' },
     response: 'zListUmaProvidersResponse',
   },
@@ -992,6 +1116,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     sandboxOnly: true,
     paginated: false,
     bodyRequired: true,
+    resource: true,
+    checked: true,
     params: { body: 'zSandboxReceiveUmaPaymentBody' },
     response: 'zSandboxReceiveUmaPaymentResponse',
   },
@@ -1004,6 +1130,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     sandboxOnly: true,
     paginated: false,
     bodyRequired: true,
+    resource: true,
+    checked: true,
     params: { path: 'zSandboxFundInternalAccountPath', body: 'zSandboxFundInternalAccountBody' },
     response: 'zSandboxFundInternalAccountResponse',
   },
@@ -1015,6 +1143,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     signed: false,
     sandboxOnly: false,
     paginated: false,
+    resource: true,
+    checked: true,
     params: { query: 'zListCredentialsQuery' },
     response: 'zListCredentialsResponse',
   },
@@ -1027,6 +1157,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     sandboxOnly: false,
     paginated: false,
     bodyRequired: true,
+    resource: true,
+    checked: true,
     params: { body: 'zCreateCredentialBody' },
     response: 'zCreateCredentialResponse',
   },
@@ -1038,6 +1170,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     signed: true,
     sandboxOnly: false,
     paginated: false,
+    resource: true,
+    checked: true,
     params: { path: 'zRevokeCredentialPath' },
     response: 'zRevokeCredentialResponse',
   },
@@ -1049,6 +1183,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     signed: false,
     sandboxOnly: false,
     paginated: false,
+    resource: true,
+    checked: true,
     params: { path: 'zChallengeCredentialPath', body: 'zChallengeCredentialBody' },
     response: 'zChallengeCredentialResponse',
   },
@@ -1061,6 +1197,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     sandboxOnly: false,
     paginated: false,
     bodyRequired: true,
+    resource: true,
+    checked: true,
     params: { path: 'zVerifyCredentialPath', body: 'zVerifyCredentialBody' },
     response: 'zVerifyCredentialResponse',
   },
@@ -1072,6 +1210,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     signed: false,
     sandboxOnly: false,
     paginated: false,
+    resource: true,
+    checked: true,
     params: { query: 'zListSessionsQuery' },
     response: 'zListSessionsResponse',
   },
@@ -1083,6 +1223,8 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     signed: true,
     sandboxOnly: false,
     paginated: false,
+    resource: true,
+    checked: true,
     params: { path: 'zRevokeSessionPath' },
     response: 'zRevokeSessionResponse',
   },

@@ -1,5 +1,4 @@
 import { APIResource } from '../core/resource';
-import type { RawIssue } from '../core/issues';
 import type { ResponseChecks } from '../core/parts';
 import { WEBHOOK_EVENT_TYPES } from '../generated/operations';
 import type { UnknownEvent, WebhookEnvelope } from '../webhooks/events';
@@ -85,9 +84,7 @@ async function typeEvent(json: WebhookEnvelope, webhooks: WebhooksModule, checks
   const { issues: _sent, ...event } = json;
   if (!checks) return webhooks.withEnvelopeIssues(event as WebhookEnvelope) as WebhookEvent;
   try {
-    const raw: RawIssue[] = [];
-    (await checks.event())(event, raw);
-    return webhooks.withIssues(event, raw.length ? await checks.describe(raw) : []) as WebhookEvent;
+    return webhooks.withIssues(event, await checks.event(event)) as WebhookEvent;
   } catch (cause) {
     // The delivery is authentic: a check that cannot run still hands it over, with the reason.
     return webhooks.withParseFailure(webhooks.withEnvelopeIssues(json), cause) as WebhookEvent;

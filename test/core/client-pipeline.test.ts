@@ -166,7 +166,7 @@ describe('the plan cache', () => {
   const loads = new Map<string, number>();
   const part = { ...requestChecks, load: (id: string) => async (): Promise<OperationChecks> => (loads.set(id, (loads.get(id) ?? 0) + 1), {}) };
   const counted = (method: 'GET' | 'POST', path: string) => {
-    const operation = op({ method, path });
+    const operation = op({ method, path, checked: true });
     return { loads: { get n() { return loads.get(operation.id) ?? 0; } }, operation };
   };
 

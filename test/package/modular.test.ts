@@ -115,7 +115,7 @@ for (const [side, { customers, webhooks }] of Object.entries(sides)) {
   const event = await webhooks.unwrap(body, { 'x-service-signature': signature });
   out[side] = {
     names,
-    firstPage: { count: page.data.length, hasMore: page.hasMore, cls: page.constructor.name },
+    firstPage: { count: page.data.length, hasMore: page.hasMore, pages: typeof page.nextPage === 'function' && typeof page[Symbol.asyncIterator] === 'function' },
     event: { type: event.type, id: event.id },
     invalid: await customers.list({ limit: 0 }).then(() => 'resolved', errorOf),
     missing: await customers.retrieve('Customer:nope').then(() => 'resolved', errorOf),
@@ -128,7 +128,7 @@ console.log(JSON.stringify(out));
     );
     const out = JSON.parse(execFileSync('node', ['compare.mjs'], { cwd: consumer, encoding: 'utf8', timeout: 60_000 })) as Record<'full' | 'worker' | 'checked', Record<string, unknown>>;
     expect([...(out.worker.names as string[])].sort()).toEqual(['Ada Lovelace', 'Alan Turing', 'Grace Hopper']);
-    expect(out.worker.firstPage).toEqual({ count: 2, hasMore: true, cls: 'Page' });
+    expect(out.worker.firstPage).toEqual({ count: 2, hasMore: true, pages: true });
     expect(out.worker.event).toEqual({ type: 'TEST', id: 'Webhook:1' });
     expect(out.worker.missing).toMatchObject({ name: 'NotFoundError', status: 404 });
     expect(out.worker.forged).toMatchObject({ name: 'WebhookVerificationError' });

@@ -79,14 +79,16 @@ const common: Options = {
 export default defineConfig([
   // Types of the three entries in one build, so each declaration exists once.
   {
-    entry: { index: 'src/index.ts', errors: 'src/errors.ts', sandbox: 'src/sandbox/index.ts', 'sandbox-msw': 'src/sandbox/msw.ts', wallet: 'src/wallet/index.ts' },
+    entry: { index: 'src/index.ts', errors: 'src/errors.ts', functions: 'src/functions.ts', sandbox: 'src/sandbox/index.ts', 'sandbox-msw': 'src/sandbox/msw.ts', wallet: 'src/wallet/index.ts' },
     dts: { only: true },
     format: ['esm', 'cjs'],
   },
   // The main entry (and its error classes, alone): one module for Node to load at import besides
   // the errors; what it loads later (the generated schemas, webhook verification) is split into
   // chunks of its own.
-  { ...common, entry: { index: 'src/index.ts', errors: 'src/errors.ts' }, splitting: true, esbuildPlugins: [passkeyEncoding] },
+  // crossborder-sdk/functions is built with it, so its functions and the main entry share one CrossborderCore
+  // (and one class per error) in a common chunk.
+  { ...common, entry: { index: 'src/index.ts', errors: 'src/errors.ts', functions: 'src/functions.ts' }, splitting: true, esbuildPlugins: [passkeyEncoding] },
   // sandbox and wallet, built apart so that they add nothing to the main entry's import.
   { ...common, entry: { sandbox: 'src/sandbox/index.ts', wallet: 'src/wallet/index.ts' }, splitting: true, external: [/^node:/, 'msw'], esbuildPlugins: [importSharedErrors] },
   // sandbox/msw loads msw with a top-level `await import()` in ESM and with `require` in CommonJS (which

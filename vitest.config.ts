@@ -23,6 +23,7 @@ const entries = (target: (subpath: string, importPath: string) => string) => {
 const SOURCE_ENTRIES: Record<string, string> = {
   '.': 'index.ts',
   './errors': 'errors.ts',
+  './functions': 'functions.ts',
   './sandbox': 'sandbox/index.ts',
   './sandbox/msw': 'sandbox/msw.ts',
   './wallet': 'wallet/index.ts',

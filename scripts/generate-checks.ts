@@ -1,9 +1,10 @@
 /**
  * Compiles the generated zod schemas (src/generated/zod.gen.ts) into plain checks built from
  * src/core/checks.ts: the same rules, the same issues, without zod at run time. One module per
- * operation (its path, query and body checks, loaded with the operation's first call), one per
- * resource's documented 2xx bodies (responses/<tag>, loaded through an operation's module with the
- * first answer `validateResponses` checks), the checks that more than one of those modules needs in
+ * operation (its path, query and body checks, loaded with the operation's first call, through the
+ * `requestChecks` part's table, src/generated/parts.ts), one per resource's documented 2xx bodies
+ * (responses/<tag>, loaded through the `responseChecks` part's table with the first answer
+ * `validateResponses` checks), the checks that more than one of those modules needs in
  * `components.ts` (or in `components/<tags>.ts` when only the modules of a few resources need them), and
  * `responses.ts`, every response check by operation id for tests and tools.
  *
@@ -60,10 +61,9 @@ export function compileChecks(zod: Record<string, unknown>, order: string[], roo
   // the document) have their module (responses/<tag>), loaded through its operations' modules: a bundle
   // holds the response checks of the resources it names, not a table of them all.
   const modules = new Map<string, { roots: [exportName: string, schema: string][] }>();
-  const responseIds = new Set(Object.keys(roots.responses));
   for (const [id, parts] of Object.entries(roots.params)) {
     const list = (['path', 'query', 'body'] as const).filter((p) => parts[p]).map((p) => [p, nameOf.get(zod[parts[p]!] as Zod)!] as [string, string]);
-    if (list.length || responseIds.has(id)) modules.set(id, { roots: list });
+    if (list.length) modules.set(id, { roots: list });
   }
   const groupOf = (id: string) => `responses/${roots.responseGroups[id] ?? id}`;
   for (const [id, exported] of Object.entries(roots.responses)) {
@@ -159,10 +159,6 @@ export function compileChecks(zod: Record<string, unknown>, order: string[], roo
     const sameName = exports.filter(([exportName, n]) => exportName === n).map(([n]) => n);
     for (const [exportName, n] of exports) if (exportName !== n) lines.push(`export const ${exportName} = ${n};`);
     if (sameName.length) lines.push(`export { ${sameName.join(', ')} };`);
-    if (!file.includes('/') && responseIds.has(file)) {
-      lines.push(`/** The check of its documented 2xx body, loaded with the first answer \`validateResponses\` checks. */`);
-      lines.push(`export const response = () => import('./${groupOf(file)}');`);
-    }
     files[`${file}.ts`] = lines.join('\n') + '\n';
   };
 

@@ -326,13 +326,17 @@ function multipartFiles(resolveRef: (node: Json) => Json, body: Json | undefined
   return files;
 }
 
-function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { table: string; effects: string } {
+function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { table: string; effects: string; requestTable: string; responseTable: string; standalone: string } {
   const resolveRef = (node: Json): Json => deref(doc, node);
   const exported = new Set([...zodCode.matchAll(/^export const (\w+) =/gm)].map((m) => m[1]));
   const rows: string[] = [];
   const names: string[] = [];
   // Apart from the rows: the SDK's bundles hold the rows of the operations they call, and no effect (+119 B gzip in the initial chunk when they were fields of the rows).
   const effectRows: string[] = [];
+  const requestLoaders: string[] = [];
+  const schemaRows: string[] = [];
+  const responseLoaders: string[] = [];
+  const functions: string[] = [];
   for (const [path, item] of Object.entries<Json>(doc.paths ?? {})) {
     for (const method of METHODS) {
       const op = item[method];
@@ -360,24 +364,30 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { ta
       // annotation, which a minified build would not keep), so that a bundle holds only the rows (and
       // the checks) its calls use.
       const schema = (part: string, flag: number) => (flags & flag ? `'${base}${part}'` : 'undefined');
-      rows.push(
-        `export const ${id}: DocumentOperation<'${id}'> = {\n` +
-          `  id: '${id}',\n  method: '${method.toUpperCase()}',\n  path: '${path}',\n` +
-          `  idempotent: ${idempotent},\n  signed: ${signed},\n  sandboxOnly: ${path.startsWith('/sandbox/')},\n  paginated: ${paginated},\n${body?.required ? '  bodyRequired: true,\n' : ''}` +
-          (multipart ? `  multipart: { ${Object.entries(multipart).map(([field, type]) => `${field}: '${type}'`).join(', ')} },\n` : '') +
-
-          // Only the parts the operation has: the rows are the largest table of a bundle.
-          `  params: {${(['Path', 'Query', 'Body'] as const).filter((part) => flags & FLAG[part.toLowerCase() as 'path']).map((part) => ` ${part.toLowerCase()}: '${base}${part}'`).join(',')}${flags & (FLAG.path | FLAG.query | FLAG.body) ? ' ' : ''}},\n` +
-          `  response: ${schema('Response', FLAG.response)},\n` +
-          `  checks: ${checked.has(id) ? `() => import('./checks/${id}')` : 'undefined'},\n};`,
+      const fields =
+        `  id: '${id}',\n  method: '${method.toUpperCase()}',\n  path: '${path}',\n` +
+        `  idempotent: ${idempotent},\n  signed: ${signed},\n  sandboxOnly: ${path.startsWith('/sandbox/')},\n  paginated: ${paginated},\n${body?.required ? '  bodyRequired: true,\n' : ''}` +
+        (multipart ? `  multipart: { ${Object.entries(multipart).map(([field, type]) => `${field}: '${type}'`).join(', ')} },\n` : '') +
+        `${flags & FLAG.response ? '  resource: true,\n' : ''}${checked.has(id) ? '  checked: true,\n' : ''}`;
+      rows.push(`export const ${id}: OperationRow<'${id}'> = {\n${fields}};`);
+      // The schema names (the sandbox's, the CLI's, the tests') are in the table of every operation, not in the
+      // rows a client bundle holds. Written out, not spread: a spread may run getters, so a bundler would keep
+      // the table in every bundle that imports this module.
+      schemaRows.push(
+        `  ${id}: {\n${fields.replace(/^(?=.)/gm, '  ')}    params: {${(['Path', 'Query', 'Body'] as const).filter((part) => flags & FLAG[part.toLowerCase() as 'path']).map((part) => ` ${part.toLowerCase()}: '${base}${part}'`).join(',')}${flags & (FLAG.path | FLAG.query | FLAG.body) ? ' ' : ''}},\n    response: ${schema('Response', FLAG.response)},\n  },`,
       );
+      // The checks are not in the row: a core runs them only when given the part that holds their loaders
+      // (src/generated/parts.ts), so a bundle without it holds none of them.
+      if (checked.has(id)) requestLoaders.push(`  ${id}: () => import('./checks/${id}'),`);
+      if (flags & FLAG.response) responseLoaders.push(`  ${id}: () => import('./checks/responses/${responseGroup(op)}'),`);
+      functions.push(standaloneFunction(id, method, path, params, body, paginated));
     }
   }
   const eventTypes = Object.keys(doc.components?.schemas?.WebhookEvent?.discriminator?.mapping ?? {});
   if (eventTypes.length === 0) throw new Error('WebhookEvent has no discriminator mapping');
   const table =
     HEADER +
-    "import type { Operation } from '../core/plan';\nimport type { OperationChecks } from '../core/validation';\n\n" +
+    "import type { Operation } from '../core/plan';\n\n" +
     // The names as a union of literals rather than `keyof typeof import('./zod.gen')`: the published
     // declarations (an exported Operation names them) then carry no zod schema types, nor zod's own.
     `/** Names of the generated zod schemas (the exports of ./zod.gen). */\nexport type SchemaName =\n${[...exported].sort().map((n) => `  | '${n}'`).join('\n')};\n\n` +
@@ -392,18 +402,18 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { ta
     '  readonly effect: Effect;\n' +
     '  /** Body fields that raise the effect (`x-effect-raised-by`): sent with any value but `false` or `null`, the call has that effect (`createQuote`: `immediatelyExecute` → `money`). */\n' +
     '  readonly raisedBy?: { readonly [field: string]: Effect } | undefined;\n}\n\n' +
-    '/** An operation of the document: what the client runs, with its schemas named (the sandbox and the tests look them up in ./zod.gen). */\n' +
-    'export interface DocumentOperation<Id extends string = string> extends Operation {\n' +
-    '  readonly id: Id;\n' +
+    '/** An operation of the document as a client runs it: its row, one constant per operation (what a bundle of a few operations holds). */\n' +
+    'export interface OperationRow<Id extends string = string> extends Operation {\n' +
+    '  readonly id: Id;\n}\n\n' +
+    '/** An operation of the document with its schemas named (the sandbox, the CLI and the tests look them up in ./zod.gen): the entries of {@link operations}. */\n' +
+    'export interface DocumentOperation<Id extends string = string> extends OperationRow<Id> {\n' +
     '  /** The zod schemas of its path, query and body: a part it does not have is left out. */\n' +
     '  readonly params: { readonly path?: SchemaName | undefined; readonly query?: SchemaName | undefined; readonly body?: SchemaName | undefined };\n' +
-    '  readonly response: SchemaName | undefined;\n' +
-    '  /** Loads the checks compiled from its schemas (./checks/<operationId>), with its first call. */\n' +
-    '  readonly checks: (() => Promise<OperationChecks>) | undefined;\n}\n\n' +
+    '  readonly response: SchemaName | undefined;\n}\n\n' +
     `/** operationIds of the document. */\nexport type OperationId =\n${names.map((n) => `  | '${n}'`).join('\n')};\n\n` +
     `${rows.join('\n')}\n\n` +
     '/** Every operation of the document, keyed by operationId (a bundle that names rows one by one does not hold it). */\n' +
-    `export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> } = {\n${names.map((n) => `  ${n},`).join('\n')}\n};\n\n` +
+    `export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> } = {\n${schemaRows.join('\n')}\n};\n\n` +
     // The effects are in a module of their own (./effects, imported from there, not re-exported here): a
     // bundle holds them only where they are read (the CLI, the MCP server, the OpenTelemetry recorder's
     // chunk), never in the client's first chunk.
@@ -416,7 +426,72 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { ta
     "import type { OperationEffect, OperationId } from './operations';\n\n" +
     '/** The effect of every operation (`x-effect`, `x-effect-raised-by` of the document), kept apart from the rows so that only its readers (the CLI, the MCP server, telemetry) hold it. */\n' +
     `export const operationEffects: { readonly [Id in OperationId]: OperationEffect } = {\n${effectRows.join('\n')}\n};\n`;
-  return { table, effects };
+  // Two tables, each loaded by its part on first use: a call loads the request table, `validateResponses` and
+  // unwrap the response one, so neither is in the client's first chunk nor loads without its use.
+  const requestTable =
+    HEADER +
+    "import type { OperationChecks } from '../core/validation';\n\n" +
+    '/** Loaders of each operation\'s compiled parameter checks (./checks/<operationId>), by operation id: the table of the `requestChecks` part. */\n' +
+    `export const requestCheckLoaders: { readonly [id: string]: (() => Promise<OperationChecks>) | undefined } = {\n${requestLoaders.join('\n')}\n};\n`;
+  const responseTable =
+    HEADER +
+    "import type { Check } from '../core/checks';\n\n" +
+    '/** Loaders of the module holding each operation\'s 2xx body check (./checks/responses/<tag>, by operation id): the table of the `responseChecks` part. */\n' +
+    `export const responseCheckLoaders: { readonly [id: string]: (() => Promise<Readonly<Record<string, Check | undefined>>>) | undefined } = {\n${responseLoaders.join('\n')}\n};\n`;
+  const standalone =
+    HEADER +
+    '/**\n * Every operation as a function over a core (`listCustomers(core, params)`): a bundle holds only the\n' +
+    ' * operations it calls. Each runs the same pipeline as the resource method (`cb.customers.list()`): the\n' +
+    ' * same types, errors, retries and pagination (a list returns the same `PagePromise`).\n * @module\n */\n' +
+    "import type { APIPromise } from '../core/api-promise';\n" +
+    "import type { CrossborderCore, InputOf, ItemOf, ResultOf } from '../core/client';\n" +
+    "import type { ListOptions, RequestOptions, SignedRequestOptions } from '../core/options';\n" +
+    "import type { PagePromise } from '../core/pagination';\n" +
+    "import * as op from './operations';\n\n" +
+    "type Query<Id extends OperationId> = NonNullable<InputOf<Id>['query']>;\n" +
+    "type Body<Id extends OperationId> = NonNullable<InputOf<Id>['body']>;\n" +
+    "type OperationId = op.OperationId;\n\n" +
+    functions.join('\n\n') +
+    '\n';
+  return { table, effects, requestTable, responseTable, standalone };
+}
+
+/** The `responses/<tag>` module of an operation's 2xx body check (scripts/generate-checks.ts groups them by the first tag). */
+function responseGroup(op: Json): string {
+  const tag: unknown = op.tags?.[0];
+  return typeof tag === 'string' ? tag.toLowerCase().replace(/[^a-z0-9]+/g, '-') : op.operationId;
+}
+
+/**
+ * An operation as a standalone function over a core: its path parameters first (in the template's
+ * order), then its body or query, then the call's options, as the resource methods take them.
+ */
+function standaloneFunction(id: string, method: string, path: string, params: Json[], body: Json | undefined, paginated: boolean): string {
+  const pathNames = [...path.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!);
+  const hasQuery = params.some((p) => p.in === 'query');
+  const queryRequired = params.some((p) => p.in === 'query' && p.required);
+  const args = pathNames.map((n) => `${n}: string`);
+  const input: string[] = [];
+  if (pathNames.length) input.push(`path: { ${pathNames.join(', ')} }`);
+  if (body && hasQuery) {
+    args.push(`params: { query${queryRequired ? '' : '?'}: Query<'${id}'> | undefined; body${body.required ? '' : '?'}: Body<'${id}'> | undefined }${body.required || queryRequired ? '' : ' = {}'}`);
+    input.push('query: params.query', 'body: params.body');
+  } else if (body) {
+    args.push(`params${body.required ? '' : '?'}: Body<'${id}'>`);
+    input.push('body: params');
+  } else if (hasQuery) {
+    args.push(queryRequired ? `params: Query<'${id}'>` : `params?: Query<'${id}'> | null`);
+    input.push('query: params');
+  }
+  const write = method !== 'get';
+  const options = paginated ? 'ListOptions' : write ? 'SignedRequestOptions' : 'RequestOptions';
+  args.push(`options?: ${options} | null`);
+  const signature = `export function ${id}(core: CrossborderCore, ${args.join(', ')})`;
+  const doc = `/** \`${method.toUpperCase()} ${path}\` (\`${id}\`)${paginated ? ': awaited, the first page; iterated with `for await`, every item' : ''}. */\n`;
+  const call = paginated
+    ? `${signature}: PagePromise<ItemOf<'${id}'>> {\n  return core.list(op.${id}, { ${input.join(', ')} }, options);\n}`
+    : `${signature}: APIPromise<ResultOf<'${id}'>> {\n  return core.call(op.${id}, { ${input.join(', ')} }, options);\n}`;
+  return doc + call;
 }
 
 /** What each operation's checks start from: the names of its schemas in the zod module. */
@@ -460,7 +535,7 @@ async function produce(): Promise<Record<string, string>> {
   const order = [...zod.matchAll(/^export const (\w+) =/gm)].map((m) => m[1]!);
   const checks = compileChecks(await loadZod(zod), order, roots, HEADER);
   const checked = new Set(Object.keys(checks).map((f) => f.replace(/\.ts$/, '')));
-  const { table: operations, effects } = buildOperations(doc, zod, checked);
+  const { table: operations, effects, requestTable, responseTable, standalone } = buildOperations(doc, zod, checked);
   return {
     ...Object.fromEntries(Object.entries(checks).map(([file, content]) => [`checks/${file}`, content])),
     'types.ts': types,
@@ -468,6 +543,9 @@ async function produce(): Promise<Record<string, string>> {
     'zod.gen.ts': zod,
     'operations.ts': operations,
     'effects.ts': effects,
+    'request-checks.ts': requestTable,
+    'response-checks.ts': responseTable,
+    'functions.ts': standalone,
     'index.ts':
       HEADER +
       "export type * from './types';\nexport { operations, OPERATION_COUNT, WEBHOOK_EVENT_TYPES, type OperationId } from './operations';\n",

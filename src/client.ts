@@ -6,6 +6,7 @@
 import type { APIPromise } from './core/api-promise';
 import { ClientInfo, CrossborderCore, type CallInput, type Operation } from './core/client';
 import { openTelemetry } from './core/telemetry';
+import { logging, requestChecks, responseChecks } from './core/parts';
 import type { ClientOptions, SignedRequestOptions } from './core/options';
 import { ExternalAccounts, InternalAccounts, Platform } from './resources/accounts';
 import { Auth } from './resources/auth';
@@ -73,7 +74,8 @@ export class Crossborder extends ClientInfo {
   readonly webhooks: Webhooks;
 
   constructor(options: ClientOptions = {}) {
-    const core = new CrossborderCore(options, { telemetry: openTelemetry });
+    // Every behaviour on: the optional parts of a core are all here.
+    const core = new CrossborderCore(options, { telemetry: openTelemetry, requestChecks, responseChecks, logging });
     super(core); // the public fields, inspect and toJSON: the core's, written once in ClientInfo
     this.#core = core;
     this.customers = new Customers(core);

@@ -35,7 +35,7 @@ export interface SizeReport {
 
 const gz = (bytes: Uint8Array) => gzipSync(bytes, { level: 9 }).length;
 const short = (input: string) => input.replace(/^.*node_modules\//, '').replace(/^.*?src\//, 'src/');
-const alias = { 'crossborder-sdk': join(root, 'src/index.ts'), 'crossborder-sdk/wallet': join(root, 'src/wallet/index.ts') };
+const alias = { 'crossborder-sdk': join(root, 'src/index.ts'), 'crossborder-sdk/functions': join(root, 'src/functions.ts'), 'crossborder-sdk/wallet': join(root, 'src/wallet/index.ts') };
 
 function top(inputs: Record<string, { bytesInOutput: number }>[], n = 12): [string, number][] {
   const sum = new Map<string, number>();
@@ -43,8 +43,8 @@ function top(inputs: Record<string, { bytesInOutput: number }>[], n = 12): [stri
   return [...sum.entries()].sort((a, b) => b[1] - a[1]).slice(0, n);
 }
 
-/** `checks`: the source module of the checks the program's call loads (its chunk counts towards the first call). */
-async function measure(name: string, code: string, checks?: string): Promise<SizeReport> {
+/** `checks`: the source modules the program's first call loads (its operation's checks, the table of their loaders): their chunks count towards the first call. */
+async function measure(name: string, code: string, checks: string[] = []): Promise<SizeReport> {
   const dir = mkdtempSync(join(tmpdir(), 'crossborder-size-'));
   try {
     const entry = join(dir, 'entry.ts');
@@ -66,8 +66,11 @@ async function measure(name: string, code: string, checks?: string): Promise<Siz
       return seen;
     };
     const initial = closure([entryOut]);
-    const callChunks = checks ? Object.keys(outputs).filter((p) => Object.keys(outputs[p]!.inputs).some((i) => i.endsWith(checks))) : [];
-    if (checks && callChunks.length === 0) throw new Error(`no chunk holds ${checks}`);
+    const callChunks = checks.flatMap((source) => {
+      const chunks = Object.keys(outputs).filter((p) => Object.keys(outputs[p]!.inputs).some((i) => i.endsWith(source)));
+      if (chunks.length === 0) throw new Error(`no chunk holds ${source}`);
+      return chunks;
+    });
     const firstCall = closure([entryOut, ...callChunks]);
     const all = Object.keys(outputs).filter((p) => !p.endsWith('.map'));
     const gzipOf = (set: Iterable<string>) => [...set].reduce((n, p) => n + gz(bytes(p)), 0);
@@ -137,6 +140,44 @@ export async function composition(parts_: [string, RegExp][] = PARTS): Promise<{
 }
 
 /**
+ * Parts of the worker's one-file bundle (issue 36): what each behaviour it still holds costs, min+gzip, by
+ * stubbing its modules out of the bundle (as {@link composition} does for the initial chunk; a stub takes
+ * code only it used with it, so the parts overlap a little and do not add up to the total).
+ */
+export const WORKER_PARTS: [label: string, files: RegExp][] = [
+  ['webhook signature verification (key import: PEM, hex, compressed points; DER; node:crypto or WebCrypto)', /src\/(webhooks\/(verify|verifier|encoding)|core\/encoding)\.ts$/],
+  ['webhook envelope, age and event typing (src/webhooks/events.ts, time.ts)', /src\/webhooks\/(events|time)\.ts$/],
+  ['answers: the typed error of each status, envelopes, challenges, scrubbing', /src\/core\/answers\.ts$/],
+  ['error classes', /src\/core\/errors\.ts$/],
+  ['client options, checked once (settings, the unknown-option suggestion)', /src\/core\/(settings|suggest)\.ts$/],
+  ['call options and wire checks (header and path values)', /src\/core\/(call-options|wire)\.ts$/],
+  ['the attempt loop, retries and undici timeouts', /src\/core\/(transport|retry|dispatcher)\.ts$/],
+  ['pagination and APIPromise', /src\/core\/(pagination|api-promise)\.ts$/],
+  ['masking of personal data in error details', /src\/core\/logger\.ts$/],
+  ['query serialization (openapi-fetch)', /node_modules\/openapi-fetch\//],
+  ['signed retry', /src\/core\/signed-retry\.ts$/],
+  ['the telemetry gate', /src\/core\/telemetry\.ts$/],
+];
+
+/** min+gzip bytes of `program` bundled as one file, and what each part accounts for (the bundle less the bundle with it stubbed out). */
+export async function oneFileComposition(program: string, parts_: [string, RegExp][] = WORKER_PARTS): Promise<{ total: number; parts: [string, number][] }> {
+  const oneFile = async (without?: RegExp) => {
+    const plugin: Plugin = {
+      name: 'stub',
+      setup(b) {
+        if (without) b.onLoad({ filter: without }, (args) => ({ contents: stub(args.path), loader: 'ts' }));
+      },
+    };
+    const r = await build({ stdin: { contents: program, resolveDir: root, loader: 'ts' }, bundle: true, minify: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, logLevel: 'silent', alias, outfile: '/out/one.js', plugins: [plugin] });
+    return gz(r.outputFiles.find((f) => f.path.endsWith('one.js'))!.contents);
+  };
+  const total = await oneFile();
+  const parts: [string, number][] = [];
+  for (const [label, files] of parts_) parts.push([label, total - (await oneFile(files))]);
+  return { total, parts };
+}
+
+/**
  * The worker of issue 26, as docs/performance.md shows it (examples/guides/performance/worker.ts): a
  * Fetch handler that lists customers and verifies webhooks, importing only what it uses
  * (`CrossborderCore` and two resource classes, no OpenTelemetry recorder). Its one-file figure is what a
@@ -156,10 +197,11 @@ export async function benchSize(): Promise<[client: SizeReport, wallet: SizeRepo
     await measure(
       'import { Crossborder } + one call',
       "import { Crossborder } from 'crossborder-sdk';\nconst cb = new Crossborder({ tokenId: 't', clientSecret: 's' });\ncb.customers.list({ limit: 5 }).then((p) => console.log(p.data.length));\n",
-      'src/generated/checks/listCustomers.ts',
+      ['src/generated/checks/listCustomers.ts', 'src/generated/request-checks.ts'],
     ),
     await measure('crossborder-sdk/wallet (browser: generateClientKeyPair, importSessionKey, stamp, WalletSession)', WALLET_PROGRAM),
-    await measure('worker: customers.list + webhooks.unwrap (CrossborderCore)', WORKER_PROGRAM, 'src/generated/checks/listCustomers.ts'),
+    // No local checks in it (a core without the requestChecks part): its first call loads nothing more.
+    await measure('worker: listCustomers(core) + webhooks.unwrap (CrossborderCore, no optional parts)', WORKER_PROGRAM),
   ];
 }
 
@@ -215,6 +257,8 @@ if (isMain(import.meta.url)) {
   if (process.argv.includes('--composition')) {
     const { total, parts } = await composition();
     console.log(`initial chunk ${kB(total)}: ${parts.map(([l, b]) => `${l} ${kB(b)}`).join('; ')}`);
+    const worker = await oneFileComposition(WORKER_PROGRAM);
+    console.log(`worker, one file ${kB(worker.total)}: ${worker.parts.map(([l, b]) => `${l} ${kB(b)}`).join('; ')}`);
   }
   if (process.argv.includes('--json')) console.log(JSON.stringify(reports));
   else {

@@ -6,6 +6,7 @@
  * @module
  */
 import { CrossborderCore } from '../core/client';
+import { CHECKED } from '../core/parts';
 import { API_VERSION } from '../core/settings';
 import { operations } from '../generated/operations';
 import type { PlatformConfig, PlatformConfigUpdateParams } from '../generated/named';
@@ -46,7 +47,7 @@ export function sandboxCore(url: string | undefined): CrossborderCore {
     baseUrl: sandboxUrl(url),
     environment: 'sandbox',
     ...(token ? { defaultHeaders: { [CONTROL_TOKEN_HEADER]: token } } : {}),
-  });
+  }, CHECKED);
 }
 
 /** The platform configuration of a sandbox (`getConfig`). */

@@ -152,7 +152,7 @@ export function readAnswer(plan: AnswerPlan, exchange: Exchange, idempotencyKey:
     });
   }
   if (!response.ok) throw toAPIError(response, data, plan, idempotencyKey, scrub);
-  const documented = op.response !== undefined;
+  const documented = op.resource === true || op.response !== undefined;
   const missing = data === undefined || data === null || (documented && (typeof data !== 'object' || Array.isArray(data)));
   const expected = (status === 204 && (op.method === 'DELETE' || !documented)) || (!documented && (status === 202 || data === null));
   if (missing && !expected) {

@@ -20,10 +20,11 @@ import {
   type ValidationIssue,
 } from './errors';
 import { formBody } from './form';
-import { ignoreRejection, logFromOptions, type Log } from './logger';
+import { ignoreRejection, SILENT_LOG, type Log } from './logger';
 import type { ClientOptions, Environment, ListOptions, SignedRequestOptions, ValidationIssueReport } from './options';
 import { Page, PagePromise, type CursorTrail } from './pagination';
-import type { DocumentOperation, OperationId } from '../generated/operations';
+import type { OperationId, OperationRow } from '../generated/operations';
+import type { Logging, RequestChecks, ResponseChecks } from './parts';
 import { OperationPlan, type CallInput, type InputOf, type ItemOf, type Operation, type QuerySerializer, type ResultOf } from './plan';
 import { defaultSleep } from './retry';
 import { env, readSettings } from './settings';
@@ -89,10 +90,21 @@ Object.defineProperties(ClientInfo.prototype, {
   },
 });
 
-/** What a client is built with beyond its options: the code of optional features, so that a bundle holds only those it uses. */
+/**
+ * What a client is built with beyond its options: the code of optional behaviours, so that a bundle holds
+ * only those it uses. `Crossborder` has every part; `new CrossborderCore(options, { requestChecks,
+ * responseChecks, logging, telemetry: openTelemetry })` behaves as it does.
+ * @group Client
+ */
 export interface CoreParts {
   /** The OpenTelemetry recorder ({@link openTelemetry}): spans and metrics when a provider is there. */
   telemetry?: TelemetryRecorder | undefined;
+  /** Local checks of every call's parameters ({@link requestChecks}): without them, a bad parameter gets the service's 400. */
+  requestChecks?: RequestChecks | undefined;
+  /** Checks of answers (`validateResponses`) and of webhook events ({@link responseChecks}). */
+  responseChecks?: ResponseChecks | undefined;
+  /** The logger ({@link logging}): `logger`, `logLevel`, `CROSSBORDER_LOG`. */
+  logging?: Logging | undefined;
 }
 
 /**
@@ -102,25 +114,32 @@ export interface CoreParts {
 const MAX_SIGNED_LEGS = 3;
 
 /**
- * The client without its resources: the pipeline every operation goes through (auth, checks,
- * Idempotency-Key, retries, errors, the signed retry, pagination), for a program that bundles only the
- * resources it uses. Give it to the resource classes it needs; each behaves, throws and is typed
- * exactly as on {@link Crossborder}, which is this core with every resource and OpenTelemetry built in.
+ * The client without its resources and without its optional parts: the pipeline every operation goes
+ * through (auth, Idempotency-Key, retries and timeouts, typed errors, the signed retry, pagination), for a
+ * program that bundles only what it uses. Call operations on it with the standalone functions of
+ * `crossborder-sdk/functions` (`listCustomers(core, params)`), or give it the resource classes it needs
+ * (`new Customers(core)`); either behaves, throws and is typed as on {@link Crossborder}.
  * Holds the credentials in private fields: they never show in `util.inspect`, `JSON.stringify` or errors.
  * A missing credential is a {@link ConfigurationError} from the first API call, not from the constructor:
  * a client that only unwraps webhooks needs none.
  *
  * ```ts
- * import { CrossborderCore, Customers, Webhooks } from 'crossborder-sdk';
+ * import { CrossborderCore, Webhooks } from 'crossborder-sdk';
+ * import { listCustomers } from 'crossborder-sdk/functions';
  * const core = new CrossborderCore({ tokenId, clientSecret, webhookPublicKey });
- * const customers = new Customers(core);
- * const webhooks = new Webhooks(core);
- * for await (const customer of customers.list({ limit: 50 })) console.log(customer.id);
+ * for await (const customer of listCustomers(core, { limit: 50 })) console.log(customer.id);
+ * const event = await new Webhooks(core).unwrap(request);
  * ```
  *
- * Spans and metrics come with `new CrossborderCore(options, { telemetry: openTelemetry })`: without
- * {@link openTelemetry} the core records nothing, even with a provider registered, and a bundle holds none
- * of that code.
+ * `Crossborder` keeps every behaviour on; a core has the optional ones only when given their parts
+ * ({@link CoreParts}), `new CrossborderCore(options, { requestChecks, responseChecks, logging, telemetry: openTelemetry })`:
+ * - without {@link requestChecks}, parameters are not checked before sending: a bad one gets the
+ *   service's own 400 (`BadRequestError`, one round trip later) instead of a local `ValidationError`;
+ * - without {@link responseChecks}, `validateResponses` is refused and webhook events are checked by their
+ *   envelope only;
+ * - without {@link logging}, nothing is logged (`logger` and `logLevel` are refused);
+ * - without {@link openTelemetry}, no spans or metrics, even with a provider registered.
+ * A bundle holds none of the code of a part it does not import.
  * @group Client
  */
 export class CrossborderCore extends ClientInfo {
@@ -139,6 +158,9 @@ export class CrossborderCore extends ClientInfo {
   /** What a call without options runs with. */
   readonly #defaults: CallSettings;
   readonly #plans = new Map<Operation, OperationPlan>();
+  readonly #requestChecks: RequestChecks | undefined;
+  /** @internal The `responseChecks` part (answers with `validateResponses`, webhook events), when given. */
+  readonly responseChecks: ResponseChecks | undefined;
   readonly #signed = new SignedRetry();
   /** @internal */
   readonly log: Log;
@@ -147,7 +169,15 @@ export class CrossborderCore extends ClientInfo {
   /** @internal OpenTelemetry spans and metrics (see ./telemetry). */
   readonly telemetry: Telemetry;
 
-  /** `parts.telemetry`: the OpenTelemetry recorder ({@link openTelemetry}); without it, no spans or metrics. */
+  /**
+   * `parts`: the optional behaviours ({@link CoreParts}). `telemetry`, the OpenTelemetry recorder
+   * ({@link openTelemetry}): without it, no spans or metrics. `requestChecks` ({@link requestChecks}):
+   * without it, parameters are not checked locally and a bad one gets the service's 400 (a
+   * `BadRequestError`) instead of a `ValidationError` before sending. `responseChecks`
+   * ({@link responseChecks}): needed by `validateResponses`; without it, webhook events are checked by
+   * their envelope only. `logging` ({@link logging}): needed by `logger` and `logLevel`; without it, nothing is logged.
+   * @throws {@link ConfigurationError} when an option needs a part that is not given (rather than be ignored).
+   */
   constructor(options: ClientOptions | null = {}, parts?: CoreParts | null) {
     options ??= {};
     const settings = readSettings(options);
@@ -161,11 +191,19 @@ export class CrossborderCore extends ClientInfo {
     this.#jsonHeaders = { 'content-type': 'application/json', ...this.#plainHeaders };
     this.#defaults = { userKey: undefined, maxRetries: this.maxRetries, timeout: this.timeout, headers: undefined };
     this.scrub = createScrub(settings.secrets);
-    this.log = logFromOptions(options.logger, options.logLevel, env('CROSSBORDER_LOG'));
-    // Accepted and then ignored would be worse: the user would look for spans that never come.
+    // Accepted and then ignored would be worse: the user would look for spans, lines or reports that never come.
     if (!parts?.telemetry && (options.tracerProvider || options.meterProvider || (options.telemetry ?? false) !== false)) {
       throw new ConfigurationError('tracerProvider, meterProvider and telemetry need the recorder: new CrossborderCore(options, { telemetry: openTelemetry })');
     }
+    if (!parts?.logging && (options.logger !== undefined || options.logLevel !== undefined)) {
+      throw new ConfigurationError('logger and logLevel need the logging part: new CrossborderCore(options, { logging })');
+    }
+    if (!parts?.responseChecks && this.#validateResponses) {
+      throw new ConfigurationError('validateResponses needs the response checks: new CrossborderCore(options, { responseChecks })');
+    }
+    this.log = parts?.logging ? parts.logging.make(options.logger, options.logLevel, env('CROSSBORDER_LOG')) : SILENT_LOG;
+    this.#requestChecks = parts?.requestChecks ?? undefined;
+    this.responseChecks = parts?.responseChecks ?? undefined;
     this.telemetry = new Telemetry(options, this.baseUrl, VERSION, parts?.telemetry);
     this.#transport = {
       fetch: options.fetch,
@@ -181,7 +219,7 @@ export class CrossborderCore extends ClientInfo {
    * @internal Runs one operation through the pipeline. An operation of the document types its input
    * and its result ({@link ResultOf}); any other operation (tests, {@link request}) resolves to `T`.
    */
-  call<Id extends OperationId>(op: DocumentOperation<Id>, input: InputOf<Id>, options?: CallOptions | null): APIPromise<ResultOf<Id>>;
+  call<Id extends OperationId>(op: OperationRow<Id>, input: InputOf<Id>, options?: CallOptions | null): APIPromise<ResultOf<Id>>;
   call<T = unknown>(op: Operation, input?: CallInput, options?: CallOptions | null): APIPromise<T>;
   call(op: Operation, input: CallInput = {}, options?: CallOptions | null): APIPromise<unknown> {
     return new APIPromise(this.#traced(op, input, options ?? {}));
@@ -191,7 +229,7 @@ export class CrossborderCore extends ClientInfo {
    * @internal Runs a list operation: the result is awaitable (first page) and iterable (all items).
    * An operation of the document types its items ({@link ItemOf}); any other lists `T`.
    */
-  list<Id extends OperationId>(op: DocumentOperation<Id>, input: InputOf<Id>, options?: ListOptions | null): PagePromise<ItemOf<Id>>;
+  list<Id extends OperationId>(op: OperationRow<Id>, input: InputOf<Id>, options?: ListOptions | null): PagePromise<ItemOf<Id>>;
   list<T = unknown>(op: Operation, input?: CallInput, options?: ListOptions | null): PagePromise<T>;
   list<T>(op: Operation, input: CallInput = {}, options?: ListOptions | null): PagePromise<T> {
     const opts = options ?? {};
@@ -251,7 +289,7 @@ export class CrossborderCore extends ClientInfo {
   #plan(op: Operation): OperationPlan {
     let plan = this.#plans.get(op);
     if (!plan) {
-      plan = new OperationPlan(op, this.baseUrl, this.#querySerializer);
+      plan = new OperationPlan(op, this.baseUrl, this.#querySerializer, this.#requestChecks);
       // Generated operations are a fixed set; ad-hoc ones (request()) are not kept beyond a bound.
       if (this.#plans.size < 256) this.#plans.set(op, plan);
     }
@@ -380,8 +418,8 @@ export class CrossborderCore extends ClientInfo {
     });
     const result = readAnswer(plan, exchange, idempotencyKey, this.scrub);
     const { status } = exchange.response;
-    if (this.#validateResponses && op.response !== undefined && status !== 202 && status !== 204) {
-      const issues = await plan.responseIssues(result.data);
+    if (this.#validateResponses && (op.resource === true || op.response !== undefined) && status !== 202 && status !== 204) {
+      const issues = await this.responseChecks!.response(op.id, result.data);
       if (issues.length) this.#report({ operation, status, requestId: result.requestId, issues });
     }
     return result;

@@ -184,7 +184,29 @@ export class Log {
   error(message: string, details?: () => Record<string, unknown>): void {
     this.write('error', message, details);
   }
+  /** Headers as they may be logged (a method, so that the transport of a core without the logging part holds no redaction code). */
+  redactHeaders(headers: Headers | Record<string, string>): Record<string, string> {
+    return redactHeaders(headers);
+  }
+  /** A body as it may be logged. */
+  maskBodyText(text: string | undefined): unknown {
+    return maskBodyText(text);
+  }
 }
+
+/**
+ * The log of a core without the `logging` part: every level off, so the transport never builds a line.
+ * A plain object, so that such a bundle holds neither the {@link Log} class nor the redaction.
+ */
+export const SILENT_LOG = {
+  enabled: () => false,
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  redactHeaders: () => ({}),
+  maskBodyText: () => undefined,
+} as unknown as Log;
 
 /**
  * A user's callback (logger method, validation hook) may be async: its rejection is dropped here,

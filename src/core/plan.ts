@@ -12,7 +12,8 @@ import type { OperationQueries, operations as OperationTypes } from '../generate
 import type { Check } from './checks';
 import type { ValidationIssue } from './errors';
 import type { RawIssue } from './issues';
-import { describe, loadIssues, responseIssues, type OperationChecks, type Schema, type SchemaRef } from './validation';
+import type { RequestChecks } from './parts';
+import type { OperationChecks, Schema, SchemaRef } from './validation';
 
 /** What the generated operation table says about one operation. */
 export interface Operation {
@@ -42,10 +43,12 @@ export interface Operation {
    * `safeParse`), or their names in the generated zod module (the sandbox's; the client runs `checks`).
    */
   readonly params?: { readonly path?: SchemaRef | undefined; readonly query?: SchemaRef | undefined; readonly body?: SchemaRef | undefined } | undefined;
-  /** @internal Name of the 2xx body schema (checked with `validateResponses`). */
+  /** @internal Name of the 2xx body schema (the sandbox's and the CLI's; a hand-made operation's `resource`). */
   readonly response?: string | undefined;
-  /** @internal Loads the checks compiled from the document's schemas (rows of the generated table only). */
-  readonly checks?: (() => Promise<OperationChecks>) | undefined;
+  /** A 2xx answer carries a documented JSON body (the resource): one without it is an error. */
+  readonly resource?: boolean | undefined;
+  /** @internal It has compiled parameter checks, which the `requestChecks` part loads by its id. */
+  readonly checked?: boolean | undefined;
 }
 
 /** Parameters of one call, split by where they go. */
@@ -134,22 +137,26 @@ export class OperationPlan {
   /** Builds the URL from the template once split: no regular expression per call; undefined: openapi-fetch's. */
   readonly #pathSerializer: PathSerializer | undefined;
   readonly #querySerializer: QuerySerializer;
-  /** Checks of path, query and body; `null` when the operation has none. */
+  /** Checks of path, query and body; `null` when the operation has none (or the core has no `requestChecks` part). */
   #checks: OperationChecks | null | undefined;
   readonly #loader: (() => Promise<OperationChecks>) | undefined;
   #loading: Promise<OperationChecks | null> | undefined;
+  /** The core's `requestChecks` part: without it, nothing is checked here (the service answers a bad parameter with its 400). */
+  readonly #part: RequestChecks | undefined;
 
-  constructor(op: Operation, baseUrl: string, querySerializer: QuerySerializer) {
+  constructor(op: Operation, baseUrl: string, querySerializer: QuerySerializer, checks?: RequestChecks) {
     this.op = op;
     this.label = `${op.method} ${op.path}`;
     this.write = op.method !== 'GET';
     this.#template = `${baseUrl}${op.path}`;
     this.#pathSerializer = compilePath(baseUrl, op.path);
     this.#querySerializer = querySerializer;
-    // An operation of the document runs the checks compiled from it (its row carries their loader);
-    // any other, its inline schemas.
-    this.#loader = op.checks;
-    this.#checks = this.#loader ? undefined : inlineChecks(op.params);
+    this.#part = checks;
+    // An operation of the document runs the checks compiled from it (the part holds their loaders, by
+    // operation id); any other, its inline schemas.
+    const inline = checks ? inlineChecks(op.params) : null;
+    this.#loader = inline || !op.checked ? undefined : checks?.load(op.id);
+    this.#checks = !checks ? null : this.#loader ? undefined : inline;
   }
 
   /**
@@ -206,24 +213,14 @@ export class OperationPlan {
       if (query !== undefined && checks.query) checks.query(query, SCRATCH);
       if (body !== undefined && checks.body) checks.body(body, SCRATCH);
     }
-    const required = body === undefined && this.op.bodyRequired === true;
+    // A required body is a local check too: without the part, the service's 400 says it.
+    const required = body === undefined && this.op.bodyRequired === true && this.#part !== undefined;
     if (SCRATCH.length === 0 && !required) return [];
     const raw = SCRATCH.splice(0);
-    return loadIssues().then(() => {
-      const issues = describe(raw);
+    return this.#part!.describe(raw).then((issues) => {
       if (required) issues.push({ path: '', rule: 'required', message: 'a request body is required' });
       return issues;
     });
-  }
-
-  /**
-   * Drift of a 2xx body from the document (`validateResponses`): the operation's response check loads
-   * with the first answer checked, through the operation's checks (loaded by {@link paramIssues} before
-   * any call is sent; loaded here if not).
-   */
-  async responseIssues(data: unknown): Promise<ValidationIssue[]> {
-    const checks = this.#checks === undefined ? await this.#load() : this.#checks;
-    return responseIssues(checks?.response, this.op.id, data);
   }
 
   #load(): Promise<OperationChecks | null> {

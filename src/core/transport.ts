@@ -7,7 +7,7 @@
 import { parseBody, requestIdOf, type Exchange, type Scrub } from './answers';
 import { isDispatcherTimeout, probeDispatcher, provenDispatcher, type Dispatcher } from './dispatcher';
 import { APIConnectionError, APITimeoutError, APIUserAbortError } from './errors';
-import { Log, maskBodyText, redactHeaders } from './logger';
+import type { Log } from './logger';
 import type { OperationPlan } from './plan';
 import { isRetryableStatus, retryDecision, surelyNotSent, unknownOutcomeHint, type RetryInput, type Sleep } from './retry';
 import type { CallTrace } from './telemetry';
@@ -99,8 +99,8 @@ export async function send(config: TransportConfig, plan: TransportPlan, out: Ou
     if (debug) {
       log.debug(`→ ${operation}`, () => ({
         attempt: retry + 1,
-        headers: redactHeaders(headers),
-        body: maskBodyText(body),
+        headers: log.redactHeaders(headers),
+        body: log.maskBodyText(body),
       }));
     }
 
@@ -147,8 +147,8 @@ export async function send(config: TransportConfig, plan: TransportPlan, out: Ou
       const requestId = requestIdOf(response, config.scrub);
       log.info(`${operation} ${status} ${ms}ms`, () => ({ method, path: plan.op.path, status, ms, requestId, attempt: retry + 1 }));
       log.debug(`← ${status} ${operation}`, () => ({
-        headers: config.scrub(redactHeaders(response.headers)),
-        body: maskBodyText(config.scrub(text)),
+        headers: config.scrub(log.redactHeaders(response.headers)),
+        body: log.maskBodyText(config.scrub(text)),
       }));
     }
 

@@ -54,7 +54,7 @@ export class Webhooks extends APIResource {
     const webhooks = webhooksLoaded ?? (await loadWebhooks());
     // A span with the event's type and id, or why it was refused (when a tracer provider is there).
     const read = { publicKey: options?.publicKey ?? this._client.webhookPublicKey, maxAge: options?.maxAge };
-    return this._client.telemetry.webhook(() => webhooks.unwrapEvent(rawBody, headers ?? undefined, read));
+    return this._client.telemetry.webhook(() => webhooks.unwrapEvent(rawBody, headers ?? undefined, read, this._client.responseChecks));
   }
 
   /**

@@ -6,12 +6,11 @@
  *
  * A delivery runs top to bottom in one asynchronous step ({@link unwrapEvent}): the key (cached), the
  * header, the signature (`node:crypto`, synchronous, where the runtime has it), then, in the same
- * synchronous stretch, decoding, `JSON.parse`, the envelope and age checks and the event's compiled check.
- * Only an event whose check finds something waits again, for the message module.
+ * synchronous stretch, decoding, `JSON.parse` and the envelope and age checks; the event's schema check
+ * is the core's `responseChecks` part (loaded on first use), without which the envelope alone is checked.
  * @module
  */
-import { describe, issuesOf, loadIssues } from '../core/validation';
-import { WebhookEvent as checkWebhookEvent } from '../generated/checks/events';
+import type { ResponseChecks } from '../core/parts';
 import { WEBHOOK_EVENT_TYPES } from '../generated/operations';
 import type { WebhookEvent } from '../types';
 import { checkedOptions, readDelivery, toUnknownEvent, withEnvelopeIssues, withIssues, withParseFailure, type ReadWebhookOptions, type UnknownEvent, type WebhookEnvelope } from './events';
@@ -25,13 +24,18 @@ const nothing = () => undefined;
  * which covers the envelope and `data`; any other type against the envelope alone. What differs from
  * the document goes to `event.issues`, never thrown.
  */
-export function unwrapEvent(rawBody: WebhookRawBody, headers: WebhookHeaders | undefined, options: ReadWebhookOptions): Promise<WebhookEvent | UnknownEvent> {
+export function unwrapEvent(
+  rawBody: WebhookRawBody,
+  headers: WebhookHeaders | undefined,
+  options: ReadWebhookOptions,
+  checks: ResponseChecks | undefined,
+): Promise<WebhookEvent | UnknownEvent> {
   try {
     checkedOptions(options);
   } catch (error) {
     return Promise.reject(error);
   }
-  return verifyThen(rawBody, headers, options.publicKey, typedDelivery, options);
+  return verifyThen(rawBody, headers, options.publicKey, typedDelivery, { options, checks });
 }
 
 /** The signature check alone, with no copy of the body (nothing of it is kept). */
@@ -39,18 +43,21 @@ export function verifyOnly(rawBody: WebhookRawBody, headers: WebhookHeaders | un
   return verifyThen(rawBody, headers, publicKey, nothing);
 }
 
-function typedDelivery(bytes: Uint8Array, rawBody: WebhookRawBody, options: ReadWebhookOptions): WebhookEvent | UnknownEvent | Promise<WebhookEvent> {
+function typedDelivery(
+  bytes: Uint8Array,
+  rawBody: WebhookRawBody,
+  { options, checks }: { options: ReadWebhookOptions; checks: ResponseChecks | undefined },
+): WebhookEvent | UnknownEvent | Promise<WebhookEvent> {
   const json = readDelivery(bytes, rawBody, options);
   if (!KNOWN_TYPES.has(json.type)) return toUnknownEvent(withEnvelopeIssues(json));
   // `issues` is the SDK's to fill: whatever the body carries under that name is dropped (the parsed
   // body is the SDK's own object: without one, it is the event as is).
   const event = Object.prototype.hasOwnProperty.call(json, 'issues') ? withoutIssues(json) : json;
+  // Without the core's responseChecks part, the envelope alone is checked (CrossborderCore's choice).
+  if (!checks) return withEnvelopeIssues(event as WebhookEnvelope) as WebhookEvent;
   try {
-    const raw = issuesOf(checkWebhookEvent, event);
-    // The usual case: it matches, and no promise or message module is needed.
-    if (raw.length === 0) return event as WebhookEvent;
-    return loadIssues().then(
-      () => withIssues(event, describe(raw)) as WebhookEvent,
+    return checks.event(event).then(
+      (issues) => (issues.length === 0 ? (event as WebhookEvent) : (withIssues(event, issues) as WebhookEvent)),
       (cause: unknown) => parseFailure(json, cause),
     );
   } catch (cause) {

@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CrossborderCore } from '../../src/core/client';
 import { ConfigurationError, SignatureChallengeError, SignatureRequiredError, ValidationError } from '../../src/core/errors';
 import type { OperationChecks } from '../../src/core/validation';
-import { op, rejected, SECRET, testClient } from '../helpers/client';
+import { requestChecks } from '../../src/core/parts';
+import { op, rejected, SECRET, testClient, testClient as testClientOf } from '../helpers/client';
 
 const AUTH = `Basic ${Buffer.from(`tok_test:${SECRET}`).toString('base64')}`;
 const UA = expect.stringMatching(/^crossborder-sdk\/\d+\.\d+\.\d+ node\/\d/);
@@ -161,15 +162,17 @@ describe('request(): any operation by method and path', () => {
 });
 
 describe('the plan cache', () => {
+  // Each operation's checks counted by a requestChecks part whose loader counts, by operation id.
+  const loads = new Map<string, number>();
+  const part = { ...requestChecks, load: (id: string) => async (): Promise<OperationChecks> => (loads.set(id, (loads.get(id) ?? 0) + 1), {}) };
   const counted = (method: 'GET' | 'POST', path: string) => {
-    const loads = { n: 0 };
-    const checks: OperationChecks = {};
-    return { loads, operation: op({ method, path, checks: async () => (loads.n++, checks) }) };
+    const operation = op({ method, path, checked: true });
+    return { loads: { get n() { return loads.get(operation.id) ?? 0; } }, operation };
   };
 
   it("keeps one plan per operation (its checks load once), and no more than 256 plans: the 257th operation's is made per call", async () => {
     const { fetch } = scripted();
-    const { client } = testClient({ fetch });
+    const { client } = testClient({ fetch }, { requestChecks: part });
     const first = counted('GET', '/first');
     await client.call(first.operation);
     await client.call(first.operation);
@@ -217,12 +220,14 @@ describe('the signed branches', () => {
 });
 
 describe('validateResponses: drift reported, the call still resolves', () => {
-  // Hand-built rows with no parameter checks, whose checks module carries the customers' response checks, as a generated one does.
-  const checks = async () => ({ response: () => import('../../src/generated/checks/responses/customers') });
-  const getCustomer = op({ method: 'GET', path: '/customers/{customerId}', id: 'getCustomer', response: 'Customer', checks });
-  const deleteCustomer = op({ method: 'DELETE', path: '/customers/{customerId}', id: 'deleteCustomer', response: 'Customer', checks });
-  const createCustomer = op({ method: 'POST', path: '/customers', id: 'createCustomer', response: 'Customer', checks });
+  // Hand-built rows with the ids of the customer operations: the responseChecks part loads their response checks by id, as for the generated rows.
+  const getCustomer = op({ method: 'GET', path: '/customers/{customerId}', id: 'getCustomer', response: 'Customer' });
+  const deleteCustomer = op({ method: 'DELETE', path: '/customers/{customerId}', id: 'deleteCustomer', response: 'Customer' });
+  const createCustomer = op({ method: 'POST', path: '/customers', id: 'createCustomer', response: 'Customer' });
   const path = { customerId: 'Customer:1' };
+  // No parameter checks: what is checked here is the answers.
+  const unchecked = { requestChecks: { ...requestChecks, load: () => undefined } };
+  const testClient = (options: Parameters<typeof testClientOf>[0]) => testClientOf(options, unchecked);
 
   it('to the hook, with operation, status, requestId and issues; not for a 202 or 204, not without validateResponses, not for an undocumented answer', async () => {
     const answers = [

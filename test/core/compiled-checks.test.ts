@@ -13,6 +13,7 @@ import { toValidationIssues, type RawIssue } from '../../src/core/issues';
 import * as events from '../../src/generated/checks/events';
 import * as responses from '../../src/generated/checks/responses';
 import { operations, type OperationId } from '../../src/generated/operations';
+import { requestCheckLoaders } from '../../src/generated/request-checks';
 import * as zod from '../../src/generated/zod.gen';
 import { applyBreakage, arbitraryOf, breakages, jsonSchemaOf } from '../reliability/schema-arbitrary';
 
@@ -32,7 +33,7 @@ async function pairs(): Promise<{ label: string; zod: Zod; check: Check }[]> {
   const out: { label: string; zod: Zod; check: Check }[] = [];
   for (const id of Object.keys(operations) as OperationId[]) {
     const op = operations[id];
-    const load = op.checks;
+    const load = requestCheckLoaders[id];
     const module: Partial<Record<'path' | 'query' | 'body', Check>> = load ? await load() : {};
     for (const part of ['path', 'query', 'body'] as const) {
       const name = op.params[part];

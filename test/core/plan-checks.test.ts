@@ -9,11 +9,13 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { OperationPlan, type Operation } from '../../src/core/plan';
 import type { OperationChecks } from '../../src/core/validation';
+import { requestChecks, responseChecks, type RequestChecks } from '../../src/core/parts';
 import { op } from '../helpers/client';
 import { responseExample } from '../helpers/document';
 
 const BASE = 'https://b.test/2025-10-13';
-const plan = (partial: Partial<Operation> & Pick<Operation, 'method' | 'path'>, serializer = createQuerySerializer()) => new OperationPlan(op(partial), BASE, serializer);
+const plan = (partial: Partial<Operation> & Pick<Operation, 'method' | 'path'>, serializer = createQuerySerializer(), checks: RequestChecks = requestChecks) =>
+  new OperationPlan(op(partial), BASE, serializer, checks);
 
 describe('plan.url', () => {
   it('fills every {name} of a template, encoded; a null or missing value keeps its placeholder', () => {
@@ -93,15 +95,12 @@ describe('plan.paramIssues', () => {
   it('compiled checks are loaded once, on the first call; a failed load is tried again on the next', async () => {
     let loads = 0;
     const checks: OperationChecks = { body: (value, issues) => void (typeof value === 'object' || issues.push({ code: 'invalid_type', expected: 'object', path: [], message: '' } as never)) };
-    const p = plan({
-      method: 'POST',
-      path: '/t',
-      checks: async () => {
-        loads++;
-        if (loads === 1) throw new Error('chunk lost');
-        return checks;
-      },
-    });
+    const loader = async () => {
+      loads++;
+      if (loads === 1) throw new Error('chunk lost');
+      return checks;
+    };
+    const p = plan({ method: 'POST', path: '/t', checked: true }, undefined, { ...requestChecks, load: (id) => (id === '/t' ? loader : undefined) });
     await expect(p.paramIssues(undefined, undefined, {})).rejects.toThrow('chunk lost');
     const [a, b] = await Promise.all([p.paramIssues(undefined, undefined, {}), p.paramIssues(undefined, undefined, {})]);
     expect([a, b]).toEqual([[], []]);
@@ -112,12 +111,22 @@ describe('plan.paramIssues', () => {
   });
 });
 
-describe('plan.responseIssues', () => {
-  it("loads the operation's checks itself when no parameters were checked first, and names the drifting field", async () => {
-    const { getCustomer } = await import('../../src/generated/operations');
-    const p = new OperationPlan(getCustomer, BASE, createQuerySerializer());
+describe('the responseChecks part', () => {
+  it("loads an operation's response check by its id, and names the drifting field", async () => {
+    const issuesOf = (value: unknown) => responseChecks.response('getCustomer', value);
     // A customer without its customerType: the union of individual and business cannot tell which it is.
-    expect(await p.responseIssues({ id: 'Customer:1' })).toEqual([{ path: 'customerType', rule: 'invalid_value', message: 'must be one of "INDIVIDUAL", "BUSINESS"' }]);
-    expect(await p.responseIssues(responseExample('getCustomer', '200'))).toEqual([]); // the document's own example
+    expect(await issuesOf({ id: 'Customer:1' })).toEqual([{ path: 'customerType', rule: 'invalid_value', message: 'must be one of "INDIVIDUAL", "BUSINESS"' }]);
+    expect(await issuesOf(responseExample('getCustomer', '200'))).toEqual([]); // the document's own example
+    // An operation without a documented body, or unknown: nothing to report.
+    expect(await responseChecks.response('noSuchOperation', { id: 'Customer:1' })).toEqual([]);
+    expect(await responseChecks.response('getConfig', { umaDomain: 5 })).not.toEqual([]);
+  });
+});
+
+describe('a plan without the requestChecks part', () => {
+  it('checks nothing locally, not even a required body: the service answers', () => {
+    const p = new OperationPlan(op({ method: 'POST', path: '/t', bodyRequired: true, params: { body: z.object({ a: z.number() }) } }), BASE, createQuerySerializer());
+    expect(p.paramIssues(undefined, undefined, undefined)).toEqual([]);
+    expect(p.paramIssues(undefined, undefined, { a: 'x' })).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 /** Test clients: recorded sleeps instead of timers, and synthetic operations independent of the document. */
 import { Crossborder } from '../../src/client';
-import { CrossborderCore, type Operation } from '../../src/core/client';
+import { CrossborderCore, type CoreParts, type Operation } from '../../src/core/client';
 import { openTelemetry } from '../../src/core/telemetry';
+import { logging, requestChecks, responseChecks } from '../../src/core/parts';
 import type { ClientOptions } from '../../src/core/options';
 
 export const SECRET = 'sk_test_SUPER_SECRET_VALUE_123';
@@ -14,10 +15,10 @@ export function recordedSleep(sleeps: number[]): NonNullable<ClientOptions['slee
   };
 }
 
-/** A core client as `Crossborder` has it (OpenTelemetry recorder included), with test credentials against https://api.test.invalid; `sleeps` records its waits. */
-export function testClient(options: ClientOptions = {}) {
+/** A core client as `Crossborder` has it (every part: OpenTelemetry recorder, checks, logging), with test credentials against https://api.test.invalid; `sleeps` records its waits. */
+export function testClient(options: ClientOptions = {}, parts: CoreParts = {}) {
   const sleeps: number[] = [];
-  const client = new CrossborderCore({ tokenId: 'tok_test', clientSecret: SECRET, baseUrl: 'https://api.test.invalid', sleep: recordedSleep(sleeps), ...options }, { telemetry: openTelemetry });
+  const client = new CrossborderCore({ tokenId: 'tok_test', clientSecret: SECRET, baseUrl: 'https://api.test.invalid', sleep: recordedSleep(sleeps), ...options }, { telemetry: openTelemetry, requestChecks, responseChecks, logging, ...parts });
   return { client, sleeps };
 }
 

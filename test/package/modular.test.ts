@@ -1,9 +1,11 @@
 /**
- * Pay for what you import (issue 26): a worker that lists customers and verifies webhooks, written
- * with `CrossborderCore` and the two resource classes it uses, bundled by esbuild from the packed
- * package into one file, then run against the HTTP sandbox. It holds none of the other resources and
- * no OpenTelemetry recorder, stays within its size ceiling, and answers, refuses and throws exactly as
- * the full `Crossborder` client does on the same calls.
+ * Pay for what you import (issues 26, 36): a worker that lists customers and verifies webhooks, written
+ * with `CrossborderCore` without optional parts, the standalone function it calls and the webhook
+ * resource, bundled by esbuild from the packed package into one file, then run against the HTTP sandbox.
+ * It holds none of the other operations, no local checks, no logger and no OpenTelemetry recorder, stays
+ * within its size ceiling, and answers and throws as the full `Crossborder` client does on the same
+ * calls, but for a bad parameter: the service's 400 without the `requestChecks` part, the local
+ * `ValidationError` with it.
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -47,7 +49,7 @@ afterAll(() => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
-describe('CrossborderCore with the resources a worker uses, from the packed package', () => {
+describe('CrossborderCore with the functions a worker uses, from the packed package', () => {
   it('bundles to one file within the worker ceiling, without the other resources or the OpenTelemetry recorder', async () => {
     const bytes = await bundle(WORKER_PROGRAM, join(consumer, 'worker-size.mjs'));
     const text = new TextDecoder().decode(bytes);
@@ -59,23 +61,28 @@ describe('CrossborderCore with the resources a worker uses, from the packed pack
     expect(holds('/customers'), '/customers').toBe(true);
     expect(holds('x-service-signature'), 'x-service-signature').toBe(true);
     // Absent: what it does not import.
-    for (const absent of ['/quotes/{quoteId}/execute', '/auth/credentials', '/transfer-in', 'http.client.request.duration', 'crossborder.outcome_unknown']) {
+    // Nor the other customer operations (a standalone function, not a class), nor the optional parts: the
+    // compiled checks and their messages, the logger's redaction.
+    for (const absent of ['/quotes/{quoteId}/execute', '/auth/credentials', '/transfer-in', 'http.client.request.duration', 'crossborder.outcome_unknown', '/customers/{customerId}', 'nonoptional', 'must have at most', 'cookie']) {
       expect(holds(absent), absent).toBe(false);
     }
     // The full client, bundled the same way, does hold them: the test can tell.
     const full = new TextDecoder().decode(await bundle("import { Crossborder } from 'crossborder-sdk';\nexport const cb = new Crossborder({ tokenId: 't', clientSecret: 's' });\n", join(consumer, 'full.mjs')));
     expect(full.includes('/quotes/{quoteId}/execute')).toBe(true);
     expect(full.includes('http.client.request.duration')).toBe(true);
+    for (const present of ['/customers/{customerId}', 'nonoptional', 'must have at most', 'cookie']) expect(full.includes(present), present).toBe(true);
   });
 
-  it('answers, refuses and throws as the full client does, against the HTTP sandbox', async () => {
-    // The worker as a module exporting its parts, so a script can drive it; bundled from the package.
+  it('answers and throws as the full client does, against the HTTP sandbox; without the checks part a bad parameter gets the service\'s 400, with it the local ValidationError', async () => {
+    // The worker as a module exporting its parts, so a script can drive it; bundled from the package:
+    // a core without optional parts, one with the requestChecks part, the standalone functions and the webhook resource.
     await bundle(
       [
-        "import { CrossborderCore, Customers, Webhooks } from 'crossborder-sdk';",
-        'export function makeWorker(baseUrl: string, webhookPublicKey: string) {',
-        "  const core = new CrossborderCore({ tokenId: 'tok', clientSecret: 'secret', baseUrl, webhookPublicKey, maxRetries: 0 });",
-        '  return { core, customers: new Customers(core), webhooks: new Webhooks(core) };',
+        "import { CrossborderCore, Webhooks, requestChecks } from 'crossborder-sdk';",
+        "import { listCustomers, getCustomer } from 'crossborder-sdk/functions';",
+        'export function makeWorker(baseUrl: string, webhookPublicKey: string, checked: boolean) {',
+        "  const core = new CrossborderCore({ tokenId: 'tok', clientSecret: 'secret', baseUrl, webhookPublicKey, maxRetries: 0 }, checked ? { requestChecks } : {});",
+        '  return { customers: { list: (p: any) => listCustomers(core, p), retrieve: (id: string) => getCustomer(core, id) }, webhooks: new Webhooks(core) };',
         '}',
       ].join('\n'),
       join(consumer, 'worker.bundle.mjs'),
@@ -91,8 +98,7 @@ const server = await sandbox.listen();
 const keys = await generateWebhookKeyPair();
 const baseUrl = server.url;
 const full = new Crossborder({ tokenId: 'tok', clientSecret: 'secret', baseUrl, webhookPublicKey: keys.publicKeyPem, maxRetries: 0 });
-const worker = makeWorker(baseUrl, keys.publicKeyPem);
-const sides = { full: { customers: full.customers, webhooks: full.webhooks }, worker };
+const sides = { full: { customers: full.customers, webhooks: full.webhooks }, worker: makeWorker(baseUrl, keys.publicKeyPem, false), checked: makeWorker(baseUrl, keys.publicKeyPem, true) };
 
 for (const fullName of ['Ada Lovelace', 'Grace Hopper', 'Alan Turing']) {
   await full.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName });
@@ -109,8 +115,8 @@ for (const [side, { customers, webhooks }] of Object.entries(sides)) {
   const event = await webhooks.unwrap(body, { 'x-service-signature': signature });
   out[side] = {
     names,
-    firstPage: { count: page.data.length, hasMore: page.hasMore },
-    event: { type: event.type, id: event.id, issues: event.issues },
+    firstPage: { count: page.data.length, hasMore: page.hasMore, pages: typeof page.nextPage === 'function' && typeof page[Symbol.asyncIterator] === 'function' },
+    event: { type: event.type, id: event.id },
     invalid: await customers.list({ limit: 0 }).then(() => 'resolved', errorOf),
     missing: await customers.retrieve('Customer:nope').then(() => 'resolved', errorOf),
     forged: await webhooks.unwrap(body.replace('TEST', 'TEXT'), { 'x-service-signature': signature }).then(() => 'resolved', errorOf),
@@ -120,15 +126,23 @@ await sandbox.close();
 console.log(JSON.stringify(out));
 `,
     );
-    const out = JSON.parse(execFileSync('node', ['compare.mjs'], { cwd: consumer, encoding: 'utf8', timeout: 60_000 })) as Record<'full' | 'worker', Record<string, unknown>>;
+    const out = JSON.parse(execFileSync('node', ['compare.mjs'], { cwd: consumer, encoding: 'utf8', timeout: 60_000 })) as Record<'full' | 'worker' | 'checked', Record<string, unknown>>;
     expect([...(out.worker.names as string[])].sort()).toEqual(['Ada Lovelace', 'Alan Turing', 'Grace Hopper']);
-    expect(out.worker.firstPage).toEqual({ count: 2, hasMore: true });
-    expect(out.worker.event).toMatchObject({ type: 'TEST', id: 'Webhook:1' });
-    expect(out.worker.invalid).toMatchObject({ name: 'ValidationError', issues: [expect.objectContaining({ path: expect.stringContaining('limit') })] });
+    expect(out.worker.firstPage).toEqual({ count: 2, hasMore: true, pages: true });
+    expect(out.worker.event).toEqual({ type: 'TEST', id: 'Webhook:1' });
     expect(out.worker.missing).toMatchObject({ name: 'NotFoundError', status: 404 });
     expect(out.worker.forged).toMatchObject({ name: 'WebhookVerificationError' });
-    // Everything, errors included, is what the full client gives.
-    expect(out.worker).toEqual(out.full);
+    // The trade of a core without the requestChecks part: the service refuses the bad limit with its 400.
+    expect(out.worker.invalid).toMatchObject({ name: 'BadRequestError', status: 400 });
+    // With the part (and always on Crossborder): refused before sending, naming the field.
+    expect(out.checked.invalid).toMatchObject({ name: 'ValidationError', issues: [expect.objectContaining({ path: expect.stringContaining('limit') })] });
+    expect(out.full.invalid).toEqual(out.checked.invalid);
+    // Everything else, errors included, is what the full client gives.
+    const { invalid: _w, ...worker } = out.worker;
+    const { invalid: _f, ...fullSide } = out.full;
+    const { invalid: _c, ...checked } = out.checked;
+    expect(worker).toEqual(fullSide);
+    expect(checked).toEqual(fullSide);
   });
 
   it('the worker docs/performance.md shows lists customers and takes webhooks, bundled from the package', async () => {

@@ -232,6 +232,7 @@ describe('package', () => {
       join(withMsw, 'node10.ts'),
       `import { Crossborder, APIError } from 'crossborder-sdk';
        import { ValidationError } from 'crossborder-sdk/errors';
+       import { getCustomer } from 'crossborder-sdk/functions';
        import { createSandbox } from 'crossborder-sdk/sandbox';
        import { sandboxHandlers } from 'crossborder-sdk/sandbox/msw';
        import { generateClientKeyPair } from 'crossborder-sdk/wallet';
@@ -242,6 +243,8 @@ describe('package', () => {
          const keys = await generateClientKeyPair();
          // @ts-expect-error: the types are the package's, not any: issues are not a string
          const wrong: string = new ValidationError([]).issues;
+         // @ts-expect-error: a standalone function takes a core, not the Crossborder facade
+         void getCustomer(cb, customer.id);
          void [APIError, sandboxHandlers(sandbox), wrong];
          return customer.id + keys.publicKey;
        }
@@ -294,7 +297,7 @@ describe('package', () => {
     // attw exits non-zero on any problem for its strict profile: node10 (typesVersions), ESM and CJS consumers, and bundlers.
     const out = run(bin('attw'), [packed.tarball, '--format', 'ascii']);
     const verdicts = out.split('\n').filter((line) => /^(node10|node16 \(from (CJS|ESM)\)|bundler):/.test(line));
-    expect(verdicts).toHaveLength(28); // 7 entries (., ./errors, ./sandbox, ./sandbox/msw, ./wallet, ./payouts, ./package.json) × 4 resolutions
+    expect(verdicts).toHaveLength(32); // 8 entries (., ./errors, ./functions, ./sandbox, ./sandbox/msw, ./wallet, ./payouts, ./package.json) × 4 resolutions
     for (const line of verdicts) expect(line).toContain('🟢');
   });
 });

@@ -1,10 +1,11 @@
-import { CrossborderCore, Customers, Webhooks, WebhookVerificationError, type ClientOptions } from 'crossborder-sdk';
+import { CrossborderCore, Webhooks, WebhookVerificationError, type ClientOptions } from 'crossborder-sdk';
+import { listCustomers } from 'crossborder-sdk/functions';
 
 /** A Fetch handler (a Cloudflare or Vercel worker, Deno, Bun) that lists customers and takes webhooks. */
 export function customerWorker(options: ClientOptions) {
-  // The pipeline, and only the two resources this worker calls: the bundle holds nothing else.
+  // The pipeline without its optional parts (no local checks, no logger, no telemetry), the one operation this
+  // worker calls as a function, and the webhook resource: the bundle holds nothing else.
   const core = new CrossborderCore(options);
-  const customers = new Customers(core);
   const webhooks = new Webhooks(core);
   return {
     async fetch(request: Request): Promise<Response> {
@@ -18,7 +19,7 @@ export function customerWorker(options: ClientOptions) {
         }
       }
       const ids: string[] = [];
-      for await (const customer of customers.list({ limit: 20 })) ids.push(customer.id);
+      for await (const customer of listCustomers(core, { limit: 20 })) ids.push(customer.id);
       return Response.json(ids);
     },
   };

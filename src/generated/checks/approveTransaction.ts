@@ -6,5 +6,3 @@ const TransactionApproveParams = /* @__PURE__ */ object({ receiverCustomerInfo: 
 const ApproveTransactionPath = /* @__PURE__ */ object({ transactionId: string });
 export const path = ApproveTransactionPath;
 export const body = TransactionApproveParams;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/transactions');

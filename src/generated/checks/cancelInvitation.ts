@@ -4,5 +4,3 @@ import { object, string } from '../../core/checks';
 
 const CancelInvitationPath = /* @__PURE__ */ object({ invitationCode: string });
 export const path = CancelInvitationPath;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/invitations');

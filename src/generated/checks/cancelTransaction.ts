@@ -6,5 +6,3 @@ const TransactionCancelParams = /* @__PURE__ */ object({ reason: optional(string
 const CancelTransactionPath = /* @__PURE__ */ object({ transactionId: string });
 export const path = CancelTransactionPath;
 export const body = TransactionCancelParams;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/transactions');

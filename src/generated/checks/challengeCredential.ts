@@ -7,5 +7,3 @@ const CredentialChallengeParams = /* @__PURE__ */ object({ clientPublicKey: opti
 const ChallengeCredentialPath = /* @__PURE__ */ object({ id: string });
 export const path = ChallengeCredentialPath;
 export const body = CredentialChallengeParams;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/credentials');

@@ -6,5 +6,3 @@ const InvitationClaimParams = /* @__PURE__ */ object({ inviteeUma: string });
 const ClaimInvitationPath = /* @__PURE__ */ object({ invitationCode: string });
 export const path = ClaimInvitationPath;
 export const body = InvitationClaimParams;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/invitations');

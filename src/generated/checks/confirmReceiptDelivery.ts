@@ -7,5 +7,3 @@ const ReceiptDeliveryConfirmParams = /* @__PURE__ */ object({ receiptDeliveryCon
 const ConfirmReceiptDeliveryPath = /* @__PURE__ */ object({ transactionId: string });
 export const path = ConfirmReceiptDeliveryPath;
 export const body = ReceiptDeliveryConfirmParams;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/transactions');

@@ -5,5 +5,3 @@ import { BeneficialOwnerPersonalInfo, BeneficialOwnerRole } from './components/v
 
 const BeneficialOwnerCreateParams = /* @__PURE__ */ object({ customerId: string, roles: array(BeneficialOwnerRole), ownershipPercentage: num(int, gte(0), lte(100)), personalInfo: BeneficialOwnerPersonalInfo });
 export const body = BeneficialOwnerCreateParams;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/verifications');

@@ -10,5 +10,3 @@ const PasskeyAttestation = /* @__PURE__ */ object({ credentialId: str(matches(P6
 const PasskeyCredentialCreateParams = /* @__PURE__ */ object({ type: literal(["PASSKEY"]), accountId: string, nickname: optional(string), challenge: string, attestation: PasskeyAttestation });
 const CredentialCreateParams = /* @__PURE__ */ union([variants("type", new Map([["EMAIL_OTP", EmailOtpCredentialCreateParams], ["SMS_OTP", SmsOtpCredentialCreateParams], ["OAUTH", OauthCredentialCreateParams], ["PASSKEY", PasskeyCredentialCreateParams]])), object({ accountId: string, type: str(notOneOf(["EMAIL_OTP","SMS_OTP","OAUTH","PASSKEY"])) })]);
 export const body = CredentialCreateParams;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/credentials');

@@ -7,5 +7,3 @@ const IndividualCustomerCreateParams = /* @__PURE__ */ object({ customerType: li
 const BusinessCustomerCreateParams = /* @__PURE__ */ object({ customerType: literal(["BUSINESS"]), platformCustomerId: optional(string), region: optional(str(matches(P1))), currencies: optional(array(string)), umaAddress: optional(string), businessInfo: BusinessInfo, address: optional(Address) });
 const CustomerCreateParams = /* @__PURE__ */ variants("customerType", new Map([["INDIVIDUAL", IndividualCustomerCreateParams], ["BUSINESS", BusinessCustomerCreateParams]]));
 export const body = CustomerCreateParams;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/customers');

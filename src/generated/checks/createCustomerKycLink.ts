@@ -6,5 +6,3 @@ const KycLinkCreateParams = /* @__PURE__ */ object({ redirectUri: optional(str(u
 const CreateCustomerKycLinkPath = /* @__PURE__ */ object({ customerId: string });
 export const path = CreateCustomerKycLinkPath;
 export const body = KycLinkCreateParams;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/verifications');

@@ -4,5 +4,3 @@ import { maxLength, minLength, object, str, string } from '../../core/checks';
 
 const DelegatedKeyCreateParams = /* @__PURE__ */ object({ cardId: string, internalAccountId: string, nickname: str(minLength(1), maxLength(256)) });
 export const body = DelegatedKeyCreateParams;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/delegated-keys');

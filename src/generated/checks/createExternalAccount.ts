@@ -5,5 +5,3 @@ import { ExternalAccountInfo, OwnershipType } from './components';
 
 const ExternalAccountCreateParams = /* @__PURE__ */ object({ currency: string, accountInfo: ExternalAccountInfo, customerId: optional(string), platformAccountId: optional(string), defaultUmaDepositAccount: defaulted(optional(boolean)), ownershipType: optional(OwnershipType), cryptoNetwork: optional(string) });
 export const body = ExternalAccountCreateParams;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/external-accounts');

@@ -5,5 +5,3 @@ import { P0 } from './components';
 
 const InvitationCreateParams = /* @__PURE__ */ object({ inviterUma: string, firstName: optional(string), amountToSend: optional(num(int)), expiresAt: optional(str(matches(P0, "datetime"))) });
 export const body = InvitationCreateParams;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/invitations');

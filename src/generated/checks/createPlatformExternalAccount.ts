@@ -5,5 +5,3 @@ import { ExternalAccountInfo, OwnershipType } from './components';
 
 const PlatformExternalAccountCreateParams = /* @__PURE__ */ object({ currency: string, accountInfo: ExternalAccountInfo, platformAccountId: optional(string), ownershipType: optional(OwnershipType) });
 export const body = PlatformExternalAccountCreateParams;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/platform');

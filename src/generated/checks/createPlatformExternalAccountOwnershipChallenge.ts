@@ -6,5 +6,3 @@ import { OwnershipChallengeParams } from './components/external-accounts+platfor
 const CreatePlatformExternalAccountOwnershipChallengePath = /* @__PURE__ */ object({ externalAccountId: string });
 export const path = CreatePlatformExternalAccountOwnershipChallengePath;
 export const body = OwnershipChallengeParams;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/platform');

@@ -6,5 +6,3 @@ import { PurposeOfPayment, QuoteSource, TransactionDestination } from './compone
 const LockedCurrencySide = /* @__PURE__ */ literal(["SENDING","RECEIVING"]);
 const QuoteCreateParams = /* @__PURE__ */ object({ source: QuoteSource, destination: TransactionDestination, lockedCurrencySide: LockedCurrencySide, lockedCurrencyAmount: num(int, lte(9000000000000000)), lookupId: optional(string), immediatelyExecute: defaulted(optional(boolean)), description: optional(string), purposeOfPayment: optional(PurposeOfPayment), senderCustomerInfo: optional(record(string)) });
 export const body = QuoteCreateParams;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/quotes');

@@ -4,5 +4,3 @@ import { int, num, object, string } from '../../core/checks';
 
 const TransferInCreateParams = /* @__PURE__ */ object({ source: object({ accountId: string }), destination: object({ accountId: string }), amount: num(int) });
 export const body = TransferInCreateParams;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/transfers');

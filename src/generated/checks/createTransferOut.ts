@@ -5,5 +5,3 @@ import { PurposeOfPayment } from './components';
 
 const TransferOutCreateParams = /* @__PURE__ */ object({ source: object({ accountId: string }), destination: object({ accountId: string, paymentRail: optional(string) }), amount: optional(num(int, lte(9000000000000000))), remittanceInformation: optional(str(maxLength(80))), purposeOfPayment: optional(PurposeOfPayment) });
 export const body = TransferOutCreateParams;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/transfers');

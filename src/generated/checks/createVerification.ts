@@ -4,5 +4,3 @@ import { object, string } from '../../core/checks';
 
 const VerificationCreateParams = /* @__PURE__ */ object({ customerId: string });
 export const body = VerificationCreateParams;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/verifications');

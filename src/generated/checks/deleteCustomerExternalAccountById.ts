@@ -4,5 +4,3 @@ import { object, string } from '../../core/checks';
 
 const DeleteCustomerExternalAccountByIdPath = /* @__PURE__ */ object({ externalAccountId: string });
 export const path = DeleteCustomerExternalAccountByIdPath;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/external-accounts');

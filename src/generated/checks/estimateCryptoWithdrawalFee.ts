@@ -4,5 +4,3 @@ import { int, lte, num, object, string } from '../../core/checks';
 
 const CryptoWithdrawalFeeEstimateParams = /* @__PURE__ */ object({ internalAccountId: string, currency: string, cryptoNetwork: string, amount: num(int, lte(9000000000000000)), destinationAddress: string });
 export const body = CryptoWithdrawalFeeEstimateParams;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/quotes');

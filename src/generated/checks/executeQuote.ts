@@ -4,5 +4,3 @@ import { object, string } from '../../core/checks';
 
 const ExecuteQuotePath = /* @__PURE__ */ object({ quoteId: string });
 export const path = ExecuteQuotePath;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/quotes');

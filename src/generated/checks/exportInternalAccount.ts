@@ -7,5 +7,3 @@ const InternalAccountExportParams = /* @__PURE__ */ object({ clientPublicKey: st
 const ExportInternalAccountPath = /* @__PURE__ */ object({ accountId: string });
 export const path = ExportInternalAccountPath;
 export const body = InternalAccountExportParams;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/internal-accounts');

@@ -4,5 +4,3 @@ import { object, string } from '../../core/checks';
 
 const GetBeneficialOwnerPath = /* @__PURE__ */ object({ beneficialOwnerId: string });
 export const path = GetBeneficialOwnerPath;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/verifications');

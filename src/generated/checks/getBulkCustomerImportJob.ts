@@ -4,5 +4,3 @@ import { object, string } from '../../core/checks';
 
 const GetBulkCustomerImportJobPath = /* @__PURE__ */ object({ jobId: string });
 export const path = GetBulkCustomerImportJobPath;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/customers');

@@ -4,5 +4,3 @@ import { array, gte, int, lte, num, object, optional, string } from '../../core/
 
 const GetExchangeRatesQuery = /* @__PURE__ */ object({ sourceCurrency: optional(string), destinationCurrency: optional(array(string)), sendingAmount: optional(num(int, gte(0), lte(9000000000000000))) });
 export const query = GetExchangeRatesQuery;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/quotes');

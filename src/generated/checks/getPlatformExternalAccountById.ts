@@ -4,5 +4,3 @@ import { object, string } from '../../core/checks';
 
 const GetPlatformExternalAccountByIdPath = /* @__PURE__ */ object({ externalAccountId: string });
 export const path = GetPlatformExternalAccountByIdPath;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/platform');

@@ -4,5 +4,3 @@ import { object, string } from '../../core/checks';
 
 const GetQuotePath = /* @__PURE__ */ object({ quoteId: string });
 export const path = GetQuotePath;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/quotes');

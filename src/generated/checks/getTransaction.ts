@@ -4,5 +4,3 @@ import { object, string } from '../../core/checks';
 
 const GetTransactionPath = /* @__PURE__ */ object({ transactionId: string });
 export const path = GetTransactionPath;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/transactions');

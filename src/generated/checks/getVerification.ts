@@ -4,5 +4,3 @@ import { object, string } from '../../core/checks';
 
 const GetVerificationPath = /* @__PURE__ */ object({ verificationId: string });
 export const path = GetVerificationPath;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/verifications');

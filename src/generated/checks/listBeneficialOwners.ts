@@ -4,5 +4,3 @@ import { defaulted, gte, int, lte, num, object, optional, string } from '../../c
 
 const ListBeneficialOwnersQuery = /* @__PURE__ */ object({ customerId: string, limit: defaulted(optional(num(int, gte(1), lte(100)))), cursor: optional(string) });
 export const query = ListBeneficialOwnersQuery;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/verifications');

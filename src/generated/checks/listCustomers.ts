@@ -5,5 +5,3 @@ import { CustomerType, P0, P1 } from './components';
 
 const ListCustomersQuery = /* @__PURE__ */ object({ platformCustomerId: optional(string), customerType: optional(CustomerType), createdAfter: optional(str(matches(P0, "datetime"))), createdBefore: optional(str(matches(P0, "datetime"))), updatedAfter: optional(str(matches(P0, "datetime"))), updatedBefore: optional(str(matches(P0, "datetime"))), limit: defaulted(optional(num(int, gte(1), lte(100)))), cursor: optional(string), region: optional(str(matches(P1))), currency: optional(string), umaAddress: optional(string), isIncludingDeleted: defaulted(optional(boolean)) });
 export const query = ListCustomersQuery;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/customers');

@@ -4,5 +4,3 @@ import { object, optional, string } from '../../core/checks';
 
 const ListDelegatedKeysQuery = /* @__PURE__ */ object({ accountId: optional(string), fundingSourceId: optional(string) });
 export const query = ListDelegatedKeysQuery;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/delegated-keys');

@@ -4,5 +4,3 @@ import { defaulted, gte, int, lte, num, object, optional, string } from '../../c
 
 const ListExternalAccountsQuery = /* @__PURE__ */ object({ currency: optional(string), customerId: optional(string), limit: defaulted(optional(num(int, gte(1), lte(100)))), cursor: optional(string) });
 export const query = ListExternalAccountsQuery;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/external-accounts');

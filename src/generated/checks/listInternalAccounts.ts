@@ -5,5 +5,3 @@ import { InternalAccountType } from './components';
 
 const ListInternalAccountsQuery = /* @__PURE__ */ object({ currency: optional(string), customerId: optional(string), type: optional(InternalAccountType), limit: defaulted(optional(num(int, gte(1), lte(100)))), cursor: optional(string) });
 export const query = ListInternalAccountsQuery;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/internal-accounts');

@@ -5,5 +5,3 @@ import { InternalAccountType } from './components';
 
 const ListPlatformInternalAccountsQuery = /* @__PURE__ */ object({ currency: optional(string), type: optional(InternalAccountType) });
 export const query = ListPlatformInternalAccountsQuery;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/internal-accounts');

@@ -4,5 +4,3 @@ import { object, string } from '../../core/checks';
 
 const ListSessionsQuery = /* @__PURE__ */ object({ accountId: string });
 export const query = ListSessionsQuery;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/sessions');

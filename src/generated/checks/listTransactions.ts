@@ -5,5 +5,3 @@ import { TransactionStatus, TransactionType, P0 } from './components';
 
 const ListTransactionsQuery = /* @__PURE__ */ object({ customerId: optional(string), platformCustomerId: optional(string), accountIdentifier: optional(string), senderAccountIdentifier: optional(string), receiverAccountIdentifier: optional(string), status: optional(TransactionStatus), type: optional(TransactionType), reference: optional(string), startDate: optional(str(matches(P0, "datetime"))), endDate: optional(str(matches(P0, "datetime"))), limit: defaulted(optional(num(int, gte(1), lte(100)))), cursor: optional(string), sortOrder: optional(literal(["asc","desc"])) });
 export const query = ListTransactionsQuery;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/transactions');

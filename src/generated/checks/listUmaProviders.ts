@@ -5,5 +5,3 @@ import { P1 } from './components';
 
 const ListUmaProvidersQuery = /* @__PURE__ */ object({ countryCode: optional(str(matches(P1))), currencyCode: optional(string), hasBlockedProviders: defaulted(optional(boolean)), limit: defaulted(optional(num(int, gte(1), lte(100)))), cursor: optional(string), sortOrder: optional(literal(["asc","desc"])) });
 export const query = ListUmaProvidersQuery;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/uma-providers');

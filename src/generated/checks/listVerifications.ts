@@ -5,5 +5,3 @@ import { VerificationStatus } from './components';
 
 const ListVerificationsQuery = /* @__PURE__ */ object({ customerId: optional(string), verificationStatus: optional(VerificationStatus), limit: defaulted(optional(num(int, gte(1), lte(100)))), cursor: optional(string) });
 export const query = ListVerificationsQuery;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/verifications');

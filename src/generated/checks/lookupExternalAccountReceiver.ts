@@ -6,5 +6,3 @@ const LookupExternalAccountReceiverPath = /* @__PURE__ */ object({ accountId: st
 const LookupExternalAccountReceiverQuery = /* @__PURE__ */ object({ senderUmaAddress: optional(string), customerId: optional(string) });
 export const path = LookupExternalAccountReceiverPath;
 export const query = LookupExternalAccountReceiverQuery;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/receiver');

@@ -6,5 +6,3 @@ const LookupUmaReceiverPath = /* @__PURE__ */ object({ receiverUmaAddress: strin
 const LookupUmaReceiverQuery = /* @__PURE__ */ object({ senderUmaAddress: optional(string), customerId: optional(string) });
 export const path = LookupUmaReceiverPath;
 export const query = LookupUmaReceiverQuery;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/receiver');

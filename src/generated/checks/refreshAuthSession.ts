@@ -6,5 +6,3 @@ const SessionRefreshParams = /* @__PURE__ */ object({ clientPublicKey: string })
 const RefreshAuthSessionPath = /* @__PURE__ */ object({ id: string });
 export const path = RefreshAuthSessionPath;
 export const body = SessionRefreshParams;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/sessions');

@@ -6,5 +6,3 @@ const TransactionRejectParams = /* @__PURE__ */ object({ reason: optional(string
 const RejectTransactionPath = /* @__PURE__ */ object({ transactionId: string });
 export const path = RejectTransactionPath;
 export const body = TransactionRejectParams;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/transactions');

@@ -4,5 +4,3 @@ import { object, string } from '../../core/checks';
 
 const RevokeDelegatedKeyPath = /* @__PURE__ */ object({ id: string });
 export const path = RevokeDelegatedKeyPath;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/delegated-keys');

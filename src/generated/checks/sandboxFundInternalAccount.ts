@@ -6,5 +6,3 @@ const SandboxFundParams = /* @__PURE__ */ object({ amount: num(int, lte(10000000
 const SandboxFundInternalAccountPath = /* @__PURE__ */ object({ accountId: string });
 export const path = SandboxFundInternalAccountPath;
 export const body = SandboxFundParams;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/sandbox');

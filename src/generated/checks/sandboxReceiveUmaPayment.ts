@@ -4,5 +4,3 @@ import { int, num, object, optional, string } from '../../core/checks';
 
 const SandboxUmaReceiveParams = /* @__PURE__ */ object({ senderUmaAddress: string, receivingCurrencyCode: string, receivingCurrencyAmount: num(int), receiverUmaAddress: optional(string), customerId: optional(string) });
 export const body = SandboxUmaReceiveParams;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/sandbox');

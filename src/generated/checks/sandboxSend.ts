@@ -4,5 +4,3 @@ import { gte, int, lte, num, object, optional, string } from '../../core/checks'
 
 const SandboxSendParams = /* @__PURE__ */ object({ quoteId: string, currencyCode: string, currencyAmount: optional(num(int, gte(1), lte(9000000000000000))) });
 export const body = SandboxSendParams;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/sandbox');

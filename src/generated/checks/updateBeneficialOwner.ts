@@ -9,5 +9,3 @@ const BeneficialOwnerUpdateParams = /* @__PURE__ */ object({ roles: optional(arr
 const UpdateBeneficialOwnerPath = /* @__PURE__ */ object({ beneficialOwnerId: string });
 export const path = UpdateBeneficialOwnerPath;
 export const body = BeneficialOwnerUpdateParams;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/verifications');

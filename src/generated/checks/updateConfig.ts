@@ -6,5 +6,3 @@ import { CounterpartyFieldRequirement, TransactionType } from './components';
 const SupportedCurrencyWritable = /* @__PURE__ */ object({ currencyCode: string, minAmount: optional(num(int)), maxAmount: optional(num(int)), enabledTransactionTypes: optional(array(TransactionType)), requiredCounterpartyFields: optional(array(CounterpartyFieldRequirement)) });
 const PlatformConfigUpdateParamsWritable = /* @__PURE__ */ object({ umaDomain: optional(string), webhookEndpoint: optional(str(url)), supportedCurrencies: optional(array(SupportedCurrencyWritable)) });
 export const body = PlatformConfigUpdateParamsWritable;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/config');

@@ -8,5 +8,3 @@ const CustomerUpdateParams = /* @__PURE__ */ object({ customerType: optional(Cus
 const UpdateCustomerPath = /* @__PURE__ */ object({ customerId: string });
 export const path = UpdateCustomerPath;
 export const body = CustomerUpdateParams;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/customers');

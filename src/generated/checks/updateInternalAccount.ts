@@ -6,5 +6,3 @@ const InternalAccountUpdateParams = /* @__PURE__ */ object({ privateEnabled: boo
 const UpdateInternalAccountPath = /* @__PURE__ */ object({ accountId: string });
 export const path = UpdateInternalAccountPath;
 export const body = InternalAccountUpdateParams;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/internal-accounts');

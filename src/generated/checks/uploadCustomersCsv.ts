@@ -4,5 +4,3 @@ import { object, string } from '../../core/checks';
 
 const CustomersCsvUpload = /* @__PURE__ */ object({ file: string });
 export const body = CustomersCsvUpload;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/customers');

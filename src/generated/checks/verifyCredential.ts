@@ -13,5 +13,3 @@ const CredentialVerifyParams = /* @__PURE__ */ union([variants("type", new Map([
 const VerifyCredentialPath = /* @__PURE__ */ object({ id: string });
 export const path = VerifyCredentialPath;
 export const body = CredentialVerifyParams;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/credentials');

@@ -6,5 +6,3 @@ import { OwnershipVerifyParams } from './components/external-accounts+platform';
 const VerifyPlatformExternalAccountOwnershipPath = /* @__PURE__ */ object({ externalAccountId: string });
 export const path = VerifyPlatformExternalAccountOwnershipPath;
 export const body = OwnershipVerifyParams;
-/** The check of its documented 2xx body, loaded with the first answer `validateResponses` checks. */
-export const response = () => import('./responses/platform');

@@ -1,0 +1,105 @@
+/**
+ * The optional parts of a {@link CrossborderCore} (issue 36): the code of a behaviour a program may leave
+ * out of its bundle, given to the core as the OpenTelemetry recorder is. `Crossborder` is a core with every
+ * part; a core without one does without that behaviour and its bundle holds none of its code.
+ * @module
+ */
+import type { Check } from './checks';
+import type { CoreParts } from './client';
+import type { ValidationIssue } from './errors';
+import type { RawIssue } from './issues';
+import { logFromOptions, type Log, type Logger, type LogLevel } from './logger';
+import { describe, loadIssues, type OperationChecks } from './validation';
+
+// Each table of loaders loads with the first call that needs it: the client's first chunk holds one
+// `import()` per table, not a row per operation.
+let requestTable: Promise<typeof import('../generated/request-checks')> | undefined;
+let responseTable: Promise<typeof import('../generated/response-checks')> | undefined;
+
+/**
+ * The `requestChecks` part: what a call's parameters are checked with before anything is sent.
+ * @group Client
+ */
+export interface RequestChecks {
+  /** @internal The loader of an operation's compiled checks, by operation id (`{}` for an operation without any). */
+  readonly load: (id: string) => (() => Promise<OperationChecks>) | undefined;
+  /** @internal Raw issues as `ValidationIssue`s (loads the messages). */
+  readonly describe: (raw: readonly RawIssue[]) => Promise<ValidationIssue[]>;
+}
+
+/**
+ * The `responseChecks` part: what the service's 2xx answers (`validateResponses`) and webhook events are checked with.
+ * @group Client
+ */
+export interface ResponseChecks {
+  /** @internal What of a 2xx body of operation `id` differs from the document (its check loaded on first use): empty when it matches or none is documented. */
+  readonly response: (id: string, data: unknown) => Promise<ValidationIssue[]>;
+  /** @internal What of a webhook event of a known type differs from the document's `WebhookEvent` (envelope and `data`). */
+  readonly event: (event: unknown) => Promise<ValidationIssue[]>;
+}
+
+/**
+ * The `logging` part: the debug and info lines of each attempt, with headers redacted and bodies masked.
+ * @group Client
+ */
+export interface Logging {
+  /** @internal The client's log from its `logger` and `logLevel` options, else `CROSSBORDER_LOG`. */
+  readonly make: (logger: Logger | undefined, level: LogLevel | undefined, envLevel: string | undefined) => Log;
+}
+
+const describeRaw = async (raw: readonly RawIssue[]) => {
+  await loadIssues();
+  return describe(raw);
+};
+
+/** The issues of `value` under a compiled check (none without one), described. */
+async function issuesOf(check: Check | undefined, value: unknown): Promise<ValidationIssue[]> {
+  if (!check) return [];
+  const raw: RawIssue[] = [];
+  check(value, raw);
+  return raw.length ? describeRaw(raw) : [];
+}
+
+/**
+ * Local checks of every call's parameters (path, query, body) against the document, before anything is
+ * sent: a bad parameter is a `ValidationError` naming the field, and nothing goes out. `Crossborder` has
+ * them; a {@link CrossborderCore} has them when given this part, `new CrossborderCore(options, { requestChecks })`.
+ * Without it, the service's own 400 (a `BadRequestError`) is what a bad parameter gets, one round trip later.
+ * An operation's checks load with its first call; in a bundle of one file, every operation's checks are in it.
+ * @group Client
+ */
+export const requestChecks: RequestChecks = {
+  load: (id) => async () => {
+    const load = (await (requestTable ??= import('../generated/request-checks'))).requestCheckLoaders[id];
+    return load ? load() : {};
+  },
+  describe: describeRaw,
+};
+
+/**
+ * Checks of what the service sends against the document: 2xx answers when the client's `validateResponses`
+ * option is on (drift reported, never thrown), and the typed check of each webhook event (`event.issues`).
+ * `Crossborder` has them; a {@link CrossborderCore} has them when given this part. Without it,
+ * `validateResponses: true` is refused when the core is made, and a verified event of a known type comes
+ * back with the issues of its envelope only (`id`, `type`, `timestamp`, `data`), not of its `data`.
+ * @group Client
+ */
+export const responseChecks: ResponseChecks = {
+  response: async (id, data) => {
+    const load = (await (responseTable ??= import('../generated/response-checks'))).responseCheckLoaders[id];
+    return issuesOf(load && (await load())[id], data);
+  },
+  event: async (event) => issuesOf((await import('../generated/checks/events')).WebhookEvent, event),
+};
+
+/**
+ * The client's logging: the `logger` and `logLevel` options (and `CROSSBORDER_LOG`), a line per attempt at
+ * `info`, requests and answers at `debug` with credentials redacted and personal data masked, drift of
+ * answers at `warn`. `Crossborder` has it; a {@link CrossborderCore} has it when given this part. Without it,
+ * a `logger` or `logLevel` option is refused when the core is made, and `CROSSBORDER_LOG` is not read.
+ * @group Client
+ */
+export const logging: Logging = { make: logFromOptions };
+
+/** @internal Every part but the OpenTelemetry recorder: what the CLI's cores run with (the checks and the log of `Crossborder`). */
+export const CHECKED: CoreParts = { requestChecks, responseChecks, logging };

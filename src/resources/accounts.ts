@@ -146,7 +146,7 @@ export class ExternalAccounts extends APIResource {
    * whose outcome arrives as `EXTERNAL_ACCOUNT.STATUS_UPDATED` (or by polling the account).
    * @example
    * ```ts
-   * const challenge = await cb.externalAccounts.challenge(walletAccountId, { method: 'WALLET_SIGNATURE' });
+   * const challenge = await cb.externalAccounts.challenge(externalAccountId, { method: 'WALLET_SIGNATURE' });
    * if (challenge.method === 'WALLET_SIGNATURE') console.log(challenge.messageToSign, challenge.expiresAt);
    * ```
    */
@@ -160,9 +160,12 @@ export class ExternalAccounts extends APIResource {
    * `BadRequestError` and leaves the account `UNVERIFIED` (start a new challenge).
    * @example
    * ```ts
-   * const signature = await wallet.signMessage(challenge.messageToSign); // the user's own wallet
-   * const account = await cb.externalAccounts.verify(walletAccountId, { signature });
-   * console.log(account.status); // 'ACTIVE'
+   * const challenge = await cb.externalAccounts.challenge(externalAccountId, { method: 'WALLET_SIGNATURE' });
+   * if (challenge.method === 'WALLET_SIGNATURE') {
+   *   const signature = '…'; // the user's own wallet signs challenge.messageToSign and hands you this
+   *   const account = await cb.externalAccounts.verify(externalAccountId, { signature });
+   *   console.log(account.status); // 'ACTIVE'
+   * }
    * ```
    */
   verify(externalAccountId: string, params: OwnershipVerifyParams, options?: SignedRequestOptions): APIPromise<ExternalAccount> {
@@ -239,7 +242,8 @@ export class PlatformExternalAccounts extends APIResource {
    * (production's operation); as {@link ExternalAccounts.challenge}.
    * @example
    * ```ts
-   * const challenge = await cb.platform.externalAccounts.challenge(walletAccountId, { method: 'WALLET_SIGNATURE' });
+   * const challenge = await cb.platform.externalAccounts.challenge(externalAccountId, { method: 'WALLET_SIGNATURE' });
+   * console.log(challenge.expiresAt);
    * ```
    */
   challenge(externalAccountId: string, params: OwnershipChallengeParams, options?: SignedRequestOptions): APIPromise<OwnershipChallenge> {
@@ -251,7 +255,8 @@ export class PlatformExternalAccounts extends APIResource {
    * {@link ExternalAccounts.verify}.
    * @example
    * ```ts
-   * const account = await cb.platform.externalAccounts.verify(walletAccountId, { signature });
+   * const signature = '…'; // the wallet's signature over the challenge's messageToSign
+   * const account = await cb.platform.externalAccounts.verify(externalAccountId, { signature });
    * console.log(account.status); // 'ACTIVE'
    * ```
    */

@@ -203,9 +203,9 @@ export class Sessions extends APIResource {
    * // On the device: a new key pair, and the current session signs the refresh.
    * const keys = await generateClientKeyPair();
    * const refreshed = await cb.auth.sessions.refresh(
-   *   session.id!,
+   *   sessionId,
    *   { clientPublicKey: keys.publicKeyCompressed },
-   *   { signer: session.signer },
+   *   { signer }, // the current session's signer (WalletSession.signer)
    * );
    * const next = await WalletSession.fromVerify(refreshed, keys, credentialId);
    * console.log(refreshed.id, refreshed.expiresAt);
@@ -231,8 +231,8 @@ export class DelegatedKeys extends APIResource {
    * ```ts
    * // Signed twice by a session of the wallet, on the device.
    * const key = await cb.auth.delegatedKeys.create(
-   *   { cardId, internalAccountId: walletId, nickname: 'Card payments key' },
-   *   { signer: session.signer },
+   *   { cardId: 'Card:019542f5-b3e7-1d02-0000-000000000031', internalAccountId: walletId, nickname: 'Card payments key' },
+   *   { signer }, // the wallet session's signer (WalletSession.signer)
    * );
    * console.log(key.id, key.status, key.publicKey); // ACTIVE; the private key stays with the service
    * ```
@@ -273,7 +273,7 @@ export class DelegatedKeys extends APIResource {
    * refused with {@link BadRequestError}.
    * @example
    * ```ts
-   * await cb.auth.delegatedKeys.revoke(key.id);
+   * await cb.auth.delegatedKeys.revoke('DelegatedKey:019542f5-b3e7-1d02-0000-000000000021');
    * ```
    */
   revoke(delegatedKeyId: string, options?: RequestOptions): APIPromise<void> {

@@ -156,7 +156,7 @@ describe('resource commands from the operation table', () => {
     expect(sessions.data.map((s) => s.id)).toContain(session.id);
     // Production's money group (issue 34 §2): the wallet's account is signed for, as its quotes are.
     // A payee whose payments stay PROCESSING (MAGIC.stuckProcessing), so that the transfer-out can still be cancelled.
-    const stuck = await op<{ id: string }>('createExternalAccount', 'external-accounts', 'create', '--customer-id', ada.id, '--currency', 'USD', '--account-info', JSON.stringify({ accountType: 'USD_ACCOUNT', accountNumber: '4000000000000098', routingNumber: '021000021' }));
+    const stuck = await op<{ id: string }>('createExternalAccount', 'external-accounts', 'create', '--customer-id', ada.id, '--currency', 'USD', '--account-info', JSON.stringify({ accountType: 'USD_ACCOUNT', accountNumber: '4000000000000098', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } }));
     const [out, [platformUsd], [platformUsdc], rates, jit] = await Promise.all([
       op<{ id: string; status: string }>('createTransferOut', 'transfer-out', 'create', '--source', JSON.stringify({ accountId: usd.id }), '--destination', JSON.stringify({ accountId: stuck.id }), '--amount', '1000', ...key),
       op<{ data: { id: string }[] }>('listPlatformInternalAccounts', 'platform', 'internal-accounts', 'list', '--currency', 'USD').then((r) => r.data),

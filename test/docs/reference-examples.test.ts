@@ -267,7 +267,7 @@ describe('examples of the API reference', () => {
   });
 
   it('shows each method called on `cb` in its own example', () => {
-    const path: Record<string, string> = { PlatformExternalAccounts: 'platform.externalAccounts', Credentials: 'auth.credentials', Sessions: 'auth.sessions' };
+    const path: Record<string, string> = { PlatformExternalAccounts: 'platform.externalAccounts', PlatformInternalAccounts: 'platform.internalAccounts', Credentials: 'auth.credentials', Sessions: 'auth.sessions', DelegatedKeys: 'auth.delegatedKeys' };
     for (const m of result.methods) {
       const resource = path[m.className] ?? m.className[0]!.toLowerCase() + m.className.slice(1);
       expect(m.examples.map((e) => e.code).join('\n'), `${m.className}.${m.method}`).toContain(`cb.${resource}.${m.method}(`);

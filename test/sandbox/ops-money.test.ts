@@ -73,7 +73,7 @@ describe.each(transports)('money operations, %s sandbox', (_name, connect) => {
     });
   const accountOf = async (customerId: string, currency: string) => (await cb.internalAccounts.list({ customerId, currency })).data[0]!;
   const bank = (customerId: string, accountNumber = '000123456789') =>
-    cb.externalAccounts.create({ customerId, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber, routingNumber: '021000021' } });
+    cb.externalAccounts.create({ customerId, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber, routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } } });
   /** A customer with a funded USD account and a USD bank account. */
   async function funded(amount = 50_000, accountNumber?: string) {
     const c = await customer(['USD']);
@@ -242,7 +242,7 @@ describe.each(transports)('money operations, %s sandbox', (_name, connect) => {
 
     it('a platform-funded REALTIME_FUNDING quote is accepted; sandbox send brings its funds to the platform account and executes it', async () => {
       await start();
-      const payee = await cb.platform.externalAccounts.create({ currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountCategory: 'CHECKING', accountNumber: '000123456789', routingNumber: '021000021' } });
+      const payee = await cb.platform.externalAccounts.create({ currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountCategory: 'CHECKING', accountNumber: '000123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'BUSINESS', legalName: 'Acme Corporation' } } });
       const [platformUsd] = (await cb.platform.internalAccounts.list({ currency: 'USD' })).data;
       const quote = await cb.quotes.create({
         source: { sourceType: 'REALTIME_FUNDING', currency: 'USD' },

@@ -28,7 +28,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { Crossborder } from '../src/index';
-import { createSandbox, MAGIC } from '../src/sandbox/index';
+import { createSandbox, MAGIC, type Sandbox } from '../src/sandbox/index';
 import { createOtpLogin, generateClientKeyPair, LOCAL_SANDBOX_OTP_SIGNER_PUBLIC_KEY, type OtpLogin, type Signer } from '../src/wallet/index';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -173,8 +173,9 @@ interface State {
   umaAddress: string;
   walletId: string;
   credentialId: string;
-  /** Filled by `auth credentials create`. */
+  /** Filled by `auth credentials create` and `auth delegated-keys create`. */
   addedCredentialId?: string;
+  delegatedKeyId?: string;
   otpBundle: string;
   /** The OTP login of `credentialId` (its code sealed, and the signer of the verify's 202 challenge). */
   otpLogin: OtpLogin;
@@ -190,8 +191,10 @@ interface Command {
   method: string;
   path: string;
   args: (s: State) => string[];
-  /** Signed: run once for the 202 challenge, then again with the signature of `signer`. */
+  /** Signed: when the first run answers a 202 challenge, run again with the signature of `signer`. */
   signed?: (s: State) => Signer | undefined;
+  /** Runs before the command, on the sandbox (its clock). */
+  before?: (sandbox: Sandbox) => Promise<unknown> | unknown;
   /** Runs after a successful command (reads its output into the state). */
   then?: (s: State, data: any) => Promise<void>;
 }
@@ -199,9 +202,9 @@ interface Command {
 const sessionSigner = (s: State) => s.signer;
 
 /**
- * Every `grid` command of production's CLI at cf2510ed outside the areas this SDK does not have (cards,
- * API tokens: docs/production.md "Product areas this SDK does not have") and outside `configure` (it
- * writes the user's credentials file). Run in this order: a command that consumes state comes after
+ * Every `grid` command of production's CLI at cf2510ed outside the areas this SDK does not have (`cards`,
+ * `tokens`: docs/production.md "Product areas this SDK does not have") and outside `configure` (it writes
+ * the user's credentials file). Run in this order: a command that consumes state comes after
  * those reading it.
  */
 const COMMANDS: Command[] = [
@@ -310,13 +313,27 @@ const COMMANDS: Command[] = [
     args: (s) => ['internal-accounts', 'export', s.walletId, '--client-public-key', s.clientPublicKey],
     signed: sessionSigner,
   },
+  {
+    // Production's delegated keys sign for a card; cards are a product area this SDK does not have, so the
+    // card id is the one a user would copy from their card (none exists in the sandbox).
+    name: 'auth delegated-keys create',
+    method: 'POST',
+    path: '/auth/delegated-keys',
+    args: (s) => ['auth', 'delegated-keys', 'create', '--card-id', 'Card:019542f5-b3e7-1d02-0000-000000000001', '--internal-account-id', s.walletId, '--nickname', 'checkout terminal'],
+    signed: sessionSigner,
+    then: async (s, data) => void (s.delegatedKeyId = data?.id),
+  },
   { name: 'auth delegated-keys list', method: 'GET', path: '/auth/delegated-keys', args: (s) => ['auth', 'delegated-keys', 'list', '--account-id', s.walletId] },
+  { name: 'auth delegated-keys get', method: 'GET', path: '/auth/delegated-keys/{delegatedKeyId}', args: (s) => ['auth', 'delegated-keys', 'get', s.delegatedKeyId ?? 'DelegatedKey:unknown'] },
+  { name: 'auth delegated-keys revoke', method: 'DELETE', path: '/auth/delegated-keys/{delegatedKeyId}', args: (s) => ['auth', 'delegated-keys', 'revoke', s.delegatedKeyId ?? 'DelegatedKey:unknown', '--yes'] },
   { name: 'auth sessions refresh', method: 'POST', path: '/auth/sessions/{id}/refresh', args: (s) => ['auth', 'sessions', 'refresh', s.sessionId ?? 'Session:unknown', '--client-public-key', s.clientPublicKey], signed: sessionSigner },
   {
     name: 'auth credentials challenge',
     method: 'POST',
     path: '/auth/credentials/{id}/challenge',
     args: (s) => ['auth', 'credentials', 'challenge', s.credentialId],
+    // A credential's code can be re-sent once 30 s have passed: the sandbox's clock moves, nobody waits.
+    before: (sandbox) => sandbox.clock.advance(31_000),
   },
   { name: 'customers delete', method: 'DELETE', path: '/customers/{customerId}', args: (s) => ['customers', 'delete', s.deleteCustomerId, '--yes'] },
   // The credential added above, revoked with the session of the other one (a credential cannot revoke itself).
@@ -329,12 +346,16 @@ const PERSON = { customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace', birthDate
 
 /** Seeds, through the SDK, the state the commands name (as test/sandbox/production-requests.test.ts does). */
 async function seed(cb: Crossborder): Promise<State> {
-  const any = cb as any;
-  const customer = await any.customers.create({ ...PERSON, currencies: ['USD', 'MXN', 'EUR', 'USDC'] });
-  const account = (await any.internalAccounts.list({ customerId: customer.id, currency: 'USD' })).data[0];
-  await any.sandbox.fundInternalAccount(account.id, { amount: 100_000_000 });
-  const usdc = (await any.internalAccounts.list({ customerId: customer.id, currency: 'USDC' })).data[0] ?? account;
-  const external = await any.externalAccounts.create({
+  const first = <T>(page: { data: T[] }, what: string): T => {
+    const item = page.data[0];
+    if (item === undefined) throw new Error(`seeding: the sandbox has no ${what}`);
+    return item;
+  };
+  const customer = await cb.customers.create({ ...PERSON, currencies: ['USD', 'MXN', 'EUR', 'USDC'] });
+  const account = first(await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' }), 'USD account');
+  await cb.sandbox.fundInternalAccount(account.id, { amount: 100_000_000 });
+  const usdc = (await cb.internalAccounts.list({ customerId: customer.id, currency: 'USDC' })).data[0] ?? account;
+  const external = await cb.externalAccounts.create({
     customerId: customer.id,
     currency: 'USD',
     accountInfo: {
@@ -345,33 +366,36 @@ async function seed(cb: Crossborder): Promise<State> {
       beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
     },
   });
-  const toBank = (amount: number) => ({
-    lockedCurrencyAmount: amount,
-    lockedCurrencySide: 'SENDING',
-    source: { sourceType: 'ACCOUNT', accountId: account.id },
-    destination: { destinationType: 'ACCOUNT', accountId: external.id },
-  });
-  const quote = await any.quotes.create(toBank(1_000));
-  const executeQuote = await any.quotes.create(toBank(2_000));
-  const realtime = await any.quotes
+  const toBank = (amount: number) =>
+    ({
+      lockedCurrencyAmount: amount,
+      lockedCurrencySide: 'SENDING',
+      source: { sourceType: 'ACCOUNT', accountId: account.id },
+      destination: { destinationType: 'ACCOUNT', accountId: external.id },
+    }) as const;
+  const quote = await cb.quotes.create(toBank(1_000));
+  const executeQuote = await cb.quotes.create(toBank(2_000));
+  // For `sandbox send` (a just-in-time funded quote): where the sandbox refuses it, that command says so.
+  const realtime = await cb.quotes
     .create({ ...toBank(3_000), source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: customer.id } })
     .catch(() => ({ id: 'Quote:none' }));
+  if (!customer.umaAddress) throw new Error('seeding: the customer has no UMA address');
   const held = () =>
-    any.sandbox.receiveUmaPayment({
+    cb.sandbox.receiveUmaPayment({
       senderUmaAddress: '$success.usd@sandbox.uma.money',
-      receiverUmaAddress: customer.umaAddress,
+      receiverUmaAddress: customer.umaAddress!,
       receivingCurrencyCode: 'USD',
       receivingCurrencyAmount: MAGIC.holdForApprovalAmount,
     });
   const approve = await held();
   const reject = await held();
-  const doomed = await any.customers.create({ ...PERSON, fullName: 'Charles Babbage' });
-  const walletOf = async (fullName: string) => {
-    const c = await any.customers.create({ ...PERSON, fullName });
-    return (await any.internalAccounts.list({ customerId: c.id })).data[0].id as string;
-  };
-  const walletId = await walletOf('Grace Hopper');
-  const credential = await any.auth.credentials.create({ type: 'EMAIL_OTP', accountId: walletId });
+  const doomed = await cb.customers.create({ ...PERSON, fullName: 'Charles Babbage' });
+  const holder = await cb.customers.create({ ...PERSON, fullName: 'Grace Hopper' });
+  const walletId = first(await cb.internalAccounts.list({ customerId: holder.id }), 'wallet').id;
+  const credential = await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: walletId });
+  if (!('otpEncryptionTargetBundle' in credential) || typeof credential.otpEncryptionTargetBundle !== 'string') {
+    throw new Error('seeding: the EMAIL_OTP credential came without an otpEncryptionTargetBundle');
+  }
   const otpLogin = await createOtpLogin({
     otpEncryptionTargetBundle: credential.otpEncryptionTargetBundle,
     otpCode: '000000',
@@ -509,10 +533,9 @@ async function runCommand(command: Command, state: State, ctx: { checkout: strin
   };
   let { run, out } = await exchange(command.args(state));
   if (run.code !== 0 || out?.success !== true) return failure(run, out);
-  if (command.signed) {
+  const challenge = out.data;
+  if (command.signed && statuses.at(-1) === 202 && typeof challenge?.payloadToSign === 'string') {
     // The 202 challenge, signed on the "device" (the SDK's wallet session), then the signed retry.
-    const challenge = out.data;
-    if (statuses.at(-1) !== 202 || typeof challenge?.payloadToSign !== 'string') return result(false, `failed ${statuses.at(-1)}: no wallet challenge to sign`);
     const signer = command.signed(state);
     if (!signer) return result(false, 'failed: no wallet session to sign with (an earlier command failed)');
     const signature = await signer(challenge);
@@ -557,7 +580,7 @@ async function main(argv: string[]): Promise<void> {
   const outcomes: CommandOutcome[] = [];
   const skipped: string[] = [];
   try {
-    const cb = new Crossborder({ tokenId: 'tok_seed', clientSecret: 'sk_seed', baseUrl: `${server.url}${OUR_BASE}`, maxRetries: 0 } as never);
+    const cb = new Crossborder({ tokenId: 'tok_seed', clientSecret: 'sk_seed', baseUrl: `${server.url}${OUR_BASE}`, maxRetries: 0 });
     const state = await seed(cb);
     for (const command of COMMANDS) {
       const operationId = ours.get(`${command.method} ${normalise(command.path)}`);
@@ -565,8 +588,7 @@ async function main(argv: string[]): Promise<void> {
         skipped.push(command.name);
         continue;
       }
-      // A credential's code can be re-sent once 30 s have passed: the sandbox's clock moves, nobody waits.
-      if (command.name === 'auth credentials challenge') await sandbox.clock.advance(31_000);
+      await command.before?.(sandbox);
       const outcome = await runCommand(command, state, { checkout, proxy, home, timeoutMs }, operationId);
       outcomes.push(outcome);
       if (!json) process.stdout.write(`${outcome.command.padEnd(36)} ${outcome.outcome}${outcome.fault ? `  [${outcome.fault}]` : ''}\n`);

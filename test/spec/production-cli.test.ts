@@ -4,6 +4,8 @@
  * become production's on the way out, and nothing else changes. A failing upstream (nothing listening,
  * or one that never answers) is a bounded 502/504, never a hang.
  */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -154,4 +156,15 @@ describe("production's CLI header proxy", () => {
     expect(JSON.parse(timedOut.body)).toMatchObject({ status: 504, code: 'PROXY_ERROR', message: 'the upstream did not answer within 300 ms' });
     expect(Date.now() - started).toBeLessThan(5_000);
   });
+
+  it('`npm run production:cli` without a grid-api checkout says what it expects (exit 2)', () => {
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const run = (...args: string[]) => spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/production-cli.ts', ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    const none = run();
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain('Missing the path of a grid-api checkout');
+    const wrong = run(root);
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toContain('no cli/src/index.ts (a checkout of lightsparkdev/grid-api is expected)');
+  }, 120_000);
 });

@@ -14,7 +14,8 @@
  * command whose operation (method and path) our openapi/openapi.yaml has, with the arguments a user
  * would give, each bounded by a timeout. A signed command runs as a user runs it: once without a
  * signature (the 202 challenge), then again with `--wallet-signature` and `--request-id` made by the
- * SDK's wallet session. Prints one line per command (`ok` / `failed <status> <code>`), the summary
+ * SDK's wallet session, for as long as it answers a challenge (bounded); a challenge left unsigned is a
+ * failure. Prints one line per command (`ok` / `failed <status> <code>`), the summary
  * `N of M commands of operations we have work`, or all of it as JSON with `--json`. Exit code 0 when it
  * measured (whatever the figure), 2 on bad usage or a missing checkout. Not run by `npm test`: it needs
  * the checkout. docs/production.md ("Production's CLI against the sandbox") gives the figure.
@@ -191,7 +192,7 @@ interface Command {
   method: string;
   path: string;
   args: (s: State) => string[];
-  /** Signed: when the first run answers a 202 challenge, run again with the signature of `signer`. */
+  /** Signed: while a run answers a 202 challenge, run again with the signature of `signer`. */
   signed?: (s: State) => Signer | undefined;
   /** Runs before the command, on the sandbox (its clock). */
   before?: (sandbox: Sandbox) => Promise<unknown> | unknown;
@@ -200,6 +201,9 @@ interface Command {
 }
 
 const sessionSigner = (s: State) => s.signer;
+
+/** The most signed retries of one command (production's delegated key takes two). */
+const MAX_SIGNED_LEGS = 3;
 
 /**
  * Every `grid` command of production's CLI at cf2510ed outside the areas this SDK does not have (`cards`,
@@ -533,11 +537,16 @@ async function runCommand(command: Command, state: State, ctx: { checkout: strin
   };
   let { run, out } = await exchange(command.args(state));
   if (run.code !== 0 || out?.success !== true) return failure(run, out);
-  const challenge = out.data;
-  if (command.signed && statuses.at(-1) === 202 && typeof challenge?.payloadToSign === 'string') {
-    // The 202 challenge, signed on the "device" (the SDK's wallet session), then the signed retry.
-    const signer = command.signed(state);
-    if (!signer) return result(false, 'failed: no wallet session to sign with (an earlier command failed)');
+  // Each 202 challenge is signed on the "device" (the SDK's wallet session) and the same command run again
+  // with the signature: once for most signed operations, twice for production's delegated key (its
+  // user step, then its policy step). A challenge left unsigned is not a command that worked.
+  const challengeOf = (data: any) => (statuses.at(-1) === 202 && typeof data?.payloadToSign === 'string' && typeof data?.requestId === 'string' ? data : undefined);
+  for (let leg = 0; challengeOf(out.data) !== undefined; leg++) {
+    const challenge = challengeOf(out.data);
+    const signer = command.signed?.(state);
+    if (!command.signed) return result(false, 'failed 202: a wallet challenge the command table does not sign');
+    if (!signer) return result(false, 'failed 202: no wallet session to sign with (an earlier command failed)');
+    if (leg === MAX_SIGNED_LEGS) return result(false, `failed 202: still a wallet challenge after ${MAX_SIGNED_LEGS} signed retries`);
     const signature = await signer(challenge);
     ({ run, out } = await exchange([...command.args(state), '--wallet-signature', signature, '--request-id', challenge.requestId]));
     if (run.code !== 0 || out?.success !== true) return failure(run, out);

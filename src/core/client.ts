@@ -19,7 +19,6 @@ import {
   ValidationError,
   type ValidationIssue,
 } from './errors';
-import { formBody } from './form';
 import { ignoreRejection, SILENT_LOG, type Log } from './logger';
 import type { ClientOptions, Environment, ListOptions, SignedRequestOptions, ValidationIssueReport } from './options';
 import { Page, PagePromise, type CursorTrail } from './pagination';
@@ -337,7 +336,7 @@ export class CrossborderCore extends ClientInfo {
     let bodyText: string | undefined;
     let contentType: string | undefined;
     try {
-      if (input.body !== undefined && op.multipart !== undefined) ({ text: bodyText, contentType } = await formBody(input.body, op.multipart));
+      if (input.body !== undefined && op.multipart !== undefined) ({ text: bodyText, contentType } = await (await import('./form')).formBody(input.body, op.multipart)); // loaded by the one multipart operation only
       else bodyText = input.body === undefined ? undefined : JSON.stringify(input.body);
     } catch (error) {
       throw new ValidationError([{ path: '', rule: 'not_json', message: `cannot be sent as JSON (${error instanceof Error ? error.message : String(error)})` }]);

@@ -231,7 +231,8 @@ describe('examples in the reference', () => {
 
   it('renders the examples on the class pages', () => {
     const page = readFileSync(join(out, 'html', 'classes', 'crossborder-sdk.Customers.html'), 'utf8');
-    expect(page.match(/<h4 class="tsd-anchor-link"[^>]*>Example/g)?.length).toBe(5); // create, delete, list, retrieve, update
+    // create, delete, list, retrieve, update, and production's endUserTerms, importCsv, retrieveImportJob, createKycLink
+    expect(page.match(/<h4 class="tsd-anchor-link"[^>]*>Example/g)?.length).toBe(9);
     const code = [...page.matchAll(/<pre><code class="ts">([\s\S]*?)<\/code>/g)].map((m) => m[1]!.replace(/<[^>]+>/g, ''));
     for (const method of ['create', 'retrieve', 'update', 'delete', 'list']) expect(code.join('\n'), method).toContain(`cb.customers.${method}(`);
   });
@@ -341,7 +342,8 @@ describe('the reference in Chromium', () => {
     try {
       await page.locator('h1', { hasText: 'Class Customers' }).waitFor({ state: 'visible', timeout: 10_000 });
       for (const method of ['create', 'retrieve', 'update', 'delete', 'list']) {
-        const section = page.locator(`section.tsd-member:has(h3 > span:text-is("${method}"))`);
+        // By the heading's anchor id: \`span:text-is("create")\` also matches \`create<wbr/>Kyc<wbr/>Link\`.
+        const section = page.locator(`section.tsd-member:has(h3[id="${method.toLowerCase()}"])`);
         await section.waitFor({ state: 'visible', timeout: 10_000 });
         expect(await section.locator('h4', { hasText: 'Example' }).count(), method).toBe(1);
         expect(await section.locator('pre').last().innerText({ timeout: 5_000 }), method).toContain(`cb.customers.${method}(`);

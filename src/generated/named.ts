@@ -1087,12 +1087,46 @@ export type InternalAccountExportParams = {
     clientPublicKey: string;
 };
 
+/** @description An internal account's funding instructions changed. */
+export type InternalAccountFundingInstructionsUpdatedEvent = {
+    data: InternalAccount;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED";
+};
+
 export type InternalAccountList = ListEnvelopeFields & {
     data: InternalAccount[];
 };
 
 /** @description State of an internal account (production). An open set. */
 export type InternalAccountStatus = "PENDING" | "OPEN" | "CLOSED" | "FROZEN" | (string & {});
+
+/** @description An internal account's status changed. */
+export type InternalAccountStatusUpdatedEvent = {
+    data: InternalAccount;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "INTERNAL_ACCOUNT.STATUS_UPDATED";
+};
 
 /** @description Kind of internal account (production): INTERNAL_FIAT and INTERNAL_CRYPTO holding accounts, EMBEDDED_WALLET, and RULE_BASED extra account numbers. An open set. */
 export type InternalAccountType = "INTERNAL_FIAT" | "INTERNAL_CRYPTO" | "EMBEDDED_WALLET" | "RULE_BASED" | (string & {});
@@ -2240,7 +2274,7 @@ export type WalletSignatureChallenge = {
 };
 
 /** @description Body of every webhook delivery, by `type`. Delivered at least once and retried with backoff until a 2xx; deduplicate by `id` and verify `X-Service-Signature` over the raw body first. */
-export type WebhookEvent = InvitationClaimedEvent | IncomingPaymentPendingEvent | IncomingPaymentCompletedEvent | IncomingPaymentFailedEvent | OutgoingPaymentProcessingEvent | OutgoingPaymentCompletedEvent | OutgoingPaymentFailedEvent | CustomerKycApprovedEvent | CustomerKycRejectedEvent | VerificationApprovedEvent | VerificationResolveErrorsEvent | TestEvent | OutgoingPaymentPendingEvent | OutgoingPaymentPendingAuthorizationEvent | OutgoingPaymentRefundCompletedEvent | IncomingPaymentRefundCompletedEvent | CustomerKybApprovedEvent | CustomerKybRejectedEvent | InternalAccountBalanceUpdatedEvent | CustomerKycPendingEvent | CustomerKybPendingEvent | VerificationInProgressEvent | VerificationPendingManualReviewEvent | VerificationRejectedEvent | BulkUploadCompletedEvent | BulkUploadFailedEvent | ExternalAccountStatusUpdatedEvent;
+export type WebhookEvent = InvitationClaimedEvent | IncomingPaymentPendingEvent | IncomingPaymentCompletedEvent | IncomingPaymentFailedEvent | OutgoingPaymentProcessingEvent | OutgoingPaymentCompletedEvent | OutgoingPaymentFailedEvent | CustomerKycApprovedEvent | CustomerKycRejectedEvent | VerificationApprovedEvent | VerificationResolveErrorsEvent | TestEvent | OutgoingPaymentPendingEvent | OutgoingPaymentPendingAuthorizationEvent | OutgoingPaymentRefundCompletedEvent | IncomingPaymentRefundCompletedEvent | CustomerKybApprovedEvent | CustomerKybRejectedEvent | InternalAccountBalanceUpdatedEvent | CustomerKycPendingEvent | CustomerKybPendingEvent | VerificationInProgressEvent | VerificationPendingManualReviewEvent | VerificationRejectedEvent | BulkUploadCompletedEvent | BulkUploadFailedEvent | ExternalAccountStatusUpdatedEvent | InternalAccountStatusUpdatedEvent | InternalAccountFundingInstructionsUpdatedEvent;
 
 /** A ExternalAccountInfo variant this SDK does not know yet: any `accountType` the service accepts, with the fields every known variant has (checked before sending), sent as given. */
 export type UnknownExternalAccountInfo = { accountType: string & {}; [field: string]: unknown } & Partial<Pick<UsdAccountInfo, 'platformAccountId' | 'beneficiary'>>;

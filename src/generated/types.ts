@@ -1644,6 +1644,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Internal account funding instructions changed
+         * @description Sent when an internal account's `fundingPaymentInstructions` change (coordinates provisioned or withdrawn); `data` is the whole internal account, with its current instructions (production). The local sandbox does not send it: its accounts' instructions are fixed when they open.
+         */
+        post: operations["onInternalAccountFundingInstructionsUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "INTERNAL_ACCOUNT.STATUS_UPDATED": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Internal account status changed
+         * @description Sent when the status of an internal account changes (for example ACTIVE to FROZEN); `data` is the whole internal account (production). The local sandbox does not send it: its internal accounts do not change status.
+         */
+        post: operations["onInternalAccountStatusUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "INVITATION.CLAIMED": {
         parameters: {
             query?: never;
@@ -2911,11 +2951,43 @@ export interface components {
             /** @description Hex of the P-256 public key the export is encrypted to, uncompressed (65 bytes, `04`…) or compressed (33 bytes, `02`/`03`…). */
             clientPublicKey: string;
         };
+        /** @description An internal account's funding instructions changed. */
+        InternalAccountFundingInstructionsUpdatedEvent: {
+            data: components["schemas"]["InternalAccount"];
+            /** @description Event id; the same on every redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service created the event.
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED";
+        };
         InternalAccountList: components["schemas"]["ListEnvelope"] & {
             data: components["schemas"]["InternalAccount"][];
         };
         /** @description State of an internal account (production). An open set. */
         InternalAccountStatus: "PENDING" | "OPEN" | "CLOSED" | "FROZEN" | (string & {});
+        /** @description An internal account's status changed. */
+        InternalAccountStatusUpdatedEvent: {
+            data: components["schemas"]["InternalAccount"];
+            /** @description Event id; the same on every redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service created the event.
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "INTERNAL_ACCOUNT.STATUS_UPDATED";
+        };
         /** @description Kind of internal account (production): INTERNAL_FIAT and INTERNAL_CRYPTO holding accounts, EMBEDDED_WALLET, and RULE_BASED extra account numbers. An open set. */
         InternalAccountType: "INTERNAL_FIAT" | "INTERNAL_CRYPTO" | "EMBEDDED_WALLET" | "RULE_BASED" | (string & {});
         /** @description Body of the signed wallet privacy update. */
@@ -3963,7 +4035,7 @@ export interface components {
             method: "WALLET_SIGNATURE";
         };
         /** @description Body of every webhook delivery, by `type`. Delivered at least once and retried with backoff until a 2xx; deduplicate by `id` and verify `X-Service-Signature` over the raw body first. */
-        WebhookEvent: components["schemas"]["InvitationClaimedEvent"] | components["schemas"]["IncomingPaymentPendingEvent"] | components["schemas"]["IncomingPaymentCompletedEvent"] | components["schemas"]["IncomingPaymentFailedEvent"] | components["schemas"]["OutgoingPaymentProcessingEvent"] | components["schemas"]["OutgoingPaymentCompletedEvent"] | components["schemas"]["OutgoingPaymentFailedEvent"] | components["schemas"]["CustomerKycApprovedEvent"] | components["schemas"]["CustomerKycRejectedEvent"] | components["schemas"]["VerificationApprovedEvent"] | components["schemas"]["VerificationResolveErrorsEvent"] | components["schemas"]["TestEvent"] | components["schemas"]["OutgoingPaymentPendingEvent"] | components["schemas"]["OutgoingPaymentPendingAuthorizationEvent"] | components["schemas"]["OutgoingPaymentRefundCompletedEvent"] | components["schemas"]["IncomingPaymentRefundCompletedEvent"] | components["schemas"]["CustomerKybApprovedEvent"] | components["schemas"]["CustomerKybRejectedEvent"] | components["schemas"]["InternalAccountBalanceUpdatedEvent"] | components["schemas"]["CustomerKycPendingEvent"] | components["schemas"]["CustomerKybPendingEvent"] | components["schemas"]["VerificationInProgressEvent"] | components["schemas"]["VerificationPendingManualReviewEvent"] | components["schemas"]["VerificationRejectedEvent"] | components["schemas"]["BulkUploadCompletedEvent"] | components["schemas"]["BulkUploadFailedEvent"] | components["schemas"]["ExternalAccountStatusUpdatedEvent"];
+        WebhookEvent: components["schemas"]["InvitationClaimedEvent"] | components["schemas"]["IncomingPaymentPendingEvent"] | components["schemas"]["IncomingPaymentCompletedEvent"] | components["schemas"]["IncomingPaymentFailedEvent"] | components["schemas"]["OutgoingPaymentProcessingEvent"] | components["schemas"]["OutgoingPaymentCompletedEvent"] | components["schemas"]["OutgoingPaymentFailedEvent"] | components["schemas"]["CustomerKycApprovedEvent"] | components["schemas"]["CustomerKycRejectedEvent"] | components["schemas"]["VerificationApprovedEvent"] | components["schemas"]["VerificationResolveErrorsEvent"] | components["schemas"]["TestEvent"] | components["schemas"]["OutgoingPaymentPendingEvent"] | components["schemas"]["OutgoingPaymentPendingAuthorizationEvent"] | components["schemas"]["OutgoingPaymentRefundCompletedEvent"] | components["schemas"]["IncomingPaymentRefundCompletedEvent"] | components["schemas"]["CustomerKybApprovedEvent"] | components["schemas"]["CustomerKybRejectedEvent"] | components["schemas"]["InternalAccountBalanceUpdatedEvent"] | components["schemas"]["CustomerKycPendingEvent"] | components["schemas"]["CustomerKybPendingEvent"] | components["schemas"]["VerificationInProgressEvent"] | components["schemas"]["VerificationPendingManualReviewEvent"] | components["schemas"]["VerificationRejectedEvent"] | components["schemas"]["BulkUploadCompletedEvent"] | components["schemas"]["BulkUploadFailedEvent"] | components["schemas"]["ExternalAccountStatusUpdatedEvent"] | components["schemas"]["InternalAccountStatusUpdatedEvent"] | components["schemas"]["InternalAccountFundingInstructionsUpdatedEvent"];
     };
     responses: {
         /** @description The request is invalid (validation, amount, currency or credential rules); `code` says which. */
@@ -4308,8 +4380,10 @@ export type IndividualCustomerCreateParams = components['schemas']['IndividualCu
 export type InternalAccount = components['schemas']['InternalAccount'];
 export type InternalAccountBalanceUpdatedEvent = components['schemas']['InternalAccountBalanceUpdatedEvent'];
 export type InternalAccountExportParams = components['schemas']['InternalAccountExportParams'];
+export type InternalAccountFundingInstructionsUpdatedEvent = components['schemas']['InternalAccountFundingInstructionsUpdatedEvent'];
 export type InternalAccountList = components['schemas']['InternalAccountList'];
 export type InternalAccountStatus = components['schemas']['InternalAccountStatus'];
+export type InternalAccountStatusUpdatedEvent = components['schemas']['InternalAccountStatusUpdatedEvent'];
 export type InternalAccountType = components['schemas']['InternalAccountType'];
 export type InternalAccountUpdateParams = components['schemas']['InternalAccountUpdateParams'];
 export type Invitation = components['schemas']['Invitation'];
@@ -8681,6 +8755,120 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["InternalAccountBalanceUpdatedEvent"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["WebhookNotAccepted"];
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    onInternalAccountFundingInstructionsUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
+                 * @example MEUCIQCexamplesignature0000000000000000000000000000IgZXhhbXBsZQ==
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Webhook:019542f5-b3e7-1d02-0000-000000000009",
+                 *       "type": "INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED",
+                 *       "timestamp": "2025-08-15T14:32:00Z",
+                 *       "data": {
+                 *         "id": "InternalAccount:019542f5-b3e7-1d02-0000-000000000005",
+                 *         "customerId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                 *         "type": "INTERNAL_FIAT",
+                 *         "status": "ACTIVE",
+                 *         "balance": {
+                 *           "amount": 10000,
+                 *           "currency": {
+                 *             "code": "USD",
+                 *             "name": "United States Dollar",
+                 *             "symbol": "$",
+                 *             "decimals": 2
+                 *           }
+                 *         },
+                 *         "totalBalance": {
+                 *           "amount": 12500,
+                 *           "currency": {
+                 *             "code": "USD",
+                 *             "name": "United States Dollar",
+                 *             "symbol": "$",
+                 *             "decimals": 2
+                 *           }
+                 *         },
+                 *         "fundingPaymentInstructions": [],
+                 *         "createdAt": "2025-08-01T10:00:00Z",
+                 *         "updatedAt": "2025-08-15T14:32:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["InternalAccountFundingInstructionsUpdatedEvent"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["WebhookNotAccepted"];
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    onInternalAccountStatusUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
+                 * @example MEUCIQCexamplesignature0000000000000000000000000000IgZXhhbXBsZQ==
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Webhook:019542f5-b3e7-1d02-0000-000000000008",
+                 *       "type": "INTERNAL_ACCOUNT.STATUS_UPDATED",
+                 *       "timestamp": "2025-08-15T14:32:00Z",
+                 *       "data": {
+                 *         "id": "InternalAccount:019542f5-b3e7-1d02-0000-000000000005",
+                 *         "customerId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                 *         "type": "INTERNAL_FIAT",
+                 *         "status": "FROZEN",
+                 *         "balance": {
+                 *           "amount": 10000,
+                 *           "currency": {
+                 *             "code": "USD",
+                 *             "name": "United States Dollar",
+                 *             "symbol": "$",
+                 *             "decimals": 2
+                 *           }
+                 *         },
+                 *         "totalBalance": {
+                 *           "amount": 12500,
+                 *           "currency": {
+                 *             "code": "USD",
+                 *             "name": "United States Dollar",
+                 *             "symbol": "$",
+                 *             "decimals": 2
+                 *           }
+                 *         },
+                 *         "fundingPaymentInstructions": [],
+                 *         "createdAt": "2025-08-01T10:00:00Z",
+                 *         "updatedAt": "2025-08-15T14:32:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["InternalAccountStatusUpdatedEvent"];
             };
         };
         responses: {

@@ -1539,6 +1539,26 @@ export const zInternalAccountBalanceUpdatedEvent = /* @__PURE__ */ z.object({
 });
 
 /**
+ * An internal account's status changed.
+ */
+export const zInternalAccountStatusUpdatedEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('INTERNAL_ACCOUNT.STATUS_UPDATED'),
+    timestamp: z.iso.datetime(),
+    data: zInternalAccount
+});
+
+/**
+ * An internal account's funding instructions changed.
+ */
+export const zInternalAccountFundingInstructionsUpdatedEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED'),
+    timestamp: z.iso.datetime(),
+    data: zInternalAccount
+});
+
+/**
  * External account status changed.
  */
 export const zExternalAccountStatusUpdatedEvent = /* @__PURE__ */ z.object({
@@ -1805,7 +1825,9 @@ export const zWebhookEvent = /* @__PURE__ */ z.discriminatedUnion('type', [
     z.extend(zVerificationRejectedEvent, { type: z.literal('VERIFICATION.REJECTED') }),
     z.extend(zBulkUploadCompletedEvent, { type: z.literal('BULK_UPLOAD.COMPLETED') }),
     z.extend(zBulkUploadFailedEvent, { type: z.literal('BULK_UPLOAD.FAILED') }),
-    z.extend(zExternalAccountStatusUpdatedEvent, { type: z.literal('EXTERNAL_ACCOUNT.STATUS_UPDATED') })
+    z.extend(zExternalAccountStatusUpdatedEvent, { type: z.literal('EXTERNAL_ACCOUNT.STATUS_UPDATED') }),
+    z.extend(zInternalAccountStatusUpdatedEvent, { type: z.literal('INTERNAL_ACCOUNT.STATUS_UPDATED') }),
+    z.extend(zInternalAccountFundingInstructionsUpdatedEvent, { type: z.literal('INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED') })
 ]);
 
 /**
@@ -2870,6 +2892,24 @@ export const zOnCustomerKybRejectedWebhookRequest = /* @__PURE__ */ z.object({
 
 export const zOnInternalAccountBalanceUpdatedWebhookRequest = /* @__PURE__ */ z.object({
     body: zInternalAccountBalanceUpdatedEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnInternalAccountStatusUpdatedWebhookRequest = /* @__PURE__ */ z.object({
+    body: zInternalAccountStatusUpdatedEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnInternalAccountFundingInstructionsUpdatedWebhookRequest = /* @__PURE__ */ z.object({
+    body: zInternalAccountFundingInstructionsUpdatedEvent,
     path: z.optional(z.never()),
     query: z.optional(z.never()),
     headers: z.object({

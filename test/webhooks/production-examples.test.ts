@@ -26,19 +26,15 @@ describe.skipIf(productionDocumentPath() === undefined)("production's webhook ex
     }
   });
 
-  it('types every example of an event type the SDK knows, the eight production added included', () => {
+  it('types every example, the event types production added included', () => {
     const known = new Set<string>(WEBHOOK_EVENT_TYPES);
-    for (const type of ['OUTGOING_PAYMENT.PENDING', 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION', 'OUTGOING_PAYMENT.REFUND_COMPLETED', 'INCOMING_PAYMENT.REFUND_COMPLETED', 'CUSTOMER.KYB_APPROVED', 'CUSTOMER.KYB_REJECTED', 'INTERNAL_ACCOUNT.BALANCE_UPDATED', 'EXTERNAL_ACCOUNT.STATUS_UPDATED']) {
+    for (const type of ['OUTGOING_PAYMENT.PENDING', 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION', 'OUTGOING_PAYMENT.REFUND_COMPLETED', 'INCOMING_PAYMENT.REFUND_COMPLETED', 'CUSTOMER.KYB_APPROVED', 'CUSTOMER.KYB_REJECTED', 'INTERNAL_ACCOUNT.BALANCE_UPDATED', 'INTERNAL_ACCOUNT.STATUS_UPDATED', 'INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED', 'EXTERNAL_ACCOUNT.STATUS_UPDATED']) {
       expect(known.has(type), type).toBe(true);
     }
     const typed = unwrapped.filter((u) => !('unknown' in u.event));
-    expect(typed.map((u) => `${u.example.key}/${u.example.name}`)).toHaveLength(18);
+    expect(typed.map((u) => `${u.example.key}/${u.example.name}`)).toHaveLength(20);
     expect(typed.every((u) => known.has(String(u.event.type)))).toBe(true);
-    // The only examples left untyped: event types of resources the SDK has no operation for yet (section 2 of issue 34).
-    expect(unwrapped.filter((u) => 'unknown' in u.event).map((u) => String(u.event.type)).sort()).toEqual([
-      'INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED',
-      'INTERNAL_ACCOUNT.STATUS_UPDATED',
-    ]);
+    expect(unwrapped.filter((u) => 'unknown' in u.event).map((u) => String(u.event.type))).toEqual([]);
   });
 
   it('unwraps all 20 with no drift reported in event.issues', () => {
@@ -92,13 +88,13 @@ describe("production's docs site's webhooks", () => {
 
   it('unwraps all 31 on a resource we share, and types every one', () => {
     expect(Object.keys(report)).toHaveLength(31);
-    expect(Object.entries(report).filter(([, v]) => v === 'untyped').map(([k]) => k)).toEqual(['ramps/platform-tools/webhooks.mdx:91 INTERNAL_ACCOUNT.STATUS_UPDATED']);
+    expect(Object.entries(report).filter(([, v]) => v === 'untyped').map(([k]) => k)).toEqual([]);
   });
 
   it('reports drift only for fields production requires that the page leaves out', () => {
     const drift = Object.values(report).filter((v) => v.startsWith('drift ')).flatMap((v) => v.slice(6).split(', '));
     expect([...new Set(drift)].filter((path) => !(path in EXCERPTED))).toEqual([]);
-    expect(Object.values(report).filter((v) => v === 'typed')).toHaveLength(6);
+    expect(Object.values(report).filter((v) => v === 'typed')).toHaveLength(7);
   });
 
   it.skipIf(productionDocumentPath() === undefined)("each field it excuses is required by production's own schema", () => {

@@ -224,7 +224,9 @@ describe.each(worlds)('KYC/KYB operations, %s', (_name, make) => {
     const bad = await cb.customers.createKycLink(ada.id, { redirectUri: 'ftp://files.example/done' }).catch((e: unknown) => e);
     expect(bad).toBeInstanceOf(BadRequestError);
     expect((bad as BadRequestError).field).toBe('redirectUri');
-    expect(await events(world)).toEqual([]);
+    // No link changes a status: the only event may be the RESOLVE_ERRORS that creating an incomplete customer
+    // sends (delivered when the sandbox gets to it, so possibly only now).
+    expect((await events(world)).filter((e) => e.type !== 'VERIFICATION.RESOLVE_ERRORS')).toEqual([]);
   });
 
   it('beneficial owners and verifications survive the state file', async () => {

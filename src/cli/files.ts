@@ -238,9 +238,10 @@ export function refuseUnsafeTarget(file: string, label: string): void {
  * Writes `text` to `file`, owner-only (0600), as a new file: a temporary file in the same folder,
  * created exclusively without following links, flushed, then renamed over `file`. An existing
  * `file` that is not the user's own regular file is refused ({@link refuseUnsafeTarget}) and left as
- * it was; on any failure the temporary file is removed.
+ * it was; on any failure the temporary file is removed. `text` may come in pieces (a report streamed
+ * from a journal), written one after the other.
  */
-export function writePrivateFile(file: string, text: string, label: string): void {
+export function writePrivateFile(file: string, text: string | Iterable<string>, label: string): void {
   refuseUnsafeTarget(file, label);
   const target = resolve(file);
   const temporary = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
@@ -248,8 +249,10 @@ export function writePrivateFile(file: string, text: string, label: string): voi
   try {
     fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
     fchmodSync(fd, 0o600); // exactly owner-only, whatever the umask
-    const bytes = Buffer.from(text, 'utf8');
-    for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
+    for (const piece of typeof text === 'string' ? [text] : text) {
+      const bytes = Buffer.from(piece, 'utf8');
+      for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
+    }
     fsyncSync(fd);
     closeSync(fd);
     fd = undefined;

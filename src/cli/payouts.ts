@@ -9,7 +9,7 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { APIUserAbortError } from '../core/errors';
@@ -18,6 +18,7 @@ import { Quotes } from '../resources/quotes';
 import { Receiver } from '../resources/receiver';
 import { Transactions } from '../resources/transactions';
 import { connect, type ConnectionOptions } from './client';
+import { refuseUnsafeTarget, writePrivateFile } from './files';
 import { out } from './output';
 import { UsageError } from './table';
 
@@ -107,6 +108,8 @@ function summaryLine(s: PayoutSummary): string {
 
 async function run(csv: string, opts: RunOptions): Promise<void> {
   if (!existsSync(csv)) throw new UsageError(`${csv}: no such file`);
+  // The journal is read, cut at a torn last line and appended to: only the user's own regular file, or a new one.
+  refuseUnsafeTarget(opts.journal, '--journal');
   const execution = opts.execution ?? 'immediate';
   if (execution !== 'immediate' && execution !== 'separate') throw new UsageError(`--execution needs immediate or separate, got '${execution}'`);
   const maxConcurrency = whole('--max-concurrency', opts.maxConcurrency, 1) ?? 16;
@@ -198,6 +201,7 @@ async function run(csv: string, opts: RunOptions): Promise<void> {
 
 async function status(opts: { journal: string; json?: boolean }): Promise<void> {
   if (!existsSync(opts.journal)) throw new UsageError(`--journal ${opts.journal}: no such file`);
+  refuseUnsafeTarget(opts.journal, '--journal');
   const [{ journalRecords }, { summarize }] = await Promise.all([import('../payouts/file-journal'), import('../payouts/report')]);
   // Streamed: only the counts and the unsettled references are kept.
   const { batchId, records } = journalRecords(opts.journal);
@@ -223,6 +227,7 @@ async function status(opts: { journal: string; json?: boolean }): Promise<void> 
 
 async function report(opts: { journal: string; csv?: boolean; out?: string }): Promise<void> {
   if (!existsSync(opts.journal)) throw new UsageError(`--journal ${opts.journal}: no such file`);
+  refuseUnsafeTarget(opts.journal, '--journal');
   const [{ journalRecords }, { reportCsvLines, reportRow }] = await Promise.all([import('../payouts/file-journal'), import('../payouts/report')]);
   // Streamed row by row, written 64 KiB at a time: a report of 100,000 references is never one string.
   const { records } = journalRecords(opts.journal);
@@ -234,22 +239,20 @@ async function report(opts: { journal: string; csv?: boolean; out?: string }): P
     : (function* () {
         for (const row of rows) yield `${JSON.stringify(row)}\n`;
       })();
-  const fd = opts.out ? openSync(opts.out, 'w') : undefined;
-  try {
+  const chunks = (function* () {
     let chunk = '';
-    const flush = () => {
-      if (fd === undefined) out(chunk);
-      else writeSync(fd, chunk);
-      chunk = '';
-    };
     for (const line of lines) {
       chunk += line;
-      if (chunk.length >= 65_536) flush();
+      if (chunk.length >= 65_536) {
+        yield chunk;
+        chunk = '';
+      }
     }
-    if (chunk) flush();
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
+    if (chunk) yield chunk;
+  })();
+  // --out is written like every file the CLI writes: new, 0600, never through a link or into another's file.
+  if (opts.out) writePrivateFile(opts.out, chunks, '--out');
+  else for (const chunk of chunks) out(chunk);
 }
 
 /** Adds `payouts run | status | report`. */

@@ -87,6 +87,32 @@ describe('files the CLI writes: created new, 0600, never through a link or into 
     expect(readdirSync(folder).sort()).toEqual(['own.json', 'state.json']);
   }, 60_000);
 
+  it('payouts run --journal and payouts report --out refuse a foreign file, a symlink, a FIFO and a directory before anything is read, sent or written', async () => {
+    const { folder, victim, paths } = hostileFolder('payouts');
+    // A victim with no newline: a journal opened through the link would cut it as a torn last line.
+    writeFileSync(victim, 'the victim');
+    const csv = join(dir, 'payouts-batch.csv');
+    writeFileSync(csv, 'reference,sourceAccountId,destinationAccountId,amount,currency\nr1,InternalAccount:a,ExternalAccount:b,100,USD\n');
+    const before = snapshot(folder);
+    const sent = await requestCount();
+    const targets = Object.values(paths);
+    const runs = await Promise.all(targets.map((path) => cli(['payouts', 'run', csv, '--journal', path, '--json'], { env, timeoutMs: 20_000 })));
+    runs.forEach((ran, i) => {
+      expect({ path: targets[i], code: ran.code }).toEqual({ path: targets[i], code: 2 });
+      expect(ran.err).toContain(`--journal ${targets[i]}: refused`);
+    });
+    const journal = join(dir, 'own.journal');
+    writeFileSync(journal, `${JSON.stringify({ format: 'crossborder-payout-journal/1', batchId: 'b' })}\n`);
+    const reports = await Promise.all(targets.map((path) => cli(['payouts', 'report', '--journal', journal, '--out', path], { timeoutMs: 20_000 })));
+    reports.forEach((ran, i) => {
+      expect({ path: targets[i], code: ran.code }).toEqual({ path: targets[i], code: 2 });
+      expect(ran.err).toContain(`--out ${targets[i]}: refused`);
+    });
+    expect(await requestCount()).toBe(sent);
+    expect(snapshot(folder)).toEqual(before);
+    expect(readFileSync(victim, 'utf8')).toBe('the victim');
+  }, 60_000);
+
   it('--save-session refuses a symlink or a foreign file before anything is sent', async () => {
     const { folder, victim, paths } = hostileFolder('session');
     const before = snapshot(folder);

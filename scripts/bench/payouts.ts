@@ -1,19 +1,26 @@
 /**
  * Payout batches (issue 35): `npx tsx scripts/bench/payouts.ts` (`--json` for one JSON line).
  *
+ * The sandbox runs in its own process and answers over HTTP on 127.0.0.1 (as the service answers from
+ * elsewhere), so this process holds only the client side. A run is timed until every reference was
+ * accepted by the service (processing or final), then stopped by its signal: what follows is the
+ * service settling them, the same for any client.
+ *
  * 1. Under a sandbox rate limit of R requests/s with 20 ms latency: payouts submitted per second ÷ what
- *    the limit allows over the same time (R per second plus the bucket's burst). Final states come by
- *    webhook (delivered in-process to `onWebhookEvent`), so a payout is one request. Target ≥ 0.9.
+ *    the limit allows over the same time (R per second plus the bucket's burst). Final states would come
+ *    by webhook, so a payout is one request. Target ≥ 0.9.
  * 2. With no limit (20 ms latency): the runner's submission rate, with a file journal (fsynced, as the
  *    CLI runs it), ÷ a hand-written pool of `Promise.all` workers making the same `quotes.create`
  *    (immediatelyExecute) calls against the same sandbox, at the best fixed concurrency found by trying
  *    8, 16, 32 and 64 (the runner's `maxConcurrency` is 64). After a warm-up of both, rounds alternate
- *    which goes first; the figure is the median of the rounds' ratios. Target ≥ 0.9.
+ *    which goes first; the figure is the median of the rounds' ratios. Target ≥ 0.9. Also this process's
+ *    CPU per payout, runner and pool: the difference is what the runner's own machinery costs.
  * 3. Memory over 100,000 references streamed from a CSV file, with a file journal and a client that
  *    answers at once (no sandbox: its own state would grow): heap after 10,000, 50,000 and 100,000
  *    references, and the slope (bytes per reference) from 10,000 on. Target: flat.
  *
- * Knobs (env): BENCH_PAYOUTS_RATE (default 100), BENCH_PAYOUTS_N (default 800), BENCH_PAYOUTS_MEMORY_N (default 100000).
+ * Knobs (env): BENCH_PAYOUTS_RATE (default 100), BENCH_PAYOUTS_N (rate-limited batch, default 800),
+ * BENCH_PAYOUTS_FREE_N (no-limit batch, default 2000), BENCH_PAYOUTS_ROUNDS (default 5), BENCH_PAYOUTS_MEMORY_N (default 100000).
  */
 import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -21,39 +28,61 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { join } from 'node:path';
 import { parse } from 'csv-parse';
-import { Crossborder } from '../../src/index';
+import { APIUserAbortError, Crossborder } from '../../src/index';
 import { createPayoutBatch, FileJournal, type PayoutClient, type PayoutInstruction } from '../../src/payouts/index';
-import { createSandbox, type SandboxFaults } from '../../src/sandbox/index';
+import type { SandboxFaults } from '../../src/sandbox/index';
+import { startChildServer } from './child-server';
 import { instructions, setUpWorld } from '../../test/payouts/world';
 
 const RATE = Number(process.env.BENCH_PAYOUTS_RATE ?? 100);
 const N = Number(process.env.BENCH_PAYOUTS_N ?? 800);
+const FREE_N = Number(process.env.BENCH_PAYOUTS_FREE_N ?? 2_000);
 const MEMORY_N = Number(process.env.BENCH_PAYOUTS_MEMORY_N ?? 100_000);
 const json = process.argv.includes('--json');
 
-async function world(faults: SandboxFaults | undefined) {
-  let deliver: (event: { type: string; data: unknown }) => void = () => {};
-  const sandbox = createSandbox({
-    webhookDelivery: {
-      fetch: async (_url, init) => {
-        deliver(JSON.parse(String(init.body)) as { type: string; data: unknown });
-        return new Response(null, { status: 200 });
-      },
-    },
-  });
-  const cb = new Crossborder({ tokenId: 'tok', clientSecret: 'sk', environment: 'sandbox', baseUrl: 'http://sandbox.bench', fetch: sandbox.fetch as typeof fetch });
-  const w = await setUpWorld(cb, 4);
-  await cb.config.update({ webhookEndpoint: 'http://receiver.bench/webhooks' });
-  sandbox.faults.set(faults ?? {});
-  return { sandbox, cb, w, onEvent: (f: typeof deliver) => (deliver = f) };
+// The sandbox answers from its own process, as the service does from elsewhere: what this process spends
+// is the runner's (or the pool's) and the SDK's alone.
+const server = await startChildServer('payouts-sandbox.ts');
+
+async function setFaults(faults: SandboxFaults): Promise<void> {
+  const res = await fetch(`${server.base}/_sandbox/faults`, { method: 'PUT', headers: { 'content-type': 'application/json', authorization: `Basic ${btoa('tok:sk')}` }, body: JSON.stringify(faults) });
+  if (!res.ok) throw new Error(`PUT /_sandbox/faults: ${res.status} ${await res.text()}`);
 }
 
-/** Seconds until every reference was accepted by the service (processing or final). */
-async function runnerRate(faults: Parameters<typeof world>[0], prefix: string, maxConcurrency = 64): Promise<{ perSecond: number; seconds: number }> {
-  const { sandbox, cb, w, onEvent } = await world(faults);
+/** A funded account and payees (set up without faults), then `faults` on. */
+async function world(faults: SandboxFaults) {
+  await setFaults({});
+  const cb = new Crossborder({ tokenId: 'tok', clientSecret: 'sk', environment: 'sandbox', baseUrl: server.base, timeout: 30_000 });
+  const w = await setUpWorld(cb, 4);
+  await setFaults(faults);
+  return { cb, w };
+}
+
+const cpuMicros = (since: NodeJS.CpuUsage) => {
+  const u = process.cpuUsage(since);
+  return u.user + u.system;
+};
+
+interface Rate {
+  perSecond: number;
+  seconds: number;
+  /** This process's CPU per payout (µs). */
+  cpuPerPayout: number;
+}
+
+/**
+ * Payouts per second until every reference was accepted by the service (processing or final): the run
+ * is stopped there (its signal), since what follows is the service settling them.
+ */
+async function runnerRate(faults: SandboxFaults, prefix: string, n: number, maxConcurrency = 64): Promise<Rate> {
+  const { cb, w } = await world(faults);
   const dir = mkdtempSync(join(tmpdir(), 'bench-payouts-'));
   const journal = new FileJournal(join(dir, 'journal'));
+  const stop = new AbortController();
   let submittedAt = 0;
+  let cpu = 0;
+  const list = instructions(w, n, prefix);
+  const cpu0 = process.cpuUsage();
   const started = performance.now();
   const batch = createPayoutBatch({
     client: cb,
@@ -61,30 +90,31 @@ async function runnerRate(faults: Parameters<typeof world>[0], prefix: string, m
     journal,
     maxConcurrency,
     webhooks: true,
+    signal: stop.signal,
     progressIntervalMs: 0,
     onProgress: (p) => {
-      if (!submittedAt && p.counts.processing + p.done === N) submittedAt = performance.now();
+      if (!submittedAt && p.counts.processing + p.done === n) {
+        submittedAt = performance.now();
+        cpu = cpuMicros(cpu0);
+        setImmediate(() => stop.abort());
+      }
     },
   });
-  onEvent((e) => batch.onWebhookEvent(e));
-  const run = batch.run(instructions(w, N, prefix));
-  // Settlement is 2 s of sandbox clock after execution: move it on once all are submitted.
-  while (!submittedAt) await new Promise((r) => setTimeout(r, 20));
-  sandbox.clock.advance(5_000);
-  await sandbox.webhooks.flush();
-  await run;
+  await batch.run(list).catch((error: unknown) => {
+    if (!(error instanceof APIUserAbortError) || !submittedAt) throw error;
+  });
   await journal.close();
   rmSync(dir, { recursive: true, force: true });
-  await sandbox.close();
   const seconds = (submittedAt - started) / 1000;
-  return { perSecond: N / seconds, seconds };
+  return { perSecond: n / seconds, seconds, cpuPerPayout: cpu / n };
 }
 
 /** A hand-written pool: `concurrency` workers calling quotes.create(immediatelyExecute) in turn. */
-async function poolRate(concurrency: number): Promise<number> {
-  const { sandbox, cb, w } = await world({ latency: { ms: 20 } });
-  const list = instructions(w, N, `pool${concurrency}`);
+async function poolRate(concurrency: number, prefix: string, n: number): Promise<Rate> {
+  const { cb, w } = await world({ latency: { ms: 20 } });
+  const list = instructions(w, n, prefix);
   let next = 0;
+  const cpu0 = process.cpuUsage();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -92,14 +122,13 @@ async function poolRate(concurrency: number): Promise<number> {
         const i = list[next++]!;
         await cb.quotes.create(
           { source: { sourceType: 'ACCOUNT', accountId: w.accountId }, destination: { destinationType: 'ACCOUNT', accountId: (i.destination as { accountId: string }).accountId }, lockedCurrencySide: 'RECEIVING', lockedCurrencyAmount: i.amount, immediatelyExecute: true, description: i.reference },
-          { idempotencyKey: `pool-${concurrency}-${i.reference}` },
+          { idempotencyKey: `${prefix}-${i.reference}` },
         );
       }
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  await sandbox.close();
-  return N / seconds;
+  return { perSecond: n / seconds, seconds, cpuPerPayout: cpuMicros(cpu0) / n };
 }
 
 /** Heap (after GC) at 10,000, 50,000 and MEMORY_N references of a CSV streamed through the runner. */
@@ -161,7 +190,7 @@ async function memory(): Promise<{ at10k: number; at50k: number; atN: number; pe
   return { at10k, at50k, atN, perReference: (atN - at10k) / (MEMORY_N - 10_000) };
 }
 
-const limited = await runnerRate({ rateLimit: { requestsPerSecond: RATE }, latency: { ms: 20 } }, 'limited', 32);
+const limited = await runnerRate({ rateLimit: { requestsPerSecond: RATE }, latency: { ms: 20 } }, 'limited', N, 32);
 // What the limit allows over that time: RATE per second, plus the bucket's burst (RATE) at the start.
 const allowed = (RATE * limited.seconds + RATE) / limited.seconds;
 
@@ -169,35 +198,37 @@ const allowed = (RATE * limited.seconds + RATE) / limited.seconds;
 // alternate runner and best pool in rounds (the machine is shared: each ratio compares neighbours).
 const ROUNDS = Number(process.env.BENCH_PAYOUTS_ROUNDS ?? 5);
 const latency = { latency: { ms: 20 } };
-await runnerRate(latency, 'warm');
-await poolRate(32);
+await runnerRate(latency, 'warm', FREE_N);
+await poolRate(32, 'warm-pool', FREE_N);
 const pools: [number, number][] = [];
-for (const c of [8, 16, 32, 64]) pools.push([c, await poolRate(c)]);
+for (const c of [8, 16, 32, 64]) pools.push([c, (await poolRate(c, `pool${c}`, FREE_N)).perSecond]);
 const best = pools.reduce((a, b) => (b[1] > a[1] ? b : a));
 const ratios: number[] = [];
-const runnerRates: number[] = [];
-const bestRates: number[] = [];
+const runnerRates: Rate[] = [];
+const bestRates: Rate[] = [];
 for (let round = 0; round < ROUNDS; round++) {
-  let r: number;
-  let p: number;
+  let r: Rate;
+  let p: Rate;
   if (round % 2 === 0) {
-    r = (await runnerRate(latency, `free${round}`)).perSecond;
-    p = await poolRate(best[0]);
+    r = await runnerRate(latency, `free${round}`, FREE_N);
+    p = await poolRate(best[0], `best${round}`, FREE_N);
   } else {
-    p = await poolRate(best[0]);
-    r = (await runnerRate(latency, `free${round}`)).perSecond;
+    p = await poolRate(best[0], `best${round}`, FREE_N);
+    r = await runnerRate(latency, `free${round}`, FREE_N);
   }
   runnerRates.push(r);
   bestRates.push(p);
-  ratios.push(r / p);
+  ratios.push(r.perSecond / p.perSecond);
 }
+server.stop();
 const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-const free = { perSecond: med(runnerRates) };
+const free = { perSecond: med(runnerRates.map((r) => r.perSecond)), cpuPerPayout: med(runnerRates.map((r) => r.cpuPerPayout)) };
+const bestPool = { perSecond: med(bestRates.map((r) => r.perSecond)), cpuPerPayout: med(bestRates.map((r) => r.cpuPerPayout)) };
 const mem = await memory();
 
 const result = {
   rateLimited: { rate: RATE, payoutsPerSecond: limited.perSecond, allowedPerSecond: allowed, ratio: limited.perSecond / allowed },
-  noLimit: { runner: free.perSecond, pools, best: { concurrency: best[0], perSecond: med(bestRates) }, ratio: med(ratios), ratios },
+  noLimit: { payouts: FREE_N, runner: free.perSecond, runnerCpuMicros: free.cpuPerPayout, pools, best: { concurrency: best[0], perSecond: bestPool.perSecond, cpuMicros: bestPool.cpuPerPayout }, ratio: med(ratios), ratios },
   memory: { references: MEMORY_N, heapAt10k: mem.at10k, heapAt50k: mem.at50k, heapAtN: mem.atN, bytesPerReference: mem.perReference, gc: true },
   loadAverage: loadavg()[0],
 };
@@ -206,7 +237,8 @@ if (json) {
 } else {
   const f = (n: number) => n.toFixed(1);
   console.log(`rate limit ${RATE} req/s, 20 ms latency, ${N} payouts: ${f(limited.perSecond)} payouts/s of ${f(allowed)} allowed = ${result.rateLimited.ratio.toFixed(3)} (target >= 0.9)`);
-  console.log(`no limit, 20 ms latency: Promise.all pool ${pools.map(([c, r]) => `${c}: ${f(r)}/s`).join(', ')}; runner (file journal) ${f(free.perSecond)}/s vs pool ${best[0]} ${f(med(bestRates))}/s over ${ROUNDS} alternating rounds, ratios ${ratios.map((x) => x.toFixed(2)).join(' ')}: median ${result.noLimit.ratio.toFixed(3)} (target >= 0.9)`);
+  console.log(`no limit, 20 ms latency, ${FREE_N} payouts: Promise.all pool ${pools.map(([c, r]) => `${c}: ${f(r)}/s`).join(', ')}; runner (file journal) ${f(free.perSecond)}/s vs pool ${best[0]} ${f(bestPool.perSecond)}/s over ${ROUNDS} alternating rounds, ratios ${ratios.map((x) => x.toFixed(2)).join(' ')}: median ${result.noLimit.ratio.toFixed(3)} (target >= 0.9)`);
+  console.log(`CPU of this process per payout (the sandbox answers from its own): runner ${f(free.cpuPerPayout)} µs, pool ${f(bestPool.cpuPerPayout)} µs (the SDK's call alone), so the runner's own ${f(free.cpuPerPayout - bestPool.cpuPerPayout)} µs`);
   console.log(`memory, ${MEMORY_N} references from a CSV: heap ${f(mem.at10k / 1e6)} MB at 10,000, ${f(mem.at50k / 1e6)} MB at 50,000, ${f(mem.atN / 1e6)} MB at ${MEMORY_N}: ${f(mem.perReference)} bytes per reference from 10,000 on`);
   console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
 }

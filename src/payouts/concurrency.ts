@@ -62,12 +62,12 @@ export class AdaptiveConcurrency {
     return this.#inFlight < this.limit && this.waitMs() === 0;
   }
 
-  /** A unit of work starts (it holds a slot until {@link end}). */
+  /** A request starts (it holds a slot until {@link end}; the runner holds none for its journal writes). */
   begin(): void {
     this.#inFlight++;
   }
 
-  /** A unit of work ended. */
+  /** A request ended. */
   end(): void {
     this.#inFlight--;
   }

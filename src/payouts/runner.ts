@@ -29,7 +29,6 @@ import {
 } from '../core/errors';
 import type { Telemetry, WorkSpan } from '../core/telemetry';
 import type { Quote, QuoteCreateParams, ReceiverLookup, Transaction } from '../types';
-import { setMaxListeners } from 'node:events';
 import { AdaptiveConcurrency } from './concurrency';
 import { instructionFingerprint, payoutKey } from './keys';
 import type { PayoutJournal } from './journal';
@@ -173,15 +172,15 @@ export function instructionProblem(instruction: unknown): string | undefined {
 export function quoteBody(record: PayoutRecord, execution: 'immediate' | 'separate'): QuoteCreateParams {
   const i = record.instruction;
   const realtime = 'sourceType' in i.source;
-  const source = (
+  const source = defined(
     'sourceType' in i.source
       ? { sourceType: 'REALTIME_FUNDING', currency: i.source.currency, customerId: i.source.customerId, cryptoNetwork: i.source.cryptoNetwork }
-      : { sourceType: 'ACCOUNT', accountId: i.source.accountId, currency: i.source.currency }
+      : { sourceType: 'ACCOUNT', accountId: i.source.accountId, currency: i.source.currency },
   ) as QuoteCreateParams['source'];
-  const destination = (
+  const destination = defined(
     'umaAddress' in i.destination
       ? { destinationType: 'UMA_ADDRESS', umaAddress: i.destination.umaAddress, currency: i.destination.currency }
-      : { destinationType: 'ACCOUNT', accountId: i.destination.accountId, currency: i.destination.currency, paymentRail: i.destination.paymentRail }
+      : { destinationType: 'ACCOUNT', accountId: i.destination.accountId, currency: i.destination.currency, paymentRail: i.destination.paymentRail },
   ) as QuoteCreateParams['destination'];
   const body: QuoteCreateParams = {
     source,
@@ -192,9 +191,17 @@ export function quoteBody(record: PayoutRecord, execution: 'immediate' | 'separa
     ...(record.lookupId !== undefined ? { lookupId: record.lookupId } : {}),
     ...(i.description !== undefined ? { description: i.description } : {}),
     ...(i.purposeOfPayment !== undefined ? { purposeOfPayment: i.purposeOfPayment as QuoteCreateParams['purposeOfPayment'] } : {}),
-    ...(i.senderCustomerInfo !== undefined ? { senderCustomerInfo: i.senderCustomerInfo } : {}),
+    // The caller's own object: made plain JSON, as the journal would give it back on a rerun.
+    ...(i.senderCustomerInfo !== undefined ? { senderCustomerInfo: JSON.parse(JSON.stringify(i.senderCustomerInfo)) as QuoteCreateParams['senderCustomerInfo'] } : {}),
   };
-  return JSON.parse(JSON.stringify(body)) as QuoteCreateParams; // undefined fields dropped
+  return body;
+}
+
+/** `o` without its undefined fields (what JSON would drop: the body is the same bytes on every replay). */
+function defined<T extends object>(o: T): T {
+  const out = {} as T;
+  for (const key in o) if (o[key] !== undefined) out[key] = o[key];
+  return out;
 }
 
 /** The error the journal keeps. */
@@ -213,6 +220,18 @@ function errorOf(error: unknown): PayoutError {
 
 /** Why a reference ended failed or needs attention, in one line. */
 const reasonOf = (r: PayoutRecord): string => (r.lastError ? `${r.lastError.code}: ${r.lastError.message}` : (r.failureReason ?? r.transactionStatus ?? 'unknown'));
+
+/** The time now in ISO form, made once per millisecond (every journal write stamps its record). */
+let isoAt = 0;
+let isoText = '';
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== isoAt) {
+    isoAt = ms;
+    isoText = new Date(ms).toISOString();
+  }
+  return isoText;
+}
 
 /** A random id per run() (journaled with the records it admits). */
 const randomRunId = (): string => Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
@@ -365,11 +384,27 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
   // ---- the run's machinery, set up by run() ----
   let wake: () => void = () => {};
   const ready: (() => Promise<void>)[] = [];
+  /**
+   * Work waiting for a request slot (FIFO). A slot is held only while a request is in flight: the
+   * journal writes around it do not count against the service's concurrency.
+   */
+  const waiting: ((granted: boolean) => void)[] = [];
+  /** A request slot: true at once when one is free and nobody waits, else when `wake` grants one (false: the run stopped). */
+  function slot(): boolean | Promise<boolean> {
+    if (stop.signal.aborted) return false;
+    if (waiting.length === 0 && limiter.canStart()) {
+      limiter.begin();
+      return true;
+    }
+    // Nothing in flight will end to call `wake` (a pause, say): it is called now, and arms the pause's timer.
+    if (limiter.inFlight === 0) queueMicrotask(() => wake());
+    return new Promise<boolean>((resolve) => waiting.push(resolve));
+  }
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
   let stop: AbortController;
 
   async function save(record: PayoutRecord): Promise<void> {
-    record.updatedAt = new Date().toISOString();
+    record.updatedAt = isoNow();
     await journal.put(record);
   }
 
@@ -425,25 +460,42 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     return { kind: 'fatal', error };
   }
 
-  const callOptions = (key?: string): PayoutCallOptions => ({
-    ...(key !== undefined ? { idempotencyKey: key } : {}),
-    maxRetries: 0, // the runner retries, so that the batch's concurrency hears every 429
-    signal: stop.signal,
-    ...(options.signer ? { signer: options.signer } : {}),
-  });
+  const callOptions = (signal: AbortSignal, key?: string): PayoutCallOptions => {
+    // maxRetries 0: the runner retries, so that the batch's concurrency hears every 429.
+    const o: PayoutCallOptions = { maxRetries: 0, signal };
+    if (key !== undefined) o.idempotencyKey = key;
+    if (options.signer) o.signer = options.signer;
+    return o;
+  };
 
-  /** One request under the limiter: the answer, or the verdict on its failure. */
-  async function request<T>(record: PayoutRecord, attempt: number, send: () => PromiseLike<T>): Promise<{ ok: true; value: T } | { ok: false; verdict: Verdict }> {
+  /**
+   * The signals of the requests in flight, aborted when the run stops. One per request, not the run's own
+   * signal: fetch (undici) leaves its listener on a signal until the request is garbage-collected, so a
+   * signal shared by a whole batch gathers thousands, each added past a walk of the others.
+   */
+  const requestSignals = new Set<AbortController>();
+
+  /** One request in a slot of the limiter: the answer, or the verdict on its failure. */
+  async function request<T>(record: PayoutRecord, attempt: number, send: (signal: AbortSignal) => PromiseLike<T>): Promise<{ ok: true; value: T } | { ok: false; verdict: Verdict }> {
     const span = spanOf(record);
+    const active = span && (await span);
+    let granted = slot();
+    if (granted !== true) granted = await granted;
+    if (!granted) return { ok: false, verdict: { kind: 'fatal', error: new APIUserAbortError('The payout batch was stopped.', { outcomeUnknown: false }) } };
+    const controller = new AbortController();
+    requestSignals.add(controller);
     const started = performance.now();
     try {
-      const active = span && (await span);
-      const value = await (active ? active.run(send) : send());
+      const value = await (active ? active.run(() => send(controller.signal)) : send(controller.signal));
       limiter.answered(started);
       return { ok: true, value };
     } catch (error) {
       if (error instanceof APIError && !(error instanceof RateLimitError) && error.status < 500) limiter.answered(started);
       return { ok: false, verdict: classify(record, error, attempt) };
+    } finally {
+      requestSignals.delete(controller);
+      limiter.end();
+      wake();
     }
   }
 
@@ -485,7 +537,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     const i = record.instruction;
     if ('umaAddress' in i.destination && record.lookupId === undefined) {
       const address = i.destination.umaAddress;
-      const looked = await request(record, attempt, () => client.receiver.lookupUma(address, undefined, callOptions()));
+      const looked = await request(record, attempt, (signal) => client.receiver.lookupUma(address, undefined, callOptions(signal)));
       if (!looked.ok) return onVerdict(record, looked.verdict, again);
       record.lookupId = looked.value.lookupId;
       await save(record); // the quote's body names it: journaled before the body is ever sent
@@ -493,14 +545,14 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     if (record.state === 'pending') setState(record, 'submitted');
     record.attempts++;
     await save(record); // durable before the request that moves money leaves
-    const created = await request(record, attempt, () => client.quotes.create(quoteBody(record, execution), callOptions(record.keys.create)));
+    const created = await request(record, attempt, (signal) => client.quotes.create(quoteBody(record, execution), callOptions(signal, record.keys.create)));
     if (!created.ok) return onVerdict(record, created.verdict, again);
     let quote = created.value;
     await accept(record, quote);
     const realtime = 'sourceType' in i.source;
     if (execution === 'separate' && !realtime && quote.status === 'PENDING') {
       await save(record);
-      const executed = await request(record, attempt, () => client.quotes.execute(quote.id, callOptions(record.keys.execute)));
+      const executed = await request(record, attempt, (signal) => client.quotes.execute(quote.id, callOptions(signal, record.keys.execute)));
       if (!executed.ok) {
         const v = executed.verdict;
         // Executed before (its answer lost past the key's window): the quote moved on; read the transaction.
@@ -537,7 +589,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
   async function poll(record: PayoutRecord, nextDelay: number, attempt = 0): Promise<void> {
     if (FINAL_STATES.has(record.state)) return;
     const id = record.transactionId!;
-    const read = await request(record, attempt, () => client.transactions.retrieve(id, callOptions()));
+    const read = await request(record, attempt, (signal) => client.transactions.retrieve(id, callOptions(signal)));
     if (!read.ok) {
       const v = read.verdict;
       if (v.kind === 'retry') return onVerdict(record, v, () => poll(record, nextDelay, attempt + 1));
@@ -610,7 +662,6 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
       startedAt = performance.now();
       const started = Date.now();
       stop = new AbortController();
-      setMaxListeners(0, stop.signal); // one listener per request in flight
       const onAbort = () => stop.abort(options.signal?.reason);
       if (options.signal?.aborted) onAbort();
       options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -671,7 +722,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
             keys: { create: payoutKey(batchId, reference, 'create'), execute: payoutKey(batchId, reference, 'execute') },
             attempts: 0,
             runId,
-            updatedAt: new Date().toISOString(),
+            updatedAt: isoNow(),
           };
           inflight.set(reference, record);
           admitted.add(record);
@@ -705,17 +756,23 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
               for (const t of timers.values()) clearTimeout(t);
               timers.clear();
               ready.length = 0;
+              for (const grant of waiting.splice(0)) grant(false);
+              for (const controller of requestSignals) controller.abort(stop.signal.reason);
             }
-            while (!stop.signal.aborted && limiter.canStart()) {
+            // Request slots first, to the work that waits for one, in order.
+            while (!stop.signal.aborted && waiting.length > 0 && limiter.canStart()) {
+              limiter.begin();
+              waiting.shift()!(true);
+            }
+            // Work under way (in a request, or writing the journal around one): twice the request limit.
+            while (!stop.signal.aborted && active.size < limiter.limit * 2) {
               const task = ready.shift();
               if (task) {
-                limiter.begin();
                 const p: Promise<void> = task()
                   .catch((error: unknown) => {
                     fatal ??= error;
                   })
                   .finally(() => {
-                    limiter.end();
                     active.delete(p);
                     wake();
                   });
@@ -723,7 +780,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
                 continue;
               }
               // Read ahead of the limit a little, never the whole input (100,000 rows stream).
-              if (!inputDone && pulling === undefined && active.size + ready.length < limiter.max * 2) pull();
+              if (!inputDone && pulling === undefined && active.size + ready.length < limiter.max * 3) pull();
               break;
             }
             const wait = limiter.waitMs();

@@ -1,0 +1,90 @@
+/**
+ * The runner's request slots: a slot is held only while a request is in flight (never across a journal
+ * write), and each request gets a signal of its own, aborted when the run stops.
+ */
+import { getEventListeners } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { APIUserAbortError } from '../../src/index';
+import { createPayoutBatch, MemoryJournal, type PayoutCallOptions, type PayoutClient, type PayoutRecord } from '../../src/payouts/index';
+
+const instruction = (reference: string) => ({ reference, source: { accountId: 'InternalAccount:a' }, destination: { accountId: 'ExternalAccount:b' }, amount: 100 });
+
+/** A client whose quotes answer after `ms` (COMPLETED), counting the requests in flight and keeping each call's signal. */
+function fakeClient(ms: number, hang = false) {
+  let inFlight = 0;
+  const seen = { peak: 0, calls: [] as { description: string | undefined; signal: AbortSignal | undefined }[] };
+  let q = 0;
+  const client: PayoutClient = {
+    quotes: {
+      create: async (body, options?: PayoutCallOptions) => {
+        inFlight++;
+        seen.peak = Math.max(seen.peak, inFlight);
+        seen.calls.push({ description: (body as { description?: string }).description, signal: options?.signal });
+        try {
+          await new Promise<void>((resolve, reject) => {
+            const timer = hang ? undefined : setTimeout(resolve, ms);
+            options?.signal?.addEventListener('abort', () => {
+              clearTimeout(timer);
+              reject(new APIUserAbortError('aborted', { outcomeUnknown: true }));
+            });
+          });
+        } finally {
+          inFlight--;
+        }
+        q++;
+        return { id: `Quote:${q}`, status: 'COMPLETED', transactionId: `Transaction:${q}`, totalSendingAmount: body.lockedCurrencyAmount, totalReceivingAmount: body.lockedCurrencyAmount } as never;
+      },
+      execute: async () => ({}) as never,
+    },
+    transactions: { retrieve: async () => ({}) as never },
+    receiver: { lookupUma: async () => ({}) as never },
+  };
+  return { client, seen };
+}
+
+describe('request slots', () => {
+  it('a journal write that hangs holds no request slot: the other payouts use both slots meanwhile', async () => {
+    const { client, seen } = fakeClient(20);
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    class SlowJournal extends MemoryJournal {
+      override async put(record: PayoutRecord): Promise<void> {
+        if (record.reference === 'slow' && record.state === 'submitted') await held;
+        return super.put(record);
+      }
+    }
+    const batch = createPayoutBatch({ client, batchId: 'slots', journal: new SlowJournal(), maxConcurrency: 2, initialConcurrency: 2 });
+    const run = batch.run(['slow', 'a', 'b', 'c', 'd', 'e'].map((reference) => instruction(reference)));
+    // Until `slow` is journaled, it sends nothing: the others go two at a time.
+    for (let i = 0; i < 200 && seen.calls.length < 5; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(seen.calls.map((c) => c.description)).not.toContain('slow');
+    expect(seen.calls.length).toBe(5);
+    expect(seen.peak).toBe(2);
+    release();
+    const summary = await run;
+    expect(summary.counts.completed).toBe(6);
+    expect(seen.peak).toBeLessThanOrEqual(2);
+  });
+
+  it('each request has a signal of its own, aborted when the run stops; the run signal gathers no listener per request', async () => {
+    const { client, seen } = fakeClient(1);
+    const user = new AbortController();
+    const batch = createPayoutBatch({ client, batchId: 'signals', journal: new MemoryJournal(), maxConcurrency: 8, initialConcurrency: 8, signal: user.signal });
+    const summary = await batch.run(Array.from({ length: 300 }, (_, i) => instruction(`r${i}`)));
+    expect(summary.counts.completed).toBe(300);
+    expect(new Set(seen.calls.map((c) => c.signal)).size).toBe(300);
+    expect(getEventListeners(user.signal, 'abort').length).toBe(0);
+
+    // A run stopped with requests in flight aborts each of their signals.
+    const hanging = fakeClient(0, true);
+    const stop = new AbortController();
+    const stopped = createPayoutBatch({ client: hanging.client, batchId: 'hang', journal: new MemoryJournal(), maxConcurrency: 4, initialConcurrency: 4, signal: stop.signal });
+    const run = stopped.run(Array.from({ length: 10 }, (_, i) => instruction(`h${i}`)));
+    for (let i = 0; i < 200 && hanging.seen.calls.length < 4; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(hanging.seen.calls.length).toBe(4);
+    expect(hanging.seen.calls.every((c) => c.signal && !c.signal.aborted)).toBe(true);
+    stop.abort();
+    await expect(run).rejects.toBeInstanceOf(APIUserAbortError);
+    expect(hanging.seen.calls.every((c) => c.signal?.aborted)).toBe(true);
+  });
+});

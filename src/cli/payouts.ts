@@ -9,7 +9,7 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { APIUserAbortError } from '../core/errors';
@@ -63,16 +63,67 @@ async function* readCsv(file: string): AsyncGenerator<PayoutInstruction> {
   }
 }
 
-/** Rows in the CSV (lines but the header), for the ETA. */
-function countRows(file: string): number {
-  const text = readFileSync(file, 'utf8');
-  return Math.max(0, text.split('\n').filter((l) => l.trim() !== '').length - 1);
+/** Calls `each` with the file's bytes in 64 KiB pieces, in order (never the whole file at once); `each` returns false to stop. */
+function eachChunk(file: string, each: (chunk: Buffer) => boolean | void): void {
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(65_536);
+    for (;;) {
+      const n = readSync(fd, buffer, 0, buffer.length, null);
+      if (n === 0 || each(buffer.subarray(0, n)) === false) return;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const WHITESPACE = new Set([0x20, 0x09, 0x0d, 0x0b, 0x0c]);
+
+/** Rows in the CSV (lines with something on them, but the header), for the ETA: counted in pieces. */
+export function countRows(file: string): number {
+  let lines = 0;
+  let blank = true;
+  eachChunk(file, (chunk) => {
+    for (let i = 0; i < chunk.length; i++) {
+      const byte = chunk[i]!;
+      if (byte === 0x0a) {
+        if (!blank) lines++;
+        blank = true;
+      } else if (blank && !WHITESPACE.has(byte)) {
+        blank = false;
+      }
+    }
+  });
+  if (!blank) lines++;
+  return Math.max(0, lines - 1);
+}
+
+/** The first line of `file` (at most 1 MiB of it), without reading the rest. */
+function firstLine(file: string): string {
+  const pieces: Buffer[] = [];
+  let size = 0;
+  eachChunk(file, (chunk) => {
+    const end = chunk.indexOf(0x0a);
+    pieces.push(Buffer.from(end === -1 ? chunk : chunk.subarray(0, end)));
+    size += chunk.length;
+    return end === -1 && size < 1_048_576;
+  });
+  return Buffer.concat(pieces).toString('utf8');
+}
+
+/** SHA-256 (hex) of the file's bytes, read in pieces. */
+function fileSha256(file: string): string {
+  const hash = createHash('sha256');
+  eachChunk(file, (chunk) => {
+    hash.update(chunk);
+  });
+  return hash.digest('hex');
 }
 
 /** The batch id of a journal that exists, else one from the CSV's name and bytes (the same file, the same keys). */
-function batchIdFor(csv: string, journal: string, given: string | undefined): string {
+export function batchIdFor(csv: string, journal: string, given: string | undefined): string {
   if (existsSync(journal)) {
-    const first = readFileSync(journal, 'utf8').split('\n', 1)[0] ?? '';
+    const first = firstLine(journal);
     try {
       const header = JSON.parse(first) as { batchId?: string };
       if (typeof header.batchId === 'string') {
@@ -84,7 +135,7 @@ function batchIdFor(csv: string, journal: string, given: string | undefined): st
     }
   }
   if (given !== undefined) return given;
-  return `${basename(csv)}#${createHash('sha256').update(readFileSync(csv)).digest('hex').slice(0, 16)}`;
+  return `${basename(csv)}#${fileSha256(csv).slice(0, 16)}`;
 }
 
 function whole(flag: string, text: string | undefined, min: number): number | undefined {
@@ -108,6 +159,9 @@ function summaryLine(s: PayoutSummary): string {
 
 async function run(csv: string, opts: RunOptions): Promise<void> {
   if (!existsSync(csv)) throw new UsageError(`${csv}: no such file`);
+  // Read three times (its rows counted, its bytes hashed into the batch id, then parsed): a file, not a
+  // pipe or a device (/dev/zero would never end).
+  if (!statSync(csv).isFile()) throw new UsageError(`${csv}: not a regular file (the CSV is read more than once: save it to a file first)`);
   // The journal is read, cut at a torn last line and appended to: only the user's own regular file, or a new one.
   refuseUnsafeTarget(opts.journal, '--journal');
   const execution = opts.execution ?? 'immediate';

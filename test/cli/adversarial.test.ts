@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { chownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename as basenameOf, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, CLI, envFor, json, root, startSandbox, type Ran, type Sandbox } from './helpers';
 
@@ -111,6 +111,20 @@ describe('files the CLI writes: created new, 0600, never through a link or into 
     expect(await requestCount()).toBe(sent);
     expect(snapshot(folder)).toEqual(before);
     expect(readFileSync(victim, 'utf8')).toBe('the victim');
+  }, 60_000);
+
+  it('payouts run refuses a CSV that is not a regular file (/dev/zero, a FIFO) at once, before anything is sent or written', async () => {
+    const sent = await requestCount();
+    const fifo = join(dir, 'payouts.fifo');
+    execFileSync('mkfifo', [fifo]);
+    for (const input of ['/dev/zero', fifo]) {
+      const journal = join(dir, `never-${basenameOf(input)}.journal`);
+      const ran = await cli(['payouts', 'run', input, '--journal', journal, '--json'], { env, timeoutMs: 20_000 });
+      expect({ input, code: ran.code }).toEqual({ input, code: 2 });
+      expect(ran.err).toContain(`${input}: not a regular file`);
+      expect(readdirSync(dir)).not.toContain(basenameOf(journal));
+    }
+    expect(await requestCount()).toBe(sent);
   }, 60_000);
 
   it('--save-session refuses a symlink or a foreign file before anything is sent', async () => {

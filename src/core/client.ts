@@ -61,16 +61,18 @@ interface ClientFields {
  * @internal
  */
 export abstract class ClientInfo implements ClientFields {
+  // Declared, and set by the constructor in this order: the same own properties as class fields, without
+  // their declarations in every bundle.
   /** `sandbox`, `production`, or `unknown` (a `baseUrl` given without an environment: the service decides). */
-  readonly environment: Environment | 'unknown';
+  declare readonly environment: Environment | 'unknown';
   /** Base address including the version segment `/2025-10-13`. */
-  readonly baseUrl: string;
+  declare readonly baseUrl: string;
   /** Retries after the first attempt, for failures that are safe to repeat. */
-  readonly maxRetries: number;
+  declare readonly maxRetries: number;
   /** Per-attempt timeout in ms. */
-  readonly timeout: number;
+  declare readonly timeout: number;
   /** The service's webhook public key (PEM or hex), if configured. */
-  readonly webhookPublicKey: string | undefined;
+  declare readonly webhookPublicKey: string | undefined;
 
   constructor(fields: ClientFields) {
     this.environment = fields.environment;

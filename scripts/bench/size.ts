@@ -157,7 +157,6 @@ export const WORKER_PARTS: [label: string, files: RegExp][] = [
   ['masking of personal data in error details', /src\/core\/logger\.ts$/],
   ['query serialization (openapi-fetch)', /node_modules\/openapi-fetch\//],
   ['signed retry', /src\/core\/signed-retry\.ts$/],
-  ['the telemetry gate', /src\/core\/telemetry\.ts$/],
 ];
 
 /** min+gzip bytes of `program` bundled as one file, and what each part accounts for (the bundle less the bundle with it stubbed out). */

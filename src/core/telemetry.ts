@@ -100,7 +100,10 @@ export const otelSlot = (): OtelGlobal | undefined => (globalThis as Record<symb
  * {@link CrossborderCore} has it when given {@link openTelemetry}, so that a bundle without tracing holds
  * neither the gate nor the recorder. Opaque: pass {@link openTelemetry}.
  */
-export type TelemetryRecorder = (settings: TelemetrySettings, baseUrl: string, version: string) => CoreTelemetry;
+export interface TelemetryRecorder {
+  /** @internal Makes the client's gate. */
+  (settings: TelemetrySettings, baseUrl: string, version: string): CoreTelemetry;
+}
 
 /**
  * @internal What the core and its resources ask of telemetry: the gate ({@link Telemetry}) with the

@@ -28,6 +28,7 @@ export const SIZE_BUDGET = {
    * APIPromise a native Promise (async stack traces), +33 B.
    */
   // 20,321 B with issue 34's 34 operations of production taken in (70 operations: their rows are 12.0 kB of this chunk, +1.8 kB).
+  // 20,295 B and 25,881 B with the first call after issue 36 §3's cuts (20,342 B and 25,928 B before them).
   initial: 20_400, // 19,229 B after the merge of issues 32-36's work (19,136 B with issue 33; the new event types and optional fields of issue 34 add the rest); 18,519 B with issue 36's optional parts (the rows without schema names or check loaders, -710 B)
   /** The initial chunk plus what the first call loads (its operation's compiled checks): 22.0 kB; 23.5 kB with the above (23,468 B); 22,107 B without `createClient` (issue 26); 22,275 B with the rows as plain objects; 22,437 B with the two refusals; 21,801 B once the checks the first call loads are only its resources' (issue 26: shared checks by the resources that use them, response checks in modules of their own, the check runtime no longer loaded whole). */
   // 25,907 B with issue 34's 34 operations: the first call also loads the table of request-check loaders, one entry per operation.
@@ -58,6 +59,7 @@ export const SIZE_BUDGET = {
    * 39,700 B with issue 34's 34 operations of production (70 in all: their rows, checks, loaders and the
    * CSV import's multipart body), measured after the merge; 34,102 B was the 36 operations alone.
    */
+  // 39,715 B with issue 36 §3's cuts (39,745 B before them at 9117846): no larger than before.
   oneFile: 39_800,
   /**
    * The worker of issue 26 (scripts/bench/size.ts WORKER_PROGRAM: `CrossborderCore`, `Customers` and
@@ -77,7 +79,10 @@ export const SIZE_BUDGET = {
    * part by part, is `npx tsx scripts/bench/size.ts --composition` (docs/performance.md). */
   // 20,487 B after the merge (19,658 B on its own branch): the one-step webhook verification of issue 36 §1 and
   // the event types and signed-retry legs of issue 34's operations, in the code every worker holds.
-  worker: 20_600,
+  // 19,949 B (was 20,507 B at 9117846, -558 B): the telemetry gate comes with the openTelemetry part (-369 B),
+  // the inline-schema checks with the requestChecks part (-98 B), the error and client fields declared (-91 B).
+  // Module by module: `npx tsx scripts/bench/size.ts --attribution` (docs/benchmark-notes.md).
+  worker: 20_000,
   /**
    * `crossborder-sdk/wallet` for browsers (scripts/bench/size.ts WALLET_PROGRAM: generateClientKeyPair,
    * importSessionKey, stamp, WalletSession), min+gzip: 19.3 kB since the bundle is opened on WebCrypto directly
@@ -87,6 +92,12 @@ export const SIZE_BUDGET = {
    */
   wallet: 13_100,
 } as const;
+
+/** Issue 36's target for the worker (WORKER_PROGRAM, one file, min+gzip bytes). */
+export const WORKER_TARGET = 14_000;
+
+/** The worker when issue 36 §3's cuts began (main 9117846, min+gzip bytes): the baseline `npx tsx scripts/bench/size.ts` prints beside it. */
+export const WORKER_BEFORE_CUTS = 20_507;
 
 /** The figures before issue 36 (min+gzip bytes), which `npm run bench` shows beside today's. */
 export const SIZE_BEFORE_ISSUE_36 = { initial: 19_229, firstCall: 22_833, oneFile: 34_376, worker: 24_851, wallet: 13_009 } as const;

@@ -36,23 +36,23 @@ cold import and bundle size. For each, the profile says which cost is left.
   as well changed nothing measurable (19.6 ms before and after, same run). Bundling openapi-fetch
   into the entry would save the package lookup (about 1–2 ms) but make it a copy the user's
   \`npm audit\` and updates no longer reach.
-- **Bundle (initial ≤ 12 kB, one file ≤ 25 kB; the worker of issue 26 ≤ 12 kB).** The initial chunk
+- **Bundle (initial ≤ 12 kB, one file ≤ 25 kB; the worker ≤ 14 kB, issue 36).** The initial chunk
   holds no validation (the checks load with each operation's first call, webhook verification with
   \`unwrap\`, response checks with \`validateResponses\`); the composition above says what each part of
-  its 18.4 kB costs. Issue 26 took out openapi-fetch's \`createClient\` (−1.4 kB) and @scure/base from
-  the core (−1.5 kB one file), and made the rest tree-shakeable: a \`CrossborderCore\` with only the
-  resources a program calls leaves out the other resources, their operation rows and checks, and the
-  OpenTelemetry recorder (the worker row: about 23 kB, against about 33 kB for \`Crossborder\` with the same
-  calls). The generated checks are cut along the resources (a one-file bundle keeps every constant of
-  a module loaded by \`import()\`), which took the worker from 25.4 to 22.9 kB. What is left is what its
-  two calls do, by what stubbing each part out saves (min+gzip, esbuild; the parts overlap a little):
-  schema checks 3.8 kB, webhook signature verification 2.6 kB, option checks 2.4 kB, the attempt loop
-  2.1 kB, typed errors by status 2.1 kB, logging with PII masking 1.1 kB, retries and timeouts 1.1 kB,
-  error classes 0.9 kB, the webhook envelope 0.8 kB, pagination 0.8 kB, openapi-fetch's serializer
-  0.7 kB, signed retry and the telemetry gate 0.5 kB (docs/performance.md). The Stainless-generated
-  peer's 12.3 kB has no webhook verification, local checks, Idempotency-Key handling, signed retry,
-  scrubbing, redaction or wire checks; each of ours is required by an issue and tested. Making the
-  schema checks, logging, signed retry, telemetry gate and undici timeouts optional parts would leave
-  17.2 kB, still over 12 kB, and a worker would
-  then behave differently from \`Crossborder\` on the same call: not done.
+  it costs (the rows of the 70 operations \`Crossborder\` has: 1.5 kB of its 20.3 kB). Issue 26 took
+  out openapi-fetch's \`createClient\` (−1.4 kB) and @scure/base (−1.5 kB one file) and made the rest
+  tree-shakeable; issue 36 made local request checks, response checks and the logger parts of a
+  \`CrossborderCore\` and every operation a standalone function, which took the worker (\`CrossborderCore\`
+  without parts, \`listCustomers(core)\`, \`webhooks.unwrap\`) from 24.9 kB to 20.5 kB, and its §3 to 19.9 kB
+  (the telemetry gate and the inline-schema checks moved into their parts, the field declarations of the
+  error classes dropped). Through the bundle's source map (\`npx tsx scripts/bench/size.ts --attribution\`,
+  the module table in [benchmark notes](benchmark-notes.md)) the 19.9 kB are: the pipeline (auth,
+  Idempotency-Key, signed retry, multipart, URL, attempt loop with undici's timeouts, retries) 6.2 kB,
+  webhook signature verification 3.8 kB, option, call-option and wire checks 2.9 kB, typed answers and
+  error classes 2.8 kB, the webhook envelope and event typing 2.1 kB, pagination 1.0 kB, PII masking of
+  error details 0.8 kB. The list side alone is 14.5 kB; the production SDK's 12.2 kB worker has no webhook
+  verification (5.4 kB here), local checks, Idempotency-Key handling, signed retry, scrubbing, masking or
+  wire checks. Each of ours is required of every client by an issue and tested; making any of them a part
+  would give a worker that behaves differently from \`Crossborder\` on the same call: not done. Lazy imports
+  do not shrink a one-file bundle (the bundler inlines them).
 `;

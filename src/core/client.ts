@@ -28,7 +28,7 @@ import { OperationPlan, type CallInput, type InputOf, type ItemOf, type Operatio
 import { defaultSleep } from './retry';
 import { env, readSettings } from './settings';
 import { SignedRetry } from './signed-retry';
-import { Telemetry, type CallTrace, type PageLink, type TelemetryRecorder } from './telemetry';
+import type { CallTrace, CoreTelemetry, PageLink, TelemetryRecorder } from './telemetry';
 import { send, type TransportConfig } from './transport';
 import { VERSION } from './version';
 import { headerIn, mergeHeaders, normalizeQuery, wireProblems } from './wire';
@@ -37,6 +37,13 @@ export { API_VERSION, DEFAULT_BASE_URLS, MAX_TIMEOUT_MS, normalizeBaseUrl } from
 export type { CallInput, InputOf, ItemOf, Operation, ResultOf } from './plan';
 
 const NO_HEADERS: [string, unknown][] = [];
+
+/** The telemetry of a core without the `telemetry` part: nothing is recorded, and none of the gate's code is bundled. */
+const NO_TELEMETRY: CoreTelemetry = {
+  call: (_method, _template, _id, _link, run) => run(undefined),
+  work: async () => undefined,
+  webhook: (verify) => verify(),
+};
 const NO_BAGS: [string, Record<string, unknown> | undefined][] = [];
 
 /** What a client shows of itself: its public fields, and its `util.inspect` and `JSON.stringify` forms. */
@@ -54,16 +61,18 @@ interface ClientFields {
  * @internal
  */
 export abstract class ClientInfo implements ClientFields {
+  // Declared, and set by the constructor in this order: the same own properties as class fields, without
+  // their declarations in every bundle.
   /** `sandbox`, `production`, or `unknown` (a `baseUrl` given without an environment: the service decides). */
-  readonly environment: Environment | 'unknown';
+  declare readonly environment: Environment | 'unknown';
   /** Base address including the version segment `/2025-10-13`. */
-  readonly baseUrl: string;
+  declare readonly baseUrl: string;
   /** Retries after the first attempt, for failures that are safe to repeat. */
-  readonly maxRetries: number;
+  declare readonly maxRetries: number;
   /** Per-attempt timeout in ms. */
-  readonly timeout: number;
+  declare readonly timeout: number;
   /** The service's webhook public key (PEM or hex), if configured. */
-  readonly webhookPublicKey: string | undefined;
+  declare readonly webhookPublicKey: string | undefined;
 
   constructor(fields: ClientFields) {
     this.environment = fields.environment;
@@ -165,8 +174,8 @@ export class CrossborderCore extends ClientInfo {
   readonly log: Log;
   /** @internal Removes the credentials from texts built from answers. */
   readonly scrub: Scrub;
-  /** @internal OpenTelemetry spans and metrics (see ./telemetry). */
-  readonly telemetry: Telemetry;
+  /** @internal OpenTelemetry spans and metrics (see ./telemetry): the gate of the `telemetry` part, else nothing recorded. */
+  readonly telemetry: CoreTelemetry;
 
   /**
    * `parts`: the optional behaviours ({@link CoreParts}). `telemetry`, the OpenTelemetry recorder
@@ -203,7 +212,7 @@ export class CrossborderCore extends ClientInfo {
     this.log = parts?.logging ? parts.logging.make(options.logger, options.logLevel, env('CROSSBORDER_LOG')) : SILENT_LOG;
     this.#requestChecks = parts?.requestChecks ?? undefined;
     this.responseChecks = parts?.responseChecks ?? undefined;
-    this.telemetry = new Telemetry(options, this.baseUrl, VERSION, parts?.telemetry);
+    this.telemetry = parts?.telemetry ? parts.telemetry(options, this.baseUrl, VERSION) : NO_TELEMETRY;
     this.#transport = {
       fetch: options.fetch,
       sleep: options.sleep ?? defaultSleep,

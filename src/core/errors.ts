@@ -1,6 +1,10 @@
 /**
  * The error hierarchy. Every error the SDK throws extends {@link CrossborderError}, so one
  * `instanceof` check separates SDK failures from bugs in the caller's own code.
+ *
+ * The fields are `declare`d and set by each constructor, always, in the order they are declared: the
+ * same own properties in the same order as class fields would give (`toJSON`, `util.inspect`), without
+ * the field declarations in every bundle (issue 36, the worker bundle).
  * @module
  */
 import type { ErrorCode } from '../generated/named';
@@ -39,30 +43,30 @@ export interface RequestContext {
 export class APIError extends CrossborderError {
   override name = 'APIError';
   /** HTTP status of the answer. */
-  readonly status: number;
+  declare readonly status: number;
   /** Machine-readable code (e.g. `QUOTE_EXPIRED`); `UNKNOWN` when the body carried none. */
-  readonly code: ErrorCode | (string & {});
+  declare readonly code: ErrorCode | (string & {});
   /** Extra structured information from the error body. */
-  readonly details: Record<string, unknown> | undefined;
+  declare readonly details: Record<string, unknown> | undefined;
   /** `X-Request-Id` of the answer: quote it when reporting a problem. */
-  readonly requestId: string | undefined;
+  declare readonly requestId: string | undefined;
   /** Response headers, lower-cased. */
-  readonly headers: ResponseHeaders;
+  declare readonly headers: ResponseHeaders;
   /** The Idempotency-Key sent with the request, when there was one. */
-  readonly idempotencyKey: string | undefined;
+  declare readonly idempotencyKey: string | undefined;
   /** Operation that failed, e.g. `POST /quotes`. */
-  readonly operation: string | undefined;
+  declare readonly operation: string | undefined;
   /**
    * True when the service may have acted before failing: a 5xx on a write. Reconcile before doing
    * anything else (retry with the same `idempotencyKey`, or look the resource up). False for a 4xx,
    * which the service refused, and for reads.
    */
-  readonly outcomeUnknown: boolean;
+  declare readonly outcomeUnknown: boolean;
   /**
    * Milliseconds the service asked to wait before trying again (`Retry-After`), when it said:
    * on a 429, and on a 503 (whose write may still have taken effect: see `outcomeUnknown`).
    */
-  readonly retryAfter: number | undefined;
+  declare readonly retryAfter: number | undefined;
 
   constructor(init: {
     status: number;
@@ -100,9 +104,9 @@ export class APIError extends CrossborderError {
 export class BadRequestError extends APIError {
   override name = 'BadRequestError';
   /** The fields the service refused, each with its rule; empty when the answer named none. */
-  readonly issues: ValidationIssue[];
+  declare readonly issues: ValidationIssue[];
   /** Path of the first refused field, when the answer named one. */
-  readonly field: string | undefined;
+  declare readonly field: string | undefined;
   constructor(init: ConstructorParameters<typeof APIError>[0] & { issues?: ValidationIssue[] | undefined }) {
     const { issues = [], ...rest } = init;
     super(rest);
@@ -138,7 +142,7 @@ export class UnprocessableEntityError extends APIError {
 export class RateLimitError extends APIError {
   override name = 'RateLimitError';
   /** True for `DAILY_VOLUME_LIMIT_EXCEEDED`: not retried; lower the amount or wait for the daily limit to reset. */
-  readonly dailyVolumeLimitExceeded: boolean;
+  declare readonly dailyVolumeLimitExceeded: boolean;
   constructor(init: ConstructorParameters<typeof APIError>[0]) {
     const daily = init.code === DAILY_VOLUME_LIMIT_EXCEEDED;
     super(
@@ -168,15 +172,15 @@ export class InternalServerError extends APIError {
 export class APIConnectionError extends CrossborderError {
   override name = 'APIConnectionError';
   /** True when the request may have reached the service (the response was lost or unreadable). */
-  readonly outcomeUnknown: boolean;
+  declare readonly outcomeUnknown: boolean;
   /** Idempotency-Key sent with the request, to retry with. */
-  readonly idempotencyKey: string | undefined;
+  declare readonly idempotencyKey: string | undefined;
   /** Operation that failed, e.g. `POST /quotes`. */
-  readonly operation: string | undefined;
+  declare readonly operation: string | undefined;
   /** HTTP status, when a response arrived but its body was unusable (e.g. HTML from a proxy). */
-  readonly status: number | undefined;
+  declare readonly status: number | undefined;
   /** `X-Request-Id` of the response, when one arrived. */
-  readonly requestId: string | undefined;
+  declare readonly requestId: string | undefined;
 
   constructor(
     message: string,
@@ -204,11 +208,11 @@ export class APITimeoutError extends APIConnectionError {
 /** The caller's `AbortSignal` fired. Never retried. */
 export class APIUserAbortError extends CrossborderError {
   override name = 'APIUserAbortError';
-  readonly idempotencyKey: string | undefined;
+  declare readonly idempotencyKey: string | undefined;
   /** True when the request may already have reached the service. */
-  readonly outcomeUnknown: boolean;
+  declare readonly outcomeUnknown: boolean;
   /** Operation that was aborted, e.g. `POST /quotes`. */
-  readonly operation: string | undefined;
+  declare readonly operation: string | undefined;
   constructor(message: string, init: RequestContext & { outcomeUnknown: boolean; cause?: unknown }) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
     this.idempotencyKey = init.idempotencyKey;
@@ -233,9 +237,9 @@ export interface ValidationIssue {
  */
 export class ValidationError extends CrossborderError {
   override name = 'ValidationError';
-  readonly issues: ValidationIssue[];
+  declare readonly issues: ValidationIssue[];
   /** Path of the first failing field. */
-  readonly field: string;
+  declare readonly field: string;
   constructor(issues: ValidationIssue[], what = 'params') {
     const first = issues[0] ?? { path: '', message: 'invalid', rule: 'invalid' };
     const more = issues.length > 1 ? ` (+${issues.length - 1} more)` : '';
@@ -263,8 +267,8 @@ export interface SignatureChallenge {
  */
 export class SignatureRequiredError extends CrossborderError {
   override name = 'SignatureRequiredError';
-  readonly challenge: SignatureChallenge;
-  readonly idempotencyKey: string | undefined;
+  declare readonly challenge: SignatureChallenge;
+  declare readonly idempotencyKey: string | undefined;
   constructor(challenge: SignatureChallenge, init: RequestContext = {}) {
     super(
       `${init.operation ?? 'This operation'} needs a wallet signature: sign challenge.payloadToSign ` +
@@ -283,8 +287,8 @@ export class SignatureChallengeError extends CrossborderError {
 /** A quote was executed after its `expiresAt` (checked locally before sending). */
 export class QuoteExpiredError extends CrossborderError {
   override name = 'QuoteExpiredError';
-  readonly quoteId: string;
-  readonly expiresAt: string;
+  declare readonly quoteId: string;
+  declare readonly expiresAt: string;
   constructor(quoteId: string, expiresAt: string) {
     super(`Quote ${quoteId} expired at ${expiresAt}; create a new quote`);
     this.quoteId = quoteId;
@@ -296,7 +300,7 @@ export class QuoteExpiredError extends CrossborderError {
 export class WebhookVerificationError extends CrossborderError {
   override name = 'WebhookVerificationError';
   /** Machine-readable reason. */
-  readonly reason:
+  declare readonly reason:
     | 'missing_header'
     | 'malformed_signature'
     | 'invalid_signature'
@@ -323,10 +327,10 @@ export class ConfigurationError extends CrossborderError {
  */
 export class ResponseValidationError extends CrossborderError {
   override name = 'ResponseValidationError';
-  readonly issues: ValidationIssue[];
-  readonly status: number;
-  readonly requestId: string | undefined;
-  readonly operation: string | undefined;
+  declare readonly issues: ValidationIssue[];
+  declare readonly status: number;
+  declare readonly requestId: string | undefined;
+  declare readonly operation: string | undefined;
   constructor(issues: ValidationIssue[], init: { status: number; requestId?: string | undefined; operation?: string | undefined }) {
     const first = issues[0];
     super(
@@ -361,7 +365,7 @@ export type WalletCryptoErrorReason =
 export class WalletCryptoError extends CrossborderError {
   override name = 'WalletCryptoError';
   /** Which check failed. */
-  readonly reason: WalletCryptoErrorReason;
+  declare readonly reason: WalletCryptoErrorReason;
   /** @param options `cause`: the underlying failure (kept, so a runtime's own refusal is not lost). */
   constructor(reason: WalletCryptoErrorReason, message: string, options?: { cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });

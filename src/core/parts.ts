@@ -5,11 +5,12 @@
  * @module
  */
 import type { Check } from './checks';
+import type { Operation } from './plan';
 import type { CoreParts } from './client';
 import type { ValidationIssue } from './errors';
 import type { RawIssue } from './issues';
 import { logFromOptions, type Log, type Logger, type LogLevel } from './logger';
-import { describe, loadIssues, type OperationChecks } from './validation';
+import { describe, loadIssues, type OperationChecks, type Schema, type SchemaRef } from './validation';
 
 // Each table of loaders loads with the first call that needs it: the client's first chunk holds one
 // `import()` per table, not a row per operation.
@@ -25,6 +26,8 @@ export interface RequestChecks {
   readonly load: (id: string) => (() => Promise<OperationChecks>) | undefined;
   /** @internal Raw issues as `ValidationIssue`s (loads the messages). */
   readonly describe: (raw: readonly RawIssue[]) => Promise<ValidationIssue[]>;
+  /** @internal The checks of an operation's inline schemas (tests, the `request()` escape hatch), `null` when it has none. */
+  readonly inline: (params: Operation['params']) => OperationChecks | null;
 }
 
 /**
@@ -45,6 +48,19 @@ export interface ResponseChecks {
 export interface Logging {
   /** @internal The client's log from its `logger` and `logLevel` options, else `CROSSBORDER_LOG`. */
   readonly make: (logger: Logger | undefined, level: LogLevel | undefined, envLevel: string | undefined) => Log;
+}
+
+/** Inline schemas (tests, the `request()` escape hatch) as checks; names are the sandbox's, not checked here. */
+function inlineChecks(params: Operation['params']): OperationChecks | null {
+  const asCheck = (ref: SchemaRef | undefined): Check | undefined => {
+    if (ref === undefined || typeof ref === 'string') return undefined;
+    return (value, issues) => {
+      const result = (ref as Schema).safeParse(value);
+      if (!result.success) for (const issue of result.error.issues) issues.push({ ...issue, path: [...issue.path] });
+    };
+  };
+  const checks = { path: asCheck(params?.path), query: asCheck(params?.query), body: asCheck(params?.body) };
+  return checks.path || checks.query || checks.body ? checks : null;
 }
 
 const describeRaw = async (raw: readonly RawIssue[]) => {
@@ -74,6 +90,7 @@ export const requestChecks: RequestChecks = {
     return load ? load() : {};
   },
   describe: describeRaw,
+  inline: inlineChecks,
 };
 
 /**

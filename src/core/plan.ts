@@ -9,11 +9,10 @@
 import { defaultPathSerializer } from 'openapi-fetch';
 import type { DocumentOperation, OperationId } from '../generated/operations';
 import type { OperationQueries, operations as OperationTypes } from '../generated/types';
-import type { Check } from './checks';
 import type { ValidationIssue } from './errors';
 import type { RawIssue } from './issues';
 import type { RequestChecks } from './parts';
-import type { OperationChecks, Schema, SchemaRef } from './validation';
+import type { OperationChecks, SchemaRef } from './validation';
 
 /** What the generated operation table says about one operation. */
 export interface Operation {
@@ -154,7 +153,7 @@ export class OperationPlan {
     this.#part = checks;
     // An operation of the document runs the checks compiled from it (the part holds their loaders, by
     // operation id); any other, its inline schemas.
-    const inline = checks ? inlineChecks(op.params) : null;
+    const inline = checks ? checks.inline(op.params) : null;
     this.#loader = inline || !op.checked ? undefined : checks?.load(op.id);
     this.#checks = !checks ? null : this.#loader ? undefined : inline;
   }
@@ -232,19 +231,6 @@ export class OperationPlan {
       },
     ));
   }
-}
-
-/** Inline schemas (tests, the `request()` escape hatch) as checks; names are the sandbox's, not checked here. */
-function inlineChecks(params: Operation['params']): OperationChecks | null {
-  const asCheck = (ref: SchemaRef | undefined): Check | undefined => {
-    if (ref === undefined || typeof ref === 'string') return undefined;
-    return (value, issues) => {
-      const result = (ref as Schema).safeParse(value);
-      if (!result.success) for (const issue of result.error.issues) issues.push({ ...issue, path: [...issue.path] });
-    };
-  };
-  const checks = { path: asCheck(params?.path), query: asCheck(params?.query), body: asCheck(params?.body) };
-  return checks.path || checks.query || checks.body ? checks : null;
 }
 
 /**

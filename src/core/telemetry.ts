@@ -95,11 +95,25 @@ const GLOBAL_KEY = Symbol.for('opentelemetry.js.api.1');
 export const otelSlot = (): OtelGlobal | undefined => (globalThis as Record<symbol, OtelGlobal | undefined>)[GLOBAL_KEY];
 
 /**
- * Loads the code that records spans and metrics (./telemetry-record). `Crossborder` has it; a
- * {@link CrossborderCore} has it when given {@link openTelemetry}, so that a bundle without tracing
- * holds none of it.
+ * The OpenTelemetry part of a core ({@link openTelemetry}): makes the client's telemetry gate, which loads the
+ * code that records spans and metrics (./telemetry-record) when there is a provider. `Crossborder` has it; a
+ * {@link CrossborderCore} has it when given {@link openTelemetry}, so that a bundle without tracing holds
+ * neither the gate nor the recorder. Opaque: pass {@link openTelemetry}.
  */
-export type TelemetryRecorder = () => Promise<object>;
+export interface TelemetryRecorder {
+  /** @internal Makes the client's gate. */
+  (settings: TelemetrySettings, baseUrl: string, version: string): CoreTelemetry;
+}
+
+/**
+ * @internal What the core and its resources ask of telemetry: the gate ({@link Telemetry}) with the
+ * recorder part, else {@link NO_TELEMETRY}.
+ */
+export interface CoreTelemetry {
+  call<R extends Outcome>(method: string, template: string, operationId: string, link: PageLink | undefined, run: (trace: CallTrace | undefined) => Promise<R>): Promise<R>;
+  work(name: string, attributes: Readonly<Record<string, string | number | boolean | undefined>>, parent?: WorkSpan): Promise<WorkSpan | undefined>;
+  webhook<T extends { id?: unknown; type?: unknown }>(verify: () => Promise<T>): Promise<T>;
+}
 
 /**
  * A span of a unit of work made of several calls (a payout batch, one payout): INTERNAL, child of the
@@ -122,14 +136,14 @@ type RecorderModule = { Recorder: new (settings: TelemetrySettings) => Recorder 
  * The client's telemetry: decides per call, in one property read, whether there is anything to record
  * to; the code that records (./telemetry-record) is loaded the first time there is.
  */
-export class Telemetry {
+export class Telemetry implements CoreTelemetry {
   /** The recorder once loaded, or its loading. */
   #recorder: Recorder | Promise<Recorder> | undefined;
   readonly #settings: TelemetrySettings;
-  readonly #load: TelemetryRecorder | undefined;
+  readonly #load: (() => Promise<object>) | undefined;
 
-  /** `load`: the recorder's code; without it nothing is ever recorded (a client built without telemetry). */
-  constructor({ telemetry, tracerProvider, meterProvider }: TelemetrySettings, baseUrl: string, version: string, load: TelemetryRecorder | undefined) {
+  /** `load`: the recorder's code; without it nothing is ever recorded. */
+  constructor({ telemetry, tracerProvider, meterProvider }: TelemetrySettings, baseUrl: string, version: string, load: (() => Promise<object>) | undefined) {
     checkTelemetryOptions(telemetry);
     this.#settings = { telemetry, tracerProvider, meterProvider, baseUrl, version };
     this.#load = load;
@@ -174,4 +188,6 @@ export class Telemetry {
  * options, or the ones registered globally). `Crossborder` always has it; a core without it records nothing
  * and its bundle holds none of that code.
  */
-export const openTelemetry: TelemetryRecorder = () => import('./telemetry-record');
+export const openTelemetry: TelemetryRecorder = (settings, baseUrl, version) => new Telemetry(settings, baseUrl, version, loadRecorder);
+
+const loadRecorder = () => import('./telemetry-record');

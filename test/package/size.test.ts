@@ -1,7 +1,7 @@
 /** Bundle-size ceilings (scripts/bench/budget.ts): fails when the bundles grow beyond them. */
 import { describe, expect, it } from 'vitest';
 import { SIZE_BUDGET } from '../../scripts/bench/budget';
-import { benchSize } from '../../scripts/bench/size';
+import { attribution, benchSize, WORKER_PROGRAM } from '../../scripts/bench/size';
 
 describe('bundle size', () => {
   it('stays within the budget', { timeout: 60_000 }, async () => {
@@ -22,5 +22,17 @@ describe('bundle size', () => {
     expect(client.firstCallGzip).toBeGreaterThan(client.initialGzip);
     expect(client.initialTop.some(([input]) => input.startsWith('src/webhooks/') || input.startsWith('zod/') || input.startsWith('src/generated/checks/components'))).toBe(false);
     expect(client.oneFileTop.some(([input]) => input.startsWith('zod/') || input.endsWith('zod.gen.ts'))).toBe(false);
+  });
+
+  it('the worker holds no code of an optional part it was not given', { timeout: 60_000 }, async () => {
+    // Through the worker's source map: every byte of it is one of these modules.
+    const { total, modules } = await attribution(WORKER_PROGRAM);
+    expect(modules.reduce((n, m) => n + m.gzip, 0)).toBe(total);
+    const held = modules.map((m) => m.module);
+    expect(held).toContain('src/core/client.ts');
+    expect(held).toContain('src/webhooks/verify.ts');
+    // The telemetry gate and recorder, the checks (request, response, event, inline) and the logger's own code.
+    const partsCode = /^src\/(core\/(telemetry|telemetry-record|parts|validation|checks|issues)\.ts|generated\/(checks\/|request-checks|response-checks))/;
+    expect(held.filter((m) => partsCode.test(m))).toEqual([]);
   });
 });

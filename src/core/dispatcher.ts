@@ -58,87 +58,38 @@ function deadlineError(ms: number): Error {
   return Object.assign(new Error(`attempt deadline of ${ms} ms passed`), { code: DEADLINE_CODE });
 }
 
-/** One request's deadline: when it passes, `abort` (once undici has given it) ends the request. */
-interface Deadline {
-  at: number;
-  abort: ((reason?: unknown) => void) | undefined;
-  expired: boolean;
-}
-
-/**
- * The deadlines of one timeout value, on one coarse timer instead of a `setTimeout` per request: requests
- * of one dispatcher all get the same `ms`, so they expire in the order they started, and a tick looks at
- * the oldest only until one is not due. The tick is `ms / 10`, at most half a second (undici's own request
- * timers tick once a second): a deadline fires at its time or up to a tick later, never before. The timer
- * runs while requests are in flight (stopped by the first tick that finds none) and never holds the process.
- */
-class Deadlines {
-  readonly #pending = new Set<Deadline>();
-  readonly #ms: number;
-  readonly #tick: number;
-  #timer: ReturnType<typeof setInterval> | undefined;
-
-  constructor(ms: number) {
-    this.#ms = ms;
-    this.#tick = Math.max(1, Math.min(500, Math.ceil(ms / 10)));
-  }
-
-  start(): Deadline {
-    const deadline: Deadline = { at: performance.now() + this.#ms, abort: undefined, expired: false };
-    // Unref'd: a request in flight holds the process by its own socket; the timer never does (a ref/unref
-    // per request would cost what a timer per request cost).
-    if (this.#timer === undefined) (this.#timer = setInterval(() => this.#expire(), this.#tick)).unref?.();
-    this.#pending.add(deadline);
-    return deadline;
-  }
-
-  stop(deadline: Deadline): void {
-    this.#pending.delete(deadline);
-  }
-
-  #expire(): void {
-    if (this.#pending.size === 0) {
-      clearInterval(this.#timer);
-      this.#timer = undefined;
-      return;
-    }
-    const now = performance.now();
-    for (const deadline of this.#pending) {
-      if (deadline.at > now) break; // the rest started later
-      this.stop(deadline);
-      deadline.expired = true;
-      deadline.abort?.(deadlineError(this.#ms));
-    }
-  }
-}
-
 /**
  * Arms the whole-attempt deadline on fetch's handler for this request (fetch makes one per request):
  * when `ms` has passed, the request is aborted, before or after its headers, mid-body included; the
- * deadline stops when the request completes or fails. A handler of another shape keeps undici's two timeouts only.
+ * timer stops when the request completes or fails. A handler of another shape keeps undici's two timeouts only.
  */
-function armDeadline(handler: unknown, deadlines: Deadlines, ms: number): Deadline | undefined {
+function armDeadline(handler: unknown, ms: number): ReturnType<typeof setTimeout> | undefined {
   const h = handler as FetchHandler;
   const { onConnect, onComplete, onError } = h;
   if (typeof onConnect !== 'function') return undefined;
-  const deadline = deadlines.start();
+  let abort: ((reason?: unknown) => void) | undefined;
+  let expired = false;
+  const timer = setTimeout(() => {
+    expired = true;
+    abort?.(deadlineError(ms));
+  }, ms);
   // Forwarded with `arguments` (no rest array per call: these run on every request).
   h.onConnect = function (this: unknown, a: (reason?: unknown) => void) {
-    deadline.abort = a;
+    abort = a;
     const result = onConnect.apply(this, arguments as unknown as Parameters<typeof onConnect>);
     // Connecting took the whole time (undici gives a connection 10 s): stop before sending.
-    if (deadline.expired) a(deadlineError(ms));
+    if (expired) a(deadlineError(ms));
     return result;
   };
   h.onComplete = function (this: unknown) {
-    deadlines.stop(deadline);
+    clearTimeout(timer);
     return onComplete?.apply(this, arguments as unknown as unknown[]);
   };
   h.onError = function (this: unknown) {
-    deadlines.stop(deadline);
+    clearTimeout(timer);
     return onError?.apply(this, arguments as unknown as unknown[]);
   };
-  return deadline;
+  return timer;
 }
 
 /**
@@ -146,7 +97,6 @@ function armDeadline(handler: unknown, deadlines: Deadlines, ms: number): Deadli
  * @internal exported for tests.
  */
 export function timeoutDispatcher(ms: number, onUse?: () => void): Dispatcher {
-  const deadlines = new Deadlines(ms);
   return {
     dispatch(options, handler) {
       onUse?.();
@@ -156,11 +106,12 @@ export function timeoutDispatcher(ms: number, onUse?: () => void): Dispatcher {
       options.bodyTimeout = ms;
       const global = (globalThis as Record<symbol, Dispatcher | undefined>)[GLOBAL_DISPATCHER];
       if (!global) throw new TypeError('no undici dispatcher in this process');
-      const deadline = armDeadline(handler, deadlines, ms);
+      const timer = armDeadline(handler, ms);
       try {
         return global.dispatch(options, handler);
       } catch (error) {
-        if (deadline) deadlines.stop(deadline);
+        // Refused before it started (nothing will call the handler): its deadline goes too.
+        clearTimeout(timer);
         throw error;
       }
     },

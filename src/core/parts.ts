@@ -90,11 +90,20 @@ export const requestChecks: RequestChecks = {
  */
 export const responseChecks: ResponseChecks = {
   response: async (id, data) => {
-    const load = (await (responseTable ??= import('../generated/response-checks'))).responseCheckLoaders[id];
-    return issuesOf(load && (await load())[id], data);
+    // Kept once loaded (`null`: none documented), so a call with validateResponses does not go through `import()` again.
+    let check = responseCheckOf.get(id);
+    if (check === undefined) {
+      const load = (await (responseTable ??= import('../generated/response-checks'))).responseCheckLoaders[id];
+      check = (load && (await load())[id]) ?? null;
+      if (responseCheckOf.size < 512) responseCheckOf.set(id, check); // bounded: request()'s ad-hoc ids are not a fixed set
+    }
+    return issuesOf(check ?? undefined, data);
   },
   event: (event) => (eventCheck ? issuesNow(eventCheck, event) : loadEventCheck().then((check) => issuesNow(check, event))),
 };
+
+// Operation id → its 2xx body check, once loaded.
+const responseCheckOf = new Map<string, Check | null>();
 
 // The event's compiled check, kept once loaded: a delivery does not go through `import()` again.
 let eventCheck: Check | undefined;

@@ -8,8 +8,8 @@ import { responseCheckLoaders } from '../../src/generated/response-checks';
 
 describe('the responseChecks part', () => {
   it("loads an operation's response check once, and answers the same issues after", async () => {
-    const loaders = responseCheckLoaders as Record<string, (() => Promise<unknown>) | undefined>;
-    const load = vi.spyOn(loaders as Required<typeof loaders>, 'getQuote');
+    const loaders = responseCheckLoaders as { getQuote: () => Promise<unknown> };
+    const load = vi.spyOn(loaders, 'getQuote');
     const first = await responseChecks.response('getQuote', { id: 5 });
     const again = await responseChecks.response('getQuote', { id: 5 });
     const third = await responseChecks.response('getQuote', { id: 'Quote:1' });

@@ -107,7 +107,7 @@ export async function profileRequests(calls = arg('calls', 10_000), inFlight = 1
       sdkOwnUs: sdkSelf - jsonParseUs,
       jsonParseUs,
       rawBusyUs: GROUPS.filter(([g]) => !g.startsWith('idle')).reduce((n, [g]) => n + r.get(g)!, 0),
-      topSdk: [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 12),
+      topSdk: [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, arg('top', 12)),
     };
   } finally {
     session.disconnect();

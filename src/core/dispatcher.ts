@@ -63,10 +63,10 @@ function deadlineError(ms: number): Error {
  * when `ms` has passed, the request is aborted, before or after its headers, mid-body included; the
  * timer stops when the request completes or fails. A handler of another shape keeps undici's two timeouts only.
  */
-function armDeadline(handler: unknown, ms: number): void {
+function armDeadline(handler: unknown, ms: number): ReturnType<typeof setTimeout> | undefined {
   const h = handler as FetchHandler;
   const { onConnect, onComplete, onError } = h;
-  if (typeof onConnect !== 'function') return;
+  if (typeof onConnect !== 'function') return undefined;
   let abort: ((reason?: unknown) => void) | undefined;
   let expired = false;
   const timer = setTimeout(() => {
@@ -89,6 +89,7 @@ function armDeadline(handler: unknown, ms: number): void {
     clearTimeout(timer);
     return onError?.apply(this, arguments as unknown as unknown[]);
   };
+  return timer;
 }
 
 /**
@@ -105,8 +106,14 @@ export function timeoutDispatcher(ms: number, onUse?: () => void): Dispatcher {
       options.bodyTimeout = ms;
       const global = (globalThis as Record<symbol, Dispatcher | undefined>)[GLOBAL_DISPATCHER];
       if (!global) throw new TypeError('no undici dispatcher in this process');
-      armDeadline(handler, ms);
-      return global.dispatch(options, handler);
+      const timer = armDeadline(handler, ms);
+      try {
+        return global.dispatch(options, handler);
+      } catch (error) {
+        // Refused before it started (nothing will call the handler): its deadline goes too.
+        clearTimeout(timer);
+        throw error;
+      }
     },
   };
 }

@@ -37,8 +37,12 @@ export interface RequestChecks {
 export interface ResponseChecks {
   /** @internal What of a 2xx body of operation `id` differs from the document (its check loaded on first use): empty when it matches or none is documented. */
   readonly response: (id: string, data: unknown) => Promise<ValidationIssue[]>;
-  /** @internal What of a webhook event of a known type differs from the document's `WebhookEvent` (envelope and `data`). */
-  readonly event: (event: unknown) => Promise<ValidationIssue[]>;
+  /**
+   * @internal What of a webhook event of a known type differs from the document's `WebhookEvent` (envelope and
+   * `data`): synchronously, an empty array, when its check is loaded and finds nothing (a delivery that matches
+   * takes no promise); else a promise.
+   */
+  readonly event: (event: unknown) => ValidationIssue[] | Promise<ValidationIssue[]>;
 }
 
 /**
@@ -103,11 +107,32 @@ export const requestChecks: RequestChecks = {
  */
 export const responseChecks: ResponseChecks = {
   response: async (id, data) => {
-    const load = (await (responseTable ??= import('../generated/response-checks'))).responseCheckLoaders[id];
-    return issuesOf(load && (await load())[id], data);
+    // Kept once loaded (`null`: none documented), so a call with validateResponses does not go through `import()` again.
+    let check = responseCheckOf.get(id);
+    if (check === undefined) {
+      const load = (await (responseTable ??= import('../generated/response-checks'))).responseCheckLoaders[id];
+      check = (load && (await load())[id]) ?? null;
+      if (responseCheckOf.size < 512) responseCheckOf.set(id, check); // bounded: request()'s ad-hoc ids are not a fixed set
+    }
+    return issuesOf(check ?? undefined, data);
   },
-  event: async (event) => issuesOf((await import('../generated/checks/events')).WebhookEvent, event),
+  event: (event) => (eventCheck ? issuesNow(eventCheck, event) : loadEventCheck().then((check) => issuesNow(check, event))),
 };
+
+// Operation id → its 2xx body check, once loaded.
+const responseCheckOf = new Map<string, Check | null>();
+
+// The event's compiled check, kept once loaded: a delivery does not go through `import()` again.
+let eventCheck: Check | undefined;
+let eventCheckLoad: Promise<Check> | undefined;
+const loadEventCheck = () => (eventCheckLoad ??= import('../generated/checks/events').then((m) => (eventCheck = m.WebhookEvent)));
+
+/** {@link issuesOf} without a promise when the check finds nothing. */
+function issuesNow(check: Check, value: unknown): ValidationIssue[] | Promise<ValidationIssue[]> {
+  const raw: RawIssue[] = [];
+  check(value, raw);
+  return raw.length ? describeRaw(raw) : [];
+}
 
 /**
  * The client's logging: the `logger` and `logLevel` options (and `CROSSBORDER_LOG`), a line per attempt at

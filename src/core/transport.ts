@@ -61,18 +61,18 @@ export async function send(config: TransportConfig, plan: TransportPlan, out: Ou
   const { log } = config;
   const { label: operation } = plan;
   const { method } = plan.op;
-  // The trace reads the attempt count of each leg when the call ends (http.request.resend_count).
-  const tally = { attempts: 0 };
-  trace?.leg(tally, headers);
-  const decide: RetryInput = { retry: 0, maxRetries: out.maxRetries, safe: out.safe, notAfter: out.notAfter, now, random: config.random };
+  // The trace reads the attempt count of each leg when the call ends (http.request.resend_count); none without a trace.
+  const tally = trace ? { attempts: 0 } : undefined;
+  if (tally) trace!.leg(tally, headers);
+  // What the retry decision reads, made only when an attempt fails or answers a status that may be retried.
+  let decide: RetryInput | undefined;
   // The log's levels, read once per leg rather than three times per attempt.
   const info = log.enabled('info');
   const debug = log.enabled('debug');
 
   for (let retry = 0; ; retry++) {
     if (signal?.aborted) throw userAbort(plan, out, plan.outcomeUnknown(retry > 0), signal.reason);
-    tally.attempts = retry + 1;
-    decide.retry = retry;
+    if (tally) tally.attempts = retry + 1;
     const fetch = config.fetch ?? globalThis.fetch;
     // Node's own fetch, once seen to use it: the dispatcher enforces the attempt's deadline; no signal of ours.
     const dispatcher: Dispatcher | undefined = config.fetch ? undefined : provenDispatcher(fetch, out.timeout);
@@ -132,6 +132,7 @@ export async function send(config: TransportConfig, plan: TransportPlan, out: Ou
               operation,
               cause: error,
             });
+      (decide ??= retryInput(config, out)).retry = retry;
       const next = retryDecision({ failed: true, mayHaveArrived }, decide);
       if (next === undefined) throw failure;
       if (info) log.info(`${operation}: ${failure.message}; retrying in ${next.delay} ms`);
@@ -153,16 +154,21 @@ export async function send(config: TransportConfig, plan: TransportPlan, out: Ou
     }
 
     const parsed = parseBody(status, text);
-    // Retry-After and the body's code matter only to a status that may be retried (retryDecision reads them
-    // after that test): a 2xx, the usual answer, skips the header lookup.
-    const retryable = isRetryableStatus(status);
-    const code = retryable && parsed.data !== null && typeof parsed.data === 'object' ? (parsed.data as { code?: unknown }).code : undefined;
-    const next = retryDecision({ status, retryAfter: retryable ? response.headers.get('retry-after') : null, code }, decide);
+    // A status that is never retried (a 2xx, the usual answer) ends the leg here: no Retry-After lookup, no
+    // decision to make (retryDecision refuses it first thing).
+    if (!isRetryableStatus(status)) return { response, text, data: parsed.data, notJson: parsed.notJson, attempts: retry + 1 };
+    const code = parsed.data !== null && typeof parsed.data === 'object' ? (parsed.data as { code?: unknown }).code : undefined;
+    (decide ??= retryInput(config, out)).retry = retry;
+    const next = retryDecision({ status, retryAfter: response.headers.get('retry-after'), code }, decide);
     if (next === undefined) return { response, text, data: parsed.data, notJson: parsed.notJson, attempts: retry + 1 };
     if (info) log.info(`${operation}: status ${status}; retrying in ${next.delay} ms`);
     trace?.retry(retry + 1, next.delay, status, next.retryAfter);
     await pause(config, next.delay, plan, out);
   }
+}
+
+function retryInput(config: TransportConfig, out: Outgoing): RetryInput {
+  return { retry: 0, maxRetries: out.maxRetries, safe: out.safe, notAfter: out.notAfter, now, random: config.random };
 }
 
 async function pause(config: TransportConfig, ms: number, plan: TransportPlan, out: Outgoing): Promise<void> {

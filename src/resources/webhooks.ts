@@ -50,11 +50,17 @@ export class Webhooks extends APIResource {
    * const event = await cb.webhooks.unwrap(rawBody, headers);
    * ```
    */
-  async unwrap(rawBody: WebhookRawBody, headers?: WebhookHeaders | null, options?: UnwrapOptions | null): Promise<WebhookEvent | UnknownEvent> {
-    const webhooks = webhooksLoaded ?? (await loadWebhooks());
-    // A span with the event's type and id, or why it was refused (when a tracer provider is there).
-    const read = { publicKey: options?.publicKey ?? this._client.webhookPublicKey, maxAge: options?.maxAge };
-    return this._client.telemetry.webhook(() => webhooks.unwrapEvent(rawBody, headers ?? undefined, read, this._client.responseChecks));
+  unwrap(rawBody: WebhookRawBody, headers?: WebhookHeaders | null, options?: UnwrapOptions | null): Promise<WebhookEvent | UnknownEvent> {
+    // Once loaded, the delivery's one asynchronous step is unwrapEvent's own (not wrapped in another async function).
+    const webhooks = webhooksLoaded;
+    if (webhooks === undefined) return loadWebhooks().then(() => this.unwrap(rawBody, headers, options));
+    try {
+      // A span with the event's type and id, or why it was refused (when a tracer provider is there).
+      const read = { publicKey: options?.publicKey ?? this._client.webhookPublicKey, maxAge: options?.maxAge };
+      return this._client.telemetry.webhook(() => webhooks.unwrapEvent(rawBody, headers ?? undefined, read, this._client.responseChecks));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /**

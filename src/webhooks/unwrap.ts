@@ -56,8 +56,11 @@ function typedDelivery(
   // Without the core's responseChecks part, the envelope alone is checked (CrossborderCore's choice).
   if (!checks) return withEnvelopeIssues(event as WebhookEnvelope) as WebhookEvent;
   try {
-    return checks.event(event).then(
-      (issues) => (issues.length === 0 ? (event as WebhookEvent) : (withIssues(event, issues) as WebhookEvent)),
+    const issues = checks.event(event);
+    // A loaded check that finds nothing answers at once: the event is delivered in this same step, no promise.
+    if (Array.isArray(issues)) return issues.length === 0 ? (event as WebhookEvent) : (withIssues(event, issues) as WebhookEvent);
+    return issues.then(
+      (found) => (found.length === 0 ? (event as WebhookEvent) : (withIssues(event, found) as WebhookEvent)),
       (cause: unknown) => parseFailure(json, cause),
     );
   } catch (cause) {

@@ -269,16 +269,18 @@ export async function verifyThen<T, C = undefined>(
   take: (body: Uint8Array, rawBody: WebhookRawBody, context: C) => T,
   context?: C,
 ): Promise<Awaited<T>> {
-  if (publicKey === undefined || publicKey === null || (typeof publicKey === 'string' && publicKey.trim() === '')) {
+  // The configured key of the last call, already imported: no trim of its text, no await (a server verifies
+  // delivery after delivery with one key), so the body below is read in the same turn as the call.
+  const known = publicKey === lastKey.text ? lastKey.key : undefined;
+  if (known === undefined && (publicKey === undefined || publicKey === null || (typeof publicKey === 'string' && publicKey.trim() === ''))) {
     throw new WebhookVerificationError(
       'missing_key',
       'no webhook public key configured: set the webhookPublicKey option or the CROSSBORDER_WEBHOOK_PUBLIC_KEY ' +
         'environment variable to the service\'s public key (PEM or hex)',
     );
   }
-  // The configured key of the last call, already imported, or a usable CryptoKey: no await (a server verifies
-  // delivery after delivery with one key), so the body below is read in the same turn as the call.
-  const key = (publicKey === lastKey.text ? lastKey.key : undefined) ?? (usableCryptoKey(publicKey) ? publicKey : await importWebhookPublicKey(publicKey));
+  // Else a usable CryptoKey is taken as is, without an await too.
+  const key = known ?? (usableCryptoKey(publicKey) ? publicKey : await importWebhookPublicKey(publicKey!));
   const headerBag = headers ?? (isRequest(rawBody) ? rawBody.headers : undefined);
   const header = getHeader(headerBag, SIGNATURE_HEADER);
   if (header === undefined || header.trim() === '') {

@@ -46,3 +46,37 @@ describe('webhooks.unwrap computes each thing once', () => {
     expect(event).toMatchObject({ unknown: true, issues: [{ path: 'timestamp', rule: 'invalid_format' }] });
   });
 });
+
+describe("a delivery that matches the document takes no promise for its check", () => {
+  // A complete INCOMING_PAYMENT.COMPLETED, as the service sends it (the webhook benchmark's delivery).
+  const now = '2025-10-13T10:00:00.000Z';
+  const currency = { code: 'USD', name: 'US Dollar', symbol: '$', decimals: 2 };
+  const matching = {
+    id: 'Webhook:sync',
+    type: 'INCOMING_PAYMENT.COMPLETED',
+    timestamp: now,
+    data: { id: 'Transaction:1', type: 'INCOMING', status: 'COMPLETED', createdAt: now, updatedAt: now, source: { sourceType: 'UMA_ADDRESS', umaAddress: '$ada@sender.example' }, destination: { destinationType: 'ACCOUNT', accountId: 'InternalAccount:1' }, receivedAmount: { amount: 1000, currency }, description: 'ok' },
+  };
+
+  it('once loaded, the check answers an empty array at once, and issues through a promise', async () => {
+    await responseChecks.event(matching); // the first call loads the check
+    const none = responseChecks.event(structuredClone(matching));
+    expect(none).toEqual([]); // an array, not a promise of one
+    const found = responseChecks.event({ ...matching, data: { ...matching.data, status: 42 } });
+    expect(found).toBeInstanceOf(Promise);
+    expect((await found).map((i) => i.path)).toEqual(['data.status']);
+  });
+
+  it('unwrap hands over the matching event as is, and a drifting one with its issues', async () => {
+    const keys = await testKeys();
+    const { cb } = testCrossborder({ webhookPublicKey: keys.publicKeyPem });
+    const deliver = async (event: object) => {
+      const body = JSON.stringify(event);
+      return cb.webhooks.unwrap(body, { 'x-service-signature': await signWebhook(body, keys.privateKeyPem) });
+    };
+    expect(await deliver(matching)).toEqual(matching);
+    const drifting = await deliver({ ...matching, data: { ...matching.data, status: 42 } });
+    expect(drifting.issues?.map((i) => i.path)).toEqual(['data.status']);
+    expect(drifting.data).toEqual({ ...matching.data, status: 42 });
+  });
+});

@@ -11,16 +11,17 @@
  *    by webhook, so a payout is one request. Target ≥ 0.9.
  * 2. With no limit (20 ms latency): the runner's submission rate, with a file journal (fsynced, as the
  *    CLI runs it), ÷ a hand-written pool of `Promise.all` workers making the same `quotes.create`
- *    (immediatelyExecute) calls against the same sandbox, at the best fixed concurrency found by trying
- *    8, 16, 32 and 64 (the runner's `maxConcurrency` is 64). After a warm-up of both, rounds alternate
- *    which goes first; the figure is the median of the rounds' ratios. Target ≥ 0.9. Also this process's
- *    CPU per payout, runner and pool: the difference is what the runner's own machinery costs.
+ *    (immediatelyExecute) calls against the same sandbox, at the best fixed concurrency: 8, 16, 32 and 64
+ *    are tried once (the runner's `maxConcurrency` is 64), the two best go on, and each round's pool
+ *    figure is the better of those two in that round. After a warm-up of both, rounds alternate which
+ *    goes first; the figure is the median of the rounds' ratios. Target ≥ 0.9. Also this process's CPU
+ *    per payout, runner and pool: the difference is what the runner's own machinery costs.
  * 3. Memory over 100,000 references streamed from a CSV file, with a file journal and a client that
  *    answers at once (no sandbox: its own state would grow): heap after 10,000, 50,000 and 100,000
  *    references, and the slope (bytes per reference) from 10,000 on. Target: flat.
  *
  * Knobs (env): BENCH_PAYOUTS_RATE (default 100), BENCH_PAYOUTS_N (rate-limited batch, default 800),
- * BENCH_PAYOUTS_FREE_N (no-limit batch, default 2000), BENCH_PAYOUTS_ROUNDS (default 5), BENCH_PAYOUTS_MEMORY_N (default 100000).
+ * BENCH_PAYOUTS_FREE_N (no-limit batch, default 2000), BENCH_PAYOUTS_JOURNAL (file, the default, or memory), BENCH_PAYOUTS_ROUNDS (default 5), BENCH_PAYOUTS_MEMORY_N (default 100000).
  */
 import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -29,7 +30,7 @@ import { runInNewContext } from 'node:vm';
 import { join } from 'node:path';
 import { parse } from 'csv-parse';
 import { APIUserAbortError, Crossborder } from '../../src/index';
-import { createPayoutBatch, FileJournal, type PayoutClient, type PayoutInstruction } from '../../src/payouts/index';
+import { createPayoutBatch, FileJournal, MemoryJournal, type PayoutClient, type PayoutInstruction } from '../../src/payouts/index';
 import type { SandboxFaults } from '../../src/sandbox/index';
 import { startChildServer } from './child-server';
 import { instructions, setUpWorld } from '../../test/payouts/world';
@@ -37,6 +38,8 @@ import { instructions, setUpWorld } from '../../test/payouts/world';
 const RATE = Number(process.env.BENCH_PAYOUTS_RATE ?? 100);
 const N = Number(process.env.BENCH_PAYOUTS_N ?? 800);
 const FREE_N = Number(process.env.BENCH_PAYOUTS_FREE_N ?? 2_000);
+/** The runner's journal in parts 1 and 2: `file` (default, fsynced, as the CLI runs it) or `memory`. */
+const JOURNAL = process.env.BENCH_PAYOUTS_JOURNAL === 'memory' ? 'memory' : 'file';
 const MEMORY_N = Number(process.env.BENCH_PAYOUTS_MEMORY_N ?? 100_000);
 const json = process.argv.includes('--json');
 
@@ -77,7 +80,7 @@ interface Rate {
 async function runnerRate(faults: SandboxFaults, prefix: string, n: number, maxConcurrency = 64): Promise<Rate> {
   const { cb, w } = await world(faults);
   const dir = mkdtempSync(join(tmpdir(), 'bench-payouts-'));
-  const journal = new FileJournal(join(dir, 'journal'));
+  const journal = JOURNAL === 'memory' ? new MemoryJournal() : new FileJournal(join(dir, 'journal'));
   const stop = new AbortController();
   let submittedAt = 0;
   let cpu = 0;
@@ -206,23 +209,32 @@ await runnerRate(latency, 'warm', FREE_N);
 await poolRate(32, 'warm-pool', FREE_N);
 const pools: [number, number][] = [];
 for (const c of [8, 16, 32, 64]) pools.push([c, (await poolRate(c, `pool${c}`, FREE_N)).perSecond]);
-const best = pools.reduce((a, b) => (b[1] > a[1] ? b : a));
+// The two best of one try each go on to the rounds (one try picks the wrong one on a noisy machine); each
+// round's pool figure is the better of the two there.
+const finalists = [...pools].sort((a, b) => b[1] - a[1]).slice(0, 2).map(([c]) => c);
 const ratios: number[] = [];
 const runnerRates: Rate[] = [];
 const bestRates: Rate[] = [];
+const bestConcurrency: number[] = [];
+const poolRound = async (round: number) => {
+  const tried: [number, Rate][] = [];
+  for (const c of round % 2 === 0 ? finalists : [...finalists].reverse()) tried.push([c, await poolRate(c, `best${c}-${round}`, FREE_N)]);
+  return tried.reduce((a, b) => (b[1].perSecond > a[1].perSecond ? b : a));
+};
 for (let round = 0; round < ROUNDS; round++) {
   let r: Rate;
-  let p: Rate;
+  let p: [number, Rate];
   if (round % 2 === 0) {
     r = await runnerRate(latency, `free${round}`, FREE_N);
-    p = await poolRate(best[0], `best${round}`, FREE_N);
+    p = await poolRound(round);
   } else {
-    p = await poolRate(best[0], `best${round}`, FREE_N);
+    p = await poolRound(round);
     r = await runnerRate(latency, `free${round}`, FREE_N);
   }
   runnerRates.push(r);
-  bestRates.push(p);
-  ratios.push(r.perSecond / p.perSecond);
+  bestRates.push(p[1]);
+  bestConcurrency.push(p[0]);
+  ratios.push(r.perSecond / p[1].perSecond);
 }
 server.stop();
 const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
@@ -232,7 +244,7 @@ const mem = await memory();
 
 const result = {
   rateLimited: { rate: RATE, payoutsPerSecond: limited.perSecond, allowedPerSecond: allowed, ratio: limited.perSecond / allowed },
-  noLimit: { payouts: FREE_N, runner: free.perSecond, runnerCpuMicros: free.cpuPerPayout, pools, best: { concurrency: best[0], perSecond: bestPool.perSecond, cpuMicros: bestPool.cpuPerPayout }, ratio: med(ratios), ratios },
+  noLimit: { payouts: FREE_N, runner: free.perSecond, runnerCpuMicros: free.cpuPerPayout, pools, best: { concurrencies: bestConcurrency, perSecond: bestPool.perSecond, cpuMicros: bestPool.cpuPerPayout }, ratio: med(ratios), ratios },
   memory: { references: MEMORY_N, heapAt10k: mem.at10k, heapAt50k: mem.at50k, heapAtN: mem.atN, bytesPerReference: mem.perReference, gc: true },
   loadAverage: loadavg()[0],
 };
@@ -241,7 +253,7 @@ if (json) {
 } else {
   const f = (n: number) => n.toFixed(1);
   console.log(`rate limit ${RATE} req/s, 20 ms latency, ${N} payouts: ${f(limited.perSecond)} payouts/s of ${f(allowed)} allowed = ${result.rateLimited.ratio.toFixed(3)} (target >= 0.9)`);
-  console.log(`no limit, 20 ms latency, ${FREE_N} payouts: Promise.all pool ${pools.map(([c, r]) => `${c}: ${f(r)}/s`).join(', ')}; runner (file journal) ${f(free.perSecond)}/s vs pool ${best[0]} ${f(bestPool.perSecond)}/s over ${ROUNDS} alternating rounds, ratios ${ratios.map((x) => x.toFixed(2)).join(' ')}: median ${result.noLimit.ratio.toFixed(3)} (target >= 0.9)`);
+  console.log(`no limit, 20 ms latency, ${FREE_N} payouts: Promise.all pool ${pools.map(([c, r]) => `${c}: ${f(r)}/s`).join(', ')}; runner (${JOURNAL} journal) ${f(free.perSecond)}/s vs the better of pools ${finalists.join(' and ')} each round (${bestConcurrency.join(', ')}) ${f(bestPool.perSecond)}/s over ${ROUNDS} alternating rounds, ratios ${ratios.map((x) => x.toFixed(2)).join(' ')}: median ${result.noLimit.ratio.toFixed(3)} (target >= 0.9)`);
   console.log(`CPU of this process per payout (the sandbox answers from its own): runner ${f(free.cpuPerPayout)} µs, pool ${f(bestPool.cpuPerPayout)} µs (the SDK's call alone), so the runner's own ${f(free.cpuPerPayout - bestPool.cpuPerPayout)} µs`);
   console.log(`memory, ${MEMORY_N} references from a CSV: heap ${f(mem.at10k / 1e6)} MB at 10,000, ${f(mem.at50k / 1e6)} MB at 50,000, ${f(mem.atN / 1e6)} MB at ${MEMORY_N}: ${f(mem.perReference)} bytes per reference from 10,000 on`);
   console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);

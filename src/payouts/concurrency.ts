@@ -54,7 +54,11 @@ export class AdaptiveConcurrency {
 
   /** Milliseconds until a request may start for the pause (0: now, given a free slot). */
   waitMs(): number {
-    return Math.max(0, this.#pausedUntil - this.#now());
+    if (this.#pausedUntil === 0) return 0;
+    const wait = this.#pausedUntil - this.#now();
+    if (wait > 0) return wait;
+    this.#pausedUntil = 0; // over: no clock read until the next pause
+    return 0;
   }
 
   /** True when a request may start now. */

@@ -165,6 +165,19 @@ export function batchIdFor(csv: string, journal: string, given: string | undefin
   return `${basename(csv)}#${fileSha256(csv).slice(0, 16)}`;
 }
 
+/**
+ * A warning when the journal's batch was made from other bytes of this CSV (its default batch id is the
+ * CSV's name and hash): next month's file run with last month's journal pays none of the references
+ * already final in it, and says "completed" for them. Not refused: fixing a rejected row and running
+ * again is the same case, and rightly resumes.
+ */
+export function csvChangedSince(csv: string, journal: string, batchId: string): string | undefined {
+  const prefix = `${basename(csv)}#`;
+  if (!existsSync(journal) || !batchId.startsWith(prefix) || !/^[0-9a-f]{16}$/.test(batchId.slice(prefix.length))) return undefined;
+  if (fileSha256(csv).slice(0, 16) === batchId.slice(prefix.length)) return undefined;
+  return `note: ${csv} has changed since ${journal}'s batch ${batchId} began: its references already final there are not paid again (a new batch needs a new --journal)`;
+}
+
 function whole(flag: string, text: string | undefined, min: number): number | undefined {
   if (text === undefined) return undefined;
   if (!/^\d+$/.test(text) || Number(text) < min) throw new UsageError(`${flag} needs a whole number >= ${min}, got '${text}'`);
@@ -202,6 +215,8 @@ async function run(csv: string, opts: RunOptions): Promise<void> {
   if (execution !== 'immediate' && execution !== 'separate') throw new UsageError(`--execution needs immediate or separate, got '${execution}'`);
   const maxConcurrency = whole('--max-concurrency', opts.maxConcurrency, 1) ?? 16;
   const batchId = batchIdFor(csv, opts.journal, opts.batchId);
+  const changed = csvChangedSince(csv, opts.journal, batchId);
+  if (changed) process.stderr.write(`${changed}\n`);
   const [{ createPayoutBatch }, { FileJournal }] = await Promise.all([import('../payouts/runner'), import('../payouts/file-journal')]);
   // The runner calls quotes, transactions and receiver lookups: those resources over the CLI's core.
   const { core } = connect(opts);

@@ -104,6 +104,26 @@ describe('payouts run: Ctrl-C, then the same command', () => {
   });
 });
 
+describe('payouts run: last month\'s journal with this month\'s file', () => {
+  it('says that the CSV changed since the journal\'s batch began, and that its final references are not paid again', { timeout: 60_000 }, async () => {
+    const csv = join(dir, 'month.csv');
+    const journal = join(dir, 'month.journal');
+    writeFileSync(csv, [HEADER, row('m-alice', 1000), row('m-bob', 2000)].join('\n') + '\n');
+    const first = await cli(['payouts', 'run', csv, '--journal', journal], { env, timeoutMs: 45_000 });
+    expect(first.code, first.err + first.out).toBe(0);
+    const same = await cli(['payouts', 'run', csv, '--journal', journal], { env, timeoutMs: 45_000 });
+    expect(same.code).toBe(0);
+    expect(same.err).not.toContain('has changed');
+    // Next month: the same payees and amounts, one more row, the documented command again.
+    writeFileSync(csv, [HEADER, row('m-alice', 1000), row('m-bob', 2000), row('m-carol', 3000)].join('\n') + '\n');
+    const next = await cli(['payouts', 'run', csv, '--journal', journal], { env, timeoutMs: 45_000 });
+    expect(next.code, next.err + next.out).toBe(0);
+    expect(next.err).toContain(`note: ${csv} has changed since ${journal}'s batch month.csv#`);
+    expect(next.err).toContain('its references already final there are not paid again (a new batch needs a new --journal)');
+    expect(ledgerRefs().filter((r) => r?.startsWith('m-')).sort()).toEqual(['m-alice', 'm-bob', 'm-carol']);
+  });
+});
+
 const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
 
 describe.skipIf(!hasScript)('payouts run on a terminal', () => {

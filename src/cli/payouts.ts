@@ -30,6 +30,9 @@ export const PAYOUT_EXIT = { incomplete: 9, stopped: 130 } as const;
 /** The CSV columns, in their documented order (a header line names them; order may differ, extra columns are ignored). */
 export const CSV_COLUMNS = ['reference', 'sourceAccountId', 'destinationAccountId', 'amount', 'currency', 'lockedCurrencySide', 'description'] as const;
 
+/** Optional columns beyond {@link CSV_COLUMNS}: sent as given when present and not empty. */
+export const CSV_OPTIONAL_COLUMNS = ['purposeOfPayment', 'senderCustomerInfo.<FIELD>'] as const;
+
 /**
  * One CSV row as an instruction. A destination starting with `$` is an UMA address. Bad values are left
  * for the runner to refuse (by field): an empty or missing `sourceAccountId` / `destinationAccountId`
@@ -53,7 +56,25 @@ export function rowToInstruction(row: Record<string, string | undefined>): Payou
     amount: /^-?\d+$/.test(amountText) ? Number(amountText) : Number.NaN,
     lockedCurrencySide: side,
     ...(row.description ? { description: row.description } : {}),
+    ...(row.purposeOfPayment ? { purposeOfPayment: row.purposeOfPayment } : {}),
+    ...senderInfo(row),
   };
+}
+
+const SENDER_INFO = 'senderCustomerInfo.';
+
+/**
+ * The payer data an UMA receiver may ask for, from optional columns `senderCustomerInfo.<FIELD>`
+ * (`senderCustomerInfo.FULL_NAME`), sent as given; none when the columns are absent or empty.
+ */
+function senderInfo(row: Record<string, string | undefined>): { senderCustomerInfo?: Record<string, string> } {
+  let info: Record<string, string> | undefined;
+  for (const column of Object.keys(row)) {
+    const value = row[column];
+    if (!column.startsWith(SENDER_INFO) || column.length === SENDER_INFO.length || !value) continue;
+    (info ??= {})[column.slice(SENDER_INFO.length)] = value;
+  }
+  return info ? { senderCustomerInfo: info } : {};
 }
 
 /** A row the CLI refuses before the runner sees it (its reference, and why). */
@@ -370,7 +391,7 @@ export function addPayoutsCommand(program: Command, action: Action): void {
   const payouts = program
     .command('payouts')
     .description('Pay many people at once from a CSV, exactly once per reference, resumable after any crash (docs/payouts.md)')
-    .addHelpText('after', `\nCSV columns (header line first): ${CSV_COLUMNS.join(',')}\nExit codes of run: 0 all completed; ${PAYOUT_EXIT.incomplete} some failed or need attention; ${PAYOUT_EXIT.stopped} stopped (run it again to resume).\n`);
+    .addHelpText('after', `\nCSV columns (header line first): ${CSV_COLUMNS.join(',')}; optional: ${CSV_OPTIONAL_COLUMNS.join(', ')} (payer data an UMA receiver asks for: senderCustomerInfo.FULL_NAME)\nExit codes of run: 0 all completed; ${PAYOUT_EXIT.incomplete} some failed or need attention; ${PAYOUT_EXIT.stopped} stopped (run it again to resume).\n`);
   payouts
     .command('run <csv>')
     .description('run (or resume) the batch in <csv>; its states are journaled in --journal')

@@ -69,6 +69,29 @@ describe('payouts run: the CSV a user writes', () => {
   });
 });
 
+describe('payouts run: UMA payees', () => {
+  it('sends the payer data of senderCustomerInfo.<FIELD> columns, which an UMA receiver asks for', { timeout: 60_000 }, async () => {
+    const cb = sandboxClient(sandbox, fetch, env.CROSSBORDER_BASE_URL);
+    const receiver = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Grace Hopper', birthDate: '1906-12-09', nationality: 'US' });
+    const csv = join(dir, 'uma.csv');
+    writeFileSync(
+      csv,
+      [
+        `${HEADER},purposeOfPayment,senderCustomerInfo.FULL_NAME`,
+        `uma-named,${world.accountId},${receiver.umaAddress},1500,USD,RECEIVING,uma-named,,Ada Lovelace`,
+        `uma-anonymous,${world.accountId},${receiver.umaAddress},1500,USD,RECEIVING,uma-anonymous,,`,
+      ].join('\n') + '\n',
+    );
+    const ran = await cli(['payouts', 'run', csv, '--journal', join(dir, 'uma.journal'), '--json'], { env, timeoutMs: 45_000 });
+    expect(ran.code, ran.err + ran.out).toBe(9);
+    const summary = lines(ran.out).at(-1)! as unknown as { counts: Record<string, number>; failed: { reference: string; reason: string }[] };
+    expect(summary.counts.completed).toBe(1);
+    expect(summary.failed.map((f) => f.reference)).toEqual(['uma-anonymous']);
+    expect(summary.failed[0]!.reason).toContain('FULL_NAME');
+    expect(ledgerRefs().filter((r) => r?.startsWith('uma-'))).toEqual(['uma-named']);
+  });
+});
+
 describe('payouts run: Ctrl-C, then the same command', () => {
   it('stops on SIGINT with exit 130 counting the rows not read yet as not finished, then resumes and pays each reference once', { timeout: 120_000 }, async () => {
     const n = 60;

@@ -150,10 +150,10 @@ describe('payouts run: last month\'s journal with this month\'s file', () => {
 const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
 
 describe.skipIf(!hasScript)('payouts run on a terminal', () => {
-  it('draws the bar with counts, throughput and the ETA, never "NFs", and prints the summary as text', { timeout: 60_000 }, async () => {
+  it('draws the bar with counts, throughput and the ETA, never "NFs", ends at 100 % with a rejected row, and prints the summary as text', { timeout: 60_000 }, async () => {
     const refs = Array.from({ length: 8 }, (_, i) => `t-${i}`);
     const csv = join(dir, 'tty.csv');
-    writeFileSync(csv, [HEADER, ...refs.map((r, i) => row(r, 100 + i))].join('\n') + '\n');
+    writeFileSync(csv, [HEADER, ...refs.map((r, i) => row(r, 100 + i)), row('t-bad', '1.5')].join('\n') + '\n');
     const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
     const command = [process.execPath, CLI, 'payouts', 'run', csv, '--journal', join(dir, 'tty.journal')].map(quote).join(' ');
     const ran = await new Promise<{ code: number | null; out: string }>((resolve) => {
@@ -164,12 +164,14 @@ describe.skipIf(!hasScript)('payouts run on a terminal', () => {
       const timer = setTimeout(() => child.kill('SIGKILL'), 45_000);
       child.once('exit', (code) => (clearTimeout(timer), resolve({ code, out })));
     });
-    expect(ran.code, ran.out).toBe(0);
+    expect(ran.code, ran.out).toBe(9);
     const frames = ran.out.split(/\r|\n|\x1b\[1G/).filter((l) => l.startsWith('payouts |'));
     expect(frames.length).toBeGreaterThan(0);
     for (const frame of frames) expect(frame).toMatch(/\| completed \d+ failed \d+ attention \d+ \| [\d.]+\/s \| ETA (-|\d+s|\d+m\d\ds) \| in flight \d+\/\d+/);
     expect(ran.out).not.toContain('NFs');
-    expect(ran.out).toMatch(/: 8 completed, 0 failed, 0 need attention, 0 rejected rows \(8 references/);
+    expect(frames.at(-1)).toContain('| 100% 9/9 | completed 8 failed 0 attention 0 |');
+    expect(ran.out).toMatch(/: 8 completed, 0 failed, 0 need attention, 1 rejected rows \(8 references/);
+    expect(ran.out).toContain('rejected row t-bad: amount: expected a whole number of minor units');
     expect(exactlyOnce(sandbox, refs)).toMatchObject({ doubled: [], missing: [] });
   });
 });

@@ -4,8 +4,8 @@
  * the CSV (csv-parse), draws the progress bar on a terminal (cli-progress) or prints JSON lines, and
  * stops cleanly on Ctrl-C (a second Ctrl-C ends at once; the journal is safe either way).
  *
- * Exit codes beyond the CLI's own: 0 every reference completed; 9 some failed or need attention
- * (the summary names them); 130 stopped by Ctrl-C/SIGTERM (run the same command again to resume).
+ * Exit codes beyond the CLI's own: 0 every reference completed; 9 some failed, need attention or
+ * rows were rejected (the summary names them); 130 stopped by Ctrl-C/SIGTERM (run the same command again to resume).
  * @module
  */
 import { createHash } from 'node:crypto';
@@ -30,34 +30,82 @@ export const PAYOUT_EXIT = { incomplete: 9, stopped: 130 } as const;
 /** The CSV columns, in their documented order (a header line names them; order may differ, extra columns are ignored). */
 export const CSV_COLUMNS = ['reference', 'sourceAccountId', 'destinationAccountId', 'amount', 'currency', 'lockedCurrencySide', 'description'] as const;
 
-/** One CSV row as an instruction. A destination starting with `$` is an UMA address. Bad values are left for the runner to refuse (by field). */
+/** Optional columns beyond {@link CSV_COLUMNS}: sent as given when present and not empty. */
+export const CSV_OPTIONAL_COLUMNS = ['purposeOfPayment', 'senderCustomerInfo.<FIELD>'] as const;
+
+/**
+ * One CSV row as an instruction. A destination starting with `$` is an UMA address. Bad values are left
+ * for the runner to refuse (by field): an empty or missing `sourceAccountId` / `destinationAccountId`
+ * is no source / destination (rejected, `source: required`), never an account id `''` sent to the service.
+ */
 export function rowToInstruction(row: Record<string, string | undefined>): PayoutInstruction {
   const side = (row.lockedCurrencySide || 'RECEIVING').toUpperCase() as 'SENDING' | 'RECEIVING';
   const currency = row.currency || undefined;
+  const sourceId = row.sourceAccountId ?? '';
   const destinationId = row.destinationAccountId ?? '';
   const amountText = (row.amount ?? '').trim();
   return {
     reference: row.reference ?? '',
-    source: { accountId: row.sourceAccountId ?? '', ...(side === 'SENDING' && currency ? { currency } : {}) },
-    destination: destinationId.startsWith('$')
-      ? { umaAddress: destinationId, ...(side === 'RECEIVING' && currency ? { currency } : {}) }
-      : { accountId: destinationId, ...(side === 'RECEIVING' && currency ? { currency } : {}) },
+    // The runner refuses an instruction without a source or destination, naming the field, and sends nothing for it.
+    source: (sourceId === '' ? undefined : { accountId: sourceId, ...(side === 'SENDING' && currency ? { currency } : {}) }) as PayoutInstruction['source'],
+    destination: (destinationId === ''
+      ? undefined
+      : destinationId.startsWith('$')
+        ? { umaAddress: destinationId, ...(side === 'RECEIVING' && currency ? { currency } : {}) }
+        : { accountId: destinationId, ...(side === 'RECEIVING' && currency ? { currency } : {}) }) as PayoutInstruction['destination'],
     amount: /^-?\d+$/.test(amountText) ? Number(amountText) : Number.NaN,
     lockedCurrencySide: side,
     ...(row.description ? { description: row.description } : {}),
+    ...(row.purposeOfPayment ? { purposeOfPayment: row.purposeOfPayment } : {}),
+    ...senderInfo(row),
   };
 }
 
-/** The CSV's instructions, streamed (the file is never held whole). */
-async function* readCsv(file: string): AsyncGenerator<PayoutInstruction> {
+const SENDER_INFO = 'senderCustomerInfo.';
+
+/**
+ * The payer data an UMA receiver may ask for, from optional columns `senderCustomerInfo.<FIELD>`
+ * (`senderCustomerInfo.FULL_NAME`), sent as given; none when the columns are absent or empty.
+ */
+function senderInfo(row: Record<string, string | undefined>): { senderCustomerInfo?: Record<string, string> } {
+  let info: Record<string, string> | undefined;
+  for (const column of Object.keys(row)) {
+    const value = row[column];
+    if (!column.startsWith(SENDER_INFO) || column.length === SENDER_INFO.length || !value) continue;
+    (info ??= {})[column.slice(SENDER_INFO.length)] = value;
+  }
+  return info ? { senderCustomerInfo: info } : {};
+}
+
+/** A row the CLI refuses before the runner sees it (its reference, and why). */
+export interface RejectedRow {
+  reference: string;
+  reason: string;
+}
+
+/**
+ * The CSV's instructions, streamed (the file is never held whole). A row with more fields than the
+ * header (an unquoted comma: `12,50` would pay 12) is never sent: it goes to `reject`, naming its line.
+ */
+export async function* readCsv(file: string, reject: (row: RejectedRow) => void = () => {}): AsyncGenerator<PayoutInstruction> {
   const { parse } = await import('csv-parse');
-  const parser = createReadStream(file).pipe(parse({ columns: (header: string[]) => header.map((h) => h.trim()), trim: true, skip_empty_lines: true, bom: true }));
+  // relax_column_count: a row with fewer (or more) fields than the header is that row's problem, not the
+  // batch's: its missing fields are absent, and the runner rejects it naming the field (it stopped the
+  // whole run with csv-parse's "Invalid Record Length", after the rows before it were paid).
+  let header: string[] = [];
+  const parser = createReadStream(file).pipe(
+    parse({ columns: (names: string[]) => (header = names.map((h) => h.trim())), trim: true, skip_empty_lines: true, bom: true, relax_column_count: true, info: true }),
+  );
   let first = true;
-  for await (const row of parser as AsyncIterable<Record<string, string>>) {
+  for await (const { record: row, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number; index: number; error?: { code?: string } } }>) {
     if (first) {
       first = false;
-      const missing = ['reference', 'sourceAccountId', 'destinationAccountId', 'amount'].filter((c) => !(c in row));
+      const missing = ['reference', 'sourceAccountId', 'destinationAccountId', 'amount'].filter((c) => !header.includes(c));
       if (missing.length) throw new UsageError(`${file}: the header line has no column ${missing.join(', ')} (columns: ${CSV_COLUMNS.join(',')})`);
+    }
+    if (info.error?.code === 'CSV_RECORD_INCONSISTENT_COLUMNS' && info.index > header.length) {
+      reject({ reference: row.reference ?? '', reason: `line ${info.lines}: ${info.index} fields, the header has ${header.length} (an unquoted comma?); not sent` });
+      continue;
     }
     yield rowToInstruction(row);
   }
@@ -138,6 +186,19 @@ export function batchIdFor(csv: string, journal: string, given: string | undefin
   return `${basename(csv)}#${fileSha256(csv).slice(0, 16)}`;
 }
 
+/**
+ * A warning when the journal's batch was made from other bytes of this CSV (its default batch id is the
+ * CSV's name and hash): next month's file run with last month's journal pays none of the references
+ * already final in it, and says "completed" for them. Not refused: fixing a rejected row and running
+ * again is the same case, and rightly resumes.
+ */
+export function csvChangedSince(csv: string, journal: string, batchId: string): string | undefined {
+  const prefix = `${basename(csv)}#`;
+  if (!existsSync(journal) || !batchId.startsWith(prefix) || !/^[0-9a-f]{16}$/.test(batchId.slice(prefix.length))) return undefined;
+  if (fileSha256(csv).slice(0, 16) === batchId.slice(prefix.length)) return undefined;
+  return `note: ${csv} has changed since ${journal}'s batch ${batchId} began: its references already final there are not paid again (a new batch needs a new --journal)`;
+}
+
 function whole(flag: string, text: string | undefined, min: number): number | undefined {
   if (text === undefined) return undefined;
   if (!/^\d+$/.test(text) || Number(text) < min) throw new UsageError(`${flag} needs a whole number >= ${min}, got '${text}'`);
@@ -150,6 +211,13 @@ interface RunOptions extends ConnectionOptions {
   maxConcurrency?: string;
   execution?: string;
   json?: boolean;
+}
+
+/** `1m05s`, or `-` while the runner knows no ETA yet. */
+function etaText(seconds: number | undefined): string {
+  if (seconds === undefined || !Number.isFinite(seconds)) return '-';
+  const s = Math.round(seconds);
+  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
 }
 
 function summaryLine(s: PayoutSummary): string {
@@ -168,11 +236,15 @@ async function run(csv: string, opts: RunOptions): Promise<void> {
   if (execution !== 'immediate' && execution !== 'separate') throw new UsageError(`--execution needs immediate or separate, got '${execution}'`);
   const maxConcurrency = whole('--max-concurrency', opts.maxConcurrency, 1) ?? 16;
   const batchId = batchIdFor(csv, opts.journal, opts.batchId);
+  const changed = csvChangedSince(csv, opts.journal, batchId);
+  if (changed) process.stderr.write(`${changed}\n`);
   const [{ createPayoutBatch }, { FileJournal }] = await Promise.all([import('../payouts/runner'), import('../payouts/file-journal')]);
   // The runner calls quotes, transactions and receiver lookups: those resources over the CLI's core.
   const { core } = connect(opts);
   const client = { quotes: new Quotes(core), transactions: new Transactions(core), receiver: new Receiver(core) };
   const tty = process.stderr.isTTY === true && !opts.json;
+  // Without a terminal, stdout is JSON lines from the first to the last (progress, then the summary), as with --json.
+  const jsonLines = !tty;
   const total = countRows(csv);
   const controller = new AbortController();
   let signals = 0;
@@ -189,7 +261,8 @@ async function run(csv: string, opts: RunOptions): Promise<void> {
     const { default: progress } = await import('cli-progress');
     bar = new progress.SingleBar(
       {
-        format: 'payouts |{bar}| {percentage}% {value}/{total} | completed {completed} failed {failed} attention {attention} | {rate}/s | ETA {eta_formatted} | in flight {inFlight}/{concurrency}',
+        // The runner's ETA (`-` until a payout is final): cli-progress's own showed "ETA NFs" before the first.
+        format: 'payouts |{bar}| {percentage}% {value}/{total} | completed {completed} failed {failed} attention {attention} | {rate}/s | ETA {etaText} | in flight {inFlight}/{concurrency}',
         stream: process.stderr,
         hideCursor: true,
         etaBuffer: 200,
@@ -197,16 +270,17 @@ async function run(csv: string, opts: RunOptions): Promise<void> {
       },
       progress.Presets.shades_classic,
     );
-    bar.start(total, 0, { completed: 0, failed: 0, attention: 0, rate: 0, inFlight: 0, concurrency: 0 });
+    bar.start(total, 0, { completed: 0, failed: 0, attention: 0, rate: 0, etaText: '-', inFlight: 0, concurrency: 0 });
   }
   const onProgress = (p: PayoutProgress) => {
     if (bar) {
       if (p.total > total) bar.setTotal(p.total);
-      bar.update(p.done, { completed: p.counts.completed, failed: p.counts.failed, attention: p.counts.needs_attention, rate: p.throughput.toFixed(1), inFlight: p.inFlight, concurrency: p.concurrency });
+      bar.update(p.done, { completed: p.counts.completed, failed: p.counts.failed, attention: p.counts.needs_attention, rate: p.throughput.toFixed(1), etaText: etaText(p.etaSeconds), inFlight: p.inFlight, concurrency: p.concurrency });
     } else {
       out(`${JSON.stringify({ event: 'progress', ...p })}\n`);
     }
   };
+  const csvRejected: RejectedRow[] = [];
   const journal = new FileJournal(opts.journal);
   try {
     const batch = createPayoutBatch({
@@ -222,21 +296,31 @@ async function run(csv: string, opts: RunOptions): Promise<void> {
     });
     let summary: PayoutSummary;
     try {
-      summary = await batch.run(readCsv(csv));
+      summary = await batch.run(readCsv(csv, (row) => csvRejected.push(row)));
     } catch (error) {
       bar?.stop();
       if (error instanceof APIUserAbortError && controller.signal.aborted) {
         const p = batch.progress();
-        const line = `stopped: ${p.counts.completed} completed, ${p.counts.failed} failed, ${p.counts.needs_attention} need attention, ${p.total - p.done} not finished; run the same command again to resume`;
-        if (opts.json) out(`${JSON.stringify({ event: 'stopped', ...p })}\n`);
+        // p.total counts the references read so far (the CSV is read a little ahead of what is in flight): the rows not read yet are not finished either.
+        const notFinished = Math.max(total, p.total) - p.done;
+        const line = `stopped: ${p.counts.completed} completed, ${p.counts.failed} failed, ${p.counts.needs_attention} need attention, ${notFinished} not finished; run the same command again to resume`;
+        if (jsonLines) out(`${JSON.stringify({ event: 'stopped', ...p, notFinished })}\n`);
         else process.stderr.write(`${line}\n`);
         process.exitCode = PAYOUT_EXIT.stopped;
         return;
       }
       throw error;
     }
-    bar?.stop();
-    if (opts.json) {
+    if (csvRejected.length) summary = { ...summary, rejected: [...summary.rejected, ...csvRejected] };
+    if (bar) {
+      // The rejected rows are done too (never sent): without them the last frame stayed short of 100 %.
+      const c = summary.counts;
+      const done = c.completed + c.failed + c.needs_attention + summary.rejected.length;
+      if (done > total) bar.setTotal(done);
+      bar.update(done, { completed: c.completed, failed: c.failed, attention: c.needs_attention, etaText: '0s', inFlight: 0 });
+      bar.stop();
+    }
+    if (jsonLines) {
       out(`${JSON.stringify({ event: 'summary', ...summary })}\n`);
     } else {
       out(`${summaryLine(summary)}\n`);
@@ -314,7 +398,7 @@ export function addPayoutsCommand(program: Command, action: Action): void {
   const payouts = program
     .command('payouts')
     .description('Pay many people at once from a CSV, exactly once per reference, resumable after any crash (docs/payouts.md)')
-    .addHelpText('after', `\nCSV columns (header line first): ${CSV_COLUMNS.join(',')}\nExit codes of run: 0 all completed; ${PAYOUT_EXIT.incomplete} some failed or need attention; ${PAYOUT_EXIT.stopped} stopped (run it again to resume).\n`);
+    .addHelpText('after', `\nCSV columns (header line first): ${CSV_COLUMNS.join(',')}; optional: ${CSV_OPTIONAL_COLUMNS.join(', ')} (payer data an UMA receiver asks for: senderCustomerInfo.FULL_NAME)\nExit codes of run: 0 all completed; ${PAYOUT_EXIT.incomplete} some failed, need attention or rows were rejected; ${PAYOUT_EXIT.stopped} stopped (run it again to resume).\n`);
   payouts
     .command('run <csv>')
     .description('run (or resume) the batch in <csv>; its states are journaled in --journal')

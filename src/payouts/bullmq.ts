@@ -1,6 +1,7 @@
 /**
  * Many machines on one batch, through BullMQ (a job queue on Redis): {@link enqueuePayouts} adds one job
- * per reference, its job id derived from (batch id, reference), so enqueuing a batch twice adds nothing;
+ * per reference, its job id derived from (batch id, reference, instruction), so enqueuing a batch twice
+ * adds nothing, and a corrected instruction (a row rejected, then fixed) is a new job;
  * {@link payoutProcessor} runs one job with the runner's own step, the same Idempotency-Keys and a
  * shared journal ({@link RedisJournal}); {@link startPayoutWorker} makes a BullMQ `Worker` of it, and is
  * the only function that loads bullmq (an optional peer dependency: install it to use it).
@@ -11,7 +12,7 @@
  * refused, the journal unreachable).
  * @module
  */
-import { payoutKey } from './keys';
+import { instructionFingerprint, payoutKey } from './keys';
 import type { PayoutJournal } from './journal';
 import { createPayoutBatch, type PayoutBatchOptions } from './runner';
 import type { PayoutInstruction, PayoutRecord, PayoutState } from './types';
@@ -41,9 +42,16 @@ export interface PayoutJobLike {
   updateProgress?(progress: object): Promise<unknown>;
 }
 
-/** The BullMQ job id of a reference: the same for any producer, so a batch enqueued twice adds nothing. */
-export function payoutJobId(batchId: string, reference: string): string {
-  return payoutKey(batchId, reference, 'job').replace(/^po1_/, 'po1j_');
+/**
+ * The BullMQ job id of an instruction: the same for any producer, so a batch enqueued twice adds
+ * nothing. It covers the instruction too: BullMQ keeps finished jobs (`removeOnComplete`), and ignores
+ * a job whose id it holds, so with (batch id, reference) alone a rejected instruction, fixed and enqueued
+ * again, added nothing and its reference was never paid, silently. Exactly once does not rest on the job
+ * id: a changed instruction of a reference the journal holds is refused (`INSTRUCTION_CHANGED`), and the
+ * Idempotency-Keys are (batch id, reference, step) alone.
+ */
+export function payoutJobId(batchId: string, reference: string, instruction: PayoutInstruction): string {
+  return `${payoutKey(batchId, reference, 'job').replace(/^po1_/, 'po1j_')}_${instructionFingerprint(instruction).slice(0, 16)}`;
 }
 
 /**
@@ -64,7 +72,7 @@ export async function enqueuePayouts(
       name: 'payout',
       data: { batchId, instruction },
       // The journal holds the state: a finished job need not stay in Redis.
-      opts: { removeOnComplete: 1000, removeOnFail: 5000, ...options.jobOptions, jobId: payoutJobId(batchId, instruction.reference) },
+      opts: { removeOnComplete: 1000, removeOnFail: 5000, ...options.jobOptions, jobId: payoutJobId(batchId, instruction.reference, instruction) },
     });
     enqueued++;
     if (pending.length >= size) {

@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import type { Crossborder } from 'crossborder-sdk';
 import { enqueuePayouts, RedisJournal, startPayoutWorker, type PayoutInstruction } from 'crossborder-sdk/payouts';
 
-/** The producer: one job per reference, its id derived from (batch id, reference): enqueuing twice adds nothing. */
+/** The producer: one job per reference, its id derived from (batch id, reference, instruction): enqueuing twice adds nothing, a fixed row is a new job. */
 export async function enqueue(connection: { host: string; port: number }, instructions: Iterable<PayoutInstruction>) {
   const queue = new Queue('payouts', { connection });
   try {

@@ -2,7 +2,7 @@
  * What a batch of payouts meets in production, on demand: a rate limit (429 `RATE_LIMITED` with
  * `Retry-After`), the platform's daily volume limit (429 `DAILY_VOLUME_LIMIT_EXCEEDED`), payouts that
  * fail after `PROCESSING` (the sender refunded), and latency. Off unless configured
- * (`createSandbox({ faults })`, `PUT /_sandbox/faults`, `crossborder-sdk sandbox --rate-limit …`).
+ * (`createSandbox({ faults })`, `PUT /_sandbox/faults`, `crossborder-sdk sandbox --faults '{"rateLimit":…}'`).
  *
  * Beside them, the ledger of executions: one entry each time a quote's money starts to move (the
  * quote turned `PROCESSING`), with the Idempotency-Key of the request that moved it and the memo,

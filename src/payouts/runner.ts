@@ -161,10 +161,14 @@ export function instructionProblem(instruction: unknown): string | undefined {
   if (typeof source !== 'object' || source === null || (typeof source.accountId !== 'string' && source.sourceType !== 'REALTIME_FUNDING')) {
     return 'source: expected { accountId } or { sourceType: "REALTIME_FUNDING", currency }';
   }
+  // An empty id is no id (as an empty top-level field above): never sent, for the service's 404 naming nothing.
+  if (source.accountId === '') return 'source.accountId: required';
   const destination = i.destination as Record<string, unknown>;
   if (typeof destination !== 'object' || destination === null || (typeof destination.accountId !== 'string' && typeof destination.umaAddress !== 'string')) {
     return 'destination: expected { accountId } or { umaAddress }';
   }
+  if (destination.accountId === '') return 'destination.accountId: required';
+  if (destination.umaAddress === '') return 'destination.umaAddress: required';
   if (i.lockedCurrencySide !== undefined && i.lockedCurrencySide !== 'SENDING' && i.lockedCurrencySide !== 'RECEIVING') {
     return 'lockedCurrencySide: expected SENDING or RECEIVING';
   }

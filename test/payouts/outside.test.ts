@@ -1,6 +1,5 @@
 /**
- * What engineer S3 found from the outside in the runner (src/payouts/runner.ts, not S3's to change):
- * each case is a failing test, skipped until the runner is fixed, with the defect named.
+ * What was found by trying the runner from the outside: an instruction with an empty account id was sent.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPayoutBatch, MemoryJournal } from '../../src/payouts/index';
@@ -11,12 +10,9 @@ let sandbox: Sandbox;
 afterEach(() => sandbox?.close());
 
 describe('runner: instructions refused before anything is sent', () => {
-  // DEFECT (runner.ts, instructionProblem): an empty account id passes the check (`typeof accountId ===
-  // 'string'`), so `{ source: { accountId: '' } }` or `{ destination: { accountId: '' } }` is sent; the
-  // service answers 404 ACCOUNT_NOT_FOUND "Account  was not found", and the item ends `failed` with a
-  // reason naming no field. The CLI no longer makes such instructions (an empty column is no source),
-  // but a library user's does. Expected: `rejected`, 'source.accountId: required', nothing sent.
-  it.skip('rejects an empty source or destination account id, naming the field, and sends nothing', async () => {
+  // An empty account id passed the check (`typeof accountId === 'string'`) and was sent: the service answered
+  // 404 ACCOUNT_NOT_FOUND "Account  was not found", and the item ended `failed` with a reason naming no field.
+  it('rejects an empty source or destination account id, naming the field, and sends nothing', async () => {
     sandbox = createSandbox();
     const cb = sandboxClient(sandbox);
     const world = await setUpWorld(cb, 1);

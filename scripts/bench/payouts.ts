@@ -21,7 +21,8 @@
  *    references, and the slope (bytes per reference) from 10,000 on. Target: flat.
  *
  * Knobs (env): BENCH_PAYOUTS_RATE (default 100), BENCH_PAYOUTS_N (rate-limited batch, default 800),
- * BENCH_PAYOUTS_FREE_N (no-limit batch, default 2000), BENCH_PAYOUTS_JOURNAL (file, the default, or memory), BENCH_PAYOUTS_ROUNDS (default 5), BENCH_PAYOUTS_MEMORY_N (default 100000).
+ * BENCH_PAYOUTS_FREE_N (no-limit batch, default 2000), BENCH_PAYOUTS_JOURNAL (file, the default, or memory),
+ * BENCH_PAYOUTS_INITIAL (the runner's initialConcurrency; default its own, 2), BENCH_PAYOUTS_ROUNDS (default 5), BENCH_PAYOUTS_MEMORY_N (default 100000).
  */
 import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -106,7 +107,7 @@ async function runnerRate(faults: SandboxFaults, prefix: string, n: number, maxC
   };
   const cpu0 = process.cpuUsage();
   const started = performance.now();
-  const batch = createPayoutBatch({ client, batchId: prefix, journal, maxConcurrency, webhooks: true, signal: stop.signal });
+  const batch = createPayoutBatch({ client, batchId: prefix, journal, maxConcurrency, webhooks: true, signal: stop.signal, ...(process.env.BENCH_PAYOUTS_INITIAL ? { initialConcurrency: Number(process.env.BENCH_PAYOUTS_INITIAL) } : {}) });
   await batch.run(list).catch((error: unknown) => {
     if (!(error instanceof APIUserAbortError) || !submittedAt) throw error;
   });

@@ -410,9 +410,9 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
   let stop: AbortController;
 
-  async function save(record: PayoutRecord): Promise<void> {
+  function save(record: PayoutRecord): Promise<void> {
     record.updatedAt = isoNow();
-    await journal.put(record);
+    return journal.put(record);
   }
 
   async function finish(record: PayoutRecord, state: 'completed' | 'failed' | 'needs_attention', error?: PayoutError): Promise<void> {
@@ -690,7 +690,16 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
       options.signal?.addEventListener('abort', onAbort, { once: true });
       const rejected: PayoutSummary['rejected'] = [];
       let fatal: unknown;
-      const active = new Set<Promise<void>>();
+      /** Tasks under way (their promises are not kept: one count, two shared handlers). */
+      const active = { size: 0 };
+      const taskDone = () => {
+        active.size--;
+        wake();
+      };
+      const taskFailed = (error: unknown) => {
+        fatal ??= error;
+        taskDone();
+      };
       try {
         runId = randomRunId();
         batchSpan = await telemetry?.work('crossborder.payouts.batch', { 'crossborder.payout.batch_id': batchId });
@@ -791,15 +800,8 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
             while (!stop.signal.aborted && active.size < limiter.limit * 2) {
               const task = ready.shift();
               if (task) {
-                const p: Promise<void> = task()
-                  .catch((error: unknown) => {
-                    fatal ??= error;
-                  })
-                  .finally(() => {
-                    active.delete(p);
-                    wake();
-                  });
-                active.add(p);
+                active.size++;
+                task().then(taskDone, taskFailed);
                 continue;
               }
               // Read ahead of the limit a little, never the whole input (100,000 rows stream).

@@ -78,19 +78,19 @@ export async function send(config: TransportConfig, plan: TransportPlan, out: Ou
     const dispatcher: Dispatcher | undefined = config.fetch ? undefined : provenDispatcher(fetch, out.timeout);
     let timer: ReturnType<typeof setTimeout> | undefined;
     let timedOut = false;
-    let onAbort: (() => void) | undefined;
+    // The attempt's own signal, which the caller's aborts (see `follow`); never the caller's itself.
+    const controller = signal ? follow(signal) : dispatcher ? undefined : new AbortController();
     let init: RequestInit & { dispatcher?: Dispatcher };
     // Never follow a redirect: a 303 would turn a write into a GET elsewhere, a 307 re-post personal data.
-    if (dispatcher) init = { method, headers, body, redirect: 'manual', dispatcher, signal };
-    else {
-      const controller = new AbortController();
+    if (dispatcher) {
+      init = { method, headers, body, redirect: 'manual', dispatcher };
+      if (controller) init.signal = controller.signal;
+    } else {
       timer = setTimeout(() => {
         timedOut = true;
-        controller.abort();
+        controller!.abort();
       }, out.timeout);
-      onAbort = () => controller.abort();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      init = { method, headers, body, signal: controller.signal, redirect: 'manual' };
+      init = { method, headers, body, signal: controller!.signal, redirect: 'manual' };
       const probe = config.fetch ? undefined : probeDispatcher(fetch, out.timeout);
       if (probe) init.dispatcher = probe;
     }
@@ -114,7 +114,7 @@ export async function send(config: TransportConfig, plan: TransportPlan, out: Ou
       text = await response.text();
     } catch (error) {
       if (timer !== undefined) clearTimeout(timer);
-      if (onAbort) signal?.removeEventListener('abort', onAbort);
+      if (signal) unfollow(signal, controller!);
       if (signal?.aborted) throw userAbort(plan, out, plan.outcomeUnknown(true), signal.reason ?? error);
       const mayHaveArrived = sent || !surelyNotSent(error);
       const outcomeUnknown = plan.outcomeUnknown(mayHaveArrived);
@@ -141,7 +141,7 @@ export async function send(config: TransportConfig, plan: TransportPlan, out: Ou
       continue;
     }
     if (timer !== undefined) clearTimeout(timer);
-    if (onAbort) signal?.removeEventListener('abort', onAbort);
+    if (signal) unfollow(signal, controller!);
     const { status } = response;
     if (started) {
       const ms = Math.round(performance.now() - started);
@@ -164,6 +164,44 @@ export async function send(config: TransportConfig, plan: TransportPlan, out: Ou
     if (info) log.info(`${operation}: status ${status}; retrying in ${next.delay} ms`);
     trace?.retry(retry + 1, next.delay, status, next.retryAfter);
     await pause(config, next.delay, plan, out);
+  }
+}
+
+/**
+ * The attempts in flight under each caller's signal, and the one listener on it that aborts them all,
+ * there while any is in flight. One listener per signal however many calls share it (a server's shutdown
+ * signal, a batch's): fetch (undici) given the caller's signal itself would leave a listener per call on
+ * it until the request is garbage-collected, each added past a walk of the others, and a listener per call
+ * would pass the signal's warning threshold at 11 calls in flight.
+ */
+const relays = new WeakMap<AbortSignal, { attempts: Set<AbortController>; onAbort: () => void }>();
+
+/** A signal of the attempt's own, aborted (with the reason) when `signal` is; {@link unfollow} when the attempt ends. */
+function follow(signal: AbortSignal): AbortController {
+  const controller = new AbortController();
+  let relay = relays.get(signal);
+  if (relay === undefined) {
+    const attempts = new Set<AbortController>();
+    const onAbort = () => {
+      for (const c of attempts) c.abort(signal.reason);
+    };
+    relay = { attempts, onAbort };
+    relays.set(signal, relay);
+    signal.addEventListener('abort', onAbort, { once: true });
+  }
+  relay.attempts.add(controller);
+  if (signal.aborted) controller.abort(signal.reason); // aborted already: its listener has run
+  return controller;
+}
+
+/** The attempt ended: it leaves the relay, and the last one out takes the listener off the caller's signal. */
+function unfollow(signal: AbortSignal, controller: AbortController): void {
+  const relay = relays.get(signal);
+  if (relay === undefined) return;
+  relay.attempts.delete(controller);
+  if (relay.attempts.size === 0) {
+    signal.removeEventListener('abort', relay.onAbort);
+    relays.delete(signal);
   }
 }
 

@@ -4,6 +4,7 @@
  * Against a loopback server, with Node's real fetch behind a forwarding wrapper that records what
  * each attempt was given.
  */
+import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { APITimeoutError, APIUserAbortError } from '../../src/core/errors';
 import { DISPATCHER_MIN_TIMEOUT_MS, isDispatcherTimeout, timeoutDispatcher } from '../../src/core/dispatcher';
@@ -150,8 +151,38 @@ describe('the timeout on Node’s own fetch', () => {
     const err = await pending;
     expect(err).toBeInstanceOf(APIUserAbortError);
     expect(performance.now() - started).toBeLessThan(2_000);
-    expect(inits[1]!.signal).toBe(controller.signal);
+    // fetch was given the attempt's own signal, which the caller's aborted with its reason.
+    expect(inits[1]!.signal).not.toBe(controller.signal);
+    expect(inits[1]!.signal!.aborted).toBe(true);
+    expect(inits[1]!.signal!.reason).toBe(controller.signal.reason);
     expect(s.requests.filter((r) => r.url.endsWith('/things'))).toHaveLength(1);
+  });
+
+  it('a signal shared by many calls carries one listener of the SDK while any is in flight, none after (fetch would leave one per call until GC)', async () => {
+    const s = await server((_req, res) => json(res, 200, { ok: true }));
+    const inits = forwarding();
+    const { client } = testClient({ baseUrl: s.url, timeout: 60_000 });
+    await client.call(op({ method: 'GET', path: '/warm' }));
+    const shared = new AbortController();
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    const calls = Array.from({ length: 50 }, () => client.call(getList, {}, { signal: shared.signal }));
+    expect(getEventListeners(shared.signal, 'abort')).toHaveLength(1);
+    await Promise.all(calls);
+    await new Promise((r) => setTimeout(r, 10));
+    process.off('warning', onWarning);
+    expect(getEventListeners(shared.signal, 'abort')).toHaveLength(0); // the last call out took it off
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+    // Each attempt had a signal of its own, and aborting the shared one aborts the calls in flight.
+    expect(new Set(inits.slice(1).map((i) => i.signal)).size).toBe(50);
+    expect(inits.slice(1).some((i) => i.signal === shared.signal)).toBe(false);
+    const hanging = await server(() => undefined);
+    const { client: slow } = testClient({ baseUrl: hanging.url, timeout: 60_000 });
+    const pending = Array.from({ length: 3 }, () => rejected(slow.call(getList, {}, { signal: shared.signal })));
+    await new Promise((r) => setTimeout(r, 50));
+    shared.abort(new Error('shutting down'));
+    for (const err of await Promise.all(pending)) expect(err).toBeInstanceOf(APIUserAbortError);
   });
 });
 

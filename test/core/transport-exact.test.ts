@@ -105,7 +105,7 @@ describe('send: what each attempt carries', () => {
     expect(result.response.status).toBe(200);
   });
 
-  it('the global fetch is looked up per attempt; on Node it is probed with a dispatcher, then given only that dispatcher and the caller’s signal', async () => {
+  it('the global fetch is looked up per attempt; on Node it is probed with a dispatcher, then given only that dispatcher and a signal the caller’s aborts', async () => {
     const seen: { fetch: string; init: RequestInit & { dispatcher?: { dispatch: (o: object, h: object) => boolean } } }[] = [];
     const probing = async (_url: string, init: RequestInit & { dispatcher?: { dispatch: (o: object, h: object) => boolean } }) => {
       seen.push({ fetch: 'first', init });
@@ -130,7 +130,11 @@ describe('send: what each attempt carries', () => {
     expect(probe!.init.signal).not.toBe(caller.signal); // the first attempt keeps our timer's signal
     expect(probe!.init.redirect).toBe('manual');
     expect(Object.keys(proven!.init).sort()).toEqual(['body', 'dispatcher', 'headers', 'method', 'redirect', 'signal']);
-    expect(proven!.init.signal).toBe(caller.signal);
+    // Not the caller's signal itself (fetch would keep a listener on it until GC): the attempt's own, which the
+    // caller's aborts through the SDK's one listener on it, taken off when the attempt ended.
+    expect(proven!.init.signal).toBeInstanceOf(AbortSignal);
+    expect(proven!.init.signal).not.toBe(caller.signal);
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
     expect(proven!.init).toMatchObject({ method: 'GET', redirect: 'manual' });
     expect(typeof proven!.init.dispatcher?.dispatch).toBe('function');
     expect(sleeps).toEqual([[500, caller.signal]]);

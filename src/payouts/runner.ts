@@ -136,9 +136,6 @@ export interface PayoutBatch {
   progress(): PayoutProgress;
 }
 
-/** Requests that share one abort signal (see `takeSignal` in the runner). */
-const GENERATION = 64;
-
 /** Transaction statuses that end a payout, and how. */
 const FINAL_TRANSACTION: Record<string, 'completed' | 'failed'> = {
   COMPLETED: 'completed',
@@ -475,30 +472,6 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     return o;
   };
 
-  /**
-   * The signals of the requests, aborted when the run stops. Not the run's own signal: fetch (undici)
-   * leaves its listener on a signal until the request is garbage-collected, so a signal shared by a whole
-   * batch gathers thousands, each added past a walk of the others. A signal serves a generation of
-   * {@link GENERATION} requests, then a new one is made (one per request would cost a controller each).
-   */
-  const generations = new Map<AbortController, number>(); // the generations with requests in flight: how many
-  let generation: AbortController | undefined;
-  let generationUses = 0;
-  function takeSignal(): AbortController {
-    if (generation === undefined || generationUses >= GENERATION) {
-      generation = new AbortController();
-      generationUses = 0;
-    }
-    generationUses++;
-    generations.set(generation, (generations.get(generation) ?? 0) + 1);
-    return generation;
-  }
-  function releaseSignal(controller: AbortController): void {
-    const left = generations.get(controller)! - 1;
-    if (left === 0 && controller !== generation) generations.delete(controller);
-    else generations.set(controller, left);
-  }
-
   /** One request in a slot of the limiter: the answer, or the verdict on its failure. */
   async function request<T>(record: PayoutRecord, attempt: number, send: (signal: AbortSignal) => PromiseLike<T>): Promise<{ ok: true; value: T } | { ok: false; verdict: Verdict }> {
     const span = spanOf(record);
@@ -506,17 +479,17 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     let granted = slot();
     if (granted !== true) granted = await granted;
     if (!granted) return { ok: false, verdict: { kind: 'fatal', error: new APIUserAbortError('The payout batch was stopped.', { outcomeUnknown: false }) } };
-    const controller = takeSignal();
+    // The run's signal: the SDK follows it with one listener, however many requests share it.
+    const { signal } = stop;
     const started = performance.now();
     try {
-      const value = await (active ? active.run(() => send(controller.signal)) : send(controller.signal));
+      const value = await (active ? active.run(() => send(signal)) : send(signal));
       limiter.answered(started);
       return { ok: true, value };
     } catch (error) {
       if (error instanceof APIError && !(error instanceof RateLimitError) && error.status < 500) limiter.answered(started);
       return { ok: false, verdict: classify(record, error, attempt) };
     } finally {
-      releaseSignal(controller);
       limiter.end();
       wake();
     }
@@ -789,7 +762,6 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
               timers.clear();
               ready.length = 0;
               for (const grant of waiting.splice(0)) grant(false);
-              for (const controller of generations.keys()) controller.abort(stop.signal.reason);
             }
             // Request slots first, to the work that waits for one, in order.
             while (!stop.signal.aborted && waiting.length > 0 && limiter.canStart()) {

@@ -1,6 +1,6 @@
 /**
  * The runner's request slots: a slot is held only while a request is in flight (never across a journal
- * write), and requests share a signal by generations of 64 (never the run's own), aborted when the run stops.
+ * write), and the requests carry the run's signal, aborted when the run stops.
  */
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
@@ -66,17 +66,15 @@ describe('request slots', () => {
     expect(seen.peak).toBeLessThanOrEqual(2);
   });
 
-  it('requests share a signal 64 at most (not the run signal, which gathers no listener per request), aborted when the run stops', async () => {
+  it("requests carry the run's signal, aborted when the run stops; the caller's signal is left with no listener", async () => {
     const { client, seen } = fakeClient(1);
     const user = new AbortController();
     const batch = createPayoutBatch({ client, batchId: 'signals', journal: new MemoryJournal(), maxConcurrency: 8, initialConcurrency: 8, signal: user.signal });
     const summary = await batch.run(Array.from({ length: 300 }, (_, i) => instruction(`r${i}`)));
     expect(summary.counts.completed).toBe(300);
-    const perSignal = new Map<AbortSignal | undefined, number>();
-    for (const c of seen.calls) perSignal.set(c.signal, (perSignal.get(c.signal) ?? 0) + 1);
-    expect(perSignal.has(undefined)).toBe(false);
-    expect(perSignal.has(user.signal)).toBe(false);
-    expect([...perSignal.values()]).toEqual([64, 64, 64, 64, 44]);
+    // One signal for the run's requests (the SDK follows it with one listener: see test/core/dispatcher.test.ts).
+    expect(new Set(seen.calls.map((c) => c.signal)).size).toBe(1);
+    expect(seen.calls[0]!.signal).toBeInstanceOf(AbortSignal);
     expect(getEventListeners(user.signal, 'abort').length).toBe(0);
 
     // A run stopped with requests in flight aborts each of their signals.

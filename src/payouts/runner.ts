@@ -464,26 +464,25 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     return { kind: 'fatal', error };
   }
 
-  const callOptions = (signal: AbortSignal, key?: string): PayoutCallOptions => {
-    // maxRetries 0: the runner retries, so that the batch's concurrency hears every 429.
-    const o: PayoutCallOptions = { maxRetries: 0, signal };
+  const callOptions = (key?: string): PayoutCallOptions => {
+    // maxRetries 0: the runner retries, so that the batch's concurrency hears every 429. The run's signal:
+    // the SDK follows it with one listener, however many requests share it.
+    const o: PayoutCallOptions = { maxRetries: 0, signal: stop.signal };
     if (key !== undefined) o.idempotencyKey = key;
     if (options.signer) o.signer = options.signer;
     return o;
   };
 
   /** One request in a slot of the limiter: the answer, or the verdict on its failure. */
-  async function request<T>(record: PayoutRecord, attempt: number, send: (signal: AbortSignal) => PromiseLike<T>): Promise<{ ok: true; value: T } | { ok: false; verdict: Verdict }> {
+  async function request<T>(record: PayoutRecord, attempt: number, send: () => PromiseLike<T>): Promise<{ ok: true; value: T } | { ok: false; verdict: Verdict }> {
     const span = spanOf(record);
     const active = span && (await span);
     let granted = slot();
     if (granted !== true) granted = await granted;
     if (!granted) return { ok: false, verdict: { kind: 'fatal', error: new APIUserAbortError('The payout batch was stopped.', { outcomeUnknown: false }) } };
-    // The run's signal: the SDK follows it with one listener, however many requests share it.
-    const { signal } = stop;
     const started = performance.now();
     try {
-      const value = await (active ? active.run(() => send(signal)) : send(signal));
+      const value = await (active ? active.run(send) : send());
       limiter.answered(started);
       return { ok: true, value };
     } catch (error) {
@@ -533,7 +532,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     const i = record.instruction;
     if ('umaAddress' in i.destination && record.lookupId === undefined) {
       const address = i.destination.umaAddress;
-      const looked = await request(record, attempt, (signal) => client.receiver.lookupUma(address, undefined, callOptions(signal)));
+      const looked = await request(record, attempt, () => client.receiver.lookupUma(address, undefined, callOptions()));
       if (!looked.ok) return onVerdict(record, looked.verdict, again);
       record.lookupId = looked.value.lookupId;
       await save(record); // the quote's body names it: journaled before the body is ever sent
@@ -541,14 +540,14 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     if (record.state === 'pending') setState(record, 'submitted');
     record.attempts++;
     await save(record); // durable before the request that moves money leaves
-    const created = await request(record, attempt, (signal) => client.quotes.create(quoteBody(record, execution), callOptions(signal, record.keys.create)));
+    const created = await request(record, attempt, () => client.quotes.create(quoteBody(record, execution), callOptions(record.keys.create)));
     if (!created.ok) return onVerdict(record, created.verdict, again);
     let quote = created.value;
     await accept(record, quote);
     const realtime = 'sourceType' in i.source;
     if (execution === 'separate' && !realtime && quote.status === 'PENDING') {
       await save(record);
-      const executed = await request(record, attempt, (signal) => client.quotes.execute(quote.id, callOptions(signal, record.keys.execute)));
+      const executed = await request(record, attempt, () => client.quotes.execute(quote.id, callOptions(record.keys.execute)));
       if (!executed.ok) {
         const v = executed.verdict;
         // Executed before (its answer lost past the key's window): the quote moved on; read the transaction.
@@ -585,7 +584,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
   async function poll(record: PayoutRecord, nextDelay: number, attempt = 0): Promise<void> {
     if (FINAL_STATES.has(record.state)) return;
     const id = record.transactionId!;
-    const read = await request(record, attempt, (signal) => client.transactions.retrieve(id, callOptions(signal)));
+    const read = await request(record, attempt, () => client.transactions.retrieve(id, callOptions()));
     if (!read.ok) {
       const v = read.verdict;
       if (v.kind === 'retry') return onVerdict(record, v, () => poll(record, nextDelay, attempt + 1));

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadSdk, root } from './dist';
 import { arg, interleaved, isMain, load1, loadText, median } from './rounds';
+import { incomingPaymentCompleted } from '../../test/helpers/events';
 
 /** What the benchmark reports: deliveries per second of each contender (medians) and the ratios to crypto.verify. */
 export interface WebhooksResult {
@@ -48,14 +49,7 @@ export interface WebhooksResult {
  * so unwrap's event check passes, as it does for real deliveries.
  */
 function body1k(): string {
-  const now = new Date().toISOString();
-  const currency = { code: 'USD', name: 'US Dollar', symbol: '$', decimals: 2 };
-  const event = {
-    id: 'Webhook:bench',
-    type: 'INCOMING_PAYMENT.COMPLETED',
-    timestamp: now,
-    data: { id: 'Transaction:bench-1', type: 'INCOMING', status: 'COMPLETED', createdAt: now, updatedAt: now, source: { sourceType: 'UMA_ADDRESS', umaAddress: '$ada@sender.example' }, destination: { destinationType: 'ACCOUNT', accountId: 'InternalAccount:1' }, receivedAmount: { amount: 1000, currency }, description: '' },
-  };
+  const event = incomingPaymentCompleted({ now: new Date().toISOString(), id: 'Webhook:bench', transactionId: 'Transaction:bench-1', description: '' });
   event.data.description = 'x'.repeat(1024 - JSON.stringify(event).length);
   const text = JSON.stringify(event);
   if (text.length !== 1024) throw new Error(`body is ${text.length} bytes`);

@@ -9,6 +9,7 @@ import { parseIsoDateTime } from '../../src/webhooks/time';
 import { responseChecks } from '../../src/core/parts';
 import { testCrossborder } from '../helpers/client';
 import { eventBody, testKeys } from './helpers';
+import { incomingPaymentCompleted } from '../helpers/events';
 
 vi.mock('../../src/webhooks/time', async (original) => {
   const module = await original<typeof import('../../src/webhooks/time')>();
@@ -49,14 +50,7 @@ describe('webhooks.unwrap computes each thing once', () => {
 
 describe("a delivery that matches the document takes no promise for its check", () => {
   // A complete INCOMING_PAYMENT.COMPLETED, as the service sends it (the webhook benchmark's delivery).
-  const now = '2025-10-13T10:00:00.000Z';
-  const currency = { code: 'USD', name: 'US Dollar', symbol: '$', decimals: 2 };
-  const matching = {
-    id: 'Webhook:sync',
-    type: 'INCOMING_PAYMENT.COMPLETED',
-    timestamp: now,
-    data: { id: 'Transaction:1', type: 'INCOMING', status: 'COMPLETED', createdAt: now, updatedAt: now, source: { sourceType: 'UMA_ADDRESS', umaAddress: '$ada@sender.example' }, destination: { destinationType: 'ACCOUNT', accountId: 'InternalAccount:1' }, receivedAmount: { amount: 1000, currency }, description: 'ok' },
-  };
+  const matching = incomingPaymentCompleted({ now: '2025-10-13T10:00:00.000Z', id: 'Webhook:sync', transactionId: 'Transaction:1', description: 'ok' });
 
   it('once loaded, the check answers an empty array at once, and issues through a promise', async () => {
     await responseChecks.event(matching); // the first call loads the check

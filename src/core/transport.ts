@@ -74,7 +74,7 @@ export async function send(config: TransportConfig, plan: TransportPlan, out: Ou
     if (signal?.aborted) throw userAbort(plan, out, plan.outcomeUnknown(retry > 0), signal.reason);
     if (tally) tally.attempts = retry + 1;
     const fetch = config.fetch ?? globalThis.fetch;
-    // Node's own fetch, once seen to use it: the dispatcher enforces the attempt's deadline; no signal of ours.
+    // Node's own fetch, once seen to use it: the dispatcher enforces the attempt's deadline; no timer of ours.
     const dispatcher: Dispatcher | undefined = config.fetch ? undefined : provenDispatcher(fetch, out.timeout);
     let timer: ReturnType<typeof setTimeout> | undefined;
     let timedOut = false;

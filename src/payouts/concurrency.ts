@@ -6,6 +6,9 @@
  * @module
  */
 
+/** How many of the latest answers the fastest latency is taken from. */
+const WINDOW = 64;
+
 /** Options of {@link AdaptiveConcurrency}. */
 export interface AdaptiveConcurrencyOptions {
   /** The most requests in flight, ever. */
@@ -25,7 +28,10 @@ export class AdaptiveConcurrency {
   #slowStart = true;
   #inFlight = 0;
   #pausedUntil = 0;
-  #fastest: number[] = [];
+  /** The latest {@link WINDOW} latencies (a ring), and their minimum, kept as they come and go. */
+  readonly #recent = new Float64Array(WINDOW);
+  #seen = 0;
+  #floor = Infinity;
   readonly #factor: number;
   readonly #now: () => number;
   #lastCut = -Infinity;
@@ -79,10 +85,8 @@ export class AdaptiveConcurrency {
   /** A request answered (any answer but a throttle); `started` is its start on the same clock as `now`. */
   answered(started: number): void {
     const latency = this.#now() - started;
-    this.#fastest.push(latency);
-    if (this.#fastest.length > 64) this.#fastest.shift();
-    const floor = Math.min(...this.#fastest);
-    if (this.#fastest.length >= 8 && latency > Math.max(floor * this.#factor, floor + 250)) {
+    const floor = this.#record(latency);
+    if (this.#seen >= 8 && latency > Math.max(floor * this.#factor, floor + 250)) {
       // Slower than the service answers when it is not loaded: back off a little (once per round trip).
       if (this.#cut(latency)) this.#limit = Math.max(1, this.#limit * 0.9);
       this.#slowStart = false;
@@ -107,10 +111,29 @@ export class AdaptiveConcurrency {
     this.#slowStart = false;
   }
 
+  /**
+   * Adds a latency to the window and returns the window's minimum. Once per answer, so without an array
+   * made or walked per answer: the minimum is walked for again only when the one leaving the window was it.
+   */
+  #record(latency: number): number {
+    const slot = this.#seen % WINDOW;
+    const leaving = this.#seen >= WINDOW ? this.#recent[slot]! : Infinity;
+    this.#recent[slot] = latency;
+    this.#seen++;
+    if (latency <= this.#floor) this.#floor = latency;
+    else if (leaving === this.#floor) {
+      let floor = Infinity;
+      const n = Math.min(this.#seen, WINDOW);
+      for (let i = 0; i < n; i++) if (this.#recent[i]! < floor) floor = this.#recent[i]!;
+      this.#floor = floor;
+    }
+    return this.#floor;
+  }
+
   /** At most one cut per round trip (the fastest latency seen, at least 50 ms). */
   #cut(_latency: number): boolean {
     const at = this.#now();
-    const rtt = Math.max(50, this.#fastest.length ? Math.min(...this.#fastest) : 50);
+    const rtt = Math.max(50, this.#seen > 0 ? this.#floor : 50);
     if (at - this.#lastCut < rtt) return false;
     this.#lastCut = at;
     return true;

@@ -662,6 +662,8 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
       options.signal?.addEventListener('abort', onAbort, { once: true });
       const rejected: PayoutSummary['rejected'] = [];
       let fatal: unknown;
+      /** The journal opened: only then is there a batch whose progress to report (a locked journal is not one). */
+      let opened = false;
       /** Tasks under way (their promises are not kept: one count, two shared handlers). */
       const active = { size: 0 };
       const taskDone = () => {
@@ -675,7 +677,9 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
       try {
         runId = randomRunId();
         batchSpan = await telemetry?.work('crossborder.payouts.batch', { 'crossborder.payout.batch_id': batchId });
-        for await (const record of await journal.open(batchId)) {
+        const records = await journal.open(batchId);
+        opened = true;
+        for await (const record of records) {
           // The latest of each reference: counted, and kept only when it is not final.
           total++;
           counts[record.state]++;
@@ -799,7 +803,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
         options.signal?.removeEventListener('abort', onAbort);
         running = false;
         wake = () => {};
-        emitProgress(true);
+        if (opened) emitProgress(true);
         if (batchSpan) {
           // References a stop left under way: their spans end with the state they are in.
           await Promise.all([...itemSpans.keys()].map((reference) => inflight.get(reference)).filter((r) => r !== undefined).map((r) => endSpan(r)));

@@ -127,6 +127,11 @@ describe('FileJournal', () => {
     const first = new FileJournal(file);
     await first.open('b');
     await expect(new FileJournal(file).open('b')).rejects.toMatchObject({ reason: 'locked', message: expect.stringContaining(String(process.pid)) });
+    // A run refused by the lock reports no progress (the CLI printed a line of zeros before the error).
+    const events: unknown[] = [];
+    const refused = createPayoutBatch({ client: { quotes: {}, transactions: {}, receiver: {} } as never, batchId: 'b', journal: new FileJournal(file), onProgress: (p) => events.push(p) });
+    await expect(refused.run([])).rejects.toMatchObject({ reason: 'locked' });
+    expect(events).toEqual([]);
     await first.close();
     // The lock of a process that was killed stays behind: it names a pid that no longer runs.
     const child = spawn(process.execPath, ['-e', '0']);

@@ -63,7 +63,7 @@ function deadlineError(ms: number): Error {
  * when `ms` has passed, the request is aborted, before or after its headers, mid-body included; the
  * timer stops when the request completes or fails. A handler of another shape keeps undici's two timeouts only.
  */
-function armDeadline(handler: unknown, ms: number): ReturnType<typeof setTimeout> | undefined {
+function armDeadline(handler: unknown, ms: number, attempt?: AttemptDispatcher): ReturnType<typeof setTimeout> | undefined {
   const h = handler as FetchHandler;
   const { onConnect, onComplete, onError } = h;
   if (typeof onConnect !== 'function') return undefined;
@@ -79,6 +79,7 @@ function armDeadline(handler: unknown, ms: number): ReturnType<typeof setTimeout
     const result = onConnect.apply(this, arguments as unknown as Parameters<typeof onConnect>);
     // Connecting took the whole time (undici gives a connection 10 s): stop before sending.
     if (expired) a(deadlineError(ms));
+    else attempt?.connected(a);
     return result;
   };
   h.onComplete = function (this: unknown) {
@@ -99,23 +100,76 @@ function armDeadline(handler: unknown, ms: number): ReturnType<typeof setTimeout
 export function timeoutDispatcher(ms: number, onUse?: () => void): Dispatcher {
   return {
     dispatch(options, handler) {
-      onUse?.();
-      // fetch makes these objects for this request: undici's two timeouts (a stalled connection is
-      // dropped at once) and the deadline of the whole attempt.
-      options.headersTimeout = ms;
-      options.bodyTimeout = ms;
-      const global = (globalThis as Record<symbol, Dispatcher | undefined>)[GLOBAL_DISPATCHER];
-      if (!global) throw new TypeError('no undici dispatcher in this process');
-      const timer = armDeadline(handler, ms);
-      try {
-        return global.dispatch(options, handler);
-      } catch (error) {
-        // Refused before it started (nothing will call the handler): its deadline goes too.
-        clearTimeout(timer);
-        throw error;
-      }
+      // Proven only by a handler whose requests it can stop (the deadline, a caller's abort): fetch's own.
+      if (onUse && typeof (handler as FetchHandler).onConnect === 'function') onUse();
+      return dispatchWithin(ms, options, handler, undefined);
     },
   };
+}
+
+/** Hands one request to the process's dispatcher with `ms` in all (undici's two timeouts and the deadline). */
+function dispatchWithin(ms: number, options: Record<string, unknown>, handler: unknown, attempt: AttemptDispatcher | undefined): boolean {
+  // fetch makes these objects for this request: undici's two timeouts (a stalled connection is
+  // dropped at once) and the deadline of the whole attempt.
+  options.headersTimeout = ms;
+  options.bodyTimeout = ms;
+  const global = (globalThis as Record<symbol, Dispatcher | undefined>)[GLOBAL_DISPATCHER];
+  if (!global) throw new TypeError('no undici dispatcher in this process');
+  const timer = armDeadline(handler, ms, attempt);
+  try {
+    return global.dispatch(options, handler);
+  } catch (error) {
+    // Refused before it started (nothing will call the handler): its deadline goes too.
+    clearTimeout(timer);
+    throw error;
+  }
+}
+
+/**
+ * The dispatcher of one attempt under a caller's signal, on a fetch proven to use dispatchers: the
+ * attempt is aborted through the abort function undici gives fetch's handler, so fetch is handed no
+ * signal at all. (Given one, undici adds a listener to it, a `WeakRef` and a `FinalizationRegistry`
+ * entry per request, which it keeps until the request is garbage-collected: tens of µs of CPU per call.)
+ * An abort before undici has handed over its function (the request waits for a connection) rejects the
+ * attempt's fetch at once ({@link settle}) and stops the request as soon as it connects, before sending.
+ */
+export class AttemptDispatcher implements Dispatcher {
+  readonly #ms: number;
+  #abort: ((reason?: unknown) => void) | undefined;
+  #aborted = false;
+  #reason: unknown;
+  #reject: ((reason: unknown) => void) | undefined;
+
+  constructor(ms: number) {
+    this.#ms = ms;
+  }
+
+  dispatch(options: Record<string, unknown>, handler: unknown): boolean {
+    return dispatchWithin(this.#ms, options, handler, this);
+  }
+
+  /** undici handed over its abort function: an abort that came first is carried out now (nothing was sent). */
+  connected(abort: (reason?: unknown) => void): void {
+    this.#abort = abort;
+    if (this.#aborted) abort(this.#reason);
+  }
+
+  /** `fetching`, or the abort's reason as soon as the attempt is aborted, whichever comes first. */
+  settle<T>(fetching: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#reject = reject;
+      fetching.then(resolve, reject);
+    });
+  }
+
+  /** Aborts the attempt: its request if undici has it, and the fetch that waits for it. */
+  abort(reason?: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = reason;
+    this.#abort?.(reason);
+    this.#reject?.(reason);
+  }
 }
 
 /** The dispatcher that enforces `ms` for `fetch`, when `fetch` is known to use it; else undefined (use a signal). */

@@ -5,7 +5,7 @@
  * @module
  */
 import { parseBody, requestIdOf, type Exchange, type Scrub } from './answers';
-import { isDispatcherTimeout, probeDispatcher, provenDispatcher, type Dispatcher } from './dispatcher';
+import { AttemptDispatcher, isDispatcherTimeout, probeDispatcher, provenDispatcher, type Dispatcher } from './dispatcher';
 import { APIConnectionError, APITimeoutError, APIUserAbortError } from './errors';
 import type { Log } from './logger';
 import type { OperationPlan } from './plan';
@@ -78,14 +78,18 @@ export async function send(config: TransportConfig, plan: TransportPlan, out: Ou
     const dispatcher: Dispatcher | undefined = config.fetch ? undefined : provenDispatcher(fetch, out.timeout);
     let timer: ReturnType<typeof setTimeout> | undefined;
     let timedOut = false;
-    // The attempt's own signal, which the caller's aborts (see `follow`); never the caller's itself.
-    const controller = signal ? follow(signal) : dispatcher ? undefined : new AbortController();
+    // What the caller's signal aborts (see `follow`), never the caller's signal itself: on the dispatcher
+    // path the attempt's own dispatcher (fetch gets no signal), else the attempt's own signal.
+    let controller: AbortController | undefined;
+    let attempt: AttemptDispatcher | undefined;
     let init: RequestInit & { dispatcher?: Dispatcher };
     // Never follow a redirect: a 303 would turn a write into a GET elsewhere, a 307 re-post personal data.
     if (dispatcher) {
-      init = { method, headers, body, redirect: 'manual', dispatcher };
-      if (controller) init.signal = controller.signal;
+      if (signal) follow(signal, (attempt = new AttemptDispatcher(out.timeout)));
+      init = { method, headers, body, redirect: 'manual', dispatcher: attempt ?? dispatcher };
     } else {
+      controller = new AbortController();
+      if (signal) follow(signal, controller);
       timer = setTimeout(() => {
         timedOut = true;
         controller!.abort();
@@ -108,13 +112,14 @@ export async function send(config: TransportConfig, plan: TransportPlan, out: Ou
     let text: string;
     let sent = false;
     try {
-      response = await (fetch as (input: string, init: RequestInit) => Promise<Response>)(url, init);
+      const fetching = (fetch as (input: string, init: RequestInit) => Promise<Response>)(url, init);
+      response = await (attempt ? attempt.settle(fetching) : fetching);
       sent = true;
       // Read the answer under the same timeout: a stalled or cut body is a lost response.
       text = await response.text();
     } catch (error) {
       if (timer !== undefined) clearTimeout(timer);
-      if (signal) unfollow(signal, controller!);
+      if (signal) unfollow(signal, (attempt ?? controller)!);
       if (signal?.aborted) throw userAbort(plan, out, plan.outcomeUnknown(true), signal.reason ?? error);
       const mayHaveArrived = sent || !surelyNotSent(error);
       const outcomeUnknown = plan.outcomeUnknown(mayHaveArrived);
@@ -141,7 +146,7 @@ export async function send(config: TransportConfig, plan: TransportPlan, out: Ou
       continue;
     }
     if (timer !== undefined) clearTimeout(timer);
-    if (signal) unfollow(signal, controller!);
+    if (signal) unfollow(signal, (attempt ?? controller)!);
     const { status } = response;
     if (started) {
       const ms = Math.round(performance.now() - started);
@@ -167,6 +172,11 @@ export async function send(config: TransportConfig, plan: TransportPlan, out: Ou
   }
 }
 
+/** What the caller's signal aborts: an attempt's own signal, or its own dispatcher. */
+interface Abortable {
+  abort(reason?: unknown): void;
+}
+
 /**
  * The attempts in flight under each caller's signal, and the one listener on it that aborts them all,
  * there while any is in flight. One listener per signal however many calls share it (a server's shutdown
@@ -174,31 +184,29 @@ export async function send(config: TransportConfig, plan: TransportPlan, out: Ou
  * it until the request is garbage-collected, each added past a walk of the others, and a listener per call
  * would pass the signal's warning threshold at 11 calls in flight.
  */
-const relays = new WeakMap<AbortSignal, { attempts: Set<AbortController>; onAbort: () => void }>();
+const relays = new WeakMap<AbortSignal, { attempts: Set<Abortable>; onAbort: () => void }>();
 
-/** A signal of the attempt's own, aborted (with the reason) when `signal` is; {@link unfollow} when the attempt ends. */
-function follow(signal: AbortSignal): AbortController {
-  const controller = new AbortController();
+/** `attempt` is aborted (with the reason) when `signal` is; {@link unfollow} when the attempt ends. */
+function follow(signal: AbortSignal, attempt: Abortable): void {
   let relay = relays.get(signal);
   if (relay === undefined) {
-    const attempts = new Set<AbortController>();
+    const attempts = new Set<Abortable>();
     const onAbort = () => {
-      for (const c of attempts) c.abort(signal.reason);
+      for (const a of attempts) a.abort(signal.reason);
     };
     relay = { attempts, onAbort };
     relays.set(signal, relay);
     signal.addEventListener('abort', onAbort, { once: true });
   }
-  relay.attempts.add(controller);
-  if (signal.aborted) controller.abort(signal.reason); // aborted already: its listener has run
-  return controller;
+  relay.attempts.add(attempt);
+  if (signal.aborted) attempt.abort(signal.reason); // aborted already: its listener has run
 }
 
 /** The attempt ended: it leaves the relay, and the last one out takes the listener off the caller's signal. */
-function unfollow(signal: AbortSignal, controller: AbortController): void {
+function unfollow(signal: AbortSignal, attempt: Abortable): void {
   const relay = relays.get(signal);
   if (relay === undefined) return;
-  relay.attempts.delete(controller);
+  relay.attempts.delete(attempt);
   if (relay.attempts.size === 0) {
     signal.removeEventListener('abort', relay.onAbort);
     relays.delete(signal);

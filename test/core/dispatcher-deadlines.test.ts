@@ -84,3 +84,16 @@ describe('the dispatcher deadline', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 });
+
+describe('what proves a fetch', () => {
+  it('only a handler whose requests it can stop (fetch’s own, with onConnect) proves the fetch that dispatched it', () => {
+    let proofs = 0;
+    const d = timeoutDispatcher(10_000, () => proofs++);
+    // Another shape (no onConnect): neither the deadline nor a caller's abort could reach its request.
+    slots[SLOT] = { dispatch: () => true };
+    d.dispatch({}, { onComplete() {}, onError() {} });
+    expect(proofs).toBe(0);
+    d.dispatch({}, handler());
+    expect(proofs).toBe(1);
+  });
+});

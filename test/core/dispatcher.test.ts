@@ -7,7 +7,7 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { APITimeoutError, APIUserAbortError } from '../../src/core/errors';
-import { DISPATCHER_MIN_TIMEOUT_MS, isDispatcherTimeout, timeoutDispatcher } from '../../src/core/dispatcher';
+import { AttemptDispatcher, DISPATCHER_MIN_TIMEOUT_MS, isDispatcherTimeout, timeoutDispatcher } from '../../src/core/dispatcher';
 import type { ServerResponse } from 'node:http';
 import { json, startLoopback } from '../helpers/loopback';
 import { op, rejected, testClient } from '../helpers/client';
@@ -139,23 +139,68 @@ describe('the timeout on Node’s own fetch', () => {
     },
   );
 
-  it('the caller’s signal still aborts, at once, and is never retried', async () => {
-    const s = await server((req, res) => (req.url.endsWith('/warm') ? json(res, 200, { ok: true }) : undefined));
+  it('the caller’s signal still aborts, at once, stops the request at the server, and is never retried (fetch is handed no signal)', async () => {
+    const closed: string[] = [];
+    const s = await server((req, res) => {
+      if (req.url.endsWith('/warm')) return json(res, 200, { ok: true });
+      res.on('close', () => closed.push(req.url));
+      return undefined;
+    });
     const inits = forwarding();
     const { client } = testClient({ baseUrl: s.url, timeout: 60_000 });
     await client.call(op({ method: 'GET', path: '/warm' }));
     const controller = new AbortController();
     const started = performance.now();
     const pending = rejected(client.call(getList, {}, { signal: controller.signal }));
-    setTimeout(() => controller.abort(), 50);
+    setTimeout(() => controller.abort(new Error('stop')), 50);
     const err = await pending;
     expect(err).toBeInstanceOf(APIUserAbortError);
+    expect((err as APIUserAbortError).cause).toBe(controller.signal.reason);
     expect(performance.now() - started).toBeLessThan(2_000);
-    // fetch was given the attempt's own signal, which the caller's aborted with its reason.
-    expect(inits[1]!.signal).not.toBe(controller.signal);
-    expect(inits[1]!.signal!.aborted).toBe(true);
-    expect(inits[1]!.signal!.reason).toBe(controller.signal.reason);
+    // fetch was given no signal: the attempt's own dispatcher aborted the request through undici.
+    expect(inits[1]!.signal).toBeUndefined();
+    expect(inits[1]!.dispatcher).toBeInstanceOf(AttemptDispatcher);
+    for (let i = 0; i < 100 && closed.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(closed).toHaveLength(1);
+    expect(closed[0]).toMatch(/\/things$/);
     expect(s.requests.filter((r) => r.url.endsWith('/things'))).toHaveLength(1);
+  });
+
+  it('the caller’s signal stops a body being read: the transfer ends at the server too', { timeout: 20_000 }, async () => {
+    const closedAt: number[] = [];
+    const s = await server((req, res) => (req.url.endsWith('/warm') ? json(res, 200, { ok: true }) : drip(res, 50, 200, closedAt)));
+    const { client } = testClient({ baseUrl: s.url, timeout: 60_000 });
+    await client.call(op({ method: 'GET', path: '/warm' }));
+    const controller = new AbortController();
+    const pending = rejected(client.call(getList, {}, { signal: controller.signal }));
+    await new Promise((r) => setTimeout(r, 300)); // headers in, a few bytes of the body
+    const abortedAt = performance.now();
+    controller.abort();
+    expect(await pending).toBeInstanceOf(APIUserAbortError);
+    for (let i = 0; i < 100 && closedAt.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(closedAt).toHaveLength(1);
+    expect(closedAt[0]! - abortedAt).toBeLessThan(1_000); // the body would have dripped for 10 s
+  });
+
+  it('an attempt aborted before undici hands over its abort function: its fetch rejects at once, and the request stops as it connects', async () => {
+    const attempt = new AttemptDispatcher(60_000);
+    let resolveFetch!: (value: string) => void;
+    const settled = attempt.settle(new Promise<string>((resolve) => (resolveFetch = resolve)));
+    const reason = new Error('caller stopped');
+    attempt.abort(reason);
+    await expect(settled).rejects.toBe(reason);
+    const aborts: unknown[] = [];
+    attempt.connected((why) => aborts.push(why)); // undici connects later: nothing is sent
+    expect(aborts).toEqual([reason]);
+    resolveFetch('late answer'); // and a late answer changes nothing
+    await expect(settled).rejects.toBe(reason);
+    // Connected first: the abort goes to undici at once, once.
+    const live = new AttemptDispatcher(60_000);
+    const calls: unknown[] = [];
+    live.connected((why) => calls.push(why));
+    live.abort('r1');
+    live.abort('r2');
+    expect(calls).toEqual(['r1']);
   });
 
   it('a signal shared by many calls carries one listener of the SDK while any is in flight, none after (fetch would leave one per call until GC)', async () => {
@@ -174,9 +219,9 @@ describe('the timeout on Node’s own fetch', () => {
     process.off('warning', onWarning);
     expect(getEventListeners(shared.signal, 'abort')).toHaveLength(0); // the last call out took it off
     expect(warnings).not.toContain('MaxListenersExceededWarning');
-    // Each attempt had a signal of its own, and aborting the shared one aborts the calls in flight.
-    expect(new Set(inits.slice(1).map((i) => i.signal)).size).toBe(50);
-    expect(inits.slice(1).some((i) => i.signal === shared.signal)).toBe(false);
+    // No attempt handed fetch a signal (each had a dispatcher of its own), and aborting the shared one aborts the calls in flight.
+    expect(inits.slice(1).every((i) => i.signal === undefined)).toBe(true);
+    expect(new Set(inits.slice(1).map((i) => i.dispatcher)).size).toBe(50);
     const hanging = await server(() => undefined);
     const { client: slow } = testClient({ baseUrl: hanging.url, timeout: 60_000 });
     const pending = Array.from({ length: 3 }, () => rejected(slow.call(getList, {}, { signal: shared.signal })));

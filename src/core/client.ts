@@ -8,7 +8,7 @@
  * retry (the one retry decision), answers, signed-retry, validation.
  * @module
  */
-import { createQuerySerializer } from 'openapi-fetch';
+import { serializeQuery } from './serialize';
 import { APIPromise, type WithResponse } from './api-promise';
 import { createScrub, isChallenge, readAnswer, readChallenge, readEnvelope, type Scrub } from './answers';
 import { isEmpty, readCallOptions, type CallOptions, type CallSettings } from './call-options';
@@ -220,7 +220,7 @@ export class CrossborderCore extends ClientInfo {
       random: Math.random,
       scrub: this.scrub,
     };
-    this.#querySerializer = createQuerySerializer();
+    this.#querySerializer = serializeQuery;
   }
 
   /**

@@ -6,7 +6,7 @@
  * asks the plan; none decides these again. A call then does only what its inputs need.
  * @module
  */
-import { defaultPathSerializer } from 'openapi-fetch';
+import { serializePath } from './serialize';
 import type { DocumentOperation, OperationId } from '../generated/operations';
 import type { OperationQueries, operations as OperationTypes } from '../generated/types';
 import type { ValidationIssue } from './errors';
@@ -165,7 +165,7 @@ export class OperationPlan {
    * be encoded (a lone surrogate) or a query value is nested too deep.
    */
   url(path: Record<string, string> | undefined, query: Record<string, unknown> | undefined): string {
-    let url = path === undefined ? this.#template : (this.#pathSerializer ?? defaultPathSerializer)(this.#template, path);
+    let url = path === undefined ? this.#template : (this.#pathSerializer ?? serializePath)(this.#template, path);
     if (query !== undefined) {
       let search = this.#querySerializer(query);
       if (search.startsWith('?')) search = search.slice(1);

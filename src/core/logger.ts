@@ -29,65 +29,20 @@ const SECRET_HEADERS = new Set(['authorization', 'service-wallet-signature', 'co
  * that holds an object or an array is a personal-data object: every value in it is masked but the
  * short allow-list below ({@link PII_ALLOWED_FIELDS}), whatever its fields are called.
  */
-const MASKED_FIELDS = new Set([
-  // Personal-data objects of the document: account info, beneficiary, identity (KYC/KYB), address.
-  'accountInfo',
-  'beneficiary',
-  'businessInfo',
-  'address',
-  'senderCustomerInfo',
-  'receiverCustomerInfo',
-  'counterpartyInformation',
-  'beneficiaryVerifiedData',
-  'identity',
-  'kyc',
-  'personalInfo',
-  // Personal data.
-  'fullName',
-  'firstName',
-  'lastName',
-  'legalName',
-  'doingBusinessAs',
-  'nickname',
-  'birthDate',
-  'nationality',
-  'countryOfResidence',
-  'line1',
-  'line2',
-  'city',
-  'postalCode',
-  'taxId',
-  'registrationNumber',
-  'accountNumber',
-  'routingNumber',
-  'iban',
-  'bic',
-  'swiftCode',
-  'pixKey',
-  'email',
-  'phoneNumber',
-  'umaAddress',
-  'inviterUma',
-  'inviteeUma',
-  'receiverUmaAddress',
-  'senderUmaAddress',
-  'toUmaAddress',
-  'identifier',
-  // Secrets.
-  'otp',
-  'oidcToken',
-  'clientPublicKey',
-  'encryptedSessionSigningKey',
-  'encryptedWalletCredentials',
-  'kycUrl',
-  'token',
-  'privateKey',
-  'sessionKey',
-  'payloadToSign',
-  'signature',
-  'attestation',
-  'assertion',
-]);
+const MASKED_FIELDS = new Set(
+  (
+    // Personal-data objects of the document: account info, beneficiary, identity (KYC/KYB), address.
+    'accountInfo beneficiary businessInfo address senderCustomerInfo receiverCustomerInfo counterpartyInformation ' +
+    'beneficiaryVerifiedData identity kyc personalInfo ' +
+    // Personal data.
+    'fullName firstName lastName legalName doingBusinessAs nickname birthDate nationality countryOfResidence line1 line2 ' +
+    'city postalCode taxId registrationNumber accountNumber routingNumber iban bic swiftCode pixKey email phoneNumber ' +
+    'umaAddress inviterUma inviteeUma receiverUmaAddress senderUmaAddress toUmaAddress identifier ' +
+    // Secrets.
+    'otp oidcToken clientPublicKey encryptedSessionSigningKey encryptedWalletCredentials kycUrl token privateKey ' +
+    'sessionKey payloadToSign signature attestation assertion'
+  ).split(' '),
+);
 
 /**
  * Fields of an object that are a personal-data object by their presence: an account of any kind

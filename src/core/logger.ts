@@ -84,6 +84,9 @@ export const MASK = '[redacted]';
 
 type Level = Exclude<LogLevel, 'off'>;
 
+/** Removes the client's secrets from a text or a JSON value (src/core/answers.ts `createScrub`). */
+type Scrub = <T>(value: T) => T;
+
 /** True for loggers that take `(details, message)`: pino (`levels.values`) and bunyan (`streams`). */
 function objectFirst(logger: Logger): boolean {
   const l = logger as unknown as { levels?: { values?: unknown }; streams?: unknown };
@@ -139,13 +142,28 @@ export class Log {
   error(message: string, details?: () => Record<string, unknown>): void {
     this.write('error', message, details);
   }
-  /** Headers as they may be logged (a method, so that the transport of a core without the logging part holds no redaction code). */
-  redactHeaders(headers: Headers | Record<string, string>): Record<string, string> {
-    return redactHeaders(headers);
+  /**
+   * The debug line of an attempt about to go out: the operation's path template (never the URL, whose values
+   * may be personal data), the headers redacted, the body masked. Methods of the log, so that the transport of
+   * a core without the logging part holds none of its lines, redaction or masking (issue 36, the worker bundle).
+   */
+  sending(operation: string, attempt: number, headers: Record<string, string>, body: string | undefined): void {
+    this.debug(`→ ${operation}`, () => ({ attempt, headers: redactHeaders(headers), body: maskBodyText(body) }));
   }
-  /** A body as it may be logged. */
-  maskBodyText(text: string | undefined): unknown {
-    return maskBodyText(text);
+  /**
+   * The info line of an answer (method, path template, status, ms since `started`, request id, attempt), then its
+   * debug line with the headers redacted and the body masked, both scrubbed.
+   */
+  answered(plan: { label: string; op: { method: string; path: string } }, response: Response, text: string, started: number, requestId: string | undefined, attempt: number, scrub: Scrub): void {
+    const { label: operation, op } = plan;
+    const { status } = response;
+    const ms = Math.round(performance.now() - started);
+    this.info(`${operation} ${status} ${ms}ms`, () => ({ method: op.method, path: op.path, status, ms, requestId, attempt }));
+    this.debug(`← ${status} ${operation}`, () => ({ headers: scrub(redactHeaders(response.headers)), body: maskBodyText(scrub(text)) }));
+  }
+  /** The info line of a retry: `what` failed (a failure's message, or `status 503`). */
+  retrying(operation: string, what: string, delay: number): void {
+    this.info(`${operation}: ${what}; retrying in ${delay} ms`);
   }
 }
 
@@ -159,8 +177,9 @@ export const SILENT_LOG = {
   info() {},
   warn() {},
   error() {},
-  redactHeaders: () => ({}),
-  maskBodyText: () => undefined,
+  sending() {},
+  answered() {},
+  retrying() {},
 } as unknown as Log;
 
 /**

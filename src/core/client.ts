@@ -154,7 +154,7 @@ export class CrossborderCore extends ClientInfo {
   readonly #authorization: string;
   /** Why the client cannot authenticate (a credential missing): every API call is refused with it; webhooks still unwrap. */
   readonly #missingCredentials: string | undefined;
-  /** openapi-fetch's query serializer, made once per client (every plan of the client shares it). */
+  /** The query serializer (openapi-fetch's default, byte for byte: src/core/serialize.ts), shared by every plan of the client. */
   readonly #querySerializer: QuerySerializer;
   readonly #transport: TransportConfig;
   readonly #validateResponses: boolean;

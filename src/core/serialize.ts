@@ -26,8 +26,8 @@ function keysOf(value: object, each: (key: string, item: unknown) => string[]): 
 
 /**
  * The query string of a call (without `?`): `undefined` and `null` values and empty arrays left out, an
- * array as `a=1&a=2` (form, exploded), an object as `a[b]=1` (deepObject), every name and value encoded
- * with `encodeURIComponent`.
+ * array as `a=1&a=2` (form, exploded), an object as `a[b]=1` (deepObject), every value encoded with
+ * `encodeURIComponent` (names as they are).
  */
 export function serializeQuery(query: Record<string, unknown>): string {
   const search: string[] = [];
@@ -35,9 +35,13 @@ export function serializeQuery(query: Record<string, unknown>): string {
     for (const name in query) {
       const value = query[name];
       if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) continue;
-      if (Array.isArray(value)) search.push(value.map((item) => pair(name, item)).join('&'));
-      else if (typeof value === 'object') search.push(keysOf(value, (key, item) => [pair(`${name}[${key}]`, item)]).join('&'));
-      else search.push(pair(name, value));
+      // A value that is not an object is a list of one; a hole of a sparse array is an empty item.
+      search.push(
+        (typeof value === 'object' && !Array.isArray(value)
+          ? keysOf(value, (key, item) => [pair(`${name}[${key}]`, item)])
+          : (Array.isArray(value) ? value : [value]).map((item) => pair(name, item))
+        ).join('&'),
+      );
     }
   }
   return search.join('&');
@@ -59,16 +63,15 @@ export function serializePath(path: string, params: Record<string, unknown>): st
     const matrix = prefix === ';';
     const value = params?.[name];
     if (value === undefined || value === null) continue;
-    let text: string;
-    if (typeof value !== 'object') text = matrix ? `;${pair(name, value)}` : prefix + encode(value as string);
-    else if (explode) {
-      const items = Array.isArray(value) ? value.map((item) => (matrix ? pair(name, item) : encode(item as string))) : keysOf(value, (key, item) => [pair(key, item)]);
-      text = prefix + items.join(prefix || ',');
-    } else {
-      const items = Array.isArray(value) ? value.map(encode) : keysOf(value, (key, item) => [key, encode(item as string)]);
-      text = (matrix ? `;${name}=` : prefix) + items.join(',');
-    }
-    url = url.replace(match, text);
+    // A value that is not an object serializes as a list of one. An exploded list walks its holes (each an
+    // `undefined`); a list that is not exploded keeps them (each an empty item), as openapi-fetch does.
+    const list = typeof value === 'object' ? value : [value];
+    const items = Array.isArray(list)
+      ? explode
+        ? Array.from(list, (item) => (matrix ? pair(name, item) : encode(item as string)))
+        : list.map(encode)
+      : keysOf(list, (key, item) => (explode ? [pair(key, item)] : [key, encode(item as string)]));
+    url = url.replace(match, explode ? prefix + items.join(prefix || ',') : (matrix ? `;${name}=` : prefix) + items.join(','));
   }
   return url;
 }

@@ -17,6 +17,8 @@ function outcome(run: () => string): { text: string } | { error: string; message
   }
 }
 
+const sparse: unknown[] = ['a'];
+sparse[2] = 'c';
 const inherited = Object.assign(Object.create({ inheritedKey: 'from proto' }) as Record<string, unknown>, { own: 'x y' });
 
 /** Values of every kind a caller can put in a query or a path. */
@@ -36,6 +38,8 @@ const VALUES: unknown[] = [
   [],
   ['a', 'b c'],
   [1, null, undefined, 'x'],
+  sparse,
+  [sparse],
   [['nested']],
   [{ a: 1 }],
   { a: 1, 'b c': 'd&e' },

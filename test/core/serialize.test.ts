@@ -49,6 +49,9 @@ const VALUES: unknown[] = [
   {},
   inherited,
   () => 'fn',
+  Symbol('s'),
+  new Date(0),
+  { 2: 'b', 1: 'a', z: 'last' },
 ];
 
 describe('serializeQuery is openapi-fetch createQuerySerializer()', () => {

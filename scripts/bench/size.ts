@@ -93,7 +93,7 @@ async function measure(name: string, code: string, checks: string[] = []): Promi
 
 /** Parts of the initial chunk: what the package must ship at import, then each module of the pipeline. */
 export const PARTS: [label: string, files: RegExp][] = [
-  ['openapi-fetch (the request layer)', /node_modules\/openapi-fetch\//],
+  ['URL serializers (src/core/serialize.ts: openapi-fetch\'s defaults)', /src\/core\/serialize\.ts$/],
   ['resource classes (src/resources)', /src\/resources\/[^/]+\.ts$/],
   ['error classes (src/core/errors.ts, exported)', /src\/core\/errors\.ts$/],
   ['operation table (src/generated/operations.ts)', /src\/generated\/operations\.ts$/],
@@ -155,7 +155,7 @@ export const WORKER_PARTS: [label: string, files: RegExp][] = [
   ['the attempt loop, retries and undici timeouts', /src\/core\/(transport|retry|dispatcher)\.ts$/],
   ['pagination and APIPromise', /src\/core\/(pagination|api-promise)\.ts$/],
   ['masking of personal data in error details', /src\/core\/logger\.ts$/],
-  ['query serialization (openapi-fetch)', /node_modules\/openapi-fetch\//],
+  ['query and path serialization (src/core/serialize.ts)', /src\/core\/serialize\.ts$/],
   ['signed retry', /src\/core\/signed-retry\.ts$/],
 ];
 

@@ -33,9 +33,10 @@ cold import and bundle size. For each, the profile says which cost is left.
   shows resolving \`openapi-fetch\` through its \`exports\` map and the real path of its folder
   (about 3/4 of the evaluation) and compiling four modules (the entry, two small shared chunks and
   openapi-fetch, 94 kB in all); the SDK's top-level code runs in 0.3 ms. Minifying identifiers
-  as well changed nothing measurable (19.6 ms before and after, same run). Bundling openapi-fetch
-  into the entry would save the package lookup (about 1–2 ms) but make it a copy the user's
-  \`npm audit\` and updates no longer reach.
+  as well changed nothing measurable (19.6 ms before and after, same run). Since issue 36 §3's second
+  pass the package no longer loads openapi-fetch at all (the URL serializers are its own, byte for
+  byte openapi-fetch's defaults): its lookup and module are gone, about 1–2.5 ms of CPU at import
+  ([benchmark notes](benchmark-notes.md)).
 - **Bundle (initial ≤ 12 kB, one file ≤ 25 kB; the worker ≤ 14 kB, issue 36).** The initial chunk
   holds no validation (the checks load with each operation's first call, webhook verification with
   \`unwrap\`, response checks with \`validateResponses\`); the composition above says what each part of

@@ -31,12 +31,20 @@ export const SIZE_BUDGET = {
   // 20,295 B and 25,881 B with the first call after issue 36 §3's cuts (20,342 B and 25,928 B before them).
   // 20,433 B with issue 36's third pass: unwrap's event check and each answer's check kept once loaded (unwrap had fallen to 0.2× crypto.verify re-importing its check per delivery), a 2xx ending the attempt loop before the retry decision, and a refused dispatch clearing its deadline (+112 B over 20,321 B).
   // 20,545 B with a caller's signal followed through one SDK listener and a signal per attempt (fetch left a listener per call on a shared signal until GC: +350 µs per call measured over 2,000 calls sharing one) (+112 B).
-  initial: 20_750, // 20,699 B with a caller's signal aborting through the attempt's own dispatcher (src/core/dispatcher.ts AttemptDispatcher, +154 B: fetch is handed no signal, 40-70 µs of CPU less per call with one);  19,229 B after the merge of issues 32-36's work (19,136 B with issue 33; the new event types and optional fields of issue 34 add the rest); 18,519 B with issue 36's optional parts (the rows without schema names or check loaders, -710 B)
+  // 19,916 B with issue 36 §3's second pass (S4): the query and path serializers of our own instead of openapi-fetch's
+  // (byte for byte its defaults: 995 B minified where openapi-fetch's were 2,392 B), the parameter checks made by the requestChecks part, and
+  // CrossborderError and WebhookVerificationError in a module of their own so that the webhook chunk no longer shares
+  // the whole error hierarchy with this one (-329 B): -629 B in all (was 20,545 B).
+  // 20,427 B merged with openapi-fetch's serializers kept (the request layer this SDK is built on: issue 36 §3's
+  // own serializers, -361 B, were not taken) and a caller's signal aborting through the attempt's own dispatcher (+154 B).
+  initial: 20_500, // 19,229 B after the merge of issues 32-36's work (19,136 B with issue 33; the new event types and optional fields of issue 34 add the rest); 18,519 B with issue 36's optional parts (the rows without schema names or check loaders, -710 B)
   /** The initial chunk plus what the first call loads (its operation's compiled checks): 22.0 kB; 23.5 kB with the above (23,468 B); 22,107 B without `createClient` (issue 26); 22,275 B with the rows as plain objects; 22,437 B with the two refusals; 21,801 B once the checks the first call loads are only its resources' (issue 26: shared checks by the resources that use them, response checks in modules of their own, the check runtime no longer loaded whole). */
   // 25,907 B with issue 34's 34 operations: the first call also loads the table of request-check loaders, one entry per operation.
   // 26,019 B with the above.
   // 26,131 B with the above.
-  firstCall: 26_350, // 26,285 B with the attempt dispatcher above (+154 B in the initial chunk);  22,536 B with issue 33's +684 B in the initial chunk (above); 22,833 B after the merge of issues 32-36; 22,814 B with issue 36 (the first call also loads the table of check loaders, a chunk of its own)
+  // 25,502 B with the above (was 26,131 B).
+  // 26,013 B merged with openapi-fetch kept and the attempt dispatcher (see initial).
+  firstCall: 26_100, // 22,536 B with issue 33's +684 B in the initial chunk (above); 22,833 B after the merge of issues 32-36; 22,814 B with issue 36 (the first call also loads the table of check loaders, a chunk of its own)
   /**
    * `import { Crossborder }` + one call bundled as one file: everything the package can load. Target 25 kB. 30.1 kB;
    * 30.6 kB with production's secure OTP login in the compiled checks (SMS_OTP, `encryptedOtpBundle`, issue 27);
@@ -66,8 +74,9 @@ export const SIZE_BUDGET = {
   // 39,715 B with issue 36 §3's cuts (39,745 B before them at 9117846): no larger than before.
   // 39,894 B with issue 36's third pass: unwrap's event check and each answer's check kept once loaded (unwrap had fallen to 0.2× crypto.verify re-importing its check per delivery), a 2xx ending the attempt loop before the retry decision, and a refused dispatch clearing its deadline (+179 B).
   // 40,006 B with the above (+112 B).
-  // 40,169 B with the attempt dispatcher (+163 B; see initial).
-  oneFile: 40_250,
+  // 39,592 B with issue 36 §3's second pass (serializers of our own, the checks and log lines made by their parts, the base errors in a module of their own; -414 B).
+  // 40,145 B merged with openapi-fetch kept and the attempt dispatcher (see initial).
+  oneFile: 40_200,
   /**
    * The worker of issue 26 (scripts/bench/size.ts WORKER_PROGRAM: `CrossborderCore`, `Customers` and
    * `Webhooks`, customers.list + webhooks.unwrap), one file. Target 12 kB (issue 36: 14 kB); 25.4 kB measured (25,450 B with the two refusals; the
@@ -91,8 +100,12 @@ export const SIZE_BUDGET = {
   // Module by module: `npx tsx scripts/bench/size.ts --attribution` (docs/benchmark-notes.md).
   // 20,010 B with issue 36's third pass: unwrap's event check and each answer's check kept once loaded (unwrap had fallen to 0.2× crypto.verify re-importing its check per delivery), a 2xx ending the attempt loop before the retry decision, and a refused dispatch clearing its deadline (+61 B).
   // 20,140 B with the above (+130 B).
-  // 20,282 B with a caller's signal aborting through the attempt's own dispatcher (+142 B; see initial).
-  worker: 20_350,
+  // 19,377 B with issue 36 §3's second pass (S4, -763 B): the query and path serializers of our own, byte for byte
+  // openapi-fetch's defaults (-361 B); a core without the requestChecks part no longer holds the plan's check machinery
+  // (-233 B) nor, without the logging part, the transport's log lines (-120 B); the base errors in a module of their
+  // own, the masked-field list as one string, the error class of a status from a table (-49 B). docs/benchmark-notes.md.
+  // 19,895 B merged with openapi-fetch's serializers kept (+361 B, see initial) and the attempt dispatcher (+142 B).
+  worker: 19_950,
   /**
    * `crossborder-sdk/wallet` for browsers (scripts/bench/size.ts WALLET_PROGRAM: generateClientKeyPair,
    * importSessionKey, stamp, WalletSession), min+gzip: 19.3 kB since the bundle is opened on WebCrypto directly

@@ -35,24 +35,30 @@ cold import and bundle size. For each, the profile says which cost is left.
   openapi-fetch, 94 kB in all); the SDK's top-level code runs in 0.3 ms. Minifying identifiers
   as well changed nothing measurable (19.6 ms before and after, same run). Bundling openapi-fetch
   into the entry would save the package lookup (about 1–2 ms) but make it a copy the user's
-  \`npm audit\` and updates no longer reach.
+  \`npm audit\` and updates no longer reach; so would URL serializers of our own in its place (tried in
+  issue 36 §3's second pass: −0.3 kB on the worker, 1–2.5 ms of CPU at import), which would drop the
+  request layer this SDK is asked to be built on: not done.
 - **Bundle (initial ≤ 12 kB, one file ≤ 25 kB; the worker ≤ 14 kB, issue 36).** The initial chunk
   holds no validation (the checks load with each operation's first call, webhook verification with
   \`unwrap\`, response checks with \`validateResponses\`); the composition above says what each part of
-  it costs (the rows of the 70 operations \`Crossborder\` has: 1.5 kB of its 20.3 kB). Issue 26 took
+  it costs (the rows of the 70 operations \`Crossborder\` has: 1.5 kB of its 19.9 kB). Issue 26 took
   out openapi-fetch's \`createClient\` (−1.4 kB) and @scure/base (−1.5 kB one file) and made the rest
   tree-shakeable; issue 36 made local request checks, response checks and the logger parts of a
   \`CrossborderCore\` and every operation a standalone function, which took the worker (\`CrossborderCore\`
   without parts, \`listCustomers(core)\`, \`webhooks.unwrap\`) from 24.9 kB to 20.5 kB, and its §3 to 19.9 kB
   (the telemetry gate and the inline-schema checks moved into their parts, the field declarations of the
-  error classes dropped). Through the bundle's source map (\`npx tsx scripts/bench/size.ts --attribution\`,
-  the module table in [benchmark notes](benchmark-notes.md)) the 19.9 kB are: the pipeline (auth,
-  Idempotency-Key, signed retry, multipart, URL, attempt loop with undici's timeouts, retries) 6.2 kB,
-  webhook signature verification 3.8 kB, option, call-option and wire checks 2.9 kB, typed answers and
-  error classes 2.8 kB, the webhook envelope and event typing 2.1 kB, pagination 1.0 kB, PII masking of
-  error details 0.8 kB. The list side alone is 14.5 kB; the production SDK's 12.2 kB worker has no webhook
-  verification (5.4 kB here), local checks, Idempotency-Key handling, signed retry, scrubbing, masking or
-  wire checks. Each of ours is required of every client by an issue and tested; making any of them a part
-  would give a worker that behaves differently from \`Crossborder\` on the same call: not done. Lazy imports
-  do not shrink a one-file bundle (the bundler inlines them).
+  error classes dropped); after the speed work (20.1 kB), its second pass made the same behaviour smaller:
+  19.7 kB (the plan's parameter checks and the transport's log lines made by their parts; the webhook code no
+  longer taking the whole error hierarchy, which also took 0.3 kB off \`Crossborder\`'s initial chunk). Through the bundle's source
+  map (\`npx tsx scripts/bench/size.ts --attribution\`, the module table in [benchmark notes](benchmark-notes.md))
+  the 19.4 kB are: the pipeline (auth, Idempotency-Key, signed retry, multipart, URL, attempt loop with undici's
+  timeouts, retries) 5.7 kB, webhook signature verification 3.8 kB, option, call-option and wire checks 2.9 kB,
+  typed answers and error classes 2.7 kB, the webhook envelope and event typing 2.1 kB, pagination 1.0 kB, PII
+  masking of error details 0.8 kB. The list side alone is 13.9 kB, within 14 kB; the production SDK's 12.2 kB
+  worker has no webhook verification (5.5 kB here), local checks, Idempotency-Key handling, signed retry,
+  scrubbing, masking or wire checks. Each of ours is required of every client by an issue and tested; making any
+  of them a part would give a worker that behaves differently from \`Crossborder\` on the same call: not done. The
+  largest lever left, what only writes need (signed retry, multipart: 1.1 kB of this worker, which only reads),
+  is reached from every call of the core because \`core.request()\` may send any write: it needs \`request()\` off
+  the core, an API decision. Lazy imports do not shrink a one-file bundle (the bundler inlines them).
 `;

@@ -168,6 +168,16 @@ export function readAnswer(plan: AnswerPlan, exchange: Exchange, idempotencyKey:
   return { data, response, idempotencyKey, requestId };
 }
 
+/** The error class of each status with one of its own (400 takes its field errors; any other 5xx is an InternalServerError). */
+const BY_STATUS: Record<number, typeof APIError | undefined> = {
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  422: UnprocessableEntityError,
+  429: RateLimitError,
+};
+
 /** Maps a non-2xx answer to the error class of its status, whatever its body. */
 export function toAPIError(response: Response, body: unknown, plan: AnswerPlan, idempotencyKey: string | undefined, scrub: Scrub): APIError {
   const operation = plan.label;
@@ -205,24 +215,9 @@ export function toAPIError(response: Response, body: unknown, plan: AnswerPlan, 
     outcomeUnknown: plan.outcomeUnknownAfter(response.status),
     retryAfter: parseRetryAfter(response.headers.get('retry-after')),
   };
-  switch (response.status) {
-    case 400:
-      return new BadRequestError({ ...init, issues: fieldErrorIssues(init.details) });
-    case 401:
-      return new AuthenticationError(init);
-    case 403:
-      return new PermissionDeniedError(init);
-    case 404:
-      return new NotFoundError(init);
-    case 409:
-      return new ConflictError(init);
-    case 422:
-      return new UnprocessableEntityError(init);
-    case 429:
-      return new RateLimitError(init);
-    default:
-      return response.status >= 500 ? new InternalServerError(init) : new APIError(init);
-  }
+  if (response.status === 400) return new BadRequestError({ ...init, issues: fieldErrorIssues(init.details) });
+  const ErrorOfStatus = BY_STATUS[response.status] ?? (response.status >= 500 ? InternalServerError : APIError);
+  return new ErrorOfStatus(init);
 }
 
 /**

@@ -29,65 +29,20 @@ const SECRET_HEADERS = new Set(['authorization', 'service-wallet-signature', 'co
  * that holds an object or an array is a personal-data object: every value in it is masked but the
  * short allow-list below ({@link PII_ALLOWED_FIELDS}), whatever its fields are called.
  */
-const MASKED_FIELDS = new Set([
-  // Personal-data objects of the document: account info, beneficiary, identity (KYC/KYB), address.
-  'accountInfo',
-  'beneficiary',
-  'businessInfo',
-  'address',
-  'senderCustomerInfo',
-  'receiverCustomerInfo',
-  'counterpartyInformation',
-  'beneficiaryVerifiedData',
-  'identity',
-  'kyc',
-  'personalInfo',
-  // Personal data.
-  'fullName',
-  'firstName',
-  'lastName',
-  'legalName',
-  'doingBusinessAs',
-  'nickname',
-  'birthDate',
-  'nationality',
-  'countryOfResidence',
-  'line1',
-  'line2',
-  'city',
-  'postalCode',
-  'taxId',
-  'registrationNumber',
-  'accountNumber',
-  'routingNumber',
-  'iban',
-  'bic',
-  'swiftCode',
-  'pixKey',
-  'email',
-  'phoneNumber',
-  'umaAddress',
-  'inviterUma',
-  'inviteeUma',
-  'receiverUmaAddress',
-  'senderUmaAddress',
-  'toUmaAddress',
-  'identifier',
-  // Secrets.
-  'otp',
-  'oidcToken',
-  'clientPublicKey',
-  'encryptedSessionSigningKey',
-  'encryptedWalletCredentials',
-  'kycUrl',
-  'token',
-  'privateKey',
-  'sessionKey',
-  'payloadToSign',
-  'signature',
-  'attestation',
-  'assertion',
-]);
+const MASKED_FIELDS = new Set(
+  (
+    // Personal-data objects of the document: account info, beneficiary, identity (KYC/KYB), address.
+    'accountInfo beneficiary businessInfo address senderCustomerInfo receiverCustomerInfo counterpartyInformation ' +
+    'beneficiaryVerifiedData identity kyc personalInfo ' +
+    // Personal data.
+    'fullName firstName lastName legalName doingBusinessAs nickname birthDate nationality countryOfResidence line1 line2 ' +
+    'city postalCode taxId registrationNumber accountNumber routingNumber iban bic swiftCode pixKey email phoneNumber ' +
+    'umaAddress inviterUma inviteeUma receiverUmaAddress senderUmaAddress toUmaAddress identifier ' +
+    // Secrets.
+    'otp oidcToken clientPublicKey encryptedSessionSigningKey encryptedWalletCredentials kycUrl token privateKey ' +
+    'sessionKey payloadToSign signature attestation assertion'
+  ).split(' '),
+);
 
 /**
  * Fields of an object that are a personal-data object by their presence: an account of any kind
@@ -128,6 +83,9 @@ const MAX_DEPTH = 32;
 export const MASK = '[redacted]';
 
 type Level = Exclude<LogLevel, 'off'>;
+
+/** Removes the client's secrets from a text or a JSON value (src/core/answers.ts `createScrub`). */
+type Scrub = <T>(value: T) => T;
 
 /** True for loggers that take `(details, message)`: pino (`levels.values`) and bunyan (`streams`). */
 function objectFirst(logger: Logger): boolean {
@@ -184,13 +142,28 @@ export class Log {
   error(message: string, details?: () => Record<string, unknown>): void {
     this.write('error', message, details);
   }
-  /** Headers as they may be logged (a method, so that the transport of a core without the logging part holds no redaction code). */
-  redactHeaders(headers: Headers | Record<string, string>): Record<string, string> {
-    return redactHeaders(headers);
+  /**
+   * The debug line of an attempt about to go out: the operation's path template (never the URL, whose values
+   * may be personal data), the headers redacted, the body masked. Methods of the log, so that the transport of
+   * a core without the logging part holds none of its lines, redaction or masking (issue 36, the worker bundle).
+   */
+  sending(operation: string, attempt: number, headers: Record<string, string>, body: string | undefined): void {
+    this.debug(`→ ${operation}`, () => ({ attempt, headers: redactHeaders(headers), body: maskBodyText(body) }));
   }
-  /** A body as it may be logged. */
-  maskBodyText(text: string | undefined): unknown {
-    return maskBodyText(text);
+  /**
+   * The info line of an answer (method, path template, status, ms since `started`, request id, attempt), then its
+   * debug line with the headers redacted and the body masked, both scrubbed.
+   */
+  answered(plan: { label: string; op: { method: string; path: string } }, response: Response, text: string, started: number, requestId: string | undefined, attempt: number, scrub: Scrub): void {
+    const { label: operation, op } = plan;
+    const { status } = response;
+    const ms = Math.round(performance.now() - started);
+    this.info(`${operation} ${status} ${ms}ms`, () => ({ method: op.method, path: op.path, status, ms, requestId, attempt }));
+    this.debug(`← ${status} ${operation}`, () => ({ headers: scrub(redactHeaders(response.headers)), body: maskBodyText(scrub(text)) }));
+  }
+  /** The info line of a retry: `what` failed (a failure's message, or `status 503`). */
+  retrying(operation: string, what: string, delay: number): void {
+    this.info(`${operation}: ${what}; retrying in ${delay} ms`);
   }
 }
 
@@ -204,8 +177,9 @@ export const SILENT_LOG = {
   info() {},
   warn() {},
   error() {},
-  redactHeaders: () => ({}),
-  maskBodyText: () => undefined,
+  sending() {},
+  answered() {},
+  retrying() {},
 } as unknown as Log;
 
 /**

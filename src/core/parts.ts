@@ -5,7 +5,7 @@
  * @module
  */
 import type { Check } from './checks';
-import type { Operation } from './plan';
+import type { Operation, ParamIssues } from './plan';
 import type { CoreParts } from './client';
 import type { ValidationIssue } from './errors';
 import type { RawIssue } from './issues';
@@ -28,6 +28,12 @@ export interface RequestChecks {
   readonly describe: (raw: readonly RawIssue[]) => Promise<ValidationIssue[]>;
   /** @internal The checks of an operation's inline schemas (tests, the `request()` escape hatch), `null` when it has none. */
   readonly inline: (params: Operation['params']) => OperationChecks | null;
+  /**
+   * @internal The check of one operation's parameters, made once per client and operation (its plan): the
+   * compiled checks of an operation of the document (loaded with its first call by `load`), else its inline
+   * schemas, and a required body. Here, not in the plan, so that a core without this part holds none of it.
+   */
+  readonly checker: (this: RequestChecks, op: Operation) => ParamIssues;
 }
 
 /**
@@ -67,6 +73,47 @@ function inlineChecks(params: Operation['params']): OperationChecks | null {
   return checks.path || checks.query || checks.body ? checks : null;
 }
 
+// Checks run synchronously: one scratch list serves every call, copied only when something failed.
+const SCRATCH: RawIssue[] = [];
+
+function checker(this: RequestChecks, op: Operation): ParamIssues {
+  // An operation of the document runs the checks compiled from it (the part holds their loaders, by
+  // operation id); any other, its inline schemas.
+  const inline = this.inline(op.params);
+  const loader = inline || !op.checked ? undefined : this.load(op.id);
+  /** Checks of path, query and body; `null` when the operation has none; `undefined` until loaded. */
+  let checks = loader ? undefined : inline;
+  let loading: Promise<OperationChecks | null> | undefined;
+  const part = this;
+  const paramIssues: ParamIssues = (path, query, body) => {
+    if (checks === undefined) {
+      loading ??= loader!().then(
+        (loaded) => (checks = loaded),
+        (error: unknown) => {
+          loading = undefined; // a failed load (a chunk the network lost) may be tried again
+          throw error;
+        },
+      );
+      return loading.then(() => paramIssues(path, query, body));
+    }
+    SCRATCH.length = 0;
+    if (checks !== null) {
+      if (checks.path) checks.path(path ?? {}, SCRATCH);
+      if (query !== undefined && checks.query) checks.query(query, SCRATCH);
+      if (body !== undefined && checks.body) checks.body(body, SCRATCH);
+    }
+    // A required body is a local check too: without the part, the service's 400 says it.
+    const required = body === undefined && op.bodyRequired === true;
+    if (SCRATCH.length === 0 && !required) return [];
+    const raw = SCRATCH.splice(0);
+    return part.describe(raw).then((issues) => {
+      if (required) issues.push({ path: '', rule: 'required', message: 'a request body is required' });
+      return issues;
+    });
+  };
+  return paramIssues;
+}
+
 const describeRaw = async (raw: readonly RawIssue[]) => {
   await loadIssues();
   return describe(raw);
@@ -95,6 +142,7 @@ export const requestChecks: RequestChecks = {
   },
   describe: describeRaw,
   inline: inlineChecks,
+  checker,
 };
 
 /**

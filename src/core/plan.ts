@@ -10,9 +10,8 @@ import { defaultPathSerializer } from 'openapi-fetch';
 import type { DocumentOperation, OperationId } from '../generated/operations';
 import type { OperationQueries, operations as OperationTypes } from '../generated/types';
 import type { ValidationIssue } from './errors';
-import type { RawIssue } from './issues';
 import type { RequestChecks } from './parts';
-import type { OperationChecks, SchemaRef } from './validation';
+import type { SchemaRef } from './validation';
 
 /** What the generated operation table says about one operation. */
 export interface Operation {
@@ -122,7 +121,14 @@ type PathSerializer = (url: string, params: Record<string, unknown>) => string;
 /** openapi-fetch's `createQuerySerializer()` (made once per client). */
 export type QuerySerializer = (query: Record<string, unknown>) => string;
 
-const SCRATCH: RawIssue[] = [];
+/**
+ * Problems of one call's parameters, in the order path, query, body: a fresh array (the caller adds its
+ * own), synchronous once the operation's checks are loaded and when they pass.
+ */
+export type ParamIssues = (path: CallInput['path'], query: Record<string, unknown> | undefined, body: unknown) => ValidationIssue[] | Promise<ValidationIssue[]>;
+
+/** The parameters of a core without the `requestChecks` part: nothing is checked locally, not even a required body (the service's 400 says it). */
+const unchecked: ParamIssues = () => [];
 
 /** One operation, prepared for a client. */
 export class OperationPlan {
@@ -136,12 +142,11 @@ export class OperationPlan {
   /** Builds the URL from the template once split: no regular expression per call; undefined: openapi-fetch's. */
   readonly #pathSerializer: PathSerializer | undefined;
   readonly #querySerializer: QuerySerializer;
-  /** Checks of path, query and body; `null` when the operation has none (or the core has no `requestChecks` part). */
-  #checks: OperationChecks | null | undefined;
-  readonly #loader: (() => Promise<OperationChecks>) | undefined;
-  #loading: Promise<OperationChecks | null> | undefined;
-  /** The core's `requestChecks` part: without it, nothing is checked here (the service answers a bad parameter with its 400). */
-  readonly #part: RequestChecks | undefined;
+  /**
+   * Problems of the parameters, in the order path, query, body, from the core's `requestChecks` part (which
+   * loads the operation's checks with its first call); none without it.
+   */
+  readonly paramIssues: ParamIssues;
 
   constructor(op: Operation, baseUrl: string, querySerializer: QuerySerializer, checks?: RequestChecks) {
     this.op = op;
@@ -150,12 +155,7 @@ export class OperationPlan {
     this.#template = `${baseUrl}${op.path}`;
     this.#pathSerializer = compilePath(baseUrl, op.path);
     this.#querySerializer = querySerializer;
-    this.#part = checks;
-    // An operation of the document runs the checks compiled from it (the part holds their loaders, by
-    // operation id); any other, its inline schemas.
-    const inline = checks ? checks.inline(op.params) : null;
-    this.#loader = inline || !op.checked ? undefined : checks?.load(op.id);
-    this.#checks = !checks ? null : this.#loader ? undefined : inline;
+    this.paramIssues = checks ? checks.checker(op) : unchecked;
   }
 
   /**
@@ -196,40 +196,6 @@ export class OperationPlan {
    */
   outcomeUnknownAfter(status: number): boolean {
     return this.write && (status >= 500 || status === 303 || (status >= 200 && status < 300));
-  }
-
-  /**
-   * Problems of the parameters, in the order path, query, body. Synchronous once the operation's
-   * checks are loaded and when they pass (every call but the first, and the failing ones).
-   */
-  paramIssues(path: CallInput['path'], query: Record<string, unknown> | undefined, body: unknown): ValidationIssue[] | Promise<ValidationIssue[]> {
-    const checks = this.#checks;
-    if (checks === undefined) return this.#load().then(() => this.paramIssues(path, query, body));
-    // Checks run synchronously: one scratch list serves every call, copied only when something failed.
-    SCRATCH.length = 0;
-    if (checks !== null) {
-      if (checks.path) checks.path(path ?? {}, SCRATCH);
-      if (query !== undefined && checks.query) checks.query(query, SCRATCH);
-      if (body !== undefined && checks.body) checks.body(body, SCRATCH);
-    }
-    // A required body is a local check too: without the part, the service's 400 says it.
-    const required = body === undefined && this.op.bodyRequired === true && this.#part !== undefined;
-    if (SCRATCH.length === 0 && !required) return [];
-    const raw = SCRATCH.splice(0);
-    return this.#part!.describe(raw).then((issues) => {
-      if (required) issues.push({ path: '', rule: 'required', message: 'a request body is required' });
-      return issues;
-    });
-  }
-
-  #load(): Promise<OperationChecks | null> {
-    return (this.#loading ??= this.#loader!().then(
-      (checks) => (this.#checks = checks),
-      (error: unknown) => {
-        this.#loading = undefined; // a failed load (a chunk the network lost) may be tried again
-        throw error;
-      },
-    ));
   }
 }
 

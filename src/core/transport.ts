@@ -100,13 +100,7 @@ export async function send(config: TransportConfig, plan: TransportPlan, out: Ou
     }
     const started = info ? performance.now() : 0;
     // The operation's path template, not the URL: path and query values may be personal data.
-    if (debug) {
-      log.debug(`→ ${operation}`, () => ({
-        attempt: retry + 1,
-        headers: log.redactHeaders(headers),
-        body: log.maskBodyText(body),
-      }));
-    }
+    if (debug) log.sending(operation, retry + 1, headers, body);
 
     let response: Response;
     let text: string;
@@ -140,7 +134,7 @@ export async function send(config: TransportConfig, plan: TransportPlan, out: Ou
       (decide ??= retryInput(config, out)).retry = retry;
       const next = retryDecision({ failed: true, mayHaveArrived }, decide);
       if (next === undefined) throw failure;
-      if (info) log.info(`${operation}: ${failure.message}; retrying in ${next.delay} ms`);
+      if (info) log.retrying(operation, failure.message, next.delay);
       trace?.retry(retry + 1, next.delay, undefined, undefined, failure);
       await pause(config, next.delay, plan, out);
       continue;
@@ -148,15 +142,7 @@ export async function send(config: TransportConfig, plan: TransportPlan, out: Ou
     if (timer !== undefined) clearTimeout(timer);
     if (signal) unfollow(signal, (attempt ?? controller)!);
     const { status } = response;
-    if (started) {
-      const ms = Math.round(performance.now() - started);
-      const requestId = requestIdOf(response, config.scrub);
-      log.info(`${operation} ${status} ${ms}ms`, () => ({ method, path: plan.op.path, status, ms, requestId, attempt: retry + 1 }));
-      log.debug(`← ${status} ${operation}`, () => ({
-        headers: config.scrub(log.redactHeaders(response.headers)),
-        body: log.maskBodyText(config.scrub(text)),
-      }));
-    }
+    if (started) log.answered(plan, response, text, started, requestIdOf(response, config.scrub), retry + 1, config.scrub);
 
     const parsed = parseBody(status, text);
     // A status that is never retried (a 2xx, the usual answer) ends the leg here: no Retry-After lookup, no
@@ -166,7 +152,7 @@ export async function send(config: TransportConfig, plan: TransportPlan, out: Ou
     (decide ??= retryInput(config, out)).retry = retry;
     const next = retryDecision({ status, retryAfter: response.headers.get('retry-after'), code }, decide);
     if (next === undefined) return { response, text, data: parsed.data, notJson: parsed.notJson, attempts: retry + 1 };
-    if (info) log.info(`${operation}: status ${status}; retrying in ${next.delay} ms`);
+    if (info) log.retrying(operation, `status ${status}`, next.delay);
     trace?.retry(retry + 1, next.delay, status, next.retryAfter);
     await pause(config, next.delay, plan, out);
   }

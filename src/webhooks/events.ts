@@ -3,7 +3,8 @@
  * parser (the typed schemas) or return the envelope as is.
  * @module
  */
-import { WebhookVerificationError, type ValidationIssue } from '../core/errors';
+import { WebhookVerificationError } from '../core/error-base';
+import type { ValidationIssue } from '../core/errors';
 import { checkMaxAge, MAX_FUTURE_SKEW_MS, parseIsoDateTime } from './time';
 import { verifyThen, verifyWebhookSignature, type WebhookHeaders, type WebhookPublicKey, type WebhookRawBody } from './verify';
 

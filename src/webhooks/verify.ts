@@ -6,7 +6,7 @@
  * runtimes), with the same answer (src/webhooks/verifier.ts).
  * @module
  */
-import { WebhookVerificationError } from '../core/errors';
+import { WebhookVerificationError } from '../core/error-base';
 import { base64ToBytes, decompressP256, derToP1363, hexToBytes, KeyCache, own, pemToBytes, utf8 } from './encoding';
 import { rememberKeyBytes, signatureVerifier, spkiOfPoint } from './verifier';
 

@@ -129,4 +129,11 @@ describe('a plan without the requestChecks part', () => {
     expect(p.paramIssues(undefined, undefined, undefined)).toEqual([]);
     expect(p.paramIssues(undefined, undefined, { a: 'x' })).toEqual([]);
   });
+
+  it('answers a fresh array each call (the client adds the options\' and the wire\'s issues to it)', () => {
+    const p = new OperationPlan(op({ method: 'GET', path: '/t' }), BASE, createQuerySerializer());
+    const first = p.paramIssues(undefined, undefined, undefined) as unknown[];
+    first.push('added by the caller');
+    expect(p.paramIssues(undefined, undefined, undefined)).toEqual([]);
+  });
 });

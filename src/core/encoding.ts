@@ -55,20 +55,20 @@ const BASE64_VALUES = /* @__PURE__ */ (() => {
 
 /**
  * Standard base64, padded or not, canonical (the padding bits zero), → bytes; `undefined` otherwise.
- * One pass over the text with a table (no regular expression, no `atob`, no re-encoding to check the
- * padding bits): a webhook signature header is decoded on every delivery.
+ * One pass over `text` from `from` to `to` with a table (no regular expression, no `atob`, no substring,
+ * no re-encoding to check the padding bits): a webhook signature header is decoded on every delivery.
  */
-function decodeBase64(text: string): Bytes | undefined {
-  let bare = text.length;
-  if (bare > 0 && text.charCodeAt(bare - 1) === 0x3d) bare--;
-  if (bare > 0 && text.charCodeAt(bare - 1) === 0x3d) bare--;
+export function decodeBase64(text: string, from = 0, to = text.length): Bytes | undefined {
+  let bare = to;
+  if (bare > from && text.charCodeAt(bare - 1) === 0x3d) bare--;
+  if (bare > from && text.charCodeAt(bare - 1) === 0x3d) bare--;
   // A padded text is a whole number of quads; one character alone in the last quad is no byte.
-  if ((bare !== text.length && text.length % 4 !== 0) || bare % 4 === 1) return undefined;
-  const out = new Uint8Array((bare * 3) >> 2);
+  if ((bare !== to && (to - from) % 4 !== 0) || (bare - from) % 4 === 1) return undefined;
+  const out = new Uint8Array(((bare - from) * 3) >> 2);
   let at = 0;
   let buffer = 0;
   let bits = 0;
-  for (let i = 0; i < bare; i++) {
+  for (let i = from; i < bare; i++) {
     const code = text.charCodeAt(i);
     const value = code < 128 ? BASE64_VALUES[code]! : -1;
     if (value < 0) return undefined;
@@ -172,10 +172,10 @@ export function bytesToPem(der: Uint8Array, label: string): string {
 }
 
 /**
- * Reads one DER INTEGER at `offset` into `out` at `at`, left-padded to a scalar.
+ * Reads one DER INTEGER at `offset` into `out` at `at` (when given), left-padded to a scalar.
  * @returns the offset after it, or -1 if it is not a strict, positive, ≤ 33-byte INTEGER.
  */
-function readInteger(der: Uint8Array, offset: number, out: Uint8Array, at: number): number {
+function readInteger(der: Uint8Array, offset: number, out: Uint8Array | undefined, at: number): number {
   if (der[offset] !== 0x02) return -1;
   const len = der[offset + 1];
   // Short-form length only: a 33-byte integer never needs the long form, so anything else is not strict DER.
@@ -192,8 +192,24 @@ function readInteger(der: Uint8Array, offset: number, out: Uint8Array, at: numbe
     from++;
   }
   // Byte by byte: a subarray per integer costs more than copying 32 bytes.
-  for (let i = from, to = at + P256_SCALAR_BYTES - (stop - from); i < stop; i++, to++) out[to] = der[i]!;
+  if (out) for (let i = from, to = at + P256_SCALAR_BYTES - (stop - from); i < stop; i++, to++) out[to] = der[i]!;
   return stop;
+}
+
+/** Whether `der` is exactly a strict DER `SEQUENCE { INTEGER r, INTEGER s }` of P-256 scalars; `r‖s` into `out` when given. */
+function readDerSignature(der: Uint8Array, out?: Uint8Array): boolean {
+  // Short-form length, and it must cover the rest exactly: trailing bytes are refused.
+  if (der.length < 8 || der[0] !== 0x30 || der[1]! >= 0x80 || der[1] !== der.length - 2) return false;
+  const afterR = readInteger(der, 2, out, 0);
+  return afterR >= 0 && readInteger(der, afterR, out, P256_SCALAR_BYTES) === der.length;
+}
+
+/**
+ * Whether `der` is a strict DER ECDSA P-256 signature, exactly what {@link derToP1363} accepts, read
+ * without a copy: node:crypto is then given these DER bytes as they are.
+ */
+export function isP256DerSignature(der: Uint8Array): boolean {
+  return readDerSignature(der);
 }
 
 /**
@@ -201,15 +217,8 @@ function readInteger(der: Uint8Array, offset: number, out: Uint8Array, at: numbe
  * WebCrypto verifies, or `undefined` if the input is not exactly such a structure.
  */
 export function derToP1363(der: Uint8Array): Bytes | undefined {
-  if (der.length < 8 || der[0] !== 0x30) return undefined;
-  const seqLen = der[1]!;
-  // Short-form length, and it must cover the rest exactly: trailing bytes are refused.
-  if (seqLen >= 0x80 || seqLen !== der.length - 2) return undefined;
   const out = new Uint8Array(P256_SCALAR_BYTES * 2);
-  const afterR = readInteger(der, 2, out, 0);
-  if (afterR < 0) return undefined;
-  const afterS = readInteger(der, afterR, out, P256_SCALAR_BYTES);
-  return afterS === der.length ? out : undefined;
+  return readDerSignature(der, out) ? out : undefined;
 }
 
 /** DER INTEGER body of an unsigned big-endian scalar: leading zeros stripped, sign pad added when needed. */

@@ -7,15 +7,16 @@
  * `process.getBuiltinModule` (Node ≥ 20.16, Bun, Deno), so no bundle for a browser or a worker carries
  * an `import 'node:crypto'`. Keys are always imported by WebCrypto (one import per key string, so
  * their errors are the same everywhere); `node:crypto` then gets a `KeyObject` of the same bytes, made
- * once per `CryptoKey`. Both verify the same 64-byte `r‖s` signature the strict DER reader produced, so the
- * answer is the same on every runtime (test/webhooks/verifier.test.ts runs one set of vectors through
- * both, and the runtime matrix runs it in each runtime).
+ * once per `CryptoKey`. Both verify the signature the strict DER reader accepted (node:crypto its DER
+ * bytes as they are, WebCrypto the 64-byte `r‖s` form of it), so the answer is the same on every runtime
+ * (test/webhooks/verifier.test.ts runs one set of vectors through both, and the runtime matrix runs it in
+ * each runtime).
  * @module
  */
 
 /** The part of `node:crypto` used here (typed locally: no type of Node reaches a browser build). */
 export interface NodeCryptoLike {
-  verify(algorithm: string, data: Uint8Array, key: { key: object; dsaEncoding: 'ieee-p1363' }, signature: Uint8Array): boolean;
+  verify(algorithm: string, data: Uint8Array, key: { key: object; dsaEncoding: 'ieee-p1363' | 'der' }, signature: Uint8Array): boolean;
   KeyObject: { from(key: CryptoKey): object };
   createPublicKey(key: { key: Uint8Array; format: 'der'; type: 'spki' }): object;
 }
@@ -46,10 +47,12 @@ export interface SignatureVerifier {
   /** Verifies an ECDSA P-256 SHA-256 `r‖s` signature over `data`; throws when the key cannot verify. */
   verify(key: CryptoKey, signature: Uint8Array<ArrayBuffer>, data: Uint8Array<ArrayBuffer>): boolean | Promise<boolean>;
   /**
-   * The same check done now, synchronously, or `undefined` when this key can only be checked
-   * asynchronously (then call {@link SignatureVerifier.verify}). `data` may be any `Uint8Array`.
+   * The same check done now, synchronously, of the strict DER signature the header carried (checked by
+   * `isP256DerSignature` first: node:crypto reads it as it is, with no conversion to `r‖s` and back), or
+   * `undefined` when this key can only be checked asynchronously (then call {@link SignatureVerifier.verify}).
+   * `data` may be any `Uint8Array`.
    */
-  verifyNow?(key: CryptoKey, signature: Uint8Array, data: Uint8Array): boolean | undefined;
+  verifyNow?(key: CryptoKey, der: Uint8Array, data: Uint8Array): boolean | undefined;
 }
 
 const ECDSA_SHA256 = { name: 'ECDSA', hash: 'SHA-256' } as const;
@@ -85,16 +88,16 @@ export function nodeCryptoVerifier(nodeCrypto: NodeCryptoLike): SignatureVerifie
     }
     return found;
   };
-  const verifyNow = (key: CryptoKey, signature: Uint8Array, data: Uint8Array): boolean | undefined => {
+  const check = (key: CryptoKey, signature: Uint8Array, data: Uint8Array, dsaEncoding: 'ieee-p1363' | 'der'): boolean | undefined => {
     const keyObject = keyObjectOf(key);
-    return keyObject === null ? undefined : nodeCrypto.verify('sha256', data, { key: keyObject, dsaEncoding: 'ieee-p1363' }, signature);
+    return keyObject === null ? undefined : nodeCrypto.verify('sha256', data, { key: keyObject, dsaEncoding }, signature);
   };
   return {
     name: 'node:crypto',
     verify(key, signature, data) {
-      return verifyNow(key, signature, data) ?? webCryptoVerifier.verify(key, signature, data);
+      return check(key, signature, data, 'ieee-p1363') ?? webCryptoVerifier.verify(key, signature, data);
     },
-    verifyNow,
+    verifyNow: (key, der, data) => check(key, der, data, 'der'),
   };
 }
 

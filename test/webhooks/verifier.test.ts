@@ -5,7 +5,7 @@
 import * as nodeCrypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { importWebhookPublicKey, verifyWebhookSignature } from '../../src/webhooks/index';
-import { base64ToBytes, derToP1363, utf8 } from '../../src/webhooks/encoding';
+import { base64ToBytes, derToP1363, isP256DerSignature, utf8 } from '../../src/webhooks/encoding';
 import { findNodeCrypto, nodeCryptoVerifier, signatureVerifier, webCryptoVerifier, type NodeCryptoLike, type SignatureVerifier } from '../../src/webhooks/verifier';
 import { signatureVectors } from './vectors';
 
@@ -60,6 +60,19 @@ describe('the signature verifier', () => {
       }
     }
     expect(compared).toBe(vectors.filter((v) => v.expect !== 'malformed_signature').length);
+  });
+
+  it('node:crypto\'s synchronous check reads the strict DER as the header carried it, and agrees with WebCrypto on every vector', async () => {
+    const node = nodeCryptoVerifier(nodeCrypto as unknown as NodeCryptoLike);
+    const seen: [string, boolean | undefined, boolean | undefined][] = [];
+    for (const vector of vectors) {
+      const der = base64ToBytes(vector.header)!;
+      // What the header parser lets through: exactly what the r‖s conversion accepts.
+      expect([vector.name, isP256DerSignature(der)]).toEqual([vector.name, derToP1363(der) !== undefined]);
+      if (!isP256DerSignature(der)) continue;
+      seen.push([vector.name, node.verifyNow!(await importWebhookPublicKey(vector.key), der, utf8(vector.body)), await verdictOf(webCryptoVerifier, vector)]);
+    }
+    expect(seen).toEqual(vectors.filter((v) => v.expect !== 'malformed_signature').map((v) => [v.name, v.expect === 'ok', v.expect === 'ok']));
   });
 
   it('a caller\'s CryptoKey: extractable goes to node:crypto through KeyObject.from, non-extractable to WebCrypto', async () => {

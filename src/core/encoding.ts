@@ -57,14 +57,17 @@ const BASE64_VALUES = /* @__PURE__ */ (() => {
  * Standard base64, padded or not, canonical (the padding bits zero), → bytes; `undefined` otherwise.
  * One pass over `text` from `from` to `to` with a table (no regular expression, no `atob`, no substring,
  * no re-encoding to check the padding bits): a webhook signature header is decoded on every delivery.
+ * With `into` (large enough), the bytes are written there and a view of them returned: a typed array of
+ * more than 64 bytes has its memory allocated outside the JavaScript heap, ~0.5 µs each in V8.
  */
-export function decodeBase64(text: string, from = 0, to = text.length): Bytes | undefined {
+export function decodeBase64(text: string, from = 0, to = text.length, into?: Uint8Array<ArrayBuffer>): Bytes | undefined {
   let bare = to;
   if (bare > from && text.charCodeAt(bare - 1) === 0x3d) bare--;
   if (bare > from && text.charCodeAt(bare - 1) === 0x3d) bare--;
   // A padded text is a whole number of quads; one character alone in the last quad is no byte.
   if ((bare !== to && (to - from) % 4 !== 0) || (bare - from) % 4 === 1) return undefined;
-  const out = new Uint8Array(((bare - from) * 3) >> 2);
+  const length = ((bare - from) * 3) >> 2;
+  const out = into ? new Uint8Array(into.buffer, into.byteOffset, length) : new Uint8Array(length);
   let at = 0;
   let buffer = 0;
   let bits = 0;

@@ -35,6 +35,9 @@ export type WebhookHeaders = Headers | Record<string, string | string[] | undefi
 const ECDSA_P256 = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 // A DER P-256 signature is at most 72 bytes (96 base64 chars): a longer header is refused before decoding it.
 const MAX_SIGNATURE_CHARS = 100;
+// The header's signature is decoded here, read by node:crypto in the same synchronous stretch (or copied to
+// r‖s for WebCrypto, or copied before any await): no memory allocated per delivery outside the heap.
+const signatureBytes = /* @__PURE__ */ new Uint8Array((MAX_SIGNATURE_CHARS * 3) >> 2);
 // Key string → import in flight or done; a server verifying thousands of deliveries imports once.
 const keyCache = new KeyCache();
 let lastKey: { text?: string; imported?: Promise<CryptoKey>; key?: CryptoKey } = {};
@@ -290,9 +293,16 @@ export async function verifyThen<T, C = undefined>(
         '(or a proxy dropped the header)',
     );
   }
-  const der = parseSignatureHeader(header);
+  let der = parseSignatureHeader(header);
   // A Uint8Array of this realm is read where it is; anything else becomes the SDK's own bytes.
-  let body: Uint8Array = rawBody instanceof Uint8Array ? rawBody : typeof rawBody === 'string' ? utf8(rawBody) : await readRawBody(rawBody);
+  let body: Uint8Array;
+  if (rawBody instanceof Uint8Array) body = rawBody;
+  else if (typeof rawBody === 'string') body = utf8(rawBody);
+  else {
+    // Another delivery may decode its signature into the shared bytes meanwhile.
+    der = der.slice();
+    body = await readRawBody(rawBody);
+  }
   let valid: boolean;
   try {
     const verifier = signatureVerifier();
@@ -317,7 +327,8 @@ const CANONICAL_START = '{"v":"1","s":"';
 const MAX_HEADER_CHARS = 1_024;
 
 /**
- * Header value → the strict DER signature it carries. Two forms are in use (decisions.md "Webhooks"): the
+ * Header value → the strict DER signature it carries (a view of `signatureBytes`, valid until the next
+ * call). Two forms are in use (decisions.md "Webhooks"): the
  * bare base64 of the DER signature, and the versioned JSON `{"v":"1","s":"<base64 DER>"}` (other JSON
  * fields are ignored; a version other than 1 is refused: its signature scheme is unknown).
  */
@@ -337,7 +348,7 @@ function parseSignatureHeader(header: string): Uint8Array<ArrayBuffer> {
     text.charCodeAt(end) === 0x22 &&
     text.charCodeAt(end + 1) === 0x7d
   ) {
-    const der = decodeBase64(text, CANONICAL_START.length, end);
+    const der = decodeBase64(text, CANONICAL_START.length, end, signatureBytes);
     if (der && isP256DerSignature(der)) return der;
   }
   if (text.startsWith('{')) {
@@ -360,7 +371,7 @@ function parseSignatureHeader(header: string): Uint8Array<ArrayBuffer> {
       `the ${SIGNATURE_HEADER} signature is ${text.length} characters; a P-256 signature is at most ${MAX_SIGNATURE_CHARS}`,
     );
   }
-  const der = decodeBase64(text);
+  const der = decodeBase64(text, 0, text.length, signatureBytes);
   if (!der) {
     throw new WebhookVerificationError('malformed_signature', `the ${SIGNATURE_HEADER} header is not standard base64`);
   }

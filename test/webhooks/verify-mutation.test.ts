@@ -236,3 +236,22 @@ describe('body refusals and forms', () => {
     expect(Array.from(fromView)).toEqual([2, 3]);
   });
 });
+
+describe('the decoded signature stays the delivery\'s own', () => {
+  it('while a Request body is read, other deliveries verified meanwhile do not change its signature', async () => {
+    const a = await signedDelivery('{"id":"Webhook:a"}');
+    const others = await Promise.all(['{"id":"Webhook:b"}', '{"id":"Webhook:c"}'].map((body) => signedDelivery(new TextEncoder().encode(body))));
+    const request = new Request('https://x.test.invalid/hook', { method: 'POST', body: a.body, headers: a.headers });
+    // The Request's body is read asynchronously: the other deliveries (bytes, verified synchronously) decode theirs meanwhile.
+    const pending = verifyWebhookSignature(request, undefined, keys.publicKeyPem);
+    const meanwhile = others.map(({ body, headers }) => verifyWebhookSignature(body, headers, keys.publicKeyPem));
+    expect(new TextDecoder().decode(await pending)).toBe(a.body);
+    expect((await Promise.all(meanwhile)).map((bytes) => new TextDecoder().decode(bytes))).toEqual(['{"id":"Webhook:b"}', '{"id":"Webhook:c"}']);
+    // And the other way round: a delivery whose signature does not hold is refused though a good one was decoded after it.
+    const forged = new Request('https://x.test.invalid/hook', { method: 'POST', body: '{"id":"Webhook:forged"}', headers: a.headers });
+    const refused = rejection(() => verifyWebhookSignature(forged, undefined, keys.publicKeyPem));
+    await verifyWebhookSignature(a.body, a.headers, keys.publicKeyPem);
+    expect((await refused).reason).toBe('invalid_signature');
+  });
+});
+

@@ -7,7 +7,7 @@
  * @module
  */
 import { WebhookVerificationError } from '../core/errors';
-import { decodeBase64, decompressP256, derToP1363, hexToBytes, isP256DerSignature, KeyCache, own, pemToBytes, utf8 } from './encoding';
+import { base64ToBytes, decompressP256, derToP1363, hexToBytes, KeyCache, own, pemToBytes, utf8 } from './encoding';
 import { rememberKeyBytes, signatureVerifier, spkiOfPoint } from './verifier';
 
 /** Name of the header that carries the delivery's signature. */
@@ -86,9 +86,7 @@ async function importKeyString(text: string): Promise<CryptoKey> {
   const raw = compressedPoint ? decompressP256(point!) : point;
   if (!pemBody && !raw) throw new WebhookVerificationError('invalid_key', 'the webhook public key hex is not a point on the P-256 curve');
   try {
-    const key = pemBody
-      ? await subtle().importKey('spki', pemBody, ECDSA_P256, false, ['verify'])
-      : await subtle().importKey('raw', raw!, ECDSA_P256, false, ['verify']);
+    const key = await subtle().importKey(pemBody ? 'spki' : 'raw', pemBody ?? raw!, ECDSA_P256, false, ['verify']);
     // The bytes WebCrypto accepted, for node:crypto's copy of the key (the key itself stays non-extractable).
     rememberKeyBytes(key, pemBody ?? spkiOfPoint(raw!));
     return key;
@@ -294,24 +292,17 @@ export async function verifyThen<T, C = undefined>(
     );
   }
   let der = parseSignatureHeader(header);
-  // A Uint8Array of this realm is read where it is; anything else becomes the SDK's own bytes.
-  let body: Uint8Array;
-  if (rawBody instanceof Uint8Array) body = rawBody;
-  else if (typeof rawBody === 'string') body = utf8(rawBody);
-  else {
-    // Another delivery may decode its signature into the shared bytes meanwhile.
-    der = der.slice();
-    body = await readRawBody(rawBody);
-  }
+  // A Uint8Array of this realm is read where it is; anything else becomes the SDK's own bytes (the signature
+  // copied first: another delivery may decode its own into the shared bytes while this one's body is read).
+  let body: Uint8Array = rawBody instanceof Uint8Array ? rawBody : typeof rawBody === 'string' ? utf8(rawBody) : ((der = der.slice()), await readRawBody(rawBody));
   let valid: boolean;
   try {
     const verifier = signatureVerifier();
-    // node:crypto reads the strict DER as it is; WebCrypto wants r‖s.
     const now = verifier.verifyNow?.(key, der, body);
     if (now !== undefined) valid = now;
     else {
       if (body === rawBody) body = own(body);
-      valid = await verifier.verify(key, derToP1363(der)!, body as Uint8Array<ArrayBuffer>);
+      valid = await verifier.verify(key, der, body as Uint8Array<ArrayBuffer>);
     }
   } catch (cause) {
     throw new WebhookVerificationError('invalid_key', 'the webhook public key could not be used to verify', { cause });
@@ -320,38 +311,27 @@ export async function verifyThen<T, C = undefined>(
   return take(body, rawBody, context as C) as Awaited<T>;
 }
 
-/** `{"v":"1","s":"<base64>"}` as the service writes it (no spaces, these two fields in this order): the part before the signature. */
-const CANONICAL_START = '{"v":"1","s":"';
+/** `{"v":"1","s":"<base64>"}` as the service writes it (no spaces, these two fields in this order). */
+const CANONICAL_HEADER = /^\{"v":"1","s":"([A-Za-z0-9+/=]*)"\}$/;
 
 /** Longest header accepted: the versioned JSON form of the longest DER signature, with room for spaces and new fields. */
 const MAX_HEADER_CHARS = 1_024;
 
 /**
  * Header value → the strict DER signature it carries (a view of `signatureBytes`, valid until the next
- * call). Two forms are in use (decisions.md "Webhooks"): the
- * bare base64 of the DER signature, and the versioned JSON `{"v":"1","s":"<base64 DER>"}` (other JSON
- * fields are ignored; a version other than 1 is refused: its signature scheme is unknown).
+ * call). Two forms are in use (decisions.md "Webhooks"): the bare base64 of the DER signature, and the
+ * versioned JSON `{"v":"1","s":"<base64 DER>"}` (other JSON fields are ignored; a version other than 1 is
+ * refused: its signature scheme is unknown).
  */
 function parseSignatureHeader(header: string): Uint8Array<ArrayBuffer> {
   let text = header.trim();
   if (text.length > MAX_HEADER_CHARS) {
     throw new WebhookVerificationError('malformed_signature', `the ${SIGNATURE_HEADER} header is ${text.length} characters; too long for a signature`);
   }
-  // The form the service sends, exactly: its base64 decoded in place (no regular expression, no substring, no
-  // JSON.parse). Anything else in it (an escape, a quote, a bad length) goes the general way below, which
-  // answers as before.
-  const end = text.length - 2;
-  if (
-    text.startsWith(CANONICAL_START) &&
-    end >= CANONICAL_START.length &&
-    end - CANONICAL_START.length <= MAX_SIGNATURE_CHARS &&
-    text.charCodeAt(end) === 0x22 &&
-    text.charCodeAt(end + 1) === 0x7d
-  ) {
-    const der = decodeBase64(text, CANONICAL_START.length, end, signatureBytes);
-    if (der && isP256DerSignature(der)) return der;
-  }
-  if (text.startsWith('{')) {
+  // The form the service sends, exactly: its signature read without JSON.parse (same result).
+  const canonical = CANONICAL_HEADER.exec(text);
+  if (canonical) text = canonical[1]!;
+  else if (text.startsWith('{')) {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -371,11 +351,12 @@ function parseSignatureHeader(header: string): Uint8Array<ArrayBuffer> {
       `the ${SIGNATURE_HEADER} signature is ${text.length} characters; a P-256 signature is at most ${MAX_SIGNATURE_CHARS}`,
     );
   }
-  const der = decodeBase64(text, 0, text.length, signatureBytes);
+  const der = base64ToBytes(text, signatureBytes);
   if (!der) {
     throw new WebhookVerificationError('malformed_signature', `the ${SIGNATURE_HEADER} header is not standard base64`);
   }
-  if (!isP256DerSignature(der)) {
+  // The strict DER reader (its r‖s, 64 bytes in the heap, is dropped): node:crypto then reads the DER as it is.
+  if (!derToP1363(der)) {
     throw new WebhookVerificationError(
       'malformed_signature',
       `the ${SIGNATURE_HEADER} header is base64 but not a DER ECDSA P-256 signature`,

@@ -7,15 +7,16 @@
  * `process.getBuiltinModule` (Node ≥ 20.16, Bun, Deno), so no bundle for a browser or a worker carries
  * an `import 'node:crypto'`. Keys are always imported by WebCrypto (one import per key string, so
  * their errors are the same everywhere); `node:crypto` then gets a `KeyObject` of the same bytes, made
- * once per `CryptoKey`. Both verify the same 64-byte `r‖s` signature the strict DER reader produced, so the
- * answer is the same on every runtime (test/webhooks/verifier.test.ts runs one set of vectors through
+ * once per `CryptoKey`. Both verify the signature the strict DER reader accepted (node:crypto its DER bytes as
+ * they are, WebCrypto their `r‖s` form), so the answer is the same on every runtime (test/webhooks/verifier.test.ts runs one set of vectors through
  * both, and the runtime matrix runs it in each runtime).
  * @module
  */
+import { bytesToHex, derToP1363, hexToBytes } from './encoding';
 
 /** The part of `node:crypto` used here (typed locally: no type of Node reaches a browser build). */
 export interface NodeCryptoLike {
-  verify(algorithm: string, data: Uint8Array, key: { key: object; dsaEncoding: 'ieee-p1363' }, signature: Uint8Array): boolean;
+  verify(algorithm: string, data: Uint8Array, key: { key: object; dsaEncoding: 'der' }, signature: Uint8Array): boolean;
   KeyObject: { from(key: CryptoKey): object };
   createPublicKey(key: { key: Uint8Array; format: 'der'; type: 'spki' }): object;
 }
@@ -28,28 +29,29 @@ export function rememberKeyBytes(key: CryptoKey, spki: Uint8Array): void {
   keyBytes.set(key, spki);
 }
 
-// SubjectPublicKeyInfo of an uncompressed P-256 point, up to the point: SEQUENCE { SEQUENCE { id-ecPublicKey, prime256v1 }, BIT STRING (66 bytes) }.
-const P256_SPKI_PREFIX = [0x30, 0x59, 0x30, 0x13, 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01, 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07, 0x03, 0x42, 0x00];
-
-/** The SPKI DER of an uncompressed P-256 point (`04‖X‖Y`). */
+/**
+ * The SPKI DER of an uncompressed P-256 point (`04‖X‖Y`): SEQUENCE { SEQUENCE { id-ecPublicKey, prime256v1 },
+ * BIT STRING (66 bytes) } (made once per key import, so written in hex, the shortest in a bundle).
+ */
 export function spkiOfPoint(point: Uint8Array): Uint8Array {
-  const out = new Uint8Array(P256_SPKI_PREFIX.length + point.length);
-  out.set(P256_SPKI_PREFIX);
-  out.set(point, P256_SPKI_PREFIX.length);
-  return out;
+  return hexToBytes(`3059301306072a8648ce3d020106082a8648ce3d030107034200${bytesToHex(point)}`)!;
 }
 
 /** A signature check over a WebCrypto key: a boolean now (`node:crypto`) or a promise of one (WebCrypto). */
 export interface SignatureVerifier {
   /** Which implementation verifies. */
   readonly name: 'node:crypto' | 'webcrypto';
-  /** Verifies an ECDSA P-256 SHA-256 `r‖s` signature over `data`; throws when the key cannot verify. */
-  verify(key: CryptoKey, signature: Uint8Array<ArrayBuffer>, data: Uint8Array<ArrayBuffer>): boolean | Promise<boolean>;
+  /**
+   * Verifies an ECDSA P-256 SHA-256 signature over `data`: `der` is its strict DER form, as the header carries it
+   * (checked first with `derToP1363`), read by node:crypto as it is (no conversion to `r‖s` and back) and
+   * converted to `r‖s` for WebCrypto before this returns. Throws when the key cannot verify.
+   */
+  verify(key: CryptoKey, der: Uint8Array, data: Uint8Array<ArrayBuffer>): boolean | Promise<boolean>;
   /**
    * The same check done now, synchronously, or `undefined` when this key can only be checked
    * asynchronously (then call {@link SignatureVerifier.verify}). `data` may be any `Uint8Array`.
    */
-  verifyNow?(key: CryptoKey, signature: Uint8Array, data: Uint8Array): boolean | undefined;
+  verifyNow?(key: CryptoKey, der: Uint8Array, data: Uint8Array): boolean | undefined;
 }
 
 const ECDSA_SHA256 = { name: 'ECDSA', hash: 'SHA-256' } as const;
@@ -57,10 +59,10 @@ const ECDSA_SHA256 = { name: 'ECDSA', hash: 'SHA-256' } as const;
 /** Verification with `globalThis.crypto.subtle`. */
 export const webCryptoVerifier: SignatureVerifier = {
   name: 'webcrypto',
-  verify(key, signature, data) {
+  verify(key, der, data) {
     const subtle = globalThis.crypto?.subtle;
     if (!subtle) throw new TypeError('WebCrypto (globalThis.crypto.subtle) is not available in this runtime');
-    return subtle.verify(ECDSA_SHA256, key, signature, data);
+    return subtle.verify(ECDSA_SHA256, key, derToP1363(der)!, data);
   },
 };
 
@@ -85,14 +87,14 @@ export function nodeCryptoVerifier(nodeCrypto: NodeCryptoLike): SignatureVerifie
     }
     return found;
   };
-  const verifyNow = (key: CryptoKey, signature: Uint8Array, data: Uint8Array): boolean | undefined => {
+  const verifyNow = (key: CryptoKey, der: Uint8Array, data: Uint8Array): boolean | undefined => {
     const keyObject = keyObjectOf(key);
-    return keyObject === null ? undefined : nodeCrypto.verify('sha256', data, { key: keyObject, dsaEncoding: 'ieee-p1363' }, signature);
+    return keyObject === null ? undefined : nodeCrypto.verify('sha256', data, { key: keyObject, dsaEncoding: 'der' }, der);
   };
   return {
     name: 'node:crypto',
-    verify(key, signature, data) {
-      return verifyNow(key, signature, data) ?? webCryptoVerifier.verify(key, signature, data);
+    verify(key, der, data) {
+      return verifyNow(key, der, data) ?? webCryptoVerifier.verify(key, der, data);
     },
     verifyNow,
   };

@@ -35,6 +35,9 @@ export type WebhookHeaders = Headers | Record<string, string | string[] | undefi
 const ECDSA_P256 = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 // A DER P-256 signature is at most 72 bytes (96 base64 chars): a longer header is refused before decoding it.
 const MAX_SIGNATURE_CHARS = 100;
+// The header's signature is decoded here, read by node:crypto in the same synchronous stretch (or copied to
+// r‖s for WebCrypto, or copied before any await): no memory allocated per delivery outside the heap.
+const signatureBytes = /* @__PURE__ */ new Uint8Array((MAX_SIGNATURE_CHARS * 3) >> 2);
 // Key string → import in flight or done; a server verifying thousands of deliveries imports once.
 const keyCache = new KeyCache();
 let lastKey: { text?: string; imported?: Promise<CryptoKey>; key?: CryptoKey } = {};
@@ -83,9 +86,7 @@ async function importKeyString(text: string): Promise<CryptoKey> {
   const raw = compressedPoint ? decompressP256(point!) : point;
   if (!pemBody && !raw) throw new WebhookVerificationError('invalid_key', 'the webhook public key hex is not a point on the P-256 curve');
   try {
-    const key = pemBody
-      ? await subtle().importKey('spki', pemBody, ECDSA_P256, false, ['verify'])
-      : await subtle().importKey('raw', raw!, ECDSA_P256, false, ['verify']);
+    const key = await subtle().importKey(pemBody ? 'spki' : 'raw', pemBody ?? raw!, ECDSA_P256, false, ['verify']);
     // The bytes WebCrypto accepted, for node:crypto's copy of the key (the key itself stays non-extractable).
     rememberKeyBytes(key, pemBody ?? spkiOfPoint(raw!));
     return key;
@@ -290,17 +291,18 @@ export async function verifyThen<T, C = undefined>(
         '(or a proxy dropped the header)',
     );
   }
-  const signature = parseSignatureHeader(header);
-  // A Uint8Array of this realm is read where it is; anything else becomes the SDK's own bytes.
-  let body: Uint8Array = rawBody instanceof Uint8Array ? rawBody : typeof rawBody === 'string' ? utf8(rawBody) : await readRawBody(rawBody);
+  let der = parseSignatureHeader(header);
+  // A Uint8Array of this realm is read where it is; anything else becomes the SDK's own bytes (the signature
+  // copied first: another delivery may decode its own into the shared bytes while this one's body is read).
+  let body: Uint8Array = rawBody instanceof Uint8Array ? rawBody : typeof rawBody === 'string' ? utf8(rawBody) : ((der = der.slice()), await readRawBody(rawBody));
   let valid: boolean;
   try {
     const verifier = signatureVerifier();
-    const now = verifier.verifyNow?.(key, signature, body);
+    const now = verifier.verifyNow?.(key, der, body);
     if (now !== undefined) valid = now;
     else {
       if (body === rawBody) body = own(body);
-      valid = await verifier.verify(key, signature, body as Uint8Array<ArrayBuffer>);
+      valid = await verifier.verify(key, der, body as Uint8Array<ArrayBuffer>);
     }
   } catch (cause) {
     throw new WebhookVerificationError('invalid_key', 'the webhook public key could not be used to verify', { cause });
@@ -316,9 +318,10 @@ const CANONICAL_HEADER = /^\{"v":"1","s":"([A-Za-z0-9+/=]*)"\}$/;
 const MAX_HEADER_CHARS = 1_024;
 
 /**
- * Header value → P1363 `r‖s` signature. Two forms are in use (decisions.md "Webhooks"): the bare
- * base64 of the DER signature, and the versioned JSON `{"v":"1","s":"<base64 DER>"}` (other JSON
- * fields are ignored; a version other than 1 is refused: its signature scheme is unknown).
+ * Header value → the strict DER signature it carries (a view of `signatureBytes`, valid until the next
+ * call). Two forms are in use (decisions.md "Webhooks"): the bare base64 of the DER signature, and the
+ * versioned JSON `{"v":"1","s":"<base64 DER>"}` (other JSON fields are ignored; a version other than 1 is
+ * refused: its signature scheme is unknown).
  */
 function parseSignatureHeader(header: string): Uint8Array<ArrayBuffer> {
   let text = header.trim();
@@ -348,16 +351,16 @@ function parseSignatureHeader(header: string): Uint8Array<ArrayBuffer> {
       `the ${SIGNATURE_HEADER} signature is ${text.length} characters; a P-256 signature is at most ${MAX_SIGNATURE_CHARS}`,
     );
   }
-  const der = base64ToBytes(text);
+  const der = base64ToBytes(text, signatureBytes);
   if (!der) {
     throw new WebhookVerificationError('malformed_signature', `the ${SIGNATURE_HEADER} header is not standard base64`);
   }
-  const signature = derToP1363(der);
-  if (!signature) {
+  // The strict DER reader (its r‖s, 64 bytes in the heap, is dropped): node:crypto then reads the DER as it is.
+  if (!derToP1363(der)) {
     throw new WebhookVerificationError(
       'malformed_signature',
       `the ${SIGNATURE_HEADER} header is base64 but not a DER ECDSA P-256 signature`,
     );
   }
-  return signature;
+  return der;
 }

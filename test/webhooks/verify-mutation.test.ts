@@ -154,6 +154,34 @@ describe('header refusals at their exact limits', () => {
     }
   });
 
+  it('the service\'s exact JSON form answers as the general JSON reading does, at each of its edges', async () => {
+    const { body, signature } = await signedDelivery();
+    const verifies = (header: string) => verifyWebhookSignature(body, { 'x-service-signature': header }, keys.publicKeyPem);
+    const canonical = (s: string) => `{"v":"1","s":"${s}"}`;
+    // An escape inside the string is JSON's to read: the same signature.
+    await expect(verifies(canonical(`\\u00${signature.charCodeAt(0).toString(16)}${signature.slice(1)}`))).resolves.toBeInstanceOf(Uint8Array);
+    await expect(verifies(canonical(signature))).resolves.toBeInstanceOf(Uint8Array);
+    // Not the exact form (a space, another field, spaces around the value): read as JSON, the same signature.
+    for (const header of [`{"v":"1","s":"${signature}" }`, `{"v":"1","s":"${signature}","x":1}`, `{"v":"1","s":" ${signature} "}`]) {
+      await expect(verifies(header)).resolves.toBeInstanceOf(Uint8Array);
+    }
+    const cases: [string, string][] = [
+      ['{"v":"1","s":"}', 'the X-Service-Signature header starts like JSON but is not JSON'],
+      ['{"v":"1","s":"M"}', 'the X-Service-Signature header is not standard base64'],
+      [canonical(''), 'the X-Service-Signature header is base64 but not a DER ECDSA P-256 signature'],
+      [canonical('A'.repeat(100)), 'the X-Service-Signature header is base64 but not a DER ECDSA P-256 signature'],
+      [canonical('A'.repeat(101)), 'the X-Service-Signature signature is 101 characters; a P-256 signature is at most 100'],
+      [canonical(`${signature}=`), 'the X-Service-Signature header is not standard base64'],
+      [canonical(`${signature.slice(0, 8)}=${signature.slice(9)}`), 'the X-Service-Signature header is not standard base64'],
+      [canonical(`${signature.slice(0, 8)}"${signature.slice(9)}`), 'the X-Service-Signature header starts like JSON but is not JSON'],
+      [canonical(`${signature.slice(0, 8)}-${signature.slice(9)}`), 'the X-Service-Signature header is not standard base64'],
+    ];
+    for (const [header, text] of cases) {
+      const err = await rejection(() => verifies(header));
+      expect([header, err.reason, err.message]).toEqual([header, 'malformed_signature', text]);
+    }
+  });
+
   it('the signature inside the JSON form is trimmed like the bare one', async () => {
     const { body, signature } = await signedDelivery();
     await expect(verifyWebhookSignature(body, { 'x-service-signature': JSON.stringify({ v: '1', s: ` ${signature}\t` }) }, keys.publicKeyPem)).resolves.toBeInstanceOf(Uint8Array);
@@ -208,3 +236,22 @@ describe('body refusals and forms', () => {
     expect(Array.from(fromView)).toEqual([2, 3]);
   });
 });
+
+describe('the decoded signature stays the delivery\'s own', () => {
+  it('while a Request body is read, other deliveries verified meanwhile do not change its signature', async () => {
+    const a = await signedDelivery('{"id":"Webhook:a"}');
+    const others = await Promise.all(['{"id":"Webhook:b"}', '{"id":"Webhook:c"}'].map((body) => signedDelivery(new TextEncoder().encode(body))));
+    const request = new Request('https://x.test.invalid/hook', { method: 'POST', body: a.body, headers: a.headers });
+    // The Request's body is read asynchronously: the other deliveries (bytes, verified synchronously) decode theirs meanwhile.
+    const pending = verifyWebhookSignature(request, undefined, keys.publicKeyPem);
+    const meanwhile = others.map(({ body, headers }) => verifyWebhookSignature(body, headers, keys.publicKeyPem));
+    expect(new TextDecoder().decode(await pending)).toBe(a.body);
+    expect((await Promise.all(meanwhile)).map((bytes) => new TextDecoder().decode(bytes))).toEqual(['{"id":"Webhook:b"}', '{"id":"Webhook:c"}']);
+    // And the other way round: a delivery whose signature does not hold is refused though a good one was decoded after it.
+    const forged = new Request('https://x.test.invalid/hook', { method: 'POST', body: '{"id":"Webhook:forged"}', headers: a.headers });
+    const refused = rejection(() => verifyWebhookSignature(forged, undefined, keys.publicKeyPem));
+    await verifyWebhookSignature(a.body, a.headers, keys.publicKeyPem);
+    expect((await refused).reason).toBe('invalid_signature');
+  });
+});
+

@@ -29,7 +29,7 @@ import { defaultSleep } from './retry';
 import { env, readSettings } from './settings';
 import { SignedRetry } from './signed-retry';
 import type { CallTrace, CoreTelemetry, PageLink, TelemetryRecorder } from './telemetry';
-import { sendAndRead, type TransportConfig } from './transport';
+import { sendAndRead, type AfterLeg, type Outgoing, type TransportConfig } from './transport';
 import { VERSION } from './version';
 import { headerIn, mergeHeaders, normalizeQuery, wireProblems } from './wire';
 
@@ -386,9 +386,8 @@ export class CrossborderCore extends ClientInfo {
    */
   #legs(leg: Leg, options: CallOptions): Promise<WithResponse<unknown>> {
     if (options.signature !== undefined && options.requestId !== undefined) return this.#signedFirst(leg, options, options.signature, options.requestId);
-    const first = this.#send(leg);
-    // Only a write's 202 can be a challenge (see #challenges).
-    return leg.plan.write ? first.then((result) => (result.response.status === 202 ? this.#challenges(leg, options, result, 0) : result)) : first;
+    // Only a write's 202 can be a challenge (see #challenges): looked for in the leg's own step.
+    return leg.plan.write ? this.#send(leg, undefined, undefined, undefined, (result) => (result.response.status === 202 ? this.#challenges(leg, options, result, 0) : result)) : this.#send(leg);
   }
 
   /** A first leg sent with the caller's signature (relay mode): the challenge it answers must be one this client may sign for. */
@@ -429,7 +428,7 @@ export class CrossborderCore extends ClientInfo {
    * One leg: its URL and headers, then the attempt loop and the answer read in one asynchronous step
    * (non-2xx becomes a typed error). Throws when the URL cannot be built (nothing was sent).
    */
-  #send(leg: Leg, signature?: string, requestId?: string, notAfter?: number): Promise<WithResponse<unknown>> {
+  #send(leg: Leg, signature?: string, requestId?: string, notAfter?: number, after?: AfterLeg): Promise<WithResponse<unknown>> {
     const { plan, input, query, bodyText, contentType, idempotencyKey, settings } = leg;
     const { op } = plan;
     let url: string;
@@ -457,7 +456,7 @@ export class CrossborderCore extends ClientInfo {
     if (signature !== undefined) headers['service-wallet-signature'] = signature;
     if (requestId !== undefined) headers['request-id'] = requestId;
 
-    const answer = sendAndRead(this.#transport, plan, {
+    const out: Outgoing = {
       url,
       headers,
       body: bodyText,
@@ -468,9 +467,11 @@ export class CrossborderCore extends ClientInfo {
       safe: plan.safe(idempotencyKey, requestId),
       notAfter,
       trace: leg.trace,
-    });
-    if (!this.#validateResponses || !(op.resource === true || op.response !== undefined)) return answer;
-    return answer.then((result) => this.#checkAnswer(plan, result));
+    };
+    if (!this.#validateResponses || !(op.resource === true || op.response !== undefined)) return sendAndRead(this.#transport, plan, out, after);
+    // The answer checked first, then handed on (a challenge's next legs are checked by their own #send).
+    const checked = sendAndRead(this.#transport, plan, out).then((result) => this.#checkAnswer(plan, result));
+    return after === undefined ? checked : checked.then(after);
   }
 
   /** With `validateResponses`: a documented 2xx body checked against the document (drift reported, never thrown). */

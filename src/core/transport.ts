@@ -61,15 +61,19 @@ export function send(config: TransportConfig, plan: TransportPlan, out: Outgoing
   return attempts(config, plan, out, undefined) as Promise<Exchange>;
 }
 
+/** What the caller does with a leg's result in the same step (a write's client looks for a wallet challenge). */
+export type AfterLeg = (result: WithResponse<unknown>) => WithResponse<unknown> | Promise<WithResponse<unknown>>;
+
 /**
  * {@link send}, then the final answer read ({@link readAnswer}: a non-2xx becomes the error of its status)
- * in the same asynchronous step: a call's leg is one async function, not one awaiting another.
+ * and handed to `after`, in the same asynchronous step: a call's leg is one async function, not one
+ * awaiting another.
  */
-export function sendAndRead(config: TransportConfig, plan: TransportPlan & AnswerPlan, out: Outgoing): Promise<WithResponse<unknown>> {
-  return attempts(config, plan, out, plan) as Promise<WithResponse<unknown>>;
+export function sendAndRead(config: TransportConfig, plan: TransportPlan & AnswerPlan, out: Outgoing, after?: AfterLeg): Promise<WithResponse<unknown>> {
+  return attempts(config, plan, out, plan, after) as Promise<WithResponse<unknown>>;
 }
 
-async function attempts(config: TransportConfig, plan: TransportPlan, out: Outgoing, read: AnswerPlan | undefined): Promise<Exchange | WithResponse<unknown>> {
+async function attempts(config: TransportConfig, plan: TransportPlan, out: Outgoing, read: AnswerPlan | undefined, after?: AfterLeg): Promise<Exchange | WithResponse<unknown>> {
   const { url, headers, body, signal, trace } = out;
   const { log } = config;
   const { label: operation } = plan;
@@ -169,20 +173,22 @@ async function attempts(config: TransportConfig, plan: TransportPlan, out: Outgo
     const parsed = parseBody(status, text);
     // A status that is never retried (a 2xx, the usual answer) ends the leg here: no Retry-After lookup, no
     // decision to make (retryDecision refuses it first thing).
-    if (!isRetryableStatus(status)) return ended(config, out, read, { response, text, data: parsed.data, notJson: parsed.notJson, attempts: retry + 1 });
+    if (!isRetryableStatus(status)) return ended(config, out, read, after, { response, text, data: parsed.data, notJson: parsed.notJson, attempts: retry + 1 });
     const code = parsed.data !== null && typeof parsed.data === 'object' ? (parsed.data as { code?: unknown }).code : undefined;
     (decide ??= retryInput(config, out)).retry = retry;
     const next = retryDecision({ status, retryAfter: response.headers.get('retry-after'), code }, decide);
-    if (next === undefined) return ended(config, out, read, { response, text, data: parsed.data, notJson: parsed.notJson, attempts: retry + 1 });
+    if (next === undefined) return ended(config, out, read, after, { response, text, data: parsed.data, notJson: parsed.notJson, attempts: retry + 1 });
     if (info) log.info(`${operation}: status ${status}; retrying in ${next.delay} ms`);
     trace?.retry(retry + 1, next.delay, status, next.retryAfter);
     await pause(config, next.delay, plan, out);
   }
 }
 
-/** The leg's last answer: as it came ({@link send}), or read into the call's result ({@link sendAndRead}). */
-function ended(config: TransportConfig, out: Outgoing, read: AnswerPlan | undefined, exchange: Exchange): Exchange | WithResponse<unknown> {
-  return read === undefined ? exchange : readAnswer(read, exchange, out.idempotencyKey, config.scrub);
+/** The leg's last answer: as it came ({@link send}), or read into the call's result and handed on ({@link sendAndRead}). */
+function ended(config: TransportConfig, out: Outgoing, read: AnswerPlan | undefined, after: AfterLeg | undefined, exchange: Exchange): Exchange | WithResponse<unknown> | Promise<WithResponse<unknown>> {
+  if (read === undefined) return exchange;
+  const result = readAnswer(read, exchange, out.idempotencyKey, config.scrub);
+  return after === undefined ? result : after(result);
 }
 
 /**

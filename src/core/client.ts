@@ -381,21 +381,19 @@ export class CrossborderCore extends ClientInfo {
   }
 
   /**
-   * The call's legs: the first (signed, when the options carry a signature), then one per wallet challenge a
-   * write is answered with. A read, or a write whose answer is not a 202, is its first leg's promise as is.
+   * The call's legs: the first (signed, when the options carry a signature: relay mode), then one per wallet
+   * challenge a write is answered with, looked for in the leg's own step. A read is its first leg's promise as is.
    */
   #legs(leg: Leg, options: CallOptions): Promise<WithResponse<unknown>> {
-    if (options.signature !== undefined && options.requestId !== undefined) return this.#signedFirst(leg, options, options.signature, options.requestId);
-    // Only a write's 202 can be a challenge (see #challenges): looked for in the leg's own step.
-    return leg.plan.write ? this.#send(leg, undefined, undefined, undefined, (result) => (result.response.status === 202 ? this.#challenges(leg, options, result, 0) : result)) : this.#send(leg);
-  }
-
-  /** A first leg sent with the caller's signature (relay mode): the challenge it answers must be one this client may sign for. */
-  async #signedFirst(leg: Leg, options: CallOptions, signature: string, requestId: string): Promise<WithResponse<unknown>> {
-    this.#signed.claim(requestId, leg.plan.label);
-    leg.trace?.signed(requestId);
-    const result = await this.#send(leg, signature, requestId, this.#signed.expiry(requestId));
-    return this.#challenges(leg, options, result, 1);
+    const { signature, requestId } = options;
+    const signed = signature !== undefined && requestId !== undefined;
+    if (signed) {
+      this.#signed.claim(requestId, leg.plan.label);
+      leg.trace?.signed(requestId);
+    }
+    // Only a write's 202 can be a challenge (see #challenges).
+    const after: AfterLeg | undefined = leg.plan.write ? (result) => (result.response.status === 202 ? this.#challenges(leg, options, result, signed ? 1 : 0) : result) : undefined;
+    return signed ? this.#send(leg, signature, requestId, this.#signed.expiry(requestId), after) : this.#send(leg, undefined, undefined, undefined, after);
   }
 
   /**
@@ -469,19 +467,16 @@ export class CrossborderCore extends ClientInfo {
       trace: leg.trace,
     };
     if (!this.#validateResponses || !(op.resource === true || op.response !== undefined)) return sendAndRead(this.#transport, plan, out, after);
-    // The answer checked first, then handed on (a challenge's next legs are checked by their own #send).
-    const checked = sendAndRead(this.#transport, plan, out).then((result) => this.#checkAnswer(plan, result));
-    return after === undefined ? checked : checked.then(after);
-  }
-
-  /** With `validateResponses`: a documented 2xx body checked against the document (drift reported, never thrown). */
-  async #checkAnswer(plan: OperationPlan, result: WithResponse<unknown>): Promise<WithResponse<unknown>> {
-    const { status } = result.response;
-    if (status !== 202 && status !== 204) {
-      const issues = await this.responseChecks!.response(plan.op.id, result.data);
-      if (issues.length) this.#report({ operation: plan.label, status, requestId: result.requestId, issues });
-    }
-    return result;
+    // The answer checked first (a documented 2xx body against the document: drift reported, never thrown), then handed on.
+    const checked = sendAndRead(this.#transport, plan, out).then(async (result) => {
+      const { status } = result.response;
+      if (status !== 202 && status !== 204) {
+        const issues = await this.responseChecks!.response(op.id, result.data);
+        if (issues.length) this.#report({ operation: plan.label, status, requestId: result.requestId, issues });
+      }
+      return result;
+    });
+    return after ? checked.then(after) : checked;
   }
 
   /** Drift between an answer and the document: reported, never thrown (the call succeeded at the service). */

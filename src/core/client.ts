@@ -361,16 +361,14 @@ export class CrossborderCore extends ClientInfo {
     // Serialized once: the signed repeat and every retry send these exact bytes.
     if (input.body !== undefined && op.multipart !== undefined) {
       // loaded by the one multipart operation only
-      return import('./form')
-        .then((form) => form.formBody(input.body, op.multipart!))
-        .catch((error: unknown) => {
+      return (async () => {
+        try {
+          ({ text: leg.bodyText, contentType: leg.contentType } = await (await import('./form')).formBody(input.body, op.multipart!));
+        } catch (error) {
           throw notJson(error);
-        })
-        .then(({ text, contentType }) => {
-          leg.bodyText = text;
-          leg.contentType = contentType;
-          return this.#legs(leg, options);
-        });
+        }
+        return this.#legs(leg, options);
+      })();
     }
     try {
       leg.bodyText = input.body === undefined ? undefined : JSON.stringify(input.body);
@@ -467,16 +465,16 @@ export class CrossborderCore extends ClientInfo {
       trace: leg.trace,
     };
     if (!this.#validateResponses || !(op.resource === true || op.response !== undefined)) return sendAndRead(this.#transport, plan, out, after);
-    // The answer checked first (a documented 2xx body against the document: drift reported, never thrown), then handed on.
-    const checked = sendAndRead(this.#transport, plan, out).then(async (result) => {
+    // With validateResponses, the answer is checked first (a documented 2xx body against the document: drift
+    // reported, never thrown), then handed on.
+    return sendAndRead(this.#transport, plan, out, async (result) => {
       const { status } = result.response;
       if (status !== 202 && status !== 204) {
         const issues = await this.responseChecks!.response(op.id, result.data);
         if (issues.length) this.#report({ operation: plan.label, status, requestId: result.requestId, issues });
       }
-      return result;
+      return after ? after(result) : result;
     });
-    return after ? checked.then(after) : checked;
   }
 
   /** Drift between an answer and the document: reported, never thrown (the call succeeded at the service). */

@@ -37,14 +37,16 @@ export const SIZE_BUDGET = {
   // the whole error hierarchy with this one (-329 B): -629 B in all (was 20,545 B).
   // 20,427 B merged with openapi-fetch's serializers kept (the request layer this SDK is built on: issue 36 §3's
   // own serializers, -361 B, were not taken) and a caller's signal aborting through the attempt's own dispatcher (+154 B).
-  initial: 20_500, // 19,229 B after the merge of issues 32-36's work (19,136 B with issue 33; the new event types and optional fields of issue 34 add the rest); 18,519 B with issue 36's optional parts (the rows without schema names or check loaders, -710 B)
+  // 20,613 B merged with issue 36 §2's fourth pass (a call's common path one asynchronous step: +186 B).
+  initial: 20_700, // 19,229 B after the merge of issues 32-36's work (19,136 B with issue 33; the new event types and optional fields of issue 34 add the rest); 18,519 B with issue 36's optional parts (the rows without schema names or check loaders, -710 B)
   /** The initial chunk plus what the first call loads (its operation's compiled checks): 22.0 kB; 23.5 kB with the above (23,468 B); 22,107 B without `createClient` (issue 26); 22,275 B with the rows as plain objects; 22,437 B with the two refusals; 21,801 B once the checks the first call loads are only its resources' (issue 26: shared checks by the resources that use them, response checks in modules of their own, the check runtime no longer loaded whole). */
   // 25,907 B with issue 34's 34 operations: the first call also loads the table of request-check loaders, one entry per operation.
   // 26,019 B with the above.
   // 26,131 B with the above.
   // 25,502 B with the above (was 26,131 B).
   // 26,013 B merged with openapi-fetch kept and the attempt dispatcher (see initial).
-  firstCall: 26_100, // 22,536 B with issue 33's +684 B in the initial chunk (above); 22,833 B after the merge of issues 32-36; 22,814 B with issue 36 (the first call also loads the table of check loaders, a chunk of its own)
+  // 26,317 B with issue 36 §2's fourth pass merged (see initial; the checks' faster paths load with the first call).
+  firstCall: 26_400, // 22,536 B with issue 33's +684 B in the initial chunk (above); 22,833 B after the merge of issues 32-36; 22,814 B with issue 36 (the first call also loads the table of check loaders, a chunk of its own)
   /**
    * `import { Crossborder }` + one call bundled as one file: everything the package can load. Target 25 kB. 30.1 kB;
    * 30.6 kB with production's secure OTP login in the compiled checks (SMS_OTP, `encryptedOtpBundle`, issue 27);
@@ -76,7 +78,8 @@ export const SIZE_BUDGET = {
   // 40,006 B with the above (+112 B).
   // 39,592 B with issue 36 §3's second pass (serializers of our own, the checks and log lines made by their parts, the base errors in a module of their own; -414 B).
   // 40,145 B merged with openapi-fetch kept and the attempt dispatcher (see initial).
-  oneFile: 40_200,
+  // 40,385 B with issue 36 §2's fourth pass merged (+240 B: the synchronous call path and the checks' faster paths).
+  oneFile: 40_450,
   /**
    * The worker of issue 26 (scripts/bench/size.ts WORKER_PROGRAM: `CrossborderCore`, `Customers` and
    * `Webhooks`, customers.list + webhooks.unwrap), one file. Target 12 kB (issue 36: 14 kB); 25.4 kB measured (25,450 B with the two refusals; the
@@ -105,7 +108,8 @@ export const SIZE_BUDGET = {
   // (-233 B) nor, without the logging part, the transport's log lines (-120 B); the base errors in a module of their
   // own, the masked-field list as one string, the error class of a status from a table (-49 B). docs/benchmark-notes.md.
   // 19,895 B merged with openapi-fetch's serializers kept (+361 B, see initial) and the attempt dispatcher (+142 B).
-  worker: 19_950,
+  // 20,028 B merged with issue 36 §1's fourth pass (-41 B) and §2's (one asynchronous step per call, +174 B).
+  worker: 20_100,
   /**
    * `crossborder-sdk/wallet` for browsers (scripts/bench/size.ts WALLET_PROGRAM: generateClientKeyPair,
    * importSessionKey, stamp, WalletSession), min+gzip: 19.3 kB since the bundle is opened on WebCrypto directly

@@ -22,10 +22,12 @@ function keepResolve(resolve: (value: never) => void): void {
   made = resolve;
 }
 
-/** The result of a call's answer (an async function: V8's async stack traces follow an `await`). */
-async function dataOf<T>(raw: Promise<WithResponse<T>>): Promise<T> {
-  return (await raw).data;
-}
+/**
+ * The result of a call's answer. A `then` on the call's own promise, not an async function around an
+ * `await`: one reaction instead of an async frame, and V8's async stack traces follow a native `then`
+ * chain as they follow an `await` (test/package/error-stacks.test.ts).
+ */
+const dataOf = <T>(result: WithResponse<T>): T => result.data;
 
 /**
  * Awaitable result of an SDK call; `.withResponse()` adds the response and keys.
@@ -71,7 +73,7 @@ export class APIPromise<T> extends Promise<T> {
     const resolve = this.#resolve;
     if (resolve !== undefined) {
       this.#resolve = undefined;
-      resolve(dataOf(this.raw));
+      resolve(this.raw.then(dataOf));
     }
     return super.then(onfulfilled, onrejected);
   }

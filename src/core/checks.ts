@@ -8,8 +8,12 @@
  */
 import type { RawIssue } from './issues';
 
-/** Pushes the issues of `value` (paths relative to it) onto `issues`. `f`: 1 absent allowed, 2 absent stays absent (zod's optin/optout). */
-export type Check = ((value: unknown, issues: RawIssue[]) => void) & { f?: number };
+/**
+ * Pushes the issues of `value` (paths relative to it) onto `issues`. `f`: 1 absent allowed, 2 absent stays absent
+ * (zod's optin/optout). `u`: on a check that passes `undefined` and otherwise runs another ({@link optional},
+ * {@link defaulted}), that other check, which an object calls directly for a value that is there.
+ */
+export type Check = ((value: unknown, issues: RawIssue[]) => void) & { f?: number; u?: Check };
 /** A check run after the type test; `w`: zod's length checks, which run even after a type failure when the value has a length. */
 export type Rule = ((value: never, issues: RawIssue[]) => void) & { w?: boolean; max?: number };
 
@@ -37,10 +41,30 @@ function runRules(value: unknown, issues: RawIssue[], start: number, rules: read
 }
 
 function typed(test: (value: unknown) => boolean, expected: string, rules: readonly Rule[]): Check {
+  if (rules.length === 0) {
+    return (value, issues) => {
+      if (!test(value)) issues.push({ code: 'invalid_type', expected, path: [] });
+    };
+  }
+  if (rules.every((rule) => !rule.w)) {
+    // What runRules does when no rule runs after a type failure (none is a length check): a wrong type
+    // stops the rules, and so does the first issue that does not say `continue`.
+    return (value, issues) => {
+      if (!test(value)) {
+        issues.push({ code: 'invalid_type', expected, path: [] });
+        return;
+      }
+      for (let i = 0; i < rules.length; i++) {
+        const before = issues.length;
+        rules[i]!(value as never, issues);
+        if (issues.length !== before && aborted(issues, before)) return;
+      }
+    };
+  }
   return (value, issues) => {
     const start = issues.length;
     if (!test(value)) issues.push({ code: 'invalid_type', expected, path: [] });
-    if (rules.length) runRules(value, issues, start, rules);
+    runRules(value, issues, start, rules);
   };
 }
 
@@ -171,14 +195,23 @@ export const literal = (values: readonly unknown[]): Check => (value, issues) =>
   if (!values.includes(value)) issues.push({ code: 'invalid_value', values, path: [] });
 };
 
-export const optional = (check: Check): Check => Object.assign((value: unknown, issues: RawIssue[]) => {
-  if (value !== undefined) check(value, issues);
-}, { f: 3 });
+/** The check a wrapper that passes `undefined` runs on anything else (the innermost, through wrappers of the same kind). */
+const skipping = (check: Check): Check => check.u ?? check;
+
+export const optional = (check: Check): Check => {
+  const u = skipping(check);
+  return Object.assign((value: unknown, issues: RawIssue[]) => {
+    if (value !== undefined) u(value, issues);
+  }, { f: 3, u });
+};
 
 /** A field with a default (`z._default`): absent or undefined passes, the service fills it in. */
-export const defaulted = (check: Check): Check => Object.assign((value: unknown, issues: RawIssue[]) => {
-  if (value !== undefined) check(value, issues);
-}, { f: 1 });
+export const defaulted = (check: Check): Check => {
+  const u = skipping(check);
+  return Object.assign((value: unknown, issues: RawIssue[]) => {
+    if (value !== undefined) u(value, issues);
+  }, { f: 1, u });
+};
 
 export const nullable = (check: Check): Check => Object.assign((value: unknown, issues: RawIssue[]) => {
   if (value !== null) check(value, issues);
@@ -215,17 +248,26 @@ function checkArray(element: Check, rules: readonly Rule[], value: unknown, issu
 
 /** An object: each field checked (unknown fields pass, as the service adds them). */
 export const object = (shape: Record<string, Check>): Check => {
-  const fields = Object.keys(shape).map((key) => [key, shape[key]!, shape[key]!.f ?? 0] as const);
+  const keys = Object.keys(shape);
+  const checks = keys.map((key) => shape[key]!);
+  const flags = checks.map((check) => check.f ?? 0);
+  // A field whose check passes `undefined` (optional, defaulted) runs the check inside it on a value that is there.
+  const inner = checks.map((check) => check.u);
   return (value, issues) => {
     if (!isObject(value)) {
       issues.push({ code: 'invalid_type', expected: 'object', path: [] });
       return;
     }
-    for (const [key, check, f] of fields) {
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const f = flags[i]!;
       const present = key in value;
       if (!present && f === 3) continue;
       const before = issues.length;
-      check(value[key], issues);
+      const field = value[key];
+      const u = inner[i];
+      if (u === undefined) checks[i]!(field, issues);
+      else if (field !== undefined) u(field, issues);
       if (issues.length !== before) prefix(issues, before, key);
       else if (!present && !(f & 1)) {
         issues.push({ code: 'invalid_type', expected: 'nonoptional', path: [key] });

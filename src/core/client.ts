@@ -21,7 +21,7 @@ import {
 } from './errors';
 import { ignoreRejection, SILENT_LOG, type Log } from './logger';
 import type { ClientOptions, Environment, ListOptions, SignedRequestOptions, ValidationIssueReport } from './options';
-import { Page, PagePromise, type CursorTrail } from './pagination';
+import { Page, PagePromise, type CursorTrail, type PageFetcher } from './pagination';
 import type { OperationId, OperationRow } from '../generated/operations';
 import type { Logging, RequestChecks, ResponseChecks } from './parts';
 import { OperationPlan, type CallInput, type InputOf, type ItemOf, type Operation, type QuerySerializer, type ResultOf } from './plan';
@@ -29,7 +29,7 @@ import { defaultSleep } from './retry';
 import { env, readSettings } from './settings';
 import { SignedRetry } from './signed-retry';
 import type { CallTrace, CoreTelemetry, PageLink, TelemetryRecorder } from './telemetry';
-import { send, type TransportConfig } from './transport';
+import { sendAndRead, type AfterLeg, type Outgoing, type TransportConfig } from './transport';
 import { VERSION } from './version';
 import { headerIn, mergeHeaders, normalizeQuery, wireProblems } from './wire';
 
@@ -241,24 +241,25 @@ export class CrossborderCore extends ClientInfo {
   list<T = unknown>(op: Operation, input?: CallInput, options?: ListOptions | null): PagePromise<T>;
   list<T>(op: Operation, input: CallInput = {}, options?: ListOptions | null): PagePromise<T> {
     const opts = options ?? {};
-    const baseQuery = input.query ?? undefined;
-    const plan = this.#plan(op);
     const link: PageLink = { pages: 0 }; // the iteration: each page's span links to the first
-
-    const nextPage = (c: string, s: AbortSignal | undefined, t: CursorTrail) => fetchPage(c, s, t).then((p) => p.data);
-    const fetchPage = (cursor: string | undefined, signal?: AbortSignal, trail?: CursorTrail): Promise<WithResponse<Page<T>>> => {
-      const pageInput = cursor === undefined ? input : { ...input, query: { ...baseQuery, cursor } };
+    // The pages after the first (one function per list call, made with it): the same query with the cursor,
+    // the signal of the page's fetch joined with the list's.
+    const next: PageFetcher<T> = (cursor, signal, trail) => {
+      const pageInput = { ...input, query: { ...(input.query ?? undefined), cursor } };
       const pageSignal = signal && opts.signal ? AbortSignal.any([signal, opts.signal]) : (signal ?? opts.signal);
       const pageOptions = pageSignal === opts.signal ? opts : { ...opts, signal: pageSignal };
-      return this.#traced(op, pageInput, pageOptions, link).then(({ data, response, idempotencyKey, requestId }) => {
-        const envelope = readEnvelope<T>(data, response, plan.label, op.paginated, (issues) =>
-          this.#report({ operation: plan.label, status: response.status, requestId, issues }),
-          this.scrub,
-        );
-        return { data: new Page<T>(envelope, nextPage, cursor, opts.prefetch, trail), response, idempotencyKey, requestId };
-      });
+      return this.#page<T>(op, pageInput, pageOptions, link, next, cursor, trail).then(pageOf);
     };
-    return new PagePromise(fetchPage(undefined));
+    return new PagePromise(this.#page<T>(op, input, opts, link, next, undefined, undefined));
+  }
+
+  /** One page of a list: the call, then its envelope read into a {@link Page} that fetches the next with `next`. */
+  #page<T>(op: Operation, input: CallInput, options: ListOptions, link: PageLink, next: PageFetcher<T>, cursor: string | undefined, trail: CursorTrail | undefined): Promise<WithResponse<Page<T>>> {
+    return this.#traced(op, input, options, link).then(({ data, response, idempotencyKey, requestId }) => {
+      const operation = this.#plan(op).label;
+      const envelope = readEnvelope<T>(data, response, operation, op.paginated, (issues) => this.#report({ operation, status: response.status, requestId, issues }), this.scrub);
+      return { data: new Page<T>(envelope, next, cursor, options.prefetch, trail), response, idempotencyKey, requestId };
+    });
   }
 
   /** @internal A rejected call, for refusals decided before the pipeline (same promise type as a call). */
@@ -309,19 +310,34 @@ export class CrossborderCore extends ClientInfo {
     return this.telemetry.call(op.method, op.path, op.id, link, (trace) => this.#run(op, input, options, trace));
   }
 
-  async #run(op: Operation, input: CallInput, options: CallOptions, trace: CallTrace | undefined): Promise<WithResponse<unknown>> {
-    // Credentials are asked for by the first call that needs them, not by the constructor (webhook-only clients need none).
-    if (this.#missingCredentials !== undefined) throw new ConfigurationError(this.#missingCredentials);
-    const plan = this.#plan(op);
-    const operation = plan.label;
-    if (op.sandboxOnly && this.environment === 'production') {
-      throw new ConfigurationError(
-        `${op.id} is sandbox-only and this client's environment is 'production'; nothing was sent`,
-      );
+  /**
+   * Checks the call and starts its first leg. Not an async function: a call that needs no waiting before it
+   * is sent (its checks loaded and passing, a JSON body) goes out in this same synchronous stretch, and its
+   * only asynchronous step is the leg's (./transport `sendAndRead`); the rare paths (checks to load,
+   * multipart, a signed leg, a challenge) branch out. Never throws: a refusal is the promise's rejection.
+   */
+  #run(op: Operation, input: CallInput, options: CallOptions, trace: CallTrace | undefined): Promise<WithResponse<unknown>> {
+    try {
+      // Credentials are asked for by the first call that needs them, not by the constructor (webhook-only clients need none).
+      if (this.#missingCredentials !== undefined) throw new ConfigurationError(this.#missingCredentials);
+      const plan = this.#plan(op);
+      if (op.sandboxOnly && this.environment === 'production') {
+        throw new ConfigurationError(
+          `${op.id} is sandbox-only and this client's environment is 'production'; nothing was sent`,
+        );
+      }
+      const query = input.query === undefined || input.query === null ? undefined : normalizeQuery(input.query);
+      const checked = plan.paramIssues(input.path, query, input.body);
+      if (Array.isArray(checked)) return this.#checked(plan, input, query, options, trace, checked);
+      return checked.then((issues) => this.#checked(plan, input, query, options, trace, issues));
+    } catch (error) {
+      return Promise.reject(error);
     }
-    const query = input.query === undefined || input.query === null ? undefined : normalizeQuery(input.query);
-    const checked = plan.paramIssues(input.path, query, input.body);
-    const issues: ValidationIssue[] = Array.isArray(checked) ? checked : await checked;
+  }
+
+  /** The call once its parameters are checked (`issues`: what the checks found): its options and the wire checked, its body serialized, its legs sent. Throws a refusal. */
+  #checked(plan: OperationPlan, input: CallInput, query: Record<string, unknown> | undefined, options: CallOptions, trace: CallTrace | undefined, issues: ValidationIssue[]): Promise<WithResponse<unknown>> {
+    const { op, label: operation } = plan;
     const given = !isEmpty(options);
     const settings = given ? readCallOptions(options, operation, op.idempotent, plan.write, this.#defaults, issues) : this.#defaults;
     if (given || input.header) {
@@ -341,29 +357,50 @@ export class CrossborderCore extends ClientInfo {
     if (issues.length) throw new ValidationError(issues);
 
     const idempotencyKey = op.idempotent ? (settings.userKey ?? crypto.randomUUID()) : undefined;
+    const leg: Leg = { plan, input, query, bodyText: undefined, contentType: undefined, idempotencyKey, signal: options.signal, settings, trace };
     // Serialized once: the signed repeat and every retry send these exact bytes.
-    let bodyText: string | undefined;
-    let contentType: string | undefined;
+    if (input.body !== undefined && op.multipart !== undefined) {
+      // loaded by the one multipart operation only
+      return (async () => {
+        try {
+          ({ text: leg.bodyText, contentType: leg.contentType } = await (await import('./form')).formBody(input.body, op.multipart!));
+        } catch (error) {
+          throw notJson(error);
+        }
+        return this.#legs(leg, options);
+      })();
+    }
     try {
-      if (input.body !== undefined && op.multipart !== undefined) ({ text: bodyText, contentType } = await (await import('./form')).formBody(input.body, op.multipart)); // loaded by the one multipart operation only
-      else bodyText = input.body === undefined ? undefined : JSON.stringify(input.body);
+      leg.bodyText = input.body === undefined ? undefined : JSON.stringify(input.body);
     } catch (error) {
-      throw new ValidationError([{ path: '', rule: 'not_json', message: `cannot be sent as JSON (${error instanceof Error ? error.message : String(error)})` }]);
+      throw notJson(error);
     }
-    const leg: Leg = { plan, input, query, bodyText, contentType, idempotencyKey, signal: options.signal, settings, trace };
+    return this.#legs(leg, options);
+  }
 
-    let result: WithResponse<unknown>;
-    let signedLegs = 0;
-    if (options.signature !== undefined && options.requestId !== undefined) {
-      this.#signed.claim(options.requestId, operation);
-      trace?.signed(options.requestId);
-      result = await this.#send(leg, options.signature, options.requestId, this.#signed.expiry(options.requestId));
-      signedLegs = 1;
-    } else {
-      result = await this.#send(leg);
+  /**
+   * The call's legs: the first (signed, when the options carry a signature: relay mode), then one per wallet
+   * challenge a write is answered with, looked for in the leg's own step. A read is its first leg's promise as is.
+   */
+  #legs(leg: Leg, options: CallOptions): Promise<WithResponse<unknown>> {
+    const { signature, requestId } = options;
+    const signed = signature !== undefined && requestId !== undefined;
+    if (signed) {
+      this.#signed.claim(requestId, leg.plan.label);
+      leg.trace?.signed(requestId);
     }
-    // A signed leg may be answered with the next challenge (production's delegated keys sign twice):
-    // each is signed like the first (the signer) or handed out (relay mode), up to MAX_SIGNED_LEGS.
+    // Only a write's 202 can be a challenge (see #challenges).
+    const after: AfterLeg | undefined = leg.plan.write ? (result) => (result.response.status === 202 ? this.#challenges(leg, options, result, signed ? 1 : 0) : result) : undefined;
+    return signed ? this.#send(leg, signature, requestId, this.#signed.expiry(requestId), after) : this.#send(leg, undefined, undefined, undefined, after);
+  }
+
+  /**
+   * A signed leg may be answered with the next challenge (production's delegated keys sign twice): each is
+   * signed like the first (the signer) or handed out (relay mode), up to MAX_SIGNED_LEGS.
+   */
+  async #challenges(leg: Leg, options: CallOptions, result: WithResponse<unknown>, signedLegs: number): Promise<WithResponse<unknown>> {
+    const { plan, idempotencyKey, trace } = leg;
+    const { op, label: operation } = plan;
     while (result.response.status === 202 && plan.write && isChallenge(result.data, op.signed)) {
       const challenge = readChallenge(result.data, result.response, operation, this.scrub);
       this.#signed.remember(challenge); // so a leg relayed later is checked for expiry too
@@ -383,10 +420,13 @@ export class CrossborderCore extends ClientInfo {
     return result;
   }
 
-  /** One leg: its URL and headers, the attempt loop, then the answer read (non-2xx becomes a typed error). */
-  async #send(leg: Leg, signature?: string, requestId?: string, notAfter?: number): Promise<WithResponse<unknown>> {
+  /**
+   * One leg: its URL and headers, then the attempt loop and the answer read in one asynchronous step
+   * (non-2xx becomes a typed error). Throws when the URL cannot be built (nothing was sent).
+   */
+  #send(leg: Leg, signature?: string, requestId?: string, notAfter?: number, after?: AfterLeg): Promise<WithResponse<unknown>> {
     const { plan, input, query, bodyText, contentType, idempotencyKey, settings } = leg;
-    const { op, label: operation } = plan;
+    const { op } = plan;
     let url: string;
     try {
       url = plan.url(input.path, query);
@@ -412,7 +452,7 @@ export class CrossborderCore extends ClientInfo {
     if (signature !== undefined) headers['service-wallet-signature'] = signature;
     if (requestId !== undefined) headers['request-id'] = requestId;
 
-    const exchange = await send(this.#transport, plan, {
+    const out: Outgoing = {
       url,
       headers,
       body: bodyText,
@@ -423,14 +463,18 @@ export class CrossborderCore extends ClientInfo {
       safe: plan.safe(idempotencyKey, requestId),
       notAfter,
       trace: leg.trace,
+    };
+    if (!this.#validateResponses || !(op.resource === true || op.response !== undefined)) return sendAndRead(this.#transport, plan, out, after);
+    // With validateResponses, the answer is checked first (a documented 2xx body against the document: drift
+    // reported, never thrown), then handed on.
+    return sendAndRead(this.#transport, plan, out, async (result) => {
+      const { status } = result.response;
+      if (status !== 202 && status !== 204) {
+        const issues = await this.responseChecks!.response(op.id, result.data);
+        if (issues.length) this.#report({ operation: plan.label, status, requestId: result.requestId, issues });
+      }
+      return after ? after(result) : result;
     });
-    const result = readAnswer(plan, exchange, idempotencyKey, this.scrub);
-    const { status } = exchange.response;
-    if (this.#validateResponses && (op.resource === true || op.response !== undefined) && status !== 202 && status !== 204) {
-      const issues = await this.responseChecks!.response(op.id, result.data);
-      if (issues.length) this.#report({ operation, status, requestId: result.requestId, issues });
-    }
-    return result;
   }
 
   /** Drift between an answer and the document: reported, never thrown (the call succeeded at the service). */
@@ -455,6 +499,14 @@ export class CrossborderCore extends ClientInfo {
     }
   }
 
+}
+
+/** A page out of its call's result (the pages after the first are fetched for their page alone). */
+const pageOf = <T>(result: WithResponse<Page<T>>): Page<T> => result.data;
+
+/** The refusal of a body that cannot be serialized (nothing was sent). */
+function notJson(error: unknown): ValidationError {
+  return new ValidationError([{ path: '', rule: 'not_json', message: `cannot be sent as JSON (${error instanceof Error ? error.message : String(error)})` }]);
 }
 
 /** What one leg of a call sends (the signed repeat sends the same, plus the two headers). */

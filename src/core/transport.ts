@@ -4,7 +4,8 @@
  * with its body and the number of attempts. Nothing is written back into the caller's objects.
  * @module
  */
-import { parseBody, requestIdOf, type Exchange, type Scrub } from './answers';
+import { parseBody, readAnswer, requestIdOf, type AnswerPlan, type Exchange, type Scrub } from './answers';
+import type { WithResponse } from './api-promise';
 import { AttemptDispatcher, isDispatcherTimeout, probeDispatcher, provenDispatcher, type Dispatcher } from './dispatcher';
 import { APIConnectionError, APITimeoutError, APIUserAbortError } from './errors';
 import type { Log } from './logger';
@@ -56,7 +57,23 @@ const now = () => Date.now();
  * Sends one leg and returns its final answer: the `Response`, its body text parsed once, and the
  * attempts made. Throws the failure of the last attempt (timeout, connection) or the caller's abort.
  */
-export async function send(config: TransportConfig, plan: TransportPlan, out: Outgoing): Promise<Exchange> {
+export function send(config: TransportConfig, plan: TransportPlan, out: Outgoing): Promise<Exchange> {
+  return attempts(config, plan, out, undefined) as Promise<Exchange>;
+}
+
+/** What the caller does with a leg's result in the same step (a write's client looks for a wallet challenge). */
+export type AfterLeg = (result: WithResponse<unknown>) => WithResponse<unknown> | Promise<WithResponse<unknown>>;
+
+/**
+ * {@link send}, then the final answer read ({@link readAnswer}: a non-2xx becomes the error of its status)
+ * and handed to `after`, in the same asynchronous step: a call's leg is one async function, not one
+ * awaiting another.
+ */
+export function sendAndRead(config: TransportConfig, plan: TransportPlan & AnswerPlan, out: Outgoing, after?: AfterLeg): Promise<WithResponse<unknown>> {
+  return attempts(config, plan, out, plan, after) as Promise<WithResponse<unknown>>;
+}
+
+async function attempts(config: TransportConfig, plan: TransportPlan, out: Outgoing, read: AnswerPlan | undefined, after?: AfterLeg): Promise<Exchange | WithResponse<unknown>> {
   const { url, headers, body, signal, trace } = out;
   const { log } = config;
   const { label: operation } = plan;
@@ -147,15 +164,22 @@ export async function send(config: TransportConfig, plan: TransportPlan, out: Ou
     const parsed = parseBody(status, text);
     // A status that is never retried (a 2xx, the usual answer) ends the leg here: no Retry-After lookup, no
     // decision to make (retryDecision refuses it first thing).
-    if (!isRetryableStatus(status)) return { response, text, data: parsed.data, notJson: parsed.notJson, attempts: retry + 1 };
+    if (!isRetryableStatus(status)) return ended(config, out, read, after, { response, text, data: parsed.data, notJson: parsed.notJson, attempts: retry + 1 });
     const code = parsed.data !== null && typeof parsed.data === 'object' ? (parsed.data as { code?: unknown }).code : undefined;
     (decide ??= retryInput(config, out)).retry = retry;
     const next = retryDecision({ status, retryAfter: response.headers.get('retry-after'), code }, decide);
-    if (next === undefined) return { response, text, data: parsed.data, notJson: parsed.notJson, attempts: retry + 1 };
+    if (next === undefined) return ended(config, out, read, after, { response, text, data: parsed.data, notJson: parsed.notJson, attempts: retry + 1 });
     if (info) log.retrying(operation, `status ${status}`, next.delay);
     trace?.retry(retry + 1, next.delay, status, next.retryAfter);
     await pause(config, next.delay, plan, out);
   }
+}
+
+/** The leg's last answer: as it came ({@link send}), or read into the call's result and handed on ({@link sendAndRead}). */
+function ended(config: TransportConfig, out: Outgoing, read: AnswerPlan | undefined, after: AfterLeg | undefined, exchange: Exchange): Exchange | WithResponse<unknown> | Promise<WithResponse<unknown>> {
+  if (read === undefined) return exchange;
+  const result = readAnswer(read, exchange, out.idempotencyKey, config.scrub);
+  return after === undefined ? result : after(result);
 }
 
 /** What the caller's signal aborts: an attempt's own signal, or its own dispatcher. */

@@ -49,12 +49,14 @@ cold import and bundle size. For each, the profile says which cost is left.
   (the telemetry gate and the inline-schema checks moved into their parts, the field declarations of the
   error classes dropped); after the speed work (20.1 kB), its second pass made the same behaviour smaller:
   19.7 kB (the plan's parameter checks and the transport's log lines made by their parts; the webhook code no
-  longer taking the whole error hierarchy, which also took 0.3 kB off \`Crossborder\`'s initial chunk). Through the bundle's source
+  longer taking the whole error hierarchy, which also took 0.3 kB off \`Crossborder\`'s initial chunk), and the
+  speed work merged with it took it back to 20.1 kB (a call's common path in one asynchronous step, a caller's
+  signal aborting through the attempt's own dispatcher). Through the bundle's source
   map (\`npx tsx scripts/bench/size.ts --attribution\`, the module table in [benchmark notes](benchmark-notes.md))
-  the 19.4 kB are: the pipeline (auth, Idempotency-Key, signed retry, multipart, URL, attempt loop with undici's
-  timeouts, retries) 5.7 kB, webhook signature verification 3.8 kB, option, call-option and wire checks 2.9 kB,
+  the 20.1 kB are: the pipeline (auth, Idempotency-Key, signed retry, multipart, URL, attempt loop with undici's
+  timeouts, retries) 6.4 kB, webhook signature verification 3.8 kB, option, call-option and wire checks 2.9 kB,
   typed answers and error classes 2.7 kB, the webhook envelope and event typing 2.1 kB, pagination 1.0 kB, PII
-  masking of error details 0.8 kB. The list side alone is 13.9 kB, within 14 kB; the production SDK's 12.2 kB
+  masking of error details 0.8 kB. The list side alone is 14.7 kB; the production SDK's 12.2 kB
   worker has no webhook verification (5.5 kB here), local checks, Idempotency-Key handling, signed retry,
   scrubbing, masking or wire checks. Each of ours is required of every client by an issue and tested; making any
   of them a part would give a worker that behaves differently from \`Crossborder\` on the same call: not done. The

@@ -665,9 +665,9 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
       /** The journal opened: only then is there a batch whose progress to report (a locked journal is not one). */
       let opened = false;
       /** Tasks under way (their promises are not kept: one count, two shared handlers). */
-      const active = { size: 0 };
+      let active = 0;
       const taskDone = () => {
-        active.size--;
+        active--;
         wake();
       };
       const taskFailed = (error: unknown) => {
@@ -756,8 +756,8 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
             });
           };
           const finished = () => (fatal !== undefined || stop.signal.aborted
-            ? active.size === 0 && pulling === undefined
-            : inputDone && pulling === undefined && ready.length === 0 && active.size === 0 && timers.size === 0);
+            ? active === 0 && pulling === undefined
+            : inputDone && pulling === undefined && ready.length === 0 && active === 0 && timers.size === 0);
           wake = () => {
             if (fatal !== undefined && !stop.signal.aborted) stop.abort(fatal);
             if (stop.signal.aborted) {
@@ -772,15 +772,15 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
               waiting.shift()!(true);
             }
             // Work under way (in a request, or writing the journal around one): twice the request limit.
-            while (!stop.signal.aborted && active.size < limiter.limit * 2) {
+            while (!stop.signal.aborted && active < limiter.limit * 2) {
               const task = ready.shift();
               if (task) {
-                active.size++;
+                active++;
                 task().then(taskDone, taskFailed);
                 continue;
               }
               // Read ahead of the limit a little, never the whole input (100,000 rows stream).
-              if (!inputDone && pulling === undefined && active.size + ready.length < limiter.max * 3) pull();
+              if (!inputDone && pulling === undefined && active + ready.length < limiter.max * 3) pull();
               break;
             }
             const wait = limiter.waitMs();

@@ -183,6 +183,11 @@ export function batchIdFor(csv: string, journal: string, given: string | undefin
     }
   }
   if (given !== undefined) return given;
+  return defaultBatchId(csv);
+}
+
+/** The batch id of a CSV run without one: its name and the first 16 hex digits of its bytes' SHA-256. */
+function defaultBatchId(csv: string): string {
   return `${basename(csv)}#${fileSha256(csv).slice(0, 16)}`;
 }
 
@@ -195,7 +200,7 @@ export function batchIdFor(csv: string, journal: string, given: string | undefin
 export function csvChangedSince(csv: string, journal: string, batchId: string): string | undefined {
   const prefix = `${basename(csv)}#`;
   if (!existsSync(journal) || !batchId.startsWith(prefix) || !/^[0-9a-f]{16}$/.test(batchId.slice(prefix.length))) return undefined;
-  if (fileSha256(csv).slice(0, 16) === batchId.slice(prefix.length)) return undefined;
+  if (defaultBatchId(csv) === batchId) return undefined;
   return `note: ${csv} has changed since ${journal}'s batch ${batchId} began: its references already final there are not paid again (a new batch needs a new --journal)`;
 }
 

@@ -3,6 +3,7 @@
  * Nothing is formatted unless its level is enabled.
  * @module
  */
+import type { Scrub } from './answers';
 
 /**
  * Any object with these methods: `console`, pino, winston, bunyan. Both argument orders are
@@ -83,9 +84,6 @@ const MAX_DEPTH = 32;
 export const MASK = '[redacted]';
 
 type Level = Exclude<LogLevel, 'off'>;
-
-/** Removes the client's secrets from a text or a JSON value (src/core/answers.ts `createScrub`). */
-type Scrub = <T>(value: T) => T;
 
 /** True for loggers that take `(details, message)`: pino (`levels.values`) and bunyan (`streams`). */
 function objectFirst(logger: Logger): boolean {

@@ -161,7 +161,8 @@ export async function benchPagination(items = arg('items', 100_000), rounds = ar
   const memory = async (n: number, mode: 'sdk' | 'raw'): Promise<Memory> => {
     const list = await startListServer(n);
     try {
-      const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(root, 'scripts/bench/pagination-memory.ts'), list.base, String(n), mode], { encoding: 'utf8', timeout: 300_000 });
+      // In plain node, as users run the package: see pagination-memory.mjs.
+      const out = execFileSync(process.execPath, ['--expose-gc', join(root, 'scripts/bench/pagination-memory.mjs'), list.base, String(n), mode], { encoding: 'utf8', timeout: 300_000 });
       return JSON.parse(out.trim()) as Memory;
     } finally {
       list.stop();

@@ -1,24 +1,2 @@
-/**
- * The baselines' timeouts, by the same mechanisms as the SDK's: on Node's fetch, undici's
- * `headersTimeout`/`bodyTimeout` on each dispatch through a dispatcher that hands the request to the
- * process's global one (what src/core/dispatcher.ts does); elsewhere, and for comparison, a signal.
- */
-const GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
-
-interface Dispatcher {
-  dispatch(options: Record<string, unknown>, handler: unknown): boolean;
-}
-
-/** A dispatcher that gives every request `ms` for its headers and between body chunks. */
-export function timeoutDispatcher(ms: number): Dispatcher {
-  return {
-    dispatch(options, handler) {
-      options.headersTimeout = ms;
-      options.bodyTimeout = ms;
-      return (globalThis as Record<symbol, Dispatcher>)[GLOBAL_DISPATCHER]!.dispatch(options, handler);
-    },
-  };
-}
-
-/** The SDK's default per-attempt timeout. */
-export const TIMEOUT_MS = 60_000;
+/** The baselines' timeouts (timeouts.mjs, plain JavaScript so that plain-node children share it). */
+export { TIMEOUT_MS, timeoutDispatcher, type Dispatcher } from './timeouts.mjs';

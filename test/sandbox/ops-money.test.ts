@@ -176,6 +176,8 @@ describe.each(transports)('money operations, %s sandbox', (_name, connect) => {
       const tx = await cb.transferOut.create({ source: { accountId: usd.id }, destination: { accountId: payee.id }, amount: 10_000 });
       const cancelled = await cb.transactions.cancel(tx.id, { reason: 'REQUESTED_AFTER_HOURS' });
       expect([cancelled.status, cancelled.failureReason]).toEqual(['FAILED', 'CANCELLED']);
+      // The debit came back at once: the transaction carries its refund, completed, as production's `Refund`.
+      expect(cancelled.refund).toEqual({ reference: expect.stringMatching(/-REFUND$/), initiatedAt: cancelled.updatedAt, settledAt: cancelled.updatedAt, status: 'COMPLETED', reason: 'USER_CANCELLATION' });
       expect(await balance(usd.id)).toBe(30_000);
       sandbox.clock.advance(2_000); // the settlement it would have had changes nothing now
       expect((await cb.transactions.retrieve(tx.id)).status).toBe('FAILED');

@@ -136,6 +136,10 @@ describe('webhook delivery', () => {
       ['OUTGOING_PAYMENT.COMPLETED', ok.transactionId, 'COMPLETED', undefined],
       ['OUTGOING_PAYMENT.FAILED', ko.transactionId, 'FAILED', 'PAY_REQUEST_FAILED'],
     ]);
+    // A payment that failed after PROCESSING carries its refund (the debit came back); one that completed has none.
+    const failed = hook.received.find((r) => r.event.type === 'OUTGOING_PAYMENT.FAILED')!.event.data;
+    expect(failed.refund).toEqual({ reference: `${failed.reconciliationInstructions.reference}-REFUND`, initiatedAt: failed.updatedAt, settledAt: failed.updatedAt, status: 'COMPLETED', reason: 'TRANSACTION_FAILED' });
+    expect(hook.received.find((r) => r.event.type === 'OUTGOING_PAYMENT.COMPLETED')!.event.data.refund).toBeUndefined();
     // Every balance move sends the whole account, as production's INTERNAL_ACCOUNT.BALANCE_UPDATED: the
     // funding, each debit before its PROCESSING, and the refund of the failed payment before its FAILED.
     expect(hook.received.map((r) => (r.event.type === BALANCE ? [r.event.data.id, r.event.data.balance.amount] : r.event.type))).toEqual([

@@ -35,7 +35,7 @@ export interface SandboxFaults {
   /**
    * Payouts that fail after `PROCESSING`: a share `rate` (0 to 1) of the quotes created from now on,
    * chosen by their id (the same ids fail on the same seed), end `FAILED` with `reason` (default
-   * `OFFRAMP_FAILED`) at settlement, and the sender is refunded.
+   * `OFFRAMP_FAILED`) at settlement, and the sender is refunded (the transaction's `refund`, completed).
    */
   failAfterProcessing?: { rate: number; reason?: string | undefined } | undefined;
   /** Milliseconds every API request waits before it is handled (`jitterMs` more at most, drawn). */

@@ -142,12 +142,21 @@ export function execute(ctx: Ctx, quote: QuoteRec): void {
   });
 }
 
-/** An outgoing payment (of a quote, or a transfer-out) fails for `reason`: the sender is refunded and OUTGOING_PAYMENT.FAILED sent. */
+/**
+ * An outgoing payment (of a quote, or a transfer-out) fails for `reason`: the sender is refunded and
+ * OUTGOING_PAYMENT.FAILED sent. What was debited comes back at once, so the transaction carries its
+ * `refund` (production's `Refund`) as completed: `USER_CANCELLATION` for a cancelled transfer, else
+ * `TRANSACTION_FAILED`.
+ */
 function failOutgoing(ctx: Ctx, quote: QuoteRec | undefined, tx: TransactionRec, reason: FailureReason): void {
   if (quote) quote.data.status = 'FAILED';
   touch(ctx, tx, 'FAILED', reason);
   delete tx.data.settledAt;
-  credit(ctx, tx.debited);
+  if (tx.debited && credit(ctx, tx.debited)) {
+    const at = nowIso(ctx);
+    const reference = `${tx.data.reconciliationInstructions?.reference ?? tx.data.id}-REFUND`;
+    tx.data.refund = { reference, initiatedAt: at, settledAt: at, status: 'COMPLETED', reason: reason === CANCELLED ? 'USER_CANCELLATION' : 'TRANSACTION_FAILED' };
+  }
   ctx.webhooks.emit('OUTGOING_PAYMENT.FAILED', tx.data);
 }
 

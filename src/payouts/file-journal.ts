@@ -312,7 +312,12 @@ function lineAt(fd: number, offset: number, path: string): LineRecord {
 function withBase(line: LineRecord, fd: number | undefined, path: string): PayoutRecord {
   if (line.b === undefined) return line;
   const at = line.b;
-  const base = typeof at === 'number' && Number.isSafeInteger(at) && at >= 0 && fd !== undefined ? lineAt(fd, at, path) : undefined;
+  let base: LineRecord | undefined;
+  try {
+    base = typeof at === 'number' && Number.isSafeInteger(at) && at >= 0 && fd !== undefined ? lineAt(fd, at, path) : undefined;
+  } catch {
+    base = undefined; // not the start of a line
+  }
   if (!base || base.b !== undefined || base.reference !== line.reference) {
     throw new PayoutJournalError('corrupt', `${path}: the record of ${JSON.stringify(line.reference)} names its full line at byte ${String(at)}, which is not that reference's.`);
   }

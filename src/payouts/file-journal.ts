@@ -1,6 +1,10 @@
 /**
  * The file journal: an append-only log of JSON lines, one record per line, each fsynced before `put`
- * resolves (records written together share one write and one fsync). A `kill -9` at any instant
+ * resolves (records written together share one write and one fsync). Format 2 (files made since
+ * issue 35's third pass): a reference's first line in the file holds its whole record; each later one
+ * only what can change (state, attempts, quote, transaction, error, times) and `b`, the byte offset of
+ * that full line, whose instruction, fingerprint and keys it takes. Format 1 files (every line a
+ * whole record) are read, and written on, as they are. A `kill -9` at any instant
  * leaves at most a torn last line, which the next open drops (and cuts off the file); a bad line
  * anywhere else is corruption, refused. In memory it keeps only where each reference's latest line
  * starts (and the lines not yet written): the file is the record, read back by `get` and `open`
@@ -14,7 +18,18 @@ import { hostname } from 'node:os';
 import { PayoutJournalError, type PayoutJournal } from './journal';
 import type { PayoutRecord } from './types';
 
-const FORMAT = 'crossborder-payout-journal/1';
+/** The first line's `format`: 1, every line a whole record; 2, later lines of a reference carry what changed. */
+const FORMAT_V1 = 'crossborder-payout-journal/1';
+const FORMAT_V2 = 'crossborder-payout-journal/2';
+const FORMATS: ReadonlySet<unknown> = new Set([FORMAT_V1, FORMAT_V2]);
+
+/** What a format-2 line that carries only what changed takes from its reference's full line. */
+interface Base {
+  offset: number;
+  instruction: PayoutRecord['instruction'];
+  fingerprint: string;
+  keys: PayoutRecord['keys'];
+}
 
 /** Options of {@link FileJournal}. */
 export interface FileJournalOptions {
@@ -44,7 +59,14 @@ export class FileJournal implements PayoutJournal {
   readonly #unwritten = new Map<string, string>();
   /** The file's size: where the next line goes. */
   #size = 0;
-  #queue: { reference: string; line: string; resolve: () => void; reject: (e: unknown) => void }[] = [];
+  #queue: { record: PayoutRecord; line: string; full: boolean; resolve: () => void; reject: (e: unknown) => void }[] = [];
+  /** The file's format: 2 unless it was made as 1. */
+  #format = FORMAT_V2;
+  /**
+   * Format 2: where each record object's full line is, with what that line holds that never changes.
+   * Keyed by the object the runner keeps while it works on a reference: gone with it.
+   */
+  #bases = new WeakMap<PayoutRecord, Base>();
   #flushing: Promise<void> | undefined;
   #closed = false;
 
@@ -131,7 +153,8 @@ export class FileJournal implements PayoutJournal {
             continue;
           }
           if (!header) {
-            if (value.format !== FORMAT) throw new PayoutJournalError('corrupt', `${this.path} is not a payout journal (its first line has no format ${FORMAT}).`);
+            if (!FORMATS.has(value.format)) throw new PayoutJournalError('corrupt', `${this.path} is not a payout journal (its first line has no format ${FORMAT_V2} or ${FORMAT_V1}).`);
+            this.#format = value.format as string;
             if (value.batchId !== batchId) throw new PayoutJournalError('other_batch', `${this.path} holds batch ${String(value.batchId)}, not ${batchId}.`);
             header = true;
             continue;
@@ -157,12 +180,14 @@ export class FileJournal implements PayoutJournal {
   async open(batchId: string): Promise<Iterable<PayoutRecord>> {
     if (this.#handle) throw new PayoutJournalError('closed', `${this.path} is open already.`);
     if (this.#lock) this.#takeLock();
+    this.#bases = new WeakMap();
     try {
       this.#load(batchId);
       this.#handle = await openFile(this.path, 'a+', 0o600);
       this.#size = (await this.#handle.stat()).size;
       if (this.#size === 0) {
-        const header = `${JSON.stringify({ format: FORMAT, batchId, createdAt: new Date().toISOString() })}\n`;
+        this.#format = FORMAT_V2;
+        const header = `${JSON.stringify({ format: FORMAT_V2, batchId, createdAt: new Date().toISOString() })}\n`;
         await this.#handle.write(header);
         await this.#handle.sync();
         this.#size = Buffer.byteLength(header);
@@ -185,18 +210,27 @@ export class FileJournal implements PayoutJournal {
 
   async get(reference: string): Promise<PayoutRecord | undefined> {
     const unwritten = this.#unwritten.get(reference);
-    if (unwritten !== undefined) return JSON.parse(unwritten) as PayoutRecord;
+    const fd = (this.#handle as unknown as { fd: number } | undefined)?.fd;
+    if (unwritten !== undefined) return withBase(JSON.parse(unwritten) as LineRecord, fd, this.path);
     const offset = this.#index.get(reference);
-    if (offset === undefined || !this.#handle) return undefined;
-    return readLineAt((this.#handle as unknown as { fd: number }).fd, offset, this.path);
+    if (offset === undefined || fd === undefined) return undefined;
+    return readLineAt(fd, offset, this.path);
   }
 
   put(record: PayoutRecord): Promise<void> {
     if (!this.#handle || this.#closed) return Promise.reject(new PayoutJournalError('closed', `${this.path} is not open.`));
-    const line = `${JSON.stringify(record)}\n`;
+    // Format 2: what can change, when this object's full line is on disk with the same instruction, fingerprint and keys.
+    const base = this.#format === FORMAT_V2 ? this.#bases.get(record) : undefined;
+    const full = base === undefined || base.instruction !== record.instruction || base.fingerprint !== record.fingerprint || base.keys !== record.keys;
+    let line: string;
+    if (full) line = `${JSON.stringify(record)}\n`;
+    else {
+      const { instruction: _i, fingerprint: _f, keys: _k, ...changing } = record;
+      line = `{"b":${base.offset},${JSON.stringify(changing).slice(1)}\n`;
+    }
     this.#unwritten.set(record.reference, line);
     return new Promise<void>((resolve, reject) => {
-      this.#queue.push({ reference: record.reference, line, resolve, reject });
+      this.#queue.push({ record, line, full, resolve, reject });
       this.#flushing ??= this.#flush();
     });
   }
@@ -216,16 +250,19 @@ export class FileJournal implements PayoutJournal {
           await this.#handle!.sync();
           let offset = this.#size;
           for (const b of batch) {
-            this.#index.set(b.reference, offset);
+            const reference = b.record.reference;
+            this.#index.set(reference, offset);
+            if (b.full && this.#format === FORMAT_V2) this.#bases.set(b.record, { offset, instruction: b.record.instruction, fingerprint: b.record.fingerprint, keys: b.record.keys });
             offset += Buffer.byteLength(b.line);
-            if (this.#unwritten.get(b.reference) === b.line) this.#unwritten.delete(b.reference);
+            if (this.#unwritten.get(reference) === b.line) this.#unwritten.delete(reference);
           }
           this.#size = offset;
           for (const b of batch) b.resolve();
         } catch (error) {
           this.#size = (await this.#handle!.stat().catch(() => ({ size: this.#size }))).size;
           for (const b of batch) {
-            if (this.#unwritten.get(b.reference) === b.line) this.#unwritten.delete(b.reference);
+            if (this.#unwritten.get(b.record.reference) === b.line) this.#unwritten.delete(b.record.reference);
+            this.#bases.delete(b.record); // what is on disk is unsure: its next line is a full one
             b.reject(error);
           }
         }
@@ -255,17 +292,42 @@ export class FileJournal implements PayoutJournal {
   }
 }
 
-/** The journal line starting at `offset` of `fd`, parsed. */
-function readLineAt(fd: number, offset: number, path: string): PayoutRecord {
+/** A journal line as stored: a whole record, or (format 2) what changed and `b`, the offset of the reference's full line. */
+type LineRecord = PayoutRecord & { b?: unknown };
+
+/** The line starting at `offset` of `fd`, parsed (not resolved). */
+function lineAt(fd: number, offset: number, path: string): LineRecord {
   let length = 2048;
   for (;;) {
     const buffer = Buffer.allocUnsafe(length);
     const n = readSync(fd, buffer, 0, length, offset);
     const end = buffer.subarray(0, n).indexOf(10);
-    if (end !== -1) return JSON.parse(buffer.toString('utf8', 0, end)) as PayoutRecord;
+    if (end !== -1) return JSON.parse(buffer.toString('utf8', 0, end)) as LineRecord;
     if (n < length) throw new PayoutJournalError('corrupt', `${path}: the record at byte ${offset} has no end.`);
     length *= 4;
   }
+}
+
+/** The record a line stands for: itself, or (a format-2 line of what changed) it on its full line's instruction, fingerprint and keys. */
+function withBase(line: LineRecord, fd: number | undefined, path: string): PayoutRecord {
+  if (line.b === undefined) return line;
+  const at = line.b;
+  let base: LineRecord | undefined;
+  try {
+    base = typeof at === 'number' && Number.isSafeInteger(at) && at >= 0 && fd !== undefined ? lineAt(fd, at, path) : undefined;
+  } catch {
+    base = undefined; // not the start of a line
+  }
+  if (!base || base.b !== undefined || base.reference !== line.reference) {
+    throw new PayoutJournalError('corrupt', `${path}: the record of ${JSON.stringify(line.reference)} names its full line at byte ${String(at)}, which is not that reference's.`);
+  }
+  const { b: _b, ...changing } = line;
+  return { ...changing, fingerprint: base.fingerprint, instruction: base.instruction, keys: base.keys };
+}
+
+/** The record of the journal line starting at `offset` of `fd`. */
+function readLineAt(fd: number, offset: number, path: string): PayoutRecord {
+  return withBase(lineAt(fd, offset, path), fd, path);
 }
 
 /**
@@ -285,7 +347,7 @@ export function journalRecords(path: string): { batchId: string; records: Iterab
       } catch {
         /* not a journal */
       }
-      if (!header || header.format !== FORMAT || typeof header.batchId !== 'string') throw new PayoutJournalError('corrupt', `${path} is not a payout journal.`);
+      if (!header || !FORMATS.has(header.format) || typeof header.batchId !== 'string') throw new PayoutJournalError('corrupt', `${path} is not a payout journal.`);
       batchId = header.batchId;
       return;
     }

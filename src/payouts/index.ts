@@ -17,7 +17,7 @@
 export { createPayoutBatch, quoteBody, instructionProblem } from './runner';
 export type { PayoutBatch, PayoutBatchOptions, PayoutCallOptions, PayoutClient, PayoutWebhookEvent } from './runner';
 export { AdaptiveConcurrency, type AdaptiveConcurrencyOptions } from './concurrency';
-export { payoutKey, instructionFingerprint, type PayoutStep } from './keys';
+export { payoutKey, instructionFingerprint, instructionFingerprintV2, sameInstruction, type PayoutStep } from './keys';
 export { MemoryJournal, PayoutJournalError, type PayoutJournal } from './journal';
 export { FileJournal, journalRecords, readJournalFile, type FileJournalOptions } from './file-journal';
 export { reportRow, reportRows, reportCsv, reportCsvLines, summarize } from './report';

@@ -45,7 +45,82 @@ function canonical(value: unknown): string {
   return `${out}}`;
 }
 
-/** SHA-256 (hex) of an instruction, to notice a rerun that changed what a reference pays. */
+/**
+ * The first version of the fingerprint: SHA-256 (hex, 64 digits) of the instruction's canonical JSON.
+ * Records journaled before the second version hold it; it stays what they are compared with.
+ */
 export function instructionFingerprint(instruction: PayoutInstruction): string {
   return sha256Hex(canonical(instruction));
+}
+
+/** What the second version's fingerprints start with (the first version's are 64 hex digits alone). */
+const V2 = 'f2:';
+
+/** The fields of an instruction, of its source and of its destination, each with a one-letter code, in the order hashed. */
+const TOP = ['reference', 'source', 'destination', 'amount', 'lockedCurrencySide', 'description', 'purposeOfPayment', 'senderCustomerInfo'] as const;
+const SOURCE = ['accountId', 'sourceType', 'currency', 'customerId', 'cryptoNetwork'] as const;
+const DESTINATION = ['accountId', 'umaAddress', 'currency', 'paymentRail'] as const;
+const CODES = 'abcdefgh';
+
+/** A UTF-16 surrogate: such strings go through JSON (which escapes a lone one; UTF-8 would make every lone one U+FFFD). */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** `value` as one self-delimiting token: `s` a string without surrogates as is, `o` a plain object of known fields, `j` anything else as canonical JSON. */
+function token(value: unknown, fields: readonly string[] | undefined): string {
+  if (typeof value === 'string' && !SURROGATE.test(value)) return `s${value.length}:${value}`;
+  if (fields !== undefined && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const text = encoded(value as Record<string, unknown>, fields);
+    return `o${text.length}:${text}`;
+  }
+  const text = canonical(value);
+  return `j${text.length}:${text}`;
+}
+
+/**
+ * An object's own enumerable fields that are not undefined (what canonical JSON keeps): the known ones
+ * as `code + token` in `fields`' order, then any others as canonical JSON (sorted, as there).
+ */
+function encoded(o: Record<string, unknown>, fields: readonly string[]): string {
+  const keys = Object.keys(o);
+  let out = '';
+  let others: string[] | undefined;
+  // Known fields in their fixed order; a field counts only when it is an own enumerable key (as in canonical JSON).
+  let own = 0;
+  for (let f = 0; f < fields.length; f++) {
+    const key = fields[f]!;
+    const v = o[key];
+    if (v === undefined || !Object.prototype.propertyIsEnumerable.call(o, key)) continue;
+    own++;
+    out += CODES[f]! + token(v, key === 'source' && fields === TOP ? SOURCE : key === 'destination' && fields === TOP ? DESTINATION : undefined);
+  }
+  if (keys.length > own) {
+    for (const key of keys) if (o[key] !== undefined && !fields.includes(key)) (others ??= []).push(key);
+    if (others) {
+      others.sort();
+      let rest = '{';
+      for (const key of others) rest += `${rest.length > 1 ? ',' : ''}${JSON.stringify(key)}:${canonical(o[key])}`;
+      rest += '}';
+      out += `z${rest.length}:${rest}`;
+    }
+  }
+  return out;
+}
+
+/**
+ * The fingerprint of an instruction, to notice a rerun that changed what a reference pays: `f2:` and the
+ * SHA-256 (hex) of its fields hashed in a fixed order (no canonical JSON to build). Two instructions have
+ * the same fingerprint exactly when their canonical JSON is the same (whatever their key order).
+ */
+export function instructionFingerprintV2(instruction: PayoutInstruction): string {
+  const value = instruction as unknown;
+  const text = typeof value === 'object' && value !== null && !Array.isArray(value) ? encoded(value as Record<string, unknown>, TOP) : token(value, undefined);
+  return V2 + sha256Hex(text);
+}
+
+/**
+ * Whether `instruction` is the one `fingerprint` was taken of, whichever version the fingerprint is (a
+ * journal written before the second version holds the first's).
+ */
+export function sameInstruction(instruction: PayoutInstruction, fingerprint: string): boolean {
+  return fingerprint.startsWith(V2) ? instructionFingerprintV2(instruction) === fingerprint : instructionFingerprint(instruction) === fingerprint;
 }

@@ -30,7 +30,7 @@ import {
 import type { Telemetry, WorkSpan } from '../core/telemetry';
 import type { Quote, QuoteCreateParams, ReceiverLookup, Transaction } from '../types';
 import { AdaptiveConcurrency } from './concurrency';
-import { instructionFingerprint, payoutKey } from './keys';
+import { instructionFingerprintV2, payoutKey, sameInstruction } from './keys';
 import type { PayoutJournal } from './journal';
 import {
   FINAL_STATES,
@@ -702,7 +702,6 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
             rejected.push({ reference, reason: problem });
             return;
           }
-          const fingerprint = instructionFingerprint(instruction);
           const known = inflight.get(reference) ?? (await journal.get(reference));
           if (known && (admitted.has(known) || (known.runId === runId && !inflight.has(reference)))) {
             rejected.push({ reference, reason: 'reference: seen twice in this run (references are unique in a batch); the second was not sent' });
@@ -713,7 +712,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
               admitted.add(known);
               known.runId = runId;
             }
-            if (known.fingerprint !== fingerprint) {
+            if (!sameInstruction(instruction, known.fingerprint)) {
               // Never sent: the same keys with another body would be refused, or pay something else.
               rejected.push({
                 reference,
@@ -725,7 +724,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
           const record: PayoutRecord = {
             reference,
             state: 'pending',
-            fingerprint,
+            fingerprint: instructionFingerprintV2(instruction),
             instruction,
             keys: { create: payoutKey(batchId, reference, 'create'), execute: payoutKey(batchId, reference, 'execute') },
             attempts: 0,

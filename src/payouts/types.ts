@@ -91,7 +91,10 @@ export interface PayoutQuoteSummary {
 export interface PayoutRecord {
   reference: string;
   state: PayoutState;
-  /** SHA-256 of the instruction: a rerun with another instruction under the same reference is not sent. */
+  /**
+   * The instruction's fingerprint (`f2:` and a SHA-256; a record journaled before that version holds the
+   * first one, 64 hex digits): a rerun with another instruction under the same reference is not sent.
+   */
   fingerprint: string;
   instruction: PayoutInstruction;
   /** The Idempotency-Keys, derived from (batch id, reference, step). */

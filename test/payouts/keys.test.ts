@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { instructionFingerprint, payoutKey } from '../../src/payouts/index';
+import { instructionFingerprint, instructionFingerprintV2, payoutKey, sameInstruction, type PayoutInstruction } from '../../src/payouts/index';
 
 /** The canonical form as first written (keys sorted by code unit, undefined dropped): the reference. */
 function canonicalAsFirstWritten(value: unknown): string {
@@ -31,6 +31,68 @@ describe('payout keys and fingerprints (a stored format)', () => {
       fc.property(fc.anything({ withUndefined: true } as never), (value) => {
         const expected = createHash('sha256').update(canonicalAsFirstWritten(value), 'utf8').digest('hex');
         expect(instructionFingerprint(value as never)).toBe(expected);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('the second version is pinned, starts with f2:, and does not depend on key order', () => {
+    const a = { reference: 'r', source: { accountId: 'InternalAccount:a' }, destination: { accountId: 'ExternalAccount:b' }, amount: 100, description: 'café ✓', lockedCurrencySide: undefined };
+    const b = { description: 'café ✓', amount: 100, destination: { accountId: 'ExternalAccount:b' }, source: { accountId: 'InternalAccount:a' }, reference: 'r' };
+    // Each known field as its code (a…h) and a length-prefixed token (s: a string, o: source/destination's own fields, j: JSON), in a fixed order.
+    const text = 'as1:r' + 'bo22:as17:InternalAccount:a' + 'co22:as17:ExternalAccount:b' + 'dj3:100' + 'fs6:café ✓';
+    expect(instructionFingerprintV2(a)).toBe(`f2:${createHash('sha256').update(text, 'utf8').digest('hex')}`);
+    expect(instructionFingerprintV2(a)).toBe('f2:9786f66a643a5b2203d776885ec5c1e9257d53542f34773a900c55698669bc84');
+    expect(instructionFingerprintV2(b)).toBe(instructionFingerprintV2(a));
+    expect(instructionFingerprintV2({ ...a, amount: 101 })).not.toBe(instructionFingerprintV2(a));
+    expect(instructionFingerprintV2({ ...a, extra: 1 } as never)).not.toBe(instructionFingerprintV2(a)); // a field the runner does not know counts too
+    // Either version is recognised: a record journaled before the second one keeps its first-version fingerprint.
+    expect(sameInstruction(b, instructionFingerprint(a))).toBe(true);
+    expect(sameInstruction(b, instructionFingerprintV2(a))).toBe(true);
+    expect(sameInstruction({ ...b, amount: 1 }, instructionFingerprint(a))).toBe(false);
+    expect(sameInstruction({ ...b, amount: 1 }, instructionFingerprintV2(a))).toBe(false);
+  });
+
+  /** Instruction-shaped values (known fields, odd values, unknown fields, surrogates), and a second one: an equal one in another key order, or one changed a little. */
+  const text = fc.oneof(fc.string({ maxLength: 6 }), fc.string({ unit: 'binary', maxLength: 4 }), fc.constantFrom('', 'a', '\uD800', '\uDFFF', '\uD83D\uDE00', '"', '1'));
+  const value = fc.oneof(text, fc.integer({ min: -3, max: 3 }), fc.constantFrom(null, undefined, true, false, Number.NaN, Infinity, -0, 0), fc.array(fc.integer({ min: 0, max: 2 }), { maxLength: 2 }), fc.dictionary(fc.constantFrom('a', 'b'), fc.integer({ min: 0, max: 2 }), { maxKeys: 2 }));
+  const part = (names: string[]) => fc.oneof(fc.dictionary(fc.constantFrom(...names, 'x', '__proto__'), value, { maxKeys: 4 }), value);
+  const instruction = fc.dictionary(
+    fc.constantFrom('reference', 'amount', 'lockedCurrencySide', 'description', 'purposeOfPayment', 'senderCustomerInfo', 'source', 'destination', 'extra', 'z'),
+    fc.oneof(value, part(['accountId', 'sourceType', 'currency', 'customerId', 'cryptoNetwork']), part(['accountId', 'umaAddress', 'currency', 'paymentRail'])),
+    { maxKeys: 6 },
+  );
+  /** A deep copy with each object's keys in reverse order (the same canonical JSON). */
+  const reordered = (v: unknown): unknown => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v).reverse()) Object.defineProperty(out, k, { value: reordered((v as Record<string, unknown>)[k]), enumerable: true, writable: true, configurable: true });
+    return out;
+  };
+  const pairs = fc.oneof(
+    instruction.map((a) => [a, reordered(a)] as const),
+    fc.tuple(instruction, instruction),
+    fc.tuple(instruction, fc.constantFrom('reference', 'amount', 'source', 'destination', 'description', 'extra'), value).map(([a, key, v]) => [a, reordered({ ...a, [key]: v })] as const),
+    fc.tuple(instruction, fc.constantFrom('reference', 'description', 'extra'), text, text).map(([a, key, t1, t2]) => [{ ...a, [key]: t1 }, { ...a, [key]: t2 }] as const),
+    fc.tuple(instruction, fc.constantFrom('source', 'destination'), fc.constantFrom('accountId', 'currency', 'x'), value).map(([a, key, inner, v]) => {
+      const o = a[key];
+      return [a, { ...a, [key]: typeof o === 'object' && o !== null && !Array.isArray(o) ? { ...o, [inner]: v } : { [inner]: v } }] as const;
+    }),
+  );
+
+  it('the second version has the first one’s equality relation: equal exactly when the canonical JSON is equal', () => {
+    fc.assert(
+      fc.property(pairs, ([a, b]) => {
+        const sameCanonical = canonicalAsFirstWritten(a) === canonicalAsFirstWritten(b);
+        expect(instructionFingerprintV2(a as unknown as PayoutInstruction) === instructionFingerprintV2(b as unknown as PayoutInstruction)).toBe(sameCanonical);
+        expect(sameInstruction(b as unknown as PayoutInstruction, instructionFingerprintV2(a as unknown as PayoutInstruction))).toBe(sameCanonical);
+      }),
+      { numRuns: 5_000 },
+    );
+    fc.assert(
+      fc.property(fc.anything({ withUndefined: true } as never), fc.anything({ withUndefined: true } as never), (a, b) => {
+        expect(instructionFingerprintV2(a as never) === instructionFingerprintV2(b as never)).toBe(canonicalAsFirstWritten(a) === canonicalAsFirstWritten(b));
+        expect(instructionFingerprintV2(a as never)).toBe(instructionFingerprintV2(reordered(a) as never));
       }),
       { numRuns: 2_000 },
     );

@@ -288,8 +288,6 @@ export class CrossborderCore extends ClientInfo {
       path,
       idempotent: options?.idempotencyKey !== undefined || headerIn(options?.headers, 'idempotency-key') !== undefined,
       signed: true,
-      sandboxOnly: false,
-      paginated: false,
     };
     return this.call<T>(op, input ?? {}, options);
   }
@@ -359,11 +357,11 @@ export class CrossborderCore extends ClientInfo {
     const idempotencyKey = op.idempotent ? (settings.userKey ?? crypto.randomUUID()) : undefined;
     const leg: Leg = { plan, input, query, bodyText: undefined, contentType: undefined, idempotencyKey, signal: options.signal, settings, trace };
     // Serialized once: the signed repeat and every retry send these exact bytes.
-    if (input.body !== undefined && op.multipart !== undefined) {
-      // loaded by the one multipart operation only
+    if (input.body !== undefined && op.form !== undefined) {
+      // The encoder comes with the multipart operation's row (loaded with its first call), not with the core.
       return (async () => {
         try {
-          ({ text: leg.bodyText, contentType: leg.contentType } = await (await import('./form')).formBody(input.body, op.multipart!));
+          ({ text: leg.bodyText, contentType: leg.contentType } = await (await op.form!()).formBody(input.body, op.multipart!));
         } catch (error) {
           throw notJson(error);
         }

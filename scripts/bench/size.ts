@@ -222,7 +222,7 @@ function decodeMappings(mappings: string): number[][][] {
  * less the size up to its start): the columns add up to the bundle's min+gzip size exactly; a module late in
  * the bundle costs less than it would alone, as it refers back to what came before.
  */
-export async function attribution(program: string): Promise<{ total: number; minified: number; modules: ModuleShare[] }> {
+export async function attribution(program: string): Promise<{ total: number; minified: number; modules: ModuleShare[]; code: string }> {
   const r = await build({ stdin: { contents: program, resolveDir: root, loader: 'ts', sourcefile: 'worker-entry.ts' }, bundle: true, minify: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, logLevel: 'silent', alias, outfile: '/out/one.js', sourcemap: 'external', charset: 'ascii' });
   const code = r.outputFiles.find((f) => f.path.endsWith('one.js'))!.contents;
   const map = JSON.parse(r.outputFiles.find((f) => f.path.endsWith('one.js.map'))!.text) as { sources: string[]; mappings: string };
@@ -267,7 +267,7 @@ export async function attribution(program: string): Promise<{ total: number; min
     previous = size;
     start = end;
   }
-  return { total: previous, minified: code.length, modules: [...shares.values()].sort((a, b) => b.gzip - a.gzip) };
+  return { total: previous, minified: code.length, modules: [...shares.values()].sort((a, b) => b.gzip - a.gzip), code: new TextDecoder().decode(code) };
 }
 
 /** The attribution as a Markdown table (docs/benchmark-notes.md). */

@@ -462,17 +462,10 @@ export class CrossborderCore extends ClientInfo {
       notAfter,
       trace: leg.trace,
     };
-    if (!this.#validateResponses || !(op.resource === true || op.response !== undefined)) return sendAndRead(this.#transport, plan, out, after);
-    // With validateResponses, the answer is checked first (a documented 2xx body against the document: drift
-    // reported, never thrown), then handed on.
-    return sendAndRead(this.#transport, plan, out, async (result) => {
-      const { status } = result.response;
-      if (status !== 202 && status !== 204) {
-        const issues = await this.responseChecks!.response(op.id, result.data);
-        if (issues.length) this.#report({ operation: plan.label, status, requestId: result.requestId, issues });
-      }
-      return after ? after(result) : result;
-    });
+    // With validateResponses (which needs the responseChecks part), a documented 2xx body is checked first (drift
+    // reported, never thrown), then handed on: the part's code, so that a core without it holds none of it.
+    const checked = this.#validateResponses && (op.resource === true || op.response !== undefined);
+    return sendAndRead(this.#transport, plan, out, checked ? this.responseChecks!.checked(plan, (report) => this.#report(report), after) : after);
   }
 
   /** Drift between an answer and the document: reported, never thrown (the call succeeded at the service). */
@@ -488,13 +481,7 @@ export class CrossborderCore extends ClientInfo {
     const first = report.issues[0];
     const message = `${report.operation} answered ${report.status} with a body that differs from the document: ${first?.path || '(root)'}: ${first?.message ?? ''}`;
     if (this.log.enabled('warn')) this.log.warn(message, () => ({ ...report }));
-    else if (this.#validateResponses) {
-      try {
-        console.warn(`[crossborder-sdk] ${message}`);
-      } catch {
-        // no console
-      }
-    }
+    else if (this.#validateResponses) this.responseChecks!.warn(message);
   }
 
 }

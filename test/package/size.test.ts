@@ -26,7 +26,7 @@ describe('bundle size', () => {
 
   it('the worker holds no code of an optional part it was not given', { timeout: 60_000 }, async () => {
     // Through the worker's source map: every byte of it is one of these modules.
-    const { total, modules } = await attribution(WORKER_PROGRAM);
+    const { total, modules, code } = await attribution(WORKER_PROGRAM);
     expect(modules.reduce((n, m) => n + m.gzip, 0)).toBe(total);
     const held = modules.map((m) => m.module);
     expect(held).toContain('src/core/client.ts');
@@ -37,5 +37,9 @@ describe('bundle size', () => {
     // The multipart encoder comes with the row of the one operation that sends such a body (the CSV import): a
     // worker that only lists holds none of it.
     expect(held).not.toContain('src/core/form.ts');
+    // validateResponses needs the responseChecks part: the check of each answer and the console warning of its drift
+    // are the part's code, not the core's.
+    expect(code).not.toContain('responseChecks.response(');
+    expect(code).not.toContain('[crossborder-sdk]');
   });
 });

@@ -478,10 +478,8 @@ export class CrossborderCore extends ClientInfo {
       }
       return;
     }
-    const first = report.issues[0];
-    const message = `${report.operation} answered ${report.status} with a body that differs from the document: ${first?.path || '(root)'}: ${first?.message ?? ''}`;
-    if (this.log.enabled('warn')) this.log.warn(message, () => ({ ...report }));
-    else if (this.#validateResponses) this.responseChecks!.warn(message);
+    // A warning in the log (the logging part), else on the console with validateResponses (the responseChecks part).
+    if (!this.log.drift(report) && this.#validateResponses) this.responseChecks!.warn(report);
   }
 
 }

@@ -11,7 +11,7 @@ import type { ValidationIssue } from './errors';
 import type { ValidationIssueReport } from './options';
 import type { AfterLeg } from './transport';
 import type { RawIssue } from './issues';
-import { logFromOptions, type Log, type Logger, type LogLevel } from './logger';
+import { driftMessage, logFromOptions, type Log, type Logger, type LogLevel } from './logger';
 import { describe, loadIssues, type OperationChecks, type Schema, type SchemaRef } from './validation';
 
 // Each table of loaders loads with the first call that needs it: the client's first chunk holds one
@@ -57,7 +57,7 @@ export interface ResponseChecks {
    */
   readonly checked: (plan: { readonly op: Operation; readonly label: string }, report: (report: ValidationIssueReport) => void, after: AfterLeg | undefined) => AfterLeg;
   /** @internal With `validateResponses` and no log at `warn`: drift written to the console. */
-  readonly warn: (message: string) => void;
+  readonly warn: (report: ValidationIssueReport) => void;
 }
 
 /**
@@ -182,9 +182,9 @@ export const responseChecks: ResponseChecks = {
     }
     return after ? after(result) : result;
   },
-  warn: (message) => {
+  warn: (report) => {
     try {
-      console.warn(`[crossborder-sdk] ${message}`);
+      console.warn(`[crossborder-sdk] ${driftMessage(report)}`);
     } catch {
       // no console
     }

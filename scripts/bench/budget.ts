@@ -140,5 +140,8 @@ export const WORKER_TARGET = 14_000;
 /** The worker when issue 36 §3's cuts began (main 9117846, min+gzip bytes): the baseline `npx tsx scripts/bench/size.ts` prints beside it. */
 export const WORKER_BEFORE_CUTS = 20_507;
 
+/** The worker when issue 36 §3's third pass began (main 9aef1de, min+gzip bytes), shown beside today's. */
+export const WORKER_BEFORE_THIRD_PASS = 20_080;
+
 /** The figures before issue 36 (min+gzip bytes), which `npm run bench` shows beside today's. */
 export const SIZE_BEFORE_ISSUE_36 = { initial: 19_229, firstCall: 22_833, oneFile: 34_376, worker: 24_851, wallet: 13_009 } as const;

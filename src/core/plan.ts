@@ -33,7 +33,7 @@ export interface Operation {
   readonly bodyRequired?: boolean | undefined;
   /**
    * The body goes as `multipart/form-data`, not JSON: its binary fields (given as text) and the content
-   * type each file part is sent as. Other fields go as text parts.
+   * type each file part is sent as. Other fields go as text parts. Written by the encoder the row brings (`form`).
    */
   readonly multipart?: { readonly [field: string]: string } | undefined;
   /**

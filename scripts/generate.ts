@@ -364,17 +364,26 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { ta
       // annotation, which a minified build would not keep), so that a bundle holds only the rows (and
       // the checks) its calls use.
       const schema = (part: string, flag: number) => (flags & flag ? `'${base}${part}'` : 'undefined');
+      // A client row names only the flags that are true (a bundle holds one row per operation it calls, and
+      // `Crossborder` every row); the table of every operation (the sandbox's, the CLI's) spells each one out.
+      const flagFields = (all: boolean) =>
+        ([['idempotent', idempotent], ['signed', signed], ['sandboxOnly', path.startsWith('/sandbox/')], ['paginated', paginated]] as const)
+          .filter(([, on]) => all || on)
+          .map(([name, on]) => `  ${name}: ${on},\n`)
+          .join('');
+      const head = `  id: '${id}',\n  method: '${method.toUpperCase()}',\n  path: '${path}',\n`;
       const fields =
-        `  id: '${id}',\n  method: '${method.toUpperCase()}',\n  path: '${path}',\n` +
-        `  idempotent: ${idempotent},\n  signed: ${signed},\n  sandboxOnly: ${path.startsWith('/sandbox/')},\n  paginated: ${paginated},\n${body?.required ? '  bodyRequired: true,\n' : ''}` +
-        (multipart ? `  multipart: { ${Object.entries(multipart).map(([field, type]) => `${field}: '${type}'`).join(', ')} },\n` : '') +
+        `${body?.required ? '  bodyRequired: true,\n' : ''}` +
+        // The encoder of a multipart body comes with the row of an operation that sends one (the CSV import), loaded
+        // with its first call: a bundle without such an operation holds none of it (issue 36, the worker bundle).
+        (multipart ? `  multipart: { ${Object.entries(multipart).map(([field, type]) => `${field}: '${type}'`).join(', ')} },\n  form: () => import('../core/form'),\n` : '') +
         `${flags & FLAG.response ? '  resource: true,\n' : ''}${checked.has(id) ? '  checked: true,\n' : ''}`;
-      rows.push(`export const ${id}: OperationRow<'${id}'> = {\n${fields}};`);
+      rows.push(`export const ${id}: OperationRow<'${id}'> = {\n${head}${flagFields(false)}${fields}};`);
       // The schema names (the sandbox's, the CLI's, the tests') are in the table of every operation, not in the
       // rows a client bundle holds. Written out, not spread: a spread may run getters, so a bundler would keep
       // the table in every bundle that imports this module.
       schemaRows.push(
-        `  ${id}: {\n${fields.replace(/^(?=.)/gm, '  ')}    params: {${(['Path', 'Query', 'Body'] as const).filter((part) => flags & FLAG[part.toLowerCase() as 'path']).map((part) => ` ${part.toLowerCase()}: '${base}${part}'`).join(',')}${flags & (FLAG.path | FLAG.query | FLAG.body) ? ' ' : ''}},\n    response: ${schema('Response', FLAG.response)},\n  },`,
+        `  ${id}: {\n${(head + flagFields(true) + fields).replace(/^(?=.)/gm, '  ')}    params: {${(['Path', 'Query', 'Body'] as const).filter((part) => flags & FLAG[part.toLowerCase() as 'path']).map((part) => ` ${part.toLowerCase()}: '${base}${part}'`).join(',')}${flags & (FLAG.path | FLAG.query | FLAG.body) ? ' ' : ''}},\n    response: ${schema('Response', FLAG.response)},\n  },`,
       );
       // The checks are not in the row: a core runs them only when given the part that holds their loaders
       // (src/generated/parts.ts), so a bundle without it holds none of them.
@@ -407,6 +416,7 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { ta
     '  readonly id: Id;\n}\n\n' +
     '/** An operation of the document with its schemas named (the sandbox, the CLI and the tests look them up in ./zod.gen): the entries of {@link operations}. */\n' +
     'export interface DocumentOperation<Id extends string = string> extends OperationRow<Id> {\n' +
+    '  readonly idempotent: boolean;\n  readonly signed: boolean;\n  readonly sandboxOnly: boolean;\n  readonly paginated: boolean;\n' +
     '  /** The zod schemas of its path, query and body: a part it does not have is left out. */\n' +
     '  readonly params: { readonly path?: SchemaName | undefined; readonly query?: SchemaName | undefined; readonly body?: SchemaName | undefined };\n' +
     '  readonly response: SchemaName | undefined;\n}\n\n' +

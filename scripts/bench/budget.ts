@@ -38,6 +38,11 @@ export const SIZE_BUDGET = {
   // 20,427 B merged with openapi-fetch's serializers kept (the request layer this SDK is built on: issue 36 §3's
   // own serializers, -361 B, were not taken) and a caller's signal aborting through the attempt's own dispatcher (+154 B).
   // 20,613 B merged with issue 36 §2's fourth pass (a call's common path one asynchronous step: +186 B).
+  // 20,570 B with issue 36 §3's third pass (S9): a client row names only its flags that are true (-58 B over every
+  // row this chunk holds) and the multipart encoder's loader moved from the core to the CSV import's row (+21 B).
+  // 20,598 B with the check of answers under validateResponses and its console warning made by the responseChecks
+  // part (+28 B here, where the part is: the hook's name and call; the worker -76 B).
+  // 20,600 B with the text of a drift warning written by the log or the console fallback, not by the core (+2 B).
   initial: 20_700, // 19,229 B after the merge of issues 32-36's work (19,136 B with issue 33; the new event types and optional fields of issue 34 add the rest); 18,519 B with issue 36's optional parts (the rows without schema names or check loaders, -710 B)
   /** The initial chunk plus what the first call loads (its operation's compiled checks): 22.0 kB; 23.5 kB with the above (23,468 B); 22,107 B without `createClient` (issue 26); 22,275 B with the rows as plain objects; 22,437 B with the two refusals; 21,801 B once the checks the first call loads are only its resources' (issue 26: shared checks by the resources that use them, response checks in modules of their own, the check runtime no longer loaded whole). */
   // 25,907 B with issue 34's 34 operations: the first call also loads the table of request-check loaders, one entry per operation.
@@ -79,6 +84,9 @@ export const SIZE_BUDGET = {
   // 39,592 B with issue 36 §3's second pass (serializers of our own, the checks and log lines made by their parts, the base errors in a module of their own; -414 B).
   // 40,145 B merged with openapi-fetch kept and the attempt dispatcher (see initial).
   // 40,385 B with issue 36 §2's fourth pass merged (+240 B: the synchronous call path and the checks' faster paths).
+  // 40,295 B with issue 36 §3's third pass (S9, -90 B): the client rows without their false flags, the multipart
+  // encoder brought by its operation's row. 40,323 B with validateResponses' check made by its part (+28 B);
+  // 40,309 B with the drift warning's text written by the log or the console fallback (-14 B).
   oneFile: 40_450,
   /**
    * The worker of issue 26 (scripts/bench/size.ts WORKER_PROGRAM: `CrossborderCore`, `Customers` and
@@ -109,7 +117,13 @@ export const SIZE_BUDGET = {
   // own, the masked-field list as one string, the error class of a status from a table (-49 B). docs/benchmark-notes.md.
   // 19,895 B merged with openapi-fetch's serializers kept (+361 B, see initial) and the attempt dispatcher (+142 B).
   // 20,028 B merged with issue 36 §1's fourth pass (-41 B) and §2's (one asynchronous step per call, +174 B).
-  worker: 20_100,
+  // 20,080 B at 9aef1de. 19,855 B with issue 36 §3's third pass (S9, -225 B): the multipart encoder comes with the
+  // row of the one operation that sends such a body, not with the core (-201 B: form.ts and its lazy wrapper), and
+  // the rows name only their true flags (-24 B). 19,779 B (-76 B) once the check of answers under validateResponses
+  // and the console warning of their drift are the responseChecks part's code (a core without it refuses the option).
+  // 19,717 B (-62 B) once the drift warning's text is written by the log (Log.drift) or that console fallback: a
+  // core with neither part never writes it.
+  worker: 19_800,
   /**
    * `crossborder-sdk/wallet` for browsers (scripts/bench/size.ts WALLET_PROGRAM: generateClientKeyPair,
    * importSessionKey, stamp, WalletSession), min+gzip: 19.3 kB since the bundle is opened on WebCrypto directly
@@ -125,6 +139,9 @@ export const WORKER_TARGET = 14_000;
 
 /** The worker when issue 36 §3's cuts began (main 9117846, min+gzip bytes): the baseline `npx tsx scripts/bench/size.ts` prints beside it. */
 export const WORKER_BEFORE_CUTS = 20_507;
+
+/** The worker when issue 36 §3's third pass began (main 9aef1de, min+gzip bytes), shown beside today's. */
+export const WORKER_BEFORE_THIRD_PASS = 20_080;
 
 /** The figures before issue 36 (min+gzip bytes), which `npm run bench` shows beside today's. */
 export const SIZE_BEFORE_ISSUE_36 = { initial: 19_229, firstCall: 22_833, oneFile: 34_376, worker: 24_851, wallet: 13_009 } as const;

@@ -51,16 +51,19 @@ cold import and bundle size. For each, the profile says which cost is left.
   19.7 kB (the plan's parameter checks and the transport's log lines made by their parts; the webhook code no
   longer taking the whole error hierarchy, which also took 0.3 kB off \`Crossborder\`'s initial chunk), and the
   speed work merged with it took it back to 20.1 kB (a call's common path in one asynchronous step, a caller's
-  signal aborting through the attempt's own dispatcher). Through the bundle's source
+  signal aborting through the attempt's own dispatcher). Its third pass took out what a core without parts can
+  never run: 19.7 kB (the multipart encoder brought by the CSV import's row, \`validateResponses\`' check and the drift
+  warning's text made by their parts, the rows naming only their true flags; \`Crossborder\` 20.6 kB initial, 40.3 kB
+  one file, no larger). Through the bundle's source
   map (\`npx tsx scripts/bench/size.ts --attribution\`, the module table in [benchmark notes](benchmark-notes.md))
-  the 20.1 kB are: the pipeline (auth, Idempotency-Key, signed retry, multipart, URL, attempt loop with undici's
-  timeouts, retries) 6.4 kB, webhook signature verification 3.8 kB, option, call-option and wire checks 2.9 kB,
+  the 19.7 kB are: the pipeline (auth, Idempotency-Key, signed retry, URL, attempt loop with undici's
+  timeouts, retries) 6.0 kB, webhook signature verification 3.8 kB, option, call-option and wire checks 2.9 kB,
   typed answers and error classes 2.7 kB, the webhook envelope and event typing 2.1 kB, pagination 1.0 kB, PII
   masking of error details 0.8 kB. The list side alone is 14.7 kB; the production SDK's 12.2 kB
   worker has no webhook verification (5.5 kB here), local checks, Idempotency-Key handling, signed retry,
   scrubbing, masking or wire checks. Each of ours is required of every client by an issue and tested; making any
   of them a part would give a worker that behaves differently from \`Crossborder\` on the same call: not done. The
-  largest lever left, what only writes need (signed retry, multipart: 1.1 kB of this worker, which only reads),
-  is reached from every call of the core because \`core.request()\` may send any write: it needs \`request()\` off
-  the core, an API decision. Lazy imports do not shrink a one-file bundle (the bundler inlines them).
+  largest lever left, what only writes need (the signed retry and its challenges: 0.9 kB of this worker, which only
+  reads), is reached from every call of the core because \`core.request()\` may send any write: it needs \`request()\`
+  off the core and the write rows to bring it, an API decision. Lazy imports do not shrink a one-file bundle (the bundler inlines them).
 `;

@@ -225,14 +225,14 @@ export function toAPIError(response: Response, body: unknown, plan: AnswerPlan, 
  * the operation is one the spec signs, or the body carries a challenge's fields. A malformed challenge
  * is then refused by {@link readChallenge}, never returned as if it were the resource.
  */
-export function isChallenge(data: unknown, signed: boolean): boolean {
+export function isChallenge(data: unknown, signed: boolean | undefined): boolean {
   const c = data as Record<string, unknown> | null | undefined;
   const body = c !== null && typeof c === 'object';
   if (body && ('payloadToSign' in c || ('requestId' in c && 'expiresAt' in c))) return true;
   // A 202 carrying the resource (an `id`, no challenge field) is the answer, as 200 is, even where the
   // document lists a 202 challenge (production answers 202 with either on the same operation).
   if (body && !Array.isArray(c) && typeof c.id === 'string') return false;
-  return signed;
+  return signed === true;
 }
 
 /**
@@ -265,7 +265,7 @@ export function readEnvelope<T>(
   data: unknown,
   response: Response,
   operation: string,
-  paginated: boolean,
+  paginated: boolean | undefined,
   report: (issues: ValidationIssue[]) => void,
   scrub: Scrub,
 ): ListEnvelope<T> {

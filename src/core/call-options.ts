@@ -30,7 +30,7 @@ export function isEmpty(options: object): boolean {
 export function readCallOptions(
   options: CallOptions,
   operation: string,
-  honoursKey: boolean,
+  honoursKey: boolean | undefined,
   write: boolean,
   defaults: { maxRetries: number; timeout: number },
   issues: ValidationIssue[],
@@ -70,7 +70,7 @@ export function readCallOptions(
  * by one rule: never replaced, never smuggled (refused where the operation does not honour one,
  * and when given twice with different values).
  */
-export function userIdempotencyKey(options: CallOptions, operation: string, honoursKey: boolean, issues: ValidationIssue[]): unknown {
+export function userIdempotencyKey(options: CallOptions, operation: string, honoursKey: boolean | undefined, issues: ValidationIssue[]): unknown {
   let headerKey: unknown;
   for (const name in options.headers ?? {}) {
     if (name.toLowerCase() !== 'idempotency-key') continue;

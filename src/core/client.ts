@@ -288,8 +288,6 @@ export class CrossborderCore extends ClientInfo {
       path,
       idempotent: options?.idempotencyKey !== undefined || headerIn(options?.headers, 'idempotency-key') !== undefined,
       signed: true,
-      sandboxOnly: false,
-      paginated: false,
     };
     return this.call<T>(op, input ?? {}, options);
   }
@@ -359,11 +357,11 @@ export class CrossborderCore extends ClientInfo {
     const idempotencyKey = op.idempotent ? (settings.userKey ?? crypto.randomUUID()) : undefined;
     const leg: Leg = { plan, input, query, bodyText: undefined, contentType: undefined, idempotencyKey, signal: options.signal, settings, trace };
     // Serialized once: the signed repeat and every retry send these exact bytes.
-    if (input.body !== undefined && op.multipart !== undefined) {
-      // loaded by the one multipart operation only
+    if (input.body !== undefined && op.form !== undefined) {
+      // The encoder comes with the multipart operation's row (loaded with its first call), not with the core.
       return (async () => {
         try {
-          ({ text: leg.bodyText, contentType: leg.contentType } = await (await import('./form')).formBody(input.body, op.multipart!));
+          ({ text: leg.bodyText, contentType: leg.contentType } = await (await op.form!()).formBody(input.body, op.multipart!));
         } catch (error) {
           throw notJson(error);
         }
@@ -464,17 +462,10 @@ export class CrossborderCore extends ClientInfo {
       notAfter,
       trace: leg.trace,
     };
-    if (!this.#validateResponses || !(op.resource === true || op.response !== undefined)) return sendAndRead(this.#transport, plan, out, after);
-    // With validateResponses, the answer is checked first (a documented 2xx body against the document: drift
-    // reported, never thrown), then handed on.
-    return sendAndRead(this.#transport, plan, out, async (result) => {
-      const { status } = result.response;
-      if (status !== 202 && status !== 204) {
-        const issues = await this.responseChecks!.response(op.id, result.data);
-        if (issues.length) this.#report({ operation: plan.label, status, requestId: result.requestId, issues });
-      }
-      return after ? after(result) : result;
-    });
+    // With validateResponses (which needs the responseChecks part), a documented 2xx body is checked first (drift
+    // reported, never thrown), then handed on: the part's code, so that a core without it holds none of it.
+    const checked = this.#validateResponses && (op.resource === true || op.response !== undefined);
+    return sendAndRead(this.#transport, plan, out, checked ? this.responseChecks!.checked(plan, (report) => this.#report(report), after) : after);
   }
 
   /** Drift between an answer and the document: reported, never thrown (the call succeeded at the service). */
@@ -487,16 +478,8 @@ export class CrossborderCore extends ClientInfo {
       }
       return;
     }
-    const first = report.issues[0];
-    const message = `${report.operation} answered ${report.status} with a body that differs from the document: ${first?.path || '(root)'}: ${first?.message ?? ''}`;
-    if (this.log.enabled('warn')) this.log.warn(message, () => ({ ...report }));
-    else if (this.#validateResponses) {
-      try {
-        console.warn(`[crossborder-sdk] ${message}`);
-      } catch {
-        // no console
-      }
-    }
+    // A warning in the log (the logging part), else on the console with validateResponses (the responseChecks part).
+    if (!this.log.drift(report) && this.#validateResponses) this.responseChecks!.warn(report);
   }
 
 }

@@ -4,6 +4,7 @@
  * @module
  */
 import type { Scrub } from './answers';
+import type { ValidationIssueReport } from './options';
 
 /**
  * Any object with these methods: `console`, pino, winston, bunyan. Both argument orders are
@@ -159,10 +160,22 @@ export class Log {
     this.info(`${operation} ${status} ${ms}ms`, () => ({ method: op.method, path: op.path, status, ms, requestId, attempt }));
     this.debug(`← ${status} ${operation}`, () => ({ headers: scrub(redactHeaders(response.headers)), body: maskBodyText(scrub(text)) }));
   }
+  /** The warning of an answer's drift from the document, when `warn` is enabled: false when it is not (nothing written). */
+  drift(report: ValidationIssueReport): boolean {
+    if (!this.enabled('warn')) return false;
+    this.warn(driftMessage(report), () => ({ ...report }));
+    return true;
+  }
   /** The info line of a retry: `what` failed (a failure's message, or `status 503`). */
   retrying(operation: string, what: string, delay: number): void {
     this.info(`${operation}: ${what}; retrying in ${delay} ms`);
   }
+}
+
+/** What a warning of drift says: the operation, the status and the first issue. */
+export function driftMessage(report: ValidationIssueReport): string {
+  const first = report.issues[0];
+  return `${report.operation} answered ${report.status} with a body that differs from the document: ${first?.path || '(root)'}: ${first?.message ?? ''}`;
 }
 
 /**
@@ -178,6 +191,7 @@ export const SILENT_LOG = {
   sending() {},
   answered() {},
   retrying() {},
+  drift: () => false,
 } as unknown as Log;
 
 /**

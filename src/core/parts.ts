@@ -8,8 +8,10 @@ import type { Check } from './checks';
 import type { Operation, ParamIssues } from './plan';
 import type { CoreParts } from './client';
 import type { ValidationIssue } from './errors';
+import type { ValidationIssueReport } from './options';
+import type { AfterLeg } from './transport';
 import type { RawIssue } from './issues';
-import { logFromOptions, type Log, type Logger, type LogLevel } from './logger';
+import { driftMessage, logFromOptions, type Log, type Logger, type LogLevel } from './logger';
 import { describe, loadIssues, type OperationChecks, type Schema, type SchemaRef } from './validation';
 
 // Each table of loaders loads with the first call that needs it: the client's first chunk holds one
@@ -49,6 +51,13 @@ export interface ResponseChecks {
    * takes no promise); else a promise.
    */
   readonly event: (event: unknown) => ValidationIssue[] | Promise<ValidationIssue[]>;
+  /**
+   * @internal With `validateResponses`: what a leg's result goes through before `after`, a documented 2xx body
+   * (not a 202 or 204) checked against the document and its drift handed to `report`, never thrown.
+   */
+  readonly checked: (plan: { readonly op: Operation; readonly label: string }, report: (report: ValidationIssueReport) => void, after: AfterLeg | undefined) => AfterLeg;
+  /** @internal With `validateResponses` and no log at `warn`: drift written to the console. */
+  readonly warn: (report: ValidationIssueReport) => void;
 }
 
 /**
@@ -165,6 +174,21 @@ export const responseChecks: ResponseChecks = {
     return issuesOf(check ?? undefined, data);
   },
   event: (event) => (eventCheck ? issuesNow(eventCheck, event) : loadEventCheck().then((check) => issuesNow(check, event))),
+  checked: ({ op, label }, report, after) => async (result) => {
+    const { status } = result.response;
+    if (status !== 202 && status !== 204) {
+      const issues = await responseChecks.response(op.id, result.data);
+      if (issues.length) report({ operation: label, status, requestId: result.requestId, issues });
+    }
+    return after ? after(result) : result;
+  },
+  warn: (report) => {
+    try {
+      console.warn(`[crossborder-sdk] ${driftMessage(report)}`);
+    } catch {
+      // no console
+    }
+  },
 };
 
 // Operation id → its 2xx body check, once loaded.

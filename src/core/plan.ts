@@ -19,23 +19,28 @@ export interface Operation {
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   readonly path: string;
   /** Honours `Idempotency-Key`: the SDK sends one per call, and retries are safe. */
-  readonly idempotent: boolean;
+  readonly idempotent?: boolean | undefined;
   /**
    * The spec lists it as answering 202 with a wallet challenge. Documentation only: any write whose
    * answer is a 202 challenge goes through the signed retry (the service extends signing).
    */
-  readonly signed: boolean;
+  readonly signed?: boolean | undefined;
   /** Refused by production platforms. */
-  readonly sandboxOnly: boolean;
+  readonly sandboxOnly?: boolean | undefined;
   /** Answers the list envelope. */
-  readonly paginated: boolean;
+  readonly paginated?: boolean | undefined;
   /** A request body must be given. */
   readonly bodyRequired?: boolean | undefined;
   /**
    * The body goes as `multipart/form-data`, not JSON: its binary fields (given as text) and the content
-   * type each file part is sent as. Other fields go as text parts.
+   * type each file part is sent as. Other fields go as text parts. Written by the encoder the row brings (`form`).
    */
   readonly multipart?: { readonly [field: string]: string } | undefined;
+  /**
+   * @internal The loader of the multipart encoder, on the row of an operation with a `multipart` body: the row
+   * brings the encoder, so a bundle without such an operation holds none of it.
+   */
+  readonly form?: (() => Promise<typeof import('./form')>) | undefined;
   /**
    * @internal Schemas of the path parameters, the query and the body: inline (anything with zod's
    * `safeParse`), or their names in the generated zod module (the sandbox's; the client runs `checks`).

@@ -37,6 +37,8 @@ export { API_VERSION, DEFAULT_BASE_URLS, MAX_TIMEOUT_MS, normalizeBaseUrl } from
 export type { CallInput, InputOf, ItemOf, Operation, ResultOf } from './plan';
 
 const NO_HEADERS: [string, unknown][] = [];
+/** The options of a call given none: one object for every such call, never written to. */
+const NO_OPTIONS: ListOptions = Object.freeze({});
 
 /** The telemetry of a core without the `telemetry` part: nothing is recorded, and none of the gate's code is bundled. */
 const NO_TELEMETRY: CoreTelemetry = {
@@ -230,7 +232,7 @@ export class CrossborderCore extends ClientInfo {
   call<Id extends OperationId>(op: OperationRow<Id>, input: InputOf<Id>, options?: CallOptions | null): APIPromise<ResultOf<Id>>;
   call<T = unknown>(op: Operation, input?: CallInput, options?: CallOptions | null): APIPromise<T>;
   call(op: Operation, input: CallInput = {}, options?: CallOptions | null): APIPromise<unknown> {
-    return new APIPromise(this.#traced(op, input, options ?? {}));
+    return new APIPromise(this.#traced(op, input, options ?? NO_OPTIONS));
   }
 
   /**
@@ -240,7 +242,7 @@ export class CrossborderCore extends ClientInfo {
   list<Id extends OperationId>(op: OperationRow<Id>, input: InputOf<Id>, options?: ListOptions | null): PagePromise<ItemOf<Id>>;
   list<T = unknown>(op: Operation, input?: CallInput, options?: ListOptions | null): PagePromise<T>;
   list<T>(op: Operation, input: CallInput = {}, options?: ListOptions | null): PagePromise<T> {
-    const opts = options ?? {};
+    const opts = options ?? NO_OPTIONS;
     const link: PageLink = { pages: 0 }; // the iteration: each page's span links to the first
     // The pages after the first (one function per list call, made with it): the same query with the cursor,
     // the signal of the page's fetch joined with the list's.
@@ -253,13 +255,29 @@ export class CrossborderCore extends ClientInfo {
     return new PagePromise(this.#page<T>(op, input, opts, link, next, undefined, undefined));
   }
 
-  /** One page of a list: the call, then its envelope read into a {@link Page} that fetches the next with `next`. */
+  /**
+   * One page of a list: the call, then its envelope read into a {@link Page} that fetches the next with `next`.
+   * Without a trace to record, the page is read in the leg's own asynchronous step (its `after`), not in a
+   * reaction of its own; with one, after the call's span has ended, as a reaction on the traced call (a
+   * malformed envelope is the page's error, not the call's).
+   */
   #page<T>(op: Operation, input: CallInput, options: ListOptions, link: PageLink, next: PageFetcher<T>, cursor: string | undefined, trail: CursorTrail | undefined): Promise<WithResponse<Page<T>>> {
-    return this.#traced(op, input, options, link).then(({ data, response, idempotencyKey, requestId }) => {
+    const read = (result: WithResponse<unknown>): WithResponse<Page<T>> => {
+      const { data, response, requestId } = result;
       const operation = this.#plan(op).label;
       const envelope = readEnvelope<T>(data, response, operation, op.paginated, (issues) => this.#report({ operation, status: response.status, requestId, issues }), this.scrub);
-      return { data: new Page<T>(envelope, next, cursor, options.prefetch, trail), response, idempotencyKey, requestId };
+      return { data: new Page<T>(envelope, next, cursor, options.prefetch, trail), response, idempotencyKey: result.idempotencyKey, requestId };
+    };
+    // 1: the call runs untraced and reads its page in its leg; 2: it does not (traced, or started later).
+    let inLeg = 0;
+    const call = this.telemetry.call(op.method, op.path, op.id, link, (trace) => {
+      const here = inLeg === 0 && trace === undefined;
+      inLeg = here ? 1 : 2;
+      return this.#run(op, input, options, trace, here ? read : undefined);
     });
+    if (inLeg === 1) return call as Promise<WithResponse<Page<T>>>;
+    inLeg = 2;
+    return call.then(read);
   }
 
   /** @internal A rejected call, for refusals decided before the pipeline (same promise type as a call). */
@@ -307,7 +325,7 @@ export class CrossborderCore extends ClientInfo {
 
   /** {@link #run} inside the call's trace, when there is a provider to record to. */
   #traced(op: Operation, input: CallInput, options: CallOptions, link?: PageLink): Promise<WithResponse<unknown>> {
-    return this.telemetry.call(op.method, op.path, op.id, link, (trace) => this.#run(op, input, options, trace));
+    return this.telemetry.call(op.method, op.path, op.id, link, (trace) => this.#run(op, input, options, trace, undefined));
   }
 
   /**
@@ -316,7 +334,7 @@ export class CrossborderCore extends ClientInfo {
    * only asynchronous step is the leg's (./transport `sendAndRead`); the rare paths (checks to load,
    * multipart, a signed leg, a challenge) branch out. Never throws: a refusal is the promise's rejection.
    */
-  #run(op: Operation, input: CallInput, options: CallOptions, trace: CallTrace | undefined): Promise<WithResponse<unknown>> {
+  #run(op: Operation, input: CallInput, options: CallOptions, trace: CallTrace | undefined, read: AfterLeg | undefined): Promise<WithResponse<unknown>> {
     try {
       // Credentials are asked for by the first call that needs them, not by the constructor (webhook-only clients need none).
       if (this.#missingCredentials !== undefined) throw new ConfigurationError(this.#missingCredentials);
@@ -328,17 +346,21 @@ export class CrossborderCore extends ClientInfo {
       }
       const query = input.query === undefined || input.query === null ? undefined : normalizeQuery(input.query);
       const checked = plan.paramIssues(input.path, query, input.body);
-      if (Array.isArray(checked)) return this.#checked(plan, input, query, options, trace, checked);
-      return checked.then((issues) => this.#checked(plan, input, query, options, trace, issues));
+      if (Array.isArray(checked)) return this.#checked(plan, input, query, options, trace, checked, read);
+      return checked.then((issues) => this.#checked(plan, input, query, options, trace, issues, read));
     } catch (error) {
       return Promise.reject(error);
     }
   }
 
-  /** The call once its parameters are checked (`issues`: what the checks found): its options and the wire checked, its body serialized, its legs sent. Throws a refusal. */
-  #checked(plan: OperationPlan, input: CallInput, query: Record<string, unknown> | undefined, options: CallOptions, trace: CallTrace | undefined, issues: ValidationIssue[]): Promise<WithResponse<unknown>> {
+  /**
+   * The call once its parameters are checked (`issues`: what the checks found): its options and the wire
+   * checked, its body serialized, its legs sent; `read`: what the last leg's result becomes (a list's page).
+   * Throws a refusal.
+   */
+  #checked(plan: OperationPlan, input: CallInput, query: Record<string, unknown> | undefined, options: CallOptions, trace: CallTrace | undefined, issues: ValidationIssue[], read: AfterLeg | undefined): Promise<WithResponse<unknown>> {
     const { op, label: operation } = plan;
-    const given = !isEmpty(options);
+    const given = options !== NO_OPTIONS && !isEmpty(options);
     const settings = given ? readCallOptions(options, operation, op.idempotent, plan.write, this.#defaults, issues) : this.#defaults;
     if (given || input.header) {
       wireProblems(
@@ -367,7 +389,7 @@ export class CrossborderCore extends ClientInfo {
         } catch (error) {
           throw notJson(error);
         }
-        return this.#legs(leg, options);
+        return this.#legs(leg, options, read);
       })();
     }
     try {
@@ -375,14 +397,15 @@ export class CrossborderCore extends ClientInfo {
     } catch (error) {
       throw notJson(error);
     }
-    return this.#legs(leg, options);
+    return this.#legs(leg, options, read);
   }
 
   /**
    * The call's legs: the first (signed, when the options carry a signature: relay mode), then one per wallet
-   * challenge a write is answered with, looked for in the leg's own step. A read is its first leg's promise as is.
+   * challenge a write is answered with, looked for in the leg's own step. A read is its first leg's promise,
+   * its result made into what `read` makes of it (a list's page) in the same step.
    */
-  #legs(leg: Leg, options: CallOptions): Promise<WithResponse<unknown>> {
+  #legs(leg: Leg, options: CallOptions, read: AfterLeg | undefined): Promise<WithResponse<unknown>> {
     const { signature, requestId } = options;
     const signed = signature !== undefined && requestId !== undefined;
     if (signed) {
@@ -390,7 +413,14 @@ export class CrossborderCore extends ClientInfo {
       leg.trace?.signed(requestId);
     }
     // Only a write's 202 can be a challenge (see #challenges).
-    const after: AfterLeg | undefined = leg.plan.write ? (result) => (result.response.status === 202 ? this.#challenges(leg, options, result, signed ? 1 : 0) : result) : undefined;
+    let after: AfterLeg | undefined = leg.plan.write ? (result) => (result.response.status === 202 ? this.#challenges(leg, options, result, signed ? 1 : 0) : result) : read;
+    if (read !== undefined && after !== read) {
+      const challenged = after!;
+      after = (result) => {
+        const last = challenged(result);
+        return last instanceof Promise ? last.then(read) : read(last);
+      };
+    }
     return signed ? this.#send(leg, signature, requestId, this.#signed.expiry(requestId), after) : this.#send(leg, undefined, undefined, undefined, after);
   }
 

@@ -262,11 +262,13 @@ export class CrossborderCore extends ClientInfo {
    * malformed envelope is the page's error, not the call's).
    */
   #page<T>(op: Operation, input: CallInput, options: ListOptions, link: PageLink, next: PageFetcher<T>, cursor: string | undefined, trail: CursorTrail | undefined): Promise<WithResponse<Page<T>>> {
+    // The leg's result is the call's own object (made by readAnswer, or handed on as is by the trace): its data becomes the page.
     const read = (result: WithResponse<unknown>): WithResponse<Page<T>> => {
       const { data, response, requestId } = result;
       const operation = this.#plan(op).label;
       const envelope = readEnvelope<T>(data, response, operation, op.paginated, (issues) => this.#report({ operation, status: response.status, requestId, issues }), this.scrub);
-      return { data: new Page<T>(envelope, next, cursor, options.prefetch, trail), response, idempotencyKey: result.idempotencyKey, requestId };
+      result.data = new Page<T>(envelope, next, cursor, options.prefetch, trail);
+      return result as WithResponse<Page<T>>;
     };
     // 1: the call runs untraced and reads its page in its leg; 2: it does not (traced, or started later).
     let inLeg = 0;

@@ -37,8 +37,6 @@ export { API_VERSION, DEFAULT_BASE_URLS, MAX_TIMEOUT_MS, normalizeBaseUrl } from
 export type { CallInput, InputOf, ItemOf, Operation, ResultOf } from './plan';
 
 const NO_HEADERS: [string, unknown][] = [];
-/** The options of a call given none: one object for every such call, never written to. */
-const NO_OPTIONS: ListOptions = Object.freeze({});
 
 /** The telemetry of a core without the `telemetry` part: nothing is recorded, and none of the gate's code is bundled. */
 const NO_TELEMETRY: CoreTelemetry = {
@@ -232,7 +230,8 @@ export class CrossborderCore extends ClientInfo {
   call<Id extends OperationId>(op: OperationRow<Id>, input: InputOf<Id>, options?: CallOptions | null): APIPromise<ResultOf<Id>>;
   call<T = unknown>(op: Operation, input?: CallInput, options?: CallOptions | null): APIPromise<T>;
   call(op: Operation, input: CallInput = {}, options?: CallOptions | null): APIPromise<unknown> {
-    return new APIPromise(this.#traced(op, input, options ?? NO_OPTIONS));
+    // The pipeline inside the call's trace, when there is a provider to record to.
+    return new APIPromise(this.telemetry.call(op.method, op.path, op.id, undefined, (trace) => this.#run(op, input, options ?? {}, trace)));
   }
 
   /**
@@ -242,7 +241,7 @@ export class CrossborderCore extends ClientInfo {
   list<Id extends OperationId>(op: OperationRow<Id>, input: InputOf<Id>, options?: ListOptions | null): PagePromise<ItemOf<Id>>;
   list<T = unknown>(op: Operation, input?: CallInput, options?: ListOptions | null): PagePromise<T>;
   list<T>(op: Operation, input: CallInput = {}, options?: ListOptions | null): PagePromise<T> {
-    const opts = options ?? NO_OPTIONS;
+    const opts = options ?? {};
     const link: PageLink = { pages: 0 }; // the iteration: each page's span links to the first
     // The pages after the first (one function per list call, made with it): the same query with the cursor,
     // the signal of the page's fetch joined with the list's.
@@ -270,16 +269,12 @@ export class CrossborderCore extends ClientInfo {
       result.data = new Page<T>(envelope, next, cursor, options.prefetch, trail);
       return result as WithResponse<Page<T>>;
     };
-    // 1: the call runs untraced and reads its page in its leg; 2: it does not (traced, or started later).
-    let inLeg = 0;
-    const call = this.telemetry.call(op.method, op.path, op.id, link, (trace) => {
-      const here = inLeg === 0 && trace === undefined;
-      inLeg = here ? 1 : 2;
-      return this.#run(op, input, options, trace, here ? read : undefined);
-    });
-    if (inLeg === 1) return call as Promise<WithResponse<Page<T>>>;
-    inLeg = 2;
-    return call.then(read);
+    // In the leg: a read (a write's leg looks for its challenge there), untraced, started now (not once a recorder has loaded).
+    let now = true;
+    let inLeg = false;
+    const call = this.telemetry.call(op.method, op.path, op.id, link, (trace) => this.#run(op, input, options, trace, (inLeg = now && !trace && op.method === 'GET') ? read : undefined));
+    now = false;
+    return inLeg ? (call as Promise<WithResponse<Page<T>>>) : call.then(read);
   }
 
   /** @internal A rejected call, for refusals decided before the pipeline (same promise type as a call). */
@@ -325,18 +320,13 @@ export class CrossborderCore extends ClientInfo {
     return plan;
   }
 
-  /** {@link #run} inside the call's trace, when there is a provider to record to. */
-  #traced(op: Operation, input: CallInput, options: CallOptions, link?: PageLink): Promise<WithResponse<unknown>> {
-    return this.telemetry.call(op.method, op.path, op.id, link, (trace) => this.#run(op, input, options, trace, undefined));
-  }
-
   /**
    * Checks the call and starts its first leg. Not an async function: a call that needs no waiting before it
    * is sent (its checks loaded and passing, a JSON body) goes out in this same synchronous stretch, and its
    * only asynchronous step is the leg's (./transport `sendAndRead`); the rare paths (checks to load,
    * multipart, a signed leg, a challenge) branch out. Never throws: a refusal is the promise's rejection.
    */
-  #run(op: Operation, input: CallInput, options: CallOptions, trace: CallTrace | undefined, read: AfterLeg | undefined): Promise<WithResponse<unknown>> {
+  #run(op: Operation, input: CallInput, options: CallOptions, trace: CallTrace | undefined, read?: AfterLeg): Promise<WithResponse<unknown>> {
     try {
       // Credentials are asked for by the first call that needs them, not by the constructor (webhook-only clients need none).
       if (this.#missingCredentials !== undefined) throw new ConfigurationError(this.#missingCredentials);
@@ -362,7 +352,7 @@ export class CrossborderCore extends ClientInfo {
    */
   #checked(plan: OperationPlan, input: CallInput, query: Record<string, unknown> | undefined, options: CallOptions, trace: CallTrace | undefined, issues: ValidationIssue[], read: AfterLeg | undefined): Promise<WithResponse<unknown>> {
     const { op, label: operation } = plan;
-    const given = options !== NO_OPTIONS && !isEmpty(options);
+    const given = !isEmpty(options);
     const settings = given ? readCallOptions(options, operation, op.idempotent, plan.write, this.#defaults, issues) : this.#defaults;
     if (given || input.header) {
       wireProblems(
@@ -405,7 +395,7 @@ export class CrossborderCore extends ClientInfo {
   /**
    * The call's legs: the first (signed, when the options carry a signature: relay mode), then one per wallet
    * challenge a write is answered with, looked for in the leg's own step. A read is its first leg's promise,
-   * its result made into what `read` makes of it (a list's page) in the same step.
+   * its result made into what `read` makes of it (a list's page) in the same step (`read` is given for reads only).
    */
   #legs(leg: Leg, options: CallOptions, read: AfterLeg | undefined): Promise<WithResponse<unknown>> {
     const { signature, requestId } = options;
@@ -415,14 +405,7 @@ export class CrossborderCore extends ClientInfo {
       leg.trace?.signed(requestId);
     }
     // Only a write's 202 can be a challenge (see #challenges).
-    let after: AfterLeg | undefined = leg.plan.write ? (result) => (result.response.status === 202 ? this.#challenges(leg, options, result, signed ? 1 : 0) : result) : read;
-    if (read !== undefined && after !== read) {
-      const challenged = after!;
-      after = (result) => {
-        const last = challenged(result);
-        return last instanceof Promise ? last.then(read) : read(last);
-      };
-    }
+    const after: AfterLeg | undefined = leg.plan.write ? (result) => (result.response.status === 202 ? this.#challenges(leg, options, result, signed ? 1 : 0) : result) : read;
     return signed ? this.#send(leg, signature, requestId, this.#signed.expiry(requestId), after) : this.#send(leg, undefined, undefined, undefined, after);
   }
 

@@ -58,69 +58,39 @@ function deadlineError(ms: number): Error {
   return Object.assign(new Error(`attempt deadline of ${ms} ms passed`), { code: DEADLINE_CODE });
 }
 
-/** Where a handler with an armed deadline keeps it (fetch's handler is an object of its own per request). */
-const DEADLINE = Symbol('crossborder.deadline');
-
-/**
- * The deadline of one request: its timer, the abort function undici hands over, and fetch's own
- * handler methods, which the shared wrappers below call. One object per request, no closures.
- */
-interface Deadline {
-  readonly ms: number;
-  readonly attempt: AttemptDispatcher | undefined;
-  readonly onConnect: NonNullable<FetchHandler['onConnect']>;
-  readonly onComplete: FetchHandler['onComplete'];
-  readonly onError: FetchHandler['onError'];
-  abort: ((reason?: unknown) => void) | undefined;
-  expired: boolean;
-  timer: ReturnType<typeof setTimeout> | undefined;
-}
-
-type Armed = FetchHandler & { [DEADLINE]: Deadline };
-
-function expire(d: Deadline): void {
-  d.expired = true;
-  d.abort?.(deadlineError(d.ms));
-}
-
-// The handler's methods while its deadline is armed: one function each for every request (forwarded with
-// `arguments`: no rest array), finding the request's deadline on the handler.
-function onConnectWithin(this: Armed, a: (reason?: unknown) => void): unknown {
-  const d = this[DEADLINE];
-  d.abort = a;
-  const result = d.onConnect.apply(this, arguments as unknown as Parameters<Deadline['onConnect']>);
-  // Connecting took the whole time (undici gives a connection 10 s): stop before sending.
-  if (d.expired) a(deadlineError(d.ms));
-  else d.attempt?.connected(a);
-  return result;
-}
-function onCompleteWithin(this: Armed): unknown {
-  const d = this[DEADLINE];
-  clearTimeout(d.timer);
-  return d.onComplete?.apply(this, arguments as unknown as unknown[]);
-}
-function onErrorWithin(this: Armed): unknown {
-  const d = this[DEADLINE];
-  clearTimeout(d.timer);
-  return d.onError?.apply(this, arguments as unknown as unknown[]);
-}
-
 /**
  * Arms the whole-attempt deadline on fetch's handler for this request (fetch makes one per request):
  * when `ms` has passed, the request is aborted, before or after its headers, mid-body included; the
  * timer stops when the request completes or fails. A handler of another shape keeps undici's two timeouts only.
  */
 function armDeadline(handler: unknown, ms: number, attempt?: AttemptDispatcher): ReturnType<typeof setTimeout> | undefined {
-  const h = handler as Armed;
+  const h = handler as FetchHandler;
   const { onConnect, onComplete, onError } = h;
   if (typeof onConnect !== 'function') return undefined;
-  const d: Deadline = { ms, attempt, onConnect, onComplete, onError, abort: undefined, expired: false, timer: undefined };
-  d.timer = setTimeout(expire, ms, d);
-  h[DEADLINE] = d;
-  h.onConnect = onConnectWithin;
-  h.onComplete = onCompleteWithin;
-  h.onError = onErrorWithin;
-  return d.timer;
+  let abort: ((reason?: unknown) => void) | undefined;
+  let expired = false;
+  const timer = setTimeout(() => {
+    expired = true;
+    abort?.(deadlineError(ms));
+  }, ms);
+  // Forwarded with `arguments` (no rest array per call: these run on every request).
+  h.onConnect = function (this: unknown, a: (reason?: unknown) => void) {
+    abort = a;
+    const result = onConnect.apply(this, arguments as unknown as Parameters<typeof onConnect>);
+    // Connecting took the whole time (undici gives a connection 10 s): stop before sending.
+    if (expired) a(deadlineError(ms));
+    else attempt?.connected(a);
+    return result;
+  };
+  h.onComplete = function (this: unknown) {
+    clearTimeout(timer);
+    return onComplete?.apply(this, arguments as unknown as unknown[]);
+  };
+  h.onError = function (this: unknown) {
+    clearTimeout(timer);
+    return onError?.apply(this, arguments as unknown as unknown[]);
+  };
+  return timer;
 }
 
 /**

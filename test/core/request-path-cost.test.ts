@@ -1,15 +1,13 @@
 /**
  * What the request path costs per call, as counts that do not move with the machine's load (issue 36 §2):
- * the promises a call makes over raw `fetch` against a loopback server, and the closures the attempt
- * deadline makes per request. Plus the order the list page's reading keeps with a trace (it was moved
- * into the leg's own step when there is none).
+ * the promises a call makes over raw `fetch` against a loopback server. Plus the order the list page's
+ * reading keeps with a trace (it was moved into the leg's own step when there is none).
  */
 import { createHook } from 'node:async_hooks';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Crossborder, ResponseValidationError } from '../../src/index';
-import { timeoutDispatcher } from '../../src/core/dispatcher';
 import { otel } from '../telemetry/helpers';
 
 const customer = { id: 'Customer:1', customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada', createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z' };
@@ -58,42 +56,6 @@ describe('promises per call, over raw fetch (same loopback server, same process)
     const page = await cb.customers.list({ limit: 20 });
     expect(page.data).toEqual([customer, customer]); // the same answer both ways
     expect(sdk - raw).toBeLessThanOrEqual(5);
-  });
-});
-
-describe('the attempt deadline per request', () => {
-  it('wraps fetch handlers with the same functions for every request (no closures per request), and each still completes', () => {
-    const SLOT = Symbol.for('undici.globalDispatcher.1');
-    const slots = globalThis as unknown as Record<symbol, unknown>;
-    const saved = slots[SLOT];
-    const wrappers: unknown[][] = [];
-    const completed: number[] = [];
-    slots[SLOT] = {
-      dispatch(_options: unknown, h: { onConnect: (abort: () => void) => void; onComplete: (t: unknown) => void; onError: (e: unknown) => void }) {
-        wrappers.push([h.onConnect, h.onComplete, h.onError]);
-        h.onConnect(() => undefined);
-        h.onComplete([]);
-        return true;
-      },
-    };
-    try {
-      const d = timeoutDispatcher(60_000);
-      for (let i = 0; i < 2; i++) {
-        d.dispatch({}, {
-          onConnect() {},
-          onComplete() {
-            completed.push(i);
-          },
-          onError() {},
-        });
-      }
-    } finally {
-      slots[SLOT] = saved;
-    }
-    expect(completed).toEqual([0, 1]);
-    expect(wrappers[1]![0]).toBe(wrappers[0]![0]);
-    expect(wrappers[1]![1]).toBe(wrappers[0]![1]);
-    expect(wrappers[1]![2]).toBe(wrappers[0]![2]);
   });
 });
 

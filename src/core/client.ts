@@ -230,7 +230,8 @@ export class CrossborderCore extends ClientInfo {
   call<Id extends OperationId>(op: OperationRow<Id>, input: InputOf<Id>, options?: CallOptions | null): APIPromise<ResultOf<Id>>;
   call<T = unknown>(op: Operation, input?: CallInput, options?: CallOptions | null): APIPromise<T>;
   call(op: Operation, input: CallInput = {}, options?: CallOptions | null): APIPromise<unknown> {
-    return new APIPromise(this.#traced(op, input, options ?? {}));
+    // The pipeline inside the call's trace, when there is a provider to record to.
+    return new APIPromise(this.telemetry.call(op.method, op.path, op.id, undefined, (trace) => this.#run(op, input, options ?? {}, trace)));
   }
 
   /**
@@ -253,13 +254,27 @@ export class CrossborderCore extends ClientInfo {
     return new PagePromise(this.#page<T>(op, input, opts, link, next, undefined, undefined));
   }
 
-  /** One page of a list: the call, then its envelope read into a {@link Page} that fetches the next with `next`. */
+  /**
+   * One page of a list: the call, then its envelope read into a {@link Page} that fetches the next with `next`.
+   * Without a trace to record, the page is read in the leg's own asynchronous step (its `after`), not in a
+   * reaction of its own; with one, after the call's span has ended, as a reaction on the traced call (a
+   * malformed envelope is the page's error, not the call's).
+   */
   #page<T>(op: Operation, input: CallInput, options: ListOptions, link: PageLink, next: PageFetcher<T>, cursor: string | undefined, trail: CursorTrail | undefined): Promise<WithResponse<Page<T>>> {
-    return this.#traced(op, input, options, link).then(({ data, response, idempotencyKey, requestId }) => {
+    // The leg's result is the call's own object (made by readAnswer, or handed on as is by the trace): its data becomes the page.
+    const read = (result: WithResponse<unknown>): WithResponse<Page<T>> => {
+      const { data, response, requestId } = result;
       const operation = this.#plan(op).label;
       const envelope = readEnvelope<T>(data, response, operation, op.paginated, (issues) => this.#report({ operation, status: response.status, requestId, issues }), this.scrub);
-      return { data: new Page<T>(envelope, next, cursor, options.prefetch, trail), response, idempotencyKey, requestId };
-    });
+      result.data = new Page<T>(envelope, next, cursor, options.prefetch, trail);
+      return result as WithResponse<Page<T>>;
+    };
+    // In the leg: a read (a write's leg looks for its challenge there), untraced, started now (not once a recorder has loaded).
+    let now = true;
+    let inLeg = false;
+    const call = this.telemetry.call(op.method, op.path, op.id, link, (trace) => this.#run(op, input, options, trace, (inLeg = now && !trace && op.method === 'GET') ? read : undefined));
+    now = false;
+    return inLeg ? (call as Promise<WithResponse<Page<T>>>) : call.then(read);
   }
 
   /** @internal A rejected call, for refusals decided before the pipeline (same promise type as a call). */
@@ -303,18 +318,13 @@ export class CrossborderCore extends ClientInfo {
     return plan;
   }
 
-  /** {@link #run} inside the call's trace, when there is a provider to record to. */
-  #traced(op: Operation, input: CallInput, options: CallOptions, link?: PageLink): Promise<WithResponse<unknown>> {
-    return this.telemetry.call(op.method, op.path, op.id, link, (trace) => this.#run(op, input, options, trace));
-  }
-
   /**
    * Checks the call and starts its first leg. Not an async function: a call that needs no waiting before it
    * is sent (its checks loaded and passing, a JSON body) goes out in this same synchronous stretch, and its
    * only asynchronous step is the leg's (./transport `sendAndRead`); the rare paths (checks to load,
    * multipart, a signed leg, a challenge) branch out. Never throws: a refusal is the promise's rejection.
    */
-  #run(op: Operation, input: CallInput, options: CallOptions, trace: CallTrace | undefined): Promise<WithResponse<unknown>> {
+  #run(op: Operation, input: CallInput, options: CallOptions, trace: CallTrace | undefined, read?: AfterLeg): Promise<WithResponse<unknown>> {
     try {
       // Credentials are asked for by the first call that needs them, not by the constructor (webhook-only clients need none).
       if (this.#missingCredentials !== undefined) throw new ConfigurationError(this.#missingCredentials);
@@ -326,15 +336,19 @@ export class CrossborderCore extends ClientInfo {
       }
       const query = input.query === undefined || input.query === null ? undefined : normalizeQuery(input.query);
       const checked = plan.paramIssues(input.path, query, input.body);
-      if (Array.isArray(checked)) return this.#checked(plan, input, query, options, trace, checked);
-      return checked.then((issues) => this.#checked(plan, input, query, options, trace, issues));
+      if (Array.isArray(checked)) return this.#checked(plan, input, query, options, trace, checked, read);
+      return checked.then((issues) => this.#checked(plan, input, query, options, trace, issues, read));
     } catch (error) {
       return Promise.reject(error);
     }
   }
 
-  /** The call once its parameters are checked (`issues`: what the checks found): its options and the wire checked, its body serialized, its legs sent. Throws a refusal. */
-  #checked(plan: OperationPlan, input: CallInput, query: Record<string, unknown> | undefined, options: CallOptions, trace: CallTrace | undefined, issues: ValidationIssue[]): Promise<WithResponse<unknown>> {
+  /**
+   * The call once its parameters are checked (`issues`: what the checks found): its options and the wire
+   * checked, its body serialized, its legs sent; `read`: what the last leg's result becomes (a list's page).
+   * Throws a refusal.
+   */
+  #checked(plan: OperationPlan, input: CallInput, query: Record<string, unknown> | undefined, options: CallOptions, trace: CallTrace | undefined, issues: ValidationIssue[], read: AfterLeg | undefined): Promise<WithResponse<unknown>> {
     const { op, label: operation } = plan;
     const given = !isEmpty(options);
     const settings = given ? readCallOptions(options, operation, op.idempotent, plan.write, this.#defaults, issues) : this.#defaults;
@@ -365,7 +379,7 @@ export class CrossborderCore extends ClientInfo {
         } catch (error) {
           throw notJson(error);
         }
-        return this.#legs(leg, options);
+        return this.#legs(leg, options, read);
       })();
     }
     try {
@@ -373,14 +387,15 @@ export class CrossborderCore extends ClientInfo {
     } catch (error) {
       throw notJson(error);
     }
-    return this.#legs(leg, options);
+    return this.#legs(leg, options, read);
   }
 
   /**
    * The call's legs: the first (signed, when the options carry a signature: relay mode), then one per wallet
-   * challenge a write is answered with, looked for in the leg's own step. A read is its first leg's promise as is.
+   * challenge a write is answered with, looked for in the leg's own step. A read is its first leg's promise,
+   * its result made into what `read` makes of it (a list's page) in the same step (`read` is given for reads only).
    */
-  #legs(leg: Leg, options: CallOptions): Promise<WithResponse<unknown>> {
+  #legs(leg: Leg, options: CallOptions, read: AfterLeg | undefined): Promise<WithResponse<unknown>> {
     const { signature, requestId } = options;
     const signed = signature !== undefined && requestId !== undefined;
     if (signed) {
@@ -388,7 +403,7 @@ export class CrossborderCore extends ClientInfo {
       leg.trace?.signed(requestId);
     }
     // Only a write's 202 can be a challenge (see #challenges).
-    const after: AfterLeg | undefined = leg.plan.write ? (result) => (result.response.status === 202 ? this.#challenges(leg, options, result, signed ? 1 : 0) : result) : undefined;
+    const after: AfterLeg | undefined = leg.plan.write ? (result) => (result.response.status === 202 ? this.#challenges(leg, options, result, signed ? 1 : 0) : result) : read;
     return signed ? this.#send(leg, signature, requestId, this.#signed.expiry(requestId), after) : this.#send(leg, undefined, undefined, undefined, after);
   }
 

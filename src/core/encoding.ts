@@ -60,18 +60,19 @@ const BASE64_VALUES = /* @__PURE__ */ (() => {
  * bytes are written there and a view of them returned: V8 allocates a typed array of more than 64 bytes
  * outside its heap (~0.5 µs), and a DER signature is 70–72 bytes.
  */
-function decodeBase64(text: string, into?: Uint8Array<ArrayBuffer>): Bytes | undefined {
-  let bare = text.length;
-  if (bare > 0 && text.charCodeAt(bare - 1) === 0x3d) bare--;
-  if (bare > 0 && text.charCodeAt(bare - 1) === 0x3d) bare--;
+function decodeBase64(text: string, into?: Uint8Array<ArrayBuffer>, from = 0, to = text.length): Bytes | undefined {
+  let end = to;
+  if (end > from && text.charCodeAt(end - 1) === 0x3d) end--;
+  if (end > from && text.charCodeAt(end - 1) === 0x3d) end--;
+  const bare = end - from;
   // A padded text is a whole number of quads; one character alone in the last quad is no byte.
-  if ((bare !== text.length && text.length % 4 !== 0) || bare % 4 === 1) return undefined;
+  if (bare < 0 || (end !== to && (to - from) % 4 !== 0) || bare % 4 === 1) return undefined;
   const length = (bare * 3) >> 2;
   const out = into?.subarray(0, length) ?? new Uint8Array(length);
   let at = 0;
   let buffer = 0;
   let bits = 0;
-  for (let i = 0; i < bare; i++) {
+  for (let i = from; i < end; i++) {
     const code = text.charCodeAt(i);
     const value = code < 128 ? BASE64_VALUES[code]! : -1;
     if (value < 0) return undefined;
@@ -89,10 +90,11 @@ function decodeBase64(text: string, into?: Uint8Array<ArrayBuffer>): Bytes | und
 /**
  * Standard-alphabet base64 → bytes, or `undefined`. Padding may be omitted; anything outside
  * `A–Z a–z 0–9 + /` (base64url's `-` and `_`, inner whitespace) is refused. With `into` (large enough),
- * the bytes are written there and a view of them returned (see `decodeBase64`).
+ * the bytes are written there and a view of them returned (see `decodeBase64`). With `from` and `to`, only
+ * `text.slice(from, to)` is decoded, without that slice being made.
  */
-export function base64ToBytes(text: string, into?: Uint8Array<ArrayBuffer>): Bytes | undefined {
-  return typeof text === 'string' ? decodeBase64(text, into) : undefined;
+export function base64ToBytes(text: string, into?: Uint8Array<ArrayBuffer>, from?: number, to?: number): Bytes | undefined {
+  return typeof text === 'string' ? decodeBase64(text, into, from, to) : undefined;
 }
 
 /** base64url without padding. */
@@ -204,14 +206,15 @@ function readInteger(der: Uint8Array, offset: number, out: Uint8Array, at: numbe
 
 /**
  * Strict DER ECDSA P-256 signature (`SEQUENCE { INTEGER r, INTEGER s }`) → the 64-byte `r‖s` form
- * WebCrypto verifies, or `undefined` if the input is not exactly such a structure.
+ * WebCrypto verifies, or `undefined` if the input is not exactly such a structure. With `into` (64 bytes),
+ * `r‖s` is written there and `into` returned: a caller that only checks the DER allocates nothing.
  */
-export function derToP1363(der: Uint8Array): Bytes | undefined {
+export function derToP1363(der: Uint8Array, into?: Bytes): Bytes | undefined {
   if (der.length < 8 || der[0] !== 0x30) return undefined;
   const seqLen = der[1]!;
   // Short-form length, and it must cover the rest exactly: trailing bytes are refused.
   if (seqLen >= 0x80 || seqLen !== der.length - 2) return undefined;
-  const out = new Uint8Array(P256_SCALAR_BYTES * 2);
+  const out = into?.fill(0) ?? new Uint8Array(P256_SCALAR_BYTES * 2);
   const afterR = readInteger(der, 2, out, 0);
   if (afterR < 0) return undefined;
   const afterS = readInteger(der, afterR, out, P256_SCALAR_BYTES);

@@ -53,6 +53,12 @@ const BASE64_VALUES = /* @__PURE__ */ (() => {
   return values;
 })();
 
+/** A code unit past 127 or outside the alphabet is 64 (bit 6 set); past `end`, 0, as if the last quad were filled with "A". */
+function base64Value(text: string, k: number, end: number): number {
+  const code = k < end ? text.charCodeAt(k) : 65;
+  return code < 128 ? BASE64_VALUES[code]! : 64;
+}
+
 /**
  * Standard base64, padded or not, canonical (the padding bits zero), → bytes; `undefined` otherwise.
  * One pass over the text, four characters (three bytes) at a time, with a table (no regular expression, no
@@ -71,16 +77,11 @@ function decodeBase64(text: string, into?: Uint8Array<ArrayBuffer>, from = 0, to
   const out = into?.subarray(0, length) ?? new Uint8Array(length);
   let at = 0;
   let n = 0;
-  // A code unit past 127 or outside the alphabet is 64 (bit 6 set); past the end, 0, as if the last quad were filled with "A".
-  const value = (k: number): number => {
-    const code = k < end ? text.charCodeAt(k) : 65;
-    return code < 128 ? BASE64_VALUES[code]! : 64;
-  };
   for (let i = from; i < end; i += 4) {
-    const a = value(i);
-    const b = value(i + 1);
-    const c = value(i + 2);
-    const d = value(i + 3);
+    const a = base64Value(text, i, end);
+    const b = base64Value(text, i + 1, end);
+    const c = base64Value(text, i + 2, end);
+    const d = base64Value(text, i + 3, end);
     if ((a | b | c | d) & 64) return undefined;
     n = (a << 18) | (b << 12) | (c << 6) | d;
     // Past `length` (the last quad's missing bytes) a write into the view is dropped.

@@ -173,13 +173,13 @@ function isRequest(value: unknown): value is Request {
 export async function readRawBody(rawBody: WebhookRawBody): Promise<Uint8Array<ArrayBuffer>> {
   if (typeof rawBody === 'string') return utf8(rawBody);
   // A copy in a plain Uint8Array (Buffer#slice would return a view, and a Buffer subclass instance); set() is a memcpy.
-  // Any other view is copied byte for byte as it lies in memory; the tag check also catches an ArrayBuffer from
-  // another realm (iframe, vm), where instanceof fails.
+  // Any other view is copied byte for byte as it lies in memory; an ArrayBuffer is known by its tag, which one from
+  // another realm (iframe, vm), where instanceof fails, has too.
   if (ArrayBuffer.isView(rawBody)) {
     const view = rawBody as ArrayBufferView;
     return own(view instanceof Uint8Array ? view : new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
   }
-  if (rawBody instanceof ArrayBuffer || Object.prototype.toString.call(rawBody) === '[object ArrayBuffer]') return own(new Uint8Array(rawBody as ArrayBuffer));
+  if (Object.prototype.toString.call(rawBody) === '[object ArrayBuffer]') return own(new Uint8Array(rawBody as ArrayBuffer));
   if (isRequest(rawBody)) {
     let copy: Request;
     try {

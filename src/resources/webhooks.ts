@@ -56,8 +56,8 @@ export class Webhooks extends APIResource {
     if (webhooks === undefined) return loadWebhooks().then(() => this.unwrap(rawBody, headers, options));
     try {
       // A span with the event's type and id, or why it was refused (when a tracer provider is there).
-      const read = { publicKey: options?.publicKey ?? this._client.webhookPublicKey, maxAge: options?.maxAge };
-      return this._client.telemetry.webhook(() => webhooks.unwrapEvent(rawBody, headers ?? undefined, read, this._client.responseChecks));
+      const read = { publicKey: options?.publicKey ?? this._client.webhookPublicKey, maxAge: options?.maxAge, checks: this._client.responseChecks };
+      return this._client.telemetry.webhook(() => webhooks.unwrapEvent(rawBody, headers ?? undefined, read));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -71,8 +71,14 @@ export class Webhooks extends APIResource {
    * await cb.webhooks.verify(rawBody, headers);
    * ```
    */
-  async verify(rawBody: WebhookRawBody, headers?: WebhookHeaders | null, options?: Pick<UnwrapOptions, 'publicKey'> | null): Promise<void> {
-    const webhooks = webhooksLoaded ?? (await loadWebhooks());
-    await webhooks.verifyOnly(rawBody, headers ?? undefined, options?.publicKey ?? this._client.webhookPublicKey);
+  verify(rawBody: WebhookRawBody, headers?: WebhookHeaders | null, options?: Pick<UnwrapOptions, 'publicKey'> | null): Promise<void> {
+    // Once loaded, verifyOnly's own promise is returned (not awaited inside another async function).
+    const webhooks = webhooksLoaded;
+    if (webhooks === undefined) return loadWebhooks().then(() => this.verify(rawBody, headers, options));
+    try {
+      return webhooks.verifyOnly(rawBody, headers ?? undefined, options?.publicKey ?? this._client.webhookPublicKey);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 }

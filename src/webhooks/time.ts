@@ -6,8 +6,9 @@
 /** How far ahead of our clock an event timestamp may be before it is refused (clock skew allowance). */
 export const MAX_FUTURE_SKEW_MS = 5 * 60_000;
 
+// The ranges (month, day up to 31, hour, minute, second, offset) in the pattern; the month's length below.
 const ISO_DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
+  /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt](?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:[Zz]|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
 
 /**
  * Parses an RFC 3339 / ISO 8601 date-time with offset, checking the calendar (no 30 February,
@@ -15,16 +16,10 @@ const ISO_DATE_TIME =
  * @returns epoch milliseconds, or `undefined` when the text is not such a date-time.
  */
 export function parseIsoDateTime(text: unknown): number | undefined {
-  if (typeof text !== 'string') return undefined;
-  const m = ISO_DATE_TIME.exec(text);
-  if (!m) return undefined;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  const offsetHour = m[7] === undefined ? 0 : Number(m[7]);
-  const offsetMinute = m[8] === undefined ? 0 : Number(m[8]);
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth) return undefined;
-  if (hour > 23 || minute > 59 || second > 59 || offsetHour > 23 || offsetMinute > 59) return undefined;
-  const ms = Date.parse(text.toUpperCase());
+  const m = typeof text === 'string' ? ISO_DATE_TIME.exec(text) : null;
+  // Day 0 of the next month is the last day of this one.
+  if (!m || +m[3]! > new Date(Date.UTC(+m[1]!, +m[2]!, 0)).getUTCDate()) return undefined;
+  const ms = Date.parse((text as string).toUpperCase());
   return Number.isNaN(ms) ? undefined : ms;
 }
 

@@ -24,18 +24,18 @@ const nothing = () => undefined;
  * which covers the envelope and `data`; any other type against the envelope alone. What differs from
  * the document goes to `event.issues`, never thrown.
  */
-export function unwrapEvent(
-  rawBody: WebhookRawBody,
-  headers: WebhookHeaders | undefined,
-  options: ReadWebhookOptions,
-  checks: ResponseChecks | undefined,
-): Promise<WebhookEvent | UnknownEvent> {
+export function unwrapEvent(rawBody: WebhookRawBody, headers: WebhookHeaders | undefined, options: UnwrapEventOptions): Promise<WebhookEvent | UnknownEvent> {
   try {
     checkedOptions(options);
   } catch (error) {
     return Promise.reject(error);
   }
-  return verifyThen(rawBody, headers, options.publicKey, typedDelivery, { options, checks });
+  return verifyThen(rawBody, headers, options.publicKey, typedDelivery, options);
+}
+
+/** What {@link unwrapEvent} reads with: the key, the age limit and the core's `responseChecks` part (absent without it), in one object made per delivery. */
+export interface UnwrapEventOptions extends ReadWebhookOptions {
+  checks: ResponseChecks | undefined;
 }
 
 /** The signature check alone, with no copy of the body (nothing of it is kept). */
@@ -43,12 +43,9 @@ export function verifyOnly(rawBody: WebhookRawBody, headers: WebhookHeaders | un
   return verifyThen(rawBody, headers, publicKey, nothing);
 }
 
-function typedDelivery(
-  bytes: Uint8Array,
-  rawBody: WebhookRawBody,
-  { options, checks }: { options: ReadWebhookOptions; checks: ResponseChecks | undefined },
-): WebhookEvent | UnknownEvent | Promise<WebhookEvent> {
+function typedDelivery(bytes: Uint8Array, rawBody: WebhookRawBody, options: UnwrapEventOptions): WebhookEvent | UnknownEvent | Promise<WebhookEvent> {
   const json = readDelivery(bytes, rawBody, options);
+  const checks = options.checks;
   if (!KNOWN_TYPES.has(json.type)) return toUnknownEvent(withEnvelopeIssues(json));
   // `issues` is the SDK's to fill: whatever the body carries under that name is dropped (the parsed
   // body is the SDK's own object: without one, it is the event as is).

@@ -26,6 +26,16 @@ describe('base64', () => {
       expect(base64ToBytes(bad), bad).toBeUndefined();
     }
   });
+  it('gives each of the 128 ASCII code units the value of the standard alphabet, and refuses the others', () => {
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    for (let code = 0; code < 128; code++) {
+      const c = String.fromCharCode(code);
+      // Second of four characters (padding is only allowed at the end): its 6 bits straddle bytes 0 and 1.
+      const decoded = base64ToBytes(`A${c}AA`);
+      if (alphabet.includes(c)) expect(decoded && ((decoded[0]! & 0x03) << 4) | (decoded[1]! >> 4), c).toBe(alphabet.indexOf(c));
+      else expect(decoded, `code ${code}`).toBeUndefined();
+    }
+  });
   it('refuses padding that does not complete a quantum', () => {
     expect(base64ToBytes('QQ=')).toBeUndefined();
     expect(base64ToBytes('QQ==')).toEqual(new Uint8Array([0x41]));

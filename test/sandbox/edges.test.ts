@@ -421,12 +421,16 @@ describe('the live stream /_sandbox/events under stalled subscribers (defect 6)'
   it('at most 16 subscribers at once; one more is answered 503 with Retry-After', async () => {
     const sandbox = mod.createSandbox();
     const controllers: AbortController[] = [];
+    // The answers are held until the end: fetch cancels the body of a Response that is garbage-collected,
+    // which closes its connection and so frees its slot (a GC under load made the 17th a 200).
+    const held: Response[] = [];
     try {
       const { url } = await sandbox.listen(0, '127.0.0.1');
       for (let i = 0; i < 16; i++) {
         const controller = new AbortController();
         controllers.push(controller);
         const res = await fetch(`${url}/_sandbox/events`, { signal: controller.signal });
+        held.push(res);
         expect(res.status).toBe(200);
       }
       const extra = await fetch(`${url}/_sandbox/events`);
@@ -440,6 +444,7 @@ describe('the live stream /_sandbox/events under stalled subscribers (defect 6)'
           const res = await fetch(`${url}/_sandbox/events`, { signal: controller.signal });
           if (res.status === 200) {
             controllers.push(controller);
+            held.push(res);
             return 200;
           }
           await res.text();
@@ -450,6 +455,7 @@ describe('the live stream /_sandbox/events under stalled subscribers (defect 6)'
       expect(again).toBe(200);
     } finally {
       for (const c of controllers) c.abort();
+      held.length = 0;
       await sandbox.close();
     }
   });

@@ -153,7 +153,8 @@ function failOutgoing(ctx: Ctx, quote: QuoteRec | undefined, tx: TransactionRec,
   touch(ctx, tx, 'FAILED', reason);
   delete tx.data.settledAt;
   if (tx.debited && credit(ctx, tx.debited)) {
-    const at = nowIso(ctx);
+    // The refund happens at the failure's instant: the same timestamp as the FAILED status.
+    const at = tx.data.updatedAt ?? nowIso(ctx);
     const reference = `${tx.data.reconciliationInstructions?.reference ?? tx.data.id}-REFUND`;
     tx.data.refund = { reference, initiatedAt: at, settledAt: at, status: 'COMPLETED', reason: reason === CANCELLED ? 'USER_CANCELLATION' : 'TRANSACTION_FAILED' };
   }

@@ -36,6 +36,14 @@ const SOURCE_ENTRIES: Record<string, string> = {
  */
 const OUTSIDE_IN = ['test/docs/**/*.test.ts', 'test/examples/**/*.test.ts', 'test/webhooks/recipes.test.ts', 'test/package/**/*.test.ts', 'test/runtimes/**/*.test.ts', 'test/types/readable.test.ts'];
 
+/**
+ * Long end-to-end files (30–50 s each of CLI processes from the packed bin against the HTTP sandbox): they run in
+ * `npm run test:slow` (`CROSSBORDER_TEST_SLOW=1`), not in `npm test`, which stays under ~7 minutes on 2 cores.
+ * `.ci/run` runs both. One of them alone: `CROSSBORDER_TEST_SLOW=1 npx vitest run test/cli/operations.test.ts`.
+ */
+export const SLOW = ['test/cli/operations.test.ts', 'test/cli/sandbox-left-as-found.test.ts'];
+const slowToo = process.env.CROSSBORDER_TEST_SLOW === '1';
+
 /** The source aliases, shared with vitest.mutation.config.ts. */
 export const sourceAlias = entries((subpath) => {
   const file = SOURCE_ENTRIES[subpath];
@@ -61,7 +69,7 @@ export default defineConfig({
         test: {
           name: 'source',
           include: ['test/**/*.test.ts'],
-          exclude: [...OUTSIDE_IN, 'test/reliability/**/*.full.test.ts', 'node_modules/**'],
+          exclude: [...OUTSIDE_IN, 'test/reliability/**/*.full.test.ts', 'node_modules/**', ...(slowToo ? [] : SLOW)],
           typecheck: { enabled: true, include: ['test/**/*.test-d.ts'] },
         },
       },

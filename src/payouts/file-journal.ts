@@ -25,6 +25,8 @@ const FORMATS: ReadonlySet<unknown> = new Set([FORMAT_V1, FORMAT_V2]);
 
 /** What a format-2 line that carries only what changed takes from its reference's full line. */
 interface Base {
+  /** The open journal it was written in (a record put in another, or before a reopen, gets a full line). */
+  opened: object;
   offset: number;
   instruction: PayoutRecord['instruction'];
   fingerprint: string;
@@ -63,10 +65,12 @@ export class FileJournal implements PayoutJournal {
   /** The file's format: 2 unless it was made as 1. */
   #format = FORMAT_V2;
   /**
-   * Format 2: where each record object's full line is, with what that line holds that never changes.
-   * Keyed by the object the runner keeps while it works on a reference: gone with it.
+   * This opening of the journal: format 2 keeps, on each record object (under a symbol JSON never
+   * writes), where its full line is and what that line holds that never changes, stamped with this. A
+   * property rather than a `WeakMap` entry per payout: gone with the object, and no weak table for every
+   * garbage collection to walk.
    */
-  #bases = new WeakMap<PayoutRecord, Base>();
+  #opened: object = {};
   #flushing: Promise<void> | undefined;
   #closed = false;
 
@@ -180,7 +184,7 @@ export class FileJournal implements PayoutJournal {
   async open(batchId: string): Promise<Iterable<PayoutRecord>> {
     if (this.#handle) throw new PayoutJournalError('closed', `${this.path} is open already.`);
     if (this.#lock) this.#takeLock();
-    this.#bases = new WeakMap();
+    this.#opened = {};
     try {
       this.#load(batchId);
       this.#handle = await openFile(this.path, 'a+', 0o600);
@@ -220,8 +224,8 @@ export class FileJournal implements PayoutJournal {
   put(record: PayoutRecord): Promise<void> {
     if (!this.#handle || this.#closed) return Promise.reject(new PayoutJournalError('closed', `${this.path} is not open.`));
     // Format 2: what can change, when this object's full line is on disk with the same instruction, fingerprint and keys.
-    const base = this.#format === FORMAT_V2 ? this.#bases.get(record) : undefined;
-    const full = base === undefined || base.instruction !== record.instruction || base.fingerprint !== record.fingerprint || base.keys !== record.keys;
+    const base = this.#format === FORMAT_V2 ? (record as BasedRecord)[BASE] : undefined;
+    const full = base === undefined || base.opened !== this.#opened || base.instruction !== record.instruction || base.fingerprint !== record.fingerprint || base.keys !== record.keys;
     let line: string;
     if (full) line = `${JSON.stringify(record)}\n`;
     else {
@@ -252,7 +256,7 @@ export class FileJournal implements PayoutJournal {
           for (const b of batch) {
             const reference = b.record.reference;
             this.#index.set(reference, offset);
-            if (b.full && this.#format === FORMAT_V2) this.#bases.set(b.record, { offset, instruction: b.record.instruction, fingerprint: b.record.fingerprint, keys: b.record.keys });
+            if (b.full && this.#format === FORMAT_V2) based(b.record, { opened: this.#opened, offset, instruction: b.record.instruction, fingerprint: b.record.fingerprint, keys: b.record.keys });
             offset += Buffer.byteLength(b.line);
             if (this.#unwritten.get(reference) === b.line) this.#unwritten.delete(reference);
           }
@@ -262,7 +266,7 @@ export class FileJournal implements PayoutJournal {
           this.#size = (await this.#handle!.stat().catch(() => ({ size: this.#size }))).size;
           for (const b of batch) {
             if (this.#unwritten.get(b.record.reference) === b.line) this.#unwritten.delete(b.record.reference);
-            this.#bases.delete(b.record); // what is on disk is unsure: its next line is a full one
+            based(b.record, undefined); // what is on disk is unsure: its next line is a full one
             b.reject(error);
           }
         }
@@ -290,6 +294,17 @@ export class FileJournal implements PayoutJournal {
     }
     this.#locked = false;
   }
+}
+
+/** Where a record object's full line is (format 2): a symbol, so JSON never writes it. */
+const BASE = Symbol('crossborder.payoutJournalBase');
+type BasedRecord = PayoutRecord & { [BASE]?: Base };
+
+/** Notes `base` on `record`, not enumerable: a copy of the record (spread, `toEqual`) neither carries nor sees it. */
+function based(record: PayoutRecord, base: Base | undefined): void {
+  const r = record as BasedRecord;
+  if (Object.prototype.hasOwnProperty.call(r, BASE)) r[BASE] = base;
+  else if (base !== undefined) Object.defineProperty(r, BASE, { value: base, writable: true, configurable: true, enumerable: false });
 }
 
 /** A journal line as stored: a whole record, or (format 2) what changed and `b`, the offset of the reference's full line. */

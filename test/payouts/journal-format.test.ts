@@ -154,6 +154,42 @@ describe('format 2', () => {
   const instructions = (n: number): PayoutInstruction[] =>
     Array.from({ length: n }, (_, k) => ({ reference: `ref-${k}`, source: src, destination: { accountId: `ExternalAccount:${k}` }, amount: 100 + k, description: `ref-${k}` }));
 
+  it('a record object put in another journal, or in the same one reopened, is written whole there first (never a change naming a line of another file)', async () => {
+    const dir = tmp();
+    const record = {
+      reference: 'ref-x',
+      state: 'submitted' as const,
+      fingerprint: instructionFingerprintV2(instructions(1)[0]!),
+      instruction: instructions(1)[0]!,
+      keys: { create: payoutKey('bx', 'ref-x', 'create'), execute: payoutKey('bx', 'ref-x', 'execute') },
+      attempts: 1,
+      updatedAt: '2026-11-28T00:00:00.000Z',
+    };
+    const a = new FileJournal(join(dir, 'a'));
+    await a.open('bx');
+    await a.put(record);
+    await a.put(record); // its full line is on disk: a change
+    await a.put({ ...record, attempts: 2 }); // another object: whole (as with the WeakMap this replaced)
+    const b = new FileJournal(join(dir, 'b'));
+    await b.open('bx');
+    await b.put(record);
+    await b.close();
+    await a.close();
+    const again = new FileJournal(join(dir, 'a')); // the same file, opened again
+    await again.open('bx');
+    await again.put(record);
+    await again.close();
+    const kinds = (file: string) => lines(file).slice(1).map((l) => (l.b === undefined ? 'whole' : 'change'));
+    expect(kinds(join(dir, 'a'))).toEqual(['whole', 'change', 'whole', 'whole']);
+    expect(readJournalFile(join(dir, 'a')).records).toEqual([record]);
+    expect(kinds(join(dir, 'b'))).toEqual(['whole']);
+    // The record object carries nothing JSON would write: each line is the record, nothing more.
+    expect(Object.keys(lines(join(dir, 'b'))[1]!).sort()).toEqual(Object.keys(record).sort());
+    const read = new FileJournal(join(dir, 'b'));
+    expect([...((await read.open('bx')) as Iterable<unknown>)]).toEqual([record]);
+    await read.close();
+  });
+
   it('writes a reference whole once, then only what changes with the offset of that line; every reader rebuilds the whole record', async () => {
     const file = join(tmp(), 'j');
     const list = instructions(3);

@@ -559,7 +559,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     timers.set(record.reference, timer);
   }
 
-  async function accept(record: PayoutRecord, quote: Quote): Promise<void> {
+  function accept(record: PayoutRecord, quote: Quote): void {
     record.quote = {
       quoteId: quote.id,
       sendingAmount: quote.totalSendingAmount,
@@ -576,12 +576,11 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
   /** Sends what is left of a reference's writes (lookup, create, execute), then waits for its final status. */
   async function submit(record: PayoutRecord, attempt = 0): Promise<void> {
     if (FINAL_STATES.has(record.state)) return;
-    const again = () => submit(record, attempt + 1);
     const i = record.instruction;
     if ('umaAddress' in i.destination && record.lookupId === undefined) {
       const address = i.destination.umaAddress;
       const looked = await request(record, attempt, () => client.receiver.lookupUma(address, undefined, callOptions()));
-      if (!looked.ok) return onVerdict(record, looked.verdict, again);
+      if (!looked.ok) return onVerdict(record, looked.verdict, () => submit(record, attempt + 1));
       record.lookupId = looked.value.lookupId;
       await save(record); // the quote's body names it: journaled before the body is ever sent
     }
@@ -589,9 +588,9 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     record.attempts++;
     await save(record); // durable before the request that moves money leaves
     const created = await request(record, attempt, () => client.quotes.create(quoteBody(record, execution), callOptions(record.keys.create)));
-    if (!created.ok) return onVerdict(record, created.verdict, again);
+    if (!created.ok) return onVerdict(record, created.verdict, () => submit(record, attempt + 1));
     let quote = created.value;
-    await accept(record, quote);
+    accept(record, quote);
     const realtime = 'sourceType' in i.source;
     if (execution === 'separate' && !realtime && quote.status === 'PENDING') {
       await save(record);
@@ -599,10 +598,10 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
       if (!executed.ok) {
         const v = executed.verdict;
         // Executed before (its answer lost past the key's window): the quote moved on; read the transaction.
-        if (!(v.kind === 'final' && v.error.code === 'INVALID_STATE_TRANSITION')) return onVerdict(record, v, again);
+        if (!(v.kind === 'final' && v.error.code === 'INVALID_STATE_TRANSITION')) return onVerdict(record, v, () => submit(record, attempt + 1));
       } else {
         quote = executed.value;
-        await accept(record, quote);
+        accept(record, quote);
       }
     }
     delete record.unknownSince;

@@ -25,6 +25,8 @@ const FORMATS: ReadonlySet<unknown> = new Set([FORMAT_V1, FORMAT_V2]);
 
 /** What a format-2 line that carries only what changed takes from its reference's full line. */
 interface Base {
+  /** The open journal it was written in (a record put in another, or before a reopen, gets a full line). */
+  opened: object;
   offset: number;
   instruction: PayoutRecord['instruction'];
   fingerprint: string;
@@ -56,17 +58,21 @@ export class FileJournal implements PayoutJournal {
   /** Each reference's latest line: its offset in the file. */
   readonly #index = new Map<string, number>();
   /** Lines queued or being written, by reference (the latest wins; read by `get` until written). */
-  readonly #unwritten = new Map<string, string>();
+  readonly #unwritten = new Map<string, Queued>();
+  /** Where a group of lines is encoded before its write (kept between writes up to 1 MiB). */
+  #buffer: Buffer | undefined;
   /** The file's size: where the next line goes. */
   #size = 0;
-  #queue: { record: PayoutRecord; line: string; full: boolean; resolve: () => void; reject: (e: unknown) => void }[] = [];
+  #queue: Queued[] = [];
   /** The file's format: 2 unless it was made as 1. */
   #format = FORMAT_V2;
   /**
-   * Format 2: where each record object's full line is, with what that line holds that never changes.
-   * Keyed by the object the runner keeps while it works on a reference: gone with it.
+   * This opening of the journal: format 2 keeps, on each record object (under a symbol JSON never
+   * writes), where its full line is and what that line holds that never changes, stamped with this. A
+   * property rather than a `WeakMap` entry per payout: gone with the object, and no weak table for every
+   * garbage collection to walk.
    */
-  #bases = new WeakMap<PayoutRecord, Base>();
+  #opened: object = {};
   #flushing: Promise<void> | undefined;
   #closed = false;
 
@@ -180,7 +186,7 @@ export class FileJournal implements PayoutJournal {
   async open(batchId: string): Promise<Iterable<PayoutRecord>> {
     if (this.#handle) throw new PayoutJournalError('closed', `${this.path} is open already.`);
     if (this.#lock) this.#takeLock();
-    this.#bases = new WeakMap();
+    this.#opened = {};
     try {
       this.#load(batchId);
       this.#handle = await openFile(this.path, 'a+', 0o600);
@@ -211,7 +217,7 @@ export class FileJournal implements PayoutJournal {
   async get(reference: string): Promise<PayoutRecord | undefined> {
     const unwritten = this.#unwritten.get(reference);
     const fd = (this.#handle as unknown as { fd: number } | undefined)?.fd;
-    if (unwritten !== undefined) return withBase(JSON.parse(unwritten) as LineRecord, fd, this.path);
+    if (unwritten !== undefined) return withBase(JSON.parse(unwritten.head + unwritten.body) as LineRecord, fd, this.path);
     const offset = this.#index.get(reference);
     if (offset === undefined || fd === undefined) return undefined;
     return readLineAt(fd, offset, this.path);
@@ -220,17 +226,22 @@ export class FileJournal implements PayoutJournal {
   put(record: PayoutRecord): Promise<void> {
     if (!this.#handle || this.#closed) return Promise.reject(new PayoutJournalError('closed', `${this.path} is not open.`));
     // Format 2: what can change, when this object's full line is on disk with the same instruction, fingerprint and keys.
-    const base = this.#format === FORMAT_V2 ? this.#bases.get(record) : undefined;
-    const full = base === undefined || base.instruction !== record.instruction || base.fingerprint !== record.fingerprint || base.keys !== record.keys;
-    let line: string;
-    if (full) line = `${JSON.stringify(record)}\n`;
+    const base = this.#format === FORMAT_V2 ? (record as BasedRecord)[BASE] : undefined;
+    const full = base === undefined || base.opened !== this.#opened || base.instruction !== record.instruction || base.fingerprint !== record.fingerprint || base.keys !== record.keys;
+    // The line in two flat pieces (no string concatenated to be flattened, copied or measured again):
+    // written one after the other, with its newline, straight into the write's buffer.
+    let head = '';
+    let body: string;
+    if (full) body = JSON.stringify(record);
     else {
       const { instruction: _i, fingerprint: _f, keys: _k, ...changing } = record;
-      line = `{"b":${base.offset},${JSON.stringify(changing).slice(1)}\n`;
+      head = `{"b":${base.offset},`;
+      body = JSON.stringify(changing).slice(1);
     }
-    this.#unwritten.set(record.reference, line);
     return new Promise<void>((resolve, reject) => {
-      this.#queue.push({ record, line, full, resolve, reject });
+      const queued: Queued = { record, head, body, full, bytes: 0, resolve, reject };
+      this.#unwritten.set(record.reference, queued);
+      this.#queue.push(queued);
       this.#flushing ??= this.#flush();
     });
   }
@@ -244,25 +255,25 @@ export class FileJournal implements PayoutJournal {
       while (this.#queue.length > 0) {
         const batch = this.#queue;
         this.#queue = [];
-        const text = batch.map((b) => b.line).join('');
         try {
-          await this.#handle!.write(text);
+          const { buffer, length } = this.#encode(batch);
+          for (let done = 0; done < length; ) done += (await this.#handle!.write(buffer, done, length - done)).bytesWritten;
           await this.#handle!.sync();
           let offset = this.#size;
           for (const b of batch) {
             const reference = b.record.reference;
             this.#index.set(reference, offset);
-            if (b.full && this.#format === FORMAT_V2) this.#bases.set(b.record, { offset, instruction: b.record.instruction, fingerprint: b.record.fingerprint, keys: b.record.keys });
-            offset += Buffer.byteLength(b.line);
-            if (this.#unwritten.get(reference) === b.line) this.#unwritten.delete(reference);
+            if (b.full && this.#format === FORMAT_V2) based(b.record, { opened: this.#opened, offset, instruction: b.record.instruction, fingerprint: b.record.fingerprint, keys: b.record.keys });
+            offset += b.bytes;
+            if (this.#unwritten.get(reference) === b) this.#unwritten.delete(reference);
           }
           this.#size = offset;
           for (const b of batch) b.resolve();
         } catch (error) {
           this.#size = (await this.#handle!.stat().catch(() => ({ size: this.#size }))).size;
           for (const b of batch) {
-            if (this.#unwritten.get(b.record.reference) === b.line) this.#unwritten.delete(b.record.reference);
-            this.#bases.delete(b.record); // what is on disk is unsure: its next line is a full one
+            if (this.#unwritten.get(b.record.reference) === b) this.#unwritten.delete(b.record.reference);
+            based(b.record, undefined); // what is on disk is unsure: its next line is a full one
             b.reject(error);
           }
         }
@@ -270,6 +281,26 @@ export class FileJournal implements PayoutJournal {
     } finally {
       this.#flushing = undefined;
     }
+  }
+
+  /** The lines of `batch` in UTF-8, each with its newline, in one buffer; each line's byte count noted on it. */
+  #encode(batch: Queued[]): { buffer: Buffer; length: number } {
+    let most = 0;
+    for (const b of batch) most += (b.head.length + b.body.length) * 3 + 1; // at most 3 bytes a UTF-16 unit
+    let buffer = this.#buffer;
+    if (buffer === undefined || buffer.length < most) {
+      buffer = Buffer.allocUnsafe(Math.max(most, 64 * 1024));
+      if (buffer.length <= 1 << 20) this.#buffer = buffer;
+    }
+    let length = 0;
+    for (const b of batch) {
+      const start = length;
+      if (b.head !== '') length += buffer.write(b.head, length);
+      length += buffer.write(b.body, length);
+      buffer[length++] = 10;
+      b.bytes = length - start;
+    }
+    return { buffer, length };
   }
 
   async close(): Promise<void> {
@@ -290,6 +321,28 @@ export class FileJournal implements PayoutJournal {
     }
     this.#locked = false;
   }
+}
+
+/** A line waiting for its write: `head` + `body` is its JSON (`head` empty for a full line); `bytes` its size with its newline, once encoded. */
+interface Queued {
+  record: PayoutRecord;
+  head: string;
+  body: string;
+  full: boolean;
+  bytes: number;
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
+/** Where a record object's full line is (format 2): a symbol, so JSON never writes it. */
+const BASE = Symbol('crossborder.payoutJournalBase');
+type BasedRecord = PayoutRecord & { [BASE]?: Base };
+
+/** Notes `base` on `record`, not enumerable: a copy of the record (spread, `toEqual`) neither carries nor sees it. */
+function based(record: PayoutRecord, base: Base | undefined): void {
+  const r = record as BasedRecord;
+  if (Object.prototype.hasOwnProperty.call(r, BASE)) r[BASE] = base;
+  else if (base !== undefined) Object.defineProperty(r, BASE, { value: base, writable: true, configurable: true, enumerable: false });
 }
 
 /** A journal line as stored: a whole record, or (format 2) what changed and `b`, the offset of the reference's full line. */

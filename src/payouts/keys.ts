@@ -13,17 +13,14 @@ export type PayoutStep = 'create' | 'execute' | 'job';
 const oneShot = (nodeCrypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
 const sha256Hex = (text: string): string => (oneShot ? oneShot('sha256', text, 'hex') : nodeCrypto.createHash('sha256').update(text, 'utf8').digest('hex'));
 
-/** Length-prefixed parts, so that no two different (batch, reference, step) give the same text. */
-function joined(parts: readonly string[]): string {
-  return parts.map((p) => `${p.length}:${p}`).join('|');
-}
-
 /**
  * The Idempotency-Key of `step` of payout `reference` in batch `batchId`: `po1_` and 48 hex digits of
  * SHA-256 (visible ASCII, 52 characters: within the service's 255).
  */
 export function payoutKey(batchId: string, reference: string, step: PayoutStep): string {
-  return `po1_${sha256Hex(joined(['crossborder-payout', batchId, reference, step])).slice(0, 48)}`;
+  // Length-prefixed parts ('crossborder-payout' is 18 long), so that no two different (batch, reference, step) give the same text.
+  const text = `18:crossborder-payout|${batchId.length}:${batchId}|${reference.length}:${reference}|${step.length}:${step}`;
+  return `po1_${sha256Hex(text).slice(0, 48)}`;
 }
 
 /** Canonical JSON (keys sorted, undefined dropped): the same instruction gives the same text. */

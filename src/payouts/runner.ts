@@ -175,37 +175,44 @@ export function instructionProblem(instruction: unknown): string | undefined {
 /** The body of the quote of `record` (the same bytes on every replay: built from the journaled instruction and lookup). */
 export function quoteBody(record: PayoutRecord, execution: 'immediate' | 'separate'): QuoteCreateParams {
   const i = record.instruction;
+  // Built field by field in a fixed order, undefined fields left out (as JSON would drop them): the same
+  // bytes as every version before, with no intermediate objects.
+  let source: Record<string, unknown>;
   const realtime = 'sourceType' in i.source;
-  const source = defined(
-    'sourceType' in i.source
-      ? { sourceType: 'REALTIME_FUNDING', currency: i.source.currency, customerId: i.source.customerId, cryptoNetwork: i.source.cryptoNetwork }
-      : { sourceType: 'ACCOUNT', accountId: i.source.accountId, currency: i.source.currency },
-  ) as QuoteCreateParams['source'];
-  const destination = defined(
-    'umaAddress' in i.destination
-      ? { destinationType: 'UMA_ADDRESS', umaAddress: i.destination.umaAddress, currency: i.destination.currency }
-      : { destinationType: 'ACCOUNT', accountId: i.destination.accountId, currency: i.destination.currency, paymentRail: i.destination.paymentRail },
-  ) as QuoteCreateParams['destination'];
-  const body: QuoteCreateParams = {
-    source,
-    destination,
+  if ('sourceType' in i.source) {
+    source = { sourceType: 'REALTIME_FUNDING' };
+    if (i.source.currency !== undefined) source.currency = i.source.currency;
+    if (i.source.customerId !== undefined) source.customerId = i.source.customerId;
+    if (i.source.cryptoNetwork !== undefined) source.cryptoNetwork = i.source.cryptoNetwork;
+  } else {
+    source = { sourceType: 'ACCOUNT' };
+    if (i.source.accountId !== undefined) source.accountId = i.source.accountId;
+    if (i.source.currency !== undefined) source.currency = i.source.currency;
+  }
+  let destination: Record<string, unknown>;
+  if ('umaAddress' in i.destination) {
+    destination = { destinationType: 'UMA_ADDRESS' };
+    if (i.destination.umaAddress !== undefined) destination.umaAddress = i.destination.umaAddress;
+    if (i.destination.currency !== undefined) destination.currency = i.destination.currency;
+  } else {
+    destination = { destinationType: 'ACCOUNT' };
+    if (i.destination.accountId !== undefined) destination.accountId = i.destination.accountId;
+    if (i.destination.currency !== undefined) destination.currency = i.destination.currency;
+    if (i.destination.paymentRail !== undefined) destination.paymentRail = i.destination.paymentRail;
+  }
+  const body = {
+    source: source as QuoteCreateParams['source'],
+    destination: destination as QuoteCreateParams['destination'],
     lockedCurrencySide: i.lockedCurrencySide ?? 'RECEIVING',
     lockedCurrencyAmount: i.amount,
-    ...(!realtime && execution === 'immediate' ? { immediatelyExecute: true } : {}),
-    ...(record.lookupId !== undefined ? { lookupId: record.lookupId } : {}),
-    ...(i.description !== undefined ? { description: i.description } : {}),
-    ...(i.purposeOfPayment !== undefined ? { purposeOfPayment: i.purposeOfPayment as QuoteCreateParams['purposeOfPayment'] } : {}),
-    // The caller's own object: made plain JSON, as the journal would give it back on a rerun.
-    ...(i.senderCustomerInfo !== undefined ? { senderCustomerInfo: JSON.parse(JSON.stringify(i.senderCustomerInfo)) as QuoteCreateParams['senderCustomerInfo'] } : {}),
-  };
+  } as QuoteCreateParams & Record<string, unknown>;
+  if (!realtime && execution === 'immediate') body.immediatelyExecute = true;
+  if (record.lookupId !== undefined) body.lookupId = record.lookupId;
+  if (i.description !== undefined) body.description = i.description;
+  if (i.purposeOfPayment !== undefined) body.purposeOfPayment = i.purposeOfPayment as QuoteCreateParams['purposeOfPayment'];
+  // The caller's own object: made plain JSON, as the journal would give it back on a rerun.
+  if (i.senderCustomerInfo !== undefined) body.senderCustomerInfo = JSON.parse(JSON.stringify(i.senderCustomerInfo)) as QuoteCreateParams['senderCustomerInfo'];
   return body;
-}
-
-/** `o` without its undefined fields (what JSON would drop: the body is the same bytes on every replay). */
-function defined<T extends object>(o: T): T {
-  const out = {} as T;
-  for (const key in o) if (o[key] !== undefined) out[key] = o[key];
-  return out;
 }
 
 /** The error the journal keeps. */
@@ -225,16 +232,23 @@ function errorOf(error: unknown): PayoutError {
 /** Why a reference ended failed or needs attention, in one line. */
 const reasonOf = (r: PayoutRecord): string => (r.lastError ? `${r.lastError.code}: ${r.lastError.message}` : (r.failureReason ?? r.transactionStatus ?? 'unknown'));
 
-/** The time now in ISO form, made once per millisecond (every journal write stamps its record). */
-let isoAt = 0;
-let isoText = '';
-function isoNow(): string {
-  const ms = Date.now();
-  if (ms !== isoAt) {
-    isoAt = ms;
-    isoText = new Date(ms).toISOString();
+/**
+ * The time now in ISO form, as `new Date().toISOString()` writes it (every journal write stamps its
+ * record, ~3 a payout): the text up to the second is made once a second, the milliseconds from a table.
+ */
+let isoSecond = Number.NaN;
+let isoPrefix = '';
+const MILLIS = Array.from({ length: 1000 }, (_, i) => `${String(i).padStart(3, '0')}Z`);
+export function isoNow(ms = Date.now()): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== isoSecond) {
+    const text = new Date(ms).toISOString();
+    // Years 0-9999 only ("YYYY-MM-DDTHH:MM:SS.mmmZ"): others (±YYYYYY) are written whole.
+    if (text.length !== 24) return text;
+    isoSecond = second;
+    isoPrefix = text.slice(0, 20);
   }
-  return isoText;
+  return isoPrefix + MILLIS[ms - second * 1000]!;
 }
 
 /** A random id per run() (journaled with the records it admits). */
@@ -284,8 +298,6 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
   // Only what is under way is kept: references not yet final, and counters. The journal is the record
   // of the rest (100,000 references stream through in flat memory).
   const inflight = new Map<string, PayoutRecord>();
-  /** Records admitted from the input in this run (a reference seen twice in one run is refused). */
-  const admitted = new WeakSet<PayoutRecord>();
   const byTransaction = new Map<string, string>();
   /** Failed and needs-attention references, with the reason (the summary's; as many as there are). */
   const unsettled: { reference: string; state: 'failed' | 'needs_attention'; reason: string }[] = [];
@@ -309,6 +321,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
       advanceRing(performance.now());
       doneRing[doneSlot % 100]!++;
       inflight.delete(record.reference);
+      fallback.delete(record.reference);
       if (record.transactionId) byTransaction.delete(record.transactionId);
       if (state !== 'completed') unsettled.push({ reference: record.reference, state: state as 'failed' | 'needs_attention', reason: reasonOf(record) });
     }
@@ -405,7 +418,42 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     return new Promise<boolean>((resolve) => waiting.push(resolve));
   }
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
+  /**
+   * With webhooks: when (`Date.now()`) each processing reference starts being polled anyway. One delay
+   * for all, so the order they were added in is the order they fall due: one timer, for the first,
+   * rather than one per payout.
+   */
+  const fallback = new Map<string, number>();
+  let fallbackTimer: ReturnType<typeof setTimeout> | undefined;
   let stop: AbortController;
+
+  function scheduleFallback(record: PayoutRecord): void {
+    fallback.delete(record.reference); // (never there: kept in due order all the same)
+    fallback.set(record.reference, Date.now() + fallbackMs);
+    armFallback();
+  }
+  function armFallback(): void {
+    if (fallbackTimer !== undefined || fallback.size === 0) return;
+    const due = fallback.values().next().value as number;
+    fallbackTimer = setTimeout(fallbackDue, Math.max(0, due - Date.now()));
+  }
+  function fallbackDue(): void {
+    fallbackTimer = undefined;
+    const now = Date.now();
+    for (const [reference, due] of fallback) {
+      if (due > now) break;
+      fallback.delete(reference);
+      const record = inflight.get(reference);
+      if (record) ready.push(() => poll(record, Math.min(pollMax, fallbackMs * 1.5)));
+    }
+    armFallback();
+    wake();
+  }
+  function clearFallback(): void {
+    fallback.clear();
+    if (fallbackTimer !== undefined) clearTimeout(fallbackTimer);
+    fallbackTimer = undefined;
+  }
 
   function save(record: PayoutRecord): Promise<void> {
     record.updatedAt = isoNow();
@@ -511,7 +559,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     timers.set(record.reference, timer);
   }
 
-  async function accept(record: PayoutRecord, quote: Quote): Promise<void> {
+  function accept(record: PayoutRecord, quote: Quote): void {
     record.quote = {
       quoteId: quote.id,
       sendingAmount: quote.totalSendingAmount,
@@ -528,12 +576,11 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
   /** Sends what is left of a reference's writes (lookup, create, execute), then waits for its final status. */
   async function submit(record: PayoutRecord, attempt = 0): Promise<void> {
     if (FINAL_STATES.has(record.state)) return;
-    const again = () => submit(record, attempt + 1);
     const i = record.instruction;
     if ('umaAddress' in i.destination && record.lookupId === undefined) {
       const address = i.destination.umaAddress;
       const looked = await request(record, attempt, () => client.receiver.lookupUma(address, undefined, callOptions()));
-      if (!looked.ok) return onVerdict(record, looked.verdict, again);
+      if (!looked.ok) return onVerdict(record, looked.verdict, () => submit(record, attempt + 1));
       record.lookupId = looked.value.lookupId;
       await save(record); // the quote's body names it: journaled before the body is ever sent
     }
@@ -541,9 +588,9 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     record.attempts++;
     await save(record); // durable before the request that moves money leaves
     const created = await request(record, attempt, () => client.quotes.create(quoteBody(record, execution), callOptions(record.keys.create)));
-    if (!created.ok) return onVerdict(record, created.verdict, again);
+    if (!created.ok) return onVerdict(record, created.verdict, () => submit(record, attempt + 1));
     let quote = created.value;
-    await accept(record, quote);
+    accept(record, quote);
     const realtime = 'sourceType' in i.source;
     if (execution === 'separate' && !realtime && quote.status === 'PENDING') {
       await save(record);
@@ -551,10 +598,10 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
       if (!executed.ok) {
         const v = executed.verdict;
         // Executed before (its answer lost past the key's window): the quote moved on; read the transaction.
-        if (!(v.kind === 'final' && v.error.code === 'INVALID_STATE_TRANSITION')) return onVerdict(record, v, again);
+        if (!(v.kind === 'final' && v.error.code === 'INVALID_STATE_TRANSITION')) return onVerdict(record, v, () => submit(record, attempt + 1));
       } else {
         quote = executed.value;
-        await accept(record, quote);
+        accept(record, quote);
       }
     }
     delete record.unknownSince;
@@ -578,7 +625,8 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     if (!record.transactionId) {
       return finish(record, 'needs_attention', { code: 'NO_TRANSACTION', message: 'The quote was accepted without a transactionId: look the payout up by its reference.' });
     }
-    schedulePoll(record, options.webhooks ? fallbackMs : pollFirst);
+    if (options.webhooks) scheduleFallback(record);
+    else schedulePoll(record, pollFirst);
   }
 
   async function poll(record: PayoutRecord, nextDelay: number, attempt = 0): Promise<void> {
@@ -703,15 +751,13 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
             return;
           }
           const known = inflight.get(reference) ?? (await journal.get(reference));
-          if (known && (admitted.has(known) || (known.runId === runId && !inflight.has(reference)))) {
+          // Admitted in this run: its record carries this run's id (a resumed one an earlier run's, until admitted).
+          if (known && known.runId === runId) {
             rejected.push({ reference, reason: 'reference: seen twice in this run (references are unique in a batch); the second was not sent' });
             return;
           }
           if (known) {
-            if (inflight.get(reference) === known) {
-              admitted.add(known);
-              known.runId = runId;
-            }
+            if (inflight.get(reference) === known) known.runId = runId;
             if (!sameInstruction(instruction, known.fingerprint)) {
               // Never sent: the same keys with another body would be refused, or pay something else.
               rejected.push({
@@ -732,7 +778,6 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
             updatedAt: isoNow(),
           };
           inflight.set(reference, record);
-          admitted.add(record);
           total++;
           counts.pending++;
           ready.push(() => submit(record));
@@ -756,12 +801,13 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
           };
           const finished = () => (fatal !== undefined || stop.signal.aborted
             ? active === 0 && pulling === undefined
-            : inputDone && pulling === undefined && ready.length === 0 && active === 0 && timers.size === 0);
+            : inputDone && pulling === undefined && ready.length === 0 && active === 0 && timers.size === 0 && fallback.size === 0);
           wake = () => {
             if (fatal !== undefined && !stop.signal.aborted) stop.abort(fatal);
             if (stop.signal.aborted) {
               for (const t of timers.values()) clearTimeout(t);
               timers.clear();
+              clearFallback();
               ready.length = 0;
               for (const grant of waiting.splice(0)) grant(false);
             }
@@ -801,6 +847,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
       } finally {
         options.signal?.removeEventListener('abort', onAbort);
         running = false;
+        clearFallback();
         wake = () => {};
         if (opened) emitProgress(true);
         if (batchSpan) {

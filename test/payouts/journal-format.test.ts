@@ -154,6 +154,70 @@ describe('format 2', () => {
   const instructions = (n: number): PayoutInstruction[] =>
     Array.from({ length: n }, (_, k) => ({ reference: `ref-${k}`, source: src, destination: { accountId: `ExternalAccount:${k}` }, amount: 100 + k, description: `ref-${k}` }));
 
+  it('a record object put in another journal, or in the same one reopened, is written whole there first (never a change naming a line of another file)', async () => {
+    const dir = tmp();
+    const record = {
+      reference: 'ref-x',
+      state: 'submitted' as const,
+      fingerprint: instructionFingerprintV2(instructions(1)[0]!),
+      instruction: instructions(1)[0]!,
+      keys: { create: payoutKey('bx', 'ref-x', 'create'), execute: payoutKey('bx', 'ref-x', 'execute') },
+      attempts: 1,
+      updatedAt: '2026-11-28T00:00:00.000Z',
+    };
+    const a = new FileJournal(join(dir, 'a'));
+    await a.open('bx');
+    await a.put(record);
+    await a.put(record); // its full line is on disk: a change
+    await a.put({ ...record, attempts: 2 }); // another object: whole (as with the WeakMap this replaced)
+    const b = new FileJournal(join(dir, 'b'));
+    await b.open('bx');
+    await b.put(record);
+    await b.close();
+    await a.close();
+    const again = new FileJournal(join(dir, 'a')); // the same file, opened again
+    await again.open('bx');
+    await again.put(record);
+    await again.close();
+    const kinds = (file: string) => lines(file).slice(1).map((l) => (l.b === undefined ? 'whole' : 'change'));
+    expect(kinds(join(dir, 'a'))).toEqual(['whole', 'change', 'whole', 'whole']);
+    expect(readJournalFile(join(dir, 'a')).records).toEqual([record]);
+    expect(kinds(join(dir, 'b'))).toEqual(['whole']);
+    // The record object carries nothing JSON would write: each line is the record, nothing more.
+    expect(Object.keys(lines(join(dir, 'b'))[1]!).sort()).toEqual(Object.keys(record).sort());
+    const read = new FileJournal(join(dir, 'b'));
+    expect([...((await read.open('bx')) as Iterable<unknown>)]).toEqual([record]);
+    await read.close();
+  });
+
+  it('lines of any size and script, written together, are found again at their byte offsets', async () => {
+    const file = join(tmp(), 'j');
+    const journal = new FileJournal(file);
+    await journal.open('bu');
+    const base = instructions(1)[0]!;
+    // Multi-byte text (2-, 3- and 4-byte UTF-8), and one line far longer than the write's first buffer.
+    const texts = ['é'.repeat(10), '✓ façade — 東京', '😀'.repeat(40), 'x'.repeat(200_000), 'ü'.repeat(50_000)];
+    const records = texts.map((description, n) => ({
+      reference: `réf-${n}-✓`,
+      state: 'submitted' as const,
+      fingerprint: 'f',
+      instruction: { ...base, reference: `réf-${n}-✓`, description },
+      keys: { create: `k${n}`, execute: `e${n}` },
+      attempts: 1,
+      updatedAt: '2026-11-28T00:00:00.000Z',
+    }));
+    await Promise.all(records.map((r) => journal.put(r))); // whole lines, in one group
+    await Promise.all(records.map((r) => journal.put({ ...r, state: 'processing' as const, attempts: 2 }))); // copies: whole again
+    await Promise.all(records.map((r) => journal.put(Object.assign(r, { state: 'processing' as const, transactionId: `Transaction:${r.reference}` })))); // changes naming the first lines
+    for (const r of records) expect(await journal.get(r.reference)).toEqual(r);
+    await journal.close();
+    expect(lines(file).slice(1).map((l) => (l.b === undefined ? 'whole' : 'change'))).toEqual([...texts.map(() => 'whole'), ...texts.map(() => 'whole'), ...texts.map(() => 'change')]);
+    expect(readJournalFile(file).records).toEqual(records);
+    const again = new FileJournal(file);
+    expect([...((await again.open('bu')) as Iterable<unknown>)]).toEqual(records);
+    await again.close();
+  });
+
   it('writes a reference whole once, then only what changes with the offset of that line; every reader rebuilds the whole record', async () => {
     const file = join(tmp(), 'j');
     const list = instructions(3);

@@ -199,6 +199,10 @@ export class FileJournal implements PayoutJournal {
         this.#size = Buffer.byteLength(header);
       }
     } catch (error) {
+      // A handle opened before the failure (its stat, header write or fsync failed) is closed, not left to
+      // the garbage collector, and the journal can be opened again.
+      await this.#handle?.close().catch(() => {});
+      this.#handle = undefined;
       this.#release();
       throw error;
     }

@@ -118,8 +118,10 @@ describe('a format-1 journal written by the previous version', () => {
     const file = fixture();
     const before = readFileSync(file, 'utf8');
     const { client, creates, reads } = fakeClient();
-    const batch = createPayoutBatch({ client, batchId: 'fixture-v1', journal: new FileJournal(file), pollIntervalMs: 1 });
+    const journal = new FileJournal(file);
+    const batch = createPayoutBatch({ client, batchId: 'fixture-v1', journal, pollIntervalMs: 1 });
     const summary = await batch.run(fixtureInstructions);
+    await journal.close();
     expect(summary.rejected).toEqual([]);
     expect(summary.counts).toMatchObject({ completed: 4, failed: 1, needs_attention: 0 });
     expect(summary.failed).toEqual([{ reference: 'r-failed', reason: expect.stringContaining('VALIDATION_ERROR') }]);
@@ -143,7 +145,9 @@ describe('a format-1 journal written by the previous version', () => {
     const file = fixture();
     const { client, creates } = fakeClient();
     const changed = fixtureInstructions.map((i) => (i.reference === 'r-submitted' ? { ...i, amount: 4001 } : i));
-    const summary = await createPayoutBatch({ client, batchId: 'fixture-v1', journal: new FileJournal(file), pollIntervalMs: 1 }).run(changed);
+    const journal = new FileJournal(file);
+    const summary = await createPayoutBatch({ client, batchId: 'fixture-v1', journal, pollIntervalMs: 1 }).run(changed);
+    await journal.close();
     expect(summary.rejected).toEqual([{ reference: 'r-submitted', reason: expect.stringContaining('INSTRUCTION_CHANGED') }]);
     // The journaled one is what the batch pays, with its key.
     expect(creates).toEqual([{ description: 'r-submitted', key: payoutKey('fixture-v1', 'r-submitted', 'create') }]);

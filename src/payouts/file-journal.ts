@@ -274,7 +274,13 @@ export class FileJournal implements PayoutJournal {
           this.#size = offset;
           for (const b of batch) b.resolve();
         } catch (error) {
-          this.#size = (await this.#handle!.stat().catch(() => ({ size: this.#size }))).size;
+          // A failed write may have left part of a line, and a failed fsync lines whose callers hear a
+          // failure: the file is cut back to where this group began, so that the next line starts a line
+          // of its own (part of a line anywhere but at the end is corruption at the next open). When even
+          // that fails, the size is what the file says.
+          await this.#handle!.truncate(this.#size).catch(async () => {
+            this.#size = (await this.#handle!.stat().catch(() => ({ size: this.#size }))).size;
+          });
           for (const b of batch) {
             if (this.#unwritten.get(b.record.reference) === b) this.#unwritten.delete(b.record.reference);
             based(b.record, undefined); // what is on disk is unsure: its next line is a full one

@@ -1,14 +1,16 @@
 /**
- * The file journal's open() against a disk that fails under it: the header's fsync answers EIO. The
+ * The file journal against a disk that fails under it. open(): the header's fsync answers EIO; the
  * error reaches the caller, the file handle opened before it is closed (not left to the garbage
  * collector, which Node warns about and will make an error), and the journal can be opened again.
+ * put(): a write stops halfway through a line (ENOSPC); the put fails, the part line is cut off, the
+ * next put starts a line of its own, and the file opens again with every record that was put.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { FileJournal } from '../../src/payouts/index';
+import { FileJournal, type PayoutRecord } from '../../src/payouts/index';
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const original = await importOriginal<typeof import('node:fs/promises')>();
@@ -38,5 +40,42 @@ describe('FileJournal.open when the disk fails', () => {
     expect(records).toEqual([]);
     await journal.close();
     expect(JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!)).toMatchObject({ batchId: 'bz' });
+  });
+});
+
+describe('FileJournal.put when a write fails halfway', () => {
+  it('the failed put is refused, the part line cut off, and the next lines and a reopen read whole', async () => {
+    const realOpen = (await vi.importActual<typeof import('node:fs/promises')>('node:fs/promises')).open;
+    let failNext = false;
+    vi.mocked(fsp.open).mockImplementationOnce(async (...args: Parameters<typeof fsp.open>) => {
+      const handle = await realOpen(...args);
+      const write = handle.write.bind(handle) as (...a: unknown[]) => Promise<{ bytesWritten: number }>;
+      handle.write = (async (...a: unknown[]) => {
+        if (!failNext || !Buffer.isBuffer(a[0])) return write(...a);
+        failNext = false;
+        const [buffer, offset, length] = a as [Buffer, number, number];
+        await write(buffer, offset, Math.floor(length / 2)); // half the line reaches the disk
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      }) as typeof handle.write;
+      return handle;
+    });
+    const file = join(dir, 'half');
+    const record = (reference: string, state: PayoutRecord['state']): PayoutRecord =>
+      ({ reference, state, attempts: 0, instruction: { reference, source: { accountId: 'InternalAccount:a' }, destination: { accountId: 'ExternalAccount:b' }, amount: 100 }, fingerprint: `f:${reference}`, keys: { create: `k:${reference}` }, createdAt: '2026-11-28T00:00:00.000Z', updatedAt: '2026-11-28T00:00:00.000Z' }) as unknown as PayoutRecord;
+    const journal = new FileJournal(file);
+    await journal.open('bh');
+    await journal.put(record('r1', 'pending'));
+    failNext = true;
+    await expect(journal.put(record('r2', 'pending'))).rejects.toThrow(/ENOSPC/);
+    await journal.put(record('r3', 'pending'));
+    await journal.put(record('r1', 'completed'));
+    expect((await journal.get('r3'))?.state).toBe('pending');
+    await journal.close();
+    const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+    for (const line of lines) expect(() => JSON.parse(line) as unknown).not.toThrow(); // no part line left anywhere
+    const again = new FileJournal(file);
+    const read = [...(await again.open('bh'))].map((r) => [r.reference, r.state]);
+    await again.close();
+    expect(read.sort()).toEqual([['r1', 'completed'], ['r3', 'pending']]);
   });
 });

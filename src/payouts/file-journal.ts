@@ -1,6 +1,8 @@
 /**
- * The file journal: an append-only log of JSON lines, one record per line, each fsynced before `put`
- * resolves (records written together share one write and one fsync). Format 2 (files made since
+ * The file journal: an append-only log of JSON lines, one record per line, each on disk before `put`
+ * resolves (records written together share one write and one `fdatasync`: the data and the file size
+ * reading it back needs, as write-ahead logs sync, without the timestamps `fsync` adds; a new file's
+ * directory entry is synced once, when it is made). Format 2 (files made since
  * issue 35's third pass): a reference's first line in the file holds its whole record; each later one
  * only what can change (state, attempts, quote, transaction, error, times) and `b`, the byte offset of
  * that full line, whose instruction, fingerprint and keys it takes. Format 1 files (every line a
@@ -13,6 +15,7 @@
  * @module
  */
 import { closeSync, openSync, readSync, unlinkSync, writeSync, readFileSync, fstatSync, ftruncateSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { open as openFile, type FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { PayoutJournalError, type PayoutJournal } from './journal';
@@ -197,6 +200,7 @@ export class FileJournal implements PayoutJournal {
         await this.#handle.write(header);
         await this.#handle.sync();
         this.#size = Buffer.byteLength(header);
+        await syncDirectory(this.path);
       }
     } catch (error) {
       // A handle opened before the failure (its stat, header write or fsync failed) is closed, not left to
@@ -251,8 +255,8 @@ export class FileJournal implements PayoutJournal {
   }
 
   /**
-   * Group commit: everything queued while the previous write and fsync ran goes out in one write and
-   * one fsync; each `put` resolves once its line is on disk.
+   * Group commit: everything queued while the previous write and sync ran goes out in one write and
+   * one `fdatasync`; each `put` resolves once its line is on disk.
    */
   async #flush(): Promise<void> {
     try {
@@ -262,7 +266,8 @@ export class FileJournal implements PayoutJournal {
         try {
           const { buffer, length } = this.#encode(batch);
           for (let done = 0; done < length; ) done += (await this.#handle!.write(buffer, done, length - done)).bytesWritten;
-          await this.#handle!.sync();
+          // fdatasync: the lines and the file's new size (what reading them back needs), not its times.
+          await this.#handle!.datasync();
           let offset = this.#size;
           for (const b of batch) {
             const reference = b.record.reference;
@@ -274,7 +279,7 @@ export class FileJournal implements PayoutJournal {
           this.#size = offset;
           for (const b of batch) b.resolve();
         } catch (error) {
-          // A failed write may have left part of a line, and a failed fsync lines whose callers hear a
+          // A failed write may have left part of a line, and a failed sync lines whose callers hear a
           // failure: the file is cut back to where this group began, so that the next line starts a line
           // of its own (part of a line anywhere but at the end is corruption at the next open). When even
           // that fails, the size is what the file says.
@@ -332,6 +337,32 @@ export class FileJournal implements PayoutJournal {
     this.#locked = false;
   }
 }
+
+/**
+ * Makes the entry of a file just created in its directory durable (POSIX: syncing the file does not sync
+ * the directory that names it), so that a crash cannot lose the whole journal after its first lines were
+ * acknowledged. Where a directory cannot be opened or synced (Windows, some network file systems) there
+ * is nothing to do.
+ */
+async function syncDirectory(path: string): Promise<void> {
+  let directory: FileHandle;
+  try {
+    directory = await openFile(dirname(path), 'r');
+  } catch (error) {
+    if (UNSYNCABLE_DIRECTORY.has((error as NodeJS.ErrnoException).code ?? '')) return;
+    throw error;
+  }
+  try {
+    await directory.sync();
+  } catch (error) {
+    if (!UNSYNCABLE_DIRECTORY.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+  } finally {
+    await directory.close();
+  }
+}
+
+/** What opening or syncing a directory answers where the platform or file system does not do it. */
+const UNSYNCABLE_DIRECTORY: ReadonlySet<string> = new Set(['EISDIR', 'EPERM', 'EACCES', 'EINVAL', 'ENOTSUP', 'EOPNOTSUPP', 'EBADF']);
 
 /** A line waiting for its write: `head` + `body` is its JSON (`head` empty for a full line); `bytes` its size with its newline, once encoded. */
 interface Queued {

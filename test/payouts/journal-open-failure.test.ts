@@ -3,12 +3,14 @@
  * error reaches the caller, the file handle opened before it is closed (not left to the garbage
  * collector, which Node warns about and will make an error), and the journal can be opened again.
  * put(): a write stops halfway through a line (ENOSPC); the put fails, the part line is cut off, the
- * next put starts a line of its own, and the file opens again with every record that was put.
+ * next put starts a line of its own, and the file opens again with every record that was put. A sync
+ * of a group that answers EIO: the same. And a new journal's directory entry is synced once, when the
+ * file is made (a crash must not lose the whole file after its first lines were acknowledged).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { FileJournal, type PayoutRecord } from '../../src/payouts/index';
 
@@ -77,5 +79,80 @@ describe('FileJournal.put when a write fails halfway', () => {
     const read = [...(await again.open('bh'))].map((r) => [r.reference, r.state]);
     await again.close();
     expect(read.sort()).toEqual([['r1', 'completed'], ['r3', 'pending']]);
+  });
+});
+
+const recordOf = (reference: string, state: PayoutRecord['state']): PayoutRecord =>
+  ({ reference, state, attempts: 0, instruction: { reference, source: { accountId: 'InternalAccount:a' }, destination: { accountId: 'ExternalAccount:b' }, amount: 100 }, fingerprint: `f:${reference}`, keys: { create: `k:${reference}` }, updatedAt: '2026-11-28T00:00:00.000Z' }) as unknown as PayoutRecord;
+
+describe('FileJournal.put when the sync of its lines fails', () => {
+  it('the put is refused, its line cut off, and a reopen reads the records put before and after', async () => {
+    const realOpen = (await vi.importActual<typeof import('node:fs/promises')>('node:fs/promises')).open;
+    let failNext = false;
+    const syncs: string[] = [];
+    vi.mocked(fsp.open).mockImplementationOnce(async (...args: Parameters<typeof fsp.open>) => {
+      const handle = await realOpen(...args);
+      const datasync = handle.datasync.bind(handle);
+      const sync = handle.sync.bind(handle);
+      handle.sync = () => {
+        syncs.push('fsync');
+        return sync();
+      };
+      handle.datasync = () => {
+        syncs.push('fdatasync');
+        if (!failNext) return datasync();
+        failNext = false;
+        return Promise.reject(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
+      };
+      return handle;
+    });
+    const file = join(dir, 'eio');
+    const journal = new FileJournal(file);
+    await journal.open('be');
+    await journal.put(recordOf('r1', 'pending'));
+    failNext = true;
+    await expect(journal.put(recordOf('r2', 'pending'))).rejects.toThrow(/EIO/);
+    await journal.put(recordOf('r3', 'pending'));
+    await journal.close();
+    // The header with a full fsync when the file is made; each group of lines with an fdatasync.
+    expect(syncs).toEqual(['fsync', 'fdatasync', 'fdatasync', 'fdatasync']);
+    expect(readFileSync(file, 'utf8')).not.toContain('"r2"');
+    const again = new FileJournal(file);
+    const read = [...(await again.open('be'))].map((r) => r.reference);
+    await again.close();
+    expect(read.sort()).toEqual(['r1', 'r3']);
+  });
+});
+
+describe('FileJournal.open of a new file', () => {
+  it("syncs the directory that names it, once: a journal that exists already is not synced again", async () => {
+    const realOpen = (await vi.importActual<typeof import('node:fs/promises')>('node:fs/promises')).open;
+    const synced: string[] = [];
+    vi.mocked(fsp.open).mockImplementation(async (...args: Parameters<typeof fsp.open>) => {
+      const handle = await realOpen(...args);
+      const sync = handle.sync.bind(handle);
+      handle.sync = () => {
+        synced.push(`${String(args[0])} ${String(args[1])}`);
+        return sync();
+      };
+      return handle;
+    });
+    try {
+      const file = join(dir, 'fresh', 'journal');
+      const { mkdirSync } = await import('node:fs');
+      mkdirSync(dirname(file));
+      const journal = new FileJournal(file);
+      await journal.open('bd');
+      await journal.put(recordOf('r1', 'pending'));
+      await journal.close();
+      expect(synced).toEqual([`${file} a+`, `${dirname(file)} r`]);
+      synced.length = 0;
+      const again = new FileJournal(file);
+      await again.open('bd');
+      await again.close();
+      expect(synced).toEqual([]);
+    } finally {
+      vi.mocked(fsp.open).mockImplementation(realOpen);
+    }
   });
 });

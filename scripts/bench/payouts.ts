@@ -17,15 +17,20 @@
  *    (immediatelyExecute) calls against the same sandbox, at the best fixed concurrency: 8, 16, 32 and 64
  *    are tried once (the runner's `maxConcurrency` is 64), the two best go on, and each round's pool
  *    figure is the better of those two in that round. After a warm-up of both, rounds alternate which
- *    goes first; the figure is the median of the rounds' ratios. Target ≥ 0.9. Also this process's CPU
- *    per payout, runner and pool: the difference is what the runner's own machinery costs.
+ *    goes first; the figure is the median of the rounds' ratios. Target ≥ 0.9. Also, each round, the same
+ *    pool journaling what the runner journals (a file journal, the `submitted` line with the keys before
+ *    each call and the quote's line after): what that durability costs a hand-written loop, and runner ÷
+ *    it, what the runner's own machinery costs beyond it. And this process's CPU per payout, each.
+ *    Every run meets a sandbox emptied (`POST /_sandbox/reset`) and garbage-collected: the 40,000
+ *    payouts of earlier runs slowed it down as they piled up (at 10,000 a run, the pool's rate halved).
  * 3. Memory over 100,000 references streamed from a CSV file, with a file journal and a client that
  *    answers at once (no sandbox: its own state would grow): heap after 10,000, 50,000 and 100,000
  *    references, and the slope (bytes per reference) from 10,000 on. Target: flat.
  *
  * Knobs (env): BENCH_PAYOUTS_RATE (default 100), BENCH_PAYOUTS_N (rate-limited batch, default 2000: about 20 s at 100 requests/s),
  * BENCH_PAYOUTS_FREE_N (no-limit batch, default 2000), BENCH_PAYOUTS_JOURNAL (file, the default, or memory),
- * BENCH_PAYOUTS_INITIAL (the runner's initialConcurrency; default its own, 2), BENCH_PAYOUTS_ROUNDS (default 5), BENCH_PAYOUTS_MEMORY_N (default 100000).
+ * BENCH_PAYOUTS_INITIAL (the runner's initialConcurrency; default its own, 2), BENCH_PAYOUTS_ROUNDS (default 5), BENCH_PAYOUTS_MEMORY_N (default 100000),
+ * BENCH_PAYOUTS_ONLY (the parts to run, of `limited,free,memory`; default all).
  */
 import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -34,7 +39,7 @@ import { runInNewContext } from 'node:vm';
 import { join } from 'node:path';
 import { parse } from 'csv-parse';
 import { APIUserAbortError, Crossborder, RateLimitError } from '../../src/index';
-import { createPayoutBatch, FileJournal, MemoryJournal, type PayoutClient, type PayoutInstruction } from '../../src/payouts/index';
+import { createPayoutBatch, FileJournal, instructionFingerprintV2, MemoryJournal, payoutKey, type PayoutClient, type PayoutInstruction, type PayoutRecord } from '../../src/payouts/index';
 import type { SandboxFaults } from '../../src/sandbox/index';
 import { startChildServer } from './child-server';
 import { instructions, setUpWorld } from '../../test/payouts/world';
@@ -56,8 +61,18 @@ async function setFaults(faults: SandboxFaults): Promise<void> {
   if (!res.ok) throw new Error(`PUT /_sandbox/faults: ${res.status} ${await res.text()}`);
 }
 
-/** A funded account and payees (set up without faults), then `faults` on. */
+/**
+ * A sandbox emptied (every run meets the same service: the payouts of earlier runs, tens of thousands,
+ * would slow it down as they pile up), a funded account and payees (set up without faults), then
+ * `faults` on.
+ */
 async function world(faults: SandboxFaults) {
+  const reset = await fetch(`${server.base}/_sandbox/reset`, { method: 'POST', headers: { authorization: `Basic ${btoa('tok:sk')}` } });
+  if (!reset.ok) throw new Error(`POST /_sandbox/reset: ${reset.status} ${await reset.text()}`);
+  // The sandbox's garbage of the last run collected now rather than in the middle of this one (this
+  // process's is left to V8: a full collection here shrinks its young generation, and every run after it
+  // pays more scavenges, the pool as much as the runner).
+  if ((await server.send('gc')) !== 'gc done') throw new Error('the sandbox did not collect its garbage');
   await setFaults({});
   const cb = new Crossborder({ tokenId: 'tok', clientSecret: 'sk', environment: 'sandbox', baseUrl: server.base, timeout: 30_000 });
   const w = await setUpWorld(cb, 4);
@@ -99,14 +114,17 @@ async function runnerRate(faults: SandboxFaults, prefix: string, n: number, maxC
   const client: PayoutClient = {
     quotes: {
       create: async (params, options) => {
-        const quote = await cb.quotes.create(params, options as never).catch((error: unknown) => {
+        let quote: Awaited<ReturnType<typeof cb.quotes.create>>;
+        try {
+          quote = await cb.quotes.create(params, options as never);
+        } catch (error) {
           if (error instanceof RateLimitError) {
             throttled.answers++;
             if (performance.now() - lastThrottle >= 200) throttled.rounds++;
             lastThrottle = performance.now();
           }
           throw error;
-        });
+        }
         if (++accepted === n) {
           submittedAt = performance.now();
           cpu = cpuMicros(cpu0);
@@ -153,6 +171,55 @@ async function poolRate(concurrency: number, prefix: string, n: number): Promise
   return { perSecond: n / seconds, seconds, cpuPerPayout: cpuMicros(cpu0) / n, throttled: { answers: 0, rounds: 0 } };
 }
 
+/**
+ * The same pool, journaling what the runner journals around each call (as a hand-written loop that wants
+ * to survive a crash must): a file journal (fsynced), the `submitted` line with the instruction, its
+ * fingerprint and keys before the call, the quote's line after. No retries, no concurrency control, no
+ * webhooks: runner ÷ this is what the runner's own machinery costs over the durability it provides.
+ */
+async function journaledPoolRate(concurrency: number, prefix: string, n: number): Promise<Rate> {
+  const { cb, w } = await world({ latency: { ms: 20 } });
+  const list = instructions(w, n, prefix);
+  const dir = mkdtempSync(join(tmpdir(), 'bench-payouts-'));
+  const journal = new FileJournal(join(dir, 'journal'));
+  await journal.open(prefix);
+  let next = 0;
+  const cpu0 = process.cpuUsage();
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < list.length) {
+        const i = list[next++]!;
+        const record: PayoutRecord = {
+          reference: i.reference,
+          state: 'submitted',
+          fingerprint: instructionFingerprintV2(i),
+          instruction: i,
+          keys: { create: payoutKey(prefix, i.reference, 'create'), execute: payoutKey(prefix, i.reference, 'execute') },
+          attempts: 1,
+          updatedAt: new Date().toISOString(),
+        };
+        await journal.put(record);
+        const quote = await cb.quotes.create(
+          { source: { sourceType: 'ACCOUNT', accountId: w.accountId }, destination: { destinationType: 'ACCOUNT', accountId: (i.destination as { accountId: string }).accountId }, lockedCurrencySide: 'RECEIVING', lockedCurrencyAmount: i.amount, immediatelyExecute: true, description: i.description },
+          { idempotencyKey: record.keys.create, maxRetries: 0 },
+        );
+        record.state = 'processing';
+        record.quote = { quoteId: quote.id, sendingAmount: quote.totalSendingAmount, sendingCurrency: quote.sendingCurrency?.code, receivingAmount: quote.totalReceivingAmount, receivingCurrency: quote.receivingCurrency?.code, fees: quote.feesIncluded, exchangeRate: quote.exchangeRate };
+        record.transactionId = quote.transactionId;
+        record.transactionStatus = quote.status;
+        record.updatedAt = new Date().toISOString();
+        await journal.put(record);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = cpuMicros(cpu0);
+  await journal.close();
+  rmSync(dir, { recursive: true, force: true });
+  return { perSecond: n / seconds, seconds, cpuPerPayout: cpu / n, throttled: { answers: 0, rounds: 0 } };
+}
+
 /** Heap (after GC) at 10,000, 50,000 and MEMORY_N references of a CSV streamed through the runner. */
 async function memory(): Promise<{ at10k: number; at50k: number; atN: number; perReference: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-payouts-'));
@@ -183,7 +250,7 @@ async function memory(): Promise<{ at10k: number; at50k: number; atN: number; pe
   if (typeof (globalThis as { gc?: unknown }).gc !== 'function') setFlagsFromString('--expose-gc');
   const gc = (globalThis as { gc?: () => void }).gc ?? (runInNewContext('gc') as () => void);
   const heap = () => {
-    gc?.();
+    gc();
     return process.memoryUsage().heapUsed;
   };
   let at10k = 0;
@@ -212,7 +279,9 @@ async function memory(): Promise<{ at10k: number; at50k: number; atN: number; pe
   return { at10k, at50k, atN, perReference: (atN - at10k) / (MEMORY_N - 10_000) };
 }
 
-const limited = await runnerRate({ rateLimit: { requestsPerSecond: RATE }, latency: { ms: 20 } }, 'limited', N, 32);
+/** Parts to run (`limited`, `free`, `memory`; default all): BENCH_PAYOUTS_ONLY=free,memory. */
+const ONLY = new Set((process.env.BENCH_PAYOUTS_ONLY ?? 'limited,free,memory').split(','));
+const limited = ONLY.has('limited') ? await runnerRate({ rateLimit: { requestsPerSecond: RATE }, latency: { ms: 20 } }, 'limited', N, 32) : { perSecond: Number.NaN, seconds: Number.NaN, cpuPerPayout: Number.NaN, throttled: { answers: 0, rounds: 0 } };
 // What the limit allows over that time: RATE per second, plus the bucket's burst (RATE) at the start.
 const allowed = (RATE * limited.seconds + RATE) / limited.seconds;
 
@@ -220,46 +289,59 @@ const allowed = (RATE * limited.seconds + RATE) / limited.seconds;
 // alternate runner and best pool in rounds (the machine is shared: each ratio compares neighbours).
 const ROUNDS = Number(process.env.BENCH_PAYOUTS_ROUNDS ?? 5);
 const latency = { latency: { ms: 20 } };
-await runnerRate(latency, 'warm', FREE_N);
-await poolRate(32, 'warm-pool', FREE_N);
 const pools: [number, number][] = [];
-for (const c of [8, 16, 32, 64]) pools.push([c, (await poolRate(c, `pool${c}`, FREE_N)).perSecond]);
-// The two best of one try each go on to the rounds (one try picks the wrong one on a noisy machine); each
-// round's pool figure is the better of the two there.
-const finalists = [...pools].sort((a, b) => b[1] - a[1]).slice(0, 2).map(([c]) => c);
+let finalists: number[] = [];
 const ratios: number[] = [];
 const runnerRates: Rate[] = [];
 const bestRates: Rate[] = [];
 const bestConcurrency: number[] = [];
-const poolRound = async (round: number) => {
-  const tried: [number, Rate][] = [];
-  for (const c of round % 2 === 0 ? finalists : [...finalists].reverse()) tried.push([c, await poolRate(c, `best${c}-${round}`, FREE_N)]);
-  return tried.reduce((a, b) => (b[1].perSecond > a[1].perSecond ? b : a));
-};
-for (let round = 0; round < ROUNDS; round++) {
-  let r: Rate;
-  let p: [number, Rate];
-  if (round % 2 === 0) {
-    r = await runnerRate(latency, `free${round}`, FREE_N);
-    p = await poolRound(round);
-  } else {
-    p = await poolRound(round);
-    r = await runnerRate(latency, `free${round}`, FREE_N);
+/** The journaled pool (same concurrency as the round's best pool): its rates, runner ÷ it, and it ÷ the pool. */
+const journaledRates: Rate[] = [];
+const journaledRatios: number[] = [];
+const journaledOfPool: number[] = [];
+if (ONLY.has('free')) {
+  await runnerRate(latency, 'warm', FREE_N);
+  await poolRate(32, 'warm-pool', FREE_N);
+  await journaledPoolRate(32, 'warm-journaled', FREE_N);
+  for (const c of [8, 16, 32, 64]) pools.push([c, (await poolRate(c, `pool${c}`, FREE_N)).perSecond]);
+  // The two best of one try each go on to the rounds (one try picks the wrong one on a noisy machine); each
+  // round's pool figure is the better of the two there.
+  finalists = [...pools].sort((a, b) => b[1] - a[1]).slice(0, 2).map(([c]) => c);
+  const poolRound = async (round: number) => {
+    const tried: [number, Rate][] = [];
+    for (const c of round % 2 === 0 ? finalists : [...finalists].reverse()) tried.push([c, await poolRate(c, `best${c}-${round}`, FREE_N)]);
+    return tried.reduce((a, b) => (b[1].perSecond > a[1].perSecond ? b : a));
+  };
+  for (let round = 0; round < ROUNDS; round++) {
+    let r: Rate;
+    let p: [number, Rate];
+    if (round % 2 === 0) {
+      r = await runnerRate(latency, `free${round}`, FREE_N);
+      p = await poolRound(round);
+    } else {
+      p = await poolRound(round);
+      r = await runnerRate(latency, `free${round}`, FREE_N);
+    }
+    const j = await journaledPoolRate(p[0], `journaled${round}`, FREE_N);
+    runnerRates.push(r);
+    bestRates.push(p[1]);
+    bestConcurrency.push(p[0]);
+    ratios.push(r.perSecond / p[1].perSecond);
+    journaledRates.push(j);
+    journaledRatios.push(r.perSecond / j.perSecond);
+    journaledOfPool.push(j.perSecond / p[1].perSecond);
   }
-  runnerRates.push(r);
-  bestRates.push(p[1]);
-  bestConcurrency.push(p[0]);
-  ratios.push(r.perSecond / p[1].perSecond);
 }
 server.stop();
-const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+const med = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[xs.length >> 1]! : Number.NaN);
 const free = { perSecond: med(runnerRates.map((r) => r.perSecond)), cpuPerPayout: med(runnerRates.map((r) => r.cpuPerPayout)) };
 const bestPool = { perSecond: med(bestRates.map((r) => r.perSecond)), cpuPerPayout: med(bestRates.map((r) => r.cpuPerPayout)) };
-const mem = await memory();
+const journaled = { perSecond: med(journaledRates.map((r) => r.perSecond)), cpuPerPayout: med(journaledRates.map((r) => r.cpuPerPayout)) };
+const mem = ONLY.has('memory') ? await memory() : { at10k: Number.NaN, at50k: Number.NaN, atN: Number.NaN, perReference: Number.NaN };
 
 const result = {
   rateLimited: { rate: RATE, payouts: N, seconds: limited.seconds, payoutsPerSecond: limited.perSecond, allowedPerSecond: allowed, ratio: limited.perSecond / allowed, throttled: limited.throttled },
-  noLimit: { payouts: FREE_N, runner: free.perSecond, runnerCpuMicros: free.cpuPerPayout, pools, best: { concurrencies: bestConcurrency, perSecond: bestPool.perSecond, cpuMicros: bestPool.cpuPerPayout }, ratio: med(ratios), ratios },
+  noLimit: { payouts: FREE_N, runner: free.perSecond, runnerCpuMicros: free.cpuPerPayout, pools, best: { concurrencies: bestConcurrency, perSecond: bestPool.perSecond, cpuMicros: bestPool.cpuPerPayout }, ratio: med(ratios), ratios, journaledPool: { perSecond: journaled.perSecond, cpuMicros: journaled.cpuPerPayout, ofPool: med(journaledOfPool), ofPoolByRound: journaledOfPool, runnerRatio: med(journaledRatios), runnerRatios: journaledRatios } },
   memory: { references: MEMORY_N, heapAt10k: mem.at10k, heapAt50k: mem.at50k, heapAtN: mem.atN, bytesPerReference: mem.perReference, gc: true },
   loadAverage: loadavg()[0],
 };
@@ -267,9 +349,10 @@ if (json) {
   console.log(JSON.stringify(result));
 } else {
   const f = (n: number) => n.toFixed(1);
-  console.log(`rate limit ${RATE} req/s, 20 ms latency, ${N} payouts: ${f(limited.perSecond)} payouts/s of ${f(allowed)} allowed = ${result.rateLimited.ratio.toFixed(3)} (target >= 0.9), in ${limited.seconds.toFixed(1)} s, ${limited.throttled.answers} 429s in ${limited.throttled.rounds} rounds`);
-  console.log(`no limit, 20 ms latency, ${FREE_N} payouts: Promise.all pool ${pools.map(([c, r]) => `${c}: ${f(r)}/s`).join(', ')}; runner (${JOURNAL} journal) ${f(free.perSecond)}/s vs the better of pools ${finalists.join(' and ')} each round (${bestConcurrency.join(', ')}) ${f(bestPool.perSecond)}/s over ${ROUNDS} alternating rounds, ratios ${ratios.map((x) => x.toFixed(2)).join(' ')}: median ${result.noLimit.ratio.toFixed(3)} (target >= 0.9)`);
-  console.log(`CPU of this process per payout (the sandbox answers from its own): runner ${f(free.cpuPerPayout)} µs, pool ${f(bestPool.cpuPerPayout)} µs (the SDK's call alone), so the runner's own ${f(free.cpuPerPayout - bestPool.cpuPerPayout)} µs`);
-  console.log(`memory, ${MEMORY_N} references from a CSV: heap ${f(mem.at10k / 1e6)} MB at 10,000, ${f(mem.at50k / 1e6)} MB at 50,000, ${f(mem.atN / 1e6)} MB at ${MEMORY_N}: ${f(mem.perReference)} bytes per reference from 10,000 on`);
+  if (ONLY.has('limited')) console.log(`rate limit ${RATE} req/s, 20 ms latency, ${N} payouts: ${f(limited.perSecond)} payouts/s of ${f(allowed)} allowed = ${result.rateLimited.ratio.toFixed(3)} (target >= 0.9), in ${limited.seconds.toFixed(1)} s, ${limited.throttled.answers} 429s in ${limited.throttled.rounds} rounds`);
+  if (ONLY.has('free')) console.log(`no limit, 20 ms latency, ${FREE_N} payouts: Promise.all pool ${pools.map(([c, r]) => `${c}: ${f(r)}/s`).join(', ')}; runner (${JOURNAL} journal) ${f(free.perSecond)}/s vs the better of pools ${finalists.join(' and ')} each round (${bestConcurrency.join(', ')}) ${f(bestPool.perSecond)}/s over ${ROUNDS} alternating rounds, ratios ${ratios.map((x) => x.toFixed(2)).join(' ')}: median ${result.noLimit.ratio.toFixed(3)} (target >= 0.9)`);
+  if (ONLY.has('free')) console.log(`the same pool journaling what the runner journals (file journal, two lines a payout, same keys): ${f(journaled.perSecond)}/s, ${journaledOfPool.map((x) => x.toFixed(2)).join(' ')} of the pool: median ${result.noLimit.journaledPool.ofPool.toFixed(3)}; runner ÷ it ${journaledRatios.map((x) => x.toFixed(2)).join(' ')}: median ${result.noLimit.journaledPool.runnerRatio.toFixed(3)} (the runner's machinery beyond its journal)`);
+  if (ONLY.has('free')) console.log(`CPU of this process per payout (the sandbox answers from its own): runner ${f(free.cpuPerPayout)} µs, journaled pool ${f(journaled.cpuPerPayout)} µs, pool ${f(bestPool.cpuPerPayout)} µs (the SDK's call alone), so the runner's own ${f(free.cpuPerPayout - bestPool.cpuPerPayout)} µs, of which the journal and keys ${f(journaled.cpuPerPayout - bestPool.cpuPerPayout)} µs`);
+  if (ONLY.has('memory')) console.log(`memory, ${MEMORY_N} references from a CSV: heap ${f(mem.at10k / 1e6)} MB at 10,000, ${f(mem.at50k / 1e6)} MB at 50,000, ${f(mem.atN / 1e6)} MB at ${MEMORY_N}: ${f(mem.perReference)} bytes per reference from 10,000 on`);
   console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
 }

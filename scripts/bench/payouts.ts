@@ -38,7 +38,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { join } from 'node:path';
 import { parse } from 'csv-parse';
-import { APIUserAbortError, Crossborder, RateLimitError } from '../../src/index';
+import { APIUserAbortError, Crossborder, RateLimitError, type QuoteCreateParams } from '../../src/index';
 import { createPayoutBatch, FileJournal, instructionFingerprintV2, MemoryJournal, payoutKey, type PayoutClient, type PayoutInstruction, type PayoutRecord } from '../../src/payouts/index';
 import type { SandboxFaults } from '../../src/sandbox/index';
 import { startChildServer } from './child-server';
@@ -149,40 +149,19 @@ async function runnerRate(faults: SandboxFaults, prefix: string, n: number, maxC
   return { perSecond: n / seconds, seconds, cpuPerPayout: cpu / n, throttled };
 }
 
-/** A hand-written pool: `concurrency` workers calling quotes.create(immediatelyExecute) in turn. */
-async function poolRate(concurrency: number, prefix: string, n: number): Promise<Rate> {
-  const { cb, w } = await world({ latency: { ms: 20 } });
-  const list = instructions(w, n, prefix);
-  let next = 0;
-  const cpu0 = process.cpuUsage();
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < list.length) {
-        const i = list[next++]!;
-        await cb.quotes.create(
-          { source: { sourceType: 'ACCOUNT', accountId: w.accountId }, destination: { destinationType: 'ACCOUNT', accountId: (i.destination as { accountId: string }).accountId }, lockedCurrencySide: 'RECEIVING', lockedCurrencyAmount: i.amount, immediatelyExecute: true, description: i.reference },
-          { idempotencyKey: `${prefix}-${i.reference}` },
-        );
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  return { perSecond: n / seconds, seconds, cpuPerPayout: cpuMicros(cpu0) / n, throttled: { answers: 0, rounds: 0 } };
-}
-
 /**
- * The same pool, journaling what the runner journals around each call (as a hand-written loop that wants
- * to survive a crash must): a file journal (fsynced), the `submitted` line with the instruction, its
- * fingerprint and keys before the call, the quote's line after. No retries, no concurrency control, no
- * webhooks: runner ÷ this is what the runner's own machinery costs over the durability it provides.
+ * A hand-written pool: `concurrency` workers calling quotes.create(immediatelyExecute) in turn. With
+ * `journaled`, each call is journaled as the runner journals it (as a hand-written loop that wants to
+ * survive a crash must): a file journal, the `submitted` line with the instruction, its fingerprint and
+ * keys before the call, the quote's line after. No retries, no concurrency control, no webhooks: runner ÷
+ * that is what the runner's own machinery costs beyond the durability it provides.
  */
-async function journaledPoolRate(concurrency: number, prefix: string, n: number): Promise<Rate> {
+async function poolRate(concurrency: number, prefix: string, n: number, journaled = false): Promise<Rate> {
   const { cb, w } = await world({ latency: { ms: 20 } });
   const list = instructions(w, n, prefix);
-  const dir = mkdtempSync(join(tmpdir(), 'bench-payouts-'));
-  const journal = new FileJournal(join(dir, 'journal'));
-  await journal.open(prefix);
+  const dir = journaled ? mkdtempSync(join(tmpdir(), 'bench-payouts-')) : undefined;
+  const journal = dir === undefined ? undefined : new FileJournal(join(dir, 'journal'));
+  await journal?.open(prefix);
   let next = 0;
   const cpu0 = process.cpuUsage();
   const started = performance.now();
@@ -190,6 +169,11 @@ async function journaledPoolRate(concurrency: number, prefix: string, n: number)
     Array.from({ length: concurrency }, async () => {
       while (next < list.length) {
         const i = list[next++]!;
+        const body: QuoteCreateParams = { source: { sourceType: 'ACCOUNT', accountId: w.accountId }, destination: { destinationType: 'ACCOUNT', accountId: (i.destination as { accountId: string }).accountId }, lockedCurrencySide: 'RECEIVING', lockedCurrencyAmount: i.amount, immediatelyExecute: true, description: i.reference };
+        if (journal === undefined) {
+          await cb.quotes.create(body, { idempotencyKey: `${prefix}-${i.reference}` });
+          continue;
+        }
         const record: PayoutRecord = {
           reference: i.reference,
           state: 'submitted',
@@ -200,10 +184,7 @@ async function journaledPoolRate(concurrency: number, prefix: string, n: number)
           updatedAt: new Date().toISOString(),
         };
         await journal.put(record);
-        const quote = await cb.quotes.create(
-          { source: { sourceType: 'ACCOUNT', accountId: w.accountId }, destination: { destinationType: 'ACCOUNT', accountId: (i.destination as { accountId: string }).accountId }, lockedCurrencySide: 'RECEIVING', lockedCurrencyAmount: i.amount, immediatelyExecute: true, description: i.description },
-          { idempotencyKey: record.keys.create, maxRetries: 0 },
-        );
+        const quote = await cb.quotes.create(body, { idempotencyKey: record.keys.create, maxRetries: 0 });
         record.state = 'processing';
         record.quote = { quoteId: quote.id, sendingAmount: quote.totalSendingAmount, sendingCurrency: quote.sendingCurrency?.code, receivingAmount: quote.totalReceivingAmount, receivingCurrency: quote.receivingCurrency?.code, fees: quote.feesIncluded, exchangeRate: quote.exchangeRate };
         record.transactionId = quote.transactionId;
@@ -215,8 +196,8 @@ async function journaledPoolRate(concurrency: number, prefix: string, n: number)
   );
   const seconds = (performance.now() - started) / 1000;
   const cpu = cpuMicros(cpu0);
-  await journal.close();
-  rmSync(dir, { recursive: true, force: true });
+  await journal?.close();
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   return { perSecond: n / seconds, seconds, cpuPerPayout: cpu / n, throttled: { answers: 0, rounds: 0 } };
 }
 
@@ -302,7 +283,7 @@ const journaledOfPool: number[] = [];
 if (ONLY.has('free')) {
   await runnerRate(latency, 'warm', FREE_N);
   await poolRate(32, 'warm-pool', FREE_N);
-  await journaledPoolRate(32, 'warm-journaled', FREE_N);
+  await poolRate(32, 'warm-journaled', FREE_N, true);
   for (const c of [8, 16, 32, 64]) pools.push([c, (await poolRate(c, `pool${c}`, FREE_N)).perSecond]);
   // The two best of one try each go on to the rounds (one try picks the wrong one on a noisy machine); each
   // round's pool figure is the better of the two there.
@@ -322,7 +303,7 @@ if (ONLY.has('free')) {
       p = await poolRound(round);
       r = await runnerRate(latency, `free${round}`, FREE_N);
     }
-    const j = await journaledPoolRate(p[0], `journaled${round}`, FREE_N);
+    const j = await poolRate(p[0], `journaled${round}`, FREE_N, true);
     runnerRates.push(r);
     bestRates.push(p[1]);
     bestConcurrency.push(p[0]);

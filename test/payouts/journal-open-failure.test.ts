@@ -22,6 +22,10 @@ vi.mock('node:fs/promises', async (importOriginal) => {
 const dir = mkdtempSync(join(tmpdir(), 'cb-journal-open-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** A record with what the journal reads (the runner's own fields are not its business). */
+const recordOf = (reference: string, state: PayoutRecord['state']): PayoutRecord =>
+  ({ reference, state, attempts: 0, instruction: { reference, source: { accountId: 'InternalAccount:a' }, destination: { accountId: 'ExternalAccount:b' }, amount: 100 }, fingerprint: `f:${reference}`, keys: { create: `k:${reference}` }, updatedAt: '2026-11-28T00:00:00.000Z' }) as unknown as PayoutRecord;
+
 describe('FileJournal.open when the disk fails', () => {
   it('a failed fsync of the header is thrown, its handle closed, and a second open works', async () => {
     const realOpen = (await vi.importActual<typeof import('node:fs/promises')>('node:fs/promises')).open;
@@ -62,15 +66,13 @@ describe('FileJournal.put when a write fails halfway', () => {
       return handle;
     });
     const file = join(dir, 'half');
-    const record = (reference: string, state: PayoutRecord['state']): PayoutRecord =>
-      ({ reference, state, attempts: 0, instruction: { reference, source: { accountId: 'InternalAccount:a' }, destination: { accountId: 'ExternalAccount:b' }, amount: 100 }, fingerprint: `f:${reference}`, keys: { create: `k:${reference}` }, createdAt: '2026-11-28T00:00:00.000Z', updatedAt: '2026-11-28T00:00:00.000Z' }) as unknown as PayoutRecord;
     const journal = new FileJournal(file);
     await journal.open('bh');
-    await journal.put(record('r1', 'pending'));
+    await journal.put(recordOf('r1', 'pending'));
     failNext = true;
-    await expect(journal.put(record('r2', 'pending'))).rejects.toThrow(/ENOSPC/);
-    await journal.put(record('r3', 'pending'));
-    await journal.put(record('r1', 'completed'));
+    await expect(journal.put(recordOf('r2', 'pending'))).rejects.toThrow(/ENOSPC/);
+    await journal.put(recordOf('r3', 'pending'));
+    await journal.put(recordOf('r1', 'completed'));
     expect((await journal.get('r3'))?.state).toBe('pending');
     await journal.close();
     const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
@@ -82,8 +84,6 @@ describe('FileJournal.put when a write fails halfway', () => {
   });
 });
 
-const recordOf = (reference: string, state: PayoutRecord['state']): PayoutRecord =>
-  ({ reference, state, attempts: 0, instruction: { reference, source: { accountId: 'InternalAccount:a' }, destination: { accountId: 'ExternalAccount:b' }, amount: 100 }, fingerprint: `f:${reference}`, keys: { create: `k:${reference}` }, updatedAt: '2026-11-28T00:00:00.000Z' }) as unknown as PayoutRecord;
 
 describe('FileJournal.put when the sync of its lines fails', () => {
   it('the put is refused, its line cut off, and a reopen reads the records put before and after', async () => {

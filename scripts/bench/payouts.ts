@@ -153,8 +153,10 @@ async function runnerRate(faults: SandboxFaults, prefix: string, n: number, maxC
  * A hand-written pool: `concurrency` workers calling quotes.create(immediatelyExecute) in turn. With
  * `journaled`, each call is journaled as the runner journals it (as a hand-written loop that wants to
  * survive a crash must): a file journal, the `submitted` line with the instruction, its fingerprint and
- * keys before the call, the quote's line after. No retries, no concurrency control, no webhooks: runner ÷
- * that is what the runner's own machinery costs beyond the durability it provides.
+ * keys before the call, the quote's line after. Its workers are twice as many, and `concurrency` bounds
+ * the requests in flight (as the runner's slots do: a worker waiting for its lines to reach the disk holds
+ * none, else the pool is bound by those waits, not by its CPU). No retries, no adaptive concurrency, no
+ * webhooks: runner ÷ that is what the runner's own machinery costs beyond the durability it provides.
  */
 async function poolRate(concurrency: number, prefix: string, n: number, journaled = false): Promise<Rate> {
   const { cb, w } = await world({ latency: { ms: 20 } });
@@ -163,10 +165,13 @@ async function poolRate(concurrency: number, prefix: string, n: number, journale
   const journal = dir === undefined ? undefined : new FileJournal(join(dir, 'journal'));
   await journal?.open(prefix);
   let next = 0;
+  // The journaled pool's request slots: a counter and the workers waiting for one.
+  let inFlight = 0;
+  const waiting: (() => void)[] = [];
   const cpu0 = process.cpuUsage();
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: concurrency }, async () => {
+    Array.from({ length: journal === undefined ? concurrency : concurrency * 2 }, async () => {
       while (next < list.length) {
         const i = list[next++]!;
         const body: QuoteCreateParams = { source: { sourceType: 'ACCOUNT', accountId: w.accountId }, destination: { destinationType: 'ACCOUNT', accountId: (i.destination as { accountId: string }).accountId }, lockedCurrencySide: 'RECEIVING', lockedCurrencyAmount: i.amount, immediatelyExecute: true, description: i.reference };
@@ -184,7 +189,13 @@ async function poolRate(concurrency: number, prefix: string, n: number, journale
           updatedAt: new Date().toISOString(),
         };
         await journal.put(record);
-        const quote = await cb.quotes.create(body, { idempotencyKey: record.keys.create, maxRetries: 0 });
+        if (inFlight >= concurrency) await new Promise<void>((granted) => waiting.push(granted));
+        else inFlight++;
+        const quote = await cb.quotes.create(body, { idempotencyKey: record.keys.create, maxRetries: 0 }).finally(() => {
+          const nextOne = waiting.shift();
+          if (nextOne) nextOne();
+          else inFlight--;
+        });
         record.state = 'processing';
         record.quote = { quoteId: quote.id, sendingAmount: quote.totalSendingAmount, sendingCurrency: quote.sendingCurrency?.code, receivingAmount: quote.totalReceivingAmount, receivingCurrency: quote.receivingCurrency?.code, fees: quote.feesIncluded, exchangeRate: quote.exchangeRate };
         record.transactionId = quote.transactionId;

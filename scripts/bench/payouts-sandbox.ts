@@ -9,11 +9,13 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { createSandbox } from '../../src/sandbox/index';
+import { loadSandbox } from './dist';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
+// The sandbox as built (dist/sandbox.js), as `crossborder-sdk sandbox` runs it.
+const { createSandbox } = await loadSandbox();
 const sandbox = createSandbox();
 const server = await sandbox.listen(0, '127.0.0.1');
 console.log(new URL(server.url).port);

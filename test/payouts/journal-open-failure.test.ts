@@ -22,19 +22,32 @@ vi.mock('node:fs/promises', async (importOriginal) => {
 const dir = mkdtempSync(join(tmpdir(), 'cb-journal-open-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+const realOpen = (await vi.importActual<typeof import('node:fs/promises')>('node:fs/promises')).open;
+
+/**
+ * The journal's next `open` (every one, with `every`) gives a real handle that `patch` changes first: the
+ * disk made to fail where a test says. `every` stays until the test puts back the real `open`.
+ */
+function onOpen(patch: (handle: fsp.FileHandle, path: string, flags: unknown) => void, every = false): void {
+  const opened = async (...args: Parameters<typeof fsp.open>) => {
+    const handle = await realOpen(...args);
+    patch(handle, String(args[0]), args[1]);
+    return handle;
+  };
+  if (every) vi.mocked(fsp.open).mockImplementation(opened);
+  else vi.mocked(fsp.open).mockImplementationOnce(opened);
+}
+
 /** A record with what the journal reads (the runner's own fields are not its business). */
 const recordOf = (reference: string, state: PayoutRecord['state']): PayoutRecord =>
   ({ reference, state, attempts: 0, instruction: { reference, source: { accountId: 'InternalAccount:a' }, destination: { accountId: 'ExternalAccount:b' }, amount: 100 }, fingerprint: `f:${reference}`, keys: { create: `k:${reference}` }, updatedAt: '2026-11-28T00:00:00.000Z' }) as unknown as PayoutRecord;
 
 describe('FileJournal.open when the disk fails', () => {
   it('a failed fsync of the header is thrown, its handle closed, and a second open works', async () => {
-    const realOpen = (await vi.importActual<typeof import('node:fs/promises')>('node:fs/promises')).open;
     const handles: fsp.FileHandle[] = [];
-    vi.mocked(fsp.open).mockImplementationOnce(async (...args: Parameters<typeof fsp.open>) => {
-      const handle = await realOpen(...args);
+    onOpen((handle) => {
       handles.push(handle);
       handle.sync = () => Promise.reject(Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }));
-      return handle;
     });
     const file = join(dir, 'journal');
     const journal = new FileJournal(file);
@@ -51,10 +64,8 @@ describe('FileJournal.open when the disk fails', () => {
 
 describe('FileJournal.put when a write fails halfway', () => {
   it('the failed put is refused, the part line cut off, and the next lines and a reopen read whole', async () => {
-    const realOpen = (await vi.importActual<typeof import('node:fs/promises')>('node:fs/promises')).open;
     let failNext = false;
-    vi.mocked(fsp.open).mockImplementationOnce(async (...args: Parameters<typeof fsp.open>) => {
-      const handle = await realOpen(...args);
+    onOpen((handle) => {
       const write = handle.write.bind(handle) as (...a: unknown[]) => Promise<{ bytesWritten: number }>;
       handle.write = (async (...a: unknown[]) => {
         if (!failNext || !Buffer.isBuffer(a[0])) return write(...a);
@@ -63,7 +74,6 @@ describe('FileJournal.put when a write fails halfway', () => {
         await write(buffer, offset, Math.floor(length / 2)); // half the line reaches the disk
         throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
       }) as typeof handle.write;
-      return handle;
     });
     const file = join(dir, 'half');
     const journal = new FileJournal(file);
@@ -84,14 +94,11 @@ describe('FileJournal.put when a write fails halfway', () => {
   });
 });
 
-
 describe('FileJournal.put when the sync of its lines fails', () => {
   it('the put is refused, its line cut off, and a reopen reads the records put before and after', async () => {
-    const realOpen = (await vi.importActual<typeof import('node:fs/promises')>('node:fs/promises')).open;
     let failNext = false;
     const syncs: string[] = [];
-    vi.mocked(fsp.open).mockImplementationOnce(async (...args: Parameters<typeof fsp.open>) => {
-      const handle = await realOpen(...args);
+    onOpen((handle) => {
       const datasync = handle.datasync.bind(handle);
       const sync = handle.sync.bind(handle);
       handle.sync = () => {
@@ -104,7 +111,6 @@ describe('FileJournal.put when the sync of its lines fails', () => {
         failNext = false;
         return Promise.reject(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
       };
-      return handle;
     });
     const file = join(dir, 'eio');
     const journal = new FileJournal(file);
@@ -126,17 +132,14 @@ describe('FileJournal.put when the sync of its lines fails', () => {
 
 describe('FileJournal.open of a new file', () => {
   it("syncs the directory that names it, once: a journal that exists already is not synced again", async () => {
-    const realOpen = (await vi.importActual<typeof import('node:fs/promises')>('node:fs/promises')).open;
     const synced: string[] = [];
-    vi.mocked(fsp.open).mockImplementation(async (...args: Parameters<typeof fsp.open>) => {
-      const handle = await realOpen(...args);
+    onOpen((handle, path, flags) => {
       const sync = handle.sync.bind(handle);
       handle.sync = () => {
-        synced.push(`${String(args[0])} ${String(args[1])}`);
+        synced.push(`${path} ${String(flags)}`);
         return sync();
       };
-      return handle;
-    });
+    }, true);
     try {
       const file = join(dir, 'fresh', 'journal');
       const { mkdirSync } = await import('node:fs');
@@ -155,4 +158,5 @@ describe('FileJournal.open of a new file', () => {
       vi.mocked(fsp.open).mockImplementation(realOpen);
     }
   });
+
 });

@@ -195,16 +195,20 @@ export class FileJournal implements PayoutJournal {
       this.#handle = await openFile(this.path, 'a+', 0o600);
       this.#size = (await this.#handle.stat()).size;
       if (this.#size === 0) {
+        // The file's name first, while the file is empty: if this sync fails, the next open finds the
+        // file empty and syncs it again; once it has succeeded, a failure of the header's write or fsync
+        // leaves nothing to redo for the name. (Synced after the header, a failure there left a file
+        // with a header, whose name no later open synced.)
+        await syncDirectory(this.path);
         this.#format = FORMAT_V2;
         const header = `${JSON.stringify({ format: FORMAT_V2, batchId, createdAt: new Date().toISOString() })}\n`;
         await this.#handle.write(header);
         await this.#handle.sync();
         this.#size = Buffer.byteLength(header);
-        await syncDirectory(this.path);
       }
     } catch (error) {
-      // A handle opened before the failure (its stat, header write or fsync failed) is closed, not left to
-      // the garbage collector, and the journal can be opened again.
+      // A handle opened before the failure (its stat, the directory's sync, the header's write or fsync
+      // failed) is closed, not left to the garbage collector, and the journal can be opened again.
       await this.#handle?.close().catch(() => {});
       this.#handle = undefined;
       this.#release();

@@ -131,7 +131,7 @@ describe('FileJournal.put when the sync of its lines fails', () => {
 });
 
 describe('FileJournal.open of a new file', () => {
-  it("syncs the directory that names it, once: a journal that exists already is not synced again", async () => {
+  it("syncs the directory that names it, before the header, once: a journal that exists already is not synced again", async () => {
     const synced: string[] = [];
     onOpen((handle, path, flags) => {
       const sync = handle.sync.bind(handle);
@@ -148,7 +148,7 @@ describe('FileJournal.open of a new file', () => {
       await journal.open('bd');
       await journal.put(recordOf('r1', 'pending'));
       await journal.close();
-      expect(synced).toEqual([`${file} a+`, `${dirname(file)} r`]);
+      expect(synced).toEqual([`${dirname(file)} r`, `${file} a+`]);
       synced.length = 0;
       const again = new FileJournal(file);
       await again.open('bd');
@@ -159,4 +159,36 @@ describe('FileJournal.open of a new file', () => {
     }
   });
 
+  it('a failed sync of the directory is thrown before the header is written, and the next open syncs it and writes the header', async () => {
+    const synced: string[] = [];
+    let failDirectory = true;
+    onOpen((handle, path, flags) => {
+      const sync = handle.sync.bind(handle);
+      handle.sync = () => {
+        synced.push(`${path} ${String(flags)}`);
+        if (flags === 'r' && failDirectory) {
+          failDirectory = false;
+          return Promise.reject(Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }));
+        }
+        return sync();
+      };
+    }, true);
+    try {
+      const file = join(dir, 'dir-eio', 'journal');
+      const { mkdirSync } = await import('node:fs');
+      mkdirSync(dirname(file));
+      const journal = new FileJournal(file);
+      await expect(journal.open('bx')).rejects.toThrow(/EIO/);
+      // Nothing written: the file is empty, so the next open does it all again (the name first).
+      expect(readFileSync(file, 'utf8')).toBe('');
+      expect(synced).toEqual([`${dirname(file)} r`]);
+      synced.length = 0;
+      expect([...(await journal.open('bx'))]).toEqual([]);
+      await journal.close();
+      expect(synced).toEqual([`${dirname(file)} r`, `${file} a+`]);
+      expect(JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!)).toMatchObject({ batchId: 'bx' });
+    } finally {
+      vi.mocked(fsp.open).mockImplementation(realOpen);
+    }
+  });
 });

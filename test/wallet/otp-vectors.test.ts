@@ -17,6 +17,7 @@ import {
 } from '../../src/wallet';
 import { issueOtpTarget, issueVerificationToken, openOtpAttempt, sandboxOtpEnclaveKey } from '../../src/sandbox/domain/wallet-crypto';
 import { WalletCryptoError } from '../../src/core/errors';
+import { nodePrivateKey } from './node-reference';
 
 /** A target bundle made with Node's crypto alone (not the SDK's): an independent signer. */
 function nodeTargetBundle(opts: { signer?: crypto.ECDH; tamper?: 'data' | 'signature' } = {}) {
@@ -25,7 +26,7 @@ function nodeTargetBundle(opts: { signer?: crypto.ECDH; tamper?: 'data' | 'signa
   target.generateKeys();
   const data = Buffer.from(JSON.stringify({ targetPublic: target.getPublicKey('hex') }));
   const signingKey = crypto.createPrivateKey({
-    key: { kty: 'EC', crv: 'P-256', d: signer.getPrivateKey().toString('base64url'), x: signer.getPublicKey().subarray(1, 33).toString('base64url'), y: signer.getPublicKey().subarray(33).toString('base64url') },
+    key: { kty: 'EC', crv: 'P-256', d: nodePrivateKey(signer).toString('base64url'), x: signer.getPublicKey().subarray(1, 33).toString('base64url'), y: signer.getPublicKey().subarray(33).toString('base64url') },
     format: 'jwk',
   });
   let signature = crypto.sign('sha256', data, signingKey).toString('hex'); // DER
@@ -33,7 +34,7 @@ function nodeTargetBundle(opts: { signer?: crypto.ECDH; tamper?: 'data' | 'signa
   if (opts.tamper === 'data') dataHex = Buffer.from(JSON.stringify({ targetPublic: target.getPublicKey('hex').replace(/.$/, (c) => (c === '0' ? '1' : '0')) })).toString('hex');
   if (opts.tamper === 'signature') signature = signature.slice(0, -2) + (signature.endsWith('00') ? '01' : '00');
   const bundle = JSON.stringify({ version: 'v1.0.0', data: dataHex, dataSignature: signature, enclaveQuorumPublic: signer.getPublicKey('hex') });
-  return { bundle, signerPublicKey: signer.getPublicKey('hex'), targetPrivateKey: target.getPrivateKey('hex'), targetPublicKey: target.getPublicKey('hex') };
+  return { bundle, signerPublicKey: signer.getPublicKey('hex'), targetPrivateKey: nodePrivateKey(target).toString('hex'), targetPublicKey: target.getPublicKey('hex') };
 }
 
 describe('secure OTP login against @turnkey/crypto', () => {

@@ -811,6 +811,17 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
               ready.length = 0;
               for (const grant of waiting.splice(0)) grant(false);
             }
+            // A pause (a 429's Retry-After) has its timer before anything is granted or started: checked
+            // once, here. Checked after the work below, a pause that ended meanwhile (the timer may fire with
+            // a sliver of it left, and starting work takes time) armed nothing, and what waited for a slot
+            // waited for whatever else woke the run: with webhooks, the 5-minute fallback.
+            const wait = limiter.waitMs();
+            if (wait > 0 && !pauseTimer && !stop.signal.aborted) {
+              pauseTimer = setTimeout(() => {
+                pauseTimer = undefined;
+                wake();
+              }, wait);
+            }
             // Request slots first, to the work that waits for one, in order.
             while (!stop.signal.aborted && waiting.length > 0 && limiter.canStart()) {
               limiter.begin();
@@ -827,13 +838,6 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
               // Read ahead of the limit a little, never the whole input (100,000 rows stream).
               if (!inputDone && pulling === undefined && active + ready.length < limiter.max * 3) pull();
               break;
-            }
-            const wait = limiter.waitMs();
-            if (wait > 0 && !pauseTimer && !stop.signal.aborted) {
-              pauseTimer = setTimeout(() => {
-                pauseTimer = undefined;
-                wake();
-              }, wait);
             }
             emitProgress();
             if (finished()) {

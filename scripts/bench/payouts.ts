@@ -353,7 +353,8 @@ const med = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[xs.leng
 // higher median rate over the rounds; each round's ratio is the runner's over that pool's in the same round.
 // (Taking, round by round, the better of two pools picks the larger of two noisy draws each time, which
 // sits above either pool's own rate: kept as a second, stricter figure.)
-const fixed = finalists.length ? finalists.reduce((a, b) => (med((finalistRates[b] ?? []).map((r) => r.perSecond)) > med((finalistRates[a] ?? []).map((r) => r.perSecond)) ? b : a)) : Number.NaN;
+const finalistMedians: Record<number, number> = Object.fromEntries(finalists.map((c) => [c, med((finalistRates[c] ?? []).map((r) => r.perSecond))]));
+const fixed = finalists.length ? finalists.reduce((a, b) => (finalistMedians[b]! > finalistMedians[a]! ? b : a)) : Number.NaN;
 const fixedRates = finalistRates[fixed] ?? [];
 ratios = runnerRates.map((r, round) => r.perSecond / fixedRates[round]!.perSecond);
 const free = { perSecond: med(runnerRates.map((r) => r.perSecond)), cpuPerPayout: med(runnerRates.map((r) => r.cpuPerPayout)) };
@@ -363,7 +364,7 @@ const mem = ONLY.has('memory') ? await memory() : { at10k: Number.NaN, at50k: Nu
 
 const result = {
   rateLimited: { rate: RATE, payouts: N, seconds: limited.seconds, payoutsPerSecond: limited.perSecond, allowedPerSecond: allowed, ratio: limited.perSecond / allowed, throttled: limited.throttled },
-  noLimit: { payouts: FREE_N, runner: free.perSecond, runnerCpuMicros: free.cpuPerPayout, pools, best: { concurrency: fixed, finalists: Object.fromEntries(finalists.map((c) => [c, med((finalistRates[c] ?? []).map((r) => r.perSecond))])), perSecond: bestPool.perSecond, cpuMicros: bestPool.cpuPerPayout }, ratio: med(ratios), ratios, betterOfTwo: { concurrencies: bestConcurrency, perSecond: med(bestRates.map((r) => r.perSecond)), ratio: med(betterOfTwoRatios), ratios: betterOfTwoRatios }, journaledPool: { perSecond: journaled.perSecond, cpuMicros: journaled.cpuPerPayout, ofPool: med(journaledOfPool), ofPoolByRound: journaledOfPool, runnerRatio: med(journaledRatios), runnerRatios: journaledRatios } },
+  noLimit: { payouts: FREE_N, runner: free.perSecond, runnerCpuMicros: free.cpuPerPayout, pools, best: { concurrency: fixed, finalists: finalistMedians, perSecond: bestPool.perSecond, cpuMicros: bestPool.cpuPerPayout }, ratio: med(ratios), ratios, betterOfTwo: { concurrencies: bestConcurrency, perSecond: med(bestRates.map((r) => r.perSecond)), ratio: med(betterOfTwoRatios), ratios: betterOfTwoRatios }, journaledPool: { perSecond: journaled.perSecond, cpuMicros: journaled.cpuPerPayout, ofPool: med(journaledOfPool), ofPoolByRound: journaledOfPool, runnerRatio: med(journaledRatios), runnerRatios: journaledRatios } },
   memory: { references: MEMORY_N, heapAt10k: mem.at10k, heapAt50k: mem.at50k, heapAtN: mem.atN, bytesPerReference: mem.perReference, gc: true },
   loadAverage: loadavg()[0],
 };

@@ -1,8 +1,8 @@
 /**
  * The file journal: an append-only log of JSON lines, one record per line, each on disk before `put`
- * resolves (records written together share one write and one `fdatasync`: the data and the file size
- * reading it back needs, as write-ahead logs sync, without the timestamps `fsync` adds; a new file's
- * directory entry is synced once, when it is made). Format 2 (files made since
+ * resolves (records written together share one write, made durable as `fdatasync` makes it: the data and
+ * the file size reading it back needs, as write-ahead logs sync, without the timestamps `fsync` adds; see
+ * `syncedWrites` below. A new file's directory entry is synced once, when it is made). Format 2 (files made since
  * issue 35's third pass): a reference's first line in the file holds its whole record; each later one
  * only what can change (state, attempts, quote, transaction, error, times) and `b`, the byte offset of
  * that full line, whose instruction, fingerprint and keys it takes. Format 1 files (every line a
@@ -14,7 +14,7 @@
  * (`<file>.lock`, holding the writer's pid), taken over only when that process is gone.
  * @module
  */
-import { closeSync, openSync, readSync, unlinkSync, writeSync, readFileSync, fstatSync, ftruncateSync } from 'node:fs';
+import { closeSync, constants, openSync, readSync, unlinkSync, writeSync, readFileSync, fstatSync, ftruncateSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { open as openFile, type FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
@@ -34,6 +34,19 @@ interface Base {
   instruction: PayoutRecord['instruction'];
   fingerprint: string;
   keys: PayoutRecord['keys'];
+}
+
+/**
+ * Whether the journal's file is opened `O_DSYNC`, so that each write returns once it is as durable as an
+ * `fdatasync` after it would make it: on Linux, where the kernel runs that same sync over the range written,
+ * in the write itself. A group of lines is then one call to libuv's thread pool, not two (a write, then its
+ * `fdatasync`): on the issue's benchmark, 8 rounds of 10,000 payouts, the runner read 1.01–1.11 (median
+ * 1.03) of the same runner with the two calls, with ~45 µs less CPU a payout. Elsewhere each group's write
+ * is followed by an `fdatasync`: on macOS libuv's is `F_FULLFSYNC`, which flushes the drive's cache and
+ * `O_DSYNC` does not; Windows has no `O_DSYNC`. Read at each open.
+ */
+function syncedWrites(): boolean {
+  return process.platform === 'linux' && typeof constants.O_DSYNC === 'number';
 }
 
 /** Options of {@link FileJournal}. */
@@ -78,6 +91,8 @@ export class FileJournal implements PayoutJournal {
   #opened: object = {};
   #flushing: Promise<void> | undefined;
   #closed = false;
+  /** Opened `O_DSYNC` (`syncedWrites`): a group's write is its sync. */
+  #dsync = false;
 
   constructor(path: string, options: FileJournalOptions = {}) {
     if (typeof path !== 'string' || path === '') throw new TypeError('path: expected the journal file path');
@@ -192,7 +207,9 @@ export class FileJournal implements PayoutJournal {
     this.#opened = {};
     try {
       this.#load(batchId);
-      this.#handle = await openFile(this.path, 'a+', 0o600);
+      this.#dsync = syncedWrites();
+      // 'a+' (read, append, create), and O_DSYNC where each write is then durable as it returns.
+      this.#handle = await openFile(this.path, this.#dsync ? constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_DSYNC : 'a+', 0o600);
       this.#size = (await this.#handle.stat()).size;
       if (this.#size === 0) {
         // The file's name first, while the file is empty: if this sync fails, the next open finds the
@@ -259,8 +276,8 @@ export class FileJournal implements PayoutJournal {
   }
 
   /**
-   * Group commit: everything queued while the previous write and sync ran goes out in one write and
-   * one `fdatasync`; each `put` resolves once its line is on disk.
+   * Group commit: everything queued while the previous group was written goes out in one write (`O_DSYNC`)
+   * or one write and one `fdatasync` (see `syncedWrites`); each `put` resolves once its line is on disk.
    */
   async #flush(): Promise<void> {
     try {
@@ -271,7 +288,8 @@ export class FileJournal implements PayoutJournal {
           const { buffer, length } = this.#encode(batch);
           for (let done = 0; done < length; ) done += (await this.#handle!.write(buffer, done, length - done)).bytesWritten;
           // fdatasync: the lines and the file's new size (what reading them back needs), not its times.
-          await this.#handle!.datasync();
+          // Opened O_DSYNC, the write above did just that before it returned.
+          if (!this.#dsync) await this.#handle!.datasync();
           let offset = this.#size;
           for (const b of batch) {
             const reference = b.record.reference;

@@ -4,10 +4,11 @@
  * collector, which Node warns about and will make an error), and the journal can be opened again.
  * put(): a write stops halfway through a line (ENOSPC); the put fails, the part line is cut off, the
  * next put starts a line of its own, and the file opens again with every record that was put. A sync
- * of a group that answers EIO: the same. And a new journal's directory entry is synced once, when the
- * file is made (a crash must not lose the whole file after its first lines were acknowledged).
+ * of a group that answers EIO: the same, whether the sync is the write's own (the file opened `O_DSYNC`,
+ * on Linux) or an `fdatasync` after it (elsewhere). And a new journal's directory entry is synced once,
+ * when the file is made (a crash must not lose the whole file after its first lines were acknowledged).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { constants, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -36,6 +37,20 @@ function onOpen(patch: (handle: fsp.FileHandle, path: string, flags: unknown) =>
   };
   if (every) vi.mocked(fsp.open).mockImplementation(opened);
   else vi.mocked(fsp.open).mockImplementationOnce(opened);
+}
+
+/** How the journal opens its file here: read, append, create, and on Linux O_DSYNC (each write durable as it returns). */
+const FILE_FLAGS = process.platform === 'linux' ? String(constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_DSYNC) : 'a+';
+
+/** Runs `body` as if on `platform` (the journal reads it at each open). */
+async function onPlatform<T>(platform: NodeJS.Platform, body: () => Promise<T>): Promise<T> {
+  const real = Object.getOwnPropertyDescriptor(process, 'platform')!;
+  Object.defineProperty(process, 'platform', { ...real, value: platform });
+  try {
+    return await body();
+  } finally {
+    Object.defineProperty(process, 'platform', real);
+  }
 }
 
 /** A record with what the journal reads (the runner's own fields are not its business). */
@@ -95,38 +110,65 @@ describe('FileJournal.put when a write fails halfway', () => {
 });
 
 describe('FileJournal.put when the sync of its lines fails', () => {
-  it('the put is refused, its line cut off, and a reopen reads the records put before and after', async () => {
-    let failNext = false;
-    const syncs: string[] = [];
-    onOpen((handle) => {
+  /** The journal's file opened with a handle whose syncs are recorded (and whose group `fdatasync` or write fails when `failNext`). */
+  function recordSyncs(failing: 'fdatasync' | 'write') {
+    const state = { failNext: false, syncs: [] as string[], flags: [] as string[] };
+    onOpen((handle, _path, flags) => {
+      state.flags.push(String(flags));
       const datasync = handle.datasync.bind(handle);
       const sync = handle.sync.bind(handle);
+      const write = handle.write.bind(handle) as (...a: unknown[]) => Promise<{ bytesWritten: number }>;
       handle.sync = () => {
-        syncs.push('fsync');
+        state.syncs.push('fsync');
         return sync();
       };
       handle.datasync = () => {
-        syncs.push('fdatasync');
-        if (!failNext) return datasync();
-        failNext = false;
+        state.syncs.push('fdatasync');
+        if (!state.failNext || failing !== 'fdatasync') return datasync();
+        state.failNext = false;
         return Promise.reject(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
       };
+      handle.write = (async (...a: unknown[]) => {
+        if (!state.failNext || failing !== 'write' || !Buffer.isBuffer(a[0])) return write(...a);
+        state.failNext = false;
+        await write(...a); // the lines reached the file; their sync, which an O_DSYNC write does, did not
+        throw Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' });
+      }) as typeof handle.write;
     });
-    const file = join(dir, 'eio');
+    return state;
+  }
+
+  async function refusedAndCutOff(file: string, state: { failNext: boolean }): Promise<void> {
     const journal = new FileJournal(file);
     await journal.open('be');
     await journal.put(recordOf('r1', 'pending'));
-    failNext = true;
+    state.failNext = true;
     await expect(journal.put(recordOf('r2', 'pending'))).rejects.toThrow(/EIO/);
     await journal.put(recordOf('r3', 'pending'));
     await journal.close();
-    // The header with a full fsync when the file is made; each group of lines with an fdatasync.
-    expect(syncs).toEqual(['fsync', 'fdatasync', 'fdatasync', 'fdatasync']);
     expect(readFileSync(file, 'utf8')).not.toContain('"r2"');
     const again = new FileJournal(file);
     const read = [...(await again.open('be'))].map((r) => r.reference);
     await again.close();
     expect(read.sort()).toEqual(['r1', 'r3']);
+  }
+
+  it.runIf(process.platform === 'linux')('on Linux (O_DSYNC, each write its sync): the put is refused, its line cut off, and a reopen reads the records put before and after', async () => {
+    const state = recordSyncs('write');
+    await refusedAndCutOff(join(dir, 'eio-dsync'), state);
+    // Opened O_DSYNC; the header with a full fsync when the file is made; the groups' writes need no fdatasync.
+    expect(state.flags[0]).toBe(String(constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_DSYNC));
+    expect(state.syncs).toEqual(['fsync']);
+  });
+
+  it('elsewhere (a write, then an fdatasync): the put is refused, its line cut off, and a reopen reads the records put before and after', async () => {
+    await onPlatform('darwin', async () => {
+      const state = recordSyncs('fdatasync');
+      await refusedAndCutOff(join(dir, 'eio'), state);
+      // Opened 'a+'; the header with a full fsync when the file is made; each group of lines with an fdatasync.
+      expect(state.flags[0]).toBe('a+');
+      expect(state.syncs).toEqual(['fsync', 'fdatasync', 'fdatasync', 'fdatasync']);
+    });
   });
 });
 
@@ -148,7 +190,7 @@ describe('FileJournal.open of a new file', () => {
       await journal.open('bd');
       await journal.put(recordOf('r1', 'pending'));
       await journal.close();
-      expect(synced).toEqual([`${dirname(file)} r`, `${file} a+`]);
+      expect(synced).toEqual([`${dirname(file)} r`, `${file} ${FILE_FLAGS}`]);
       synced.length = 0;
       const again = new FileJournal(file);
       await again.open('bd');
@@ -185,7 +227,7 @@ describe('FileJournal.open of a new file', () => {
       synced.length = 0;
       expect([...(await journal.open('bx'))]).toEqual([]);
       await journal.close();
-      expect(synced).toEqual([`${dirname(file)} r`, `${file} a+`]);
+      expect(synced).toEqual([`${dirname(file)} r`, `${file} ${FILE_FLAGS}`]);
       expect(JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!)).toMatchObject({ batchId: 'bx' });
     } finally {
       vi.mocked(fsp.open).mockImplementation(realOpen);

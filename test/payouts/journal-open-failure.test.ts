@@ -112,9 +112,11 @@ describe('FileJournal.put when a write fails halfway', () => {
 describe('FileJournal.put when the sync of its lines fails', () => {
   /** The journal's file opened with a handle whose syncs are recorded (and whose group `fdatasync` or write fails when `failNext`). */
   function recordSyncs(failing: 'fdatasync' | 'write') {
-    const state = { failNext: false, syncs: [] as string[], flags: [] as string[] };
+    const state = { failNext: false, syncs: [] as string[], flags: [] as string[], kernelFlags: [] as number[] };
     onOpen((handle, _path, flags) => {
       state.flags.push(String(flags));
+      // What the kernel holds for the open file (Linux): the flags as it took them, not as they were asked for.
+      if (process.platform === 'linux') state.kernelFlags.push(parseInt(/flags:\s*([0-7]+)/.exec(readFileSync(`/proc/self/fdinfo/${handle.fd}`, 'utf8'))![1]!, 8));
       const datasync = handle.datasync.bind(handle);
       const sync = handle.sync.bind(handle);
       const write = handle.write.bind(handle) as (...a: unknown[]) => Promise<{ bytesWritten: number }>;
@@ -158,6 +160,7 @@ describe('FileJournal.put when the sync of its lines fails', () => {
     await refusedAndCutOff(join(dir, 'eio-dsync'), state);
     // Opened O_DSYNC; the header with a full fsync when the file is made; the groups' writes need no fdatasync.
     expect(state.flags[0]).toBe(String(constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_DSYNC));
+    expect(state.kernelFlags[0]! & (constants.O_DSYNC | constants.O_APPEND | 3 /* O_ACCMODE */)).toBe(constants.O_DSYNC | constants.O_APPEND | constants.O_RDWR);
     expect(state.syncs).toEqual(['fsync']);
   });
 

@@ -297,8 +297,6 @@ const ROUNDS = Number(process.env.BENCH_PAYOUTS_ROUNDS ?? 5);
 const latency = { latency: { ms: 20 } };
 const pools: [number, number][] = [];
 let finalists: number[] = [];
-/** Runner ÷ the fixed concurrency found best (see `fixed` below), round by round. */
-let ratios: number[] = [];
 /** Runner ÷ the better of the two finalists in that round (a stricter figure: the larger of two noisy draws). */
 const betterOfTwoRatios: number[] = [];
 const runnerRates: Rate[] = [];
@@ -356,7 +354,8 @@ const med = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[xs.leng
 const finalistMedians: Record<number, number> = Object.fromEntries(finalists.map((c) => [c, med((finalistRates[c] ?? []).map((r) => r.perSecond))]));
 const fixed = finalists.length ? finalists.reduce((a, b) => (finalistMedians[b]! > finalistMedians[a]! ? b : a)) : Number.NaN;
 const fixedRates = finalistRates[fixed] ?? [];
-ratios = runnerRates.map((r, round) => r.perSecond / fixedRates[round]!.perSecond);
+/** Runner ÷ the pool at that fixed concurrency, round by round. */
+const ratios = runnerRates.map((r, round) => r.perSecond / fixedRates[round]!.perSecond);
 const free = { perSecond: med(runnerRates.map((r) => r.perSecond)), cpuPerPayout: med(runnerRates.map((r) => r.cpuPerPayout)) };
 const bestPool = { perSecond: med(fixedRates.map((r) => r.perSecond)), cpuPerPayout: med(fixedRates.map((r) => r.cpuPerPayout)) };
 const journaled = { perSecond: med(journaledRates.map((r) => r.perSecond)), cpuPerPayout: med(journaledRates.map((r) => r.cpuPerPayout)) };

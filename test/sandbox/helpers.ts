@@ -1,5 +1,5 @@
 /** Test helpers: raw-fetch calls against a sandbox, and a few fixtures. */
-import { createSandbox, type Sandbox } from '../../src/sandbox/index';
+import { createClock, createSandbox, type Sandbox } from '../../src/sandbox/index';
 import type { SandboxOptions } from '../../src/sandbox/sandbox';
 
 export const VERSION = '2025-10-13';
@@ -125,7 +125,8 @@ export function expectError(res: Answer, status: number, code: string): void {
  */
 export function roundTrip(sandbox: Sandbox): Record<string, number> {
   const doc = sandbox.exportState();
-  const other = createSandbox();
+  // At the exporting sandbox's time: what is kept for a window (Idempotency-Keys) is still within it.
+  const other = createSandbox({ clock: createClock(doc.savedAt, { frozen: true }) });
   try {
     other.importState(JSON.stringify(doc));
     const again = other.exportState();

@@ -95,7 +95,7 @@ export function stateControls(ctx: Ctx, generations: Generations, rewind: () => 
     exportState: () => exportWorld(ctx.world, iso(ctx.clock.now()), ctx.ids.nextSequence - 1, webhookIds.nextSequence - 1),
     importState(state) {
       const next = generations.fresh(ctx.ids.nextSequence - 1, false);
-      const { world, lastSequence, lastWebhookSequence } = parseState(state, next.world);
+      const { world, lastSequence, lastWebhookSequence } = parseState(state, next.world, ctx.clock.now());
       // A state saved before the platform had internal accounts gets them now.
       seedPlatformAccounts(world, ctx.seed, ctx.clock);
       next.ids.continueAfter(lastSequence);

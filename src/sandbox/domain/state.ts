@@ -166,11 +166,23 @@ export interface OwnershipChallengeRec {
   expiresMs: number;
 }
 
-/** A remembered answer to an `Idempotency-Key`. */
+/** How long an `Idempotency-Key` answer is replayed (the service's window: 24 hours of the sandbox clock). */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60_000;
+
+/**
+ * A remembered answer to an `Idempotency-Key`: the request's fingerprint (method, path, body), when it
+ * was first seen, and its answer (a promise while the first request runs; the settled answer after, which
+ * a state export keeps, so a sandbox restarted with `--state` replays it for the rest of the window).
+ */
 export interface IdempotencyRec {
   fingerprint: string;
   storedMs: number;
   response: SandboxResponse | Promise<SandboxResponse>;
+}
+
+/** True while a key stored at `storedMs` is still replayed at `atMs`. */
+export function withinIdempotencyWindow(storedMs: number, atMs: number): boolean {
+  return atMs - storedMs < IDEMPOTENCY_WINDOW_MS;
 }
 
 /** A CSV customer import (issue 34): the job as answered, and the rows it has not processed yet. */

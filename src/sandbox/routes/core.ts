@@ -13,6 +13,7 @@ import type { Call, Ctx, Handler, RouteTable } from '../domain/context';
 import { SandboxError, invalidInput } from '../domain/errors';
 import { compilePath, JSON_HEADERS, type PathPattern, type Reply, type SandboxRequest, type SandboxResponse } from '../serve/http';
 import type { Random } from '../domain/random';
+import { withinIdempotencyWindow, type IdempotencyRec } from '../domain/state';
 import { coerceQuery, validate } from '../domain/validation';
 import { admit } from '../domain/faults';
 import { API_VERSION as SDK_API_VERSION } from '../../core/version';
@@ -21,7 +22,7 @@ import { API_VERSION as SDK_API_VERSION } from '../../core/version';
 export const API_VERSION: typeof SDK_API_VERSION = SDK_API_VERSION;
 
 /** How long an `Idempotency-Key` answer is replayed. */
-export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60_000;
+export { IDEMPOTENCY_WINDOW_MS } from '../domain/state';
 
 type Operation = (typeof operations)[OperationId];
 
@@ -126,7 +127,7 @@ export function createCore(ctx: Ctx, routes: RouteTable, requestIds: Random, onE
     const store = ctx.world.idempotency;
     const at = ctx.clock.now();
     const previous = store.get(key);
-    if (previous && at - previous.storedMs < IDEMPOTENCY_WINDOW_MS) {
+    if (previous && withinIdempotencyWindow(previous.storedMs, at)) {
       if (previous.fingerprint !== fingerprint) {
         throw new SandboxError(409, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request; use a new key for a new request.', {
           idempotencyKey: key,
@@ -138,11 +139,15 @@ export function createCore(ctx: Ctx, routes: RouteTable, requestIds: Random, onE
     // Stored before running, so a concurrent repeat waits for this answer instead of acting twice.
     const response = run();
     const world = ctx.world;
-    store.set(key, { fingerprint, storedMs: at, response });
+    const rec: IdempotencyRec = { fingerprint, storedMs: at, response };
+    store.set(key, rec);
     const settled = await response;
     // A server error may not have happened at all, and a 202 challenge is not the operation's answer
     // (its signed repeat carries the same key): let the repeat run rather than replay either.
     if ((settled.status >= 500 || settled.status === 202) && ctx.world === world) store.delete(key);
+    // The answer as the route gave it (a copy: the adapters add this request's own headers to `settled`),
+    // settled, so that a state export keeps it.
+    else if (store.get(key) === rec) rec.response = { status: settled.status, headers: { ...settled.headers }, body: settled.body };
     return settled;
   }
 

@@ -1,7 +1,9 @@
 /**
  * The sandbox's state as a JSON document: everything the world holds (the API objects and the
  * bookkeeping beside them), so a state exported can be imported again, seeded from a fixture file,
- * or saved on exit and reloaded at the next start. Remembered Idempotency-Key answers are not kept.
+ * or saved on exit and reloaded at the next start. Remembered Idempotency-Key answers are kept for their
+ * window (24 hours of the sandbox clock): a sandbox restarted with `--state` replays them, and never acts
+ * twice on one key; a key past its window is neither exported nor imported.
  * @module
  */
 import {
@@ -19,7 +21,7 @@ import {
   zVerification,
 } from '../../generated/zod.gen';
 import type { Schema } from '../../core/validation';
-import type { World } from '../domain/state';
+import { withinIdempotencyWindow, type World } from '../domain/state';
 import { problems } from '../domain/validation';
 
 /** The format tag of an exported state. */
@@ -43,8 +45,8 @@ export interface SandboxStateDocument {
 
 /** The world's tables: its fields that are maps. */
 type Table = { [K in keyof World]: World[K] extends Map<string, unknown> ? K : never }[keyof World];
-/** The tables an export leaves out: the remembered Idempotency-Key answers. */
-const NOT_PERSISTED = ['idempotency'] as const satisfies readonly Table[];
+/** The tables an export leaves out: none (a table added to `World` is persisted, or listed here). */
+const NOT_PERSISTED = [] as const satisfies readonly Table[];
 /** The tables an export holds: every other one (see RULES). */
 type PersistedTable = Exclude<Table, (typeof NOT_PERSISTED)[number]>;
 
@@ -55,10 +57,15 @@ const reviver = (_key: string, value: unknown) => {
   return typeof bytes === 'string' ? Uint8Array.from(bytes.match(/../g) ?? [], (h) => parseInt(h, 16)) : value;
 };
 
-/** The world as a document. */
+/** The world as a document (the records each table's rule keeps at `nowIso`). */
 export function exportWorld(world: World, nowIso: string, lastSequence: number, lastWebhookSequence: number): SandboxStateDocument {
   const tables: Record<string, unknown> = { config: world.config };
-  for (const name of TABLES) tables[name] = [...(world[name] as Map<string, unknown>).entries()];
+  const nowMs = Date.parse(nowIso);
+  for (const name of TABLES) {
+    const keep = RULES[name].keep;
+    const entries = [...(world[name] as Map<string, unknown>).entries()];
+    tables[name] = keep ? entries.filter(([, record]) => keep(record as Record<string, unknown>, nowMs)) : entries;
+  }
   return JSON.parse(JSON.stringify({ format: STATE_FORMAT, savedAt: nowIso, lastSequence, lastWebhookSequence, world: tables }, replacer)) as SandboxStateDocument;
 }
 
@@ -95,8 +102,10 @@ interface TableRule {
   data?: Schema;
   /** Fields of the record itself. */
   fields: Record<string, Rule>;
-  /** The key the record must be stored under. */
-  key: (record: Record<string, unknown>) => unknown;
+  /** The key the record must be stored under; absent when the record does not hold its key. */
+  key?: (record: Record<string, unknown>) => unknown;
+  /** Whether a record is still exported, and imported, at `nowMs` (sandbox clock); absent: always. */
+  keep?: (record: Record<string, unknown>, nowMs: number) => boolean;
 }
 
 const ORDERED = { seq: isNumber, createdMs: isNumber };
@@ -186,6 +195,16 @@ const RULES: Record<PersistedTable, TableRule> = {
   },
   // Delegated signing keys (production's `/auth/delegated-keys`).
   delegatedKeys: { data: zDelegatedKey, fields: { ...ORDERED, walletSuffix: isString }, key: dataId },
+  // Idempotency-Key answers, by key: the settled ones within their window (an answer still being made is
+  // not exported: its request has not been answered yet).
+  idempotency: {
+    fields: {
+      fingerprint: isString,
+      storedMs: isNumber,
+      response: shape({ status: isNumber, headers: (v) => isObject(v) && Object.values(v as object).every(isString), body: optional(isString) }),
+    },
+    keep: (record, nowMs) => !(record.response instanceof Promise) && withinIdempotencyWindow(record.storedMs as number, nowMs),
+  },
 };
 
 /** The tables exported and imported, in the order of RULES. */
@@ -202,12 +221,16 @@ function recordProblem(table: PersistedTable, key: string, record: unknown): str
     const found = problems(rule.data, rec.data);
     if (found.length > 0) return `data: ${found.slice(0, 3).join('; ')}${found.length > 3 ? ` (and ${found.length - 3} more)` : ''}`;
   }
-  if (rule.key(rec) !== key) return `is stored under a key that is not its id (${JSON.stringify(rule.key(rec))})`;
+  if (rule.key && rule.key(rec) !== key) return `is stored under a key that is not its id (${JSON.stringify(rule.key(rec))})`;
   return undefined;
 }
 
-/** Parses a document; throws a {@link StateImportError} naming the table and key of a record that is not valid. */
-export function parseState(text: string | unknown, fresh: World): { world: World; lastSequence: number; lastWebhookSequence: number } {
+/**
+ * Parses a document; throws a {@link StateImportError} naming the table and key of a record that is not
+ * valid. A valid record its table's rule no longer keeps at `nowMs` (an Idempotency-Key past its window)
+ * is left out.
+ */
+export function parseState(text: string | unknown, fresh: World, nowMs: number): { world: World; lastSequence: number; lastWebhookSequence: number } {
   const doc = (typeof text === 'string' ? JSON.parse(text, reviver) : JSON.parse(JSON.stringify(text), reviver)) as Partial<SandboxStateDocument>;
   if (doc?.format !== STATE_FORMAT || typeof doc.world !== 'object' || doc.world === null) {
     throw new StateImportError(`not a sandbox state (expected format "${STATE_FORMAT}", as GET /_sandbox/state answers)`);
@@ -230,6 +253,8 @@ export function parseState(text: string | unknown, fresh: World): { world: World
       if (map.has(key)) throw new StateImportError(`world.${name}[${JSON.stringify(key)}] appears twice`, name, key);
       const problem = recordProblem(name, key, record);
       if (problem) throw new StateImportError(`world.${name}[${JSON.stringify(key)}] ${problem}`, name, key);
+      const keep = RULES[name].keep;
+      if (keep && !keep(record as Record<string, unknown>, nowMs)) continue;
       map.set(key, record);
     }
   }

@@ -1,0 +1,124 @@
+/**
+ * The promises payout batches rely on (issue 47 §6): an Idempotency-Key and its answer outlive a
+ * restart with the state file, for the key's window (24 h of the sandbox clock); a balance check and
+ * its debit, and a daily-volume check and its execution, are one step, so concurrent requests never
+ * spend a balance twice nor pass the daily limit, in-process and over HTTP on 127.0.0.1.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createClock, createSandbox, persistStateTo, type Sandbox } from '../../src/sandbox/index';
+import { AUTH, accountOf, caller, createCustomer, expectError, fund, type Call } from './helpers';
+
+const dir = mkdtempSync(join(tmpdir(), 'cb-sandbox-promises-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const DAY_MS = 24 * 60 * 60_000;
+
+const quoteBody = (source: string, destination: string, amount: number, extra: Record<string, unknown> = {}) => ({
+  source: { sourceType: 'ACCOUNT', accountId: source },
+  destination: { destinationType: 'ACCOUNT', accountId: destination },
+  lockedCurrencySide: 'SENDING',
+  lockedCurrencyAmount: amount,
+  ...extra,
+});
+
+/** The sandbox over HTTP on 127.0.0.1, and a raw caller to it and to its controls. */
+async function overHttp(sandbox: Sandbox): Promise<{ call: Call; control: (path: string, body: unknown) => Promise<Response> }> {
+  const server = await sandbox.listen(0, '127.0.0.1');
+  expect(new URL(server.url).hostname).toBe('127.0.0.1');
+  return {
+    call: caller((input, init) => fetch(input, init), server.url),
+    control: (path, body) => fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: AUTH, 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  };
+}
+
+/** The sandbox as the CLI's `--state FILE` restarts it: a new one, the file imported, then listening. */
+async function restart(file: string): Promise<{ sandbox: Sandbox } & Awaited<ReturnType<typeof overHttp>>> {
+  const sandbox = createSandbox();
+  sandbox.importState(readFileSync(file, 'utf8'));
+  return { sandbox, ...(await overHttp(sandbox)) };
+}
+
+const outgoing = async (call: Call) => ((await call('GET', '/transactions?type=OUTGOING&limit=100')).body.data as { id: string }[]).map((t) => t.id);
+
+describe('Idempotency-Keys persist with the state file, for their window', () => {
+  const open: Sandbox[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((s) => s.close()));
+  });
+
+  it('a replay after a restart gets the same answer and pays once; another body is refused; past the window the key acts again', async () => {
+    const file = join(dir, 'keys.json');
+    const first = createSandbox();
+    open.push(first);
+    const persister = await persistStateTo(first, file, { delayMs: 0 });
+    const before = await overHttp(first);
+    const customer = await createCustomer(before.call, { currencies: ['USD', 'EUR'] });
+    const usd = await accountOf(before.call, customer.id, 'USD');
+    const eur = await accountOf(before.call, customer.id, 'EUR');
+    await fund(before.call, usd.id, 20_000);
+    const body = quoteBody(usd.id, eur.id, 5_000, { immediatelyExecute: true, description: 'payout row 1' });
+    const paid = await before.call('POST', '/quotes', body, { 'idempotency-key': 'batch-7/row-1' });
+    expect(paid.status).toBe(200);
+    expect(paid.body.status).toBe('PROCESSING');
+    persister.close(); // what the CLI does on its way out
+    await first.close();
+
+    const again = await restart(file);
+    open.push(again.sandbox);
+    const replay = await again.call('POST', '/quotes', body, { 'idempotency-key': 'batch-7/row-1' });
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.text).toBe(paid.text);
+    expect(await outgoing(again.call)).toEqual([paid.body.transactionId]); // no second transaction
+    expect(again.sandbox.state.balance(usd.id)).toBe(15_000); // debited once
+    expectError(await again.call('POST', '/quotes', { ...body, lockedCurrencyAmount: 5_001 }, { 'idempotency-key': 'batch-7/row-1' }), 409, 'IDEMPOTENCY_KEY_REUSED');
+
+    // 24 h later (by the sandbox clock, moved through its control) the key is forgotten: the same request acts again.
+    expect((await again.control('/_sandbox/clock', { advanceMs: DAY_MS })).status).toBe(200);
+    expect(again.sandbox.exportState().world.idempotency).toEqual([]); // an expired key is not written out
+    const later = await again.call('POST', '/quotes', body, { 'idempotency-key': 'batch-7/row-1' });
+    expect(later.status).toBe(200);
+    expect(later.headers.get('idempotent-replayed')).toBeNull();
+    expect(later.body.id).not.toBe(paid.body.id);
+    expect(again.sandbox.state.balance(usd.id)).toBe(10_000);
+  });
+
+  it('a key past its window when the state is loaded is not restored', async () => {
+    const clock = createClock('2026-03-02T10:00:00Z', { frozen: true });
+    const sandbox = createSandbox({ clock });
+    open.push(sandbox);
+    const call = caller((input, init) => sandbox.fetch(input, init));
+    const customer = await createCustomer(call, { currencies: ['USD', 'EUR'] });
+    const usd = await accountOf(call, customer.id, 'USD');
+    const eur = await accountOf(call, customer.id, 'EUR');
+    await fund(call, usd.id, 20_000);
+    const body = quoteBody(usd.id, eur.id, 5_000, { immediatelyExecute: true });
+    expect((await call('POST', '/quotes', body, { 'idempotency-key': 'old' })).status).toBe(200);
+    clock.advance(DAY_MS - 1);
+    expect((await call('POST', '/quotes', body, { 'idempotency-key': 'young' })).status).toBe(200);
+    const saved = sandbox.exportState();
+    expect((saved.world.idempotency as [string, unknown][]).map(([key]) => key)).toEqual(['old', 'young']);
+
+    // Loaded 1 ms later: `old` is exactly 24 h old, past its window; `young` is not.
+    const loaded = createSandbox({ clock: createClock(Date.parse('2026-03-02T10:00:00Z') + DAY_MS, { frozen: true }) });
+    open.push(loaded);
+    loaded.importState(JSON.stringify(saved));
+    expect((loaded.exportState().world.idempotency as [string, unknown][]).map(([key]) => key)).toEqual(['young']);
+    const loadedCall = caller((input, init) => loaded.fetch(input, init));
+    expect((await loadedCall('POST', '/quotes', body, { 'idempotency-key': 'young' })).headers.get('idempotent-replayed')).toBe('true');
+    const acted = await loadedCall('POST', '/quotes', body, { 'idempotency-key': 'old' });
+    expect(acted.headers.get('idempotent-replayed')).toBeNull();
+    expect(loaded.state.balance(usd.id)).toBe(5_000);
+  });
+
+  it('a malformed remembered answer in a state file is refused, naming the table and key', () => {
+    const sandbox = createSandbox();
+    open.push(sandbox);
+    const doc = sandbox.exportState();
+    doc.world.idempotency = [['k1', { fingerprint: 'POST /quotes\n{}', storedMs: Date.now(), response: { status: '200', headers: {}, body: '{}' } }]];
+    expect(() => sandbox.importState(doc)).toThrow('world.idempotency["k1"] has a missing or malformed response');
+  });
+});

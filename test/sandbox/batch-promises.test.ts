@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createClock, createSandbox, persistStateTo, type Sandbox } from '../../src/sandbox/index';
-import { AUTH, accountOf, caller, createCustomer, expectError, fund, type Call } from './helpers';
+import { AUTH, accountOf, caller, createCustomer, expectError, fund, usdBank, type Call } from './helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 'cb-sandbox-promises-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -120,5 +120,107 @@ describe('Idempotency-Keys persist with the state file, for their window', () =>
     const doc = sandbox.exportState();
     doc.world.idempotency = [['k1', { fingerprint: 'POST /quotes\n{}', storedMs: Date.now(), response: { status: '200', headers: {}, body: '{}' } }]];
     expect(() => sandbox.importState(doc)).toThrow('world.idempotency["k1"] has a missing or malformed response');
+  });
+});
+
+const transports: [string, (sandbox: Sandbox) => Promise<Call>][] = [
+  ['in-process', async (sandbox) => caller((input, init) => sandbox.fetch(input, init))],
+  ['HTTP', async (sandbox) => (await overHttp(sandbox)).call],
+];
+
+describe.each(transports)('a check and its debit are one step, %s', (_name, connect) => {
+  let sandbox: Sandbox;
+  afterEach(() => sandbox.close());
+
+  /** The lowest balance `accountId` ever had after a change, from now on. */
+  function lowest(accountId: string): () => number {
+    let min = Infinity;
+    sandbox.onChange(() => (min = Math.min(min, sandbox.state.balance(accountId) ?? Infinity)));
+    return () => min;
+  }
+
+  it('20 concurrent transfer-outs of the whole balance: exactly one succeeds, the rest are insufficient funds, the balance never negative', async () => {
+    sandbox = createSandbox();
+    const call = await connect(sandbox);
+    const customer = await createCustomer(call);
+    const usd = await accountOf(call, customer.id, 'USD');
+    const bank = await usdBank(call, customer.id);
+    await fund(call, usd.id, 10_000);
+    const min = lowest(usd.id);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => call('POST', '/transfer-out', { source: { accountId: usd.id }, destination: { accountId: bank.id }, amount: 10_000 })),
+    );
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
+    const refused = answers.filter((a) => a.status !== 201);
+    expect(refused).toHaveLength(19);
+    for (const answer of refused) expectError(answer, 400, 'INVALID_AMOUNT');
+    expect(refused[0]!.body.details).toMatchObject({ field: 'amount', available: 0, required: 10_000 });
+    expect(sandbox.state.balance(usd.id)).toBe(0);
+    expect(min()).toBe(0);
+    expect(await outgoing(call)).toHaveLength(1);
+  });
+
+  it('20 concurrent quotes executing the whole balance: one executes, the balance never negative', async () => {
+    sandbox = createSandbox();
+    const call = await connect(sandbox);
+    const customer = await createCustomer(call, { currencies: ['USD', 'EUR'] });
+    const usd = await accountOf(call, customer.id, 'USD');
+    const eur = await accountOf(call, customer.id, 'EUR');
+    await fund(call, usd.id, 10_000);
+    const min = lowest(usd.id);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => call('POST', '/quotes', quoteBody(usd.id, eur.id, 10_000, { immediatelyExecute: true }))));
+    expect(answers.filter((a) => a.status === 200).map((a) => a.body.status)).toEqual(['PROCESSING']);
+    for (const answer of answers.filter((a) => a.status !== 200)) expectError(answer, 400, 'INVALID_AMOUNT');
+    expect(sandbox.state.balance(usd.id)).toBe(0);
+    expect(min()).toBe(0);
+    expect(sandbox.ledger.executions).toHaveLength(1);
+  });
+
+  it('concurrent quotes never pass the daily volume limit (created with immediatelyExecute, or executed)', async () => {
+    sandbox = createSandbox({ faults: { dailyVolumeLimit: { USD: 1_000 } } });
+    const call = await connect(sandbox);
+    const customer = await createCustomer(call, { currencies: ['USD', 'EUR'] });
+    const usd = await accountOf(call, customer.id, 'USD');
+    const eur = await accountOf(call, customer.id, 'EUR');
+    await fund(call, usd.id, 100_000);
+    // 10 × 500 asked at once against a limit of 1,000: two execute.
+    const created = await Promise.all(Array.from({ length: 10 }, () => call('POST', '/quotes', quoteBody(usd.id, eur.id, 500, { immediatelyExecute: true }))));
+    expect(created.filter((a) => a.status === 200)).toHaveLength(2);
+    for (const answer of created.filter((a) => a.status !== 200)) expectError(answer, 429, 'DAILY_VOLUME_LIMIT_EXCEEDED');
+    expect(sandbox.ledger.executions.map((e) => e.amount)).toEqual([500, 500]);
+    expect(sandbox.state.balance(usd.id)).toBe(99_000);
+
+    // The next day: 10 quotes made first, then all executed at once.
+    sandbox.clock.advance(DAY_MS);
+    const quotes = await Promise.all(Array.from({ length: 10 }, () => call('POST', '/quotes', quoteBody(usd.id, eur.id, 400))));
+    const executed = await Promise.all(quotes.map((q) => call('POST', `/quotes/${q.body.id}/execute`)));
+    expect(executed.filter((a) => a.status === 200)).toHaveLength(2);
+    for (const answer of executed.filter((a) => a.status !== 200)) expectError(answer, 429, 'DAILY_VOLUME_LIMIT_EXCEEDED');
+    expect(sandbox.ledger.executions).toHaveLength(4);
+    expect(sandbox.state.balance(usd.id)).toBe(98_200);
+  });
+
+  it("a payout is found again by the filters production lists, its description kept on the transaction", async () => {
+    sandbox = createSandbox();
+    const call = await connect(sandbox);
+    const customer = await createCustomer(call, { currencies: ['USD', 'EUR'] });
+    const usd = await accountOf(call, customer.id, 'USD');
+    const eur = await accountOf(call, customer.id, 'EUR');
+    await fund(call, usd.id, 10_000);
+    const other = await createCustomer(call, { currencies: ['USD', 'EUR'], fullName: 'Grace Hopper' });
+    const otherUsd = await accountOf(call, other.id, 'USD');
+    await fund(call, otherUsd.id, 10_000);
+    const paid = (await call('POST', '/quotes', quoteBody(usd.id, eur.id, 1_000, { immediatelyExecute: true, description: 'batch-7 row-1' }))).body;
+    await call('POST', '/quotes', quoteBody(otherUsd.id, (await accountOf(call, other.id, 'EUR')).id, 1_000, { immediatelyExecute: true, description: 'not ours' }));
+    const created = (await call('GET', `/transactions/${paid.transactionId}`)).body;
+    expect(created.description).toBe('batch-7 row-1');
+    const around = (ms: number) => encodeURIComponent(new Date(Date.parse(created.createdAt) + ms).toISOString());
+    const find = async (query: string) => ((await call('GET', `/transactions?${query}`)).body.data as { id: string; description?: string }[]).map((t) => [t.id, t.description]);
+    const sender = `senderAccountIdentifier=${encodeURIComponent(usd.id)}`;
+    expect(await find(`${sender}&type=OUTGOING&status=PROCESSING&startDate=${around(-1)}&endDate=${around(1)}`)).toEqual([[paid.transactionId, 'batch-7 row-1']]);
+    expect(await find(`${sender}&status=COMPLETED`)).toEqual([]);
+    expect(await find(`${sender}&type=INCOMING`)).toEqual([]);
+    expect(await find(`${sender}&startDate=${around(1)}`)).toEqual([]);
+    expect(await find(`${sender}&endDate=${around(-1)}`)).toEqual([]);
   });
 });

@@ -322,7 +322,8 @@ export function resume(ctx: Ctx): void {
 
 /**
  * Starts a transfer-out built by its route (`tx.data` PROCESSING): debits `source`, sends
- * OUTGOING_PAYMENT.PROCESSING and schedules the settlement to the outcome `tx.outcome` says.
+ * OUTGOING_PAYMENT.PROCESSING and schedules the settlement to the outcome `tx.outcome` says. The route
+ * checks the funds with no `await` between that check and this call.
  */
 export function startTransferOut(ctx: Ctx, tx: TransactionRec & { outcome: QuoteRec['outcome'] }, source: InternalAccountRec, amount: number): void {
   moveBalance(ctx, source, -amount);

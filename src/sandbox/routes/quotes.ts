@@ -279,11 +279,17 @@ const create: Handler = async (ctx, call) => {
   const realtime = 'realtime' in source ? source.realtime : undefined;
   // A just-in-time quote executes when its funds arrive, not on immediatelyExecute.
   const immediate = body.immediatelyExecute === true && realtime === undefined;
-  if (immediate) assertDailyVolume(ctx, from.code, pricing.totalSendingAmount);
+  const spendable = () => {
+    assertDailyVolume(ctx, from.code, pricing.totalSendingAmount);
+    if (source.debit) assertFunds(source.debit, pricing.totalSendingAmount);
+  };
+  if (immediate) spendable();
   if (immediate && source.debit) {
-    assertFunds(source.debit, pricing.totalSendingAmount);
     const challenge = await authorizeSpend(ctx, call, source.debit, { action: 'CREATE_AND_EXECUTE_QUOTE', amount: pricing.totalSendingAmount, currency: from.code });
     if (challenge) return challenge;
+    // Other requests ran during the await: checked again, with no await from here to the debit (in
+    // execute), so concurrent payments never both pass the balance or the daily volume limit.
+    spendable();
   }
 
   const createdMs = now(ctx);
@@ -371,6 +377,9 @@ const run: Handler = async (ctx, call) => {
   const source = quote.debitAccountId ? ctx.world.internalAccounts.get(quote.debitAccountId) : undefined;
   const challenge = await authorizeSpend(ctx, call, source, { quoteId: quote.data.id, amount: quote.data.totalSendingAmount, currency: quote.data.sendingCurrency.code });
   if (challenge) return challenge;
+  // Other requests ran during the await: the daily volume is checked again, with no await from here to
+  // the debit (execute checks the quote and the funds itself), so concurrent executions never pass it.
+  assertDailyVolume(ctx, sandboxCurrency(quote.data.sendingCurrency), quote.data.totalSendingAmount);
   noteQuoteKey(ctx, quote.data.id, 'execute', call.header('idempotency-key'));
   execute(ctx, quote);
   return ok(quote.data);

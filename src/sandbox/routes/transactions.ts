@@ -260,6 +260,9 @@ const transferOut: Handler = async (ctx, call) => {
   assertFunds(source, body.amount, 'amount');
   const challenge = await authorizeSpend(ctx, call, source, { action: 'TRANSFER_OUT', amount: body.amount, currency: source.currency });
   if (challenge) return challenge;
+  // Other requests ran during the await: the funds are checked again, with no await from here to the
+  // debit (startTransferOut), so concurrent transfers never spend one balance twice.
+  assertFunds(source, body.amount, 'amount');
   const customer = source.data.customerId ? ctx.world.customers.get(source.data.customerId)?.data : undefined;
   const { id, seq } = ctx.ids.next('Transaction');
   const timestamp = nowIso(ctx);

@@ -313,7 +313,7 @@ export function addSandboxCommand(program: Command, action: Action): void {
     .description('Serve a local, stateful emulator of the API (default 127.0.0.1:4010), with its inspector at /_sandbox/; the verbs drive a running one')
     .addHelpText(
       'after',
-      `\nAny Basic credentials are accepted. State lives in memory; --state FILE keeps it across runs (written after each change).\n` +
+      `\nAny Basic credentials are accepted except the token ids MAGIC_UNAUTHORIZED (answered 401) and MAGIC_FORBIDDEN (403). State lives in memory; --state FILE keeps it across runs (written after each change).\n` +
         `It stops cleanly (state saved) on SIGTERM, SIGINT, SIGHUP, when its stdout closes, and when the process that started it exits.\n`,
     )
     .option('--port <n>', 'port to listen on (0 picks a free port)', port, 4010)

@@ -23,7 +23,8 @@ export type Sandbox = SandboxCore;
 
 /**
  * Creates a sandbox with empty state (same `seed`, same ids). Any HTTP Basic credentials are
- * accepted; a missing or malformed Authorization header is 401 UNAUTHORIZED.
+ * accepted except the magic token ids (`MAGIC.unauthorizedTokenId`: 401 UNAUTHORIZED,
+ * `MAGIC.forbiddenTokenId`: 403 FORBIDDEN); a missing or malformed Authorization header is 401 UNAUTHORIZED.
  */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   return createSandboxCore(options);

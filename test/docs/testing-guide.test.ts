@@ -19,6 +19,8 @@ describe('docs/testing.md failure values', () => {
     expect(guide).toContain(`| account number \`${MAGIC.underReview}\` | the external account is created \`UNDER_REVIEW\``);
     expect(guide).toContain(`amount exactly \`${MAGIC.holdForApprovalAmount}\``);
     expect(guide).toContain(`| OTP \`${MAGIC.otp}\` |`);
+    expect(guide).toContain(`| API token id \`${MAGIC.unauthorizedTokenId}\` (any secret) | every API call is refused 401 \`UNAUTHORIZED\` (\`AuthenticationError\`)`);
+    expect(guide).toContain(`| API token id \`${MAGIC.forbiddenTokenId}\` (any secret) | every API call is refused 403 \`FORBIDDEN\` (\`PermissionDeniedError\`)`);
     expect(guide).toContain(`name ending \`${MAGIC.kycPendingNameSuffix}\` / \`${MAGIC.kycRejectedNameSuffix}\``);
     expect(guide).toContain(`| ownership \`signature\` \`${MAGIC.ownershipSignaturePrefix}\` followed by the challenge's \`messageToSign\` |`);
     expect(guide).toContain(`passes ${MAGIC.livenessPassesAfterMs / 1000} s (sandbox clock) later`);

@@ -35,6 +35,8 @@ export type FailureReason =
  * | quote `lockedCurrencyAmount` exactly `14141414` (141,414.14 in a two-decimal currency) | 400 `TRANSACTION_SIZE_LIMIT_EXCEEDED`: the amount is above the corridor's largest single payment |
  * | quote `lockedCurrencyAmount` exactly `15151515` (151,515.15 in a two-decimal currency) | 429 `DAILY_VOLUME_LIMIT_EXCEEDED`: the platform's daily volume is used up (the SDK does not retry it) |
  * | OTP `000000` | the only EMAIL_OTP code that verifies |
+ * | API token id `MAGIC_UNAUTHORIZED` (any secret) | every API request is refused 401 `UNAUTHORIZED` (production's `Error401`), as a revoked or mistyped key is |
+ * | API token id `MAGIC_FORBIDDEN` (any secret) | every API request is refused 403 `FORBIDDEN` (production's `Error403`: insufficient permissions) |
  * | external account `ownershipType: FIRST_PARTY` on a crypto wallet type | the account is created `PENDING_OWNERSHIP_VERIFICATION` (the sandbox plays a platform under counterparty rules, such as the EU Travel Rule) |
  * | ownership `/verify` `signature` exactly `sandbox-signed:` followed by the challenge's `messageToSign` | the only signature that verifies (the account becomes `ACTIVE`); any other, or one after `expiresAt`, answers 400 and leaves it `UNVERIFIED` |
  * | ownership challenge `method: LIVENESS` | the hosted flow passes 30 s (sandbox clock) after the challenge: the account becomes `ACTIVE` |
@@ -87,6 +89,13 @@ export const MAGIC = {
   livenessPassesAfterMs: 30_000,
   /** The EMAIL_OTP code. */
   otp: '000000',
+  /**
+   * The API token id (the user half of the Basic credentials, with any secret) whose every API request is
+   * refused 401 `UNAUTHORIZED`: to test what your code does when the service refuses its credentials.
+   */
+  unauthorizedTokenId: 'MAGIC_UNAUTHORIZED',
+  /** The API token id whose every API request is refused 403 `FORBIDDEN` (insufficient permissions). */
+  forbiddenTokenId: 'MAGIC_FORBIDDEN',
   /** Name suffix → `kycStatus: PENDING`. */
   kycPendingNameSuffix: ' Pending',
   /** Name suffix → `kycStatus: REJECTED`. */
@@ -120,6 +129,26 @@ export function limitRefusal(amount: number, currency: string): SandboxError | u
   }
   if (amount === MAGIC.dailyVolumeLimitAmount) {
     return new SandboxError(429, 'DAILY_VOLUME_LIMIT_EXCEEDED', `${amount} ${currency} would pass the platform's daily volume limit.`, details);
+  }
+  return undefined;
+}
+
+/**
+ * Production's refusal of the API credentials whose token id is `tokenId`, if it is one of the magic
+ * whole values: 401 UNAUTHORIZED or 403 FORBIDDEN, in the service's error body. Neither names the secret.
+ */
+export function credentialRefusal(tokenId: string): SandboxError | undefined {
+  if (tokenId === MAGIC.unauthorizedTokenId) {
+    return new SandboxError(
+      401,
+      'UNAUTHORIZED',
+      `The API credentials were refused (the sandbox refuses the token id ${MAGIC.unauthorizedTokenId} on purpose, as the service refuses a revoked or mistyped key).`,
+      undefined,
+      { 'WWW-Authenticate': 'Basic realm="crossborder-sandbox"' },
+    );
+  }
+  if (tokenId === MAGIC.forbiddenTokenId) {
+    return new SandboxError(403, 'FORBIDDEN', `Insufficient permissions: these API credentials may not do this (the sandbox refuses the token id ${MAGIC.forbiddenTokenId} on purpose).`);
   }
   return undefined;
 }

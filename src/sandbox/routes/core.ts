@@ -16,6 +16,7 @@ import type { Random } from '../domain/random';
 import { withinIdempotencyWindow, type IdempotencyRec } from '../domain/state';
 import { coerceQuery, validate } from '../domain/validation';
 import { admit } from '../domain/faults';
+import { credentialRefusal } from '../domain/magic';
 import { API_VERSION as SDK_API_VERSION } from '../../core/version';
 
 /** The API version segment the sandbox serves: the SDK's own (src/core/version.ts, a module of constants only). */
@@ -56,7 +57,10 @@ function errorResponse(error: SandboxError): SandboxResponse {
   return toResponse({ status: error.status, body: error.toBody(), headers: error.headers });
 }
 
-/** 401 unless the request carries well-formed HTTP Basic credentials (any values are accepted). */
+/**
+ * 401 unless the request carries well-formed HTTP Basic credentials. Any values are accepted but the
+ * magic token ids (MAGIC.unauthorizedTokenId: 401, MAGIC.forbiddenTokenId: 403).
+ */
 function checkAuthorization(header: string | undefined): void {
   const match = header === undefined ? null : /^Basic\s+([A-Za-z0-9+/]+={0,2})\s*$/i.exec(header);
   let decoded: string | undefined;
@@ -76,6 +80,8 @@ function checkAuthorization(header: string | undefined): void {
       { 'WWW-Authenticate': 'Basic realm="crossborder-sandbox"' },
     );
   }
+  const refusal = credentialRefusal(decoded.slice(0, decoded.indexOf(':')));
+  if (refusal) throw refusal;
 }
 
 /** The generated schema the operation table names. */

@@ -120,7 +120,7 @@ export function watchParent(onGone: (reason: string) => void): () => void {
   const timer = setInterval(() => {
     if (process.ppid !== started || watched.some((pid) => !alive(pid))) {
       clearInterval(timer);
-      onGone('the parent process exited');
+      onGone('the process that started the sandbox exited');
     }
   }, 500).unref();
   return () => clearInterval(timer);
@@ -146,7 +146,7 @@ interface ServeOptions {
 async function serve(args: ServeOptions): Promise<void> {
   // The sandbox is loaded by this command alone, through its public entry (crossborder-sdk/sandbox).
   const entry = await import('../sandbox/index');
-  const { createSandbox: createSandboxCore, persistStateTo } = entry;
+  const { createSandbox: createSandboxCore, persistStateTo, describeFaults } = entry;
   const faultsProblem = args.faults === undefined ? undefined : entry.faultsProblem(args.faults);
   if (faultsProblem !== undefined) throw new UsageError(`--faults: ${faultsProblem}`);
   const json = args.json === true;
@@ -254,7 +254,9 @@ async function serve(args: ServeOptions): Promise<void> {
         // stdout may be gone
       }
     };
-    say(`\nReceived ${why}; shutting down.`, { kind: 'stopping', reason: why });
+    // A signal is received; anything else is said as what happened ("the process that started the sandbox exited").
+    const sentence = /^SIG[A-Z]+$/.test(why) ? `Received ${why}` : why.charAt(0).toUpperCase() + why.slice(1);
+    say(`\n${sentence}; shutting down.`, { kind: 'stopping', reason: why });
     if (args.state && writer) {
       try {
         // The file is kept written as the state changes; close() writes whatever is still waiting.
@@ -286,8 +288,10 @@ async function serve(args: ServeOptions): Promise<void> {
     ? ''
     : `Listening on ${args.host}, not a loopback address: the /_sandbox/ controls, the inspector and PATCH /config ask for the control token (CROSSBORDER_SANDBOX_TOKEN; the inspector: open /_sandbox/?token=… once), ` +
       `and browsers may call the sandbox only from ${args.corsOrigin === '*' ? 'any origin' : args.corsOrigin?.length ? args.corsOrigin.join(', ') : 'no origin (add --cors-origin)'}.\n`;
+  // What --faults turned on, said in the banner: a batch tested against this sandbox meets them.
+  const faults = describeFaults(sandbox.faults.get());
   if (json) {
-    line('', { kind: 'listening', url: server.url, api: `${server.url}/${API_VERSION}`, environment: sandbox.environment, inspector: `${server.url}/_sandbox/`, env, ...(args.webhookUrl ? { webhookEndpoint: args.webhookUrl } : {}), ...(args.state ? { state: args.state } : {}) });
+    line('', { kind: 'listening', url: server.url, api: `${server.url}/${API_VERSION}`, environment: sandbox.environment, inspector: `${server.url}/_sandbox/`, env, ...(args.webhookUrl ? { webhookEndpoint: args.webhookUrl } : {}), ...(args.state ? { state: args.state } : {}), ...(faults.length > 0 ? { faults: sandbox.faults.get() } : {}) });
     if (exposure) process.stderr.write(exposure);
     return;
   }
@@ -302,6 +306,7 @@ async function serve(args: ServeOptions): Promise<void> {
       `Inspector: ${server.url}/_sandbox/\n` +
       (args.webhookUrl ? `Webhooks: delivered to ${args.webhookUrl}\n` : '') +
       (args.state ? `State: ${args.state} (written after each change)\n` : '') +
+      (faults.length > 0 ? `Faults (--faults): ${faults.join('; ')}\n` : '') +
       exposure,
   );
 }

@@ -54,7 +54,7 @@ export { createClock, type Clock } from './domain/clock';
 export { MAGIC, type FailureReason } from './domain/magic';
 export { API_VERSION } from './routes/core';
 export type { SandboxEnvironment } from './domain/context';
-export { faultsProblem } from './domain/faults';
+export { describeFaults, faultsProblem } from './domain/faults';
 export type { LedgerExecution, RequestLogEntry, SandboxCore, SandboxFaults, SandboxOptions, SandboxServer, SandboxSnapshot, SandboxState } from './sandbox';
 export type { CorsOptions } from './serve/control';
 export { STATE_FORMAT, type SandboxStateDocument } from './serve/persist';

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createClock, createSandbox, persistStateTo, type Sandbox } from '../../src/sandbox/index';
+import { MAGIC, createClock, createSandbox, describeFaults, persistStateTo, type Sandbox } from '../../src/sandbox/index';
 import { AUTH, accountOf, caller, createCustomer, expectError, fund, usdBank, type Call } from './helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 'cb-sandbox-promises-'));
@@ -187,6 +187,8 @@ describe.each(transports)('a check and its debit are one step, %s', (_name, conn
     const created = await Promise.all(Array.from({ length: 10 }, () => call('POST', '/quotes', quoteBody(usd.id, eur.id, 500, { immediatelyExecute: true }))));
     expect(created.filter((a) => a.status === 200)).toHaveLength(2);
     for (const answer of created.filter((a) => a.status !== 200)) expectError(answer, 429, 'DAILY_VOLUME_LIMIT_EXCEEDED');
+    // The amounts named in major units with their currency, not in cents.
+    expect(created.find((a) => a.status === 429)!.body.message).toBe("5.00 USD would pass the platform's daily volume limit (10.00 USD of 10.00 USD used today).");
     expect(sandbox.ledger.executions.map((e) => e.amount)).toEqual([500, 500]);
     expect(sandbox.state.balance(usd.id)).toBe(99_000);
 
@@ -222,5 +224,50 @@ describe.each(transports)('a check and its debit are one step, %s', (_name, conn
     expect(await find(`${sender}&type=INCOMING`)).toEqual([]);
     expect(await find(`${sender}&startDate=${around(1)}`)).toEqual([]);
     expect(await find(`${sender}&endDate=${around(-1)}`)).toEqual([]);
+  });
+});
+
+describe('amounts named in messages', () => {
+  it("the limits' refusals name money in major units with the currency's decimals", async () => {
+    const sandbox = createSandbox({ faults: { dailyVolumeLimit: { BTC: 130_389 } } });
+    try {
+      const call = caller((input, init) => sandbox.fetch(input, init));
+      const customer = await createCustomer(call, { currencies: ['USD', 'EUR', 'BTC'] });
+      const usd = await accountOf(call, customer.id, 'USD');
+      const eur = await accountOf(call, customer.id, 'EUR');
+      const btc = await accountOf(call, customer.id, 'BTC');
+      await fund(call, usd.id, 20_000_000);
+      await fund(call, btc.id, 1_000_000);
+      const daily = await call('POST', '/quotes', quoteBody(usd.id, eur.id, MAGIC.dailyVolumeLimitAmount, { immediatelyExecute: true }));
+      expectError(daily, 429, 'DAILY_VOLUME_LIMIT_EXCEEDED');
+      expect(daily.body.message).toBe("151,515.15 USD would pass the platform's daily volume limit.");
+      const size = await call('POST', '/quotes', quoteBody(usd.id, eur.id, MAGIC.transactionSizeLimitAmount));
+      expectError(size, 400, 'TRANSACTION_SIZE_LIMIT_EXCEEDED');
+      expect(size.body.message).toBe('141,414.14 USD is above the largest single payment allowed for this corridor.');
+      const btcDaily = await call('POST', '/quotes', quoteBody(btc.id, usd.id, 200_000, { immediatelyExecute: true }));
+      expectError(btcDaily, 429, 'DAILY_VOLUME_LIMIT_EXCEEDED');
+      expect(btcDaily.body.message).toBe("0.00200000 BTC would pass the platform's daily volume limit (0.00000000 BTC of 0.00130389 BTC used today).");
+      expect(btcDaily.body.details).toMatchObject({ amount: 200_000, currency: 'BTC', used: 0, limit: 130_389 }); // details stay in smallest units
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('describeFaults says each fault that is on, money in major units', () => {
+    expect(describeFaults({})).toEqual([]);
+    expect(describeFaults({ failAfterProcessing: { rate: 0 }, latency: { ms: 0 } })).toEqual([]);
+    expect(
+      describeFaults({
+        rateLimit: { requestsPerSecond: 40 },
+        dailyVolumeLimit: { USD: 123_456_789, USDC: 2_500_000 },
+        failAfterProcessing: { rate: 0.125, reason: 'QUOTE_EXECUTION_FAILED' },
+        latency: { ms: 15 },
+      }),
+    ).toEqual([
+      'rate limit 40 requests/s (burst 40)',
+      'daily volume limit 1,234,567.89 USD, 2.500000 USDC',
+      '12.5% of new payouts fail after PROCESSING (QUOTE_EXECUTION_FAILED)',
+      'latency 15 ms',
+    ]);
   });
 });

@@ -3,6 +3,7 @@
  * reproducible in tests; all money math is on integers (BigInt where products can pass 2^53).
  * @module
  */
+import { formatAmount } from '../../helpers/money';
 
 /** The currency object of the API. */
 export interface CurrencyObject {
@@ -46,6 +47,20 @@ export const CURRENCIES: ReadonlyMap<string, CurrencyInfo> = new Map(table.map((
 /** The currency table entry, or undefined for a code the sandbox does not know. */
 export function currencyInfo(code: string): CurrencyInfo | undefined {
   return CURRENCIES.get(code);
+}
+
+/**
+ * An amount in smallest units as people read it: major units with the currency's decimals (the SDK's
+ * own `formatAmount`), thousands grouped, then the code: `130389, 'USD'` → `1,303.89 USD`,
+ * `150000000, 'BTC'` → `1.50000000 BTC`. A code the sandbox does not hold has no known decimals: the
+ * amount is named in its smallest unit (`500 XYZ (smallest unit)`).
+ */
+export function formatMoney(amount: number, code: string): string {
+  const info = CURRENCIES.get(code);
+  if (!info || !Number.isSafeInteger(amount)) return `${amount} ${code} (smallest unit)`;
+  const [whole, fraction] = formatAmount({ amount, currency: info }).split('.');
+  const grouped = whole!.replace(/\B(?=(\d{3})+$)/g, ',');
+  return `${grouped}${fraction === undefined ? '' : `.${fraction}`} ${code}`;
 }
 
 /** The API currency object of a known code. */

@@ -13,6 +13,7 @@
  * @module
  */
 import type { Ctx } from './context';
+import { formatMoney } from './currencies';
 import { SandboxError } from './errors';
 import type { FailureReason } from './magic';
 import type { QuoteRec, World } from './state';
@@ -113,6 +114,25 @@ export function faultsProblem(faults: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * The faults of a valid configuration as people read them, one phrase per fault (what the `sandbox`
+ * command's banner lists): `rate limit 50 requests/s (burst 50)`, `daily volume limit 10,000.00 USD`,
+ * `10% of new payouts fail after PROCESSING (OFFRAMP_FAILED)`, `latency 20 ms (+ up to 5 ms)`. Empty
+ * when none is on.
+ */
+export function describeFaults(faults: SandboxFaults): string[] {
+  const phrases: string[] = [];
+  const { rateLimit, dailyVolumeLimit, failAfterProcessing, latency } = faults;
+  if (rateLimit) phrases.push(`rate limit ${rateLimit.requestsPerSecond} requests/s (burst ${rateLimit.burst ?? rateLimit.requestsPerSecond})`);
+  const limits = Object.entries(dailyVolumeLimit ?? {});
+  if (limits.length > 0) phrases.push(`daily volume limit ${limits.map(([code, amount]) => formatMoney(amount, code)).join(', ')}`);
+  if (failAfterProcessing && failAfterProcessing.rate > 0) {
+    phrases.push(`${Math.round(failAfterProcessing.rate * 10_000) / 100}% of new payouts fail after PROCESSING (${failAfterProcessing.reason ?? 'OFFRAMP_FAILED'})`);
+  }
+  if (latency && latency.ms + (latency.jitterMs ?? 0) > 0) phrases.push(`latency ${latency.ms} ms${latency.jitterMs ? ` (+ up to ${latency.jitterMs} ms)` : ''}`);
+  return phrases;
+}
+
 /** Sets (replaces) the faults of a sandbox; `{}` turns them all off. @throws Error naming the field. */
 export function configureFaults(ctx: Ctx, faults: SandboxFaults = {}): void {
   const problem = faultsProblem(faults);
@@ -169,7 +189,8 @@ export function assertDailyVolume(ctx: Ctx, currency: string, amount: number): v
   if (state === undefined || limit === undefined) return;
   const used = state.volume.get(dayKey(ctx, currency)) ?? 0;
   if (used + amount > limit) {
-    throw new SandboxError(429, 'DAILY_VOLUME_LIMIT_EXCEEDED', `${amount} ${currency} would pass the platform's daily volume limit (${used} of ${limit} used today).`, {
+    const money = (value: number) => formatMoney(value, currency);
+    throw new SandboxError(429, 'DAILY_VOLUME_LIMIT_EXCEEDED', `${money(amount)} would pass the platform's daily volume limit (${money(used)} of ${money(limit)} used today).`, {
       field: 'lockedCurrencyAmount',
       amount,
       currency,

@@ -2,6 +2,7 @@
  * Failure scenarios on demand, the way card test numbers work elsewhere.
  * @module
  */
+import { formatMoney } from './currencies';
 import { SandboxError } from './errors';
 
 /** A transaction failure reason of the API. */
@@ -125,10 +126,10 @@ export function holdsForApproval(amount: number): boolean {
 export function limitRefusal(amount: number, currency: string): SandboxError | undefined {
   const details = { field: 'lockedCurrencyAmount', amount, currency };
   if (amount === MAGIC.transactionSizeLimitAmount) {
-    return new SandboxError(400, 'TRANSACTION_SIZE_LIMIT_EXCEEDED', `${amount} ${currency} is above the largest single payment allowed for this corridor.`, details);
+    return new SandboxError(400, 'TRANSACTION_SIZE_LIMIT_EXCEEDED', `${formatMoney(amount, currency)} is above the largest single payment allowed for this corridor.`, details);
   }
   if (amount === MAGIC.dailyVolumeLimitAmount) {
-    return new SandboxError(429, 'DAILY_VOLUME_LIMIT_EXCEEDED', `${amount} ${currency} would pass the platform's daily volume limit.`, details);
+    return new SandboxError(429, 'DAILY_VOLUME_LIMIT_EXCEEDED', `${formatMoney(amount, currency)} would pass the platform's daily volume limit.`, details);
   }
   return undefined;
 }

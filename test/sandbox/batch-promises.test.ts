@@ -8,6 +8,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { Crossborder } from '../../src/index';
+import { generateClientKeyPair, WalletSession } from '../../src/wallet/index';
 import { MAGIC, createClock, createSandbox, describeFaults, persistStateTo, type Sandbox } from '../../src/sandbox/index';
 import { AUTH, accountOf, caller, createCustomer, expectError, fund, usdBank, type Call } from './helpers';
 
@@ -123,12 +125,20 @@ describe('Idempotency-Keys persist with the state file, for their window', () =>
   });
 });
 
-const transports: [string, (sandbox: Sandbox) => Promise<Call>][] = [
-  ['in-process', async (sandbox) => caller((input, init) => sandbox.fetch(input, init))],
-  ['HTTP', async (sandbox) => (await overHttp(sandbox)).call],
+const transports: [string, (sandbox: Sandbox) => Promise<Call>, (sandbox: Sandbox) => Promise<Crossborder>][] = [
+  [
+    'in-process',
+    async (sandbox) => caller((input, init) => sandbox.fetch(input, init)),
+    async (sandbox) => new Crossborder({ tokenId: 'tok', clientSecret: 'sk', environment: 'sandbox', fetch: sandbox.fetch, maxRetries: 0 }),
+  ],
+  [
+    'HTTP',
+    async (sandbox) => (await overHttp(sandbox)).call,
+    async (sandbox) => new Crossborder({ tokenId: 'tok', clientSecret: 'sk', environment: 'sandbox', baseUrl: (await sandbox.listen(0, '127.0.0.1')).url, maxRetries: 0 }),
+  ],
 ];
 
-describe.each(transports)('a check and its debit are one step, %s', (_name, connect) => {
+describe.each(transports)('a check and its debit are one step, %s', (_name, connect, sdk) => {
   let sandbox: Sandbox;
   afterEach(() => sandbox.close());
 
@@ -158,6 +168,62 @@ describe.each(transports)('a check and its debit are one step, %s', (_name, conn
     expect(sandbox.state.balance(usd.id)).toBe(0);
     expect(min()).toBe(0);
     expect(await outgoing(call)).toHaveLength(1);
+  });
+
+  it('20 concurrent transfer-outs signed by an embedded wallet (the signature checked asynchronously): one succeeds, the balance never negative', async () => {
+    sandbox = createSandbox();
+    const cb = await sdk(sandbox);
+    const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Mary Jackson' });
+    const wallet = (await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' })).data[0]!;
+    await cb.sandbox.fundInternalAccount(wallet.id, { amount: 10_000 });
+    const bank = await usdBank(caller((input, init) => sandbox.fetch(input, init)), customer.id);
+    const otp = await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: wallet.id });
+    const keys = await generateClientKeyPair();
+    const session = await WalletSession.fromVerify(await cb.auth.credentials.verify(otp.id, { type: 'EMAIL_OTP', otp: MAGIC.otp, clientPublicKey: keys.publicKey }), keys, otp.id);
+    const min = lowest(wallet.id);
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        cb.transferOut.create({ source: { accountId: wallet.id }, destination: { accountId: bank.id }, amount: 10_000 }, { signer: session.signer, idempotencyKey: `out-${i}` }).then(
+          (tx) => ({ ok: true as const, status: tx.status }),
+          (error: unknown) => ({ ok: false as const, error: error as { status?: number; code?: string } }),
+        ),
+      ),
+    );
+    expect(outcomes.filter((o) => o.ok).map((o) => o.ok && o.status)).toEqual(['PROCESSING']);
+    for (const o of outcomes) if (!o.ok) expect(o.error).toMatchObject({ status: 400, code: 'INVALID_AMOUNT' });
+    expect(sandbox.state.balance(wallet.id)).toBe(0);
+    expect(min()).toBe(0);
+  });
+
+  it('concurrent quote executions signed by an embedded wallet (createAndExecute) never pass the daily volume limit', async () => {
+    sandbox = createSandbox({ faults: { dailyVolumeLimit: { USD: 1_000 } } });
+    const cb = await sdk(sandbox);
+    const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Mary Jackson', currencies: ['USD', 'EUR'] });
+    const accounts = (await cb.internalAccounts.list({ customerId: customer.id })).data;
+    const wallet = accounts.find((a) => a.balance.currency.code === 'USD')!;
+    const eur = accounts.find((a) => a.balance.currency.code === 'EUR')!;
+    await cb.sandbox.fundInternalAccount(wallet.id, { amount: 100_000 });
+    const otp = await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: wallet.id });
+    const keys = await generateClientKeyPair();
+    const session = await WalletSession.fromVerify(await cb.auth.credentials.verify(otp.id, { type: 'EMAIL_OTP', otp: MAGIC.otp, clientPublicKey: keys.publicKey }), keys, otp.id);
+    const params = {
+      source: { sourceType: 'ACCOUNT' as const, accountId: wallet.id },
+      destination: { destinationType: 'ACCOUNT' as const, accountId: eur.id },
+      lockedCurrencySide: 'SENDING' as const,
+      lockedCurrencyAmount: 500,
+    };
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        cb.quotes.createAndExecute(params, { signer: session.signer, idempotencyKey: `q-${i}` }).then(
+          (quote) => ({ ok: true as const, status: quote.status }),
+          (error: unknown) => ({ ok: false as const, error: error as { status?: number; code?: string } }),
+        ),
+      ),
+    );
+    expect(outcomes.filter((o) => o.ok).map((o) => o.ok && o.status)).toEqual(['PROCESSING', 'PROCESSING']);
+    for (const o of outcomes) if (!o.ok) expect(o.error).toMatchObject({ status: 429, code: 'DAILY_VOLUME_LIMIT_EXCEEDED' });
+    expect(sandbox.ledger.executions.map((e) => e.amount)).toEqual([500, 500]);
+    expect(sandbox.state.balance(wallet.id)).toBe(99_000);
   });
 
   it('20 concurrent quotes executing the whole balance: one executes, the balance never negative', async () => {

@@ -79,7 +79,7 @@ const common: Options = {
 export default defineConfig([
   // Types of the three entries in one build, so each declaration exists once.
   {
-    entry: { index: 'src/index.ts', errors: 'src/errors.ts', functions: 'src/functions.ts', sandbox: 'src/sandbox/index.ts', 'sandbox-msw': 'src/sandbox/msw.ts', wallet: 'src/wallet/index.ts' },
+    entry: { index: 'src/index.ts', errors: 'src/errors.ts', functions: 'src/functions.ts', sandbox: 'src/sandbox/index.ts', 'sandbox-msw': 'src/sandbox/msw.ts', wallet: 'src/wallet/index.ts', webhooks: 'src/webhooks/receiver.ts' },
     dts: { only: true },
     format: ['esm', 'cjs'],
   },
@@ -88,7 +88,9 @@ export default defineConfig([
   // chunks of its own.
   // crossborder-sdk/functions is built with it, so its functions and the main entry share one CrossborderCore
   // (and one class per error) in a common chunk.
-  { ...common, entry: { index: 'src/index.ts', errors: 'src/errors.ts', functions: 'src/functions.ts' }, splitting: true, esbuildPlugins: [passkeyEncoding] },
+  // crossborder-sdk/webhooks too (a receiver without the client): it runs the chunk `cb.webhooks.unwrap` loads, so one
+  // WebhookVerificationError class serves both entries, and its import loads verification and nothing of the pipeline.
+  { ...common, entry: { index: 'src/index.ts', errors: 'src/errors.ts', functions: 'src/functions.ts', webhooks: 'src/webhooks/receiver.ts' }, splitting: true, esbuildPlugins: [passkeyEncoding] },
   // sandbox and wallet, built apart so that they add nothing to the main entry's import.
   { ...common, entry: { sandbox: 'src/sandbox/index.ts', wallet: 'src/wallet/index.ts' }, splitting: true, external: [/^node:/, 'msw'], esbuildPlugins: [importSharedErrors] },
   // sandbox/msw loads msw with a top-level `await import()` in ESM and with `require` in CommonJS (which

@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { SIZE_BEFORE_ISSUE_36, SIZE_BUDGET, WORKER_BEFORE_CUTS, WORKER_BEFORE_THIRD_PASS, WORKER_TARGET } from './budget';
+import { LIST_WORKER_BEFORE_RECEIVER, RECEIVER_TARGET, SIZE_BEFORE_ISSUE_36, SIZE_BUDGET, WORKER_BEFORE_CUTS, WORKER_BEFORE_THIRD_PASS } from './budget';
 import type { RequestRow } from './client';
 import type { ConcurrencyRow } from './concurrency';
 import { ensureBuilt, root } from './dist';
@@ -49,6 +49,10 @@ interface Results {
   wallet: SizeReport;
   /** The worker of issue 26 (CrossborderCore, customers.list + webhooks.unwrap); absent in older results. */
   worker?: SizeReport;
+  /** A worker that only receives webhooks, through `crossborder-sdk/webhooks` (issue 50 §6); absent in older results. */
+  receiver?: SizeReport;
+  /** The worker that only lists (issue 50 §6); absent in older results. */
+  listWorker?: SizeReport;
   composition: { total: number; parts: [string, number][] };
   /** The package as npm installs it (issue 33); absent in older results. */
   tarball?: TarballReport;
@@ -84,19 +88,19 @@ async function measureAll(): Promise<Results> {
   console.log('profile …');
   const profiles = run<ProfileResult[]>('profile.ts');
   console.log('bundle size …');
-  const [size, wallet, worker] = await benchSize();
+  const [size, wallet, worker, receiver, listWorker] = await benchSize();
   const parts = await composition();
   const tarball = benchTarball();
   console.log('sandbox throughput …');
   const sandbox = lines('sandbox.ts');
   console.log('payout batches …');
   const payouts = lines('payouts.ts');
-  return { date: new Date().toISOString().slice(0, 10), machine: `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}`, node: process.version, runs, profiles, size, wallet, worker, composition: parts, tarball, sandbox, payouts };
+  return { date: new Date().toISOString().slice(0, 10), machine: `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}`, node: process.version, runs, profiles, size, wallet, worker, receiver, listWorker, composition: parts, tarball, sandbox, payouts };
 }
 
 const results: Results = process.argv.includes('--render') ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as Results) : await measureAll();
 if (!process.argv.includes('--render')) writeFileSync(RESULTS, `${JSON.stringify(results, null, 1)}\n`);
-const { runs, profiles, size, wallet, worker, tarball, sandbox, payouts } = results;
+const { runs, profiles, size, wallet, worker, receiver, listWorker, tarball, sandbox, payouts } = results;
 
 // Formatting.
 const x = (n: number, digits = 3) => `${n.toFixed(digits)}×`;
@@ -195,7 +199,13 @@ const sizeRows = [
   `| bundle: initial chunk + what the first call loads (its checks) | — | — | **${kB(size.firstCallGzip)}** | deterministic | — | | — |`,
   `| bundle: everything, one file | — | ${kB(SIZE_BEFORE_ISSUE_36.oneFile)} before issue 36 | **${kB(size.oneFileGzip)}** | deterministic | ≤ 25 kB; no larger than before issue 36 | ${ok(size.oneFileGzip <= 25_000)}; ${ok(size.oneFileGzip <= SIZE_BEFORE_ISSUE_36.oneFile)} | — |`,
   ...(worker
-    ? [`| bundle: a worker importing only what it uses (\`CrossborderCore\` without optional parts, \`listCustomers(core)\` + webhooks.unwrap), one file | — | ${kB(WORKER_BEFORE_THIRD_PASS)} before issue 36 §3's third pass; ${kB(WORKER_BEFORE_CUTS)} before its cuts; ${kB(SIZE_BEFORE_ISSUE_36.worker)} before issue 36 | **${kB(worker.oneFileGzip)}** | deterministic | ≤ ${kB(WORKER_TARGET)} | ${ok(worker.oneFileGzip <= WORKER_TARGET)} | — |`]
+    ? [`| bundle: a worker importing only what it uses (\`CrossborderCore\` without optional parts, \`listCustomers(core)\` + webhooks.unwrap), one file | — | ${kB(WORKER_BEFORE_THIRD_PASS)} before issue 36 §3's third pass; ${kB(WORKER_BEFORE_CUTS)} before its cuts; ${kB(SIZE_BEFORE_ISSUE_36.worker)} before issue 36 | **${kB(worker.oneFileGzip)}** | deterministic | — (its 14 kB target retired by issue 50 §10: a receiver takes \`crossborder-sdk/webhooks\`) | | — |`]
+    : []),
+  ...(receiver
+    ? [`| bundle: a webhook receiver, \`unwrap\` from \`crossborder-sdk/webhooks\` (no client), one file | — | ${kB(worker?.oneFileGzip ?? SIZE_BEFORE_ISSUE_36.worker)} through the client (the worker above) | **${receiver.oneFileGzip.toLocaleString('en')} B** | deterministic | ≤ ${RECEIVER_TARGET.toLocaleString('en')} B | ${ok(receiver.oneFileGzip <= RECEIVER_TARGET)} | — |`]
+    : []),
+  ...(listWorker
+    ? [`| bundle: a worker that only lists (\`CrossborderCore\`, \`listCustomers(core)\`), one file | — | ${kB(LIST_WORKER_BEFORE_RECEIVER)} before issue 50 | **${kB(listWorker.oneFileGzip)}** | deterministic | no larger than before issue 50 | ${ok(listWorker.oneFileGzip <= LIST_WORKER_BEFORE_RECEIVER)} | — |`]
     : []),
   ...(tarball
     ? [
@@ -348,18 +358,20 @@ esbuild, minified, gzip -9, for a browser bundle of \`import { Crossborder }\` a
 Code-split: the initial chunk loads at import; the first call adds its operation's checks (compiled
 from the document); webhook verification and response checks load only when used. One file: the same
 program without splitting, so everything the package can load is in it. \`npm test\` enforces ceilings
-(scripts/bench/budget.ts): initial ${kB(SIZE_BUDGET.initial)}, first call ${kB(SIZE_BUDGET.firstCall)}, one file ${kB(SIZE_BUDGET.oneFile)}, worker ${kB(SIZE_BUDGET.worker)}, wallet ${kB(SIZE_BUDGET.wallet)}.
+(scripts/bench/budget.ts): initial ${kB(SIZE_BUDGET.initial)}, first call ${kB(SIZE_BUDGET.firstCall)}, one file ${kB(SIZE_BUDGET.oneFile)}, worker ${kB(SIZE_BUDGET.worker)}, wallet ${kB(SIZE_BUDGET.wallet)}, webhook receiver ${SIZE_BUDGET.receiver.toLocaleString('en')} B, list-only worker ${SIZE_BUDGET.listWorker.toLocaleString('en')} B.
 The worker is the Fetch handler of [performance](performance.md#pay-for-what-you-import): \`CrossborderCore\` without
 optional parts (issue 36: no local checks, response checks or logger), \`listCustomers(core)\` from \`crossborder-sdk/functions\`
 and \`Webhooks\`, so the other operations, every check and the OpenTelemetry recorder stay out; before issue 36 it was ${kB(SIZE_BEFORE_ISSUE_36.worker)}, one file,
-${kB(WORKER_BEFORE_CUTS)} before the cuts of issue 36 §3 and ${kB(WORKER_BEFORE_THIRD_PASS)} before its third pass (target ${kB(WORKER_TARGET)}). What it holds, module by module through its source map:
+${kB(WORKER_BEFORE_CUTS)} before the cuts of issue 36 §3 and ${kB(WORKER_BEFORE_THIRD_PASS)} before its third pass (its 14 kB target, retired by issue 50 §10). A receiver that only takes webhooks imports
+\`crossborder-sdk/webhooks\` (\`unwrap(body, headers, { publicKey })\`, no client: target ${RECEIVER_TARGET.toLocaleString('en')} B), and the worker that only
+lists stays at or under its ${kB(LIST_WORKER_BEFORE_RECEIVER)} of before issue 50. What the worker holds, module by module through its source map:
 \`npx tsx scripts/bench/size.ts --attribution\` ([benchmark notes](benchmark-notes.md)).
 Command: \`npx tsx scripts/bench/size.ts\`.
 
 | bundle | initial chunk | with the first call | never loaded by the call | one file |
 |---|---:|---:|---:|---:|
 | ${size.name} | ${kB(size.initialGzip)} | ${kB(size.firstCallGzip)} | ${kB(size.lazyGzip)} | ${kB(size.oneFileGzip)} |
-${worker ? `| ${worker.name} | ${kB(worker.initialGzip)} | ${kB(worker.firstCallGzip)} | ${kB(worker.lazyGzip)} | ${kB(worker.oneFileGzip)} |\n` : ''}| ${wallet.name} | ${kB(wallet.initialGzip)} | — | — | ${kB(wallet.oneFileGzip)} |
+${[worker, receiver, listWorker].map((w) => (w ? `| ${w.name} | ${kB(w.initialGzip)} | ${kB(w.firstCallGzip)} | ${kB(w.lazyGzip)} | ${kB(w.oneFileGzip)} |\n` : '')).join('')}| ${wallet.name} | ${kB(wallet.initialGzip)} | — | — | ${kB(wallet.oneFileGzip)} |
 
 What the initial chunk is made of (min+gzip bytes it loses when that part is stubbed out; \`npx tsx scripts/bench/size.ts --composition\`):
 ${results.composition.parts.map(([label, bytes]) => `${label} ${kB(bytes)}`).join('; ')}.

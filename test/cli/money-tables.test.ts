@@ -21,9 +21,9 @@ afterAll(async () => {
   expect(await sandbox.stop()).toBe(0);
 });
 
-/** A table's rows as { COLUMN: cell }, cut where the header's columns begin (cells are padded to their column). */
+/** A table's rows as { COLUMN: cell }, cut where the header's columns begin (cells are padded to their column); the count line after a page (`1 of 1`) left out. */
 function parse(table: string): Record<string, string>[] {
-  const [header, ...lines] = table.trimEnd().split('\n');
+  const [header, ...lines] = table.trimEnd().split('\n').filter((line) => !/^\d+ of \d+$|; more with --cursor/.test(line));
   const starts = [...header!.matchAll(/\S+/g)].map((m) => ({ name: m[0], at: m.index }));
   return lines.map((line) => Object.fromEntries(starts.map(({ name, at }, i) => [name, line.slice(at, starts[i + 1]?.at).trim()])));
 }

@@ -9,6 +9,11 @@
  *
  *   npm run bench [-- --runs 3]
  *   npm run bench -- --render     re-renders docs/benchmarks.md from docs/benchmarks.json
+ *   npm run bench -- --size       measures the size part alone (bundles and the package: deterministic, no timing),
+ *                                 keeps the other figures of docs/benchmarks.json, and renders (`--prebuilt`: with
+ *                                 the dist/ already built instead of building it first)
+ *
+ * The render step also writes the package's figures into docs/performance.md (between its markers).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -22,7 +27,7 @@ import type { PaginationResult } from './pagination';
 import { formatProfile, type ProfileResult } from './profile';
 import { REMAINS } from './remains';
 import { arg, median } from './rounds';
-import { benchSize, benchTarball, composition, formatTarball, kB, TARBALL_BEFORE, type SizeReport, type TarballReport } from './size';
+import { benchSize, benchTarball, composition, formatTarball, kB, TARBALL_BEFORE, TARBALL_BEFORE_ISSUE_50, TARBALL_TARGET, tarballSection, withTarballSection, type SizeReport, type TarballReport } from './size';
 import type { StartupResult } from './startup';
 import type { TelemetryRow } from './telemetry';
 import { TELEMETRY_TARGETS, type TelemetryTargetRow } from './telemetry-floor';
@@ -56,6 +61,8 @@ interface Results {
   composition: { total: number; parts: [string, number][] };
   /** The package as npm installs it (issue 33); absent in older results. */
   tarball?: TarballReport;
+  /** When the size part (bundles, the package) was measured, when not with the rest (`--size`). */
+  sizeDate?: string;
   /** Lines of the webhook benchmark, in results before issue 36 (since then: each run's `webhooks`). */
   webhooks?: string;
   sandbox: string;
@@ -98,7 +105,18 @@ async function measureAll(): Promise<Results> {
   return { date: new Date().toISOString().slice(0, 10), machine: `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}`, node: process.version, runs, profiles, size, wallet, worker, receiver, listWorker, composition: parts, tarball, sandbox, payouts };
 }
 
-const results: Results = process.argv.includes('--render') ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as Results) : await measureAll();
+/** The size part alone: the bundles and the package as built now (dist/ built first), the rest of the results as they were. */
+async function measureSize(previous: Results): Promise<Results> {
+  // `--prebuilt`: the dist/ that `npm run build` just made (the package's figures are of what is built).
+  console.log(process.argv.includes('--prebuilt') ? 'dist/ as built …' : 'building dist/ …');
+  ensureBuilt(!process.argv.includes('--prebuilt'));
+  console.log('bundle size …');
+  const [size, wallet, worker, receiver, listWorker] = await benchSize();
+  return { ...previous, size, wallet, worker, receiver, listWorker, composition: await composition(), tarball: benchTarball(), sizeDate: new Date().toISOString().slice(0, 10) };
+}
+
+const stored = () => JSON.parse(readFileSync(RESULTS, 'utf8')) as Results;
+const results: Results = process.argv.includes('--render') ? stored() : process.argv.includes('--size') ? await measureSize(stored()) : await measureAll();
 if (!process.argv.includes('--render')) writeFileSync(RESULTS, `${JSON.stringify(results, null, 1)}\n`);
 const { runs, profiles, size, wallet, worker, receiver, listWorker, tarball, sandbox, payouts } = results;
 
@@ -210,7 +228,8 @@ const sizeRows = [
   ...(tarball
     ? [
         `| package as npm installs it: files | ${TARBALL_BEFORE.files} before issue 33 | — | **${tarball.files}** (${tarball.distFiles} in dist/) | deterministic | every dist/ file loaded by an entry | | — |`,
-        `| package as npm installs it: unpacked | ${(TARBALL_BEFORE.unpackedBytes / 1e6).toFixed(1)} MB before issue 33 | — | **${(tarball.unpackedBytes / 1e6).toFixed(2)} MB** (source maps ${(tarball.mapBytes / 1e6).toFixed(2)} MB) | deterministic | — | | — |`,
+        `| package as npm installs it: unpacked, source maps included | ${(TARBALL_BEFORE.unpackedBytes / 1e6).toFixed(1)} MB before issue 33 | ${(TARBALL_BEFORE_ISSUE_50.unpackedBytes / 1e6).toFixed(2)} MB (issue 50) | **${(tarball.unpackedBytes / 1e6).toFixed(2)} MB** (source maps ${(tarball.mapBytes / 1e6).toFixed(2)} MB) | deterministic | ≤ ${(TARBALL_TARGET / 1e6).toFixed(0)} MB | ${ok(tarball.unpackedBytes <= TARBALL_TARGET)} | — |`,
+        `| package as npm installs it: packed (\`.tgz\`) | — | ${(TARBALL_BEFORE_ISSUE_50.packedBytes / 1e6).toFixed(2)} MB (issue 50) | **${(tarball.packedBytes / 1e6).toFixed(2)} MB** | deterministic | — | | — |`,
       ]
     : []),
 ];
@@ -403,6 +422,11 @@ ${payouts ? `\n## Payout batches\n\nRate-limited throughput ÷ the limit (target
 ${REMAINS}
 `;
 writeFileSync(join(root, 'docs/benchmarks.md'), md);
+// The package's figures in docs/performance.md: written here, from the results, never by hand.
+if (tarball?.parts) {
+  const page = join(root, 'docs/performance.md');
+  writeFileSync(page, withTarballSection(readFileSync(page, 'utf8'), tarballSection(tarball, results.sizeDate ?? results.date)));
+}
 console.log(summary.join('\n'));
 console.log(sizeRows.join('\n'));
 console.log('wrote docs/benchmarks.md');

@@ -38,7 +38,7 @@ afterAll(() => {
 describe('package', () => {
   it('ships only what users need', () => {
     const files = readdirSync(join(consumer, 'node_modules', 'crossborder-sdk'));
-    expect(files.sort()).toEqual(['LICENSE', 'README.md', 'dist', 'docs', 'examples', 'openapi', 'package.json']);
+    expect(files.sort()).toEqual(['LICENSE', 'README.md', 'dist', 'docs', 'examples', 'openapi', 'package.json', 'src']);
     expect(readdirSync(join(consumer, 'node_modules', 'crossborder-sdk', 'openapi'))).toEqual(['openapi.yaml', 'production-map.json']);
   });
 
@@ -49,6 +49,30 @@ describe('package', () => {
     expect(missing, 'named by an entry or an import, but not in the package').toEqual([]);
     expect(files.filter((f) => !reached.has(f)), 'in dist/, loaded by nothing').toEqual([]);
     expect(files.length).toBeGreaterThan(100); // the walk followed the chunks (a broken walk would flag them above)
+  });
+
+  it('each source map names TypeScript the package ships, once: maps carry no copy of it (sourcesContent), and src/ holds only what a map names', () => {
+    const pkg = join(consumer, 'node_modules', 'crossborder-sdk');
+    const dist = join(pkg, 'dist');
+    const maps = readdirSync(dist).filter((f) => f.endsWith('.map'));
+    expect(maps.length).toBeGreaterThan(100);
+    const named = new Set<string>();
+    for (const map of maps) {
+      const { sources, sourcesContent } = JSON.parse(readFileSync(join(dist, map), 'utf8')) as { sources: string[]; sourcesContent?: unknown };
+      expect(sourcesContent, map).toBeUndefined();
+      for (const source of sources) named.add(posix.normalize(posix.join('dist', source)));
+    }
+    const missing = [...named].filter((source) => !existsSync(join(pkg, source)));
+    expect(missing, 'named by a map, not in the package').toEqual([]);
+    const shipped = (readdirSync(join(pkg, 'src'), { recursive: true }) as string[]).map((f) => `src/${f.split('\\').join('/')}`).filter((f) => f.endsWith('.ts'));
+    expect(named.has('src/core/transport.ts')).toBe(true);
+    // Not the CLI's (built without maps) nor the generated declarations (types only): 0.7 MB no map names.
+    expect(shipped.filter((f) => f.startsWith('src/cli/') || f === 'src/generated/types.ts' || f === 'src/generated/named.ts')).toEqual([]);
+    // What no map names is the entries' re-exports and modules of types alone (no code to map): a few kB, not sources of weight.
+    const unnamed = shipped.filter((f) => !named.has(f));
+    const unnamedBytes = unnamed.reduce((n, f) => n + readFileSync(join(pkg, f)).length, 0);
+    expect(unnamedBytes, unnamed.join(', ')).toBeLessThan(64_000);
+    for (const f of unnamed) expect(readFileSync(join(pkg, f), 'utf8'), f).not.toMatch(/^(export )?(async )?function |^(export )?class /m);
   });
 
   it('the declarations import nothing from zod (its .d.cts files need esModuleInterop under node10)', () => {
@@ -183,7 +207,11 @@ describe('package', () => {
     expect(loaded).not.toContain('index.cjs');
     const pkg = join(consumer, 'node_modules', 'crossborder-sdk', 'dist');
     const text = loaded.map((f) => readFileSync(join(pkg, f), 'utf8')).join('\n');
-    for (const absent of ['/customers', 'Idempotency-Key', 'retry-after', 'openapi-fetch']) expect(text.toLowerCase().includes(absent.toLowerCase()), absent).toBe(false);
+    // The modules it holds, by the `// src/…` line esbuild writes above each (the built code is not minified).
+    const modules = [...text.matchAll(/^\/\/ (src\/\S+\.ts)$/gm)].map((m) => m[1]!);
+    expect(modules).toEqual(expect.arrayContaining(['src/webhooks/verify.ts', 'src/webhooks/events.ts', 'src/webhooks/unwrap.ts', 'src/webhooks/receiver.ts']));
+    expect(modules.filter((m) => /^src\/(core\/(client|transport|retry|answers|settings|pagination|dispatcher|call-options|wire|logger|api-promise|plan|signed-retry|errors)|resources\/)/.test(m))).toEqual([]);
+    for (const absent of ['Idempotency-Key', 'retry-after', 'openapi-fetch']) expect(text.toLowerCase().includes(absent.toLowerCase()), absent).toBe(false);
     expect(text.toLowerCase()).toContain('x-service-signature');
   });
 

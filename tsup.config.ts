@@ -27,6 +27,26 @@ const importSharedErrors: Plugin = {
 };
 
 /**
+ * The CLI runs the sandbox of the package's own `crossborder-sdk/sandbox` entry (`./sandbox.js`, beside the CLI
+ * in dist/) instead of bundling a second copy of it (226 kB, issue 50 §8); it reaches the sandbox only through
+ * that entry (test/cli/layering.test.ts). Its error classes come from `crossborder-sdk/errors`, as the sandbox's
+ * do, so `instanceof` holds between what the two throw.
+ */
+const SANDBOX_ENTRY = resolve(src, 'sandbox/index.ts');
+const ERROR_BASE = resolve(src, 'core/error-base.ts');
+const cliThroughEntries: Plugin = {
+  name: 'cli-through-entries',
+  setup(build) {
+    build.onResolve({ filter: /\/(sandbox\/index|errors|error-base)$/ }, (args) => {
+      const target = resolve(args.resolveDir, `${args.path}.ts`);
+      if (target === SANDBOX_ENTRY) return { path: './sandbox.js', external: true };
+      if (target === SHARED_ERRORS || target === ERROR_BASE) return { path: 'crossborder-sdk/errors', external: true };
+      return undefined;
+    });
+  },
+};
+
+/**
  * The main entry exports the passkey helpers (src/wallet/passkey.ts), which take only base64url
  * encoding from the wallet's encodings: given that function's own module, the main entry loads no
  * codec library (@scure/base) at import. A build error if passkey ever imports more from there.
@@ -42,8 +62,9 @@ const passkeyEncoding: Plugin = {
 /**
  * Source maps name the package's own `src/` (`../src/core/client.ts` from `dist/`), wherever the build
  * writes (test/setup/packed.ts builds into a staging directory): `node --enable-source-maps` and
- * debuggers show `node_modules/crossborder-sdk/src/...`, with the TypeScript itself from the map's
- * `sourcesContent` (src/ does not ship).
+ * debuggers show `node_modules/crossborder-sdk/src/...`, the TypeScript read from that file: `src/` ships
+ * once (package.json `files`: the modules the maps name), and the maps carry no copy of it (`sourcesContent`,
+ * which put each module's source in the map of every ES and CommonJS file built from it: 2.8 MB of 9.5, issue 50 §8).
  */
 type TsupPlugin = NonNullable<Options['plugins']>[number];
 const packageRelativeSources: TsupPlugin = {
@@ -55,6 +76,7 @@ const packageRelativeSources: TsupPlugin = {
       const file = resolve(process.cwd(), name);
       const map = JSON.parse(readFileSync(file, 'utf8')) as { sources: string[] };
       map.sources = map.sources.map((source) => join('..', relative(root, resolve(dirname(file), source))).split(sep).join('/'));
+      delete (map as { sourcesContent?: unknown }).sourcesContent;
       writeFileSync(file, JSON.stringify(map));
     }
   },
@@ -62,7 +84,7 @@ const packageRelativeSources: TsupPlugin = {
 
 const common: Options = {
   format: ['esm', 'cjs'],
-  // With the sources inside (esbuild's default `sourcesContent`): stacks and debuggers land in the TypeScript.
+  // Stacks and debuggers land in the TypeScript of the shipped src/ (packageRelativeSources).
   sourcemap: true,
   target: 'es2022',
   platform: 'neutral',
@@ -79,7 +101,7 @@ const common: Options = {
 export default defineConfig([
   // Types of the three entries in one build, so each declaration exists once.
   {
-    entry: { index: 'src/index.ts', errors: 'src/errors.ts', functions: 'src/functions.ts', sandbox: 'src/sandbox/index.ts', 'sandbox-msw': 'src/sandbox/msw.ts', wallet: 'src/wallet/index.ts' },
+    entry: { index: 'src/index.ts', errors: 'src/errors.ts', functions: 'src/functions.ts', sandbox: 'src/sandbox/index.ts', 'sandbox-msw': 'src/sandbox/msw.ts', wallet: 'src/wallet/index.ts', webhooks: 'src/webhooks/receiver.ts' },
     dts: { only: true },
     format: ['esm', 'cjs'],
   },
@@ -88,7 +110,9 @@ export default defineConfig([
   // chunks of its own.
   // crossborder-sdk/functions is built with it, so its functions and the main entry share one CrossborderCore
   // (and one class per error) in a common chunk.
-  { ...common, entry: { index: 'src/index.ts', errors: 'src/errors.ts', functions: 'src/functions.ts' }, splitting: true, esbuildPlugins: [passkeyEncoding] },
+  // crossborder-sdk/webhooks too (a receiver without the client): it runs the chunk `cb.webhooks.unwrap` loads, so one
+  // WebhookVerificationError class serves both entries, and its import loads verification and nothing of the pipeline.
+  { ...common, entry: { index: 'src/index.ts', errors: 'src/errors.ts', functions: 'src/functions.ts', webhooks: 'src/webhooks/receiver.ts' }, splitting: true, esbuildPlugins: [passkeyEncoding] },
   // sandbox and wallet, built apart so that they add nothing to the main entry's import.
   { ...common, entry: { sandbox: 'src/sandbox/index.ts', wallet: 'src/wallet/index.ts' }, splitting: true, external: [/^node:/, 'msw'], esbuildPlugins: [importSharedErrors] },
   // sandbox/msw loads msw with a top-level `await import()` in ESM and with `require` in CommonJS (which
@@ -107,5 +131,6 @@ export default defineConfig([
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
     external: [/^node:/],
+    esbuildPlugins: [cliThroughEntries],
   },
 ]);

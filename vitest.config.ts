@@ -27,6 +27,7 @@ const SOURCE_ENTRIES: Record<string, string> = {
   './sandbox': 'sandbox/index.ts',
   './sandbox/msw': 'sandbox/msw.ts',
   './wallet': 'wallet/index.ts',
+  './webhooks': 'webhooks/receiver.ts',
   './payouts': 'payouts/index.ts',
 };
 

@@ -9,12 +9,17 @@
  *
  *   npm run bench [-- --runs 3]
  *   npm run bench -- --render     re-renders docs/benchmarks.md from docs/benchmarks.json
+ *   npm run bench -- --size       measures the size part alone (bundles and the package: deterministic, no timing),
+ *                                 keeps the other figures of docs/benchmarks.json, and renders (`--prebuilt`: with
+ *                                 the dist/ already built instead of building it first)
+ *
+ * The render step also writes the package's figures into docs/performance.md (between its markers).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { SIZE_BEFORE_ISSUE_36, SIZE_BUDGET, WORKER_BEFORE_CUTS, WORKER_BEFORE_THIRD_PASS, WORKER_TARGET } from './budget';
+import { LIST_WORKER_BEFORE_RECEIVER, RECEIVER_TARGET, SIZE_BEFORE_ISSUE_36, SIZE_BUDGET, WORKER_BEFORE_CUTS, WORKER_BEFORE_THIRD_PASS } from './budget';
 import type { RequestRow } from './client';
 import type { ConcurrencyRow } from './concurrency';
 import { ensureBuilt, root } from './dist';
@@ -22,7 +27,7 @@ import type { PaginationResult } from './pagination';
 import { formatProfile, type ProfileResult } from './profile';
 import { REMAINS } from './remains';
 import { arg, median } from './rounds';
-import { benchSize, benchTarball, composition, formatTarball, kB, TARBALL_BEFORE, type SizeReport, type TarballReport } from './size';
+import { benchSize, benchTarball, composition, formatTarball, kB, TARBALL_BEFORE, TARBALL_BEFORE_ISSUE_50, TARBALL_TARGET, tarballSection, withTarballSection, type SizeReport, type TarballReport } from './size';
 import type { StartupResult } from './startup';
 import type { TelemetryRow } from './telemetry';
 import { TELEMETRY_TARGETS, type TelemetryTargetRow } from './telemetry-floor';
@@ -49,9 +54,15 @@ interface Results {
   wallet: SizeReport;
   /** The worker of issue 26 (CrossborderCore, customers.list + webhooks.unwrap); absent in older results. */
   worker?: SizeReport;
+  /** A worker that only receives webhooks, through `crossborder-sdk/webhooks` (issue 50 §6); absent in older results. */
+  receiver?: SizeReport;
+  /** The worker that only lists (issue 50 §6); absent in older results. */
+  listWorker?: SizeReport;
   composition: { total: number; parts: [string, number][] };
   /** The package as npm installs it (issue 33); absent in older results. */
   tarball?: TarballReport;
+  /** When the size part (bundles, the package) was measured, when not with the rest (`--size`). */
+  sizeDate?: string;
   /** Lines of the webhook benchmark, in results before issue 36 (since then: each run's `webhooks`). */
   webhooks?: string;
   sandbox: string;
@@ -84,19 +95,30 @@ async function measureAll(): Promise<Results> {
   console.log('profile …');
   const profiles = run<ProfileResult[]>('profile.ts');
   console.log('bundle size …');
-  const [size, wallet, worker] = await benchSize();
+  const [size, wallet, worker, receiver, listWorker] = await benchSize();
   const parts = await composition();
   const tarball = benchTarball();
   console.log('sandbox throughput …');
   const sandbox = lines('sandbox.ts');
   console.log('payout batches …');
   const payouts = lines('payouts.ts');
-  return { date: new Date().toISOString().slice(0, 10), machine: `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}`, node: process.version, runs, profiles, size, wallet, worker, composition: parts, tarball, sandbox, payouts };
+  return { date: new Date().toISOString().slice(0, 10), machine: `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}`, node: process.version, runs, profiles, size, wallet, worker, receiver, listWorker, composition: parts, tarball, sandbox, payouts };
 }
 
-const results: Results = process.argv.includes('--render') ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as Results) : await measureAll();
+/** The size part alone: the bundles and the package as built now (dist/ built first), the rest of the results as they were. */
+async function measureSize(previous: Results): Promise<Results> {
+  // `--prebuilt`: the dist/ that `npm run build` just made (the package's figures are of what is built).
+  console.log(process.argv.includes('--prebuilt') ? 'dist/ as built …' : 'building dist/ …');
+  ensureBuilt(!process.argv.includes('--prebuilt'));
+  console.log('bundle size …');
+  const [size, wallet, worker, receiver, listWorker] = await benchSize();
+  return { ...previous, size, wallet, worker, receiver, listWorker, composition: await composition(), tarball: benchTarball(), sizeDate: new Date().toISOString().slice(0, 10) };
+}
+
+const stored = () => JSON.parse(readFileSync(RESULTS, 'utf8')) as Results;
+const results: Results = process.argv.includes('--render') ? stored() : process.argv.includes('--size') ? await measureSize(stored()) : await measureAll();
 if (!process.argv.includes('--render')) writeFileSync(RESULTS, `${JSON.stringify(results, null, 1)}\n`);
-const { runs, profiles, size, wallet, worker, tarball, sandbox, payouts } = results;
+const { runs, profiles, size, wallet, worker, receiver, listWorker, tarball, sandbox, payouts } = results;
 
 // Formatting.
 const x = (n: number, digits = 3) => `${n.toFixed(digits)}×`;
@@ -195,12 +217,19 @@ const sizeRows = [
   `| bundle: initial chunk + what the first call loads (its checks) | — | — | **${kB(size.firstCallGzip)}** | deterministic | — | | — |`,
   `| bundle: everything, one file | — | ${kB(SIZE_BEFORE_ISSUE_36.oneFile)} before issue 36 | **${kB(size.oneFileGzip)}** | deterministic | ≤ 25 kB; no larger than before issue 36 | ${ok(size.oneFileGzip <= 25_000)}; ${ok(size.oneFileGzip <= SIZE_BEFORE_ISSUE_36.oneFile)} | — |`,
   ...(worker
-    ? [`| bundle: a worker importing only what it uses (\`CrossborderCore\` without optional parts, \`listCustomers(core)\` + webhooks.unwrap), one file | — | ${kB(WORKER_BEFORE_THIRD_PASS)} before issue 36 §3's third pass; ${kB(WORKER_BEFORE_CUTS)} before its cuts; ${kB(SIZE_BEFORE_ISSUE_36.worker)} before issue 36 | **${kB(worker.oneFileGzip)}** | deterministic | ≤ ${kB(WORKER_TARGET)} | ${ok(worker.oneFileGzip <= WORKER_TARGET)} | — |`]
+    ? [`| bundle: a worker importing only what it uses (\`CrossborderCore\` without optional parts, \`listCustomers(core)\` + webhooks.unwrap), one file | — | ${kB(WORKER_BEFORE_THIRD_PASS)} before issue 36 §3's third pass; ${kB(WORKER_BEFORE_CUTS)} before its cuts; ${kB(SIZE_BEFORE_ISSUE_36.worker)} before issue 36 | **${kB(worker.oneFileGzip)}** | deterministic | — (its 14 kB target retired by issue 50 §10: a receiver takes \`crossborder-sdk/webhooks\`) | | — |`]
+    : []),
+  ...(receiver
+    ? [`| bundle: a webhook receiver, \`unwrap\` from \`crossborder-sdk/webhooks\` (no client), one file | — | ${kB(worker?.oneFileGzip ?? SIZE_BEFORE_ISSUE_36.worker)} through the client (the worker above) | **${receiver.oneFileGzip.toLocaleString('en')} B** | deterministic | ≤ ${RECEIVER_TARGET.toLocaleString('en')} B | ${ok(receiver.oneFileGzip <= RECEIVER_TARGET)} | — |`]
+    : []),
+  ...(listWorker
+    ? [`| bundle: a worker that only lists (\`CrossborderCore\`, \`listCustomers(core)\`), one file | — | ${kB(LIST_WORKER_BEFORE_RECEIVER)} before issue 50 | **${kB(listWorker.oneFileGzip)}** | deterministic | no larger than before issue 50 | ${ok(listWorker.oneFileGzip <= LIST_WORKER_BEFORE_RECEIVER)} | — |`]
     : []),
   ...(tarball
     ? [
         `| package as npm installs it: files | ${TARBALL_BEFORE.files} before issue 33 | — | **${tarball.files}** (${tarball.distFiles} in dist/) | deterministic | every dist/ file loaded by an entry | | — |`,
-        `| package as npm installs it: unpacked | ${(TARBALL_BEFORE.unpackedBytes / 1e6).toFixed(1)} MB before issue 33 | — | **${(tarball.unpackedBytes / 1e6).toFixed(2)} MB** (source maps ${(tarball.mapBytes / 1e6).toFixed(2)} MB) | deterministic | — | | — |`,
+        `| package as npm installs it: unpacked, source maps included | ${(TARBALL_BEFORE.unpackedBytes / 1e6).toFixed(1)} MB before issue 33 | ${(TARBALL_BEFORE_ISSUE_50.unpackedBytes / 1e6).toFixed(2)} MB (issue 50) | **${(tarball.unpackedBytes / 1e6).toFixed(2)} MB** (source maps ${(tarball.mapBytes / 1e6).toFixed(2)} MB) | deterministic | ≤ ${(TARBALL_TARGET / 1e6).toFixed(0)} MB | ${ok(tarball.unpackedBytes <= TARBALL_TARGET)} | — |`,
+        `| package as npm installs it: packed (\`.tgz\`) | — | ${(TARBALL_BEFORE_ISSUE_50.packedBytes / 1e6).toFixed(2)} MB (issue 50) | **${(tarball.packedBytes / 1e6).toFixed(2)} MB** | deterministic | — | | — |`,
       ]
     : []),
 ];
@@ -348,18 +377,20 @@ esbuild, minified, gzip -9, for a browser bundle of \`import { Crossborder }\` a
 Code-split: the initial chunk loads at import; the first call adds its operation's checks (compiled
 from the document); webhook verification and response checks load only when used. One file: the same
 program without splitting, so everything the package can load is in it. \`npm test\` enforces ceilings
-(scripts/bench/budget.ts): initial ${kB(SIZE_BUDGET.initial)}, first call ${kB(SIZE_BUDGET.firstCall)}, one file ${kB(SIZE_BUDGET.oneFile)}, worker ${kB(SIZE_BUDGET.worker)}, wallet ${kB(SIZE_BUDGET.wallet)}.
+(scripts/bench/budget.ts): initial ${kB(SIZE_BUDGET.initial)}, first call ${kB(SIZE_BUDGET.firstCall)}, one file ${kB(SIZE_BUDGET.oneFile)}, worker ${kB(SIZE_BUDGET.worker)}, wallet ${kB(SIZE_BUDGET.wallet)}, webhook receiver ${SIZE_BUDGET.receiver.toLocaleString('en')} B, list-only worker ${SIZE_BUDGET.listWorker.toLocaleString('en')} B.
 The worker is the Fetch handler of [performance](performance.md#pay-for-what-you-import): \`CrossborderCore\` without
 optional parts (issue 36: no local checks, response checks or logger), \`listCustomers(core)\` from \`crossborder-sdk/functions\`
 and \`Webhooks\`, so the other operations, every check and the OpenTelemetry recorder stay out; before issue 36 it was ${kB(SIZE_BEFORE_ISSUE_36.worker)}, one file,
-${kB(WORKER_BEFORE_CUTS)} before the cuts of issue 36 §3 and ${kB(WORKER_BEFORE_THIRD_PASS)} before its third pass (target ${kB(WORKER_TARGET)}). What it holds, module by module through its source map:
+${kB(WORKER_BEFORE_CUTS)} before the cuts of issue 36 §3 and ${kB(WORKER_BEFORE_THIRD_PASS)} before its third pass (its 14 kB target, retired by issue 50 §10). A receiver that only takes webhooks imports
+\`crossborder-sdk/webhooks\` (\`unwrap(body, headers, { publicKey })\`, no client: target ${RECEIVER_TARGET.toLocaleString('en')} B), and the worker that only
+lists stays at or under its ${kB(LIST_WORKER_BEFORE_RECEIVER)} of before issue 50. What the worker holds, module by module through its source map:
 \`npx tsx scripts/bench/size.ts --attribution\` ([benchmark notes](benchmark-notes.md)).
 Command: \`npx tsx scripts/bench/size.ts\`.
 
 | bundle | initial chunk | with the first call | never loaded by the call | one file |
 |---|---:|---:|---:|---:|
 | ${size.name} | ${kB(size.initialGzip)} | ${kB(size.firstCallGzip)} | ${kB(size.lazyGzip)} | ${kB(size.oneFileGzip)} |
-${worker ? `| ${worker.name} | ${kB(worker.initialGzip)} | ${kB(worker.firstCallGzip)} | ${kB(worker.lazyGzip)} | ${kB(worker.oneFileGzip)} |\n` : ''}| ${wallet.name} | ${kB(wallet.initialGzip)} | — | — | ${kB(wallet.oneFileGzip)} |
+${[worker, receiver, listWorker].map((w) => (w ? `| ${w.name} | ${kB(w.initialGzip)} | ${kB(w.firstCallGzip)} | ${kB(w.lazyGzip)} | ${kB(w.oneFileGzip)} |\n` : '')).join('')}| ${wallet.name} | ${kB(wallet.initialGzip)} | — | — | ${kB(wallet.oneFileGzip)} |
 
 What the initial chunk is made of (min+gzip bytes it loses when that part is stubbed out; \`npx tsx scripts/bench/size.ts --composition\`):
 ${results.composition.parts.map(([label, bytes]) => `${label} ${kB(bytes)}`).join('; ')}.
@@ -391,6 +422,11 @@ ${payouts ? `\n## Payout batches\n\nRate-limited throughput ÷ the limit (target
 ${REMAINS}
 `;
 writeFileSync(join(root, 'docs/benchmarks.md'), md);
+// The package's figures in docs/performance.md: written here, from the results, never by hand.
+if (tarball?.parts) {
+  const page = join(root, 'docs/performance.md');
+  writeFileSync(page, withTarballSection(readFileSync(page, 'utf8'), tarballSection(tarball, results.sizeDate ?? results.date)));
+}
 console.log(summary.join('\n'));
 console.log(sizeRows.join('\n'));
 console.log('wrote docs/benchmarks.md');

@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { SIZE_BEFORE_ISSUE_36, WORKER_BEFORE_CUTS, WORKER_BEFORE_THIRD_PASS, WORKER_TARGET } from './budget';
+import { LIST_WORKER_BEFORE_RECEIVER, RECEIVER_TARGET, SIZE_BEFORE_ISSUE_36, WORKER_BEFORE_CUTS, WORKER_BEFORE_THIRD_PASS, WORKER_TARGET } from './budget';
 import { ensureBuilt, root } from './dist';
 import { isMain } from './rounds';
 
@@ -36,7 +36,12 @@ export interface SizeReport {
 
 const gz = (bytes: Uint8Array) => gzipSync(bytes, { level: 9 }).length;
 const short = (input: string) => input.replace(/^.*node_modules\//, '').replace(/^.*?src\//, 'src/');
-const alias = { 'crossborder-sdk': join(root, 'src/index.ts'), 'crossborder-sdk/functions': join(root, 'src/functions.ts'), 'crossborder-sdk/wallet': join(root, 'src/wallet/index.ts') };
+const alias = {
+  'crossborder-sdk': join(root, 'src/index.ts'),
+  'crossborder-sdk/functions': join(root, 'src/functions.ts'),
+  'crossborder-sdk/wallet': join(root, 'src/wallet/index.ts'),
+  'crossborder-sdk/webhooks': join(root, 'src/webhooks/receiver.ts'),
+};
 
 function top(inputs: Record<string, { bytesInOutput: number }>[], n = 12): [string, number][] {
   const sum = new Map<string, number>();
@@ -291,7 +296,41 @@ export const WALLET_PROGRAM =
   "import { generateClientKeyPair, importSessionKey, stamp, WalletSession } from 'crossborder-sdk/wallet';\n" +
   'const kp = await generateClientKeyPair();\nconsole.log(kp.publicKey, importSessionKey, stamp, WalletSession);\n';
 
-export async function benchSize(): Promise<[client: SizeReport, wallet: SizeReport, worker: SizeReport]> {
+/**
+ * A worker that only receives webhooks (issue 50 §6): `crossborder-sdk/webhooks`'s `unwrap` with the public key,
+ * no client. Target ≤ 6,000 B min+gzip, one file.
+ */
+export const RECEIVER_PROGRAM = `import { unwrap, WebhookVerificationError } from 'crossborder-sdk/webhooks';
+export default {
+  async fetch(request: Request, env: { CROSSBORDER_WEBHOOK_PUBLIC_KEY: string }): Promise<Response> {
+    try {
+      const event = await unwrap(request, undefined, { publicKey: env.CROSSBORDER_WEBHOOK_PUBLIC_KEY });
+      return Response.json({ received: event.type });
+    } catch (error) {
+      if (error instanceof WebhookVerificationError) return new Response(error.reason, { status: 400 });
+      throw error;
+    }
+  },
+};
+`;
+
+/**
+ * The worker that only lists (issue 50 §6): the worker above without its webhooks, `CrossborderCore` without
+ * optional parts and `listCustomers(core)`. It stays at or under its 14.3 kB when the receiver entry came.
+ */
+export const LIST_WORKER_PROGRAM = `import { CrossborderCore } from 'crossborder-sdk';
+import { listCustomers } from 'crossborder-sdk/functions';
+const core = new CrossborderCore({ tokenId: 't', clientSecret: 's' });
+export default {
+  async fetch(): Promise<Response> {
+    const ids: string[] = [];
+    for await (const customer of listCustomers(core, { limit: 20 })) ids.push(customer.id);
+    return Response.json(ids);
+  },
+};
+`;
+
+export async function benchSize(): Promise<[client: SizeReport, wallet: SizeReport, worker: SizeReport, receiver: SizeReport, listWorker: SizeReport]> {
   return [
     await measure(
       'import { Crossborder } + one call',
@@ -301,10 +340,20 @@ export async function benchSize(): Promise<[client: SizeReport, wallet: SizeRepo
     await measure('crossborder-sdk/wallet (browser: generateClientKeyPair, importSessionKey, stamp, WalletSession)', WALLET_PROGRAM),
     // No local checks in it (a core without the requestChecks part): its first call loads nothing more.
     await measure('worker: listCustomers(core) + webhooks.unwrap (CrossborderCore, no optional parts)', WORKER_PROGRAM),
+    await measure('webhook receiver: unwrap from crossborder-sdk/webhooks (no client)', RECEIVER_PROGRAM),
+    await measure('list-only worker: listCustomers(core) (CrossborderCore, no optional parts)', LIST_WORKER_PROGRAM),
   ];
 }
 
 export const kB = (n: number) => `${(n / 1000).toFixed(1)} kB`;
+
+/** One line: the receiver against its target, the list-only worker against its figure before the receiver entry. */
+export function formatReceiver(receiver: SizeReport, listWorker: SizeReport): string {
+  return (
+    `webhook receiver (crossborder-sdk/webhooks), one file: ${receiver.oneFileGzip} B; target ≤ ${RECEIVER_TARGET} B: ${receiver.oneFileGzip <= RECEIVER_TARGET ? 'met' : `not met (${receiver.oneFileGzip - RECEIVER_TARGET} B over)`}; ` +
+    `list-only worker, one file: ${listWorker.oneFileGzip} B; ≤ ${LIST_WORKER_BEFORE_RECEIVER} B before the receiver entry: ${listWorker.oneFileGzip <= LIST_WORKER_BEFORE_RECEIVER ? 'met' : `not met (${listWorker.oneFileGzip - LIST_WORKER_BEFORE_RECEIVER} B over)`}`
+  );
+}
 
 /** The package as `npm install` unpacks it into node_modules/crossborder-sdk. */
 export interface TarballReport {
@@ -314,36 +363,115 @@ export interface TarballReport {
   distFiles: number;
   /** Bytes unpacked. */
   unpackedBytes: number;
-  /** Of them, source maps (dist/*.map, with the TypeScript inside). */
+  /** Of them, source maps (dist/*.map). */
   mapBytes: number;
   /** Bytes of the .tgz. */
   packedBytes: number;
+  /** What the files are, by kind (issue 50 §8; absent in older results): see {@link TARBALL_PARTS}. */
+  parts?: { part: TarballPart; files: number; bytes: number }[];
+}
+
+/** The kinds of file in the package, in the order docs/performance.md lists them. */
+export type TarballPart = 'esm' | 'cjs' | 'cli' | 'maps' | 'types' | 'src' | 'other';
+
+/** Each kind of file: what it is and why it ships (the rows of docs/performance.md's table). */
+export const TARBALL_PARTS: Record<TarballPart, [what: string, why: string]> = {
+  esm: ['`dist/*.js`, ES modules: the entries (`index`, `errors`, `functions`, `webhooks`, `sandbox`, `sandbox-msw`, `wallet`, `payouts`) and the chunks they load', 'what `import` loads: each operation\'s checks, the response checks and webhook verification are chunks of their own, loaded with the first call that needs them'],
+  cjs: ['`dist/*.cjs`, the same for `require`', 'CommonJS consumers'],
+  cli: ['`dist/cli.js` and its chunks', '`npx crossborder-sdk`: a build of its own for Node (every operation as a command, MCP, payouts), loaded only by the command; it runs the sandbox of the `sandbox` entry above; no source maps'],
+  maps: ['`dist/*.map`', 'one per ES module and CommonJS file above: mappings to the TypeScript in `src/`, without a copy of it (`sourcesContent`)'],
+  types: ['`dist/*.d.ts`, `dist/*.d.cts`', 'the types, once for ES module consumers and once for CommonJS ones (TypeScript tells them apart by extension)'],
+  src: ['`src/`: the TypeScript the maps name', 'once, for stack traces (`node --enable-source-maps`) and debuggers: the maps point here instead of each carrying a copy'],
+  other: ['`docs/`, `examples/`, `openapi/`, `README.md`, `LICENSE`, `package.json`', 'the guides, the runnable examples they embed, the API document and the production map'],
+};
+
+/** The kind of one file of the package, by its path (`hasMap`: whether the package holds `<path>.map`). */
+export function tarballPart(path: string, hasMap: boolean): TarballPart {
+  if (path.startsWith('src/')) return 'src';
+  if (!path.startsWith('dist/')) return 'other';
+  if (path.endsWith('.map')) return 'maps';
+  if (/\.d\.c?ts$/.test(path)) return 'types';
+  if (path.endsWith('.cjs')) return 'cjs';
+  // The CLI's build writes no maps: its files are the ES modules without one.
+  return hasMap ? 'esm' : 'cli';
 }
 
 /** Before issue 33 (minified dist/, chunks no entry loaded): 797 files, 728 in dist/, 7.0 MB unpacked. */
 export const TARBALL_BEFORE = { files: 797, distFiles: 728, unpackedBytes: 7.0e6 } as const;
+
+/** When issue 50 was filed (`npm pack`: 683 files, 9.4 MB unpacked, 2.3 MB packed; docs/benchmarks.json then). */
+export const TARBALL_BEFORE_ISSUE_50 = { files: 683, unpackedBytes: 9_323_484, packedBytes: 2_238_846 } as const;
+
+/** Issue 50 §8's target: the package unpacked, source maps included, in bytes. */
+export const TARBALL_TARGET = 6_000_000;
 
 /** What `npm pack` would put in the tarball of the built dist/ (`npm pack --dry-run --json`, no scripts: build first). */
 export function benchTarball(): TarballReport {
   const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', timeout: 120_000, stdio: ['ignore', 'pipe', 'ignore'] });
   const [info] = JSON.parse(out) as { entryCount: number; unpackedSize: number; size: number; files: { path: string; size: number }[] }[];
   if (!info || !info.files.some((f) => f.path === 'dist/index.js')) throw new Error('npm pack lists no dist/index.js: build dist/ first (npm run build)');
+  return tarballReport(info);
+}
+
+/** The report of `npm pack --json`'s answer. */
+export function tarballReport(info: { entryCount: number; unpackedSize: number; size: number; files: { path: string; size: number }[] }): TarballReport {
+  const paths = new Set(info.files.map((f) => f.path));
+  const parts = new Map<TarballPart, { part: TarballPart; files: number; bytes: number }>((Object.keys(TARBALL_PARTS) as TarballPart[]).map((part) => [part, { part, files: 0, bytes: 0 }]));
+  for (const f of info.files) {
+    const row = parts.get(tarballPart(f.path, paths.has(`${f.path}.map`)))!;
+    row.files++;
+    row.bytes += f.size;
+  }
   return {
     files: info.entryCount,
     distFiles: info.files.filter((f) => f.path.startsWith('dist/')).length,
     unpackedBytes: info.unpackedSize,
     mapBytes: info.files.filter((f) => f.path.endsWith('.map')).reduce((n, f) => n + f.size, 0),
     packedBytes: info.size,
+    parts: [...parts.values()].filter((p) => p.files > 0),
   };
 }
 
-/** One line: the tarball against the figure before issue 33. */
+const mb = (n: number) => `${(n / 1e6).toFixed(2)} MB`;
+
+/** One line: the tarball against the figures before issue 33 and issue 50, and issue 50's target. */
 export function formatTarball(t: TarballReport): string {
-  const mb = (n: number) => `${(n / 1e6).toFixed(2)} MB`;
   return (
     `tarball: ${t.files} files (${t.distFiles} in dist/), ${mb(t.unpackedBytes)} unpacked (source maps ${mb(t.mapBytes)}), ${mb(t.packedBytes)} packed; ` +
+    `target ≤ ${mb(TARBALL_TARGET)} unpacked with the source maps: ${t.unpackedBytes <= TARBALL_TARGET ? 'met' : `not met (${mb(t.unpackedBytes - TARBALL_TARGET)} over)`}; ` +
+    `when issue 50 was filed: ${TARBALL_BEFORE_ISSUE_50.files} files, ${mb(TARBALL_BEFORE_ISSUE_50.unpackedBytes)} unpacked, ${mb(TARBALL_BEFORE_ISSUE_50.packedBytes)} packed; ` +
     `before issue 33: ${TARBALL_BEFORE.files} files (${TARBALL_BEFORE.distFiles} in dist/), ${mb(TARBALL_BEFORE.unpackedBytes)} unpacked`
   );
+}
+
+/** Markers around the part of docs/performance.md that `npm run bench` writes (never edited by hand). */
+export const TARBALL_SECTION_MARKERS = ['<!-- npm run bench: the package (scripts/bench/size.ts tarballSection) -->', '<!-- end of what npm run bench writes -->'] as const;
+
+/** docs/performance.md's figures of the package, from a measured report (`npm run bench` renders them there from docs/benchmarks.json). */
+export function tarballSection(t: TarballReport, date: string): string {
+  const rows = (t.parts ?? []).map(({ part, files, bytes }) => `| ${TARBALL_PARTS[part][0]} | ${files} | ${mb(bytes)} | ${TARBALL_PARTS[part][1]} |`);
+  return [
+    TARBALL_SECTION_MARKERS[0],
+    `\`npm install crossborder-sdk\` unpacks **${t.files} files, ${mb(t.unpackedBytes)}** (${mb(t.packedBytes)} as the \`.tgz\`), source maps included`,
+    `(${mb(t.mapBytes)}): ${t.unpackedBytes <= TARBALL_TARGET ? 'within' : 'over'} issue 50's target of ${mb(TARBALL_TARGET)}. When that issue was filed: ${TARBALL_BEFORE_ISSUE_50.files} files,`,
+    `${mb(TARBALL_BEFORE_ISSUE_50.unpackedBytes)} (${mb(TARBALL_BEFORE_ISSUE_50.packedBytes)} packed); before issue 33: ${TARBALL_BEFORE.files} files, ${mb(TARBALL_BEFORE.unpackedBytes)}. Measured ${date} by`,
+    '`npm run bench` (its size part alone: `npm run bench -- --size`), which writes this paragraph and the table from',
+    '[benchmarks.json](benchmarks.json); `npx tsx scripts/bench/size.ts --tarball` counts them in the repository.',
+    '',
+    '| what | files | bytes | why |',
+    '|---|---:|---:|---|',
+    ...rows,
+    TARBALL_SECTION_MARKERS[1],
+  ].join('\n');
+}
+
+/** `page` with its marked section replaced by `section` (an error when the markers are missing). */
+export function withTarballSection(page: string, section: string): string {
+  const [open, close] = TARBALL_SECTION_MARKERS;
+  const start = page.indexOf(open);
+  const end = page.indexOf(close);
+  if (start < 0 || end < start) throw new Error(`docs/performance.md has no section marked ${open} … ${close}`);
+  return page.slice(0, start) + section + page.slice(end + close.length);
 }
 
 if (isMain(import.meta.url)) {
@@ -368,8 +496,9 @@ if (isMain(import.meta.url)) {
     const worker = reports[2];
     console.log(
       `worker, one file: ${worker.oneFileGzip} B; ${WORKER_BEFORE_THIRD_PASS} B before issue 36 §3's third pass (9aef1de); baseline ${WORKER_BEFORE_CUTS} B (9117846, before issue 36 §3's cuts), ${SIZE_BEFORE_ISSUE_36.worker} B before issue 36; ` +
-        `target ≤ ${WORKER_TARGET} B: ${worker.oneFileGzip <= WORKER_TARGET ? 'met' : `not met (${worker.oneFileGzip - WORKER_TARGET} B over; what remains: --attribution)`}`,
+        `its ${WORKER_TARGET} B target retired by issue 50 §10 (a receiver takes crossborder-sdk/webhooks; what the worker holds: --attribution)`,
     );
+    console.log(formatReceiver(reports[3], reports[4]));
     for (const r of reports) {
       console.log(`${r.name}: initial chunk ${kB(r.initialGzip)}, with the first call ${kB(r.firstCallGzip)}, never loaded by the call ${kB(r.lazyGzip)}; one file ${kB(r.oneFileGzip)} (min+gzip)`);
       console.log(`  initial chunk: ${r.initialTop.map(([i, b]) => `${i} ${b}`).join(', ')}`);

@@ -17,6 +17,7 @@ import {
   ValidationError,
   WalletCryptoError,
 } from '../core/errors';
+import { formatAmount } from '../helpers/money';
 import { UsageError } from './table';
 
 /**
@@ -114,13 +115,76 @@ export function reportError(error: unknown, json: boolean): number {
 }
 
 const scalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
+
+type CurrencyLike = { code: string; decimals?: unknown };
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** The API's currency object (`{ code, name, symbol, decimals }`; production marks every field optional): one with a code. */
+const currencyOf = (v: unknown): CurrencyLike | undefined => (isObject(v) && typeof v.code === 'string' && v.code !== '' && !('amount' in v) ? (v as CurrencyLike) : undefined);
+
+/**
+ * An amount in smallest units as money: major units with the currency's decimals, grouped by thousands, and
+ * its code (`123456` of USD: `1,234.56 USD`; JPY has 0 decimals, BTC 8). A currency without `decimals` (the
+ * service may leave them out) shows the smallest units as sent, said so; never a guess.
+ */
+function money(amount: number, currency: CurrencyLike): string {
+  const decimals = currency.decimals;
+  if (typeof decimals === 'number' && Number.isInteger(decimals) && decimals >= 0 && decimals <= 18 && Number.isSafeInteger(amount)) {
+    return formatAmount({ amount, currency: { code: currency.code, decimals } }, { code: true, grouping: true });
+  }
+  return `${amount} ${currency.code} (smallest units)`;
+}
+
+/** `{ amount, currency: { code, decimals } }`, the API's CurrencyAmount, as money; undefined for anything else. */
+function moneyOf(v: unknown): string | undefined {
+  if (!isObject(v) || typeof v.amount !== 'number') return undefined;
+  const currency = currencyOf(v.currency);
+  return currency ? money(v.amount, currency) : undefined;
+}
+
+/** What a cell of a table shows for each field of a row: its text, and whether it holds money (printed whole, shown first). */
+interface Shown {
+  text: Record<string, string>;
+  money: Set<string>;
+}
+
+/**
+ * A row's fields as a table shows them. Scalars as they are; the API's money (`{ amount, currency }`: sent and
+ * received amounts, balances, fees) in major units with its code; a currency object by its code. A row that
+ * names a sending and a receiving currency (an exchange rate, a quote: `sourceCurrency` / `sendingCurrency` and
+ * `destinationCurrency` / `receivingCurrency`) has plain whole-number amounts: a sending amount or a fee in the
+ * first, a receiving amount in the second; its fees (`{ fixed, total }`) by their total; its `exchangeRate`
+ * (sending units per receiving unit) with both codes, `1 EUR = 1.085 USD`. Other nested values stay out.
+ */
+export function displayRow(row: Record<string, unknown>): Shown {
+  const text: Record<string, string> = {};
+  const moneyFields = new Set<string>();
+  const from = currencyOf(row.sourceCurrency) ?? currencyOf(row.sendingCurrency);
+  const to = currencyOf(row.destinationCurrency) ?? currencyOf(row.receivingCurrency);
+  const shown = (key: string, value: string, isMoney = true) => {
+    text[key] = value;
+    if (isMoney) moneyFields.add(key);
+  };
+  for (const [key, value] of Object.entries(row)) {
+    const asMoney = moneyOf(value);
+    if (asMoney !== undefined) shown(key, asMoney);
+    else if (currencyOf(value)) shown(key, currencyOf(value)!.code);
+    else if (from && to && key === 'exchangeRate' && typeof value === 'number') shown(key, `1 ${to.code} = ${value} ${from.code}`);
+    else if (from && Number.isSafeInteger(value) && /sendingAmount$|^fees?(Included|Total)?$/i.test(key)) shown(key, money(value as number, from), !/^(min|max)/i.test(key));
+    else if (to && Number.isSafeInteger(value) && /receivingAmount$/i.test(key)) shown(key, money(value as number, to), !/^(min|max)/i.test(key));
+    else if (from && key === 'fees' && isObject(value) && Number.isSafeInteger(value.total)) shown(key, money(value.total as number, from));
+    else if (scalar(value)) text[key] = String(value);
+  }
+  return { text, money: moneyFields };
+}
 const cell = (v: unknown) => (v === undefined ? '' : scalar(v) ? String(v) : JSON.stringify(v));
 
 /** An object as two columns (field, value). */
 export function objectTable(value: Record<string, unknown>): string {
   const keys = Object.keys(value);
   const width = Math.max(0, ...keys.map((k) => k.length));
-  return keys.map((k) => `${k.padEnd(width)}  ${cell(value[k])}`).join('\n') + '\n';
+  // Money as money (the nested rest as JSON, as before).
+  const { text, money: moneyFields } = displayRow(value);
+  return keys.map((k) => `${k.padEnd(width)}  ${moneyFields.has(k) ? text[k] : cell(value[k])}`).join('\n') + '\n';
 }
 
 /** The terminal's width: `COLUMNS`, else stdout's when it is a terminal; undefined when neither says (a pipe). */
@@ -141,32 +205,46 @@ function isIdColumn(name: string, values: string[]): boolean {
 const MAX_CELL = 48;
 const MIN_CELL = 8;
 
+/** Columns a table shows at most. */
+const MAX_COLUMNS = 7;
+
 /**
- * Rows as a table: the columns are the first rows' scalar fields (up to 7), ids first. Ids are
- * printed whole at any width; to fit the terminal (`COLUMNS`), the other columns are cut (with `…`),
- * down to {@link MIN_CELL} characters, then left out from the right.
+ * Rows as a table: up to 7 columns of the first rows' fields as {@link displayRow} shows them: ids first, then
+ * money (amounts, balances, fees, rates with their currencies), then the other fields in the row's order, dates
+ * (`…At`) and limits (`min…`, `max…`) last. Ids and money are printed whole at any width; to fit the terminal
+ * (`COLUMNS`), the other columns are cut (with `…`), down to {@link MIN_CELL} characters, then left out from
+ * the right.
  */
 export function rowsTable(rows: Record<string, unknown>[]): string {
   if (rows.length === 0) return '(none)\n';
+  const display = rows.map((row) => displayRow(row ?? {}));
   const columns: string[] = [];
-  for (const row of rows.slice(0, 20)) for (const [k, v] of Object.entries(row)) if (scalar(v) && !columns.includes(k)) columns.push(k);
-  let shown = ['id', ...columns.filter((c) => c !== 'id')].filter((c) => columns.includes(c)).slice(0, 7);
-  const valuesOf = (c: string) => rows.map((r) => cell(r[c]));
-  const ids = new Set(shown.filter((c) => isIdColumn(c, valuesOf(c))));
+  const moneyColumns = new Set<string>();
+  for (const { text, money: m } of display.slice(0, 20)) {
+    for (const k of Object.keys(text)) if (!columns.includes(k)) columns.push(k);
+    for (const k of m) moneyColumns.add(k);
+  }
+  const valuesOf = (c: string) => display.map((d) => d.text[c] ?? '');
+  const idColumns = new Set(columns.filter((c) => isIdColumn(c, valuesOf(c))));
+  const rank = (c: string) => (c === 'id' ? 0 : idColumns.has(c) ? 1 : moneyColumns.has(c) ? 2 : /At$|^(min|max)[A-Z]/.test(c) ? 4 : 3);
+  const order = (list: string[]) => [...list].sort((a, b) => rank(a) - rank(b) || columns.indexOf(a) - columns.indexOf(b));
+  let shown = order(columns).slice(0, MAX_COLUMNS);
+  const whole = new Set(shown.filter((c) => idColumns.has(c) || moneyColumns.has(c)));
   const natural = new Map(shown.map((c) => [c, Math.max(c.length, ...valuesOf(c).map((v) => v.length))]));
-  const widths = new Map(shown.map((c) => [c, ids.has(c) ? natural.get(c)! : Math.min(MAX_CELL, natural.get(c)!)]));
+  const widths = new Map(shown.map((c) => [c, whole.has(c) ? natural.get(c)! : Math.min(MAX_CELL, natural.get(c)!)]));
   const budget = terminalWidth();
   if (budget !== undefined) {
     const total = () => shown.reduce((sum, c) => sum + widths.get(c)!, 0) + 2 * (shown.length - 1);
-    // Cut the widest other column, one character at a time, down to MIN_CELL; then leave columns out from the right.
+    // Cut the widest other column, one character at a time, down to MIN_CELL; then leave columns out from the right
+    // (never an id; money once nothing else is left to leave out).
     for (;;) {
       if (total() <= budget) break;
-      const widest = shown.filter((c) => !ids.has(c) && widths.get(c)! > MIN_CELL).sort((a, b) => widths.get(b)! - widths.get(a)!)[0];
+      const widest = shown.filter((c) => !whole.has(c) && widths.get(c)! > MIN_CELL).sort((a, b) => widths.get(b)! - widths.get(a)!)[0];
       if (widest !== undefined) {
         widths.set(widest, widths.get(widest)! - 1);
         continue;
       }
-      const last = shown.findLastIndex((c) => !ids.has(c));
+      const last = shown.findLastIndex((c) => !idColumns.has(c));
       if (last < 0) break;
       shown = shown.filter((_, i) => i !== last);
     }
@@ -179,7 +257,7 @@ export function rowsTable(rows: Record<string, unknown>[]): string {
       })
       .join('  ')
       .trimEnd();
-  return [line(shown.map((c) => c.toUpperCase())), ...rows.map((r) => line(shown.map((c) => cell(r[c]))))].join('\n') + '\n';
+  return [line(shown.map((c) => c.toUpperCase())), ...display.map((d) => line(shown.map((c) => d.text[c] ?? '')))].join('\n') + '\n';
 }
 
 /** One result: a JSON line, or a table (a `{ data: [...] }` answer as rows). */

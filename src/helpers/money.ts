@@ -29,16 +29,18 @@ function decimalsOf(currency: HasDecimals): number {
 
 /**
  * Formats an amount in smallest units as an exact decimal string: `{ amount: 1234, currency: USD }`
- * gives `"12.34"`, 1 satoshi gives `"0.00000001"`. With `{ code: true }` the currency code follows.
+ * gives `"12.34"`, 1 satoshi gives `"0.00000001"`. With `{ code: true }` the currency code follows;
+ * with `{ grouping: true }` the whole part is grouped by thousands: `"1,234.56"` (what the CLI's tables show).
  */
-export function formatAmount(value: { amount: number; currency: HasDecimals }, options: { code?: boolean } = {}): string {
+export function formatAmount(value: { amount: number; currency: HasDecimals }, options: { code?: boolean; grouping?: boolean } = {}): string {
   const { amount, currency } = value;
   if (!Number.isSafeInteger(amount)) refuse('amount', 'must be a whole number of smallest units within ±2^53-1');
   const decimals = decimalsOf(currency);
   const negative = amount < 0;
   const digits = String(Math.abs(amount)).padStart(decimals + 1, '0');
-  const text =
-    (negative ? '-' : '') + (decimals === 0 ? digits : `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`);
+  const whole = decimals === 0 ? digits : digits.slice(0, -decimals);
+  const grouped = options.grouping ? whole.replace(/\B(?=(\d{3})+$)/g, ',') : whole;
+  const text = (negative ? '-' : '') + (decimals === 0 ? grouped : `${grouped}.${digits.slice(-decimals)}`);
   return options.code && currency.code ? `${text} ${currency.code}` : text;
 }
 

@@ -38,7 +38,7 @@ afterAll(() => {
 describe('package', () => {
   it('ships only what users need', () => {
     const files = readdirSync(join(consumer, 'node_modules', 'crossborder-sdk'));
-    expect(files.sort()).toEqual(['LICENSE', 'README.md', 'dist', 'docs', 'examples', 'openapi', 'package.json']);
+    expect(files.sort()).toEqual(['LICENSE', 'README.md', 'dist', 'docs', 'examples', 'openapi', 'package.json', 'src']);
     expect(readdirSync(join(consumer, 'node_modules', 'crossborder-sdk', 'openapi'))).toEqual(['openapi.yaml', 'production-map.json']);
   });
 
@@ -49,6 +49,30 @@ describe('package', () => {
     expect(missing, 'named by an entry or an import, but not in the package').toEqual([]);
     expect(files.filter((f) => !reached.has(f)), 'in dist/, loaded by nothing').toEqual([]);
     expect(files.length).toBeGreaterThan(100); // the walk followed the chunks (a broken walk would flag them above)
+  });
+
+  it('each source map names TypeScript the package ships, once: maps carry no copy of it (sourcesContent), and src/ holds only what a map names', () => {
+    const pkg = join(consumer, 'node_modules', 'crossborder-sdk');
+    const dist = join(pkg, 'dist');
+    const maps = readdirSync(dist).filter((f) => f.endsWith('.map'));
+    expect(maps.length).toBeGreaterThan(100);
+    const named = new Set<string>();
+    for (const map of maps) {
+      const { sources, sourcesContent } = JSON.parse(readFileSync(join(dist, map), 'utf8')) as { sources: string[]; sourcesContent?: unknown };
+      expect(sourcesContent, map).toBeUndefined();
+      for (const source of sources) named.add(posix.normalize(posix.join('dist', source)));
+    }
+    const missing = [...named].filter((source) => !existsSync(join(pkg, source)));
+    expect(missing, 'named by a map, not in the package').toEqual([]);
+    const shipped = (readdirSync(join(pkg, 'src'), { recursive: true }) as string[]).map((f) => `src/${f.split('\\').join('/')}`).filter((f) => f.endsWith('.ts'));
+    expect(named.has('src/core/transport.ts')).toBe(true);
+    // Not the CLI's (built without maps) nor the generated declarations (types only): 0.7 MB no map names.
+    expect(shipped.filter((f) => f.startsWith('src/cli/') || f === 'src/generated/types.ts' || f === 'src/generated/named.ts')).toEqual([]);
+    // What no map names is the entries' re-exports and modules of types alone (no code to map): a few kB, not sources of weight.
+    const unnamed = shipped.filter((f) => !named.has(f));
+    const unnamedBytes = unnamed.reduce((n, f) => n + readFileSync(join(pkg, f)).length, 0);
+    expect(unnamedBytes, unnamed.join(', ')).toBeLessThan(64_000);
+    for (const f of unnamed) expect(readFileSync(join(pkg, f), 'utf8'), f).not.toMatch(/^(export )?(async )?function |^(export )?class /m);
   });
 
   it('the declarations import nothing from zod (its .d.cts files need esModuleInterop under node10)', () => {
@@ -137,6 +161,58 @@ describe('package', () => {
     );
     const out = JSON.parse(run('node', ['cjs.cjs'], consumer));
     expect(out).toEqual({ client: 'function', err: 'function', kp: 130, sandbox: 'function', wallet: true });
+  });
+
+  it('crossborder-sdk/webhooks: a receiver without the client unwraps a signed delivery by name, ESM and CJS, and throws the main entry\'s error class', () => {
+    // The delivery is signed by the sandbox entry (the service's signer); the receiver loads only its own entry and what it imports.
+    const script = (load: string) => `${load}
+      (async () => {
+        const keys = await generateWebhookKeyPair();
+        const body = JSON.stringify({ id: 'Webhook:1', type: 'OUTGOING_PAYMENT.COMPLETED', timestamp: new Date().toISOString(), data: { id: 'Transaction:9', status: 'COMPLETED' } });
+        const headers = { 'x-service-signature': await signWebhook(body, keys.privateKeyPem) };
+        const event = await unwrap(body, headers, { publicKey: keys.publicKeyPem });
+        await verify(body, headers, { publicKey: keys.publicKeyPem });
+        const refused = await unwrap(body + ' ', headers, { publicKey: keys.publicKeyPem }).catch((e) => e);
+        const broken = '{"name":"Ada Lovelace" x}';
+        const notJson = await unwrap(broken, { 'x-service-signature': await signWebhook(broken, keys.privateKeyPem) }, { publicKey: keys.publicKeyPem }).catch((e) => e);
+        const loaded = typeof require === 'function' ? Object.keys(require.cache).filter((f) => f.includes('crossborder-sdk')).map((f) => f.replace(/.*crossborder-sdk[\\/]dist[\\/]/, '')).sort() : [];
+        console.log(JSON.stringify({ type: event.type, id: event.data.id, reason: refused.reason, sameClass: refused instanceof WebhookVerificationError && refused instanceof Main.WebhookVerificationError,
+          notJson: notJson.message, loaded }));
+      })();`;
+    const esm = script(`import { unwrap, verify, WebhookVerificationError } from 'crossborder-sdk/webhooks';
+      import * as Main from 'crossborder-sdk';
+      import { generateWebhookKeyPair, signWebhook } from 'crossborder-sdk/sandbox';`);
+    const cjs = script(`const { unwrap, verify, WebhookVerificationError } = require('crossborder-sdk/webhooks');
+      const { generateWebhookKeyPair, signWebhook } = require('crossborder-sdk/sandbox');
+      const Main = require('crossborder-sdk');`);
+    writeFileSync(join(consumer, 'receiver.mjs'), esm);
+    writeFileSync(join(consumer, 'receiver.cjs'), cjs);
+    const expected = { type: 'OUTGOING_PAYMENT.COMPLETED', id: 'Transaction:9', reason: 'invalid_signature', sameClass: true, notJson: 'the webhook body is not JSON: an unexpected character at position 23 (25 characters)' };
+    const esmOut = JSON.parse(run('node', ['receiver.mjs'], consumer));
+    expect(esmOut).toEqual({ ...expected, loaded: [] });
+    const cjsOut = JSON.parse(run('node', ['receiver.cjs'], consumer));
+    expect({ ...cjsOut, loaded: [] }).toEqual({ ...expected, loaded: [] });
+    expect(cjsOut.loaded).toContain('webhooks.cjs');
+  });
+
+  it('crossborder-sdk/webhooks alone loads no module of the request pipeline (ESM: its static imports; CJS: what require loads)', () => {
+    writeFileSync(
+      join(consumer, 'receiver-only.cjs'),
+      `require('crossborder-sdk/webhooks');
+       console.log(JSON.stringify(Object.keys(require.cache).filter((f) => f.includes('crossborder-sdk')).map((f) => f.replace(/.*crossborder-sdk[\\/]dist[\\/]/, '')).sort()));`,
+    );
+    const loaded = JSON.parse(run('node', ['receiver-only.cjs'], consumer)) as string[];
+    expect(loaded).toContain('webhooks.cjs');
+    // Not the main entry, whose module holds the client and the pipeline.
+    expect(loaded).not.toContain('index.cjs');
+    const pkg = join(consumer, 'node_modules', 'crossborder-sdk', 'dist');
+    const text = loaded.map((f) => readFileSync(join(pkg, f), 'utf8')).join('\n');
+    // The modules it holds, by the `// src/…` line esbuild writes above each (the built code is not minified).
+    const modules = [...text.matchAll(/^\/\/ (src\/\S+\.ts)$/gm)].map((m) => m[1]!);
+    expect(modules).toEqual(expect.arrayContaining(['src/webhooks/verify.ts', 'src/webhooks/events.ts', 'src/webhooks/unwrap.ts', 'src/webhooks/receiver.ts']));
+    expect(modules.filter((m) => /^src\/(core\/(client|transport|retry|answers|settings|pagination|dispatcher|call-options|wire|logger|api-promise|plan|signed-retry|errors)|resources\/)/.test(m))).toEqual([]);
+    for (const absent of ['Idempotency-Key', 'retry-after', 'openapi-fetch']) expect(text.toLowerCase().includes(absent.toLowerCase()), absent).toBe(false);
+    expect(text.toLowerCase()).toContain('x-service-signature');
   });
 
   it('crossborder-sdk/sandbox loads and works with only the package dependencies (no msw), ESM and CJS', () => {
@@ -299,7 +375,7 @@ describe('package', () => {
     // attw exits non-zero on any problem for its strict profile: node10 (typesVersions), ESM and CJS consumers, and bundlers.
     const out = run(bin('attw'), [packed.tarball, '--format', 'ascii']);
     const verdicts = out.split('\n').filter((line) => /^(node10|node16 \(from (CJS|ESM)\)|bundler):/.test(line));
-    expect(verdicts).toHaveLength(32); // 8 entries (., ./errors, ./functions, ./sandbox, ./sandbox/msw, ./wallet, ./payouts, ./package.json) × 4 resolutions
+    expect(verdicts).toHaveLength(36); // 9 entries (., ./errors, ./functions, ./sandbox, ./sandbox/msw, ./wallet, ./webhooks, ./payouts, ./package.json) × 4 resolutions
     for (const line of verdicts) expect(line).toContain('🟢');
   });
 });

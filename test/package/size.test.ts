@@ -1,11 +1,11 @@
 /** Bundle-size ceilings (scripts/bench/budget.ts): fails when the bundles grow beyond them. */
 import { describe, expect, it } from 'vitest';
 import { SIZE_BUDGET } from '../../scripts/bench/budget';
-import { attribution, benchSize, WORKER_PROGRAM } from '../../scripts/bench/size';
+import { attribution, benchSize, LIST_WORKER_PROGRAM, RECEIVER_PROGRAM, WORKER_PROGRAM } from '../../scripts/bench/size';
 
 describe('bundle size', () => {
   it('stays within the budget', { timeout: 60_000 }, async () => {
-    const [client, wallet, worker] = await benchSize();
+    const [client, wallet, worker, receiver, listWorker] = await benchSize();
     console.log(
       `[size] initial chunk ${client.initialGzip} B (ceiling ${SIZE_BUDGET.initial}), with the first call ${client.firstCallGzip} B (ceiling ${SIZE_BUDGET.firstCall}), ` +
         `one file ${client.oneFileGzip} B (ceiling ${SIZE_BUDGET.oneFile}), wallet ${wallet.initialGzip} B (ceiling ${SIZE_BUDGET.wallet}), ` +
@@ -16,6 +16,10 @@ describe('bundle size', () => {
     expect(client.oneFileGzip).toBeLessThanOrEqual(SIZE_BUDGET.oneFile);
     expect(wallet.initialGzip).toBeLessThanOrEqual(SIZE_BUDGET.wallet);
     expect(worker.oneFileGzip).toBeLessThanOrEqual(SIZE_BUDGET.worker);
+    // Issue 50 §6: a receiver without the client, and the worker that only lists no larger than it was.
+    console.log(`[size] webhook receiver one file ${receiver.oneFileGzip} B (ceiling ${SIZE_BUDGET.receiver}), list-only worker ${listWorker.oneFileGzip} B (ceiling ${SIZE_BUDGET.listWorker})`);
+    expect(receiver.oneFileGzip).toBeLessThanOrEqual(SIZE_BUDGET.receiver);
+    expect(listWorker.oneFileGzip).toBeLessThanOrEqual(SIZE_BUDGET.listWorker);
     // Importing only what it uses pays: the worker is smaller than the full client by the resources and the recorder.
     expect(client.oneFileGzip - worker.oneFileGzip).toBeGreaterThan(4_000);
     // The first call loads its checks, not the document's schemas nor zod, nor what webhook handling needs.
@@ -44,5 +48,23 @@ describe('bundle size', () => {
     // The text of a drift warning is written by the log (the logging part) or the console fallback (responseChecks):
     // a core with neither holds only the onValidationIssue hook.
     expect(code).not.toContain('differs from the document');
+  });
+
+  it('the webhook receiver (crossborder-sdk/webhooks) holds verification and event typing, nothing of the request pipeline', { timeout: 60_000 }, async () => {
+    const { total, modules, code } = await attribution(RECEIVER_PROGRAM);
+    expect(modules.reduce((n, m) => n + m.gzip, 0)).toBe(total);
+    const held = modules.map((m) => m.module).filter((m) => m.startsWith('src/') || !m.startsWith('('));
+    // Verification, the envelope and the known event types (the generated list of them, not the operation rows).
+    for (const needed of ['src/webhooks/verify.ts', 'src/webhooks/events.ts', 'src/webhooks/unwrap.ts', 'src/webhooks/receiver.ts']) expect(held).toContain(needed);
+    expect(code.toLowerCase()).toContain('x-service-signature');
+    expect(code).toContain('OUTGOING_PAYMENT.COMPLETED');
+    // No client, transport, retries, answers, settings, pagination, no openapi-fetch, no operation row.
+    const pipeline = /^src\/core\/(client|transport|retry|answers|settings|pagination|api-promise|dispatcher|call-options|wire|logger|errors)\.ts$|^openapi-fetch$/;
+    expect(held.filter((m) => pipeline.test(m))).toEqual([]);
+    expect(code).not.toContain('/customers');
+    // The worker that lists holds the pipeline (the test can tell) and no webhook verification.
+    const list = (await attribution(LIST_WORKER_PROGRAM)).modules.map((m) => m.module);
+    expect(list).toContain('src/core/transport.ts');
+    expect(list.filter((m) => m.startsWith('src/webhooks/'))).toEqual([]);
   });
 });

@@ -15,6 +15,7 @@ import { createWebhookApp as createFastifyApp } from '../../examples/webhooks/fa
 import { createWebhookHandler } from '../../examples/webhooks/fetch';
 import { createWebhookApp as createHonoApp } from '../../examples/webhooks/hono';
 import { createWebhookServer } from '../../examples/webhooks/node-http';
+import { createReceiver } from '../../examples/webhooks/receiver';
 import { onEvent as loggingOnEvent } from '../../examples/webhooks/on-event';
 import { eventBody, testKeys } from './helpers';
 
@@ -38,6 +39,8 @@ const recipes: Recipe[] = [
   },
   { name: 'fetch handler (Next.js route)', start: async (cb, onEvent) => listening(serve({ fetch: createWebhookHandler(cb, onEvent), port: 0, hostname: '127.0.0.1' }) as Server) },
   { name: 'hono', start: async (cb, onEvent) => listening(serve({ fetch: createHonoApp(cb, onEvent).fetch, port: 0, hostname: '127.0.0.1' }) as Server) },
+  // crossborder-sdk/webhooks: the client's key only, no client in the receiver.
+  { name: 'receiver without the client (crossborder-sdk/webhooks)', start: async (cb, onEvent) => listening(serve({ fetch: createReceiver(cb.webhookPublicKey!, onEvent), port: 0, hostname: '127.0.0.1' }) as Server) },
 ];
 
 const servers: Server[] = [];

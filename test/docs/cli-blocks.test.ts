@@ -139,12 +139,13 @@ describe("the guides' command lines, run as written against the local sandbox", 
   });
 
   it('customers-and-kyc: an invitation read and claimed; another cancelled', async () => {
-    const invitation = await cb.invitations.create({ inviterUma: '$ada@yourplatform.example' });
+    await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ivy Inviter', umaAddress: '$ivy@yourplatform.example' });
+    const invitation = await cb.invitations.create({ inviterUma: '$ivy@yourplatform.example' });
     const out = await runBlock('invitation-claim', { CODE: invitation.code });
     expect(out).toContain('PENDING'); // read before the claim
     expect(out).toContain('CLAIMED');
     expect(await cb.invitations.retrieve(invitation.code)).toMatchObject({ status: 'CLAIMED', inviteeUma: '$grace@wallet.example' });
-    const other = await cb.invitations.create({ inviterUma: '$ada@yourplatform.example' });
+    const other = await cb.invitations.create({ inviterUma: '$ivy@yourplatform.example' });
     expect(field(await runBlock('invitation-cancel', { CODE: other.code }), 'status')).toBe('CANCELLED');
     expect((await cb.invitations.retrieve(other.code)).status).toBe('CANCELLED');
   });

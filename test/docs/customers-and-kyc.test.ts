@@ -89,7 +89,9 @@ describe('docs/customers-and-kyc.md', () => {
   });
 
   it('invitations: read and claimed while PENDING; a claimed one is not claimed again; the inviter cancels another', async () => {
-    const invitation = await invite(cb, '$ada@yourplatform.example', 'Grace');
+    // The inviter is a customer of the platform, by its UMA address.
+    await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ivy Inviter', umaAddress: '$ivy@yourplatform.example' });
+    const invitation = await invite(cb, '$ivy@yourplatform.example', 'Grace');
     expect(invitation.status).toBe('PENDING');
     const claimed = await accept(cb, invitation.code, '$grace@wallet.example');
     expect(claimed).toMatchObject({ code: invitation.code, status: 'CLAIMED', inviteeUma: '$grace@wallet.example' });
@@ -97,7 +99,7 @@ describe('docs/customers-and-kyc.md', () => {
     expect(await accept(cb, invitation.code, '$eve@wallet.example')).toMatchObject({ status: 'CLAIMED', inviteeUma: '$grace@wallet.example' });
     await expect(withdraw(cb, invitation.code)).rejects.toMatchObject({ status: 400, code: 'INVITATION_ALREADY_CLAIMED' });
 
-    const other = await invite(cb, '$ada@yourplatform.example', 'Sam');
+    const other = await invite(cb, '$ivy@yourplatform.example', 'Sam');
     expect((await withdraw(cb, other.code)).status).toBe('CANCELLED');
     expect((await accept(cb, other.code, '$sam@wallet.example')).status).toBe('CANCELLED');
     await expect(cb.invitations.retrieve('nope')).rejects.toBeInstanceOf(NotFoundError);

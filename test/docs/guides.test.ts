@@ -43,7 +43,8 @@ for (const [guide, dir] of Object.entries(GUIDES)) {
       for (const block of blocks) {
         if (block.lang === 'ts' || block.lang === 'typescript') expect(block.file, `a ts block without an embed marker: ${block.code.slice(0, 80)}`).toBeDefined();
         if (block.file === undefined) continue;
-        expect(block.lang).toBe(block.file.endsWith('.csv') ? 'csv' : 'ts');
+        // A CSV sample is shown as text: TypeDoc, which makes the guides pages of the reference, highlights no CSV.
+        expect(block.lang).toBe(block.file.endsWith('.csv') ? 'text' : 'ts');
         expect(existsSync(join(root, block.file)), block.file).toBe(true);
         expect(block.code, `${guide} shows ${block.file} out of date`).toBe(read(block.file));
       }

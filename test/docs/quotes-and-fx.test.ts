@@ -6,6 +6,8 @@ import { executeAccepted } from '../../examples/guides/quotes-and-fx/expiry';
 import { quoteReceiving, quoteSending } from '../../examples/guides/quotes-and-fx/locked-side';
 import { payout } from '../../examples/guides/quotes-and-fx/payout';
 import { rateFor } from '../../examples/guides/quotes-and-fx/rates';
+import { stopWithdrawal, withdraw } from '../../examples/guides/quotes-and-fx/transfer-out';
+import { usdcWithdrawalFee } from '../../examples/guides/quotes-and-fx/crypto-fees';
 import { read } from './markdown';
 import { fundedCustomer, sandboxClient } from './support';
 
@@ -99,6 +101,45 @@ describe('docs/quotes-and-fx.md', () => {
     expect(sandbox.state.balance(failing.account.id)).toBe(100_000); // returned
 
     await expect(payout(cb, ok.account, ok.payee.id, '250.001', 'payout-3')).rejects.toBeInstanceOf(ValidationError);
+    await sandbox.close();
+  });
+
+  it("transfer-out: the customer's own USD bank account, debited at once, settled; one still PROCESSING is cancelled and refunded", async () => {
+    const { sandbox, cb } = sandboxClient();
+    const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace', birthDate: '1990-12-10', nationality: 'GB' });
+    const { data: [usd] } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
+    await cb.sandbox.fundInternalAccount(usd!.id, { amount: 50_000 });
+    const bank = await cb.externalAccounts.create({
+      customerId: customer.id,
+      currency: 'USD',
+      accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } },
+    });
+    const tx = await withdraw(cb, usd!.id, bank.id, 12_550);
+    expect(tx).toMatchObject({ type: 'OUTGOING', status: 'PROCESSING', receivedAmount: { amount: 12_550, currency: { code: 'USD' } } });
+    expect(sandbox.state.balance(usd!.id)).toBe(50_000 - 12_550);
+    sandbox.clock.advance(2_000);
+    expect((await cb.transactions.retrieve(tx.id)).status).toBe('COMPLETED');
+
+    const second = await withdraw(cb, usd!.id, bank.id, 10_000);
+    expect(sandbox.state.balance(usd!.id)).toBe(50_000 - 12_550 - 10_000);
+    const cancelled = await stopWithdrawal(cb, second.id);
+    expect([cancelled.status, cancelled.failureReason]).toEqual(['FAILED', 'CANCELLED']);
+    expect(sandbox.state.balance(usd!.id)).toBe(50_000 - 12_550);
+    await expect(stopWithdrawal(cb, tx.id)).rejects.toMatchObject({ status: 409, code: 'INVALID_STATE_TRANSITION' });
+    await sandbox.close();
+  });
+
+  it('crypto withdrawal fees: what it costs and what arrives, in USDC; the gas in lamports of SOL', async () => {
+    const { sandbox, cb } = sandboxClient();
+    const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace', currencies: ['USD', 'USDC'] });
+    const { data: [usdc] } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USDC' });
+    expect(await usdcWithdrawalFee(cb, usdc!.id, 1_000_000, '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU')).toEqual({
+      totalFee: '0.005000 USDC',
+      arrives: '0.995000 USDC',
+      gas: '5000 (smallest unit of SOL)',
+    });
+    const { data: [usd] } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
+    await expect(usdcWithdrawalFee(cb, usd!.id, 1_000_000, '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU')).rejects.toMatchObject({ status: 400, code: 'INVALID_CURRENCY' });
     await sandbox.close();
   });
 });

@@ -250,11 +250,11 @@ describe('the reference index', () => {
 
   it('includes the guides as pages, titled by their headings, and links each from the index', () => {
     const guides = (project.documents ?? []).filter((d) => d.kind === KIND.Document);
-    expect(guides.map((g) => g.name)).toEqual(expect.arrayContaining(['Quickstart', 'Authentication and environments', 'Pagination', 'Errors', 'Quotes and FX', 'Webhooks', 'Testing your integration']));
+    expect(guides.map((g) => g.name)).toEqual(expect.arrayContaining(['Quickstart', 'Authentication and environments', 'Pagination', 'Errors', 'Quotes and FX', 'Customers and KYC', 'Webhooks', 'Testing your integration']));
     expect(groupTitles(project)).toEqual(['Guides', 'Modules']);
     const index = readFileSync(join(out, 'html', 'index.html'), 'utf8');
     const links = [...index.matchAll(/href="(documents\/[^"#]+\.html)"/g)].map((m) => m[1]!);
-    expect(new Set(links).size).toBe(9);
+    expect(new Set(links).size).toBe(10);
     for (const link of links) expect(existsSync(join(out, 'html', link)), link).toBe(true);
     for (const module of ['modules/crossborder-sdk.html', 'modules/crossborder-sdk_wallet.html', 'modules/crossborder-sdk_sandbox.html', 'classes/crossborder-sdk.Customers.html']) {
       expect(index, module).toContain(`href="${module}"`);

@@ -74,4 +74,14 @@ describe('README.md example (examples/readme.mts)', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("the API reference it names is in the installed package: the declarations carry each method's TSDoc and example", () => {
+    const readme = read('README.md');
+    expect(readme).toContain('`node_modules/crossborder-sdk/dist/*.d.ts` (`index.d.ts` for the client)');
+    const declarations = readFileSync(join(inject('packed').pkg, 'dist', 'index.d.ts'), 'utf8');
+    // The TSDoc of cb.customers.importCsv, its example included, as the source has it.
+    expect(declarations).toContain('Imports customers from a CSV file');
+    expect(declarations).toMatch(/@example[\s\S]{0,400}cb\.customers\.importCsv\(\{ file: csv \}\)/);
+    expect(declarations.match(/@example/g)!.length).toBeGreaterThan(60);
+  });
 });

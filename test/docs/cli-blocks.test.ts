@@ -1,0 +1,223 @@
+/**
+ * The guides' command lines run as written. Every ```sh block marked `<!-- cli: NAME -->` in a guide
+ * is run, verbatim, by bash in a fresh project that has the packed tarball installed (its bin linked
+ * in node_modules/.bin, as npm links it, so `npx crossborder-sdk` runs it without the network), with
+ * the README's `CROSSBORDER_*` variables pointing at a local sandbox on 127.0.0.1 and the shell
+ * variables the guide names set from the sandbox's state. Each step checks what the command printed
+ * and what it did to the sandbox; every marked block has a step, and every step a block.
+ */
+import { execFile } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Crossborder } from 'crossborder-sdk';
+import { createClock, createSandbox, type Sandbox } from 'crossborder-sdk/sandbox';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { makeConsumer } from '../setup/packed';
+import { read } from './markdown';
+
+/** The guides whose command lines run here. */
+const GUIDES = ['docs/customers-and-kyc.md', 'docs/quotes-and-fx.md', 'docs/wallet.md'];
+
+/** `<!-- cli: NAME -->` then a ```sh block: NAME → the block's text. */
+function cliBlocks(markdown: string): Map<string, string> {
+  return new Map([...markdown.matchAll(/<!-- cli: (\S+) -->\n```sh\n([\s\S]*?)```\n/g)].map((m) => [m[1]!, m[2]!]));
+}
+
+const blocks = new Map<string, { guide: string; code: string }>();
+for (const guide of GUIDES) for (const [name, code] of cliBlocks(read(guide))) blocks.set(name, { guide, code });
+
+const ADDRESS = { line1: '12 Analytical Way', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' };
+
+let dir: string;
+let sandbox: Sandbox;
+let url: string;
+let cb: Crossborder;
+
+/** Runs the block NAME with bash (`set -eo pipefail`): its output, or the failure with both streams. */
+async function runBlock(name: string, vars: Record<string, string> = {}): Promise<string> {
+  const block = blocks.get(name);
+  if (!block) throw new Error(`no <!-- cli: ${name} --> block in ${GUIDES.join(', ')}`);
+  const env = {
+    PATH: `${join(dir, 'node_modules', '.bin')}:${process.env.PATH}`,
+    HOME: dir,
+    npm_config_update_notifier: 'false',
+    CROSSBORDER_BASE_URL: url,
+    CROSSBORDER_TOKEN_ID: 'docs',
+    CROSSBORDER_CLIENT_SECRET: 'docs',
+    ...vars,
+  };
+  try {
+    const { stdout } = await promisify(execFile)('bash', ['-c', `set -eo pipefail\n${block.code}`], { cwd: dir, env, encoding: 'utf8', timeout: 120_000 });
+    return stdout;
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    throw new Error(`${block.guide} <!-- cli: ${name} --> exited ${e.code}:\n${block.code}\nstdout: ${e.stdout}\nstderr: ${e.stderr}`);
+  }
+}
+
+/** The value of a field in the CLI's table of one object (`name   value`). */
+function field(out: string, name: string): string {
+  const line = out.split('\n').find((l) => l.startsWith(`${name} `));
+  if (!line) throw new Error(`no ${name} in:\n${out}`);
+  return line.slice(name.length).trim();
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'crossborder-cli-guides-'));
+  const packed = inject('packed');
+  makeConsumer(packed, dir);
+  // What `npm install` does with the package's bin: a link in node_modules/.bin, executable.
+  const pkg = JSON.parse(readFileSync(join(dir, 'node_modules', 'crossborder-sdk', 'package.json'), 'utf8')) as { bin: Record<string, string> };
+  const binFile = join(dir, 'node_modules', 'crossborder-sdk', pkg.bin['crossborder-sdk']!);
+  chmodSync(binFile, 0o755);
+  mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
+  symlinkSync(binFile, join(dir, 'node_modules', '.bin', 'crossborder-sdk'));
+  // A frozen clock: only the test moves it, so a transfer is still in flight when the next command runs.
+  sandbox = createSandbox({ clock: createClock(undefined, { frozen: true }) });
+  url = (await sandbox.listen()).url;
+  expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  cb = new Crossborder({ tokenId: 'docs', clientSecret: 'docs', baseUrl: url, maxRetries: 0 });
+}, 120_000);
+
+afterAll(async () => {
+  await sandbox?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const individual = () => cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace', birthDate: '1990-12-10', nationality: 'GB', address: ADDRESS });
+const accountOf = async (customerId: string, currency: string) => (await cb.internalAccounts.list({ customerId, currency })).data[0]!;
+
+describe("the guides' command lines, run as written against the local sandbox", { timeout: 180_000 }, () => {
+  it('every marked block has a step here, and every step a block', () => {
+    expect([...blocks.keys()].sort()).toEqual(
+      ['terms', 'kyc-link', 'kyb', 'csv-upload', 'csv-job', 'invitation-claim', 'invitation-cancel', 'ownership-challenge', 'ownership-verify', 'rates', 'transfer-out', 'transfer-out-cancel', 'crypto-fee', 'wallet-login', 'session-refresh', 'delegated-keys', 'delegated-key-revoke'].sort(),
+    );
+    // Each guide's blocks that call the CLI are marked, so none is left out of this test.
+    for (const guide of GUIDES) {
+      const marked = [...cliBlocks(read(guide)).values()];
+      const all = [...read(guide).matchAll(/```sh\n([\s\S]*?)```\n/g)].map((m) => m[1]!).filter((code) => code.includes('crossborder-sdk'));
+      expect(all.filter((code) => !marked.includes(code)), guide).toEqual([]);
+    }
+  });
+
+  it('customers-and-kyc: end-user terms', async () => {
+    const out = await runBlock('terms');
+    expect(field(out, 'version')).toBe('V1');
+    expect(field(out, 'url')).toBe('https://www.lightspark.com/legal/grid/enduserterms');
+  });
+
+  it('customers-and-kyc: a hosted KYC link', async () => {
+    const customer = await individual();
+    const out = await runBlock('kyc-link', { CUSTOMER_ID: customer.id });
+    expect(decodeURIComponent(field(out, 'kycUrl'))).toContain('https://app.example.com/onboarding/done');
+  });
+
+  it('customers-and-kyc: KYB, missing owner and control person, then one owner who controls it: APPROVED', async () => {
+    const business = await cb.customers.create({ customerType: 'BUSINESS', region: 'US', businessInfo: { legalName: 'Acme Widgets LLC', taxId: '12-3456789', incorporatedOn: '2019-03-01' }, address: ADDRESS });
+    const out = await runBlock('kyb', { BUSINESS_ID: business.id });
+    expect(out).toContain('RESOLVE_ERRORS');
+    expect(out).toContain('MISSING_CONTROL_PERSON');
+    expect(out).toContain('APPROVED');
+    expect((await cb.customers.retrieve(business.id)).kycStatus).toBe('APPROVED');
+    const owners = (await cb.beneficialOwners.list({ customerId: business.id })).data;
+    expect(owners.map((o) => [o.roles, o.ownershipPercentage, o.personalInfo.lastName])).toEqual([[['UBO', 'CONTROL_PERSON'], 60, 'Smith']]);
+    expect(out).toContain(owners[0]!.id);
+  });
+
+  it('customers-and-kyc: the sample CSV, uploaded from the installed package; its job reads COMPLETED with three customers', async () => {
+    const before = sandbox.state.snapshot().customers.length;
+    const uploaded = await runBlock('csv-upload');
+    const jobId = field(uploaded, 'jobId');
+    expect(jobId).toMatch(/^Job:/);
+    sandbox.clock.advance(1_000);
+    const job = await runBlock('csv-job', { JOB_ID: jobId });
+    expect(field(job, 'status')).toBe('COMPLETED');
+    expect(sandbox.state.snapshot().customers.length).toBe(before + 3);
+    expect((await cb.customers.list({ platformCustomerId: 'biz-2001' })).data[0]).toMatchObject({ customerType: 'BUSINESS', businessInfo: { legalName: 'Acme Widgets, LLC' } });
+  });
+
+  it('customers-and-kyc: an invitation read and claimed; another cancelled', async () => {
+    await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ivy Inviter', umaAddress: '$ivy@yourplatform.example' });
+    const invitation = await cb.invitations.create({ inviterUma: '$ivy@yourplatform.example' });
+    const out = await runBlock('invitation-claim', { CODE: invitation.code });
+    expect(out).toContain('PENDING'); // read before the claim
+    expect(out).toContain('CLAIMED');
+    expect(await cb.invitations.retrieve(invitation.code)).toMatchObject({ status: 'CLAIMED', inviteeUma: '$grace@wallet.example' });
+    const other = await cb.invitations.create({ inviterUma: '$ivy@yourplatform.example' });
+    expect(field(await runBlock('invitation-cancel', { CODE: other.code }), 'status')).toBe('CANCELLED');
+    expect((await cb.invitations.retrieve(other.code)).status).toBe('CANCELLED');
+  });
+
+  it("customers-and-kyc: ownership, the challenge's message signed and verified: ACTIVE", async () => {
+    const customer = await individual();
+    const wallet = await cb.externalAccounts.create({ customerId: customer.id, currency: 'BTC', ownershipType: 'FIRST_PARTY', accountInfo: { accountType: 'SPARK_WALLET', address: 'sp1qdocsclientwallet0000000000000000000000000' } });
+    const challenge = await runBlock('ownership-challenge', { WALLET_ACCOUNT_ID: wallet.id });
+    const message = field(challenge, 'messageToSign');
+    expect(message).toMatch(/^I verify that I control this wallet\. Nonce: /);
+    const verified = await runBlock('ownership-verify', { WALLET_ACCOUNT_ID: wallet.id, SIGNATURE: `sandbox-signed:${message}` });
+    expect(field(verified, 'status')).toBe('ACTIVE');
+    expect((await cb.externalAccounts.retrieve(wallet.id)).status).toBe('ACTIVE');
+  });
+
+  it('quotes-and-fx: exchange rates for two corridors, priced as a quote made at once', async () => {
+    const out = await runBlock('rates');
+    const { data } = await cb.exchangeRates.list({ sourceCurrency: 'USD', destinationCurrency: ['GBP', 'EUR'], sendingAmount: 10_000 });
+    expect(data).toHaveLength(2);
+    for (const rate of data) expect(out).toContain(String(rate.exchangeRate));
+    expect(out).toContain('FASTER_PAYMENTS');
+    expect(out).toContain('SEPA_INSTANT');
+  });
+
+  it("quotes-and-fx: transfer-out to the customer's own bank account, then another cancelled and refunded", async () => {
+    const customer = await individual();
+    const usd = await accountOf(customer.id, 'USD');
+    await cb.sandbox.fundInternalAccount(usd.id, { amount: 50_000 });
+    const bank = await cb.externalAccounts.create({
+      customerId: customer.id,
+      currency: 'USD',
+      accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } },
+    });
+    const out = await runBlock('transfer-out', { ACCOUNT_ID: usd.id, BANK_ACCOUNT_ID: bank.id });
+    const txId = field(out, 'id');
+    expect(txId).toMatch(/^Transaction:/);
+    expect(field(out, 'status')).toBe('PROCESSING');
+    expect(sandbox.state.balance(usd.id)).toBe(50_000 - 12_550);
+    const tx = await cb.transactions.retrieve(txId);
+    expect(tx.receivedAmount?.amount).toBe(12_550);
+
+    const cancelled = await runBlock('transfer-out-cancel', { TRANSACTION_ID: txId });
+    expect(field(cancelled, 'status')).toBe('FAILED');
+    expect(field(cancelled, 'failureReason')).toBe('CANCELLED');
+    expect(sandbox.state.balance(usd.id)).toBe(50_000);
+  });
+
+  it('quotes-and-fx: a USDC withdrawal fee on Solana', async () => {
+    const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace', currencies: ['USD', 'USDC'] });
+    const usdc = await accountOf(customer.id, 'USDC');
+    const out = await runBlock('crypto-fee', { USDC_ACCOUNT_ID: usdc.id });
+    expect([field(out, 'networkFeeAsset'), field(out, 'totalFee'), field(out, 'netAmount')]).toEqual(['SOL', expect.stringMatching(/5000|0\.005/), expect.stringMatching(/995000|0\.995/)]);
+  });
+
+  it('wallet: a session saved by the CLI, refreshed, a delegated key made with two signatures, listed and revoked', async () => {
+    const customer = await individual();
+    const walletId = (await accountOf(customer.id, 'USD')).id.replace(/^InternalAccount:/, 'EmbeddedWallet:');
+    const credential = await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: walletId } as never);
+    await runBlock('wallet-login', { CREDENTIAL_ID: credential.id });
+    const session = JSON.parse(readFileSync(join(dir, 'session.json'), 'utf8')) as { id: string };
+    expect(session.id).toMatch(/^Session:/);
+
+    await runBlock('session-refresh', { SESSION_ID: session.id });
+    const refreshed = JSON.parse(readFileSync(join(dir, 'refreshed.json'), 'utf8')) as { id: string };
+    expect(refreshed.id).not.toBe(session.id);
+    expect((await cb.auth.sessions.list({ accountId: walletId })).data.map((s) => s.id)).toEqual(expect.arrayContaining([session.id, refreshed.id]));
+
+    const out = await runBlock('delegated-keys', { CARD_ID: 'Card:docs-1', WALLET_ID: walletId });
+    const [key] = (await cb.auth.delegatedKeys.list({ accountId: walletId })).data;
+    expect(key).toMatchObject({ status: 'ACTIVE' });
+    expect(out).toContain(key!.id);
+    await runBlock('delegated-key-revoke', { DELEGATED_KEY_ID: key!.id });
+    expect((await cb.auth.delegatedKeys.retrieve(key!.id)).status).toBe('REVOKED');
+  });
+});

@@ -1,0 +1,22 @@
+/**
+ * Crashes at every effect boundary, not at random (issue 47 §8): for batches of 1 to 4 payouts, every
+ * choice of fate for the first two writes (answered, lost before the service acted, lost after it
+ * acted) × every effect of the run as the crash point (× the write crashed in landing or not), then a
+ * new process on the durable journal runs the batch to its end. The invariants of ./harness.ts hold
+ * after every effect and at the end. A failure prints the case and the command that replays it.
+ *
+ * The same crash points with the clock jumping past the service's 24-hour Idempotency-Key window
+ * before the new process starts are in ./key-window.test.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import { exhaustive } from './exhaustive';
+
+describe('simulation: a crash at every effect, within the key window', () => {
+  for (const n of [1, 2, 3, 4]) {
+    it(`${n} payout${n > 1 ? 's' : ''}: every crash point × every lost answer of the first two writes`, async () => {
+      const { cases, failures, failedCases } = await exhaustive(n, { jumpMs: 0 });
+      expect(failedCases, `${failedCases} of ${cases} cases failed; the first:\n${failures[0]}`).toBe(0);
+      expect(cases).toBeGreaterThan(n * 9 * 6); // the enumeration ran (each of the 9 choices has >= 6 effects a payout)
+    });
+  }
+});

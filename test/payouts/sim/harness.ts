@@ -91,6 +91,8 @@ export interface SimCase {
   maxConcurrency?: number | undefined;
   /** Ms a transaction takes to end (default: 0–20 s from the seed). */
   settleMs?: number | undefined;
+  /** Every how-many-th reference pays an UMA address (looked up first) instead of an account (default none). */
+  umaEvery?: number | undefined;
   /** Extra runner options (JSON-able), e.g. `keyWindowMs` once it exists. */
   options?: Record<string, unknown> | undefined;
 }
@@ -518,13 +520,17 @@ export interface SimResult {
   executions: Map<string, number>;
 }
 
-/** The instructions of a case: one destination per reference. */
-export function simInstructions(n: number): PayoutInstruction[] {
+/** The instructions of a case: one destination per reference (an account, or every `umaEvery`-th an UMA address). */
+export function simInstructions(n: number, umaEvery?: number): PayoutInstruction[] {
   return Array.from({ length: n }, (_, i) => {
     const reference = `p${String(i).padStart(3, '0')}`;
-    return { reference, source: { accountId: 'InternalAccount:sim' }, destination: { accountId: `ExternalAccount:${reference}` }, amount: 1_000 + i };
+    const destination = umaEvery && i % umaEvery === umaEvery - 1 ? { umaAddress: `$${reference}@sim.test` } : { accountId: `ExternalAccount:${reference}` };
+    return { reference, source: { accountId: 'InternalAccount:sim' }, destination, amount: 1_000 + i };
   });
 }
+
+/** Where an instruction pays (the service counts executions by it). */
+export const destinationOf = (i: PayoutInstruction): string => ('umaAddress' in i.destination ? i.destination.umaAddress : i.destination.accountId);
 
 const MAX_STEPS = 200_000;
 const MAX_PROCESSES = 12;
@@ -538,7 +544,7 @@ export async function simulate(c: SimCase): Promise<SimResult> {
   const runnerRandom = rng(c.seed);
   const spy = vi.spyOn(Math, 'random').mockImplementation(runnerRandom);
   const world = new World(c);
-  const list = simInstructions(c.n);
+  const list = simInstructions(c.n, c.umaEvery);
   const problems: string[] = [];
   let summary: PayoutSummary | undefined;
   let processes = 0;
@@ -615,9 +621,10 @@ export async function simulate(c: SimCase): Promise<SimResult> {
 function finalProblems(world: World, list: PayoutInstruction[], records: Map<string, PayoutRecord>): string[] {
   const problems: string[] = [];
   const service = world.service;
-  for (const { reference, destination } of list) {
+  for (const instruction of list) {
+    const reference = instruction.reference;
     const r = records.get(reference);
-    const dest = (destination as { accountId: string }).accountId;
+    const dest = destinationOf(instruction);
     const executed = service.executions.get(dest) ?? 0;
     const tx = [...service.transactions.values()].find((t) => t.destination === dest);
     if (!r) {

@@ -30,6 +30,7 @@ export function seededCase(seed: number, acrossWindow = false, n = 100): SimCase
     webhooks: r() < 0.5,
     execution: r() < 0.3 ? 'separate' : 'immediate',
     maxConcurrency: 1 + Math.floor(r() * 16),
+    umaEvery: r() < 0.3 ? 5 : undefined,
     // Within the window: up to 5 hours after each crash (3 crashes stay under the 24 hours).
     jumpMs: acrossWindow ? KEY_WINDOW_MS + 3_600_000 : r() < 0.3 ? Math.floor(r() * 5 * 3_600_000) : 0,
   };

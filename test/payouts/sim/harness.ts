@@ -60,6 +60,9 @@ export function rng(seed: number): () => number {
 
 const never = <T>(): Promise<T> => new Promise<T>(() => {});
 
+/** The real `setImmediate`, taken before any fake timers: a turn of the real event loop. */
+const realSetImmediate = globalThis.setImmediate;
+
 /** The service's Idempotency-Key replay window. */
 export const KEY_WINDOW_MS = 24 * 3_600_000;
 
@@ -579,8 +582,9 @@ export async function simulate(c: SimCase): Promise<SimResult> {
       for (; outcome === undefined && proc.alive && world.violations.length === 0; steps++) {
         if (steps > MAX_STEPS) break;
         if (vi.getTimerCount() === 0) {
-          // Nothing scheduled: let the promises settle; a run still waiting then waits forever.
-          for (let i = 0; i < 50 && outcome === undefined && proc.alive; i++) await Promise.resolve();
+          // Nothing scheduled: let every promise chain settle (a turn of the real event loop runs only once
+          // the microtasks are drained); a run still waiting after that, with no timer, waits forever.
+          for (let i = 0; i < 3 && outcome === undefined && proc.alive && vi.getTimerCount() === 0; i++) await new Promise((resolve) => realSetImmediate(resolve));
           if (outcome === undefined && proc.alive && vi.getTimerCount() === 0) break;
           continue;
         }

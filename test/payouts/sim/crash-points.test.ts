@@ -10,6 +10,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { exhaustive } from './exhaustive';
+import type { SimCase } from './harness';
+
+const FULL = process.env.PAYOUTS_FULL === '1';
 
 describe('simulation: a crash at every effect, within the key window', () => {
   for (const n of [1, 2, 3, 4]) {
@@ -18,5 +21,22 @@ describe('simulation: a crash at every effect, within the key window', () => {
       expect(failedCases, `${failedCases} of ${cases} cases failed; the first:\n${failures[0]}`).toBe(0);
       expect(cases).toBeGreaterThan(n * 9 * 6); // the enumeration ran (each of the 9 choices has >= 6 effects a payout)
     });
+  }
+});
+
+/** With PAYOUTS_FULL=1: the same enumeration with a create-then-execute flow, and with webhooks (each final event delivered twice, a stale one after it). */
+describe.runIf(FULL)('simulation: a crash at every effect, other flows (PAYOUTS_FULL=1)', () => {
+  const variants: [string, Partial<SimCase>][] = [
+    ['separate execution (create, then execute)', { execution: 'separate' }],
+    ['webhooks, each final event twice', { webhooks: true, faults: { webhookTwice: 1 } }],
+  ];
+  for (const [name, extra] of variants) {
+    for (const n of [1, 2, 3]) {
+      it(`${name}, ${n} payout${n > 1 ? 's' : ''}: every crash point × every lost answer of the first two writes`, async () => {
+        const { cases, failures, failedCases } = await exhaustive(n, { jumpMs: 0, ...extra });
+        expect(failedCases, `${failedCases} of ${cases} cases failed; the first:\n${failures[0]}`).toBe(0);
+        expect(cases).toBeGreaterThan(n * 9 * 6);
+      }, 600_000);
+    }
   }
 });

@@ -1,13 +1,38 @@
 /**
- * Adaptive concurrency: how many requests a batch keeps in flight. It starts small, doubles while
- * answers come back fast (slow start), then grows by one per round trip; it halves on a 429 or 503
- * and waits out the `Retry-After` (every request waits, not only the one refused), shrinks when
- * answers slow down (latency past `latencyFactor` × the fastest seen), and never exceeds `max`.
+ * Adaptive concurrency and pacing: how many requests a batch keeps in flight, and how fast it starts them.
+ * The concurrency starts small, doubles while answers come back fast (slow start), then grows by one per
+ * round trip; it shrinks when answers slow down (latency past `latencyFactor` × the fastest seen) or fail,
+ * and never exceeds `max`.
+ *
+ * A rate limit is paced, not collapsed (issue 47 §5). A 429 (or 503) neither halves the concurrency nor
+ * pauses the whole batch: it tells the rate the service takes. Once per round of refusals the pace is set
+ * from the answers it accepted over the last second (a token bucket lets through exactly its rate), a
+ * little under it, and request starts are then spaced by that interval; each accepted answer tightens
+ * the spacing a little, probing for more, until the next 429 measures again. Only when refusals go on
+ * round after round with no answer accepted (the service takes nothing at all) does every request wait
+ * out the `Retry-After`. The refused request's own retry is the runner's to delay.
  * @module
  */
 
 /** How many of the latest answers the fastest latency is taken from. */
 const WINDOW = 64;
+/** Accepted answers (their times) the rate the service takes is measured over: the latest this many (the pace just before a refusal)… */
+const RATE_WINDOW = 12;
+/** …within this many ms. */
+const RATE_SPAN = 1_000;
+/** The pace set after a 429: this share of the rate measured (room for the answers' jitter). */
+const MARGIN = 0.95;
+/**
+ * Each accepted answer shortens the interval by this share, the probe for more rate; doubled every
+ * {@link PROBE_DOUBLING_MS} without a refusal, up to {@link PROBE_MOST}: close to the limit (just refused)
+ * it creeps, as a refusal wastes a request; far under it (the limit rose, or the first guess was low) it
+ * climbs fast, at any rate.
+ */
+const PROBE = 1 / 512;
+const PROBE_DOUBLING_MS = 500;
+const PROBE_MOST = 1 / 16;
+/** Rounds of refusals in a row, with no answer accepted between them, before everything waits out the `Retry-After`. */
+const REFUSED_ROUNDS_TO_PAUSE = 3;
 
 /** Options of {@link AdaptiveConcurrency}. */
 export interface AdaptiveConcurrencyOptions {
@@ -21,7 +46,7 @@ export interface AdaptiveConcurrencyOptions {
   now?: (() => number) | undefined;
 }
 
-/** The concurrency limit and the pause of a batch. */
+/** The concurrency limit, the pace and the pause of a batch. */
 export class AdaptiveConcurrency {
   readonly max: number;
   #limit: number;
@@ -35,6 +60,19 @@ export class AdaptiveConcurrency {
   readonly #factor: number;
   readonly #now: () => number;
   #lastCut = -Infinity;
+  /** Ms between request starts; 0: not paced (no refusal yet, or the pace probed its way back to none). */
+  #interval = 0;
+  /** Clock time before which the next request does not start (with a pace). */
+  #nextStart = 0;
+  /** Until when further refusals belong to the round already answered (the requests in flight then). */
+  #roundUntil = -Infinity;
+  /** Rounds of refusals since the last accepted answer. */
+  #refusedRounds = 0;
+  /** When the latest {@link RATE_WINDOW} answers were accepted (a ring). */
+  readonly #accepted = new Float64Array(RATE_WINDOW);
+  #acceptedCount = 0;
+  /** When the last round of refusals came (how fast the probe goes). */
+  #refusedAt = 0;
 
   constructor(options: AdaptiveConcurrencyOptions) {
     if (!Number.isInteger(options.max) || options.max < 1) throw new RangeError(`maxConcurrency must be a whole number >= 1, got ${String(options.max)}`);
@@ -53,18 +91,23 @@ export class AdaptiveConcurrency {
     return this.#inFlight;
   }
 
-  /** Clock time (ms) until which no request starts; 0 when not paused. */
+  /** Ms between request starts the service's refusals taught (0: not paced). */
+  get intervalMs(): number {
+    return this.#interval;
+  }
+
+  /** Clock time (ms) until which no request starts for a pause (a `Retry-After` waited out); 0 when not paused. Pacing is not a pause. */
   get pausedUntil(): number {
     return this.#pausedUntil > this.#now() ? this.#pausedUntil : 0;
   }
 
-  /** Milliseconds until a request may start for the pause (0: now, given a free slot). */
+  /** Milliseconds until a request may start, for the pause or the pace (0: now, given a free slot). */
   waitMs(): number {
-    if (this.#pausedUntil === 0) return 0;
-    const wait = this.#pausedUntil - this.#now();
-    if (wait > 0) return wait;
-    this.#pausedUntil = 0; // over: no clock read until the next pause
-    return 0;
+    if (this.#pausedUntil === 0 && this.#interval === 0) return 0; // no clock read unless paced or paused
+    const at = this.#now();
+    if (this.#pausedUntil !== 0 && this.#pausedUntil <= at) this.#pausedUntil = 0;
+    const until = Math.max(this.#pausedUntil, this.#interval > 0 ? this.#nextStart : 0);
+    return until > at ? until - at : 0;
   }
 
   /** True when a request may start now. */
@@ -75,6 +118,8 @@ export class AdaptiveConcurrency {
   /** A request starts (it holds a slot until {@link end}; the runner holds none for its journal writes). */
   begin(): void {
     this.#inFlight++;
+    // Paced: the next start one interval after this one (a late start earns no burst: a bucket of one holds no more).
+    if (this.#interval > 0) this.#nextStart = Math.max(this.#nextStart, this.#now()) + this.#interval;
   }
 
   /** A request ended. */
@@ -84,7 +129,16 @@ export class AdaptiveConcurrency {
 
   /** A request answered (any answer but a throttle); `started` is its start on the same clock as `now`. */
   answered(started: number): void {
-    const latency = this.#now() - started;
+    const at = this.#now();
+    const latency = at - started;
+    this.#accepted[this.#acceptedCount % RATE_WINDOW] = at;
+    this.#acceptedCount++;
+    this.#refusedRounds = 0;
+    if (this.#interval > 0) {
+      // Taken: ask for a little more (the next 429 measures again). A pace down to nothing is none.
+      this.#interval *= 1 - Math.min(PROBE_MOST, PROBE * 2 ** Math.floor((at - this.#refusedAt) / PROBE_DOUBLING_MS));
+      if (this.#interval < 0.05) this.#interval = 0;
+    }
     const floor = this.#record(latency);
     if (this.#seen >= 8 && latency > Math.max(floor * this.#factor, floor + 250)) {
       // Slower than the service answers when it is not loaded: back off a little (once per round trip).
@@ -95,14 +149,58 @@ export class AdaptiveConcurrency {
     this.#limit = Math.min(this.max, this.#slowStart ? this.#limit + 1 : this.#limit + 1 / Math.max(1, this.#limit));
   }
 
-  /** A 429 or 503: halve (once per round of refusals) and pause everything for `retryAfterMs`. */
+  /**
+   * A 429 or 503: the service takes less than it is sent. Once per round of refusals (the requests in flight
+   * when it came answer in the same round), the pace is set a little under the rate it accepted over the
+   * last second, or, with too few answers to measure, halved (one start per round trip at first), and
+   * at most one start per `retryAfterMs`. The
+   * concurrency is not cut, and nobody waits out `retryAfterMs`, unless refusals go on for
+   * {@link REFUSED_ROUNDS_TO_PAUSE} rounds with no answer accepted.
+   */
   throttled(retryAfterMs: number): void {
     const at = this.#now();
-    if (at >= this.#pausedUntil) {
-      this.#limit = Math.max(1, this.#limit / 2);
-      this.#slowStart = false;
+    this.#slowStart = false;
+    if (at < this.#roundUntil) return;
+    this.#refusedAt = at;
+    const measured = this.#acceptedRate(at);
+    let interval: number;
+    if (measured !== undefined) interval = 1 / (measured * MARGIN);
+    else if (this.#interval > 0) interval = this.#interval * 2;
+    // Nothing to measure yet (the first answers): the concurrency's own rate, spread out instead of in bursts.
+    else interval = Number.isFinite(this.#floor) ? Math.max(1, this.#floor) / this.limit : 50;
+    // Never faster than the pace that was just refused, and never slower than the service asks: one start
+    // per its Retry-After at the most (a service that says "again in 100 ms" is not made to wait seconds).
+    interval = Math.max(interval, this.#interval);
+    this.#interval = retryAfterMs > 0 ? Math.min(interval, retryAfterMs) : interval;
+    this.#nextStart = Math.max(this.#nextStart, at + this.#interval);
+    // The requests in flight now were started at the old pace: their refusals are this round's.
+    const roundTrip = Number.isFinite(this.#floor) ? this.#floor : 50;
+    this.#roundUntil = at + Math.max(50, 2 * roundTrip, this.#interval);
+    if (++this.#refusedRounds >= REFUSED_ROUNDS_TO_PAUSE) {
+      // Nothing taken for rounds on end: the service is closed for now; everything waits as it asks.
+      this.#pausedUntil = Math.max(this.#pausedUntil, at + retryAfterMs);
     }
-    this.#pausedUntil = Math.max(this.#pausedUntil, at + retryAfterMs);
+  }
+
+  /**
+   * The rate (per ms) the latest accepted answers came at: over the last {@link RATE_WINDOW} of them within
+   * {@link RATE_SPAN}, (count − 1) ÷ the time from the first to the last; undefined with fewer than 2. A bucket
+   * lets answers through no faster than its rate, so the latest few tell it, not an average over a ramp.
+   */
+  #acceptedRate(at: number): number | undefined {
+    const n = Math.min(this.#acceptedCount, RATE_WINDOW);
+    let count = 0;
+    let first = at;
+    let last = at;
+    for (let i = 1; i <= n; i++) {
+      const t = this.#accepted[(this.#acceptedCount - i) % RATE_WINDOW]!;
+      if (t <= at - RATE_SPAN) break;
+      if (count === 0) last = t;
+      count++;
+      first = t;
+    }
+    if (count < 2 || last <= first) return undefined;
+    return (count - 1) / (last - first);
   }
 
   /** A request failed without an answer (connection lost, timeout, 5xx): shrink a little. */

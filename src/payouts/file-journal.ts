@@ -173,8 +173,7 @@ export class FileJournal implements PayoutJournal {
             continue;
           }
           if (!header) {
-            if (value === null || typeof value !== 'object' || !FORMATS.has(value.format)) throw notAJournal(this.path, `its first line has no format ${FORMAT_V2} or ${FORMAT_V1}`);
-            this.#format = value.format as string;
+            this.#format = headerOf(text, this.path).format;
             if (value.batchId !== batchId) throw new PayoutJournalError('other_batch', `${this.path} holds batch ${JSON.stringify(value.batchId)}, not ${batchId}.`);
             header = true;
             continue;
@@ -475,14 +474,7 @@ export function journalRecords(path: string): { batchId: string; records: Iterab
   let bad: number | undefined; // a line that does not read: a torn write when nothing follows it
   scanLines(path, (text, offset) => {
     if (batchId === undefined) {
-      let header: { format?: string; batchId?: string } | undefined;
-      try {
-        header = JSON.parse(text) as typeof header;
-      } catch {
-        /* not a journal */
-      }
-      if (!header || !FORMATS.has(header.format) || typeof header.batchId !== 'string') throw new PayoutJournalError('corrupt', `${path} is not a payout journal.`);
-      batchId = header.batchId;
+      batchId = headerOf(text, path).batchId;
       return;
     }
     if (text.trim() === '') return;
@@ -510,6 +502,48 @@ export function journalRecords(path: string): { batchId: string; records: Iterab
       },
     },
   };
+}
+
+/** The header line `text` of the journal at `path`: its format and batch id; anything else is not a journal. */
+function headerOf(text: string, path: string): { format: string; batchId: string } {
+  let header: unknown;
+  try {
+    header = JSON.parse(text);
+  } catch {
+    throw notAJournal(path, 'its first line is not JSON');
+  }
+  const h = header as { format?: unknown; batchId?: unknown } | null;
+  if (h === null || typeof h !== 'object' || !FORMATS.has(h.format)) throw notAJournal(path, `its first line has no format ${FORMAT_V2} or ${FORMAT_V1}`);
+  if (typeof h.batchId !== 'string') throw notAJournal(path, 'its first line has no batch id');
+  return { format: h.format as string, batchId: h.batchId };
+}
+
+/**
+ * The batch id of the journal file at `path`, read from its header line alone (at most 1 MiB of it);
+ * `undefined` for an empty file, or one whose header a kill tore as it was first written (no journal
+ * yet). A file that is not a journal is a {@link PayoutJournalError} naming it.
+ */
+export function journalBatchId(path: string): string | undefined {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(HEADER_LIMIT + 1);
+    let n = 0;
+    for (let got = -1; got !== 0 && n < buffer.length; n += got) got = readSync(fd, buffer, n, buffer.length - n, n);
+    const data = buffer.subarray(0, n);
+    let start = 0;
+    // Blank lines before the header are skipped, as every reader does.
+    for (let nl = data.indexOf(10); nl !== -1; nl = data.indexOf(10, start)) {
+      const text = data.toString('utf8', start, nl);
+      start = nl + 1;
+      if (text.trim() !== '') return headerOf(text, path).batchId;
+    }
+    const tail = data.toString('utf8', start).trimStart();
+    if (n > HEADER_LIMIT) throw notAJournal(path, `no header line within its first ${HEADER_LIMIT} bytes`);
+    if (tail === '' || tail.startsWith(HEADER_START) || HEADER_START.startsWith(tail)) return undefined;
+    throw notAJournal(path, 'its first line is not a header');
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Calls `each` with every line of `path` (its text and byte offset; an unterminated last one too), reading 1 MiB at a time. */

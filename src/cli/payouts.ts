@@ -20,11 +20,15 @@ import { Quotes } from '../resources/quotes';
 import { Receiver } from '../resources/receiver';
 import { Transactions } from '../resources/transactions';
 import { connect, type ConnectionOptions } from './client';
+import { LOCAL_SANDBOX_URL, shownUrl } from './shared';
 import { refuseUnsafeTarget, writePrivateFile } from './files';
 import { out } from './output';
 import { UsageError } from './table';
 
 type Action = (json: boolean, body: () => Promise<void>) => Promise<void>;
+
+/** `--max-concurrency` when not given. */
+const DEFAULT_MAX_CONCURRENCY = 16;
 
 /** Exit codes of `payouts run`. */
 export const PAYOUT_EXIT = { incomplete: 9, stopped: 130 } as const;
@@ -418,13 +422,15 @@ async function run(csv: string, opts: RunOptions): Promise<void> {
   refuseUnsafeTarget(opts.journal, '--journal');
   const execution = opts.execution ?? 'immediate';
   if (execution !== 'immediate' && execution !== 'separate') throw new UsageError(`--execution needs immediate or separate, got '${execution}'`);
-  const maxConcurrency = whole('--max-concurrency', opts.maxConcurrency, 1) ?? 16;
+  const maxConcurrency = whole('--max-concurrency', opts.maxConcurrency, 1) ?? DEFAULT_MAX_CONCURRENCY;
   const batchId = batchIdFor(csv, opts.journal, opts.batchId);
   const changed = csvChangedSince(csv, opts.journal, batchId);
   if (changed) process.stderr.write(`${changed}\n`);
   const [{ createPayoutBatch }, { FileJournal }] = await Promise.all([import('../payouts/runner'), import('../payouts/file-journal')]);
   // The runner calls quotes, transactions and receiver lookups: those resources over the CLI's core.
-  const { core } = connect(opts);
+  const { core, target } = connect(opts);
+  // Before anything is sent: where the payouts go (the local sandbox unless an address or production was chosen).
+  process.stderr.write(`payouts: pointed at ${shownUrl(core.baseUrl)} (${target.from === 'default' ? 'the local default' : `from ${target.from}`}, environment ${core.environment})\n`);
   const client = { quotes: new Quotes(core), transactions: new Transactions(core), receiver: new Receiver(core) };
   const tty = process.stderr.isTTY === true && !opts.json;
   // Without a terminal, stdout is JSON lines from the first to the last (progress, then the summary), as with --json.
@@ -649,25 +655,25 @@ export function addPayoutsCommand(program: Command, action: Action): void {
   payouts
     .command('run <csv>')
     .description('run (or resume) the batch in <csv>; its states are journaled in --journal')
-    .requiredOption('--journal <file>', 'the journal (append-only, fsynced): run the same command again to resume')
+    .requiredOption('--journal <file>', 'required: the journal (append-only, fsynced): run the same command again to resume')
     .option('--batch-id <id>', "the batch's identity, which the Idempotency-Keys derive from (default: the journal's, else the CSV's name and content hash)")
-    .option('--max-concurrency <n>', 'most requests in flight (default 16; it adapts below)')
-    .option('--execution <mode>', 'immediate (one request, immediatelyExecute) or separate (create, then execute)')
+    .option('--max-concurrency <n>', `most requests in flight (default ${DEFAULT_MAX_CONCURRENCY}; it adapts below)`)
+    .option('--execution <mode>', 'immediate (one request, immediatelyExecute) or separate (create, then execute) (default immediate)')
     .option('--profile <name>', 'credentials from this profile of the config file')
-    .option('--base-url <url>', 'service address (default: the profile, else CROSSBORDER_BASE_URL, else production)')
+    .option('--base-url <url>', `service address (default: the profile, else CROSSBORDER_BASE_URL, else ${LOCAL_SANDBOX_URL}, the local sandbox; production only when the profile or CROSSBORDER_ENVIRONMENT says production)`)
     .option('--timeout <ms>', 'per-attempt timeout')
     .option('--json', 'JSON lines (progress, then the summary) instead of the progress bar')
     .action(async (csv: string, opts: RunOptions) => action(opts.json === true, () => run(csv, opts)));
   payouts
     .command('status')
     .description('summarise a batch from its journal (safe while it runs)')
-    .requiredOption('--journal <file>', 'the journal')
+    .requiredOption('--journal <file>', 'required: the journal')
     .option('--json', 'one JSON line')
     .action(async (opts: { journal: string; json?: boolean }) => action(opts.json === true, () => status(opts)));
   payouts
     .command('report')
     .description('each reference with its transaction id, state, amounts, fees and exchange rate (JSON lines, or --csv)')
-    .requiredOption('--journal <file>', 'the journal')
+    .requiredOption('--journal <file>', 'required: the journal')
     .option('--csv', 'CSV with a header line')
     .option('--out <file>', 'write to this file instead of stdout')
     .action(async (opts: { journal: string; csv?: boolean; out?: string }) => action(false, () => report(opts)));

@@ -107,6 +107,21 @@ describe('payouts status and report: rejected rows, and text a terminal can trus
   });
 });
 
+describe('a file that is not a journal, given as --journal', () => {
+  it('is refused by run, status and report, naming it, and left byte for byte as it was', { timeout: 60_000 }, async () => {
+    const notes = join(dir, 'notes.txt');
+    writeFileSync(notes, 'my notes about payroll'); // one line, no newline: run cut it to nothing and wrote a header in it
+    const csv = join(dir, 'one.csv');
+    writeFileSync(csv, 'reference,sourceAccountId,destinationAccountId,amount\n');
+    for (const args of [['run', csv, '--journal', notes], ['status', '--journal', notes], ['report', '--journal', notes]]) {
+      const ran = await cli(['payouts', ...args], { env: { HOME: dir } });
+      expect(ran.code, args.join(' ')).toBe(1);
+      expect(ran.err, args.join(' ')).toContain(`${notes} is not a payout journal`);
+      expect(readFileSync(notes, 'utf8')).toBe('my notes about payroll');
+    }
+  });
+});
+
 describe('payouts run --help tells the truth (issue 50 §4)', () => {
   it('marks --journal required, and states defaults that are what the run does', { timeout: 90_000 }, async () => {
     const help = await cli(['payouts', 'run', '--help']);

@@ -550,9 +550,9 @@ export interface ResumeCounts {
   waiting: number;
 }
 
-/** `resumed: 120 final (3 rejected rows), 4 to replay with their keys, 2 to look up on the service, 1 waiting for its final status`. */
+/** `resumed: 120 final, 3 rejected rows, 4 to replay with their keys, 2 to look up on the service, 1 waiting for its final status`. */
 export function resumeLine(found: ResumeCounts): string {
-  return `resumed: ${found.final} final (${found.rejected} of them rejected rows), ${found.replay} to replay with their keys, ${found.lookup} to look up on the service, ${found.waiting} waiting for their final status`;
+  return `resumed: ${found.final} final, ${found.rejected} rejected rows, ${found.replay} to replay with their keys, ${found.lookup} to look up on the service, ${found.waiting} waiting for their final status`;
 }
 
 /** Why a record is not completed: its error, else the service's failure reason. */

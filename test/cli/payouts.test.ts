@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index';
-import { PAYOUT_STATES } from '../../src/payouts/index';
+import { createPayoutBatch, MemoryJournal, PAYOUT_STATES } from '../../src/payouts/index';
 import { exactlyOnce, sandboxClient, setUpWorld, type PayoutWorld } from '../payouts/world';
 import { CLI, cli } from './helpers';
 
@@ -156,6 +156,32 @@ describe('payouts run: last month\'s journal with this month\'s file', () => {
     expect(next.err).toContain(`note: ${csv} has changed since ${journal}'s batch month.csv#`);
     expect(next.err).toContain('its references already final there are not paid again (a new batch needs a new --journal)');
     expect(ledgerRefs().filter((r) => r?.startsWith('m-')).sort()).toEqual(['m-alice', 'm-bob', 'm-carol']);
+  });
+});
+
+/** Whether the runner calls `onResume` (issue 47's contract; the runner engineer's part): found by asking it. */
+async function runnerCallsOnResume(): Promise<boolean> {
+  let called = false;
+  const options = { client: { quotes: {}, transactions: {}, receiver: {} } as never, batchId: 'probe', journal: new MemoryJournal(), onResume: () => (called = true) };
+  await createPayoutBatch(options as Parameters<typeof createPayoutBatch>[0]).run([]);
+  return called;
+}
+
+describe('payouts run: a resumed run says what it found first', () => {
+  it('prints the counts onResume gives (final, rejected, to replay, to look up, waiting) before any progress', { timeout: 90_000 }, async (context) => {
+    if (!(await runnerCallsOnResume())) context.skip();
+    const csv = join(dir, 'resume.csv');
+    const journal = join(dir, 'resume.journal');
+    writeFileSync(csv, [HEADER, row('res-1', 100), row('res-2', 200), row('res-bad', 0)].join('\n') + '\n');
+    const first = await cli(['payouts', 'run', csv, '--journal', journal], { env, timeoutMs: 45_000 });
+    expect(first.code, first.err + first.out).toBe(9);
+    expect(lines(first.out).filter((e) => e.event === 'resume')).toEqual([]); // a new batch: nothing found
+    const again = await cli(['payouts', 'run', csv, '--journal', journal], { env, timeoutMs: 45_000 });
+    const events = lines(again.out);
+    // Everything final (whether `final` counts the rejected row among them is the runner's word).
+    expect(events[0]).toMatchObject({ event: 'resume', rejected: 1, replay: 0, lookup: 0, waiting: 0 });
+    expect([2, 3]).toContain(events[0]!.final);
+    expect(events.slice(1).some((e) => e.event === 'resume')).toBe(false);
   });
 });
 

@@ -17,7 +17,7 @@
 import { closeSync, constants, openSync, readSync, fstatSync, ftruncateSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { open as openFile, type FileHandle } from 'node:fs/promises';
-import { FileLock } from './file-lock';
+import { FileLock, legacyHolder } from './file-lock';
 import { PayoutJournalError, type PayoutJournal } from './journal';
 import type { PayoutRecord } from './types';
 
@@ -118,6 +118,12 @@ export class FileJournal implements PayoutJournal {
       if (!stat.isFile()) throw new PayoutJournalError('corrupt', `${this.path} is not a payout journal (not a regular file).`);
       this.#lockHeld = FileLock.take(this.path, stat.dev, stat.ino, this.#lockDirectory);
       this.#file = { dev: stat.dev, ino: stat.ino };
+      // A run of an earlier version (its lock beside the journal) that still runs: refused as well.
+      const legacy = legacyHolder(this.path);
+      if (legacy !== undefined) {
+        this.#release();
+        throw new PayoutJournalError('locked', `${this.path} is in use by process ${legacy} (lock ${this.path}.lock, of an earlier version). Two runs of one batch at once are refused; stop the other, or delete the lock if that process is gone.`);
+      }
     } finally {
       closeSync(fd);
     }

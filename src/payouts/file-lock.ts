@@ -185,6 +185,31 @@ export class FileLock {
   }
 }
 
+/**
+ * The process that holds the lock an earlier version of this SDK took (`<journal>.lock`, holding
+ * `pid@host`), when it still runs here: a run started before an upgrade still writes the journal. Read
+ * without following a link, at most 256 bytes; anything else there is no such lock.
+ */
+export function legacyHolder(journal: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(`${journal}.lock`, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return undefined;
+    const buffer = Buffer.alloc(256);
+    const n = readSync(fd, buffer, 0, buffer.length, 0);
+    const match = /^(\d{1,10})@([A-Za-z0-9._-]{1,255})\n?$/.exec(buffer.toString('latin1', 0, n));
+    if (!match) return undefined;
+    const pid = Number(match[1]);
+    return match[2] === hostname() && pid > 0 && pid !== process.pid && alive(pid) ? `${pid}@${match[2]}` : undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Links `from` to `to`; false when `to` exists. */
 function tryLink(from: string, to: string): boolean {
   try {

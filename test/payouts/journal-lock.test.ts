@@ -92,6 +92,25 @@ describe('the journal lock belongs to the file', () => {
     await third.close();
   });
 
+  it('refuses a journal whose lock an earlier version took (<journal>.lock) while that process runs', async () => {
+    const { d, locks } = place();
+    const file = join(d, 'j');
+    const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
+    try {
+      writeFileSync(`${file}.lock`, `${sleeper.pid}@${hostname()}\n`);
+      const err = await new FileJournal(file, { lockDirectory: locks }).open('b').catch((e: unknown) => e);
+      expect(err).toMatchObject({ reason: 'locked', message: expect.stringContaining(`in use by process ${sleeper.pid}@${hostname()} (lock ${file}.lock, of an earlier version)`) });
+      expect(existsSync(lockOf(file, locks))).toBe(false); // released
+    } finally {
+      sleeper.kill('SIGKILL');
+    }
+    // That process gone, its old lock is ignored.
+    writeFileSync(`${file}.lock`, `${await deadPid()}@${hostname()}\n`);
+    const journal = new FileJournal(file, { lockDirectory: locks });
+    await journal.open('b');
+    await journal.close();
+  });
+
   it('takes over the lock of a process that is gone, and leaves no claim behind', async () => {
     const { d, locks } = place();
     const file = join(d, 'j');

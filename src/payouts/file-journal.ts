@@ -107,12 +107,8 @@ export class FileJournal implements PayoutJournal {
    * device and inode, so that every path to the file meets the same lock (see ./file-lock).
    */
   #takeLock(): void {
-    let fd: number;
-    try {
-      fd = openSync(this.path, constants.O_RDWR | constants.O_CREAT, 0o600);
-    } catch (error) {
-      throw new PayoutJournalError('corrupt', `${this.path}: cannot be opened as a journal (${(error as NodeJS.ErrnoException).code ?? String(error)}).`);
-    }
+    // A file system error (a missing folder, no permission) is the file system's own, naming the path.
+    const fd = openSync(this.path, constants.O_RDWR | constants.O_CREAT, 0o600);
     try {
       const stat = fstatSync(fd, { bigint: true });
       if (!stat.isFile()) throw new PayoutJournalError('corrupt', `${this.path} is not a payout journal (not a regular file).`);

@@ -17,7 +17,7 @@
  *   its pid and host, checked to be that, are ever printed.
  * @module
  */
-import { closeSync, constants, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -129,6 +129,7 @@ export class FileLock {
   static take(journal: string, dev: number | bigint, ino: number | bigint, directory: string = defaultLockDirectory()): FileLock {
     lockFolder(directory);
     const path = join(directory, `${dev}-${ino}.lock`);
+    removeLeftovers(directory, `.${dev}-${ino}.`);
     const nonce = randomBytes(16).toString('hex');
     // The lock's whole text in a file of this process, linked to the lock's name (and to claims): a lock
     // is never seen empty or half written.
@@ -207,6 +208,21 @@ export function legacyHolder(journal: string): string | undefined {
     return match[2] === hostname() && pid > 0 && pid !== process.pid && alive(pid) ? `${pid}@${match[2]}` : undefined;
   } finally {
     closeSync(fd);
+  }
+}
+
+/** Removes the files of processes killed while they took this lock (`.<dev>-<ino>.<pid>.<nonce>.tmp`, their pid gone). */
+function removeLeftovers(directory: string, prefix: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(directory);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const pid = Number(name.slice(prefix.length).split('.')[0]);
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !alive(pid)) unlinkQuietly(join(directory, name));
   }
 }
 

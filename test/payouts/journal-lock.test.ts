@@ -116,10 +116,16 @@ describe('the journal lock belongs to the file', () => {
     const file = join(d, 'j');
     writeFileSync(file, '');
     const lock = lockOf(file, locks);
-    writeFileSync(lock, `${await deadPid()}@${hostname()} ${'a'.repeat(32)}\n`);
+    const killed = await deadPid();
+    writeFileSync(lock, `${killed}@${hostname()} ${'a'.repeat(32)}\n`);
+    // What a process killed as it took the lock leaves: its own file, removed with the stale lock.
+    const { dev, ino } = statSync(file, { bigint: true });
+    writeFileSync(join(locks, `.${dev}-${ino}.${killed}.${'a'.repeat(32)}.tmp`), `${killed}@${hostname()} ${'a'.repeat(32)}\n`);
     const journal = new FileJournal(file, { lockDirectory: locks });
     await journal.open('b');
     expect(readFileSync(lock, 'utf8')).toMatch(new RegExp(`^${process.pid}@${hostname()} [0-9a-f]{32}\\n$`));
+    const { readdirSync } = await import('node:fs');
+    expect(readdirSync(locks)).toEqual([`${dev}-${ino}.lock`]);
     await journal.close();
     expect(existsSync(lock)).toBe(false);
     // A claimer that died mid-takeover (its claim on the stale lock stays) is taken over in turn.
@@ -128,7 +134,6 @@ describe('the journal lock belongs to the file', () => {
     await journal.open('b');
     expect(readFileSync(lock, 'utf8')).toContain(`${process.pid}@`);
     await journal.close();
-    const { readdirSync } = await import('node:fs');
     expect(readdirSync(locks)).toEqual([]);
   });
 

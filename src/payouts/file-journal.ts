@@ -14,10 +14,10 @@
  * (`<file>.lock`, holding the writer's pid), taken over only when that process is gone.
  * @module
  */
-import { closeSync, constants, openSync, readSync, unlinkSync, writeSync, readFileSync, fstatSync, ftruncateSync } from 'node:fs';
+import { closeSync, constants, openSync, readSync, fstatSync, ftruncateSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { open as openFile, type FileHandle } from 'node:fs/promises';
-import { hostname } from 'node:os';
+import { FileLock, legacyHolder } from './file-lock';
 import { PayoutJournalError, type PayoutJournal } from './journal';
 import type { PayoutRecord } from './types';
 
@@ -53,24 +53,25 @@ function syncedWrites(): boolean {
 export interface FileJournalOptions {
   /** Refuse to open when another live process holds the lock (default). False: take it anyway (you know better). */
   lock?: boolean | undefined;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  /**
+   * Where the locks live (default: `crossborder-payouts-<uid>` in the system's temporary folder, made
+   * owner-only). A lock is named from the journal file's device and inode, so every path to one file
+   * (a hard link, a symbolic link, a relative path) meets the same lock. Processes that share a journal
+   * must share this folder: one machine.
+   */
+  lockDirectory?: string | undefined;
 }
 
 /** A journal in a file (Node). See the module documentation. */
 export class FileJournal implements PayoutJournal {
   readonly path: string;
-  readonly #lockPath: string;
   readonly #lock: boolean;
   #handle: FileHandle | undefined;
-  #locked = false;
+  readonly #lockDirectory: string | undefined;
+  /** The lock this process holds, while it holds it. */
+  #lockHeld: FileLock | undefined;
+  /** The device and inode of the file whose lock is held. */
+  #file: { dev: bigint; ino: bigint } | undefined;
   /** Each reference's latest line: its offset in the file. */
   readonly #index = new Map<string, number>();
   /** Lines queued or being written, by reference (the latest wins; read by `get` until written). */
@@ -97,43 +98,38 @@ export class FileJournal implements PayoutJournal {
   constructor(path: string, options: FileJournalOptions = {}) {
     if (typeof path !== 'string' || path === '') throw new TypeError('path: expected the journal file path');
     this.path = path;
-    this.#lockPath = `${path}.lock`;
     this.#lock = options.lock ?? true;
+    this.#lockDirectory = options.lockDirectory;
   }
 
+  /**
+   * Takes the lock of the journal's file (made here, empty, when it does not exist yet): named from its
+   * device and inode, so that every path to the file meets the same lock (see ./file-lock).
+   */
   #takeLock(): void {
-    const mine = `${process.pid}@${hostname()}\n`;
-    for (let tries = 0; tries < 3; tries++) {
-      try {
-        const fd = openSync(this.#lockPath, 'wx', 0o600);
-        writeSync(fd, mine);
-        closeSync(fd);
-        this.#locked = true;
-        return;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    // A file system error (a missing folder, no permission) is the file system's own, naming the path.
+    const fd = openSync(this.path, constants.O_RDWR | constants.O_CREAT, 0o600);
+    try {
+      const stat = fstatSync(fd, { bigint: true });
+      if (!stat.isFile()) throw new PayoutJournalError('corrupt', `${this.path} is not a payout journal (not a regular file).`);
+      this.#lockHeld = FileLock.take(this.path, stat.dev, stat.ino, this.#lockDirectory);
+      this.#file = { dev: stat.dev, ino: stat.ino };
+      // A run of an earlier version (its lock beside the journal) that still runs: refused as well.
+      const legacy = legacyHolder(this.path);
+      if (legacy !== undefined) {
+        this.#release();
+        throw new PayoutJournalError('locked', `${this.path} is in use by process ${legacy} (lock ${this.path}.lock, of an earlier version). Two runs of one batch at once are refused; stop the other, or delete the lock if that process is gone.`);
       }
-      let holder = '';
-      try {
-        holder = readFileSync(this.#lockPath, 'utf8').trim();
-      } catch {
-        continue; // released meanwhile
-      }
-      const [pidText, host] = holder.split('@');
-      const pid = Number(pidText);
-      const stale = host === hostname() && Number.isInteger(pid) && pid > 0 && !alive(pid);
-      // A lock file being written (empty) for an instant, or of a live process: not ours.
-      if (!stale && holder !== '') {
-        throw new PayoutJournalError('locked', `${this.path} is in use by process ${holder} (lock ${this.#lockPath}). Two runs of one batch at once are refused; stop the other, or delete the lock if that process is gone.`);
-      }
-      if (!stale) continue;
-      try {
-        unlinkSync(this.#lockPath); // its writer was killed: the lock is stale
-      } catch {
-        /* another process took it over first: try again */
-      }
+    } finally {
+      closeSync(fd);
     }
-    throw new PayoutJournalError('locked', `${this.path}: could not take the lock ${this.#lockPath}.`);
+  }
+
+  /** After the file is open for writing: it is still the file whose lock this process took (not replaced meanwhile). */
+  #checkSameFile(dev: bigint, ino: bigint): void {
+    if (this.#file && (this.#file.dev !== dev || this.#file.ino !== ino)) {
+      throw new PayoutJournalError('locked', `${this.path} was replaced by another file while it was being opened; open it again.`);
+    }
   }
 
   /** Reads the journal, dropping (and cutting off) a torn last line. */
@@ -173,13 +169,14 @@ export class FileJournal implements PayoutJournal {
             value = JSON.parse(text) as Record<string, unknown>;
             if (header && (typeof value.reference !== 'string' || typeof value.state !== 'string')) throw new Error('no reference or state');
           } catch (error) {
+            // A first line that is not a header, whole (its newline is there): not a journal. Never cut.
+            if (!header) throw notAJournal(this.path, 'its first line is not JSON');
             bad = { line, start: lineStart, error: (error as Error).message };
             continue;
           }
           if (!header) {
-            if (!FORMATS.has(value.format)) throw new PayoutJournalError('corrupt', `${this.path} is not a payout journal (its first line has no format ${FORMAT_V2} or ${FORMAT_V1}).`);
-            this.#format = value.format as string;
-            if (value.batchId !== batchId) throw new PayoutJournalError('other_batch', `${this.path} holds batch ${String(value.batchId)}, not ${batchId}.`);
+            this.#format = headerOf(text, this.path).format;
+            if (value.batchId !== batchId) throw new PayoutJournalError('other_batch', `${this.path} holds batch ${JSON.stringify(value.batchId)}, not ${batchId}.`);
             header = true;
             continue;
           }
@@ -187,11 +184,19 @@ export class FileJournal implements PayoutJournal {
         }
         carry = Buffer.from(data.subarray(start));
         base += start;
+        // No header line within its bound: not a journal (and never read whole).
+        if (!header && carry.length > HEADER_LIMIT) throw notAJournal(this.path, `no header line within its first ${HEADER_LIMIT} bytes`);
+      }
+      if (!header) {
+        // Only a header that a kill interrupted as it was written may be cut off (nothing else is in the
+        // file then): anything else is someone's file, refused and left as it is.
+        const tail = carry.toString('utf8').trimStart();
+        const torn = tail.length > 0 && (tail.startsWith(HEADER_START) || HEADER_START.startsWith(tail));
+        if (complete > 0 || (tail.length > 0 && !torn)) throw notAJournal(this.path, complete > 0 ? 'it holds only blank lines' : 'its first line is not a header');
       }
       // Bytes after the last newline, or a bad last line: the write a kill interrupted. Cut them off.
       const cutAt = bad ? bad.start : complete;
       if (cutAt < size) ftruncateSync(fd, cutAt);
-      if (!header && cutAt > 0) throw new PayoutJournalError('corrupt', `${this.path} is not a payout journal.`);
     } finally {
       closeSync(fd);
     }
@@ -203,14 +208,23 @@ export class FileJournal implements PayoutJournal {
    */
   async open(batchId: string): Promise<Iterable<PayoutRecord>> {
     if (this.#handle) throw new PayoutJournalError('closed', `${this.path} is open already.`);
-    if (this.#lock) this.#takeLock();
+    // A journal closed before opens again: a new opening, its lock taken anew.
+    this.#closed = false;
+    this.#index.clear();
+    this.#unwritten.clear();
+    this.#size = 0;
+    this.#format = FORMAT_V2;
+    this.#file = undefined;
     this.#opened = {};
     try {
+      if (this.#lock) this.#takeLock();
       this.#load(batchId);
       this.#dsync = syncedWrites();
       // 'a+' (read, append, create), and O_DSYNC where each write is then durable as it returns.
       this.#handle = await openFile(this.path, this.#dsync ? constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_DSYNC : 'a+', 0o600);
-      this.#size = (await this.#handle.stat()).size;
+      const stat = await this.#handle.stat({ bigint: true });
+      this.#checkSameFile(stat.dev, stat.ino);
+      this.#size = Number(stat.size);
       if (this.#size === 0) {
         // The file's name first, while the file is empty: if this sync fails, the next open finds the
         // file empty and syncs it again; once it has succeeded, a failure of the header's write or fsync
@@ -350,14 +364,19 @@ export class FileJournal implements PayoutJournal {
   }
 
   #release(): void {
-    if (!this.#locked) return;
-    try {
-      unlinkSync(this.#lockPath);
-    } catch {
-      /* gone already */
-    }
-    this.#locked = false;
-  }
+    this.#lockHeld?.release();
+    this.#lockHeld = undefined;
+}
+}
+
+/** What a journal's header line starts with (as this module writes it). */
+const HEADER_START = '{"format":"crossborder-payout-journal/';
+/** The longest header line read looking for one: 1 MiB. */
+const HEADER_LIMIT = 1 << 20;
+
+/** A file that is not a payout journal, named; it is never cut or written. */
+function notAJournal(path: string, why: string): PayoutJournalError {
+  return new PayoutJournalError('corrupt', `${path} is not a payout journal (${why}); it was left as it is. Use a new file, or the journal of this batch.`);
 }
 
 /**
@@ -457,14 +476,7 @@ export function journalRecords(path: string): { batchId: string; records: Iterab
   let bad: number | undefined; // a line that does not read: a torn write when nothing follows it
   scanLines(path, (text, offset) => {
     if (batchId === undefined) {
-      let header: { format?: string; batchId?: string } | undefined;
-      try {
-        header = JSON.parse(text) as typeof header;
-      } catch {
-        /* not a journal */
-      }
-      if (!header || !FORMATS.has(header.format) || typeof header.batchId !== 'string') throw new PayoutJournalError('corrupt', `${path} is not a payout journal.`);
-      batchId = header.batchId;
+      batchId = headerOf(text, path).batchId;
       return;
     }
     if (text.trim() === '') return;
@@ -492,6 +504,48 @@ export function journalRecords(path: string): { batchId: string; records: Iterab
       },
     },
   };
+}
+
+/** The header line `text` of the journal at `path`: its format and batch id; anything else is not a journal. */
+function headerOf(text: string, path: string): { format: string; batchId: string } {
+  let header: unknown;
+  try {
+    header = JSON.parse(text);
+  } catch {
+    throw notAJournal(path, 'its first line is not JSON');
+  }
+  const h = header as { format?: unknown; batchId?: unknown } | null;
+  if (h === null || typeof h !== 'object' || !FORMATS.has(h.format)) throw notAJournal(path, `its first line has no format ${FORMAT_V2} or ${FORMAT_V1}`);
+  if (typeof h.batchId !== 'string') throw notAJournal(path, 'its first line has no batch id');
+  return { format: h.format as string, batchId: h.batchId };
+}
+
+/**
+ * The batch id of the journal file at `path`, read from its header line alone (at most 1 MiB of it);
+ * `undefined` for an empty file, or one whose header a kill tore as it was first written (no journal
+ * yet). A file that is not a journal is a {@link PayoutJournalError} naming it.
+ */
+export function journalBatchId(path: string): string | undefined {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(HEADER_LIMIT + 1);
+    let n = 0;
+    for (let got = -1; got !== 0 && n < buffer.length; n += got) got = readSync(fd, buffer, n, buffer.length - n, n);
+    const data = buffer.subarray(0, n);
+    let start = 0;
+    // Blank lines before the header are skipped, as every reader does.
+    for (let nl = data.indexOf(10); nl !== -1; nl = data.indexOf(10, start)) {
+      const text = data.toString('utf8', start, nl);
+      start = nl + 1;
+      if (text.trim() !== '') return headerOf(text, path).batchId;
+    }
+    const tail = data.toString('utf8', start).trimStart();
+    if (n > HEADER_LIMIT) throw notAJournal(path, `no header line within its first ${HEADER_LIMIT} bytes`);
+    if (tail === '' || tail.startsWith(HEADER_START) || HEADER_START.startsWith(tail)) return undefined;
+    throw notAJournal(path, 'its first line is not a header');
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Calls `each` with every line of `path` (its text and byte offset; an unterminated last one too), reading 1 MiB at a time. */

@@ -13,11 +13,33 @@ export type PayoutStep = 'create' | 'execute' | 'job';
 const oneShot = (nodeCrypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
 const sha256Hex = (text: string): string => (oneShot ? oneShot('sha256', text, 'hex') : nodeCrypto.createHash('sha256').update(text, 'utf8').digest('hex'));
 
+/** A lone UTF-16 surrogate (one not part of a pair): UTF-8 has no bytes for it (it is encoded as U+FFFD). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Whether `text` is well-formed Unicode (no lone surrogate): `String.prototype.isWellFormed`, which Node 20 lacks. */
+export function isWellFormed(text: string): boolean {
+  return !LONE_SURROGATE.test(text);
+}
+
+/** `text`'s UTF-16 code units, four hex digits each: one text per string, whatever it holds. */
+const codeUnits = (text: string): string => {
+  let out = '';
+  for (let i = 0; i < text.length; i++) out += text.charCodeAt(i).toString(16).padStart(4, '0');
+  return out;
+};
+
 /**
  * The Idempotency-Key of `step` of payout `reference` in batch `batchId`: `po1_` and 48 hex digits of
- * SHA-256 (visible ASCII, 52 characters: within the service's 255).
+ * SHA-256 (visible ASCII, 52 characters: within the service's 255). Distinct (batch, reference, step)
+ * never share a key: a batch id or reference with a lone UTF-16 surrogate (which UTF-8 cannot carry: it
+ * became U+FFFD, so `a\uD800`, `a\uD801` and `a\uFFFD` shared one key) is hashed as its code units, in a
+ * text of its own kind; a well-formed one gives the key it always gave (journals resume with their keys).
  */
 export function payoutKey(batchId: string, reference: string, step: PayoutStep): string {
+  if (!isWellFormed(batchId) || !isWellFormed(reference)) {
+    // Hex code units (no `|` in them), under a tag no well-formed text starts with.
+    return `po1_${sha256Hex(`u16:crossborder-payout|${codeUnits(batchId)}|${codeUnits(reference)}|${step.length}:${step}`).slice(0, 48)}`;
+  }
   // Length-prefixed parts ('crossborder-payout' is 18 long), so that no two different (batch, reference, step) give the same text.
   const text = `18:crossborder-payout|${batchId.length}:${batchId}|${reference.length}:${reference}|${step.length}:${step}`;
   return `po1_${sha256Hex(text).slice(0, 48)}`;

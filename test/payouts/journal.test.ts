@@ -1,6 +1,6 @@
 /** The file journal (torn lines, corruption, the lock) and the adaptive concurrency's bounds. */
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import {
   type PayoutRecord,
 } from '../../src/payouts/index';
 import { RateLimitError } from '../../src/index';
+import { defaultLockDirectory } from '../../src/payouts/file-lock';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -25,6 +26,12 @@ const tmp = () => {
   const d = mkdtempSync(join(tmpdir(), 'cb-journal-'));
   dirs.push(d);
   return d;
+};
+
+/** The lock of the journal file at `file` (the default lock folder; named from the file's device and inode). */
+const lockOf = (file: string) => {
+  const { dev, ino } = statSync(file, { bigint: true });
+  return join(defaultLockDirectory(), `${dev}-${ino}.lock`);
 };
 
 const record = (reference: string, state: PayoutRecord['state'] = 'submitted'): PayoutRecord => ({
@@ -114,7 +121,7 @@ describe('FileJournal', () => {
     const err = await new FileJournal(file).open('b').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PayoutJournalError);
     expect(err).toMatchObject({ reason: 'corrupt', message: expect.stringContaining('line 3') });
-    expect(existsSync(`${file}.lock`)).toBe(false); // released on failure
+    expect(existsSync(lockOf(file))).toBe(false); // released on failure
     const other = join(tmp(), 'k');
     const j2 = new FileJournal(other);
     await j2.open('b');
@@ -137,12 +144,13 @@ describe('FileJournal', () => {
     const child = spawn(process.execPath, ['-e', '0']);
     const deadPid = await new Promise<number>((resolve) => child.once('exit', () => resolve(child.pid!)));
     const { hostname } = await import('node:os');
-    writeFileSync(`${file}.lock`, `${deadPid}@${hostname()}\n`);
+    const stale = `${deadPid}@${hostname()} ${'0'.repeat(32)}\n`;
+    writeFileSync(lockOf(file), stale);
     const next = new FileJournal(file);
     await next.open('b');
-    expect(readFileSync(`${file}.lock`, 'utf8')).toBe(`${process.pid}@${hostname()}\n`);
+    expect(readFileSync(lockOf(file), 'utf8')).toMatch(new RegExp(`^${process.pid}@${hostname()} [0-9a-f]{32}\n$`));
     await next.close();
-    expect(existsSync(`${file}.lock`)).toBe(false);
+    expect(existsSync(lockOf(file))).toBe(false);
   });
 });
 

@@ -97,4 +97,49 @@ describe('payout keys and fingerprints (a stored format)', () => {
       { numRuns: 2_000 },
     );
   });
+
+  describe('references that differ only in a lone UTF-16 surrogate (issue 47: one payout silently never made)', () => {
+    /** The key as every version before derived it: what a well-formed reference must keep. */
+    const keyAsFirstWritten = (batchId: string, reference: string, step: string) =>
+      `po1_${createHash('sha256').update(`18:crossborder-payout|${batchId.length}:${batchId}|${reference.length}:${reference}|${step.length}:${step}`, 'utf8').digest('hex').slice(0, 48)}`;
+    const instructionOf = (reference: string): PayoutInstruction => ({ reference, source: { accountId: 'InternalAccount:a' }, destination: { accountId: 'ExternalAccount:b' }, amount: 100 });
+
+    it('get distinct keys, as their fingerprints are distinct', () => {
+      const references = ['a\uD800', 'a\uD801', 'a\uDC00', 'a\uFFFD', 'a', '\uD800a', '\uDC00\uD800', 'a\uD83D\uDE00', 'a\uD83D'];
+      for (const step of ['create', 'execute', 'job'] as const) {
+        const keys = references.map((r) => payoutKey('b', r, step));
+        expect(new Set(keys).size, step).toBe(references.length);
+        for (const key of keys) expect(key).toMatch(/^po1_[0-9a-f]{48}$/);
+      }
+      const fingerprints = references.map((r) => instructionFingerprintV2(instructionOf(r)));
+      expect(new Set(fingerprints).size).toBe(references.length);
+      // A batch id with a lone surrogate too.
+      expect(payoutKey('b\uD800', 'r', 'create')).not.toBe(payoutKey('b\uD801', 'r', 'create'));
+      expect(payoutKey('b\uD800', 'r', 'create')).not.toBe(payoutKey('b\uFFFD', 'r', 'create'));
+    });
+
+    it('keys and fingerprints agree for any two references: the same key exactly when the same fingerprint, exactly when the same string; well-formed keys as first written', () => {
+      const reference = fc.oneof(fc.string({ unit: 'binary', maxLength: 5 }), fc.string({ maxLength: 5 }), fc.constantFrom('\uD800', '\uDFFF', '\uFFFD', '\uD83D\uDE00', 'a'));
+      const pair = fc.oneof(
+        fc.tuple(reference, reference),
+        // One code unit changed for another surrogate or U+FFFD: the collisions of UTF-8.
+        fc.tuple(reference, fc.nat(), fc.constantFrom(0xd800, 0xdbff, 0xdc00, 0xdfff, 0xfffd)).map(([r, at, unit]) => {
+          const s = `${r}x`;
+          const i = at % s.length;
+          return [s, s.slice(0, i) + String.fromCharCode(unit) + s.slice(i + 1)] as const;
+        }),
+      );
+      fc.assert(
+        fc.property(pair, ([a, b]) => {
+          const sameKey = payoutKey('batch', a, 'create') === payoutKey('batch', b, 'create');
+          const sameFingerprint = instructionFingerprintV2(instructionOf(a)) === instructionFingerprintV2(instructionOf(b));
+          expect(sameKey).toBe(a === b);
+          expect(sameFingerprint).toBe(a === b);
+          expect(instructionFingerprint(instructionOf(a)) === instructionFingerprint(instructionOf(b))).toBe(a === b);
+          for (const r of [a, b]) if (!/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(r)) expect(payoutKey('batch', r, 'execute')).toBe(keyAsFirstWritten('batch', r, 'execute'));
+        }),
+        { numRuns: 5_000 },
+      );
+    });
+  });
 });

@@ -16,7 +16,7 @@ export async function payroll(cb: Crossborder, instructions: Iterable<PayoutInst
     console.log(summary.counts); // { pending: 0, submitted: 0, processing: 0, completed: 2, failed: 0, needs_attention: 0 }
     return summary;
   } finally {
-    await journal.close(); // releases the journal's lock (payroll.journal.lock)
+    await journal.close(); // releases the journal's lock; the same object may open it again
   }
 }
 

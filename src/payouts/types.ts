@@ -187,6 +187,8 @@ export interface PayoutReportRow {
   attempts: number;
   errorCode: string | undefined;
   errorMessage: string | undefined;
+  /** A rejected input's line in its file (JSON only; the CSV's message names it). */
+  line?: number | undefined;
 }
 
 /** What `run()` resolves with. */

@@ -3,7 +3,7 @@
  * here by hand, nothing leaves a final state, and every journal (memory, file, Redis through a fake
  * client that runs the same check) refuses an illegal move with the same typed error.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -115,6 +115,12 @@ describe('the transition table', () => {
     expect((error as Error).message).toBe('Payout "inv-7": the journal refuses the move from completed to "submitted" (completed is final).');
     expect(() => checkMove('inv-7', 'processing', 'pending')).toThrow('Payout "inv-7": the journal refuses the move from processing to "pending".');
     expect(() => checkMove('inv-7', 'submitted', 'processing')).not.toThrow();
+  });
+
+  it('docs/payouts.md shows the diagram the table gives', () => {
+    const doc = readFileSync(join(__dirname, '../../docs/payouts.md'), 'utf8');
+    const block = /<!-- state diagram: stateDiagram\(\) of src\/payouts\/machine\.ts -->\n```mermaid\n([\s\S]*?)\n```/.exec(doc);
+    expect(block?.[1]).toBe(stateDiagram());
   });
 
   it('the diagram has one arrow per (state, next) of the table', () => {

@@ -421,7 +421,8 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
   }
 
   function progress(): PayoutProgress {
-    const done = counts.completed + counts.failed + counts.needs_attention + counts.rejected;
+    // References: rejected inputs are counted apart (counts.rejected), in neither the total nor the done.
+    const done = counts.completed + counts.failed + counts.needs_attention;
     const now = performance.now();
     advanceRing(now);
     let recent = 0;
@@ -887,7 +888,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
         for await (const record of records) {
           // The latest of each reference: counted, and kept only when it is not final.
           guard.seen(record); // where its next move starts, for a journal that keeps no states (the file's)
-          total++;
+          if (record.state !== 'rejected') total++;
           counts[record.state]++;
           if (FINAL_STATES.has(record.state)) {
             if (record.state === 'rejected') found.rejected++;
@@ -934,10 +935,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
             ...(input.reference !== undefined ? { inputReference: input.reference } : {}),
           };
           await journal.put(record);
-          if (!known) {
-            total++;
-            counts.rejected++;
-          }
+          if (!known) counts.rejected++;
         };
 
         const admit = async (item: PayoutInstruction | PayoutRejectedInput) => {

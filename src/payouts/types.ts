@@ -156,9 +156,9 @@ export type PayoutCounts = Record<PayoutState, number>;
 export interface PayoutProgress {
   batchId: string;
   counts: PayoutCounts;
-  /** References seen so far (input read, or journal). */
+  /** References seen so far (input read, or journal); rejected inputs are counted apart (`counts.rejected`). */
   total: number;
-  /** References in a final state. */
+  /** References completed, failed or needing attention (rejected inputs are not among them). */
   done: number;
   /** Final states per second over the last seconds. */
   throughput: number;

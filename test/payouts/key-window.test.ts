@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { APIUserAbortError } from '../../src/index';
+import { APIConnectionError, APIUserAbortError } from '../../src/index';
 import {
   createPayoutBatch,
   FileJournal,
@@ -168,6 +168,45 @@ describe('a payout whose outcome is unknown past the Idempotency-Key window', ()
       'OUTCOME_UNKNOWN: No answer to its send within the Idempotency-Key window, and the lookup could not tell: the transactions could not be listed (page 1): fetch failed',
       'OUTCOME_UNKNOWN: No answer to its send within the Idempotency-Key window, and the lookup could not tell: the transactions could not be listed (page 1): fetch failed',
     ]);
+  });
+});
+
+describe('within one run', () => {
+  it('a payout retried with no answer until its first send is past the window is looked up, then re-sent under a fresh key only once proven not moved', { timeout: 30_000 }, async () => {
+    const sent: string[] = [];
+    const listed: unknown[] = [];
+    let shifted = false;
+    const client: PayoutClient = {
+      quotes: {
+        create: async (_body, options) => {
+          sent.push(options!.idempotencyKey!);
+          if (sent.length === 1) {
+            // No answer to the first send; the next attempt comes 21 h later (past 24 h less the 4 h margin).
+            const real = Date.now.bind(Date);
+            vi.spyOn(Date, 'now').mockImplementation(() => real() + 21 * HOUR);
+            shifted = true;
+            throw new APIConnectionError('fetch failed', { outcomeUnknown: true });
+          }
+          return { id: 'Quote:1', status: 'COMPLETED', transactionId: 'Transaction:1', totalSendingAmount: 1, totalReceivingAmount: 1 } as never;
+        },
+        execute: async () => ({}) as never,
+      },
+      transactions: {
+        retrieve: async (id) => ({ id, status: 'COMPLETED' }) as never,
+        list: async (params) => {
+          listed.push(params);
+          return { data: [], hasMore: false };
+        },
+      },
+      receiver: { lookupUma: async () => ({}) as never },
+    };
+    const summary = await createPayoutBatch({ client, batchId: 'in-run', journal: new MemoryJournal(), maxUnknownMs: 48 * HOUR }).run([
+      { reference: 'r1', source: { accountId: 'InternalAccount:a' }, destination: { accountId: 'ExternalAccount:b' }, amount: 100 },
+    ]);
+    expect(shifted).toBe(true);
+    expect(summary.counts.completed).toBe(1);
+    expect(sent).toEqual([payoutKey('in-run', 'r1', 'create'), resendKey('in-run', 'r1', 'create', 1)]);
+    expect(listed).toEqual([expect.objectContaining({ type: 'OUTGOING', senderAccountIdentifier: 'InternalAccount:a' })]);
   });
 });
 

@@ -12,7 +12,7 @@
  * refused, the journal unreachable).
  * @module
  */
-import { instructionFingerprint, payoutKey } from './keys';
+import { instructionFingerprintV2, payoutKey } from './keys';
 import type { PayoutJournal } from './journal';
 import { createPayoutBatch, type PayoutBatchOptions } from './runner';
 import type { PayoutInstruction, PayoutRecord, PayoutState } from './types';
@@ -34,6 +34,8 @@ export interface PayoutJobResult {
 /** The part of a BullMQ `Queue` used here. */
 export interface PayoutQueueLike {
   addBulk(jobs: { name: string; data: PayoutJobData; opts?: Record<string, unknown> }[]): Promise<unknown>;
+  /** BullMQ's `Queue.getJob`: a job the queue holds under `id` (then it is not added again, and not counted as enqueued). */
+  getJob?(id: string): Promise<unknown>;
 }
 
 /** The part of a BullMQ `Job` used here. */
@@ -51,37 +53,49 @@ export interface PayoutJobLike {
  * Idempotency-Keys are (batch id, reference, step) alone.
  */
 export function payoutJobId(batchId: string, reference: string, instruction: PayoutInstruction): string {
-  return `${payoutKey(batchId, reference, 'job').replace(/^po1_/, 'po1j_')}_${instructionFingerprint(instruction).slice(0, 16)}`;
+  // The current (second) fingerprint's hex digits: the same instructions as the first told apart, at less cost.
+  return `${payoutKey(batchId, reference, 'job').replace(/^po1_/, 'po2j_')}_${instructionFingerprintV2(instruction).slice(3, 19)}`;
 }
 
 /**
  * Adds one job per instruction (read lazily, in chunks of `chunk`, default 500) to `queue`.
- * @returns how many instructions were read.
+ * @returns `read`: instructions read; `enqueued`: jobs added. With a queue that has `getJob` (BullMQ's
+ * has), a job the queue already holds (the same batch, reference and instruction) is neither added nor
+ * counted; without it, `enqueued` counts the jobs handed to `addBulk` (BullMQ ignores those it holds).
  */
 export async function enqueuePayouts(
   queue: PayoutQueueLike,
   batchId: string,
   instructions: AsyncIterable<PayoutInstruction> | Iterable<PayoutInstruction>,
   options: { chunk?: number; jobOptions?: Record<string, unknown> } = {},
-): Promise<{ enqueued: number }> {
+): Promise<{ read: number; enqueued: number }> {
   const size = options.chunk ?? 500;
   let pending: { name: string; data: PayoutJobData; opts: Record<string, unknown> }[] = [];
+  let read = 0;
   let enqueued = 0;
+  const flush = async () => {
+    let jobs = pending;
+    pending = [];
+    if (queue.getJob) {
+      const held = await Promise.all(jobs.map((job) => queue.getJob!(job.opts.jobId as string)));
+      jobs = jobs.filter((_, i) => held[i] === undefined || held[i] === null);
+    }
+    if (jobs.length === 0) return;
+    await queue.addBulk(jobs);
+    enqueued += jobs.length;
+  };
   for await (const instruction of instructions as AsyncIterable<PayoutInstruction>) {
+    read++;
     pending.push({
       name: 'payout',
       data: { batchId, instruction },
       // The journal holds the state: a finished job need not stay in Redis.
       opts: { removeOnComplete: 1000, removeOnFail: 5000, ...options.jobOptions, jobId: payoutJobId(batchId, instruction.reference, instruction) },
     });
-    enqueued++;
-    if (pending.length >= size) {
-      await queue.addBulk(pending);
-      pending = [];
-    }
+    if (pending.length >= size) await flush();
   }
-  if (pending.length > 0) await queue.addBulk(pending);
-  return { enqueued };
+  if (pending.length > 0) await flush();
+  return { read, enqueued };
 }
 
 /** Options of {@link payoutProcessor}: the runner's, without the batch id and the input (they come with each job). */
@@ -103,19 +117,38 @@ function oneReference(journal: PayoutJournal, reference: string): PayoutJournal 
   };
 }
 
-/** A BullMQ processor `(job) => result` that pays the job's reference exactly once. */
+/**
+ * A BullMQ processor `(job) => result` that pays the job's reference exactly once: the batch runner's
+ * own step over the same state machine, on the job's one reference. Jobs of several batches get one
+ * journal each: `journal.batch(batchId)` when the journal has it (a {@link RedisJournal}: one hash per
+ * batch), else the journal itself, which refuses a second batch.
+ */
 export function payoutProcessor(options: PayoutProcessorOptions): (job: PayoutJobLike) => Promise<PayoutJobResult> {
-  const opened = new Map<string, Promise<unknown>>();
+  const journals = new Map<string, Promise<PayoutJournal>>();
+  const journalOf = (batchId: string): Promise<PayoutJournal> => {
+    let journal = journals.get(batchId);
+    if (journal === undefined) {
+      const shared = options.journal as PayoutJournal & { batch?: (batchId: string) => PayoutJournal };
+      const mine = typeof shared.batch === 'function' ? shared.batch(batchId) : shared;
+      journal = Promise.resolve(mine.open(batchId)).then(() => mine);
+      journal.catch(() => journals.delete(batchId)); // a failed open is tried again by the job's retry
+      journals.set(batchId, journal);
+    }
+    return journal;
+  };
   return async (job) => {
     const { batchId, instruction } = job.data;
-    if (!opened.has(batchId)) opened.set(batchId, Promise.resolve(options.journal.open(batchId)));
-    await opened.get(batchId);
-    const batch = createPayoutBatch({ ...options, batchId, journal: oneReference(options.journal, instruction.reference), maxConcurrency: 1 });
+    const journal = await journalOf(batchId);
+    const batch = createPayoutBatch({ ...options, batchId, journal: oneReference(journal, instruction.reference), maxConcurrency: 1 });
     const summary = await batch.run([instruction]);
-    const record = await options.journal.get(instruction.reference);
-    if (summary.rejected.length > 0 && !record) {
-      return { reference: instruction.reference, state: 'failed', reason: summary.rejected[0]!.reason };
+    if (summary.rejected.length > 0) {
+      // Refused before anything was sent (another instruction under a journaled reference, a bad one):
+      // never the journaled payout's state or transaction, which this job did not pay.
+      const result: PayoutJobResult = { reference: typeof instruction?.reference === 'string' ? instruction.reference : '', state: 'rejected', reason: summary.rejected[0]!.reason };
+      await job.updateProgress?.(result);
+      return result;
     }
+    const record = await journal.get(instruction.reference);
     const result: PayoutJobResult = {
       reference: instruction.reference,
       state: record?.state ?? 'failed',

@@ -19,6 +19,7 @@ import { dirname } from 'node:path';
 import { open as openFile, type FileHandle } from 'node:fs/promises';
 import { FileLock, legacyHolder } from './file-lock';
 import { PayoutJournalError, type PayoutJournal } from './journal';
+import { journalGuard } from './machine';
 import type { PayoutRecord } from './types';
 
 /** The first line's `format`: 1, every line a whole record; 2, later lines of a reference carry what changed. */
@@ -268,6 +269,7 @@ export class FileJournal implements PayoutJournal {
 
   put(record: PayoutRecord): Promise<void> {
     if (!this.#handle || this.#closed) return Promise.reject(new PayoutJournalError('closed', `${this.path} is not open.`));
+    const illegal = journalGuard(this).refusal(record); if (illegal) return Promise.reject(illegal); // the state machine's one check (./machine)
     // Format 2: what can change, when this object's full line is on disk with the same instruction, fingerprint and keys.
     const base = this.#format === FORMAT_V2 ? (record as BasedRecord)[BASE] : undefined;
     const full = base === undefined || base.opened !== this.#opened || base.instruction !== record.instruction || base.fingerprint !== record.fingerprint || base.keys !== record.keys;

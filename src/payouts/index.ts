@@ -14,7 +14,29 @@
  * ```
  * @module crossborder-sdk/payouts
  */
-export { createPayoutBatch, quoteBody, instructionProblem } from './runner';
+export { createPayoutBatch, quoteBody, instructionProblem, rejectedKey, REJECTED_KEY_PREFIX, MAX_AMOUNT } from './runner';
+export {
+  findPayout,
+  payoutMarker,
+  markedDescription,
+  userDescription,
+  type FindPayoutOptions,
+  type FindPayoutResult,
+  type PayoutLookupClient,
+  type PayoutTransactionListParams,
+  type PayoutTransactionPage,
+} from './lookup';
+export {
+  PAYOUT_TRANSITIONS,
+  PAYOUT_EVENTS,
+  transition,
+  legalMove,
+  checkMove,
+  stateDiagram,
+  type PayoutEvent,
+  type PayoutEffect,
+  type PayoutMove,
+} from './machine';
 export type { PayoutBatch, PayoutBatchOptions, PayoutCallOptions, PayoutClient, PayoutWebhookEvent } from './runner';
 export { AdaptiveConcurrency, type AdaptiveConcurrencyOptions } from './concurrency';
 export { payoutKey, instructionFingerprint, instructionFingerprintV2, sameInstruction, type PayoutStep } from './keys';
@@ -30,6 +52,7 @@ export type {
   PayoutProgress,
   PayoutQuoteSummary,
   PayoutRecord,
+  PayoutRejectedInput,
   PayoutReportRow,
   PayoutSource,
   PayoutState,

@@ -4,7 +4,8 @@
  * `submitted` before it sends a request that moves money, and the answer after.
  * @module
  */
-import type { PayoutRecord } from './types';
+import { checkMove } from './machine';
+import type { PayoutRecord, PayoutState } from './types';
 
 /** Where a batch's records live. One batch per journal. */
 export interface PayoutJournal {
@@ -15,7 +16,10 @@ export interface PayoutJournal {
   open(batchId: string): Promise<AsyncIterable<PayoutRecord> | Iterable<PayoutRecord>>;
   /** The latest record of `reference`, if any (after `open`). */
   get(reference: string): Promise<PayoutRecord | undefined>;
-  /** Records `record` (replacing the reference's previous one); durable when it resolves. */
+  /**
+   * Records `record` (replacing the reference's previous one); durable when it resolves. Refuses, with a
+   * {@link PayoutJournalError} (`illegal_move`), a move the state machine does not allow (./machine's `checkMove`).
+   */
   put(record: PayoutRecord): Promise<void>;
   /** Flushes and releases the journal (its lock). */
   close(): Promise<void>;
@@ -24,8 +28,8 @@ export interface PayoutJournal {
 /** A problem with a journal: locked by another process, corrupt, or of another batch. */
 export class PayoutJournalError extends Error {
   override name = 'PayoutJournalError';
-  /** `locked`, `corrupt`, `other_batch` or `closed`. */
-  readonly reason: 'locked' | 'corrupt' | 'other_batch' | 'closed';
+  /** `locked`, `corrupt`, `other_batch`, `closed`, or `illegal_move` (a write the state machine does not allow; see ./machine). */
+  readonly reason: 'locked' | 'corrupt' | 'other_batch' | 'closed' | 'illegal_move';
   constructor(reason: PayoutJournalError['reason'], message: string) {
     super(message);
     this.reason = reason;
@@ -37,8 +41,9 @@ export class PayoutJournalError extends Error {
  * safety comes from elsewhere (the keys alone still make a rerun of the same batch id safe).
  */
 export class MemoryJournal implements PayoutJournal {
-  /** Each reference's latest record, as JSON (a copy that costs one stringify, not a structured clone). */
+  /** Each reference's latest record, as JSON (a copy that costs one stringify, not a structured clone), and its state. */
   readonly #records = new Map<string, string>();
+  readonly #states = new Map<string, PayoutState>();
   #batchId: string | undefined;
 
   async open(batchId: string): Promise<Iterable<PayoutRecord>> {
@@ -55,7 +60,9 @@ export class MemoryJournal implements PayoutJournal {
   }
 
   async put(record: PayoutRecord): Promise<void> {
+    checkMove(record.reference, this.#states.get(record.reference), record.state);
     this.#records.set(record.reference, JSON.stringify(record));
+    this.#states.set(record.reference, record.state);
   }
 
   async close(): Promise<void> {}

@@ -1,14 +1,15 @@
 /**
  * The Redis journal, for many workers on one batch: one hash per batch (`<prefix><batchId>`, field =
- * reference, value = the record's JSON). A write never takes a reference back from a final state
- * (a stalled worker's late write cannot undo another's `completed`): the check and the write are one
- * Lua script. Durable as far as Redis is (configure AOF with `appendfsync always` for the strongest).
+ * reference, value = the record's JSON). A write the state machine does not allow is refused (a
+ * stalled worker's late write cannot undo another's `completed`): the check and the write are one Lua
+ * script, and the refusal is the same {@link PayoutJournalError} every journal throws. Durable as far as Redis is (configure AOF with `appendfsync always` for the strongest).
  * Takes your Redis client (ioredis `call`, or node-redis v4+ `sendCommand`), as `RedisDedupeStore` does;
  * {@link RedisJournal.connect} loads ioredis itself, only when called.
  * @module
  */
 import { PayoutJournalError, type PayoutJournal } from './journal';
-import type { PayoutRecord } from './types';
+import { checkMove, legalMove } from './machine';
+import { PAYOUT_STATES, type PayoutRecord, type PayoutState } from './types';
 
 /** An ioredis client (`call`) or a node-redis v4+ client (`sendCommand`). */
 export type RedisJournalClient = { call(command: string, ...args: (string | number)[]): Promise<unknown> } | { sendCommand(args: string[]): Promise<unknown> };
@@ -19,17 +20,24 @@ export interface RedisJournalOptions {
   prefix?: string | undefined;
 }
 
-// KEYS[1] the hash; ARGV[1] reference, ARGV[2] record JSON, ARGV[3] 1 when the new state is final.
+/**
+ * The moves the state machine allows (./machine), as a Lua table of `prev>next`: the check and the write
+ * are one script, and a refusal names the state found, for {@link checkMove} to throw as every journal does.
+ */
+const LEGAL = PAYOUT_STATES.flatMap((prev) => PAYOUT_STATES.filter((next) => prev !== next && legalMove(prev, next)).map((next) => `['${prev}>${next}']=true`)).join(',');
+
+// KEYS[1] the hash; ARGV[1] reference, ARGV[2] record JSON, ARGV[3] the new state.
+// Returns 1 when written, else the state found (a move the table refuses: nothing written).
 const PUT = `
 local old = redis.call('HGET', KEYS[1], ARGV[1])
-if old and ARGV[3] == '0' then
+if old then
+  local legal = {${LEGAL}}
   local ok, rec = pcall(cjson.decode, old)
-  if ok and (rec.state == 'completed' or rec.state == 'failed' or rec.state == 'needs_attention') then return 0 end
+  local prev = (ok and type(rec) == 'table' and type(rec.state) == 'string') and rec.state or '?'
+  if prev ~= ARGV[3] and not legal[prev .. '>' .. ARGV[3]] then return prev end
 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return 1`;
-
-const FINAL = new Set(['completed', 'failed', 'needs_attention']);
 
 /** A journal in Redis. See the module documentation. */
 export class RedisJournal implements PayoutJournal {
@@ -72,8 +80,12 @@ export class RedisJournal implements PayoutJournal {
   }
 
   async open(batchId: string): Promise<AsyncIterable<PayoutRecord>> {
-    this.#key = `${this.prefix}${batchId}`;
-    const key = this.#key;
+    const key = `${this.prefix}${batchId}`;
+    // One batch per journal object (another batch's records would land under this one's key): `batch(id)` gives one per batch.
+    if (this.#key !== undefined && this.#key !== key) {
+      throw new PayoutJournalError('other_batch', `This RedisJournal is open on ${this.#key}, not ${key}: use journal.batch(batchId) for another batch.`);
+    }
+    this.#key = key;
     const command = this.#command;
     return {
       async *[Symbol.asyncIterator]() {
@@ -93,7 +105,19 @@ export class RedisJournal implements PayoutJournal {
   }
 
   async put(record: PayoutRecord): Promise<void> {
-    await this.#command(['EVAL', PUT, '1', this.#hash(), record.reference, JSON.stringify(record), FINAL.has(record.state) ? '1' : '0']);
+    checkMove(record.reference, undefined, record.state); // a state the machine does not know is refused before Redis is asked
+    const written = await this.#command(['EVAL', PUT, '1', this.#hash(), record.reference, JSON.stringify(record), record.state]);
+    if (written !== 1 && written !== '1') checkMove(record.reference, String(written) as PayoutState, record.state);
+  }
+
+  /**
+   * A journal of batch `batchId` on the same connection and prefix: one object per batch, so that a
+   * worker taking jobs of several batches never writes one batch's records under another's key.
+   */
+  batch(batchId: string): RedisJournal {
+    const journal = new RedisJournal({ sendCommand: (args: string[]) => this.#command(args) }, { prefix: this.prefix });
+    journal.#key = `${this.prefix}${batchId}`;
+    return journal;
   }
 
   async close(): Promise<void> {

@@ -12,10 +12,16 @@ export function reportRows(records: Iterable<PayoutRecord>): PayoutReportRow[] {
   return rows;
 }
 
-/** The report row of one record (for a report streamed row by row). */
+/**
+ * The report row of one record (for a report streamed row by row). A rejected input's row shows the
+ * reference the input gave (its record's own is a journal key) and, when it came from a file, its line.
+ */
 export function reportRow(r: PayoutRecord): PayoutReportRow {
+  const rejected = r.state === 'rejected';
+  const line = rejected && typeof r.line === 'number' ? r.line : undefined;
+  const message = r.lastError?.message;
   return {
-    reference: r.reference,
+    reference: rejected ? (r.inputReference ?? '') : r.reference,
     state: r.state,
     transactionId: r.transactionId,
     transactionStatus: r.transactionStatus,
@@ -28,8 +34,10 @@ export function reportRow(r: PayoutRecord): PayoutReportRow {
     exchangeRate: r.quote?.exchangeRate,
     attempts: r.attempts,
     errorCode: r.lastError?.code,
-    errorMessage: r.lastError?.message,
-    };
+    // The line in the message too, so the CSV (whose columns stay as they were) names it.
+    errorMessage: line !== undefined && message !== undefined && !message.startsWith(`line ${line}`) ? `line ${line}: ${message}` : message,
+    ...(line !== undefined ? { line } : {}),
+  };
 }
 
 const COLUMNS: (keyof PayoutReportRow)[] = [

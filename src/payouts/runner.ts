@@ -32,6 +32,8 @@ import type { Quote, QuoteCreateParams, ReceiverLookup, Transaction } from '../t
 import { AdaptiveConcurrency } from './concurrency';
 import { instructionFingerprintV2, payoutKey, sameInstruction } from './keys';
 import type { PayoutJournal } from './journal';
+import { findPayout, markedDescription, payoutMarker, resendKey, type PayoutTransactionListParams, type PayoutTransactionPage } from './lookup';
+import { journalGuard, transition, type PayoutEvent } from './machine';
 import {
   FINAL_STATES,
   PAYOUT_STATES,
@@ -40,6 +42,7 @@ import {
   type PayoutInstruction,
   type PayoutProgress,
   type PayoutRecord,
+  type PayoutRejectedInput,
   type PayoutState,
   type PayoutSummary,
 } from './types';
@@ -50,8 +53,17 @@ export interface PayoutClient {
     create(params: QuoteCreateParams, options?: PayoutCallOptions): PromiseLike<Quote>;
     execute(quoteId: string, options?: PayoutCallOptions): PromiseLike<Quote>;
   };
-  transactions: { retrieve(transactionId: string, options?: PayoutCallOptions): PromiseLike<Transaction> };
+  transactions: {
+    retrieve(transactionId: string, options?: PayoutCallOptions): PromiseLike<Transaction>;
+    /**
+     * Lists transactions (`cb.transactions.list`): the lookup of a payout past its key's window
+     * ({@link findPayout}). Without it such a payout needs attention rather than a lookup.
+     */
+    list?(params: PayoutTransactionListParams, options?: PayoutCallOptions): PromiseLike<PayoutTransactionPage>;
+  };
   receiver: { lookupUma(receiverUmaAddress: string, params?: undefined, options?: PayoutCallOptions): PromiseLike<ReceiverLookup> };
+  /** A `Crossborder` client's OpenTelemetry recorder (`cb.telemetry`): the batch's spans go through it. */
+  readonly telemetry?: unknown;
 }
 
 /** The call options the runner passes (a subset of the SDK's `SignedRequestOptions`). */
@@ -96,6 +108,21 @@ export interface PayoutBatchOptions {
    * replay window of an Idempotency-Key.
    */
   maxUnknownMs?: number | undefined;
+  /**
+   * The service's Idempotency-Key replay window (default 24 hours). A payout whose outcome is unknown
+   * and whose first send is older than `keyWindowMs − keyWindowMarginMs` is never re-sent blind: it is
+   * looked up on the service ({@link findPayout}) and settled from what is found.
+   */
+  keyWindowMs?: number | undefined;
+  /** How far inside the window a replay must stay (default 4 hours: clocks, a long run, a slow resume). */
+  keyWindowMarginMs?: number | undefined;
+  /**
+   * Called once after the journal is read and before any request: what a resumed run found (final
+   * references, rejected rows, payouts replayed with their keys, looked up past the window, waiting for a status).
+   */
+  onResume?: ((found: { final: number; rejected: number; replay: number; lookup: number; waiting: number }) => void) | undefined;
+  /** The OpenTelemetry recorder for the batch's spans. Default: the client's own (`cb.telemetry`). */
+  telemetry?: unknown;
   /** Stops the run cleanly: nothing new starts, requests in flight are aborted; states stay journaled. */
   signal?: AbortSignal | undefined;
   /** Called with progress, at most every `progressIntervalMs` (default 500), and once at the end. */
@@ -125,7 +152,7 @@ export interface PayoutBatch {
    * @throws PayoutJournalError when the journal is locked by another process or corrupt.
    * @throws AuthenticationError / PermissionDeniedError: the credentials are refused (nothing can succeed).
    */
-  run(instructions: AsyncIterable<PayoutInstruction> | Iterable<PayoutInstruction>): Promise<PayoutSummary>;
+  run(instructions: AsyncIterable<PayoutInstruction | PayoutRejectedInput> | Iterable<PayoutInstruction | PayoutRejectedInput>): Promise<PayoutSummary>;
   /**
    * Feeds a verified webhook event (from `cb.webhooks.unwrap`): an `OUTGOING_PAYMENT.*` event whose
    * transaction belongs to the batch settles its reference. Others are ignored. Returns true when it
@@ -147,13 +174,52 @@ const FINAL_TRANSACTION: Record<string, 'completed' | 'failed'> = {
 
 const REQUIRED_FIELDS = ['reference', 'source', 'destination', 'amount'] as const;
 
+/** The largest amount accepted (production's document bounds amounts below 2^53; minor units). */
+export const MAX_AMOUNT = 9_000_000_000_000_000;
+
+/** Where the journal keys of rejected inputs start: a space no payable reference can take (see instructionProblem). */
+export const REJECTED_KEY_PREFIX = '\u0000rejected:';
+
+/**
+ * The journal key of a rejected input: by its line when it came from a file, else by its reference,
+ * else by its place in the input. Never a payable reference's (those cannot start with the prefix).
+ */
+export function rejectedKey(input: { line?: number | undefined; reference?: string | undefined }, ordinal: number): string {
+  if (typeof input.line === 'number' && Number.isSafeInteger(input.line)) return `${REJECTED_KEY_PREFIX}line:${input.line}`;
+  if (typeof input.reference === 'string') return `${REJECTED_KEY_PREFIX}reference:${input.reference}`;
+  return `${REJECTED_KEY_PREFIX}item:${ordinal}`;
+}
+
+/** The index of the first lone UTF-16 surrogate of `text`, or -1 (`String.prototype.isWellFormed` is not in Node 20). */
+export function loneSurrogateAt(text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    if (c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        i++;
+        continue;
+      }
+    }
+    return i;
+  }
+  return -1;
+}
+
 /** Why an instruction cannot be sent at all (the fields the runner must have to build a request). */
 export function instructionProblem(instruction: unknown): string | undefined {
   if (typeof instruction !== 'object' || instruction === null) return 'instruction: expected an object';
   const i = instruction as Record<string, unknown>;
   for (const field of REQUIRED_FIELDS) if (i[field] === undefined || i[field] === '') return `${field}: required`;
   if (typeof i.reference !== 'string') return 'reference: expected a string';
+  const lone = loneSurrogateAt(i.reference);
+  // Its keys and fingerprint hash UTF-8, where every lone surrogate is the same U+FFFD: two such references would be one payout.
+  if (lone >= 0) return `reference: not well-formed Unicode (a lone UTF-16 surrogate at index ${lone})`;
+  if (i.reference.startsWith(REJECTED_KEY_PREFIX)) return 'reference: may not start with U+0000 "rejected:" (the journal keeps rejected rows there)';
   if (typeof i.amount !== 'number' || !Number.isSafeInteger(i.amount)) return 'amount: expected a whole number of minor units';
+  if (i.amount <= 0) return `amount: expected more than 0, got ${i.amount}`;
+  if (i.amount > MAX_AMOUNT) return `amount: expected at most ${MAX_AMOUNT}, got ${i.amount}`;
   const source = i.source as Record<string, unknown>;
   if (typeof source !== 'object' || source === null || (typeof source.accountId !== 'string' && source.sourceType !== 'REALTIME_FUNDING')) {
     return 'source: expected { accountId } or { sourceType: "REALTIME_FUNDING", currency }';
@@ -208,7 +274,9 @@ export function quoteBody(record: PayoutRecord, execution: 'immediate' | 'separa
   } as QuoteCreateParams & Record<string, unknown>;
   if (!realtime && execution === 'immediate') body.immediatelyExecute = true;
   if (record.lookupId !== undefined) body.lookupId = record.lookupId;
-  if (i.description !== undefined) body.description = i.description;
+  // The marker (records journaled since it exists) lets findPayout find the payout from its batch and reference.
+  if (record.marker !== undefined) body.description = markedDescription(i.description, record.marker);
+  else if (i.description !== undefined) body.description = i.description;
   if (i.purposeOfPayment !== undefined) body.purposeOfPayment = i.purposeOfPayment as QuoteCreateParams['purposeOfPayment'];
   // The caller's own object: made plain JSON, as the journal would give it back on a rerun.
   if (i.senderCustomerInfo !== undefined) body.senderCustomerInfo = JSON.parse(JSON.stringify(i.senderCustomerInfo)) as QuoteCreateParams['senderCustomerInfo'];
@@ -256,9 +324,9 @@ const randomRunId = (): string => Math.random().toString(36).slice(2, 10) + Date
 
 const emptyCounts = (): PayoutCounts => Object.fromEntries(PAYOUT_STATES.map((s) => [s, 0])) as PayoutCounts;
 
-/** The client's OpenTelemetry recorder, when `client` is a `Crossborder` (its resources hold the core). */
-function telemetryOf(client: PayoutClient): Telemetry | undefined {
-  const telemetry = (client.quotes as { _client?: { telemetry?: Partial<Telemetry> } })._client?.telemetry;
+/** The OpenTelemetry recorder given, else the client's (`cb.telemetry`), when it is one. */
+function telemetryOf(given: unknown, client: PayoutClient): Telemetry | undefined {
+  const telemetry = (given ?? client.telemetry) as Partial<Telemetry> | undefined;
   return typeof telemetry?.work === 'function' ? (telemetry as Telemetry) : undefined;
 }
 
@@ -292,6 +360,13 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
   const pollFirst = options.pollIntervalMs ?? 1_000;
   const pollMax = options.maxPollIntervalMs ?? 30_000;
   const maxUnknownMs = options.maxUnknownMs ?? 6 * 3_600_000;
+  const keyWindowMs = options.keyWindowMs ?? 24 * 3_600_000;
+  const keyWindowMarginMs = options.keyWindowMarginMs ?? 4 * 3_600_000;
+  for (const [name, value] of [['keyWindowMs', keyWindowMs], ['keyWindowMarginMs', keyWindowMarginMs]] as const) {
+    if (typeof value !== 'number' || !(value >= 0)) throw new TypeError(`${name}: expected a number of milliseconds ≥ 0`);
+  }
+  /** How old a payout's first send may be for a blind replay under its keys (the window less its margin). */
+  const replayableMs = keyWindowMs - keyWindowMarginMs;
   const fallbackMs = options.webhookFallbackMs ?? 300_000;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
@@ -313,6 +388,15 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
   let running = false;
   let startedAt = 0;
 
+  /**
+   * Moves `record` by `event` through the state machine (./machine): the table says where it goes; a move
+   * it does not allow is a bug of the runner's, and stops the run rather than being journaled.
+   */
+  const apply = (record: PayoutRecord, event: PayoutEvent): void => {
+    const m = transition(record.state, event);
+    if (m === undefined) throw new Error(`payout runner: ${event} is not a move from ${record.state} (reference ${JSON.stringify(record.reference)})`);
+    if (m.next !== record.state) setState(record, m.next);
+  };
   const setState = (record: PayoutRecord, state: PayoutState) => {
     if (inflight.get(record.reference) === record) counts[record.state]--;
     record.state = state;
@@ -323,7 +407,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
       inflight.delete(record.reference);
       fallback.delete(record.reference);
       if (record.transactionId) byTransaction.delete(record.transactionId);
-      if (state !== 'completed') unsettled.push({ reference: record.reference, state: state as 'failed' | 'needs_attention', reason: reasonOf(record) });
+      if (state === 'failed' || state === 'needs_attention') unsettled.push({ reference: record.reference, state, reason: reasonOf(record) });
     }
   };
 
@@ -337,6 +421,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
   }
 
   function progress(): PayoutProgress {
+    // References: rejected inputs are counted apart (counts.rejected), in neither the total nor the done.
     const done = counts.completed + counts.failed + counts.needs_attention;
     const now = performance.now();
     advanceRing(now);
@@ -370,7 +455,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
   };
 
   // ---- spans: one for the run of the batch, one per reference worked on in it (through the client's telemetry) ----
-  const telemetry = telemetryOf(client);
+  const telemetry = telemetryOf(options.telemetry, client);
   let batchSpan: WorkSpan | undefined;
   const itemSpans = new Map<string, Promise<WorkSpan | undefined>>();
   function spanOf(record: PayoutRecord): Promise<WorkSpan | undefined> | undefined {
@@ -460,10 +545,11 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     return journal.put(record);
   }
 
-  async function finish(record: PayoutRecord, state: 'completed' | 'failed' | 'needs_attention', error?: PayoutError): Promise<void> {
+  /** Ends `record` by `event` (the table's final move for it), with the error that says why. */
+  async function finish(record: PayoutRecord, event: PayoutEvent, error?: PayoutError): Promise<void> {
     if (error) record.lastError = error;
     delete record.unknownSince;
-    setState(record, state);
+    apply(record, event);
     await save(record);
     await endSpan(record);
     emitProgress();
@@ -545,7 +631,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
   /** Applies a verdict: a retry goes back in the queue (after its delay); the rest end the reference or the run. */
   async function onVerdict(record: PayoutRecord, verdict: Verdict, again: () => Promise<void>): Promise<void> {
     if (verdict.kind === 'fatal') throw verdict.error;
-    if (verdict.kind === 'final') return finish(record, verdict.state, verdict.error);
+    if (verdict.kind === 'final') return finish(record, verdict.state === 'failed' ? 'refused' : 'give_up', verdict.error);
     if (record.unknownSince) await save(record); // when the outcome became unknown, for the next run too
     if (verdict.delayMs <= 0) {
       ready.push(again);
@@ -576,6 +662,8 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
   /** Sends what is left of a reference's writes (lookup, create, execute), then waits for its final status. */
   async function submit(record: PayoutRecord, attempt = 0): Promise<void> {
     if (FINAL_STATES.has(record.state)) return;
+    // Its keys may be forgotten by now: a replay could pay it again. Looked up, never re-sent blind.
+    if (pastWindow(record)) return lookUp(record, attempt);
     const i = record.instruction;
     if ('umaAddress' in i.destination && record.lookupId === undefined) {
       const address = i.destination.umaAddress;
@@ -584,7 +672,8 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
       record.lookupId = looked.value.lookupId;
       await save(record); // the quote's body names it: journaled before the body is ever sent
     }
-    if (record.state === 'pending') setState(record, 'submitted');
+    apply(record, 'send');
+    record.firstSentAt ??= isoNow(); // the first send under these keys: where their window starts
     record.attempts++;
     await save(record); // durable before the request that moves money leaves
     const created = await request(record, attempt, () => client.quotes.create(quoteBody(record, execution), callOptions(record.keys.create)));
@@ -607,10 +696,77 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     delete record.unknownSince;
     delete record.lastError;
     record.transactionStatus = quote.status;
-    setState(record, 'processing');
+    apply(record, 'accepted');
     await save(record);
     emitProgress();
     return settleOrWait(record, quote.status);
+  }
+
+  /**
+   * Whether `record`'s outcome is unknown and its first send older than the keys' window less its margin.
+   * A record journaled before `firstSentAt` existed: dated by when its outcome became unknown, or its last write.
+   */
+  function pastWindow(record: PayoutRecord): boolean {
+    if (record.state !== 'submitted' || record.attempts === 0) return false;
+    const since = Date.parse(record.firstSentAt ?? record.unknownSince ?? record.updatedAt);
+    return !(Date.now() - since <= replayableMs); // an unreadable date is past (never a blind replay)
+  }
+
+  /** Looks `record` up on the service (its first send past the window) and settles it from the answer. */
+  async function lookUp(record: PayoutRecord, attempt: number): Promise<void> {
+    apply(record, 'window_passed');
+    const list = client.transactions.list;
+    if (record.marker === undefined || typeof list !== 'function') {
+      return finish(record, 'lookup_unknown', {
+        code: 'OUTCOME_UNKNOWN',
+        message: `Sent ${record.firstSentAt ?? 'before this version'} with no answer, past the Idempotency-Key window: ${
+          record.marker === undefined ? 'journaled before payouts carried a marker, it cannot be looked up' : 'the client has no transactions.list to look it up'
+        }. Look it up by hand before paying it again.`,
+      });
+    }
+    const source = record.instruction.source;
+    const sent = Date.parse(record.firstSentAt ?? record.unknownSince ?? record.updatedAt);
+    const found = await request(record, attempt, () =>
+      findPayout(
+        { transactions: { list: (params, o) => list.call(client.transactions, params, { ...o, ...callOptions() }) } },
+        {
+          batchId,
+          reference: record.reference,
+          ...('accountId' in source ? { senderAccountIdentifier: source.accountId } : {}),
+          // A day before the first send: clocks differ, and an earlier run under the same keys may have sent it.
+          startDate: new Date((Number.isFinite(sent) ? sent : Date.now() - 30 * 86_400_000) - 86_400_000),
+          signal: stop.signal,
+        },
+      ),
+    );
+    if (!found.ok) return onVerdict(record, found.verdict, () => submit(record, attempt + 1));
+    const answer = found.value;
+    if (answer.outcome === 'unknown') {
+      return finish(record, 'lookup_unknown', { code: 'OUTCOME_UNKNOWN', message: `No answer to its send within the Idempotency-Key window, and the lookup could not tell: ${answer.reason}` });
+    }
+    if (answer.outcome === 'found') {
+      if (answer.transactions.length > 1) {
+        return finish(record, 'give_up', { code: 'PAID_MORE_THAN_ONCE', message: `The lookup found ${answer.transactions.length} transactions for it: ${answer.transactions.map((t) => t.id).join(', ')}.` });
+      }
+      const t = answer.transaction;
+      record.transactionId = t.id;
+      byTransaction.set(t.id, record.reference);
+      record.transactionStatus = t.status;
+      delete record.unknownSince;
+      delete record.lastError;
+      apply(record, 'found');
+      await save(record);
+      return settleOrWait(record, t.status);
+    }
+    // Proven not moved: sent again under fresh keys (the old ones may be forgotten, or remembered: either way not reused).
+    apply(record, 'not_found');
+    record.resends = (record.resends ?? 0) + 1;
+    record.keys = { create: resendKey(batchId, record.reference, 'create', record.resends), execute: resendKey(batchId, record.reference, 'execute', record.resends) };
+    record.firstSentAt = isoNow();
+    delete record.quote;
+    delete record.transactionId;
+    delete record.unknownSince;
+    return submit(record, 0);
   }
 
   async function settleOrWait(record: PayoutRecord, quoteStatus: string | undefined): Promise<void> {
@@ -623,7 +779,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
       return finish(record, FINAL_TRANSACTION[status]!, status === 'COMPLETED' ? undefined : { code: record.failureReason ?? status, message: `The transaction ended ${status}.` });
     }
     if (!record.transactionId) {
-      return finish(record, 'needs_attention', { code: 'NO_TRANSACTION', message: 'The quote was accepted without a transactionId: look the payout up by its reference.' });
+      return finish(record, 'give_up', { code: 'NO_TRANSACTION', message: 'The quote was accepted without a transactionId: look the payout up by its reference.' });
     }
     if (options.webhooks) scheduleFallback(record);
     else schedulePoll(record, pollFirst);
@@ -727,43 +883,89 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
         batchSpan = await telemetry?.work('crossborder.payouts.batch', { 'crossborder.payout.batch_id': batchId });
         const records = await journal.open(batchId);
         opened = true;
+        const guard = journalGuard(journal);
+        const found = { final: 0, rejected: 0, replay: 0, lookup: 0, waiting: 0 };
         for await (const record of records) {
           // The latest of each reference: counted, and kept only when it is not final.
-          total++;
+          guard.seen(record); // where its next move starts, for a journal that keeps no states (the file's)
+          if (record.state !== 'rejected') total++;
           counts[record.state]++;
           if (FINAL_STATES.has(record.state)) {
-            if (record.state !== 'completed') unsettled.push({ reference: record.reference, state: record.state as 'failed' | 'needs_attention', reason: reasonOf(record) });
+            if (record.state === 'rejected') found.rejected++;
+            else found.final++;
+            if (record.state === 'failed' || record.state === 'needs_attention') unsettled.push({ reference: record.reference, state: record.state, reason: reasonOf(record) });
           } else {
             inflight.set(record.reference, record);
+            if (record.state === 'processing') found.waiting++;
+            else if (pastWindow(record)) found.lookup++;
+            else found.replay++;
           }
         }
+        options.onResume?.(found);
         for (const record of inflight.values()) resume(record);
+        type Item = PayoutInstruction | PayoutRejectedInput;
         const iterator = (Symbol.asyncIterator in instructions
-          ? (instructions as AsyncIterable<PayoutInstruction>)[Symbol.asyncIterator]()
-          : (instructions as Iterable<PayoutInstruction>)[Symbol.iterator]()) as AsyncIterator<PayoutInstruction> | Iterator<PayoutInstruction>;
+          ? (instructions as AsyncIterable<Item>)[Symbol.asyncIterator]()
+          : (instructions as Iterable<Item>)[Symbol.iterator]()) as AsyncIterator<Item> | Iterator<Item>;
         let pulling: Promise<void> | undefined;
 
-        const admit = async (instruction: PayoutInstruction) => {
+        /** Input items read so far (a rejected item without line or reference is keyed by its place). */
+        let ordinal = 0;
+        /** References read in this run whose records were final when read (their records carry an earlier run's id). */
+        const finalSeen = new Set<string>();
+
+        /** Journals a refused input as a `rejected` record under a key of its own (never a payable reference's). */
+        const reject = async (input: { line?: number | undefined; reference?: string | undefined }, reason: string, instruction: unknown) => {
+          const reference = input.reference ?? '';
+          rejected.push({ reference, reason });
+          const key = rejectedKey(input, ordinal);
+          const known = await journal.get(key);
+          if (known?.state === 'rejected' && known.lastError?.message === reason) return; // a resumed run: journaled already, the same reason
+          const record: PayoutRecord = {
+            reference: key,
+            state: 'rejected',
+            fingerprint: '',
+            instruction: (typeof instruction === 'object' && instruction !== null ? instruction : {}) as PayoutInstruction,
+            keys: { create: '', execute: '' },
+            attempts: 0,
+            lastError: { code: 'REJECTED', message: reason },
+            runId,
+            updatedAt: isoNow(),
+            ...(input.line !== undefined ? { line: input.line } : {}),
+            ...(input.reference !== undefined ? { inputReference: input.reference } : {}),
+          };
+          await journal.put(record);
+          if (!known) counts.rejected++;
+        };
+
+        const admit = async (item: PayoutInstruction | PayoutRejectedInput) => {
+          ordinal++;
+          const given = item as Partial<PayoutRejectedInput> | undefined;
+          const line = typeof given?.line === 'number' ? given.line : undefined;
+          const readReference = typeof given?.reference === 'string' ? given.reference : undefined;
+          if (given !== null && typeof given === 'object' && typeof given.rejected === 'string') {
+            return reject({ line, reference: readReference }, given.rejected, undefined);
+          }
+          const instruction = item as PayoutInstruction;
           const problem = instructionProblem(instruction);
-          const reference = typeof instruction?.reference === 'string' ? instruction.reference : String((instruction as { reference?: unknown })?.reference);
-          if (problem) {
-            rejected.push({ reference, reason: problem });
-            return;
-          }
-          const known = inflight.get(reference) ?? (await journal.get(reference));
-          // Admitted in this run: its record carries this run's id (a resumed one an earlier run's, until admitted).
-          if (known && known.runId === runId) {
-            rejected.push({ reference, reason: 'reference: seen twice in this run (references are unique in a batch); the second was not sent' });
-            return;
-          }
+          if (problem) return reject({ line, reference: readReference }, problem, instruction);
+          const reference = instruction.reference;
+          const duplicate = 'reference: seen twice in this run (references are unique in a batch); the second was not sent';
+          const live = inflight.get(reference);
+          const known = live ?? (await journal.get(reference));
+          // Admitted in this run: its record carries this run's id (a resumed one an earlier run's, until admitted);
+          // a final one is not written again, and is remembered instead.
+          if (known && (known.runId === runId || (!live && finalSeen.has(reference)))) return reject({ line, reference }, duplicate, instruction);
           if (known) {
-            if (inflight.get(reference) === known) known.runId = runId;
+            if (live === known) known.runId = runId;
+            else finalSeen.add(reference);
             if (!sameInstruction(instruction, known.fingerprint)) {
               // Never sent: the same keys with another body would be refused, or pay something else.
-              rejected.push({
-                reference,
-                reason: `INSTRUCTION_CHANGED: the journal holds another instruction for this reference (state ${known.state}); the journaled one is what this batch pays. Use a new reference or batch id for a new payout.`,
-              });
+              return reject(
+                { line, reference },
+                `INSTRUCTION_CHANGED: the journal holds another instruction for this reference (state ${known.state}); the journaled one is what this batch pays. Use a new reference or batch id for a new payout.`,
+                instruction,
+              );
             }
             return; // journaled: resume() has it
           }
@@ -775,6 +977,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
             keys: { create: payoutKey(batchId, reference, 'create'), execute: payoutKey(batchId, reference, 'execute') },
             attempts: 0,
             runId,
+            marker: payoutMarker(batchId, reference),
             updatedAt: isoNow(),
           };
           inflight.set(reference, record);

@@ -57,14 +57,29 @@ export interface PayoutInstruction {
  * have been sent (replayed with the same keys until its answer is known). `processing`: the service
  * took it; waiting for the final status. `completed` and `failed`: the service's final word.
  * `needs_attention`: the runner stopped short of a final answer and will not guess (see its `lastError`).
+ * `rejected`: the input was refused before anything was sent (its `lastError` says why: code `REJECTED`).
+ * The moves between them are the table of ./machine.
  */
-export type PayoutState = 'pending' | 'submitted' | 'processing' | 'completed' | 'failed' | 'needs_attention';
+export type PayoutState = 'pending' | 'submitted' | 'processing' | 'completed' | 'failed' | 'needs_attention' | 'rejected';
 
 /** All states, in order. */
-export const PAYOUT_STATES: readonly PayoutState[] = ['pending', 'submitted', 'processing', 'completed', 'failed', 'needs_attention'];
+export const PAYOUT_STATES: readonly PayoutState[] = ['pending', 'submitted', 'processing', 'completed', 'failed', 'needs_attention', 'rejected'];
 
-/** States a run stops at. */
-export const FINAL_STATES: ReadonlySet<PayoutState> = new Set(['completed', 'failed', 'needs_attention']);
+/** States a run stops at (nothing leaves them). */
+export const FINAL_STATES: ReadonlySet<PayoutState> = new Set(['completed', 'failed', 'needs_attention', 'rejected']);
+
+/**
+ * An input the reader (or the caller) refused before it became an instruction, given to `run()` in its
+ * place: journaled as a `rejected` record with the reason, so `status` and `report` show it.
+ */
+export interface PayoutRejectedInput {
+  /** Why it was refused. */
+  rejected: string;
+  /** Its reference, when one could be read. */
+  reference?: string | undefined;
+  /** Its line in the input file (1-based), when it came from one. */
+  line?: number | undefined;
+}
 
 /** A problem, as the journal keeps it. */
 export interface PayoutError {
@@ -112,6 +127,25 @@ export interface PayoutRecord {
   runId?: string | undefined;
   /** When the outcome of its last write became unknown (ISO), while it stays unknown. */
   unknownSince?: string | undefined;
+  /**
+   * When its first money-moving request was sent under its current keys (ISO). Past the service's
+   * key-replay window (less a margin) a payout whose outcome is unknown is looked up, never re-sent.
+   */
+  firstSentAt?: string | undefined;
+  /**
+   * The marker the runner put into the quote's `description` (after the user's own, if any): what
+   * {@link findPayout} matches. Absent on records journaled before it existed (their body stays as it was).
+   */
+  marker?: string | undefined;
+  /** How many times it was sent again under fresh keys, after a lookup proved the service never moved it. */
+  resends?: number | undefined;
+  /** Rejected records: the input file's line (1-based), when the input came from one. */
+  line?: number | undefined;
+  /**
+   * Rejected records: the reference as the input gave it (the record's own `reference` is its journal key,
+   * in a space no payable reference can take; see `rejectedKey`).
+   */
+  inputReference?: string | undefined;
   updatedAt: string;
 }
 
@@ -122,9 +156,9 @@ export type PayoutCounts = Record<PayoutState, number>;
 export interface PayoutProgress {
   batchId: string;
   counts: PayoutCounts;
-  /** References seen so far (input read, or journal). */
+  /** References seen so far (input read, or journal); rejected inputs are counted apart (`counts.rejected`). */
   total: number;
-  /** References in a final state. */
+  /** References completed, failed or needing attention (rejected inputs are not among them). */
   done: number;
   /** Final states per second over the last seconds. */
   throughput: number;
@@ -153,6 +187,8 @@ export interface PayoutReportRow {
   attempts: number;
   errorCode: string | undefined;
   errorMessage: string | undefined;
+  /** A rejected input's line in its file (JSON only; the CSV's message names it). */
+  line?: number | undefined;
 }
 
 /** What `run()` resolves with. */

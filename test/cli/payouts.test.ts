@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index';
 import { createPayoutBatch, MemoryJournal, PAYOUT_STATES } from '../../src/payouts/index';
 import { exactlyOnce, sandboxClient, setUpWorld, type PayoutWorld } from '../payouts/world';
+import { userDescription } from '../../src/payouts/index';
 import { CLI, cli } from './helpers';
 
 /**
@@ -43,7 +44,7 @@ afterAll(async () => {
 });
 
 const row = (reference: string, amount: number | string, destination = world.payees[0]!, source = world.accountId) => [reference, source, destination, amount, 'USD', 'RECEIVING', reference].join(',');
-const ledgerRefs = () => sandbox.ledger.executions.map((e) => e.description);
+const ledgerRefs = () => sandbox.ledger.executions.map((e) => userDescription(e.description)); // the runner's marker taken off
 const lines = (out: string) => out.trim().split('\n').map((l) => JSON.parse(l) as { event: string; [k: string]: unknown });
 
 describe('payouts run: the CSV a user writes', () => {
@@ -118,7 +119,7 @@ describe('payouts run: Ctrl-C, then the same command', () => {
       child.stdout.on('data', (c: Buffer) => (out += c.toString()));
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
       // Bounded wait for a few payouts to be final, then Ctrl-C.
-      for (let i = 0; i < 300 && sandbox.ledger.executions.filter((e) => e.description?.startsWith('s-')).length < 3; i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 300 && sandbox.ledger.executions.filter((e) => userDescription(e.description)?.startsWith('s-')).length < 3; i++) await new Promise((r) => setTimeout(r, 50));
       child.kill('SIGINT');
       const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
       const code = await exited;

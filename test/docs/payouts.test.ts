@@ -95,7 +95,7 @@ describe('docs/payouts.md', () => {
     cleanups.push(() => redis.stop());
     const connection = { host: '127.0.0.1', port: redis.port };
     expect((await enqueue(connection, instructions)).enqueued).toBe(2);
-    await enqueue(connection, instructions); // the same job ids: nothing added
+    expect(await enqueue(connection, instructions)).toEqual({ read: 2, enqueued: 0 }); // the same job ids: nothing added
     const queue = new Queue('payouts', { connection });
     expect(await queue.count()).toBe(2);
     await queue.close();

@@ -7,7 +7,7 @@
  */
 import { Queue, QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enqueuePayouts, RedisJournal, startPayoutWorker, type PayoutInstruction } from '../../src/payouts/index';
+import { enqueuePayouts, RedisJournal, startPayoutWorker, userDescription, type PayoutInstruction } from '../../src/payouts/index';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server';
 import { sandboxClient, setUpWorld, type PayoutWorld } from './world';
@@ -56,20 +56,21 @@ describe('BullMQ: a rejected instruction, fixed and enqueued again', () => {
     const bad: PayoutInstruction = { reference: 'inv-7', source: { accountId: world.accountId }, destination: { accountId: world.payees[0]! }, amount: 12.5, description: 'inv-7' };
     const first = finished(1);
     await enqueuePayouts(queue, 'fixed-batch', [bad]);
-    expect(await bounded(first)).toEqual([{ reference: 'inv-7', state: 'failed', reason: 'amount: expected a whole number of minor units' }]);
-    expect(await journal.get('inv-7')).toBeUndefined();
+    // Refused before anything was sent: a rejected row (journaled under a key of its own), not a payout that failed.
+    expect(await bounded(first)).toEqual([{ reference: 'inv-7', state: 'rejected', reason: 'amount: expected a whole number of minor units' }]);
+    expect(await journal.batch('fixed-batch').get('inv-7')).toBeUndefined();
     expect(sandbox.ledger.executions).toHaveLength(0);
 
     const fixed = { ...bad, amount: 1250 };
     const second = finished(1);
     await enqueuePayouts(queue, 'fixed-batch', [fixed]);
     expect(await bounded(second)).toMatchObject([{ reference: 'inv-7', state: 'completed' }]);
-    expect((await journal.get('inv-7'))?.state).toBe('completed');
-    expect(sandbox.ledger.executions.map((e) => e.description)).toEqual(['inv-7']);
+    expect((await journal.batch('fixed-batch').get('inv-7'))?.state).toBe('completed');
+    expect(sandbox.ledger.executions.map((e) => userDescription(e.description))).toEqual(['inv-7']);
 
     // The same instructions again: BullMQ holds both job ids, nothing is added, nothing more is paid.
     const before = await queue.getJobCounts('completed', 'waiting', 'active', 'failed');
-    await enqueuePayouts(queue, 'fixed-batch', [bad, fixed]);
+    expect(await enqueuePayouts(queue, 'fixed-batch', [bad, fixed])).toEqual({ read: 2, enqueued: 0 });
     expect(await queue.getJobCounts('completed', 'waiting', 'active', 'failed')).toEqual(before);
     expect(sandbox.ledger.executions).toHaveLength(1);
   });

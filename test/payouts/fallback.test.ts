@@ -4,7 +4,7 @@
  * got there); one a webhook settled is never polled.
  */
 import { describe, expect, it } from 'vitest';
-import { createPayoutBatch, MemoryJournal, type PayoutClient } from '../../src/payouts/index';
+import { createPayoutBatch, MemoryJournal, userDescription, type PayoutClient } from '../../src/payouts/index';
 
 const instruction = (reference: string) => ({ reference, source: { accountId: 'InternalAccount:a' }, destination: { accountId: 'ExternalAccount:b' }, amount: 100 });
 
@@ -20,7 +20,7 @@ describe('the webhook fallback', () => {
           // Spread over time: the payouts reach processing 40 ms apart, in order.
           await new Promise((r) => setTimeout(r, 40 * q));
           q++;
-          const id = `Transaction:${(body as { description?: string }).description}`;
+          const id = `Transaction:${userDescription((body as { description?: string }).description)}`; // the user's description, before the runner's marker
           processingAt.set(id, Date.now());
           return { id: `Quote:${q}`, status: 'PROCESSING', transactionId: id, totalSendingAmount: 100, totalReceivingAmount: 100 } as never;
         },

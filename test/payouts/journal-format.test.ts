@@ -8,7 +8,7 @@
 import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createPayoutBatch,
   FileJournal,
@@ -94,7 +94,20 @@ const fixture = () => {
 const byReference = <T extends { reference: string }>(records: T[], references: string[]): T[] => references.map((ref) => records.find((r) => r.reference === ref)!);
 const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
 
+/**
+ * The fixture's `submitted` record was last written at 2026-11-28T02:42:37Z and has no `firstSentAt`: resumed
+ * now, it is past the key's window (looked up, never replayed blind). The resume tests run an hour after it,
+ * inside the window, where a replay under its key is what the service answers.
+ */
+const withinTheWindow = () => {
+  const offset = Date.parse('2026-11-28T03:42:37.602Z') - Date.now();
+  const real = Date.now.bind(Date);
+  vi.spyOn(Date, 'now').mockImplementation(() => real() + offset);
+};
+
 describe('a format-1 journal written by the previous version', () => {
+  afterEach(() => vi.restoreAllMocks());
+
   it('is summarised and reported as it is: the latest record of each reference, fingerprints and keys of the first version', () => {
     const file = fixture();
     const { batchId, records: inFileOrder } = readJournalFile(file);
@@ -118,6 +131,7 @@ describe('a format-1 journal written by the previous version', () => {
     const file = fixture();
     const before = readFileSync(file, 'utf8');
     const { client, creates, reads } = fakeClient();
+    withinTheWindow();
     const journal = new FileJournal(file);
     const batch = createPayoutBatch({ client, batchId: 'fixture-v1', journal, pollIntervalMs: 1 });
     const summary = await batch.run(fixtureInstructions);
@@ -141,10 +155,21 @@ describe('a format-1 journal written by the previous version', () => {
     expect(after.get('r-processing')).toMatchObject({ state: 'completed', transactionId: 'Transaction:2', transactionStatus: 'COMPLETED' });
   });
 
+  it('resumed past the window (days after its last write), its submitted record is not replayed blind: needs attention, nothing sent', async () => {
+    const file = fixture();
+    const { client, creates } = fakeClient();
+    const journal = new FileJournal(file);
+    const summary = await createPayoutBatch({ client, batchId: 'fixture-v1', journal, pollIntervalMs: 1 }).run(fixtureInstructions);
+    await journal.close();
+    expect(creates).toEqual([]);
+    expect(summary.needsAttention).toEqual([{ reference: 'r-submitted', reason: expect.stringContaining('OUTCOME_UNKNOWN: Sent before this version with no answer, past the Idempotency-Key window: journaled before payouts carried a marker') }]);
+  });
+
   it('still refuses a changed instruction under a journaled reference (compared by the first version)', async () => {
     const file = fixture();
     const { client, creates } = fakeClient();
     const changed = fixtureInstructions.map((i) => (i.reference === 'r-submitted' ? { ...i, amount: 4001 } : i));
+    withinTheWindow();
     const journal = new FileJournal(file);
     const summary = await createPayoutBatch({ client, batchId: 'fixture-v1', journal, pollIntervalMs: 1 }).run(changed);
     await journal.close();

@@ -11,6 +11,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, r
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { userDescription } from '../../src/payouts/index';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index';
 import { CLI, cli } from '../cli/helpers';
 import { PASS, startTcpFaultProxy, type TcpFaultProxy } from '../helpers/fault-proxy';
@@ -123,7 +124,7 @@ describe(`payouts run: ${REFS} references, ${Math.round(LOSS * 100)} % of answer
     const lines = report.out.trim().split('\r\n');
     expect(lines[0]).toBe('reference,state,transactionId,transactionStatus,failureReason,sendingAmount,sendingCurrency,receivingAmount,receivingCurrency,fees,exchangeRate,attempts,errorCode,errorMessage');
     expect(lines).toHaveLength(REFS + 1);
-    const ledgerTx = new Map(sandbox.ledger.executions.map((e) => [e.description, e.transactionId]));
+    const ledgerTx = new Map(sandbox.ledger.executions.map((e) => [userDescription(e.description), e.transactionId]));
     for (const line of lines.slice(1, 20)) {
       const [reference, state, transactionId] = line.split(',');
       expect(state).toBe('completed');

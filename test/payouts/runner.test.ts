@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { APIUserAbortError } from '../../src/index';
-import { createPayoutBatch, MemoryJournal, payoutKey, reportCsv, reportRows, type PayoutInstruction, type PayoutProgress } from '../../src/payouts/index';
+import { createPayoutBatch, MemoryJournal, payoutKey, payoutMarker, rejectedKey, reportCsv, reportRows, userDescription, type PayoutInstruction, type PayoutProgress } from '../../src/payouts/index';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index';
 import { exactlyOnce, instructions, sandboxClient, setUpWorld } from './world';
 
@@ -42,7 +42,9 @@ describe('payout batches against the sandbox', () => {
     const once = exactlyOnce(sandbox, list.map((i) => i.reference));
     expect(once).toEqual({ doubled: [], missing: [], executions: 25 });
     // The key of each execution is the derived one: the same on any machine, any rerun.
-    const byDescription = new Map(sandbox.ledger.executions.map((e) => [e.description, e]));
+    const byDescription = new Map(sandbox.ledger.executions.map((e) => [userDescription(e.description), e]));
+    // The description sent is the user's, then the marker findPayout matches.
+    expect(byDescription.get('ref-00003')!.description).toBe(`ref-00003 ${payoutMarker('b-1', 'ref-00003')}`);
     expect(byDescription.get('ref-00003')!.createKey).toBe(payoutKey('b-1', 'ref-00003', 'create'));
     expect(payoutKey('b-1', 'ref-00003', 'create')).toMatch(/^po1_[0-9a-f]{48}$/);
     expect(payoutKey('b-1', 'ref-00003', 'create')).not.toBe(payoutKey('b-2', 'ref-00003', 'create'));
@@ -118,17 +120,20 @@ describe('payout batches against the sandbox', () => {
     ];
     const journal = new MemoryJournal();
     const summary = await createPayoutBatch({ client: counting, batchId: 'mixed', journal, pollIntervalMs: 300 }).run(list);
-    expect(summary.counts).toMatchObject({ completed: 5, failed: 3, needs_attention: 1 });
+    expect(summary.counts).toMatchObject({ completed: 5, failed: 2, needs_attention: 1, rejected: 1 });
     const byRef = new Map(journal.records().map((r) => [r.reference, r]));
-    expect(byRef.get('too-big')).toMatchObject({ state: 'failed', lastError: { code: 'VALIDATION_ERROR' } });
-    expect(byRef.get('too-big')!.lastError!.message).toContain('lockedCurrencyAmount');
+    // Above production's bound: refused locally, journaled as rejected under a key of its own, never sent.
+    expect(byRef.get(rejectedKey({ reference: 'too-big' }, 0))).toMatchObject({ state: 'rejected', inputReference: 'too-big', lastError: { code: 'REJECTED', message: 'amount: expected at most 9000000000000000, got 9000000000000001' } });
+    expect(byRef.has('too-big')).toBe(false);
+    expect(sent.filter((b) => b.includes('"too-big')).length).toBe(0);
+    expect(summary.rejected).toEqual([{ reference: 'too-big', reason: 'amount: expected at most 9000000000000000, got 9000000000000001' }]);
     expect(byRef.get('over-daily')).toMatchObject({ state: 'needs_attention', lastError: { code: 'DAILY_VOLUME_LIMIT_EXCEEDED', status: 429 } });
     expect(byRef.get('offramp')).toMatchObject({ state: 'failed', transactionStatus: 'FAILED', failureReason: 'OFFRAMP_FAILED' });
     expect(byRef.get('no-such-payee')).toMatchObject({ state: 'failed', lastError: { status: 404 } });
     // The daily limit is never retried blindly: one request for it.
-    expect(sent.filter((b) => b.includes('"over-daily"')).length).toBe(1);
+    expect(sent.filter((b) => b.includes('"description":"over-daily [cb-payout:')).length).toBe(1);
     expect(summary.needsAttention).toEqual([{ reference: 'over-daily', reason: expect.stringContaining('DAILY_VOLUME_LIMIT_EXCEEDED') }]);
-    expect(summary.failed.map((f) => f.reference).sort()).toEqual(['no-such-payee', 'offramp', 'too-big']);
+    expect(summary.failed.map((f) => f.reference).sort()).toEqual(['no-such-payee', 'offramp']);
     expect(exactlyOnce(sandbox, ['ref-00000', 'offramp']).doubled).toEqual([]);
   });
 
@@ -209,7 +214,7 @@ describe('payout batches against the sandbox', () => {
     expect(summary.rejected).toEqual([{ reference: a!.reference, reason: expect.stringContaining('seen twice') }]);
     const rerun = await createPayoutBatch({ client: cb, batchId: 'dupes', journal, pollIntervalMs: 300 }).run([{ ...a!, amount: 999 }, b!]);
     expect(rerun.rejected).toEqual([{ reference: a!.reference, reason: expect.stringContaining('INSTRUCTION_CHANGED') }]);
-    expect(sandbox.ledger.executions.map((e) => e.description).sort()).toEqual([a!.reference, b!.reference]);
+    expect(sandbox.ledger.executions.map((e) => userDescription(e.description)).sort()).toEqual([a!.reference, b!.reference]);
     expect(sandbox.ledger.executions).toHaveLength(2);
   });
 

@@ -1,7 +1,7 @@
 /** A sandbox world for payout batches: a funded USD account, payees, and a client over a chosen fetch. */
 import { Crossborder } from '../../src/index';
 import type { Sandbox } from '../../src/sandbox/index';
-import type { PayoutInstruction } from '../../src/payouts/index';
+import { userDescription, type PayoutInstruction } from '../../src/payouts/index';
 
 export interface PayoutWorld {
   accountId: string;
@@ -46,10 +46,13 @@ export function instructions(world: PayoutWorld, n: number, prefix = 'ref'): Pay
   });
 }
 
-/** Executions in the sandbox's ledger per description (= reference): doubled and missing references. */
+/** Executions in the sandbox's ledger per description (= reference, the runner's marker taken off): doubled and missing references. */
 export function exactlyOnce(sandbox: Sandbox, references: readonly string[]): { doubled: string[]; missing: string[]; executions: number } {
   const per = new Map<string, number>();
-  for (const e of sandbox.ledger.executions) per.set(e.description ?? '?', (per.get(e.description ?? '?') ?? 0) + 1);
+  for (const e of sandbox.ledger.executions) {
+    const reference = userDescription(e.description) ?? '?';
+    per.set(reference, (per.get(reference) ?? 0) + 1);
+  }
   return {
     doubled: [...per].filter(([, n]) => n > 1).map(([r]) => r),
     missing: references.filter((r) => !per.has(r)),

@@ -1,18 +1,21 @@
 import type { Crossborder } from 'crossborder-sdk';
-import type { PayoutJournal } from 'crossborder-sdk/payouts';
+import { findPayout, type PayoutJournal } from 'crossborder-sdk/payouts';
 
 /**
- * The transaction of a reference that needs attention, if its payout moved. The service never sees a
- * batch's references (the `reference` filter of `transactions.list` is its own reconciliation reference,
- * `CB-FA7AB2`): the payout is found by its payee, the time and its description (put the reference there).
+ * Where a payout of a batch stands on the service, from its batch id and reference alone (the runner
+ * put a marker of the two in the quote's description). `not_found` is the service's word that it did not
+ * move; `unknown` is not: look again before paying it anew.
  */
-export async function findPayout(cb: Crossborder, journal: PayoutJournal, reference: string, runStartedAt: string) {
+export async function lookUpPayout(cb: Crossborder, journal: PayoutJournal, batchId: string, reference: string) {
   const record = await journal.get(reference);
-  if (!record) return undefined;
-  const destination = record.instruction.destination;
-  const payee = 'accountId' in destination ? destination.accountId : destination.umaAddress;
-  for await (const tx of cb.transactions.list({ receiverAccountIdentifier: payee, type: 'OUTGOING', startDate: runStartedAt })) {
-    if (tx.description === (record.instruction.description ?? reference)) return tx; // it moved: do not pay it again
-  }
-  return undefined; // not found: if its outcome was unknown, the service may still answer; look again before paying it anew
+  const source = record?.instruction.source;
+  const found = await findPayout(cb, {
+    batchId,
+    reference,
+    // Only the source account's outgoing transactions, since a day before its first send (when journaled).
+    senderAccountIdentifier: source && 'accountId' in source ? source.accountId : undefined,
+    startDate: record?.firstSentAt ? new Date(Date.parse(record.firstSentAt) - 86_400_000) : undefined,
+  });
+  if (found.outcome === 'found') console.log(`${reference}: ${found.transaction.id} ${found.transaction.status}`); // it moved: do not pay it again
+  return found;
 }

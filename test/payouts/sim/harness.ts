@@ -352,7 +352,7 @@ export class SimService {
   }
 
   /** The client a process uses. */
-  clientFor(proc: Process): PayoutClient & { transactions: { list(params?: Record<string, unknown>, options?: unknown): Promise<unknown> } } {
+  clientFor(proc: Process): PayoutClient {
     const service = this;
     return {
       quotes: {
@@ -383,8 +383,8 @@ export class SimService {
             return service.#transaction(t);
           }) as never;
         },
-        list(params = {}) {
-          return service.#call(proc, `transactions.list ${JSON.stringify(params)}`, false, undefined, '', () => service.#list(params));
+        list(params) {
+          return service.#call(proc, `transactions.list ${JSON.stringify(params)}`, false, undefined, '', () => service.#list({ ...params })) as never;
         },
       },
       receiver: {

@@ -295,11 +295,16 @@ function bodyFields(doc: Json, schema: Json | undefined, into = new Set<string>(
  * field → effect, raised when the field is sent with any value but `false` or `null`). Both are checked
  * here: an unknown effect, a field the body does not have, or a "raise" that lowers is an error.
  */
-function effectOf(doc: Json, label: string, op: Json, body: Json | undefined): { effect: Effect; raisedBy: Record<string, Effect> | undefined } {
+function effectOf(doc: Json, label: string, op: Json, body: Json | undefined): { effect: Effect; raisedBy: Record<string, Effect> | undefined; destructive: boolean } {
   const effect = op['x-effect'];
   if (!EFFECTS.includes(effect)) throw new Error(`${label}: x-effect must be one of ${EFFECTS.join(', ')}, got ${JSON.stringify(effect)}`);
+  const marked: unknown = op['x-destructive'];
+  if (marked !== undefined && marked !== true) throw new Error(`${label}: x-destructive is true or left out, got ${JSON.stringify(marked)}`);
+  if (marked && effect !== 'write') throw new Error(`${label}: x-destructive marks a write that overwrites or removes; a ${effect} is ${effect === 'read' ? 'never destructive' : 'destructive already'}`);
   const raised = op['x-effect-raised-by'];
-  if (raised === undefined) return { effect, raisedBy: undefined };
+  // Moving money or handing out keys cannot be taken back; a write is destructive when the document marks it (an update, a removal).
+  const destructive = marked === true || effect === 'money' || effect === 'secret' || (raised !== undefined && raised !== null && typeof raised === 'object' && Object.values(raised).some((to) => to === 'money' || to === 'secret'));
+  if (raised === undefined) return { effect, raisedBy: undefined, destructive };
   if (raised === null || typeof raised !== 'object' || Array.isArray(raised)) throw new Error(`${label}: x-effect-raised-by must map body fields to effects`);
   const fields = bodyFields(doc, body?.content?.['application/json']?.schema);
   for (const [field, to] of Object.entries<unknown>(raised)) {
@@ -308,7 +313,7 @@ function effectOf(doc: Json, label: string, op: Json, body: Json | undefined): {
       throw new Error(`${label}: x-effect-raised-by ${field} must raise ${effect} to one of ${EFFECTS.slice(EFFECTS.indexOf(effect) + 1).join(', ')}, got ${JSON.stringify(to)}`);
     }
   }
-  return { effect, raisedBy: raised as Record<string, Effect> };
+  return { effect, raisedBy: raised as Record<string, Effect>, destructive };
 }
 
 /**
@@ -351,7 +356,7 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { ta
       const paginated = params.some((p) => p.in === 'query' && p.name === 'cursor');
       const body = op.requestBody ? resolveRef(op.requestBody) : undefined;
       const multipart = multipartFiles(resolveRef, body);
-      const { effect, raisedBy } = effectOf(doc, `${method.toUpperCase()} ${path}`, op, body);
+      const { effect, raisedBy, destructive } = effectOf(doc, `${method.toUpperCase()} ${path}`, op, body);
       const base = `z${pascal(id)}`;
       // One number for the flags and which schemas exist: the table ships in every bundle, so it is dense.
       const flags =
@@ -359,7 +364,7 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { ta
         (exported.has(`${base}Path`) ? FLAG.path : 0) | (exported.has(`${base}Query`) ? FLAG.query : 0) | (exported.has(`${base}Body`) ? FLAG.body : 0) |
         (exported.has(`${base}Response`) ? FLAG.response : 0);
       names.push(id);
-      effectRows.push(`  ${id}: { effect: '${effect}'${raisedBy ? `, raisedBy: { ${Object.entries(raisedBy).map(([field, to]) => `${field}: '${to}'`).join(', ')} }` : ''} },`);
+      effectRows.push(`  ${id}: { effect: '${effect}'${raisedBy ? `, raisedBy: { ${Object.entries(raisedBy).map(([field, to]) => `${field}: '${to}'`).join(', ')} }` : ''}, destructive: ${destructive} },`);
       // One constant per operation, a plain object (no call: a bundler drops it unused without any
       // annotation, which a minified build would not keep), so that a bundle holds only the rows (and
       // the checks) its calls use.
@@ -410,7 +415,9 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { ta
     '  /** What a call does (`x-effect`), whatever its body. */\n' +
     '  readonly effect: Effect;\n' +
     '  /** Body fields that raise the effect (`x-effect-raised-by`): sent with any value but `false` or `null`, the call has that effect (`createQuote`: `immediatelyExecute` → `money`). */\n' +
-    '  readonly raisedBy?: { readonly [field: string]: Effect } | undefined;\n}\n\n' +
+    '  readonly raisedBy?: { readonly [field: string]: Effect } | undefined;\n' +
+    '  /** It may overwrite, remove or spend what exists, and cannot be taken back: money and secret operations (or a write a body field raises to one), and the writes marked `x-destructive` (an update, a removal, a cancellation). A read never is. */\n' +
+    '  readonly destructive: boolean;\n}\n\n' +
     '/** An operation of the document as a client runs it: its row, one constant per operation (what a bundle of a few operations holds). */\n' +
     'export interface OperationRow<Id extends string = string> extends Operation {\n' +
     '  readonly id: Id;\n}\n\n' +

@@ -32,7 +32,7 @@ export const EFFECT_FLAG: Readonly<Record<Exclude<Effect, 'read'>, string>> = {
  * the CLI's, but the type allows it) counts as the most sensitive.
  */
 export function effectOf(op: DocumentOperation): OperationEffect {
-  return (operationEffects as Partial<Record<string, OperationEffect>>)[op.id as OperationId] ?? { effect: 'secret' };
+  return (operationEffects as Partial<Record<string, OperationEffect>>)[op.id as OperationId] ?? { effect: 'secret', destructive: true };
 }
 
 /** The body fields of this call that raise its effect (`immediatelyExecute: true` on a quote), with the effect each raises it to. */

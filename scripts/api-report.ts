@@ -31,10 +31,16 @@ function printable(node: ts.Declaration): ts.Node {
   return node;
 }
 
+/**
+ * A name as the report gives it: the declaration bundler renames a local that two chunks both declare
+ * (`API_VERSION$1`); which one gets the suffix depends on the build's order, not on the surface.
+ */
+const stable = (name: string) => name.replace(/(\w)\$\d+\b/g, '$1');
+
 /** The declaration as text: no comments, `export`/`declare` left out (the report says what is exported), one line per member. */
 function text(node: ts.Node, file: ts.SourceFile): string {
   const printed = printer.printNode(ts.EmitHint.Unspecified, node, file);
-  return printed.replace(/^(export )?(declare )?(default )?/, '').replace(/\r/g, '');
+  return stable(printed.replace(/^(export )?(declare )?(default )?/, '').replace(/\r/g, ''));
 }
 
 /**
@@ -97,7 +103,7 @@ export function apiReport(pkgDir: string): Record<string, string> {
       const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
       seen.add(symbol);
       const declarations = declarationsOf(symbol);
-      const local = symbol.name !== exported.name && symbol.name !== 'default' ? ` (declared as ${symbol.name})` : '';
+      const local = stable(symbol.name) !== exported.name && symbol.name !== 'default' ? ` (declared as ${stable(symbol.name)})` : '';
       lines.push(`## ${exported.name}${local}`, '', '```ts');
       if (declarations.length === 0) lines.push(`// ${checker.typeToString(checker.getTypeOfSymbol(symbol), undefined, ts.TypeFormatFlags.NoTruncation)}`);
       for (const { node, file: source } of declarations) {
@@ -114,7 +120,7 @@ export function apiReport(pkgDir: string): Record<string, string> {
         follow(node);
         return text(node, source);
       });
-      internal.push({ name: symbol.name, body: bodies.join('\n') });
+      internal.push({ name: stable(symbol.name), body: bodies.join('\n') });
     }
     internal.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.body < b.body ? -1 : a.body > b.body ? 1 : 0));
     if (internal.length) {

@@ -17,14 +17,12 @@
  * `@modelcontextprotocol/sdk` is an optional peer dependency, loaded only by this command.
  * @module
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { VERSION } from '../core/version';
 import type { SignedRequestOptions } from '../core/options';
 import { connect, sessionSigner } from './client';
 import { describeError } from './output';
-import { callEffect, EFFECT_FLAG, effectOf, isLoopbackUrl, mostEffect, raisingFields, shownUrl, type Effect, type Action } from './shared';
+import { callEffect, EFFECT_FLAG, effectOf, isLoopbackUrl, mostEffect, raisingFields, shownUrl, summaries, type Effect, type Action } from './shared';
 import { commandTable, detailsOf, splitInput, UsageError, type CommandDetails, type CommandSpec } from './table';
 
 interface McpOptions {
@@ -40,21 +38,6 @@ interface McpOptions {
 
 /** The tool name of a command: its words joined (`auth_credentials_verify`). */
 export const toolName = (spec: CommandSpec) => spec.words.join('_').replace(/-/g, '_');
-
-/** Summaries and descriptions of the operations, from the document the package ships. */
-async function summaries(): Promise<Map<string, string>> {
-  const found = new Map<string, string>();
-  const candidates = ['../openapi/openapi.yaml', '../../openapi/openapi.yaml'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
-  const file = candidates.find((p) => existsSync(p));
-  if (!file) return found;
-  const doc = (await import('yaml')).parse(readFileSync(file, 'utf8')) as { paths?: Record<string, Record<string, { operationId?: string; summary?: string; description?: string }>> };
-  for (const item of Object.values(doc.paths ?? {})) {
-    for (const op of Object.values(item)) {
-      if (op && typeof op === 'object' && op.operationId) found.set(op.operationId, [op.summary, op.description].filter(Boolean).join('. ').replace(/\s+/g, ' ').trim());
-    }
-  }
-  return found;
-}
 
 async function serveMcp(opts: McpOptions): Promise<void> {
   let sdk: { Server: typeof import('@modelcontextprotocol/sdk/server/index.js').Server; StdioServerTransport: typeof import('@modelcontextprotocol/sdk/server/stdio.js').StdioServerTransport; types: typeof import('@modelcontextprotocol/sdk/types.js') };

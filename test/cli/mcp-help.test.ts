@@ -9,6 +9,7 @@ import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { addMcpCommand, annotations, toolName } from '../../src/cli/mcp';
+import { addResourceCommands } from '../../src/cli/resources';
 import { commandTable } from '../../src/cli/table';
 import { root } from '../setup/packed';
 
@@ -64,5 +65,25 @@ describe('every tool hint comes from the table', () => {
     expect(seen).toContain('cancelInvitation');
     expect(seen).toContain('deleteCustomer');
     expect(seen).not.toContain('createCustomer');
+  });
+});
+
+describe("a command's help says what it does in the document's words", () => {
+  const commandOf = async (argv: string[]) => {
+    const program = new Command('crossborder-sdk');
+    await addResourceCommands(program, async () => {}, argv);
+    const group = program.commands.find((c) => c.name() === argv[0])!;
+    return group.commands.find((c) => c.name() === argv[1])!;
+  };
+  const createQuote = ops.find((op) => op.operationId === 'createQuote')!;
+
+  it('quotes create --help: the summary and description of createQuote, then its method and path', async () => {
+    const text = (await commandOf(['quotes', 'create', '--help'])).description();
+    expect(text.startsWith(`${createQuote.summary}. `)).toBe(true);
+    expect(text).toContain('(POST /quotes — moves money with --immediately-execute)');
+  });
+
+  it('a call that is not a help does not read the document: its description stays the method and path', async () => {
+    expect((await commandOf(['quotes', 'create', '--locked-currency-amount', '1'])).description()).toBe('POST /quotes — moves money with --immediately-execute');
   });
 });

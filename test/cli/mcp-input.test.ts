@@ -7,7 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import { bodyFieldsInBody, refusal } from '../../src/cli/mcp';
 import { commandTable, detailsOf, splitInput, UsageError, type CommandDetails, type JsonSchema } from '../../src/cli/table';
+import { CrossborderCore } from '../../src/core/client';
 import { ValidationError } from '../../src/core/errors';
+import { CHECKED } from '../../src/core/parts';
+import { operations } from '../../src/generated/operations';
 import { rejected, testCrossborder } from '../helpers/client';
 import { json } from '../helpers/responses';
 
@@ -55,6 +58,28 @@ describe('amount bounds taken from production', () => {
     // The smallest amount the bound lets through is sent.
     await cb.quotes.create({ ...QUOTE, lockedCurrencyAmount: 1 } as never);
     expect(sent).toHaveLength(1);
+  });
+});
+
+describe('the CLI and the MCP server refuse it too', () => {
+  it('a core with the parts they build theirs with (CHECKED) refuses lockedCurrencyAmount 0 before sending', async () => {
+    const sent: string[] = [];
+    const core = new CrossborderCore(
+      {
+        tokenId: 'tok_test',
+        clientSecret: 'sk_test_x',
+        baseUrl: 'https://api.test.invalid',
+        fetch: async (url) => {
+          sent.push(url);
+          return json({}, 201);
+        },
+      },
+      CHECKED,
+    );
+    const error = await rejected(core.call(operations.createQuote, { body: { ...QUOTE, lockedCurrencyAmount: 0 } }));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).field).toBe('lockedCurrencyAmount');
+    expect(sent).toEqual([]);
   });
 });
 

@@ -40,16 +40,17 @@ describe('the declared surface of every entry', () => {
     try {
       cpSync(pkg, copy, { recursive: true });
       const before = apiReport(copy);
+      // Every declaration file that holds it (a build may hold one chunk per group of entries).
       const edit = (find: RegExp, replace: string) => {
-        const file = readdirSync(join(copy, 'dist'))
+        const files = readdirSync(join(copy, 'dist'))
           .filter((name) => name.endsWith('.d.ts'))
           .map((name) => join(copy, 'dist', name))
-          .find((path) => find.test(readFileSync(path, 'utf8')));
-        expect(file, String(find)).toBeDefined();
-        writeFileSync(file!, readFileSync(file!, 'utf8').replace(find, replace));
+          .filter((path) => find.test(readFileSync(path, 'utf8')));
+        expect(files.length, String(find)).toBeGreaterThan(0);
+        for (const file of files) writeFileSync(file, readFileSync(file, 'utf8').replace(find, replace));
       };
       // A member of an exported class: its type narrowed.
-      edit(/readonly outcomeUnknown: boolean;/, 'readonly outcomeUnknown: boolean | undefined;');
+      edit(/(class APIConnectionError [^{]*\{[^}]*?)readonly outcomeUnknown: boolean;/, '$1readonly outcomeUnknown: boolean | undefined;');
       // A method of a resource reached from the client: a parameter made required.
       edit(/retrieve\(customerId: string, options\?: RequestOptions\)/, 'retrieve(customerId: string, options: RequestOptions)');
       // An export removed from the wallet entry's list.

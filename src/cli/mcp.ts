@@ -93,8 +93,17 @@ async function serveMcp(opts: McpOptions): Promise<void> {
     // The operation alone first: a refused tool is refused whatever its arguments (even ones that do not parse).
     const declared = refusal(spec, opts);
     if (declared) return fail({ error: 'Refused', message: declared });
+    // A body field given both beside body and in it, with different values, is not sent: refused by its tier
+    // when the value beside would raise the call beyond it, else answered with where the field goes.
+    let placed: unknown;
     try {
-      const call = splitInput(spec.op, bodyFieldsInBody(spec, request.params.arguments ?? {}));
+      placed = bodyFieldsInBody(spec, request.params.arguments ?? {});
+    } catch (error) {
+      const refused = refusal(spec, opts, request.params.arguments ?? {});
+      return fail(refused ? { error: 'Refused', message: refused } : describeError(error));
+    }
+    try {
+      const call = splitInput(spec.op, placed);
       // Then what this call does: its body may raise the effect (a quote created with immediatelyExecute).
       // Query fields count too, each part on its own (a `false` in one never hides a `true` in the other):
       // what the service reads from where is its business, not the tool's.

@@ -295,11 +295,16 @@ function bodyFields(doc: Json, schema: Json | undefined, into = new Set<string>(
  * field → effect, raised when the field is sent with any value but `false` or `null`). Both are checked
  * here: an unknown effect, a field the body does not have, or a "raise" that lowers is an error.
  */
-function effectOf(doc: Json, label: string, op: Json, body: Json | undefined): { effect: Effect; raisedBy: Record<string, Effect> | undefined } {
+function effectOf(doc: Json, label: string, op: Json, body: Json | undefined): { effect: Effect; raisedBy: Record<string, Effect> | undefined; destructive: boolean } {
   const effect = op['x-effect'];
   if (!EFFECTS.includes(effect)) throw new Error(`${label}: x-effect must be one of ${EFFECTS.join(', ')}, got ${JSON.stringify(effect)}`);
+  const marked: unknown = op['x-destructive'];
+  if (marked !== undefined && marked !== true) throw new Error(`${label}: x-destructive is true or left out, got ${JSON.stringify(marked)}`);
+  if (marked && effect !== 'write') throw new Error(`${label}: x-destructive marks a write that overwrites or removes; a ${effect} is ${effect === 'read' ? 'never destructive' : 'destructive already'}`);
   const raised = op['x-effect-raised-by'];
-  if (raised === undefined) return { effect, raisedBy: undefined };
+  // Moving money or handing out keys cannot be taken back; a write is destructive when the document marks it (an update, a removal).
+  const destructive = marked === true || effect === 'money' || effect === 'secret' || (raised !== undefined && raised !== null && typeof raised === 'object' && Object.values(raised).some((to) => to === 'money' || to === 'secret'));
+  if (raised === undefined) return { effect, raisedBy: undefined, destructive };
   if (raised === null || typeof raised !== 'object' || Array.isArray(raised)) throw new Error(`${label}: x-effect-raised-by must map body fields to effects`);
   const fields = bodyFields(doc, body?.content?.['application/json']?.schema);
   for (const [field, to] of Object.entries<unknown>(raised)) {
@@ -308,7 +313,7 @@ function effectOf(doc: Json, label: string, op: Json, body: Json | undefined): {
       throw new Error(`${label}: x-effect-raised-by ${field} must raise ${effect} to one of ${EFFECTS.slice(EFFECTS.indexOf(effect) + 1).join(', ')}, got ${JSON.stringify(to)}`);
     }
   }
-  return { effect, raisedBy: raised as Record<string, Effect> };
+  return { effect, raisedBy: raised as Record<string, Effect>, destructive };
 }
 
 /**
@@ -351,7 +356,7 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { ta
       const paginated = params.some((p) => p.in === 'query' && p.name === 'cursor');
       const body = op.requestBody ? resolveRef(op.requestBody) : undefined;
       const multipart = multipartFiles(resolveRef, body);
-      const { effect, raisedBy } = effectOf(doc, `${method.toUpperCase()} ${path}`, op, body);
+      const { effect, raisedBy, destructive } = effectOf(doc, `${method.toUpperCase()} ${path}`, op, body);
       const base = `z${pascal(id)}`;
       // One number for the flags and which schemas exist: the table ships in every bundle, so it is dense.
       const flags =
@@ -359,7 +364,7 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { ta
         (exported.has(`${base}Path`) ? FLAG.path : 0) | (exported.has(`${base}Query`) ? FLAG.query : 0) | (exported.has(`${base}Body`) ? FLAG.body : 0) |
         (exported.has(`${base}Response`) ? FLAG.response : 0);
       names.push(id);
-      effectRows.push(`  ${id}: { effect: '${effect}'${raisedBy ? `, raisedBy: { ${Object.entries(raisedBy).map(([field, to]) => `${field}: '${to}'`).join(', ')} }` : ''} },`);
+      effectRows.push(`  ${id}: { effect: '${effect}'${raisedBy ? `, raisedBy: { ${Object.entries(raisedBy).map(([field, to]) => `${field}: '${to}'`).join(', ')} }` : ''}, destructive: ${destructive} },`);
       // One constant per operation, a plain object (no call: a bundler drops it unused without any
       // annotation, which a minified build would not keep), so that a bundle holds only the rows (and
       // the checks) its calls use.
@@ -410,7 +415,9 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { ta
     '  /** What a call does (`x-effect`), whatever its body. */\n' +
     '  readonly effect: Effect;\n' +
     '  /** Body fields that raise the effect (`x-effect-raised-by`): sent with any value but `false` or `null`, the call has that effect (`createQuote`: `immediatelyExecute` → `money`). */\n' +
-    '  readonly raisedBy?: { readonly [field: string]: Effect } | undefined;\n}\n\n' +
+    '  readonly raisedBy?: { readonly [field: string]: Effect } | undefined;\n' +
+    '  /** It may overwrite, remove or spend what exists, and cannot be taken back: money and secret operations (or a write a body field raises to one), and the writes marked `x-destructive` (an update, a removal, a cancellation). A read never is. */\n' +
+    '  readonly destructive: boolean;\n}\n\n' +
     '/** An operation of the document as a client runs it: its row, one constant per operation (what a bundle of a few operations holds). */\n' +
     'export interface OperationRow<Id extends string = string> extends Operation {\n' +
     '  readonly id: Id;\n}\n\n' +
@@ -464,6 +471,112 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { ta
     functions.join('\n\n') +
     '\n';
   return { table, effects, requestTable, responseTable, standalone };
+}
+
+/**
+ * The SDK's resource classes (src/generated/resources.ts) from the document: each class of the root's
+ * `x-sdk-resources` (its TSDoc, its operations in order), each method named by its operation's `x-sdk`
+ * (`method`, its TSDoc in `doc`, the public name of its query type in `params`). The signature follows the
+ * operation: its path parameters in the template's order, then its body (the body schema's public name) or
+ * its query, then the call's options (`ListOptions` for a list, `RequestOptions` for a read, else
+ * `SignedRequestOptions`: a write may be answered with a wallet challenge); it returns the answer's schema by
+ * its public name, or for a list a `PagePromise` of its items. What is not one operation is written by hand
+ * beside these classes (src/resources/).
+ */
+function buildResources(doc: Json, effects: Map<string, Effect>): string {
+  const publicName = (ref: unknown) => {
+    if (typeof ref !== 'string') return undefined;
+    const name = ref.split('/').pop()!;
+    return PUBLIC_NAMES[name] ?? name;
+  };
+  const resources: Record<string, Json> = doc['x-sdk-resources'] ?? {};
+  const byId = new Map<string, { path: string; method: string; op: Json; item: Json }>();
+  for (const [path, item] of Object.entries<Json>(doc.paths ?? {})) {
+    for (const method of METHODS) if (item[method]?.operationId) byId.set(item[method].operationId, { path, method, op: item[method], item });
+  }
+  const used = new Set<string>();
+  const imports = new Set<string>();
+  const options = new Set<string>();
+  let pagePromise = false;
+  let apiPromise = false;
+  const classes: string[] = [];
+  for (const [className, resource] of Object.entries(resources)) {
+    if (className.startsWith('$')) continue;
+    if (!/^[A-Z]\w*$/.test(className)) throw new Error(`x-sdk-resources: ${className} is not a class name`);
+    const methods: string[] = [];
+    const names = new Set<string>();
+    for (const id of resource.operations ?? []) {
+      const found = byId.get(id);
+      if (!found) throw new Error(`x-sdk-resources.${className}: no operation ${id}`);
+      if (used.has(id)) throw new Error(`x-sdk-resources: ${id} is in two classes`);
+      used.add(id);
+      const { path, method, op, item } = found;
+      const sdk: Json | undefined = op['x-sdk'];
+      if (!sdk?.method || typeof sdk.doc !== 'string') throw new Error(`${id}: x-sdk needs method and doc`);
+      if (names.has(sdk.method)) throw new Error(`${className}.${sdk.method} names two operations`);
+      names.add(sdk.method);
+      const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: Json) => deref(doc, p));
+      const pathNames = [...path.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!);
+      const query = params.filter((p: Json) => p.in === 'query');
+      const paginated = query.some((p: Json) => p.name === 'cursor');
+      const body = op.requestBody ? deref(doc, op.requestBody) : undefined;
+      const media = body?.content?.['application/json'] ?? body?.content?.['multipart/form-data'];
+      const args = pathNames.map((n) => `${n}: string`);
+      const input = pathNames.length ? [`path: { ${pathNames.join(', ')} }`] : [];
+      if (body && query.length) throw new Error(`${id}: a body and a query in one method is not generated yet`);
+      if (body) {
+        const type = publicName(media?.schema?.$ref);
+        if (!type) throw new Error(`${id}: its body has no named schema`);
+        imports.add(type);
+        args.push(`params${body.required ? '' : '?'}: ${type}`);
+        input.push('body: params');
+      } else if (query.length) {
+        if (typeof sdk.params !== 'string') throw new Error(`${id}: x-sdk.params names the public type of its query`);
+        imports.add(sdk.params);
+        args.push(`params${query.some((p: Json) => p.required) ? '' : '?'}: ${sdk.params}`);
+        input.push('query: params');
+      }
+      const success = Object.entries<Json>(op.responses ?? {}).find(([code]) => code.startsWith('2'))?.[1];
+      const answer = deref(doc, success ?? {}).content?.['application/json']?.schema;
+      let returns: string;
+      if (paginated) {
+        const list = deref(doc, answer ?? {});
+        const itemType = publicName(list.properties?.data?.items?.$ref ?? list.allOf?.find((p: Json) => p.properties?.data)?.properties?.data?.items?.$ref);
+        if (!itemType) throw new Error(`${id}: a list whose items have no named schema`);
+        imports.add(itemType);
+        returns = `PagePromise<${itemType}>`;
+        pagePromise = true;
+      } else {
+        const type = publicName(answer?.$ref);
+        if (!type) throw new Error(`${id}: its answer has no named schema`);
+        imports.add(type);
+        returns = `APIPromise<${type}>`;
+        apiPromise = true;
+      }
+      const optionsType = paginated ? 'ListOptions' : effects.get(id) === 'read' ? 'RequestOptions' : 'SignedRequestOptions';
+      options.add(optionsType);
+      args.push(`options?: ${optionsType}`);
+      const tsdoc = `  /**\n${sdk.doc.replace(/\s+$/, '').split('\n').map((l: string) => (l ? `   * ${l}` : '   *')).join('\n')}\n   */\n`;
+      const call = `this._client.${paginated ? 'list' : 'call'}(op.${id}, { ${input.join(', ')} }, options)`.replace('{  }', '{}');
+      methods.push(`${tsdoc}  ${sdk.method}(${args.join(', ')}): ${returns} {\n    return ${call};\n  }`);
+      void method;
+    }
+    const classDoc = typeof resource.doc === 'string' ? `/**\n${resource.doc.replace(/\s+$/, '').split('\n').map((l: string) => (l ? ` * ${l}` : ' *')).join('\n')}\n */\n` : '';
+    classes.push(`${classDoc}export class ${className} extends APIResource {\n${methods.join('\n\n')}\n}`);
+  }
+  for (const [id, { op }] of byId) if (op['x-sdk'] && !used.has(id)) throw new Error(`${id} has x-sdk but is in no class of x-sdk-resources`);
+  return (
+    HEADER +
+    '/**\n * The resource classes generated from the document (`x-sdk-resources`, each operation\'s `x-sdk`): one method per\n' +
+    ' * operation, run by the client\'s one pipeline. `Crossborder` holds them; src/resources/ re-exports them beside\n * what is written by hand.\n * @module\n */\n' +
+    (apiPromise ? "import type { APIPromise } from '../core/api-promise';\n" : '') +
+    `import type { ${[...options].sort().join(', ')} } from '../core/options';\n` +
+    (pagePromise ? "import type { PagePromise } from '../core/pagination';\n" : '') +
+    "import { APIResource } from '../core/resource';\n" +
+    "import * as op from './operations';\n" +
+    `import type { ${[...imports].sort().join(', ')} } from '../types';\n\n` +
+    `${classes.join('\n\n')}\n`
+  );
 }
 
 /** The `responses/<tag>` module of an operation's 2xx body check (scripts/generate-checks.ts groups them by the first tag). */
@@ -546,6 +659,8 @@ async function produce(): Promise<Record<string, string>> {
   const checks = compileChecks(await loadZod(zod), order, roots, HEADER);
   const checked = new Set(Object.keys(checks).map((f) => f.replace(/\.ts$/, '')));
   const { table: operations, effects, requestTable, responseTable, standalone } = buildOperations(doc, zod, checked);
+  const declared = new Map<string, Effect>();
+  for (const item of Object.values<Json>(doc.paths ?? {})) for (const method of METHODS) if (item[method]?.operationId) declared.set(item[method].operationId, item[method]['x-effect']);
   return {
     ...Object.fromEntries(Object.entries(checks).map(([file, content]) => [`checks/${file}`, content])),
     'types.ts': types,
@@ -556,6 +671,7 @@ async function produce(): Promise<Record<string, string>> {
     'request-checks.ts': requestTable,
     'response-checks.ts': responseTable,
     'functions.ts': standalone,
+    'resources.ts': buildResources(doc, declared),
     'index.ts':
       HEADER +
       "export type * from './types';\nexport { operations, OPERATION_COUNT, WEBHOOK_EVENT_TYPES, type OperationId } from './operations';\n",

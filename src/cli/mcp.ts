@@ -17,15 +17,13 @@
  * `@modelcontextprotocol/sdk` is an optional peer dependency, loaded only by this command.
  * @module
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { VERSION } from '../core/version';
 import type { SignedRequestOptions } from '../core/options';
 import { connect, sessionSigner } from './client';
 import { describeError } from './output';
-import { callEffect, EFFECT_FLAG, effectOf, isLoopbackUrl, mostEffect, raisingFields, shownUrl, type Effect, type Action } from './shared';
-import { commandTable, detailsOf, splitInput, UsageError, type CommandSpec } from './table';
+import { callEffect, EFFECT_FLAG, effectOf, isLoopbackUrl, mostEffect, raisingFields, shownUrl, summaries, type Effect, type Action } from './shared';
+import { commandTable, detailsOf, splitInput, UsageError, type CommandDetails, type CommandSpec } from './table';
 
 interface McpOptions {
   allowWrites?: boolean;
@@ -40,21 +38,6 @@ interface McpOptions {
 
 /** The tool name of a command: its words joined (`auth_credentials_verify`). */
 export const toolName = (spec: CommandSpec) => spec.words.join('_').replace(/-/g, '_');
-
-/** Summaries and descriptions of the operations, from the document the package ships. */
-async function summaries(): Promise<Map<string, string>> {
-  const found = new Map<string, string>();
-  const candidates = ['../openapi/openapi.yaml', '../../openapi/openapi.yaml'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
-  const file = candidates.find((p) => existsSync(p));
-  if (!file) return found;
-  const doc = (await import('yaml')).parse(readFileSync(file, 'utf8')) as { paths?: Record<string, Record<string, { operationId?: string; summary?: string; description?: string }>> };
-  for (const item of Object.values(doc.paths ?? {})) {
-    for (const op of Object.values(item)) {
-      if (op && typeof op === 'object' && op.operationId) found.set(op.operationId, [op.summary, op.description].filter(Boolean).join('. ').replace(/\s+/g, ' ').trim());
-    }
-  }
-  return found;
-}
 
 async function serveMcp(opts: McpOptions): Promise<void> {
   let sdk: { Server: typeof import('@modelcontextprotocol/sdk/server/index.js').Server; StdioServerTransport: typeof import('@modelcontextprotocol/sdk/server/stdio.js').StdioServerTransport; types: typeof import('@modelcontextprotocol/sdk/types.js') };
@@ -110,8 +93,17 @@ async function serveMcp(opts: McpOptions): Promise<void> {
     // The operation alone first: a refused tool is refused whatever its arguments (even ones that do not parse).
     const declared = refusal(spec, opts);
     if (declared) return fail({ error: 'Refused', message: declared });
+    // A body field given both beside body and in it, with different values, is not sent: refused by its tier
+    // when the value beside would raise the call beyond it, else answered with where the field goes.
+    let placed: unknown;
     try {
-      const call = splitInput(spec.op, request.params.arguments ?? {});
+      placed = bodyFieldsInBody(spec, request.params.arguments ?? {});
+    } catch (error) {
+      const refused = refusal(spec, opts, request.params.arguments ?? {});
+      return fail(refused ? { error: 'Refused', message: refused } : describeError(error));
+    }
+    try {
+      const call = splitInput(spec.op, placed);
       // Then what this call does: its body may raise the effect (a quote created with immediatelyExecute).
       // Query fields count too, each part on its own (a `false` in one never hides a `true` in the other):
       // what the service reads from where is its business, not the tool's.
@@ -129,6 +121,37 @@ async function serveMcp(opts: McpOptions): Promise<void> {
   const stop = () => void server.close().finally(() => process.exit(0));
   process.stdin.once('end', stop);
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, stop);
+}
+
+/**
+ * A body field given beside `body` (`{ body: {…}, immediatelyExecute: true }`, where an assistant often puts a
+ * flag) goes into the body, where the document has it: left beside it, it would be sent as a query parameter
+ * the operation does not have, and the effect it raises would not be seen. Given both beside and inside `body`
+ * with different values, the call is refused, saying where the field goes. A name that is a query parameter,
+ * a path parameter or no field of the body is left where it is.
+ */
+export function bodyFieldsInBody(spec: CommandDetails, input: unknown): unknown {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) return input;
+  const given = input as Record<string, unknown>;
+  const body = given.body;
+  if (!Object.hasOwn(given, 'body') || body === null || typeof body !== 'object' || Array.isArray(body)) return input;
+  const inBody = new Set(spec.flags.filter((f) => f.in === 'body').map((f) => f.name));
+  const elsewhere = new Set([...spec.positionals, ...spec.flags.filter((f) => f.in === 'query').map((f) => f.name), 'body']);
+  const moved = Object.keys(given).filter((name) => inBody.has(name) && !elsewhere.has(name));
+  if (moved.length === 0) return input;
+  const placed: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  const rest: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(given)) {
+    if (!moved.includes(name)) {
+      rest[name] = value;
+      continue;
+    }
+    if (Object.hasOwn(placed, name) && JSON.stringify(placed[name]) !== JSON.stringify(value)) {
+      throw new UsageError(`${name} is a field of body, and was given both beside body and inside it with different values: give it inside body only`);
+    }
+    placed[name] = value;
+  }
+  return { ...rest, body: placed };
 }
 
 /** The flags that allow `effect` (reads need none). */
@@ -183,16 +206,29 @@ export function description(spec: CommandSpec, summary: string | undefined): str
   return `${what} (${spec.op.method} ${spec.op.path}).${effect}${raised}${spec.op.sandboxOnly ? ' Sandbox only.' : ''}`;
 }
 
-/** The tool's hints: read-only for reads; destructive when it may move money, hand out keys, or change or remove what exists. */
+/**
+ * The tool's hints, from the operation table alone: read-only for reads (whatever their body); destructive when
+ * the table says so (it may move money, hand out keys, or overwrite or remove what exists: `x-destructive`);
+ * idempotent for reads only (a create's Idempotency-Key is new per call, so calling it twice makes two).
+ */
 export function annotations(spec: CommandSpec): { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean } {
-  const most = mostEffect(spec.op);
-  const read = most === 'read';
-  return {
-    readOnlyHint: read,
-    // An update or removal overwrites what was there; a create only adds (its Idempotency-Key is new per call, so it is not idempotent).
-    destructiveHint: !read && (most !== 'write' || spec.op.method === 'PATCH' || spec.op.method === 'DELETE'),
-    idempotentHint: read,
-  };
+  const read = mostEffect(spec.op) === 'read';
+  return { readOnlyHint: read, destructiveHint: effectOf(spec.op).destructive, idempotentHint: read };
+}
+
+/**
+ * The tools that may have `effect`, from the operation table: those that declare it, then those a body field
+ * raises to it (`quotes_create with immediatelyExecute`). What `mcp --help` lists for each flag.
+ */
+export function toolsWith(effect: Exclude<Effect, 'read' | 'write'>): string[] {
+  const table = commandTable();
+  const declared = table.filter((spec) => effectOf(spec.op).effect === effect).map(toolName);
+  const raised = table.flatMap((spec) =>
+    Object.entries(effectOf(spec.op).raisedBy ?? {})
+      .filter(([, to]) => to === effect)
+      .map(([field]) => `${toolName(spec)} with ${field}`),
+  );
+  return [...declared, ...raised];
 }
 
 /** What the server's flags allow, in words. */
@@ -207,8 +243,8 @@ export function addMcpCommand(program: Command, action: Action): void {
     .command('mcp')
     .description('serve the operations as MCP tools over stdio (default: the local sandbox, read-only); tiers by effect: --allow-writes, --allow-money-movement, --allow-key-export')
     .option('--allow-writes', 'offer the operations that change data (reads are always offered)')
-    .option('--allow-money-movement', 'also those that move money or decide a payment (quote execute, a quote created with immediatelyExecute, transfer-in, approve, reject, sandbox funding); needs --allow-writes')
-    .option('--allow-key-export', 'also those that hand out key material (internal account export, credential create and verify); needs --allow-writes')
+    .option('--allow-money-movement', `also those that move money or decide a payment (${toolsWith('money').join(', ')}); needs --allow-writes`)
+    .option('--allow-key-export', `also those that hand out key material (${toolsWith('secret').join(', ')}); needs --allow-writes`)
     .option('--base-url <url>', 'the service (default: the profile, else CROSSBORDER_BASE_URL, else http://127.0.0.1:4010, the local sandbox, with its own credentials)')
     .option('--environment <env>', 'sandbox or production; production with no address goes to production')
     .option('--allow-remote', 'serve a service that is not on this machine (needed for any address but loopback)')

@@ -10,7 +10,7 @@ import type { SignedRequestOptions } from '../core/options';
 import { connect, newClientKey, savedCredentialId, saveSession, sessionSigner, type ConnectionOptions } from './client';
 import { INPUT_LIMIT_BYTES, parseJsonText, readFileBounded, readStdinBounded, refuseUnsafeTarget } from './files';
 import { out, printResult } from './output';
-import { effectOf, type Effect } from './shared';
+import { effectOf, summaries, type Effect } from './shared';
 import { commandTable, detailsOf, flagDescription, hasProperty, inShellWords, readFlagValue, refuseMissing, UsageError, type CommandDetails, type CommandSpec } from './table';
 
 /** What a command's description says about its effect (the document's `x-effect`, raised by body fields). */
@@ -171,6 +171,11 @@ export async function addResourceCommands(program: Command, action: (json: boole
     if (verb === 'retrieve') command.alias('get');
     for (const name of spec.positionals) command.argument(`<${name}>`);
     if (!invoked(spec, argv)) continue;
+    // Its help says what it does, in the document's words (read only for a help: a call does not parse the document).
+    if (argv[0] === 'help' || argv.includes('--help') || argv.includes('-h')) {
+      const summary = (await summaries()).get(spec.op.id);
+      if (summary) command.description(`${summary} (${command.description()})`);
+    }
     const details = await detailsOf(spec);
     for (const flag of details.flags) {
       const placeholder = flag.kind === 'boolean' ? '[bool]' : flag.kind === 'json' ? '<json>' : flag.kind === 'list' ? '<a,b,…>' : flag.kind === 'file' ? '<path>' : '<value>';

@@ -4,6 +4,8 @@
  * words for the SDK's configuration errors.
  * @module
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { ConfigurationError } from '../core/errors';
 import { isLoopbackHost } from '../core/loopback';
 import { redactUserinfo } from './output';
@@ -32,7 +34,7 @@ export const EFFECT_FLAG: Readonly<Record<Exclude<Effect, 'read'>, string>> = {
  * the CLI's, but the type allows it) counts as the most sensitive.
  */
 export function effectOf(op: DocumentOperation): OperationEffect {
-  return (operationEffects as Partial<Record<string, OperationEffect>>)[op.id as OperationId] ?? { effect: 'secret' };
+  return (operationEffects as Partial<Record<string, OperationEffect>>)[op.id as OperationId] ?? { effect: 'secret', destructive: true };
 }
 
 /** The body fields of this call that raise its effect (`immediatelyExecute: true` on a quote), with the effect each raises it to. */
@@ -56,6 +58,24 @@ export function callEffect(op: DocumentOperation, body: unknown): Effect {
 /** The most an operation may do, whatever its body (its declared effect, or the highest a body field raises it to). */
 export function mostEffect(op: DocumentOperation): Effect {
   return callEffect(op, Object.fromEntries(Object.keys(effectOf(op).raisedBy ?? {}).map((field) => [field, true])));
+}
+
+/**
+ * The summary and description of each operation, by operationId, from the document the package ships: what the
+ * MCP tools and a command's `--help` say it does (the document is read only when one of them asks).
+ */
+export async function summaries(): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  const candidates = ['../openapi/openapi.yaml', '../../openapi/openapi.yaml'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+  const file = candidates.find((p) => existsSync(p));
+  if (!file) return found;
+  const doc = (await import('yaml')).parse(readFileSync(file, 'utf8')) as { paths?: Record<string, Record<string, { operationId?: string; summary?: string; description?: string }>> };
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const op of Object.values(item)) {
+      if (op && typeof op === 'object' && op.operationId) found.set(op.operationId, [op.summary, op.description].filter(Boolean).join('. ').replace(/\s+/g, ' ').trim());
+    }
+  }
+  return found;
 }
 
 /** Where a command points when nothing says otherwise: the local sandbox. */

@@ -272,7 +272,7 @@ export class CrossborderCore extends ClientInfo {
     // In the leg: a read (a write's leg looks for its challenge there), untraced, started now (not once a recorder has loaded).
     let now = true;
     let inLeg = false;
-    const call = this.telemetry.call(op.method, op.path, op.id, link, (trace) => this.#run(op, input, options, trace, (inLeg = now && !trace && op.method === 'GET') ? read : undefined));
+    const call = this.telemetry.call(op.method, op.path, op.id, link, (trace) => this.#run(op, input, options, trace, (inLeg = now && !trace && !this.#plan(op).write) ? read : undefined));
     now = false;
     return inLeg ? (call as Promise<WithResponse<Page<T>>>) : call.then(read);
   }

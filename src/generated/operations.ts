@@ -426,6 +426,8 @@ export interface OperationEffect {
   readonly effect: Effect;
   /** Body fields that raise the effect (`x-effect-raised-by`): sent with any value but `false` or `null`, the call has that effect (`createQuote`: `immediatelyExecute` → `money`). */
   readonly raisedBy?: { readonly [field: string]: Effect } | undefined;
+  /** It may overwrite, remove or spend what exists, and cannot be taken back: money and secret operations (or a write a body field raises to one), and the writes marked `x-destructive` (an update, a removal, a cancellation). A read never is. */
+  readonly destructive: boolean;
 }
 
 /** An operation of the document as a client runs it: its row, one constant per operation (what a bundle of a few operations holds). */

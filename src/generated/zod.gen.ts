@@ -704,7 +704,7 @@ export const zQuoteCreateParams = /* @__PURE__ */ z.object({
     source: zQuoteSource,
     destination: zTransactionDestination,
     lockedCurrencySide: zLockedCurrencySide,
-    lockedCurrencyAmount: z.int().check(z.lte(9000000000000000)),
+    lockedCurrencyAmount: z.int().check(z.gt(0), z.lte(9000000000000000)),
     lookupId: z.optional(z.string()),
     immediatelyExecute: z._default(z.optional(z.boolean()), false),
     description: z.optional(z.string()),
@@ -1191,7 +1191,7 @@ export const zReceiverLookup = /* @__PURE__ */ z.object({
 export const zSandboxUmaReceiveParams = /* @__PURE__ */ z.object({
     senderUmaAddress: z.string(),
     receivingCurrencyCode: z.string(),
-    receivingCurrencyAmount: z.int(),
+    receivingCurrencyAmount: z.int().check(z.gt(0)),
     receiverUmaAddress: z.optional(z.string()),
     customerId: z.optional(z.string())
 });
@@ -1200,7 +1200,7 @@ export const zSandboxUmaReceiveParams = /* @__PURE__ */ z.object({
  * Body of the sandbox funding call.
  */
 export const zSandboxFundParams = /* @__PURE__ */ z.object({
-    amount: z.int().check(z.lte(100000000000))
+    amount: z.int().check(z.gt(0), z.lte(100000000000))
 });
 
 /**

@@ -1,25 +1,6 @@
-import type { ListOptions } from '../core/options';
-import type { PagePromise } from '../core/pagination';
-import { APIResource } from '../core/resource';
-import * as op from '../generated/operations';
-import type { UmaProvider, UmaProviderListParams } from '../types';
-
-/** UMA providers. */
-export class UmaProviders extends APIResource {
-  /**
-   * Lists UMA providers, filtered by country, currency and allow-list status.
-   * @example
-   * ```ts
-   * const providers = cb.umaProviders.list({
-   *   countryCode: 'MX',
-   *   currencyCode: 'MXN',
-   * });
-   * for await (const provider of providers) {
-   *   console.log(provider.name, provider.domain);
-   * }
-   * ```
-   */
-  list(params?: UmaProviderListParams, options?: ListOptions): PagePromise<UmaProvider> {
-    return this._client.list(op.listUmaProviders, { query: params }, options);
-  }
-}
+/**
+ * Generated from the document (`x-sdk-resources` and each operation's `x-sdk` in openapi/openapi.yaml): every
+ * method of UmaProviders is one operation. A method that is not one operation would be written here, in a subclass.
+ * @module
+ */
+export { UmaProviders } from '../generated/resources';

@@ -5,7 +5,7 @@
  */
 import type { APIPromise } from './core/api-promise';
 import { ClientInfo, CrossborderCore, type CallInput, type Operation } from './core/client';
-import { openTelemetry, type CoreTelemetry } from './core/telemetry';
+import { openTelemetry, type WorkTelemetry } from './core/telemetry';
 import { logging, requestChecks, responseChecks } from './core/parts';
 import type { ClientOptions, SignedRequestOptions } from './core/options';
 import { ExternalAccounts, InternalAccounts, Platform } from './resources/accounts';
@@ -74,7 +74,7 @@ export class Crossborder extends ClientInfo {
   readonly webhooks: Webhooks;
 
   /** The client's OpenTelemetry recorder: what `crossborder-sdk/payouts` records a batch's spans with, under which its requests' spans go. */
-  get telemetry(): CoreTelemetry {
+  get telemetry(): WorkTelemetry {
     return this.#core.telemetry;
   }
 

@@ -288,7 +288,7 @@ and an exporter that drops (on), and a tracer whose spans do nothing but say the
 is the SDK's own recording, \`on ÷ no-op\` OpenTelemetry's span and batch processor. The contenders take turns
 request by request. Ratios are medians of per-round ratios over the SDK before telemetry, [lowest–highest round];
 CPU is user + system time. Command: \`npx tsx scripts/bench/telemetry.ts\`. Earlier runs, and what was cut from
-the recorder: [benchmark notes](../maintainers/benchmark-notes.md#issue-24-the-recorders-cost).
+the recorder: benchmark notes (maintainers/benchmark-notes.md, in the repository).
 
 | request, run | before telemetry µs | off ÷ before | on ÷ before | telemetry:false ÷ before | CPU: off / on ÷ before | no-op ÷ off | on ÷ no-op | load |
 |---|---|---|---|---|---|---|---|---|
@@ -333,7 +333,7 @@ ${perRequest(getRuns, 'GET list').join('\n')}
 ${perRequest(postRuns, 'POST quote').join('\n')}
 
 The request path before and after issue 26 (no \`createClient().request()\`, each body parsed once), and the
-SDK's own CPU per call against a canned \`fetch\`: [benchmark notes](../maintainers/benchmark-notes.md#issue-26-the-request-path-before-and-after).
+SDK's own CPU per call against a canned \`fetch\`: benchmark notes (maintainers/benchmark-notes.md, in the repository).
 
 ## Many requests in flight
 
@@ -384,7 +384,7 @@ and \`Webhooks\`, so the other operations, every check and the OpenTelemetry rec
 ${kB(WORKER_BEFORE_CUTS)} before the cuts of issue 36 §3 and ${kB(WORKER_BEFORE_THIRD_PASS)} before its third pass (its 14 kB target, retired by issue 50 §10). A receiver that only takes webhooks imports
 \`crossborder-sdk/webhooks\` (\`unwrap(body, headers, { publicKey })\`, no client: target ${RECEIVER_TARGET.toLocaleString('en')} B), and the worker that only
 lists stays at or under its ${kB(LIST_WORKER_BEFORE_RECEIVER)} of before issue 50. What the worker holds, module by module through its source map:
-\`npx tsx scripts/bench/size.ts --attribution\` ([benchmark notes](../maintainers/benchmark-notes.md)).
+\`npx tsx scripts/bench/size.ts --attribution\` (benchmark notes (maintainers/benchmark-notes.md, in the repository)).
 Command: \`npx tsx scripts/bench/size.ts\`.
 
 | bundle | initial chunk | with the first call | never loaded by the call | one file |

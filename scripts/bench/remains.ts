@@ -14,7 +14,7 @@ cold import and bundle size. For each, the profile says which cost is left.
   serializers and the transport calls \`fetch\` itself (DESIGN.md), so the SDK runs below openapi-fetch
   alone in every run ("SDK ÷ openapi-fetch" column: about 0.92–0.98× on GET, 0.77–0.80× on POST), and
   at 1.05–1.12× raw \`fetch\` with the same timeout (1.11–1.21× before issue 26; the SDK's own CPU per
-  call against a canned \`fetch\` fell to 0.83–0.93× of before: [benchmark notes](../maintainers/benchmark-notes.md)).
+  call against a canned \`fetch\` fell to 0.83–0.93× of before: benchmark notes (maintainers/benchmark-notes.md, in the repository)).
   What is left per call is what other issues require: the compiled checks of the parameters, the wire
   checks, the Idempotency-Key, the attempt loop's timeout and bookkeeping, reading and parsing the body
   once, scrubbing secrets from what is logged or thrown, and the promise turns of an async pipeline:
@@ -55,7 +55,7 @@ cold import and bundle size. For each, the profile says which cost is left.
   never run: 19.7 kB (the multipart encoder brought by the CSV import's row, \`validateResponses\`' check and the drift
   warning's text made by their parts, the rows naming only their true flags; \`Crossborder\` 20.6 kB initial, 40.3 kB
   one file, no larger). Through the bundle's source
-  map (\`npx tsx scripts/bench/size.ts --attribution\`, the module table in [benchmark notes](../maintainers/benchmark-notes.md))
+  map (\`npx tsx scripts/bench/size.ts --attribution\`, the module table in benchmark notes (maintainers/benchmark-notes.md, in the repository))
   the 19.7 kB are: the pipeline (auth, Idempotency-Key, signed retry, URL, attempt loop with undici's
   timeouts, retries) 6.0 kB, webhook signature verification 3.8 kB, option, call-option and wire checks 2.9 kB,
   typed answers and error classes 2.7 kB, the webhook envelope and event typing 2.1 kB, pagination 1.0 kB, PII

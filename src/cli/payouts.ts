@@ -15,7 +15,7 @@ import type { Command } from 'commander';
 import { APIUserAbortError } from '../core/errors';
 import { journalBatchId } from '../payouts/file-journal';
 import type { PayoutBatchOptions } from '../payouts/runner';
-import type { PayoutInstruction, PayoutProgress, PayoutRecord, PayoutReportRow, PayoutSummary } from '../payouts/types';
+import type { PayoutInstruction, PayoutProgress, PayoutRecord, PayoutRejectedInput, PayoutReportRow, PayoutSummary } from '../payouts/types';
 import { Quotes } from '../resources/quotes';
 import { Receiver } from '../resources/receiver';
 import { Transactions } from '../resources/transactions';
@@ -81,18 +81,6 @@ function senderInfo(row: Record<string, string | undefined>): { senderCustomerIn
     (info ??= {})[column.slice(SENDER_INFO.length)] = value;
   }
   return info ? { senderCustomerInfo: info } : {};
-}
-
-/**
- * A row the CLI refuses before anything is sent: the runner journals it (state `rejected`, its reason) so
- * that `status` and `report` show it. The declaration of `crossborder-sdk/payouts` (issue 47's contract),
- * repeated here until the runner's lands.
- */
-export interface PayoutRejectedInput {
-  /** The reason (with its line: `line 7: amount: ...`). */
-  rejected: string;
-  reference?: string;
-  line?: number;
 }
 
 /** The largest CSV record read: a longer one is rejected, and never held whole (a 640 MiB line was read into one string). */
@@ -484,7 +472,7 @@ async function run(csv: string, opts: RunOptions): Promise<void> {
   };
   const journal = new FileJournal(opts.journal);
   try {
-    const options: PayoutBatchOptions & { onResume?: (found: ResumeCounts) => void } = {
+    const options: PayoutBatchOptions = {
       client,
       batchId,
       journal,
@@ -499,9 +487,8 @@ async function run(csv: string, opts: RunOptions): Promise<void> {
     const batch = createPayoutBatch(options);
     let summary: PayoutSummary;
     try {
-      // Rows the CSV rejects go to the runner too, which journals them (issue 47's contract: run() takes
-      // PayoutInstruction | PayoutRejectedInput), so that status and report show them.
-      summary = await batch.run(readCsv(csv) as AsyncIterable<PayoutInstruction>);
+      // Rows the CSV rejects go to the runner too, which journals them, so that status and report show them.
+      summary = await batch.run(readCsv(csv));
     } catch (error) {
       bar?.stop();
       if (error instanceof APIUserAbortError && controller.signal.aborted) {
@@ -541,14 +528,8 @@ async function run(csv: string, opts: RunOptions): Promise<void> {
   }
 }
 
-/** What a resumed run found in its journal (the runner's `onResume`, issue 47's contract). */
-export interface ResumeCounts {
-  final: number;
-  rejected: number;
-  replay: number;
-  lookup: number;
-  waiting: number;
-}
+/** What a resumed run found in its journal (the runner's `onResume`). */
+export type ResumeCounts = Parameters<NonNullable<PayoutBatchOptions['onResume']>>[0];
 
 /** `resumed: 120 final, 3 rejected rows, 4 to replay with their keys, 2 to look up on the service, 1 waiting for its final status`. */
 export function resumeLine(found: ResumeCounts): string {
@@ -561,7 +542,7 @@ const reasonOf = (r: PayoutRecord) => (r.lastError ? `${r.lastError.code}: ${r.l
 async function status(opts: { journal: string; json?: boolean }): Promise<void> {
   if (!existsSync(opts.journal)) throw new UsageError(`--journal ${opts.journal}: no such file`);
   refuseUnsafeTarget(opts.journal, '--journal');
-  const [{ journalRecords }, { summarize }] = await Promise.all([import('../payouts/file-journal'), import('../payouts/report')]);
+  const [{ journalRecords }, { summarize, reportRow }] = await Promise.all([import('../payouts/file-journal'), import('../payouts/report')]);
   // Streamed: only the counts and the unsettled references are kept.
   const { batchId, records } = journalRecords(opts.journal);
   const open: { reference: string; state: string; reason: string; line?: number }[] = [];
@@ -572,8 +553,9 @@ async function status(opts: { journal: string; json?: boolean }): Promise<void> 
         total++;
         const state: string = r.state;
         if (state === 'failed' || state === 'needs_attention' || state === 'rejected') {
-          const line = (r as { line?: unknown }).line;
-          open.push({ reference: r.reference, state, reason: reasonOf(r), ...(typeof line === 'number' ? { line } : {}) });
+          // As the report names it: a rejected row by the reference its input gave, and its line.
+          const { reference, line } = reportRow(r);
+          open.push({ reference, state, reason: reasonOf(r), ...(line !== undefined ? { line } : {}) });
         }
         yield r;
       }

@@ -4,7 +4,7 @@
  *
  * The fields are `declare`d and set by each constructor, always, in the order they are declared: the
  * same own properties in the same order as class fields would give (`toJSON`, `util.inspect`), without
- * the field declarations in every bundle (issue 36, the worker bundle).
+ * the field declarations in every bundle (the worker bundle).
  * @module
  */
 import type { ErrorCode } from '../generated/named';

@@ -144,7 +144,7 @@ export class Log {
   /**
    * The debug line of an attempt about to go out: the operation's path template (never the URL, whose values
    * may be personal data), the headers redacted, the body masked. Methods of the log, so that the transport of
-   * a core without the logging part holds none of its lines, redaction or masking (issue 36, the worker bundle).
+   * a core without the logging part holds none of its lines, redaction or masking (the worker bundle).
    */
   sending(operation: string, attempt: number, headers: Record<string, string>, body: string | undefined): void {
     this.debug(`→ ${operation}`, () => ({ attempt, headers: redactHeaders(headers), body: maskBodyText(body) }));

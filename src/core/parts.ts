@@ -1,5 +1,5 @@
 /**
- * The optional parts of a {@link CrossborderCore} (issue 36): the code of a behaviour a program may leave
+ * The optional parts of a {@link CrossborderCore}: the code of a behaviour a program may leave
  * out of its bundle, given to the core as the OpenTelemetry recorder is. `Crossborder` is a core with every
  * part; a core without one does without that behaviour and its bundle holds none of its code.
  * @module

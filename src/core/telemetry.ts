@@ -106,12 +106,21 @@ export interface TelemetryRecorder {
 }
 
 /**
+ * The part of a client's telemetry that code built on the client uses (`cb.telemetry`): spans of a unit of
+ * work made of several calls, under which those calls' own spans go (`crossborder-sdk/payouts` records a
+ * batch and each payout with it).
+ */
+export interface WorkTelemetry {
+  /** Starts a span of work (resolves undefined when no tracer provider is registered). */
+  work(name: string, attributes: Readonly<Record<string, string | number | boolean | undefined>>, parent?: WorkSpan): Promise<WorkSpan | undefined>;
+}
+
+/**
  * @internal What the core and its resources ask of telemetry: the gate ({@link Telemetry}) with the
  * recorder part, else {@link NO_TELEMETRY}.
  */
-export interface CoreTelemetry {
+export interface CoreTelemetry extends WorkTelemetry {
   call<R extends Outcome>(method: string, template: string, operationId: string, link: PageLink | undefined, run: (trace: CallTrace | undefined) => Promise<R>): Promise<R>;
-  work(name: string, attributes: Readonly<Record<string, string | number | boolean | undefined>>, parent?: WorkSpan): Promise<WorkSpan | undefined>;
   webhook<T extends { id?: unknown; type?: unknown }>(verify: () => Promise<T>): Promise<T>;
 }
 

@@ -4,7 +4,7 @@
  * round trip; it shrinks when answers slow down (latency past `latencyFactor` × the fastest seen) or fail,
  * and never exceeds `max`.
  *
- * A rate limit is paced, not collapsed (issue 47 §5). A 429 (or 503) neither halves the concurrency nor
+ * A rate limit is paced, not collapsed. A 429 (or 503) neither halves the concurrency nor
  * pauses the whole batch: it tells the rate the service takes. Once per round of refusals the pace is set
  * from the answers it accepted over the last second (a token bucket lets through exactly its rate), a
  * little under it, and request starts are then spaced by that interval; each accepted answer tightens
@@ -155,7 +155,7 @@ export class AdaptiveConcurrency {
    * last second, or, with too few answers to measure, halved (one start per round trip at first), and
    * at most one start per `retryAfterMs`. The
    * concurrency is not cut, and nobody waits out `retryAfterMs`, unless refusals go on for
-   * {@link REFUSED_ROUNDS_TO_PAUSE} rounds with no answer accepted.
+   * three rounds (`REFUSED_ROUNDS_TO_PAUSE`) with no answer accepted.
    */
   throttled(retryAfterMs: number): void {
     const at = this.#now();

@@ -2,8 +2,8 @@
  * The file journal: an append-only log of JSON lines, one record per line, each on disk before `put`
  * resolves (records written together share one write, made durable as `fdatasync` makes it: the data and
  * the file size reading it back needs, as write-ahead logs sync, without the timestamps `fsync` adds; see
- * `syncedWrites` below. A new file's directory entry is synced once, when it is made). Format 2 (files made since
- * issue 35's third pass): a reference's first line in the file holds its whole record; each later one
+ * `syncedWrites` below. A new file's directory entry is synced once, when it is made). Format 2 (the files this
+ * version makes): a reference's first line in the file holds its whole record; each later one
  * only what can change (state, attempts, quote, transaction, error, times) and `b`, the byte offset of
  * that full line, whose instruction, fingerprint and keys it takes. Format 1 files (every line a
  * whole record) are read, and written on, as they are. A `kill -9` at any instant

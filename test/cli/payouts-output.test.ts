@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FileJournal, payoutKey, type PayoutRecord } from '../../src/payouts/index';
+import { FileJournal, payoutKey, REJECTED_KEY_PREFIX, type PayoutRecord } from '../../src/payouts/index';
 import { cli } from './helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 'cb-cli-payouts-out-'));
@@ -43,8 +43,9 @@ async function journalWithEverything(): Promise<string> {
   await journal.put(record('r-ok', 'completed', { transactionId: 'Transaction:1', transactionStatus: 'COMPLETED' }));
   await journal.put(record(FORGED, 'failed', { lastError: { code: 'VALIDATION_ERROR', message: `bad payee \x1b]0;title\x07${C1}` } }));
   await journal.put(record(BIDI, 'needs_attention', { lastError: { code: 'OUTCOME_UNKNOWN', message: `looked up ${BIDI}` } }));
-  await journal.put(record('r-neg', 'rejected', { attempts: 0, lastError: { code: 'REJECTED', message: 'line 4: amount: must be more than 0; not sent' }, line: 4 } as Partial<PayoutRecord>));
-  await journal.put(record('=HYPERLINK("http://x")', 'rejected', { attempts: 0, lastError: { code: 'REJECTED', message: 'line 7: 8 fields, the header has 7 (an unquoted comma?); not sent' }, line: 7 } as Partial<PayoutRecord>));
+  // Rejected rows as the runner journals them: under a key of their own, with the reference their input gave.
+  await journal.put(record(`${REJECTED_KEY_PREFIX}line:4`, 'rejected', { attempts: 0, inputReference: 'r-neg', lastError: { code: 'REJECTED', message: 'line 4: amount: must be more than 0; not sent' }, line: 4 }));
+  await journal.put(record(`${REJECTED_KEY_PREFIX}line:7`, 'rejected', { attempts: 0, inputReference: '=HYPERLINK("http://x")', lastError: { code: 'REJECTED', message: 'line 7: 8 fields, the header has 7 (an unquoted comma?); not sent' }, line: 7 }));
   await journal.close();
   return file;
 }

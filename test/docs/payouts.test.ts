@@ -45,7 +45,7 @@ describe('docs/payouts.md', () => {
     console.log = (...args: unknown[]) => void log.push(args);
     cleanups.push(() => (console.log = console_));
     const summary = await payroll(cb, instructions, join(dir, 'payroll.journal'));
-    expect(summary.counts).toEqual({ pending: 0, submitted: 0, processing: 0, completed: 2, failed: 0, needs_attention: 0 });
+    expect(summary.counts).toEqual({ pending: 0, submitted: 0, processing: 0, completed: 2, failed: 0, needs_attention: 0, rejected: 0 });
     expect(log.at(-1)).toEqual([summary.counts]); // the comment in the guide shows what it logs
     expect(sandbox.ledger.executions).toHaveLength(2);
     const again = await payroll(cb, instructions, join(dir, 'payroll.journal')); // the lock was released

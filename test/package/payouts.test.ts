@@ -32,7 +32,7 @@ describe('crossborder-sdk/payouts, packed', () => {
     }
   });
 
-  it('RedisJournal: records round-trip; a late non-final write never undoes a final state', async () => {
+  it('RedisJournal: records round-trip; a late non-final write is refused and never undoes a final state', async () => {
     const server = await startRedisServer();
     const redis = new Redis({ port: server.port, host: '127.0.0.1' });
     try {
@@ -40,7 +40,8 @@ describe('crossborder-sdk/payouts, packed', () => {
       await journal.open('batch');
       const base = { reference: 'r1', fingerprint: 'f', instruction: { reference: 'r1', source: { accountId: 'a' }, destination: { accountId: 'b' }, amount: 1 }, keys: { create: 'k1', execute: 'k2' }, attempts: 1, updatedAt: 'x' };
       await journal.put({ ...base, state: 'completed' });
-      await journal.put({ ...base, state: 'submitted' }); // a stalled worker, late
+      // A stalled worker, late: refused as every journal refuses a move the state machine does not allow.
+      await expect(journal.put({ ...base, state: 'submitted' })).rejects.toMatchObject({ name: 'PayoutJournalError', reason: 'illegal_move' });
       expect((await journal.get('r1'))!.state).toBe('completed');
       await journal.put({ ...base, reference: 'r2', state: 'submitted' });
       await journal.put({ ...base, reference: 'r2', state: 'failed' });

@@ -78,7 +78,7 @@ describe('types users can read', () => {
     expect(names).toEqual(
       [
         'auth', 'baseUrl', 'beneficialOwners', 'config', 'customers', 'environment', 'externalAccounts', 'internalAccounts', 'invitations', 'maxRetries',
-        'platform', 'quotes', 'receiver', 'request', 'sandbox', 'timeout', 'transactions', 'transferIn', 'umaProviders', 'verifications',
+        'platform', 'quotes', 'receiver', 'request', 'sandbox', 'telemetry', 'timeout', 'transactions', 'transferIn', 'umaProviders', 'verifications',
         'webhookPublicKey', 'webhooks',
         'transferOut', 'exchangeRates', 'crypto',
       ].sort(),

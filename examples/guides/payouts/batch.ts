@@ -13,7 +13,7 @@ export async function payroll(cb: Crossborder, instructions: Iterable<PayoutInst
   });
   try {
     const summary = await batch.run(instructions); // read lazily: a CSV of 100,000 rows streams through
-    console.log(summary.counts); // { pending: 0, submitted: 0, processing: 0, completed: 2, failed: 0, needs_attention: 0 }
+    console.log(summary.counts); // { pending: 0, submitted: 0, processing: 0, completed: 2, failed: 0, needs_attention: 0, rejected: 0 }
     return summary;
   } finally {
     await journal.close(); // releases the journal's lock; the same object may open it again

@@ -15,7 +15,7 @@
  * Types whose fields depend on the payment rail (INR, SLV: production's description lists them per rail)
  * require only what the schema marks required, since the sandbox is never stricter than the service.
  * Production also requires a `beneficiary` on every bank type (`<Cur>ExternalAccountCreateInfo`); the
- * sandbox checks it where `beneficiary` is set below: USD_ACCOUNT, whose refusal issue 34 measured. The
+ * sandbox checks it where `beneficiary` is set below: USD_ACCOUNT, whose refusal production's service was seen to answer. The
  * other bank types are not checked yet, which is less strict than the service, never more.
  * @module
  */

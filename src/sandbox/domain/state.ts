@@ -67,7 +67,7 @@ export interface TransactionRec extends Rec<IncomingTransaction | OutgoingTransa
   timeline?: { status: string; at: string }[] | undefined;
   /** Approval flow state of an incoming payment held for approval. */
   approval?: 'AWAITING_WEBHOOK' | 'DEFERRED' | 'MANUAL' | undefined;
-  // --- Money operations of production (transfer-out, cancel, sandbox send; issue 34) ---
+  // --- Money operations of production (transfer-out, cancel, sandbox send) ---
   /** A transfer-out's magic outcome (a quote's payment keeps it on the quote): fail with this reason, stay processing, or complete. */
   outcome?: FailureReason | 'STUCK' | 'COMPLETE' | undefined;
 }
@@ -185,7 +185,7 @@ export function withinIdempotencyWindow(storedMs: number, atMs: number): boolean
   return atMs - storedMs < IDEMPOTENCY_WINDOW_MS;
 }
 
-/** A CSV customer import (issue 34): the job as answered, and the rows it has not processed yet. */
+/** A CSV customer import: the job as answered, and the rows it has not processed yet. */
 export interface BulkImportRec extends Rec<BulkCustomerImportJob> {
   /** Rows still to process, in file order: each row's cells by column name and its `correlationId`. */
   rows: { correlationId: string; cells: Record<string, string> }[];
@@ -205,7 +205,7 @@ export interface World {
   /** By invitation code. */
   invitations: Map<string, Rec<Invitation>>;
   verifications: Map<string, VerificationRec>;
-  // KYC/KYB (production's operations, issue 34): the people of business customers, by id.
+  // KYC/KYB (production's operations): the people of business customers, by id.
   /** Beneficial owners, directors, officers and control persons of business customers. */
   beneficialOwners: Map<string, Rec<BeneficialOwner>>;
   credentials: Map<string, CredentialRec>;
@@ -213,7 +213,7 @@ export interface World {
   signedChallenges: Map<string, SignedChallengeRec>;
   passkeyChallenges: Map<string, PasskeyChallengeRec>;
   idempotency: Map<string, IdempotencyRec>;
-  // Production's operations on customers (issue 34, section 2): CSV imports, by job id.
+  // Production's operations on customers: CSV imports, by job id.
   bulkImports: Map<string, BulkImportRec>;
   /** Ownership challenges in flight, by external account id. */
   ownershipChallenges: Map<string, OwnershipChallengeRec>;

@@ -115,7 +115,7 @@ const list: Handler = (ctx, call: Call) => {
   return ok(paginate(matches, q, (r) => r.data));
 };
 
-// Production's operations on customers (issue 34, section 2): the end-user terms and the CSV import.
+// Production's operations on customers: the end-user terms and the CSV import.
 
 /** The version of the End User Terms the sandbox serves as current. */
 export const END_USER_TERMS = { version: 'V1', url: 'https://www.lightspark.com/legal/grid/enduserterms' } as const;

@@ -1,5 +1,5 @@
 /**
- * KYC/KYB (production's operations, issue 34): submitting a customer for verification and reading one
+ * KYC/KYB (production's operations): submitting a customer for verification and reading one
  * verification, the beneficial owners of business customers, and the hosted KYC link. What a
  * verification needs is decided in ../domain/kyc.ts.
  * @module

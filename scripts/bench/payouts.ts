@@ -38,7 +38,8 @@
  * Knobs (env): BENCH_PAYOUTS_RATE (default 100), BENCH_PAYOUTS_N (rate-limited batch, default 2000: about 20 s at 100 requests/s),
  * BENCH_PAYOUTS_FREE_N (no-limit batch, default 10000), BENCH_PAYOUTS_JOURNAL (file, the default, or memory),
  * BENCH_PAYOUTS_INITIAL (the runner's initialConcurrency; default its own, 2), BENCH_PAYOUTS_ROUNDS (default 5), BENCH_PAYOUTS_MEMORY_N (default 100000),
- * BENCH_PAYOUTS_ONLY (the parts to run, of `limited,free,memory`; default all).
+ * BENCH_PAYOUTS_BURST1_RATE (default 40) and BENCH_PAYOUTS_BURST1_N (default 400): the limit with a burst of 1 (target >= 0.8 R),
+ * BENCH_PAYOUTS_ONLY (the parts to run, of `limited,burst1,free,memory`; default all).
  */
 import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -285,11 +286,18 @@ async function memory(): Promise<{ at10k: number; at50k: number; atN: number; pe
   return { at10k, at50k, atN, perReference: (atN - at10k) / (MEMORY_N - 10_000) };
 }
 
-/** Parts to run (`limited`, `free`, `memory`; default all): BENCH_PAYOUTS_ONLY=free,memory. */
-const ONLY = new Set((process.env.BENCH_PAYOUTS_ONLY ?? 'limited,free,memory').split(','));
+/** Parts to run (`limited`, `burst1`, `free`, `memory`; default all): BENCH_PAYOUTS_ONLY=free,memory. */
+const ONLY = new Set((process.env.BENCH_PAYOUTS_ONLY ?? 'limited,burst1,free,memory').split(','));
 const limited = ONLY.has('limited') ? await runnerRate({ rateLimit: { requestsPerSecond: RATE }, latency: { ms: 20 } }, 'limited', N, 32) : { perSecond: Number.NaN, seconds: Number.NaN, cpuPerPayout: Number.NaN, throttled: { answers: 0, rounds: 0 } };
 // What the limit allows over that time: RATE per second, plus the bucket's burst (RATE) at the start.
 const allowed = (RATE * limited.seconds + RATE) / limited.seconds;
+// A limit with a burst of 1 (the bucket holds one request): the runner must pace to R, not fill a burst and halve.
+const BURST1_RATE = Number(process.env.BENCH_PAYOUTS_BURST1_RATE ?? 40);
+const BURST1_N = Number(process.env.BENCH_PAYOUTS_BURST1_N ?? 400);
+const burst1 = ONLY.has('burst1')
+  ? await runnerRate({ rateLimit: { requestsPerSecond: BURST1_RATE, burst: 1 }, latency: { ms: 20 } }, 'burst1', BURST1_N, 32)
+  : { perSecond: Number.NaN, seconds: Number.NaN, cpuPerPayout: Number.NaN, throttled: { answers: 0, rounds: 0 } };
+const burst1Allowed = (BURST1_RATE * burst1.seconds + 1) / burst1.seconds;
 
 // No limit. Warm both up (the JIT, the sandbox's code), find the best fixed concurrency of the pool, then
 // alternate runner and best pool in rounds (the machine is shared: each ratio compares neighbours).
@@ -363,6 +371,7 @@ const mem = ONLY.has('memory') ? await memory() : { at10k: Number.NaN, at50k: Nu
 
 const result = {
   rateLimited: { rate: RATE, payouts: N, seconds: limited.seconds, payoutsPerSecond: limited.perSecond, allowedPerSecond: allowed, ratio: limited.perSecond / allowed, throttled: limited.throttled },
+  rateLimitedBurst1: { rate: BURST1_RATE, burst: 1, payouts: BURST1_N, seconds: burst1.seconds, payoutsPerSecond: burst1.perSecond, allowedPerSecond: burst1Allowed, ratio: burst1.perSecond / burst1Allowed, throttled: burst1.throttled },
   noLimit: { payouts: FREE_N, runner: free.perSecond, runnerCpuMicros: free.cpuPerPayout, pools, best: { concurrency: fixed, finalists: finalistMedians, perSecond: bestPool.perSecond, cpuMicros: bestPool.cpuPerPayout }, ratio: med(ratios), ratios, betterOfTwo: { concurrencies: bestConcurrency, perSecond: med(bestRates.map((r) => r.perSecond)), ratio: med(betterOfTwoRatios), ratios: betterOfTwoRatios }, journaledPool: { perSecond: journaled.perSecond, cpuMicros: journaled.cpuPerPayout, ofPool: med(journaledOfPool), ofPoolByRound: journaledOfPool, runnerRatio: med(journaledRatios), runnerRatios: journaledRatios } },
   memory: { references: MEMORY_N, heapAt10k: mem.at10k, heapAt50k: mem.at50k, heapAtN: mem.atN, bytesPerReference: mem.perReference, gc: true },
   loadAverage: loadavg()[0],
@@ -372,6 +381,7 @@ if (json) {
 } else {
   const f = (n: number) => n.toFixed(1);
   if (ONLY.has('limited')) console.log(`rate limit ${RATE} req/s, 20 ms latency, ${N} payouts: ${f(limited.perSecond)} payouts/s of ${f(allowed)} allowed = ${result.rateLimited.ratio.toFixed(3)} (target >= 0.9), in ${limited.seconds.toFixed(1)} s, ${limited.throttled.answers} 429s in ${limited.throttled.rounds} rounds`);
+  if (ONLY.has('burst1')) console.log(`rate limit ${BURST1_RATE} req/s with a burst of 1, 20 ms latency, ${BURST1_N} payouts: ${f(burst1.perSecond)} payouts/s of ${f(burst1Allowed)} allowed = ${result.rateLimitedBurst1.ratio.toFixed(3)} (target >= 0.8), in ${burst1.seconds.toFixed(1)} s, ${burst1.throttled.answers} 429s in ${burst1.throttled.rounds} rounds`);
   if (ONLY.has('free')) console.log(`no limit, 20 ms latency, ${FREE_N} payouts: Promise.all pool ${pools.map(([c, r]) => `${c}: ${f(r)}/s`).join(', ')}; runner (${JOURNAL} journal) ${f(free.perSecond)}/s vs the pool at the best fixed concurrency, ${fixed} (medians over ${ROUNDS} alternating rounds: ${finalists.map((c) => `${c}: ${f(result.noLimit.best.finalists[c]!)}/s`).join(', ')}), ratios ${ratios.map((x) => x.toFixed(2)).join(' ')}: median ${result.noLimit.ratio.toFixed(3)} (target >= 0.9); vs the better of the two in each round (${bestConcurrency.join(', ')}), stricter: ${betterOfTwoRatios.map((x) => x.toFixed(2)).join(' ')}: median ${result.noLimit.betterOfTwo.ratio.toFixed(3)}`);
   if (ONLY.has('free')) console.log(`the same pool journaling what the runner journals (file journal, two lines a payout, same keys): ${f(journaled.perSecond)}/s, ${journaledOfPool.map((x) => x.toFixed(2)).join(' ')} of the pool: median ${result.noLimit.journaledPool.ofPool.toFixed(3)}; runner ÷ it ${journaledRatios.map((x) => x.toFixed(2)).join(' ')}: median ${result.noLimit.journaledPool.runnerRatio.toFixed(3)} (the runner's machinery beyond its journal)`);
   if (ONLY.has('free')) console.log(`CPU of this process per payout (the sandbox answers from its own): runner ${f(free.cpuPerPayout)} µs, journaled pool ${f(journaled.cpuPerPayout)} µs, pool ${f(bestPool.cpuPerPayout)} µs (the SDK's call alone), so the runner's own ${f(free.cpuPerPayout - bestPool.cpuPerPayout)} µs, of which the journal and keys ${f(journaled.cpuPerPayout - bestPool.cpuPerPayout)} µs`);

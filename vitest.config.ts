@@ -38,11 +38,19 @@ const SOURCE_ENTRIES: Record<string, string> = {
 const OUTSIDE_IN = ['test/docs/**/*.test.ts', 'test/examples/**/*.test.ts', 'test/webhooks/recipes.test.ts', 'test/package/**/*.test.ts', 'test/runtimes/**/*.test.ts', 'test/types/readable.test.ts'];
 
 /**
- * Long end-to-end files (30–50 s each of CLI processes from the packed bin against the HTTP sandbox): they run in
+ * Long end-to-end files (15–50 s each of CLI processes from the packed bin against the HTTP sandbox): they run in
  * `npm run test:slow` (`CROSSBORDER_TEST_SLOW=1`), not in `npm test`, which stays under ~7 minutes on 2 cores.
  * `.ci/run` runs both. One of them alone: `CROSSBORDER_TEST_SLOW=1 npx vitest run test/cli/operations.test.ts`.
  */
-export const SLOW = ['test/cli/operations.test.ts', 'test/cli/sandbox-left-as-found.test.ts'];
+export const SLOW = [
+  'test/cli/operations.test.ts',
+  'test/cli/sandbox-left-as-found.test.ts',
+  // The guides' CLI blocks and the CLI guide, run as written in a fresh project with the tarball installed.
+  'test/docs/cli-blocks.test.ts',
+  'test/docs/cli.test.ts',
+  // The sandbox command's banner and shutdown, as a process.
+  'test/sandbox/cli-banner.test.ts',
+];
 const slowToo = process.env.CROSSBORDER_TEST_SLOW === '1';
 
 /** The source aliases, shared with vitest.mutation.config.ts. */
@@ -77,7 +85,7 @@ export default defineConfig({
       {
         extends: true,
         resolve: { alias: entries((_, file) => `${packed.pkg}/${file.replace(/^\.\//, '')}`) },
-        test: { name: 'packed', include: OUTSIDE_IN, globalSetup: ['test/setup/packed.ts'] },
+        test: { name: 'packed', include: OUTSIDE_IN, exclude: ['node_modules/**', ...(slowToo ? [] : SLOW)], globalSetup: ['test/setup/packed.ts'] },
       },
     ],
   },

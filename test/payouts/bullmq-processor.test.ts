@@ -16,28 +16,9 @@ import {
   payoutKey,
   payoutProcessor,
   RedisJournal,
-  type PayoutClient,
-  type PayoutInstruction,
 } from '../../src/payouts/index';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server';
-
-const ok = (reference: string, amount = 100): PayoutInstruction => ({ reference, source: { accountId: 'InternalAccount:a' }, destination: { accountId: 'ExternalAccount:b' }, amount });
-
-function service() {
-  const keys: string[] = [];
-  const client: PayoutClient = {
-    quotes: {
-      create: async (_body, options) => {
-        keys.push(options!.idempotencyKey!);
-        return { id: `Quote:${keys.length}`, status: 'COMPLETED', transactionId: `Transaction:${keys.length}`, totalSendingAmount: 1, totalReceivingAmount: 1 } as never;
-      },
-      execute: async () => ({}) as never,
-    },
-    transactions: { retrieve: async (id) => ({ id, status: 'COMPLETED' }) as never },
-    receiver: { lookupUma: async () => ({}) as never },
-  };
-  return { client, keys };
-}
+import { ok, service } from './instant-service';
 
 const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
 

@@ -18,25 +18,7 @@ import {
   type PayoutInstruction,
   type PayoutRejectedInput,
 } from '../../src/payouts/index';
-
-const ok = (reference: string, amount = 100): PayoutInstruction => ({ reference, source: { accountId: 'InternalAccount:a' }, destination: { accountId: 'ExternalAccount:b' }, amount });
-
-/** A service that completes every quote at once, and counts what it was sent (by Idempotency-Key). */
-function service() {
-  const keys: string[] = [];
-  const client: PayoutClient = {
-    quotes: {
-      create: async (_body, options) => {
-        keys.push(options!.idempotencyKey!);
-        return { id: `Quote:${keys.length}`, status: 'COMPLETED', transactionId: `Transaction:${keys.length}`, totalSendingAmount: 1, totalReceivingAmount: 1 } as never;
-      },
-      execute: async () => ({}) as never,
-    },
-    transactions: { retrieve: async (id) => ({ id, status: 'COMPLETED' }) as never },
-    receiver: { lookupUma: async () => ({}) as never },
-  };
-  return { client, keys };
-}
+import { ok, service } from './instant-service';
 
 describe('instructionProblem', () => {
   it('refuses amounts of 0 or less and above 9000000000000000, and references with a lone surrogate, naming the field', () => {

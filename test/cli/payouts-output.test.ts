@@ -10,7 +10,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FileJournal, payoutKey, REJECTED_KEY_PREFIX, type PayoutRecord } from '../../src/payouts/index';
+import { FileJournal, REJECTED_KEY_PREFIX } from '../../src/payouts/index';
+import { journalRecord } from '../payouts/records';
 import { cli } from './helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 'cb-cli-payouts-out-'));
@@ -23,17 +24,7 @@ const FORGED = 'evil\r\x1b[2K\x1b[1Gbatch OK: 0 failed';
 const BIDI = 'pay\u202Egnp.exe\u2066x\u2069';
 const C1 = 'c1\x9b31mred\x7f';
 
-const record = (reference: string, state: string, extra: Partial<PayoutRecord> = {}): PayoutRecord =>
-  ({
-    reference,
-    state,
-    fingerprint: 'f',
-    instruction: { reference, source: { accountId: 'InternalAccount:a' }, destination: { accountId: 'ExternalAccount:b' }, amount: 100 },
-    keys: { create: payoutKey('b', reference, 'create'), execute: payoutKey('b', reference, 'execute') },
-    attempts: 1,
-    updatedAt: '2026-12-01T00:00:00.000Z',
-    ...extra,
-  }) as PayoutRecord;
+const record = journalRecord;
 
 /** A journal as the runner leaves it: a completed payout, a failed and a needs-attention one with hostile text, two rejected rows (issue 47's contract: state `rejected`, `REJECTED`, the line). */
 async function journalWithEverything(): Promise<string> {

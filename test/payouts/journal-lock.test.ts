@@ -10,8 +10,9 @@ import { hostname, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FileJournal, PayoutJournalError, payoutKey, type PayoutRecord } from '../../src/payouts/index';
+import { FileJournal, PayoutJournalError, type PayoutRecord } from '../../src/payouts/index';
 import { root } from '../setup/packed';
+import { journalRecord, lockOf } from './records';
 
 const dir = mkdtempSync(join(tmpdir(), 'cb-journal-lock-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -22,19 +23,7 @@ const place = () => {
   mkdirSync(join(d, 'locks'), { recursive: true, mode: 0o700 });
   return { d, locks: join(d, 'locks') };
 };
-const lockOf = (file: string, locks: string) => {
-  const { dev, ino } = statSync(file, { bigint: true });
-  return join(locks, `${dev}-${ino}.lock`);
-};
-const record = (reference: string, state: PayoutRecord['state'] = 'submitted'): PayoutRecord => ({
-  reference,
-  state,
-  fingerprint: 'f',
-  instruction: { reference, source: { accountId: 'InternalAccount:a' }, destination: { accountId: 'ExternalAccount:b' }, amount: 100 },
-  keys: { create: payoutKey('b', reference, 'create'), execute: payoutKey('b', reference, 'execute') },
-  attempts: 1,
-  updatedAt: '2026-12-01T00:00:00.000Z',
-});
+const record = (reference: string, state: PayoutRecord['state'] = 'submitted'): PayoutRecord => journalRecord(reference, state);
 
 /** A pid that no longer runs (a child that exited). */
 async function deadPid(): Promise<number> {

@@ -1,6 +1,6 @@
 /** The file journal (torn lines, corruption, the lock) and the adaptive concurrency's bounds. */
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,13 +10,13 @@ import {
   FileJournal,
   journalRecords,
   PayoutJournalError,
-  payoutKey,
   readJournalFile,
   type PayoutClient,
   type PayoutRecord,
 } from '../../src/payouts/index';
 import { RateLimitError } from '../../src/index';
 import { defaultLockDirectory } from '../../src/payouts/file-lock';
+import { journalRecord, lockOf as lockIn } from './records';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -28,21 +28,10 @@ const tmp = () => {
   return d;
 };
 
-/** The lock of the journal file at `file` (the default lock folder; named from the file's device and inode). */
-const lockOf = (file: string) => {
-  const { dev, ino } = statSync(file, { bigint: true });
-  return join(defaultLockDirectory(), `${dev}-${ino}.lock`);
-};
+/** The lock of the journal file at `file` (the default lock folder). */
+const lockOf = (file: string) => lockIn(file, defaultLockDirectory());
 
-const record = (reference: string, state: PayoutRecord['state'] = 'submitted'): PayoutRecord => ({
-  reference,
-  state,
-  fingerprint: 'f',
-  instruction: { reference, source: { accountId: 'InternalAccount:a' }, destination: { accountId: 'ExternalAccount:b' }, amount: 100 },
-  keys: { create: payoutKey('b', reference, 'create'), execute: payoutKey('b', reference, 'execute') },
-  attempts: 1,
-  updatedAt: '2026-11-27T00:00:00.000Z',
-});
+const record = (reference: string, state: PayoutRecord['state'] = 'submitted'): PayoutRecord => journalRecord(reference, state, { updatedAt: '2026-11-27T00:00:00.000Z' });
 
 describe('FileJournal', () => {
   it('keeps the latest record of each reference across a reopen', async () => {

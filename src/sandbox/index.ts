@@ -52,11 +52,11 @@ export type { PersistableSandbox, PersistStateOptions, StatePersister } from './
 export { generateControlToken, CONTROL_TOKEN_HEADER } from './serve/exposure';
 export { createClock, type Clock } from './domain/clock';
 export { MAGIC, type FailureReason } from './domain/magic';
-export { API_VERSION } from './routes/core';
+export { API_VERSION } from './serve/api-pipeline';
 export type { SandboxEnvironment } from './domain/context';
 export { describeFaults, faultsProblem } from './domain/faults';
 export type { LedgerExecution, RequestLogEntry, SandboxCore, SandboxFaults, SandboxOptions, SandboxServer, SandboxSnapshot, SandboxState } from './sandbox';
 export type { CorsOptions } from './serve/control';
-export { STATE_FORMAT, type SandboxStateDocument } from './serve/persist';
+export { STATE_FORMAT, type SandboxStateDocument } from './domain/state-document';
 export type { Delivery, DeliveryAttempt, DeliveryLogEntry, WebhookDeliveryOptions } from './domain/webhooks';
 export { signWebhook, generateWebhookKeyPair, type SignWebhookOptions, type WebhookKeyPair } from '../webhooks/sign';

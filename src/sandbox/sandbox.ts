@@ -13,13 +13,13 @@ import { configureFaults, currentFaults, ledgerExecutions, type LedgerExecution,
 import type { Ctx, SandboxEnvironment } from './domain/context';
 import type { CorsOptions } from './serve/control';
 import { createControls } from './serve/control-plane';
-import { createCore } from './routes/core';
+import { createCore } from './serve/api-pipeline';
 import { checkControlToken } from './serve/exposure';
 import { fetchAdapter } from './serve/fetch-adapter';
 import { createGenerations, stateControls } from './domain/lifecycle';
 import { createListener, type SandboxServer } from './serve/listen';
 import { createLive } from './serve/live';
-import type { SandboxStateDocument } from './serve/persist';
+import type { SandboxStateDocument } from './domain/state-document';
 import { createUniqueRandom } from './domain/random';
 import { createRequestLog, type RequestLogEntry } from './serve/request-log';
 import { routes } from './routes';

@@ -4,7 +4,7 @@
  */
 import type { OperationId } from '../../generated/operations';
 import { iso, type Clock } from './clock';
-import type { Reply } from '../serve/http';
+import type { Reply } from './reply';
 import type { IdFactory, Random } from './random';
 import type { Scheduler } from './scheduler';
 import type { World } from './state';

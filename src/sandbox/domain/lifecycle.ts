@@ -13,7 +13,7 @@ import { resumeOwnership } from './ownership';
 import { openInternalAccount } from './accounts';
 import { CURRENCIES } from './currencies';
 import { resume } from './payments';
-import { exportWorld, parseState, type SandboxStateDocument } from '../serve/persist';
+import { exportWorld, parseState, type SandboxStateDocument } from './state-document';
 import { IdFactory, createRandom, createUniqueRandom, type Random } from './random';
 import { createWorld, type World } from './state';
 

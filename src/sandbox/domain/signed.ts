@@ -18,7 +18,7 @@ import { iso } from './clock';
 import { now, type Call, type Ctx } from './context';
 import { SandboxError } from './errors';
 import { walletId } from './finders';
-import type { Reply } from '../serve/http';
+import type { Reply } from './reply';
 import type { InternalAccountRec, SessionRec, SignedChallengeRec } from './state';
 
 /** Lifetime of a challenge: the spec's "typically 5 minutes". */

@@ -20,7 +20,7 @@ import type {
   Quote,
   Verification,
 } from '../../generated/types';
-import type { SandboxResponse } from '../serve/http';
+import type { Answer } from './reply';
 import type { FailureReason } from './magic';
 import type { Ordered } from './pagination';
 
@@ -177,7 +177,7 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60_000;
 export interface IdempotencyRec {
   fingerprint: string;
   storedMs: number;
-  response: SandboxResponse | Promise<SandboxResponse>;
+  response: Answer | Promise<Answer>;
 }
 
 /** True while a key stored at `storedMs` is still replayed at `atMs`. */

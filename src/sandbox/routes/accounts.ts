@@ -15,7 +15,7 @@ import { now, nowIso, type Call, type Ctx, type Handler } from '../domain/contex
 import { CURRENCIES } from '../domain/currencies';
 import { SandboxError, invalidInput, notFound } from '../domain/errors';
 import { findCustomer, findExternalAccount, findInternalAccount, liveExternalAccounts, liveInternalAccounts } from '../domain/finders';
-import { ok } from '../serve/http';
+import { ok } from '../domain/reply';
 import { fundRealtimeQuotes } from '../domain/payments';
 import { MAGIC } from '../domain/magic';
 import { needsOwnershipProof, startOwnershipChallenge, verifyOwnership } from '../domain/ownership';

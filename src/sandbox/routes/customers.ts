@@ -9,7 +9,7 @@ import { nowIso, type Call, type Handler } from '../domain/context';
 import { checkCurrencies, checkUmaAddress, createCustomer, stripUndefined } from '../domain/customers';
 import { invalidInput } from '../domain/errors';
 import { findCustomer } from '../domain/finders';
-import { ok } from '../serve/http';
+import { ok } from '../domain/reply';
 import { syncKyc } from '../domain/kyc';
 import { paginate } from '../domain/pagination';
 

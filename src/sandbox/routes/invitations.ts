@@ -9,7 +9,7 @@ import { CURRENCIES, currencyObject } from '../domain/currencies';
 import { SandboxError, invalidInput } from '../domain/errors';
 import { cancelInvitation, claimInvitation, findInvitation } from '../domain/invitations';
 import { isUmaAddress } from '../domain/uma';
-import { ok } from '../serve/http';
+import { ok } from '../domain/reply';
 
 const createInvitation: Handler = (ctx, call) => {
   const body = call.body as InvitationCreateParams;

@@ -19,7 +19,7 @@ import { ownerKycStatus, submitVerification, syncKyc } from '../domain/kyc';
 import { paginate } from '../domain/pagination';
 import type { Rec } from '../domain/state';
 import { refuseFields } from '../domain/validation';
-import { ok } from '../serve/http';
+import { ok } from '../domain/reply';
 
 /** How long a hosted KYC link works. */
 export const KYC_LINK_TTL_MS = 24 * 60 * 60_000;

@@ -10,7 +10,7 @@ import { CURRENCIES } from '../domain/currencies';
 import { SandboxError, invalidInput } from '../domain/errors';
 import { platformInternalAccounts } from '../domain/finders';
 import { testEventData } from '../domain/webhooks';
-import { ok } from '../serve/http';
+import { ok } from '../domain/reply';
 import { paginate } from '../domain/pagination';
 import { PROVIDERS } from '../domain/providers';
 

@@ -20,7 +20,7 @@ import { CURRENCIES, currencyObject, exchangeRate, type CurrencyInfo } from '../
 import { SandboxError, invalidInput, notFound } from '../domain/errors';
 import { findCustomer, findExternalAccount, findInternalAccount, platformInternalAccounts } from '../domain/finders';
 import { PAYABLE_STATUSES } from '../domain/ownership';
-import { ok } from '../serve/http';
+import { ok } from '../domain/reply';
 import { failureFor, limitRefusal, staysProcessing } from '../domain/magic';
 import { assertDailyVolume, noteQuoteKey, outcomeOverride, sandboxCurrency } from '../domain/faults';
 import { assertExecutable, execute, newReference, recordStatus, scheduleExpiry } from '../domain/payments';

@@ -18,7 +18,7 @@ import { now, nowIso, type Ctx, type Handler } from '../domain/context';
 import { currencyObject } from '../domain/currencies';
 import { SandboxError, invalidInput, invalidTransition, notFound } from '../domain/errors';
 import { findCustomer, findExternalAccount, findInternalAccount } from '../domain/finders';
-import { ok } from '../serve/http';
+import { ok } from '../domain/reply';
 import { failureFor, holdsForApproval, staysProcessing } from '../domain/magic';
 import { MAX_QUOTE_AMOUNT } from '../domain/pricing';
 import { paginate } from '../domain/pagination';

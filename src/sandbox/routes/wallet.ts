@@ -33,7 +33,7 @@ import { iso } from '../domain/clock';
 import { now, nowIso, type Call, type Ctx, type Handler } from '../domain/context';
 import { SandboxError, invalidInput, notFound } from '../domain/errors';
 import { findInternalAccount, walletId } from '../domain/finders';
-import { ok, type Reply } from '../serve/http';
+import { ok, type Reply } from '../domain/reply';
 import { MAGIC } from '../domain/magic';
 import { checkIdentityToken } from '../domain/oauth';
 import { authorize, authorizeBound, isSignedRetry, issueBoundChallenge, issueNextChallenge } from '../domain/signed';

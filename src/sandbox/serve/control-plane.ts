@@ -9,7 +9,7 @@ import type { Ctx } from '../domain/context';
 import type { Controls } from './control';
 import type { StateControls } from '../domain/lifecycle';
 import type { Live } from './live';
-import type { SandboxStateDocument } from './persist';
+import type { SandboxStateDocument } from '../domain/state-document';
 import type { RequestLog } from './request-log';
 import { resourceData } from '../domain/snapshot';
 import { claimInvitation } from '../domain/invitations';

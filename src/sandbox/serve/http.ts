@@ -3,6 +3,7 @@
  * node:http adapters all translate to and from these, so every adapter runs the same handler.
  * @module
  */
+import type { Answer } from '../domain/reply';
 
 /** A request as the core sees it. */
 export interface SandboxRequest {
@@ -51,29 +52,13 @@ export const MAX_STREAM_BUFFER_BYTES = 256 * 1024;
 /** The headers of a JSON answer. */
 export const JSON_HEADERS: Readonly<Record<string, string>> = { 'content-type': 'application/json; charset=utf-8' };
 
-/** A response as the core produces it. */
-export interface SandboxResponse {
-  status: number;
-  headers: Record<string, string>;
-  /** JSON text, or undefined for bodiless answers (204). */
-  body: string | undefined;
+/** A response as the core produces it: an {@link Answer}, which may stream. */
+export interface SandboxResponse extends Answer {
   /**
    * A body that goes on (Server-Sent Events): called with a writer once the headers are sent; the
    * returned function is called when the client goes away. Only the HTTP adapter streams.
    */
   stream?: ((write: (chunk: string) => void) => () => void) | undefined;
-}
-
-/** What a route handler returns: the status and a JSON-able body. */
-export interface Reply {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
-
-/** A 2xx JSON reply. */
-export function ok(body: unknown, status = 200): Reply {
-  return { status, body };
 }
 
 /** A compiled path template such as `/customers/{customerId}`. */

@@ -4,7 +4,7 @@
  * @module
  */
 import type { HttpHandler } from 'msw';
-import { API_VERSION } from '../routes/core';
+import { API_VERSION } from '../../core/version';
 
 /** msw's namespace, as each build loads it. */
 export type Msw = Pick<typeof import('msw'), 'http'>;

@@ -8,8 +8,8 @@
  */
 import { closeSync, fsyncSync, lstatSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { SandboxStateDocument } from './persist';
-import { stringifyState } from './persist';
+import type { SandboxStateDocument } from '../domain/state-document';
+import { stringifyState } from '../domain/state-document';
 
 /** What `persistStateTo` needs of a sandbox: a `Sandbox` has both. */
 export interface PersistableSandbox {

@@ -21,8 +21,8 @@ import {
   zVerification,
 } from '../../generated/zod.gen';
 import type { Schema } from '../../core/validation';
-import { withinIdempotencyWindow, type World } from '../domain/state';
-import { problems } from '../domain/validation';
+import { withinIdempotencyWindow, type World } from './state';
+import { problems } from './validation';
 
 /** The format tag of an exported state. */
 export const STATE_FORMAT = 'crossborder-sandbox-state/1';

@@ -1,0 +1,27 @@
+/**
+ * What the service answers, before any transport carries it: a route handler's {@link Reply} (a
+ * status and a JSON-able body), and an {@link Answer} as it goes out (status, headers, JSON text),
+ * which an `Idempotency-Key` remembers and a state export keeps. The serving side (`serve/http.ts`)
+ * builds its response on {@link Answer}.
+ * @module
+ */
+
+/** What a route handler returns: the status and a JSON-able body. */
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** A 2xx JSON reply. */
+export function ok(body: unknown, status = 200): Reply {
+  return { status, body };
+}
+
+/** An answer as it goes out: status, headers and the body's text. */
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  /** JSON text, or undefined for bodiless answers (204). */
+  body: string | undefined;
+}

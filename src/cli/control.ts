@@ -1,8 +1,9 @@
 /**
  * The one client of a running sandbox that the commands use (`sandbox` verbs, `listen`, `trigger`,
  * `fixtures`): its API through a {@link CrossborderCore} (the SDK's auth, API version, retries and
- * errors: `PATCH /config` is the `updateConfig` operation), and its `/_sandbox/` controls with the
- * same credentials and the control token (`CROSSBORDER_SANDBOX_TOKEN`) when one is set.
+ * errors: `PATCH /config` is the `updateConfig` operation), and its `/_sandbox/` controls, called by
+ * name from the sandbox's table of controls, with the same credentials and the control token
+ * (`CROSSBORDER_SANDBOX_TOKEN`) when one is set.
  * @module
  */
 import { CrossborderCore } from '../core/client';
@@ -11,6 +12,7 @@ import { API_VERSION } from '../core/settings';
 import { operations } from '../generated/operations';
 import type { PlatformConfig, PlatformConfigUpdateParams } from '../generated/named';
 import { readBounded } from '../core/read-bounded';
+import { CONTROL_TOKEN_HEADER, controlPath, SANDBOX_CONTROLS, type ControlName } from '../helpers/sandbox-controls';
 import { STATE_LIMIT_BYTES } from './files';
 import { LOCAL_SANDBOX_URL, originOf, shownUrl, targetOf } from './shared';
 
@@ -21,9 +23,6 @@ export const DEFAULT_SANDBOX_URL = LOCAL_SANDBOX_URL;
 
 /** The credentials the CLI gives a sandbox (it accepts any Basic credentials). */
 export const SANDBOX_CREDENTIALS = { tokenId: 'sandbox', clientSecret: 'sandbox' } as const;
-
-/** The header of the sandbox's control token (what `crossborder-sdk/sandbox` exports as `CONTROL_TOKEN_HEADER`; not imported, to keep the sandbox out of the CLI's start). */
-const CONTROL_TOKEN_HEADER = 'x-sandbox-token';
 
 /**
  * The sandbox a command drives: `--url` (or `--base-url`), else `CROSSBORDER_BASE_URL`, else
@@ -70,9 +69,15 @@ async function reachable<T>(url: string | undefined, call: Promise<T>): Promise<
   }
 }
 
-/** One call to a running sandbox's controls (`/_sandbox/…`, or an API path under `/<version>/`); the answer's JSON. A stopped sandbox is said so. */
-export async function control(url: string | undefined, method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown; text: string }> {
+/**
+ * One call to a running sandbox's control `name` (its method and path from the table of controls,
+ * `params` filling the path's parameters), with `body` as JSON; the answer's JSON. A stopped sandbox
+ * is said so.
+ */
+export async function control(url: string | undefined, name: ControlName, body?: unknown, params?: Record<string, string>): Promise<{ status: number; json: unknown; text: string }> {
   const origin = sandboxUrl(url);
+  const { method } = SANDBOX_CONTROLS[name];
+  const path = controlPath(name, params);
   let res: Response;
   try {
     res = await fetch(`${origin}${path}`, {
@@ -125,8 +130,8 @@ export async function attachListener(sandboxUrl: string, url: string, approvals:
   const timer = setTimeout(() => held.abort(new Error('the sandbox did not confirm the listener within 10 s')), 10_000);
   let res: Response;
   try {
-    res = await fetch(`${sandboxUrl.replace(/\/+$/, '')}/_sandbox/webhooks/listeners`, {
-      method: 'POST',
+    res = await fetch(`${sandboxUrl.replace(/\/+$/, '')}${controlPath('attachListener')}`, {
+      method: SANDBOX_CONTROLS.attachListener.method,
       headers: { ...controlHeaders(), 'content-type': 'application/json' },
       body: JSON.stringify({ url, approvals }),
       signal: held.signal,

@@ -10,6 +10,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { WEBHOOK_EVENT_TYPES } from '../generated/operations';
+import { processRunning } from '../helpers/process';
+import { CONTROL_PREFIX, SANDBOX_CONTROLS } from '../helpers/sandbox-controls';
 import type { DeliveryLogEntry, RequestLogEntry, SandboxFaults, StatePersister } from '../sandbox/index';
 import type { WebhookKeyPair } from '../webhooks/sign';
 import { parseJsonText, readFileBounded, readInput, refuseUnsafeTarget, STATE_LIMIT_BYTES, writePrivateFile } from './files';
@@ -109,16 +111,8 @@ export function watchParent(onGone: (reason: string) => void): () => void {
     // no /proc (macOS, Windows): the parent's pid alone
   }
   const started = process.ppid;
-  const alive = (pid: number) => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch (error) {
-      return (error as NodeJS.ErrnoException).code === 'EPERM';
-    }
-  };
   const timer = setInterval(() => {
-    if (process.ppid !== started || watched.some((pid) => !alive(pid))) {
+    if (process.ppid !== started || watched.some((pid) => !processRunning(pid))) {
       clearInterval(timer);
       onGone('the process that started the sandbox exited');
     }
@@ -286,12 +280,12 @@ async function serve(args: ServeOptions): Promise<void> {
   };
   const exposure = isLoopbackUrl(`http://${args.host.includes(':') ? `[${args.host}]` : args.host}`)
     ? ''
-    : `Listening on ${args.host}, not a loopback address: the /_sandbox/ controls, the inspector and PATCH /config ask for the control token (CROSSBORDER_SANDBOX_TOKEN; the inspector: open /_sandbox/?token=… once), ` +
+    : `Listening on ${args.host}, not a loopback address: the ${CONTROL_PREFIX} controls, the inspector and PATCH /config ask for the control token (CROSSBORDER_SANDBOX_TOKEN; the inspector: open ${SANDBOX_CONTROLS.inspector.path}?token=… once), ` +
       `and browsers may call the sandbox only from ${args.corsOrigin === '*' ? 'any origin' : args.corsOrigin?.length ? args.corsOrigin.join(', ') : 'no origin (add --cors-origin)'}.\n`;
   // What --faults turned on, said in the banner: a batch tested against this sandbox meets them.
   const faults = describeFaults(sandbox.faults.get());
   if (json) {
-    line('', { kind: 'listening', url: server.url, api: `${server.url}/${API_VERSION}`, environment: sandbox.environment, inspector: `${server.url}/_sandbox/`, env, ...(args.webhookUrl ? { webhookEndpoint: args.webhookUrl } : {}), ...(args.state ? { state: args.state } : {}), ...(faults.length > 0 ? { faults: sandbox.faults.get() } : {}) });
+    line('', { kind: 'listening', url: server.url, api: `${server.url}/${API_VERSION}`, environment: sandbox.environment, inspector: `${server.url}${SANDBOX_CONTROLS.inspector.path}`, env, ...(args.webhookUrl ? { webhookEndpoint: args.webhookUrl } : {}), ...(args.state ? { state: args.state } : {}), ...(faults.length > 0 ? { faults: sandbox.faults.get() } : {}) });
     if (exposure) process.stderr.write(exposure);
     return;
   }
@@ -302,8 +296,8 @@ async function serve(args: ServeOptions): Promise<void> {
       `  CROSSBORDER_ENVIRONMENT=${env.CROSSBORDER_ENVIRONMENT}\n` +
       `  CROSSBORDER_TOKEN_ID=sandbox CROSSBORDER_CLIENT_SECRET=sandbox\n` +
       `  CROSSBORDER_WEBHOOK_PUBLIC_KEY=${env.CROSSBORDER_WEBHOOK_PUBLIC_KEY}\n` +
-      (env.CROSSBORDER_SANDBOX_TOKEN ? `  CROSSBORDER_SANDBOX_TOKEN=${env.CROSSBORDER_SANDBOX_TOKEN}  (the /_sandbox/ controls and PATCH /config ask for it as X-Sandbox-Token)\n` : '') +
-      `Inspector: ${server.url}/_sandbox/\n` +
+      (env.CROSSBORDER_SANDBOX_TOKEN ? `  CROSSBORDER_SANDBOX_TOKEN=${env.CROSSBORDER_SANDBOX_TOKEN}  (the ${CONTROL_PREFIX} controls and PATCH /config ask for it as X-Sandbox-Token)\n` : '') +
+      `Inspector: ${server.url}${SANDBOX_CONTROLS.inspector.path}\n` +
       (args.webhookUrl ? `Webhooks: delivered to ${args.webhookUrl}\n` : '') +
       (args.state ? `State: ${args.state} (written after each change)\n` : '') +
       (faults.length > 0 ? `Faults (--faults): ${faults.join('; ')}\n` : '') +
@@ -315,7 +309,7 @@ async function serve(args: ServeOptions): Promise<void> {
 export function addSandboxCommand(program: Command, action: Action): void {
   const sandbox = program
     .command('sandbox')
-    .description('Serve a local, stateful emulator of the API (default 127.0.0.1:4010), with its inspector at /_sandbox/; the verbs drive a running one')
+    .description(`Serve a local, stateful emulator of the API (default 127.0.0.1:4010), with its inspector at ${SANDBOX_CONTROLS.inspector.path}; the verbs drive a running one`)
     .addHelpText(
       'after',
       `\nAny Basic credentials are accepted except the token ids MAGIC_UNAUTHORIZED (answered 401) and MAGIC_FORBIDDEN (403). State lives in memory; --state FILE keeps it across runs (written after each change).\n` +
@@ -356,7 +350,7 @@ export function addSandboxCommand(program: Command, action: Action): void {
   };
 
   verb('reset', 'forget every customer, account, payment and delivery of a running sandbox; its clock goes back (ids are not reused)')
-    .action(async (opts: { url?: string; json?: boolean }) => action(opts.json === true, async () => show(await control(opts.url, 'POST', '/_sandbox/reset', {}), true)));
+    .action(async (opts: { url?: string; json?: boolean }) => action(opts.json === true, async () => show(await control(opts.url, 'reset', {}), true)));
   sandbox
     .command('clock')
     .description("move a running sandbox's clock")
@@ -365,14 +359,14 @@ export function addSandboxCommand(program: Command, action: Action): void {
     .argument('<duration>', '30s, 10m, 2h, 1d')
     .option('--url <url>', SANDBOX_URL_HELP, httpUrl('--url'))
     .showHelpAfterError()
-    .action(async (duration: string, opts: { url?: string }) => action(false, async () => show(await control(opts.url, 'POST', '/_sandbox/clock', { advance: duration }), true)));
+    .action(async (duration: string, opts: { url?: string }) => action(false, async () => show(await control(opts.url, 'clock', { advance: duration }), true)));
   verb('trigger', `send a webhook event of TYPE about an existing resource (none for TEST) to the configured webhookEndpoint and the attached listeners.\nTypes: ${WEBHOOK_EVENT_TYPES.join(', ')}`)
     .argument('<type>', 'the event type')
     .argument('[resourceId]', 'the transaction, customer, verification, quote, account or invitation code it is about')
     .action(async (type: string, resourceId: string | undefined, opts: { url?: string; json?: boolean }) =>
       action(opts.json === true, async () => {
         refuseUnknownType(type);
-        show(await control(opts.url, 'POST', '/_sandbox/webhooks/trigger', { type, ...(resourceId ? { resourceId } : {}) }), true);
+        show(await control(opts.url, 'trigger', { type, ...(resourceId ? { resourceId } : {}) }), true);
       }),
     );
   verb('webhook-url', 'deliver webhooks to URL from now on (PATCH /config webhookEndpoint)')
@@ -385,14 +379,14 @@ export function addSandboxCommand(program: Command, action: Action): void {
     );
   verb('requests', 'the last requests answered (method, path, status, error code, request id)').action(async (opts: { url?: string; json?: boolean }) =>
     action(opts.json === true, async () =>
-      show(await control(opts.url, 'GET', '/_sandbox/requests'), opts.json === true, (value) =>
+      show(await control(opts.url, 'requests'), opts.json === true, (value) =>
         ((value as { data: (RequestLogEntry & { at: string })[] }).data ?? []).map((e) => `${e.at} ${e.method} ${e.path} → ${e.status}${e.code ? ` ${e.code}` : ''} ${e.ms}ms ${e.requestId ?? ''}`.trimEnd() + '\n').join(''),
       ),
     ),
   );
   verb('deliveries', 'webhook deliveries: event, type, state, attempts, last answer or error').action(async (opts: { url?: string; json?: boolean }) =>
     action(opts.json === true, async () =>
-      show(await control(opts.url, 'GET', '/_sandbox/webhooks/deliveries'), opts.json === true, (value) =>
+      show(await control(opts.url, 'deliveries'), opts.json === true, (value) =>
         ((value as { data: { eventId: string; type: string; state: string; endpoint: string; attempts: { status?: number; error?: string }[] }[] }).data ?? [])
           .map((d) => {
             const last = d.attempts.at(-1);
@@ -403,7 +397,7 @@ export function addSandboxCommand(program: Command, action: Action): void {
     ),
   );
   verb('redeliver', 'send a webhook event again').argument('<eventId>').action(async (eventId: string, opts: { url?: string; json?: boolean }) =>
-    action(opts.json === true, async () => show(await control(opts.url, 'POST', `/_sandbox/webhooks/deliveries/${encodeURIComponent(eventId)}/redeliver`, {}), true)),
+    action(opts.json === true, async () => show(await control(opts.url, 'redeliver', {}, { eventId }), true)),
   );
   const state = sandbox.command('state').description("export or import a running sandbox's whole state");
   state
@@ -414,7 +408,7 @@ export function addSandboxCommand(program: Command, action: Action): void {
     .showHelpAfterError()
     .action(async (opts: { url?: string; out?: string }) =>
       action(false, async () => {
-        const res = await control(opts.url, 'GET', '/_sandbox/state');
+        const res = await control(opts.url, 'exportState');
         if (res.status >= 300 || !opts.out) return show(res, true);
         writePrivateFile(opts.out, `${res.text}\n`, '--out');
         process.stderr.write(`State written to ${opts.out}.\n`);
@@ -430,7 +424,7 @@ export function addSandboxCommand(program: Command, action: Action): void {
       action(false, async () => {
         const label = file === '-' ? 'state import - (stdin)' : `state import ${file}`;
         const document = parseJsonText(await readInput(file, label, STATE_LIMIT_BYTES), label);
-        show(await control(opts.url, 'PUT', '/_sandbox/state', document), true);
+        show(await control(opts.url, 'importState', document), true);
       }),
     );
 }

@@ -215,7 +215,7 @@ export async function runScenario(scenario: Scenario, ctx: RunContext): Promise<
       const input = resolveRefs(step[action], results);
       let result: unknown;
       if (action === 'advanceClock') {
-        const res = await control(ctx.url, 'POST', '/_sandbox/clock', { advance: String(input) });
+        const res = await control(ctx.url, 'clock', { advance: String(input) });
         if (res.status !== 200) throw new Error(`${label}: the sandbox refused the clock move: ${res.text}`);
         result = res.json;
         ctx.log(`${label}  clock +${String(input)} → ${(res.json as { now: string }).now}`);
@@ -247,7 +247,7 @@ export async function runScenario(scenario: Scenario, ctx: RunContext): Promise<
 
 /** The deliveries the sandbox has logged, oldest first. */
 async function deliveries(ctx: RunContext): Promise<{ eventId: string; type: string; body: string }[]> {
-  const res = await control(ctx.url, 'GET', '/_sandbox/webhooks/deliveries');
+  const res = await control(ctx.url, 'deliveries');
   if (res.status !== 200) throw new Error(`the sandbox did not list its webhook deliveries: ${res.status} ${res.text}`);
   return (res.json as { data?: { eventId: string; type: string; body: string }[] }).data ?? [];
 }
@@ -449,7 +449,7 @@ export function addTriggerCommand(program: Command, action: Action): void {
           scenario = applyOverrides(scenario, opts.override ?? []);
         }
         // Nothing is made when no one would receive the event.
-        const targets = await control(opts.url, 'GET', '/_sandbox/webhooks/listeners');
+        const targets = await control(opts.url, 'listeners');
         const attached = targets.json as { endpoint?: string | null; data?: unknown[] } | undefined;
         if (targets.status === 200 && !attached?.endpoint && (attached?.data?.length ?? 0) === 0) {
           throw new Error(`nothing receives webhooks from the sandbox at ${shownUrl(sandboxUrl(opts.url))}: no webhookEndpoint is configured and no listen is attached (run crossborder-sdk listen --forward-to URL, or crossborder-sdk sandbox webhook-url URL)`);
@@ -460,7 +460,7 @@ export function addTriggerCommand(program: Command, action: Action): void {
         let resourceId: string | undefined;
         if (scenario === undefined) {
           // TEST is about nothing: the sandbox sends it as asked.
-          const res = await control(opts.url, 'POST', '/_sandbox/webhooks/trigger', { type });
+          const res = await control(opts.url, 'trigger', { type });
           if (res.status !== 200) throw new Error(`the sandbox did not send ${type}: ${res.text}`);
           eventId = (res.json as { eventId: string }).eventId;
         } else {
@@ -468,7 +468,7 @@ export function addTriggerCommand(program: Command, action: Action): void {
           const results = await runScenario(scenario, ctx);
           resourceId = String(resolveRefs(resource, results));
           if (type === 'INVITATION.CLAIMED' && opts.data === undefined) {
-            const claimed = await control(opts.url, 'POST', `/_sandbox/invitations/${encodeURIComponent(resourceId)}/claim`, {});
+            const claimed = await control(opts.url, 'claimInvitation', {}, { code: resourceId });
             if (claimed.status !== 200) throw new Error(`the sandbox did not claim the invitation ${resourceId}: ${claimed.text}`);
           }
           // The event is the one the sandbox sent for the transition: no other is made on top of it.

@@ -56,7 +56,7 @@ export { API_VERSION } from './serve/api-pipeline';
 export type { SandboxEnvironment } from './domain/context';
 export { describeFaults, faultsProblem } from './domain/faults';
 export type { LedgerExecution, RequestLogEntry, SandboxCore, SandboxFaults, SandboxOptions, SandboxServer, SandboxSnapshot, SandboxState } from './sandbox';
-export type { CorsOptions } from './serve/control';
+export type { CorsOptions } from './serve/cors';
 export { STATE_FORMAT, type SandboxStateDocument } from './domain/state-document';
 export type { Delivery, DeliveryAttempt, DeliveryLogEntry, WebhookDeliveryOptions } from './domain/webhooks';
 export { signWebhook, generateWebhookKeyPair, type SignWebhookOptions, type WebhookKeyPair } from '../webhooks/sign';

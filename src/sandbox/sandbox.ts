@@ -2,17 +2,19 @@
  * `createSandboxCore`: the sandbox without its msw handlers (what the CLI runs). The public
  * `createSandbox` of `crossborder-sdk/sandbox` adds `handlers` on top. This module puts the parts
  * together: the clock (sandbox-clock.ts), the listeners (live.ts), the generations of state and their
- * reset, export and import (lifecycle.ts), the checks and routing of a request (router.ts), the logged
- * way in (request-log.ts), the Fetch adapter (fetch-adapter.ts), the state reads (snapshot.ts), the
- * HTTP servers (listen.ts) and the controls (control-plane.ts).
+ * reset, export and import (lifecycle.ts), the serving pipeline of the API (api-pipeline.ts), the
+ * checks and the choice between the API and the controls (gate.ts), the logged way in
+ * (request-log.ts), the Fetch adapter (fetch-adapter.ts), the state reads (snapshot.ts), the HTTP
+ * servers (listen.ts) and the controls (controls.ts), which this object's own reset, state, faults,
+ * ledger and invitation methods call as the `/_sandbox/` paths do.
  * @module
  */
 import type { Invitation } from '../generated/types';
 import { createClock, iso, type Clock } from './domain/clock';
-import { configureFaults, currentFaults, ledgerExecutions, type LedgerExecution, type SandboxFaults } from './domain/faults';
+import { configureFaults, type LedgerExecution, type SandboxFaults } from './domain/faults';
 import type { Ctx, SandboxEnvironment } from './domain/context';
-import type { CorsOptions } from './serve/control';
-import { createControls } from './serve/control-plane';
+import type { CorsOptions } from './serve/cors';
+import { createControls } from './serve/controls';
 import { createCore } from './serve/api-pipeline';
 import { checkControlToken } from './serve/exposure';
 import { fetchAdapter } from './serve/fetch-adapter';
@@ -23,8 +25,7 @@ import type { SandboxStateDocument } from './domain/state-document';
 import { createUniqueRandom } from './domain/random';
 import { createRequestLog, type RequestLogEntry } from './serve/request-log';
 import { routes } from './routes';
-import { claimInvitation } from './domain/invitations';
-import { createRouter } from './serve/router';
+import { createGate } from './serve/gate';
 import { createSandboxClock } from './domain/sandbox-clock';
 import { Scheduler } from './domain/scheduler';
 import { stateView, type SandboxSnapshot, type SandboxState } from './domain/snapshot';
@@ -186,8 +187,9 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
   const state = stateControls(ctx, generations, rewind, live.changed);
   // Request ids are random per process, as webhook event ids: a restart (a state reloaded) never hands one out again.
   const api = createCore(ctx, routes, createUniqueRandom(), onError);
-  const requests = createRequestLog((req, exposure) => route(req, exposure), clock, live, options.onRequest);
-  const route = createRouter(options.cors ?? {}, createControls(ctx, clock, state, requests, live), api);
+  const requests = createRequestLog((req, exposure) => gate(req, exposure), clock, live, options.onRequest);
+  const controls = createControls(ctx, clock, state, requests, live);
+  const gate = createGate(options.cors ?? {}, controls, api);
   const handle = fetchAdapter((req) => requests.handle(req));
   const servers = createListener(requests.handle, options);
 
@@ -205,16 +207,14 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     },
     state: stateView(() => ctx.world),
     environment,
-    claimInvitation: (code, inviteeUma) => {
-      const invitation = claimInvitation(ctx, code, inviteeUma);
-      live.changed();
-      return invitation;
-    },
-    ...state,
-    faults: { set: (faults) => configureFaults(ctx, faults), get: () => currentFaults(ctx) },
+    claimInvitation: (code, inviteeUma) => controls.claimInvitation(code, inviteeUma),
+    reset: () => controls.reset(),
+    exportState: () => controls.exportState(),
+    importState: (document) => controls.importState(document),
+    faults: { set: (faults) => controls.setFaults(faults), get: () => controls.faults() },
     ledger: {
       get executions() {
-        return ledgerExecutions(ctx);
+        return controls.ledger();
       },
     },
     onChange: live.onChange,

@@ -265,7 +265,7 @@ describe('/_sandbox/events: the live stream', () => {
 
 describe('loopback or not (issue #17.5: open inspector and CORS * on loopback only)', () => {
   it('tells loopback addresses from the others', async () => {
-    const { isLoopbackHost } = await import('../../src/sandbox/serve/control');
+    const { isLoopbackHost } = await import('../../src/sandbox/serve/exposure');
     const hosts = ['127.0.0.1', '127.0.0.2', '127.255.0.9', 'localhost', 'LOCALHOST', 'app.localhost', '::1', '[::1]', '::ffff:127.0.0.1', '0.0.0.0', '::', '192.168.1.20', '10.0.0.1', 'example.com', '128.0.0.1', '127.0.0.1.example.com'];
     expect(Object.fromEntries(hosts.map((h) => [h, isLoopbackHost(h)]))).toEqual({
       '127.0.0.1': true, '127.0.0.2': true, '127.255.0.9': true, localhost: true, LOCALHOST: true, 'app.localhost': true, '::1': true, '[::1]': true, '::ffff:127.0.0.1': true,
@@ -274,7 +274,8 @@ describe('loopback or not (issue #17.5: open inspector and CORS * on loopback on
   });
 
   it('on a non-loopback address the inspector and /_sandbox/events take the credentials, and CORS allows only configured origins', async () => {
-    const { handleControl, corsHeaders, preflight } = await import('../../src/sandbox/serve/control');
+    const { handleControl } = await import('../../src/sandbox/serve/control-http');
+    const { corsHeaders, preflight } = await import('../../src/sandbox/serve/cors');
     const controls = { requests: () => [], subscribe: () => () => undefined, subscribers: () => 0 } as never;
     const req = (path: string, authorization?: string) => ({ method: 'GET', url: path, header: (n: string) => (n === 'authorization' ? authorization : undefined), body: undefined });
     const network = { loopback: false, binding: { host: '0.0.0.0', port: 4010 } };

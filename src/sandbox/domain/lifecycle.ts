@@ -72,7 +72,8 @@ export function createGenerations(seed: number, clock: Clock): Generations {
 export interface StateControls {
   reset(): void;
   exportState(): SandboxStateDocument;
-  importState(state: SandboxStateDocument | string): void;
+  /** Replaces the state with `state`, a document or its JSON text; throws a StateImportError when it is not one. */
+  importState(state: unknown): void;
 }
 
 /**

@@ -6,8 +6,7 @@
  */
 import { isLoopbackHost, splitHost } from '../../core/loopback';
 
-/** The header that carries the control token. */
-export const CONTROL_TOKEN_HEADER = 'x-sandbox-token';
+export { CONTROL_TOKEN_HEADER } from '../../helpers/sandbox-controls';
 
 /** The cookie the inspector page gets when opened with `?token=`, so its own reads carry the token. */
 export const CONTROL_TOKEN_COOKIE = 'crossborder_sandbox_token';
@@ -115,3 +114,23 @@ export function isLoopbackOrigin(origin: string): boolean {
   const h = url.hostname;
   return h === 'localhost' || h === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
+
+/** How a request reached the sandbox. */
+export interface Exposure {
+  /**
+   * True when the server is bound to a loopback address (or the call is in-process): the inspector page
+   * and its event stream are open. Otherwise both take the Basic credentials too.
+   */
+  loopback: boolean;
+  /**
+   * Where the HTTP listener that received the request is bound; undefined for in-process calls (fetch,
+   * msw), which cross no network and carry whatever URL the caller chose, so neither `Host` nor
+   * `Origin` is checked for them.
+   */
+  binding?: Binding | undefined;
+  /** The control token `/_sandbox/*` and `PATCH /config` take over this listener; undefined: none. */
+  controlToken?: string | undefined;
+}
+
+/** In-process calls (fetch, msw) never cross a network: treated like loopback. */
+export const IN_PROCESS: Exposure = { loopback: true };

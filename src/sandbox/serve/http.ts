@@ -3,6 +3,7 @@
  * node:http adapters all translate to and from these, so every adapter runs the same handler.
  * @module
  */
+import { SANDBOX_CONTROLS } from '../../helpers/sandbox-controls';
 import type { Answer } from '../domain/reply';
 
 /** A request as the core sees it. */
@@ -34,7 +35,7 @@ export function bodyLimit(method: string, url: string): number {
   } catch {
     return MAX_BODY_BYTES;
   }
-  return path === '/_sandbox/state' ? MAX_STATE_BODY_BYTES : MAX_BODY_BYTES;
+  return path === SANDBOX_CONTROLS.importState.path ? MAX_STATE_BODY_BYTES : MAX_BODY_BYTES;
 }
 
 /** What an adapter reports when a body is over its limit. */
@@ -59,6 +60,31 @@ export interface SandboxResponse extends Answer {
    * returned function is called when the client goes away. Only the HTTP adapter streams.
    */
   stream?: ((write: (chunk: string) => void) => () => void) | undefined;
+}
+
+/** A JSON answer of `status` with `body`. */
+export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}): SandboxResponse {
+  return { status, headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) };
+}
+
+/** An error answer in the service's shape: `{ status, code, message, details? }`. */
+export function errorAnswer(status: number, code: string, message: string, details?: Record<string, unknown>, headers?: Record<string, string>): SandboxResponse {
+  return jsonAnswer(status, { status, code, message, ...(details ? { details } : {}) }, headers);
+}
+
+/** One Server-Sent Event: `data` as JSON, under the event name `event` when given (else a message). */
+export function sseEvent(data: unknown, event?: string): string {
+  return `${event === undefined ? '' : `event: ${event}\n`}data: ${JSON.stringify(data)}\n\n`;
+}
+
+/** A held event stream (`text/event-stream`): `open` is called with a writer once the headers are sent, and returns the close. */
+export function eventStream(open: (write: (chunk: string) => void) => () => void): SandboxResponse {
+  return {
+    status: 200,
+    headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' },
+    body: undefined,
+    stream: open,
+  };
 }
 
 /** A compiled path template such as `/customers/{customerId}`. */

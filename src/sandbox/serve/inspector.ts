@@ -7,6 +7,7 @@
  * @module
  */
 import { WEBHOOK_EVENT_TYPES } from '../../generated/operations';
+import { SANDBOX_CONTROLS } from '../../helpers/sandbox-controls';
 
 /** Every webhook event type, TEST first: the trigger list. */
 const TRIGGER_OPTIONS = ['TEST', ...WEBHOOK_EVENT_TYPES.filter((type) => type !== 'TEST')].map((type) => `<option>${type}</option>`).join('');
@@ -63,7 +64,7 @@ export const INSPECTOR_HTML = `<!doctype html>
   let refreshes = 0;
   async function refresh() {
     refreshes++;
-    const [state, { data: deliveries }] = await Promise.all([read('/_sandbox/state'), read('/_sandbox/webhooks/deliveries')]);
+    const [state, { data: deliveries }] = await Promise.all([read('${SANDBOX_CONTROLS.exportState.path}'), read('${SANDBOX_CONTROLS.deliveries.path}')]);
     const w = state.world;
     document.getElementById('now').textContent = 'clock ' + state.savedAt;
     rows('customers', w.customers.map(([, r]) => r.data), (c) => '<tr><td>' + esc(c.fullName ?? c.businessInfo?.legalName) + '</td><td><code>' + esc(c.id) + '</code></td><td>' + esc(c.umaAddress) + '</td><td class="status ' + esc(c.kycStatus) + '">' + esc(c.kycStatus) + '</td></tr>');
@@ -92,14 +93,14 @@ export const INSPECTOR_HTML = `<!doctype html>
   }
   window.inspector = { refreshes: () => refreshes };
   const post = (path, body) => fetch(path, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  document.getElementById('advance').onclick = async () => { await post('/_sandbox/clock', { advance: '10m' }); schedule(); };
+  document.getElementById('advance').onclick = async () => { await post('${SANDBOX_CONTROLS.clock.path}', { advance: '10m' }); schedule(); };
   document.getElementById('trigger').onclick = async () => {
     const resourceId = document.getElementById('trigger-resource').value.trim();
-    await post('/_sandbox/webhooks/trigger', { type: document.getElementById('trigger-type').value, ...(resourceId ? { resourceId } : {}) });
+    await post('${SANDBOX_CONTROLS.trigger.path}', { type: document.getElementById('trigger-type').value, ...(resourceId ? { resourceId } : {}) });
     schedule();
   };
   const log = document.getElementById('log');
-  const events = new EventSource('/_sandbox/events');
+  const events = new EventSource('${SANDBOX_CONTROLS.events.path}');
   events.onmessage = (m) => {
     const e = JSON.parse(m.data);
     const line = document.createElement('div');

@@ -3,8 +3,7 @@
  * (the `Host` check) and whether it asks for the control token; a sandbox closes the servers it started.
  * @module
  */
-import type { Exposure } from './control';
-import { generateControlToken, isLoopbackHost, requiresControlToken, type Binding } from './exposure';
+import { generateControlToken, isLoopbackHost, requiresControlToken, type Binding, type Exposure } from './exposure';
 import type { SandboxRequest, SandboxResponse } from './http';
 
 /** A running HTTP server of the sandbox. */

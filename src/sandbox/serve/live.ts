@@ -4,7 +4,15 @@
  * that may have changed it). A listener that throws never changes an answer.
  * @module
  */
-import type { LiveEvent } from './control';
+import { sseEvent } from './http';
+
+/** What `/_sandbox/events` streams: `data:` lines for requests, `event: change` for the rest. */
+export type LiveEvent = { type: 'request'; entry: unknown } | { type: 'change'; change: { source: 'scheduler' | 'delivery'; at: string; [key: string]: unknown } };
+
+/** One live event as a Server-Sent Event. */
+export function sse(event: LiveEvent): string {
+  return event.type === 'request' ? sseEvent(event.entry) : sseEvent(event.change, 'change');
+}
 
 /** Publishes to both kinds of listener. */
 export interface Live {

@@ -6,10 +6,11 @@
  * @module
  */
 import { iso, type Clock } from '../domain/clock';
-import { CONTROL_PREFIX, type Exposure } from './control';
+import { CONTROL_PREFIX, CONTROL_ROOT } from '../../helpers/sandbox-controls';
+import { IN_PROCESS, type Exposure } from './exposure';
+import type { Gate } from './gate';
 import type { SandboxRequest, SandboxResponse } from './http';
 import type { Live } from './live';
-import type { Route } from './router';
 
 /** One request, as the sandbox logs it. */
 export interface RequestLogEntry {
@@ -30,9 +31,6 @@ export interface RequestLogEntry {
 /** Requests the sandbox remembers for the inspector. */
 export const REQUEST_LOG_SIZE = 200;
 
-/** In-process calls (fetch, msw) never cross a network: treated like loopback. */
-const IN_PROCESS: Exposure = { loopback: true };
-
 /** The `code` of an error answer's body, if it has one. */
 function errorCode(body: unknown): string | undefined {
   if (typeof body !== 'string') return undefined;
@@ -51,19 +49,19 @@ function errorCode(body: unknown): string | undefined {
 function mayChange(method: string, path: string): boolean {
   const m = method.toUpperCase();
   if (m === 'OPTIONS' || m === 'HEAD') return false;
-  return !(m === 'GET' && (path === '/_sandbox' || path.startsWith(CONTROL_PREFIX)));
+  return !(m === 'GET' && (path === CONTROL_ROOT || path.startsWith(CONTROL_PREFIX)));
 }
 
 /** The logged way in, and the requests it remembers. */
 export interface RequestLog {
-  /** Answers `req` through the route and logs it; `exposure` defaults to in-process. */
+  /** Answers `req` through the gate and logs it; `exposure` defaults to in-process. */
   handle(req: SandboxRequest, exposure?: Exposure): Promise<SandboxResponse>;
   /** The last requests answered, oldest first (a copy). */
   entries(): (RequestLogEntry & { at: string })[];
 }
 
-/** Logs what `route` answers; times are read from `clock`. */
-export function createRequestLog(route: Route, clock: Clock, live: Live, onRequest: ((entry: RequestLogEntry) => void) | undefined): RequestLog {
+/** Logs what `gate` answers; times are read from `clock`. */
+export function createRequestLog(gate: Gate, clock: Clock, live: Live, onRequest: ((entry: RequestLogEntry) => void) | undefined): RequestLog {
   const kept: (RequestLogEntry & { at: string })[] = [];
   return {
     entries: () => [...kept],
@@ -72,7 +70,7 @@ export function createRequestLog(route: Route, clock: Clock, live: Live, onReque
       const url = new URL(req.url, 'http://sandbox.invalid');
       // A browser asks for an icon when it opens the inspector: answer nothing, quietly.
       if (url.pathname === '/favicon.ico' && ['GET', 'HEAD'].includes(req.method.toUpperCase())) return { status: 204, headers: { 'cache-control': 'max-age=86400' }, body: undefined };
-      const res = await route(req, exposure);
+      const res = await gate(req, exposure);
       if (mayChange(req.method, url.pathname)) live.changed();
       // Everything else is logged, /_sandbox/* calls and preflights included, except the inspector
       // page's own reads (it marks them; logging them would make every refresh trigger the next one).

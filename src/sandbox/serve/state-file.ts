@@ -8,6 +8,7 @@
  */
 import { closeSync, fsyncSync, lstatSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { processRunning } from '../../helpers/process';
 import type { SandboxStateDocument } from '../domain/state-document';
 import { stringifyState } from '../domain/state-document';
 
@@ -76,16 +77,6 @@ export function writeFileAtomic(file: string, text: string): void {
   }
 }
 
-/** True while a process with this id runs (EPERM: it runs, as another user). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Removes the temporary files {@link writeFileAtomic} leaves beside `file` when its process is killed
  * between writing and renaming (`state.json.<pid>.tmp`): those of a process that no longer runs, or
@@ -110,7 +101,7 @@ export function removeStaleTemporaries(file: string): string[] {
     try {
       const stat = lstatSync(path);
       if (!stat.isFile()) continue;
-      if (running(Number(pid)) && Date.now() - stat.mtimeMs < 60_000) continue;
+      if (processRunning(Number(pid)) && Date.now() - stat.mtimeMs < 60_000) continue;
       rmSync(path, { force: true });
       removed.push(path);
     } catch {

@@ -14,9 +14,10 @@
  *   which for a config file is the client secret. {@link parseJsonText} reports the line and column.
  * @module
  */
-import { closeSync, constants, fchmodSync, fstatSync, fsyncSync, lstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve } from 'node:path';
+import { writeFileAtomic } from '../helpers/atomic-write';
 import { UsageError } from './table';
 
 /** The largest file or stdin the CLI reads as a request body, scenario, config or session file: 8 MiB. */
@@ -245,23 +246,10 @@ export function writePrivateFile(file: string, text: string | Iterable<string>, 
   refuseUnsafeTarget(file, label);
   const target = resolve(file);
   const temporary = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  let fd: number | undefined;
   try {
-    fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
-    fchmodSync(fd, 0o600); // exactly owner-only, whatever the umask
-    for (const piece of typeof text === 'string' ? [text] : text) {
-      const bytes = Buffer.from(piece, 'utf8');
-      for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
-    }
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = undefined;
     // Checked again just before the rename: what appeared at the path since is refused too.
-    refuseUnsafeTarget(file, label);
-    renameSync(temporary, target);
+    writeFileAtomic(target, text, { temporary, beforeRename: () => refuseUnsafeTarget(file, label) });
   } catch (error) {
-    if (fd !== undefined) closeSync(fd);
-    rmSync(temporary, { force: true });
     if (error instanceof UsageError) throw error;
     throw new UsageError(`${label} ${file}: ${describeFsError(error)}; nothing was written`);
   }

@@ -6,8 +6,9 @@
  * (`persistStateTo`), so browser bundles of the sandbox never reach node:*.
  * @module
  */
-import { closeSync, fsyncSync, lstatSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { writeFileAtomic } from '../../helpers/atomic-write';
 import { processRunning } from '../../helpers/process';
 import type { SandboxStateDocument } from '../domain/state-document';
 import { stringifyState } from '../domain/state-document';
@@ -49,36 +50,11 @@ export interface StatePersister {
   readonly writes: number;
 }
 
-/**
- * Writes `text` to `file` atomically: a temporary file in the same directory, flushed to disk
- * (fsync), then renamed over `file`. A reader sees the old content or the new, never half of one.
- */
-export function writeFileAtomic(file: string, text: string): void {
-  const temporary = `${file}.${process.pid}.tmp`;
-  let fd: number | undefined;
-  try {
-    // Created new ('wx': O_EXCL, which never follows a link); one a killed process with this pid left is removed first.
-    try {
-      fd = openSync(temporary, 'wx', 0o600);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      rmSync(temporary, { force: true });
-      fd = openSync(temporary, 'wx', 0o600);
-    }
-    writeSync(fd, text);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = undefined;
-    renameSync(temporary, file);
-  } catch (error) {
-    if (fd !== undefined) closeSync(fd);
-    rmSync(temporary, { force: true });
-    throw error;
-  }
-}
+/** The temporary file a write of `file` goes through (`state.json.<pid>.tmp`), renamed over `file` once flushed. */
+const temporaryOf = (file: string) => `${file}.${process.pid}.tmp`;
 
 /**
- * Removes the temporary files {@link writeFileAtomic} leaves beside `file` when its process is killed
+ * Removes the temporary files a write leaves beside `file` when its process is killed
  * between writing and renaming (`state.json.<pid>.tmp`): those of a process that no longer runs, or
  * older than a minute (a write renames its file within moments; the pid may have been reused since).
  * Only regular files of exactly that name are removed; the answer lists them.
@@ -116,7 +92,7 @@ const contentOf = (text: string) => text.replace(/^ {2}"savedAt": ".*",$/m, '');
 
 /**
  * Writes `sandbox`'s state to `file` shortly after each change (see {@link PersistStateOptions.delayMs}),
- * atomically ({@link writeFileAtomic}), skipping writes when the content has not changed. Call
+ * atomically (src/helpers/atomic-write.ts), skipping writes when the content has not changed. Call
  * `close()` (or `flush()`) on shutdown to write the last change at once. Temporary files an earlier
  * process killed mid-write left beside `file` are removed first ({@link removeStaleTemporaries}).
  *
@@ -145,7 +121,7 @@ export function createStatePersister(sandbox: PersistableSandbox, file: string, 
       const text = stringifyState(sandbox.exportState());
       const content = contentOf(text);
       if (content === last) return;
-      writeFileAtomic(file, text);
+      writeFileAtomic(file, text, { temporary: temporaryOf(file) });
       last = content;
       writes++;
     } catch (error) {

@@ -1,6 +1,6 @@
 /**
  * Reads of the world as the API renders it, always deep copies: the whole state (for tests), an
- * account's balance, and one resource by its id (what `/_sandbox/trigger` sends).
+ * account's balance, and one resource by its id (what `POST /_sandbox/webhooks/trigger` sends).
  * @module
  */
 import type {

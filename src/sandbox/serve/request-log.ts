@@ -8,7 +8,6 @@
 import { iso, type Clock } from '../domain/clock';
 import { CONTROL_PREFIX, CONTROL_ROOT } from '../../helpers/sandbox-controls';
 import { IN_PROCESS, type Exposure } from './exposure';
-import type { Gate } from './gate';
 import type { SandboxRequest, SandboxResponse } from './http';
 import type { Live } from './live';
 
@@ -60,8 +59,8 @@ export interface RequestLog {
   entries(): (RequestLogEntry & { at: string })[];
 }
 
-/** Logs what `gate` answers; times are read from `clock`. */
-export function createRequestLog(gate: Gate, clock: Clock, live: Live, onRequest: ((entry: RequestLogEntry) => void) | undefined): RequestLog {
+/** Logs what `gate` (gate.ts) answers; times are read from `clock`. */
+export function createRequestLog(gate: (req: SandboxRequest, exposure: Exposure) => Promise<SandboxResponse>, clock: Clock, live: Live, onRequest: ((entry: RequestLogEntry) => void) | undefined): RequestLog {
   const kept: (RequestLogEntry & { at: string })[] = [];
   return {
     entries: () => [...kept],

@@ -21,6 +21,7 @@ import {
   zVerification,
 } from '../../generated/zod.gen';
 import type { Schema } from '../../core/validation';
+import { SANDBOX_CONTROLS } from '../../helpers/sandbox-controls';
 import { withinIdempotencyWindow, type World } from './state';
 import { problems } from './validation';
 
@@ -233,7 +234,7 @@ function recordProblem(table: PersistedTable, key: string, record: unknown): str
 export function parseState(text: string | unknown, fresh: World, nowMs: number): { world: World; lastSequence: number; lastWebhookSequence: number } {
   const doc = (typeof text === 'string' ? JSON.parse(text, reviver) : JSON.parse(JSON.stringify(text), reviver)) as Partial<SandboxStateDocument>;
   if (doc?.format !== STATE_FORMAT || typeof doc.world !== 'object' || doc.world === null) {
-    throw new StateImportError(`not a sandbox state (expected format "${STATE_FORMAT}", as GET /_sandbox/state answers)`);
+    throw new StateImportError(`not a sandbox state (expected format "${STATE_FORMAT}", as ${SANDBOX_CONTROLS.exportState.method} ${SANDBOX_CONTROLS.exportState.path} answers)`);
   }
   const world = fresh;
   const tables = doc.world as Record<string, unknown>;

@@ -231,7 +231,7 @@ export function handleControl(req: SandboxRequest, path: string, controls: Contr
     // credentials of its own). Bound to another address they take the Basic credentials like the rest:
     // the browser asks for them once (WWW-Authenticate) and sends them with the page's requests after.
     if (!exposure.loopback && !authorized(req.header('authorization'))) {
-      return unauthorized('The sandbox is served on a non-loopback address: the inspector and /_sandbox/events take the same HTTP Basic credentials as the API (any values).');
+      return unauthorized(`The sandbox is served on a non-loopback address: the inspector and ${SANDBOX_CONTROLS.events.path} take the same HTTP Basic credentials as the API (any values).`);
     }
     return found.handler({ params: found.params, body: {}, controls, exposure });
   }

@@ -21,7 +21,7 @@ function sources(dir: string): string[] {
 }
 
 /** The specifiers a module names: `import … from`, `import type … from`, `export … from`, `import '…'` and `import('…')`. */
-export function specifiers(text: string): string[] {
+function specifiers(text: string): string[] {
   const found: string[] = [];
   for (const m of text.matchAll(/\b(?:import|export)\b[^;'"`]*?\bfrom\s*['"]([^'"]+)['"]/g)) found.push(m[1]!);
   for (const m of text.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push(m[1]!);
@@ -40,7 +40,7 @@ function layerOf(file: string): number | undefined {
 }
 
 /** The imports of `files` (sandbox-relative path → text) that run from a lower layer to a higher one. */
-export function upwardImports(files: Record<string, string>): string[] {
+function upwardImports(files: Record<string, string>): string[] {
   const upward: string[] = [];
   for (const [file, text] of Object.entries(files)) {
     const from = layerOf(file)!;

@@ -27,7 +27,7 @@ export interface Packed {
 }
 
 /** What goes into the package: a change to any of these means a new build. */
-const INPUTS = ['src', 'openapi', 'package.json', 'package-lock.json', 'tsup.config.ts', 'scripts/dist-reach.ts', 'tsconfig.json', 'README.md', 'LICENSE', 'docs', 'examples'];
+const INPUTS = ['src', 'openapi', 'package.json', 'package-lock.json', 'tsup.config.ts', 'scripts/dist-reach.ts', 'scripts/line-maps.ts', 'tsconfig.json', 'README.md', 'LICENSE', 'docs', 'examples'];
 /** Copied into the staging directory; package.json's `files` picks what of them ships (docs/*.md, examples/, …). */
 const STAGED = ['package.json', 'README.md', 'LICENSE', 'openapi', 'docs', 'examples', 'src'];
 

@@ -1,8 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Options } from 'tsup';
 import type { Plugin } from 'esbuild';
+import { lineLevel } from './scripts/line-maps';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const src = resolve(root, 'src');
@@ -27,26 +28,6 @@ const importSharedErrors: Plugin = {
 };
 
 /**
- * The CLI runs the sandbox of the package's own `crossborder-sdk/sandbox` entry (`./sandbox.js`, beside the CLI
- * in dist/) instead of bundling a second copy of it (226 kB, issue 50 §8); it reaches the sandbox only through
- * that entry (test/cli/layering.test.ts). Its error classes come from `crossborder-sdk/errors`, as the sandbox's
- * do, so `instanceof` holds between what the two throw.
- */
-const SANDBOX_ENTRY = resolve(src, 'sandbox/index.ts');
-const ERROR_BASE = resolve(src, 'core/error-base.ts');
-const cliThroughEntries: Plugin = {
-  name: 'cli-through-entries',
-  setup(build) {
-    build.onResolve({ filter: /\/(sandbox\/index|errors|error-base)$/ }, (args) => {
-      const target = resolve(args.resolveDir, `${args.path}.ts`);
-      if (target === SANDBOX_ENTRY) return { path: './sandbox.js', external: true };
-      if (target === SHARED_ERRORS || target === ERROR_BASE) return { path: 'crossborder-sdk/errors', external: true };
-      return undefined;
-    });
-  },
-};
-
-/**
  * The main entry exports the passkey helpers (src/wallet/passkey.ts), which take only base64url
  * encoding from the wallet's encodings: given that function's own module, the main entry loads no
  * codec library (@scure/base) at import. A build error if passkey ever imports more from there.
@@ -64,7 +45,7 @@ const passkeyEncoding: Plugin = {
  * writes (test/setup/packed.ts builds into a staging directory): `node --enable-source-maps` and
  * debuggers show `node_modules/crossborder-sdk/src/...`, the TypeScript read from that file: `src/` ships
  * once (package.json `files`: the modules the maps name), and the maps carry no copy of it (`sourcesContent`,
- * which put each module's source in the map of every ES and CommonJS file built from it: 2.8 MB of 9.5, issue 50 §8).
+ * which put each module's source in the map of every ES and CommonJS file built from it: 2.8 MB of 9.5).
  */
 type TsupPlugin = NonNullable<Options['plugins']>[number];
 const packageRelativeSources: TsupPlugin = {
@@ -74,9 +55,12 @@ const packageRelativeSources: TsupPlugin = {
     for (const { name } of writtenFiles) {
       if (!name.endsWith('.map')) continue;
       const file = resolve(process.cwd(), name);
-      const map = JSON.parse(readFileSync(file, 'utf8')) as { sources: string[] };
+      const map = JSON.parse(readFileSync(file, 'utf8')) as { sources: string[]; sourcesContent?: unknown; mappings: string; names?: string[] };
       map.sources = map.sources.map((source) => join('..', relative(root, resolve(dirname(file), source))).split(sep).join('/'));
-      delete (map as { sourcesContent?: unknown }).sourcesContent;
+      delete map.sourcesContent;
+      // At the grain of lines: each position still maps to its file and line, at a seventh of the size (scripts/line-maps.ts).
+      map.mappings = lineLevel(map.mappings);
+      map.names = [];
       writeFileSync(file, JSON.stringify(map));
     }
   },
@@ -98,39 +82,74 @@ const common: Options = {
   plugins: [packageRelativeSources],
 };
 
+/**
+ * The CLI is an entry of the ES build that holds every other ES entry, so what it shares with them
+ * (the client, the resources, the sandbox, the payouts runner) is one set of chunks, not a second copy.
+ * Its own code ships without maps (src/cli is not shipped), and `dist/cli.js` starts with its shebang
+ * and is executable.
+ */
+const cliEntry: TsupPlugin = {
+  name: 'cli-entry',
+  buildEnd({ writtenFiles }) {
+    for (const { name } of writtenFiles) {
+      if (!name.endsWith('.map')) continue;
+      const file = resolve(process.cwd(), name);
+      const map = JSON.parse(readFileSync(file, 'utf8')) as { sources: string[] };
+      if (map.sources.length === 0 || !map.sources.every((source) => source.startsWith('../src/cli/'))) continue;
+      const code = file.slice(0, -'.map'.length);
+      writeFileSync(code, readFileSync(code, 'utf8').replace(/\n\/\/# sourceMappingURL=\S+/g, ''));
+      rmSync(file);
+    }
+    const cli = writtenFiles.find(({ name }) => /(^|[\\/])cli\.js$/.test(name));
+    if (cli) {
+      const file = resolve(process.cwd(), cli.name);
+      const code = readFileSync(file, 'utf8');
+      if (!code.startsWith('#!')) writeFileSync(file, `#!/usr/bin/env node\n${code}`);
+      chmodSync(file, 0o755);
+    }
+  },
+};
+
 export default defineConfig([
-  // Types of the three entries in one build, so each declaration exists once.
+  // Types of the entries in one build, so each declaration exists once.
   {
     entry: { index: 'src/index.ts', errors: 'src/errors.ts', functions: 'src/functions.ts', sandbox: 'src/sandbox/index.ts', 'sandbox-msw': 'src/sandbox/msw.ts', wallet: 'src/wallet/index.ts', webhooks: 'src/webhooks/receiver.ts' },
     dts: { only: true },
     format: ['esm', 'cjs'],
   },
-  // The main entry (and its error classes, alone): one module for Node to load at import besides
-  // the errors; what it loads later (the generated schemas, webhook verification) is split into
-  // chunks of its own.
-  // crossborder-sdk/functions is built with it, so its functions and the main entry share one CrossborderCore
-  // (and one class per error) in a common chunk.
-  // crossborder-sdk/webhooks too (a receiver without the client): it runs the chunk `cb.webhooks.unwrap` loads, so one
-  // WebhookVerificationError class serves both entries, and its import loads verification and nothing of the pipeline.
-  { ...common, entry: { index: 'src/index.ts', errors: 'src/errors.ts', functions: 'src/functions.ts', webhooks: 'src/webhooks/receiver.ts' }, splitting: true, esbuildPlugins: [passkeyEncoding] },
-  // sandbox and wallet, built apart so that they add nothing to the main entry's import.
-  { ...common, entry: { sandbox: 'src/sandbox/index.ts', wallet: 'src/wallet/index.ts' }, splitting: true, external: [/^node:/, 'msw'], esbuildPlugins: [importSharedErrors] },
-  // sandbox/msw loads msw with a top-level `await import()` in ESM and with `require` in CommonJS (which
-  // has no top-level await), so that a missing msw is named as the optional peer to install.
-  // No splitting: esbuild would still write the chunks of dynamic imports that tree-shaking removed from
-  // the entry (the operations' checks), files nothing loads.
-  { ...common, format: ['esm'], entry: { 'sandbox-msw': 'src/sandbox/msw.ts' }, splitting: false, external: [/^node:/, 'msw'], esbuildPlugins: [importSharedErrors] },
-  { ...common, format: ['cjs'], entry: { 'sandbox-msw': 'src/sandbox/msw-cjs.ts' }, external: [/^node:/, 'msw'], esbuildPlugins: [importSharedErrors] },
-  // crossborder-sdk/payouts (Node: journals on files, Redis, BullMQ), built apart: its types in a build of their own, ioredis and bullmq loaded only when used.
+  // crossborder-sdk/payouts's types in a build of their own.
   { entry: { payouts: 'src/payouts/index.ts' }, dts: { only: true }, format: ['esm', 'cjs'] },
-  { ...common, entry: { payouts: 'src/payouts/index.ts' }, splitting: true, platform: 'node', external: [/^node:/, 'ioredis', 'bullmq'], esbuildPlugins: [importSharedErrors] },
+  // Every ES module entry, and the CLI, in one build: a module exists once, in the chunk of the entries that
+  // reach it, so an entry loads only what it reaches (the main entry nothing of the sandbox, the payouts or
+  // the CLI; crossborder-sdk/webhooks verification and the event types, nothing of the request pipeline), and
+  // `instanceof` holds across entries (one class per error). What an entry loads later (the generated schemas,
+  // webhook verification, an operation's checks) is a chunk of its own. msw (sandbox/msw), ioredis and
+  // bullmq (payouts) are optional peers, loaded only when used.
   {
-    entry: { cli: 'src/cli/index.ts' },
+    ...common,
     format: ['esm'],
-    platform: 'node',
-    target: 'node20',
-    banner: { js: '#!/usr/bin/env node' },
-    external: [/^node:/],
-    esbuildPlugins: [cliThroughEntries],
+    entry: {
+      index: 'src/index.ts',
+      errors: 'src/errors.ts',
+      functions: 'src/functions.ts',
+      webhooks: 'src/webhooks/receiver.ts',
+      sandbox: 'src/sandbox/index.ts',
+      'sandbox-msw': 'src/sandbox/msw.ts',
+      wallet: 'src/wallet/index.ts',
+      payouts: 'src/payouts/index.ts',
+      cli: 'src/cli/index.ts',
+    },
+    splitting: true,
+    external: [/^node:/, 'msw', 'ioredis', 'bullmq'],
+    esbuildPlugins: [passkeyEncoding],
+    plugins: [packageRelativeSources, cliEntry],
   },
+  // CommonJS (no CLI): the main entry with functions and webhooks sharing one CrossborderCore in a common chunk;
+  // sandbox and wallet built apart so that they add nothing to the main entry's require, their error classes
+  // required from crossborder-sdk/errors so that `instanceof` holds between what the entries throw.
+  { ...common, format: ['cjs'], entry: { index: 'src/index.ts', errors: 'src/errors.ts', functions: 'src/functions.ts', webhooks: 'src/webhooks/receiver.ts' }, splitting: true, esbuildPlugins: [passkeyEncoding] },
+  { ...common, format: ['cjs'], entry: { sandbox: 'src/sandbox/index.ts', wallet: 'src/wallet/index.ts' }, splitting: true, external: [/^node:/, 'msw'], esbuildPlugins: [importSharedErrors] },
+  // sandbox/msw in CommonJS loads msw with `require` (no top-level await), so that a missing msw is named as the optional peer to install.
+  { ...common, format: ['cjs'], entry: { 'sandbox-msw': 'src/sandbox/msw-cjs.ts' }, external: [/^node:/, 'msw'], esbuildPlugins: [importSharedErrors] },
+  { ...common, format: ['cjs'], entry: { payouts: 'src/payouts/index.ts' }, splitting: true, platform: 'node', external: [/^node:/, 'ioredis', 'bullmq'], esbuildPlugins: [importSharedErrors] },
 ]);

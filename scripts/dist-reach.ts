@@ -8,8 +8,14 @@
  * nothing it keeps imports). `tsx scripts/dist-reach.ts --prune DIR` removes such files after a
  * build (`npm run build`, and the test build of test/setup/packed.ts); test/package/pack.test.ts
  * asserts, with the same walk, that the packed package holds nothing unreached and misses nothing.
+ *
+ * Before the walk, `--prune` makes each ES entry's declarations (`exports[…].import.types`) one line that
+ * re-exports its CommonJS twin (`export * from './index.cjs'`, whose types are `index.d.cts`): tsup writes
+ * the same declarations twice, once per format, and an ES module may import CommonJS declarations (the
+ * reverse is refused), so the declarations ship once and the walk then drops the ES copies' chunks.
+ * TypeScript and `attw` resolve both ways (test/package/pack.test.ts runs the consumers).
  */
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, posix, sep } from 'node:path';
 
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)["'](\.{1,2}\/[^"']+)["']/g;
@@ -50,8 +56,27 @@ export function reachable(pkg: string): { reached: Set<string>; missing: string[
   return { reached, missing, files, unreached: files.filter((f) => !reached.has(f)) };
 }
 
+/** Each ES entry's declaration file becomes a re-export of its CommonJS twin's (see above); returns the files rewritten. */
+export function shareDeclarations(pkg: string): string[] {
+  const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { exports?: Record<string, unknown> };
+  const rewritten: string[] = [];
+  for (const target of Object.values(manifest.exports ?? {})) {
+    if (!target || typeof target !== 'object') continue;
+    const { import: esm, require: cjs } = target as { import?: { types?: string; default?: string }; require?: { types?: string; default?: string } };
+    if (!esm?.types || !cjs?.types || !cjs.default || !/\.d\.ts$/.test(esm.types) || !/\.d\.cts$/.test(cjs.types)) continue;
+    if (posix.dirname(esm.types) !== posix.dirname(cjs.default)) continue;
+    const file = join(pkg, esm.types);
+    if (!existsSync(join(pkg, cjs.types))) throw new Error(`dist-reach: ${cjs.types} (the CommonJS declarations ${esm.types} would re-export) was not built`);
+    writeFileSync(file, `export * from './${posix.basename(cjs.default)}';\n`);
+    rewritten.push(esm.types);
+  }
+  return rewritten;
+}
+
 if (process.argv[2] === '--prune') {
   const pkg = process.argv[3] ?? '.';
+  const shared = shareDeclarations(pkg);
+  if (shared.length > 0) console.log(`dist-reach: ${shared.length} ES declaration entries re-export their CommonJS twins`);
   const { missing, unreached } = reachable(pkg);
   if (missing.length > 0) {
     console.error(`dist-reach: named by an entry or an import, but not built: ${missing.join(', ')}`);

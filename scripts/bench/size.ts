@@ -378,9 +378,9 @@ export type TarballPart = 'esm' | 'cjs' | 'cli' | 'maps' | 'types' | 'src' | 'ot
 export const TARBALL_PARTS: Record<TarballPart, [what: string, why: string]> = {
   esm: ['`dist/*.js`, ES modules: the entries (`index`, `errors`, `functions`, `webhooks`, `sandbox`, `sandbox-msw`, `wallet`, `payouts`) and the chunks they load', 'what `import` loads: each operation\'s checks, the response checks and webhook verification are chunks of their own, loaded with the first call that needs them'],
   cjs: ['`dist/*.cjs`, the same for `require`', 'CommonJS consumers'],
-  cli: ['`dist/cli.js` and its chunks', '`npx crossborder-sdk`: a build of its own for Node (every operation as a command, MCP, payouts), loaded only by the command; it runs the sandbox of the `sandbox` entry above; no source maps'],
-  maps: ['`dist/*.map`', 'one per ES module and CommonJS file above: mappings to the TypeScript in `src/`, without a copy of it (`sourcesContent`)'],
-  types: ['`dist/*.d.ts`, `dist/*.d.cts`', 'the types, once for ES module consumers and once for CommonJS ones (TypeScript tells them apart by extension)'],
+  cli: ['`dist/cli.js` and the chunks only it loads', '`npx crossborder-sdk` (every operation as a command, MCP, payouts): an entry of the same ES build, so what it shares with the library (the client, the resources, the sandbox, the runner) is the chunks above, not a copy; no source maps (`src/cli/` is not shipped)'],
+  maps: ['`dist/*.map`', 'one per ES module and CommonJS file above, at the grain of lines (each position maps to its TypeScript file and line): mappings to `src/`, without a copy of it (`sourcesContent`)'],
+  types: ['`dist/*.d.cts`, and a one-line `dist/*.d.ts` per entry', 'the types, once: each ES entry\'s `.d.ts` re-exports its CommonJS twin\'s (`export * from \'./index.cjs\'`)'],
   src: ['`src/`: the TypeScript the maps name', 'once, for stack traces (`node --enable-source-maps`) and debuggers: the maps point here instead of each carrying a copy'],
   other: ['`docs/`, `examples/`, `openapi/`, `README.md`, `LICENSE`, `package.json`', 'the guides, the runnable examples they embed, the API document and the production map'],
 };
@@ -392,7 +392,7 @@ export function tarballPart(path: string, hasMap: boolean): TarballPart {
   if (path.endsWith('.map')) return 'maps';
   if (/\.d\.c?ts$/.test(path)) return 'types';
   if (path.endsWith('.cjs')) return 'cjs';
-  // The CLI's build writes no maps: its files are the ES modules without one.
+  // The CLI's own code ships without maps: its files are the ES modules without one.
   return hasMap ? 'esm' : 'cli';
 }
 

@@ -26,7 +26,7 @@
  *   },
  * };
  * ```
- * @module
+ * @module crossborder-sdk/webhooks
  */
 import { WebhookVerificationError } from '../core/error-base';
 import type { WebhookEvent } from '../types';

@@ -82,8 +82,8 @@ describe('README.md', () => {
   });
 
   it("names where a package user opens the API reference: the installed package's declarations", () => {
-    expect(readme).toContain('`node_modules/crossborder-sdk/dist/*.d.ts`');
-    expect(readme).toContain('`index.d.ts` for the client');
+    expect(readme).toContain('`node_modules/crossborder-sdk/dist/*.d.cts`');
+    expect(readme).toContain('`index.d.cts` for the client');
   });
 
   it("the build line lists every entry of package.json's exports", () => {

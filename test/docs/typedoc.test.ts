@@ -103,7 +103,7 @@ describe('API reference (typedoc)', () => {
   });
 
   it('has one module per package entry point', () => {
-    expect(project.children?.map((m) => m.name).sort()).toEqual(['crossborder-sdk', 'crossborder-sdk/payouts', 'crossborder-sdk/sandbox', 'crossborder-sdk/sandbox/msw', 'crossborder-sdk/wallet']);
+    expect(project.children?.map((m) => m.name).sort()).toEqual(['crossborder-sdk', 'crossborder-sdk/payouts', 'crossborder-sdk/sandbox', 'crossborder-sdk/sandbox/msw', 'crossborder-sdk/wallet', 'crossborder-sdk/webhooks']);
   });
 
   it('documents the class behind every resource of the client as a class', () => {

@@ -40,10 +40,11 @@ describe('the declared surface of every entry', () => {
     try {
       cpSync(pkg, copy, { recursive: true });
       const before = apiReport(copy);
-      // Every declaration file that holds it (a build may hold one chunk per group of entries).
+      // Every declaration file that holds it (a build may hold one chunk per group of entries; the ES entries'
+      // `.d.ts` re-export the `.d.cts`, which hold the declarations).
       const edit = (find: RegExp, replace: string) => {
         const files = readdirSync(join(copy, 'dist'))
-          .filter((name) => name.endsWith('.d.ts'))
+          .filter((name) => name.endsWith('.d.cts'))
           .map((name) => join(copy, 'dist', name))
           .filter((path) => find.test(readFileSync(path, 'utf8')));
         expect(files.length, String(find)).toBeGreaterThan(0);
@@ -54,7 +55,7 @@ describe('the declared surface of every entry', () => {
       // A method of a resource reached from the client: a parameter made required.
       edit(/retrieve\(customerId: string, options\?: RequestOptions\)/, 'retrieve(customerId: string, options: RequestOptions)');
       // An export removed from the wallet entry's list.
-      const wallet = join(copy, 'dist', 'wallet.d.ts');
+      const wallet = join(copy, 'dist', 'wallet.d.cts');
       const exportList = /export \{([^}]*)\};/.exec(readFileSync(wallet, 'utf8'))!;
       const items = exportList[1]!.split(',').map((item) => item.trim()).filter(Boolean);
       const removed = items.pop()!;

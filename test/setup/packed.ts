@@ -27,7 +27,7 @@ export interface Packed {
 }
 
 /** What goes into the package: a change to any of these means a new build. */
-const INPUTS = ['src', 'openapi', 'package.json', 'package-lock.json', 'tsup.config.ts', 'scripts/dist-reach.ts', 'tsconfig.json', 'README.md', 'LICENSE', 'docs', 'examples'];
+const INPUTS = ['src', 'openapi', 'package.json', 'package-lock.json', 'tsup.config.ts', 'scripts/dist-reach.ts', 'scripts/line-maps.ts', 'tsconfig.json', 'README.md', 'LICENSE', 'docs', 'examples'];
 /** Copied into the staging directory; package.json's `files` picks what of them ships (docs/*.md, examples/, …). */
 const STAGED = ['package.json', 'README.md', 'LICENSE', 'openapi', 'docs', 'examples', 'src'];
 
@@ -55,7 +55,9 @@ export function packedPaths(key = packedKey()): Packed & { dir: string } {
   return { dir, tarball: join(dir, `crossborder-sdk-${version}.tgz`), consumer, pkg: join(consumer, 'node_modules', 'crossborder-sdk') };
 }
 
-const run = (cmd: string, args: string[], cwd: string) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: 'pipe', timeout: 300_000 });
+// Bounded: a build takes ~1 min on a quiet machine and up to ~7 at a load of 30 on 2 cores.
+const BUILD_MS = 600_000;
+const run = (cmd: string, args: string[], cwd: string) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: 'pipe', timeout: BUILD_MS });
 
 const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
@@ -66,7 +68,7 @@ export function ensurePacked(): Packed {
   if (existsSync(ready)) return paths;
   mkdirSync(dirname(paths.dir), { recursive: true });
   const lock = `${paths.dir}.lock`;
-  const deadline = Date.now() + 300_000;
+  const deadline = Date.now() + BUILD_MS + 60_000;
   for (;;) {
     try {
       mkdirSync(lock);
@@ -75,8 +77,8 @@ export function ensurePacked(): Packed {
       if (existsSync(ready)) return paths;
       // A build that died leaves its lock: older than the longest build, it is stale.
       const held = statSync(lock, { throwIfNoEntry: false });
-      if (held && Date.now() - held.mtimeMs > 240_000) rmSync(lock, { recursive: true, force: true });
-      if (Date.now() > deadline) throw new Error(`waited 300 s for another process to pack ${relative(root, paths.dir)}`);
+      if (held && Date.now() - held.mtimeMs > BUILD_MS) rmSync(lock, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error(`waited ${(BUILD_MS + 60_000) / 1000} s for another process to pack ${relative(root, paths.dir)}`);
       sleep(500);
     }
   }

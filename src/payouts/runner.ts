@@ -15,6 +15,10 @@
  * limit and anything the runner cannot settle (a key reused with another body, an outcome unknown for
  * too long) make it `needs_attention`, never retried blindly. 429 and 503 slow the whole batch down
  * (see ./concurrency).
+ *
+ * The runner is a driver of the state machine (./machine): it turns what happens into the table's events
+ * and runs the effects each move lists, in their order; its requests, timers and waits go through a
+ * {@link PayoutScheduler} (./scheduler), which decides nothing about a payout.
  * @module
  */
 import { APIConnectionError, APIError, APIUserAbortError, AuthenticationError, PermissionDeniedError, RateLimitError, ValidationError } from '../core/errors';
@@ -24,7 +28,7 @@ import { AdaptiveConcurrency } from './concurrency';
 import { instructionFingerprintV2, loneSurrogateAt, payoutKey, sameInstruction } from './keys';
 import type { PayoutJournal } from './journal';
 import { findPayout, markedDescription, payoutMarker, resendKey, type PayoutTransactionListParams, type PayoutTransactionPage } from './lookup';
-import { journalGuard, transition, type PayoutEvent } from './machine';
+import { journalGuard, transition, type PayoutEffect, type PayoutEvent } from './machine';
 import { PayoutScheduler } from './scheduler';
 import {
   FINAL_STATES,
@@ -360,14 +364,21 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
   let startedAt = 0;
 
   /**
-   * Moves `record` by `event` through the state machine (./machine): the table says where it goes; a move
-   * it does not allow is a bug of the runner's, and stops the run rather than being journaled.
+   * Moves `record` by `event` through the state machine (./machine), then runs the move's effects in the
+   * table's order, each by the step given for it: the table says where the payout goes and what follows;
+   * the driver only says how. A move the table does not allow, or an effect with no step, is a bug of the
+   * runner's, and stops the run rather than being journaled.
    */
-  const apply = (record: PayoutRecord, event: PayoutEvent): void => {
+  async function perform(record: PayoutRecord, event: PayoutEvent, steps: Partial<Record<PayoutEffect, () => unknown>>): Promise<void> {
     const m = transition(record.state, event);
     if (m === undefined) throw new Error(`payout runner: ${event} is not a move from ${record.state} (reference ${JSON.stringify(record.reference)})`);
     if (m.next !== record.state) setState(record, m.next);
-  };
+    for (const effect of m.effects) {
+      const step = steps[effect];
+      if (step === undefined) throw new Error(`payout runner: no step for the effect ${effect} of ${event} (reference ${JSON.stringify(record.reference)})`);
+      await step();
+    }
+  }
   const setState = (record: PayoutRecord, state: PayoutState) => {
     if (inflight.get(record.reference) === record) counts[record.state]--;
     record.state = state;
@@ -461,11 +472,14 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
   }
 
   /** Ends `record` by `event` (the table's final move for it), with the error that says why. */
-  async function finish(record: PayoutRecord, event: PayoutEvent, error?: PayoutError): Promise<void> {
+  function finish(record: PayoutRecord, event: PayoutEvent, error?: PayoutError): Promise<void> {
     if (error) record.lastError = error;
     delete record.unknownSince;
-    apply(record, event);
-    await save(record);
+    return perform(record, event, { journal: () => save(record), settle: () => settle(record) });
+  }
+
+  /** A payout's final state is journaled: its span ends (its timers went with the move), progress is told. */
+  async function settle(record: PayoutRecord): Promise<void> {
     await endSpan(record);
     emitProgress();
   }
@@ -560,10 +574,19 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
       record.lookupId = looked.value.lookupId;
       await save(record); // the quote's body names it: journaled before the body is ever sent
     }
-    apply(record, 'send');
-    record.firstSentAt ??= isoNow(); // the first send under these keys: where their window starts
-    record.attempts++;
-    await save(record); // durable before the request that moves money leaves
+    return perform(record, 'send', {
+      journal: () => {
+        record.firstSentAt ??= isoNow(); // the first send under these keys: where their window starts
+        record.attempts++;
+        return save(record); // durable before the request that moves money leaves
+      },
+      request: () => send(record, attempt),
+    });
+  }
+
+  /** The money-moving requests of `record` (create, and execute where needed), under its journaled keys. */
+  async function send(record: PayoutRecord, attempt: number): Promise<void> {
+    const i = record.instruction;
     const created = await request(record, attempt, () => client.quotes.create(quoteBody(record, execution), callOptions(record.keys.create)));
     if (!created.ok) return onVerdict(record, created.verdict, () => submit(record, attempt + 1));
     let quote = created.value;
@@ -584,10 +607,13 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     delete record.unknownSince;
     delete record.lastError;
     record.transactionStatus = quote.status;
-    apply(record, 'accepted');
-    await save(record);
-    emitProgress();
-    return settleOrWait(record, quote.status);
+    return perform(record, 'accepted', {
+      journal: async () => {
+        await save(record);
+        emitProgress();
+      },
+      wait_timer: () => settleOrWait(record, quote.status),
+    });
   }
 
   /**
@@ -601,8 +627,12 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
   }
 
   /** Looks `record` up on the service (its first send past the window) and settles it from the answer. */
-  async function lookUp(record: PayoutRecord, attempt: number): Promise<void> {
-    apply(record, 'window_passed');
+  function lookUp(record: PayoutRecord, attempt: number): Promise<void> {
+    return perform(record, 'window_passed', { lookup: () => lookUpNow(record, attempt) });
+  }
+
+  /** The lookup of `record` on the service ({@link findPayout}), and the move its answer makes. */
+  async function lookUpNow(record: PayoutRecord, attempt: number): Promise<void> {
     const list = client.transactions.list;
     if (record.marker === undefined || typeof list !== 'function') {
       return finish(record, 'lookup_unknown', {
@@ -642,19 +672,22 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
       record.transactionStatus = t.status;
       delete record.unknownSince;
       delete record.lastError;
-      apply(record, 'found');
-      await save(record);
-      return settleOrWait(record, t.status);
+      return perform(record, 'found', { journal: () => save(record), wait_timer: () => settleOrWait(record, t.status) });
     }
     // Proven not moved: sent again under fresh keys (the old ones may be forgotten, or remembered: either way not reused).
-    apply(record, 'not_found');
-    record.resends = (record.resends ?? 0) + 1;
-    record.keys = { create: resendKey(batchId, record.reference, 'create', record.resends), execute: resendKey(batchId, record.reference, 'execute', record.resends) };
-    record.firstSentAt = isoNow();
-    delete record.quote;
-    delete record.transactionId;
-    delete record.unknownSince;
-    return submit(record, 0);
+    return perform(record, 'not_found', {
+      fresh_keys: () => {
+        record.resends = (record.resends ?? 0) + 1;
+        record.keys = { create: resendKey(batchId, record.reference, 'create', record.resends), execute: resendKey(batchId, record.reference, 'execute', record.resends) };
+        record.firstSentAt = isoNow();
+        delete record.quote;
+        delete record.transactionId;
+        delete record.unknownSince;
+      },
+      // The fresh keys are durable before anything is sent under them (a crash here resumes with them, within their window).
+      journal: () => save(record),
+      request: () => submit(record, 0),
+    });
   }
 
   async function settleOrWait(record: PayoutRecord, quoteStatus: string | undefined): Promise<void> {

@@ -4,6 +4,7 @@
  * `submitted` before it sends a request that moves money, and the answer after.
  * @module
  */
+import { PayoutJournalError } from './journal-error';
 import { checkMove } from './machine';
 import type { PayoutRecord, PayoutState } from './types';
 
@@ -25,16 +26,8 @@ export interface PayoutJournal {
   close(): Promise<void>;
 }
 
-/** A problem with a journal: locked by another process, corrupt, or of another batch. */
-export class PayoutJournalError extends Error {
-  override name = 'PayoutJournalError';
-  /** `locked`, `corrupt`, `other_batch`, `closed`, or `illegal_move` (a write the state machine does not allow; see ./machine). */
-  readonly reason: 'locked' | 'corrupt' | 'other_batch' | 'closed' | 'illegal_move';
-  constructor(reason: PayoutJournalError['reason'], message: string) {
-    super(message);
-    this.reason = reason;
-  }
-}
+// The error lives in a module of its own, which the state machine imports too (no import circle).
+export { PayoutJournalError } from './journal-error';
 
 /**
  * A journal in memory: survives nothing but the process. For tests, and for batches whose rerun

@@ -13,12 +13,30 @@ export type PayoutStep = 'create' | 'execute' | 'job';
 const oneShot = (nodeCrypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
 const sha256Hex = (text: string): string => (oneShot ? oneShot('sha256', text, 'hex') : nodeCrypto.createHash('sha256').update(text, 'utf8').digest('hex'));
 
-/** A lone UTF-16 surrogate (one not part of a pair): UTF-8 has no bytes for it (it is encoded as U+FFFD). */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/**
+ * The index of the first lone UTF-16 surrogate of `text` (one not part of a pair: UTF-8 has no bytes for
+ * it, and encodes it as U+FFFD), or -1. The one check of it: the key derivation below and the runner's
+ * input check (`instructionProblem`) both ask it.
+ */
+export function loneSurrogateAt(text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    if (c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        i++;
+        continue;
+      }
+    }
+    return i;
+  }
+  return -1;
+}
 
 /** Whether `text` is well-formed Unicode (no lone surrogate): `String.prototype.isWellFormed`, which Node 20 lacks. */
 export function isWellFormed(text: string): boolean {
-  return !LONE_SURROGATE.test(text);
+  return loneSurrogateAt(text) < 0;
 }
 
 /** `text`'s UTF-16 code units, four hex digits each: one text per string, whatever it holds. */

@@ -8,7 +8,7 @@
  * stays `submitted` (a lookup moves no money, so a crash during one leaves it to be looked up again).
  * @module
  */
-import { PayoutJournalError } from './journal';
+import { PayoutJournalError } from './journal-error';
 import { FINAL_STATES, PAYOUT_STATES, type PayoutState } from './types';
 
 /** What can happen to a payout. */

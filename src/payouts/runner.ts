@@ -15,25 +15,21 @@
  * limit and anything the runner cannot settle (a key reused with another body, an outcome unknown for
  * too long) make it `needs_attention`, never retried blindly. 429 and 503 slow the whole batch down
  * (see ./concurrency).
+ *
+ * The runner is a driver of the state machine (./machine): it turns what happens into the table's events
+ * and runs the effects each move lists, in their order; its requests, timers and waits go through a
+ * {@link PayoutScheduler} (./scheduler), which decides nothing about a payout.
  * @module
  */
-import {
-  APIConnectionError,
-  APIError,
-  APITimeoutError,
-  APIUserAbortError,
-  AuthenticationError,
-  PermissionDeniedError,
-  RateLimitError,
-  ValidationError,
-} from '../core/errors';
-import type { Telemetry, WorkSpan } from '../core/telemetry';
+import { APIConnectionError, APIError, APIUserAbortError, AuthenticationError, PermissionDeniedError, RateLimitError, ValidationError } from '../core/errors';
+import type { WorkSpan, WorkTelemetry } from '../core/telemetry';
 import type { Quote, QuoteCreateParams, ReceiverLookup, Transaction } from '../types';
 import { AdaptiveConcurrency } from './concurrency';
-import { instructionFingerprintV2, payoutKey, sameInstruction } from './keys';
+import { instructionFingerprintV2, loneSurrogateAt, payoutKey, sameInstruction } from './keys';
 import type { PayoutJournal } from './journal';
 import { findPayout, markedDescription, payoutMarker, resendKey, type PayoutTransactionListParams, type PayoutTransactionPage } from './lookup';
-import { journalGuard, transition, type PayoutEvent } from './machine';
+import { journalGuard, transition, type PayoutEffect, type PayoutEvent } from './machine';
+import { PayoutScheduler } from './scheduler';
 import {
   FINAL_STATES,
   PAYOUT_STATES,
@@ -63,7 +59,7 @@ export interface PayoutClient {
   };
   receiver: { lookupUma(receiverUmaAddress: string, params?: undefined, options?: PayoutCallOptions): PromiseLike<ReceiverLookup> };
   /** A `Crossborder` client's OpenTelemetry recorder (`cb.telemetry`): the batch's spans go through it. */
-  readonly telemetry?: unknown;
+  readonly telemetry?: WorkTelemetry | undefined;
 }
 
 /** The call options the runner passes (a subset of the SDK's `SignedRequestOptions`). */
@@ -122,7 +118,7 @@ export interface PayoutBatchOptions {
    */
   onResume?: ((found: { final: number; rejected: number; replay: number; lookup: number; waiting: number }) => void) | undefined;
   /** The OpenTelemetry recorder for the batch's spans. Default: the client's own (`cb.telemetry`). */
-  telemetry?: unknown;
+  telemetry?: WorkTelemetry | undefined;
   /** Stops the run cleanly: nothing new starts, requests in flight are aborted; states stay journaled. */
   signal?: AbortSignal | undefined;
   /** Called with progress, at most every `progressIntervalMs` (default 500), and once at the end. */
@@ -188,23 +184,6 @@ export function rejectedKey(input: { line?: number | undefined; reference?: stri
   if (typeof input.line === 'number' && Number.isSafeInteger(input.line)) return `${REJECTED_KEY_PREFIX}line:${input.line}`;
   if (typeof input.reference === 'string') return `${REJECTED_KEY_PREFIX}reference:${input.reference}`;
   return `${REJECTED_KEY_PREFIX}item:${ordinal}`;
-}
-
-/** The index of the first lone UTF-16 surrogate of `text`, or -1 (`String.prototype.isWellFormed` is not in Node 20). */
-export function loneSurrogateAt(text: string): number {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0xd800 || c > 0xdfff) continue;
-    if (c <= 0xdbff && i + 1 < text.length) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        i++;
-        continue;
-      }
-    }
-    return i;
-  }
-  return -1;
 }
 
 /** Why an instruction cannot be sent at all (the fields the runner must have to build a request). */
@@ -324,12 +303,6 @@ const randomRunId = (): string => Math.random().toString(36).slice(2, 10) + Date
 
 const emptyCounts = (): PayoutCounts => Object.fromEntries(PAYOUT_STATES.map((s) => [s, 0])) as PayoutCounts;
 
-/** The OpenTelemetry recorder given, else the client's (`cb.telemetry`), when it is one. */
-function telemetryOf(given: unknown, client: PayoutClient): Telemetry | undefined {
-  const telemetry = (given ?? client.telemetry) as Partial<Telemetry> | undefined;
-  return typeof telemetry?.work === 'function' ? (telemetry as Telemetry) : undefined;
-}
-
 /** What to do after a failed request. */
 type Verdict =
   | { kind: 'retry'; delayMs: number }
@@ -357,6 +330,9 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
   if (!journal) throw new TypeError('journal: expected a journal (MemoryJournal, FileJournal, RedisJournal)');
   const execution = options.execution ?? 'immediate';
   const limiter = new AdaptiveConcurrency({ max: options.maxConcurrency ?? 16, initial: options.initialConcurrency });
+  const fallbackMs = options.webhookFallbackMs ?? 300_000;
+  /** Slots, pacing, timers and the stop: it runs what this driver hands it, and decides nothing about a payout. */
+  const scheduler = new PayoutScheduler({ limiter, fallbackMs, onPass: () => emitProgress() });
   const pollFirst = options.pollIntervalMs ?? 1_000;
   const pollMax = options.maxPollIntervalMs ?? 30_000;
   const maxUnknownMs = options.maxUnknownMs ?? 6 * 3_600_000;
@@ -367,7 +343,6 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
   }
   /** How old a payout's first send may be for a blind replay under its keys (the window less its margin). */
   const replayableMs = keyWindowMs - keyWindowMarginMs;
-  const fallbackMs = options.webhookFallbackMs ?? 300_000;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
   // Only what is under way is kept: references not yet final, and counters. The journal is the record
@@ -389,14 +364,21 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
   let startedAt = 0;
 
   /**
-   * Moves `record` by `event` through the state machine (./machine): the table says where it goes; a move
-   * it does not allow is a bug of the runner's, and stops the run rather than being journaled.
+   * Moves `record` by `event` through the state machine (./machine), then runs the move's effects in the
+   * table's order, each by the step given for it: the table says where the payout goes and what follows;
+   * the driver only says how. A move the table does not allow, or an effect with no step, is a bug of the
+   * runner's, and stops the run rather than being journaled.
    */
-  const apply = (record: PayoutRecord, event: PayoutEvent): void => {
+  async function perform(record: PayoutRecord, event: PayoutEvent, steps: Partial<Record<PayoutEffect, () => unknown>>): Promise<void> {
     const m = transition(record.state, event);
     if (m === undefined) throw new Error(`payout runner: ${event} is not a move from ${record.state} (reference ${JSON.stringify(record.reference)})`);
     if (m.next !== record.state) setState(record, m.next);
-  };
+    for (const effect of m.effects) {
+      const step = steps[effect];
+      if (step === undefined) throw new Error(`payout runner: no step for the effect ${effect} of ${event} (reference ${JSON.stringify(record.reference)})`);
+      await step();
+    }
+  }
   const setState = (record: PayoutRecord, state: PayoutState) => {
     if (inflight.get(record.reference) === record) counts[record.state]--;
     record.state = state;
@@ -405,7 +387,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
       advanceRing(performance.now());
       doneRing[doneSlot % 100]!++;
       inflight.delete(record.reference);
-      fallback.delete(record.reference);
+      scheduler.cancel(record.reference);
       if (record.transactionId) byTransaction.delete(record.transactionId);
       if (state === 'failed' || state === 'needs_attention') unsettled.push({ reference: record.reference, state, reason: reasonOf(record) });
     }
@@ -429,7 +411,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     for (let i = 0; i < 100; i++) recent += doneRing[i]!;
     const window = Math.min(10_000, Math.max(1, now - startedAt));
     const throughput = (recent * 1000) / window;
-    const known = inputDone ? total : options.expectedTotal;
+    const known = scheduler.inputDone ? total : options.expectedTotal;
     const wait = limiter.waitMs();
     return {
       batchId,
@@ -444,7 +426,6 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     };
   }
 
-  let inputDone = false;
   let lastProgress = 0;
   const emitProgress = (force = false) => {
     if (!options.onProgress) return;
@@ -455,7 +436,9 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
   };
 
   // ---- spans: one for the run of the batch, one per reference worked on in it (through the client's telemetry) ----
-  const telemetry = telemetryOf(options.telemetry, client);
+  // The recorder given, else the client's (`cb.telemetry`), when it is one (a plain-JavaScript caller may pass anything).
+  const given = options.telemetry ?? client.telemetry;
+  const telemetry = typeof given?.work === 'function' ? given : undefined;
   let batchSpan: WorkSpan | undefined;
   const itemSpans = new Map<string, Promise<WorkSpan | undefined>>();
   function spanOf(record: PayoutRecord): Promise<WorkSpan | undefined> | undefined {
@@ -483,103 +466,43 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     span?.end(record.state === 'failed' || record.state === 'needs_attention' ? (record.lastError?.code ?? record.failureReason ?? record.state) : undefined);
   }
 
-  // ---- the run's machinery, set up by run() ----
-  let wake: () => void = () => {};
-  const ready: (() => Promise<void>)[] = [];
-  /**
-   * Work waiting for a request slot (FIFO). A slot is held only while a request is in flight: the
-   * journal writes around it do not count against the service's concurrency.
-   */
-  const waiting: ((granted: boolean) => void)[] = [];
-  /** A request slot: true at once when one is free and nobody waits, else when `wake` grants one (false: the run stopped). */
-  function slot(): boolean | Promise<boolean> {
-    if (stop.signal.aborted) return false;
-    if (waiting.length === 0 && limiter.canStart()) {
-      limiter.begin();
-      return true;
-    }
-    // Nothing in flight will end to call `wake` (a pause, say): it is called now, and arms the pause's timer.
-    if (limiter.inFlight === 0) queueMicrotask(() => wake());
-    return new Promise<boolean>((resolve) => waiting.push(resolve));
-  }
-  const timers = new Map<string, ReturnType<typeof setTimeout>>();
-  /**
-   * With webhooks: when (`Date.now()`) each processing reference starts being polled anyway. One delay
-   * for all, so the order they were added in is the order they fall due: one timer, for the first,
-   * rather than one per payout.
-   */
-  const fallback = new Map<string, number>();
-  let fallbackTimer: ReturnType<typeof setTimeout> | undefined;
-  let stop: AbortController;
-
-  function scheduleFallback(record: PayoutRecord): void {
-    fallback.delete(record.reference); // (never there: kept in due order all the same)
-    fallback.set(record.reference, Date.now() + fallbackMs);
-    armFallback();
-  }
-  function armFallback(): void {
-    if (fallbackTimer !== undefined || fallback.size === 0) return;
-    const due = fallback.values().next().value as number;
-    fallbackTimer = setTimeout(fallbackDue, Math.max(0, due - Date.now()));
-  }
-  function fallbackDue(): void {
-    fallbackTimer = undefined;
-    const now = Date.now();
-    for (const [reference, due] of fallback) {
-      if (due > now) break;
-      fallback.delete(reference);
-      const record = inflight.get(reference);
-      if (record) ready.push(() => poll(record, Math.min(pollMax, fallbackMs * 1.5)));
-    }
-    armFallback();
-    wake();
-  }
-  function clearFallback(): void {
-    fallback.clear();
-    if (fallbackTimer !== undefined) clearTimeout(fallbackTimer);
-    fallbackTimer = undefined;
-  }
-
   function save(record: PayoutRecord): Promise<void> {
     record.updatedAt = isoNow();
     return journal.put(record);
   }
 
   /** Ends `record` by `event` (the table's final move for it), with the error that says why. */
-  async function finish(record: PayoutRecord, event: PayoutEvent, error?: PayoutError): Promise<void> {
+  function finish(record: PayoutRecord, event: PayoutEvent, error?: PayoutError): Promise<void> {
     if (error) record.lastError = error;
     delete record.unknownSince;
-    apply(record, event);
-    await save(record);
+    return perform(record, event, { journal: () => save(record), settle: () => settle(record) });
+  }
+
+  /** A payout's final state is journaled: its span ends (its timers went with the move), progress is told. */
+  async function settle(record: PayoutRecord): Promise<void> {
     await endSpan(record);
     emitProgress();
   }
 
   /** Polls `record`'s transaction after `delay` (or its webhook settles it first). */
   function schedulePoll(record: PayoutRecord, delay: number): void {
-    const timer = setTimeout(() => {
-      timers.delete(record.reference);
-      ready.push(() => poll(record, Math.min(pollMax, delay * 1.5)));
-      wake();
-    }, delay);
-    timers.set(record.reference, timer);
+    scheduler.later(record.reference, delay, () => poll(record, Math.min(pollMax, delay * 1.5)));
   }
 
-  function classify(record: PayoutRecord, error: unknown, attempt: number): Verdict {
-    if (error instanceof APIUserAbortError || stop.signal.aborted) return { kind: 'fatal', error };
+  /**
+   * What a failed request means for `record` (the scheduler has told the limiter what it says about load,
+   * and gives the backoff of a retry).
+   */
+  function classify(record: PayoutRecord, error: unknown, backoff: number): Verdict {
+    if (error instanceof APIUserAbortError || scheduler.stopped) return { kind: 'fatal', error };
     if (error instanceof AuthenticationError || error instanceof PermissionDeniedError) return { kind: 'fatal', error };
-    const backoff = Math.min(30_000, 250 * 2 ** Math.min(attempt, 7)) * (0.75 + Math.random() * 0.25);
     if (error instanceof RateLimitError) {
       if (error.dailyVolumeLimitExceeded) return { kind: 'final', state: 'needs_attention', error: errorOf(error) };
-      limiter.throttled(error.retryAfter ?? backoff);
-      return { kind: 'retry', delayMs: 0 };
+      return { kind: 'retry', delayMs: 0 }; // the pace the 429 set delays it
     }
     if (error instanceof ValidationError) return { kind: 'final', state: 'failed', error: errorOf(error) };
     const unknownOutcome = error instanceof APIConnectionError || (error instanceof APIError && (error.status >= 500 || error.status === 408));
     if (unknownOutcome) {
-      if (error instanceof APIError && error.status === 503) limiter.throttled(error.retryAfter ?? backoff);
-      else if (error instanceof APITimeoutError || error instanceof APIError) limiter.failed(); // slow or failing: less at once
-      // (a connection cut says nothing about load: the replay alone)
       const since = record.unknownSince ? Date.parse(record.unknownSince) : Date.now();
       record.unknownSince ??= new Date(since).toISOString();
       if (Date.now() - since > maxUnknownMs) {
@@ -601,31 +524,18 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
   const callOptions = (key?: string): PayoutCallOptions => {
     // maxRetries 0: the runner retries, so that the batch's concurrency hears every 429. The run's signal:
     // the SDK follows it with one listener, however many requests share it.
-    const o: PayoutCallOptions = { maxRetries: 0, signal: stop.signal };
+    const o: PayoutCallOptions = { maxRetries: 0, signal: scheduler.signal };
     if (key !== undefined) o.idempotencyKey = key;
     if (options.signer) o.signer = options.signer;
     return o;
   };
 
-  /** One request in a slot of the limiter: the answer, or the verdict on its failure. */
+  /** One request in a slot of the scheduler (under the reference's span): the answer, or the verdict on its failure. */
   async function request<T>(record: PayoutRecord, attempt: number, send: () => PromiseLike<T>): Promise<{ ok: true; value: T } | { ok: false; verdict: Verdict }> {
     const span = spanOf(record);
     const active = span && (await span);
-    let granted = slot();
-    if (granted !== true) granted = await granted;
-    if (!granted) return { ok: false, verdict: { kind: 'fatal', error: new APIUserAbortError('The payout batch was stopped.', { outcomeUnknown: false }) } };
-    const started = performance.now();
-    try {
-      const value = await (active ? active.run(send) : send());
-      limiter.answered(started);
-      return { ok: true, value };
-    } catch (error) {
-      if (error instanceof APIError && !(error instanceof RateLimitError) && error.status < 500) limiter.answered(started);
-      return { ok: false, verdict: classify(record, error, attempt) };
-    } finally {
-      limiter.end();
-      wake();
-    }
+    const result = await scheduler.request(attempt, () => (active ? active.run(send) : send()));
+    return result.ok ? result : { ok: false, verdict: classify(record, result.error, result.backoffMs) };
   }
 
   /** Applies a verdict: a retry goes back in the queue (after its delay); the rest end the reference or the run. */
@@ -633,16 +543,8 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     if (verdict.kind === 'fatal') throw verdict.error;
     if (verdict.kind === 'final') return finish(record, verdict.state === 'failed' ? 'refused' : 'give_up', verdict.error);
     if (record.unknownSince) await save(record); // when the outcome became unknown, for the next run too
-    if (verdict.delayMs <= 0) {
-      ready.push(again);
-      return;
-    }
-    const timer = setTimeout(() => {
-      timers.delete(record.reference);
-      ready.push(again);
-      wake();
-    }, verdict.delayMs);
-    timers.set(record.reference, timer);
+    if (verdict.delayMs <= 0) scheduler.schedule(again);
+    else scheduler.later(record.reference, verdict.delayMs, again);
   }
 
   function accept(record: PayoutRecord, quote: Quote): void {
@@ -672,10 +574,19 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
       record.lookupId = looked.value.lookupId;
       await save(record); // the quote's body names it: journaled before the body is ever sent
     }
-    apply(record, 'send');
-    record.firstSentAt ??= isoNow(); // the first send under these keys: where their window starts
-    record.attempts++;
-    await save(record); // durable before the request that moves money leaves
+    return perform(record, 'send', {
+      journal: () => {
+        record.firstSentAt ??= isoNow(); // the first send under these keys: where their window starts
+        record.attempts++;
+        return save(record); // durable before the request that moves money leaves
+      },
+      request: () => send(record, attempt),
+    });
+  }
+
+  /** The money-moving requests of `record` (create, and execute where needed), under its journaled keys. */
+  async function send(record: PayoutRecord, attempt: number): Promise<void> {
+    const i = record.instruction;
     const created = await request(record, attempt, () => client.quotes.create(quoteBody(record, execution), callOptions(record.keys.create)));
     if (!created.ok) return onVerdict(record, created.verdict, () => submit(record, attempt + 1));
     let quote = created.value;
@@ -696,10 +607,13 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     delete record.unknownSince;
     delete record.lastError;
     record.transactionStatus = quote.status;
-    apply(record, 'accepted');
-    await save(record);
-    emitProgress();
-    return settleOrWait(record, quote.status);
+    return perform(record, 'accepted', {
+      journal: async () => {
+        await save(record);
+        emitProgress();
+      },
+      wait_timer: () => settleOrWait(record, quote.status),
+    });
   }
 
   /**
@@ -713,8 +627,12 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
   }
 
   /** Looks `record` up on the service (its first send past the window) and settles it from the answer. */
-  async function lookUp(record: PayoutRecord, attempt: number): Promise<void> {
-    apply(record, 'window_passed');
+  function lookUp(record: PayoutRecord, attempt: number): Promise<void> {
+    return perform(record, 'window_passed', { lookup: () => lookUpNow(record, attempt) });
+  }
+
+  /** The lookup of `record` on the service ({@link findPayout}), and the move its answer makes. */
+  async function lookUpNow(record: PayoutRecord, attempt: number): Promise<void> {
     const list = client.transactions.list;
     if (record.marker === undefined || typeof list !== 'function') {
       return finish(record, 'lookup_unknown', {
@@ -735,7 +653,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
           ...('accountId' in source ? { senderAccountIdentifier: source.accountId } : {}),
           // A day before the first send: clocks differ, and an earlier run under the same keys may have sent it.
           startDate: new Date((Number.isFinite(sent) ? sent : Date.now() - 30 * 86_400_000) - 86_400_000),
-          signal: stop.signal,
+          signal: scheduler.signal,
         },
       ),
     );
@@ -754,19 +672,22 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
       record.transactionStatus = t.status;
       delete record.unknownSince;
       delete record.lastError;
-      apply(record, 'found');
-      await save(record);
-      return settleOrWait(record, t.status);
+      return perform(record, 'found', { journal: () => save(record), wait_timer: () => settleOrWait(record, t.status) });
     }
     // Proven not moved: sent again under fresh keys (the old ones may be forgotten, or remembered: either way not reused).
-    apply(record, 'not_found');
-    record.resends = (record.resends ?? 0) + 1;
-    record.keys = { create: resendKey(batchId, record.reference, 'create', record.resends), execute: resendKey(batchId, record.reference, 'execute', record.resends) };
-    record.firstSentAt = isoNow();
-    delete record.quote;
-    delete record.transactionId;
-    delete record.unknownSince;
-    return submit(record, 0);
+    return perform(record, 'not_found', {
+      fresh_keys: () => {
+        record.resends = (record.resends ?? 0) + 1;
+        record.keys = { create: resendKey(batchId, record.reference, 'create', record.resends), execute: resendKey(batchId, record.reference, 'execute', record.resends) };
+        record.firstSentAt = isoNow();
+        delete record.quote;
+        delete record.transactionId;
+        delete record.unknownSince;
+      },
+      // The fresh keys are durable before anything is sent under them (a crash here resumes with them, within their window).
+      journal: () => save(record),
+      request: () => submit(record, 0),
+    });
   }
 
   async function settleOrWait(record: PayoutRecord, quoteStatus: string | undefined): Promise<void> {
@@ -781,7 +702,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     if (!record.transactionId) {
       return finish(record, 'give_up', { code: 'NO_TRANSACTION', message: 'The quote was accepted without a transactionId: look the payout up by its reference.' });
     }
-    if (options.webhooks) scheduleFallback(record);
+    if (options.webhooks) scheduler.fallback(record.reference, () => poll(record, Math.min(pollMax, fallbackMs * 1.5)));
     else schedulePoll(record, pollFirst);
   }
 
@@ -813,9 +734,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     }
     record.transactionStatus = status;
     if (failureReason) record.failureReason = failureReason;
-    const timer = timers.get(record.reference);
-    if (timer) clearTimeout(timer);
-    timers.delete(record.reference);
+    scheduler.cancel(record.reference);
     return finish(record, final, final === 'failed' ? { code: failureReason ?? status, message: `The transaction ended ${status}${failureReason ? ` (${failureReason})` : ''}.` } : undefined);
   }
 
@@ -824,11 +743,11 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     switch (record.state) {
       case 'pending':
       case 'submitted':
-        ready.push(() => submit(record));
+        scheduler.schedule(() => submit(record));
         return;
       case 'processing':
         if (record.transactionId) byTransaction.set(record.transactionId, record.reference);
-        ready.push(() => settleOrWait(record, undefined).then(() => undefined));
+        scheduler.schedule(() => settleOrWait(record, undefined).then(() => undefined));
         return;
       default:
         return;
@@ -851,8 +770,8 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
         return false;
       }
       if (record.state !== 'processing') return true;
-      ready.push(() => settleFrom(record, data.status as string, failureReason, () => undefined));
-      wake();
+      scheduler.schedule(() => settleFrom(record, data.status as string, failureReason, () => undefined));
+      scheduler.wake();
       return true;
     },
     async run(instructions) {
@@ -860,24 +779,10 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
       running = true;
       startedAt = performance.now();
       const started = Date.now();
-      stop = new AbortController();
-      const onAbort = () => stop.abort(options.signal?.reason);
-      if (options.signal?.aborted) onAbort();
-      options.signal?.addEventListener('abort', onAbort, { once: true });
+      scheduler.start(options.signal);
       const rejected: PayoutSummary['rejected'] = [];
-      let fatal: unknown;
       /** The journal opened: only then is there a batch whose progress to report (a locked journal is not one). */
       let opened = false;
-      /** Tasks under way (their promises are not kept: one count, two shared handlers). */
-      let active = 0;
-      const taskDone = () => {
-        active--;
-        wake();
-      };
-      const taskFailed = (error: unknown) => {
-        fatal ??= error;
-        taskDone();
-      };
       try {
         runId = randomRunId();
         batchSpan = await telemetry?.work('crossborder.payouts.batch', { 'crossborder.payout.batch_id': batchId });
@@ -907,7 +812,6 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
         const iterator = (Symbol.asyncIterator in instructions
           ? (instructions as AsyncIterable<Item>)[Symbol.asyncIterator]()
           : (instructions as Iterable<Item>)[Symbol.iterator]()) as AsyncIterator<Item> | Iterator<Item>;
-        let pulling: Promise<void> | undefined;
 
         /** Input items read so far (a rejected item without line or reference is keyed by its place). */
         let ordinal = 0;
@@ -983,79 +887,21 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
           inflight.set(reference, record);
           total++;
           counts.pending++;
-          ready.push(() => submit(record));
+          scheduler.schedule(() => submit(record));
         };
 
-        await new Promise<void>((resolve) => {
-          let pauseTimer: ReturnType<typeof setTimeout> | undefined;
-          const pull = () => {
-            pulling = (async () => {
-              try {
-                const next = await iterator.next();
-                if (next.done) inputDone = true;
-                else await admit(next.value);
-              } catch (error) {
-                fatal ??= error;
-              }
-            })().finally(() => {
-              pulling = undefined;
-              wake();
-            });
-          };
-          const finished = () => (fatal !== undefined || stop.signal.aborted
-            ? active === 0 && pulling === undefined
-            : inputDone && pulling === undefined && ready.length === 0 && active === 0 && timers.size === 0 && fallback.size === 0);
-          wake = () => {
-            if (fatal !== undefined && !stop.signal.aborted) stop.abort(fatal);
-            if (stop.signal.aborted) {
-              for (const t of timers.values()) clearTimeout(t);
-              timers.clear();
-              clearFallback();
-              ready.length = 0;
-              for (const grant of waiting.splice(0)) grant(false);
-            }
-            // A pause (a 429's Retry-After) has its timer before anything is granted or started: checked
-            // once, here. Checked after the work below, a pause that ended meanwhile (the timer may fire with
-            // a sliver of it left, and starting work takes time) armed nothing, and what waited for a slot
-            // waited for whatever else woke the run: with webhooks, the 5-minute fallback.
-            const wait = limiter.waitMs();
-            if (wait > 0 && !pauseTimer && !stop.signal.aborted) {
-              pauseTimer = setTimeout(() => {
-                pauseTimer = undefined;
-                wake();
-              }, wait);
-            }
-            // Request slots first, to the work that waits for one, in order.
-            while (!stop.signal.aborted && waiting.length > 0 && limiter.canStart()) {
-              limiter.begin();
-              waiting.shift()!(true);
-            }
-            // Work under way (in a request, or writing the journal around one): twice the request limit.
-            while (!stop.signal.aborted && active < limiter.limit * 2) {
-              const task = ready.shift();
-              if (task) {
-                active++;
-                task().then(taskDone, taskFailed);
-                continue;
-              }
-              // Read ahead of the limit a little, never the whole input (100,000 rows stream).
-              if (!inputDone && pulling === undefined && active + ready.length < limiter.max * 3) pull();
-              break;
-            }
-            emitProgress();
-            if (finished()) {
-              if (pauseTimer) clearTimeout(pauseTimer);
-              resolve();
-            }
-          };
-          stop.signal.addEventListener('abort', () => wake(), { once: true });
-          wake();
+        // The scheduler reads the input a little ahead of the work, and runs what admit() and resume() queued.
+        await scheduler.run({
+          next: async () => {
+            const next = await iterator.next();
+            if (next.done) return true;
+            await admit(next.value);
+            return false;
+          },
         });
       } finally {
-        options.signal?.removeEventListener('abort', onAbort);
+        scheduler.end();
         running = false;
-        clearFallback();
-        wake = () => {};
         if (opened) emitProgress(true);
         if (batchSpan) {
           // References a stop left under way: their spans end with the state they are in.
@@ -1067,11 +913,13 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
             'crossborder.payout.needs_attention': counts.needs_attention,
             'crossborder.payout.rejected': rejected.length,
           });
+          const fatal = scheduler.fatal;
           batchSpan.end(fatal !== undefined ? (fatal instanceof Error ? fatal.name : 'error') : options.signal?.aborted ? 'aborted' : undefined);
           batchSpan = undefined;
           itemSpans.clear();
         }
       }
+      const fatal = scheduler.fatal;
       if (fatal !== undefined && !(fatal instanceof APIUserAbortError && options.signal?.aborted)) throw fatal;
       if (options.signal?.aborted) {
         throw new APIUserAbortError('The payout batch was stopped; its journal holds every state: run it again to resume.', { outcomeUnknown: false });

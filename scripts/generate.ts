@@ -5,6 +5,8 @@
  *   zod.gen.ts     zod/mini schemas (@hey-api/openapi-ts zod plugin), int64 as JSON-safe integers
  *   operations.ts  the operation table the client runs on (method, path, idempotent, signed, …): one
  *                  constant per operation, carrying the loader of its checks, and the table of them all
+ *   resources.ts   the SDK's resource classes (x-sdk-resources, each operation's x-sdk)
+ *   names.ts       each operation's one name (accessor and method), which the CLI and the MCP tools are named from
  *   checks/        the zod schemas compiled into plain checks (scripts/generate-checks.ts): one module
  *                  per operation, loaded with its first call; response checks; shared components
  *
@@ -489,7 +491,7 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { ta
  * class gets a method of the same name and signature (the rest of the parameters, the same return type) that
  * calls it, with the document's `doc` (an operation) or the function's own TSDoc (anything else).
  */
-function buildResources(doc: Json, effects: Map<string, Effect>): string {
+function buildResources(doc: Json, effects: Map<string, Effect>): { code: string; names: string } {
   const publicName = (ref: unknown) => {
     if (typeof ref !== 'string') return undefined;
     const name = ref.split('/').pop()!;
@@ -511,6 +513,8 @@ function buildResources(doc: Json, effects: Map<string, Effect>): string {
   const accessors = new Set<string>();
   const tsdocOf = (text: string) => `  /**\n${text.replace(/\s+$/, '').split('\n').map((l: string) => (l ? `   * ${l}` : '   *')).join('\n')}\n   */\n`;
   const classes: string[] = [];
+  /** Each operation's name: where the client holds its method, and the method. */
+  const named: string[] = [];
   for (const [className, resource] of Object.entries(resources)) {
     if (className.startsWith('$')) continue;
     if (!/^[A-Z]\w*$/.test(className)) throw new Error(`x-sdk-resources: ${className} is not a class name`);
@@ -550,6 +554,7 @@ function buildResources(doc: Json, effects: Map<string, Effect>): string {
       if (!sdk?.method || typeof sdk.doc !== 'string') throw new Error(`${id}: x-sdk needs method and doc`);
       if (names.has(sdk.method)) throw new Error(`${className}.${sdk.method} names two operations`);
       names.add(sdk.method);
+      named.push(`  ${id}: ['${resource.accessor}', '${sdk.method}'],`);
       if (sdk.handwritten === true) {
         methods.push(handwrittenMethod(sdk.method, sdk.doc));
         continue;
@@ -615,7 +620,14 @@ function buildResources(doc: Json, effects: Map<string, Effect>): string {
   const importLines = [...typeImports]
     .sort(([a], [b]) => order(a, b))
     .map(([from, set]) => `import type { ${[...set].sort(order).join(', ')} } from '${from}';\n`);
-  return (
+  const names =
+    HEADER +
+    "import type { OperationId } from './operations';\n\n" +
+    '/**\n * Each operation\'s one name, from the document (`x-sdk-resources` accessors, each operation\'s `x-sdk.method`): where\n' +
+    ' * the client holds its method and the method (`[\'exchangeRates\', \'list\']`: `cb.exchangeRates.list()`). The CLI\'s\n' +
+    ' * command (`exchange-rates list`) and the MCP tool (`exchange_rates_list`) are named from it.\n */\n' +
+    `export const operationNames: { readonly [id in OperationId]?: readonly [accessor: string, method: string] } = {\n${named.join('\n')}\n};\n`;
+  const code = (
     HEADER +
     '/**\n * The resource classes generated from the document (`x-sdk-resources`, each operation\'s `x-sdk`): one method per\n' +
     ' * operation, run by the client\'s one pipeline, and a method for each function written by hand in a class\'s module\n' +
@@ -626,6 +638,7 @@ function buildResources(doc: Json, effects: Map<string, Effect>): string {
     "import * as op from './operations';\n\n" +
     `${classes.join('\n\n')}\n`
   );
+  return { code, names };
 }
 
 /** The hand-written functions of a resource class's module: each one's parameters after the core, return type, TSDoc and the types those name. */
@@ -773,6 +786,7 @@ async function produce(): Promise<Record<string, string>> {
   const { table: operations, effects, requestTable, responseTable, standalone } = buildOperations(doc, zod, checked);
   const declared = new Map<string, Effect>();
   for (const item of Object.values<Json>(doc.paths ?? {})) for (const method of METHODS) if (item[method]?.operationId) declared.set(item[method].operationId, item[method]['x-effect']);
+  const resources = buildResources(doc, declared);
   return {
     ...Object.fromEntries(Object.entries(checks).map(([file, content]) => [`checks/${file}`, content])),
     'types.ts': types,
@@ -783,7 +797,8 @@ async function produce(): Promise<Record<string, string>> {
     'request-checks.ts': requestTable,
     'response-checks.ts': responseTable,
     'functions.ts': standalone,
-    'resources.ts': buildResources(doc, declared),
+    'resources.ts': resources.code,
+    'names.ts': resources.names,
     'index.ts':
       HEADER +
       "export type * from './types';\nexport { operations, OPERATION_COUNT, WEBHOOK_EVENT_TYPES, type OperationId } from './operations';\n",

@@ -8,6 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ValidationError } from '../core/errors';
+import { operationNames } from '../generated/names';
 import { operations, type DocumentOperation, type OperationId } from '../generated/operations';
 
 /** A JSON Schema, as `z.toJSONSchema` writes it (only what the CLI reads is typed). */
@@ -34,7 +35,7 @@ export interface FlagSpec {
   in: 'query' | 'body';
   /**
    * How the text given is read: numbers and booleans as such, objects and arrays as JSON (arrays also
-   * comma-separated); `file`, a file part of a multipart body (the CSV of `customers bulk csv upload`): the
+   * comma-separated); `file`, a file part of a multipart body (the CSV of `customers import-csv`): the
    * text is a path, and the file's content is sent.
    */
   kind: 'string' | 'number' | 'boolean' | 'json' | 'list' | 'file';
@@ -50,8 +51,15 @@ export interface FlagSpec {
 /** One operation as a command: what its name and arguments need (the table is built at every start, so it stays cheap). */
 export interface CommandSpec {
   op: DocumentOperation;
-  /** `['quotes', 'execute']`, `['auth', 'credentials', 'verify']`. */
+  /** `['quotes', 'execute']`, `['auth', 'credentials', 'verify']`: the SDK's name of the operation ({@link nameWords}). */
   words: string[];
+  /**
+   * The command's earlier words, where they differ (`['exchange-rates', 'retrieve']` before `exchange-rates list`): still
+   * accepted, with a deprecation note on stderr and in `--help`.
+   */
+  deprecatedWords?: string[] | undefined;
+  /** The SDK's method of the operation (`exchangeRates.list`: `cb.exchangeRates.list()`), when the document names one. */
+  sdkName?: string | undefined;
   /** Path parameters, in the order of the path: the command's positional arguments. */
   positionals: string[];
 }
@@ -164,7 +172,8 @@ function choicesOf(schema: JsonSchema): string[] | undefined {
 }
 
 /**
- * The command's words: the static segments of its path, then the verb of its operationId
+ * The command's words from its path (what an operation the document names no method for is called, and the
+ * earlier name of one it does): the static segments of its path, then the verb of its operationId
  * (`getQuote` → `retrieve`, as the SDK's methods name it). A last segment that is the verb
  * (`/quotes/{id}/execute`) is the verb; a sub-collection listed under another collection
  * (`/customers/internal-accounts`) is a noun of its own.
@@ -179,6 +188,17 @@ export function wordsOf(op: DocumentOperation, collections: ReadonlySet<string>)
   return [...statics, verb];
 }
 
+/**
+ * The command's words from the operation's one name (src/generated/names.ts, from the document's `x-sdk`): where the
+ * client holds its method, then the method, each in kebab case (`platform.externalAccounts` `challenge` →
+ * `platform external-accounts challenge`), as `cb.platform.externalAccounts.challenge()` names it. An operation the
+ * document gives no name falls back to the words of its path ({@link wordsOf}).
+ */
+export function nameWords(op: DocumentOperation): string[] | undefined {
+  const name = operationNames[op.id as OperationId];
+  return name ? [...name[0].split('.'), name[1]].map(kebab) : undefined;
+}
+
 /** The table, built once. */
 let table: CommandSpec[] | undefined;
 
@@ -187,11 +207,18 @@ export function commandTable(): CommandSpec[] {
   if (table) return table;
   const all = Object.values(operations) as DocumentOperation[];
   const collections = new Set(all.map((op) => op.path));
-  table = all.map((op) => ({
-    op,
-    words: wordsOf(op, collections),
-    positionals: [...op.path.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!),
-  }));
+  table = all.map((op) => {
+    const fromPath = wordsOf(op, collections);
+    const words = nameWords(op) ?? fromPath;
+    const name = operationNames[op.id as OperationId];
+    return {
+      op,
+      words,
+      ...(name ? { sdkName: name.join('.') } : {}),
+      ...(words.join(' ') === fromPath.join(' ') ? {} : { deprecatedWords: fromPath }),
+      positionals: [...op.path.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!),
+    };
+  });
   return table;
 }
 

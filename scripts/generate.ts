@@ -5,6 +5,8 @@
  *   zod.gen.ts     zod/mini schemas (@hey-api/openapi-ts zod plugin), int64 as JSON-safe integers
  *   operations.ts  the operation table the client runs on (method, path, idempotent, signed, …): one
  *                  constant per operation, carrying the loader of its checks, and the table of them all
+ *   resources.ts   the SDK's resource classes (x-sdk-resources, each operation's x-sdk)
+ *   names.ts       each operation's one name (accessor and method), which the CLI and the MCP tools are named from
  *   checks/        the zod schemas compiled into plain checks (scripts/generate-checks.ts): one module
  *                  per operation, loaded with its first call; response checks; shared components
  *
@@ -475,15 +477,21 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { ta
 
 /**
  * The SDK's resource classes (src/generated/resources.ts) from the document: each class of the root's
- * `x-sdk-resources` (its TSDoc, its operations in order), each method named by its operation's `x-sdk`
- * (`method`, its TSDoc in `doc`, the public name of its query type in `params`). The signature follows the
- * operation: its path parameters in the template's order, then its body (the body schema's public name) or
- * its query, then the call's options (`ListOptions` for a list, `RequestOptions` for a read, else
- * `SignedRequestOptions`: a write may be answered with a wallet challenge); it returns the answer's schema by
- * its public name, or for a list a `PagePromise` of its items. What is not one operation is written by hand
- * beside these classes (src/resources/).
+ * `x-sdk-resources` (its TSDoc, where the client holds it in `accessor`, its members in order), each operation's
+ * method named by its `x-sdk` (`method`, its TSDoc in `doc`, the public name of its query type in `params`). The
+ * signature follows the operation: its path parameters in the template's order (renamed by `x-sdk.args`), then its
+ * body (the body schema's public name; `bodyDefault` is sent when it is left out) or its query (required when one of
+ * its parameters is, or `paramsRequired`: the service needs one of several), then the call's
+ * options (`ListOptions` for a list, `RequestOptions` for a read, else `SignedRequestOptions`: a write may be
+ * answered with a wallet challenge; `x-sdk.options` overrides); it returns the answer's schema by its public name
+ * (`x-sdk.returns` when the answer has none, `void` when there is no body), or for a list a `PagePromise` of its items.
+ *
+ * A member that is not one operation (or one operation with more behaviour than the call, `x-sdk.handwritten`)
+ * is an exported function of the class's hand-written `module` (under src/), taking the client's core first: the
+ * class gets a method of the same name and signature (the rest of the parameters, the same return type) that
+ * calls it, with the document's `doc` (an operation) or the function's own TSDoc (anything else).
  */
-function buildResources(doc: Json, effects: Map<string, Effect>): string {
+function buildResources(doc: Json, effects: Map<string, Effect>): { code: string; names: string } {
   const publicName = (ref: unknown) => {
     if (typeof ref !== 'string') return undefined;
     const name = ref.split('/').pop()!;
@@ -495,45 +503,82 @@ function buildResources(doc: Json, effects: Map<string, Effect>): string {
     for (const method of METHODS) if (item[method]?.operationId) byId.set(item[method].operationId, { path, method, op: item[method], item });
   }
   const used = new Set<string>();
-  const imports = new Set<string>();
-  const options = new Set<string>();
-  let pagePromise = false;
-  let apiPromise = false;
+  /** Type imports by module specifier (relative to src/generated/). */
+  const typeImports = new Map<string, Set<string>>();
+  const importType = (from: string, name: string) => {
+    if (!typeImports.has(from)) typeImports.set(from, new Set());
+    typeImports.get(from)!.add(name);
+  };
+  const modules = new Map<string, string>();
+  const accessors = new Set<string>();
+  const tsdocOf = (text: string) => `  /**\n${text.replace(/\s+$/, '').split('\n').map((l: string) => (l ? `   * ${l}` : '   *')).join('\n')}\n   */\n`;
   const classes: string[] = [];
+  /** Each operation's name: where the client holds its method, and the method. */
+  const named: string[] = [];
   for (const [className, resource] of Object.entries(resources)) {
     if (className.startsWith('$')) continue;
     if (!/^[A-Z]\w*$/.test(className)) throw new Error(`x-sdk-resources: ${className} is not a class name`);
+    if (typeof resource.accessor !== 'string' || !/^[a-z]\w*(\.[a-z]\w*)*$/.test(resource.accessor)) throw new Error(`x-sdk-resources.${className}: accessor names where the client holds it (customers, platform.externalAccounts)`);
+    if (accessors.has(resource.accessor)) throw new Error(`x-sdk-resources: two classes at ${resource.accessor}`);
+    accessors.add(resource.accessor);
     const methods: string[] = [];
     const names = new Set<string>();
-    for (const id of resource.operations ?? []) {
+    let handwritten: HandWritten | undefined;
+    const handwrittenMethod = (name: string, tsdoc: string | undefined): string => {
+      if (typeof resource.module !== 'string') throw new Error(`x-sdk-resources.${className}: ${name} is written by hand, and the class names no module`);
+      handwritten ??= readHandWritten(resource.module);
+      const alias = `${className[0]!.toLowerCase()}${className.slice(1)}Methods`;
+      modules.set(alias, `../${resource.module}`);
+      const fn = handwritten.functions.get(name);
+      if (!fn) throw new Error(`src/${resource.module}.ts exports no function ${name} (x-sdk-resources.${className})`);
+      for (const [from, type] of fn.types) importType(from, type);
+      const text = tsdoc ?? fn.doc;
+      if (!text) throw new Error(`src/${resource.module}.ts: ${name} has no TSDoc`);
+      return `${tsdocOf(text)}  ${name}(${fn.params.join(', ')}): ${fn.returns} {\n    return ${alias}.${name}(this._client${fn.args.map((a) => `, ${a}`).join('')});\n  }`;
+    };
+    for (const member of resource.operations ?? []) {
+      if (member !== null && typeof member === 'object') {
+        if (typeof member.handwritten !== 'string') throw new Error(`x-sdk-resources.${className}: a member is an operationId or { handwritten: <function> }`);
+        if (names.has(member.handwritten)) throw new Error(`${className}.${member.handwritten} is named twice`);
+        names.add(member.handwritten);
+        methods.push(handwrittenMethod(member.handwritten, undefined));
+        continue;
+      }
+      const id = member as string;
       const found = byId.get(id);
       if (!found) throw new Error(`x-sdk-resources.${className}: no operation ${id}`);
       if (used.has(id)) throw new Error(`x-sdk-resources: ${id} is in two classes`);
       used.add(id);
-      const { path, method, op, item } = found;
+      const { path, op, item } = found;
       const sdk: Json | undefined = op['x-sdk'];
       if (!sdk?.method || typeof sdk.doc !== 'string') throw new Error(`${id}: x-sdk needs method and doc`);
       if (names.has(sdk.method)) throw new Error(`${className}.${sdk.method} names two operations`);
       names.add(sdk.method);
+      named.push(`  ${id}: ['${resource.accessor}', '${sdk.method}'],`);
+      if (sdk.handwritten === true) {
+        methods.push(handwrittenMethod(sdk.method, sdk.doc));
+        continue;
+      }
       const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: Json) => deref(doc, p));
       const pathNames = [...path.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!);
+      const argName = (n: string): string => sdk.args?.[n] ?? n;
       const query = params.filter((p: Json) => p.in === 'query');
       const paginated = query.some((p: Json) => p.name === 'cursor');
       const body = op.requestBody ? deref(doc, op.requestBody) : undefined;
       const media = body?.content?.['application/json'] ?? body?.content?.['multipart/form-data'];
-      const args = pathNames.map((n) => `${n}: string`);
-      const input = pathNames.length ? [`path: { ${pathNames.join(', ')} }`] : [];
+      const args = pathNames.map((n) => `${argName(n)}: string`);
+      const input = pathNames.length ? [`path: { ${pathNames.map((n) => (argName(n) === n ? n : `${n}: ${argName(n)}`)).join(', ')} }`] : [];
       if (body && query.length) throw new Error(`${id}: a body and a query in one method is not generated yet`);
       if (body) {
         const type = publicName(media?.schema?.$ref);
         if (!type) throw new Error(`${id}: its body has no named schema`);
-        imports.add(type);
+        importType('../types', type);
         args.push(`params${body.required ? '' : '?'}: ${type}`);
-        input.push('body: params');
+        input.push(sdk.bodyDefault !== undefined ? `body: params ?? ${JSON.stringify(sdk.bodyDefault)}` : 'body: params');
       } else if (query.length) {
         if (typeof sdk.params !== 'string') throw new Error(`${id}: x-sdk.params names the public type of its query`);
-        imports.add(sdk.params);
-        args.push(`params${query.some((p: Json) => p.required) ? '' : '?'}: ${sdk.params}`);
+        importType('../types', sdk.params);
+        args.push(`params${sdk.paramsRequired === true || query.some((p: Json) => p.required) ? '' : '?'}: ${sdk.params}`);
         input.push('query: params');
       }
       const success = Object.entries<Json>(op.responses ?? {}).find(([code]) => code.startsWith('2'))?.[1];
@@ -543,40 +588,120 @@ function buildResources(doc: Json, effects: Map<string, Effect>): string {
         const list = deref(doc, answer ?? {});
         const itemType = publicName(list.properties?.data?.items?.$ref ?? list.allOf?.find((p: Json) => p.properties?.data)?.properties?.data?.items?.$ref);
         if (!itemType) throw new Error(`${id}: a list whose items have no named schema`);
-        imports.add(itemType);
+        importType('../types', itemType);
         returns = `PagePromise<${itemType}>`;
-        pagePromise = true;
+        importType('../core/pagination', 'PagePromise');
       } else {
-        const type = publicName(answer?.$ref);
-        if (!type) throw new Error(`${id}: its answer has no named schema`);
-        imports.add(type);
+        let type: string | undefined;
+        if (typeof sdk.returns === 'string') {
+          type = sdk.returns;
+          for (const name of sdk.returns.match(/\b[A-Z]\w*\b/g) ?? []) importType('../types', name);
+        } else if (answer === undefined) {
+          type = 'void';
+        } else {
+          type = publicName(answer.$ref);
+          if (!type) throw new Error(`${id}: its answer has no named schema (name its type in x-sdk.returns)`);
+          importType('../types', type);
+        }
         returns = `APIPromise<${type}>`;
-        apiPromise = true;
+        importType('../core/api-promise', 'APIPromise');
       }
-      const optionsType = paginated ? 'ListOptions' : effects.get(id) === 'read' ? 'RequestOptions' : 'SignedRequestOptions';
-      options.add(optionsType);
+      const optionsType: string = sdk.options ?? (paginated ? 'ListOptions' : effects.get(id) === 'read' ? 'RequestOptions' : 'SignedRequestOptions');
+      importType('../core/options', optionsType);
       args.push(`options?: ${optionsType}`);
-      const tsdoc = `  /**\n${sdk.doc.replace(/\s+$/, '').split('\n').map((l: string) => (l ? `   * ${l}` : '   *')).join('\n')}\n   */\n`;
       const call = `this._client.${paginated ? 'list' : 'call'}(op.${id}, { ${input.join(', ')} }, options)`.replace('{  }', '{}');
-      methods.push(`${tsdoc}  ${sdk.method}(${args.join(', ')}): ${returns} {\n    return ${call};\n  }`);
-      void method;
+      methods.push(`${tsdocOf(sdk.doc)}  ${sdk.method}(${args.join(', ')}): ${returns} {\n    return ${call};\n  }`);
     }
     const classDoc = typeof resource.doc === 'string' ? `/**\n${resource.doc.replace(/\s+$/, '').split('\n').map((l: string) => (l ? ` * ${l}` : ' *')).join('\n')}\n */\n` : '';
     classes.push(`${classDoc}export class ${className} extends APIResource {\n${methods.join('\n\n')}\n}`);
   }
   for (const [id, { op }] of byId) if (op['x-sdk'] && !used.has(id)) throw new Error(`${id} has x-sdk but is in no class of x-sdk-resources`);
-  return (
+  const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const importLines = [...typeImports]
+    .sort(([a], [b]) => order(a, b))
+    .map(([from, set]) => `import type { ${[...set].sort(order).join(', ')} } from '${from}';\n`);
+  const names =
+    HEADER +
+    "import type { OperationId } from './operations';\n\n" +
+    '/**\n * Each operation\'s one name, from the document (`x-sdk-resources` accessors, each operation\'s `x-sdk.method`): where\n' +
+    ' * the client holds its method and the method (`[\'exchangeRates\', \'list\']`: `cb.exchangeRates.list()`). The CLI\'s\n' +
+    ' * command (`exchange-rates list`) and the MCP tool (`exchange_rates_list`) are named from it.\n */\n' +
+    `export const operationNames: { readonly [id in OperationId]?: readonly [accessor: string, method: string] } = {\n${named.join('\n')}\n};\n`;
+  const code = (
     HEADER +
     '/**\n * The resource classes generated from the document (`x-sdk-resources`, each operation\'s `x-sdk`): one method per\n' +
-    ' * operation, run by the client\'s one pipeline. `Crossborder` holds them; src/resources/ re-exports them beside\n * what is written by hand.\n * @module\n */\n' +
-    (apiPromise ? "import type { APIPromise } from '../core/api-promise';\n" : '') +
-    `import type { ${[...options].sort().join(', ')} } from '../core/options';\n` +
-    (pagePromise ? "import type { PagePromise } from '../core/pagination';\n" : '') +
+    ' * operation, run by the client\'s one pipeline, and a method for each function written by hand in a class\'s module\n' +
+    ' * (src/resources/*-methods.ts). `Crossborder` holds them; src/resources/ re-exports them.\n * @module\n */\n' +
+    importLines.join('') +
     "import { APIResource } from '../core/resource';\n" +
-    "import * as op from './operations';\n" +
-    `import type { ${[...imports].sort().join(', ')} } from '../types';\n\n` +
+    [...modules].sort(([a], [b]) => order(a, b)).map(([alias, from]) => `import * as ${alias} from '${from}';\n`).join('') +
+    "import * as op from './operations';\n\n" +
     `${classes.join('\n\n')}\n`
   );
+  return { code, names };
+}
+
+/** The hand-written functions of a resource class's module: each one's parameters after the core, return type, TSDoc and the types those name. */
+interface HandWritten {
+  functions: Map<string, { params: string[]; args: string[]; returns: string; doc: string | undefined; types: [from: string, name: string][] }>;
+}
+
+/**
+ * Reads a class's hand-written module (`resources/quotes-methods`, under src/): its exported functions whose first
+ * parameter is the client's core. The types their signatures name are imported where the module imports them
+ * from (or from the module, when it declares them).
+ */
+function readHandWritten(module: string): HandWritten {
+  const file = join(root, 'src', `${module}.ts`);
+  const text = readFileSync(file, 'utf8');
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const imported = new Map<string, string>();
+  const declared = new Set<string>();
+  const fromGenerated = (specifier: string): string => {
+    if (!specifier.startsWith('.')) return specifier;
+    const absolute = resolve(dirname(file), specifier);
+    const relative = absolute.slice(outDir.length + 1);
+    if (absolute.startsWith(outDir + '/')) return `./${relative}`;
+    return `../${absolute.slice(join(root, 'src').length + 1)}`;
+  };
+  for (const statement of source.statements) {
+    if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier)) {
+      const bindings = statement.importClause?.namedBindings;
+      if (bindings && ts.isNamedImports(bindings)) for (const element of bindings.elements) imported.set(element.name.text, fromGenerated(statement.moduleSpecifier.text));
+    } else if ((ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || ts.isClassDeclaration(statement)) && statement.name) {
+      if (statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) declared.add(statement.name.text);
+    }
+  }
+  const functions: HandWritten['functions'] = new Map();
+  for (const statement of source.statements) {
+    if (!ts.isFunctionDeclaration(statement) || !statement.name || !statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) continue;
+    const [core, ...rest] = statement.parameters;
+    if (!core || core.type?.getText(source) !== 'CrossborderCore') continue;
+    if (!statement.type) throw new Error(`src/${module}.ts: ${statement.name.text} needs its return type written`);
+    const types: [string, string][] = [];
+    const collect = (node: ts.Node): void => {
+      if (ts.isTypeReferenceNode(node) && ts.isIdentifier(node.typeName)) {
+        const name = node.typeName.text;
+        if (imported.has(name)) types.push([imported.get(name)!, name]);
+        else if (declared.has(name)) types.push([fromGenerated(`./${module.split('/').pop()}`), name]);
+      }
+      ts.forEachChild(node, collect);
+    };
+    for (const p of rest) if (p.type) collect(p.type);
+    collect(statement.type);
+    const jsdoc = ts.getJSDocCommentsAndTags(statement).find(ts.isJSDoc);
+    const doc = jsdoc
+      ? jsdoc.getText(source).replace(/^\/\*\*\s*\n?/, '').replace(/\s*\*\/$/, '').split('\n').map((l) => l.replace(/^\s*\* ?/, '')).join('\n').trim()
+      : undefined;
+    functions.set(statement.name.text, {
+      params: rest.map((p) => p.getText(source)),
+      args: rest.map((p) => p.name.getText(source)),
+      returns: statement.type.getText(source),
+      doc,
+      types,
+    });
+  }
+  return { functions };
 }
 
 /** The `responses/<tag>` module of an operation's 2xx body check (scripts/generate-checks.ts groups them by the first tag). */
@@ -661,6 +786,7 @@ async function produce(): Promise<Record<string, string>> {
   const { table: operations, effects, requestTable, responseTable, standalone } = buildOperations(doc, zod, checked);
   const declared = new Map<string, Effect>();
   for (const item of Object.values<Json>(doc.paths ?? {})) for (const method of METHODS) if (item[method]?.operationId) declared.set(item[method].operationId, item[method]['x-effect']);
+  const resources = buildResources(doc, declared);
   return {
     ...Object.fromEntries(Object.entries(checks).map(([file, content]) => [`checks/${file}`, content])),
     'types.ts': types,
@@ -671,7 +797,8 @@ async function produce(): Promise<Record<string, string>> {
     'request-checks.ts': requestTable,
     'response-checks.ts': responseTable,
     'functions.ts': standalone,
-    'resources.ts': buildResources(doc, declared),
+    'resources.ts': resources.code,
+    'names.ts': resources.names,
     'index.ts':
       HEADER +
       "export type * from './types';\nexport { operations, OPERATION_COUNT, WEBHOOK_EVENT_TYPES, type OperationId } from './operations';\n",

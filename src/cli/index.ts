@@ -48,7 +48,7 @@ export async function program(argv: string[]): Promise<Command> {
     .description('The Cross-Border Payments API from the command line: every operation, a local sandbox, webhook listen/trigger, scenario fixtures, and an MCP server.')
     .version(VERSION, '-v, --version')
     .showHelpAfterError('(add --help for usage)')
-    // A command's options only before its subcommands: `sandbox --json` serves, `sandbox uma receive … --json` is the operation's.
+    // A command's options only before its subcommands: `sandbox --json` serves, `sandbox receive-uma-payment … --json` is the operation's.
     .enablePositionalOptions()
     .exitOverride()
     // commander's own errors quote what was given (a URL with credentials): redacted as the CLI's are. Inherited by every command.

@@ -36,8 +36,24 @@ interface McpOptions {
   sessionKey?: string;
 }
 
-/** The tool name of a command: its words joined (`auth_credentials_verify`). */
+/** The tool name of a command: its words joined (`auth_credentials_verify`), the SDK's name of the operation as the CLI's is. */
 export const toolName = (spec: CommandSpec) => spec.words.join('_').replace(/-/g, '_');
+
+/**
+ * The tool's earlier name, where the operation's name changed (`exchange_rates_retrieve` before `exchange_rates_list`):
+ * still answered, never listed, so that a client that saved it keeps working while assistants see one name.
+ */
+export const deprecatedToolName = (spec: CommandSpec) => spec.deprecatedWords?.join('_').replace(/-/g, '_');
+
+/** The tools a call may name: each by its name, then by its earlier name (never shadowing a current one). */
+export function toolsByName<T extends CommandSpec>(specs: readonly T[]): Map<string, T> {
+  const byName = new Map(specs.map((spec) => [toolName(spec), spec]));
+  for (const spec of specs) {
+    const earlier = deprecatedToolName(spec);
+    if (earlier && !byName.has(earlier)) byName.set(earlier, spec);
+  }
+  return byName;
+}
 
 async function serveMcp(opts: McpOptions): Promise<void> {
   let sdk: { Server: typeof import('@modelcontextprotocol/sdk/server/index.js').Server; StdioServerTransport: typeof import('@modelcontextprotocol/sdk/server/stdio.js').StdioServerTransport; types: typeof import('@modelcontextprotocol/sdk/types.js') };
@@ -73,7 +89,7 @@ async function serveMcp(opts: McpOptions): Promise<void> {
   const signer = opts.sessionKey ? await sessionSigner(opts.sessionKey) : undefined;
   const texts = await summaries();
   const specs = await Promise.all(commandTable().map(detailsOf));
-  const byName = new Map(specs.map((s) => [toolName(s), s]));
+  const byName = toolsByName(specs);
   const server = new sdk.Server({ name: 'crossborder-sdk', version: VERSION }, { capabilities: { tools: {} } });
   server.setRequestHandler(sdk.types.ListToolsRequestSchema, async () => ({
     // A tool is offered when its declared effect is allowed; a body field that raises it is refused per call.

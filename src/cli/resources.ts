@@ -137,16 +137,22 @@ async function run(spec: CommandDetails, args: string[], opts: ApiOptions, onInp
   printResult(result, json);
 }
 
-/** True when `argv` runs this command (`customers retrieve …`, `customers get …`, `help customers retrieve`). */
-function invoked(spec: CommandSpec, argv: string[]): boolean {
-  const words = argv[0] === 'help' ? argv.slice(1) : argv;
-  return spec.words.every((word, i) => words[i] === word || (i === spec.words.length - 1 && word === 'retrieve' && words[i] === 'get'));
+/** True when `argv` runs the command of these words (`customers retrieve …`, `customers get …`, `help customers retrieve`). */
+function invoked(words: string[], argv: string[]): boolean {
+  const given = argv[0] === 'help' ? argv.slice(1) : argv;
+  return words.every((word, i) => given[i] === word || (i === words.length - 1 && word === 'retrieve' && given[i] === 'get'));
+}
+
+/** What a command at an operation's earlier words prints when used (and says in its help): the command to use instead. */
+export function deprecationNote(spec: CommandSpec): string {
+  return `\`${spec.deprecatedWords!.join(' ')}\` is deprecated: use \`${spec.words.join(' ')}\` (as the SDK's cb.${spec.sdkName}() and the MCP tool ${spec.words.join('_').replace(/-/g, '_')})`;
 }
 
 /**
- * Adds every command of the table to `program`, grouped by their words (`auth credentials verify`).
- * Only the command `argv` runs gets its flags (worked out from the document's schemas, which are
- * loaded for it alone: a start stays cheap). `action` wraps each run (errors and exit codes).
+ * Adds every command of the table to `program`, grouped by their words (`auth credentials verify`); an operation
+ * whose name changed also keeps its earlier words, as a deprecated command that says so on stderr and in its help.
+ * Only the command `argv` runs gets its flags (worked out from the document's schemas, which are loaded for it
+ * alone: a start stays cheap). `action` wraps each run (errors and exit codes).
  */
 export async function addResourceCommands(program: Command, action: (json: boolean, body: () => Promise<void>) => Promise<void>, argv: string[]): Promise<void> {
   const groups = new Map<string, Command>();
@@ -164,17 +170,19 @@ export async function addResourceCommands(program: Command, action: (json: boole
     }
     return parent;
   };
-  for (const spec of commandTable()) {
-    const parent = groupOf(spec.words.slice(0, -1));
-    const verb = spec.words.at(-1)!;
-    const command = parent.command(verb).description(`${spec.op.method} ${spec.op.path}${spec.op.sandboxOnly ? ' (sandbox only)' : ''}${effectNote(spec)}`);
+  const register = async (spec: CommandSpec, words: string[], deprecated: boolean): Promise<void> => {
+    const parent = groupOf(words.slice(0, -1));
+    const verb = words.at(-1)!;
+    const what = `${spec.op.method} ${spec.op.path}${spec.op.sandboxOnly ? ' (sandbox only)' : ''}${effectNote(spec)}`;
+    const command = parent.command(verb).description(deprecated ? `deprecated: use ${spec.words.join(' ')} (${what})` : what);
     if (verb === 'retrieve') command.alias('get');
     for (const name of spec.positionals) command.argument(`<${name}>`);
-    if (!invoked(spec, argv)) continue;
+    if (!invoked(words, argv)) return;
     // Its help says what it does, in the document's words (read only for a help: a call does not parse the document).
     if (argv[0] === 'help' || argv.includes('--help') || argv.includes('-h')) {
       const summary = (await summaries()).get(spec.op.id);
       if (summary) command.description(`${summary} (${command.description()})`);
+      if (deprecated) command.description(`${deprecationNote(spec)}. ${command.description()}`);
     }
     const details = await detailsOf(spec);
     for (const flag of details.flags) {
@@ -195,6 +203,7 @@ export async function addResourceCommands(program: Command, action: (json: boole
     command.action(async (...received: unknown[]) => {
       const cmd = received.at(-1) as Command;
       const opts = cmd.opts<ApiOptions>();
+      if (deprecated) process.stderr.write(`crossborder-sdk: warning: ${deprecationNote(spec)}\n`);
       let input: CallInput | undefined;
       await action(opts.json === true, () =>
         run(details, cmd.args, opts, (given) => (input = given)).catch((error: unknown) => {
@@ -202,5 +211,9 @@ export async function addResourceCommands(program: Command, action: (json: boole
         }),
       );
     });
+  };
+  for (const spec of commandTable()) {
+    await register(spec, spec.words, false);
+    if (spec.deprecatedWords) await register(spec, spec.deprecatedWords, true);
   }
 }

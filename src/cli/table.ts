@@ -8,6 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ValidationError } from '../core/errors';
+import { operationNames } from '../generated/names';
 import { operations, type DocumentOperation, type OperationId } from '../generated/operations';
 
 /** A JSON Schema, as `z.toJSONSchema` writes it (only what the CLI reads is typed). */
@@ -34,7 +35,7 @@ export interface FlagSpec {
   in: 'query' | 'body';
   /**
    * How the text given is read: numbers and booleans as such, objects and arrays as JSON (arrays also
-   * comma-separated); `file`, a file part of a multipart body (the CSV of `customers bulk csv upload`): the
+   * comma-separated); `file`, a file part of a multipart body (the CSV of `customers import-csv`): the
    * text is a path, and the file's content is sent.
    */
   kind: 'string' | 'number' | 'boolean' | 'json' | 'list' | 'file';
@@ -45,13 +46,22 @@ export interface FlagSpec {
   /** The unit of a number, when it has one (`minor units of the currency`). */
   unit: string | undefined;
   required: boolean;
+  /** A JSON value's shape, for its help ({@link jsonShape}): its fields one level deep, a union's variants by discriminator. */
+  shape?: string | undefined;
 }
 
 /** One operation as a command: what its name and arguments need (the table is built at every start, so it stays cheap). */
 export interface CommandSpec {
   op: DocumentOperation;
-  /** `['quotes', 'execute']`, `['auth', 'credentials', 'verify']`. */
+  /** `['quotes', 'execute']`, `['auth', 'credentials', 'verify']`: the SDK's name of the operation ({@link nameWords}). */
   words: string[];
+  /**
+   * The command's earlier words, where they differ (`['exchange-rates', 'retrieve']` before `exchange-rates list`): still
+   * accepted, with a deprecation note on stderr and in `--help`.
+   */
+  deprecatedWords?: string[] | undefined;
+  /** The SDK's method of the operation (`exchangeRates.list`: `cb.exchangeRates.list()`), when the document names one. */
+  sdkName?: string | undefined;
   /** Path parameters, in the order of the path: the command's positional arguments. */
   positionals: string[];
 }
@@ -164,7 +174,8 @@ function choicesOf(schema: JsonSchema): string[] | undefined {
 }
 
 /**
- * The command's words: the static segments of its path, then the verb of its operationId
+ * The command's words from its path (what an operation the document names no method for is called, and the
+ * earlier name of one it does): the static segments of its path, then the verb of its operationId
  * (`getQuote` → `retrieve`, as the SDK's methods name it). A last segment that is the verb
  * (`/quotes/{id}/execute`) is the verb; a sub-collection listed under another collection
  * (`/customers/internal-accounts`) is a noun of its own.
@@ -179,6 +190,17 @@ export function wordsOf(op: DocumentOperation, collections: ReadonlySet<string>)
   return [...statics, verb];
 }
 
+/**
+ * The command's words from the operation's one name (src/generated/names.ts, from the document's `x-sdk`): where the
+ * client holds its method, then the method, each in kebab case (`platform.externalAccounts` `challenge` →
+ * `platform external-accounts challenge`), as `cb.platform.externalAccounts.challenge()` names it. An operation the
+ * document gives no name falls back to the words of its path ({@link wordsOf}).
+ */
+export function nameWords(op: DocumentOperation): string[] | undefined {
+  const name = operationNames[op.id as OperationId];
+  return name ? [...name[0].split('.'), name[1]].map(kebab) : undefined;
+}
+
 /** The table, built once. */
 let table: CommandSpec[] | undefined;
 
@@ -187,11 +209,18 @@ export function commandTable(): CommandSpec[] {
   if (table) return table;
   const all = Object.values(operations) as DocumentOperation[];
   const collections = new Set(all.map((op) => op.path));
-  table = all.map((op) => ({
-    op,
-    words: wordsOf(op, collections),
-    positionals: [...op.path.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!),
-  }));
+  table = all.map((op) => {
+    const fromPath = wordsOf(op, collections);
+    const words = nameWords(op) ?? fromPath;
+    const name = operationNames[op.id as OperationId];
+    return {
+      op,
+      words,
+      ...(name ? { sdkName: name.join('.') } : {}),
+      ...(words.join(' ') === fromPath.join(' ') ? {} : { deprecatedWords: fromPath }),
+      positionals: [...op.path.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!),
+    };
+  });
   return table;
 }
 
@@ -218,6 +247,7 @@ export async function detailsOf(spec: CommandSpec): Promise<CommandDetails> {
         known: kind === 'string' && !choices ? openSets().get(name) : undefined,
         unit: kind === 'number' && /amount/i.test(name) ? 'minor units of the currency: cents for USD, 1050 = 10.50' : undefined,
         required: prop.required,
+        ...(kind === 'json' ? { shape: jsonShape(prop.schema) } : {}),
       });
     }
   }
@@ -235,7 +265,78 @@ export async function detailsOf(spec: CommandSpec): Promise<CommandDetails> {
   };
 }
 
-/** A flag's line in `--help`: where it goes, whether it is required, its unit and its values. */
+/** The schema without a `null` alternative (`T | null` is written `anyOf: [T, { type: 'null' }]`). */
+function nonNull(schema: JsonSchema): JsonSchema {
+  const parts = schema.anyOf ?? schema.oneOf;
+  if (parts) {
+    const rest = parts.filter((p) => p.type !== 'null');
+    if (rest.length === 1 && rest.length < parts.length) return nonNull(rest[0]!);
+  }
+  return schema;
+}
+
+/** A union's variants, nested unions flattened (an open union is the known variants or any other discriminator). */
+function variantsOf(schema: JsonSchema): JsonSchema[] | undefined {
+  const parts = schema.oneOf ?? schema.anyOf;
+  if (!parts) return undefined;
+  return parts.filter((p) => p.type !== 'null').flatMap((p) => variantsOf(p) ?? [p]);
+}
+
+/** A field's type in a shape, one level deep: `string`, `number`, `'ACCOUNT'`, `A|B`, `object`, `list of object`. */
+function typeName(schema: JsonSchema): string {
+  const s = nonNull(schema);
+  if (s.const !== undefined) return `'${String(s.const)}'`;
+  if (s.enum) return s.enum.length <= 6 ? s.enum.map(String).join('|') : 'string';
+  const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
+  if (type === 'array') return `list of ${s.items ? typeName(s.items) : 'values'}`;
+  if (type === 'integer') return 'number';
+  if (type === 'object' || s.properties || s.allOf) return 'object';
+  const variants = variantsOf(s);
+  if (variants) {
+    const names = [...new Set(variants.map(typeName))];
+    return names.length === 1 ? names[0]! : names.join('|');
+  }
+  return typeof type === 'string' ? type : 'any';
+}
+
+/** An object's fields, `name*: type` when required: `{accountId*: string, currency: string}`. */
+function fieldsShape(schema: JsonSchema, leave?: string): string {
+  const fields = [...propertiesOf(schema)].filter(([name]) => name !== leave);
+  return `{${fields.map(([name, found]) => `${name}${found.required ? '*' : ''}: ${typeName(found.schema)}`).join(', ')}}`;
+}
+
+/**
+ * The shape of a JSON-valued flag, for its help, from the operation's schema: an object's fields one level deep
+ * (`*` marks a required one), a list's items, a union's variants by their discriminator (the field whose value
+ * names the variant: `ACCOUNT {…} | UMA_ADDRESS {…}`), an open union's other values with the fields they share.
+ */
+export function jsonShape(schema: JsonSchema): string | undefined {
+  const s = nonNull(schema);
+  const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
+  if (type === 'array' && s.items) {
+    const items = jsonShape(s.items);
+    return `a list of ${items ?? typeName(s.items)}`;
+  }
+  const variants = variantsOf(s);
+  if (variants && variants.length > 1) {
+    const first = variants.find((v) => v.properties);
+    const key = Object.keys(first?.properties ?? {}).find((name) =>
+      variants.every((v) => v.properties?.[name] !== undefined) && variants.filter((v) => v.properties?.[name]?.const !== undefined).length >= variants.length - 1,
+    );
+    if (key) {
+      const shown = variants.map((v) => {
+        const value = v.properties![key]!.const;
+        return `${value === undefined ? `other ${key} values` : String(value)} ${fieldsShape(v, key)}`;
+      });
+      return `one of, by ${key}: ${shown.join(' | ')}`;
+    }
+    return `one of: ${variants.map((v) => (v.properties ? fieldsShape(v) : typeName(v))).join(' | ')}`;
+  }
+  if (type === 'object' || s.properties || s.allOf) return propertiesOf(s).size ? fieldsShape(s) : 'an object';
+  return undefined;
+}
+
+/** A flag's line in `--help`: where it goes, whether it is required, its unit, its values and a JSON value's shape. */
 export function flagDescription(flag: FlagSpec): string {
   return [
     `${flag.in === 'query' ? 'query' : 'body'} field ${flag.name}`,
@@ -244,6 +345,7 @@ export function flagDescription(flag: FlagSpec): string {
     flag.unit ? `, in ${flag.unit}` : '',
     flag.choices ? `: one of ${flag.choices.join(', ')}` : '',
     flag.known ? `: known values ${flag.known.join(', ')} (others are sent as given)` : '',
+    flag.shape ? `; JSON, ${flag.shape}${flag.shape.includes('*:') ? ' (* required)' : ''}` : '',
   ].join('');
 }
 

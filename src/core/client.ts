@@ -19,6 +19,7 @@ import {
   ValidationError,
   type ValidationIssue,
 } from './errors';
+import type { CallHooks, HookRunner, HooksPart } from './hooks';
 import { ignoreRejection, SILENT_LOG, type Log } from './logger';
 import type { ClientOptions, Environment, ListOptions, SignedRequestOptions, ValidationIssueReport } from './options';
 import { Page, PagePromise, type CursorTrail, type PageFetcher } from './pagination';
@@ -113,6 +114,8 @@ export interface CoreParts {
   responseChecks?: ResponseChecks | undefined;
   /** The logger ({@link logging}): `logger`, `logLevel`, `CROSSBORDER_LOG`. */
   logging?: Logging | undefined;
+  /** Request hooks ({@link requestHooks}): the `hooks` and `unsafeRawBodies` options. */
+  hooks?: HooksPart | undefined;
 }
 
 /**
@@ -170,6 +173,8 @@ export class CrossborderCore extends ClientInfo {
   /** @internal The `responseChecks` part (answers with `validateResponses`, webhook events), when given. */
   readonly responseChecks: ResponseChecks | undefined;
   readonly #signed = new SignedRetry();
+  /** The `hooks` option ready to run, when it sets any hook (the `hooks` part); undefined: no hook, nothing built per call. */
+  readonly #hooks: HookRunner | undefined;
   /** @internal */
   readonly log: Log;
   /** @internal Removes the credentials from texts built from answers. */
@@ -206,11 +211,15 @@ export class CrossborderCore extends ClientInfo {
     if (!parts?.logging && (options.logger !== undefined || options.logLevel !== undefined)) {
       throw new ConfigurationError('logger and logLevel need the logging part: new CrossborderCore(options, { logging })');
     }
+    if (!parts?.hooks && (options.hooks !== undefined || options.unsafeRawBodies !== undefined)) {
+      throw new ConfigurationError('hooks and unsafeRawBodies need the hooks part: new CrossborderCore(options, { hooks: requestHooks })');
+    }
     if (!parts?.responseChecks && this.#validateResponses) {
       throw new ConfigurationError('validateResponses needs the response checks: new CrossborderCore(options, { responseChecks })');
     }
     this.log = parts?.logging ? parts.logging.make(options.logger, options.logLevel, env('CROSSBORDER_LOG')) : SILENT_LOG;
     this.#requestChecks = parts?.requestChecks ?? undefined;
+    this.#hooks = parts?.hooks ? parts.hooks.make(options.hooks, options.unsafeRawBodies ?? false, this.scrub, this.baseUrl) : undefined;
     this.responseChecks = parts?.responseChecks ?? undefined;
     this.telemetry = parts?.telemetry ? parts.telemetry(options, this.baseUrl, VERSION) : NO_TELEMETRY;
     this.#transport = {
@@ -325,6 +334,12 @@ export class CrossborderCore extends ClientInfo {
    * multipart, a signed leg, a challenge) branch out. Never throws: a refusal is the promise's rejection.
    */
   #run(op: Operation, input: CallInput, options: CallOptions, trace: CallTrace | undefined, read?: AfterLeg): Promise<WithResponse<unknown>> {
+    const onError = this.#hooks?.onError;
+    return onError ? onError(this.#start(op, input, options, trace, read), this.#plan(op), performance.now()) : this.#start(op, input, options, trace, read);
+  }
+
+  /** {@link #run} without the `onError` hook. */
+  #start(op: Operation, input: CallInput, options: CallOptions, trace: CallTrace | undefined, read?: AfterLeg): Promise<WithResponse<unknown>> {
     try {
       // Credentials are asked for by the first call that needs them, not by the constructor (webhook-only clients need none).
       if (this.#missingCredentials !== undefined) throw new ConfigurationError(this.#missingCredentials);
@@ -369,7 +384,8 @@ export class CrossborderCore extends ClientInfo {
     if (issues.length) throw new ValidationError(issues);
 
     const idempotencyKey = op.idempotent ? (settings.userKey ?? crypto.randomUUID()) : undefined;
-    const leg: Leg = { plan, input, query, bodyText: undefined, contentType: undefined, idempotencyKey, signal: options.signal, settings, trace };
+    const hooks: CallHooks | undefined = this.#hooks ? { runner: this.#hooks, attempts: 0 } : undefined;
+    const leg: Leg = { plan, input, query, bodyText: undefined, contentType: undefined, idempotencyKey, signal: options.signal, settings, trace, hooks };
     // Serialized once: the signed repeat and every retry send these exact bytes.
     if (input.body !== undefined && op.form !== undefined) {
       // The encoder comes with the multipart operation's row (loaded with its first call), not with the core.
@@ -476,6 +492,7 @@ export class CrossborderCore extends ClientInfo {
       safe: plan.safe(idempotencyKey, requestId),
       notAfter,
       trace: leg.trace,
+      hooks: leg.hooks,
     };
     // With validateResponses (which needs the responseChecks part), a documented 2xx body is checked first (drift
     // reported, never thrown), then handed on: the part's code, so that a core without it holds none of it.
@@ -519,5 +536,7 @@ interface Leg {
   signal: AbortSignal | undefined;
   settings: CallSettings;
   trace: CallTrace | undefined;
+  /** The call's hooks and its attempt count (shared by its legs), when the client has hooks. */
+  hooks: CallHooks | undefined;
 }
 

@@ -120,6 +120,8 @@ const CLIENT_OPTIONS = Object.keys({
   tracerProvider: 1,
   meterProvider: 1,
   telemetry: 1,
+  hooks: 1,
+  unsafeRawBodies: 1,
 } satisfies Record<keyof ClientOptions, 1>);
 
 /** Reads and checks the client options (and their environment variables); throws ConfigurationError. */

@@ -9,6 +9,7 @@ import type { WithResponse } from './api-promise';
 import { AttemptDispatcher, isDispatcherTimeout, probeDispatcher, provenDispatcher, type Dispatcher } from './dispatcher';
 import { APIConnectionError, APITimeoutError, APIUserAbortError } from './errors';
 import type { Log } from './logger';
+import type { CallHooks } from './hooks';
 import type { OperationPlan } from './plan';
 import { isRetryableStatus, retryDecision, surelyNotSent, unknownOutcomeHint, type RetryInput, type Sleep } from './retry';
 import type { CallTrace } from './telemetry';
@@ -46,6 +47,8 @@ export interface Outgoing {
   notAfter: number | undefined;
   /** The call's trace (OpenTelemetry), when one is recorded: told of the leg and of each retry. */
   trace: CallTrace | undefined;
+  /** The call's request hooks, when the client has any: run around each attempt (undefined: nothing is built). */
+  hooks?: CallHooks | undefined;
 }
 
 /** What the transport needs of the operation's plan: its label and method, and what it decides of an unknown outcome. */
@@ -74,7 +77,7 @@ export function sendAndRead(config: TransportConfig, plan: TransportPlan & Answe
 }
 
 async function attempts(config: TransportConfig, plan: TransportPlan, out: Outgoing, read: AnswerPlan | undefined, after?: AfterLeg): Promise<Exchange | WithResponse<unknown>> {
-  const { url, headers, body, signal, trace } = out;
+  const { url, headers, body, signal, trace, hooks } = out;
   const { log } = config;
   const { label: operation } = plan;
   const { method } = plan.op;
@@ -90,6 +93,14 @@ async function attempts(config: TransportConfig, plan: TransportPlan, out: Outgo
   for (let retry = 0; ; retry++) {
     if (signal?.aborted) throw userAbort(plan, out, plan.outcomeUnknown(retry > 0), signal.reason);
     if (tally) tally.attempts = retry + 1;
+    // With hooks: the attempt counted across the call's legs, `beforeRequest` run (it may add headers to this attempt).
+    let sent = headers;
+    let hookStarted = 0;
+    if (hooks) {
+      hooks.attempts++;
+      hookStarted = performance.now();
+      if (hooks.runner.beforeRequest) sent = await hooks.runner.beforeRequest(hooks, plan, out, hookStarted);
+    }
     const fetch = config.fetch ?? globalThis.fetch;
     // Node's own fetch, once seen to use it: the dispatcher enforces the attempt's deadline; no timer of ours.
     const dispatcher: Dispatcher | undefined = config.fetch ? undefined : provenDispatcher(fetch, out.timeout);
@@ -103,7 +114,7 @@ async function attempts(config: TransportConfig, plan: TransportPlan, out: Outgo
     // Never follow a redirect: a 303 would turn a write into a GET elsewhere, a 307 re-post personal data.
     if (dispatcher) {
       if (signal) follow(signal, (attempt = new AttemptDispatcher(out.timeout)));
-      init = { method, headers, body, redirect: 'manual', dispatcher: attempt ?? dispatcher };
+      init = { method, headers: sent, body, redirect: 'manual', dispatcher: attempt ?? dispatcher };
     } else {
       controller = new AbortController();
       if (signal) follow(signal, controller);
@@ -111,28 +122,28 @@ async function attempts(config: TransportConfig, plan: TransportPlan, out: Outgo
         timedOut = true;
         controller!.abort();
       }, out.timeout);
-      init = { method, headers, body, signal: controller!.signal, redirect: 'manual' };
+      init = { method, headers: sent, body, signal: controller!.signal, redirect: 'manual' };
       const probe = config.fetch ? undefined : probeDispatcher(fetch, out.timeout);
       if (probe) init.dispatcher = probe;
     }
     const started = info ? performance.now() : 0;
     // The operation's path template, not the URL: path and query values may be personal data.
-    if (debug) log.sending(operation, retry + 1, headers, body);
+    if (debug) log.sending(operation, retry + 1, sent, body);
 
     let response: Response;
     let text: string;
-    let sent = false;
+    let arrived = false;
     try {
       const fetching = (fetch as (input: string, init: RequestInit) => Promise<Response>)(url, init);
       response = await (attempt ? attempt.settle(fetching) : fetching);
-      sent = true;
+      arrived = true;
       // Read the answer under the same timeout: a stalled or cut body is a lost response.
       text = await response.text();
     } catch (error) {
       if (timer !== undefined) clearTimeout(timer);
       if (signal) unfollow(signal, (attempt ?? controller)!);
       if (signal?.aborted) throw userAbort(plan, out, plan.outcomeUnknown(true), signal.reason ?? error);
-      const mayHaveArrived = sent || !surelyNotSent(error);
+      const mayHaveArrived = arrived || !surelyNotSent(error);
       const outcomeUnknown = plan.outcomeUnknown(mayHaveArrived);
       const failure =
         timedOut || isDispatcherTimeout(error)
@@ -151,6 +162,10 @@ async function attempts(config: TransportConfig, plan: TransportPlan, out: Outgo
       (decide ??= retryInput(config, out)).retry = retry;
       const next = retryDecision({ failed: true, mayHaveArrived }, decide);
       if (next === undefined) throw failure;
+      if (hooks?.runner.beforeRetry) {
+        const facts = { status: undefined, requestId: undefined, reason: failure.name, delay: next.delay, outcomeUnknown: failure.outcomeUnknown, error: failure };
+        await hooks.runner.beforeRetry(hooks, plan, out, sent, hookStarted, facts);
+      }
       if (info) log.retrying(operation, failure.message, next.delay);
       trace?.retry(retry + 1, next.delay, undefined, undefined, failure);
       await pause(config, next.delay, plan, out);
@@ -162,6 +177,8 @@ async function attempts(config: TransportConfig, plan: TransportPlan, out: Outgo
     if (started) log.answered(plan, response, text, started, requestIdOf(response, config.scrub), retry + 1, config.scrub);
 
     const parsed = parseBody(status, text);
+    // The answer goes to `afterResponse` before anything is decided of it: a throw there ends the call with this answer, never sent again.
+    if (hooks?.runner.afterResponse) await hooks.runner.afterResponse(hooks, plan, out, sent, hookStarted, response, text, parsed.data, requestIdOf(response, config.scrub));
     // A status that is never retried (a 2xx, the usual answer) ends the leg here: no Retry-After lookup, no
     // decision to make (retryDecision refuses it first thing).
     if (!isRetryableStatus(status)) return ended(config, out, read, after, { response, text, data: parsed.data, notJson: parsed.notJson, attempts: retry + 1 });
@@ -169,6 +186,10 @@ async function attempts(config: TransportConfig, plan: TransportPlan, out: Outgo
     (decide ??= retryInput(config, out)).retry = retry;
     const next = retryDecision({ status, retryAfter: response.headers.get('retry-after'), code }, decide);
     if (next === undefined) return ended(config, out, read, after, { response, text, data: parsed.data, notJson: parsed.notJson, attempts: retry + 1 });
+    if (hooks?.runner.beforeRetry) {
+      const facts = { status, requestId: requestIdOf(response, config.scrub), reason: `status ${status}`, delay: next.delay, outcomeUnknown: plan.outcomeUnknown(status >= 500), error: undefined };
+      await hooks.runner.beforeRetry(hooks, plan, out, sent, hookStarted, facts);
+    }
     if (info) log.retrying(operation, `status ${status}`, next.delay);
     trace?.retry(retry + 1, next.delay, status, next.retryAfter);
     await pause(config, next.delay, plan, out);

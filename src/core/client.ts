@@ -9,7 +9,7 @@
  * @module
  */
 import { createQuerySerializer } from 'openapi-fetch';
-import { APIPromise, type WithResponse } from './api-promise';
+import { APIPromise, type AfterLeg, type WithResponse } from './api-promise';
 import { createScrub, isChallenge, readAnswer, readChallenge, readEnvelope, type Scrub } from './answers';
 import { isEmpty, readCallOptions, type CallOptions, type CallSettings } from './call-options';
 import {
@@ -19,23 +19,24 @@ import {
   ValidationError,
   type ValidationIssue,
 } from './errors';
-import type { CallHooks, HookRunner, HooksPart } from './hooks';
+import type { CallHooks, HookRunner } from './hooks';
 import { ignoreRejection, SILENT_LOG, type Log } from './logger';
 import type { ClientOptions, Environment, ListOptions, SignedRequestOptions, ValidationIssueReport } from './options';
 import { Page, PagePromise, type CursorTrail, type PageFetcher } from './pagination';
 import type { OperationId, OperationRow } from '../generated/operations';
-import type { Logging, RequestChecks, ResponseChecks } from './parts';
+import type { CoreParts, RequestChecks, ResponseChecks } from './part-types';
 import { OperationPlan, type CallInput, type InputOf, type ItemOf, type Operation, type QuerySerializer, type ResultOf } from './plan';
 import { defaultSleep } from './retry';
 import { env, readSettings } from './settings';
 import { SignedRetry } from './signed-retry';
 import type { CallTrace, CoreTelemetry, PageLink, TelemetryRecorder } from './telemetry';
-import { sendAndRead, type AfterLeg, type Outgoing, type TransportConfig } from './transport';
+import { sendAndRead, type Outgoing, type TransportConfig } from './transport';
 import { VERSION } from './version';
 import { headerIn, mergeHeaders, normalizeQuery, wireProblems } from './wire';
 
 export { API_VERSION, DEFAULT_BASE_URLS, MAX_TIMEOUT_MS, normalizeBaseUrl } from './settings';
 export type { CallInput, InputOf, ItemOf, Operation, ResultOf } from './plan';
+export type { CoreParts } from './part-types';
 
 const NO_HEADERS: [string, unknown][] = [];
 
@@ -98,25 +99,6 @@ Object.defineProperties(ClientInfo.prototype, {
     },
   },
 });
-
-/**
- * What a client is built with beyond its options: the code of optional behaviours, so that a bundle holds
- * only those it uses. `Crossborder` has every part; `new CrossborderCore(options, { requestChecks,
- * responseChecks, logging, telemetry: openTelemetry })` behaves as it does.
- * @group Client
- */
-export interface CoreParts {
-  /** The OpenTelemetry recorder ({@link openTelemetry}): spans and metrics when a provider is there. */
-  telemetry?: TelemetryRecorder | undefined;
-  /** Local checks of every call's parameters ({@link requestChecks}): without them, a bad parameter gets the service's 400. */
-  requestChecks?: RequestChecks | undefined;
-  /** Checks of answers (`validateResponses`) and of webhook events ({@link responseChecks}). */
-  responseChecks?: ResponseChecks | undefined;
-  /** The logger ({@link logging}): `logger`, `logLevel`, `CROSSBORDER_LOG`. */
-  logging?: Logging | undefined;
-  /** Request hooks ({@link requestHooks}): the `hooks` and `unsafeRawBodies` options. */
-  hooks?: HooksPart | undefined;
-}
 
 /**
  * The most signed legs one call sends. Production's longest flow (a delegated key) signs twice (one to spare); a

@@ -5,7 +5,7 @@
  * the redaction; a client without hooks makes no view and no closure: the transport sees `undefined`.
  * @module
  */
-import type { Scrub } from './answers';
+import type { Scrub } from './scrub';
 import { ConfigurationError, HookError } from './errors';
 import type { BeforeRequestResult, HookErrorView, HookName, HookRequestView, HookResponseView, HookRetryView, RequestHooks } from './hook-types';
 import { maskBodyText, redactHeaders } from './logger';

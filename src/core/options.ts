@@ -4,9 +4,9 @@
  */
 import type { SignatureChallenge, ValidationIssue } from './errors';
 import type { RequestHooks } from './hook-types';
-import type { Logger, LogLevel } from './logger';
+import type { Logger, LogLevel } from './log-types';
 import type { Sleep } from './retry';
-import type { MeterProviderLike, TelemetryOptions, TracerProviderLike } from './telemetry';
+import type { MeterProviderLike, TelemetryOptions, TracerProviderLike } from './telemetry-types';
 
 /** Which service the client talks to. Sandbox-only methods refuse to run against `production`. */
 export type Environment = 'sandbox' | 'production';

@@ -3,7 +3,7 @@
  * retries, timeout, headers. A call only checks what it overrides.
  * @module
  */
-import { base64Forms } from './answers';
+import { base64Forms } from './scrub';
 import { ConfigurationError } from './errors';
 import type { ClientOptions, Environment } from './options';
 import { checkOptionNames } from './suggest';

@@ -5,7 +5,9 @@
  * @module
  */
 import { parseBody, readAnswer, requestIdOf, type AnswerPlan, type Exchange, type Scrub } from './answers';
-import type { WithResponse } from './api-promise';
+import type { AfterLeg, WithResponse } from './api-promise';
+
+export type { AfterLeg } from './api-promise';
 import { AttemptDispatcher, isDispatcherTimeout, probeDispatcher, provenDispatcher, type Dispatcher } from './dispatcher';
 import { APIConnectionError, APITimeoutError, APIUserAbortError } from './errors';
 import type { Log } from './logger';
@@ -64,8 +66,6 @@ export function send(config: TransportConfig, plan: TransportPlan, out: Outgoing
   return attempts(config, plan, out, undefined) as Promise<Exchange>;
 }
 
-/** What the caller does with a leg's result in the same step (a write's client looks for a wallet challenge). */
-export type AfterLeg = (result: WithResponse<unknown>) => WithResponse<unknown> | Promise<WithResponse<unknown>>;
 
 /**
  * {@link send}, then the final answer read ({@link readAnswer}: a non-2xx becomes the error of its status)

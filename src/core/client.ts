@@ -215,8 +215,12 @@ export class CrossborderCore extends ClientInfo {
   }
 
   /**
-   * @internal Runs one operation through the pipeline. An operation of the document types its input
-   * and its result ({@link ResultOf}); any other operation (tests, {@link request}) resolves to `T`.
+   * Runs one operation through the pipeline: the surface the standalone functions of `crossborder-sdk/functions`,
+   * the resource classes and the CLI are built on. `op` is a row of the generated operation table (or an
+   * {@link Operation} of your own), `input` its path, query, body and header parameters, `options` the call's
+   * `RequestOptions` (signed writes: {@link SignedRequestOptions}). An operation of the document types its
+   * input and its result ({@link ResultOf}); any other operation (tests, {@link request}) resolves to `T`.
+   * Checks, Idempotency-Key, retries, hooks, the signed retry and typed errors are those of every method.
    */
   call<Id extends OperationId>(op: OperationRow<Id>, input: InputOf<Id>, options?: CallOptions | null): APIPromise<ResultOf<Id>>;
   call<T = unknown>(op: Operation, input?: CallInput, options?: CallOptions | null): APIPromise<T>;
@@ -226,8 +230,9 @@ export class CrossborderCore extends ClientInfo {
   }
 
   /**
-   * @internal Runs a list operation: the result is awaitable (first page) and iterable (all items).
-   * An operation of the document types its items ({@link ItemOf}); any other lists `T`.
+   * Runs a list operation, as {@link call} runs any other: the result is awaitable (the first {@link Page}) and
+   * iterable with `for await` (every item, page after page). An operation of the document types its items
+   * ({@link ItemOf}); any other lists `T`. `options.prefetch` asks for page n+1 while page n is read.
    */
   list<Id extends OperationId>(op: OperationRow<Id>, input: InputOf<Id>, options?: ListOptions | null): PagePromise<ItemOf<Id>>;
   list<T = unknown>(op: Operation, input?: CallInput, options?: ListOptions | null): PagePromise<T>;

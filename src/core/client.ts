@@ -194,14 +194,14 @@ export class CrossborderCore extends ClientInfo {
       throw new ConfigurationError('logger and logLevel need the logging part: new CrossborderCore(options, { logging })');
     }
     if (!parts?.hooks && (options.hooks !== undefined || options.unsafeRawBodies !== undefined)) {
-      throw new ConfigurationError('hooks and unsafeRawBodies need the hooks part: new CrossborderCore(options, { hooks: requestHooks })');
+      throw new ConfigurationError('hooks need the hooks part: new CrossborderCore(options, { hooks: requestHooks })');
     }
     if (!parts?.responseChecks && this.#validateResponses) {
       throw new ConfigurationError('validateResponses needs the response checks: new CrossborderCore(options, { responseChecks })');
     }
     this.log = parts?.logging ? parts.logging.make(options.logger, options.logLevel, env('CROSSBORDER_LOG')) : SILENT_LOG;
     this.#requestChecks = parts?.requestChecks ?? undefined;
-    this.#hooks = parts?.hooks ? parts.hooks.make(options.hooks, options.unsafeRawBodies ?? false, this.scrub, this.baseUrl) : undefined;
+    this.#hooks = parts?.hooks?.make(options.hooks, options.unsafeRawBodies ?? false, this.scrub, this.baseUrl);
     this.responseChecks = parts?.responseChecks ?? undefined;
     this.telemetry = parts?.telemetry ? parts.telemetry(options, this.baseUrl, VERSION) : NO_TELEMETRY;
     this.#transport = {
@@ -321,11 +321,11 @@ export class CrossborderCore extends ClientInfo {
    * multipart, a signed leg, a challenge) branch out. Never throws: a refusal is the promise's rejection.
    */
   #run(op: Operation, input: CallInput, options: CallOptions, trace: CallTrace | undefined, read?: AfterLeg): Promise<WithResponse<unknown>> {
-    const onError = this.#hooks?.onError;
-    return onError ? onError(this.#start(op, input, options, trace, read), this.#plan(op), performance.now()) : this.#start(op, input, options, trace, read);
+    const call = this.#start(op, input, options, trace, read);
+    return this.#hooks ? this.#hooks.settle(call, this.#plan(op)) : call;
   }
 
-  /** {@link #run} without the `onError` hook. */
+  /** The call, before the `onError` hook sees its failure. */
   #start(op: Operation, input: CallInput, options: CallOptions, trace: CallTrace | undefined, read?: AfterLeg): Promise<WithResponse<unknown>> {
     try {
       // Credentials are asked for by the first call that needs them, not by the constructor (webhook-only clients need none).
@@ -371,8 +371,7 @@ export class CrossborderCore extends ClientInfo {
     if (issues.length) throw new ValidationError(issues);
 
     const idempotencyKey = op.idempotent ? (settings.userKey ?? crypto.randomUUID()) : undefined;
-    const hooks: CallHooks | undefined = this.#hooks ? { runner: this.#hooks, attempts: 0 } : undefined;
-    const leg: Leg = { plan, input, query, bodyText: undefined, contentType: undefined, idempotencyKey, signal: options.signal, settings, trace, hooks };
+    const leg: Leg = { plan, input, query, bodyText: undefined, contentType: undefined, idempotencyKey, signal: options.signal, settings, trace, hooks: this.#hooks?.call(plan) };
     // Serialized once: the signed repeat and every retry send these exact bytes.
     if (input.body !== undefined && op.form !== undefined) {
       // The encoder comes with the multipart operation's row (loaded with its first call), not with the core.

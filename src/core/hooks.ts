@@ -23,14 +23,14 @@ const CLIENT_HEADERS: ReadonlyMap<string, string> = new Map([
   ['request-id', 'Request-Id'],
 ]);
 
-/** What the transport knows of the operation when it runs a hook. */
+/** What the hooks know of the operation. */
 export interface HookPlan {
   readonly label: string;
   readonly op: { readonly method: string; readonly path: string };
   outcomeUnknown(mayHaveArrived: boolean): boolean;
 }
 
-/** What the transport knows of the leg when it runs a hook. */
+/** What the hooks know of the leg an attempt belongs to. */
 export interface HookLeg {
   readonly url: string;
   readonly body: string | undefined;
@@ -38,37 +38,26 @@ export interface HookLeg {
   readonly headers: Record<string, string>;
 }
 
-/** One call's hooks: the client's runner and the attempts made so far (counted across the call's legs). */
-export interface CallHooks {
-  readonly runner: HookRunner;
-  attempts: number;
-}
-
-/** The facts of an attempt that is about to be retried. */
-export interface RetryFacts {
-  status: number | undefined;
-  requestId: string | undefined;
-  reason: string;
-  delay: number;
-  outcomeUnknown: boolean;
-  error: unknown;
-}
-
 /**
- * The client's hooks, ready to run: a method is there only when its hook is given, so the transport asks
- * `runner.beforeRequest` and builds nothing for a hook that is not set.
+ * One call's hooks, made by {@link HookRunner.call} only when the client has hooks: the transport tells it of each
+ * attempt, answer and retry (it counts the attempts across the call's legs and times each), and it runs the hooks
+ * that are set.
  */
+export interface CallHooks {
+  /** An attempt of `leg` is about to go out: runs `beforeRequest`; returns the headers to send (the leg's, or a copy with the hook's added). */
+  attempt(leg: HookLeg): Promise<Record<string, string>>;
+  /** The attempt's answer is read: runs `afterResponse`; throws a {@link HookError} carrying the answer. */
+  answer(response: Response, text: string, data: unknown): Promise<void>;
+  /** The attempt is to be retried after `delay` ms (`failure`: it got no answer; else `response`): runs `beforeRetry`. */
+  retry(delay: number, failure: { readonly name: string; readonly outcomeUnknown: boolean } | undefined, response: Response | undefined): Promise<void>;
+}
+
+/** The client's hooks, ready to run. */
 export interface HookRunner {
-  /** Runs `beforeRequest` for attempt `hooks.attempts`; returns the headers to send (the leg's, or a copy with the hook's added). */
-  readonly beforeRequest: ((call: CallHooks, plan: HookPlan, leg: HookLeg, started: number) => Promise<Record<string, string>>) | undefined;
-  /** Runs `afterResponse` for the attempt's answer; throws a {@link HookError} carrying the answer. */
-  readonly afterResponse:
-    | ((call: CallHooks, plan: HookPlan, leg: HookLeg, sent: Record<string, string>, started: number, response: Response, text: string, data: unknown, requestId: string | undefined) => Promise<void>)
-    | undefined;
-  /** Runs `beforeRetry`; a throw stops the retries. */
-  readonly beforeRetry: ((call: CallHooks, plan: HookPlan, leg: HookLeg, sent: Record<string, string>, started: number, facts: RetryFacts) => Promise<void>) | undefined;
-  /** The call's promise, with `onError` run when it rejects (not for a {@link HookError}); undefined without `onError`. */
-  readonly onError: (<T>(call: Promise<T>, plan: HookPlan, started: number) => Promise<T>) | undefined;
+  /** The hooks of one call of `plan`'s operation. */
+  call(plan: HookPlan): CallHooks;
+  /** The call's promise, with `onError` run when it rejects (not for a {@link HookError}); the promise itself without `onError`. */
+  settle<T>(call: Promise<T>, plan: HookPlan): Promise<T>;
 }
 
 /**
@@ -106,7 +95,7 @@ function make(hooks: RequestHooks | undefined, unsafeRawBodies: boolean, scrub: 
   const bodyOf = (text: string | undefined): unknown => (raw ? (text === '' || text === undefined ? undefined : scrub(text)) : deepFreeze(maskBodyText(text === undefined ? undefined : scrub(text))));
 
   /** The view of the attempt under way, the fields every attempt hook shares. */
-  const requestView = (call: CallHooks, plan: HookPlan, leg: HookLeg, sent: Record<string, string>): HookRequestView => {
+  const requestView = (attempt: number, plan: HookPlan, leg: HookLeg, sent: Record<string, string>): HookRequestView => {
     const query = leg.url.indexOf('?');
     const path = (query === -1 ? leg.url : leg.url.slice(0, query)).slice(baseUrl.length);
     return {
@@ -114,7 +103,7 @@ function make(hooks: RequestHooks | undefined, unsafeRawBodies: boolean, scrub: 
       method: plan.op.method,
       urlTemplate: plan.op.path,
       path: scrub(path),
-      attempt: call.attempts,
+      attempt,
       signed: sent['service-wallet-signature'] !== undefined,
       idempotencyKey: leg.idempotencyKey,
       headers: headersOf(sent),
@@ -131,33 +120,47 @@ function make(hooks: RequestHooks | undefined, unsafeRawBodies: boolean, scrub: 
     }
   };
 
+  const requestIdOf = (response: Response) => {
+    const id = response.headers.get('x-request-id');
+    return id === null ? undefined : scrub(id);
+  };
+
   return {
-    beforeRequest: beforeRequest
-      ? async (call, plan, leg) => {
-          const view = Object.freeze(requestView(call, plan, leg, leg.headers));
-          const facts = { operation: plan.label, idempotencyKey: leg.idempotencyKey, outcomeUnknown: plan.outcomeUnknown(call.attempts > 1) };
-          const result = (await run('beforeRequest', beforeRequest, view, facts)) as BeforeRequestResult | undefined | void;
+    call: (plan) => {
+      let attempts = 0;
+      let started = 0;
+      let leg: HookLeg;
+      let sent: Record<string, string>;
+      const view = () => requestView(attempts, plan, leg, sent);
+      return {
+        attempt: async (given) => {
+          attempts++;
+          started = performance.now();
+          leg = given;
+          sent = given.headers;
+          if (!beforeRequest) return sent;
+          const facts = { operation: plan.label, idempotencyKey: leg.idempotencyKey, outcomeUnknown: plan.outcomeUnknown(attempts > 1) };
+          const result = (await run('beforeRequest', beforeRequest, Object.freeze(view()), facts)) as BeforeRequestResult | undefined | void;
           const added = result?.headers;
-          if (added === undefined || added === null) return leg.headers;
+          if (added === undefined || added === null) return sent;
           const problems = headerProblems(added, 'headers');
           if (problems.length) throw new HookError('beforeRequest', `hooks.beforeRequest returned a header that cannot be sent: ${problems[0]!.path} ${problems[0]!.message}; nothing was sent`, facts);
-          const headers = { ...leg.headers };
+          const headers = { ...sent };
           for (const name in added) {
-            const lower = name.toLowerCase();
-            const reserved = CLIENT_HEADERS.get(lower);
+            const reserved = CLIENT_HEADERS.get(name.toLowerCase());
             if (reserved !== undefined) {
               throw new HookError('beforeRequest', `hooks.beforeRequest may not set ${reserved} (the client sets it; returned as headers.${name}); nothing was sent`, facts);
             }
-            if (added[name] !== undefined) headers[lower] = added[name];
+            if (added[name] !== undefined) headers[name.toLowerCase()] = added[name];
           }
-          return headers;
-        }
-      : undefined,
-    afterResponse: afterResponse
-      ? async (call, plan, leg, sent, started, response, text, data, requestId) => {
+          return (sent = headers);
+        },
+        answer: async (response, text, data) => {
+          if (!afterResponse) return;
           const { status } = response;
-          const view: HookResponseView = Object.freeze({
-            ...requestView(call, plan, leg, sent),
+          const requestId = requestIdOf(response);
+          const answered: HookResponseView = Object.freeze({
+            ...view(),
             status,
             requestId,
             durationMs: Math.round(performance.now() - started),
@@ -166,56 +169,53 @@ function make(hooks: RequestHooks | undefined, unsafeRawBodies: boolean, scrub: 
           });
           // A write answered with its result (2xx), or refused (4xx), is known; a 5xx or a 303 leaves it unknown.
           const outcomeUnknown = plan.outcomeUnknown(status >= 500 || status === 303);
-          await run('afterResponse', afterResponse, view, { operation: plan.label, idempotencyKey: leg.idempotencyKey, status, requestId, outcomeUnknown, result: { data, response, requestId } });
-        }
-      : undefined,
-    beforeRetry: beforeRetry
-      ? async (call, plan, leg, sent, started, facts) => {
-          const view: HookRetryView = Object.freeze({
-            ...requestView(call, plan, leg, sent),
-            status: facts.status,
-            requestId: facts.requestId,
+          await run('afterResponse', afterResponse, answered, { operation: plan.label, idempotencyKey: leg.idempotencyKey, status, requestId, outcomeUnknown, result: { data, response, requestId } });
+        },
+        retry: async (delay, failure, response) => {
+          if (!beforeRetry) return;
+          const status = response?.status;
+          const requestId = response && requestIdOf(response);
+          const retrying: HookRetryView = Object.freeze({
+            ...view(),
+            status,
+            requestId,
             durationMs: Math.round(performance.now() - started),
-            reason: facts.reason,
-            delayMs: facts.delay,
-            nextAttempt: call.attempts + 1,
+            reason: failure ? failure.name : `status ${status}`,
+            delayMs: delay,
+            nextAttempt: attempts + 1,
           });
-          await run('beforeRetry', beforeRetry, view, {
-            operation: plan.label,
-            idempotencyKey: leg.idempotencyKey,
-            status: facts.status,
-            requestId: facts.requestId,
-            outcomeUnknown: facts.outcomeUnknown,
-            error: facts.error,
-          });
-        }
-      : undefined,
-    onError: onError
-      ? <T>(promise: Promise<T>, plan: HookPlan, started: number) =>
-          promise.catch(async (error: unknown) => {
-            if (error instanceof HookError) throw error;
-            const e = (error ?? {}) as { name?: unknown; status?: unknown; requestId?: unknown; code?: unknown; outcomeUnknown?: unknown; idempotencyKey?: unknown };
-            const status = typeof e.status === 'number' ? e.status : undefined;
-            const requestId = typeof e.requestId === 'string' ? e.requestId : undefined;
-            const idempotencyKey = typeof e.idempotencyKey === 'string' ? e.idempotencyKey : undefined;
-            const outcomeUnknown = e.outcomeUnknown === true;
-            const view: HookErrorView = Object.freeze({
-              operation: plan.label,
-              method: plan.op.method,
-              urlTemplate: plan.op.path,
-              idempotencyKey,
-              status,
-              requestId,
-              durationMs: Math.round(performance.now() - started),
-              errorName: typeof e.name === 'string' ? e.name : typeof error,
-              code: typeof e.code === 'string' ? e.code : undefined,
-              outcomeUnknown,
-              error: raw ? error : undefined,
-            });
-            await run('onError', onError, view, { operation: plan.label, idempotencyKey, status, requestId, outcomeUnknown, error });
-            throw error;
-          })
-      : undefined,
+          const outcomeUnknown = failure ? failure.outcomeUnknown : plan.outcomeUnknown(status! >= 500);
+          await run('beforeRetry', beforeRetry, retrying, { operation: plan.label, idempotencyKey: leg.idempotencyKey, status, requestId, outcomeUnknown, error: failure });
+        },
+      };
+    },
+    settle: (promise, plan) => {
+      if (!onError) return promise;
+      const started = performance.now();
+      return promise.catch(async (error: unknown) => {
+        if (error instanceof HookError) throw error;
+        const e = (error ?? {}) as { name?: unknown; status?: unknown; requestId?: unknown; code?: unknown; outcomeUnknown?: unknown; idempotencyKey?: unknown };
+        const status = typeof e.status === 'number' ? e.status : undefined;
+        const requestId = typeof e.requestId === 'string' ? e.requestId : undefined;
+        const idempotencyKey = typeof e.idempotencyKey === 'string' ? e.idempotencyKey : undefined;
+        const outcomeUnknown = e.outcomeUnknown === true;
+        const failed: HookErrorView = Object.freeze({
+          operation: plan.label,
+          method: plan.op.method,
+          urlTemplate: plan.op.path,
+          idempotencyKey,
+          status,
+          requestId,
+          durationMs: Math.round(performance.now() - started),
+          errorName: typeof e.name === 'string' ? e.name : typeof error,
+          code: typeof e.code === 'string' ? e.code : undefined,
+          outcomeUnknown,
+          error: raw ? error : undefined,
+        });
+        await run('onError', onError, failed, { operation: plan.label, idempotencyKey, status, requestId, outcomeUnknown, error });
+        throw error;
+      });
+    },
   };
 }
 

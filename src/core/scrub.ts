@@ -8,8 +8,6 @@
 export const MASK = '[redacted]';
 
 
-const REDACTED = MASK;
-
 /** Removes the client's secrets from a text (or any JSON value) built from an answer. */
 export type Scrub = <T>(value: T) => T;
 
@@ -28,14 +26,14 @@ export function createScrub(secrets: string[]): Scrub {
   const suspect = new RegExp([...literals.map(escape), 'authorization', 'basic', 'bearer'].join('|'), 'i');
   const text = (s: string): string => {
     if (!suspect.test(s)) return s;
-    let out = known ? s.replace(known, REDACTED) : s;
-    out = out.replace(authorization, `$1${REDACTED}`).replace(credential, `$1$2${REDACTED}`);
+    let out = known ? s.replace(known, MASK) : s;
+    out = out.replace(authorization, `$1${MASK}`).replace(credential, `$1$2${MASK}`);
     return out;
   };
   const scrub = (value: unknown, depth = 0): unknown => {
     if (typeof value === 'string') return text(value);
     if (value === null || typeof value !== 'object') return value;
-    if (depth > 32) return REDACTED; // deeper than any answer of the document: not walked, so not kept
+    if (depth > 32) return MASK; // deeper than any answer of the document: not walked, so not kept
     if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1));
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) out[text(k)] = scrub(v, depth + 1);

@@ -94,13 +94,7 @@ async function attempts(config: TransportConfig, plan: TransportPlan, out: Outgo
     if (signal?.aborted) throw userAbort(plan, out, plan.outcomeUnknown(retry > 0), signal.reason);
     if (tally) tally.attempts = retry + 1;
     // With hooks: the attempt counted across the call's legs, `beforeRequest` run (it may add headers to this attempt).
-    let sent = headers;
-    let hookStarted = 0;
-    if (hooks) {
-      hooks.attempts++;
-      hookStarted = performance.now();
-      if (hooks.runner.beforeRequest) sent = await hooks.runner.beforeRequest(hooks, plan, out, hookStarted);
-    }
+    const sent = hooks ? await hooks.attempt(out) : headers;
     const fetch = config.fetch ?? globalThis.fetch;
     // Node's own fetch, once seen to use it: the dispatcher enforces the attempt's deadline; no timer of ours.
     const dispatcher: Dispatcher | undefined = config.fetch ? undefined : provenDispatcher(fetch, out.timeout);
@@ -162,10 +156,7 @@ async function attempts(config: TransportConfig, plan: TransportPlan, out: Outgo
       (decide ??= retryInput(config, out)).retry = retry;
       const next = retryDecision({ failed: true, mayHaveArrived }, decide);
       if (next === undefined) throw failure;
-      if (hooks?.runner.beforeRetry) {
-        const facts = { status: undefined, requestId: undefined, reason: failure.name, delay: next.delay, outcomeUnknown: failure.outcomeUnknown, error: failure };
-        await hooks.runner.beforeRetry(hooks, plan, out, sent, hookStarted, facts);
-      }
+      if (hooks) await hooks.retry(next.delay, failure, undefined);
       if (info) log.retrying(operation, failure.message, next.delay);
       trace?.retry(retry + 1, next.delay, undefined, undefined, failure);
       await pause(config, next.delay, plan, out);
@@ -178,7 +169,7 @@ async function attempts(config: TransportConfig, plan: TransportPlan, out: Outgo
 
     const parsed = parseBody(status, text);
     // The answer goes to `afterResponse` before anything is decided of it: a throw there ends the call with this answer, never sent again.
-    if (hooks?.runner.afterResponse) await hooks.runner.afterResponse(hooks, plan, out, sent, hookStarted, response, text, parsed.data, requestIdOf(response, config.scrub));
+    if (hooks) await hooks.answer(response, text, parsed.data);
     // A status that is never retried (a 2xx, the usual answer) ends the leg here: no Retry-After lookup, no
     // decision to make (retryDecision refuses it first thing).
     if (!isRetryableStatus(status)) return ended(config, out, read, after, { response, text, data: parsed.data, notJson: parsed.notJson, attempts: retry + 1 });
@@ -186,10 +177,7 @@ async function attempts(config: TransportConfig, plan: TransportPlan, out: Outgo
     (decide ??= retryInput(config, out)).retry = retry;
     const next = retryDecision({ status, retryAfter: response.headers.get('retry-after'), code }, decide);
     if (next === undefined) return ended(config, out, read, after, { response, text, data: parsed.data, notJson: parsed.notJson, attempts: retry + 1 });
-    if (hooks?.runner.beforeRetry) {
-      const facts = { status, requestId: requestIdOf(response, config.scrub), reason: `status ${status}`, delay: next.delay, outcomeUnknown: plan.outcomeUnknown(status >= 500), error: undefined };
-      await hooks.runner.beforeRetry(hooks, plan, out, sent, hookStarted, facts);
-    }
+    if (hooks) await hooks.retry(next.delay, undefined, response);
     if (info) log.retrying(operation, `status ${status}`, next.delay);
     trace?.retry(retry + 1, next.delay, status, next.retryAfter);
     await pause(config, next.delay, plan, out);

@@ -19,7 +19,7 @@ describe('docs/hooks.md', () => {
     const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace' });
     await cb.customers.retrieve('Customer:does-not-exist').catch(() => undefined);
     expect(metrics.map((m) => [m.operation, m.status, m.attempt])).toEqual([
-      ['POST /customers', 201, 1],
+      ['POST /customers', 200, 1],
       ['GET /customers/{customerId}', 404, 1],
       ['GET /customers/{customerId}', 'NotFoundError', 0],
     ]);

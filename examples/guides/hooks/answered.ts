@@ -8,7 +8,7 @@ export async function createQuoteDespiteHooks(cb: Crossborder, params: QuoteCrea
   try {
     return await cb.quotes.create(params);
   } catch (error) {
-    if (error instanceof HookError && error.hook === 'afterResponse' && error.result && error.status === 201) {
+    if (error instanceof HookError && error.hook === 'afterResponse' && error.result?.response.ok) {
       console.warn(`${error.message} (request ${error.requestId}); the quote was created`);
       return error.result.data as Awaited<ReturnType<Crossborder['quotes']['create']>>;
     }

@@ -7,6 +7,7 @@ import type { APIPromise } from './core/api-promise';
 import { ClientInfo, CrossborderCore, type CallInput, type Operation } from './core/client';
 import { openTelemetry, type WorkTelemetry } from './core/telemetry';
 import { logging, requestChecks, responseChecks } from './core/parts';
+import { requestHooks } from './core/hooks';
 import type { ClientOptions, SignedRequestOptions } from './core/options';
 import { ExternalAccounts, InternalAccounts, Platform } from './resources/accounts';
 import { Auth } from './resources/auth';
@@ -80,7 +81,7 @@ export class Crossborder extends ClientInfo {
 
   constructor(options: ClientOptions = {}) {
     // Every behaviour on: the optional parts of a core are all here.
-    const core = new CrossborderCore(options, { telemetry: openTelemetry, requestChecks, responseChecks, logging });
+    const core = new CrossborderCore(options, { telemetry: openTelemetry, requestChecks, responseChecks, logging, hooks: requestHooks });
     super(core); // the public fields, inspect and toJSON: the core's, written once in ClientInfo
     this.#core = core;
     this.customers = new Customers(core);

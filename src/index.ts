@@ -55,6 +55,8 @@ export type { ClientOptions, Environment, ListOptions, RequestOptions, SignedReq
 export { logging, requestChecks, responseChecks, type Logging, type RequestChecks, type ResponseChecks } from './core/parts';
 export { openTelemetry, type MeterProviderLike, type TelemetryOptions, type TelemetryRecorder, type TracerProviderLike, type WorkSpan, type WorkTelemetry } from './core/telemetry';
 export type { Logger, LogLevel } from './core/logger';
+export { requestHooks, type HooksPart } from './core/hooks';
+export type { BeforeRequestResult, HookCallView, HookErrorView, HookName, HookRequestView, HookResponseView, HookRetryView, RequestHooks } from './core/hook-types';
 export * from './core/errors';
 export { formatAmount, toMinorUnits, type HasDecimals } from './helpers/money';
 export { isExpired } from './resources/quotes';

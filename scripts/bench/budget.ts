@@ -125,7 +125,10 @@ export const SIZE_BUDGET = {
   // and the console warning of their drift are the responseChecks part's code (a core without it refuses the option).
   // 19,717 B (-62 B) once the drift warning's text is written by the log (Log.drift) or that console fallback: a
   // core with neither part never writes it.
-  worker: 19_800,
+  // 19,888 B (+171 B) with request hooks: the option's name check, the refusal without the hooks part, and the
+  // transport's three calls to a call's hooks (one property read per attempt without them); the runner and the
+  // redaction it uses are the hooks part's code, not the worker's. Ceiling raised from 19,800 B for it.
+  worker: 19_900,
   /**
    * `crossborder-sdk/wallet` for browsers (scripts/bench/size.ts WALLET_PROGRAM: generateClientKeyPair,
    * importSessionKey, stamp, WalletSession), min+gzip: 19.3 kB since the bundle is opened on WebCrypto directly

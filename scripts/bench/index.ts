@@ -21,6 +21,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { LIST_WORKER_BEFORE_RECEIVER, RECEIVER_TARGET, SIZE_BEFORE_ISSUE_36, SIZE_BUDGET, WORKER_BEFORE_CUTS, WORKER_BEFORE_THIRD_PASS } from './budget';
 import type { RequestRow } from './client';
+import type { HooksRow } from './hooks';
 import type { ConcurrencyRow } from './concurrency';
 import { ensureBuilt, root } from './dist';
 import type { PaginationResult } from './pagination';
@@ -48,7 +49,7 @@ interface Results {
   date: string;
   machine: string;
   node: string;
-  runs: { client: RequestRow[]; concurrency: ConcurrencyRow[]; pagination: PaginationResult; startup: StartupResult; telemetry?: TelemetryRow[]; telemetryTargets?: TelemetryTargetRow[]; webhooks?: WebhooksResult }[];
+  runs: { client: RequestRow[]; concurrency: ConcurrencyRow[]; pagination: PaginationResult; startup: StartupResult; telemetry?: TelemetryRow[]; telemetryTargets?: TelemetryTargetRow[]; webhooks?: WebhooksResult; hooks?: HooksRow[] }[];
   profiles: ProfileResult[];
   size: SizeReport;
   wallet: SizeReport;
@@ -90,7 +91,9 @@ async function measureAll(): Promise<Results> {
     const telemetryTargets = run<TelemetryTargetRow[]>('telemetry-floor.ts');
     console.log('  webhooks …');
     const webhooks = run<WebhooksResult>('webhooks.ts');
-    runs.push({ client, concurrency, pagination, startup, telemetry, telemetryTargets, webhooks });
+    console.log('  request hooks …');
+    const hooks = run<HooksRow[]>('hooks.ts');
+    runs.push({ client, concurrency, pagination, startup, telemetry, telemetryTargets, webhooks, hooks });
   }
   console.log('profile …');
   const profiles = run<ProfileResult[]>('profile.ts');
@@ -275,6 +278,24 @@ const startupTable = [
 ];
 const sizeTop = (report: SizeReport) => report.initialTop.map(([i, b]) => `${i} ${b}`).join(', ');
 
+/** What request hooks cost, per run, when the results have it. */
+function hooksSection(): string {
+  const rows = runs.flatMap((r, i) => (r.hooks ?? []).map((h) => ({ run: i + 1, h })));
+  if (rows.length === 0) return '';
+  return `## Request hooks
+
+The SDK as built (dist/), same loopback server and requests as above, contenders interleaved: the plain client (no
+\`hooks\` option), \`hooks: {}\` (off: no view or closure is made, the cost must be nothing measurable), and four
+no-op hooks (on: each attempt builds the redacted views and awaits each hook). Ratios are medians of per-round
+ratios over the plain client; CPU is user + system time. Command: \`npx tsx scripts/bench/hooks.ts\`.
+
+| request, run | plain µs | off ÷ plain | on ÷ plain | CPU: off / on ÷ plain | load |
+|---|---|---|---|---|---|
+${rows.map(({ run, h }) => `| ${h.name}, ${run} | ${h.plainUs.toFixed(0)} | ${x(h.offRatio)} | ${x(h.onRatio)} | ${x(h.offCpuRatio)} / ${x(h.onCpuRatio)} | ${loads([h.load])} |`).join('\n')}
+
+`;
+}
+
 /** The OpenTelemetry overhead (issue 24), per run, when the results have it. */
 function telemetrySection(): string {
   const rows = runs.flatMap((r, i) => (r.telemetry ?? []).map((t) => ({ run: i + 1, t })));
@@ -399,7 +420,7 @@ Largest inputs of the initial chunk (minified bytes): ${sizeTop(size)}.
 
 Largest inputs of the one-file bundle: ${size.oneFileTop.map(([i, b]) => `${i} ${b}`).join(', ')}.
 ${tarball ? `\nThe package as \`npm install\` unpacks it (what is in it and why: [performance](performance.md#what-the-package-holds)); command: \`npx tsx scripts/bench/size.ts --tarball\`. ${formatTarball(tarball)}.\n` : ''}
-${telemetrySection()}## Webhook verification
+${telemetrySection()}${hooksSection()}## Webhook verification
 
 A 1 kB delivery that matches the document, verified with the key as configured (PEM). Contenders in
 interleaved rounds of sequential calls, each run in a fresh process; ratios are medians of per-round ratios to

@@ -11,11 +11,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { CrossborderCore } from '../core/client';
-import { CHECKED } from '../core/parts';
-import { ConfigurationError } from '../core/errors';
-import { readSettings } from '../core/settings';
-import type { ClientOptions, Signer } from '../core/options';
+import { cliCore, ConfigurationError, readSettings, type ClientOptions, type CrossborderCore, type Signer } from './sdk';
 import { parseJsonText, readFileBounded, writePrivateFile } from './files';
 import { SANDBOX_CREDENTIALS } from './control';
 import { forShell, targetOf, type Target } from './shared';
@@ -106,7 +102,7 @@ export function connect(options: ConnectionOptions, extra: ClientOptions = {}): 
     // here calls the API, so a missing one is said before anything starts.
     const { missingCredentials } = readSettings(clientOptions);
     if (missingCredentials !== undefined) throw new ConfigurationError(missingCredentials);
-    return { core: new CrossborderCore(clientOptions, CHECKED), target, sandboxCredentials };
+    return { core: cliCore(clientOptions), target, sandboxCredentials };
   } catch (error) {
     throw forShell(error);
   }

@@ -6,12 +6,9 @@
  * (`CROSSBORDER_SANDBOX_TOKEN`) when one is set.
  * @module
  */
-import { CrossborderCore } from '../core/client';
-import { CHECKED } from '../core/parts';
-import { API_VERSION } from '../core/settings';
+import { API_VERSION, cliCore, readBounded, type CrossborderCore } from './sdk';
 import { operations } from '../generated/operations';
 import type { PlatformConfig, PlatformConfigUpdateParams } from '../generated/named';
-import { readBounded } from '../core/read-bounded';
 import { CONTROL_TOKEN_HEADER, controlPath, SANDBOX_CONTROLS, type ControlName } from '../helpers/sandbox-controls';
 import { STATE_LIMIT_BYTES } from './files';
 import { LOCAL_SANDBOX_URL, originOf, shownUrl, targetOf } from './shared';
@@ -41,12 +38,12 @@ export function controlHeaders(): Record<string, string> {
 /** The SDK client of a sandbox's API: sandbox credentials, and the control token (PATCH /config asks for it beyond loopback). */
 export function sandboxCore(url: string | undefined): CrossborderCore {
   const token = process.env.CROSSBORDER_SANDBOX_TOKEN;
-  return new CrossborderCore({
+  return cliCore({
     ...SANDBOX_CREDENTIALS,
     baseUrl: sandboxUrl(url),
     environment: 'sandbox',
     ...(token ? { defaultHeaders: { [CONTROL_TOKEN_HEADER]: token } } : {}),
-  }, CHECKED);
+  });
 }
 
 /** The platform configuration of a sandbox (`getConfig`). */

@@ -6,8 +6,7 @@
  * @module
  */
 import { Command, CommanderError } from 'commander';
-import { editDistance } from '../core/suggest';
-import { VERSION } from '../core/version';
+import { editDistance, VERSION } from './sdk';
 import { addListenCommand } from './listen';
 import { addMcpCommand } from './mcp';
 import { addPayoutsCommand } from './payouts';

@@ -27,8 +27,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
-import { isLoopbackHost, splitHost } from '../core/loopback';
-import { readBounded } from '../core/read-bounded';
+import { isLoopbackHost, readBounded, splitHost } from './sdk';
 import { out } from './output';
 import { sandboxUrl as sandboxUrlOf } from './control';
 import { attachListener, watchParent, type AttachedListener } from './sandbox';

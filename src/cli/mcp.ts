@@ -18,8 +18,7 @@
  * @module
  */
 import type { Command } from 'commander';
-import { VERSION } from '../core/version';
-import type { SignedRequestOptions } from '../core/options';
+import { VERSION, type SignedRequestOptions } from './sdk';
 import { connect, sessionSigner } from './client';
 import { describeError } from './output';
 import { callEffect, EFFECT_FLAG, effectOf, isLoopbackUrl, mostEffect, raisingFields, shownUrl, summaries, type Effect, type Action } from './shared';
@@ -70,7 +69,7 @@ async function serveMcp(opts: McpOptions): Promise<void> {
   try {
     connection = connect({ profile: opts.profile, baseUrl: opts.baseUrl, environment: opts.environment });
   } catch (error) {
-    const { ConfigurationError } = await import('../core/errors');
+    const { ConfigurationError } = await import('./sdk');
     if (error instanceof ConfigurationError && /^missing credentials/.test(error.message)) {
       throw new ConfigurationError(
         `crossborder-sdk mcp: ${error.message.replace(/^missing credentials: /, 'no credentials for the address given: ')}; only the local default (no --base-url, no CROSSBORDER_BASE_URL) uses the sandbox's own`,

@@ -16,7 +16,7 @@ import {
   SignatureRequiredError,
   ValidationError,
   WalletCryptoError,
-} from '../core/errors';
+} from './sdk';
 import { formatAmount } from '../helpers/money';
 import { UsageError } from './table';
 

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
-import { APIUserAbortError } from '../core/errors';
+import { APIUserAbortError } from './sdk';
 import { journalBatchId } from '../payouts/file-journal';
 import type { PayoutBatchOptions } from '../payouts/runner';
 import type { PayoutInstruction, PayoutProgress, PayoutRecord, PayoutRejectedInput, PayoutReportRow, PayoutSummary } from '../payouts/types';

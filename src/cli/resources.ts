@@ -4,9 +4,7 @@
  * @module
  */
 import { Command, Option } from 'commander';
-import type { CallInput } from '../core/plan';
-import type { Page } from '../core/pagination';
-import type { SignedRequestOptions } from '../core/options';
+import type { CallInput, Page, SignedRequestOptions } from './sdk';
 import { connect, newClientKey, savedCredentialId, saveSession, sessionSigner, type ConnectionOptions } from './client';
 import { INPUT_LIMIT_BYTES, parseJsonText, readFileBounded, readStdinBounded, refuseUnsafeTarget } from './files';
 import { out, printResult } from './output';

@@ -204,8 +204,8 @@ async function serve(args: ServeOptions): Promise<void> {
   }
   if (args.webhookUrl) {
     // Through the SDK's own client, in process: the sandbox is not listening yet.
-    const [{ CrossborderCore }, { operations }, { CHECKED }] = await Promise.all([import('../core/client'), import('../generated/operations'), import('../core/parts')]);
-    const inProcess = new CrossborderCore({ ...SANDBOX_CREDENTIALS, baseUrl: 'http://sandbox.invalid', environment: 'sandbox', maxRetries: 0, fetch: sandbox.fetch }, CHECKED);
+    const [{ cliCore }, { operations }] = await Promise.all([import('./sdk'), import('../generated/operations')]);
+    const inProcess = cliCore({ ...SANDBOX_CREDENTIALS, baseUrl: 'http://sandbox.invalid', environment: 'sandbox', maxRetries: 0, fetch: sandbox.fetch });
     try {
       await inProcess.call(operations.updateConfig, { body: { webhookEndpoint: args.webhookUrl } });
     } catch (error) {

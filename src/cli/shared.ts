@@ -6,11 +6,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ConfigurationError } from '../core/errors';
-import { isLoopbackHost } from '../core/loopback';
+import { ConfigurationError, DEFAULT_BASE_URLS, isLoopbackHost } from './sdk';
 import { redactUserinfo } from './output';
 import { UsageError } from './table';
-import { DEFAULT_BASE_URLS } from '../core/settings';
 import { operationEffects } from '../generated/effects';
 import type { DocumentOperation, Effect, OperationEffect, OperationId } from '../generated/operations';
 

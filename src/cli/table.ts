@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ValidationError } from '../core/errors';
+import { ValidationError } from './sdk';
 import { operationNames } from '../generated/names';
 import { operations, type DocumentOperation, type OperationId } from '../generated/operations';
 

@@ -24,7 +24,7 @@ import { sandboxCore, sandboxUrl } from './control';
 import { shownUrl } from './shared';
 import { parseJsonText, readFileBounded } from './files';
 import { out } from './output';
-import { readBounded } from '../core/read-bounded';
+import { readBounded } from './sdk';
 import { attachListener, control, refuseUnknownType } from './sandbox';
 import { readData } from './resources';
 import { splitInput, UsageError } from './table';

@@ -16,6 +16,9 @@ export interface WithResponse<T> {
   requestId: string | undefined;
 }
 
+/** What the caller does with a leg's result in the same step (a write's client looks for a wallet challenge). */
+export type AfterLeg = (result: WithResponse<unknown>) => WithResponse<unknown> | Promise<WithResponse<unknown>>;
+
 /** The resolve function of the APIPromise being made: its executor is one function for every call, not a closure per call. */
 let made: ((value: never) => void) | undefined;
 function keepResolve(resolve: (value: never) => void): void {

@@ -9,7 +9,7 @@
  * @module
  */
 import { createQuerySerializer } from 'openapi-fetch';
-import { APIPromise, type WithResponse } from './api-promise';
+import { APIPromise, type AfterLeg, type WithResponse } from './api-promise';
 import { createScrub, isChallenge, readAnswer, readChallenge, readEnvelope, type Scrub } from './answers';
 import { isEmpty, readCallOptions, type CallOptions, type CallSettings } from './call-options';
 import {
@@ -19,22 +19,24 @@ import {
   ValidationError,
   type ValidationIssue,
 } from './errors';
+import type { CallHooks, HookRunner } from './hooks';
 import { ignoreRejection, SILENT_LOG, type Log } from './logger';
 import type { ClientOptions, Environment, ListOptions, SignedRequestOptions, ValidationIssueReport } from './options';
 import { Page, PagePromise, type CursorTrail, type PageFetcher } from './pagination';
 import type { OperationId, OperationRow } from '../generated/operations';
-import type { Logging, RequestChecks, ResponseChecks } from './parts';
+import type { CoreParts, RequestChecks, ResponseChecks } from './part-types';
 import { OperationPlan, type CallInput, type InputOf, type ItemOf, type Operation, type QuerySerializer, type ResultOf } from './plan';
 import { defaultSleep } from './retry';
 import { env, readSettings } from './settings';
 import { SignedRetry } from './signed-retry';
 import type { CallTrace, CoreTelemetry, PageLink, TelemetryRecorder } from './telemetry';
-import { sendAndRead, type AfterLeg, type Outgoing, type TransportConfig } from './transport';
+import { sendAndRead, type Outgoing, type TransportConfig } from './transport';
 import { VERSION } from './version';
 import { headerIn, mergeHeaders, normalizeQuery, wireProblems } from './wire';
 
 export { API_VERSION, DEFAULT_BASE_URLS, MAX_TIMEOUT_MS, normalizeBaseUrl } from './settings';
 export type { CallInput, InputOf, ItemOf, Operation, ResultOf } from './plan';
+export type { CoreParts } from './part-types';
 
 const NO_HEADERS: [string, unknown][] = [];
 
@@ -99,23 +101,6 @@ Object.defineProperties(ClientInfo.prototype, {
 });
 
 /**
- * What a client is built with beyond its options: the code of optional behaviours, so that a bundle holds
- * only those it uses. `Crossborder` has every part; `new CrossborderCore(options, { requestChecks,
- * responseChecks, logging, telemetry: openTelemetry })` behaves as it does.
- * @group Client
- */
-export interface CoreParts {
-  /** The OpenTelemetry recorder ({@link openTelemetry}): spans and metrics when a provider is there. */
-  telemetry?: TelemetryRecorder | undefined;
-  /** Local checks of every call's parameters ({@link requestChecks}): without them, a bad parameter gets the service's 400. */
-  requestChecks?: RequestChecks | undefined;
-  /** Checks of answers (`validateResponses`) and of webhook events ({@link responseChecks}). */
-  responseChecks?: ResponseChecks | undefined;
-  /** The logger ({@link logging}): `logger`, `logLevel`, `CROSSBORDER_LOG`. */
-  logging?: Logging | undefined;
-}
-
-/**
  * The most signed legs one call sends. Production's longest flow (a delegated key) signs twice (one to spare); a
  * service asking again after this many is refused rather than signed without end.
  */
@@ -170,6 +155,8 @@ export class CrossborderCore extends ClientInfo {
   /** @internal The `responseChecks` part (answers with `validateResponses`, webhook events), when given. */
   readonly responseChecks: ResponseChecks | undefined;
   readonly #signed = new SignedRetry();
+  /** The `hooks` option ready to run, when it sets any hook (the `hooks` part); undefined: no hook, nothing built per call. */
+  readonly #hooks: HookRunner | undefined;
   /** @internal */
   readonly log: Log;
   /** @internal Removes the credentials from texts built from answers. */
@@ -206,11 +193,15 @@ export class CrossborderCore extends ClientInfo {
     if (!parts?.logging && (options.logger !== undefined || options.logLevel !== undefined)) {
       throw new ConfigurationError('logger and logLevel need the logging part: new CrossborderCore(options, { logging })');
     }
+    if (!parts?.hooks && (options.hooks !== undefined || options.unsafeRawBodies !== undefined)) {
+      throw new ConfigurationError('hooks need the hooks part: new CrossborderCore(options, { hooks: requestHooks })');
+    }
     if (!parts?.responseChecks && this.#validateResponses) {
       throw new ConfigurationError('validateResponses needs the response checks: new CrossborderCore(options, { responseChecks })');
     }
     this.log = parts?.logging ? parts.logging.make(options.logger, options.logLevel, env('CROSSBORDER_LOG')) : SILENT_LOG;
     this.#requestChecks = parts?.requestChecks ?? undefined;
+    this.#hooks = parts?.hooks?.make(options.hooks, options.unsafeRawBodies ?? false, this.scrub, this.baseUrl);
     this.responseChecks = parts?.responseChecks ?? undefined;
     this.telemetry = parts?.telemetry ? parts.telemetry(options, this.baseUrl, VERSION) : NO_TELEMETRY;
     this.#transport = {
@@ -224,8 +215,12 @@ export class CrossborderCore extends ClientInfo {
   }
 
   /**
-   * @internal Runs one operation through the pipeline. An operation of the document types its input
-   * and its result ({@link ResultOf}); any other operation (tests, {@link request}) resolves to `T`.
+   * Runs one operation through the pipeline: the surface the standalone functions of `crossborder-sdk/functions`,
+   * the resource classes and the CLI are built on. `op` is a row of the generated operation table (or an
+   * {@link Operation} of your own), `input` its path, query, body and header parameters, `options` the call's
+   * `RequestOptions` (signed writes: {@link SignedRequestOptions}). An operation of the document types its
+   * input and its result ({@link ResultOf}); any other operation (tests, {@link request}) resolves to `T`.
+   * Checks, Idempotency-Key, retries, hooks, the signed retry and typed errors are those of every method.
    */
   call<Id extends OperationId>(op: OperationRow<Id>, input: InputOf<Id>, options?: CallOptions | null): APIPromise<ResultOf<Id>>;
   call<T = unknown>(op: Operation, input?: CallInput, options?: CallOptions | null): APIPromise<T>;
@@ -235,8 +230,9 @@ export class CrossborderCore extends ClientInfo {
   }
 
   /**
-   * @internal Runs a list operation: the result is awaitable (first page) and iterable (all items).
-   * An operation of the document types its items ({@link ItemOf}); any other lists `T`.
+   * Runs a list operation, as {@link call} runs any other: the result is awaitable (the first {@link Page}) and
+   * iterable with `for await` (every item, page after page). An operation of the document types its items
+   * ({@link ItemOf}); any other lists `T`. `options.prefetch` asks for page n+1 while page n is read.
    */
   list<Id extends OperationId>(op: OperationRow<Id>, input: InputOf<Id>, options?: ListOptions | null): PagePromise<ItemOf<Id>>;
   list<T = unknown>(op: Operation, input?: CallInput, options?: ListOptions | null): PagePromise<T>;
@@ -325,6 +321,12 @@ export class CrossborderCore extends ClientInfo {
    * multipart, a signed leg, a challenge) branch out. Never throws: a refusal is the promise's rejection.
    */
   #run(op: Operation, input: CallInput, options: CallOptions, trace: CallTrace | undefined, read?: AfterLeg): Promise<WithResponse<unknown>> {
+    const call = this.#start(op, input, options, trace, read);
+    return this.#hooks ? this.#hooks.settle(call, this.#plan(op)) : call;
+  }
+
+  /** The call, before the `onError` hook sees its failure. */
+  #start(op: Operation, input: CallInput, options: CallOptions, trace: CallTrace | undefined, read?: AfterLeg): Promise<WithResponse<unknown>> {
     try {
       // Credentials are asked for by the first call that needs them, not by the constructor (webhook-only clients need none).
       if (this.#missingCredentials !== undefined) throw new ConfigurationError(this.#missingCredentials);
@@ -369,7 +371,7 @@ export class CrossborderCore extends ClientInfo {
     if (issues.length) throw new ValidationError(issues);
 
     const idempotencyKey = op.idempotent ? (settings.userKey ?? crypto.randomUUID()) : undefined;
-    const leg: Leg = { plan, input, query, bodyText: undefined, contentType: undefined, idempotencyKey, signal: options.signal, settings, trace };
+    const leg: Leg = { plan, input, query, bodyText: undefined, contentType: undefined, idempotencyKey, signal: options.signal, settings, trace, hooks: this.#hooks?.call(plan) };
     // Serialized once: the signed repeat and every retry send these exact bytes.
     if (input.body !== undefined && op.form !== undefined) {
       // The encoder comes with the multipart operation's row (loaded with its first call), not with the core.
@@ -476,6 +478,7 @@ export class CrossborderCore extends ClientInfo {
       safe: plan.safe(idempotencyKey, requestId),
       notAfter,
       trace: leg.trace,
+      hooks: leg.hooks,
     };
     // With validateResponses (which needs the responseChecks part), a documented 2xx body is checked first (drift
     // reported, never thrown), then handed on: the part's code, so that a core without it holds none of it.
@@ -519,5 +522,7 @@ interface Leg {
   signal: AbortSignal | undefined;
   settings: CallSettings;
   trace: CallTrace | undefined;
+  /** The call's hooks and its attempt count (shared by its legs), when the client has hooks. */
+  hooks: CallHooks | undefined;
 }
 

@@ -283,6 +283,66 @@ export class QuoteExpiredError extends CrossborderError {
   }
 }
 
+/**
+ * A request hook (the client's `hooks` option) threw or rejected: the message names the hook
+ * (`hooks.afterResponse threw: …`) and `cause` is what it threw. Also the refusal of a header a
+ * `beforeRequest` hook may not set (the message names the header; nothing was sent). The hook's failure never hides what
+ * the service did: after an answer, `status`, `requestId` and `result` are that answer's, and
+ * `outcomeUnknown` says whether a write may have acted (false for a write whose answer was read).
+ */
+export class HookError extends CrossborderError {
+  override name = 'HookError';
+  /** The hook that threw: `beforeRequest`, `afterResponse`, `beforeRetry` or `onError`. */
+  declare readonly hook: 'beforeRequest' | 'afterResponse' | 'beforeRetry' | 'onError';
+  /** Operation of the call, e.g. `POST /quotes`. */
+  declare readonly operation: string | undefined;
+  /** The Idempotency-Key the call sent: retry with it to reconcile. */
+  declare readonly idempotencyKey: string | undefined;
+  /** HTTP status of the last answer, when one came. */
+  declare readonly status: number | undefined;
+  /** `X-Request-Id` of the last answer, when one came. */
+  declare readonly requestId: string | undefined;
+  /**
+   * True when the service may have acted and the SDK does not know how: a write whose attempt got no readable
+   * answer, or a 5xx. False for a write whose answer the hook was given (see `result`), and for reads.
+   */
+  declare readonly outcomeUnknown: boolean;
+  /**
+   * The answer the call got, read as the call would have returned it (`data` parsed, the `Response`), when the hook
+   * threw after an answer (`afterResponse`). Not enumerable: `JSON.stringify(error)` leaves it out (its data may
+   * hold personal data).
+   */
+  declare readonly result: { data: unknown; response: Response; requestId: string | undefined } | undefined;
+  /**
+   * The error the call was failing with when the hook threw (`onError`, or `beforeRetry` after a failed attempt).
+   * Not enumerable, as `result`.
+   */
+  declare readonly error: unknown;
+
+  constructor(
+    hook: HookError['hook'],
+    message: string,
+    init: RequestContext & {
+      cause?: unknown;
+      status?: number | undefined;
+      requestId?: string | undefined;
+      outcomeUnknown: boolean;
+      result?: HookError['result'];
+      error?: unknown;
+    },
+  ) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.hook = hook;
+    this.operation = init.operation;
+    this.idempotencyKey = init.idempotencyKey;
+    this.status = init.status;
+    this.requestId = init.requestId;
+    this.outcomeUnknown = init.outcomeUnknown;
+    Object.defineProperty(this, 'result', { value: init.result, enumerable: false });
+    Object.defineProperty(this, 'error', { value: init.error, enumerable: false });
+  }
+}
+
 /** A configuration mistake found when building the client (e.g. missing credentials). */
 export class ConfigurationError extends CrossborderError {
   override name = 'ConfigurationError';

@@ -3,23 +3,12 @@
  * Nothing is formatted unless its level is enabled.
  * @module
  */
-import type { Scrub } from './answers';
+import type { Logger, LogLevel } from './log-types';
 import type { ValidationIssueReport } from './options';
+import { MASK, type Scrub } from './scrub';
 
-/**
- * Any object with these methods: `console`, pino, winston, bunyan. Both argument orders are
- * understood: console's `(message, details)` and pino's / bunyan's `(details, message)` (told apart
- * by the logger's own shape), so the details reach the log either way.
- */
-export interface Logger {
-  debug(message: string, details?: Record<string, unknown>): void;
-  info(message: string, details?: Record<string, unknown>): void;
-  warn(message: string, details?: Record<string, unknown>): void;
-  error(message: string, details?: Record<string, unknown>): void;
-}
-
-/** `off` logs nothing; each level includes the ones above it. */
-export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
+export type { Logger, LogLevel } from './log-types';
+export { MASK } from './scrub';
 
 const RANK: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
 
@@ -80,9 +69,6 @@ export const PII_ALLOWED_FIELDS: ReadonlyMap<string, RegExp> = new Map([
 
 /** Objects nested deeper than this are replaced whole by the mask. */
 const MAX_DEPTH = 32;
-
-/** What replaces a secret or a masked value, in logs, errors and texts built from answers. */
-export const MASK = '[redacted]';
 
 type Level = Exclude<LogLevel, 'off'>;
 

@@ -3,9 +3,10 @@
  * @module
  */
 import type { SignatureChallenge, ValidationIssue } from './errors';
-import type { Logger, LogLevel } from './logger';
+import type { RequestHooks } from './hook-types';
+import type { Logger, LogLevel } from './log-types';
 import type { Sleep } from './retry';
-import type { MeterProviderLike, TelemetryOptions, TracerProviderLike } from './telemetry';
+import type { MeterProviderLike, TelemetryOptions, TracerProviderLike } from './telemetry-types';
 
 /** Which service the client talks to. Sandbox-only methods refuse to run against `production`. */
 export type Environment = 'sandbox' | 'production';
@@ -87,6 +88,20 @@ export interface ClientOptions {
   meterProvider?: MeterProviderLike | undefined;
   /** `false` turns the built-in OpenTelemetry spans and metrics off; `{ propagateContext: true }` sends `traceparent`. */
   telemetry?: boolean | TelemetryOptions | undefined;
+  /**
+   * Request hooks, called around each attempt: `beforeRequest` (may add headers), `afterResponse`, `beforeRetry`,
+   * `onError`. Each gets a frozen view with headers redacted and bodies masked as the logger does; a hook that
+   * throws fails the call with a `HookError` naming it. See {@link RequestHooks} and docs/hooks.md.
+   */
+  hooks?: RequestHooks | undefined;
+  /**
+   * `true` gives hooks what is otherwise masked: the request and answer bodies as sent and received (their text, so
+   * personal data such as names, emails, birth dates and account numbers, and the secrets a body may carry:
+   * one-time codes, session keys, wallet challenges and signatures), and the error object in `onError`. Headers stay
+   * redacted (`Authorization`, `Service-Wallet-Signature`, cookies) and the client's own credentials are removed from
+   * the texts. Default `false`; refused when not a boolean.
+   */
+  unsafeRawBodies?: boolean | undefined;
 }
 
 /** Options accepted by every method, as its last argument. */

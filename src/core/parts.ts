@@ -5,69 +5,19 @@
  * @module
  */
 import type { Check } from './checks';
-import type { Operation, ParamIssues } from './plan';
-import type { CoreParts } from './client';
 import type { ValidationIssue } from './errors';
-import type { ValidationIssueReport } from './options';
-import type { AfterLeg } from './transport';
 import type { RawIssue } from './issues';
-import { driftMessage, logFromOptions, type Log, type Logger, type LogLevel } from './logger';
+import { driftMessage, logFromOptions } from './logger';
+import type { Operation, ParamIssues } from './operation';
+import type { CoreParts, Logging, RequestChecks, ResponseChecks } from './part-types';
 import { describe, loadIssues, type OperationChecks, type Schema, type SchemaRef } from './validation';
+
+export type { Logging, RequestChecks, ResponseChecks } from './part-types';
 
 // Each table of loaders loads with the first call that needs it: the client's first chunk holds one
 // `import()` per table, not a row per operation.
 let requestTable: Promise<typeof import('../generated/request-checks')> | undefined;
 let responseTable: Promise<typeof import('../generated/response-checks')> | undefined;
-
-/**
- * The `requestChecks` part: what a call's parameters are checked with before anything is sent.
- * @group Client
- */
-export interface RequestChecks {
-  /** @internal The loader of an operation's compiled checks, by operation id (`{}` for an operation without any). */
-  readonly load: (id: string) => (() => Promise<OperationChecks>) | undefined;
-  /** @internal Raw issues as `ValidationIssue`s (loads the messages). */
-  readonly describe: (raw: readonly RawIssue[]) => Promise<ValidationIssue[]>;
-  /** @internal The checks of an operation's inline schemas (tests, the `request()` escape hatch), `null` when it has none. */
-  readonly inline: (params: Operation['params']) => OperationChecks | null;
-  /**
-   * @internal The check of one operation's parameters, made once per client and operation (its plan): the
-   * compiled checks of an operation of the document (loaded with its first call by `load`), else its inline
-   * schemas, and a required body. Here, not in the plan, so that a core without this part holds none of it.
-   */
-  readonly checker: (this: RequestChecks, op: Operation) => ParamIssues;
-}
-
-/**
- * The `responseChecks` part: what the service's 2xx answers (`validateResponses`) and webhook events are checked with.
- * @group Client
- */
-export interface ResponseChecks {
-  /** @internal What of a 2xx body of operation `id` differs from the document (its check loaded on first use): empty when it matches or none is documented. */
-  readonly response: (id: string, data: unknown) => Promise<ValidationIssue[]>;
-  /**
-   * @internal What of a webhook event of a known type differs from the document's `WebhookEvent` (envelope and
-   * `data`): synchronously, an empty array, when its check is loaded and finds nothing (a delivery that matches
-   * takes no promise); else a promise.
-   */
-  readonly event: (event: unknown) => ValidationIssue[] | Promise<ValidationIssue[]>;
-  /**
-   * @internal With `validateResponses`: what a leg's result goes through before `after`, a documented 2xx body
-   * (not a 202 or 204) checked against the document and its drift handed to `report`, never thrown.
-   */
-  readonly checked: (plan: { readonly op: Operation; readonly label: string }, report: (report: ValidationIssueReport) => void, after: AfterLeg | undefined) => AfterLeg;
-  /** @internal With `validateResponses` and no log at `warn`: drift written to the console. */
-  readonly warn: (report: ValidationIssueReport) => void;
-}
-
-/**
- * The `logging` part: the debug and info lines of each attempt, with headers redacted and bodies masked.
- * @group Client
- */
-export interface Logging {
-  /** @internal The client's log from its `logger` and `logLevel` options, else `CROSSBORDER_LOG`. */
-  readonly make: (logger: Logger | undefined, level: LogLevel | undefined, envLevel: string | undefined) => Log;
-}
 
 /** Inline schemas (tests, the `request()` escape hatch) as checks; names are the sandbox's, not checked here. */
 function inlineChecks(params: Operation['params']): OperationChecks | null {

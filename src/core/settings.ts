@@ -3,7 +3,7 @@
  * retries, timeout, headers. A call only checks what it overrides.
  * @module
  */
-import { base64Forms } from './answers';
+import { base64Forms } from './scrub';
 import { ConfigurationError } from './errors';
 import type { ClientOptions, Environment } from './options';
 import { checkOptionNames } from './suggest';
@@ -120,6 +120,8 @@ const CLIENT_OPTIONS = Object.keys({
   tracerProvider: 1,
   meterProvider: 1,
   telemetry: 1,
+  hooks: 1,
+  unsafeRawBodies: 1,
 } satisfies Record<keyof ClientOptions, 1>);
 
 /** Reads and checks the client options (and their environment variables); throws ConfigurationError. */

@@ -5,7 +5,7 @@
  */
 // Types only: a value imported from ./telemetry would move it into a chunk of its own, loaded at import.
 import { operationEffects } from '../generated/effects';
-import type { MeterProviderLike, OtelGlobal, TelemetryOptions, TelemetrySettings, TracerProviderLike, WorkSpan } from './telemetry';
+import type { MeterProviderLike, OtelGlobal, TelemetryOptions, TelemetrySettings, TracerProviderLike, WorkSpan } from './telemetry-types';
 
 /** An attribute value as OpenTelemetry takes it. */
 type AttributeValue = string | number | boolean;

@@ -18,40 +18,8 @@ import { checkOptionNames } from './suggest';
 import type { CallTrace, Outcome, PageLink, Recorder } from './telemetry-record';
 
 export type { CallTrace, PageLink } from './telemetry-record';
-
-/**
- * An OpenTelemetry `TracerProvider` (`trace.getTracerProvider()` of `@opentelemetry/api`, or an SDK's:
- * `BasicTracerProvider`, `NodeTracerProvider`). Typed loosely so that no `@opentelemetry/*` types are needed.
- */
-export interface TracerProviderLike {
-  getTracer(name: string, version?: string): unknown;
-}
-
-/** An OpenTelemetry `MeterProvider` (`metrics.getMeterProvider()` of `@opentelemetry/api`, or `@opentelemetry/sdk-metrics`'). */
-export interface MeterProviderLike {
-  getMeter(name: string, version?: string): unknown;
-}
-
-/** Options of the built-in OpenTelemetry instrumentation (`telemetry` in the client options). */
-export interface TelemetryOptions {
-  /**
-   * Send the W3C `traceparent` (and `tracestate`) of the call's span on each request, so the service's
-   * spans join the trace. Off by default: a service or gateway may refuse headers it does not know.
-   */
-  propagateContext?: boolean | undefined;
-  /**
-   * `'raw'` records each call's Idempotency-Key as sent, as `crossborder.idempotency_key`, so that traces
-   * can be searched by it. Off by default: keys often carry business identifiers (`payout-order-483920`).
-   */
-  recordIdempotencyKey?: 'raw' | undefined;
-  /**
-   * A secret of yours: each call's Idempotency-Key is recorded as `crossborder.idempotency_key.hmac_sha256`,
-   * the hex HMAC-SHA256 of the key (UTF-8) under this secret. Searchable by whoever holds the secret
-   * (compute the same HMAC), not reversible without it, however guessable the key. Keep it out of the
-   * tracing backend. Default: none, and no attribute derived from the key.
-   */
-  idempotencyKeyHmacKey?: string | Uint8Array | undefined;
-}
+import type { MeterProviderLike, OtelGlobal, TelemetryOptions, TelemetrySettings, TracerProviderLike, WorkSpan } from './telemetry-types';
+export type { MeterProviderLike, OtelGlobal, TelemetryOptions, TelemetrySettings, TracerProviderLike, WorkSpan } from './telemetry-types';
 
 const TELEMETRY_OPTIONS = Object.keys({ propagateContext: 1, recordIdempotencyKey: 1, idempotencyKeyHmacKey: 1 } satisfies Record<keyof TelemetryOptions, 1>);
 
@@ -72,22 +40,6 @@ export function checkTelemetryOptions(telemetry: unknown): void {
   }
 }
 
-
-/** The telemetry options of the client. */
-export interface TelemetrySettings {
-  telemetry?: boolean | TelemetryOptions | undefined;
-  tracerProvider?: TracerProviderLike | undefined;
-  meterProvider?: MeterProviderLike | undefined;
-  /** The client's base address (`server.address`, `server.port`) and the SDK's version (the tracer's). */
-  baseUrl?: string;
-  version?: string;
-}
-
-/** What `@opentelemetry/api` keeps on `globalThis` once a provider is registered. */
-export interface OtelGlobal {
-  trace?: TracerProviderLike;
-  metrics?: MeterProviderLike;
-}
 
 const GLOBAL_KEY = Symbol.for('opentelemetry.js.api.1');
 
@@ -122,20 +74,6 @@ export interface WorkTelemetry {
 export interface CoreTelemetry extends WorkTelemetry {
   call<R extends Outcome>(method: string, template: string, operationId: string, link: PageLink | undefined, run: (trace: CallTrace | undefined) => Promise<R>): Promise<R>;
   webhook<T extends { id?: unknown; type?: unknown }>(verify: () => Promise<T>): Promise<T>;
-}
-
-/**
- * A span of a unit of work made of several calls (a payout batch, one payout): INTERNAL, child of the
- * span it was started under. The calls made inside {@link WorkSpan.run} are its children when a context
- * manager is registered with `@opentelemetry/api` (as the SDK's own spans are).
- */
-export interface WorkSpan {
-  /** Sets attributes (an undefined value is left out). */
-  set(attributes: Readonly<Record<string, string | number | boolean | undefined>>): void;
-  /** Runs `fn` with this span active. */
-  run<R>(fn: () => R): R;
-  /** Ends the span; `error` (a code) marks it failed. Later calls do nothing. */
-  end(error?: string): void;
 }
 
 /** What {@link TelemetryRecorder} loads (./telemetry-record): kept out of the public type, which is opaque. */

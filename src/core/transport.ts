@@ -5,10 +5,13 @@
  * @module
  */
 import { parseBody, readAnswer, requestIdOf, type AnswerPlan, type Exchange, type Scrub } from './answers';
-import type { WithResponse } from './api-promise';
+import type { AfterLeg, WithResponse } from './api-promise';
+
+export type { AfterLeg } from './api-promise';
 import { AttemptDispatcher, isDispatcherTimeout, probeDispatcher, provenDispatcher, type Dispatcher } from './dispatcher';
 import { APIConnectionError, APITimeoutError, APIUserAbortError } from './errors';
 import type { Log } from './logger';
+import type { CallHooks } from './hooks';
 import type { OperationPlan } from './plan';
 import { isRetryableStatus, retryDecision, surelyNotSent, unknownOutcomeHint, type RetryInput, type Sleep } from './retry';
 import type { CallTrace } from './telemetry';
@@ -46,6 +49,8 @@ export interface Outgoing {
   notAfter: number | undefined;
   /** The call's trace (OpenTelemetry), when one is recorded: told of the leg and of each retry. */
   trace: CallTrace | undefined;
+  /** The call's request hooks, when the client has any: run around each attempt (undefined: nothing is built). */
+  hooks?: CallHooks | undefined;
 }
 
 /** What the transport needs of the operation's plan: its label and method, and what it decides of an unknown outcome. */
@@ -61,8 +66,6 @@ export function send(config: TransportConfig, plan: TransportPlan, out: Outgoing
   return attempts(config, plan, out, undefined) as Promise<Exchange>;
 }
 
-/** What the caller does with a leg's result in the same step (a write's client looks for a wallet challenge). */
-export type AfterLeg = (result: WithResponse<unknown>) => WithResponse<unknown> | Promise<WithResponse<unknown>>;
 
 /**
  * {@link send}, then the final answer read ({@link readAnswer}: a non-2xx becomes the error of its status)
@@ -74,7 +77,7 @@ export function sendAndRead(config: TransportConfig, plan: TransportPlan & Answe
 }
 
 async function attempts(config: TransportConfig, plan: TransportPlan, out: Outgoing, read: AnswerPlan | undefined, after?: AfterLeg): Promise<Exchange | WithResponse<unknown>> {
-  const { url, headers, body, signal, trace } = out;
+  const { url, headers, body, signal, trace, hooks } = out;
   const { log } = config;
   const { label: operation } = plan;
   const { method } = plan.op;
@@ -90,6 +93,8 @@ async function attempts(config: TransportConfig, plan: TransportPlan, out: Outgo
   for (let retry = 0; ; retry++) {
     if (signal?.aborted) throw userAbort(plan, out, plan.outcomeUnknown(retry > 0), signal.reason);
     if (tally) tally.attempts = retry + 1;
+    // With hooks: the attempt counted across the call's legs, `beforeRequest` run (it may add headers to this attempt).
+    const sent = hooks ? await hooks.attempt(out) : headers;
     const fetch = config.fetch ?? globalThis.fetch;
     // Node's own fetch, once seen to use it: the dispatcher enforces the attempt's deadline; no timer of ours.
     const dispatcher: Dispatcher | undefined = config.fetch ? undefined : provenDispatcher(fetch, out.timeout);
@@ -103,7 +108,7 @@ async function attempts(config: TransportConfig, plan: TransportPlan, out: Outgo
     // Never follow a redirect: a 303 would turn a write into a GET elsewhere, a 307 re-post personal data.
     if (dispatcher) {
       if (signal) follow(signal, (attempt = new AttemptDispatcher(out.timeout)));
-      init = { method, headers, body, redirect: 'manual', dispatcher: attempt ?? dispatcher };
+      init = { method, headers: sent, body, redirect: 'manual', dispatcher: attempt ?? dispatcher };
     } else {
       controller = new AbortController();
       if (signal) follow(signal, controller);
@@ -111,28 +116,28 @@ async function attempts(config: TransportConfig, plan: TransportPlan, out: Outgo
         timedOut = true;
         controller!.abort();
       }, out.timeout);
-      init = { method, headers, body, signal: controller!.signal, redirect: 'manual' };
+      init = { method, headers: sent, body, signal: controller!.signal, redirect: 'manual' };
       const probe = config.fetch ? undefined : probeDispatcher(fetch, out.timeout);
       if (probe) init.dispatcher = probe;
     }
     const started = info ? performance.now() : 0;
     // The operation's path template, not the URL: path and query values may be personal data.
-    if (debug) log.sending(operation, retry + 1, headers, body);
+    if (debug) log.sending(operation, retry + 1, sent, body);
 
     let response: Response;
     let text: string;
-    let sent = false;
+    let arrived = false;
     try {
       const fetching = (fetch as (input: string, init: RequestInit) => Promise<Response>)(url, init);
       response = await (attempt ? attempt.settle(fetching) : fetching);
-      sent = true;
+      arrived = true;
       // Read the answer under the same timeout: a stalled or cut body is a lost response.
       text = await response.text();
     } catch (error) {
       if (timer !== undefined) clearTimeout(timer);
       if (signal) unfollow(signal, (attempt ?? controller)!);
       if (signal?.aborted) throw userAbort(plan, out, plan.outcomeUnknown(true), signal.reason ?? error);
-      const mayHaveArrived = sent || !surelyNotSent(error);
+      const mayHaveArrived = arrived || !surelyNotSent(error);
       const outcomeUnknown = plan.outcomeUnknown(mayHaveArrived);
       const failure =
         timedOut || isDispatcherTimeout(error)
@@ -151,6 +156,7 @@ async function attempts(config: TransportConfig, plan: TransportPlan, out: Outgo
       (decide ??= retryInput(config, out)).retry = retry;
       const next = retryDecision({ failed: true, mayHaveArrived }, decide);
       if (next === undefined) throw failure;
+      if (hooks) await hooks.retry(next.delay, failure, undefined);
       if (info) log.retrying(operation, failure.message, next.delay);
       trace?.retry(retry + 1, next.delay, undefined, undefined, failure);
       await pause(config, next.delay, plan, out);
@@ -162,6 +168,8 @@ async function attempts(config: TransportConfig, plan: TransportPlan, out: Outgo
     if (started) log.answered(plan, response, text, started, requestIdOf(response, config.scrub), retry + 1, config.scrub);
 
     const parsed = parseBody(status, text);
+    // The answer goes to `afterResponse` before anything is decided of it: a throw there ends the call with this answer, never sent again.
+    if (hooks) await hooks.answer(response, text, parsed.data);
     // A status that is never retried (a 2xx, the usual answer) ends the leg here: no Retry-After lookup, no
     // decision to make (retryDecision refuses it first thing).
     if (!isRetryableStatus(status)) return ended(config, out, read, after, { response, text, data: parsed.data, notJson: parsed.notJson, attempts: retry + 1 });
@@ -169,6 +177,7 @@ async function attempts(config: TransportConfig, plan: TransportPlan, out: Outgo
     (decide ??= retryInput(config, out)).retry = retry;
     const next = retryDecision({ status, retryAfter: response.headers.get('retry-after'), code }, decide);
     if (next === undefined) return ended(config, out, read, after, { response, text, data: parsed.data, notJson: parsed.notJson, attempts: retry + 1 });
+    if (hooks) await hooks.retry(next.delay, undefined, response);
     if (info) log.retrying(operation, `status ${status}`, next.delay);
     trace?.retry(retry + 1, next.delay, status, next.retryAfter);
     await pause(config, next.delay, plan, out);

@@ -29,4 +29,17 @@ describe('the CLI as a client of the public package', () => {
     const casts = files.filter((file) => /\b_client\b|pipelineOf/.test(readFileSync(dir + file, 'utf8')));
     expect(casts).toEqual([]);
   });
+
+  it('imports the core only through src/cli/sdk.ts, and makes its client in one function there', () => {
+    const deep = files
+      .filter((file) => file !== 'sdk.ts')
+      .flatMap((file) =>
+        specifiers(readFileSync(dir + file, 'utf8'))
+          .filter((s) => s.startsWith('../core/'))
+          .map((s) => `${file}: ${s}`),
+      );
+    expect(deep).toEqual([]);
+    const builders = files.filter((file) => /new CrossborderCore\b/.test(readFileSync(dir + file, 'utf8')));
+    expect(builders).toEqual(['sdk.ts']);
+  });
 });

@@ -176,7 +176,7 @@ describe('the client\'s own options', () => {
     expect(() => new Crossborder({ zzz: 1 } as ClientOptions)).toThrow(
       new ConfigurationError(
         'Unknown client option zzz; the client options are tokenId, clientSecret, baseUrl, environment, fetch, maxRetries, timeout, logger, logLevel, ' +
-          'webhookPublicKey, validateResponses, onValidationIssue, dangerouslyAllowBrowser, defaultHeaders, sleep, tracerProvider, meterProvider, telemetry',
+          'webhookPublicKey, validateResponses, onValidationIssue, dangerouslyAllowBrowser, defaultHeaders, sleep, tracerProvider, meterProvider, telemetry, hooks, unsafeRawBodies',
       ),
     );
     // Every documented option is accepted.

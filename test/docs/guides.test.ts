@@ -22,6 +22,7 @@ const GUIDES: Record<string, string | undefined> = {
   'docs/observability.md': 'test/telemetry/guide',
   'docs/performance.md': 'examples/guides/performance',
   'docs/payouts.md': 'examples/guides/payouts',
+  'docs/hooks.md': 'examples/guides/hooks',
   'docs/README.md': undefined,
   'README.md': undefined,
 };

@@ -359,10 +359,14 @@ describe('package', () => {
     const fromPackage = Object.keys(result.metafile.inputs)
       .filter((input) => input.includes('node_modules/crossborder-sdk/') && result.metafile.inputs[input]!.bytes > 0)
       .map((input) => input.replace(/^.*node_modules\/crossborder-sdk\/dist\//, ''));
-    // The wallet entry, its own chunk and the errors entry (with the chunk holding the classes); not the client, not the schemas.
+    // The wallet entry and the chunks it loads: the wallet's modules, the error classes and the encodings they share
+    // with the core; not the client, not the schemas (each module's `// src/…` line in the built files).
     expect(fromPackage.some((file) => file.startsWith('index') || file.startsWith('zod.gen'))).toBe(false);
     expect(fromPackage).toContain('wallet.js');
-    expect(fromPackage).toContain('errors.js');
+    const modules = fromPackage.flatMap((file) => [...readFileSync(join(consumer, 'node_modules', 'crossborder-sdk', 'dist', file), 'utf8').matchAll(/^\/\/ (src\/\S+\.ts)$/gm)].map((m) => m[1]!));
+    expect(modules).toContain('src/core/errors.ts');
+    expect(modules).toContain('src/wallet/session.ts');
+    expect(modules.filter((m) => !/^src\/wallet\/|^src\/core\/(errors|error-base|encoding|base64url)\.ts$/.test(m))).toEqual([]);
     expect(gzipSync(result.outputFiles[0]!.contents, { level: 9 }).length).toBeLessThanOrEqual(SIZE_BUDGET.wallet);
   });
 

@@ -10,7 +10,8 @@
  * leaves at most a torn last line, which the next open drops (and cuts off the file); a bad line
  * anywhere else is corruption, refused. In memory it keeps only where each reference's latest line
  * starts (and the lines not yet written): the file is the record, read back by `get` and `open`
- * (100,000 references in a few MB). One writer at a time: a lock file beside the journal
+ * (100,000 references in a few MB), and each one's state, where the state machine's check of `put` starts
+ * (./machine). One writer at a time: a lock file beside the journal
  * (`<file>.lock`, holding the writer's pid), taken over only when that process is gone.
  * @module
  */
@@ -20,7 +21,7 @@ import { open as openFile, type FileHandle } from 'node:fs/promises';
 import { FileLock, legacyHolder } from './file-lock';
 import { PayoutJournalError, type PayoutJournal } from './journal';
 import { journalGuard } from './machine';
-import type { PayoutRecord } from './types';
+import type { PayoutRecord, PayoutState } from './types';
 
 /** The first line's `format`: 1, every line a whole record; 2, later lines of a reference carry what changed. */
 const FORMAT_V1 = 'crossborder-payout-journal/1';
@@ -151,6 +152,7 @@ export class FileJournal implements PayoutJournal {
       let header = false;
       let complete = 0; // file offset just after the last newline
       let bad: { line: number; start: number; error: string } | undefined;
+      const guard = journalGuard(this);
       for (let position = 0; position < size; ) {
         const n = readSync(fd, chunk, 0, chunk.length, position);
         if (n <= 0) break;
@@ -182,6 +184,8 @@ export class FileJournal implements PayoutJournal {
             continue;
           }
           this.#index.set(value.reference as string, lineStart);
+          // Where the reference's next move starts: its state in the file (which a run may have written since this object last had it open).
+          guard.seen({ reference: value.reference as string, state: value.state as PayoutState });
         }
         carry = Buffer.from(data.subarray(start));
         base += start;

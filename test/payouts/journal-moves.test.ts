@@ -108,3 +108,24 @@ describe('the memory journal', () => {
     expect((await journal.get('r1'))?.attempts).toBe(5);
   });
 });
+
+describe('the memory journal holds one batch, and gives copies', () => {
+  it('open yields what it holds; another batch is refused (other_batch, naming both); get of an unknown reference is undefined', async () => {
+    const journal = new MemoryJournal();
+    expect([...(await journal.open('b'))]).toEqual([]);
+    await journal.put(journalRecord('r1', 'pending'));
+    await journal.put(journalRecord('r2', 'submitted'));
+    expect([...(await journal.open('b'))]).toEqual([journalRecord('r1', 'pending'), journalRecord('r2', 'submitted')]);
+    const error = await journal.open('c').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PayoutJournalError);
+    expect(error).toMatchObject({ name: 'PayoutJournalError', reason: 'other_batch', message: 'This journal holds batch b, not c.' });
+    expect(await journal.get('r3')).toBeUndefined();
+    // records() and get() are copies: changing one changes nothing held.
+    const copy = journal.records();
+    expect(copy).toEqual([journalRecord('r1', 'pending'), journalRecord('r2', 'submitted')]);
+    copy[0]!.state = 'completed';
+    const got = (await journal.get('r1'))!;
+    got.attempts = 99;
+    expect(await journal.get('r1')).toEqual(journalRecord('r1', 'pending'));
+  });
+});

@@ -481,20 +481,25 @@ export function journalRecords(path: string): { batchId: string; records: Iterab
   let batchId: string | undefined;
   let bad: number | undefined; // a line that does not read: a torn write when nothing follows it
   scanLines(path, (text, offset) => {
+    // Blank lines are skipped, before the header too, as the journal's own open does.
+    if (text.trim() === '') return;
     if (batchId === undefined) {
       batchId = headerOf(text, path).batchId;
       return;
     }
-    if (text.trim() === '') return;
     if (bad !== undefined) throw new PayoutJournalError('corrupt', `${path}: the line at byte ${bad} is not a journal record, and records follow it.`);
-    let reference: unknown;
+    // A record has a reference and a state, as the journal's open requires: any other line is a torn write at the end, corruption before a record.
+    let value: { reference?: unknown; state?: unknown } | null;
     try {
-      reference = (JSON.parse(text) as { reference?: unknown }).reference;
+      value = JSON.parse(text) as { reference?: unknown; state?: unknown } | null;
     } catch {
+      value = null;
+    }
+    if (value === null || typeof value !== 'object' || typeof value.reference !== 'string' || typeof value.state !== 'string') {
       bad = offset;
       return;
     }
-    if (typeof reference === 'string') latest.set(reference, offset);
+    latest.set(value.reference, offset);
   });
   if (batchId === undefined) throw new PayoutJournalError('corrupt', `${path} is not a payout journal.`);
   return {

@@ -17,6 +17,9 @@ process.env.MUTATION_TESTS ??= [
   'test/payouts/journal-open-failure.test.ts',
   'test/payouts/journal-moves.test.ts',
   'test/payouts/redis-journal.test.ts',
+  'test/payouts/journal-reading.test.ts',
+  'test/payouts/journal-writing.test.ts',
+  'test/payouts/lock-holders.test.ts',
 ].join(',');
 process.env.MUTATION_SKIP ??= 'started together on one stale lock|cut at any byte|never has more requests in flight';
 

@@ -11,8 +11,8 @@
  * anywhere else is corruption, refused. In memory it keeps only where each reference's latest line
  * starts (and the lines not yet written): the file is the record, read back by `get` and `open`
  * (100,000 references in a few MB), and each one's state, where the state machine's check of `put` starts
- * (./machine). One writer at a time: a lock file beside the journal
- * (`<file>.lock`, holding the writer's pid), taken over only when that process is gone.
+ * (./machine). One writer at a time: a lock named from the file's device and inode (./file-lock), taken
+ * over only when its process is gone.
  * @module
  */
 import { closeSync, constants, openSync, readSync, fstatSync, ftruncateSync } from 'node:fs';

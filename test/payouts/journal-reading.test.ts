@@ -139,15 +139,15 @@ describe('lines that are JSON but no record', () => {
 });
 
 describe('large files and long lines', () => {
-  it('3,000 records of about 1 KiB (lines across every 1 MiB read), multi-byte text included: each reader reads every one', async () => {
-    const records = Array.from({ length: 3000 }, (_, i) => journalRecord(`ref-${i}`, 'submitted', { instruction: { ...journalRecord(`ref-${i}`).instruction, description: `é𝄞 ${'x'.repeat(900 + (i % 50))}` } }));
+  it('1,200 records of about 1 KiB (a line across the 1 MiB reads), multi-byte text included: each reader reads every one', async () => {
+    const records = Array.from({ length: 1200 }, (_, i) => journalRecord(`ref-${i}`, 'submitted', { instruction: { ...journalRecord(`ref-${i}`).instruction, description: `é𝄞 ${'x'.repeat(900 + (i % 50))}` } }));
     const path = file(`${HEADER}\n${records.map(line).join('')}`);
-    expect(readFileSync(path).length).toBeGreaterThan(3 << 20);
+    expect(readFileSync(path).length).toBeGreaterThan(1 << 20);
     expect(readJournalFile(path).records).toEqual(records);
     const read = await opened(path);
-    expect(read.length).toBe(3000);
-    expect(read[1234]).toEqual(records[1234]);
-    expect(read[2999]).toEqual(records[2999]);
+    expect(read.length).toBe(1200);
+    expect(read[1100]).toEqual(records[1100]);
+    expect(read[1199]).toEqual(records[1199]);
   });
 
   it('a record longer than the first read of a line (2 KiB, and past 8 KiB) is read back whole by get', async () => {

@@ -42,6 +42,9 @@ describe.runIf(hasRedis)('RedisJournal (real redis-server)', () => {
     const other = mine.batch('b2');
     await other.put(journalRecord('r9', 'pending'));
     expect(JSON.parse((await client.hget('acme:b2', 'r9'))!)).toMatchObject({ reference: 'r9' });
+    expect(other.prefix).toBe('acme:');
+    await other.batch('b3').put(journalRecord('r8', 'pending'));
+    expect(await client.hkeys('acme:b3')).toEqual(['r8']);
     expect(await client.hkeys('acme:b1')).toEqual(['r1']);
     await client.del('crossborder:payouts:b-default');
   });

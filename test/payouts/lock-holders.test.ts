@@ -131,9 +131,10 @@ describe('whose lock it is', () => {
     await opensAndCloses(file, locks);
     expect(readdirSync(locks)).toEqual([]);
 
-    writeFileSync(lock, `${dead}@${host} ${nonce(hex[0]!)}\n`);
-    for (let i = 0; i < 16; i++) writeFileSync(`${lock}.takeover.${nonce(hex[i]!)}`, `${dead}@${host} ${nonce(hex[(i + 1) % 16]!)}\n`);
-    // The sixteenth points back at the first: a claimer chain that never ends is refused after 16.
+    // Sixteen claimers in a row, all gone (the seventeenth claim would be free): refused, not followed further.
+    const nth = (i: number) => i.toString(16).padStart(32, '0');
+    writeFileSync(lock, `${dead}@${host} ${nth(0)}\n`);
+    for (let i = 0; i < 16; i++) writeFileSync(`${lock}.takeover.${nth(i)}`, `${dead}@${host} ${nth(i + 1)}\n`);
     const error = await refusal(file, locks);
     expect(error.message).toBe(`${file}: 16 processes in a row died taking over its stale lock ${lock}; remove ${lock}.takeover.* and the lock if no run of this journal is under way.`);
     expect(existsSync(lock)).toBe(true);
@@ -150,10 +151,11 @@ describe('whose lock it is', () => {
       otherFile: `.${dev}-${ino}9.${dead}.${nonce('d')}.tmp`,
       notTmp: `${mine}${dead}.${nonce('e')}.txt`,
       noPid: `${mine}x${dead}.${nonce('f')}.tmp`,
+      negativePid: `${mine}-99999.${nonce('f')}.tmp`,
     };
     for (const name of Object.values(names)) writeFileSync(join(locks, name), 'x');
     await opensAndCloses(file, locks);
-    expect(readdirSync(locks).sort()).toEqual([names.live, names.self, names.otherFile, names.notTmp, names.noPid].sort());
+    expect(readdirSync(locks).sort()).toEqual([names.live, names.self, names.otherFile, names.notTmp, names.noPid, names.negativePid].sort());
   });
 });
 

@@ -81,6 +81,9 @@ describe('the header', () => {
     expect(() => journalBatchId(other)).toThrow(notAJournal(other, 'its first line is not a header'));
     const long = file(Buffer.alloc((1 << 20) + 10, 'a'));
     expect(() => journalBatchId(long)).toThrow(notAJournal(long, 'no header line within its first 1048576 bytes'));
+    // Exactly 1 MiB without a newline: within the bound, read as a first line that is not a header.
+    const bound = file(Buffer.alloc(1 << 20, 'a'));
+    expect(() => journalBatchId(bound)).toThrow(notAJournal(bound, 'its first line is not a header'));
     // A header that ends just before the bound is read.
     const padded = file(`${' '.repeat((1 << 20) - HEADER.length - 1)}${HEADER}\n`);
     expect(journalBatchId(padded)).toBe('b');

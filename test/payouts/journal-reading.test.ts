@@ -5,7 +5,7 @@
  * whose full line is not where they say. The readers without a lock (`journalRecords`, `readJournalFile`,
  * the CLI's `journalBatchId`) and the journal's own open are held to the same.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -186,5 +186,19 @@ describe('format-2 change lines', () => {
     // The right offset: the change on the full line's instruction, fingerprint and keys.
     const good = file(`${head}${full}${change(at)}`);
     expect(readJournalFile(good).records).toEqual([{ ...journalRecord('r1'), state: 'processing', attempts: 2, updatedAt: 'x' }]);
+  });
+});
+
+describe('file descriptors', () => {
+  it.runIf(process.platform === 'linux')('the readers without a lock leave none open', () => {
+    const path = file(`${HEADER}\n${line(journalRecord('r1'))}`);
+    const open = () => readdirSync('/proc/self/fd').length;
+    readJournalFile(path);
+    const before = open();
+    for (let i = 0; i < 20; i++) {
+      expect(journalBatchId(path)).toBe('b');
+      expect(readJournalFile(path).records).toHaveLength(1);
+    }
+    expect(open()).toBe(before);
   });
 });

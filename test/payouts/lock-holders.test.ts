@@ -251,3 +251,16 @@ describe('the lock of an earlier version (<journal>.lock, pid@host)', () => {
     await opensAndCloses(file, locks);
   });
 });
+
+describe('file descriptors', () => {
+  it.runIf(process.platform === 'linux')('none is left open by a lock taken and released, or refused, 20 times over', async () => {
+    const { file, locks, lock } = place();
+    const open = () => readdirSync('/proc/self/fd').length;
+    await opensAndCloses(file, locks); // the first open loads what it needs
+    const before = open();
+    for (let i = 0; i < 20; i++) await opensAndCloses(file, locks);
+    writeFileSync(lock, `${sleeper.pid}@${host} ${nonce('9')}\n`);
+    for (let i = 0; i < 20; i++) await refusal(file, locks);
+    expect(open()).toBe(before);
+  });
+});

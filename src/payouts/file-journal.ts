@@ -10,8 +10,9 @@
  * leaves at most a torn last line, which the next open drops (and cuts off the file); a bad line
  * anywhere else is corruption, refused. In memory it keeps only where each reference's latest line
  * starts (and the lines not yet written): the file is the record, read back by `get` and `open`
- * (100,000 references in a few MB). One writer at a time: a lock file beside the journal
- * (`<file>.lock`, holding the writer's pid), taken over only when that process is gone.
+ * (100,000 references in a few MB), and each one's state, where the state machine's check of `put` starts
+ * (./machine). One writer at a time: a lock named from the file's device and inode (./file-lock), taken
+ * over only when its process is gone.
  * @module
  */
 import { closeSync, constants, openSync, readSync, fstatSync, ftruncateSync } from 'node:fs';
@@ -20,7 +21,7 @@ import { open as openFile, type FileHandle } from 'node:fs/promises';
 import { FileLock, legacyHolder } from './file-lock';
 import { PayoutJournalError, type PayoutJournal } from './journal';
 import { journalGuard } from './machine';
-import type { PayoutRecord } from './types';
+import type { PayoutRecord, PayoutState } from './types';
 
 /** The first line's `format`: 1, every line a whole record; 2, later lines of a reference carry what changed. */
 const FORMAT_V1 = 'crossborder-payout-journal/1';
@@ -151,6 +152,7 @@ export class FileJournal implements PayoutJournal {
       let header = false;
       let complete = 0; // file offset just after the last newline
       let bad: { line: number; start: number; error: string } | undefined;
+      const guard = journalGuard(this);
       for (let position = 0; position < size; ) {
         const n = readSync(fd, chunk, 0, chunk.length, position);
         if (n <= 0) break;
@@ -182,6 +184,8 @@ export class FileJournal implements PayoutJournal {
             continue;
           }
           this.#index.set(value.reference as string, lineStart);
+          // Where the reference's next move starts: its state in the file (which a run may have written since this object last had it open).
+          guard.seen({ reference: value.reference as string, state: value.state as PayoutState });
         }
         carry = Buffer.from(data.subarray(start));
         base += start;
@@ -477,20 +481,25 @@ export function journalRecords(path: string): { batchId: string; records: Iterab
   let batchId: string | undefined;
   let bad: number | undefined; // a line that does not read: a torn write when nothing follows it
   scanLines(path, (text, offset) => {
+    // Blank lines are skipped, before the header too, as the journal's own open does.
+    if (text.trim() === '') return;
     if (batchId === undefined) {
       batchId = headerOf(text, path).batchId;
       return;
     }
-    if (text.trim() === '') return;
     if (bad !== undefined) throw new PayoutJournalError('corrupt', `${path}: the line at byte ${bad} is not a journal record, and records follow it.`);
-    let reference: unknown;
+    // A record has a reference and a state, as the journal's open requires: any other line is a torn write at the end, corruption before a record.
+    let value: { reference?: unknown; state?: unknown } | null;
     try {
-      reference = (JSON.parse(text) as { reference?: unknown }).reference;
+      value = JSON.parse(text) as { reference?: unknown; state?: unknown } | null;
     } catch {
+      value = null;
+    }
+    if (value === null || typeof value !== 'object' || typeof value.reference !== 'string' || typeof value.state !== 'string') {
       bad = offset;
       return;
     }
-    if (typeof reference === 'string') latest.set(reference, offset);
+    latest.set(value.reference, offset);
   });
   if (batchId === undefined) throw new PayoutJournalError('corrupt', `${path} is not a payout journal.`);
   return {

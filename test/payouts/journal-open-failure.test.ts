@@ -237,3 +237,58 @@ describe('FileJournal.open of a new file', () => {
     }
   });
 });
+
+describe('FileJournal.open when the file or its folder does not behave', () => {
+  it('the file replaced between taking its lock and opening it for writing: refused (locked), naming it, and the lock released', async () => {
+    const { renameSync, writeFileSync, existsSync, readdirSync, mkdirSync } = await import('node:fs');
+    const file = join(dir, 'replaced');
+    const locks = join(dir, 'replaced-locks');
+    mkdirSync(locks, { mode: 0o700 });
+    vi.mocked(fsp.open).mockImplementationOnce(async (...args: Parameters<typeof fsp.open>) => {
+      writeFileSync(`${file}.new`, '');
+      renameSync(`${file}.new`, file); // another inode under the same name
+      return realOpen(...args);
+    });
+    const journal = new FileJournal(file, { lockDirectory: locks });
+    await expect(journal.open('br')).rejects.toMatchObject({ reason: 'locked', message: `${file} was replaced by another file while it was being opened; open it again.` });
+    expect(readdirSync(locks)).toEqual([]);
+    expect(existsSync(file)).toBe(true);
+    // Opened again: the file now there is the one locked and written.
+    expect([...(await journal.open('br'))]).toEqual([]);
+    await journal.close();
+    expect(JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!)).toMatchObject({ batchId: 'br' });
+  });
+
+  /** The journal's folder, when opened for its sync, fails with `code` (at open, or at the sync). */
+  function folderFails(at: 'open' | 'sync', code: string): void {
+    vi.mocked(fsp.open).mockImplementation(async (...args: Parameters<typeof fsp.open>) => {
+      if (args[1] !== 'r') return realOpen(...args);
+      if (at === 'open') throw Object.assign(new Error(`${code}: folder`), { code });
+      const handle = await realOpen(...args);
+      handle.sync = () => Promise.reject(Object.assign(new Error(`${code}: folder sync`), { code }));
+      return handle;
+    });
+  }
+
+  it('a folder that cannot be opened or synced where the platform does not do it (EISDIR, EPERM, EACCES, EINVAL, ENOTSUP, EOPNOTSUPP, EBADF) is skipped; any other failure is thrown', async () => {
+    try {
+      let i = 0;
+      for (const at of ['open', 'sync'] as const) {
+        for (const code of ['EISDIR', 'EPERM', 'EACCES', 'EINVAL', 'ENOTSUP', 'EOPNOTSUPP', 'EBADF']) {
+          folderFails(at, code);
+          const file = join(dir, `folder-${i++}`);
+          const journal = new FileJournal(file);
+          expect([...(await journal.open('bf'))], `${at} ${code}`).toEqual([]);
+          await journal.close();
+          expect(JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!)).toMatchObject({ batchId: 'bf' });
+        }
+        folderFails(at, 'EIO');
+        const file = join(dir, `folder-${i++}`);
+        await expect(new FileJournal(file).open('bf'), at).rejects.toThrow(/EIO: folder/);
+        expect(readFileSync(file, 'utf8')).toBe(''); // no header before the folder's sync
+      }
+    } finally {
+      vi.mocked(fsp.open).mockImplementation(realOpen);
+    }
+  });
+});

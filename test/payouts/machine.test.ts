@@ -213,3 +213,22 @@ describe.runIf(hasRedis)('RedisJournal: the same check, inside its Lua script (r
     expect((await j.get('r1'))?.state).toBe('completed');
   });
 });
+
+describe('what the table does not know', () => {
+  it('an event that is not the state\'s own (an Object.prototype name) is no move', () => {
+    for (const name of ['toString', 'constructor', 'hasOwnProperty', '__proto__', 'valueOf']) {
+      expect(transition('pending', name as PayoutEvent), name).toBeUndefined();
+      expect(transition('completed', name as PayoutEvent), name).toBeUndefined();
+    }
+  });
+
+  it('a state the table does not know (a journal of a newer version) has no moves, and nothing moves to one', () => {
+    expect(transition('paused' as PayoutState, 'send')).toBeUndefined();
+    expect(legalMove('paused' as PayoutState, 'pending')).toBe(false);
+    expect(legalMove('paused' as PayoutState, 'completed')).toBe(false);
+    expect(legalMove('paused' as PayoutState, 'paused' as PayoutState)).toBe(false);
+    expect(legalMove(undefined, 'paused' as PayoutState)).toBe(false);
+    expect(() => checkMove('inv-8', 'paused' as PayoutState, 'completed')).toThrow('Payout "inv-8": the journal refuses the move from paused to "completed".');
+    expect(() => checkMove('inv-8', undefined, 'paused' as PayoutState)).toThrow('Payout "inv-8": the journal refuses the move from (none) to "paused".');
+  });
+});

@@ -22,21 +22,12 @@ import { randomBytes } from 'node:crypto';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PayoutJournalError } from './journal';
+import { processRunning } from '../helpers/process';
 
 /** The default folder of the locks: `crossborder-payouts-<uid>` in the temporary folder. */
 export function defaultLockDirectory(): string {
   const uid = process.getuid?.();
   return join(tmpdir(), `crossborder-payouts${uid === undefined ? '' : `-${uid}`}`);
-}
-
-/** True while a process with this id runs here (EPERM: it runs, as another user). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** What a lock or claim file says: its process and nonce. */
@@ -49,7 +40,7 @@ interface Holder {
 const HOLDER = /^(\d{1,10})@([A-Za-z0-9._-]{1,255}) ([0-9a-f]{32})\n$/;
 
 /** Whether `holder` is a process of this machine that no longer runs. */
-const gone = (holder: Holder) => holder.host === hostname() && holder.pid > 0 && !alive(holder.pid);
+const gone = (holder: Holder) => holder.host === hostname() && holder.pid > 0 && !processRunning(holder.pid);
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const NONBLOCK = constants.O_NONBLOCK ?? 0;
@@ -205,7 +196,7 @@ export function legacyHolder(journal: string): string | undefined {
     const match = /^(\d{1,10})@([A-Za-z0-9._-]{1,255})\n?$/.exec(buffer.toString('latin1', 0, n));
     if (!match) return undefined;
     const pid = Number(match[1]);
-    return match[2] === hostname() && pid > 0 && pid !== process.pid && alive(pid) ? `${pid}@${match[2]}` : undefined;
+    return match[2] === hostname() && pid > 0 && pid !== process.pid && processRunning(pid) ? `${pid}@${match[2]}` : undefined;
   } finally {
     closeSync(fd);
   }
@@ -222,7 +213,7 @@ function removeLeftovers(directory: string, prefix: string): void {
   for (const name of names) {
     if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
     const pid = Number(name.slice(prefix.length).split('.')[0]);
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !alive(pid)) unlinkQuietly(join(directory, name));
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !processRunning(pid)) unlinkQuietly(join(directory, name));
   }
 }
 

@@ -8,7 +8,7 @@
  * (200) or `rejectPayment()` (403), within 5 seconds. Two payments arrive: one from a known sender
  * (approved, credited) and one from a sender on the platform's block list (rejected, refunded).
  */
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Crossborder, WebhookVerificationError, approvePayment, formatAmount, rejectPayment } from 'crossborder-sdk';
 import { createSandbox, MAGIC } from 'crossborder-sdk/sandbox';
@@ -44,17 +44,19 @@ export async function main(print: (line: string) => void = console.log): Promise
   };
 
   // The platform's webhook endpoint. The signature covers the raw bytes: collect them, never re-serialize.
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+  // Every failure, a delivery cut off mid-body included, is answered inside: Node does not wait for the promise.
+  const receive = async (req: IncomingMessage, res: ServerResponse) => {
     let reply: Response;
     try {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
       reply = await decide(Buffer.concat(chunks), req.headers);
     } catch (err) {
       reply = new Response(null, { status: err instanceof WebhookVerificationError ? 400 : 500 });
     }
     res.writeHead(reply.status, { 'Content-Type': 'application/json' }).end(await reply.text());
-  });
+  };
+  const server = createServer((req, res) => void receive(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 

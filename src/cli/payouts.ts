@@ -570,6 +570,13 @@ async function status(opts: { journal: string; json?: boolean }): Promise<void> 
   for (const o of open) out(`${o.state === 'rejected' ? 'rejected row' : o.state} ${visible(o.reference)}: ${visible(o.reason)}\n`);
 }
 
+/** The row with every text value as a terminal shows it (control characters escaped), whatever field of the journal holds it. */
+function visibleRow(row: PayoutReportRow): PayoutReportRow {
+  const shown = { ...row };
+  for (const [key, value] of Object.entries(shown)) if (typeof value === 'string') Object.assign(shown, { [key]: visible(value) });
+  return shown;
+}
+
 async function report(opts: { journal: string; csv?: boolean; out?: string }): Promise<void> {
   if (!existsSync(opts.journal)) throw new UsageError(`--journal ${opts.journal}: no such file`);
   refuseUnsafeTarget(opts.journal, '--journal');
@@ -583,11 +590,7 @@ async function report(opts: { journal: string; csv?: boolean; out?: string }): P
     ? // Text a terminal or a spreadsheet shows: control characters escaped visibly (then formulas defused, as always).
       reportCsvLines(
         (function* () {
-          for (const row of rows) {
-            const shown: Record<string, unknown> = {};
-            for (const [k, v] of Object.entries(row)) shown[k] = typeof v === 'string' ? visible(v) : v;
-            yield shown as unknown as PayoutReportRow;
-          }
+          for (const row of rows) yield visibleRow(row);
         })(),
       )
     : (function* () {

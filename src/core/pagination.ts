@@ -109,7 +109,7 @@ export class Page<T> implements AsyncIterable<T> {
     this.nextCursor = envelope.hasMore ? envelope.nextCursor : undefined;
     this.totalCount = envelope.totalCount;
     this.cursor = cursor;
-    this.body = envelope as unknown as Record<string, unknown>;
+    this.body = { ...envelope };
     this.#fetchPage = fetchPage;
     this.#prefetch = prefetch;
     this.#trail = trail;

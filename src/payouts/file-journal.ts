@@ -264,7 +264,7 @@ export class FileJournal implements PayoutJournal {
 
   async get(reference: string): Promise<PayoutRecord | undefined> {
     const unwritten = this.#unwritten.get(reference);
-    const fd = (this.#handle as unknown as { fd: number } | undefined)?.fd;
+    const fd = this.#handle?.fd;
     if (unwritten !== undefined) return withBase(JSON.parse(unwritten.head + unwritten.body) as LineRecord, fd, this.path);
     const offset = this.#index.get(reference);
     if (offset === undefined || fd === undefined) return undefined;

@@ -63,8 +63,9 @@ export interface UnknownEvent {
 }
 
 /** Marks a checked envelope as an {@link UnknownEvent} (its `type` is kept as sent). */
-export function toUnknownEvent(envelope: { id: string; type: unknown; timestamp: string; data: unknown; issues?: unknown }): UnknownEvent {
-  return { ...envelope, unknown: true } as unknown as UnknownEvent;
+export function toUnknownEvent(envelope: { id: string; type: unknown; timestamp: string; data: unknown; issues?: ValidationIssue[] | undefined }): UnknownEvent {
+  // The brand of UnknownEventType exists in types only: the value is the type as sent.
+  return { ...envelope, type: envelope.type as UnknownEventType, unknown: true };
 }
 
 /** Options of {@link unwrapWebhook}. */
@@ -95,7 +96,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * What of the envelope differs from `{ id, type, timestamp, data }`: reported, not thrown (the
  * signature makes a delivery trustworthy, not its shape).
  */
-export function envelopeIssues(json: Record<string, unknown>): ValidationIssue[] {
+export function envelopeIssues(json: { readonly id?: unknown; readonly type?: unknown; readonly timestamp?: unknown; readonly data?: unknown }): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   if (typeof json.id !== 'string' || json.id === '') issues.push({ path: 'id', rule: 'invalid_type', message: 'expected a string (the event id)' });
   if (typeof json.type !== 'string' || json.type === '') issues.push({ path: 'type', rule: 'invalid_type', message: 'expected a non-empty string' });
@@ -224,7 +225,7 @@ export function notJsonMessage(cause: unknown, length: number): string {
 
 /** The delivery with what of its envelope differs from `{ id, type, timestamp, data }` in `issues`. @internal */
 export function withEnvelopeIssues(json: WebhookEnvelope): WebhookEnvelope {
-  return withIssues(json, envelopeIssues(json as unknown as Record<string, unknown>));
+  return withIssues(json, envelopeIssues(json));
 }
 
 /**

@@ -114,8 +114,7 @@ export async function verifyingReceiver(publicKey: string, status = 200): Promis
   const server = createServer((req: IncomingMessage, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
-      const body = Buffer.concat(chunks).toString('utf8');
+    const answer = async (body: string) => {
       const parsed = JSON.parse(body) as { type: string; id: string; data: Record<string, unknown> };
       try {
         await cb.webhooks.unwrap(body, req.headers as Record<string, string>);
@@ -126,6 +125,10 @@ export async function verifyingReceiver(publicKey: string, status = 200): Promis
         res.statusCode = 400;
       }
       res.end();
+    };
+    // A body that is not JSON is answered 500 with the reason, not left as an unhandled rejection and an open request.
+    req.on('end', () => {
+      answer(Buffer.concat(chunks).toString('utf8')).catch((error: unknown) => res.writeHead(500).end(String(error)));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -56,7 +56,7 @@ const ENUM_LIKE = /^[A-Z][A-Z0-9_.]{2,}$/;
 
 /** Applies one mutation at a position chosen by `pick` (0..1). The top-level list envelope keeps its `data`. */
 function mutate(body: Json, kind: Mutation, pick: number, n: number): Json {
-  const copy = structuredClone(body) as Json;
+  const copy = structuredClone<Json>(body);
   const at = (path: (string | number)[]) => path.reduce<Json>((node, k) => (node as Record<string, Json>)[k as string]!, copy);
   const choose = <T,>(list: T[]) => list[Math.min(list.length - 1, Math.floor(pick * list.length))];
   const keep = (p: (string | number)[]) => !(p.length === 1 && p[0] === 'data');

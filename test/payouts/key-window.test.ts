@@ -105,7 +105,7 @@ describe('a payout whose outcome is unknown past the Idempotency-Key window', ()
     // The journal holds the fresh keys and when they were first sent (in the shifted time).
     const reread = new FileJournal(path);
     const records = new Map<string, PayoutRecord>();
-    for await (const r of await reread.open('window')) records.set(r.reference, r);
+    for (const r of await reread.open('window')) records.set(r.reference, r);
     await reread.close();
     expect(records.get('win-00001')).toMatchObject({ state: 'completed', resends: 1, keys: { create: resendKey('window', 'win-00001', 'create', 1) } });
     expect(Date.parse(records.get('win-00001')!.firstSentAt!)).toBeGreaterThan(Date.now() - HOUR);

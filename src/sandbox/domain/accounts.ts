@@ -14,12 +14,12 @@ import { refuseFields } from './validation';
 
 export { ACCOUNT_TYPES, accountTypeNamed, type AccountType } from './account-types';
 
-function digits(ctx: Ctx, n: number): string {
+function digits(ctx: Pick<Ctx, 'random'>, n: number): string {
   return ctx.random.pick('0123456789', n);
 }
 
 /** Where to send money so that it lands in an account of `currency` (all numbers are sandbox fakes). */
-function fundingInstructions(ctx: Ctx, currency: string): FundingPaymentInstruction[] {
+function fundingInstructions(ctx: Pick<Ctx, 'random'>, currency: string): FundingPaymentInstruction[] {
   const reference = `FUND-${ctx.random.pick('ABCDEFGHJKLMNPQRSTUVWXYZ23456789', 6)}`;
   const bank = (accountType: string, accountNumber: string, routingNumber: string | undefined, paymentRails: string[]) => ({
     accountType,
@@ -63,7 +63,8 @@ export function internalAccountType(currency: string): 'INTERNAL_FIAT' | 'INTERN
 }
 
 /** Opens an empty internal account of `currency` for `customerId`. */
-export function openInternalAccount(ctx: Ctx, customerId: string, currency: string): InternalAccountRec {
+/** Opens an internal account of `customerId` in `currency`: it needs only new ids, the random source, the clock and the world. */
+export function openInternalAccount(ctx: Pick<Ctx, 'random' | 'clock' | 'world'> & { ids: Pick<Ctx['ids'], 'next'> }, customerId: string, currency: string): InternalAccountRec {
   const { id, seq } = ctx.ids.next('InternalAccount');
   const timestamp = nowIso(ctx);
   const data: InternalAccount = {
@@ -144,9 +145,9 @@ export function assertFunds(account: InternalAccountRec, amount: number, field =
 const IDENTIFYING = ['accountNumber', 'iban', 'clabeNumber', 'address', 'invoice', 'pixKey', 'vpa'] as const;
 
 /** The number or address that identifies an external account, if it carries one. */
-export function identifyingField(info: Record<string, unknown>): string | undefined {
+export function identifyingField(info: object): string | undefined {
   for (const field of IDENTIFYING) {
-    const value = info[field];
+    const value: unknown = Reflect.get(info, field);
     if (typeof value === 'string' && value !== '') return value;
   }
   return undefined;
@@ -158,8 +159,12 @@ export function identifyingField(info: Record<string, unknown>): string | undefi
  * shape, `details.errors[]` naming each missing field (`accountInfo.iban`), in the order production lists
  * them. `details.missing` repeats them, each group as `a or b` where either field does.
  */
-export function checkAccountInfo(accountType: string, type: AccountType, info: Record<string, unknown>, cryptoNetwork: string | undefined): void {
-  const missing = checkedFields(type).filter((group) => !group.some((field) => typeof info[field] === 'string' && info[field] !== ''));
+export function checkAccountInfo(accountType: string, type: AccountType, info: object, cryptoNetwork: string | undefined): void {
+  const given = (field: string) => {
+    const value: unknown = Reflect.get(info, field);
+    return typeof value === 'string' && value !== '';
+  };
+  const missing = checkedFields(type).filter((group) => !group.some(given));
   if (missing.length > 0) {
     const paths = missing.map((group) => group.map((field) => `accountInfo.${field}`));
     refuseFields(
@@ -168,7 +173,7 @@ export function checkAccountInfo(accountType: string, type: AccountType, info: R
       { missing: paths.map((group) => group.join(' or ')) },
     );
   }
-  if (type.beneficiary) checkBeneficiary(accountType, info.beneficiary);
+  if (type.beneficiary) checkBeneficiary(accountType, Reflect.get(info, 'beneficiary'));
   if (type.cryptoNetworkRequired && !cryptoNetwork) {
     refuseFields('body', [{ location: 'body', field: 'cryptoNetwork', rule: 'required', message: `is required for a ${accountType} (e.g. SPARK_MAINNET)` }]);
   }

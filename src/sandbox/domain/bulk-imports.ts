@@ -35,7 +35,7 @@ export async function startImport(ctx: Ctx, csv: string): Promise<BulkCustomerIm
   const { parse } = await import('csv-parse/sync');
   let records: string[][];
   try {
-    records = parse(csv.replace(/^\uFEFF/, ''), { relax_column_count: true, skip_empty_lines: true, trim: true }) as string[][];
+    records = parse(csv.replace(/^\uFEFF/, ''), { relax_column_count: true, skip_empty_lines: true, trim: true });
   } catch (error) {
     throw invalidInput('file', `The file is not CSV: ${(error as Error).message}`);
   }

@@ -50,11 +50,11 @@ export type Handler = (ctx: Ctx, call: Call) => Reply | Promise<Reply>;
 export type RouteTable = Record<OperationId, Handler | { run: Handler; validateBody: false }>;
 
 /** Current sandbox time in ms. */
-export function now(ctx: Ctx): number {
+export function now(ctx: Pick<Ctx, 'clock'>): number {
   return ctx.clock.now();
 }
 
 /** Current sandbox time as an ISO string. */
-export function nowIso(ctx: Ctx): string {
+export function nowIso(ctx: Pick<Ctx, 'clock'>): string {
   return iso(ctx.clock.now());
 }

@@ -45,7 +45,7 @@ export function seedPlatformAccounts(world: World, seed: number, clock: Clock): 
   const random = createRandom(seed * 131 + 17);
   const held = new Set([...world.internalAccounts.values()].filter((a) => !a.data.customerId).map((a) => a.currency));
   const ids = { next: (prefix: string) => ({ id: `${prefix}:00000000-${random.hex(4)}-${random.hex(4)}-${random.hex(4)}-${random.hex(12)}`, seq: 0 }) };
-  const seeding = { ids, random, world, clock } as unknown as Ctx;
+  const seeding = { ids, random, world, clock };
   for (const code of CURRENCIES.keys()) {
     if (held.has(code)) continue;
     const rec = openInternalAccount(seeding, '', code);

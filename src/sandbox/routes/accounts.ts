@@ -24,7 +24,7 @@ import type { ExternalAccountRec } from '../domain/state';
 
 /** The number or address that identifies an external account (what the magic values of MAGIC are compared with). */
 export function accountIdentifier(info: ExternalAccountInfo): string | undefined {
-  return identifyingField(info as unknown as Record<string, unknown>);
+  return identifyingField(info);
 }
 
 function beneficiaryCheck(info: ExternalAccountInfo, identifier: string): Pick<ExternalAccount, 'beneficiaryVerificationStatus' | 'beneficiaryVerifiedData'> {
@@ -62,7 +62,7 @@ function register(ctx: Ctx, body: ExternalAccountCreateParams): { rec: ExternalA
       { field: 'currency', currency: body.currency, accountType: info.accountType },
     );
   }
-  checkAccountInfo(info.accountType, rule, info as unknown as Record<string, unknown>, body.cryptoNetwork);
+  checkAccountInfo(info.accountType, rule, info, body.cryptoNetwork);
   // A type whose production form needs no identifying field is told apart by its whole accountInfo.
   const identifier = accountIdentifier(info) ?? JSON.stringify(info);
   if (body.defaultUmaDepositAccount && !customerId) {

@@ -1,7 +1,7 @@
 /**
  * The per-payout driver of the state machine (./machine), shared by the two drivers of a batch: the batch
- * runner ({@link createPayoutBatch}: input, progress, summary, the batch's span) and the BullMQ processor
- * ({@link payoutProcessor}: one job's reference). It admits an instruction (or journals why it is refused),
+ * runner (`createPayoutBatch`: input, progress, summary, the batch's span) and the BullMQ processor
+ * (`payoutProcessor`: one job's reference). It admits an instruction (or journals why it is refused),
  * resumes a journaled record, and moves each payout through the table by the steps of its effects (send,
  * poll, look up, settle), each journaled before the next. Its requests, timers and waits go through the
  * {@link PayoutScheduler} it is given, which decides nothing about a payout; what the caller shows of the
@@ -12,7 +12,6 @@ import { APIConnectionError, APIError, APIUserAbortError, AuthenticationError, P
 import type { WorkSpan, WorkTelemetry } from '../core/telemetry';
 import type { Quote, QuoteCreateParams } from '../types';
 import { instructionFingerprintV2, loneSurrogateAt, payoutKey, sameInstruction } from './keys';
-import type { PayoutJournal } from './journal';
 import { findPayout, markedDescription, payoutMarker, resendKey } from './lookup';
 import { journalGuard, transition, type PayoutEffect, type PayoutEvent } from './machine';
 import type { PayoutScheduler } from './scheduler';
@@ -221,7 +220,7 @@ export interface PayoutResumeFound {
   waiting: number;
 }
 
-/** The per-payout driver: see the module documentation. One per run. */
+/** The per-payout driver: see the module documentation. One per batch (or job); each run starts with {@link PayoutDriver.open}. */
 export interface PayoutDriver {
   /** References under way (not final), by reference. */
   readonly inflight: ReadonlyMap<string, PayoutRecord>;
@@ -229,7 +228,7 @@ export interface PayoutDriver {
   readonly counts: Readonly<PayoutCounts>;
   /** References of the run: journaled ones and those admitted (rejected inputs not counted). */
   readonly total: number;
-  /** Whether {@link open} has opened the journal (a locked journal is not opened). */
+  /** Whether {@link PayoutDriver.open} has opened the journal (a locked journal is not opened). */
   readonly opened: boolean;
   /**
    * Opens the journal for the run: reads each reference's latest record, counts it, keeps what is not
@@ -240,7 +239,7 @@ export interface PayoutDriver {
   resumeAll(): void;
   /** Admits one input: a new payout is scheduled, a journaled one left to its resume, a refused one journaled as rejected. */
   admit(item: PayoutInstruction | PayoutRejectedInput): Promise<void>;
-  /** Feeds a webhook event (see {@link PayoutBatch.onWebhookEvent}); `early`: keep a final status of a transaction not yet named. */
+  /** Feeds a webhook event (see `PayoutBatch.onWebhookEvent`); `early`: keep a final status of a transaction not yet named. */
   webhook(event: PayoutWebhookEvent, early: boolean): boolean;
   /** Ends the spans of references a stop left under way, with the state they are in; after it, no span starts. */
   endSpans(): Promise<void>;

@@ -2,8 +2,8 @@
  * Many machines on one batch, through BullMQ (a job queue on Redis): {@link enqueuePayouts} adds one job
  * per reference, its job id derived from (batch id, reference, instruction), so enqueuing a batch twice
  * adds nothing, and a corrected instruction (a row rejected, then fixed) is a new job;
- * {@link payoutProcessor} runs one job with the runner's own step, the same Idempotency-Keys and a
- * shared journal ({@link RedisJournal}); {@link startPayoutWorker} makes a BullMQ `Worker` of it, and is
+ * {@link payoutProcessor} drives one job's payout with the batch runner's own per-payout driver (./driver),
+ * the same Idempotency-Keys and a shared journal ({@link RedisJournal}); {@link startPayoutWorker} makes a BullMQ `Worker` of it, and is
  * the only function that loads bullmq (an optional peer dependency: install it to use it).
  *
  * A worker killed mid-payout loses nothing: BullMQ hands the stalled job to another worker, which
@@ -12,9 +12,14 @@
  * refused, the journal unreachable).
  * @module
  */
+import { APIUserAbortError } from '../core/errors';
+import type { WorkSpan } from '../core/telemetry';
+import { AdaptiveConcurrency } from './concurrency';
+import { createPayoutDriver } from './driver';
 import { instructionFingerprintV2, payoutKey } from './keys';
 import type { PayoutJournal } from './journal';
-import { createPayoutBatch, type PayoutBatchOptions } from './runner';
+import type { PayoutBatchOptions } from './runner';
+import { PayoutScheduler } from './scheduler';
 import type { PayoutInstruction, PayoutRecord, PayoutState } from './types';
 
 /** A job's data. */
@@ -118,8 +123,60 @@ function oneReference(journal: PayoutJournal, reference: string): PayoutJournal 
 }
 
 /**
+ * Drives one job's payout to an end (or a stop) through the per-payout driver, with a scheduler of its
+ * own (one request at a time), over the job's view of the journal: the journaled record resumed, the
+ * instruction admitted. Resolves with the reason the instruction was refused, if it was; throws what
+ * stopped the run (credentials refused, the journal unreachable, an abort) for BullMQ to retry.
+ */
+async function runOne(options: PayoutProcessorOptions, batchId: string, journal: PayoutJournal, instruction: PayoutInstruction): Promise<string | undefined> {
+  const limiter = new AdaptiveConcurrency({ max: 1, initial: options.initialConcurrency });
+  const scheduler = new PayoutScheduler({ limiter, fallbackMs: options.webhookFallbackMs ?? 300_000 });
+  const rejected: string[] = [];
+  const driver = createPayoutDriver({ ...options, batchId, journal, scheduler, hooks: { rejected: (entry) => rejected.push(entry.reason) } });
+  const given = options.telemetry ?? options.client.telemetry;
+  const telemetry = typeof given?.work === 'function' ? given : undefined;
+  scheduler.start(options.signal);
+  let span: WorkSpan | undefined;
+  try {
+    span = await telemetry?.work('crossborder.payouts.batch', { 'crossborder.payout.batch_id': batchId });
+    const found = await driver.open(span);
+    options.onResume?.(found);
+    driver.resumeAll();
+    let read = false;
+    await scheduler.run({
+      next: async () => {
+        if (read) return true;
+        read = true;
+        await driver.admit(instruction);
+        return false;
+      },
+    });
+  } finally {
+    scheduler.end();
+    if (span) {
+      await driver.endSpans();
+      span.set({
+        'crossborder.payout.total': driver.total,
+        'crossborder.payout.completed': driver.counts.completed,
+        'crossborder.payout.failed': driver.counts.failed,
+        'crossborder.payout.needs_attention': driver.counts.needs_attention,
+        'crossborder.payout.rejected': rejected.length,
+      });
+      const fatal = scheduler.fatal;
+      span.end(fatal !== undefined ? (fatal instanceof Error ? fatal.name : 'error') : options.signal?.aborted ? 'aborted' : undefined);
+    }
+  }
+  const fatal = scheduler.fatal;
+  if (fatal !== undefined && !(fatal instanceof APIUserAbortError && options.signal?.aborted)) throw fatal;
+  if (options.signal?.aborted) {
+    throw new APIUserAbortError('The payout batch was stopped; its journal holds every state: run it again to resume.', { outcomeUnknown: false });
+  }
+  return rejected[0];
+}
+
+/**
  * A BullMQ processor `(job) => result` that pays the job's reference exactly once: the batch runner's
- * own step over the same state machine, on the job's one reference. Jobs of several batches get one
+ * own per-payout driver over the same state machine, on the job's one reference, with a scheduler of its own. Jobs of several batches get one
  * journal each: `journal.batch(batchId)` when the journal has it (a {@link RedisJournal}: one hash per
  * batch), else the journal itself, which refuses a second batch.
  */
@@ -139,12 +196,11 @@ export function payoutProcessor(options: PayoutProcessorOptions): (job: PayoutJo
   return async (job) => {
     const { batchId, instruction } = job.data;
     const journal = await journalOf(batchId);
-    const batch = createPayoutBatch({ ...options, batchId, journal: oneReference(journal, instruction.reference), maxConcurrency: 1 });
-    const summary = await batch.run([instruction]);
-    if (summary.rejected.length > 0) {
+    const rejected = await runOne(options, batchId, oneReference(journal, instruction.reference), instruction);
+    if (rejected !== undefined) {
       // Refused before anything was sent (another instruction under a journaled reference, a bad one):
       // never the journaled payout's state or transaction, which this job did not pay.
-      const result: PayoutJobResult = { reference: typeof instruction?.reference === 'string' ? instruction.reference : '', state: 'rejected', reason: summary.rejected[0]!.reason };
+      const result: PayoutJobResult = { reference: typeof instruction?.reference === 'string' ? instruction.reference : '', state: 'rejected', reason: rejected };
       await job.updateProgress?.(result);
       return result;
     }

@@ -16,32 +16,22 @@
  * too long) make it `needs_attention`, never retried blindly. 429 and 503 slow the whole batch down
  * (see ./concurrency).
  *
- * The runner is a driver of the state machine (./machine): it turns what happens into the table's events
- * and runs the effects each move lists, in their order; its requests, timers and waits go through a
- * {@link PayoutScheduler} (./scheduler), which decides nothing about a payout.
+ * The runner is the batch driver of the state machine (./machine): it reads the input, reports progress,
+ * sums the run up and records its span; each payout is driven by the per-payout driver (./driver), which
+ * turns what happens into the table's events and runs the effects each move lists, in their order. Their
+ * requests, timers and waits go through a {@link PayoutScheduler} (./scheduler), which decides nothing
+ * about a payout.
  * @module
  */
-import { APIConnectionError, APIError, APIUserAbortError, AuthenticationError, PermissionDeniedError, RateLimitError, ValidationError } from '../core/errors';
+import { APIUserAbortError } from '../core/errors';
 import type { WorkSpan, WorkTelemetry } from '../core/telemetry';
 import type { Quote, QuoteCreateParams, ReceiverLookup, Transaction } from '../types';
 import { AdaptiveConcurrency } from './concurrency';
-import { instructionFingerprintV2, loneSurrogateAt, payoutKey, sameInstruction } from './keys';
+import { createPayoutDriver, reasonOf } from './driver';
 import type { PayoutJournal } from './journal';
-import { findPayout, markedDescription, payoutMarker, resendKey, type PayoutTransactionListParams, type PayoutTransactionPage } from './lookup';
-import { journalGuard, transition, type PayoutEffect, type PayoutEvent } from './machine';
+import type { PayoutTransactionListParams, PayoutTransactionPage } from './lookup';
 import { PayoutScheduler } from './scheduler';
-import {
-  FINAL_STATES,
-  PAYOUT_STATES,
-  type PayoutCounts,
-  type PayoutError,
-  type PayoutInstruction,
-  type PayoutProgress,
-  type PayoutRecord,
-  type PayoutRejectedInput,
-  type PayoutState,
-  type PayoutSummary,
-} from './types';
+import { FINAL_STATES, type PayoutInstruction, type PayoutProgress, type PayoutRejectedInput, type PayoutSummary } from './types';
 
 /** What the runner calls: a `Crossborder` client (or anything with these methods). */
 export interface PayoutClient {
@@ -159,155 +149,8 @@ export interface PayoutBatch {
   progress(): PayoutProgress;
 }
 
-/** Transaction statuses that end a payout, and how. */
-const FINAL_TRANSACTION: Record<string, 'completed' | 'failed'> = {
-  COMPLETED: 'completed',
-  FAILED: 'failed',
-  REJECTED: 'failed',
-  REFUNDED: 'failed',
-  EXPIRED: 'failed',
-};
 
-const REQUIRED_FIELDS = ['reference', 'source', 'destination', 'amount'] as const;
-
-/** The largest amount accepted (production's document bounds amounts below 2^53; minor units). */
-export const MAX_AMOUNT = 9_000_000_000_000_000;
-
-/** Where the journal keys of rejected inputs start: a space no payable reference can take (see instructionProblem). */
-export const REJECTED_KEY_PREFIX = '\u0000rejected:';
-
-/**
- * The journal key of a rejected input: by its line when it came from a file, else by its reference,
- * else by its place in the input. Never a payable reference's (those cannot start with the prefix).
- */
-export function rejectedKey(input: { line?: number | undefined; reference?: string | undefined }, ordinal: number): string {
-  if (typeof input.line === 'number' && Number.isSafeInteger(input.line)) return `${REJECTED_KEY_PREFIX}line:${input.line}`;
-  if (typeof input.reference === 'string') return `${REJECTED_KEY_PREFIX}reference:${input.reference}`;
-  return `${REJECTED_KEY_PREFIX}item:${ordinal}`;
-}
-
-/** Why an instruction cannot be sent at all (the fields the runner must have to build a request). */
-export function instructionProblem(instruction: unknown): string | undefined {
-  if (typeof instruction !== 'object' || instruction === null) return 'instruction: expected an object';
-  const i = instruction as Record<string, unknown>;
-  for (const field of REQUIRED_FIELDS) if (i[field] === undefined || i[field] === '') return `${field}: required`;
-  if (typeof i.reference !== 'string') return 'reference: expected a string';
-  const lone = loneSurrogateAt(i.reference);
-  // Its keys and fingerprint hash UTF-8, where every lone surrogate is the same U+FFFD: two such references would be one payout.
-  if (lone >= 0) return `reference: not well-formed Unicode (a lone UTF-16 surrogate at index ${lone})`;
-  if (i.reference.startsWith(REJECTED_KEY_PREFIX)) return 'reference: may not start with U+0000 "rejected:" (the journal keeps rejected rows there)';
-  if (typeof i.amount !== 'number' || !Number.isSafeInteger(i.amount)) return 'amount: expected a whole number of minor units';
-  if (i.amount <= 0) return `amount: expected more than 0, got ${i.amount}`;
-  if (i.amount > MAX_AMOUNT) return `amount: expected at most ${MAX_AMOUNT}, got ${i.amount}`;
-  const source = i.source as Record<string, unknown>;
-  if (typeof source !== 'object' || source === null || (typeof source.accountId !== 'string' && source.sourceType !== 'REALTIME_FUNDING')) {
-    return 'source: expected { accountId } or { sourceType: "REALTIME_FUNDING", currency }';
-  }
-  // An empty id is no id (as an empty top-level field above): never sent, for the service's 404 naming nothing.
-  if (source.accountId === '') return 'source.accountId: required';
-  const destination = i.destination as Record<string, unknown>;
-  if (typeof destination !== 'object' || destination === null || (typeof destination.accountId !== 'string' && typeof destination.umaAddress !== 'string')) {
-    return 'destination: expected { accountId } or { umaAddress }';
-  }
-  if (destination.accountId === '') return 'destination.accountId: required';
-  if (destination.umaAddress === '') return 'destination.umaAddress: required';
-  if (i.lockedCurrencySide !== undefined && i.lockedCurrencySide !== 'SENDING' && i.lockedCurrencySide !== 'RECEIVING') {
-    return 'lockedCurrencySide: expected SENDING or RECEIVING';
-  }
-  return undefined;
-}
-
-/** The body of the quote of `record` (the same bytes on every replay: built from the journaled instruction and lookup). */
-export function quoteBody(record: PayoutRecord, execution: 'immediate' | 'separate'): QuoteCreateParams {
-  const i = record.instruction;
-  // Built field by field in a fixed order, undefined fields left out (as JSON would drop them): the same
-  // bytes as every version before, with no intermediate objects.
-  let source: Record<string, unknown>;
-  const realtime = 'sourceType' in i.source;
-  if ('sourceType' in i.source) {
-    source = { sourceType: 'REALTIME_FUNDING' };
-    if (i.source.currency !== undefined) source.currency = i.source.currency;
-    if (i.source.customerId !== undefined) source.customerId = i.source.customerId;
-    if (i.source.cryptoNetwork !== undefined) source.cryptoNetwork = i.source.cryptoNetwork;
-  } else {
-    source = { sourceType: 'ACCOUNT' };
-    if (i.source.accountId !== undefined) source.accountId = i.source.accountId;
-    if (i.source.currency !== undefined) source.currency = i.source.currency;
-  }
-  let destination: Record<string, unknown>;
-  if ('umaAddress' in i.destination) {
-    destination = { destinationType: 'UMA_ADDRESS' };
-    if (i.destination.umaAddress !== undefined) destination.umaAddress = i.destination.umaAddress;
-    if (i.destination.currency !== undefined) destination.currency = i.destination.currency;
-  } else {
-    destination = { destinationType: 'ACCOUNT' };
-    if (i.destination.accountId !== undefined) destination.accountId = i.destination.accountId;
-    if (i.destination.currency !== undefined) destination.currency = i.destination.currency;
-    if (i.destination.paymentRail !== undefined) destination.paymentRail = i.destination.paymentRail;
-  }
-  const body = {
-    source: source as QuoteCreateParams['source'],
-    destination: destination as QuoteCreateParams['destination'],
-    lockedCurrencySide: i.lockedCurrencySide ?? 'RECEIVING',
-    lockedCurrencyAmount: i.amount,
-  } as QuoteCreateParams & Record<string, unknown>;
-  if (!realtime && execution === 'immediate') body.immediatelyExecute = true;
-  if (record.lookupId !== undefined) body.lookupId = record.lookupId;
-  // The marker (records journaled since it exists) lets findPayout find the payout from its batch and reference.
-  if (record.marker !== undefined) body.description = markedDescription(i.description, record.marker);
-  else if (i.description !== undefined) body.description = i.description;
-  if (i.purposeOfPayment !== undefined) body.purposeOfPayment = i.purposeOfPayment as QuoteCreateParams['purposeOfPayment'];
-  // The caller's own object: made plain JSON, as the journal would give it back on a rerun.
-  if (i.senderCustomerInfo !== undefined) body.senderCustomerInfo = JSON.parse(JSON.stringify(i.senderCustomerInfo)) as QuoteCreateParams['senderCustomerInfo'];
-  return body;
-}
-
-/** The error the journal keeps. */
-function errorOf(error: unknown): PayoutError {
-  if (error instanceof ValidationError) {
-    return { code: 'VALIDATION_ERROR', message: error.message };
-  }
-  if (error instanceof APIError) {
-    return { code: error.code, message: error.message, status: error.status, ...(error.requestId ? { requestId: error.requestId } : {}) };
-  }
-  if (error instanceof APIConnectionError) {
-    return { code: 'NO_ANSWER', message: error.message, ...(error.status !== undefined ? { status: error.status } : {}) };
-  }
-  return { code: 'ERROR', message: error instanceof Error ? error.message : String(error) };
-}
-
-/** Why a reference ended failed or needs attention, in one line. */
-const reasonOf = (r: PayoutRecord): string => (r.lastError ? `${r.lastError.code}: ${r.lastError.message}` : (r.failureReason ?? r.transactionStatus ?? 'unknown'));
-
-/**
- * The time now in ISO form, as `new Date().toISOString()` writes it (every journal write stamps its
- * record, ~3 a payout): the text up to the second is made once a second, the milliseconds from a table.
- */
-let isoSecond = Number.NaN;
-let isoPrefix = '';
-const MILLIS = Array.from({ length: 1000 }, (_, i) => `${String(i).padStart(3, '0')}Z`);
-export function isoNow(ms = Date.now()): string {
-  const second = Math.floor(ms / 1000);
-  if (second !== isoSecond) {
-    const text = new Date(ms).toISOString();
-    // Years 0-9999 only ("YYYY-MM-DDTHH:MM:SS.mmmZ"): others (±YYYYYY) are written whole.
-    if (text.length !== 24) return text;
-    isoSecond = second;
-    isoPrefix = text.slice(0, 20);
-  }
-  return isoPrefix + MILLIS[ms - second * 1000]!;
-}
-
-/** A random id per run() (journaled with the records it admits). */
-const randomRunId = (): string => Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
-
-const emptyCounts = (): PayoutCounts => Object.fromEntries(PAYOUT_STATES.map((s) => [s, 0])) as PayoutCounts;
-
-/** What to do after a failed request. */
-type Verdict =
-  | { kind: 'retry'; delayMs: number }
-  | { kind: 'final'; state: 'failed' | 'needs_attention'; error: PayoutError }
-  | { kind: 'fatal'; error: unknown };
+export { instructionProblem, isoNow, MAX_AMOUNT, quoteBody, REJECTED_KEY_PREFIX, rejectedKey } from './driver';
 
 /**
  * Creates a payout batch. See the module documentation, and docs/payouts.md.
@@ -325,73 +168,40 @@ type Verdict =
  * ```
  */
 export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
-  const { client, batchId, journal } = options;
-  if (typeof batchId !== 'string' || batchId === '') throw new TypeError('batchId: expected a non-empty string');
-  if (!journal) throw new TypeError('journal: expected a journal (MemoryJournal, FileJournal, RedisJournal)');
-  const execution = options.execution ?? 'immediate';
+  const { client, batchId } = options;
   const limiter = new AdaptiveConcurrency({ max: options.maxConcurrency ?? 16, initial: options.initialConcurrency });
   const fallbackMs = options.webhookFallbackMs ?? 300_000;
-  /** Slots, pacing, timers and the stop: it runs what this driver hands it, and decides nothing about a payout. */
+  /** Slots, pacing, timers and the stop: it runs what the driver hands it, and decides nothing about a payout. */
   const scheduler = new PayoutScheduler({ limiter, fallbackMs, onPass: () => emitProgress() });
-  const pollFirst = options.pollIntervalMs ?? 1_000;
-  const pollMax = options.maxPollIntervalMs ?? 30_000;
-  const maxUnknownMs = options.maxUnknownMs ?? 6 * 3_600_000;
-  const keyWindowMs = options.keyWindowMs ?? 24 * 3_600_000;
-  const keyWindowMarginMs = options.keyWindowMarginMs ?? 4 * 3_600_000;
-  for (const [name, value] of [['keyWindowMs', keyWindowMs], ['keyWindowMarginMs', keyWindowMarginMs]] as const) {
-    if (typeof value !== 'number' || !(value >= 0)) throw new TypeError(`${name}: expected a number of milliseconds ≥ 0`);
-  }
-  /** How old a payout's first send may be for a blind replay under its keys (the window less its margin). */
-  const replayableMs = keyWindowMs - keyWindowMarginMs;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-
-  // Only what is under way is kept: references not yet final, and counters. The journal is the record
-  // of the rest (100,000 references stream through in flat memory).
-  const inflight = new Map<string, PayoutRecord>();
-  const byTransaction = new Map<string, string>();
   /** Failed and needs-attention references, with the reason (the summary's; as many as there are). */
   const unsettled: { reference: string; state: 'failed' | 'needs_attention'; reason: string }[] = [];
-  let total = 0;
-  /** This run's id, journaled with each record it admits (tells a reference seen twice in one run from one an earlier run journaled). */
-  let runId = '';
-  /** Final statuses that arrived by webhook before the create answer named their transaction. */
-  const early = new Map<string, { status: string; failureReason?: string | undefined }>();
-  const counts = emptyCounts();
+  /** This run's rejected inputs (the summary's). */
+  let rejected: PayoutSummary['rejected'] = [];
   /** References finished per 100 ms over the last 10 s (a ring: the throughput without a list per item). */
   const doneRing = new Float64Array(100);
   let doneSlot = 0;
   let running = false;
   let startedAt = 0;
 
-  /**
-   * Moves `record` by `event` through the state machine (./machine), then runs the move's effects in the
-   * table's order, each by the step given for it: the table says where the payout goes and what follows;
-   * the driver only says how. A move the table does not allow, or an effect with no step, is a bug of the
-   * runner's, and stops the run rather than being journaled.
-   */
-  async function perform(record: PayoutRecord, event: PayoutEvent, steps: Partial<Record<PayoutEffect, () => unknown>>): Promise<void> {
-    const m = transition(record.state, event);
-    if (m === undefined) throw new Error(`payout runner: ${event} is not a move from ${record.state} (reference ${JSON.stringify(record.reference)})`);
-    if (m.next !== record.state) setState(record, m.next);
-    for (const effect of m.effects) {
-      const step = steps[effect];
-      if (step === undefined) throw new Error(`payout runner: no step for the effect ${effect} of ${event} (reference ${JSON.stringify(record.reference)})`);
-      await step();
-    }
-  }
-  const setState = (record: PayoutRecord, state: PayoutState) => {
-    if (inflight.get(record.reference) === record) counts[record.state]--;
-    record.state = state;
-    counts[state]++;
-    if (FINAL_STATES.has(state)) {
-      advanceRing(performance.now());
-      doneRing[doneSlot % 100]!++;
-      inflight.delete(record.reference);
-      scheduler.cancel(record.reference);
-      if (record.transactionId) byTransaction.delete(record.transactionId);
-      if (state === 'failed' || state === 'needs_attention') unsettled.push({ reference: record.reference, state, reason: reasonOf(record) });
-    }
-  };
+  const driver = createPayoutDriver({
+    ...options,
+    scheduler,
+    hooks: {
+      read(record) {
+        if (record.state === 'failed' || record.state === 'needs_attention') unsettled.push({ reference: record.reference, state: record.state, reason: reasonOf(record) });
+      },
+      moved(record) {
+        const state = record.state;
+        if (!FINAL_STATES.has(state)) return;
+        advanceRing(performance.now());
+        doneRing[doneSlot % 100]!++;
+        if (state === 'failed' || state === 'needs_attention') unsettled.push({ reference: record.reference, state, reason: reasonOf(record) });
+      },
+      rejected: (entry) => rejected.push(entry),
+      progress: () => emitProgress(),
+    },
+  });
+  const { counts } = driver;
 
   let ringAt = 0; // the 100 ms slot the ring's head stands for
   function advanceRing(now: number): void {
@@ -411,6 +221,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     for (let i = 0; i < 100; i++) recent += doneRing[i]!;
     const window = Math.min(10_000, Math.max(1, now - startedAt));
     const throughput = (recent * 1000) / window;
+    const total = driver.total;
     const known = scheduler.inputDone ? total : options.expectedTotal;
     const wait = limiter.waitMs();
     return {
@@ -435,479 +246,52 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     options.onProgress(progress());
   };
 
-  // ---- spans: one for the run of the batch, one per reference worked on in it (through the client's telemetry) ----
+
+  // ---- the run's span (each reference's is the driver's, under it), through the client's telemetry ----
   // The recorder given, else the client's (`cb.telemetry`), when it is one (a plain-JavaScript caller may pass anything).
   const given = options.telemetry ?? client.telemetry;
   const telemetry = typeof given?.work === 'function' ? given : undefined;
-  let batchSpan: WorkSpan | undefined;
-  const itemSpans = new Map<string, Promise<WorkSpan | undefined>>();
-  function spanOf(record: PayoutRecord): Promise<WorkSpan | undefined> | undefined {
-    if (batchSpan === undefined || telemetry === undefined) return undefined;
-    let span = itemSpans.get(record.reference);
-    if (span === undefined) {
-      span = telemetry.work('crossborder.payout', { 'crossborder.payout.batch_id': batchId, 'crossborder.payout.reference': record.reference }, batchSpan);
-      itemSpans.set(record.reference, span);
-    }
-    return span;
-  }
-  /** Ends the reference's span with where it stands (its final state, or the state a stopped run left it in). */
-  async function endSpan(record: PayoutRecord): Promise<void> {
-    const pending = spanOf(record);
-    if (pending === undefined) return;
-    itemSpans.delete(record.reference);
-    const span = await pending;
-    span?.set({
-      'crossborder.payout.state': record.state,
-      'crossborder.payout.attempts': record.attempts,
-      'crossborder.transaction.id': record.transactionId,
-      'crossborder.transaction.status': record.transactionStatus,
-      'crossborder.error.code': record.lastError?.code,
-    });
-    span?.end(record.state === 'failed' || record.state === 'needs_attention' ? (record.lastError?.code ?? record.failureReason ?? record.state) : undefined);
-  }
-
-  function save(record: PayoutRecord): Promise<void> {
-    record.updatedAt = isoNow();
-    return journal.put(record);
-  }
-
-  /** Ends `record` by `event` (the table's final move for it), with the error that says why. */
-  function finish(record: PayoutRecord, event: PayoutEvent, error?: PayoutError): Promise<void> {
-    if (error) record.lastError = error;
-    delete record.unknownSince;
-    return perform(record, event, { journal: () => save(record), settle: () => settle(record) });
-  }
-
-  /** A payout's final state is journaled: its span ends (its timers went with the move), progress is told. */
-  async function settle(record: PayoutRecord): Promise<void> {
-    await endSpan(record);
-    emitProgress();
-  }
-
-  /** Polls `record`'s transaction after `delay` (or its webhook settles it first). */
-  function schedulePoll(record: PayoutRecord, delay: number): void {
-    scheduler.later(record.reference, delay, () => poll(record, Math.min(pollMax, delay * 1.5)));
-  }
-
-  /**
-   * What a failed request means for `record` (the scheduler has told the limiter what it says about load,
-   * and gives the backoff of a retry).
-   */
-  function classify(record: PayoutRecord, error: unknown, backoff: number): Verdict {
-    if (error instanceof APIUserAbortError || scheduler.stopped) return { kind: 'fatal', error };
-    if (error instanceof AuthenticationError || error instanceof PermissionDeniedError) return { kind: 'fatal', error };
-    if (error instanceof RateLimitError) {
-      if (error.dailyVolumeLimitExceeded) return { kind: 'final', state: 'needs_attention', error: errorOf(error) };
-      return { kind: 'retry', delayMs: 0 }; // the pace the 429 set delays it
-    }
-    if (error instanceof ValidationError) return { kind: 'final', state: 'failed', error: errorOf(error) };
-    const unknownOutcome = error instanceof APIConnectionError || (error instanceof APIError && (error.status >= 500 || error.status === 408));
-    if (unknownOutcome) {
-      const since = record.unknownSince ? Date.parse(record.unknownSince) : Date.now();
-      record.unknownSince ??= new Date(since).toISOString();
-      if (Date.now() - since > maxUnknownMs) {
-        return { kind: 'final', state: 'needs_attention', error: { ...errorOf(error), code: 'OUTCOME_UNKNOWN', message: `No answer for ${Math.round((Date.now() - since) / 60000)} min: ${errorOf(error).message}` } };
-      }
-      return { kind: 'retry', delayMs: backoff };
-    }
-    if (error instanceof APIError) {
-      // A body that changed under the same key, or a 409 that is no fault of the payout's own: a person decides.
-      if (error.code === 'IDEMPOTENCY_KEY_REUSED') return { kind: 'final', state: 'needs_attention', error: errorOf(error) };
-      if (error.status === 409 && error.code !== 'QUOTE_EXPIRED' && error.code !== 'INVALID_STATE_TRANSITION') {
-        return { kind: 'retry', delayMs: backoff }; // a conflict with a request in flight: it resolves
-      }
-      return { kind: 'final', state: 'failed', error: errorOf(error) };
-    }
-    return { kind: 'fatal', error };
-  }
-
-  const callOptions = (key?: string): PayoutCallOptions => {
-    // maxRetries 0: the runner retries, so that the batch's concurrency hears every 429. The run's signal:
-    // the SDK follows it with one listener, however many requests share it.
-    const o: PayoutCallOptions = { maxRetries: 0, signal: scheduler.signal };
-    if (key !== undefined) o.idempotencyKey = key;
-    if (options.signer) o.signer = options.signer;
-    return o;
-  };
-
-  /** One request in a slot of the scheduler (under the reference's span): the answer, or the verdict on its failure. */
-  async function request<T>(record: PayoutRecord, attempt: number, send: () => PromiseLike<T>): Promise<{ ok: true; value: T } | { ok: false; verdict: Verdict }> {
-    const span = spanOf(record);
-    const active = span && (await span);
-    const result = await scheduler.request(attempt, () => (active ? active.run(send) : send()));
-    return result.ok ? result : { ok: false, verdict: classify(record, result.error, result.backoffMs) };
-  }
-
-  /** Applies a verdict: a retry goes back in the queue (after its delay); the rest end the reference or the run. */
-  async function onVerdict(record: PayoutRecord, verdict: Verdict, again: () => Promise<void>): Promise<void> {
-    if (verdict.kind === 'fatal') throw verdict.error;
-    if (verdict.kind === 'final') return finish(record, verdict.state === 'failed' ? 'refused' : 'give_up', verdict.error);
-    if (record.unknownSince) await save(record); // when the outcome became unknown, for the next run too
-    if (verdict.delayMs <= 0) scheduler.schedule(again);
-    else scheduler.later(record.reference, verdict.delayMs, again);
-  }
-
-  function accept(record: PayoutRecord, quote: Quote): void {
-    record.quote = {
-      quoteId: quote.id,
-      sendingAmount: quote.totalSendingAmount,
-      sendingCurrency: quote.sendingCurrency?.code,
-      receivingAmount: quote.totalReceivingAmount,
-      receivingCurrency: quote.receivingCurrency?.code,
-      fees: quote.feesIncluded,
-      exchangeRate: quote.exchangeRate,
-    };
-    record.transactionId = quote.transactionId;
-    if (quote.transactionId) byTransaction.set(quote.transactionId, record.reference);
-  }
-
-  /** Sends what is left of a reference's writes (lookup, create, execute), then waits for its final status. */
-  async function submit(record: PayoutRecord, attempt = 0): Promise<void> {
-    if (FINAL_STATES.has(record.state)) return;
-    // Its keys may be forgotten by now: a replay could pay it again. Looked up, never re-sent blind.
-    if (pastWindow(record)) return lookUp(record, attempt);
-    const i = record.instruction;
-    if ('umaAddress' in i.destination && record.lookupId === undefined) {
-      const address = i.destination.umaAddress;
-      const looked = await request(record, attempt, () => client.receiver.lookupUma(address, undefined, callOptions()));
-      if (!looked.ok) return onVerdict(record, looked.verdict, () => submit(record, attempt + 1));
-      record.lookupId = looked.value.lookupId;
-      await save(record); // the quote's body names it: journaled before the body is ever sent
-    }
-    return perform(record, 'send', {
-      journal: () => {
-        record.firstSentAt ??= isoNow(); // the first send under these keys: where their window starts
-        record.attempts++;
-        return save(record); // durable before the request that moves money leaves
-      },
-      request: () => send(record, attempt),
-    });
-  }
-
-  /** The money-moving requests of `record` (create, and execute where needed), under its journaled keys. */
-  async function send(record: PayoutRecord, attempt: number): Promise<void> {
-    const i = record.instruction;
-    const created = await request(record, attempt, () => client.quotes.create(quoteBody(record, execution), callOptions(record.keys.create)));
-    if (!created.ok) return onVerdict(record, created.verdict, () => submit(record, attempt + 1));
-    let quote = created.value;
-    accept(record, quote);
-    const realtime = 'sourceType' in i.source;
-    if (execution === 'separate' && !realtime && quote.status === 'PENDING') {
-      await save(record);
-      const executed = await request(record, attempt, () => client.quotes.execute(quote.id, callOptions(record.keys.execute)));
-      if (!executed.ok) {
-        const v = executed.verdict;
-        // Executed before (its answer lost past the key's window): the quote moved on; read the transaction.
-        if (!(v.kind === 'final' && v.error.code === 'INVALID_STATE_TRANSITION')) return onVerdict(record, v, () => submit(record, attempt + 1));
-      } else {
-        quote = executed.value;
-        accept(record, quote);
-      }
-    }
-    delete record.unknownSince;
-    delete record.lastError;
-    record.transactionStatus = quote.status;
-    return perform(record, 'accepted', {
-      journal: async () => {
-        await save(record);
-        emitProgress();
-      },
-      wait_timer: () => settleOrWait(record, quote.status),
-    });
-  }
-
-  /**
-   * Whether `record`'s outcome is unknown and its first send older than the keys' window less its margin.
-   * A record journaled before `firstSentAt` existed: dated by when its outcome became unknown, or its last write.
-   */
-  function pastWindow(record: PayoutRecord): boolean {
-    if (record.state !== 'submitted' || record.attempts === 0) return false;
-    const since = Date.parse(record.firstSentAt ?? record.unknownSince ?? record.updatedAt);
-    return !(Date.now() - since <= replayableMs); // an unreadable date is past (never a blind replay)
-  }
-
-  /** Looks `record` up on the service (its first send past the window) and settles it from the answer. */
-  function lookUp(record: PayoutRecord, attempt: number): Promise<void> {
-    return perform(record, 'window_passed', { lookup: () => lookUpNow(record, attempt) });
-  }
-
-  /** The lookup of `record` on the service ({@link findPayout}), and the move its answer makes. */
-  async function lookUpNow(record: PayoutRecord, attempt: number): Promise<void> {
-    const list = client.transactions.list;
-    if (record.marker === undefined || typeof list !== 'function') {
-      return finish(record, 'lookup_unknown', {
-        code: 'OUTCOME_UNKNOWN',
-        message: `Sent ${record.firstSentAt ?? 'before this version'} with no answer, past the Idempotency-Key window: ${
-          record.marker === undefined ? 'journaled before payouts carried a marker, it cannot be looked up' : 'the client has no transactions.list to look it up'
-        }. Look it up by hand before paying it again.`,
-      });
-    }
-    const source = record.instruction.source;
-    const sent = Date.parse(record.firstSentAt ?? record.unknownSince ?? record.updatedAt);
-    const found = await request(record, attempt, () =>
-      findPayout(
-        { transactions: { list: (params, o) => list.call(client.transactions, params, { ...o, ...callOptions() }) } },
-        {
-          batchId,
-          reference: record.reference,
-          ...('accountId' in source ? { senderAccountIdentifier: source.accountId } : {}),
-          // A day before the first send: clocks differ, and an earlier run under the same keys may have sent it.
-          startDate: new Date((Number.isFinite(sent) ? sent : Date.now() - 30 * 86_400_000) - 86_400_000),
-          signal: scheduler.signal,
-        },
-      ),
-    );
-    if (!found.ok) return onVerdict(record, found.verdict, () => submit(record, attempt + 1));
-    const answer = found.value;
-    if (answer.outcome === 'unknown') {
-      return finish(record, 'lookup_unknown', { code: 'OUTCOME_UNKNOWN', message: `No answer to its send within the Idempotency-Key window, and the lookup could not tell: ${answer.reason}` });
-    }
-    if (answer.outcome === 'found') {
-      if (answer.transactions.length > 1) {
-        return finish(record, 'give_up', { code: 'PAID_MORE_THAN_ONCE', message: `The lookup found ${answer.transactions.length} transactions for it: ${answer.transactions.map((t) => t.id).join(', ')}.` });
-      }
-      const t = answer.transaction;
-      record.transactionId = t.id;
-      byTransaction.set(t.id, record.reference);
-      record.transactionStatus = t.status;
-      delete record.unknownSince;
-      delete record.lastError;
-      return perform(record, 'found', { journal: () => save(record), wait_timer: () => settleOrWait(record, t.status) });
-    }
-    // Proven not moved: sent again under fresh keys (the old ones may be forgotten, or remembered: either way not reused).
-    return perform(record, 'not_found', {
-      fresh_keys: () => {
-        record.resends = (record.resends ?? 0) + 1;
-        record.keys = { create: resendKey(batchId, record.reference, 'create', record.resends), execute: resendKey(batchId, record.reference, 'execute', record.resends) };
-        record.firstSentAt = isoNow();
-        delete record.quote;
-        delete record.transactionId;
-        delete record.unknownSince;
-      },
-      // The fresh keys are durable before anything is sent under them (a crash here resumes with them, within their window).
-      journal: () => save(record),
-      request: () => submit(record, 0),
-    });
-  }
-
-  async function settleOrWait(record: PayoutRecord, quoteStatus: string | undefined): Promise<void> {
-    const seen = record.transactionId ? early.get(record.transactionId) : undefined;
-    if (seen && record.transactionId) early.delete(record.transactionId);
-    const status = seen?.status ?? (quoteStatus === 'COMPLETED' || quoteStatus === 'FAILED' ? quoteStatus : undefined);
-    if (status && FINAL_TRANSACTION[status]) {
-      record.transactionStatus = status;
-      if (seen?.failureReason) record.failureReason = seen.failureReason;
-      return finish(record, FINAL_TRANSACTION[status]!, status === 'COMPLETED' ? undefined : { code: record.failureReason ?? status, message: `The transaction ended ${status}.` });
-    }
-    if (!record.transactionId) {
-      return finish(record, 'give_up', { code: 'NO_TRANSACTION', message: 'The quote was accepted without a transactionId: look the payout up by its reference.' });
-    }
-    if (options.webhooks) scheduler.fallback(record.reference, () => poll(record, Math.min(pollMax, fallbackMs * 1.5)));
-    else schedulePoll(record, pollFirst);
-  }
-
-  async function poll(record: PayoutRecord, nextDelay: number, attempt = 0): Promise<void> {
-    if (FINAL_STATES.has(record.state)) return;
-    const id = record.transactionId!;
-    const read = await request(record, attempt, () => client.transactions.retrieve(id, callOptions()));
-    if (!read.ok) {
-      const v = read.verdict;
-      if (v.kind === 'retry') return onVerdict(record, v, () => poll(record, nextDelay, attempt + 1));
-      if (v.kind === 'final' && v.error.status === 404 && attempt < 5) {
-        return onVerdict(record, { kind: 'retry', delayMs: nextDelay }, () => poll(record, nextDelay, attempt + 1));
-      }
-      // A read refused for good says nothing about the payment: a person looks.
-      return onVerdict(record, v.kind === 'final' ? { ...v, state: 'needs_attention' } : v, () => poll(record, nextDelay, attempt + 1));
-    }
-    return settleFrom(record, read.value.status, (read.value as { failureReason?: string }).failureReason, () => schedulePoll(record, nextDelay));
-  }
-
-  async function settleFrom(record: PayoutRecord, status: string, failureReason: string | undefined, otherwise: () => void): Promise<void> {
-    if (FINAL_STATES.has(record.state)) return;
-    const final = FINAL_TRANSACTION[status];
-    if (!final) {
-      if (record.transactionStatus !== status) {
-        record.transactionStatus = status;
-        await save(record);
-      }
-      return otherwise();
-    }
-    record.transactionStatus = status;
-    if (failureReason) record.failureReason = failureReason;
-    scheduler.cancel(record.reference);
-    return finish(record, final, final === 'failed' ? { code: failureReason ?? status, message: `The transaction ended ${status}${failureReason ? ` (${failureReason})` : ''}.` } : undefined);
-  }
-
-  /** What to do with a record at the start of a run. */
-  function resume(record: PayoutRecord): void {
-    switch (record.state) {
-      case 'pending':
-      case 'submitted':
-        scheduler.schedule(() => submit(record));
-        return;
-      case 'processing':
-        if (record.transactionId) byTransaction.set(record.transactionId, record.reference);
-        scheduler.schedule(() => settleOrWait(record, undefined).then(() => undefined));
-        return;
-      default:
-        return;
-    }
-  }
 
   const batch: PayoutBatch = {
     batchId,
     progress,
-    onWebhookEvent(event) {
-      if (!event || typeof event.type !== 'string' || !event.type.startsWith('OUTGOING_PAYMENT.')) return false;
-      const data = event.data as { id?: unknown; status?: unknown; failureReason?: unknown } | undefined;
-      if (!data || typeof data.id !== 'string' || typeof data.status !== 'string') return false;
-      const failureReason = typeof data.failureReason === 'string' ? data.failureReason : undefined;
-      const reference = byTransaction.get(data.id);
-      const record = reference === undefined ? undefined : inflight.get(reference);
-      if (!record) {
-        // Perhaps ours, before the create answer named it: kept (bounded) until then.
-        if (running && FINAL_TRANSACTION[data.status] && early.size < 100_000) early.set(data.id, { status: data.status, failureReason });
-        return false;
-      }
-      if (record.state !== 'processing') return true;
-      scheduler.schedule(() => settleFrom(record, data.status as string, failureReason, () => undefined));
-      scheduler.wake();
-      return true;
-    },
+    onWebhookEvent: (event) => driver.webhook(event, running),
     async run(instructions) {
       if (running) throw new Error('This batch is already running.');
       running = true;
       startedAt = performance.now();
       const started = Date.now();
       scheduler.start(options.signal);
-      const rejected: PayoutSummary['rejected'] = [];
-      /** The journal opened: only then is there a batch whose progress to report (a locked journal is not one). */
-      let opened = false;
+      rejected = [];
+      let batchSpan: WorkSpan | undefined;
       try {
-        runId = randomRunId();
         batchSpan = await telemetry?.work('crossborder.payouts.batch', { 'crossborder.payout.batch_id': batchId });
-        const records = await journal.open(batchId);
-        opened = true;
-        const guard = journalGuard(journal);
-        const found = { final: 0, rejected: 0, replay: 0, lookup: 0, waiting: 0 };
-        for await (const record of records) {
-          // The latest of each reference: counted, and kept only when it is not final.
-          guard.seen(record); // where its next move starts, for a journal that keeps no states (the file's)
-          if (record.state !== 'rejected') total++;
-          counts[record.state]++;
-          if (FINAL_STATES.has(record.state)) {
-            if (record.state === 'rejected') found.rejected++;
-            else found.final++;
-            if (record.state === 'failed' || record.state === 'needs_attention') unsettled.push({ reference: record.reference, state: record.state, reason: reasonOf(record) });
-          } else {
-            inflight.set(record.reference, record);
-            if (record.state === 'processing') found.waiting++;
-            else if (pastWindow(record)) found.lookup++;
-            else found.replay++;
-          }
-        }
+        const found = await driver.open(batchSpan);
         options.onResume?.(found);
-        for (const record of inflight.values()) resume(record);
+        driver.resumeAll();
         type Item = PayoutInstruction | PayoutRejectedInput;
         const iterator = (Symbol.asyncIterator in instructions
           ? (instructions as AsyncIterable<Item>)[Symbol.asyncIterator]()
           : (instructions as Iterable<Item>)[Symbol.iterator]()) as AsyncIterator<Item> | Iterator<Item>;
-
-        /** Input items read so far (a rejected item without line or reference is keyed by its place). */
-        let ordinal = 0;
-        /** References read in this run whose records were final when read (their records carry an earlier run's id). */
-        const finalSeen = new Set<string>();
-
-        /** Journals a refused input as a `rejected` record under a key of its own (never a payable reference's). */
-        const reject = async (input: { line?: number | undefined; reference?: string | undefined }, reason: string, instruction: unknown) => {
-          const reference = input.reference ?? '';
-          rejected.push({ reference, reason });
-          const key = rejectedKey(input, ordinal);
-          const known = await journal.get(key);
-          if (known?.state === 'rejected' && known.lastError?.message === reason) return; // a resumed run: journaled already, the same reason
-          const record: PayoutRecord = {
-            reference: key,
-            state: 'rejected',
-            fingerprint: '',
-            instruction: (typeof instruction === 'object' && instruction !== null ? instruction : {}) as PayoutInstruction,
-            keys: { create: '', execute: '' },
-            attempts: 0,
-            lastError: { code: 'REJECTED', message: reason },
-            runId,
-            updatedAt: isoNow(),
-            ...(input.line !== undefined ? { line: input.line } : {}),
-            ...(input.reference !== undefined ? { inputReference: input.reference } : {}),
-          };
-          await journal.put(record);
-          if (!known) counts.rejected++;
-        };
-
-        const admit = async (item: PayoutInstruction | PayoutRejectedInput) => {
-          ordinal++;
-          const given = item as Partial<PayoutRejectedInput> | undefined;
-          const line = typeof given?.line === 'number' ? given.line : undefined;
-          const readReference = typeof given?.reference === 'string' ? given.reference : undefined;
-          if (given !== null && typeof given === 'object' && typeof given.rejected === 'string') {
-            return reject({ line, reference: readReference }, given.rejected, undefined);
-          }
-          const instruction = item as PayoutInstruction;
-          const problem = instructionProblem(instruction);
-          if (problem) return reject({ line, reference: readReference }, problem, instruction);
-          const reference = instruction.reference;
-          const duplicate = 'reference: seen twice in this run (references are unique in a batch); the second was not sent';
-          const live = inflight.get(reference);
-          const known = live ?? (await journal.get(reference));
-          // Admitted in this run: its record carries this run's id (a resumed one an earlier run's, until admitted);
-          // a final one is not written again, and is remembered instead.
-          if (known && (known.runId === runId || (!live && finalSeen.has(reference)))) return reject({ line, reference }, duplicate, instruction);
-          if (known) {
-            if (live === known) known.runId = runId;
-            else finalSeen.add(reference);
-            if (!sameInstruction(instruction, known.fingerprint)) {
-              // Never sent: the same keys with another body would be refused, or pay something else.
-              return reject(
-                { line, reference },
-                `INSTRUCTION_CHANGED: the journal holds another instruction for this reference (state ${known.state}); the journaled one is what this batch pays. Use a new reference or batch id for a new payout.`,
-                instruction,
-              );
-            }
-            return; // journaled: resume() has it
-          }
-          const record: PayoutRecord = {
-            reference,
-            state: 'pending',
-            fingerprint: instructionFingerprintV2(instruction),
-            instruction,
-            keys: { create: payoutKey(batchId, reference, 'create'), execute: payoutKey(batchId, reference, 'execute') },
-            attempts: 0,
-            runId,
-            marker: payoutMarker(batchId, reference),
-            updatedAt: isoNow(),
-          };
-          inflight.set(reference, record);
-          total++;
-          counts.pending++;
-          scheduler.schedule(() => submit(record));
-        };
 
         // The scheduler reads the input a little ahead of the work, and runs what admit() and resume() queued.
         await scheduler.run({
           next: async () => {
             const next = await iterator.next();
             if (next.done) return true;
-            await admit(next.value);
+            await driver.admit(next.value);
             return false;
           },
         });
       } finally {
         scheduler.end();
         running = false;
-        if (opened) emitProgress(true);
+        if (driver.opened) emitProgress(true);
         if (batchSpan) {
           // References a stop left under way: their spans end with the state they are in.
-          await Promise.all([...itemSpans.keys()].map((reference) => inflight.get(reference)).filter((r) => r !== undefined).map((r) => endSpan(r)));
+          await driver.endSpans();
           batchSpan.set({
-            'crossborder.payout.total': total,
+            'crossborder.payout.total': driver.total,
             'crossborder.payout.completed': counts.completed,
             'crossborder.payout.failed': counts.failed,
             'crossborder.payout.needs_attention': counts.needs_attention,
@@ -915,8 +299,6 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
           });
           const fatal = scheduler.fatal;
           batchSpan.end(fatal !== undefined ? (fatal instanceof Error ? fatal.name : 'error') : options.signal?.aborted ? 'aborted' : undefined);
-          batchSpan = undefined;
-          itemSpans.clear();
         }
       }
       const fatal = scheduler.fatal;
@@ -927,7 +309,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
       const failed: PayoutSummary['failed'] = [];
       const needsAttention: PayoutSummary['needsAttention'] = [];
       for (const u of unsettled) (u.state === 'failed' ? failed : needsAttention).push({ reference: u.reference, reason: u.reason });
-      return { batchId, counts: { ...counts }, total, failed, needsAttention, rejected, seconds: Math.round((Date.now() - started) / 100) / 10 };
+      return { batchId, counts: { ...counts }, total: driver.total, failed, needsAttention, rejected, seconds: Math.round((Date.now() - started) / 100) / 10 };
     },
   };
   return batch;

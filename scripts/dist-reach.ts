@@ -12,7 +12,8 @@
  * Before the walk, `--prune` makes each ES entry's declarations (`exports[…].import.types`) one line that
  * re-exports its CommonJS twin (`export * from './index.cjs'`, whose types are `index.d.cts`): tsup writes
  * the same declarations twice, once per format, and an ES module may import CommonJS declarations (the
- * reverse is refused), so the declarations ship once and the walk then drops the ES copies' chunks.
+ * reverse is refused), so the declarations ship once and the walk then drops the ES copies' chunks. An
+ * entry whose declarations import another package (`sandbox/msw` imports msw's) keeps its ES copy.
  * TypeScript and `attw` resolve both ways (test/package/pack.test.ts runs the consumers).
  */
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -56,9 +57,27 @@ export function reachable(pkg: string): { reached: Set<string>; missing: string[
   return { reached, missing, files, unreached: files.filter((f) => !reached.has(f)) };
 }
 
+/** Whether the declarations at `types` (and the declaration chunks they import) import a package other than `self`. */
+function importsOtherPackages(pkg: string, types: string, self: string | undefined): boolean {
+  const seen = new Set<string>();
+  const queue = [posix.normalize(types)];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (seen.has(file) || !existsSync(join(pkg, file))) continue;
+    seen.add(file);
+    // The code only: TSDoc examples name packages (`import Redis from 'ioredis'`) the declarations do not import.
+    const text = readFileSync(join(pkg, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+    for (const [, specifier] of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)["']([^"']+)["']/g)) {
+      if (specifier!.startsWith('.')) queue.push(posix.join(posix.dirname(file), specifier!).replace(/\.cjs$/, '.d.cts').replace(/\.js$/, '.d.ts'));
+      else if (specifier !== self && !specifier!.startsWith(`${self}/`)) return true;
+    }
+  }
+  return false;
+}
+
 /** Each ES entry's declaration file becomes a re-export of its CommonJS twin's (see above); returns the files rewritten. */
 export function shareDeclarations(pkg: string): string[] {
-  const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { exports?: Record<string, unknown> };
+  const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { name?: string; exports?: Record<string, unknown> };
   const rewritten: string[] = [];
   for (const target of Object.values(manifest.exports ?? {})) {
     if (!target || typeof target !== 'object') continue;
@@ -67,6 +86,9 @@ export function shareDeclarations(pkg: string): string[] {
     if (posix.dirname(esm.types) !== posix.dirname(cjs.default)) continue;
     const file = join(pkg, esm.types);
     if (!existsSync(join(pkg, cjs.types))) throw new Error(`dist-reach: ${cjs.types} (the CommonJS declarations ${esm.types} would re-export) was not built`);
+    // Declarations that import another package keep their own ES copy: that package's CommonJS types may be
+    // other declarations than its ES ones (msw ships both), and a user's ES import of it must meet the same classes.
+    if (importsOtherPackages(pkg, cjs.types, manifest.name)) continue;
     writeFileSync(file, `export * from './${posix.basename(cjs.default)}';\n`);
     rewritten.push(esm.types);
   }

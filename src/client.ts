@@ -19,6 +19,7 @@ import { Sandbox } from './resources/sandbox';
 import { UmaProviders } from './resources/uma-providers';
 import { Verifications } from './resources/verifications';
 import { BeneficialOwners } from './resources/beneficial-owners';
+import { Tokens } from './resources/tokens';
 import { Quotes, TransferIn, TransferOut } from './resources/quotes';
 import { Transactions } from './resources/transactions';
 import { Webhooks } from './resources/webhooks';
@@ -64,6 +65,8 @@ export class Crossborder extends ClientInfo {
   readonly verifications: Verifications;
   /** Beneficial owners of business customers (KYB). */
   readonly beneficialOwners: BeneficialOwners;
+  /** The platform's API tokens (a token's secret is in its create answer only). */
+  readonly tokens: Tokens;
   /** UMA providers. */
   readonly umaProviders: UmaProviders;
   /** Sandbox-only simulations. */
@@ -98,6 +101,7 @@ export class Crossborder extends ClientInfo {
     this.invitations = new Invitations(core);
     this.verifications = new Verifications(core);
     this.beneficialOwners = new BeneficialOwners(core);
+    this.tokens = new Tokens(core);
     this.umaProviders = new UmaProviders(core);
     this.sandbox = new Sandbox(core);
     this.auth = new Auth(core);

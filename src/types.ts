@@ -32,6 +32,8 @@ export type ExternalAccountLookupParams = QueryOf<'lookupExternalAccountReceiver
 export type VerificationListParams = QueryOf<'listVerifications'>;
 /** Query of `cb.beneficialOwners.list()`: the business `customerId` (required), `limit`, `cursor`. @interface */
 export type BeneficialOwnerListParams = QueryOf<'listBeneficialOwners'>;
+/** Query of `cb.tokens.list()`: `name`, creation and update times (`Date` or ISO string), `limit`, `cursor`. @interface */
+export type TokenListParams = QueryOf<'listTokens'>;
 /** Query of `cb.umaProviders.list()`. @interface */
 export type UmaProviderListParams = QueryOf<'listUmaProviders'>;
 /** Query of `cb.auth.credentials.list()`: the wallet `accountId`. @interface */

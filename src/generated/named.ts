@@ -56,6 +56,34 @@ export type AedAccountInfo = {
     routingNumber?: string;
 };
 
+/** @description An API token of the platform (production). `clientSecret` is present only in the answer that created it. */
+export type ApiToken = {
+    /** @description The user name of the token's HTTP Basic credentials. */
+    clientId: string;
+    /** @description The password of the token's HTTP Basic credentials: in the create answer only, never stored by the service. */
+    clientSecret?: string;
+    /** Format: date-time */
+    createdAt: string;
+    /** @description The token's id, `Token:<id>`. */
+    id: string;
+    name: string;
+    permissions: Permission[];
+    /** Format: date-time */
+    updatedAt: string;
+};
+
+/** @description A new API token's name and permissions. */
+export type ApiTokenCreateParams = {
+    /** @description A name to tell the token apart. */
+    name: string;
+    /** @description The permissions granted to the token. */
+    permissions: Permission[];
+};
+
+export type ApiTokenList = ListEnvelopeFields & {
+    data: ApiToken[];
+};
+
 /** @description A beneficial owner, director, officer or control person of a business customer (production). */
 export type BeneficialOwner = {
     /** Format: date-time */
@@ -1602,6 +1630,9 @@ export type PaymentInstruction = {
     };
     instructionsNotes?: string;
 };
+
+/** @description What an API token may do (production): VIEW reads everything (platform configuration, customers, transactions), TRANSACT sends payments, MANAGE manages the platform configuration, API tokens and customers. An open set. */
+export type Permission = "VIEW" | "TRANSACT" | "MANAGE" | (string & {});
 
 /** @description Configuration of the platform (the API client). */
 export type PlatformConfig = {

@@ -10,7 +10,7 @@ import type { ListOptions, RequestOptions, SignedRequestOptions } from '../core/
 import type { PagePromise } from '../core/pagination';
 import { APIResource } from '../core/resource';
 import * as op from './operations';
-import type { BeneficialOwner, BeneficialOwnerCreateParams, BeneficialOwnerListParams, BeneficialOwnerUpdateParams, BulkCustomerImportJob, BulkCustomerImportJobAccepted, CryptoWithdrawalFeeEstimate, CryptoWithdrawalFeeEstimateParams, Customer, CustomerCreateParams, CustomerListParams, CustomerUpdateParams, CustomersCsvUpload, EndUserTerms, ExchangeRateList, ExchangeRateListParams, ExternalAccountLookupParams, Invitation, InvitationClaimParams, InvitationCreateParams, KycLink, KycLinkCreateParams, PlatformConfig, PlatformConfigUpdateParams, ReceiverLookup, ReceiverLookupParams, UmaProvider, UmaProviderListParams, Verification, VerificationCreateParams, VerificationListParams } from '../types';
+import type { ApiToken, ApiTokenCreateParams, BeneficialOwner, BeneficialOwnerCreateParams, BeneficialOwnerListParams, BeneficialOwnerUpdateParams, BulkCustomerImportJob, BulkCustomerImportJobAccepted, CryptoWithdrawalFeeEstimate, CryptoWithdrawalFeeEstimateParams, Customer, CustomerCreateParams, CustomerListParams, CustomerUpdateParams, CustomersCsvUpload, EndUserTerms, ExchangeRateList, ExchangeRateListParams, ExternalAccountLookupParams, Invitation, InvitationClaimParams, InvitationCreateParams, KycLink, KycLinkCreateParams, PlatformConfig, PlatformConfigUpdateParams, ReceiverLookup, ReceiverLookupParams, TokenListParams, UmaProvider, UmaProviderListParams, Verification, VerificationCreateParams, VerificationListParams } from '../types';
 
 /**
  * Customers of the platform, individual or business.
@@ -455,6 +455,62 @@ export class Invitations extends APIResource {
    */
   cancel(invitationCode: string, options?: SignedRequestOptions): APIPromise<Invitation> {
     return this._client.call(op.cancelInvitation, { path: { invitationCode } }, options);
+  }
+}
+
+/**
+ * The platform's API tokens: each is a `clientId` and `clientSecret` pair with its permissions. The secret is
+ * in the create answer only.
+ */
+export class Tokens extends APIResource {
+  /**
+   * Creates an API token of the platform. The answer carries `clientSecret` this once: the service keeps
+   * no copy, so store it where your other credentials live before doing anything else with the answer.
+   * @example
+   * ```ts
+   * const token = await cb.tokens.create({ name: 'Reporting (read only)', permissions: ['VIEW'] });
+   * await saveCredential(token.clientId, token.clientSecret!); // shown once
+   * console.log(token.id, token.permissions); // 'Token:…', ['VIEW']
+   * ```
+   */
+  create(params: ApiTokenCreateParams, options?: SignedRequestOptions): APIPromise<ApiToken> {
+    return this._client.call(op.createToken, { body: params }, options);
+  }
+
+  /**
+   * Lists the platform's API tokens (never their secrets); `for await` walks every page.
+   * @example
+   * ```ts
+   * for await (const token of cb.tokens.list({ name: 'Reporting (read only)' })) {
+   *   console.log(token.id, token.clientId, token.permissions.join(', '));
+   * }
+   * ```
+   */
+  list(params?: TokenListParams, options?: ListOptions): PagePromise<ApiToken> {
+    return this._client.list(op.listTokens, { query: params }, options);
+  }
+
+  /**
+   * Fetches an API token by its id (`Token:…`), without its secret.
+   * @example
+   * ```ts
+   * const token = await cb.tokens.retrieve('Token:019542f5-b3e7-1d02-0000-000000000001');
+   * console.log(token.name, token.permissions);
+   * ```
+   */
+  retrieve(tokenId: string, options?: RequestOptions): APIPromise<ApiToken> {
+    return this._client.call(op.getTokenById, { path: { tokenId } }, options);
+  }
+
+  /**
+   * Deletes an API token: its credentials are refused from then on. Resolves to `undefined` (204).
+   * @example
+   * ```ts
+   * await cb.tokens.delete('Token:019542f5-b3e7-1d02-0000-000000000001');
+   * ```
+   */
+  delete(tokenId: string, options?: SignedRequestOptions): APIPromise<void> {
+    return this._client.call(op.deleteTokenById, { path: { tokenId } }, options);
   }
 }
 

@@ -12,6 +12,7 @@ import { platformRoutes } from './platform';
 import { quoteRoutes } from './quotes';
 import { transactionRoutes } from './transactions';
 import { walletRoutes } from './wallet';
+import { tokenRoutes } from './tokens';
 
 /** The sandbox's route table. */
 export const routes = {
@@ -23,4 +24,5 @@ export const routes = {
   ...invitationRoutes,
   ...walletRoutes,
   ...kycRoutes,
+  ...tokenRoutes,
 } satisfies RouteTable;

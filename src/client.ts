@@ -20,6 +20,7 @@ import { UmaProviders } from './resources/uma-providers';
 import { Verifications } from './resources/verifications';
 import { BeneficialOwners } from './resources/beneficial-owners';
 import { Tokens } from './resources/tokens';
+import { Discoveries, Vasps } from './resources/directories';
 import { Quotes, TransferIn, TransferOut } from './resources/quotes';
 import { Transactions } from './resources/transactions';
 import { Webhooks } from './resources/webhooks';
@@ -67,6 +68,10 @@ export class Crossborder extends ClientInfo {
   readonly beneficialOwners: BeneficialOwners;
   /** The platform's API tokens (a token's secret is in its create answer only). */
   readonly tokens: Tokens;
+  /** Receiving institutions of each corridor. */
+  readonly discoveries: Discoveries;
+  /** Virtual Asset Service Providers recognized for counterparty declarations. */
+  readonly vasps: Vasps;
   /** UMA providers. */
   readonly umaProviders: UmaProviders;
   /** Sandbox-only simulations. */
@@ -102,6 +107,8 @@ export class Crossborder extends ClientInfo {
     this.verifications = new Verifications(core);
     this.beneficialOwners = new BeneficialOwners(core);
     this.tokens = new Tokens(core);
+    this.discoveries = new Discoveries(core);
+    this.vasps = new Vasps(core);
     this.umaProviders = new UmaProviders(core);
     this.sandbox = new Sandbox(core);
     this.auth = new Auth(core);

@@ -77,4 +77,6 @@ export const operationEffects: { readonly [Id in OperationId]: OperationEffect }
   createToken: { effect: 'secret', destructive: true },
   getTokenById: { effect: 'read', destructive: false },
   deleteTokenById: { effect: 'write', destructive: true },
+  getDiscoveries: { effect: 'read', destructive: false },
+  listVasps: { effect: 'read', destructive: false },
 };

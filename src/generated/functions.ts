@@ -384,3 +384,13 @@ export function getTokenById(core: CrossborderCore, tokenId: string, options?: R
 export function deleteTokenById(core: CrossborderCore, tokenId: string, options?: SignedRequestOptions | null): APIPromise<ResultOf<'deleteTokenById'>> {
   return core.call(op.deleteTokenById, { path: { tokenId } }, options);
 }
+
+/** `GET /discoveries` (`getDiscoveries`). */
+export function getDiscoveries(core: CrossborderCore, params?: Query<'getDiscoveries'> | null, options?: RequestOptions | null): APIPromise<ResultOf<'getDiscoveries'>> {
+  return core.call(op.getDiscoveries, { query: params }, options);
+}
+
+/** `GET /vasps` (`listVasps`): awaited, the first page; iterated with `for await`, every item. */
+export function listVasps(core: CrossborderCore, params?: Query<'listVasps'> | null, options?: ListOptions | null): PagePromise<ItemOf<'listVasps'>> {
+  return core.list(op.listVasps, { query: params }, options);
+}

@@ -650,6 +650,23 @@ export type DelegatedKeyList = {
 /** @description Open set - the service adds values over time; unknown ones are kept. `PENDING` (the flow stopped after the first signature: the key signs nothing), `ACTIVE` (it signs for the wallet), `REVOKED` (it signs nothing). */
 export type DelegatedKeyStatus = "PENDING" | "ACTIVE" | "REVOKED" | (string & {});
 
+/** @description A receiving institution of a corridor (production). */
+export type Discovery = {
+    /** @description The institution's canonical name; pass it as `bankName` when creating an external account. */
+    bankName: string;
+    /** @description ISO 3166-1 alpha-2 country code. */
+    country: string;
+    /** @description ISO 4217 currency code. */
+    currency: string;
+    /** @description A name to show people. */
+    displayName: string;
+};
+
+/** @description The receiving institutions matching the filters (not paginated). */
+export type DiscoveryList = {
+    data?: Discovery[];
+};
+
 /** @description Register an EMAIL_OTP credential; the code is emailed (on the signed retry if the account already has a credential). */
 export type EmailOtpCredentialCreateParams = {
     accountId: string;
@@ -2146,6 +2163,21 @@ export type UsdAccountInfo = {
     paymentRails?: string[];
     platformAccountId?: string;
     routingNumber?: string;
+};
+
+/** @description A Virtual Asset Service Provider (an exchange or other custodial platform) recognized for counterparty declarations (production). */
+export type Vasp = {
+    /**
+     * Format: uri
+     * @description The VASP's website, when known.
+     */
+    url?: string;
+    /** @description The VASP's name; pass it as `vaspName` when declaring a VASP-hosted counterparty. */
+    vaspName: string;
+};
+
+export type VaspList = ListEnvelopeFields & {
+    data: Vasp[];
 };
 
 /** @description A KYC/KYB verification of a customer. */

@@ -127,6 +127,8 @@ export type SchemaName =
   | 'zDeletePlatformExternalAccountByIdResponse'
   | 'zDeleteTokenByIdPath'
   | 'zDeleteTokenByIdResponse'
+  | 'zDiscovery'
+  | 'zDiscoveryList'
   | 'zEmailOtpCredentialCreateParams'
   | 'zEmailOtpVerifyParams'
   | 'zEncryptedOtpBundle'
@@ -168,6 +170,8 @@ export type SchemaName =
   | 'zGetCustomerResponse'
   | 'zGetDelegatedKeyByIdPath'
   | 'zGetDelegatedKeyByIdResponse'
+  | 'zGetDiscoveriesQuery'
+  | 'zGetDiscoveriesResponse'
   | 'zGetEndUserTermsResponse'
   | 'zGetExchangeRatesQuery'
   | 'zGetExchangeRatesResponse'
@@ -236,6 +240,8 @@ export type SchemaName =
   | 'zListTransactionsResponse'
   | 'zListUmaProvidersQuery'
   | 'zListUmaProvidersResponse'
+  | 'zListVaspsQuery'
+  | 'zListVaspsResponse'
   | 'zListVerificationsQuery'
   | 'zListVerificationsResponse'
   | 'zLivenessChallenge'
@@ -396,6 +402,8 @@ export type SchemaName =
   | 'zUploadCustomersCsvBody'
   | 'zUploadCustomersCsvResponse'
   | 'zUsdAccountInfo'
+  | 'zVasp'
+  | 'zVaspList'
   | 'zVerification'
   | 'zVerificationApprovedEvent'
   | 'zVerificationCreateParams'
@@ -533,7 +541,9 @@ export type OperationId =
   | 'listTokens'
   | 'createToken'
   | 'getTokenById'
-  | 'deleteTokenById';
+  | 'deleteTokenById'
+  | 'getDiscoveries'
+  | 'listVasps';
 
 export const listCustomers: OperationRow<'listCustomers'> = {
   id: 'listCustomers',
@@ -1105,6 +1115,21 @@ export const deleteTokenById: OperationRow<'deleteTokenById'> = {
   id: 'deleteTokenById',
   method: 'DELETE',
   path: '/tokens/{tokenId}',
+  resource: true,
+  checked: true,
+};
+export const getDiscoveries: OperationRow<'getDiscoveries'> = {
+  id: 'getDiscoveries',
+  method: 'GET',
+  path: '/discoveries',
+  resource: true,
+  checked: true,
+};
+export const listVasps: OperationRow<'listVasps'> = {
+  id: 'listVasps',
+  method: 'GET',
+  path: '/vasps',
+  paginated: true,
   resource: true,
   checked: true,
 };
@@ -2101,10 +2126,36 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     params: { path: 'zDeleteTokenByIdPath' },
     response: 'zDeleteTokenByIdResponse',
   },
+  getDiscoveries: {
+    id: 'getDiscoveries',
+    method: 'GET',
+    path: '/discoveries',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    resource: true,
+    checked: true,
+    params: { query: 'zGetDiscoveriesQuery' },
+    response: 'zGetDiscoveriesResponse',
+  },
+  listVasps: {
+    id: 'listVasps',
+    method: 'GET',
+    path: '/vasps',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: true,
+    resource: true,
+    checked: true,
+    params: { query: 'zListVaspsQuery' },
+    response: 'zListVaspsResponse',
+  },
 };
 
 /** Number of operations in the document. */
-export const OPERATION_COUNT = 74;
+export const OPERATION_COUNT = 76;
 
 /** Webhook event types of the document (the WebhookEvent discriminator). */
 export const WEBHOOK_EVENT_TYPES = ["INVITATION.CLAIMED","INCOMING_PAYMENT.PENDING","INCOMING_PAYMENT.COMPLETED","INCOMING_PAYMENT.FAILED","OUTGOING_PAYMENT.PROCESSING","OUTGOING_PAYMENT.COMPLETED","OUTGOING_PAYMENT.FAILED","CUSTOMER.KYC_APPROVED","CUSTOMER.KYC_REJECTED","VERIFICATION.APPROVED","VERIFICATION.RESOLVE_ERRORS","TEST","OUTGOING_PAYMENT.PENDING","OUTGOING_PAYMENT.PENDING_AUTHORIZATION","OUTGOING_PAYMENT.REFUND_COMPLETED","INCOMING_PAYMENT.REFUND_COMPLETED","CUSTOMER.KYB_APPROVED","CUSTOMER.KYC_PENDING","CUSTOMER.KYB_PENDING","VERIFICATION.IN_PROGRESS","VERIFICATION.PENDING_MANUAL_REVIEW","VERIFICATION.REJECTED","CUSTOMER.KYB_REJECTED","INTERNAL_ACCOUNT.BALANCE_UPDATED","BULK_UPLOAD.COMPLETED","BULK_UPLOAD.FAILED","EXTERNAL_ACCOUNT.STATUS_UPDATED","INTERNAL_ACCOUNT.STATUS_UPDATED","INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED"] as const;

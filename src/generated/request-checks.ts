@@ -74,4 +74,6 @@ export const requestCheckLoaders: { readonly [id: string]: (() => Promise<Operat
   createToken: () => import('./checks/createToken'),
   getTokenById: () => import('./checks/getTokenById'),
   deleteTokenById: () => import('./checks/deleteTokenById'),
+  getDiscoveries: () => import('./checks/getDiscoveries'),
+  listVasps: () => import('./checks/listVasps'),
 };

@@ -10,7 +10,7 @@ import type { ListOptions, RequestOptions, SignedRequestOptions } from '../core/
 import type { PagePromise } from '../core/pagination';
 import { APIResource } from '../core/resource';
 import * as op from './operations';
-import type { ApiToken, ApiTokenCreateParams, BeneficialOwner, BeneficialOwnerCreateParams, BeneficialOwnerListParams, BeneficialOwnerUpdateParams, BulkCustomerImportJob, BulkCustomerImportJobAccepted, CryptoWithdrawalFeeEstimate, CryptoWithdrawalFeeEstimateParams, Customer, CustomerCreateParams, CustomerListParams, CustomerUpdateParams, CustomersCsvUpload, EndUserTerms, ExchangeRateList, ExchangeRateListParams, ExternalAccountLookupParams, Invitation, InvitationClaimParams, InvitationCreateParams, KycLink, KycLinkCreateParams, PlatformConfig, PlatformConfigUpdateParams, ReceiverLookup, ReceiverLookupParams, TokenListParams, UmaProvider, UmaProviderListParams, Verification, VerificationCreateParams, VerificationListParams } from '../types';
+import type { ApiToken, ApiTokenCreateParams, BeneficialOwner, BeneficialOwnerCreateParams, BeneficialOwnerListParams, BeneficialOwnerUpdateParams, BulkCustomerImportJob, BulkCustomerImportJobAccepted, CryptoWithdrawalFeeEstimate, CryptoWithdrawalFeeEstimateParams, Customer, CustomerCreateParams, CustomerListParams, CustomerUpdateParams, CustomersCsvUpload, DiscoveryList, DiscoveryListParams, EndUserTerms, ExchangeRateList, ExchangeRateListParams, ExternalAccountLookupParams, Invitation, InvitationClaimParams, InvitationCreateParams, KycLink, KycLinkCreateParams, PlatformConfig, PlatformConfigUpdateParams, ReceiverLookup, ReceiverLookupParams, TokenListParams, UmaProvider, UmaProviderListParams, Vasp, VaspListParams, Verification, VerificationCreateParams, VerificationListParams } from '../types';
 
 /**
  * Customers of the platform, individual or business.
@@ -455,6 +455,41 @@ export class Invitations extends APIResource {
    */
   cancel(invitationCode: string, options?: SignedRequestOptions): APIPromise<Invitation> {
     return this._client.call(op.cancelInvitation, { path: { invitationCode } }, options);
+  }
+}
+
+/**
+ * The receiving institutions of each corridor: the `bankName` an external account names.
+ */
+export class Discoveries extends APIResource {
+  /**
+   * Lists the receiving institutions of a corridor (all of them without filters). Each `bankName` is the
+   * value to send as `bankName` when registering an external account. Not paginated: resolves to `{ data }`.
+   * @example
+   * ```ts
+   * const { data } = await cb.discoveries.list({ country: 'PH', currency: 'PHP' });
+   * console.log(data.map((d) => d.displayName)); // ['BDO Unibank', 'Bank of the Philippine Islands']
+   * ```
+   */
+  list(params?: DiscoveryListParams, options?: RequestOptions): APIPromise<DiscoveryList> {
+    return this._client.call(op.getDiscoveries, { query: params }, options);
+  }
+}
+
+/**
+ * The directory of Virtual Asset Service Providers recognized for counterparty declarations.
+ */
+export class Vasps extends APIResource {
+  /**
+   * Lists the Virtual Asset Service Providers (exchanges and other custodial platforms) recognized for
+   * counterparty declarations; `for await` walks every page. Each `vaspName` is the value to declare.
+   * @example
+   * ```ts
+   * for await (const vasp of cb.vasps.list()) console.log(vasp.vaspName, vasp.url ?? '');
+   * ```
+   */
+  list(params?: VaspListParams, options?: ListOptions): PagePromise<Vasp> {
+    return this._client.list(op.listVasps, { query: params }, options);
   }
 }
 

@@ -77,4 +77,6 @@ export const responseCheckLoaders: { readonly [id: string]: (() => Promise<Reado
   createToken: () => import('./checks/responses/api-tokens'),
   getTokenById: () => import('./checks/responses/api-tokens'),
   deleteTokenById: () => import('./checks/responses/api-tokens'),
+  getDiscoveries: () => import('./checks/responses/discoveries'),
+  listVasps: () => import('./checks/responses/vasps'),
 };

@@ -608,6 +608,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/discoveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List receiving institutions
+         * @description Production's operation (lightsparkdev/grid-api). The payment institutions (banks and payment providers) that receive in a corridor, filtered by `country` and `currency`; without filters, every institution. Each `bankName` is the value to pass as `bankName` when creating an external account.
+         */
+        get: operations["getDiscoveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/exchange-rates": {
         parameters: {
             query?: never;
@@ -1358,6 +1378,26 @@ export interface paths {
          * @description Pages through UMA providers, optionally by country or currency; providers outside the allowlist are included unless `hasBlockedProviders=false`.
          */
         get: operations["listUmaProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vasps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List VASPs
+         * @description Production's operation (lightsparkdev/grid-api). The directory of Virtual Asset Service Providers recognized for counterparty declarations, a page at a time. Each `vaspName` is the value to pass as `vaspName` when declaring a VASP-hosted counterparty.
+         */
+        get: operations["listVasps"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2593,6 +2633,21 @@ export interface components {
         };
         /** @description Open set - the service adds values over time; unknown ones are kept. `PENDING` (the flow stopped after the first signature: the key signs nothing), `ACTIVE` (it signs for the wallet), `REVOKED` (it signs nothing). */
         DelegatedKeyStatus: "PENDING" | "ACTIVE" | "REVOKED" | (string & {});
+        /** @description A receiving institution of a corridor (production). */
+        Discovery: {
+            /** @description The institution's canonical name; pass it as `bankName` when creating an external account. */
+            bankName: string;
+            /** @description ISO 3166-1 alpha-2 country code. */
+            country: string;
+            /** @description ISO 4217 currency code. */
+            currency: string;
+            /** @description A name to show people. */
+            displayName: string;
+        };
+        /** @description The receiving institutions matching the filters (not paginated). */
+        DiscoveryList: {
+            data?: components["schemas"]["Discovery"][];
+        };
         /** @description Register an EMAIL_OTP credential; the code is emailed (on the signed retry if the account already has a credential). */
         EmailOtpCredentialCreateParams: {
             accountId: string;
@@ -3969,6 +4024,19 @@ export interface components {
             platformAccountId?: string;
             routingNumber?: string;
         };
+        /** @description A Virtual Asset Service Provider (an exchange or other custodial platform) recognized for counterparty declarations (production). */
+        Vasp: {
+            /**
+             * Format: uri
+             * @description The VASP's website, when known.
+             */
+            url?: string;
+            /** @description The VASP's name; pass it as `vaspName` when declaring a VASP-hosted counterparty. */
+            vaspName: string;
+        };
+        VaspList: components["schemas"]["ListEnvelope"] & {
+            data: components["schemas"]["Vasp"][];
+        };
         /** @description A KYC/KYB verification of a customer. */
         Verification: {
             /** Format: date-time */
@@ -4430,6 +4498,8 @@ export type DelegatedKey = components['schemas']['DelegatedKey'];
 export type DelegatedKeyCreateParams = components['schemas']['DelegatedKeyCreateParams'];
 export type DelegatedKeyList = components['schemas']['DelegatedKeyList'];
 export type DelegatedKeyStatus = components['schemas']['DelegatedKeyStatus'];
+export type Discovery = components['schemas']['Discovery'];
+export type DiscoveryList = components['schemas']['DiscoveryList'];
 export type EmailOtpCredentialCreateParams = components['schemas']['EmailOtpCredentialCreateParams'];
 export type EmailOtpVerifyParams = components['schemas']['EmailOtpVerifyParams'];
 export type EncryptedOtpBundle = components['schemas']['EncryptedOtpBundle'];
@@ -4552,6 +4622,8 @@ export type UmaAddressSource = components['schemas']['UmaAddressSource'];
 export type UmaProvider = components['schemas']['UmaProvider'];
 export type UmaProviderList = components['schemas']['UmaProviderList'];
 export type UsdAccountInfo = components['schemas']['UsdAccountInfo'];
+export type Vasp = components['schemas']['Vasp'];
+export type VaspList = components['schemas']['VaspList'];
 export type Verification = components['schemas']['Verification'];
 export type VerificationApprovedEvent = components['schemas']['VerificationApprovedEvent'];
 export type VerificationCreateParams = components['schemas']['VerificationCreateParams'];
@@ -6432,6 +6504,60 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getDiscoveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description ISO 3166-1 alpha-2 country code, e.g. PH.
+                 * @example PH
+                 */
+                country?: string;
+                /**
+                 * @description ISO 4217 currency code, e.g. PHP.
+                 * @example PHP
+                 */
+                currency?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The institutions of the corridor. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "bankName": "BDO Unibank",
+                     *           "displayName": "BDO Unibank",
+                     *           "country": "PH",
+                     *           "currency": "PHP"
+                     *         },
+                     *         {
+                     *           "bankName": "BPI",
+                     *           "displayName": "Bank of the Philippine Islands",
+                     *           "country": "PH",
+                     *           "currency": "PHP"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DiscoveryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getExchangeRates: {
         parameters: {
             query?: {
@@ -8121,6 +8247,47 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["UmaProviderList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listVasps: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page; omit for the first page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of VASPs. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "vaspName": "Kraken",
+                     *           "url": "https://www.kraken.com"
+                     *         }
+                     *       ],
+                     *       "hasMore": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VaspList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -9869,6 +10036,18 @@ export type ListInternalAccountsQuery = {
                 /** @description Only internal accounts of this type (production), for example EMBEDDED_WALLET. */
                 type?: components["schemas"]["InternalAccountType"];
             };
+export type GetDiscoveriesQuery = {
+                /**
+                 * @description ISO 3166-1 alpha-2 country code, e.g. PH.
+                 * @example PH
+                 */
+                country?: string;
+                /**
+                 * @description ISO 4217 currency code, e.g. PHP.
+                 * @example PHP
+                 */
+                currency?: string;
+            };
 export type GetExchangeRatesQuery = {
                 /**
                  * @description Only corridors to these currencies; repeat the parameter for several.
@@ -9993,6 +10172,12 @@ export type ListUmaProvidersQuery = {
                 /** @description Order by creation time. */
                 sortOrder?: components["parameters"]["SortOrder"];
             };
+export type ListVaspsQuery = {
+                /** @description The `nextCursor` of the previous page; omit for the first page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+            };
 export type ListVerificationsQuery = {
                 /** @description The `nextCursor` of the previous page; omit for the first page. */
                 cursor?: components["parameters"]["Cursor"];
@@ -10015,6 +10200,7 @@ export interface OperationQueries {
     listCustomers: ListCustomersQuery;
     listExternalAccounts: ListExternalAccountsQuery;
     listInternalAccounts: ListInternalAccountsQuery;
+    getDiscoveries: GetDiscoveriesQuery;
     getExchangeRates: GetExchangeRatesQuery;
     listPlatformExternalAccounts: ListPlatformExternalAccountsQuery;
     listPlatformInternalAccounts: ListPlatformInternalAccountsQuery;
@@ -10023,5 +10209,6 @@ export interface OperationQueries {
     listTokens: ListTokensQuery;
     listTransactions: ListTransactionsQuery;
     listUmaProviders: ListUmaProvidersQuery;
+    listVasps: ListVaspsQuery;
     listVerifications: ListVerificationsQuery;
 }

@@ -1168,6 +1168,35 @@ export const zApiTokenList = /* @__PURE__ */ z.intersection(zListEnvelope, z.obj
     data: z.array(zApiToken)
 }));
 
+/**
+ * A receiving institution of a corridor (production).
+ */
+export const zDiscovery = /* @__PURE__ */ z.object({
+    bankName: z.string(),
+    displayName: z.string(),
+    country: z.string(),
+    currency: z.string()
+});
+
+/**
+ * The receiving institutions matching the filters (not paginated).
+ */
+export const zDiscoveryList = /* @__PURE__ */ z.object({
+    data: z.optional(z.array(zDiscovery))
+});
+
+/**
+ * A Virtual Asset Service Provider (an exchange or other custodial platform) recognized for counterparty declarations (production).
+ */
+export const zVasp = /* @__PURE__ */ z.object({
+    vaspName: z.string(),
+    url: z.optional(z.url())
+});
+
+export const zVaspList = /* @__PURE__ */ z.intersection(zListEnvelope, z.object({
+    data: z.array(zVasp)
+}));
+
 export const zBeneficialOwnerList = /* @__PURE__ */ z.intersection(zListEnvelope, z.object({
     data: z.array(zBeneficialOwner)
 }));
@@ -2797,6 +2826,26 @@ export const zGetTokenByIdPath = /* @__PURE__ */ z.object({
  * The API token.
  */
 export const zGetTokenByIdResponse = /* @__PURE__ */ zApiToken;
+
+export const zGetDiscoveriesQuery = /* @__PURE__ */ z.object({
+    country: z.optional(z.string()),
+    currency: z.optional(z.string())
+});
+
+/**
+ * The institutions of the corridor.
+ */
+export const zGetDiscoveriesResponse = /* @__PURE__ */ zDiscoveryList;
+
+export const zListVaspsQuery = /* @__PURE__ */ z.object({
+    limit: z._default(z.optional(z.int().check(z.gte(1), z.lte(100))), 20),
+    cursor: z.optional(z.string())
+});
+
+/**
+ * A page of VASPs.
+ */
+export const zListVaspsResponse = /* @__PURE__ */ zVaspList;
 
 export const zOnInvitationClaimedWebhookRequest = /* @__PURE__ */ z.object({
     body: zInvitationClaimedEvent,

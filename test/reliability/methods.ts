@@ -102,6 +102,8 @@ export const METHODS: Record<OperationId, Method> = {
   listTokens: (cb, a) => cb.tokens.list(q(a), a.options),
   getTokenById: (cb, a) => cb.tokens.retrieve(p(a, 'tokenId'), a.options),
   deleteTokenById: (cb, a) => cb.tokens.delete(p(a, 'tokenId'), a.options),
+  getDiscoveries: (cb, a) => cb.discoveries.list(q(a), a.options),
+  listVasps: (cb, a) => cb.vasps.list(q(a), a.options),
 };
 export const IDS = Object.keys(operations) as OperationId[];
 

@@ -223,6 +223,8 @@ const cases: Case[] = [
   },
   { op: 'getTokenById', call: () => cb.tokens.retrieve(TOKEN), path: `/tokens/${enc(TOKEN)}` },
   { op: 'deleteTokenById', call: () => cb.tokens.delete(TOKEN), path: `/tokens/${enc(TOKEN)}`, status: 204 },
+  { op: 'getDiscoveries', call: () => cb.discoveries.list({ country: 'PH', currency: 'PHP' }), path: '/discoveries', query: { country: 'PH', currency: 'PHP' } },
+  { op: 'listVasps', call: () => cb.vasps.list({ limit: 2, cursor: 'c1' }), path: '/vasps', query: { limit: '2', cursor: 'c1' } },
 ];
 
 function answer(c: Case): { status: number; body: unknown } {
@@ -291,6 +293,7 @@ describe('every paginated list walks all pages with for await', () => {
     ['listUmaProviders', () => cb.umaProviders.list({ limit: 1 }), '/uma-providers'],
     ['listBeneficialOwners', () => cb.beneficialOwners.list({ customerId: CUSTOMER, limit: 1 }), '/beneficial-owners'],
     ['listTokens', () => cb.tokens.list({ limit: 1 }), '/tokens'],
+    ['listVasps', () => cb.vasps.list({ limit: 1 }), '/vasps'],
   ];
   it('covers every paginated operation', () => {
     const paginated = Object.values(operations).filter((o) => o.paginated).map((o) => o.id).sort();

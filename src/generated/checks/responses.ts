@@ -17,3 +17,5 @@ export { listCredentials, createCredential, revokeCredential, challengeCredentia
 export { listSessions, revokeSession, refreshAuthSession } from './responses/sessions';
 export { listDelegatedKeys, createDelegatedKey, getDelegatedKeyById, revokeDelegatedKey } from './responses/delegated-keys';
 export { listTokens, createToken, getTokenById, deleteTokenById } from './responses/api-tokens';
+export { getDiscoveries } from './responses/discoveries';
+export { listVasps } from './responses/vasps';

@@ -13,6 +13,7 @@ import { quoteRoutes } from './quotes';
 import { transactionRoutes } from './transactions';
 import { walletRoutes } from './wallet';
 import { tokenRoutes } from './tokens';
+import { directoryRoutes } from './directories';
 
 /** The sandbox's route table. */
 export const routes = {
@@ -25,4 +26,5 @@ export const routes = {
   ...walletRoutes,
   ...kycRoutes,
   ...tokenRoutes,
+  ...directoryRoutes,
 } satisfies RouteTable;

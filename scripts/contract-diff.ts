@@ -312,10 +312,10 @@ export function contractDiff(ours: Json, theirs: Json, map: ProductionMap = {}):
     if (mr || tr) compareResponse(add, `response ${shared ?? `${mc[0]}/${tc[0]}`}`, flatten(ours, mr), flatten(theirs, tr));
   }
 
-  // Production operations on the paths we share (same first segment), which we do not have.
-  const prefixes = new Set([...mine.values()].map((o) => o.path.split('/')[1]));
+  // Every production operation we do not have, whatever its path: a whole product area we lack (`/tokens`,
+  // `/documents`) is as much a gap as one operation beside ours.
   for (const [key, t] of prod) {
-    if (matched.has(key) || !prefixes.has(t.path.split('/')[1])) continue;
+    if (matched.has(key)) continue;
     changes.push({ breaking: false, where: `${t.method.toUpperCase()} ${t.path}`, part: 'operation', subject: t.op.operationId ?? key, what: 'new operation (not in our document)' });
   }
 

@@ -581,10 +581,14 @@ function buildResources(doc: Json, effects: Map<string, Effect>): { code: string
         args.push(`params${sdk.paramsRequired === true || query.some((p: Json) => p.required) ? '' : '?'}: ${sdk.params}`);
         input.push('query: params');
       }
-      const success = Object.entries<Json>(op.responses ?? {}).find(([code]) => code.startsWith('2'))?.[1];
+      const [successCode, success] = Object.entries<Json>(op.responses ?? {}).find(([code]) => code.startsWith('2')) ?? [];
       const answer = deref(doc, success ?? {}).content?.['application/json']?.schema;
       let returns: string;
-      if (paginated) {
+      if (successCode === '204' && !answer) {
+        // No content: the call resolves to undefined.
+        returns = 'APIPromise<void>';
+        importType('../core/api-promise', 'APIPromise');
+      } else if (paginated) {
         const list = deref(doc, answer ?? {});
         const itemType = publicName(list.properties?.data?.items?.$ref ?? list.allOf?.find((p: Json) => p.properties?.data)?.properties?.data?.items?.$ref);
         if (!itemType) throw new Error(`${id}: a list whose items have no named schema`);

@@ -20,6 +20,8 @@ import { Sandbox } from './resources/sandbox';
 import { UmaProviders } from './resources/uma-providers';
 import { Verifications } from './resources/verifications';
 import { BeneficialOwners } from './resources/beneficial-owners';
+import { Tokens } from './resources/tokens';
+import { Discoveries, Vasps } from './resources/directories';
 import { Quotes, TransferIn, TransferOut } from './resources/quotes';
 import { Transactions } from './resources/transactions';
 import { Webhooks } from './resources/webhooks';
@@ -65,6 +67,12 @@ export class Crossborder extends ClientInfo {
   readonly verifications: Verifications;
   /** Beneficial owners of business customers (KYB). */
   readonly beneficialOwners: BeneficialOwners;
+  /** The platform's API tokens (a token's secret is in its create answer only). */
+  readonly tokens: Tokens;
+  /** Receiving institutions of each corridor. */
+  readonly discoveries: Discoveries;
+  /** Virtual Asset Service Providers recognized for counterparty declarations. */
+  readonly vasps: Vasps;
   /** UMA providers. */
   readonly umaProviders: UmaProviders;
   /** Sandbox-only simulations. */
@@ -99,6 +107,9 @@ export class Crossborder extends ClientInfo {
     this.invitations = new Invitations(core);
     this.verifications = new Verifications(core);
     this.beneficialOwners = new BeneficialOwners(core);
+    this.tokens = new Tokens(core);
+    this.discoveries = new Discoveries(core);
+    this.vasps = new Vasps(core);
     this.umaProviders = new UmaProviders(core);
     this.sandbox = new Sandbox(core);
     this.auth = new Auth(core);

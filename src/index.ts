@@ -39,6 +39,8 @@ export { Sandbox } from './resources/sandbox';
 export { UmaProviders } from './resources/uma-providers';
 export { Verifications } from './resources/verifications';
 export { BeneficialOwners } from './resources/beneficial-owners';
+export { Tokens } from './resources/tokens';
+export { Discoveries, Vasps } from './resources/directories';
 export { Quotes, TransferIn, TransferOut } from './resources/quotes';
 export { Crypto, ExchangeRates } from './resources/exchange-rates';
 export { PlatformInternalAccounts } from './resources/accounts';

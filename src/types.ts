@@ -32,6 +32,12 @@ export type ExternalAccountLookupParams = QueryOf<'lookupExternalAccountReceiver
 export type VerificationListParams = QueryOf<'listVerifications'>;
 /** Query of `cb.beneficialOwners.list()`: the business `customerId` (required), `limit`, `cursor`. @interface */
 export type BeneficialOwnerListParams = QueryOf<'listBeneficialOwners'>;
+/** Query of `cb.tokens.list()`: `name`, creation and update times (`Date` or ISO string), `limit`, `cursor`. @interface */
+export type TokenListParams = QueryOf<'listTokens'>;
+/** Query of `cb.discoveries.list()`: the corridor's `country` and `currency`, each optional. @interface */
+export type DiscoveryListParams = QueryOf<'getDiscoveries'>;
+/** Query of `cb.vasps.list()`: `limit`, `cursor`. @interface */
+export type VaspListParams = QueryOf<'listVasps'>;
 /** Query of `cb.umaProviders.list()`. @interface */
 export type UmaProviderListParams = QueryOf<'listUmaProviders'>;
 /** Query of `cb.auth.credentials.list()`: the wallet `accountId`. @interface */

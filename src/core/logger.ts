@@ -31,7 +31,7 @@ const MASKED_FIELDS = new Set(
     'umaAddress inviterUma inviteeUma receiverUmaAddress senderUmaAddress toUmaAddress identifier ' +
     // Secrets.
     'otp oidcToken clientPublicKey encryptedSessionSigningKey encryptedWalletCredentials kycUrl token privateKey ' +
-    'sessionKey payloadToSign signature attestation assertion'
+    'sessionKey payloadToSign signature attestation assertion clientSecret'
   ).split(' '),
 );
 

@@ -73,4 +73,10 @@ export const operationEffects: { readonly [Id in OperationId]: OperationEffect }
   createDelegatedKey: { effect: 'secret', destructive: true },
   getDelegatedKeyById: { effect: 'read', destructive: false },
   revokeDelegatedKey: { effect: 'write', destructive: true },
+  listTokens: { effect: 'read', destructive: false },
+  createToken: { effect: 'secret', destructive: true },
+  getTokenById: { effect: 'read', destructive: false },
+  deleteTokenById: { effect: 'write', destructive: true },
+  getDiscoveries: { effect: 'read', destructive: false },
+  listVasps: { effect: 'read', destructive: false },
 };

@@ -364,3 +364,33 @@ export function getDelegatedKeyById(core: CrossborderCore, id: string, options?:
 export function revokeDelegatedKey(core: CrossborderCore, id: string, options?: SignedRequestOptions | null): APIPromise<ResultOf<'revokeDelegatedKey'>> {
   return core.call(op.revokeDelegatedKey, { path: { id } }, options);
 }
+
+/** `GET /tokens` (`listTokens`): awaited, the first page; iterated with `for await`, every item. */
+export function listTokens(core: CrossborderCore, params?: Query<'listTokens'> | null, options?: ListOptions | null): PagePromise<ItemOf<'listTokens'>> {
+  return core.list(op.listTokens, { query: params }, options);
+}
+
+/** `POST /tokens` (`createToken`). */
+export function createToken(core: CrossborderCore, params: Body<'createToken'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'createToken'>> {
+  return core.call(op.createToken, { body: params }, options);
+}
+
+/** `GET /tokens/{tokenId}` (`getTokenById`). */
+export function getTokenById(core: CrossborderCore, tokenId: string, options?: RequestOptions | null): APIPromise<ResultOf<'getTokenById'>> {
+  return core.call(op.getTokenById, { path: { tokenId } }, options);
+}
+
+/** `DELETE /tokens/{tokenId}` (`deleteTokenById`). */
+export function deleteTokenById(core: CrossborderCore, tokenId: string, options?: SignedRequestOptions | null): APIPromise<ResultOf<'deleteTokenById'>> {
+  return core.call(op.deleteTokenById, { path: { tokenId } }, options);
+}
+
+/** `GET /discoveries` (`getDiscoveries`). */
+export function getDiscoveries(core: CrossborderCore, params?: Query<'getDiscoveries'> | null, options?: RequestOptions | null): APIPromise<ResultOf<'getDiscoveries'>> {
+  return core.call(op.getDiscoveries, { query: params }, options);
+}
+
+/** `GET /vasps` (`listVasps`): awaited, the first page; iterated with `for await`, every item. */
+export function listVasps(core: CrossborderCore, params?: Query<'listVasps'> | null, options?: ListOptions | null): PagePromise<ItemOf<'listVasps'>> {
+  return core.list(op.listVasps, { query: params }, options);
+}

@@ -56,6 +56,34 @@ export type AedAccountInfo = {
     routingNumber?: string;
 };
 
+/** @description An API token of the platform (production). `clientSecret` is present only in the answer that created it. */
+export type ApiToken = {
+    /** @description The user name of the token's HTTP Basic credentials. */
+    clientId: string;
+    /** @description The password of the token's HTTP Basic credentials: in the create answer only, never stored by the service. */
+    clientSecret?: string;
+    /** Format: date-time */
+    createdAt: string;
+    /** @description The token's id, `Token:<id>`. */
+    id: string;
+    name: string;
+    permissions: Permission[];
+    /** Format: date-time */
+    updatedAt: string;
+};
+
+/** @description A new API token's name and permissions. */
+export type ApiTokenCreateParams = {
+    /** @description A name to tell the token apart. */
+    name: string;
+    /** @description The permissions granted to the token. */
+    permissions: Permission[];
+};
+
+export type ApiTokenList = ListEnvelopeFields & {
+    data: ApiToken[];
+};
+
 /** @description A beneficial owner, director, officer or control person of a business customer (production). */
 export type BeneficialOwner = {
     /** Format: date-time */
@@ -621,6 +649,23 @@ export type DelegatedKeyList = {
 
 /** @description Open set - the service adds values over time; unknown ones are kept. `PENDING` (the flow stopped after the first signature: the key signs nothing), `ACTIVE` (it signs for the wallet), `REVOKED` (it signs nothing). */
 export type DelegatedKeyStatus = "PENDING" | "ACTIVE" | "REVOKED" | (string & {});
+
+/** @description A receiving institution of a corridor (production). */
+export type Discovery = {
+    /** @description The institution's canonical name; pass it as `bankName` when creating an external account. */
+    bankName: string;
+    /** @description ISO 3166-1 alpha-2 country code. */
+    country: string;
+    /** @description ISO 4217 currency code. */
+    currency: string;
+    /** @description A name to show people. */
+    displayName: string;
+};
+
+/** @description The receiving institutions matching the filters (not paginated). */
+export type DiscoveryList = {
+    data?: Discovery[];
+};
 
 /** @description Register an EMAIL_OTP credential; the code is emailed (on the signed retry if the account already has a credential). */
 export type EmailOtpCredentialCreateParams = {
@@ -1603,6 +1648,9 @@ export type PaymentInstruction = {
     instructionsNotes?: string;
 };
 
+/** @description What an API token may do (production): VIEW reads everything (platform configuration, customers, transactions), TRANSACT sends payments, MANAGE manages the platform configuration, API tokens and customers. An open set. */
+export type Permission = "VIEW" | "TRANSACT" | "MANAGE" | (string & {});
+
 /** @description Configuration of the platform (the API client). */
 export type PlatformConfig = {
     /** Format: date-time */
@@ -2115,6 +2163,21 @@ export type UsdAccountInfo = {
     paymentRails?: string[];
     platformAccountId?: string;
     routingNumber?: string;
+};
+
+/** @description A Virtual Asset Service Provider (an exchange or other custodial platform) recognized for counterparty declarations (production). */
+export type Vasp = {
+    /**
+     * Format: uri
+     * @description The VASP's website, when known.
+     */
+    url?: string;
+    /** @description The VASP's name; pass it as `vaspName` when declaring a VASP-hosted counterparty. */
+    vaspName: string;
+};
+
+export type VaspList = ListEnvelopeFields & {
+    data: Vasp[];
 };
 
 /** @description A KYC/KYB verification of a customer. */

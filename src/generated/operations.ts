@@ -7,6 +7,9 @@ export type SchemaName =
   | 'zAccountSource'
   | 'zAddress'
   | 'zAedAccountInfo'
+  | 'zApiToken'
+  | 'zApiTokenCreateParams'
+  | 'zApiTokenList'
   | 'zApproveTransactionBody'
   | 'zApproveTransactionPath'
   | 'zApproveTransactionResponse'
@@ -75,6 +78,8 @@ export type SchemaName =
   | 'zCreateQuoteBody'
   | 'zCreateQuoteHeaders'
   | 'zCreateQuoteResponse'
+  | 'zCreateTokenBody'
+  | 'zCreateTokenResponse'
   | 'zCreateTransferInBody'
   | 'zCreateTransferInHeaders'
   | 'zCreateTransferInResponse'
@@ -120,6 +125,10 @@ export type SchemaName =
   | 'zDeleteCustomerResponse'
   | 'zDeletePlatformExternalAccountByIdPath'
   | 'zDeletePlatformExternalAccountByIdResponse'
+  | 'zDeleteTokenByIdPath'
+  | 'zDeleteTokenByIdResponse'
+  | 'zDiscovery'
+  | 'zDiscoveryList'
   | 'zEmailOtpCredentialCreateParams'
   | 'zEmailOtpVerifyParams'
   | 'zEncryptedOtpBundle'
@@ -161,6 +170,8 @@ export type SchemaName =
   | 'zGetCustomerResponse'
   | 'zGetDelegatedKeyByIdPath'
   | 'zGetDelegatedKeyByIdResponse'
+  | 'zGetDiscoveriesQuery'
+  | 'zGetDiscoveriesResponse'
   | 'zGetEndUserTermsResponse'
   | 'zGetExchangeRatesQuery'
   | 'zGetExchangeRatesResponse'
@@ -170,6 +181,8 @@ export type SchemaName =
   | 'zGetPlatformExternalAccountByIdResponse'
   | 'zGetQuotePath'
   | 'zGetQuoteResponse'
+  | 'zGetTokenByIdPath'
+  | 'zGetTokenByIdResponse'
   | 'zGetTransactionPath'
   | 'zGetTransactionResponse'
   | 'zGetVerificationPath'
@@ -221,10 +234,14 @@ export type SchemaName =
   | 'zListPlatformInternalAccountsResponse'
   | 'zListSessionsQuery'
   | 'zListSessionsResponse'
+  | 'zListTokensQuery'
+  | 'zListTokensResponse'
   | 'zListTransactionsQuery'
   | 'zListTransactionsResponse'
   | 'zListUmaProvidersQuery'
   | 'zListUmaProvidersResponse'
+  | 'zListVaspsQuery'
+  | 'zListVaspsResponse'
   | 'zListVerificationsQuery'
   | 'zListVerificationsResponse'
   | 'zLivenessChallenge'
@@ -289,6 +306,7 @@ export type SchemaName =
   | 'zPaymentApprovalRejection'
   | 'zPaymentApprovalReply'
   | 'zPaymentInstruction'
+  | 'zPermission'
   | 'zPlatformConfig'
   | 'zPlatformConfigUpdateParams'
   | 'zPlatformConfigUpdateParamsWritable'
@@ -384,6 +402,8 @@ export type SchemaName =
   | 'zUploadCustomersCsvBody'
   | 'zUploadCustomersCsvResponse'
   | 'zUsdAccountInfo'
+  | 'zVasp'
+  | 'zVaspList'
   | 'zVerification'
   | 'zVerificationApprovedEvent'
   | 'zVerificationCreateParams'
@@ -517,7 +537,13 @@ export type OperationId =
   | 'listDelegatedKeys'
   | 'createDelegatedKey'
   | 'getDelegatedKeyById'
-  | 'revokeDelegatedKey';
+  | 'revokeDelegatedKey'
+  | 'listTokens'
+  | 'createToken'
+  | 'getTokenById'
+  | 'deleteTokenById'
+  | 'getDiscoveries'
+  | 'listVasps';
 
 export const listCustomers: OperationRow<'listCustomers'> = {
   id: 'listCustomers',
@@ -1059,6 +1085,51 @@ export const revokeDelegatedKey: OperationRow<'revokeDelegatedKey'> = {
   id: 'revokeDelegatedKey',
   method: 'DELETE',
   path: '/auth/delegated-keys/{id}',
+  resource: true,
+  checked: true,
+};
+export const listTokens: OperationRow<'listTokens'> = {
+  id: 'listTokens',
+  method: 'GET',
+  path: '/tokens',
+  paginated: true,
+  resource: true,
+  checked: true,
+};
+export const createToken: OperationRow<'createToken'> = {
+  id: 'createToken',
+  method: 'POST',
+  path: '/tokens',
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const getTokenById: OperationRow<'getTokenById'> = {
+  id: 'getTokenById',
+  method: 'GET',
+  path: '/tokens/{tokenId}',
+  resource: true,
+  checked: true,
+};
+export const deleteTokenById: OperationRow<'deleteTokenById'> = {
+  id: 'deleteTokenById',
+  method: 'DELETE',
+  path: '/tokens/{tokenId}',
+  resource: true,
+  checked: true,
+};
+export const getDiscoveries: OperationRow<'getDiscoveries'> = {
+  id: 'getDiscoveries',
+  method: 'GET',
+  path: '/discoveries',
+  resource: true,
+  checked: true,
+};
+export const listVasps: OperationRow<'listVasps'> = {
+  id: 'listVasps',
+  method: 'GET',
+  path: '/vasps',
+  paginated: true,
   resource: true,
   checked: true,
 };
@@ -2002,10 +2073,89 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     params: { path: 'zRevokeDelegatedKeyPath' },
     response: 'zRevokeDelegatedKeyResponse',
   },
+  listTokens: {
+    id: 'listTokens',
+    method: 'GET',
+    path: '/tokens',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: true,
+    resource: true,
+    checked: true,
+    params: { query: 'zListTokensQuery' },
+    response: 'zListTokensResponse',
+  },
+  createToken: {
+    id: 'createToken',
+    method: 'POST',
+    path: '/tokens',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { body: 'zCreateTokenBody' },
+    response: 'zCreateTokenResponse',
+  },
+  getTokenById: {
+    id: 'getTokenById',
+    method: 'GET',
+    path: '/tokens/{tokenId}',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    resource: true,
+    checked: true,
+    params: { path: 'zGetTokenByIdPath' },
+    response: 'zGetTokenByIdResponse',
+  },
+  deleteTokenById: {
+    id: 'deleteTokenById',
+    method: 'DELETE',
+    path: '/tokens/{tokenId}',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    resource: true,
+    checked: true,
+    params: { path: 'zDeleteTokenByIdPath' },
+    response: 'zDeleteTokenByIdResponse',
+  },
+  getDiscoveries: {
+    id: 'getDiscoveries',
+    method: 'GET',
+    path: '/discoveries',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    resource: true,
+    checked: true,
+    params: { query: 'zGetDiscoveriesQuery' },
+    response: 'zGetDiscoveriesResponse',
+  },
+  listVasps: {
+    id: 'listVasps',
+    method: 'GET',
+    path: '/vasps',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: true,
+    resource: true,
+    checked: true,
+    params: { query: 'zListVaspsQuery' },
+    response: 'zListVaspsResponse',
+  },
 };
 
 /** Number of operations in the document. */
-export const OPERATION_COUNT = 70;
+export const OPERATION_COUNT = 76;
 
 /** Webhook event types of the document (the WebhookEvent discriminator). */
 export const WEBHOOK_EVENT_TYPES = ["INVITATION.CLAIMED","INCOMING_PAYMENT.PENDING","INCOMING_PAYMENT.COMPLETED","INCOMING_PAYMENT.FAILED","OUTGOING_PAYMENT.PROCESSING","OUTGOING_PAYMENT.COMPLETED","OUTGOING_PAYMENT.FAILED","CUSTOMER.KYC_APPROVED","CUSTOMER.KYC_REJECTED","VERIFICATION.APPROVED","VERIFICATION.RESOLVE_ERRORS","TEST","OUTGOING_PAYMENT.PENDING","OUTGOING_PAYMENT.PENDING_AUTHORIZATION","OUTGOING_PAYMENT.REFUND_COMPLETED","INCOMING_PAYMENT.REFUND_COMPLETED","CUSTOMER.KYB_APPROVED","CUSTOMER.KYC_PENDING","CUSTOMER.KYB_PENDING","VERIFICATION.IN_PROGRESS","VERIFICATION.PENDING_MANUAL_REVIEW","VERIFICATION.REJECTED","CUSTOMER.KYB_REJECTED","INTERNAL_ACCOUNT.BALANCE_UPDATED","BULK_UPLOAD.COMPLETED","BULK_UPLOAD.FAILED","EXTERNAL_ACCOUNT.STATUS_UPDATED","INTERNAL_ACCOUNT.STATUS_UPDATED","INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED"] as const;

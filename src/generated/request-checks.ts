@@ -70,4 +70,10 @@ export const requestCheckLoaders: { readonly [id: string]: (() => Promise<Operat
   createDelegatedKey: () => import('./checks/createDelegatedKey'),
   getDelegatedKeyById: () => import('./checks/getDelegatedKeyById'),
   revokeDelegatedKey: () => import('./checks/revokeDelegatedKey'),
+  listTokens: () => import('./checks/listTokens'),
+  createToken: () => import('./checks/createToken'),
+  getTokenById: () => import('./checks/getTokenById'),
+  deleteTokenById: () => import('./checks/deleteTokenById'),
+  getDiscoveries: () => import('./checks/getDiscoveries'),
+  listVasps: () => import('./checks/listVasps'),
 };

@@ -10,7 +10,7 @@ import type { ListOptions, RequestOptions, SignedRequestOptions } from '../core/
 import type { PagePromise } from '../core/pagination';
 import type { VerifyOptions } from '../resources/auth-methods';
 import type { WaitForOptions } from '../resources/transactions-methods';
-import type { BeneficialOwner, BeneficialOwnerCreateParams, BeneficialOwnerListParams, BeneficialOwnerUpdateParams, BulkCustomerImportJob, BulkCustomerImportJobAccepted, Credential, CredentialChallengeParams, CredentialCreateParams, CredentialList, CredentialListParams, CredentialVerifyParams, CryptoWithdrawalFeeEstimate, CryptoWithdrawalFeeEstimateParams, Customer, CustomerCreateParams, CustomerListParams, CustomerUpdateParams, CustomersCsvUpload, DelegatedKey, DelegatedKeyCreateParams, DelegatedKeyList, DelegatedKeyListParams, EndUserTerms, ExchangeRateList, ExchangeRateListParams, ExternalAccount, ExternalAccountCreateParams, ExternalAccountListParams, ExternalAccountLookupParams, IncomingTransaction, InternalAccount, InternalAccountExportParams, InternalAccountListParams, InternalAccountUpdateParams, Invitation, InvitationClaimParams, InvitationCreateParams, KycLink, KycLinkCreateParams, OwnershipChallenge, OwnershipChallengeParams, OwnershipVerifyParams, PasskeyChallenge, PlatformConfig, PlatformConfigUpdateParams, PlatformExternalAccountCreateParams, PlatformExternalAccountListParams, PlatformInternalAccountList, PlatformInternalAccountListParams, Quote, QuoteCreateParams, ReceiptDeliveryConfirmParams, ReceiverLookup, ReceiverLookupParams, RefreshedSession, SandboxFundParams, SandboxSendParams, SandboxUmaReceiveParams, SessionList, SessionListParams, SessionRefreshParams, TestWebhookResult, Transaction, TransactionApproveParams, TransactionCancelParams, TransactionListParams, TransactionRejectParams, TransferInCreateParams, TransferOutCreateParams, UmaProvider, UmaProviderListParams, Verification, VerificationCreateParams, VerificationListParams, WalletExport, WalletSessionInfo } from '../types';
+import type { ApiToken, ApiTokenCreateParams, BeneficialOwner, BeneficialOwnerCreateParams, BeneficialOwnerListParams, BeneficialOwnerUpdateParams, BulkCustomerImportJob, BulkCustomerImportJobAccepted, Credential, CredentialChallengeParams, CredentialCreateParams, CredentialList, CredentialListParams, CredentialVerifyParams, CryptoWithdrawalFeeEstimate, CryptoWithdrawalFeeEstimateParams, Customer, CustomerCreateParams, CustomerListParams, CustomerUpdateParams, CustomersCsvUpload, DelegatedKey, DelegatedKeyCreateParams, DelegatedKeyList, DelegatedKeyListParams, DiscoveryList, DiscoveryListParams, EndUserTerms, ExchangeRateList, ExchangeRateListParams, ExternalAccount, ExternalAccountCreateParams, ExternalAccountListParams, ExternalAccountLookupParams, IncomingTransaction, InternalAccount, InternalAccountExportParams, InternalAccountListParams, InternalAccountUpdateParams, Invitation, InvitationClaimParams, InvitationCreateParams, KycLink, KycLinkCreateParams, OwnershipChallenge, OwnershipChallengeParams, OwnershipVerifyParams, PasskeyChallenge, PlatformConfig, PlatformConfigUpdateParams, PlatformExternalAccountCreateParams, PlatformExternalAccountListParams, PlatformInternalAccountList, PlatformInternalAccountListParams, Quote, QuoteCreateParams, ReceiptDeliveryConfirmParams, ReceiverLookup, ReceiverLookupParams, RefreshedSession, SandboxFundParams, SandboxSendParams, SandboxUmaReceiveParams, SessionList, SessionListParams, SessionRefreshParams, TestWebhookResult, TokenListParams, Transaction, TransactionApproveParams, TransactionCancelParams, TransactionListParams, TransactionRejectParams, TransferInCreateParams, TransferOutCreateParams, UmaProvider, UmaProviderListParams, Vasp, VaspListParams, Verification, VerificationCreateParams, VerificationListParams, WalletExport, WalletSessionInfo } from '../types';
 import { APIResource } from '../core/resource';
 import * as credentialsMethods from '../resources/auth-methods';
 import * as quotesMethods from '../resources/quotes-methods';
@@ -460,6 +460,97 @@ export class Invitations extends APIResource {
    */
   cancel(invitationCode: string, options?: SignedRequestOptions): APIPromise<Invitation> {
     return this._client.call(op.cancelInvitation, { path: { invitationCode } }, options);
+  }
+}
+
+/**
+ * The receiving institutions of each corridor: the `bankName` an external account names.
+ */
+export class Discoveries extends APIResource {
+  /**
+   * Lists the receiving institutions of a corridor (all of them without filters). Each `bankName` is the
+   * value to send as `bankName` when registering an external account. Not paginated: resolves to `{ data }`.
+   * @example
+   * ```ts
+   * const { data } = await cb.discoveries.list({ country: 'PH', currency: 'PHP' });
+   * console.log(data.map((d) => d.displayName)); // ['BDO Unibank', 'Bank of the Philippine Islands']
+   * ```
+   */
+  list(params?: DiscoveryListParams, options?: RequestOptions): APIPromise<DiscoveryList> {
+    return this._client.call(op.getDiscoveries, { query: params }, options);
+  }
+}
+
+/**
+ * The directory of Virtual Asset Service Providers recognized for counterparty declarations.
+ */
+export class Vasps extends APIResource {
+  /**
+   * Lists the Virtual Asset Service Providers (exchanges and other custodial platforms) recognized for
+   * counterparty declarations; `for await` walks every page. Each `vaspName` is the value to declare.
+   * @example
+   * ```ts
+   * for await (const vasp of cb.vasps.list()) console.log(vasp.vaspName, vasp.url ?? '');
+   * ```
+   */
+  list(params?: VaspListParams, options?: ListOptions): PagePromise<Vasp> {
+    return this._client.list(op.listVasps, { query: params }, options);
+  }
+}
+
+/**
+ * The platform's API tokens: each is a `clientId` and `clientSecret` pair with its permissions. The secret is
+ * in the create answer only.
+ */
+export class Tokens extends APIResource {
+  /**
+   * Creates an API token of the platform. The answer carries `clientSecret` this once: the service keeps
+   * no copy, so store it where your other credentials live before doing anything else with the answer.
+   * @example
+   * ```ts
+   * const token = await cb.tokens.create({ name: 'Reporting (read only)', permissions: ['VIEW'] });
+   * await saveCredential(token.clientId, token.clientSecret!); // shown once
+   * console.log(token.id, token.permissions); // 'Token:…', ['VIEW']
+   * ```
+   */
+  create(params: ApiTokenCreateParams, options?: SignedRequestOptions): APIPromise<ApiToken> {
+    return this._client.call(op.createToken, { body: params }, options);
+  }
+
+  /**
+   * Lists the platform's API tokens (never their secrets); `for await` walks every page.
+   * @example
+   * ```ts
+   * for await (const token of cb.tokens.list({ name: 'Reporting (read only)' })) {
+   *   console.log(token.id, token.clientId, token.permissions.join(', '));
+   * }
+   * ```
+   */
+  list(params?: TokenListParams, options?: ListOptions): PagePromise<ApiToken> {
+    return this._client.list(op.listTokens, { query: params }, options);
+  }
+
+  /**
+   * Fetches an API token by its id (`Token:…`), without its secret.
+   * @example
+   * ```ts
+   * const token = await cb.tokens.retrieve('Token:019542f5-b3e7-1d02-0000-000000000001');
+   * console.log(token.name, token.permissions);
+   * ```
+   */
+  retrieve(tokenId: string, options?: RequestOptions): APIPromise<ApiToken> {
+    return this._client.call(op.getTokenById, { path: { tokenId } }, options);
+  }
+
+  /**
+   * Deletes an API token: its credentials are refused from then on. Resolves to `undefined` (204).
+   * @example
+   * ```ts
+   * await cb.tokens.delete('Token:019542f5-b3e7-1d02-0000-000000000001');
+   * ```
+   */
+  delete(tokenId: string, options?: SignedRequestOptions): APIPromise<void> {
+    return this._client.call(op.deleteTokenById, { path: { tokenId } }, options);
   }
 }
 

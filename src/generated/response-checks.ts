@@ -73,4 +73,10 @@ export const responseCheckLoaders: { readonly [id: string]: (() => Promise<Reado
   createDelegatedKey: () => import('./checks/responses/delegated-keys'),
   getDelegatedKeyById: () => import('./checks/responses/delegated-keys'),
   revokeDelegatedKey: () => import('./checks/responses/delegated-keys'),
+  listTokens: () => import('./checks/responses/api-tokens'),
+  createToken: () => import('./checks/responses/api-tokens'),
+  getTokenById: () => import('./checks/responses/api-tokens'),
+  deleteTokenById: () => import('./checks/responses/api-tokens'),
+  getDiscoveries: () => import('./checks/responses/discoveries'),
+  listVasps: () => import('./checks/responses/vasps'),
 };

@@ -608,6 +608,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/discoveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List receiving institutions
+         * @description Production's operation (lightsparkdev/grid-api). The payment institutions (banks and payment providers) that receive in a corridor, filtered by `country` and `currency`; without filters, every institution. Each `bankName` is the value to pass as `bankName` when creating an external account.
+         */
+        get: operations["getDiscoveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/exchange-rates": {
         parameters: {
             query?: never;
@@ -1105,6 +1125,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List API tokens
+         * @description Production's operation (lightsparkdev/grid-api). Pages through the platform's API tokens, newest first, filtered by `name` and by creation and update times (each bound inclusive). No token in a list carries its `clientSecret`.
+         */
+        get: operations["listTokens"];
+        put?: never;
+        /**
+         * Create an API token
+         * @description Production's operation (lightsparkdev/grid-api). Creates an API token with the permissions named (`VIEW`: read everything; `TRANSACT`: send payments; `MANAGE`: platform configuration, API tokens and customers). The answer is the only one that carries `clientSecret`: the service does not store it, and no later read returns it. Use `clientId` and `clientSecret` as the HTTP Basic credentials of the new token. Effect `secret` - it hands out a credential of the platform.
+         */
+        post: operations["createToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tokens/{tokenId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token's id, `Token:<id>`. */
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an API token
+         * @description Production's operation (lightsparkdev/grid-api). Reads one API token; the answer never carries its `clientSecret`. An unknown or deleted token answers 404 `TOKEN_NOT_FOUND`.
+         */
+        get: operations["getTokenById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an API token
+         * @description Production's operation (lightsparkdev/grid-api). Deletes an API token; requests made with its `clientId` are refused with 401 `UNAUTHORIZED` from then on. An unknown or already deleted token answers 404 `TOKEN_NOT_FOUND`. Effect `write`, destructive: the credential cannot be brought back.
+         */
+        delete: operations["deleteTokenById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/transactions": {
         parameters: {
             query?: never;
@@ -1307,6 +1378,26 @@ export interface paths {
          * @description Pages through UMA providers, optionally by country or currency; providers outside the allowlist are included unless `hasBlockedProviders=false`.
          */
         get: operations["listUmaProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vasps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List VASPs
+         * @description Production's operation (lightsparkdev/grid-api). The directory of Virtual Asset Service Providers recognized for counterparty declarations, a page at a time. Each `vaspName` is the value to pass as `vaspName` when declaring a VASP-hosted counterparty.
+         */
+        get: operations["listVasps"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1999,6 +2090,31 @@ export interface components {
             platformAccountId?: string;
             routingNumber?: string;
         };
+        /** @description An API token of the platform (production). `clientSecret` is present only in the answer that created it. */
+        ApiToken: {
+            /** @description The user name of the token's HTTP Basic credentials. */
+            clientId: string;
+            /** @description The password of the token's HTTP Basic credentials: in the create answer only, never stored by the service. */
+            clientSecret?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The token's id, `Token:<id>`. */
+            id: string;
+            name: string;
+            permissions: components["schemas"]["Permission"][];
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description A new API token's name and permissions. */
+        ApiTokenCreateParams: {
+            /** @description A name to tell the token apart. */
+            name: string;
+            /** @description The permissions granted to the token. */
+            permissions: components["schemas"]["Permission"][];
+        };
+        ApiTokenList: components["schemas"]["ListEnvelope"] & {
+            data: components["schemas"]["ApiToken"][];
+        };
         /** @description A beneficial owner, director, officer or control person of a business customer (production). */
         BeneficialOwner: {
             /** Format: date-time */
@@ -2517,6 +2633,21 @@ export interface components {
         };
         /** @description Open set - the service adds values over time; unknown ones are kept. `PENDING` (the flow stopped after the first signature: the key signs nothing), `ACTIVE` (it signs for the wallet), `REVOKED` (it signs nothing). */
         DelegatedKeyStatus: "PENDING" | "ACTIVE" | "REVOKED" | (string & {});
+        /** @description A receiving institution of a corridor (production). */
+        Discovery: {
+            /** @description The institution's canonical name; pass it as `bankName` when creating an external account. */
+            bankName: string;
+            /** @description ISO 3166-1 alpha-2 country code. */
+            country: string;
+            /** @description ISO 4217 currency code. */
+            currency: string;
+            /** @description A name to show people. */
+            displayName: string;
+        };
+        /** @description The receiving institutions matching the filters (not paginated). */
+        DiscoveryList: {
+            data?: components["schemas"]["Discovery"][];
+        };
         /** @description Register an EMAIL_OTP credential; the code is emailed (on the signed retry if the account already has a credential). */
         EmailOtpCredentialCreateParams: {
             accountId: string;
@@ -3424,6 +3555,8 @@ export interface components {
             };
             instructionsNotes?: string;
         };
+        /** @description What an API token may do (production): VIEW reads everything (platform configuration, customers, transactions), TRANSACT sends payments, MANAGE manages the platform configuration, API tokens and customers. An open set. */
+        Permission: "VIEW" | "TRANSACT" | "MANAGE" | (string & {});
         /** @description Configuration of the platform (the API client). */
         PlatformConfig: {
             /** Format: date-time */
@@ -3891,6 +4024,19 @@ export interface components {
             platformAccountId?: string;
             routingNumber?: string;
         };
+        /** @description A Virtual Asset Service Provider (an exchange or other custodial platform) recognized for counterparty declarations (production). */
+        Vasp: {
+            /**
+             * Format: uri
+             * @description The VASP's website, when known.
+             */
+            url?: string;
+            /** @description The VASP's name; pass it as `vaspName` when declaring a VASP-hosted counterparty. */
+            vaspName: string;
+        };
+        VaspList: components["schemas"]["ListEnvelope"] & {
+            data: components["schemas"]["Vasp"][];
+        };
         /** @description A KYC/KYB verification of a customer. */
         Verification: {
             /** Format: date-time */
@@ -4301,6 +4447,9 @@ export type AccountDestination = components['schemas']['AccountDestination'];
 export type AccountSource = components['schemas']['AccountSource'];
 export type Address = components['schemas']['Address'];
 export type AedAccountInfo = components['schemas']['AedAccountInfo'];
+export type ApiToken = components['schemas']['ApiToken'];
+export type ApiTokenCreateParams = components['schemas']['ApiTokenCreateParams'];
+export type ApiTokenList = components['schemas']['ApiTokenList'];
 export type BeneficialOwner = components['schemas']['BeneficialOwner'];
 export type BeneficialOwnerCreateParams = components['schemas']['BeneficialOwnerCreateParams'];
 export type BeneficialOwnerList = components['schemas']['BeneficialOwnerList'];
@@ -4349,6 +4498,8 @@ export type DelegatedKey = components['schemas']['DelegatedKey'];
 export type DelegatedKeyCreateParams = components['schemas']['DelegatedKeyCreateParams'];
 export type DelegatedKeyList = components['schemas']['DelegatedKeyList'];
 export type DelegatedKeyStatus = components['schemas']['DelegatedKeyStatus'];
+export type Discovery = components['schemas']['Discovery'];
+export type DiscoveryList = components['schemas']['DiscoveryList'];
 export type EmailOtpCredentialCreateParams = components['schemas']['EmailOtpCredentialCreateParams'];
 export type EmailOtpVerifyParams = components['schemas']['EmailOtpVerifyParams'];
 export type EncryptedOtpBundle = components['schemas']['EncryptedOtpBundle'];
@@ -4423,6 +4574,7 @@ export type PaymentApprovalMoreInfo = components['schemas']['PaymentApprovalMore
 export type PaymentApprovalRejection = components['schemas']['PaymentApprovalRejection'];
 export type PaymentApprovalReply = components['schemas']['PaymentApprovalReply'];
 export type PaymentInstruction = components['schemas']['PaymentInstruction'];
+export type Permission = components['schemas']['Permission'];
 export type PlatformConfig = components['schemas']['PlatformConfig'];
 export type PlatformConfigUpdateParams = components['schemas']['PlatformConfigUpdateParams'];
 export type PlatformExternalAccountCreateParams = components['schemas']['PlatformExternalAccountCreateParams'];
@@ -4470,6 +4622,8 @@ export type UmaAddressSource = components['schemas']['UmaAddressSource'];
 export type UmaProvider = components['schemas']['UmaProvider'];
 export type UmaProviderList = components['schemas']['UmaProviderList'];
 export type UsdAccountInfo = components['schemas']['UsdAccountInfo'];
+export type Vasp = components['schemas']['Vasp'];
+export type VaspList = components['schemas']['VaspList'];
 export type Verification = components['schemas']['Verification'];
 export type VerificationApprovedEvent = components['schemas']['VerificationApprovedEvent'];
 export type VerificationCreateParams = components['schemas']['VerificationCreateParams'];
@@ -6350,6 +6504,60 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getDiscoveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description ISO 3166-1 alpha-2 country code, e.g. PH.
+                 * @example PH
+                 */
+                country?: string;
+                /**
+                 * @description ISO 4217 currency code, e.g. PHP.
+                 * @example PHP
+                 */
+                currency?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The institutions of the corridor. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "bankName": "BDO Unibank",
+                     *           "displayName": "BDO Unibank",
+                     *           "country": "PH",
+                     *           "currency": "PHP"
+                     *         },
+                     *         {
+                     *           "bankName": "BPI",
+                     *           "displayName": "Bank of the Philippine Islands",
+                     *           "country": "PH",
+                     *           "currency": "PHP"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DiscoveryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getExchangeRates: {
         parameters: {
             query?: {
@@ -7423,6 +7631,181 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listTokens: {
+        parameters: {
+            query?: {
+                /** @description Only tokens created at or after this time. */
+                createdAfter?: string;
+                /** @description Only tokens created at or before this time. */
+                createdBefore?: string;
+                /** @description The `nextCursor` of the previous page; omit for the first page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Only tokens of this name. */
+                name?: string;
+                /** @description Only tokens updated at or after this time. */
+                updatedAfter?: string;
+                /** @description Only tokens updated at or before this time. */
+                updatedBefore?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of API tokens. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "Token:019542f5-b3e7-1d02-0000-000000000001",
+                     *           "name": "Sandbox read-only",
+                     *           "permissions": [
+                     *             "VIEW"
+                     *           ],
+                     *           "clientId": "01947d2284054f890000e63bca4810df",
+                     *           "createdAt": "2025-07-21T17:32:28Z",
+                     *           "updatedAt": "2025-07-21T17:32:28Z"
+                     *         }
+                     *       ],
+                     *       "hasMore": false,
+                     *       "totalCount": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiTokenList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Sandbox read-only",
+                 *       "permissions": [
+                 *         "VIEW"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiTokenCreateParams"];
+            };
+        };
+        responses: {
+            /** @description The token, with its `clientSecret` (shown once). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "Token:019542f5-b3e7-1d02-0000-000000000001",
+                     *       "name": "Sandbox read-only",
+                     *       "permissions": [
+                     *         "VIEW"
+                     *       ],
+                     *       "clientId": "01947d2284054f890000e63bca4810df",
+                     *       "clientSecret": "ed0ad25881e234cc28fb2dec0a4fe64e4172",
+                     *       "createdAt": "2025-07-21T17:32:28Z",
+                     *       "updatedAt": "2025-07-21T17:32:28Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getTokenById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token's id, `Token:<id>`. */
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The API token. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "Token:019542f5-b3e7-1d02-0000-000000000001",
+                     *       "name": "Sandbox read-only",
+                     *       "permissions": [
+                     *         "VIEW"
+                     *       ],
+                     *       "clientId": "01947d2284054f890000e63bca4810df",
+                     *       "createdAt": "2025-07-21T17:32:28Z",
+                     *       "updatedAt": "2025-07-21T17:32:28Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiToken"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteTokenById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token's id, `Token:<id>`. */
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token is deleted. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listTransactions: {
         parameters: {
             query?: {
@@ -7864,6 +8247,47 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["UmaProviderList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listVasps: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page; omit for the first page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of VASPs. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "vaspName": "Kraken",
+                     *           "url": "https://www.kraken.com"
+                     *         }
+                     *       ],
+                     *       "hasMore": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VaspList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -9612,6 +10036,18 @@ export type ListInternalAccountsQuery = {
                 /** @description Only internal accounts of this type (production), for example EMBEDDED_WALLET. */
                 type?: components["schemas"]["InternalAccountType"];
             };
+export type GetDiscoveriesQuery = {
+                /**
+                 * @description ISO 3166-1 alpha-2 country code, e.g. PH.
+                 * @example PH
+                 */
+                country?: string;
+                /**
+                 * @description ISO 4217 currency code, e.g. PHP.
+                 * @example PHP
+                 */
+                currency?: string;
+            };
 export type GetExchangeRatesQuery = {
                 /**
                  * @description Only corridors to these currencies; repeat the parameter for several.
@@ -9675,6 +10111,22 @@ export type LookupUmaReceiverQuery = {
                  */
                 senderUmaAddress?: components["parameters"]["SenderUmaAddress"];
             };
+export type ListTokensQuery = {
+                /** @description Only tokens created at or after this time. */
+                createdAfter?: string;
+                /** @description Only tokens created at or before this time. */
+                createdBefore?: string;
+                /** @description The `nextCursor` of the previous page; omit for the first page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Only tokens of this name. */
+                name?: string;
+                /** @description Only tokens updated at or after this time. */
+                updatedAfter?: string;
+                /** @description Only tokens updated at or before this time. */
+                updatedBefore?: string;
+            };
 export type ListTransactionsQuery = {
                 /** @description Only transactions sent from or received by this account (account id or UMA address), production. */
                 accountIdentifier?: string;
@@ -9720,6 +10172,12 @@ export type ListUmaProvidersQuery = {
                 /** @description Order by creation time. */
                 sortOrder?: components["parameters"]["SortOrder"];
             };
+export type ListVaspsQuery = {
+                /** @description The `nextCursor` of the previous page; omit for the first page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+            };
 export type ListVerificationsQuery = {
                 /** @description The `nextCursor` of the previous page; omit for the first page. */
                 cursor?: components["parameters"]["Cursor"];
@@ -9742,12 +10200,15 @@ export interface OperationQueries {
     listCustomers: ListCustomersQuery;
     listExternalAccounts: ListExternalAccountsQuery;
     listInternalAccounts: ListInternalAccountsQuery;
+    getDiscoveries: GetDiscoveriesQuery;
     getExchangeRates: GetExchangeRatesQuery;
     listPlatformExternalAccounts: ListPlatformExternalAccountsQuery;
     listPlatformInternalAccounts: ListPlatformInternalAccountsQuery;
     lookupExternalAccountReceiver: LookupExternalAccountReceiverQuery;
     lookupUmaReceiver: LookupUmaReceiverQuery;
+    listTokens: ListTokensQuery;
     listTransactions: ListTransactionsQuery;
     listUmaProviders: ListUmaProvidersQuery;
+    listVasps: ListVaspsQuery;
     listVerifications: ListVerificationsQuery;
 }

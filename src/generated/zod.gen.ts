@@ -1138,6 +1138,65 @@ export const zBeneficialOwnerUpdateParams = /* @__PURE__ */ z.object({
     personalInfo: z.optional(zBeneficialOwnerPersonalInfoUpdate)
 });
 
+/**
+ * What an API token may do (production): VIEW reads everything (platform configuration, customers, transactions), TRANSACT sends payments, MANAGE manages the platform configuration, API tokens and customers. An open set.
+ */
+export const zPermission = /* @__PURE__ */ z.string();
+
+/**
+ * A new API token's name and permissions.
+ */
+export const zApiTokenCreateParams = /* @__PURE__ */ z.object({
+    name: z.string(),
+    permissions: z.array(zPermission)
+});
+
+/**
+ * An API token of the platform (production). `clientSecret` is present only in the answer that created it.
+ */
+export const zApiToken = /* @__PURE__ */ z.object({
+    id: z.string(),
+    name: z.string(),
+    permissions: z.array(zPermission),
+    clientId: z.string(),
+    clientSecret: z.optional(z.string()),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime()
+});
+
+export const zApiTokenList = /* @__PURE__ */ z.intersection(zListEnvelope, z.object({
+    data: z.array(zApiToken)
+}));
+
+/**
+ * A receiving institution of a corridor (production).
+ */
+export const zDiscovery = /* @__PURE__ */ z.object({
+    bankName: z.string(),
+    displayName: z.string(),
+    country: z.string(),
+    currency: z.string()
+});
+
+/**
+ * The receiving institutions matching the filters (not paginated).
+ */
+export const zDiscoveryList = /* @__PURE__ */ z.object({
+    data: z.optional(z.array(zDiscovery))
+});
+
+/**
+ * A Virtual Asset Service Provider (an exchange or other custodial platform) recognized for counterparty declarations (production).
+ */
+export const zVasp = /* @__PURE__ */ z.object({
+    vaspName: z.string(),
+    url: z.optional(z.url())
+});
+
+export const zVaspList = /* @__PURE__ */ z.intersection(zListEnvelope, z.object({
+    data: z.array(zVasp)
+}));
+
 export const zBeneficialOwnerList = /* @__PURE__ */ z.intersection(zListEnvelope, z.object({
     data: z.array(zBeneficialOwner)
 }));
@@ -2727,6 +2786,66 @@ export const zGetDelegatedKeyByIdPath = /* @__PURE__ */ z.object({
  * The delegated key.
  */
 export const zGetDelegatedKeyByIdResponse = /* @__PURE__ */ zDelegatedKey;
+
+export const zListTokensQuery = /* @__PURE__ */ z.object({
+    name: z.optional(z.string()),
+    createdAfter: z.optional(z.iso.datetime()),
+    createdBefore: z.optional(z.iso.datetime()),
+    updatedAfter: z.optional(z.iso.datetime()),
+    updatedBefore: z.optional(z.iso.datetime()),
+    limit: z._default(z.optional(z.int().check(z.gte(1), z.lte(100))), 20),
+    cursor: z.optional(z.string())
+});
+
+/**
+ * A page of API tokens.
+ */
+export const zListTokensResponse = /* @__PURE__ */ zApiTokenList;
+
+export const zCreateTokenBody = /* @__PURE__ */ zApiTokenCreateParams;
+
+/**
+ * The token, with its `clientSecret` (shown once).
+ */
+export const zCreateTokenResponse = /* @__PURE__ */ zApiToken;
+
+export const zDeleteTokenByIdPath = /* @__PURE__ */ z.object({
+    tokenId: z.string()
+});
+
+/**
+ * The token is deleted.
+ */
+export const zDeleteTokenByIdResponse = /* @__PURE__ */ z.void();
+
+export const zGetTokenByIdPath = /* @__PURE__ */ z.object({
+    tokenId: z.string()
+});
+
+/**
+ * The API token.
+ */
+export const zGetTokenByIdResponse = /* @__PURE__ */ zApiToken;
+
+export const zGetDiscoveriesQuery = /* @__PURE__ */ z.object({
+    country: z.optional(z.string()),
+    currency: z.optional(z.string())
+});
+
+/**
+ * The institutions of the corridor.
+ */
+export const zGetDiscoveriesResponse = /* @__PURE__ */ zDiscoveryList;
+
+export const zListVaspsQuery = /* @__PURE__ */ z.object({
+    limit: z._default(z.optional(z.int().check(z.gte(1), z.lte(100))), 20),
+    cursor: z.optional(z.string())
+});
+
+/**
+ * A page of VASPs.
+ */
+export const zListVaspsResponse = /* @__PURE__ */ zVaspList;
 
 export const zOnInvitationClaimedWebhookRequest = /* @__PURE__ */ z.object({
     body: zInvitationClaimedEvent,

@@ -143,7 +143,7 @@ describe('the document declares the effects the issue names', () => {
   it('money: execute, immediately executed quotes, transfer-in, approve, reject, sandbox money; secret: export and what hands out session keys', () => {
     const effect = Object.fromEntries(ops.map((op) => [op.id, op.effect]));
     for (const id of ['executeQuote', 'createTransferIn', 'approveTransaction', 'rejectTransaction', 'sandboxFundInternalAccount', 'sandboxReceiveUmaPayment']) expect([id, effect[id]]).toEqual([id, 'money']);
-    for (const id of ['exportInternalAccount', 'verifyCredential', 'createCredential']) expect([id, effect[id]]).toEqual([id, 'secret']);
+    for (const id of ['exportInternalAccount', 'verifyCredential', 'createCredential', 'createToken']) expect([id, effect[id]]).toEqual([id, 'secret']);
     expect(ops.find((op) => op.id === 'createQuote')!.raisedBy).toEqual({ immediatelyExecute: 'money' });
     for (const op of ops) expect(['read', 'write', 'money', 'secret']).toContain(op.effect);
   });

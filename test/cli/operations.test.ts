@@ -226,6 +226,22 @@ describe('resource commands from the operation table', () => {
     const deletes = await Promise.all([run('external-accounts', 'delete', bank.id), run('platform', 'external-accounts', 'delete', platformAccount.id)]);
     expect(deletes.map((d) => d.code)).toEqual([0, 0]);
     ran.add('deleteCustomerExternalAccountById').add('deletePlatformExternalAccountById');
+    // API tokens (the secret printed once, by create), discoveries and VASPs.
+    const token = await op<{ id: string; clientSecret: string; permissions: string[] }>('createToken', 'tokens', 'create', '--name', 'cli', '--permissions', 'VIEW,TRANSACT');
+    expect(token.permissions).toEqual(['VIEW', 'TRANSACT']);
+    expect(token.clientSecret).toMatch(/^[0-9a-f]{36}$/);
+    const [tokens, oneToken, banks, vasps] = await Promise.all([
+      op<{ data: { id: string; clientSecret?: string }[] }>('listTokens', 'tokens', 'list', '--name', 'cli'),
+      op<{ id: string; clientSecret?: string }>('getTokenById', 'tokens', 'retrieve', token.id),
+      op<{ data: { bankName: string }[] }>('getDiscoveries', 'discoveries', 'list', '--country', 'PH', '--currency', 'PHP'),
+      op<{ data: { vaspName: string }[] }>('listVasps', 'vasps', 'list', '--limit', '2'),
+    ]);
+    expect([tokens.data.map((t) => t.id), oneToken.id, oneToken.clientSecret]).toEqual([[token.id], token.id, undefined]);
+    expect(banks.data.map((b) => b.bankName)).toEqual(['BDO Unibank', 'BPI']);
+    expect(vasps.data.map((v) => v.vaspName)).toEqual(['Kraken', 'Coinbase']);
+    const deletedToken = await run('tokens', 'delete', token.id);
+    expect(deletedToken.code).toBe(0);
+    ran.add('deleteTokenById');
     expect(ran.size).toBe(OPERATION_COUNT);
   }, 300_000); // 70 runs of the bin on a shared machine: 91 s for 36 at 2 cores under load
 

@@ -4,6 +4,7 @@ import { createSandbox } from 'crossborder-sdk/sandbox';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { explicitClient, productionClient, sandboxClient } from '../../examples/guides/authentication/clients';
 import { topUp } from '../../examples/guides/authentication/sandbox-only';
+import { issueReportingToken, revokeToken } from '../../examples/guides/authentication/tokens';
 import { read } from './markdown';
 
 const guide = read('docs/authentication.md');
@@ -97,5 +98,24 @@ describe('docs/authentication.md', () => {
     const misconfigured = new Crossborder({ tokenId: 't', clientSecret: 's', environment: 'sandbox', fetch: productionService.fetch });
     expect(await topUp(misconfigured, account!.id, 500)).toBe('refused by the service: SANDBOX_ONLY');
     await Promise.all([sandbox.close(), productionService.close()]);
+  });
+
+  it('API tokens: the secret is stored from the create answer, the token works, and once deleted it is refused', async () => {
+    const sandbox = createSandbox();
+    const client = (tokenId: string, clientSecret: string) => new Crossborder({ tokenId, clientSecret, environment: 'sandbox', fetch: sandbox.fetch, maxRetries: 0 });
+    const cb = client('tok_admin', 'sk_admin');
+    const stored: [string, string][] = [];
+    const id = await issueReportingToken(cb, async (clientId, clientSecret) => void stored.push([clientId, clientSecret]));
+    expect(stored).toHaveLength(1);
+    const [clientId, clientSecret] = stored[0]!;
+    const token = await cb.tokens.retrieve(id);
+    expect(token).toMatchObject({ id, clientId, name: 'Reporting (read only)', permissions: ['VIEW'] });
+    expect(token.clientSecret).toBeUndefined();
+    const reporting = client(clientId, clientSecret);
+    expect((await reporting.tokens.list()).data.map((t) => t.id)).toEqual([id]);
+    expect(await revokeToken(cb, id, reporting)).toBe('refused');
+    expect(sandbox.state.snapshot().tokens).toEqual([]);
+    expect(guide).toContain('npx crossborder-sdk tokens create --name "Reporting (read only)" --permissions VIEW --json');
+    await sandbox.close();
   });
 });

@@ -6,6 +6,7 @@ import { executeAccepted } from '../../examples/guides/quotes-and-fx/expiry';
 import { quoteReceiving, quoteSending } from '../../examples/guides/quotes-and-fx/locked-side';
 import { payout } from '../../examples/guides/quotes-and-fx/payout';
 import { rateFor } from '../../examples/guides/quotes-and-fx/rates';
+import { bankChoices, vaspNamed } from '../../examples/guides/quotes-and-fx/directories';
 import { stopWithdrawal, withdraw } from '../../examples/guides/quotes-and-fx/transfer-out';
 import { usdcWithdrawalFee } from '../../examples/guides/quotes-and-fx/crypto-fees';
 import { read } from './markdown';
@@ -50,6 +51,21 @@ describe('docs/quotes-and-fx.md', () => {
     const quote = await quoteSending(cb, account.id, payee.id, 10_000);
     expect(rate).toEqual({ exchangeRate: quote.exchangeRate, fees: quote.feesIncluded, receivingAmount: quote.totalReceivingAmount, rail: 'FASTER_PAYMENTS' });
     expect(await rateFor(cb, 'USD', 'XYZ', 10_000)).toBeUndefined();
+    await sandbox.close();
+  });
+
+  it('receiving institutions and VASPs: a corridor picker from discoveries, a VASP found on a later page', async () => {
+    const { sandbox, cb } = sandboxClient();
+    expect(await bankChoices(cb, 'PH', 'PHP')).toEqual([
+      { value: 'BDO Unibank', label: 'BDO Unibank' },
+      { value: 'BPI', label: 'Bank of the Philippine Islands' },
+    ]);
+    expect(await bankChoices(cb, 'PH', 'EUR')).toEqual([]);
+    expect(await vaspNamed(cb, ' kraken ')).toBe('Kraken');
+    expect(await vaspNamed(cb, 'bitpanda')).toBe('Bitpanda');
+    expect(await vaspNamed(cb, 'Mt. Gox')).toBeUndefined();
+    const guide = read('docs/quotes-and-fx.md');
+    expect(guide).toContain('npx crossborder-sdk discoveries list --country PH --currency PHP');
     await sandbox.close();
   });
 

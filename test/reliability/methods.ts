@@ -98,6 +98,12 @@ export const METHODS: Record<OperationId, Method> = {
   listDelegatedKeys: (cb, a) => cb.auth.delegatedKeys.list(q(a), a.options),
   getDelegatedKeyById: (cb, a) => cb.auth.delegatedKeys.retrieve(p(a, 'id'), a.options),
   revokeDelegatedKey: (cb, a) => cb.auth.delegatedKeys.revoke(p(a, 'id'), a.options),
+  createToken: (cb, a) => cb.tokens.create(b(a), a.options),
+  listTokens: (cb, a) => cb.tokens.list(q(a), a.options),
+  getTokenById: (cb, a) => cb.tokens.retrieve(p(a, 'tokenId'), a.options),
+  deleteTokenById: (cb, a) => cb.tokens.delete(p(a, 'tokenId'), a.options),
+  getDiscoveries: (cb, a) => cb.discoveries.list(q(a), a.options),
+  listVasps: (cb, a) => cb.vasps.list(q(a), a.options),
 };
 export const IDS = Object.keys(operations) as OperationId[];
 

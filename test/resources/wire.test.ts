@@ -31,6 +31,7 @@ const EXT = 'ExternalAccount:019542f5-b3e7-1d02-0000-000000000003';
 const CRED = 'AuthMethod:019542f5-b3e7-1d02-0000-000000000010';
 const SESSION = 'Session:019542f5-b3e7-1d02-0000-000000000011';
 const DELEGATED_KEY = 'DelegatedKey:019542f5-b3e7-1d02-0000-000000000021';
+const TOKEN = 'Token:019542f5-b3e7-1d02-0000-000000000001';
 const enc = encodeURIComponent;
 
 interface Case {
@@ -210,6 +211,20 @@ const cases: Case[] = [
   { op: 'listDelegatedKeys', call: () => cb.auth.delegatedKeys.list({ accountId: WALLET, fundingSourceId: 'CardFundingSource:1' }), path: '/auth/delegated-keys', query: { accountId: WALLET, fundingSourceId: 'CardFundingSource:1' } },
   { op: 'getDelegatedKeyById', call: () => cb.auth.delegatedKeys.retrieve(DELEGATED_KEY), path: `/auth/delegated-keys/${enc(DELEGATED_KEY)}` },
   { op: 'revokeDelegatedKey', call: () => cb.auth.delegatedKeys.revoke(DELEGATED_KEY), path: `/auth/delegated-keys/${enc(DELEGATED_KEY)}`, status: 204 },
+  { op: 'createToken', call: () => cb.tokens.create(requestExample('createToken')), path: '/tokens', body: requestExample('createToken'), status: 201 },
+  {
+    op: 'listTokens',
+    call: () => cb.tokens.list({ name: 'Sandbox read-only', createdAfter: date, createdBefore: '2025-02-01T00:00:00Z', updatedAfter: date, updatedBefore: date, limit: 5, cursor: 'c1' }),
+    path: '/tokens',
+    query: {
+      name: 'Sandbox read-only', createdAfter: '2025-01-01T00:00:00.000Z', createdBefore: '2025-02-01T00:00:00Z',
+      updatedAfter: '2025-01-01T00:00:00.000Z', updatedBefore: '2025-01-01T00:00:00.000Z', limit: '5', cursor: 'c1',
+    },
+  },
+  { op: 'getTokenById', call: () => cb.tokens.retrieve(TOKEN), path: `/tokens/${enc(TOKEN)}` },
+  { op: 'deleteTokenById', call: () => cb.tokens.delete(TOKEN), path: `/tokens/${enc(TOKEN)}`, status: 204 },
+  { op: 'getDiscoveries', call: () => cb.discoveries.list({ country: 'PH', currency: 'PHP' }), path: '/discoveries', query: { country: 'PH', currency: 'PHP' } },
+  { op: 'listVasps', call: () => cb.vasps.list({ limit: 2, cursor: 'c1' }), path: '/vasps', query: { limit: '2', cursor: 'c1' } },
 ];
 
 function answer(c: Case): { status: number; body: unknown } {
@@ -277,6 +292,8 @@ describe('every paginated list walks all pages with for await', () => {
     ['listVerifications', () => cb.verifications.list({ limit: 1 }), '/verifications'],
     ['listUmaProviders', () => cb.umaProviders.list({ limit: 1 }), '/uma-providers'],
     ['listBeneficialOwners', () => cb.beneficialOwners.list({ customerId: CUSTOMER, limit: 1 }), '/beneficial-owners'],
+    ['listTokens', () => cb.tokens.list({ limit: 1 }), '/tokens'],
+    ['listVasps', () => cb.vasps.list({ limit: 1 }), '/vasps'],
   ];
   it('covers every paginated operation', () => {
     const paginated = Object.values(operations).filter((o) => o.paginated).map((o) => o.id).sort();

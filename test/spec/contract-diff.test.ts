@@ -64,6 +64,36 @@ describe('contract diff', () => {
     ]);
   });
 
+  it('lists every production operation we lack, on paths we share or not (a whole area such as /tokens is listed too)', () => {
+    const theirs = load('newer.yaml');
+    theirs.paths['/tokens'] = { get: { operationId: 'listTokens', responses: { '200': { description: 'ok' } } } };
+    theirs.paths['/documents/{documentId}'] = { delete: { operationId: 'deleteDocument', responses: { '204': { description: 'gone' } } } };
+    const added = contractDiff(load('ours.yaml'), theirs, map).map(line).filter((l) => l.includes('new operation')).sort();
+    expect(added).toEqual([
+      'ok DELETE /documents/{documentId} operation deleteDocument: new operation (not in our document)',
+      'ok GET /tokens operation listTokens: new operation (not in our document)',
+      'ok POST /quotes/{id}/retry operation retryQuote: new operation (not in our document)',
+    ]);
+  });
+
+  it.skipIf(productionDocumentPath() === undefined)("names each operation of production's document (cf2510ed) that ours lacks, and no other", { timeout: 60_000 }, () => {
+    const repoMap = JSON.parse(readFileSync(fileURLToPath(new URL('../../openapi/production-map.json', import.meta.url)), 'utf8'));
+    const ours = parse(readFileSync(fileURLToPath(new URL('../../openapi/openapi.yaml', import.meta.url)), 'utf8'));
+    const theirs = productionDocument();
+    const shapeOf = (p: string) => p.replace(/\{[^}]+\}/g, '{}');
+    const key = (method: string, path: string) => `${method.toUpperCase()} ${shapeOf(path)}`;
+    const methods = ['get', 'post', 'put', 'patch', 'delete'];
+    const have = new Set<string>();
+    for (const [path, item] of Object.entries<any>(ours.paths)) for (const m of methods) if (item[m]) have.add(key(m, repoMap.paths?.[path] ?? path));
+    const lacking: string[] = [];
+    for (const [path, item] of Object.entries<any>(theirs.paths)) for (const m of methods) if (item[m] && !have.has(key(m, path))) lacking.push(`${m.toUpperCase()} ${path}`);
+    const listed = contractDiff(ours, theirs, repoMap).filter((c) => c.what.startsWith('new operation')).map((c) => c.where);
+    expect(listed.sort()).toEqual(lacking.sort());
+    expect(lacking.length).toBeGreaterThan(0);
+    const page = readFileSync(fileURLToPath(new URL('../../docs/production.md', import.meta.url)), 'utf8');
+    expect(page).toContain(`| new operation (not in our document) | | ${lacking.length} |`);
+  });
+
   it('the same documents: no change', () => {
     expect(contractDiff(load('ours.yaml'), load('ours.yaml'), map)).toEqual([]);
   });

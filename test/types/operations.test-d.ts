@@ -102,6 +102,14 @@ describe('each resource method returns what its operation answers', () => {
     expectTypeOf<R<D['revoke']>>().toEqualTypeOf<Call<'revokeDelegatedKey'>>();
     expectTypeOf<ResultOf<'revokeDelegatedKey'>>().toEqualTypeOf<void>();
     expectTypeOf<ResultOf<'createDelegatedKey'>>().not.toHaveProperty('payloadToSign');
+    type T = Crossborder['tokens'];
+    expectTypeOf<R<T['create']>>().toEqualTypeOf<Call<'createToken'>>();
+    expectTypeOf<R<T['list']>>().toEqualTypeOf<List<'listTokens'>>();
+    expectTypeOf<R<T['retrieve']>>().toEqualTypeOf<Call<'getTokenById'>>();
+    expectTypeOf<R<T['delete']>>().toEqualTypeOf<Call<'deleteTokenById'>>();
+    expectTypeOf<ResultOf<'deleteTokenById'>>().toEqualTypeOf<void>();
+    expectTypeOf<R<Crossborder['discoveries']['list']>>().toEqualTypeOf<Call<'getDiscoveries'>>();
+    expectTypeOf<R<Crossborder['vasps']['list']>>().toEqualTypeOf<List<'listVasps'>>();
   });
 
   it('the results are the document\'s: a 204 is void, a 202 challenge is never a result', () => {

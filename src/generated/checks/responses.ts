@@ -16,3 +16,6 @@ export { listUmaProviders } from './responses/uma-providers';
 export { listCredentials, createCredential, revokeCredential, challengeCredential, verifyCredential } from './responses/credentials';
 export { listSessions, revokeSession, refreshAuthSession } from './responses/sessions';
 export { listDelegatedKeys, createDelegatedKey, getDelegatedKeyById, revokeDelegatedKey } from './responses/delegated-keys';
+export { listTokens, createToken, getTokenById, deleteTokenById } from './responses/api-tokens';
+export { getDiscoveries } from './responses/discoveries';
+export { listVasps } from './responses/vasps';

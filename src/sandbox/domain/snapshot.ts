@@ -4,6 +4,7 @@
  * @module
  */
 import type {
+  ApiToken,
   BulkCustomerImportJob,
   BeneficialOwner,
   Credential,
@@ -42,6 +43,8 @@ export interface SandboxSnapshot {
   bulkImports: BulkCustomerImportJob[];
   /** Delegated signing keys, in every status. */
   delegatedKeys: DelegatedKey[];
+  /** The platform's API tokens not deleted, as reads answer them (no secret). */
+  tokens: ApiToken[];
 }
 
 /** Read-only view of the sandbox's state, for tests. Every read is a fresh deep copy. */
@@ -78,6 +81,7 @@ export function stateView(world: () => World): SandboxState {
         sessions: [...w.sessions.values()].map((s) => ({ ...sessionData(s), revoked: s.revoked })),
         bulkImports: data(w.bulkImports.values()),
         delegatedKeys: data(w.delegatedKeys.values()),
+        tokens: data([...w.tokens.values()].filter((t) => !t.deleted)),
       });
     },
     balance(accountId) {

@@ -11,6 +11,7 @@ import {
   zBeneficialOwner,
   zCredential,
   zDelegatedKey,
+  zApiToken,
   zCustomer,
   zExternalAccount,
   zInternalAccount,
@@ -196,6 +197,8 @@ const RULES: Record<PersistedTable, TableRule> = {
   },
   // Delegated signing keys (production's `/auth/delegated-keys`).
   delegatedKeys: { data: zDelegatedKey, fields: { ...ORDERED, walletSuffix: isString }, key: dataId },
+  // API tokens: the secret's SHA-256 only, never the secret.
+  tokens: { data: zApiToken, fields: { ...ORDERED, secretSha256: isString, deleted: optional(isBoolean) }, key: dataId },
   // Idempotency-Key answers, by key: the settled ones within their window (an answer still being made is
   // not exported: its request has not been answered yet).
   idempotency: {

@@ -23,6 +23,7 @@ import type {
 import type { Answer } from './reply';
 import type { FailureReason } from './magic';
 import type { Ordered } from './pagination';
+import type { TokenRec } from './tokens';
 
 /** A stored API object with its ordering keys. */
 export interface Rec<T> extends Ordered {
@@ -219,6 +220,8 @@ export interface World {
   ownershipChallenges: Map<string, OwnershipChallengeRec>;
   // Delegated signing keys (production's `/auth/delegated-keys`), by id.
   delegatedKeys: Map<string, DelegatedKeyRec>;
+  /** The platform's API tokens (production's `/tokens`), by id; deleted ones stay, marked, so their credentials are refused. */
+  tokens: Map<string, TokenRec>;
 }
 
 /** An empty world around `config`. */
@@ -243,6 +246,7 @@ export function createWorld(config: PlatformConfig): World {
     ownershipChallenges: new Map(),
     // Delegated signing keys.
     delegatedKeys: new Map(),
+    tokens: new Map(),
   };
 }
 

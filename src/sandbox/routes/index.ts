@@ -12,6 +12,8 @@ import { platformRoutes } from './platform';
 import { quoteRoutes } from './quotes';
 import { transactionRoutes } from './transactions';
 import { walletRoutes } from './wallet';
+import { tokenRoutes } from './tokens';
+import { directoryRoutes } from './directories';
 
 /** The sandbox's route table. */
 export const routes = {
@@ -23,4 +25,6 @@ export const routes = {
   ...invitationRoutes,
   ...walletRoutes,
   ...kycRoutes,
+  ...tokenRoutes,
+  ...directoryRoutes,
 } satisfies RouteTable;

@@ -14,10 +14,11 @@ import { SandboxError, invalidInput } from '../domain/errors';
 import { compilePath, JSON_HEADERS, type PathPattern, type SandboxRequest, type SandboxResponse } from './http';
 import type { Reply } from '../domain/reply';
 import type { Random } from '../domain/random';
-import { withinIdempotencyWindow, type IdempotencyRec } from '../domain/state';
+import { withinIdempotencyWindow, type IdempotencyRec, type World } from '../domain/state';
 import { coerceQuery, validate } from '../domain/validation';
 import { admit } from '../domain/faults';
 import { credentialRefusal } from '../domain/magic';
+import { tokenCredentialRefusal } from '../domain/tokens';
 import { API_VERSION as SDK_API_VERSION } from '../../core/version';
 
 /** The API version segment the sandbox serves: the SDK's own (src/core/version.ts, a module of constants only). */
@@ -60,9 +61,10 @@ function errorResponse(error: SandboxError): SandboxResponse {
 
 /**
  * 401 unless the request carries well-formed HTTP Basic credentials. Any values are accepted but the
- * magic token ids (MAGIC.unauthorizedTokenId: 401, MAGIC.forbiddenTokenId: 403).
+ * magic token ids (MAGIC.unauthorizedTokenId: 401, MAGIC.forbiddenTokenId: 403) and the API tokens this
+ * sandbox issued, which take their own secret only and nothing once deleted (domain/tokens.ts).
  */
-function checkAuthorization(header: string | undefined): void {
+function checkAuthorization(header: string | undefined, world: World): void {
   const match = header === undefined ? null : /^Basic\s+([A-Za-z0-9+/]+={0,2})\s*$/i.exec(header);
   let decoded: string | undefined;
   try {
@@ -81,7 +83,8 @@ function checkAuthorization(header: string | undefined): void {
       { 'WWW-Authenticate': 'Basic realm="crossborder-sandbox"' },
     );
   }
-  const refusal = credentialRefusal(decoded.slice(0, decoded.indexOf(':')));
+  const colon = decoded.indexOf(':');
+  const refusal = credentialRefusal(decoded.slice(0, colon)) ?? tokenCredentialRefusal(world, decoded.slice(0, colon), decoded.slice(colon + 1));
   if (refusal) throw refusal;
 }
 
@@ -176,7 +179,7 @@ export function createCore(ctx: Ctx, routes: RouteTable, requestIds: Random, onE
         hint: `prefix the path with ${VERSION_PREFIX}`,
       });
     }
-    checkAuthorization(req.header('authorization'));
+    checkAuthorization(req.header('authorization'), ctx.world);
     await admit(ctx); // the configured latency and rate limit (domain/faults.ts)
     const method = req.method.toUpperCase();
     const path = url.pathname.slice(VERSION_PREFIX.length) || '/';

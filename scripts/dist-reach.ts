@@ -66,9 +66,17 @@ function importsOtherPackages(pkg: string, types: string, self: string | undefin
     if (seen.has(file) || !existsSync(join(pkg, file))) continue;
     seen.add(file);
     // The code only: TSDoc examples name packages (`import Redis from 'ioredis'`) the declarations do not import.
-    const text = readFileSync(join(pkg, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+    const text = readFileSync(join(pkg, file), 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/^\s*\/\/.*$/gm, '');
     for (const [, specifier] of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)["']([^"']+)["']/g)) {
-      if (specifier!.startsWith('.')) queue.push(posix.join(posix.dirname(file), specifier!).replace(/\.cjs$/, '.d.cts').replace(/\.js$/, '.d.ts'));
+      if (specifier!.startsWith('.'))
+        queue.push(
+          posix
+            .join(posix.dirname(file), specifier!)
+            .replace(/\.cjs$/, '.d.cts')
+            .replace(/\.js$/, '.d.ts'),
+        );
       else if (specifier !== self && !specifier!.startsWith(`${self}/`)) return true;
     }
   }

@@ -62,4 +62,3 @@ export type WebhookEvent = DocumentWebhookEvent & {
 export interface DataList<T> {
   data: T[];
 }
-

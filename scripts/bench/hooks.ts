@@ -37,12 +37,17 @@ export async function benchHooks(rounds = arg('rounds', 40), requests = arg('req
     on: new Crossborder({ ...options, hooks: { beforeRequest: noop, afterResponse: noop, beforeRetry: noop, onError: noop } }),
   };
   const params = requestExample('createQuote');
-  const call = (cb: InstanceType<typeof Crossborder>, kind: 'get' | 'post') => (kind === 'get' ? () => cb.customers.list({ limit: 20 }) : () => cb.quotes.create(params));
+  const call = (cb: InstanceType<typeof Crossborder>, kind: 'get' | 'post') =>
+    kind === 'get' ? () => cb.customers.list({ limit: 20 }) : () => cb.quotes.create(params);
 
   return rowsOf(
     REQUESTS,
     async ([name, kind]): Promise<HooksRow> => {
-      const { results, load } = await compareRequests([call(clients.plain, kind), call(clients.off, kind), call(clients.on, kind)], { rounds, requests, warmup });
+      const { results, load } = await compareRequests([call(clients.plain, kind), call(clients.off, kind), call(clients.on, kind)], {
+        rounds,
+        requests,
+        warmup,
+      });
       const [plain, off, on] = results as [PerRequest[], PerRequest[], PerRequest[]];
       return {
         name,

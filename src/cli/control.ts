@@ -32,7 +32,10 @@ export function sandboxUrl(given?: string | undefined): string {
 /** Headers of a call to the sandbox's controls: its Basic credentials, and its control token when CROSSBORDER_SANDBOX_TOKEN gives one. */
 export function controlHeaders(): Record<string, string> {
   const token = process.env.CROSSBORDER_SANDBOX_TOKEN;
-  return { authorization: `Basic ${btoa(`${SANDBOX_CREDENTIALS.tokenId}:${SANDBOX_CREDENTIALS.clientSecret}`)}`, ...(token ? { [CONTROL_TOKEN_HEADER]: token } : {}) };
+  return {
+    authorization: `Basic ${btoa(`${SANDBOX_CREDENTIALS.tokenId}:${SANDBOX_CREDENTIALS.clientSecret}`)}`,
+    ...(token ? { [CONTROL_TOKEN_HEADER]: token } : {}),
+  };
 }
 
 /** The SDK client of a sandbox's API: sandbox credentials, and the control token (PATCH /config asks for it beyond loopback). */
@@ -61,7 +64,8 @@ async function reachable<T>(url: string | undefined, call: Promise<T>): Promise<
   try {
     return await call;
   } catch (error) {
-    if (/ECONNREFUSED/.test(String((error as Error).message)) || ((error as Error).cause as { code?: string } | undefined)?.code === 'ECONNREFUSED') throw new SandboxNotRunning(sandboxUrl(url));
+    if (/ECONNREFUSED/.test(String((error as Error).message)) || ((error as Error).cause as { code?: string } | undefined)?.code === 'ECONNREFUSED')
+      throw new SandboxNotRunning(sandboxUrl(url));
     throw error;
   }
 }
@@ -71,7 +75,12 @@ async function reachable<T>(url: string | undefined, call: Promise<T>): Promise<
  * `params` filling the path's parameters), with `body` as JSON; the answer's JSON. A stopped sandbox
  * is said so.
  */
-export async function control(url: string | undefined, name: ControlName, body?: unknown, params?: Record<string, string>): Promise<{ status: number; json: unknown; text: string }> {
+export async function control(
+  url: string | undefined,
+  name: ControlName,
+  body?: unknown,
+  params?: Record<string, string>,
+): Promise<{ status: number; json: unknown; text: string }> {
   const origin = sandboxUrl(url);
   const { method } = SANDBOX_CONTROLS[name];
   const path = controlPath(name, params);
@@ -155,7 +164,8 @@ export async function attachListener(sandboxUrl: string, url: string, approvals:
       buffer += decoder.decode(value, { stream: true });
       if (buffer.length > 65_536) throw new Error(`the sandbox at ${sandboxUrl} sent no listener id`);
       const refused = /event: refused\ndata: (.*)\n/.exec(buffer);
-      if (refused) throw new Error(`the sandbox at ${sandboxUrl} refused the listener: ${(JSON.parse(refused[1]!) as { message?: string }).message ?? refused[1]}`);
+      if (refused)
+        throw new Error(`the sandbox at ${sandboxUrl} refused the listener: ${(JSON.parse(refused[1]!) as { message?: string }).message ?? refused[1]}`);
       const attached = /event: attached\ndata: (.*)\n/.exec(buffer);
       if (attached) id = (JSON.parse(attached[1]!) as { id: string }).id;
     }
@@ -180,6 +190,8 @@ export async function attachListener(sandboxUrl: string, url: string, approvals:
 export class SandboxNotRunning extends Error {
   override name = 'SandboxNotRunning';
   constructor(url: string) {
-    super(`no sandbox is running at ${shownUrl(url)} (start one with: npx crossborder-sdk sandbox${url === DEFAULT_SANDBOX_URL ? '' : ' --port …'}, or give its --url)`);
+    super(
+      `no sandbox is running at ${shownUrl(url)} (start one with: npx crossborder-sdk sandbox${url === DEFAULT_SANDBOX_URL ? '' : ' --port …'}, or give its --url)`,
+    );
   }
 }

@@ -204,7 +204,13 @@ export function jsonErrorOffset(text: string): number {
 /** Why a file operation failed, without a stack: `no such file or directory`. */
 function describeFsError(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
-  const known: Record<string, string> = { ENOENT: 'no such file or directory', EACCES: 'permission denied', EISDIR: 'is a directory', ENOTDIR: 'a part of the path is not a directory', ELOOP: 'is a symbolic link' };
+  const known: Record<string, string> = {
+    ENOENT: 'no such file or directory',
+    EACCES: 'permission denied',
+    EISDIR: 'is a directory',
+    ENOTDIR: 'a part of the path is not a directory',
+    ELOOP: 'is a symbolic link',
+  };
   return (code !== undefined && Object.hasOwn(known, code) ? known[code] : undefined) ?? (error instanceof Error ? error.message : String(error));
 }
 

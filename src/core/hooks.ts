@@ -92,7 +92,8 @@ function make(hooks: RequestHooks | undefined, unsafeRawBodies: boolean, scrub: 
   const { beforeRequest, afterResponse, beforeRetry, onError } = hooks;
   const raw = unsafeRawBodies === true;
   const headersOf = (headers: Headers | Record<string, string>): Readonly<Record<string, string>> => Object.freeze(scrub(redactHeaders(headers)));
-  const bodyOf = (text: string | undefined): unknown => (raw ? (text === '' || text === undefined ? undefined : scrub(text)) : deepFreeze(maskBodyText(text === undefined ? undefined : scrub(text))));
+  const bodyOf = (text: string | undefined): unknown =>
+    raw ? (text === '' || text === undefined ? undefined : scrub(text)) : deepFreeze(maskBodyText(text === undefined ? undefined : scrub(text)));
 
   /** The view of the attempt under way, the fields every attempt hook shares. */
   const requestView = (attempt: number, plan: HookPlan, leg: HookLeg, sent: Record<string, string>): HookRequestView => {
@@ -112,7 +113,12 @@ function make(hooks: RequestHooks | undefined, unsafeRawBodies: boolean, scrub: 
   };
 
   /** Runs one hook; what it throws becomes a HookError with the call's facts. */
-  const run = async <V>(name: HookName, hook: (view: V) => unknown, view: V, facts: Omit<ConstructorParameters<typeof HookError>[2], 'cause'>): Promise<unknown> => {
+  const run = async <V>(
+    name: HookName,
+    hook: (view: V) => unknown,
+    view: V,
+    facts: Omit<ConstructorParameters<typeof HookError>[2], 'cause'>,
+  ): Promise<unknown> => {
     try {
       return await hook(view);
     } catch (thrown) {
@@ -144,12 +150,21 @@ function make(hooks: RequestHooks | undefined, unsafeRawBodies: boolean, scrub: 
           const added = result?.headers;
           if (added === undefined || added === null) return sent;
           const problems = headerProblems(added, 'headers');
-          if (problems.length) throw new HookError('beforeRequest', `hooks.beforeRequest returned a header that cannot be sent: ${problems[0]!.path} ${problems[0]!.message}; nothing was sent`, facts);
+          if (problems.length)
+            throw new HookError(
+              'beforeRequest',
+              `hooks.beforeRequest returned a header that cannot be sent: ${problems[0]!.path} ${problems[0]!.message}; nothing was sent`,
+              facts,
+            );
           const headers = { ...sent };
           for (const name in added) {
             const reserved = CLIENT_HEADERS.get(name.toLowerCase());
             if (reserved !== undefined) {
-              throw new HookError('beforeRequest', `hooks.beforeRequest may not set ${reserved} (the client sets it; returned as headers.${name}); nothing was sent`, facts);
+              throw new HookError(
+                'beforeRequest',
+                `hooks.beforeRequest may not set ${reserved} (the client sets it; returned as headers.${name}); nothing was sent`,
+                facts,
+              );
             }
             if (added[name] !== undefined) headers[name.toLowerCase()] = added[name];
           }
@@ -169,7 +184,14 @@ function make(hooks: RequestHooks | undefined, unsafeRawBodies: boolean, scrub: 
           });
           // A write answered with its result (2xx), or refused (4xx), is known; a 5xx or a 303 leaves it unknown.
           const outcomeUnknown = plan.outcomeUnknown(status >= 500 || status === 303);
-          await run('afterResponse', afterResponse, answered, { operation: plan.label, idempotencyKey: leg.idempotencyKey, status, requestId, outcomeUnknown, result: { data, response, requestId } });
+          await run('afterResponse', afterResponse, answered, {
+            operation: plan.label,
+            idempotencyKey: leg.idempotencyKey,
+            status,
+            requestId,
+            outcomeUnknown,
+            result: { data, response, requestId },
+          });
         },
         retry: async (delay, failure, response) => {
           if (!beforeRetry) return;
@@ -185,7 +207,14 @@ function make(hooks: RequestHooks | undefined, unsafeRawBodies: boolean, scrub: 
             nextAttempt: attempts + 1,
           });
           const outcomeUnknown = failure ? failure.outcomeUnknown : plan.outcomeUnknown(status! >= 500);
-          await run('beforeRetry', beforeRetry, retrying, { operation: plan.label, idempotencyKey: leg.idempotencyKey, status, requestId, outcomeUnknown, error: failure });
+          await run('beforeRetry', beforeRetry, retrying, {
+            operation: plan.label,
+            idempotencyKey: leg.idempotencyKey,
+            status,
+            requestId,
+            outcomeUnknown,
+            error: failure,
+          });
         },
       };
     },
@@ -194,7 +223,14 @@ function make(hooks: RequestHooks | undefined, unsafeRawBodies: boolean, scrub: 
       const started = performance.now();
       return promise.catch(async (error: unknown) => {
         if (error instanceof HookError) throw error;
-        const e = (error ?? {}) as { name?: unknown; status?: unknown; requestId?: unknown; code?: unknown; outcomeUnknown?: unknown; idempotencyKey?: unknown };
+        const e = (error ?? {}) as {
+          name?: unknown;
+          status?: unknown;
+          requestId?: unknown;
+          code?: unknown;
+          outcomeUnknown?: unknown;
+          idempotencyKey?: unknown;
+        };
         const status = typeof e.status === 'number' ? e.status : undefined;
         const requestId = typeof e.requestId === 'string' ? e.requestId : undefined;
         const idempotencyKey = typeof e.idempotencyKey === 'string' ? e.idempotencyKey : undefined;

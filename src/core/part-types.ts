@@ -70,7 +70,11 @@ export interface ResponseChecks {
    * @internal With `validateResponses`: what a leg's result goes through before `after`, a documented 2xx body
    * (not a 202 or 204) checked against the document and its drift handed to `report`, never thrown.
    */
-  readonly checked: (plan: { readonly op: Operation; readonly label: string }, report: (report: ValidationIssueReport) => void, after: AfterLeg | undefined) => AfterLeg;
+  readonly checked: (
+    plan: { readonly op: Operation; readonly label: string },
+    report: (report: ValidationIssueReport) => void,
+    after: AfterLeg | undefined,
+  ) => AfterLeg;
   /** @internal With `validateResponses` and no log at `warn`: drift written to the console. */
   readonly warn: (report: ValidationIssueReport) => void;
 }

@@ -7,7 +7,6 @@
 /** What replaces a secret or a masked value, in logs, errors and texts built from answers. */
 export const MASK = '[redacted]';
 
-
 /** Removes the client's secrets from a text (or any JSON value) built from an answer. */
 export type Scrub = <T>(value: T) => T;
 

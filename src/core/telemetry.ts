@@ -40,7 +40,6 @@ export function checkTelemetryOptions(telemetry: unknown): void {
   }
 }
 
-
 const GLOBAL_KEY = Symbol.for('opentelemetry.js.api.1');
 
 /** The global slot of `@opentelemetry/api` 1.x (undefined until something is registered there). */
@@ -72,7 +71,13 @@ export interface WorkTelemetry {
  * recorder part, else {@link NO_TELEMETRY}.
  */
 export interface CoreTelemetry extends WorkTelemetry {
-  call<R extends Outcome>(method: string, template: string, operationId: string, link: PageLink | undefined, run: (trace: CallTrace | undefined) => Promise<R>): Promise<R>;
+  call<R extends Outcome>(
+    method: string,
+    template: string,
+    operationId: string,
+    link: PageLink | undefined,
+    run: (trace: CallTrace | undefined) => Promise<R>,
+  ): Promise<R>;
   webhook<T extends { id?: unknown; type?: unknown }>(verify: () => Promise<T>): Promise<T>;
 }
 
@@ -108,9 +113,19 @@ export class Telemetry implements CoreTelemetry {
   }
 
   /** Runs one logical call inside its trace (a CLIENT span, metrics), when there is a provider. */
-  call<R extends Outcome>(method: string, template: string, operationId: string, link: PageLink | undefined, run: (trace: CallTrace | undefined) => Promise<R>): Promise<R> {
+  call<R extends Outcome>(
+    method: string,
+    template: string,
+    operationId: string,
+    link: PageLink | undefined,
+    run: (trace: CallTrace | undefined) => Promise<R>,
+  ): Promise<R> {
     const r = this.#wanted();
-    return r === undefined ? run(undefined) : r instanceof Promise ? r.then((x) => x.call(method, template, operationId, link, run)) : r.call(method, template, operationId, link, run);
+    return r === undefined
+      ? run(undefined)
+      : r instanceof Promise
+        ? r.then((x) => x.call(method, template, operationId, link, run))
+        : r.call(method, template, operationId, link, run);
   }
 
   /**

@@ -66,7 +66,6 @@ export function send(config: TransportConfig, plan: TransportPlan, out: Outgoing
   return attempts(config, plan, out, undefined) as Promise<Exchange>;
 }
 
-
 /**
  * {@link send}, then the final answer read ({@link readAnswer}: a non-2xx becomes the error of its status)
  * and handed to `after`, in the same asynchronous step: a call's leg is one async function, not one
@@ -76,7 +75,13 @@ export function sendAndRead(config: TransportConfig, plan: TransportPlan & Answe
   return attempts(config, plan, out, plan, after) as Promise<WithResponse<unknown>>;
 }
 
-async function attempts(config: TransportConfig, plan: TransportPlan, out: Outgoing, read: AnswerPlan | undefined, after?: AfterLeg): Promise<Exchange | WithResponse<unknown>> {
+async function attempts(
+  config: TransportConfig,
+  plan: TransportPlan,
+  out: Outgoing,
+  read: AnswerPlan | undefined,
+  after?: AfterLeg,
+): Promise<Exchange | WithResponse<unknown>> {
   const { url, headers, body, signal, trace, hooks } = out;
   const { log } = config;
   const { label: operation } = plan;
@@ -116,7 +121,7 @@ async function attempts(config: TransportConfig, plan: TransportPlan, out: Outgo
         timedOut = true;
         controller!.abort();
       }, out.timeout);
-      init = { method, headers: sent, body, signal: controller!.signal, redirect: 'manual' };
+      init = { method, headers: sent, body, signal: controller.signal, redirect: 'manual' };
       const probe = config.fetch ? undefined : probeDispatcher(fetch, out.timeout);
       if (probe) init.dispatcher = probe;
     }
@@ -128,7 +133,7 @@ async function attempts(config: TransportConfig, plan: TransportPlan, out: Outgo
     let text: string;
     let arrived = false;
     try {
-      const fetching = (fetch as (input: string, init: RequestInit) => Promise<Response>)(url, init);
+      const fetching = fetch(url, init);
       response = await (attempt ? attempt.settle(fetching) : fetching);
       arrived = true;
       // Read the answer under the same timeout: a stalled or cut body is a lost response.
@@ -185,7 +190,13 @@ async function attempts(config: TransportConfig, plan: TransportPlan, out: Outgo
 }
 
 /** The leg's last answer: as it came ({@link send}), or read into the call's result and handed on ({@link sendAndRead}). */
-function ended(config: TransportConfig, out: Outgoing, read: AnswerPlan | undefined, after: AfterLeg | undefined, exchange: Exchange): Exchange | WithResponse<unknown> | Promise<WithResponse<unknown>> {
+function ended(
+  config: TransportConfig,
+  out: Outgoing,
+  read: AnswerPlan | undefined,
+  after: AfterLeg | undefined,
+  exchange: Exchange,
+): Exchange | WithResponse<unknown> | Promise<WithResponse<unknown>> {
   if (read === undefined) return exchange;
   const result = readAnswer(read, exchange, out.idempotencyKey, config.scrub);
   return after === undefined ? result : after(result);

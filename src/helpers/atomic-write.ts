@@ -37,7 +37,7 @@ export function writeFileAtomic(file: string, text: string | Iterable<string>, o
     fchmodSync(fd, 0o600);
     for (const piece of typeof text === 'string' ? [text] : text) {
       const bytes = Buffer.from(piece, 'utf8');
-      for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
+      for (let written = 0; written < bytes.length;) written += writeSync(fd, bytes, written, bytes.length - written);
     }
     fsyncSync(fd);
     closeSync(fd);

@@ -32,7 +32,12 @@ export interface ControlRoute {
 /** Every control of the sandbox, by name. A new control is one entry here and its implementation. */
 export const SANDBOX_CONTROLS = {
   inspector: { method: 'GET', path: '/_sandbox/', does: 'the inspector page (also at /_sandbox)', open: true },
-  events: { method: 'GET', path: '/_sandbox/events', does: 'a live stream (Server-Sent Events) of the requests answered and the changes no request made', open: true },
+  events: {
+    method: 'GET',
+    path: '/_sandbox/events',
+    does: 'a live stream (Server-Sent Events) of the requests answered and the changes no request made',
+    open: true,
+  },
   reset: { method: 'POST', path: '/_sandbox/reset', does: 'forgets all state and puts the clock back where it started' },
   clock: { method: 'POST', path: '/_sandbox/clock', does: 'advances the clock ({"advance":"10m"} or {"advanceMs":600000}) and runs what became due' },
   exportState: { method: 'GET', path: '/_sandbox/state', does: 'the whole state as a document' },

@@ -200,7 +200,11 @@ export function payoutProcessor(options: PayoutProcessorOptions): (job: PayoutJo
     if (rejected !== undefined) {
       // Refused before anything was sent (another instruction under a journaled reference, a bad one):
       // never the journaled payout's state or transaction, which this job did not pay.
-      const result: PayoutJobResult = { reference: typeof instruction?.reference === 'string' ? instruction.reference : '', state: 'rejected', reason: rejected };
+      const result: PayoutJobResult = {
+        reference: typeof instruction?.reference === 'string' ? instruction.reference : '',
+        state: 'rejected',
+        reason: rejected,
+      };
       await job.updateProgress?.(result);
       return result;
     }

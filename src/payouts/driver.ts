@@ -124,7 +124,7 @@ export function quoteBody(record: PayoutRecord, execution: 'immediate' | 'separa
   // The marker (records journaled since it exists) lets findPayout find the payout from its batch and reference.
   if (record.marker !== undefined) body.description = markedDescription(i.description, record.marker);
   else if (i.description !== undefined) body.description = i.description;
-  if (i.purposeOfPayment !== undefined) body.purposeOfPayment = i.purposeOfPayment as QuoteCreateParams['purposeOfPayment'];
+  if (i.purposeOfPayment !== undefined) body.purposeOfPayment = i.purposeOfPayment;
   // The caller's own object: made plain JSON, as the journal would give it back on a rerun.
   if (i.senderCustomerInfo !== undefined) body.senderCustomerInfo = JSON.parse(JSON.stringify(i.senderCustomerInfo)) as QuoteCreateParams['senderCustomerInfo'];
   return body;
@@ -145,7 +145,8 @@ function errorOf(error: unknown): PayoutError {
 }
 
 /** Why a reference ended failed or needs attention, in one line. */
-export const reasonOf = (r: PayoutRecord): string => (r.lastError ? `${r.lastError.code}: ${r.lastError.message}` : (r.failureReason ?? r.transactionStatus ?? 'unknown'));
+export const reasonOf = (r: PayoutRecord): string =>
+  r.lastError ? `${r.lastError.code}: ${r.lastError.message}` : (r.failureReason ?? r.transactionStatus ?? 'unknown');
 
 /**
  * The time now in ISO form, as `new Date().toISOString()` writes it (every journal write stamps its
@@ -173,9 +174,7 @@ export const emptyCounts = (): PayoutCounts => Object.fromEntries(PAYOUT_STATES.
 
 /** What to do after a failed request. */
 type Verdict =
-  | { kind: 'retry'; delayMs: number }
-  | { kind: 'final'; state: 'failed' | 'needs_attention'; error: PayoutError }
-  | { kind: 'fatal'; error: unknown };
+  { kind: 'retry'; delayMs: number } | { kind: 'final'; state: 'failed' | 'needs_attention'; error: PayoutError } | { kind: 'fatal'; error: unknown };
 
 /** What the caller of a {@link PayoutDriver} hears of its work. */
 export interface PayoutDriverHooks {
@@ -258,7 +257,10 @@ export function createPayoutDriver(options: PayoutDriverOptions): PayoutDriver {
   const maxUnknownMs = options.maxUnknownMs ?? 6 * 3_600_000;
   const keyWindowMs = options.keyWindowMs ?? 24 * 3_600_000;
   const keyWindowMarginMs = options.keyWindowMarginMs ?? 4 * 3_600_000;
-  for (const [name, value] of [['keyWindowMs', keyWindowMs], ['keyWindowMarginMs', keyWindowMarginMs]] as const) {
+  for (const [name, value] of [
+    ['keyWindowMs', keyWindowMs],
+    ['keyWindowMarginMs', keyWindowMarginMs],
+  ] as const) {
     if (typeof value !== 'number' || !(value >= 0)) throw new TypeError(`${name}: expected a number of milliseconds ≥ 0`);
   }
   /** How old a payout's first send may be for a blind replay under its keys (the window less its margin). */
@@ -381,7 +383,15 @@ export function createPayoutDriver(options: PayoutDriverOptions): PayoutDriver {
       const since = record.unknownSince ? Date.parse(record.unknownSince) : Date.now();
       record.unknownSince ??= new Date(since).toISOString();
       if (Date.now() - since > maxUnknownMs) {
-        return { kind: 'final', state: 'needs_attention', error: { ...errorOf(error), code: 'OUTCOME_UNKNOWN', message: `No answer for ${Math.round((Date.now() - since) / 60000)} min: ${errorOf(error).message}` } };
+        return {
+          kind: 'final',
+          state: 'needs_attention',
+          error: {
+            ...errorOf(error),
+            code: 'OUTCOME_UNKNOWN',
+            message: `No answer for ${Math.round((Date.now() - since) / 60000)} min: ${errorOf(error).message}`,
+          },
+        };
       }
       return { kind: 'retry', delayMs: backoff };
     }
@@ -406,7 +416,11 @@ export function createPayoutDriver(options: PayoutDriverOptions): PayoutDriver {
   };
 
   /** One request in a slot of the scheduler (under the reference's span): the answer, or the verdict on its failure. */
-  async function request<T>(record: PayoutRecord, attempt: number, send: () => PromiseLike<T>): Promise<{ ok: true; value: T } | { ok: false; verdict: Verdict }> {
+  async function request<T>(
+    record: PayoutRecord,
+    attempt: number,
+    send: () => PromiseLike<T>,
+  ): Promise<{ ok: true; value: T } | { ok: false; verdict: Verdict }> {
     const span = spanOf(record);
     const active = span && (await span);
     const result = await scheduler.request(attempt, () => (active ? active.run(send) : send()));
@@ -513,7 +527,9 @@ export function createPayoutDriver(options: PayoutDriverOptions): PayoutDriver {
       return finish(record, 'lookup_unknown', {
         code: 'OUTCOME_UNKNOWN',
         message: `Sent ${record.firstSentAt ?? 'before this version'} with no answer, past the Idempotency-Key window: ${
-          record.marker === undefined ? 'journaled before payouts carried a marker, it cannot be looked up' : 'the client has no transactions.list to look it up'
+          record.marker === undefined
+            ? 'journaled before payouts carried a marker, it cannot be looked up'
+            : 'the client has no transactions.list to look it up'
         }. Look it up by hand before paying it again.`,
       });
     }
@@ -535,11 +551,17 @@ export function createPayoutDriver(options: PayoutDriverOptions): PayoutDriver {
     if (!found.ok) return onVerdict(record, found.verdict, () => submit(record, attempt + 1));
     const answer = found.value;
     if (answer.outcome === 'unknown') {
-      return finish(record, 'lookup_unknown', { code: 'OUTCOME_UNKNOWN', message: `No answer to its send within the Idempotency-Key window, and the lookup could not tell: ${answer.reason}` });
+      return finish(record, 'lookup_unknown', {
+        code: 'OUTCOME_UNKNOWN',
+        message: `No answer to its send within the Idempotency-Key window, and the lookup could not tell: ${answer.reason}`,
+      });
     }
     if (answer.outcome === 'found') {
       if (answer.transactions.length > 1) {
-        return finish(record, 'give_up', { code: 'PAID_MORE_THAN_ONCE', message: `The lookup found ${answer.transactions.length} transactions for it: ${answer.transactions.map((t) => t.id).join(', ')}.` });
+        return finish(record, 'give_up', {
+          code: 'PAID_MORE_THAN_ONCE',
+          message: `The lookup found ${answer.transactions.length} transactions for it: ${answer.transactions.map((t) => t.id).join(', ')}.`,
+        });
       }
       const t = answer.transaction;
       record.transactionId = t.id;
@@ -553,7 +575,10 @@ export function createPayoutDriver(options: PayoutDriverOptions): PayoutDriver {
     return perform(record, 'not_found', {
       fresh_keys: () => {
         record.resends = (record.resends ?? 0) + 1;
-        record.keys = { create: resendKey(batchId, record.reference, 'create', record.resends), execute: resendKey(batchId, record.reference, 'execute', record.resends) };
+        record.keys = {
+          create: resendKey(batchId, record.reference, 'create', record.resends),
+          execute: resendKey(batchId, record.reference, 'execute', record.resends),
+        };
         record.firstSentAt = isoNow();
         delete record.quote;
         delete record.transactionId;
@@ -572,10 +597,17 @@ export function createPayoutDriver(options: PayoutDriverOptions): PayoutDriver {
     if (status && FINAL_TRANSACTION[status]) {
       record.transactionStatus = status;
       if (seen?.failureReason) record.failureReason = seen.failureReason;
-      return finish(record, FINAL_TRANSACTION[status]!, status === 'COMPLETED' ? undefined : { code: record.failureReason ?? status, message: `The transaction ended ${status}.` });
+      return finish(
+        record,
+        FINAL_TRANSACTION[status],
+        status === 'COMPLETED' ? undefined : { code: record.failureReason ?? status, message: `The transaction ended ${status}.` },
+      );
     }
     if (!record.transactionId) {
-      return finish(record, 'give_up', { code: 'NO_TRANSACTION', message: 'The quote was accepted without a transactionId: look the payout up by its reference.' });
+      return finish(record, 'give_up', {
+        code: 'NO_TRANSACTION',
+        message: 'The quote was accepted without a transactionId: look the payout up by its reference.',
+      });
     }
     if (options.webhooks) scheduler.fallback(record.reference, () => poll(record, Math.min(pollMax, fallbackMs * 1.5)));
     else schedulePoll(record, pollFirst);
@@ -610,7 +642,13 @@ export function createPayoutDriver(options: PayoutDriverOptions): PayoutDriver {
     record.transactionStatus = status;
     if (failureReason) record.failureReason = failureReason;
     scheduler.cancel(record.reference);
-    return finish(record, final, final === 'failed' ? { code: failureReason ?? status, message: `The transaction ended ${status}${failureReason ? ` (${failureReason})` : ''}.` } : undefined);
+    return finish(
+      record,
+      final,
+      final === 'failed'
+        ? { code: failureReason ?? status, message: `The transaction ended ${status}${failureReason ? ` (${failureReason})` : ''}.` }
+        : undefined,
+    );
   }
 
   /** What to do with a record at the start of a run. */
@@ -760,7 +798,12 @@ export function createPayoutDriver(options: PayoutDriverOptions): PayoutDriver {
     },
     async endSpans() {
       if (runSpan === undefined) return;
-      await Promise.all([...itemSpans.keys()].map((reference) => inflight.get(reference)).filter((r) => r !== undefined).map((r) => endSpan(r)));
+      await Promise.all(
+        [...itemSpans.keys()]
+          .map((reference) => inflight.get(reference))
+          .filter((r) => r !== undefined)
+          .map((r) => endSpan(r)),
+      );
       runSpan = undefined;
       itemSpans.clear();
     },

@@ -149,7 +149,6 @@ export interface PayoutBatch {
   progress(): PayoutProgress;
 }
 
-
 export { instructionProblem, isoNow, MAX_AMOUNT, quoteBody, REJECTED_KEY_PREFIX, rejectedKey } from './driver';
 
 /**
@@ -188,7 +187,8 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     scheduler,
     hooks: {
       read(record) {
-        if (record.state === 'failed' || record.state === 'needs_attention') unsettled.push({ reference: record.reference, state: record.state, reason: reasonOf(record) });
+        if (record.state === 'failed' || record.state === 'needs_attention')
+          unsettled.push({ reference: record.reference, state: record.state, reason: reasonOf(record) });
       },
       moved(record) {
         const state = record.state;
@@ -246,7 +246,6 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     options.onProgress(progress());
   };
 
-
   // ---- the run's span (each reference's is the driver's, under it), through the client's telemetry ----
   // The recorder given, else the client's (`cb.telemetry`), when it is one (a plain-JavaScript caller may pass anything).
   const given = options.telemetry ?? client.telemetry;
@@ -270,9 +269,10 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
         options.onResume?.(found);
         driver.resumeAll();
         type Item = PayoutInstruction | PayoutRejectedInput;
-        const iterator = (Symbol.asyncIterator in instructions
-          ? (instructions as AsyncIterable<Item>)[Symbol.asyncIterator]()
-          : (instructions as Iterable<Item>)[Symbol.iterator]()) as AsyncIterator<Item> | Iterator<Item>;
+        const iterator =
+          Symbol.asyncIterator in instructions
+            ? (instructions as AsyncIterable<Item>)[Symbol.asyncIterator]()
+            : (instructions as Iterable<Item>)[Symbol.iterator]();
 
         // The scheduler reads the input a little ahead of the work, and runs what admit() and resume() queued.
         await scheduler.run({

@@ -198,7 +198,12 @@ export class PayoutScheduler {
       const finished = () =>
         this.#fatal !== undefined || stop.signal.aborted
           ? this.#active === 0 && this.#pulling === undefined
-          : this.#inputDone && this.#pulling === undefined && this.#ready.length === 0 && this.#active === 0 && this.#timers.size === 0 && this.#fallback.size === 0;
+          : this.#inputDone &&
+            this.#pulling === undefined &&
+            this.#ready.length === 0 &&
+            this.#active === 0 &&
+            this.#timers.size === 0 &&
+            this.#fallback.size === 0;
       this.#pass = () => {
         if (this.#fatal !== undefined && !stop.signal.aborted) stop.abort(this.#fatal);
         if (stop.signal.aborted) {

@@ -21,7 +21,12 @@ export interface VerifyOptions extends SignedRequestOptions {
 }
 
 /** `cb.auth.credentials.verify`: a PASSKEY's `requestId` goes as the `Request-Id` header. */
-export function verify(client: CrossborderCore, credentialId: string, params: CredentialVerifyParams, options?: VerifyOptions | null): APIPromise<WalletSessionInfo> {
+export function verify(
+  client: CrossborderCore,
+  credentialId: string,
+  params: CredentialVerifyParams,
+  options?: VerifyOptions | null,
+): APIPromise<WalletSessionInfo> {
   // A signature with its requestId is the second leg of the signed retry: the core sends both.
   if (options?.signature !== undefined) return client.call(op.verifyCredential, { path: { id: credentialId }, body: params }, options);
   const { requestId, ...rest } = options ?? {};

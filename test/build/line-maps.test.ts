@@ -14,15 +14,25 @@ function lookup(lines: Position[][], line: number, column: number): Position | u
 }
 
 /** Generated lines of segments: increasing columns, any source, line and column. */
-const mapped = fc.array(
-  fc.array(fc.record({ step: fc.integer({ min: 1, max: 40 }), source: fc.integer({ min: 0, max: 3 }), line: fc.integer({ min: 0, max: 5000 }), originalColumn: fc.integer({ min: 0, max: 300 }) }), { maxLength: 12 }),
-  { minLength: 1, maxLength: 40 }, // "" is one empty generated line
-).map((lines) =>
-  lines.map((segments) => {
-    let column = 0;
-    return segments.map(({ step, source, line, originalColumn }) => ({ column: (column += step), source, line, originalColumn }));
-  }),
-);
+const mapped = fc
+  .array(
+    fc.array(
+      fc.record({
+        step: fc.integer({ min: 1, max: 40 }),
+        source: fc.integer({ min: 0, max: 3 }),
+        line: fc.integer({ min: 0, max: 5000 }),
+        originalColumn: fc.integer({ min: 0, max: 300 }),
+      }),
+      { maxLength: 12 },
+    ),
+    { minLength: 1, maxLength: 40 }, // "" is one empty generated line
+  )
+  .map((lines) =>
+    lines.map((segments) => {
+      let column = 0;
+      return segments.map(({ step, source, line, originalColumn }) => ({ column: (column += step), source, line, originalColumn }));
+    }),
+  );
 
 describe('source maps at the grain of lines', () => {
   it('decodes Base64 VLQ as the format defines it', () => {

@@ -63,7 +63,7 @@ function shownFields(braces: string): Map<string, boolean> {
   return fields;
 }
 
-describe('a JSON flag\'s help shows the fields of its schema', () => {
+describe("a JSON flag's help shows the fields of its schema", () => {
   const objects: [words: string, operationId: string, field: string, flag: string][] = [
     ['beneficial-owners create', 'createBeneficialOwner', 'personalInfo', '--personal-info'],
     ['customers create', 'createCustomer', 'address', '--address'],

@@ -67,9 +67,22 @@ describe('request hooks: order per attempt', () => {
     const { calls, hooks } = recorder();
     const { client, sleeps } = hooked(hooks);
     await expect(client.call(getQuote, { path: { quoteId: 'Quote:1' }, query: { expand: 'fees' } })).resolves.toEqual({ id: 'Quote:1' });
-    expect(calls.map((c) => `${c.hook}#${c.view.attempt}`)).toEqual(['beforeRequest#1', 'afterResponse#1', 'beforeRetry#1', 'beforeRequest#2', 'afterResponse#2']);
+    expect(calls.map((c) => `${c.hook}#${c.view.attempt}`)).toEqual([
+      'beforeRequest#1',
+      'afterResponse#1',
+      'beforeRetry#1',
+      'beforeRequest#2',
+      'afterResponse#2',
+    ]);
     const [first, answered503, retry, , answered200] = calls.map((c) => c.view);
-    expect(first).toMatchObject({ operation: 'GET /quotes/{quoteId}', method: 'GET', urlTemplate: '/quotes/{quoteId}', path: '/quotes/Quote%3A1', idempotencyKey: undefined, signed: false });
+    expect(first).toMatchObject({
+      operation: 'GET /quotes/{quoteId}',
+      method: 'GET',
+      urlTemplate: '/quotes/{quoteId}',
+      path: '/quotes/Quote%3A1',
+      idempotencyKey: undefined,
+      signed: false,
+    });
     expect(answered503).toMatchObject({ status: 503, requestId: 'req_1' });
     expect(retry).toMatchObject({ status: 503, requestId: 'req_1', reason: 'status 503', nextAttempt: 2, delayMs: sleeps[0] });
     expect(answered200).toMatchObject({ status: 200, requestId: 'req_2', responseBody: { id: 'Quote:1' } });
@@ -100,14 +113,19 @@ describe('request hooks: order per attempt', () => {
       http.post(`${BASE}/auth/credentials`, ({ request }) => {
         hits++;
         if (!request.headers.get('service-wallet-signature')) {
-          return HttpResponse.json({ payloadToSign: 'Y2hhbGxlbmdl', requestId: 'chal_1', expiresAt: new Date(Date.now() + 60_000).toISOString() }, { status: 202 });
+          return HttpResponse.json(
+            { payloadToSign: 'Y2hhbGxlbmdl', requestId: 'chal_1', expiresAt: new Date(Date.now() + 60_000).toISOString() },
+            { status: 202 },
+          );
         }
         return HttpResponse.json({ id: 'AuthMethod:1' }, { status: 201 });
       }),
     );
     const { calls, hooks } = recorder();
     const { client } = hooked(hooks);
-    await expect(client.call(addCredential, { body: { type: 'EMAIL_OTP' } }, { signer: async () => 'stamp-SIGNATURE-VALUE' })).resolves.toEqual({ id: 'AuthMethod:1' });
+    await expect(client.call(addCredential, { body: { type: 'EMAIL_OTP' } }, { signer: async () => 'stamp-SIGNATURE-VALUE' })).resolves.toEqual({
+      id: 'AuthMethod:1',
+    });
     expect(hits).toBe(2);
     expect(calls.map((c) => `${c.hook}#${c.view.attempt}`)).toEqual(['beforeRequest#1', 'afterResponse#1', 'beforeRequest#2', 'afterResponse#2']);
     const second = calls[2]!.view;
@@ -159,7 +177,11 @@ describe('a hook that throws', () => {
   it('beforeRequest: HookError naming it, with the thrown value as cause; the write is never sent', async () => {
     const seen = service('post', '/customers', [201]);
     const boom = new Error('no trace id');
-    const { client } = hooked({ beforeRequest: () => { throw boom; } });
+    const { client } = hooked({
+      beforeRequest: () => {
+        throw boom;
+      },
+    });
     const error = await rejected(client.call(createCustomer, { body: { customerType: 'INDIVIDUAL' } }));
     expect(error).toBeInstanceOf(HookError);
     expect(error.message).toBe('hooks.beforeRequest threw: no trace id');
@@ -186,7 +208,11 @@ describe('a hook that throws', () => {
 
   it('afterResponse on a 503 that would be retried: no retry, the write sent once, its outcome unknown', async () => {
     const seen = service('post', '/customers', [503, 201]);
-    const { client } = hooked({ afterResponse: () => { throw new Error('x'); } });
+    const { client } = hooked({
+      afterResponse: () => {
+        throw new Error('x');
+      },
+    });
     const error = await rejected(client.call(createCustomer, { body: { customerType: 'INDIVIDUAL' } }));
     expect(error).toMatchObject({ hook: 'afterResponse', status: 503, outcomeUnknown: true });
     expect(seen).toHaveLength(1);
@@ -194,7 +220,11 @@ describe('a hook that throws', () => {
 
   it('beforeRetry: stops the retries; the write went once', async () => {
     const seen = service('post', '/customers', [503, 201]);
-    const { client } = hooked({ beforeRetry: () => { throw new Error('circuit open'); } });
+    const { client } = hooked({
+      beforeRetry: () => {
+        throw new Error('circuit open');
+      },
+    });
     const error = await rejected(client.call(createCustomer, { body: { customerType: 'INDIVIDUAL' } }));
     expect(error).toBeInstanceOf(HookError);
     expect(error.message).toBe('hooks.beforeRetry threw: circuit open');
@@ -205,14 +235,26 @@ describe('a hook that throws', () => {
   it('onError: runs once with the failure; throwing replaces it with a HookError that keeps the original', async () => {
     const seen = service('post', '/customers', [400]);
     const views: any[] = [];
-    const { client } = hooked({ onError: (view) => { views.push(view); throw new Error('alert failed'); } });
+    const { client } = hooked({
+      onError: (view) => {
+        views.push(view);
+        throw new Error('alert failed');
+      },
+    });
     const error = await rejected(client.call(createCustomer, { body: { customerType: 'INDIVIDUAL' } }));
     expect(error).toBeInstanceOf(HookError);
     expect(error.message).toBe('hooks.onError threw: alert failed');
     expect(error.error).toBeInstanceOf(BadRequestError);
     expect(error).toMatchObject({ hook: 'onError', status: 400, requestId: 'req_1', outcomeUnknown: false });
     expect(views).toHaveLength(1);
-    expect(views[0]).toMatchObject({ operation: 'POST /customers', status: 400, requestId: 'req_1', errorName: 'BadRequestError', code: 'INVALID_INPUT', error: undefined });
+    expect(views[0]).toMatchObject({
+      operation: 'POST /customers',
+      status: 400,
+      requestId: 'req_1',
+      errorName: 'BadRequestError',
+      code: 'INVALID_INPUT',
+      error: undefined,
+    });
     expect(seen).toHaveLength(1);
   });
 
@@ -238,16 +280,27 @@ describe('redaction: planted secrets and personal data never reach a hook', () =
       http.post(`${BASE}/auth/credentials`, async ({ request }) => {
         hits++;
         const body = await request.json();
-        if (hits === 1) return HttpResponse.json({ status: 503, code: 'UNAVAILABLE', message: 'later' }, { status: 503, headers: { 'set-cookie': `session=${SECRET}` } });
+        if (hits === 1)
+          return HttpResponse.json({ status: 503, code: 'UNAVAILABLE', message: 'later' }, { status: 503, headers: { 'set-cookie': `session=${SECRET}` } });
         if (!request.headers.get('service-wallet-signature')) {
-          return HttpResponse.json({ payloadToSign: 'OTP_SESSION_SECRET', requestId: 'chal_1', expiresAt: new Date(Date.now() + 60_000).toISOString() }, { status: 202 });
+          return HttpResponse.json(
+            { payloadToSign: 'OTP_SESSION_SECRET', requestId: 'chal_1', expiresAt: new Date(Date.now() + 60_000).toISOString() },
+            { status: 202 },
+          );
         }
-        return HttpResponse.json({ id: 'AuthMethod:1', echo: body, encryptedSessionSigningKey: SESSION_KEY }, { status: 201, headers: { 'x-request-id': 'req_ok' } });
+        return HttpResponse.json(
+          { id: 'AuthMethod:1', echo: body, encryptedSessionSigningKey: SESSION_KEY },
+          { status: 201, headers: { 'x-request-id': 'req_ok' } },
+        );
       }),
       http.post(`${BASE}/customers`, () => HttpResponse.json({ status: 400, code: 'INVALID_INPUT', message: 'email is taken' }, { status: 400 })),
     );
     const { calls, hooks } = recorder();
-    const options: ClientOptions = { defaultHeaders: { 'x-upstream-auth': BEARER }, ...(unsafeRawBodies === undefined ? {} : { unsafeRawBodies }), maxRetries: 1 };
+    const options: ClientOptions = {
+      defaultHeaders: { 'x-upstream-auth': BEARER },
+      ...(unsafeRawBodies === undefined ? {} : { unsafeRawBodies }),
+      maxRetries: 1,
+    };
     const { client } = hooked(hooks, options);
     const signer = async () => `sig:${SESSION_KEY}`;
     const body = { type: 'EMAIL_OTP', customer: { customerType: 'INDIVIDUAL', ...PII }, otp: 'OTP_SESSION_SECRET' };
@@ -260,14 +313,29 @@ describe('redaction: planted secrets and personal data never reach a hook', () =
     const { calls, result, hits } = await run(undefined);
     expect(hits).toBe(3);
     expect((result as any).echo.customer.email).toBe(PII.email); // the caller gets everything; only the hooks are masked
-    expect(calls.map((c) => c.hook)).toEqual(['beforeRequest', 'afterResponse', 'beforeRetry', 'beforeRequest', 'afterResponse', 'beforeRequest', 'afterResponse', 'beforeRequest', 'afterResponse', 'onError']);
+    expect(calls.map((c) => c.hook)).toEqual([
+      'beforeRequest',
+      'afterResponse',
+      'beforeRetry',
+      'beforeRequest',
+      'afterResponse',
+      'beforeRequest',
+      'afterResponse',
+      'beforeRequest',
+      'afterResponse',
+      'onError',
+    ]);
     const everything = JSON.stringify(calls);
     for (const secret of planted) expect(everything, secret).not.toContain(secret);
     // They saw the request, masked, not nothing.
     const first = calls[0]!.view;
     expect(first.headers.authorization).toBe('[redacted]');
     expect(first.headers['x-upstream-auth']).toBe('Bearer [redacted]');
-    expect(first.body).toEqual({ type: 'EMAIL_OTP', customer: { customerType: 'INDIVIDUAL', email: '[redacted]', birthDate: '[redacted]', accountNumber: '[redacted]', fullName: '[redacted]' }, otp: '[redacted]' });
+    expect(first.body).toEqual({
+      type: 'EMAIL_OTP',
+      customer: { customerType: 'INDIVIDUAL', email: '[redacted]', birthDate: '[redacted]', accountNumber: '[redacted]', fullName: '[redacted]' },
+      otp: '[redacted]',
+    });
     expect(calls[1]!.view.responseHeaders['set-cookie']).toBe('[redacted]');
     expect(calls[6]!.view.responseBody.encryptedSessionSigningKey).toBe('[redacted]');
   });

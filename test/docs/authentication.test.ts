@@ -55,7 +55,10 @@ describe('docs/authentication.md', () => {
     vi.stubEnv('CROSSBORDER_TOKEN_ID', '');
     let sent = 0;
     const cb = new Crossborder({ fetch: async () => (sent++, new Response('{}')) });
-    const error = await cb.config.retrieve().then(() => undefined, (err: unknown) => err);
+    const error = await cb.config.retrieve().then(
+      () => undefined,
+      (err: unknown) => err,
+    );
     expect(error).toBeInstanceOf(ConfigurationError);
     expect((error as Error).message).toBe('Missing tokenId: pass { tokenId } or set CROSSBORDER_TOKEN_ID');
     expect(guide).toContain(`\`${(error as Error).message}\``);
@@ -63,7 +66,9 @@ describe('docs/authentication.md', () => {
   });
 
   it('a misspelt option is refused with the message the guide quotes', () => {
-    expect(() => new Crossborder({ baseURL: 'http://127.0.0.1:4010' } as never)).toThrow(new ConfigurationError('Unknown client option baseURL. Did you mean baseUrl?'));
+    expect(() => new Crossborder({ baseURL: 'http://127.0.0.1:4010' } as never)).toThrow(
+      new ConfigurationError('Unknown client option baseURL. Did you mean baseUrl?'),
+    );
     expect(guide).toContain('`Unknown client option baseURL. Did you mean baseUrl?`');
   });
 
@@ -78,7 +83,9 @@ describe('docs/authentication.md', () => {
     const sandbox = createSandbox();
     const onSandbox = new Crossborder({ tokenId: 't', clientSecret: 's', environment: 'sandbox', fetch: sandbox.fetch });
     const customer = await onSandbox.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace' });
-    const { data: [account] } = await onSandbox.internalAccounts.list({ customerId: customer.id });
+    const {
+      data: [account],
+    } = await onSandbox.internalAccounts.list({ customerId: customer.id });
     expect(await topUp(onSandbox, account!.id, 500)).toBe('balance 500');
 
     const seen: string[] = [];
@@ -102,7 +109,8 @@ describe('docs/authentication.md', () => {
 
   it('API tokens: the secret is stored from the create answer, the token works, and once deleted it is refused', async () => {
     const sandbox = createSandbox();
-    const client = (tokenId: string, clientSecret: string) => new Crossborder({ tokenId, clientSecret, environment: 'sandbox', fetch: sandbox.fetch, maxRetries: 0 });
+    const client = (tokenId: string, clientSecret: string) =>
+      new Crossborder({ tokenId, clientSecret, environment: 'sandbox', fetch: sandbox.fetch, maxRetries: 0 });
     const cb = client('tok_admin', 'sk_admin');
     const stored: [string, string][] = [];
     const id = await issueReportingToken(cb, async (clientId, clientSecret) => void stored.push([clientId, clientSecret]));

@@ -30,14 +30,17 @@ describe('docs/hooks.md', () => {
   it('correlation: the header reaches the service on every attempt', async () => {
     const { sandbox } = sandboxClient();
     const seen: (string | null)[][] = [];
-    const { cb: traced } = sandboxClient({}, {
-      hooks: correlationHooks(() => 'corr-42'),
-      fetch: (input, init) => {
-        const headers = new Headers(init.headers);
-        seen.push([headers.get('x-correlation-id'), headers.get('x-attempt')]);
-        return sandbox.fetch(input, init);
+    const { cb: traced } = sandboxClient(
+      {},
+      {
+        hooks: correlationHooks(() => 'corr-42'),
+        fetch: (input, init) => {
+          const headers = new Headers(init.headers);
+          seen.push([headers.get('x-correlation-id'), headers.get('x-attempt')]);
+          return sandbox.fetch(input, init);
+        },
       },
-    });
+    );
     await traced.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Grace Hopper' });
     expect(seen).toEqual([['corr-42', '1']]);
   });
@@ -47,8 +50,15 @@ describe('docs/hooks.md', () => {
     const { account, payee } = await fundedCustomer(setup);
     const { Crossborder } = await import('crossborder-sdk');
     const cb = new Crossborder({
-      tokenId: 'test', clientSecret: 'test', environment: 'sandbox', fetch: sandbox.fetch,
-      hooks: { afterResponse: () => { throw new Error('metrics backend down'); } },
+      tokenId: 'test',
+      clientSecret: 'test',
+      environment: 'sandbox',
+      fetch: sandbox.fetch,
+      hooks: {
+        afterResponse: () => {
+          throw new Error('metrics backend down');
+        },
+      },
     });
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     try {

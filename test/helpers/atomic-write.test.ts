@@ -36,7 +36,14 @@ describe('writeFileAtomic', () => {
     const dir = folder();
     const file = join(dir, 'config.json');
     writeFileSync(file, 'kept');
-    expect(() => writeFileAtomic(file, 'new', { temporary: join(dir, '.config.json.tmp'), beforeRename: () => { throw new Error('refused'); } })).toThrow('refused');
+    expect(() =>
+      writeFileAtomic(file, 'new', {
+        temporary: join(dir, '.config.json.tmp'),
+        beforeRename: () => {
+          throw new Error('refused');
+        },
+      }),
+    ).toThrow('refused');
     expect(readFileSync(file, 'utf8')).toBe('kept');
     expect(readdirSync(dir)).toEqual(['config.json']);
   });

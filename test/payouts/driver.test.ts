@@ -136,7 +136,9 @@ describe('the batch runner and the BullMQ processor drive a payout the same way'
           },
         },
       };
-      await expect(createPayoutBatch({ client: tripped, batchId: 'b', journal: memory, signal: stop.signal, ...settings }).run([instruction])).rejects.toThrow();
+      await expect(
+        createPayoutBatch({ client: tripped, batchId: 'b', journal: memory, signal: stop.signal, ...settings }).run([instruction]),
+      ).rejects.toThrow();
       expect(await memory.get('inv-2')).toMatchObject({ state: 'submitted', attempts: 1 });
     };
     const { batch, processor } = await both(instruction, earlier);

@@ -18,7 +18,9 @@ describe('the effects of a move, in the table order', () => {
     class Journal extends MemoryJournal {
       override async put(record: PayoutRecord): Promise<void> {
         journaled.push(JSON.parse(JSON.stringify(record)) as PayoutRecord);
-        events.push(`put ${record.state} attempts=${record.attempts} key=${record.keys.create === payoutKey('b', 'r1', 'create') ? 'old' : record.keys.create === resendKey('b', 'r1', 'create', 1) ? 'fresh' : '?'}`);
+        events.push(
+          `put ${record.state} attempts=${record.attempts} key=${record.keys.create === payoutKey('b', 'r1', 'create') ? 'old' : record.keys.create === resendKey('b', 'r1', 'create', 1) ? 'fresh' : '?'}`,
+        );
         return super.put(record);
       }
     }

@@ -40,7 +40,12 @@ async function written(file: string, locks: string, records: PayoutRecord[]): Pr
 describe('a file journal opened anew refuses to move a record its file holds final', () => {
   it('another object on the file, its records not read: completed → submitted is refused, and the file is left byte for byte', async () => {
     const { file, locks } = place();
-    await written(file, locks, [journalRecord('r1', 'pending'), journalRecord('r1', 'submitted'), journalRecord('r1', 'completed'), journalRecord('r2', 'submitted')]);
+    await written(file, locks, [
+      journalRecord('r1', 'pending'),
+      journalRecord('r1', 'submitted'),
+      journalRecord('r1', 'completed'),
+      journalRecord('r2', 'submitted'),
+    ]);
     const before = readFileSync(file, 'utf8');
     const journal = new FileJournal(file, { lockDirectory: locks });
     await journal.open('b'); // what it yields is never read

@@ -35,12 +35,17 @@ async function opened(path: string, batchId = 'b'): Promise<PayoutRecord[]> {
   }
 }
 
-const notAJournal = (path: string, why: string) => `${path} is not a payout journal (${why}); it was left as it is. Use a new file, or the journal of this batch.`;
+const notAJournal = (path: string, why: string) =>
+  `${path} is not a payout journal (${why}); it was left as it is. Use a new file, or the journal of this batch.`;
 
 describe('the header', () => {
   const cases: [string, string, string][] = [
     ['a JSON null', 'null\n', 'its first line has no format crossborder-payout-journal/2 or crossborder-payout-journal/1'],
-    ['another format', '{"format":"crossborder-payout-journal/3","batchId":"b"}\n', 'its first line has no format crossborder-payout-journal/2 or crossborder-payout-journal/1'],
+    [
+      'another format',
+      '{"format":"crossborder-payout-journal/3","batchId":"b"}\n',
+      'its first line has no format crossborder-payout-journal/2 or crossborder-payout-journal/1',
+    ],
     ['no batch id', '{"format":"crossborder-payout-journal/2"}\n', 'its first line has no batch id'],
     ['a number as batch id', '{"format":"crossborder-payout-journal/1","batchId":7}\n', 'its first line has no batch id'],
     ['not JSON', 'payroll notes\n', 'its first line is not JSON'],
@@ -129,7 +134,10 @@ describe('lines that are JSON but no record', () => {
       expect(await opened(last)).toEqual([journalRecord('r1')]);
       expect(readFileSync(last, 'utf8')).toBe(good);
       const middle = file(`${good}${bad}\n${line(journalRecord('r2'))}`);
-      await expect(opened(middle)).rejects.toMatchObject({ reason: 'corrupt', message: `${middle}: line 3 is not a journal record (no reference or state), and records follow it.` });
+      await expect(opened(middle)).rejects.toMatchObject({
+        reason: 'corrupt',
+        message: `${middle}: line 3 is not a journal record (no reference or state), and records follow it.`,
+      });
       expect(readFileSync(middle, 'utf8')).toBe(`${good}${bad}\n${line(journalRecord('r2'))}`);
     }
   });
@@ -137,13 +145,17 @@ describe('lines that are JSON but no record', () => {
   it('journalRecords names the byte where a bad line with records after it starts', () => {
     const head = `${HEADER}\n${line(journalRecord('r1'))}`;
     const path = file(`${head}garbage\n${line(journalRecord('r2'))}`);
-    expect(() => journalRecords(path)).toThrow(new PayoutJournalError('corrupt', `${path}: the line at byte ${Buffer.byteLength(head)} is not a journal record, and records follow it.`));
+    expect(() => journalRecords(path)).toThrow(
+      new PayoutJournalError('corrupt', `${path}: the line at byte ${Buffer.byteLength(head)} is not a journal record, and records follow it.`),
+    );
   });
 });
 
 describe('large files and long lines', () => {
   it('1,200 records of about 1 KiB (a line across the 1 MiB reads), multi-byte text included: each reader reads every one', async () => {
-    const records = Array.from({ length: 1200 }, (_, i) => journalRecord(`ref-${i}`, 'submitted', { instruction: { ...journalRecord(`ref-${i}`).instruction, description: `é𝄞 ${'x'.repeat(900 + (i % 50))}` } }));
+    const records = Array.from({ length: 1200 }, (_, i) =>
+      journalRecord(`ref-${i}`, 'submitted', { instruction: { ...journalRecord(`ref-${i}`).instruction, description: `é𝄞 ${'x'.repeat(900 + (i % 50))}` } }),
+    );
     const path = file(`${HEADER}\n${records.map(line).join('')}`);
     expect(readFileSync(path).length).toBeGreaterThan(1 << 20);
     expect(readJournalFile(path).records).toEqual(records);
@@ -177,7 +189,9 @@ describe('format-2 change lines', () => {
     const change = (b: unknown) => `${JSON.stringify({ b, reference: 'r1', state: 'processing', attempts: 2, updatedAt: 'x' })}\n`;
     for (const b of [-1, 1.5, `${at}`, 10_000_000]) {
       const path = file(`${head}${full}${change(b)}`);
-      expect(() => readJournalFile(path), String(b)).toThrow(`${path}: the record of "r1" names its full line at byte ${String(b)}, which is not that reference's.`);
+      expect(() => readJournalFile(path), String(b)).toThrow(
+        `${path}: the record of "r1" names its full line at byte ${String(b)}, which is not that reference's.`,
+      );
     }
     // A change line naming another change line.
     const second = at + Buffer.byteLength(full);

@@ -50,7 +50,10 @@ describe('what a file journal refuses', () => {
   it('a path that is no regular file (a FIFO): not a payout journal, named; nothing written to it', async () => {
     const path = fresh();
     expect(spawnSync('mkfifo', [path]).status).toBe(0);
-    await expect(new FileJournal(path, { lockDirectory: locks }).open('b')).rejects.toMatchObject({ reason: 'corrupt', message: `${path} is not a payout journal (not a regular file).` });
+    await expect(new FileJournal(path, { lockDirectory: locks }).open('b')).rejects.toMatchObject({
+      reason: 'corrupt',
+      message: `${path} is not a payout journal (not a regular file).`,
+    });
   });
 
   it('lock: false takes no lock (two journals open on one file); by default the second is refused', async () => {
@@ -91,7 +94,15 @@ describe('format 2: when a line is written whole', () => {
     await journal.close();
     expect(lines(path).map((l) => ('b' in l ? 'change' : 'whole'))).toEqual(['whole', 'change', 'whole', 'change', 'whole', 'whole', 'change']);
     const again = new FileJournal(path, { lockDirectory: locks });
-    expect([...(await again.open('b'))]).toEqual([{ ...journalRecord('r1', 'processing'), attempts: 2, fingerprint: 'f-changed', keys: r.keys, instruction: { ...journalRecord('r1').instruction, amount: 101 } }]);
+    expect([...(await again.open('b'))]).toEqual([
+      {
+        ...journalRecord('r1', 'processing'),
+        attempts: 2,
+        fingerprint: 'f-changed',
+        keys: r.keys,
+        instruction: { ...journalRecord('r1').instruction, amount: 101 },
+      },
+    ]);
     await again.close();
   });
 

@@ -73,7 +73,9 @@ describe('the lock text', () => {
       const { file, locks, lock } = place();
       writeFileSync(lock, text);
       const error = await refusal(file, locks);
-      expect(error.message, JSON.stringify(text)).toBe(`${file}: the lock ${lock} is not a lock this SDK wrote; it was not read. Remove it if no run of this journal is under way.`);
+      expect(error.message, JSON.stringify(text)).toBe(
+        `${file}: the lock ${lock} is not a lock this SDK wrote; it was not read. Remove it if no run of this journal is under way.`,
+      );
       expect(readFileSync(lock, 'utf8')).toBe(text);
     }
   });
@@ -81,7 +83,9 @@ describe('the lock text', () => {
   it('a folder or a FIFO at the lock path is not a regular file: refused without reading (a FIFO never blocks the open)', async () => {
     const { file, locks, lock } = place();
     mkdirSync(lock);
-    expect((await refusal(file, locks)).message).toBe(`${file}: the lock ${lock} is not a regular file; it was not read. Remove it if no run of this journal is under way.`);
+    expect((await refusal(file, locks)).message).toBe(
+      `${file}: the lock ${lock} is not a regular file; it was not read. Remove it if no run of this journal is under way.`,
+    );
     rmSync(lock, { recursive: true });
     expect(spawnSync('mkfifo', [lock]).status).toBe(0);
     expect((await refusal(file, locks)).message).toContain(`the lock ${lock} is not a regular file`);
@@ -136,11 +140,13 @@ describe('whose lock it is', () => {
     writeFileSync(lock, `${dead}@${host} ${nth(0)}\n`);
     for (let i = 0; i < 16; i++) writeFileSync(`${lock}.takeover.${nth(i)}`, `${dead}@${host} ${nth(i + 1)}\n`);
     const error = await refusal(file, locks);
-    expect(error.message).toBe(`${file}: 16 processes in a row died taking over its stale lock ${lock}; remove ${lock}.takeover.* and the lock if no run of this journal is under way.`);
+    expect(error.message).toBe(
+      `${file}: 16 processes in a row died taking over its stale lock ${lock}; remove ${lock}.takeover.* and the lock if no run of this journal is under way.`,
+    );
     expect(existsSync(lock)).toBe(true);
   });
 
-  it('the leftovers of processes killed while taking this lock are removed; a live process\'s, this one\'s, another file\'s and other names stay', async () => {
+  it("the leftovers of processes killed while taking this lock are removed; a live process's, this one's, another file's and other names stay", async () => {
     const { file, locks } = place();
     const { dev, ino } = statSync(file, { bigint: true });
     const mine = `.${dev}-${ino}.`;
@@ -209,7 +215,7 @@ describe('the lock folder', () => {
     expect(statSync(fresh).mode & 0o777).toBe(0o700);
   });
 
-  it('a folder that cannot be made is the file system\'s error; a file there is not a folder', async () => {
+  it("a folder that cannot be made is the file system's error; a file there is not a folder", async () => {
     const { d, file } = place();
     await expect(new FileJournal(file, { lockDirectory: join(d, 'no', 'such') }).open('b')).rejects.toThrow(/^ENOENT: no such file or directory, mkdir/);
     const plain = join(d, 'plain');
@@ -223,7 +229,9 @@ describe('the lock folder', () => {
     const theirs = join(d, 'theirs');
     mkdirSync(theirs, { mode: 0o700 });
     chownSync(theirs, 4242, 4242);
-    expect((await refusal(file, theirs)).message).toBe(`The payout journals' lock folder ${theirs} belongs to another user (uid 4242): refused (choose another with lockDirectory).`);
+    expect((await refusal(file, theirs)).message).toBe(
+      `The payout journals' lock folder ${theirs} belongs to another user (uid 4242): refused (choose another with lockDirectory).`,
+    );
   });
 });
 
@@ -237,7 +245,14 @@ describe('the lock of an earlier version (<journal>.lock, pid@host)', () => {
         `${file} is in use by process ${sleeper.pid}@${host} (lock ${legacy}, of an earlier version). Two runs of one batch at once are refused; stop the other, or delete the lock if that process is gone.`,
       );
     }
-    for (const text of [`${process.pid}@${host}\n`, `${sleeper.pid}@another-host\n`, `${dead}@${host}\n`, `x${sleeper.pid}@${host}\n`, `${sleeper.pid}@${host}\nmore`, `0@${host}\n`]) {
+    for (const text of [
+      `${process.pid}@${host}\n`,
+      `${sleeper.pid}@another-host\n`,
+      `${dead}@${host}\n`,
+      `x${sleeper.pid}@${host}\n`,
+      `${sleeper.pid}@${host}\nmore`,
+      `0@${host}\n`,
+    ]) {
       writeFileSync(legacy, text);
       await opensAndCloses(file, locks);
     }

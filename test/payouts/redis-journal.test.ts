@@ -87,7 +87,10 @@ describe.runIf(hasRedis)('RedisJournal (real redis-server)', () => {
     await journal.open('b');
     const error = await journal.open('c').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PayoutJournalError);
-    expect(error).toMatchObject({ reason: 'other_batch', message: `This RedisJournal is open on ${p}b, not ${p}c: use journal.batch(batchId) for another batch.` });
+    expect(error).toMatchObject({
+      reason: 'other_batch',
+      message: `This RedisJournal is open on ${p}b, not ${p}c: use journal.batch(batchId) for another batch.`,
+    });
   });
 
   it('takes a node-redis client (sendCommand), whose replies may come as strings', async () => {
@@ -97,7 +100,7 @@ describe.runIf(hasRedis)('RedisJournal (real redis-server)', () => {
     const stringly = {
       sendCommand: async (args: string[]) => {
         commands.push(args[0]!);
-        const reply = (await client.call(args[0]!, ...args.slice(1))) as unknown;
+        const reply = await client.call(args[0]!, ...args.slice(1));
         return typeof reply === 'number' ? String(reply) : reply;
       },
     };
@@ -110,14 +113,16 @@ describe.runIf(hasRedis)('RedisJournal (real redis-server)', () => {
     expect(refused).toMatchObject({ reason: 'illegal_move', message: 'Payout "r1": the journal refuses the move from submitted to "pending".' });
     expect(commands).toEqual(['EVAL', 'EVAL', 'HGET', 'EVAL']);
     // A client whose missing field is undefined rather than null.
-    const undefinedForMissing = { sendCommand: async (args: string[]) => ((await client.call(args[0]!, ...args.slice(1))) as unknown) ?? undefined };
+    const undefinedForMissing = { sendCommand: async (args: string[]) => (await client.call(args[0]!, ...args.slice(1))) ?? undefined };
     const j2 = new RedisJournal(undefinedForMissing, { prefix: p });
     await j2.open('b');
     expect(await j2.get('nobody')).toBeUndefined();
   });
 
   it('refuses, naming what it needs, a client with neither call nor sendCommand', () => {
-    expect(() => new RedisJournal({ get: () => null } as never)).toThrow(new TypeError('RedisJournal needs an ioredis client (call) or a redis v4+ client (sendCommand)'));
+    expect(() => new RedisJournal({ get: () => null } as never)).toThrow(
+      new TypeError('RedisJournal needs an ioredis client (call) or a redis v4+ client (sendCommand)'),
+    );
   });
 
   it('connect opens its own connection, which close ends; close leaves a client it was given open', async () => {

@@ -34,7 +34,11 @@ const worlds: [string, () => Promise<{ cb: (limit?: number) => Crossborder; sand
       const sandbox = createSandbox();
       const server = await sandbox.listen();
       expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      return { sandbox, cb: () => new Crossborder({ tokenId: 't', clientSecret: 's', environment: 'sandbox', baseUrl: server.url, maxRetries: 0 }), close: () => sandbox.close() };
+      return {
+        sandbox,
+        cb: () => new Crossborder({ tokenId: 't', clientSecret: 's', environment: 'sandbox', baseUrl: server.url, maxRetries: 0 }),
+        close: () => sandbox.close(),
+      };
     },
   ],
 ];

@@ -116,7 +116,9 @@ describe.each(worlds)('API tokens against the sandbox, %s', (_name, make) => {
     const token = await cb.tokens.create({ name: 'Automation', permissions: ['MANAGE'] });
     const itself = client(token.clientId, token.clientSecret!);
     expect((await itself.tokens.retrieve(token.id)).name).toBe('Automation');
-    const wrong = await client(token.clientId, 'not-the-secret').tokens.list().catch((e: unknown) => e);
+    const wrong = await client(token.clientId, 'not-the-secret')
+      .tokens.list()
+      .catch((e: unknown) => e);
     expect(wrong).toBeInstanceOf(AuthenticationError);
     expect((wrong as AuthenticationError).message).toContain(token.id);
     await cb.tokens.delete(token.id);
@@ -150,9 +152,17 @@ describe.each(worlds)('API tokens against the sandbox, %s', (_name, make) => {
     await cb.tokens.retrieve(token.id);
     await cb.tokens.list();
     const errors: unknown[] = [];
-    errors.push(await client(token.clientId, `${secret}x`).tokens.list().catch((e: unknown) => e));
+    errors.push(
+      await client(token.clientId, `${secret}x`)
+        .tokens.list()
+        .catch((e: unknown) => e),
+    );
     await cb.tokens.delete(token.id);
-    errors.push(await client(token.clientId, secret).tokens.retrieve(token.id).catch((e: unknown) => e));
+    errors.push(
+      await client(token.clientId, secret)
+        .tokens.retrieve(token.id)
+        .catch((e: unknown) => e),
+    );
     expect(errors.map((e) => (e as Error).constructor.name)).toEqual(['AuthenticationError', 'AuthenticationError']);
 
     // The log saw the create's answer (the response body line), masked.
@@ -181,6 +191,10 @@ describe.each(worlds)('API tokens against the sandbox, %s', (_name, make) => {
     expect((await cb.tokens.list()).data).toEqual([]);
     world.sandbox.importState(exported);
     expect((await client(kept.clientId, kept.clientSecret!).tokens.list()).data.map((t) => t.id)).toEqual([kept.id]);
-    expect(await client(dropped.clientId, dropped.clientSecret!).tokens.list().catch((e: unknown) => e)).toBeInstanceOf(AuthenticationError);
+    expect(
+      await client(dropped.clientId, dropped.clientSecret!)
+        .tokens.list()
+        .catch((e: unknown) => e),
+    ).toBeInstanceOf(AuthenticationError);
   });
 });

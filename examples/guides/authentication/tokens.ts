@@ -1,4 +1,5 @@
-import { AuthenticationError, Crossborder } from 'crossborder-sdk';
+import type { Crossborder } from 'crossborder-sdk';
+import { AuthenticationError } from 'crossborder-sdk';
 
 /** Where the new credentials go: a secret manager, never a log. */
 export type StoreCredentials = (clientId: string, clientSecret: string) => Promise<void>;

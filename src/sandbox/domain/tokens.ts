@@ -69,8 +69,16 @@ export function deleteToken(ctx: Ctx, id: string): void {
 export function tokenCredentialRefusal(world: World, clientId: string, secret: string): SandboxError | undefined {
   for (const rec of world.tokens.values()) {
     if (rec.data.clientId !== clientId) continue;
-    const why = rec.deleted ? `API token ${rec.data.id} was deleted` : rec.secretSha256 !== secretDigest(secret) ? `the secret is not the one of API token ${rec.data.id}` : undefined;
-    return why === undefined ? undefined : new SandboxError(401, 'UNAUTHORIZED', `The API credentials were refused: ${why}.`, undefined, { 'WWW-Authenticate': 'Basic realm="crossborder-sandbox"' });
+    const why = rec.deleted
+      ? `API token ${rec.data.id} was deleted`
+      : rec.secretSha256 !== secretDigest(secret)
+        ? `the secret is not the one of API token ${rec.data.id}`
+        : undefined;
+    return why === undefined
+      ? undefined
+      : new SandboxError(401, 'UNAUTHORIZED', `The API credentials were refused: ${why}.`, undefined, {
+          'WWW-Authenticate': 'Basic realm="crossborder-sandbox"',
+        });
   }
   return undefined;
 }

@@ -12,11 +12,23 @@ import { ok } from '../domain/reply';
 const create: Handler = (ctx, call) => ok(createToken(ctx, call.body as ApiTokenCreateParams), 201);
 
 const list: Handler = (ctx, call) => {
-  const q = call.query as { name?: string; createdAfter?: string; createdBefore?: string; updatedAfter?: string; updatedBefore?: string; limit?: number; cursor?: string };
+  const q = call.query as {
+    name?: string;
+    createdAfter?: string;
+    createdBefore?: string;
+    updatedAfter?: string;
+    updatedBefore?: string;
+    limit?: number;
+    cursor?: string;
+  };
   const within = (value: string, after?: string, before?: string) =>
     (after === undefined || Date.parse(value) >= Date.parse(after)) && (before === undefined || Date.parse(value) <= Date.parse(before));
   const matches = [...ctx.world.tokens.values()].filter(
-    (t) => !t.deleted && (q.name === undefined || t.data.name === q.name) && within(t.data.createdAt, q.createdAfter, q.createdBefore) && within(t.data.updatedAt, q.updatedAfter, q.updatedBefore),
+    (t) =>
+      !t.deleted &&
+      (q.name === undefined || t.data.name === q.name) &&
+      within(t.data.createdAt, q.createdAfter, q.createdBefore) &&
+      within(t.data.updatedAt, q.updatedAfter, q.updatedBefore),
   );
   return ok(paginate(matches, q, (t) => t.data));
 };

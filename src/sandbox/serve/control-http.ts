@@ -10,7 +10,17 @@ import { MAX_CLOCK_MS } from '../domain/clock';
 import { SandboxError } from '../domain/errors';
 import { MAX_WEBHOOK_LISTENERS, type WebhookListener } from '../domain/webhooks';
 import type { SandboxFaults } from '../domain/faults';
-import { compilePath, errorAnswer, eventStream, jsonAnswer, MAX_STREAM_BUFFER_BYTES, sseEvent, type PathPattern, type SandboxRequest, type SandboxResponse } from './http';
+import {
+  compilePath,
+  errorAnswer,
+  eventStream,
+  jsonAnswer,
+  MAX_STREAM_BUFFER_BYTES,
+  sseEvent,
+  type PathPattern,
+  type SandboxRequest,
+  type SandboxResponse,
+} from './http';
 import type { Controls } from './controls';
 import { IN_PROCESS, type Exposure } from './exposure';
 import { INSPECTOR_HTML } from './inspector';
@@ -93,9 +103,13 @@ const HANDLERS: { readonly [K in ControlName]: ControlHandler } = {
   clock: ({ body, controls }) => {
     const ms = body.advanceMs !== undefined ? body.advanceMs : parseDuration(body.advance);
     const field = body.advanceMs !== undefined ? 'advanceMs' : 'advance';
-    if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return invalid(field, 'Give {"advance":"10m"} (30s, 10m, 2h, 1d) or {"advanceMs":600000}, not negative.');
+    if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0)
+      return invalid(field, 'Give {"advance":"10m"} (30s, 10m, 2h, 1d) or {"advanceMs":600000}, not negative.');
     if (!(controls.now() + ms <= MAX_CLOCK_MS)) {
-      return invalid(field, `${field}: advancing ${ms} ms would take the clock past ${new Date(MAX_CLOCK_MS).toISOString()}, the last date the state (and its --state file) can hold.`);
+      return invalid(
+        field,
+        `${field}: advancing ${ms} ms would take the clock past ${new Date(MAX_CLOCK_MS).toISOString()}, the last date the state (and its --state file) can hold.`,
+      );
     }
     controls.advance(ms);
     return jsonAnswer(200, { now: isoNow(controls), advancedMs: ms });
@@ -116,7 +130,7 @@ const HANDLERS: { readonly [K in ControlName]: ControlHandler } = {
   faults: ({ controls }) => jsonAnswer(200, controls.faults()),
   setFaults: ({ body, controls }) => {
     try {
-      controls.setFaults(body as SandboxFaults);
+      controls.setFaults(body);
     } catch (cause) {
       const message = cause instanceof Error ? cause.message : String(cause);
       return invalid(message.split(':')[0]!, message);
@@ -128,27 +142,38 @@ const HANDLERS: { readonly [K in ControlName]: ControlHandler } = {
   deliveries: ({ controls }) => jsonAnswer(200, { data: controls.deliveries() }),
   redeliver: ({ params, controls }) => {
     const { eventId } = params as { eventId: string };
-    return controls.redeliver(eventId) ? jsonAnswer(202, { eventId, redelivering: true }) : errorAnswer(404, 'NOT_FOUND', `No delivery of event ${eventId}.`, { eventId });
+    return controls.redeliver(eventId)
+      ? jsonAnswer(202, { eventId, redelivering: true })
+      : errorAnswer(404, 'NOT_FOUND', `No delivery of event ${eventId}.`, { eventId });
   },
   trigger: ({ body, controls }) => {
     if (typeof body.type !== 'string' || body.type === '') return invalid('type', 'Give {"type":"INCOMING_PAYMENT.PENDING","resourceId":"Transaction:…"}.');
     const resourceId = typeof body.resourceId === 'string' ? body.resourceId : undefined;
     const result = controls.trigger(body.type, resourceId);
-    return result.error ? invalid(result.error.includes('webhookEndpoint') ? 'type' : 'resourceId', result.error) : jsonAnswer(200, { eventId: result.eventId, type: body.type });
+    return result.error
+      ? invalid(result.error.includes('webhookEndpoint') ? 'type' : 'resourceId', result.error)
+      : jsonAnswer(200, { eventId: result.eventId, type: body.type });
   },
   listeners: ({ controls }) => jsonAnswer(200, controls.listeners()),
   attachListener: ({ body, controls, exposure }) => {
     // The attachment lasts as long as the connection: an in-process call (fetch, msw) has none to hold.
-    if (!exposure.binding) return invalid('url', 'A listener attaches over HTTP (sandbox.listen()): it stays attached while its connection is open, and an in-process call holds none.');
+    if (!exposure.binding)
+      return invalid(
+        'url',
+        'A listener attaches over HTTP (sandbox.listen()): it stays attached while its connection is open, and an in-process call holds none.',
+      );
     return attachListener(body, controls);
   },
   detachListener: ({ params, controls }) => {
     const { id } = params as { id: string };
-    return controls.detachListener(id) ? { status: 204, headers: {}, body: undefined } : errorAnswer(404, 'NOT_FOUND', `No listener ${id} is attached.`, { id });
+    return controls.detachListener(id)
+      ? { status: 204, headers: {}, body: undefined }
+      : errorAnswer(404, 'NOT_FOUND', `No listener ${id} is attached.`, { id });
   },
   claimInvitation: ({ params, body, controls }) => {
     const { code } = params as { code: string };
-    if (body.inviteeUma !== undefined && typeof body.inviteeUma !== 'string') return invalid('inviteeUma', 'inviteeUma: give the UMA address of the invitee, such as $grace@sandbox.example.');
+    if (body.inviteeUma !== undefined && typeof body.inviteeUma !== 'string')
+      return invalid('inviteeUma', 'inviteeUma: give the UMA address of the invitee, such as $grace@sandbox.example.');
     try {
       return jsonAnswer(200, controls.claimInvitation(code, body.inviteeUma));
     } catch (cause) {
@@ -183,7 +208,10 @@ function attachListener(body: Record<string, unknown>, controls: Controls): Sand
   }
   const approvals = body.approvals ?? 'answer';
   if (approvals !== 'answer' && approvals !== 'observe') {
-    return invalid('approvals', `approvals: "answer" (its answer to INCOMING_PAYMENT.PENDING may decide) or "observe" (it decides nothing), not ${JSON.stringify(approvals)}.`);
+    return invalid(
+      'approvals',
+      `approvals: "answer" (its answer to INCOMING_PAYMENT.PENDING may decide) or "observe" (it decides nothing), not ${JSON.stringify(approvals)}.`,
+    );
   }
   if (controls.listeners().data.length >= MAX_WEBHOOK_LISTENERS) {
     return busy(`${MAX_WEBHOOK_LISTENERS} listeners are attached already; stop one and try again.`);
@@ -207,7 +235,11 @@ function attachListener(body: Record<string, unknown>, controls: Controls): Sand
 }
 
 /** The table compiled: each control's route, path matcher and handler. */
-const COMPILED = (Object.entries(SANDBOX_CONTROLS) as [ControlName, ControlRoute][]).map(([name, route]) => ({ route, pattern: compilePath(route.path), handler: HANDLERS[name] }));
+const COMPILED = (Object.entries(SANDBOX_CONTROLS) as [ControlName, ControlRoute][]).map(([name, route]) => ({
+  route,
+  pattern: compilePath(route.path),
+  handler: HANDLERS[name],
+}));
 
 /** The controls there are, as a 404 lists them. */
 const LISTED = COMPILED.map(({ route }) => `${route.method} ${route.path}`).join(', ');
@@ -231,7 +263,9 @@ export function handleControl(req: SandboxRequest, path: string, controls: Contr
     // credentials of its own). Bound to another address they take the Basic credentials like the rest:
     // the browser asks for them once (WWW-Authenticate) and sends them with the page's requests after.
     if (!exposure.loopback && !authorized(req.header('authorization'))) {
-      return unauthorized(`The sandbox is served on a non-loopback address: the inspector and ${SANDBOX_CONTROLS.events.path} take the same HTTP Basic credentials as the API (any values).`);
+      return unauthorized(
+        `The sandbox is served on a non-loopback address: the inspector and ${SANDBOX_CONTROLS.events.path} take the same HTTP Basic credentials as the API (any values).`,
+      );
     }
     return found.handler({ params: found.params, body: {}, controls, exposure });
   }

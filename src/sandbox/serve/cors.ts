@@ -27,7 +27,12 @@ const EXPOSED_HEADERS = 'x-request-id, idempotent-replayed, retry-after';
  * How the sandbox answers `origin`: `'*'` or the origin itself when allowed, undefined when refused,
  * null when the request names no origin (not a cross-origin browser request: nothing to decide).
  */
-export function originVerdict(origin: string | undefined, options: CorsOptions = {}, exposure: Exposure = IN_PROCESS, host?: string): string | undefined | null {
+export function originVerdict(
+  origin: string | undefined,
+  options: CorsOptions = {},
+  exposure: Exposure = IN_PROCESS,
+  host?: string,
+): string | undefined | null {
   if (origin === undefined) return null;
   if (options.origins === '*') return '*';
   if (options.origins?.includes(origin)) return origin;
@@ -55,7 +60,11 @@ export function corsHeaders(origin: string | undefined, options: CorsOptions = {
 
 /** The answer to a request from an origin that is not allowed (no CORS headers: the page reads nothing). */
 export function forbiddenOrigin(origin: string): SandboxResponse {
-  return errorAnswer(403, 'FORBIDDEN', `Requests from the origin ${JSON.stringify(origin).slice(0, 200)} are not allowed: only loopback origins are, unless the sandbox allows more (cors.origins, the CLI's --cors-origin).`);
+  return errorAnswer(
+    403,
+    'FORBIDDEN',
+    `Requests from the origin ${JSON.stringify(origin).slice(0, 200)} are not allowed: only loopback origins are, unless the sandbox allows more (cors.origins, the CLI's --cors-origin).`,
+  );
 }
 
 /** A list of header names, as `Access-Control-Request-Headers` carries it. */
@@ -66,7 +75,13 @@ const HEADER_LIST = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*,\s*[!#$%&'*+.^_`|~0-9A-Za-
  * origin gets the headers it asks for (the sandbox reads any header); any other origin gets 403 and
  * no CORS headers at all.
  */
-export function preflight(origin: string | undefined, options: CorsOptions = {}, exposure: Exposure = IN_PROCESS, requestHeaders?: string, host?: string): SandboxResponse {
+export function preflight(
+  origin: string | undefined,
+  options: CorsOptions = {},
+  exposure: Exposure = IN_PROCESS,
+  requestHeaders?: string,
+  host?: string,
+): SandboxResponse {
   const headers = corsHeaders(origin, options, exposure, host);
   if (!headers['Access-Control-Allow-Origin']) return { status: 403, headers: {}, body: undefined };
   const asked = requestHeaders?.trim();

@@ -24,7 +24,11 @@ function isConfigWrite(method: string, path: string): boolean {
 
 /** 421: a `Host` this server does not answer for (DNS rebinding). */
 function misdirected(): SandboxResponse {
-  return errorAnswer(421, 'MISDIRECTED_REQUEST', 'The Host header names neither a loopback address nor the address the sandbox is bound to (allowedHosts adds names).');
+  return errorAnswer(
+    421,
+    'MISDIRECTED_REQUEST',
+    'The Host header names neither a loopback address nor the address the sandbox is bound to (allowedHosts adds names).',
+  );
 }
 
 /** 401: the control token is missing or wrong (its value is never echoed). */
@@ -53,9 +57,11 @@ export function createGate(cors: CorsOptions, controls: Controls, api: (req: San
     if (exposure.controlToken !== undefined && (control || isConfigWrite(req.method, path))) {
       const token = exposure.controlToken;
       // The inspector page opened as /_sandbox/?token=…: the token goes into a cookie its own reads carry.
-      const fromQuery = control && req.method.toUpperCase() === 'GET' ? url.searchParams.get('token') ?? undefined : undefined;
-      if (fromQuery !== undefined && sameToken(fromQuery, token)) setCookie = `${CONTROL_TOKEN_COOKIE}=${token}; Path=${CONTROL_ROOT}; HttpOnly; SameSite=Strict`;
-      else if (!sameToken(req.header(CONTROL_TOKEN_HEADER), token) && !sameToken(cookieValue(req.header('cookie'), CONTROL_TOKEN_COOKIE), token)) return tokenRequired(corsHeaders(origin, cors, exposure, host));
+      const fromQuery = control && req.method.toUpperCase() === 'GET' ? (url.searchParams.get('token') ?? undefined) : undefined;
+      if (fromQuery !== undefined && sameToken(fromQuery, token))
+        setCookie = `${CONTROL_TOKEN_COOKIE}=${token}; Path=${CONTROL_ROOT}; HttpOnly; SameSite=Strict`;
+      else if (!sameToken(req.header(CONTROL_TOKEN_HEADER), token) && !sameToken(cookieValue(req.header('cookie'), CONTROL_TOKEN_COOKIE), token))
+        return tokenRequired(corsHeaders(origin, cors, exposure, host));
     }
     const res = control ? handleControl(req, path, controls, exposure) : await api(req);
     Object.assign(res.headers, corsHeaders(origin, cors, exposure, host));

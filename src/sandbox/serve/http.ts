@@ -68,7 +68,13 @@ export function jsonAnswer(status: number, body: unknown, headers: Record<string
 }
 
 /** An error answer in the service's shape: `{ status, code, message, details? }`. */
-export function errorAnswer(status: number, code: string, message: string, details?: Record<string, unknown>, headers?: Record<string, string>): SandboxResponse {
+export function errorAnswer(
+  status: number,
+  code: string,
+  message: string,
+  details?: Record<string, unknown>,
+  headers?: Record<string, string>,
+): SandboxResponse {
   return jsonAnswer(status, { status, code, message, ...(details ? { details } : {}) }, headers);
 }
 

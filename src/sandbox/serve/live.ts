@@ -7,7 +7,8 @@
 import { sseEvent } from './http';
 
 /** What `/_sandbox/events` streams: `data:` lines for requests, `event: change` for the rest. */
-export type LiveEvent = { type: 'request'; entry: unknown } | { type: 'change'; change: { source: 'scheduler' | 'delivery'; at: string; [key: string]: unknown } };
+export type LiveEvent =
+  { type: 'request'; entry: unknown } | { type: 'change'; change: { source: 'scheduler' | 'delivery'; at: string; [key: string]: unknown } };
 
 /** One live event as a Server-Sent Event. */
 export function sse(event: LiveEvent): string {

@@ -60,7 +60,12 @@ export interface RequestLog {
 }
 
 /** Logs what `gate` (gate.ts) answers; times are read from `clock`. */
-export function createRequestLog(gate: (req: SandboxRequest, exposure: Exposure) => Promise<SandboxResponse>, clock: Clock, live: Live, onRequest: ((entry: RequestLogEntry) => void) | undefined): RequestLog {
+export function createRequestLog(
+  gate: (req: SandboxRequest, exposure: Exposure) => Promise<SandboxResponse>,
+  clock: Clock,
+  live: Live,
+  onRequest: ((entry: RequestLogEntry) => void) | undefined,
+): RequestLog {
   const kept: (RequestLogEntry & { at: string })[] = [];
   return {
     entries: () => [...kept],
@@ -68,7 +73,8 @@ export function createRequestLog(gate: (req: SandboxRequest, exposure: Exposure)
       const started = performance.now();
       const url = new URL(req.url, 'http://sandbox.invalid');
       // A browser asks for an icon when it opens the inspector: answer nothing, quietly.
-      if (url.pathname === '/favicon.ico' && ['GET', 'HEAD'].includes(req.method.toUpperCase())) return { status: 204, headers: { 'cache-control': 'max-age=86400' }, body: undefined };
+      if (url.pathname === '/favicon.ico' && ['GET', 'HEAD'].includes(req.method.toUpperCase()))
+        return { status: 204, headers: { 'cache-control': 'max-age=86400' }, body: undefined };
       const res = await gate(req, exposure);
       if (mayChange(req.method, url.pathname)) live.changed();
       // Everything else is logged, /_sandbox/* calls and preflights included, except the inspector

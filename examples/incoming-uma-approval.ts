@@ -87,7 +87,9 @@ export async function main(print: (line: string) => void = console.log): Promise
     }
 
     await sandbox.webhooks.flush(); // sandbox only: let the follow-up notifications arrive
-    const { data: [account] } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
+    const {
+      data: [account],
+    } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
     print(`balance   ${account ? formatAmount(account.balance, { code: true }) : 'no account'}`);
   } finally {
     await sandbox.close();

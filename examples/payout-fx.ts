@@ -23,7 +23,9 @@ export async function main(print: (line: string) => void = console.log): Promise
       birthDate: '1990-12-10',
       nationality: 'GB',
     });
-    const { data: [account] } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
+    const {
+      data: [account],
+    } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
     if (!account) throw new Error('the sandbox opened no USD account');
 
     // 2. Sandbox only: $2,000.00 arrives. toMinorUnits turns what people type into integer cents.

@@ -33,8 +33,16 @@ export async function quickstart(print: (line: string) => void = console.log): P
   await cb.config.update({ webhookEndpoint: 'https://platform.example/webhooks' });
 
   // 1. A customer; its internal USD account comes with it.
-  const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace', birthDate: '1990-12-10', nationality: 'GB' });
-  const { data: [account] } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
+  const customer = await cb.customers.create({
+    customerType: 'INDIVIDUAL',
+    region: 'US',
+    fullName: 'Ada Lovelace',
+    birthDate: '1990-12-10',
+    nationality: 'GB',
+  });
+  const {
+    data: [account],
+  } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
   if (!account) throw new Error('the sandbox created no USD account');
   print(`customer   ${customer.id}  ${customer.umaAddress}`);
 
@@ -46,7 +54,13 @@ export async function quickstart(print: (line: string) => void = console.log): P
   const payee = await cb.externalAccounts.create({
     customerId: customer.id,
     currency: 'GBP',
-    accountInfo: { accountType: 'GBP_ACCOUNT', accountNumber: '31926819', routingNumber: '601613', bankName: 'Example Bank UK', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Grace Hopper' } },
+    accountInfo: {
+      accountType: 'GBP_ACCOUNT',
+      accountNumber: '31926819',
+      routingNumber: '601613',
+      bankName: 'Example Bank UK',
+      beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Grace Hopper' },
+    },
   });
   print(`payee      ${payee.id}  ${payee.currency} (${payee.status})`);
 
@@ -78,7 +92,9 @@ export async function quickstart(print: (line: string) => void = console.log): P
 
   // 6. Every transaction of the customer, across pages.
   for await (const tx of cb.transactions.list({ customerId: customer.id, limit: 1 })) {
-    print(`  · ${tx.type.padEnd(8)} ${tx.status.padEnd(10)} ${tx.receivedAmount ? `${formatAmount(tx.receivedAmount)} ${tx.receivedAmount.currency.code}` : ''}`);
+    print(
+      `  · ${tx.type.padEnd(8)} ${tx.status.padEnd(10)} ${tx.receivedAmount ? `${formatAmount(tx.receivedAmount)} ${tx.receivedAmount.currency.code}` : ''}`,
+    );
   }
 
   // 7. The embedded wallet: the first credential answers at once; verify gives a session sealed to our key.
@@ -96,7 +112,12 @@ export async function quickstart(print: (line: string) => void = console.log): P
       accountId: walletId,
       nickname: 'Ada’s laptop',
       challenge: 'cmVnaXN0cmF0aW9uLWNoYWxsZW5nZQ',
-      attestation: { credentialId: 'Y3JlZGVudGlhbC0x', clientDataJson: 'eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0', attestationObject: 'o2NmbXRkbm9uZQ', transports: ['internal'] },
+      attestation: {
+        credentialId: 'Y3JlZGVudGlhbC0x',
+        clientDataJson: 'eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0',
+        attestationObject: 'o2NmbXRkbm9uZQ',
+        transports: ['internal'],
+      },
     },
     { signer: session.signer },
   );

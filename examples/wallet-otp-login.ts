@@ -24,8 +24,16 @@ export async function main(print: (line: string) => void = console.log): Promise
   const sandbox = createSandbox();
   const cb = new Crossborder({ tokenId: 'demo', clientSecret: 'demo', environment: 'sandbox', fetch: sandbox.fetch });
   try {
-    const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace', birthDate: '1990-12-10', nationality: 'GB' });
-    const { data: [account] } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
+    const customer = await cb.customers.create({
+      customerType: 'INDIVIDUAL',
+      region: 'US',
+      fullName: 'Ada Lovelace',
+      birthDate: '1990-12-10',
+      nationality: 'GB',
+    });
+    const {
+      data: [account],
+    } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
     if (!account) throw new Error('the sandbox opened no account');
     const walletId = account.id.replace(/^InternalAccount:/, 'EmbeddedWallet:');
 

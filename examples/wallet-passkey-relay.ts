@@ -67,8 +67,16 @@ export async function main(print: (line: string) => void = console.log): Promise
   const device = new Device();
   try {
     // Backend: a customer and its account; the wallet API names the account `EmbeddedWallet:<same id>`.
-    const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace', birthDate: '1990-12-10', nationality: 'GB' });
-    const { data: [account] } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
+    const customer = await cb.customers.create({
+      customerType: 'INDIVIDUAL',
+      region: 'US',
+      fullName: 'Ada Lovelace',
+      birthDate: '1990-12-10',
+      nationality: 'GB',
+    });
+    const {
+      data: [account],
+    } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
     if (!account) throw new Error('the sandbox opened no account');
     const walletId = account.id.replace(/^InternalAccount:/, 'EmbeddedWallet:');
 
@@ -127,8 +135,7 @@ export async function main(print: (line: string) => void = console.log): Promise
  */
 function fakeAuthenticator() {
   const rawId = randomBytes(16);
-  const clientData = (type: string, challenge: string) =>
-    new TextEncoder().encode(JSON.stringify({ type, challenge, origin: 'https://platform.example' }));
+  const clientData = (type: string, challenge: string) => new TextEncoder().encode(JSON.stringify({ type, challenge, origin: 'https://platform.example' }));
   return {
     create: (challenge: string): PasskeyAttestationCredential => ({
       rawId: rawId.buffer.slice(rawId.byteOffset, rawId.byteOffset + rawId.byteLength),

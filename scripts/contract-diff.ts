@@ -69,9 +69,10 @@ function put(out: Map<string, Field>, path: string, field: Field): void {
     out.set(path, { ...field });
     return;
   }
-  const when = prior.requiredWhen && field.requiredWhen && prior.requiredWhen.property === field.requiredWhen.property
-    ? { property: prior.requiredWhen.property, values: [...new Set([...prior.requiredWhen.values, ...field.requiredWhen.values])] }
-    : (prior.requiredWhen ?? field.requiredWhen);
+  const when =
+    prior.requiredWhen && field.requiredWhen && prior.requiredWhen.property === field.requiredWhen.property
+      ? { property: prior.requiredWhen.property, values: [...new Set([...prior.requiredWhen.values, ...field.requiredWhen.values])] }
+      : (prior.requiredWhen ?? field.requiredWhen);
   out.set(path, {
     required: prior.required || field.required,
     // Both constrain the field (allOf): only values both allow.
@@ -106,7 +107,7 @@ function mergeBranches(out: Map<string, Field>, branches: Map<string, Field>[], 
     const required = fields.every((f) => f?.required === true);
     const requiring = property && !required ? relevant.filter((b) => b.get(path)?.required === true).map(variantOf) : [];
     let requiredWhen: Field['requiredWhen'];
-    if (property && requiring.length > 0 && requiring.every((v) => v !== undefined)) requiredWhen = { property, values: requiring as string[] };
+    if (property && requiring.length > 0 && requiring.every((v) => v !== undefined)) requiredWhen = { property, values: requiring };
     // Nested unions' conditions on the same discriminator carry over.
     for (const f of present) {
       if (f.requiredWhen && (!requiredWhen || requiredWhen.property === f.requiredWhen.property)) {
@@ -134,7 +135,13 @@ export function flatten(doc: Json, node: Json | undefined, prefix = '', out = ne
   for (const sub of (schema.allOf ?? []) as Json[]) flatten(doc, sub, prefix, out, depth + 1, nextSeen);
   for (const part of ['oneOf', 'anyOf']) {
     const subs = (schema[part] ?? []) as Json[];
-    if (subs.length > 0) mergeBranches(out, subs.map((sub) => flatten(doc, sub, prefix, new Map(), depth + 1, nextSeen)), prefix, schema);
+    if (subs.length > 0)
+      mergeBranches(
+        out,
+        subs.map((sub) => flatten(doc, sub, prefix, new Map(), depth + 1, nextSeen)),
+        prefix,
+        schema,
+      );
   }
   if (schema.type === 'array' || schema.items) flatten(doc, schema.items, `${prefix}[]`, out, depth + 1, nextSeen);
   const required = new Set<string>(schema.required ?? []);
@@ -209,13 +216,24 @@ function compareRequest(add: (c: Omit<Change, 'where'>) => void, part: string, o
     const o = ours.get(path);
     const within = o ? undefined : newOptionalAncestor(path, ours, theirs);
     if (within) {
-      add({ breaking: false, part, subject: path, what: t.required || t.requiredWhen ? `new field, required within the new optional ${within}` : 'new optional field' });
+      add({
+        breaking: false,
+        part,
+        subject: path,
+        what: t.required || t.requiredWhen ? `new field, required within the new optional ${within}` : 'new optional field',
+      });
       continue;
     }
     // Variants production requires the field in that we have too (a variant we lack is a new value, below).
     const when = !t.required && t.requiredWhen ? sharedVariants(t.requiredWhen, ours).filter((v) => !o?.required && !o?.requiredWhen?.values.includes(v)) : [];
     const condition = when.length ? `required when ${t.requiredWhen!.property.split('.').pop()} is ${when.join(', ')}` : '';
-    if (!o) add({ breaking: t.required || when.length > 0, part, subject: path, what: t.required ? 'new required field (we do not send it)' : when.length ? `new field, ${condition} (we do not send it)` : 'new optional field' });
+    if (!o)
+      add({
+        breaking: t.required || when.length > 0,
+        part,
+        subject: path,
+        what: t.required ? 'new required field (we do not send it)' : when.length ? `new field, ${condition} (we do not send it)` : 'new optional field',
+      });
     else if (t.required && !o.required) add({ breaking: true, part, subject: path, what: 'now required (optional here)' });
     else if (when.length) add({ breaking: true, part, subject: path, what: `now ${condition} (optional here)` });
     else if (!t.required && o.required) add({ breaking: false, part, subject: path, what: 'now optional (required here)' });
@@ -247,14 +265,21 @@ function compareResponse(add: (c: Omit<Change, 'where'>) => void, part: string, 
       // every variant we read; those variants are reported as new discriminator values.
       const ourVariants = t.requiredWhen ? (ours.get(t.requiredWhen.property)?.values ?? []) : [];
       const stillRequired = ourVariants.length > 0 && ourVariants.every((v) => t.requiredWhen!.values.includes(v));
-      if (stillRequired) add({ breaking: false, part, subject: path, what: `optional only in variants we do not have (required when ${t.requiredWhen!.property.split('.').pop()} is ${t.requiredWhen!.values.join(', ')})` });
+      if (stillRequired)
+        add({
+          breaking: false,
+          part,
+          subject: path,
+          what: `optional only in variants we do not have (required when ${t.requiredWhen!.property.split('.').pop()} is ${t.requiredWhen!.values.join(', ')})`,
+        });
       else add({ breaking: true, part, subject: path, what: 'now optional (we read it as always present)' });
     }
     if (o?.values && t.values) {
       const added = t.values.filter((v) => !o.values!.includes(v));
       const gone = o.values.filter((v) => !t.values!.includes(v));
       // A new value of a set we read as closed breaks an exhaustive switch; an open set takes it.
-      if (added.length) add({ breaking: !o.open, part, subject: path, what: `new values: ${added.join(', ')}${o.open ? ' (open set here)' : ' (closed set here)'}` });
+      if (added.length)
+        add({ breaking: !o.open, part, subject: path, what: `new values: ${added.join(', ')}${o.open ? ' (open set here)' : ' (closed set here)'}` });
       if (gone.length) add({ breaking: false, part, subject: path, what: `values no longer answered: ${gone.join(', ')}` });
     }
   }
@@ -270,7 +295,11 @@ export function contractDiff(ours: Json, theirs: Json, map: ProductionMap = {}):
   const changes: Change[] = [];
   const mine = operations(ours);
   const prod = operations(theirs);
-  const pathMap = new Map(Object.entries(map.paths ?? {}).filter(([k]) => !k.startsWith('$')).map(([k, v]) => [shape(k), shape(v)]));
+  const pathMap = new Map(
+    Object.entries(map.paths ?? {})
+      .filter(([k]) => !k.startsWith('$'))
+      .map(([k, v]) => [shape(k), shape(v)]),
+  );
   const headerMap = new Map(Object.entries(map.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v.toLowerCase()]));
   const sandboxOnly = new Set((map.sandboxOnly ?? []).map(shape));
   const matched = new Set<string>();
@@ -292,7 +321,8 @@ export function contractDiff(ours: Json, theirs: Json, map: ProductionMap = {}):
     const mapped = new Map([...mp].map(([k, v]) => [v.in === 'header' ? `header:${headerMap.get(k.slice(7)) ?? k.slice(7)}` : k, v]));
     for (const [k, v] of tp) {
       const mine = mapped.get(k);
-      if (!mine) add({ breaking: v.required, part: v.in, subject: k.slice(k.indexOf(':') + 1), what: v.required ? 'new required parameter' : 'new optional parameter' });
+      if (!mine)
+        add({ breaking: v.required, part: v.in, subject: k.slice(k.indexOf(':') + 1), what: v.required ? 'new required parameter' : 'new optional parameter' });
       else if (v.required && !mine.required) add({ breaking: true, part: v.in, subject: k.slice(k.indexOf(':') + 1), what: 'now required' });
     }
     for (const [k, v] of mapped) if (!tp.has(k)) add({ breaking: v.in !== 'header', part: v.in, subject: k.slice(k.indexOf(':') + 1), what: 'removed' });
@@ -303,7 +333,14 @@ export function contractDiff(ours: Json, theirs: Json, map: ProductionMap = {}):
     // Status codes.
     const mc = successCodes(o.op);
     const tc = successCodes(t.op);
-    for (const code of tc) if (!mc.includes(code)) add({ breaking: false, part: 'status', subject: code, what: 'new success status (the client treats every 2xx alike; a 202 with payloadToSign is the challenge)' });
+    for (const code of tc)
+      if (!mc.includes(code))
+        add({
+          breaking: false,
+          part: 'status',
+          subject: code,
+          what: 'new success status (the client treats every 2xx alike; a 202 with payloadToSign is the challenge)',
+        });
     for (const code of mc) if (!tc.includes(code)) add({ breaking: false, part: 'status', subject: code, what: 'no longer answered' });
     // The first success answer each side shares, else each side's first.
     const shared = mc.find((c) => tc.includes(c));
@@ -316,7 +353,13 @@ export function contractDiff(ours: Json, theirs: Json, map: ProductionMap = {}):
   const prefixes = new Set([...mine.values()].map((o) => o.path.split('/')[1]));
   for (const [key, t] of prod) {
     if (matched.has(key) || !prefixes.has(t.path.split('/')[1])) continue;
-    changes.push({ breaking: false, where: `${t.method.toUpperCase()} ${t.path}`, part: 'operation', subject: t.op.operationId ?? key, what: 'new operation (not in our document)' });
+    changes.push({
+      breaking: false,
+      where: `${t.method.toUpperCase()} ${t.path}`,
+      part: 'operation',
+      subject: t.op.operationId ?? key,
+      what: 'new operation (not in our document)',
+    });
   }
 
   // Webhooks, by key through the map.
@@ -338,7 +381,14 @@ export function contractDiff(ours: Json, theirs: Json, map: ProductionMap = {}):
   }
   const ourKeys = new Set(Object.keys(ours.webhooks ?? {}).map((k) => webhookMap[k] ?? k));
   for (const key of Object.keys(theirHooks)) {
-    if (!ourKeys.has(key)) changes.push({ breaking: false, where: `webhook ${key}`, part: 'webhook', subject: key, what: 'new webhook (verified deliveries of unknown types are kept)' });
+    if (!ourKeys.has(key))
+      changes.push({
+        breaking: false,
+        where: `webhook ${key}`,
+        part: 'webhook',
+        subject: key,
+        what: 'new webhook (verified deliveries of unknown types are kept)',
+      });
   }
   return changes;
 }

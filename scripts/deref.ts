@@ -9,7 +9,7 @@
  * `document` until a node that is not a reference, at most 32 hops (a longer chain is a cycle).
  * @throws Error for a reference outside the document: bundle it first (`npx redocly bundle`).
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+
 export function deref(document: unknown, node: any): any {
   let current = node;
   for (let hops = 0; current && typeof current.$ref === 'string' && hops < 32; hops++) {
@@ -19,7 +19,7 @@ export function deref(document: unknown, node: any): any {
       .slice(2)
       .split('/')
       .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+
       .reduce<any>((acc, key) => acc?.[key], document);
   }
   return current;

@@ -12,7 +12,12 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 const check = process.argv.includes('--check');
 const EMBED = /(<!-- embed: (\S+) -->\n```\w*\n)([\s\S]*?)(```\n)/g;
 
-const guides = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const guides = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 const stale: string[] = [];
 for (const guide of guides) {
   const before = readFileSync(join(root, guide), 'utf8');

@@ -56,14 +56,20 @@ function main() {
   const names = missing.map((m) => m.pkg).join(' ');
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const aptGet = which('apt-get');
-  if (!aptGet) fail(missing, `${names} missing and there is no apt-get to install ${missing.length === 1 ? 'it' : 'them'} (the tests expect Debian's packages)`);
+  if (!aptGet)
+    fail(missing, `${names} missing and there is no apt-get to install ${missing.length === 1 ? 'it' : 'them'} (the tests expect Debian's packages)`);
   if (!isRoot) fail(missing, `${names} missing and installing needs root`);
 
-  say(`installing the Debian package${missing.length === 1 ? '' : 's'} ${names} with apt-get (${missing.map((m) => `${m.program}: ${m.neededBy}`).join('; ')})`);
+  say(
+    `installing the Debian package${missing.length === 1 ? '' : 's'} ${names} with apt-get (${missing.map((m) => `${m.program}: ${m.neededBy}`).join('; ')})`,
+  );
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   // apt's own output goes to stderr: stdout stays the test run's.
   const stdio = ['ignore', 2, 2];
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', ...missing.map((m) => m.pkg)]]) {
+  for (const args of [
+    ['update', '-qq'],
+    ['install', '-y', '-qq', '--no-install-recommends', ...missing.map((m) => m.pkg)],
+  ]) {
     const result = spawnSync(aptGet, args, { env, stdio, timeout: 900_000 });
     if (result.status !== 0) fail(missing, `apt-get ${args[0]} failed (${result.error?.message ?? `exit ${result.status ?? result.signal}`})`);
   }

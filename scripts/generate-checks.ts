@@ -100,7 +100,9 @@ export function compileChecks(zod: Record<string, unknown>, order: string[], roo
     if (users.length === 1) return users[0]!;
     // A schema's users include every user of the schemas that use it: a shared file's own users, when
     // it is one, stand for theirs.
-    const tags = [...new Set(users.flatMap((m) => (m === SHARED ? [SHARED] : m.startsWith(`${SHARED}/`) ? m.slice(SHARED.length + 1).split('+') : [tagOf(m)])))].sort();
+    const tags = [
+      ...new Set(users.flatMap((m) => (m === SHARED ? [SHARED] : m.startsWith(`${SHARED}/`) ? m.slice(SHARED.length + 1).split('+') : [tagOf(m)]))),
+    ].sort();
     return tags.includes(SHARED) || tags.includes('events') || tags.length >= COMMON_TAGS ? SHARED : `${SHARED}/${tags.join('+')}`;
   };
   const home = new Map(declared.filter((n) => users.has(n)).map((n) => [n, homeOf(users.get(n)!)]));
@@ -147,7 +149,16 @@ export function compileChecks(zod: Record<string, unknown>, order: string[], roo
     const usedPatterns = new Set(names.flatMap((n) => [...code.get(n)!.patterns]));
     const imports = sharedFiles
       .filter((f) => f !== file)
-      .map((f) => [f, [...[...used].filter((n) => home.get(n) === f).sort(), ...patterns.filter((p) => usedPatterns.has(p) && patternHome.get(p) === f).map((p) => patternName.get(p)!)]] as const)
+      .map(
+        (f) =>
+          [
+            f,
+            [
+              ...[...used].filter((n) => home.get(n) === f).sort(),
+              ...patterns.filter((p) => usedPatterns.has(p) && patternHome.get(p) === f).map((p) => patternName.get(p)!),
+            ],
+          ] as const,
+      )
       .filter(([, list]) => list.length > 0);
     const lines = [header + '/* eslint-disable */'];
     const runtime = [...new Set(names.flatMap((n) => [...code.get(n)!.blocks]))].sort();
@@ -168,13 +179,27 @@ export function compileChecks(zod: Record<string, unknown>, order: string[], roo
   files['responses.ts'] =
     header +
     '/* eslint-disable */\n' +
-    [...modules.keys()].filter(isResponse).map((m) => `export { ${modules.get(m)!.roots.map(([id]) => id).join(', ')} } from './${m}';`).join('\n') +
+    [...modules.keys()]
+      .filter(isResponse)
+      .map(
+        (m) =>
+          `export { ${modules
+            .get(m)!
+            .roots.map(([id]) => id)
+            .join(', ')} } from './${m}';`,
+      )
+      .join('\n') +
     '\n';
   return files;
 }
 
 /** One schema as an expression over the runtime's blocks; named schemas it uses are referenced by name. */
-function compile(root: Zod, nameOf: Map<Zod, string>, patternIds: Map<string, number>, byExpr: Map<string, string>): { expr: string; names: Set<string>; patterns: Set<string>; blocks: Set<string> } {
+function compile(
+  root: Zod,
+  nameOf: Map<Zod, string>,
+  patternIds: Map<string, number>,
+  byExpr: Map<string, string>,
+): { expr: string; names: Set<string>; patterns: Set<string>; blocks: Set<string> } {
   const names = new Set<string>();
   const blocks = new Set<string>();
   /** A block of src/core/checks.ts, recorded for the import line. */
@@ -306,7 +331,9 @@ function compile(root: Zod, nameOf: Map<Zod, string>, patternIds: Map<string, nu
               } else map.set(value, option);
             }
           }
-          const entries = [...map].map(([value, option]) => `[${value === undefined ? 'undefined' : JSON.stringify(value)}, ${option ? expr(option) : 'null'}]`);
+          const entries = [...map].map(
+            ([value, option]) => `[${value === undefined ? 'undefined' : JSON.stringify(value)}, ${option ? expr(option) : 'null'}]`,
+          );
           return `${b('variants')}(${JSON.stringify(key)}, new Map([${entries.join(', ')}]))`;
         }
         const options = def.options as Zod[];
@@ -315,7 +342,9 @@ function compile(root: Zod, nameOf: Map<Zod, string>, patternIds: Map<string, nu
         const first = options[0]!._zod;
         const key = first.traits.has('$ZodDiscriminatedUnion') ? (first.def.discriminator as string) : undefined;
         const refuses = (o: Zod) =>
-          key !== undefined && o._zod.def.type === 'object' && (o._zod.def.shape[key]?._zod.def.checks ?? []).some((c: Zod) => c._zod.def.params?.knownDiscriminator);
+          key !== undefined &&
+          o._zod.def.type === 'object' &&
+          (o._zod.def.shape[key]?._zod.def.checks ?? []).some((c: Zod) => c._zod.def.params?.knownDiscriminator);
         const known = key === undefined ? [] : [...new Set((first.def.options as Zod[]).flatMap((o) => [...(o._zod.propValues?.[key] ?? [])]))];
         return `${b('union')}([${options.map((o) => (refuses(o) ? openBranch(o, [key, ...known]) : expr(o))).join(', ')}])`;
       }

@@ -89,7 +89,12 @@ function namedQueries(code: string): string {
  * global class), `WalletSession` (the wallet entry's class), `SignatureChallenge` (the challenge
  * a SignatureRequiredError carries), `ListEnvelope` (the generic envelope of src/core/pagination).
  */
-const PUBLIC_NAMES: Record<string, string> = { Error: 'ErrorBody', WalletSession: 'WalletSessionInfo', SignatureChallenge: 'SignatureChallengeBody', ListEnvelope: 'ListEnvelopeFields' };
+const PUBLIC_NAMES: Record<string, string> = {
+  Error: 'ErrorBody',
+  WalletSession: 'WalletSessionInfo',
+  SignatureChallenge: 'SignatureChallengeBody',
+  ListEnvelope: 'ListEnvelopeFields',
+};
 
 /**
  * The unions marked `x-open-discriminator` (decisions.md "Identifiers, open sets": a credential
@@ -168,8 +173,17 @@ function namedTypes(code: string, doc: Json): string {
     if (!ts.isPropertySignature(member) || !member.type) continue;
     const schemaName = member.name.getText(file);
     const name = publicName(schemaName);
-    const docs = ts.getJSDocCommentsAndTags(member).map((d) => d.getText(file)).join('\n');
-    const text = widen(schemaName, member.type.getText(file).replace(/components\["schemas"\]\["(\w+)"\]/g, (_, ref: string) => publicName(ref)).replace(/^ {8}/gm, ''));
+    const docs = ts
+      .getJSDocCommentsAndTags(member)
+      .map((d) => d.getText(file))
+      .join('\n');
+    const text = widen(
+      schemaName,
+      member.type
+        .getText(file)
+        .replace(/components\["schemas"\]\["(\w+)"\]/g, (_, ref: string) => publicName(ref))
+        .replace(/^ {8}/gm, ''),
+    );
     out.push(`${docs ? `${docs.replace(/^\s+/gm, ' ').replace(/^ \/\*\*/, '/**')}\n` : ''}export type ${name} = ${text};`);
   }
   return `${HEADER}/* eslint-disable */\n${[...out, ...declarations].join('\n\n')}\n`;
@@ -262,7 +276,9 @@ function openUnions(code: string, doc: Json): string {
     if (!match) throw new Error(`${name}: no discriminated union in the zod output to open`);
     const mask = common.map((field) => `${field}: true`).join(', ');
     // Required in every variant stays required; otherwise optional in the shared shape.
-    const shared = optional.length ? `z.partial(z.pick(z${variants[0]}, { ${mask} }), { ${optional.map((f) => `${f}: true`).join(', ')} })` : `z.pick(z${variants[0]}, { ${mask} })`;
+    const shared = optional.length
+      ? `z.partial(z.pick(z${variants[0]}, { ${mask} }), { ${optional.map((f) => `${f}: true`).join(', ')} })`
+      : `z.pick(z${variants[0]}, { ${mask} })`;
     out = out.replace(declaration, `$1openUnion('${key}', ${JSON.stringify(known)}, $2, ${common.length ? shared : 'z.object({})'});`);
   }
   return out.replace(/^(import .*zod.*\n)/m, `$1${OPEN_UNION_HELPER}`);
@@ -295,22 +311,36 @@ function bodyFields(doc: Json, schema: Json | undefined, into = new Set<string>(
  * field → effect, raised when the field is sent with any value but `false` or `null`). Both are checked
  * here: an unknown effect, a field the body does not have, or a "raise" that lowers is an error.
  */
-function effectOf(doc: Json, label: string, op: Json, body: Json | undefined): { effect: Effect; raisedBy: Record<string, Effect> | undefined; destructive: boolean } {
+function effectOf(
+  doc: Json,
+  label: string,
+  op: Json,
+  body: Json | undefined,
+): { effect: Effect; raisedBy: Record<string, Effect> | undefined; destructive: boolean } {
   const effect = op['x-effect'];
   if (!EFFECTS.includes(effect)) throw new Error(`${label}: x-effect must be one of ${EFFECTS.join(', ')}, got ${JSON.stringify(effect)}`);
   const marked: unknown = op['x-destructive'];
   if (marked !== undefined && marked !== true) throw new Error(`${label}: x-destructive is true or left out, got ${JSON.stringify(marked)}`);
-  if (marked && effect !== 'write') throw new Error(`${label}: x-destructive marks a write that overwrites or removes; a ${effect} is ${effect === 'read' ? 'never destructive' : 'destructive already'}`);
+  if (marked && effect !== 'write')
+    throw new Error(
+      `${label}: x-destructive marks a write that overwrites or removes; a ${effect} is ${effect === 'read' ? 'never destructive' : 'destructive already'}`,
+    );
   const raised = op['x-effect-raised-by'];
   // Moving money or handing out keys cannot be taken back; a write is destructive when the document marks it (an update, a removal).
-  const destructive = marked === true || effect === 'money' || effect === 'secret' || (raised !== undefined && raised !== null && typeof raised === 'object' && Object.values(raised).some((to) => to === 'money' || to === 'secret'));
+  const destructive =
+    marked === true ||
+    effect === 'money' ||
+    effect === 'secret' ||
+    (raised !== undefined && raised !== null && typeof raised === 'object' && Object.values(raised).some((to) => to === 'money' || to === 'secret'));
   if (raised === undefined) return { effect, raisedBy: undefined, destructive };
   if (raised === null || typeof raised !== 'object' || Array.isArray(raised)) throw new Error(`${label}: x-effect-raised-by must map body fields to effects`);
   const fields = bodyFields(doc, body?.content?.['application/json']?.schema);
   for (const [field, to] of Object.entries<unknown>(raised)) {
     if (!fields.has(field)) throw new Error(`${label}: x-effect-raised-by names ${field}, which its body does not have`);
     if (!EFFECTS.includes(to as Effect) || EFFECTS.indexOf(to as Effect) <= EFFECTS.indexOf(effect)) {
-      throw new Error(`${label}: x-effect-raised-by ${field} must raise ${effect} to one of ${EFFECTS.slice(EFFECTS.indexOf(effect) + 1).join(', ')}, got ${JSON.stringify(to)}`);
+      throw new Error(
+        `${label}: x-effect-raised-by ${field} must raise ${effect} to one of ${EFFECTS.slice(EFFECTS.indexOf(effect) + 1).join(', ')}, got ${JSON.stringify(to)}`,
+      );
     }
   }
   return { effect, raisedBy: raised as Record<string, Effect>, destructive };
@@ -331,7 +361,11 @@ function multipartFiles(resolveRef: (node: Json) => Json, body: Json | undefined
   return files;
 }
 
-function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { table: string; effects: string; requestTable: string; responseTable: string; standalone: string } {
+function buildOperations(
+  doc: Json,
+  zodCode: string,
+  checked: Set<string>,
+): { table: string; effects: string; requestTable: string; responseTable: string; standalone: string } {
   const resolveRef = (node: Json): Json => deref(doc, node);
   const exported = new Set([...zodCode.matchAll(/^export const (\w+) =/gm)].map((m) => m[1]));
   const rows: string[] = [];
@@ -360,11 +394,24 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { ta
       const base = `z${pascal(id)}`;
       // One number for the flags and which schemas exist: the table ships in every bundle, so it is dense.
       const flags =
-        (idempotent ? FLAG.idempotent : 0) | (signed ? FLAG.signed : 0) | (paginated ? FLAG.paginated : 0) | (body?.required ? FLAG.bodyRequired : 0) |
-        (exported.has(`${base}Path`) ? FLAG.path : 0) | (exported.has(`${base}Query`) ? FLAG.query : 0) | (exported.has(`${base}Body`) ? FLAG.body : 0) |
+        (idempotent ? FLAG.idempotent : 0) |
+        (signed ? FLAG.signed : 0) |
+        (paginated ? FLAG.paginated : 0) |
+        (body?.required ? FLAG.bodyRequired : 0) |
+        (exported.has(`${base}Path`) ? FLAG.path : 0) |
+        (exported.has(`${base}Query`) ? FLAG.query : 0) |
+        (exported.has(`${base}Body`) ? FLAG.body : 0) |
         (exported.has(`${base}Response`) ? FLAG.response : 0);
       names.push(id);
-      effectRows.push(`  ${id}: { effect: '${effect}'${raisedBy ? `, raisedBy: { ${Object.entries(raisedBy).map(([field, to]) => `${field}: '${to}'`).join(', ')} }` : ''}, destructive: ${destructive} },`);
+      effectRows.push(
+        `  ${id}: { effect: '${effect}'${
+          raisedBy
+            ? `, raisedBy: { ${Object.entries(raisedBy)
+                .map(([field, to]) => `${field}: '${to}'`)
+                .join(', ')} }`
+            : ''
+        }, destructive: ${destructive} },`,
+      );
       // One constant per operation, a plain object (no call: a bundler drops it unused without any
       // annotation, which a minified build would not keep), so that a bundle holds only the rows (and
       // the checks) its calls use.
@@ -372,7 +419,14 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { ta
       // A client row names only the flags that are true (a bundle holds one row per operation it calls, and
       // `Crossborder` every row); the table of every operation (the sandbox's, the CLI's) spells each one out.
       const flagFields = (all: boolean) =>
-        ([['idempotent', idempotent], ['signed', signed], ['sandboxOnly', path.startsWith('/sandbox/')], ['paginated', paginated]] as const)
+        (
+          [
+            ['idempotent', idempotent],
+            ['signed', signed],
+            ['sandboxOnly', path.startsWith('/sandbox/')],
+            ['paginated', paginated],
+          ] as const
+        )
           .filter(([, on]) => all || on)
           .map(([name, on]) => `  ${name}: ${on},\n`)
           .join('');
@@ -381,14 +435,21 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { ta
         `${body?.required ? '  bodyRequired: true,\n' : ''}` +
         // The encoder of a multipart body comes with the row of an operation that sends one (the CSV import), loaded
         // with its first call: a bundle without such an operation holds none of it (issue 36, the worker bundle).
-        (multipart ? `  multipart: { ${Object.entries(multipart).map(([field, type]) => `${field}: '${type}'`).join(', ')} },\n  form: () => import('../core/form'),\n` : '') +
+        (multipart
+          ? `  multipart: { ${Object.entries(multipart)
+              .map(([field, type]) => `${field}: '${type}'`)
+              .join(', ')} },\n  form: () => import('../core/form'),\n`
+          : '') +
         `${flags & FLAG.response ? '  resource: true,\n' : ''}${checked.has(id) ? '  checked: true,\n' : ''}`;
       rows.push(`export const ${id}: OperationRow<'${id}'> = {\n${head}${flagFields(false)}${fields}};`);
       // The schema names (the sandbox's, the CLI's, the tests') are in the table of every operation, not in the
       // rows a client bundle holds. Written out, not spread: a spread may run getters, so a bundler would keep
       // the table in every bundle that imports this module.
       schemaRows.push(
-        `  ${id}: {\n${(head + flagFields(true) + fields).replace(/^(?=.)/gm, '  ')}    params: {${(['Path', 'Query', 'Body'] as const).filter((part) => flags & FLAG[part.toLowerCase() as 'path']).map((part) => ` ${part.toLowerCase()}: '${base}${part}'`).join(',')}${flags & (FLAG.path | FLAG.query | FLAG.body) ? ' ' : ''}},\n    response: ${schema('Response', FLAG.response)},\n  },`,
+        `  ${id}: {\n${(head + flagFields(true) + fields).replace(/^(?=.)/gm, '  ')}    params: {${(['Path', 'Query', 'Body'] as const)
+          .filter((part) => flags & FLAG[part.toLowerCase() as 'path'])
+          .map((part) => ` ${part.toLowerCase()}: '${base}${part}'`)
+          .join(',')}${flags & (FLAG.path | FLAG.query | FLAG.body) ? ' ' : ''}},\n    response: ${schema('Response', FLAG.response)},\n  },`,
       );
       // The checks are not in the row: a core runs them only when given the part that holds their loaders
       // (src/generated/parts.ts), so a bundle without it holds none of them.
@@ -404,7 +465,10 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { ta
     "import type { Operation } from '../core/plan';\n\n" +
     // The names as a union of literals rather than `keyof typeof import('./zod.gen')`: the published
     // declarations (an exported Operation names them) then carry no zod schema types, nor zod's own.
-    `/** Names of the generated zod schemas (the exports of ./zod.gen). */\nexport type SchemaName =\n${[...exported].sort().map((n) => `  | '${n}'`).join('\n')};\n\n` +
+    `/** Names of the generated zod schemas (the exports of ./zod.gen). */\nexport type SchemaName =\n${[...exported]
+      .sort()
+      .map((n) => `  | '${n}'`)
+      .join('\n')};\n\n` +
     '/**\n * What a call may do (`x-effect` of openapi/openapi.yaml), from least to most sensitive: `read` changes\n' +
     ' * nothing; `write` changes data; `money` moves or decides money (a payment executed, approved or\n' +
     ' * rejected, funds moved in); `secret` hands out key material or a way to get it (a wallet export, a\n' +
@@ -448,12 +512,12 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { ta
   const requestTable =
     HEADER +
     "import type { OperationChecks } from '../core/validation';\n\n" +
-    '/** Loaders of each operation\'s compiled parameter checks (./checks/<operationId>), by operation id: the table of the `requestChecks` part. */\n' +
+    "/** Loaders of each operation's compiled parameter checks (./checks/<operationId>), by operation id: the table of the `requestChecks` part. */\n" +
     `export const requestCheckLoaders: { readonly [id: string]: (() => Promise<OperationChecks>) | undefined } = {\n${requestLoaders.join('\n')}\n};\n`;
   const responseTable =
     HEADER +
     "import type { Check } from '../core/checks';\n\n" +
-    '/** Loaders of the module holding each operation\'s 2xx body check (./checks/responses/<tag>, by operation id): the table of the `responseChecks` part. */\n' +
+    "/** Loaders of the module holding each operation's 2xx body check (./checks/responses/<tag>, by operation id): the table of the `responseChecks` part. */\n" +
     `export const responseCheckLoaders: { readonly [id: string]: (() => Promise<Readonly<Record<string, Check | undefined>>>) | undefined } = {\n${responseLoaders.join('\n')}\n};\n`;
   const standalone =
     HEADER +
@@ -467,7 +531,7 @@ function buildOperations(doc: Json, zodCode: string, checked: Set<string>): { ta
     "import * as op from './operations';\n\n" +
     "type Query<Id extends OperationId> = NonNullable<InputOf<Id>['query']>;\n" +
     "type Body<Id extends OperationId> = NonNullable<InputOf<Id>['body']>;\n" +
-    "type OperationId = op.OperationId;\n\n" +
+    'type OperationId = op.OperationId;\n\n' +
     functions.join('\n\n') +
     '\n';
   return { table, effects, requestTable, responseTable, standalone };
@@ -556,19 +620,30 @@ function buildResources(doc: Json, effects: Map<string, Effect>): string {
       const optionsType = paginated ? 'ListOptions' : effects.get(id) === 'read' ? 'RequestOptions' : 'SignedRequestOptions';
       options.add(optionsType);
       args.push(`options?: ${optionsType}`);
-      const tsdoc = `  /**\n${sdk.doc.replace(/\s+$/, '').split('\n').map((l: string) => (l ? `   * ${l}` : '   *')).join('\n')}\n   */\n`;
+      const tsdoc = `  /**\n${sdk.doc
+        .replace(/\s+$/, '')
+        .split('\n')
+        .map((l: string) => (l ? `   * ${l}` : '   *'))
+        .join('\n')}\n   */\n`;
       const call = `this._client.${paginated ? 'list' : 'call'}(op.${id}, { ${input.join(', ')} }, options)`.replace('{  }', '{}');
       methods.push(`${tsdoc}  ${sdk.method}(${args.join(', ')}): ${returns} {\n    return ${call};\n  }`);
       void method;
     }
-    const classDoc = typeof resource.doc === 'string' ? `/**\n${resource.doc.replace(/\s+$/, '').split('\n').map((l: string) => (l ? ` * ${l}` : ' *')).join('\n')}\n */\n` : '';
+    const classDoc =
+      typeof resource.doc === 'string'
+        ? `/**\n${resource.doc
+            .replace(/\s+$/, '')
+            .split('\n')
+            .map((l: string) => (l ? ` * ${l}` : ' *'))
+            .join('\n')}\n */\n`
+        : '';
     classes.push(`${classDoc}export class ${className} extends APIResource {\n${methods.join('\n\n')}\n}`);
   }
   for (const [id, { op }] of byId) if (op['x-sdk'] && !used.has(id)) throw new Error(`${id} has x-sdk but is in no class of x-sdk-resources`);
   return (
     HEADER +
-    '/**\n * The resource classes generated from the document (`x-sdk-resources`, each operation\'s `x-sdk`): one method per\n' +
-    ' * operation, run by the client\'s one pipeline. `Crossborder` holds them; src/resources/ re-exports them beside\n * what is written by hand.\n * @module\n */\n' +
+    "/**\n * The resource classes generated from the document (`x-sdk-resources`, each operation's `x-sdk`): one method per\n" +
+    " * operation, run by the client's one pipeline. `Crossborder` holds them; src/resources/ re-exports them beside\n * what is written by hand.\n * @module\n */\n" +
     (apiPromise ? "import type { APIPromise } from '../core/api-promise';\n" : '') +
     `import type { ${[...options].sort().join(', ')} } from '../core/options';\n` +
     (pagePromise ? "import type { PagePromise } from '../core/pagination';\n" : '') +
@@ -597,7 +672,9 @@ function standaloneFunction(id: string, method: string, path: string, params: Js
   const input: string[] = [];
   if (pathNames.length) input.push(`path: { ${pathNames.join(', ')} }`);
   if (body && hasQuery) {
-    args.push(`params: { query${queryRequired ? '' : '?'}: Query<'${id}'> | undefined; body${body.required ? '' : '?'}: Body<'${id}'> | undefined }${body.required || queryRequired ? '' : ' = {}'}`);
+    args.push(
+      `params: { query${queryRequired ? '' : '?'}: Query<'${id}'> | undefined; body${body.required ? '' : '?'}: Body<'${id}'> | undefined }${body.required || queryRequired ? '' : ' = {}'}`,
+    );
     input.push('query: params.query', 'body: params.body');
   } else if (body) {
     args.push(`params${body.required ? '' : '?'}: Body<'${id}'>`);
@@ -660,7 +737,8 @@ async function produce(): Promise<Record<string, string>> {
   const checked = new Set(Object.keys(checks).map((f) => f.replace(/\.ts$/, '')));
   const { table: operations, effects, requestTable, responseTable, standalone } = buildOperations(doc, zod, checked);
   const declared = new Map<string, Effect>();
-  for (const item of Object.values<Json>(doc.paths ?? {})) for (const method of METHODS) if (item[method]?.operationId) declared.set(item[method].operationId, item[method]['x-effect']);
+  for (const item of Object.values<Json>(doc.paths ?? {}))
+    for (const method of METHODS) if (item[method]?.operationId) declared.set(item[method].operationId, item[method]['x-effect']);
   return {
     ...Object.fromEntries(Object.entries(checks).map(([file, content]) => [`checks/${file}`, content])),
     'types.ts': types,
@@ -672,9 +750,7 @@ async function produce(): Promise<Record<string, string>> {
     'response-checks.ts': responseTable,
     'functions.ts': standalone,
     'resources.ts': buildResources(doc, declared),
-    'index.ts':
-      HEADER +
-      "export type * from './types';\nexport { operations, OPERATION_COUNT, WEBHOOK_EVENT_TYPES, type OperationId } from './operations';\n",
+    'index.ts': HEADER + "export type * from './types';\nexport { operations, OPERATION_COUNT, WEBHOOK_EVENT_TYPES, type OperationId } from './operations';\n",
   };
 }
 

@@ -105,7 +105,12 @@ export function requestsOf(file: string, text: string, operations: ReturnType<ty
     const url = cmd.match(/https?:\/\/[^\s'"]+/)?.[0];
     if (!data || !url) continue;
     const method = (cmd.match(/(?:-X|--request)\s+([A-Z]+)/)?.[1] ?? 'POST').toUpperCase();
-    const path = decodeURI(url.replace(/^https?:\/\/[^/]+/, '').replace(/^\/grid\/\d{4}-\d{2}-\d{2}/, '').replace(/\?.*$/, ''));
+    const path = decodeURI(
+      url
+        .replace(/^https?:\/\/[^/]+/, '')
+        .replace(/^\/grid\/\d{4}-\d{2}-\d{2}/, '')
+        .replace(/\?.*$/, ''),
+    );
     const operation = operations.find((o) => o.method === method && o.pattern.test(path));
     if (!operation) continue;
     const line = text.slice(0, match.index).split('\n').length;
@@ -170,7 +175,9 @@ function main(argv: string[]): void {
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(fixture, null, 1)}\n`);
   const placeholders = examples.filter((e) => e.placeholder !== undefined).length;
-  console.log(`${examples.length} request examples (${placeholders} placeholders) and ${webhooks.length} webhooks from ${commit.slice(0, 8)} -> ${relative(process.cwd(), out)}`);
+  console.log(
+    `${examples.length} request examples (${placeholders} placeholders) and ${webhooks.length} webhooks from ${commit.slice(0, 8)} -> ${relative(process.cwd(), out)}`,
+  );
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main(process.argv.slice(2));

@@ -48,8 +48,11 @@ console.log(`| Scenario | Cases run (${modes.map((m) => (m === 'ci' ? 'CI' : 'fu
 console.log('|---|---|---|---|');
 for (const [scenario, byMode] of scenarios) {
   const any = (byMode.full ?? byMode.ci)!;
-  const failures = modes.map((m) => (byMode[m] ? byMode[m]!.failures : '—')).join(' / ');
-  const reproduce = modes.map((m) => (byMode[m] ? `\`${byMode[m]!.command}\`` : '')).filter(Boolean).join('<br>');
+  const failures = modes.map((m) => (byMode[m] ? byMode[m].failures : '—')).join(' / ');
+  const reproduce = modes
+    .map((m) => (byMode[m] ? `\`${byMode[m].command}\`` : ''))
+    .filter(Boolean)
+    .join('<br>');
   console.log(`| ${scenario} | ${modes.map((m) => cell(byMode[m])).join(' / ')} ${any.unit} | ${failures} | ${reproduce} |`);
 }
 console.log();
@@ -58,4 +61,4 @@ for (const mode of modes) {
   console.log(`${mode === 'ci' ? 'CI subset' : 'Full run'}: ${r.seconds} s wall clock, vitest exit ${r.status}`);
   for (const row of r.rows) if (row.notes) console.log(`  [${mode}] ${row.scenario}: ${row.notes}`);
 }
-process.exitCode = Object.values(runs).some((r) => r!.status !== 0) ? 1 : 0;
+process.exitCode = Object.values(runs).some((r) => r.status !== 0) ? 1 : 0;

@@ -53,7 +53,15 @@ export { APIPromise, type WithResponse } from './core/api-promise';
 export { Page, PagePromise, type ListEnvelope } from './core/pagination';
 export type { ClientOptions, Environment, ListOptions, RequestOptions, SignedRequestOptions, Signer, ValidationIssueReport } from './core/options';
 export { logging, requestChecks, responseChecks, type Logging, type RequestChecks, type ResponseChecks } from './core/parts';
-export { openTelemetry, type MeterProviderLike, type TelemetryOptions, type TelemetryRecorder, type TracerProviderLike, type WorkSpan, type WorkTelemetry } from './core/telemetry';
+export {
+  openTelemetry,
+  type MeterProviderLike,
+  type TelemetryOptions,
+  type TelemetryRecorder,
+  type TracerProviderLike,
+  type WorkSpan,
+  type WorkTelemetry,
+} from './core/telemetry';
 export type { Logger, LogLevel } from './core/logger';
 export * from './core/errors';
 export { formatAmount, toMinorUnits, type HasDecimals } from './helpers/money';

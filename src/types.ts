@@ -56,4 +56,3 @@ export type WebhookEvent = DocumentWebhookEvent & {
 export interface DataList<T> {
   data: T[];
 }
-

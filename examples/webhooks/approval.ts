@@ -2,9 +2,7 @@ import { approvePayment, rejectPayment, requestCounterpartyInfo, WebhookVerifica
 
 /** Your decision, taken from your own records so a repeated delivery gets the same answer. */
 export type Decision =
-  | { approve: true; receiverCustomerInfo?: Record<string, string> }
-  | { approve: false; reason: string }
-  | { approve: false; missingFields: string[] };
+  { approve: true; receiverCustomerInfo?: Record<string, string> } | { approve: false; reason: string } | { approve: false; missingFields: string[] };
 
 export function createApprovalHandler(cb: Crossborder, decide: (transaction: IncomingTransaction) => Promise<Decision>) {
   return async (request: Request): Promise<Response> => {

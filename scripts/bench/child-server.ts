@@ -9,7 +9,10 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-export async function startChildServer(script: string, args: string[] = []): Promise<{ base: string; stop: () => void; send: (line: string) => Promise<string> }> {
+export async function startChildServer(
+  script: string,
+  args: string[] = [],
+): Promise<{ base: string; stop: () => void; send: (line: string) => Promise<string> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', resolve(here, script), ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
   const port = await new Promise<string>((ok, fail) => {
     child.stdout.once('data', (d: Buffer) => ok(d.toString().trim()));

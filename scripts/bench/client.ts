@@ -54,13 +54,13 @@ export async function benchClient(rounds = arg('rounds', 40), requests = arg('re
     const extra = typeof timeout === 'function' ? timeout() : timeout;
     const r =
       kind === 'get'
-        ? await fetch(`${api}/customers?limit=20`, { headers: { authorization, accept: 'application/json' }, ...extra } as RequestInit)
+        ? await fetch(`${api}/customers?limit=20`, { headers: { authorization, accept: 'application/json' }, ...extra })
         : await fetch(`${api}/quotes`, {
             method: 'POST',
             headers: { authorization, accept: 'application/json', 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
             body: JSON.stringify(params),
             ...extra,
-          } as RequestInit);
+          });
     if (!r.ok) throw new Error(String(r.status));
     return r.json();
   };
@@ -104,6 +104,6 @@ await main(
   import.meta.url,
   () => benchClient(),
   (r) =>
-      `${r.name}: raw ${r.raw.wallUs.toFixed(0)} µs, raw+signal ${r.rawSignal.wallUs.toFixed(0)} µs, openapi-fetch ${r.openapiFetch.wallUs.toFixed(0)} µs, SDK ${r.sdk.wallUs.toFixed(0)} µs; ` +
-      `SDK ÷ raw ${r.sdkRatio.toFixed(3)}× (CPU ${r.sdkCpuRatio.toFixed(3)}×), openapi-fetch ÷ raw ${r.openapiFetchRatio.toFixed(3)}×, SDK ÷ openapi-fetch ${r.sdkOverOpenapiFetch.toFixed(3)}×, raw+signal ÷ raw ${r.rawSignalRatio.toFixed(3)}×; load ${loadText(r.load)}`,
+    `${r.name}: raw ${r.raw.wallUs.toFixed(0)} µs, raw+signal ${r.rawSignal.wallUs.toFixed(0)} µs, openapi-fetch ${r.openapiFetch.wallUs.toFixed(0)} µs, SDK ${r.sdk.wallUs.toFixed(0)} µs; ` +
+    `SDK ÷ raw ${r.sdkRatio.toFixed(3)}× (CPU ${r.sdkCpuRatio.toFixed(3)}×), openapi-fetch ÷ raw ${r.openapiFetchRatio.toFixed(3)}×, SDK ÷ openapi-fetch ${r.sdkOverOpenapiFetch.toFixed(3)}×, raw+signal ÷ raw ${r.rawSignalRatio.toFixed(3)}×; load ${loadText(r.load)}`,
 );

@@ -74,6 +74,6 @@ await main(
   import.meta.url,
   () => benchConcurrency(),
   (r) =>
-      `${String(r.inFlight).padStart(3)} in flight: raw ${r.rawRps.toFixed(0)}/s, openapi-fetch ${r.openapiFetchRps.toFixed(0)}/s, SDK ${r.sdkRps.toFixed(0)}/s; ` +
-      `SDK ÷ raw ${r.sdkRatio.toFixed(3)}×, openapi-fetch ÷ raw ${r.openapiFetchRatio.toFixed(3)}×; CPU/request raw ${r.rawCpuUs.toFixed(0)} µs, SDK ${r.sdkCpuUs.toFixed(0)} µs; load ${loadText(r.load)}`,
+    `${String(r.inFlight).padStart(3)} in flight: raw ${r.rawRps.toFixed(0)}/s, openapi-fetch ${r.openapiFetchRps.toFixed(0)}/s, SDK ${r.sdkRps.toFixed(0)}/s; ` +
+    `SDK ÷ raw ${r.sdkRatio.toFixed(3)}×, openapi-fetch ÷ raw ${r.openapiFetchRatio.toFixed(3)}×; CPU/request raw ${r.rawCpuUs.toFixed(0)} µs, SDK ${r.sdkCpuUs.toFixed(0)} µs; load ${loadText(r.load)}`,
 );

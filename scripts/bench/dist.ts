@@ -33,7 +33,10 @@ const DIST_TSCONFIG = join(root, 'scripts/bench/tsconfig.dist.json');
  */
 export function withoutSourcePaths(): void {
   if (process.env.TSX_TSCONFIG_PATH === DIST_TSCONFIG) return;
-  const run = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env: { ...process.env, TSX_TSCONFIG_PATH: DIST_TSCONFIG } });
+  const run = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+    env: { ...process.env, TSX_TSCONFIG_PATH: DIST_TSCONFIG },
+  });
   process.exit(run.status ?? 1);
 }
 

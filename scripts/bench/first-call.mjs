@@ -22,7 +22,10 @@ if (mode === 'sdk') {
     },
   };
   t1 = performance.now();
-  const response = await fetch(`${base}/2025-10-13/customers?limit=20`, { headers: { authorization: `Basic ${btoa('tok:sec')}`, accept: 'application/json' }, dispatcher });
+  const response = await fetch(`${base}/2025-10-13/customers?limit=20`, {
+    headers: { authorization: `Basic ${btoa('tok:sec')}`, accept: 'application/json' },
+    dispatcher,
+  });
   await response.json();
 }
 const t2 = performance.now();

@@ -27,7 +27,20 @@ import type { PaginationResult } from './pagination';
 import { formatProfile, type ProfileResult } from './profile';
 import { REMAINS } from './remains';
 import { arg, median } from './rounds';
-import { benchSize, benchTarball, composition, formatTarball, kB, TARBALL_BEFORE, TARBALL_BEFORE_ISSUE_50, TARBALL_TARGET, tarballSection, withTarballSection, type SizeReport, type TarballReport } from './size';
+import {
+  benchSize,
+  benchTarball,
+  composition,
+  formatTarball,
+  kB,
+  TARBALL_BEFORE,
+  TARBALL_BEFORE_ISSUE_50,
+  TARBALL_TARGET,
+  tarballSection,
+  withTarballSection,
+  type SizeReport,
+  type TarballReport,
+} from './size';
 import type { StartupResult } from './startup';
 import type { TelemetryRow } from './telemetry';
 import { TELEMETRY_TARGETS, type TelemetryTargetRow } from './telemetry-floor';
@@ -37,18 +50,32 @@ const RUNS = arg('runs', 3);
 
 /** Runs a benchmark script in its own process and reads the JSON it prints. */
 function run<T>(script: string, args: string[] = []): T {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/bench', script), '--json', ...args], { cwd: root, encoding: 'utf8', timeout: 1_800_000, maxBuffer: 64 << 20 });
+  const out = execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/bench', script), '--json', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 1_800_000,
+    maxBuffer: 64 << 20,
+  });
   return JSON.parse(out.trim().split('\n').pop()!) as T;
 }
 /** Runs a script that prints lines for people. */
 // (payouts.ts takes ~5 minutes: 27 batches of 10,000 payouts with no limit.)
-const lines = (script: string) => execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/bench', script)], { cwd: root, encoding: 'utf8', timeout: 1_800_000 }).trim();
+const lines = (script: string) =>
+  execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/bench', script)], { cwd: root, encoding: 'utf8', timeout: 1_800_000 }).trim();
 
 interface Results {
   date: string;
   machine: string;
   node: string;
-  runs: { client: RequestRow[]; concurrency: ConcurrencyRow[]; pagination: PaginationResult; startup: StartupResult; telemetry?: TelemetryRow[]; telemetryTargets?: TelemetryTargetRow[]; webhooks?: WebhooksResult }[];
+  runs: {
+    client: RequestRow[];
+    concurrency: ConcurrencyRow[];
+    pagination: PaginationResult;
+    startup: StartupResult;
+    telemetry?: TelemetryRow[];
+    telemetryTargets?: TelemetryTargetRow[];
+    webhooks?: WebhooksResult;
+  }[];
   profiles: ProfileResult[];
   size: SizeReport;
   wallet: SizeReport;
@@ -102,7 +129,22 @@ async function measureAll(): Promise<Results> {
   const sandbox = lines('sandbox.ts');
   console.log('payout batches …');
   const payouts = lines('payouts.ts');
-  return { date: new Date().toISOString().slice(0, 10), machine: `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}`, node: process.version, runs, profiles, size, wallet, worker, receiver, listWorker, composition: parts, tarball, sandbox, payouts };
+  return {
+    date: new Date().toISOString().slice(0, 10),
+    machine: `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}`,
+    node: process.version,
+    runs,
+    profiles,
+    size,
+    wallet,
+    worker,
+    receiver,
+    listWorker,
+    composition: parts,
+    tarball,
+    sandbox,
+    payouts,
+  };
 }
 
 /** The size part alone: the bundles and the package as built now (dist/ built first), the rest of the results as they were. */
@@ -112,7 +154,17 @@ async function measureSize(previous: Results): Promise<Results> {
   ensureBuilt(!process.argv.includes('--prebuilt'));
   console.log('bundle size …');
   const [size, wallet, worker, receiver, listWorker] = await benchSize();
-  return { ...previous, size, wallet, worker, receiver, listWorker, composition: await composition(), tarball: benchTarball(), sizeDate: new Date().toISOString().slice(0, 10) };
+  return {
+    ...previous,
+    size,
+    wallet,
+    worker,
+    receiver,
+    listWorker,
+    composition: await composition(),
+    tarball: benchTarball(),
+    sizeDate: new Date().toISOString().slice(0, 10),
+  };
 }
 
 const stored = () => JSON.parse(readFileSync(RESULTS, 'utf8')) as Results;
@@ -151,31 +203,172 @@ interface Figure {
   command: string;
 }
 const figures: Figure[] = [
-  { name: 'GET list (20 customers), wall', baseline: 'raw fetch, same timeout', before: '1.22×', values: getRuns.map((r) => r.sdkRatio), format: x, target: '≤ 1.05×', pass: (n) => n <= 1.05, load: getRuns.map((r) => r.load), command: 'npx tsx scripts/bench/client.ts' },
+  {
+    name: 'GET list (20 customers), wall',
+    baseline: 'raw fetch, same timeout',
+    before: '1.22×',
+    values: getRuns.map((r) => r.sdkRatio),
+    format: x,
+    target: '≤ 1.05×',
+    pass: (n) => n <= 1.05,
+    load: getRuns.map((r) => r.load),
+    command: 'npx tsx scripts/bench/client.ts',
+  },
   // CPU time of this process per request: steadier than wall time on a machine others share.
-  { name: 'GET list (20 customers), CPU', baseline: 'raw fetch, same timeout', values: getRuns.map((r) => r.sdkCpuRatio), format: x, target: '≤ 1.05×', pass: (n) => n <= 1.05, load: getRuns.map((r) => r.load), command: 'npx tsx scripts/bench/client.ts' },
-  { name: 'POST quote, wall', baseline: 'raw fetch, same timeout', before: '1.15×', values: postRuns.map((r) => r.sdkRatio), format: x, target: '≤ 1.05×', pass: (n) => n <= 1.05, load: postRuns.map((r) => r.load), command: 'npx tsx scripts/bench/client.ts' },
-  { name: 'POST quote, CPU', baseline: 'raw fetch, same timeout', values: postRuns.map((r) => r.sdkCpuRatio), format: x, target: '≤ 1.05×', pass: (n) => n <= 1.05, load: postRuns.map((r) => r.load), command: 'npx tsx scripts/bench/client.ts' },
-  { name: '64 in flight, throughput', baseline: 'raw fetch, same timeout', before: '0.89×', values: conc(64).map((r) => r.sdkRatio), format: x, target: '≥ 0.97×', pass: (n) => n >= 0.97, load: conc(64).map((r) => r.load), command: 'npx tsx scripts/bench/concurrency.ts' },
-  { name: '64 in flight, CPU per request (raw ÷ SDK)', baseline: 'raw fetch, same timeout', values: conc(64).map((r) => r.rawCpuUs / r.sdkCpuUs), format: x, target: '≥ 0.97×', pass: (n) => n >= 0.97, load: conc(64).map((r) => r.load), command: 'npx tsx scripts/bench/concurrency.ts' },
+  {
+    name: 'GET list (20 customers), CPU',
+    baseline: 'raw fetch, same timeout',
+    values: getRuns.map((r) => r.sdkCpuRatio),
+    format: x,
+    target: '≤ 1.05×',
+    pass: (n) => n <= 1.05,
+    load: getRuns.map((r) => r.load),
+    command: 'npx tsx scripts/bench/client.ts',
+  },
+  {
+    name: 'POST quote, wall',
+    baseline: 'raw fetch, same timeout',
+    before: '1.15×',
+    values: postRuns.map((r) => r.sdkRatio),
+    format: x,
+    target: '≤ 1.05×',
+    pass: (n) => n <= 1.05,
+    load: postRuns.map((r) => r.load),
+    command: 'npx tsx scripts/bench/client.ts',
+  },
+  {
+    name: 'POST quote, CPU',
+    baseline: 'raw fetch, same timeout',
+    values: postRuns.map((r) => r.sdkCpuRatio),
+    format: x,
+    target: '≤ 1.05×',
+    pass: (n) => n <= 1.05,
+    load: postRuns.map((r) => r.load),
+    command: 'npx tsx scripts/bench/client.ts',
+  },
+  {
+    name: '64 in flight, throughput',
+    baseline: 'raw fetch, same timeout',
+    before: '0.89×',
+    values: conc(64).map((r) => r.sdkRatio),
+    format: x,
+    target: '≥ 0.97×',
+    pass: (n) => n >= 0.97,
+    load: conc(64).map((r) => r.load),
+    command: 'npx tsx scripts/bench/concurrency.ts',
+  },
+  {
+    name: '64 in flight, CPU per request (raw ÷ SDK)',
+    baseline: 'raw fetch, same timeout',
+    values: conc(64).map((r) => r.rawCpuUs / r.sdkCpuUs),
+    format: x,
+    target: '≥ 0.97×',
+    pass: (n) => n >= 0.97,
+    load: conc(64).map((r) => r.load),
+    command: 'npx tsx scripts/bench/concurrency.ts',
+  },
   ...(profiles[0]?.sdkOwnUs === undefined
     ? []
-    : [{ name: "the SDK's own CPU per call (profile of `customers.list()`, sequential; JSON.parse of the answer excluded)", baseline: `— (raw fetch's busy time per call in that profile: ${profiles[0].rawBusyUs?.toFixed(0) ?? '?'} µs; ~100 µs on a quiet machine)`, before: '31.7 µs', values: [profiles[0].sdkOwnUs], format: (n: number) => `${n.toFixed(1)} µs`, target: '≤ 15 µs', pass: (n: number) => n <= 15, load: [profiles[0].load], command: 'npx tsx scripts/bench/profile.ts' }]),
+    : [
+        {
+          name: "the SDK's own CPU per call (profile of `customers.list()`, sequential; JSON.parse of the answer excluded)",
+          baseline: `— (raw fetch's busy time per call in that profile: ${profiles[0].rawBusyUs?.toFixed(0) ?? '?'} µs; ~100 µs on a quiet machine)`,
+          before: '31.7 µs',
+          values: [profiles[0].sdkOwnUs],
+          format: (n: number) => `${n.toFixed(1)} µs`,
+          target: '≤ 15 µs',
+          pass: (n: number) => n <= 15,
+          load: [profiles[0].load],
+          command: 'npx tsx scripts/bench/profile.ts',
+        },
+      ]),
   // The same from CPU time, no profiler: what a GET costs this process beyond raw fetch's own (both parse the answer).
-  { name: "the SDK's own CPU per call (GET list: SDK − raw fetch, CPU time per request)", baseline: 'raw fetch, same timeout', values: getRuns.map((r) => r.sdk.cpuUs - r.raw.cpuUs), format: (n: number) => `${n.toFixed(1)} µs`, target: '≤ 15 µs', pass: (n: number) => n <= 15, load: getRuns.map((r) => r.load), command: 'npx tsx scripts/bench/client.ts' },
-  { name: 'auto-pagination, 100k items, time', baseline: 'raw cursor loop, same timeout', values: pag.map((r) => r.ratio), format: x, target: '≤ 1.05×', pass: (n) => n <= 1.05, load: pag.map((r) => r.load), command: 'npx tsx scripts/bench/pagination.ts' },
-  { name: 'auto-pagination, retained heap 10k → 100k items (growth)', baseline: 'the same at 10k', values: pag.map((r) => r.memory.sdk100k.retainedHeap - r.memory.sdk10k.retainedHeap), format: (n) => `${n >= 0 ? '+' : '−'}${mb(Math.abs(n))}`, target: 'flat (< 1 MB)', pass: (n) => n < 1e6, load: pag.map((r) => r.load), command: 'npx tsx scripts/bench/pagination.ts' },
-  { name: 'auto-pagination, retained heap at 100k items, over raw', baseline: 'raw cursor loop', values: pag.map((r) => r.memory.sdk100k.retainedHeap - r.memory.raw100k.retainedHeap), format: (n) => `${n >= 0 ? '+' : '−'}${mb(Math.abs(n))}`, target: '≤ +2 MB', pass: (n) => n <= 2e6, load: pag.map((r) => r.load), command: 'npx tsx scripts/bench/pagination.ts' },
-  { name: 'first call after import, cold process', baseline: 'a raw first call, cold process', values: st.map((r) => r.firstCallDeltaMs), format: ms, target: '≤ +20 ms', pass: (n) => n <= 20, load: st.map((r) => r.load), command: 'npx tsx scripts/bench/startup.ts' },
-  { name: 'cold import, ESM', baseline: '`node -e ""`', values: st.map((r) => r.importDeltaMs), format: ms, target: '≤ +8 ms', pass: (n) => n <= 8, load: st.map((r) => r.load), command: 'npx tsx scripts/bench/startup.ts' },
+  {
+    name: "the SDK's own CPU per call (GET list: SDK − raw fetch, CPU time per request)",
+    baseline: 'raw fetch, same timeout',
+    values: getRuns.map((r) => r.sdk.cpuUs - r.raw.cpuUs),
+    format: (n: number) => `${n.toFixed(1)} µs`,
+    target: '≤ 15 µs',
+    pass: (n: number) => n <= 15,
+    load: getRuns.map((r) => r.load),
+    command: 'npx tsx scripts/bench/client.ts',
+  },
+  {
+    name: 'auto-pagination, 100k items, time',
+    baseline: 'raw cursor loop, same timeout',
+    values: pag.map((r) => r.ratio),
+    format: x,
+    target: '≤ 1.05×',
+    pass: (n) => n <= 1.05,
+    load: pag.map((r) => r.load),
+    command: 'npx tsx scripts/bench/pagination.ts',
+  },
+  {
+    name: 'auto-pagination, retained heap 10k → 100k items (growth)',
+    baseline: 'the same at 10k',
+    values: pag.map((r) => r.memory.sdk100k.retainedHeap - r.memory.sdk10k.retainedHeap),
+    format: (n) => `${n >= 0 ? '+' : '−'}${mb(Math.abs(n))}`,
+    target: 'flat (< 1 MB)',
+    pass: (n) => n < 1e6,
+    load: pag.map((r) => r.load),
+    command: 'npx tsx scripts/bench/pagination.ts',
+  },
+  {
+    name: 'auto-pagination, retained heap at 100k items, over raw',
+    baseline: 'raw cursor loop',
+    values: pag.map((r) => r.memory.sdk100k.retainedHeap - r.memory.raw100k.retainedHeap),
+    format: (n) => `${n >= 0 ? '+' : '−'}${mb(Math.abs(n))}`,
+    target: '≤ +2 MB',
+    pass: (n) => n <= 2e6,
+    load: pag.map((r) => r.load),
+    command: 'npx tsx scripts/bench/pagination.ts',
+  },
+  {
+    name: 'first call after import, cold process',
+    baseline: 'a raw first call, cold process',
+    values: st.map((r) => r.firstCallDeltaMs),
+    format: ms,
+    target: '≤ +20 ms',
+    pass: (n) => n <= 20,
+    load: st.map((r) => r.load),
+    command: 'npx tsx scripts/bench/startup.ts',
+  },
+  {
+    name: 'cold import, ESM',
+    baseline: '`node -e ""`',
+    values: st.map((r) => r.importDeltaMs),
+    format: ms,
+    target: '≤ +8 ms',
+    pass: (n) => n <= 8,
+    load: st.map((r) => r.load),
+    command: 'npx tsx scripts/bench/startup.ts',
+  },
   ...([0, 1] as const).flatMap((i): Figure[] => {
     const rows = tel(i);
     if (rows.length === 0) return [];
     const what = i === 0 ? 'GET list' : 'POST quote';
     const baseline = `the SDK before telemetry (${rows[0]!.baseline})`;
     return [
-      { name: `${what}, tracing off (no provider)`, baseline, values: rows.map((r) => r.offRatio), format: x, target: '≤ 1.01×', pass: (n) => n <= 1.01, load: rows.map((r) => r.load), command: 'npx tsx scripts/bench/telemetry.ts' },
-      { name: `${what}, tracing on (batch processor, dropping exporter)`, baseline, values: rows.map((r) => r.onRatio), format: x, target: '≤ 1.05×', pass: (n) => n <= 1.05, load: rows.map((r) => r.load), command: 'npx tsx scripts/bench/telemetry.ts' },
+      {
+        name: `${what}, tracing off (no provider)`,
+        baseline,
+        values: rows.map((r) => r.offRatio),
+        format: x,
+        target: '≤ 1.01×',
+        pass: (n) => n <= 1.01,
+        load: rows.map((r) => r.load),
+        command: 'npx tsx scripts/bench/telemetry.ts',
+      },
+      {
+        name: `${what}, tracing on (batch processor, dropping exporter)`,
+        baseline,
+        values: rows.map((r) => r.onRatio),
+        format: x,
+        target: '≤ 1.05×',
+        pass: (n) => n <= 1.05,
+        load: rows.map((r) => r.load),
+        command: 'npx tsx scripts/bench/telemetry.ts',
+      },
     ];
   }),
   // Issue 33's telemetry targets, side by side, the server answering after 1 ms (scripts/bench/telemetry-floor.ts).
@@ -203,10 +396,39 @@ const figures: Figure[] = [
   ...(wh.length === 0
     ? []
     : [
-        { name: 'webhook verification (`cb.webhooks.verify`, 1 kB), deliveries per CPU second', baseline: '`crypto.verify` of the same signature (node:crypto)', before: '0.57×', values: wh.map((r) => r.verifyRatio), format: x, target: '≥ 0.90×', pass: (n: number) => n >= 0.9, load: wh.map((r) => r.load), command: 'npx tsx scripts/bench/webhooks.ts' },
-        { name: '`cb.webhooks.unwrap` (verify + parse + event check), deliveries per CPU second', baseline: '`crypto.verify` of the same signature (node:crypto)', before: '0.50×', values: wh.map((r) => r.unwrapRatio), format: x, target: '≥ 0.80×', pass: (n: number) => n >= 0.8, load: wh.map((r) => r.load), command: 'npx tsx scripts/bench/webhooks.ts' },
+        {
+          name: 'webhook verification (`cb.webhooks.verify`, 1 kB), deliveries per CPU second',
+          baseline: '`crypto.verify` of the same signature (node:crypto)',
+          before: '0.57×',
+          values: wh.map((r) => r.verifyRatio),
+          format: x,
+          target: '≥ 0.90×',
+          pass: (n: number) => n >= 0.9,
+          load: wh.map((r) => r.load),
+          command: 'npx tsx scripts/bench/webhooks.ts',
+        },
+        {
+          name: '`cb.webhooks.unwrap` (verify + parse + event check), deliveries per CPU second',
+          baseline: '`crypto.verify` of the same signature (node:crypto)',
+          before: '0.50×',
+          values: wh.map((r) => r.unwrapRatio),
+          format: x,
+          target: '≥ 0.80×',
+          pass: (n: number) => n >= 0.8,
+          load: wh.map((r) => r.load),
+          command: 'npx tsx scripts/bench/webhooks.ts',
+        },
       ]),
-  { name: 'cold import, CJS', baseline: '`node -e ""`', values: st.map((r) => r.importCjsDeltaMs), format: ms, target: '≤ +5 ms', pass: (n) => n <= 5, load: st.map((r) => r.load), command: 'npx tsx scripts/bench/startup.ts' },
+  {
+    name: 'cold import, CJS',
+    baseline: '`node -e ""`',
+    values: st.map((r) => r.importCjsDeltaMs),
+    format: ms,
+    target: '≤ +5 ms',
+    pass: (n) => n <= 5,
+    load: st.map((r) => r.load),
+    command: 'npx tsx scripts/bench/startup.ts',
+  },
 ];
 const summary = figures.map((f) => {
   const m = median(f.values);
@@ -217,13 +439,19 @@ const sizeRows = [
   `| bundle: initial chunk + what the first call loads (its checks) | — | — | **${kB(size.firstCallGzip)}** | deterministic | — | | — |`,
   `| bundle: everything, one file | — | ${kB(SIZE_BEFORE_ISSUE_36.oneFile)} before issue 36 | **${kB(size.oneFileGzip)}** | deterministic | ≤ 25 kB; no larger than before issue 36 | ${ok(size.oneFileGzip <= 25_000)}; ${ok(size.oneFileGzip <= SIZE_BEFORE_ISSUE_36.oneFile)} | — |`,
   ...(worker
-    ? [`| bundle: a worker importing only what it uses (\`CrossborderCore\` without optional parts, \`listCustomers(core)\` + webhooks.unwrap), one file | — | ${kB(WORKER_BEFORE_THIRD_PASS)} before issue 36 §3's third pass; ${kB(WORKER_BEFORE_CUTS)} before its cuts; ${kB(SIZE_BEFORE_ISSUE_36.worker)} before issue 36 | **${kB(worker.oneFileGzip)}** | deterministic | — (its 14 kB target retired by issue 50 §10: a receiver takes \`crossborder-sdk/webhooks\`) | | — |`]
+    ? [
+        `| bundle: a worker importing only what it uses (\`CrossborderCore\` without optional parts, \`listCustomers(core)\` + webhooks.unwrap), one file | — | ${kB(WORKER_BEFORE_THIRD_PASS)} before issue 36 §3's third pass; ${kB(WORKER_BEFORE_CUTS)} before its cuts; ${kB(SIZE_BEFORE_ISSUE_36.worker)} before issue 36 | **${kB(worker.oneFileGzip)}** | deterministic | — (its 14 kB target retired by issue 50 §10: a receiver takes \`crossborder-sdk/webhooks\`) | | — |`,
+      ]
     : []),
   ...(receiver
-    ? [`| bundle: a webhook receiver, \`unwrap\` from \`crossborder-sdk/webhooks\` (no client), one file | — | ${kB(worker?.oneFileGzip ?? SIZE_BEFORE_ISSUE_36.worker)} through the client (the worker above) | **${receiver.oneFileGzip.toLocaleString('en')} B** | deterministic | ≤ ${RECEIVER_TARGET.toLocaleString('en')} B | ${ok(receiver.oneFileGzip <= RECEIVER_TARGET)} | — |`]
+    ? [
+        `| bundle: a webhook receiver, \`unwrap\` from \`crossborder-sdk/webhooks\` (no client), one file | — | ${kB(worker?.oneFileGzip ?? SIZE_BEFORE_ISSUE_36.worker)} through the client (the worker above) | **${receiver.oneFileGzip.toLocaleString('en')} B** | deterministic | ≤ ${RECEIVER_TARGET.toLocaleString('en')} B | ${ok(receiver.oneFileGzip <= RECEIVER_TARGET)} | — |`,
+      ]
     : []),
   ...(listWorker
-    ? [`| bundle: a worker that only lists (\`CrossborderCore\`, \`listCustomers(core)\`), one file | — | ${kB(LIST_WORKER_BEFORE_RECEIVER)} before issue 50 | **${kB(listWorker.oneFileGzip)}** | deterministic | no larger than before issue 50 | ${ok(listWorker.oneFileGzip <= LIST_WORKER_BEFORE_RECEIVER)} | — |`]
+    ? [
+        `| bundle: a worker that only lists (\`CrossborderCore\`, \`listCustomers(core)\`), one file | — | ${kB(LIST_WORKER_BEFORE_RECEIVER)} before issue 50 | **${kB(listWorker.oneFileGzip)}** | deterministic | no larger than before issue 50 | ${ok(listWorker.oneFileGzip <= LIST_WORKER_BEFORE_RECEIVER)} | — |`,
+      ]
     : []),
   ...(tarball
     ? [
@@ -263,7 +491,10 @@ const paginationTable = [
 const prefetchTable = [
   '| run | CPU-bound work: raw loop / SDK with prefetch (ms) | speed-up | I/O-bound work: raw loop / SDK with prefetch (ms) | speed-up |',
   '|---|---:|---:|---:|---:|',
-  ...pag.map((r, i) => `| ${i + 1} | ${r.rawWorkMs.toFixed(0)} / ${r.prefetchMs.toFixed(0)} | ${x(r.prefetchSpeedup, 2)} | ${r.rawIoMs.toFixed(0)} / ${r.prefetchIoMs.toFixed(0)} | ${x(r.prefetchIoSpeedup, 2)} |`),
+  ...pag.map(
+    (r, i) =>
+      `| ${i + 1} | ${r.rawWorkMs.toFixed(0)} / ${r.prefetchMs.toFixed(0)} | ${x(r.prefetchSpeedup, 2)} | ${r.rawIoMs.toFixed(0)} / ${r.prefetchIoMs.toFixed(0)} | ${x(r.prefetchIoSpeedup, 2)} |`,
+  ),
 ];
 const startupTable = [
   '| run | `node -e ""` (ms) | ESM import over it | CJS require over it | a one-line ES module over it | SDK first call (ms) | raw first call (ms) | first call over raw | import + first call over raw first call | `tsc` over baseline | load |',

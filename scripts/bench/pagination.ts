@@ -130,7 +130,10 @@ export async function benchPagination(items = arg('items', 100_000), rounds = ar
   /** Each contender's times over interleaved rounds, after one warm-up run each. */
   const race = async (n: number, contenders: (() => Promise<number>)[]) => {
     for (const fn of contenders) await fn();
-    return interleaved(n, contenders.map((fn) => () => time(fn)));
+    return interleaved(
+      n,
+      contenders.map((fn) => () => time(fn)),
+    );
   };
 
   let result: Omit<PaginationResult, 'memory' | 'load'>;
@@ -162,7 +165,10 @@ export async function benchPagination(items = arg('items', 100_000), rounds = ar
     const list = await startListServer(n);
     try {
       // In plain node, as users run the package: see pagination-memory.mjs.
-      const out = execFileSync(process.execPath, ['--expose-gc', join(root, 'scripts/bench/pagination-memory.mjs'), list.base, String(n), mode], { encoding: 'utf8', timeout: 300_000 });
+      const out = execFileSync(process.execPath, ['--expose-gc', join(root, 'scripts/bench/pagination-memory.mjs'), list.base, String(n), mode], {
+        encoding: 'utf8',
+        timeout: 300_000,
+      });
       return JSON.parse(out.trim()) as Memory;
     } finally {
       list.stop();
@@ -170,7 +176,12 @@ export async function benchPagination(items = arg('items', 100_000), rounds = ar
   };
   return {
     ...result,
-    memory: { sdk10k: await memory(10_000, 'sdk'), sdk100k: await memory(100_000, 'sdk'), raw10k: await memory(10_000, 'raw'), raw100k: await memory(100_000, 'raw') },
+    memory: {
+      sdk10k: await memory(10_000, 'sdk'),
+      sdk100k: await memory(100_000, 'sdk'),
+      raw10k: await memory(10_000, 'raw'),
+      raw100k: await memory(100_000, 'raw'),
+    },
     load: [before, load1()],
   };
 }

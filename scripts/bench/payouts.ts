@@ -72,7 +72,11 @@ const json = process.argv.includes('--json');
 const server = await startChildServer('payouts-sandbox.ts');
 
 async function setFaults(faults: SandboxFaults): Promise<void> {
-  const res = await fetch(`${server.base}/_sandbox/faults`, { method: 'PUT', headers: { 'content-type': 'application/json', authorization: `Basic ${btoa('tok:sk')}` }, body: JSON.stringify(faults) });
+  const res = await fetch(`${server.base}/_sandbox/faults`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', authorization: `Basic ${btoa('tok:sk')}` },
+    body: JSON.stringify(faults),
+  });
   if (!res.ok) throw new Error(`PUT /_sandbox/faults: ${res.status} ${await res.text()}`);
 }
 
@@ -154,7 +158,15 @@ async function runnerRate(faults: SandboxFaults, prefix: string, n: number, maxC
   };
   const cpu0 = process.cpuUsage();
   const started = performance.now();
-  const batch = createPayoutBatch({ client, batchId: prefix, journal, maxConcurrency, webhooks: true, signal: stop.signal, ...(process.env.BENCH_PAYOUTS_INITIAL ? { initialConcurrency: Number(process.env.BENCH_PAYOUTS_INITIAL) } : {}) });
+  const batch = createPayoutBatch({
+    client,
+    batchId: prefix,
+    journal,
+    maxConcurrency,
+    webhooks: true,
+    signal: stop.signal,
+    ...(process.env.BENCH_PAYOUTS_INITIAL ? { initialConcurrency: Number(process.env.BENCH_PAYOUTS_INITIAL) } : {}),
+  });
   await batch.run(list).catch((error: unknown) => {
     if (!(error instanceof APIUserAbortError) || !submittedAt) throw error;
   });
@@ -189,7 +201,14 @@ async function poolRate(concurrency: number, prefix: string, n: number, journale
     Array.from({ length: journal === undefined ? concurrency : concurrency * 2 }, async () => {
       while (next < list.length) {
         const i = list[next++]!;
-        const body: QuoteCreateParams = { source: { sourceType: 'ACCOUNT', accountId: w.accountId }, destination: { destinationType: 'ACCOUNT', accountId: (i.destination as { accountId: string }).accountId }, lockedCurrencySide: 'RECEIVING', lockedCurrencyAmount: i.amount, immediatelyExecute: true, description: i.reference };
+        const body: QuoteCreateParams = {
+          source: { sourceType: 'ACCOUNT', accountId: w.accountId },
+          destination: { destinationType: 'ACCOUNT', accountId: (i.destination as { accountId: string }).accountId },
+          lockedCurrencySide: 'RECEIVING',
+          lockedCurrencyAmount: i.amount,
+          immediatelyExecute: true,
+          description: i.reference,
+        };
         if (journal === undefined) {
           await cb.quotes.create(body, { idempotencyKey: `${prefix}-${i.reference}` });
           continue;
@@ -212,7 +231,15 @@ async function poolRate(concurrency: number, prefix: string, n: number, journale
           else inFlight--;
         });
         record.state = 'processing';
-        record.quote = { quoteId: quote.id, sendingAmount: quote.totalSendingAmount, sendingCurrency: quote.sendingCurrency?.code, receivingAmount: quote.totalReceivingAmount, receivingCurrency: quote.receivingCurrency?.code, fees: quote.feesIncluded, exchangeRate: quote.exchangeRate };
+        record.quote = {
+          quoteId: quote.id,
+          sendingAmount: quote.totalSendingAmount,
+          sendingCurrency: quote.sendingCurrency?.code,
+          receivingAmount: quote.totalReceivingAmount,
+          receivingCurrency: quote.receivingCurrency?.code,
+          fees: quote.feesIncluded,
+          exchangeRate: quote.exchangeRate,
+        };
         record.transactionId = quote.transactionId;
         record.transactionStatus = quote.status;
         record.updatedAt = new Date().toISOString();
@@ -237,17 +264,18 @@ async function memory(): Promise<{ at10k: number; at50k: number; atN: number; pe
   let q = 0;
   const client: PayoutClient = {
     quotes: {
-      create: async (body) => ({
-        id: `Quote:${++q}`,
-        status: 'COMPLETED',
-        transactionId: `Transaction:${q}`,
-        totalSendingAmount: body.lockedCurrencyAmount + 30,
-        totalReceivingAmount: body.lockedCurrencyAmount,
-        feesIncluded: 30,
-        exchangeRate: 1,
-        sendingCurrency: { code: 'USD', name: 'US Dollar', symbol: '$', decimals: 2 },
-        receivingCurrency: { code: 'USD', name: 'US Dollar', symbol: '$', decimals: 2 },
-      }) as never,
+      create: async (body) =>
+        ({
+          id: `Quote:${++q}`,
+          status: 'COMPLETED',
+          transactionId: `Transaction:${q}`,
+          totalSendingAmount: body.lockedCurrencyAmount + 30,
+          totalReceivingAmount: body.lockedCurrencyAmount,
+          feesIncluded: 30,
+          exchangeRate: 1,
+          sendingCurrency: { code: 'USD', name: 'US Dollar', symbol: '$', decimals: 2 },
+          receivingCurrency: { code: 'USD', name: 'US Dollar', symbol: '$', decimals: 2 },
+        }) as never,
       execute: async () => ({}) as never,
     },
     transactions: { retrieve: async () => ({}) as never },
@@ -276,7 +304,13 @@ async function memory(): Promise<{ at10k: number; at50k: number; atN: number; pe
   });
   async function* rows(): AsyncGenerator<PayoutInstruction> {
     for await (const r of createReadStream(csv).pipe(parse({ columns: true })) as AsyncIterable<Record<string, string>>) {
-      yield { reference: r.reference!, source: { accountId: r.sourceAccountId! }, destination: { accountId: r.destinationAccountId! }, amount: Number(r.amount), description: r.description };
+      yield {
+        reference: r.reference!,
+        source: { accountId: r.sourceAccountId! },
+        destination: { accountId: r.destinationAccountId! },
+        amount: Number(r.amount),
+        description: r.description,
+      };
     }
   }
   await batch.run(rows());
@@ -288,7 +322,9 @@ async function memory(): Promise<{ at10k: number; at50k: number; atN: number; pe
 
 /** Parts to run (`limited`, `burst1`, `free`, `memory`; default all): BENCH_PAYOUTS_ONLY=free,memory. */
 const ONLY = new Set((process.env.BENCH_PAYOUTS_ONLY ?? 'limited,burst1,free,memory').split(','));
-const limited = ONLY.has('limited') ? await runnerRate({ rateLimit: { requestsPerSecond: RATE }, latency: { ms: 20 } }, 'limited', N, 32) : { perSecond: Number.NaN, seconds: Number.NaN, cpuPerPayout: Number.NaN, throttled: { answers: 0, rounds: 0 } };
+const limited = ONLY.has('limited')
+  ? await runnerRate({ rateLimit: { requestsPerSecond: RATE }, latency: { ms: 20 } }, 'limited', N, 32)
+  : { perSecond: Number.NaN, seconds: Number.NaN, cpuPerPayout: Number.NaN, throttled: { answers: 0, rounds: 0 } };
 // What the limit allows over that time: RATE per second, plus the bucket's burst (RATE) at the start.
 const allowed = (RATE * limited.seconds + RATE) / limited.seconds;
 // A limit with a burst of 1 (the bucket holds one request): the runner must pace to R, not fill a burst and halve.
@@ -323,7 +359,10 @@ if (ONLY.has('free')) {
   for (const c of [8, 16, 32, 64]) pools.push([c, (await poolRate(c, `pool${c}`, FREE_N)).perSecond]);
   // The two best of one try each go on to the rounds (one try picks the wrong one on a noisy machine); each
   // round's pool figure is the better of the two there.
-  finalists = [...pools].sort((a, b) => b[1] - a[1]).slice(0, 2).map(([c]) => c);
+  finalists = [...pools]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 2)
+    .map(([c]) => c);
   const poolRound = async (round: number) => {
     const tried: [number, Rate][] = [];
     for (const c of round % 2 === 0 ? finalists : [...finalists].reverse()) {
@@ -370,9 +409,48 @@ const journaled = { perSecond: med(journaledRates.map((r) => r.perSecond)), cpuP
 const mem = ONLY.has('memory') ? await memory() : { at10k: Number.NaN, at50k: Number.NaN, atN: Number.NaN, perReference: Number.NaN };
 
 const result = {
-  rateLimited: { rate: RATE, payouts: N, seconds: limited.seconds, payoutsPerSecond: limited.perSecond, allowedPerSecond: allowed, ratio: limited.perSecond / allowed, throttled: limited.throttled },
-  rateLimitedBurst1: { rate: BURST1_RATE, burst: 1, payouts: BURST1_N, seconds: burst1.seconds, payoutsPerSecond: burst1.perSecond, allowedPerSecond: burst1Allowed, ratio: burst1.perSecond / burst1Allowed, throttled: burst1.throttled },
-  noLimit: { payouts: FREE_N, runner: free.perSecond, runnerCpuMicros: free.cpuPerPayout, pools, best: { concurrency: fixed, finalists: finalistMedians, perSecond: bestPool.perSecond, cpuMicros: bestPool.cpuPerPayout }, ratio: med(ratios), ratios, betterOfTwo: { concurrencies: bestConcurrency, perSecond: med(bestRates.map((r) => r.perSecond)), ratio: med(betterOfTwoRatios), ratios: betterOfTwoRatios }, journaledPool: { perSecond: journaled.perSecond, cpuMicros: journaled.cpuPerPayout, ofPool: med(journaledOfPool), ofPoolByRound: journaledOfPool, runnerRatio: med(journaledRatios), runnerRatios: journaledRatios } },
+  rateLimited: {
+    rate: RATE,
+    payouts: N,
+    seconds: limited.seconds,
+    payoutsPerSecond: limited.perSecond,
+    allowedPerSecond: allowed,
+    ratio: limited.perSecond / allowed,
+    throttled: limited.throttled,
+  },
+  rateLimitedBurst1: {
+    rate: BURST1_RATE,
+    burst: 1,
+    payouts: BURST1_N,
+    seconds: burst1.seconds,
+    payoutsPerSecond: burst1.perSecond,
+    allowedPerSecond: burst1Allowed,
+    ratio: burst1.perSecond / burst1Allowed,
+    throttled: burst1.throttled,
+  },
+  noLimit: {
+    payouts: FREE_N,
+    runner: free.perSecond,
+    runnerCpuMicros: free.cpuPerPayout,
+    pools,
+    best: { concurrency: fixed, finalists: finalistMedians, perSecond: bestPool.perSecond, cpuMicros: bestPool.cpuPerPayout },
+    ratio: med(ratios),
+    ratios,
+    betterOfTwo: {
+      concurrencies: bestConcurrency,
+      perSecond: med(bestRates.map((r) => r.perSecond)),
+      ratio: med(betterOfTwoRatios),
+      ratios: betterOfTwoRatios,
+    },
+    journaledPool: {
+      perSecond: journaled.perSecond,
+      cpuMicros: journaled.cpuPerPayout,
+      ofPool: med(journaledOfPool),
+      ofPoolByRound: journaledOfPool,
+      runnerRatio: med(journaledRatios),
+      runnerRatios: journaledRatios,
+    },
+  },
   memory: { references: MEMORY_N, heapAt10k: mem.at10k, heapAt50k: mem.at50k, heapAtN: mem.atN, bytesPerReference: mem.perReference, gc: true },
   loadAverage: loadavg()[0],
 };
@@ -380,11 +458,33 @@ if (json) {
   console.log(JSON.stringify(result));
 } else {
   const f = (n: number) => n.toFixed(1);
-  if (ONLY.has('limited')) console.log(`rate limit ${RATE} req/s, 20 ms latency, ${N} payouts: ${f(limited.perSecond)} payouts/s of ${f(allowed)} allowed = ${result.rateLimited.ratio.toFixed(3)} (target >= 0.9), in ${limited.seconds.toFixed(1)} s, ${limited.throttled.answers} 429s in ${limited.throttled.rounds} rounds`);
-  if (ONLY.has('burst1')) console.log(`rate limit ${BURST1_RATE} req/s with a burst of 1, 20 ms latency, ${BURST1_N} payouts: ${f(burst1.perSecond)} payouts/s of ${f(burst1Allowed)} allowed = ${result.rateLimitedBurst1.ratio.toFixed(3)} (target >= 0.8), in ${burst1.seconds.toFixed(1)} s, ${burst1.throttled.answers} 429s in ${burst1.throttled.rounds} rounds`);
-  if (ONLY.has('free')) console.log(`no limit, 20 ms latency, ${FREE_N} payouts: Promise.all pool ${pools.map(([c, r]) => `${c}: ${f(r)}/s`).join(', ')}; runner (${JOURNAL} journal) ${f(free.perSecond)}/s vs the pool at the best fixed concurrency, ${fixed} (medians over ${ROUNDS} alternating rounds: ${finalists.map((c) => `${c}: ${f(result.noLimit.best.finalists[c]!)}/s`).join(', ')}), ratios ${ratios.map((x) => x.toFixed(2)).join(' ')}: median ${result.noLimit.ratio.toFixed(3)} (target >= 0.9); vs the better of the two in each round (${bestConcurrency.join(', ')}), stricter: ${betterOfTwoRatios.map((x) => x.toFixed(2)).join(' ')}: median ${result.noLimit.betterOfTwo.ratio.toFixed(3)}`);
-  if (ONLY.has('free')) console.log(`the same pool journaling what the runner journals (file journal, two lines a payout, same keys): ${f(journaled.perSecond)}/s, ${journaledOfPool.map((x) => x.toFixed(2)).join(' ')} of the pool: median ${result.noLimit.journaledPool.ofPool.toFixed(3)}; runner ÷ it ${journaledRatios.map((x) => x.toFixed(2)).join(' ')}: median ${result.noLimit.journaledPool.runnerRatio.toFixed(3)} (the runner's machinery beyond its journal)`);
-  if (ONLY.has('free')) console.log(`CPU of this process per payout (the sandbox answers from its own): runner ${f(free.cpuPerPayout)} µs, journaled pool ${f(journaled.cpuPerPayout)} µs, pool ${f(bestPool.cpuPerPayout)} µs (the SDK's call alone), so the runner's own ${f(free.cpuPerPayout - bestPool.cpuPerPayout)} µs, of which the journal and keys ${f(journaled.cpuPerPayout - bestPool.cpuPerPayout)} µs`);
-  if (ONLY.has('memory')) console.log(`memory, ${MEMORY_N} references from a CSV: heap ${f(mem.at10k / 1e6)} MB at 10,000, ${f(mem.at50k / 1e6)} MB at 50,000, ${f(mem.atN / 1e6)} MB at ${MEMORY_N}: ${f(mem.perReference)} bytes per reference from 10,000 on`);
-  console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
+  if (ONLY.has('limited'))
+    console.log(
+      `rate limit ${RATE} req/s, 20 ms latency, ${N} payouts: ${f(limited.perSecond)} payouts/s of ${f(allowed)} allowed = ${result.rateLimited.ratio.toFixed(3)} (target >= 0.9), in ${limited.seconds.toFixed(1)} s, ${limited.throttled.answers} 429s in ${limited.throttled.rounds} rounds`,
+    );
+  if (ONLY.has('burst1'))
+    console.log(
+      `rate limit ${BURST1_RATE} req/s with a burst of 1, 20 ms latency, ${BURST1_N} payouts: ${f(burst1.perSecond)} payouts/s of ${f(burst1Allowed)} allowed = ${result.rateLimitedBurst1.ratio.toFixed(3)} (target >= 0.8), in ${burst1.seconds.toFixed(1)} s, ${burst1.throttled.answers} 429s in ${burst1.throttled.rounds} rounds`,
+    );
+  if (ONLY.has('free'))
+    console.log(
+      `no limit, 20 ms latency, ${FREE_N} payouts: Promise.all pool ${pools.map(([c, r]) => `${c}: ${f(r)}/s`).join(', ')}; runner (${JOURNAL} journal) ${f(free.perSecond)}/s vs the pool at the best fixed concurrency, ${fixed} (medians over ${ROUNDS} alternating rounds: ${finalists.map((c) => `${c}: ${f(result.noLimit.best.finalists[c]!)}/s`).join(', ')}), ratios ${ratios.map((x) => x.toFixed(2)).join(' ')}: median ${result.noLimit.ratio.toFixed(3)} (target >= 0.9); vs the better of the two in each round (${bestConcurrency.join(', ')}), stricter: ${betterOfTwoRatios.map((x) => x.toFixed(2)).join(' ')}: median ${result.noLimit.betterOfTwo.ratio.toFixed(3)}`,
+    );
+  if (ONLY.has('free'))
+    console.log(
+      `the same pool journaling what the runner journals (file journal, two lines a payout, same keys): ${f(journaled.perSecond)}/s, ${journaledOfPool.map((x) => x.toFixed(2)).join(' ')} of the pool: median ${result.noLimit.journaledPool.ofPool.toFixed(3)}; runner ÷ it ${journaledRatios.map((x) => x.toFixed(2)).join(' ')}: median ${result.noLimit.journaledPool.runnerRatio.toFixed(3)} (the runner's machinery beyond its journal)`,
+    );
+  if (ONLY.has('free'))
+    console.log(
+      `CPU of this process per payout (the sandbox answers from its own): runner ${f(free.cpuPerPayout)} µs, journaled pool ${f(journaled.cpuPerPayout)} µs, pool ${f(bestPool.cpuPerPayout)} µs (the SDK's call alone), so the runner's own ${f(free.cpuPerPayout - bestPool.cpuPerPayout)} µs, of which the journal and keys ${f(journaled.cpuPerPayout - bestPool.cpuPerPayout)} µs`,
+    );
+  if (ONLY.has('memory'))
+    console.log(
+      `memory, ${MEMORY_N} references from a CSV: heap ${f(mem.at10k / 1e6)} MB at 10,000, ${f(mem.at50k / 1e6)} MB at 50,000, ${f(mem.atN / 1e6)} MB at ${MEMORY_N}: ${f(mem.perReference)} bytes per reference from 10,000 on`,
+    );
+  console.log(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${cpus().length} cores`,
+  );
 }

@@ -52,7 +52,13 @@ export interface ProfileResult {
   topSdk?: [string, number][];
 }
 
-async function sample(session: Session, calls: number, inFlight: number, fn: () => PromiseLike<unknown>, byFunction?: Map<string, number>): Promise<Map<string, number>> {
+async function sample(
+  session: Session,
+  calls: number,
+  inFlight: number,
+  fn: () => PromiseLike<unknown>,
+  byFunction?: Map<string, number>,
+): Promise<Map<string, number>> {
   const us = new Map<string, number>(GROUPS.map(([name]) => [name, 0]));
   await session.post('Profiler.start');
   let next = 0;
@@ -91,7 +97,7 @@ export async function profileRequests(calls = arg('calls', 10_000), inFlight = 1
   try {
     await session.post('Profiler.enable');
     await session.post('Profiler.setSamplingInterval', { interval: 50 });
-    for (let i = 0; i < 1000; i++) await sdk(), await raw(); // warm up: compiled code, open sockets
+    for (let i = 0; i < 1000; i++) (await sdk(), await raw()); // warm up: compiled code, open sockets
     const byFunction = new Map<string, number>();
     const s = await sample(session, calls, inFlight, sdk, byFunction);
     const r = await sample(session, calls, inFlight, raw);
@@ -116,7 +122,10 @@ export async function profileRequests(calls = arg('calls', 10_000), inFlight = 1
 }
 
 export function formatProfile(result: ProfileResult): string {
-  const lines = [`| who spends it (${result.inFlight === 1 ? 'sequential' : `${result.inFlight} in flight`}) | SDK, µs per call | raw fetch, µs per call | difference |`, '|---|---:|---:|---:|'];
+  const lines = [
+    `| who spends it (${result.inFlight === 1 ? 'sequential' : `${result.inFlight} in flight`}) | SDK, µs per call | raw fetch, µs per call | difference |`,
+    '|---|---:|---:|---:|',
+  ];
   let sdk = 0;
   let raw = 0;
   for (const r of result.rows) {
@@ -127,8 +136,13 @@ export function formatProfile(result: ProfileResult): string {
   }
   lines.push(`| **busy in total** | **${sdk.toFixed(1)}** | **${raw.toFixed(1)}** | **${(sdk - raw >= 0 ? '+' : '') + (sdk - raw).toFixed(1)}** |`);
   if (result.sdkOwnUs !== undefined && result.jsonParseUs !== undefined) {
-    const share = result.rawBusyUs ? ` (${((100 * result.sdkOwnUs) / result.rawBusyUs).toFixed(1)} % of raw fetch's busy time per call, ${result.rawBusyUs.toFixed(0)} µs)` : '';
-    lines.push('', `The SDK's own code: ${result.sdkOwnUs.toFixed(1)} µs per call${share}: its self time less \`parseBody\`, ${result.jsonParseUs.toFixed(1)} µs, the JSON.parse of the answer.`);
+    const share = result.rawBusyUs
+      ? ` (${((100 * result.sdkOwnUs) / result.rawBusyUs).toFixed(1)} % of raw fetch's busy time per call, ${result.rawBusyUs.toFixed(0)} µs)`
+      : '';
+    lines.push(
+      '',
+      `The SDK's own code: ${result.sdkOwnUs.toFixed(1)} µs per call${share}: its self time less \`parseBody\`, ${result.jsonParseUs.toFixed(1)} µs, the JSON.parse of the answer.`,
+    );
     if (result.topSdk?.length) lines.push(`By function (µs per call, self): ${result.topSdk.map(([name, us]) => `\`${name}\` ${us.toFixed(2)}`).join(', ')}.`);
   }
   return lines.join('\n');

@@ -86,7 +86,13 @@ export async function turnByTurn(contenders: readonly (() => PromiseLike<unknown
  */
 export async function compareRequests(
   contenders: readonly (() => PromiseLike<unknown>)[],
-  { rounds, requests, inFlight = 1, warmup = 300, turns = 'block' }: { rounds: number; requests: number; inFlight?: number; warmup?: number; turns?: 'block' | 'request' },
+  {
+    rounds,
+    requests,
+    inFlight = 1,
+    warmup = 300,
+    turns = 'block',
+  }: { rounds: number; requests: number; inFlight?: number; warmup?: number; turns?: 'block' | 'request' },
 ): Promise<{ results: PerRequest[][]; load: [number, number] }> {
   for (const fn of contenders) await perRequest(fn, warmup, inFlight); // compiled code, the socket pool
   const before = load1();
@@ -94,7 +100,11 @@ export async function compareRequests(
   if (turns === 'request' && inFlight === 1) {
     results = contenders.map(() => []);
     for (let round = 0; round < rounds; round++) (await turnByTurn(contenders, requests)).forEach((r, k) => results[k]!.push(r));
-  } else results = await interleaved(rounds, contenders.map((fn) => () => perRequest(fn, requests, inFlight)));
+  } else
+    results = await interleaved(
+      rounds,
+      contenders.map((fn) => () => perRequest(fn, requests, inFlight)),
+    );
   return { results, load: [before, load1()] };
 }
 

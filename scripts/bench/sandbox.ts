@@ -90,7 +90,9 @@ async function measure(name: string, url: string, method: string, path: string, 
   latencies.sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!.toFixed(2);
   console.log(
-    `${name.padEnd(28)} ${Math.round(REQUESTS / seconds).toLocaleString('en-US').padStart(7)} req/s   ` +
+    `${name.padEnd(28)} ${Math.round(REQUESTS / seconds)
+      .toLocaleString('en-US')
+      .padStart(7)} req/s   ` +
       `p50 ${pct(50)} ms  p99 ${pct(99)} ms  (${REQUESTS} requests, ${CONNECTIONS} connections${failures ? `, ${failures} non-200` : ''})`,
   );
 }
@@ -99,7 +101,16 @@ const sandbox = await startSandbox();
 try {
   let fundedAccount = '';
   for (let i = 0; i < SEED_CUSTOMERS; i++) {
-    const customer = JSON.parse((await send(sandbox.url, 'POST', '/customers', JSON.stringify({ customerType: 'INDIVIDUAL', fullName: `Bench Customer ${i}`, region: 'US', currencies: ['USD', 'EUR'] }))).text);
+    const customer = JSON.parse(
+      (
+        await send(
+          sandbox.url,
+          'POST',
+          '/customers',
+          JSON.stringify({ customerType: 'INDIVIDUAL', fullName: `Bench Customer ${i}`, region: 'US', currencies: ['USD', 'EUR'] }),
+        )
+      ).text,
+    );
     if (i === 0) {
       const accounts = JSON.parse((await send(sandbox.url, 'GET', `/customers/internal-accounts?customerId=${customer.id}&currency=USD`)).text);
       fundedAccount = accounts.data[0].id;

@@ -55,7 +55,18 @@ async function measure(name: string, code: string, checks: string[] = []): Promi
   try {
     const entry = join(dir, 'entry.ts');
     writeFileSync(entry, code);
-    const options = { entryPoints: [entry], bundle: true, minify: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, metafile: true, logLevel: 'silent', alias } satisfies BuildOptions;
+    const options = {
+      entryPoints: [entry],
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2022',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      alias,
+    } satisfies BuildOptions;
     const split = await build({ ...options, splitting: true, outdir: join(dir, 'split') });
     const files = new Map(split.outputFiles.map((f) => [f.path, f.contents]));
     const outputs: Metafile['outputs'] = split.metafile.outputs;
@@ -102,9 +113,21 @@ export const PARTS: [label: string, files: RegExp][] = [
   ['resource classes (src/resources)', /src\/resources\/[^/]+\.ts$/],
   ['error classes (src/core/errors.ts, exported)', /src\/core\/errors\.ts$/],
   ['operation table (src/generated/operations.ts)', /src\/generated\/operations\.ts$/],
-  ...['transport', 'answers', 'settings', 'plan', 'pagination', 'logger', 'wire', 'retry', 'call-options', 'validation', 'signed-retry', 'dispatcher', 'api-promise'].map(
-    (m) => [`src/core/${m}.ts`, new RegExp(`src/core/${m}\\.ts$`)] as [string, RegExp],
-  ),
+  ...[
+    'transport',
+    'answers',
+    'settings',
+    'plan',
+    'pagination',
+    'logger',
+    'wire',
+    'retry',
+    'call-options',
+    'validation',
+    'signed-retry',
+    'dispatcher',
+    'api-promise',
+  ].map((m) => [`src/core/${m}.ts`, new RegExp(`src/core/${m}\\.ts$`)] as [string, RegExp]),
 ];
 
 /** The same module, exporting empty stand-ins for every name it exports (what it costs is what goes). */
@@ -113,13 +136,22 @@ function stub(path: string): string {
   const names = new Set<string>();
   for (const m of source.matchAll(/^export (?:abstract |async )?(?:class|function\*?|const|let) (\w+)/gm)) names.add(m[1]!);
   if (/export default/.test(source)) names.add('default');
-  for (const m of source.matchAll(/^export \{([^}]*)\}/gm)) for (const n of m[1]!.split(',')) if (!/^\s*type\s/.test(n) && n.trim()) names.add(n.trim().split(/\s+as\s+/).pop()!);
+  for (const m of source.matchAll(/^export \{([^}]*)\}/gm))
+    for (const n of m[1]!.split(','))
+      if (!/^\s*type\s/.test(n) && n.trim())
+        names.add(
+          n
+            .trim()
+            .split(/\s+as\s+/)
+            .pop()!,
+        );
   return [...names].map((n) => (n === 'default' ? 'export default function () { return {}; }' : `export class ${n} { constructor() {} }`)).join('\n');
 }
 
 /** min+gzip bytes of the initial chunk that each part accounts for: the chunk with it, less the chunk with it stubbed out. */
 export async function composition(parts_: [string, RegExp][] = PARTS): Promise<{ total: number; parts: [string, number][] }> {
-  const code = "import { Crossborder } from 'crossborder-sdk';\nconst cb = new Crossborder({ tokenId: 't', clientSecret: 's' });\ncb.customers.list({ limit: 5 }).then((p) => console.log(p.data.length));\n";
+  const code =
+    "import { Crossborder } from 'crossborder-sdk';\nconst cb = new Crossborder({ tokenId: 't', clientSecret: 's' });\ncb.customers.list({ limit: 5 }).then((p) => console.log(p.data.length));\n";
   const initial = async (without?: RegExp) => {
     const plugin: Plugin = {
       name: 'stub',
@@ -127,7 +159,21 @@ export async function composition(parts_: [string, RegExp][] = PARTS): Promise<{
         if (without) b.onLoad({ filter: without }, (args) => ({ contents: stub(args.path), loader: 'ts' }));
       },
     };
-    const r = await build({ stdin: { contents: code, resolveDir: root, loader: 'ts' }, bundle: true, minify: true, splitting: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, metafile: true, logLevel: 'silent', alias, outdir: '/out', plugins: [plugin] });
+    const r = await build({
+      stdin: { contents: code, resolveDir: root, loader: 'ts' },
+      bundle: true,
+      minify: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2022',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      alias,
+      outdir: '/out',
+      plugins: [plugin],
+    });
     const outputs = r.metafile.outputs;
     const entry = Object.keys(outputs).find((p) => outputs[p]!.entryPoint === '<stdin>')!;
     const seen = new Set<string>();
@@ -151,7 +197,10 @@ export async function composition(parts_: [string, RegExp][] = PARTS): Promise<{
  * code only it used with it, so the parts overlap a little and do not add up to the total).
  */
 export const WORKER_PARTS: [label: string, files: RegExp][] = [
-  ['webhook signature verification (key import: PEM, hex, compressed points; DER; node:crypto or WebCrypto)', /src\/(webhooks\/(verify|verifier|encoding)|core\/encoding)\.ts$/],
+  [
+    'webhook signature verification (key import: PEM, hex, compressed points; DER; node:crypto or WebCrypto)',
+    /src\/(webhooks\/(verify|verifier|encoding)|core\/encoding)\.ts$/,
+  ],
   ['webhook envelope, age and event typing (src/webhooks/events.ts, time.ts)', /src\/webhooks\/(events|time)\.ts$/],
   ['answers: the typed error of each status, envelopes, challenges, scrubbing', /src\/core\/answers\.ts$/],
   ['error classes', /src\/core\/errors\.ts$/],
@@ -173,7 +222,19 @@ export async function oneFileComposition(program: string, parts_: [string, RegEx
         if (without) b.onLoad({ filter: without }, (args) => ({ contents: stub(args.path), loader: 'ts' }));
       },
     };
-    const r = await build({ stdin: { contents: program, resolveDir: root, loader: 'ts' }, bundle: true, minify: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, logLevel: 'silent', alias, outfile: '/out/one.js', plugins: [plugin] });
+    const r = await build({
+      stdin: { contents: program, resolveDir: root, loader: 'ts' },
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2022',
+      write: false,
+      logLevel: 'silent',
+      alias,
+      outfile: '/out/one.js',
+      plugins: [plugin],
+    });
     return gz(r.outputFiles.find((f) => f.path.endsWith('one.js'))!.contents);
   };
   const total = await oneFile();
@@ -228,7 +289,20 @@ function decodeMappings(mappings: string): number[][][] {
  * the bundle costs less than it would alone, as it refers back to what came before.
  */
 export async function attribution(program: string): Promise<{ total: number; minified: number; modules: ModuleShare[]; code: string }> {
-  const r = await build({ stdin: { contents: program, resolveDir: root, loader: 'ts', sourcefile: 'worker-entry.ts' }, bundle: true, minify: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, logLevel: 'silent', alias, outfile: '/out/one.js', sourcemap: 'external', charset: 'ascii' });
+  const r = await build({
+    stdin: { contents: program, resolveDir: root, loader: 'ts', sourcefile: 'worker-entry.ts' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+    alias,
+    outfile: '/out/one.js',
+    sourcemap: 'external',
+    charset: 'ascii',
+  });
   const code = r.outputFiles.find((f) => f.path.endsWith('one.js'))!.contents;
   const map = JSON.parse(r.outputFiles.find((f) => f.path.endsWith('one.js.map'))!.text) as { sources: string[]; mappings: string };
   // The source of each output byte (ASCII output: a column is a byte); -1 where nothing maps.
@@ -262,7 +336,7 @@ export async function attribution(program: string): Promise<{ total: number; min
   };
   let previous = gz(new Uint8Array(0));
   share(-1).gzip += previous;
-  for (let start = 0; start < code.length; ) {
+  for (let start = 0; start < code.length;) {
     let end = start + 1;
     while (end < code.length && owner[end] === owner[start]) end++;
     const size = gz(code.subarray(0, end));
@@ -277,8 +351,15 @@ export async function attribution(program: string): Promise<{ total: number; min
 
 /** The attribution as a Markdown table (docs/benchmark-notes.md). */
 export function attributionTable({ total, minified, modules }: Awaited<ReturnType<typeof attribution>>): string {
-  const rows = modules.map((m) => `| \`${m.module}\` | ${m.minified.toLocaleString('en')} | ${m.gzip.toLocaleString('en')} | ${((100 * m.gzip) / total).toFixed(1)} % |`);
-  return ['| module | minified B | min+gzip B (in bundle order) | share |', '|---|---:|---:|---:|', ...rows, `| **total** | **${minified.toLocaleString('en')}** | **${total.toLocaleString('en')}** | 100 % |`].join('\n');
+  const rows = modules.map(
+    (m) => `| \`${m.module}\` | ${m.minified.toLocaleString('en')} | ${m.gzip.toLocaleString('en')} | ${((100 * m.gzip) / total).toFixed(1)} % |`,
+  );
+  return [
+    '| module | minified B | min+gzip B (in bundle order) | share |',
+    '|---|---:|---:|---:|',
+    ...rows,
+    `| **total** | **${minified.toLocaleString('en')}** | **${total.toLocaleString('en')}** | 100 % |`,
+  ].join('\n');
 }
 
 /**
@@ -376,13 +457,25 @@ export type TarballPart = 'esm' | 'cjs' | 'cli' | 'maps' | 'types' | 'src' | 'ot
 
 /** Each kind of file: what it is and why it ships (the rows of docs/performance.md's table). */
 export const TARBALL_PARTS: Record<TarballPart, [what: string, why: string]> = {
-  esm: ['`dist/*.js`, ES modules: the entries (`index`, `errors`, `functions`, `webhooks`, `sandbox`, `sandbox-msw`, `wallet`, `payouts`) and the chunks they load', 'what `import` loads: each operation\'s checks, the response checks and webhook verification are chunks of their own, loaded with the first call that needs them'],
+  esm: [
+    '`dist/*.js`, ES modules: the entries (`index`, `errors`, `functions`, `webhooks`, `sandbox`, `sandbox-msw`, `wallet`, `payouts`) and the chunks they load',
+    "what `import` loads: each operation's checks, the response checks and webhook verification are chunks of their own, loaded with the first call that needs them",
+  ],
   cjs: ['`dist/*.cjs`, the same for `require`', 'CommonJS consumers'],
-  cli: ['`dist/cli.js` and its chunks', '`npx crossborder-sdk`: a build of its own for Node (every operation as a command, MCP, payouts), loaded only by the command; it runs the sandbox of the `sandbox` entry above; no source maps'],
+  cli: [
+    '`dist/cli.js` and its chunks',
+    '`npx crossborder-sdk`: a build of its own for Node (every operation as a command, MCP, payouts), loaded only by the command; it runs the sandbox of the `sandbox` entry above; no source maps',
+  ],
   maps: ['`dist/*.map`', 'one per ES module and CommonJS file above: mappings to the TypeScript in `src/`, without a copy of it (`sourcesContent`)'],
   types: ['`dist/*.d.ts`, `dist/*.d.cts`', 'the types, once for ES module consumers and once for CommonJS ones (TypeScript tells them apart by extension)'],
-  src: ['`src/`: the TypeScript the maps name', 'once, for stack traces (`node --enable-source-maps`) and debuggers: the maps point here instead of each carrying a copy'],
-  other: ['`docs/`, `examples/`, `openapi/`, `README.md`, `LICENSE`, `package.json`', 'the guides, the runnable examples they embed, the API document and the production map'],
+  src: [
+    '`src/`: the TypeScript the maps name',
+    'once, for stack traces (`node --enable-source-maps`) and debuggers: the maps point here instead of each carrying a copy',
+  ],
+  other: [
+    '`docs/`, `examples/`, `openapi/`, `README.md`, `LICENSE`, `package.json`',
+    'the guides, the runnable examples they embed, the API document and the production map',
+  ],
 };
 
 /** The kind of one file of the package, by its path (`hasMap`: whether the package holds `<path>.map`). */
@@ -407,7 +500,12 @@ export const TARBALL_TARGET = 6_000_000;
 
 /** What `npm pack` would put in the tarball of the built dist/ (`npm pack --dry-run --json`, no scripts: build first). */
 export function benchTarball(): TarballReport {
-  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', timeout: 120_000, stdio: ['ignore', 'pipe', 'ignore'] });
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 120_000,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   const [info] = JSON.parse(out) as { entryCount: number; unpackedSize: number; size: number; files: { path: string; size: number }[] }[];
   if (!info || !info.files.some((f) => f.path === 'dist/index.js')) throw new Error('npm pack lists no dist/index.js: build dist/ first (npm run build)');
   return tarballReport(info);
@@ -416,7 +514,9 @@ export function benchTarball(): TarballReport {
 /** The report of `npm pack --json`'s answer. */
 export function tarballReport(info: { entryCount: number; unpackedSize: number; size: number; files: { path: string; size: number }[] }): TarballReport {
   const paths = new Set(info.files.map((f) => f.path));
-  const parts = new Map<TarballPart, { part: TarballPart; files: number; bytes: number }>((Object.keys(TARBALL_PARTS) as TarballPart[]).map((part) => [part, { part, files: 0, bytes: 0 }]));
+  const parts = new Map<TarballPart, { part: TarballPart; files: number; bytes: number }>(
+    (Object.keys(TARBALL_PARTS) as TarballPart[]).map((part) => [part, { part, files: 0, bytes: 0 }]),
+  );
   for (const f of info.files) {
     const row = parts.get(tarballPart(f.path, paths.has(`${f.path}.map`)))!;
     row.files++;
@@ -445,7 +545,10 @@ export function formatTarball(t: TarballReport): string {
 }
 
 /** Markers around the part of docs/performance.md that `npm run bench` writes (never edited by hand). */
-export const TARBALL_SECTION_MARKERS = ['<!-- npm run bench: the package (scripts/bench/size.ts tarballSection) -->', '<!-- end of what npm run bench writes -->'] as const;
+export const TARBALL_SECTION_MARKERS = [
+  '<!-- npm run bench: the package (scripts/bench/size.ts tarballSection) -->',
+  '<!-- end of what npm run bench writes -->',
+] as const;
 
 /** docs/performance.md's figures of the package, from a measured report (`npm run bench` renders them there from docs/benchmarks.json). */
 export function tarballSection(t: TarballReport, date: string): string {
@@ -500,7 +603,9 @@ if (isMain(import.meta.url)) {
     );
     console.log(formatReceiver(reports[3], reports[4]));
     for (const r of reports) {
-      console.log(`${r.name}: initial chunk ${kB(r.initialGzip)}, with the first call ${kB(r.firstCallGzip)}, never loaded by the call ${kB(r.lazyGzip)}; one file ${kB(r.oneFileGzip)} (min+gzip)`);
+      console.log(
+        `${r.name}: initial chunk ${kB(r.initialGzip)}, with the first call ${kB(r.firstCallGzip)}, never loaded by the call ${kB(r.lazyGzip)}; one file ${kB(r.oneFileGzip)} (min+gzip)`,
+      );
       console.log(`  initial chunk: ${r.initialTop.map(([i, b]) => `${i} ${b}`).join(', ')}`);
       console.log(`  one file: ${r.oneFileTop.map(([i, b]) => `${i} ${b}`).join(', ')}`);
     }

@@ -76,7 +76,7 @@ export async function benchStartup(runs = 25, tscRuns = 7): Promise<StartupResul
       const e = timed(node, ['--input-type=module', '-e', "await import('crossborder-sdk')"], dir);
       const c = timed(node, ['-e', "require('crossborder-sdk')"], dir);
       const f = timed(node, ['--input-type=module', '-e', "await import('./one-line.mjs')"], dir);
-      if (i >= 2) base.push(b), esm.push(e), cjs.push(c), floor.push(f); // the first runs warm the file cache
+      if (i >= 2) (base.push(b), esm.push(e), cjs.push(c), floor.push(f)); // the first runs warm the file cache
     }
 
     copyFileSync(join(root, 'scripts/bench/first-call.mjs'), join(dir, 'first-call.mjs'));
@@ -87,7 +87,7 @@ export async function benchStartup(runs = 25, tscRuns = 7): Promise<StartupResul
     for (let i = 0; i < runs + 2; i++) {
       const s = first('sdk');
       const r = first('raw');
-      if (i >= 2) sdkFirst.push(s), rawFirst.push(r);
+      if (i >= 2) (sdkFirst.push(s), rawFirst.push(r));
     }
 
     const calls = `
@@ -105,7 +105,18 @@ export async function benchStartup(runs = 25, tscRuns = 7): Promise<StartupResul
         await cb.externalAccounts.list({ customerId: customer.id });
         await cb.config.retrieve();
       }`;
-    const tsconfig = { compilerOptions: { strict: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', noEmit: true, skipLibCheck: true, types: [], lib: ['ES2023', 'DOM'] } };
+    const tsconfig = {
+      compilerOptions: {
+        strict: true,
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        noEmit: true,
+        skipLibCheck: true,
+        types: [],
+        lib: ['ES2023', 'DOM'],
+      },
+    };
     const write = (name: string, code: string) => {
       mkdirSync(join(dir, name), { recursive: true });
       writeFileSync(join(dir, name, 'tsconfig.json'), JSON.stringify({ ...tsconfig, files: ['main.ts'] }));
@@ -122,7 +133,7 @@ export async function benchStartup(runs = 25, tscRuns = 7): Promise<StartupResul
     for (let i = 0; i < tscRuns + 1; i++) {
       const b = timed(node, [tsc, '-p', join(dir, 'baseline')], dir);
       const s = timed(node, [tsc, '-p', join(dir, 'sdk')], dir);
-      if (i >= 1) tb.push(b), ts.push(s);
+      if (i >= 1) (tb.push(b), ts.push(s));
     }
     return {
       firstCallMs: median(sdkFirst.map((x) => x.callMs)),
@@ -179,7 +190,9 @@ if (isMain(import.meta.url) && process.argv.includes('--compare')) {
   if (consumers.length < 2) throw new Error('--compare needs two consumer directories, each with node_modules/crossborder-sdk');
   const before = load1();
   for (const { consumer, esm, cjs } of compareImport(consumers)) {
-    console.log(`${consumer}: import ${esm.cpuMs.toFixed(1)} ms CPU (${esm.wallMs.toFixed(1)} ms wall), require ${cjs.cpuMs.toFixed(1)} ms CPU (${cjs.wallMs.toFixed(1)} ms wall)`);
+    console.log(
+      `${consumer}: import ${esm.cpuMs.toFixed(1)} ms CPU (${esm.wallMs.toFixed(1)} ms wall), require ${cjs.cpuMs.toFixed(1)} ms CPU (${cjs.wallMs.toFixed(1)} ms wall)`,
+    );
   }
   console.log(`load ${before.toFixed(2)} → ${load1().toFixed(2)}, medians of 30 cold processes each`);
 } else if (isMain(import.meta.url)) {

@@ -48,7 +48,11 @@ export interface TelemetryTargetRow {
 /** The targets, for the summary of `npm run bench`. */
 export const TELEMETRY_TARGETS = { onOverFloor: 1.02, offOverWithout: 1.01, onOverOff: 1.03 } as const;
 
-export async function benchTelemetryTargets(rounds = arg('rounds', 20), requests = arg('requests', 200), delay = arg('delay', 1)): Promise<TelemetryTargetRow[]> {
+export async function benchTelemetryTargets(
+  rounds = arg('rounds', 20),
+  requests = arg('requests', 200),
+  delay = arg('delay', 1),
+): Promise<TelemetryTargetRow[]> {
   const { Crossborder, CrossborderCore, Customers, Quotes } = await loadSdk();
   const { base, stop } = await startChildServer('telemetry-server.ts', ['--delay', String(delay)]);
   const { provider, exported } = droppingProvider();
@@ -70,11 +74,21 @@ export async function benchTelemetryTargets(rounds = arg('rounds', 20), requests
       const url = get ? `${versioned}/customers?limit=20` : `${versioned}/quotes`;
       const method = get ? 'GET' : 'POST';
       const template = get ? '/customers' : '/quotes';
-      const attributes = { 'http.request.method': method, 'url.template': template, 'server.address': '127.0.0.1', 'server.port': port, 'crossborder.operation.id': get ? 'listCustomers' : 'createQuote' };
+      const attributes = {
+        'http.request.method': method,
+        'url.template': template,
+        'server.address': '127.0.0.1',
+        'server.port': port,
+        'crossborder.operation.id': get ? 'listCustomers' : 'createQuote',
+      };
       const init = (): RequestInit =>
         get
           ? { headers: { authorization, accept: 'application/json' } }
-          : { method, headers: { authorization, accept: 'application/json', 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() }, body: JSON.stringify(params) };
+          : {
+              method,
+              headers: { authorization, accept: 'application/json', 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+              body: JSON.stringify(params),
+            };
       const raw = async () => (await fetch(url, init())).json();
       const floor = async () => {
         const span = tracer.startSpan(`${method} ${template}`, { kind: 2, attributes });

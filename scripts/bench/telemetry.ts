@@ -78,7 +78,24 @@ function buildToday(): { dir: string; commit: string } {
     execFileSync('sh', ['-c', `git archive ${commit} src | tar -x -C ${JSON.stringify(dir)}`], { cwd: root });
     symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
     const external = ['node:*', 'openapi-fetch', 'zod', '@noble/*', '@scure/*'].map((e) => `--external:${e}`);
-    execFileSync(join(root, 'node_modules/.bin/esbuild'), ['src/index.ts', '--bundle', '--format=esm', '--platform=neutral', '--target=es2022', '--splitting', '--outdir=dist', '--main-fields=module,main', '--minify-whitespace', '--minify-syntax', '--log-level=warning', ...external], { cwd: dir });
+    execFileSync(
+      join(root, 'node_modules/.bin/esbuild'),
+      [
+        'src/index.ts',
+        '--bundle',
+        '--format=esm',
+        '--platform=neutral',
+        '--target=es2022',
+        '--splitting',
+        '--outdir=dist',
+        '--main-fields=module,main',
+        '--minify-whitespace',
+        '--minify-syntax',
+        '--log-level=warning',
+        ...external,
+      ],
+      { cwd: dir },
+    );
   }
   if (!readdirSync(join(dir, 'dist')).includes('index.js')) throw new Error(`no baseline build in ${dir}`);
   return { dir, commit };
@@ -92,7 +109,15 @@ export async function benchTelemetry(rounds = arg('rounds', 20), requests = arg(
   const { provider, exported } = droppingProvider();
   const options = { tokenId: 'tok', clientSecret: 'sec', baseUrl: base, environment: 'sandbox' as const };
   const context = { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: 1 };
-  const noopSpan = { spanContext: () => context, setAttribute: () => noopSpan, setAttributes: () => noopSpan, addEvent: () => noopSpan, setStatus: () => noopSpan, isRecording: () => true, end() {} };
+  const noopSpan = {
+    spanContext: () => context,
+    setAttribute: () => noopSpan,
+    setAttributes: () => noopSpan,
+    addEvent: () => noopSpan,
+    setStatus: () => noopSpan,
+    isRecording: () => true,
+    end() {},
+  };
   const noopTracer = { startSpan: () => noopSpan };
   const clients = {
     today: new TodaysCrossborder(options),
@@ -107,7 +132,7 @@ export async function benchTelemetry(rounds = arg('rounds', 20), requests = arg(
     REQUESTS,
     async ([name, kind]): Promise<TelemetryRow> => {
       const call = (cb: (typeof clients)['off']) => (kind === 'get' ? () => cb.customers.list({ limit: 20 }) : () => cb.quotes.create(params));
-      const contenders = [call(clients.today as never), call(clients.off), call(clients.disabled), call(clients.on), call(clients.noop)];
+      const contenders = [call(clients.today), call(clients.off), call(clients.disabled), call(clients.on), call(clients.noop)];
       const { results, load } = await compareRequests(contenders, { rounds, requests, turns: process.argv.includes('--blocks') ? 'block' : 'request' });
       const [t, o, d, n, z] = results as [PerRequest[], PerRequest[], PerRequest[], PerRequest[], PerRequest[]];
       await provider.forceFlush();
@@ -165,8 +190,8 @@ await main(
   import.meta.url,
   () => benchTelemetry(),
   (r) =>
-      `${r.name}: today (${r.baseline}) ${r.todayUs.toFixed(0)} µs, off ${r.offUs.toFixed(0)} µs, telemetry:false ${r.disabledUs.toFixed(0)} µs, on ${r.onUs.toFixed(0)} µs, no-op tracer ${r.noopUs.toFixed(0)} µs; ` +
-      `off ÷ today ${spread(r.offRatio, r.range.off)} (CPU ${r.offCpuRatio.toFixed(3)}×), telemetry:false ÷ today ${spread(r.disabledRatio, r.range.disabled)} (CPU ${r.disabledCpuRatio.toFixed(3)}×), ` +
-      `on ÷ today ${spread(r.onRatio, r.range.on)} (CPU ${spread(r.onCpuRatio, r.range.onCpu)}), on ÷ off ${spread(r.onOverOff, r.range.onOverOff)} (no-op tracer ÷ off ${spread(r.noopOverOff, r.range.noopOverOff)}, on ÷ no-op tracer ${spread(r.onOverNoop, r.range.onOverNoop)}); ${r.spansExported} spans exported; ` +
-      `${r.requestsPerContender} requests per contender; load ${loadText(r.load)}`,
+    `${r.name}: today (${r.baseline}) ${r.todayUs.toFixed(0)} µs, off ${r.offUs.toFixed(0)} µs, telemetry:false ${r.disabledUs.toFixed(0)} µs, on ${r.onUs.toFixed(0)} µs, no-op tracer ${r.noopUs.toFixed(0)} µs; ` +
+    `off ÷ today ${spread(r.offRatio, r.range.off)} (CPU ${r.offCpuRatio.toFixed(3)}×), telemetry:false ÷ today ${spread(r.disabledRatio, r.range.disabled)} (CPU ${r.disabledCpuRatio.toFixed(3)}×), ` +
+    `on ÷ today ${spread(r.onRatio, r.range.on)} (CPU ${spread(r.onCpuRatio, r.range.onCpu)}), on ÷ off ${spread(r.onOverOff, r.range.onOverOff)} (no-op tracer ÷ off ${spread(r.noopOverOff, r.range.noopOverOff)}, on ÷ no-op tracer ${spread(r.onOverNoop, r.range.onOverNoop)}); ${r.spansExported} spans exported; ` +
+    `${r.requestsPerContender} requests per contender; load ${loadText(r.load)}`,
 );

@@ -123,7 +123,13 @@ export async function benchWebhooks(rounds = arg('rounds', 30), calls = arg('cal
   const headers = { 'x-service-signature': signature };
   const der = Buffer.from(JSON.parse(signature).s as string, 'base64');
   const publicKeyObject = createPublicKey(keys.publicKeyPem);
-  const subtleKey = await crypto.subtle.importKey('spki', publicKeyObject.export({ format: 'der', type: 'spki' }), { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify']);
+  const subtleKey = await crypto.subtle.importKey(
+    'spki',
+    publicKeyObject.export({ format: 'der', type: 'spki' }),
+    { name: 'ECDSA', namedCurve: 'P-256' },
+    false,
+    ['verify'],
+  );
   const p1363 = new Uint8Array(64);
   {
     // The r‖s form of the same signature, for crypto.subtle.verify.
@@ -142,21 +148,35 @@ export async function benchWebhooks(rounds = arg('rounds', 30), calls = arg('cal
     ['baseline: node:crypto verify (sync, KeyObject)', baseline],
     ['cb.webhooks.verify (Uint8Array)', () => cb.webhooks.verify(bytes, headers)],
     ['cb.webhooks.unwrap (Uint8Array)', () => cb.webhooks.unwrap(bytes, headers)],
-    ['crypto.subtle.verify alone', async () => {
-      if (!(await crypto.subtle.verify({ name: 'ECDSA', hash: 'SHA-256' }, subtleKey, p1363, bytes))) throw new Error('subtle did not verify');
-    }],
+    [
+      'crypto.subtle.verify alone',
+      async () => {
+        if (!(await crypto.subtle.verify({ name: 'ECDSA', hash: 'SHA-256' }, subtleKey, p1363, bytes))) throw new Error('subtle did not verify');
+      },
+    ],
     ['cb.webhooks.verify (string)', () => cb.webhooks.verify(body, headers)],
     ['cb.webhooks.verify (64 in flight)', () => cb.webhooks.verify(bytes, headers), 64],
-    ['floor: crypto.verify + decode + JSON.parse', () => {
-      baseline();
-      return JSON.parse(strictUtf8.decode(bytes)) as unknown;
-    }],
+    [
+      'floor: crypto.verify + decode + JSON.parse',
+      () => {
+        baseline();
+        return JSON.parse(strictUtf8.decode(bytes)) as unknown;
+      },
+    ],
   ];
   const event = (await cb.webhooks.unwrap(bytes, headers)) as { type: string; issues?: unknown[] };
-  if (event.type !== 'INCOMING_PAYMENT.COMPLETED' || event.issues) throw new Error(`the bench delivery does not match the document: ${JSON.stringify(event.issues)}`);
+  if (event.type !== 'INCOMING_PAYMENT.COMPLETED' || event.issues)
+    throw new Error(`the bench delivery does not match the document: ${JSON.stringify(event.issues)}`);
   for (const [, op, inFlight] of contenders) await rate(op, 256, inFlight ?? 1); // warm-up: JIT, the key cache, the verifier
   const before = load1();
-  const results = await bracketed(rounds, contenders.map(([, op, inFlight]) => () => rate(op, calls, inFlight ?? 1)));
+  const results = await bracketed(
+    rounds,
+    contenders.map(
+      ([, op, inFlight]) =>
+        () =>
+          rate(op, calls, inFlight ?? 1),
+    ),
+  );
   const load: [number, number] = [before, load1()];
   const ratios = (k: number, key: keyof Rate = 'cpu') => results[k]!.map((r) => r.rate[key] / ((r.before[key] + r.after[key]) / 2));
   const [v, u, s] = [ratios(1), ratios(2), ratios(3)];
@@ -179,8 +199,12 @@ export async function benchWebhooks(rounds = arg('rounds', 30), calls = arg('cal
 
 /** The result for people: deliveries per second, then the ratios. */
 export function formatWebhooks(r: WebhooksResult): string {
-  const rows = Object.entries(r.perSecond).map(([name, n]) => `${name.padEnd(48)} ${n.toLocaleString('en-US').padStart(9)} /s${r.perCpuSecond ? `, ${r.perCpuSecond[name]!.toLocaleString('en-US').padStart(7)} per CPU second` : ''}`);
-  const ratio = (name: string, n: number, spread?: [number, number]) => `${name.padEnd(48)} ${n.toFixed(3)}×${spread ? ` [${spread.map((x) => x.toFixed(2)).join('–')}]` : ''}`;
+  const rows = Object.entries(r.perSecond).map(
+    ([name, n]) =>
+      `${name.padEnd(48)} ${n.toLocaleString('en-US').padStart(9)} /s${r.perCpuSecond ? `, ${r.perCpuSecond[name]!.toLocaleString('en-US').padStart(7)} per CPU second` : ''}`,
+  );
+  const ratio = (name: string, n: number, spread?: [number, number]) =>
+    `${name.padEnd(48)} ${n.toFixed(3)}×${spread ? ` [${spread.map((x) => x.toFixed(2)).join('–')}]` : ''}`;
   return [
     `node ${r.node}, 1024-byte body, ${r.rounds} interleaved rounds of ${r.callsPerRound} calls, load ${loadText(r.load)}`,
     ...rows,
@@ -189,7 +213,9 @@ export function formatWebhooks(r: WebhooksResult): string {
     ratio('cb.webhooks.unwrap', r.unwrapRatio, r.spread.unwrap),
     ratio('crypto.subtle.verify alone', r.subtleRatio),
     ...(r.floorRatio === undefined ? [] : [ratio('floor: crypto.verify + decode + JSON.parse', r.floorRatio)]),
-    ...(r.wall ? [`the same from wall time: verify ${r.wall.verify.toFixed(3)}×, unwrap ${r.wall.unwrap.toFixed(3)}×, crypto.subtle.verify ${r.wall.subtle.toFixed(3)}×`] : []),
+    ...(r.wall
+      ? [`the same from wall time: verify ${r.wall.verify.toFixed(3)}×, unwrap ${r.wall.unwrap.toFixed(3)}×, crypto.subtle.verify ${r.wall.subtle.toFixed(3)}×`]
+      : []),
   ].join('\n');
 }
 

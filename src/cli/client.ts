@@ -50,10 +50,14 @@ export function readProfile(name: string): Profile {
   if (!existsSync(file)) throw new UsageError(`--profile ${name}: no config file at ${file} (set CROSSBORDER_CONFIG to another path)`);
   const mode = statSync(file).mode & 0o777;
   if ((mode & 0o077) !== 0) {
-    throw new UsageError(`--profile ${name}: ${file} is readable by others (mode ${mode.toString(8).padStart(4, '0')}); it holds your client secret: run chmod 600 ${file}`);
+    throw new UsageError(
+      `--profile ${name}: ${file} is readable by others (mode ${mode.toString(8).padStart(4, '0')}); it holds your client secret: run chmod 600 ${file}`,
+    );
   }
   // The file holds the client secret: a syntax error names the line and column, never the text.
-  const parsed = parseJsonText(readFileBounded(file, `--profile ${name}: ${file}`), `--profile ${name}: ${file}`) as { profiles?: Record<string, Profile> } | null;
+  const parsed = parseJsonText(readFileBounded(file, `--profile ${name}: ${file}`), `--profile ${name}: ${file}`) as {
+    profiles?: Record<string, Profile>;
+  } | null;
   const profiles = parsed?.profiles !== null && typeof parsed?.profiles === 'object' ? parsed.profiles : {};
   const profile = Object.hasOwn(profiles, name) ? profiles[name] : undefined;
   if (!profile || typeof profile !== 'object') {
@@ -89,8 +93,10 @@ export function connect(options: ConnectionOptions, extra: ClientOptions = {}): 
   }
   const profile = options.profile ? readProfile(options.profile) : {};
   const target = targetOf(options, profile);
-  const environment = target.from === 'production' ? 'production' : (options.environment ?? profile.environment ?? (target.from === 'default' ? 'sandbox' : undefined));
-  const credentials = profile.tokenId !== undefined || profile.clientSecret !== undefined || present('CROSSBORDER_TOKEN_ID') || present('CROSSBORDER_CLIENT_SECRET');
+  const environment =
+    target.from === 'production' ? 'production' : (options.environment ?? profile.environment ?? (target.from === 'default' ? 'sandbox' : undefined));
+  const credentials =
+    profile.tokenId !== undefined || profile.clientSecret !== undefined || present('CROSSBORDER_TOKEN_ID') || present('CROSSBORDER_CLIENT_SECRET');
   const sandboxCredentials = target.from === 'default' && !credentials;
   try {
     const clientOptions: ClientOptions = {
@@ -143,13 +149,24 @@ async function sessionScalar(sealed: unknown, client: { scalar: Uint8Array }): P
     import('../wallet/hpke'),
   ]);
   const point = p256.getPublicKey(client.scalar, false);
-  const jwk: JsonWebKey = { kty: 'EC', crv: 'P-256', x: bytesToBase64url(point.subarray(1, 33)), y: bytesToBase64url(point.subarray(33)), d: bytesToBase64url(client.scalar) };
+  const jwk: JsonWebKey = {
+    kty: 'EC',
+    crv: 'P-256',
+    x: bytesToBase64url(point.subarray(1, 33)),
+    y: bytesToBase64url(point.subarray(33)),
+    d: bytesToBase64url(client.scalar),
+  };
   const key = await subtle().importKey('jwk', jwk, ECDH_P256, false, ['deriveBits']);
   return openSessionBundle(sealed, key, point);
 }
 
 /** Writes the session of a verify answer to `file`, owner-only; answers what was written, without the key. */
-export async function saveSession(file: string, answer: Record<string, unknown>, credentialId: string, client: { scalar: Uint8Array }): Promise<Omit<SavedSession, 'privateKey'>> {
+export async function saveSession(
+  file: string,
+  answer: Record<string, unknown>,
+  credentialId: string,
+  client: { scalar: Uint8Array },
+): Promise<Omit<SavedSession, 'privateKey'>> {
   const [{ p256 }, { bytesToHex, compressPoint }] = await Promise.all([import('@noble/curves/nist.js'), import('../wallet/encoding')]);
   const scalar = await sessionScalar(answer.encryptedSessionSigningKey, client);
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -177,7 +194,10 @@ export function savedCredentialId(file: string): string | undefined {
 export async function sessionSigner(file: string): Promise<Signer> {
   if (!existsSync(file)) throw new UsageError(`--session-key ${file}: no such file (write one with auth credentials verify … --save-session ${file})`);
   const mode = statSync(file).mode & 0o777;
-  if ((mode & 0o077) !== 0) throw new UsageError(`--session-key ${file}: readable by others (mode ${mode.toString(8).padStart(4, '0')}); it holds a signing key: run chmod 600 ${file}`);
+  if ((mode & 0o077) !== 0)
+    throw new UsageError(
+      `--session-key ${file}: readable by others (mode ${mode.toString(8).padStart(4, '0')}); it holds a signing key: run chmod 600 ${file}`,
+    );
   let saved: Partial<SavedSession> | null;
   try {
     saved = parseJsonText(readFileBounded(file, `--session-key ${file}`), `--session-key ${file}`) as Partial<SavedSession> | null;

@@ -36,18 +36,24 @@ export function sandboxUrl(given?: string | undefined): string {
 /** Headers of a call to the sandbox's controls: its Basic credentials, and its control token when CROSSBORDER_SANDBOX_TOKEN gives one. */
 export function controlHeaders(): Record<string, string> {
   const token = process.env.CROSSBORDER_SANDBOX_TOKEN;
-  return { authorization: `Basic ${btoa(`${SANDBOX_CREDENTIALS.tokenId}:${SANDBOX_CREDENTIALS.clientSecret}`)}`, ...(token ? { [CONTROL_TOKEN_HEADER]: token } : {}) };
+  return {
+    authorization: `Basic ${btoa(`${SANDBOX_CREDENTIALS.tokenId}:${SANDBOX_CREDENTIALS.clientSecret}`)}`,
+    ...(token ? { [CONTROL_TOKEN_HEADER]: token } : {}),
+  };
 }
 
 /** The SDK client of a sandbox's API: sandbox credentials, and the control token (PATCH /config asks for it beyond loopback). */
 export function sandboxCore(url: string | undefined): CrossborderCore {
   const token = process.env.CROSSBORDER_SANDBOX_TOKEN;
-  return new CrossborderCore({
-    ...SANDBOX_CREDENTIALS,
-    baseUrl: sandboxUrl(url),
-    environment: 'sandbox',
-    ...(token ? { defaultHeaders: { [CONTROL_TOKEN_HEADER]: token } } : {}),
-  }, CHECKED);
+  return new CrossborderCore(
+    {
+      ...SANDBOX_CREDENTIALS,
+      baseUrl: sandboxUrl(url),
+      environment: 'sandbox',
+      ...(token ? { defaultHeaders: { [CONTROL_TOKEN_HEADER]: token } } : {}),
+    },
+    CHECKED,
+  );
 }
 
 /** The platform configuration of a sandbox (`getConfig`). */
@@ -65,7 +71,8 @@ async function reachable<T>(url: string | undefined, call: Promise<T>): Promise<
   try {
     return await call;
   } catch (error) {
-    if (/ECONNREFUSED/.test(String((error as Error).message)) || ((error as Error).cause as { code?: string } | undefined)?.code === 'ECONNREFUSED') throw new SandboxNotRunning(sandboxUrl(url));
+    if (/ECONNREFUSED/.test(String((error as Error).message)) || ((error as Error).cause as { code?: string } | undefined)?.code === 'ECONNREFUSED')
+      throw new SandboxNotRunning(sandboxUrl(url));
     throw error;
   }
 }
@@ -153,7 +160,8 @@ export async function attachListener(sandboxUrl: string, url: string, approvals:
       buffer += decoder.decode(value, { stream: true });
       if (buffer.length > 65_536) throw new Error(`the sandbox at ${sandboxUrl} sent no listener id`);
       const refused = /event: refused\ndata: (.*)\n/.exec(buffer);
-      if (refused) throw new Error(`the sandbox at ${sandboxUrl} refused the listener: ${(JSON.parse(refused[1]!) as { message?: string }).message ?? refused[1]}`);
+      if (refused)
+        throw new Error(`the sandbox at ${sandboxUrl} refused the listener: ${(JSON.parse(refused[1]!) as { message?: string }).message ?? refused[1]}`);
       const attached = /event: attached\ndata: (.*)\n/.exec(buffer);
       if (attached) id = (JSON.parse(attached[1]!) as { id: string }).id;
     }
@@ -178,6 +186,8 @@ export async function attachListener(sandboxUrl: string, url: string, approvals:
 export class SandboxNotRunning extends Error {
   override name = 'SandboxNotRunning';
   constructor(url: string) {
-    super(`no sandbox is running at ${shownUrl(url)} (start one with: npx crossborder-sdk sandbox${url === DEFAULT_SANDBOX_URL ? '' : ' --port …'}, or give its --url)`);
+    super(
+      `no sandbox is running at ${shownUrl(url)} (start one with: npx crossborder-sdk sandbox${url === DEFAULT_SANDBOX_URL ? '' : ' --port …'}, or give its --url)`,
+    );
   }
 }

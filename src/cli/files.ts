@@ -203,7 +203,13 @@ export function jsonErrorOffset(text: string): number {
 /** Why a file operation failed, without a stack: `no such file or directory`. */
 function describeFsError(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
-  const known: Record<string, string> = { ENOENT: 'no such file or directory', EACCES: 'permission denied', EISDIR: 'is a directory', ENOTDIR: 'a part of the path is not a directory', ELOOP: 'is a symbolic link' };
+  const known: Record<string, string> = {
+    ENOENT: 'no such file or directory',
+    EACCES: 'permission denied',
+    EISDIR: 'is a directory',
+    ENOTDIR: 'a part of the path is not a directory',
+    ELOOP: 'is a symbolic link',
+  };
   return (code !== undefined && Object.hasOwn(known, code) ? known[code] : undefined) ?? (error instanceof Error ? error.message : String(error));
 }
 
@@ -251,7 +257,7 @@ export function writePrivateFile(file: string, text: string | Iterable<string>, 
     fchmodSync(fd, 0o600); // exactly owner-only, whatever the umask
     for (const piece of typeof text === 'string' ? [text] : text) {
       const bytes = Buffer.from(piece, 'utf8');
-      for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
+      for (let written = 0; written < bytes.length;) written += writeSync(fd, bytes, written, bytes.length - written);
     }
     fsyncSync(fd);
     closeSync(fd);

@@ -33,7 +33,7 @@ function quietOnClosedPipes(): void {
     stream.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') {
         // The sandbox listens for this to save and close first (see ./sandbox); other commands just stop.
-        if (process.listenerCount('crossborder:stdout-closed' as never) > 0) process.emit('crossborder:stdout-closed' as never);
+        if (process.listenerCount('crossborder:stdout-closed') > 0) process.emit('crossborder:stdout-closed' as never);
         else process.exit(process.exitCode ?? 0);
         return;
       }
@@ -45,7 +45,9 @@ function quietOnClosedPipes(): void {
 /** The whole program. */
 export async function program(argv: string[]): Promise<Command> {
   const root = new Command('crossborder-sdk')
-    .description('The Cross-Border Payments API from the command line: every operation, a local sandbox, webhook listen/trigger, scenario fixtures, and an MCP server.')
+    .description(
+      'The Cross-Border Payments API from the command line: every operation, a local sandbox, webhook listen/trigger, scenario fixtures, and an MCP server.',
+    )
     .version(VERSION, '-v, --version')
     .showHelpAfterError('(add --help for usage)')
     // A command's options only before its subcommands: `sandbox --json` serves, `sandbox uma receive … --json` is the operation's.
@@ -99,7 +101,9 @@ export function refuseUnknownCommand(root: Command, argv: string[]): void {
     const names = command.commands.flatMap((c) => [c.name(), ...c.aliases()]);
     const near = closest(word, names);
     const parent = ['crossborder-sdk', ...path].join(' ');
-    throw new UsageError(`unknown command '${[...path, word].join(' ')}'${near ? `; the closest is '${[...path, near].join(' ')}'` : ''} (${parent} --help lists the commands)`);
+    throw new UsageError(
+      `unknown command '${[...path, word].join(' ')}'${near ? `; the closest is '${[...path, near].join(' ')}'` : ''} (${parent} --help lists the commands)`,
+    );
   }
 }
 

@@ -88,72 +88,89 @@ async function listen(opts: ListenOptions): Promise<void> {
   }
   const giveUpMs = Number(opts.giveUpAfter) * 1_000;
   if (!Number.isFinite(giveUpMs) || giveUpMs <= 0) throw new UsageError(`--give-up-after needs seconds, got '${opts.giveUpAfter}'`);
-  const filter = opts.events ? new Set(opts.events.split(',').map((t) => t.trim()).filter(Boolean)) : undefined;
+  const filter = opts.events
+    ? new Set(
+        opts.events
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean),
+      )
+    : undefined;
   const sandboxUrl = sandboxUrlOf(opts.url);
-  const print = (fields: Record<string, unknown>, text: string) => out(opts.json ? `${JSON.stringify({ time: new Date().toISOString(), ...fields })}\n` : `${new Date().toISOString().slice(11, 23)} ${text}\n`);
+  const print = (fields: Record<string, unknown>, text: string) =>
+    out(opts.json ? `${JSON.stringify({ time: new Date().toISOString(), ...fields })}\n` : `${new Date().toISOString().slice(11, 23)} ${text}\n`);
 
-  const receiver = createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1_000 }, (req: IncomingMessage, res: ServerResponse) => {
-    void (async () => {
-      const started = performance.now();
-      const refused = refusal(req);
-      if (refused) {
-        req.resume();
-        res.writeHead(refused.status, { connection: 'close' }).end();
-        print({ kind: 'refused', status: refused.status, reason: refused.reason }, `refused ${refused.reason} (${refused.status}); nothing forwarded`);
-        return;
-      }
-      const body = await rawBody(req);
-      if (body === undefined) {
-        res.writeHead(413).end();
-        print({ kind: 'refused', status: 413, reason: `a body over ${MAX_DELIVERY_BYTES} bytes` }, `refused a body over ${MAX_DELIVERY_BYTES} bytes (413); nothing forwarded`);
-        return;
-      }
-      let type = '?';
-      let id = '?';
-      try {
-        const event = JSON.parse(body.toString('utf8')) as { type?: string; id?: string };
-        type = String(event.type);
-        id = String(event.id);
-      } catch {
-        // forwarded as it came: the receiver decides
-      }
-      if (filter && !filter.has(type)) {
-        // 200 only acknowledges a notification; to an approval request it would approve the payment.
-        const held = type === APPROVAL_REQUEST;
-        res.statusCode = held ? 202 : 200;
-        res.end();
-        print({ kind: 'skipped', type, id, status: res.statusCode }, `${type} ${id} skipped (--events)${held ? ': answered 202, the payment stays held for approve/reject' : ''}`);
-        return;
-      }
-      const headers: Record<string, string> = { 'content-type': req.headers['content-type'] ?? 'application/json' };
-      const signature = req.headers['x-service-signature'];
-      if (typeof signature === 'string') headers['x-service-signature'] = signature;
-      try {
-        // The signed body goes to the forward target and nowhere else: a redirect is not followed.
-        const answer = await fetch(target, { method: 'POST', headers, body: new Uint8Array(body), signal: AbortSignal.timeout(25_000), redirect: 'manual' });
-        if (answer.status >= 300 && answer.status < 400) {
-          await answer.body?.cancel().catch(() => undefined);
-          const location = answer.headers.get('location');
-          const reason = `a redirect (${answer.status}${location ? ` to ${location.slice(0, 200)}` : ''}) is not followed`;
-          res.statusCode = 502;
-          res.end();
-          print({ kind: 'failed', type, id, status: answer.status, error: reason }, `${type} ${id} → not delivered to ${target.href}: ${reason}`);
+  const receiver = createServer(
+    { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1_000 },
+    (req: IncomingMessage, res: ServerResponse) => {
+      void (async () => {
+        const started = performance.now();
+        const refused = refusal(req);
+        if (refused) {
+          req.resume();
+          res.writeHead(refused.status, { connection: 'close' }).end();
+          print({ kind: 'refused', status: refused.status, reason: refused.reason }, `refused ${refused.reason} (${refused.status}); nothing forwarded`);
           return;
         }
-        // The forward target's answer goes back to the sandbox: no more than a delivery may carry.
-        const { bytes } = await readBounded(answer.body, MAX_DELIVERY_BYTES);
-        res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' });
-        res.end(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
-        const ms = Math.round(performance.now() - started);
-        print({ kind: 'forwarded', type, id, status: answer.status, ms }, `${type} ${id} → ${answer.status} ${ms}ms`);
-      } catch (error) {
-        const cause = ((error as Error).cause as { code?: string } | undefined)?.code ?? (error instanceof Error ? error.message : String(error));
-        res.statusCode = 502;
-        res.end();
-        print({ kind: 'failed', type, id, error: cause }, `${type} ${id} → not delivered to ${target.href}: ${cause}`);
-      }
-    })().catch(() => res.destroy()); // the sandbox's connection broke mid-body: nothing to forward
-  });
+        const body = await rawBody(req);
+        if (body === undefined) {
+          res.writeHead(413).end();
+          print(
+            { kind: 'refused', status: 413, reason: `a body over ${MAX_DELIVERY_BYTES} bytes` },
+            `refused a body over ${MAX_DELIVERY_BYTES} bytes (413); nothing forwarded`,
+          );
+          return;
+        }
+        let type = '?';
+        let id = '?';
+        try {
+          const event = JSON.parse(body.toString('utf8')) as { type?: string; id?: string };
+          type = String(event.type);
+          id = String(event.id);
+        } catch {
+          // forwarded as it came: the receiver decides
+        }
+        if (filter && !filter.has(type)) {
+          // 200 only acknowledges a notification; to an approval request it would approve the payment.
+          const held = type === APPROVAL_REQUEST;
+          res.statusCode = held ? 202 : 200;
+          res.end();
+          print(
+            { kind: 'skipped', type, id, status: res.statusCode },
+            `${type} ${id} skipped (--events)${held ? ': answered 202, the payment stays held for approve/reject' : ''}`,
+          );
+          return;
+        }
+        const headers: Record<string, string> = { 'content-type': req.headers['content-type'] ?? 'application/json' };
+        const signature = req.headers['x-service-signature'];
+        if (typeof signature === 'string') headers['x-service-signature'] = signature;
+        try {
+          // The signed body goes to the forward target and nowhere else: a redirect is not followed.
+          const answer = await fetch(target, { method: 'POST', headers, body: new Uint8Array(body), signal: AbortSignal.timeout(25_000), redirect: 'manual' });
+          if (answer.status >= 300 && answer.status < 400) {
+            await answer.body?.cancel().catch(() => undefined);
+            const location = answer.headers.get('location');
+            const reason = `a redirect (${answer.status}${location ? ` to ${location.slice(0, 200)}` : ''}) is not followed`;
+            res.statusCode = 502;
+            res.end();
+            print({ kind: 'failed', type, id, status: answer.status, error: reason }, `${type} ${id} → not delivered to ${target.href}: ${reason}`);
+            return;
+          }
+          // The forward target's answer goes back to the sandbox: no more than a delivery may carry.
+          const { bytes } = await readBounded(answer.body, MAX_DELIVERY_BYTES);
+          res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' });
+          res.end(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
+          const ms = Math.round(performance.now() - started);
+          print({ kind: 'forwarded', type, id, status: answer.status, ms }, `${type} ${id} → ${answer.status} ${ms}ms`);
+        } catch (error) {
+          const cause = ((error as Error).cause as { code?: string } | undefined)?.code ?? (error instanceof Error ? error.message : String(error));
+          res.statusCode = 502;
+          res.end();
+          print({ kind: 'failed', type, id, error: cause }, `${type} ${id} → not delivered to ${target.href}: ${cause}`);
+        }
+      })().catch(() => res.destroy()); // the sandbox's connection broke mid-body: nothing to forward
+    },
+  );
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`;
 
@@ -181,9 +198,12 @@ async function listen(opts: ListenOptions): Promise<void> {
         attached.detach();
         break;
       }
-      print({ kind: 'ready', endpoint, listener: attached.id, sandbox: sandboxUrl, forwardTo: target.href, events: filter ? [...filter] : 'all' }, first
-        ? `Ready: the sandbox at ${sandboxUrl} delivers to ${endpoint} (${attached.id}, beside its webhookEndpoint); forwarding ${filter ? [...filter].join(', ') : 'every event'} to ${target.href} (signatures unchanged). Ctrl-C stops.`
-        : `Reconnected to the sandbox at ${sandboxUrl}; webhooks delivered to ${endpoint} again (${attached.id}).`);
+      print(
+        { kind: 'ready', endpoint, listener: attached.id, sandbox: sandboxUrl, forwardTo: target.href, events: filter ? [...filter] : 'all' },
+        first
+          ? `Ready: the sandbox at ${sandboxUrl} delivers to ${endpoint} (${attached.id}, beside its webhookEndpoint); forwarding ${filter ? [...filter].join(', ') : 'every event'} to ${target.href} (signatures unchanged). Ctrl-C stops.`
+          : `Reconnected to the sandbox at ${sandboxUrl}; webhooks delivered to ${endpoint} again (${attached.id}).`,
+      );
       first = false;
       delay = 500;
       lostSince = undefined;
@@ -201,7 +221,10 @@ async function listen(opts: ListenOptions): Promise<void> {
       }
       if (first && delay === 500) {
         const code = ((error as Error).cause as { code?: string } | undefined)?.code;
-        print({ kind: 'waiting', sandbox: sandboxUrl, error: code ?? (error as Error).message }, `No sandbox at ${sandboxUrl} yet (${code ?? (error as Error).message}); retrying.`);
+        print(
+          { kind: 'waiting', sandbox: sandboxUrl, error: code ?? (error as Error).message },
+          `No sandbox at ${sandboxUrl} yet (${code ?? (error as Error).message}); retrying.`,
+        );
       }
       await sleep(delay);
       delay = Math.min(delay * 2, 5_000);
@@ -215,7 +238,10 @@ export function addListenCommand(program: Command, action: Action): void {
     .command('listen')
     .description("receive the local sandbox's webhooks and forward each one to URL, signature unchanged; one line per event")
     .requiredOption('--forward-to <url>', 'where to forward each delivery (your webhook handler)')
-    .option('--events <types>', 'only these event types, comma-separated (others are not forwarded: acknowledged 200, but INCOMING_PAYMENT.PENDING answered 202 so the payment stays held)')
+    .option(
+      '--events <types>',
+      'only these event types, comma-separated (others are not forwarded: acknowledged 200, but INCOMING_PAYMENT.PENDING answered 202 so the payment stays held)',
+    )
     .option('--url <url>', 'the sandbox (default: CROSSBORDER_BASE_URL, else http://127.0.0.1:4010)')
     .option('--give-up-after <seconds>', 'stop after this long without reaching the sandbox', '600')
     .option('--json', 'one JSON line per event')

@@ -40,14 +40,25 @@ interface McpOptions {
 export const toolName = (spec: CommandSpec) => spec.words.join('_').replace(/-/g, '_');
 
 async function serveMcp(opts: McpOptions): Promise<void> {
-  let sdk: { Server: typeof import('@modelcontextprotocol/sdk/server/index.js').Server; StdioServerTransport: typeof import('@modelcontextprotocol/sdk/server/stdio.js').StdioServerTransport; types: typeof import('@modelcontextprotocol/sdk/types.js') };
+  let sdk: {
+    Server: typeof import('@modelcontextprotocol/sdk/server/index.js').Server;
+    StdioServerTransport: typeof import('@modelcontextprotocol/sdk/server/stdio.js').StdioServerTransport;
+    types: typeof import('@modelcontextprotocol/sdk/types.js');
+  };
   try {
-    const [server, stdio, types] = await Promise.all([import('@modelcontextprotocol/sdk/server/index.js'), import('@modelcontextprotocol/sdk/server/stdio.js'), import('@modelcontextprotocol/sdk/types.js')]);
+    const [server, stdio, types] = await Promise.all([
+      import('@modelcontextprotocol/sdk/server/index.js'),
+      import('@modelcontextprotocol/sdk/server/stdio.js'),
+      import('@modelcontextprotocol/sdk/types.js'),
+    ]);
     sdk = { Server: server.Server, StdioServerTransport: stdio.StdioServerTransport, types };
   } catch {
     throw new UsageError('crossborder-sdk mcp needs the MCP SDK, an optional peer dependency: npm install @modelcontextprotocol/sdk@^1.32.2');
   }
-  for (const [flag, given] of [['--allow-money-movement', opts.allowMoneyMovement], ['--allow-key-export', opts.allowKeyExport]] as const) {
+  for (const [flag, given] of [
+    ['--allow-money-movement', opts.allowMoneyMovement],
+    ['--allow-key-export', opts.allowKeyExport],
+  ] as const) {
     if (given && !opts.allowWrites) throw new UsageError(`${flag} needs --allow-writes too`);
   }
   let connection: ReturnType<typeof connect>;
@@ -68,7 +79,9 @@ async function serveMcp(opts: McpOptions): Promise<void> {
   // The first line on stderr says where the server points and what it may do, before anything else.
   process.stderr.write(`crossborder-sdk mcp: pointed at ${where}; ${tierText(opts)}\n`);
   if (remote && !opts.allowRemote) {
-    throw new UsageError(`crossborder-sdk mcp is pointed at ${shownUrl(core.baseUrl)}, which is not this machine: an assistant would act on that service. Add --allow-remote to serve it.`);
+    throw new UsageError(
+      `crossborder-sdk mcp is pointed at ${shownUrl(core.baseUrl)}, which is not this machine: an assistant would act on that service. Add --allow-remote to serve it.`,
+    );
   }
   const signer = opts.sessionKey ? await sessionSigner(opts.sessionKey) : undefined;
   const texts = await summaries();
@@ -185,7 +198,9 @@ const DOES: Record<Effect, string> = {
 export function refusal(spec: CommandSpec, opts: McpOptions, body?: unknown): string | undefined {
   const effect = callEffect(spec.op, body);
   if (allowed(effect, opts)) return undefined;
-  const raised = raisingFields(spec.op, body).filter(([, to]) => to === effect).map(([field]) => field);
+  const raised = raisingFields(spec.op, body)
+    .filter(([, to]) => to === effect)
+    .map(([field]) => field);
   const what = `${toolName(spec)}${raised.length ? ` with ${raised.join(', ')}` : ''} ${DOES[effect]}`;
   if (effect === 'write') return `${what}: the server is read-only (start it with --allow-writes)`;
   return `${what}: start the server with ${flagsFor(effect).join(' ')}`;
@@ -234,18 +249,25 @@ export function toolsWith(effect: Exclude<Effect, 'read' | 'write'>): string[] {
 /** What the server's flags allow, in words. */
 function tierText(opts: McpOptions): string {
   const allowedEffects = (['write', 'money', 'secret'] as const).filter((e) => allowed(e, opts));
-  return allowedEffects.length === 0 ? 'read-only' : `reads, ${allowedEffects.map((e) => ({ write: 'writes', money: 'money movement', secret: 'key export' })[e]).join(', ')}`;
+  return allowedEffects.length === 0
+    ? 'read-only'
+    : `reads, ${allowedEffects.map((e) => ({ write: 'writes', money: 'money movement', secret: 'key export' })[e]).join(', ')}`;
 }
 
 /** Adds `mcp`. */
 export function addMcpCommand(program: Command, action: Action): void {
   program
     .command('mcp')
-    .description('serve the operations as MCP tools over stdio (default: the local sandbox, read-only); tiers by effect: --allow-writes, --allow-money-movement, --allow-key-export')
+    .description(
+      'serve the operations as MCP tools over stdio (default: the local sandbox, read-only); tiers by effect: --allow-writes, --allow-money-movement, --allow-key-export',
+    )
     .option('--allow-writes', 'offer the operations that change data (reads are always offered)')
     .option('--allow-money-movement', `also those that move money or decide a payment (${toolsWith('money').join(', ')}); needs --allow-writes`)
     .option('--allow-key-export', `also those that hand out key material (${toolsWith('secret').join(', ')}); needs --allow-writes`)
-    .option('--base-url <url>', 'the service (default: the profile, else CROSSBORDER_BASE_URL, else http://127.0.0.1:4010, the local sandbox, with its own credentials)')
+    .option(
+      '--base-url <url>',
+      'the service (default: the profile, else CROSSBORDER_BASE_URL, else http://127.0.0.1:4010, the local sandbox, with its own credentials)',
+    )
     .option('--environment <env>', 'sandbox or production; production with no address goes to production')
     .option('--allow-remote', 'serve a service that is not on this machine (needed for any address but loopback)')
     .option('--profile <name>', 'credentials from this profile of the config file')

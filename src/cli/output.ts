@@ -53,7 +53,17 @@ export function err(text: string): void {
 /** The fields of an error that help: class, status, code, request id, the key to retry with. */
 export function describeError(error: unknown): Record<string, unknown> {
   if (!(error instanceof Error)) return { message: String(error) };
-  const e = error as Error & Partial<{ status: number; code: string; requestId: string; idempotencyKey: string; outcomeUnknown: boolean; issues: unknown; details: unknown; challenge: unknown }>;
+  const e = error as Error &
+    Partial<{
+      status: number;
+      code: string;
+      requestId: string;
+      idempotencyKey: string;
+      outcomeUnknown: boolean;
+      issues: unknown;
+      details: unknown;
+      challenge: unknown;
+    }>;
   return {
     error: error instanceof CrossborderError || error instanceof UsageError ? error.name : 'Error',
     message: error.message,
@@ -108,7 +118,9 @@ export function reportError(error: unknown, json: boolean): number {
     err(`  the outcome is unknown: the service may have done it. Retry with the same key: --idempotency-key ${String(info.idempotencyKey)}\n`);
   }
   if (error instanceof SignatureRequiredError) {
-    err(`  a wallet signature is needed: give --session-key FILE, or sign this challenge elsewhere and repeat with --signature SIG --request-id ${error.challenge.requestId}\n`);
+    err(
+      `  a wallet signature is needed: give --session-key FILE, or sign this challenge elsewhere and repeat with --signature SIG --request-id ${error.challenge.requestId}\n`,
+    );
     err(`  challenge: ${JSON.stringify(error.challenge)}\n`);
   }
   return code;
@@ -119,7 +131,8 @@ const scalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].inc
 type CurrencyLike = { code: string; decimals?: unknown };
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 /** The API's currency object (`{ code, name, symbol, decimals }`; production marks every field optional): one with a code. */
-const currencyOf = (v: unknown): CurrencyLike | undefined => (isObject(v) && typeof v.code === 'string' && v.code !== '' && !('amount' in v) ? (v as CurrencyLike) : undefined);
+const currencyOf = (v: unknown): CurrencyLike | undefined =>
+  isObject(v) && typeof v.code === 'string' && v.code !== '' && !('amount' in v) ? (v as CurrencyLike) : undefined;
 
 /**
  * An amount in smallest units as money: major units with the currency's decimals, grouped by thousands, and
@@ -169,7 +182,8 @@ export function displayRow(row: Record<string, unknown>): Shown {
     if (asMoney !== undefined) shown(key, asMoney);
     else if (currencyOf(value)) shown(key, currencyOf(value)!.code);
     else if (from && to && key === 'exchangeRate' && typeof value === 'number') shown(key, `1 ${to.code} = ${value} ${from.code}`);
-    else if (from && Number.isSafeInteger(value) && /sendingAmount$|^fees?(Included|Total)?$/i.test(key)) shown(key, money(value as number, from), !/^(min|max)/i.test(key));
+    else if (from && Number.isSafeInteger(value) && /sendingAmount$|^fees?(Included|Total)?$/i.test(key))
+      shown(key, money(value as number, from), !/^(min|max)/i.test(key));
     else if (to && Number.isSafeInteger(value) && /receivingAmount$/i.test(key)) shown(key, money(value as number, to), !/^(min|max)/i.test(key));
     else if (from && key === 'fees' && isObject(value) && Number.isSafeInteger(value.total)) shown(key, money(value.total as number, from));
     else if (scalar(value)) text[key] = String(value);
@@ -270,7 +284,8 @@ export function printResult(value: unknown, json: boolean): void {
   if (Array.isArray(data)) {
     out(rowsTable(data as Record<string, unknown>[]));
     const { hasMore, nextCursor, totalCount } = value as { hasMore?: boolean; nextCursor?: string; totalCount?: number };
-    if (totalCount !== undefined || hasMore) out(`${data.length}${totalCount !== undefined ? ` of ${totalCount}` : ''}${hasMore ? `; more with --cursor ${nextCursor ?? ''} or --all` : ''}\n`);
+    if (totalCount !== undefined || hasMore)
+      out(`${data.length}${totalCount !== undefined ? ` of ${totalCount}` : ''}${hasMore ? `; more with --cursor ${nextCursor ?? ''} or --all` : ''}\n`);
     return;
   }
   out(objectTable(value as Record<string, unknown>));

@@ -262,7 +262,11 @@ export async function* readCsv(file: string): AsyncGenerator<CsvItem> {
     }
     const at = header.indexOf('reference');
     const reference = record.fields?.[at] || undefined;
-    const reject = (reason: string): PayoutRejectedInput => ({ rejected: `line ${record.line}: ${reason}`, ...(reference !== undefined ? { reference } : {}), line: record.line });
+    const reject = (reason: string): PayoutRejectedInput => ({
+      rejected: `line ${record.line}: ${reason}`,
+      ...(reference !== undefined ? { reference } : {}),
+      line: record.line,
+    });
     if ('problem' in record) {
       yield reject(`${record.problem}; not sent`);
       continue;
@@ -418,7 +422,9 @@ async function run(csv: string, opts: RunOptions): Promise<void> {
   // The runner calls quotes, transactions and receiver lookups: those resources over the CLI's core.
   const { core, target } = connect(opts);
   // Before anything is sent: where the payouts go (the local sandbox unless an address or production was chosen).
-  process.stderr.write(`payouts: pointed at ${shownUrl(core.baseUrl)} (${target.from === 'default' ? 'the local default' : `from ${target.from}`}, environment ${core.environment})\n`);
+  process.stderr.write(
+    `payouts: pointed at ${shownUrl(core.baseUrl)} (${target.from === 'default' ? 'the local default' : `from ${target.from}`}, environment ${core.environment})\n`,
+  );
   const client = { quotes: new Quotes(core), transactions: new Transactions(core), receiver: new Receiver(core) };
   const tty = process.stderr.isTTY === true && !opts.json;
   // Without a terminal, stdout is JSON lines from the first to the last (progress, then the summary), as with --json.
@@ -434,7 +440,9 @@ async function run(csv: string, opts: RunOptions): Promise<void> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
-  let bar: { start(total: number, value: number, payload: object): void; update(value: number, payload: object): void; setTotal(n: number): void; stop(): void } | undefined;
+  let bar:
+    | { start(total: number, value: number, payload: object): void; update(value: number, payload: object): void; setTotal(n: number): void; stop(): void }
+    | undefined;
   const progressBar = tty ? (await import('cli-progress')).default : undefined;
   /** The bar, drawn from the first thing the run has to show (after what a resumed run found). */
   const startBar = () => {
@@ -442,7 +450,8 @@ async function run(csv: string, opts: RunOptions): Promise<void> {
     const made = new progressBar.SingleBar(
       {
         // The runner's ETA (`-` until a payout is final): cli-progress's own showed "ETA NFs" before the first.
-        format: 'payouts |{bar}| {percentage}% {value}/{total} | completed {completed} failed {failed} attention {attention} | {rate}/s | ETA {etaText} | in flight {inFlight}/{concurrency}',
+        format:
+          'payouts |{bar}| {percentage}% {value}/{total} | completed {completed} failed {failed} attention {attention} | {rate}/s | ETA {etaText} | in flight {inFlight}/{concurrency}',
         stream: process.stderr,
         hideCursor: true,
         etaBuffer: 200,
@@ -457,7 +466,15 @@ async function run(csv: string, opts: RunOptions): Promise<void> {
     if (tty) {
       startBar();
       if (p.total > total) bar!.setTotal(p.total);
-      bar!.update(p.done, { completed: p.counts.completed, failed: p.counts.failed, attention: p.counts.needs_attention, rate: p.throughput.toFixed(1), etaText: etaText(p.etaSeconds), inFlight: p.inFlight, concurrency: p.concurrency });
+      bar!.update(p.done, {
+        completed: p.counts.completed,
+        failed: p.counts.failed,
+        attention: p.counts.needs_attention,
+        rate: p.throughput.toFixed(1),
+        etaText: etaText(p.etaSeconds),
+        inFlight: p.inFlight,
+        concurrency: p.concurrency,
+      });
     } else {
       out(jsonLine({ event: 'progress', ...p }));
     }
@@ -636,7 +653,10 @@ export function addPayoutsCommand(program: Command, action: Action): void {
   const payouts = program
     .command('payouts')
     .description('Pay many people at once from a CSV, exactly once per reference, resumable after any crash (docs/payouts.md)')
-    .addHelpText('after', `\nCSV columns (header line first): ${CSV_COLUMNS.join(',')}; optional: ${CSV_OPTIONAL_COLUMNS.join(', ')} (payer data an UMA receiver asks for: senderCustomerInfo.FULL_NAME)\nExit codes of run: 0 all completed; ${PAYOUT_EXIT.incomplete} some failed, need attention or rows were rejected; ${PAYOUT_EXIT.stopped} stopped (run it again to resume).\n`);
+    .addHelpText(
+      'after',
+      `\nCSV columns (header line first): ${CSV_COLUMNS.join(',')}; optional: ${CSV_OPTIONAL_COLUMNS.join(', ')} (payer data an UMA receiver asks for: senderCustomerInfo.FULL_NAME)\nExit codes of run: 0 all completed; ${PAYOUT_EXIT.incomplete} some failed, need attention or rows were rejected; ${PAYOUT_EXIT.stopped} stopped (run it again to resume).\n`,
+    );
   payouts
     .command('run <csv>')
     .description('run (or resume) the batch in <csv>; its states are journaled in --journal')
@@ -645,7 +665,10 @@ export function addPayoutsCommand(program: Command, action: Action): void {
     .option('--max-concurrency <n>', `most requests in flight (default ${DEFAULT_MAX_CONCURRENCY}; it adapts below)`)
     .option('--execution <mode>', 'immediate (one request, immediatelyExecute) or separate (create, then execute) (default immediate)')
     .option('--profile <name>', 'credentials from this profile of the config file')
-    .option('--base-url <url>', `service address (default: the profile, else CROSSBORDER_BASE_URL, else ${LOCAL_SANDBOX_URL}, the local sandbox; production only when the profile or CROSSBORDER_ENVIRONMENT says production)`)
+    .option(
+      '--base-url <url>',
+      `service address (default: the profile, else CROSSBORDER_BASE_URL, else ${LOCAL_SANDBOX_URL}, the local sandbox; production only when the profile or CROSSBORDER_ENVIRONMENT says production)`,
+    )
     .option('--timeout <ms>', 'per-attempt timeout')
     .option('--json', 'JSON lines (progress, then the summary) instead of the progress bar')
     .action(async (csv: string, opts: RunOptions) => action(opts.json === true, () => run(csv, opts)));

@@ -3,7 +3,8 @@
  * and runs its operation through the SDK client's own pipeline.
  * @module
  */
-import { Command, Option } from 'commander';
+import type { Command } from 'commander';
+import { Option } from 'commander';
 import type { CallInput } from '../core/plan';
 import type { Page } from '../core/pagination';
 import type { SignedRequestOptions } from '../core/options';
@@ -11,7 +12,18 @@ import { connect, newClientKey, savedCredentialId, saveSession, sessionSigner, t
 import { INPUT_LIMIT_BYTES, parseJsonText, readFileBounded, readStdinBounded, refuseUnsafeTarget } from './files';
 import { out, printResult } from './output';
 import { effectOf, summaries, type Effect } from './shared';
-import { commandTable, detailsOf, flagDescription, hasProperty, inShellWords, readFlagValue, refuseMissing, UsageError, type CommandDetails, type CommandSpec } from './table';
+import {
+  commandTable,
+  detailsOf,
+  flagDescription,
+  hasProperty,
+  inShellWords,
+  readFlagValue,
+  refuseMissing,
+  UsageError,
+  type CommandDetails,
+  type CommandSpec,
+} from './table';
 
 /** What a command's description says about its effect (the document's `x-effect`, raised by body fields). */
 const EFFECT_NOTE: Record<Effect, string> = { read: '', write: '', money: ' — moves money', secret: ' — hands out key material' };
@@ -27,7 +39,10 @@ function effectNote(spec: CommandSpec): string {
 export function addConnectionOptions(command: Command): Command {
   return command
     .option('--profile <name>', 'credentials from this profile of the config file (CROSSBORDER_CONFIG, default ~/.config/crossborder/config.json; mode 0600)')
-    .option('--base-url <url>', 'service address (default: the profile, else CROSSBORDER_BASE_URL, else http://127.0.0.1:4010, the local sandbox; production only when chosen with --environment production)')
+    .option(
+      '--base-url <url>',
+      'service address (default: the profile, else CROSSBORDER_BASE_URL, else http://127.0.0.1:4010, the local sandbox; production only when chosen with --environment production)',
+    )
     .option('--environment <env>', 'sandbox or production (default: the profile, else CROSSBORDER_ENVIRONMENT); production with no address goes to production')
     .option('--max-retries <n>', 'retries after the first attempt, for failures safe to repeat (default 2)')
     .option('--timeout <ms>', 'per-attempt timeout in ms (default 60000)')
@@ -148,7 +163,11 @@ function invoked(spec: CommandSpec, argv: string[]): boolean {
  * Only the command `argv` runs gets its flags (worked out from the document's schemas, which are
  * loaded for it alone: a start stays cheap). `action` wraps each run (errors and exit codes).
  */
-export async function addResourceCommands(program: Command, action: (json: boolean, body: () => Promise<void>) => Promise<void>, argv: string[]): Promise<void> {
+export async function addResourceCommands(
+  program: Command,
+  action: (json: boolean, body: () => Promise<void>) => Promise<void>,
+  argv: string[],
+): Promise<void> {
   const groups = new Map<string, Command>();
   const groupOf = (words: string[]): Command => {
     let parent = program;
@@ -178,19 +197,26 @@ export async function addResourceCommands(program: Command, action: (json: boole
     }
     const details = await detailsOf(spec);
     for (const flag of details.flags) {
-      const placeholder = flag.kind === 'boolean' ? '[bool]' : flag.kind === 'json' ? '<json>' : flag.kind === 'list' ? '<a,b,…>' : flag.kind === 'file' ? '<path>' : '<value>';
+      const placeholder =
+        flag.kind === 'boolean' ? '[bool]' : flag.kind === 'json' ? '<json>' : flag.kind === 'list' ? '<a,b,…>' : flag.kind === 'file' ? '<path>' : '<value>';
       command.addOption(new Option(`${flag.flag} ${placeholder}`, flagDescription(flag)));
     }
     if (spec.op.params.body) command.option('--data <json|@file|->', 'the whole body as JSON: inline, @file.json, or - for stdin (flags override its fields)');
     if (spec.op.paginated) command.option('--all', 'every item of every page (with --json, one JSON line per item)');
-    if (spec.op.idempotent || details.headers.includes('Idempotency-Key')) command.option('--idempotency-key <key>', 'Idempotency-Key to send (default: a new one per call; reuse the one printed to retry a call whose outcome is unknown)');
+    if (spec.op.idempotent || details.headers.includes('Idempotency-Key'))
+      command.option(
+        '--idempotency-key <key>',
+        'Idempotency-Key to send (default: a new one per call; reuse the one printed to retry a call whose outcome is unknown)',
+      );
     // A call that may change anything may be answered with a wallet challenge to sign.
     if (effectOf(spec.op).effect !== 'read') {
       command.option('--session-key <file>', 'sign a wallet challenge with the session saved by auth credentials verify … --save-session');
       command.option('--signature <sig>', 'relayed flow: the Service-Wallet-Signature of a challenge signed elsewhere (with --request-id)');
     }
-    if (details.headers.includes('Request-Id') || effectOf(spec.op).effect !== 'read') command.option('--request-id <id>', 'the challenge requestId (relayed signature), or the Request-Id of a PASSKEY verify');
-    if (answersSession(details)) command.option('--save-session <file>', 'generate the client key, open the session key of the answer and save it to this file (mode 0600)');
+    if (details.headers.includes('Request-Id') || effectOf(spec.op).effect !== 'read')
+      command.option('--request-id <id>', 'the challenge requestId (relayed signature), or the Request-Id of a PASSKEY verify');
+    if (answersSession(details))
+      command.option('--save-session <file>', 'generate the client key, open the session key of the answer and save it to this file (mode 0600)');
     addConnectionOptions(command);
     command.action(async (...received: unknown[]) => {
       const cmd = received.at(-1) as Command;

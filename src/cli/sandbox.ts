@@ -8,7 +8,8 @@
  * @module
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import type { Command } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import { WEBHOOK_EVENT_TYPES } from '../generated/operations';
 import type { DeliveryLogEntry, RequestLogEntry, SandboxFaults, StatePersister } from '../sandbox/index';
 import type { WebhookKeyPair } from '../webhooks/sign';
@@ -48,9 +49,13 @@ function origin(text: string): string | undefined {
 
 function collectOrigins(value: string, previous: '*' | string[] | undefined): '*' | string[] {
   let result = previous;
-  for (const part of value.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of value
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const allowed = origin(part);
-    if (!allowed) throw new InvalidArgumentError(`--cors-origin needs origins such as http://localhost:5173 (scheme, host and port only) or '*', got '${part}'`);
+    if (!allowed)
+      throw new InvalidArgumentError(`--cors-origin needs origins such as http://localhost:5173 (scheme, host and port only) or '*', got '${part}'`);
     result = allowed === '*' || result === '*' ? '*' : [...new Set([...(result ?? []), allowed])];
   }
   if (result === undefined) throw new InvalidArgumentError('--cors-origin needs an origin such as http://localhost:5173');
@@ -71,7 +76,8 @@ function seed(value: string): number {
 
 function httpUrl(flag: string) {
   return (value: string): string => {
-    if (!/^https?:\/\/[^/]/.test(value)) throw new InvalidArgumentError(`${flag} needs an http(s) address, such as http://127.0.0.1:3000/webhooks, got '${value}'`);
+    if (!/^https?:\/\/[^/]/.test(value))
+      throw new InvalidArgumentError(`${flag} needs an http(s) address, such as http://127.0.0.1:3000/webhooks, got '${value}'`);
     return value;
   };
 }
@@ -210,8 +216,15 @@ async function serve(args: ServeOptions): Promise<void> {
   }
   if (args.webhookUrl) {
     // Through the SDK's own client, in process: the sandbox is not listening yet.
-    const [{ CrossborderCore }, { operations }, { CHECKED }] = await Promise.all([import('../core/client'), import('../generated/operations'), import('../core/parts')]);
-    const inProcess = new CrossborderCore({ ...SANDBOX_CREDENTIALS, baseUrl: 'http://sandbox.invalid', environment: 'sandbox', maxRetries: 0, fetch: sandbox.fetch }, CHECKED);
+    const [{ CrossborderCore }, { operations }, { CHECKED }] = await Promise.all([
+      import('../core/client'),
+      import('../generated/operations'),
+      import('../core/parts'),
+    ]);
+    const inProcess = new CrossborderCore(
+      { ...SANDBOX_CREDENTIALS, baseUrl: 'http://sandbox.invalid', environment: 'sandbox', maxRetries: 0, fetch: sandbox.fetch },
+      CHECKED,
+    );
     try {
       await inProcess.call(operations.updateConfig, { body: { webhookEndpoint: args.webhookUrl } });
     } catch (error) {
@@ -226,7 +239,14 @@ async function serve(args: ServeOptions): Promise<void> {
     await sandbox.close();
     const code = (error as NodeJS.ErrnoException).code;
     const where = `${args.host.includes(':') ? `[${args.host}]` : args.host}:${args.port}`;
-    const reason = code === 'EADDRINUSE' ? 'the port is in use (try --port 0)' : code === 'EADDRNOTAVAIL' ? 'no interface of this machine has that address' : error instanceof Error ? error.message : String(error);
+    const reason =
+      code === 'EADDRINUSE'
+        ? 'the port is in use (try --port 0)'
+        : code === 'EADDRNOTAVAIL'
+          ? 'no interface of this machine has that address'
+          : error instanceof Error
+            ? error.message
+            : String(error);
     process.stderr.write(`crossborder-sdk: cannot listen on ${where}: ${reason}\n`);
     process.exitCode = 1;
     return;
@@ -235,7 +255,8 @@ async function serve(args: ServeOptions): Promise<void> {
     // Written atomically shortly after each change (the sandbox says when), and at once on the way out.
     const file = args.state;
     writer = await persistStateTo(sandbox, file, {
-      onError: (error) => process.stderr.write(`crossborder-sdk: could not save the state to ${file}: ${error instanceof Error ? error.message : String(error)}\n`),
+      onError: (error) =>
+        process.stderr.write(`crossborder-sdk: could not save the state to ${file}: ${error instanceof Error ? error.message : String(error)}\n`),
     });
   }
   listening = true;
@@ -291,7 +312,17 @@ async function serve(args: ServeOptions): Promise<void> {
   // What --faults turned on, said in the banner: a batch tested against this sandbox meets them.
   const faults = describeFaults(sandbox.faults.get());
   if (json) {
-    line('', { kind: 'listening', url: server.url, api: `${server.url}/${API_VERSION}`, environment: sandbox.environment, inspector: `${server.url}/_sandbox/`, env, ...(args.webhookUrl ? { webhookEndpoint: args.webhookUrl } : {}), ...(args.state ? { state: args.state } : {}), ...(faults.length > 0 ? { faults: sandbox.faults.get() } : {}) });
+    line('', {
+      kind: 'listening',
+      url: server.url,
+      api: `${server.url}/${API_VERSION}`,
+      environment: sandbox.environment,
+      inspector: `${server.url}/_sandbox/`,
+      env,
+      ...(args.webhookUrl ? { webhookEndpoint: args.webhookUrl } : {}),
+      ...(args.state ? { state: args.state } : {}),
+      ...(faults.length > 0 ? { faults: sandbox.faults.get() } : {}),
+    });
     if (exposure) process.stderr.write(exposure);
     return;
   }
@@ -302,7 +333,9 @@ async function serve(args: ServeOptions): Promise<void> {
       `  CROSSBORDER_ENVIRONMENT=${env.CROSSBORDER_ENVIRONMENT}\n` +
       `  CROSSBORDER_TOKEN_ID=sandbox CROSSBORDER_CLIENT_SECRET=sandbox\n` +
       `  CROSSBORDER_WEBHOOK_PUBLIC_KEY=${env.CROSSBORDER_WEBHOOK_PUBLIC_KEY}\n` +
-      (env.CROSSBORDER_SANDBOX_TOKEN ? `  CROSSBORDER_SANDBOX_TOKEN=${env.CROSSBORDER_SANDBOX_TOKEN}  (the /_sandbox/ controls and PATCH /config ask for it as X-Sandbox-Token)\n` : '') +
+      (env.CROSSBORDER_SANDBOX_TOKEN
+        ? `  CROSSBORDER_SANDBOX_TOKEN=${env.CROSSBORDER_SANDBOX_TOKEN}  (the /_sandbox/ controls and PATCH /config ask for it as X-Sandbox-Token)\n`
+        : '') +
       `Inspector: ${server.url}/_sandbox/\n` +
       (args.webhookUrl ? `Webhooks: delivered to ${args.webhookUrl}\n` : '') +
       (args.state ? `State: ${args.state} (written after each change)\n` : '') +
@@ -333,7 +366,11 @@ export function addSandboxCommand(program: Command, action: Action): void {
     .option('--quiet', 'no request or webhook delivery log')
     .option('--json', 'log JSON lines only on stdout (the banner is one too), one "time" field each')
     .addOption(new Option('--no-watch-parent', 'keep running when the process that started it exits').default(true))
-    .option('--faults <json>', 'inject what payout batches meet: {"rateLimit":{"requestsPerSecond":50},"dailyVolumeLimit":{"USD":1000000},"failAfterProcessing":{"rate":0.1},"latency":{"ms":20}} (docs/payouts.md)', faults)
+    .option(
+      '--faults <json>',
+      'inject what payout batches meet: {"rateLimit":{"requestsPerSecond":50},"dailyVolumeLimit":{"USD":1000000},"failAfterProcessing":{"rate":0.1},"latency":{"ms":20}} (docs/payouts.md)',
+      faults,
+    )
     .enablePositionalOptions()
     .showHelpAfterError()
     .action(async (opts: ServeOptions) => action(false, () => serve(opts)));
@@ -355,8 +392,10 @@ export function addSandboxCommand(program: Command, action: Action): void {
     process.stdout.write(json || !text ? `${res.text}\n` : text(res.json));
   };
 
-  verb('reset', 'forget every customer, account, payment and delivery of a running sandbox; its clock goes back (ids are not reused)')
-    .action(async (opts: { url?: string; json?: boolean }) => action(opts.json === true, async () => show(await control(opts.url, 'POST', '/_sandbox/reset', {}), true)));
+  verb('reset', 'forget every customer, account, payment and delivery of a running sandbox; its clock goes back (ids are not reused)').action(
+    async (opts: { url?: string; json?: boolean }) =>
+      action(opts.json === true, async () => show(await control(opts.url, 'POST', '/_sandbox/reset', {}), true)),
+  );
   sandbox
     .command('clock')
     .description("move a running sandbox's clock")
@@ -365,8 +404,13 @@ export function addSandboxCommand(program: Command, action: Action): void {
     .argument('<duration>', '30s, 10m, 2h, 1d')
     .option('--url <url>', SANDBOX_URL_HELP, httpUrl('--url'))
     .showHelpAfterError()
-    .action(async (duration: string, opts: { url?: string }) => action(false, async () => show(await control(opts.url, 'POST', '/_sandbox/clock', { advance: duration }), true)));
-  verb('trigger', `send a webhook event of TYPE about an existing resource (none for TEST) to the configured webhookEndpoint and the attached listeners.\nTypes: ${WEBHOOK_EVENT_TYPES.join(', ')}`)
+    .action(async (duration: string, opts: { url?: string }) =>
+      action(false, async () => show(await control(opts.url, 'POST', '/_sandbox/clock', { advance: duration }), true)),
+    );
+  verb(
+    'trigger',
+    `send a webhook event of TYPE about an existing resource (none for TEST) to the configured webhookEndpoint and the attached listeners.\nTypes: ${WEBHOOK_EVENT_TYPES.join(', ')}`,
+  )
     .argument('<type>', 'the event type')
     .argument('[resourceId]', 'the transaction, customer, verification, quote, account or invitation code it is about')
     .action(async (type: string, resourceId: string | undefined, opts: { url?: string; json?: boolean }) =>
@@ -386,7 +430,9 @@ export function addSandboxCommand(program: Command, action: Action): void {
   verb('requests', 'the last requests answered (method, path, status, error code, request id)').action(async (opts: { url?: string; json?: boolean }) =>
     action(opts.json === true, async () =>
       show(await control(opts.url, 'GET', '/_sandbox/requests'), opts.json === true, (value) =>
-        ((value as { data: (RequestLogEntry & { at: string })[] }).data ?? []).map((e) => `${e.at} ${e.method} ${e.path} → ${e.status}${e.code ? ` ${e.code}` : ''} ${e.ms}ms ${e.requestId ?? ''}`.trimEnd() + '\n').join(''),
+        ((value as { data: (RequestLogEntry & { at: string })[] }).data ?? [])
+          .map((e) => `${e.at} ${e.method} ${e.path} → ${e.status}${e.code ? ` ${e.code}` : ''} ${e.ms}ms ${e.requestId ?? ''}`.trimEnd() + '\n')
+          .join(''),
       ),
     ),
   );
@@ -402,9 +448,13 @@ export function addSandboxCommand(program: Command, action: Action): void {
       ),
     ),
   );
-  verb('redeliver', 'send a webhook event again').argument('<eventId>').action(async (eventId: string, opts: { url?: string; json?: boolean }) =>
-    action(opts.json === true, async () => show(await control(opts.url, 'POST', `/_sandbox/webhooks/deliveries/${encodeURIComponent(eventId)}/redeliver`, {}), true)),
-  );
+  verb('redeliver', 'send a webhook event again')
+    .argument('<eventId>')
+    .action(async (eventId: string, opts: { url?: string; json?: boolean }) =>
+      action(opts.json === true, async () =>
+        show(await control(opts.url, 'POST', `/_sandbox/webhooks/deliveries/${encodeURIComponent(eventId)}/redeliver`, {}), true),
+      ),
+    );
   const state = sandbox.command('state').description("export or import a running sandbox's whole state");
   state
     .command('export')

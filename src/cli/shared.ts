@@ -45,7 +45,9 @@ export function raisingFields(op: DocumentOperation, body: unknown): [field: str
   if (typeof body !== 'object' || Array.isArray(body)) return Object.entries(raisedBy);
   const given = body as Record<string, unknown>;
   // Sent with any value but false or null: the service decides what a value it does not expect means, so it counts.
-  return Object.entries(raisedBy).filter(([field]) => Object.hasOwn(given, field) && given[field] !== undefined && given[field] !== false && given[field] !== null);
+  return Object.entries(raisedBy).filter(
+    ([field]) => Object.hasOwn(given, field) && given[field] !== undefined && given[field] !== false && given[field] !== null,
+  );
 }
 
 /** What this call does: the operation's declared effect, raised by the body fields that raise it. */
@@ -69,10 +71,13 @@ export async function summaries(): Promise<Map<string, string>> {
   const candidates = ['../openapi/openapi.yaml', '../../openapi/openapi.yaml'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
   const file = candidates.find((p) => existsSync(p));
   if (!file) return found;
-  const doc = (await import('yaml')).parse(readFileSync(file, 'utf8')) as { paths?: Record<string, Record<string, { operationId?: string; summary?: string; description?: string }>> };
+  const doc = (await import('yaml')).parse(readFileSync(file, 'utf8')) as {
+    paths?: Record<string, Record<string, { operationId?: string; summary?: string; description?: string }>>;
+  };
   for (const item of Object.values(doc.paths ?? {})) {
     for (const op of Object.values(item)) {
-      if (op && typeof op === 'object' && op.operationId) found.set(op.operationId, [op.summary, op.description].filter(Boolean).join('. ').replace(/\s+/g, ' ').trim());
+      if (op && typeof op === 'object' && op.operationId)
+        found.set(op.operationId, [op.summary, op.description].filter(Boolean).join('. ').replace(/\s+/g, ' ').trim());
     }
   }
   return found;
@@ -112,7 +117,8 @@ export function targetOf(options: { baseUrl?: string | undefined; environment?: 
   if (profile.baseUrl) return withoutUserinfo({ baseUrl: profile.baseUrl, from: 'profile' });
   const fromEnv = envValue('CROSSBORDER_BASE_URL');
   if (fromEnv) return withoutUserinfo({ baseUrl: fromEnv, from: 'CROSSBORDER_BASE_URL' });
-  if ((options.environment ?? profile.environment ?? envValue('CROSSBORDER_ENVIRONMENT')) === 'production') return { baseUrl: DEFAULT_BASE_URLS.production, from: 'production' };
+  if ((options.environment ?? profile.environment ?? envValue('CROSSBORDER_ENVIRONMENT')) === 'production')
+    return { baseUrl: DEFAULT_BASE_URLS.production, from: 'production' };
   return { baseUrl: LOCAL_SANDBOX_URL, from: 'default' };
 }
 
@@ -180,7 +186,9 @@ const SHELL_WORDS: Record<string, string> = {
 export function forShell(error: unknown): unknown {
   if (!(error instanceof ConfigurationError)) return error;
   if (/^Missing (tokenId|clientSecret):/.test(error.message)) {
-    return new ConfigurationError('missing credentials: set CROSSBORDER_TOKEN_ID and CROSSBORDER_CLIENT_SECRET, or give --profile NAME (a profile of the config file)');
+    return new ConfigurationError(
+      'missing credentials: set CROSSBORDER_TOKEN_ID and CROSSBORDER_CLIENT_SECRET, or give --profile NAME (a profile of the config file)',
+    );
   }
   const message = error.message
     .replace(/\bpass \{ (\w+) \} or set (\w+)/g, 'set $2')

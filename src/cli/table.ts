@@ -67,7 +67,11 @@ export interface CommandDetails extends CommandSpec {
   response: JsonSchema | undefined;
 }
 
-const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').replace(/_/g, '-').toLowerCase();
+const kebab = (name: string) =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .replace(/_/g, '-')
+    .toLowerCase();
 
 /**
  * Flags every API command may have for itself (./resources.ts): a field of the same name is given as
@@ -75,8 +79,20 @@ const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').repl
  * does not collide with the relayed wallet `--signature`.
  */
 const RESERVED_FLAGS: ReadonlySet<string> = new Set([
-  '--data', '--all', '--idempotency-key', '--session-key', '--signature', '--request-id', '--save-session',
-  '--profile', '--base-url', '--environment', '--max-retries', '--timeout', '--json', '--help',
+  '--data',
+  '--all',
+  '--idempotency-key',
+  '--session-key',
+  '--signature',
+  '--request-id',
+  '--save-session',
+  '--profile',
+  '--base-url',
+  '--environment',
+  '--max-retries',
+  '--timeout',
+  '--json',
+  '--help',
 ]);
 
 /** The flag of a query or body field: `--<kebab-name>`, or `--<where>-<kebab-name>` when that is a command's own. */
@@ -90,7 +106,7 @@ let loaded: Promise<Schemas> | undefined;
 
 /** The generated zod schemas (large: loaded only by the commands that need them). */
 function loadSchemas(): Promise<Schemas> {
-  return (loaded ??= Promise.all([import('zod'), import('../generated/zod.gen')]).then(([z, schemas]) => ({ z, schemas: schemas as Record<string, unknown> })));
+  return (loaded ??= Promise.all([import('zod'), import('../generated/zod.gen')]).then(([z, schemas]) => ({ z, schemas: schemas })));
 }
 
 /** The JSON Schema of a generated zod schema (input side: defaults optional). */
@@ -170,7 +186,10 @@ function choicesOf(schema: JsonSchema): string[] | undefined {
  * (`/customers/internal-accounts`) is a noun of its own.
  */
 export function wordsOf(op: DocumentOperation, collections: ReadonlySet<string>): string[] {
-  const idWords = op.id.replace(/([A-Z])/g, ' $1').toLowerCase().split(' ');
+  const idWords = op.id
+    .replace(/([A-Z])/g, ' $1')
+    .toLowerCase()
+    .split(' ');
   let verb = idWords[0] === 'sandbox' ? idWords[1]! : idWords[0]!;
   const statics = op.path.split('/').filter((s) => s !== '' && !s.startsWith('{'));
   if (statics.at(-1) === verb) statics.pop();
@@ -204,7 +223,10 @@ export async function detailsOf(spec: CommandSpec): Promise<CommandDetails> {
   const body = jsonSchemaOf(loaded, op.params.body);
   const headerSchema = jsonSchemaOf(loaded, `z${op.id[0]!.toUpperCase()}${op.id.slice(1)}Headers`);
   const flags: FlagSpec[] = [];
-  for (const [where, schema] of [['query', query], ['body', body]] as const) {
+  for (const [where, schema] of [
+    ['query', query],
+    ['body', body],
+  ] as const) {
     for (const [name, prop] of propertiesOf(schema)) {
       if (flags.some((f) => f.name === name)) continue;
       const kind = where === 'body' && op.multipart?.[name] !== undefined ? 'file' : kindOf(prop.schema);
@@ -260,13 +282,20 @@ export function readFlagValue(spec: FlagSpec, text: string, warn: (line: string)
       if (text === 'false') return false;
       throw new UsageError(`${spec.flag} needs true or false, got '${text}'`);
     case 'list':
-      return text.trim().startsWith('[') ? parseJson(spec.flag, text) : text.split(',').map((s) => s.trim()).filter(Boolean);
+      return text.trim().startsWith('[')
+        ? parseJson(spec.flag, text)
+        : text
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean);
     case 'json':
       return parseJson(spec.flag, text);
     default:
       if (spec.choices && !spec.choices.includes(text)) throw new UsageError(`${spec.flag} must be one of ${spec.choices.join(', ')}; got '${text}'`);
       if (spec.known && !spec.known.includes(text)) {
-        warn(`crossborder-sdk: warning: ${spec.flag} '${text}' is not one of the values known to this version (${spec.known.join(', ')}); it is sent as given, and the service decides\n`);
+        warn(
+          `crossborder-sdk: warning: ${spec.flag} '${text}' is not one of the values known to this version (${spec.known.join(', ')}); it is sent as given, and the service decides\n`,
+        );
       }
       return text;
   }
@@ -279,10 +308,14 @@ export function readFlagValue(spec: FlagSpec, text: string, warn: (line: string)
  */
 export function refuseMissing(spec: CommandDetails, input: { query?: Record<string, unknown>; body?: unknown }): void {
   const body = input.body !== null && typeof input.body === 'object' && !Array.isArray(input.body) ? (input.body as Record<string, unknown>) : undefined;
-  const missing = spec.flags.filter((f) => f.required && (f.in === 'query' ? input.query?.[f.name] === undefined : body === undefined || body[f.name] === undefined));
+  const missing = spec.flags.filter(
+    (f) => f.required && (f.in === 'query' ? input.query?.[f.name] === undefined : body === undefined || body[f.name] === undefined),
+  );
   if (missing.length > 0) {
     const names = missing.map((f) => f.flag);
-    throw new UsageError(`${names.join(', ')} ${names.length > 1 ? 'are' : 'is'} required (${missing.map((f) => `${f.in} field ${f.name}`).join(', ')}; or give the body with --data)`);
+    throw new UsageError(
+      `${names.join(', ')} ${names.length > 1 ? 'are' : 'is'} required (${missing.map((f) => `${f.in} field ${f.name}`).join(', ')}; or give the body with --data)`,
+    );
   }
   if (spec.op.bodyRequired && body === undefined && input.body === undefined) {
     const flags = spec.flags.filter((f) => f.in === 'body').map((f) => f.flag);
@@ -307,11 +340,15 @@ export function inShellWords(error: unknown, spec: CommandDetails, input: { quer
     return current === undefined;
   };
   if (!error.issues.every((issue) => issue.path !== '' && issue.rule === 'invalid_type' && absent(issue.path))) return error;
-  const names = [...new Set(error.issues.map((issue) => {
-    const [top, ...rest] = issue.path.split('.');
-    const flag = spec.flags.find((f) => f.name === top);
-    return rest.length === 0 && flag ? flag.flag : `${issue.path}${flag ? ` (in ${flag.flag})` : ''}`;
-  }))];
+  const names = [
+    ...new Set(
+      error.issues.map((issue) => {
+        const [top, ...rest] = issue.path.split('.');
+        const flag = spec.flags.find((f) => f.name === top);
+        return rest.length === 0 && flag ? flag.flag : `${issue.path}${flag ? ` (in ${flag.flag})` : ''}`;
+      }),
+    ),
+  ];
   return new UsageError(`${names.join(', ')} ${names.length > 1 ? 'are' : 'is'} required`);
 }
 
@@ -334,9 +371,19 @@ export function openSets(): Map<string, string[]> {
   /** The values of the x-extensible-enum at line i (inline `[a, b]` or a block list below it). */
   const valuesAt = (i: number): string[] => {
     const inline = /x-extensible-enum:\s*\[(.*)\]/.exec(lines[i]!);
-    if (inline) return inline[1]!.split(',').map((v) => v.trim().replace(/^['"]|['"]$/g, '')).filter(Boolean);
+    if (inline)
+      return inline[1]!
+        .split(',')
+        .map((v) => v.trim().replace(/^['"]|['"]$/g, ''))
+        .filter(Boolean);
     const values: string[] = [];
-    for (let j = i + 1; j < lines.length && /^\s+- /.test(lines[j]!); j++) values.push(lines[j]!.trim().slice(2).trim().replace(/^['"]|['"]$/g, ''));
+    for (let j = i + 1; j < lines.length && /^\s+- /.test(lines[j]!); j++)
+      values.push(
+        lines[j]!.trim()
+          .slice(2)
+          .trim()
+          .replace(/^['"]|['"]$/g, ''),
+      );
     return values;
   };
   /** The name of the block line i sits in (the nearest less indented `name:` line above it). */

@@ -45,7 +45,7 @@ const CONTROL_STEPS = new Set(['advanceClock', 'expectWebhook', 'expect']);
 /** The operation a step's action names (an operationId or a shorthand), own properties only. */
 function operationOf(action: string): DocumentOperation | undefined {
   const id = Object.hasOwn(SHORTHANDS, action) ? SHORTHANDS[action]! : action;
-  return Object.hasOwn(operations, id) ? (operations[id as OperationId] as DocumentOperation) : undefined;
+  return Object.hasOwn(operations, id) ? operations[id as OperationId] : undefined;
 }
 /** Path segments that reach an object's prototype: refused in `--override` paths. */
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -75,7 +75,9 @@ function checkScenario(value: unknown, where: string): Scenario {
     const action = actions[0]!;
     // Own properties only: `constructor`, `toString` or `__proto__` are no action.
     if (!CONTROL_STEPS.has(action) && !operationOf(action)) {
-      throw new UsageError(`${where}: step ${i + 1}: unknown action '${action}' (an operationId such as createCustomer, or ${[...Object.keys(SHORTHANDS), ...CONTROL_STEPS].join(', ')})`);
+      throw new UsageError(
+        `${where}: step ${i + 1}: unknown action '${action}' (an operationId such as createCustomer, or ${[...Object.keys(SHORTHANDS), ...CONTROL_STEPS].join(', ')})`,
+      );
     }
   });
   return value as Scenario;
@@ -145,7 +147,13 @@ export function applyOverrides(scenario: Scenario, overrides: string[]): Scenari
       // a plain string
     }
     const step = copy.steps.find((s) => s.name === stepName);
-    if (!step) throw new UsageError(`--override ${override}: no step named '${stepName}' (there are: ${copy.steps.map((s) => s.name).filter(Boolean).join(', ')})`);
+    if (!step)
+      throw new UsageError(
+        `--override ${override}: no step named '${stepName}' (there are: ${copy.steps
+          .map((s) => s.name)
+          .filter(Boolean)
+          .join(', ')})`,
+      );
     if (path.length === 0) throw new UsageError(`--override ${override}: give the field after the step name`);
     const action = Object.keys(step).find((k) => k !== 'name')!;
     const op = operationOf(action);
@@ -289,11 +297,16 @@ export function fixtureFor(type: string): { scenario: Scenario; resource: string
   const address = { line1: '1 Main Street', city: 'Springfield', postalCode: '12345', country: 'US' };
   const customer = (fullName: string, withAddress = true): Step => ({
     name: 'customer',
-    createCustomer: { body: { customerType: 'INDIVIDUAL', region: 'US', fullName, birthDate: '1990-12-10', nationality: 'GB', ...(withAddress ? { address } : {}) } },
+    createCustomer: {
+      body: { customerType: 'INDIVIDUAL', region: 'US', fullName, birthDate: '1990-12-10', nationality: 'GB', ...(withAddress ? { address } : {}) },
+    },
   });
   // KYC events are sent when a status changes after creation: a customer made without its address
   // (UNVERIFIED, verification RESOLVE_ERRORS), then completed or renamed.
-  const update = (body: Record<string, unknown>): Step => ({ name: 'update', updateCustomer: { customerId: '${steps.customer.id}', body: { customerType: 'INDIVIDUAL', ...body } } });
+  const update = (body: Record<string, unknown>): Step => ({
+    name: 'update',
+    updateCustomer: { customerId: '${steps.customer.id}', body: { customerType: 'INDIVIDUAL', ...body } },
+  });
   const funded: Step[] = [
     customer('Ada Lovelace'),
     { name: 'accounts', listInternalAccounts: { customerId: '${steps.customer.id}', currency: 'USD' } },
@@ -309,7 +322,13 @@ export function fixtureFor(type: string): { scenario: Scenario; resource: string
           body: {
             customerId: '${steps.customer.id}',
             currency: 'GBP',
-            accountInfo: { accountType: 'GBP_ACCOUNT', accountNumber, routingNumber: '601613', bankName: 'Example Bank UK', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Grace Hopper' } },
+            accountInfo: {
+              accountType: 'GBP_ACCOUNT',
+              accountNumber,
+              routingNumber: '601613',
+              bankName: 'Example Bank UK',
+              beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Grace Hopper' },
+            },
           },
         },
       },
@@ -330,23 +349,39 @@ export function fixtureFor(type: string): { scenario: Scenario; resource: string
   const receive = (amount: number): Scenario => ({
     steps: [
       customer('Ada Lovelace'),
-      { name: 'payment', sandboxReceiveUmaPayment: { body: { senderUmaAddress: '$bob@sandbox.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: amount, customerId: '${steps.customer.id}' } } },
+      {
+        name: 'payment',
+        sandboxReceiveUmaPayment: {
+          body: { senderUmaAddress: '$bob@sandbox.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: amount, customerId: '${steps.customer.id}' },
+        },
+      },
     ],
   });
   switch (type) {
     case 'CUSTOMER.KYC_APPROVED':
       return { scenario: { steps: [customer('Ada Lovelace', false), update({ address })] }, resource: '${steps.customer.id}' };
     case 'CUSTOMER.KYC_REJECTED':
-      return { scenario: { steps: [customer('Ada Lovelace', false), update({ fullName: `Ada Lovelace${MAGIC_REJECTED}` })] }, resource: '${steps.customer.id}' };
+      return {
+        scenario: { steps: [customer('Ada Lovelace', false), update({ fullName: `Ada Lovelace${MAGIC_REJECTED}` })] },
+        resource: '${steps.customer.id}',
+      };
     case 'VERIFICATION.APPROVED':
       return {
-        scenario: { steps: [customer('Ada Lovelace', false), update({ address }), { name: 'verifications', listVerifications: { customerId: '${steps.customer.id}' } }] },
+        scenario: {
+          steps: [customer('Ada Lovelace', false), update({ address }), { name: 'verifications', listVerifications: { customerId: '${steps.customer.id}' } }],
+        },
         resource: '${steps.verifications.data.0.id}',
       };
     case 'VERIFICATION.RESOLVE_ERRORS':
       // Under manual review (the " Pending" name), then renamed: the missing address is an error to resolve.
       return {
-        scenario: { steps: [customer(`Ada Lovelace${MAGIC_PENDING}`, false), update({ fullName: 'Ada Lovelace' }), { name: 'verifications', listVerifications: { customerId: '${steps.customer.id}' } }] },
+        scenario: {
+          steps: [
+            customer(`Ada Lovelace${MAGIC_PENDING}`, false),
+            update({ fullName: 'Ada Lovelace' }),
+            { name: 'verifications', listVerifications: { customerId: '${steps.customer.id}' } },
+          ],
+        },
         resource: '${steps.verifications.data.0.id}',
       };
     case 'INCOMING_PAYMENT.PENDING':
@@ -366,11 +401,22 @@ export function fixtureFor(type: string): { scenario: Scenario; resource: string
                 body: {
                   customerId: '${steps.customer.id}',
                   currency: 'USD',
-                  accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: FAILS_OFFRAMP, routingNumber: '021000021', bankName: 'Example Bank', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } },
+                  accountInfo: {
+                    accountType: 'USD_ACCOUNT',
+                    accountNumber: FAILS_OFFRAMP,
+                    routingNumber: '021000021',
+                    bankName: 'Example Bank',
+                    beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+                  },
                 },
               },
             },
-            { name: 'payment', createTransferIn: { body: { source: { accountId: '${steps.source.id}' }, destination: { accountId: '${steps.accounts.data.0.id}' }, amount: 4200 } } },
+            {
+              name: 'payment',
+              createTransferIn: {
+                body: { source: { accountId: '${steps.source.id}' }, destination: { accountId: '${steps.accounts.data.0.id}' }, amount: 4200 },
+              },
+            },
           ],
         },
         resource: '${steps.payment.id}',
@@ -403,7 +449,8 @@ const STAYS_PROCESSING = '4000000000000098';
 const TRIGGER_WAIT_MS = 15_000;
 
 /** The id an event's data names its resource by: an invitation's `code`, else `id`. */
-const resourceIdOf = (event: { type?: string; data?: { id?: unknown; code?: unknown } }) => String(event.type?.startsWith('INVITATION.') ? event.data?.code : event.data?.id);
+const resourceIdOf = (event: { type?: string; data?: { id?: unknown; code?: unknown } }) =>
+  String(event.type?.startsWith('INVITATION.') ? event.data?.code : event.data?.id);
 
 /**
  * Waits (bounded) for the event the sandbox itself sends when `resourceId` reaches the state `type`
@@ -416,7 +463,8 @@ async function naturalEvent(ctx: RunContext, type: string, resourceId: string, s
       if (delivery.type !== type || seen.has(delivery.eventId)) continue;
       if (resourceIdOf(JSON.parse(delivery.body) as { type?: string; data?: { id?: unknown } }) === resourceId) return delivery.eventId;
     }
-    if (Date.now() > deadline) throw new Error(`the sandbox sent no ${type} about ${resourceId} within ${TRIGGER_WAIT_MS / 1000} s: the steps did not drive it to that state`);
+    if (Date.now() > deadline)
+      throw new Error(`the sandbox sent no ${type} about ${resourceId} within ${TRIGGER_WAIT_MS / 1000} s: the steps did not drive it to that state`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -425,9 +473,14 @@ async function naturalEvent(ctx: RunContext, type: string, resourceId: string, s
 export function addTriggerCommand(program: Command, action: Action): void {
   program
     .command('trigger')
-    .description('make the local sandbox emit an event of TYPE by driving a real resource to that state (a customer, a payment…); the event is the one the sandbox sends for it')
+    .description(
+      'make the local sandbox emit an event of TYPE by driving a real resource to that state (a customer, a payment…); the event is the one the sandbox sends for it',
+    )
     .argument('<type>', 'the event type (INCOMING_PAYMENT.PENDING, OUTGOING_PAYMENT.COMPLETED, CUSTOMER.KYC_APPROVED, TEST…)')
-    .option('--override <step.path=value>', 'change a field of the fixture, e.g. customer.fullName=Grace (repeatable)', (v: string, all: string[] = []) => [...all, v])
+    .option('--override <step.path=value>', 'change a field of the fixture, e.g. customer.fullName=Grace (repeatable)', (v: string, all: string[] = []) => [
+      ...all,
+      v,
+    ])
     .option('--data <json|@file|->', 'your own fixture: a scenario (steps) whose step named "resource" (else the last) is the resource it drives to TYPE')
     .option('--url <url>', 'the sandbox (default: CROSSBORDER_BASE_URL, else http://127.0.0.1:4010)')
     .option('--json', 'print the result as one JSON line')
@@ -452,7 +505,9 @@ export function addTriggerCommand(program: Command, action: Action): void {
         const targets = await control(opts.url, 'GET', '/_sandbox/webhooks/listeners');
         const attached = targets.json as { endpoint?: string | null; data?: unknown[] } | undefined;
         if (targets.status === 200 && !attached?.endpoint && (attached?.data?.length ?? 0) === 0) {
-          throw new Error(`nothing receives webhooks from the sandbox at ${shownUrl(sandboxUrl(opts.url))}: no webhookEndpoint is configured and no listen is attached (run crossborder-sdk listen --forward-to URL, or crossborder-sdk sandbox webhook-url URL)`);
+          throw new Error(
+            `nothing receives webhooks from the sandbox at ${shownUrl(sandboxUrl(opts.url))}: no webhookEndpoint is configured and no listen is attached (run crossborder-sdk listen --forward-to URL, or crossborder-sdk sandbox webhook-url URL)`,
+          );
         }
         const log = opts.json ? () => {} : (line: string) => out(`${line}\n`);
         const ctx = { url: opts.url, log };
@@ -486,7 +541,9 @@ export function addFixturesCommand(program: Command, action: Action): void {
     .command('fixtures')
     .description('scenario files: steps run against the local sandbox')
     .command('run')
-    .description('run a scenario file (JSON or YAML): create a customer, fund, quote, execute, advance the clock, expect a webhook; ${steps.NAME.field} references')
+    .description(
+      'run a scenario file (JSON or YAML): create a customer, fund, quote, execute, advance the clock, expect a webhook; ${steps.NAME.field} references',
+    )
     .argument('<file>')
     .option('--url <url>', 'the sandbox (default: CROSSBORDER_BASE_URL, else http://127.0.0.1:4010)')
     .option('--json', 'print the named results as one JSON object at the end')

@@ -193,7 +193,11 @@ export function toAPIError(response: Response, body: unknown, plan: AnswerPlan, 
     bodyMessage !== undefined
       ? bodyMessage
       : text
-        ? `${response.statusText || 'error'}: ${text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 200)}`
+        ? `${response.statusText || 'error'}: ${text
+            .replace(/<[^>]*>/g, ' ')
+            .replace(/\s+/g, ' ')
+            .trim()
+            .slice(0, 200)}`
         : response.statusText || undefined;
   const redirect = response.status >= 300 && response.status < 400;
   const location = response.headers.get('location');
@@ -206,7 +210,10 @@ export function toAPIError(response: Response, body: unknown, plan: AnswerPlan, 
         ? undefined
         : scrub(rawMessage),
     // Masked like the debug log: an error is logged and shipped as often as a log line.
-    details: parsed.details !== null && typeof parsed.details === 'object' ? (maskBody(scrub(parsed.details as Record<string, unknown>)) as Record<string, unknown>) : undefined,
+    details:
+      parsed.details !== null && typeof parsed.details === 'object'
+        ? (maskBody(scrub(parsed.details as Record<string, unknown>)) as Record<string, unknown>)
+        : undefined,
     requestId: requestIdOf(response, scrub),
     headers,
     idempotencyKey,
@@ -272,7 +279,11 @@ export function readEnvelope<T>(
   const e = data as { data?: unknown; hasMore?: unknown; nextCursor?: unknown; totalCount?: unknown } | null;
   if (e === null || typeof e !== 'object' || !Array.isArray(e.data)) {
     throw new ResponseValidationError(
-      [e === null || typeof e !== 'object' ? { path: '', rule: 'invalid_type', message: 'expected object' } : { path: 'data', rule: 'invalid_type', message: 'expected array' }],
+      [
+        e === null || typeof e !== 'object'
+          ? { path: '', rule: 'invalid_type', message: 'expected object' }
+          : { path: 'data', rule: 'invalid_type', message: 'expected array' },
+      ],
       { status: response.status, operation, requestId: requestIdOf(response, scrub) },
     );
   }

@@ -67,7 +67,7 @@ export class APIPromise<T> extends Promise<T> {
    */
   override then<R1 = T, R2 = never>(
     onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- same as Promise
+
     onrejected?: ((reason: any) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
     const resolve = this.#resolve;

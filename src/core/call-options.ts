@@ -42,7 +42,11 @@ export function readCallOptions(
     issues.push({ path: 'options.idempotencyKey', rule: 'invalid_format', message: 'must be a non-empty string of at most 255 characters' });
   }
   if ((options.signature === undefined) !== (options.requestId === undefined)) {
-    issues.push({ path: options.signature === undefined ? 'options.signature' : 'options.requestId', rule: 'required', message: 'signature and requestId go together (the second leg of a signed call)' });
+    issues.push({
+      path: options.signature === undefined ? 'options.signature' : 'options.requestId',
+      rule: 'required',
+      message: 'signature and requestId go together (the second leg of a signed call)',
+    });
   }
   if ((options.signature !== undefined || options.signer !== undefined) && !write) {
     issues.push({ path: 'options.signer', rule: 'unsupported', message: `${operation} is a read: reads are never signed` });
@@ -82,7 +86,11 @@ export function userIdempotencyKey(options: CallOptions, operation: string, hono
   }
   if (headerKey === undefined) return options.idempotencyKey;
   if (!honoursKey) {
-    issues.push({ path: 'options.headers.Idempotency-Key', rule: 'unsupported', message: `${operation} does not honour Idempotency-Key (the service would ignore it)` });
+    issues.push({
+      path: 'options.headers.Idempotency-Key',
+      rule: 'unsupported',
+      message: `${operation} does not honour Idempotency-Key (the service would ignore it)`,
+    });
   } else if (options.idempotencyKey !== undefined && options.idempotencyKey !== headerKey) {
     issues.push({ path: 'options.headers.Idempotency-Key', rule: 'conflict', message: 'differs from options.idempotencyKey: give the key once' });
   }

@@ -107,17 +107,21 @@ export const int: Rule = (value: number, issues) => {
   }
 };
 
-export const gte = (minimum: number): Rule => (value: number, issues) => {
-  if (!(value >= minimum)) issues.push({ code: 'too_small', origin: 'number', minimum, inclusive: true, continue: true, path: [] });
-};
+export const gte =
+  (minimum: number): Rule =>
+  (value: number, issues) => {
+    if (!(value >= minimum)) issues.push({ code: 'too_small', origin: 'number', minimum, inclusive: true, continue: true, path: [] });
+  };
 export function gt(minimum: number): Rule {
   return (value: number, issues) => {
     if (!(value > minimum)) issues.push({ code: 'too_small', origin: 'number', minimum, inclusive: false, continue: true, path: [] });
   };
 }
-export const lte = (maximum: number): Rule => (value: number, issues) => {
-  if (!(value <= maximum)) issues.push({ code: 'too_big', origin: 'number', maximum, inclusive: true, continue: true, path: [] });
-};
+export const lte =
+  (maximum: number): Rule =>
+  (value: number, issues) => {
+    if (!(value <= maximum)) issues.push({ code: 'too_big', origin: 'number', maximum, inclusive: true, continue: true, path: [] });
+  };
 export function lt(maximum: number): Rule {
   return (value: number, issues) => {
     if (!(value < maximum)) issues.push({ code: 'too_big', origin: 'number', maximum, inclusive: false, continue: true, path: [] });
@@ -125,10 +129,12 @@ export function lt(maximum: number): Rule {
 }
 
 /** A pattern the document states (`format: 'regex'`), or the pattern of a string format (datetime, date). */
-export const matches = (pattern: RegExp, format = 'regex'): Rule => (value: string, issues) => {
-  pattern.lastIndex = 0;
-  if (!pattern.test(value)) issues.push({ code: 'invalid_format', origin: 'string', format, pattern: String(pattern), continue: true, path: [] });
-};
+export const matches =
+  (pattern: RegExp, format = 'regex'): Rule =>
+  (value: string, issues) => {
+    pattern.lastIndex = 0;
+    if (!pattern.test(value)) issues.push({ code: 'invalid_format', origin: 'string', format, pattern: String(pattern), continue: true, path: [] });
+  };
 
 /** `z.url()`: what the runtime's URL parser accepts, after trimming. */
 export const url: Rule = (value: string, issues) => {
@@ -191,31 +197,43 @@ export function notOneOf(known: readonly unknown[]): Rule {
   };
 }
 
-export const literal = (values: readonly unknown[]): Check => (value, issues) => {
-  if (!values.includes(value)) issues.push({ code: 'invalid_value', values, path: [] });
-};
+export const literal =
+  (values: readonly unknown[]): Check =>
+  (value, issues) => {
+    if (!values.includes(value)) issues.push({ code: 'invalid_value', values, path: [] });
+  };
 
 /** The check a wrapper that passes `undefined` runs on anything else (the innermost, through wrappers of the same kind). */
 const skipping = (check: Check): Check => check.u ?? check;
 
 export const optional = (check: Check): Check => {
   const u = skipping(check);
-  return Object.assign((value: unknown, issues: RawIssue[]) => {
-    if (value !== undefined) u(value, issues);
-  }, { f: 3, u });
+  return Object.assign(
+    (value: unknown, issues: RawIssue[]) => {
+      if (value !== undefined) u(value, issues);
+    },
+    { f: 3, u },
+  );
 };
 
 /** A field with a default (`z._default`): absent or undefined passes, the service fills it in. */
 export const defaulted = (check: Check): Check => {
   const u = skipping(check);
-  return Object.assign((value: unknown, issues: RawIssue[]) => {
-    if (value !== undefined) u(value, issues);
-  }, { f: 1, u });
+  return Object.assign(
+    (value: unknown, issues: RawIssue[]) => {
+      if (value !== undefined) u(value, issues);
+    },
+    { f: 1, u },
+  );
 };
 
-export const nullable = (check: Check): Check => Object.assign((value: unknown, issues: RawIssue[]) => {
-  if (value !== null) check(value, issues);
-}, { f: check.f ?? 0 });
+export const nullable = (check: Check): Check =>
+  Object.assign(
+    (value: unknown, issues: RawIssue[]) => {
+      if (value !== null) check(value, issues);
+    },
+    { f: check.f ?? 0 },
+  );
 
 export const array = (element: Check, ...rules: Rule[]): Check => {
   // zod refuses an array over its maximum before looking at a single item (the leading length rules).
@@ -277,39 +295,44 @@ export const object = (shape: Record<string, Check>): Check => {
 };
 
 /** `z.record(z.string(), value)`. */
-export const record = (entry: Check): Check => (value, issues) => {
-  if (!isPlainObject(value)) {
-    issues.push({ code: 'invalid_type', expected: 'record', path: [] });
-    return;
-  }
-  for (const key of Reflect.ownKeys(value)) {
-    if (key === '__proto__' || !Object.prototype.propertyIsEnumerable.call(value, key)) continue;
-    if (typeof key !== 'string') {
-      issues.push({ code: 'invalid_key', origin: 'record', path: [key] });
-      continue;
+export const record =
+  (entry: Check): Check =>
+  (value, issues) => {
+    if (!isPlainObject(value)) {
+      issues.push({ code: 'invalid_type', expected: 'record', path: [] });
+      return;
     }
-    const before = issues.length;
-    entry(value[key], issues);
-    if (issues.length !== before) prefix(issues, before, key);
-  }
-};
+    for (const key of Reflect.ownKeys(value)) {
+      if (key === '__proto__' || !Object.prototype.propertyIsEnumerable.call(value, key)) continue;
+      if (typeof key !== 'string') {
+        issues.push({ code: 'invalid_key', origin: 'record', path: [key] });
+        continue;
+      }
+      const before = issues.length;
+      entry(value[key], issues);
+      if (issues.length !== before) prefix(issues, before, key);
+    }
+  };
 
 /** zod's union: the first option that passes; else the one option that did not abort; else every option's issues. */
 export const union = (options: readonly Check[]): Check => {
   const f = (options.some((o) => (o.f ?? 0) & 1) ? 1 : 0) | (options.some((o) => (o.f ?? 0) & 2) ? 2 : 0);
   if (options.length === 1) return options[0]!;
-  return Object.assign((value: unknown, issues: RawIssue[]) => {
-    const results: RawIssue[][] = [];
-    for (const option of options) {
-      const own: RawIssue[] = [];
-      option(value, own);
-      if (own.length === 0) return;
-      results.push(own);
-    }
-    const open = results.filter((r) => !aborted(r, 0));
-    if (open.length === 1) issues.push(...open[0]!);
-    else issues.push({ code: 'invalid_union', errors: results, path: [] });
-  }, { f });
+  return Object.assign(
+    (value: unknown, issues: RawIssue[]) => {
+      const results: RawIssue[][] = [];
+      for (const option of options) {
+        const own: RawIssue[] = [];
+        option(value, own);
+        if (own.length === 0) return;
+        results.push(own);
+      }
+      const open = results.filter((r) => !aborted(r, 0));
+      if (open.length === 1) issues.push(...open[0]!);
+      else issues.push({ code: 'invalid_union', errors: results, path: [] });
+    },
+    { f },
+  );
 };
 
 /** zod's discriminated union: the variant is looked up by the discriminator's value. */
@@ -327,7 +350,9 @@ export const variants = (discriminator: string, byValue: Map<unknown, Check | nu
 };
 
 /** `z.intersection` of two objects: both sides' issues. */
-export const both = (left: Check, right: Check): Check => (value, issues) => {
-  left(value, issues);
-  right(value, issues);
-};
+export const both =
+  (left: Check, right: Check): Check =>
+  (value, issues) => {
+    left(value, issues);
+    right(value, issues);
+  };

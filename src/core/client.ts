@@ -12,13 +12,7 @@ import { createQuerySerializer } from 'openapi-fetch';
 import { APIPromise, type WithResponse } from './api-promise';
 import { createScrub, isChallenge, readAnswer, readChallenge, readEnvelope, type Scrub } from './answers';
 import { isEmpty, readCallOptions, type CallOptions, type CallSettings } from './call-options';
-import {
-  ConfigurationError,
-  SignatureChallengeError,
-  SignatureRequiredError,
-  ValidationError,
-  type ValidationIssue,
-} from './errors';
+import { ConfigurationError, SignatureChallengeError, SignatureRequiredError, ValidationError, type ValidationIssue } from './errors';
 import { ignoreRejection, SILENT_LOG, type Log } from './logger';
 import type { ClientOptions, Environment, ListOptions, SignedRequestOptions, ValidationIssueReport } from './options';
 import { Page, PagePromise, type CursorTrail, type PageFetcher } from './pagination';
@@ -260,19 +254,36 @@ export class CrossborderCore extends ClientInfo {
    * reaction of its own; with one, after the call's span has ended, as a reaction on the traced call (a
    * malformed envelope is the page's error, not the call's).
    */
-  #page<T>(op: Operation, input: CallInput, options: ListOptions, link: PageLink, next: PageFetcher<T>, cursor: string | undefined, trail: CursorTrail | undefined): Promise<WithResponse<Page<T>>> {
+  #page<T>(
+    op: Operation,
+    input: CallInput,
+    options: ListOptions,
+    link: PageLink,
+    next: PageFetcher<T>,
+    cursor: string | undefined,
+    trail: CursorTrail | undefined,
+  ): Promise<WithResponse<Page<T>>> {
     // The leg's result is the call's own object (made by readAnswer, or handed on as is by the trace): its data becomes the page.
     const read = (result: WithResponse<unknown>): WithResponse<Page<T>> => {
       const { data, response, requestId } = result;
       const operation = this.#plan(op).label;
-      const envelope = readEnvelope<T>(data, response, operation, op.paginated, (issues) => this.#report({ operation, status: response.status, requestId, issues }), this.scrub);
+      const envelope = readEnvelope<T>(
+        data,
+        response,
+        operation,
+        op.paginated,
+        (issues) => this.#report({ operation, status: response.status, requestId, issues }),
+        this.scrub,
+      );
       result.data = new Page<T>(envelope, next, cursor, options.prefetch, trail);
       return result as WithResponse<Page<T>>;
     };
     // In the leg: a read (a write's leg looks for its challenge there), untraced, started now (not once a recorder has loaded).
     let now = true;
     let inLeg = false;
-    const call = this.telemetry.call(op.method, op.path, op.id, link, (trace) => this.#run(op, input, options, trace, (inLeg = now && !trace && !this.#plan(op).write) ? read : undefined));
+    const call = this.telemetry.call(op.method, op.path, op.id, link, (trace) =>
+      this.#run(op, input, options, trace, (inLeg = now && !trace && !this.#plan(op).write) ? read : undefined),
+    );
     now = false;
     return inLeg ? (call as Promise<WithResponse<Page<T>>>) : call.then(read);
   }
@@ -291,12 +302,7 @@ export class CrossborderCore extends ClientInfo {
    * Calls any operation of the API by method and path, for operations not wrapped yet.
    * Path parameters are given in `path` and substituted into `{name}` placeholders.
    */
-  request<T = unknown>(
-    method: Operation['method'],
-    path: string,
-    input: CallInput = {},
-    options: SignedRequestOptions = {},
-  ): APIPromise<T> {
+  request<T = unknown>(method: Operation['method'], path: string, input: CallInput = {}, options: SignedRequestOptions = {}): APIPromise<T> {
     const op: Operation = {
       id: `${method} ${path}`,
       method,
@@ -330,9 +336,7 @@ export class CrossborderCore extends ClientInfo {
       if (this.#missingCredentials !== undefined) throw new ConfigurationError(this.#missingCredentials);
       const plan = this.#plan(op);
       if (op.sandboxOnly && this.environment === 'production') {
-        throw new ConfigurationError(
-          `${op.id} is sandbox-only and this client's environment is 'production'; nothing was sent`,
-        );
+        throw new ConfigurationError(`${op.id} is sandbox-only and this client's environment is 'production'; nothing was sent`);
       }
       const query = input.query === undefined || input.query === null ? undefined : normalizeQuery(input.query);
       const checked = plan.paramIssues(input.path, query, input.body);
@@ -348,7 +352,15 @@ export class CrossborderCore extends ClientInfo {
    * checked, its body serialized, its legs sent; `read`: what the last leg's result becomes (a list's page).
    * Throws a refusal.
    */
-  #checked(plan: OperationPlan, input: CallInput, query: Record<string, unknown> | undefined, options: CallOptions, trace: CallTrace | undefined, issues: ValidationIssue[], read: AfterLeg | undefined): Promise<WithResponse<unknown>> {
+  #checked(
+    plan: OperationPlan,
+    input: CallInput,
+    query: Record<string, unknown> | undefined,
+    options: CallOptions,
+    trace: CallTrace | undefined,
+    issues: ValidationIssue[],
+    read: AfterLeg | undefined,
+  ): Promise<WithResponse<unknown>> {
     const { op, label: operation } = plan;
     const given = !isEmpty(options);
     const settings = given ? readCallOptions(options, operation, op.idempotent, plan.write, this.#defaults, issues) : this.#defaults;
@@ -403,7 +415,9 @@ export class CrossborderCore extends ClientInfo {
       leg.trace?.signed(requestId);
     }
     // Only a write's 202 can be a challenge (see #challenges).
-    const after: AfterLeg | undefined = leg.plan.write ? (result) => (result.response.status === 202 ? this.#challenges(leg, options, result, signed ? 1 : 0) : result) : read;
+    const after: AfterLeg | undefined = leg.plan.write
+      ? (result) => (result.response.status === 202 ? this.#challenges(leg, options, result, signed ? 1 : 0) : result)
+      : read;
     return signed ? this.#send(leg, signature, requestId, this.#signed.expiry(requestId), after) : this.#send(leg, undefined, undefined, undefined, after);
   }
 
@@ -445,7 +459,9 @@ export class CrossborderCore extends ClientInfo {
       url = plan.url(input.path, query);
     } catch (error) {
       // Nothing was sent: building the URL failed (the checks in #run should have caught it).
-      throw new ValidationError([{ path: '', rule: 'unsendable', message: `the request cannot be built: ${error instanceof Error ? error.message : String(error)}` }]);
+      throw new ValidationError([
+        { path: '', rule: 'unsendable', message: `the request cannot be built: ${error instanceof Error ? error.message : String(error)}` },
+      ]);
     }
     // A plain object with lower-case names (a later source replaces an earlier one, whatever the
     // case): fetch copies it faster than a `Headers`, and the custom `fetch` option gets it as is.
@@ -496,7 +512,6 @@ export class CrossborderCore extends ClientInfo {
     // A warning in the log (the logging part), else on the console with validateResponses (the responseChecks part).
     if (!this.log.drift(report) && this.#validateResponses) this.responseChecks!.warn(report);
   }
-
 }
 
 /** A page out of its call's result (the pages after the first are fetched for their page alone). */
@@ -520,4 +535,3 @@ interface Leg {
   settings: CallSettings;
   trace: CallTrace | undefined;
 }
-

@@ -118,7 +118,7 @@ const utf8Encoder = /* @__PURE__ */ new TextEncoder();
 
 /** UTF-8 bytes of `text`, exactly as given. */
 export function utf8(text: string): Bytes {
-  return utf8Encoder.encode(text) as Bytes;
+  return utf8Encoder.encode(text);
 }
 
 /** Strict UTF-8 decoding: invalid sequences throw instead of becoming U+FFFD. */

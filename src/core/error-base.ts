@@ -38,4 +38,3 @@ export class WebhookVerificationError extends CrossborderError {
     this.reason = reason;
   }
 }
-

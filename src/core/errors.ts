@@ -68,10 +68,7 @@ export class APIError extends CrossborderError {
     retryAfter?: number | undefined;
   }) {
     const code = init.code ?? 'UNKNOWN';
-    super(
-      `${init.status} ${code}: ${init.message ?? 'request failed'}` +
-        (init.requestId ? ` (request ${init.requestId})` : ''),
-    );
+    super(`${init.status} ${code}: ${init.message ?? 'request failed'}` + (init.requestId ? ` (request ${init.requestId})` : ''));
     this.status = init.status;
     this.code = code;
     this.details = init.details;
@@ -132,11 +129,7 @@ export class RateLimitError extends APIError {
   declare readonly dailyVolumeLimitExceeded: boolean;
   constructor(init: ConstructorParameters<typeof APIError>[0]) {
     const daily = init.code === DAILY_VOLUME_LIMIT_EXCEEDED;
-    super(
-      daily
-        ? { ...init, message: `${init.message ?? ''} (a daily volume limit, not a rate limit: not retried)` }
-        : init,
-    );
+    super(daily ? { ...init, message: `${init.message ?? ''} (a daily volume limit, not a rate limit: not retried)` } : init);
     this.dailyVolumeLimitExceeded = daily;
   }
 }
@@ -318,12 +311,7 @@ export class PaginationError extends CrossborderError {
 }
 
 /** Machine-readable cause of a {@link WalletCryptoError}. */
-export type WalletCryptoErrorReason =
-  | 'invalid_input'
-  | 'decrypt_failed'
-  | 'challenge_expired'
-  | 'session_expired'
-  | 'unsupported';
+export type WalletCryptoErrorReason = 'invalid_input' | 'decrypt_failed' | 'challenge_expired' | 'session_expired' | 'unsupported';
 
 /**
  * A wallet key operation failed on the device: bad input (hex, lengths, passkey fields), a session key

@@ -83,17 +83,13 @@ function describeIssue(issue: RawIssue): string {
         ? `must have at least ${String(issue.minimum)} ${issue.origin === 'string' ? 'characters' : 'items'}`
         : `must be ${issue.inclusive === false ? 'greater than' : 'at least'} ${String(issue.minimum)}`;
     case 'invalid_format':
-      return issue.format === 'regex' && issue.pattern
-        ? `must match ${issue.pattern}`
-        : `must be a valid ${issue.format ?? 'value'}`;
+      return issue.format === 'regex' && issue.pattern ? `must match ${issue.pattern}` : `must be a valid ${issue.format ?? 'value'}`;
     case 'invalid_value':
       return `must be ${issue.values && issue.values.length > 1 ? 'one of ' : ''}${(issue.values ?? []).map((v) => JSON.stringify(v)).join(', ')}`;
     case 'unrecognized_keys':
       return `unknown field${(issue.keys?.length ?? 0) > 1 ? 's' : ''} ${(issue.keys ?? []).join(', ')}`;
     case 'invalid_union':
-      return issue.discriminator
-        ? `unknown ${issue.discriminator}`
-        : 'does not match any of the accepted shapes';
+      return issue.discriminator ? `unknown ${issue.discriminator}` : 'does not match any of the accepted shapes';
     case 'not_multiple_of':
       return 'must be a whole number';
     default:

@@ -32,8 +32,8 @@ const SECRET_HEADERS = new Set(['authorization', 'service-wallet-signature', 'co
  * short allow-list below ({@link PII_ALLOWED_FIELDS}), whatever its fields are called.
  */
 const MASKED_FIELDS = new Set(
+  // Personal-data objects of the document: account info, beneficiary, identity (KYC/KYB), address.
   (
-    // Personal-data objects of the document: account info, beneficiary, identity (KYC/KYB), address.
     'accountInfo beneficiary businessInfo address senderCustomerInfo receiverCustomerInfo counterpartyInformation ' +
     'beneficiaryVerifiedData identity kyc personalInfo ' +
     // Personal data.
@@ -95,7 +95,7 @@ function objectFirst(logger: Logger): boolean {
 /** Level and logger from the options, else from `CROSSBORDER_LOG` (which logs to the console). */
 export function logFromOptions(logger: Logger | undefined, level: LogLevel | undefined, envLevel: string | undefined): Log {
   const fromEnv = envLevel !== undefined && Object.hasOwn(RANK, envLevel) ? (envLevel as LogLevel) : undefined;
-  const chosen = logger ?? (fromEnv && fromEnv !== 'off' ? (console as Logger) : undefined);
+  const chosen = logger ?? (fromEnv && fromEnv !== 'off' ? console : undefined);
   return new Log(chosen, level ?? fromEnv ?? 'warn');
 }
 
@@ -153,7 +153,15 @@ export class Log {
    * The info line of an answer (method, path template, status, ms since `started`, request id, attempt), then its
    * debug line with the headers redacted and the body masked, both scrubbed.
    */
-  answered(plan: { label: string; op: { method: string; path: string } }, response: Response, text: string, started: number, requestId: string | undefined, attempt: number, scrub: Scrub): void {
+  answered(
+    plan: { label: string; op: { method: string; path: string } },
+    response: Response,
+    text: string,
+    started: number,
+    requestId: string | undefined,
+    attempt: number,
+    scrub: Scrub,
+  ): void {
     const { label: operation, op } = plan;
     const { status } = response;
     const ms = Math.round(performance.now() - started);

@@ -181,7 +181,7 @@ export class Page<T> implements AsyncIterable<T> {
       let ahead: AbortController | undefined;
       try {
         for (;;) {
-          const page: Page<T> = await pending!;
+          const page: Page<T> = await pending;
           pending = undefined;
           ahead = undefined;
           let next: Promise<Page<T>> | undefined;
@@ -205,7 +205,6 @@ export class Page<T> implements AsyncIterable<T> {
     return new ItemIterator(chain(this));
   }
 }
-
 
 /**
  * Items of a page sequence. Hand-written rather than an async generator: an item already in hand

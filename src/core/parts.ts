@@ -55,7 +55,11 @@ export interface ResponseChecks {
    * @internal With `validateResponses`: what a leg's result goes through before `after`, a documented 2xx body
    * (not a 202 or 204) checked against the document and its drift handed to `report`, never thrown.
    */
-  readonly checked: (plan: { readonly op: Operation; readonly label: string }, report: (report: ValidationIssueReport) => void, after: AfterLeg | undefined) => AfterLeg;
+  readonly checked: (
+    plan: { readonly op: Operation; readonly label: string },
+    report: (report: ValidationIssueReport) => void,
+    after: AfterLeg | undefined,
+  ) => AfterLeg;
   /** @internal With `validateResponses` and no log at `warn`: drift written to the console. */
   readonly warn: (report: ValidationIssueReport) => void;
 }
@@ -74,7 +78,7 @@ function inlineChecks(params: Operation['params']): OperationChecks | null {
   const asCheck = (ref: SchemaRef | undefined): Check | undefined => {
     if (ref === undefined || typeof ref === 'string') return undefined;
     return (value, issues) => {
-      const result = (ref as Schema).safeParse(value);
+      const result = ref.safeParse(value);
       if (!result.success) for (const issue of result.error.issues) issues.push({ ...issue, path: [...issue.path] });
     };
   };
@@ -174,14 +178,16 @@ export const responseChecks: ResponseChecks = {
     return issuesOf(check ?? undefined, data);
   },
   event: (event) => (eventCheck ? issuesNow(eventCheck, event) : loadEventCheck().then((check) => issuesNow(check, event))),
-  checked: ({ op, label }, report, after) => async (result) => {
-    const { status } = result.response;
-    if (status !== 202 && status !== 204) {
-      const issues = await responseChecks.response(op.id, result.data);
-      if (issues.length) report({ operation: label, status, requestId: result.requestId, issues });
-    }
-    return after ? after(result) : result;
-  },
+  checked:
+    ({ op, label }, report, after) =>
+    async (result) => {
+      const { status } = result.response;
+      if (status !== 202 && status !== 204) {
+        const issues = await responseChecks.response(op.id, result.data);
+        if (issues.length) report({ operation: label, status, requestId: result.requestId, issues });
+      }
+      return after ? after(result) : result;
+    },
   warn: (report) => {
     try {
       console.warn(`[crossborder-sdk] ${driftMessage(report)}`);

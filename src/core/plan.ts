@@ -113,7 +113,9 @@ export type QueryOf<Id extends OperationId> = Id extends keyof OperationQueries
  * (required when it has some), its query (date-time filters take a `Date` too) and its body (its open
  * sets take a variant the document does not list yet).
  */
-export type InputOf<Id extends OperationId> = (Parameters_<Id>['path'] extends Record<string, unknown> ? { path: { [K in keyof Parameters_<Id>['path']]: string } } : { path?: undefined }) & {
+export type InputOf<Id extends OperationId> = (Parameters_<Id>['path'] extends Record<string, unknown>
+  ? { path: { [K in keyof Parameters_<Id>['path']]: string } }
+  : { path?: undefined }) & {
   query?: ([QueryOf<Id>] extends [never] ? undefined : QueryOf<Id>) | null | undefined;
   body?: ([RequestBody<Id>] extends [never] ? undefined : Open<RequestBody<Id>>) | undefined;
   header?: Record<string, string> | undefined;
@@ -130,7 +132,11 @@ export type QuerySerializer = (query: Record<string, unknown>) => string;
  * Problems of one call's parameters, in the order path, query, body: a fresh array (the caller adds its
  * own), synchronous once the operation's checks are loaded and when they pass.
  */
-export type ParamIssues = (path: CallInput['path'], query: Record<string, unknown> | undefined, body: unknown) => ValidationIssue[] | Promise<ValidationIssue[]>;
+export type ParamIssues = (
+  path: CallInput['path'],
+  query: Record<string, unknown> | undefined,
+  body: unknown,
+) => ValidationIssue[] | Promise<ValidationIssue[]>;
 
 /** The parameters of a core without the `requestChecks` part: nothing is checked locally, not even a required body (the service's 400 says it). */
 const unchecked: ParamIssues = () => [];

@@ -28,7 +28,11 @@ export interface ReadBoundedOptions {
  * Reads at most `limit` bytes of `body` (a Fetch body or a Node stream such as an `IncomingMessage`).
  * Never keeps more than `limit` bytes whatever the peer sends.
  */
-export async function readBounded(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null | undefined, limit: number, options: ReadBoundedOptions = {}): Promise<BoundedRead> {
+export async function readBounded(
+  body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null | undefined,
+  limit: number,
+  options: ReadBoundedOptions = {},
+): Promise<BoundedRead> {
   if (!body) return { bytes: new Uint8Array(0), cut: false };
   const chunks: Uint8Array[] = [];
   let kept = 0;

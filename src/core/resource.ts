@@ -7,7 +7,7 @@ import { ConfigurationError } from './errors';
 
 export abstract class APIResource {
   /** @internal */
-  protected declare readonly _client: CrossborderCore;
+  declare protected readonly _client: CrossborderCore;
   /**
    * A resource on its own, over a {@link CrossborderCore} (`new Customers(core)`): what `cb.customers` is
    * on a {@link Crossborder}, for a bundle that holds only the resources it uses.

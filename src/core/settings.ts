@@ -55,7 +55,13 @@ export function timeoutProblem(value: unknown): string | undefined {
 
 /** `crossborder-sdk/<version> <runtime>/<version>`, or undefined where the runtime forbids the header (browsers). */
 function userAgent(): string | undefined {
-  const g = globalThis as { Bun?: { version?: string }; Deno?: { version?: { deno?: string } }; EdgeRuntime?: unknown; navigator?: { userAgent?: string }; document?: unknown };
+  const g = globalThis as {
+    Bun?: { version?: string };
+    Deno?: { version?: { deno?: string } };
+    EdgeRuntime?: unknown;
+    navigator?: { userAgent?: string };
+    document?: unknown;
+  };
   let runtime: string | undefined;
   if (g.Bun?.version) runtime = `bun/${g.Bun.version}`;
   else if (g.Deno?.version?.deno) runtime = `deno/${g.Deno.version.deno}`;
@@ -135,7 +141,8 @@ export function readSettings(options: ClientOptions): Settings {
     : !secret
       ? 'Missing clientSecret: pass { clientSecret } or set CROSSBORDER_CLIENT_SECRET'
       : undefined;
-  if ((tokenId && typeof tokenId !== 'string') || (secret && typeof secret !== 'string')) throw new ConfigurationError('tokenId and clientSecret must be strings');
+  if ((tokenId && typeof tokenId !== 'string') || (secret && typeof secret !== 'string'))
+    throw new ConfigurationError('tokenId and clientSecret must be strings');
   if (tokenId && tokenId.includes(':')) throw new ConfigurationError('tokenId must not contain ":" (HTTP Basic joins it to the secret with one)');
   if (missingCredentials === undefined && inBrowser() && options.dangerouslyAllowBrowser !== true) {
     throw new ConfigurationError(
@@ -157,7 +164,9 @@ export function readSettings(options: ClientOptions): Settings {
   const problems = headerProblems(options.defaultHeaders, 'defaultHeaders');
   if (problems.length) throw new ConfigurationError(`${problems[0]!.path} ${problems[0]!.message}`);
   if (headerIn(options.defaultHeaders, 'idempotency-key') !== undefined) {
-    throw new ConfigurationError('defaultHeaders must not carry Idempotency-Key: one key for every call would replay the first answer; pass options.idempotencyKey per call');
+    throw new ConfigurationError(
+      'defaultHeaders must not carry Idempotency-Key: one key for every call would replay the first answer; pass options.idempotencyKey per call',
+    );
   }
   const agent = userAgent();
   const basic = missingCredentials === undefined ? base64Forms(`${tokenId}:${secret}`) : undefined;

@@ -31,9 +31,7 @@ export class SignedRetry {
   /** Marks a requestId as sent; refuses one already sent or whose challenge has expired. */
   claim(requestId: string, operation: string): void {
     if (this.#usedRequestIds.has(requestId)) {
-      throw new SignatureChallengeError(
-        `requestId ${requestId} was already used (it is single use); start again from the unsigned call to ${operation}`,
-      );
+      throw new SignatureChallengeError(`requestId ${requestId} was already used (it is single use); start again from the unsigned call to ${operation}`);
     }
     const expiresAt = this.#challenges.get(requestId);
     if (expiresAt !== undefined) assertNotExpired({ requestId, expiresAt, payloadToSign: '' }, operation);

@@ -47,9 +47,7 @@ export function closestName(name: string, known: readonly string[]): string | un
  */
 export function unknownNameMessage(what: string, name: string, known: readonly string[]): string {
   const meant = closestName(name, known);
-  return meant === undefined
-    ? `Unknown ${what} ${name}; the ${what}s are ${known.join(', ')}`
-    : `Unknown ${what} ${name}. Did you mean ${meant}?`;
+  return meant === undefined ? `Unknown ${what} ${name}; the ${what}s are ${known.join(', ')}` : `Unknown ${what} ${name}. Did you mean ${meant}?`;
 }
 
 /**

@@ -81,7 +81,9 @@ const ROOT = new RootContext();
 
 const otelGlobal = () =>
   (globalThis as Record<symbol, unknown>)[Symbol.for('opentelemetry.js.api.1')] as
-    | (OtelGlobal & { context?: { active(): ContextLike; with<A extends unknown[], R>(context: ContextLike, fn: (...args: A) => R, thisArg?: unknown, ...args: A): R } })
+    | (OtelGlobal & {
+        context?: { active(): ContextLike; with<A extends unknown[], R>(context: ContextLike, fn: (...args: A) => R, thisArg?: unknown, ...args: A): R };
+      })
     | undefined;
 
 /** What records: the providers' tracer and instruments, made once per provider seen. */
@@ -154,7 +156,13 @@ export class Recorder {
    * Runs one logical call (`run`) inside its trace, or without one when there is nothing to record to
    * (no provider, or `telemetry: false`). `link`: the iteration a page request belongs to.
    */
-  call<R extends Outcome>(method: string, template: string, operationId: string, link: PageLink | undefined, run: (trace: CallTrace | undefined) => Promise<R>): Promise<R> {
+  call<R extends Outcome>(
+    method: string,
+    template: string,
+    operationId: string,
+    link: PageLink | undefined,
+    run: (trace: CallTrace | undefined) => Promise<R>,
+  ): Promise<R> {
     const tracer = this.tracer();
     const instruments = this.#off ? undefined : this.#meters();
     if (tracer === undefined && instruments === undefined) return run(undefined);
@@ -271,7 +279,11 @@ class Op {
     const effect = (operationEffects as { readonly [id: string]: { readonly effect: string } | undefined })[operationId]?.effect;
     this.start = Object.freeze({
       kind: SPAN_KIND_CLIENT,
-      attributes: Object.freeze({ ...this.#metric, 'crossborder.operation.id': operationId, ...(effect === undefined ? {} : { 'crossborder.operation.effect': effect }) }),
+      attributes: Object.freeze({
+        ...this.#metric,
+        'crossborder.operation.id': operationId,
+        ...(effect === undefined ? {} : { 'crossborder.operation.effect': effect }),
+      }),
     });
   }
 
@@ -346,7 +358,7 @@ export class CallTrace {
   /** Runs the call with its span active, so spans made inside (a user's fetch, an HTTP instrumentation) are its children. */
   run<R>(fn: (trace: CallTrace) => R): R {
     const manager = this.#context && otelGlobal()?.context;
-    return manager ? manager.with(this.#context!, fn, undefined, this) : fn(this);
+    return manager ? manager.with(this.#context, fn, undefined, this) : fn(this);
   }
 
   /** A leg starts (the first request, or the signed repeat); adds `traceparent` when propagation is on. */
@@ -415,11 +427,11 @@ export class CallTrace {
       (error: unknown) => {
         const hmac = this.#keyHmac;
         if (hmac === undefined) {
-          this.#finish((error ?? {}) as Outcome, error, undefined);
+          this.#finish(error ?? {}, error, undefined);
           throw error;
         }
         return hmac.then((mac) => {
-          this.#finish((error ?? {}) as Outcome, error, mac);
+          this.#finish(error ?? {}, error, mac);
           throw error;
         });
       },

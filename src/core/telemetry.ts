@@ -72,7 +72,6 @@ export function checkTelemetryOptions(telemetry: unknown): void {
   }
 }
 
-
 /** The telemetry options of the client. */
 export interface TelemetrySettings {
   telemetry?: boolean | TelemetryOptions | undefined;
@@ -120,7 +119,13 @@ export interface WorkTelemetry {
  * recorder part, else {@link NO_TELEMETRY}.
  */
 export interface CoreTelemetry extends WorkTelemetry {
-  call<R extends Outcome>(method: string, template: string, operationId: string, link: PageLink | undefined, run: (trace: CallTrace | undefined) => Promise<R>): Promise<R>;
+  call<R extends Outcome>(
+    method: string,
+    template: string,
+    operationId: string,
+    link: PageLink | undefined,
+    run: (trace: CallTrace | undefined) => Promise<R>,
+  ): Promise<R>;
   webhook<T extends { id?: unknown; type?: unknown }>(verify: () => Promise<T>): Promise<T>;
 }
 
@@ -170,9 +175,19 @@ export class Telemetry implements CoreTelemetry {
   }
 
   /** Runs one logical call inside its trace (a CLIENT span, metrics), when there is a provider. */
-  call<R extends Outcome>(method: string, template: string, operationId: string, link: PageLink | undefined, run: (trace: CallTrace | undefined) => Promise<R>): Promise<R> {
+  call<R extends Outcome>(
+    method: string,
+    template: string,
+    operationId: string,
+    link: PageLink | undefined,
+    run: (trace: CallTrace | undefined) => Promise<R>,
+  ): Promise<R> {
     const r = this.#wanted();
-    return r === undefined ? run(undefined) : r instanceof Promise ? r.then((x) => x.call(method, template, operationId, link, run)) : r.call(method, template, operationId, link, run);
+    return r === undefined
+      ? run(undefined)
+      : r instanceof Promise
+        ? r.then((x) => x.call(method, template, operationId, link, run))
+        : r.call(method, template, operationId, link, run);
   }
 
   /**

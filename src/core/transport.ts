@@ -73,7 +73,13 @@ export function sendAndRead(config: TransportConfig, plan: TransportPlan & Answe
   return attempts(config, plan, out, plan, after) as Promise<WithResponse<unknown>>;
 }
 
-async function attempts(config: TransportConfig, plan: TransportPlan, out: Outgoing, read: AnswerPlan | undefined, after?: AfterLeg): Promise<Exchange | WithResponse<unknown>> {
+async function attempts(
+  config: TransportConfig,
+  plan: TransportPlan,
+  out: Outgoing,
+  read: AnswerPlan | undefined,
+  after?: AfterLeg,
+): Promise<Exchange | WithResponse<unknown>> {
   const { url, headers, body, signal, trace } = out;
   const { log } = config;
   const { label: operation } = plan;
@@ -111,7 +117,7 @@ async function attempts(config: TransportConfig, plan: TransportPlan, out: Outgo
         timedOut = true;
         controller!.abort();
       }, out.timeout);
-      init = { method, headers, body, signal: controller!.signal, redirect: 'manual' };
+      init = { method, headers, body, signal: controller.signal, redirect: 'manual' };
       const probe = config.fetch ? undefined : probeDispatcher(fetch, out.timeout);
       if (probe) init.dispatcher = probe;
     }
@@ -123,7 +129,7 @@ async function attempts(config: TransportConfig, plan: TransportPlan, out: Outgo
     let text: string;
     let sent = false;
     try {
-      const fetching = (fetch as (input: string, init: RequestInit) => Promise<Response>)(url, init);
+      const fetching = fetch(url, init);
       response = await (attempt ? attempt.settle(fetching) : fetching);
       sent = true;
       // Read the answer under the same timeout: a stalled or cut body is a lost response.
@@ -176,7 +182,13 @@ async function attempts(config: TransportConfig, plan: TransportPlan, out: Outgo
 }
 
 /** The leg's last answer: as it came ({@link send}), or read into the call's result and handed on ({@link sendAndRead}). */
-function ended(config: TransportConfig, out: Outgoing, read: AnswerPlan | undefined, after: AfterLeg | undefined, exchange: Exchange): Exchange | WithResponse<unknown> | Promise<WithResponse<unknown>> {
+function ended(
+  config: TransportConfig,
+  out: Outgoing,
+  read: AnswerPlan | undefined,
+  after: AfterLeg | undefined,
+  exchange: Exchange,
+): Exchange | WithResponse<unknown> | Promise<WithResponse<unknown>> {
   if (read === undefined) return exchange;
   const result = readAnswer(read, exchange, out.idempotencyKey, config.scrub);
   return after === undefined ? result : after(result);

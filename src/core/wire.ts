@@ -67,7 +67,8 @@ export function wireProblems(
   if (query) {
     for (const name in query) {
       const value = query[name];
-      if (typeof value === 'string' && LONE_SURROGATE.test(value)) issues.push({ path: name, rule: 'invalid_string', message: 'contains an unpaired surrogate' });
+      if (typeof value === 'string' && LONE_SURROGATE.test(value))
+        issues.push({ path: name, rule: 'invalid_string', message: 'contains an unpaired surrogate' });
     }
   }
   for (const [name, value] of headers) {

@@ -144,7 +144,11 @@ export function payoutProcessor(options: PayoutProcessorOptions): (job: PayoutJo
     if (summary.rejected.length > 0) {
       // Refused before anything was sent (another instruction under a journaled reference, a bad one):
       // never the journaled payout's state or transaction, which this job did not pay.
-      const result: PayoutJobResult = { reference: typeof instruction?.reference === 'string' ? instruction.reference : '', state: 'rejected', reason: summary.rejected[0]!.reason };
+      const result: PayoutJobResult = {
+        reference: typeof instruction?.reference === 'string' ? instruction.reference : '',
+        state: 'rejected',
+        reason: summary.rejected[0]!.reason,
+      };
       await job.updateProgress?.(result);
       return result;
     }

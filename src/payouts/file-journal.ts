@@ -119,7 +119,10 @@ export class FileJournal implements PayoutJournal {
       const legacy = legacyHolder(this.path);
       if (legacy !== undefined) {
         this.#release();
-        throw new PayoutJournalError('locked', `${this.path} is in use by process ${legacy} (lock ${this.path}.lock, of an earlier version). Two runs of one batch at once are refused; stop the other, or delete the lock if that process is gone.`);
+        throw new PayoutJournalError(
+          'locked',
+          `${this.path} is in use by process ${legacy} (lock ${this.path}.lock, of an earlier version). Two runs of one batch at once are refused; stop the other, or delete the lock if that process is gone.`,
+        );
       }
     } finally {
       closeSync(fd);
@@ -151,7 +154,7 @@ export class FileJournal implements PayoutJournal {
       let header = false;
       let complete = 0; // file offset just after the last newline
       let bad: { line: number; start: number; error: string } | undefined;
-      for (let position = 0; position < size; ) {
+      for (let position = 0; position < size;) {
         const n = readSync(fd, chunk, 0, chunk.length, position);
         if (n <= 0) break;
         position += n;
@@ -177,7 +180,8 @@ export class FileJournal implements PayoutJournal {
           }
           if (!header) {
             this.#format = headerOf(text, this.path).format;
-            if (value.batchId !== batchId) throw new PayoutJournalError('other_batch', `${this.path} holds batch ${JSON.stringify(value.batchId)}, not ${batchId}.`);
+            if (value.batchId !== batchId)
+              throw new PayoutJournalError('other_batch', `${this.path} holds batch ${JSON.stringify(value.batchId)}, not ${batchId}.`);
             header = true;
             continue;
           }
@@ -193,7 +197,8 @@ export class FileJournal implements PayoutJournal {
         // file then): anything else is someone's file, refused and left as it is.
         const tail = carry.toString('utf8').trimStart();
         const torn = tail.length > 0 && (tail.startsWith(HEADER_START) || HEADER_START.startsWith(tail));
-        if (complete > 0 || (tail.length > 0 && !torn)) throw notAJournal(this.path, complete > 0 ? 'it holds only blank lines' : 'its first line is not a header');
+        if (complete > 0 || (tail.length > 0 && !torn))
+          throw notAJournal(this.path, complete > 0 ? 'it holds only blank lines' : 'its first line is not a header');
       }
       // Bytes after the last newline, or a bad last line: the write a kill interrupted. Cut them off.
       const cutAt = bad ? bad.start : complete;
@@ -269,10 +274,16 @@ export class FileJournal implements PayoutJournal {
 
   put(record: PayoutRecord): Promise<void> {
     if (!this.#handle || this.#closed) return Promise.reject(new PayoutJournalError('closed', `${this.path} is not open.`));
-    const illegal = journalGuard(this).refusal(record); if (illegal) return Promise.reject(illegal); // the state machine's one check (./machine)
+    const illegal = journalGuard(this).refusal(record);
+    if (illegal) return Promise.reject(illegal); // the state machine's one check (./machine)
     // Format 2: what can change, when this object's full line is on disk with the same instruction, fingerprint and keys.
     const base = this.#format === FORMAT_V2 ? (record as BasedRecord)[BASE] : undefined;
-    const full = base === undefined || base.opened !== this.#opened || base.instruction !== record.instruction || base.fingerprint !== record.fingerprint || base.keys !== record.keys;
+    const full =
+      base === undefined ||
+      base.opened !== this.#opened ||
+      base.instruction !== record.instruction ||
+      base.fingerprint !== record.fingerprint ||
+      base.keys !== record.keys;
     // The line in two flat pieces (no string concatenated to be flattened, copied or measured again):
     // written one after the other, with its newline, straight into the write's buffer.
     let head = '';
@@ -302,7 +313,7 @@ export class FileJournal implements PayoutJournal {
         this.#queue = [];
         try {
           const { buffer, length } = this.#encode(batch);
-          for (let done = 0; done < length; ) done += (await this.#handle!.write(buffer, done, length - done)).bytesWritten;
+          for (let done = 0; done < length;) done += (await this.#handle!.write(buffer, done, length - done)).bytesWritten;
           // fdatasync: the lines and the file's new size (what reading them back needs), not its times.
           // Opened O_DSYNC, the write above did just that before it returned.
           if (!this.#dsync) await this.#handle!.datasync();
@@ -310,7 +321,8 @@ export class FileJournal implements PayoutJournal {
           for (const b of batch) {
             const reference = b.record.reference;
             this.#index.set(reference, offset);
-            if (b.full && this.#format === FORMAT_V2) based(b.record, { opened: this.#opened, offset, instruction: b.record.instruction, fingerprint: b.record.fingerprint, keys: b.record.keys });
+            if (b.full && this.#format === FORMAT_V2)
+              based(b.record, { opened: this.#opened, offset, instruction: b.record.instruction, fingerprint: b.record.fingerprint, keys: b.record.keys });
             offset += b.bytes;
             if (this.#unwritten.get(reference) === b) this.#unwritten.delete(reference);
           }
@@ -368,7 +380,7 @@ export class FileJournal implements PayoutJournal {
   #release(): void {
     this.#lockHeld?.release();
     this.#lockHeld = undefined;
-}
+  }
 }
 
 /** What a journal's header line starts with (as this module writes it). */
@@ -456,7 +468,10 @@ function withBase(line: LineRecord, fd: number | undefined, path: string): Payou
     base = undefined; // not the start of a line
   }
   if (!base || base.b !== undefined || base.reference !== line.reference) {
-    throw new PayoutJournalError('corrupt', `${path}: the record of ${JSON.stringify(line.reference)} names its full line at byte ${String(at)}, which is not that reference's.`);
+    throw new PayoutJournalError(
+      'corrupt',
+      `${path}: the record of ${JSON.stringify(line.reference)} names its full line at byte ${String(at)}, which is not that reference's.`,
+    );
   }
   const { b: _b, ...changing } = line;
   return { ...changing, fingerprint: base.fingerprint, instruction: base.instruction, keys: base.keys };

@@ -147,11 +147,18 @@ export class FileLock {
         const holder = readHolder(path, journal);
         if (holder === undefined) continue; // released meanwhile: try again
         if (!gone(holder)) {
-          throw new PayoutJournalError('locked', `${journal} is in use by process ${holder.pid}@${holder.host} (lock ${path}). Two runs of one batch at once are refused; stop the other, or delete the lock if that process is gone.`);
+          throw new PayoutJournalError(
+            'locked',
+            `${journal} is in use by process ${holder.pid}@${holder.host} (lock ${path}). Two runs of one batch at once are refused; stop the other, or delete the lock if that process is gone.`,
+          );
         }
         const claimed = claim(mine, path, holder, journal);
         if (claimed === 'busy') {
-          if (Date.now() > deadline) throw new PayoutJournalError('locked', `${journal}: another process has been taking over the stale lock ${path} for ${TAKEOVER_WAIT_MS} ms; try again.`);
+          if (Date.now() > deadline)
+            throw new PayoutJournalError(
+              'locked',
+              `${journal}: another process has been taking over the stale lock ${path} for ${TAKEOVER_WAIT_MS} ms; try again.`,
+            );
           sleep(5);
           continue;
         }
@@ -262,5 +269,8 @@ function claim(mine: string, lock: string, holder: Holder, journal: string): str
     chain.push(path);
     nonce = claimer.nonce;
   }
-  throw new PayoutJournalError('locked', `${journal}: ${MOST_CLAIMS} processes in a row died taking over its stale lock ${lock}; remove ${lock}.takeover.* and the lock if no run of this journal is under way.`);
+  throw new PayoutJournalError(
+    'locked',
+    `${journal}: ${MOST_CLAIMS} processes in a row died taking over its stale lock ${lock}; remove ${lock}.takeover.* and the lock if no run of this journal is under way.`,
+  );
 }

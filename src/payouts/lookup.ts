@@ -34,7 +34,10 @@ export interface PayoutTransactionListParams {
 /** What {@link findPayout} calls: a `Crossborder` client, or anything with `transactions.list`. */
 export interface PayoutLookupClient {
   transactions: {
-    list(params: PayoutTransactionListParams, options?: { signal?: AbortSignal | undefined; maxRetries?: number | undefined }): PromiseLike<PayoutTransactionPage>;
+    list(
+      params: PayoutTransactionListParams,
+      options?: { signal?: AbortSignal | undefined; maxRetries?: number | undefined },
+    ): PromiseLike<PayoutTransactionPage>;
   };
 }
 

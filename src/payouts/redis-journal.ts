@@ -24,7 +24,9 @@ export interface RedisJournalOptions {
  * The moves the state machine allows (./machine), as a Lua table of `prev>next`: the check and the write
  * are one script, and a refusal names the state found, for {@link checkMove} to throw as every journal does.
  */
-const LEGAL = PAYOUT_STATES.flatMap((prev) => PAYOUT_STATES.filter((next) => prev !== next && legalMove(prev, next)).map((next) => `['${prev}>${next}']=true`)).join(',');
+const LEGAL = PAYOUT_STATES.flatMap((prev) =>
+  PAYOUT_STATES.filter((next) => prev !== next && legalMove(prev, next)).map((next) => `['${prev}>${next}']=true`),
+).join(',');
 
 // KEYS[1] the hash; ARGV[1] reference, ARGV[2] record JSON, ARGV[3] the new state.
 // Returns 1 when written, else the state found (a move the table refuses: nothing written).

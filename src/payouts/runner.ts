@@ -277,7 +277,7 @@ export function quoteBody(record: PayoutRecord, execution: 'immediate' | 'separa
   // The marker (records journaled since it exists) lets findPayout find the payout from its batch and reference.
   if (record.marker !== undefined) body.description = markedDescription(i.description, record.marker);
   else if (i.description !== undefined) body.description = i.description;
-  if (i.purposeOfPayment !== undefined) body.purposeOfPayment = i.purposeOfPayment as QuoteCreateParams['purposeOfPayment'];
+  if (i.purposeOfPayment !== undefined) body.purposeOfPayment = i.purposeOfPayment;
   // The caller's own object: made plain JSON, as the journal would give it back on a rerun.
   if (i.senderCustomerInfo !== undefined) body.senderCustomerInfo = JSON.parse(JSON.stringify(i.senderCustomerInfo)) as QuoteCreateParams['senderCustomerInfo'];
   return body;
@@ -298,7 +298,8 @@ function errorOf(error: unknown): PayoutError {
 }
 
 /** Why a reference ended failed or needs attention, in one line. */
-const reasonOf = (r: PayoutRecord): string => (r.lastError ? `${r.lastError.code}: ${r.lastError.message}` : (r.failureReason ?? r.transactionStatus ?? 'unknown'));
+const reasonOf = (r: PayoutRecord): string =>
+  r.lastError ? `${r.lastError.code}: ${r.lastError.message}` : (r.failureReason ?? r.transactionStatus ?? 'unknown');
 
 /**
  * The time now in ISO form, as `new Date().toISOString()` writes it (every journal write stamps its
@@ -332,9 +333,7 @@ function telemetryOf(given: unknown, client: PayoutClient): Telemetry | undefine
 
 /** What to do after a failed request. */
 type Verdict =
-  | { kind: 'retry'; delayMs: number }
-  | { kind: 'final'; state: 'failed' | 'needs_attention'; error: PayoutError }
-  | { kind: 'fatal'; error: unknown };
+  { kind: 'retry'; delayMs: number } | { kind: 'final'; state: 'failed' | 'needs_attention'; error: PayoutError } | { kind: 'fatal'; error: unknown };
 
 /**
  * Creates a payout batch. See the module documentation, and docs/payouts.md.
@@ -362,7 +361,10 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
   const maxUnknownMs = options.maxUnknownMs ?? 6 * 3_600_000;
   const keyWindowMs = options.keyWindowMs ?? 24 * 3_600_000;
   const keyWindowMarginMs = options.keyWindowMarginMs ?? 4 * 3_600_000;
-  for (const [name, value] of [['keyWindowMs', keyWindowMs], ['keyWindowMarginMs', keyWindowMarginMs]] as const) {
+  for (const [name, value] of [
+    ['keyWindowMs', keyWindowMs],
+    ['keyWindowMarginMs', keyWindowMarginMs],
+  ] as const) {
     if (typeof value !== 'number' || !(value >= 0)) throw new TypeError(`${name}: expected a number of milliseconds ≥ 0`);
   }
   /** How old a payout's first send may be for a blind replay under its keys (the window less its margin). */
@@ -583,7 +585,15 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
       const since = record.unknownSince ? Date.parse(record.unknownSince) : Date.now();
       record.unknownSince ??= new Date(since).toISOString();
       if (Date.now() - since > maxUnknownMs) {
-        return { kind: 'final', state: 'needs_attention', error: { ...errorOf(error), code: 'OUTCOME_UNKNOWN', message: `No answer for ${Math.round((Date.now() - since) / 60000)} min: ${errorOf(error).message}` } };
+        return {
+          kind: 'final',
+          state: 'needs_attention',
+          error: {
+            ...errorOf(error),
+            code: 'OUTCOME_UNKNOWN',
+            message: `No answer for ${Math.round((Date.now() - since) / 60000)} min: ${errorOf(error).message}`,
+          },
+        };
       }
       return { kind: 'retry', delayMs: backoff };
     }
@@ -608,7 +618,11 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
   };
 
   /** One request in a slot of the limiter: the answer, or the verdict on its failure. */
-  async function request<T>(record: PayoutRecord, attempt: number, send: () => PromiseLike<T>): Promise<{ ok: true; value: T } | { ok: false; verdict: Verdict }> {
+  async function request<T>(
+    record: PayoutRecord,
+    attempt: number,
+    send: () => PromiseLike<T>,
+  ): Promise<{ ok: true; value: T } | { ok: false; verdict: Verdict }> {
     const span = spanOf(record);
     const active = span && (await span);
     let granted = slot();
@@ -720,7 +734,9 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
       return finish(record, 'lookup_unknown', {
         code: 'OUTCOME_UNKNOWN',
         message: `Sent ${record.firstSentAt ?? 'before this version'} with no answer, past the Idempotency-Key window: ${
-          record.marker === undefined ? 'journaled before payouts carried a marker, it cannot be looked up' : 'the client has no transactions.list to look it up'
+          record.marker === undefined
+            ? 'journaled before payouts carried a marker, it cannot be looked up'
+            : 'the client has no transactions.list to look it up'
         }. Look it up by hand before paying it again.`,
       });
     }
@@ -742,11 +758,17 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     if (!found.ok) return onVerdict(record, found.verdict, () => submit(record, attempt + 1));
     const answer = found.value;
     if (answer.outcome === 'unknown') {
-      return finish(record, 'lookup_unknown', { code: 'OUTCOME_UNKNOWN', message: `No answer to its send within the Idempotency-Key window, and the lookup could not tell: ${answer.reason}` });
+      return finish(record, 'lookup_unknown', {
+        code: 'OUTCOME_UNKNOWN',
+        message: `No answer to its send within the Idempotency-Key window, and the lookup could not tell: ${answer.reason}`,
+      });
     }
     if (answer.outcome === 'found') {
       if (answer.transactions.length > 1) {
-        return finish(record, 'give_up', { code: 'PAID_MORE_THAN_ONCE', message: `The lookup found ${answer.transactions.length} transactions for it: ${answer.transactions.map((t) => t.id).join(', ')}.` });
+        return finish(record, 'give_up', {
+          code: 'PAID_MORE_THAN_ONCE',
+          message: `The lookup found ${answer.transactions.length} transactions for it: ${answer.transactions.map((t) => t.id).join(', ')}.`,
+        });
       }
       const t = answer.transaction;
       record.transactionId = t.id;
@@ -761,7 +783,10 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     // Proven not moved: sent again under fresh keys (the old ones may be forgotten, or remembered: either way not reused).
     apply(record, 'not_found');
     record.resends = (record.resends ?? 0) + 1;
-    record.keys = { create: resendKey(batchId, record.reference, 'create', record.resends), execute: resendKey(batchId, record.reference, 'execute', record.resends) };
+    record.keys = {
+      create: resendKey(batchId, record.reference, 'create', record.resends),
+      execute: resendKey(batchId, record.reference, 'execute', record.resends),
+    };
     record.firstSentAt = isoNow();
     delete record.quote;
     delete record.transactionId;
@@ -776,10 +801,17 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     if (status && FINAL_TRANSACTION[status]) {
       record.transactionStatus = status;
       if (seen?.failureReason) record.failureReason = seen.failureReason;
-      return finish(record, FINAL_TRANSACTION[status]!, status === 'COMPLETED' ? undefined : { code: record.failureReason ?? status, message: `The transaction ended ${status}.` });
+      return finish(
+        record,
+        FINAL_TRANSACTION[status],
+        status === 'COMPLETED' ? undefined : { code: record.failureReason ?? status, message: `The transaction ended ${status}.` },
+      );
     }
     if (!record.transactionId) {
-      return finish(record, 'give_up', { code: 'NO_TRANSACTION', message: 'The quote was accepted without a transactionId: look the payout up by its reference.' });
+      return finish(record, 'give_up', {
+        code: 'NO_TRANSACTION',
+        message: 'The quote was accepted without a transactionId: look the payout up by its reference.',
+      });
     }
     if (options.webhooks) scheduleFallback(record);
     else schedulePoll(record, pollFirst);
@@ -816,7 +848,13 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
     const timer = timers.get(record.reference);
     if (timer) clearTimeout(timer);
     timers.delete(record.reference);
-    return finish(record, final, final === 'failed' ? { code: failureReason ?? status, message: `The transaction ended ${status}${failureReason ? ` (${failureReason})` : ''}.` } : undefined);
+    return finish(
+      record,
+      final,
+      final === 'failed'
+        ? { code: failureReason ?? status, message: `The transaction ended ${status}${failureReason ? ` (${failureReason})` : ''}.` }
+        : undefined,
+    );
   }
 
   /** What to do with a record at the start of a run. */
@@ -893,7 +931,8 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
           if (FINAL_STATES.has(record.state)) {
             if (record.state === 'rejected') found.rejected++;
             else found.final++;
-            if (record.state === 'failed' || record.state === 'needs_attention') unsettled.push({ reference: record.reference, state: record.state, reason: reasonOf(record) });
+            if (record.state === 'failed' || record.state === 'needs_attention')
+              unsettled.push({ reference: record.reference, state: record.state, reason: reasonOf(record) });
           } else {
             inflight.set(record.reference, record);
             if (record.state === 'processing') found.waiting++;
@@ -904,9 +943,10 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
         options.onResume?.(found);
         for (const record of inflight.values()) resume(record);
         type Item = PayoutInstruction | PayoutRejectedInput;
-        const iterator = (Symbol.asyncIterator in instructions
-          ? (instructions as AsyncIterable<Item>)[Symbol.asyncIterator]()
-          : (instructions as Iterable<Item>)[Symbol.iterator]()) as AsyncIterator<Item> | Iterator<Item>;
+        const iterator =
+          Symbol.asyncIterator in instructions
+            ? (instructions as AsyncIterable<Item>)[Symbol.asyncIterator]()
+            : (instructions as Iterable<Item>)[Symbol.iterator]();
         let pulling: Promise<void> | undefined;
 
         /** Input items read so far (a rejected item without line or reference is keyed by its place). */
@@ -1002,9 +1042,10 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
               wake();
             });
           };
-          const finished = () => (fatal !== undefined || stop.signal.aborted
-            ? active === 0 && pulling === undefined
-            : inputDone && pulling === undefined && ready.length === 0 && active === 0 && timers.size === 0 && fallback.size === 0);
+          const finished = () =>
+            fatal !== undefined || stop.signal.aborted
+              ? active === 0 && pulling === undefined
+              : inputDone && pulling === undefined && ready.length === 0 && active === 0 && timers.size === 0 && fallback.size === 0;
           wake = () => {
             if (fatal !== undefined && !stop.signal.aborted) stop.abort(fatal);
             if (stop.signal.aborted) {
@@ -1059,7 +1100,12 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
         if (opened) emitProgress(true);
         if (batchSpan) {
           // References a stop left under way: their spans end with the state they are in.
-          await Promise.all([...itemSpans.keys()].map((reference) => inflight.get(reference)).filter((r) => r !== undefined).map((r) => endSpan(r)));
+          await Promise.all(
+            [...itemSpans.keys()]
+              .map((reference) => inflight.get(reference))
+              .filter((r) => r !== undefined)
+              .map((r) => endSpan(r)),
+          );
           batchSpan.set({
             'crossborder.payout.total': total,
             'crossborder.payout.completed': counts.completed,

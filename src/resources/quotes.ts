@@ -104,14 +104,22 @@ export class Quotes extends APIResource {
     // Both derived keys must be sendable before the first one goes out: never refuse the execute after the create.
     if (typeof base !== 'string' || base === '' || `${base}:execute`.length > 255) {
       throw new ValidationError([
-        { path: 'options.idempotencyKey', rule: 'too_big', message: `must be a non-empty string of at most ${255 - ':execute'.length} characters here (the SDK appends ':create' and ':execute')` },
+        {
+          path: 'options.idempotencyKey',
+          rule: 'too_big',
+          message: `must be a non-empty string of at most ${255 - ':execute'.length} characters here (the SDK appends ':create' and ':execute')`,
+        },
       ]);
     }
     const opts = { ...options, headers: withoutKey(options?.headers) };
     const createKey = `${base}:create`;
     const quote = await this.create(params, { ...opts, idempotencyKey: createKey });
     if (typeof quote.id !== 'string' || quote.id === '') {
-      throw new APIConnectionError(`POST /quotes answered without the quote's id${unknownOutcomeHint(createKey)}`, { outcomeUnknown: true, idempotencyKey: createKey, operation: 'POST /quotes' });
+      throw new APIConnectionError(`POST /quotes answered without the quote's id${unknownOutcomeHint(createKey)}`, {
+        outcomeUnknown: true,
+        idempotencyKey: createKey,
+        operation: 'POST /quotes',
+      });
     }
     // Already executed (immediatelyExecute, or a replay). A status this SDK does not know yet is left
     // to the service: executing an executed quote is refused there, never paid twice.

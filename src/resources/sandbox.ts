@@ -2,7 +2,15 @@ import type { APIPromise } from '../core/api-promise';
 import type { SignedRequestOptions } from '../core/options';
 import { APIResource } from '../core/resource';
 import * as op from '../generated/operations';
-import type { IncomingTransaction, InternalAccount, SandboxFundParams, SandboxSendParams, SandboxUmaReceiveParams, TestWebhookResult, Transaction } from '../types';
+import type {
+  IncomingTransaction,
+  InternalAccount,
+  SandboxFundParams,
+  SandboxSendParams,
+  SandboxUmaReceiveParams,
+  TestWebhookResult,
+  Transaction,
+} from '../types';
 
 /** Sandbox-only simulations. Refused locally (nothing sent) when the client's environment is `production`. */
 export class Sandbox extends APIResource {

@@ -153,12 +153,17 @@ export class Transactions extends APIResource {
       issues.push({ path: 'options.timeout', rule: 'invalid_value', message: `must be a positive number of milliseconds, got ${String(timeout)}` });
     }
     if (typeof pollInterval !== 'number' || !Number.isFinite(pollInterval) || pollInterval < MIN_POLL_INTERVAL_MS) {
-      issues.push({ path: 'options.pollInterval', rule: 'too_small', message: `must be a number of milliseconds ≥ ${MIN_POLL_INTERVAL_MS}, got ${String(pollInterval)}` });
+      issues.push({
+        path: 'options.pollInterval',
+        rule: 'too_small',
+        message: `must be a number of milliseconds ≥ ${MIN_POLL_INTERVAL_MS}, got ${String(pollInterval)}`,
+      });
     } else if (pollInterval > MAX_TIMEOUT_MS) {
       // A timer cannot hold more: it would fire after 1 ms and poll at once.
       issues.push({ path: 'options.pollInterval', rule: 'too_big', message: `must be at most ${MAX_TIMEOUT_MS} ms, got ${String(pollInterval)}` });
     }
-    if (!Array.isArray(until) || until.length === 0) issues.push({ path: 'options.until', rule: 'invalid_value', message: 'must be a non-empty list of statuses' });
+    if (!Array.isArray(until) || until.length === 0)
+      issues.push({ path: 'options.until', rule: 'invalid_value', message: 'must be a non-empty list of statuses' });
     if (issues.length) throw new ValidationError(issues, 'options');
     const started = Date.now();
     let waited = 0;

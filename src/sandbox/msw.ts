@@ -20,7 +20,7 @@ export { MSW_MISSING_MESSAGE } from './serve/msw-handlers';
 // Loaded when this module loads, not imported statically, so that a missing msw is reported as the
 // optional peer to install (on first use) instead of a bare "Cannot find package 'msw'"; a bundler
 // still sees the import and bundles msw. The CommonJS build (msw-cjs.ts) uses `require`.
-const loaded = await settle(() => import('msw') as Promise<Msw>);
+const loaded = await settle(() => import('msw'));
 
 /**
  * msw handlers that answer every `<any origin>/2025-10-13/...` request with `sandbox` (anything with

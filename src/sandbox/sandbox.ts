@@ -177,8 +177,17 @@ export function createSandboxCore(options: SandboxOptions = {}): SandboxCore {
     clock,
     scheduler,
     seed,
-    webhooks: new WebhookDispatcher(options.webhookDelivery ?? {}, keyPair, clock, () => generations.webhookIds, () => ctx.world.config.webhookEndpoint, (d) =>
-      live.publish({ type: 'change', change: { source: 'delivery', at: iso(base.now()), eventId: d.eventId, type: d.type, state: d.state, attempts: d.attempts.length } }),
+    webhooks: new WebhookDispatcher(
+      options.webhookDelivery ?? {},
+      keyPair,
+      clock,
+      () => generations.webhookIds,
+      () => ctx.world.config.webhookEndpoint,
+      (d) =>
+        live.publish({
+          type: 'change',
+          change: { source: 'delivery', at: iso(base.now()), eventId: d.eventId, type: d.type, state: d.state, attempts: d.attempts.length },
+        }),
     ),
     ...generations.fresh(),
   };

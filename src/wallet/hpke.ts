@@ -53,7 +53,11 @@ async function keySchedule(dh: Uint8Array, enc: Uint8Array, recipient: Uint8Arra
   const empty = new Uint8Array(0);
   const eaePrk = await labeledExtract(KEM_SUITE, empty, 'eae_prk', dh);
   const sharedSecret = await labeledExpand(KEM_SUITE, eaePrk, 'shared_secret', concat(enc, recipient), 32);
-  const context = concat(Uint8Array.of(0x00), await labeledExtract(HPKE_SUITE, empty, 'psk_id_hash', empty), await labeledExtract(HPKE_SUITE, empty, 'info_hash', info));
+  const context = concat(
+    Uint8Array.of(0x00),
+    await labeledExtract(HPKE_SUITE, empty, 'psk_id_hash', empty),
+    await labeledExtract(HPKE_SUITE, empty, 'info_hash', info),
+  );
   const secret = await labeledExtract(HPKE_SUITE, sharedSecret, 'secret', empty);
   const raw = await labeledExpand(HPKE_SUITE, secret, 'key', context, 32);
   const nonce = await labeledExpand(HPKE_SUITE, secret, 'base_nonce', context, 12);
@@ -88,7 +92,8 @@ export function compressed(point: Uint8Array, field: string): Bytes {
  * @returns the plaintext (the 32-byte session private key); the caller wipes it.
  */
 export async function openSessionBundle(bundle: string, recipientPrivateKey: CryptoKey, recipientPublicKey: Uint8Array): Promise<Bytes> {
-  if (typeof bundle !== 'string' || bundle === '') throw new WalletCryptoError('invalid_input', 'encryptedSessionSigningKey must be a non-empty base58check string');
+  if (typeof bundle !== 'string' || bundle === '')
+    throw new WalletCryptoError('invalid_input', 'encryptedSessionSigningKey must be a non-empty base58check string');
   let bytes: Bytes;
   try {
     bytes = await decodeBase58check(bundle.trim());
@@ -133,11 +138,7 @@ export async function hpkeOpen(
   } catch (cause) {
     // AES-GCM reports a failed authentication, and only that, as OperationError (WebCrypto spec).
     if ((cause as { name?: unknown } | null)?.name !== 'OperationError') throw refused(cause, what);
-    throw new WalletCryptoError(
-      'decrypt_failed',
-      `${what} could not be decrypted: it is corrupted or was sealed to a different ${recipientName}`,
-      { cause },
-    );
+    throw new WalletCryptoError('decrypt_failed', `${what} could not be decrypted: it is corrupted or was sealed to a different ${recipientName}`, { cause });
   }
 }
 
@@ -146,9 +147,10 @@ export async function hpkeOpen(
  * realm, a missing algorithm): said as such, with the runtime's words, not as a bad bundle.
  */
 function refused(cause: unknown, what: string): WalletCryptoError {
-  const said = cause instanceof Error || (typeof cause === 'object' && cause !== null && 'message' in cause)
-    ? `${String((cause as Error).name)}: ${String((cause as Error).message)}`
-    : String(cause);
+  const said =
+    cause instanceof Error || (typeof cause === 'object' && cause !== null && 'message' in cause)
+      ? `${String((cause as Error).name)}: ${String((cause as Error).message)}`
+      : String(cause);
   return new WalletCryptoError('unsupported', `this runtime's WebCrypto refused to open ${what} (ECDH P-256, HMAC-SHA-256, AES-256-GCM): ${said}`, { cause });
 }
 
@@ -159,7 +161,7 @@ function refused(cause: unknown, what: string): WalletCryptoError {
  */
 export async function hpkeSeal(recipientPublicKey: Uint8Array, plaintext: Uint8Array, field = 'clientPublicKey'): Promise<{ enc: Bytes; ciphertext: Bytes }> {
   const recipient = uncompressed(recipientPublicKey, field);
-  const ephemeral = (await subtle().generateKey(ECDH_P256, false, ['deriveBits'])) as CryptoKeyPair;
+  const ephemeral = await subtle().generateKey(ECDH_P256, false, ['deriveBits']);
   const enc = new Uint8Array(await subtle().exportKey('raw', ephemeral.publicKey));
   const peer = await subtle().importKey('raw', recipient, ECDH_P256, false, []);
   const dh = new Uint8Array(await subtle().deriveBits({ name: 'ECDH', public: peer }, ephemeral.privateKey, 256));

@@ -111,7 +111,7 @@ export async function generateClientKeyPair(): Promise<ClientKeyPair> {
   // WebCrypto makes the scalar (and its point): generated extractable once, its JWK read, and that JWK
   // imported as the two non-extractable keys; the generated key is dropped.
   const webcrypto = subtle(); // a clear error where WebCrypto is missing, before anything else
-  const generated = (await webcrypto.generateKey(ECDH_P256, true, ['deriveBits'])) as CryptoKeyPair;
+  const generated = await webcrypto.generateKey(ECDH_P256, true, ['deriveBits']);
   const { kty, crv, x, y, d } = await webcrypto.exportKey('jwk', generated.privateKey);
   const jwk: JsonWebKey = { kty, crv, x, y, d };
   const [ecdh, ecdsa] = await Promise.all([

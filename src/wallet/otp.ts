@@ -96,7 +96,13 @@ export async function verifyOtpTargetBundle(otpEncryptionTargetBundle: string, o
     throw fail('otpEncryptionTargetBundle is not JSON', cause);
   }
   const { data, dataSignature, enclaveQuorumPublic, version } = (parsed ?? {}) as Record<string, unknown>;
-  if (typeof parsed !== 'object' || parsed === null || typeof data !== 'string' || typeof dataSignature !== 'string' || typeof enclaveQuorumPublic !== 'string') {
+  if (
+    typeof parsed !== 'object' ||
+    parsed === null ||
+    typeof data !== 'string' ||
+    typeof dataSignature !== 'string' ||
+    typeof enclaveQuorumPublic !== 'string'
+  ) {
     throw fail('otpEncryptionTargetBundle must be a JSON object with string data, dataSignature and enclaveQuorumPublic');
   }
   if (enclaveQuorumPublic.toLowerCase() !== pinned.toLowerCase()) {
@@ -262,7 +268,7 @@ export async function createOtpLogin(options: CreateOtpLoginParams): Promise<Otp
     keyPair,
     encryptedOtpBundle,
     publicKey: keyPair.publicKeyCompressed,
-    body: ((type: 'EMAIL_OTP' | 'SMS_OTP' = 'EMAIL_OTP') => ({ type, encryptedOtpBundle }) as OtpVerifyBody) as OtpLogin['body'],
+    body: ((type: 'EMAIL_OTP' | 'SMS_OTP' = 'EMAIL_OTP') => ({ type, encryptedOtpBundle })) as OtpLogin['body'],
     signer,
     // The answer carries no sealed key (the key pair is the session key); one that did would be opened.
     session: (verifyAnswer: VerifyAnswer, credentialId: string) => WalletSession.fromVerify(verifyAnswer, keyPair, credentialId),

@@ -42,10 +42,7 @@ export class WalletSession {
   /** Signs challenges with this session's key; refuses once the session or the challenge expired. */
   readonly signer: Signer;
 
-  private constructor(
-    init: Pick<WalletSession, 'id' | 'credentialId' | 'accountId' | 'expiresAt' | 'publicKey'>,
-    signer: Signer,
-  ) {
+  private constructor(init: Pick<WalletSession, 'id' | 'credentialId' | 'accountId' | 'expiresAt' | 'publicKey'>, signer: Signer) {
     this.id = init.id;
     this.credentialId = init.credentialId;
     this.accountId = init.accountId;

@@ -20,10 +20,7 @@ export function subtle(): SubtleCrypto {
   const s = globalThis.crypto?.subtle;
   if (!s) {
     // Browsers expose crypto.subtle only in secure contexts, which is the usual cause.
-    throw new WalletCryptoError(
-      'unsupported',
-      'WebCrypto (crypto.subtle) is unavailable: browsers expose it only on https:// or localhost pages',
-    );
+    throw new WalletCryptoError('unsupported', 'WebCrypto (crypto.subtle) is unavailable: browsers expose it only on https:// or localhost pages');
   }
   return s;
 }

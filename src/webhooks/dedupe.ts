@@ -133,9 +133,7 @@ export class MemoryDedupeStore implements DedupeStore {
  * A Redis client, as `ioredis` (`new Redis()`) or `redis` v4+ (`createClient()`, connected) gives it:
  * only a raw-command method is used, so both fit.
  */
-export type RedisLikeClient =
-  | { call(command: string, ...args: (string | number)[]): Promise<unknown> }
-  | { sendCommand(args: string[]): Promise<unknown> };
+export type RedisLikeClient = { call(command: string, ...args: (string | number)[]): Promise<unknown> } | { sendCommand(args: string[]): Promise<unknown> };
 
 /** Options of {@link RedisDedupeStore}. */
 export interface RedisDedupeStoreOptions {
@@ -360,11 +358,7 @@ const CLAIM_OUTCOMES: readonly unknown[] = ['claimed', 'done', 'busy'];
  * that is dated more than the clock-skew allowance ahead, is remembered for `maxAge` from now and
  * reported with `unusableTimestamp`.
  */
-export async function dedupe(
-  event: { id: string; timestamp: string },
-  store?: DedupeStore,
-  options: DedupeOptions = {},
-): Promise<DedupeResult> {
+export async function dedupe(event: { id: string; timestamp: string }, store?: DedupeStore, options: DedupeOptions = {}): Promise<DedupeResult> {
   const { lease } = options;
   if (lease !== undefined && !(Number.isFinite(lease) && lease > 0)) {
     throw new RangeError(`lease must be a positive number of milliseconds, got ${String(lease)}`);
@@ -381,7 +375,10 @@ export async function dedupe(
   if (typeof target.claim !== 'function') throw new TypeError('dedupe: `lease` needs a store with claim() (MemoryDedupeStore, RedisDedupeStore)');
   // A lease beyond the window would hold the id longer than a replay can be caught by age anyway.
   const outcome = await target.claim(event.id, Math.min(lease, window.ttl));
-  if (!CLAIM_OUTCOMES.includes(outcome)) throw new TypeError(`dedupe: the store's claim answered ${typeof outcome === 'string' ? JSON.stringify(outcome.slice(0, 20)) : typeof outcome}; whether the id is held is unknown`);
+  if (!CLAIM_OUTCOMES.includes(outcome))
+    throw new TypeError(
+      `dedupe: the store's claim answered ${typeof outcome === 'string' ? JSON.stringify(outcome.slice(0, 20)) : typeof outcome}; whether the id is held is unknown`,
+    );
   if (outcome === 'busy') return { duplicate: false, stale: false, ...flags, inProgress: true };
   return { duplicate: outcome === 'done', stale: false, ...flags };
 }

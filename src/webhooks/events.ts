@@ -63,7 +63,13 @@ export interface UnknownEvent {
 }
 
 /** Marks a checked envelope as an {@link UnknownEvent} (its `type` is kept as sent). */
-export function toUnknownEvent(envelope: { id: string; type: unknown; timestamp: string; data: unknown; issues?: ValidationIssue[] | undefined }): UnknownEvent {
+export function toUnknownEvent(envelope: {
+  id: string;
+  type: unknown;
+  timestamp: string;
+  data: unknown;
+  issues?: ValidationIssue[] | undefined;
+}): UnknownEvent {
   // The brand of UnknownEventType exists in types only: the value is the type as sent.
   return { ...envelope, type: envelope.type as UnknownEventType, unknown: true };
 }
@@ -96,7 +102,12 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * What of the envelope differs from `{ id, type, timestamp, data }`: reported, not thrown (the
  * signature makes a delivery trustworthy, not its shape).
  */
-export function envelopeIssues(json: { readonly id?: unknown; readonly type?: unknown; readonly timestamp?: unknown; readonly data?: unknown }): ValidationIssue[] {
+export function envelopeIssues(json: {
+  readonly id?: unknown;
+  readonly type?: unknown;
+  readonly timestamp?: unknown;
+  readonly data?: unknown;
+}): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   if (typeof json.id !== 'string' || json.id === '') issues.push({ path: 'id', rule: 'invalid_type', message: 'expected a string (the event id)' });
   if (typeof json.type !== 'string' || json.type === '') issues.push({ path: 'type', rule: 'invalid_type', message: 'expected a non-empty string' });
@@ -111,7 +122,10 @@ export function envelopeIssues(json: { readonly id?: unknown; readonly type?: un
  */
 export function assertWebhookEnvelope(json: unknown): asserts json is WebhookEnvelope {
   if (!isPlainObject(json)) {
-    throw new WebhookVerificationError('invalid_event', `the webhook event is not a JSON object (got ${Array.isArray(json) ? 'an array' : json === null ? 'null' : typeof json})`);
+    throw new WebhookVerificationError(
+      'invalid_event',
+      `the webhook event is not a JSON object (got ${Array.isArray(json) ? 'an array' : json === null ? 'null' : typeof json})`,
+    );
   }
 }
 
@@ -156,11 +170,7 @@ export type ReadWebhookOptions = Omit<UnwrapWebhookOptions<unknown>, 'parse'>;
  * @throws {@link WebhookVerificationError} as {@link unwrapWebhook}.
  * @internal
  */
-export async function readWebhook(
-  rawBody: WebhookRawBody,
-  headers: WebhookHeaders | undefined,
-  options: ReadWebhookOptions,
-): Promise<WebhookEnvelope> {
+export async function readWebhook(rawBody: WebhookRawBody, headers: WebhookHeaders | undefined, options: ReadWebhookOptions): Promise<WebhookEnvelope> {
   return verifyThen(rawBody, headers, checkedOptions(options).publicKey, readDelivery, options);
 }
 
@@ -285,9 +295,7 @@ export async function unwrapWebhook<E = WebhookEnvelope>(
  * const event = await unwrapWebhook(raw, headers, { publicKey, parse });
  * ```
  */
-export function eventParser<P extends Record<string, (envelope: WebhookEnvelope) => unknown>>(
-  parsers: P,
-): (json: unknown) => Promise<ParsedEvent<P>> {
+export function eventParser<P extends Record<string, (envelope: WebhookEnvelope) => unknown>>(parsers: P): (json: unknown) => Promise<ParsedEvent<P>> {
   return async (json: unknown): Promise<ParsedEvent<P>> => {
     assertWebhookEnvelope(json);
     // Own properties only: a type named "constructor" or "__proto__" must not reach Object.prototype.
@@ -300,6 +308,4 @@ export function eventParser<P extends Record<string, (envelope: WebhookEnvelope)
 }
 
 /** What a parser built by {@link eventParser} returns: one of the typed events, or {@link UnknownEvent}. */
-export type ParsedEvent<P extends Record<string, (envelope: WebhookEnvelope) => unknown>> =
-  | Awaited<ReturnType<P[keyof P]>>
-  | UnknownEvent;
+export type ParsedEvent<P extends Record<string, (envelope: WebhookEnvelope) => unknown>> = Awaited<ReturnType<P[keyof P]>> | UnknownEvent;

@@ -39,12 +39,5 @@ export {
   type RedisDedupeStoreOptions,
   type RedisLikeClient,
 } from './dedupe';
-export {
-  approvePayment,
-  deferApproval,
-  rejectPayment,
-  requestCounterpartyInfo,
-  type ApprovePaymentOptions,
-  type RejectPaymentOptions,
-} from './approval';
+export { approvePayment, deferApproval, rejectPayment, requestCounterpartyInfo, type ApprovePaymentOptions, type RejectPaymentOptions } from './approval';
 export { generateWebhookKeyPair, signWebhook, type SignWebhookOptions, type WebhookKeyPair } from './sign';

@@ -17,8 +17,7 @@ async function importPrivateKey(pem: string): Promise<CryptoKey> {
     throw new WebhookVerificationError(
       'invalid_key',
       pem.includes('-----BEGIN EC PRIVATE KEY-----')
-        ? 'the signing key is SEC1 (-----BEGIN EC PRIVATE KEY-----); WebCrypto needs PKCS#8: ' +
-            'convert it with `openssl pkcs8 -topk8 -nocrypt -in key.pem`'
+        ? 'the signing key is SEC1 (-----BEGIN EC PRIVATE KEY-----); WebCrypto needs PKCS#8: ' + 'convert it with `openssl pkcs8 -topk8 -nocrypt -in key.pem`'
         : 'the signing key must be a PEM PKCS#8 private key (-----BEGIN PRIVATE KEY-----) or a CryptoKey',
     );
   }

@@ -7,8 +7,7 @@
 export const MAX_FUTURE_SKEW_MS = 5 * 60_000;
 
 // The ranges (month, day up to 31, hour, minute, second, offset) in the pattern; the month's length below.
-const ISO_DATE_TIME =
-  /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt](?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:[Zz]|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
+const ISO_DATE_TIME = /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt](?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:[Zz]|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
 
 /**
  * Parses an RFC 3339 / ISO 8601 date-time with offset, checking the calendar (no 30 February,

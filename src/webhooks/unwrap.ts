@@ -13,7 +13,17 @@
 import type { ResponseChecks } from '../core/parts';
 import { WEBHOOK_EVENT_TYPES } from '../generated/operations';
 import type { WebhookEvent } from '../types';
-import { checkedOptions, readDelivery, toUnknownEvent, withEnvelopeIssues, withIssues, withParseFailure, type ReadWebhookOptions, type UnknownEvent, type WebhookEnvelope } from './events';
+import {
+  checkedOptions,
+  readDelivery,
+  toUnknownEvent,
+  withEnvelopeIssues,
+  withIssues,
+  withParseFailure,
+  type ReadWebhookOptions,
+  type UnknownEvent,
+  type WebhookEnvelope,
+} from './events';
 import { verifyThen, type WebhookHeaders, type WebhookPublicKey, type WebhookRawBody } from './verify';
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set(WEBHOOK_EVENT_TYPES);
@@ -51,7 +61,7 @@ function typedDelivery(bytes: Uint8Array, rawBody: WebhookRawBody, options: Unwr
   // body is the SDK's own object: without one, it is the event as is).
   const event = Object.prototype.hasOwnProperty.call(json, 'issues') ? withoutIssues(json) : json;
   // Without the core's responseChecks part, the envelope alone is checked (CrossborderCore's choice).
-  if (!checks) return withEnvelopeIssues(event as WebhookEnvelope) as WebhookEvent;
+  if (!checks) return withEnvelopeIssues(event) as WebhookEvent;
   try {
     const issues = checks.event(event);
     // A loaded check that finds nothing answers at once: the event is delivered in this same step, no promise.
@@ -73,4 +83,3 @@ function parseFailure(json: WebhookEnvelope, cause: unknown): WebhookEvent {
 function withoutIssues({ issues: _sent, ...event }: WebhookEnvelope): Omit<WebhookEnvelope, 'issues'> {
   return event;
 }
-

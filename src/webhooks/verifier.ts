@@ -104,7 +104,9 @@ export function findNodeCrypto(): NodeCryptoLike | undefined {
   try {
     const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
     const found = process?.getBuiltinModule?.('node:crypto') as Partial<NodeCryptoLike> | undefined;
-    return typeof found?.verify === 'function' && typeof found.createPublicKey === 'function' && typeof found.KeyObject?.from === 'function' ? (found as NodeCryptoLike) : undefined;
+    return typeof found?.verify === 'function' && typeof found.createPublicKey === 'function' && typeof found.KeyObject?.from === 'function'
+      ? (found as NodeCryptoLike)
+      : undefined;
   } catch {
     return undefined;
   }

@@ -47,10 +47,7 @@ let lastKey: { text?: string; imported?: Promise<CryptoKey>; key?: CryptoKey } =
 function subtle(): SubtleCrypto {
   const s = globalThis.crypto?.subtle;
   if (!s) {
-    throw new WebhookVerificationError(
-      'invalid_key',
-      'WebCrypto (globalThis.crypto.subtle) is not available in this runtime; on Node use version 20 or later',
-    );
+    throw new WebhookVerificationError('invalid_key', 'WebCrypto (globalThis.crypto.subtle) is not available in this runtime; on Node use version 20 or later');
   }
   return s;
 }
@@ -70,7 +67,7 @@ async function importKeyString(text: string): Promise<CryptoKey> {
   if (text.includes('PRIVATE KEY-----')) {
     throw new WebhookVerificationError(
       'invalid_key',
-      'the webhook key given is a private key: verification needs the service\'s public key (-----BEGIN PUBLIC KEY-----)',
+      "the webhook key given is a private key: verification needs the service's public key (-----BEGIN PUBLIC KEY-----)",
     );
   }
   const pemBody = text.includes('-----BEGIN') ? pemToBytes(text, 'PUBLIC KEY') : undefined;
@@ -96,9 +93,7 @@ async function importKeyString(text: string): Promise<CryptoKey> {
     if (cause instanceof WebhookVerificationError) throw cause;
     throw new WebhookVerificationError(
       'invalid_key',
-      pemBody
-        ? 'the webhook public key PEM is not an ECDSA P-256 public key'
-        : 'the webhook public key hex is not a point on the P-256 curve',
+      pemBody ? 'the webhook public key PEM is not an ECDSA P-256 public key' : 'the webhook public key hex is not a point on the P-256 curve',
       { cause },
     );
   }
@@ -119,7 +114,7 @@ function describeKeyText(text: string): string {
 export function importWebhookPublicKey(key: string | CryptoKey): Promise<CryptoKey> {
   if (isCryptoKey(key)) {
     const algorithm = key.algorithm as Partial<EcKeyAlgorithm>;
-    if (!usableCryptoKey(key as unknown)) {
+    if (!usableCryptoKey(key)) {
       return Promise.reject(
         new WebhookVerificationError(
           'invalid_key',
@@ -131,9 +126,7 @@ export function importWebhookPublicKey(key: string | CryptoKey): Promise<CryptoK
     return Promise.resolve(key);
   }
   if (typeof key !== 'string') {
-    return Promise.reject(
-      new WebhookVerificationError('invalid_key', `the webhook public key must be a string or a CryptoKey, got ${typeof key}`),
-    );
+    return Promise.reject(new WebhookVerificationError('invalid_key', `the webhook public key must be a string or a CryptoKey, got ${typeof key}`));
   }
   // The same string as the last call (a server's configured key, delivery after delivery): its import, with no trim or hashing.
   if (key === lastKey.text) return lastKey.imported!;
@@ -187,8 +180,7 @@ export async function readRawBody(rawBody: WebhookRawBody): Promise<Uint8Array<A
     } catch (cause) {
       throw new WebhookVerificationError(
         'invalid_body',
-        'the Request body was already read, so its raw bytes are gone: verify before reading the body ' +
-          '(or pass the bytes you read)',
+        'the Request body was already read, so its raw bytes are gone: verify before reading the body ' + '(or pass the bytes you read)',
         { cause },
       );
     }
@@ -202,7 +194,7 @@ export async function readRawBody(rawBody: WebhookRawBody): Promise<Uint8Array<A
   throw new WebhookVerificationError(
     'invalid_body',
     `the raw body must be a string, Uint8Array/Buffer, ArrayBuffer or Request; got ${got}. ` +
-      'If a JSON body parser ran first (e.g. express.json()), use the raw bytes instead (express.raw({ type: \'application/json\' })): ' +
+      "If a JSON body parser ran first (e.g. express.json()), use the raw bytes instead (express.raw({ type: 'application/json' })): " +
       'the signature covers the exact bytes sent',
   );
 }
@@ -227,8 +219,7 @@ export function getHeader(headers: WebhookHeaders | null | undefined, name: stri
   return undefined;
 }
 
-const INVALID_SIGNATURE_MESSAGE =
-  'signature does not match the body for this key: the body was changed or the key is wrong';
+const INVALID_SIGNATURE_MESSAGE = 'signature does not match the body for this key: the body was changed or the key is wrong';
 
 /**
  * Checks a delivery's `X-Service-Signature` against the service's public key.
@@ -277,7 +268,7 @@ export async function verifyThen<T, C = undefined>(
     throw new WebhookVerificationError(
       'missing_key',
       'no webhook public key configured: set the webhookPublicKey option or the CROSSBORDER_WEBHOOK_PUBLIC_KEY ' +
-        'environment variable to the service\'s public key (PEM or hex)',
+        "environment variable to the service's public key (PEM or hex)",
     );
   }
   // Else a usable CryptoKey is taken as is, without an await too.
@@ -287,14 +278,14 @@ export async function verifyThen<T, C = undefined>(
   if (header === undefined || header.trim() === '') {
     throw new WebhookVerificationError(
       'missing_header',
-      `the ${SIGNATURE_HEADER} header is missing: this request was not signed by the service ` +
-        '(or a proxy dropped the header)',
+      `the ${SIGNATURE_HEADER} header is missing: this request was not signed by the service ` + '(or a proxy dropped the header)',
     );
   }
   let der = parseSignatureHeader(header);
   // A Uint8Array of this realm is read where it is; anything else becomes the SDK's own bytes (the signature
   // copied first: another delivery may decode its own into the shared bytes while this one's body is read).
-  let body: Uint8Array = rawBody instanceof Uint8Array ? rawBody : typeof rawBody === 'string' ? utf8(rawBody) : ((der = der.slice()), await readRawBody(rawBody));
+  let body: Uint8Array =
+    rawBody instanceof Uint8Array ? rawBody : typeof rawBody === 'string' ? utf8(rawBody) : ((der = der.slice()), await readRawBody(rawBody));
   let valid: boolean;
   try {
     const verifier = signatureVerifier();
@@ -346,7 +337,10 @@ function parseSignatureHeader(header: string): Uint8Array<ArrayBuffer> {
     }
     const { v, s } = (parsed ?? {}) as { v?: unknown; s?: unknown };
     if (String(v) !== '1') {
-      throw new WebhookVerificationError('malformed_signature', `the ${SIGNATURE_HEADER} header has signature version ${JSON.stringify(v)}; this SDK knows version "1"`);
+      throw new WebhookVerificationError(
+        'malformed_signature',
+        `the ${SIGNATURE_HEADER} header has signature version ${JSON.stringify(v)}; this SDK knows version "1"`,
+      );
     }
     if (typeof s !== 'string') throw new WebhookVerificationError('malformed_signature', `the ${SIGNATURE_HEADER} header has no "s" signature`);
     text = s.trim();
@@ -363,10 +357,7 @@ function parseSignatureHeader(header: string): Uint8Array<ArrayBuffer> {
   }
   // The strict DER reader (its r‖s written into bytes kept for it, not read): node:crypto then reads the DER as it is.
   if (!derToP1363(der, checkedScalars)) {
-    throw new WebhookVerificationError(
-      'malformed_signature',
-      `the ${SIGNATURE_HEADER} header is base64 but not a DER ECDSA P-256 signature`,
-    );
+    throw new WebhookVerificationError('malformed_signature', `the ${SIGNATURE_HEADER} header is base64 but not a DER ECDSA P-256 signature`);
   }
   return der;
 }

@@ -33,7 +33,7 @@ describe('docs/performance.md: the package', () => {
 });
 
 describe('the package counted by kind', () => {
-  it('sorts every file of npm pack\'s list into one kind, and sums them', () => {
+  it("sorts every file of npm pack's list into one kind, and sums them", () => {
     const files = [
       { path: 'dist/index.js', size: 100 },
       { path: 'dist/index.js.map', size: 40 },

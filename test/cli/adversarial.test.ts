@@ -29,7 +29,9 @@ afterAll(async () => {
 
 /** The API requests the sandbox answered so far (its control plane, `/_sandbox/…`, left out). */
 const requestCount = async () =>
-  json<{ data: { path: string }[] }>(await cli(['sandbox', 'requests', '--url', sandbox.url, '--json'])).data.filter((entry) => !entry.path.startsWith('/_sandbox')).length;
+  json<{ data: { path: string }[] }>(await cli(['sandbox', 'requests', '--url', sandbox.url, '--json'])).data.filter(
+    (entry) => !entry.path.startsWith('/_sandbox'),
+  ).length;
 
 /** A fresh folder holding one hostile entry of each kind, and a victim file the symlink points to. */
 function hostileFolder(name: string): { folder: string; victim: string; paths: Record<'foreign' | 'symlink' | 'fifo' | 'directory', string> } {
@@ -37,7 +39,12 @@ function hostileFolder(name: string): { folder: string; victim: string; paths: R
   mkdirSync(folder);
   const victim = join(folder, 'victim.txt');
   writeFileSync(victim, 'the victim\n', { mode: 0o644 });
-  const paths = { foreign: join(folder, 'foreign.json'), symlink: join(folder, 'link.json'), fifo: join(folder, 'fifo.json'), directory: join(folder, 'directory.json') };
+  const paths = {
+    foreign: join(folder, 'foreign.json'),
+    symlink: join(folder, 'link.json'),
+    fifo: join(folder, 'fifo.json'),
+    directory: join(folder, 'directory.json'),
+  };
   writeFileSync(paths.foreign, 'planted by another user\n');
   execFileSync('chmod', ['0666', paths.foreign]);
   chownSync(paths.foreign, 65534, 65534);
@@ -53,7 +60,13 @@ function snapshot(folder: string): Record<string, string> {
   for (const name of readdirSync(folder).sort()) {
     const path = join(folder, name);
     const stat = lstatSync(path);
-    const kind = stat.isSymbolicLink() ? `link->${readlinkSync(path)}` : stat.isFIFO() ? 'fifo' : stat.isDirectory() ? 'dir' : `file:${readFileSync(path, 'utf8')}`;
+    const kind = stat.isSymbolicLink()
+      ? `link->${readlinkSync(path)}`
+      : stat.isFIFO()
+        ? 'fifo'
+        : stat.isDirectory()
+          ? 'dir'
+          : `file:${readFileSync(path, 'utf8')}`;
     out[name] = `${kind} mode=${(stat.mode & 0o777).toString(8)} uid=${stat.uid}`;
   }
   return out;
@@ -63,7 +76,13 @@ describe('files the CLI writes: created new, 0600, never through a link or into 
   it('sandbox state export --out refuses a foreign 0666 file, a symlink, a FIFO and a directory, leaving each untouched', async () => {
     const { folder, victim, paths } = hostileFolder('export');
     const before = snapshot(folder);
-    const runs = await Promise.all(Object.entries(paths).map(async ([kind, path]) => ({ kind, path, ran: await cli(['sandbox', 'state', 'export', '--url', sandbox.url, '--out', path], { timeoutMs: 20_000 }) })));
+    const runs = await Promise.all(
+      Object.entries(paths).map(async ([kind, path]) => ({
+        kind,
+        path,
+        ran: await cli(['sandbox', 'state', 'export', '--url', sandbox.url, '--out', path], { timeoutMs: 20_000 }),
+      })),
+    );
     for (const { kind, path, ran } of runs) {
       expect({ kind, code: ran.code }).toEqual({ kind, code: 2 });
       expect(ran.err).toContain(`--out ${path}: refused`);
@@ -72,7 +91,7 @@ describe('files the CLI writes: created new, 0600, never through a link or into 
     expect(readFileSync(victim, 'utf8')).toBe('the victim\n');
   }, 60_000);
 
-  it('sandbox state export --out writes a new file 0600, and replaces the user\'s own 0644 file with a 0600 one (no temporary file left)', async () => {
+  it("sandbox state export --out writes a new file 0600, and replaces the user's own 0644 file with a 0600 one (no temporary file left)", async () => {
     const folder = join(dir, 'export-ok');
     mkdirSync(folder);
     const fresh = join(folder, 'state.json');
@@ -132,7 +151,9 @@ describe('files the CLI writes: created new, 0600, never through a link or into 
     const before = snapshot(folder);
     const sent = await requestCount();
     const targets = [paths.symlink, paths.foreign, paths.fifo, paths.directory];
-    const runs = await Promise.all(targets.map((path) => cli(['auth', 'credentials', 'verify', 'Credential:x', '--type', 'EMAIL_OTP', '--otp', '000000', '--save-session', path], { env })));
+    const runs = await Promise.all(
+      targets.map((path) => cli(['auth', 'credentials', 'verify', 'Credential:x', '--type', 'EMAIL_OTP', '--otp', '000000', '--save-session', path], { env })),
+    );
     runs.forEach((ran, i) => {
       expect({ path: targets[i], code: ran.code }).toEqual({ path: targets[i], code: 2 });
       expect(ran.err).toContain(`--save-session ${targets[i]}: refused`);
@@ -154,7 +175,9 @@ describe('files the CLI writes: created new, 0600, never through a link or into 
     expect(readdirSync(folder)).toEqual(['key.json']);
     const { folder: stateFolder, victim, paths } = hostileFolder('state');
     const before = snapshot(stateFolder);
-    const runs = await Promise.all([paths.symlink, paths.foreign].map((path) => cli(['sandbox', '--port', '0', '--state', path, '--no-watch-parent'], { timeoutMs: 20_000 })));
+    const runs = await Promise.all(
+      [paths.symlink, paths.foreign].map((path) => cli(['sandbox', '--port', '0', '--state', path, '--no-watch-parent'], { timeoutMs: 20_000 })),
+    );
     expect(runs.map((ran) => ran.code)).toEqual([2, 2]);
     expect(runs[0]!.err).toContain(`--state ${paths.symlink}: refused, it is a symbolic link`);
     expect(runs[1]!.err).toContain(`--state ${paths.foreign}: refused, it belongs to another user (uid 65534)`);
@@ -164,7 +187,10 @@ describe('files the CLI writes: created new, 0600, never through a link or into 
 });
 
 /** Runs the CLI, watching its resident memory (/proc) until it exits; killed after `timeoutMs`. */
-function runWatched(args: string[], options: { env?: Record<string, string>; endlessStdin?: boolean; timeoutMs?: number } = {}): Promise<Ran & { peakKiB: number; ms: number }> {
+function runWatched(
+  args: string[],
+  options: { env?: Record<string, string>; endlessStdin?: boolean; timeoutMs?: number } = {},
+): Promise<Ran & { peakKiB: number; ms: number }> {
   return new Promise((resolve) => {
     const started = Date.now();
     const child = spawn(process.execPath, [CLI, ...args], {
@@ -265,7 +291,9 @@ describe('prototype keys', () => {
     const runs = await Promise.all(overrides.map((override) => cli(['trigger', 'CUSTOMER.KYC_APPROVED', '--url', sandbox.url, '--override', override])));
     runs.forEach((ran, i) => {
       expect({ override: overrides[i], code: ran.code }).toEqual({ override: overrides[i], code: 2 });
-      expect(ran.err).toContain(`--override ${overrides[i]!.split('=')[0]}: '${/(__proto__|constructor|prototype)/.exec(overrides[i]!)![1]}' cannot be a field of the path`);
+      expect(ran.err).toContain(
+        `--override ${overrides[i]!.split('=')[0]}: '${/(__proto__|constructor|prototype)/.exec(overrides[i]!)![1]}' cannot be a field of the path`,
+      );
     });
     expect(await requestCount()).toBe(sent);
   }, 60_000);
@@ -289,7 +317,23 @@ describe('prototype keys', () => {
 
   it('the sandbox answers an accountType of __proto__, constructor or toString with a 400 naming the field', async () => {
     const types = ['__proto__', 'constructor', 'toString'];
-    const runs = await Promise.all(types.map((accountType) => cli(['platform', 'external-accounts', 'create', '--currency', 'USD', '--account-info', JSON.stringify({ accountType, accountNumber: '000123456789' }), '--json'], { env })));
+    const runs = await Promise.all(
+      types.map((accountType) =>
+        cli(
+          [
+            'platform',
+            'external-accounts',
+            'create',
+            '--currency',
+            'USD',
+            '--account-info',
+            JSON.stringify({ accountType, accountNumber: '000123456789' }),
+            '--json',
+          ],
+          { env },
+        ),
+      ),
+    );
     runs.forEach((ran, i) => {
       expect({ accountType: types[i], code: ran.code }).toEqual({ accountType: types[i], code: 5 });
       expect(JSON.parse(ran.err)).toMatchObject({ status: 400, code: 'INVALID_INPUT', details: { field: 'accountInfo.accountType' } });
@@ -343,8 +387,12 @@ describe('secrets never reach the output', () => {
 
 describe('tables', () => {
   it('ids are printed whole at COLUMNS=40 (other columns are cut or left out)', async () => {
-    const customer = json<{ id: string }>(await cli(['customers', 'create', '--customer-type', 'INDIVIDUAL', '--region', 'US', '--full-name', 'Wide Table', '--json'], { env }));
-    const accounts = json<{ data: { id: string; customerId: string }[] }>(await cli(['internal-accounts', 'list', '--customer-id', customer.id, '--json'], { env }));
+    const customer = json<{ id: string }>(
+      await cli(['customers', 'create', '--customer-type', 'INDIVIDUAL', '--region', 'US', '--full-name', 'Wide Table', '--json'], { env }),
+    );
+    const accounts = json<{ data: { id: string; customerId: string }[] }>(
+      await cli(['internal-accounts', 'list', '--customer-id', customer.id, '--json'], { env }),
+    );
     expect(accounts.data.length).toBeGreaterThan(0);
     for (const columns of ['40', '200']) {
       const table = await cli(['internal-accounts', 'list', '--customer-id', customer.id], { env: { ...env, COLUMNS: columns } });

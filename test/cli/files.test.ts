@@ -33,7 +33,7 @@ describe('parseJsonText', () => {
     ['{"a":1} x', 8],
     ['"\\x"', 2],
     ['', 0],
-  ])('%j: the offset is %i (V8\'s own, where its message gives one)', (text, offset) => {
+  ])("%j: the offset is %i (V8's own, where its message gives one)", (text, offset) => {
     let message = '';
     try {
       JSON.parse(text);
@@ -65,7 +65,7 @@ describe('readFileBounded', () => {
 });
 
 describe('writePrivateFile', () => {
-  it('creates a new file 0600, replaces the user\'s own file, and leaves no temporary file', () => {
+  it("creates a new file 0600, replaces the user's own file, and leaves no temporary file", () => {
     const folder = mkdtempSync(join(dir, 'write-'));
     const file = join(folder, 'out.json');
     writePrivateFile(file, 'one', '--out');
@@ -93,7 +93,9 @@ describe('writePrivateFile', () => {
     };
     for (const [name, reason] of Object.entries(reasons)) {
       const path = join(folder, name);
-      expect(() => writePrivateFile(path, 'secret', '--save-session')).toThrow(`--save-session ${path}: refused, ${reason}; nothing was written (remove it or choose another path)`);
+      expect(() => writePrivateFile(path, 'secret', '--save-session')).toThrow(
+        `--save-session ${path}: refused, ${reason}; nothing was written (remove it or choose another path)`,
+      );
     }
     expect(readFileSync(victim, 'utf8')).toBe('victim');
     expect(readFileSync(join(folder, 'foreign'), 'utf8')).toBe('theirs');

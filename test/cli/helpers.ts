@@ -15,7 +15,9 @@ export { root };
 export const packed = process.env.CB_TEST_PACKED_KEY ? packedPaths(process.env.CB_TEST_PACKED_KEY) : ensurePacked();
 
 /** What `npx crossborder-sdk` runs. */
-export const CLI = process.env.CB_TEST_CLI ?? join(packed.pkg, (JSON.parse(readFileSync(join(packed.pkg, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin['crossborder-sdk']!);
+export const CLI =
+  process.env.CB_TEST_CLI ??
+  join(packed.pkg, (JSON.parse(readFileSync(join(packed.pkg, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin['crossborder-sdk']!);
 
 /** The packed SDK (what a user's receiver imports). */
 export const sdk = (): Promise<typeof import('crossborder-sdk')> => import(join(packed.pkg, 'dist/index.js'));
@@ -74,8 +76,8 @@ export interface Sandbox {
 export async function startSandbox(extra: string[] = [], port = 0): Promise<Sandbox> {
   const child = spawn(process.execPath, [CLI, 'sandbox', '--port', String(port), ...extra], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no URL within 20 s: ${out}`)), 20_000);
     const look = () => {
@@ -85,7 +87,7 @@ export async function startSandbox(extra: string[] = [], port = 0): Promise<Sand
         resolve(match[1]!);
       }
     };
-    child.stdout!.on('data', look);
+    child.stdout.on('data', look);
     child.once('exit', (code) => reject(new Error(`the sandbox exited with ${code}: ${out}`)));
   });
   const publicKey = /(04[0-9a-f]{128})/.exec(out)?.[1] ?? '';
@@ -117,11 +119,18 @@ export async function verifyingReceiver(publicKey: string, status = 200): Promis
     const answer = async (body: string) => {
       const parsed = JSON.parse(body) as { type: string; id: string; data: Record<string, unknown> };
       try {
-        await cb.webhooks.unwrap(body, req.headers as Record<string, string>);
+        await cb.webhooks.unwrap(body, req.headers);
         received.push({ type: parsed.type, id: parsed.id, verified: true, body, data: parsed.data });
         res.statusCode = status;
       } catch (error) {
-        received.push({ type: parsed.type, id: parsed.id, verified: false, reason: (error as { reason?: string }).reason ?? String(error), body, data: parsed.data });
+        received.push({
+          type: parsed.type,
+          id: parsed.id,
+          verified: false,
+          reason: (error as { reason?: string }).reason ?? String(error),
+          body,
+          data: parsed.data,
+        });
         res.statusCode = 400;
       }
       res.end();

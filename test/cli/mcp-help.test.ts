@@ -15,7 +15,9 @@ import { root } from '../setup/packed';
 
 type Json = Record<string, any>;
 const doc = parse(readFileSync(join(root, 'openapi', 'openapi.yaml'), 'utf8')) as Json;
-const ops: Json[] = Object.values<Json>(doc.paths).flatMap((item) => (['get', 'post', 'put', 'patch', 'delete'] as const).flatMap((m) => (item[m] ? [item[m]] : [])));
+const ops: Json[] = Object.values<Json>(doc.paths).flatMap((item) =>
+  (['get', 'post', 'put', 'patch', 'delete'] as const).flatMap((m) => (item[m] ? [item[m]] : [])),
+);
 const toolOf = (id: string) => toolName(commandTable().find((spec) => spec.op.id === id)!);
 
 /** `--allow-<flag>`'s line of `mcp --help`, unwrapped. */
@@ -31,7 +33,10 @@ function helpOf(flag: string): string {
 const listIn = (line: string) => /\(([^)]*)\)/.exec(line)![1]!.split(', ');
 
 describe('mcp --help lists what the document says', () => {
-  for (const [flag, effect] of [['--allow-money-movement', 'money'], ['--allow-key-export', 'secret']] as const) {
+  for (const [flag, effect] of [
+    ['--allow-money-movement', 'money'],
+    ['--allow-key-export', 'secret'],
+  ] as const) {
     it(`${flag}: every operation whose x-effect is ${effect}, then those a body field raises to it`, () => {
       const declared = ops.filter((op) => op['x-effect'] === effect).map((op) => toolOf(op.operationId));
       const raised = ops.flatMap((op) =>
@@ -57,7 +62,8 @@ describe('every tool hint comes from the table', () => {
       const op = ops.find((o) => o.operationId === spec.op.id)!;
       const raises = Object.values<string>(op['x-effect-raised-by'] ?? {});
       const read = op['x-effect'] === 'read' && raises.length === 0;
-      const destructive = ['money', 'secret'].includes(op['x-effect']) || raises.some((to) => to === 'money' || to === 'secret') || op['x-destructive'] === true;
+      const destructive =
+        ['money', 'secret'].includes(op['x-effect']) || raises.some((to) => to === 'money' || to === 'secret') || op['x-destructive'] === true;
       expect(annotations(spec), spec.op.id).toEqual({ readOnlyHint: read, destructiveHint: destructive, idempotentHint: read });
       if (destructive && op['x-effect'] === 'write') seen.push(spec.op.id);
     }
@@ -84,6 +90,8 @@ describe("a command's help says what it does in the document's words", () => {
   });
 
   it('a call that is not a help does not read the document: its description stays the method and path', async () => {
-    expect((await commandOf(['quotes', 'create', '--locked-currency-amount', '1'])).description()).toBe('POST /quotes — moves money with --immediately-execute');
+    expect((await commandOf(['quotes', 'create', '--locked-currency-amount', '1'])).description()).toBe(
+      'POST /quotes — moves money with --immediately-execute',
+    );
   });
 });

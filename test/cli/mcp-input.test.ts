@@ -89,15 +89,21 @@ describe('a body field beside body', () => {
     const call = splitInput(spec.op, bodyFieldsInBody(spec, { body: QUOTE, immediatelyExecute: true }));
     expect(call.query).toBeUndefined();
     expect(call.body).toEqual({ ...QUOTE, immediatelyExecute: true });
-    expect(refusal(spec, { allowWrites: true }, call.body)).toBe('quotes_create with immediatelyExecute moves money: start the server with --allow-writes --allow-money-movement');
+    expect(refusal(spec, { allowWrites: true }, call.body)).toBe(
+      'quotes_create with immediatelyExecute moves money: start the server with --allow-writes --allow-money-movement',
+    );
     expect(refusal(spec, { allowWrites: true, allowMoneyMovement: true }, call.body)).toBeUndefined();
   });
 
   it('given both beside and inside body with different values, it is refused saying where it goes; the same value is taken', async () => {
     const spec = await details('createQuote');
     expect(() => bodyFieldsInBody(spec, { body: { ...QUOTE, immediatelyExecute: false }, immediatelyExecute: true })).toThrow(UsageError);
-    expect(() => bodyFieldsInBody(spec, { body: { ...QUOTE, immediatelyExecute: false }, immediatelyExecute: true })).toThrow(/immediatelyExecute is a field of body.*give it inside body only/);
-    expect(bodyFieldsInBody(spec, { body: { ...QUOTE, immediatelyExecute: true }, immediatelyExecute: true })).toEqual({ body: { ...QUOTE, immediatelyExecute: true } });
+    expect(() => bodyFieldsInBody(spec, { body: { ...QUOTE, immediatelyExecute: false }, immediatelyExecute: true })).toThrow(
+      /immediatelyExecute is a field of body.*give it inside body only/,
+    );
+    expect(bodyFieldsInBody(spec, { body: { ...QUOTE, immediatelyExecute: true }, immediatelyExecute: true })).toEqual({
+      body: { ...QUOTE, immediatelyExecute: true },
+    });
   });
 
   it('a query parameter, a path parameter or a name the body does not have stays where it is', async () => {

@@ -21,7 +21,11 @@ type Json = Record<string, any>;
 const doc = parse(readFileSync(join(root, 'openapi', 'openapi.yaml'), 'utf8')) as Json;
 const deref = (node: Json): Json => {
   let n = node;
-  while (n && typeof n.$ref === 'string') n = n.$ref.slice(2).split('/').reduce((o: Json, k: string) => o[k], doc);
+  while (n && typeof n.$ref === 'string')
+    n = n.$ref
+      .slice(2)
+      .split('/')
+      .reduce((o: Json, k: string) => o[k], doc);
   return n;
 };
 
@@ -73,7 +77,13 @@ const cases: Case[] = ops.flatMap((op) => {
     // Beside the body, as a top-level argument (it would go out as a query field).
     { op, label: `${op.id} ${field}=true beside body`, effect, args: { ...op.input, body: off, [field]: true }, mayNotReach: true },
     // false in the body does not hide true beside it.
-    { op, label: `${op.id} ${field}=true beside body, false in it`, effect, args: { ...op.input, body: { ...off, [field]: false }, [field]: true }, mayNotReach: true },
+    {
+      op,
+      label: `${op.id} ${field}=true beside body, false in it`,
+      effect,
+      args: { ...op.input, body: { ...off, [field]: false }, [field]: true },
+      mayNotReach: true,
+    },
   ]);
   return [plain, ...raised];
 });
@@ -132,7 +142,13 @@ const templateMatches = (op: Op, logged: Logged) =>
 
 async function connect(flags: string[]): Promise<{ client: Client; stderr: () => string }> {
   const client = new Client({ name: 'adversary', version: '1.0.0' });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--base-url', sandbox.url, ...flags], cwd: root, env: { PATH: process.env.PATH ?? '', ...envFor(sandbox) }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'mcp', '--base-url', sandbox.url, ...flags],
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', ...envFor(sandbox) },
+    stderr: 'pipe',
+  });
   let err = '';
   transport.stderr?.on('data', (c: Buffer) => (err += c.toString()));
   await client.connect(transport);
@@ -142,7 +158,8 @@ async function connect(flags: string[]): Promise<{ client: Client; stderr: () =>
 describe('the document declares the effects the issue names', () => {
   it('money: execute, immediately executed quotes, transfer-in, approve, reject, sandbox money; secret: export and what hands out session keys', () => {
     const effect = Object.fromEntries(ops.map((op) => [op.id, op.effect]));
-    for (const id of ['executeQuote', 'createTransferIn', 'approveTransaction', 'rejectTransaction', 'sandboxFundInternalAccount', 'sandboxReceiveUmaPayment']) expect([id, effect[id]]).toEqual([id, 'money']);
+    for (const id of ['executeQuote', 'createTransferIn', 'approveTransaction', 'rejectTransaction', 'sandboxFundInternalAccount', 'sandboxReceiveUmaPayment'])
+      expect([id, effect[id]]).toEqual([id, 'money']);
     for (const id of ['exportInternalAccount', 'verifyCredential', 'createCredential']) expect([id, effect[id]]).toEqual([id, 'secret']);
     expect(ops.find((op) => op.id === 'createQuote')!.raisedBy).toEqual({ immediatelyExecute: 'money' });
     for (const op of ops) expect(['read', 'write', 'money', 'secret']).toContain(op.effect);
@@ -150,52 +167,57 @@ describe('the document declares the effects the issue names', () => {
 });
 
 describe('MCP tiers by effect, against the sandbox request log', () => {
-  it.each(TIERS)('$name: every tool with every effect-raising field; refused calls send nothing, allowed ones reach the sandbox', async (tier) => {
-    const { client, stderr } = await connect(tier.flags);
-    try {
-      await sinceLastMark();
-      const results: string[] = [];
-      const violations: string[] = [];
-      for (const c of cases) {
-        const name = names.get(c.op.id)!;
-        const answer = await client.callTool({ name, arguments: c.args });
-        const text = (answer.content as { text: string }[])[0]?.text ?? '';
-        const reached = await sinceLastMark();
-        const allowed = tier.allows.includes(c.effect);
-        // Every violation is collected, so that a failure lists them all.
-        if (!allowed) {
-          if (answer.isError !== true || !text.includes('"error":"Refused"')) violations.push(`${c.label}: not refused (${text.slice(0, 120)})`);
-          if (reached.length) violations.push(`${c.label}: refused but reached the sandbox: ${JSON.stringify(reached)}`);
-        } else {
-          if (text.includes('"error":"Refused"')) violations.push(`${c.label}: allowed but refused (${text})`);
-          else if (!c.mayNotReach && !reached.some((r) => templateMatches(c.op, r))) violations.push(`${c.label}: allowed but did not reach the sandbox: ${text.slice(0, 200)}`);
+  it.each(TIERS)(
+    '$name: every tool with every effect-raising field; refused calls send nothing, allowed ones reach the sandbox',
+    async (tier) => {
+      const { client, stderr } = await connect(tier.flags);
+      try {
+        await sinceLastMark();
+        const results: string[] = [];
+        const violations: string[] = [];
+        for (const c of cases) {
+          const name = names.get(c.op.id)!;
+          const answer = await client.callTool({ name, arguments: c.args });
+          const text = (answer.content as { text: string }[])[0]?.text ?? '';
+          const reached = await sinceLastMark();
+          const allowed = tier.allows.includes(c.effect);
+          // Every violation is collected, so that a failure lists them all.
+          if (!allowed) {
+            if (answer.isError !== true || !text.includes('"error":"Refused"')) violations.push(`${c.label}: not refused (${text.slice(0, 120)})`);
+            if (reached.length) violations.push(`${c.label}: refused but reached the sandbox: ${JSON.stringify(reached)}`);
+          } else {
+            if (text.includes('"error":"Refused"')) violations.push(`${c.label}: allowed but refused (${text})`);
+            else if (!c.mayNotReach && !reached.some((r) => templateMatches(c.op, r)))
+              violations.push(`${c.label}: allowed but did not reach the sandbox: ${text.slice(0, 200)}`);
+          }
+          results.push(`${c.label}: ${allowed ? 'allowed' : 'refused'}`);
         }
-        results.push(`${c.label}: ${allowed ? 'allowed' : 'refused'}`);
-      }
-      expect(violations, tier.name).toEqual([]);
-      expect(results).toHaveLength(cases.length);
-      const { tools } = await client.listTools();
-      // Offered: exactly the tools whose declared effect the tier allows.
-      expect(tools.map((t) => t.name).sort()).toHaveLength(ops.filter((op) => tier.allows.includes(op.effect)).length);
-      for (const tool of tools) {
-        const op = ops.find((o) => tool.description!.includes(`(${o.method} ${o.path})`))!;
-        expect(tier.allows).toContain(op.effect);
-        expect(tool.annotations?.readOnlyHint).toBe(op.effect === 'read' && Object.keys(op.raisedBy).length === 0);
-        if (op.effect !== 'read' && op.effect !== 'write') expect(tool.annotations?.destructiveHint).toBe(true);
-        if (Object.keys(op.raisedBy).length) {
-          // A tool that may move money says so, and is marked destructive, even when offered as a write.
-          expect(tool.annotations?.destructiveHint).toBe(true);
-          for (const field of Object.keys(op.raisedBy)) expect(tool.description).toContain(`With ${field} sent`);
+        expect(violations, tier.name).toEqual([]);
+        expect(results).toHaveLength(cases.length);
+        const { tools } = await client.listTools();
+        // Offered: exactly the tools whose declared effect the tier allows.
+        expect(tools.map((t) => t.name).sort()).toHaveLength(ops.filter((op) => tier.allows.includes(op.effect)).length);
+        for (const tool of tools) {
+          const op = ops.find((o) => tool.description!.includes(`(${o.method} ${o.path})`))!;
+          expect(tier.allows).toContain(op.effect);
+          expect(tool.annotations?.readOnlyHint).toBe(op.effect === 'read' && Object.keys(op.raisedBy).length === 0);
+          if (op.effect !== 'read' && op.effect !== 'write') expect(tool.annotations?.destructiveHint).toBe(true);
+          if (Object.keys(op.raisedBy).length) {
+            // A tool that may move money says so, and is marked destructive, even when offered as a write.
+            expect(tool.annotations?.destructiveHint).toBe(true);
+            for (const field of Object.keys(op.raisedBy)) expect(tool.description).toContain(`With ${field} sent`);
+          }
         }
+        // Its first line on stderr says where it points and what it may do.
+        expect(stderr().split('\n')[0]).toBe(
+          `crossborder-sdk mcp: pointed at ${sandbox.url}/2025-10-13 (from --base-url, environment sandbox); ${tier.name === 'read-only' ? 'read-only' : `reads, ${['writes', ...(tier.allows.includes('money') ? ['money movement'] : []), ...(tier.allows.includes('secret') ? ['key export'] : [])].join(', ')}`}`,
+        );
+      } finally {
+        await client.close();
       }
-      // Its first line on stderr says where it points and what it may do.
-      expect(stderr().split('\n')[0]).toBe(
-        `crossborder-sdk mcp: pointed at ${sandbox.url}/2025-10-13 (from --base-url, environment sandbox); ${tier.name === 'read-only' ? 'read-only' : `reads, ${['writes', ...(tier.allows.includes('money') ? ['money movement'] : []), ...(tier.allows.includes('secret') ? ['key export'] : [])].join(', ')}`}`,
-      );
-    } finally {
-      await client.close();
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 
   it('docs/cli.md gives the tiers as a table of the tools by effect that agrees with the document and the server', () => {
     const text = readFileSync(join(root, 'docs', 'cli.md'), 'utf8');
@@ -205,16 +227,33 @@ describe('MCP tiers by effect, against the sandbox request log', () => {
         .split('\n')
         .filter((line) => /^\| (read|write|money|secret) \|/.test(line))
         .map((line) => {
-          const [effect, flags, tools] = line.split('|').slice(1, 4).map((cell) => cell.trim());
+          const [effect, flags, tools] = line
+            .split('|')
+            .slice(1, 4)
+            .map((cell) => cell.trim());
           const [declared, raised = ''] = tools!.split(';');
           return [effect!, { flags, tools: [...declared!.matchAll(/`(\w+)`/g)].map((m) => m[1]!).sort(), raised: raised.trim() }];
         }),
     );
-    const flags: Record<Effect, string> = { read: 'always', write: '`--allow-writes`', money: '`--allow-writes --allow-money-movement`', secret: '`--allow-writes --allow-key-export`' };
+    const flags: Record<Effect, string> = {
+      read: 'always',
+      write: '`--allow-writes`',
+      money: '`--allow-writes --allow-money-movement`',
+      secret: '`--allow-writes --allow-key-export`',
+    };
     for (const effect of ['read', 'write', 'money', 'secret'] as const) {
       expect(rows[effect]?.flags, effect).toBe(flags[effect]);
-      expect(rows[effect]?.tools, effect).toEqual(ops.filter((op) => op.effect === effect).map((op) => names.get(op.id)!).sort());
-      const raising = ops.flatMap((op) => Object.entries(op.raisedBy).filter(([, to]) => to === effect).map(([field]) => `\`${names.get(op.id)}\` with \`${field}\``));
+      expect(rows[effect]?.tools, effect).toEqual(
+        ops
+          .filter((op) => op.effect === effect)
+          .map((op) => names.get(op.id)!)
+          .sort(),
+      );
+      const raising = ops.flatMap((op) =>
+        Object.entries(op.raisedBy)
+          .filter(([, to]) => to === effect)
+          .map(([field]) => `\`${names.get(op.id)}\` with \`${field}\``),
+      );
       expect(rows[effect]?.raised, effect).toBe(raising.join(', '));
     }
   });

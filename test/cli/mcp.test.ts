@@ -19,13 +19,23 @@ afterAll(async () => {
 
 async function connect(flags: string[]): Promise<Client> {
   const client = new Client({ name: 'test', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--base-url', sandbox.url, ...flags], cwd: root, env: { PATH: process.env.PATH ?? '', ...envFor(sandbox) }, stderr: 'pipe' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--base-url', sandbox.url, ...flags],
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', ...envFor(sandbox) },
+      stderr: 'pipe',
+    }),
+  );
   return client;
 }
 
 describe('the MCP server', () => {
   it('read-only by default: lists the reads, calls one, refuses a write', async () => {
-    const customer = json<{ id: string }>(await cli(['customers', 'create', '--customer-type', 'INDIVIDUAL', '--region', 'US', '--full-name', 'Ada MCP', '--json'], { env: envFor(sandbox) }));
+    const customer = json<{ id: string }>(
+      await cli(['customers', 'create', '--customer-type', 'INDIVIDUAL', '--region', 'US', '--full-name', 'Ada MCP', '--json'], { env: envFor(sandbox) }),
+    );
     const client = await connect([]);
     try {
       const { tools } = await client.listTools();

@@ -13,8 +13,28 @@ let customerId: string;
 beforeAll(async () => {
   sandbox = await startSandbox(['--quiet']);
   env = { ...envFor(sandbox), COLUMNS: '250' };
-  customerId = json<{ id: string }>(await cli(['customers', 'create', '--customer-type', 'INDIVIDUAL', '--region', 'US', '--currencies', 'USD', '--full-name', 'Money Table', '--json'], { env })).id;
-  const received = await cli(['sandbox', 'uma', 'receive', '--sender-uma-address', '$sender@sandbox.uma.example', '--receiving-currency-code', 'USD', '--receiving-currency-amount', '123456', '--customer-id', customerId, '--json'], { env });
+  customerId = json<{ id: string }>(
+    await cli(['customers', 'create', '--customer-type', 'INDIVIDUAL', '--region', 'US', '--currencies', 'USD', '--full-name', 'Money Table', '--json'], {
+      env,
+    }),
+  ).id;
+  const received = await cli(
+    [
+      'sandbox',
+      'uma',
+      'receive',
+      '--sender-uma-address',
+      '$sender@sandbox.uma.example',
+      '--receiving-currency-code',
+      'USD',
+      '--receiving-currency-amount',
+      '123456',
+      '--customer-id',
+      customerId,
+      '--json',
+    ],
+    { env },
+  );
   expect(received.code, received.err).toBe(0);
 }, 120_000);
 afterAll(async () => {
@@ -23,7 +43,10 @@ afterAll(async () => {
 
 /** A table's rows as { COLUMN: cell }, cut where the header's columns begin (cells are padded to their column); the count line after a page (`1 of 1`) left out. */
 function parse(table: string): Record<string, string>[] {
-  const [header, ...lines] = table.trimEnd().split('\n').filter((line) => !/^\d+ of \d+$|; more with --cursor/.test(line));
+  const [header, ...lines] = table
+    .trimEnd()
+    .split('\n')
+    .filter((line) => !/^\d+ of \d+$|; more with --cursor/.test(line));
   const starts = [...header!.matchAll(/\S+/g)].map((m) => ({ name: m[0], at: m.index }));
   return lines.map((line) => Object.fromEntries(starts.map(({ name, at }, i) => [name, line.slice(at, starts[i + 1]?.at).trim()])));
 }
@@ -33,7 +56,9 @@ describe('CLI list tables show money', () => {
     const ran = await cli(['transactions', 'list', '--customer-id', customerId], { env });
     expect(ran.code, ran.err).toBe(0);
     const rows = parse(ran.out);
-    const asJson = json<{ data: { id: string; receivedAmount: { amount: number; currency: { code: string; decimals: number } } }[] }>(await cli(['transactions', 'list', '--customer-id', customerId, '--json'], { env }));
+    const asJson = json<{ data: { id: string; receivedAmount: { amount: number; currency: { code: string; decimals: number } } }[] }>(
+      await cli(['transactions', 'list', '--customer-id', customerId, '--json'], { env }),
+    );
     // --json is the service's answer: smallest units, the whole currency object.
     expect(asJson.data).toHaveLength(1);
     expect(asJson.data[0]!.receivedAmount).toMatchObject({ amount: 123456, currency: { code: 'USD', decimals: 2 } });
@@ -53,7 +78,7 @@ describe('CLI list tables show money', () => {
     expect(usd?.ID).toMatch(/^InternalAccount:\S+$/);
   }, 60_000);
 
-  it('exchange-rates: each row with both currencies, its amounts in each one\'s decimals, its fees and its rate', async () => {
+  it("exchange-rates: each row with both currencies, its amounts in each one's decimals, its fees and its rate", async () => {
     const ran = await cli(['exchange-rates', 'retrieve', '--source-currency', 'USD'], { env });
     expect(ran.code, ran.err).toBe(0);
     const rows = parse(ran.out);

@@ -36,10 +36,46 @@ describe('resource commands from the operation table', () => {
       return result;
     };
     const [ada, temp, providers, platformAccount] = await Promise.all([
-      op<{ id: string; umaAddress: string; fullName: string }>('createCustomer', 'customers', 'create', '--customer-type', 'INDIVIDUAL', '--region', 'US', '--full-name', 'Ada Lovelace', '--birth-date', '1990-12-10', '--nationality', 'GB', '--currencies', 'USD,EUR'),
-      op<{ id: string }>('createCustomer', 'customers', 'create', '--data', JSON.stringify({ customerType: 'BUSINESS', region: 'US', businessInfo: { legalName: 'Temp Ltd' } })),
+      op<{ id: string; umaAddress: string; fullName: string }>(
+        'createCustomer',
+        'customers',
+        'create',
+        '--customer-type',
+        'INDIVIDUAL',
+        '--region',
+        'US',
+        '--full-name',
+        'Ada Lovelace',
+        '--birth-date',
+        '1990-12-10',
+        '--nationality',
+        'GB',
+        '--currencies',
+        'USD,EUR',
+      ),
+      op<{ id: string }>(
+        'createCustomer',
+        'customers',
+        'create',
+        '--data',
+        JSON.stringify({ customerType: 'BUSINESS', region: 'US', businessInfo: { legalName: 'Temp Ltd' } }),
+      ),
       op<{ data: unknown[] }>('listUmaProviders', 'uma-providers', 'list', '--limit', '2'),
-      op<{ id: string }>('createPlatformExternalAccount', 'platform', 'external-accounts', 'create', '--currency', 'USD', '--account-info', JSON.stringify({ accountType: 'USD_ACCOUNT', accountNumber: '000999888777', routingNumber: '021000021', beneficiary: { beneficiaryType: 'BUSINESS', legalName: 'Example Platform Inc.' } })),
+      op<{ id: string }>(
+        'createPlatformExternalAccount',
+        'platform',
+        'external-accounts',
+        'create',
+        '--currency',
+        'USD',
+        '--account-info',
+        JSON.stringify({
+          accountType: 'USD_ACCOUNT',
+          accountNumber: '000999888777',
+          routingNumber: '021000021',
+          beneficiary: { beneficiaryType: 'BUSINESS', legalName: 'Example Platform Inc.' },
+        }),
+      ),
     ]);
     expect(ada.fullName).toBe('Ada Lovelace');
     expect(providers.data.length).toBeLessThanOrEqual(2);
@@ -62,11 +98,52 @@ describe('resource commands from the operation table', () => {
     const walletId = usd.id.replace('InternalAccount:', 'EmbeddedWallet:');
     const [funded, bank, , lookup, held1, held2, invitation, verifications, , otp] = await Promise.all([
       op<{ balance: { amount: number } }>('sandboxFundInternalAccount', 'sandbox', 'internal-accounts', 'fund', usd.id, '--amount', '1000000'),
-      op<{ id: string }>('createExternalAccount', 'external-accounts', 'create', '--customer-id', ada.id, '--currency', 'USD', '--account-info', JSON.stringify({ accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } })),
+      op<{ id: string }>(
+        'createExternalAccount',
+        'external-accounts',
+        'create',
+        '--customer-id',
+        ada.id,
+        '--currency',
+        'USD',
+        '--account-info',
+        JSON.stringify({
+          accountType: 'USD_ACCOUNT',
+          accountNumber: '000123456789',
+          routingNumber: '021000021',
+          beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+        }),
+      ),
       op('updateConfig', 'config', 'update', '--supported-currencies', JSON.stringify(config.supportedCurrencies)),
       op<{ lookupId: string }>('lookupUmaReceiver', 'receiver', 'uma', 'lookup', '$bob@receiver.example', '--customer-id', ada.id),
-      op<{ id: string; status: string }>('sandboxReceiveUmaPayment', 'sandbox', 'uma', 'receive', '--sender-uma-address', '$sam@sandbox.uma.example', '--receiving-currency-code', 'USD', '--receiving-currency-amount', '13131313', '--customer-id', ada.id),
-      op<{ id: string }>('sandboxReceiveUmaPayment', 'sandbox', 'uma', 'receive', '--sender-uma-address', '$sue@sandbox.uma.example', '--receiving-currency-code', 'USD', '--receiving-currency-amount', '13131313', '--customer-id', ada.id),
+      op<{ id: string; status: string }>(
+        'sandboxReceiveUmaPayment',
+        'sandbox',
+        'uma',
+        'receive',
+        '--sender-uma-address',
+        '$sam@sandbox.uma.example',
+        '--receiving-currency-code',
+        'USD',
+        '--receiving-currency-amount',
+        '13131313',
+        '--customer-id',
+        ada.id,
+      ),
+      op<{ id: string }>(
+        'sandboxReceiveUmaPayment',
+        'sandbox',
+        'uma',
+        'receive',
+        '--sender-uma-address',
+        '$sue@sandbox.uma.example',
+        '--receiving-currency-code',
+        'USD',
+        '--receiving-currency-amount',
+        '13131313',
+        '--customer-id',
+        ada.id,
+      ),
       op<{ code: string }>('createInvitation', 'invitations', 'create', '--inviter-uma', ada.umaAddress, '--first-name', 'Bob', '--amount-to-send', '2000'),
       op<{ data: unknown[] }>('listVerifications', 'verifications', 'list', '--customer-id', ada.id),
       op('listExternalAccounts', 'external-accounts', 'list', '--customer-id', ada.id),
@@ -78,7 +155,10 @@ describe('resource commands from the operation table', () => {
     expect(verifications.data.length).toBeGreaterThan(0);
     // Production's operations on invitations and customers (issue 34 §2): the CSV import takes a file's path.
     const csvPath = join(dir, 'customers.csv');
-    writeFileSync(csvPath, 'umaAddress,platformCustomerId,customerType,fullName,birthDate,addressLine1,city,state,postalCode,country\n$csv.one@platform.example,csv-1,INDIVIDUAL,Csv One,1990-01-01,1 Main St,Austin,TX,78701,US\n');
+    writeFileSync(
+      csvPath,
+      'umaAddress,platformCustomerId,customerType,fullName,birthDate,addressLine1,city,state,postalCode,country\n$csv.one@platform.example,csv-1,INDIVIDUAL,Csv One,1990-01-01,1 Main St,Austin,TX,78701,US\n',
+    );
     const second = await op<{ code: string }>('createInvitation', 'invitations', 'create', '--inviter-uma', ada.umaAddress);
     const [readInvitation, claimed, cancelled, terms, upload] = await Promise.all([
       op<{ code: string }>('getInvitation', 'invitations', 'retrieve', second.code),
@@ -88,15 +168,47 @@ describe('resource commands from the operation table', () => {
       op<{ jobId: string; status: string }>('uploadCustomersCsv', 'bulk', 'csv', 'upload', '--file', csvPath),
     ]);
     expect(readInvitation.code).toBe(second.code);
-    expect([claimed.status, claimed.inviteeUma, cancelled.status, terms.version, upload.status]).toEqual(['CLAIMED', '$grace@wallet.example', 'CANCELLED', 'V1', 'PENDING']);
+    expect([claimed.status, claimed.inviteeUma, cancelled.status, terms.version, upload.status]).toEqual([
+      'CLAIMED',
+      '$grace@wallet.example',
+      'CANCELLED',
+      'V1',
+      'PENDING',
+    ]);
     const importJob = await op<{ id: string; progress: { total: number } }>('getBulkCustomerImportJob', 'bulk', 'jobs', 'retrieve', upload.jobId);
     expect([importJob.id, importJob.progress.total]).toEqual([upload.jobId, 1]);
     const [quote, approved, rejected, , transferIn, , credentials] = await Promise.all([
-      op<{ id: string }>('createQuote', 'quotes', 'create', '--source', JSON.stringify({ sourceType: 'ACCOUNT', accountId: usd.id }), '--destination', JSON.stringify({ destinationType: 'UMA_ADDRESS', umaAddress: '$bob@receiver.example', currency: 'MXN' }), '--locked-currency-side', 'SENDING', '--locked-currency-amount', '10000', '--lookup-id', lookup.lookupId, '--sender-customer-info', '{"FULL_NAME":"Ada"}'),
+      op<{ id: string }>(
+        'createQuote',
+        'quotes',
+        'create',
+        '--source',
+        JSON.stringify({ sourceType: 'ACCOUNT', accountId: usd.id }),
+        '--destination',
+        JSON.stringify({ destinationType: 'UMA_ADDRESS', umaAddress: '$bob@receiver.example', currency: 'MXN' }),
+        '--locked-currency-side',
+        'SENDING',
+        '--locked-currency-amount',
+        '10000',
+        '--lookup-id',
+        lookup.lookupId,
+        '--sender-customer-info',
+        '{"FULL_NAME":"Ada"}',
+      ),
       op<{ status: string }>('approveTransaction', 'transactions', 'approve', held1.id, '--receiver-customer-info', '{"FULL_NAME":"Ada"}'),
       op<{ status: string }>('rejectTransaction', 'transactions', 'reject', held2.id, '--reason', 'test'),
       op('lookupExternalAccountReceiver', 'receiver', 'external-account', 'lookup', bank.id, '--customer-id', ada.id),
-      op<{ id: string }>('createTransferIn', 'transfer-in', 'create', '--source', JSON.stringify({ accountId: bank.id }), '--destination', JSON.stringify({ accountId: usd.id }), '--amount', '2500'),
+      op<{ id: string }>(
+        'createTransferIn',
+        'transfer-in',
+        'create',
+        '--source',
+        JSON.stringify({ accountId: bank.id }),
+        '--destination',
+        JSON.stringify({ accountId: usd.id }),
+        '--amount',
+        '2500',
+      ),
       op('challengeCredential', 'auth', 'credentials', 'challenge', otp.id),
       op<{ data: unknown[] }>('listCredentials', 'auth', 'credentials', 'list', '--account-id', walletId),
     ]);
@@ -104,15 +216,54 @@ describe('resource commands from the operation table', () => {
     expect(transferIn.id).toMatch(/^Transaction:/);
     expect(credentials.data).toHaveLength(1);
     // KYC/KYB (production's operations): a business, its control person, a submission, the hosted link.
-    const business = await op<{ id: string }>('createCustomer', 'customers', 'create', '--data', JSON.stringify({ customerType: 'BUSINESS', region: 'US', businessInfo: { legalName: 'Acme Ltd', taxId: '12-3456789', incorporatedOn: '2019-03-01' }, address: { line1: '1 Main St', city: 'Austin', postalCode: '78701', country: 'US' } }));
-    const person = { firstName: 'Jane', lastName: 'Smith', birthDate: '1978-06-15', nationality: 'US', address: { line1: '1 Main St', postalCode: '78701', country: 'US' }, idType: 'SSN', identifier: '123-45-6789' };
-    const owner = await op<{ id: string; kycStatus: string }>('createBeneficialOwner', 'beneficial-owners', 'create', '--customer-id', business.id, '--roles', 'UBO', '--ownership-percentage', '60', '--personal-info', JSON.stringify(person));
+    const business = await op<{ id: string }>(
+      'createCustomer',
+      'customers',
+      'create',
+      '--data',
+      JSON.stringify({
+        customerType: 'BUSINESS',
+        region: 'US',
+        businessInfo: { legalName: 'Acme Ltd', taxId: '12-3456789', incorporatedOn: '2019-03-01' },
+        address: { line1: '1 Main St', city: 'Austin', postalCode: '78701', country: 'US' },
+      }),
+    );
+    const person = {
+      firstName: 'Jane',
+      lastName: 'Smith',
+      birthDate: '1978-06-15',
+      nationality: 'US',
+      address: { line1: '1 Main St', postalCode: '78701', country: 'US' },
+      idType: 'SSN',
+      identifier: '123-45-6789',
+    };
+    const owner = await op<{ id: string; kycStatus: string }>(
+      'createBeneficialOwner',
+      'beneficial-owners',
+      'create',
+      '--customer-id',
+      business.id,
+      '--roles',
+      'UBO',
+      '--ownership-percentage',
+      '60',
+      '--personal-info',
+      JSON.stringify(person),
+    );
     expect(owner.kycStatus).toBe('APPROVED');
     const [owners, oneOwner, missing, link] = await Promise.all([
       op<{ data: { id: string }[] }>('listBeneficialOwners', 'beneficial-owners', 'list', '--customer-id', business.id),
       op<{ id: string }>('getBeneficialOwner', 'beneficial-owners', 'retrieve', owner.id),
       op<{ id: string; verificationStatus: string; errors: { type: string }[] }>('createVerification', 'verifications', 'create', '--customer-id', business.id),
-      op<{ kycUrl: string; provider: string }>('createCustomerKycLink', 'customers', 'kyc-link', 'create', business.id, '--redirect-uri', 'https://app.example/done'),
+      op<{ kycUrl: string; provider: string }>(
+        'createCustomerKycLink',
+        'customers',
+        'kyc-link',
+        'create',
+        business.id,
+        '--redirect-uri',
+        'https://app.example/done',
+      ),
     ]);
     expect(owners.data.map((o) => o.id)).toEqual([owner.id]);
     expect(oneOwner.id).toBe(owner.id);
@@ -127,7 +278,19 @@ describe('resource commands from the operation table', () => {
       op<{ id: string }>('getQuote', 'quotes', 'retrieve', quote.id),
       op<{ data: unknown[] }>('listTransactions', 'transactions', 'list', '--customer-id', ada.id, '--limit', '2'),
       op<{ id: string }>('getTransaction', 'transactions', 'retrieve', held1.id),
-      op<{ id: string; encryptedSessionSigningKey: string }>('verifyCredential', 'auth', 'credentials', 'verify', otp.id, '--type', 'EMAIL_OTP', '--otp', '000000', '--save-session', sessionFile),
+      op<{ id: string; encryptedSessionSigningKey: string }>(
+        'verifyCredential',
+        'auth',
+        'credentials',
+        'verify',
+        otp.id,
+        '--type',
+        'EMAIL_OTP',
+        '--otp',
+        '000000',
+        '--save-session',
+        sessionFile,
+      ),
     ]);
     expect(retrievedQuote.id).toBe(quote.id);
     expect(transactions.data).toHaveLength(2);
@@ -145,8 +308,32 @@ describe('resource commands from the operation table', () => {
     const [executed, privacy, exported, passkey, sessions] = await Promise.all([
       op<{ status: string; transactionId: string }>('executeQuote', 'quotes', 'execute', quote.id, ...key),
       op<{ privateEnabled: boolean }>('updateInternalAccount', 'internal-accounts', 'update', walletId, '--private-enabled', 'true', ...key),
-      op<{ encryptedWalletCredentials?: string }>('exportInternalAccount', 'internal-accounts', 'export', walletId, '--client-public-key', uncompressedKey(), ...key),
-      op<{ id: string; type: string }>('createCredential', 'auth', 'credentials', 'create', '--type', 'PASSKEY', '--account-id', walletId, '--nickname', 'laptop', '--challenge', 'Y2hhbGxlbmdl', '--attestation', JSON.stringify({ credentialId: 'Y3JlZC1pZC0x', clientDataJson: 'e30', attestationObject: 'o2M' }), ...key),
+      op<{ encryptedWalletCredentials?: string }>(
+        'exportInternalAccount',
+        'internal-accounts',
+        'export',
+        walletId,
+        '--client-public-key',
+        uncompressedKey(),
+        ...key,
+      ),
+      op<{ id: string; type: string }>(
+        'createCredential',
+        'auth',
+        'credentials',
+        'create',
+        '--type',
+        'PASSKEY',
+        '--account-id',
+        walletId,
+        '--nickname',
+        'laptop',
+        '--challenge',
+        'Y2hhbGxlbmdl',
+        '--attestation',
+        JSON.stringify({ credentialId: 'Y3JlZC1pZC0x', clientDataJson: 'e30', attestationObject: 'o2M' }),
+        ...key,
+      ),
       op<{ data: { id: string }[] }>('listSessions', 'auth', 'sessions', 'list', '--account-id', walletId),
     ]);
     expect(executed.transactionId).toMatch(/^Transaction:/);
@@ -156,20 +343,88 @@ describe('resource commands from the operation table', () => {
     expect(sessions.data.map((s) => s.id)).toContain(session.id);
     // Production's money group (issue 34 §2): the wallet's account is signed for, as its quotes are.
     // A payee whose payments stay PROCESSING (MAGIC.stuckProcessing), so that the transfer-out can still be cancelled.
-    const stuck = await op<{ id: string }>('createExternalAccount', 'external-accounts', 'create', '--customer-id', ada.id, '--currency', 'USD', '--account-info', JSON.stringify({ accountType: 'USD_ACCOUNT', accountNumber: '4000000000000098', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } }));
+    const stuck = await op<{ id: string }>(
+      'createExternalAccount',
+      'external-accounts',
+      'create',
+      '--customer-id',
+      ada.id,
+      '--currency',
+      'USD',
+      '--account-info',
+      JSON.stringify({
+        accountType: 'USD_ACCOUNT',
+        accountNumber: '4000000000000098',
+        routingNumber: '021000021',
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+      }),
+    );
     const [out, [platformUsd], [platformUsdc], rates, jit] = await Promise.all([
-      op<{ id: string; status: string }>('createTransferOut', 'transfer-out', 'create', '--source', JSON.stringify({ accountId: usd.id }), '--destination', JSON.stringify({ accountId: stuck.id }), '--amount', '1000', ...key),
+      op<{ id: string; status: string }>(
+        'createTransferOut',
+        'transfer-out',
+        'create',
+        '--source',
+        JSON.stringify({ accountId: usd.id }),
+        '--destination',
+        JSON.stringify({ accountId: stuck.id }),
+        '--amount',
+        '1000',
+        ...key,
+      ),
       op<{ data: { id: string }[] }>('listPlatformInternalAccounts', 'platform', 'internal-accounts', 'list', '--currency', 'USD').then((r) => r.data),
       op<{ data: { id: string }[] }>('listPlatformInternalAccounts', 'platform', 'internal-accounts', 'list', '--currency', 'USDC').then((r) => r.data),
-      op<{ data: { destinationCurrency: { code: string } }[] }>('getExchangeRates', 'exchange-rates', 'retrieve', '--source-currency', 'USD', '--destination-currency', 'EUR'),
-      op<{ id: string }>('createQuote', 'quotes', 'create', '--source', '{"sourceType":"REALTIME_FUNDING","currency":"USD"}', '--destination', JSON.stringify({ destinationType: 'ACCOUNT', accountId: platformAccount.id }), '--locked-currency-side', 'SENDING', '--locked-currency-amount', '5000'),
+      op<{ data: { destinationCurrency: { code: string } }[] }>(
+        'getExchangeRates',
+        'exchange-rates',
+        'retrieve',
+        '--source-currency',
+        'USD',
+        '--destination-currency',
+        'EUR',
+      ),
+      op<{ id: string }>(
+        'createQuote',
+        'quotes',
+        'create',
+        '--source',
+        '{"sourceType":"REALTIME_FUNDING","currency":"USD"}',
+        '--destination',
+        JSON.stringify({ destinationType: 'ACCOUNT', accountId: platformAccount.id }),
+        '--locked-currency-side',
+        'SENDING',
+        '--locked-currency-amount',
+        '5000',
+      ),
     ]);
     expect(out.status).toBe('PROCESSING');
     expect(platformUsd!.id).toMatch(/^InternalAccount:/);
     expect(rates.data.map((r) => r.destinationCurrency.code)).toEqual(['EUR']);
     const [confirmed, fee, sent] = await Promise.all([
-      op<{ receiptDeliveryConfirmedAt: string }>('confirmReceiptDelivery', 'transactions', 'confirm', out.id, '--receipt-delivery-confirmed-at', '2025-10-13T09:00:00Z'),
-      op<{ networkFeeAsset: string }>('estimateCryptoWithdrawalFee', 'crypto', 'estimate-withdrawal-fee', 'estimate', '--internal-account-id', platformUsdc!.id, '--currency', 'USDC', '--crypto-network', 'SOLANA', '--amount', '1000000', '--destination-address', '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU'),
+      op<{ receiptDeliveryConfirmedAt: string }>(
+        'confirmReceiptDelivery',
+        'transactions',
+        'confirm',
+        out.id,
+        '--receipt-delivery-confirmed-at',
+        '2025-10-13T09:00:00Z',
+      ),
+      op<{ networkFeeAsset: string }>(
+        'estimateCryptoWithdrawalFee',
+        'crypto',
+        'estimate-withdrawal-fee',
+        'estimate',
+        '--internal-account-id',
+        platformUsdc!.id,
+        '--currency',
+        'USDC',
+        '--crypto-network',
+        'SOLANA',
+        '--amount',
+        '1000000',
+        '--destination-address',
+        '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU',
+      ),
       op<{ id: string; status: string }>('sandboxSend', 'sandbox', 'send', '--quote-id', jit.id, '--currency-code', 'USD'),
     ]);
     expect([confirmed.receiptDeliveryConfirmedAt, fee.networkFeeAsset, sent.status]).toEqual(['2025-10-13T09:00:00Z', 'SOL', 'PROCESSING']);
@@ -183,12 +438,32 @@ describe('resource commands from the operation table', () => {
     ran.add('revokeCredential');
     // Production's session refresh (signed by the saved session; the new one saved in turn) and delegated keys (signed twice).
     const refreshedFile = join(dir, 'refreshed.json');
-    const refreshed = await op<{ id: string; expiresAt: string }>('refreshAuthSession', 'auth', 'sessions', 'refresh', session.id, '--save-session', refreshedFile, ...key);
+    const refreshed = await op<{ id: string; expiresAt: string }>(
+      'refreshAuthSession',
+      'auth',
+      'sessions',
+      'refresh',
+      session.id,
+      '--save-session',
+      refreshedFile,
+      ...key,
+    );
     expect(refreshed.id).not.toBe(session.id);
     const savedRefresh = JSON.parse(readFileSync(refreshedFile, 'utf8')) as { id: string; credentialId: string };
     expect([savedRefresh.id, savedRefresh.credentialId]).toEqual([refreshed.id, otp.id]);
     const delegated = await op<{ id: string; status: string; fundingSourceId: string }>(
-      'createDelegatedKey', 'auth', 'delegated-keys', 'create', '--card-id', 'Card:1', '--internal-account-id', walletId, '--nickname', 'cli', '--session-key', refreshedFile,
+      'createDelegatedKey',
+      'auth',
+      'delegated-keys',
+      'create',
+      '--card-id',
+      'Card:1',
+      '--internal-account-id',
+      walletId,
+      '--nickname',
+      'cli',
+      '--session-key',
+      refreshedFile,
     );
     expect(delegated.status).toBe('ACTIVE');
     const [keys, oneKey] = await Promise.all([
@@ -206,17 +481,72 @@ describe('resource commands from the operation table', () => {
     // takes `sandbox-signed:<messageToSign>` as the wallet's signature), then accounts are read and deleted.
     const spark = (address: string) => JSON.stringify({ accountType: 'SPARK_WALLET', address });
     const [customerWallet, platformWallet] = await Promise.all([
-      op<{ id: string; status: string }>('createExternalAccount', 'external-accounts', 'create', '--customer-id', ada.id, '--currency', 'BTC', '--ownership-type', 'FIRST_PARTY', '--account-info', spark('sp1qclicustomerwallet000000000000000000000')),
-      op<{ id: string; status: string }>('createPlatformExternalAccount', 'platform', 'external-accounts', 'create', '--currency', 'BTC', '--ownership-type', 'FIRST_PARTY', '--account-info', spark('sp1qcliplatformwallet000000000000000000000')),
+      op<{ id: string; status: string }>(
+        'createExternalAccount',
+        'external-accounts',
+        'create',
+        '--customer-id',
+        ada.id,
+        '--currency',
+        'BTC',
+        '--ownership-type',
+        'FIRST_PARTY',
+        '--account-info',
+        spark('sp1qclicustomerwallet000000000000000000000'),
+      ),
+      op<{ id: string; status: string }>(
+        'createPlatformExternalAccount',
+        'platform',
+        'external-accounts',
+        'create',
+        '--currency',
+        'BTC',
+        '--ownership-type',
+        'FIRST_PARTY',
+        '--account-info',
+        spark('sp1qcliplatformwallet000000000000000000000'),
+      ),
     ]);
     expect([customerWallet.status, platformWallet.status]).toEqual(['PENDING_OWNERSHIP_VERIFICATION', 'PENDING_OWNERSHIP_VERIFICATION']);
     const [customerChallenge, platformChallenge] = await Promise.all([
-      op<{ messageToSign: string }>('createExternalAccountOwnershipChallenge', 'external-accounts', 'challenge', 'create', customerWallet.id, '--method', 'WALLET_SIGNATURE'),
-      op<{ messageToSign: string }>('createPlatformExternalAccountOwnershipChallenge', 'platform', 'external-accounts', 'challenge', 'create', platformWallet.id, '--method', 'WALLET_SIGNATURE'),
+      op<{ messageToSign: string }>(
+        'createExternalAccountOwnershipChallenge',
+        'external-accounts',
+        'challenge',
+        'create',
+        customerWallet.id,
+        '--method',
+        'WALLET_SIGNATURE',
+      ),
+      op<{ messageToSign: string }>(
+        'createPlatformExternalAccountOwnershipChallenge',
+        'platform',
+        'external-accounts',
+        'challenge',
+        'create',
+        platformWallet.id,
+        '--method',
+        'WALLET_SIGNATURE',
+      ),
     ]);
     const [customerVerified, platformVerified, bankRead, platformRead] = await Promise.all([
-      op<{ status: string }>('verifyExternalAccountOwnership', 'external-accounts', 'verify', customerWallet.id, '--body-signature', `sandbox-signed:${customerChallenge.messageToSign}`),
-      op<{ status: string }>('verifyPlatformExternalAccountOwnership', 'platform', 'external-accounts', 'verify', platformWallet.id, '--body-signature', `sandbox-signed:${platformChallenge.messageToSign}`),
+      op<{ status: string }>(
+        'verifyExternalAccountOwnership',
+        'external-accounts',
+        'verify',
+        customerWallet.id,
+        '--body-signature',
+        `sandbox-signed:${customerChallenge.messageToSign}`,
+      ),
+      op<{ status: string }>(
+        'verifyPlatformExternalAccountOwnership',
+        'platform',
+        'external-accounts',
+        'verify',
+        platformWallet.id,
+        '--body-signature',
+        `sandbox-signed:${platformChallenge.messageToSign}`,
+      ),
       op<{ id: string }>('getCustomerExternalAccountById', 'external-accounts', 'retrieve', bank.id),
       op<{ id: string; customerId: string | null }>('getPlatformExternalAccountById', 'platform', 'external-accounts', 'retrieve', platformAccount.id),
     ]);
@@ -232,8 +562,16 @@ describe('resource commands from the operation table', () => {
   it('--all streams every item as one JSON line each; a table without --json', async () => {
     await Promise.all(['A', 'B', 'C'].map((n) => run('customers', 'create', '--customer-type', 'INDIVIDUAL', '--region', 'US', '--full-name', `Paged ${n}`)));
     const all = await cli(['customers', 'list', '--limit', '1', '--all', '--json'], { env });
-    const lines = all.out.trim().split('\n').map((l) => JSON.parse(l) as { fullName?: string }); // business customers have none
-    expect(lines.map((c) => c.fullName ?? '').filter((n) => n.startsWith('Paged')).sort()).toEqual(['Paged A', 'Paged B', 'Paged C']);
+    const lines = all.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { fullName?: string }); // business customers have none
+    expect(
+      lines
+        .map((c) => c.fullName ?? '')
+        .filter((n) => n.startsWith('Paged'))
+        .sort(),
+    ).toEqual(['Paged A', 'Paged B', 'Paged C']);
     const table = await cli(['customers', 'list', '--limit', '50'], { env });
     expect(table.code).toBe(0);
     expect(table.out.split('\n')[0]).toMatch(/^ID\s+PLATFORMCUSTOMERID\s+CUSTOMERTYPE/);
@@ -245,14 +583,22 @@ describe('resource commands from the operation table', () => {
     expect(missing.code).toBe(4);
     expect(missing.err).toMatch(/^crossborder-sdk: NotFoundError: .*CUSTOMER_NOT_FOUND/);
     expect(missing.err).toMatch(/request id: req_\w+/);
-    const fromStdin = await cli(['customers', 'create', '--data', '-', '--json'], { env, input: JSON.stringify({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'From Stdin' }) });
+    const fromStdin = await cli(['customers', 'create', '--data', '-', '--json'], {
+      env,
+      input: JSON.stringify({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'From Stdin' }),
+    });
     expect(json<{ fullName: string }>(fromStdin).fullName).toBe('From Stdin');
     expect((await cli(['customers', 'create', '--no-such-flag', 'x'], { env })).code).toBe(2);
     const noCredentials = await cli(['customers', 'list'], { env: { CROSSBORDER_BASE_URL: sandbox.url } });
-    expect([noCredentials.code, noCredentials.err]).toEqual([2, 'crossborder-sdk: ConfigurationError: missing credentials: set CROSSBORDER_TOKEN_ID and CROSSBORDER_CLIENT_SECRET, or give --profile NAME (a profile of the config file)\n']);
+    expect([noCredentials.code, noCredentials.err]).toEqual([
+      2,
+      'crossborder-sdk: ConfigurationError: missing credentials: set CROSSBORDER_TOKEN_ID and CROSSBORDER_CLIENT_SECRET, or give --profile NAME (a profile of the config file)\n',
+    ]);
     // Nothing answers: the outcome of a write is unknown, and the key to retry with is printed.
     const secret = 'cb-secret-never-printed-4f1c';
-    const down = await cli(['quotes', 'execute', 'Quote:x', '--max-retries', '0'], { env: { ...env, CROSSBORDER_CLIENT_SECRET: secret, CROSSBORDER_BASE_URL: 'http://127.0.0.1:9' } });
+    const down = await cli(['quotes', 'execute', 'Quote:x', '--max-retries', '0'], {
+      env: { ...env, CROSSBORDER_CLIENT_SECRET: secret, CROSSBORDER_BASE_URL: 'http://127.0.0.1:9' },
+    });
     expect(down.code).toBe(7);
     expect(`${down.out}${down.err}`).not.toContain(secret);
     expect(down.err).toMatch(/Retry with the same key: --idempotency-key [0-9a-f-]{36}/);
@@ -260,7 +606,11 @@ describe('resource commands from the operation table', () => {
 
   it('--profile reads the config file, and refuses one others may read', async () => {
     const file = join(dir, 'config.json');
-    writeFileSync(file, JSON.stringify({ profiles: { local: { tokenId: 'sandbox', clientSecret: 'sandbox', baseUrl: sandbox.url, environment: 'sandbox' } } }), { mode: 0o600 });
+    writeFileSync(
+      file,
+      JSON.stringify({ profiles: { local: { tokenId: 'sandbox', clientSecret: 'sandbox', baseUrl: sandbox.url, environment: 'sandbox' } } }),
+      { mode: 0o600 },
+    );
     const ok = await cli(['config', 'retrieve', '--profile', 'local', '--json'], { env: { CROSSBORDER_CONFIG: file } });
     expect(json<{ supportedCurrencies: unknown[] }>(ok).supportedCurrencies.length).toBeGreaterThan(0);
     chmodSync(file, 0o644);
@@ -285,15 +635,43 @@ function uncompressedKey(): string {
   return ecdh.getPublicKey('hex');
 }
 
-describe('help and errors in the shell\'s words', () => {
+describe("help and errors in the shell's words", () => {
   it('a missing required field says "is required" with its flag; a body-less export names --client-public-key', async () => {
-    const apiRequests = async () => json<{ data: { path: string }[] }>(await cli(['sandbox', 'requests', '--url', sandbox.url, '--json'])).data.filter((e) => !e.path.startsWith('/_sandbox')).length;
+    const apiRequests = async () =>
+      json<{ data: { path: string }[] }>(await cli(['sandbox', 'requests', '--url', sandbox.url, '--json'])).data.filter((e) => !e.path.startsWith('/_sandbox'))
+        .length;
     const sent = await apiRequests();
-    const quote = await cli(['quotes', 'create', '--source', JSON.stringify({ sourceType: 'ACCOUNT', accountId: 'InternalAccount:x' }), '--locked-currency-side', 'SENDING', '--locked-currency-amount', '100'], { env });
+    const quote = await cli(
+      [
+        'quotes',
+        'create',
+        '--source',
+        JSON.stringify({ sourceType: 'ACCOUNT', accountId: 'InternalAccount:x' }),
+        '--locked-currency-side',
+        'SENDING',
+        '--locked-currency-amount',
+        '100',
+      ],
+      { env },
+    );
     expect(quote.code).toBe(2);
     expect(quote.err).toContain('--destination is required');
     // A field inside a JSON flag, which only one variant of the source requires: named with its flag.
-    const nested = await cli(['quotes', 'create', '--source', JSON.stringify({ sourceType: 'ACCOUNT' }), '--destination', JSON.stringify({ destinationType: 'ACCOUNT', accountId: 'ExternalAccount:x' }), '--locked-currency-side', 'SENDING', '--locked-currency-amount', '100'], { env });
+    const nested = await cli(
+      [
+        'quotes',
+        'create',
+        '--source',
+        JSON.stringify({ sourceType: 'ACCOUNT' }),
+        '--destination',
+        JSON.stringify({ destinationType: 'ACCOUNT', accountId: 'ExternalAccount:x' }),
+        '--locked-currency-side',
+        'SENDING',
+        '--locked-currency-amount',
+        '100',
+      ],
+      { env },
+    );
     expect([nested.code, nested.err]).toEqual([2, 'crossborder-sdk: source.accountId (in --source) is required\n']);
     const exported = await cli(['internal-accounts', 'export', 'InternalAccount:x'], { env });
     expect(exported.code).toBe(2);
@@ -301,19 +679,32 @@ describe('help and errors in the shell\'s words', () => {
     expect(await apiRequests()).toBe(sent);
   }, 30_000);
 
-  it('a closed set lists its values; an open set\'s unknown value is sent as given, with a warning listing the known ones', async () => {
+  it("a closed set lists its values; an open set's unknown value is sent as given, with a warning listing the known ones", async () => {
     const closed = await cli(['customers', 'create', '--customer-type', 'ROBOT', '--region', 'US'], { env });
     expect(closed.code).toBe(2);
     expect(closed.err).toContain("--customer-type must be one of INDIVIDUAL, BUSINESS; got 'ROBOT'");
     const side = await cli(['quotes', 'create', '--locked-currency-side', 'SIDEWAYS'], { env });
     expect(side.err).toContain("--locked-currency-side must be one of SENDING, RECEIVING; got 'SIDEWAYS'");
-    const open = await cli([
-      'quotes', 'create',
-      '--source', JSON.stringify({ sourceType: 'ACCOUNT', accountId: 'InternalAccount:none' }),
-      '--destination', JSON.stringify({ destinationType: 'ACCOUNT', accountId: 'ExternalAccount:none' }),
-      '--locked-currency-side', 'SENDING', '--locked-currency-amount', '100', '--purpose-of-payment', 'CHARITY',
-    ], { env });
-    expect(open.err).toMatch(/warning: --purpose-of-payment 'CHARITY' is not one of the values known to this version \(GIFT, SELF, .*OTHER\); it is sent as given/);
+    const open = await cli(
+      [
+        'quotes',
+        'create',
+        '--source',
+        JSON.stringify({ sourceType: 'ACCOUNT', accountId: 'InternalAccount:none' }),
+        '--destination',
+        JSON.stringify({ destinationType: 'ACCOUNT', accountId: 'ExternalAccount:none' }),
+        '--locked-currency-side',
+        'SENDING',
+        '--locked-currency-amount',
+        '100',
+        '--purpose-of-payment',
+        'CHARITY',
+      ],
+      { env },
+    );
+    expect(open.err).toMatch(
+      /warning: --purpose-of-payment 'CHARITY' is not one of the values known to this version \(GIFT, SELF, .*OTHER\); it is sent as given/,
+    );
     // Sent: the service answered (the accounts do not exist), with its request id.
     expect(open.code).toBe(4);
     expect(open.err).toMatch(/request id: req_\w+/);
@@ -328,12 +719,15 @@ describe('help and errors in the shell\'s words', () => {
     expect(text).toMatch(/--description <value>\s+body field description(?! \(required\))/);
   });
 
-  it.each([['nosuch', '--help'], ['nosuch'], ['custmers', 'list', '--help'], ['customers', 'retreive', 'Customer:x']])('an unknown command is an error naming the closest: %s', async (...args) => {
-    const ran = await cli(args);
-    expect(ran.code).toBe(2);
-    expect(ran.out).toBe('');
-    expect(ran.err).toMatch(/unknown command '\S+( \S+)?'; the closest is '[a-z -]+'/);
-    if (args[0] === 'custmers') expect(ran.err).toContain("the closest is 'customers'");
-    if (args[1] === 'retreive') expect(ran.err).toContain("the closest is 'customers retrieve'");
-  });
+  it.each([['nosuch', '--help'], ['nosuch'], ['custmers', 'list', '--help'], ['customers', 'retreive', 'Customer:x']])(
+    'an unknown command is an error naming the closest: %s',
+    async (...args) => {
+      const ran = await cli(args);
+      expect(ran.code).toBe(2);
+      expect(ran.out).toBe('');
+      expect(ran.err).toMatch(/unknown command '\S+( \S+)?'; the closest is '[a-z -]+'/);
+      if (args[0] === 'custmers') expect(ran.err).toContain("the closest is 'customers'");
+      if (args[1] === 'retreive') expect(ran.err).toContain("the closest is 'customers retrieve'");
+    },
+  );
 });

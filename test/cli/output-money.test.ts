@@ -18,7 +18,7 @@ afterEach(() => {
 });
 
 describe('formatAmount grouping', () => {
-  it('groups the whole part by thousands, exactly, in each currency\'s decimals', () => {
+  it("groups the whole part by thousands, exactly, in each currency's decimals", () => {
     expect(formatAmount({ amount: 123456, currency: USD }, { code: true, grouping: true })).toBe('1,234.56 USD');
     expect(formatAmount({ amount: 123456789, currency: JPY }, { code: true, grouping: true })).toBe('123,456,789 JPY');
     expect(formatAmount({ amount: 1000, currency: JPY }, { grouping: true })).toBe('1,000');
@@ -32,7 +32,7 @@ describe('formatAmount grouping', () => {
 });
 
 describe('displayRow', () => {
-  it('shows the API\'s money as money, a currency by its code, and leaves other nested values out', () => {
+  it("shows the API's money as money, a currency by its code, and leaves other nested values out", () => {
     const { text, money } = displayRow({
       id: 'Transaction:0195',
       sentAmount: { amount: 250000, currency: USD },
@@ -42,7 +42,14 @@ describe('displayRow', () => {
       status: 'COMPLETED',
       note: null,
     });
-    expect(text).toEqual({ id: 'Transaction:0195', sentAmount: '2,500.00 USD', receivedAmount: '36,000 JPY', fees: '1.99 USD', status: 'COMPLETED', note: 'null' });
+    expect(text).toEqual({
+      id: 'Transaction:0195',
+      sentAmount: '2,500.00 USD',
+      receivedAmount: '36,000 JPY',
+      fees: '1.99 USD',
+      status: 'COMPLETED',
+      note: 'null',
+    });
     expect([...money]).toEqual(['sentAmount', 'receivedAmount', 'fees']);
   });
 
@@ -51,7 +58,18 @@ describe('displayRow', () => {
   });
 
   it('an exchange rate: its plain amounts in the currency each one is in, fees by their total, the rate with both codes', () => {
-    const rate = { sourceCurrency: USD, sendingAmount: 10000, minSendingAmount: 1, maxSendingAmount: 100000000000, destinationCurrency: BTC, destinationPaymentRail: 'LIGHTNING', receivingAmount: 104631, exchangeRate: 95000, fees: { fixed: 30, total: 60 }, updatedAt: '2026-12-02T00:00:00Z' };
+    const rate = {
+      sourceCurrency: USD,
+      sendingAmount: 10000,
+      minSendingAmount: 1,
+      maxSendingAmount: 100000000000,
+      destinationCurrency: BTC,
+      destinationPaymentRail: 'LIGHTNING',
+      receivingAmount: 104631,
+      exchangeRate: 95000,
+      fees: { fixed: 30, total: 60 },
+      updatedAt: '2026-12-02T00:00:00Z',
+    };
     expect(displayRow(rate).text).toEqual({
       sourceCurrency: 'USD',
       sendingAmount: '100.00 USD',
@@ -66,9 +84,22 @@ describe('displayRow', () => {
     });
   });
 
-  it('a quote\'s sending and receiving currencies price its totals and its fees', () => {
-    const quote = { id: 'Quote:1', sendingCurrency: USD, receivingCurrency: JPY, totalSendingAmount: 10050, totalReceivingAmount: 14800, exchangeRate: 0.0068, feesIncluded: 50 };
-    expect(displayRow(quote).text).toMatchObject({ totalSendingAmount: '100.50 USD', totalReceivingAmount: '14,800 JPY', feesIncluded: '0.50 USD', exchangeRate: '1 JPY = 0.0068 USD' });
+  it("a quote's sending and receiving currencies price its totals and its fees", () => {
+    const quote = {
+      id: 'Quote:1',
+      sendingCurrency: USD,
+      receivingCurrency: JPY,
+      totalSendingAmount: 10050,
+      totalReceivingAmount: 14800,
+      exchangeRate: 0.0068,
+      feesIncluded: 50,
+    };
+    expect(displayRow(quote).text).toMatchObject({
+      totalSendingAmount: '100.50 USD',
+      totalReceivingAmount: '14,800 JPY',
+      feesIncluded: '0.50 USD',
+      exchangeRate: '1 JPY = 0.0068 USD',
+    });
   });
 
   it('without both currencies, a plain number is left as it is', () => {
@@ -78,8 +109,29 @@ describe('displayRow', () => {
 
 describe('rowsTable', () => {
   const accounts = [
-    { id: 'InternalAccount:00000003-9d3f-b64a-febe-de10d4e8eb2a', customerId: 'Customer:00000002-9c43-a8c3-b7cf-3c25632b9240', balance: { amount: 123456, currency: USD }, fundingPaymentInstructions: [{ reference: 'x' }], createdAt: '2026-12-02T00:55:49.091Z', updatedAt: '2026-12-02T00:55:49.178Z', privateEnabled: false, type: 'INTERNAL_FIAT', status: 'OPEN', totalBalance: { amount: 123456, currency: USD } },
-    { id: 'InternalAccount:00000004-aaaa-bbbb-cccc-dddddddddddd', customerId: 'Customer:00000002-9c43-a8c3-b7cf-3c25632b9240', balance: { amount: 700, currency: JPY }, createdAt: '2026-12-02T00:55:49.091Z', updatedAt: '2026-12-02T00:55:49.178Z', privateEnabled: false, type: 'INTERNAL_FIAT', status: 'OPEN', totalBalance: { amount: 700, currency: JPY } },
+    {
+      id: 'InternalAccount:00000003-9d3f-b64a-febe-de10d4e8eb2a',
+      customerId: 'Customer:00000002-9c43-a8c3-b7cf-3c25632b9240',
+      balance: { amount: 123456, currency: USD },
+      fundingPaymentInstructions: [{ reference: 'x' }],
+      createdAt: '2026-12-02T00:55:49.091Z',
+      updatedAt: '2026-12-02T00:55:49.178Z',
+      privateEnabled: false,
+      type: 'INTERNAL_FIAT',
+      status: 'OPEN',
+      totalBalance: { amount: 123456, currency: USD },
+    },
+    {
+      id: 'InternalAccount:00000004-aaaa-bbbb-cccc-dddddddddddd',
+      customerId: 'Customer:00000002-9c43-a8c3-b7cf-3c25632b9240',
+      balance: { amount: 700, currency: JPY },
+      createdAt: '2026-12-02T00:55:49.091Z',
+      updatedAt: '2026-12-02T00:55:49.178Z',
+      privateEnabled: false,
+      type: 'INTERNAL_FIAT',
+      status: 'OPEN',
+      totalBalance: { amount: 700, currency: JPY },
+    },
   ];
 
   it('ids first, then money, then the other fields, dates last; 7 columns', () => {
@@ -103,8 +155,10 @@ describe('rowsTable', () => {
     expect(tight.join('\n')).not.toMatch(/USD…|…USD/);
   });
 
-  it('objectTable shows a resource\'s money as money, its other nested values as JSON', () => {
+  it("objectTable shows a resource's money as money, its other nested values as JSON", () => {
     const table = objectTable({ id: 'InternalAccount:1', balance: { amount: 123456, currency: USD }, fundingPaymentInstructions: [{ reference: 'x' }] });
-    expect(table).toBe('id                          InternalAccount:1\nbalance                     1,234.56 USD\nfundingPaymentInstructions  [{"reference":"x"}]\n');
+    expect(table).toBe(
+      'id                          InternalAccount:1\nbalance                     1,234.56 USD\nfundingPaymentInstructions  [{"reference":"x"}]\n',
+    );
   });
 });

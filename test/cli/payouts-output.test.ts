@@ -35,8 +35,22 @@ async function journalWithEverything(): Promise<string> {
   await journal.put(record(FORGED, 'failed', { lastError: { code: 'VALIDATION_ERROR', message: `bad payee \x1b]0;title\x07${C1}` } }));
   await journal.put(record(BIDI, 'needs_attention', { lastError: { code: 'OUTCOME_UNKNOWN', message: `looked up ${BIDI}` } }));
   // Rejected rows as the runner journals them: under a key of their own, with the reference their input gave.
-  await journal.put(record(`${REJECTED_KEY_PREFIX}line:4`, 'rejected', { attempts: 0, inputReference: 'r-neg', lastError: { code: 'REJECTED', message: 'line 4: amount: must be more than 0; not sent' }, line: 4 }));
-  await journal.put(record(`${REJECTED_KEY_PREFIX}line:7`, 'rejected', { attempts: 0, inputReference: '=HYPERLINK("http://x")', lastError: { code: 'REJECTED', message: 'line 7: 8 fields, the header has 7 (an unquoted comma?); not sent' }, line: 7 }));
+  await journal.put(
+    record(`${REJECTED_KEY_PREFIX}line:4`, 'rejected', {
+      attempts: 0,
+      inputReference: 'r-neg',
+      lastError: { code: 'REJECTED', message: 'line 4: amount: must be more than 0; not sent' },
+      line: 4,
+    }),
+  );
+  await journal.put(
+    record(`${REJECTED_KEY_PREFIX}line:7`, 'rejected', {
+      attempts: 0,
+      inputReference: '=HYPERLINK("http://x")',
+      lastError: { code: 'REJECTED', message: 'line 7: 8 fields, the header has 7 (an unquoted comma?); not sent' },
+      line: 7,
+    }),
+  );
   await journal.close();
   return file;
 }
@@ -77,7 +91,10 @@ describe('payouts status and report: rejected rows, and text a terminal can trus
     const json = await cli(['payouts', 'report', '--journal', file]);
     expect(json.code, json.err).toBe(0);
     expect(json.out).not.toMatch(RAW);
-    const rows = json.out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const rows = json.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(rows.map((r) => [r.reference, r.state, r.errorCode])).toEqual([
       ['r-ok', 'completed', undefined],
       [FORGED, 'failed', 'VALIDATION_ERROR'],
@@ -105,7 +122,11 @@ describe('a file that is not a journal, given as --journal', () => {
     writeFileSync(notes, 'my notes about payroll'); // one line, no newline: run cut it to nothing and wrote a header in it
     const csv = join(dir, 'one.csv');
     writeFileSync(csv, 'reference,sourceAccountId,destinationAccountId,amount\n');
-    for (const args of [['run', csv, '--journal', notes], ['status', '--journal', notes], ['report', '--journal', notes]]) {
+    for (const args of [
+      ['run', csv, '--journal', notes],
+      ['status', '--journal', notes],
+      ['report', '--journal', notes],
+    ]) {
       const ran = await cli(['payouts', ...args], { env: { HOME: dir } });
       expect(ran.code, args.join(' ')).toBe(1);
       expect(ran.err, args.join(' ')).toContain(`${notes} is not a payout journal`);
@@ -126,7 +147,10 @@ describe('payouts run --help tells the truth (issue 50 §4)', () => {
     expect(missing.err).toContain("required option '--journal <file>' not specified");
 
     // --base-url: the address the help names as the default is where a run goes with nothing set.
-    const stated = /--base-url <url> service address \(default: the profile, else CROSSBORDER_BASE_URL, else (\S+), the local sandbox; production only when the profile or CROSSBORDER_ENVIRONMENT says production\)/.exec(text);
+    const stated =
+      /--base-url <url> service address \(default: the profile, else CROSSBORDER_BASE_URL, else (\S+), the local sandbox; production only when the profile or CROSSBORDER_ENVIRONMENT says production\)/.exec(
+        text,
+      );
     expect(stated, text).not.toBeNull();
     const csv = join(dir, 'header-only.csv');
     writeFileSync(csv, 'reference,sourceAccountId,destinationAccountId,amount,currency\n'); // no rows: nothing is sent

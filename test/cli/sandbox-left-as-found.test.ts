@@ -30,10 +30,18 @@ interface Line {
 
 /** `listen` from the packed bin; its JSON lines as they come. */
 function startListen(sandbox: Sandbox, forwardTo: string, extra: string[] = []) {
-  const child = spawn(process.execPath, [CLI, 'listen', '--forward-to', forwardTo, '--url', sandbox.url, '--json', ...extra], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'listen', '--forward-to', forwardTo, '--url', sandbox.url, '--json', ...extra], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let lines = '';
-  child.stdout!.on('data', (c: Buffer) => (lines += c.toString()));
-  const events = () => lines.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+  child.stdout.on('data', (c: Buffer) => (lines += c.toString()));
+  const events = () =>
+    lines
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Line);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, events, exited };
 }
@@ -45,16 +53,31 @@ async function kill(child: ChildProcess, exited: Promise<number | null>, signal:
 }
 
 const control = async (sandbox: Sandbox, path: string, init: RequestInit = {}) => {
-  const res = await fetch(`${sandbox.url}${path}`, { ...init, headers: { authorization: `Basic ${btoa('a:b')}`, 'content-type': 'application/json', ...(init.headers as Record<string, string>) }, signal: AbortSignal.timeout(10_000) });
+  const res = await fetch(`${sandbox.url}${path}`, {
+    ...init,
+    headers: { authorization: `Basic ${btoa('a:b')}`, 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+    signal: AbortSignal.timeout(10_000),
+  });
   return { status: res.status, body: (await res.json().catch(() => undefined)) as Record<string, unknown> };
 };
-const listeners = async (sandbox: Sandbox) => ((await control(sandbox, '/_sandbox/webhooks/listeners')).body as { endpoint: string | null; data: { id: string; url: string }[] });
+const listeners = async (sandbox: Sandbox) =>
+  (await control(sandbox, '/_sandbox/webhooks/listeners')).body as { endpoint: string | null; data: { id: string; url: string }[] };
 const deliveries = async (sandbox: Sandbox) =>
-  ((await control(sandbox, '/_sandbox/webhooks/deliveries')).body.data as { eventId: string; type: string; endpoint: string; state: string; body: string; attempts: { status?: number; error?: string }[] }[]);
-const webhookEndpoint = async (sandbox: Sandbox) => json<{ webhookEndpoint?: string }>(await cli(['config', 'retrieve', '--json'], { env: envFor(sandbox) })).webhookEndpoint;
+  (await control(sandbox, '/_sandbox/webhooks/deliveries')).body.data as {
+    eventId: string;
+    type: string;
+    endpoint: string;
+    state: string;
+    body: string;
+    attempts: { status?: number; error?: string }[];
+  }[];
+const webhookEndpoint = async (sandbox: Sandbox) =>
+  json<{ webhookEndpoint?: string }>(await cli(['config', 'retrieve', '--json'], { env: envFor(sandbox) })).webhookEndpoint;
 
 /** A server on 127.0.0.1 that records each request's path and answers with `answer`. */
-async function recorder(answer: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void): Promise<{ url: string; hits: string[]; server: Server; close(): Promise<void> }> {
+async function recorder(
+  answer: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void,
+): Promise<{ url: string; hits: string[]; server: Server; close(): Promise<void> }> {
   const hits: string[] = [];
   const server = createServer((req, res) => {
     hits.push(req.url ?? '');
@@ -93,8 +116,12 @@ describe('the configured webhookEndpoint stays as it was (item 3)', () => {
     const triggered = await cli(['trigger', 'CUSTOMER.KYC_APPROVED', '--url', sandbox.url, '--json'], { timeoutMs: 60_000 });
     expect(triggered.code).toBe(0);
     const { eventId } = JSON.parse(triggered.out) as { eventId: string };
-    expect(await eventually(async () => (await deliveries(sandbox)).some((d) => d.eventId === eventId && d.endpoint === endpoint && d.state === 'delivered'))).toBe(true);
-    expect((await cli(['fixtures', 'run', join(root, 'examples', 'scenarios', 'payout-fx.yaml'), '--url', sandbox.url, '--json'], { timeoutMs: 60_000 })).code).toBe(0);
+    expect(
+      await eventually(async () => (await deliveries(sandbox)).some((d) => d.eventId === eventId && d.endpoint === endpoint && d.state === 'delivered')),
+    ).toBe(true);
+    expect(
+      (await cli(['fixtures', 'run', join(root, 'examples', 'scenarios', 'payout-fx.yaml'), '--url', sandbox.url, '--json'], { timeoutMs: 60_000 })).code,
+    ).toBe(0);
     expect(await webhookEndpoint(sandbox)).toBe(endpoint);
     expect((await listeners(sandbox)).data).toEqual([]);
 
@@ -107,7 +134,16 @@ describe('the configured webhookEndpoint stays as it was (item 3)', () => {
     const both = await cli(['sandbox', 'trigger', 'TEST', '--url', sandbox.url]);
     const bothId = (JSON.parse(both.out) as { eventId: string }).eventId;
     expect(await eventually(() => forward.received.some((r) => r.id === bothId && r.verified))).toBe(true);
-    expect(await eventually(async () => (await deliveries(sandbox)).filter((d) => d.eventId === bothId && d.state === 'delivered').map((d) => d.endpoint).sort().join() === [endpoint, ready.endpoint].sort().join())).toBe(true);
+    expect(
+      await eventually(
+        async () =>
+          (await deliveries(sandbox))
+            .filter((d) => d.eventId === bothId && d.state === 'delivered')
+            .map((d) => d.endpoint)
+            .sort()
+            .join() === [endpoint, ready.endpoint].sort().join(),
+      ),
+    ).toBe(true);
     expect(await kill(first.child, first.exited, 'SIGINT')).toBe(0);
     expect(await eventually(async () => (await listeners(sandbox)).data.length === 0, 5_000)).toBe(true);
     expect(await webhookEndpoint(sandbox)).toBe(endpoint);
@@ -138,7 +174,9 @@ describe('the configured webhookEndpoint stays as it was (item 3)', () => {
 
     // The handler is briefly down: a scenario run still leaves its configuration alone.
     await original.close();
-    const whileDown = await cli(['fixtures', 'run', join(root, 'examples', 'scenarios', 'failed-payout-refund.json'), '--url', sandbox.url, '--json'], { timeoutMs: 60_000 });
+    const whileDown = await cli(['fixtures', 'run', join(root, 'examples', 'scenarios', 'failed-payout-refund.json'), '--url', sandbox.url, '--json'], {
+      timeoutMs: 60_000,
+    });
     expect([whileDown.code, whileDown.err]).toEqual([0, '']);
     expect(await webhookEndpoint(sandbox)).toBe(endpoint);
     expect((await listeners(sandbox)).data).toEqual([]);
@@ -161,11 +199,18 @@ describe('a sandbox without an endpoint, listen attached', () => {
     const listen = startListen(sandbox, receiver.url, ['--events', 'CUSTOMER.KYC_APPROVED']);
     try {
       expect(await eventually(() => listen.events().some((e) => e.kind === 'ready'), 20_000)).toBe(true);
-      const res = await cli(['fixtures', 'run', join(root, 'examples', 'scenarios', 'incoming-uma-approval.yaml'), '--url', sandbox.url, '--json'], { timeoutMs: 60_000 });
+      const res = await cli(['fixtures', 'run', join(root, 'examples', 'scenarios', 'incoming-uma-approval.yaml'), '--url', sandbox.url, '--json'], {
+        timeoutMs: 60_000,
+      });
       expect(res.err).toBe('');
       expect(res.code).toBe(0);
       const results = JSON.parse(res.out) as Record<string, { id?: string; status?: string; type?: string }>;
-      expect([results.incoming!.status, results.pending!.type, results.approved!.status, results.payment!.status]).toEqual(['PENDING', 'INCOMING_PAYMENT.PENDING', 'COMPLETED', 'COMPLETED']);
+      expect([results.incoming!.status, results.pending!.type, results.approved!.status, results.payment!.status]).toEqual([
+        'PENDING',
+        'INCOMING_PAYMENT.PENDING',
+        'COMPLETED',
+        'COMPLETED',
+      ]);
       const pendingId = (results.pending as { id: string }).id;
       expect(listen.events().find((e) => e.id === pendingId)).toMatchObject({ kind: 'skipped', type: 'INCOMING_PAYMENT.PENDING', status: 202 });
       expect(receiver.received.some((r) => r.type === 'INCOMING_PAYMENT.PENDING')).toBe(false);
@@ -190,10 +235,17 @@ describe('a sandbox without an endpoint, listen attached', () => {
         expect(await eventually(() => receiver.received.some((r) => r.id === eventId))).toBe(true);
         return { eventId, resourceId, event: receiver.received.find((r) => r.id === eventId)! };
       };
-      const transaction = async (id: string) => json<{ status: string; failureReason?: string; updatedAt: string }>(await cli(['transactions', 'retrieve', id, '--json'], { env: envFor(sandbox) }));
+      const transaction = async (id: string) =>
+        json<{ status: string; failureReason?: string; updatedAt: string }>(await cli(['transactions', 'retrieve', id, '--json'], { env: envFor(sandbox) }));
 
       const failed = await about('OUTGOING_PAYMENT.FAILED');
-      expect([failed.event.type, failed.event.verified, failed.event.data.id, failed.event.data.status, failed.event.data.failureReason]).toEqual(['OUTGOING_PAYMENT.FAILED', true, failed.resourceId, 'FAILED', 'OFFRAMP_FAILED']);
+      expect([failed.event.type, failed.event.verified, failed.event.data.id, failed.event.data.status, failed.event.data.failureReason]).toEqual([
+        'OUTGOING_PAYMENT.FAILED',
+        true,
+        failed.resourceId,
+        'FAILED',
+        'OFFRAMP_FAILED',
+      ]);
       const completed = await about('OUTGOING_PAYMENT.COMPLETED');
       expect([completed.event.data.id, completed.event.data.status]).toEqual([completed.resourceId, 'COMPLETED']);
       const kyc = await about('CUSTOMER.KYC_REJECTED');
@@ -206,7 +258,10 @@ describe('a sandbox without an endpoint, listen attached', () => {
       expect((await transaction(completed.resourceId)).status).toBe('COMPLETED');
       const aboutFailed = receiver.received.filter((r) => r.data.id === failed.resourceId).map((r) => r.type);
       expect(aboutFailed).toEqual(['OUTGOING_PAYMENT.PROCESSING', 'OUTGOING_PAYMENT.FAILED']); // one event per transition, never COMPLETED
-      expect(receiver.received.filter((r) => r.data.id === completed.resourceId).map((r) => r.type)).toEqual(['OUTGOING_PAYMENT.PROCESSING', 'OUTGOING_PAYMENT.COMPLETED']);
+      expect(receiver.received.filter((r) => r.data.id === completed.resourceId).map((r) => r.type)).toEqual([
+        'OUTGOING_PAYMENT.PROCESSING',
+        'OUTGOING_PAYMENT.COMPLETED',
+      ]);
       expect(receiver.received.filter((r) => r.data.id === kyc.resourceId).map((r) => r.type)).toEqual(['CUSTOMER.KYC_REJECTED']);
     } finally {
       expect(await kill(listen.child, listen.exited, 'SIGTERM')).toBe(0);
@@ -256,7 +311,10 @@ describe('redirects are failed deliveries (item 13)', () => {
       expect(await eventually(async () => ((await deliveries(sandbox)).find((d) => d.eventId === eventId)?.attempts.length ?? 0) >= 1)).toBe(true);
       const delivery = (await deliveries(sandbox)).find((d) => d.eventId === eventId)!;
       expect(delivery.state).not.toBe('delivered');
-      expect(delivery.attempts[0]).toMatchObject({ status: 307, error: expect.stringContaining(`a redirect (307 to ${elsewhere.url}/stolen) is not followed`) });
+      expect(delivery.attempts[0]).toMatchObject({
+        status: 307,
+        error: expect.stringContaining(`a redirect (307 to ${elsewhere.url}/stolen) is not followed`),
+      });
       expect(await eventually(() => sandbox.output().includes(`webhook TEST ${eventId} → ${redirecting.url}/hook 307 a redirect`))).toBe(true);
 
       // listen's forward: 502 to the sandbox, a `failed` line naming the redirect.
@@ -266,9 +324,17 @@ describe('redirects are failed deliveries (item 13)', () => {
         const again = await cli(['sandbox', 'trigger', 'TEST', '--url', sandbox.url]);
         const againId = (JSON.parse(again.out) as { eventId: string }).eventId;
         expect(await eventually(() => listen.events().some((e) => e.id === againId))).toBe(true);
-        expect(listen.events().find((e) => e.id === againId)).toMatchObject({ kind: 'failed', status: 307, error: `a redirect (307 to ${elsewhere.url}/stolen) is not followed` });
+        expect(listen.events().find((e) => e.id === againId)).toMatchObject({
+          kind: 'failed',
+          status: 307,
+          error: `a redirect (307 to ${elsewhere.url}/stolen) is not followed`,
+        });
         const ready = listen.events().find((e) => e.kind === 'ready')!;
-        expect(await eventually(async () => (await deliveries(sandbox)).some((d) => d.eventId === againId && d.endpoint === ready.endpoint && d.attempts[0]?.status === 502))).toBe(true);
+        expect(
+          await eventually(async () =>
+            (await deliveries(sandbox)).some((d) => d.eventId === againId && d.endpoint === ready.endpoint && d.attempts[0]?.status === 502),
+          ),
+        ).toBe(true);
       } finally {
         expect(await kill(listen.child, listen.exited, 'SIGTERM')).toBe(0);
       }
@@ -298,7 +364,9 @@ describe('the state file always reloads (item 12)', () => {
       expect(moved.code).toBe(0);
       expect((JSON.parse(moved.out) as { now: string }).now).toMatch(/^9999-12-/);
       // Dates ahead of the clock (a quote's expiry) are kept too.
-      const customer = json<{ id: string }>(await cli(['customers', 'create', '--customer-type', 'INDIVIDUAL', '--region', 'US', '--full-name', 'Far Future', '--json'], { env: envFor(sandbox) }));
+      const customer = json<{ id: string }>(
+        await cli(['customers', 'create', '--customer-type', 'INDIVIDUAL', '--region', 'US', '--full-name', 'Far Future', '--json'], { env: envFor(sandbox) }),
+      );
       expect(await eventually(() => existsSync(file) && readFileSync(file, 'utf8').includes(customer.id), 5_000)).toBe(true);
       sandbox.child.kill('SIGKILL');
       await new Promise((r) => sandbox.child.once('exit', r));

@@ -33,8 +33,16 @@ describe('the sandbox behind the CLI log', () => {
     const errors: (string | undefined)[] = [];
     const sandbox = createSandboxCore({ webhookDelivery: { maxAttempts: 1, onAttempt: (e) => errors.push(e.error) } });
     try {
-      await sandbox.fetch('http://sandbox.invalid/2025-10-13/config', { method: 'PATCH', headers: auth, body: JSON.stringify({ webhookEndpoint: `http://127.0.0.1:${port}/hooks` }) });
-      const res = await sandbox.fetch('http://sandbox.invalid/_sandbox/webhooks/trigger', { method: 'POST', headers: auth, body: JSON.stringify({ type: 'TEST' }) });
+      await sandbox.fetch('http://sandbox.invalid/2025-10-13/config', {
+        method: 'PATCH',
+        headers: auth,
+        body: JSON.stringify({ webhookEndpoint: `http://127.0.0.1:${port}/hooks` }),
+      });
+      const res = await sandbox.fetch('http://sandbox.invalid/_sandbox/webhooks/trigger', {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ type: 'TEST' }),
+      });
       expect(res.status).toBe(200);
       await sandbox.webhooks.flush();
       expect(errors).toHaveLength(1);

@@ -15,8 +15,10 @@ import { cli, CLI, envFor, eventually, json, packed, root, startSandbox } from '
 const dir = mkdtempSync(join(tmpdir(), 'cb-sandbox-process-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const customers = (file: string) => (existsSync(file) ? ((JSON.parse(readFileSync(file, 'utf8')) as { world: { customers: unknown } }).world.customers as unknown[]) : []);
-const createCustomer = (url: string, name: string) => cli(['customers', 'create', '--customer-type', 'INDIVIDUAL', '--region', 'US', '--full-name', name, '--json'], { env: envFor({ url }) });
+const customers = (file: string) =>
+  existsSync(file) ? ((JSON.parse(readFileSync(file, 'utf8')) as { world: { customers: unknown } }).world.customers as unknown[]) : [];
+const createCustomer = (url: string, name: string) =>
+  cli(['customers', 'create', '--customer-type', 'INDIVIDUAL', '--region', 'US', '--full-name', name, '--json'], { env: envFor({ url }) });
 /** True once nothing accepts connections on the port. */
 const portClosed = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -26,14 +28,18 @@ const portClosed = (port: number) =>
   });
 
 describe('the sandbox process', () => {
-  it.each(['SIGINT', 'SIGHUP'] as const)('stops with exit 0 on %s, its state saved', async (signal) => {
-    const file = join(dir, `${signal}.json`);
-    const sandbox = await startSandbox(['--quiet', '--state', file]);
-    expect((await createCustomer(sandbox.url, signal)).code).toBe(0);
-    expect(await sandbox.stop(signal)).toBe(0);
-    expect(sandbox.output()).toContain(`Received ${signal}; shutting down.`);
-    expect(customers(file)).toHaveLength(1);
-  }, 30_000);
+  it.each(['SIGINT', 'SIGHUP'] as const)(
+    'stops with exit 0 on %s, its state saved',
+    async (signal) => {
+      const file = join(dir, `${signal}.json`);
+      const sandbox = await startSandbox(['--quiet', '--state', file]);
+      expect((await createCustomer(sandbox.url, signal)).code).toBe(0);
+      expect(await sandbox.stop(signal)).toBe(0);
+      expect(sandbox.output()).toContain(`Received ${signal}; shutting down.`);
+      expect(customers(file)).toHaveLength(1);
+    },
+    30_000,
+  );
 
   it('--state is written shortly after each change: kill -9 keeps what was done', async () => {
     const file = join(dir, 'killed.json');
@@ -56,11 +62,13 @@ describe('the sandbox process', () => {
     let out = '';
     let err = '';
     child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    const url = await new Promise<string>((resolve) => child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(out);
-      if (m) resolve(m[1]!);
-    }));
+    const url = await new Promise<string>((resolve) =>
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+        const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(out);
+        if (m) resolve(m[1]!);
+      }),
+    );
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
     expect((await createCustomer(url, 'Before The Pipe Closed')).code).toBe(0);
     child.stdout.destroy(); // the reader goes away; the next log line meets EPIPE
@@ -78,7 +86,10 @@ describe('the sandbox process', () => {
     symlinkSync(CLI, join(consumer, 'node_modules', '.bin', 'crossborder-sdk')); // the packed bin
     writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
     const file = join(dir, 'npx.json');
-    const npm = spawn('npm', ['exec', '--offline', '--', 'crossborder-sdk', 'sandbox', '--port', '0', '--state', file], { cwd: consumer, stdio: ['ignore', 'pipe', 'pipe'] });
+    const npm = spawn('npm', ['exec', '--offline', '--', 'crossborder-sdk', 'sandbox', '--port', '0', '--state', file], {
+      cwd: consumer,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     npm.stdout.on('data', (c: Buffer) => (out += c.toString()));
     npm.stderr.on('data', (c: Buffer) => (out += c.toString()));
@@ -112,7 +123,11 @@ describe('the sandbox process', () => {
       expect(await sandbox.stop()).toBe(0);
       hook.close();
     }
-    const lines = sandbox.output().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = sandbox
+      .output()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines[0]).toMatchObject({ kind: 'listening', url: sandbox.url, webhookEndpoint: hookUrl, env: { CROSSBORDER_BASE_URL: sandbox.url } });
     for (const line of lines) {
       expect(line.time).toMatch(/^\d{4}-\d\d-\d\dT/);
@@ -158,7 +173,10 @@ describe('the sandbox process', () => {
       hook.close();
     }
     const stopped = await cli(['sandbox', 'reset', '--url', sandbox.url]);
-    expect([stopped.code, stopped.err]).toEqual([1, `crossborder-sdk: no sandbox is running at ${sandbox.url} (start one with: npx crossborder-sdk sandbox --port …, or give its --url)\n`]);
+    expect([stopped.code, stopped.err]).toEqual([
+      1,
+      `crossborder-sdk: no sandbox is running at ${sandbox.url} (start one with: npx crossborder-sdk sandbox --port …, or give its --url)\n`,
+    ]);
   }, 60_000);
 
   it('a delivery to an unreachable endpoint names ECONNREFUSED in the log', async () => {
@@ -170,14 +188,16 @@ describe('the sandbox process', () => {
     const sandbox = await startSandbox(['--webhook-url', `http://127.0.0.1:${port}/hooks`]);
     try {
       await cli(['sandbox', 'trigger', 'TEST', '--url', sandbox.url]);
-      const line = new RegExp(`webhook TEST \\S+ → http://127\\.0\\.0\\.1:${port}/hooks fetch failed \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\) \\(attempt 1\\)`);
+      const line = new RegExp(
+        `webhook TEST \\S+ → http://127\\.0\\.0\\.1:${port}/hooks fetch failed \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\) \\(attempt 1\\)`,
+      );
       expect(await eventually(() => line.test(sandbox.output()))).toBe(true);
     } finally {
       expect(await sandbox.stop()).toBe(0);
     }
   }, 30_000);
 
-  it('--faults is checked by the sandbox\'s own rule, through its public entry: a bad field is a usage error naming it, and nothing listens', async () => {
+  it("--faults is checked by the sandbox's own rule, through its public entry: a bad field is a usage error naming it, and nothing listens", async () => {
     const ran = await cli(['sandbox', '--port', '0', '--faults', '{"rateLimit":{"requestsPerSecond":-1}}'], { timeoutMs: 20_000 });
     expect(ran.code).toBe(2);
     expect(ran.err).toContain('--faults: faults.rateLimit.requestsPerSecond: expected a number > 0');

@@ -24,7 +24,9 @@ afterAll(async () => {
 describe('one rule for where every command points', () => {
   it('CROSSBORDER_BASE_URL alone points the sandbox verbs, trigger and mcp at that sandbox', async () => {
     const env = { CROSSBORDER_BASE_URL: sandbox.url };
-    const made = json<{ id: string }>(await cli(['customers', 'create', '--customer-type', 'INDIVIDUAL', '--region', 'US', '--full-name', 'Ada Target', '--json'], { env: envFor(sandbox) }));
+    const made = json<{ id: string }>(
+      await cli(['customers', 'create', '--customer-type', 'INDIVIDUAL', '--region', 'US', '--full-name', 'Ada Target', '--json'], { env: envFor(sandbox) }),
+    );
     // The control verb reads the request log of the sandbox the variable names: the customer just made is there.
     const requests = json<{ data: { method: string; path: string }[] }>(await cli(['sandbox', 'requests', '--json'], { env }));
     expect(requests.data.some((r) => r.method === 'POST' && r.path === '/2025-10-13/customers')).toBe(true);
@@ -32,7 +34,13 @@ describe('one rule for where every command points', () => {
     expect(triggered.err).not.toMatch(/no sandbox is running at http:\/\/127\.0\.0\.1:4010/);
     // mcp with no flags: that sandbox, with its own credentials taken from the environment.
     const client = new Client({ name: 'test', version: '1.0.0' });
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd: root, env: { PATH: process.env.PATH ?? '', ...envFor(sandbox) }, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp'],
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', ...envFor(sandbox) },
+      stderr: 'pipe',
+    });
     let err = '';
     transport.stderr?.on('data', (c: Buffer) => (err += c.toString()));
     await client.connect(transport);
@@ -79,7 +87,9 @@ describe('one rule for where every command points', () => {
       // A name that is not loopback (it resolves nowhere): refused before anything is sent.
       const remote = await cli(['mcp', '--base-url', 'https://payments.example.net'], { env: creds, input: '' });
       expect(remote.code).toBe(2);
-      expect(remote.err.split('\n')[0]).toBe('crossborder-sdk mcp: pointed at https://payments.example.net/2025-10-13 (from --base-url, environment unknown); read-only');
+      expect(remote.err.split('\n')[0]).toBe(
+        'crossborder-sdk mcp: pointed at https://payments.example.net/2025-10-13 (from --base-url, environment unknown); read-only',
+      );
       expect(remote.err).toContain('--allow-remote');
       // An address with credentials in it is refused as every command refuses it, said without them.
       const withUserinfo = await cli(['mcp', '--base-url', 'https://user:s3cret-pass@payments.example.net', '--allow-remote'], { env: creds, input: '' });
@@ -88,7 +98,9 @@ describe('one rule for where every command points', () => {
       expect(withUserinfo.err).not.toContain('s3cret-pass');
       // Loopback needs no flag.
       const local = await cli(['mcp', '--base-url', `http://127.0.0.1:${port}`], { env: creds, input: '', timeoutMs: 15_000 });
-      expect(local.err.split('\n')[0]).toBe(`crossborder-sdk mcp: pointed at http://127.0.0.1:${port}/2025-10-13 (from --base-url, environment unknown); read-only`);
+      expect(local.err.split('\n')[0]).toBe(
+        `crossborder-sdk mcp: pointed at http://127.0.0.1:${port}/2025-10-13 (from --base-url, environment unknown); read-only`,
+      );
       expect(local.err).not.toContain('--allow-remote');
       expect(hits).toBe(0);
     } finally {

@@ -24,10 +24,18 @@ afterAll(async () => {
 
 /** `listen` from the packed bin, forwarding to `forwardTo`; its JSON lines as they come. */
 function startListen(forwardTo: string) {
-  const child = spawn(process.execPath, [CLI, 'listen', '--forward-to', forwardTo, '--url', sandbox.url, '--json'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'listen', '--forward-to', forwardTo, '--url', sandbox.url, '--json'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let lines = '';
   child.stdout.on('data', (c: Buffer) => (lines += c.toString()));
-  const events = () => lines.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; endpoint?: string; status?: number; reason?: string; id?: string; error?: string });
+  const events = () =>
+    lines
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { kind: string; endpoint?: string; status?: number; reason?: string; id?: string; error?: string });
   return { child, events };
 }
 
@@ -38,10 +46,19 @@ async function stopListen(child: ReturnType<typeof spawn>): Promise<void> {
 
 describe('listen and trigger', () => {
   it('listen forwards each delivery with its signature unchanged (the receiver verifies it), filters with --events, and survives a sandbox restart', async () => {
-    const listen = spawn(process.execPath, [CLI, 'listen', '--forward-to', receiver.url, '--url', sandbox.url, '--events', 'CUSTOMER.KYC_APPROVED,TEST', '--json'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const listen = spawn(
+      process.execPath,
+      [CLI, 'listen', '--forward-to', receiver.url, '--url', sandbox.url, '--events', 'CUSTOMER.KYC_APPROVED,TEST', '--json'],
+      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let lines = '';
     listen.stdout.on('data', (c: Buffer) => (lines += c.toString()));
-    const events = () => lines.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; type?: string; id?: string; status?: number; time: string });
+    const events = () =>
+      lines
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { kind: string; type?: string; id?: string; status?: number; time: string });
     try {
       expect(await eventually(() => events().some((e) => e.kind === 'ready'), 20_000)).toBe(true);
       // A trigger with an override: the resource behind the event carries it.
@@ -52,7 +69,12 @@ describe('listen and trigger', () => {
       const got = receiver.received.find((r) => r.id === eventId)!;
       expect([got.type, got.verified, got.data.id, got.data.fullName]).toEqual(['CUSTOMER.KYC_APPROVED', true, resourceId, 'Grace Hopper']);
       expect(await eventually(() => events().some((e) => e.kind === 'forwarded' && e.id === eventId))).toBe(true);
-      expect(events().find((e) => e.id === eventId)).toMatchObject({ kind: 'forwarded', type: 'CUSTOMER.KYC_APPROVED', status: 200, time: expect.stringMatching(/^\d{4}-/) });
+      expect(events().find((e) => e.id === eventId)).toMatchObject({
+        kind: 'forwarded',
+        type: 'CUSTOMER.KYC_APPROVED',
+        status: 200,
+        time: expect.stringMatching(/^\d{4}-/),
+      });
       // --events: another type is acknowledged to the sandbox and not forwarded.
       const other = await cli(['sandbox', 'trigger', 'CUSTOMER.KYC_REJECTED', resourceId, '--url', sandbox.url]);
       expect(other.code).toBe(0);
@@ -80,14 +102,25 @@ describe('listen and trigger', () => {
     const post = (endpoint: string, init: { host?: string; origin?: string; method?: string; body?: string | Buffer }) =>
       new Promise<number>((resolve, reject) => {
         const url = new URL(endpoint);
-        const req = request({ host: '127.0.0.1', port: url.port, path: url.pathname, method: init.method ?? 'POST', headers: { 'content-type': 'application/json', ...(init.host ? { host: init.host } : {}), ...(init.origin ? { origin: init.origin } : {}) }, timeout: 10_000 }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: url.port,
+            path: url.pathname,
+            method: init.method ?? 'POST',
+            headers: { 'content-type': 'application/json', ...(init.host ? { host: init.host } : {}), ...(init.origin ? { origin: init.origin } : {}) },
+            timeout: 10_000,
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
         req.on('error', reject).on('timeout', () => req.destroy(new Error('no answer')));
         req.end(init.body);
       });
-    const forged = (id: string) => JSON.stringify({ id, type: 'OUTGOING_PAYMENT.COMPLETED', timestamp: new Date().toISOString(), data: { id: 'Transaction:forged' } });
+    const forged = (id: string) =>
+      JSON.stringify({ id, type: 'OUTGOING_PAYMENT.COMPLETED', timestamp: new Date().toISOString(), data: { id: 'Transaction:forged' } });
 
     const { child, events } = startListen(receiver.url);
     try {
@@ -104,7 +137,10 @@ describe('listen and trigger', () => {
       expect(await eventually(() => receiver.received.some((r) => r.id === 'plain-loopback'))).toBe(true);
       expect(receiver.received.find((r) => r.id === 'plain-loopback')?.verified).toBe(false);
       expect(receiver.received.filter((r) => ['from-a-page', 'from-a-loopback-page', 'rebound', 'put'].includes(r.id))).toEqual([]);
-      const refusedStatuses = () => events().filter((e) => e.kind === 'refused').map((e) => e.status);
+      const refusedStatuses = () =>
+        events()
+          .filter((e) => e.kind === 'refused')
+          .map((e) => e.status);
       await eventually(() => refusedStatuses().length >= 5);
       expect(refusedStatuses()).toEqual([403, 403, 421, 413, 405]);
     } finally {
@@ -122,7 +158,11 @@ describe('listen and trigger', () => {
       const endpoint = dead.events().find((e) => e.kind === 'ready')!.endpoint!;
       expect(await post(endpoint, { body: forged('to-nobody') })).toBe(502);
       expect(await post(endpoint, { body: forged('to-nobody-again') })).toBe(502);
-      const failed = () => dead.events().filter((e) => e.kind === 'failed').map((e) => [e.id, e.error]);
+      const failed = () =>
+        dead
+          .events()
+          .filter((e) => e.kind === 'failed')
+          .map((e) => [e.id, e.error]);
       await eventually(() => failed().length >= 2);
       expect(failed()).toEqual([
         ['to-nobody', 'ECONNREFUSED'],
@@ -155,7 +195,13 @@ describe('listen and trigger', () => {
       // Headers at once, then one byte every 400 ms: the whole body would take over 30 s.
       const dripped = await new Promise<{ status: number | undefined; ms: number }>((resolve) => {
         const started = Date.now();
-        const req = request({ host: '127.0.0.1', port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } });
+        const req = request({
+          host: '127.0.0.1',
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        });
         let i = 0;
         const timer = setInterval(() => (i < body.length ? req.write(body[i++]) : undefined), 400);
         const done = (status: number | undefined) => {
@@ -175,11 +221,14 @@ describe('listen and trigger', () => {
 
       // A whole delivery: the endless answer comes back cut at 1 MiB, and the receiver goes on.
       const answer = await new Promise<{ status: number; bytes: number }>((resolve, reject) => {
-        const req = request({ host: '127.0.0.1', port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json' }, timeout: 30_000 }, (res) => {
-          let bytes = 0;
-          res.on('data', (c: Buffer) => (bytes += c.length));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
-        });
+        const req = request(
+          { host: '127.0.0.1', port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json' }, timeout: 30_000 },
+          (res) => {
+            let bytes = 0;
+            res.on('data', (c: Buffer) => (bytes += c.length));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
+          },
+        );
         req.on('error', reject).on('timeout', () => req.destroy(new Error('no answer')));
         req.end(body.replace('dripped', 'whole'));
       });
@@ -195,7 +244,10 @@ describe('listen and trigger', () => {
   }, 60_000);
 
   it('trigger and sandbox trigger refuse an unknown event type (exit 2, the known types listed)', async () => {
-    for (const args of [['trigger', 'PAYMENT.DONE'], ['sandbox', 'trigger', 'PAYMENT.DONE']]) {
+    for (const args of [
+      ['trigger', 'PAYMENT.DONE'],
+      ['sandbox', 'trigger', 'PAYMENT.DONE'],
+    ]) {
       const res = await cli([...args, '--url', sandbox.url]);
       expect([res.code, res.out]).toEqual([2, '']);
       expect(res.err).toContain("unknown event type 'PAYMENT.DONE'; the types are: INVITATION.CLAIMED, INCOMING_PAYMENT.PENDING");
@@ -204,21 +256,29 @@ describe('listen and trigger', () => {
 });
 
 describe('fixtures run', () => {
-  it.each(['payout-fx.yaml', 'incoming-uma-approval.yaml', 'failed-payout-refund.json'])('runs examples/scenarios/%s to its end', async (file) => {
-    const res = await cli(['fixtures', 'run', join(root, 'examples', 'scenarios', file), '--url', sandbox.url, '--json'], { timeoutMs: 60_000 });
-    expect(res.err).toBe('');
-    expect(res.code).toBe(0);
-    const results = JSON.parse(res.out) as Record<string, { status?: string; type?: string; data?: { status?: string; failureReason?: string } }>;
-    if (file.startsWith('payout')) expect([results.completed!.type, results.payment!.status]).toEqual(['OUTGOING_PAYMENT.COMPLETED', 'COMPLETED']);
-    if (file.startsWith('incoming')) expect([results.incoming!.status, results.pending!.type, results.payment!.status]).toEqual(['PENDING', 'INCOMING_PAYMENT.PENDING', 'COMPLETED']);
-    if (file.startsWith('failed')) expect([results.failed!.type, results.failed!.data!.failureReason]).toEqual(['OUTGOING_PAYMENT.FAILED', 'OFFRAMP_FAILED']);
-  }, 60_000);
+  it.each(['payout-fx.yaml', 'incoming-uma-approval.yaml', 'failed-payout-refund.json'])(
+    'runs examples/scenarios/%s to its end',
+    async (file) => {
+      const res = await cli(['fixtures', 'run', join(root, 'examples', 'scenarios', file), '--url', sandbox.url, '--json'], { timeoutMs: 60_000 });
+      expect(res.err).toBe('');
+      expect(res.code).toBe(0);
+      const results = JSON.parse(res.out) as Record<string, { status?: string; type?: string; data?: { status?: string; failureReason?: string } }>;
+      if (file.startsWith('payout')) expect([results.completed!.type, results.payment!.status]).toEqual(['OUTGOING_PAYMENT.COMPLETED', 'COMPLETED']);
+      if (file.startsWith('incoming'))
+        expect([results.incoming!.status, results.pending!.type, results.payment!.status]).toEqual(['PENDING', 'INCOMING_PAYMENT.PENDING', 'COMPLETED']);
+      if (file.startsWith('failed')) expect([results.failed!.type, results.failed!.data!.failureReason]).toEqual(['OUTGOING_PAYMENT.FAILED', 'OFFRAMP_FAILED']);
+    },
+    60_000,
+  );
 
   it('a failed expectation names the step and exits 1; a reference to no step is a usage error', async () => {
     const { writeFileSync, mkdtempSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const dir = mkdtempSync(join(tmpdir(), 'cb-scenario-'));
-    writeFileSync(join(dir, 'bad.yaml'), 'steps:\n  - name: customer\n    createCustomer: { body: { customerType: INDIVIDUAL, region: US, fullName: X } }\n  - expect: { actual: "${steps.customer.region}", equals: GB }\n');
+    writeFileSync(
+      join(dir, 'bad.yaml'),
+      'steps:\n  - name: customer\n    createCustomer: { body: { customerType: INDIVIDUAL, region: US, fullName: X } }\n  - expect: { actual: "${steps.customer.region}", equals: GB }\n',
+    );
     const bad = await cli(['fixtures', 'run', join(dir, 'bad.yaml'), '--url', sandbox.url]);
     expect(bad.code).toBe(1);
     expect(bad.err).toContain('2. expect: expected "GB", got "US"');

@@ -258,7 +258,8 @@ describe('toAPIError: every field of the error a user sees', () => {
       expect(e, String(status)).toBeInstanceOf(cls);
       expect(e.constructor, String(status)).toBe(cls);
     }
-    for (const status of [402, 405, 410, 418, 451, 499]) expect(toAPIError(response(status), {}, plan('GET'), undefined, none).constructor, String(status)).toBe(APIError);
+    for (const status of [402, 405, 410, 418, 451, 499])
+      expect(toAPIError(response(status), {}, plan('GET'), undefined, none).constructor, String(status)).toBe(APIError);
 
     const e = toAPIError(
       response(429, { 'x-request-id': 'req sk_live_SECRET_42', 'retry-after': '7', 'x-echo': 'Bearer abcdefgh' }),
@@ -279,7 +280,13 @@ describe('toAPIError: every field of the error a user sees', () => {
       retryAfter: 7000,
     });
     expect(e.headers).toEqual({ 'x-request-id': `req ${R}`, 'retry-after': '7', 'x-echo': `Bearer ${R}` });
-    expect(toAPIError(response(500), {}, plan('POST'), 'k', none)).toMatchObject({ outcomeUnknown: true, retryAfter: undefined, code: 'UNKNOWN', details: undefined, requestId: undefined });
+    expect(toAPIError(response(500), {}, plan('POST'), 'k', none)).toMatchObject({
+      outcomeUnknown: true,
+      retryAfter: undefined,
+      code: 'UNKNOWN',
+      details: undefined,
+      requestId: undefined,
+    });
   });
 
   it('the message: message, else reason (a 429), else the text stripped to 200 characters, else the status text', () => {
@@ -287,7 +294,9 @@ describe('toAPIError: every field of the error a user sees', () => {
     expect(toAPIError(response(400), { message: 'm', reason: 'r' }, plan('GET'), undefined, none).message).toBe('400 UNKNOWN: m');
     expect(toAPIError(response(429), { reason: 5 }, plan('GET'), undefined, none).message).toBe('429 UNKNOWN: request failed');
     const long = `<p>${'a'.repeat(150)}   \n\t ${'b'.repeat(100)}</p>`;
-    expect(toAPIError(response(502, {}, 'Bad Gateway'), long, plan('GET'), undefined, none).message).toBe(`502 UNKNOWN: Bad Gateway: ${'a'.repeat(150)} ${'b'.repeat(49)}`);
+    expect(toAPIError(response(502, {}, 'Bad Gateway'), long, plan('GET'), undefined, none).message).toBe(
+      `502 UNKNOWN: Bad Gateway: ${'a'.repeat(150)} ${'b'.repeat(49)}`,
+    );
     expect(toAPIError(response(502), '<b>x</b>y sk_live_SECRET_42', plan('GET'), undefined, scrub).message).toBe(`502 UNKNOWN: error: x y ${R}`);
     expect(toAPIError(response(502, {}, 'Bad sk_live_SECRET_42'), undefined, plan('GET'), undefined, scrub).message).toBe(`502 UNKNOWN: Bad ${R}`);
     expect(toAPIError(response(502), undefined, plan('GET'), undefined, none).message).toBe('502 UNKNOWN: request failed');
@@ -299,16 +308,26 @@ describe('toAPIError: every field of the error a user sees', () => {
 
   it('a redirect: REDIRECT (unless the body has a code), its scrubbed target, and never a message from the body', () => {
     const to = toAPIError(response(303, { location: 'https://elsewhere.example/?t=sk_live_SECRET_42' }), { message: 'see other' }, plan('POST'), 'k', scrub);
-    expect(to.message).toBe(`303 REDIRECT: the service answered a redirect to https://elsewhere.example/?t=${R}; API calls do not follow redirects (check baseUrl)`);
+    expect(to.message).toBe(
+      `303 REDIRECT: the service answered a redirect to https://elsewhere.example/?t=${R}; API calls do not follow redirects (check baseUrl)`,
+    );
     expect(to).toMatchObject({ code: 'REDIRECT', outcomeUnknown: true });
-    expect(toAPIError(response(302), 'moved', plan('GET'), undefined, none).message).toBe('302 REDIRECT: the service answered a redirect; API calls do not follow redirects (check baseUrl)');
+    expect(toAPIError(response(302), 'moved', plan('GET'), undefined, none).message).toBe(
+      '302 REDIRECT: the service answered a redirect; API calls do not follow redirects (check baseUrl)',
+    );
     expect(toAPIError(response(301), { code: 'MOVED' }, plan('GET'), undefined, none).code).toBe('MOVED');
     expect(toAPIError(response(299), {}, plan('GET'), undefined, none).code).toBe('UNKNOWN');
     expect(toAPIError(response(400), {}, plan('GET'), undefined, none).message).toBe('400 UNKNOWN: request failed');
   });
 
   it('a 400 carries the field issues of its details', () => {
-    const e = toAPIError(response(400), { code: 'INVALID_INPUT', details: { errors: [{ field: 'amount', message: 'must be positive' }] } }, plan('POST'), undefined, none) as BadRequestError;
+    const e = toAPIError(
+      response(400),
+      { code: 'INVALID_INPUT', details: { errors: [{ field: 'amount', message: 'must be positive' }] } },
+      plan('POST'),
+      undefined,
+      none,
+    ) as BadRequestError;
     expect(e.issues).toEqual([{ path: 'amount', rule: 'invalid', message: 'must be positive' }]);
     expect(e.field).toBe('amount');
   });

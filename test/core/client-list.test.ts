@@ -102,6 +102,8 @@ describe('a repaired list envelope without a hook or a logger', () => {
       const { client } = testClient({ fetch, maxRetries: 0, validateResponses, logLevel: 'off' });
       expect((await client.list(listThings)).hasMore).toBe(true);
     }
-    expect(warn.mock.calls).toEqual([['[crossborder-sdk] GET /things answered 200 with a body that differs from the document: hasMore: expected boolean (taken as true)']]);
+    expect(warn.mock.calls).toEqual([
+      ['[crossborder-sdk] GET /things answered 200 with a body that differs from the document: hasMore: expected boolean (taken as true)'],
+    ]);
   });
 });

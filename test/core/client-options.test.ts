@@ -33,25 +33,42 @@ describe('readCallOptions', () => {
       settings: { userKey: 'k', maxRetries: 0, timeout: 5, headers: { 'X-A': '1' } },
       issues: [],
     });
-    expect(read({ headers: { 'Idempotency-Key': 'h', 'X-A': '1' } }).settings).toEqual({ userKey: 'h', maxRetries: 2, timeout: 60_000, headers: { 'X-A': '1' } });
+    expect(read({ headers: { 'Idempotency-Key': 'h', 'X-A': '1' } }).settings).toEqual({
+      userKey: 'h',
+      maxRetries: 2,
+      timeout: 60_000,
+      headers: { 'X-A': '1' },
+    });
     expect(read({ idempotencyKey: 'k'.repeat(255) }).issues).toEqual([]);
     expect(read({ signature: 's', requestId: 'r' }).issues).toEqual([]);
     expect(read({ signer: async () => 's' }).issues).toEqual([]);
   });
 
   it('each refusal names its field, rule and message', () => {
-    expect(read({ idempotencyKey: 'k' }, false).issues).toEqual([{ path: 'options.idempotencyKey', rule: 'unsupported', message: 'POST /quotes does not honour Idempotency-Key' }]);
+    expect(read({ idempotencyKey: 'k' }, false).issues).toEqual([
+      { path: 'options.idempotencyKey', rule: 'unsupported', message: 'POST /quotes does not honour Idempotency-Key' },
+    ]);
     for (const bad of ['', 'k'.repeat(256), 5]) {
-      expect(read({ idempotencyKey: bad as string }).issues, String(bad)).toEqual([{ path: 'options.idempotencyKey', rule: 'invalid_format', message: 'must be a non-empty string of at most 255 characters' }]);
+      expect(read({ idempotencyKey: bad as string }).issues, String(bad)).toEqual([
+        { path: 'options.idempotencyKey', rule: 'invalid_format', message: 'must be a non-empty string of at most 255 characters' },
+      ]);
     }
-    expect(read({ signature: 's' }).issues).toEqual([{ path: 'options.requestId', rule: 'required', message: 'signature and requestId go together (the second leg of a signed call)' }]);
-    expect(read({ requestId: 'r' }).issues).toEqual([{ path: 'options.signature', rule: 'required', message: 'signature and requestId go together (the second leg of a signed call)' }]);
+    expect(read({ signature: 's' }).issues).toEqual([
+      { path: 'options.requestId', rule: 'required', message: 'signature and requestId go together (the second leg of a signed call)' },
+    ]);
+    expect(read({ requestId: 'r' }).issues).toEqual([
+      { path: 'options.signature', rule: 'required', message: 'signature and requestId go together (the second leg of a signed call)' },
+    ]);
     const readIssue = { path: 'options.signer', rule: 'unsupported', message: 'POST /quotes is a read: reads are never signed' };
     expect(read({ signer: async () => 's' }, true, false).issues).toEqual([readIssue]);
     expect(read({ signature: 's', requestId: 'r' }, true, false).issues).toEqual([readIssue]);
-    expect(read({ signer: 'x' as never }).issues).toEqual([{ path: 'options.signer', rule: 'invalid_type', message: 'expected a function (challenge) => Promise<string>' }]);
+    expect(read({ signer: 'x' as never }).issues).toEqual([
+      { path: 'options.signer', rule: 'invalid_type', message: 'expected a function (challenge) => Promise<string>' },
+    ]);
     expect(read({ maxRetries: -1 }).issues).toEqual([{ path: 'options.maxRetries', rule: 'invalid_value', message: 'must be a whole number ≥ 0, got -1' }]);
-    expect(read({ timeout: 0 }).issues).toEqual([{ path: 'options.timeout', rule: 'invalid_value', message: 'must be a positive number of milliseconds up to 2147483647 (about 24.8 days), got 0' }]);
+    expect(read({ timeout: 0 }).issues).toEqual([
+      { path: 'options.timeout', rule: 'invalid_value', message: 'must be a positive number of milliseconds up to 2147483647 (about 24.8 days), got 0' },
+    ]);
   });
 
   it('Idempotency-Key among the headers: one key, never smuggled, never given twice differently', () => {
@@ -63,11 +80,15 @@ describe('readCallOptions', () => {
     expect(key({ headers: { 'idempotency-key': 'h', 'IDEMPOTENCY-KEY': 'h' } })).toEqual({ key: 'h', issues: [] });
     expect(key({ headers: { 'idempotency-key': 'h', 'Idempotency-Key': 'g' } })).toEqual({
       key: 'h',
-      issues: [{ path: 'options.headers.Idempotency-Key', rule: 'conflict', message: 'Idempotency-Key is given twice with different values: give the key once' }],
+      issues: [
+        { path: 'options.headers.Idempotency-Key', rule: 'conflict', message: 'Idempotency-Key is given twice with different values: give the key once' },
+      ],
     });
     expect(key({ headers: { 'Idempotency-Key': 'h' } }, false)).toEqual({
       key: 'h',
-      issues: [{ path: 'options.headers.Idempotency-Key', rule: 'unsupported', message: 'POST /x does not honour Idempotency-Key (the service would ignore it)' }],
+      issues: [
+        { path: 'options.headers.Idempotency-Key', rule: 'unsupported', message: 'POST /x does not honour Idempotency-Key (the service would ignore it)' },
+      ],
     });
     expect(key({ headers: { 'Idempotency-Key': 'h' }, idempotencyKey: 'o' })).toEqual({
       key: 'o',
@@ -130,7 +151,10 @@ describe('SignedRetry', () => {
       ['sig\x7f', 'The signer returned a signature that cannot be sent as a header for POST /x'],
       ['\x00sig', 'The signer returned a signature that cannot be sent as a header for POST /x'],
     ] as const) {
-      await expect(new SignedRetry().sign(async () => answer as string, challenge, 'POST /x'), String(answer)).rejects.toThrow(message);
+      await expect(
+        new SignedRetry().sign(async () => answer as string, challenge, 'POST /x'),
+        String(answer),
+      ).rejects.toThrow(message);
     }
     await expect(new SignedRetry().sign(async () => ' ~\xa0ÿ', challenge, 'POST /x')).resolves.toBe(' ~\xa0ÿ');
   });
@@ -151,7 +175,7 @@ describe('SignedRetry', () => {
   });
 });
 
-describe('the client\'s own options', () => {
+describe("the client's own options", () => {
   afterEach(() => {
     vi.unstubAllEnvs();
   });
@@ -180,7 +204,22 @@ describe('the client\'s own options', () => {
       ),
     );
     // Every documented option is accepted.
-    expect(() => new Crossborder({ tokenId: 't', clientSecret: 's', baseUrl: 'http://127.0.0.1:4010', environment: 'sandbox', maxRetries: 1, timeout: 5, logLevel: 'off', validateResponses: false, dangerouslyAllowBrowser: false, defaultHeaders: {}, telemetry: false })).not.toThrow();
+    expect(
+      () =>
+        new Crossborder({
+          tokenId: 't',
+          clientSecret: 's',
+          baseUrl: 'http://127.0.0.1:4010',
+          environment: 'sandbox',
+          maxRetries: 1,
+          timeout: 5,
+          logLevel: 'off',
+          validateResponses: false,
+          dangerouslyAllowBrowser: false,
+          defaultHeaders: {},
+          telemetry: false,
+        }),
+    ).not.toThrow();
   });
 
   it('a misspelt telemetry option is refused the same way', () => {
@@ -214,7 +253,10 @@ describe('the client\'s own options', () => {
     const body = JSON.stringify({ id: 'Webhook:w1', type: 'TEST', timestamp: new Date().toISOString(), data: {} });
     const event = await cb.webhooks.unwrap(body, { 'x-service-signature': await signWebhook(body, keys.privateKeyPem) });
     expect([event.id, event.type]).toEqual(['Webhook:w1', 'TEST']);
-    const error = await cb.customers.list().then(() => undefined, (e: unknown) => e);
+    const error = await cb.customers.list().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toEqual(new ConfigurationError('Missing tokenId: pass { tokenId } or set CROSSBORDER_TOKEN_ID'));
     expect(sent).toBe(0);
     // Half the credentials: the secret given is still never shown, and still refused at the call.

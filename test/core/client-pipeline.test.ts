@@ -33,7 +33,8 @@ function scripted(answer: (n: number, sent: Sent) => Response = () => Response.j
   return { sent, fetch };
 }
 
-const challenge = (requestId: string, inMs = 60_000) => Response.json({ payloadToSign: 'p', requestId, expiresAt: new Date(Date.now() + inMs).toISOString() }, { status: 202 });
+const challenge = (requestId: string, inMs = 60_000) =>
+  Response.json({ payloadToSign: 'p', requestId, expiresAt: new Date(Date.now() + inMs).toISOString() }, { status: 202 });
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -113,8 +114,14 @@ describe('refused before sending', () => {
     const err = await rejected(client.call(op({ method: 'POST', path: '/w' }), { body: { amount: 10n } }));
     expect(err).toBeInstanceOf(ValidationError);
     expect(err.issues).toEqual([{ path: '', rule: 'not_json', message: 'cannot be sent as JSON (Do not know how to serialize a BigInt)' }]);
-    const thrower = { toJSON: () => { throw 'not an Error'; } };
-    expect((await rejected(client.call(op({ method: 'POST', path: '/w' }), { body: thrower }))).issues[0].message).toBe('cannot be sent as JSON (not an Error)');
+    const thrower = {
+      toJSON: () => {
+        throw 'not an Error';
+      },
+    };
+    expect((await rejected(client.call(op({ method: 'POST', path: '/w' }), { body: thrower }))).issues[0].message).toBe(
+      'cannot be sent as JSON (not an Error)',
+    );
     expect(sent).toHaveLength(0);
   });
 
@@ -167,7 +174,14 @@ describe('the plan cache', () => {
   const part = { ...requestChecks, load: (id: string) => async (): Promise<OperationChecks> => (loads.set(id, (loads.get(id) ?? 0) + 1), {}) };
   const counted = (method: 'GET' | 'POST', path: string) => {
     const operation = op({ method, path, checked: true });
-    return { loads: { get n() { return loads.get(operation.id) ?? 0; } }, operation };
+    return {
+      loads: {
+        get n() {
+          return loads.get(operation.id) ?? 0;
+        },
+      },
+      operation,
+    };
   };
 
   it("keeps one plan per operation (its checks load once), and no more than 256 plans: the 257th operation's is made per call", async () => {
@@ -216,7 +230,6 @@ describe('the signed branches', () => {
     expect(expired.message).toMatch(/^The challenge r-2 for POST \/auth\/credentials expired at /);
     expect(sent.map((s) => s.headers['request-id'] ?? null)).toEqual([null, 'r-1']);
   });
-
 });
 
 describe('validateResponses: drift reported, the call still resolves', () => {
@@ -256,14 +269,22 @@ describe('validateResponses: drift reported, the call still resolves', () => {
 
   it('a hook that throws leaves the call a success; without a hook nor a warn logger, one console warning with the first issue', async () => {
     const { fetch } = scripted(() => Response.json({ id: 'Customer:1' }));
-    const throwing = testClient({ fetch, validateResponses: true, onValidationIssue: () => { throw new Error('hook down'); } }).client;
+    const throwing = testClient({
+      fetch,
+      validateResponses: true,
+      onValidationIssue: () => {
+        throw new Error('hook down');
+      },
+    }).client;
     await expect(throwing.call(getCustomer, { path })).resolves.toEqual({ id: 'Customer:1' });
 
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const { client } = testClient({ fetch, validateResponses: true, logLevel: 'off' });
     await client.call(getCustomer, { path });
     expect(warn).toHaveBeenCalledTimes(1);
-    expect(warn.mock.calls[0]![0]).toMatch(/^\[crossborder-sdk\] GET \/customers\/\{customerId\} answered 200 with a body that differs from the document: [A-Za-z]\w*: \S/);
+    expect(warn.mock.calls[0]![0]).toMatch(
+      /^\[crossborder-sdk\] GET \/customers\/\{customerId\} answered 200 with a body that differs from the document: [A-Za-z]\w*: \S/,
+    );
     warn.mockImplementation(() => {
       throw new Error('no console');
     });

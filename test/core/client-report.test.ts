@@ -38,7 +38,8 @@ describe('options and parameters that cannot go on the wire', () => {
     let sent = 0;
     const { client } = testClient({ fetch: async () => (sent++, json({})) });
     const keyed = op({ method: 'POST', path: '/k', idempotent: true });
-    const paths = async (options: object) => (await rejected(client.call(keyed, { body: {} }, options))).issues.map((i: { path: string; rule: string }) => `${i.path}:${i.rule}`);
+    const paths = async (options: object) =>
+      (await rejected(client.call(keyed, { body: {} }, options))).issues.map((i: { path: string; rule: string }) => `${i.path}:${i.rule}`);
     expect(await paths({ idempotencyKey: 'k\n1' })).toEqual(['options.idempotencyKey:invalid_header']);
     expect(await paths({ headers: { 'Idempotency-Key': 'k\n2' } })).toEqual(['options.idempotencyKey:invalid_header']);
     expect(await paths({ signature: 's\n', requestId: 'r' })).toEqual(['options.signature:invalid_header']);

@@ -82,10 +82,14 @@ describe('configuration', () => {
         return new Response('{}', { headers: { 'content-type': 'application/json' } });
       },
     });
-    await client.call(op({ method: 'POST', path: '/x', idempotent: true }), { body: { a: 1 } }, {
-      headers: { 'x-trace': 'from-call', AUTHORIZATION: 'Basic stolen' },
-      idempotencyKey: 'key-1',
-    });
+    await client.call(
+      op({ method: 'POST', path: '/x', idempotent: true }),
+      { body: { a: 1 } },
+      {
+        headers: { 'x-trace': 'from-call', AUTHORIZATION: 'Basic stolen' },
+        idempotencyKey: 'key-1',
+      },
+    );
     expect(seen).toHaveLength(1);
     const sent = seen[0]!;
     // One entry per header: a plain object with lower-case names, so nothing is sent twice.
@@ -110,7 +114,13 @@ describe('configuration', () => {
     const { client } = testClient();
     const basic = Buffer.from(`tok_test:${SECRET}`).toString('base64');
     const err = await rejected(client.call(op({ method: 'GET', path: '/x' })));
-    for (const text of [inspect(client, { depth: 10, showHidden: true }), JSON.stringify(client), inspect(err, { depth: 10 }), JSON.stringify(err), String(err.stack)]) {
+    for (const text of [
+      inspect(client, { depth: 10, showHidden: true }),
+      JSON.stringify(client),
+      inspect(err, { depth: 10 }),
+      JSON.stringify(err),
+      String(err.stack),
+    ]) {
       expect(text).not.toContain(SECRET);
       expect(text).not.toContain(basic);
     }
@@ -170,9 +180,7 @@ describe('validation', () => {
     let sent = 0;
     mswServer.use(http.post(`${BASE}/things/:id`, () => (sent++, HttpResponse.json({}))));
     const { client } = testClient();
-    const err = await rejected(client
-      .call(createThing, { path: { id: 'Thing:1' }, body: { amount: 101, kind: 'C', nested: { at: 'yesterday' } } })
-      );
+    const err = await rejected(client.call(createThing, { path: { id: 'Thing:1' }, body: { amount: 101, kind: 'C', nested: { at: 'yesterday' } } }));
     expect(err).toBeInstanceOf(ValidationError);
     expect(err.issues).toEqual([
       { path: 'amount', rule: 'too_big', message: 'must be at most 100' },
@@ -216,7 +224,10 @@ describe('validation inside unions', () => {
       },
     });
     const nested = await rejected(
-      cb.externalAccounts.create({ currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 5 as never } } }),
+      cb.externalAccounts.create({
+        currency: 'USD',
+        accountInfo: { accountType: 'USD_ACCOUNT', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 5 as never } },
+      }),
     );
     expect(nested.issues).toEqual([{ path: 'accountInfo.beneficiary.fullName', rule: 'invalid_type', message: 'expected string' }]);
     // A known variant keeps its own checks.

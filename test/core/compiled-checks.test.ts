@@ -51,9 +51,44 @@ async function pairs(): Promise<{ label: string; zod: Zod; check: Check }[]> {
 /** Values that reach every rule: wrong types, bounds, code points around length limits, odd objects. */
 const odd = fc.oneof(
   fc.constantFrom<unknown>(
-    undefined, null, 0, -0, 1.5, -1, 2 ** 53, -(2 ** 53), Number.MAX_SAFE_INTEGER, Number.NaN, Number.POSITIVE_INFINITY, '', ' ', 'x', '💸💸', '\ud800',
-    'https://example.com', ' http://a.b ', 'not a url', '2025-10-13', '2025-10-13T12:00:00Z', '2025-10-13T12:00:00.123Z', '2025-02-30',
-    'US', 'us', 'USD', 'INDIVIDUAL', 'BUSINESS', 'ACCOUNT', 'UNKNOWN_KIND', true, false, [], [1], {}, { a: 1 }, new Date(0), Object.create(null),
+    undefined,
+    null,
+    0,
+    -0,
+    1.5,
+    -1,
+    2 ** 53,
+    -(2 ** 53),
+    Number.MAX_SAFE_INTEGER,
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    '',
+    ' ',
+    'x',
+    '💸💸',
+    '\ud800',
+    'https://example.com',
+    ' http://a.b ',
+    'not a url',
+    '2025-10-13',
+    '2025-10-13T12:00:00Z',
+    '2025-10-13T12:00:00.123Z',
+    '2025-02-30',
+    'US',
+    'us',
+    'USD',
+    'INDIVIDUAL',
+    'BUSINESS',
+    'ACCOUNT',
+    'UNKNOWN_KIND',
+    true,
+    false,
+    [],
+    [1],
+    {},
+    { a: 1 },
+    new Date(0),
+    Object.create(null),
     Object.create({ inherited: 'x' }),
   ),
   fc.anything({ maxDepth: 2 }),
@@ -64,7 +99,7 @@ function replaceSomewhere(value: unknown, choice: number, replacement: unknown):
   const paths: (string | number)[][] = [[]];
   const walk = (v: unknown, path: (string | number)[]) => {
     if (Array.isArray(v)) v.forEach((x, i) => (paths.push([...path, i]), walk(x, [...path, i])));
-    else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) paths.push([...path, k]), walk(x, [...path, k]);
+    else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) (paths.push([...path, k]), walk(x, [...path, k]));
   };
   walk(value, []);
   const path = paths[choice % paths.length]!;
@@ -117,14 +152,26 @@ describe('compiled checks report what zod reports', async () => {
 describe('each block against its zod counterpart', async () => {
   const c = await import('../../src/core/checks');
   const cases: [string, Zod, Check][] = [
-    ['string with a pattern and lengths', z.string().check(z.regex(/^[a-z]+$/), z.minLength(2), z.maxLength(3)), c.str(c.matches(/^[a-z]+$/), c.minLength(2), c.maxLength(3))],
+    [
+      'string with a pattern and lengths',
+      z.string().check(z.regex(/^[a-z]+$/), z.minLength(2), z.maxLength(3)),
+      c.str(c.matches(/^[a-z]+$/), c.minLength(2), c.maxLength(3)),
+    ],
     ['array with lengths', z.array(z.int()).check(z.minLength(1), z.maxLength(2)), c.array(c.num(c.int), c.minLength(1), c.maxLength(2))],
     ['bounded int', z.int().check(z.gte(1), z.lte(100)), c.num(c.int, c.gte(1), c.lte(100))],
     ['exclusive number', z.number().check(z.gt(0), z.lt(1)), c.num(c.gt(0), c.lt(1))],
     ['url', z.url(), c.str(c.url)],
-    ['nullable optional', z.object({ a: z.nullish(z.string()), b: z.nullable(z.string()), d: z._default(z.optional(z.boolean()), false) }), c.object({ a: c.optional(c.nullable(c.string)), b: c.nullable(c.string), d: c.defaulted(c.optional(c.boolean)) })],
+    [
+      'nullable optional',
+      z.object({ a: z.nullish(z.string()), b: z.nullable(z.string()), d: z._default(z.optional(z.boolean()), false) }),
+      c.object({ a: c.optional(c.nullable(c.string)), b: c.nullable(c.string), d: c.defaulted(c.optional(c.boolean)) }),
+    ],
     ['record', z.record(z.string(), z.int()), c.record(c.num(c.int))],
-    ['unknown, never, void', z.object({ u: z.unknown(), n: z.optional(z.never()), v: z.void() }), c.object({ u: c.unknown, n: c.optional(c.never), v: c.nothing })],
+    [
+      'unknown, never, void',
+      z.object({ u: z.unknown(), n: z.optional(z.never()), v: z.void() }),
+      c.object({ u: c.unknown, n: c.optional(c.never), v: c.nothing }),
+    ],
     ['union with a void option', z.union([z.object({ a: z.string() }), z.void()]), c.union([c.object({ a: c.string }), c.nothing])],
     ['union whose one option only fails a pattern', z.union([z.string().check(z.regex(/^a$/)), z.number()]), c.union([c.str(c.matches(/^a$/)), c.number])],
     ['intersection', z.intersection(z.object({ a: z.int() }), z.object({ b: z.string() })), c.both(c.object({ a: c.num(c.int) }), c.object({ b: c.string }))],
@@ -136,7 +183,25 @@ describe('each block against its zod counterpart', async () => {
       }),
       { numRuns: 300 },
     );
-    for (const value of ['ab', 'abcd', 'a💸', '💸💸💸💸', [1], [1, 2, 3], [1.5], 0, 1, 101, 0.5, { a: '1' }, { a: 1, b: 'x' }, { a: null, b: null }, { u: 1 }, { u: 1, n: 1 }, { [Symbol('s')]: 1 }]) {
+    for (const value of [
+      'ab',
+      'abcd',
+      'a💸',
+      '💸💸💸💸',
+      [1],
+      [1, 2, 3],
+      [1.5],
+      0,
+      1,
+      101,
+      0.5,
+      { a: '1' },
+      { a: 1, b: 'x' },
+      { a: null, b: null },
+      { u: 1 },
+      { u: 1, n: 1 },
+      { [Symbol('s')]: 1 },
+    ]) {
       expect(compiled(check, value), JSON.stringify(value)).toEqual(viaZod(schema, value));
     }
   });

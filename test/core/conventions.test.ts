@@ -23,14 +23,13 @@ function stub(answer: () => Response) {
   return { sent, fetch };
 }
 
-
 afterEach(() => {
   vi.unstubAllEnvs();
   vi.unstubAllGlobals();
 });
 
 describe('User-Agent', () => {
-  it('is crossborder-sdk/<version> node/<version>, and the version is package.json\'s', async () => {
+  it("is crossborder-sdk/<version> node/<version>, and the version is package.json's", async () => {
     const { sent, fetch } = stub(() => json({}));
     const { client } = testClient({ fetch });
     await client.call(op({ method: 'GET', path: '/x' }));
@@ -68,7 +67,10 @@ describe('environment', () => {
 describe('logging', () => {
   function capture() {
     const calls: { level: string; args: unknown[] }[] = [];
-    const at = (level: string) => (...args: unknown[]) => void calls.push({ level, args });
+    const at =
+      (level: string) =>
+      (...args: unknown[]) =>
+        void calls.push({ level, args });
     return { calls, at };
   }
 
@@ -86,9 +88,16 @@ describe('logging', () => {
 
   it('pino-style loggers get (details, message)', async () => {
     const { calls, at } = capture();
-    const pino = { levels: { values: { info: 30 }, labels: { 30: 'info' } }, child() {}, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+    const pino = {
+      levels: { values: { info: 30 }, labels: { 30: 'info' } },
+      child() {},
+      debug: at('debug'),
+      info: at('info'),
+      warn: at('warn'),
+      error: at('error'),
+    };
     const { fetch } = stub(() => json({}, 200, { 'x-request-id': 'req_2' }));
-    const { client } = testClient({ fetch, logger: pino as never, logLevel: 'info' });
+    const { client } = testClient({ fetch, logger: pino, logLevel: 'info' });
     await client.call(op({ method: 'GET', path: '/x' }));
     expect(calls).toHaveLength(1);
     expect(calls[0]!.args[0]).toMatchObject({ status: 200, requestId: 'req_2' });
@@ -140,7 +149,9 @@ describe('logging', () => {
         validateResponses: true,
         onValidationIssue: reject,
       });
-      await expect(client.call(op({ method: 'GET', path: '/quotes/{quoteId}', id: 'getQuote' }), { path: { quoteId: 'Quote:1' } })).resolves.toMatchObject({ id: 'Quote:1' });
+      await expect(client.call(op({ method: 'GET', path: '/quotes/{quoteId}', id: 'getQuote' }), { path: { quoteId: 'Quote:1' } })).resolves.toMatchObject({
+        id: 'Quote:1',
+      });
       for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
     } finally {
       process.off('unhandledRejection', listener);
@@ -242,8 +253,20 @@ describe('validateResponses reports drift, never fails a call that succeeded', (
     const quote = { id: 'Quote:1', status: 'PARTIALLY_FILLED', brandNewField: { deep: 1 }, totalSendingAmount: null };
     const { fetch } = stub(() => json(quote, 201));
     const reports: unknown[] = [];
-    const cb = new Crossborder({ tokenId: 't', clientSecret: 's', baseUrl: 'https://api.test.invalid', fetch, validateResponses: true, onValidationIssue: (r) => reports.push(r) });
-    const params = { source: { sourceType: 'ACCOUNT', accountId: 'InternalAccount:1' }, destination: { destinationType: 'ACCOUNT', accountId: 'ExternalAccount:2' }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100 } as const;
+    const cb = new Crossborder({
+      tokenId: 't',
+      clientSecret: 's',
+      baseUrl: 'https://api.test.invalid',
+      fetch,
+      validateResponses: true,
+      onValidationIssue: (r) => reports.push(r),
+    });
+    const params = {
+      source: { sourceType: 'ACCOUNT', accountId: 'InternalAccount:1' },
+      destination: { destinationType: 'ACCOUNT', accountId: 'ExternalAccount:2' },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 100,
+    } as const;
     await expect(cb.quotes.create(params)).resolves.toEqual(quote);
     expect(reports).toHaveLength(1);
     expect(reports[0]).toMatchObject({ operation: 'POST /quotes', status: 201 });

@@ -33,7 +33,8 @@ describe('retry decisions', () => {
   });
 
   it('only a refused connection or a failed lookup proves a request never left', () => {
-    for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']) expect(surelyNotSent(failWith(code)), code).toBe(true);
+    for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT'])
+      expect(surelyNotSent(failWith(code)), code).toBe(true);
     for (const code of ['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'ETIMEDOUT']) expect(surelyNotSent(failWith(code)), code).toBe(false);
     expect(surelyNotSent(new Error('no code'))).toBe(false);
     expect(surelyNotSent(null)).toBe(false);
@@ -58,7 +59,15 @@ describe('retry decisions', () => {
 
 describe('retryDecision: one decision for answers and failures', () => {
   const T0 = Date.parse('2025-10-13T10:00:00Z');
-  const input = (over: Partial<RetryInput> = {}): RetryInput => ({ retry: 0, maxRetries: 2, safe: true, notAfter: undefined, now: () => T0, random: () => 0, ...over });
+  const input = (over: Partial<RetryInput> = {}): RetryInput => ({
+    retry: 0,
+    maxRetries: 2,
+    safe: true,
+    notAfter: undefined,
+    now: () => T0,
+    random: () => 0,
+    ...over,
+  });
   const status = (s: number, retryAfter?: string, code?: unknown) => ({ status: s, retryAfter, code });
   const failure = (mayHaveArrived: boolean) => ({ failed: true as const, mayHaveArrived });
 
@@ -111,14 +120,20 @@ describe('the plan owns write, safe and outcomeUnknown', () => {
   });
 
   it('outcomeUnknown: a write that may have arrived; after an answer, a write answered 2xx, 303 or 5xx', () => {
-    expect([planOf('POST /x').outcomeUnknown(true), planOf('POST /x').outcomeUnknown(false), planOf('GET /x').outcomeUnknown(true)]).toEqual([true, false, false]);
+    expect([planOf('POST /x').outcomeUnknown(true), planOf('POST /x').outcomeUnknown(false), planOf('GET /x').outcomeUnknown(true)]).toEqual([
+      true,
+      false,
+      false,
+    ]);
     const after = (label: string) => [200, 204, 301, 303, 307, 400, 409, 499, 500, 503].map((s) => planOf(label).outcomeUnknownAfter(s));
     expect(after('POST /x')).toEqual([true, true, false, true, false, false, false, false, true, true]);
     expect(after('GET /x')).toEqual(Array(10).fill(false));
   });
 
   it('url: path values encoded, a missing one kept as its placeholder, the query by openapi-fetch (empty values left out)', () => {
-    const plan = new OperationPlan(op({ method: 'GET', path: '/receiver/uma/{address}' }), 'https://b.test/2025-10-13', (q) => new URLSearchParams(q as Record<string, string>).toString());
+    const plan = new OperationPlan(op({ method: 'GET', path: '/receiver/uma/{address}' }), 'https://b.test/2025-10-13', (q) =>
+      new URLSearchParams(q as Record<string, string>).toString(),
+    );
     expect(plan.url({ address: '$a@b.example' }, { limit: '2' })).toBe('https://b.test/2025-10-13/receiver/uma/%24a%40b.example?limit=2');
     expect(plan.url(undefined, undefined)).toBe('https://b.test/2025-10-13/receiver/uma/{address}');
     expect(plan.url({}, {})).toBe('https://b.test/2025-10-13/receiver/uma/{address}');
@@ -166,7 +181,6 @@ describe('answers', () => {
     expect(parsed).toEqual([body, ok]);
   });
 
-
   it('outcomeUnknown: a 5xx on a write, never on a read, never on a 4xx', () => {
     expect(toAPIError(answer(500), undefined, planOf('POST /quotes'), 'k', noScrub)).toMatchObject({ outcomeUnknown: true });
     expect(toAPIError(answer(500), undefined, planOf('POST /quotes'), 'k', noScrub)).toBeInstanceOf(InternalServerError);
@@ -187,7 +201,13 @@ describe('answers', () => {
     const json = toAPIError(answer(400), { code: 'INVALID_INPUT', message: 'bad', details: { field: 'x' } }, planOf('POST /x'), undefined, noScrub);
     expect(json).toMatchObject({ code: 'INVALID_INPUT', details: { field: 'x' } });
     expect(json.message).toBe('400 INVALID_INPUT: bad');
-    const html = toAPIError(new Response(null, { status: 502, statusText: 'Bad Gateway' }), '<html><b>upstream</b>\n\n down</html>', planOf('GET /x'), undefined, noScrub);
+    const html = toAPIError(
+      new Response(null, { status: 502, statusText: 'Bad Gateway' }),
+      '<html><b>upstream</b>\n\n down</html>',
+      planOf('GET /x'),
+      undefined,
+      noScrub,
+    );
     expect(html.message).toBe('502 UNKNOWN: Bad Gateway: upstream down');
     expect(toAPIError(answer(404), null, planOf('GET /x'), undefined, noScrub).details).toBeUndefined();
     expect(toAPIError(answer(404), { details: null }, planOf('GET /x'), undefined, noScrub).details).toBeUndefined();
@@ -228,7 +248,8 @@ describe('answers', () => {
 
   it('readEnvelope: only a body that cannot be a list throws; repairs are reported', () => {
     const reports: unknown[] = [];
-    const read = (data: unknown, paginated = true) => readEnvelope(data, answer(200, { 'x-request-id': 'req_2' }), 'GET /x', paginated, (i) => reports.push(i), noScrub);
+    const read = (data: unknown, paginated = true) =>
+      readEnvelope(data, answer(200, { 'x-request-id': 'req_2' }), 'GET /x', paginated, (i) => reports.push(i), noScrub);
     for (const bad of [null, 'x', 5, { data: 'nope' }, { data: null }]) expect(() => read(bad), JSON.stringify(bad)).toThrow(/unexpected body/);
     expect(read({ data: [1], hasMore: true, nextCursor: 'c' })).toMatchObject({ hasMore: true, nextCursor: 'c', totalCount: 1 });
     expect(reports).toEqual([]);
@@ -236,7 +257,11 @@ describe('answers', () => {
     expect(read({ data: [1], nextCursor: '' })).toMatchObject({ hasMore: false, nextCursor: undefined });
     expect(read({ data: [1], hasMore: false, nextCursor: null })).toMatchObject({ hasMore: false, nextCursor: undefined });
     expect(read({ data: [1], hasMore: false, nextCursor: 5 })).toMatchObject({ nextCursor: undefined });
-    expect(reports).toEqual([[{ path: 'hasMore', rule: 'invalid_type', message: 'expected boolean (taken as true)' }], [{ path: 'hasMore', rule: 'invalid_type', message: 'expected boolean (taken as false)' }], [{ path: 'nextCursor', rule: 'invalid_type', message: 'expected string' }]]);
+    expect(reports).toEqual([
+      [{ path: 'hasMore', rule: 'invalid_type', message: 'expected boolean (taken as true)' }],
+      [{ path: 'hasMore', rule: 'invalid_type', message: 'expected boolean (taken as false)' }],
+      [{ path: 'nextCursor', rule: 'invalid_type', message: 'expected string' }],
+    ]);
     expect(read({ data: [1, 2] }, false)).toMatchObject({ hasMore: false, totalCount: 2 });
     expect(reports).toHaveLength(3); // an unpaginated list needs no hasMore
   });
@@ -249,7 +274,10 @@ describe('the attempt loop, scripted', () => {
       sent.push(init.method!);
       const step = steps.shift() ?? 200;
       if (step instanceof Error) throw step;
-      return new Response(step === 204 ? null : JSON.stringify({ status: step, code: step === 409 ? 'IDEMPOTENCY_KEY_REUSED' : 'X', message: 'm' }), { status: step, headers: { 'content-type': 'application/json' } });
+      return new Response(step === 204 ? null : JSON.stringify({ status: step, code: step === 409 ? 'IDEMPOTENCY_KEY_REUSED' : 'X', message: 'm' }), {
+        status: step,
+        headers: { 'content-type': 'application/json' },
+      });
     };
     return { sent, fetch };
   };
@@ -290,7 +318,9 @@ describe('the attempt loop, scripted', () => {
     expect(reused.sent).toHaveLength(1);
     const other = async () => new Response(JSON.stringify({ code: 'BUSY' }), { status: 409, headers: { 'content-type': 'application/json' } });
     let n = 0;
-    await rejected(testClient({ fetch: async () => (n++, other()), maxRetries: 2 }).client.call(op({ method: 'POST', path: '/q', idempotent: true }), { body: {} }));
+    await rejected(
+      testClient({ fetch: async () => (n++, other()), maxRetries: 2 }).client.call(op({ method: 'POST', path: '/q', idempotent: true }), { body: {} }),
+    );
     expect(n).toBe(3);
   });
 
@@ -302,7 +332,10 @@ describe('the attempt loop, scripted', () => {
     expect(n).toBe(1);
     expect(sleeps).toEqual([]);
     let m = 0;
-    const sixty = async () => (m++ === 0 ? new Response('{}', { status: 503, headers: { 'retry-after': '60' } }) : new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } }));
+    const sixty = async () =>
+      m++ === 0
+        ? new Response('{}', { status: 503, headers: { 'retry-after': '60' } })
+        : new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } });
     const c2 = testClient({ fetch: sixty });
     await c2.client.call(op({ method: 'GET', path: '/x' }));
     expect(c2.sleeps).toEqual([60_000]);

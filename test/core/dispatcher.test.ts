@@ -30,7 +30,7 @@ function forwarding() {
   const inits: Init[] = [];
   const fetch = (input: string, init: Init) => {
     inits.push(init);
-    return nodeFetch(input, init as RequestInit);
+    return nodeFetch(input, init);
   };
   globalThis.fetch = fetch as typeof globalThis.fetch;
   return inits;

@@ -42,6 +42,8 @@ describe('error fields', () => {
     expect(JSON.stringify(error)).toBe(
       '{"name":"APIError","message":"503 UNAVAILABLE: request failed (request req_1)","status":503,"code":"UNAVAILABLE","requestId":"req_1","headers":{},"operation":"GET /customers","outcomeUnknown":false}',
     );
-    expect(inspect(error)).toMatch(/status: 503,\s+code: 'UNAVAILABLE',\s+details: undefined,\s+requestId: 'req_1',\s+headers: \{\},\s+idempotencyKey: undefined,\s+operation: 'GET \/customers',\s+outcomeUnknown: false,\s+retryAfter: undefined/);
+    expect(inspect(error)).toMatch(
+      /status: 503,\s+code: 'UNAVAILABLE',\s+details: undefined,\s+requestId: 'req_1',\s+headers: \{\},\s+idempotencyKey: undefined,\s+operation: 'GET \/customers',\s+outcomeUnknown: false,\s+retryAfter: undefined/,
+    );
   });
 });

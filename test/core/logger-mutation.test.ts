@@ -8,6 +8,11 @@ import { maskBody } from '../../src/core/logger';
 
 it('an allow-listed list with a nested list or a number inside personal data is masked, not passed through', () => {
   const account = { accountType: 'USD_ACCOUNT', currencies: [['USD']], status: [['ACTIVE'], 'ACTIVE'], id: [{ toString: () => 'Account:1' }] };
-  expect(maskBody(account)).toEqual({ accountType: 'USD_ACCOUNT', currencies: [['[redacted]']], status: [['[redacted]'], '[redacted]'], id: [{ toString: '[redacted]' }] });
+  expect(maskBody(account)).toEqual({
+    accountType: 'USD_ACCOUNT',
+    currencies: [['[redacted]']],
+    status: [['[redacted]'], '[redacted]'],
+    id: [{ toString: '[redacted]' }],
+  });
   expect(maskBody({ accountType: 'USD_ACCOUNT', currencies: ['USD', 'EUR'] })).toEqual({ accountType: 'USD_ACCOUNT', currencies: ['USD', 'EUR'] });
 });

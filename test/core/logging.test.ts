@@ -16,9 +16,7 @@ function recorder() {
 describe('logging', () => {
   it('at debug, logs requests with secrets redacted and personal fields masked', async () => {
     mswServer.use(
-      http.post(`${BASE}/auth/credentials`, () =>
-        HttpResponse.json({ id: 'AuthMethod:1', encryptedSessionSigningKey: 'deadbeef'.repeat(8) }, { status: 201 }),
-      ),
+      http.post(`${BASE}/auth/credentials`, () => HttpResponse.json({ id: 'AuthMethod:1', encryptedSessionSigningKey: 'deadbeef'.repeat(8) }, { status: 201 })),
     );
     const { lines, logger } = recorder();
     const { client } = testClient({ logger, logLevel: 'debug' });
@@ -28,7 +26,16 @@ describe('logging', () => {
     });
     const text = JSON.stringify(lines);
     expect(lines.length).toBeGreaterThanOrEqual(2);
-    for (const secret of [SECRET, Buffer.from(`tok_test:${SECRET}`).toString('base64'), '123456', 'eyJhbGciOi.secret.token', 'Ada Lovelace', '1 Main', 'stamp-secret', 'deadbeef']) {
+    for (const secret of [
+      SECRET,
+      Buffer.from(`tok_test:${SECRET}`).toString('base64'),
+      '123456',
+      'eyJhbGciOi.secret.token',
+      'Ada Lovelace',
+      '1 Main',
+      'stamp-secret',
+      'deadbeef',
+    ]) {
       expect(text).not.toContain(secret);
     }
     expect(text).toContain('"amount":5'); // non-sensitive fields stay readable
@@ -51,7 +58,11 @@ describe('logging', () => {
     const { client } = testClient({ logger, logLevel: 'info' });
     await client.call(op({ method: 'GET', path: '/x' }));
     // One line per attempt (method, path, status, ms, request id, attempt) and one for the retry.
-    expect(lines.map((l) => l.message.replace(/\d+ms/, 'Nms'))).toEqual(['GET /x 500 Nms', 'GET /x: status 500; retrying in ' + lines[1]!.message.match(/\d+ ms/)![0], 'GET /x 200 Nms']);
+    expect(lines.map((l) => l.message.replace(/\d+ms/, 'Nms'))).toEqual([
+      'GET /x 500 Nms',
+      'GET /x: status 500; retrying in ' + lines[1]!.message.match(/\d+ ms/)![0],
+      'GET /x 200 Nms',
+    ]);
     expect(lines[0]!.details).toMatchObject({ method: 'GET', path: '/x', status: 500, attempt: 1 });
     expect(lines[2]!.details).toMatchObject({ method: 'GET', path: '/x', status: 200, attempt: 2 });
     expect(lines.map((l) => l.level)).toEqual(['info', 'info', 'info']);
@@ -82,13 +93,61 @@ describe('the redaction rules, one by one', () => {
 
   it('each personal or secret field name is masked wherever it appears; the fields beside it stay', () => {
     const names = [
-      'accountInfo', 'beneficiary', 'businessInfo', 'address', 'senderCustomerInfo', 'receiverCustomerInfo', 'counterpartyInformation', 'beneficiaryVerifiedData', 'identity', 'kyc',
-      'fullName', 'firstName', 'lastName', 'legalName', 'doingBusinessAs', 'nickname', 'birthDate', 'nationality', 'countryOfResidence', 'line1', 'line2', 'city', 'postalCode',
-      'taxId', 'registrationNumber', 'accountNumber', 'routingNumber', 'iban', 'bic', 'swiftCode', 'pixKey', 'email', 'phoneNumber',
-      'umaAddress', 'inviterUma', 'inviteeUma', 'receiverUmaAddress', 'senderUmaAddress', 'toUmaAddress',
-      'otp', 'oidcToken', 'clientPublicKey', 'encryptedSessionSigningKey', 'encryptedWalletCredentials', 'privateKey', 'sessionKey', 'payloadToSign', 'signature', 'attestation', 'assertion',
+      'accountInfo',
+      'beneficiary',
+      'businessInfo',
+      'address',
+      'senderCustomerInfo',
+      'receiverCustomerInfo',
+      'counterpartyInformation',
+      'beneficiaryVerifiedData',
+      'identity',
+      'kyc',
+      'fullName',
+      'firstName',
+      'lastName',
+      'legalName',
+      'doingBusinessAs',
+      'nickname',
+      'birthDate',
+      'nationality',
+      'countryOfResidence',
+      'line1',
+      'line2',
+      'city',
+      'postalCode',
+      'taxId',
+      'registrationNumber',
+      'accountNumber',
+      'routingNumber',
+      'iban',
+      'bic',
+      'swiftCode',
+      'pixKey',
+      'email',
+      'phoneNumber',
+      'umaAddress',
+      'inviterUma',
+      'inviteeUma',
+      'receiverUmaAddress',
+      'senderUmaAddress',
+      'toUmaAddress',
+      'otp',
+      'oidcToken',
+      'clientPublicKey',
+      'encryptedSessionSigningKey',
+      'encryptedWalletCredentials',
+      'privateKey',
+      'sessionKey',
+      'payloadToSign',
+      'signature',
+      'attestation',
+      'assertion',
       // KYC/KYB (issue 34): a beneficial owner's identity and id number, a hosted KYC link and its provider token.
-      'personalInfo', 'identifier', 'kycUrl', 'token',
+      'personalInfo',
+      'identifier',
+      'kycUrl',
+      'token',
     ];
     for (const name of names) {
       expect(maskBody({ [name]: 'value-1', amount: 7, note: 'kept' }), name).toEqual({ [name]: '[redacted]', amount: 7, note: 'kept' });
@@ -99,23 +158,62 @@ describe('the redaction rules, one by one', () => {
     // Null and absent values say nothing: kept, inside a personal-data object too.
     expect(maskBody({ fullName: null, accountInfo: { iban: null, bic: 'X' } })).toEqual({ fullName: null, accountInfo: { iban: null, bic: '[redacted]' } });
     // Outside personal data, nothing is masked.
-    expect(maskBody({ amount: 5, currency: 'USD', memo: 'hello', flags: [true, 'x', 1], nested: { status: 'ok' } })).toEqual({ amount: 5, currency: 'USD', memo: 'hello', flags: [true, 'x', 1], nested: { status: 'ok' } });
+    expect(maskBody({ amount: 5, currency: 'USD', memo: 'hello', flags: [true, 'x', 1], nested: { status: 'ok' } })).toEqual({
+      amount: 5,
+      currency: 'USD',
+      memo: 'hello',
+      flags: [true, 'x', 1],
+      nested: { status: 'ok' },
+    });
   });
 
   it('inside a personal-data object, the allow-list shows only values of its form', () => {
     const box = (fields: Record<string, unknown>) => (maskBody({ accountInfo: fields }) as { accountInfo: Record<string, unknown> }).accountInfo;
     // Each allow-listed field, with a value of its form: shown.
-    const shown = { id: 'ExternalAccount:a1.b-c_2', customerId: 'Customer:1', accountId: 'InternalAccount:9', accountType: 'EUR_ACCOUNT', beneficiaryType: 'INDIVIDUAL', customerType: 'BUSINESS', pixKeyType: 'CPF', accountCategory: 'CHECKING', assetType: 'BTC', currency: 'USD', currencies: ['USD', 'EUR'], status: 'ACTIVE', kycStatus: 'APPROVED', beneficiaryVerificationStatus: 'PARTIAL_MATCH' };
+    const shown = {
+      id: 'ExternalAccount:a1.b-c_2',
+      customerId: 'Customer:1',
+      accountId: 'InternalAccount:9',
+      accountType: 'EUR_ACCOUNT',
+      beneficiaryType: 'INDIVIDUAL',
+      customerType: 'BUSINESS',
+      pixKeyType: 'CPF',
+      accountCategory: 'CHECKING',
+      assetType: 'BTC',
+      currency: 'USD',
+      currencies: ['USD', 'EUR'],
+      status: 'ACTIVE',
+      kycStatus: 'APPROVED',
+      beneficiaryVerificationStatus: 'PARTIAL_MATCH',
+    };
     expect(box(shown)).toEqual(shown);
     // Codes: upper-case letters and underscores, starting with a letter, at most 40.
-    for (const bad of ['usd', 'USD ', ' USD', 'US1', '_USD', 'DE89370400440532013000', 'A'.repeat(41), '', 'U-SD']) expect(box({ currency: bad }).currency, bad).toBe('[redacted]');
+    for (const bad of ['usd', 'USD ', ' USD', 'US1', '_USD', 'DE89370400440532013000', 'A'.repeat(41), '', 'U-SD'])
+      expect(box({ currency: bad }).currency, bad).toBe('[redacted]');
     expect(box({ status: 'A'.repeat(40) }).status).toBe('A'.repeat(40));
     expect(box({ status: 'A' }).status).toBe('A');
     // Ids: `Kind:value`.
-    for (const bad of ['ada@example.org', 'Customer:', ':1', 'Customer:1 x', 'x Customer:1', 'Cust omer:1', 'Customer:1:2', `${'C'.repeat(41)}:1`, `Customer:${'1'.repeat(81)}`, '1:1']) expect(box({ id: bad }).id, bad).toBe('[redacted]');
+    for (const bad of [
+      'ada@example.org',
+      'Customer:',
+      ':1',
+      'Customer:1 x',
+      'x Customer:1',
+      'Cust omer:1',
+      'Customer:1:2',
+      `${'C'.repeat(41)}:1`,
+      `Customer:${'1'.repeat(81)}`,
+      '1:1',
+    ])
+      expect(box({ id: bad }).id, bad).toBe('[redacted]');
     expect(box({ id: `${'C'.repeat(40)}:${'1'.repeat(80)}` }).id).toBe(`${'C'.repeat(40)}:${'1'.repeat(80)}`);
     // A code where an id belongs, an id where a code belongs, a number, an object: masked.
-    expect(box({ id: 'ACTIVE', status: 'Customer:1', currency: 5, kycStatus: { x: 'APPROVED' } })).toEqual({ id: '[redacted]', status: '[redacted]', currency: '[redacted]', kycStatus: { x: '[redacted]' } });
+    expect(box({ id: 'ACTIVE', status: 'Customer:1', currency: 5, kycStatus: { x: 'APPROVED' } })).toEqual({
+      id: '[redacted]',
+      status: '[redacted]',
+      currency: '[redacted]',
+      kycStatus: { x: '[redacted]' },
+    });
     // An object that looks like a list (a JSON object with a length) is not one.
     expect(box({ currency: { length: 1 } }).currency).toEqual({ length: '[redacted]' });
     expect(maskBody({ accountInfo: { x: undefined } })).toEqual({ accountInfo: { x: undefined } });
@@ -171,7 +269,10 @@ describe('the logger', () => {
       const { lines, logger } = recorder();
       const log = new Log(logger, level);
       for (const at of order) log[at](`m-${at}`);
-      expect(lines.map((l) => l.level), level).toEqual(order.slice(0, i + 1));
+      expect(
+        lines.map((l) => l.level),
+        level,
+      ).toEqual(order.slice(0, i + 1));
       for (const at of order) expect(log.enabled(at)).toBe(order.indexOf(at) <= i);
     }
     const { lines, logger } = recorder();
@@ -193,7 +294,16 @@ describe('the logger', () => {
     new Log({ ...consoleLike, streams: {} } as never, 'info').info('hello', () => ({ a: 6 }));
     new Log({ ...consoleLike, levels: { values: 'x' } } as never, 'info').info('hello', () => ({ a: 7 }));
     new Log(consoleLike, 'info').info('bare');
-    expect(calls).toEqual([['hello', { a: 1 }], [{ a: 2 }, 'hello'], [{ a: 3 }, 'hello'], ['hello', { a: 4 }], ['hello', { a: 5 }], ['hello', { a: 6 }], ['hello', { a: 7 }], ['bare']]);
+    expect(calls).toEqual([
+      ['hello', { a: 1 }],
+      [{ a: 2 }, 'hello'],
+      [{ a: 3 }, 'hello'],
+      ['hello', { a: 4 }],
+      ['hello', { a: 5 }],
+      ['hello', { a: 6 }],
+      ['hello', { a: 7 }],
+      ['bare'],
+    ]);
   });
 
   it('a logger that throws or rejects changes nothing, and its rejection is handled', async () => {
@@ -201,11 +311,22 @@ describe('the logger', () => {
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     process.on('unhandledRejection', onUnhandled);
     try {
-      const throwing = { debug: () => { throw new Error('boom'); }, info: () => Promise.reject(new Error('async boom')), warn: () => undefined, error: () => undefined };
-      const log = new Log(throwing as never, 'debug');
+      const throwing = {
+        debug: () => {
+          throw new Error('boom');
+        },
+        info: () => Promise.reject(new Error('async boom')),
+        warn: () => undefined,
+        error: () => undefined,
+      };
+      const log = new Log(throwing, 'debug');
       expect(() => log.debug('x', () => ({ a: 1 }))).not.toThrow();
       expect(() => log.info('x')).not.toThrow();
-      expect(() => log.info('x', () => { throw new Error('details boom'); })).not.toThrow();
+      expect(() =>
+        log.info('x', () => {
+          throw new Error('details boom');
+        }),
+      ).not.toThrow();
       await new Promise((r) => setTimeout(r, 20));
       expect(unhandled).toEqual([]);
     } finally {

@@ -52,7 +52,14 @@ describe('CursorTrail', () => {
     expect(trail.has('c131069')).toBe(false);
     expect(trail.has('c131071')).toBe(false);
     // and the window is still the last 100,000: c131101 … c231100
-    expect([trail.has('c131100'), trail.has('c131101'), trail.has('c200000'), trail.has('c231099'), trail.has('c231100'), trail.has('c1')]).toEqual([false, true, true, true, true, false]);
+    expect([trail.has('c131100'), trail.has('c131101'), trail.has('c200000'), trail.has('c231099'), trail.has('c231100'), trail.has('c1')]).toEqual([
+      false,
+      true,
+      true,
+      true,
+      true,
+      false,
+    ]);
   });
 
   it('tells apart cursors whose 32-bit FNV-1a hashes collide', () => {
@@ -92,9 +99,11 @@ describe('Page, without HTTP', () => {
     // and through a third page: A → B → A
     const { first } = list({ data: [0], next: 'A' }, { A: { data: [1], next: 'B' }, B: { data: [2], next: 'A' } });
     const items: number[] = [];
-    const err = await failure((async () => {
-      for await (const n of first) if (items.push(n) > 50) break; // bounded if the guard fails
-    })());
+    const err = await failure(
+      (async () => {
+        for await (const n of first) if (items.push(n) > 50) break; // bounded if the guard fails
+      })(),
+    );
     expect(items).toEqual([0, 1, 2]);
     expect(err.message).toBe('The service answered cursor A again; stopping instead of looping');
   });
@@ -106,9 +115,11 @@ describe('Page, without HTTP', () => {
     expect(fetched).toEqual(['a', 'a']);
     const walk = list({ data: [0], next: 'a' }, { a: { data: [1] } }, false, new Set(['a']));
     const items: number[] = [];
-    await expect((async () => {
-      for await (const n of walk.first) if (items.push(n) > 50) break;
-    })()).rejects.toThrow('ECONNRESET');
+    await expect(
+      (async () => {
+        for await (const n of walk.first) if (items.push(n) > 50) break;
+      })(),
+    ).rejects.toThrow('ECONNRESET');
     for await (const n of walk.first) if (items.push(n) > 50) break;
     expect(items).toEqual([0, 0, 1]);
   });

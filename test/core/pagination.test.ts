@@ -46,11 +46,7 @@ describe('pagination', () => {
     const items: number[] = [];
     for await (const item of client.list<{ n: number }>(listThings, { query: { limit: 3, status: 'COMPLETED' } })) items.push(item.n);
     expect(items).toEqual([0, 1, 2, 3, 4, 5, 6]);
-    expect(seen.map((q) => q.toString())).toEqual([
-      'limit=3&status=COMPLETED',
-      'limit=3&status=COMPLETED&cursor=3',
-      'limit=3&status=COMPLETED&cursor=6',
-    ]);
+    expect(seen.map((q) => q.toString())).toEqual(['limit=3&status=COMPLETED', 'limit=3&status=COMPLETED&cursor=3', 'limit=3&status=COMPLETED&cursor=6']);
   });
 
   it('breaking out of for await sends nothing more', async () => {
@@ -85,12 +81,14 @@ describe('pagination', () => {
     );
     const { client } = testClient();
     const items: number[] = [];
-    const err = await rejected((async () => {
-      for await (const item of client.list<{ n: number }>(listThings)) {
-        items.push(item.n);
-        if (items.length > 50) break; // bound: the test must not hang if the guard fails
-      }
-    })());
+    const err = await rejected(
+      (async () => {
+        for await (const item of client.list<{ n: number }>(listThings)) {
+          items.push(item.n);
+          if (items.length > 50) break; // bound: the test must not hang if the guard fails
+        }
+      })(),
+    );
     expect(err).toBeInstanceOf(PaginationError);
     expect(items).toEqual([1, 2, 3]);
     expect(calls).toBe(3);
@@ -100,9 +98,11 @@ describe('pagination', () => {
     mswServer.use(http.get(`${BASE}/things`, () => HttpResponse.json({ data: [{ n: 1 }], hasMore: true, totalCount: 2 })));
     const { client } = testClient();
     const items: number[] = [];
-    const err = await rejected((async () => {
-      for await (const item of client.list<{ n: number }>(listThings)) items.push(item.n);
-    })());
+    const err = await rejected(
+      (async () => {
+        for await (const item of client.list<{ n: number }>(listThings)) items.push(item.n);
+      })(),
+    );
     expect(items).toEqual([1]);
     expect(err).toBeInstanceOf(PaginationError);
   });
@@ -151,7 +151,9 @@ describe('pagination', () => {
 
   it('fields of the list body the SDK does not know are kept on page.body, checked or not', async () => {
     mswServer.use(
-      http.get(`${BASE}/things`, () => HttpResponse.json({ data: [{ n: 1 }], hasMore: false, totalCount: 1, nextPageUrl: null, summary: { currency: 'USD', sum: 7 } })),
+      http.get(`${BASE}/things`, () =>
+        HttpResponse.json({ data: [{ n: 1 }], hasMore: false, totalCount: 1, nextPageUrl: null, summary: { currency: 'USD', sum: 7 } }),
+      ),
     );
     for (const validateResponses of [false, true]) {
       const { client } = testClient({ validateResponses });
@@ -285,7 +287,9 @@ describe('cursor cycles (issue #16, defect 12)', () => {
         }
       }
       expect(seen, walk).toBe(PAGES);
-      console.log(`[pagination] ${walk === 'items' ? 'for await' : '.pages()'}: heap +${(grownAtEnd / 1048576).toFixed(1)} MB after ${PAGES} pages of 16 kB cursors`);
+      console.log(
+        `[pagination] ${walk === 'items' ? 'for await' : '.pages()'}: heap +${(grownAtEnd / 1048576).toFixed(1)} MB after ${PAGES} pages of 16 kB cursors`,
+      );
       // Every page kept would be 8,000 × 16 kB × 2 (UTF-16) ≈ 256 MB; the trail alone keeps ~50 bytes a page.
       expect(grownAtEnd, walk).toBeLessThan(16 * 1024 * 1024);
     }

@@ -16,20 +16,70 @@ import { op, rejected, testClient } from '../helpers/client';
 
 /** A value that is personal data: unique, so finding it anywhere in the output is a leak. */
 const piiValue = fc
-  .tuple(fc.constantFrom('iban DE89370400440532013000', 'Ada Lovelace', 'ada@example.org', '+44 20 7946 0958', '1815-12-10', '12 Rue de Rivoli', 'CPF 123.456.789-09'), fc.nat())
+  .tuple(
+    fc.constantFrom(
+      'iban DE89370400440532013000',
+      'Ada Lovelace',
+      'ada@example.org',
+      '+44 20 7946 0958',
+      '1815-12-10',
+      '12 Rue de Rivoli',
+      'CPF 123.456.789-09',
+    ),
+    fc.nat(),
+  )
   .map(([kind, n]) => `${kind} #pii${n}#`);
 
 /** Field names the document gives personal data, and the names it has not given yet. */
-const knownPiiField = fc.constantFrom('iban', 'bic', 'fullName', 'birthDate', 'nationality', 'countryOfResidence', 'email', 'phoneNumber', 'line1', 'line2', 'city', 'postalCode', 'state', 'country', 'taxId', 'accountNumber', 'routingNumber', 'pixKey', 'bankName', 'legalName', 'registrationNumber');
-const unknownField = fc.stringMatching(/^[a-z][A-Za-z0-9]{0,11}$/).filter((k) => !PII_ALLOWED_FIELDS.has(k) && k !== 'accountType' && k !== 'customerType' && k !== 'beneficiaryType');
+const knownPiiField = fc.constantFrom(
+  'iban',
+  'bic',
+  'fullName',
+  'birthDate',
+  'nationality',
+  'countryOfResidence',
+  'email',
+  'phoneNumber',
+  'line1',
+  'line2',
+  'city',
+  'postalCode',
+  'state',
+  'country',
+  'taxId',
+  'accountNumber',
+  'routingNumber',
+  'pixKey',
+  'bankName',
+  'legalName',
+  'registrationNumber',
+);
+const unknownField = fc
+  .stringMatching(/^[a-z][A-Za-z0-9]{0,11}$/)
+  .filter((k) => !PII_ALLOWED_FIELDS.has(k) && k !== 'accountType' && k !== 'customerType' && k !== 'beneficiaryType');
 const anyPiiField = fc.oneof(knownPiiField, unknownField);
 
 /** How a body names a PII object: by the field holding it, or by its own shape (an open-union account). */
 const container = fc.oneof(
-  fc.constantFrom('accountInfo', 'beneficiary', 'address', 'businessInfo', 'senderCustomerInfo', 'receiverCustomerInfo', 'counterpartyInformation', 'beneficiaryVerifiedData').map((key) => ({ key, shape: {} as Record<string, unknown> })),
-  fc.tuple(unknownField, fc.constantFrom('EUR_ACCOUNT', 'USD_ACCOUNT', 'MXN_CLABE', 'SPARK_WALLET', 'SOMETHING_NEW')).map(([key, accountType]) => ({ key, shape: { accountType } as Record<string, unknown> })),
-  fc.tuple(unknownField, fc.constantFrom('INDIVIDUAL', 'BUSINESS')).map(([key, customerType]) => ({ key, shape: { id: 'Customer:1', customerType, kycStatus: 'APPROVED' } as Record<string, unknown> })),
-  fc.tuple(unknownField, fc.constant('INDIVIDUAL')).map(([key, beneficiaryType]) => ({ key, shape: { beneficiaryType } as Record<string, unknown> })),
+  fc
+    .constantFrom(
+      'accountInfo',
+      'beneficiary',
+      'address',
+      'businessInfo',
+      'senderCustomerInfo',
+      'receiverCustomerInfo',
+      'counterpartyInformation',
+      'beneficiaryVerifiedData',
+    )
+    .map((key) => ({ key, shape: {} })),
+  fc
+    .tuple(unknownField, fc.constantFrom('EUR_ACCOUNT', 'USD_ACCOUNT', 'MXN_CLABE', 'SPARK_WALLET', 'SOMETHING_NEW'))
+    .map(([key, accountType]) => ({ key, shape: { accountType } })),
+  fc
+    .tuple(unknownField, fc.constantFrom('INDIVIDUAL', 'BUSINESS'))
+    .map(([key, customerType]) => ({ key, shape: { id: 'Customer:1', customerType, kycStatus: 'APPROVED' } })),
+  fc.tuple(unknownField, fc.constant('INDIVIDUAL')).map(([key, beneficiaryType]) => ({ key, shape: { beneficiaryType } })),
 );
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -62,9 +112,25 @@ const plantedBody: fc.Arbitrary<Planted> = fc
   .record({
     filler: fc.dictionary(unknownField, fc.oneof(fc.integer(), fc.constantFrom('PENDING', 'USD', 'Quote:1'), fc.boolean()), { maxKeys: 4 }),
     // Inside a PII object: at a random depth below it, under a known or an unknown field.
-    inside: fc.array(fc.record({ outer: fc.array(unknownField, { maxLength: 3 }), box: container, inner: fc.array(fc.oneof(anyPiiField, fc.constant('[]')), { maxLength: 3 }), field: anyPiiField, value: piiValue }), { maxLength: 4 }),
+    inside: fc.array(
+      fc.record({
+        outer: fc.array(unknownField, { maxLength: 3 }),
+        box: container,
+        inner: fc.array(fc.oneof(anyPiiField, fc.constant('[]')), { maxLength: 3 }),
+        field: anyPiiField,
+        value: piiValue,
+      }),
+      { maxLength: 4 },
+    ),
     // The always-masked names, anywhere.
-    named: fc.array(fc.record({ path: fc.array(unknownField, { maxLength: 4 }), field: fc.constantFrom('nationality', 'countryOfResidence', 'fullName', 'email', 'iban', 'taxId', 'umaAddress'), value: piiValue }), { maxLength: 3 }),
+    named: fc.array(
+      fc.record({
+        path: fc.array(unknownField, { maxLength: 4 }),
+        field: fc.constantFrom('nationality', 'countryOfResidence', 'fullName', 'email', 'iban', 'taxId', 'umaAddress'),
+        value: piiValue,
+      }),
+      { maxLength: 3 },
+    ),
     // Past the depth limit, under any name.
     deep: fc.array(fc.record({ extra: fc.integer({ min: 32, max: 45 }), field: unknownField, value: piiValue }), { maxLength: 2 }),
   })
@@ -73,16 +139,18 @@ const plantedBody: fc.Arbitrary<Planted> = fc
     const values: string[] = [];
     for (const { outer, box, inner, field, value } of inside) {
       const holder: Record<string, Json> = {};
-      plant(body, outer, holder as Json);
+      plant(body, outer, holder);
       const target = (holder[box.key] = { ...(box.shape as Record<string, Json>) });
       let node: Record<string, Json> = target;
-      for (const step of inner) node = node[step] !== null && typeof node[step] === 'object' && !Array.isArray(node[step]) ? (node[step] as Record<string, Json>) : (node[step] = {} as Record<string, Json>);
+      for (const step of inner)
+        node = node[step] !== null && typeof node[step] === 'object' && !Array.isArray(node[step]) ? node[step] : (node[step] = {} as Record<string, Json>);
       node[field] = value;
       values.push(value);
     }
     for (const { path, field, value } of named) {
       let node: Record<string, Json> = body;
-      for (const step of path) node = node[step] !== null && typeof node[step] === 'object' && !Array.isArray(node[step]) ? (node[step] as Record<string, Json>) : (node[step] = {} as Record<string, Json>);
+      for (const step of path)
+        node = node[step] !== null && typeof node[step] === 'object' && !Array.isArray(node[step]) ? node[step] : (node[step] = {} as Record<string, Json>);
       node[field] = value;
       values.push(value);
     }
@@ -126,7 +194,9 @@ describe('personal data in the debug log and in errors (issue 22, defect 4)', ()
     const printed: string[] = [];
     for (const level of ['debug', 'info', 'warn', 'error', 'log'] as const) {
       vi.spyOn(console, level).mockImplementation((...args: unknown[]) => {
-        printed.push(args.map((a) => (typeof a === 'string' ? a : inspect(a, { depth: Infinity, maxArrayLength: Infinity, maxStringLength: Infinity }))).join(' '));
+        printed.push(
+          args.map((a) => (typeof a === 'string' ? a : inspect(a, { depth: Infinity, maxArrayLength: Infinity, maxStringLength: Infinity }))).join(' '),
+        );
       });
     }
     const client = echoClient(console);
@@ -170,7 +240,12 @@ describe('personal data in the debug log and in errors (issue 22, defect 4)', ()
         const err = await rejected(client.call(failing, { body }));
         expect(err.status).toBe(400);
         expect(err.details).toBeDefined();
-        const shown = [err.message, JSON.stringify(err), inspect(err, { depth: Infinity, maxArrayLength: Infinity, maxStringLength: Infinity }), String(err)].join('\n');
+        const shown = [
+          err.message,
+          JSON.stringify(err),
+          inspect(err, { depth: Infinity, maxArrayLength: Infinity, maxStringLength: Infinity }),
+          String(err),
+        ].join('\n');
         expect(leaks(shown, values)).toEqual([]);
       }),
       { numRuns: 150 },
@@ -178,7 +253,12 @@ describe('personal data in the debug log and in errors (issue 22, defect 4)', ()
   });
 
   it('the defects as reported: an open-union account, nationality and countryOfResidence, past 32 levels', () => {
-    const account = { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada', nationality: 'GB', countryOfResidence: 'FR' } };
+    const account = {
+      accountType: 'EUR_ACCOUNT',
+      iban: 'DE89370400440532013000',
+      bic: 'COBADEFFXXX',
+      beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada', nationality: 'GB', countryOfResidence: 'FR' },
+    };
     expect(maskBody({ id: 'ExternalAccount:1', currency: 'EUR', status: 'ACTIVE', accountInfo: account })).toEqual({
       id: 'ExternalAccount:1',
       currency: 'EUR',
@@ -191,9 +271,21 @@ describe('personal data in the debug log and in errors (issue 22, defect 4)', ()
       },
     });
     // The account object recognised by its own shape, under a field no one knows yet.
-    expect(maskBody({ payoutTarget: { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013000' } })).toEqual({ payoutTarget: { accountType: 'EUR_ACCOUNT', iban: '[redacted]' } });
+    expect(maskBody({ payoutTarget: { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013000' } })).toEqual({
+      payoutTarget: { accountType: 'EUR_ACCOUNT', iban: '[redacted]' },
+    });
     // A customer (identity): the allow-list shows, the rest does not.
-    expect(maskBody({ id: 'Customer:9', customerType: 'INDIVIDUAL', kycStatus: 'APPROVED', currencies: ['USD', 'EUR'], nationality: 'GB', region: 'GB', somethingNew: 'x' })).toEqual({
+    expect(
+      maskBody({
+        id: 'Customer:9',
+        customerType: 'INDIVIDUAL',
+        kycStatus: 'APPROVED',
+        currencies: ['USD', 'EUR'],
+        nationality: 'GB',
+        region: 'GB',
+        somethingNew: 'x',
+      }),
+    ).toEqual({
       id: 'Customer:9',
       customerType: 'INDIVIDUAL',
       kycStatus: 'APPROVED',
@@ -203,7 +295,9 @@ describe('personal data in the debug log and in errors (issue 22, defect 4)', ()
       somethingNew: '[redacted]',
     });
     // Names masked anywhere, even outside a PII object.
-    expect(maskBody({ update: { nationality: 'GB', countryOfResidence: 'FR', amount: 5 } })).toEqual({ update: { nationality: '[redacted]', countryOfResidence: '[redacted]', amount: 5 } });
+    expect(maskBody({ update: { nationality: 'GB', countryOfResidence: 'FR', amount: 5 } })).toEqual({
+      update: { nationality: '[redacted]', countryOfResidence: '[redacted]', amount: 5 },
+    });
     // An allow-listed field whose value is not an id, a code or a status is masked too.
     expect(maskBody({ accountInfo: { accountType: 'EUR_ACCOUNT', status: 'Ada Lovelace', id: 'ada@example.org', currency: 'euros of Ada' } })).toEqual({
       accountInfo: { accountType: 'EUR_ACCOUNT', status: '[redacted]', id: '[redacted]', currency: '[redacted]' },

@@ -74,7 +74,9 @@ describe('plan.paramIssues', () => {
 
   it('an operation with only a path schema, or only a query schema, runs it', async () => {
     const pathOnly = plan({ method: 'GET', path: '/t/{id}', params: { path: z.object({ id: z.string().check(z.minLength(3)) }) } });
-    expect(await pathOnly.paramIssues({ id: 'ab' }, undefined, undefined)).toEqual([{ path: 'id', rule: 'too_small', message: 'must have at least 3 characters' }]);
+    expect(await pathOnly.paramIssues({ id: 'ab' }, undefined, undefined)).toEqual([
+      { path: 'id', rule: 'too_small', message: 'must have at least 3 characters' },
+    ]);
     const queryOnly = plan({ method: 'GET', path: '/t', params: { query: z.object({ limit: z.number() }) } });
     expect(await queryOnly.paramIssues(undefined, { limit: 'x' }, undefined)).toEqual([{ path: 'limit', rule: 'invalid_type', message: 'expected number' }]);
   });
@@ -94,7 +96,9 @@ describe('plan.paramIssues', () => {
 
   it('compiled checks are loaded once, on the first call; a failed load is tried again on the next', async () => {
     let loads = 0;
-    const checks: OperationChecks = { body: (value, issues) => void (typeof value === 'object' || issues.push({ code: 'invalid_type', expected: 'object', path: [], message: '' } as never)) };
+    const checks: OperationChecks = {
+      body: (value, issues) => void (typeof value === 'object' || issues.push({ code: 'invalid_type', expected: 'object', path: [], message: '' })),
+    };
     const loader = async () => {
       loads++;
       if (loads === 1) throw new Error('chunk lost');
@@ -125,12 +129,16 @@ describe('the responseChecks part', () => {
 
 describe('a plan without the requestChecks part', () => {
   it('checks nothing locally, not even a required body: the service answers', () => {
-    const p = new OperationPlan(op({ method: 'POST', path: '/t', bodyRequired: true, params: { body: z.object({ a: z.number() }) } }), BASE, createQuerySerializer());
+    const p = new OperationPlan(
+      op({ method: 'POST', path: '/t', bodyRequired: true, params: { body: z.object({ a: z.number() }) } }),
+      BASE,
+      createQuerySerializer(),
+    );
     expect(p.paramIssues(undefined, undefined, undefined)).toEqual([]);
     expect(p.paramIssues(undefined, undefined, { a: 'x' })).toEqual([]);
   });
 
-  it('answers a fresh array each call (the client adds the options\' and the wire\'s issues to it)', () => {
+  it("answers a fresh array each call (the client adds the options' and the wire's issues to it)", () => {
     const p = new OperationPlan(op({ method: 'GET', path: '/t' }), BASE, createQuerySerializer());
     const first = p.paramIssues(undefined, undefined, undefined) as unknown[];
     first.push('added by the caller');

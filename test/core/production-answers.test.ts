@@ -45,7 +45,10 @@ function stub(...answers: Array<() => Response>) {
 }
 
 /** A factory of the answer, as production sends it (with an X-Request-Id). */
-const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => () => json(body, status, { 'x-request-id': 'req_1', ...headers });
+const answer =
+  (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  () =>
+    json(body, status, { 'x-request-id': 'req_1', ...headers });
 
 describe('status codes production answers', () => {
   it('201 on a create is the created resource, as 200 is', async () => {
@@ -102,7 +105,14 @@ describe('errors production answers', () => {
   });
 
   it('a 400 without field errors has no issues; a malformed errors entry is skipped, not thrown', async () => {
-    const { cb } = stub(answer(400, { status: 400, code: 'TRANSACTION_SIZE_LIMIT_EXCEEDED', message: 'too big', details: { errors: [42, { message: 'no field' }, { field: 'lockedCurrencyAmount' }] } }));
+    const { cb } = stub(
+      answer(400, {
+        status: 400,
+        code: 'TRANSACTION_SIZE_LIMIT_EXCEEDED',
+        message: 'too big',
+        details: { errors: [42, { message: 'no field' }, { field: 'lockedCurrencyAmount' }] },
+      }),
+    );
     const error = await rejected(cb.customers.create({ customerType: 'INDIVIDUAL' }));
     expect(error.code).toBe('TRANSACTION_SIZE_LIMIT_EXCEEDED');
     expect(error.issues).toEqual([{ path: 'lockedCurrencyAmount', rule: 'invalid', message: 'refused: {}' }]);
@@ -112,7 +122,9 @@ describe('errors production answers', () => {
   });
 
   it('429 DAILY_VOLUME_LIMIT_EXCEEDED is not retried, even on a read, and the error says so', async () => {
-    const { cb, seen, sleeps } = stub(answer(429, { code: 'DAILY_VOLUME_LIMIT_EXCEEDED', reason: 'Daily volume limit reached for USD->MXN' }, { 'retry-after': '1' }));
+    const { cb, seen, sleeps } = stub(
+      answer(429, { code: 'DAILY_VOLUME_LIMIT_EXCEEDED', reason: 'Daily volume limit reached for USD->MXN' }, { 'retry-after': '1' }),
+    );
     const error = await rejected(cb.customers.retrieve(CUSTOMER.id));
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error.code).toBe('DAILY_VOLUME_LIMIT_EXCEEDED');

@@ -10,24 +10,59 @@ import { APIConnectionError, APIError, ConfigurationError, ValidationError } fro
 import { op, rejected, SECRET, testClient } from '../helpers/client';
 import { json } from '../helpers/responses';
 
-
 function recording(answer: (n: number) => Response) {
   const sent: { url: string; init: RequestInit }[] = [];
   return { sent, fetch: async (url: string, init: RequestInit) => (sent.push({ url, init }), answer(sent.length)) };
 }
 
 const basic = Buffer.from(`tok_test:${SECRET}`).toString('base64');
-const quote = { source: { sourceType: 'ACCOUNT', accountId: 'InternalAccount:1' }, destination: { destinationType: 'ACCOUNT', accountId: 'ExternalAccount:2' }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100 } as const;
+const quote = {
+  source: { sourceType: 'ACCOUNT', accountId: 'InternalAccount:1' },
+  destination: { destinationType: 'ACCOUNT', accountId: 'ExternalAccount:2' },
+  lockedCurrencySide: 'SENDING',
+  lockedCurrencyAmount: 100,
+} as const;
 
 describe('the client secret never comes back in an error (a gateway echoing the request)', () => {
   const echoes: [string, () => Response][] = [
-    ['an HTML page', () => new Response(`<html><pre>POST /quotes\nAuthorization: Basic ${basic}\nx: ${SECRET}</pre></html>`, { status: 502, headers: { 'content-type': 'text/html' } })],
-    ['a JSON body', () => json({ status: 500, code: 'INTERNAL_ERROR', message: `upstream said Authorization: Basic ${basic}`, details: { request: { headers: { authorization: `Basic ${basic}` } }, secret: SECRET } }, 500)],
-    ['a non-JSON 2xx', () => new Response(`<html>Authorization: Basic ${basic} ${SECRET}</html>`, { status: 200, headers: { 'content-type': 'application/json' } })],
+    [
+      'an HTML page',
+      () =>
+        new Response(`<html><pre>POST /quotes\nAuthorization: Basic ${basic}\nx: ${SECRET}</pre></html>`, {
+          status: 502,
+          headers: { 'content-type': 'text/html' },
+        }),
+    ],
+    [
+      'a JSON body',
+      () =>
+        json(
+          {
+            status: 500,
+            code: 'INTERNAL_ERROR',
+            message: `upstream said Authorization: Basic ${basic}`,
+            details: { request: { headers: { authorization: `Basic ${basic}` } }, secret: SECRET },
+          },
+          500,
+        ),
+    ],
+    [
+      'a non-JSON 2xx',
+      () => new Response(`<html>Authorization: Basic ${basic} ${SECRET}</html>`, { status: 200, headers: { 'content-type': 'application/json' } }),
+    ],
     ['a header', () => json({ status: 400, code: 'INVALID_INPUT', message: 'no' }, 400, { 'x-echo-authorization': `Basic ${basic}` })],
-    ['X-Request-Id on an error', () => json({ status: 503, code: 'UNAVAILABLE', message: 'later' }, 503, { 'x-request-id': `req-1 Authorization: Basic ${basic} ${SECRET}` })],
-    ['X-Request-Id on a malformed 202 challenge', () => json({ payloadToSign: 5, requestId: 'r-1', expiresAt: 'soon' }, 202, { 'x-request-id': `Basic ${basic} ${SECRET}` })],
-    ['X-Request-Id on a non-JSON 2xx', () => new Response('<html>ok</html>', { status: 200, headers: { 'content-type': 'application/json', 'x-request-id': `Basic ${basic}` } })],
+    [
+      'X-Request-Id on an error',
+      () => json({ status: 503, code: 'UNAVAILABLE', message: 'later' }, 503, { 'x-request-id': `req-1 Authorization: Basic ${basic} ${SECRET}` }),
+    ],
+    [
+      'X-Request-Id on a malformed 202 challenge',
+      () => json({ payloadToSign: 5, requestId: 'r-1', expiresAt: 'soon' }, 202, { 'x-request-id': `Basic ${basic} ${SECRET}` }),
+    ],
+    [
+      'X-Request-Id on a non-JSON 2xx',
+      () => new Response('<html>ok</html>', { status: 200, headers: { 'content-type': 'application/json', 'x-request-id': `Basic ${basic}` } }),
+    ],
     [
       'a body nested deeper than the scrubber walks',
       () => {
@@ -189,7 +224,9 @@ describe('null arguments', () => {
     await expect(cb.customers.list(null as never)).resolves.toMatchObject({ data: [] });
     await expect(cb.customers.list(undefined, null as never)).resolves.toMatchObject({ data: [] });
     await expect(cb.customers.retrieve('Customer:1', null as never)).resolves.toBeDefined();
-    await expect(cb.auth.credentials.verify('AuthMethod:1', { type: 'OAUTH', oidcToken: 't', clientPublicKey: '04' + 'a'.repeat(128) }, null as never)).resolves.toBeDefined();
+    await expect(
+      cb.auth.credentials.verify('AuthMethod:1', { type: 'OAUTH', oidcToken: 't', clientPublicKey: '04' + 'a'.repeat(128) }, null),
+    ).resolves.toBeDefined();
     const invalid = await rejected(cb.customers.create(null as never, null as never));
     expect(invalid).toBeInstanceOf(ValidationError);
     expect(sent).toHaveLength(4);
@@ -222,14 +259,23 @@ describe('headers the HTTP layer refuses (real fetch, loopback server)', () => {
     try {
       const { port } = server.address() as { port: number };
       const { client } = testClient({ baseUrl: `http://127.0.0.1:${port}`, maxRetries: 0, fetch: (input, init) => globalThis.fetch(input, init) });
-      for (const headers of [{ connection: 'upgrade' }, { Upgrade: 'websocket' }, { expect: '100-continue' }, { 'keep-alive': 'timeout=5' }, { 'transfer-encoding': 'chunked' }, { te: 'trailers' }] as Record<string, string>[]) {
+      for (const headers of [
+        { connection: 'upgrade' },
+        { Upgrade: 'websocket' },
+        { expect: '100-continue' },
+        { 'keep-alive': 'timeout=5' },
+        { 'transfer-encoding': 'chunked' },
+        { te: 'trailers' },
+      ] as Record<string, string>[]) {
         const err = await rejected(client.call(op({ method: 'POST', path: '/customers' }), { body: {} }, { headers }));
         expect(err, JSON.stringify(headers)).toBeInstanceOf(ValidationError);
         expect(err.field).toBe(`options.headers.${Object.keys(headers)[0]}`);
         expect(err.message).toContain('hop-by-hop');
       }
       expect(received).toBe(0);
-      await expect(client.call(op({ method: 'POST', path: '/customers' }), { body: {} }, { headers: { 'x-trace': '1' } })).resolves.toEqual({ id: 'Customer:1' });
+      await expect(client.call(op({ method: 'POST', path: '/customers' }), { body: {} }, { headers: { 'x-trace': '1' } })).resolves.toEqual({
+        id: 'Customer:1',
+      });
       expect(received).toBe(1);
     } finally {
       server.close();
@@ -237,7 +283,9 @@ describe('headers the HTTP layer refuses (real fetch, loopback server)', () => {
   });
 
   it('an argument undici refuses before writing anything is not an unknown outcome', async () => {
-    const refused = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('invalid upgrade header'), { code: 'UND_ERR_INVALID_ARG' }) });
+    const refused = Object.assign(new TypeError('fetch failed'), {
+      cause: Object.assign(new Error('invalid upgrade header'), { code: 'UND_ERR_INVALID_ARG' }),
+    });
     const { client } = testClient({ maxRetries: 0, fetch: async () => Promise.reject(refused) });
     const err = await rejected(client.call(op({ method: 'POST', path: '/customers' }), { body: {} }));
     expect(err).toBeInstanceOf(APIConnectionError);

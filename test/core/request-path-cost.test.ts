@@ -10,7 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Crossborder, ResponseValidationError } from '../../src/index';
 import { otel } from '../telemetry/helpers';
 
-const customer = { id: 'Customer:1', customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada', createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z' };
+const customer = {
+  id: 'Customer:1',
+  customerType: 'INDIVIDUAL',
+  region: 'US',
+  fullName: 'Ada',
+  createdAt: '2025-01-01T00:00:00Z',
+  updatedAt: '2025-01-01T00:00:00Z',
+};
 let server: Server;
 let base: string;
 /** The envelope the list answers with: a good one, unless a test breaks it. */
@@ -79,7 +86,14 @@ describe('a list page whose envelope is malformed', () => {
   it('traced: the call rejects the same, and its span (the HTTP call, which succeeded) ends without an error', async () => {
     const o = otel();
     try {
-      const cb = new Crossborder({ tokenId: 'tok', clientSecret: 'sec', baseUrl: base, environment: 'sandbox', tracerProvider: o.tracerProvider, meterProvider: o.meterProvider });
+      const cb = new Crossborder({
+        tokenId: 'tok',
+        clientSecret: 'sec',
+        baseUrl: base,
+        environment: 'sandbox',
+        tracerProvider: o.tracerProvider,
+        meterProvider: o.meterProvider,
+      });
       await cb.customers.list(); // the recorder loaded: the next call is traced from its first step
       listBody = { data: 'not a list' };
       const error = await cb.customers.list().then(

@@ -21,7 +21,7 @@ function bareCore(answer: () => Response) {
     sent.push({ url: String(url), headers: init!.headers as Record<string, string>, body: init!.body as string | undefined });
     return answer();
   };
-  const core = new CrossborderCore({ tokenId: 't', clientSecret: 'secret-value', baseUrl: 'https://api.test.invalid', fetch: fetch as typeof globalThis.fetch, maxRetries: 0 });
+  const core = new CrossborderCore({ tokenId: 't', clientSecret: 'secret-value', baseUrl: 'https://api.test.invalid', fetch: fetch, maxRetries: 0 });
   return { core, sent };
 }
 
@@ -42,7 +42,7 @@ describe('operation rows', () => {
   it('an operation without a multipart body carries no encoder and sends JSON', async () => {
     const { core, sent } = bareCore(() => Response.json({ id: 'Customer:1', customerType: 'INDIVIDUAL' }, { status: 201 }));
     const { createCustomer } = await import('../../src/functions');
-    await createCustomer(core, { customerType: 'INDIVIDUAL', umaAddress: '$ada@example.com' } as never);
+    await createCustomer(core, { customerType: 'INDIVIDUAL', umaAddress: '$ada@example.com' });
     expect(sent[0]!.headers['content-type']).toBe('application/json');
     expect(JSON.parse(sent[0]!.body!)).toEqual({ customerType: 'INDIVIDUAL', umaAddress: '$ada@example.com' });
     expect('form' in op.createCustomer).toBe(false);
@@ -64,8 +64,19 @@ describe('operation rows', () => {
     for await (const customer of listCustomers(core, { limit: 1 })) ids.push(customer.id);
     expect(ids).toEqual(['Customer:1', 'Customer:2']);
     expect(sent.map((s) => new URL(s.url).search)).toEqual(['?limit=1', '?limit=1&cursor=c2']);
-    const production = new CrossborderCore({ tokenId: 't', clientSecret: 's', environment: 'production', fetch: (() => { throw new Error('sent'); }) as never });
-    const sandboxOnly = Object.values(op).find((row) => typeof row === 'object' && row !== null && (row as { sandboxOnly?: boolean }).sandboxOnly === true) as op.OperationRow;
-    await expect(production.call(sandboxOnly, {})).rejects.toThrow(`${sandboxOnly.id} is sandbox-only and this client's environment is 'production'; nothing was sent`);
+    const production = new CrossborderCore({
+      tokenId: 't',
+      clientSecret: 's',
+      environment: 'production',
+      fetch: () => {
+        throw new Error('sent');
+      },
+    });
+    const sandboxOnly = Object.values(op).find(
+      (row) => typeof row === 'object' && row !== null && (row as { sandboxOnly?: boolean }).sandboxOnly === true,
+    ) as op.OperationRow;
+    await expect(production.call(sandboxOnly, {})).rejects.toThrow(
+      `${sandboxOnly.id} is sandbox-only and this client's environment is 'production'; nothing was sent`,
+    );
   });
 });

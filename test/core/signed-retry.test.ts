@@ -35,7 +35,12 @@ function signedService(opts: { expiresInMs?: number; finalStatus?: number; rejec
     if (!s.signature) {
       issued++;
       return HttpResponse.json(
-        { type: 'EMAIL_OTP', payloadToSign: PAYLOAD, requestId: `req-${issued}`, expiresAt: new Date(Date.now() + (opts.expiresInMs ?? 300_000)).toISOString() },
+        {
+          type: 'EMAIL_OTP',
+          payloadToSign: PAYLOAD,
+          requestId: `req-${issued}`,
+          expiresAt: new Date(Date.now() + (opts.expiresInMs ?? 300_000)).toISOString(),
+        },
         { status: 202 },
       );
     }
@@ -53,13 +58,17 @@ describe('signed retry', () => {
     const { client } = testClient();
     const challenges: unknown[] = [];
     const body = { type: 'EMAIL_OTP', accountId: 'EmbeddedWallet:1', email: 'a@b.c' };
-    const result = await client.call(addCredential, { body }, {
-      signer: async (challenge) => {
-        challenges.push(challenge);
-        await new Promise((r) => setTimeout(r, 20)); // a relay to the device takes time
-        return 'stamp-value';
+    const result = await client.call(
+      addCredential,
+      { body },
+      {
+        signer: async (challenge) => {
+          challenges.push(challenge);
+          await new Promise((r) => setTimeout(r, 20)); // a relay to the device takes time
+          return 'stamp-value';
+        },
       },
-    });
+    );
     expect(result).toEqual({ id: 'AuthMethod:2', type: 'EMAIL_OTP' });
     expect(challenges).toHaveLength(1);
     expect((challenges[0] as { payloadToSign: string }).payloadToSign).toBe(PAYLOAD);
@@ -113,9 +122,7 @@ describe('signed retry', () => {
   it('never sends a signature when the challenge expired while the signer was busy', async () => {
     const seen = signedService({ expiresInMs: 30 });
     const { client } = testClient();
-    const err = await rejected(client
-      .call(addCredential, { body: {} }, { signer: () => new Promise((r) => setTimeout(() => r('late'), 80)) })
-      );
+    const err = await rejected(client.call(addCredential, { body: {} }, { signer: () => new Promise((r) => setTimeout(() => r('late'), 80)) }));
     expect(err).toBeInstanceOf(SignatureChallengeError);
     expect(err.message).toMatch(/expired/);
     expect(seen).toHaveLength(1);
@@ -152,12 +159,19 @@ describe('signed retry', () => {
     const signed: string[] = [];
     const err = await rejected(client.call(addCredential, { body: {} }, { signer: async (c) => (signed.push(c.payloadToSign), `s${signed.length}`) }));
     expect(err).toBeInstanceOf(SignatureChallengeError);
-    expect(err.message).toBe('POST /auth/credentials: the service asked for another signature after 3 signed requests (requestId r4); start again from the unsigned call');
+    expect(err.message).toBe(
+      'POST /auth/credentials: the service asked for another signature after 3 signed requests (requestId r4); start again from the unsigned call',
+    );
     expect(signed).toEqual(['p1', 'p2', 'p3']);
-    expect(seen).toEqual([[null, null], ['r1', 's1'], ['r2', 's2'], ['r3', 's3']]);
+    expect(seen).toEqual([
+      [null, null],
+      ['r1', 's1'],
+      ['r2', 's2'],
+      ['r3', 's3'],
+    ]);
   });
 
-  it('two signatures then the result (production\'s delegated keys): with the signer, and relayed leg by leg', async () => {
+  it("two signatures then the result (production's delegated keys): with the signer, and relayed leg by leg", async () => {
     mswServer.use(
       http.post(`${BASE}/auth/credentials`, ({ request }) => {
         const requestId = request.headers.get('request-id');
@@ -168,7 +182,10 @@ describe('signed retry', () => {
     );
     const { client } = testClient();
     const signed: string[] = [];
-    expect(await client.call(addCredential, { body: { a: 1 } }, { signer: async (c) => (signed.push(c.requestId), 'sig') })).toEqual({ id: 'DelegatedKey:1', status: 'ACTIVE' });
+    expect(await client.call(addCredential, { body: { a: 1 } }, { signer: async (c) => (signed.push(c.requestId), 'sig') })).toEqual({
+      id: 'DelegatedKey:1',
+      status: 'ACTIVE',
+    });
     expect(signed).toEqual(['k1', 'k2']);
 
     const relay = testClient().client;
@@ -179,7 +196,6 @@ describe('signed retry', () => {
     expect(second.challenge).toMatchObject({ requestId: 'k2', payloadToSign: 'sign k2' });
     expect(await relay.call(addCredential, { body: { a: 1 } }, { signature: 'sig', requestId: 'k2' })).toEqual({ id: 'DelegatedKey:1', status: 'ACTIVE' });
   });
-
 
   it('the signed leg goes out once per requestId: a retryable answer to it is not resent, nor re-signed', async () => {
     const seen: Seen[] = [];
@@ -201,7 +217,8 @@ describe('signed retry', () => {
   });
 
   it('a signed leg refused at connect is not sent again once its challenge has expired (relay and signer)', async () => {
-    const refused = () => Promise.reject(Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }));
+    const refused = () =>
+      Promise.reject(Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }));
     for (const mode of ['signer', 'relay'] as const) {
       const sent: (string | null)[] = [];
       const fetch = async (_url: string, init: RequestInit) => {
@@ -268,8 +285,8 @@ describe('signed retry', () => {
     };
     expect(await refused(client.call(addCredential, { body: {} }, { signature: 's' }))).toEqual(['options.requestId', 'required']);
     expect(await refused(client.call(addCredential, { body: {} }, { requestId: 'r-1' }))).toEqual(['options.signature', 'required']);
-    expect(await refused(client.call(op({ method: 'GET', path: '/x' }), {}, { signer: async () => 's' } as never))).toEqual(['options.signer', 'unsupported']);
-    expect(await refused(client.call(op({ method: 'GET', path: '/x' }), {}, { signature: 's', requestId: 'r' } as never))).toEqual(['options.signer', 'unsupported']);
+    expect(await refused(client.call(op({ method: 'GET', path: '/x' }), {}, { signer: async () => 's' }))).toEqual(['options.signer', 'unsupported']);
+    expect(await refused(client.call(op({ method: 'GET', path: '/x' }), {}, { signature: 's', requestId: 'r' }))).toEqual(['options.signer', 'unsupported']);
     expect(await refused(client.call(addCredential, { body: {} }, { signer: 'sig' as never }))).toEqual(['options.signer', 'invalid_type']);
     expect(seen).toHaveLength(0);
   });
@@ -281,7 +298,10 @@ describe('signed retry', () => {
       const err = await rejected(client.call(addCredential, { body: {} }, { signer: async () => answer as string }));
       expect(err, String(answer)).toBeInstanceOf(SignatureChallengeError);
       expect(err.message).toMatch(answer === '' || typeof answer !== 'string' ? /returned no signature/ : /cannot be sent as a header/);
-      expect(seen.filter((s) => s.signature !== null), String(answer)).toHaveLength(0);
+      expect(
+        seen.filter((s) => s.signature !== null),
+        String(answer),
+      ).toHaveLength(0);
     }
     const seen = signedService();
     const { client } = testClient();

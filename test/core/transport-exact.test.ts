@@ -68,7 +68,8 @@ const out = (over: Partial<Outgoing> = {}): Outgoing => ({
 });
 const jsonAnswer = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
-const coded = (message: string, code: string, causeMessage = code) => Object.assign(new TypeError(message), { cause: Object.assign(new Error(causeMessage), { code }) });
+const coded = (message: string, code: string, causeMessage = code) =>
+  Object.assign(new TypeError(message), { cause: Object.assign(new Error(causeMessage), { code }) });
 const traceOf = () => {
   const events: unknown[][] = [];
   let tally: { attempts: number } | undefined;
@@ -164,8 +165,11 @@ describe('send: what each attempt carries', () => {
 
 describe('send: how each attempt ends', () => {
   it('a timeout: APITimeoutError naming the limit; unknown outcome on a write, with its key', async () => {
-    const hang = (init: RequestInit) => new Promise<Response>((_r, reject) => init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
-    const post = await send(setup(script(hang).fetch).config, plan('POST'), out({ timeout: 15, maxRetries: 0, idempotencyKey: 'k9', safe: true })).catch((e) => e);
+    const hang = (init: RequestInit) =>
+      new Promise<Response>((_r, reject) => init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+    const post = await send(setup(script(hang).fetch).config, plan('POST'), out({ timeout: 15, maxRetries: 0, idempotencyKey: 'k9', safe: true })).catch(
+      (e) => e,
+    );
     expect(post).toBeInstanceOf(APITimeoutError);
     expect(post.message).toBe('POST /x timed out after 15 ms');
     expect(post).toMatchObject({ outcomeUnknown: true, idempotencyKey: 'k9', operation: 'POST /x' });
@@ -173,15 +177,25 @@ describe('send: how each attempt ends', () => {
     const get = await send(setup(script(hang).fetch).config, plan('GET'), out({ timeout: 15, maxRetries: 0 })).catch((e) => e);
     expect(get).toMatchObject({ name: 'APITimeoutError', outcomeUnknown: false });
     // undici's own timeout (the dispatcher path) is a timeout too, even on a connection error's code.
-    const undici = await send(setup(script(coded('fetch failed', 'UND_ERR_HEADERS_TIMEOUT')).fetch).config, plan('POST'), out({ maxRetries: 0, safe: false })).catch((e) => e);
+    const undici = await send(
+      setup(script(coded('fetch failed', 'UND_ERR_HEADERS_TIMEOUT')).fetch).config,
+      plan('POST'),
+      out({ maxRetries: 0, safe: false }),
+    ).catch((e) => e);
     expect(undici).toBeInstanceOf(APITimeoutError);
     expect(undici).toMatchObject({ message: 'POST /x timed out after 5000 ms', outcomeUnknown: true });
   });
 
   it('a connection failure: its description, whether it may have arrived, and the hint to reconcile', async () => {
-    const reset = await send(setup(script(coded('fetch failed', 'ECONNRESET', 'other side closed')).fetch).config, plan('POST'), out({ safe: false, idempotencyKey: undefined })).catch((e) => e);
+    const reset = await send(
+      setup(script(coded('fetch failed', 'ECONNRESET', 'other side closed')).fetch).config,
+      plan('POST'),
+      out({ safe: false, idempotencyKey: undefined }),
+    ).catch((e) => e);
     expect(reset.constructor).toBe(APIConnectionError);
-    expect(reset.message).toBe('POST /x failed: fetch failed (ECONNRESET: other side closed); the outcome is unknown: look the resource up before creating it again');
+    expect(reset.message).toBe(
+      'POST /x failed: fetch failed (ECONNRESET: other side closed); the outcome is unknown: look the resource up before creating it again',
+    );
     expect(reset).toMatchObject({ outcomeUnknown: true, operation: 'POST /x', idempotencyKey: undefined });
     // Refused: it never left, so a write is repeated, and the last failure says its outcome is known.
     const refused = script(coded('fetch failed', 'ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:1'));
@@ -192,11 +206,17 @@ describe('send: how each attempt ends', () => {
     expect(last.outcomeUnknown).toBe(false);
     expect(r.sleeps.map(([ms]) => ms)).toEqual([500, 1000]);
     // Other shapes of failure.
-    const text = await send(setup(script(Object.assign(new Error('plain'), { cause: new Error('inner') })).fetch).config, plan('GET'), out({ maxRetries: 0 })).catch((e) => e);
+    const text = await send(
+      setup(script(Object.assign(new Error('plain'), { cause: new Error('inner') })).fetch).config,
+      plan('GET'),
+      out({ maxRetries: 0 }),
+    ).catch((e) => e);
     expect(text.message).toBe('GET /x failed: plain (inner)');
     const noCause = await send(setup(script(new Error('plain')).fetch).config, plan('GET'), out({ maxRetries: 0 })).catch((e) => e);
     expect(noCause.message).toBe('GET /x failed: plain');
-    const bare = await send(setup(script(Object.assign(new Error('bare'), { cause: 'not an error' })).fetch).config, plan('GET'), out({ maxRetries: 0 })).catch((e) => e);
+    const bare = await send(setup(script(Object.assign(new Error('bare'), { cause: 'not an error' })).fetch).config, plan('GET'), out({ maxRetries: 0 })).catch(
+      (e) => e,
+    );
     expect(bare.message).toBe('GET /x failed: bare');
     const thrown = await send(setup(async () => Promise.reject('a string')).config, plan('PUT'), out({ maxRetries: 0, idempotencyKey: 'k2' })).catch((e) => e);
     expect(thrown.message).toBe("PUT /x failed: a string; the outcome is unknown: retry with idempotencyKey 'k2'");
@@ -275,7 +295,10 @@ describe('send: how each attempt ends', () => {
       queueMicrotask(() => midWrite.abort(reason));
       return new Promise<Response>((_r, reject) => init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
     };
-    expect(await send(setup(script(hangWrite).fetch).config, plan('POST'), out({ signal: midWrite.signal, timeout: 60_000 })).catch((e) => e)).toMatchObject({ name: 'APIUserAbortError', outcomeUnknown: true });
+    expect(await send(setup(script(hangWrite).fetch).config, plan('POST'), out({ signal: midWrite.signal, timeout: 60_000 })).catch((e) => e)).toMatchObject({
+      name: 'APIUserAbortError',
+      outcomeUnknown: true,
+    });
 
     // The wait rejects: the abort, its cause the wait's reason; a write may have arrived already.
     const waitReason = new Error('wait aborted');
@@ -307,7 +330,9 @@ describe('send: how each attempt ends', () => {
     expect(ok.attempts).toBe(1);
     expect(vi.getTimerCount()).toBe(0);
     expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
-    const failed = await send(setup(script(coded('fetch failed', 'ECONNRESET')).fetch).config, plan('POST'), out({ signal: caller.signal, safe: false })).catch((e) => e);
+    const failed = await send(setup(script(coded('fetch failed', 'ECONNRESET')).fetch).config, plan('POST'), out({ signal: caller.signal, safe: false })).catch(
+      (e) => e,
+    );
     expect(failed).toBeInstanceOf(APIConnectionError);
     expect(vi.getTimerCount()).toBe(0);
     expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
@@ -326,7 +351,11 @@ describe('send: its log lines', () => {
       ['info', 'POST /things/{id} 201 42ms'],
       ['debug', '← 201 POST /things/{id}'],
     ]);
-    expect(lines[0]![2]).toEqual({ attempt: 1, headers: { authorization: '[redacted]', 'content-type': 'application/json' }, body: { email: '[redacted]', amount: 5 } });
+    expect(lines[0]![2]).toEqual({
+      attempt: 1,
+      headers: { authorization: '[redacted]', 'content-type': 'application/json' },
+      body: { email: '[redacted]', amount: 5 },
+    });
     expect(lines[1]![2]).toEqual({ method: 'POST', path: '/things/{id}', status: 201, ms: 42, requestId: 'req-[redacted]', attempt: 1 });
     expect(lines[2]![2]).toEqual({
       headers: { 'content-type': 'application/json', 'x-request-id': 'req-[redacted]', 'x-echo': '[redacted]' },

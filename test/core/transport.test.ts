@@ -1,12 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  APIConnectionError,
-  APITimeoutError,
-  APIUserAbortError,
-  ConflictError,
-  InternalServerError,
-  RateLimitError,
-} from '../../src/core/errors';
+import { APIConnectionError, APITimeoutError, APIUserAbortError, ConflictError, InternalServerError, RateLimitError } from '../../src/core/errors';
 import { json, startLoopback } from '../helpers/loopback';
 import { op, rejected, testClient } from '../helpers/client';
 
@@ -284,9 +277,7 @@ describe('concurrency', () => {
   it('1,000 concurrent idempotent calls get 1,000 distinct keys', async () => {
     const s = await server((req, res) => json(res, 201, { key: req.headers['idempotency-key'] }));
     const { client } = testClient({ baseUrl: s.url });
-    const results = await Promise.all(
-      Array.from({ length: 1000 }, () => client.call<{ key: string }>(createQuote, { body: { a: 1 } }).withResponse()),
-    );
+    const results = await Promise.all(Array.from({ length: 1000 }, () => client.call<{ key: string }>(createQuote, { body: { a: 1 } }).withResponse()));
     const keys = new Set(results.map((r) => r.idempotencyKey));
     expect(keys.size).toBe(1000);
     for (const r of results) expect(r.data.key).toBe(r.idempotencyKey);

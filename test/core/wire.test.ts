@@ -32,12 +32,26 @@ describe('wire checks', () => {
     expect(rules(wireProblems(undefined, undefined, [['options.requestId', 'r\n']], []))).toEqual(['options.requestId:invalid_header']);
     expect(rules(wireProblems(undefined, undefined, [['options.requestId', '\nr']], []))).toEqual(['options.requestId:invalid_header']);
     expect(rules(wireProblems(undefined, undefined, [['options.requestId', 'ré€']], []))).toEqual(['options.requestId:invalid_header']);
-    expect(wireProblems(undefined, undefined, [['options.requestId', 'r\tré'], ['options.signature', undefined]], [])).toEqual([]);
+    expect(
+      wireProblems(
+        undefined,
+        undefined,
+        [
+          ['options.requestId', 'r\tré'],
+          ['options.signature', undefined],
+        ],
+        [],
+      ),
+    ).toEqual([]);
     expect(wireProblems(undefined, undefined, [['options.requestId', '']], [])).toEqual([]);
 
     const bag = (headers: Record<string, unknown>) => rules(headerProblems(headers, 'options.headers'));
     expect(bag({ 'X-Ok': 'v', 'x-tab': 'a\tb', 'x-undefined': undefined })).toEqual([]);
-    expect(bag({ 'bad name': 'v', 'x:y': 'v', '': 'v' })).toEqual(['options.headers.bad name:invalid_header', 'options.headers.x:y:invalid_header', 'options.headers.:invalid_header']);
+    expect(bag({ 'bad name': 'v', 'x:y': 'v', '': 'v' })).toEqual([
+      'options.headers.bad name:invalid_header',
+      'options.headers.x:y:invalid_header',
+      'options.headers.:invalid_header',
+    ]);
     expect(bag({ 'X-Line': 'a\r\nb', 'X-Num': 5 })).toEqual(['options.headers.X-Line:invalid_header', 'options.headers.X-Num:invalid_header']);
     for (const name of ['connection', 'Keep-Alive', 'proxy-connection', 'Transfer-Encoding', 'te', 'trailer', 'upgrade', 'Expect']) {
       const issues = headerProblems({ [name]: 'x' }, 'options.headers');
@@ -47,10 +61,19 @@ describe('wire checks', () => {
     expect(headerProblems(undefined, 'h')).toEqual([]);
     expect(headerProblems(null as never, 'h')).toEqual([]);
     expect(rules(headerProblems('x' as never, 'options.headers'))).toEqual(['options.headers:invalid_type']);
-    expect(rules(wireProblems(undefined, undefined, [], [['defaultHeaders', { te: 'x' }], ['options.headers', { 'a b': '1' }]]))).toEqual([
-      'defaultHeaders.te:invalid_header',
-      'options.headers.a b:invalid_header',
-    ]);
+    expect(
+      rules(
+        wireProblems(
+          undefined,
+          undefined,
+          [],
+          [
+            ['defaultHeaders', { te: 'x' }],
+            ['options.headers', { 'a b': '1' }],
+          ],
+        ),
+      ),
+    ).toEqual(['defaultHeaders.te:invalid_header', 'options.headers.a b:invalid_header']);
   });
 
   it('normalizeQuery: dates become ISO strings, undefined entries go, a plain query is used as it is', () => {

@@ -54,7 +54,10 @@ describe('docs/authentication.md', () => {
     vi.stubEnv('CROSSBORDER_TOKEN_ID', '');
     let sent = 0;
     const cb = new Crossborder({ fetch: async () => (sent++, new Response('{}')) });
-    const error = await cb.config.retrieve().then(() => undefined, (err: unknown) => err);
+    const error = await cb.config.retrieve().then(
+      () => undefined,
+      (err: unknown) => err,
+    );
     expect(error).toBeInstanceOf(ConfigurationError);
     expect((error as Error).message).toBe('Missing tokenId: pass { tokenId } or set CROSSBORDER_TOKEN_ID');
     expect(guide).toContain(`\`${(error as Error).message}\``);
@@ -62,7 +65,9 @@ describe('docs/authentication.md', () => {
   });
 
   it('a misspelt option is refused with the message the guide quotes', () => {
-    expect(() => new Crossborder({ baseURL: 'http://127.0.0.1:4010' } as never)).toThrow(new ConfigurationError('Unknown client option baseURL. Did you mean baseUrl?'));
+    expect(() => new Crossborder({ baseURL: 'http://127.0.0.1:4010' } as never)).toThrow(
+      new ConfigurationError('Unknown client option baseURL. Did you mean baseUrl?'),
+    );
     expect(guide).toContain('`Unknown client option baseURL. Did you mean baseUrl?`');
   });
 
@@ -77,7 +82,9 @@ describe('docs/authentication.md', () => {
     const sandbox = createSandbox();
     const onSandbox = new Crossborder({ tokenId: 't', clientSecret: 's', environment: 'sandbox', fetch: sandbox.fetch });
     const customer = await onSandbox.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace' });
-    const { data: [account] } = await onSandbox.internalAccounts.list({ customerId: customer.id });
+    const {
+      data: [account],
+    } = await onSandbox.internalAccounts.list({ customerId: customer.id });
     expect(await topUp(onSandbox, account!.id, 500)).toBe('balance 500');
 
     const seen: string[] = [];

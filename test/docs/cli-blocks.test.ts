@@ -86,19 +86,41 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const individual = () => cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace', birthDate: '1990-12-10', nationality: 'GB', address: ADDRESS });
+const individual = () =>
+  cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace', birthDate: '1990-12-10', nationality: 'GB', address: ADDRESS });
 const accountOf = async (customerId: string, currency: string) => (await cb.internalAccounts.list({ customerId, currency })).data[0]!;
 
 describe("the guides' command lines, run as written against the local sandbox", { timeout: 180_000 }, () => {
   it('every marked block has a step here, and every step a block', () => {
     expect([...blocks.keys()].sort()).toEqual(
-      ['terms', 'kyc-link', 'kyb', 'csv-upload', 'csv-job', 'invitation-claim', 'invitation-cancel', 'ownership-challenge', 'ownership-verify', 'rates', 'transfer-out', 'transfer-out-cancel', 'crypto-fee', 'wallet-login', 'session-refresh', 'delegated-keys', 'delegated-key-revoke'].sort(),
+      [
+        'terms',
+        'kyc-link',
+        'kyb',
+        'csv-upload',
+        'csv-job',
+        'invitation-claim',
+        'invitation-cancel',
+        'ownership-challenge',
+        'ownership-verify',
+        'rates',
+        'transfer-out',
+        'transfer-out-cancel',
+        'crypto-fee',
+        'wallet-login',
+        'session-refresh',
+        'delegated-keys',
+        'delegated-key-revoke',
+      ].sort(),
     );
     // Each guide's blocks that call the CLI are marked, so none is left out of this test.
     for (const guide of GUIDES) {
       const marked = [...cliBlocks(read(guide)).values()];
       const all = [...read(guide).matchAll(/```sh\n([\s\S]*?)```\n/g)].map((m) => m[1]!).filter((code) => code.includes('crossborder-sdk'));
-      expect(all.filter((code) => !marked.includes(code)), guide).toEqual([]);
+      expect(
+        all.filter((code) => !marked.includes(code)),
+        guide,
+      ).toEqual([]);
     }
   });
 
@@ -115,7 +137,12 @@ describe("the guides' command lines, run as written against the local sandbox", 
   });
 
   it('customers-and-kyc: KYB, missing owner and control person, then one owner who controls it: APPROVED', async () => {
-    const business = await cb.customers.create({ customerType: 'BUSINESS', region: 'US', businessInfo: { legalName: 'Acme Widgets LLC', taxId: '12-3456789', incorporatedOn: '2019-03-01' }, address: ADDRESS });
+    const business = await cb.customers.create({
+      customerType: 'BUSINESS',
+      region: 'US',
+      businessInfo: { legalName: 'Acme Widgets LLC', taxId: '12-3456789', incorporatedOn: '2019-03-01' },
+      address: ADDRESS,
+    });
     const out = await runBlock('kyb', { BUSINESS_ID: business.id });
     expect(out).toContain('RESOLVE_ERRORS');
     expect(out).toContain('MISSING_CONTROL_PERSON');
@@ -135,7 +162,10 @@ describe("the guides' command lines, run as written against the local sandbox", 
     const job = await runBlock('csv-job', { JOB_ID: jobId });
     expect(field(job, 'status')).toBe('COMPLETED');
     expect(sandbox.state.snapshot().customers.length).toBe(before + 3);
-    expect((await cb.customers.list({ platformCustomerId: 'biz-2001' })).data[0]).toMatchObject({ customerType: 'BUSINESS', businessInfo: { legalName: 'Acme Widgets, LLC' } });
+    expect((await cb.customers.list({ platformCustomerId: 'biz-2001' })).data[0]).toMatchObject({
+      customerType: 'BUSINESS',
+      businessInfo: { legalName: 'Acme Widgets, LLC' },
+    });
   });
 
   it('customers-and-kyc: an invitation read and claimed; another cancelled', async () => {
@@ -152,7 +182,12 @@ describe("the guides' command lines, run as written against the local sandbox", 
 
   it("customers-and-kyc: ownership, the challenge's message signed and verified: ACTIVE", async () => {
     const customer = await individual();
-    const wallet = await cb.externalAccounts.create({ customerId: customer.id, currency: 'BTC', ownershipType: 'FIRST_PARTY', accountInfo: { accountType: 'SPARK_WALLET', address: 'sp1qdocsclientwallet0000000000000000000000000' } });
+    const wallet = await cb.externalAccounts.create({
+      customerId: customer.id,
+      currency: 'BTC',
+      ownershipType: 'FIRST_PARTY',
+      accountInfo: { accountType: 'SPARK_WALLET', address: 'sp1qdocsclientwallet0000000000000000000000000' },
+    });
     const challenge = await runBlock('ownership-challenge', { WALLET_ACCOUNT_ID: wallet.id });
     const message = field(challenge, 'messageToSign');
     expect(message).toMatch(/^I verify that I control this wallet\. Nonce: /);
@@ -177,7 +212,12 @@ describe("the guides' command lines, run as written against the local sandbox", 
     const bank = await cb.externalAccounts.create({
       customerId: customer.id,
       currency: 'USD',
-      accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } },
+      accountInfo: {
+        accountType: 'USD_ACCOUNT',
+        accountNumber: '000123456789',
+        routingNumber: '021000021',
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+      },
     });
     const out = await runBlock('transfer-out', { ACCOUNT_ID: usd.id, BANK_ACCOUNT_ID: bank.id });
     const txId = field(out, 'id');
@@ -197,13 +237,17 @@ describe("the guides' command lines, run as written against the local sandbox", 
     const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace', currencies: ['USD', 'USDC'] });
     const usdc = await accountOf(customer.id, 'USDC');
     const out = await runBlock('crypto-fee', { USDC_ACCOUNT_ID: usdc.id });
-    expect([field(out, 'networkFeeAsset'), field(out, 'totalFee'), field(out, 'netAmount')]).toEqual(['SOL', expect.stringMatching(/5000|0\.005/), expect.stringMatching(/995000|0\.995/)]);
+    expect([field(out, 'networkFeeAsset'), field(out, 'totalFee'), field(out, 'netAmount')]).toEqual([
+      'SOL',
+      expect.stringMatching(/5000|0\.005/),
+      expect.stringMatching(/995000|0\.995/),
+    ]);
   });
 
   it('wallet: a session saved by the CLI, refreshed, a delegated key made with two signatures, listed and revoked', async () => {
     const customer = await individual();
     const walletId = (await accountOf(customer.id, 'USD')).id.replace(/^InternalAccount:/, 'EmbeddedWallet:');
-    const credential = await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: walletId } as never);
+    const credential = await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: walletId });
     await runBlock('wallet-login', { CREDENTIAL_ID: credential.id });
     const session = JSON.parse(readFileSync(join(dir, 'session.json'), 'utf8')) as { id: string };
     expect(session.id).toMatch(/^Session:/);

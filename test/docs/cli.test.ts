@@ -107,7 +107,14 @@ describe('the sandbox CLI of docs/testing.md', () => {
       const lines = (await json.waitFor(/"kind":"request"/)).split('\n').filter(Boolean);
       // JSON lines only (`| jq -c .` works): the banner is one of them.
       expect(JSON.parse(lines[0]!)).toMatchObject({ kind: 'listening', url: json.url });
-      expect(JSON.parse(lines[1]!)).toMatchObject({ kind: 'request', method: 'GET', path: '/2025-10-13/customers?limit=1', status: 200, replayed: false, time: expect.any(String) });
+      expect(JSON.parse(lines[1]!)).toMatchObject({
+        kind: 'request',
+        method: 'GET',
+        path: '/2025-10-13/customers?limit=1',
+        status: 200,
+        replayed: false,
+        time: expect.any(String),
+      });
       await new Promise((r) => setTimeout(r, 200));
       expect(quiet.output()).not.toMatch(/GET \/2025-10-13/);
     } finally {
@@ -239,7 +246,14 @@ describe('the sandbox CLI of docs/testing.md', () => {
         }
       }
       expect((await runCli(['sandbox', 'trigger', '--help'])).out).toContain('INCOMING_PAYMENT.PENDING');
-      for (const verb of [['reset', '--force'], ['reset', 'now'], ['clock', 'advance', '10m', '--fast'], ['trigger', 'TEST', '-x'], ['trigger', '--type=TEST'], ['reset', '--url']]) {
+      for (const verb of [
+        ['reset', '--force'],
+        ['reset', 'now'],
+        ['clock', 'advance', '10m', '--fast'],
+        ['trigger', 'TEST', '-x'],
+        ['trigger', '--type=TEST'],
+        ['reset', '--url'],
+      ]) {
         const res = await runCli(['sandbox', ...verb, ...(verb.includes('--url') ? [] : ['--url', cli.url])]);
         expect({ verb, code: res.code, out: res.out }).toEqual({ verb, code: 2, out: '' });
         expect(res.err).toContain(`Usage: crossborder-sdk sandbox ${verb[0]} `);
@@ -259,7 +273,7 @@ describe('the sandbox CLI of docs/testing.md', () => {
     }
   }, 90_000);
 
-  it('logs /_sandbox/* calls too (the verbs, the inspector), not the browser\'s favicon', async () => {
+  it("logs /_sandbox/* calls too (the verbs, the inspector), not the browser's favicon", async () => {
     const cli = await startCli([]);
     try {
       expect((await runCli(['sandbox', 'clock', 'advance', '1m', '--url', cli.url])).code).toBe(0);
@@ -277,10 +291,19 @@ describe('the sandbox CLI of docs/testing.md', () => {
   it('--cors-origin (repeatable, comma-separated) limits the origins; a malformed one is refused', async () => {
     const cli = await startCli(['--quiet', '--cors-origin', 'http://localhost:5173,http://localhost:3000', '--cors-origin=https://app.example']);
     try {
-      const preflight = (origin: string) => fetch(`${cli.url}/2025-10-13/customers`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } });
+      const preflight = (origin: string) =>
+        fetch(`${cli.url}/2025-10-13/customers`, {
+          method: 'OPTIONS',
+          headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+        });
       for (const origin of ['http://localhost:5173', 'http://localhost:3000', 'https://app.example']) {
         const res = await preflight(origin);
-        expect([origin, res.status, res.headers.get('access-control-allow-origin'), res.headers.get('access-control-allow-headers')]).toEqual([origin, 204, origin, 'authorization, content-type']);
+        expect([origin, res.status, res.headers.get('access-control-allow-origin'), res.headers.get('access-control-allow-headers')]).toEqual([
+          origin,
+          204,
+          origin,
+          'authorization, content-type',
+        ]);
       }
       expect((await preflight('https://evil.example')).status).toBe(403);
     } finally {
@@ -305,9 +328,16 @@ describe('the sandbox CLI of docs/testing.md', () => {
       // The verbs send CROSSBORDER_SANDBOX_TOKEN; without it they are refused.
       const refused = await runCli(['sandbox', 'clock', 'advance', '1m', '--url', cli.url]);
       expect([refused.code, refused.err]).toEqual([1, expect.stringContaining('the sandbox answered 401')]);
-      const sent = spawnSync(process.execPath, [CLI, 'sandbox', 'clock', 'advance', '1m', '--url', cli.url], { cwd: root, env: { ...process.env, CROSSBORDER_SANDBOX_TOKEN: token }, encoding: 'utf8', timeout: 20_000 });
+      const sent = spawnSync(process.execPath, [CLI, 'sandbox', 'clock', 'advance', '1m', '--url', cli.url], {
+        cwd: root,
+        env: { ...process.env, CROSSBORDER_SANDBOX_TOKEN: token },
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
       expect([sent.status, JSON.parse(sent.stdout).advancedMs]).toEqual([0, 60_000]);
-      const answer = await fetch(`${cli.url}/2025-10-13/customers`, { headers: { authorization: `Basic ${btoa('any:any')}`, origin: 'http://192.168.1.20:5173' } });
+      const answer = await fetch(`${cli.url}/2025-10-13/customers`, {
+        headers: { authorization: `Basic ${btoa('any:any')}`, origin: 'http://192.168.1.20:5173' },
+      });
       // An origin that is not allowed is refused, even without a preflight (issue 22).
       expect([answer.status, answer.headers.get('access-control-allow-origin')]).toEqual([403, null]);
     } finally {

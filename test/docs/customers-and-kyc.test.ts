@@ -51,7 +51,12 @@ describe('docs/customers-and-kyc.md', () => {
   });
 
   it('KYB: an owner without the control role leaves MISSING_CONTROL_PERSON', async () => {
-    const business = await cb.customers.create({ customerType: 'BUSINESS', region: 'US', businessInfo: { legalName: 'Globex LLC', taxId: '12-0000001', incorporatedOn: '2020-01-01' }, address: ADDRESS });
+    const business = await cb.customers.create({
+      customerType: 'BUSINESS',
+      region: 'US',
+      businessInfo: { legalName: 'Globex LLC', taxId: '12-0000001', incorporatedOn: '2020-01-01' },
+      address: ADDRESS,
+    });
     await addOwner(cb, business.id, JANE, 80, false);
     expect(await submitForReview(cb, business.id)).toEqual({ status: 'RESOLVE_ERRORS', missing: ['MISSING_CONTROL_PERSON'] });
   });
@@ -67,9 +72,19 @@ describe('docs/customers-and-kyc.md', () => {
     expect(sandbox.state.snapshot().customers).toHaveLength(before + 3);
     const [grace] = (await cb.customers.list({ platformCustomerId: 'cust-1002' })).data;
     expect(grace).toMatchObject({ customerType: 'INDIVIDUAL', fullName: 'Grace Hopper', birthDate: '1986-12-09', umaAddress: '$grace@yourplatform.example' });
-    expect((grace as { address?: unknown }).address).toEqual({ line1: '1 Navy Yard', line2: 'Apt 4', city: 'Arlington', state: 'VA', postalCode: '22202', country: 'US' });
+    expect((grace as { address?: unknown }).address).toEqual({
+      line1: '1 Navy Yard',
+      line2: 'Apt 4',
+      city: 'Arlington',
+      state: 'VA',
+      postalCode: '22202',
+      country: 'US',
+    });
     const [acme] = (await cb.customers.list({ platformCustomerId: 'biz-2001' })).data;
-    expect(acme).toMatchObject({ customerType: 'BUSINESS', businessInfo: { legalName: 'Acme Widgets, LLC', registrationNumber: '5512345', taxId: '98-7654321' } });
+    expect(acme).toMatchObject({
+      customerType: 'BUSINESS',
+      businessInfo: { legalName: 'Acme Widgets, LLC', registrationNumber: '5512345', taxId: '98-7654321' },
+    });
   });
 
   it('the CSV import: the page documents every column of the sample, and a row that fails names its column', async () => {
@@ -80,7 +95,11 @@ describe('docs/customers-and-kyc.md', () => {
     const jobId = await importCustomers(cb, 'platformCustomerId,customerType,fullName\ncust-9,INDIVIDUAL,Eve\n');
     sandbox.clock.advance(1_000);
     const report = await importReport(cb, jobId);
-    expect(report).toEqual({ status: 'FAILED', progress: { total: 1, processed: 1, successful: 0, failed: 1 }, failed: ['cust-9: INVALID_INPUT The CSV has no umaAddress column.'] });
+    expect(report).toEqual({
+      status: 'FAILED',
+      progress: { total: 1, processed: 1, successful: 0, failed: 1 },
+      failed: ['cust-9: INVALID_INPUT The CSV has no umaAddress column.'],
+    });
     expect(guide).toContain('`The CSV has no umaAddress column.`');
     // A row without a business's legal name: its own entry, the others are made.
     const mixed = await importCustomers(cb, `${header.join(',')}\n$eve@yourplatform.example,biz-9,BUSINESS,,,1 Main St,,Austin,TX,78701,US,,,\n`);

@@ -41,7 +41,8 @@ for (const [guide, dir] of Object.entries(GUIDES)) {
 
     it('shows TypeScript only as embedded files, each verbatim', () => {
       for (const block of blocks) {
-        if (block.lang === 'ts' || block.lang === 'typescript') expect(block.file, `a ts block without an embed marker: ${block.code.slice(0, 80)}`).toBeDefined();
+        if (block.lang === 'ts' || block.lang === 'typescript')
+          expect(block.file, `a ts block without an embed marker: ${block.code.slice(0, 80)}`).toBeDefined();
         if (block.file === undefined) continue;
         // A CSV sample is shown as text: TypeDoc, which makes the guides pages of the reference, highlights no CSV.
         expect(block.lang).toBe(block.file.endsWith('.csv') ? 'text' : 'ts');
@@ -52,7 +53,12 @@ for (const [guide, dir] of Object.entries(GUIDES)) {
 
     if (dir) {
       it(`shows every file of ${dir}`, () => {
-        expect(blocks.map((b) => b.file).filter((f) => f?.endsWith('.ts')).sort()).toEqual(tsFiles(dir));
+        expect(
+          blocks
+            .map((b) => b.file)
+            .filter((f) => f?.endsWith('.ts'))
+            .sort(),
+        ).toEqual(tsFiles(dir));
       });
     }
 

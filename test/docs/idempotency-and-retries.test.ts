@@ -23,7 +23,9 @@ describe('docs/idempotency-and-retries.md', () => {
     expect(sandbox.state.balance(account.id)).toBe(30_000);
     await expect(payInvoice(cb, 'INV-42', { ...params, lockedCurrencyAmount: 1 })).rejects.toMatchObject({ status: 409, code: 'IDEMPOTENCY_KEY_REUSED' });
     // An operation that does not honour the header refuses a key rather than ignoring it.
-    await expect(cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'X' }, { idempotencyKey: 'k' } as never)).rejects.toBeInstanceOf(ValidationError);
+    await expect(cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'X' }, { idempotencyKey: 'k' })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
     await sandbox.close();
   });
 
@@ -98,7 +100,10 @@ describe('docs/idempotency-and-retries.md', () => {
       fetch: (_url, init) => new Promise((_, reject) => init.signal?.addEventListener('abort', () => reject(init.signal!.reason), { once: true })),
     });
     const started = Date.now();
-    const error = await retrieveWithin(hanging, quote.transactionId, 200).then(() => undefined, (err: unknown) => err);
+    const error = await retrieveWithin(hanging, quote.transactionId, 200).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
     expect(error).toBeInstanceOf(APIUserAbortError);
     expect((error as APIUserAbortError).outcomeUnknown).toBe(false); // a read
     expect(Date.now() - started).toBeLessThan(1_500);

@@ -45,7 +45,11 @@ export function brokenLinks(path: string, allowMissing: (target: string) => bool
       continue;
     }
     if (anchor && target.endsWith('.md')) {
-      const headings = [...read(target).replace(/```[\s\S]*?```/g, '').matchAll(/^#+ (.+)$/gm)].map((h) => slug(h[1]!));
+      const headings = [
+        ...read(target)
+          .replace(/```[\s\S]*?```/g, '')
+          .matchAll(/^#+ (.+)$/gm),
+      ].map((h) => slug(h[1]!));
       if (!headings.includes(anchor)) broken.push(`${href} (no heading #${anchor} in ${target})`);
     }
   }

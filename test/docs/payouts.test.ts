@@ -27,13 +27,27 @@ afterEach(async () => {
 /** A sandbox (real clock), a client on it, a funded account, a payee and an UMA receiver. */
 async function world(sandbox = createSandbox()) {
   cleanups.push(() => sandbox.close());
-  const cb = new Crossborder({ tokenId: 'test', clientSecret: 'test', environment: 'sandbox', baseUrl: 'http://sandbox.test', fetch: sandbox.fetch, webhookPublicKey: sandbox.webhookPublicKey.pem });
+  const cb = new Crossborder({
+    tokenId: 'test',
+    clientSecret: 'test',
+    environment: 'sandbox',
+    baseUrl: 'http://sandbox.test',
+    fetch: sandbox.fetch,
+    webhookPublicKey: sandbox.webhookPublicKey.pem,
+  });
   const { account, payee } = await fundedCustomer(cb, { amount: 10_000_000 });
-  const receiver = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Grace Hopper', birthDate: '1906-12-09', nationality: 'US' });
-  return { sandbox, cb, instructions: instructionsOf(account.id, payee.id, receiver.umaAddress!) };
+  const receiver = await cb.customers.create({
+    customerType: 'INDIVIDUAL',
+    region: 'US',
+    fullName: 'Grace Hopper',
+    birthDate: '1906-12-09',
+    nationality: 'US',
+  });
+  return { sandbox, cb, instructions: instructionsOf(account.id, payee.id, receiver.umaAddress) };
 }
 
-const references = (sandbox: { ledger: { executions: readonly { description?: string | undefined; createKey?: string | undefined }[] } }) => sandbox.ledger.executions.map((e) => e.createKey);
+const references = (sandbox: { ledger: { executions: readonly { description?: string | undefined; createKey?: string | undefined }[] } }) =>
+  sandbox.ledger.executions.map((e) => e.createKey);
 
 describe('docs/payouts.md', () => {
   it('payroll(): pays each reference once, and run again sends nothing more', async () => {
@@ -63,11 +77,11 @@ describe('docs/payouts.md', () => {
       environment: 'sandbox',
       baseUrl: 'http://sandbox.test',
       webhookPublicKey: sandbox.webhookPublicKey.pem,
-      fetch: (async (input: RequestInfo | URL, init?: RequestInit) => {
+      fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
         const url = input instanceof Request ? input.url : String(input);
         if ((input instanceof Request ? input.method : (init?.method ?? 'GET')) === 'GET' && url.includes('/transactions')) reads++;
         return sandbox.fetch(input, init);
-      }) as typeof fetch,
+      },
     });
     const batch = createPayoutBatch({ client: counting, batchId: 'docs-webhooks', journal: new MemoryJournal(), webhooks: true });
     const server = payoutWebhooks(counting, batch).listen(0, '127.0.0.1');
@@ -76,7 +90,11 @@ describe('docs/payouts.md', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
     await cb.config.update({ webhookEndpoint: url });
 
-    const forged = await fetch(url, { method: 'POST', body: JSON.stringify({ id: 'Webhook:x', type: 'OUTGOING_PAYMENT.COMPLETED', data: {} }), headers: { 'X-Service-Signature': 'AAAA' } });
+    const forged = await fetch(url, {
+      method: 'POST',
+      body: JSON.stringify({ id: 'Webhook:x', type: 'OUTGOING_PAYMENT.COMPLETED', data: {} }),
+      headers: { 'X-Service-Signature': 'AAAA' },
+    });
     expect(forged.status).toBe(400);
 
     const run = batch.run(instructions);
@@ -119,10 +137,17 @@ describe('docs/payouts.md', () => {
       failAfterProcessing: { rate: 0.05, reason: 'OFFRAMP_FAILED' },
       latency: { ms: 20, jitterMs: 10 },
     });
-    const cb = new Crossborder({ tokenId: 'test', clientSecret: 'test', environment: 'sandbox', baseUrl: 'http://sandbox.test', fetch: sandbox.fetch, maxRetries: 0 });
+    const cb = new Crossborder({
+      tokenId: 'test',
+      clientSecret: 'test',
+      environment: 'sandbox',
+      baseUrl: 'http://sandbox.test',
+      fetch: sandbox.fetch,
+      maxRetries: 0,
+    });
     // 150 at once: the bucket holds one second's worth (50), refilled at 50 per second.
     const answers = await Promise.allSettled(Array.from({ length: 150 }, () => cb.customers.list({ limit: 1 })));
-    const refused = answers.filter((a) => a.status === 'rejected').map((a) => (a as PromiseRejectedResult).reason as unknown);
+    const refused = answers.filter((a) => a.status === 'rejected').map((a) => a.reason as unknown);
     expect(refused.length).toBeGreaterThanOrEqual(50);
     for (const e of refused) expect(e).toBeInstanceOf(RateLimitError);
     expect((refused[0] as RateLimitError).retryAfter).toBeGreaterThanOrEqual(1_000);

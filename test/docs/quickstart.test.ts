@@ -60,12 +60,16 @@ describe('docs/quickstart.md, run as written in a new project', () => {
         expect(command, 'the page names the command that runs it').not.toBeNull();
 
         const env = { PATH: process.env.PATH, HOME: process.env.HOME };
-        const ran = await run(bin('tsx'), [command![2]!], { cwd: dir, env, encoding: 'utf8', timeout: 90_000 }).catch((error: { stdout?: string; stderr?: string }) => ({
-          stdout: String(error.stdout),
-          stderr: String(error.stderr),
-        }));
+        const ran = await run(bin('tsx'), [command![2]!], { cwd: dir, env, encoding: 'utf8', timeout: 90_000 }).catch(
+          (error: { stdout?: string; stderr?: string }) => ({
+            stdout: String(error.stdout),
+            stderr: String(error.stderr),
+          }),
+        );
         expect(ran.stderr).toBe('');
-        expect(ran.stdout).toMatch(/^Quote:\S+: \d+\.\d{2} GBP for \$250\.00, PROCESSING\nTransaction:\S+: COMPLETED\nOUTGOING COMPLETED \d+\.\d{2} GBP\nCOMPLETED\n$/);
+        expect(ran.stdout).toMatch(
+          /^Quote:\S+: \d+\.\d{2} GBP for \$250\.00, PROCESSING\nTransaction:\S+: COMPLETED\nOUTGOING COMPLETED \d+\.\d{2} GBP\nCOMPLETED\n$/,
+        );
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

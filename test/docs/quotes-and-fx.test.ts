@@ -83,8 +83,16 @@ describe('docs/quotes-and-fx.md', () => {
     // A quote whose expiresAt has passed on this machine is never sent for execution.
     const past = sandboxClient({ clock: createClock(Date.now() - 10 * 60_000) });
     const funded = await fundedCustomer(past.cb);
-    const stale = await past.cb.quotes.create({ ...params, source: { sourceType: 'ACCOUNT', accountId: funded.account.id }, destination: { destinationType: 'ACCOUNT', accountId: funded.payee.id } });
-    const locally = await executeAccepted(past.cb, stale, { ...params, source: { sourceType: 'ACCOUNT', accountId: funded.account.id }, destination: { destinationType: 'ACCOUNT', accountId: funded.payee.id } });
+    const stale = await past.cb.quotes.create({
+      ...params,
+      source: { sourceType: 'ACCOUNT', accountId: funded.account.id },
+      destination: { destinationType: 'ACCOUNT', accountId: funded.payee.id },
+    });
+    const locally = await executeAccepted(past.cb, stale, {
+      ...params,
+      source: { sourceType: 'ACCOUNT', accountId: funded.account.id },
+      destination: { destinationType: 'ACCOUNT', accountId: funded.payee.id },
+    });
     expect(locally).toHaveProperty('requote');
     expect((await past.cb.quotes.retrieve(stale.id)).status).toBe('PENDING'); // not executed
     await past.sandbox.close();
@@ -106,13 +114,26 @@ describe('docs/quotes-and-fx.md', () => {
 
   it("transfer-out: the customer's own USD bank account, debited at once, settled; one still PROCESSING is cancelled and refunded", async () => {
     const { sandbox, cb } = sandboxClient();
-    const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace', birthDate: '1990-12-10', nationality: 'GB' });
-    const { data: [usd] } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
+    const customer = await cb.customers.create({
+      customerType: 'INDIVIDUAL',
+      region: 'US',
+      fullName: 'Ada Lovelace',
+      birthDate: '1990-12-10',
+      nationality: 'GB',
+    });
+    const {
+      data: [usd],
+    } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
     await cb.sandbox.fundInternalAccount(usd!.id, { amount: 50_000 });
     const bank = await cb.externalAccounts.create({
       customerId: customer.id,
       currency: 'USD',
-      accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } },
+      accountInfo: {
+        accountType: 'USD_ACCOUNT',
+        accountNumber: '000123456789',
+        routingNumber: '021000021',
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+      },
     });
     const tx = await withdraw(cb, usd!.id, bank.id, 12_550);
     expect(tx).toMatchObject({ type: 'OUTGOING', status: 'PROCESSING', receivedAmount: { amount: 12_550, currency: { code: 'USD' } } });
@@ -132,14 +153,21 @@ describe('docs/quotes-and-fx.md', () => {
   it('crypto withdrawal fees: what it costs and what arrives, in USDC; the gas in lamports of SOL', async () => {
     const { sandbox, cb } = sandboxClient();
     const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace', currencies: ['USD', 'USDC'] });
-    const { data: [usdc] } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USDC' });
+    const {
+      data: [usdc],
+    } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USDC' });
     expect(await usdcWithdrawalFee(cb, usdc!.id, 1_000_000, '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU')).toEqual({
       totalFee: '0.005000 USDC',
       arrives: '0.995000 USDC',
       gas: '5000 (smallest unit of SOL)',
     });
-    const { data: [usd] } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
-    await expect(usdcWithdrawalFee(cb, usd!.id, 1_000_000, '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU')).rejects.toMatchObject({ status: 400, code: 'INVALID_CURRENCY' });
+    const {
+      data: [usd],
+    } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
+    await expect(usdcWithdrawalFee(cb, usd!.id, 1_000_000, '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU')).rejects.toMatchObject({
+      status: 400,
+      code: 'INVALID_CURRENCY',
+    });
     await sandbox.close();
   });
 });

@@ -56,7 +56,12 @@ const INDEX = 'docs/typedoc/index.md';
 const parsed = new Map<string, ts.SourceFile | undefined>();
 const RESOURCES = 'src/resources';
 /** The resource files: the hand-written ones, and the classes generated from the document (scripts/generate.ts). */
-const RESOURCE_FILES = [...readdirSync(join(root, RESOURCES)).filter((f) => f.endsWith('.ts')).map((f) => `${RESOURCES}/${f}`), 'src/generated/resources.ts'];
+const RESOURCE_FILES = [
+  ...readdirSync(join(root, RESOURCES))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => `${RESOURCES}/${f}`),
+  'src/generated/resources.ts',
+];
 
 function compilerOptions(): ts.CompilerOptions {
   const configPath = join(root, 'tsconfig.json');
@@ -68,7 +73,12 @@ function compilerOptions(): ts.CompilerOptions {
 
 /** TypeScript fenced blocks of an `@example` section of a JSDoc comment (raw text, `*` margins and all). */
 function exampleBlocks(jsdoc: string): { code: string; line: number }[] {
-  const lines = jsdoc.split('\n').map((l) => l.replace(/^\s*\/\*\*\s?/, '').replace(/^\s*\*\/\s*$/, '').replace(/^\s*\* ?/, ''));
+  const lines = jsdoc.split('\n').map((l) =>
+    l
+      .replace(/^\s*\/\*\*\s?/, '')
+      .replace(/^\s*\*\/\s*$/, '')
+      .replace(/^\s*\* ?/, ''),
+  );
   const blocks: { code: string; line: number }[] = [];
   let inExample = false;
   let fence: { start: number; lines: string[] } | undefined;
@@ -81,7 +91,8 @@ function exampleBlocks(jsdoc: string): { code: string; line: number }[] {
       return;
     }
     if (/^```(ts|typescript)\s*$/.test(line)) fence = { start: i + 1, lines: [] };
-    else if (/^```/.test(line)) fence = { start: i + 1, lines: [] }; // another language: skipped, but its @ are not tags
+    else if (/^```/.test(line))
+      fence = { start: i + 1, lines: [] }; // another language: skipped, but its @ are not tags
     else if (/^@\w+/.test(line)) inExample = line.startsWith('@example');
   });
   return blocks;
@@ -102,7 +113,10 @@ function resourceMethods(program: ts.Program): ResourceMethod[] {
       for (const member of statement.members) {
         if (!ts.isMethodDeclaration(member) || !member.name || ts.isPrivateIdentifier(member.name)) continue;
         const modifiers = ts.getModifiers(member) ?? [];
-        if (modifiers.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword || m.kind === ts.SyntaxKind.ProtectedKeyword || m.kind === ts.SyntaxKind.StaticKeyword)) continue;
+        if (
+          modifiers.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword || m.kind === ts.SyntaxKind.ProtectedKeyword || m.kind === ts.SyntaxKind.StaticKeyword)
+        )
+          continue;
         const method = member.name.getText(source);
         if (method.startsWith('_')) continue;
         // The JSDoc of an overloaded method sits on its first declaration.
@@ -132,7 +146,9 @@ function packageExports(program: ts.Program): { values: string[]; types: string[
   const types: string[] = [];
   for (const symbol of checker.getExportsOfModule(checker.getSymbolAtLocation(index)!)) {
     const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
-    const typeOnly = symbol.declarations?.some((d) => ts.isTypeOnlyExportDeclaration(d) || (ts.isExportSpecifier(d) && (d.isTypeOnly || d.parent.parent.isTypeOnly)));
+    const typeOnly = symbol.declarations?.some(
+      (d) => ts.isTypeOnlyExportDeclaration(d) || (ts.isExportSpecifier(d) && (d.isTypeOnly || d.parent.parent.isTypeOnly)),
+    );
     (target.flags & ts.SymbolFlags.Value && !typeOnly ? values : types).push(symbol.name);
   }
   return { values: values.sort(), types: types.sort() };
@@ -246,10 +262,22 @@ describe('examples of the API reference', () => {
   it('finds the resource methods users call', () => {
     const names = result.methods.map((m) => `${m.className}.${m.method}`);
     for (const name of [
-      'Customers.create', 'Customers.retrieve', 'Customers.update', 'Customers.delete', 'Customers.list',
-      'Quotes.create', 'Quotes.retrieve', 'Quotes.execute', 'Quotes.createAndExecute',
-      'Transactions.waitFor', 'Credentials.verify', 'Sessions.revoke', 'Webhooks.unwrap', 'Webhooks.verify',
-      'PlatformExternalAccounts.list', 'Sandbox.fundInternalAccount',
+      'Customers.create',
+      'Customers.retrieve',
+      'Customers.update',
+      'Customers.delete',
+      'Customers.list',
+      'Quotes.create',
+      'Quotes.retrieve',
+      'Quotes.execute',
+      'Quotes.createAndExecute',
+      'Transactions.waitFor',
+      'Credentials.verify',
+      'Sessions.revoke',
+      'Webhooks.unwrap',
+      'Webhooks.verify',
+      'PlatformExternalAccounts.list',
+      'Sandbox.fundInternalAccount',
     ]) {
       expect(names, name).toContain(name);
     }
@@ -269,7 +297,13 @@ describe('examples of the API reference', () => {
   });
 
   it('shows each method called on `cb` in its own example', () => {
-    const path: Record<string, string> = { PlatformExternalAccounts: 'platform.externalAccounts', PlatformInternalAccounts: 'platform.internalAccounts', Credentials: 'auth.credentials', Sessions: 'auth.sessions', DelegatedKeys: 'auth.delegatedKeys' };
+    const path: Record<string, string> = {
+      PlatformExternalAccounts: 'platform.externalAccounts',
+      PlatformInternalAccounts: 'platform.internalAccounts',
+      Credentials: 'auth.credentials',
+      Sessions: 'auth.sessions',
+      DelegatedKeys: 'auth.delegatedKeys',
+    };
     for (const m of result.methods) {
       const resource = path[m.className] ?? m.className[0]!.toLowerCase() + m.className.slice(1);
       expect(m.examples.map((e) => e.code).join('\n'), `${m.className}.${m.method}`).toContain(`cb.${resource}.${m.method}(`);

@@ -59,14 +59,18 @@ describe('the docs that ship', () => {
   });
 
   it('link nowhere into maintainers/', () => {
-    const found = files.filter((f) => f.endsWith('.md') && !LEFT_TO_THEIR_OWNERS.has(f)).flatMap((f) => linksIntoMaintainers(f, readFileSync(join(pkg, f), 'utf8')).map((l) => `${f}: ${l}`));
+    const found = files
+      .filter((f) => f.endsWith('.md') && !LEFT_TO_THEIR_OWNERS.has(f))
+      .flatMap((f) => linksIntoMaintainers(f, readFileSync(join(pkg, f), 'utf8')).map((l) => `${f}: ${l}`));
     expect(found).toEqual([]);
   });
 
   it('the pages left to their owners still need it (the list only shrinks)', () => {
     for (const page of LEFT_TO_THEIR_OWNERS) {
       const text = read(page);
-      expect([...text.matchAll(ISSUE)].length + linksIntoMaintainers(page, text).length + (text.includes('benchmark-notes.md') ? 1 : 0), page).toBeGreaterThan(0);
+      expect([...text.matchAll(ISSUE)].length + linksIntoMaintainers(page, text).length + (text.includes('benchmark-notes.md') ? 1 : 0), page).toBeGreaterThan(
+        0,
+      );
     }
   });
 
@@ -74,7 +78,9 @@ describe('the docs that ship', () => {
     expect('Section 2 of issue 34 takes in'.match(ISSUE)).toEqual(['issue 34']);
     expect('(issues 33 and Issue #36)'.match(ISSUE)).toEqual(['issues 33', 'Issue #36']);
     expect('an issuer 34, the issue of a card'.match(ISSUE)).toBeNull();
-    expect(linksIntoMaintainers('docs/a.md', '[n](../maintainers/benchmark-notes.md#x) [ok](benchmarks.md) `maintainers/x.md`')).toEqual(['../maintainers/benchmark-notes.md#x']);
+    expect(linksIntoMaintainers('docs/a.md', '[n](../maintainers/benchmark-notes.md#x) [ok](benchmarks.md) `maintainers/x.md`')).toEqual([
+      '../maintainers/benchmark-notes.md#x',
+    ]);
     expect(linksIntoMaintainers('README.md', '[r](maintainers/reliability.md) [g](https://github.com/o/r/blob/main/maintainers/x.md)')).toHaveLength(2);
   });
 });

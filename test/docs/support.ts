@@ -25,8 +25,16 @@ export function sandboxClient(options: SandboxOptions = {}, client: ClientOption
 
 /** An approved US customer with `amount` cents in its USD account, and a GBP payee. */
 export async function fundedCustomer(cb: Crossborder, options: { amount?: number; payeeAccountNumber?: string } = {}) {
-  const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace', birthDate: '1990-12-10', nationality: 'GB' });
-  const { data: [listed] } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
+  const customer = await cb.customers.create({
+    customerType: 'INDIVIDUAL',
+    region: 'US',
+    fullName: 'Ada Lovelace',
+    birthDate: '1990-12-10',
+    nationality: 'GB',
+  });
+  const {
+    data: [listed],
+  } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
   if (!listed) throw new Error('no USD account');
   const account = await cb.sandbox.fundInternalAccount(listed.id, { amount: options.amount ?? 100_000 });
   const payee = await cb.externalAccounts.create({

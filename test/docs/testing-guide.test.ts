@@ -19,8 +19,12 @@ describe('docs/testing.md failure values', () => {
     expect(guide).toContain(`| account number \`${MAGIC.underReview}\` | the external account is created \`UNDER_REVIEW\``);
     expect(guide).toContain(`amount exactly \`${MAGIC.holdForApprovalAmount}\``);
     expect(guide).toContain(`| OTP \`${MAGIC.otp}\` |`);
-    expect(guide).toContain(`| API token id \`${MAGIC.unauthorizedTokenId}\` (any secret) | every API call is refused 401 \`UNAUTHORIZED\` (\`AuthenticationError\`)`);
-    expect(guide).toContain(`| API token id \`${MAGIC.forbiddenTokenId}\` (any secret) | every API call is refused 403 \`FORBIDDEN\` (\`PermissionDeniedError\`)`);
+    expect(guide).toContain(
+      `| API token id \`${MAGIC.unauthorizedTokenId}\` (any secret) | every API call is refused 401 \`UNAUTHORIZED\` (\`AuthenticationError\`)`,
+    );
+    expect(guide).toContain(
+      `| API token id \`${MAGIC.forbiddenTokenId}\` (any secret) | every API call is refused 403 \`FORBIDDEN\` (\`PermissionDeniedError\`)`,
+    );
     expect(guide).toContain(`name ending \`${MAGIC.kycPendingNameSuffix}\` / \`${MAGIC.kycRejectedNameSuffix}\``);
     expect(guide).toContain(`| ownership \`signature\` \`${MAGIC.ownershipSignaturePrefix}\` followed by the challenge's \`messageToSign\` |`);
     expect(guide).toContain(`passes ${MAGIC.livenessPassesAfterMs / 1000} s (sandbox clock) later`);
@@ -32,11 +36,25 @@ describe('the sandbox as a developer tool, pointed to from the READMEs', () => {
     const whatYouGet = read('README.md').split('## What you get')[1]!.split('\n## ')[0]!;
     const bullet = whatYouGet.split('\n- ').find((b) => b.includes('docs/testing.md'));
     expect(bullet).toBeDefined();
-    for (const tool of ['npx crossborder-sdk sandbox', 'request', 'webhook delivery', '--webhook-key', '--state', '/_sandbox/', 'CLI verbs', 'inspector', 'MAGIC']) expect({ tool, named: bullet!.includes(tool) }).toEqual({ tool, named: true });
+    for (const tool of [
+      'npx crossborder-sdk sandbox',
+      'request',
+      'webhook delivery',
+      '--webhook-key',
+      '--state',
+      '/_sandbox/',
+      'CLI verbs',
+      'inspector',
+      'MAGIC',
+    ])
+      expect({ tool, named: bullet!.includes(tool) }).toEqual({ tool, named: true });
   });
 
   it("docs/README.md's Testing row names them too", () => {
-    const row = read('docs/README.md').split('\n').find((line) => line.startsWith('| [Testing](testing.md) |'));
-    for (const tool of ['request log', '--webhook-key', '--state', 'verbs', '/_sandbox/', 'inspector', 'MAGIC']) expect({ tool, named: row?.includes(tool) }).toEqual({ tool, named: true });
+    const row = read('docs/README.md')
+      .split('\n')
+      .find((line) => line.startsWith('| [Testing](testing.md) |'));
+    for (const tool of ['request log', '--webhook-key', '--state', 'verbs', '/_sandbox/', 'inspector', 'MAGIC'])
+      expect({ tool, named: row?.includes(tool) }).toEqual({ tool, named: true });
   });
 });

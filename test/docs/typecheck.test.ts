@@ -54,7 +54,8 @@ describe('the documentation code, type-checked against the packed package', () =
   }
 
   it('copies every file of the guides (nothing left behind in the repository)', () => {
-    const count = (base: string) => DOC_CODE.flatMap((dir) => (readdirSync(join(base, dir), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts'))).length;
+    const count = (base: string) =>
+      DOC_CODE.flatMap((dir) => (readdirSync(join(base, dir), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts'))).length;
     expect(count(consumer)).toBe(count(root));
     expect(count(root)).toBeGreaterThan(40);
   });
@@ -67,7 +68,15 @@ describe('the documentation code, type-checked against the packed package', () =
 
   for (const resolution of Object.keys(RESOLUTIONS) as (keyof typeof RESOLUTIONS)[]) {
     it(`type-checks with no error under module/moduleResolution ${resolution}`, { timeout: 150_000 }, () => {
-      expect(typecheck(tsconfig(`tsconfig.docs-${resolution}.json`, DOC_CODE.map((d) => `${d}/**/*.ts`), resolution))).toBe('');
+      expect(
+        typecheck(
+          tsconfig(
+            `tsconfig.docs-${resolution}.json`,
+            DOC_CODE.map((d) => `${d}/**/*.ts`),
+            resolution,
+          ),
+        ),
+      ).toBe('');
     });
   }
 
@@ -86,7 +95,10 @@ describe('the documentation code, type-checked against the packed package', () =
 
   it('a mistake in a guide is caught (the check can fail)', { timeout: 150_000 }, () => {
     const wrong = join(consumer, 'examples', 'zz-wrong.ts');
-    writeFileSync(wrong, "import { Crossborder } from 'crossborder-sdk';\nconst cb = new Crossborder();\nexport const q = cb.quotes.create({ lockedCurrencySide: 'SENDING' });\n");
+    writeFileSync(
+      wrong,
+      "import { Crossborder } from 'crossborder-sdk';\nconst cb = new Crossborder();\nexport const q = cb.quotes.create({ lockedCurrencySide: 'SENDING' });\n",
+    );
     try {
       const out = typecheck(tsconfig('tsconfig.wrong.json', ['examples/zz-wrong.ts']));
       expect(out).toMatch(/zz-wrong\.ts.*error TS2345/);

@@ -98,12 +98,18 @@ describe('API reference (typedoc)', () => {
   it('builds with no warning and no error', () => {
     expect(log).not.toMatch(/\[warning\]|\[error\]/);
     expect(existsSync(join(out, 'html', 'index.html'))).toBe(true);
-    // eslint-disable-next-line no-console
+
     console.log(`[reference] TypeDoc build: ${Math.round(buildMs)} ms`);
   });
 
   it('has one module per package entry point', () => {
-    expect(project.children?.map((m) => m.name).sort()).toEqual(['crossborder-sdk', 'crossborder-sdk/payouts', 'crossborder-sdk/sandbox', 'crossborder-sdk/sandbox/msw', 'crossborder-sdk/wallet']);
+    expect(project.children?.map((m) => m.name).sort()).toEqual([
+      'crossborder-sdk',
+      'crossborder-sdk/payouts',
+      'crossborder-sdk/sandbox',
+      'crossborder-sdk/sandbox/msw',
+      'crossborder-sdk/wallet',
+    ]);
   });
 
   it('documents the class behind every resource of the client as a class', () => {
@@ -118,7 +124,9 @@ describe('API reference (typedoc)', () => {
       }
     };
     visit(cb, 0);
-    expect([...resources]).toEqual(expect.arrayContaining(['Customers', 'Quotes', 'Transactions', 'Credentials', 'Sessions', 'PlatformExternalAccounts', 'Webhooks']));
+    expect([...resources]).toEqual(
+      expect.arrayContaining(['Customers', 'Quotes', 'Transactions', 'Credentials', 'Sessions', 'PlatformExternalAccounts', 'Webhooks']),
+    );
     const main = moduleNamed('crossborder-sdk');
     const classes = (main.children ?? []).filter((c) => c.kind === KIND.Class).map((c) => c.name);
     for (const name of resources) expect(classes, name).toContain(name);
@@ -129,27 +137,60 @@ describe('API reference (typedoc)', () => {
   it('documents every export of the main entry, and the key types', () => {
     const main = names(moduleNamed('crossborder-sdk'));
     for (const name of Object.keys(sdk)) expect(main, name).toContain(name);
-    for (const type of ['ClientOptions', 'RequestOptions', 'SignedRequestOptions', 'ListOptions', 'Page', 'PagePromise', 'APIPromise', 'Customer', 'Quote', 'QuoteCreateParams', 'Transaction', 'WebhookEvent', 'ErrorCode', 'SignatureChallenge', 'ValidationIssue']) {
+    for (const type of [
+      'ClientOptions',
+      'RequestOptions',
+      'SignedRequestOptions',
+      'ListOptions',
+      'Page',
+      'PagePromise',
+      'APIPromise',
+      'Customer',
+      'Quote',
+      'QuoteCreateParams',
+      'Transaction',
+      'WebhookEvent',
+      'ErrorCode',
+      'SignatureChallenge',
+      'ValidationIssue',
+    ]) {
       expect(main, type).toContain(type);
     }
   });
 
   it('documents the sandbox and wallet entry points', () => {
-    expect(names(moduleNamed('crossborder-sdk/sandbox'))).toEqual(expect.arrayContaining(['createSandbox', 'MAGIC', 'Sandbox', 'SandboxOptions', 'createClock', 'signWebhook', 'generateWebhookKeyPair']));
-    expect(names(moduleNamed('crossborder-sdk/wallet'))).toEqual(expect.arrayContaining(['generateClientKeyPair', 'WalletSession', 'sessionKeySigner', 'passkeyAttestation', 'passkeyAssertion', 'ClientKeyPair']));
+    expect(names(moduleNamed('crossborder-sdk/sandbox'))).toEqual(
+      expect.arrayContaining(['createSandbox', 'MAGIC', 'Sandbox', 'SandboxOptions', 'createClock', 'signWebhook', 'generateWebhookKeyPair']),
+    );
+    expect(names(moduleNamed('crossborder-sdk/wallet'))).toEqual(
+      expect.arrayContaining(['generateClientKeyPair', 'WalletSession', 'sessionKeySigner', 'passkeyAttestation', 'passkeyAssertion', 'ClientKeyPair']),
+    );
   });
 
   it('names each reflection once per module', () => {
     for (const module of project.children ?? []) {
       const all = names(module);
-      expect(all.filter((n, i) => all.indexOf(n) !== i), module.name).toEqual([]);
+      expect(
+        all.filter((n, i) => all.indexOf(n) !== i),
+        module.name,
+      ).toEqual([]);
     }
   });
 });
 
 describe('groups of the reference', () => {
   it('groups the main entry by topic, in this order', () => {
-    expect(groupTitles(moduleNamed('crossborder-sdk'))).toEqual(['Client', 'Resources', 'Errors', 'Pagination', 'Webhooks', 'Wallet', 'Options', 'API types', 'Helpers']);
+    expect(groupTitles(moduleNamed('crossborder-sdk'))).toEqual([
+      'Client',
+      'Resources',
+      'Errors',
+      'Pagination',
+      'Webhooks',
+      'Wallet',
+      'Options',
+      'API types',
+      'Helpers',
+    ]);
   });
 
   it('groups the other entries by topic too', () => {
@@ -162,7 +203,10 @@ describe('groups of the reference', () => {
 
   it('leaves no TypeDoc kind group on any module page, and lists every export in exactly one group', () => {
     for (const module of project.children ?? []) {
-      expect(groupTitles(module).filter((t) => KIND_GROUPS.includes(t)), module.name).toEqual([]);
+      expect(
+        groupTitles(module).filter((t) => KIND_GROUPS.includes(t)),
+        module.name,
+      ).toEqual([]);
       for (const child of module.children ?? []) expect(groupsOf(module, child.name), `${module.name}: ${child.name}`).toHaveLength(1);
     }
   });
@@ -171,10 +215,46 @@ describe('groups of the reference', () => {
     const expected: Record<string, Record<string, string[]>> = {
       'crossborder-sdk': {
         Client: ['Crossborder', 'APIPromise', 'Environment', 'Logger', 'API_VERSION'],
-        Resources: ['Customers', 'Quotes', 'Transactions', 'Credentials', 'Sessions', 'Platform', 'PlatformExternalAccounts', 'Sandbox', 'Webhooks', 'isExpired', 'TERMINAL_STATUSES'],
-        Errors: ['CrossborderError', 'APIError', 'NotFoundError', 'RateLimitError', 'ValidationError', 'SignatureRequiredError', 'WebhookVerificationError', 'WalletCryptoError', 'ErrorCode', 'ValidationIssue', 'SignatureChallenge'],
+        Resources: [
+          'Customers',
+          'Quotes',
+          'Transactions',
+          'Credentials',
+          'Sessions',
+          'Platform',
+          'PlatformExternalAccounts',
+          'Sandbox',
+          'Webhooks',
+          'isExpired',
+          'TERMINAL_STATUSES',
+        ],
+        Errors: [
+          'CrossborderError',
+          'APIError',
+          'NotFoundError',
+          'RateLimitError',
+          'ValidationError',
+          'SignatureRequiredError',
+          'WebhookVerificationError',
+          'WalletCryptoError',
+          'ErrorCode',
+          'ValidationIssue',
+          'SignatureChallenge',
+        ],
         Pagination: ['Page', 'PagePromise', 'ListEnvelope', 'ListEnvelopeFields'],
-        Webhooks: ['WebhookEvent', 'IncomingPaymentPendingEvent', 'OutgoingPaymentCompletedEvent', 'UnknownEvent', 'WebhookEnvelope', 'WebhookHeaders', 'RedisDedupeStore', 'MemoryDedupeStore', 'dedupe', 'approvePayment', 'PaymentApprovalReply'],
+        Webhooks: [
+          'WebhookEvent',
+          'IncomingPaymentPendingEvent',
+          'OutgoingPaymentCompletedEvent',
+          'UnknownEvent',
+          'WebhookEnvelope',
+          'WebhookHeaders',
+          'RedisDedupeStore',
+          'MemoryDedupeStore',
+          'dedupe',
+          'approvePayment',
+          'PaymentApprovalReply',
+        ],
         Wallet: ['passkeyAssertion', 'passkeyAttestation', 'Signer'],
         Options: ['ClientOptions', 'RequestOptions', 'SignedRequestOptions', 'ListOptions', 'WaitForOptions', 'UnwrapOptions', 'DedupeOptions'],
         'API types': ['Customer', 'CustomerCreateParams', 'CustomerListParams', 'Quote', 'QuoteCreateParams', 'Transaction', 'Address', 'DataList'],
@@ -191,7 +271,17 @@ describe('groups of the reference', () => {
       },
       'crossborder-sdk/sandbox/msw': { Sandbox: ['sandboxHandlers'] },
       'crossborder-sdk/payouts': {
-        Payouts: ['createPayoutBatch', 'FileJournal', 'MemoryJournal', 'RedisJournal', 'enqueuePayouts', 'payoutProcessor', 'PayoutInstruction', 'PayoutRecord', 'payoutKey'],
+        Payouts: [
+          'createPayoutBatch',
+          'FileJournal',
+          'MemoryJournal',
+          'RedisJournal',
+          'enqueuePayouts',
+          'payoutProcessor',
+          'PayoutInstruction',
+          'PayoutRecord',
+          'payoutKey',
+        ],
         Errors: ['PayoutJournalError'],
         Options: ['PayoutBatchOptions', 'FileJournalOptions'],
       },
@@ -214,7 +304,10 @@ describe('groups of the reference', () => {
 describe('examples in the reference', () => {
   it('shows an example calling `cb` on every method of every resource class', () => {
     const main = moduleNamed('crossborder-sdk');
-    const resources = (main.groups ?? []).find((g) => g.title === 'Resources')!.children.map((id) => main.children!.find((c) => c.id === id)!).filter((c) => c.kind === KIND.Class);
+    const resources = (main.groups ?? [])
+      .find((g) => g.title === 'Resources')!
+      .children.map((id) => main.children!.find((c) => c.id === id)!)
+      .filter((c) => c.kind === KIND.Class);
     let methods = 0;
     const missing: string[] = [];
     for (const resource of resources) {
@@ -239,24 +332,44 @@ describe('examples in the reference', () => {
 });
 
 describe('the reference index', () => {
-  it('is docs/typedoc/index.md, not the contributors\' README', () => {
+  it("is docs/typedoc/index.md, not the contributors' README", () => {
     const readme = text(project.readme);
     const index = readFileSync(join(root, 'docs/typedoc/index.md'), 'utf8');
     expect(readme.startsWith(index.slice(0, index.indexOf('\n\n')))).toBe(true);
     for (const heading of ['## Install', '## Create a client', '## A first call', '## Where things are', '## Guides']) expect(readme).toContain(heading);
     expect(readme).toContain('npm install crossborder-sdk');
-    expect(readme).not.toContain(readFileSync(join(root, 'README.md'), 'utf8').split('\n').find((l) => l.trim().length > 30)!);
+    expect(readme).not.toContain(
+      readFileSync(join(root, 'README.md'), 'utf8')
+        .split('\n')
+        .find((l) => l.trim().length > 30)!,
+    );
   });
 
   it('includes the guides as pages, titled by their headings, and links each from the index', () => {
     const guides = (project.documents ?? []).filter((d) => d.kind === KIND.Document);
-    expect(guides.map((g) => g.name)).toEqual(expect.arrayContaining(['Quickstart', 'Authentication and environments', 'Pagination', 'Errors', 'Quotes and FX', 'Customers and KYC', 'Webhooks', 'Testing your integration']));
+    expect(guides.map((g) => g.name)).toEqual(
+      expect.arrayContaining([
+        'Quickstart',
+        'Authentication and environments',
+        'Pagination',
+        'Errors',
+        'Quotes and FX',
+        'Customers and KYC',
+        'Webhooks',
+        'Testing your integration',
+      ]),
+    );
     expect(groupTitles(project)).toEqual(['Guides', 'Modules']);
     const index = readFileSync(join(out, 'html', 'index.html'), 'utf8');
     const links = [...index.matchAll(/href="(documents\/[^"#]+\.html)"/g)].map((m) => m[1]!);
     expect(new Set(links).size).toBe(10);
     for (const link of links) expect(existsSync(join(out, 'html', link)), link).toBe(true);
-    for (const module of ['modules/crossborder-sdk.html', 'modules/crossborder-sdk_wallet.html', 'modules/crossborder-sdk_sandbox.html', 'classes/crossborder-sdk.Customers.html']) {
+    for (const module of [
+      'modules/crossborder-sdk.html',
+      'modules/crossborder-sdk_wallet.html',
+      'modules/crossborder-sdk_sandbox.html',
+      'classes/crossborder-sdk.Customers.html',
+    ]) {
       expect(index, module).toContain(`href="${module}"`);
     }
   });
@@ -270,7 +383,14 @@ describe('the reference in Chromium', () => {
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run installs it)`);
     const site = join(out, 'html');
-    const types: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json' };
+    const types: Record<string, string> = {
+      '.html': 'text/html; charset=utf-8',
+      '.js': 'text/javascript',
+      '.css': 'text/css',
+      '.svg': 'image/svg+xml',
+      '.png': 'image/png',
+      '.json': 'application/json',
+    };
     server = createServer((req, res) => {
       const path = normalize(join(site, decodeURIComponent(new URL(req.url ?? '/', 'http://127.0.0.1').pathname)));
       const file = path.endsWith(sep) ? join(path, 'index.html') : path;
@@ -285,7 +405,16 @@ describe('the reference in Chromium', () => {
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       // A fresh, temporary profile each launch.
-      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--headless',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
       timeout: 30_000,
     });
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -315,14 +444,18 @@ describe('the reference in Chromium', () => {
       for (const heading of ['Install', 'Create a client', 'A first call', 'Where things are', 'Guides']) {
         await page.locator('.col-content h2', { hasText: heading }).first().waitFor({ state: 'visible', timeout: 10_000 });
       }
-      await expect.poll(() => page.locator('.col-content pre').first().innerText({ timeout: 5_000 }), { timeout: 5_000 }).toContain('npm install crossborder-sdk');
+      await expect
+        .poll(() => page.locator('.col-content pre').first().innerText({ timeout: 5_000 }), { timeout: 5_000 })
+        .toContain('npm install crossborder-sdk');
       const table = await page.locator('.col-content table', { hasText: 'What you find there' }).innerText({ timeout: 5_000 });
       for (const group of ['Client', 'Resources', 'Errors', 'Pagination', 'Webhooks', 'Wallet', 'Sandbox']) expect(table).toContain(group);
       // The sidebar is built by the page's script: guides and modules.
       await page.locator('.site-menu', { hasText: 'Quickstart' }).waitFor({ state: 'visible', timeout: 10_000 });
       await page.locator('.site-menu', { hasText: 'crossborder-sdk/wallet' }).waitFor({ state: 'visible', timeout: 10_000 });
       // Code keeps its lines: no block of the index needs a sideways scroll at this width.
-      const overflowing = await page.locator('.col-content pre').evaluateAll((blocks) => blocks.filter((b) => b.scrollWidth > b.clientWidth + 1).map((b) => b.textContent?.slice(0, 60)));
+      const overflowing = await page
+        .locator('.col-content pre')
+        .evaluateAll((blocks) => blocks.filter((b) => b.scrollWidth > b.clientWidth + 1).map((b) => b.textContent?.slice(0, 60)));
       expect(overflowing).toEqual([]);
       await page.screenshot({ path: join(ARTIFACTS, 'reference-index.png'), fullPage: true, timeout: 20_000 });
       // A guide link opens the guide.
@@ -332,7 +465,7 @@ describe('the reference in Chromium', () => {
     } finally {
       await page.close();
     }
-    // eslint-disable-next-line no-console
+
     console.log(`[reference] Chromium index: ${Math.round(performance.now() - started)} ms; test-artifacts/reference-index.png`);
   }, 60_000);
 
@@ -362,7 +495,7 @@ describe('the reference in Chromium', () => {
     } finally {
       await page.close();
     }
-    // eslint-disable-next-line no-console
+
     console.log(`[reference] Chromium Customers page: ${Math.round(performance.now() - started)} ms; test-artifacts/reference-customers.png`);
   }, 60_000);
 
@@ -373,7 +506,12 @@ describe('the reference in Chromium', () => {
       await sections.first().waitFor({ state: 'visible', timeout: 10_000 });
       expect(await sections.allInnerTexts()).toEqual(['Client', 'Resources', 'Errors', 'Pagination', 'Webhooks', 'Wallet', 'Options', 'API types', 'Helpers']);
       // Each export with its one-line summary.
-      const crossborder = page.locator('dd.tsd-member-summary').nth(await page.locator('dt.tsd-member-summary').allInnerTexts().then((all) => all.findIndex((t) => t.trim() === 'Crossborder')));
+      const crossborder = page.locator('dd.tsd-member-summary').nth(
+        await page
+          .locator('dt.tsd-member-summary')
+          .allInnerTexts()
+          .then((all) => all.findIndex((t) => t.trim() === 'Crossborder')),
+      );
       expect(await crossborder.innerText({ timeout: 5_000 })).toContain('Client of the Cross-Border Payments');
       await page.screenshot({ path: join(ARTIFACTS, 'reference-module.png'), fullPage: false, timeout: 20_000 });
       expect(failures).toEqual([]);

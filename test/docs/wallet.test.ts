@@ -1,13 +1,7 @@
 import { SignatureChallengeError } from 'crossborder-sdk';
 import { MAGIC } from 'crossborder-sdk/sandbox';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  addCredential,
-  completeAddCredential,
-  finishPasskeyLogin,
-  startPasskeyLogin,
-  verifyEmailCode,
-} from '../../examples/guides/wallet/backend';
+import { addCredential, completeAddCredential, finishPasskeyLogin, startPasskeyLogin, verifyEmailCode } from '../../examples/guides/wallet/backend';
 import { assertPasskey, createPasskey, finishLogin, signChallenge, startLogin } from '../../examples/guides/wallet/device';
 import { makeWalletPrivate, revokeSession } from '../../examples/guides/wallet/signer';
 import { delegateCardSigning, refreshSession, stopCardSigning } from '../../examples/guides/wallet/refresh';
@@ -31,14 +25,23 @@ function stubWebAuthn() {
         calls.create.push(options);
         return {
           rawId,
-          response: { clientDataJSON: clientData('webauthn.create', options.publicKey!.challenge), attestationObject: new Uint8Array([0xa3, 0x63]).buffer, getTransports: () => ['internal'] },
+          response: {
+            clientDataJSON: clientData('webauthn.create', options.publicKey!.challenge),
+            attestationObject: new Uint8Array([0xa3, 0x63]).buffer,
+            getTransports: () => ['internal'],
+          },
         };
       },
       get: async (options: CredentialRequestOptions) => {
         calls.get.push(options);
         return {
           rawId: bytes(options.publicKey!.allowCredentials![0]!.id).slice().buffer,
-          response: { clientDataJSON: clientData('webauthn.get', options.publicKey!.challenge), authenticatorData: new Uint8Array(37).buffer, signature: new Uint8Array(70).buffer, userHandle: null },
+          response: {
+            clientDataJSON: clientData('webauthn.get', options.publicKey!.challenge),
+            authenticatorData: new Uint8Array(37).buffer,
+            signature: new Uint8Array(70).buffer,
+            userHandle: null,
+          },
         };
       },
     },
@@ -55,7 +58,9 @@ describe('docs/wallet.md', () => {
   it('EMAIL_OTP first, a passkey through the relay, a passkey login, then signer mode', async () => {
     const webauthn = stubWebAuthn();
     const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace' });
-    const { data: [account] } = await cb.internalAccounts.list({ customerId: customer.id });
+    const {
+      data: [account],
+    } = await cb.internalAccounts.list({ customerId: customer.id });
     const walletId = account!.id.replace(/^InternalAccount:/, 'EmbeddedWallet:');
 
     // The first credential needs no signature.
@@ -98,7 +103,9 @@ describe('docs/wallet.md', () => {
 
   it('the secure OTP login in relay mode: sealed code, signed verification token, session held by the login key', async () => {
     const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace' });
-    const { data: [account] } = await cb.internalAccounts.list({ customerId: customer.id });
+    const {
+      data: [account],
+    } = await cb.internalAccounts.list({ customerId: customer.id });
     const walletId = account!.id.replace(/^InternalAccount:/, 'EmbeddedWallet:');
     const { credential } = await addCredential(cb, { type: 'EMAIL_OTP', accountId: walletId });
     if (!credential) throw new Error('the first credential should answer at once');
@@ -109,7 +116,10 @@ describe('docs/wallet.md', () => {
     expect(JSON.stringify(body)).not.toContain(MAGIC.otp); // the code is sealed, not sent
     const first = await verifySealedCode(cb, credential.id, body);
     if (!first.challenge) throw new Error('the secure OTP login answers 202 first');
-    const session = await finishOtpLogin(await completeSealedCode(cb, credential.id, body, { signature: await signVerification(first.challenge), requestId: first.challenge.requestId }), credential.id);
+    const session = await finishOtpLogin(
+      await completeSealedCode(cb, credential.id, body, { signature: await signVerification(first.challenge), requestId: first.challenge.requestId }),
+      credential.id,
+    );
     expect(session.credentialId).toBe(credential.id);
     expect((await cb.auth.sessions.list({ accountId: walletId })).data.map((s) => s.id)).toEqual([session.id]);
     // The session key signs wallet actions.
@@ -121,7 +131,9 @@ describe('docs/wallet.md', () => {
 
   it('a refreshed session signs in place of the old one; a delegated key is created with two signatures and revoked without one', async () => {
     const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace' });
-    const { data: [account] } = await cb.internalAccounts.list({ customerId: customer.id });
+    const {
+      data: [account],
+    } = await cb.internalAccounts.list({ customerId: customer.id });
     const walletId = account!.id.replace(/^InternalAccount:/, 'EmbeddedWallet:');
     const { credential } = await addCredential(cb, { type: 'EMAIL_OTP', accountId: walletId });
     if (!credential) throw new Error('the first credential should answer at once');

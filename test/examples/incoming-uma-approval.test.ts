@@ -11,7 +11,12 @@ describe('examples/incoming-uma-approval.ts', () => {
     expect(lines.filter((l) => l.startsWith('incoming'))).toEqual([expect.stringMatching(/ PENDING$/), expect.stringMatching(/ PENDING$/)]);
     expect(lines.filter((l) => l.startsWith('settled'))).toEqual([expect.stringMatching(/ COMPLETED$/), expect.stringMatching(/ REJECTED$/)]);
     // The approved payment's credit also moves the account's balance (INTERNAL_ACCOUNT.BALANCE_UPDATED, as production sends it).
-    expect(lines.filter((l) => l.startsWith('webhook')).map((l) => l.split(/\s+/)[1]).sort()).toEqual(['INCOMING_PAYMENT.COMPLETED', 'INCOMING_PAYMENT.FAILED', 'INTERNAL_ACCOUNT.BALANCE_UPDATED']);
+    expect(
+      lines
+        .filter((l) => l.startsWith('webhook'))
+        .map((l) => l.split(/\s+/)[1])
+        .sort(),
+    ).toEqual(['INCOMING_PAYMENT.COMPLETED', 'INCOMING_PAYMENT.FAILED', 'INTERNAL_ACCOUNT.BALANCE_UPDATED']);
     expect(text).toMatch(/^balance\s+131313\.13 USD$/m); // only the approved payment was credited
   });
 });

@@ -64,8 +64,17 @@ describe('README.md example (examples/readme.mts)', () => {
       writeFileSync(join(dir, file), snippet);
 
       const server = await sandbox.listen();
-      const env = { PATH: process.env.PATH, HOME: process.env.HOME, CROSSBORDER_BASE_URL: server.url, CROSSBORDER_TOKEN_ID: 'x', CROSSBORDER_CLIENT_SECRET: 'x' };
-      const ran = await promisify(execFile)(bin('tsx'), [file], { cwd: dir, env, encoding: 'utf8', timeout: 90_000 }).catch((error: { stderr?: string }) => ({ stdout: '', stderr: String(error.stderr) }));
+      const env = {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        CROSSBORDER_BASE_URL: server.url,
+        CROSSBORDER_TOKEN_ID: 'x',
+        CROSSBORDER_CLIENT_SECRET: 'x',
+      };
+      const ran = await promisify(execFile)(bin('tsx'), [file], { cwd: dir, env, encoding: 'utf8', timeout: 90_000 }).catch((error: { stderr?: string }) => ({
+        stdout: '',
+        stderr: String(error.stderr),
+      }));
       expect(ran.stderr).toBe('');
       expect(ran.stdout).toMatch(/^Transaction:\S+ PROCESSING \d+\n$/);
       expect(sandbox.state.snapshot().quotes).toEqual([expect.objectContaining({ status: 'PROCESSING', totalSendingAmount: 10_000 })]);

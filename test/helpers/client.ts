@@ -18,7 +18,10 @@ export function recordedSleep(sleeps: number[]): NonNullable<ClientOptions['slee
 /** A core client as `Crossborder` has it (every part: OpenTelemetry recorder, checks, logging), with test credentials against https://api.test.invalid; `sleeps` records its waits. */
 export function testClient(options: ClientOptions = {}, parts: CoreParts = {}) {
   const sleeps: number[] = [];
-  const client = new CrossborderCore({ tokenId: 'tok_test', clientSecret: SECRET, baseUrl: 'https://api.test.invalid', sleep: recordedSleep(sleeps), ...options }, { telemetry: openTelemetry, requestChecks, responseChecks, logging, ...parts });
+  const client = new CrossborderCore(
+    { tokenId: 'tok_test', clientSecret: SECRET, baseUrl: 'https://api.test.invalid', sleep: recordedSleep(sleeps), ...options },
+    { telemetry: openTelemetry, requestChecks, responseChecks, logging, ...parts },
+  );
   return { client, sleeps };
 }
 
@@ -28,7 +31,14 @@ export function testClient(options: ClientOptions = {}, parts: CoreParts = {}) {
  */
 export function testCrossborder(options: ClientOptions = {}) {
   const sleeps: number[] = [];
-  const cb = new Crossborder({ tokenId: 'tok_test', clientSecret: SECRET, baseUrl: 'https://api.test.invalid', environment: 'sandbox', sleep: recordedSleep(sleeps), ...options });
+  const cb = new Crossborder({
+    tokenId: 'tok_test',
+    clientSecret: SECRET,
+    baseUrl: 'https://api.test.invalid',
+    environment: 'sandbox',
+    sleep: recordedSleep(sleeps),
+    ...options,
+  });
   return { cb, sleeps };
 }
 

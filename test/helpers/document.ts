@@ -6,11 +6,11 @@ import { parse } from 'yaml';
 import { deref as derefIn } from '../../scripts/deref';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+
 export const doc: any = parse(readFileSync(join(root, 'openapi', 'openapi.yaml'), 'utf8'));
 
 /** Follows local `$ref`s of `document` (default: openapi/openapi.yaml): scripts/deref.ts. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+
 export function deref(node: any, document: unknown = doc): any {
   return derefIn(document, node);
 }

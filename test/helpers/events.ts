@@ -11,6 +11,16 @@ export function incomingPaymentCompleted(options: { now: string; id: string; tra
     id,
     type: 'INCOMING_PAYMENT.COMPLETED',
     timestamp: now,
-    data: { id: transactionId, type: 'INCOMING', status: 'COMPLETED', createdAt: now, updatedAt: now, source: { sourceType: 'UMA_ADDRESS', umaAddress: '$ada@sender.example' }, destination: { destinationType: 'ACCOUNT', accountId: 'InternalAccount:1' }, receivedAmount: { amount: 1000, currency }, description },
+    data: {
+      id: transactionId,
+      type: 'INCOMING',
+      status: 'COMPLETED',
+      createdAt: now,
+      updatedAt: now,
+      source: { sourceType: 'UMA_ADDRESS', umaAddress: '$ada@sender.example' },
+      destination: { destinationType: 'ACCOUNT', accountId: 'InternalAccount:1' },
+      receivedAmount: { amount: 1000, currency },
+      description,
+    },
   };
 }

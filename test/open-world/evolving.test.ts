@@ -23,15 +23,20 @@ type Mutation = 'add-field' | 'unknown-enum' | 'drop-field' | 'null-field';
 /** Every 2xx example (not a 202 challenge, not a 204) of every operation, with its status. */
 function successExamples(): { id: OperationId; status: number; body: Json }[] {
   const out: { id: OperationId; status: number; body: Json }[] = [];
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+
   for (const item of Object.values<Record<string, any>>(doc.paths)) {
     for (const op of Object.values(item)) {
       if (!op?.operationId || !(op.operationId in operations)) continue;
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+
       for (const [status, raw] of Object.entries<any>(op.responses ?? {})) {
         if (!/^2\d\d$/.test(status) || status === '202' || status === '204') continue;
         const media = deref(raw)?.content?.['application/json'];
-        const examples: Json[] = media?.example !== undefined ? [media.example] : Object.values(media?.examples ?? {}).map((e) => deref(e)?.value).filter((v) => v !== undefined);
+        const examples: Json[] =
+          media?.example !== undefined
+            ? [media.example]
+            : Object.values(media?.examples ?? {})
+                .map((e) => deref(e)?.value)
+                .filter((v) => v !== undefined);
         for (const body of examples) out.push({ id: op.operationId as OperationId, status: Number(status), body });
       }
     }
@@ -58,7 +63,7 @@ const ENUM_LIKE = /^[A-Z][A-Z0-9_.]{2,}$/;
 function mutate(body: Json, kind: Mutation, pick: number, n: number): Json {
   const copy = structuredClone<Json>(body);
   const at = (path: (string | number)[]) => path.reduce<Json>((node, k) => (node as Record<string, Json>)[k as string]!, copy);
-  const choose = <T,>(list: T[]) => list[Math.min(list.length - 1, Math.floor(pick * list.length))];
+  const choose = <T>(list: T[]) => list[Math.min(list.length - 1, Math.floor(pick * list.length))];
   const keep = (p: (string | number)[]) => !(p.length === 1 && p[0] === 'data');
   switch (kind) {
     case 'add-field': {
@@ -93,7 +98,10 @@ async function settle(result: PromiseLike<unknown>): Promise<unknown> {
 }
 
 const examples = successExamples();
-const mutations = fc.array(fc.tuple(fc.constantFrom<Mutation>('add-field', 'unknown-enum', 'drop-field', 'null-field'), fc.double({ min: 0, max: 1, noNaN: true })), { minLength: 1, maxLength: 4 });
+const mutations = fc.array(
+  fc.tuple(fc.constantFrom<Mutation>('add-field', 'unknown-enum', 'drop-field', 'null-field'), fc.double({ min: 0, max: 1, noNaN: true })),
+  { minLength: 1, maxLength: 4 },
+);
 
 describe('the evolving service: answers', () => {
   it('has a 2xx example for most operations', () => {
@@ -122,7 +130,10 @@ describe('the evolving service: answers', () => {
             // Relay-mode options would make this the second leg of a signed call: not what is tested here.
             const options = { ...input.options, signature: undefined, requestId: example.id === 'verifyCredential' ? 'pk-1' : undefined };
             const value = await settle(METHODS[example.id](cb, { ...input, options }));
-            const expected = body !== null && typeof body === 'object' && !Array.isArray(body) && 'hasMore' in (example.body as object) ? { data: (body as { data: Json }).data } : body;
+            const expected =
+              body !== null && typeof body === 'object' && !Array.isArray(body) && 'hasMore' in (example.body as object)
+                ? { data: (body as { data: Json }).data }
+                : body;
             expect(value).toEqual(expected);
             counts.cases++;
             counts.reports += reports.length;
@@ -130,7 +141,7 @@ describe('the evolving service: answers', () => {
           { numRuns: RUNS, seed: SEED },
         );
       }
-      // eslint-disable-next-line no-console
+
       console.log(`[open-world] answers: ${counts.cases} cases over ${examples.length} examples, ${counts.reports} drift reports`);
       if (validate) expect(counts.reports).toBeGreaterThan(0);
     }, 300_000);
@@ -159,47 +170,67 @@ describe('the evolving service: requests', () => {
     });
     return { cb, sent };
   }
-  const anyId = fc.tuple(fc.stringMatching(/^[A-Za-z][A-Za-z0-9_]{0,12}$/), fc.constantFrom(':', '_', '-', '', '/', ' '), fc.stringMatching(/^[A-Za-z0-9-]{1,24}$/)).map((parts) => parts.join(''));
+  const anyId = fc
+    .tuple(fc.stringMatching(/^[A-Za-z][A-Za-z0-9_]{0,12}$/), fc.constantFrom(':', '_', '-', '', '/', ' '), fc.stringMatching(/^[A-Za-z0-9-]{1,24}$/))
+    .map((parts) => parts.join(''));
   const unknownValue = fc.stringMatching(/^[A-Z][A-Z0-9_]{2,20}$/);
 
   it(`ids of any shape and open-set values the SDK does not know are sent as given, in bodies, paths and queries (${RUNS * 5} cases)`, async () => {
     await fc.assert(
-      fc.asyncProperty(anyId, anyId, anyId, unknownValue, unknownValue, unknownValue, async (source, destination, wallet, purpose, accountType, credentialType) => {
-        const { cb, sent } = recorder();
-        const quote = { ...requestExample('createQuote'), source: { sourceType: 'ACCOUNT', accountId: source }, destination: { destinationType: 'ACCOUNT', accountId: destination }, purposeOfPayment: purpose };
-        await cb.quotes.create(quote);
-        await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: wallet });
-        // A credential type and an account type the SDK does not know: checked for the fields every variant has, then sent.
-        const credential = { type: credentialType, accountId: wallet, someNewField: { nested: true } };
-        await cb.auth.credentials.create(credential);
-        const verify = { type: credentialType, clientPublicKey: `04${'ab'.repeat(64)}`, someNewProof: 'p' };
-        await cb.auth.credentials.verify(destination, verify);
-        const account = { currency: 'XYZ', customerId: source, accountInfo: { accountType, someNewField: 'v' } };
-        await cb.externalAccounts.create(account);
-        await cb.transactions.list({ status: purpose, customerId: source });
-        await cb.customers.retrieve(source);
-        await cb.quotes.execute(destination);
-        await cb.transactions.reject(wallet, {});
-        expect(sent).toEqual([
-          { method: 'POST', path: '/quotes', query: {}, body: quote },
-          { method: 'POST', path: '/auth/credentials', query: {}, body: { type: 'EMAIL_OTP', accountId: wallet } },
-          { method: 'POST', path: '/auth/credentials', query: {}, body: credential },
-          { method: 'POST', path: `/auth/credentials/${destination}/verify`, query: {}, body: verify },
-          { method: 'POST', path: '/customers/external-accounts', query: {}, body: account },
-          { method: 'GET', path: '/transactions', query: { status: purpose, customerId: source }, body: undefined },
-          { method: 'GET', path: `/customers/${source}`, query: {}, body: undefined },
-          { method: 'POST', path: `/quotes/${destination}/execute`, query: {}, body: undefined },
-          { method: 'POST', path: `/transactions/${wallet}/reject`, query: {}, body: {} },
-        ]);
-      }),
+      fc.asyncProperty(
+        anyId,
+        anyId,
+        anyId,
+        unknownValue,
+        unknownValue,
+        unknownValue,
+        async (source, destination, wallet, purpose, accountType, credentialType) => {
+          const { cb, sent } = recorder();
+          const quote = {
+            ...requestExample('createQuote'),
+            source: { sourceType: 'ACCOUNT', accountId: source },
+            destination: { destinationType: 'ACCOUNT', accountId: destination },
+            purposeOfPayment: purpose,
+          };
+          await cb.quotes.create(quote);
+          await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: wallet });
+          // A credential type and an account type the SDK does not know: checked for the fields every variant has, then sent.
+          const credential = { type: credentialType, accountId: wallet, someNewField: { nested: true } };
+          await cb.auth.credentials.create(credential);
+          const verify = { type: credentialType, clientPublicKey: `04${'ab'.repeat(64)}`, someNewProof: 'p' };
+          await cb.auth.credentials.verify(destination, verify);
+          const account = { currency: 'XYZ', customerId: source, accountInfo: { accountType, someNewField: 'v' } };
+          await cb.externalAccounts.create(account);
+          await cb.transactions.list({ status: purpose, customerId: source });
+          await cb.customers.retrieve(source);
+          await cb.quotes.execute(destination);
+          await cb.transactions.reject(wallet, {});
+          expect(sent).toEqual([
+            { method: 'POST', path: '/quotes', query: {}, body: quote },
+            { method: 'POST', path: '/auth/credentials', query: {}, body: { type: 'EMAIL_OTP', accountId: wallet } },
+            { method: 'POST', path: '/auth/credentials', query: {}, body: credential },
+            { method: 'POST', path: `/auth/credentials/${destination}/verify`, query: {}, body: verify },
+            { method: 'POST', path: '/customers/external-accounts', query: {}, body: account },
+            { method: 'GET', path: '/transactions', query: { status: purpose, customerId: source }, body: undefined },
+            { method: 'GET', path: `/customers/${source}`, query: {}, body: undefined },
+            { method: 'POST', path: `/quotes/${destination}/execute`, query: {}, body: undefined },
+            { method: 'POST', path: `/transactions/${wallet}/reject`, query: {}, body: {} },
+          ]);
+        },
+      ),
       { numRuns: RUNS * 5, seed: SEED },
     );
   });
 
   it('an unknown variant is still checked for what every variant has, naming the field', async () => {
     const { cb, sent } = recorder();
-    await expect(cb.auth.credentials.create({ type: 'WEBAUTHN_V2' } as never)).rejects.toMatchObject({ name: 'ValidationError', message: expect.stringContaining('accountId') });
-    await expect(cb.externalAccounts.create({ currency: 'XYZ', accountInfo: { accountType: 'MXN_ACCOUNT', platformAccountId: 7 } } as never)).rejects.toMatchObject({
+    await expect(cb.auth.credentials.create({ type: 'WEBAUTHN_V2' } as never)).rejects.toMatchObject({
+      name: 'ValidationError',
+      message: expect.stringContaining('accountId'),
+    });
+    await expect(
+      cb.externalAccounts.create({ currency: 'XYZ', accountInfo: { accountType: 'MXN_ACCOUNT', platformAccountId: 7 } } as never),
+    ).rejects.toMatchObject({
       name: 'ValidationError',
       message: expect.stringContaining('accountInfo.platformAccountId'),
     });
@@ -208,7 +239,6 @@ describe('the evolving service: requests', () => {
 });
 
 describe('the evolving service: webhooks (a verified delivery is always delivered)', () => {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const events = Object.entries<any>(doc.webhooks).map(([type, item]) => ({ type, body: item.post.requestBody.content['application/json'].example as Json }));
 
   it('every event type of the document has an example', () => {
@@ -230,19 +260,21 @@ describe('the evolving service: webhooks (a verified delivery is always delivere
           const body = JSON.stringify({ ...(event.body as object), data });
           const header = await signWebhook(body, keys.privateKeyPem, { format: bare ? 'bare' : 'versioned' });
           const unwrapped = await cb.webhooks.unwrap(body, { 'X-Service-Signature': header });
-          const { issues, ...rest } = unwrapped as typeof unwrapped & { issues?: unknown[] };
+          const { issues, ...rest } = unwrapped;
           expect(rest).toEqual(JSON.parse(body));
           if (issues) withIssues++;
           cases++;
           // Authenticity still decides: a changed byte, or another key, is refused.
           const changed = body.replace(event.type, `${event.type.slice(0, -1)}X`);
           await expect(cb.webhooks.unwrap(changed, { 'X-Service-Signature': header })).rejects.toMatchObject({ reason: 'invalid_signature' });
-          await expect(cb.webhooks.unwrap(body, { 'X-Service-Signature': header }, { publicKey: other.publicKeyPem })).rejects.toBeInstanceOf(WebhookVerificationError);
+          await expect(cb.webhooks.unwrap(body, { 'X-Service-Signature': header }, { publicKey: other.publicKeyPem })).rejects.toBeInstanceOf(
+            WebhookVerificationError,
+          );
         }),
         { numRuns: RUNS, seed: SEED },
       );
     }
-    // eslint-disable-next-line no-console
+
     console.log(`[open-world] webhooks: ${cases} verified deliveries over ${events.length} event types, ${withIssues} delivered with issues, 0 refused`);
     expect(withIssues).toBeGreaterThan(0);
   }, 300_000);

@@ -16,7 +16,9 @@ describe('the declared surface of every entry', () => {
 
   it('is the committed report (etc/api/*.api.md): run `npm run api:report` after a change to the surface', () => {
     reports = apiReport(pkg);
-    const entries = Object.keys((JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }).exports).filter((e) => e !== './package.json');
+    const entries = Object.keys((JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }).exports).filter(
+      (e) => e !== './package.json',
+    );
     expect(Object.keys(reports)).toHaveLength(entries.length);
     const drift = reportDrift(reports);
     if (drift.length) {
@@ -56,7 +58,10 @@ describe('the declared surface of every entry', () => {
       // An export removed from the wallet entry's list.
       const wallet = join(copy, 'dist', 'wallet.d.ts');
       const exportList = /export \{([^}]*)\};/.exec(readFileSync(wallet, 'utf8'))!;
-      const items = exportList[1]!.split(',').map((item) => item.trim()).filter(Boolean);
+      const items = exportList[1]!
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
       const removed = items.pop()!;
       writeFileSync(wallet, readFileSync(wallet, 'utf8').replace(exportList[0], `export { ${items.join(', ')} };`));
       const after = apiReport(copy);
@@ -64,7 +69,10 @@ describe('the declared surface of every entry', () => {
       expect(after['errors.api.md']).toContain('readonly outcomeUnknown: boolean | undefined;');
       expect(before['index.api.md']).toContain('retrieve(customerId: string, options?: RequestOptions): APIPromise<Customer>;');
       expect(after['index.api.md']).toContain('retrieve(customerId: string, options: RequestOptions): APIPromise<Customer>;');
-      const exportedName = removed.replace(/^type /, '').split(' as ').at(-1)!;
+      const exportedName = removed
+        .replace(/^type /, '')
+        .split(' as ')
+        .at(-1)!;
       expect(before['wallet.api.md']).toContain(`## ${exportedName}`);
       expect(after['wallet.api.md']).not.toContain(`## ${exportedName}`);
     } finally {

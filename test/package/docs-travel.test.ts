@@ -43,7 +43,13 @@ describe('the installed package', () => {
   });
 
   it('holds what the guides the README links to link to in turn (docs and examples)', () => {
-    const guides = [...new Set(relativeLinks('README.md').map((l) => l.target).filter((t) => t.startsWith('docs/') && t.endsWith('.md')))];
+    const guides = [
+      ...new Set(
+        relativeLinks('README.md')
+          .map((l) => l.target)
+          .filter((t) => t.startsWith('docs/') && t.endsWith('.md')),
+      ),
+    ];
     expect(guides).toContain('docs/webhooks.md');
     const missing = guides.flatMap((guide) =>
       relativeLinks(guide)
@@ -86,7 +92,16 @@ describe('the installed package', () => {
     );
     const tsc = (files: string[]) => {
       const config = {
-        compilerOptions: { strict: true, noEmit: true, target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext', lib: ['ES2023', 'DOM'], types: ['node'], skipLibCheck: true },
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: 'ES2022',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          lib: ['ES2023', 'DOM'],
+          types: ['node'],
+          skipLibCheck: true,
+        },
         files,
       };
       writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify(config));

@@ -138,8 +138,16 @@ function runProgram(file: string): Promise<Output> {
 }
 
 describe.each([
-  ['ESM', 'app.mjs', "import { Crossborder } from 'crossborder-sdk';\nimport { createSandbox, generateWebhookKeyPair, signWebhook } from 'crossborder-sdk/sandbox';"],
-  ['CommonJS', 'app.cjs', "const { Crossborder } = require('crossborder-sdk');\nconst { createSandbox, generateWebhookKeyPair, signWebhook } = require('crossborder-sdk/sandbox');"],
+  [
+    'ESM',
+    'app.mjs',
+    "import { Crossborder } from 'crossborder-sdk';\nimport { createSandbox, generateWebhookKeyPair, signWebhook } from 'crossborder-sdk/sandbox';",
+  ],
+  [
+    'CommonJS',
+    'app.cjs',
+    "const { Crossborder } = require('crossborder-sdk');\nconst { createSandbox, generateWebhookKeyPair, signWebhook } = require('crossborder-sdk/sandbox');",
+  ],
 ])('from the packed package (%s)', (_kind, file, imports) => {
   let out: Output;
   beforeAll(async () => {

@@ -63,17 +63,32 @@ describe('CrossborderCore with the functions a worker uses, from the packed pack
     // Absent: what it does not import.
     // Nor the other customer operations (a standalone function, not a class), nor the optional parts: the
     // compiled checks and their messages, the logger's redaction.
-    for (const absent of ['/quotes/{quoteId}/execute', '/auth/credentials', '/transfer-in', 'http.client.request.duration', 'crossborder.outcome_unknown', '/customers/{customerId}', 'nonoptional', 'must have at most', 'cookie']) {
+    for (const absent of [
+      '/quotes/{quoteId}/execute',
+      '/auth/credentials',
+      '/transfer-in',
+      'http.client.request.duration',
+      'crossborder.outcome_unknown',
+      '/customers/{customerId}',
+      'nonoptional',
+      'must have at most',
+      'cookie',
+    ]) {
       expect(holds(absent), absent).toBe(false);
     }
     // The full client, bundled the same way, does hold them: the test can tell.
-    const full = new TextDecoder().decode(await bundle("import { Crossborder } from 'crossborder-sdk';\nexport const cb = new Crossborder({ tokenId: 't', clientSecret: 's' });\n", join(consumer, 'full.mjs')));
+    const full = new TextDecoder().decode(
+      await bundle(
+        "import { Crossborder } from 'crossborder-sdk';\nexport const cb = new Crossborder({ tokenId: 't', clientSecret: 's' });\n",
+        join(consumer, 'full.mjs'),
+      ),
+    );
     expect(full.includes('/quotes/{quoteId}/execute')).toBe(true);
     expect(full.includes('http.client.request.duration')).toBe(true);
     for (const present of ['/customers/{customerId}', 'nonoptional', 'must have at most', 'cookie']) expect(full.includes(present), present).toBe(true);
   });
 
-  it('answers and throws as the full client does, against the HTTP sandbox; without the checks part a bad parameter gets the service\'s 400, with it the local ValidationError', async () => {
+  it("answers and throws as the full client does, against the HTTP sandbox; without the checks part a bad parameter gets the service's 400, with it the local ValidationError", async () => {
     // The worker as a module exporting its parts, so a script can drive it; bundled from the package:
     // a core without optional parts, one with the requestChecks part, the standalone functions and the webhook resource.
     await bundle(
@@ -126,7 +141,10 @@ await sandbox.close();
 console.log(JSON.stringify(out));
 `,
     );
-    const out = JSON.parse(execFileSync('node', ['compare.mjs'], { cwd: consumer, encoding: 'utf8', timeout: 60_000 })) as Record<'full' | 'worker' | 'checked', Record<string, unknown>>;
+    const out = JSON.parse(execFileSync('node', ['compare.mjs'], { cwd: consumer, encoding: 'utf8', timeout: 60_000 })) as Record<
+      'full' | 'worker' | 'checked',
+      Record<string, unknown>
+    >;
     expect([...(out.worker.names as string[])].sort()).toEqual(['Ada Lovelace', 'Alan Turing', 'Grace Hopper']);
     expect(out.worker.firstPage).toEqual({ count: 2, hasMore: true, pages: true });
     expect(out.worker.event).toEqual({ type: 'TEST', id: 'Webhook:1' });

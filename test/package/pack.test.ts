@@ -47,7 +47,10 @@ describe('package', () => {
     // The walk of scripts/dist-reach.ts, which the build also runs to remove what no entry loads.
     const { missing, files, reached } = reachable(pkg);
     expect(missing, 'named by an entry or an import, but not in the package').toEqual([]);
-    expect(files.filter((f) => !reached.has(f)), 'in dist/, loaded by nothing').toEqual([]);
+    expect(
+      files.filter((f) => !reached.has(f)),
+      'in dist/, loaded by nothing',
+    ).toEqual([]);
     expect(files.length).toBeGreaterThan(100); // the walk followed the chunks (a broken walk would flag them above)
   });
 
@@ -64,7 +67,9 @@ describe('package', () => {
     }
     const missing = [...named].filter((source) => !existsSync(join(pkg, source)));
     expect(missing, 'named by a map, not in the package').toEqual([]);
-    const shipped = (readdirSync(join(pkg, 'src'), { recursive: true }) as string[]).map((f) => `src/${f.split('\\').join('/')}`).filter((f) => f.endsWith('.ts'));
+    const shipped = (readdirSync(join(pkg, 'src'), { recursive: true }) as string[])
+      .map((f) => `src/${f.split('\\').join('/')}`)
+      .filter((f) => f.endsWith('.ts'));
     expect(named.has('src/core/transport.ts')).toBe(true);
     // Not the CLI's (built without maps) nor the generated declarations (types only): 0.7 MB no map names.
     expect(shipped.filter((f) => f.startsWith('src/cli/') || f === 'src/generated/types.ts' || f === 'src/generated/named.ts')).toEqual([]);
@@ -119,7 +124,9 @@ describe('package', () => {
     expect(mappedLine).not.toBe(line); // the TypeScript, not the built JavaScript
     // The error's own stack (before its cause), frame by frame: named functions in the package's src/*.ts.
     const ownStack = mapped.stderr.slice(0, mapped.stderr.indexOf('[cause]'));
-    const frames = [...ownStack.matchAll(/\n {4}at (?:async )?([\w.#]+) \(\S+\/node_modules\/crossborder-sdk\/src\/([\w/-]+\.ts):\d+:\d+\)/g)].map((m) => `${m[1]} ${m[2]}`);
+    const frames = [...ownStack.matchAll(/\n {4}at (?:async )?([\w.#]+) \(\S+\/node_modules\/crossborder-sdk\/src\/([\w/-]+\.ts):\d+:\d+\)/g)].map(
+      (m) => `${m[1]} ${m[2]}`,
+    );
     expect(frames[0]).toBe('attempts core/transport.ts');
     expect(ownStack).toMatch(/\n {4}at async \S+\/uncaught\.mjs:3:\d+/);
   });
@@ -142,7 +149,16 @@ describe('package', () => {
     );
     const out = JSON.parse(run('node', ['esm.mjs'], consumer));
     // One class per error across entries: an error thrown by the wallet or the sandbox entry is an instance of what the main entry exports.
-    expect(out).toEqual({ client: 'function', err: 'function', val: 'function', kp: 130, sandbox: 'function', sameClass: true, wallet: true, fromSandbox: true });
+    expect(out).toEqual({
+      client: 'function',
+      err: 'function',
+      val: 'function',
+      kp: 130,
+      sandbox: 'function',
+      sameClass: true,
+      wallet: true,
+      fromSandbox: true,
+    });
   });
 
   it('a CJS consumer requires every entry', () => {
@@ -163,7 +179,7 @@ describe('package', () => {
     expect(out).toEqual({ client: 'function', err: 'function', kp: 130, sandbox: 'function', wallet: true });
   });
 
-  it('crossborder-sdk/webhooks: a receiver without the client unwraps a signed delivery by name, ESM and CJS, and throws the main entry\'s error class', () => {
+  it("crossborder-sdk/webhooks: a receiver without the client unwraps a signed delivery by name, ESM and CJS, and throws the main entry's error class", () => {
     // The delivery is signed by the sandbox entry (the service's signer); the receiver loads only its own entry and what it imports.
     const script = (load: string) => `${load}
       (async () => {
@@ -187,7 +203,13 @@ describe('package', () => {
       const Main = require('crossborder-sdk');`);
     writeFileSync(join(consumer, 'receiver.mjs'), esm);
     writeFileSync(join(consumer, 'receiver.cjs'), cjs);
-    const expected = { type: 'OUTGOING_PAYMENT.COMPLETED', id: 'Transaction:9', reason: 'invalid_signature', sameClass: true, notJson: 'the webhook body is not JSON: an unexpected character at position 23 (25 characters)' };
+    const expected = {
+      type: 'OUTGOING_PAYMENT.COMPLETED',
+      id: 'Transaction:9',
+      reason: 'invalid_signature',
+      sameClass: true,
+      notJson: 'the webhook body is not JSON: an unexpected character at position 23 (25 characters)',
+    };
     const esmOut = JSON.parse(run('node', ['receiver.mjs'], consumer));
     expect(esmOut).toEqual({ ...expected, loaded: [] });
     const cjsOut = JSON.parse(run('node', ['receiver.cjs'], consumer));
@@ -210,7 +232,13 @@ describe('package', () => {
     // The modules it holds, by the `// src/…` line esbuild writes above each (the built code is not minified).
     const modules = [...text.matchAll(/^\/\/ (src\/\S+\.ts)$/gm)].map((m) => m[1]!);
     expect(modules).toEqual(expect.arrayContaining(['src/webhooks/verify.ts', 'src/webhooks/events.ts', 'src/webhooks/unwrap.ts', 'src/webhooks/receiver.ts']));
-    expect(modules.filter((m) => /^src\/(core\/(client|transport|retry|answers|settings|pagination|dispatcher|call-options|wire|logger|api-promise|plan|signed-retry|errors)|resources\/)/.test(m))).toEqual([]);
+    expect(
+      modules.filter((m) =>
+        /^src\/(core\/(client|transport|retry|answers|settings|pagination|dispatcher|call-options|wire|logger|api-promise|plan|signed-retry|errors)|resources\/)/.test(
+          m,
+        ),
+      ),
+    ).toEqual([]);
     for (const absent of ['Idempotency-Key', 'retry-after', 'openapi-fetch']) expect(text.toLowerCase().includes(absent.toLowerCase()), absent).toBe(false);
     expect(text.toLowerCase()).toContain('x-service-signature');
   });
@@ -226,15 +254,26 @@ describe('package', () => {
         console.log(JSON.stringify({ customer: customer.id.startsWith('Customer:'), header: JSON.parse(header).v, magic: typeof MAGIC }));
         await sandbox.close();
       })();`;
-    writeFileSync(join(consumer, 'sandbox.mjs'), script("import { Crossborder } from 'crossborder-sdk';\nimport { createSandbox, generateWebhookKeyPair, signWebhook, MAGIC } from 'crossborder-sdk/sandbox';"));
-    writeFileSync(join(consumer, 'sandbox.cjs'), script("const { Crossborder } = require('crossborder-sdk');\nconst { createSandbox, generateWebhookKeyPair, signWebhook, MAGIC } = require('crossborder-sdk/sandbox');"));
+    writeFileSync(
+      join(consumer, 'sandbox.mjs'),
+      script(
+        "import { Crossborder } from 'crossborder-sdk';\nimport { createSandbox, generateWebhookKeyPair, signWebhook, MAGIC } from 'crossborder-sdk/sandbox';",
+      ),
+    );
+    writeFileSync(
+      join(consumer, 'sandbox.cjs'),
+      script(
+        "const { Crossborder } = require('crossborder-sdk');\nconst { createSandbox, generateWebhookKeyPair, signWebhook, MAGIC } = require('crossborder-sdk/sandbox');",
+      ),
+    );
     for (const file of ['sandbox.mjs', 'sandbox.cjs']) {
       expect(JSON.parse(run('node', [file], consumer)), file).toEqual({ customer: true, header: '1', magic: 'object' });
     }
   });
 
   it('crossborder-sdk/sandbox/msw is the one entry that needs msw: a clear error without it, msw handlers with it', () => {
-    const script = "import { createSandbox } from 'crossborder-sdk/sandbox';\nimport { sandboxHandlers } from 'crossborder-sdk/sandbox/msw';\nconsole.log(sandboxHandlers(createSandbox()).length);\nprocess.exit(0);";
+    const script =
+      "import { createSandbox } from 'crossborder-sdk/sandbox';\nimport { sandboxHandlers } from 'crossborder-sdk/sandbox/msw';\nconsole.log(sandboxHandlers(createSandbox()).length);\nprocess.exit(0);";
     writeFileSync(join(consumer, 'msw.mjs'), script);
     writeFileSync(join(withMsw, 'msw.mjs'), script);
     let failure = '';
@@ -244,9 +283,12 @@ describe('package', () => {
       failure = String((error as { stderr?: string }).stderr);
     }
     // Says which package is missing, that it is the optional peer, and the command that installs it.
-    expect(failure).toContain('crossborder-sdk/sandbox/msw needs msw, an optional peer dependency of crossborder-sdk that is not installed: run `npm install --save-dev msw`');
+    expect(failure).toContain(
+      'crossborder-sdk/sandbox/msw needs msw, an optional peer dependency of crossborder-sdk that is not installed: run `npm install --save-dev msw`',
+    );
     expect(run('node', ['msw.mjs'], withMsw).trim()).toBe('1');
-    const cjs = "const { createSandbox } = require('crossborder-sdk/sandbox');\nconst { sandboxHandlers } = require('crossborder-sdk/sandbox/msw');\nconsole.log(sandboxHandlers(createSandbox()).length);";
+    const cjs =
+      "const { createSandbox } = require('crossborder-sdk/sandbox');\nconst { sandboxHandlers } = require('crossborder-sdk/sandbox/msw');\nconsole.log(sandboxHandlers(createSandbox()).length);";
     writeFileSync(join(consumer, 'msw.cjs'), cjs);
     writeFileSync(join(withMsw, 'msw.cjs'), cjs);
     let cjsFailure = '';
@@ -304,11 +346,14 @@ describe('package', () => {
     }
   });
 
-  it('a TypeScript consumer with moduleResolution node10 (CommonJS, no esModuleInterop, skipLibCheck: false) resolves every subpath\'s types', { timeout: 120_000 }, () => {
-    // msw beside the package: the types of crossborder-sdk/sandbox/msw name its HttpHandler.
-    writeFileSync(
-      join(withMsw, 'node10.ts'),
-      `import { Crossborder, APIError } from 'crossborder-sdk';
+  it(
+    "a TypeScript consumer with moduleResolution node10 (CommonJS, no esModuleInterop, skipLibCheck: false) resolves every subpath's types",
+    { timeout: 120_000 },
+    () => {
+      // msw beside the package: the types of crossborder-sdk/sandbox/msw name its HttpHandler.
+      writeFileSync(
+        join(withMsw, 'node10.ts'),
+        `import { Crossborder, APIError } from 'crossborder-sdk';
        import { ValidationError } from 'crossborder-sdk/errors';
        import { getCustomer } from 'crossborder-sdk/functions';
        import { createSandbox } from 'crossborder-sdk/sandbox';
@@ -327,35 +372,48 @@ describe('package', () => {
          return customer.id + keys.publicKey;
        }
       `,
-    );
-    const config = {
-      compilerOptions: {
-        strict: true,
-        noEmit: true,
-        target: 'ES2022',
-        module: 'commonjs',
-        moduleResolution: 'node10',
-        esModuleInterop: false,
-        skipLibCheck: false,
-        lib: ['ES2023', 'DOM', 'DOM.Iterable'],
-        types: [],
-      },
-      files: ['node10.ts'],
-    };
-    writeFileSync(join(withMsw, 'tsconfig.json'), JSON.stringify(config));
-    let output = '';
-    try {
-      output = run(bin('tsc'), ['-p', 'tsconfig.json'], withMsw);
-    } catch (error) {
-      output = String((error as { stdout?: string }).stdout);
-    }
-    expect(output).toBe('');
-  });
+      );
+      const config = {
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: 'ES2022',
+          module: 'commonjs',
+          moduleResolution: 'node10',
+          esModuleInterop: false,
+          skipLibCheck: false,
+          lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+          types: [],
+        },
+        files: ['node10.ts'],
+      };
+      writeFileSync(join(withMsw, 'tsconfig.json'), JSON.stringify(config));
+      let output = '';
+      try {
+        output = run(bin('tsc'), ['-p', 'tsconfig.json'], withMsw);
+      } catch (error) {
+        output = String((error as { stdout?: string }).stdout);
+      }
+      expect(output).toBe('');
+    },
+  );
 
   it('a browser bundle of the published wallet entry takes only the error classes from the rest of the package', async () => {
     const entry = join(consumer, 'wallet-browser.mjs');
-    writeFileSync(entry, "import { generateClientKeyPair, WalletSession } from 'crossborder-sdk/wallet';\nconsole.log(await generateClientKeyPair(), WalletSession);\n");
-    const result = await build({ entryPoints: [entry], bundle: true, minify: true, format: 'esm', platform: 'browser', write: false, metafile: true, logLevel: 'silent' });
+    writeFileSync(
+      entry,
+      "import { generateClientKeyPair, WalletSession } from 'crossborder-sdk/wallet';\nconsole.log(await generateClientKeyPair(), WalletSession);\n",
+    );
+    const result = await build({
+      entryPoints: [entry],
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      platform: 'browser',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
     const fromPackage = Object.keys(result.metafile.inputs)
       .filter((input) => input.includes('node_modules/crossborder-sdk/') && result.metafile.inputs[input]!.bytes > 0)
       .map((input) => input.replace(/^.*node_modules\/crossborder-sdk\/dist\//, ''));

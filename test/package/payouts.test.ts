@@ -14,16 +14,43 @@ import { startRedisServer } from '../helpers/redis-server';
 describe('crossborder-sdk/payouts, packed', () => {
   it('pays a small batch exactly once; the daily volume limit needs attention', async () => {
     const sandbox = createSandbox();
-    const cb = new Crossborder({ tokenId: 'tok', clientSecret: 'sk', environment: 'sandbox', baseUrl: 'http://sandbox.test', fetch: sandbox.fetch as typeof fetch });
+    const cb = new Crossborder({ tokenId: 'tok', clientSecret: 'sk', environment: 'sandbox', baseUrl: 'http://sandbox.test', fetch: sandbox.fetch });
     try {
-      const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace', birthDate: '1990-12-10', nationality: 'GB' });
-      const { data: [account] } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
+      const customer = await cb.customers.create({
+        customerType: 'INDIVIDUAL',
+        region: 'US',
+        fullName: 'Ada Lovelace',
+        birthDate: '1990-12-10',
+        nationality: 'GB',
+      });
+      const {
+        data: [account],
+      } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
       await cb.sandbox.fundInternalAccount(account!.id, { amount: 10_000_000 });
-      const payee = await cb.externalAccounts.create({ customerId: customer.id, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } } });
+      const payee = await cb.externalAccounts.create({
+        customerId: customer.id,
+        currency: 'USD',
+        accountInfo: {
+          accountType: 'USD_ACCOUNT',
+          accountNumber: '000123456789',
+          routingNumber: '021000021',
+          beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+        },
+      });
       sandbox.faults.set({ dailyVolumeLimit: { USD: 100_000 } });
       const journal = new MemoryJournal();
-      const row = (reference: string, amount: number) => ({ reference, source: { accountId: account!.id }, destination: { accountId: payee.id }, amount, description: reference });
-      const summary = await createPayoutBatch({ client: cb, batchId: 'packed', journal, pollIntervalMs: 300 }).run([row('a', 1_000), row('b', 2_000), row('huge', 500_000)]);
+      const row = (reference: string, amount: number) => ({
+        reference,
+        source: { accountId: account!.id },
+        destination: { accountId: payee.id },
+        amount,
+        description: reference,
+      });
+      const summary = await createPayoutBatch({ client: cb, batchId: 'packed', journal, pollIntervalMs: 300 }).run([
+        row('a', 1_000),
+        row('b', 2_000),
+        row('huge', 500_000),
+      ]);
       expect(summary.counts).toMatchObject({ completed: 2, needs_attention: 1, failed: 0 });
       expect(summary.needsAttention).toEqual([{ reference: 'huge', reason: expect.stringContaining('DAILY_VOLUME_LIMIT_EXCEEDED') }]);
       expect(sandbox.ledger.executions.map((e) => e.createKey).sort()).toEqual([payoutKey('packed', 'a', 'create'), payoutKey('packed', 'b', 'create')].sort());
@@ -38,7 +65,14 @@ describe('crossborder-sdk/payouts, packed', () => {
     try {
       const journal = new RedisJournal(redis);
       await journal.open('batch');
-      const base = { reference: 'r1', fingerprint: 'f', instruction: { reference: 'r1', source: { accountId: 'a' }, destination: { accountId: 'b' }, amount: 1 }, keys: { create: 'k1', execute: 'k2' }, attempts: 1, updatedAt: 'x' };
+      const base = {
+        reference: 'r1',
+        fingerprint: 'f',
+        instruction: { reference: 'r1', source: { accountId: 'a' }, destination: { accountId: 'b' }, amount: 1 },
+        keys: { create: 'k1', execute: 'k2' },
+        attempts: 1,
+        updatedAt: 'x',
+      };
       await journal.put({ ...base, state: 'completed' });
       // A stalled worker, late: refused as every journal refuses a move the state machine does not allow.
       await expect(journal.put({ ...base, state: 'submitted' })).rejects.toMatchObject({ name: 'PayoutJournalError', reason: 'illegal_move' });

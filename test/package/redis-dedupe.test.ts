@@ -26,7 +26,10 @@ afterAll(async () => {
 
 /** An ioredis client with its defaults (reconnect, resend unfulfilled commands) whose first command on `prefix` loses its reply. */
 async function lossyClient(prefix: string) {
-  const proxy = await startTcpFaultProxy(server!.port, tcpOnly((x) => x.data.toString('latin1').includes(prefix), tcpScript([{ kind: 'cut-before-reply' }])));
+  const proxy = await startTcpFaultProxy(
+    server!.port,
+    tcpOnly((x) => x.data.toString('latin1').includes(prefix), tcpScript([{ kind: 'cut-before-reply' }])),
+  );
   proxies.push(proxy);
   const c = new Redis({ host: '127.0.0.1', port: proxy.port });
   c.on('error', () => undefined); // the cut is the point
@@ -48,7 +51,7 @@ describe('RedisDedupeStore from the package, the claim reply lost after Redis ra
     expect(await dedupe(event, store)).toEqual({ duplicate: true, stale: false });
   });
 
-  it('claim → handle → confirm: the claim is this delivery\'s, then the event is handled for good', async () => {
+  it("claim → handle → confirm: the claim is this delivery's, then the event is handled for good", async () => {
     await lossyClient('pkg2:');
     const store = new RedisDedupeStore(clients.at(-1)!, { prefix: 'pkg2:' });
     const event = { id: 'Webhook:packed-lease', timestamp: new Date().toISOString() };

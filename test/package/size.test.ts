@@ -17,14 +17,18 @@ describe('bundle size', () => {
     expect(wallet.initialGzip).toBeLessThanOrEqual(SIZE_BUDGET.wallet);
     expect(worker.oneFileGzip).toBeLessThanOrEqual(SIZE_BUDGET.worker);
     // Issue 50 §6: a receiver without the client, and the worker that only lists no larger than it was.
-    console.log(`[size] webhook receiver one file ${receiver.oneFileGzip} B (ceiling ${SIZE_BUDGET.receiver}), list-only worker ${listWorker.oneFileGzip} B (ceiling ${SIZE_BUDGET.listWorker})`);
+    console.log(
+      `[size] webhook receiver one file ${receiver.oneFileGzip} B (ceiling ${SIZE_BUDGET.receiver}), list-only worker ${listWorker.oneFileGzip} B (ceiling ${SIZE_BUDGET.listWorker})`,
+    );
     expect(receiver.oneFileGzip).toBeLessThanOrEqual(SIZE_BUDGET.receiver);
     expect(listWorker.oneFileGzip).toBeLessThanOrEqual(SIZE_BUDGET.listWorker);
     // Importing only what it uses pays: the worker is smaller than the full client by the resources and the recorder.
     expect(client.oneFileGzip - worker.oneFileGzip).toBeGreaterThan(4_000);
     // The first call loads its checks, not the document's schemas nor zod, nor what webhook handling needs.
     expect(client.firstCallGzip).toBeGreaterThan(client.initialGzip);
-    expect(client.initialTop.some(([input]) => input.startsWith('src/webhooks/') || input.startsWith('zod/') || input.startsWith('src/generated/checks/components'))).toBe(false);
+    expect(
+      client.initialTop.some(([input]) => input.startsWith('src/webhooks/') || input.startsWith('zod/') || input.startsWith('src/generated/checks/components')),
+    ).toBe(false);
     expect(client.oneFileTop.some(([input]) => input.startsWith('zod/') || input.endsWith('zod.gen.ts'))).toBe(false);
   });
 
@@ -55,11 +59,13 @@ describe('bundle size', () => {
     expect(modules.reduce((n, m) => n + m.gzip, 0)).toBe(total);
     const held = modules.map((m) => m.module).filter((m) => m.startsWith('src/') || !m.startsWith('('));
     // Verification, the envelope and the known event types (the generated list of them, not the operation rows).
-    for (const needed of ['src/webhooks/verify.ts', 'src/webhooks/events.ts', 'src/webhooks/unwrap.ts', 'src/webhooks/receiver.ts']) expect(held).toContain(needed);
+    for (const needed of ['src/webhooks/verify.ts', 'src/webhooks/events.ts', 'src/webhooks/unwrap.ts', 'src/webhooks/receiver.ts'])
+      expect(held).toContain(needed);
     expect(code.toLowerCase()).toContain('x-service-signature');
     expect(code).toContain('OUTGOING_PAYMENT.COMPLETED');
     // No client, transport, retries, answers, settings, pagination, no openapi-fetch, no operation row.
-    const pipeline = /^src\/core\/(client|transport|retry|answers|settings|pagination|api-promise|dispatcher|call-options|wire|logger|errors)\.ts$|^openapi-fetch$/;
+    const pipeline =
+      /^src\/core\/(client|transport|retry|answers|settings|pagination|api-promise|dispatcher|call-options|wire|logger|errors)\.ts$|^openapi-fetch$/;
     expect(held.filter((m) => pipeline.test(m))).toEqual([]);
     expect(code).not.toContain('/customers');
     // The worker that lists holds the pipeline (the test can tell) and no webhook verification.

@@ -54,13 +54,18 @@ function fakeBin(programs: string[], apt: { exit?: number } | false): { bin: str
 
 function run(bin: string, uid?: number) {
   const script = join(dirname(bin), 'ensure-system-deps.mjs');
-  const result = spawnSync(join(bin, 'node'), [script], { env: { PATH: bin }, encoding: 'utf8', timeout: 30_000, ...(uid === undefined ? {} : { uid, gid: uid }) });
+  const result = spawnSync(join(bin, 'node'), [script], {
+    env: { PATH: bin },
+    encoding: 'utf8',
+    timeout: 30_000,
+    ...(uid === undefined ? {} : { uid, gid: uid }),
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 const aptLog = (log: string) => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : []);
 
-describe('scripts/ensure-system-deps.mjs (npm test\'s pretest)', () => {
+describe("scripts/ensure-system-deps.mjs (npm test's pretest)", () => {
   it('does nothing, silently, when redis-server and chromium are on PATH', () => {
     const { bin, log } = fakeBin(['redis-server', 'chromium'], {});
     expect(run(bin)).toEqual({ status: 0, stdout: '', stderr: '' });

@@ -39,7 +39,14 @@ describe('BullMQ: a rejected instruction, fixed and enqueued again', () => {
     await events.waitUntilReady();
     const journal = await RedisJournal.connect(`redis://127.0.0.1:${redis.port}`);
     cleanups.push(() => journal.close());
-    const worker = await startPayoutWorker({ queueName: 'fixed-row', connection: { ...connection, maxRetriesPerRequest: null }, client: sandboxClient(sandbox), journal, concurrency: 2, pollIntervalMs: 50 });
+    const worker = await startPayoutWorker({
+      queueName: 'fixed-row',
+      connection: { ...connection, maxRetriesPerRequest: null },
+      client: sandboxClient(sandbox),
+      journal,
+      concurrency: 2,
+      pollIntervalMs: 50,
+    });
     cleanups.push(() => worker.close());
 
     const finished = (n: number) =>
@@ -51,9 +58,16 @@ describe('BullMQ: a rejected instruction, fixed and enqueued again', () => {
         };
         events.on('completed', on);
       });
-    const bounded = <T>(p: Promise<T>) => Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no job finished in 20 s')), 20_000))]);
+    const bounded = <T>(p: Promise<T>) =>
+      Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no job finished in 20 s')), 20_000))]);
 
-    const bad: PayoutInstruction = { reference: 'inv-7', source: { accountId: world.accountId }, destination: { accountId: world.payees[0]! }, amount: 12.5, description: 'inv-7' };
+    const bad: PayoutInstruction = {
+      reference: 'inv-7',
+      source: { accountId: world.accountId },
+      destination: { accountId: world.payees[0]! },
+      amount: 12.5,
+      description: 'inv-7',
+    };
     const first = finished(1);
     await enqueuePayouts(queue, 'fixed-batch', [bad]);
     // Refused before anything was sent: a rejected row (journaled under a key of its own), not a payout that failed.

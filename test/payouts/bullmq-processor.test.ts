@@ -9,14 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  enqueuePayouts,
-  instructionFingerprintV2,
-  payoutJobId,
-  payoutKey,
-  payoutProcessor,
-  RedisJournal,
-} from '../../src/payouts/index';
+import { enqueuePayouts, instructionFingerprintV2, payoutJobId, payoutKey, payoutProcessor, RedisJournal } from '../../src/payouts/index';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server';
 import { ok, service } from './instant-service';
 
@@ -65,7 +58,9 @@ describe.runIf(hasRedis)('payoutProcessor on a real Redis', () => {
     expect((await redis.hkeys('two:A')).sort()).toEqual(['r1', 'r2']);
     expect((await redis.hkeys('two:B')).sort()).toEqual(['r1', 'r2']);
     expect(JSON.parse((await redis.hget('two:B', 'r2'))!).instruction.amount).toBe(300);
-    expect(keys.sort()).toEqual([payoutKey('A', 'r1', 'create'), payoutKey('A', 'r2', 'create'), payoutKey('B', 'r1', 'create'), payoutKey('B', 'r2', 'create')].sort());
+    expect(keys.sort()).toEqual(
+      [payoutKey('A', 'r1', 'create'), payoutKey('A', 'r2', 'create'), payoutKey('B', 'r1', 'create'), payoutKey('B', 'r2', 'create')].sort(),
+    );
   });
 });
 

@@ -26,7 +26,11 @@ const WORKER = fileURLToPath(new URL('./fixtures/worker.ts', import.meta.url));
 /** redis-server on `port` with an append-only file fsynced per write in `dir` (a restart keeps the queue). */
 async function startRedis(port: number, dir: string): Promise<ChildProcess> {
   if (spawnSync('redis-server', ['--version']).status !== 0) throw new Error('redis-server is not installed (scripts/ensure-system-deps.mjs installs it)');
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', ''], { stdio: 'ignore' });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', ''],
+    { stdio: 'ignore' },
+  );
   const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   probe.on('error', () => undefined);
   for (let i = 0; ; i++) {
@@ -43,7 +47,8 @@ async function startRedis(port: number, dir: string): Promise<ChildProcess> {
   return child;
 }
 
-const stopped = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+const stopped = (child: ChildProcess) =>
+  new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
 describe.runIf(process.env.PAYOUTS_FULL === '1')(`BullMQ: ${REFS} references, ${WORKERS} worker processes, one SIGKILLed, Redis restarted once`, () => {
   let sandbox: Sandbox;
@@ -77,7 +82,7 @@ describe.runIf(process.env.PAYOUTS_FULL === '1')(`BullMQ: ${REFS} references, ${
       workers.push(w);
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error('a worker did not start within 30 s')), 30_000);
-        w.stdout!.on('data', (c: Buffer) => c.toString().includes('ready') && (clearTimeout(timer), resolve()));
+        w.stdout.on('data', (c: Buffer) => c.toString().includes('ready') && (clearTimeout(timer), resolve()));
       });
     }
     const queue = new Queue(queueName, { connection: { host: '127.0.0.1', port, maxRetriesPerRequest: null } });
@@ -120,7 +125,12 @@ describe.runIf(process.env.PAYOUTS_FULL === '1')(`BullMQ: ${REFS} references, ${
     expect(await until(async () => (await finals()) === REFS, 800_000)).toBe(true);
     const records = await Promise.all(list.map((i) => journal.get(i.reference)));
     expect(records.filter((r) => r?.state === 'completed')).toHaveLength(REFS);
-    expect(exactlyOnce(sandbox, list.map((i) => i.reference))).toEqual({ doubled: [], missing: [], executions: REFS });
+    expect(
+      exactlyOnce(
+        sandbox,
+        list.map((i) => i.reference),
+      ),
+    ).toEqual({ doubled: [], missing: [], executions: REFS });
     await queue.close();
     probe.disconnect();
   });

@@ -18,7 +18,10 @@ describe('payouts run: its files, read in pieces', () => {
   it('counts the rows with something on them, but the header, across 64 KiB pieces, CRLF and no final newline', () => {
     const rows = Array.from({ length: 5_000 }, (_, i) => `r${i},InternalAccount:a,ExternalAccount:b,${100 + i},USD`);
     const file = join(dir, 'rows.csv');
-    writeFileSync(file, `reference,sourceAccountId,destinationAccountId,amount,currency\r\n${rows.slice(0, 2_500).join('\r\n')}\r\n\r\n   \t\r\n${rows.slice(2_500).join('\n')}`);
+    writeFileSync(
+      file,
+      `reference,sourceAccountId,destinationAccountId,amount,currency\r\n${rows.slice(0, 2_500).join('\r\n')}\r\n\r\n   \t\r\n${rows.slice(2_500).join('\n')}`,
+    );
     expect(countRows(file)).toBe(5_000);
     writeFileSync(file, 'reference,amount\n');
     expect(countRows(file)).toBe(0);
@@ -38,11 +41,14 @@ describe('payouts run: its files, read in pieces', () => {
     expect(batchIdFor(csv, join(dir, 'absent.journal'), undefined)).not.toBe(id);
     // A journal's own batch id wins, read from its first line however long the journal is.
     const journal = join(dir, 'big.journal');
-    writeFileSync(journal, `${JSON.stringify({ format: 'crossborder-payout-journal/1', batchId: 'from-the-journal', pad: 'p'.repeat(200_000) })}\n${'{"reference":"r"}\n'.repeat(10_000)}`);
+    writeFileSync(
+      journal,
+      `${JSON.stringify({ format: 'crossborder-payout-journal/1', batchId: 'from-the-journal', pad: 'p'.repeat(200_000) })}\n${'{"reference":"r"}\n'.repeat(10_000)}`,
+    );
     expect(batchIdFor(csv, journal, undefined)).toBe('from-the-journal');
   });
 
-  it('reads the batch id of a journal through the journal\'s own reader, and refuses a file that is not a journal, naming it', async () => {
+  it("reads the batch id of a journal through the journal's own reader, and refuses a file that is not a journal, naming it", async () => {
     const csv = join(dir, 'ids.csv');
     writeFileSync(csv, 'reference,amount\nr,1\n');
     const notes = join(dir, 'notes.txt');
@@ -86,7 +92,10 @@ describe('payouts run: a malformed row never stops the batch (issue 47 §4)', ()
     expect(paid).toHaveLength(2_998);
     expect(paid.at(-1)).toBe('r2999');
     expect(paid).toContain('r2500');
-    expect(all.find((i) => (i as { reference?: string }).reference === 'r2999')).toMatchObject({ amount: 3099, destination: { accountId: 'ExternalAccount:b', currency: 'USD' } });
+    expect(all.find((i) => (i as { reference?: string }).reference === 'r2999')).toMatchObject({
+      amount: 3099,
+      destination: { accountId: 'ExternalAccount:b', currency: 'USD' },
+    });
   });
 
   it('rejects a wrong column count, an amount that is not a whole number, negative or zero, and a missing field, each with its line; keeps quoted commas and line breaks', async () => {

@@ -55,7 +55,12 @@ interface Drive {
  * (half the latency after its start), the answer comes back after the other half. Returns the times (ms)
  * of the accepted requests, and the limiter.
  */
-function drive({ rate, latencyMs, seconds, max = 32, burst = 1, during }: Drive): { accepted: number[]; refused: number; limiter: AdaptiveConcurrency; limits: number[] } {
+function drive({ rate, latencyMs, seconds, max = 32, burst = 1, during }: Drive): {
+  accepted: number[];
+  refused: number;
+  limiter: AdaptiveConcurrency;
+  limits: number[];
+} {
   let now = 0;
   const limiter = new AdaptiveConcurrency({ max, initial: 2, now: () => now });
   const bucket = new Bucket(rate, burst);
@@ -215,18 +220,35 @@ describe('the runner under a rate limit of R/s with a burst of 1 (simulated time
           await new Promise((resolve) => setTimeout(resolve, 10));
           if (refusal !== undefined) {
             refused++;
-            throw new RateLimitError({ status: 429, code: 'RATE_LIMITED', message: 'slow down', retryAfter: refusal, headers: { 'retry-after': String(refusal / 1000) } });
+            throw new RateLimitError({
+              status: 429,
+              code: 'RATE_LIMITED',
+              message: 'slow down',
+              retryAfter: refusal,
+              headers: { 'retry-after': String(refusal / 1000) },
+            });
           }
           accepted.push(performance.now() - t0);
           q++;
-          return { id: `Quote:${q}`, status: 'COMPLETED', transactionId: `Transaction:${q}`, totalSendingAmount: body.lockedCurrencyAmount, totalReceivingAmount: body.lockedCurrencyAmount } as never;
+          return {
+            id: `Quote:${q}`,
+            status: 'COMPLETED',
+            transactionId: `Transaction:${q}`,
+            totalSendingAmount: body.lockedCurrencyAmount,
+            totalReceivingAmount: body.lockedCurrencyAmount,
+          } as never;
         },
         execute: async () => ({}) as never,
       },
       transactions: { retrieve: async () => ({}) as never },
       receiver: { lookupUma: async () => ({}) as never },
     };
-    const list: PayoutInstruction[] = Array.from({ length: 150 }, (_, i) => ({ reference: `r${i}`, source: { accountId: 'InternalAccount:a' }, destination: { accountId: `ExternalAccount:${i}` }, amount: 100 + i }));
+    const list: PayoutInstruction[] = Array.from({ length: 150 }, (_, i) => ({
+      reference: `r${i}`,
+      source: { accountId: 'InternalAccount:a' },
+      destination: { accountId: `ExternalAccount:${i}` },
+      amount: 100 + i,
+    }));
     const batch = createPayoutBatch({ client, batchId: 'paced', journal: new MemoryJournal(), maxConcurrency: 32 });
     let done = false;
     const run = batch.run(list).finally(() => (done = true));

@@ -50,7 +50,8 @@ class Reference {
   }
 }
 
-type Step = { kind: 'answer'; latency: number } | { kind: 'base'; ms: number } | { kind: 'throttle'; ms: number } | { kind: 'fail' } | { kind: 'wait'; ms: number };
+type Step =
+  { kind: 'answer'; latency: number } | { kind: 'base'; ms: number } | { kind: 'throttle'; ms: number } | { kind: 'fail' } | { kind: 'wait'; ms: number };
 
 describe('AdaptiveConcurrency: the latency window', () => {
   it('decides as the array it replaced did, over any sequence of answers, throttles and failures', () => {
@@ -64,33 +65,38 @@ describe('AdaptiveConcurrency: the latency window', () => {
       { weight: 2, arbitrary: fc.record({ kind: fc.constant('wait' as const), ms: fc.integer({ min: 0, max: 500 }) }) },
     );
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 100_000 }), fc.integer({ min: 1, max: 50_000 }), fc.array(step, { minLength: 150, maxLength: 600 }), (max, initial, steps) => {
-        let now = 1_000;
-        let base = 20;
-        const clock = () => now;
-        const ours = new AdaptiveConcurrency({ max, initial, now: clock });
-        const ref = new Reference(max, initial, clock);
-        for (const s of steps) {
-          if (s.kind === 'base') {
-            base = s.ms;
-          } else if (s.kind === 'answer') {
-            // The request started `latency` ago: both see the same clock.
-            const latency = base + s.latency;
-            now += latency;
-            ours.answered(now - latency);
-            ref.answered(now - latency);
-          } else if (s.kind === 'throttle') {
-            ours.throttled(s.ms);
-            ref.throttled(s.ms);
-          } else if (s.kind === 'fail') {
-            ours.failed();
-            ref.failed();
-          } else {
-            now += s.ms;
+      fc.property(
+        fc.integer({ min: 1, max: 100_000 }),
+        fc.integer({ min: 1, max: 50_000 }),
+        fc.array(step, { minLength: 150, maxLength: 600 }),
+        (max, initial, steps) => {
+          let now = 1_000;
+          let base = 20;
+          const clock = () => now;
+          const ours = new AdaptiveConcurrency({ max, initial, now: clock });
+          const ref = new Reference(max, initial, clock);
+          for (const s of steps) {
+            if (s.kind === 'base') {
+              base = s.ms;
+            } else if (s.kind === 'answer') {
+              // The request started `latency` ago: both see the same clock.
+              const latency = base + s.latency;
+              now += latency;
+              ours.answered(now - latency);
+              ref.answered(now - latency);
+            } else if (s.kind === 'throttle') {
+              ours.throttled(s.ms);
+              ref.throttled(s.ms);
+            } else if (s.kind === 'fail') {
+              ours.failed();
+              ref.failed();
+            } else {
+              now += s.ms;
+            }
+            expect(ours.limit).toBe(ref.shown);
           }
-          expect(ours.limit).toBe(ref.shown);
-        }
-      }),
+        },
+      ),
       { numRuns: 200 },
     );
   });

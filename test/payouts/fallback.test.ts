@@ -6,7 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { createPayoutBatch, MemoryJournal, userDescription, type PayoutClient } from '../../src/payouts/index';
 
-const instruction = (reference: string) => ({ reference, source: { accountId: 'InternalAccount:a' }, destination: { accountId: 'ExternalAccount:b' }, amount: 100 });
+const instruction = (reference: string) => ({
+  reference,
+  source: { accountId: 'InternalAccount:a' },
+  destination: { accountId: 'ExternalAccount:b' },
+  amount: 100,
+});
 
 describe('the webhook fallback', () => {
   it('polls each payout no webhook settled, webhookFallbackMs after it reached processing, in order; never one a webhook settled', async () => {
@@ -34,7 +39,15 @@ describe('the webhook fallback', () => {
       },
       receiver: { lookupUma: async () => ({}) as never },
     };
-    const batch = createPayoutBatch({ client, batchId: 'fallback', journal: new MemoryJournal(), webhooks: true, webhookFallbackMs: FALLBACK, maxConcurrency: 1, initialConcurrency: 1 });
+    const batch = createPayoutBatch({
+      client,
+      batchId: 'fallback',
+      journal: new MemoryJournal(),
+      webhooks: true,
+      webhookFallbackMs: FALLBACK,
+      maxConcurrency: 1,
+      initialConcurrency: 1,
+    });
     const list = ['a', 'b', 'c', 'd'].map((r) => ({ ...instruction(r), description: r }));
     const running = batch.run(list);
     // `b` is settled by its webhook as soon as it is processing.

@@ -43,11 +43,20 @@ describe('sandbox faults', () => {
     const cb = sandboxClient(sandbox, fetch, server.url);
     const world = await setUpWorld(cb, 1);
     const started = performance.now();
-    const body = { source: { sourceType: 'ACCOUNT' as const, accountId: world.accountId }, destination: { destinationType: 'ACCOUNT' as const, accountId: world.payees[0]! }, lockedCurrencySide: 'SENDING' as const, lockedCurrencyAmount: 500, immediatelyExecute: true, description: 'memo' };
+    const body = {
+      source: { sourceType: 'ACCOUNT' as const, accountId: world.accountId },
+      destination: { destinationType: 'ACCOUNT' as const, accountId: world.payees[0]! },
+      lockedCurrencySide: 'SENDING' as const,
+      lockedCurrencyAmount: 500,
+      immediatelyExecute: true,
+      description: 'memo',
+    };
     await cb.quotes.create(body, { idempotencyKey: 'key-1' });
     expect(performance.now() - started).toBeGreaterThanOrEqual(55);
     await cb.quotes.create(body, { idempotencyKey: 'key-1' }); // replayed: no second execution
-    const { data } = (await (await fetch(`${server.url}/_sandbox/ledger`, { headers: AUTH })).json()) as { data: { idempotencyKey: string; description: string; amount: number }[] };
+    const { data } = (await (await fetch(`${server.url}/_sandbox/ledger`, { headers: AUTH })).json()) as {
+      data: { idempotencyKey: string; description: string; amount: number }[];
+    };
     expect(data).toEqual([expect.objectContaining({ idempotencyKey: 'key-1', createKey: 'key-1', description: 'memo', amount: 500 })]);
     sandbox.reset();
     expect(sandbox.ledger.executions).toEqual([]);

@@ -2,7 +2,12 @@
 import type { PayoutClient, PayoutInstruction } from '../../src/payouts/index';
 
 /** A payable instruction of `amount` (minor units) under `reference`. */
-export const ok = (reference: string, amount = 100): PayoutInstruction => ({ reference, source: { accountId: 'InternalAccount:a' }, destination: { accountId: 'ExternalAccount:b' }, amount });
+export const ok = (reference: string, amount = 100): PayoutInstruction => ({
+  reference,
+  source: { accountId: 'InternalAccount:a' },
+  destination: { accountId: 'ExternalAccount:b' },
+  amount,
+});
 
 /** A client whose quotes complete at once, and the Idempotency-Keys of the creates it was sent, in order. */
 export function service(): { client: PayoutClient; keys: string[] } {
@@ -11,7 +16,13 @@ export function service(): { client: PayoutClient; keys: string[] } {
     quotes: {
       create: async (_body, options) => {
         keys.push(options!.idempotencyKey!);
-        return { id: `Quote:${keys.length}`, status: 'COMPLETED', transactionId: `Transaction:${keys.length}`, totalSendingAmount: 1, totalReceivingAmount: 1 } as never;
+        return {
+          id: `Quote:${keys.length}`,
+          status: 'COMPLETED',
+          transactionId: `Transaction:${keys.length}`,
+          totalSendingAmount: 1,
+          totalReceivingAmount: 1,
+        } as never;
       },
       execute: async () => ({}) as never,
     },

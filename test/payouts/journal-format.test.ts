@@ -79,10 +79,31 @@ const src = { accountId: 'InternalAccount:src' };
 const fixtureInstructions: PayoutInstruction[] = [
   { reference: 'r-done', source: src, destination: { accountId: 'ExternalAccount:a' }, amount: 1000, description: 'r-done' },
   { reference: 'r-failed', source: src, destination: { accountId: 'ExternalAccount:b' }, amount: 2000, description: 'r-failed' },
-  { reference: 'r-processing', source: src, destination: { accountId: 'ExternalAccount:c', currency: 'EUR' }, amount: 3000, description: 'r-processing', lockedCurrencySide: 'SENDING' },
-  { reference: 'r-submitted', source: src, destination: { accountId: 'ExternalAccount:d' }, amount: 4000, description: 'r-submitted', purposeOfPayment: 'GOODS_OR_SERVICES' },
+  {
+    reference: 'r-processing',
+    source: src,
+    destination: { accountId: 'ExternalAccount:c', currency: 'EUR' },
+    amount: 3000,
+    description: 'r-processing',
+    lockedCurrencySide: 'SENDING',
+  },
+  {
+    reference: 'r-submitted',
+    source: src,
+    destination: { accountId: 'ExternalAccount:d' },
+    amount: 4000,
+    description: 'r-submitted',
+    purposeOfPayment: 'GOODS_OR_SERVICES',
+  },
   // The same instruction as journaled, its keys in another order.
-  { reference: 'r-done-é✓', source: { accountId: 'InternalAccount:src', currency: 'USD' }, destination: { accountId: 'ExternalAccount:e' }, amount: 5000, description: 'r-done-é✓', senderCustomerInfo: { BIRTH_DATE: '1990-01-01', FULL_NAME: 'Zoë' } },
+  {
+    reference: 'r-done-é✓',
+    source: { accountId: 'InternalAccount:src', currency: 'USD' },
+    destination: { accountId: 'ExternalAccount:e' },
+    amount: 5000,
+    description: 'r-done-é✓',
+    senderCustomerInfo: { BIRTH_DATE: '1990-01-01', FULL_NAME: 'Zoë' },
+  },
 ];
 
 const fixture = () => {
@@ -91,8 +112,13 @@ const fixture = () => {
   return file;
 };
 /** `records` in the order of `references` (a journal yields them in the order of their latest lines). */
-const byReference = <T extends { reference: string }>(records: T[], references: string[]): T[] => references.map((ref) => records.find((r) => r.reference === ref)!);
-const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+const byReference = <T extends { reference: string }>(records: T[], references: string[]): T[] =>
+  references.map((ref) => records.find((r) => r.reference === ref)!);
+const lines = (file: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 /**
  * The fixture's `submitted` record was last written at 2026-11-28T02:42:37Z and has no `firstSentAt`: resumed
@@ -112,7 +138,10 @@ describe('a format-1 journal written by the previous version', () => {
     const file = fixture();
     const { batchId, records: inFileOrder } = readJournalFile(file);
     expect(batchId).toBe('fixture-v1');
-    const records = byReference(inFileOrder, fixtureInstructions.map((i) => i.reference));
+    const records = byReference(
+      inFileOrder,
+      fixtureInstructions.map((i) => i.reference),
+    );
     expect(records.map((r) => [r.reference, r.state, r.transactionId ?? null])).toEqual([
       ['r-done', 'completed', 'Transaction:1'],
       ['r-failed', 'failed', null],
@@ -143,7 +172,11 @@ describe('a format-1 journal written by the previous version', () => {
     expect(reads).toEqual(['Transaction:2']);
     const text = readFileSync(file, 'utf8');
     expect(text.startsWith(before)).toBe(true); // appended to, never rewritten
-    const appended = text.slice(before.length).split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const appended = text
+      .slice(before.length)
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(appended.length).toBeGreaterThan(0);
     for (const line of appended) {
       expect(line).not.toHaveProperty('b');
@@ -162,7 +195,14 @@ describe('a format-1 journal written by the previous version', () => {
     const summary = await createPayoutBatch({ client, batchId: 'fixture-v1', journal, pollIntervalMs: 1 }).run(fixtureInstructions);
     await journal.close();
     expect(creates).toEqual([]);
-    expect(summary.needsAttention).toEqual([{ reference: 'r-submitted', reason: expect.stringContaining('OUTCOME_UNKNOWN: Sent before this version with no answer, past the Idempotency-Key window: journaled before payouts carried a marker') }]);
+    expect(summary.needsAttention).toEqual([
+      {
+        reference: 'r-submitted',
+        reason: expect.stringContaining(
+          'OUTCOME_UNKNOWN: Sent before this version with no answer, past the Idempotency-Key window: journaled before payouts carried a marker',
+        ),
+      },
+    ]);
   });
 
   it('still refuses a changed instruction under a journaled reference (compared by the first version)', async () => {
@@ -181,7 +221,13 @@ describe('a format-1 journal written by the previous version', () => {
 
 describe('format 2', () => {
   const instructions = (n: number): PayoutInstruction[] =>
-    Array.from({ length: n }, (_, k) => ({ reference: `ref-${k}`, source: src, destination: { accountId: `ExternalAccount:${k}` }, amount: 100 + k, description: `ref-${k}` }));
+    Array.from({ length: n }, (_, k) => ({
+      reference: `ref-${k}`,
+      source: src,
+      destination: { accountId: `ExternalAccount:${k}` },
+      amount: 100 + k,
+      description: `ref-${k}`,
+    }));
 
   it('a record object put in another journal, or in the same one reopened, is written whole there first (never a change naming a line of another file)', async () => {
     const dir = tmp();
@@ -208,7 +254,10 @@ describe('format 2', () => {
     await again.open('bx');
     await again.put(record);
     await again.close();
-    const kinds = (file: string) => lines(file).slice(1).map((l) => (l.b === undefined ? 'whole' : 'change'));
+    const kinds = (file: string) =>
+      lines(file)
+        .slice(1)
+        .map((l) => (l.b === undefined ? 'whole' : 'change'));
     expect(kinds(join(dir, 'a'))).toEqual(['whole', 'change', 'whole', 'whole']);
     expect(readJournalFile(join(dir, 'a')).records).toEqual([record]);
     expect(kinds(join(dir, 'b'))).toEqual(['whole']);
@@ -240,7 +289,11 @@ describe('format 2', () => {
     await Promise.all(records.map((r) => journal.put(Object.assign(r, { state: 'processing' as const, transactionId: `Transaction:${r.reference}` })))); // changes naming the first lines
     for (const r of records) expect(await journal.get(r.reference)).toEqual(r);
     await journal.close();
-    expect(lines(file).slice(1).map((l) => (l.b === undefined ? 'whole' : 'change'))).toEqual([...texts.map(() => 'whole'), ...texts.map(() => 'whole'), ...texts.map(() => 'change')]);
+    expect(
+      lines(file)
+        .slice(1)
+        .map((l) => (l.b === undefined ? 'whole' : 'change')),
+    ).toEqual([...texts.map(() => 'whole'), ...texts.map(() => 'whole'), ...texts.map(() => 'change')]);
     expect(readJournalFile(file).records).toEqual(records);
     const again = new FileJournal(file);
     expect([...((await again.open('bu')) as Iterable<unknown>)]).toEqual(records);
@@ -262,7 +315,10 @@ describe('format 2', () => {
     for (const ref of ['ref-0', 'ref-1', 'ref-2']) {
       const own = all.map((l, n) => ({ l, at: starts[n]! })).filter(({ l }) => l.reference === ref);
       expect(own.map(({ l }) => l.state)).toEqual(ref === 'ref-1' ? ['submitted', 'processing', 'completed'] : ['submitted', 'processing', 'completed']);
-      expect(own[0]!.l).toMatchObject({ instruction: list.find((i) => i.reference === ref), fingerprint: instructionFingerprintV2(list.find((i) => i.reference === ref)!) });
+      expect(own[0]!.l).toMatchObject({
+        instruction: list.find((i) => i.reference === ref),
+        fingerprint: instructionFingerprintV2(list.find((i) => i.reference === ref)!),
+      });
       for (const { l } of own.slice(1)) {
         expect(l.b).toBe(own[0]!.at); // the byte offset of its full line
         expect(l).not.toHaveProperty('instruction');
@@ -303,9 +359,14 @@ describe('format 2', () => {
     const list = instructions(2);
     const stop = new AbortController();
     // First run: stopped with both references submitted (their creates never answer).
-    const hanging: PayoutClient = { ...fakeClient().client, quotes: {
+    const hanging: PayoutClient = {
+      ...fakeClient().client,
+      quotes: {
         // Never answers; stops when the run does.
-        create: (_body, options) => new Promise((_, reject) => options?.signal?.addEventListener('abort', () => reject(new APIUserAbortError('stopped', { outcomeUnknown: true })), { once: true })),
+        create: (_body, options) =>
+          new Promise((_, reject) =>
+            options?.signal?.addEventListener('abort', () => reject(new APIUserAbortError('stopped', { outcomeUnknown: true })), { once: true }),
+          ),
         execute: async () => ({}) as never,
       },
     };
@@ -317,7 +378,11 @@ describe('format 2', () => {
     await running;
     await firstJournal.close();
     const submittedOnly = readFileSync(file, 'utf8');
-    expect(lines(file).slice(1).map((l) => [l.reference, l.state, 'b' in l])).toEqual([
+    expect(
+      lines(file)
+        .slice(1)
+        .map((l) => [l.reference, l.state, 'b' in l]),
+    ).toEqual([
       ['ref-0', 'submitted', false],
       ['ref-1', 'submitted', false],
     ]);
@@ -350,7 +415,10 @@ describe('format 2', () => {
     expect(readFileSync(file, 'utf8')).toBe(whole);
     // A change line whose offset is not its reference's full line.
     const change = JSON.parse(lastLine) as Record<string, unknown>;
-    appendFileSync(file, `${JSON.stringify({ ...change, b: Buffer.byteLength(submittedOnly.slice(0, submittedOnly.indexOf('\n') + 1)) + (change.reference === 'ref-0' ? Buffer.byteLength(submittedOnly.split('\n')[1]!) + 1 : 0) })}\n`);
+    appendFileSync(
+      file,
+      `${JSON.stringify({ ...change, b: Buffer.byteLength(submittedOnly.slice(0, submittedOnly.indexOf('\n') + 1)) + (change.reference === 'ref-0' ? Buffer.byteLength(submittedOnly.split('\n')[1]!) + 1 : 0) })}\n`,
+    );
     expect(() => readJournalFile(file)).toThrow(PayoutJournalError);
     writeFileSync(file, `${whole}${JSON.stringify({ ...change, b: 3 })}\n`);
     expect(() => readJournalFile(file)).toThrow(/names its full line at byte 3/);

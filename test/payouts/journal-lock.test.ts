@@ -88,7 +88,10 @@ describe('the journal lock belongs to the file', () => {
     try {
       writeFileSync(`${file}.lock`, `${sleeper.pid}@${hostname()}\n`);
       const err = await new FileJournal(file, { lockDirectory: locks }).open('b').catch((e: unknown) => e);
-      expect(err).toMatchObject({ reason: 'locked', message: expect.stringContaining(`in use by process ${sleeper.pid}@${hostname()} (lock ${file}.lock, of an earlier version)`) });
+      expect(err).toMatchObject({
+        reason: 'locked',
+        message: expect.stringContaining(`in use by process ${sleeper.pid}@${hostname()} (lock ${file}.lock, of an earlier version)`),
+      });
       expect(existsSync(lockOf(file, locks))).toBe(false); // released
     } finally {
       sleeper.kill('SIGKILL');
@@ -150,11 +153,17 @@ describe('the journal lock belongs to the file', () => {
     // The lock folder: a symbolic link, or writable by others, is refused.
     const linked = join(d, 'linked-locks');
     symlinkSync(locks, linked);
-    await expect(new FileJournal(file, { lockDirectory: linked }).open('b')).rejects.toMatchObject({ reason: 'locked', message: expect.stringContaining('is a symbolic link') });
+    await expect(new FileJournal(file, { lockDirectory: linked }).open('b')).rejects.toMatchObject({
+      reason: 'locked',
+      message: expect.stringContaining('is a symbolic link'),
+    });
     const open = join(d, 'open-locks');
     mkdirSync(open);
     chmodSync(open, 0o777);
-    await expect(new FileJournal(file, { lockDirectory: open }).open('b')).rejects.toMatchObject({ reason: 'locked', message: expect.stringContaining('is writable by others (mode 777)') });
+    await expect(new FileJournal(file, { lockDirectory: open }).open('b')).rejects.toMatchObject({
+      reason: 'locked',
+      message: expect.stringContaining('is writable by others (mode 777)'),
+    });
   });
 });
 
@@ -249,6 +258,10 @@ try {
     const journal = new FileJournal(file, { lockDirectory: locks });
     expect([...(await journal.open('b'))]).toEqual([]);
     await journal.close();
-    expect(readFileSync(file, 'utf8').split('\n').filter((l) => l.includes('"format"'))).toHaveLength(1);
+    expect(
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('"format"')),
+    ).toHaveLength(1);
   });
 });

@@ -55,7 +55,15 @@ async function onPlatform<T>(platform: NodeJS.Platform, body: () => Promise<T>):
 
 /** A record with what the journal reads (the runner's own fields are not its business). */
 const recordOf = (reference: string, state: PayoutRecord['state']): PayoutRecord =>
-  ({ reference, state, attempts: 0, instruction: { reference, source: { accountId: 'InternalAccount:a' }, destination: { accountId: 'ExternalAccount:b' }, amount: 100 }, fingerprint: `f:${reference}`, keys: { create: `k:${reference}` }, updatedAt: '2026-11-28T00:00:00.000Z' }) as unknown as PayoutRecord;
+  ({
+    reference,
+    state,
+    attempts: 0,
+    instruction: { reference, source: { accountId: 'InternalAccount:a' }, destination: { accountId: 'ExternalAccount:b' }, amount: 100 },
+    fingerprint: `f:${reference}`,
+    keys: { create: `k:${reference}` },
+    updatedAt: '2026-11-28T00:00:00.000Z',
+  }) as unknown as PayoutRecord;
 
 describe('FileJournal.open when the disk fails', () => {
   it('a failed fsync of the header is thrown, its handle closed, and a second open works', async () => {
@@ -100,12 +108,17 @@ describe('FileJournal.put when a write fails halfway', () => {
     await journal.put(recordOf('r1', 'submitted')); // a move the state machine allows (pending → completed is refused)
     expect((await journal.get('r3'))?.state).toBe('pending');
     await journal.close();
-    const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+    const lines = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
     for (const line of lines) expect(() => JSON.parse(line) as unknown).not.toThrow(); // no part line left anywhere
     const again = new FileJournal(file);
     const read = [...(await again.open('bh'))].map((r) => [r.reference, r.state]);
     await again.close();
-    expect(read.sort()).toEqual([['r1', 'submitted'], ['r3', 'pending']]);
+    expect(read.sort()).toEqual([
+      ['r1', 'submitted'],
+      ['r3', 'pending'],
+    ]);
   });
 });
 
@@ -116,7 +129,8 @@ describe('FileJournal.put when the sync of its lines fails', () => {
     onOpen((handle, _path, flags) => {
       state.flags.push(String(flags));
       // What the kernel holds for the open file (Linux): the flags as it took them, not as they were asked for.
-      if (process.platform === 'linux') state.kernelFlags.push(parseInt(/flags:\s*([0-7]+)/.exec(readFileSync(`/proc/self/fdinfo/${handle.fd}`, 'utf8'))![1]!, 8));
+      if (process.platform === 'linux')
+        state.kernelFlags.push(parseInt(/flags:\s*([0-7]+)/.exec(readFileSync(`/proc/self/fdinfo/${handle.fd}`, 'utf8'))![1]!, 8));
       const datasync = handle.datasync.bind(handle);
       const sync = handle.sync.bind(handle);
       const write = handle.write.bind(handle) as (...a: unknown[]) => Promise<{ bytesWritten: number }>;
@@ -155,14 +169,19 @@ describe('FileJournal.put when the sync of its lines fails', () => {
     expect(read.sort()).toEqual(['r1', 'r3']);
   }
 
-  it.runIf(process.platform === 'linux')('on Linux (O_DSYNC, each write its sync): the put is refused, its line cut off, and a reopen reads the records put before and after', async () => {
-    const state = recordSyncs('write');
-    await refusedAndCutOff(join(dir, 'eio-dsync'), state);
-    // Opened O_DSYNC; the header with a full fsync when the file is made; the groups' writes need no fdatasync.
-    expect(state.flags[0]).toBe(String(constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_DSYNC));
-    expect(state.kernelFlags[0]! & (constants.O_DSYNC | constants.O_APPEND | 3 /* O_ACCMODE */)).toBe(constants.O_DSYNC | constants.O_APPEND | constants.O_RDWR);
-    expect(state.syncs).toEqual(['fsync']);
-  });
+  it.runIf(process.platform === 'linux')(
+    'on Linux (O_DSYNC, each write its sync): the put is refused, its line cut off, and a reopen reads the records put before and after',
+    async () => {
+      const state = recordSyncs('write');
+      await refusedAndCutOff(join(dir, 'eio-dsync'), state);
+      // Opened O_DSYNC; the header with a full fsync when the file is made; the groups' writes need no fdatasync.
+      expect(state.flags[0]).toBe(String(constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_DSYNC));
+      expect(state.kernelFlags[0]! & (constants.O_DSYNC | constants.O_APPEND | 3) /* O_ACCMODE */).toBe(
+        constants.O_DSYNC | constants.O_APPEND | constants.O_RDWR,
+      );
+      expect(state.syncs).toEqual(['fsync']);
+    },
+  );
 
   it('elsewhere (a write, then an fdatasync): the put is refused, its line cut off, and a reopen reads the records put before and after', async () => {
     await onPlatform('darwin', async () => {
@@ -176,7 +195,7 @@ describe('FileJournal.put when the sync of its lines fails', () => {
 });
 
 describe('FileJournal.open of a new file', () => {
-  it("syncs the directory that names it, before the header, once: a journal that exists already is not synced again", async () => {
+  it('syncs the directory that names it, before the header, once: a journal that exists already is not synced again', async () => {
     const synced: string[] = [];
     onOpen((handle, path, flags) => {
       const sync = handle.sync.bind(handle);

@@ -31,7 +31,8 @@ const tmp = () => {
 /** The lock of the journal file at `file` (the default lock folder). */
 const lockOf = (file: string) => lockIn(file, defaultLockDirectory());
 
-const record = (reference: string, state: PayoutRecord['state'] = 'submitted'): PayoutRecord => journalRecord(reference, state, { updatedAt: '2026-11-27T00:00:00.000Z' });
+const record = (reference: string, state: PayoutRecord['state'] = 'submitted'): PayoutRecord =>
+  journalRecord(reference, state, { updatedAt: '2026-11-27T00:00:00.000Z' });
 
 describe('FileJournal', () => {
   it('keeps the latest record of each reference across a reopen', async () => {
@@ -92,7 +93,11 @@ describe('FileJournal', () => {
     expect(readFileSync(file, 'utf8')).toBe(whole);
     await again.put(record('r2'));
     await again.close();
-    expect(readJournalFile(file).records.map((r) => r.reference).sort()).toEqual(['r1', 'r2']);
+    expect(
+      readJournalFile(file)
+        .records.map((r) => r.reference)
+        .sort(),
+    ).toEqual(['r1', 'r2']);
     // A torn line that happens to end in a newline's place (the last line is not JSON) is dropped too.
     appendFileSync(file, '{"reference":"r3","sta\n');
     const third = new FileJournal(file);
@@ -125,7 +130,12 @@ describe('FileJournal', () => {
     await expect(new FileJournal(file).open('b')).rejects.toMatchObject({ reason: 'locked', message: expect.stringContaining(String(process.pid)) });
     // A run refused by the lock reports no progress (the CLI printed a line of zeros before the error).
     const events: unknown[] = [];
-    const refused = createPayoutBatch({ client: { quotes: {}, transactions: {}, receiver: {} } as never, batchId: 'b', journal: new FileJournal(file), onProgress: (p) => events.push(p) });
+    const refused = createPayoutBatch({
+      client: { quotes: {}, transactions: {}, receiver: {} } as never,
+      batchId: 'b',
+      journal: new FileJournal(file),
+      onProgress: (p) => events.push(p),
+    });
     await expect(refused.run([])).rejects.toMatchObject({ reason: 'locked' });
     expect(events).toEqual([]);
     await first.close();
@@ -218,7 +228,13 @@ describe('AdaptiveConcurrency', () => {
       receiver: { lookupUma: async () => ({}) as never },
     };
     const { MemoryJournal } = await import('../../src/payouts/index');
-    const list = Array.from({ length: 200 }, (_, i) => ({ reference: `r${i}`, source: { accountId: 'a' }, destination: { accountId: 'b' }, amount: 1 + i, description: `r${i}` }));
+    const list = Array.from({ length: 200 }, (_, i) => ({
+      reference: `r${i}`,
+      source: { accountId: 'a' },
+      destination: { accountId: 'b' },
+      amount: 1 + i,
+      description: `r${i}`,
+    }));
     const summary = await createPayoutBatch({ client, batchId: 'c', journal: new MemoryJournal(), maxConcurrency: 3 }).run(list);
     expect(summary.counts.completed).toBe(200);
     expect(most).toBe(3);

@@ -45,20 +45,21 @@ const shiftClock = (ms: number) => {
   vi.spyOn(Date, 'now').mockImplementation(() => real() + ms);
 };
 
-const isQuoteCreate = (input: RequestInfo | URL, init?: RequestInit) => (init?.method ?? 'GET') === 'POST' && /\/quotes$/.test(new URL(String(input instanceof Request ? input.url : input)).pathname);
+const isQuoteCreate = (input: RequestInfo | URL, init?: RequestInit) =>
+  (init?.method ?? 'GET') === 'POST' && /\/quotes$/.test(new URL(String(input instanceof Request ? input.url : input)).pathname);
 const referenceOf = (init?: RequestInit) => userDescription((JSON.parse(String(init?.body)) as { description?: string }).description)!;
 
 /** Runs the batch until every reference was sent at least once with no answer, then stops it. */
 async function interruptedRun(sb: Sandbox, journal: FileJournal | MemoryJournal, list: ReturnType<typeof instructions>): Promise<void> {
   const sent = new Set<string>();
-  const cutting = sandboxClient(sb, (async (input: RequestInfo | URL, init?: RequestInit) => {
+  const cutting = sandboxClient(sb, async (input: RequestInfo | URL, init?: RequestInit) => {
     if (!isQuoteCreate(input, init)) return sb.fetch(input, init);
     const reference = referenceOf(init);
     sent.add(reference);
     // Even references: the service acts, the answer is lost. Odd ones: lost on the way, nothing happens.
     if (Number(reference.slice(-1)) % 2 === 0) await sb.fetch(input, init);
     throw new TypeError('fetch failed');
-  }) as typeof fetch);
+  });
   const controller = new AbortController();
   const run = createPayoutBatch({ client: cutting, batchId: 'window', journal, pollIntervalMs: 50, signal: controller.signal }).run(list);
   for (let i = 0; i < 400 && sent.size < list.length; i++) await new Promise((r) => setTimeout(r, 10));
@@ -68,50 +69,59 @@ async function interruptedRun(sb: Sandbox, journal: FileJournal | MemoryJournal,
 }
 
 describe('a payout whose outcome is unknown past the Idempotency-Key window', () => {
-  it('resumed 25 h later against a service that forgot its keys: each reference paid once (found, or re-sent under fresh keys)', { timeout: 60_000 }, async () => {
-    sandbox = createSandbox();
-    const sb = sandbox;
-    const cb = sandboxClient(sb);
-    const world = await setUpWorld(cb, 2);
-    const list = instructions(world, 6, 'win');
-    const dir = mkdtempSync(join(tmpdir(), 'cb-window-'));
-    dirs.push(dir);
-    const path = join(dir, 'payouts.journal');
+  it(
+    'resumed 25 h later against a service that forgot its keys: each reference paid once (found, or re-sent under fresh keys)',
+    { timeout: 60_000 },
+    async () => {
+      sandbox = createSandbox();
+      const sb = sandbox;
+      const cb = sandboxClient(sb);
+      const world = await setUpWorld(cb, 2);
+      const list = instructions(world, 6, 'win');
+      const dir = mkdtempSync(join(tmpdir(), 'cb-window-'));
+      dirs.push(dir);
+      const path = join(dir, 'payouts.journal');
 
-    const first = new FileJournal(path);
-    await interruptedRun(sb, first, list);
-    await first.close();
-    expect(sb.ledger.executions.map((e) => userDescription(e.description)).sort()).toEqual(['win-00000', 'win-00002', 'win-00004']);
+      const first = new FileJournal(path);
+      await interruptedRun(sb, first, list);
+      await first.close();
+      expect(sb.ledger.executions.map((e) => userDescription(e.description)).sort()).toEqual(['win-00000', 'win-00002', 'win-00004']);
 
-    shiftClock(25 * HOUR);
-    const creates: string[] = [];
-    const counting = sandboxClient(sb, (async (input: RequestInfo | URL, init?: RequestInit) => {
-      if (isQuoteCreate(input, init)) creates.push(`${referenceOf(init)} ${new Headers(init?.headers).get('idempotency-key')}`);
-      return sb.fetch(input, init);
-    }) as typeof fetch);
-    const journal = new FileJournal(path);
-    let found: unknown;
-    const summary = await createPayoutBatch({ client: counting, batchId: 'window', journal, pollIntervalMs: 50, onResume: (f) => (found = f) }).run(list);
-    await journal.close();
+      shiftClock(25 * HOUR);
+      const creates: string[] = [];
+      const counting = sandboxClient(sb, async (input: RequestInfo | URL, init?: RequestInit) => {
+        if (isQuoteCreate(input, init)) creates.push(`${referenceOf(init)} ${new Headers(init?.headers).get('idempotency-key')}`);
+        return sb.fetch(input, init);
+      });
+      const journal = new FileJournal(path);
+      let found: unknown;
+      const summary = await createPayoutBatch({ client: counting, batchId: 'window', journal, pollIntervalMs: 50, onResume: (f) => (found = f) }).run(list);
+      await journal.close();
 
-    expect(found).toEqual({ final: 0, rejected: 0, replay: 0, lookup: 6, waiting: 0 });
-    expect(summary.counts).toMatchObject({ completed: 6, needs_attention: 0, failed: 0 });
-    expect(exactlyOnce(sb, list.map((i) => i.reference))).toEqual({ doubled: [], missing: [], executions: 6 });
-    // Only the three that never moved were sent again, each under its fresh key, never under the old one.
-    expect(creates.sort()).toEqual(['win-00001', 'win-00003', 'win-00005'].map((r) => `${r} ${resendKey('window', r, 'create', 1)}`));
-    const byReference = new Map(sb.ledger.executions.map((e) => [userDescription(e.description), e.createKey]));
-    expect(byReference.get('win-00000')).toBe(payoutKey('window', 'win-00000', 'create'));
-    expect(byReference.get('win-00001')).toBe(resendKey('window', 'win-00001', 'create', 1));
-    // The journal holds the fresh keys and when they were first sent (in the shifted time).
-    const reread = new FileJournal(path);
-    const records = new Map<string, PayoutRecord>();
-    for (const r of await reread.open('window')) records.set(r.reference, r);
-    await reread.close();
-    expect(records.get('win-00001')).toMatchObject({ state: 'completed', resends: 1, keys: { create: resendKey('window', 'win-00001', 'create', 1) } });
-    expect(Date.parse(records.get('win-00001')!.firstSentAt!)).toBeGreaterThan(Date.now() - HOUR);
-    expect(records.get('win-00000')).toMatchObject({ state: 'completed', keys: { create: payoutKey('window', 'win-00000', 'create') } });
-    expect(records.get('win-00000')!.resends).toBeUndefined();
-  });
+      expect(found).toEqual({ final: 0, rejected: 0, replay: 0, lookup: 6, waiting: 0 });
+      expect(summary.counts).toMatchObject({ completed: 6, needs_attention: 0, failed: 0 });
+      expect(
+        exactlyOnce(
+          sb,
+          list.map((i) => i.reference),
+        ),
+      ).toEqual({ doubled: [], missing: [], executions: 6 });
+      // Only the three that never moved were sent again, each under its fresh key, never under the old one.
+      expect(creates.sort()).toEqual(['win-00001', 'win-00003', 'win-00005'].map((r) => `${r} ${resendKey('window', r, 'create', 1)}`));
+      const byReference = new Map(sb.ledger.executions.map((e) => [userDescription(e.description), e.createKey]));
+      expect(byReference.get('win-00000')).toBe(payoutKey('window', 'win-00000', 'create'));
+      expect(byReference.get('win-00001')).toBe(resendKey('window', 'win-00001', 'create', 1));
+      // The journal holds the fresh keys and when they were first sent (in the shifted time).
+      const reread = new FileJournal(path);
+      const records = new Map<string, PayoutRecord>();
+      for (const r of await reread.open('window')) records.set(r.reference, r);
+      await reread.close();
+      expect(records.get('win-00001')).toMatchObject({ state: 'completed', resends: 1, keys: { create: resendKey('window', 'win-00001', 'create', 1) } });
+      expect(Date.parse(records.get('win-00001')!.firstSentAt!)).toBeGreaterThan(Date.now() - HOUR);
+      expect(records.get('win-00000')).toMatchObject({ state: 'completed', keys: { create: payoutKey('window', 'win-00000', 'create') } });
+      expect(records.get('win-00000')!.resends).toBeUndefined();
+    },
+  );
 
   it('resumed within the window: replayed under its keys (the service answers from them), no lookup', { timeout: 60_000 }, async () => {
     sandbox = createSandbox();
@@ -123,16 +133,21 @@ describe('a payout whose outcome is unknown past the Idempotency-Key window', ()
     await interruptedRun(sb, journal, list);
     shiftClock(19 * HOUR); // inside 24 h less the 4 h margin
     const lists: string[] = [];
-    const watching = sandboxClient(sb, (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const watching = sandboxClient(sb, async (input: RequestInfo | URL, init?: RequestInit) => {
       if ((init?.method ?? 'GET') === 'GET' && /\/transactions$/.test(new URL(String(input)).pathname)) lists.push(String(input));
       return sb.fetch(input, init);
-    }) as typeof fetch);
+    });
     let found: unknown;
     const summary = await createPayoutBatch({ client: watching, batchId: 'window', journal, pollIntervalMs: 50, onResume: (f) => (found = f) }).run(list);
     expect(found).toEqual({ final: 0, rejected: 0, replay: 4, lookup: 0, waiting: 0 });
     expect(summary.counts.completed).toBe(4);
     expect(lists).toEqual([]);
-    expect(exactlyOnce(sb, list.map((i) => i.reference))).toEqual({ doubled: [], missing: [], executions: 4 });
+    expect(
+      exactlyOnce(
+        sb,
+        list.map((i) => i.reference),
+      ),
+    ).toEqual({ doubled: [], missing: [], executions: 4 });
   });
 
   it('past the window with a lookup that cannot tell (the listing fails): needs attention with the reason, nothing sent', { timeout: 60_000 }, async () => {
@@ -172,42 +187,46 @@ describe('a payout whose outcome is unknown past the Idempotency-Key window', ()
 });
 
 describe('within one run', () => {
-  it('a payout retried with no answer until its first send is past the window is looked up, then re-sent under a fresh key only once proven not moved', { timeout: 30_000 }, async () => {
-    const sent: string[] = [];
-    const listed: unknown[] = [];
-    let shifted = false;
-    const client: PayoutClient = {
-      quotes: {
-        create: async (_body, options) => {
-          sent.push(options!.idempotencyKey!);
-          if (sent.length === 1) {
-            // No answer to the first send; the next attempt comes 21 h later (past 24 h less the 4 h margin).
-            const real = Date.now.bind(Date);
-            vi.spyOn(Date, 'now').mockImplementation(() => real() + 21 * HOUR);
-            shifted = true;
-            throw new APIConnectionError('fetch failed', { outcomeUnknown: true });
-          }
-          return { id: 'Quote:1', status: 'COMPLETED', transactionId: 'Transaction:1', totalSendingAmount: 1, totalReceivingAmount: 1 } as never;
+  it(
+    'a payout retried with no answer until its first send is past the window is looked up, then re-sent under a fresh key only once proven not moved',
+    { timeout: 30_000 },
+    async () => {
+      const sent: string[] = [];
+      const listed: unknown[] = [];
+      let shifted = false;
+      const client: PayoutClient = {
+        quotes: {
+          create: async (_body, options) => {
+            sent.push(options!.idempotencyKey!);
+            if (sent.length === 1) {
+              // No answer to the first send; the next attempt comes 21 h later (past 24 h less the 4 h margin).
+              const real = Date.now.bind(Date);
+              vi.spyOn(Date, 'now').mockImplementation(() => real() + 21 * HOUR);
+              shifted = true;
+              throw new APIConnectionError('fetch failed', { outcomeUnknown: true });
+            }
+            return { id: 'Quote:1', status: 'COMPLETED', transactionId: 'Transaction:1', totalSendingAmount: 1, totalReceivingAmount: 1 } as never;
+          },
+          execute: async () => ({}) as never,
         },
-        execute: async () => ({}) as never,
-      },
-      transactions: {
-        retrieve: async (id) => ({ id, status: 'COMPLETED' }) as never,
-        list: async (params) => {
-          listed.push(params);
-          return { data: [], hasMore: false };
+        transactions: {
+          retrieve: async (id) => ({ id, status: 'COMPLETED' }) as never,
+          list: async (params) => {
+            listed.push(params);
+            return { data: [], hasMore: false };
+          },
         },
-      },
-      receiver: { lookupUma: async () => ({}) as never },
-    };
-    const summary = await createPayoutBatch({ client, batchId: 'in-run', journal: new MemoryJournal(), maxUnknownMs: 48 * HOUR }).run([
-      { reference: 'r1', source: { accountId: 'InternalAccount:a' }, destination: { accountId: 'ExternalAccount:b' }, amount: 100 },
-    ]);
-    expect(shifted).toBe(true);
-    expect(summary.counts.completed).toBe(1);
-    expect(sent).toEqual([payoutKey('in-run', 'r1', 'create'), resendKey('in-run', 'r1', 'create', 1)]);
-    expect(listed).toEqual([expect.objectContaining({ type: 'OUTGOING', senderAccountIdentifier: 'InternalAccount:a' })]);
-  });
+        receiver: { lookupUma: async () => ({}) as never },
+      };
+      const summary = await createPayoutBatch({ client, batchId: 'in-run', journal: new MemoryJournal(), maxUnknownMs: 48 * HOUR }).run([
+        { reference: 'r1', source: { accountId: 'InternalAccount:a' }, destination: { accountId: 'ExternalAccount:b' }, amount: 100 },
+      ]);
+      expect(shifted).toBe(true);
+      expect(summary.counts.completed).toBe(1);
+      expect(sent).toEqual([payoutKey('in-run', 'r1', 'create'), resendKey('in-run', 'r1', 'create', 1)]);
+      expect(listed).toEqual([expect.objectContaining({ type: 'OUTGOING', senderAccountIdentifier: 'InternalAccount:a' })]);
+    },
+  );
 });
 
 describe('findPayout', () => {

@@ -22,7 +22,14 @@ describe('payout keys and fingerprints (a stored format)', () => {
     expect(payoutKey('b-1', 'ref-00003', 'create')).toBe('po1_2b2b28d717dd139c306bcbfbb3693d9fcba1193719661e62');
     expect(payoutKey('b-1', 'ref-é✓', 'execute')).toBe('po1_9d61d2d00166ae54574c46ee22fcbd6d9e06ecf5c20130c5');
     expect(
-      instructionFingerprint({ reference: 'r', source: { accountId: 'InternalAccount:a' }, destination: { accountId: 'ExternalAccount:b' }, amount: 100, description: 'café ✓', lockedCurrencySide: undefined }),
+      instructionFingerprint({
+        reference: 'r',
+        source: { accountId: 'InternalAccount:a' },
+        destination: { accountId: 'ExternalAccount:b' },
+        amount: 100,
+        description: 'café ✓',
+        lockedCurrencySide: undefined,
+      }),
     ).toBe('852b8d9f4e72fd992a4f1300df90968394110206c5ac37683cde7d7bfff3292c');
   });
 
@@ -37,8 +44,21 @@ describe('payout keys and fingerprints (a stored format)', () => {
   });
 
   it('the second version is pinned, starts with f2:, and does not depend on key order', () => {
-    const a = { reference: 'r', source: { accountId: 'InternalAccount:a' }, destination: { accountId: 'ExternalAccount:b' }, amount: 100, description: 'café ✓', lockedCurrencySide: undefined };
-    const b = { description: 'café ✓', amount: 100, destination: { accountId: 'ExternalAccount:b' }, source: { accountId: 'InternalAccount:a' }, reference: 'r' };
+    const a = {
+      reference: 'r',
+      source: { accountId: 'InternalAccount:a' },
+      destination: { accountId: 'ExternalAccount:b' },
+      amount: 100,
+      description: 'café ✓',
+      lockedCurrencySide: undefined,
+    };
+    const b = {
+      description: 'café ✓',
+      amount: 100,
+      destination: { accountId: 'ExternalAccount:b' },
+      source: { accountId: 'InternalAccount:a' },
+      reference: 'r',
+    };
     // Each known field as its code (a…h) and a length-prefixed token (s: a string, o: source/destination's own fields, j: JSON), in a fixed order.
     const text = 'as1:r' + 'bo22:as17:InternalAccount:a' + 'co22:as17:ExternalAccount:b' + 'dj3:100' + 'fs6:café ✓';
     expect(instructionFingerprintV2(a)).toBe(`f2:${createHash('sha256').update(text, 'utf8').digest('hex')}`);
@@ -54,11 +74,32 @@ describe('payout keys and fingerprints (a stored format)', () => {
   });
 
   /** Instruction-shaped values (known fields, odd values, unknown fields, surrogates), and a second one: an equal one in another key order, or one changed a little. */
-  const text = fc.oneof(fc.string({ maxLength: 6 }), fc.string({ unit: 'binary', maxLength: 4 }), fc.constantFrom('', 'a', '\uD800', '\uDFFF', '\uD83D\uDE00', '"', '1'));
-  const value = fc.oneof(text, fc.integer({ min: -3, max: 3 }), fc.constantFrom(null, undefined, true, false, Number.NaN, Infinity, -0, 0), fc.array(fc.integer({ min: 0, max: 2 }), { maxLength: 2 }), fc.dictionary(fc.constantFrom('a', 'b'), fc.integer({ min: 0, max: 2 }), { maxKeys: 2 }));
+  const text = fc.oneof(
+    fc.string({ maxLength: 6 }),
+    fc.string({ unit: 'binary', maxLength: 4 }),
+    fc.constantFrom('', 'a', '\uD800', '\uDFFF', '\uD83D\uDE00', '"', '1'),
+  );
+  const value = fc.oneof(
+    text,
+    fc.integer({ min: -3, max: 3 }),
+    fc.constantFrom(null, undefined, true, false, Number.NaN, Infinity, -0, 0),
+    fc.array(fc.integer({ min: 0, max: 2 }), { maxLength: 2 }),
+    fc.dictionary(fc.constantFrom('a', 'b'), fc.integer({ min: 0, max: 2 }), { maxKeys: 2 }),
+  );
   const part = (names: string[]) => fc.oneof(fc.dictionary(fc.constantFrom(...names, 'x', '__proto__'), value, { maxKeys: 4 }), value);
   const instruction = fc.dictionary(
-    fc.constantFrom('reference', 'amount', 'lockedCurrencySide', 'description', 'purposeOfPayment', 'senderCustomerInfo', 'source', 'destination', 'extra', 'z'),
+    fc.constantFrom(
+      'reference',
+      'amount',
+      'lockedCurrencySide',
+      'description',
+      'purposeOfPayment',
+      'senderCustomerInfo',
+      'source',
+      'destination',
+      'extra',
+      'z',
+    ),
     fc.oneof(value, part(['accountId', 'sourceType', 'currency', 'customerId', 'cryptoNetwork']), part(['accountId', 'umaAddress', 'currency', 'paymentRail'])),
     { maxKeys: 6 },
   );
@@ -66,14 +107,23 @@ describe('payout keys and fingerprints (a stored format)', () => {
   const reordered = (v: unknown): unknown => {
     if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v).reverse()) Object.defineProperty(out, k, { value: reordered((v as Record<string, unknown>)[k]), enumerable: true, writable: true, configurable: true });
+    for (const k of Object.keys(v).reverse())
+      Object.defineProperty(out, k, { value: reordered((v as Record<string, unknown>)[k]), enumerable: true, writable: true, configurable: true });
     return out;
   };
   const pairs = fc.oneof(
     instruction.map((a) => [a, reordered(a)] as const),
     fc.tuple(instruction, instruction),
-    fc.tuple(instruction, fc.constantFrom('reference', 'amount', 'source', 'destination', 'description', 'extra'), value).map(([a, key, v]) => [a, reordered({ ...a, [key]: v })] as const),
-    fc.tuple(instruction, fc.constantFrom('reference', 'description', 'extra'), text, text).map(([a, key, t1, t2]) => [{ ...a, [key]: t1 }, { ...a, [key]: t2 }] as const),
+    fc
+      .tuple(instruction, fc.constantFrom('reference', 'amount', 'source', 'destination', 'description', 'extra'), value)
+      .map(([a, key, v]) => [a, reordered({ ...a, [key]: v })] as const),
+    fc.tuple(instruction, fc.constantFrom('reference', 'description', 'extra'), text, text).map(
+      ([a, key, t1, t2]) =>
+        [
+          { ...a, [key]: t1 },
+          { ...a, [key]: t2 },
+        ] as const,
+    ),
     fc.tuple(instruction, fc.constantFrom('source', 'destination'), fc.constantFrom('accountId', 'currency', 'x'), value).map(([a, key, inner, v]) => {
       const o = a[key];
       return [a, { ...a, [key]: typeof o === 'object' && o !== null && !Array.isArray(o) ? { ...o, [inner]: v } : { [inner]: v } }] as const;
@@ -84,8 +134,8 @@ describe('payout keys and fingerprints (a stored format)', () => {
     fc.assert(
       fc.property(pairs, ([a, b]) => {
         const sameCanonical = canonicalAsFirstWritten(a) === canonicalAsFirstWritten(b);
-        expect(instructionFingerprintV2(a as unknown as PayoutInstruction) === instructionFingerprintV2(b as unknown as PayoutInstruction)).toBe(sameCanonical);
-        expect(sameInstruction(b as unknown as PayoutInstruction, instructionFingerprintV2(a as unknown as PayoutInstruction))).toBe(sameCanonical);
+        expect(instructionFingerprintV2(a as unknown as PayoutInstruction) === instructionFingerprintV2(b as PayoutInstruction)).toBe(sameCanonical);
+        expect(sameInstruction(b as PayoutInstruction, instructionFingerprintV2(a as unknown as PayoutInstruction))).toBe(sameCanonical);
       }),
       { numRuns: 5_000 },
     );
@@ -102,7 +152,12 @@ describe('payout keys and fingerprints (a stored format)', () => {
     /** The key as every version before derived it: what a well-formed reference must keep. */
     const keyAsFirstWritten = (batchId: string, reference: string, step: string) =>
       `po1_${createHash('sha256').update(`18:crossborder-payout|${batchId.length}:${batchId}|${reference.length}:${reference}|${step.length}:${step}`, 'utf8').digest('hex').slice(0, 48)}`;
-    const instructionOf = (reference: string): PayoutInstruction => ({ reference, source: { accountId: 'InternalAccount:a' }, destination: { accountId: 'ExternalAccount:b' }, amount: 100 });
+    const instructionOf = (reference: string): PayoutInstruction => ({
+      reference,
+      source: { accountId: 'InternalAccount:a' },
+      destination: { accountId: 'ExternalAccount:b' },
+      amount: 100,
+    });
 
     it('get distinct keys, as their fingerprints are distinct', () => {
       const references = ['a\uD800', 'a\uD801', 'a\uDC00', 'a\uFFFD', 'a', '\uD800a', '\uDC00\uD800', 'a\uD83D\uDE00', 'a\uD83D'];
@@ -119,7 +174,11 @@ describe('payout keys and fingerprints (a stored format)', () => {
     });
 
     it('keys and fingerprints agree for any two references: the same key exactly when the same fingerprint, exactly when the same string; well-formed keys as first written', () => {
-      const reference = fc.oneof(fc.string({ unit: 'binary', maxLength: 5 }), fc.string({ maxLength: 5 }), fc.constantFrom('\uD800', '\uDFFF', '\uFFFD', '\uD83D\uDE00', 'a'));
+      const reference = fc.oneof(
+        fc.string({ unit: 'binary', maxLength: 5 }),
+        fc.string({ maxLength: 5 }),
+        fc.constantFrom('\uD800', '\uDFFF', '\uFFFD', '\uD83D\uDE00', 'a'),
+      );
       const pair = fc.oneof(
         fc.tuple(reference, reference),
         // One code unit changed for another surrogate or U+FFFD: the collisions of UTF-8.
@@ -136,7 +195,9 @@ describe('payout keys and fingerprints (a stored format)', () => {
           expect(sameKey).toBe(a === b);
           expect(sameFingerprint).toBe(a === b);
           expect(instructionFingerprint(instructionOf(a)) === instructionFingerprint(instructionOf(b))).toBe(a === b);
-          for (const r of [a, b]) if (!/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(r)) expect(payoutKey('batch', r, 'execute')).toBe(keyAsFirstWritten('batch', r, 'execute'));
+          for (const r of [a, b])
+            if (!/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(r))
+              expect(payoutKey('batch', r, 'execute')).toBe(keyAsFirstWritten('batch', r, 'execute'));
         }),
         { numRuns: 5_000 },
       );

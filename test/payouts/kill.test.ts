@@ -54,7 +54,6 @@ function journalProgress(path: string): () => number {
   };
 }
 
-
 describe(`payouts run: ${REFS} references, ${Math.round(LOSS * 100)} % of answers to writes lost, a rate limit, SIGKILLed ${KILLS} times`, () => {
   let sandbox: Sandbox;
   let proxy: TcpFaultProxy;
@@ -68,10 +67,17 @@ describe(`payouts run: ${REFS} references, ${Math.round(LOSS * 100)} % of answer
     const world = await setUpWorld(sandboxClient(sandbox, fetch, server.url), 4);
     sandbox.faults.set({ rateLimit: { requestsPerSecond: 400 } });
     // Writes (POST) lose their answer after the sandbox acted on them; reads pass.
-    proxy = await startTcpFaultProxy(Number(new URL(server.url).port), (exchange) => (exchange.data.subarray(0, 5).toString('latin1') === 'POST ' && random() < LOSS ? { kind: 'cut-before-reply' } : PASS));
+    proxy = await startTcpFaultProxy(Number(new URL(server.url).port), (exchange) =>
+      exchange.data.subarray(0, 5).toString('latin1') === 'POST ' && random() < LOSS ? { kind: 'cut-before-reply' } : PASS,
+    );
     dir = mkdtempSync(join(tmpdir(), 'cb-payouts-'));
-    const rows = instructions(world, REFS).map((i) => [i.reference, world.accountId, (i.destination as { accountId: string }).accountId, i.amount, 'USD', 'RECEIVING', i.reference].join(','));
-    writeFileSync(join(dir, 'payouts.csv'), `reference,sourceAccountId,destinationAccountId,amount,currency,lockedCurrencySide,description\n${rows.join('\n')}\n`);
+    const rows = instructions(world, REFS).map((i) =>
+      [i.reference, world.accountId, (i.destination as { accountId: string }).accountId, i.amount, 'USD', 'RECEIVING', i.reference].join(','),
+    );
+    writeFileSync(
+      join(dir, 'payouts.csv'),
+      `reference,sourceAccountId,destinationAccountId,amount,currency,lockedCurrencySide,description\n${rows.join('\n')}\n`,
+    );
     env = { CROSSBORDER_TOKEN_ID: 'tok', CROSSBORDER_CLIENT_SECRET: 'sk_sandbox', CROSSBORDER_ENVIRONMENT: 'sandbox', CROSSBORDER_BASE_URL: proxy.url };
   });
 
@@ -102,7 +108,8 @@ describe(`payouts run: ${REFS} references, ${Math.round(LOSS * 100)} % of answer
       if (code === undefined) child.kill('SIGKILL');
       await exited;
       killedAt.push(progress());
-      if (process.env.PAYOUTS_DEBUG) console.error(`run ${k}: target ${targets[k]}, killed at ${killedAt.at(-1)} done, exit ${code}; last: ${out.trim().split("\n").pop()?.slice(0, 300)}`);
+      if (process.env.PAYOUTS_DEBUG)
+        console.error(`run ${k}: target ${targets[k]}, killed at ${killedAt.at(-1)} done, exit ${code}; last: ${out.trim().split('\n').pop()?.slice(0, 300)}`);
       if (code === 0) break; // finished before its kill (a small batch on a fast machine)
       expect(code, out.slice(-500)).toBe(null); // killed, not failed
     }
@@ -122,7 +129,9 @@ describe(`payouts run: ${REFS} references, ${Math.round(LOSS * 100)} % of answer
     expect(JSON.parse(status.out)).toMatchObject({ total: REFS, counts: { completed: REFS }, unsettled: [] });
     const report = await cli(['payouts', 'report', '--journal', join(dir, 'payouts.journal'), '--csv'], { env: { HOME: dir } });
     const lines = report.out.trim().split('\r\n');
-    expect(lines[0]).toBe('reference,state,transactionId,transactionStatus,failureReason,sendingAmount,sendingCurrency,receivingAmount,receivingCurrency,fees,exchangeRate,attempts,errorCode,errorMessage');
+    expect(lines[0]).toBe(
+      'reference,state,transactionId,transactionStatus,failureReason,sendingAmount,sendingCurrency,receivingAmount,receivingCurrency,fees,exchangeRate,attempts,errorCode,errorMessage',
+    );
     expect(lines).toHaveLength(REFS + 1);
     const ledgerTx = new Map(sandbox.ledger.executions.map((e) => [userDescription(e.description), e.transactionId]));
     for (const line of lines.slice(1, 20)) {

@@ -10,16 +10,17 @@ import { spawnSync } from 'node:child_process';
 import Redis from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server';
+import { checkMove, legalMove, PAYOUT_EVENTS, PAYOUT_TRANSITIONS, stateDiagram, transition, type PayoutEvent } from '../../src/payouts/machine';
 import {
-  checkMove,
-  legalMove,
-  PAYOUT_EVENTS,
-  PAYOUT_TRANSITIONS,
-  stateDiagram,
-  transition,
-  type PayoutEvent,
-} from '../../src/payouts/machine';
-import { FileJournal, FINAL_STATES, RedisJournal, MemoryJournal, PAYOUT_STATES, PayoutJournalError, type PayoutRecord, type PayoutState } from '../../src/payouts/index';
+  FileJournal,
+  FINAL_STATES,
+  RedisJournal,
+  MemoryJournal,
+  PAYOUT_STATES,
+  PayoutJournalError,
+  type PayoutRecord,
+  type PayoutState,
+} from '../../src/payouts/index';
 
 /** The expected table, written independently of the source: "state event" → "next effects…". */
 const EXPECTED: Record<string, string> = {
@@ -90,13 +91,17 @@ describe('the transition table', () => {
     expect(() => {
       (PAYOUT_TRANSITIONS.completed as Record<string, unknown>).send = { next: 'submitted', effects: [] };
     }).toThrow(TypeError);
-    expect(transition('completed', 'send' as PayoutEvent)).toBeUndefined();
+    expect(transition('completed', 'send')).toBeUndefined();
   });
 
   it('legal moves between journal states are exactly the moves the table makes (and a state rewritten)', () => {
     for (const prev of PAYOUT_STATES) {
       const targets = new Set<PayoutState>([prev]);
-      if (!FINAL_STATES.has(prev)) for (const e of PAYOUT_EVENTS) { const m = transition(prev, e); if (m) targets.add(m.next); }
+      if (!FINAL_STATES.has(prev))
+        for (const e of PAYOUT_EVENTS) {
+          const m = transition(prev, e);
+          if (m) targets.add(m.next);
+        }
       for (const next of PAYOUT_STATES) expect(`${prev}>${next}:${legalMove(prev, next)}`).toBe(`${prev}>${next}:${targets.has(next)}`);
     }
     expect(legalMove(undefined, 'pending')).toBe(true);
@@ -124,9 +129,15 @@ describe('the transition table', () => {
   });
 
   it('the diagram has one arrow per (state, next) of the table', () => {
-    const arrows = stateDiagram().split('\n').filter((l) => l.includes('-->') && !l.includes('[*]'));
+    const arrows = stateDiagram()
+      .split('\n')
+      .filter((l) => l.includes('-->') && !l.includes('[*]'));
     const pairs = new Set<string>();
-    for (const state of PAYOUT_STATES) for (const e of PAYOUT_EVENTS) { const m = transition(state, e); if (m) pairs.add(`${state} --> ${m.next}`); }
+    for (const state of PAYOUT_STATES)
+      for (const e of PAYOUT_EVENTS) {
+        const m = transition(state, e);
+        if (m) pairs.add(`${state} --> ${m.next}`);
+      }
     expect(arrows.map((l) => l.trim().split(':')[0]).sort()).toEqual([...pairs].sort());
     expect(stateDiagram()).toContain('  submitted --> submitted: send, lost, window_passed, not_found');
   });
@@ -148,19 +159,28 @@ describe('every journal refuses an illegal move the same way', () => {
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
 
-  const journals: [string, () => Promise<{ put(r: PayoutRecord): Promise<void>; get(r: string): Promise<PayoutRecord | undefined>; close(): Promise<void> }>][] = [
-    ['MemoryJournal', async () => {
-      const j = new MemoryJournal();
-      await j.open('b');
-      return j;
-    }],
-    ['FileJournal', async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'cb-machine-'));
-      dirs.push(dir);
-      const j = new FileJournal(join(dir, 'j.journal'));
-      for (const _ of await j.open('b')) void _;
-      return j;
-    }],
+  const journals: [
+    string,
+    () => Promise<{ put(r: PayoutRecord): Promise<void>; get(r: string): Promise<PayoutRecord | undefined>; close(): Promise<void> }>,
+  ][] = [
+    [
+      'MemoryJournal',
+      async () => {
+        const j = new MemoryJournal();
+        await j.open('b');
+        return j;
+      },
+    ],
+    [
+      'FileJournal',
+      async () => {
+        const dir = mkdtempSync(join(tmpdir(), 'cb-machine-'));
+        dirs.push(dir);
+        const j = new FileJournal(join(dir, 'j.journal'));
+        for (const _ of await j.open('b')) void _;
+        return j;
+      },
+    ],
   ];
   for (const [name, make] of journals) {
     it(`${name}: completed → submitted and processing → pending are refused; the record stays`, async () => {

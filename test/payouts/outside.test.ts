@@ -17,10 +17,10 @@ describe('runner: instructions refused before anything is sent', () => {
     const cb = sandboxClient(sandbox);
     const world = await setUpWorld(cb, 1);
     const requests: string[] = [];
-    const counting = sandboxClient(sandbox, (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const counting = sandboxClient(sandbox, async (input: RequestInfo | URL, init?: RequestInit) => {
       requests.push(`${init?.method ?? 'GET'} ${String(input instanceof Request ? input.url : input)}`);
       return sandbox.fetch(input, init);
-    }) as typeof fetch);
+    });
     const summary = await createPayoutBatch({ client: counting, batchId: 'empty-ids', journal: new MemoryJournal(), pollIntervalMs: 50 }).run([
       { reference: 'no-source', source: { accountId: '' }, destination: { accountId: world.payees[0]! }, amount: 100 },
       { reference: 'no-destination', source: { accountId: world.accountId }, destination: { accountId: '' }, amount: 100 },

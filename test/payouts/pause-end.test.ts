@@ -61,18 +61,38 @@ async function runPlan(plan: Plan): Promise<{ settled: boolean; completed: numbe
         const retryAfter = plan.refusals[Number(reference.slice(1))];
         if (retryAfter !== null && retryAfter !== undefined && !refused.has(reference)) {
           refused.add(reference);
-          throw new RateLimitError({ status: 429, code: 'RATE_LIMITED', message: 'slow down', retryAfter } as never);
+          throw new RateLimitError({ status: 429, code: 'RATE_LIMITED', message: 'slow down', retryAfter });
         }
         q++;
-        return { id: `Quote:${q}`, status: 'COMPLETED', transactionId: `Transaction:${q}`, totalSendingAmount: body.lockedCurrencyAmount, totalReceivingAmount: body.lockedCurrencyAmount } as never;
+        return {
+          id: `Quote:${q}`,
+          status: 'COMPLETED',
+          transactionId: `Transaction:${q}`,
+          totalSendingAmount: body.lockedCurrencyAmount,
+          totalReceivingAmount: body.lockedCurrencyAmount,
+        } as never;
       },
       execute: async () => ({}) as never,
     },
     transactions: { retrieve: async () => ({}) as never },
     receiver: { lookupUma: async () => ({}) as never },
   };
-  const list: PayoutInstruction[] = Array.from({ length: plan.n }, (_, i) => ({ reference: `r${i}`, source: { accountId: 'InternalAccount:a' }, destination: { accountId: 'ExternalAccount:b' }, amount: 100 + i, description: `r${i}` }));
-  const batch = createPayoutBatch({ client, batchId: 'pause-end', journal: new Journal(), maxConcurrency: plan.maxConcurrency, initialConcurrency: plan.maxConcurrency, webhooks: true, progressIntervalMs: 0 });
+  const list: PayoutInstruction[] = Array.from({ length: plan.n }, (_, i) => ({
+    reference: `r${i}`,
+    source: { accountId: 'InternalAccount:a' },
+    destination: { accountId: 'ExternalAccount:b' },
+    amount: 100 + i,
+    description: `r${i}`,
+  }));
+  const batch = createPayoutBatch({
+    client,
+    batchId: 'pause-end',
+    journal: new Journal(),
+    maxConcurrency: plan.maxConcurrency,
+    initialConcurrency: plan.maxConcurrency,
+    webhooks: true,
+    progressIntervalMs: 0,
+  });
   let settled = false;
   let completed = -1;
   const running = batch.run(list).then((summary) => {

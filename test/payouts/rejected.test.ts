@@ -76,8 +76,16 @@ describe('rejected inputs are journaled, and the batch goes on', () => {
     expect(keys).toHaveLength(3);
 
     const byKey = new Map(journal.records().map((r) => [r.reference, r]));
-    expect(byKey.get(rejectedKey({ line: 3 }, 0))).toMatchObject({ state: 'rejected', line: 3, lastError: { code: 'REJECTED', message: 'line 3: unbalanced quote' } });
-    expect(byKey.get(rejectedKey({ reference: 'neg' }, 0))).toMatchObject({ state: 'rejected', inputReference: 'neg', lastError: { message: 'amount: expected more than 0, got -500' } });
+    expect(byKey.get(rejectedKey({ line: 3 }, 0))).toMatchObject({
+      state: 'rejected',
+      line: 3,
+      lastError: { code: 'REJECTED', message: 'line 3: unbalanced quote' },
+    });
+    expect(byKey.get(rejectedKey({ reference: 'neg' }, 0))).toMatchObject({
+      state: 'rejected',
+      inputReference: 'neg',
+      lastError: { message: 'amount: expected more than 0, got -500' },
+    });
     expect(byKey.get(rejectedKey({ line: 7 }, 0))).toMatchObject({ state: 'rejected', line: 7, inputReference: 'inv-2' });
     // The payable records are the first instructions', completed, untouched by the rejected rows naming them.
     expect(byKey.get('inv-1')).toMatchObject({ state: 'completed', fingerprint: instructionFingerprintV2(ok('inv-1')) });
@@ -116,7 +124,10 @@ describe('rejected inputs are journaled, and the batch goes on', () => {
     events.length = 0;
     const { client } = service();
     const wrapped: PayoutClient = { ...client, quotes: { ...client.quotes, create: (b, o) => (events.push('request'), client.quotes.create(b, o)) } };
-    const summary = await createPayoutBatch({ client: wrapped, batchId: 'r', journal, onResume: (f) => events.push(`resume ${JSON.stringify(f)}`) }).run([ok('a'), ok('b')]);
+    const summary = await createPayoutBatch({ client: wrapped, batchId: 'r', journal, onResume: (f) => events.push(`resume ${JSON.stringify(f)}`) }).run([
+      ok('a'),
+      ok('b'),
+    ]);
     expect(events).toEqual(['resume {"final":0,"rejected":0,"replay":2,"lookup":0,"waiting":0}', 'request', 'request']);
     expect(summary.counts.completed).toBe(2);
   });

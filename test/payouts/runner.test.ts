@@ -4,7 +4,18 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { APIUserAbortError } from '../../src/index';
-import { createPayoutBatch, MemoryJournal, payoutKey, payoutMarker, rejectedKey, reportCsv, reportRows, userDescription, type PayoutInstruction, type PayoutProgress } from '../../src/payouts/index';
+import {
+  createPayoutBatch,
+  MemoryJournal,
+  payoutKey,
+  payoutMarker,
+  rejectedKey,
+  reportCsv,
+  reportRows,
+  userDescription,
+  type PayoutInstruction,
+  type PayoutProgress,
+} from '../../src/payouts/index';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index';
 import { exactlyOnce, instructions, sandboxClient, setUpWorld } from './world';
 
@@ -39,7 +50,10 @@ describe('payout batches against the sandbox', () => {
     const batch = createPayoutBatch({ client: cb, batchId: 'b-1', journal, pollIntervalMs: 300, onProgress: (p) => progress.push(p), progressIntervalMs: 0 });
     const summary = await batch.run(list);
     expect(summary.counts).toMatchObject({ completed: 25, failed: 0, needs_attention: 0, pending: 0, submitted: 0, processing: 0 });
-    const once = exactlyOnce(sandbox, list.map((i) => i.reference));
+    const once = exactlyOnce(
+      sandbox,
+      list.map((i) => i.reference),
+    );
     expect(once).toEqual({ doubled: [], missing: [], executions: 25 });
     // The key of each execution is the derived one: the same on any machine, any rerun.
     const byDescription = new Map(sandbox.ledger.executions.map((e) => [userDescription(e.description), e]));
@@ -55,9 +69,18 @@ describe('payout batches against the sandbox', () => {
     const row = rows.find((r) => r.reference === 'ref-00007')!;
     const tx = await cb.transactions.retrieve(row.transactionId!);
     expect(tx.status).toBe('COMPLETED');
-    expect(row).toMatchObject({ state: 'completed', transactionStatus: 'COMPLETED', receivingAmount: 107, receivingCurrency: 'USD', sendingCurrency: 'USD', attempts: 1 });
+    expect(row).toMatchObject({
+      state: 'completed',
+      transactionStatus: 'COMPLETED',
+      receivingAmount: 107,
+      receivingCurrency: 'USD',
+      sendingCurrency: 'USD',
+      attempts: 1,
+    });
     expect(row.sendingAmount).toBe(107 + row.fees!);
-    expect(reportCsv([row]).split('\r\n')[1]).toBe(`ref-00007,completed,${row.transactionId},COMPLETED,,${row.sendingAmount},USD,107,USD,${row.fees},${row.exchangeRate},1,,`);
+    expect(reportCsv([row]).split('\r\n')[1]).toBe(
+      `ref-00007,completed,${row.transactionId},COMPLETED,,${row.sendingAmount},USD,107,USD,${row.fees},${row.exchangeRate},1,,`,
+    );
     const last = progress[progress.length - 1]!;
     expect(last).toMatchObject({ total: 25, done: 25, batchId: 'b-1' });
     expect(last.counts.completed).toBe(25);
@@ -79,7 +102,12 @@ describe('payout batches against the sandbox', () => {
     const summary = await createPayoutBatch({ client: cb, batchId: 'lossy', journal, pollIntervalMs: 300, sleep: async () => {} }).run(list);
     expect(stats.lost).toBeGreaterThan(10);
     expect(summary.counts.completed).toBe(40);
-    expect(exactlyOnce(sandbox, list.map((i) => i.reference))).toEqual({ doubled: [], missing: [], executions: 40 });
+    expect(
+      exactlyOnce(
+        sandbox,
+        list.map((i) => i.reference),
+      ),
+    ).toEqual({ doubled: [], missing: [], executions: 40 });
     // The replays are counted: some references needed more than one attempt.
     expect(journal.records().some((r) => r.attempts > 1)).toBe(true);
   });
@@ -89,16 +117,23 @@ describe('payout batches against the sandbox', () => {
     const world = await setUpWorld(sandboxClient(sandbox));
     sandbox.faults.set({ rateLimit: { requestsPerSecond: 40 } });
     const statuses: number[] = [];
-    const cb = sandboxClient(sandbox, (async (i: RequestInfo | URL, init?: RequestInit) => {
+    const cb = sandboxClient(sandbox, async (i: RequestInfo | URL, init?: RequestInit) => {
       const r = await sandbox.fetch(i, init);
       statuses.push(r.status);
       return r;
-    }) as typeof fetch);
+    });
     const list = instructions(world, 60);
-    const summary = await createPayoutBatch({ client: cb, batchId: 'limited', journal: new MemoryJournal(), pollIntervalMs: 300, maxConcurrency: 32 }).run(list);
+    const summary = await createPayoutBatch({ client: cb, batchId: 'limited', journal: new MemoryJournal(), pollIntervalMs: 300, maxConcurrency: 32 }).run(
+      list,
+    );
     expect(summary.counts.completed).toBe(60);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
-    expect(exactlyOnce(sandbox, list.map((i) => i.reference))).toEqual({ doubled: [], missing: [], executions: 60 });
+    expect(
+      exactlyOnce(
+        sandbox,
+        list.map((i) => i.reference),
+      ),
+    ).toEqual({ doubled: [], missing: [], executions: 60 });
   }, 90_000); // about 6 s alone; a loaded suite slows the answers, and the runner backs off on latency as it should
 
   it('fails or pauses an item with its reason and goes on: validation, daily volume limit, failure after PROCESSING', async () => {
@@ -107,23 +142,45 @@ describe('payout batches against the sandbox', () => {
     const world = await setUpWorld(cb);
     sandbox.faults.set({ dailyVolumeLimit: { USD: 1_000_000 } });
     const sent: string[] = [];
-    const counting = sandboxClient(sandbox, (async (i: RequestInfo | URL, init?: RequestInit) => {
+    const counting = sandboxClient(sandbox, async (i: RequestInfo | URL, init?: RequestInit) => {
       if ((init?.method ?? 'GET') === 'POST') sent.push(String(init?.body));
       return sandbox.fetch(i, init);
-    }) as typeof fetch);
+    });
     const list: PayoutInstruction[] = [
       ...instructions(world, 5),
-      { reference: 'too-big', source: { accountId: world.accountId }, destination: { accountId: world.payees[0]! }, amount: 9_000_000_000_000_001, description: 'too-big' },
-      { reference: 'over-daily', source: { accountId: world.accountId }, destination: { accountId: world.payees[0]! }, amount: 2_000_000, description: 'over-daily' },
+      {
+        reference: 'too-big',
+        source: { accountId: world.accountId },
+        destination: { accountId: world.payees[0]! },
+        amount: 9_000_000_000_000_001,
+        description: 'too-big',
+      },
+      {
+        reference: 'over-daily',
+        source: { accountId: world.accountId },
+        destination: { accountId: world.payees[0]! },
+        amount: 2_000_000,
+        description: 'over-daily',
+      },
       { reference: 'offramp', source: { accountId: world.accountId }, destination: { accountId: world.failingPayee }, amount: 500, description: 'offramp' },
-      { reference: 'no-such-payee', source: { accountId: world.accountId }, destination: { accountId: 'ExternalAccount:nope' }, amount: 500, description: 'no-such-payee' },
+      {
+        reference: 'no-such-payee',
+        source: { accountId: world.accountId },
+        destination: { accountId: 'ExternalAccount:nope' },
+        amount: 500,
+        description: 'no-such-payee',
+      },
     ];
     const journal = new MemoryJournal();
     const summary = await createPayoutBatch({ client: counting, batchId: 'mixed', journal, pollIntervalMs: 300 }).run(list);
     expect(summary.counts).toMatchObject({ completed: 5, failed: 2, needs_attention: 1, rejected: 1 });
     const byRef = new Map(journal.records().map((r) => [r.reference, r]));
     // Above production's bound: refused locally, journaled as rejected under a key of its own, never sent.
-    expect(byRef.get(rejectedKey({ reference: 'too-big' }, 0))).toMatchObject({ state: 'rejected', inputReference: 'too-big', lastError: { code: 'REJECTED', message: 'amount: expected at most 9000000000000000, got 9000000000000001' } });
+    expect(byRef.get(rejectedKey({ reference: 'too-big' }, 0))).toMatchObject({
+      state: 'rejected',
+      inputReference: 'too-big',
+      lastError: { code: 'REJECTED', message: 'amount: expected at most 9000000000000000, got 9000000000000001' },
+    });
     expect(byRef.has('too-big')).toBe(false);
     expect(sent.filter((b) => b.includes('"too-big')).length).toBe(0);
     expect(summary.rejected).toEqual([{ reference: 'too-big', reason: 'amount: expected at most 9000000000000000, got 9000000000000001' }]);
@@ -154,10 +211,10 @@ describe('payout batches against the sandbox', () => {
     const cb = sandboxClient(sandbox);
     const world = await setUpWorld(cb);
     let gets = 0;
-    const client = sandboxClient(sandbox, (async (i: RequestInfo | URL, init?: RequestInit) => {
+    const client = sandboxClient(sandbox, async (i: RequestInfo | URL, init?: RequestInit) => {
       if ((init?.method ?? 'GET') === 'GET') gets++;
       return sandbox.fetch(i, init);
-    }) as typeof fetch);
+    });
     const batch = createPayoutBatch({ client, batchId: 'hooks', journal: new MemoryJournal(), webhooks: true, webhookFallbackMs: 60_000 });
     const running = batch.run(instructions(world, 4));
     // The sandbox settles when asked after 2 s; its events go to the batch (as a receiver would after unwrap).
@@ -200,7 +257,12 @@ describe('payout batches against the sandbox', () => {
     expect(journal.records().length).toBeLessThan(30);
     const summary = await createPayoutBatch({ client: cb, batchId: 'stop', journal, pollIntervalMs: 300 }).run(list);
     expect(summary.counts.completed).toBe(30);
-    expect(exactlyOnce(sandbox, list.map((i) => i.reference))).toEqual({ doubled: [], missing: [], executions: 30 });
+    expect(
+      exactlyOnce(
+        sandbox,
+        list.map((i) => i.reference),
+      ),
+    ).toEqual({ doubled: [], missing: [], executions: 30 });
   });
 
   it('refuses a reference seen twice in one run, and a changed instruction under a journaled reference, without sending either', async () => {
@@ -222,19 +284,32 @@ describe('payout batches against the sandbox', () => {
     sandbox = createSandbox();
     const cb = sandboxClient(sandbox);
     const world = await setUpWorld(cb, 1);
-    const receiver = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Grace Hopper', birthDate: '1906-12-09', nationality: 'US' });
+    const receiver = await cb.customers.create({
+      customerType: 'INDIVIDUAL',
+      region: 'US',
+      fullName: 'Grace Hopper',
+      birthDate: '1906-12-09',
+      nationality: 'US',
+    });
     let lookups = 0;
     let creates = 0;
-    const client = sandboxClient(sandbox, (async (i: RequestInfo | URL, init?: RequestInit) => {
+    const client = sandboxClient(sandbox, async (i: RequestInfo | URL, init?: RequestInit) => {
       const url = String(i instanceof Request ? i.url : i);
       if (url.includes('/receiver/uma/')) lookups++;
       const response = await sandbox.fetch(i, init);
       if ((init?.method ?? 'GET') === 'POST' && url.endsWith('/quotes') && ++creates === 1) throw new TypeError('fetch failed (answer lost)');
       return response;
-    }) as typeof fetch);
+    });
     const journal = new MemoryJournal();
     const summary = await createPayoutBatch({ client, batchId: 'uma', journal, pollIntervalMs: 300, sleep: async () => {} }).run([
-      { reference: 'uma-1', source: { accountId: world.accountId }, destination: { umaAddress: receiver.umaAddress, currency: 'USD' }, amount: 1_234, description: 'uma-1', senderCustomerInfo: { FULL_NAME: 'Ada Lovelace' } },
+      {
+        reference: 'uma-1',
+        source: { accountId: world.accountId },
+        destination: { umaAddress: receiver.umaAddress, currency: 'USD' },
+        amount: 1_234,
+        description: 'uma-1',
+        senderCustomerInfo: { FULL_NAME: 'Ada Lovelace' },
+      },
     ]);
     const [record] = journal.records();
     expect(summary.counts.completed, JSON.stringify(record)).toBe(1);

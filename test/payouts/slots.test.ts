@@ -7,7 +7,12 @@ import { describe, expect, it } from 'vitest';
 import { APIUserAbortError } from '../../src/index';
 import { createPayoutBatch, MemoryJournal, type PayoutCallOptions, type PayoutClient, type PayoutRecord } from '../../src/payouts/index';
 
-const instruction = (reference: string) => ({ reference, source: { accountId: 'InternalAccount:a' }, destination: { accountId: 'ExternalAccount:b' }, amount: 100 });
+const instruction = (reference: string) => ({
+  reference,
+  source: { accountId: 'InternalAccount:a' },
+  destination: { accountId: 'ExternalAccount:b' },
+  amount: 100,
+});
 
 /**
  * A client whose quotes answer after `ms` (COMPLETED), counting the requests in flight and keeping each
@@ -42,7 +47,13 @@ function fakeClient(ms: number, hang = false) {
           if (onAbort) signal?.removeEventListener('abort', onAbort);
         }
         q++;
-        return { id: `Quote:${q}`, status: 'COMPLETED', transactionId: `Transaction:${q}`, totalSendingAmount: body.lockedCurrencyAmount, totalReceivingAmount: body.lockedCurrencyAmount } as never;
+        return {
+          id: `Quote:${q}`,
+          status: 'COMPLETED',
+          transactionId: `Transaction:${q}`,
+          totalSendingAmount: body.lockedCurrencyAmount,
+          totalReceivingAmount: body.lockedCurrencyAmount,
+        } as never;
       },
       execute: async () => ({}) as never,
     },
@@ -82,7 +93,14 @@ describe('request slots', () => {
     const warnings: string[] = [];
     const onWarning = (w: Error) => warnings.push(w.name);
     process.on('warning', onWarning);
-    const batch = createPayoutBatch({ client, batchId: 'signals', journal: new MemoryJournal(), maxConcurrency: 8, initialConcurrency: 8, signal: user.signal });
+    const batch = createPayoutBatch({
+      client,
+      batchId: 'signals',
+      journal: new MemoryJournal(),
+      maxConcurrency: 8,
+      initialConcurrency: 8,
+      signal: user.signal,
+    });
     const summary = await batch.run(Array.from({ length: 300 }, (_, i) => instruction(`r${i}`)));
     await new Promise((r) => setTimeout(r, 10)); // (warnings are emitted on the next tick)
     process.off('warning', onWarning);
@@ -101,7 +119,14 @@ describe('request slots', () => {
     // A run stopped with requests in flight aborts each of their signals.
     const hanging = fakeClient(0, true);
     const stop = new AbortController();
-    const stopped = createPayoutBatch({ client: hanging.client, batchId: 'hang', journal: new MemoryJournal(), maxConcurrency: 4, initialConcurrency: 4, signal: stop.signal });
+    const stopped = createPayoutBatch({
+      client: hanging.client,
+      batchId: 'hang',
+      journal: new MemoryJournal(),
+      maxConcurrency: 4,
+      initialConcurrency: 4,
+      signal: stop.signal,
+    });
     const run = stopped.run(Array.from({ length: 10 }, (_, i) => instruction(`h${i}`)));
     for (let i = 0; i < 200 && hanging.seen.calls.length < 4; i++) await new Promise((r) => setTimeout(r, 5));
     expect(hanging.seen.calls.length).toBe(4);

@@ -27,10 +27,23 @@ describe('payout batches in OpenTelemetry', () => {
   it('one span per reference under the batch span, with the reference, final state and transaction; its requests under it', async () => {
     sandbox = createSandbox();
     const tel = otel();
-    const cb = new Crossborder({ tokenId: 'tok', clientSecret: 'sk_sandbox', environment: 'sandbox', baseUrl: 'http://sandbox.test', fetch: sandbox.fetch as typeof fetch, tracerProvider: tel.tracerProvider });
+    const cb = new Crossborder({
+      tokenId: 'tok',
+      clientSecret: 'sk_sandbox',
+      environment: 'sandbox',
+      baseUrl: 'http://sandbox.test',
+      fetch: sandbox.fetch,
+      tracerProvider: tel.tracerProvider,
+    });
     const world = await setUpWorld(cb, 2);
     const [a, b] = instructions(world, 2, 'tel');
-    const failing = { reference: 'tel-fail', source: { accountId: world.accountId }, destination: { accountId: world.failingPayee }, amount: 500, description: 'tel-fail' };
+    const failing = {
+      reference: 'tel-fail',
+      source: { accountId: world.accountId },
+      destination: { accountId: world.failingPayee },
+      amount: 500,
+      description: 'tel-fail',
+    };
     const before = tel.spans().length; // the world's own calls
     const journal = new MemoryJournal();
     const summary = await createPayoutBatch({ client: cb, batchId: 'traced', journal, pollIntervalMs: 300 }).run([a!, b!, failing]);
@@ -76,9 +89,19 @@ describe('payout batches in OpenTelemetry', () => {
   it('records nothing when the client records nothing (telemetry: false), and the batch runs the same', async () => {
     sandbox = createSandbox();
     const tel = otel();
-    const cb = new Crossborder({ tokenId: 'tok', clientSecret: 'sk_sandbox', environment: 'sandbox', baseUrl: 'http://sandbox.test', fetch: sandbox.fetch as typeof fetch, tracerProvider: tel.tracerProvider, telemetry: false });
+    const cb = new Crossborder({
+      tokenId: 'tok',
+      clientSecret: 'sk_sandbox',
+      environment: 'sandbox',
+      baseUrl: 'http://sandbox.test',
+      fetch: sandbox.fetch,
+      tracerProvider: tel.tracerProvider,
+      telemetry: false,
+    });
     const world = await setUpWorld(cb, 1);
-    const summary = await createPayoutBatch({ client: cb, batchId: 'untraced', journal: new MemoryJournal(), pollIntervalMs: 300 }).run(instructions(world, 2, 'off'));
+    const summary = await createPayoutBatch({ client: cb, batchId: 'untraced', journal: new MemoryJournal(), pollIntervalMs: 300 }).run(
+      instructions(world, 2, 'off'),
+    );
     expect(summary.counts.completed).toBe(2);
     expect(tel.spans()).toEqual([]);
   });

@@ -13,28 +13,46 @@ export interface PayoutWorld {
 
 /** Sets up a customer with `funds` cents in USD and `payees` payees, through `cb`. */
 export async function setUpWorld(cb: Crossborder, payees = 3, funds = 90_000_000_000): Promise<PayoutWorld> {
-  const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace', birthDate: '1990-12-10', nationality: 'GB' });
-  const { data: [account] } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
+  const customer = await cb.customers.create({
+    customerType: 'INDIVIDUAL',
+    region: 'US',
+    fullName: 'Ada Lovelace',
+    birthDate: '1990-12-10',
+    nationality: 'GB',
+  });
+  const {
+    data: [account],
+  } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
   for (let left = funds; left > 0; left -= 100_000_000_000) await cb.sandbox.fundInternalAccount(account!.id, { amount: Math.min(left, 100_000_000_000) });
   const ids: string[] = [];
   for (let i = 0; i < payees; i++) {
     const payee = await cb.externalAccounts.create({
       customerId: customer.id,
       currency: 'USD',
-      accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: `00012345${String(i).padStart(4, '0')}`, routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } },
+      accountInfo: {
+        accountType: 'USD_ACCOUNT',
+        accountNumber: `00012345${String(i).padStart(4, '0')}`,
+        routingNumber: '021000021',
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+      },
     });
     ids.push(payee.id);
   }
   const failing = await cb.externalAccounts.create({
     customerId: customer.id,
     currency: 'USD',
-    accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '4000000000000005', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } },
+    accountInfo: {
+      accountType: 'USD_ACCOUNT',
+      accountNumber: '4000000000000005',
+      routingNumber: '021000021',
+      beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+    },
   });
   return { accountId: account!.id, payees: ids, failingPayee: failing.id };
 }
 
 /** A client of `sandbox` over `fetch` (default: in-process). */
-export function sandboxClient(sandbox: Sandbox, fetch: typeof globalThis.fetch = sandbox.fetch as typeof globalThis.fetch, baseUrl = 'http://sandbox.test'): Crossborder {
+export function sandboxClient(sandbox: Sandbox, fetch: typeof globalThis.fetch = sandbox.fetch, baseUrl = 'http://sandbox.test'): Crossborder {
   return new Crossborder({ tokenId: 'tok', clientSecret: 'sk_sandbox', environment: 'sandbox', baseUrl, fetch, timeout: 10_000 });
 }
 
@@ -42,7 +60,13 @@ export function sandboxClient(sandbox: Sandbox, fetch: typeof globalThis.fetch =
 export function instructions(world: PayoutWorld, n: number, prefix = 'ref'): PayoutInstruction[] {
   return Array.from({ length: n }, (_, i) => {
     const reference = `${prefix}-${String(i).padStart(5, '0')}`;
-    return { reference, source: { accountId: world.accountId }, destination: { accountId: world.payees[i % world.payees.length]! }, amount: 100 + i, description: reference };
+    return {
+      reference,
+      source: { accountId: world.accountId },
+      destination: { accountId: world.payees[i % world.payees.length]! },
+      amount: 100 + i,
+      description: reference,
+    };
   });
 }
 

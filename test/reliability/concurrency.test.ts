@@ -64,7 +64,16 @@ beforeAll(async () => {
       const sentAt = performance.now();
       const response = await fetch(url, init);
       const answer = await response.clone().text();
-      wire.push({ method: init.method ?? 'GET', url, headers: new Headers(init.headers), body: typeof init.body === 'string' ? init.body : '', status: response.status, answer, sentAt, answeredAt: performance.now() });
+      wire.push({
+        method: init.method ?? 'GET',
+        url,
+        headers: new Headers(init.headers),
+        body: typeof init.body === 'string' ? init.body : '',
+        status: response.status,
+        answer,
+        sentAt,
+        answeredAt: performance.now(),
+      });
       return response;
     },
   });
@@ -80,7 +89,18 @@ beforeAll(async () => {
     const account = (await direct.internalAccounts.list({ customerId: c.id })).data[0]!.id;
     const banks = [];
     for (let j = 0; j < 3 + k; j++) {
-      banks.push(await direct.externalAccounts.create({ customerId: c.id, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: `5${k}${String(j).padStart(9, '0')}`, routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } } }));
+      banks.push(
+        await direct.externalAccounts.create({
+          customerId: c.id,
+          currency: 'USD',
+          accountInfo: {
+            accountType: 'USD_ACCOUNT',
+            accountNumber: `5${k}${String(j).padStart(9, '0')}`,
+            routingNumber: '021000021',
+            beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+          },
+        }),
+      );
     }
     const n = 12 + 5 * k;
     for (let j = 0; j < n; j++) {
@@ -106,13 +126,15 @@ beforeAll(async () => {
   const jobs: Omit<ListJob, 'expected'>[] = [];
   for (const [k, c] of listCustomers.entries()) {
     jobs.push({ name: `transactions of customer ${k}, limit ${2 + k}`, walk: (client) => client.transactions.list({ customerId: c.id, limit: 2 + k }) });
-    jobs.push({ name: `transactions of customer ${k}, limit 3, asc`, walk: (client) => client.transactions.list({ customerId: c.id, limit: 3, sortOrder: 'asc' }) });
+    jobs.push({
+      name: `transactions of customer ${k}, limit 3, asc`,
+      walk: (client) => client.transactions.list({ customerId: c.id, limit: 3, sortOrder: 'asc' }),
+    });
     jobs.push({ name: `external accounts of customer ${k}, limit 1`, walk: (client) => client.externalAccounts.list({ customerId: c.id, limit: 1 }) });
   }
   jobs.push({ name: 'customers, limit 1', walk: (client) => client.customers.list({ limit: 1 }) });
   jobs.push({ name: 'customers, limit 2 (prefetch)', walk: (client) => client.customers.list({ limit: 2 }, { prefetch: true }) });
   for (const job of jobs) lists.push({ ...job, expected: await collect(job.walk(direct)) });
-
 }, 120_000);
 
 afterAll(async () => {
@@ -130,19 +152,31 @@ describe(`${TOTAL} concurrent calls on one client`, () => {
     const signed = wallets.flatMap((w, k) =>
       Array.from({ length: SIGNED_PER_WALLET }, (_, i) => async () => {
         const privateEnabled = i % 2 === 0;
-        const account = await cb.internalAccounts.update(w.walletId, { privateEnabled }, {
-          signer: async (challenge) => {
-            asked[k]!.push(challenge);
-            return w.session.signer(challenge);
+        const account = await cb.internalAccounts.update(
+          w.walletId,
+          { privateEnabled },
+          {
+            signer: async (challenge) => {
+              asked[k]!.push(challenge);
+              return w.session.signer(challenge);
+            },
           },
-        });
+        );
         return { k, account };
       }),
     );
-    const quotes = Array.from({ length: quoteCalls }, (_, i) => () =>
-      cb.quotes
-        .create({ source: { sourceType: 'ACCOUNT', accountId: usd }, destination: { destinationType: 'ACCOUNT', accountId: eur }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000 + i, description: `conc:${i}` })
-        .withResponse(),
+    const quotes = Array.from(
+      { length: quoteCalls },
+      (_, i) => () =>
+        cb.quotes
+          .create({
+            source: { sourceType: 'ACCOUNT', accountId: usd },
+            destination: { destinationType: 'ACCOUNT', accountId: eur },
+            lockedCurrencySide: 'SENDING',
+            lockedCurrencyAmount: 10_000 + i,
+            description: `conc:${i}`,
+          })
+          .withResponse(),
     );
     const walks = lists.map((l) => async () => {
       const ids: string[] = [];
@@ -183,7 +217,8 @@ describe(`${TOTAL} concurrent calls on one client`, () => {
 
     // Lists: each iterator saw exactly its own items, in order.
     lists.forEach((l, i) => {
-      if (JSON.stringify(w[i]) !== JSON.stringify(l.expected)) problems.push(`${l.name}: saw ${w[i]!.length} items, expected ${l.expected.length} (or another order)`);
+      if (JSON.stringify(w[i]) !== JSON.stringify(l.expected))
+        problems.push(`${l.name}: saw ${w[i]!.length} items, expected ${l.expected.length} (or another order)`);
     });
     const gets = wire.filter((r) => r.method === 'GET').length;
 
@@ -198,7 +233,8 @@ describe(`${TOTAL} concurrent calls on one client`, () => {
       }
     });
     s.forEach(({ k, account }) => {
-      if (account.id !== wallets[k]!.walletId.replace('EmbeddedWallet:', 'InternalAccount:')) problems.push(`signed call of wallet ${k} answered ${account.id}`);
+      if (account.id !== wallets[k]!.walletId.replace('EmbeddedWallet:', 'InternalAccount:'))
+        problems.push(`signed call of wallet ${k} answered ${account.id}`);
     });
     const signedRequests = wire.filter((r) => header(r, 'service-wallet-signature') !== undefined);
     const challenges = new Map(asked.flat().map((c) => [c.requestId, c]));
@@ -206,11 +242,20 @@ describe(`${TOTAL} concurrent calls on one client`, () => {
     for (const r of signedRequests) {
       const challenge = challenges.get(header(r, 'request-id')!);
       const unsigned = unsignedBy.get(header(r, 'request-id')!);
-      if (!challenge || !unsigned || unsigned.url !== r.url || unsigned.body !== r.body) problems.push(`signed repeat ${header(r, 'request-id')} is not its challenge's request`);
+      if (!challenge || !unsigned || unsigned.url !== r.url || unsigned.body !== r.body)
+        problems.push(`signed repeat ${header(r, 'request-id')} is not its challenge's request`);
     }
 
     // How many requests were in flight at once: the calls really overlapped.
-    const events = wire.flatMap((r) => [[r.sentAt, 1], [r.answeredAt, -1]] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const events = wire
+      .flatMap(
+        (r) =>
+          [
+            [r.sentAt, 1],
+            [r.answeredAt, -1],
+          ] as const,
+      )
+      .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
     let inFlight = 0;
     let peak = 0;
     for (const [, d] of events) peak = Math.max(peak, (inFlight += d));

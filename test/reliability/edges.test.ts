@@ -24,7 +24,16 @@ import { createClock } from '../../src/sandbox/domain/clock';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index';
 import type { SandboxServer } from '../../src/sandbox/sandbox';
 import { confirmHandled, dedupe, RedisDedupeStore } from '../../src/webhooks/dedupe';
-import { startTcpFaultProxy, tcpOnly, tcpScript, tcpSeeded, TCP_FAULT_KINDS, type TcpFault, type TcpFaultKind, type TcpFaultProxy } from '../helpers/fault-proxy';
+import {
+  startTcpFaultProxy,
+  tcpOnly,
+  tcpScript,
+  tcpSeeded,
+  TCP_FAULT_KINDS,
+  type TcpFault,
+  type TcpFaultKind,
+  type TcpFaultProxy,
+} from '../helpers/fault-proxy';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server';
 import { command, count, pool, prng, report, SEED } from './support';
 
@@ -91,7 +100,16 @@ describe('the TCP fault proxy does what each fault says (an echo server that ans
         socket.on('close', () => done('closed'));
       });
     try {
-      proxy.setPlan(tcpScript([{ kind: 'pass' }, { kind: 'cut-before-reply' }, { kind: 'cut-mid-body', keep: 10 }, { kind: 'latency', ms: 150 }, { kind: 'reset' }, { kind: 'dead' }]));
+      proxy.setPlan(
+        tcpScript([
+          { kind: 'pass' },
+          { kind: 'cut-before-reply' },
+          { kind: 'cut-mid-body', keep: 10 },
+          { kind: 'latency', ms: 150 },
+          { kind: 'reset' },
+          { kind: 'dead' },
+        ]),
+      );
       const results = [];
       for (const line of ['pass', 'cut', 'mid', 'slow', 'reset', 'dead']) results.push(await exchange(line));
       expect(results.map(({ got, end }) => [got, end])).toEqual([
@@ -141,7 +159,10 @@ interface WebhookRun {
  * receiver running `dedupe` (with `lease`: claim → handle → confirm; without: as the recipes'
  * `handleOnce` does) and a handler that fails before acting one time in twenty.
  */
-async function runWebhooks(redisPort: number, o: { events: number; key: string; seed: number; lease?: number; storeTimeout: number; redisFaults: [number, TcpFault][] }): Promise<WebhookRun> {
+async function runWebhooks(
+  redisPort: number,
+  o: { events: number; key: string; seed: number; lease?: number; storeTimeout: number; redisFaults: [number, TcpFault][] },
+): Promise<WebhookRun> {
   const processed = new Map<string, number>();
   const answers = new Map<string, number>();
   /** What each delivery of an event met, for the report of an event that was not processed once. */
@@ -151,7 +172,10 @@ async function runWebhooks(redisPort: number, o: { events: number; key: string; 
   const servers: Server[] = [];
   const receivers: TcpFaultProxy[] = [];
   // Only the store's own commands (EVAL, SET, DEL on its keys) get faults; ioredis's handshake passes.
-  const redisProxy = await startTcpFaultProxy(redisPort, tcpOnly((x) => x.data.includes(o.key), tcpSeeded(o.seed, o.redisFaults)));
+  const redisProxy = await startTcpFaultProxy(
+    redisPort,
+    tcpOnly((x) => x.data.includes(o.key), tcpSeeded(o.seed, o.redisFaults)),
+  );
   try {
     const handlerRandom = prng(o.seed + 1);
     for (let w = 0; w < WORKERS; w++) {
@@ -262,58 +286,66 @@ describe(`webhooks at least once, Redis and receivers behind TCP faults (${WORKE
   }, 30_000);
   afterAll(() => redis?.stop());
 
-  it(`claim → handle → confirm, every fault kind on both edges: each of ${N_EVENTS} events processed exactly once`, async () => {
-    const r = await runWebhooks(redis.port, {
-      events: N_EVENTS,
-      key: 'lease:',
-      seed: SEED,
-      lease: 3_000,
-      // The store's timeout (300 ms) is shorter than the longest delay (450 ms) and a dead peer (500 ms):
-      // some answers come too late to be sure of, and the command they answer runs after all.
-      storeTimeout: 300,
-      redisFaults: faults(0.12, 450, 500),
-    });
-    report({
-      scenario: 'Webhooks at least once, claim → handle → confirm (Redis store and receivers behind TCP faults)',
-      unit: 'events',
-      cases: N_EVENTS,
-      failures: r.twice + r.never,
-      command: command('edges.test.ts', 'claim → handle → confirm'),
-      notes: runNotes(r),
-    });
-    // The faults really happened, on both edges, of every kind, and receivers answered "not sure" (500).
-    for (const kind of TCP_FAULT_KINDS) {
-      expect(r.redisFaults[kind], `Redis ${kind}`).toBeGreaterThan(0);
-      expect(r.receiverFaults[kind], `receivers ${kind}`).toBeGreaterThan(0);
-    }
-    expect(r.answers.get('500') ?? 0).toBeGreaterThan(0);
-    expect(r.notOnce).toEqual([]);
-    expect(r.undelivered).toBe(0);
-    expect({ once: r.once, twice: r.twice, never: r.never }).toEqual({ once: N_EVENTS, twice: 0, never: 0 });
-  }, count(120_000, 900_000));
+  it(
+    `claim → handle → confirm, every fault kind on both edges: each of ${N_EVENTS} events processed exactly once`,
+    async () => {
+      const r = await runWebhooks(redis.port, {
+        events: N_EVENTS,
+        key: 'lease:',
+        seed: SEED,
+        lease: 3_000,
+        // The store's timeout (300 ms) is shorter than the longest delay (450 ms) and a dead peer (500 ms):
+        // some answers come too late to be sure of, and the command they answer runs after all.
+        storeTimeout: 300,
+        redisFaults: faults(0.12, 450, 500),
+      });
+      report({
+        scenario: 'Webhooks at least once, claim → handle → confirm (Redis store and receivers behind TCP faults)',
+        unit: 'events',
+        cases: N_EVENTS,
+        failures: r.twice + r.never,
+        command: command('edges.test.ts', 'claim → handle → confirm'),
+        notes: runNotes(r),
+      });
+      // The faults really happened, on both edges, of every kind, and receivers answered "not sure" (500).
+      for (const kind of TCP_FAULT_KINDS) {
+        expect(r.redisFaults[kind], `Redis ${kind}`).toBeGreaterThan(0);
+        expect(r.receiverFaults[kind], `receivers ${kind}`).toBeGreaterThan(0);
+      }
+      expect(r.answers.get('500') ?? 0).toBeGreaterThan(0);
+      expect(r.notOnce).toEqual([]);
+      expect(r.undelivered).toBe(0);
+      expect({ once: r.once, twice: r.twice, never: r.never }).toEqual({ once: N_EVENTS, twice: 0, never: 0 });
+    },
+    count(120_000, 900_000),
+  );
 
-  it(`dedupe alone (the recipes' handleOnce), Redis replies lost, cut or reset and resent by ioredis: each of ${N_EVENTS_PLAIN} events processed exactly once`, async () => {
-    // Faults ioredis recovers from by resending the command: the store must know its own claim again.
-    // (An answer that times out is where dedupe alone can lose an event: the scenario above closes it.)
-    const redisFaults: [number, TcpFault][] = [
-      [0.08, { kind: 'cut-before-reply' }],
-      [0.04, { kind: 'cut-mid-body' }],
-      [0.04, { kind: 'reset' }],
-    ];
-    const r = await runWebhooks(redis.port, { events: N_EVENTS_PLAIN, key: 'plain:', seed: SEED + 100, storeTimeout: 3_000, redisFaults });
-    report({
-      scenario: 'Webhooks at least once, dedupe alone (Redis replies lost and resent; receivers behind TCP faults)',
-      unit: 'events',
-      cases: N_EVENTS_PLAIN,
-      failures: r.twice + r.never,
-      command: command('edges.test.ts', 'dedupe alone'),
-      notes: runNotes(r),
-    });
-    for (const kind of ['cut-before-reply', 'cut-mid-body', 'reset'] as const) expect(r.redisFaults[kind], `Redis ${kind}`).toBeGreaterThan(0);
-    expect(r.notOnce).toEqual([]);
-    expect(r.undelivered).toBe(0);
-    expect({ once: r.once, twice: r.twice, never: r.never }).toEqual({ once: N_EVENTS_PLAIN, twice: 0, never: 0 });
-  }, count(120_000, 900_000));
+  it(
+    `dedupe alone (the recipes' handleOnce), Redis replies lost, cut or reset and resent by ioredis: each of ${N_EVENTS_PLAIN} events processed exactly once`,
+    async () => {
+      // Faults ioredis recovers from by resending the command: the store must know its own claim again.
+      // (An answer that times out is where dedupe alone can lose an event: the scenario above closes it.)
+      const redisFaults: [number, TcpFault][] = [
+        [0.08, { kind: 'cut-before-reply' }],
+        [0.04, { kind: 'cut-mid-body' }],
+        [0.04, { kind: 'reset' }],
+      ];
+      const r = await runWebhooks(redis.port, { events: N_EVENTS_PLAIN, key: 'plain:', seed: SEED + 100, storeTimeout: 3_000, redisFaults });
+      report({
+        scenario: 'Webhooks at least once, dedupe alone (Redis replies lost and resent; receivers behind TCP faults)',
+        unit: 'events',
+        cases: N_EVENTS_PLAIN,
+        failures: r.twice + r.never,
+        command: command('edges.test.ts', 'dedupe alone'),
+        notes: runNotes(r),
+      });
+      for (const kind of ['cut-before-reply', 'cut-mid-body', 'reset'] as const) expect(r.redisFaults[kind], `Redis ${kind}`).toBeGreaterThan(0);
+      expect(r.notOnce).toEqual([]);
+      expect(r.undelivered).toBe(0);
+      expect({ once: r.once, twice: r.twice, never: r.never }).toEqual({ once: N_EVENTS_PLAIN, twice: 0, never: 0 });
+    },
+    count(120_000, 900_000),
+  );
 });
 
 describe(`SDK calls behind TCP faults (${N_WRITES} transfer-ins with an Idempotency-Key, ${N_READS} reads)`, () => {
@@ -336,7 +368,18 @@ describe(`SDK calls behind TCP faults (${N_WRITES} transfer-ins with an Idempote
     const a = await direct.customers.create({ customerType: 'INDIVIDUAL', fullName: 'Ada Edges', region: 'US', currencies: ['USD'] });
     customerId = a.id;
     source = (await direct.internalAccounts.list({ customerId: a.id, currency: 'USD' })).data[0]!.id;
-    bank = (await direct.externalAccounts.create({ customerId: a.id, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } } })).id;
+    bank = (
+      await direct.externalAccounts.create({
+        customerId: a.id,
+        currency: 'USD',
+        accountInfo: {
+          accountType: 'USD_ACCOUNT',
+          accountNumber: '000123456789',
+          routingNumber: '021000021',
+          beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+        },
+      })
+    ).id;
     proxy.setPlan(tcpSeeded(SEED + 3, faults(0.24, 400, undefined)));
   }, 30_000);
 
@@ -345,71 +388,77 @@ describe(`SDK calls behind TCP faults (${N_WRITES} transfer-ins with an Idempote
     await sandbox?.close();
   });
 
-  it('no outcome is wrongly reported: a success happened once, "not sent" was not sent, a read answers what the sandbox holds', async () => {
-    type Outcome = { i: number; ok: boolean; error?: unknown; key?: string | undefined };
-    const writes: Outcome[] = [];
-    const started = performance.now();
-    await pool([...Array(N_WRITES).keys()], 4, async (i) => {
-      const idempotencyKey = `edges-${SEED}-${i}`;
-      try {
-        await cb.transferIn.create({ source: { accountId: bank }, destination: { accountId: source }, amount: 1_000 + i }, { idempotencyKey });
-        writes.push({ i, ok: true, key: idempotencyKey });
-      } catch (error) {
-        writes.push({ i, ok: false, error, key: idempotencyKey });
-      }
-    });
-    const expected = await direct.customers.retrieve(customerId);
-    let readsOk = 0;
-    let readsFailed = 0;
-    const wrong: string[] = [];
-    await pool([...Array(N_READS).keys()], 4, async (i) => {
-      try {
-        const got = await cb.customers.retrieve(customerId);
-        readsOk++;
-        if (JSON.stringify(got) !== JSON.stringify(expected)) wrong.push(`read ${i}: other data than the sandbox holds`);
-      } catch (error) {
-        readsFailed++;
-        if (!(error instanceof CrossborderError)) wrong.push(`read ${i}: ${String(error)} is not a CrossborderError`);
-      }
-    });
-    const ms = Math.round(performance.now() - started);
+  it(
+    'no outcome is wrongly reported: a success happened once, "not sent" was not sent, a read answers what the sandbox holds',
+    async () => {
+      type Outcome = { i: number; ok: boolean; error?: unknown; key?: string | undefined };
+      const writes: Outcome[] = [];
+      const started = performance.now();
+      await pool([...Array(N_WRITES).keys()], 4, async (i) => {
+        const idempotencyKey = `edges-${SEED}-${i}`;
+        try {
+          await cb.transferIn.create({ source: { accountId: bank }, destination: { accountId: source }, amount: 1_000 + i }, { idempotencyKey });
+          writes.push({ i, ok: true, key: idempotencyKey });
+        } catch (error) {
+          writes.push({ i, ok: false, error, key: idempotencyKey });
+        }
+      });
+      const expected = await direct.customers.retrieve(customerId);
+      let readsOk = 0;
+      let readsFailed = 0;
+      const wrong: string[] = [];
+      await pool([...Array(N_READS).keys()], 4, async (i) => {
+        try {
+          const got = await cb.customers.retrieve(customerId);
+          readsOk++;
+          if (JSON.stringify(got) !== JSON.stringify(expected)) wrong.push(`read ${i}: other data than the sandbox holds`);
+        } catch (error) {
+          readsFailed++;
+          if (!(error instanceof CrossborderError)) wrong.push(`read ${i}: ${String(error)} is not a CrossborderError`);
+        }
+      });
+      const ms = Math.round(performance.now() - started);
 
-    const inbound = sandbox.state.snapshot().transactions.filter((t) => t.type === 'INCOMING' && t.source?.sourceType === 'ACCOUNT' && t.source.accountId === bank);
-    let unknown = 0;
-    let knownNotSent = 0;
-    for (const o of writes) {
-      const made = inbound.filter((t) => t.receivedAmount?.amount === 1_000 + o.i).length;
-      if (made > 1) wrong.push(`write ${o.i}: made ${made} times`);
-      if (o.ok) {
-        if (made !== 1) wrong.push(`write ${o.i}: reported done, made ${made} times`);
-        continue;
+      const inbound = sandbox.state
+        .snapshot()
+        .transactions.filter((t) => t.type === 'INCOMING' && t.source?.sourceType === 'ACCOUNT' && t.source.accountId === bank);
+      let unknown = 0;
+      let knownNotSent = 0;
+      for (const o of writes) {
+        const made = inbound.filter((t) => t.receivedAmount?.amount === 1_000 + o.i).length;
+        if (made > 1) wrong.push(`write ${o.i}: made ${made} times`);
+        if (o.ok) {
+          if (made !== 1) wrong.push(`write ${o.i}: reported done, made ${made} times`);
+          continue;
+        }
+        if (!(o.error instanceof CrossborderError)) {
+          wrong.push(`write ${o.i}: ${String(o.error)} is not a CrossborderError`);
+          continue;
+        }
+        const mayHaveActed = (o.error as { outcomeUnknown?: boolean }).outcomeUnknown === true;
+        if (mayHaveActed) unknown++;
+        else {
+          knownNotSent++;
+          if (made !== 0) wrong.push(`write ${o.i}: reported as not done (${(o.error as Error).name}), but the sandbox made it`);
+        }
+        if ((o.error as { idempotencyKey?: string }).idempotencyKey !== o.key) wrong.push(`write ${o.i}: the error does not carry the key it sent`);
       }
-      if (!(o.error instanceof CrossborderError)) {
-        wrong.push(`write ${o.i}: ${String(o.error)} is not a CrossborderError`);
-        continue;
-      }
-      const mayHaveActed = (o.error as { outcomeUnknown?: boolean }).outcomeUnknown === true;
-      if (mayHaveActed) unknown++;
-      else {
-        knownNotSent++;
-        if (made !== 0) wrong.push(`write ${o.i}: reported as not done (${(o.error as Error).name}), but the sandbox made it`);
-      }
-      if ((o.error as { idempotencyKey?: string }).idempotencyKey !== o.key) wrong.push(`write ${o.i}: the error does not carry the key it sent`);
-    }
-    const injected = proxy.injected();
-    const succeeded = writes.filter((o) => o.ok).length;
-    report({
-      scenario: 'SDK calls behind TCP faults (sandbox over HTTP)',
-      unit: 'calls',
-      cases: N_WRITES + N_READS,
-      failures: wrong.length,
-      command: command('edges.test.ts', 'wrongly reported'),
-      notes:
-        `${N_WRITES} writes: ${succeeded} succeeded, ${unknown} failed with outcomeUnknown, ${knownNotSent} failed known not done; ` +
-        `${N_READS} reads: ${readsOk} answered, ${readsFailed} failed; ${ms} ms; faults: ${faultNotes(injected)} (of ${proxy.records.length} exchanges); wrongly reported ${wrong.length}`,
-    });
-    for (const kind of TCP_FAULT_KINDS) expect(injected[kind], kind).toBeGreaterThan(0);
-    expect(writes.filter((o) => !o.ok && o.error instanceof APIConnectionError).length).toBeGreaterThan(0);
-    expect(wrong).toEqual([]);
-  }, count(60_000, 300_000));
+      const injected = proxy.injected();
+      const succeeded = writes.filter((o) => o.ok).length;
+      report({
+        scenario: 'SDK calls behind TCP faults (sandbox over HTTP)',
+        unit: 'calls',
+        cases: N_WRITES + N_READS,
+        failures: wrong.length,
+        command: command('edges.test.ts', 'wrongly reported'),
+        notes:
+          `${N_WRITES} writes: ${succeeded} succeeded, ${unknown} failed with outcomeUnknown, ${knownNotSent} failed known not done; ` +
+          `${N_READS} reads: ${readsOk} answered, ${readsFailed} failed; ${ms} ms; faults: ${faultNotes(injected)} (of ${proxy.records.length} exchanges); wrongly reported ${wrong.length}`,
+      });
+      for (const kind of TCP_FAULT_KINDS) expect(injected[kind], kind).toBeGreaterThan(0);
+      expect(writes.filter((o) => !o.ok && o.error instanceof APIConnectionError).length).toBeGreaterThan(0);
+      expect(wrong).toEqual([]);
+    },
+    count(60_000, 300_000),
+  );
 });

@@ -32,7 +32,6 @@ const RUNS = count(300, 10_000);
 const BASE = 'https://fuzz.test.invalid';
 const mswServer = useMswServer();
 
-
 // ---------------------------------------------------------------------------------------------
 // The wire, as msw sees it.
 
@@ -88,7 +87,7 @@ const stringify = (v: unknown) => (v instanceof Date ? v.toISOString() : String(
 
 /** Checks the one request a valid call made; returns what is wrong with it. */
 function wellFormed(id: OperationId, input: Input, req: Seen): string[] {
-  const op = operations[id] as Op;
+  const op = operations[id];
   const problems: string[] = [];
   const expect = (ok: boolean, what: string) => ok || problems.push(what);
   expect(req.method === op.method, `method ${req.method}`);
@@ -97,7 +96,7 @@ function wellFormed(id: OperationId, input: Input, req: Seen): string[] {
   const segments = req.url.pathname.split('/');
   expect(segments.length === template.length, `path ${req.url.pathname} has ${segments.length} segments, ${op.path} has ${template.length}`);
   template.forEach((t, i) => {
-    const got = segments[i] === undefined ? undefined : decodeURIComponent(segments[i]!);
+    const got = segments[i] === undefined ? undefined : decodeURIComponent(segments[i]);
     const want = t.startsWith('{') ? String(input.path![t.slice(1, -1)]) : t;
     expect(got === want, `path segment ${i}: ${JSON.stringify(got)} ≠ ${JSON.stringify(want)}`);
   });
@@ -128,7 +127,7 @@ function wellFormed(id: OperationId, input: Input, req: Seen): string[] {
   else expect(key === null, 'idempotency-key on an operation that does not honour it');
   expect(req.headers.get('service-wallet-signature') === ((input.options.signature as string | undefined) ?? null), 'service-wallet-signature');
   expect(req.headers.get('request-id') === ((input.options.requestId as string | undefined) ?? null), 'request-id');
-  expect(req.headers.get('x-fuzz') === (((input.options.headers as Record<string, string> | undefined)?.['X-Fuzz']) ?? null), 'x-fuzz');
+  expect(req.headers.get('x-fuzz') === ((input.options.headers as Record<string, string> | undefined)?.['X-Fuzz'] ?? null), 'x-fuzz');
   return problems;
 }
 
@@ -137,7 +136,12 @@ describe('fuzz: valid params send exactly one well-formed request', () => {
     recordWire();
     const perOp = new Map<OperationId, number>();
     await reported(
-      { scenario: 'Fuzz: valid params → exactly one well-formed request (every method)', unit: 'generated calls', cases: RUNS, command: command('fuzz.test.ts', 'valid params') },
+      {
+        scenario: 'Fuzz: valid params → exactly one well-formed request (every method)',
+        unit: 'generated calls',
+        cases: RUNS,
+        command: command('fuzz.test.ts', 'valid params'),
+      },
       () =>
         fc.assert(
           fc.asyncProperty(anyValidCase, async ({ id, input }) => {
@@ -167,30 +171,38 @@ interface BrokenCase {
 }
 
 /** A valid input with one field broken (or the required body left out). */
-const anyBrokenCase: fc.Arbitrary<BrokenCase> = anyValidCase.chain(({ id, input }) => {
-  const op = operations[id] as Op;
-  const plain = { ...input, query: input.query && Object.fromEntries(Object.entries(input.query).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v])) };
-  const sites: { part: Part | 'missing-body'; breakage: Breakage | undefined }[] = [];
-  for (const part of ['path', 'query', 'body'] as Part[]) {
-    const s = schemas[id][part];
-    const value = plain[part];
-    if (s && value !== undefined) for (const br of breakages(s.json, value)) sites.push({ part, breakage: br });
-  }
-  if (op.bodyRequired) sites.push({ part: 'missing-body', breakage: undefined });
-  if (sites.length === 0) return fc.constant(undefined as unknown as BrokenCase);
-  // Kind first, then a site of that kind: rare kinds (unknown enum values) get their share.
-  const byKind = new Map<string, typeof sites>();
-  for (const site of sites) {
-    const kind = site.breakage?.kind ?? 'missing-body';
-    byKind.set(kind, [...(byKind.get(kind) ?? []), site]);
-  }
-  return fc.constantFrom(...byKind.values()).chain((group) => fc.constantFrom(...group)).map(({ part, breakage }) => {
-    const broken: Input = { ...plain, options: { ...plain.options } };
-    if (part === 'missing-body') broken.body = undefined;
-    else (broken as unknown as Record<Part, unknown>)[part] = applyBreakage(plain[part], breakage!);
-    return { id, input: broken, part, breakage };
-  });
-}).filter((c) => c !== undefined);
+const anyBrokenCase: fc.Arbitrary<BrokenCase> = anyValidCase
+  .chain(({ id, input }) => {
+    const op = operations[id];
+    const plain = {
+      ...input,
+      query: input.query && Object.fromEntries(Object.entries(input.query).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v])),
+    };
+    const sites: { part: Part | 'missing-body'; breakage: Breakage | undefined }[] = [];
+    for (const part of ['path', 'query', 'body'] as Part[]) {
+      const s = schemas[id][part];
+      const value = plain[part];
+      if (s && value !== undefined) for (const br of breakages(s.json, value)) sites.push({ part, breakage: br });
+    }
+    if (op.bodyRequired) sites.push({ part: 'missing-body', breakage: undefined });
+    if (sites.length === 0) return fc.constant(undefined as unknown as BrokenCase);
+    // Kind first, then a site of that kind: rare kinds (unknown enum values) get their share.
+    const byKind = new Map<string, typeof sites>();
+    for (const site of sites) {
+      const kind = site.breakage?.kind ?? 'missing-body';
+      byKind.set(kind, [...(byKind.get(kind) ?? []), site]);
+    }
+    return fc
+      .constantFrom(...byKind.values())
+      .chain((group) => fc.constantFrom(...group))
+      .map(({ part, breakage }) => {
+        const broken: Input = { ...plain, options: { ...plain.options } };
+        if (part === 'missing-body') broken.body = undefined;
+        else (broken as unknown as Record<Part, unknown>)[part] = applyBreakage(plain[part], breakage!);
+        return { id, input: broken, part, breakage };
+      });
+  })
+  .filter((c) => c !== undefined);
 
 const related = (issuePath: string, broken: string[]) => {
   const field = broken.join('.');
@@ -202,7 +214,7 @@ const related = (issuePath: string, broken: string[]) => {
  * path parameter: that known bug has its own test ("quotes.execute with no quote id"), and the
  * broad property leaves those cases out so that it keeps checking everything else.
  */
-const nonStringQuote = (c: BrokenCase) => c.id === 'executeQuote' && c.part === 'path' && typeof (c.input.path as Record<string, unknown> | undefined)?.quoteId !== 'string';
+const nonStringQuote = (c: BrokenCase) => c.id === 'executeQuote' && c.part === 'path' && typeof c.input.path?.quoteId !== 'string';
 
 /** The broken part is invalid for the document's schema (a field under an anyOf may fit another branch). */
 function reallyInvalid(c: BrokenCase): boolean {
@@ -217,33 +229,45 @@ describe('fuzz: invalid params throw ValidationError and send nothing', () => {
     const kinds = new Map<string, number>();
     let skipped = 0;
     await reported(
-      { scenario: 'Fuzz: invalid params → ValidationError, nothing sent (every method)', unit: 'generated calls', cases: RUNS, command: command('fuzz.test.ts', 'invalid params') },
+      {
+        scenario: 'Fuzz: invalid params → ValidationError, nothing sent (every method)',
+        unit: 'generated calls',
+        cases: RUNS,
+        command: command('fuzz.test.ts', 'invalid params'),
+      },
       () =>
         fc.assert(
-          fc.asyncProperty(anyBrokenCase.filter((c) => !nonStringQuote(c)), async (c) => {
-            // Only a field under an anyOf may turn out to fit another branch once broken; anything else must be refused.
-            if (c.breakage?.union && !reallyInvalid(c)) {
-              skipped++;
-              return;
-            }
-            const kind = c.breakage?.kind ?? 'missing-body';
-            kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
-            seen = [];
-            const error = await Promise.resolve(run(c.id, client(), c.input)).then(
-              () => undefined,
-              (e: unknown) => e,
-            );
-            expect(error, `${c.id} ${kind} ${c.breakage?.path.join('.')}: expected a ValidationError`).toBeInstanceOf(ValidationError);
-            expect(seen).toEqual([]);
-            const v = error as ValidationError;
-            expect(v.issues.length).toBeGreaterThan(0);
-            expect(v.message).toContain(v.field || '(root)');
-            if (c.breakage) expect(v.issues.some((i) => related(i.path, c.breakage!.path)), `${JSON.stringify(v.issues)} vs ${c.breakage.path.join('.')}`).toBe(true);
-          }),
+          fc.asyncProperty(
+            anyBrokenCase.filter((c) => !nonStringQuote(c)),
+            async (c) => {
+              // Only a field under an anyOf may turn out to fit another branch once broken; anything else must be refused.
+              if (c.breakage?.union && !reallyInvalid(c)) {
+                skipped++;
+                return;
+              }
+              const kind = c.breakage?.kind ?? 'missing-body';
+              kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+              seen = [];
+              const error = await Promise.resolve(run(c.id, client(), c.input)).then(
+                () => undefined,
+                (e: unknown) => e,
+              );
+              expect(error, `${c.id} ${kind} ${c.breakage?.path.join('.')}: expected a ValidationError`).toBeInstanceOf(ValidationError);
+              expect(seen).toEqual([]);
+              const v = error as ValidationError;
+              expect(v.issues.length).toBeGreaterThan(0);
+              expect(v.message).toContain(v.field || '(root)');
+              if (c.breakage)
+                expect(
+                  v.issues.some((i) => related(i.path, c.breakage!.path)),
+                  `${JSON.stringify(v.issues)} vs ${c.breakage.path.join('.')}`,
+                ).toBe(true);
+            },
+          ),
           { numRuns: RUNS, seed: SEED },
         ),
     );
-    // eslint-disable-next-line no-console
+
     console.log(`[reliability] invalid params: ${JSON.stringify(Object.fromEntries(kinds))}; ${skipped} union breakages fit another branch`);
     // No 'bad-id-prefix': identifiers are never checked by shape (the service decides).
     for (const kind of ['wrong-type', 'out-of-range', 'missing-required', 'unknown-enum']) expect(kinds.get(kind) ?? 0).toBeGreaterThan(0);
@@ -255,13 +279,21 @@ describe('fuzz: invalid params throw ValidationError and send nothing', () => {
     answer = () => HttpResponse.json({});
     const runs = count(100, 10_000);
     await reported(
-      { scenario: 'Fuzz: ValidationError names the broken field (inside unions too)', unit: 'generated calls', cases: runs, command: command('fuzz.test.ts', 'names the broken field') },
+      {
+        scenario: 'Fuzz: ValidationError names the broken field (inside unions too)',
+        unit: 'generated calls',
+        cases: runs,
+        command: command('fuzz.test.ts', 'names the broken field'),
+      },
       () =>
         fc.assert(
           fc.asyncProperty(
             anyBrokenCase.filter((c) => c.breakage !== undefined && reallyInvalid(c) && !nonStringQuote(c)),
             async (c) => {
-              const error = (await Promise.resolve(run(c.id, client(), c.input)).then(() => undefined, (e: unknown) => e)) as ValidationError;
+              const error = (await Promise.resolve(run(c.id, client(), c.input)).then(
+                () => undefined,
+                (e: unknown) => e,
+              )) as ValidationError;
               const field = c.breakage!.path.join('.');
               expect(error).toBeInstanceOf(ValidationError);
               expect(
@@ -290,13 +322,22 @@ describe('fuzz: invalid params throw ValidationError and send nothing', () => {
           sync = ' (thrown synchronously, not a rejected promise)';
           return e;
         }
-        return Promise.resolve(pending).then(() => undefined, (e: unknown) => e);
+        return Promise.resolve(pending).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       })();
       if (!(error instanceof ValidationError) || error.field !== 'quoteId' || seen.length) {
         wrong.push(`execute(${JSON.stringify(quote)}) → ${(error as Error)?.name}: ${(error as Error)?.message}${sync}; ${seen.length} sent`);
       }
     }
-    report({ scenario: 'quotes.execute without a quote id → ValidationError', unit: 'inputs', cases: 5, failures: wrong.length, command: command('fuzz.test.ts', 'no quote id') });
+    report({
+      scenario: 'quotes.execute without a quote id → ValidationError',
+      unit: 'inputs',
+      cases: 5,
+      failures: wrong.length,
+      command: command('fuzz.test.ts', 'no quote id'),
+    });
     expect(wrong).toEqual([]);
   });
 
@@ -306,10 +347,20 @@ describe('fuzz: invalid params throw ValidationError and send nothing', () => {
     const sent: string[] = [];
     for (const address of ['', '.', '..']) {
       seen = [];
-      const error = await Promise.resolve(client().receiver.lookupUma(address)).then(() => undefined, (e: unknown) => e);
-      if (!(error instanceof ValidationError) || seen.length) sent.push(`lookupUma(${JSON.stringify(address)}) → ${seen.map((s) => `${s.method} ${s.url.pathname}`).join(', ') || String(error)}`);
+      const error = await Promise.resolve(client().receiver.lookupUma(address)).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      if (!(error instanceof ValidationError) || seen.length)
+        sent.push(`lookupUma(${JSON.stringify(address)}) → ${seen.map((s) => `${s.method} ${s.url.pathname}`).join(', ') || String(error)}`);
     }
-    report({ scenario: 'Path parameters "", ".", ".." → ValidationError, nothing sent', unit: 'inputs', cases: 3, failures: sent.length, command: command('fuzz.test.ts', 'one URL segment') });
+    report({
+      scenario: 'Path parameters "", ".", ".." → ValidationError, nothing sent',
+      unit: 'inputs',
+      cases: 3,
+      failures: sent.length,
+      command: command('fuzz.test.ts', 'one URL segment'),
+    });
     expect(sent).toEqual([]);
   });
 
@@ -322,16 +373,27 @@ describe('fuzz: invalid params throw ValidationError and send nothing', () => {
       ['lone surrogate in a path id (GET)', () => cb.customers.retrieve('Customer:\udfff')],
       ['lone surrogate in a query value', () => cb.customers.list({ platformCustomerId: 'a\ud800' })],
       ['newline in idempotencyKey', () => cb.quotes.execute('Quote:1', { idempotencyKey: 'key\nInjected: 1' })],
-      ['non-Latin-1 idempotencyKey', () => cb.transferIn.create({ source: { accountId: 'ExternalAccount:1' }, destination: { accountId: 'InternalAccount:1' }, amount: 1 }, { idempotencyKey: 'ключ' })],
+      [
+        'non-Latin-1 idempotencyKey',
+        () =>
+          cb.transferIn.create(
+            { source: { accountId: 'ExternalAccount:1' }, destination: { accountId: 'InternalAccount:1' }, amount: 1 },
+            { idempotencyKey: 'ключ' },
+          ),
+      ],
       ['newline in a custom header', () => cb.customers.create({ customerType: 'INDIVIDUAL' }, { headers: { 'X-Trace': 'a\r\nb' } })],
       ['newline in a relayed signature', () => cb.auth.sessions.revoke('Session:1', { signature: 'sig\nx', requestId: 'r-1' })],
     ];
     const wrong: string[] = [];
     for (const [name, call] of cases) {
       seen = [];
-      const error = await Promise.resolve(call()).then(() => undefined, (e: unknown) => e);
+      const error = await Promise.resolve(call()).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       const e = error as { name?: string; outcomeUnknown?: boolean; message?: string };
-      if (!(error instanceof ValidationError) || seen.length) wrong.push(`${name}: ${e?.name} outcomeUnknown=${e?.outcomeUnknown} "${e?.message}", ${seen.length} sent`);
+      if (!(error instanceof ValidationError) || seen.length)
+        wrong.push(`${name}: ${e?.name} outcomeUnknown=${e?.outcomeUnknown} "${e?.message}", ${seen.length} sent`);
     }
     report({
       scenario: 'Params that cannot go on the wire (lone surrogates, header-unsafe key / header / signature) → ValidationError',
@@ -348,7 +410,10 @@ describe('fuzz: invalid params throw ValidationError and send nothing', () => {
 // Malformed responses.
 
 /** One fixed valid input per operation, drawn with the seed. */
-const FIXED: Record<OperationId, Input> = Object.fromEntries(IDS.map((id) => [id, fc.sample(validInput(id), { numRuns: 1, seed: SEED })[0]!])) as Record<OperationId, Input>;
+const FIXED: Record<OperationId, Input> = Object.fromEntries(IDS.map((id) => [id, fc.sample(validInput(id), { numRuns: 1, seed: SEED })[0]!])) as Record<
+  OperationId,
+  Input
+>;
 
 const STATUSES = [200, 200, 200, 201, 202, 202, 203, 204, 206, 299, 300, 304, 400, 401, 403, 404, 409, 410, 418, 422, 429, 500, 501, 502, 503, 504, 599];
 const NULL_BODY = new Set([204, 205, 304]);
@@ -382,7 +447,9 @@ function bodyFor(id: OperationId): fc.Arbitrary<string> {
   const text = JSON.stringify(example);
   return fc.oneof(
     // Wrong types and missing fields in the documented answer.
-    fc.tuple(fc.array(fc.nat(), { minLength: 1, maxLength: 6 }), fc.jsonValue({ maxDepth: 2 })).map(([picks, r]) => JSON.stringify(mutateJson(example, picks, r))),
+    fc
+      .tuple(fc.array(fc.nat(), { minLength: 1, maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }))
+      .map(([picks, r]) => JSON.stringify(mutateJson(example, picks, r))),
     // Any JSON at all.
     fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
     // Huge or odd numbers written into the documented answer.
@@ -390,11 +457,25 @@ function bodyFor(id: OperationId): fc.Arbitrary<string> {
       const numbers = [...text.matchAll(/-?\d+(\.\d+)?([eE][+-]?\d+)?/g)];
       if (numbers.length === 0) return text.replace(/\}$/, `,"x":${n}}`);
       const m = numbers[at % numbers.length]!;
-      return text.slice(0, m.index) + n + text.slice(m.index! + m[0].length);
+      return text.slice(0, m.index) + n + text.slice(m.index + m[0].length);
     }),
     fc.constant(text.replace(/"(data|hasMore|nextCursor|id|status)":/, '"$1":1e400,"_":')),
     // Not JSON: empty, HTML, truncated, text, BOM, deep nesting.
-    fc.constantFrom('', ' ', 'null', 'true', '[]', '"ok"', '{}', HTML, 'OK', '{"data":[', '\ufeff{}', `${'['.repeat(3000)}${']'.repeat(3000)}`, `{"a":${'{"a":'.repeat(2000)}1${'}'.repeat(2001)}`),
+    fc.constantFrom(
+      '',
+      ' ',
+      'null',
+      'true',
+      '[]',
+      '"ok"',
+      '{}',
+      HTML,
+      'OK',
+      '{"data":[',
+      '\ufeff{}',
+      `${'['.repeat(3000)}${']'.repeat(3000)}`,
+      `{"a":${'{"a":'.repeat(2000)}1${'}'.repeat(2001)}`,
+    ),
     fc.nat().map((n) => text.slice(0, n % Math.max(1, text.length))),
     fc.string({ unit: 'binary', maxLength: 60 }),
   );
@@ -405,7 +486,10 @@ const malformedResponse = (id: OperationId) =>
     status: fc.constantFrom(...STATUSES),
     body: bodyFor(id),
     contentType: fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/html', 'text/plain', undefined),
-    retryAfter: fc.option(fc.constantFrom('0', '1', 'abc', '-5', '1.5', '', '99999999999999999999', new Date(Date.now() + 2000).toUTCString(), 'Wed, 21 Oct 2015 07:28:00 GMT'), { nil: undefined }),
+    retryAfter: fc.option(
+      fc.constantFrom('0', '1', 'abc', '-5', '1.5', '', '99999999999999999999', new Date(Date.now() + 2000).toUTCString(), 'Wed, 21 Oct 2015 07:28:00 GMT'),
+      { nil: undefined },
+    ),
     requestId: fc.option(fc.string({ unit: fc.constantFrom(...'abcxyz0123_- '), maxLength: 20 }), { nil: undefined }),
     validateResponses: fc.boolean(),
     maxRetries: fc.integer({ min: 0, max: 2 }),
@@ -422,11 +506,16 @@ describe('fuzz: malformed responses give a CrossborderError or a value, never a 
     const outcomes = new Map<string, number>();
     const signerProblems: string[] = [];
     await reported(
-      { scenario: 'Fuzz: malformed responses → CrossborderError or a value (every method)', unit: 'generated answers', cases: RUNS, command: command('fuzz.test.ts', 'malformed responses') },
+      {
+        scenario: 'Fuzz: malformed responses → CrossborderError or a value (every method)',
+        unit: 'generated answers',
+        cases: RUNS,
+        command: command('fuzz.test.ts', 'malformed responses'),
+      },
       () =>
         fc.assert(
           fc.asyncProperty(anyMalformedCase, async ({ id, r }) => {
-            const op = operations[id] as Op;
+            const op = operations[id];
             const headers: Record<string, string> = {};
             if (r.contentType) headers['content-type'] = r.contentType;
             if (r.retryAfter !== undefined) headers['retry-after'] = r.retryAfter;
@@ -446,7 +535,8 @@ describe('fuzz: malformed responses give a CrossborderError or a value, never a 
               delete input.options.requestId;
               input.options.signer = async (c: unknown) => {
                 const ch = c as Record<string, unknown>;
-                if (typeof ch?.payloadToSign !== 'string' || typeof ch.requestId !== 'string' || typeof ch.expiresAt !== 'string') signerProblems.push(`${id}: ${JSON.stringify(c)}`);
+                if (typeof ch?.payloadToSign !== 'string' || typeof ch.requestId !== 'string' || typeof ch.expiresAt !== 'string')
+                  signerProblems.push(`${id}: ${JSON.stringify(c)}`);
                 return 'c2lnbmF0dXJl';
               };
             }
@@ -475,7 +565,7 @@ describe('fuzz: malformed responses give a CrossborderError or a value, never a 
           { numRuns: RUNS, seed: SEED },
         ),
     );
-    // eslint-disable-next-line no-console
+
     console.log(`[reliability] malformed responses: ${JSON.stringify(Object.fromEntries(outcomes))}`);
     expect(signerProblems).toEqual([]);
     expect(outcomes.get('resolved') ?? 0).toBeGreaterThan(0);
@@ -500,7 +590,12 @@ describe('fuzz: webhook bodies and signatures give only WebhookVerificationError
     const reasons = new Map<string, number>();
     const body = fc.oneof(
       { weight: 3, arbitrary: eventArbitrary.map((e) => JSON.stringify(e)) },
-      { weight: 1, arbitrary: fc.tuple(eventArbitrary, fc.array(fc.nat(), { minLength: 1, maxLength: 5 }), fc.jsonValue({ maxDepth: 2 })).map(([e, picks, r]) => JSON.stringify(mutateJson(e, picks, r))) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .tuple(eventArbitrary, fc.array(fc.nat(), { minLength: 1, maxLength: 5 }), fc.jsonValue({ maxDepth: 2 }))
+          .map(([e, picks, r]) => JSON.stringify(mutateJson(e, picks, r))),
+      },
       { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)) },
       { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 200 }) },
       { weight: 1, arbitrary: fc.constantFrom('', 'null', '{"id":"Webhook:1","type":"TEST","timestamp":"2025-02-30T00:00:00Z","data":{}}', HTML, '\ufeff{}') },
@@ -517,7 +612,12 @@ describe('fuzz: webhook bodies and signatures give only WebhookVerificationError
     });
     const cb = new Crossborder({ tokenId: 't', clientSecret: 's', baseUrl: BASE, webhookPublicKey: keys.publicKeyPem });
     await reported(
-      { scenario: 'Fuzz: webhook bodies and signatures → only WebhookVerificationError', unit: 'generated deliveries', cases: RUNS, command: command('fuzz.test.ts', 'webhook') },
+      {
+        scenario: 'Fuzz: webhook bodies and signatures → only WebhookVerificationError',
+        unit: 'generated deliveries',
+        cases: RUNS,
+        command: command('fuzz.test.ts', 'webhook'),
+      },
       () =>
         fc.assert(
           fc.asyncProperty(delivery, async (d) => {
@@ -550,7 +650,12 @@ describe('fuzz: webhook bodies and signatures give only WebhookVerificationError
               case 'undefined':
                 headers = undefined;
             }
-            const request = () => new Request('https://platform.example/hooks', { method: 'POST', body: bytes, headers: headerValid && signature !== undefined ? { 'x-service-signature': signature } : {} });
+            const request = () =>
+              new Request('https://platform.example/hooks', {
+                method: 'POST',
+                body: bytes,
+                headers: headerValid && signature !== undefined ? { 'x-service-signature': signature } : {},
+              });
             let raw: unknown;
             switch (d.container) {
               case 'string':
@@ -602,13 +707,13 @@ describe('fuzz: webhook bodies and signatures give only WebhookVerificationError
           { numRuns: RUNS, seed: SEED },
         ),
     );
-    // eslint-disable-next-line no-console
+
     console.log(`[reliability] webhooks: ${JSON.stringify(Object.fromEntries(reasons))}`);
-    for (const reason of ['ok', 'invalid_signature', 'malformed_signature', 'missing_header', 'invalid_key', 'invalid_body']) expect(reasons.get(reason) ?? 0).toBeGreaterThan(0);
+    for (const reason of ['ok', 'invalid_signature', 'malformed_signature', 'missing_header', 'invalid_key', 'invalid_body'])
+      expect(reasons.get(reason) ?? 0).toBeGreaterThan(0);
   }, 600_000);
 });
 
 if (FULL) {
-  // eslint-disable-next-line no-console
   console.log(`[reliability] fuzz: full run, ${RUNS} cases per property`);
 }

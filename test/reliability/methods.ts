@@ -16,13 +16,13 @@ export interface Input {
   body?: unknown;
   options: Record<string, unknown>;
 }
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+
 export type Method = (cb: Crossborder, a: Input) => PromiseLike<unknown> & Partial<AsyncIterable<unknown>>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+
 const p = (a: Input, name: string) => a.path?.[name] as any;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+
 const q = (a: Input) => a.query as any;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+
 const b = (a: Input) => a.body as any;
 
 /** Every operation → the method that reaches it, with the input split as the method takes it. */
@@ -117,7 +117,7 @@ export function schemaOf(ref: unknown): Zod | undefined {
 
 export const schemas = Object.fromEntries(
   IDS.map((id) => {
-    const op = operations[id] as Op;
+    const op = operations[id];
     const parts = {} as Record<Part, { zod: Zod; json: JsonSchema } | undefined>;
     for (const part of ['path', 'query', 'body'] as Part[]) {
       const s = schemaOf((op.params as Record<Part, unknown>)[part]);
@@ -128,8 +128,10 @@ export const schemas = Object.fromEntries(
 ) as Record<OperationId, Record<Part, { zod: Zod; json: JsonSchema } | undefined>>;
 
 /** Header-safe token characters (what an Idempotency-Key or Request-Id can carry on the wire). */
-export const token = (min = 1, max = 40) => fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.:~'), minLength: min, maxLength: max });
-const base64url = () => fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'), minLength: 1, maxLength: 60 });
+export const token = (min = 1, max = 40) =>
+  fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.:~'), minLength: min, maxLength: max });
+const base64url = () =>
+  fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'), minLength: 1, maxLength: 60 });
 let requestIds = 0;
 
 /**
@@ -166,12 +168,19 @@ export function validInput(id: OperationId): fc.Arbitrary<Input> {
 }
 
 function buildValidInput(id: OperationId): fc.Arbitrary<Input> {
-  const op = operations[id] as Op;
+  const op = operations[id];
   const s = schemas[id];
   return fc
     .record({
       path: s.path ? partArbitrary(id, 'path') : fc.constant(undefined),
-      query: s.query ? fc.option(fc.tuple(partArbitrary(id, 'query'), fc.array(fc.boolean(), { minLength: 1, maxLength: 4 })).map(([v, pick]) => withDates(id, v as Record<string, unknown>, pick)), { nil: undefined }) : fc.constant(undefined),
+      query: s.query
+        ? fc.option(
+            fc
+              .tuple(partArbitrary(id, 'query'), fc.array(fc.boolean(), { minLength: 1, maxLength: 4 }))
+              .map(([v, pick]) => withDates(id, v as Record<string, unknown>, pick)),
+            { nil: undefined },
+          )
+        : fc.constant(undefined),
       body: s.body ? (op.bodyRequired ? partArbitrary(id, 'body') : fc.option(partArbitrary(id, 'body'), { nil: undefined })) : fc.constant(undefined),
       key: op.idempotent ? fc.option(token(1, 64), { nil: undefined }) : fc.constant(undefined),
       relay: op.signed ? fc.option(base64url(), { nil: undefined }) : fc.constant(undefined),
@@ -183,7 +192,7 @@ function buildValidInput(id: OperationId): fc.Arbitrary<Input> {
       if (relay !== undefined) Object.assign(options, { signature: relay, requestId: `req-${++requestIds}` });
       if (id === 'verifyCredential' && (body as { type?: string })?.type === 'PASSKEY') options.requestId = `pk-${++requestIds}`;
       if (header !== undefined) options.headers = { 'X-Fuzz': header };
-      return { path: path as Record<string, unknown> | undefined, query: query as Record<string, unknown> | undefined, body, options };
+      return { path: path as Record<string, unknown> | undefined, query: query, body, options };
     });
 }
 

@@ -123,7 +123,18 @@ beforeAll(async () => {
   const b = await direct.customers.create({ customerType: 'INDIVIDUAL', fullName: 'Bea Receiver', region: 'US', currencies: ['EUR'] });
   source = (await direct.internalAccounts.list({ customerId: a.id, currency: 'USD' })).data[0]!.id;
   target = (await direct.internalAccounts.list({ customerId: b.id, currency: 'EUR' })).data[0]!.id;
-  bank = (await direct.externalAccounts.create({ customerId: a.id, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } } })).id;
+  bank = (
+    await direct.externalAccounts.create({
+      customerId: a.id,
+      currency: 'USD',
+      accountInfo: {
+        accountType: 'USD_ACCOUNT',
+        accountNumber: '000123456789',
+        routingNumber: '021000021',
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+      },
+    })
+  ).id;
   await direct.sandbox.fundInternalAccount(source, { amount: FUNDED });
 
   // Phase 1: every logical call once, through the faults.
@@ -139,7 +150,7 @@ beforeAll(async () => {
   await pool([...Array(N_TRANSFERS).keys()], WIDTH, async (i) => {
     transfers.push(await settle('transfer-in', i, () => cb.transferIn.create(transferParams(i), callOptions(i)).withResponse()));
   });
-  // eslint-disable-next-line no-console
+
   console.log(`[reliability] money phase 1: ${N_QUOTES} quote flows + ${N_TRANSFERS} transfer-ins in ${Math.round(performance.now() - started)} ms`);
 }, 300_000);
 
@@ -149,7 +160,6 @@ afterAll(async () => {
 });
 
 const all = () => [...creates, ...executes, ...transfers] as Outcome<unknown>[];
-
 
 const txOf = (quote: Quote, txs: Transaction[]) => txs.filter((t) => t.id === quote.transactionId);
 
@@ -170,14 +180,16 @@ describe(`money never moves twice (${N_QUOTES} quote creations + executions, ${N
     // The requests of one logical call, found by what it sent (not by its key): then "only this key" measures.
     const requestsOf = (o: Outcome<unknown>): ProxyRecord[] => {
       if (o.kind === 'create') return proxy.records.filter((r) => r.url.endsWith('/quotes') && r.body.includes(`"money:q:${o.i}"`));
-      if (o.kind === 'transfer-in') return proxy.records.filter((r) => r.url.endsWith('/transfer-in') && (JSON.parse(r.body) as { amount: number }).amount === 1_000 + o.i);
+      if (o.kind === 'transfer-in')
+        return proxy.records.filter((r) => r.url.endsWith('/transfer-in') && (JSON.parse(r.body) as { amount: number }).amount === 1_000 + o.i);
       const quoteId = creates.find((c) => c.i === o.i)?.result?.id;
       return proxy.records.filter((r) => quoteId !== undefined && r.url.endsWith(`/quotes/${encodeURIComponent(quoteId)}/execute`));
     };
     for (const o of all()) {
       const sent = requestsOf(o);
       const wire = new Set(sent.map((r) => header(r, 'idempotency-key')));
-      if (!o.key || sent.length === 0 || wire.size !== 1 || !wire.has(o.key)) problems.push(`${o.kind} ${o.i}: key ${o.key} not (only) on the wire (${[...wire].join(', ')})`);
+      if (!o.key || sent.length === 0 || wire.size !== 1 || !wire.has(o.key))
+        problems.push(`${o.kind} ${o.i}: key ${o.key} not (only) on the wire (${[...wire].join(', ')})`);
       if (o.status === 'resolved') continue;
       if (!(o.error instanceof CrossborderError)) problems.push(`${o.kind} ${o.i}: ${String(o.error)}`);
       if ((o.error as { idempotencyKey?: string }).idempotencyKey !== o.key) problems.push(`${o.kind} ${o.i}: error carries another key`);
@@ -199,7 +211,10 @@ describe(`money never moves twice (${N_QUOTES} quote creations + executions, ${N
     };
     const silent = errors
       .filter((o) => (o.error as { outcomeUnknown?: unknown }).outcomeUnknown !== expected(o))
-      .map((o) => `${o.kind} ${o.i}: ${(o.error as Error).name} said outcomeUnknown ${String((o.error as { outcomeUnknown?: unknown }).outcomeUnknown)}: ${(o.error as Error).message}`);
+      .map(
+        (o) =>
+          `${o.kind} ${o.i}: ${(o.error as Error).name} said outcomeUnknown ${String((o.error as { outcomeUnknown?: unknown }).outcomeUnknown)}: ${(o.error as Error).message}`,
+      );
     report({
       scenario: 'Every error of a money call says whether its outcome is unknown',
       unit: 'errors',
@@ -245,7 +260,7 @@ describe(`money never moves twice (${N_QUOTES} quote creations + executions, ${N
     });
     let replays = 0;
     let fresh = 0;
-    const reconcile = async <T,>(o: Outcome<T>, again: (key: string) => Promise<{ data: T; response: Response }>) => {
+    const reconcile = async <T>(o: Outcome<T>, again: (key: string) => Promise<{ data: T; response: Response }>) => {
       const { data, response } = await again(o.key!);
       o.reconciled = data;
       o.replayed = response.headers.get('idempotent-replayed') === 'true';
@@ -312,9 +327,9 @@ describe(`money never moves twice (${N_QUOTES} quote creations + executions, ${N
     const lost = proxy.records.filter((r) => ['reset-after', 'truncate', 'html'].includes(r.fault.kind)).length;
     row.cases = all().length;
     row.notes =
-        `${N_QUOTES} creates (${tally(creates as Outcome<unknown>[])}), ${executes.length} executes (${tally(executes as Outcome<unknown>[])}), ` +
-        `${N_TRANSFERS} transfer-ins (${tally(transfers as Outcome<unknown>[])}); ${proxy.records.length} requests, ${lost} responses lost; ` +
-        `${replays} reconciled by replay, ${fresh} never reached the sandbox`;
+      `${N_QUOTES} creates (${tally(creates)}), ${executes.length} executes (${tally(executes)}), ` +
+      `${N_TRANSFERS} transfer-ins (${tally(transfers)}); ${proxy.records.length} requests, ${lost} responses lost; ` +
+      `${replays} reconciled by replay, ${fresh} never reached the sandbox`;
   });
 });
 
@@ -344,8 +359,21 @@ describe(`non-idempotent creates are never resent once they may have arrived (${
         const call =
           i % 2 === 0
             ? () => client.customers.create({ customerType: 'INDIVIDUAL', platformCustomerId: marker, fullName: 'Retry Probe', region: 'US' })
-            : () => client.externalAccounts.create({ customerId: owner, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: marker, routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } } });
-        const error = await call().then(() => undefined, (e: unknown) => e);
+            : () =>
+                client.externalAccounts.create({
+                  customerId: owner,
+                  currency: 'USD',
+                  accountInfo: {
+                    accountType: 'USD_ACCOUNT',
+                    accountNumber: marker,
+                    routingNumber: '021000021',
+                    beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+                  },
+                });
+        const error = await call().then(
+          () => undefined,
+          (e: unknown) => e,
+        );
         const seen = lossy.records.filter((r) => r.body.includes(`"${marker}"`));
         const forwarded = seen.reduce((n, r) => n + r.upstream.length, 0);
         // None of these faults proves the request did not arrive (a 503 or 429 may come from a gateway
@@ -361,7 +389,12 @@ describe(`non-idempotent creates are never resent once they may have arrived (${
         }
         if (['reset-after', 'reset-before', 'truncate', 'html'].includes(last.fault.kind)) {
           unknown++;
-          if (!(error instanceof APIConnectionError) || !error.outcomeUnknown || error.idempotencyKey !== undefined || !/outcome is unknown/.test(error.message)) {
+          if (
+            !(error instanceof APIConnectionError) ||
+            !error.outcomeUnknown ||
+            error.idempotencyKey !== undefined ||
+            !/outcome is unknown/.test(error.message)
+          ) {
             problems.push(`call ${i}: ${last.fault.kind} gave ${String(error)}`);
           }
         }
@@ -396,7 +429,12 @@ describe(`non-idempotent creates are never resent once they may have arrived (${
 describe('the reconciliation recipes of docs/reliability.md', () => {
   it('executeOnce and createCustomerOnce act exactly once through lost responses', async () => {
     const K = count(20, 100);
-    const row = reportWhenFinished({ scenario: 'Reconciliation recipes (docs): executeOnce / createCustomerOnce through lost responses', unit: 'calls', cases: 2 * K, command: command('money.test.ts', 'recipes') });
+    const row = reportWhenFinished({
+      scenario: 'Reconciliation recipes (docs): executeOnce / createCustomerOnce through lost responses',
+      unit: 'calls',
+      cases: 2 * K,
+      command: command('money.test.ts', 'recipes'),
+    });
     const lossy = await startFaultProxy(
       server.url,
       only(

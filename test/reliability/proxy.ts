@@ -144,20 +144,17 @@ export async function startFaultProxy(upstream: string, initialPlan: Plan = () =
     return new Promise((resolve, reject) => {
       const headers = forwardable(rec.headers);
       headers['content-length'] = Buffer.byteLength(rec.body);
-      const req = upstreamRequest(
-        { host: target.hostname, port: target.port, method: rec.method, path: rec.url, headers, agent },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            upstreamRequests.delete(req);
-            const answer = { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') };
-            rec.upstream.push(answer);
-            resolve(answer);
-          });
-          res.on('error', reject);
-        },
-      );
+      const req = upstreamRequest({ host: target.hostname, port: target.port, method: rec.method, path: rec.url, headers, agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          upstreamRequests.delete(req);
+          const answer = { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') };
+          rec.upstream.push(answer);
+          resolve(answer);
+        });
+        res.on('error', reject);
+      });
       upstreamRequests.add(req);
       req.on('error', (error) => {
         upstreamRequests.delete(req);
@@ -171,7 +168,13 @@ export async function startFaultProxy(upstream: string, initialPlan: Plan = () =
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const request: ProxyRequest = { seq: records.length, method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const request: ProxyRequest = {
+        seq: records.length,
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       const fault = plan(request);
       const rec: ProxyRecord = { ...request, fault, upstream: [], receivedAt: performance.now() };
       records.push(rec);

@@ -6,12 +6,11 @@
 import fc from 'fast-check';
 import * as z from 'zod';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type JsonSchema = Record<string, any>;
 
 /** The JSON Schema (input side) of a generated zod schema. */
 export function jsonSchemaOf(schema: unknown): JsonSchema {
-  return z.toJSONSchema(schema as z.ZodType, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  return z.toJSONSchema(schema as z.ZodType, { io: 'input', unrepresentable: 'any' });
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -126,7 +125,10 @@ const url = () =>
       fc.array(fc.stringMatching(/^[A-Za-z0-9._~-]{0,8}$/), { maxLength: 3 }),
       fc.option(fc.stringMatching(/^[a-z]{1,5}=[A-Za-z0-9%]{0,6}$/), { nil: undefined }),
     )
-    .map(([scheme, labels, tld, port, path, query]) => `${scheme}://${labels.join('.')}.${tld}${port ? `:${port}` : ''}/${path.join('/')}${query ? `?${query}` : ''}`);
+    .map(
+      ([scheme, labels, tld, port, path, query]) =>
+        `${scheme}://${labels.join('.')}.${tld}${port ? `:${port}` : ''}/${path.join('/')}${query ? `?${query}` : ''}`,
+    );
 
 function integer(s: JsonSchema): fc.Arbitrary<number> {
   const min = Math.max(s.minimum ?? Number.MIN_SAFE_INTEGER, Number.MIN_SAFE_INTEGER);
@@ -228,12 +230,17 @@ export function breakages(s: JsonSchema, v: unknown, path: string[] = [], underU
   if (path.length > 0) {
     if ('const' in schema && typeof schema.const === 'string') out.push(at('unknown-enum', `${schema.const}_NOT_A_KIND`));
     if (schema.enum) out.push(at('unknown-enum', typeof v === 'string' ? `${v}_UNKNOWN` : 'UNKNOWN_VALUE'));
-    if (type && WRONG_TYPES[type]) for (const w of WRONG_TYPES[type]!) out.push(at('wrong-type', w));
+    if (type && WRONG_TYPES[type]) for (const w of WRONG_TYPES[type]) out.push(at('wrong-type', w));
     if (type === 'integer' || type === 'number') {
       if (schema.minimum !== undefined) out.push(at('out-of-range', schema.minimum - 1), at('out-of-range', schema.minimum - 1_000_000));
       if (schema.maximum !== undefined) out.push(at('out-of-range', schema.maximum + 1), at('out-of-range', schema.maximum * 10));
       // Past 2^52 a double has no halves: break a small value instead.
-      if (type === 'integer') out.push(at('not-an-integer', (Math.abs(v as number) < 2 ** 51 ? (v as number) : 1) + 0.5), at('not-an-integer', Number.NaN), at('not-an-integer', Number.POSITIVE_INFINITY));
+      if (type === 'integer')
+        out.push(
+          at('not-an-integer', (Math.abs(v as number) < 2 ** 51 ? (v as number) : 1) + 0.5),
+          at('not-an-integer', Number.NaN),
+          at('not-an-integer', Number.POSITIVE_INFINITY),
+        );
     }
     if (type === 'string' && schema.pattern) {
       const m = /^\^\(?([A-Za-z|]+)\)?:\.\+\$$/.exec(schema.pattern);
@@ -250,7 +257,8 @@ export function breakages(s: JsonSchema, v: unknown, path: string[] = [], underU
     }
   }
   if (type === 'object' && isObject(v)) {
-    for (const k of (schema.required as string[] | undefined) ?? []) if (k in v) out.push({ path: [...path, k], kind: 'missing-required', union, value: undefined });
+    for (const k of (schema.required as string[] | undefined) ?? [])
+      if (k in v) out.push({ path: [...path, k], kind: 'missing-required', union, value: undefined });
     for (const [k, x] of Object.entries(v)) {
       const p = schema.properties?.[k] ?? (isObject(schema.additionalProperties) ? schema.additionalProperties : undefined);
       if (p && x !== undefined) out.push(...breakages(p, x, [...path, k], union));

@@ -31,9 +31,29 @@ const BASIC = Buffer.from(`${TOKEN_ID}:${SECRET}`).toString('base64');
 const BAD_OTP = '913527';
 /** Personal data the run sends: never in a log line or an error (it belongs on the wire only). */
 const PII = { iban: 'DE89370400440532013000', beneficiary: 'Grace Beneficiary', email: 'grace@beneficiary.example' };
-const PERSONAL = ['Ada Secretkeeper', 'Ada S. Keeper', '1990-12-10', '1 Main', 'Austin', '78701', '000123456789', '000999888777', PII.iban, PII.beneficiary, PII.email];
+const PERSONAL = [
+  'Ada Secretkeeper',
+  'Ada S. Keeper',
+  '1990-12-10',
+  '1 Main',
+  'Austin',
+  '78701',
+  '000123456789',
+  '000999888777',
+  PII.iban,
+  PII.beneficiary,
+  PII.email,
+];
 /** A beneficial owner's identity (KYB): names, birth date, street, id number. */
-const OWNER = { firstName: 'Olga', lastName: 'Ownerhidden', birthDate: '1971-02-03', nationality: 'US', address: { line1: '9 Hidden Lane', postalCode: '10001', country: 'US' }, idType: 'SSN', identifier: '987-65-4321' };
+const OWNER = {
+  firstName: 'Olga',
+  lastName: 'Ownerhidden',
+  birthDate: '1971-02-03',
+  nationality: 'US',
+  address: { line1: '9 Hidden Lane', postalCode: '10001', country: 'US' },
+  idType: 'SSN',
+  identifier: '987-65-4321',
+};
 PERSONAL.push(OWNER.lastName, OWNER.birthDate, OWNER.address.line1, OWNER.identifier);
 /** Personal values only the service's answers carry (a hosted KYC link and its provider token). */
 const ANSWERED: string[] = [];
@@ -60,7 +80,6 @@ function oidcToken(sub: string): string {
   tokens.push(token);
   return token;
 }
-
 
 /** A signer that records the stamps it makes. */
 function recording(signer: (c: SignatureChallenge) => Promise<string>) {
@@ -107,7 +126,15 @@ beforeAll(async () => {
   const verifyPath = (r: { method: string; url: string }) => r.method === 'POST' && /\/verify$/.test(r.url.split('?')[0]!);
 
   // Customers, accounts, money.
-  const ada = (await cb.customers.create({ customerType: 'INDIVIDUAL', fullName: 'Ada Secretkeeper', birthDate: '1990-12-10', nationality: 'GB', region: 'US', currencies: ['USD', 'EUR'], address: { line1: '1 Main', city: 'Austin', postalCode: '78701', country: 'US' } }))!;
+  const ada = await cb.customers.create({
+    customerType: 'INDIVIDUAL',
+    fullName: 'Ada Secretkeeper',
+    birthDate: '1990-12-10',
+    nationality: 'GB',
+    region: 'US',
+    currencies: ['USD', 'EUR'],
+    address: { line1: '1 Main', city: 'Austin', postalCode: '78701', country: 'US' },
+  });
   await cb.customers.retrieve(ada.id);
   await cb.customers.update(ada.id, { customerType: 'INDIVIDUAL', fullName: 'Ada S. Keeper' });
   const temp = await cb.customers.create({ customerType: 'BUSINESS', region: 'US', businessInfo: { legalName: 'Temp Ltd' } });
@@ -117,24 +144,47 @@ beforeAll(async () => {
   const usd = accounts.find((a) => a.balance.currency.code === 'USD')!;
   const eur = accounts.find((a) => a.balance.currency.code === 'EUR')!;
   await cb.sandbox.fundInternalAccount(usd.id, { amount: 1_000_000 });
-  const bank = await cb.externalAccounts.create({ customerId: ada.id, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } } });
+  const bank = await cb.externalAccounts.create({
+    customerId: ada.id,
+    currency: 'USD',
+    accountInfo: {
+      accountType: 'USD_ACCOUNT',
+      accountNumber: '000123456789',
+      routingNumber: '021000021',
+      beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+    },
+  });
   await cb.externalAccounts.list({ customerId: ada.id });
-  await cb.platform.externalAccounts.create({ currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000999888777', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } } });
+  await cb.platform.externalAccounts.create({
+    currency: 'USD',
+    accountInfo: {
+      accountType: 'USD_ACCOUNT',
+      accountNumber: '000999888777',
+      routingNumber: '021000021',
+      beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+    },
+  });
   // An account kind the SDK does not know yet (the open union), with a beneficiary: personal data
   // under field names the log's list does not have (issue 22, defect 4).
   await attempt('open-union account', () =>
     cb.externalAccounts.create({
       customerId: ada.id,
       currency: 'EUR',
-      accountInfo: { accountType: 'EUR_ACCOUNT', iban: PII.iban, bic: 'COBADEFFXXX', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: PII.beneficiary, nationality: 'GB', countryOfResidence: 'FR', email: PII.email } },
-    } as never),
+      accountInfo: {
+        accountType: 'EUR_ACCOUNT',
+        iban: PII.iban,
+        bic: 'COBADEFFXXX',
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: PII.beneficiary, nationality: 'GB', countryOfResidence: 'FR', email: PII.email },
+      },
+    }),
   );
   await cb.platform.externalAccounts.list();
   // Production's operations on one external account: wallets prove their ownership, then are read and deleted.
   const spark = (address: string) => ({ currency: 'BTC', ownershipType: 'FIRST_PARTY', accountInfo: { accountType: 'SPARK_WALLET' as const, address } });
   const wallet = await cb.externalAccounts.create({ customerId: ada.id, ...spark('sp1qsecretkeeperwallet0000000000000000000') });
   const walletChallenge = await cb.externalAccounts.challenge(wallet.id, { method: 'WALLET_SIGNATURE' });
-  if (walletChallenge.method === 'WALLET_SIGNATURE') await cb.externalAccounts.verify(wallet.id, { signature: `${MAGIC.ownershipSignaturePrefix}${walletChallenge.messageToSign}` });
+  if (walletChallenge.method === 'WALLET_SIGNATURE')
+    await cb.externalAccounts.verify(wallet.id, { signature: `${MAGIC.ownershipSignaturePrefix}${walletChallenge.messageToSign}` });
   await cb.externalAccounts.retrieve(wallet.id);
   await cb.externalAccounts.delete(wallet.id);
   const platformWallet = await cb.platform.externalAccounts.create(spark('sp1qsecretkeeperplatform00000000000000000'));
@@ -145,14 +195,36 @@ beforeAll(async () => {
   await cb.config.retrieve();
   await cb.receiver.lookupExternalAccount(bank.id, { customerId: ada.id });
   const lookup = await cb.receiver.lookupUma('$bob@receiver.example', { customerId: ada.id });
-  const quote = await cb.quotes.create({ source: { sourceType: 'ACCOUNT', accountId: usd.id }, destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$bob@receiver.example', currency: 'MXN' }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000, lookupId: lookup.lookupId, senderCustomerInfo: { FULL_NAME: 'Ada' } });
+  const quote = await cb.quotes.create({
+    source: { sourceType: 'ACCOUNT', accountId: usd.id },
+    destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$bob@receiver.example', currency: 'MXN' },
+    lockedCurrencySide: 'SENDING',
+    lockedCurrencyAmount: 10_000,
+    lookupId: lookup.lookupId,
+    senderCustomerInfo: { FULL_NAME: 'Ada' },
+  });
   await cb.quotes.retrieve(quote.id);
   await cb.quotes.execute(quote.id);
   await attempt('409 execute twice', () => cb.quotes.execute(quote.id));
-  const quote2 = await cb.quotes.create({ source: { sourceType: 'ACCOUNT', accountId: usd.id }, destination: { destinationType: 'ACCOUNT', accountId: eur.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 5_000 });
+  const quote2 = await cb.quotes.create({
+    source: { sourceType: 'ACCOUNT', accountId: usd.id },
+    destination: { destinationType: 'ACCOUNT', accountId: eur.id },
+    lockedCurrencySide: 'SENDING',
+    lockedCurrencyAmount: 5_000,
+  });
   await cb.transferIn.create({ source: { accountId: bank.id }, destination: { accountId: usd.id }, amount: 2_500 });
-  const held1 = await cb.sandbox.receiveUmaPayment({ senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: MAGIC.holdForApprovalAmount, customerId: ada.id });
-  const held2 = await cb.sandbox.receiveUmaPayment({ senderUmaAddress: '$sue@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: MAGIC.holdForApprovalAmount, customerId: ada.id });
+  const held1 = await cb.sandbox.receiveUmaPayment({
+    senderUmaAddress: '$sam@sandbox.uma.example',
+    receivingCurrencyCode: 'USD',
+    receivingCurrencyAmount: MAGIC.holdForApprovalAmount,
+    customerId: ada.id,
+  });
+  const held2 = await cb.sandbox.receiveUmaPayment({
+    senderUmaAddress: '$sue@sandbox.uma.example',
+    receivingCurrencyCode: 'USD',
+    receivingCurrencyAmount: MAGIC.holdForApprovalAmount,
+    customerId: ada.id,
+  });
   await cb.transactions.approve(held1.id, { receiverCustomerInfo: { FULL_NAME: 'Ada' } });
   await cb.transactions.reject(held2.id, { reason: 'test' });
   await cb.transactions.retrieve(held1.id);
@@ -166,7 +238,12 @@ beforeAll(async () => {
   await cb.customers.retrieveImportJob(jobId);
   await cb.verifications.list({ customerId: ada.id });
   // KYC/KYB: a business, its owner (personal data), a submission, the hosted link (its URL and token are the customer's).
-  const acme = await cb.customers.create({ customerType: 'BUSINESS', region: 'US', businessInfo: { legalName: 'Acme Ltd', taxId: '12-3456789', incorporatedOn: '2019-03-01' }, address: { line1: '1 Main', city: 'Austin', postalCode: '78701', country: 'US' } });
+  const acme = await cb.customers.create({
+    customerType: 'BUSINESS',
+    region: 'US',
+    businessInfo: { legalName: 'Acme Ltd', taxId: '12-3456789', incorporatedOn: '2019-03-01' },
+    address: { line1: '1 Main', city: 'Austin', postalCode: '78701', country: 'US' },
+  });
   const owner = await cb.beneficialOwners.create({ customerId: acme.id, roles: ['CONTROL_PERSON'], ownershipPercentage: 30, personalInfo: OWNER });
   await cb.beneficialOwners.retrieve(owner.id);
   await cb.beneficialOwners.update(owner.id, { personalInfo: { email: 'olga@hidden.example' } });
@@ -184,7 +261,13 @@ beforeAll(async () => {
   await attempt('cancel (a 409 once the transfer settled)', () => cb.transactions.cancel(out.id));
   const [platformUsdc] = (await cb.platform.internalAccounts.list({ currency: 'USDC' })).data;
   await cb.exchangeRates.list({ sourceCurrency: 'USD', destinationCurrency: ['EUR'] });
-  await cb.crypto.estimateWithdrawalFee({ internalAccountId: platformUsdc!.id, currency: 'USDC', cryptoNetwork: 'SOLANA', amount: 1_000_000, destinationAddress: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU' });
+  await cb.crypto.estimateWithdrawalFee({
+    internalAccountId: platformUsdc!.id,
+    currency: 'USDC',
+    cryptoNetwork: 'SOLANA',
+    amount: 1_000_000,
+    destinationAddress: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU',
+  });
   await attempt('400 sandbox send of a quote funded from an account', () => cb.sandbox.send({ quoteId: quote2.id, currencyCode: 'USD' }));
   await attempt('400 test webhook without an endpoint', () => cb.sandbox.sendTestWebhook());
 
@@ -202,7 +285,7 @@ beforeAll(async () => {
   scalar.fill(0);
 
   // A second credential (OAUTH) by the signed retry, then its session through the wallet module.
-  const oauth = (await cb.auth.credentials.create({ type: 'OAUTH', accountId: walletId, oidcToken: oidcToken('ada-oauth') }, { signer: s1 }))!;
+  const oauth = await cb.auth.credentials.create({ type: 'OAUTH', accountId: walletId, oidcToken: oidcToken('ada-oauth') }, { signer: s1 });
   const keyPair = await generateClientKeyPair();
   const oauthAnswer = await cb.auth.credentials.verify(oauth.id, { type: 'OAUTH', oidcToken: oidcToken('ada-oauth'), clientPublicKey: keyPair.publicKey });
   const s2session = await WalletSession.fromVerify(oauthAnswer, keyPair, oauth.id);
@@ -210,18 +293,35 @@ beforeAll(async () => {
   inspected.push(util.inspect(s2session, { depth: 10, showHidden: true }), JSON.stringify(s2session), util.inspect(keyPair, { depth: 10, showHidden: true }));
 
   // PASSKEY: created with the signer, challenged and verified with its Request-Id.
-  const passkey = (await cb.auth.credentials.create(
-    { type: 'PASSKEY', accountId: walletId, nickname: 'laptop', challenge: 'Y2hhbGxlbmdl', attestation: { credentialId: 'Y3JlZC1pZC0x', clientDataJson: 'e30', attestationObject: 'o2M' } },
+  const passkey = await cb.auth.credentials.create(
+    {
+      type: 'PASSKEY',
+      accountId: walletId,
+      nickname: 'laptop',
+      challenge: 'Y2hhbGxlbmdl',
+      attestation: { credentialId: 'Y3JlZC1pZC0x', clientDataJson: 'e30', attestationObject: 'o2M' },
+    },
     { signer: s2 },
-  ))!;
+  );
   const pkKeys = await generateClientKeyPair();
   // Expected to succeed; kept as attempts so that a failure here is reported by name and the search still runs.
-  const pkChallenge = (await attempt('unexpected: PASSKEY challenge', () => cb.auth.credentials.challenge(passkey.id, { clientPublicKey: pkKeys.publicKey }))) as { challenge: string; requestId: string } | undefined;
+  const pkChallenge = (await attempt('unexpected: PASSKEY challenge', () =>
+    cb.auth.credentials.challenge(passkey.id, { clientPublicKey: pkKeys.publicKey }),
+  )) as { challenge: string; requestId: string } | undefined;
   if (pkChallenge) {
     await attempt('unexpected: PASSKEY verify', () =>
       cb.auth.credentials.verify(
         passkey.id,
-        { type: 'PASSKEY', assertion: { credentialId: 'Y3JlZC1pZC0x', clientDataJson: b64url({ type: 'webauthn.get', challenge: pkChallenge.challenge }), authenticatorData: 'SZYN5YgOjGh0NBcPZHZgW4_krrmihjLHmVzzuoMdl2MFAAAAAQ', signature: 'MEUCIQDx2b1cexample', userHandle: null } },
+        {
+          type: 'PASSKEY',
+          assertion: {
+            credentialId: 'Y3JlZC1pZC0x',
+            clientDataJson: b64url({ type: 'webauthn.get', challenge: pkChallenge.challenge }),
+            authenticatorData: 'SZYN5YgOjGh0NBcPZHZgW4_krrmihjLHmVzzuoMdl2MFAAAAAQ',
+            signature: 'MEUCIQDx2b1cexample',
+            userHandle: null,
+          },
+        },
         { requestId: pkChallenge.requestId },
       ),
     );
@@ -234,39 +334,96 @@ beforeAll(async () => {
   // Signed retry with a signer; and in relay mode (the challenge goes to the "device" and back).
   await cb.internalAccounts.update(walletId, { privateEnabled: true }, { signer: s1 });
   const exportKeys = await generateClientKeyPair();
-  const challengeError = await attempt('202 relay: SignatureRequiredError', () => cb.internalAccounts.export(walletId, { clientPublicKey: exportKeys.publicKey }));
+  const challengeError = await attempt('202 relay: SignatureRequiredError', () =>
+    cb.internalAccounts.export(walletId, { clientPublicKey: exportKeys.publicKey }),
+  );
   expect(challengeError).toBeUndefined();
   const relay = errors.at(-1) as SignatureRequiredError;
   expect(relay).toBeInstanceOf(SignatureRequiredError);
   const relayStamp = await s1(relay.challenge);
   await cb.internalAccounts.export(walletId, { clientPublicKey: exportKeys.publicKey }, { signature: relayStamp, requestId: relay.challenge.requestId });
-  await attempt('relay requestId reused (client side)', () => cb.internalAccounts.export(walletId, { clientPublicKey: exportKeys.publicKey }, { signature: relayStamp, requestId: relay.challenge.requestId }));
-  await attempt('401 REQUEST_ID_REUSED (service side)', () => newClient(proxy.url).internalAccounts.export(walletId, { clientPublicKey: exportKeys.publicKey }, { signature: relayStamp, requestId: relay.challenge.requestId }));
+  await attempt('relay requestId reused (client side)', () =>
+    cb.internalAccounts.export(walletId, { clientPublicKey: exportKeys.publicKey }, { signature: relayStamp, requestId: relay.challenge.requestId }),
+  );
+  await attempt('401 REQUEST_ID_REUSED (service side)', () =>
+    newClient(proxy.url).internalAccounts.export(
+      walletId,
+      { clientPublicKey: exportKeys.publicKey },
+      { signature: relayStamp, requestId: relay.challenge.requestId },
+    ),
+  );
   await attempt('401 self revoke, signed', () => cb.auth.credentials.revoke(otp.id, { signer: s1 }));
   await attempt('validation: signature without requestId', () => cb.auth.credentials.revoke(otp.id, { signature: relayStamp }));
 
   // Error paths with the secrets in the request: 5xx, timeout, lost response, refused connection, validation.
-  proxy.setPlan(only(verifyPath, script([{ kind: 'status', status: 500 }, { kind: 'delay', ms: 500 }, { kind: 'reset-after' }, { kind: 'truncate' }, { kind: 'html', status: 502 }] as Fault[])));
-  await attempt('500 on verify (OTP)', () => cb.auth.credentials.verify(otp.id, { type: 'EMAIL_OTP', otp: BAD_OTP, clientPublicKey: device.getPublicKey('hex') }));
-  await attempt('timeout on verify (OTP)', () => cb.auth.credentials.verify(otp.id, { type: 'EMAIL_OTP', otp: BAD_OTP, clientPublicKey: device.getPublicKey('hex') }, { timeout: 100 }));
-  await attempt('lost response on verify (OIDC)', () => cb.auth.credentials.verify(oauth.id, { type: 'OAUTH', oidcToken: oidcToken('ada-oauth'), clientPublicKey: keyPair.publicKey }));
-  await attempt('truncated answer on verify (OTP)', () => cb.auth.credentials.verify(otp.id, { type: 'EMAIL_OTP', otp: MAGIC_OTP, clientPublicKey: device.getPublicKey('hex') }));
-  await attempt('HTML 502 on verify (OIDC)', () => cb.auth.credentials.verify(oauth.id, { type: 'OAUTH', oidcToken: oidcToken('ada-oauth'), clientPublicKey: keyPair.publicKey }));
-  proxy.setPlan(script([{ kind: 'status', status: 503 }, { kind: 'status', status: 503 }, { kind: 'status', status: 503 }]));
+  proxy.setPlan(
+    only(
+      verifyPath,
+      script([
+        { kind: 'status', status: 500 },
+        { kind: 'delay', ms: 500 },
+        { kind: 'reset-after' },
+        { kind: 'truncate' },
+        { kind: 'html', status: 502 },
+      ] as Fault[]),
+    ),
+  );
+  await attempt('500 on verify (OTP)', () =>
+    cb.auth.credentials.verify(otp.id, { type: 'EMAIL_OTP', otp: BAD_OTP, clientPublicKey: device.getPublicKey('hex') }),
+  );
+  await attempt('timeout on verify (OTP)', () =>
+    cb.auth.credentials.verify(otp.id, { type: 'EMAIL_OTP', otp: BAD_OTP, clientPublicKey: device.getPublicKey('hex') }, { timeout: 100 }),
+  );
+  await attempt('lost response on verify (OIDC)', () =>
+    cb.auth.credentials.verify(oauth.id, { type: 'OAUTH', oidcToken: oidcToken('ada-oauth'), clientPublicKey: keyPair.publicKey }),
+  );
+  await attempt('truncated answer on verify (OTP)', () =>
+    cb.auth.credentials.verify(otp.id, { type: 'EMAIL_OTP', otp: MAGIC_OTP, clientPublicKey: device.getPublicKey('hex') }),
+  );
+  await attempt('HTML 502 on verify (OIDC)', () =>
+    cb.auth.credentials.verify(oauth.id, { type: 'OAUTH', oidcToken: oidcToken('ada-oauth'), clientPublicKey: keyPair.publicKey }),
+  );
+  proxy.setPlan(
+    script([
+      { kind: 'status', status: 503 },
+      { kind: 'status', status: 503 },
+      { kind: 'status', status: 503 },
+    ]),
+  );
   await attempt('503 storm on a GET (retries logged)', () => cb.config.retrieve());
   proxy.setPlan(() => ({ kind: 'pass' }));
   await attempt('404', () => cb.customers.retrieve('Customer:does-not-exist'));
-  await attempt('401 OIDC token of another user', () => cb.auth.credentials.verify(oauth.id, { type: 'OAUTH', oidcToken: `${oidcToken('someone-else')}`, clientPublicKey: keyPair.publicKey }));
+  await attempt('401 OIDC token of another user', () =>
+    cb.auth.credentials.verify(oauth.id, { type: 'OAUTH', oidcToken: `${oidcToken('someone-else')}`, clientPublicKey: keyPair.publicKey }),
+  );
   const closed = await startFaultProxy(server.url);
   const closedUrl = closed.url;
   await closed.close();
-  await attempt('connection refused (OTP)', () => newClient(closedUrl).auth.credentials.verify(otp.id, { type: 'EMAIL_OTP', otp: BAD_OTP, clientPublicKey: device.getPublicKey('hex') }));
-  await attempt('connection refused (OIDC create)', () => newClient(closedUrl).auth.credentials.create({ type: 'OAUTH', accountId: walletId, oidcToken: oidcToken('x') }, { signer: s1 }));
-  await attempt('validation: OTP of the wrong type', () => cb.auth.credentials.verify(otp.id, { type: 'EMAIL_OTP', otp: Number(BAD_OTP), clientPublicKey: 'nope' } as never));
-  await attempt('validation: OIDC token with a bad account id', () => cb.auth.credentials.create({ type: 'OAUTH', accountId: 'Wallet:bad', oidcToken: oidcToken('y') } as never));
-  await attempt('validation: PASSKEY verify without requestId', () => cb.auth.credentials.verify(passkey.id, { type: 'PASSKEY', assertion: { credentialId: 'x', clientDataJson: 'x', authenticatorData: 'x', signature: relayStamp } } as never));
-  await attempt('signer that fails', () => cb.internalAccounts.update(walletId, { privateEnabled: false }, { signer: async () => Promise.reject(deviceOffline) }));
-  for (const [tokenId, baseUrl] of [['a:b', proxy.url], [TOKEN_ID, 'not a url']] as const) {
+  await attempt('connection refused (OTP)', () =>
+    newClient(closedUrl).auth.credentials.verify(otp.id, { type: 'EMAIL_OTP', otp: BAD_OTP, clientPublicKey: device.getPublicKey('hex') }),
+  );
+  await attempt('connection refused (OIDC create)', () =>
+    newClient(closedUrl).auth.credentials.create({ type: 'OAUTH', accountId: walletId, oidcToken: oidcToken('x') }, { signer: s1 }),
+  );
+  await attempt('validation: OTP of the wrong type', () =>
+    cb.auth.credentials.verify(otp.id, { type: 'EMAIL_OTP', otp: Number(BAD_OTP), clientPublicKey: 'nope' }),
+  );
+  await attempt('validation: OIDC token with a bad account id', () =>
+    cb.auth.credentials.create({ type: 'OAUTH', accountId: 'Wallet:bad', oidcToken: oidcToken('y') }),
+  );
+  await attempt('validation: PASSKEY verify without requestId', () =>
+    cb.auth.credentials.verify(passkey.id, {
+      type: 'PASSKEY',
+      assertion: { credentialId: 'x', clientDataJson: 'x', authenticatorData: 'x', signature: relayStamp },
+    }),
+  );
+  await attempt('signer that fails', () =>
+    cb.internalAccounts.update(walletId, { privateEnabled: false }, { signer: async () => Promise.reject(deviceOffline) }),
+  );
+  for (const [tokenId, baseUrl] of [
+    ['a:b', proxy.url],
+    [TOKEN_ID, 'not a url'],
+  ] as const) {
     try {
       new Crossborder({ tokenId, clientSecret: SECRET, baseUrl });
     } catch (error) {
@@ -277,7 +434,7 @@ beforeAll(async () => {
 
   // Production's session refresh (signed by the session refreshed) and a delegated key (signed twice), listed, read, revoked.
   const refreshKeys = await generateClientKeyPair();
-  await cb.auth.sessions.refresh(verified.id!, { clientPublicKey: refreshKeys.publicKeyCompressed }, { signer: s1 });
+  await cb.auth.sessions.refresh(verified.id, { clientPublicKey: refreshKeys.publicKeyCompressed }, { signer: s1 });
   const delegated = await cb.auth.delegatedKeys.create({ cardId: 'Card:1', internalAccountId: walletId, nickname: 'card' }, { signer: s1 });
   await cb.auth.delegatedKeys.list({ accountId: walletId });
   await cb.auth.delegatedKeys.retrieve(delegated.id);
@@ -298,7 +455,12 @@ beforeAll(async () => {
   );
   // Which operation each request reached: method and path template (literal segments win over parameters).
   const templates = (Object.keys(operations) as OperationId[])
-    .map((id) => ({ id, method: operations[id].method as string, re: new RegExp(`^/2025-10-13${operations[id].path.replace(/\{[^}]+\}/g, '[^/]+')}$`), params: (operations[id].path.match(/\{/g) ?? []).length }))
+    .map((id) => ({
+      id,
+      method: operations[id].method,
+      re: new RegExp(`^/2025-10-13${operations[id].path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+      params: (operations[id].path.match(/\{/g) ?? []).length,
+    }))
     .sort((a, b) => a.params - b.params);
   for (const record of proxy.records) {
     const path = record.url.split('?')[0]!;
@@ -315,10 +477,21 @@ afterAll(async () => {
 /** Every text the SDK produced that a platform might log, print or ship to an error tracker. */
 function outputs(): { where: string; text: string }[] {
   const out: { where: string; text: string }[] = [];
-  for (const [i, l] of lines.entries()) out.push({ where: `log ${i} (${l.level}) ${l.message}`, text: `${l.message}\n${JSON.stringify(l.details)}\n${util.inspect(l.details, { depth: 10 })}` });
+  for (const [i, l] of lines.entries())
+    out.push({ where: `log ${i} (${l.level}) ${l.message}`, text: `${l.message}\n${JSON.stringify(l.details)}\n${util.inspect(l.details, { depth: 10 })}` });
   for (const [i, e] of errors.entries()) {
     const err = e as Error;
-    out.push({ where: `error ${i} ${err.name}`, text: [err.message, err.stack, String(err), JSON.stringify(err), util.inspect(err, { depth: 10 }), util.inspect(err, { depth: 10, showHidden: true })].join('\n') });
+    out.push({
+      where: `error ${i} ${err.name}`,
+      text: [
+        err.message,
+        err.stack,
+        String(err),
+        JSON.stringify(err),
+        util.inspect(err, { depth: 10 }),
+        util.inspect(err, { depth: 10, showHidden: true }),
+      ].join('\n'),
+    });
   }
   for (const [i, t] of inspected.entries()) out.push({ where: `inspect ${i}`, text: t });
   return out;
@@ -326,7 +499,10 @@ function outputs(): { where: string; text: string }[] {
 
 /** The wire, split into the places a value can be. */
 function places(r: ProxyRecord): { where: string; text: string }[] {
-  const out = [{ where: `${r.method} ${r.url} url`, text: r.url }, { where: `${r.method} ${r.url} body`, text: r.body }];
+  const out = [
+    { where: `${r.method} ${r.url} url`, text: r.url },
+    { where: `${r.method} ${r.url} body`, text: r.body },
+  ];
   for (const [name, value] of Object.entries(r.headers)) out.push({ where: `${r.method} ${r.url} header ${name}`, text: String(value) });
   for (const a of r.upstream) out.push({ where: `${r.method} ${r.url} response`, text: `${JSON.stringify(a.headers)}\n${a.body}` });
   return out;
@@ -356,8 +532,25 @@ function secrets(): Secret[] {
 describe('secrets appear only where the protocol puts them', () => {
   it('the run reached every method and every error path', () => {
     expect([...reached].sort()).toEqual(Object.keys(operations).sort());
-    for (const path of ['409', '401 wrong OTP', '429', '500 on verify', 'timeout', 'lost response', 'truncated', 'HTML 502', '503 storm', 'connection refused (OTP)', 'relay', 'validation: OTP', 'configuration']) {
-      expect([...errorPaths].some((p) => p.startsWith(path)), `${path} in ${[...errorPaths].join(', ')}`).toBe(true);
+    for (const path of [
+      '409',
+      '401 wrong OTP',
+      '429',
+      '500 on verify',
+      'timeout',
+      'lost response',
+      'truncated',
+      'HTML 502',
+      '503 storm',
+      'connection refused (OTP)',
+      'relay',
+      'validation: OTP',
+      'configuration',
+    ]) {
+      expect(
+        [...errorPaths].some((p) => p.startsWith(path)),
+        `${path} in ${[...errorPaths].join(', ')}`,
+      ).toBe(true);
     }
     expect([...errorPaths].filter((p) => p.startsWith('unexpected'))).toEqual([]);
     expect(errors.filter((e) => !(e instanceof CrossborderError) && e !== deviceOffline).map((e) => String(e))).toEqual([]);

@@ -10,14 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Crossborder } from '../../src/client';
-import {
-  APIConnectionError,
-  APITimeoutError,
-  APIUserAbortError,
-  CrossborderError,
-  InternalServerError,
-  RateLimitError,
-} from '../../src/core/errors';
+import { APIConnectionError, APITimeoutError, APIUserAbortError, CrossborderError, InternalServerError, RateLimitError } from '../../src/core/errors';
 import { operations } from '../../src/generated/operations';
 import type { ClientOptions } from '../../src/core/options';
 import { MAX_RETRY_AFTER_MS } from '../../src/core/retry';
@@ -84,29 +77,35 @@ async function scenario(run: () => Promise<void>): Promise<void> {
   }
 }
 
-const always = (fault: Fault): Plan => () => fault;
+const always =
+  (fault: Fault): Plan =>
+  () =>
+    fault;
 const status = (code: number, retryAfter?: string): Fault => ({ kind: 'status', status: code, retryAfter });
 
 describe('bounded attempts', () => {
   const statuses = [500, 502, 503, 504];
   const retries = [0, 1, 2, 3, 5];
-  it.each(statuses.flatMap((s) => retries.map((r) => [s, r] as const)))('GET during a %i burst with maxRetries %i: maxRetries + 1 attempts, jittered backoff', async (code, maxRetries) => {
-    await scenario(async () => {
-      proxy.setPlan(always(status(code)));
-      const { cb, sleeps } = client({ maxRetries });
-      const m = marker('get');
-      const err = await rejected(cb.customers.list({ platformCustomerId: m }));
-      expect(err).toBeInstanceOf(InternalServerError);
-      expect(err.status).toBe(code);
-      expect(attemptsOf(m)).toHaveLength(maxRetries + 1);
-      expect(sleeps).toHaveLength(maxRetries);
-      sleeps.forEach((ms, retry) => {
-        const base = Math.min(8_000, 500 * 2 ** retry);
-        expect(ms).toBeGreaterThanOrEqual(base * 0.75);
-        expect(ms).toBeLessThanOrEqual(base);
+  it.each(statuses.flatMap((s) => retries.map((r) => [s, r] as const)))(
+    'GET during a %i burst with maxRetries %i: maxRetries + 1 attempts, jittered backoff',
+    async (code, maxRetries) => {
+      await scenario(async () => {
+        proxy.setPlan(always(status(code)));
+        const { cb, sleeps } = client({ maxRetries });
+        const m = marker('get');
+        const err = await rejected(cb.customers.list({ platformCustomerId: m }));
+        expect(err).toBeInstanceOf(InternalServerError);
+        expect(err.status).toBe(code);
+        expect(attemptsOf(m)).toHaveLength(maxRetries + 1);
+        expect(sleeps).toHaveLength(maxRetries);
+        sleeps.forEach((ms, retry) => {
+          const base = Math.min(8_000, 500 * 2 ** retry);
+          expect(ms).toBeGreaterThanOrEqual(base * 0.75);
+          expect(ms).toBeLessThanOrEqual(base);
+        });
       });
-    });
-  });
+    },
+  );
 
   it.each([500, 502, 504, 503])('a non-idempotent create during a %i burst without Retry-After is sent once', async (code) => {
     await scenario(async () => {
@@ -125,20 +124,23 @@ describe('bounded attempts', () => {
     [503, '2'],
     [429, '0'],
     [429, '3'],
-  ] as const)('a non-idempotent create during a %i burst with Retry-After: %s is sent once (a gateway may answer after the service acted)', async (code, after) => {
-    await scenario(async () => {
-      proxy.setPlan(always(status(code, after)));
-      const { cb, sleeps } = client({ maxRetries: 3 });
-      const m = marker('create-ra');
-      const err = await rejected(cb.customers.create({ customerType: 'INDIVIDUAL', platformCustomerId: m, region: 'US' }));
-      expect(err).toBeInstanceOf(code === 429 ? RateLimitError : InternalServerError);
-      expect(attemptsOf(m)).toHaveLength(1);
-      expect(sleeps).toEqual([]);
-      expect(err.retryAfter).toBe(Number(after) * 1000);
-      expect(err.outcomeUnknown).toBe(code === 503);
-      expect(sandbox.state.snapshot().customers.filter((c) => c.platformCustomerId === m)).toEqual([]);
-    });
-  });
+  ] as const)(
+    'a non-idempotent create during a %i burst with Retry-After: %s is sent once (a gateway may answer after the service acted)',
+    async (code, after) => {
+      await scenario(async () => {
+        proxy.setPlan(always(status(code, after)));
+        const { cb, sleeps } = client({ maxRetries: 3 });
+        const m = marker('create-ra');
+        const err = await rejected(cb.customers.create({ customerType: 'INDIVIDUAL', platformCustomerId: m, region: 'US' }));
+        expect(err).toBeInstanceOf(code === 429 ? RateLimitError : InternalServerError);
+        expect(attemptsOf(m)).toHaveLength(1);
+        expect(sleeps).toEqual([]);
+        expect(err.retryAfter).toBe(Number(after) * 1000);
+        expect(err.outcomeUnknown).toBe(code === 503);
+        expect(sandbox.state.snapshot().customers.filter((c) => c.platformCustomerId === m)).toEqual([]);
+      });
+    },
+  );
 
   it('an idempotent quote through a mixed storm (500, 502, 503, 429 + Retry-After, 504, then through): one quote, one key', async () => {
     await scenario(async () => {
@@ -146,13 +148,24 @@ describe('bounded attempts', () => {
       const { cb, sleeps } = client({ maxRetries: 5 });
       const description = marker('storm-quote');
       const { data, idempotencyKey } = await cb.quotes
-        .create({ source: { sourceType: 'ACCOUNT', accountId: usd }, destination: { destinationType: 'ACCOUNT', accountId: eur }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 5_000, description })
+        .create({
+          source: { sourceType: 'ACCOUNT', accountId: usd },
+          destination: { destinationType: 'ACCOUNT', accountId: eur },
+          lockedCurrencySide: 'SENDING',
+          lockedCurrencyAmount: 5_000,
+          description,
+        })
         .withResponse();
       const seen = attemptsOf(description);
       expect(seen).toHaveLength(6);
       expect(new Set(seen.map((r) => r.headers['idempotency-key']))).toEqual(new Set([idempotencyKey]));
       expect(sleeps[3]).toBe(1000); // Retry-After wins over backoff
-      expect(sandbox.state.snapshot().transactions.filter((t) => t.description === description).map((t) => t.id)).toEqual([data.transactionId]);
+      expect(
+        sandbox.state
+          .snapshot()
+          .transactions.filter((t) => t.description === description)
+          .map((t) => t.id),
+      ).toEqual([data.transactionId]);
     });
   });
 
@@ -312,7 +325,13 @@ describe('aborts are never retried', () => {
       const controller = new AbortController();
       const call = rejected(
         cb.quotes.create(
-          { source: { sourceType: 'ACCOUNT', accountId: usd }, destination: { destinationType: 'ACCOUNT', accountId: eur }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 5_000, description },
+          {
+            source: { sourceType: 'ACCOUNT', accountId: usd },
+            destination: { destinationType: 'ACCOUNT', accountId: eur },
+            lockedCurrencySide: 'SENDING',
+            lockedCurrencyAmount: 5_000,
+            description,
+          },
           { signal: controller.signal },
         ),
       );
@@ -407,7 +426,14 @@ describe('the fault proxy', () => {
 
   it('delay holds the answer; status answers without forwarding, with Retry-After in seconds or as a date', async () => {
     const date = new Date(Date.now() + 5_000).toUTCString();
-    proxy.setPlan(script([{ kind: 'delay', ms: 300 }, { kind: 'status', status: 429, retryAfter: '1' }, { kind: 'status', status: 503, retryAfter: date }, { kind: 'status', status: 502 }]));
+    proxy.setPlan(
+      script([
+        { kind: 'delay', ms: 300 },
+        { kind: 'status', status: 429, retryAfter: '1' },
+        { kind: 'status', status: 503, retryAfter: date },
+        { kind: 'status', status: 502 },
+      ]),
+    );
     const started = performance.now();
     expect((await createCustomer('p-slow')).status).toBe(200);
     expect(performance.now() - started).toBeGreaterThanOrEqual(290);
@@ -485,7 +511,15 @@ describe('every method through every proxy fault', () => {
         const timeout = fault.kind === 'delay' ? 300 : 10_000;
         const results = await Promise.all(
           IDS.map(async (id) => {
-            const cb = new Crossborder({ tokenId: 'tok', clientSecret: 'sk', environment: 'sandbox', baseUrl: proxy.url, maxRetries, timeout, sleep: async () => {} });
+            const cb = new Crossborder({
+              tokenId: 'tok',
+              clientSecret: 'sk',
+              environment: 'sandbox',
+              baseUrl: proxy.url,
+              maxRetries,
+              timeout,
+              sleep: async () => {},
+            });
             const input: Input = { ...FIXED[id], options: { ...FIXED[id].options, headers: { 'X-Case': `${f}:${id}` } } };
             try {
               await METHODS[id](cb, input);
@@ -500,7 +534,7 @@ describe('every method through every proxy fault', () => {
     );
     for (const { f, fault, results } of all) {
       for (const { id, input, error } of results) {
-        const op = operations[id] as Op;
+        const op = operations[id];
         calls++;
         if (error !== undefined && !(error instanceof CrossborderError)) problems.push(`${id} / ${fault.kind}: ${String(error)}`);
         const attempts = proxy.records.filter((r) => header(r, 'x-case') === `${f}:${id}`);
@@ -510,12 +544,14 @@ describe('every method through every proxy fault', () => {
         const safe = op.method === 'GET' || op.idempotent;
         if (!safe && (MAY_HAVE_ARRIVED.has(fault.kind) || (fault.kind === 'html' && fault.forward))) {
           if (attempts.length > 1) problems.push(`${id} / ${fault.kind}: an unsafe write was sent ${attempts.length} times`);
-          if (!(error instanceof APIConnectionError) || !error.outcomeUnknown) problems.push(`${id} / ${fault.kind}: ${String(error)} does not say the outcome is unknown`);
+          if (!(error instanceof APIConnectionError) || !error.outcomeUnknown)
+            problems.push(`${id} / ${fault.kind}: ${String(error)} does not say the outcome is unknown`);
         }
         // A timeout before anything went out (a first call also loads its checks) has no key on the wire to carry.
         if (op.idempotent && error && attempts.length > 0) {
           const keys = new Set(attempts.map((r) => header(r, 'idempotency-key')));
-          if (keys.size !== 1 || (error as { idempotencyKey?: string }).idempotencyKey !== [...keys][0]) problems.push(`${id} / ${fault.kind}: key not carried`);
+          if (keys.size !== 1 || (error as { idempotencyKey?: string }).idempotencyKey !== [...keys][0])
+            problems.push(`${id} / ${fault.kind}: key not carried`);
         }
       }
     }

@@ -87,7 +87,7 @@ export interface ScenarioReport {
  */
 export function report(row: ScenarioReport): void {
   const mode = FULL ? 'full' : 'ci';
-  // eslint-disable-next-line no-console
+
   console.log(`[reliability:${mode}] ${row.scenario}: ${row.cases} ${row.unit}, ${row.failures} failures${row.notes ? ` (${row.notes})` : ''}`);
   const file = process.env.RELIABILITY_REPORT;
   if (file) appendFileSync(file, `${JSON.stringify({ ...row, mode })}\n`);

@@ -32,8 +32,17 @@ describe('quotes', () => {
   it('createAndExecute carries one Idempotency-Key per step, derived from the caller key', async () => {
     const keys: string[] = [];
     mswServer.use(
-      http.post(`${API}/quotes`, ({ request }) => (keys.push(request.headers.get('idempotency-key')!), HttpResponse.json({ ...quote, status: 'PENDING', expiresAt: new Date(Date.now() + 60_000).toISOString() }))),
-      http.post(`${API}/quotes/:id/execute`, ({ request }) => (keys.push(request.headers.get('idempotency-key')!), HttpResponse.json({ ...quote, status: 'PROCESSING' }))),
+      http.post(
+        `${API}/quotes`,
+        ({ request }) => (
+          keys.push(request.headers.get('idempotency-key')!),
+          HttpResponse.json({ ...quote, status: 'PENDING', expiresAt: new Date(Date.now() + 60_000).toISOString() })
+        ),
+      ),
+      http.post(
+        `${API}/quotes/:id/execute`,
+        ({ request }) => (keys.push(request.headers.get('idempotency-key')!), HttpResponse.json({ ...quote, status: 'PROCESSING' })),
+      ),
     );
     const { cb } = client();
     const done = await cb.quotes.createAndExecute(requestExample('createQuote'), { idempotencyKey: 'order-42' });
@@ -90,7 +99,7 @@ describe('transactions.waitFor', () => {
       [{ pollInterval: 2 ** 31, timeout: 2 ** 40 }, 'options.pollInterval'], // a timer would fire after 1 ms
       [{ until: [] }, 'options.until'],
     ] as const) {
-      const err = await rejected(cb.transactions.waitFor(tx.id, options as never));
+      const err = await rejected(cb.transactions.waitFor(tx.id, options));
       expect(err, JSON.stringify(options)).toBeInstanceOf(ValidationError);
       expect(err.field).toBe(field);
     }
@@ -104,7 +113,12 @@ describe('transactions.waitFor', () => {
   it('an abort stops the wait', async () => {
     mswServer.use(http.get(`${API}/transactions/:id`, () => HttpResponse.json({ ...tx, status: 'PROCESSING' })));
     const controller = new AbortController();
-    const { cb } = client({ sleep: async () => { controller.abort(); throw new Error('aborted'); } });
+    const { cb } = client({
+      sleep: async () => {
+        controller.abort();
+        throw new Error('aborted');
+      },
+    });
     await expect(cb.transactions.waitFor(tx.id, { signal: controller.signal })).rejects.toBeInstanceOf(APIUserAbortError);
   });
 });
@@ -144,7 +158,10 @@ describe('webhooks', () => {
     expect(event.type).toBe('INCOMING_PAYMENT.PENDING');
     if (event.type === 'INCOMING_PAYMENT.PENDING' && !('unknown' in event)) expect(event.data.id).toBe(data.id);
     const future = JSON.stringify({ id: 'Webhook:2', type: 'SOMETHING.NEW', timestamp: new Date().toISOString(), data: { x: 1 } });
-    await expect(cb.webhooks.unwrap(future, { 'X-Service-Signature': await signWebhook(future, keys.privateKeyPem) })).resolves.toMatchObject({ unknown: true, type: 'SOMETHING.NEW' });
+    await expect(cb.webhooks.unwrap(future, { 'X-Service-Signature': await signWebhook(future, keys.privateKeyPem) })).resolves.toMatchObject({
+      unknown: true,
+      type: 'SOMETHING.NEW',
+    });
   });
 
   it('a known type whose data breaks the schema is delivered with event.issues; a bad signature is invalid_signature', async () => {

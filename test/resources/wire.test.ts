@@ -53,17 +53,42 @@ const cases: Case[] = [
     op: 'listCustomers',
     call: () =>
       cb.customers.list({
-        platformCustomerId: 'p-1', customerType: 'INDIVIDUAL', createdAfter: date, createdBefore: '2025-02-01T00:00:00Z',
-        updatedAfter: date, updatedBefore: date, limit: 5, cursor: 'c1', region: 'US', currency: 'USD', umaAddress: '$ada@x.example', isIncludingDeleted: true,
+        platformCustomerId: 'p-1',
+        customerType: 'INDIVIDUAL',
+        createdAfter: date,
+        createdBefore: '2025-02-01T00:00:00Z',
+        updatedAfter: date,
+        updatedBefore: date,
+        limit: 5,
+        cursor: 'c1',
+        region: 'US',
+        currency: 'USD',
+        umaAddress: '$ada@x.example',
+        isIncludingDeleted: true,
       }),
     path: '/customers',
     query: {
-      platformCustomerId: 'p-1', customerType: 'INDIVIDUAL', createdAfter: date.toISOString(), createdBefore: '2025-02-01T00:00:00Z',
-      updatedAfter: date.toISOString(), updatedBefore: date.toISOString(), limit: '5', cursor: 'c1', region: 'US', currency: 'USD', umaAddress: '$ada@x.example', isIncludingDeleted: 'true',
+      platformCustomerId: 'p-1',
+      customerType: 'INDIVIDUAL',
+      createdAfter: date.toISOString(),
+      createdBefore: '2025-02-01T00:00:00Z',
+      updatedAfter: date.toISOString(),
+      updatedBefore: date.toISOString(),
+      limit: '5',
+      cursor: 'c1',
+      region: 'US',
+      currency: 'USD',
+      umaAddress: '$ada@x.example',
+      isIncludingDeleted: 'true',
     },
   },
   { op: 'getCustomer', call: () => cb.customers.retrieve(CUSTOMER), path: `/customers/${enc(CUSTOMER)}` },
-  { op: 'updateCustomer', call: () => cb.customers.update(CUSTOMER, requestExample('updateCustomer')), path: `/customers/${enc(CUSTOMER)}`, body: requestExample('updateCustomer') },
+  {
+    op: 'updateCustomer',
+    call: () => cb.customers.update(CUSTOMER, requestExample('updateCustomer')),
+    path: `/customers/${enc(CUSTOMER)}`,
+    body: requestExample('updateCustomer'),
+  },
   { op: 'deleteCustomer', call: () => cb.customers.delete(CUSTOMER), path: `/customers/${enc(CUSTOMER)}` },
   { op: 'getEndUserTerms', call: () => cb.customers.endUserTerms(), path: '/customers/end-user-terms' },
   {
@@ -73,8 +98,17 @@ const cases: Case[] = [
     form: requestExample('uploadCustomersCsv') as Record<string, string>,
     status: 202,
   },
-  { op: 'getBulkCustomerImportJob', call: () => cb.customers.retrieveImportJob('Job:019542f5-b3e7-1d02-0000-000000000006'), path: `/customers/bulk/jobs/${enc('Job:019542f5-b3e7-1d02-0000-000000000006')}` },
-  { op: 'listInternalAccounts', call: () => cb.internalAccounts.list({ currency: 'USD', customerId: CUSTOMER }), path: '/customers/internal-accounts', query: { currency: 'USD', customerId: CUSTOMER } },
+  {
+    op: 'getBulkCustomerImportJob',
+    call: () => cb.customers.retrieveImportJob('Job:019542f5-b3e7-1d02-0000-000000000006'),
+    path: `/customers/bulk/jobs/${enc('Job:019542f5-b3e7-1d02-0000-000000000006')}`,
+  },
+  {
+    op: 'listInternalAccounts',
+    call: () => cb.internalAccounts.list({ currency: 'USD', customerId: CUSTOMER }),
+    path: '/customers/internal-accounts',
+    query: { currency: 'USD', customerId: CUSTOMER },
+  },
   {
     op: 'updateInternalAccount',
     call: () => cb.internalAccounts.update(ACCOUNT, { privateEnabled: true }, { signature: 'stamp', requestId: 'req-1' }),
@@ -89,10 +123,31 @@ const cases: Case[] = [
     body: requestExample('exportInternalAccount'),
     headers: { 'service-wallet-signature': 'stamp', 'request-id': 'req-2' },
   },
-  { op: 'createExternalAccount', call: () => cb.externalAccounts.create(requestExample('createExternalAccount', 'usdBank')), path: '/customers/external-accounts', body: requestExample('createExternalAccount', 'usdBank'), status: 201 },
-  { op: 'listExternalAccounts', call: () => cb.externalAccounts.list({ customerId: CUSTOMER, limit: 100 }), path: '/customers/external-accounts', query: { customerId: CUSTOMER, limit: '100' } },
-  { op: 'createPlatformExternalAccount', call: () => cb.platform.externalAccounts.create(requestExample('createPlatformExternalAccount')), path: '/platform/external-accounts', body: requestExample('createPlatformExternalAccount') },
-  { op: 'listPlatformExternalAccounts', call: () => cb.platform.externalAccounts.list({ currency: 'USD' }), path: '/platform/external-accounts', query: { currency: 'USD' } },
+  {
+    op: 'createExternalAccount',
+    call: () => cb.externalAccounts.create(requestExample('createExternalAccount', 'usdBank')),
+    path: '/customers/external-accounts',
+    body: requestExample('createExternalAccount', 'usdBank'),
+    status: 201,
+  },
+  {
+    op: 'listExternalAccounts',
+    call: () => cb.externalAccounts.list({ customerId: CUSTOMER, limit: 100 }),
+    path: '/customers/external-accounts',
+    query: { customerId: CUSTOMER, limit: '100' },
+  },
+  {
+    op: 'createPlatformExternalAccount',
+    call: () => cb.platform.externalAccounts.create(requestExample('createPlatformExternalAccount')),
+    path: '/platform/external-accounts',
+    body: requestExample('createPlatformExternalAccount'),
+  },
+  {
+    op: 'listPlatformExternalAccounts',
+    call: () => cb.platform.externalAccounts.list({ currency: 'USD' }),
+    path: '/platform/external-accounts',
+    query: { currency: 'USD' },
+  },
   { op: 'getCustomerExternalAccountById', call: () => cb.externalAccounts.retrieve(EXT), path: `/customers/external-accounts/${enc(EXT)}` },
   { op: 'deleteCustomerExternalAccountById', call: () => cb.externalAccounts.delete(EXT), path: `/customers/external-accounts/${enc(EXT)}`, status: 204 },
   {
@@ -102,9 +157,19 @@ const cases: Case[] = [
     body: requestExample('createExternalAccountOwnershipChallenge'),
     status: 201,
   },
-  { op: 'verifyExternalAccountOwnership', call: () => cb.externalAccounts.verify(EXT, requestExample('verifyExternalAccountOwnership')), path: `/customers/external-accounts/${enc(EXT)}/verify`, body: requestExample('verifyExternalAccountOwnership') },
+  {
+    op: 'verifyExternalAccountOwnership',
+    call: () => cb.externalAccounts.verify(EXT, requestExample('verifyExternalAccountOwnership')),
+    path: `/customers/external-accounts/${enc(EXT)}/verify`,
+    body: requestExample('verifyExternalAccountOwnership'),
+  },
   { op: 'getPlatformExternalAccountById', call: () => cb.platform.externalAccounts.retrieve(EXT), path: `/platform/external-accounts/${enc(EXT)}` },
-  { op: 'deletePlatformExternalAccountById', call: () => cb.platform.externalAccounts.delete(EXT), path: `/platform/external-accounts/${enc(EXT)}`, status: 204 },
+  {
+    op: 'deletePlatformExternalAccountById',
+    call: () => cb.platform.externalAccounts.delete(EXT),
+    path: `/platform/external-accounts/${enc(EXT)}`,
+    status: 204,
+  },
   {
     op: 'createPlatformExternalAccountOwnershipChallenge',
     call: () => cb.platform.externalAccounts.challenge(EXT, { method: 'LIVENESS' }),
@@ -112,60 +177,180 @@ const cases: Case[] = [
     body: { method: 'LIVENESS' },
     status: 201,
   },
-  { op: 'verifyPlatformExternalAccountOwnership', call: () => cb.platform.externalAccounts.verify(EXT, { signature: 'c2lnbmF0dXJl', signatureScheme: 'electrum' }), path: `/platform/external-accounts/${enc(EXT)}/verify`, body: { signature: 'c2lnbmF0dXJl', signatureScheme: 'electrum' } },
+  {
+    op: 'verifyPlatformExternalAccountOwnership',
+    call: () => cb.platform.externalAccounts.verify(EXT, { signature: 'c2lnbmF0dXJl', signatureScheme: 'electrum' }),
+    path: `/platform/external-accounts/${enc(EXT)}/verify`,
+    body: { signature: 'c2lnbmF0dXJl', signatureScheme: 'electrum' },
+  },
   { op: 'getConfig', call: () => cb.config.retrieve(), path: '/config' },
   { op: 'updateConfig', call: () => cb.config.update(requestExample('updateConfig')), path: '/config', body: requestExample('updateConfig') },
-  { op: 'createQuote', call: () => cb.quotes.create(requestExample('createQuote'), { idempotencyKey: 'k-quote' }), path: '/quotes', body: requestExample('createQuote'), headers: { 'idempotency-key': 'k-quote' } },
+  {
+    op: 'createQuote',
+    call: () => cb.quotes.create(requestExample('createQuote'), { idempotencyKey: 'k-quote' }),
+    path: '/quotes',
+    body: requestExample('createQuote'),
+    headers: { 'idempotency-key': 'k-quote' },
+  },
   { op: 'getQuote', call: () => cb.quotes.retrieve(QUOTE), path: `/quotes/${enc(QUOTE)}` },
-  { op: 'executeQuote', call: () => cb.quotes.execute(QUOTE, { idempotencyKey: 'k-exec' }), path: `/quotes/${enc(QUOTE)}/execute`, headers: { 'idempotency-key': 'k-exec' } },
-  { op: 'createTransferIn', call: () => cb.transferIn.create(requestExample('createTransferIn'), { idempotencyKey: 'k-in' }), path: '/transfer-in', body: requestExample('createTransferIn'), headers: { 'idempotency-key': 'k-in' } },
+  {
+    op: 'executeQuote',
+    call: () => cb.quotes.execute(QUOTE, { idempotencyKey: 'k-exec' }),
+    path: `/quotes/${enc(QUOTE)}/execute`,
+    headers: { 'idempotency-key': 'k-exec' },
+  },
+  {
+    op: 'createTransferIn',
+    call: () => cb.transferIn.create(requestExample('createTransferIn'), { idempotencyKey: 'k-in' }),
+    path: '/transfer-in',
+    body: requestExample('createTransferIn'),
+    headers: { 'idempotency-key': 'k-in' },
+  },
   {
     op: 'listTransactions',
     call: () =>
       cb.transactions.list({
-        customerId: CUSTOMER, platformCustomerId: 'p-1', senderAccountIdentifier: ACCOUNT, receiverAccountIdentifier: EXT, status: 'COMPLETED', type: 'OUTGOING',
-        reference: 'REF-1', startDate: date, endDate: '2025-12-31T23:59:59Z', limit: 50, cursor: 'c2', sortOrder: 'asc',
+        customerId: CUSTOMER,
+        platformCustomerId: 'p-1',
+        senderAccountIdentifier: ACCOUNT,
+        receiverAccountIdentifier: EXT,
+        status: 'COMPLETED',
+        type: 'OUTGOING',
+        reference: 'REF-1',
+        startDate: date,
+        endDate: '2025-12-31T23:59:59Z',
+        limit: 50,
+        cursor: 'c2',
+        sortOrder: 'asc',
       }),
     path: '/transactions',
     query: {
-      customerId: CUSTOMER, platformCustomerId: 'p-1', senderAccountIdentifier: ACCOUNT, receiverAccountIdentifier: EXT, status: 'COMPLETED', type: 'OUTGOING',
-      reference: 'REF-1', startDate: date.toISOString(), endDate: '2025-12-31T23:59:59Z', limit: '50', cursor: 'c2', sortOrder: 'asc',
+      customerId: CUSTOMER,
+      platformCustomerId: 'p-1',
+      senderAccountIdentifier: ACCOUNT,
+      receiverAccountIdentifier: EXT,
+      status: 'COMPLETED',
+      type: 'OUTGOING',
+      reference: 'REF-1',
+      startDate: date.toISOString(),
+      endDate: '2025-12-31T23:59:59Z',
+      limit: '50',
+      cursor: 'c2',
+      sortOrder: 'asc',
     },
   },
   { op: 'getTransaction', call: () => cb.transactions.retrieve(TX), path: `/transactions/${enc(TX)}` },
-  { op: 'rejectTransaction', call: () => cb.transactions.reject(TX, { reason: 'sanctions hit' }), path: `/transactions/${enc(TX)}/reject`, body: { reason: 'sanctions hit' } },
-  { op: 'approveTransaction', call: () => cb.transactions.approve(TX, requestExample('approveTransaction')), path: `/transactions/${enc(TX)}/approve`, body: requestExample('approveTransaction') },
+  {
+    op: 'rejectTransaction',
+    call: () => cb.transactions.reject(TX, { reason: 'sanctions hit' }),
+    path: `/transactions/${enc(TX)}/reject`,
+    body: { reason: 'sanctions hit' },
+  },
+  {
+    op: 'approveTransaction',
+    call: () => cb.transactions.approve(TX, requestExample('approveTransaction')),
+    path: `/transactions/${enc(TX)}/approve`,
+    body: requestExample('approveTransaction'),
+  },
   {
     op: 'lookupUmaReceiver',
     call: () => cb.receiver.lookupUma('$alice@bank.example', { senderUmaAddress: '$ada@x.example', customerId: CUSTOMER }),
     path: '/receiver/uma/%24alice%40bank.example',
     query: { senderUmaAddress: '$ada@x.example', customerId: CUSTOMER },
   },
-  { op: 'lookupExternalAccountReceiver', call: () => cb.receiver.lookupExternalAccount(EXT, { customerId: CUSTOMER }), path: `/receiver/external-account/${enc(EXT)}`, query: { customerId: CUSTOMER } },
-  { op: 'createInvitation', call: () => cb.invitations.create(requestExample('createInvitation')), path: '/invitations', body: requestExample('createInvitation') },
+  {
+    op: 'lookupExternalAccountReceiver',
+    call: () => cb.receiver.lookupExternalAccount(EXT, { customerId: CUSTOMER }),
+    path: `/receiver/external-account/${enc(EXT)}`,
+    query: { customerId: CUSTOMER },
+  },
+  {
+    op: 'createInvitation',
+    call: () => cb.invitations.create(requestExample('createInvitation')),
+    path: '/invitations',
+    body: requestExample('createInvitation'),
+  },
   { op: 'getInvitation', call: () => cb.invitations.retrieve('INV-7Q2K9X'), path: '/invitations/INV-7Q2K9X' },
-  { op: 'claimInvitation', call: () => cb.invitations.claim('INV-7Q2K9X', requestExample('claimInvitation')), path: '/invitations/INV-7Q2K9X/claim', body: requestExample('claimInvitation') },
+  {
+    op: 'claimInvitation',
+    call: () => cb.invitations.claim('INV-7Q2K9X', requestExample('claimInvitation')),
+    path: '/invitations/INV-7Q2K9X/claim',
+    body: requestExample('claimInvitation'),
+  },
   { op: 'cancelInvitation', call: () => cb.invitations.cancel('INV-7Q2K9X'), path: '/invitations/INV-7Q2K9X/cancel' },
-  { op: 'listVerifications', call: () => cb.verifications.list({ customerId: CUSTOMER, verificationStatus: 'RESOLVE_ERRORS' }), path: '/verifications', query: { customerId: CUSTOMER, verificationStatus: 'RESOLVE_ERRORS' } },
+  {
+    op: 'listVerifications',
+    call: () => cb.verifications.list({ customerId: CUSTOMER, verificationStatus: 'RESOLVE_ERRORS' }),
+    path: '/verifications',
+    query: { customerId: CUSTOMER, verificationStatus: 'RESOLVE_ERRORS' },
+  },
   // Production's KYC/KYB operations (issue 34).
-  { op: 'createVerification', call: () => cb.verifications.create(requestExample('createVerification')), path: '/verifications', body: requestExample('createVerification') },
+  {
+    op: 'createVerification',
+    call: () => cb.verifications.create(requestExample('createVerification')),
+    path: '/verifications',
+    body: requestExample('createVerification'),
+  },
   { op: 'getVerification', call: () => cb.verifications.retrieve('Verification:v1'), path: `/verifications/${enc('Verification:v1')}` },
-  { op: 'createBeneficialOwner', call: () => cb.beneficialOwners.create(requestExample('createBeneficialOwner')), path: '/beneficial-owners', body: requestExample('createBeneficialOwner'), status: 201 },
-  { op: 'listBeneficialOwners', call: () => cb.beneficialOwners.list({ customerId: CUSTOMER, limit: 5 }), path: '/beneficial-owners', query: { customerId: CUSTOMER, limit: '5' } },
+  {
+    op: 'createBeneficialOwner',
+    call: () => cb.beneficialOwners.create(requestExample('createBeneficialOwner')),
+    path: '/beneficial-owners',
+    body: requestExample('createBeneficialOwner'),
+    status: 201,
+  },
+  {
+    op: 'listBeneficialOwners',
+    call: () => cb.beneficialOwners.list({ customerId: CUSTOMER, limit: 5 }),
+    path: '/beneficial-owners',
+    query: { customerId: CUSTOMER, limit: '5' },
+  },
   { op: 'getBeneficialOwner', call: () => cb.beneficialOwners.retrieve('BeneficialOwner:b1'), path: `/beneficial-owners/${enc('BeneficialOwner:b1')}` },
-  { op: 'updateBeneficialOwner', call: () => cb.beneficialOwners.update('BeneficialOwner:b1', requestExample('updateBeneficialOwner')), path: `/beneficial-owners/${enc('BeneficialOwner:b1')}`, body: requestExample('updateBeneficialOwner') },
-  { op: 'createCustomerKycLink', call: () => cb.customers.createKycLink(CUSTOMER, requestExample('createCustomerKycLink')), path: `/customers/${enc(CUSTOMER)}/kyc-link`, body: requestExample('createCustomerKycLink'), status: 201 },
+  {
+    op: 'updateBeneficialOwner',
+    call: () => cb.beneficialOwners.update('BeneficialOwner:b1', requestExample('updateBeneficialOwner')),
+    path: `/beneficial-owners/${enc('BeneficialOwner:b1')}`,
+    body: requestExample('updateBeneficialOwner'),
+  },
+  {
+    op: 'createCustomerKycLink',
+    call: () => cb.customers.createKycLink(CUSTOMER, requestExample('createCustomerKycLink')),
+    path: `/customers/${enc(CUSTOMER)}/kyc-link`,
+    body: requestExample('createCustomerKycLink'),
+    status: 201,
+  },
   {
     op: 'listUmaProviders',
     call: () => cb.umaProviders.list({ countryCode: 'BR', currencyCode: 'BRL', hasBlockedProviders: false, sortOrder: 'desc', limit: 10 }),
     path: '/uma-providers',
     query: { countryCode: 'BR', currencyCode: 'BRL', hasBlockedProviders: 'false', sortOrder: 'desc', limit: '10' },
   },
-  { op: 'sandboxReceiveUmaPayment', call: () => cb.sandbox.receiveUmaPayment(requestExample('sandboxReceiveUmaPayment')), path: '/sandbox/uma/receive', body: requestExample('sandboxReceiveUmaPayment') },
-  { op: 'sandboxFundInternalAccount', call: () => cb.sandbox.fundInternalAccount(ACCOUNT, { amount: 100_000 }), path: `/sandbox/internal-accounts/${enc(ACCOUNT)}/fund`, body: { amount: 100_000 } },
-  { op: 'createCredential', call: () => cb.auth.credentials.create(requestExample('createCredential', 'emailOtp')), path: '/auth/credentials', body: requestExample('createCredential', 'emailOtp'), status: 201 },
+  {
+    op: 'sandboxReceiveUmaPayment',
+    call: () => cb.sandbox.receiveUmaPayment(requestExample('sandboxReceiveUmaPayment')),
+    path: '/sandbox/uma/receive',
+    body: requestExample('sandboxReceiveUmaPayment'),
+  },
+  {
+    op: 'sandboxFundInternalAccount',
+    call: () => cb.sandbox.fundInternalAccount(ACCOUNT, { amount: 100_000 }),
+    path: `/sandbox/internal-accounts/${enc(ACCOUNT)}/fund`,
+    body: { amount: 100_000 },
+  },
+  {
+    op: 'createCredential',
+    call: () => cb.auth.credentials.create(requestExample('createCredential', 'emailOtp')),
+    path: '/auth/credentials',
+    body: requestExample('createCredential', 'emailOtp'),
+    status: 201,
+  },
   { op: 'listCredentials', call: () => cb.auth.credentials.list({ accountId: WALLET }), path: '/auth/credentials', query: { accountId: WALLET } },
-  { op: 'challengeCredential', call: () => cb.auth.credentials.challenge(CRED, requestExample('challengeCredential')), path: `/auth/credentials/${enc(CRED)}/challenge`, body: requestExample('challengeCredential') },
+  {
+    op: 'challengeCredential',
+    call: () => cb.auth.credentials.challenge(CRED, requestExample('challengeCredential')),
+    path: `/auth/credentials/${enc(CRED)}/challenge`,
+    body: requestExample('challengeCredential'),
+  },
   {
     op: 'verifyCredential',
     call: () => cb.auth.credentials.verify(CRED, requestExample('verifyCredential', 'passkey'), { requestId: 'req-pk' }),
@@ -173,21 +358,60 @@ const cases: Case[] = [
     body: requestExample('verifyCredential', 'passkey'),
     headers: { 'request-id': 'req-pk' },
   },
-  { op: 'revokeCredential', call: () => cb.auth.credentials.revoke(CRED, { signature: 's', requestId: 'req-3' }), path: `/auth/credentials/${enc(CRED)}`, status: 204, headers: { 'service-wallet-signature': 's', 'request-id': 'req-3' } },
+  {
+    op: 'revokeCredential',
+    call: () => cb.auth.credentials.revoke(CRED, { signature: 's', requestId: 'req-3' }),
+    path: `/auth/credentials/${enc(CRED)}`,
+    status: 204,
+    headers: { 'service-wallet-signature': 's', 'request-id': 'req-3' },
+  },
   { op: 'listSessions', call: () => cb.auth.sessions.list({ accountId: WALLET }), path: '/auth/sessions', query: { accountId: WALLET } },
-  { op: 'revokeSession', call: () => cb.auth.sessions.revoke(SESSION, { signature: 's', requestId: 'req-4' }), path: `/auth/sessions/${enc(SESSION)}`, status: 204, headers: { 'service-wallet-signature': 's', 'request-id': 'req-4' } },
+  {
+    op: 'revokeSession',
+    call: () => cb.auth.sessions.revoke(SESSION, { signature: 's', requestId: 'req-4' }),
+    path: `/auth/sessions/${enc(SESSION)}`,
+    status: 204,
+    headers: { 'service-wallet-signature': 's', 'request-id': 'req-4' },
+  },
   // Production's money group (issue 34 §2)
-  { op: 'createTransferOut', call: () => cb.transferOut.create(requestExample('createTransferOut'), { idempotencyKey: 'k-out' }), path: '/transfer-out', body: requestExample('createTransferOut'), headers: { 'idempotency-key': 'k-out' }, status: 201 },
-  { op: 'confirmReceiptDelivery', call: () => cb.transactions.confirm(TX, requestExample('confirmReceiptDelivery')), path: `/transactions/${enc(TX)}/confirm`, body: requestExample('confirmReceiptDelivery') },
-  { op: 'cancelTransaction', call: () => cb.transactions.cancel(TX, { reason: 'REQUESTED_AFTER_HOURS' }), path: `/transactions/${enc(TX)}/cancel`, body: { reason: 'REQUESTED_AFTER_HOURS' } },
-  { op: 'listPlatformInternalAccounts', call: () => cb.platform.internalAccounts.list({ currency: 'USD', type: 'INTERNAL_FIAT' }), path: '/platform/internal-accounts', query: { currency: 'USD', type: 'INTERNAL_FIAT' } },
+  {
+    op: 'createTransferOut',
+    call: () => cb.transferOut.create(requestExample('createTransferOut'), { idempotencyKey: 'k-out' }),
+    path: '/transfer-out',
+    body: requestExample('createTransferOut'),
+    headers: { 'idempotency-key': 'k-out' },
+    status: 201,
+  },
+  {
+    op: 'confirmReceiptDelivery',
+    call: () => cb.transactions.confirm(TX, requestExample('confirmReceiptDelivery')),
+    path: `/transactions/${enc(TX)}/confirm`,
+    body: requestExample('confirmReceiptDelivery'),
+  },
+  {
+    op: 'cancelTransaction',
+    call: () => cb.transactions.cancel(TX, { reason: 'REQUESTED_AFTER_HOURS' }),
+    path: `/transactions/${enc(TX)}/cancel`,
+    body: { reason: 'REQUESTED_AFTER_HOURS' },
+  },
+  {
+    op: 'listPlatformInternalAccounts',
+    call: () => cb.platform.internalAccounts.list({ currency: 'USD', type: 'INTERNAL_FIAT' }),
+    path: '/platform/internal-accounts',
+    query: { currency: 'USD', type: 'INTERNAL_FIAT' },
+  },
   {
     op: 'getExchangeRates',
     call: () => cb.exchangeRates.list({ sourceCurrency: 'USD', destinationCurrency: ['EUR'], sendingAmount: 5_000 }),
     path: '/exchange-rates',
     query: { sourceCurrency: 'USD', destinationCurrency: 'EUR', sendingAmount: '5000' },
   },
-  { op: 'estimateCryptoWithdrawalFee', call: () => cb.crypto.estimateWithdrawalFee(requestExample('estimateCryptoWithdrawalFee')), path: '/crypto/estimate-withdrawal-fee', body: requestExample('estimateCryptoWithdrawalFee') },
+  {
+    op: 'estimateCryptoWithdrawalFee',
+    call: () => cb.crypto.estimateWithdrawalFee(requestExample('estimateCryptoWithdrawalFee')),
+    path: '/crypto/estimate-withdrawal-fee',
+    body: requestExample('estimateCryptoWithdrawalFee'),
+  },
   { op: 'sandboxSend', call: () => cb.sandbox.send(requestExample('sandboxSend')), path: '/sandbox/send', body: requestExample('sandboxSend') },
   { op: 'sendTestWebhook', call: () => cb.sandbox.sendTestWebhook(), path: '/sandbox/webhooks/test' },
   // Production's session refresh and delegated keys (issue 34 §2).
@@ -207,7 +431,12 @@ const cases: Case[] = [
     status: 201,
     headers: { 'service-wallet-signature': 's', 'request-id': 'req-6' },
   },
-  { op: 'listDelegatedKeys', call: () => cb.auth.delegatedKeys.list({ accountId: WALLET, fundingSourceId: 'CardFundingSource:1' }), path: '/auth/delegated-keys', query: { accountId: WALLET, fundingSourceId: 'CardFundingSource:1' } },
+  {
+    op: 'listDelegatedKeys',
+    call: () => cb.auth.delegatedKeys.list({ accountId: WALLET, fundingSourceId: 'CardFundingSource:1' }),
+    path: '/auth/delegated-keys',
+    query: { accountId: WALLET, fundingSourceId: 'CardFundingSource:1' },
+  },
   { op: 'getDelegatedKeyById', call: () => cb.auth.delegatedKeys.retrieve(DELEGATED_KEY), path: `/auth/delegated-keys/${enc(DELEGATED_KEY)}` },
   { op: 'revokeDelegatedKey', call: () => cb.auth.delegatedKeys.revoke(DELEGATED_KEY), path: `/auth/delegated-keys/${enc(DELEGATED_KEY)}`, status: 204 },
 ];
@@ -225,7 +454,13 @@ describe('every method sends the documented request and returns the typed result
     mswServer.use(
       http.all(`${BASE}/2025-10-13/*`, async ({ request }) => {
         const url = new URL(request.url);
-        seen.push({ method: request.method, path: url.pathname, query: Object.fromEntries(url.searchParams), body: await request.text(), headers: request.headers });
+        seen.push({
+          method: request.method,
+          path: url.pathname,
+          query: Object.fromEntries(url.searchParams),
+          body: await request.text(),
+          headers: request.headers,
+        });
         return body === undefined ? new HttpResponse(null, { status }) : HttpResponse.json(body as object, { status, headers: { 'x-request-id': 'req_wire' } });
       }),
     );
@@ -263,7 +498,11 @@ describe('every method sends the documented request and returns the typed result
     const reached = new Set(cases.map((c) => c.op));
     const missing = documentOperations().filter((o) => !reached.has(o.id as keyof typeof operations));
     expect(missing).toEqual([]);
-    expect(Object.keys(operations).sort()).toEqual(documentOperations().map((o) => o.id).sort());
+    expect(Object.keys(operations).sort()).toEqual(
+      documentOperations()
+        .map((o) => o.id)
+        .sort(),
+    );
   });
 });
 
@@ -279,7 +518,10 @@ describe('every paginated list walks all pages with for await', () => {
     ['listBeneficialOwners', () => cb.beneficialOwners.list({ customerId: CUSTOMER, limit: 1 }), '/beneficial-owners'],
   ];
   it('covers every paginated operation', () => {
-    const paginated = Object.values(operations).filter((o) => o.paginated).map((o) => o.id).sort();
+    const paginated = Object.values(operations)
+      .filter((o) => o.paginated)
+      .map((o) => o.id)
+      .sort();
     expect(lists.map(([id]) => id).sort()).toEqual(paginated);
   });
   it.each(lists)('%s', async (id, list, path) => {

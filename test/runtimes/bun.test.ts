@@ -15,7 +15,10 @@ describe('Bun', () => {
     const bun = bunBinary(); // throws with the reason when this platform's binary is missing
     const version = execFileSync(bun, ['--version'], { encoding: 'utf8', timeout: 10_000 }).trim();
     const consumer = flowConsumer(packed, join(scratch, 'consumer'));
-    const run = await smoke(service, runProcess(bun, ['main.mjs'], { cwd: consumer, env: { BUN_INSTALL_CACHE_DIR: join(scratch, 'cache'), DO_NOT_TRACK: '1' } }));
+    const run = await smoke(
+      service,
+      runProcess(bun, ['main.mjs'], { cwd: consumer, env: { BUN_INSTALL_CACHE_DIR: join(scratch, 'cache'), DO_NOT_TRACK: '1' } }),
+    );
     expectPassed(run, `bun ${version}`, 'bun', version);
   });
 });

@@ -33,7 +33,16 @@ afterAll(async () => {
   await service.close();
 });
 
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const LAUNCH_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /**
  * A worker script made from the packed package: it tries to make a client holding the client
@@ -51,7 +60,16 @@ self.onmessage = () => self.postMessage(answer());
 self.onconnect = (event) => event.ports[0].postMessage(answer());
 `,
   );
-  const result = await build({ absWorkingDir: consumer, entryPoints: ['guard-entry.mjs'], bundle: true, format: 'iife', platform: 'browser', target: 'es2022', write: false, logLevel: 'silent' });
+  const result = await build({
+    absWorkingDir: consumer,
+    entryPoints: ['guard-entry.mjs'],
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+  });
   rmSync(consumer, { recursive: true, force: true });
   return result.outputFiles[0]!.text;
 }
@@ -75,7 +93,11 @@ describe(`Chromium (Debian's, driven by playwright-core ${versionOf('playwright-
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { timeout: 20_000 });
     const run = await smokeBySteps(service, (step, input) =>
-      within(20_000, `chromium ${step}`, page!.evaluate(([name, value]) => (globalThis as any).__crossborderSmoke[name](value) as Promise<unknown>, [step, input] as const)),
+      within(
+        20_000,
+        `chromium ${step}`,
+        page!.evaluate(([name, value]) => (globalThis as any).__crossborderSmoke[name](value) as Promise<unknown>, [step, input] as const),
+      ),
     );
     expect(errors).toEqual([]);
     expectPassed(run, /HeadlessChrome\/\d+/, 'chromium', browser.version());
@@ -84,24 +106,38 @@ describe(`Chromium (Debian's, driven by playwright-core ${versionOf('playwright-
   it('secure OTP login: the page checks the target bundle, seals the code and signs the verification token', { timeout: 60_000 }, async () => {
     if (!page) throw new Error('the smoke test above opens the page');
     const inPage = async (name: string, value: unknown) => {
-      const answer = (await within(20_000, `chromium ${name}`, page!.evaluate(([n, v]) => (globalThis as any).__crossborderSmoke[n](v) as Promise<unknown>, [name, value] as const))) as Record<string, any>;
+      const answer = (await within(
+        20_000,
+        `chromium ${name}`,
+        page!.evaluate(([n, v]) => (globalThis as any).__crossborderSmoke[n](v) as Promise<unknown>, [name, value] as const),
+      )) as Record<string, any>;
       if (answer.failed) throw new Error(`${name}() failed in the page: ${JSON.stringify(answer.failed, null, 2)}`);
       return answer;
     };
     // The backend: the sandbox in Node, through the packed client.
     const cb = new Crossborder({ tokenId: 'tok', clientSecret: 'sk', environment: 'sandbox', fetch: service.sandbox.fetch });
     const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace' });
-    const { data: [account] } = await cb.internalAccounts.list({ customerId: customer.id });
+    const {
+      data: [account],
+    } = await cb.internalAccounts.list({ customerId: customer.id });
     const walletId = account!.id.replace(/^InternalAccount:/, 'EmbeddedWallet:');
     const credential = await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: walletId });
     const bundle = JSON.parse(credential.otpEncryptionTargetBundle!) as Record<string, string>;
     // The same bundle claiming to be signed by the pinned key, with another signature: must be refused.
     const forgedBundle = JSON.stringify({ ...bundle, dataSignature: bundle.dataSignature!.replace(/..$/, (b) => (b === '00' ? '01' : '00')) });
 
-    const sealed = await inPage('otpSeal', { otpEncryptionTargetBundle: credential.otpEncryptionTargetBundle, otpCode: MAGIC.otp, signerPublicKey: LOCAL_SANDBOX_OTP_SIGNER_PUBLIC_KEY, forgedBundle });
+    const sealed = await inPage('otpSeal', {
+      otpEncryptionTargetBundle: credential.otpEncryptionTargetBundle,
+      otpCode: MAGIC.otp,
+      signerPublicKey: LOCAL_SANDBOX_OTP_SIGNER_PUBLIC_KEY,
+      forgedBundle,
+    });
     expect(sealed.runtime).toMatch(/HeadlessChrome\/\d+/);
     expect(sealed.forged).toMatchObject({ isWalletCryptoError: true, reason: 'invalid_input' });
-    expect(sealed.body).toEqual({ type: 'EMAIL_OTP', encryptedOtpBundle: expect.stringMatching(/^\{"encappedPublic":"04[0-9a-f]{128}","ciphertext":"[0-9a-f]+"\}$/) });
+    expect(sealed.body).toEqual({
+      type: 'EMAIL_OTP',
+      encryptedOtpBundle: expect.stringMatching(/^\{"encappedPublic":"04[0-9a-f]{128}","ciphertext":"[0-9a-f]+"\}$/),
+    });
 
     // Relay mode: the 202 goes to the page, the stamp comes back.
     const required = await cb.auth.credentials.verify(credential.id, sealed.body).catch((e: unknown) => e);
@@ -116,38 +152,42 @@ describe(`Chromium (Debian's, driven by playwright-core ${versionOf('playwright-
     expect(sessions.get(session.id)?.publicKey).toBe(sealed.publicKey);
   });
 
-  it('a dedicated and a shared worker are refused a client holding the client secret, unless dangerouslyAllowBrowser (issue 22, defect 5)', { timeout: 60_000 }, async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (Debian's package; .ci/run installs it)`);
-    const worker = await guardWorkerBundle();
-    workerServer = createServer((request, response) => {
-      if (request.url === '/guard-worker.js') return response.writeHead(200, { 'content-type': 'text/javascript' }).end(worker);
-      response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>worker guard</title>');
-    });
-    await new Promise<void>((resolve, reject) => workerServer!.once('error', reject).listen(0, '127.0.0.1', resolve));
-    browser ??= await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS, timeout: 30_000 });
-    const page = await browser.newPage();
-    await page.goto(`http://127.0.0.1:${(workerServer.address() as AddressInfo).port}/`, { timeout: 20_000 });
-    const answers = await within(
-      20_000,
-      'chromium workers',
-      page.evaluate(async () => {
-        const dedicated = await new Promise((resolve) => {
-          const w = new Worker('/guard-worker.js');
-          w.onmessage = (event) => resolve(event.data);
-          w.postMessage('go');
-        });
-        const shared = await new Promise((resolve) => {
-          const w = new SharedWorker('/guard-worker.js');
-          w.port.onmessage = (event) => resolve(event.data);
-          w.port.start();
-        });
-        return [dedicated, shared] as { scope: string; refused: string; allowed: string }[];
-      }),
-    );
-    expect(answers.map((a) => a.scope)).toEqual(['DedicatedWorkerGlobalScope', 'SharedWorkerGlobalScope']);
-    for (const answer of answers) {
-      expect(answer.refused).toMatch(/^ConfigurationError: .*dangerouslyAllowBrowser/);
-      expect(answer.allowed).toBe('made');
-    }
-  });
+  it(
+    'a dedicated and a shared worker are refused a client holding the client secret, unless dangerouslyAllowBrowser (issue 22, defect 5)',
+    { timeout: 60_000 },
+    async () => {
+      if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (Debian's package; .ci/run installs it)`);
+      const worker = await guardWorkerBundle();
+      workerServer = createServer((request, response) => {
+        if (request.url === '/guard-worker.js') return response.writeHead(200, { 'content-type': 'text/javascript' }).end(worker);
+        response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>worker guard</title>');
+      });
+      await new Promise<void>((resolve, reject) => workerServer!.once('error', reject).listen(0, '127.0.0.1', resolve));
+      browser ??= await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS, timeout: 30_000 });
+      const page = await browser.newPage();
+      await page.goto(`http://127.0.0.1:${(workerServer.address() as AddressInfo).port}/`, { timeout: 20_000 });
+      const answers = await within(
+        20_000,
+        'chromium workers',
+        page.evaluate(async () => {
+          const dedicated = await new Promise((resolve) => {
+            const w = new Worker('/guard-worker.js');
+            w.onmessage = (event) => resolve(event.data);
+            w.postMessage('go');
+          });
+          const shared = await new Promise((resolve) => {
+            const w = new SharedWorker('/guard-worker.js');
+            w.port.onmessage = (event) => resolve(event.data);
+            w.port.start();
+          });
+          return [dedicated, shared] as { scope: string; refused: string; allowed: string }[];
+        }),
+      );
+      expect(answers.map((a) => a.scope)).toEqual(['DedicatedWorkerGlobalScope', 'SharedWorkerGlobalScope']);
+      for (const answer of answers) {
+        expect(answer.refused).toMatch(/^ConfigurationError: .*dangerouslyAllowBrowser/);
+        expect(answer.allowed).toBe('made');
+      }
+    },
+  );
 });

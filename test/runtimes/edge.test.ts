@@ -19,7 +19,11 @@ describe(`edge runtime (@edge-runtime/vm ${versionOf('@edge-runtime/vm')})`, () 
     // Values cross the realm boundary as JSON text, parsed on the side that uses them.
     const run = await smokeBySteps(service, async (step, input) => {
       const argument = input === undefined ? '' : `JSON.parse(${JSON.stringify(JSON.stringify(input))})`;
-      const text = await within(20_000, `edge ${step}`, vm.evaluate<Promise<string>>(`globalThis.__crossborderSmoke.${step}(${argument}).then((answer) => JSON.stringify(answer))`));
+      const text = await within(
+        20_000,
+        `edge ${step}`,
+        vm.evaluate<Promise<string>>(`globalThis.__crossborderSmoke.${step}(${argument}).then((answer) => JSON.stringify(answer))`),
+      );
       return JSON.parse(text);
     });
     expectPassed(run, 'edge-runtime (edge-runtime)', 'edge-runtime', `@edge-runtime/vm ${versionOf('@edge-runtime/vm')}`);

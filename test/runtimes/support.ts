@@ -90,29 +90,54 @@ export class ServiceSide {
   #expected = new Map<string, { sessionPublicKey: string; challenge: Challenge; retry: (stamp: string) => Promise<number>; vectors: SignatureVector[] }>();
 
   async #call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
-    const response = await this.sandbox.fetch(`${API}${path}`, { method, headers: { ...AUTH, ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const response = await this.sandbox.fetch(`${API}${path}`, {
+      method,
+      headers: { ...AUTH, ...headers },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
     const text = await response.text();
     return { status: response.status, body: text ? JSON.parse(text) : undefined };
   }
 
   /** The input of `finish()` for the key pair a runtime made in `begin()`. */
   async inputFor(begun: Begun): Promise<Record<string, unknown>> {
-    const customer = await this.#call('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace', birthDate: '1990-12-10', nationality: 'GB', address: { line1: '12 Analytical Way', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' } });
+    const customer = await this.#call('POST', '/customers', {
+      customerType: 'INDIVIDUAL',
+      fullName: 'Ada Lovelace',
+      birthDate: '1990-12-10',
+      nationality: 'GB',
+      address: { line1: '12 Analytical Way', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' },
+    });
     must(customer, 200, 'create a customer');
     const accounts = await this.#call('GET', `/customers/internal-accounts?customerId=${encodeURIComponent(customer.body.id)}&currency=USD`);
     const walletId = String(accounts.body.data[0].id).replace('InternalAccount:', 'EmbeddedWallet:');
     const credential = await this.#call('POST', '/auth/credentials', { type: 'EMAIL_OTP', accountId: walletId });
     must(credential, 201, 'create an EMAIL_OTP credential');
     // The sandbox seals a fresh session key to the runtime's public key (the production bundle format).
-    const verified = await this.#call('POST', `/auth/credentials/${credential.body.id}/verify`, { type: 'EMAIL_OTP', otp: '000000', clientPublicKey: begun.clientPublicKey });
-    must(verified, 200, 'verify with the runtime\'s clientPublicKey');
+    const verified = await this.#call('POST', `/auth/credentials/${credential.body.id}/verify`, {
+      type: 'EMAIL_OTP',
+      otp: '000000',
+      clientPublicKey: begun.clientPublicKey,
+    });
+    must(verified, 200, "verify with the runtime's clientPublicKey");
     const bundle: string = verified.body.encryptedSessionSigningKey;
     // The session's public key is the sandbox's record (the answer does not carry it).
     const sessions = new Map(this.sandbox.exportState().world.sessions as [string, { publicKey: string }][]);
     const sessionPublicKey = sessions.get(verified.body.id)?.publicKey;
     if (!bundle || !sessionPublicKey) throw new Error(`sandbox: no sealed session key for ${verified.body.id}`);
     // A second credential needs a signed retry: the 202 carries the challenge the runtime signs.
-    const passkey = { type: 'PASSKEY', accountId: walletId, nickname: 'Ada’s laptop', challenge: 'dGhlLXJlZ2lzdHJhdGlvbi1jaGFsbGVuZ2U', attestation: { credentialId: 'Y3JlZGVudGlhbC1pZC0x', clientDataJson: 'eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0', attestationObject: 'o2NmbXRkbm9uZWdhdHRTdG10oGhhdXRoRGF0YQ', transports: ['internal'] } };
+    const passkey = {
+      type: 'PASSKEY',
+      accountId: walletId,
+      nickname: 'Ada’s laptop',
+      challenge: 'dGhlLXJlZ2lzdHJhdGlvbi1jaGFsbGVuZ2U',
+      attestation: {
+        credentialId: 'Y3JlZGVudGlhbC1pZC0x',
+        clientDataJson: 'eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0',
+        attestationObject: 'o2NmbXRkbm9uZWdhdHRTdG10oGhhdXRoRGF0YQ',
+        transports: ['internal'],
+      },
+    };
     const unsigned = await this.#call('POST', '/auth/credentials', passkey);
     must(unsigned, 202, 'ask for the signed retry');
     const challenge = unsigned.body as Challenge;
@@ -121,7 +146,8 @@ export class ServiceSide {
       sessionPublicKey,
       challenge,
       vectors,
-      retry: async (stamp) => (await this.#call('POST', '/auth/credentials', passkey, { 'service-wallet-signature': stamp, 'request-id': challenge.requestId })).status,
+      retry: async (stamp) =>
+        (await this.#call('POST', '/auth/credentials', passkey, { 'service-wallet-signature': stamp, 'request-id': challenge.requestId })).status,
     });
 
     const keys = await this.#keys;
@@ -131,7 +157,16 @@ export class ServiceSide {
       id: 'Webhook:smoke-1',
       type: 'INCOMING_PAYMENT.PENDING',
       timestamp: now,
-      data: { id: 'Transaction:smoke-1', type: 'INCOMING', status: 'PENDING', createdAt: now, updatedAt: now, source: { sourceType: 'UMA_ADDRESS', umaAddress: '$ada@sender.example' }, destination: { destinationType: 'ACCOUNT', accountId: 'InternalAccount:1' }, receivedAmount: { amount: 1000, currency } },
+      data: {
+        id: 'Transaction:smoke-1',
+        type: 'INCOMING',
+        status: 'PENDING',
+        createdAt: now,
+        updatedAt: now,
+        source: { sourceType: 'UMA_ADDRESS', umaAddress: '$ada@sender.example' },
+        destination: { destinationType: 'ACCOUNT', accountId: 'InternalAccount:1' },
+        receivedAmount: { amount: 1000, currency },
+      },
     });
     return {
       bundle,
@@ -200,13 +235,19 @@ export function stampVerifies(stamp: string, payloadToSign: string, sessionPubli
   const parsed = JSON.parse(json) as Record<string, string>;
   if (Object.keys(parsed).join() !== 'publicKey,scheme,signature') return false;
   if (parsed.scheme !== 'SIGNATURE_SCHEME_TK_API_P256' || parsed.publicKey !== sessionPublicKey) return false;
-  const point = ECDH.convertKey(parsed.publicKey!, 'prime256v1', 'hex', undefined, 'uncompressed') as Buffer;
-  const key = createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33).toString('base64url') }, format: 'jwk' });
+  const point = ECDH.convertKey(parsed.publicKey, 'prime256v1', 'hex', undefined, 'uncompressed') as Buffer;
+  const key = createPublicKey({
+    key: { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33).toString('base64url') },
+    format: 'jwk',
+  });
   return verify('sha256', Buffer.from(payloadToSign, 'utf8'), { key, dsaEncoding: 'der' }, Buffer.from(parsed.signature!, 'hex'));
 }
 
 /** The whole flow against one runtime: `begin` and `finish` run there, the service side here. */
-export async function smoke(service: ServiceSide, runner: (between: (begun: Begun) => Promise<Record<string, unknown>>) => Promise<{ begun: Begun; finished: Finished }>) {
+export async function smoke(
+  service: ServiceSide,
+  runner: (between: (begun: Begun) => Promise<Record<string, unknown>>) => Promise<{ begun: Begun; finished: Finished }>,
+) {
   const started = performance.now();
   const { begun, finished } = await runner((begun) => service.inputFor(failedIn('begin', begun)));
   failedIn('finish', finished);
@@ -260,7 +301,18 @@ function failedIn<T extends { runtime: string }>(step: string, answer: T): T {
 
 /** The verdict every runtime must reach (the cause's name is the runtime's own). */
 export function expectedVerdict(cause: string): Verdict {
-  return { decrypted: true, stampVerifies: true, serviceAccepts: true, causeKept: true, cause, events: EXPECTED_EVENTS, eventsClean: true, badSignatureRefused: true, vectorMismatches: [], vectorCount: SIGNATURE_VECTOR_COUNT };
+  return {
+    decrypted: true,
+    stampVerifies: true,
+    serviceAccepts: true,
+    causeKept: true,
+    cause,
+    events: EXPECTED_EVENTS,
+    eventsClean: true,
+    badSignatureRefused: true,
+    vectorMismatches: [],
+    vectorCount: SIGNATURE_VECTOR_COUNT,
+  };
 }
 
 // ── Drivers ──────────────────────────────────────────────────────────────────────────────────────
@@ -327,7 +379,11 @@ export function flowConsumer(packed: Packed, dir: string, type: 'module' | 'comm
 export function runProcess(command: string, args: string[], options: { cwd: string; env?: Record<string, string>; timeoutMs?: number }) {
   return (between: (begun: Begun) => Promise<Record<string, unknown>>) =>
     new Promise<{ begun: Begun; finished: Finished }>((resolve, reject) => {
-      const child = spawn(command, args, { cwd: options.cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: options.cwd, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(command, args, {
+        cwd: options.cwd,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: options.cwd, ...options.env },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       const answers: string[] = [];
       let stdout = '';
       let stderr = '';
@@ -368,7 +424,10 @@ export function runProcess(command: string, args: string[], options: { cwd: stri
 /** Bounds a promise (a runtime that hangs fails instead of stalling the run). */
 export function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout;
-  return Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms))),
+  ]).finally(() => clearTimeout(timer));
 }
 
 // ── The browser/worker bundle ────────────────────────────────────────────────────────────────────
@@ -441,7 +500,13 @@ export function bunBinary(): string {
 
 /** Deno's binary from the platform package of the `deno` npm package. */
 export function denoBinary(): string {
-  const platforms: Record<string, string> = { 'linux-x64': 'linux-x64-glibc', 'linux-arm64': 'linux-arm64-glibc', 'darwin-x64': 'darwin-x64', 'darwin-arm64': 'darwin-arm64', 'win32-x64': 'win32-x64' };
+  const platforms: Record<string, string> = {
+    'linux-x64': 'linux-x64-glibc',
+    'linux-arm64': 'linux-arm64-glibc',
+    'darwin-x64': 'darwin-x64',
+    'darwin-arm64': 'darwin-arm64',
+    'win32-x64': 'win32-x64',
+  };
   const platform = platforms[`${process.platform}-${process.arch}`];
   return binary('Deno', [{ pkg: `@deno/${platform ?? `${process.platform}-${process.arch}`}`, file: process.platform === 'win32' ? 'deno.exe' : 'deno' }]);
 }

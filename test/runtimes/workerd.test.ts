@@ -40,7 +40,11 @@ describe(`workerd ${versionOf('workerd')} (miniflare ${versionOf('miniflare')}, 
       host: '127.0.0.1',
     });
     const run = await smokeBySteps(service, async (step, input) => {
-      const response = await within(20_000, `workerd /${step}`, miniflare!.dispatchFetch(`http://smoke.test/${step}`, { method: 'POST', body: JSON.stringify(input ?? {}) }));
+      const response = await within(
+        20_000,
+        `workerd /${step}`,
+        miniflare!.dispatchFetch(`http://smoke.test/${step}`, { method: 'POST', body: JSON.stringify(input ?? {}) }),
+      );
       const text = await response.text();
       if (response.status !== 200) throw new Error(`workerd /${step}: ${response.status} ${text}`);
       return JSON.parse(text);

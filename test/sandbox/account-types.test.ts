@@ -96,7 +96,8 @@ function body(customerId: string, type: string, required: string[], omit: string
   const accountInfo: Record<string, unknown> = { accountType: type };
   for (const field of required) if (!omit.includes(field)) accountInfo[field] = SAMPLE[field];
   const wallet = type.endsWith('_WALLET');
-  const currency = type === 'SPARK_WALLET' || type === 'LIGHTNING' ? 'BTC' : wallet ? 'USDC' : type === 'SWIFT_ACCOUNT' || type === 'SLV_ACCOUNT' ? 'USD' : type.slice(0, 3);
+  const currency =
+    type === 'SPARK_WALLET' || type === 'LIGHTNING' ? 'BTC' : wallet ? 'USDC' : type === 'SWIFT_ACCOUNT' || type === 'SLV_ACCOUNT' ? 'USD' : type.slice(0, 3);
   if (type === 'LIGHTNING') accountInfo.invoice = 'lnbc15u1p3xnhl2pp5example';
   // Production's form of every bank type names its beneficiary (the sandbox checks it on USD_ACCOUNT).
   else if (!wallet && !omit.includes('beneficiary')) accountInfo.beneficiary = { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' };
@@ -157,37 +158,65 @@ describe.each(transports)('external account types, %s sandbox', (_name, connect)
   });
 
   it('names every missing field, in production order, and the client reads them as BadRequestError.issues', async () => {
-    const err = await rejected(cb.externalAccounts.create({ customerId, currency: 'IDR', accountInfo: { accountType: 'IDR_ACCOUNT', accountNumber: '1234567890' } as never }));
+    const err = await rejected(
+      cb.externalAccounts.create({ customerId, currency: 'IDR', accountInfo: { accountType: 'IDR_ACCOUNT', accountNumber: '1234567890' } }),
+    );
     expect(err).toBeInstanceOf(BadRequestError);
     expect(err.code).toBe('INVALID_INPUT');
     expect(err.issues.map((i: { path: string }) => i.path)).toEqual(['accountInfo.bankName', 'accountInfo.swiftCode', 'accountInfo.phoneNumber']);
     expect(err.field).toBe('accountInfo.bankName');
-    const platform = await rejected(cb.platform.externalAccounts.create({ currency: 'SGD', accountInfo: { accountType: 'SGD_ACCOUNT', accountNumber: '0123456789' } as never }));
+    const platform = await rejected(
+      cb.platform.externalAccounts.create({ currency: 'SGD', accountInfo: { accountType: 'SGD_ACCOUNT', accountNumber: '0123456789' } }),
+    );
     expect(platform.issues.map((i: { path: string }) => i.path)).toEqual(['accountInfo.swiftCode']);
-    const zar = await cb.externalAccounts.create({ customerId, currency: 'ZAR', accountInfo: { accountType: 'ZAR_ACCOUNT', accountNumber: '9876543210', bankName: 'Standard Bank (South Africa)' } as never });
-    expect(zar).toMatchObject({ status: 'ACTIVE', currency: 'ZAR', accountInfo: { accountType: 'ZAR_ACCOUNT', accountNumber: '9876543210', bankName: 'Standard Bank (South Africa)' } });
+    const zar = await cb.externalAccounts.create({
+      customerId,
+      currency: 'ZAR',
+      accountInfo: { accountType: 'ZAR_ACCOUNT', accountNumber: '9876543210', bankName: 'Standard Bank (South Africa)' },
+    });
+    expect(zar).toMatchObject({
+      status: 'ACTIVE',
+      currency: 'ZAR',
+      accountInfo: { accountType: 'ZAR_ACCOUNT', accountNumber: '9876543210', bankName: 'Standard Bank (South Africa)' },
+    });
   });
 
   it("keeps the spec's forms: the spec's five types are checked by the spec's fields", async () => {
     const ok = async (b: Record<string, unknown>) => expect((await call('POST', '/customers/external-accounts', { customerId, ...b })).status).toBe(201);
-    await ok({ currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000111222333', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } } });
+    await ok({
+      currency: 'USD',
+      accountInfo: {
+        accountType: 'USD_ACCOUNT',
+        accountNumber: '000111222333',
+        routingNumber: '021000021',
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+      },
+    });
     await ok({ currency: 'GBP', accountInfo: { accountType: 'GBP_ACCOUNT', accountNumber: '87654321', routingNumber: '040004' } });
     await ok({ currency: 'AED', accountInfo: { accountType: 'AED_ACCOUNT', accountNumber: 'AE070331234567890123456' } });
     await ok({ currency: 'BRL', accountInfo: { accountType: 'BRL_ACCOUNT', pixKey: '123.456.789-09', pixKeyType: 'CPF' } });
     await ok({ currency: 'BTC', cryptoNetwork: 'SPARK_TESTNET', accountInfo: { accountType: 'SPARK_WALLET', address: 'sp1qspecform' } });
-    const noNumber = await call('POST', '/customers/external-accounts', { customerId, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } } });
+    const noNumber = await call('POST', '/customers/external-accounts', {
+      customerId,
+      currency: 'USD',
+      accountInfo: { accountType: 'USD_ACCOUNT', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } },
+    });
     expect(noNumber.status).toBe(400);
     expect(noNumber.body.details.errors).toEqual([{ field: 'accountInfo.accountNumber', message: expect.stringContaining('required') }]);
   });
 
   it('is never stricter than the service: rail-dependent types need no more, production wallets need no cryptoNetwork', async () => {
-    const inr = await cb.externalAccounts.create({ customerId, currency: 'INR', accountInfo: { accountType: 'INR_ACCOUNT', vpa: 'user@upi' } as never });
+    const inr = await cb.externalAccounts.create({ customerId, currency: 'INR', accountInfo: { accountType: 'INR_ACCOUNT', vpa: 'user@upi' } });
     expect(inr.accountInfo).toMatchObject({ accountType: 'INR_ACCOUNT', vpa: 'user@upi' });
-    const neft = await cb.externalAccounts.create({ customerId, currency: 'INR', accountInfo: { accountType: 'INR_ACCOUNT', ifsc: 'HDFC0001234', rail: 'NEFT' } as never });
+    const neft = await cb.externalAccounts.create({
+      customerId,
+      currency: 'INR',
+      accountInfo: { accountType: 'INR_ACCOUNT', ifsc: 'HDFC0001234', rail: 'NEFT' },
+    });
     expect(neft.accountInfo).toMatchObject({ accountType: 'INR_ACCOUNT', ifsc: 'HDFC0001234' });
-    const slv = await cb.externalAccounts.create({ customerId, currency: 'USD', accountInfo: { accountType: 'SLV_ACCOUNT', phoneNumber: '+50312345678' } as never });
+    const slv = await cb.externalAccounts.create({ customerId, currency: 'USD', accountInfo: { accountType: 'SLV_ACCOUNT', phoneNumber: '+50312345678' } });
     expect(slv.accountInfo).toMatchObject({ accountType: 'SLV_ACCOUNT', phoneNumber: '+50312345678' });
-    const base = await cb.externalAccounts.create({ customerId, currency: 'USDC', accountInfo: { accountType: 'BASE_WALLET', address: SAMPLE.address } as never });
+    const base = await cb.externalAccounts.create({ customerId, currency: 'USDC', accountInfo: { accountType: 'BASE_WALLET', address: SAMPLE.address } });
     expect(base).toMatchObject({ status: 'ACTIVE', currency: 'USDC', accountInfo: { accountType: 'BASE_WALLET', address: SAMPLE.address } });
     expect(base.cryptoNetwork).toBeUndefined();
   });

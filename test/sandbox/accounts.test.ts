@@ -42,7 +42,12 @@ describe('external accounts', () => {
       customerId: c.id,
       currency: 'USD',
       platformAccountId: 'bank-1',
-      accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } },
+      accountInfo: {
+        accountType: 'USD_ACCOUNT',
+        accountNumber: '000123456789',
+        routingNumber: '021000021',
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+      },
     });
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({
@@ -65,20 +70,44 @@ describe('external accounts', () => {
     const make = (body: Record<string, unknown>) => call('POST', '/customers/external-accounts', { customerId: c.id, ...body });
     expect((await make({ currency: 'GBP', accountInfo: { accountType: 'GBP_ACCOUNT', accountNumber: '12345678', routingNumber: '040004' } })).status).toBe(201);
     expect((await make({ currency: 'AED', accountInfo: { accountType: 'AED_ACCOUNT', accountNumber: 'AE070331234567890123456' } })).status).toBe(201);
-    const pix = await make({ currency: 'BRL', accountInfo: { accountType: 'BRL_ACCOUNT', pixKey: '123.456.789-09', pixKeyType: 'CPF', paymentRails: ['PIX'] } });
+    const pix = await make({
+      currency: 'BRL',
+      accountInfo: { accountType: 'BRL_ACCOUNT', pixKey: '123.456.789-09', pixKeyType: 'CPF', paymentRails: ['PIX'] },
+    });
     expect(pix.body.beneficiaryVerificationStatus).toBe('CHECKED_BY_RECEIVING_FI');
-    const spark = await make({ currency: 'BTC', cryptoNetwork: 'SPARK_TESTNET', accountInfo: { accountType: 'SPARK_WALLET', assetType: 'BTC', address: 'sp1qexample' } });
+    const spark = await make({
+      currency: 'BTC',
+      cryptoNetwork: 'SPARK_TESTNET',
+      accountInfo: { accountType: 'SPARK_WALLET', assetType: 'BTC', address: 'sp1qexample' },
+    });
     expect(spark.body).toMatchObject({ cryptoNetwork: 'SPARK_TESTNET', beneficiaryVerificationStatus: 'UNSUPPORTED' });
     // Production takes a SPARK_WALLET without cryptoNetwork (its own request example has none).
     expect((await make({ currency: 'BTC', accountInfo: { accountType: 'SPARK_WALLET', address: 'sp1qother' } })).status).toBe(201);
-    const cryptoOnBank = await make({ currency: 'USD', cryptoNetwork: 'SPARK_MAINNET', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '1', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } } });
+    const cryptoOnBank = await make({
+      currency: 'USD',
+      cryptoNetwork: 'SPARK_MAINNET',
+      accountInfo: {
+        accountType: 'USD_ACCOUNT',
+        accountNumber: '1',
+        routingNumber: '021000021',
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+      },
+    });
     expectError(cryptoOnBank, 400, 'INVALID_INPUT');
     expect(cryptoOnBank.body.details.field).toBe('cryptoNetwork');
     expectError(await make({ currency: 'EUR', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '1' } }), 400, 'INVALID_CURRENCY');
     expectError(await make({ currency: 'XXX', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '1' } }), 400, 'INVALID_CURRENCY');
     expectError(await make({ currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT' } }), 400, 'INVALID_INPUT');
     expectError(await make({ currency: 'USD', accountInfo: { accountType: 'CHF_ACCOUNT', accountNumber: '1' } }), 400, 'INVALID_INPUT');
-    expectError(await call('POST', '/customers/external-accounts', { customerId: 'Customer:missing', currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '1' } }), 404, 'CUSTOMER_NOT_FOUND');
+    expectError(
+      await call('POST', '/customers/external-accounts', {
+        customerId: 'Customer:missing',
+        currency: 'USD',
+        accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '1' },
+      }),
+      404,
+      'CUSTOMER_NOT_FOUND',
+    );
   });
 
   it('magic account numbers: …0099 NOT_MATCHED, …0097 PARTIAL_MATCH, …0096 UNDER_REVIEW (whole values)', async () => {
@@ -100,7 +129,11 @@ describe('external accounts', () => {
     const flag = (id: string) => list.find((a: any) => a.id === id).defaultUmaDepositAccount;
     expect([flag(x.id), flag(z.id), flag(y.id)]).toEqual([false, true, true]);
     expectError(
-      await call('POST', '/customers/external-accounts', { currency: 'GBP', defaultUmaDepositAccount: true, accountInfo: { accountType: 'GBP_ACCOUNT', accountNumber: '9' } }),
+      await call('POST', '/customers/external-accounts', {
+        currency: 'GBP',
+        defaultUmaDepositAccount: true,
+        accountInfo: { accountType: 'GBP_ACCOUNT', accountNumber: '9' },
+      }),
       400,
       'INVALID_INPUT',
     );
@@ -113,11 +146,19 @@ describe('external accounts', () => {
     const platform = await call('POST', '/platform/external-accounts', {
       currency: 'USD',
       platformAccountId: 'treasury-ops',
-      accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000987654321', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } },
+      accountInfo: {
+        accountType: 'USD_ACCOUNT',
+        accountNumber: '000987654321',
+        routingNumber: '021000021',
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+      },
     });
     expect(platform.status).toBe(200);
     expect(platform.body).toMatchObject({ customerId: null, platformAccountId: 'treasury-ops' });
-    const viaCustomerRoute = await call('POST', '/customers/external-accounts', { currency: 'GBP', accountInfo: { accountType: 'GBP_ACCOUNT', accountNumber: '3' } });
+    const viaCustomerRoute = await call('POST', '/customers/external-accounts', {
+      currency: 'GBP',
+      accountInfo: { accountType: 'GBP_ACCOUNT', accountNumber: '3' },
+    });
     expect(viaCustomerRoute.body.customerId).toBeNull();
     const list = async (q: string) => (await call('GET', `/customers/external-accounts?${q}`)).body;
     expect((await list('')).totalCount).toBe(4);

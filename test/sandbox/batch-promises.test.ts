@@ -32,7 +32,8 @@ async function overHttp(sandbox: Sandbox): Promise<{ call: Call; control: (path:
   expect(new URL(server.url).hostname).toBe('127.0.0.1');
   return {
     call: caller((input, init) => fetch(input, init), server.url),
-    control: (path, body) => fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: AUTH, 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    control: (path, body) =>
+      fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: AUTH, 'content-type': 'application/json' }, body: JSON.stringify(body) }),
   };
 }
 
@@ -76,7 +77,11 @@ describe('Idempotency-Keys persist with the state file, for their window', () =>
     expect(replay.text).toBe(paid.text);
     expect(await outgoing(again.call)).toEqual([paid.body.transactionId]); // no second transaction
     expect(again.sandbox.state.balance(usd.id)).toBe(15_000); // debited once
-    expectError(await again.call('POST', '/quotes', { ...body, lockedCurrencyAmount: 5_001 }, { 'idempotency-key': 'batch-7/row-1' }), 409, 'IDEMPOTENCY_KEY_REUSED');
+    expectError(
+      await again.call('POST', '/quotes', { ...body, lockedCurrencyAmount: 5_001 }, { 'idempotency-key': 'batch-7/row-1' }),
+      409,
+      'IDEMPOTENCY_KEY_REUSED',
+    );
 
     // 24 h later (by the sandbox clock, moved through its control) the key is forgotten: the same request acts again.
     expect((await again.control('/_sandbox/clock', { advanceMs: DAY_MS })).status).toBe(200);
@@ -134,7 +139,8 @@ const transports: [string, (sandbox: Sandbox) => Promise<Call>, (sandbox: Sandbo
   [
     'HTTP',
     async (sandbox) => (await overHttp(sandbox)).call,
-    async (sandbox) => new Crossborder({ tokenId: 'tok', clientSecret: 'sk', environment: 'sandbox', baseUrl: (await sandbox.listen(0, '127.0.0.1')).url, maxRetries: 0 }),
+    async (sandbox) =>
+      new Crossborder({ tokenId: 'tok', clientSecret: 'sk', environment: 'sandbox', baseUrl: (await sandbox.listen(0, '127.0.0.1')).url, maxRetries: 0 }),
   ],
 ];
 
@@ -176,17 +182,29 @@ describe.each(transports)('a check and its debit are one step, %s', (_name, conn
     const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Mary Jackson' });
     const wallet = (await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' })).data[0]!;
     await cb.sandbox.fundInternalAccount(wallet.id, { amount: 10_000 });
-    const bank = await usdBank(caller((input, init) => sandbox.fetch(input, init)), customer.id);
+    const bank = await usdBank(
+      caller((input, init) => sandbox.fetch(input, init)),
+      customer.id,
+    );
     const otp = await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: wallet.id });
     const keys = await generateClientKeyPair();
-    const session = await WalletSession.fromVerify(await cb.auth.credentials.verify(otp.id, { type: 'EMAIL_OTP', otp: MAGIC.otp, clientPublicKey: keys.publicKey }), keys, otp.id);
+    const session = await WalletSession.fromVerify(
+      await cb.auth.credentials.verify(otp.id, { type: 'EMAIL_OTP', otp: MAGIC.otp, clientPublicKey: keys.publicKey }),
+      keys,
+      otp.id,
+    );
     const min = lowest(wallet.id);
     const outcomes = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        cb.transferOut.create({ source: { accountId: wallet.id }, destination: { accountId: bank.id }, amount: 10_000 }, { signer: session.signer, idempotencyKey: `out-${i}` }).then(
-          (tx) => ({ ok: true as const, status: tx.status }),
-          (error: unknown) => ({ ok: false as const, error: error as { status?: number; code?: string } }),
-        ),
+        cb.transferOut
+          .create(
+            { source: { accountId: wallet.id }, destination: { accountId: bank.id }, amount: 10_000 },
+            { signer: session.signer, idempotencyKey: `out-${i}` },
+          )
+          .then(
+            (tx) => ({ ok: true as const, status: tx.status }),
+            (error: unknown) => ({ ok: false as const, error: error as { status?: number; code?: string } }),
+          ),
       ),
     );
     expect(outcomes.filter((o) => o.ok).map((o) => o.ok && o.status)).toEqual(['PROCESSING']);
@@ -205,7 +223,11 @@ describe.each(transports)('a check and its debit are one step, %s', (_name, conn
     await cb.sandbox.fundInternalAccount(wallet.id, { amount: 100_000 });
     const otp = await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: wallet.id });
     const keys = await generateClientKeyPair();
-    const session = await WalletSession.fromVerify(await cb.auth.credentials.verify(otp.id, { type: 'EMAIL_OTP', otp: MAGIC.otp, clientPublicKey: keys.publicKey }), keys, otp.id);
+    const session = await WalletSession.fromVerify(
+      await cb.auth.credentials.verify(otp.id, { type: 'EMAIL_OTP', otp: MAGIC.otp, clientPublicKey: keys.publicKey }),
+      keys,
+      otp.id,
+    );
     const params = {
       source: { sourceType: 'ACCOUNT' as const, accountId: wallet.id },
       destination: { destinationType: 'ACCOUNT' as const, accountId: eur.id },
@@ -234,7 +256,9 @@ describe.each(transports)('a check and its debit are one step, %s', (_name, conn
     const eur = await accountOf(call, customer.id, 'EUR');
     await fund(call, usd.id, 10_000);
     const min = lowest(usd.id);
-    const answers = await Promise.all(Array.from({ length: 20 }, () => call('POST', '/quotes', quoteBody(usd.id, eur.id, 10_000, { immediatelyExecute: true }))));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => call('POST', '/quotes', quoteBody(usd.id, eur.id, 10_000, { immediatelyExecute: true }))),
+    );
     expect(answers.filter((a) => a.status === 200).map((a) => a.body.status)).toEqual(['PROCESSING']);
     for (const answer of answers.filter((a) => a.status !== 200)) expectError(answer, 400, 'INVALID_AMOUNT');
     expect(sandbox.state.balance(usd.id)).toBe(0);
@@ -254,7 +278,9 @@ describe.each(transports)('a check and its debit are one step, %s', (_name, conn
     expect(created.filter((a) => a.status === 200)).toHaveLength(2);
     for (const answer of created.filter((a) => a.status !== 200)) expectError(answer, 429, 'DAILY_VOLUME_LIMIT_EXCEEDED');
     // The amounts named in major units with their currency, not in cents.
-    expect(created.find((a) => a.status === 429)!.body.message).toBe("5.00 USD would pass the platform's daily volume limit (10.00 USD of 10.00 USD used today).");
+    expect(created.find((a) => a.status === 429)!.body.message).toBe(
+      "5.00 USD would pass the platform's daily volume limit (10.00 USD of 10.00 USD used today).",
+    );
     expect(sandbox.ledger.executions.map((e) => e.amount)).toEqual([500, 500]);
     expect(sandbox.state.balance(usd.id)).toBe(99_000);
 
@@ -268,7 +294,7 @@ describe.each(transports)('a check and its debit are one step, %s', (_name, conn
     expect(sandbox.state.balance(usd.id)).toBe(98_200);
   });
 
-  it("a payout is found again by the filters production lists, its description kept on the transaction", async () => {
+  it('a payout is found again by the filters production lists, its description kept on the transaction', async () => {
     sandbox = createSandbox();
     const call = await connect(sandbox);
     const customer = await createCustomer(call, { currencies: ['USD', 'EUR'] });
@@ -279,13 +305,20 @@ describe.each(transports)('a check and its debit are one step, %s', (_name, conn
     const otherUsd = await accountOf(call, other.id, 'USD');
     await fund(call, otherUsd.id, 10_000);
     const paid = (await call('POST', '/quotes', quoteBody(usd.id, eur.id, 1_000, { immediatelyExecute: true, description: 'batch-7 row-1' }))).body;
-    await call('POST', '/quotes', quoteBody(otherUsd.id, (await accountOf(call, other.id, 'EUR')).id, 1_000, { immediatelyExecute: true, description: 'not ours' }));
+    await call(
+      'POST',
+      '/quotes',
+      quoteBody(otherUsd.id, (await accountOf(call, other.id, 'EUR')).id, 1_000, { immediatelyExecute: true, description: 'not ours' }),
+    );
     const created = (await call('GET', `/transactions/${paid.transactionId}`)).body;
     expect(created.description).toBe('batch-7 row-1');
     const around = (ms: number) => encodeURIComponent(new Date(Date.parse(created.createdAt) + ms).toISOString());
-    const find = async (query: string) => ((await call('GET', `/transactions?${query}`)).body.data as { id: string; description?: string }[]).map((t) => [t.id, t.description]);
+    const find = async (query: string) =>
+      ((await call('GET', `/transactions?${query}`)).body.data as { id: string; description?: string }[]).map((t) => [t.id, t.description]);
     const sender = `senderAccountIdentifier=${encodeURIComponent(usd.id)}`;
-    expect(await find(`${sender}&type=OUTGOING&status=PROCESSING&startDate=${around(-1)}&endDate=${around(1)}`)).toEqual([[paid.transactionId, 'batch-7 row-1']]);
+    expect(await find(`${sender}&type=OUTGOING&status=PROCESSING&startDate=${around(-1)}&endDate=${around(1)}`)).toEqual([
+      [paid.transactionId, 'batch-7 row-1'],
+    ]);
     expect(await find(`${sender}&status=COMPLETED`)).toEqual([]);
     expect(await find(`${sender}&type=INCOMING`)).toEqual([]);
     expect(await find(`${sender}&startDate=${around(1)}`)).toEqual([]);

@@ -21,8 +21,8 @@ interface Running {
 function run(command: string, args: string[]): Running {
   const child = spawn(command, args, { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, exit, out: () => output };
 }
@@ -37,7 +37,12 @@ async function waitFor(predicate: () => boolean, what: string, ms = 30_000): Pro
   }
 }
 
-const FAULTS = { rateLimit: { requestsPerSecond: 50, burst: 5 }, dailyVolumeLimit: { USD: 130_389, BTC: 150_000_000 }, failAfterProcessing: { rate: 0.1 }, latency: { ms: 20, jitterMs: 5 } };
+const FAULTS = {
+  rateLimit: { requestsPerSecond: 50, burst: 5 },
+  dailyVolumeLimit: { USD: 130_389, BTC: 150_000_000 },
+  failAfterProcessing: { rate: 0.1 },
+  latency: { ms: 20, jitterMs: 5 },
+};
 
 describe('the sandbox command says', () => {
   it('which --faults are on, in its banner; SIGTERM is "Received SIGTERM; shutting down."', async () => {

@@ -15,7 +15,11 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = { authorization: AUTH }) => {
-  const res = await fetch(`${server.url}${path}`, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 };
@@ -27,7 +31,14 @@ describe('/_sandbox/ controls', () => {
     await call('POST', `/2025-10-13/sandbox/internal-accounts/${encodeURIComponent(account.id)}/fund`, { amount: 10_000 });
     const other = (await call('POST', '/2025-10-13/customers', { customerType: 'INDIVIDUAL', region: 'US', fullName: 'Bo', currencies: ['USD'] })).body;
     const target = (await call('GET', `/2025-10-13/customers/internal-accounts?customerId=${encodeURIComponent(other.id)}`)).body.data[0];
-    const quote = (await call('POST', '/2025-10-13/quotes', { source: { sourceType: 'ACCOUNT', accountId: account.id }, destination: { destinationType: 'ACCOUNT', accountId: target.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100 })).body;
+    const quote = (
+      await call('POST', '/2025-10-13/quotes', {
+        source: { sourceType: 'ACCOUNT', accountId: account.id },
+        destination: { destinationType: 'ACCOUNT', accountId: target.id },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 100,
+      })
+    ).body;
     expect(quote.status).toBe('PENDING');
     const before = sandbox.clock.now();
     const advanced = await call('POST', '/_sandbox/clock', { advance: '10m' });
@@ -43,7 +54,12 @@ describe('/_sandbox/ controls', () => {
   it('refuse an advance past the last valid date (naming the field) and keep answering; reset puts the clock back and never reuses an id', async () => {
     const start = sandbox.clock.now();
     const customer = (await call('POST', '/2025-10-13/customers', { customerType: 'INDIVIDUAL', region: 'US', fullName: 'Kim' })).body;
-    for (const [body, field] of [[{ advance: '100000000d' }, 'advance'], [{ advanceMs: 1e20 }, 'advanceMs'], [{ advanceMs: 8.64e15 }, 'advanceMs'], [{ advance: '3000000d' }, 'advance']] as const) {
+    for (const [body, field] of [
+      [{ advance: '100000000d' }, 'advance'],
+      [{ advanceMs: 1e20 }, 'advanceMs'],
+      [{ advanceMs: 8.64e15 }, 'advanceMs'],
+      [{ advance: '3000000d' }, 'advance'],
+    ] as const) {
       const refused = await call('POST', '/_sandbox/clock', body);
       expect(refused.status).toBe(400);
       expect(refused.body).toMatchObject({ code: 'INVALID_INPUT', details: { field } });
@@ -69,7 +85,14 @@ describe('/_sandbox/ controls', () => {
     await call('POST', `/2025-10-13/sandbox/internal-accounts/${encodeURIComponent(account.id)}/fund`, { amount: 5_000 });
     const payee = (await call('POST', '/2025-10-13/customers', { customerType: 'INDIVIDUAL', region: 'US', fullName: 'Hal', currencies: ['USD'] })).body;
     const target = (await call('GET', `/2025-10-13/customers/internal-accounts?customerId=${encodeURIComponent(payee.id)}`)).body.data[0];
-    const quote = (await call('POST', '/2025-10-13/quotes', { source: { sourceType: 'ACCOUNT', accountId: account.id }, destination: { destinationType: 'ACCOUNT', accountId: target.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100 })).body;
+    const quote = (
+      await call('POST', '/2025-10-13/quotes', {
+        source: { sourceType: 'ACCOUNT', accountId: account.id },
+        destination: { destinationType: 'ACCOUNT', accountId: target.id },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 100,
+      })
+    ).body;
     const state = await call('GET', '/_sandbox/state');
     expect(state.body.format).toBe('crossborder-sandbox-state/1');
     const customersIn = (doc: { world: { customers: [string, unknown][] } }) => doc.world.customers.map(([id]) => id);
@@ -91,25 +114,37 @@ describe('/_sandbox/ controls', () => {
 
   it('PUT back a state of a few MB that GET exported; a body over a limit is reported as too large', async () => {
     await call('POST', '/_sandbox/reset', {});
-    const first = (await call('POST', '/2025-10-13/customers', { customerType: 'INDIVIDUAL', region: 'US', fullName: 'Many Copies', currencies: ['USD'] })).body;
+    const first = (await call('POST', '/2025-10-13/customers', { customerType: 'INDIVIDUAL', region: 'US', fullName: 'Many Copies', currencies: ['USD'] }))
+      .body;
     const doc = (await call('GET', '/_sandbox/state')).body;
     const [, record] = doc.world.customers[0];
     // 8,000 more customers, each a copy of the first under its own id: a state of about 3.6 MB.
     for (let i = 1; i <= 8_000; i++) {
       const id = `Customer:${(0x10000 + i).toString(16).padStart(8, '0')}-0000-4000-8000-${String(i).padStart(12, '0')}`;
-      doc.world.customers.push([id, { ...record, seq: 0x10000 + i, data: { ...record.data, id, fullName: `Copy ${i}`, umaAddress: `$copy${i}@sandbox.crossborder.example` } }]);
+      doc.world.customers.push([
+        id,
+        { ...record, seq: 0x10000 + i, data: { ...record.data, id, fullName: `Copy ${i}`, umaAddress: `$copy${i}@sandbox.crossborder.example` } },
+      ]);
     }
     doc.lastSequence = 0x10000 + 8_000;
     const text = JSON.stringify(doc);
     expect(text.length).toBeGreaterThan(3_000_000);
-    const res = await fetch(`${server.url}/_sandbox/state`, { method: 'PUT', headers: { authorization: AUTH, 'content-type': 'application/json' }, body: text });
+    const res = await fetch(`${server.url}/_sandbox/state`, {
+      method: 'PUT',
+      headers: { authorization: AUTH, 'content-type': 'application/json' },
+      body: text,
+    });
     expect([res.status, (await res.json()).imported]).toEqual([200, true]);
     const list = (await call('GET', '/2025-10-13/customers?limit=1')).body;
     expect(list.totalCount).toBe(8_001);
     const exported = await fetch(`${server.url}/_sandbox/state`, { headers: { authorization: AUTH } });
     const again = await exported.text();
     expect(again.length).toBeGreaterThan(3_000_000);
-    const back = await fetch(`${server.url}/_sandbox/state`, { method: 'PUT', headers: { authorization: AUTH, 'content-type': 'application/json' }, body: again });
+    const back = await fetch(`${server.url}/_sandbox/state`, {
+      method: 'PUT',
+      headers: { authorization: AUTH, 'content-type': 'application/json' },
+      body: again,
+    });
     expect(back.status).toBe(200); // what GET exports, PUT takes back
     expect((await call('GET', `/2025-10-13/customers/${encodeURIComponent(first.id)}`)).body.fullName).toBe('Many Copies');
 
@@ -120,7 +155,12 @@ describe('/_sandbox/ controls', () => {
     expect(clock.body).toMatchObject({ code: 'INVALID_INPUT', details: { field: 'body' } });
     expect(clock.body.message).toBe('The request body exceeds 1048576 bytes (1 MiB).');
     const { bodyLimit, MAX_STATE_BODY_BYTES } = await import('../../src/sandbox/serve/http');
-    expect([bodyLimit('PUT', '/_sandbox/state'), bodyLimit('PUT', 'http://x/_sandbox/state?x=1'), bodyLimit('POST', '/_sandbox/state'), bodyLimit('PUT', '/2025-10-13/customers/x')]).toEqual([MAX_STATE_BODY_BYTES, MAX_STATE_BODY_BYTES, 1024 * 1024, 1024 * 1024]);
+    expect([
+      bodyLimit('PUT', '/_sandbox/state'),
+      bodyLimit('PUT', 'http://x/_sandbox/state?x=1'),
+      bodyLimit('POST', '/_sandbox/state'),
+      bodyLimit('PUT', '/2025-10-13/customers/x'),
+    ]).toEqual([MAX_STATE_BODY_BYTES, MAX_STATE_BODY_BYTES, 1024 * 1024, 1024 * 1024]);
     // In-process (fetch) the same limits apply.
     const inProcess = await sandbox.fetch('http://sandbox.test/_sandbox/state', { method: 'PUT', headers: { authorization: AUTH }, body: again });
     expect(inProcess.status).toBe(200);
@@ -135,19 +175,66 @@ describe('/_sandbox/ controls', () => {
     const [txKey] = [`Transaction:none`];
     const broken = (world: Record<string, unknown>) => ({ ...good, world: { ...good.world, ...world } });
     const cases: [unknown, string, string | undefined, RegExp][] = [
-      [{ format: 'crossborder-sandbox-state/1', world: { customers: [['Customer:x', { garbage: true }]] } }, 'world.customers', 'Customer:x', /world\.customers\["Customer:x"\] has a missing or malformed seq, createdMs/],
-      [broken({ customers: [[customerKey, { ...customer, data: { ...customer.data, platformCustomerId: undefined, customerType: 'INDIVIDUAL' } }]] }), 'world.customers', customerKey, /data: platformCustomerId is required/],
-      [broken({ customers: [[customerKey, { ...customer, data: { ...customer.data, customerType: 'ROBOT' } }]] }), 'world.customers', customerKey, /data: customerType does not match any accepted shape/],
+      [
+        { format: 'crossborder-sandbox-state/1', world: { customers: [['Customer:x', { garbage: true }]] } },
+        'world.customers',
+        'Customer:x',
+        /world\.customers\["Customer:x"\] has a missing or malformed seq, createdMs/,
+      ],
+      [
+        broken({ customers: [[customerKey, { ...customer, data: { ...customer.data, platformCustomerId: undefined, customerType: 'INDIVIDUAL' } }]] }),
+        'world.customers',
+        customerKey,
+        /data: platformCustomerId is required/,
+      ],
+      [
+        broken({ customers: [[customerKey, { ...customer, data: { ...customer.data, customerType: 'ROBOT' } }]] }),
+        'world.customers',
+        customerKey,
+        /data: customerType does not match any accepted shape/,
+      ],
       [broken({ customers: [['Customer:other', customer]] }), 'world.customers', 'Customer:other', /stored under a key that is not its id/],
-      [broken({ customers: [[customerKey, customer], [customerKey, customer]] }), 'world.customers', customerKey, /appears twice/],
-      [broken({ transactions: [[txKey, { seq: 1, createdMs: 0, data: { id: txKey } }]] }), 'world.transactions', txKey, /world\.transactions\["Transaction:none"\] data: /],
-      [broken({ sessions: [['Session:1', { id: 'Session:1', seq: 1, createdMs: 0, walletSuffix: 'w', credentialId: 'c', type: 'EMAIL_OTP', publicKey: '02', expiresMs: 0, revoked: 'no' }]] }), 'world.sessions', 'Session:1', /malformed revoked/],
+      [
+        broken({
+          customers: [
+            [customerKey, customer],
+            [customerKey, customer],
+          ],
+        }),
+        'world.customers',
+        customerKey,
+        /appears twice/,
+      ],
+      [
+        broken({ transactions: [[txKey, { seq: 1, createdMs: 0, data: { id: txKey } }]] }),
+        'world.transactions',
+        txKey,
+        /world\.transactions\["Transaction:none"\] data: /,
+      ],
+      [
+        broken({
+          sessions: [
+            [
+              'Session:1',
+              { id: 'Session:1', seq: 1, createdMs: 0, walletSuffix: 'w', credentialId: 'c', type: 'EMAIL_OTP', publicKey: '02', expiresMs: 0, revoked: 'no' },
+            ],
+          ],
+        }),
+        'world.sessions',
+        'Session:1',
+        /malformed revoked/,
+      ],
       [broken({ quotes: 'none' }), 'world.quotes', undefined, /world\.quotes must be a list/],
       [broken({ config: { id: 42 } }), 'world.config', undefined, /world\.config: /],
     ];
     for (const [doc, field, key, message] of cases) {
       const res = await call('PUT', '/_sandbox/state', doc);
-      expect({ field, status: res.status, code: res.body.code, details: res.body.details }).toEqual({ field, status: 400, code: 'INVALID_INPUT', details: key === undefined ? { field } : { field, key } });
+      expect({ field, status: res.status, code: res.body.code, details: res.body.details }).toEqual({
+        field,
+        status: 400,
+        code: 'INVALID_INPUT',
+        details: key === undefined ? { field } : { field, key },
+      });
       expect(res.body.message).toMatch(message);
     }
     // Nothing was imported: the customer is still there and the list still answers.
@@ -175,7 +262,9 @@ describe('/_sandbox/ controls', () => {
       const mine = deliveries.find((d) => d.eventId === triggered.body.eventId)!;
       expect(JSON.parse(mine.body)).toMatchObject({ type: 'CUSTOMER.KYC_REJECTED', data: { id: customer.id } });
       // Each attempt with its time, how long it took, and what the receiver answered.
-      expect(mine.attempts).toEqual([{ at: new Date(sandbox.clock.now()).toISOString(), ms: expect.any(Number), status: 200, response: `thanks for ${mine.eventId}` }]);
+      expect(mine.attempts).toEqual([
+        { at: new Date(sandbox.clock.now()).toISOString(), ms: expect.any(Number), status: 200, response: `thanks for ${mine.eventId}` },
+      ]);
       const redelivered = await call('POST', `/_sandbox/webhooks/deliveries/${encodeURIComponent(mine.eventId)}/redeliver`, {});
       expect(redelivered.status).toBe(202);
       await sandbox.webhooks.flush();
@@ -189,7 +278,10 @@ describe('/_sandbox/ controls', () => {
 
   it('take the API credentials; a preflight needs none', async () => {
     expect((await call('POST', '/_sandbox/reset', {}, {})).status).toBe(401);
-    const preflight = await fetch(`${server.url}/2025-10-13/customers`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } });
+    const preflight = await fetch(`${server.url}/2025-10-13/customers`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:5173'); // a loopback origin, echoed (issue 22)
     expect(preflight.headers.get('access-control-allow-headers')).toContain('authorization');
@@ -224,10 +316,17 @@ describe('/_sandbox/events: the live stream', () => {
     const controller = new AbortController();
     try {
       const api = (method: string, path: string, body?: unknown) =>
-        fetch(`${s.url}/2025-10-13${path}`, { method, headers: { authorization: AUTH, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json());
+        fetch(`${s.url}/2025-10-13${path}`, {
+          method,
+          headers: { authorization: AUTH, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }).then((r) => r.json());
       await api('PATCH', '/config', { webhookEndpoint: `http://127.0.0.1:${(hook.address() as { port: number }).port}/hooks` });
       const customer = await api('POST', '/customers', { customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada', currencies: ['USD', 'EUR'] });
-      const accounts = (await api('GET', `/customers/internal-accounts?customerId=${encodeURIComponent(customer.id)}`)).data as { id: string; balance: { currency: { code: string } } }[];
+      const accounts = (await api('GET', `/customers/internal-accounts?customerId=${encodeURIComponent(customer.id)}`)).data as {
+        id: string;
+        balance: { currency: { code: string } };
+      }[];
       const usd = accounts.find((a) => a.balance.currency.code === 'USD')!;
       const eur = accounts.find((a) => a.balance.currency.code === 'EUR')!;
       await api('POST', `/sandbox/internal-accounts/${encodeURIComponent(usd.id)}/fund`, { amount: 10_000 });
@@ -245,7 +344,13 @@ describe('/_sandbox/events: the live stream', () => {
         }
         return pattern.test(text);
       };
-      const quote = await api('POST', '/quotes', { source: { sourceType: 'ACCOUNT', accountId: usd.id }, destination: { destinationType: 'ACCOUNT', accountId: eur.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000, immediatelyExecute: true });
+      const quote = await api('POST', '/quotes', {
+        source: { sourceType: 'ACCOUNT', accountId: usd.id },
+        destination: { destinationType: 'ACCOUNT', accountId: eur.id },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 1_000,
+        immediatelyExecute: true,
+      });
       expect(quote.status).toBe('PROCESSING');
       expect(await until(/data: \{"method":"POST","path":"\/2025-10-13\/quotes"/, 5_000)).toBe(true); // the request itself
       const afterRequest = text.length;
@@ -266,17 +371,53 @@ describe('/_sandbox/events: the live stream', () => {
 describe('loopback or not (issue #17.5: open inspector and CORS * on loopback only)', () => {
   it('tells loopback addresses from the others', async () => {
     const { isLoopbackHost } = await import('../../src/sandbox/serve/control');
-    const hosts = ['127.0.0.1', '127.0.0.2', '127.255.0.9', 'localhost', 'LOCALHOST', 'app.localhost', '::1', '[::1]', '::ffff:127.0.0.1', '0.0.0.0', '::', '192.168.1.20', '10.0.0.1', 'example.com', '128.0.0.1', '127.0.0.1.example.com'];
+    const hosts = [
+      '127.0.0.1',
+      '127.0.0.2',
+      '127.255.0.9',
+      'localhost',
+      'LOCALHOST',
+      'app.localhost',
+      '::1',
+      '[::1]',
+      '::ffff:127.0.0.1',
+      '0.0.0.0',
+      '::',
+      '192.168.1.20',
+      '10.0.0.1',
+      'example.com',
+      '128.0.0.1',
+      '127.0.0.1.example.com',
+    ];
     expect(Object.fromEntries(hosts.map((h) => [h, isLoopbackHost(h)]))).toEqual({
-      '127.0.0.1': true, '127.0.0.2': true, '127.255.0.9': true, localhost: true, LOCALHOST: true, 'app.localhost': true, '::1': true, '[::1]': true, '::ffff:127.0.0.1': true,
-      '0.0.0.0': false, '::': false, '192.168.1.20': false, '10.0.0.1': false, 'example.com': false, '128.0.0.1': false, '127.0.0.1.example.com': false,
+      '127.0.0.1': true,
+      '127.0.0.2': true,
+      '127.255.0.9': true,
+      localhost: true,
+      LOCALHOST: true,
+      'app.localhost': true,
+      '::1': true,
+      '[::1]': true,
+      '::ffff:127.0.0.1': true,
+      '0.0.0.0': false,
+      '::': false,
+      '192.168.1.20': false,
+      '10.0.0.1': false,
+      'example.com': false,
+      '128.0.0.1': false,
+      '127.0.0.1.example.com': false,
     });
   });
 
   it('on a non-loopback address the inspector and /_sandbox/events take the credentials, and CORS allows only configured origins', async () => {
     const { handleControl, corsHeaders, preflight } = await import('../../src/sandbox/serve/control');
     const controls = { requests: () => [], subscribe: () => () => undefined, subscribers: () => 0 } as never;
-    const req = (path: string, authorization?: string) => ({ method: 'GET', url: path, header: (n: string) => (n === 'authorization' ? authorization : undefined), body: undefined });
+    const req = (path: string, authorization?: string) => ({
+      method: 'GET',
+      url: path,
+      header: (n: string) => (n === 'authorization' ? authorization : undefined),
+      body: undefined,
+    });
     const network = { loopback: false, binding: { host: '0.0.0.0', port: 4010 } };
     for (const path of ['/_sandbox/', '/_sandbox/events']) {
       const refused = handleControl(req(path), path, controls, network);
@@ -301,7 +442,14 @@ describe('loopback or not (issue #17.5: open inspector and CORS * on loopback on
       expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
       const answer = await fetch(`${s.url}/2025-10-13/customers`, { headers: { authorization: AUTH, origin: 'http://localhost:5173' } });
       expect(answer.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
-      const asked = await fetch(`${s.url}/2025-10-13/customers`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type,x-trace-id' } });
+      const asked = await fetch(`${s.url}/2025-10-13/customers`, {
+        method: 'OPTIONS',
+        headers: {
+          origin: 'http://localhost:5173',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization,content-type,x-trace-id',
+        },
+      });
       expect([asked.status, asked.headers.get('access-control-allow-headers')]).toEqual([204, 'authorization,content-type,x-trace-id']);
       expect(asked.headers.get('vary')).toContain('Access-Control-Request-Headers');
     } finally {
@@ -311,7 +459,7 @@ describe('loopback or not (issue #17.5: open inspector and CORS * on loopback on
 });
 
 describe('the request log', () => {
-  it('has the /_sandbox/* calls and preflights too, not the inspector page\'s own reads nor the favicon (204, quietly)', async () => {
+  it("has the /_sandbox/* calls and preflights too, not the inspector page's own reads nor the favicon (204, quietly)", async () => {
     const logged: string[] = [];
     const s = createSandbox({ onRequest: (e) => logged.push(`${e.method} ${e.path} ${e.status}`) });
     const server = await s.listen();
@@ -323,9 +471,18 @@ describe('the request log', () => {
       await get('/_sandbox/state', { 'x-sandbox-inspector': '1' }); // the page's own read
       const icon = await get('/favicon.ico');
       expect([icon.status, await icon.text()]).toEqual([204, '']);
-      await fetch(`${server.url}/2025-10-13/customers`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET' } });
+      await fetch(`${server.url}/2025-10-13/customers`, {
+        method: 'OPTIONS',
+        headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET' },
+      });
       await get('/2025-10-13/customers');
-      const expected = ['POST /_sandbox/reset 200', 'GET /_sandbox/state 200', 'GET /_sandbox/ 200', 'OPTIONS /2025-10-13/customers 204', 'GET /2025-10-13/customers 200'];
+      const expected = [
+        'POST /_sandbox/reset 200',
+        'GET /_sandbox/state 200',
+        'GET /_sandbox/ 200',
+        'OPTIONS /2025-10-13/customers 204',
+        'GET /2025-10-13/customers 200',
+      ];
       expect(logged).toEqual(expected);
       const kept = (await (await get('/_sandbox/requests', { 'x-sandbox-inspector': '1' })).json()).data as { method: string; path: string; status: number }[];
       expect(kept.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual(expected);
@@ -341,7 +498,10 @@ describe('a state at the end of the clock loads again (issue 32.12)', () => {
     expect(new Date(MAX_DATE_MS).toISOString()).toBe('9999-12-31T23:59:59.999Z');
     const far = createSandbox({ clock: createClock(undefined, { frozen: true }) });
     const basic = { authorization: AUTH, 'content-type': 'application/json' };
-    const api = async (method: string, path: string, body?: unknown) => (await far.fetch(`http://sandbox.test/2025-10-13${path}`, { method, headers: basic, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<any>;
+    const api = async (method: string, path: string, body?: unknown) =>
+      (
+        await far.fetch(`http://sandbox.test/2025-10-13${path}`, { method, headers: basic, body: body === undefined ? undefined : JSON.stringify(body) })
+      ).json();
     try {
       far.clock.advance(MAX_CLOCK_MS - far.clock.now());
       expect(() => far.clock.advance(1)).toThrow(RangeError);
@@ -350,8 +510,19 @@ describe('a state at the end of the clock loads again (issue 32.12)', () => {
       const from = (await api('GET', `/customers/internal-accounts?customerId=${encodeURIComponent(ada.id)}`)).data[0];
       const to = (await api('GET', `/customers/internal-accounts?customerId=${encodeURIComponent(bo.id)}`)).data[0];
       await api('POST', `/sandbox/internal-accounts/${encodeURIComponent(from.id)}/fund`, { amount: 1_000 });
-      const pending = await api('POST', '/quotes', { source: { sourceType: 'ACCOUNT', accountId: from.id }, destination: { destinationType: 'ACCOUNT', accountId: to.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100 });
-      const paid = await api('POST', '/quotes', { source: { sourceType: 'ACCOUNT', accountId: from.id }, destination: { destinationType: 'ACCOUNT', accountId: to.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 200, immediatelyExecute: true });
+      const pending = await api('POST', '/quotes', {
+        source: { sourceType: 'ACCOUNT', accountId: from.id },
+        destination: { destinationType: 'ACCOUNT', accountId: to.id },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 100,
+      });
+      const paid = await api('POST', '/quotes', {
+        source: { sourceType: 'ACCOUNT', accountId: from.id },
+        destination: { destinationType: 'ACCOUNT', accountId: to.id },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 200,
+        immediatelyExecute: true,
+      });
       expect([pending.expiresAt, paid.status]).toEqual(['9999-12-31T00:04:59.999Z', 'PROCESSING']);
       const exported = far.exportState();
       const again = createSandbox({ clock: createClock(MAX_CLOCK_MS, { frozen: true }) });
@@ -374,8 +545,20 @@ describe('a state at the end of the clock loads again (issue 32.12)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cb-stale-'));
     try {
       const file = join(dir, 'state.json');
-      for (const name of ['state.json', 'state.json.999999999.tmp', 'state.json.999999998.tmp', `state.json.${process.pid}.tmp`, 'state.json.abc.tmp', 'other.json.999999999.tmp']) writeFileSync(join(dir, name), '{');
-      expect(removeStaleTemporaries(file).map((p) => p.slice(dir.length + 1)).sort()).toEqual(['state.json.999999998.tmp', 'state.json.999999999.tmp']);
+      for (const name of [
+        'state.json',
+        'state.json.999999999.tmp',
+        'state.json.999999998.tmp',
+        `state.json.${process.pid}.tmp`,
+        'state.json.abc.tmp',
+        'other.json.999999999.tmp',
+      ])
+        writeFileSync(join(dir, name), '{');
+      expect(
+        removeStaleTemporaries(file)
+          .map((p) => p.slice(dir.length + 1))
+          .sort(),
+      ).toEqual(['state.json.999999998.tmp', 'state.json.999999999.tmp']);
       expect(readdirSync(dir).sort()).toEqual(['other.json.999999999.tmp', 'state.json', `state.json.${process.pid}.tmp`, 'state.json.abc.tmp'].sort());
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -29,7 +29,10 @@ describe('routing', () => {
       if (op.id === 'revokeSession') path = '/auth/sessions/Session:x';
       if (op.id === 'lookupExternalAccountReceiver') path = '/receiver/external-account/ExternalAccount:x';
       const res = await call(op.method, path, op.bodyRequired ? {} : undefined);
-      expect({ op: op.id, routed: !(res.status === 404 && res.body.code === 'NOT_FOUND' && /No operation/.test(res.body.message)) }).toEqual({ op: op.id, routed: true });
+      expect({ op: op.id, routed: !(res.status === 404 && res.body.code === 'NOT_FOUND' && /No operation/.test(res.body.message)) }).toEqual({
+        op: op.id,
+        routed: true,
+      });
       expect(res.headers.get('x-request-id')).toBeTruthy();
     }
     await sandbox.close();
@@ -97,7 +100,12 @@ describe('clock', () => {
     await createCustomer(call, { currencies: ['USD', 'EUR'] });
     const [usd, eur] = sandbox.state.snapshot().internalAccounts;
     expect([usd!.balance.currency.code, eur!.balance.currency.code]).toEqual(['USD', 'EUR']);
-    await call('POST', '/quotes', { source: { sourceType: 'ACCOUNT', accountId: usd!.id }, destination: { destinationType: 'ACCOUNT', accountId: eur!.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000 });
+    await call('POST', '/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: usd!.id },
+      destination: { destinationType: 'ACCOUNT', accountId: eur!.id },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 1_000,
+    });
     sandbox.clock.advance(5 * 60_000);
     // No request since: the state view already shows the expiry.
     expect(sandbox.state.snapshot().quotes[0]!.status).toBe('EXPIRED');
@@ -168,7 +176,9 @@ describe('pricing invariants (integers only)', () => {
             return false;
           }
         };
-        return p.totalReceivingAmount === amount && p.totalSendingAmount <= MAX_QUOTE_AMOUNT && reached(p.totalSendingAmount) && !reached(p.totalSendingAmount - 1);
+        return (
+          p.totalReceivingAmount === amount && p.totalSendingAmount <= MAX_QUOTE_AMOUNT && reached(p.totalSendingAmount) && !reached(p.totalSendingAmount - 1)
+        );
       }),
       { numRuns: 300 },
     );

@@ -12,7 +12,7 @@ import { VERSION } from './helpers';
 const SECRET = 'sk_sandbox_do_not_echo_7f3a';
 
 const transports: [string, (sandbox: Sandbox) => Promise<{ baseUrl: string; fetch: typeof fetch }>][] = [
-  ['in-process', async (sandbox) => ({ baseUrl: 'http://sandbox.test', fetch: sandbox.fetch as typeof fetch })],
+  ['in-process', async (sandbox) => ({ baseUrl: 'http://sandbox.test', fetch: sandbox.fetch })],
   [
     'HTTP',
     async (sandbox) => {
@@ -30,7 +30,8 @@ describe.each(transports)('magic credentials, %s', (_name, connect) => {
   async function start() {
     sandbox = createSandbox();
     const transport = await connect(sandbox);
-    const client = (tokenId: string, clientSecret = SECRET) => new Crossborder({ tokenId, clientSecret, environment: 'sandbox', baseUrl: transport.baseUrl, fetch: transport.fetch, maxRetries: 0 });
+    const client = (tokenId: string, clientSecret = SECRET) =>
+      new Crossborder({ tokenId, clientSecret, environment: 'sandbox', baseUrl: transport.baseUrl, fetch: transport.fetch, maxRetries: 0 });
     const raw = (tokenId: string, method = 'GET', path = '/customers', body?: unknown) =>
       transport.fetch(`${transport.baseUrl}/${VERSION}${path}`, {
         method,
@@ -44,7 +45,9 @@ describe.each(transports)('magic credentials, %s', (_name, connect) => {
 
   it(`token id ${MAGIC.unauthorizedTokenId}: AuthenticationError 401 UNAUTHORIZED, the service's body, nothing created`, async () => {
     const { client, raw } = await start();
-    const err = await client(MAGIC.unauthorizedTokenId).customers.create(person).catch((e: unknown) => e);
+    const err = await client(MAGIC.unauthorizedTokenId)
+      .customers.create(person)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AuthenticationError);
     expect(err).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
     const answer = await raw(MAGIC.unauthorizedTokenId);
@@ -61,7 +64,9 @@ describe.each(transports)('magic credentials, %s', (_name, connect) => {
 
   it(`token id ${MAGIC.forbiddenTokenId}: PermissionDeniedError 403 FORBIDDEN, the service's body, nothing created`, async () => {
     const { client, raw } = await start();
-    const err = await client(MAGIC.forbiddenTokenId).customers.create(person).catch((e: unknown) => e);
+    const err = await client(MAGIC.forbiddenTokenId)
+      .customers.create(person)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PermissionDeniedError);
     expect(err).toMatchObject({ status: 403, code: 'FORBIDDEN' });
     await expect(client(MAGIC.forbiddenTokenId).customers.list()).rejects.toMatchObject({ constructor: PermissionDeniedError, status: 403, code: 'FORBIDDEN' });

@@ -34,7 +34,14 @@ describe('customers', () => {
   });
 
   it('infers currencies from the region', async () => {
-    const cases: [string, string][] = [['US', 'USD'], ['GB', 'GBP'], ['BR', 'BRL'], ['AE', 'AED'], ['FR', 'EUR'], ['JP', 'USD']];
+    const cases: [string, string][] = [
+      ['US', 'USD'],
+      ['GB', 'GBP'],
+      ['BR', 'BRL'],
+      ['AE', 'AED'],
+      ['FR', 'EUR'],
+      ['JP', 'USD'],
+    ];
     for (const [region, currency] of cases) {
       const c = await createCustomer(call, { region, fullName: `Person ${region}` });
       expect(c.currencies).toEqual([currency]);
@@ -47,7 +54,13 @@ describe('customers', () => {
     expect(res.body).toMatchObject({ customerType: 'BUSINESS', kycStatus: 'UNVERIFIED', umaAddress: '$acme.widgets.llc@sandbox.crossborder.example' });
     const v = await call('GET', `/verifications?customerId=${res.body.id}`);
     expect(v.body.data[0].verificationStatus).toBe('RESOLVE_ERRORS');
-    expect(v.body.data[0].errors.map((e: any) => e.field ?? e.type)).toEqual(['businessInfo.taxId', 'businessInfo.incorporatedOn', 'address', 'MISSING_BENEFICIAL_OWNER', 'MISSING_CONTROL_PERSON']);
+    expect(v.body.data[0].errors.map((e: any) => e.field ?? e.type)).toEqual([
+      'businessInfo.taxId',
+      'businessInfo.incorporatedOn',
+      'address',
+      'MISSING_BENEFICIAL_OWNER',
+      'MISSING_CONTROL_PERSON',
+    ]);
     expect(v.body.data[0].errors[0]).toMatchObject({ type: 'MISSING_FIELD', resourceId: res.body.id });
     // Supplying the fields and the control person approves it.
     await addControlPerson(call, res.body.id);
@@ -85,7 +98,11 @@ describe('customers', () => {
     const mixed = await call('POST', '/customers', { customerType: 'INDIVIDUAL', region: 'BR', currencies: ['BRL', 'AED'] });
     expectError(mixed, 400, 'CURRENCY_COMBINATION_REQUIRES_SEPARATE_CUSTOMERS');
     expect(mixed.body.details.jurisdictions).toEqual({ BRL: 'BR', AED: 'AE' });
-    expectError(await call('POST', '/customers', { customerType: 'INDIVIDUAL', region: 'US', currencies: ['USD', 'BRL'] }), 400, 'CURRENCY_COMBINATION_REQUIRES_SEPARATE_CUSTOMERS');
+    expectError(
+      await call('POST', '/customers', { customerType: 'INDIVIDUAL', region: 'US', currencies: ['USD', 'BRL'] }),
+      400,
+      'CURRENCY_COMBINATION_REQUIRES_SEPARATE_CUSTOMERS',
+    );
     const ok = await call('POST', '/customers', { customerType: 'INDIVIDUAL', region: 'BR', currencies: ['BRL', 'USD', 'BTC'] });
     expect(ok.status).toBe(200);
   });
@@ -97,7 +114,11 @@ describe('customers', () => {
     const same = await call('PATCH', `/customers/${c.id}`, { customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada King' });
     expect(same.status).toBe(200);
     sandbox.clock.advance(1000);
-    const updated = await call('PATCH', `/customers/${c.id}`, { customerType: 'INDIVIDUAL', currencies: ['EUR', 'MXN'], umaAddress: '$ada.king@platform.example' });
+    const updated = await call('PATCH', `/customers/${c.id}`, {
+      customerType: 'INDIVIDUAL',
+      currencies: ['EUR', 'MXN'],
+      umaAddress: '$ada.king@platform.example',
+    });
     expect(updated.body).toMatchObject({ currencies: ['EUR', 'MXN'], umaAddress: '$ada.king@platform.example', fullName: 'Ada King', region: 'US' });
     expect(Date.parse(updated.body.updatedAt)).toBeGreaterThan(Date.parse(c.updatedAt));
     const accounts = await call('GET', `/customers/internal-accounts?customerId=${c.id}`);
@@ -131,7 +152,7 @@ describe('customers', () => {
     expect((await call('POST', '/customers', { customerType: 'INDIVIDUAL', umaAddress: c.umaAddress })).status).toBe(200);
   });
 
-  it('answers 404 for unknown ids, whatever their shape (the service decides, never the id\'s prefix)', async () => {
+  it("answers 404 for unknown ids, whatever their shape (the service decides, never the id's prefix)", async () => {
     expectError(await call('GET', '/customers/Customer:nope'), 404, 'CUSTOMER_NOT_FOUND');
     const other = await call('GET', '/customers/Quote:123');
     expectError(other, 404, 'CUSTOMER_NOT_FOUND');

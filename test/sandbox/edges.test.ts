@@ -56,7 +56,11 @@ describe('the state file is written as it changes (nothing lost when the sandbox
     const persister = await mod.persistStateTo(sandbox, file, { delayMs: 50 });
     try {
       expect(existsSync(file)).toBe(false); // nothing changed yet
-      const created = await sandbox.fetch(`http://sandbox.test/${VERSION}/customers`, { method: 'POST', headers: { authorization: AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada' }) });
+      const created = await sandbox.fetch(`http://sandbox.test/${VERSION}/customers`, {
+        method: 'POST',
+        headers: { authorization: AUTH, 'content-type': 'application/json' },
+        body: JSON.stringify({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada' }),
+      });
       const { id } = (await created.json()) as { id: string };
       const written = await within(2_000, () => (customerIds(file).includes(id) ? true : undefined));
       expect(written).toBe(true);
@@ -66,7 +70,11 @@ describe('the state file is written as it changes (nothing lost when the sandbox
       await sleep(200);
       expect(persister.writes).toBe(1);
       // A change then close() at once: written by close, not lost with the timer.
-      const second = await sandbox.fetch(`http://sandbox.test/${VERSION}/customers`, { method: 'POST', headers: { authorization: AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Bo' }) });
+      const second = await sandbox.fetch(`http://sandbox.test/${VERSION}/customers`, {
+        method: 'POST',
+        headers: { authorization: AUTH, 'content-type': 'application/json' },
+        body: JSON.stringify({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Bo' }),
+      });
       const { id: id2 } = (await second.json()) as { id: string };
       persister.close();
       expect(customerIds(file)).toEqual([id, id2]);
@@ -99,7 +107,11 @@ describe('the state file is written as it changes (nothing lost when the sandbox
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const ids: string[] = [];
       for (const fullName of ['Ada', 'Bo', 'Cy']) {
-        const res = await fetch(`${url}/${VERSION}/customers`, { method: 'POST', headers: { authorization: AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ customerType: 'INDIVIDUAL', region: 'US', fullName }) });
+        const res = await fetch(`${url}/${VERSION}/customers`, {
+          method: 'POST',
+          headers: { authorization: AUTH, 'content-type': 'application/json' },
+          body: JSON.stringify({ customerType: 'INDIVIDUAL', region: 'US', fullName }),
+        });
         ids.push(((await res.json()) as { id: string }).id);
       }
       // "The last moments": 100 ms of delay, plus a generous margin for a loaded machine.
@@ -115,17 +127,34 @@ describe('the state file is written as it changes (nothing lost when the sandbox
 });
 
 /** One raw HTTP/1.1 exchange over node:http, with the headers as given (Host included, which fetch cannot set). */
-function raw(url: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+function raw(
+  url: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
   return import('node:http').then(
     ({ request }) =>
       new Promise((resolve, reject) => {
         const { hostname, port } = new URL(url);
-        const req = request({ host: hostname, port: Number(port), method, path, headers: { ...headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) }, agent: false, timeout: 10_000 }, (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (c: string) => (text += c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-        });
+        const req = request(
+          {
+            host: hostname,
+            port: Number(port),
+            method,
+            path,
+            headers: { ...headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) },
+            agent: false,
+            timeout: 10_000,
+          },
+          (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (c: string) => (text += c));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+          },
+        );
         req.on('timeout', () => req.destroy(new Error('timed out')));
         req.on('error', reject);
         req.end(body);
@@ -141,15 +170,29 @@ describe('CORS: only loopback origins by default (defect 2)', () => {
   beforeAll(async () => {
     sandbox = mod.createSandbox();
     url = (await sandbox.listen(0, '127.0.0.1')).url;
-    const created = await fetch(`${url}/${VERSION}/customers`, { method: 'POST', headers: { authorization: AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada' }) });
+    const created = await fetch(`${url}/${VERSION}/customers`, {
+      method: 'POST',
+      headers: { authorization: AUTH, 'content-type': 'application/json' },
+      body: JSON.stringify({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada' }),
+    });
     customerId = ((await created.json()) as { id: string }).id;
-    await fetch(`${url}/${VERSION}/config`, { method: 'PATCH', headers: { authorization: AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ webhookEndpoint: 'https://hooks.example/ok' }) });
+    await fetch(`${url}/${VERSION}/config`, {
+      method: 'PATCH',
+      headers: { authorization: AUTH, 'content-type': 'application/json' },
+      body: JSON.stringify({ webhookEndpoint: 'https://hooks.example/ok' }),
+    });
   });
   afterAll(() => sandbox.close());
 
-  it('a foreign page\'s simple requests are refused (403) and not acted upon: PATCH /config, reset, a state read, an API read', async () => {
+  it("a foreign page's simple requests are refused (403) and not acted upon: PATCH /config, reset, a state read, an API read", async () => {
     // text/plain bodies and no custom header: what a page can send without a preflight (worst case: with cached credentials).
-    const patch = await raw(url, 'PATCH', `/${VERSION}/config`, { origin: EVIL, authorization: AUTH, 'content-type': 'text/plain' }, JSON.stringify({ webhookEndpoint: 'http://169.254.169.254/latest/meta-data/' }));
+    const patch = await raw(
+      url,
+      'PATCH',
+      `/${VERSION}/config`,
+      { origin: EVIL, authorization: AUTH, 'content-type': 'text/plain' },
+      JSON.stringify({ webhookEndpoint: 'http://169.254.169.254/latest/meta-data/' }),
+    );
     const reset = await raw(url, 'POST', '/_sandbox/reset', { origin: EVIL, authorization: AUTH, 'content-type': 'text/plain' }, '{}');
     const state = await raw(url, 'GET', '/_sandbox/state', { origin: EVIL, authorization: AUTH });
     const deliveries = await raw(url, 'GET', '/_sandbox/webhooks/deliveries', { origin: EVIL, authorization: AUTH });
@@ -167,18 +210,35 @@ describe('CORS: only loopback origins by default (defect 2)', () => {
     expect(sandbox.state.snapshot().customers.map((c: { id: string }) => c.id)).toEqual([customerId]);
   });
 
-  it('a foreign page\'s preflight is refused, and allows no headers', async () => {
-    const res = await raw(url, 'OPTIONS', `/${VERSION}/config`, { origin: EVIL, 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'authorization, content-type, x-sandbox-token' });
+  it("a foreign page's preflight is refused, and allows no headers", async () => {
+    const res = await raw(url, 'OPTIONS', `/${VERSION}/config`, {
+      origin: EVIL,
+      'access-control-request-method': 'PATCH',
+      'access-control-request-headers': 'authorization, content-type, x-sandbox-token',
+    });
     expect(res.status).toBe(403);
-    expect([res.headers['access-control-allow-origin'], res.headers['access-control-allow-headers'], res.headers['access-control-allow-methods']]).toEqual([undefined, undefined, undefined]);
+    expect([res.headers['access-control-allow-origin'], res.headers['access-control-allow-headers'], res.headers['access-control-allow-methods']]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it('loopback origins are allowed (the origin echoed, Vary: Origin); a preflight allows the headers asked', async () => {
     for (const origin of ['http://localhost:5173', 'http://127.0.0.1:3000', 'http://[::1]:8080', 'https://localhost:8443']) {
       const res = await raw(url, 'GET', `/${VERSION}/customers`, { origin, authorization: AUTH });
       expect([origin, res.status, res.headers['access-control-allow-origin'], res.headers.vary]).toEqual([origin, 200, origin, 'Origin']);
-      const pre = await raw(url, 'OPTIONS', `/${VERSION}/config`, { origin, 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'authorization, content-type' });
-      expect([origin, pre.status, pre.headers['access-control-allow-origin'], pre.headers['access-control-allow-headers']]).toEqual([origin, 204, origin, 'authorization, content-type']);
+      const pre = await raw(url, 'OPTIONS', `/${VERSION}/config`, {
+        origin,
+        'access-control-request-method': 'PATCH',
+        'access-control-request-headers': 'authorization, content-type',
+      });
+      expect([origin, pre.status, pre.headers['access-control-allow-origin'], pre.headers['access-control-allow-headers']]).toEqual([
+        origin,
+        204,
+        origin,
+        'authorization, content-type',
+      ]);
     }
     // Look-alikes are not loopback.
     for (const origin of ['http://localhost.evil.example', 'http://127.0.0.1.evil.example:3000', 'http://0.0.0.0:3000', 'http://192.168.1.20:5173']) {
@@ -188,7 +248,7 @@ describe('CORS: only loopback origins by default (defect 2)', () => {
     expect((await raw(url, 'GET', `/${VERSION}/customers`, { authorization: AUTH })).status).toBe(200);
   });
 
-  it('cors.origins adds origins; the others stay refused; \'*\' opens to every origin on purpose', async () => {
+  it("cors.origins adds origins; the others stay refused; '*' opens to every origin on purpose", async () => {
     const opened = mod.createSandbox({ cors: { origins: ['https://app.example'] } });
     const everyone = mod.createSandbox({ cors: { origins: '*' } });
     try {
@@ -225,7 +285,11 @@ describe('DNS rebinding: the Host header (defect 3)', () => {
     sandbox = mod.createSandbox();
     url = (await sandbox.listen(0, '127.0.0.1')).url;
     port = Number(new URL(url).port);
-    await fetch(`${url}/${VERSION}/customers`, { method: 'POST', headers: { authorization: AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada' }) });
+    await fetch(`${url}/${VERSION}/customers`, {
+      method: 'POST',
+      headers: { authorization: AUTH, 'content-type': 'application/json' },
+      body: JSON.stringify({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada' }),
+    });
   });
   afterAll(() => sandbox.close());
 
@@ -256,9 +320,17 @@ describe('the control token (defect 3: binding beyond loopback)', () => {
     try {
       const server = await sandbox.listen(0, '127.0.0.1');
       const url = server.url;
-      await fetch(`${url}/${VERSION}/customers`, { method: 'POST', headers: { authorization: AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada' }) });
+      await fetch(`${url}/${VERSION}/customers`, {
+        method: 'POST',
+        headers: { authorization: AUTH, 'content-type': 'application/json' },
+        body: JSON.stringify({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada' }),
+      });
       for (const given of [undefined, 'wrong', token.slice(0, 63), `${token}0`]) {
-        const headers: Record<string, string> = { authorization: AUTH, 'content-type': 'application/json', ...(given === undefined ? {} : { 'x-sandbox-token': given }) };
+        const headers: Record<string, string> = {
+          authorization: AUTH,
+          'content-type': 'application/json',
+          ...(given === undefined ? {} : { 'x-sandbox-token': given }),
+        };
         const reset = await raw(url, 'POST', '/_sandbox/reset', headers, '{}');
         const state = await raw(url, 'GET', '/_sandbox/state', headers);
         const patch = await raw(url, 'PATCH', `/${VERSION}/config`, headers, JSON.stringify({ webhookEndpoint: 'http://10.0.0.1/' }));
@@ -303,11 +375,32 @@ describe('the control token (defect 3: binding beyond loopback)', () => {
     const { hostAllowed } = await import('../../src/sandbox/serve/exposure');
     const everywhere = { host: '0.0.0.0', port: 4010, allowedHosts: ['devbox.local'] };
     const verdicts = Object.fromEntries(
-      ['localhost:4010', '127.0.0.1:9999', '[::1]:4010', '192.168.1.20:4010', '192.168.1.20:4011', '[fe80::1]:4010', 'devbox.local:4010', 'rebind.evil.example:4010', '', 'a b:4010', 'user@127.0.0.1:4010'].map((h) => [h, hostAllowed(h, everywhere)]),
+      [
+        'localhost:4010',
+        '127.0.0.1:9999',
+        '[::1]:4010',
+        '192.168.1.20:4010',
+        '192.168.1.20:4011',
+        '[fe80::1]:4010',
+        'devbox.local:4010',
+        'rebind.evil.example:4010',
+        '',
+        'a b:4010',
+        'user@127.0.0.1:4010',
+      ].map((h) => [h, hostAllowed(h, everywhere)]),
     );
     expect(verdicts).toEqual({
-      'localhost:4010': true, '127.0.0.1:9999': true, '[::1]:4010': true, '192.168.1.20:4010': true, '192.168.1.20:4011': false, '[fe80::1]:4010': true,
-      'devbox.local:4010': true, 'rebind.evil.example:4010': false, '': false, 'a b:4010': false, 'user@127.0.0.1:4010': false,
+      'localhost:4010': true,
+      '127.0.0.1:9999': true,
+      '[::1]:4010': true,
+      '192.168.1.20:4010': true,
+      '192.168.1.20:4011': false,
+      '[fe80::1]:4010': true,
+      'devbox.local:4010': true,
+      'rebind.evil.example:4010': false,
+      '': false,
+      'a b:4010': false,
+      'user@127.0.0.1:4010': false,
     });
     expect(hostAllowed(undefined, everywhere)).toBe(false);
     const lan = { host: '192.168.1.20', port: 4010 };
@@ -329,7 +422,9 @@ describe('the control token (defect 3: binding beyond loopback)', () => {
  * build; EDGES_CHILD_ENTRY points it at another build, e.g. the previous code's, to compare). It answers
  * IPC 'mem' with its memory after a full GC.
  */
-async function childSandbox(entry: string): Promise<{ url: string; mem: () => Promise<{ heapUsed: number; rss: number; external: number; arrayBuffers: number }>; stop: () => void }> {
+async function childSandbox(
+  entry: string,
+): Promise<{ url: string; mem: () => Promise<{ heapUsed: number; rss: number; external: number; arrayBuffers: number }>; stop: () => void }> {
   const file = join(scratch, `child-${Date.now()}-${Math.random().toString(36).slice(2)}.mjs`);
   const { writeFileSync } = await import('node:fs');
   writeFileSync(
@@ -341,7 +436,9 @@ async function childSandbox(entry: string): Promise<{ url: string; mem: () => Pr
      process.on('disconnect', () => process.exit(0));
      process.send({ url: server.url });`,
   );
-  const child = spawn(process.execPath, ['--expose-gc', ...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), file], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = spawn(process.execPath, ['--expose-gc', ...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), file], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const messages: unknown[] = [];
   child.on('message', (m) => messages.push(m));
   const next = async () => {
@@ -380,10 +477,10 @@ function stalledSubscriber(url: string): Promise<Socket> {
 }
 
 describe('the live stream /_sandbox/events under stalled subscribers (defect 6)', () => {
-  it('4 subscribers that never read + 6,000 requests: the sandbox\'s memory stays flat and the laggards are closed', async () => {
+  it("4 subscribers that never read + 6,000 requests: the sandbox's memory stays flat and the laggards are closed", async () => {
     const entry = process.env.EDGES_CHILD_ENTRY ?? (SOURCE ? join(import.meta.dirname, '../../src/sandbox/index.ts') : entryUrl);
     const sandbox = await childSandbox(entry);
-    const sockets: (Socket)[] = [];
+    const sockets: Socket[] = [];
     try {
       // Warm up (JIT, the request log's 200 entries), then measure.
       await load(sandbox.url, 400);
@@ -401,7 +498,9 @@ describe('the live stream /_sandbox/events under stalled subscribers (defect 6)'
         growth.push(Math.round((now.heapUsed + now.external - before.heapUsed - before.external) / 2 ** 20));
         rssMb = Math.max(rssMb, Math.round((now.rss - before.rss) / 2 ** 20));
       }
-      console.log(`[edges] 6,000 requests in ${Date.now() - started} ms with 4 stalled subscribers: heap+external growth every 1,500 requests ${growth.join(', ')} MB; rss at most +${rssMb} MB`);
+      console.log(
+        `[edges] 6,000 requests in ${Date.now() - started} ms with 4 stalled subscribers: heap+external growth every 1,500 requests ${growth.join(', ')} MB; rss at most +${rssMb} MB`,
+      );
       // Each stalled subscriber may cost its 256 KiB buffer and little else: 4 × 0.25 MB, with room for
       // noise (the request log keeps its last 200 entries of ~8 KB). The previous code: +184 MB at the end.
       expect(Math.max(...growth)).toBeLessThan(24);

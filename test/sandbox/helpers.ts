@@ -14,12 +14,7 @@ export interface Answer<T = any> {
 
 /** A raw API caller over any fetch (in-process or HTTP). */
 export function caller(fetchFn: (input: string, init: RequestInit) => Promise<Response>, origin = 'http://sandbox.test') {
-  return async function call<T = any>(
-    method: string,
-    path: string,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ): Promise<Answer<T>> {
+  return async function call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
     const init: RequestInit = { method, headers: { authorization: AUTH, ...headers } };
     if (body !== undefined) {
       init.body = typeof body === 'string' ? body : JSON.stringify(body);
@@ -68,7 +63,13 @@ export const PERSON = {
 
 /** Adds the control person a business's KYB needs (POST /beneficial-owners). */
 export async function addControlPerson(call: Call, customerId: string, overrides: Record<string, unknown> = {}) {
-  const res = await call('POST', '/beneficial-owners', { customerId, roles: ['CONTROL_PERSON', 'UBO'], ownershipPercentage: 60, personalInfo: PERSON, ...overrides });
+  const res = await call('POST', '/beneficial-owners', {
+    customerId,
+    roles: ['CONTROL_PERSON', 'UBO'],
+    ownershipPercentage: 60,
+    personalInfo: PERSON,
+    ...overrides,
+  });
   if (res.status !== 201) throw new Error(`addControlPerson: ${res.status} ${res.text}`);
   return res.body;
 }
@@ -134,5 +135,9 @@ export function roundTrip(sandbox: Sandbox): Record<string, number> {
   } finally {
     void other.close();
   }
-  return Object.fromEntries(Object.entries(doc.world).filter(([, v]) => Array.isArray(v)).map(([k, v]) => [k, (v as unknown[]).length]));
+  return Object.fromEntries(
+    Object.entries(doc.world)
+      .filter(([, v]) => Array.isArray(v))
+      .map(([k, v]) => [k, (v as unknown[]).length]),
+  );
 }

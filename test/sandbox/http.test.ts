@@ -76,7 +76,10 @@ describe('listen()', () => {
     try {
       const created = await Promise.all(
         Array.from({ length: 40 }, (_, i) =>
-          raw(agent, 'POST', `/${VERSION}/customers`, { body: JSON.stringify({ customerType: 'INDIVIDUAL', fullName: `Parallel ${i}` }), headers: { 'content-type': 'application/json' } }),
+          raw(agent, 'POST', `/${VERSION}/customers`, {
+            body: JSON.stringify({ customerType: 'INDIVIDUAL', fullName: `Parallel ${i}` }),
+            headers: { 'content-type': 'application/json' },
+          }),
         ),
       );
       expect(created.every((c) => c.status === 200)).toBe(true);
@@ -107,7 +110,18 @@ describe('listen()', () => {
         ['POST', `/sandbox/internal-accounts/${usd.id}/fund`, '{"amount": 100000000001}', 400, 'AMOUNT_OUT_OF_RANGE'], // oversized
         ['POST', `/sandbox/internal-accounts/${usd.id}/fund`, '{"amount": 1e400}', 400, 'AMOUNT_OUT_OF_RANGE'], // parses to Infinity
         ['POST', `/sandbox/internal-accounts/${usd.id}/fund`, '{"amount": -1}', 400, 'AMOUNT_OUT_OF_RANGE'],
-        ['POST', '/quotes', JSON.stringify({ source: { sourceType: 'ACCOUNT', accountId: usd.id }, destination: { destinationType: 'ACCOUNT', accountId: usd.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 2 ** 60 }), 400, 'AMOUNT_OUT_OF_RANGE'],
+        [
+          'POST',
+          '/quotes',
+          JSON.stringify({
+            source: { sourceType: 'ACCOUNT', accountId: usd.id },
+            destination: { destinationType: 'ACCOUNT', accountId: usd.id },
+            lockedCurrencySide: 'SENDING',
+            lockedCurrencyAmount: 2 ** 60,
+          }),
+          400,
+          'AMOUNT_OUT_OF_RANGE',
+        ],
         ['POST', '/quotes', '{"source": {"sourceType": "CARD"}}', 400, 'INVALID_INPUT'],
         ['PATCH', `/customers/${c.id}`, '{"region":"GB"}', 400, 'INVALID_INPUT'],
         ['PATCH', `/customers/${c.id}`, '{"currencies":"USD"}', 400, 'INVALID_INPUT'],
@@ -175,7 +189,16 @@ describe('listen()', () => {
       const c = await createCustomer(prod);
       const usd = await accountOf(prod, c.id, 'USD');
       expectError(await prod('POST', `/sandbox/internal-accounts/${usd.id}/fund`, { amount: 100 }), 403, 'SANDBOX_ONLY');
-      expectError(await prod('POST', '/sandbox/uma/receive', { senderUmaAddress: '$a@b.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 1, customerId: c.id }), 403, 'SANDBOX_ONLY');
+      expectError(
+        await prod('POST', '/sandbox/uma/receive', {
+          senderUmaAddress: '$a@b.example',
+          receivingCurrencyCode: 'USD',
+          receivingCurrencyAmount: 1,
+          customerId: c.id,
+        }),
+        403,
+        'SANDBOX_ONLY',
+      );
       // Refused before the body is even looked at.
       expectError(await prod('POST', `/sandbox/internal-accounts/${usd.id}/fund`, '{'), 403, 'SANDBOX_ONLY');
       expect((await prod('GET', '/customers')).status).toBe(200);
@@ -206,7 +229,10 @@ describe('listen()', () => {
 describe('msw handlers', () => {
   it('answers any origin under the version segment, and leaves other requests alone', async () => {
     const mocked = createSandbox();
-    const mswServer = setupServer(...sandboxHandlers(mocked), mswHttp.get('https://elsewhere.example/ping', () => HttpResponse.json({ pong: true })));
+    const mswServer = setupServer(
+      ...sandboxHandlers(mocked),
+      mswHttp.get('https://elsewhere.example/ping', () => HttpResponse.json({ pong: true })),
+    );
     mswServer.listen({ onUnhandledRequest: 'error' });
     try {
       const viaMsw = caller((input, init) => fetch(input, init), 'https://api.anything.example');
@@ -273,7 +299,11 @@ describe('CLI', () => {
     const help = run(['sandbox', '--help']);
     expect(await help.exit).toBe(0);
     expect(help.out()).toMatch(/^Usage: crossborder-sdk sandbox/);
-    for (const args of [['sandbox', '--bogus'], ['sandbox', '--port', 'abc'], ['sandbox', '--port', '70000']]) {
+    for (const args of [
+      ['sandbox', '--bogus'],
+      ['sandbox', '--port', 'abc'],
+      ['sandbox', '--port', '70000'],
+    ]) {
       const bad = run(args);
       expect(await bad.exit).toBe(2);
       expect(bad.err()).toMatch(/Usage: crossborder-sdk sandbox/);

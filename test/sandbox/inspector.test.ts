@@ -29,7 +29,16 @@ beforeAll(async () => {
   await new Promise<void>((r) => hooks.listen(0, '127.0.0.1', r));
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'], // a fresh, temporary profile each launch
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ], // a fresh, temporary profile each launch
     timeout: 30_000,
   });
 }, 60_000);
@@ -47,10 +56,21 @@ describe('the sandbox inspector', () => {
     const cb = new Crossborder({ tokenId: 'sandbox', clientSecret: 'sandbox', environment: 'sandbox', baseUrl: server.url });
     await cb.config.update({ webhookEndpoint: `http://127.0.0.1:${(hooks.address() as { port: number }).port}/hooks` });
     const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace' });
-    const { data: [account] } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
+    const {
+      data: [account],
+    } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
     await cb.sandbox.fundInternalAccount(account!.id, { amount: 100_000 });
-    const payee = await cb.externalAccounts.create({ customerId: customer.id, currency: 'GBP', accountInfo: { accountType: 'GBP_ACCOUNT', accountNumber: '31926819' } });
-    const quote = await cb.quotes.createAndExecute({ source: { sourceType: 'ACCOUNT', accountId: account!.id }, destination: { destinationType: 'ACCOUNT', accountId: payee.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000 });
+    const payee = await cb.externalAccounts.create({
+      customerId: customer.id,
+      currency: 'GBP',
+      accountInfo: { accountType: 'GBP_ACCOUNT', accountNumber: '31926819' },
+    });
+    const quote = await cb.quotes.createAndExecute({
+      source: { sourceType: 'ACCOUNT', accountId: account!.id },
+      destination: { destinationType: 'ACCOUNT', accountId: payee.id },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 10_000,
+    });
     sandbox.clock.advance(5_000);
     await sandbox.webhooks.flush();
 
@@ -58,7 +78,7 @@ describe('the sandbox inspector', () => {
     try {
       await page.goto(`${server.url}/_sandbox/`, { timeout: 20_000 });
       await page.locator('#customers', { hasText: 'Ada Lovelace' }).waitFor({ timeout: 10_000 });
-      const payment = page.locator('#transactions tr', { hasText: quote.transactionId! });
+      const payment = page.locator('#transactions tr', { hasText: quote.transactionId });
       await payment.waitFor({ timeout: 10_000 });
       const timeline = await payment.locator('.timeline').innerText();
       expect(timeline).toMatch(/PENDING.*PROCESSING.*COMPLETED/s); // in order, each with its time
@@ -78,8 +98,13 @@ describe('the sandbox inspector', () => {
 
       // Live for changes no request makes: the scheduler settles a second payment (the clock moved
       // in-process, no HTTP request) and the page shows it COMPLETED without a reload.
-      const second = await cb.quotes.createAndExecute({ source: { sourceType: 'ACCOUNT', accountId: account!.id }, destination: { destinationType: 'ACCOUNT', accountId: payee.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 5_000 });
-      const secondRow = page.locator('#transactions tr', { hasText: second.transactionId! });
+      const second = await cb.quotes.createAndExecute({
+        source: { sourceType: 'ACCOUNT', accountId: account!.id },
+        destination: { destinationType: 'ACCOUNT', accountId: payee.id },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 5_000,
+      });
+      const secondRow = page.locator('#transactions tr', { hasText: second.transactionId });
       await secondRow.locator('.timeline', { hasText: 'PROCESSING' }).waitFor({ timeout: 10_000 });
       sandbox.clock.advance(5_000);
       await secondRow.locator('.timeline', { hasText: 'COMPLETED' }).waitFor({ timeout: 10_000 });
@@ -103,7 +128,7 @@ describe('the sandbox inspector', () => {
       const before = sandbox.clock.now();
       await page.click('#advance');
       await expect.poll(() => sandbox.clock.now() - before, { timeout: 5_000 }).toBeGreaterThanOrEqual(600_000);
-      // eslint-disable-next-line no-console
+
       console.log(`[inspector] Chromium test: ${Math.round(performance.now() - started)} ms; screenshot test-artifacts/sandbox-inspector.png`);
     } finally {
       await page.close();

@@ -22,7 +22,12 @@ function counting(inner: typeof fetch) {
 }
 
 const transports: [string, (sandbox: Sandbox, f: ReturnType<typeof counting>) => Promise<Crossborder>, (sandbox: Sandbox) => typeof fetch][] = [
-  ['in-process', async (_s, f) => new Crossborder({ tokenId: 'tok', clientSecret: 'sk_sandbox', environment: 'sandbox', baseUrl: 'http://sandbox.test', fetch: f.fetch, maxRetries: 3 }), (s) => s.fetch as typeof fetch],
+  [
+    'in-process',
+    async (_s, f) =>
+      new Crossborder({ tokenId: 'tok', clientSecret: 'sk_sandbox', environment: 'sandbox', baseUrl: 'http://sandbox.test', fetch: f.fetch, maxRetries: 3 }),
+    (s) => s.fetch,
+  ],
   [
     'HTTP',
     async (sandbox, f) => {
@@ -42,12 +47,34 @@ describe.each(transports)('limit refusals, %s sandbox', (_name, connect, inner) 
     sandbox = createSandbox();
     counter = counting(inner(sandbox));
     cb = await connect(sandbox, counter);
-    const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace', birthDate: '1990-12-10', nationality: 'GB' });
-    const { data: [account] } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
+    const customer = await cb.customers.create({
+      customerType: 'INDIVIDUAL',
+      region: 'US',
+      fullName: 'Ada Lovelace',
+      birthDate: '1990-12-10',
+      nationality: 'GB',
+    });
+    const {
+      data: [account],
+    } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
     await cb.sandbox.fundInternalAccount(account!.id, { amount: 100_000_000 });
-    const payee = await cb.externalAccounts.create({ customerId: customer.id, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } } });
+    const payee = await cb.externalAccounts.create({
+      customerId: customer.id,
+      currency: 'USD',
+      accountInfo: {
+        accountType: 'USD_ACCOUNT',
+        accountNumber: '000123456789',
+        routingNumber: '021000021',
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+      },
+    });
     quote = (amount) =>
-      cb.quotes.create({ source: { sourceType: 'ACCOUNT', accountId: account!.id }, destination: { destinationType: 'ACCOUNT', accountId: payee.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount });
+      cb.quotes.create({
+        source: { sourceType: 'ACCOUNT', accountId: account!.id },
+        destination: { destinationType: 'ACCOUNT', accountId: payee.id },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: amount,
+      });
   });
   afterAll(() => sandbox.close());
 
@@ -91,6 +118,10 @@ it('no ordinary amount is refused by accident: only the two whole values', () =>
 it("docs/testing.md's failure table names both amounts and their answers", async () => {
   const { readFileSync } = await import('node:fs');
   const guide = readFileSync(new URL('../../docs/testing.md', import.meta.url), 'utf8');
-  expect(guide).toContain(`| quote \`lockedCurrencyAmount\` exactly \`${MAGIC.transactionSizeLimitAmount}\` (141,414.14 USD) | 400 \`TRANSACTION_SIZE_LIMIT_EXCEEDED\``);
-  expect(guide).toContain(`| quote \`lockedCurrencyAmount\` exactly \`${MAGIC.dailyVolumeLimitAmount}\` (151,515.15 USD) | 429 \`DAILY_VOLUME_LIMIT_EXCEEDED\``);
+  expect(guide).toContain(
+    `| quote \`lockedCurrencyAmount\` exactly \`${MAGIC.transactionSizeLimitAmount}\` (141,414.14 USD) | 400 \`TRANSACTION_SIZE_LIMIT_EXCEEDED\``,
+  );
+  expect(guide).toContain(
+    `| quote \`lockedCurrencyAmount\` exactly \`${MAGIC.dailyVolumeLimitAmount}\` (151,515.15 USD) | 429 \`DAILY_VOLUME_LIMIT_EXCEEDED\``,
+  );
 });

@@ -56,7 +56,14 @@ describe.each(['msw', 'http'] as const)('through the SDK, sandbox %s', (mode) =>
         return sandbox.close();
       };
     }
-    cb = new Crossborder({ tokenId: 'tok_sandbox', clientSecret: 'sk_sandbox', environment: 'sandbox', baseUrl: base, webhookPublicKey: sandbox.webhookPublicKey.pem, maxRetries: 0 });
+    cb = new Crossborder({
+      tokenId: 'tok_sandbox',
+      clientSecret: 'sk_sandbox',
+      environment: 'sandbox',
+      baseUrl: base,
+      webhookPublicKey: sandbox.webhookPublicKey.pem,
+      maxRetries: 0,
+    });
   });
   afterAll(() => close());
   beforeEach(async () => {
@@ -114,7 +121,11 @@ describe.each(['msw', 'http'] as const)('through the SDK, sandbox %s', (mode) =>
     expect((await cb.invitations.retrieve(invitation.code)).status).toBe('CANCELLED');
     expect(await events('INVITATION.CLAIMED')).toHaveLength(0);
 
-    for (const call of [() => cb.invitations.retrieve('INV-NOPE'), () => cb.invitations.claim('INV-NOPE', { inviteeUma: '$grace@wallet.example' }), () => cb.invitations.cancel('INV-NOPE')]) {
+    for (const call of [
+      () => cb.invitations.retrieve('INV-NOPE'),
+      () => cb.invitations.claim('INV-NOPE', { inviteeUma: '$grace@wallet.example' }),
+      () => cb.invitations.cancel('INV-NOPE'),
+    ]) {
       const error = await failure(call());
       expect(error).toBeInstanceOf(NotFoundError);
       expect(error.code).toBe('INVITATION_NOT_FOUND');
@@ -168,10 +179,21 @@ describe.each(['msw', 'http'] as const)('through the SDK, sandbox %s', (mode) =>
     ]);
 
     const [ada] = (await cb.customers.list({ platformCustomerId: 'cust-1' })).data;
-    expect(ada).toMatchObject({ customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace', birthDate: '1990-12-10', umaAddress: '$ada@platform.example', region: 'US', currencies: ['USD'] });
+    expect(ada).toMatchObject({
+      customerType: 'INDIVIDUAL',
+      fullName: 'Ada Lovelace',
+      birthDate: '1990-12-10',
+      umaAddress: '$ada@platform.example',
+      region: 'US',
+      currencies: ['USD'],
+    });
     expect((ada as { address?: unknown }).address).toEqual({ line1: '12 Analytical Way', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' });
     const [acme] = (await cb.customers.list({ platformCustomerId: 'biz-2' })).data;
-    expect(acme).toMatchObject({ customerType: 'BUSINESS', umaAddress: '$acme@platform.example', businessInfo: { legalName: 'Acme Widgets, LLC', taxId: '98-7654321' } });
+    expect(acme).toMatchObject({
+      customerType: 'BUSINESS',
+      umaAddress: '$acme@platform.example',
+      businessInfo: { legalName: 'Acme Widgets, LLC', taxId: '98-7654321' },
+    });
     // Internal accounts were opened with them, as POST /customers does.
     expect((await cb.internalAccounts.list({ customerId: acme!.id })).data.map((a) => a.balance.currency.code)).toEqual(['USD']);
     expect(sandbox.state.snapshot().customers).toHaveLength(3);
@@ -186,7 +208,10 @@ describe.each(['msw', 'http'] as const)('through the SDK, sandbox %s', (mode) =>
     const rows = Array.from({ length: 150 }, (_, i) => `$c${i}@platform.example,c-${i},INDIVIDUAL,Customer ${i},1990-01-01,1 Main St,Austin,TX,78701,US,,`);
     const { jobId } = await cb.customers.importCsv({ file: [HEADER, ...rows].join('\n') });
     sandbox.clock.advance(1_000);
-    expect(await cb.customers.retrieveImportJob(jobId)).toMatchObject({ status: 'PROCESSING', progress: { total: 150, processed: 100, successful: 100, failed: 0 } });
+    expect(await cb.customers.retrieveImportJob(jobId)).toMatchObject({
+      status: 'PROCESSING',
+      progress: { total: 150, processed: 100, successful: 100, failed: 0 },
+    });
     expect((await cb.customers.retrieveImportJob(jobId)).completedAt).toBeUndefined();
 
     const saved = sandbox.exportState();
@@ -221,7 +246,11 @@ describe.each(['msw', 'http'] as const)('through the SDK, sandbox %s', (mode) =>
     expect(unknown.code).toBe('BULK_UPLOAD_JOB_NOT_FOUND');
 
     // The operation takes multipart/form-data: a JSON body is refused naming the body, and creates no job.
-    const raw = await fetch(`${base}/${VERSION}/customers/bulk/csv`, { method: 'POST', headers: { authorization: AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ file: 'a,b' }) });
+    const raw = await fetch(`${base}/${VERSION}/customers/bulk/csv`, {
+      method: 'POST',
+      headers: { authorization: AUTH, 'content-type': 'application/json' },
+      body: JSON.stringify({ file: 'a,b' }),
+    });
     expect(raw.status).toBe(400);
     expect(await raw.json()).toMatchObject({ code: 'INVALID_INPUT', details: { field: 'body' } });
     expect(sandbox.state.snapshot().bulkImports).toHaveLength(1);
@@ -244,7 +273,10 @@ describe("production's own requests for these operations, sent by the SDK and ac
       // Its first row is a customer; its second (a BUSINESS row whose cells stop before businessLegalName) fails, naming the column.
       expect(job.progress).toEqual({ total: 2, processed: 2, successful: 1, failed: 1 });
       expect(job.errors!.map((e) => [e.correlationId, (e.details as { field?: string }).field])).toEqual([['biz456', 'businessLegalName']]);
-      expect((await cb.customers.list({ platformCustomerId: 'customer123' })).data[0]).toMatchObject({ fullName: 'John Doe', umaAddress: '$john.doe@uma.domain.com' });
+      expect((await cb.customers.list({ platformCustomerId: 'customer123' })).data[0]).toMatchObject({
+        fullName: 'John Doe',
+        umaAddress: '$john.doe@uma.domain.com',
+      });
 
       const invitation = await cb.invitations.create({ inviterUma: '$john.doe@uma.domain.com' });
       expect(await cb.invitations.claim(invitation.code, { inviteeUma })).toMatchObject({ status: 'CLAIMED', inviteeUma });

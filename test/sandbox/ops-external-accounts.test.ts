@@ -32,7 +32,13 @@ async function rig(transport: 'msw' | 'http'): Promise<Rig> {
       },
     },
   });
-  const options = { tokenId: 'tok_sandbox', clientSecret: 'sk_sandbox', environment: 'sandbox' as const, webhookPublicKey: sandbox.webhookPublicKey.pem, maxRetries: 0 };
+  const options = {
+    tokenId: 'tok_sandbox',
+    clientSecret: 'sk_sandbox',
+    environment: 'sandbox' as const,
+    webhookPublicKey: sandbox.webhookPublicKey.pem,
+    maxRetries: 0,
+  };
   if (transport === 'http') {
     const server = await sandbox.listen();
     expect(new URL(server.url).hostname).toBe('127.0.0.1');
@@ -90,10 +96,20 @@ describe.each(['msw', 'http'] as const)('external accounts by id, through the SD
 
   const usdBank = (accountNumber: string) => ({
     currency: 'USD',
-    accountInfo: { accountType: 'USD_ACCOUNT' as const, accountNumber, routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } },
+    accountInfo: {
+      accountType: 'USD_ACCOUNT' as const,
+      accountNumber,
+      routingNumber: '021000021',
+      beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+    },
   });
   const quoteTo = (from: string, to: string) =>
-    r.cb.quotes.create({ source: { sourceType: 'ACCOUNT', accountId: from }, destination: { destinationType: 'ACCOUNT', accountId: to }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000 });
+    r.cb.quotes.create({
+      source: { sourceType: 'ACCOUNT', accountId: from },
+      destination: { destinationType: 'ACCOUNT', accountId: to },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 10_000,
+    });
 
   /** The STATUS_UPDATED events delivered so far, verified and read by the SDK: `id status` each. */
   async function statusEvents(): Promise<string[]> {
@@ -129,7 +145,9 @@ describe.each(['msw', 'http'] as const)('external accounts by id, through the SD
     expect(gone.code).toBe('EXTERNAL_ACCOUNT_NOT_FOUND');
     expect((await r.cb.externalAccounts.list({ customerId: customer.id })).data.map((a) => a.id)).toEqual([other.id]);
     expect(await failure(quoteTo(usd.id, bank.id))).toMatchObject({ status: 404, code: 'EXTERNAL_ACCOUNT_NOT_FOUND' });
-    expect(await failure(r.cb.transferIn.create({ source: { accountId: bank.id }, destination: { accountId: usd.id }, amount: 100 }))).toMatchObject({ status: 404 });
+    expect(await failure(r.cb.transferIn.create({ source: { accountId: bank.id }, destination: { accountId: usd.id }, amount: 100 }))).toMatchObject({
+      status: 404,
+    });
     expect(await failure(r.cb.externalAccounts.delete(bank.id))).toMatchObject({ status: 404, code: 'EXTERNAL_ACCOUNT_NOT_FOUND' });
     // The other account is untouched, and the state holds no trace of the deleted one.
     expect((await r.cb.externalAccounts.retrieve(other.id)).status).toBe('ACTIVE');
@@ -189,7 +207,10 @@ describe.each(['msw', 'http'] as const)('external accounts by id, through the SD
     expect((await r.cb.externalAccounts.list({ customerId: customer.id })).data.find((a) => a.id === wallet.id)?.status).toBe('ACTIVE');
 
     // Already verified: a new challenge does not apply.
-    expect(await failure(r.cb.externalAccounts.challenge(wallet.id, { method: 'WALLET_SIGNATURE' }))).toMatchObject({ status: 409, code: 'INVALID_STATE_TRANSITION' });
+    expect(await failure(r.cb.externalAccounts.challenge(wallet.id, { method: 'WALLET_SIGNATURE' }))).toMatchObject({
+      status: 409,
+      code: 'INVALID_STATE_TRANSITION',
+    });
     // Each status change was sent, typed, with the whole account.
     expect(await statusEvents()).toEqual([`${wallet.id} UNVERIFIED`, `${wallet.id} PENDING_OWNERSHIP_VERIFICATION`, `${wallet.id} ACTIVE`]);
   });
@@ -205,7 +226,10 @@ describe.each(['msw', 'http'] as const)('external accounts by id, through the SD
     const replaced = await r.cb.externalAccounts.challenge(wallet.id, { method: 'WALLET_SIGNATURE' });
     await r.cb.externalAccounts.challenge(wallet.id, { method: 'WALLET_SIGNATURE' });
     if (replaced.method !== 'WALLET_SIGNATURE') throw new Error('expected a WALLET_SIGNATURE challenge');
-    expect(await failure(r.cb.externalAccounts.verify(wallet.id, { signature: `sandbox-signed:${replaced.messageToSign}` }))).toMatchObject({ status: 400, field: 'signature' });
+    expect(await failure(r.cb.externalAccounts.verify(wallet.id, { signature: `sandbox-signed:${replaced.messageToSign}` }))).toMatchObject({
+      status: 400,
+      field: 'signature',
+    });
     expect((await r.cb.externalAccounts.retrieve(wallet.id)).status).toBe('UNVERIFIED');
 
     const late = await r.cb.externalAccounts.challenge(wallet.id, { method: 'WALLET_SIGNATURE' });
@@ -264,11 +288,17 @@ describe.each(['msw', 'http'] as const)('external accounts by id, through the SD
     });
     expect(theirs.status).toBe('ACTIVE');
     for (const id of [bank.id, theirs.id]) {
-      expect(await failure(r.cb.externalAccounts.challenge(id, { method: 'WALLET_SIGNATURE' }))).toMatchObject({ status: 409, code: 'INVALID_STATE_TRANSITION' });
+      expect(await failure(r.cb.externalAccounts.challenge(id, { method: 'WALLET_SIGNATURE' }))).toMatchObject({
+        status: 409,
+        code: 'INVALID_STATE_TRANSITION',
+      });
     }
     // The SDK sends a method it does not know (an open set); the sandbox names the field it refuses.
     expect(await failure(r.cb.externalAccounts.challenge(theirs.id, { method: 'SELFIE' }))).toMatchObject({ status: 400, field: 'method' });
-    expect(await failure(r.cb.externalAccounts.challenge('ExternalAccount:missing', { method: 'LIVENESS' }))).toMatchObject({ status: 404, code: 'EXTERNAL_ACCOUNT_NOT_FOUND' });
+    expect(await failure(r.cb.externalAccounts.challenge('ExternalAccount:missing', { method: 'LIVENESS' }))).toMatchObject({
+      status: 404,
+      code: 'EXTERNAL_ACCOUNT_NOT_FOUND',
+    });
   });
 
   it('the platform wallet flow, and a challenge in flight survives a state export and import', async () => {

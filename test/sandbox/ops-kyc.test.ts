@@ -38,7 +38,14 @@ function newSandbox(deliveries: Delivery[]): Sandbox {
 }
 
 function client(sandbox: Sandbox, baseUrl: string): Crossborder {
-  return new Crossborder({ tokenId: 'tok_sandbox', clientSecret: 'sk_sandbox', environment: 'sandbox', baseUrl, maxRetries: 0, webhookPublicKey: sandbox.webhookPublicKey.pem });
+  return new Crossborder({
+    tokenId: 'tok_sandbox',
+    clientSecret: 'sk_sandbox',
+    environment: 'sandbox',
+    baseUrl,
+    maxRetries: 0,
+    webhookPublicKey: sandbox.webhookPublicKey.pem,
+  });
 }
 
 const worlds: [string, () => Promise<World>][] = [
@@ -83,7 +90,12 @@ async function events(world: World): Promise<{ type: string; id: string; issues:
   return out;
 }
 
-const BUSINESS = { customerType: 'BUSINESS' as const, region: 'US', businessInfo: { legalName: 'Acme Widgets LLC', taxId: '12-3456789', incorporatedOn: '2019-03-01' }, address: ADDRESS };
+const BUSINESS = {
+  customerType: 'BUSINESS' as const,
+  region: 'US',
+  businessInfo: { legalName: 'Acme Widgets LLC', taxId: '12-3456789', incorporatedOn: '2019-03-01' },
+  address: ADDRESS,
+};
 const OWNER = { roles: ['UBO'], ownershipPercentage: 60, personalInfo: PERSON };
 
 describe.each(worlds)('KYC/KYB operations, %s', (_name, make) => {
@@ -148,7 +160,12 @@ describe.each(worlds)('KYC/KYB operations, %s', (_name, make) => {
 
   it('an owner who fails KYC holds the business back (APPLICANT_REJECTED); one in review holds it PENDING', async () => {
     const business = await cb.customers.create(BUSINESS);
-    const rejected = await cb.beneficialOwners.create({ customerId: business.id, ...OWNER, roles: ['CONTROL_PERSON'], personalInfo: { ...PERSON, lastName: 'Smith Rejected' } });
+    const rejected = await cb.beneficialOwners.create({
+      customerId: business.id,
+      ...OWNER,
+      roles: ['CONTROL_PERSON'],
+      personalInfo: { ...PERSON, lastName: 'Smith Rejected' },
+    });
     expect(rejected.kycStatus).toBe('REJECTED');
     const v = await cb.verifications.create({ customerId: business.id });
     expect(v.errors).toEqual([{ resourceId: rejected.id, type: 'APPLICANT_REJECTED', reason: 'This beneficial owner did not pass KYC.' }]);
@@ -172,7 +189,12 @@ describe.each(worlds)('KYC/KYB operations, %s', (_name, make) => {
     await cb.customers.update(ada.id, { customerType: 'INDIVIDUAL', fullName: 'Ada Rejected', address: ADDRESS });
     const after = await cb.verifications.create({ customerId: ada.id });
     expect([after.verificationStatus, after.errors]).toEqual(['REJECTED', []]);
-    expect((await events(world)).map((e) => e.type)).toEqual(['VERIFICATION.RESOLVE_ERRORS', 'VERIFICATION.REJECTED', 'CUSTOMER.KYC_REJECTED', 'VERIFICATION.REJECTED']);
+    expect((await events(world)).map((e) => e.type)).toEqual([
+      'VERIFICATION.RESOLVE_ERRORS',
+      'VERIFICATION.REJECTED',
+      'CUSTOMER.KYC_REJECTED',
+      'VERIFICATION.REJECTED',
+    ]);
   });
 
   it('refuses what production refuses: an owner of a customer that is not a business, unknown ids, a deleted customer', async () => {
@@ -181,7 +203,11 @@ describe.each(worlds)('KYC/KYB operations, %s', (_name, make) => {
     expect(notBusiness).toBeInstanceOf(BadRequestError);
     expect([(notBusiness as BadRequestError).code, (notBusiness as BadRequestError).field]).toEqual(['INVALID_INPUT', 'customerId']);
 
-    const codeOf = (p: Promise<unknown>) => p.then(() => 'answered', (e: unknown) => (e instanceof NotFoundError ? e.code : String(e)));
+    const codeOf = (p: Promise<unknown>) =>
+      p.then(
+        () => 'answered',
+        (e: unknown) => (e instanceof NotFoundError ? e.code : String(e)),
+      );
     expect(await codeOf(cb.beneficialOwners.create({ customerId: 'Customer:nope', ...OWNER }))).toBe('CUSTOMER_NOT_FOUND');
     expect(await codeOf(cb.beneficialOwners.retrieve('BeneficialOwner:nope'))).toBe('BENEFICIAL_OWNER_NOT_FOUND');
     expect(await codeOf(cb.beneficialOwners.update('BeneficialOwner:nope', { ownershipPercentage: 1 }))).toBe('BENEFICIAL_OWNER_NOT_FOUND');
@@ -245,7 +271,11 @@ describe.each(worlds)('KYC/KYB operations, %s', (_name, make) => {
   it.skipIf(productionDocumentPath() === undefined)("production's request examples (its schemas' examples) are sent by the SDK and accepted", async () => {
     const business = await cb.customers.create(BUSINESS);
     const ownerBody: Record<string, any> = { ...exampleOf('BeneficialOwnerCreateRequest'), customerId: business.id };
-    expect(ownerBody).toMatchObject({ roles: ['UBO', 'DIRECTOR'], ownershipPercentage: 51, personalInfo: { firstName: 'Jane', idType: 'SSN', address: { postalCode: '94105' } } });
+    expect(ownerBody).toMatchObject({
+      roles: ['UBO', 'DIRECTOR'],
+      ownershipPercentage: 51,
+      personalInfo: { firstName: 'Jane', idType: 'SSN', address: { postalCode: '94105' } },
+    });
     const owner = await cb.beneficialOwners.create(ownerBody as never);
     expect(owner.personalInfo).toEqual(ownerBody.personalInfo);
     const update = exampleOf('BeneficialOwnerUpdateRequest');

@@ -30,7 +30,18 @@ function endpoint(statuses: Record<string, number> = {}) {
 }
 
 const transports: [string, (sandbox: Sandbox) => Promise<Crossborder>][] = [
-  ['in-process', async (sandbox) => new Crossborder({ tokenId: 'tok', clientSecret: 'sk_sandbox', environment: 'sandbox', baseUrl: 'http://sandbox.test', fetch: sandbox.fetch, maxRetries: 0 })],
+  [
+    'in-process',
+    async (sandbox) =>
+      new Crossborder({
+        tokenId: 'tok',
+        clientSecret: 'sk_sandbox',
+        environment: 'sandbox',
+        baseUrl: 'http://sandbox.test',
+        fetch: sandbox.fetch,
+        maxRetries: 0,
+      }),
+  ],
   [
     'HTTP',
     async (sandbox) => {
@@ -73,7 +84,16 @@ describe.each(transports)('money operations, %s sandbox', (_name, connect) => {
     });
   const accountOf = async (customerId: string, currency: string) => (await cb.internalAccounts.list({ customerId, currency })).data[0]!;
   const bank = (customerId: string, accountNumber = '000123456789') =>
-    cb.externalAccounts.create({ customerId, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber, routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } } });
+    cb.externalAccounts.create({
+      customerId,
+      currency: 'USD',
+      accountInfo: {
+        accountType: 'USD_ACCOUNT',
+        accountNumber,
+        routingNumber: '021000021',
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+      },
+    });
   /** A customer with a funded USD account and a USD bank account. */
   async function funded(amount = 50_000, accountNumber?: string) {
     const c = await customer(['USD']);
@@ -93,7 +113,12 @@ describe.each(transports)('money operations, %s sandbox', (_name, connect) => {
       await start();
       const { c, usd, payee } = await funded();
       await cb.config.update({ webhookEndpoint: WEBHOOKS });
-      const params = { source: { accountId: usd.id }, destination: { accountId: payee.id, paymentRail: 'ACH' }, amount: 12_550, remittanceInformation: 'Invoice 1042' };
+      const params = {
+        source: { accountId: usd.id },
+        destination: { accountId: payee.id, paymentRail: 'ACH' },
+        amount: 12_550,
+        remittanceInformation: 'Invoice 1042',
+      };
       const { data: tx, response } = await cb.transferOut.create(params, { idempotencyKey: 'out-1' }).withResponse();
       expect(response.status).toBe(201);
       expect(tx).toMatchObject({
@@ -143,7 +168,11 @@ describe.each(transports)('money operations, %s sandbox', (_name, connect) => {
       const { c, usd, payee } = await funded(5_000);
       const short = await rejected(cb.transferOut.create({ source: { accountId: usd.id }, destination: { accountId: payee.id }, amount: 5_001 }));
       expect([short.status, short.code, short.details.field]).toEqual([400, 'INVALID_AMOUNT', 'amount']);
-      const gbp = await cb.externalAccounts.create({ customerId: c.id, currency: 'GBP', accountInfo: { accountType: 'GBP_ACCOUNT', accountNumber: '31926819', sortCode: '601613' } as never });
+      const gbp = await cb.externalAccounts.create({
+        customerId: c.id,
+        currency: 'GBP',
+        accountInfo: { accountType: 'GBP_ACCOUNT', accountNumber: '31926819', sortCode: '601613' },
+      });
       const currency = await rejected(cb.transferOut.create({ source: { accountId: usd.id }, destination: { accountId: gbp.id }, amount: 100 }));
       expect([currency.status, currency.code, currency.details.field]).toEqual([400, 'INVALID_CURRENCY', 'destination.accountId']);
       const other = await customer(['USD']);
@@ -162,7 +191,7 @@ describe.each(transports)('money operations, %s sandbox', (_name, connect) => {
       await start();
       const { usd, payee } = await funded(20_000);
       const example = productionExample('POST', '/transfer-out', 'transferOut');
-      const tx = await cb.transferOut.create({ ...example, source: { accountId: usd.id }, destination: { ...example.destination, accountId: payee.id } } as never);
+      const tx = await cb.transferOut.create({ ...example, source: { accountId: usd.id }, destination: { ...example.destination, accountId: payee.id } });
       expect([tx.status, tx.receivedAmount?.amount]).toEqual(['PROCESSING', example.amount]);
       expect(await balance(usd.id)).toBe(20_000 - example.amount);
     });
@@ -177,12 +206,23 @@ describe.each(transports)('money operations, %s sandbox', (_name, connect) => {
       const cancelled = await cb.transactions.cancel(tx.id, { reason: 'REQUESTED_AFTER_HOURS' });
       expect([cancelled.status, cancelled.failureReason]).toEqual(['FAILED', 'CANCELLED']);
       // The debit came back at once: the transaction carries its refund, completed, as production's `Refund`.
-      expect(cancelled.refund).toEqual({ reference: expect.stringMatching(/-REFUND$/), initiatedAt: cancelled.updatedAt, settledAt: cancelled.updatedAt, status: 'COMPLETED', reason: 'USER_CANCELLATION' });
+      expect(cancelled.refund).toEqual({
+        reference: expect.stringMatching(/-REFUND$/),
+        initiatedAt: cancelled.updatedAt,
+        settledAt: cancelled.updatedAt,
+        status: 'COMPLETED',
+        reason: 'USER_CANCELLATION',
+      });
       expect(await balance(usd.id)).toBe(30_000);
       sandbox.clock.advance(2_000); // the settlement it would have had changes nothing now
       expect((await cb.transactions.retrieve(tx.id)).status).toBe('FAILED');
       expect(await balance(usd.id)).toBe(30_000);
-      expect((await delivered()).map((e) => e.type)).toEqual(['INTERNAL_ACCOUNT.BALANCE_UPDATED', 'OUTGOING_PAYMENT.PROCESSING', 'INTERNAL_ACCOUNT.BALANCE_UPDATED', 'OUTGOING_PAYMENT.FAILED']);
+      expect((await delivered()).map((e) => e.type)).toEqual([
+        'INTERNAL_ACCOUNT.BALANCE_UPDATED',
+        'OUTGOING_PAYMENT.PROCESSING',
+        'INTERNAL_ACCOUNT.BALANCE_UPDATED',
+        'OUTGOING_PAYMENT.FAILED',
+      ]);
       const twice = await rejected(cb.transactions.cancel(tx.id));
       expect([twice.status, twice.code]).toEqual([409, 'INVALID_STATE_TRANSITION']);
 
@@ -191,7 +231,12 @@ describe.each(transports)('money operations, %s sandbox', (_name, connect) => {
       const late = await rejected(cb.transactions.cancel(settled.id));
       expect([late.status, late.code, late.details.status]).toEqual([409, 'INVALID_STATE_TRANSITION', 'COMPLETED']);
 
-      const incoming = await cb.sandbox.receiveUmaPayment({ senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 500, customerId: c.id });
+      const incoming = await cb.sandbox.receiveUmaPayment({
+        senderUmaAddress: '$sam@sandbox.uma.example',
+        receivingCurrencyCode: 'USD',
+        receivingCurrencyAmount: 500,
+        customerId: c.id,
+      });
       const notBank = await rejected(cb.transactions.cancel(incoming.id));
       expect([notBank.status, notBank.code]).toEqual([400, 'INVALID_INPUT']);
       const unknown = await rejected(cb.transactions.cancel('Transaction:nope'));
@@ -225,7 +270,7 @@ describe.each(transports)('money operations, %s sandbox', (_name, connect) => {
   });
 
   describe("the platform's internal accounts", () => {
-    it('one per currency, apart from the customers\' accounts; they can be funded; the customers\' ids are as before', async () => {
+    it("one per currency, apart from the customers' accounts; they can be funded; the customers' ids are as before", async () => {
       await start();
       const c = await customer(['USD']);
       expect(c.id.startsWith('Customer:00000002-')).toBe(true); // PlatformConfig is 1: the platform's accounts take no sequence number
@@ -244,7 +289,16 @@ describe.each(transports)('money operations, %s sandbox', (_name, connect) => {
 
     it('a platform-funded REALTIME_FUNDING quote is accepted; sandbox send brings its funds to the platform account and executes it', async () => {
       await start();
-      const payee = await cb.platform.externalAccounts.create({ currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountCategory: 'CHECKING', accountNumber: '000123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'BUSINESS', legalName: 'Acme Corporation' } } });
+      const payee = await cb.platform.externalAccounts.create({
+        currency: 'USD',
+        accountInfo: {
+          accountType: 'USD_ACCOUNT',
+          accountCategory: 'CHECKING',
+          accountNumber: '000123456789',
+          routingNumber: '021000021',
+          beneficiary: { beneficiaryType: 'BUSINESS', legalName: 'Acme Corporation' },
+        },
+      });
       const [platformUsd] = (await cb.platform.internalAccounts.list({ currency: 'USD' })).data;
       const quote = await cb.quotes.create({
         source: { sourceType: 'REALTIME_FUNDING', currency: 'USD' },
@@ -253,7 +307,9 @@ describe.each(transports)('money operations, %s sandbox', (_name, connect) => {
         lockedCurrencyAmount: 25_000,
       });
       expect([quote.status, quote.source]).toEqual(['PENDING', { sourceType: 'REALTIME_FUNDING', currency: 'USD' }]);
-      expect(quote.paymentInstructions?.[0]?.accountOrWalletInfo).toMatchObject({ accountNumber: (platformUsd!.fundingPaymentInstructions![0]!.accountOrWalletInfo as { accountNumber: string }).accountNumber });
+      expect(quote.paymentInstructions?.[0]?.accountOrWalletInfo).toMatchObject({
+        accountNumber: (platformUsd!.fundingPaymentInstructions![0]!.accountOrWalletInfo as { accountNumber: string }).accountNumber,
+      });
 
       const wrong = await rejected(cb.sandbox.send({ quoteId: quote.id, currencyCode: 'EUR' }));
       expect([wrong.status, wrong.code, wrong.details.field]).toEqual([400, 'INVALID_CURRENCY', 'currencyCode']);
@@ -272,20 +328,30 @@ describe.each(transports)('money operations, %s sandbox', (_name, connect) => {
     it('sandbox send of less than the quote credits it and waits; a quote funded from an account has nothing to send to', async () => {
       await start();
       const { c, usd, payee } = await funded(10_000);
-      const jit = await cb.quotes.create({ source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: c.id }, destination: { destinationType: 'ACCOUNT', accountId: payee.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 30_000 });
+      const jit = await cb.quotes.create({
+        source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: c.id },
+        destination: { destinationType: 'ACCOUNT', accountId: payee.id },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 30_000,
+      });
       const partial = await cb.sandbox.send({ quoteId: jit.id, currencyCode: 'USD', currencyAmount: 5_000 });
       expect(partial.status).toBe('PENDING');
       expect(await balance(usd.id)).toBe(15_000);
       expect((await cb.sandbox.send({ quoteId: jit.id, currencyCode: 'USD', currencyAmount: 15_000 })).status).toBe('PROCESSING');
       expect(await balance(usd.id)).toBe(0);
-      const fromAccount = await cb.quotes.create({ source: { sourceType: 'ACCOUNT', accountId: usd.id }, destination: { destinationType: 'ACCOUNT', accountId: payee.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100 });
+      const fromAccount = await cb.quotes.create({
+        source: { sourceType: 'ACCOUNT', accountId: usd.id },
+        destination: { destinationType: 'ACCOUNT', accountId: payee.id },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 100,
+      });
       const none = await rejected(cb.sandbox.send({ quoteId: fromAccount.id, currencyCode: 'USD' }));
       expect([none.status, none.code, none.details.field]).toEqual([400, 'INVALID_INPUT', 'quoteId']);
     });
   });
 
   describe('exchange rates and fees', () => {
-    it('answers from the quotes\' pricing: a quote made at once shows the same rate, fees and receiving amount', async () => {
+    it("answers from the quotes' pricing: a quote made at once shows the same rate, fees and receiving amount", async () => {
       await start();
       const c = await customer(['USD', 'EUR']);
       const { data } = await cb.exchangeRates.list({ sourceCurrency: 'USD', destinationCurrency: ['EUR', 'MXN'], sendingAmount: 10_000 });
@@ -318,11 +384,31 @@ describe.each(transports)('money operations, %s sandbox', (_name, connect) => {
       const c = await customer(['USD', 'USDC']);
       const usdc = await accountOf(c.id, 'USDC');
       const usd = await accountOf(c.id, 'USD');
-      const body: CryptoWithdrawalFeeEstimateParams = productionDocumentPath() === undefined
-        ? { internalAccountId: usdc.id, currency: 'USDC', cryptoNetwork: 'SOLANA', amount: 1_000_000, destinationAddress: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU' }
-        : ({ ...productionExample('POST', '/crypto/estimate-withdrawal-fee', 'estimateUSDCWithdrawal'), internalAccountId: usdc.id } as CryptoWithdrawalFeeEstimateParams);
-      expect(await cb.crypto.estimateWithdrawalFee(body)).toEqual({ networkFee: 5_000, networkFeeAsset: 'SOL', applicationFee: 0, totalFee: 5_000, netAmount: 995_000 });
-      expect(await cb.crypto.estimateWithdrawalFee({ ...body, cryptoNetwork: 'ETHEREUM_MAINNET', amount: 10_000_000 })).toMatchObject({ networkFeeAsset: 'ETH', totalFee: 1_500_000, netAmount: 8_500_000 });
+      const body: CryptoWithdrawalFeeEstimateParams =
+        productionDocumentPath() === undefined
+          ? {
+              internalAccountId: usdc.id,
+              currency: 'USDC',
+              cryptoNetwork: 'SOLANA',
+              amount: 1_000_000,
+              destinationAddress: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU',
+            }
+          : ({
+              ...productionExample('POST', '/crypto/estimate-withdrawal-fee', 'estimateUSDCWithdrawal'),
+              internalAccountId: usdc.id,
+            } as CryptoWithdrawalFeeEstimateParams);
+      expect(await cb.crypto.estimateWithdrawalFee(body)).toEqual({
+        networkFee: 5_000,
+        networkFeeAsset: 'SOL',
+        applicationFee: 0,
+        totalFee: 5_000,
+        netAmount: 995_000,
+      });
+      expect(await cb.crypto.estimateWithdrawalFee({ ...body, cryptoNetwork: 'ETHEREUM_MAINNET', amount: 10_000_000 })).toMatchObject({
+        networkFeeAsset: 'ETH',
+        totalFee: 1_500_000,
+        netAmount: 8_500_000,
+      });
       const fiat = await rejected(cb.crypto.estimateWithdrawalFee({ ...body, internalAccountId: usd.id }));
       expect([fiat.status, fiat.code, fiat.details.field]).toEqual([400, 'INVALID_CURRENCY', 'currency']);
       const network = await rejected(cb.crypto.estimateWithdrawalFee({ ...body, cryptoNetwork: 'DOGECHAIN' }));
@@ -353,7 +439,17 @@ describe.each(transports)('money operations, %s sandbox', (_name, connect) => {
 describe('sandbox-only operations with a production client', () => {
   it('are refused locally: nothing is sent', async () => {
     let sent = 0;
-    const cb = new Crossborder({ tokenId: 'tok', clientSecret: 'sk_live', environment: 'production', baseUrl: 'https://api.test.invalid', maxRetries: 0, fetch: async () => { sent++; return new Response('{}'); } });
+    const cb = new Crossborder({
+      tokenId: 'tok',
+      clientSecret: 'sk_live',
+      environment: 'production',
+      baseUrl: 'https://api.test.invalid',
+      maxRetries: 0,
+      fetch: async () => {
+        sent++;
+        return new Response('{}');
+      },
+    });
     expect((await rejected(cb.sandbox.send({ quoteId: 'Quote:1', currencyCode: 'USD' }))).name).toMatch(/Error/);
     expect((await rejected(cb.sandbox.sendTestWebhook())).name).toMatch(/Error/);
     expect(sent).toBe(0);

@@ -5,15 +5,7 @@
  * WalletSession, and the sandbox checks each stamp like every other signed wallet operation.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  AuthenticationError,
-  BadRequestError,
-  ConflictError,
-  Crossborder,
-  NotFoundError,
-  SignatureRequiredError,
-  type DelegatedKey,
-} from '../../src/index';
+import { AuthenticationError, BadRequestError, ConflictError, Crossborder, NotFoundError, SignatureRequiredError, type DelegatedKey } from '../../src/index';
 import { createClock, createSandbox, type Sandbox } from '../../src/sandbox/index';
 import { generateClientKeyPair, WalletSession } from '../../src/wallet/index';
 import { productionDocument, productionDocumentPath } from '../helpers/production-document';
@@ -157,15 +149,26 @@ describe.each(transports)('session refresh and delegated keys, %s sandbox', (_na
       const params = { clientPublicKey: keys.publicKeyCompressed };
       const first = (await rejected(cb.auth.sessions.refresh(session.id!, params))) as SignatureRequiredError;
       expect(first).toBeInstanceOf(SignatureRequiredError);
-      expect(JSON.parse(first.challenge.payloadToSign)).toMatchObject({ type: 'REFRESH_SESSION', sessionId: session.id, clientPublicKey: keys.publicKeyCompressed });
+      expect(JSON.parse(first.challenge.payloadToSign)).toMatchObject({
+        type: 'REFRESH_SESSION',
+        sessionId: session.id,
+        clientPublicKey: keys.publicKeyCompressed,
+      });
       const signature = await session.signer(first.challenge);
       const swapped = await rejected(
-        cb.auth.sessions.refresh(session.id!, { clientPublicKey: (await generateClientKeyPair()).publicKeyCompressed }, { signature, requestId: first.challenge.requestId }),
+        cb.auth.sessions.refresh(
+          session.id!,
+          { clientPublicKey: (await generateClientKeyPair()).publicKeyCompressed },
+          { signature, requestId: first.challenge.requestId },
+        ),
       );
       expect([swapped.status, swapped.code, swapped.details]).toEqual([401, 'WALLET_SIGNATURE_INVALID', { reason: 'request_mismatch' }]);
       // The refused retry spent nothing at the service, but the client never sends a requestId twice: start again.
       const again = (await rejected(cb.auth.sessions.refresh(session.id!, params))) as SignatureRequiredError;
-      const refreshed = await cb.auth.sessions.refresh(session.id!, params, { signature: await session.signer(again.challenge), requestId: again.challenge.requestId });
+      const refreshed = await cb.auth.sessions.refresh(session.id!, params, {
+        signature: await session.signer(again.challenge),
+        requestId: again.challenge.requestId,
+      });
       expect(refreshed.id).toMatch(/^Session:/);
     });
 
@@ -268,7 +271,9 @@ describe.each(transports)('session refresh and delegated keys, %s sandbox', (_na
       const params = { cardId: card(3), internalAccountId: account.id, nickname: 'Relayed' };
       const leg1 = (await rejected(cb.auth.delegatedKeys.create(params))) as SignatureRequiredError;
       expect(leg1).toBeInstanceOf(SignatureRequiredError);
-      const leg2 = (await rejected(cb.auth.delegatedKeys.create(params, { signature: await session.signer(leg1.challenge), requestId: leg1.challenge.requestId }))) as SignatureRequiredError;
+      const leg2 = (await rejected(
+        cb.auth.delegatedKeys.create(params, { signature: await session.signer(leg1.challenge), requestId: leg1.challenge.requestId }),
+      )) as SignatureRequiredError;
       expect(leg2).toBeInstanceOf(SignatureRequiredError);
       expect(leg2.challenge.requestId).not.toBe(leg1.challenge.requestId);
       const pending = (await cb.auth.delegatedKeys.list({ accountId: account.id })).data;
@@ -279,7 +284,9 @@ describe.each(transports)('session refresh and delegated keys, %s sandbox', (_na
 
       // Another session of the wallet cannot sign the flow's last leg.
       const other = await login(credential.id);
-      const wrong = await rejected(cb.auth.delegatedKeys.create(params, { signature: await other.signer(leg2.challenge), requestId: leg2.challenge.requestId }));
+      const wrong = await rejected(
+        cb.auth.delegatedKeys.create(params, { signature: await other.signer(leg2.challenge), requestId: leg2.challenge.requestId }),
+      );
       expect([wrong.status, wrong.code, wrong.details]).toEqual([401, 'WALLET_SIGNATURE_INVALID', { reason: 'wrong_session' }]);
       expect((await cb.auth.delegatedKeys.retrieve(pending[0]!.id)).status).toBe('PENDING');
 
@@ -314,10 +321,21 @@ describe.each(transports)('session refresh and delegated keys, %s sandbox', (_na
       const copy = createSandbox({ clock: createClock(sandbox.clock.now(), { frozen: true }) });
       try {
         copy.importState(JSON.stringify(sandbox.exportState()));
-        const restored = new Crossborder({ tokenId: 'tok', clientSecret: 'sk_sandbox', environment: 'sandbox', baseUrl: 'http://copy.test', fetch: copy.fetch });
+        const restored = new Crossborder({
+          tokenId: 'tok',
+          clientSecret: 'sk_sandbox',
+          environment: 'sandbox',
+          baseUrl: 'http://copy.test',
+          fetch: copy.fetch,
+        });
         const keys: DelegatedKey[] = (await restored.auth.delegatedKeys.list({ accountId: account.id })).data;
         expect(keys).toEqual([{ ...revoked, status: 'REVOKED', updatedAt: keys[0]!.updatedAt }, active]);
-        expect(copy.state.snapshot().delegatedKeys.filter((k) => k.cardId === card(5)).map((k) => k.status)).toEqual(['REVOKED', 'ACTIVE']);
+        expect(
+          copy.state
+            .snapshot()
+            .delegatedKeys.filter((k) => k.cardId === card(5))
+            .map((k) => k.status),
+        ).toEqual(['REVOKED', 'ACTIVE']);
         const conflict = await rejected(restored.auth.delegatedKeys.create(params));
         expect(conflict.code).toBe('CONFLICT');
       } finally {
@@ -329,7 +347,10 @@ describe.each(transports)('session refresh and delegated keys, %s sandbox', (_na
       const { account, session } = await wallet();
       const example = requestExample('POST', '/auth/delegated-keys', 'create');
       expect(Object.keys(example).sort()).toEqual(['cardId', 'internalAccountId', 'nickname']);
-      const key = await cb.auth.delegatedKeys.create({ ...(example as { cardId: string; nickname: string }), internalAccountId: account.id }, { signer: session.signer });
+      const key = await cb.auth.delegatedKeys.create(
+        { ...(example as { cardId: string; nickname: string }), internalAccountId: account.id },
+        { signer: session.signer },
+      );
       expect([key.cardId, key.nickname, key.status]).toEqual([example.cardId, example.nickname, 'ACTIVE']);
     });
   });

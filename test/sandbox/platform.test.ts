@@ -13,7 +13,11 @@ describe('platform configuration', () => {
     expect(res.body).toMatchObject({ umaDomain: 'sandbox.crossborder.example', isRegulatedFinancialInstitution: false });
     expect(res.body.webhookEndpoint).toBeUndefined();
     expect(res.body.supportedCurrencies.map((c: any) => c.currencyCode)).toEqual(['USD', 'EUR', 'GBP', 'BRL', 'AED', 'MXN', 'BTC', 'USDC', 'USDT']);
-    expect(res.body.supportedCurrencies[3]).toMatchObject({ currencyCode: 'BRL', providerRequiredCustomerFields: ['TAX_ID'], providerRequiredCounterpartyCustomerFields: ['COUNTRY_OF_RESIDENCE'] });
+    expect(res.body.supportedCurrencies[3]).toMatchObject({
+      currencyCode: 'BRL',
+      providerRequiredCustomerFields: ['TAX_ID'],
+      providerRequiredCounterpartyCustomerFields: ['COUNTRY_OF_RESIDENCE'],
+    });
   });
 
   it('updates fields; supportedCurrencies replace the list and limits apply to quotes', async () => {
@@ -22,7 +26,14 @@ describe('platform configuration', () => {
       webhookEndpoint: 'https://platform.example/webhooks',
       umaDomain: 'uma.platform.example',
       supportedCurrencies: [
-        { currencyCode: 'USD', minAmount: 100, maxAmount: 10_000_000, enabledTransactionTypes: ['OUTGOING', 'INCOMING'], requiredCounterpartyFields: [{ name: 'FULL_NAME', mandatory: true }], providerRequiredCustomerFields: ['IGNORED'] },
+        {
+          currencyCode: 'USD',
+          minAmount: 100,
+          maxAmount: 10_000_000,
+          enabledTransactionTypes: ['OUTGOING', 'INCOMING'],
+          requiredCounterpartyFields: [{ name: 'FULL_NAME', mandatory: true }],
+          providerRequiredCustomerFields: ['IGNORED'],
+        },
         { currencyCode: 'EUR', enabledTransactionTypes: ['INCOMING'] },
       ],
     });
@@ -39,7 +50,12 @@ describe('platform configuration', () => {
     const usd = accounts.find((a: any) => a.balance.currency.code === 'USD');
     const eur = accounts.find((a: any) => a.balance.currency.code === 'EUR');
     const quote = (from: string, to: string, amount: number) =>
-      call('POST', '/quotes', { source: { sourceType: 'ACCOUNT', accountId: from }, destination: { destinationType: 'ACCOUNT', accountId: to }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount });
+      call('POST', '/quotes', {
+        source: { sourceType: 'ACCOUNT', accountId: from },
+        destination: { destinationType: 'ACCOUNT', accountId: to },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: amount,
+      });
     expectError(await quote(usd.id, eur.id, 99), 400, 'AMOUNT_OUT_OF_RANGE');
     expectError(await quote(usd.id, eur.id, 10_000_001), 400, 'AMOUNT_OUT_OF_RANGE');
     expect((await quote(usd.id, eur.id, 10_000)).status).toBe(200);
@@ -65,7 +81,12 @@ describe('invitations', () => {
     const expiresAt = new Date(sandbox.clock.now() + 60_000).toISOString();
     const res = await call('POST', '/invitations', { inviterUma: inviter.umaAddress, firstName: 'Grace', amountToSend: 2_000, expiresAt });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'PENDING', inviterUma: inviter.umaAddress, expiresAt, amountToSend: { amount: 2_000, currency: { code: 'EUR' } } });
+    expect(res.body).toMatchObject({
+      status: 'PENDING',
+      inviterUma: inviter.umaAddress,
+      expiresAt,
+      amountToSend: { amount: 2_000, currency: { code: 'EUR' } },
+    });
     expect(res.body.code).toMatch(/^INV-[A-Z0-9]{6}$/);
     expect(res.body.url).toBe(`https://sandbox.crossborder.example/invite/${res.body.code}`);
     sandbox.clock.advance(60_000);

@@ -15,21 +15,24 @@ function requestExample(method: string, path: string, name: string): Record<stri
 }
 
 describe('accepts what production accepts', () => {
-  it.skipIf(productionDocumentPath() === undefined)("production's examples: a SPARK_WALLET without cryptoNetwork; a customer whose region comes from its currencies", async () => {
-    const { call } = setup();
-    const c = await createCustomer(call, { currencies: ['USD', 'BTC'] });
-    const spark = requestExample('POST', '/customers/external-accounts', 'sparkWallet');
-    expect(spark.cryptoNetwork).toBeUndefined();
-    const res = await call('POST', '/customers/external-accounts', { ...spark, customerId: c.id });
-    expect([res.status, res.body.accountInfo]).toEqual([201, spark.accountInfo]);
-    const platform = await call('POST', '/platform/external-accounts', requestExample('POST', '/platform/external-accounts', 'sparkWallet'));
-    expect([platform.status, platform.body.accountInfo.accountType]).toEqual([200, 'SPARK_WALLET']); // the spec's 200 on this create
+  it.skipIf(productionDocumentPath() === undefined)(
+    "production's examples: a SPARK_WALLET without cryptoNetwork; a customer whose region comes from its currencies",
+    async () => {
+      const { call } = setup();
+      const c = await createCustomer(call, { currencies: ['USD', 'BTC'] });
+      const spark = requestExample('POST', '/customers/external-accounts', 'sparkWallet');
+      expect(spark.cryptoNetwork).toBeUndefined();
+      const res = await call('POST', '/customers/external-accounts', { ...spark, customerId: c.id });
+      expect([res.status, res.body.accountInfo]).toEqual([201, spark.accountInfo]);
+      const platform = await call('POST', '/platform/external-accounts', requestExample('POST', '/platform/external-accounts', 'sparkWallet'));
+      expect([platform.status, platform.body.accountInfo.accountType]).toEqual([200, 'SPARK_WALLET']); // the spec's 200 on this create
 
-    const inferred = requestExample('POST', '/customers', 'individualCustomerCurrenciesOnly');
-    expect([inferred.region, inferred.currencies]).toEqual([undefined, ['BRL']]);
-    const brazilian = await call('POST', '/customers', inferred);
-    expect([brazilian.status, brazilian.body.region, brazilian.body.currencies]).toEqual([200, 'BR', ['BRL']]);
-  });
+      const inferred = requestExample('POST', '/customers', 'individualCustomerCurrenciesOnly');
+      expect([inferred.region, inferred.currencies]).toEqual([undefined, ['BRL']]);
+      const brazilian = await call('POST', '/customers', inferred);
+      expect([brazilian.status, brazilian.body.region, brazilian.body.currencies]).toEqual([200, 'BR', ['BRL']]);
+    },
+  );
 
   it.skipIf(productionDocumentPath() === undefined)("production's examples: a BUSINESS update without legalName keeps the other business fields", async () => {
     const { call } = setup();
@@ -38,16 +41,29 @@ describe('accepts what production accepts', () => {
     delete update.businessInfo.legalName;
     const res = await call('PATCH', `/customers/${created.body.id}`, update);
     expect(res.status).toBe(200);
-    expect(res.body.businessInfo).toEqual({ legalName: 'Old Tech LLC', doingBusinessAs: 'Old Tech', registrationNumber: 'BRN-987654321', taxId: 'EIN-123456789' });
+    expect(res.body.businessInfo).toEqual({
+      legalName: 'Old Tech LLC',
+      doingBusinessAs: 'Old Tech',
+      registrationNumber: 'BRN-987654321',
+      taxId: 'EIN-123456789',
+    });
   });
 
   it('an SLV_ACCOUNT in USD, and USDT', async () => {
     const { call } = setup();
     const c = await createCustomer(call, { currencies: ['USD', 'USDT'] });
     expect(c.currencies).toEqual(['USD', 'USDT']);
-    const slv = await call('POST', '/customers/external-accounts', { customerId: c.id, currency: 'USD', accountInfo: { accountType: 'SLV_ACCOUNT', accountNumber: '0012345678' } });
+    const slv = await call('POST', '/customers/external-accounts', {
+      customerId: c.id,
+      currency: 'USD',
+      accountInfo: { accountType: 'SLV_ACCOUNT', accountNumber: '0012345678' },
+    });
     expect([slv.status, slv.body.currency]).toEqual([201, 'USD']);
-    const wallet = await call('POST', '/customers/external-accounts', { customerId: c.id, currency: 'USDT', accountInfo: { accountType: 'SOLANA_WALLET', address: '4Nd1mYQzvgV8Vr3Z3nYb7pD6T5Aq8bK2' } });
+    const wallet = await call('POST', '/customers/external-accounts', {
+      customerId: c.id,
+      currency: 'USDT',
+      accountInfo: { accountType: 'SOLANA_WALLET', address: '4Nd1mYQzvgV8Vr3Z3nYb7pD6T5Aq8bK2' },
+    });
     expect([wallet.status, wallet.body.currency]).toEqual([201, 'USDT']);
   });
 });
@@ -101,7 +117,10 @@ describe('refuses what production refuses, naming the field', () => {
     const platform = requestExample('POST', '/platform/external-accounts', 'usBankAccount');
     expect(platform.accountInfo.beneficiary).toBeDefined();
     expect((await call('POST', '/platform/external-accounts', platform)).status).toBe(200);
-    const examples = productionDocument().paths['/customers/external-accounts'].post.requestBody.content['application/json'].examples as Record<string, { value: any }>;
+    const examples = productionDocument().paths['/customers/external-accounts'].post.requestBody.content['application/json'].examples as Record<
+      string,
+      { value: any }
+    >;
     const usd = Object.entries(examples).filter(([, e]) => e.value.accountInfo?.accountType === 'USD_ACCOUNT');
     expect(usd.length).toBeGreaterThan(0);
     for (const [name, e] of usd) {

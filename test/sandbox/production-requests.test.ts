@@ -72,14 +72,23 @@ const REFUSED: Record<string, { code: string; why: string }> = {
   'docs global-p2p/quickstart.mdx:141': { code: 'INVALID_INPUT', why: `USDC funding without cryptoNetwork: ${CONTRADICTS}` },
   'docs snippets/sending/cross-currency.mdx:194': { code: 'INVALID_INPUT', why: `USDC funding without cryptoNetwork: ${CONTRADICTS}` },
   'docs snippets/creating-customers/customers.mdx:232': { code: 'INVALID_INPUT', why: `a customer update without customerType: ${CONTRADICTS}` },
-  'docs global-p2p/onboarding/invitations.mdx:36': { code: 'INVALID_INPUT', why: 'its expiresAt (2024-12-31) has passed; production refuses a past expiry too' },
-  'docs global-p2p/onboarding/invitations.mdx:69': { code: 'INVALID_INPUT', why: 'its expiresAt (2024-12-31) has passed; production refuses a past expiry too' },
+  'docs global-p2p/onboarding/invitations.mdx:36': {
+    code: 'INVALID_INPUT',
+    why: 'its expiresAt (2024-12-31) has passed; production refuses a past expiry too',
+  },
+  'docs global-p2p/onboarding/invitations.mdx:69': {
+    code: 'INVALID_INPUT',
+    why: 'its expiresAt (2024-12-31) has passed; production refuses a past expiry too',
+  },
   'document createAuthCredential oauth': { code: 'UNAUTHORIZED', why: 'its identity token was issued in 2025 and has expired; production verifies it too' },
   'docs snippets/sending/uma.mdx:64': { code: 'INVALID_INPUT', why: PAYER_DATA },
   'document createQuote accountToUma': { code: 'INVALID_INPUT', why: PAYER_DATA },
   'docs global-p2p/platform-tools/sandbox-testing.mdx:69': { code: 'INVALID_INPUT', why: PAYER_DATA },
   'docs global-p2p/platform-tools/sandbox-testing.mdx:173': { code: 'INVALID_INPUT', why: PAYER_DATA },
-  'document refreshAuthSession refresh': { code: 'SESSION_NOT_FOUND', why: 'needs a session made on a device (a verified credential), and its key to sign the refresh' },
+  'document refreshAuthSession refresh': {
+    code: 'SESSION_NOT_FOUND',
+    why: 'needs a session made on a device (a verified credential), and its key to sign the refresh',
+  },
   'docs snippets/sandbox-global-account-magic.mdx:21': { code: 'CREDENTIAL_NOT_FOUND', why: CREDENTIAL },
   'docs snippets/sandbox-global-account-magic.mdx:30': { code: 'CREDENTIAL_NOT_FOUND', why: CREDENTIAL },
   'document challengeAuthCredential emailOtp': { code: 'CREDENTIAL_NOT_FOUND', why: CREDENTIAL },
@@ -119,7 +128,12 @@ async function stateFor(call: Call, example: Example) {
   // A beneficial owner belongs to a business.
   const owner =
     example.operation === '/beneficial-owners'
-      ? (await call('POST', '/customers', { customerType: 'BUSINESS', businessInfo: { legalName: 'Acme Corporation', country: 'US', taxId: '12-3456789', incorporatedOn: '2018-03-14' } })).body
+      ? (
+          await call('POST', '/customers', {
+            customerType: 'BUSINESS',
+            businessInfo: { legalName: 'Acme Corporation', country: 'US', taxId: '12-3456789', incorporatedOn: '2018-03-14' },
+          })
+        ).body
       : undefined;
   for (const field of ['inviterUma', 'receiverUmaAddress']) {
     const uma = new RegExp(`"${field}":"(\\$[^"]+)"`).exec(text)?.[1];
@@ -173,7 +187,15 @@ async function stateFor(call: Call, example: Example) {
   return (value: string, name?: string): string => {
     const kind =
       ID.exec(value)?.[1] ??
-      (name === 'invitationCode' ? 'Invitation' : name === 'transactionId' ? 'Transaction' : name && /customerId/i.test(name) ? 'Customer' : name && /accountId/i.test(name) ? 'InternalAccount' : undefined);
+      (name === 'invitationCode'
+        ? 'Invitation'
+        : name === 'transactionId'
+          ? 'Transaction'
+          : name && /customerId/i.test(name)
+            ? 'Customer'
+            : name && /accountId/i.test(name)
+              ? 'InternalAccount'
+              : undefined);
     return (kind && ids[kind]) ?? value;
   };
 }
@@ -199,11 +221,11 @@ async function outcomeOf(example: Example, op: Operation): Promise<string> {
     });
     const core = new CrossborderCore(
       {
-      tokenId: 'tok_test',
-      clientSecret: 'sk_test',
-      baseUrl: 'http://sandbox.test/2025-10-13',
-      fetch: (input, init) => sandbox.fetch(input, init),
-      maxRetries: 0,
+        tokenId: 'tok_test',
+        clientSecret: 'sk_test',
+        baseUrl: 'http://sandbox.test/2025-10-13',
+        fetch: (input, init) => sandbox.fetch(input, init),
+        maxRetries: 0,
       },
       { requestChecks, responseChecks }, // the SDK's local checks, as on Crossborder
     );
@@ -251,7 +273,7 @@ function expectedOf(outcomes: Record<string, string>): Record<string, string> {
       NOT_SENT[source] !== undefined
         ? `not sent ${NOT_SENT[source]}`
         : REFUSED[source]
-          ? `refused ${REFUSED[source]!.code}`
+          ? `refused ${REFUSED[source].code}`
           : CHALLENGED.includes(source)
             ? 'challenged'
             : 'accepted',
@@ -266,9 +288,13 @@ describe("production's request examples, through the SDK to the sandbox", () => 
     expect(summary(outcomes)).toEqual(DOCS_SUMMARY);
   }, 120_000);
 
-  it.skipIf(productionDocumentPath() === undefined)("the document's", async () => {
-    const outcomes = await measure(documentExamples());
-    expect(outcomes).toEqual(expectedOf(outcomes));
-    expect(summary(outcomes)).toEqual(DOCUMENT_SUMMARY);
-  }, 120_000);
+  it.skipIf(productionDocumentPath() === undefined)(
+    "the document's",
+    async () => {
+      const outcomes = await measure(documentExamples());
+      expect(outcomes).toEqual(expectedOf(outcomes));
+      expect(summary(outcomes)).toEqual(DOCUMENT_SUMMARY);
+    },
+    120_000,
+  );
 });

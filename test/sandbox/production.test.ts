@@ -10,7 +10,11 @@ import { createSandbox, type Sandbox } from '../../src/sandbox/index';
 import { rejected } from '../helpers/client';
 
 const transports: [string, (sandbox: Sandbox) => Promise<Crossborder>][] = [
-  ['in-process', async (sandbox) => new Crossborder({ tokenId: 'tok', clientSecret: 'sk_sandbox', environment: 'sandbox', baseUrl: 'http://sandbox.test', fetch: sandbox.fetch })],
+  [
+    'in-process',
+    async (sandbox) =>
+      new Crossborder({ tokenId: 'tok', clientSecret: 'sk_sandbox', environment: 'sandbox', baseUrl: 'http://sandbox.test', fetch: sandbox.fetch }),
+  ],
   [
     'HTTP',
     async (sandbox) => {
@@ -45,7 +49,16 @@ describe.each(transports)('production forms, %s sandbox', (_name, connect) => {
     it('answer paymentInstructions; funds sent to them through the sandbox fund endpoint execute the quote', async () => {
       const c = await customer(['USD']);
       const usd = await accountOf(c.id, 'USD');
-      const bank = await cb.externalAccounts.create({ customerId: c.id, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } } });
+      const bank = await cb.externalAccounts.create({
+        customerId: c.id,
+        currency: 'USD',
+        accountInfo: {
+          accountType: 'USD_ACCOUNT',
+          accountNumber: '000123456789',
+          routingNumber: '021000021',
+          beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+        },
+      });
       const quote = await cb.quotes.create({
         source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: c.id },
         destination: { destinationType: 'ACCOUNT', accountId: bank.id },
@@ -58,7 +71,12 @@ describe.each(transports)('production forms, %s sandbox', (_name, connect) => {
       const reference = tx.reconciliationInstructions!.reference;
       const funding = usd.fundingPaymentInstructions![0]!.accountOrWalletInfo;
       expect(quote.paymentInstructions).toHaveLength(1);
-      expect(quote.paymentInstructions![0]!.accountOrWalletInfo).toMatchObject({ accountType: 'USD_ACCOUNT', accountNumber: funding.accountNumber, routingNumber: funding.routingNumber, reference });
+      expect(quote.paymentInstructions![0]!.accountOrWalletInfo).toMatchObject({
+        accountType: 'USD_ACCOUNT',
+        accountNumber: funding.accountNumber,
+        routingNumber: funding.routingNumber,
+        reference,
+      });
       expect(quote.paymentInstructions![0]!.instructionsNotes).toContain(reference);
 
       // Less than the quote needs: it waits.
@@ -82,7 +100,10 @@ describe.each(transports)('production forms, %s sandbox', (_name, connect) => {
       const refused = await rejected(cb.quotes.create({ ...params, source: { sourceType: 'REALTIME_FUNDING', currency: 'USDC', customerId: c.id } }));
       expect(refused).toBeInstanceOf(BadRequestError);
       expect(refused.details).toMatchObject({ field: 'source.cryptoNetwork' });
-      const quote = await cb.quotes.create({ ...params, source: { sourceType: 'REALTIME_FUNDING', currency: 'USDC', customerId: c.id, cryptoNetwork: 'SOLANA_DEVNET' } });
+      const quote = await cb.quotes.create({
+        ...params,
+        source: { sourceType: 'REALTIME_FUNDING', currency: 'USDC', customerId: c.id, cryptoNetwork: 'SOLANA_DEVNET' },
+      });
       expect(quote.paymentInstructions![0]!.accountOrWalletInfo).toMatchObject({ cryptoNetwork: 'SOLANA_DEVNET' });
       const usdc = await accountOf(c.id, 'USDC');
       const spec = await cb.quotes.create({ ...params, source: { sourceType: 'ACCOUNT', accountId: usdc.id } });
@@ -123,7 +144,10 @@ describe.each(transports)('production forms, %s sandbox', (_name, connect) => {
     it('platform external accounts page (for await walks them all); await still gives { data }', async () => {
       const created: string[] = [];
       for (const n of ['1', '2', '3']) {
-        const a = await cb.platform.externalAccounts.create({ currency: 'EUR', accountInfo: { accountType: 'EUR_ACCOUNT', iban: `DE8937040044053201300${n}` } });
+        const a = await cb.platform.externalAccounts.create({
+          currency: 'EUR',
+          accountInfo: { accountType: 'EUR_ACCOUNT', iban: `DE8937040044053201300${n}` },
+        });
         created.push(a.id);
       }
       const seen: string[] = [];
@@ -154,7 +178,12 @@ describe.each(transports)('production forms, %s sandbox', (_name, connect) => {
       expect((await cb.transactions.list({ senderAccountIdentifier: toB.id })).data).toEqual([]);
       const tx = await cb.transactions.retrieve(quote.transactionId);
       expect([tx.type, tx.direction]).toEqual(['OUTGOING', 'DEBIT']);
-      const incoming = await cb.sandbox.receiveUmaPayment({ receiverUmaAddress: b.umaAddress!, senderUmaAddress: '$alice@sender.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 500 });
+      const incoming = await cb.sandbox.receiveUmaPayment({
+        receiverUmaAddress: b.umaAddress,
+        senderUmaAddress: '$alice@sender.example',
+        receivingCurrencyCode: 'USD',
+        receivingCurrencyAmount: 500,
+      });
       expect([incoming.type, incoming.direction]).toEqual(['INCOMING', 'CREDIT']);
     });
   });
@@ -162,28 +191,61 @@ describe.each(transports)('production forms, %s sandbox', (_name, connect) => {
   describe('external accounts of every type production lists', () => {
     it('EUR with iban/swiftCode and MXN with clabeNumber are accepted; the fields production requires are checked', async () => {
       const c = await customer(['USD']);
-      const eur = await cb.externalAccounts.create({ customerId: c.id, currency: 'EUR', accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013000', swiftCode: 'DEUTDEFF' } });
-      expect(eur).toMatchObject({ status: 'ACTIVE', currency: 'EUR', accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013000', swiftCode: 'DEUTDEFF' } });
-      const mxn = await cb.externalAccounts.create({ customerId: c.id, currency: 'MXN', accountInfo: { accountType: 'MXN_ACCOUNT', clabeNumber: '123456789012345678' } });
+      const eur = await cb.externalAccounts.create({
+        customerId: c.id,
+        currency: 'EUR',
+        accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013000', swiftCode: 'DEUTDEFF' },
+      });
+      expect(eur).toMatchObject({
+        status: 'ACTIVE',
+        currency: 'EUR',
+        accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013000', swiftCode: 'DEUTDEFF' },
+      });
+      const mxn = await cb.externalAccounts.create({
+        customerId: c.id,
+        currency: 'MXN',
+        accountInfo: { accountType: 'MXN_ACCOUNT', clabeNumber: '123456789012345678' },
+      });
       expect(mxn.accountInfo).toMatchObject({ accountType: 'MXN_ACCOUNT', clabeNumber: '123456789012345678' });
-      const noIban = await rejected(cb.externalAccounts.create({ customerId: c.id, currency: 'EUR', accountInfo: { accountType: 'EUR_ACCOUNT', swiftCode: 'DEUTDEFF' } }));
+      const noIban = await rejected(
+        cb.externalAccounts.create({ customerId: c.id, currency: 'EUR', accountInfo: { accountType: 'EUR_ACCOUNT', swiftCode: 'DEUTDEFF' } }),
+      );
       expect(noIban).toBeInstanceOf(BadRequestError);
       expect(noIban.details).toMatchObject({ field: 'accountInfo.iban' });
-      const cad = await rejected(cb.externalAccounts.create({ customerId: c.id, currency: 'CAD', accountInfo: { accountType: 'CAD_ACCOUNT', accountNumber: '1234567' } }));
+      const cad = await rejected(
+        cb.externalAccounts.create({ customerId: c.id, currency: 'CAD', accountInfo: { accountType: 'CAD_ACCOUNT', accountNumber: '1234567' } }),
+      );
       expect(cad.details).toMatchObject({ field: 'accountInfo.bankCode', missing: ['accountInfo.bankCode', 'accountInfo.branchCode'] });
-      const ok = await cb.externalAccounts.create({ customerId: c.id, currency: 'CAD', accountInfo: { accountType: 'CAD_ACCOUNT', bankCode: '001', branchCode: '00012', accountNumber: '1234567' } });
+      const ok = await cb.externalAccounts.create({
+        customerId: c.id,
+        currency: 'CAD',
+        accountInfo: { accountType: 'CAD_ACCOUNT', bankCode: '001', branchCode: '00012', accountNumber: '1234567' },
+      });
       expect(ok.accountInfo.accountType).toBe('CAD_ACCOUNT');
     });
 
     it('a type production lists without further required fields is accepted; one it does not list is refused', async () => {
       const c = await customer(['USD']);
-      const php = await cb.externalAccounts.create({ customerId: c.id, currency: 'PHP', accountInfo: { accountType: 'PHP_ACCOUNT', accountNumber: '001234567890', bankName: 'BDO' } });
+      const php = await cb.externalAccounts.create({
+        customerId: c.id,
+        currency: 'PHP',
+        accountInfo: { accountType: 'PHP_ACCOUNT', accountNumber: '001234567890', bankName: 'BDO' },
+      });
       expect(php).toMatchObject({ currency: 'PHP', accountInfo: { accountType: 'PHP_ACCOUNT', accountNumber: '001234567890' } });
-      const wallet = await cb.externalAccounts.create({ customerId: c.id, currency: 'USDC', cryptoNetwork: 'SOLANA_DEVNET', accountInfo: { accountType: 'SOLANA_WALLET', address: '4Nd1mYxW9Qe1cWz8mFf7uKx5b3kLr2Tq8sV9aPzE6hJd' } });
+      const wallet = await cb.externalAccounts.create({
+        customerId: c.id,
+        currency: 'USDC',
+        cryptoNetwork: 'SOLANA_DEVNET',
+        accountInfo: { accountType: 'SOLANA_WALLET', address: '4Nd1mYxW9Qe1cWz8mFf7uKx5b3kLr2Tq8sV9aPzE6hJd' },
+      });
       expect(wallet).toMatchObject({ currency: 'USDC', cryptoNetwork: 'SOLANA_DEVNET' });
-      const unknown = await rejected(cb.externalAccounts.create({ customerId: c.id, currency: 'USD', accountInfo: { accountType: 'MOON_ACCOUNT', accountNumber: '1' } }));
+      const unknown = await rejected(
+        cb.externalAccounts.create({ customerId: c.id, currency: 'USD', accountInfo: { accountType: 'MOON_ACCOUNT', accountNumber: '1' } }),
+      );
       expect(unknown.details).toMatchObject({ field: 'accountInfo.accountType' });
-      const wrongCurrency = await rejected(cb.externalAccounts.create({ customerId: c.id, currency: 'USD', accountInfo: { accountType: 'MXN_ACCOUNT', clabeNumber: '123456789012345678' } }));
+      const wrongCurrency = await rejected(
+        cb.externalAccounts.create({ customerId: c.id, currency: 'USD', accountInfo: { accountType: 'MXN_ACCOUNT', clabeNumber: '123456789012345678' } }),
+      );
       expect(wrongCurrency.code).toBe('INVALID_CURRENCY');
     });
   });

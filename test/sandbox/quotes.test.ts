@@ -20,14 +20,64 @@ async function twoAccounts(call: Call, from: string, to: string) {
 }
 
 describe('quote pricing (exact integers)', () => {
-  const cases: { name: string; from: string; to: string; side: 'SENDING' | 'RECEIVING'; amount: number; sending: number; receiving: number; fees: number; rate: number }[] = [
+  const cases: {
+    name: string;
+    from: string;
+    to: string;
+    side: 'SENDING' | 'RECEIVING';
+    amount: number;
+    sending: number;
+    receiving: number;
+    fees: number;
+    rate: number;
+  }[] = [
     { name: 'USD→EUR locked sending', from: 'USD', to: 'EUR', side: 'SENDING', amount: 10_000, sending: 10_000, receiving: 9_161, fees: 60, rate: 1.085 },
     { name: 'USD→EUR locked receiving', from: 'USD', to: 'EUR', side: 'RECEIVING', amount: 10_000, sending: 10_913, receiving: 10_000, fees: 63, rate: 1.085 },
-    { name: 'USD→BTC locked sending', from: 'USD', to: 'BTC', side: 'SENDING', amount: 100_000, sending: 100_000, receiving: 1_049_157, fees: 330, rate: 95_000 },
-    { name: 'BTC→MXN locked sending', from: 'BTC', to: 'MXN', side: 'SENDING', amount: 1_000_000, sending: 1_000_000, receiving: 1_749_861, fees: 3_500, rate: 0.0541 / 95_000 },
+    {
+      name: 'USD→BTC locked sending',
+      from: 'USD',
+      to: 'BTC',
+      side: 'SENDING',
+      amount: 100_000,
+      sending: 100_000,
+      receiving: 1_049_157,
+      fees: 330,
+      rate: 95_000,
+    },
+    {
+      name: 'BTC→MXN locked sending',
+      from: 'BTC',
+      to: 'MXN',
+      side: 'SENDING',
+      amount: 1_000_000,
+      sending: 1_000_000,
+      receiving: 1_749_861,
+      fees: 3_500,
+      rate: 0.0541 / 95_000,
+    },
     { name: 'USD→USDC locked sending', from: 'USD', to: 'USDC', side: 'SENDING', amount: 10_000, sending: 10_000, receiving: 99_400_000, fees: 60, rate: 1 },
-    { name: 'USDC→USD locked receiving', from: 'USDC', to: 'USD', side: 'RECEIVING', amount: 10_000, sending: 100_601_806, receiving: 10_000, fees: 601_806, rate: 1 },
-    { name: 'USD→USD (same currency: fixed fee only)', from: 'USD', to: 'USD', side: 'SENDING', amount: 10_000, sending: 10_000, receiving: 9_970, fees: 30, rate: 1 },
+    {
+      name: 'USDC→USD locked receiving',
+      from: 'USDC',
+      to: 'USD',
+      side: 'RECEIVING',
+      amount: 10_000,
+      sending: 100_601_806,
+      receiving: 10_000,
+      fees: 601_806,
+      rate: 1,
+    },
+    {
+      name: 'USD→USD (same currency: fixed fee only)',
+      from: 'USD',
+      to: 'USD',
+      side: 'SENDING',
+      amount: 10_000,
+      sending: 10_000,
+      receiving: 9_970,
+      fees: 30,
+      rate: 1,
+    },
   ];
   for (const t of cases) {
     it(t.name, async () => {
@@ -154,10 +204,18 @@ describe('quote lifecycle', () => {
     expect(q).toMatchObject({ totalSendingAmount: 10_030, totalReceivingAmount: 10_000, destination: { paymentRail: 'ACH' } });
     sandbox.clock.advance(2_000);
     const tx = (await call('GET', `/transactions/${q.transactionId}`)).body;
-    expect(tx).toMatchObject({ status: 'COMPLETED', description: 'Invoice 2025-114', customerId: customer.id, platformCustomerId: customer.platformCustomerId });
+    expect(tx).toMatchObject({
+      status: 'COMPLETED',
+      description: 'Invoice 2025-114',
+      customerId: customer.id,
+      platformCustomerId: customer.platformCustomerId,
+    });
     expect(await balance(call, from.id)).toBe(9_970);
     expectError(
-      await call('POST', '/quotes', { ...quoteBody(from.id, bank.id, 'SENDING', 1_000), source: { sourceType: 'ACCOUNT', accountId: from.id, customerId: 'Customer:someone-else' } }),
+      await call('POST', '/quotes', {
+        ...quoteBody(from.id, bank.id, 'SENDING', 1_000),
+        source: { sourceType: 'ACCOUNT', accountId: from.id, customerId: 'Customer:someone-else' },
+      }),
       400,
       'INVALID_INPUT',
     );
@@ -199,7 +257,10 @@ describe('UMA destinations', () => {
     expect(lookup.status).toBe(200);
     expect(lookup.body.lookupId).toMatch(/^Lookup:/);
     expect(lookup.body.receiverUmaAddress).toBe('$bob@receiver.example');
-    expect(lookup.body.requiredPayerDataFields).toEqual([{ name: 'FULL_NAME', mandatory: true }, { name: 'BIRTH_DATE', mandatory: false }]);
+    expect(lookup.body.requiredPayerDataFields).toEqual([
+      { name: 'FULL_NAME', mandatory: true },
+      { name: 'BIRTH_DATE', mandatory: false },
+    ]);
     const mxn = lookup.body.supportedCurrencies.find((c: any) => c.currency.code === 'MXN');
     expect(mxn.estimatedExchangeRate).toBeCloseTo(0.0541, 12);
     const uma = (extra: Record<string, unknown>) => ({
@@ -214,10 +275,26 @@ describe('UMA destinations', () => {
     const missing = await call('POST', '/quotes', uma({ lookupId: lookup.body.lookupId }));
     expectError(missing, 400, 'INVALID_INPUT');
     expect(missing.body.details.missingFields).toEqual(['FULL_NAME']);
-    expectError(await call('POST', '/quotes', uma({ lookupId: lookup.body.lookupId, senderCustomerInfo: { FULL_NAME: 'Ada' }, destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$bob@receiver.example', currency: 'GBP' } })), 400, 'INVALID_CURRENCY');
+    expectError(
+      await call(
+        'POST',
+        '/quotes',
+        uma({
+          lookupId: lookup.body.lookupId,
+          senderCustomerInfo: { FULL_NAME: 'Ada' },
+          destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$bob@receiver.example', currency: 'GBP' },
+        }),
+      ),
+      400,
+      'INVALID_CURRENCY',
+    );
     const other = await call('GET', `/receiver/uma/${encodeURIComponent('$carol@receiver.example')}`);
     expectError(await call('POST', '/quotes', uma({ lookupId: other.body.lookupId, senderCustomerInfo: { FULL_NAME: 'Ada' } })), 400, 'INVALID_INPUT');
-    const q = await call('POST', '/quotes', uma({ lookupId: lookup.body.lookupId, senderCustomerInfo: { FULL_NAME: 'Ada Lovelace' }, immediatelyExecute: true }));
+    const q = await call(
+      'POST',
+      '/quotes',
+      uma({ lookupId: lookup.body.lookupId, senderCustomerInfo: { FULL_NAME: 'Ada Lovelace' }, immediatelyExecute: true }),
+    );
     expect(q.body).toMatchObject({ status: 'PROCESSING', totalReceivingAmount: 50_000, destination: { destinationType: 'UMA_ADDRESS', currency: 'MXN' } });
     expect(q.body.rateDetails).toMatchObject({ counterpartyMultiplier: 1, counterpartyFixedFee: 0 });
     sandbox.clock.advance(2_000);
@@ -272,7 +349,11 @@ describe('UMA destinations', () => {
     expect(await balance(call, to.id)).toBe(9_161);
     const incoming = (await call('GET', `/transactions?customerId=${receiver.id}&type=INCOMING`)).body.data;
     expect(incoming).toHaveLength(1);
-    expect(incoming[0]).toMatchObject({ status: 'COMPLETED', source: { sourceType: 'UMA_ADDRESS', umaAddress: sender.umaAddress }, receivedAmount: { amount: 9_161 } });
+    expect(incoming[0]).toMatchObject({
+      status: 'COMPLETED',
+      source: { sourceType: 'UMA_ADDRESS', umaAddress: sender.umaAddress },
+      receivedAmount: { amount: 9_161 },
+    });
     expectError(await call('GET', `/receiver/uma/${encodeURIComponent('$nobody@sandbox.crossborder.example')}`), 404, 'NOT_FOUND');
     expectError(await call('GET', '/receiver/uma/not-an-address'), 400, 'INVALID_UMA_ADDRESS');
   });
@@ -281,7 +362,11 @@ describe('UMA destinations', () => {
     const c = await createCustomer(call);
     const bank = await usdBank(call, c.id);
     const res = await call('GET', `/receiver/external-account/${bank.id}?customerId=${c.id}`);
-    expect(res.body).toMatchObject({ accountId: bank.id, requiredPayerDataFields: [], supportedCurrencies: [{ currency: { code: 'USD' }, estimatedExchangeRate: 1 }] });
+    expect(res.body).toMatchObject({
+      accountId: bank.id,
+      requiredPayerDataFields: [],
+      supportedCurrencies: [{ currency: { code: 'USD' }, estimatedExchangeRate: 1 }],
+    });
     const from = await accountOf(call, c.id, 'USD');
     const q = await call('POST', '/quotes', quoteBody(from.id, bank.id, 'SENDING', 1_000, { lookupId: res.body.lookupId }));
     expect(q.status).toBe(200);
@@ -326,12 +411,26 @@ describe('idempotency', () => {
     expect(b.text).toBe(a.text);
     expect(b.headers.get('idempotent-replayed')).toBe('true');
     expect(await balance(call, from.id)).toBe(0);
-    const t1 = await call('POST', '/transfer-in', { source: { accountId: bank.id }, destination: { accountId: from.id }, amount: 500 }, { 'idempotency-key': 'ti' });
-    const t2 = await call('POST', '/transfer-in', { source: { accountId: bank.id }, destination: { accountId: from.id }, amount: 500 }, { 'idempotency-key': 'ti' });
+    const t1 = await call(
+      'POST',
+      '/transfer-in',
+      { source: { accountId: bank.id }, destination: { accountId: from.id }, amount: 500 },
+      { 'idempotency-key': 'ti' },
+    );
+    const t2 = await call(
+      'POST',
+      '/transfer-in',
+      { source: { accountId: bank.id }, destination: { accountId: from.id }, amount: 500 },
+      { 'idempotency-key': 'ti' },
+    );
     expect(t2.body.id).toBe(t1.body.id);
     sandbox.clock.advance(2_000);
     expect(await balance(call, from.id)).toBe(500);
-    expectError(await call('POST', '/transfer-in', { source: { accountId: bank.id }, destination: { accountId: from.id }, amount: 501 }, { 'idempotency-key': 'ti' }), 409, 'IDEMPOTENCY_KEY_REUSED');
+    expectError(
+      await call('POST', '/transfer-in', { source: { accountId: bank.id }, destination: { accountId: from.id }, amount: 501 }, { 'idempotency-key': 'ti' }),
+      409,
+      'IDEMPOTENCY_KEY_REUSED',
+    );
   });
 });
 
@@ -350,7 +449,12 @@ describe('balances add up', () => {
     expect(await balance(call, usd.id)).toBe(125_000);
     const q = (await call('POST', '/quotes', quoteBody(usd.id, eur.id, 'RECEIVING', 10_000, { immediatelyExecute: true }))).body;
     expect(await balance(call, usd.id)).toBe(125_000 - q.totalSendingAmount);
-    await call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam.sender@sandbox.uma.example', receivingCurrencyCode: 'EUR', receivingCurrencyAmount: 1_500, customerId: c.id });
+    await call('POST', '/sandbox/uma/receive', {
+      senderUmaAddress: '$sam.sender@sandbox.uma.example',
+      receivingCurrencyCode: 'EUR',
+      receivingCurrencyAmount: 1_500,
+      customerId: c.id,
+    });
     sandbox.clock.advance(2_000);
     expect(await balance(call, eur.id)).toBe(10_000 + 1_500);
     expect(await balance(call, usd.id)).toBe(125_000 - 10_913);
@@ -364,7 +468,8 @@ describe('magic values are whole values (issue #17.4)', () => {
     const fc = (await import('fast-check')).default;
     const accidental: string[] = [];
     const check = (id: string) => {
-      if (failureFor(id) || staysProcessing(id) || [magic.beneficiaryNotMatched, magic.beneficiaryPartialMatch, magic.underReview].includes(id as never)) accidental.push(id);
+      if (failureFor(id) || staysProcessing(id) || [magic.beneficiaryNotMatched, magic.beneficiaryPartialMatch, magic.underReview].includes(id as never))
+        accidental.push(id);
     };
     const checkAmount = (amount: number) => {
       if (holdsForApproval(amount)) accidental.push(`amount ${amount}`);
@@ -390,7 +495,13 @@ describe('magic values are whole values (issue #17.4)', () => {
     expect(staysProcessing(magic.stuckProcessing)).toBe(true);
     expect(failureFor(`1${Object.keys(magic.failures)[0]}`)).toBeUndefined(); // a longer number ending the same way is not magic
     expect(holdsForApproval(magic.holdForApprovalAmount)).toBe(true);
-    expect([1_313, 101_313, 2_000_000_000_001_313, magic.holdForApprovalAmount + 1, magic.holdForApprovalAmount * 10].map(holdsForApproval)).toEqual([false, false, false, false, false]);
+    expect([1_313, 101_313, 2_000_000_000_001_313, magic.holdForApprovalAmount + 1, magic.holdForApprovalAmount * 10].map(holdsForApproval)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('real payments through the sandbox for a sample: sequential and random amounts, account numbers and UMA addresses all settle', async () => {
@@ -405,19 +516,39 @@ describe('magic values are whole values (issue #17.4)', () => {
     ];
     const incoming: Record<string, number> = {};
     for (const amount of amounts) {
-      const tx = (await call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: amount, customerId: c.id })).body;
+      const tx = (
+        await call('POST', '/sandbox/uma/receive', {
+          senderUmaAddress: '$sam@sandbox.uma.example',
+          receivingCurrencyCode: 'USD',
+          receivingCurrencyAmount: amount,
+          customerId: c.id,
+        })
+      ).body;
       incoming[tx.status] = (incoming[tx.status] ?? 0) + 1;
     }
     expect(incoming).toEqual({ COMPLETED: amounts.length });
     const sum = amounts.reduce((a, b) => a + b, 0);
     expect(await balance(call, usd.id)).toBe(sum);
-    const magicOne = (await call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: MAGIC.holdForApprovalAmount, customerId: c.id })).body;
+    const magicOne = (
+      await call('POST', '/sandbox/uma/receive', {
+        senderUmaAddress: '$sam@sandbox.uma.example',
+        receivingCurrencyCode: 'USD',
+        receivingCurrencyAmount: MAGIC.holdForApprovalAmount,
+        customerId: c.id,
+      })
+    ).body;
     expect(magicOne.status).toBe('PENDING'); // and the one magic amount is held
 
     // Outgoing payments to external accounts numbered 100000001…100000025 and 25 random numbers, and to
     // UMA addresses $user1…$user15@receiver.example and 15 random ones.
-    const numbers = [...Array.from({ length: 25 }, (_, i) => String(100_000_001 + i)), ...fc.sample(fc.stringMatching(/^\d{8,17}$/), { numRuns: 25, seed: 18 })];
-    const addresses = [...Array.from({ length: 15 }, (_, i) => `$user${i + 1}@receiver.example`), ...fc.sample(fc.stringMatching(/^\$[a-z][a-z0-9]{0,12}@receiver\.example$/), { numRuns: 15, seed: 19 })];
+    const numbers = [
+      ...Array.from({ length: 25 }, (_, i) => String(100_000_001 + i)),
+      ...fc.sample(fc.stringMatching(/^\d{8,17}$/), { numRuns: 25, seed: 18 }),
+    ];
+    const addresses = [
+      ...Array.from({ length: 15 }, (_, i) => `$user${i + 1}@receiver.example`),
+      ...fc.sample(fc.stringMatching(/^\$[a-z][a-z0-9]{0,12}@receiver\.example$/), { numRuns: 15, seed: 19 }),
+    ];
     const transactions: string[] = [];
     const accountStatuses: Record<string, number> = {};
     for (const accountNumber of numbers) {

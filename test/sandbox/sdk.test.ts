@@ -23,19 +23,41 @@ beforeAll(async () => {
     },
   });
   server = await sandbox.listen();
-  cb = new Crossborder({ tokenId: 'tok_sandbox', clientSecret: 'sk_sandbox', environment: 'sandbox', baseUrl: server.url, webhookPublicKey: sandbox.webhookPublicKey.pem });
+  cb = new Crossborder({
+    tokenId: 'tok_sandbox',
+    clientSecret: 'sk_sandbox',
+    environment: 'sandbox',
+    baseUrl: server.url,
+    webhookPublicKey: sandbox.webhookPublicKey.pem,
+  });
 });
 afterAll(() => sandbox.close());
 
 describe('Crossborder client over HTTP', () => {
   it('customers, accounts, quotes, transactions and incoming payments', async () => {
     await cb.config.update({ webhookEndpoint: 'https://platform.example/hooks' });
-    const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace', birthDate: '1990-12-10', nationality: 'GB', region: 'US', currencies: ['USD', 'EUR'] });
+    const customer = await cb.customers.create({
+      customerType: 'INDIVIDUAL',
+      fullName: 'Ada Lovelace',
+      birthDate: '1990-12-10',
+      nationality: 'GB',
+      region: 'US',
+      currencies: ['USD', 'EUR'],
+    });
     expect(customer.kycStatus).toBe('UNVERIFIED'); // no address yet
     const accounts = await cb.internalAccounts.list({ customerId: customer.id });
     const usd = accounts.data.find((a) => a.balance.currency.code === 'USD')!;
     await cb.sandbox.fundInternalAccount(usd.id, { amount: 100_000 });
-    const bank = await cb.externalAccounts.create({ customerId: customer.id, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } } });
+    const bank = await cb.externalAccounts.create({
+      customerId: customer.id,
+      currency: 'USD',
+      accountInfo: {
+        accountType: 'USD_ACCOUNT',
+        accountNumber: '000123456789',
+        routingNumber: '021000021',
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+      },
+    });
     const lookup = await cb.receiver.lookupUma('$bob@receiver.example', { customerId: customer.id });
     const quote = await cb.quotes.create({
       source: { sourceType: 'ACCOUNT', accountId: usd.id },
@@ -49,7 +71,12 @@ describe('Crossborder client over HTTP', () => {
     expect(executed.status).toBe('PROCESSING');
     await expect(cb.quotes.execute(quote.id)).rejects.toBeInstanceOf(ConflictError);
     await cb.transferIn.create({ source: { accountId: bank.id }, destination: { accountId: usd.id }, amount: 2_500 });
-    await cb.sandbox.receiveUmaPayment({ senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 1_500, customerId: customer.id });
+    await cb.sandbox.receiveUmaPayment({
+      senderUmaAddress: '$sam@sandbox.uma.example',
+      receivingCurrencyCode: 'USD',
+      receivingCurrencyAmount: 1_500,
+      customerId: customer.id,
+    });
     sandbox.clock.advance(2_000);
     const seen: string[] = [];
     for await (const tx of cb.transactions.list({ customerId: customer.id, limit: 1 })) seen.push(`${tx.type}:${tx.status}`);
@@ -76,13 +103,23 @@ describe('Crossborder client over HTTP', () => {
     // Without a signer the client hands the challenge back; with one it completes the retry.
     const error = await cb.internalAccounts.update(walletId, { privateEnabled: true }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SignatureRequiredError);
-    const relayed = await cb.internalAccounts.update(walletId, { privateEnabled: true }, {
-      signature: await session.signer((error as SignatureRequiredError).challenge),
-      requestId: (error as SignatureRequiredError).challenge.requestId,
-    });
+    const relayed = await cb.internalAccounts.update(
+      walletId,
+      { privateEnabled: true },
+      {
+        signature: await session.signer((error as SignatureRequiredError).challenge),
+        requestId: (error as SignatureRequiredError).challenge.requestId,
+      },
+    );
     expect(relayed.privateEnabled).toBe(true);
     const passkey = await cb.auth.credentials.create(
-      { type: 'PASSKEY', accountId: walletId, nickname: 'laptop', challenge: 'Y2hhbGxlbmdl', attestation: { credentialId: 'Y3JlZA', clientDataJson: 'e30', attestationObject: 'o2M' } },
+      {
+        type: 'PASSKEY',
+        accountId: walletId,
+        nickname: 'laptop',
+        challenge: 'Y2hhbGxlbmdl',
+        attestation: { credentialId: 'Y3JlZA', clientDataJson: 'e30', attestationObject: 'o2M' },
+      },
       { signer: session.signer },
     );
     expect(passkey.type).toBe('PASSKEY');
@@ -110,14 +147,27 @@ describe('Crossborder client over HTTP', () => {
     expect(updated.privateEnabled).toBe(true);
     // A stamp from another key is refused by the sandbox: the client-held key is really the one checked.
     const stranger = await generateClientKeyPair();
-    const err = await cb.internalAccounts.update(walletId, { privateEnabled: false }, { signer: (c) => sessionKeySigner(stranger.sessionKey())(c) }).catch((e: unknown) => e);
+    const err = await cb.internalAccounts
+      .update(walletId, { privateEnabled: false }, { signer: (c) => sessionKeySigner(stranger.sessionKey())(c) })
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 401 });
   });
 
   it('everything these flows left behind exports and imports back, each record checked', async () => {
     const { roundTrip } = await import('./helpers');
     const counts = roundTrip(sandbox);
-    for (const table of ['customers', 'internalAccounts', 'externalAccounts', 'quotes', 'transactions', 'lookups', 'verifications', 'credentials', 'sessions', 'signedChallenges']) {
+    for (const table of [
+      'customers',
+      'internalAccounts',
+      'externalAccounts',
+      'quotes',
+      'transactions',
+      'lookups',
+      'verifications',
+      'credentials',
+      'sessions',
+      'signedChallenges',
+    ]) {
       expect({ table, records: counts[table]! > 0 }).toEqual({ table, records: true });
     }
   });

@@ -42,12 +42,20 @@ async function walletWithQuote(options: { credential?: boolean } = {}) {
   const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Mary Jackson' });
   const account = (await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' })).data[0]!;
   await cb.sandbox.fundInternalAccount(account.id, { amount: 50_000 });
-  const payee = await cb.externalAccounts.create({ customerId: customer.id, currency: 'GBP', accountInfo: { accountType: 'GBP_ACCOUNT', accountNumber: '31926819' } });
+  const payee = await cb.externalAccounts.create({
+    customerId: customer.id,
+    currency: 'GBP',
+    accountInfo: { accountType: 'GBP_ACCOUNT', accountNumber: '31926819' },
+  });
   let session: WalletSession | undefined;
   if (options.credential !== false) {
     const otp = await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: account.id });
     const keys = await generateClientKeyPair();
-    session = await WalletSession.fromVerify(await cb.auth.credentials.verify(otp.id, { type: 'EMAIL_OTP', otp: '000000', clientPublicKey: keys.publicKey }), keys, otp.id);
+    session = await WalletSession.fromVerify(
+      await cb.auth.credentials.verify(otp.id, { type: 'EMAIL_OTP', otp: '000000', clientPublicKey: keys.publicKey }),
+      keys,
+      otp.id,
+    );
   }
   const params = {
     source: { sourceType: 'ACCOUNT' as const, accountId: account.id },
@@ -59,14 +67,19 @@ async function walletWithQuote(options: { credential?: boolean } = {}) {
   return { account, session, quote, params };
 }
 
-const balance = async (account: InternalAccount) => (await cb.internalAccounts.list({ customerId: account.customerId! })).data.find((a) => a.id === account.id)!.balance.amount;
+const balance = async (account: InternalAccount) =>
+  (await cb.internalAccounts.list({ customerId: account.customerId! })).data.find((a) => a.id === account.id)!.balance.amount;
 
 describe('quote execution from an embedded wallet (signed by the service, not flagged in the document)', () => {
   it('without a signer: a SignatureRequiredError carrying the challenge, and no money moves', async () => {
     const { account, quote } = await walletWithQuote();
     const error = await cb.quotes.execute(quote.id).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SignatureRequiredError);
-    expect((error as SignatureRequiredError).challenge).toMatchObject({ type: 'EXECUTE_QUOTE', requestId: expect.any(String), payloadToSign: expect.stringContaining(quote.id) });
+    expect((error as SignatureRequiredError).challenge).toMatchObject({
+      type: 'EXECUTE_QUOTE',
+      requestId: expect.any(String),
+      payloadToSign: expect.stringContaining(quote.id),
+    });
     expect(await balance(account)).toBe(50_000);
     expect((await cb.quotes.retrieve(quote.id)).status).toBe('PENDING');
   });

@@ -38,7 +38,8 @@ describe('transfer-in', () => {
     const gbp = await accountOf(call, c.id, 'GBP');
     const bank = await usdBank(call, c.id);
     const othersBank = await usdBank(call, other.id);
-    const ti = (source: string, destination: string, amount: unknown) => call('POST', '/transfer-in', { source: { accountId: source }, destination: { accountId: destination }, amount });
+    const ti = (source: string, destination: string, amount: unknown) =>
+      call('POST', '/transfer-in', { source: { accountId: source }, destination: { accountId: destination }, amount });
     expectError(await ti(othersBank.id, usd.id, 100), 400, 'INVALID_INPUT');
     expectError(await ti(bank.id, gbp.id, 100), 400, 'INVALID_CURRENCY');
     expectError(await ti('ExternalAccount:nope', usd.id, 100), 404, 'EXTERNAL_ACCOUNT_NOT_FOUND');
@@ -102,7 +103,8 @@ describe('sandbox UMA receive', () => {
     const c = await createCustomer(call);
     const usd = await accountOf(call, c.id, 'USD');
     // The old suffix rule is gone: amounts merely ending in 1313 complete at once.
-    for (const amount of [1_313, 21_313, 113_131_313]) expect((await receive({ receivingCurrencyAmount: amount, customerId: c.id })).body.status).toBe('COMPLETED');
+    for (const amount of [1_313, 21_313, 113_131_313])
+      expect((await receive({ receivingCurrencyAmount: amount, customerId: c.id })).body.status).toBe('COMPLETED');
     const base = 1_313 + 21_313 + 113_131_313;
     expect(await balance(call, usd.id)).toBe(base);
     const held = (await receive({ receivingCurrencyAmount: HELD, customerId: c.id })).body;
@@ -131,7 +133,14 @@ describe('sandbox UMA receive', () => {
     const c = await createCustomer(call, { currencies: ['USD', 'EUR'] });
     const usd = await accountOf(call, c.id, 'USD');
     const eur = await accountOf(call, c.id, 'EUR');
-    const q = (await call('POST', '/quotes', { source: { sourceType: 'ACCOUNT', accountId: usd.id }, destination: { destinationType: 'ACCOUNT', accountId: eur.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000 })).body;
+    const q = (
+      await call('POST', '/quotes', {
+        source: { sourceType: 'ACCOUNT', accountId: usd.id },
+        destination: { destinationType: 'ACCOUNT', accountId: eur.id },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 1_000,
+      })
+    ).body;
     expectError(await call('POST', `/transactions/${q.transactionId}/reject`), 409, 'INVALID_STATE_TRANSITION');
     expectError(await call('POST', `/transactions/${q.transactionId}/approve`), 409, 'INVALID_STATE_TRANSITION');
   });
@@ -147,7 +156,14 @@ describe('transaction listing', () => {
     await fund(call, aUsd.id, 100_000);
     const t1 = (await receive({ receivingCurrencyAmount: 100, customerId: a.id })).body; // INCOMING COMPLETED
     sandbox.clock.advance(1_000);
-    const q = (await call('POST', '/quotes', { source: { sourceType: 'ACCOUNT', accountId: aUsd.id }, destination: { destinationType: 'ACCOUNT', accountId: aEur.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 5_000 })).body;
+    const q = (
+      await call('POST', '/quotes', {
+        source: { sourceType: 'ACCOUNT', accountId: aUsd.id },
+        destination: { destinationType: 'ACCOUNT', accountId: aEur.id },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 5_000,
+      })
+    ).body;
     const t2 = (await call('GET', `/transactions/${q.transactionId}`)).body; // OUTGOING PENDING
     sandbox.clock.advance(1_000);
     const t3 = (await call('POST', '/transfer-in', { source: { accountId: bank.id }, destination: { accountId: aUsd.id }, amount: 300 })).body; // PROCESSING
@@ -185,7 +201,9 @@ describe('transaction listing', () => {
 describe('balance cap at every credit (issue #16, defect 4)', () => {
   const CAP = 9_000_000_000_000_000;
   it('transfer-ins that each fit but together pass the cap: the later one fails at settlement, the balance stays exact', async () => {
-    await call('PATCH', '/config', { supportedCurrencies: [{ currencyCode: 'USD', minAmount: 1, maxAmount: CAP, enabledTransactionTypes: ['INCOMING', 'OUTGOING'] }] });
+    await call('PATCH', '/config', {
+      supportedCurrencies: [{ currencyCode: 'USD', minAmount: 1, maxAmount: CAP, enabledTransactionTypes: ['INCOMING', 'OUTGOING'] }],
+    });
     const c = await createCustomer(call);
     const usd = await accountOf(call, c.id, 'USD');
     const bank = await usdBank(call, c.id);
@@ -202,7 +220,9 @@ describe('balance cap at every credit (issue #16, defect 4)', () => {
   });
 
   it('a held UMA payment approved once the balance is near the cap fails instead of passing it', async () => {
-    await call('PATCH', '/config', { supportedCurrencies: [{ currencyCode: 'USD', minAmount: 1, maxAmount: CAP, enabledTransactionTypes: ['INCOMING', 'OUTGOING'] }] });
+    await call('PATCH', '/config', {
+      supportedCurrencies: [{ currencyCode: 'USD', minAmount: 1, maxAmount: CAP, enabledTransactionTypes: ['INCOMING', 'OUTGOING'] }],
+    });
     const c = await createCustomer(call);
     const usd = await accountOf(call, c.id, 'USD');
     const bank = await usdBank(call, c.id);
@@ -217,7 +237,9 @@ describe('balance cap at every credit (issue #16, defect 4)', () => {
   });
 
   it('money on its way out keeps its room under the cap: a payment that fails is refunded in full, the credit that would have taken its room fails instead', async () => {
-    await call('PATCH', '/config', { supportedCurrencies: [{ currencyCode: 'USD', minAmount: 1, maxAmount: CAP, enabledTransactionTypes: ['INCOMING', 'OUTGOING'] }] });
+    await call('PATCH', '/config', {
+      supportedCurrencies: [{ currencyCode: 'USD', minAmount: 1, maxAmount: CAP, enabledTransactionTypes: ['INCOMING', 'OUTGOING'] }],
+    });
     const c = await createCustomer(call);
     const usd = await accountOf(call, c.id, 'USD');
     const bank = await usdBank(call, c.id);

@@ -14,8 +14,19 @@ afterEach(() => sandbox.reset());
 const idToken = (ageMs = 0, claims: Record<string, unknown> = {}) =>
   `${b64url({ alg: 'RS256', typ: 'JWT' })}.${b64url({ iss: 'https://idp.example', sub: 'user-1', email: 'ada@idp.example', iat: Math.floor((sandbox.clock.now() - ageMs) / 1000), ...claims })}.${b64url('signature')}`;
 
-const attestation = { credentialId: 'Y3JlZGVudGlhbC1pZC0x', clientDataJson: 'eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0', attestationObject: 'o2NmbXRkbm9uZWdhdHRTdG10oGhhdXRoRGF0YQ', transports: ['internal'] };
-const passkeyBody = (accountId: string) => ({ type: 'PASSKEY', accountId, nickname: 'Ada’s laptop', challenge: 'dGhlLXJlZ2lzdHJhdGlvbi1jaGFsbGVuZ2U', attestation });
+const attestation = {
+  credentialId: 'Y3JlZGVudGlhbC1pZC0x',
+  clientDataJson: 'eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0',
+  attestationObject: 'o2NmbXRkbm9uZWdhdHRTdG10oGhhdXRoRGF0YQ',
+  transports: ['internal'],
+};
+const passkeyBody = (accountId: string) => ({
+  type: 'PASSKEY',
+  accountId,
+  nickname: 'Ada’s laptop',
+  challenge: 'dGhlLXJlZ2lzdHJhdGlvbi1jaGFsbGVuZ2U',
+  attestation,
+});
 
 async function newWallet(call: Call) {
   const customer = await createCustomer(call);
@@ -61,7 +72,13 @@ describe('wallet credentials and sessions, end to end', () => {
     const add = await signed('POST', '/auth/credentials', passkeyBody(walletId), otpSession);
     expect(add.challenge.type).toBe('ADD_CREDENTIAL');
     const payload = JSON.parse(add.challenge.payloadToSign);
-    expect(payload).toMatchObject({ type: 'ADD_CREDENTIAL', walletId, credentialType: 'PASSKEY', requestId: add.challenge.requestId, expiresAt: add.challenge.expiresAt });
+    expect(payload).toMatchObject({
+      type: 'ADD_CREDENTIAL',
+      walletId,
+      credentialType: 'PASSKEY',
+      requestId: add.challenge.requestId,
+      expiresAt: add.challenge.expiresAt,
+    });
     expect(payload.nonce).toMatch(/^[0-9a-f]{32}$/);
     expect(payload.note).toMatch(/[^\x00-\x7f]/); // non-ASCII on purpose: the exact UTF-8 bytes are signed
     expect(add.answer.status).toBe(201);
@@ -69,7 +86,10 @@ describe('wallet credentials and sessions, end to end', () => {
     expect(passkey).toMatchObject({ type: 'PASSKEY', credentialId: attestation.credentialId, nickname: 'Ada’s laptop', accountId: walletId });
 
     // 3. A requestId is single use.
-    const reused = await call('POST', '/auth/credentials', passkeyBody(walletId), { 'service-wallet-signature': add.signature, 'request-id': add.challenge.requestId });
+    const reused = await call('POST', '/auth/credentials', passkeyBody(walletId), {
+      'service-wallet-signature': add.signature,
+      'request-id': add.challenge.requestId,
+    });
     expectError(reused, 401, 'REQUEST_ID_REUSED');
 
     // 4. Verify the passkey: /challenge binds a fresh client key, /verify takes the assertion.
@@ -78,11 +98,21 @@ describe('wallet credentials and sessions, end to end', () => {
     expect(challenge.status).toBe(200);
     expect(challenge.body).toMatchObject({ id: passkey.id, type: 'PASSKEY', credentialId: attestation.credentialId });
     expect(challenge.body.challenge).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const assertion = { credentialId: attestation.credentialId, clientDataJson: b64url({ type: 'webauthn.get', challenge: challenge.body.challenge }), authenticatorData: 'SZYN5YgOjGh0NBcPZHZgW4_krrmihjLHmVzzuoMdl2MFAAAAAQ', signature: 'MEUCIQDx2b1cexample', userHandle: null };
+    const assertion = {
+      credentialId: attestation.credentialId,
+      clientDataJson: b64url({ type: 'webauthn.get', challenge: challenge.body.challenge }),
+      authenticatorData: 'SZYN5YgOjGh0NBcPZHZgW4_krrmihjLHmVzzuoMdl2MFAAAAAQ',
+      signature: 'MEUCIQDx2b1cexample',
+      userHandle: null,
+    };
     const verified = await call('POST', `/auth/credentials/${passkey.id}/verify`, { type: 'PASSKEY', assertion }, { 'request-id': challenge.body.requestId });
     expect(verified.status).toBe(200);
     const passkeySession = await WalletSession.fromVerify(verified.body, passkeyKeys, passkey.id);
-    expectError(await call('POST', `/auth/credentials/${passkey.id}/verify`, { type: 'PASSKEY', assertion }, { 'request-id': challenge.body.requestId }), 401, 'REQUEST_ID_REUSED');
+    expectError(
+      await call('POST', `/auth/credentials/${passkey.id}/verify`, { type: 'PASSKEY', assertion }, { 'request-id': challenge.body.requestId }),
+      401,
+      'REQUEST_ID_REUSED',
+    );
 
     const credentials = await call('GET', `/auth/credentials?accountId=${walletId}`);
     expect(credentials.body.data.map((c: any) => c.type)).toEqual(['EMAIL_OTP', 'PASSKEY']);
@@ -116,7 +146,12 @@ describe('wallet credentials and sessions, end to end', () => {
       exported.push((await keys.decryptSessionKey(res.answer.body.encryptedWalletCredentials)).publicKey);
     }
     expect(exported[0]).toBe(exported[1]);
-    await expect(exportKeys[0]!.decryptSessionKey((await signed('POST', `/internal-accounts/${walletId}/export`, { clientPublicKey: exportKeys[1]!.publicKey }, passkeySession)).answer.body.encryptedWalletCredentials)).rejects.toThrow();
+    await expect(
+      exportKeys[0]!.decryptSessionKey(
+        (await signed('POST', `/internal-accounts/${walletId}/export`, { clientPublicKey: exportKeys[1]!.publicKey }, passkeySession)).answer.body
+          .encryptedWalletCredentials,
+      ),
+    ).rejects.toThrow();
 
     // 8. Privacy.
     const privacy = await signed('PATCH', `/internal-accounts/${walletId}`, { privateEnabled: true }, passkeySession);
@@ -167,7 +202,11 @@ describe('wallet credentials and sessions, end to end', () => {
 
     expectError(await call('PATCH', path, body, { 'request-id': first.requestId }), 401, 'WALLET_SIGNATURE_MISSING');
     expectError(await call('PATCH', path, body, { 'service-wallet-signature': good }), 401, 'REQUEST_ID_MISSING');
-    expectError(await call('PATCH', path, body, { 'service-wallet-signature': 'bm90LWEtc3RhbXA', 'request-id': first.requestId }), 401, 'WALLET_SIGNATURE_MALFORMED');
+    expectError(
+      await call('PATCH', path, body, { 'service-wallet-signature': 'bm90LWEtc3RhbXA', 'request-id': first.requestId }),
+      401,
+      'WALLET_SIGNATURE_MALFORMED',
+    );
     expectError(await call('PATCH', path, body, { 'service-wallet-signature': '***', 'request-id': first.requestId }), 401, 'WALLET_SIGNATURE_MALFORMED');
     const unknown = await call('PATCH', path, body, { 'service-wallet-signature': good, 'request-id': 'not-a-request' });
     expectError(unknown, 401, 'WALLET_SIGNATURE_INVALID');
@@ -207,7 +246,11 @@ describe('wallet credentials and sessions, end to end', () => {
     expectError(await call('POST', '/auth/credentials', { type: 'EMAIL_OTP', accountId: walletId }), 400, 'EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS');
     expect((await signed('POST', '/auth/credentials', passkeyBody(walletId), session)).answer.status).toBe(201);
     expectError(await call('POST', '/auth/credentials', passkeyBody(walletId)), 400, 'PASSKEY_CREDENTIAL_ALREADY_EXISTS');
-    expectError(await call('POST', '/auth/credentials', { type: 'EMAIL_OTP', accountId: 'EmbeddedWallet:nope', email: 'a@b.example' }), 404, 'ACCOUNT_NOT_FOUND');
+    expectError(
+      await call('POST', '/auth/credentials', { type: 'EMAIL_OTP', accountId: 'EmbeddedWallet:nope', email: 'a@b.example' }),
+      404,
+      'ACCOUNT_NOT_FOUND',
+    );
     expectError(await call('POST', '/auth/credentials', { type: 'SMS', accountId: walletId }), 400, 'INVALID_INPUT');
     // The production id of the same wallet (InternalAccount:…) names the same credentials.
     const byInternalId = await call('GET', `/auth/credentials?accountId=${walletId.replace('EmbeddedWallet', 'InternalAccount')}`);
@@ -219,12 +262,32 @@ describe('wallet credentials and sessions, end to end', () => {
     const { walletId } = await newWallet(call);
     const created = (await call('POST', '/auth/credentials', { type: 'EMAIL_OTP', accountId: walletId })).body;
     const keys = await generateClientKeyPair();
-    expectError(await call('POST', `/auth/credentials/${created.id}/verify`, { type: 'EMAIL_OTP', otp: '123456', clientPublicKey: keys.publicKey }), 401, 'UNAUTHORIZED');
+    expectError(
+      await call('POST', `/auth/credentials/${created.id}/verify`, { type: 'EMAIL_OTP', otp: '123456', clientPublicKey: keys.publicKey }),
+      401,
+      'UNAUTHORIZED',
+    );
     const offCurve = `04${'ff'.repeat(64)}`;
-    expectError(await call('POST', `/auth/credentials/${created.id}/verify`, { type: 'EMAIL_OTP', otp: '000000', clientPublicKey: offCurve }), 400, 'INVALID_INPUT');
-    expectError(await call('POST', `/auth/credentials/${created.id}/verify`, { type: 'EMAIL_OTP', otp: '000000', clientPublicKey: '04abc' }), 400, 'INVALID_INPUT');
-    expectError(await call('POST', `/auth/credentials/${created.id}/verify`, { type: 'OAUTH', oidcToken: idToken(), clientPublicKey: keys.publicKey }), 400, 'INVALID_INPUT');
-    expectError(await call('POST', '/auth/credentials/AuthMethod:nope/verify', { type: 'EMAIL_OTP', otp: '000000', clientPublicKey: keys.publicKey }), 404, 'CREDENTIAL_NOT_FOUND');
+    expectError(
+      await call('POST', `/auth/credentials/${created.id}/verify`, { type: 'EMAIL_OTP', otp: '000000', clientPublicKey: offCurve }),
+      400,
+      'INVALID_INPUT',
+    );
+    expectError(
+      await call('POST', `/auth/credentials/${created.id}/verify`, { type: 'EMAIL_OTP', otp: '000000', clientPublicKey: '04abc' }),
+      400,
+      'INVALID_INPUT',
+    );
+    expectError(
+      await call('POST', `/auth/credentials/${created.id}/verify`, { type: 'OAUTH', oidcToken: idToken(), clientPublicKey: keys.publicKey }),
+      400,
+      'INVALID_INPUT',
+    );
+    expectError(
+      await call('POST', '/auth/credentials/AuthMethod:nope/verify', { type: 'EMAIL_OTP', otp: '000000', clientPublicKey: keys.publicKey }),
+      404,
+      'CREDENTIAL_NOT_FOUND',
+    );
 
     const first = await call('POST', `/auth/credentials/${created.id}/challenge`);
     expect(first.status).toBe(200);
@@ -262,7 +325,8 @@ describe('wallet credentials and sessions, end to end', () => {
     expect(created.body).toMatchObject({ type: 'OAUTH', nickname: 'ada@idp.example' });
     expectError(await call('POST', `/auth/credentials/${created.body.id}/challenge`), 400, 'INVALID_INPUT');
     const keys = await generateClientKeyPair();
-    const verify = (token: string) => call('POST', `/auth/credentials/${created.body.id}/verify`, { type: 'OAUTH', oidcToken: token, clientPublicKey: keys.publicKey });
+    const verify = (token: string) =>
+      call('POST', `/auth/credentials/${created.body.id}/verify`, { type: 'OAUTH', oidcToken: token, clientPublicKey: keys.publicKey });
     const token = idToken();
     sandbox.clock.advance(61_000); // the cached token is now too old
     expectError(await verify(token), 401, 'UNAUTHORIZED');
@@ -282,7 +346,8 @@ describe('wallet credentials and sessions, end to end', () => {
     expectError(await call('POST', `/auth/credentials/${passkey.id}/challenge`, { clientPublicKey: `04${'00'.repeat(64)}` }), 400, 'INVALID_INPUT');
     const challenge = (await call('POST', `/auth/credentials/${passkey.id}/challenge`, { clientPublicKey: keys.publicKey })).body;
     const assertion = { credentialId: attestation.credentialId, clientDataJson: 'e30', authenticatorData: 'AAAA', signature: 'MEUC' };
-    const verify = (body: unknown, requestId?: string) => call('POST', `/auth/credentials/${passkey.id}/verify`, body, requestId ? { 'request-id': requestId } : {});
+    const verify = (body: unknown, requestId?: string) =>
+      call('POST', `/auth/credentials/${passkey.id}/verify`, body, requestId ? { 'request-id': requestId } : {});
     expectError(await verify({ type: 'PASSKEY', assertion }), 401, 'REQUEST_ID_MISSING');
     expectError(await verify({ type: 'PASSKEY', assertion }, 'nope'), 401, 'UNAUTHORIZED');
     expectError(await verify({ type: 'PASSKEY', assertion: { ...assertion, credentialId: 'b3RoZXI' } }, challenge.requestId), 401, 'UNAUTHORIZED');

@@ -65,7 +65,12 @@ describe('webhook delivery', () => {
   it('sends nothing until a webhookEndpoint is configured', async () => {
     const { sandbox, call, hook } = sandboxWith();
     const c = await createCustomer(call);
-    await call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 100, customerId: c.id });
+    await call('POST', '/sandbox/uma/receive', {
+      senderUmaAddress: '$sam@sandbox.uma.example',
+      receivingCurrencyCode: 'USD',
+      receivingCurrencyAmount: 100,
+      customerId: c.id,
+    });
     await sandbox.webhooks.flush();
     expect(hook.received).toHaveLength(0);
     expect(sandbox.webhooks.deliveries).toHaveLength(0);
@@ -75,7 +80,14 @@ describe('webhook delivery', () => {
     const { sandbox, call, hook } = sandboxWith();
     await configure(call);
     const c = await createCustomer(call);
-    const tx = (await call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 1_500, customerId: c.id })).body;
+    const tx = (
+      await call('POST', '/sandbox/uma/receive', {
+        senderUmaAddress: '$sam@sandbox.uma.example',
+        receivingCurrencyCode: 'USD',
+        receivingCurrencyAmount: 1_500,
+        customerId: c.id,
+      })
+    ).body;
     await sandbox.webhooks.flush();
     expect(hook.received.map((r) => r.event.type).sort()).toEqual(['INCOMING_PAYMENT.COMPLETED', BALANCE]);
     const [delivery] = hook.received.filter(notBalance);
@@ -89,14 +101,23 @@ describe('webhook delivery', () => {
     const jwk = createPublicKey(sandbox.webhookPublicKey.pem).export({ format: 'jwk' });
     const hex = `04${Buffer.from(jwk.x!, 'base64url').toString('hex')}${Buffer.from(jwk.y!, 'base64url').toString('hex')}`;
     expect(sandbox.webhookPublicKey.hex).toBe(hex);
-    expect(sandbox.webhooks.deliveries.filter(notBalance)[0]).toMatchObject({ type: 'INCOMING_PAYMENT.COMPLETED', state: 'delivered', attempts: [{ status: 200 }] });
+    expect(sandbox.webhooks.deliveries.filter(notBalance)[0]).toMatchObject({
+      type: 'INCOMING_PAYMENT.COMPLETED',
+      state: 'delivered',
+      attempts: [{ status: 200 }],
+    });
   });
 
   it('retries with backoff until a 2xx, with the same id and body; gives up after maxAttempts', async () => {
     const { sandbox, call, hook } = sandboxWith([500, 503, 'throw', 200]);
     await configure(call);
     const c = await createCustomer(call);
-    await call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 100, customerId: c.id });
+    await call('POST', '/sandbox/uma/receive', {
+      senderUmaAddress: '$sam@sandbox.uma.example',
+      receivingCurrencyCode: 'USD',
+      receivingCurrencyAmount: 100,
+      customerId: c.id,
+    });
     // No flush: the backoff timers deliver on their own (10, 20, 40 ms).
     const payment = () => sandbox.webhooks.deliveries.find(notBalance);
     for (let i = 0; i < 200 && payment()?.state !== 'delivered'; i++) await new Promise((r) => setTimeout(r, 10));
@@ -109,7 +130,12 @@ describe('webhook delivery', () => {
     const failing = sandboxWith([500]);
     await configure(failing.call);
     const d = await createCustomer(failing.call);
-    await failing.call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 100, customerId: d.id });
+    await failing.call('POST', '/sandbox/uma/receive', {
+      senderUmaAddress: '$sam@sandbox.uma.example',
+      receivingCurrencyCode: 'USD',
+      receivingCurrencyAmount: 100,
+      customerId: d.id,
+    });
     await failing.sandbox.webhooks.flush();
     expect(failing.hook.received.filter(notBalance)).toHaveLength(4);
     expect(failing.sandbox.webhooks.deliveries.filter(notBalance)[0]!.state).toBe('failed');
@@ -124,7 +150,13 @@ describe('webhook delivery', () => {
     const bad = await usdBank(call, c.id, '4000000000000002'); // magic: PAY_REQUEST_FAILED
     await fund(call, usd.id, 100_000);
     const pay = (to: string) =>
-      call('POST', '/quotes', { source: { sourceType: 'ACCOUNT', accountId: usd.id }, destination: { destinationType: 'ACCOUNT', accountId: to }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000, immediatelyExecute: true });
+      call('POST', '/quotes', {
+        source: { sourceType: 'ACCOUNT', accountId: usd.id },
+        destination: { destinationType: 'ACCOUNT', accountId: to },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 1_000,
+        immediatelyExecute: true,
+      });
     const ok = (await pay(good.id)).body;
     const ko = (await pay(bad.id)).body;
     sandbox.clock.advance(2_000);
@@ -138,7 +170,13 @@ describe('webhook delivery', () => {
     ]);
     // A payment that failed after PROCESSING carries its refund (the debit came back); one that completed has none.
     const failed = hook.received.find((r) => r.event.type === 'OUTGOING_PAYMENT.FAILED')!.event.data;
-    expect(failed.refund).toEqual({ reference: `${failed.reconciliationInstructions.reference}-REFUND`, initiatedAt: failed.updatedAt, settledAt: failed.updatedAt, status: 'COMPLETED', reason: 'TRANSACTION_FAILED' });
+    expect(failed.refund).toEqual({
+      reference: `${failed.reconciliationInstructions.reference}-REFUND`,
+      initiatedAt: failed.updatedAt,
+      settledAt: failed.updatedAt,
+      status: 'COMPLETED',
+      reason: 'TRANSACTION_FAILED',
+    });
     expect(hook.received.find((r) => r.event.type === 'OUTGOING_PAYMENT.COMPLETED')!.event.data.refund).toBeUndefined();
     // Every balance move sends the whole account, as production's INTERNAL_ACCOUNT.BALANCE_UPDATED: the
     // funding, each debit before its PROCESSING, and the refund of the failed payment before its FAILED.
@@ -159,17 +197,33 @@ describe('webhook delivery', () => {
     await configure(call);
     const inviter = await createCustomer(call);
     const invitation = (await call('POST', '/invitations', { inviterUma: inviter.umaAddress, firstName: 'Grace', amountToSend: 2_000 })).body;
-    expect(invitation).toMatchObject({ status: 'PENDING', inviterUma: inviter.umaAddress, firstName: 'Grace', amountToSend: { amount: 2_000, currency: { code: 'USD' } } });
+    expect(invitation).toMatchObject({
+      status: 'PENDING',
+      inviterUma: inviter.umaAddress,
+      firstName: 'Grace',
+      amountToSend: { amount: 2_000, currency: { code: 'USD' } },
+    });
     const claimed = sandbox.claimInvitation(invitation.code, '$grace@wallet.example');
     expect(claimed).toMatchObject({ status: 'CLAIMED', inviteeUma: '$grace@wallet.example' });
     expect(() => sandbox.claimInvitation(invitation.code)).toThrow(/CLAIMED/);
     expect(() => sandbox.claimInvitation('INV-NOPE')).toThrow(/no invitation/);
     const business = (await call('POST', '/customers', { customerType: 'BUSINESS', businessInfo: { legalName: 'Acme' } })).body;
     await addControlPerson(call, business.id); // the KYB's owner errors go: a new error list (RESOLVE_ERRORS)
-    await call('PATCH', `/customers/${business.id}`, { customerType: 'BUSINESS', businessInfo: { legalName: 'Acme', taxId: '1', incorporatedOn: '2020-01-01' }, address: { line1: '1 Main', city: 'X', postalCode: '1', country: 'US' } });
+    await call('PATCH', `/customers/${business.id}`, {
+      customerType: 'BUSINESS',
+      businessInfo: { legalName: 'Acme', taxId: '1', incorporatedOn: '2020-01-01' },
+      address: { line1: '1 Main', city: 'X', postalCode: '1', country: 'US' },
+    });
     await call('PATCH', `/customers/${business.id}`, { customerType: 'BUSINESS', businessInfo: { legalName: 'Acme Rejected' } });
     await sandbox.webhooks.flush();
-    expect(hook.received.map((r) => r.event.type)).toEqual(['INVITATION.CLAIMED', 'VERIFICATION.RESOLVE_ERRORS', 'VERIFICATION.APPROVED', 'CUSTOMER.KYC_APPROVED', 'VERIFICATION.REJECTED', 'CUSTOMER.KYC_REJECTED']);
+    expect(hook.received.map((r) => r.event.type)).toEqual([
+      'INVITATION.CLAIMED',
+      'VERIFICATION.RESOLVE_ERRORS',
+      'VERIFICATION.APPROVED',
+      'CUSTOMER.KYC_APPROVED',
+      'VERIFICATION.REJECTED',
+      'CUSTOMER.KYC_REJECTED',
+    ]);
     expect(hook.received[0]!.event.data).toMatchObject({ code: invitation.code, status: 'CLAIMED', claimedAt: claimed.claimedAt });
   });
 
@@ -190,7 +244,12 @@ describe('webhook delivery', () => {
     cleanups.push(() => s.sandbox.close());
     await configure(s.call, `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`);
     const c = await createCustomer(s.call);
-    await s.call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 100, customerId: c.id });
+    await s.call('POST', '/sandbox/uma/receive', {
+      senderUmaAddress: '$sam@sandbox.uma.example',
+      receivingCurrencyCode: 'USD',
+      receivingCurrencyAmount: 100,
+      customerId: c.id,
+    });
     await s.sandbox.webhooks.flush();
     // Two events (the payment and the balance it moved), the first sent twice.
     expect(bodies).toHaveLength(3);
@@ -199,11 +258,16 @@ describe('webhook delivery', () => {
     expect(verifies(s.sandbox.webhookPublicKey.pem, again[1]!.body, again[1]!.signature)).toBe(true);
   });
 
-  it('keeps each attempt\'s time, duration and the receiver\'s answer (cut to 4 KB)', async () => {
+  it("keeps each attempt's time, duration and the receiver's answer (cut to 4 KB)", async () => {
     const { sandbox, call } = sandboxWith([500, 200]);
     await configure(call);
     const c = await createCustomer(call);
-    await call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 100, customerId: c.id });
+    await call('POST', '/sandbox/uma/receive', {
+      senderUmaAddress: '$sam@sandbox.uma.example',
+      receivingCurrencyCode: 'USD',
+      receivingCurrencyAmount: 100,
+      customerId: c.id,
+    });
     await sandbox.webhooks.flush();
     const [delivery] = sandbox.webhooks.deliveries.filter(notBalance);
     expect(delivery!.attempts).toEqual([
@@ -215,23 +279,44 @@ describe('webhook delivery', () => {
     const chatty = sandboxWith([200], { fetch: async () => new Response(long, { status: 200 }) });
     await configure(chatty.call);
     const d = await createCustomer(chatty.call);
-    await chatty.call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 100, customerId: d.id });
+    await chatty.call('POST', '/sandbox/uma/receive', {
+      senderUmaAddress: '$sam@sandbox.uma.example',
+      receivingCurrencyCode: 'USD',
+      receivingCurrencyAmount: 100,
+      customerId: d.id,
+    });
     await chatty.sandbox.webhooks.flush();
     const [attempt] = chatty.sandbox.webhooks.deliveries.filter(notBalance)[0]!.attempts;
-    expect({ length: attempt!.response!.length, truncated: attempt!.responseTruncated, start: attempt!.response!.slice(0, 3) }).toEqual({ length: 4096, truncated: true, start: 'ééé' });
+    expect({ length: attempt!.response!.length, truncated: attempt!.responseTruncated, start: attempt!.response!.slice(0, 3) }).toEqual({
+      length: 4096,
+      truncated: true,
+      start: 'ééé',
+    });
     const failing = sandboxWith(['throw'], { maxAttempts: 1 });
     await configure(failing.call);
     const e = await createCustomer(failing.call);
-    await failing.call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 100, customerId: e.id });
+    await failing.call('POST', '/sandbox/uma/receive', {
+      senderUmaAddress: '$sam@sandbox.uma.example',
+      receivingCurrencyCode: 'USD',
+      receivingCurrencyAmount: 100,
+      customerId: e.id,
+    });
     await failing.sandbox.webhooks.flush();
-    expect(failing.sandbox.webhooks.deliveries.filter(notBalance)[0]!.attempts).toEqual([{ at: expect.any(String), ms: expect.any(Number), error: 'fetch failed: connection refused' }]);
+    expect(failing.sandbox.webhooks.deliveries.filter(notBalance)[0]!.attempts).toEqual([
+      { at: expect.any(String), ms: expect.any(Number), error: 'fetch failed: connection refused' },
+    ]);
   });
 
   it('stops pending retries on reset()', async () => {
     const { sandbox, call, hook } = sandboxWith([500], { initialBackoffMs: 60_000, maxAttempts: 8 });
     await configure(call);
     const c = await createCustomer(call);
-    await call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 100, customerId: c.id });
+    await call('POST', '/sandbox/uma/receive', {
+      senderUmaAddress: '$sam@sandbox.uma.example',
+      receivingCurrencyCode: 'USD',
+      receivingCurrencyAmount: 100,
+      customerId: c.id,
+    });
     for (let i = 0; i < 100 && hook.received.filter(notBalance).length === 0; i++) await new Promise((r) => setTimeout(r, 5));
     sandbox.reset();
     await sandbox.webhooks.flush();
@@ -246,8 +331,18 @@ describe('webhook event ids never repeat (receivers dedupe by them)', () => {
     await configure(s.call); // again after a reset, which forgets the endpoint
     const before = s.hook.received.length;
     const c = await createCustomer(s.call);
-    await s.call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 100, customerId: c.id });
-    await s.call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sue@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 200, customerId: c.id });
+    await s.call('POST', '/sandbox/uma/receive', {
+      senderUmaAddress: '$sam@sandbox.uma.example',
+      receivingCurrencyCode: 'USD',
+      receivingCurrencyAmount: 100,
+      customerId: c.id,
+    });
+    await s.call('POST', '/sandbox/uma/receive', {
+      senderUmaAddress: '$sue@sandbox.uma.example',
+      receivingCurrencyCode: 'USD',
+      receivingCurrencyAmount: 200,
+      customerId: c.id,
+    });
     await s.sandbox.webhooks.flush();
     expect(s.hook.received.length).toBeGreaterThan(before);
     return { ids: s.hook.received.slice(before).map((r) => r.event.id as string), customer: c };
@@ -286,7 +381,14 @@ describe('payment approval webhook (MAGIC.holdForApprovalAmount, webhookEndpoint
     await configure(s.call);
     const c = await createCustomer(s.call);
     const usd = await accountOf(s.call, c.id, 'USD');
-    const tx = (await s.call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: MAGIC.holdForApprovalAmount, customerId: c.id })).body;
+    const tx = (
+      await s.call('POST', '/sandbox/uma/receive', {
+        senderUmaAddress: '$sam@sandbox.uma.example',
+        receivingCurrencyCode: 'USD',
+        receivingCurrencyAmount: MAGIC.holdForApprovalAmount,
+        customerId: c.id,
+      })
+    ).body;
     expect(tx.status).toBe('PENDING');
     await s.sandbox.webhooks.flush();
     const now = (await s.call('GET', `/transactions/${tx.id}`)).body;
@@ -379,7 +481,12 @@ describe('listeners attached beside the endpoint, and hostile receivers (issue 3
   /** Attaches `url` over HTTP; the listener id and the abort that closes its connection. */
   async function attach(base: string, url: string, approvals: 'answer' | 'observe') {
     const held = new AbortController();
-    const res = await fetch(`${base}/_sandbox/webhooks/listeners`, { method: 'POST', headers: auth, body: JSON.stringify({ url, approvals }), signal: held.signal });
+    const res = await fetch(`${base}/_sandbox/webhooks/listeners`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ url, approvals }),
+      signal: held.signal,
+    });
     expect(res.status).toBe(200);
     const reader = res.body!.getReader();
     let text = '';
@@ -389,12 +496,21 @@ describe('listeners attached beside the endpoint, and hostile receivers (issue 3
     return { listener, detach: () => held.abort() };
   }
 
-  const triggerTest = async (base: string) => expect((await fetch(`${base}/_sandbox/webhooks/trigger`, { method: 'POST', headers: auth, body: '{"type":"TEST"}' })).status).toBe(200);
-  const listed = async (base: string) => (await (await fetch(`${base}/_sandbox/webhooks/listeners`, { headers: auth })).json()) as { endpoint: string | null; data: { id: string }[] };
+  const triggerTest = async (base: string) =>
+    expect((await fetch(`${base}/_sandbox/webhooks/trigger`, { method: 'POST', headers: auth, body: '{"type":"TEST"}' })).status).toBe(200);
+  const listed = async (base: string) =>
+    (await (await fetch(`${base}/_sandbox/webhooks/listeners`, { headers: auth })).json()) as { endpoint: string | null; data: { id: string }[] };
 
   async function heldPayment(call: ReturnType<typeof setup>['call']) {
     const c = await createCustomer(call);
-    const tx = (await call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$sam@sandbox.uma.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: MAGIC.holdForApprovalAmount, customerId: c.id })).body;
+    const tx = (
+      await call('POST', '/sandbox/uma/receive', {
+        senderUmaAddress: '$sam@sandbox.uma.example',
+        receivingCurrencyCode: 'USD',
+        receivingCurrencyAmount: MAGIC.holdForApprovalAmount,
+        customerId: c.id,
+      })
+    ).body;
     expect(tx.status).toBe('PENDING');
     return tx as { id: string };
   }
@@ -437,7 +553,10 @@ describe('listeners attached beside the endpoint, and hostile receivers (issue 3
     const listening = await receiverAt(200);
     await configure(call, endpoint.url);
     const { listener, detach } = await attach(base, listening.url, 'answer');
-    expect(await listed(base)).toEqual({ endpoint: endpoint.url, data: [expect.objectContaining({ id: listener.id, url: listening.url, approvals: 'answer' })] });
+    expect(await listed(base)).toEqual({
+      endpoint: endpoint.url,
+      data: [expect.objectContaining({ id: listener.id, url: listening.url, approvals: 'answer' })],
+    });
     await createCustomer(call, { address: undefined }); // UNVERIFIED: no event yet
     detach();
     const deadline = Date.now() + 2_000;
@@ -452,7 +571,11 @@ describe('listeners attached beside the endpoint, and hostile receivers (issue 3
 
   it('refuses a listener without an http(s) url, naming the field, and one asked for in-process (no connection to hold)', async () => {
     const { base, sandbox } = await served();
-    const inProcess = await sandbox.fetch('http://sandbox.test/_sandbox/webhooks/listeners', { method: 'POST', headers: auth, body: JSON.stringify({ url: 'http://127.0.0.1:1/x' }) });
+    const inProcess = await sandbox.fetch('http://sandbox.test/_sandbox/webhooks/listeners', {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ url: 'http://127.0.0.1:1/x' }),
+    });
     expect(inProcess.status).toBe(400);
     expect((await listed(base)).data).toEqual([]);
     for (const body of [{}, { url: 'file:///etc/passwd' }, { url: 'http://127.0.0.1:1/x', approvals: 'decide' }]) {
@@ -477,7 +600,13 @@ describe('listeners attached beside the endpoint, and hostile receivers (issue 3
     await triggerTest(base);
     await sandbox.webhooks.flush();
     const [delivery] = sandbox.webhooks.deliveries;
-    expect([delivery!.state, delivery!.attempts.length, delivery!.attempts[0]!.status, delivery!.attempts[0]!.responseTruncated, delivery!.attempts[0]!.response!.length]).toEqual(['delivered', 1, 200, true, 4096]);
+    expect([
+      delivery!.state,
+      delivery!.attempts.length,
+      delivery!.attempts[0]!.status,
+      delivery!.attempts[0]!.responseTruncated,
+      delivery!.attempts[0]!.response!.length,
+    ]).toEqual(['delivered', 1, 200, true, 4096]);
   });
 
   it('a 3xx is a failed attempt: the signed body never goes to the Location', async () => {
@@ -489,7 +618,9 @@ describe('listeners attached beside the endpoint, and hostile receivers (issue 3
     await sandbox.webhooks.flush();
     const [delivery] = sandbox.webhooks.deliveries;
     expect(delivery!.state).toBe('failed');
-    expect(delivery!.attempts.map((a) => [a.status, a.error])).toEqual(Array(3).fill([307, `a redirect (307 to ${elsewhere.url}) is not followed: the delivery failed`]));
+    expect(delivery!.attempts.map((a) => [a.status, a.error])).toEqual(
+      Array(3).fill([307, `a redirect (307 to ${elsewhere.url}) is not followed: the delivery failed`]),
+    );
     expect(elsewhere.types).toEqual([]);
   });
 });
@@ -509,18 +640,22 @@ describe('readBounded (the one bounded reader of listen and the delivery)', () =
     });
     const web = await readBounded(endless, 2_500);
     expect([web.bytes.length, web.cut, cancelled, pulled < 10, web.bytes[2_499]]).toEqual([2_500, true, true, true, 7]);
-    const node = Readable.from((function* () {
-      for (;;) yield Buffer.alloc(1000, 1);
-    })());
+    const node = Readable.from(
+      (function* () {
+        for (;;) yield Buffer.alloc(1000, 1);
+      })(),
+    );
     const fromNode = await readBounded(node, 1_500);
     expect([fromNode.bytes.length, fromNode.cut, node.destroyed]).toEqual([1_500, true, true]);
     let seen = 0;
-    const finite = Readable.from((function* () {
-      for (let i = 0; i < 5; i++) {
-        seen++;
-        yield Buffer.alloc(1000, 2);
-      }
-    })());
+    const finite = Readable.from(
+      (function* () {
+        for (let i = 0; i < 5; i++) {
+          seen++;
+          yield Buffer.alloc(1000, 2);
+        }
+      })(),
+    );
     const drained = await readBounded(finite, 1_500, { rest: 'drain' });
     expect([drained.bytes.length, drained.cut, seen]).toEqual([1_500, true, 5]);
     const whole = await readBounded(new Response('hello').body, 10);

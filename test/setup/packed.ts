@@ -27,7 +27,19 @@ export interface Packed {
 }
 
 /** What goes into the package: a change to any of these means a new build. */
-const INPUTS = ['src', 'openapi', 'package.json', 'package-lock.json', 'tsup.config.ts', 'scripts/dist-reach.ts', 'tsconfig.json', 'README.md', 'LICENSE', 'docs', 'examples'];
+const INPUTS = [
+  'src',
+  'openapi',
+  'package.json',
+  'package-lock.json',
+  'tsup.config.ts',
+  'scripts/dist-reach.ts',
+  'tsconfig.json',
+  'README.md',
+  'LICENSE',
+  'docs',
+  'examples',
+];
 /** Copied into the staging directory; package.json's `files` picks what of them ships (docs/*.md, examples/, …). */
 const STAGED = ['package.json', 'README.md', 'LICENSE', 'openapi', 'docs', 'examples', 'src'];
 
@@ -44,7 +56,12 @@ function filesOf(path: string): string[] {
 /** A digest of every input's path and bytes. */
 export function packedKey(): string {
   const hash = createHash('sha256');
-  for (const file of INPUTS.flatMap(filesOf)) hash.update(file).update('\0').update(readFileSync(join(root, file))).update('\0');
+  for (const file of INPUTS.flatMap(filesOf))
+    hash
+      .update(file)
+      .update('\0')
+      .update(readFileSync(join(root, file)))
+      .update('\0');
   return hash.digest('hex').slice(0, 16);
 }
 

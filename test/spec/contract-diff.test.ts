@@ -78,11 +78,17 @@ describe('contract diff', () => {
         .filter((l) => l.includes('POST /customers/external-accounts request accountInfo.'));
       expect(lines).toContain('ok POST /customers/external-accounts request accountInfo.bankCode: new optional field');
       expect(lines).toContain('ok POST /customers/external-accounts request accountInfo.branchCode: new optional field');
-      expect(lines).toContain('BREAKING POST /customers/external-accounts request accountInfo.iban: now required when accountType is EUR_ACCOUNT (optional here)');
-      expect(lines).toContain('BREAKING POST /customers/external-accounts request accountInfo.clabeNumber: now required when accountType is MXN_ACCOUNT (optional here)');
+      expect(lines).toContain(
+        'BREAKING POST /customers/external-accounts request accountInfo.iban: now required when accountType is EUR_ACCOUNT (optional here)',
+      );
+      expect(lines).toContain(
+        'BREAKING POST /customers/external-accounts request accountInfo.clabeNumber: now required when accountType is MXN_ACCOUNT (optional here)',
+      );
       expect(lines).toContain('BREAKING POST /customers/external-accounts request accountInfo.beneficiary: now required (optional here)');
       // Our Beneficiary has production's BUSINESS fields, optional: production requires legalName of a BUSINESS one.
-      expect(lines).toContain('BREAKING POST /customers/external-accounts request accountInfo.beneficiary.legalName: now required when beneficiaryType is BUSINESS (optional here)');
+      expect(lines).toContain(
+        'BREAKING POST /customers/external-accounts request accountInfo.beneficiary.legalName: now required when beneficiaryType is BUSINESS (optional here)',
+      );
       // accountNumber: production requires it of CAD only, a variant our document does not shape.
       expect(lines.filter((l) => / accountInfo\.accountNumber:/.test(l))).toEqual([]);
     });
@@ -117,7 +123,11 @@ describe('contract diff', () => {
             requestBody: {
               content: {
                 'application/json': {
-                  schema: { type: 'object', required: ['id', 'type'], properties: { id: { type: 'string' }, type: { type: 'string', enum: ['OUTGOING_PAYMENT.COMPLETED', 'OUTGOING_PAYMENT.EXPIRED'] } } },
+                  schema: {
+                    type: 'object',
+                    required: ['id', 'type'],
+                    properties: { id: { type: 'string' }, type: { type: 'string', enum: ['OUTGOING_PAYMENT.COMPLETED', 'OUTGOING_PAYMENT.EXPIRED'] } },
+                  },
                 },
               },
             },
@@ -131,7 +141,21 @@ describe('contract diff', () => {
     });
 
     it("the repository table maps each of our webhooks to production's key at 000c418", () => {
-      const production = ['agent-action', 'incoming-payment', 'outgoing-payment', 'test-webhook', 'bulk-upload', 'invitation-claimed', 'customer-update', 'internal-account-status', 'external-account-status', 'verification-update', 'card-status-change', 'card-transaction', 'wallet-operation'];
+      const production = [
+        'agent-action',
+        'incoming-payment',
+        'outgoing-payment',
+        'test-webhook',
+        'bulk-upload',
+        'invitation-claimed',
+        'customer-update',
+        'internal-account-status',
+        'external-account-status',
+        'verification-update',
+        'card-status-change',
+        'card-transaction',
+        'wallet-operation',
+      ];
       const ours = Object.keys(ourDoc().webhooks);
       expect(ours.map((k) => [k, production.includes(repoMap.webhooks[k])])).toEqual(ours.map((k) => [k, true]));
       expect(repoMap.webhooks['INCOMING_PAYMENT.PENDING']).toBe('incoming-payment');
@@ -161,7 +185,9 @@ describe('contract diff', () => {
     });
 
     it('a field ten levels deep through arrays and unions is compared, not read as removed', () => {
-      expect(kinds.filter((l) => l.includes(' response 200 l1'))).toEqual(['BREAKING POST /customers response 200 l1[].l3.l5.city: now optional (we read it as always present)']);
+      expect(kinds.filter((l) => l.includes(' response 200 l1'))).toEqual([
+        'BREAKING POST /customers response 200 l1[].l3.l5.city: now optional (we read it as always present)',
+      ]);
       expect(flatten(load('kinds-ours.yaml'), { $ref: '#/components/schemas/Deep' }).get('l1[].l3.l5.line1')).toMatchObject({ required: true });
     });
 
@@ -170,25 +196,39 @@ describe('contract diff', () => {
     });
   });
 
-  it.skipIf(productionDocumentPath() === undefined)("docs/production.md carries the tool's counts on production's document (cf2510ed)", { timeout: 60_000 }, () => {
-    const repoMap = JSON.parse(readFileSync(fileURLToPath(new URL('../../openapi/production-map.json', import.meta.url)), 'utf8'));
-    const ours = parse(readFileSync(fileURLToPath(new URL('../../openapi/openapi.yaml', import.meta.url)), 'utf8'));
-    const changes = contractDiff(ours, productionDocument(), repoMap);
-    const breaking = changes.filter((c) => c.breaking);
-    const page = readFileSync(fileURLToPath(new URL('../../docs/production.md', import.meta.url)), 'utf8');
-    expect(page).toContain('```text\n' + `${changes.length} changes, ${breaking.length} breaking for us\n` + '```');
-    const thousands = (n: number) => n.toLocaleString('en-US');
-    expect(page).toContain(`| **total** | **${thousands(breaking.length)}** | **${thousands(changes.length - breaking.length)}** |`);
-    const onWebhooks = breaking.filter((c) => c.where.startsWith('webhook ')).length;
-    expect(page).toContain(`(${breaking.length - onWebhooks} on shared operations, ${onWebhooks} on webhooks)`);
-    // Each kind's row: the breaking lines of the kind the page names first.
-    expect(page).toContain(`| request field now required when a variant is chosen (external accounts, credentials) | ${breaking.filter((c) => c.what.startsWith('now required when') || c.what.startsWith('new field, required when')).length} | |`);
-    expect(page).toContain(`| response field now optional (we read it as always present) | ${breaking.filter((c) => c.what === 'now optional (we read it as always present)').length} | |`);
-    expect(page).toContain(`| field required inside a new optional object | | ${changes.filter((c) => c.what.startsWith('new field, required within the new optional')).length} |`);
-  });
+  it.skipIf(productionDocumentPath() === undefined)(
+    "docs/production.md carries the tool's counts on production's document (cf2510ed)",
+    { timeout: 60_000 },
+    () => {
+      const repoMap = JSON.parse(readFileSync(fileURLToPath(new URL('../../openapi/production-map.json', import.meta.url)), 'utf8'));
+      const ours = parse(readFileSync(fileURLToPath(new URL('../../openapi/openapi.yaml', import.meta.url)), 'utf8'));
+      const changes = contractDiff(ours, productionDocument(), repoMap);
+      const breaking = changes.filter((c) => c.breaking);
+      const page = readFileSync(fileURLToPath(new URL('../../docs/production.md', import.meta.url)), 'utf8');
+      expect(page).toContain('```text\n' + `${changes.length} changes, ${breaking.length} breaking for us\n` + '```');
+      const thousands = (n: number) => n.toLocaleString('en-US');
+      expect(page).toContain(`| **total** | **${thousands(breaking.length)}** | **${thousands(changes.length - breaking.length)}** |`);
+      const onWebhooks = breaking.filter((c) => c.where.startsWith('webhook ')).length;
+      expect(page).toContain(`(${breaking.length - onWebhooks} on shared operations, ${onWebhooks} on webhooks)`);
+      // Each kind's row: the breaking lines of the kind the page names first.
+      expect(page).toContain(
+        `| request field now required when a variant is chosen (external accounts, credentials) | ${breaking.filter((c) => c.what.startsWith('now required when') || c.what.startsWith('new field, required when')).length} | |`,
+      );
+      expect(page).toContain(
+        `| response field now optional (we read it as always present) | ${breaking.filter((c) => c.what === 'now optional (we read it as always present)').length} | |`,
+      );
+      expect(page).toContain(
+        `| field required inside a new optional object | | ${changes.filter((c) => c.what.startsWith('new field, required within the new optional')).length} |`,
+      );
+    },
+  );
 
   it('runs as npm run contract:diff, reading the repository table by default', { timeout: 60_000 }, () => {
-    const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/contract-diff.ts', fixture('newer.yaml'), '--base', fixture('ours.yaml'), '--map', fixture('map.json')], { cwd: root, encoding: 'utf8' });
+    const out = execFileSync(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/contract-diff.ts', fixture('newer.yaml'), '--base', fixture('ours.yaml'), '--map', fixture('map.json')],
+      { cwd: root, encoding: 'utf8' },
+    );
     expect(out).toBe(renderChanges(changes, `${fixture('newer.yaml')} (info.version 2026-01-01) against ${fixture('ours.yaml')}`) + '\n');
     expect(out.trim().split('\n').at(-1)).toBe('20 changes, 10 breaking for us');
     // Our own document against itself through openapi/production-map.json: only the names the table renames
@@ -198,7 +238,9 @@ describe('contract diff', () => {
     expect(selfLines.at(-1)).toMatch(/^\d+ changes, 0 breaking for us$/);
     const renamed = (l: string) =>
       /header {2}(grid|service)-wallet-signature: (new optional parameter|removed)$/.test(l) ||
-      /^ok {6} {2}webhook \S+ {2}webhook {2}\S+: (not in production \(no longer sent; handlers stay harmless\)|new webhook \(verified deliveries of unknown types are kept\))$/.test(l);
+      /^ok {6} {2}webhook \S+ {2}webhook {2}\S+: (not in production \(no longer sent; handlers stay harmless\)|new webhook \(verified deliveries of unknown types are kept\))$/.test(
+        l,
+      );
     expect(selfLines.slice(1, -1).filter((l) => !renamed(l))).toEqual([]);
   });
 });

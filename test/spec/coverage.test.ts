@@ -260,9 +260,7 @@ describe('OpenAPI document covers service-api.md', () => {
     expect(checks.filter((c) => c.source === 'Quote table').map((c) => c.field)).toEqual(
       expect.arrayContaining(['sendingCurrency', 'receivingCurrency', 'createdAt', 'expiresAt']),
     );
-    expect(checks.filter((c) => c.source === 'UMA provider list').map((c) => c.field)).toEqual(
-      expect.arrayContaining(['lei', 'allowListStatus', 'logoUrl']),
-    );
+    expect(checks.filter((c) => c.source === 'UMA provider list').map((c) => c.field)).toEqual(expect.arrayContaining(['lei', 'allowListStatus', 'logoUrl']));
     expect(extractQuoteBodyFields(specText)).toEqual([
       'source',
       'destination',
@@ -292,9 +290,7 @@ describe('OpenAPI document covers service-api.md', () => {
         '| `isDeleted` | boolean | Marks a deleted customer. |\n| `loyaltyTier` | string | Fabricated. |',
       );
       expect(fabricated).not.toBe(specText);
-      expect(findMissing(fabricated, loadDocument())).toContain(
-        'field `loyaltyTier` (Customer table) not in IndividualCustomer/BusinessCustomer',
-      );
+      expect(findMissing(fabricated, loadDocument())).toContain('field `loyaltyTier` (Customer table) not in IndividualCustomer/BusinessCustomer');
     });
 
     it('reports a prose subfield and a quote body field the document lacks', () => {

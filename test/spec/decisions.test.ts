@@ -116,8 +116,9 @@ const NOT_FOUND_CODES = [
 describe('decisions.md operations', () => {
   it('the list here matches the operations decisions.md names (normalizing `{id}` to the document path names)', () => {
     const named = new Set(
-      operationsNamed(section('Operations the spec names but does not shape') + section('Wallet authentication'))
-        .map((key) => key.replace('/internal-accounts/{id}', '/internal-accounts/{accountId}')),
+      operationsNamed(section('Operations the spec names but does not shape') + section('Wallet authentication')).map((key) =>
+        key.replace('/internal-accounts/{id}', '/internal-accounts/{accountId}'),
+      ),
     );
     expect([...named].sort()).toEqual([...SPEC_GAP_OPERATIONS].sort());
   });
@@ -172,13 +173,25 @@ describe('open world (decisions.md "Identifiers, open sets and who decides")', (
     expect(patterns.length).toBeGreaterThan(0); // country codes and key formats the spec states remain
   });
   it('the open sets are x-extensible-enum, never a closed enum', () => {
-    for (const name of ['ErrorCode', 'KycStatus', 'ExternalAccountStatus', 'TransactionStatus', 'FailureReason', 'QuoteStatus', 'PurposeOfPayment', 'InvitationStatus', 'VerificationStatus', 'CredentialType']) {
+    for (const name of [
+      'ErrorCode',
+      'KycStatus',
+      'ExternalAccountStatus',
+      'TransactionStatus',
+      'FailureReason',
+      'QuoteStatus',
+      'PurposeOfPayment',
+      'InvitationStatus',
+      'VerificationStatus',
+      'CredentialType',
+    ]) {
       expect(schemas[name].enum, name).toBeUndefined();
       expect(schemas[name]['x-extensible-enum'].length, name).toBeGreaterThan(1);
     }
   });
   it('account types and credential types are open discriminators; an UMA destination needs no currency', () => {
-    for (const name of ['ExternalAccountInfo', 'CredentialCreateParams', 'CredentialVerifyParams']) expect(schemas[name]['x-open-discriminator'], name).toBe(true);
+    for (const name of ['ExternalAccountInfo', 'CredentialCreateParams', 'CredentialVerifyParams'])
+      expect(schemas[name]['x-open-discriminator'], name).toBe(true);
     expect(schemas.UmaAddressDestination.required).not.toContain('currency');
   });
   it('clientPublicKey accepts the compressed and the uncompressed form', () => {
@@ -262,7 +275,8 @@ describe('idempotency', () => {
 describe('signed retry', () => {
   it('exactly the signed operations answer a 202 SignatureChallenge', () => {
     // Production's CSV import answers 202 with its job: the operation's result, not a challenge.
-    const challenge = (o: (typeof pathOps)[number]) => resolve(o.op.responses['202'])?.content['application/json'].schema.$ref === '#/components/schemas/SignatureChallenge';
+    const challenge = (o: (typeof pathOps)[number]) =>
+      resolve(o.op.responses['202'])?.content['application/json'].schema.$ref === '#/components/schemas/SignatureChallenge';
     const with202 = pathOps.filter((o) => '202' in o.op.responses && challenge(o)).map((o) => o.key);
     expect(with202.sort()).toEqual([...SIGNED_OPERATIONS].sort());
     for (const key of SIGNED_OPERATIONS) {
@@ -302,8 +316,30 @@ describe('webhooks', () => {
     expect(decidedTypes.length).toBe(12);
     // Beside the decided types, the ones production sends (issue 34), marked x-production-field.
     const fromProduction = Object.keys(mapping).filter((type) => resolve({ $ref: mapping[type]! })!['x-production-field'] === true);
-    expect(fromProduction.sort()).toEqual(['BULK_UPLOAD.COMPLETED', 'BULK_UPLOAD.FAILED', 'CUSTOMER.KYB_APPROVED', 'CUSTOMER.KYB_PENDING', 'CUSTOMER.KYB_REJECTED', 'CUSTOMER.KYC_PENDING', 'EXTERNAL_ACCOUNT.STATUS_UPDATED', 'INCOMING_PAYMENT.REFUND_COMPLETED', 'INTERNAL_ACCOUNT.BALANCE_UPDATED', 'INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED', 'INTERNAL_ACCOUNT.STATUS_UPDATED', 'OUTGOING_PAYMENT.PENDING', 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION', 'OUTGOING_PAYMENT.REFUND_COMPLETED', 'VERIFICATION.IN_PROGRESS', 'VERIFICATION.PENDING_MANUAL_REVIEW', 'VERIFICATION.REJECTED']);
-    expect(Object.keys(mapping).filter((type) => !fromProduction.includes(type)).sort()).toEqual([...decidedTypes].sort());
+    expect(fromProduction.sort()).toEqual([
+      'BULK_UPLOAD.COMPLETED',
+      'BULK_UPLOAD.FAILED',
+      'CUSTOMER.KYB_APPROVED',
+      'CUSTOMER.KYB_PENDING',
+      'CUSTOMER.KYB_REJECTED',
+      'CUSTOMER.KYC_PENDING',
+      'EXTERNAL_ACCOUNT.STATUS_UPDATED',
+      'INCOMING_PAYMENT.REFUND_COMPLETED',
+      'INTERNAL_ACCOUNT.BALANCE_UPDATED',
+      'INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED',
+      'INTERNAL_ACCOUNT.STATUS_UPDATED',
+      'OUTGOING_PAYMENT.PENDING',
+      'OUTGOING_PAYMENT.PENDING_AUTHORIZATION',
+      'OUTGOING_PAYMENT.REFUND_COMPLETED',
+      'VERIFICATION.IN_PROGRESS',
+      'VERIFICATION.PENDING_MANUAL_REVIEW',
+      'VERIFICATION.REJECTED',
+    ]);
+    expect(
+      Object.keys(mapping)
+        .filter((type) => !fromProduction.includes(type))
+        .sort(),
+    ).toEqual([...decidedTypes].sort());
     expect(event.discriminator.propertyName).toBe('type');
     expect(event.oneOf.map((v: Json) => v.$ref).sort()).toEqual(Object.values(mapping).sort());
   });
@@ -352,7 +388,10 @@ describe('operation hygiene', () => {
 
   it('every operation documents a 4xx response', () => {
     for (const { key, op } of allOps) {
-      expect(Object.keys(op.responses).some((status) => /^4(\d\d|XX)$/.test(status)), `${key} has no 4xx`).toBe(true);
+      expect(
+        Object.keys(op.responses).some((status) => /^4(\d\d|XX)$/.test(status)),
+        `${key} has no 4xx`,
+      ).toBe(true);
     }
   });
 

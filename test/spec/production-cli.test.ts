@@ -71,7 +71,12 @@ describe("production's CLI header proxy", () => {
   it("forwards production's base path under ours and renames production's header names to ours, nothing else", async () => {
     const up = await upstream((_req, res) =>
       res
-        .writeHead(202, { 'X-Service-Signature': 'sig-out', 'Service-Wallet-Signature': 'stamp-out', 'X-Request-Id': 'req_1', 'Content-Type': 'application/json' })
+        .writeHead(202, {
+          'X-Service-Signature': 'sig-out',
+          'Service-Wallet-Signature': 'stamp-out',
+          'X-Request-Id': 'req_1',
+          'Content-Type': 'application/json',
+        })
         .end('{"requestId":"r1"}'),
     );
     const proxy = await proxyTo(up.url);
@@ -135,7 +140,11 @@ describe("production's CLI header proxy", () => {
   });
 
   it('renames without regard to case and keeps repeated headers', () => {
-    expect(renameHeaders(['GRID-WALLET-SIGNATURE', 'a', 'Set-Cookie', 'x=1', 'Set-Cookie', 'y=2', 'Connection', 'close'], { 'grid-wallet-signature': 'Service-Wallet-Signature' })).toEqual({
+    expect(
+      renameHeaders(['GRID-WALLET-SIGNATURE', 'a', 'Set-Cookie', 'x=1', 'Set-Cookie', 'y=2', 'Connection', 'close'], {
+        'grid-wallet-signature': 'Service-Wallet-Signature',
+      }),
+    ).toEqual({
       'Service-Wallet-Signature': 'a',
       'Set-Cookie': ['x=1', 'y=2'],
     });
@@ -159,7 +168,8 @@ describe("production's CLI header proxy", () => {
 
   it('`npm run production:cli` without a grid-api checkout says what it expects (exit 2)', () => {
     const root = fileURLToPath(new URL('../../', import.meta.url));
-    const run = (...args: string[]) => spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/production-cli.ts', ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/production-cli.ts', ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
     const none = run();
     expect(none.status).toBe(2);
     expect(none.stderr).toContain('Missing the path of a grid-api checkout');

@@ -19,7 +19,7 @@ const map = JSON.parse(readFileSync(fileURLToPath(new URL('../../openapi/product
 const entries = (table: Record<string, string>) => Object.entries(table).filter(([key]) => key !== '$comment');
 
 describe('openapi/production-map.json', () => {
-  it('names the commit of production\'s document it was checked against, cf2510ed, and no other', () => {
+  it("names the commit of production's document it was checked against, cf2510ed, and no other", () => {
     expect(map.production).toBe('lightsparkdev/grid-api openapi.yaml at cf2510ed5509d3b187818e4ae5cca0f64a8d7b89');
     const text = JSON.stringify(map);
     expect(text).toContain('at cf2510ed5509d3b187818e4ae5cca0f64a8d7b89');
@@ -32,7 +32,11 @@ describe('openapi/production-map.json', () => {
     const doc = productionDocument();
     const resolve = (node: any): any => {
       let at = node;
-      for (let i = 0; at?.$ref && i < 20; i++) at = at.$ref.slice(2).split('/').reduce((o: any, k: string) => o[k], doc);
+      for (let i = 0; at?.$ref && i < 20; i++)
+        at = at.$ref
+          .slice(2)
+          .split('/')
+          .reduce((o: any, k: string) => o[k], doc);
       return at;
     };
     const typesOf = (schema: any, seen = new Set<any>()): string[] => {
@@ -40,7 +44,11 @@ describe('openapi/production-map.json', () => {
       if (!s || seen.has(s)) return [];
       seen.add(s);
       const type = s.properties?.type ? resolve(s.properties.type) : undefined;
-      return [...(type?.enum ?? []), ...(type?.const ? [type.const] : []), ...['allOf', 'oneOf', 'anyOf'].flatMap((k) => (s[k] ?? []).flatMap((part: any) => typesOf(part, seen)))];
+      return [
+        ...(type?.enum ?? []),
+        ...(type?.const ? [type.const] : []),
+        ...['allOf', 'oneOf', 'anyOf'].flatMap((k) => (s[k] ?? []).flatMap((part: any) => typesOf(part, seen))),
+      ];
     };
     const payloadTypes = (key: string) => typesOf(resolve(doc.webhooks[key].post.requestBody).content['application/json'].schema);
     const webhooks = entries(map.webhooks);

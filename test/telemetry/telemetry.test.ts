@@ -7,7 +7,16 @@ import { createHash, createHmac } from 'node:crypto';
 import { trace } from '@opentelemetry/api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { ConfigurationError, Crossborder, CrossborderCore, Customers, openTelemetry, SignatureRequiredError, WebhookVerificationError, type APIConnectionError } from '../../src/index';
+import {
+  ConfigurationError,
+  Crossborder,
+  CrossborderCore,
+  Customers,
+  openTelemetry,
+  SignatureRequiredError,
+  WebhookVerificationError,
+  type APIConnectionError,
+} from '../../src/index';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index';
 import { generateWebhookKeyPair, signWebhook } from '../../src/webhooks/index';
 import { generateClientKeyPair, WalletSession } from '../../src/wallet/index';
@@ -29,7 +38,14 @@ let cb: Crossborder;
 beforeEach(() => {
   o = otel();
   sandbox = createSandbox();
-  cb = new Crossborder({ tokenId: 't', clientSecret: 's', environment: 'sandbox', fetch: sandbox.fetch, tracerProvider: o.tracerProvider, meterProvider: o.meterProvider });
+  cb = new Crossborder({
+    tokenId: 't',
+    clientSecret: 's',
+    environment: 'sandbox',
+    fetch: sandbox.fetch,
+    tracerProvider: o.tracerProvider,
+    meterProvider: o.meterProvider,
+  });
 });
 afterEach(() => sandbox.close?.());
 
@@ -38,25 +54,30 @@ async function walletQuote(idempotencyKey?: string) {
   const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Mary Jackson' });
   const account = (await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' })).data[0]!;
   await cb.sandbox.fundInternalAccount(account.id, { amount: 50_000 });
-  const payee = await cb.externalAccounts.create({ customerId: customer.id, currency: 'GBP', accountInfo: { accountType: 'GBP_ACCOUNT', accountNumber: '31926819' } });
+  const payee = await cb.externalAccounts.create({
+    customerId: customer.id,
+    currency: 'GBP',
+    accountInfo: { accountType: 'GBP_ACCOUNT', accountNumber: '31926819' },
+  });
   const otp = await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: account.id });
   const keys = await generateClientKeyPair();
   const verified = await cb.auth.credentials.verify(otp.id, { type: 'EMAIL_OTP', otp: '000000', clientPublicKey: keys.publicKey });
   const session = await WalletSession.fromVerify(verified, keys, otp.id);
-  const quote = await cb.quotes.create({
-    source: { sourceType: 'ACCOUNT', accountId: account.id },
-    destination: { destinationType: 'ACCOUNT', accountId: payee.id },
-    lockedCurrencySide: 'SENDING',
-    lockedCurrencyAmount: 10_000,
-  }, { idempotencyKey });
+  const quote = await cb.quotes.create(
+    {
+      source: { sourceType: 'ACCOUNT', accountId: account.id },
+      destination: { destinationType: 'ACCOUNT', accountId: payee.id },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 10_000,
+    },
+    { idempotencyKey },
+  );
   return { session, quote, sessionKey: (verified as { encryptedSessionSigningKey?: string }).encryptedSessionSigningKey };
 }
 
 describe('one CLIENT span per logical call', () => {
   it('success: named METHOD + template, the HTTP client conventions, the SDK attributes, and the duration metric', async () => {
-    const { data: customer, requestId } = await cb.customers
-      .create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace' })
-      .withResponse();
+    const { data: customer, requestId } = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace' }).withResponse();
     const spans = o.spans().map(plain);
     expect(spans).toHaveLength(1);
     const [span] = spans;
@@ -136,8 +157,27 @@ describe('one CLIENT span per logical call', () => {
     expect(spans[0]!.attributes).toMatchObject({ 'http.response.status_code': 200, 'http.request.resend_count': 2, 'crossborder.request_id': 'req-c' });
     expect(spans[0]!.attributes['error.type']).toBeUndefined();
     expect(spans[0]!.events).toEqual([
-      { name: 'crossborder.retry', attributes: { 'crossborder.attempt': 1, 'crossborder.retry.delay_ms': 1000, 'crossborder.retry.cause': 'retry_after', 'crossborder.retry.retry_after_ms': 1000, 'http.response.status_code': 503, 'error.type': '503' } },
-      { name: 'crossborder.retry', attributes: { 'crossborder.attempt': 2, 'crossborder.retry.delay_ms': sleeps[1], 'crossborder.retry.cause': 'status_503', 'http.response.status_code': 503, 'error.type': '503' } },
+      {
+        name: 'crossborder.retry',
+        attributes: {
+          'crossborder.attempt': 1,
+          'crossborder.retry.delay_ms': 1000,
+          'crossborder.retry.cause': 'retry_after',
+          'crossborder.retry.retry_after_ms': 1000,
+          'http.response.status_code': 503,
+          'error.type': '503',
+        },
+      },
+      {
+        name: 'crossborder.retry',
+        attributes: {
+          'crossborder.attempt': 2,
+          'crossborder.retry.delay_ms': sleeps[1],
+          'crossborder.retry.cause': 'status_503',
+          'http.response.status_code': 503,
+          'error.type': '503',
+        },
+      },
     ]);
     // No attribute is there without a value (an exporter would send it as an empty `{}`).
     for (const event of o.spans()[0]!.events) for (const [k, v] of Object.entries(event.attributes ?? {})) expect(v, k).not.toBeUndefined();
@@ -167,11 +207,28 @@ describe('one CLIENT span per logical call', () => {
     expect(span!.attributes['http.response.status_code']).toBeUndefined();
     expect(span!.status).toEqual({ code: STATUS_ERROR, message: 'APIConnectionError' });
     expect(span!.events).toEqual([
-      { name: 'crossborder.retry', attributes: { 'crossborder.attempt': 1, 'crossborder.retry.delay_ms': expect.any(Number), 'crossborder.retry.cause': 'connection_reset', 'error.type': 'ECONNRESET' } },
+      {
+        name: 'crossborder.retry',
+        attributes: {
+          'crossborder.attempt': 1,
+          'crossborder.retry.delay_ms': expect.any(Number),
+          'crossborder.retry.cause': 'connection_reset',
+          'error.type': 'ECONNRESET',
+        },
+      },
     ]);
     const unknown = await o.points('crossborder.client.unknown_outcomes');
     expect(unknown).toEqual([
-      { attributes: { 'http.request.method': 'POST', 'url.template': '/payouts', 'server.address': 'api.test.invalid', 'server.port': 443, 'error.type': 'APIConnectionError' }, value: 1 },
+      {
+        attributes: {
+          'http.request.method': 'POST',
+          'url.template': '/payouts',
+          'server.address': 'api.test.invalid',
+          'server.port': 443,
+          'error.type': 'APIConnectionError',
+        },
+        value: 1,
+      },
     ]);
   });
 
@@ -185,18 +242,36 @@ describe('one CLIENT span per logical call', () => {
     await rejected(client.call(op({ method: 'GET', path: '/slow', id: 'slow' })));
     const [span] = o.spans().map(plain);
     expect(span!.events).toEqual([
-      { name: 'crossborder.retry', attributes: { 'crossborder.attempt': 1, 'crossborder.retry.delay_ms': expect.any(Number), 'crossborder.retry.cause': 'timeout', 'error.type': 'timeout' } },
+      {
+        name: 'crossborder.retry',
+        attributes: {
+          'crossborder.attempt': 1,
+          'crossborder.retry.delay_ms': expect.any(Number),
+          'crossborder.retry.cause': 'timeout',
+          'error.type': 'timeout',
+        },
+      },
     ]);
     expect(span!.attributes['error.type']).toBe('APITimeoutError');
   });
 
   it('an API error carries its status as error.type and its code', async () => {
-    mswServer.use(http.post(`${BASE}/quotes/:id/execute`, () => HttpResponse.json({ status: 409, code: 'QUOTE_EXPIRED', message: 'expired' }, { status: 409, headers: { 'x-request-id': 'req-409' } })));
+    mswServer.use(
+      http.post(`${BASE}/quotes/:id/execute`, () =>
+        HttpResponse.json({ status: 409, code: 'QUOTE_EXPIRED', message: 'expired' }, { status: 409, headers: { 'x-request-id': 'req-409' } }),
+      ),
+    );
     const { client } = testClient({ tracerProvider: o.tracerProvider });
     await rejected(client.call(op({ method: 'POST', path: '/quotes/{quoteId}/execute', id: 'executeQuote' }), { path: { quoteId: 'Quote:1' } }));
     const [span] = o.spans().map(plain);
     expect(span!.name).toBe('POST /quotes/{quoteId}/execute');
-    expect(span!.attributes).toMatchObject({ 'http.response.status_code': 409, 'error.type': '409', 'crossborder.error.code': 'QUOTE_EXPIRED', 'crossborder.request_id': 'req-409', 'crossborder.outcome_unknown': false });
+    expect(span!.attributes).toMatchObject({
+      'http.response.status_code': 409,
+      'error.type': '409',
+      'crossborder.error.code': 'QUOTE_EXPIRED',
+      'crossborder.request_id': 'req-409',
+      'crossborder.outcome_unknown': false,
+    });
     expect(span!.status.code).toBe(STATUS_ERROR);
   });
 });
@@ -241,7 +316,9 @@ describe('the 202 signed retry', () => {
     expect(leg1!.attributes['error.type']).toBeUndefined();
     expect(leg1!.status.code).toBe(0);
     expect(leg1!.events.map((e) => e.name)).toEqual(['crossborder.signature.challenge']);
-    expect(leg2!.events).toEqual([{ name: 'crossborder.signature.signed_retry', attributes: { 'crossborder.signature.request_id': first.challenge.requestId } }]);
+    expect(leg2!.events).toEqual([
+      { name: 'crossborder.signature.signed_retry', attributes: { 'crossborder.signature.request_id': first.challenge.requestId } },
+    ]);
     expect(leg2!.attributes).toMatchObject({ 'http.response.status_code': 200, 'crossborder.idempotency_key.sent': true });
     expect(JSON.stringify([leg1, leg2])).not.toContain(signature);
   });
@@ -281,16 +358,29 @@ describe('webhooks.unwrap', () => {
   it('a verified delivery: the event type and id; a refused one: the reason, status error', async () => {
     const keys = await generateWebhookKeyPair();
     const client = new Crossborder({ tokenId: 't', clientSecret: 's', webhookPublicKey: keys.publicKeyPem, tracerProvider: o.tracerProvider });
-    const body = JSON.stringify({ id: 'Webhook:w-1', type: 'INCOMING_PAYMENT.COMPLETED', timestamp: new Date().toISOString(), data: { id: 'Transaction:1', status: 'COMPLETED', type: 'INCOMING', amount: 'planted-webhook-field' } });
+    const body = JSON.stringify({
+      id: 'Webhook:w-1',
+      type: 'INCOMING_PAYMENT.COMPLETED',
+      timestamp: new Date().toISOString(),
+      data: { id: 'Transaction:1', status: 'COMPLETED', type: 'INCOMING', amount: 'planted-webhook-field' },
+    });
     const signature = await signWebhook(body, keys.privateKeyPem);
     await client.webhooks.unwrap(body, { 'x-service-signature': signature });
     const refused = await rejected(client.webhooks.unwrap(body.replace('w-1', 'w-2'), { 'x-service-signature': signature }));
     expect(refused).toBeInstanceOf(WebhookVerificationError);
     const [ok, bad] = o.spans().map(plain);
     expect(ok!.name).toBe('crossborder.webhooks.unwrap');
-    expect(ok!.attributes).toEqual({ 'crossborder.webhook.verified': true, 'crossborder.webhook.event_type': 'INCOMING_PAYMENT.COMPLETED', 'crossborder.webhook.event_id': 'Webhook:w-1' });
+    expect(ok!.attributes).toEqual({
+      'crossborder.webhook.verified': true,
+      'crossborder.webhook.event_type': 'INCOMING_PAYMENT.COMPLETED',
+      'crossborder.webhook.event_id': 'Webhook:w-1',
+    });
     expect(ok!.status.code).toBe(0);
-    expect(bad!.attributes).toEqual({ 'crossborder.webhook.verified': false, 'crossborder.webhook.failure_reason': 'invalid_signature', 'error.type': 'WebhookVerificationError' });
+    expect(bad!.attributes).toEqual({
+      'crossborder.webhook.verified': false,
+      'crossborder.webhook.failure_reason': 'invalid_signature',
+      'error.type': 'WebhookVerificationError',
+    });
     expect(bad!.status).toEqual({ code: STATUS_ERROR, message: 'invalid_signature' });
     const everything = JSON.stringify([ok, bad]);
     expect(everything).not.toContain(signature);
@@ -309,7 +399,15 @@ describe('switches', () => {
   });
 
   it('telemetry: false records nothing, even with providers given', async () => {
-    const off = new Crossborder({ tokenId: 't', clientSecret: 's', environment: 'sandbox', fetch: sandbox.fetch, tracerProvider: o.tracerProvider, meterProvider: o.meterProvider, telemetry: false });
+    const off = new Crossborder({
+      tokenId: 't',
+      clientSecret: 's',
+      environment: 'sandbox',
+      fetch: sandbox.fetch,
+      tracerProvider: o.tracerProvider,
+      meterProvider: o.meterProvider,
+      telemetry: false,
+    });
     await off.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace' });
     expect(o.spans()).toEqual([]);
     expect(await o.points('http.client.request.duration')).toEqual([]);
@@ -319,7 +417,14 @@ describe('switches', () => {
 describe('no secrets or personal data in any span', () => {
   it('planted client secret, signature, session key, body fields, idempotency key and path values appear nowhere', async () => {
     const SECRET = 'sk_live_PLANTED_client_secret_4242';
-    const planted = new Crossborder({ tokenId: 'tok_planted', clientSecret: SECRET, environment: 'sandbox', fetch: sandbox.fetch, tracerProvider: o.tracerProvider, telemetry: { propagateContext: true } });
+    const planted = new Crossborder({
+      tokenId: 'tok_planted',
+      clientSecret: SECRET,
+      environment: 'sandbox',
+      fetch: sandbox.fetch,
+      tracerProvider: o.tracerProvider,
+      telemetry: { propagateContext: true },
+    });
     cb = planted;
     const NAME = 'Planted Person Name Zyx';
     const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: NAME });
@@ -343,7 +448,14 @@ describe('the Idempotency-Key on the span', () => {
   const failing = () => Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
   const payout = op({ method: 'POST', path: '/payouts', id: 'createPayout', idempotent: true });
   async function keyAttributes(telemetry: object | undefined, key: string): Promise<Record<string, unknown>> {
-    const { client } = testClient({ tracerProvider: o.tracerProvider, maxRetries: 0, telemetry, fetch: async () => { throw failing(); } } as never);
+    const { client } = testClient({
+      tracerProvider: o.tracerProvider,
+      maxRetries: 0,
+      telemetry,
+      fetch: async () => {
+        throw failing();
+      },
+    });
     await rejected(client.call(payout, { body: { amount: 1 } }, { idempotencyKey: key }));
     const attributes = plain(o.spans().at(-1)!).attributes;
     return Object.fromEntries(Object.entries(attributes).filter(([k]) => k.startsWith('crossborder.idempotency_key')));
@@ -354,7 +466,7 @@ describe('the Idempotency-Key on the span', () => {
     expect(await keyAttributes({ propagateContext: true }, 'payout-order-483920')).toEqual({ 'crossborder.idempotency_key.sent': true });
   });
 
-  it('idempotencyKeyHmacKey: the HMAC-SHA256 of the key under the user\'s secret, equal to node:crypto\'s', async () => {
+  it("idempotencyKeyHmacKey: the HMAC-SHA256 of the key under the user's secret, equal to node:crypto's", async () => {
     const secret = 'trace-search-secret-7f3a';
     for (const key of ['payout-order-483920', 'k'.repeat(255), crypto.randomUUID()]) {
       expect(await keyAttributes({ idempotencyKeyHmacKey: secret }, key)).toEqual({
@@ -363,12 +475,21 @@ describe('the Idempotency-Key on the span', () => {
       });
     }
     const bytes = new Uint8Array(Array.from({ length: 100 }, (_, i) => (i * 37) & 255)); // longer than a block: hashed first
-    expect((await keyAttributes({ idempotencyKeyHmacKey: bytes }, 'payout-order-483920'))['crossborder.idempotency_key.hmac_sha256']).toBe(hmacHex(bytes, 'payout-order-483920'));
+    expect((await keyAttributes({ idempotencyKeyHmacKey: bytes }, 'payout-order-483920'))['crossborder.idempotency_key.hmac_sha256']).toBe(
+      hmacHex(bytes, 'payout-order-483920'),
+    );
     expect(JSON.stringify(o.spans().map(plain))).not.toContain(secret);
     // A call that succeeds: the span ends once the HMAC is ready, and the result is the call's.
-    const { client } = testClient({ tracerProvider: o.tracerProvider, telemetry: { idempotencyKeyHmacKey: secret }, fetch: async () => Response.json({ id: 'Payout:1' }) });
+    const { client } = testClient({
+      tracerProvider: o.tracerProvider,
+      telemetry: { idempotencyKeyHmacKey: secret },
+      fetch: async () => Response.json({ id: 'Payout:1' }),
+    });
     expect(await client.call(payout, { body: { amount: 1 } }, { idempotencyKey: 'payout-order-7' })).toEqual({ id: 'Payout:1' });
-    expect(plain(o.spans().at(-1)!).attributes).toMatchObject({ 'http.response.status_code': 200, 'crossborder.idempotency_key.hmac_sha256': hmacHex(secret, 'payout-order-7') });
+    expect(plain(o.spans().at(-1)!).attributes).toMatchObject({
+      'http.response.status_code': 200,
+      'crossborder.idempotency_key.hmac_sha256': hmacHex(secret, 'payout-order-7'),
+    });
   });
 
   it("recordIdempotencyKey: 'raw' records the key as sent", async () => {
@@ -397,7 +518,9 @@ describe('a CrossborderCore (pay for what you import)', () => {
     } finally {
       trace.disable();
     }
-    await new Customers(new CrossborderCore({ ...options, tracerProvider: o.tracerProvider, meterProvider: o.meterProvider }, { telemetry: openTelemetry })).list({ limit: 1 });
+    await new Customers(
+      new CrossborderCore({ ...options, tracerProvider: o.tracerProvider, meterProvider: o.meterProvider }, { telemetry: openTelemetry }),
+    ).list({ limit: 1 });
     await cb.customers.list({ limit: 1 });
     const [core, full] = o.spans().map(plain);
     expect(core!.name).toBe('GET /customers');
@@ -405,14 +528,17 @@ describe('a CrossborderCore (pay for what you import)', () => {
   });
 });
 
-
 describe('a CrossborderCore refuses what it would ignore', () => {
   it('a provider or telemetry options without the recorder part is a ConfigurationError naming the fix; a resource given something else than a core too', () => {
     for (const extra of [{ tracerProvider: o.tracerProvider }, { meterProvider: o.meterProvider }, { telemetry: { propagateContext: true } }]) {
-      expect(() => new CrossborderCore({ tokenId: 't', clientSecret: 's', environment: 'sandbox', ...extra })).toThrow(/need the recorder: new CrossborderCore\(options, \{ telemetry: openTelemetry \}\)/);
+      expect(() => new CrossborderCore({ tokenId: 't', clientSecret: 's', environment: 'sandbox', ...extra })).toThrow(
+        /need the recorder: new CrossborderCore\(options, \{ telemetry: openTelemetry \}\)/,
+      );
     }
     expect(() => new CrossborderCore({ tokenId: 't', clientSecret: 's', environment: 'sandbox', telemetry: false, tracerProvider: undefined })).not.toThrow();
-    expect(() => new CrossborderCore({ tokenId: 't', clientSecret: 's', environment: 'sandbox', tracerProvider: o.tracerProvider }, { telemetry: openTelemetry })).not.toThrow();
+    expect(
+      () => new CrossborderCore({ tokenId: 't', clientSecret: 's', environment: 'sandbox', tracerProvider: o.tracerProvider }, { telemetry: openTelemetry }),
+    ).not.toThrow();
     expect(() => new Customers(cb as never)).toThrow(ConfigurationError);
     expect(() => new Customers(cb as never)).toThrow(/expected a CrossborderCore/);
   });

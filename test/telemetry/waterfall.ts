@@ -35,7 +35,13 @@ const depth = (s: ReadableSpan): number => {
 };
 const detail = (s: ReadableSpan) => {
   const a = s.attributes;
-  const parts = [a['http.response.status_code'], a['crossborder.request_id'] && `req ${String(a['crossborder.request_id']).slice(0, 12)}…`, a['crossborder.page.number'] && `page ${a['crossborder.page.number']}`, a['crossborder.webhook.event_type'], a['error.type'] && `error ${a['error.type']}`];
+  const parts = [
+    a['http.response.status_code'],
+    a['crossborder.request_id'] && `req ${String(a['crossborder.request_id']).slice(0, 12)}…`,
+    a['crossborder.page.number'] && `page ${a['crossborder.page.number']}`,
+    a['crossborder.webhook.event_type'],
+    a['error.type'] && `error ${a['error.type']}`,
+  ];
   const events = s.events.map((e) => e.name.replace('crossborder.', '')).join(', ');
   return [...parts.filter(Boolean), events && `events: ${events}`].filter(Boolean).join(' · ');
 };

@@ -104,7 +104,7 @@ describe('each resource method returns what its operation answers', () => {
     expectTypeOf<ResultOf<'createDelegatedKey'>>().not.toHaveProperty('payloadToSign');
   });
 
-  it('the results are the document\'s: a 204 is void, a 202 challenge is never a result', () => {
+  it("the results are the document's: a 204 is void, a 202 challenge is never a result", () => {
     expectTypeOf<ResultOf<'revokeSession'>>().toEqualTypeOf<void>();
     expectTypeOf<ResultOf<'verifyCredential'>>().not.toHaveProperty('payloadToSign');
     expectTypeOf<ResultOf<'createQuote'>>().toHaveProperty('expiresAt').toEqualTypeOf<string>();

@@ -38,7 +38,8 @@ beforeAll(() => {
   };
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (name, language, ...rest) => (resolve(name) === consumer ? ts.createSourceFile(name, SOURCE, language) : getSourceFile(name, language, ...rest));
+  host.getSourceFile = (name, language, ...rest) =>
+    resolve(name) === consumer ? ts.createSourceFile(name, SOURCE, language) : getSourceFile(name, language, ...rest);
   const fileExists = host.fileExists.bind(host);
   host.fileExists = (name) => resolve(name) === consumer || fileExists(name);
   program = ts.createProgram([consumer], options, host);
@@ -63,7 +64,7 @@ describe('types users can read', () => {
   it('a mistake gives one short error that names the type', () => {
     const errors = ts.getPreEmitDiagnostics(program, file).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
     expect(errors).toHaveLength(1);
-    // eslint-disable-next-line no-console
+
     console.log(`[types] error (${errors[0]!.length} chars): ${errors[0]}`);
     expect(errors[0]!.length).toBeLessThan(300);
     expect(errors[0]).toContain('lockedCurrencyAmount');
@@ -74,13 +75,39 @@ describe('types users can read', () => {
     const module = checker.getSymbolAtLocation((file.statements[0] as ts.ImportDeclaration).moduleSpecifier)!;
     const crossborder = checker.getExportsOfModule(module).find((s) => s.name === 'Crossborder')!;
     // `#private` fields are not reachable from outside (nor offered by autocompletion).
-    const names = checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(crossborder)).map((p) => p.name).filter((n) => !n.startsWith('#')).sort();
+    const names = checker
+      .getPropertiesOfType(checker.getDeclaredTypeOfSymbol(crossborder))
+      .map((p) => p.name)
+      .filter((n) => !n.startsWith('#'))
+      .sort();
     expect(names).toEqual(
       [
-        'auth', 'baseUrl', 'beneficialOwners', 'config', 'customers', 'environment', 'externalAccounts', 'internalAccounts', 'invitations', 'maxRetries',
-        'platform', 'quotes', 'receiver', 'request', 'sandbox', 'telemetry', 'timeout', 'transactions', 'transferIn', 'umaProviders', 'verifications',
-        'webhookPublicKey', 'webhooks',
-        'transferOut', 'exchangeRates', 'crypto',
+        'auth',
+        'baseUrl',
+        'beneficialOwners',
+        'config',
+        'customers',
+        'environment',
+        'externalAccounts',
+        'internalAccounts',
+        'invitations',
+        'maxRetries',
+        'platform',
+        'quotes',
+        'receiver',
+        'request',
+        'sandbox',
+        'telemetry',
+        'timeout',
+        'transactions',
+        'transferIn',
+        'umaProviders',
+        'verifications',
+        'webhookPublicKey',
+        'webhooks',
+        'transferOut',
+        'exchangeRates',
+        'crypto',
       ].sort(),
     );
   });

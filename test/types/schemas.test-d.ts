@@ -10,7 +10,13 @@ import type { components } from '../../src/generated/types';
 type Schemas = components['schemas'];
 type Agree<A, B> = [A] extends [B] ? ([B] extends [A] ? true : 'zod is wider than the type') : 'zod is narrower than the type';
 /** Primitives as they are (an open set's `string & {}` is not an object to map); `readOnly` comes out as readonly arrays in zod and readonly properties in TS: not a difference in data. */
-type Writable<T> = T extends string | number | boolean | null | undefined ? T : T extends readonly (infer U)[] ? Writable<U>[] : T extends object ? { -readonly [K in keyof T]: Writable<T[K]> } : T;
+type Writable<T> = T extends string | number | boolean | null | undefined
+  ? T
+  : T extends readonly (infer U)[]
+    ? Writable<U>[]
+    : T extends object
+      ? { -readonly [K in keyof T]: Writable<T[K]> }
+      : T;
 type Zod = typeof Z;
 /** Request bodies are compared as zod accepts them (input, before defaults), the rest as zod returns them. */
 type Side<N extends string, S extends z.ZodMiniType> = N extends `${string}Params` ? z.input<S> : z.output<S>;

@@ -12,7 +12,11 @@ import { decodeBase58check, encodeBase58check } from '../../src/wallet/base58che
 const scure = createBase58check(sha256);
 const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 
-const ours = (text: string) => decodeBase58check(text).then((b) => Array.from(b), () => 'refused');
+const ours = (text: string) =>
+  decodeBase58check(text).then(
+    (b) => Array.from(b),
+    () => 'refused',
+  );
 const theirs = (text: string) => {
   try {
     return Array.from(scure.decode(text));
@@ -45,9 +49,12 @@ describe('base58check', () => {
         return text.slice(0, i) + c + text.slice(i + 1);
       }),
     );
-    await fc.assert(fc.asyncProperty(texts, async (text) => {
-      expect(await ours(text)).toEqual(theirs(text));
-    }), { numRuns: 500 });
+    await fc.assert(
+      fc.asyncProperty(texts, async (text) => {
+        expect(await ours(text)).toEqual(theirs(text));
+      }),
+      { numRuns: 500 },
+    );
     expect(await ours('')).toEqual(theirs(''));
     expect(await ours('1111')).toBe('refused');
   });

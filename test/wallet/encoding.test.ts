@@ -1,15 +1,7 @@
 import crypto from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  base64urlToBytes,
-  bytesToBase64url,
-  bytesToHex,
-  compressPoint,
-  derToP1363,
-  hexToBytes,
-  p1363ToDer,
-} from '../../src/wallet/encoding';
+import { base64urlToBytes, bytesToBase64url, bytesToHex, compressPoint, derToP1363, hexToBytes, p1363ToDer } from '../../src/wallet/encoding';
 import { WalletCryptoError } from '../../src/wallet';
 
 /** 32-byte scalars biased towards DER edge cases: leading zero bytes, high bit set, zero, all-ones. */
@@ -19,14 +11,12 @@ const scalar = fc.oneof(
     .tuple(fc.integer({ min: 1, max: 32 }), fc.uint8Array({ minLength: 32, maxLength: 32 }))
     .map(([zeros, b]) => new Uint8Array([...new Uint8Array(zeros), ...b.subarray(zeros)])),
   fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => ((b[0]! |= 0x80), b)),
-  fc
-    .tuple(fc.integer({ min: 1, max: 31 }), fc.uint8Array({ minLength: 32, maxLength: 32 }))
-    .map(([zeros, b]) => {
-      const out = new Uint8Array(32);
-      out.set(b.subarray(zeros), zeros);
-      out[zeros] = out[zeros]! | 0x80; // leading zeros followed by a high bit
-      return out;
-    }),
+  fc.tuple(fc.integer({ min: 1, max: 31 }), fc.uint8Array({ minLength: 32, maxLength: 32 })).map(([zeros, b]) => {
+    const out = new Uint8Array(32);
+    out.set(b.subarray(zeros), zeros);
+    out[zeros] = out[zeros]! | 0x80; // leading zeros followed by a high bit
+    return out;
+  }),
   fc.constant(new Uint8Array(32)),
   fc.constant(new Uint8Array(32).fill(0xff)),
 );

@@ -47,7 +47,10 @@ function service() {
       const id = `req-${++n}`;
       const payload = `{"requestId":"${id}",  "action":"${req.method} ${new URL(req.url).pathname}",\r\n\t"note":"${PAYLOAD_NOTE}"}  \t`;
       challenges.set(id, { payload, method: req.method, url: req.url, body: req.body, used: false, expiresAt: Date.now() + 300_000 });
-      return HttpResponse.json({ type: 'EMAIL_OTP', payloadToSign: payload, requestId: id, expiresAt: new Date(Date.now() + 300_000).toISOString() }, { status: 202 });
+      return HttpResponse.json(
+        { type: 'EMAIL_OTP', payloadToSign: payload, requestId: id, expiresAt: new Date(Date.now() + 300_000).toISOString() },
+        { status: 202 },
+      );
     }
     const challenge = requestId ? challenges.get(requestId) : undefined;
     if (!challenge) return error(401, 'REQUEST_ID_MISSING');
@@ -69,7 +72,13 @@ function service() {
     const id = `Session:${++n}`;
     const expiresAt = Date.now() + 900_000;
     sessions.set(id, { credentialId, publicKey: ecdh.getPublicKey('hex', 'compressed'), expiresAt });
-    return { id, accountId: credentials.get(credentialId)!.accountId, type: credentials.get(credentialId)!.type, encryptedSessionSigningKey: nodeHpkeSeal(clientPublicKey, priv), expiresAt: new Date(expiresAt).toISOString() };
+    return {
+      id,
+      accountId: credentials.get(credentialId)!.accountId,
+      type: credentials.get(credentialId)!.type,
+      encryptedSessionSigningKey: nodeHpkeSeal(clientPublicKey, priv),
+      expiresAt: new Date(expiresAt).toISOString(),
+    };
   }
 
   const record = async (request: Request): Promise<Recorded> => {
@@ -99,7 +108,18 @@ function service() {
       const requestId = `pk-${++n}`;
       passkeyChallenges.set(requestId, { credentialId: id, clientPublicKey: (JSON.parse(req.body) as { clientPublicKey: string }).clientPublicKey });
       const now = new Date().toISOString();
-      return HttpResponse.json({ id, accountId: ACCOUNT, type: 'PASSKEY', credentialId: 'cred-raw', nickname: 'n', createdAt: now, updatedAt: now, challenge: 'Y2hhbGxlbmdl', requestId, expiresAt: new Date(Date.now() + 300_000).toISOString() });
+      return HttpResponse.json({
+        id,
+        accountId: ACCOUNT,
+        type: 'PASSKEY',
+        credentialId: 'cred-raw',
+        nickname: 'n',
+        createdAt: now,
+        updatedAt: now,
+        challenge: 'Y2hhbGxlbmdl',
+        requestId,
+        expiresAt: new Date(Date.now() + 300_000).toISOString(),
+      });
     }),
     http.post(`${API}/auth/credentials/:id/verify`, async ({ request, params }) => {
       const req = await record(request);
@@ -131,7 +151,10 @@ function service() {
       const gated = gate(req, decodeURIComponent(String(params.id)));
       if (gated instanceof Response) return gated;
       const { clientPublicKey } = JSON.parse(req.body) as { clientPublicKey: string };
-      return HttpResponse.json({ id: decodeURIComponent(String(params.id)), encryptedWalletCredentials: nodeHpkeSeal(clientPublicKey, new TextEncoder().encode('seed words')) });
+      return HttpResponse.json({
+        id: decodeURIComponent(String(params.id)),
+        encryptedWalletCredentials: nodeHpkeSeal(clientPublicKey, new TextEncoder().encode('seed words')),
+      });
     }),
   ];
   return { handlers, recorded, sessionSecrets, credentials };
@@ -158,7 +181,10 @@ describe('wallet flows (independent node:crypto double)', () => {
     const signed: string[] = [];
     const passkey = await cb.auth.credentials.create(
       {
-        type: 'PASSKEY', accountId: ACCOUNT, nickname: 'laptop', challenge: 'cmVnaXN0ZXI',
+        type: 'PASSKEY',
+        accountId: ACCOUNT,
+        nickname: 'laptop',
+        challenge: 'cmVnaXN0ZXI',
         attestation: { credentialId: 'cred-raw', clientDataJson: 'e30', attestationObject: 'o2Nm', transports: ['internal'] },
       },
       { signer: async (challenge) => (signed.push(challenge.payloadToSign), otpSession.signer(challenge)) },
@@ -217,6 +243,8 @@ describe('wallet flows (independent node:crypto double)', () => {
     const oauth = await cb.auth.credentials.create(params, { signature, requestId: err.challenge.requestId });
     expect(oauth.type).toBe('OAUTH');
     // A second use of the same requestId is refused locally.
-    await expect(cb.auth.credentials.create(params, { signature, requestId: err.challenge.requestId })).rejects.toMatchObject({ name: 'SignatureChallengeError' });
+    await expect(cb.auth.credentials.create(params, { signature, requestId: err.challenge.requestId })).rejects.toMatchObject({
+      name: 'SignatureChallengeError',
+    });
   });
 });

@@ -145,7 +145,8 @@ describe('decryptSessionKey: the production bundle (base58check, compressed enc,
     const keyPair = await generateClientKeyPair();
     const sealed = await sealSessionKey(keyPair.publicKey, generateSessionKeyPair().privateKey);
     // What @edge-runtime/vm's WebCrypto throws for an ArrayBuffer made in the edge realm.
-    const refusal = () => new TypeError("Failed to execute 'importKey' on 'SubtleCrypto': 2nd argument is not instance of ArrayBuffer, Buffer, TypedArray, or DataView.");
+    const refusal = () =>
+      new TypeError("Failed to execute 'importKey' on 'SubtleCrypto': 2nd argument is not instance of ArrayBuffer, Buffer, TypedArray, or DataView.");
     for (const method of ['importKey', 'deriveBits', 'sign', 'decrypt'] as const) {
       const spy = vi.spyOn(globalThis.crypto.subtle, method).mockRejectedValueOnce(refusal());
       try {
@@ -160,7 +161,9 @@ describe('decryptSessionKey: the production bundle (base58check, compressed enc,
     }
     // The same bundle opens once the runtime cooperates; a failed authentication is still decrypt_failed.
     expect((await keyPair.decryptSessionKey(sealed)).publicKey).toMatch(/^0[23][0-9a-f]{64}$/);
-    const spy = vi.spyOn(globalThis.crypto.subtle, 'decrypt').mockRejectedValueOnce(new DOMException('The operation failed for an operation-specific reason', 'OperationError'));
+    const spy = vi
+      .spyOn(globalThis.crypto.subtle, 'decrypt')
+      .mockRejectedValueOnce(new DOMException('The operation failed for an operation-specific reason', 'OperationError'));
     try {
       const error = await expectWalletError(keyPair.decryptSessionKey(sealed), 'decrypt_failed');
       expect((error.cause as DOMException).name).toBe('OperationError');
@@ -175,7 +178,9 @@ describe('decryptSessionKey: the production bundle (base58check, compressed enc,
     const { privateKey } = generateSessionKeyPair();
     const plain = nodeHpkeSealWith(keyPair.publicKey, privateKey, { info: '', aad: false });
     await expectWalletError(keyPair.decryptSessionKey(plain), 'decrypt_failed');
-    await expect(keyPair.decryptSessionKey(nodeHpkeSealWith(keyPair.publicKey, privateKey, { info: 'turnkey_hpke', aad: true }))).resolves.toBeInstanceOf(SessionKey);
+    await expect(keyPair.decryptSessionKey(nodeHpkeSealWith(keyPair.publicKey, privateKey, { info: 'turnkey_hpke', aad: true }))).resolves.toBeInstanceOf(
+      SessionKey,
+    );
   });
 });
 
@@ -198,11 +203,19 @@ function nodeHpkeSealWith(recipientHex: string, plaintext: Uint8Array, opts: { i
   const exp = (prk: Buffer, info: Buffer, len: number) => {
     let t = Buffer.alloc(0);
     let out = Buffer.alloc(0);
-    for (let i = 1; out.length < len; i++) out = Buffer.concat([out, (t = crypto.createHmac('sha256', prk).update(Buffer.concat([t, info, Buffer.from([i])])).digest())]);
+    for (let i = 1; out.length < len; i++)
+      out = Buffer.concat([
+        out,
+        (t = crypto
+          .createHmac('sha256', prk)
+          .update(Buffer.concat([t, info, Buffer.from([i])]))
+          .digest()),
+      ]);
     return out.subarray(0, len);
   };
   const lx = (suite: Buffer, salt: Buffer, label: string, ikm: Buffer) => ex(salt, Buffer.concat([Buffer.from('HPKE-v1'), suite, Buffer.from(label), ikm]));
-  const le = (suite: Buffer, prk: Buffer, label: string, info: Buffer, n: number) => exp(prk, Buffer.concat([I2OSP2(n), Buffer.from('HPKE-v1'), suite, Buffer.from(label), info]), n);
+  const le = (suite: Buffer, prk: Buffer, label: string, info: Buffer, n: number) =>
+    exp(prk, Buffer.concat([I2OSP2(n), Buffer.from('HPKE-v1'), suite, Buffer.from(label), info]), n);
   const pkR = Buffer.from(recipientHex, 'hex');
   const eph = crypto.createECDH('prime256v1');
   const enc = eph.generateKeys();

@@ -59,7 +59,10 @@ function expand(prk: Buffer, info: Buffer, length: number): Buffer {
   let t = Buffer.alloc(0);
   let out = Buffer.alloc(0);
   for (let i = 1; out.length < length; i++) {
-    t = crypto.createHmac('sha256', prk).update(Buffer.concat([t, info, Buffer.from([i])])).digest();
+    t = crypto
+      .createHmac('sha256', prk)
+      .update(Buffer.concat([t, info, Buffer.from([i])]))
+      .digest();
     out = Buffer.concat([out, t]);
   }
   return out.subarray(0, length);
@@ -74,7 +77,11 @@ function schedule(dh: Buffer, enc: Buffer, pkR: Buffer, info: Buffer): { key: Bu
   const empty = Buffer.alloc(0);
   const eaePrk = labeledExtract(KEM_SUITE, empty, 'eae_prk', dh);
   const sharedSecret = labeledExpand(KEM_SUITE, eaePrk, 'shared_secret', Buffer.concat([enc, pkR]), 32);
-  const context = Buffer.concat([Buffer.from([0x00]), labeledExtract(HPKE_SUITE, empty, 'psk_id_hash', empty), labeledExtract(HPKE_SUITE, empty, 'info_hash', info)]);
+  const context = Buffer.concat([
+    Buffer.from([0x00]),
+    labeledExtract(HPKE_SUITE, empty, 'psk_id_hash', empty),
+    labeledExtract(HPKE_SUITE, empty, 'info_hash', info),
+  ]);
   const secret = labeledExtract(HPKE_SUITE, sharedSecret, 'secret', empty);
   return { key: labeledExpand(HPKE_SUITE, secret, 'key', context, 32), nonce: labeledExpand(HPKE_SUITE, secret, 'base_nonce', context, 12) };
 }

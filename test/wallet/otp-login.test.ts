@@ -31,7 +31,9 @@ for (const transport of ['in process', 'HTTP'] as const) {
 
     async function wallet() {
       const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace' });
-      const { data: [account] } = await cb.internalAccounts.list({ customerId: customer.id });
+      const {
+        data: [account],
+      } = await cb.internalAccounts.list({ customerId: customer.id });
       return account!.id.replace(/^InternalAccount:/, 'EmbeddedWallet:');
     }
 
@@ -98,18 +100,34 @@ for (const transport of ['in process', 'HTTP'] as const) {
       sandbox.clock.advance(31_000);
       const second = await cb.auth.credentials.challenge(credential.id, {});
       expect('otpEncryptionTargetBundle' in first && 'otpEncryptionTargetBundle' in second).toBe(true);
-      const stale = await createOtpLogin({ otpEncryptionTargetBundle: (first as { otpEncryptionTargetBundle: string }).otpEncryptionTargetBundle, otpCode: '000000', signerPublicKey });
+      const stale = await createOtpLogin({
+        otpEncryptionTargetBundle: (first as { otpEncryptionTargetBundle: string }).otpEncryptionTargetBundle,
+        otpCode: '000000',
+        signerPublicKey,
+      });
       await expect(cb.auth.credentials.verify(credential.id, stale.body(), { signer: stale.signer })).rejects.toBeInstanceOf(AuthenticationError);
-      const fresh = await createOtpLogin({ otpEncryptionTargetBundle: (second as { otpEncryptionTargetBundle: string }).otpEncryptionTargetBundle, otpCode: '000000', signerPublicKey });
+      const fresh = await createOtpLogin({
+        otpEncryptionTargetBundle: (second as { otpEncryptionTargetBundle: string }).otpEncryptionTargetBundle,
+        otpCode: '000000',
+        signerPublicKey,
+      });
       const answer = await cb.auth.credentials.verify(credential.id, fresh.body(), { signer: fresh.signer });
       expect((await fresh.session(answer, credential.id)).publicKey).toBe(fresh.publicKey);
     });
 
-    it('the spec\'s EMAIL_OTP flow is unchanged: code and clientPublicKey, the session key sealed to it', async () => {
+    it("the spec's EMAIL_OTP flow is unchanged: code and clientPublicKey, the session key sealed to it", async () => {
       const walletId = await wallet();
       const credential = await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: walletId });
       const keyPair = await generateClientKeyPair();
-      const answer = await cb.auth.credentials.verify(credential.id, { type: 'EMAIL_OTP', otp: '000000', clientPublicKey: keyPair.publicKey }, { signer: async () => { throw new Error('no 202 in the spec flow'); } });
+      const answer = await cb.auth.credentials.verify(
+        credential.id,
+        { type: 'EMAIL_OTP', otp: '000000', clientPublicKey: keyPair.publicKey },
+        {
+          signer: async () => {
+            throw new Error('no 202 in the spec flow');
+          },
+        },
+      );
       expect(answer.encryptedSessionSigningKey).toEqual(expect.any(String));
       const session = await WalletSession.fromVerify(answer, keyPair, credential.id);
       expect(session.publicKey).not.toBe(keyPair.publicKeyCompressed);
@@ -122,7 +140,12 @@ for (const transport of ['in process', 'HTTP'] as const) {
       expect(answer).toMatchObject({ id: credential.id, type: 'EMAIL_OTP', otpEncryptionTargetBundle: expect.any(String) });
 
       const keyPair = await generateClientKeyPair();
-      const login = await createOtpLogin({ otpEncryptionTargetBundle: (answer as { otpEncryptionTargetBundle: string }).otpEncryptionTargetBundle, otpCode: '000000', signerPublicKey, keyPair });
+      const login = await createOtpLogin({
+        otpEncryptionTargetBundle: (answer as { otpEncryptionTargetBundle: string }).otpEncryptionTargetBundle,
+        otpCode: '000000',
+        signerPublicKey,
+        keyPair,
+      });
       const session = await login.session(await cb.auth.credentials.verify(credential.id, login.body(), { signer: login.signer }), credential.id);
       const passkey = await cb.auth.credentials.create(
         { type: 'PASSKEY', accountId: walletId, challenge: 'cmVn', attestation: { credentialId: 'Y3JlZA', clientDataJson: 'e30', attestationObject: 'o2M' } },

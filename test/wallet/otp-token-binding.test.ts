@@ -13,7 +13,12 @@ import { b64url } from '../helpers/encoding';
 const signerPublicKey = LOCAL_SANDBOX_OTP_SIGNER_PUBLIC_KEY;
 /** An unsigned-looking JWT with the given claims (the device does not check the enclave signature). */
 const jwt = (claims: Record<string, unknown>) => `${b64url({ alg: 'ES256', typ: 'JWT' })}.${b64url(claims)}.c2lnbmF0dXJl`;
-const challengeOf = (payloadToSign: string) => ({ payloadToSign, requestId: 'req-1', expiresAt: new Date(Date.now() + 60_000).toISOString(), type: 'EMAIL_OTP' });
+const challengeOf = (payloadToSign: string) => ({
+  payloadToSign,
+  requestId: 'req-1',
+  expiresAt: new Date(Date.now() + 60_000).toISOString(),
+  type: 'EMAIL_OTP',
+});
 const tokenFor = (publicKey: string) =>
   issueVerificationToken({ id: 'v-1', verificationType: 'OTP_TYPE_EMAIL', contact: 'a@b.invalid', publicKey, expiresMs: Date.now() + 60_000 });
 
@@ -36,8 +41,23 @@ describe('OTP login signer: the verification token must name the login key', () 
 
   it('refuses a payload with no public_key claim, a non-string one, or no token at all', async () => {
     const login = await newLogin();
-    const { public_key: _, ...claims } = { id: 'v', verification_type: 'OTP_TYPE_EMAIL', contact: 'c', organization_id: 'o', public_key: login.publicKey, exp: String(Date.now() + 60_000) };
-    for (const payload of [jwt(claims), jwt({ ...claims, public_key: 42 }), jwt({ ...claims, public_key: '' }), 'not a token', '{"verificationToken":1}', 'a.b', 'a.!!!.c']) {
+    const { public_key: _, ...claims } = {
+      id: 'v',
+      verification_type: 'OTP_TYPE_EMAIL',
+      contact: 'c',
+      organization_id: 'o',
+      public_key: login.publicKey,
+      exp: String(Date.now() + 60_000),
+    };
+    for (const payload of [
+      jwt(claims),
+      jwt({ ...claims, public_key: 42 }),
+      jwt({ ...claims, public_key: '' }),
+      'not a token',
+      '{"verificationToken":1}',
+      'a.b',
+      'a.!!!.c',
+    ]) {
       const error = await login.signer(challengeOf(payload)).catch((e: unknown) => e);
       expect(error, payload).toBeInstanceOf(WalletCryptoError);
       expect(error).toMatchObject({ reason: 'invalid_input' });
@@ -75,11 +95,16 @@ describe('OTP login signer: the verification token must name the login key', () 
         const body = (await response.json()) as Record<string, unknown>;
         body.payloadToSign = tokenFor(other.publicKeyCompressed);
         tampered.push(String(body.requestId));
-        return new Response(JSON.stringify(body), { status: 202, headers: { 'content-type': 'application/json', 'x-request-id': response.headers.get('x-request-id') ?? 'x' } });
+        return new Response(JSON.stringify(body), {
+          status: 202,
+          headers: { 'content-type': 'application/json', 'x-request-id': response.headers.get('x-request-id') ?? 'x' },
+        });
       };
       const cb = new Crossborder({ tokenId: 'tok', clientSecret: 'sk', environment: 'sandbox', fetch: fetchThrough });
       const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace' });
-      const { data: [account] } = await cb.internalAccounts.list({ customerId: customer.id });
+      const {
+        data: [account],
+      } = await cb.internalAccounts.list({ customerId: customer.id });
       const walletId = account!.id.replace(/^InternalAccount:/, 'EmbeddedWallet:');
       const credential = await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: walletId });
 
@@ -93,7 +118,11 @@ describe('OTP login signer: the verification token must name the login key', () 
       tamper = false;
       sandbox.clock.advance(31_000);
       const fresh = await cb.auth.credentials.challenge(credential.id);
-      const again = await createOtpLogin({ otpEncryptionTargetBundle: (fresh as { otpEncryptionTargetBundle: string }).otpEncryptionTargetBundle, otpCode: '000000', signerPublicKey });
+      const again = await createOtpLogin({
+        otpEncryptionTargetBundle: (fresh as { otpEncryptionTargetBundle: string }).otpEncryptionTargetBundle,
+        otpCode: '000000',
+        signerPublicKey,
+      });
       const answer = await cb.auth.credentials.verify(credential.id, again.body(), { signer: again.signer });
       expect((await again.session(answer, credential.id)).publicKey).toBe(again.publicKey);
       expect((await cb.auth.sessions.list({ accountId: walletId })).data.map((s) => s.id)).toEqual([answer.id]);

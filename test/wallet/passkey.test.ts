@@ -39,9 +39,7 @@ describe('passkeyAttestation', () => {
 
   it('names the missing or malformed field', () => {
     expect(() => passkeyAttestation({ rawId: 'AA', response: { clientDataJSON: 'AA' } })).toThrow(/attestationObject/);
-    expect(() => passkeyAttestation({ rawId: 'not base64!', response: { clientDataJSON: 'AA', attestationObject: 'AA' } })).toThrow(
-      WalletCryptoError,
-    );
+    expect(() => passkeyAttestation({ rawId: 'not base64!', response: { clientDataJSON: 'AA', attestationObject: 'AA' } })).toThrow(WalletCryptoError);
   });
 });
 
@@ -69,8 +67,6 @@ describe('passkeyAssertion', () => {
   });
 
   it('refuses an assertion without a signature', () => {
-    expect(() => passkeyAssertion({ rawId: 'AA', response: { clientDataJSON: 'AA', authenticatorData: 'AA' } })).toThrow(
-      /response\.signature/,
-    );
+    expect(() => passkeyAssertion({ rawId: 'AA', response: { clientDataJSON: 'AA', authenticatorData: 'AA' } })).toThrow(/response\.signature/);
   });
 });

@@ -30,9 +30,7 @@ describe('stamp', () => {
       const { json, parsed, verified } = nodeCheckStamp(value, `payload ${i}`);
       expect(verified).toBe(true);
       expect(Object.keys(parsed)).toEqual(['publicKey', 'scheme', 'signature']);
-      expect(json).toBe(
-        `{"publicKey":"${sessionKey.publicKey}","scheme":"SIGNATURE_SCHEME_TK_API_P256","signature":"${parsed.signature}"}`,
-      );
+      expect(json).toBe(`{"publicKey":"${sessionKey.publicKey}","scheme":"SIGNATURE_SCHEME_TK_API_P256","signature":"${parsed.signature}"}`);
       expect(parsed.scheme).toBe(STAMP_SCHEME);
       expect(parsed.publicKey).toMatch(/^0[23][0-9a-f]{64}$/);
       expect(parsed.signature).toMatch(/^30[0-9a-f]+$/);

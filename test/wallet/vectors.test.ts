@@ -14,13 +14,18 @@ const RECIPIENT_PRIVATE_KEY = '20fa65df11f24833790ae283fc9a0c215eecbbc5895497679
 const BUNDLE = 'w99a5xV6A75TfoAUkZn869fVyDYvgVsKrawMALZXmrauZd8hEv66EkPU1Z42CUaHESQjcA5bqd8dynTGBMLWB9ewtXWPEVbZvocB4Tw2K1vQVp7uwjf';
 const SEALED_KEY = '67ee05fc3bdf4161bc70701c221d8d77180294cefcfcea64ba83c4d4c732fcb9';
 
-
 /** The recipient key pair as WebCrypto has it on a device: ECDH private key and its public point. */
 async function recipient() {
   const ecdh = crypto.createECDH('prime256v1');
   ecdh.setPrivateKey(Buffer.from(RECIPIENT_PRIVATE_KEY, 'hex'));
   const point = ecdh.getPublicKey();
-  const jwk = { kty: 'EC', crv: 'P-256', d: b64url(Buffer.from(RECIPIENT_PRIVATE_KEY, 'hex')), x: b64url(point.subarray(1, 33)), y: b64url(point.subarray(33)) };
+  const jwk = {
+    kty: 'EC',
+    crv: 'P-256',
+    d: b64url(Buffer.from(RECIPIENT_PRIVATE_KEY, 'hex')),
+    x: b64url(point.subarray(1, 33)),
+    y: b64url(point.subarray(33)),
+  };
   const privateKey = await crypto.webcrypto.subtle.importKey('jwk', jwk, { name: 'ECDH', namedCurve: 'P-256' }, false, ['deriveBits']);
   return { privateKey, uncompressed: new Uint8Array(point), compressed: new Uint8Array(ecdh.getPublicKey(null, 'compressed')) };
 }

@@ -21,9 +21,7 @@ describe('approval replies', () => {
       contentType: 'application/json',
       body: { status: 403, code: 'PAYMENT_REJECTED', message: 'sanctions match' },
     });
-    expect(
-      await parts(rejectPayment({ code: 'LIMIT_EXCEEDED', message: 'over the daily limit', details: { limit: 100000 } })),
-    ).toEqual({
+    expect(await parts(rejectPayment({ code: 'LIMIT_EXCEEDED', message: 'over the daily limit', details: { limit: 100000 } }))).toEqual({
       status: 403,
       contentType: 'application/json',
       body: { status: 403, code: 'LIMIT_EXCEEDED', message: 'over the daily limit', details: { limit: 100000 } },

@@ -66,12 +66,18 @@ describe('dedupe boundaries and messages', () => {
     const event = { id: 'Webhook:m', timestamp: new Date(T0).toISOString() };
     const options = { now: () => T0 };
     const weird = (answer: unknown): DedupeStore => ({ add: () => answer as boolean, claim: () => answer as 'done' });
-    expect(await message(dedupe(event, weird('yes'), options))).toBe("dedupe: the store's add answered string, not a boolean; whether the id is held is unknown");
-    expect(await message(dedupe(event, weird('OK'), { ...options, lease: 1000 }))).toBe('dedupe: the store\'s claim answered "OK"; whether the id is held is unknown');
+    expect(await message(dedupe(event, weird('yes'), options))).toBe(
+      "dedupe: the store's add answered string, not a boolean; whether the id is held is unknown",
+    );
+    expect(await message(dedupe(event, weird('OK'), { ...options, lease: 1000 }))).toBe(
+      'dedupe: the store\'s claim answered "OK"; whether the id is held is unknown',
+    );
     expect(await message(dedupe(event, weird('x'.repeat(30)), { ...options, lease: 1000 }))).toBe(
       `dedupe: the store's claim answered "${'x'.repeat(20)}"; whether the id is held is unknown`,
     );
-    expect(await message(dedupe(event, weird(2), { ...options, lease: 1000 }))).toBe("dedupe: the store's claim answered number; whether the id is held is unknown");
+    expect(await message(dedupe(event, weird(2), { ...options, lease: 1000 }))).toBe(
+      "dedupe: the store's claim answered number; whether the id is held is unknown",
+    );
     expect(await message(dedupe(event, new MemoryDedupeStore(), { ...options, lease: 0 }))).toBe('lease must be a positive number of milliseconds, got 0');
   });
 

@@ -134,7 +134,11 @@ describe('dedupe', () => {
     const options = { now: c.now, maxAge: HOUR };
     const ttls: number[] = [];
     const far = event('far', T0 + 300 * 365 * 24 * HOUR);
-    expect(await dedupe(far, { add: (id, ttl) => (ttls.push(ttl), store.add(id, ttl)) }, options)).toEqual({ duplicate: false, stale: false, unusableTimestamp: true });
+    expect(await dedupe(far, { add: (id, ttl) => (ttls.push(ttl), store.add(id, ttl)) }, options)).toEqual({
+      duplicate: false,
+      stale: false,
+      unusableTimestamp: true,
+    });
     expect(ttls).toEqual([HOUR + 5 * 60_000]);
     expect(await dedupe(far, store, options)).toEqual({ duplicate: true, stale: false, unusableTimestamp: true });
     c.advance(HOUR + 5 * 60_000 + 1);

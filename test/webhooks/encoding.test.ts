@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  base64ToBytes,
-  bytesToBase64,
-  bytesToHex,
-  derToP1363,
-  hexToBytes,
-  p1363ToDer,
-  pemToBytes,
-} from '../../src/webhooks/encoding';
+import { base64ToBytes, bytesToBase64, bytesToHex, derToP1363, hexToBytes, p1363ToDer, pemToBytes } from '../../src/webhooks/encoding';
 
 const hex = (h: string) => hexToBytes(h.replace(/\s/g, ''))!;
 

@@ -1,11 +1,5 @@
 import { beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import {
-  eventParser,
-  unwrapWebhook,
-  type UnknownEvent,
-  type WebhookEnvelope,
-  type WebhookKeyPair,
-} from '../../src/webhooks/index';
+import { eventParser, unwrapWebhook, type UnknownEvent, type WebhookEnvelope, type WebhookKeyPair } from '../../src/webhooks/index';
 import { parseIsoDateTime } from '../../src/webhooks/events';
 import { eventBody, rejection, signedDelivery, testKeys } from './helpers';
 
@@ -57,7 +51,7 @@ describe('unwrapWebhook', () => {
     }
   });
 
-  it('parses the bytes it verified: read in place when node:crypto checks at once, copied before WebCrypto\'s asynchronous check', async () => {
+  it("parses the bytes it verified: read in place when node:crypto checks at once, copied before WebCrypto's asynchronous check", async () => {
     const body = eventBody({ type: 'TEST', data: { n: 1 } });
     const { headers } = await signedDelivery(body);
     const spki = (await import('node:crypto')).createPublicKey(keys.publicKeyPem).export({ format: 'der', type: 'spki' });
@@ -182,7 +176,7 @@ describe('unwrapWebhook', () => {
       parse: (json) => ({ kind: 'test' as const, id: (json as WebhookEnvelope).id }),
     });
     expectTypeOf(event).toEqualTypeOf<{ kind: 'test'; id: string }>();
-    expect(event).toEqual({ kind: 'test', id: JSON.parse(body as string).id });
+    expect(event).toEqual({ kind: 'test', id: JSON.parse(body).id });
   });
 
   it('a parser that throws still hands the verified event over, the reason in event.issues', async () => {
@@ -218,9 +212,7 @@ describe('eventParser', () => {
     for (const type of ['SOMETHING.NEW', '__proto__', 'constructor', 'toString']) {
       const other = eventBody({ type });
       const signed = await signedDelivery(other);
-      await expect(
-        unwrapWebhook(other, signed.headers, { publicKey: keys.publicKeyPem, parse }),
-      ).resolves.toMatchObject({ type, unknown: true });
+      await expect(unwrapWebhook(other, signed.headers, { publicKey: keys.publicKeyPem, parse })).resolves.toMatchObject({ type, unknown: true });
     }
   });
 

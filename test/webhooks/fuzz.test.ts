@@ -1,12 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  signWebhook,
-  unwrapWebhook,
-  verifyWebhookSignature,
-  WebhookVerificationError,
-  type WebhookKeyPair,
-} from '../../src/webhooks/index';
+import { signWebhook, unwrapWebhook, verifyWebhookSignature, WebhookVerificationError, type WebhookKeyPair } from '../../src/webhooks/index';
 import { base64ToBytes, bytesToBase64, derToP1363, p1363ToDer } from '../../src/webhooks/encoding';
 import { testKeys } from './helpers';
 
@@ -55,9 +49,9 @@ const signatureText = fc.oneof(
 );
 
 const headers = fc.oneof(
-  signatureText.map((s) => ({ 'x-service-signature': s }) as Record<string, string | string[] | undefined>),
+  signatureText.map((s) => ({ 'x-service-signature': s })),
   // The versioned JSON form around any of those, with a right or a wrong version.
-  fc.tuple(signatureText, fc.constantFrom('1', 1, '2', null)).map(([s, v]) => ({ 'x-service-signature': JSON.stringify({ v, s }) }) as Record<string, string | string[] | undefined>),
+  fc.tuple(signatureText, fc.constantFrom('1', 1, '2', null)).map(([s, v]) => ({ 'x-service-signature': JSON.stringify({ v, s }) })),
   fc.array(signatureText, { maxLength: 3 }).map((list) => ({ 'X-Service-Signature': list })),
   fc.dictionary(fc.string({ maxLength: 30 }), fc.oneof(fc.string(), fc.array(fc.string()), fc.constant(undefined))),
 );
@@ -79,21 +73,32 @@ describe('fuzz: verification never throws anything but WebhookVerificationError'
   it(`signed arbitrary bodies through unwrapWebhook (${RUNS} runs)`, async () => {
     const json = fc.oneof(
       fc.jsonValue().map((v) => JSON.stringify(v)),
-      fc.record({
-        id: fc.oneof(fc.string(), fc.string().map((s) => `Webhook:${s}`)),
-        type: fc.string(),
-        timestamp: fc.oneof(fc.string(), fc.date({ noInvalidDate: true }).map((d) => d.toISOString())),
-        data: fc.oneof(fc.object(), fc.jsonValue()),
-      }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
+      fc
+        .record(
+          {
+            id: fc.oneof(
+              fc.string(),
+              fc.string().map((s) => `Webhook:${s}`),
+            ),
+            type: fc.string(),
+            timestamp: fc.oneof(
+              fc.string(),
+              fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+            ),
+            data: fc.oneof(fc.object(), fc.jsonValue()),
+          },
+          { requiredKeys: [] },
+        )
+        .map((v) => JSON.stringify(v)),
       // Valid envelopes, so the parse and age paths are reached too.
-      fc.record({
-        id: fc.string({ minLength: 1 }).map((s) => `Webhook:${s}`),
-        type: fc.string({ minLength: 1 }),
-        timestamp: fc
-          .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true })
-          .map((d) => d.toISOString()),
-        data: fc.object(),
-      }).map((v) => JSON.stringify(v)),
+      fc
+        .record({
+          id: fc.string({ minLength: 1 }).map((s) => `Webhook:${s}`),
+          type: fc.string({ minLength: 1 }),
+          timestamp: fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString()),
+          data: fc.object(),
+        })
+        .map((v) => JSON.stringify(v)),
       fc.uint8Array({ maxLength: 256 }),
     );
     const reasons = new Set<string>();

@@ -71,9 +71,9 @@ describe('the canonical signature header, read without JSON.parse', () => {
         fc.oneof(
           fc.string({ unit: fc.constantFrom(...alphabet), maxLength: 110 }),
           // the valid signature with one character changed, dropped or added
-          fc.tuple(fc.nat(signature.length - 1), fc.constantFrom(...alphabet), fc.constantFrom('set', 'drop', 'add')).map(([at, c, how]) =>
-            signature.slice(0, at) + (how === 'drop' ? '' : c) + signature.slice(how === 'add' ? at : at + 1),
-          ),
+          fc
+            .tuple(fc.nat(signature.length - 1), fc.constantFrom(...alphabet), fc.constantFrom('set', 'drop', 'add'))
+            .map(([at, c, how]) => signature.slice(0, at) + (how === 'drop' ? '' : c) + signature.slice(how === 'add' ? at : at + 1)),
         ),
         async (inner) => {
           expect(await verdict(body, canonical(inner))).toBe(await verdict(body, spaced(inner)));
@@ -138,9 +138,15 @@ function referenceBase64(text: string): Uint8Array | undefined {
 describe('base64ToBytes, four characters at a time', () => {
   it('answers as the bit-by-bit reference for any text, and round-trips any bytes', () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=', '-', ' ', 'é', '\u0100', '\u01c1', '\uffff'), maxLength: 40 }), (text) => {
-        expect(base64ToBytes(text)).toEqual(referenceBase64(text));
-      }),
+      fc.property(
+        fc.string({
+          unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=', '-', ' ', 'é', '\u0100', '\u01c1', '\uffff'),
+          maxLength: 40,
+        }),
+        (text) => {
+          expect(base64ToBytes(text)).toEqual(referenceBase64(text));
+        },
+      ),
       { numRuns: 2000 },
     );
     fc.assert(

@@ -32,7 +32,13 @@ it('a delivery cut off mid-body leaves no unhandled rejection, and the server go
   try {
     // The request announces 1,000 bytes, sends 10, and its connection is destroyed once the server has it.
     const arrived = new Promise<IncomingMessage>((resolve) => server!.once('request', resolve));
-    const cut = request({ host: '127.0.0.1', port, method: 'POST', path: '/webhooks', headers: { 'content-type': 'application/json', 'content-length': '1000' } });
+    const cut = request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/webhooks',
+      headers: { 'content-type': 'application/json', 'content-length': '1000' },
+    });
     cut.on('error', () => undefined); // the socket destroyed below
     cut.write('{"id":"We');
     const req = await arrived;
@@ -48,7 +54,8 @@ it('a delivery cut off mid-body leaves no unhandled rejection, and the server go
 
   // Still serving: a signed delivery is handled (200), an unsigned one refused (400).
   const body = eventBody();
-  const post = (headers: Record<string, string>) => fetch(`http://127.0.0.1:${port}/webhooks`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+  const post = (headers: Record<string, string>) =>
+    fetch(`http://127.0.0.1:${port}/webhooks`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
   expect((await post({ 'x-service-signature': await signWebhook(body, keys.privateKeyPem) })).status).toBe(200);
   expect((await post({})).status).toBe(400);
   expect(handled).toHaveLength(1);

@@ -48,7 +48,7 @@ describe('webhooks.unwrap computes each thing once', () => {
   });
 });
 
-describe("a delivery that matches the document takes no promise for its check", () => {
+describe('a delivery that matches the document takes no promise for its check', () => {
   // A complete INCOMING_PAYMENT.COMPLETED, as the service sends it (the webhook benchmark's delivery).
   const matching = incomingPaymentCompleted({ now: '2025-10-13T10:00:00.000Z', id: 'Webhook:sync', transactionId: 'Transaction:1', description: 'ok' });
 

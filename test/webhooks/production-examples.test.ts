@@ -12,7 +12,16 @@ import { productionDocument, productionDocumentPath, productionWebhookExamples, 
 import { signedDelivery, testKeys } from './helpers';
 
 /** Production's webhook keys on the resources this SDK has (cards, agents and bulk uploads are not among them). */
-const SHARED = ['incoming-payment', 'outgoing-payment', 'test-webhook', 'invitation-claimed', 'customer-update', 'internal-account-status', 'external-account-status', 'verification-update'];
+const SHARED = [
+  'incoming-payment',
+  'outgoing-payment',
+  'test-webhook',
+  'invitation-claimed',
+  'customer-update',
+  'internal-account-status',
+  'external-account-status',
+  'verification-update',
+];
 
 describe.skipIf(productionDocumentPath() === undefined)("production's webhook examples", () => {
   let unwrapped: { example: WebhookExample; event: { type: unknown; issues?: unknown; unknown?: true } }[];
@@ -22,13 +31,24 @@ describe.skipIf(productionDocumentPath() === undefined)("production's webhook ex
     for (const example of productionWebhookExamples().filter((e) => SHARED.includes(e.key))) {
       const body = JSON.stringify(example.body);
       const { headers } = await signedDelivery(body);
-      unwrapped.push({ example, event: (await cb.webhooks.unwrap(body, headers)) as never });
+      unwrapped.push({ example, event: await cb.webhooks.unwrap(body, headers) });
     }
   });
 
   it('types every example, the event types production added included', () => {
     const known = new Set<string>(WEBHOOK_EVENT_TYPES);
-    for (const type of ['OUTGOING_PAYMENT.PENDING', 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION', 'OUTGOING_PAYMENT.REFUND_COMPLETED', 'INCOMING_PAYMENT.REFUND_COMPLETED', 'CUSTOMER.KYB_APPROVED', 'CUSTOMER.KYB_REJECTED', 'INTERNAL_ACCOUNT.BALANCE_UPDATED', 'INTERNAL_ACCOUNT.STATUS_UPDATED', 'INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED', 'EXTERNAL_ACCOUNT.STATUS_UPDATED']) {
+    for (const type of [
+      'OUTGOING_PAYMENT.PENDING',
+      'OUTGOING_PAYMENT.PENDING_AUTHORIZATION',
+      'OUTGOING_PAYMENT.REFUND_COMPLETED',
+      'INCOMING_PAYMENT.REFUND_COMPLETED',
+      'CUSTOMER.KYB_APPROVED',
+      'CUSTOMER.KYB_REJECTED',
+      'INTERNAL_ACCOUNT.BALANCE_UPDATED',
+      'INTERNAL_ACCOUNT.STATUS_UPDATED',
+      'INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED',
+      'EXTERNAL_ACCOUNT.STATUS_UPDATED',
+    ]) {
       expect(known.has(type), type).toBe(true);
     }
     const typed = unwrapped.filter((u) => !('unknown' in u.event));
@@ -39,7 +59,9 @@ describe.skipIf(productionDocumentPath() === undefined)("production's webhook ex
 
   it('unwraps all 20 with no drift reported in event.issues', () => {
     expect(unwrapped).toHaveLength(20);
-    expect(unwrapped.filter((u) => u.event.issues !== undefined).map((u) => ({ example: `${u.example.key}/${u.example.name}`, issues: u.event.issues }))).toEqual([]);
+    expect(
+      unwrapped.filter((u) => u.event.issues !== undefined).map((u) => ({ example: `${u.example.key}/${u.example.name}`, issues: u.event.issues })),
+    ).toEqual([]);
   });
 });
 
@@ -88,11 +110,17 @@ describe("production's docs site's webhooks", () => {
 
   it('unwraps all 31 on a resource we share, and types every one', () => {
     expect(Object.keys(report)).toHaveLength(31);
-    expect(Object.entries(report).filter(([, v]) => v === 'untyped').map(([k]) => k)).toEqual([]);
+    expect(
+      Object.entries(report)
+        .filter(([, v]) => v === 'untyped')
+        .map(([k]) => k),
+    ).toEqual([]);
   });
 
   it('reports drift only for fields production requires that the page leaves out', () => {
-    const drift = Object.values(report).filter((v) => v.startsWith('drift ')).flatMap((v) => v.slice(6).split(', '));
+    const drift = Object.values(report)
+      .filter((v) => v.startsWith('drift '))
+      .flatMap((v) => v.slice(6).split(', '));
     expect([...new Set(drift)].filter((path) => !(path in EXCERPTED))).toEqual([]);
     expect(Object.values(report).filter((v) => v === 'typed')).toHaveLength(7);
   });

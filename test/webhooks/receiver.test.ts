@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 
 describe('crossborder-sdk/webhooks unwrap', () => {
-  it('returns the event typed by its type, as the client\'s webhooks.unwrap does with the same delivery', async () => {
+  it("returns the event typed by its type, as the client's webhooks.unwrap does with the same delivery", async () => {
     const body = eventBody({ type: 'OUTGOING_PAYMENT.COMPLETED', data: { id: 'Transaction:7', status: 'COMPLETED', type: 'OUTGOING' } });
     const { headers } = await signedDelivery(body);
     const event = await unwrap(body, headers, { publicKey: keys.publicKeyPem });
@@ -55,7 +55,7 @@ describe('crossborder-sdk/webhooks unwrap', () => {
     expect(await clientWebhooks.unwrap(odd, oddSigned.headers)).toEqual(oddEvent);
   });
 
-  it('refuses what the client refuses, with the main entry\'s error class', async () => {
+  it("refuses what the client refuses, with the main entry's error class", async () => {
     expect(WebhookVerificationError).toBe(MainWebhookVerificationError);
     const body = eventBody();
     const { headers } = await signedDelivery(body);

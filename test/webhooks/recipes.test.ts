@@ -37,10 +37,16 @@ const recipes: Recipe[] = [
       return app.server;
     },
   },
-  { name: 'fetch handler (Next.js route)', start: async (cb, onEvent) => listening(serve({ fetch: createWebhookHandler(cb, onEvent), port: 0, hostname: '127.0.0.1' }) as Server) },
+  {
+    name: 'fetch handler (Next.js route)',
+    start: async (cb, onEvent) => listening(serve({ fetch: createWebhookHandler(cb, onEvent), port: 0, hostname: '127.0.0.1' }) as Server),
+  },
   { name: 'hono', start: async (cb, onEvent) => listening(serve({ fetch: createHonoApp(cb, onEvent).fetch, port: 0, hostname: '127.0.0.1' }) as Server) },
   // crossborder-sdk/webhooks: the client's key only, no client in the receiver.
-  { name: 'receiver without the client (crossborder-sdk/webhooks)', start: async (cb, onEvent) => listening(serve({ fetch: createReceiver(cb.webhookPublicKey!, onEvent), port: 0, hostname: '127.0.0.1' }) as Server) },
+  {
+    name: 'receiver without the client (crossborder-sdk/webhooks)',
+    start: async (cb, onEvent) => listening(serve({ fetch: createReceiver(cb.webhookPublicKey!, onEvent), port: 0, hostname: '127.0.0.1' }) as Server),
+  },
 ];
 
 const servers: Server[] = [];
@@ -152,11 +158,22 @@ describe.each(recipes.map((recipe, i) => ({ ...recipe, seed: 100 + i })))('recip
     const sandbox = createSandbox({ seed });
     try {
       const seen: Event[] = [];
-      const cb = new Crossborder({ tokenId: 't', clientSecret: 's', environment: 'sandbox', fetch: sandbox.fetch, webhookPublicKey: sandbox.webhookPublicKey.pem });
+      const cb = new Crossborder({
+        tokenId: 't',
+        clientSecret: 's',
+        environment: 'sandbox',
+        fetch: sandbox.fetch,
+        webhookPublicKey: sandbox.webhookPublicKey.pem,
+      });
       const url = urlOf(await start(cb, async (event) => void seen.push(event)));
       await cb.config.update({ webhookEndpoint: url });
       const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', currencies: ['USD'], fullName: 'Ada Lovelace' });
-      await cb.sandbox.receiveUmaPayment({ senderUmaAddress: '$sender@sandbox.example', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 1_000, customerId: customer.id });
+      await cb.sandbox.receiveUmaPayment({
+        senderUmaAddress: '$sender@sandbox.example',
+        receivingCurrencyCode: 'USD',
+        receivingCurrencyAmount: 1_000,
+        customerId: customer.id,
+      });
       await sandbox.webhooks.flush();
       const deliveries = sandbox.webhooks.deliveries;
       expect(deliveries.length).toBeGreaterThan(0);

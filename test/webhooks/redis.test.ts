@@ -52,7 +52,7 @@ describe('RedisDedupeStore (real redis-server)', () => {
     );
     expect(handled.size).toBe(EVENTS);
     expect([...handled.values()].every((n) => n === 1)).toBe(true);
-    // eslint-disable-next-line no-console
+
     console.log(`[redis] ${deliveries.length} deliveries to ${WORKERS} workers: ${handled.size} events handled once, 0 twice`);
   });
 
@@ -148,7 +148,10 @@ describe('RedisDedupeStore through a TCP fault proxy (issue 22, defect 1)', () =
 
   it('the reply to the claim is lost after Redis ran it, ioredis resends it on reconnect: a first delivery is not a duplicate', async () => {
     const prefix = 't5:';
-    const { touching } = await viaProxy(prefix, tcpOnly((x) => x.data.toString('latin1').includes(prefix), tcpScript([{ kind: 'cut-before-reply' }])));
+    const { touching } = await viaProxy(
+      prefix,
+      tcpOnly((x) => x.data.toString('latin1').includes(prefix), tcpScript([{ kind: 'cut-before-reply' }])),
+    );
     const store = new RedisDedupeStore(clients.at(-1)!, { prefix });
     const event = { id: 'Webhook:lost-reply', timestamp: new Date().toISOString() };
     expect(await dedupe(event, store)).toEqual({ duplicate: false, stale: false });
@@ -164,10 +167,18 @@ describe('RedisDedupeStore through a TCP fault proxy (issue 22, defect 1)', () =
 
   it('an answer the store cannot be sure of (dead peer: no reply) is an error, never a duplicate', async () => {
     const prefix = 't6:';
-    await viaProxy(prefix, tcpOnly((x) => x.data.toString('latin1').includes(prefix), () => ({ kind: 'dead' })));
+    await viaProxy(
+      prefix,
+      tcpOnly(
+        (x) => x.data.toString('latin1').includes(prefix),
+        () => ({ kind: 'dead' }),
+      ),
+    );
     const store = new RedisDedupeStore(clients.at(-1)!, { prefix, timeout: 300 });
     const started = performance.now();
-    await expect(dedupe({ id: 'Webhook:dead', timestamp: new Date().toISOString() }, store)).rejects.toThrow(/RedisDedupeStore: no answer from Redis within 300 ms/);
+    await expect(dedupe({ id: 'Webhook:dead', timestamp: new Date().toISOString() }, store)).rejects.toThrow(
+      /RedisDedupeStore: no answer from Redis within 300 ms/,
+    );
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 });

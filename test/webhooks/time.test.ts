@@ -23,7 +23,10 @@ function reference(text: unknown): number | undefined {
 }
 
 /** Two digits, mostly near the range `max` allows (and now and then anything up to 99). */
-const two = (max: number) => fc.oneof({ weight: 9, arbitrary: fc.integer({ min: 0, max: max + 1 }) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 99 }) }).map((n) => String(n).padStart(2, '0'));
+const two = (max: number) =>
+  fc
+    .oneof({ weight: 9, arbitrary: fc.integer({ min: 0, max: max + 1 }) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 99 }) })
+    .map((n) => String(n).padStart(2, '0'));
 
 describe('parseIsoDateTime', () => {
   it('gives the field-by-field check’s answer for any date-time shaped text', () => {
@@ -37,7 +40,10 @@ describe('parseIsoDateTime', () => {
         two(59),
         two(59),
         fc.constantFrom('', '.5', '.123456789', '.'),
-        fc.oneof(fc.constantFrom('Z', 'z', ''), fc.tuple(fc.constantFrom('+', '-'), two(23), two(59)).map(([s, h, m]) => `${s}${h}:${m}`)),
+        fc.oneof(
+          fc.constantFrom('Z', 'z', ''),
+          fc.tuple(fc.constantFrom('+', '-'), two(23), two(59)).map(([s, h, m]) => `${s}${h}:${m}`),
+        ),
       )
       .map(([y, mo, d, t, h, mi, s, f, z]) => `${y}-${mo}-${d}${t}${h}:${mi}:${s}${f}${z}`);
     fc.assert(

@@ -6,7 +6,14 @@ import * as nodeCrypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { importWebhookPublicKey, verifyWebhookSignature } from '../../src/webhooks/index';
 import { base64ToBytes, derToP1363, utf8 } from '../../src/webhooks/encoding';
-import { findNodeCrypto, nodeCryptoVerifier, signatureVerifier, webCryptoVerifier, type NodeCryptoLike, type SignatureVerifier } from '../../src/webhooks/verifier';
+import {
+  findNodeCrypto,
+  nodeCryptoVerifier,
+  signatureVerifier,
+  webCryptoVerifier,
+  type NodeCryptoLike,
+  type SignatureVerifier,
+} from '../../src/webhooks/verifier';
 import { signatureVectors } from './vectors';
 
 const vectors = signatureVectors();
@@ -62,7 +69,7 @@ describe('the signature verifier', () => {
     expect(compared).toBe(vectors.filter((v) => v.expect !== 'malformed_signature').length);
   });
 
-  it('node:crypto\'s synchronous check reads the strict DER as the header carried it, and agrees with WebCrypto on every vector', async () => {
+  it("node:crypto's synchronous check reads the strict DER as the header carried it, and agrees with WebCrypto on every vector", async () => {
     const node = nodeCryptoVerifier(nodeCrypto as unknown as NodeCryptoLike);
     const seen: [string, boolean | undefined, boolean | undefined][] = [];
     for (const vector of vectors) {
@@ -74,7 +81,7 @@ describe('the signature verifier', () => {
     expect(seen).toEqual(vectors.filter((v) => v.expect !== 'malformed_signature').map((v) => [v.name, v.expect === 'ok', v.expect === 'ok']));
   });
 
-  it('a caller\'s CryptoKey: extractable goes to node:crypto through KeyObject.from, non-extractable to WebCrypto', async () => {
+  it("a caller's CryptoKey: extractable goes to node:crypto through KeyObject.from, non-extractable to WebCrypto", async () => {
     const vector = vectors[0]!;
     const spki = nodeCrypto.createPublicKey(vector.key).export({ format: 'der', type: 'spki' });
     const used: string[] = [];
@@ -100,7 +107,15 @@ describe('the signature verifier', () => {
       expect(findNodeCrypto()).toBeUndefined();
       Object.defineProperty(globalThis, 'process', { value: { getBuiltinModule: () => undefined }, configurable: true, writable: true });
       expect(findNodeCrypto()).toBeUndefined();
-      Object.defineProperty(globalThis, 'process', { value: { getBuiltinModule: () => { throw new Error('no'); } }, configurable: true, writable: true });
+      Object.defineProperty(globalThis, 'process', {
+        value: {
+          getBuiltinModule: () => {
+            throw new Error('no');
+          },
+        },
+        configurable: true,
+        writable: true,
+      });
       expect(findNodeCrypto()).toBeUndefined();
     } finally {
       Object.defineProperty(globalThis, 'process', saved);

@@ -62,7 +62,9 @@ describe('key refusals: reason, exact message, cause', () => {
       [{ ...base, algorithm: { name: 'ECDH', namedCurve: 'P-256' } }, 'public ECDH P-256 key with usages [verify]'],
     ];
     for (const [key, got] of cases) {
-      expect((await rejection(() => importWebhookPublicKey(key as never))).message).toBe(`the webhook CryptoKey must be an ECDSA P-256 public key with usage "verify"; got a ${got}`);
+      expect((await rejection(() => importWebhookPublicKey(key as never))).message).toBe(
+        `the webhook CryptoKey must be an ECDSA P-256 public key with usage "verify"; got a ${got}`,
+      );
     }
   });
 
@@ -79,7 +81,7 @@ describe('key refusals: reason, exact message, cause', () => {
   });
 
   it('a CryptoKey of the wrong kind is described by type, algorithm, curve and usages', async () => {
-    const p384 = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-384' }, true, ['sign', 'verify'])) as CryptoKeyPair;
+    const p384 = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-384' }, true, ['sign', 'verify']);
     const hmac = await crypto.subtle.generateKey({ name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
     const cases: [CryptoKey, string][] = [
       [p384.publicKey, 'public ECDSA P-384 key with usages [verify]'],
@@ -87,7 +89,9 @@ describe('key refusals: reason, exact message, cause', () => {
       [hmac, 'secret HMAC  key with usages [sign, verify]'],
     ];
     for (const [key, got] of cases) {
-      expect((await rejection(() => importWebhookPublicKey(key))).message).toBe(`the webhook CryptoKey must be an ECDSA P-256 public key with usage "verify"; got a ${got}`);
+      expect((await rejection(() => importWebhookPublicKey(key))).message).toBe(
+        `the webhook CryptoKey must be an ECDSA P-256 public key with usage "verify"; got a ${got}`,
+      );
     }
     const bare = { algorithm: {}, type: 'public', usages: [] as string[] };
     expect((await rejection(() => importWebhookPublicKey(bare as never))).message).toBe(
@@ -112,12 +116,15 @@ describe('key refusals: reason, exact message, cause', () => {
   });
 
   it('without WebCrypto, a key string is refused with the runtime named (not as a bad key)', async () => {
-    const fresh = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])) as CryptoKeyPair;
+    const fresh = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
     const hex = Buffer.from(await crypto.subtle.exportKey('raw', fresh.publicKey)).toString('hex');
     vi.stubGlobal('crypto', undefined);
     const err = await rejection(() => importWebhookPublicKey(hex));
     vi.unstubAllGlobals();
-    expect([err.reason, err.message]).toEqual(['invalid_key', 'WebCrypto (globalThis.crypto.subtle) is not available in this runtime; on Node use version 20 or later']);
+    expect([err.reason, err.message]).toEqual([
+      'invalid_key',
+      'WebCrypto (globalThis.crypto.subtle) is not available in this runtime; on Node use version 20 or later',
+    ]);
     // Not cached: the same key imports once WebCrypto is there.
     await expect(importWebhookPublicKey(hex)).resolves.toMatchObject({ type: 'public' });
   });
@@ -154,7 +161,7 @@ describe('header refusals at their exact limits', () => {
     }
   });
 
-  it('the service\'s exact JSON form answers as the general JSON reading does, at each of its edges', async () => {
+  it("the service's exact JSON form answers as the general JSON reading does, at each of its edges", async () => {
     const { body, signature } = await signedDelivery();
     const verifies = (header: string) => verifyWebhookSignature(body, { 'x-service-signature': header }, keys.publicKeyPem);
     const canonical = (s: string) => `{"v":"1","s":"${s}"}`;
@@ -184,23 +191,38 @@ describe('header refusals at their exact limits', () => {
 
   it('the signature inside the JSON form is trimmed like the bare one', async () => {
     const { body, signature } = await signedDelivery();
-    await expect(verifyWebhookSignature(body, { 'x-service-signature': JSON.stringify({ v: '1', s: ` ${signature}\t` }) }, keys.publicKeyPem)).resolves.toBeInstanceOf(Uint8Array);
+    await expect(
+      verifyWebhookSignature(body, { 'x-service-signature': JSON.stringify({ v: '1', s: ` ${signature}\t` }) }, keys.publicKeyPem),
+    ).resolves.toBeInstanceOf(Uint8Array);
   });
 });
 
 describe('body refusals and forms', () => {
   it('says what it got, and what to do after a JSON body parser', async () => {
-    const tail = ". If a JSON body parser ran first (e.g. express.json()), use the raw bytes instead (express.raw({ type: 'application/json' })): the signature covers the exact bytes sent";
-    for (const [body, got] of [[null, 'null'], [{}, 'an object'], [5, 'number'], [undefined, 'undefined']] as const) {
+    const tail =
+      ". If a JSON body parser ran first (e.g. express.json()), use the raw bytes instead (express.raw({ type: 'application/json' })): the signature covers the exact bytes sent";
+    for (const [body, got] of [
+      [null, 'null'],
+      [{}, 'an object'],
+      [5, 'number'],
+      [undefined, 'undefined'],
+    ] as const) {
       const err = await rejection(() => readRawBody(body as never));
-      expect([err.reason, err.message]).toEqual(['invalid_body', `the raw body must be a string, Uint8Array/Buffer, ArrayBuffer or Request; got ${got}${tail}`]);
+      expect([err.reason, err.message]).toEqual([
+        'invalid_body',
+        `the raw body must be a string, Uint8Array/Buffer, ArrayBuffer or Request; got ${got}${tail}`,
+      ]);
     }
   });
 
   it('an object is a Request only with clone, arrayBuffer and headers', async () => {
     const clone = () => new Request('https://x.test.invalid/', { method: 'POST', body: 'x' });
     const arrayBuffer = async () => new ArrayBuffer(1);
-    for (const partial of [{ arrayBuffer, headers: {} }, { clone, headers: {} }, { clone, arrayBuffer }]) {
+    for (const partial of [
+      { arrayBuffer, headers: {} },
+      { clone, headers: {} },
+      { clone, arrayBuffer },
+    ]) {
       expect((await rejection(() => readRawBody(partial as never))).message).toMatch(/; got an object\. /);
     }
   });
@@ -237,7 +259,7 @@ describe('body refusals and forms', () => {
   });
 });
 
-describe('the decoded signature stays the delivery\'s own', () => {
+describe("the decoded signature stays the delivery's own", () => {
   it('while a Request body is read, other deliveries verified meanwhile do not change its signature', async () => {
     const a = await signedDelivery('{"id":"Webhook:a"}');
     const others = await Promise.all(['{"id":"Webhook:b"}', '{"id":"Webhook:c"}'].map((body) => signedDelivery(new TextEncoder().encode(body))));
@@ -254,4 +276,3 @@ describe('the decoded signature stays the delivery\'s own', () => {
     expect((await refused).reason).toBe('invalid_signature');
   });
 });
-

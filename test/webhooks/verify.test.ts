@@ -31,9 +31,7 @@ describe('verifyWebhookSignature', () => {
     tampered[10]! ^= 0x01;
     const err = await rejection(() => verifyWebhookSignature(tampered, headers, keys.publicKeyPem));
     expect(err.reason).toBe('invalid_signature');
-    expect(err.message).toBe(
-      'signature does not match the body for this key: the body was changed or the key is wrong',
-    );
+    expect(err.message).toBe('signature does not match the body for this key: the body was changed or the key is wrong');
     expect(err).toBeInstanceOf(WebhookVerificationError);
     expect(err.name).toBe('WebhookVerificationError');
   });
@@ -41,9 +39,7 @@ describe('verifyWebhookSignature', () => {
   it('refuses a signature made with another key', async () => {
     const other = await generateWebhookKeyPair();
     const { body, headers } = await signedDelivery(eventBody(), other.privateKeyPem);
-    expect((await rejection(() => verifyWebhookSignature(body, headers, keys.publicKeyPem))).reason).toBe(
-      'invalid_signature',
-    );
+    expect((await rejection(() => verifyWebhookSignature(body, headers, keys.publicKeyPem))).reason).toBe('invalid_signature');
     await expect(verifyWebhookSignature(body, headers, other.publicKeyHex)).resolves.toBeInstanceOf(Uint8Array);
   });
 
@@ -57,9 +53,7 @@ describe('verifyWebhookSignature', () => {
 
   it('refuses a header that is not base64', async () => {
     for (const value of ['not base64!', 'MEUCIQ-_', 'MEUC IQ==', 'x'.repeat(101)]) {
-      const err = await rejection(() =>
-        verifyWebhookSignature('{}', { 'x-service-signature': value }, keys.publicKeyPem),
-      );
+      const err = await rejection(() => verifyWebhookSignature('{}', { 'x-service-signature': value }, keys.publicKeyPem));
       expect(err.reason, value).toBe('malformed_signature');
     }
   });
@@ -67,9 +61,7 @@ describe('verifyWebhookSignature', () => {
   it('refuses base64 that is not a DER signature', async () => {
     const p1363 = new Uint8Array(64).fill(7); // the right bytes in the wrong (raw r‖s) encoding
     for (const value of [bytesToBase64(p1363), btoa('hello world')]) {
-      const err = await rejection(() =>
-        verifyWebhookSignature('{}', { 'x-service-signature': value }, keys.publicKeyPem),
-      );
+      const err = await rejection(() => verifyWebhookSignature('{}', { 'x-service-signature': value }, keys.publicKeyPem));
       expect(err.reason).toBe('malformed_signature');
       expect(err.message).toContain('not a DER');
     }
@@ -92,18 +84,14 @@ describe('verifyWebhookSignature', () => {
     const { body, signature } = await signedDelivery();
     const der = base64ToBytes(signature)!;
     const padded = bytesToBase64(Uint8Array.of(...der, 0));
-    const err = await rejection(() =>
-      verifyWebhookSignature(body, { 'x-service-signature': padded }, keys.publicKeyPem),
-    );
+    const err = await rejection(() => verifyWebhookSignature(body, { 'x-service-signature': padded }, keys.publicKeyPem));
     expect(err.reason).toBe('malformed_signature');
   });
 
   it('tolerates missing padding and surrounding whitespace in the header', async () => {
     const { body, signature } = await signedDelivery();
     const loose = `  ${signature.replace(/=+$/, '')}\t`;
-    await expect(
-      verifyWebhookSignature(body, { 'x-service-signature': loose }, keys.publicKeyPem),
-    ).resolves.toBeInstanceOf(Uint8Array);
+    await expect(verifyWebhookSignature(body, { 'x-service-signature': loose }, keys.publicKeyPem)).resolves.toBeInstanceOf(Uint8Array);
   });
 
   it('asks for the key by its option and environment names when none is configured', async () => {
@@ -137,9 +125,7 @@ describe('unicode bodies', () => {
     const { signature } = await signedDelivery(text);
     const nfc = text.normalize('NFC');
     expect(nfc).not.toBe(text);
-    const err = await rejection(() =>
-      verifyWebhookSignature(nfc, { 'x-service-signature': signature }, keys.publicKeyPem),
-    );
+    const err = await rejection(() => verifyWebhookSignature(nfc, { 'x-service-signature': signature }, keys.publicKeyPem));
     expect(err.reason).toBe('invalid_signature');
   });
 
@@ -192,9 +178,7 @@ describe('body and header forms', () => {
 
   it('explains what to do when a JSON body parser ran first', async () => {
     const { body, headers } = await signedDelivery();
-    const err = await rejection(() =>
-      verifyWebhookSignature(JSON.parse(body) as never, headers, keys.publicKeyPem),
-    );
+    const err = await rejection(() => verifyWebhookSignature(JSON.parse(body) as never, headers, keys.publicKeyPem));
     expect(err.reason).toBe('invalid_body');
     expect(err.message).toContain('express.raw');
   });
@@ -216,9 +200,7 @@ describe('body and header forms', () => {
   it('prefers explicit headers over the Request headers', async () => {
     const { body, signature } = await signedDelivery();
     const request = new Request('https://platform.example/webhooks', { method: 'POST', body });
-    await expect(
-      verifyWebhookSignature(request, { 'x-service-signature': signature }, keys.publicKeyPem),
-    ).resolves.toBeInstanceOf(Uint8Array);
+    await expect(verifyWebhookSignature(request, { 'x-service-signature': signature }, keys.publicKeyPem)).resolves.toBeInstanceOf(Uint8Array);
   });
 
   it('getHeader returns undefined for absent names and non-string values', () => {
@@ -312,12 +294,7 @@ describe('interoperability with node:crypto', () => {
     for (let i = 0; i < 50; i++) {
       const body = eventBody();
       const signature = await signWebhook(body, keys.privateKeyPem, { format: 'bare' });
-      const ok = nodeVerify(
-        'sha256',
-        Buffer.from(body),
-        { key: keys.publicKeyPem, dsaEncoding: 'der' },
-        Buffer.from(signature, 'base64'),
-      );
+      const ok = nodeVerify('sha256', Buffer.from(body), { key: keys.publicKeyPem, dsaEncoding: 'der' }, Buffer.from(signature, 'base64'));
       expect(ok).toBe(true);
     }
   });
@@ -330,9 +307,7 @@ describe('interoperability with node:crypto', () => {
       const body = Buffer.from(`{"n":${i}}`);
       const der = nodeSign('sha256', body, { key: privateKey, dsaEncoding: 'der' });
       lengths.add(der.length);
-      await expect(
-        verifyWebhookSignature(body, { 'x-service-signature': der.toString('base64') }, pem),
-      ).resolves.toBeInstanceOf(Uint8Array);
+      await expect(verifyWebhookSignature(body, { 'x-service-signature': der.toString('base64') }, pem)).resolves.toBeInstanceOf(Uint8Array);
     }
     // 70, 71 and 72 bytes: both 32- and 33-byte integers were exercised.
     expect([...lengths].filter((n) => n >= 70).length).toBeGreaterThanOrEqual(3);
@@ -354,9 +329,7 @@ describe('interoperability with node:crypto', () => {
     const hex = `04${Buffer.from(jwk.x!, 'base64url').toString('hex')}${Buffer.from(jwk.y!, 'base64url').toString('hex')}`;
     const body = 'x';
     const der = nodeSign('sha256', Buffer.from(body), { key: privateKey, dsaEncoding: 'der' });
-    await expect(
-      verifyWebhookSignature(body, { 'x-service-signature': der.toString('base64') }, hex),
-    ).resolves.toBeInstanceOf(Uint8Array);
+    await expect(verifyWebhookSignature(body, { 'x-service-signature': der.toString('base64') }, hex)).resolves.toBeInstanceOf(Uint8Array);
   });
 });
 
@@ -365,9 +338,7 @@ describe('signWebhook', () => {
     const pair = await globalThis.crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify']);
     const signature = await signWebhook('{}', pair.privateKey);
     const raw = new Uint8Array(await globalThis.crypto.subtle.exportKey('raw', pair.publicKey));
-    await expect(
-      verifyWebhookSignature('{}', { 'x-service-signature': signature }, Buffer.from(raw).toString('hex')),
-    ).resolves.toBeInstanceOf(Uint8Array);
+    await expect(verifyWebhookSignature('{}', { 'x-service-signature': signature }, Buffer.from(raw).toString('hex'))).resolves.toBeInstanceOf(Uint8Array);
 
     const sec1 = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'sec1', format: 'pem' });
     expect((await rejection(() => signWebhook('{}', sec1 as string))).message).toContain('openssl pkcs8');
@@ -389,10 +360,16 @@ describe('signWebhook', () => {
 
 describe('verification edges the mutation run found unguarded', () => {
   it('a CryptoKey must be a P-256 ECDSA public key with verify', async () => {
-    const ecdsa = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])) as CryptoKeyPair;
-    const p384 = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-384' }, true, ['sign', 'verify'])) as CryptoKeyPair;
-    const ecdh = (await crypto.subtle.generateKey({ name: 'ECDH', namedCurve: 'P-256' }, true, ['deriveBits'])) as CryptoKeyPair;
-    const signOnly = await crypto.subtle.importKey('jwk', await crypto.subtle.exportKey('jwk', ecdsa.publicKey), { name: 'ECDSA', namedCurve: 'P-256' }, true, []);
+    const ecdsa = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
+    const p384 = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-384' }, true, ['sign', 'verify']);
+    const ecdh = await crypto.subtle.generateKey({ name: 'ECDH', namedCurve: 'P-256' }, true, ['deriveBits']);
+    const signOnly = await crypto.subtle.importKey(
+      'jwk',
+      await crypto.subtle.exportKey('jwk', ecdsa.publicKey),
+      { name: 'ECDSA', namedCurve: 'P-256' },
+      true,
+      [],
+    );
     await expect(importWebhookPublicKey(ecdsa.publicKey)).resolves.toBe(ecdsa.publicKey);
     for (const key of [ecdsa.privateKey, p384.publicKey, ecdh.publicKey, signOnly]) {
       const err = await rejection(() => importWebhookPublicKey(key));
@@ -413,7 +390,8 @@ describe('verification edges the mutation run found unguarded', () => {
       const body = `{"n":${i}}`;
       const der = nodeSign('sha256', Buffer.from(body), { key: privateKey, dsaEncoding: 'der' });
       const headers = { 'x-service-signature': der.toString('base64') };
-      for (const key of [compressedHex, `0x${compressedHex.toUpperCase()}`]) await expect(verifyWebhookSignature(body, headers, key)).resolves.toBeInstanceOf(Uint8Array);
+      for (const key of [compressedHex, `0x${compressedHex.toUpperCase()}`])
+        await expect(verifyWebhookSignature(body, headers, key)).resolves.toBeInstanceOf(Uint8Array);
       // the other Y (the prefix flipped) is another key: the signature does not verify with it
       const flipped = `${compressedHex.startsWith('02') ? '03' : '02'}${compressedHex.slice(2)}`;
       expect((await rejection(() => verifyWebhookSignature(body, headers, flipped))).reason).toBe('invalid_signature');
@@ -464,7 +442,7 @@ describe('verification edges the mutation run found unguarded', () => {
     const copy = await readRawBody(bytes);
     bytes[0] = 0x20;
     expect(copy[0]).toBe('{'.charCodeAt(0));
-    expect(Array.from(await readRawBody(utf8('ab').buffer as ArrayBuffer))).toEqual([0x61, 0x62]);
+    expect(Array.from(await readRawBody(utf8('ab').buffer))).toEqual([0x61, 0x62]);
     const view = new DataView(utf8('xyz').buffer, 1, 2);
     expect(Array.from(await readRawBody(view as never))).toEqual([0x79, 0x7a]);
     const err = await rejection(() => readRawBody(null as never));

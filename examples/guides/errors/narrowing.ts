@@ -1,12 +1,4 @@
-import {
-  APIConnectionError,
-  APIError,
-  ConflictError,
-  CrossborderError,
-  NotFoundError,
-  RateLimitError,
-  ValidationError,
-} from 'crossborder-sdk';
+import { APIConnectionError, APIError, ConflictError, CrossborderError, NotFoundError, RateLimitError, ValidationError } from 'crossborder-sdk';
 
 /** What to do about a failed call: most specific class first, the base classes last. */
 export function nextStep(err: unknown): string {

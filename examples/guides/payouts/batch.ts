@@ -24,6 +24,12 @@ export async function payroll(cb: Crossborder, instructions: Iterable<PayoutInst
 export function instructionsOf(accountId: string, payeeId: string, umaAddress: string): PayoutInstruction[] {
   return [
     { reference: 'inv-1042', source: { accountId }, destination: { accountId: payeeId }, amount: 125_00 },
-    { reference: 'inv-1043', source: { accountId }, destination: { umaAddress, currency: 'USD' }, amount: 80_00, senderCustomerInfo: { FULL_NAME: 'Ada Lovelace' } },
+    {
+      reference: 'inv-1043',
+      source: { accountId },
+      destination: { umaAddress, currency: 'USD' },
+      amount: 80_00,
+      senderCustomerInfo: { FULL_NAME: 'Ada Lovelace' },
+    },
   ];
 }

@@ -3,8 +3,16 @@ import { cb, sandbox } from './client.js';
 
 export async function firstPayment(print: (line: string) => void = console.log) {
   // 1. A customer. The service opens its USD account with it.
-  const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace', birthDate: '1990-12-10', nationality: 'GB' });
-  const { data: [account] } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
+  const customer = await cb.customers.create({
+    customerType: 'INDIVIDUAL',
+    region: 'US',
+    fullName: 'Ada Lovelace',
+    birthDate: '1990-12-10',
+    nationality: 'GB',
+  });
+  const {
+    data: [account],
+  } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
   if (!account) throw new Error('no USD account');
 
   // 2. Sandbox only: money arrives. Amounts are integers in the smallest unit (cents here).
@@ -14,7 +22,12 @@ export async function firstPayment(print: (line: string) => void = console.log) 
   const payee = await cb.externalAccounts.create({
     customerId: customer.id,
     currency: 'GBP',
-    accountInfo: { accountType: 'GBP_ACCOUNT', accountNumber: '31926819', routingNumber: '601613', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Grace Hopper' } },
+    accountInfo: {
+      accountType: 'GBP_ACCOUNT',
+      accountNumber: '31926819',
+      routingNumber: '601613',
+      beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Grace Hopper' },
+    },
   });
 
   // 4. Price $250.00 in GBP and execute it. Each step sends its own Idempotency-Key: retries never pay twice.

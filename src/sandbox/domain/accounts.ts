@@ -48,7 +48,9 @@ function fundingInstructions(ctx: Pick<Ctx, 'random'>, currency: string): Fundin
         return bank('SOLANA_WALLET', ctx.random.pick('123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz', 44), undefined, ['SOLANA']);
     }
   })();
-  return [{ accountOrWalletInfo: info, instructionsNotes: `Include the reference ${reference} so the funds are matched to this account.`, isPlatformAccount: false }];
+  return [
+    { accountOrWalletInfo: info, instructionsNotes: `Include the reference ${reference} so the funds are matched to this account.`, isPlatformAccount: false },
+  ];
 }
 
 /** Crypto assets the sandbox holds: their accounts are INTERNAL_CRYPTO, the others INTERNAL_FIAT. */
@@ -64,7 +66,11 @@ export function internalAccountType(currency: string): 'INTERNAL_FIAT' | 'INTERN
 
 /** Opens an empty internal account of `currency` for `customerId`. */
 /** Opens an internal account of `customerId` in `currency`: it needs only new ids, the random source, the clock and the world. */
-export function openInternalAccount(ctx: Pick<Ctx, 'random' | 'clock' | 'world'> & { ids: Pick<Ctx['ids'], 'next'> }, customerId: string, currency: string): InternalAccountRec {
+export function openInternalAccount(
+  ctx: Pick<Ctx, 'random' | 'clock' | 'world'> & { ids: Pick<Ctx['ids'], 'next'> },
+  customerId: string,
+  currency: string,
+): InternalAccountRec {
   const { id, seq } = ctx.ids.next('InternalAccount');
   const timestamp = nowIso(ctx);
   const data: InternalAccount = {
@@ -169,7 +175,12 @@ export function checkAccountInfo(accountType: string, type: AccountType, info: o
     const paths = missing.map((group) => group.map((field) => `accountInfo.${field}`));
     refuseFields(
       'body',
-      paths.map((group) => ({ location: 'body', field: group[0]!, rule: 'required', message: `is required for a ${accountType}${group.length > 1 ? ` (or ${group.slice(1).join(', ')})` : ''}` })),
+      paths.map((group) => ({
+        location: 'body',
+        field: group[0]!,
+        rule: 'required',
+        message: `is required for a ${accountType}${group.length > 1 ? ` (or ${group.slice(1).join(', ')})` : ''}`,
+      })),
       { missing: paths.map((group) => group.join(' or ')) },
     );
   }

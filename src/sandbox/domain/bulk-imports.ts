@@ -40,7 +40,8 @@ export async function startImport(ctx: Ctx, csv: string): Promise<BulkCustomerIm
     throw invalidInput('file', `The file is not CSV: ${(error as Error).message}`);
   }
   const [header, ...data] = records;
-  if (!header || header.every((h) => h === '')) throw invalidInput('file', 'The CSV file is empty: it needs a header row naming its columns, then one row per customer.');
+  if (!header || header.every((h) => h === ''))
+    throw invalidInput('file', 'The CSV file is empty: it needs a header row naming its columns, then one row per customer.');
   const missing = REQUIRED.find((column) => !header.includes(column));
   const rows = data.map((cells, i) => {
     const byName: Record<string, string> = {};
@@ -87,13 +88,19 @@ function step(ctx: Ctx, rec: BulkImportRec): void {
   job.status = 'PROCESSING';
   for (const row of rec.rows.splice(0, BATCH)) {
     try {
-      if (rec.fileProblem) throw invalidInput(rec.fileProblem.column, rec.fileProblem.message, { reason: 'missing_required_column', column: rec.fileProblem.column });
+      if (rec.fileProblem)
+        throw invalidInput(rec.fileProblem.column, rec.fileProblem.message, { reason: 'missing_required_column', column: rec.fileProblem.column });
       createCustomer(ctx, validate('body', zCreateCustomerBody, customerBody(row.cells)) as CustomerCreateParams);
       job.progress.successful++;
     } catch (error) {
       if (!(error instanceof SandboxError)) throw error;
       job.progress.failed++;
-      (job.errors ??= []).push({ correlationId: row.correlationId, code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) });
+      (job.errors ??= []).push({
+        correlationId: row.correlationId,
+        code: error.code,
+        message: error.message,
+        ...(error.details ? { details: error.details } : {}),
+      });
     }
     job.progress.processed++;
   }
@@ -126,7 +133,10 @@ function customerBody(cells: Record<string, string>): unknown {
     address,
   };
   if (type === 'BUSINESS') {
-    return { ...common, businessInfo: { legalName: cells.businessLegalName, registrationNumber: cells.businessRegistrationNumber, taxId: cells.businessTaxId } };
+    return {
+      ...common,
+      businessInfo: { legalName: cells.businessLegalName, registrationNumber: cells.businessRegistrationNumber, taxId: cells.businessTaxId },
+    };
   }
   return { ...common, fullName: cells.fullName, birthDate: cells.birthDate };
 }

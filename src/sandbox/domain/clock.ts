@@ -65,13 +65,17 @@ export function createClock(start?: Date | string | number, options: { frozen?: 
 /** Throws a RangeError unless moving `now` forward by `ms` gives a valid date. */
 export function checkAdvance(now: number, ms: number): void {
   if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`clock.advance(ms) needs a finite ms ≥ 0, got ${ms}`);
-  if (!(now + ms <= MAX_CLOCK_MS)) throw new RangeError(`advancing ${ms} ms would take the clock past ${new Date(MAX_CLOCK_MS).toISOString()}, the last date the state can hold`);
+  if (!(now + ms <= MAX_CLOCK_MS))
+    throw new RangeError(`advancing ${ms} ms would take the clock past ${new Date(MAX_CLOCK_MS).toISOString()}, the last date the state can hold`);
 }
 
 /** Milliseconds since the epoch of a Date, ISO string or number; throws on an unreadable value. */
 export function toMillis(date: Date | string | number): number {
   const ms = date instanceof Date ? date.getTime() : typeof date === 'number' ? date : Date.parse(date);
-  if (!Number.isFinite(ms) || ms < MIN_DATE_MS || ms > MAX_CLOCK_MS) throw new RangeError(`not a date the sandbox clock can hold (${new Date(MIN_DATE_MS).toISOString()} to ${new Date(MAX_CLOCK_MS).toISOString()}): ${String(date)}`);
+  if (!Number.isFinite(ms) || ms < MIN_DATE_MS || ms > MAX_CLOCK_MS)
+    throw new RangeError(
+      `not a date the sandbox clock can hold (${new Date(MIN_DATE_MS).toISOString()} to ${new Date(MAX_CLOCK_MS).toISOString()}): ${String(date)}`,
+    );
   return ms;
 }
 

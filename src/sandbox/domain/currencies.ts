@@ -70,9 +70,7 @@ export function currencyObject(code: string): CurrencyObject {
   return { code: info.code, name: info.name, symbol: info.symbol, decimals: info.decimals };
 }
 
-const EU_COUNTRIES = new Set(
-  'AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE'.split(' '),
-);
+const EU_COUNTRIES = new Set('AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE'.split(' '));
 
 /** Currency enabled for a new customer of `region` that gave no `currencies`. */
 export function defaultCurrencyFor(region: string): string {

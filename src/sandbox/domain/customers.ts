@@ -122,7 +122,6 @@ export function createCustomer(ctx: Ctx, body: CustomerCreateParams): Customer {
   return data;
 }
 
-
 /** Drops `undefined` fields so that answers only carry what is set. */
 export function stripUndefined<T>(value: Record<string, unknown>): T {
   for (const key of Object.keys(value)) if (value[key] === undefined) delete value[key];

@@ -103,13 +103,15 @@ export function faultsProblem(faults: unknown): string | undefined {
   }
   if (f.failAfterProcessing !== undefined) {
     const p = f.failAfterProcessing as Record<string, unknown>;
-    if (typeof p !== 'object' || p === null || typeof p.rate !== 'number' || !(p.rate >= 0 && p.rate <= 1)) return 'faults.failAfterProcessing.rate: expected a number from 0 to 1';
+    if (typeof p !== 'object' || p === null || typeof p.rate !== 'number' || !(p.rate >= 0 && p.rate <= 1))
+      return 'faults.failAfterProcessing.rate: expected a number from 0 to 1';
     if (p.reason !== undefined && (typeof p.reason !== 'string' || p.reason === '')) return 'faults.failAfterProcessing.reason: expected a failure reason';
   }
   if (f.latency !== undefined) {
     const l = f.latency as Record<string, unknown>;
     if (typeof l !== 'object' || l === null || typeof l.ms !== 'number' || !(l.ms >= 0 && l.ms <= 60_000)) return 'faults.latency.ms: expected 0 to 60000';
-    if (l.jitterMs !== undefined && !(typeof l.jitterMs === 'number' && l.jitterMs >= 0 && l.jitterMs <= 60_000)) return 'faults.latency.jitterMs: expected 0 to 60000';
+    if (l.jitterMs !== undefined && !(typeof l.jitterMs === 'number' && l.jitterMs >= 0 && l.jitterMs <= 60_000))
+      return 'faults.latency.jitterMs: expected 0 to 60000';
   }
   return undefined;
 }
@@ -127,9 +129,12 @@ export function describeFaults(faults: SandboxFaults): string[] {
   const limits = Object.entries(dailyVolumeLimit ?? {});
   if (limits.length > 0) phrases.push(`daily volume limit ${limits.map(([code, amount]) => formatMoney(amount, code)).join(', ')}`);
   if (failAfterProcessing && failAfterProcessing.rate > 0) {
-    phrases.push(`${Math.round(failAfterProcessing.rate * 10_000) / 100}% of new payouts fail after PROCESSING (${failAfterProcessing.reason ?? 'OFFRAMP_FAILED'})`);
+    phrases.push(
+      `${Math.round(failAfterProcessing.rate * 10_000) / 100}% of new payouts fail after PROCESSING (${failAfterProcessing.reason ?? 'OFFRAMP_FAILED'})`,
+    );
   }
-  if (latency && latency.ms + (latency.jitterMs ?? 0) > 0) phrases.push(`latency ${latency.ms} ms${latency.jitterMs ? ` (+ up to ${latency.jitterMs} ms)` : ''}`);
+  if (latency && latency.ms + (latency.jitterMs ?? 0) > 0)
+    phrases.push(`latency ${latency.ms} ms${latency.jitterMs ? ` (+ up to ${latency.jitterMs} ms)` : ''}`);
   return phrases;
 }
 
@@ -190,13 +195,18 @@ export function assertDailyVolume(ctx: Ctx, currency: string, amount: number): v
   const used = state.volume.get(dayKey(ctx, currency)) ?? 0;
   if (used + amount > limit) {
     const money = (value: number) => formatMoney(value, currency);
-    throw new SandboxError(429, 'DAILY_VOLUME_LIMIT_EXCEEDED', `${money(amount)} would pass the platform's daily volume limit (${money(used)} of ${money(limit)} used today).`, {
-      field: 'lockedCurrencyAmount',
-      amount,
-      currency,
-      used,
-      limit,
-    });
+    throw new SandboxError(
+      429,
+      'DAILY_VOLUME_LIMIT_EXCEEDED',
+      `${money(amount)} would pass the platform's daily volume limit (${money(used)} of ${money(limit)} used today).`,
+      {
+        field: 'lockedCurrencyAmount',
+        amount,
+        currency,
+        used,
+        limit,
+      },
+    );
   }
 }
 

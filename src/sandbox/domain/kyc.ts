@@ -78,7 +78,12 @@ const CUSTOMER_EVENTS: ReadonlyMap<string, string> = new Map([
 ]);
 
 function valueAt(customer: Customer, path: string): unknown {
-  return path.split('.').reduce<unknown>((obj, key) => (obj !== null && typeof obj === 'object' && Object.hasOwn(obj, key) ? (obj as Record<string, unknown>)[key] : undefined), customer);
+  return path
+    .split('.')
+    .reduce<unknown>(
+      (obj, key) => (obj !== null && typeof obj === 'object' && Object.hasOwn(obj, key) ? (obj as Record<string, unknown>)[key] : undefined),
+      customer,
+    );
 }
 
 /** The KYC status of a beneficial owner: its identity is complete by the schema, so APPROVED unless its last name is magic. */

@@ -126,7 +126,12 @@ export function holdsForApproval(amount: number): boolean {
 export function limitRefusal(amount: number, currency: string): SandboxError | undefined {
   const details = { field: 'lockedCurrencyAmount', amount, currency };
   if (amount === MAGIC.transactionSizeLimitAmount) {
-    return new SandboxError(400, 'TRANSACTION_SIZE_LIMIT_EXCEEDED', `${formatMoney(amount, currency)} is above the largest single payment allowed for this corridor.`, details);
+    return new SandboxError(
+      400,
+      'TRANSACTION_SIZE_LIMIT_EXCEEDED',
+      `${formatMoney(amount, currency)} is above the largest single payment allowed for this corridor.`,
+      details,
+    );
   }
   if (amount === MAGIC.dailyVolumeLimitAmount) {
     return new SandboxError(429, 'DAILY_VOLUME_LIMIT_EXCEEDED', `${formatMoney(amount, currency)} would pass the platform's daily volume limit.`, details);
@@ -149,7 +154,11 @@ export function credentialRefusal(tokenId: string): SandboxError | undefined {
     );
   }
   if (tokenId === MAGIC.forbiddenTokenId) {
-    return new SandboxError(403, 'FORBIDDEN', `Insufficient permissions: these API credentials may not do this (the sandbox refuses the token id ${MAGIC.forbiddenTokenId} on purpose).`);
+    return new SandboxError(
+      403,
+      'FORBIDDEN',
+      `Insufficient permissions: these API credentials may not do this (the sandbox refuses the token id ${MAGIC.forbiddenTokenId} on purpose).`,
+    );
   }
   return undefined;
 }

@@ -51,7 +51,9 @@ export function setExternalStatus(ctx: Ctx, rec: ExternalAccountRec, status: Ext
  */
 export function startOwnershipChallenge(ctx: Ctx, rec: ExternalAccountRec, method: string): OwnershipChallenge {
   if (!(METHODS as readonly string[]).includes(method)) {
-    refuseFields('body', [{ location: 'body', field: 'method', rule: 'invalid_value', message: `must be one of ${METHODS.join(', ')}` }], { accepted: [...METHODS] });
+    refuseFields('body', [{ location: 'body', field: 'method', rule: 'invalid_value', message: `must be one of ${METHODS.join(', ')}` }], {
+      accepted: [...METHODS],
+    });
   }
   const { id, status, ownershipType, accountInfo } = rec.data;
   if (!needsOwnershipProof(accountInfo.accountType, ownershipType) || !CHALLENGEABLE.has(status)) {
@@ -64,8 +66,22 @@ export function startOwnershipChallenge(ctx: Ctx, rec: ExternalAccountRec, metho
   const nonce = `${ctx.random.hex(8)}-${ctx.random.hex(4)}-${ctx.random.hex(4)}`;
   const challenge: OwnershipChallengeRec =
     method === 'WALLET_SIGNATURE'
-      ? { accountId: id, method, nonce, messageToSign: `I verify that I control this wallet. Nonce: ${nonce}`, issuedMs, expiresMs: issuedMs + OWNERSHIP_CHALLENGE_MS }
-      : { accountId: id, method, nonce, verificationLink: `https://verify.sandbox.crossborder.invalid/session/${nonce}`, issuedMs, expiresMs: issuedMs + OWNERSHIP_CHALLENGE_MS };
+      ? {
+          accountId: id,
+          method,
+          nonce,
+          messageToSign: `I verify that I control this wallet. Nonce: ${nonce}`,
+          issuedMs,
+          expiresMs: issuedMs + OWNERSHIP_CHALLENGE_MS,
+        }
+      : {
+          accountId: id,
+          method,
+          nonce,
+          verificationLink: `https://verify.sandbox.crossborder.invalid/session/${nonce}`,
+          issuedMs,
+          expiresMs: issuedMs + OWNERSHIP_CHALLENGE_MS,
+        };
   // A new challenge abandons the one in flight.
   ctx.world.ownershipChallenges.set(id, challenge);
   setExternalStatus(ctx, rec, 'PENDING_OWNERSHIP_VERIFICATION');
@@ -102,10 +118,15 @@ export function verifyOwnership(ctx: Ctx, rec: ExternalAccountRec, signature: st
   const id = rec.data.id;
   const challenge = ctx.world.ownershipChallenges.get(id);
   if (!challenge || challenge.method !== 'WALLET_SIGNATURE') {
-    throw new SandboxError(409, 'INVALID_STATE_TRANSITION', `No WALLET_SIGNATURE challenge is outstanding for external account ${id}; start one with /challenge.`, {
-      id,
-      status: rec.data.status,
-    });
+    throw new SandboxError(
+      409,
+      'INVALID_STATE_TRANSITION',
+      `No WALLET_SIGNATURE challenge is outstanding for external account ${id}; start one with /challenge.`,
+      {
+        id,
+        status: rec.data.status,
+      },
+    );
   }
   ctx.world.ownershipChallenges.delete(id);
   const late = now(ctx) > challenge.expiresMs;
@@ -113,7 +134,7 @@ export function verifyOwnership(ctx: Ctx, rec: ExternalAccountRec, signature: st
     setExternalStatus(ctx, rec, 'UNVERIFIED');
     const message = late
       ? `is too late: the challenge expired at ${iso(challenge.expiresMs)}; the account is UNVERIFIED, start a new challenge`
-      : 'is not the wallet\'s signature of messageToSign; the account is UNVERIFIED, start a new challenge';
+      : "is not the wallet's signature of messageToSign; the account is UNVERIFIED, start a new challenge";
     refuseFields('body', [{ location: 'body', field: 'signature', rule: late ? 'expired' : 'invalid', message }], { id });
   }
   setExternalStatus(ctx, rec, 'ACTIVE');

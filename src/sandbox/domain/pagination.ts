@@ -61,7 +61,9 @@ function decodeCursor(cursor: string, order: 'asc' | 'desc'): CursorKey {
  * only sort when the clock was set backwards at some point.
  */
 function sortByCreation<T extends Ordered>(items: T[], sign: 1 | -1): T[] {
-  const ascending = items.every((it, i) => i === 0 || items[i - 1]!.createdMs - it.createdMs < 0 || (items[i - 1]!.createdMs === it.createdMs && items[i - 1]!.seq < it.seq));
+  const ascending = items.every(
+    (it, i) => i === 0 || items[i - 1]!.createdMs - it.createdMs < 0 || (items[i - 1]!.createdMs === it.createdMs && items[i - 1]!.seq < it.seq),
+  );
   if (!ascending) items.sort((a, b) => a.createdMs - b.createdMs || a.seq - b.seq);
   return sign === 1 ? items : items.reverse();
 }
@@ -70,7 +72,12 @@ function sortByCreation<T extends Ordered>(items: T[], sign: 1 | -1): T[] {
  * Sorts the already-filtered `items`, skips to the cursor and cuts one page.
  * @param defaultOrder lists in this API are newest first unless `sortOrder` says otherwise.
  */
-export function paginate<T extends Ordered, R>(items: Iterable<T>, params: PageParams, render: (item: T) => R, defaultOrder: 'asc' | 'desc' = 'desc'): Envelope<R> {
+export function paginate<T extends Ordered, R>(
+  items: Iterable<T>,
+  params: PageParams,
+  render: (item: T) => R,
+  defaultOrder: 'asc' | 'desc' = 'desc',
+): Envelope<R> {
   const order = params.sortOrder ?? defaultOrder;
   const limit = params.limit ?? DEFAULT_LIMIT;
   const sign = order === 'asc' ? 1 : -1;

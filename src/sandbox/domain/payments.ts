@@ -114,7 +114,9 @@ function assertPending(ctx: Ctx, quote: QuoteRec): void {
  */
 export function fundRealtimeQuotes(ctx: Ctx, account: InternalAccountRec): void {
   const waiting = [...ctx.world.quotes.values()]
-    .filter((q) => q.data.status === 'PENDING' && q.data.source.sourceType === 'REALTIME_FUNDING' && q.debitAccountId === account.data.id && now(ctx) < q.expiresMs)
+    .filter(
+      (q) => q.data.status === 'PENDING' && q.data.source.sourceType === 'REALTIME_FUNDING' && q.debitAccountId === account.data.id && now(ctx) < q.expiresMs,
+    )
     .sort((a, b) => a.seq - b.seq);
   for (const quote of waiting) {
     if (account.data.balance.amount >= quote.data.totalSendingAmount) execute(ctx, quote);
@@ -156,7 +158,13 @@ function failOutgoing(ctx: Ctx, quote: QuoteRec | undefined, tx: TransactionRec,
     // The refund happens at the failure's instant: the same timestamp as the FAILED status.
     const at = tx.data.updatedAt ?? nowIso(ctx);
     const reference = `${tx.data.reconciliationInstructions?.reference ?? tx.data.id}-REFUND`;
-    tx.data.refund = { reference, initiatedAt: at, settledAt: at, status: 'COMPLETED', reason: reason === CANCELLED ? 'USER_CANCELLATION' : 'TRANSACTION_FAILED' };
+    tx.data.refund = {
+      reference,
+      initiatedAt: at,
+      settledAt: at,
+      status: 'COMPLETED',
+      reason: reason === CANCELLED ? 'USER_CANCELLATION' : 'TRANSACTION_FAILED',
+    };
   }
   ctx.webhooks.emit('OUTGOING_PAYMENT.FAILED', tx.data);
 }
@@ -381,10 +389,13 @@ export function cancelTransfer(ctx: Ctx, tx: TransactionRec): void {
  * no longer PENDING or expired. Answers the quote's transaction.
  */
 export function sendQuoteFunds(ctx: Ctx, quote: QuoteRec, currency: string, amount: number | undefined): TransactionRec {
-  const account = quote.data.source.sourceType === 'REALTIME_FUNDING' && quote.debitAccountId ? ctx.world.internalAccounts.get(quote.debitAccountId) : undefined;
+  const account =
+    quote.data.source.sourceType === 'REALTIME_FUNDING' && quote.debitAccountId ? ctx.world.internalAccounts.get(quote.debitAccountId) : undefined;
   if (!account) throw invalidInput('quoteId', `Quote ${quote.data.id} is funded from an account: it has no payment instructions to send funds to.`);
   if (currency !== quote.data.sendingCurrency.code) {
-    throw new SandboxError(400, 'INVALID_CURRENCY', `Quote ${quote.data.id} is funded in ${quote.data.sendingCurrency.code}, not ${currency}.`, { field: 'currencyCode' });
+    throw new SandboxError(400, 'INVALID_CURRENCY', `Quote ${quote.data.id} is funded in ${quote.data.sendingCurrency.code}, not ${currency}.`, {
+      field: 'currencyCode',
+    });
   }
   assertPending(ctx, quote);
   moveBalance(ctx, account, amount ?? quote.data.totalSendingAmount);

@@ -65,17 +65,19 @@ function issueChallenge(ctx: Ctx, call: Call, action: WalletAction, bound?: { pa
   const requestId = newRequestId(ctx);
   const issuedMs = now(ctx);
   const expiresMs = issuedMs + CHALLENGE_TTL_MS;
-  const payloadToSign = bound?.payloadToSign ?? JSON.stringify({
-    type: action.type,
-    walletId: walletId(action.walletSuffix),
-    ...action.details,
-    request: { method: call.method, path: call.path },
-    requestId,
-    nonce: ctx.random.hex(32),
-    issuedAt: iso(issuedMs),
-    expiresAt: iso(expiresMs),
-    note: NOTE,
-  });
+  const payloadToSign =
+    bound?.payloadToSign ??
+    JSON.stringify({
+      type: action.type,
+      walletId: walletId(action.walletSuffix),
+      ...action.details,
+      request: { method: call.method, path: call.path },
+      requestId,
+      nonce: ctx.random.hex(32),
+      issuedAt: iso(issuedMs),
+      expiresAt: iso(expiresMs),
+      note: NOTE,
+    });
   ctx.world.signedChallenges.set(requestId, {
     requestId,
     payloadToSign,
@@ -108,7 +110,11 @@ export function isSignedRetry(call: Call): boolean {
  * `no_active_session`, `self_revoke`, and `wrong_session` when `action.sessionId` names the one session
  * that may sign and another key signed.
  */
-export async function authorize(ctx: Ctx, call: Call, action: WalletAction): Promise<{ challenge: Reply } | { session: SessionRec; carry: Record<string, string> | undefined }> {
+export async function authorize(
+  ctx: Ctx,
+  call: Call,
+  action: WalletAction,
+): Promise<{ challenge: Reply } | { session: SessionRec; carry: Record<string, string> | undefined }> {
   const repeat = await checkRepeat(ctx, call, action.walletSuffix);
   if ('unsigned' in repeat) return { challenge: issueChallenge(ctx, call, action) };
   const { challenge, publicKey } = repeat;
@@ -161,7 +167,11 @@ export async function authorizeBound(ctx: Ctx, call: Call, walletSuffix: string)
     throw refuse('WALLET_SIGNATURE_INVALID', 'Request-Id names a wallet action challenge, not a login challenge.', 'request_mismatch');
   }
   if (publicKey !== challenge.boundPublicKey) {
-    throw refuse('WALLET_SIGNATURE_INVALID', 'The signing key is not the one sealed with the code (the key bound into the verification token).', 'key_mismatch');
+    throw refuse(
+      'WALLET_SIGNATURE_INVALID',
+      'The signing key is not the one sealed with the code (the key bound into the verification token).',
+      'key_mismatch',
+    );
   }
   spend(challenge);
   return publicKey;
@@ -189,10 +199,18 @@ async function checkRepeat(ctx: Ctx, call: Call, walletSuffix: string): Promise<
   if (!challenge) throw refuse('WALLET_SIGNATURE_INVALID', 'Request-Id does not name a challenge of this service.', 'unknown_request_id');
   if (challenge.used) throw refuse('REQUEST_ID_REUSED', 'This requestId has already been used; start again with an unsigned request.');
   if (now(ctx) >= challenge.expiresMs) {
-    throw refuse('WALLET_SIGNATURE_INVALID', `The challenge expired at ${iso(challenge.expiresMs)}; start again with an unsigned request.`, 'challenge_expired');
+    throw refuse(
+      'WALLET_SIGNATURE_INVALID',
+      `The challenge expired at ${iso(challenge.expiresMs)}; start again with an unsigned request.`,
+      'challenge_expired',
+    );
   }
   if (challenge.method !== call.method || challenge.path !== call.path || challenge.body !== call.rawBody || challenge.walletSuffix !== walletSuffix) {
-    throw refuse('WALLET_SIGNATURE_INVALID', 'The signed repeat must be the identical request (method, path and body bytes) that got the challenge.', 'request_mismatch');
+    throw refuse(
+      'WALLET_SIGNATURE_INVALID',
+      'The signed repeat must be the identical request (method, path and body bytes) that got the challenge.',
+      'request_mismatch',
+    );
   }
   const verified = await verifyStamp(signature, challenge.payloadToSign);
   if (!verified.ok) {
@@ -209,7 +227,12 @@ async function checkRepeat(ctx: Ctx, call: Call, walletSuffix: string): Promise<
  * its money then takes a session signature like the wallet actions. Answers the 202 challenge for the
  * unsigned call, nothing once the signed repeat passes (and nothing for an account without credentials).
  */
-export async function authorizeSpend(ctx: Ctx, call: Call, account: InternalAccountRec | undefined, details: Record<string, unknown>): Promise<Reply | undefined> {
+export async function authorizeSpend(
+  ctx: Ctx,
+  call: Call,
+  account: InternalAccountRec | undefined,
+  details: Record<string, unknown>,
+): Promise<Reply | undefined> {
   if (!account || ![...ctx.world.credentials.values()].some((c) => c.walletSuffix === account.suffix)) return undefined;
   const signed = await authorize(ctx, call, { type: 'EXECUTE_QUOTE', walletSuffix: account.suffix, details });
   return 'challenge' in signed ? signed.challenge : undefined;

@@ -89,7 +89,10 @@ export function stateView(world: () => World): SandboxState {
 
 /** A resource of the world by its id (an invitation by its code), as the API renders it; undefined when there is none. */
 export function resourceData(w: World, id: string): unknown {
-  for (const map of [w.transactions, w.customers, w.verifications, w.beneficialOwners, w.quotes, w.externalAccounts, w.internalAccounts, w.bulkImports] as Map<string, { data: unknown }>[]) {
+  for (const map of [w.transactions, w.customers, w.verifications, w.beneficialOwners, w.quotes, w.externalAccounts, w.internalAccounts, w.bulkImports] as Map<
+    string,
+    { data: unknown }
+  >[]) {
     const rec = map.get(id);
     if (rec) return structuredClone(rec.data);
   }

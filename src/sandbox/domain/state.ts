@@ -42,9 +42,7 @@ export interface ExternalAccountRec extends Rec<ExternalAccount> {
 
 /** Where a quote's money goes, resolved when it was made. */
 export type QuoteTarget =
-  | { kind: 'internal'; accountId: string }
-  | { kind: 'external'; accountId: string }
-  | { kind: 'uma'; umaAddress: string; localAccountId: string | undefined };
+  { kind: 'internal'; accountId: string } | { kind: 'external'; accountId: string } | { kind: 'uma'; umaAddress: string; localAccountId: string | undefined };
 
 /** A quote and what executing it will do. */
 export interface QuoteRec extends Rec<Quote> {

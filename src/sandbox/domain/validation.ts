@@ -90,11 +90,12 @@ export function validate(location: Location, schema: Schema | undefined, value: 
     if (location === 'body') checkAmounts(result.data);
     return result.data;
   }
-  const raw = rawIssues(result.error.issues as readonly Issue[], value);
+  const raw = rawIssues(result.error.issues, value);
   const issues: FieldIssue[] = raw.map((i) => ({ location, field: i.path.map(String).join('.'), rule: i.code, message: describe(i) }));
   // Out of range includes past the safe-integer range (origin `int`) and JSON numbers too big to be finite.
   const outOfRange = (i: Issue) =>
-    ((i.code === 'too_big' || i.code === 'too_small') && (i.origin === 'number' || i.origin === 'int')) || (i.code === 'invalid_type' && i.received === 'Infinity');
+    ((i.code === 'too_big' || i.code === 'too_small') && (i.origin === 'number' || i.origin === 'int')) ||
+    (i.code === 'invalid_type' && i.received === 'Infinity');
   const amountOnly = raw.every((i) => outOfRange(i) && AMOUNT_FIELDS.has(String(i.path[i.path.length - 1])));
   refuseFields(location, issues, {}, amountOnly ? 'AMOUNT_OUT_OF_RANGE' : 'INVALID_INPUT');
 }
@@ -131,7 +132,10 @@ function checkAmounts(body: unknown): void {
   };
   visit(body, []);
   if (problems.length) {
-    throw new SandboxError(400, 'AMOUNT_OUT_OF_RANGE', `Invalid request body: ${problems.map((i) => `${i.field} ${i.message}`).join('; ')}.`, { field: problems[0]!.field, issues: problems });
+    throw new SandboxError(400, 'AMOUNT_OUT_OF_RANGE', `Invalid request body: ${problems.map((i) => `${i.field} ${i.message}`).join('; ')}.`, {
+      field: problems[0]!.field,
+      issues: problems,
+    });
   }
 }
 
@@ -198,7 +202,10 @@ export function coerceQuery(schema: Schema | undefined, search: URLSearchParams)
       400,
       'INVALID_INPUT',
       `Unknown query parameter${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}${known.length ? ` (this operation takes ${known.join(', ')})` : ' (this operation takes none)'}.`,
-      { field: unknown[0], issues: unknown.map((field) => ({ location: 'query', field, rule: 'unrecognized_keys', message: 'is not a parameter of this operation' })) },
+      {
+        field: unknown[0],
+        issues: unknown.map((field) => ({ location: 'query', field, rule: 'unrecognized_keys', message: 'is not a parameter of this operation' })),
+      },
     );
   }
   for (const key of new Set(search.keys())) {

@@ -8,17 +8,7 @@
  */
 import { p256 } from '@noble/curves/nist.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import {
-  base64urlToBytes,
-  bytesToBase64url,
-  bytesToHex,
-  concatBytes,
-  derToP1363,
-  fromUtf8,
-  hexToBytes,
-  p1363ToDer,
-  utf8,
-} from '../../wallet/encoding';
+import { base64urlToBytes, bytesToBase64url, bytesToHex, concatBytes, derToP1363, fromUtf8, hexToBytes, p1363ToDer, utf8 } from '../../wallet/encoding';
 import { WalletCryptoError } from '../../core/errors';
 import { STAMP_SCHEME } from '../../wallet/stamp';
 import { hpkeOpen, sealSessionBundle } from '../../wallet/hpke';
@@ -35,7 +25,9 @@ export function generateSessionKeyPair(): { privateKey: Uint8Array; publicKeyCom
 export function isValidClientPublicKey(hex: string): boolean {
   try {
     const bytes = hexToBytes(hex, 'clientPublicKey');
-    return (bytes.length === 65 && bytes[0] === 0x04) || (bytes.length === 33 && (bytes[0] === 0x02 || bytes[0] === 0x03)) ? p256.utils.isValidPublicKey(bytes, bytes.length === 33) : false;
+    return (bytes.length === 65 && bytes[0] === 0x04) || (bytes.length === 33 && (bytes[0] === 0x02 || bytes[0] === 0x03))
+      ? p256.utils.isValidPublicKey(bytes, bytes.length === 33)
+      : false;
   } catch {
     return false;
   }
@@ -61,9 +53,7 @@ export async function sealSessionKey(clientPublicKeyHex: string, sessionPrivateK
 }
 
 /** Outcome of {@link verifyStamp}; on success, the session public key (compressed hex) that signed. */
-export type StampVerification =
-  | { ok: true; publicKey: string }
-  | { ok: false; reason: 'malformed' | 'bad_scheme' | 'bad_signature' };
+export type StampVerification = { ok: true; publicKey: string } | { ok: false; reason: 'malformed' | 'bad_scheme' | 'bad_signature' };
 
 /**
  * Checks a `Service-Wallet-Signature` value against the exact `payloadToSign` string. The caller
@@ -152,7 +142,14 @@ export async function openOtpAttempt(encryptedOtpBundle: string, targetPrivateKe
     if (typeof encappedPublic !== 'string' || typeof ciphertext !== 'string') return undefined;
     const { point, jwk } = privateJwk(targetPrivateKey);
     const key = await subtle().importKey('jwk', jwk, ECDH_P256, false, ['deriveBits']);
-    const plaintext = await hpkeOpen(hexToBytes(encappedPublic, 'encappedPublic'), hexToBytes(ciphertext, 'ciphertext'), key, point, 'encryptedOtpBundle', 'target key');
+    const plaintext = await hpkeOpen(
+      hexToBytes(encappedPublic, 'encappedPublic'),
+      hexToBytes(ciphertext, 'ciphertext'),
+      key,
+      point,
+      'encryptedOtpBundle',
+      'target key',
+    );
     const { otp_code: otpCode, public_key: publicKey } = JSON.parse(fromUtf8(plaintext)) as Record<string, unknown>;
     if (typeof otpCode !== 'string' || typeof publicKey !== 'string') return undefined;
     return { otpCode, publicKey };

@@ -148,7 +148,14 @@ export class WebhookDispatcher {
   readonly #onChange: ((delivery: Delivery) => void) | undefined;
 
   /** @param onChange called after every attempt, once the delivery's state is updated (the inspector's live refresh). */
-  constructor(options: WebhookDeliveryOptions, keyPair: WebhookKeyPair, clock: Clock, ids: () => IdFactory, endpoint: () => string | undefined, onChange?: (delivery: Delivery) => void) {
+  constructor(
+    options: WebhookDeliveryOptions,
+    keyPair: WebhookKeyPair,
+    clock: Clock,
+    ids: () => IdFactory,
+    endpoint: () => string | undefined,
+    onChange?: (delivery: Delivery) => void,
+  ) {
     this.#onChange = onChange;
     this.keyPair = keyPair;
     this.#options = {
@@ -214,7 +221,7 @@ export class WebhookDispatcher {
    * result. Attached listeners get the event as any other. Undefined when no `webhookEndpoint` is
    * configured (nothing is sent).
    */
-  async test(data: unknown): Promise<DeliveryAttempt & { url: string } | undefined> {
+  async test(data: unknown): Promise<(DeliveryAttempt & { url: string }) | undefined> {
     if (!this.#endpoint()) return undefined;
     const prepared = this.#prepare('TEST', data);
     if (!prepared) return undefined;
@@ -311,7 +318,16 @@ export class WebhookDispatcher {
     const targets: { url: string; listener?: string }[] = [...(endpoint ? [{ url: endpoint }] : []), ...listeners.map((l) => ({ url: l.url, listener: l.id }))];
     const decider = endpoint ? 0 : listeners.findIndex((l) => l.approvals === 'answer');
     const deliveries = targets.map((target) => {
-      const delivery: Delivery = { eventId: event.id, type, endpoint: target.url, ...(target.listener ? { listener: target.listener } : {}), body, signature: '', attempts: [], state: 'pending' };
+      const delivery: Delivery = {
+        eventId: event.id,
+        type,
+        endpoint: target.url,
+        ...(target.listener ? { listener: target.listener } : {}),
+        body,
+        signature: '',
+        attempts: [],
+        state: 'pending',
+      };
       this.#deliveries.push(delivery);
       return delivery;
     });
@@ -364,7 +380,15 @@ export class WebhookDispatcher {
     } finally {
       const last = delivery.attempts[delivery.attempts.length - 1];
       try {
-        this.#options.onAttempt?.({ type: delivery.type, eventId: delivery.eventId, url: delivery.endpoint, attempt: delivery.attempts.length, status: last?.status, error: last?.error, ms: last?.ms });
+        this.#options.onAttempt?.({
+          type: delivery.type,
+          eventId: delivery.eventId,
+          url: delivery.endpoint,
+          attempt: delivery.attempts.length,
+          status: last?.status,
+          error: last?.error,
+          ms: last?.ms,
+        });
       } catch {
         // a log hook never changes a delivery
       }

@@ -70,7 +70,11 @@ function register(ctx: Ctx, body: ExternalAccountCreateParams): { rec: ExternalA
   }
 
   const existing = [...ctx.world.externalAccounts.values()].find(
-    (a) => a.data.customerId === customerId && a.data.currency === body.currency && a.data.accountInfo.accountType === info.accountType && a.identifier === identifier,
+    (a) =>
+      a.data.customerId === customerId &&
+      a.data.currency === body.currency &&
+      a.data.accountInfo.accountType === info.accountType &&
+      a.identifier === identifier,
   );
   const rec = existing ?? newAccount(ctx, body, customerId, identifier);
   if (body.defaultUmaDepositAccount && customerId) makeDefaultDeposit(ctx, rec, customerId);
@@ -131,7 +135,7 @@ const listInternal: Handler = (ctx, call) => {
 function withSentAccountInfo<T extends { accountInfo: ExternalAccountInfo }>(call: Call, body: T): T {
   const sent = (call.json as { accountInfo?: Record<string, unknown> } | undefined)?.accountInfo;
   if (!sent || sent.accountType !== body.accountInfo.accountType) return body;
-  return { ...body, accountInfo: { ...sent, ...body.accountInfo } as ExternalAccountInfo };
+  return { ...body, accountInfo: { ...sent, ...body.accountInfo } };
 }
 
 const createExternal: Handler = (ctx, call) => {
@@ -150,7 +154,12 @@ const listExternal: Handler = (ctx, call) => {
 const createPlatformExternal: Handler = (ctx, call) => {
   const body = withSentAccountInfo(call, call.body as Omit<ExternalAccountCreateParams, 'customerId'>);
   // The platform route takes no customerId: drop one rather than register a customer account here.
-  const { rec } = register(ctx, { currency: body.currency, accountInfo: body.accountInfo, platformAccountId: body.platformAccountId, ownershipType: body.ownershipType });
+  const { rec } = register(ctx, {
+    currency: body.currency,
+    accountInfo: body.accountInfo,
+    platformAccountId: body.platformAccountId,
+    ownershipType: body.ownershipType,
+  });
   return ok(rec.data);
 };
 

@@ -95,7 +95,10 @@ function schema<N extends keyof typeof schemas>(name: N | undefined): (typeof sc
  */
 async function formFields(rawBody: string, contentType: string | undefined): Promise<Record<string, string>> {
   if (!contentType || !/^multipart\/form-data\s*;/i.test(contentType)) {
-    throw invalidInput('body', `This operation takes a multipart/form-data body (Content-Type multipart/form-data; boundary=…); got ${contentType ?? 'no Content-Type'}.`);
+    throw invalidInput(
+      'body',
+      `This operation takes a multipart/form-data body (Content-Type multipart/form-data; boundary=…); got ${contentType ?? 'no Content-Type'}.`,
+    );
   }
   let form: FormData;
   try {
@@ -109,7 +112,12 @@ async function formFields(rawBody: string, contentType: string | undefined): Pro
 }
 
 /** Builds the handler over `ctx` and one handler per operation. */
-export function createCore(ctx: Ctx, routes: RouteTable, requestIds: Random, onError: (error: unknown) => void): (req: SandboxRequest) => Promise<SandboxResponse> {
+export function createCore(
+  ctx: Ctx,
+  routes: RouteTable,
+  requestIds: Random,
+  onError: (error: unknown) => void,
+): (req: SandboxRequest) => Promise<SandboxResponse> {
   const compiled = compile(routes);
   let served = 0;
 
@@ -122,9 +130,15 @@ export function createCore(ctx: Ctx, routes: RouteTable, requestIds: Random, onE
       allowed.push(route.op.method);
     }
     if (allowed.length > 0) {
-      throw new SandboxError(404, 'NOT_FOUND', `No operation ${method} ${path}; this path accepts ${allowed.join(', ')}.`, { allowedMethods: allowed }, {
-        Allow: allowed.join(', '),
-      });
+      throw new SandboxError(
+        404,
+        'NOT_FOUND',
+        `No operation ${method} ${path}; this path accepts ${allowed.join(', ')}.`,
+        { allowedMethods: allowed },
+        {
+          Allow: allowed.join(', '),
+        },
+      );
     }
     throw new SandboxError(404, 'NOT_FOUND', `No operation at ${path}.`, { path });
   }
@@ -170,10 +184,15 @@ export function createCore(ctx: Ctx, routes: RouteTable, requestIds: Random, onE
     ctx.scheduler.runDue();
     const url = new URL(req.url, 'http://sandbox.invalid');
     if (url.pathname !== VERSION_PREFIX && !url.pathname.startsWith(`${VERSION_PREFIX}/`)) {
-      throw new SandboxError(404, 'NOT_FOUND', `Paths live under the version segment ${VERSION_PREFIX}/ (e.g. ${VERSION_PREFIX}/customers); got ${url.pathname}.`, {
-        path: url.pathname,
-        hint: `prefix the path with ${VERSION_PREFIX}`,
-      });
+      throw new SandboxError(
+        404,
+        'NOT_FOUND',
+        `Paths live under the version segment ${VERSION_PREFIX}/ (e.g. ${VERSION_PREFIX}/customers); got ${url.pathname}.`,
+        {
+          path: url.pathname,
+          hint: `prefix the path with ${VERSION_PREFIX}`,
+        },
+      );
     }
     checkAuthorization(req.header('authorization'));
     await admit(ctx); // the configured latency and rate limit (domain/faults.ts)
@@ -196,7 +215,8 @@ export function createCore(ctx: Ctx, routes: RouteTable, requestIds: Random, onE
         throw invalidInput('body', `The request body is not valid JSON: ${(error as Error).message}`);
       }
     }
-    if (json === undefined && op.bodyRequired) throw invalidInput('body', `${op.method} ${op.path} needs a ${op.multipart ? 'multipart/form-data' : 'JSON'} request body.`);
+    if (json === undefined && op.bodyRequired)
+      throw invalidInput('body', `${op.method} ${op.path} needs a ${op.multipart ? 'multipart/form-data' : 'JSON'} request body.`);
     const key = req.header('idempotency-key');
     if (key !== undefined && (key.length < 1 || key.length > 255)) throw invalidInput('Idempotency-Key', 'Idempotency-Key must be 1 to 255 characters.');
     const call: Call = {
@@ -223,7 +243,10 @@ export function createCore(ctx: Ctx, routes: RouteTable, requestIds: Random, onE
         response = errorResponse(error);
       } else {
         onError(error);
-        response = toResponse({ status: 500, body: { status: 500, code: 'INTERNAL_ERROR', message: 'The sandbox failed to handle this request; see its console.' } });
+        response = toResponse({
+          status: 500,
+          body: { status: 500, code: 'INTERNAL_ERROR', message: 'The sandbox failed to handle this request; see its console.' },
+        });
       }
     }
     response.headers['X-Request-Id'] = requestId;

@@ -33,11 +33,12 @@ const update: Handler = (ctx, call) => {
     const stray = INDIVIDUAL_ONLY.find((f) => body[f] !== undefined);
     if (stray) throw invalidInput(stray, `${stray} applies to INDIVIDUAL customers only.`);
     if (!body.businessInfo && !current.businessInfo) throw invalidInput('businessInfo', 'businessInfo is required to make the customer a BUSINESS.');
-    if (!current.businessInfo && !body.businessInfo?.legalName) throw invalidInput('businessInfo.legalName', 'businessInfo.legalName is required to make the customer a BUSINESS.');
+    if (!current.businessInfo && !body.businessInfo?.legalName)
+      throw invalidInput('businessInfo.legalName', 'businessInfo.legalName is required to make the customer a BUSINESS.');
   } else if (body.businessInfo !== undefined) {
     throw invalidInput('businessInfo', 'businessInfo applies to BUSINESS customers only.');
   }
-  const currencies = body.currencies ? [...new Set(body.currencies)] : rec.data.currencies ?? [];
+  const currencies = body.currencies ? [...new Set(body.currencies)] : (rec.data.currencies ?? []);
   if (body.currencies) checkCurrencies(ctx, currencies, rec.data.region ?? 'US', 'currencies');
   if (body.umaAddress !== undefined) checkUmaAddress(ctx, body.umaAddress, rec.data.id);
 
@@ -67,7 +68,7 @@ const update: Handler = (ctx, call) => {
           ...base,
           customerType: 'BUSINESS',
           // Production's BusinessInfoUpdate: the fields sent replace theirs, the others stay.
-          businessInfo: { ...current.businessInfo, ...stripUndefined({ ...body.businessInfo }) } as BusinessCustomer['businessInfo'],
+          businessInfo: { ...current.businessInfo, ...stripUndefined({ ...body.businessInfo }) },
           address: body.address ?? current.address,
         });
   // Accounts of dropped currencies stay (their balances cannot vanish); new currencies get an account.
@@ -125,7 +126,6 @@ const getEndUserTerms: Handler = () => ok({ ...END_USER_TERMS });
 const uploadCustomersCsv: Handler = async (ctx, call) => ok(await startImport(ctx, (call.body as CustomersCsvUpload).file), 202);
 
 const getBulkCustomerImportJob: Handler = (ctx, call) => ok(findImport(ctx, call.params.jobId!));
-
 
 /** The customer routes. */
 export const customerRoutes = {

@@ -16,9 +16,7 @@ const createInvitation: Handler = (ctx, call) => {
   if (!isUmaAddress(body.inviterUma)) {
     throw new SandboxError(400, 'INVALID_UMA_ADDRESS', `${body.inviterUma} is not an UMA address.`, { field: 'inviterUma' });
   }
-  const inviter = [...ctx.world.customers.values()].find(
-    (c) => !c.data.isDeleted && c.data.umaAddress.toLowerCase() === body.inviterUma.toLowerCase(),
-  );
+  const inviter = [...ctx.world.customers.values()].find((c) => !c.data.isDeleted && c.data.umaAddress.toLowerCase() === body.inviterUma.toLowerCase());
   if (!inviter) {
     throw new SandboxError(400, 'INVALID_UMA_ADDRESS', `${body.inviterUma} is not the UMA address of a customer of this platform.`, { field: 'inviterUma' });
   }

@@ -53,7 +53,14 @@ const createBeneficialOwner: Handler = (ctx, call) => {
   const body = call.body as BeneficialOwnerCreateParams;
   const customer = findCustomer(ctx, body.customerId);
   if (customer.data.customerType !== 'BUSINESS') {
-    refuseFields('body', [{ location: 'body', field: 'customerId', rule: 'invalid_value', message: `must be a BUSINESS customer (beneficial owners belong to businesses); ${body.customerId} is ${customer.data.customerType}` }]);
+    refuseFields('body', [
+      {
+        location: 'body',
+        field: 'customerId',
+        rule: 'invalid_value',
+        message: `must be a BUSINESS customer (beneficial owners belong to businesses); ${body.customerId} is ${customer.data.customerType}`,
+      },
+    ]);
   }
   const { id, seq } = ctx.ids.next('BeneficialOwner');
   const timestamp = nowIso(ctx);
@@ -101,7 +108,9 @@ const createCustomerKycLink: Handler = (ctx, call) => {
   const customer = findCustomer(ctx, call.params.customerId!);
   const body = (call.body ?? {}) as KycLinkCreateParams;
   if (body.redirectUri !== undefined && !/^https?:\/\//i.test(body.redirectUri)) {
-    refuseFields('body', [{ location: 'body', field: 'redirectUri', rule: 'invalid_format', message: 'must start with https:// (or http:// for local development)' }]);
+    refuseFields('body', [
+      { location: 'body', field: 'redirectUri', rule: 'invalid_format', message: 'must start with https:// (or http:// for local development)' },
+    ]);
   }
   const session = ctx.random.hex(16);
   const url = new URL(`https://kyc.sandbox.crossborder.example/onboard/${session}`);

@@ -31,7 +31,9 @@ const updateConfig: Handler = (ctx, call) => {
       if (seen.has(c.currencyCode)) throw invalidInput(`supportedCurrencies.${i}.currencyCode`, `${c.currencyCode} is listed twice.`);
       seen.add(c.currencyCode);
       if (c.minAmount !== undefined && c.maxAmount !== undefined && c.minAmount > c.maxAmount) {
-        throw new SandboxError(400, 'AMOUNT_OUT_OF_RANGE', `minAmount ${c.minAmount} is above maxAmount ${c.maxAmount}.`, { field: `supportedCurrencies.${i}.minAmount` });
+        throw new SandboxError(400, 'AMOUNT_OUT_OF_RANGE', `minAmount ${c.minAmount} is above maxAmount ${c.maxAmount}.`, {
+          field: `supportedCurrencies.${i}.minAmount`,
+        });
       }
     });
   }
@@ -55,13 +57,22 @@ const listVerifications: Handler = (ctx, call) => {
   const q = call.query as { customerId?: string; verificationStatus?: string; limit?: number; cursor?: string };
   const matches = [...ctx.world.verifications.values()].filter(({ data: v }) => {
     if (ctx.world.customers.get(v.customerId)?.data.isDeleted) return false;
-    return (q.customerId === undefined || v.customerId === q.customerId) && (q.verificationStatus === undefined || v.verificationStatus === q.verificationStatus);
+    return (
+      (q.customerId === undefined || v.customerId === q.customerId) && (q.verificationStatus === undefined || v.verificationStatus === q.verificationStatus)
+    );
   });
   return ok(paginate(matches, q, (v) => v.data));
 };
 
 const listUmaProviders: Handler = (_ctx, call) => {
-  const q = call.query as { countryCode?: string; currencyCode?: string; hasBlockedProviders?: boolean; limit?: number; cursor?: string; sortOrder?: 'asc' | 'desc' };
+  const q = call.query as {
+    countryCode?: string;
+    currencyCode?: string;
+    hasBlockedProviders?: boolean;
+    limit?: number;
+    cursor?: string;
+    sortOrder?: 'asc' | 'desc';
+  };
   const matches = PROVIDERS.filter(({ data: p }) => {
     if (q.hasBlockedProviders === false && !p.allowListStatus) return false;
     if (q.countryCode !== undefined && !p.supportedRegions?.includes(q.countryCode)) return false;
@@ -85,14 +96,21 @@ const listPlatformInternal: Handler = (ctx, call) => {
  */
 const sendTestWebhook: Handler = async (ctx) => {
   if (!ctx.world.config.webhookEndpoint) {
-    throw new SandboxError(400, 'WEBHOOK_ENDPOINT_NOT_SET', 'No webhookEndpoint is configured (PATCH /config): there is nowhere to send the test webhook.', { field: 'webhookEndpoint' });
+    throw new SandboxError(400, 'WEBHOOK_ENDPOINT_NOT_SET', 'No webhookEndpoint is configured (PATCH /config): there is nowhere to send the test webhook.', {
+      field: 'webhookEndpoint',
+    });
   }
   const attempt = await ctx.webhooks.test(testEventData());
   if (!attempt || attempt.status === undefined || attempt.status < 200 || attempt.status >= 300) {
-    throw new SandboxError(400, 'WEBHOOK_DELIVERY_ERROR', `The test webhook to ${ctx.world.config.webhookEndpoint} failed: ${attempt?.error ?? `answered ${attempt?.status}`}.`, {
-      url: ctx.world.config.webhookEndpoint,
-      ...(attempt?.status !== undefined ? { response_status: attempt.status } : {}),
-    });
+    throw new SandboxError(
+      400,
+      'WEBHOOK_DELIVERY_ERROR',
+      `The test webhook to ${ctx.world.config.webhookEndpoint} failed: ${attempt?.error ?? `answered ${attempt?.status}`}.`,
+      {
+        url: ctx.world.config.webhookEndpoint,
+        ...(attempt?.status !== undefined ? { response_status: attempt.status } : {}),
+      },
+    );
   }
   return ok({ url: attempt.url, response_status: attempt.status, response_body: attempt.response ?? '' });
 };

@@ -112,7 +112,7 @@ const lookupUma: Handler = (ctx, call) => {
   if (!isUmaAddress(address)) {
     throw new SandboxError(400, 'INVALID_UMA_ADDRESS', `${address} is not an UMA address ($user@domain.example).`, { field: 'receiverUmaAddress' });
   }
-  const sending = sendingCurrencyOf(ctx, call.query as { customerId?: string; senderUmaAddress?: string });
+  const sending = sendingCurrencyOf(ctx, call.query);
   const domain = umaDomain(address);
   if (domain === ctx.world.config.umaDomain?.toLowerCase()) {
     const receiver = [...ctx.world.customers.values()].find((c) => !c.data.isDeleted && c.data.umaAddress.toLowerCase() === address.toLowerCase());
@@ -127,7 +127,7 @@ const lookupUma: Handler = (ctx, call) => {
 
 const lookupExternal: Handler = (ctx, call) => {
   const account = findExternalAccount(ctx, call.params.accountId!);
-  const sending = sendingCurrencyOf(ctx, call.query as { customerId?: string; senderUmaAddress?: string });
+  const sending = sendingCurrencyOf(ctx, call.query);
   return ok(saveLookup(ctx, { accountId: account.data.id, currencies: [account.data.currency], requiredPayerDataFields: [] }, sending));
 };
 
@@ -186,12 +186,18 @@ function resolveDestination(ctx: Ctx, body: QuoteCreateParams, sourceAccountId: 
   }
   if (dest.accountId.startsWith('ExternalAccount:')) {
     const account = findExternalAccount(ctx, dest.accountId);
-    if (!PAYABLE_STATUSES.has(account.data.status)) throw invalidInput('destination.accountId', `External account ${account.data.id} is ${account.data.status}, not ACTIVE.`);
+    if (!PAYABLE_STATUSES.has(account.data.status))
+      throw invalidInput('destination.accountId', `External account ${account.data.id} is ${account.data.status}, not ACTIVE.`);
     checkDestinationCurrency(dest.currency, account.data.currency);
     return {
       target: { kind: 'external', accountId: account.data.id },
       receiving: account.data.currency,
-      destination: { destinationType: 'ACCOUNT', accountId: account.data.id, currency: account.data.currency, ...(dest.paymentRail ? { paymentRail: dest.paymentRail } : {}) },
+      destination: {
+        destinationType: 'ACCOUNT',
+        accountId: account.data.id,
+        currency: account.data.currency,
+        ...(dest.paymentRail ? { paymentRail: dest.paymentRail } : {}),
+      },
       identifier: account.identifier,
     };
   }
@@ -224,7 +230,9 @@ function realtimeSource(ctx: Ctx, source: Extract<QuoteCreateParams['source'], {
     throw invalidInput('source.cryptoNetwork', `cryptoNetwork is required to fund in ${source.currency} (for example SOLANA_MAINNET).`);
   }
   const account =
-    source.customerId !== undefined ? primaryAccount(ctx, source.customerId, source.currency) : platformInternalAccounts(ctx).find((a) => a.currency === source.currency);
+    source.customerId !== undefined
+      ? primaryAccount(ctx, source.customerId, source.currency)
+      : platformInternalAccounts(ctx).find((a) => a.currency === source.currency);
   if (!account) {
     const owner = source.customerId !== undefined ? `Customer ${source.customerId}` : 'The platform';
     throw new SandboxError(400, 'INVALID_CURRENCY', `${owner} has no ${source.currency} account to receive the funds.`, { field: 'source.currency' });
@@ -285,7 +293,11 @@ const create: Handler = async (ctx, call) => {
   };
   if (immediate) spendable();
   if (immediate && source.debit) {
-    const challenge = await authorizeSpend(ctx, call, source.debit, { action: 'CREATE_AND_EXECUTE_QUOTE', amount: pricing.totalSendingAmount, currency: from.code });
+    const challenge = await authorizeSpend(ctx, call, source.debit, {
+      action: 'CREATE_AND_EXECUTE_QUOTE',
+      amount: pricing.totalSendingAmount,
+      currency: from.code,
+    });
     if (challenge) return challenge;
     // Other requests ran during the await: checked again, with no await from here to the debit (in
     // execute), so concurrent payments never both pass the balance or the daily volume limit.
@@ -296,8 +308,7 @@ const create: Handler = async (ctx, call) => {
   const quoteId = ctx.ids.next('Quote');
   const txId = ctx.ids.next('Transaction');
   const customer = source.customerId ? ctx.world.customers.get(source.customerId)?.data : undefined;
-  const rateDetails =
-    dest.target.kind === 'uma' ? { ...pricing.rateDetails, counterpartyMultiplier: 1, counterpartyFixedFee: 0 } : pricing.rateDetails;
+  const rateDetails = dest.target.kind === 'uma' ? { ...pricing.rateDetails, counterpartyMultiplier: 1, counterpartyFixedFee: 0 } : pricing.rateDetails;
   const timestamp = nowIso(ctx);
   const reference = newReference(ctx, dest.target.kind === 'uma' ? 'UMA' : 'CB');
   const txData: OutgoingTransaction = {
@@ -330,7 +341,12 @@ const create: Handler = async (ctx, call) => {
     status: 'PENDING',
     createdAt: timestamp,
     expiresAt: iso(expiresMs),
-    source: realtime ?? { sourceType: 'ACCOUNT', accountId: source.accountId, currency: from.code, ...(source.customerId ? { customerId: source.customerId } : {}) },
+    source: realtime ?? {
+      sourceType: 'ACCOUNT',
+      accountId: source.accountId,
+      currency: from.code,
+      ...(source.customerId ? { customerId: source.customerId } : {}),
+    },
     destination: dest.destination,
     sendingCurrency: currencyObject(from.code),
     receivingCurrency: currencyObject(to.code),
@@ -375,7 +391,11 @@ const run: Handler = async (ctx, call) => {
   assertExecutable(ctx, quote);
   assertDailyVolume(ctx, sandboxCurrency(quote.data.sendingCurrency), quote.data.totalSendingAmount);
   const source = quote.debitAccountId ? ctx.world.internalAccounts.get(quote.debitAccountId) : undefined;
-  const challenge = await authorizeSpend(ctx, call, source, { quoteId: quote.data.id, amount: quote.data.totalSendingAmount, currency: quote.data.sendingCurrency.code });
+  const challenge = await authorizeSpend(ctx, call, source, {
+    quoteId: quote.data.id,
+    amount: quote.data.totalSendingAmount,
+    currency: quote.data.sendingCurrency.code,
+  });
   if (challenge) return challenge;
   // Other requests ran during the await: the daily volume is checked again, with no await from here to
   // the debit (execute checks the quote and the funds itself), so concurrent executions never pass it.
@@ -438,15 +458,23 @@ const estimateWithdrawalFee: Handler = (ctx, call) => {
   const body = call.body as CryptoWithdrawalFeeEstimateParams;
   const account = findInternalAccount(ctx, body.internalAccountId);
   if (account.currency !== body.currency || internalAccountType(account.currency) !== 'INTERNAL_CRYPTO') {
-    throw new SandboxError(400, 'INVALID_CURRENCY', `${account.data.id} holds ${account.currency}: it cannot withdraw ${body.currency} on chain.`, { field: 'currency' });
+    throw new SandboxError(400, 'INVALID_CURRENCY', `${account.data.id} holds ${account.currency}: it cannot withdraw ${body.currency} on chain.`, {
+      field: 'currency',
+    });
   }
   const network = networkFee(body.cryptoNetwork);
   if (!network) {
-    throw invalidInput('cryptoNetwork', `The sandbox prices withdrawals on SOLANA, ETHEREUM, BASE, POLYGON, SPARK, LIGHTNING and BITCOIN, not ${body.cryptoNetwork}.`);
+    throw invalidInput(
+      'cryptoNetwork',
+      `The sandbox prices withdrawals on SOLANA, ETHEREUM, BASE, POLYGON, SPARK, LIGHTNING and BITCOIN, not ${body.cryptoNetwork}.`,
+    );
   }
   const estimate = withdrawalFee(CURRENCIES.get(account.currency)!, network, body.amount);
   if (estimate.netAmount <= 0) {
-    throw new SandboxError(400, 'AMOUNT_OUT_OF_RANGE', `${body.amount} ${body.currency} does not cover the withdrawal fee of ${estimate.totalFee}.`, { field: 'amount', totalFee: estimate.totalFee });
+    throw new SandboxError(400, 'AMOUNT_OUT_OF_RANGE', `${body.amount} ${body.currency} does not cover the withdrawal fee of ${estimate.totalFee}.`, {
+      field: 'amount',
+      totalFee: estimate.totalFee,
+    });
   }
   return ok(estimate);
 };

@@ -82,7 +82,12 @@ const list: Handler = (ctx, call) => {
     if (q.status !== undefined && t.status !== q.status) return false;
     if (q.type !== undefined && t.type !== q.type) return false;
     if (q.reference !== undefined && t.reconciliationInstructions?.reference !== q.reference) return false;
-    if (q.accountIdentifier !== undefined && !sameIdentifier(identifierOf(t.source), q.accountIdentifier) && !sameIdentifier(identifierOf(t.destination), q.accountIdentifier)) return false;
+    if (
+      q.accountIdentifier !== undefined &&
+      !sameIdentifier(identifierOf(t.source), q.accountIdentifier) &&
+      !sameIdentifier(identifierOf(t.destination), q.accountIdentifier)
+    )
+      return false;
     if (q.senderAccountIdentifier !== undefined && !sameIdentifier(identifierOf(t.source), q.senderAccountIdentifier)) return false;
     if (q.receiverAccountIdentifier !== undefined && !sameIdentifier(identifierOf(t.destination), q.receiverAccountIdentifier)) return false;
     const created = Date.parse(t.createdAt ?? '');
@@ -251,11 +256,17 @@ const transferOut: Handler = async (ctx, call) => {
     throw invalidInput('destination.accountId', 'Transfer-out moves money between accounts of the same owner (a customer, or the platform).');
   }
   if (destination.data.currency !== source.currency) {
-    throw new SandboxError(400, 'INVALID_CURRENCY', `The source holds ${source.currency}, the destination ${destination.data.currency}: transfer-out keeps the currency.`, {
-      field: 'destination.accountId',
-    });
+    throw new SandboxError(
+      400,
+      'INVALID_CURRENCY',
+      `The source holds ${source.currency}, the destination ${destination.data.currency}: transfer-out keeps the currency.`,
+      {
+        field: 'destination.accountId',
+      },
+    );
   }
-  if (destination.data.status !== 'ACTIVE') throw invalidInput('destination.accountId', `External account ${destination.data.id} is ${destination.data.status}, not ACTIVE.`);
+  if (destination.data.status !== 'ACTIVE')
+    throw invalidInput('destination.accountId', `External account ${destination.data.id} is ${destination.data.status}, not ACTIVE.`);
   requireWithinLimits(ctx, source.currency, body.amount, 'amount');
   assertFunds(source, body.amount, 'amount');
   const challenge = await authorizeSpend(ctx, call, source, { action: 'TRANSFER_OUT', amount: body.amount, currency: source.currency });

@@ -142,9 +142,15 @@ const challenge: Handler = (ctx, call) => {
       const elapsed = last === undefined ? Infinity : now(ctx) - last;
       if (elapsed < OTP_RESEND_MS) {
         const wait = Math.ceil((OTP_RESEND_MS - elapsed) / 1000);
-        throw new SandboxError(429, 'RATE_LIMITED', `A code was sent less than 30 seconds ago; retry after ${wait} seconds.`, { retryAfterSeconds: wait }, {
-          'Retry-After': String(wait),
-        });
+        throw new SandboxError(
+          429,
+          'RATE_LIMITED',
+          `A code was sent less than 30 seconds ago; retry after ${wait} seconds.`,
+          { retryAfterSeconds: wait },
+          {
+            'Retry-After': String(wait),
+          },
+        );
       }
       credential.lastOtpChallengeMs = now(ctx);
       return ok({ ...credential.data, otpEncryptionTargetBundle: newOtpTarget(ctx, credential) });
@@ -153,12 +159,20 @@ const challenge: Handler = (ctx, call) => {
       // Validated here rather than by the core: an EMAIL_OTP challenge legitimately has no body.
       const body = validate('body', zChallengeCredentialBody, call.json ?? {}) as CredentialChallengeParams;
       // Optional in the document (production's OTP branch sends none); a PASSKEY challenge needs it.
-      if (body.clientPublicKey === undefined) throw invalidInput('clientPublicKey', 'A PASSKEY challenge needs clientPublicKey (the key the session is bound to).');
+      if (body.clientPublicKey === undefined)
+        throw invalidInput('clientPublicKey', 'A PASSKEY challenge needs clientPublicKey (the key the session is bound to).');
       requireClientKey(body.clientPublicKey, 'clientPublicKey');
       const requestId = `${ctx.random.hex(8)}-${ctx.random.hex(4)}-4${ctx.random.hex(3)}-a${ctx.random.hex(3)}-${ctx.random.hex(12)}`;
       const challengeBytes = crypto.getRandomValues(new Uint8Array(32));
       const expiresMs = now(ctx) + PASSKEY_CHALLENGE_TTL_MS;
-      const record = { requestId, credentialId: credential.data.id, clientPublicKey: body.clientPublicKey.toLowerCase(), challenge: bytesToBase64url(challengeBytes), expiresMs, used: false };
+      const record = {
+        requestId,
+        credentialId: credential.data.id,
+        clientPublicKey: body.clientPublicKey.toLowerCase(),
+        challenge: bytesToBase64url(challengeBytes),
+        expiresMs,
+        used: false,
+      };
       ctx.world.passkeyChallenges.set(requestId, record);
       return ok({ ...credential.data, credentialId: credential.data.credentialId!, challenge: record.challenge, requestId, expiresAt: iso(expiresMs) });
     }
@@ -173,10 +187,14 @@ function proveCredential(ctx: Ctx, credential: CredentialRec, body: CredentialVe
   switch (body.type) {
     case 'EMAIL_OTP':
       if (body.clientPublicKey === undefined || body.otp === undefined) {
-        throw invalidInput(body.otp === undefined ? 'otp' : 'clientPublicKey', 'EMAIL_OTP /verify needs either otp and clientPublicKey, or encryptedOtpBundle.');
+        throw invalidInput(
+          body.otp === undefined ? 'otp' : 'clientPublicKey',
+          'EMAIL_OTP /verify needs either otp and clientPublicKey, or encryptedOtpBundle.',
+        );
       }
       requireClientKey(body.clientPublicKey, 'clientPublicKey');
-      if (body.otp !== MAGIC.otp) throw new SandboxError(401, 'UNAUTHORIZED', 'The one-time code is wrong or expired (the sandbox code is 000000).', { field: 'otp' });
+      if (body.otp !== MAGIC.otp)
+        throw new SandboxError(401, 'UNAUTHORIZED', 'The one-time code is wrong or expired (the sandbox code is 000000).', { field: 'otp' });
       return body.clientPublicKey;
     case 'OAUTH': {
       requireClientKey(body.clientPublicKey, 'clientPublicKey');
@@ -193,7 +211,8 @@ function proveCredential(ctx: Ctx, credential: CredentialRec, body: CredentialVe
         throw new SandboxError(401, 'UNAUTHORIZED', 'Request-Id does not name a passkey challenge of this credential.');
       }
       if (pending.used) throw new SandboxError(401, 'REQUEST_ID_REUSED', 'This passkey challenge was already used; call /challenge again.');
-      if (now(ctx) >= pending.expiresMs) throw new SandboxError(401, 'UNAUTHORIZED', `The passkey challenge expired at ${iso(pending.expiresMs)}; call /challenge again.`);
+      if (now(ctx) >= pending.expiresMs)
+        throw new SandboxError(401, 'UNAUTHORIZED', `The passkey challenge expired at ${iso(pending.expiresMs)}; call /challenge again.`);
       // The sandbox cannot check a WebAuthn signature; it checks the assertion names this passkey.
       if (body.assertion.credentialId !== credential.data.credentialId) {
         throw new SandboxError(401, 'UNAUTHORIZED', 'The assertion is from another passkey than this credential.', { field: 'assertion.credentialId' });
@@ -213,7 +232,14 @@ function proveCredential(ctx: Ctx, credential: CredentialRec, body: CredentialVe
  * token (an ES256 JWT bound to the public key sealed with the code) as `payloadToSign`. Signed repeat:
  * the stamp must be made with that key, which becomes the session key.
  */
-async function secureOtpVerify(ctx: Ctx, call: Call, credential: CredentialRec, wallet: InternalAccountRec, type: string, encryptedOtpBundle: string): Promise<Reply> {
+async function secureOtpVerify(
+  ctx: Ctx,
+  call: Call,
+  credential: CredentialRec,
+  wallet: InternalAccountRec,
+  type: string,
+  encryptedOtpBundle: string,
+): Promise<Reply> {
   if (type !== credential.data.type) throw invalidInput('type', `Credential ${credential.data.id} is ${credential.data.type}, not ${type}.`);
   if (isSignedRetry(call)) {
     const publicKey = await authorizeBound(ctx, call, wallet.suffix);
@@ -221,13 +247,24 @@ async function secureOtpVerify(ctx: Ctx, call: Call, credential: CredentialRec, 
   }
   const target = credential.otpTarget;
   if (!target || now(ctx) - target.issuedMs >= OTP_TTL_MS) {
-    throw new SandboxError(401, 'UNAUTHORIZED', 'No code is pending for this credential, or it expired: call /challenge for a fresh otpEncryptionTargetBundle.', { field: 'encryptedOtpBundle' });
+    throw new SandboxError(
+      401,
+      'UNAUTHORIZED',
+      'No code is pending for this credential, or it expired: call /challenge for a fresh otpEncryptionTargetBundle.',
+      { field: 'encryptedOtpBundle' },
+    );
   }
   const attempt = await openOtpAttempt(encryptedOtpBundle, target.privateKey);
   if (!attempt) {
-    throw new SandboxError(401, 'UNAUTHORIZED', "encryptedOtpBundle does not open with the credential's current otpEncryptionTargetBundle (sealed to an older one, or corrupted).", { field: 'encryptedOtpBundle' });
+    throw new SandboxError(
+      401,
+      'UNAUTHORIZED',
+      "encryptedOtpBundle does not open with the credential's current otpEncryptionTargetBundle (sealed to an older one, or corrupted).",
+      { field: 'encryptedOtpBundle' },
+    );
   }
-  if (attempt.otpCode !== MAGIC.otp) throw new SandboxError(401, 'UNAUTHORIZED', 'The one-time code is wrong or expired (the sandbox code is 000000).', { field: 'encryptedOtpBundle' });
+  if (attempt.otpCode !== MAGIC.otp)
+    throw new SandboxError(401, 'UNAUTHORIZED', 'The one-time code is wrong or expired (the sandbox code is 000000).', { field: 'encryptedOtpBundle' });
   if (!isValidClientPublicKey(attempt.publicKey)) throw invalidInput('encryptedOtpBundle', 'The public_key sealed with the code is not a P-256 public key.');
   // One code, one bundle: the target is spent once a verification token is issued.
   target.privateKey.fill(0);
@@ -268,7 +305,13 @@ async function sessionKeyFor(clientPublicKey: string): Promise<{ publicKey: stri
 }
 
 /** Issues a session of `credential` whose key is `publicKey` (compressed hex), and answers it. */
-function openSession(ctx: Ctx, credential: CredentialRec, wallet: InternalAccountRec, publicKey: string, encryptedSessionSigningKey: string | undefined): Reply {
+function openSession(
+  ctx: Ctx,
+  credential: CredentialRec,
+  wallet: InternalAccountRec,
+  publicKey: string,
+  encryptedSessionSigningKey: string | undefined,
+): Reply {
   return ok(issueSession(ctx, credential, wallet, publicKey, encryptedSessionSigningKey).answer);
 }
 
@@ -308,7 +351,9 @@ const revoke: Handler = async (ctx, call) => {
   const { credential, wallet } = findCredential(ctx, call.params.id!);
   const lastOne = () => {
     if (credentialsOf(ctx, wallet.suffix).length <= 1) {
-      throw new SandboxError(400, 'CANNOT_REVOKE_LAST_CREDENTIAL', 'A wallet must keep at least one credential; add another before revoking this one.', { id: credential.data.id });
+      throw new SandboxError(400, 'CANNOT_REVOKE_LAST_CREDENTIAL', 'A wallet must keep at least one credential; add another before revoking this one.', {
+        id: credential.data.id,
+      });
     }
   };
   if (!isSignedRetry(call)) lastOne();
@@ -394,9 +439,14 @@ function refuseSecondActiveKey(ctx: Ctx, fundingSourceId: string | undefined): v
   if (fundingSourceId === undefined) return;
   const active = [...ctx.world.delegatedKeys.values()].find((k) => k.data.fundingSourceId === fundingSourceId && k.data.status === 'ACTIVE');
   if (active) {
-    throw new SandboxError(409, 'CONFLICT', `Card funding source ${fundingSourceId} already has the ACTIVE delegated key ${active.data.id}; revoke it before creating another.`, {
-      id: active.data.id,
-    });
+    throw new SandboxError(
+      409,
+      'CONFLICT',
+      `Card funding source ${fundingSourceId} already has the ACTIVE delegated key ${active.data.id}; revoke it before creating another.`,
+      {
+        id: active.data.id,
+      },
+    );
   }
 }
 
@@ -451,7 +501,12 @@ const createDelegatedKey: Handler = async (ctx, call) => {
     return issueNextChallenge(ctx, call, {
       type: DELEGATED_KEY_POLICY,
       walletSuffix: wallet.suffix,
-      details: { delegatedKeyId: id, cardId: body.cardId, fundingSourceId: record.data.fundingSourceId, step: 'grant the delegated key signing for the wallet' },
+      details: {
+        delegatedKeyId: id,
+        cardId: body.cardId,
+        fundingSourceId: record.data.fundingSourceId,
+        step: 'grant the delegated key signing for the wallet',
+      },
       carry: { step: DELEGATED_KEY_POLICY, delegatedKeyId: id },
       sessionId: signed.session.id,
     });
@@ -459,7 +514,8 @@ const createDelegatedKey: Handler = async (ctx, call) => {
   if (carry.step === DELEGATED_KEY_POLICY) {
     const key = findDelegatedKey(ctx, carry.delegatedKeyId!);
     refuseSecondActiveKey(ctx, key.data.fundingSourceId);
-    if (key.data.status !== 'PENDING') throw invalidInput('id', `Delegated key ${key.data.id} is ${key.data.status}, not PENDING.`, { status: key.data.status });
+    if (key.data.status !== 'PENDING')
+      throw invalidInput('id', `Delegated key ${key.data.id} is ${key.data.status}, not PENDING.`, { status: key.data.status });
     key.data.status = 'ACTIVE';
     key.data.updatedAt = nowIso(ctx);
     return ok(key.data, 201);
@@ -474,7 +530,10 @@ const listDelegatedKeys: Handler = (ctx, call) => {
     throw invalidInput('accountId', 'Listing delegated keys needs accountId, fundingSourceId, or both.');
   }
   const data = [...ctx.world.delegatedKeys.values()]
-    .filter((k) => (accountId === undefined || k.walletSuffix === idSuffix(accountId)) && (fundingSourceId === undefined || k.data.fundingSourceId === fundingSourceId))
+    .filter(
+      (k) =>
+        (accountId === undefined || k.walletSuffix === idSuffix(accountId)) && (fundingSourceId === undefined || k.data.fundingSourceId === fundingSourceId),
+    )
     .sort((a, b) => a.seq - b.seq)
     .map((k) => k.data);
   return ok({ data });

@@ -30,7 +30,13 @@ export function createControls(ctx: Ctx, clock: Clock, state: StateControls, req
         return { error: 'No webhookEndpoint is configured (PATCH /config) and no listener is attached (crossborder-sdk listen): there is nowhere to deliver.' };
       }
       const data = resourceId === undefined ? (type === 'TEST' ? testEventData() : undefined) : resourceData(ctx.world, resourceId);
-      if (data === undefined) return { error: resourceId === undefined ? `${type} needs a resourceId (the transaction, customer, invitation or verification it is about).` : `No resource ${resourceId}.` };
+      if (data === undefined)
+        return {
+          error:
+            resourceId === undefined
+              ? `${type} needs a resourceId (the transaction, customer, invitation or verification it is about).`
+              : `No resource ${resourceId}.`,
+        };
       return { eventId: ctx.webhooks.emit(type, data) };
     },
     attachListener: (url, approvals) => ctx.webhooks.attach(url, approvals),

@@ -50,7 +50,8 @@ export interface Controls {
 }
 
 /** What `/_sandbox/events` streams: `data:` lines for requests, `event: change` for the rest. */
-export type LiveEvent = { type: 'request'; entry: unknown } | { type: 'change'; change: { source: 'scheduler' | 'delivery'; at: string; [key: string]: unknown } };
+export type LiveEvent =
+  { type: 'request'; entry: unknown } | { type: 'change'; change: { source: 'scheduler' | 'delivery'; at: string; [key: string]: unknown } };
 
 /** One Server-Sent Event. */
 export function sse(event: LiveEvent): string {
@@ -67,7 +68,8 @@ export function parseDuration(text: unknown): number | undefined {
 }
 
 const reply = (status: number, body: unknown): SandboxResponse => ({ status, headers: { ...JSON_HEADERS }, body: JSON.stringify(body) });
-const error = (status: number, code: string, message: string, details?: Record<string, unknown>) => reply(status, { status, code, message, ...(details ? { details } : {}) });
+const error = (status: number, code: string, message: string, details?: Record<string, unknown>) =>
+  reply(status, { status, code, message, ...(details ? { details } : {}) });
 
 function authorized(header: string | undefined): boolean {
   const match = header === undefined ? null : /^Basic\s+([A-Za-z0-9+/]+={0,2})\s*$/i.exec(header);
@@ -112,7 +114,9 @@ export function handleControl(req: SandboxRequest, path: string, controls: Contr
   // credentials of its own). Bound to another address they take the Basic credentials like the rest:
   // the browser asks for them once (WWW-Authenticate) and sends them with the page's requests after.
   if (reading && !exposure.loopback && !authorized(req.header('authorization'))) {
-    return UNAUTHORIZED('The sandbox is served on a non-loopback address: the inspector and /_sandbox/events take the same HTTP Basic credentials as the API (any values).');
+    return UNAUTHORIZED(
+      'The sandbox is served on a non-loopback address: the inspector and /_sandbox/events take the same HTTP Basic credentials as the API (any values).',
+    );
   }
   if (req.method.toUpperCase() === 'GET' && (path === CONTROL_PREFIX || path === '/_sandbox')) {
     return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }, body: INSPECTOR_HTML };
@@ -157,7 +161,13 @@ export function handleControl(req: SandboxRequest, path: string, controls: Contr
   }
   if (route === 'POST /_sandbox/webhooks/listeners') {
     // The attachment lasts as long as the connection: an in-process call (fetch, msw) has none to hold.
-    if (!exposure.binding) return error(400, 'INVALID_INPUT', 'A listener attaches over HTTP (sandbox.listen()): it stays attached while its connection is open, and an in-process call holds none.', { field: 'url' });
+    if (!exposure.binding)
+      return error(
+        400,
+        'INVALID_INPUT',
+        'A listener attaches over HTTP (sandbox.listen()): it stays attached while its connection is open, and an in-process call holds none.',
+        { field: 'url' },
+      );
     return attachListener(body, controls);
   }
   const detach = /^DELETE \/_sandbox\/webhooks\/listeners\/([^/]+)$/.exec(route);
@@ -168,8 +178,9 @@ export function handleControl(req: SandboxRequest, path: string, controls: Contr
   const claim = /^POST \/_sandbox\/invitations\/([^/]+)\/claim$/.exec(route);
   if (claim) {
     const code = decodeURIComponent(claim[1]!);
-    if (body.inviteeUma !== undefined && typeof body.inviteeUma !== 'string') return error(400, 'INVALID_INPUT', 'inviteeUma: give the UMA address of the invitee, such as $grace@sandbox.example.', { field: 'inviteeUma' });
-    const claimed = controls.claimInvitation(code, body.inviteeUma as string | undefined);
+    if (body.inviteeUma !== undefined && typeof body.inviteeUma !== 'string')
+      return error(400, 'INVALID_INPUT', 'inviteeUma: give the UMA address of the invitee, such as $grace@sandbox.example.', { field: 'inviteeUma' });
+    const claimed = controls.claimInvitation(code, body.inviteeUma);
     if (claimed.error?.startsWith('no invitation')) return error(404, 'NOT_FOUND', `${claimed.error}.`, { code });
     if (claimed.error?.includes('not an UMA address')) return error(400, 'INVALID_INPUT', `inviteeUma: ${claimed.error}.`, { field: 'inviteeUma' });
     if (claimed.error) return error(409, 'INVALID_STATE_TRANSITION', `${claimed.error}.`, { code });
@@ -191,7 +202,12 @@ export function handleControl(req: SandboxRequest, path: string, controls: Contr
         return error(400, 'INVALID_INPUT', 'Give {"advance":"10m"} (30s, 10m, 2h, 1d) or {"advanceMs":600000}, not negative.', { field });
       }
       if (!(controls.now() + ms <= MAX_CLOCK_MS)) {
-        return error(400, 'INVALID_INPUT', `${field}: advancing ${ms} ms would take the clock past ${new Date(MAX_CLOCK_MS).toISOString()}, the last date the state (and its --state file) can hold.`, { field });
+        return error(
+          400,
+          'INVALID_INPUT',
+          `${field}: advancing ${ms} ms would take the clock past ${new Date(MAX_CLOCK_MS).toISOString()}, the last date the state (and its --state file) can hold.`,
+          { field },
+        );
       }
       controls.advance(ms);
       return reply(200, { now: new Date(controls.now()).toISOString(), advancedMs: ms });
@@ -227,13 +243,21 @@ export function handleControl(req: SandboxRequest, path: string, controls: Contr
     case 'GET /_sandbox/webhooks/listeners':
       return reply(200, controls.listeners());
     case 'POST /_sandbox/webhooks/trigger': {
-      if (typeof body.type !== 'string' || body.type === '') return error(400, 'INVALID_INPUT', 'Give {"type":"INCOMING_PAYMENT.PENDING","resourceId":"Transaction:…"}.', { field: 'type' });
+      if (typeof body.type !== 'string' || body.type === '')
+        return error(400, 'INVALID_INPUT', 'Give {"type":"INCOMING_PAYMENT.PENDING","resourceId":"Transaction:…"}.', { field: 'type' });
       const resourceId = typeof body.resourceId === 'string' ? body.resourceId : undefined;
       const result = controls.trigger(body.type, resourceId);
-      return result.error ? error(400, 'INVALID_INPUT', result.error, { field: result.error.includes('webhookEndpoint') ? 'type' : 'resourceId' }) : reply(200, { eventId: result.eventId, type: body.type });
+      return result.error
+        ? error(400, 'INVALID_INPUT', result.error, { field: result.error.includes('webhookEndpoint') ? 'type' : 'resourceId' })
+        : reply(200, { eventId: result.eventId, type: body.type });
     }
     default:
-      return error(404, 'NOT_FOUND', `No sandbox control ${route}; there are POST /_sandbox/reset, POST /_sandbox/clock, GET and PUT /_sandbox/state, GET /_sandbox/webhooks/deliveries, POST /_sandbox/webhooks/trigger, POST /_sandbox/webhooks/deliveries/{eventId}/redeliver, GET and POST /_sandbox/webhooks/listeners, DELETE /_sandbox/webhooks/listeners/{id}, POST /_sandbox/invitations/{code}/claim.`, { path });
+      return error(
+        404,
+        'NOT_FOUND',
+        `No sandbox control ${route}; there are POST /_sandbox/reset, POST /_sandbox/clock, GET and PUT /_sandbox/state, GET /_sandbox/webhooks/deliveries, POST /_sandbox/webhooks/trigger, POST /_sandbox/webhooks/deliveries/{eventId}/redeliver, GET and POST /_sandbox/webhooks/listeners, DELETE /_sandbox/webhooks/listeners/{id}, POST /_sandbox/invitations/{code}/claim.`,
+        { path },
+      );
   }
 }
 
@@ -258,11 +282,18 @@ function attachListener(body: Record<string, unknown>, controls: Controls): Sand
     parsed = undefined;
   }
   if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
-    return error(400, 'INVALID_INPUT', 'url: give the http(s) URL the listener receives deliveries at, such as {"url":"http://127.0.0.1:5000/webhooks"}.', { field: 'url' });
+    return error(400, 'INVALID_INPUT', 'url: give the http(s) URL the listener receives deliveries at, such as {"url":"http://127.0.0.1:5000/webhooks"}.', {
+      field: 'url',
+    });
   }
   const approvals = body.approvals ?? 'answer';
   if (approvals !== 'answer' && approvals !== 'observe') {
-    return error(400, 'INVALID_INPUT', `approvals: "answer" (its answer to INCOMING_PAYMENT.PENDING may decide) or "observe" (it decides nothing), not ${JSON.stringify(approvals)}.`, { field: 'approvals' });
+    return error(
+      400,
+      'INVALID_INPUT',
+      `approvals: "answer" (its answer to INCOMING_PAYMENT.PENDING may decide) or "observe" (it decides nothing), not ${JSON.stringify(approvals)}.`,
+      { field: 'approvals' },
+    );
   }
   if (controls.listeners().data.length >= MAX_WEBHOOK_LISTENERS) {
     return busy(`${MAX_WEBHOOK_LISTENERS} listeners are attached already; stop one and try again.`);
@@ -310,7 +341,12 @@ const EXPOSED_HEADERS = 'x-request-id, idempotent-replayed, retry-after';
  * How the sandbox answers `origin`: `'*'` or the origin itself when allowed, undefined when refused,
  * null when the request names no origin (not a cross-origin browser request: nothing to decide).
  */
-export function originVerdict(origin: string | undefined, options: CorsOptions = {}, exposure: Exposure = { loopback: true }, host?: string): string | undefined | null {
+export function originVerdict(
+  origin: string | undefined,
+  options: CorsOptions = {},
+  exposure: Exposure = { loopback: true },
+  host?: string,
+): string | undefined | null {
   if (origin === undefined) return null;
   if (options.origins === '*') return '*';
   if (options.origins?.includes(origin)) return origin;
@@ -326,7 +362,12 @@ export function originVerdict(origin: string | undefined, options: CorsOptions =
 }
 
 /** The CORS headers for a request from `origin` (none when it is not allowed). */
-export function corsHeaders(origin: string | undefined, options: CorsOptions = {}, exposure: Exposure = { loopback: true }, host?: string): Record<string, string> {
+export function corsHeaders(
+  origin: string | undefined,
+  options: CorsOptions = {},
+  exposure: Exposure = { loopback: true },
+  host?: string,
+): Record<string, string> {
   const allowed = originVerdict(origin, options, exposure, host);
   if (!allowed) return {};
   return {
@@ -338,7 +379,11 @@ export function corsHeaders(origin: string | undefined, options: CorsOptions = {
 
 /** The answer to a request from an origin that is not allowed (no CORS headers: the page reads nothing). */
 export function forbiddenOrigin(origin: string): SandboxResponse {
-  return error(403, 'FORBIDDEN', `Requests from the origin ${JSON.stringify(origin).slice(0, 200)} are not allowed: only loopback origins are, unless the sandbox allows more (cors.origins, the CLI's --cors-origin).`);
+  return error(
+    403,
+    'FORBIDDEN',
+    `Requests from the origin ${JSON.stringify(origin).slice(0, 200)} are not allowed: only loopback origins are, unless the sandbox allows more (cors.origins, the CLI's --cors-origin).`,
+  );
 }
 
 /** A list of header names, as `Access-Control-Request-Headers` carries it. */
@@ -349,7 +394,13 @@ const HEADER_LIST = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*,\s*[!#$%&'*+.^_`|~0-9A-Za-
  * origin gets the headers it asks for (the sandbox reads any header); any other origin gets 403 and
  * no CORS headers at all.
  */
-export function preflight(origin: string | undefined, options: CorsOptions = {}, exposure: Exposure = { loopback: true }, requestHeaders?: string, host?: string): SandboxResponse {
+export function preflight(
+  origin: string | undefined,
+  options: CorsOptions = {},
+  exposure: Exposure = { loopback: true },
+  requestHeaders?: string,
+  host?: string,
+): SandboxResponse {
   const headers = corsHeaders(origin, options, exposure, host);
   if (!headers['Access-Control-Allow-Origin']) return { status: 403, headers: {}, body: undefined };
   const asked = requestHeaders?.trim();

@@ -91,7 +91,12 @@ export async function serve(handle: (req: SandboxRequest) => Promise<SandboxResp
       .then(
         (response) => send(res, response),
         () => {
-          if (!res.headersSent) send(res, { status: 500, headers: { 'content-type': 'application/json' }, body: '{"status":500,"code":"INTERNAL_ERROR","message":"The sandbox failed to read the request."}' });
+          if (!res.headersSent)
+            send(res, {
+              status: 500,
+              headers: { 'content-type': 'application/json' },
+              body: '{"status":500,"code":"INTERNAL_ERROR","message":"The sandbox failed to read the request."}',
+            });
         },
       );
   });

@@ -51,7 +51,8 @@ const NOT_PERSISTED = [] as const satisfies readonly Table[];
 type PersistedTable = Exclude<Table, (typeof NOT_PERSISTED)[number]>;
 
 // Byte arrays (key material in a few records) travel as hex.
-const replacer = (_key: string, value: unknown) => (value instanceof Uint8Array ? { $bytes: Array.from(value, (b) => b.toString(16).padStart(2, '0')).join('') } : value);
+const replacer = (_key: string, value: unknown) =>
+  value instanceof Uint8Array ? { $bytes: Array.from(value, (b) => b.toString(16).padStart(2, '0')).join('') } : value;
 const reviver = (_key: string, value: unknown) => {
   const bytes = (value as { $bytes?: unknown } | null)?.$bytes;
   return typeof bytes === 'string' ? Uint8Array.from(bytes.match(/../g) ?? [], (h) => parseInt(h, 16)) : value;
@@ -66,7 +67,9 @@ export function exportWorld(world: World, nowIso: string, lastSequence: number, 
     const entries = [...(world[name] as Map<string, unknown>).entries()];
     tables[name] = keep ? entries.filter(([, record]) => keep(record as Record<string, unknown>, nowMs)) : entries;
   }
-  return JSON.parse(JSON.stringify({ format: STATE_FORMAT, savedAt: nowIso, lastSequence, lastWebhookSequence, world: tables }, replacer)) as SandboxStateDocument;
+  return JSON.parse(
+    JSON.stringify({ format: STATE_FORMAT, savedAt: nowIso, lastSequence, lastWebhookSequence, world: tables }, replacer),
+  ) as SandboxStateDocument;
 }
 
 /** Serializes a document (bytes kept). */
@@ -90,11 +93,23 @@ type Rule = (value: unknown) => boolean;
 const isString: Rule = (v) => typeof v === 'string';
 const isNumber: Rule = (v) => typeof v === 'number' && Number.isFinite(v);
 const isBoolean: Rule = (v) => typeof v === 'boolean';
-const optional = (rule: Rule): Rule => (v) => v === undefined || v === null || rule(v);
+const optional =
+  (rule: Rule): Rule =>
+  (v) =>
+    v === undefined || v === null || rule(v);
 const isObject: Rule = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isList = (rule: Rule): Rule => (v) => Array.isArray(v) && v.every(rule);
-const oneOf = (...values: string[]): Rule => (v) => typeof v === 'string' && values.includes(v);
-const shape = (fields: Record<string, Rule>): Rule => (v) => isObject(v) && Object.entries(fields).every(([k, rule]) => rule((v as Record<string, unknown>)[k]));
+const isList =
+  (rule: Rule): Rule =>
+  (v) =>
+    Array.isArray(v) && v.every(rule);
+const oneOf =
+  (...values: string[]): Rule =>
+  (v) =>
+    typeof v === 'string' && values.includes(v);
+const shape =
+  (fields: Record<string, Rule>): Rule =>
+  (v) =>
+    isObject(v) && Object.entries(fields).every(([k, rule]) => rule((v as Record<string, unknown>)[k]));
 
 /** What each table's records must be: the API object (by the generated schema) and the bookkeeping fields beside it. */
 interface TableRule {
@@ -149,7 +164,16 @@ const RULES: Record<PersistedTable, TableRule> = {
   beneficialOwners: { data: zBeneficialOwner, fields: ORDERED, key: dataId },
   credentials: { data: zCredential, fields: { ...ORDERED, walletSuffix: isString }, key: dataId },
   sessions: {
-    fields: { ...ORDERED, id: isString, walletSuffix: isString, credentialId: isString, type: isString, publicKey: isString, expiresMs: isNumber, revoked: isBoolean },
+    fields: {
+      ...ORDERED,
+      id: isString,
+      walletSuffix: isString,
+      credentialId: isString,
+      type: isString,
+      publicKey: isString,
+      expiresMs: isNumber,
+      revoked: isBoolean,
+    },
     key: (r) => r.id,
   },
   signedChallenges: {
@@ -215,7 +239,9 @@ function recordProblem(table: PersistedTable, key: string, record: unknown): str
   if (!isObject(record)) return 'is not an object';
   const rule = RULES[table];
   const rec = record as Record<string, unknown>;
-  const bad = Object.entries(rule.fields).filter(([field, check]) => !check(rec[field])).map(([field]) => field);
+  const bad = Object.entries(rule.fields)
+    .filter(([field, check]) => !check(rec[field]))
+    .map(([field]) => field);
   if (bad.length > 0) return `has a missing or malformed ${bad.join(', ')}`;
   if (rule.data) {
     const found = problems(rule.data, rec.data);
@@ -236,7 +262,7 @@ export function parseState(text: string | unknown, fresh: World, nowMs: number):
     throw new StateImportError(`not a sandbox state (expected format "${STATE_FORMAT}", as GET /_sandbox/state answers)`);
   }
   const world = fresh;
-  const tables = doc.world as Record<string, unknown>;
+  const tables = doc.world;
   if (tables.config !== undefined) {
     const found = problems(zPlatformConfig, tables.config);
     if (found.length > 0) throw new StateImportError(`world.config: ${found.slice(0, 3).join('; ')}`, 'config');
@@ -248,7 +274,8 @@ export function parseState(text: string | unknown, fresh: World, nowMs: number):
     if (!Array.isArray(entries)) throw new StateImportError(`world.${name} must be a list of [key, record] entries`, name);
     const map = world[name] as Map<string, unknown>;
     for (const entry of entries) {
-      if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== 'string') throw new StateImportError(`world.${name} holds an entry that is not [key, record]`, name);
+      if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== 'string')
+        throw new StateImportError(`world.${name} holds an entry that is not [key, record]`, name);
       const [key, record] = entry as [string, unknown];
       if (map.has(key)) throw new StateImportError(`world.${name}[${JSON.stringify(key)}] appears twice`, name, key);
       const problem = recordProblem(name, key, record);

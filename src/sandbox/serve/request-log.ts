@@ -71,7 +71,8 @@ export function createRequestLog(route: Route, clock: Clock, live: Live, onReque
       const started = performance.now();
       const url = new URL(req.url, 'http://sandbox.invalid');
       // A browser asks for an icon when it opens the inspector: answer nothing, quietly.
-      if (url.pathname === '/favicon.ico' && ['GET', 'HEAD'].includes(req.method.toUpperCase())) return { status: 204, headers: { 'cache-control': 'max-age=86400' }, body: undefined };
+      if (url.pathname === '/favicon.ico' && ['GET', 'HEAD'].includes(req.method.toUpperCase()))
+        return { status: 204, headers: { 'cache-control': 'max-age=86400' }, body: undefined };
       const res = await route(req, exposure);
       if (mayChange(req.method, url.pathname)) live.changed();
       // Everything else is logged, /_sandbox/* calls and preflights included, except the inspector

@@ -6,7 +6,17 @@
  * calls (fetch, msw) skip the three checks.
  * @module
  */
-import { CONTROL_PREFIX, corsHeaders, forbiddenOrigin, handleControl, originVerdict, preflight, type Controls, type CorsOptions, type Exposure } from './control';
+import {
+  CONTROL_PREFIX,
+  corsHeaders,
+  forbiddenOrigin,
+  handleControl,
+  originVerdict,
+  preflight,
+  type Controls,
+  type CorsOptions,
+  type Exposure,
+} from './control';
 import { CONTROL_TOKEN_COOKIE, CONTROL_TOKEN_HEADER, cookieValue, hostAllowed, sameToken } from './exposure';
 import { JSON_HEADERS, type SandboxRequest, type SandboxResponse } from './http';
 
@@ -24,7 +34,11 @@ function misdirected(): SandboxResponse {
   return {
     status: 421,
     headers: { ...JSON_HEADERS },
-    body: JSON.stringify({ status: 421, code: 'MISDIRECTED_REQUEST', message: 'The Host header names neither a loopback address nor the address the sandbox is bound to (allowedHosts adds names).' }),
+    body: JSON.stringify({
+      status: 421,
+      code: 'MISDIRECTED_REQUEST',
+      message: 'The Host header names neither a loopback address nor the address the sandbox is bound to (allowedHosts adds names).',
+    }),
   };
 }
 
@@ -33,7 +47,11 @@ function tokenRequired(cors: Record<string, string>): SandboxResponse {
   return {
     status: 401,
     headers: { ...JSON_HEADERS, ...cors },
-    body: JSON.stringify({ status: 401, code: 'UNAUTHORIZED', message: `This sandbox asks for its control token on /_sandbox/* and PATCH /config: send it in the ${CONTROL_TOKEN_HEADER} header (the inspector page: open /_sandbox/?token=<token> once).` }),
+    body: JSON.stringify({
+      status: 401,
+      code: 'UNAUTHORIZED',
+      message: `This sandbox asks for its control token on /_sandbox/* and PATCH /config: send it in the ${CONTROL_TOKEN_HEADER} header (the inspector page: open /_sandbox/?token=<token> once).`,
+    }),
   };
 }
 
@@ -52,9 +70,10 @@ export function createRouter(cors: CorsOptions, controls: Controls, api: (req: S
     if (exposure.controlToken !== undefined && (control || isConfigWrite(req.method, path))) {
       const token = exposure.controlToken;
       // The inspector page opened as /_sandbox/?token=…: the token goes into a cookie its own reads carry.
-      const fromQuery = control && req.method.toUpperCase() === 'GET' ? url.searchParams.get('token') ?? undefined : undefined;
+      const fromQuery = control && req.method.toUpperCase() === 'GET' ? (url.searchParams.get('token') ?? undefined) : undefined;
       if (fromQuery !== undefined && sameToken(fromQuery, token)) setCookie = `${CONTROL_TOKEN_COOKIE}=${token}; Path=/_sandbox; HttpOnly; SameSite=Strict`;
-      else if (!sameToken(req.header(CONTROL_TOKEN_HEADER), token) && !sameToken(cookieValue(req.header('cookie'), CONTROL_TOKEN_COOKIE), token)) return tokenRequired(corsHeaders(origin, cors, exposure, host));
+      else if (!sameToken(req.header(CONTROL_TOKEN_HEADER), token) && !sameToken(cookieValue(req.header('cookie'), CONTROL_TOKEN_COOKIE), token))
+        return tokenRequired(corsHeaders(origin, cors, exposure, host));
     }
     const res = control ? handleControl(req, path, controls, exposure) : await api(req);
     Object.assign(res.headers, corsHeaders(origin, cors, exposure, host));

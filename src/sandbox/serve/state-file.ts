@@ -137,7 +137,8 @@ const contentOf = (text: string) => text.replace(/^ {2}"savedAt": ".*",$/m, '');
 export function createStatePersister(sandbox: PersistableSandbox, file: string, options: PersistStateOptions = {}): StatePersister {
   removeStaleTemporaries(file);
   const delayMs = options.delayMs ?? 200;
-  if (typeof delayMs !== 'number' || !Number.isFinite(delayMs) || delayMs < 0) throw new Error(`delayMs must be a number of ms, 0 or more, got ${String(delayMs)}`);
+  if (typeof delayMs !== 'number' || !Number.isFinite(delayMs) || delayMs < 0)
+    throw new Error(`delayMs must be a number of ms, 0 or more, got ${String(delayMs)}`);
   const onError = options.onError ?? ((error: unknown) => console.error('[crossborder sandbox] could not write the state to', file, error));
   let timer: ReturnType<typeof setTimeout> | undefined;
   let dirty = false;

@@ -8,10 +8,22 @@ it('expires a quote and settles a payment on a frozen clock', async () => {
   const clock = createClock(undefined, { frozen: true });
   const sandbox = createSandbox({ clock });
   const cb = new Crossborder({ tokenId: 'test', clientSecret: 'test', environment: 'sandbox', fetch: sandbox.fetch });
-  const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace', birthDate: '1990-12-10', nationality: 'GB' });
-  const { data: [account] } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
+  const customer = await cb.customers.create({
+    customerType: 'INDIVIDUAL',
+    region: 'US',
+    fullName: 'Ada Lovelace',
+    birthDate: '1990-12-10',
+    nationality: 'GB',
+  });
+  const {
+    data: [account],
+  } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
   await cb.sandbox.fundInternalAccount(account!.id, { amount: 50_000 });
-  const payee = await cb.externalAccounts.create({ customerId: customer.id, currency: 'GBP', accountInfo: { accountType: 'GBP_ACCOUNT', accountNumber: '31926819' } });
+  const payee = await cb.externalAccounts.create({
+    customerId: customer.id,
+    currency: 'GBP',
+    accountInfo: { accountType: 'GBP_ACCOUNT', accountNumber: '31926819' },
+  });
   const params = {
     source: { sourceType: 'ACCOUNT' as const, accountId: account!.id },
     destination: { destinationType: 'ACCOUNT' as const, accountId: payee.id },

@@ -6,8 +6,16 @@ import { expect, it } from 'vitest';
 it.each(Object.entries(MAGIC.failures))('a payment to account %s fails with %s', async (accountNumber, reason) => {
   const sandbox = createSandbox();
   const cb = new Crossborder({ tokenId: 'test', clientSecret: 'test', environment: 'sandbox', fetch: sandbox.fetch });
-  const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace', birthDate: '1990-12-10', nationality: 'GB' });
-  const { data: [account] } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
+  const customer = await cb.customers.create({
+    customerType: 'INDIVIDUAL',
+    region: 'US',
+    fullName: 'Ada Lovelace',
+    birthDate: '1990-12-10',
+    nationality: 'GB',
+  });
+  const {
+    data: [account],
+  } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
   await cb.sandbox.fundInternalAccount(account!.id, { amount: 10_000 });
   const payee = await cb.externalAccounts.create({ customerId: customer.id, currency: 'GBP', accountInfo: { accountType: 'GBP_ACCOUNT', accountNumber } });
 

@@ -18,10 +18,22 @@ beforeEach(() => {
 afterEach(() => sandbox.close());
 
 it('pays out and settles, with no real waiting', async () => {
-  const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace', birthDate: '1990-12-10', nationality: 'GB' });
-  const { data: [account] } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
+  const customer = await cb.customers.create({
+    customerType: 'INDIVIDUAL',
+    region: 'US',
+    fullName: 'Ada Lovelace',
+    birthDate: '1990-12-10',
+    nationality: 'GB',
+  });
+  const {
+    data: [account],
+  } = await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' });
   await cb.sandbox.fundInternalAccount(account!.id, { amount: 10_000 });
-  const payee = await cb.externalAccounts.create({ customerId: customer.id, currency: 'GBP', accountInfo: { accountType: 'GBP_ACCOUNT', accountNumber: '31926819' } });
+  const payee = await cb.externalAccounts.create({
+    customerId: customer.id,
+    currency: 'GBP',
+    accountInfo: { accountType: 'GBP_ACCOUNT', accountNumber: '31926819' },
+  });
 
   const quote = await cb.quotes.createAndExecute({
     source: { sourceType: 'ACCOUNT', accountId: account!.id },

@@ -50,7 +50,13 @@ describe('simulation harness: its invariants catch what they name', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const world = new World({ seed: 2, n: 1 });
     const client = world.service.clientFor(new Process(1));
-    const body = { source: { sourceType: 'ACCOUNT', accountId: 'InternalAccount:sim' }, destination: { destinationType: 'ACCOUNT', accountId: 'ExternalAccount:p000' }, lockedCurrencySide: 'RECEIVING', lockedCurrencyAmount: 1_000, immediatelyExecute: true } as never;
+    const body = {
+      source: { sourceType: 'ACCOUNT', accountId: 'InternalAccount:sim' },
+      destination: { destinationType: 'ACCOUNT', accountId: 'ExternalAccount:p000' },
+      lockedCurrencySide: 'RECEIVING',
+      lockedCurrencyAmount: 1_000,
+      immediatelyExecute: true,
+    } as never;
     const create = (key: string) => {
       const answer = Promise.resolve(client.quotes.create(body, { idempotencyKey: key }));
       return vi.advanceTimersByTimeAsync(100).then(() => answer);
@@ -70,7 +76,13 @@ describe('simulation harness: its invariants catch what they name', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const world = new World({ seed: 3, n: 1 });
     const client = world.service.clientFor(new Process(1));
-    const body = (amount: number) => ({ source: { sourceType: 'ACCOUNT', accountId: 'I' }, destination: { destinationType: 'ACCOUNT', accountId: 'E' }, lockedCurrencySide: 'RECEIVING', lockedCurrencyAmount: amount }) as never;
+    const body = (amount: number) =>
+      ({
+        source: { sourceType: 'ACCOUNT', accountId: 'I' },
+        destination: { destinationType: 'ACCOUNT', accountId: 'E' },
+        lockedCurrencySide: 'RECEIVING',
+        lockedCurrencyAmount: amount,
+      }) as never;
     const first = Promise.resolve(client.quotes.create(body(1), { idempotencyKey: 'k' }));
     await vi.advanceTimersByTimeAsync(100);
     await first;

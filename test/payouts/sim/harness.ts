@@ -91,7 +91,8 @@ export interface SimCase {
   /** Ms the clock jumps after each crash (e.g. past the key window), before the next process starts. */
   jumpMs?: number | undefined;
   /** Probabilities per request (from the seed otherwise zero). */
-  faults?: Partial<Record<Exclude<Fate, 'ok'>, number>> & { syncFails?: number; lateFailure?: number; webhookTwice?: number; webhookLost?: number } | undefined;
+  faults?:
+    (Partial<Record<Exclude<Fate, 'ok'>, number>> & { syncFails?: number; lateFailure?: number; webhookTwice?: number; webhookLost?: number }) | undefined;
   webhooks?: boolean | undefined;
   execution?: 'immediate' | 'separate' | undefined;
   maxConcurrency?: number | undefined;
@@ -251,15 +252,33 @@ export class SimService {
       }
     }
     await new Promise((resolve) => setTimeout(resolve, this.#latency()));
-    if (!this.world.step(proc, `answer ${what}: ${fate === 'ok' ? (result!.ok ? 'ok' : (result as { error: Error }).error.message.slice(0, 40)) : fate}`)) return never();
+    if (!this.world.step(proc, `answer ${what}: ${fate === 'ok' ? (result!.ok ? 'ok' : (result as { error: Error }).error.message.slice(0, 40)) : fate}`))
+      return never();
     switch (fate) {
       case 'throttled':
-        throw new RateLimitError({ status: 429, code: 'RATE_LIMITED', message: 'Too many requests (simulated)', retryAfter: 1_000, headers: { 'retry-after': '1' }, idempotencyKey: key });
+        throw new RateLimitError({
+          status: 429,
+          code: 'RATE_LIMITED',
+          message: 'Too many requests (simulated)',
+          retryAfter: 1_000,
+          headers: { 'retry-after': '1' },
+          idempotencyKey: key,
+        });
       case 'unavailable':
-        throw new InternalServerError({ status: 503, code: 'SERVICE_UNAVAILABLE', message: 'Unavailable (simulated, before acting)', retryAfter: 1_000, idempotencyKey: key, outcomeUnknown: write });
+        throw new InternalServerError({
+          status: 503,
+          code: 'SERVICE_UNAVAILABLE',
+          message: 'Unavailable (simulated, before acting)',
+          retryAfter: 1_000,
+          idempotencyKey: key,
+          outcomeUnknown: write,
+        });
       case 'lostBefore':
       case 'lostAfter':
-        throw new APIConnectionError(`Connection lost (simulated, ${fate === 'lostBefore' ? 'before' : 'after'} the service acted)`, { outcomeUnknown: true, idempotencyKey: key });
+        throw new APIConnectionError(`Connection lost (simulated, ${fate === 'lostBefore' ? 'before' : 'after'} the service acted)`, {
+          outcomeUnknown: true,
+          idempotencyKey: key,
+        });
       default:
         if (!result!.ok) throw result!.error;
         return structuredClone(result!.value) as T;
@@ -273,7 +292,12 @@ export class SimService {
     const known = this.keys.get(key);
     if (known && now - known.at < KEY_WINDOW_MS) {
       if (known.body !== body) {
-        throw new ConflictError({ status: 409, code: 'IDEMPOTENCY_KEY_REUSED', message: 'This Idempotency-Key was used with another body.', idempotencyKey: key });
+        throw new ConflictError({
+          status: 409,
+          code: 'IDEMPOTENCY_KEY_REUSED',
+          message: 'This Idempotency-Key was used with another body.',
+          idempotencyKey: key,
+        });
       }
       if (!known.result.ok) throw known.result.error;
       return structuredClone(known.result.value) as T;
@@ -345,7 +369,8 @@ export class SimService {
     const reason = final === 'FAILED' ? 'BENEFICIARY_BANK_REJECTED' : undefined;
     if (this.world.random() >= (f.webhookLost ?? 0)) {
       setTimeout(() => deliver(final, reason), t.finalAt - Date.now() + Math.floor(this.world.random() * 5_000));
-      if (this.world.random() < (f.webhookTwice ?? 0)) setTimeout(() => deliver(final, reason), t.finalAt - Date.now() + Math.floor(this.world.random() * 60_000));
+      if (this.world.random() < (f.webhookTwice ?? 0))
+        setTimeout(() => deliver(final, reason), t.finalAt - Date.now() + Math.floor(this.world.random() * 60_000));
     }
     // Out of order: a PROCESSING event that arrives after the final one.
     setTimeout(() => deliver('PROCESSING'), t.finalAt - Date.now() + 5_000 + Math.floor(this.world.random() * 5_000));
@@ -358,9 +383,16 @@ export class SimService {
       quotes: {
         create(params, options) {
           const p = params as unknown as Record<string, unknown>;
-          const destination = (p.destination as { accountId?: string; umaAddress?: string }).accountId ?? (p.destination as { umaAddress?: string }).umaAddress ?? '?';
+          const destination =
+            (p.destination as { accountId?: string; umaAddress?: string }).accountId ?? (p.destination as { umaAddress?: string }).umaAddress ?? '?';
           return service.#call(proc, `quotes.create ${destination}`, true, options?.idempotencyKey, JSON.stringify(params), () => {
-            const q: SimQuote = { id: `Quote:${++service.#ids}`, status: 'PENDING', destination, amount: Number(p.lockedCurrencyAmount), description: p.description as string | undefined };
+            const q: SimQuote = {
+              id: `Quote:${++service.#ids}`,
+              status: 'PENDING',
+              destination,
+              amount: Number(p.lockedCurrencyAmount),
+              description: p.description as string | undefined,
+            };
             service.quotes.set(q.id, q);
             if (p.immediatelyExecute === true) service.#execute(q);
             return service.#quoteAnswer(q);
@@ -416,7 +448,11 @@ export class SimService {
     const start = typeof params.startDate === 'string' ? Date.parse(params.startDate) : -Infinity;
     const end = typeof params.endDate === 'string' ? Date.parse(params.endDate) : Infinity;
     const all = [...this.transactions.values()].filter(
-      (t) => t.createdAt >= start && t.createdAt <= end && (params.type === undefined || params.type === 'OUTGOING') && (params.status === undefined || this.#statusOf(t) === params.status),
+      (t) =>
+        t.createdAt >= start &&
+        t.createdAt <= end &&
+        (params.type === undefined || params.type === 'OUTGOING') &&
+        (params.status === undefined || this.#statusOf(t) === params.status),
     );
     const from = typeof params.cursor === 'string' ? Number(params.cursor) : 0;
     const limit = typeof params.limit === 'number' ? params.limit : 20;
@@ -451,7 +487,8 @@ export class SimJournal implements PayoutJournal {
 
   async open(batchId: string): Promise<Iterable<PayoutRecord>> {
     const disk = this.world.disk;
-    if (disk.batchId !== undefined && disk.batchId !== batchId) throw new PayoutJournalError('other_batch', `This journal holds batch ${disk.batchId}, not ${batchId}.`);
+    if (disk.batchId !== undefined && disk.batchId !== batchId)
+      throw new PayoutJournalError('other_batch', `This journal holds batch ${disk.batchId}, not ${batchId}.`);
     disk.batchId = batchId;
     for (const [reference, json] of disk.durable) this.#view.set(reference, json);
     this.#opened = true;
@@ -470,7 +507,8 @@ export class SimJournal implements PayoutJournal {
     const before = this.#view.get(record.reference);
     if (before !== undefined) {
       const was = (JSON.parse(before) as PayoutRecord).state;
-      if (FINAL_STATES.has(was) && was !== record.state) this.world.violate(`${record.reference} went back from ${was} to ${record.state} (journal write ${this.world.effects + 1})`);
+      if (FINAL_STATES.has(was) && was !== record.state)
+        this.world.violate(`${record.reference} went back from ${was} to ${record.state} (journal write ${this.world.effects + 1})`);
     }
     const entry = { reference: record.reference, json };
     this.#unsynced.push(entry);
@@ -546,7 +584,10 @@ const MAX_PROCESSES = 12;
  * until one run resolves. Fake timers are installed for the run and removed after it.
  */
 export async function simulate(c: SimCase): Promise<SimResult> {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'Date', 'performance'], now: START });
+  vi.useFakeTimers({
+    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'Date', 'performance'],
+    now: START,
+  });
   const runnerRandom = rng(c.seed);
   const spy = vi.spyOn(Math, 'random').mockImplementation(runnerRandom);
   const world = new World(c);
@@ -587,7 +628,8 @@ export async function simulate(c: SimCase): Promise<SimResult> {
         if (vi.getTimerCount() === 0) {
           // Nothing scheduled: let every promise chain settle (a turn of the real event loop runs only once
           // the microtasks are drained); a run still waiting after that, with no timer, waits forever.
-          for (let i = 0; i < 3 && outcome === undefined && proc.alive && vi.getTimerCount() === 0; i++) await new Promise((resolve) => realSetImmediate(resolve));
+          for (let i = 0; i < 3 && outcome === undefined && proc.alive && vi.getTimerCount() === 0; i++)
+            await new Promise((resolve) => realSetImmediate(resolve));
           if (outcome === undefined && proc.alive && vi.getTimerCount() === 0) break;
           continue;
         }
@@ -646,7 +688,8 @@ function finalProblems(world: World, list: PayoutInstruction[], records: Map<str
     if (r.state === 'completed') {
       if (executed !== 1) problems.push(`${reference}: completed, but executed ${executed} times`);
       else if (tx && tx.finalStatus !== 'COMPLETED') problems.push(`${reference}: completed, but its transaction ${tx.id} ended ${tx.finalStatus}`);
-      else if (tx && r.transactionId !== tx.id) problems.push(`${reference}: completed with transaction ${r.transactionId}, but the service paid it as ${tx.id}`);
+      else if (tx && r.transactionId !== tx.id)
+        problems.push(`${reference}: completed with transaction ${r.transactionId}, but the service paid it as ${tx.id}`);
     }
     if (r.state === 'failed' && tx && tx.finalStatus === 'COMPLETED') problems.push(`${reference}: failed, but the service paid it (${tx.id} COMPLETED)`);
   }

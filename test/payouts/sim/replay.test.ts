@@ -10,7 +10,9 @@ const given = process.env.SIM_CASE;
 
 describe('simulation: one case', () => {
   it(given ? `replays ${given}` : 'runs a small case with a crash, a lost answer and webhooks', async () => {
-    const c: SimCase = given ? (JSON.parse(given) as SimCase) : { seed: 7, n: 3, writes: ['lostAfter'], crashAt: [6], webhooks: true, faults: { webhookTwice: 0.5 } };
+    const c: SimCase = given
+      ? (JSON.parse(given) as SimCase)
+      : { seed: 7, n: 3, writes: ['lostAfter'], crashAt: [6], webhooks: true, faults: { webhookTwice: 0.5 } };
     const result = await simulate(c);
     if (process.env.SIM_TRACE === '1') console.log(result.log.join('\n'));
     expect(result.problems, explain(result)).toEqual([]);

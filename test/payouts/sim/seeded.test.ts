@@ -28,16 +28,24 @@ async function runSeeds(list: number[], acrossWindow: boolean): Promise<{ failed
 }
 
 describe('simulation: seeded 100-payout batches', () => {
-  it(`within the key window (${ONE !== undefined ? `seed ${ONE}` : `${FULL ? (process.env.SIM_RUNS ?? '2000') : '8'} seeds`}): nothing twice, everything final, no record back from final`, async () => {
-    const list = seeds(FULL ? Number(process.env.SIM_RUNS ?? 2_000) : 8, 1);
-    const { failed, first, payouts } = await runSeeds(list, false);
-    expect(failed, `seeds ${failed.join(', ')} failed; the first:\n${first}`).toEqual([]);
-    expect(payouts).toBe(list.length * 100);
-  }, FULL ? 3_600_000 : 120_000);
+  it(
+    `within the key window (${ONE !== undefined ? `seed ${ONE}` : `${FULL ? (process.env.SIM_RUNS ?? '2000') : '8'} seeds`}): nothing twice, everything final, no record back from final`,
+    async () => {
+      const list = seeds(FULL ? Number(process.env.SIM_RUNS ?? 2_000) : 8, 1);
+      const { failed, first, payouts } = await runSeeds(list, false);
+      expect(failed, `seeds ${failed.join(', ')} failed; the first:\n${first}`).toEqual([]);
+      expect(payouts).toBe(list.length * 100);
+    },
+    FULL ? 3_600_000 : 120_000,
+  );
 
-  it(`across the key window (${ONE !== undefined ? `seed ${ONE}` : `${FULL ? '200' : '3'} seeds`}, each crash followed by 25 hours): nothing twice, everything final`, async () => {
-    const list = seeds(FULL ? 200 : 3, 100_001);
-    const { failed, first } = await runSeeds(list, true);
-    expect(failed, `seeds ${failed.join(', ')} failed; the first:\n${first}`).toEqual([]);
-  }, FULL ? 3_600_000 : 120_000);
+  it(
+    `across the key window (${ONE !== undefined ? `seed ${ONE}` : `${FULL ? '200' : '3'} seeds`}, each crash followed by 25 hours): nothing twice, everything final`,
+    async () => {
+      const list = seeds(FULL ? 200 : 3, 100_001);
+      const { failed, first } = await runSeeds(list, true);
+      expect(failed, `seeds ${failed.join(', ')} failed; the first:\n${first}`).toEqual([]);
+    },
+    FULL ? 3_600_000 : 120_000,
+  );
 });

@@ -14,6 +14,8 @@ export async function spans(print: (line: string) => void = console.log): Promis
 
   for (const span of exporter.getFinishedSpans()) {
     const a = span.attributes;
-    print(`${span.name}  ${a['http.response.status_code']}  ${a['crossborder.operation.id']}  request ${a['crossborder.request_id'] ? 'id recorded' : 'id missing'}`);
+    print(
+      `${span.name}  ${a['http.response.status_code']}  ${a['crossborder.operation.id']}  request ${a['crossborder.request_id'] ? 'id recorded' : 'id missing'}`,
+    );
   }
 }

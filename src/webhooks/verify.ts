@@ -56,11 +56,15 @@ function isCryptoKey(value: unknown): value is CryptoKey {
   return typeof value === 'object' && value !== null && 'algorithm' in value && 'type' in value && 'usages' in value;
 }
 
-/** A CryptoKey that can verify a webhook signature: an ECDSA P-256 public key with usage "verify". */
-function usableCryptoKey(key: unknown): key is CryptoKey {
-  if (!isCryptoKey(key)) return false;
+/** Whether a CryptoKey can verify a webhook signature: an ECDSA P-256 public key with usage "verify". */
+function canVerify(key: CryptoKey): boolean {
   const algorithm = key.algorithm as Partial<EcKeyAlgorithm>;
   return key.type === 'public' && algorithm.name === 'ECDSA' && algorithm.namedCurve === 'P-256' && key.usages.includes('verify');
+}
+
+/** A CryptoKey that can verify a webhook signature. */
+function usableCryptoKey(key: unknown): key is CryptoKey {
+  return isCryptoKey(key) && canVerify(key);
 }
 
 async function importKeyString(text: string): Promise<CryptoKey> {
@@ -114,7 +118,7 @@ function describeKeyText(text: string): string {
 export function importWebhookPublicKey(key: string | CryptoKey): Promise<CryptoKey> {
   if (isCryptoKey(key)) {
     const algorithm = key.algorithm as Partial<EcKeyAlgorithm>;
-    if (!usableCryptoKey(key)) {
+    if (!canVerify(key)) {
       return Promise.reject(
         new WebhookVerificationError(
           'invalid_key',

@@ -68,7 +68,7 @@ const update: Handler = (ctx, call) => {
           ...base,
           customerType: 'BUSINESS',
           // Production's BusinessInfoUpdate: the fields sent replace theirs, the others stay.
-          businessInfo: { ...current.businessInfo, ...stripUndefined({ ...body.businessInfo }) },
+          businessInfo: { ...current.businessInfo, ...stripUndefined<Partial<NonNullable<BusinessCustomer['businessInfo']>>>({ ...body.businessInfo }) },
           address: body.address ?? current.address,
         });
   // Accounts of dropped currencies stay (their balances cannot vanish); new currencies get an account.

@@ -214,7 +214,7 @@ function groupOf(reflection, file, descends) {
   if (/\/src\/core\/pagination\.ts$/.test(file)) return 'Pagination';
   if (/\/src\/(webhooks\/|sandbox\/domain\/webhooks\.ts$|resources\/webhooks\.ts$)/.test(file)) return 'Webhooks';
   if (/\/src\/wallet\//.test(file)) return 'Wallet';
-  if (/\/src\/sandbox\//.test(file)) return 'Sandbox';
+  if (/\/src\/(sandbox\/|helpers\/sandbox-controls\.ts$)/.test(file)) return 'Sandbox';
   if (/\/src\/payouts\//.test(file)) return 'Payouts';
   if (/\/src\/resources\//.test(file)) return 'Resources';
   if (/\/src\/helpers\//.test(file)) return 'Helpers';

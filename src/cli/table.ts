@@ -220,6 +220,26 @@ export function nameWords(op: DocumentOperation): string[] | undefined {
   return name ? [...name[0].split('.'), name[1]].map(kebab) : undefined;
 }
 
+/**
+ * The operations whose command was released under the words of their path before the CLI took the SDK's names:
+ * they keep those words as a deprecated command. An operation added since has one name only.
+ */
+const RELEASED_UNDER_PATH_WORDS: ReadonlySet<string> = new Set([
+  'getExchangeRates',
+  'getEndUserTerms',
+  'uploadCustomersCsv',
+  'getBulkCustomerImportJob',
+  'createCustomerKycLink',
+  'createExternalAccountOwnershipChallenge',
+  'createPlatformExternalAccountOwnershipChallenge',
+  'estimateCryptoWithdrawalFee',
+  'sendTestWebhook',
+  'lookupUmaReceiver',
+  'lookupExternalAccountReceiver',
+  'sandboxReceiveUmaPayment',
+  'sandboxFundInternalAccount',
+]);
+
 /** The table, built once. */
 let table: CommandSpec[] | undefined;
 
@@ -236,7 +256,7 @@ export function commandTable(): CommandSpec[] {
       op,
       words,
       ...(name ? { sdkName: name.join('.') } : {}),
-      ...(words.join(' ') === fromPath.join(' ') ? {} : { deprecatedWords: fromPath }),
+      ...(words.join(' ') === fromPath.join(' ') || !RELEASED_UNDER_PATH_WORDS.has(op.id) ? {} : { deprecatedWords: fromPath }),
       positionals: [...op.path.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!),
     };
   });

@@ -213,7 +213,7 @@ export class CrossborderCore extends ClientInfo {
    * the resource classes and the CLI are built on. `op` is a row of the generated operation table (or an
    * {@link Operation} of your own), `input` its path, query, body and header parameters, `options` the call's
    * `RequestOptions` (signed writes: {@link SignedRequestOptions}). An operation of the document types its
-   * input and its result ({@link ResultOf}); any other operation (tests, {@link request}) resolves to `T`.
+   * input and its result (`ResultOf`); any other operation (tests, {@link request}) resolves to `T`.
    * Checks, Idempotency-Key, retries, hooks, the signed retry and typed errors are those of every method.
    */
   call<Id extends OperationId>(op: OperationRow<Id>, input: InputOf<Id>, options?: CallOptions | null): APIPromise<ResultOf<Id>>;
@@ -226,7 +226,7 @@ export class CrossborderCore extends ClientInfo {
   /**
    * Runs a list operation, as {@link call} runs any other: the result is awaitable (the first {@link Page}) and
    * iterable with `for await` (every item, page after page). An operation of the document types its items
-   * ({@link ItemOf}); any other lists `T`. `options.prefetch` asks for page n+1 while page n is read.
+   * (`ItemOf`); any other lists `T`. `options.prefetch` asks for page n+1 while page n is read.
    */
   list<Id extends OperationId>(op: OperationRow<Id>, input: InputOf<Id>, options?: ListOptions | null): PagePromise<ItemOf<Id>>;
   list<T = unknown>(op: Operation, input?: CallInput, options?: ListOptions | null): PagePromise<T>;

@@ -473,7 +473,7 @@ export class Discoveries extends APIResource {
    * @example
    * ```ts
    * const { data } = await cb.discoveries.list({ country: 'PH', currency: 'PHP' });
-   * console.log(data.map((d) => d.displayName)); // ['BDO Unibank', 'Bank of the Philippine Islands']
+   * console.log((data ?? []).map((d) => d.displayName)); // ['BDO Unibank', 'Bank of the Philippine Islands']
    * ```
    */
   list(params?: DiscoveryListParams, options?: RequestOptions): APIPromise<DiscoveryList> {
@@ -509,8 +509,8 @@ export class Tokens extends APIResource {
    * @example
    * ```ts
    * const token = await cb.tokens.create({ name: 'Reporting (read only)', permissions: ['VIEW'] });
-   * await saveCredential(token.clientId, token.clientSecret!); // shown once
-   * console.log(token.id, token.permissions); // 'Token:…', ['VIEW']
+   * // token.clientSecret is in this answer only: store it with your other credentials (a secret manager) now.
+   * console.log(token.id, token.clientId, token.permissions); // 'Token:…', …, ['VIEW']
    * ```
    */
   create(params: ApiTokenCreateParams, options?: SignedRequestOptions): APIPromise<ApiToken> {

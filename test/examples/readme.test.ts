@@ -86,8 +86,10 @@ describe('README.md example (examples/readme.mts)', () => {
 
   it("the API reference it names is in the installed package: the declarations carry each method's TSDoc and example", () => {
     const readme = read('README.md');
-    expect(readme).toContain('`node_modules/crossborder-sdk/dist/*.d.ts` (`index.d.ts` for the client)');
-    const declarations = readFileSync(join(inject('packed').pkg, 'dist', 'index.d.ts'), 'utf8');
+    expect(readme).toContain('`node_modules/crossborder-sdk/dist/*.d.cts` (`index.d.cts` for the client)');
+    // index.d.ts re-exports it (the declarations ship once).
+    expect(readFileSync(join(inject('packed').pkg, 'dist', 'index.d.ts'), 'utf8').trim()).toBe("export * from './index.cjs';");
+    const declarations = readFileSync(join(inject('packed').pkg, 'dist', 'index.d.cts'), 'utf8');
     // The TSDoc of cb.customers.importCsv, its example included, as the source has it.
     expect(declarations).toContain('Imports customers from a CSV file');
     expect(declarations).toMatch(/@example[\s\S]{0,400}cb\.customers\.importCsv\(\{ file: csv \}\)/);

@@ -28,7 +28,7 @@ import { applyBreakage, arbitraryOf, breakages, jsonSchemaOf, type Breakage } fr
 import { command, count, FULL, report, reported, SEED } from './support';
 
 /** 300 seeded cases per property in CI (the whole reliability suite must stay well under a minute), 10,000 in the full run. */
-const RUNS = count(300, 10_000);
+const RUNS = count(500, 10_000);
 const BASE = 'https://fuzz.test.invalid';
 const mswServer = useMswServer();
 

@@ -268,6 +268,13 @@ beforeAll(async () => {
     amount: 1_000_000,
     destinationAddress: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU',
   });
+  // API tokens (a created secret is in its create answer only), discoveries and VASPs.
+  const apiToken = await cb.tokens.create({ name: 'secrets run', permissions: ['VIEW'] });
+  await cb.tokens.list({ limit: 5 });
+  await cb.tokens.retrieve(apiToken.id);
+  await cb.tokens.delete(apiToken.id);
+  await cb.discoveries.list({ country: 'PH', currency: 'PHP' });
+  await cb.vasps.list({ limit: 2 });
   await attempt('400 sandbox send of a quote funded from an account', () => cb.sandbox.send({ quoteId: quote2.id, currencyCode: 'USD' }));
   await attempt('400 test webhook without an endpoint', () => cb.sandbox.sendTestWebhook());
 

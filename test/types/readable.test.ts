@@ -108,6 +108,9 @@ describe('types users can read', () => {
         'transferOut',
         'exchangeRates',
         'crypto',
+        'tokens',
+        'discoveries',
+        'vasps',
       ].sort(),
     );
   });

@@ -100,8 +100,7 @@ export function load(app) {
     const classes = /** @type {any[]} */ (context.project.getReflectionsByKind(ReflectionKind.Class));
     const parents = new Map(classes.map((c) => [c.name, (c.extendedTypes ?? []).map((t) => t.toString())]));
     /** @param {string} name @param {string} ancestor @returns {boolean} */
-    const descends = (name, ancestor, depth = 0) =>
-      depth < 20 && (parents.get(name) ?? []).some((p) => p === ancestor || descends(p, ancestor, depth + 1));
+    const descends = (name, ancestor, depth = 0) => depth < 20 && (parents.get(name) ?? []).some((p) => p === ancestor || descends(p, ancestor, depth + 1));
     for (const module of context.project.getReflectionsByKind(ReflectionKind.Module)) {
       for (const reflection of /** @type {import('typedoc').DeclarationReflection} */ (module).children ?? []) {
         if (!reflection.isDeclaration() || hasGroupTag(reflection)) continue;
@@ -160,10 +159,17 @@ export function load(app) {
 
 /** @param {import('typedoc').Reflection} reflection @returns {string | undefined} */
 function groupTagOf(reflection) {
-  const comments = [reflection.comment, ...('signatures' in reflection && Array.isArray(reflection.signatures) ? reflection.signatures.map((s) => s.comment) : [])];
+  const comments = [
+    reflection.comment,
+    ...('signatures' in reflection && Array.isArray(reflection.signatures) ? reflection.signatures.map((s) => s.comment) : []),
+  ];
   for (const comment of comments) {
     const tag = comment?.getTag('@group');
-    if (tag) return tag.content.map((part) => part.text).join('').trim();
+    if (tag)
+      return tag.content
+        .map((part) => part.text)
+        .join('')
+        .trim();
   }
   return undefined;
 }

@@ -15,7 +15,7 @@ import { instructionFingerprintV2, loneSurrogateAt, payoutKey, sameInstruction }
 import { findPayout, markedDescription, payoutMarker, resendKey } from './lookup';
 import { journalGuard, transition, type PayoutEffect, type PayoutEvent } from './machine';
 import type { PayoutScheduler } from './scheduler';
-import type { PayoutBatchOptions, PayoutCallOptions, PayoutWebhookEvent } from './runner';
+import type { PayoutBatchOptions, PayoutCallOptions, PayoutWebhookEvent } from './batch-types';
 import {
   FINAL_STATES,
   PAYOUT_STATES,

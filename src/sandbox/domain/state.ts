@@ -4,6 +4,7 @@
  * @module
  */
 import type {
+  ApiToken,
   BulkCustomerImportJob,
   BeneficialOwner,
   Credential,
@@ -23,11 +24,17 @@ import type {
 import type { Answer } from './reply';
 import type { FailureReason } from './magic';
 import type { Ordered } from './pagination';
-import type { TokenRec } from './tokens';
 
 /** A stored API object with its ordering keys. */
 export interface Rec<T> extends Ordered {
   data: T;
+}
+
+/** An API token as the world keeps it: the answer's fields (never the secret) and the secret's SHA-256, hex. */
+export interface TokenRec extends Rec<ApiToken> {
+  secretSha256: string;
+  /** Set when the token was deleted: reads answer 404 and its credentials are refused. */
+  deleted?: boolean;
 }
 
 /** An internal account; `suffix` is shared with its `EmbeddedWallet:` id. */

@@ -11,14 +11,9 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import type { ApiToken, ApiTokenCreateParams } from '../../generated/types';
 import { now, nowIso, type Ctx } from './context';
 import { SandboxError, invalidInput, notFound } from './errors';
-import type { Rec, World } from './state';
+import type { TokenRec, World } from './state';
 
-/** A token as the world keeps it: the answer's fields (never the secret) and the secret's SHA-256, hex. */
-export interface TokenRec extends Rec<ApiToken> {
-  secretSha256: string;
-  /** Set when the token was deleted: reads answer 404 and its credentials are refused. */
-  deleted?: boolean;
-}
+export type { TokenRec } from './state';
 
 /** The permissions production's document lists (`Permission`); the sandbox grants no other. */
 export const PERMISSIONS = ['VIEW', 'TRANSACT', 'MANAGE'] as const;

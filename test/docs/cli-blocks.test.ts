@@ -107,6 +107,7 @@ describe("the guides' command lines, run as written against the local sandbox", 
         'transfer-out',
         'transfer-out-cancel',
         'crypto-fee',
+        'directories',
         'wallet-login',
         'session-refresh',
         'delegated-keys',
@@ -203,6 +204,17 @@ describe("the guides' command lines, run as written against the local sandbox", 
     for (const rate of data) expect(out).toContain(String(rate.exchangeRate));
     expect(out).toContain('FASTER_PAYMENTS');
     expect(out).toContain('SEPA_INSTANT');
+  });
+
+  it('quotes-and-fx: the receiving institutions of a corridor and the VASPs, as tables', async () => {
+    const out = await runBlock('directories');
+    const banks = (await cb.discoveries.list({ country: 'PH', currency: 'PHP' })).data ?? [];
+    expect(banks.length).toBeGreaterThan(0);
+    for (const bank of banks) expect(out).toContain(bank.bankName);
+    const vasps: string[] = [];
+    for await (const vasp of cb.vasps.list()) vasps.push(vasp.vaspName);
+    expect(vasps.length).toBeGreaterThan(1);
+    for (const name of vasps) expect(out).toContain(name);
   });
 
   it("quotes-and-fx: transfer-out to the customer's own bank account, then another cancelled and refunded", async () => {

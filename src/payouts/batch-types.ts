@@ -4,7 +4,7 @@
  * @module
  */
 import type { APIUserAbortError } from '../core/errors';
-import type { WorkSpan, WorkTelemetry } from '../core/telemetry';
+import type { WorkTelemetry } from '../core/telemetry';
 import type { Quote, QuoteCreateParams, ReceiverLookup, Transaction } from '../types';
 import type { PayoutJournal } from './journal';
 import type { PayoutTransactionListParams, PayoutTransactionPage } from './lookup';

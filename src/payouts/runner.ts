@@ -25,12 +25,9 @@
  */
 import { APIUserAbortError } from '../core/errors';
 import type { PayoutBatch, PayoutBatchOptions } from './batch-types';
-import type { WorkSpan, WorkTelemetry } from '../core/telemetry';
-import type { Quote, QuoteCreateParams, ReceiverLookup, Transaction } from '../types';
+import type { WorkSpan } from '../core/telemetry';
 import { AdaptiveConcurrency } from './concurrency';
 import { createPayoutDriver, reasonOf } from './driver';
-import type { PayoutJournal } from './journal';
-import type { PayoutTransactionListParams, PayoutTransactionPage } from './lookup';
 import { PayoutScheduler } from './scheduler';
 import { FINAL_STATES, type PayoutInstruction, type PayoutProgress, type PayoutRejectedInput, type PayoutSummary } from './types';
 

@@ -70,6 +70,8 @@ interface Results {
   node: string;
   runs: {
     client: RequestRow[];
+    /** The same, the server answering 1 ms after each request arrives (issue 50 §10: the ratios bound there); absent in older results. */
+    clientDelayed?: RequestRow[];
     concurrency: ConcurrencyRow[];
     pagination: PaginationResult;
     startup: StartupResult;
@@ -90,6 +92,8 @@ interface Results {
   composition: { total: number; parts: [string, number][] };
   /** The package as npm installs it (issue 33); absent in older results. */
   tarball?: TarballReport;
+  /** When parts measured alone (`--only`) were measured, by part. */
+  partsDate?: Record<string, string>;
   /** When the size part (bundles, the package) was measured, when not with the rest (`--size`). */
   sizeDate?: string;
   /** Lines of the webhook benchmark, in results before issue 36 (since then: each run's `webhooks`). */
@@ -100,29 +104,40 @@ interface Results {
 }
 const RESULTS = join(root, 'docs/benchmarks.json');
 
+type Run = Results['runs'][number];
+/** The parts of one run, in the order they are measured: the key in a run's results, what it says, its script and arguments. */
+const RUN_PARTS: [keyof Run, string, string, string[]?][] = [
+  ['client', 'per request', 'client.ts'],
+  // 20 rounds of 200 requests, as the telemetry targets at +1 ms: each request lasts over 1 ms here, not ~0.3 ms.
+  ['clientDelayed', 'per request, server answering after 1 ms', 'client.ts', ['--delay', '1', '--rounds', '20', '--requests', '200']],
+  ['concurrency', 'concurrency', 'concurrency.ts'],
+  ['pagination', 'pagination', 'pagination.ts'],
+  ['startup', 'startup', 'startup.ts'],
+  ['telemetry', 'telemetry', 'telemetry.ts'],
+  ['telemetryTargets', 'telemetry targets (server answering after 1 ms)', 'telemetry-floor.ts'],
+  ['webhooks', 'webhooks', 'webhooks.ts'],
+  ['hooks', 'request hooks', 'hooks.ts'],
+];
+
+/** `RUNS` runs of the parts named (all by default), each run's other parts kept from `previous` (`--only`). */
+function measureRuns(only: ReadonlySet<string> | undefined, previous?: Run[]): Run[] {
+  const runs: Run[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const run_: Record<string, unknown> = { ...previous?.[i] };
+    for (const [key, what, script, args] of RUN_PARTS) {
+      if (only && !only.has(key)) continue;
+      console.log(`run ${i + 1} of ${RUNS} (load ${loadavg()[0]!.toFixed(2)}): ${what} …`);
+      run_[key] = run(script, args);
+    }
+    runs.push(run_ as Run);
+  }
+  return runs;
+}
+
 async function measureAll(): Promise<Results> {
   console.log('building dist/ …');
   ensureBuilt(true);
-  const runs: Results['runs'] = [];
-  for (let i = 0; i < RUNS; i++) {
-    console.log(`run ${i + 1} of ${RUNS} (load ${loadavg()[0]!.toFixed(2)}): per request …`);
-    const client = run<RequestRow[]>('client.ts');
-    console.log('  concurrency …');
-    const concurrency = run<ConcurrencyRow[]>('concurrency.ts');
-    console.log('  pagination …');
-    const pagination = run<PaginationResult>('pagination.ts');
-    console.log('  startup …');
-    const startup = run<StartupResult>('startup.ts');
-    console.log('  telemetry …');
-    const telemetry = run<TelemetryRow[]>('telemetry.ts');
-    console.log('  telemetry targets (server answering after 1 ms) …');
-    const telemetryTargets = run<TelemetryTargetRow[]>('telemetry-floor.ts');
-    console.log('  webhooks …');
-    const webhooks = run<WebhooksResult>('webhooks.ts');
-    console.log('  request hooks …');
-    const hooks = run<HooksRow[]>('hooks.ts');
-    runs.push({ client, concurrency, pagination, startup, telemetry, telemetryTargets, webhooks, hooks });
-  }
+  const runs = measureRuns(undefined);
   console.log('profile …');
   const profiles = run<ProfileResult[]>('profile.ts');
   console.log('bundle size …');
@@ -171,8 +186,40 @@ async function measureSize(previous: Results): Promise<Results> {
   };
 }
 
+/**
+ * `--only client,clientDelayed,concurrency,payouts`: those parts measured again (dist/ built first), every other
+ * figure kept as stored; `partsDate` says when each part measured alone was taken.
+ */
+function measureOnly(previous: Results, only: Set<string>): Results {
+  const known = new Set<string>([...RUN_PARTS.map(([key]) => key), 'profiles', 'sandbox', 'payouts']);
+  const unknown = [...only].filter((part) => !known.has(part));
+  if (unknown.length > 0) throw new Error(`--only: no part ${unknown.join(', ')}; the parts are ${[...known].join(', ')} (the size part: --size)`);
+  // Each figure is a median over runs: the parts measured again have as many runs as the ones kept.
+  if (RUNS !== previous.runs.length)
+    throw new Error(`--only: the stored results have ${previous.runs.length} runs; measure as many (--runs ${previous.runs.length})`);
+  console.log('building dist/ …');
+  ensureBuilt(true);
+  const runs = RUN_PARTS.some(([key]) => only.has(key)) ? measureRuns(only, previous.runs) : previous.runs;
+  const date = new Date().toISOString().slice(0, 10);
+  return {
+    ...previous,
+    runs,
+    ...(only.has('profiles') ? { profiles: run<ProfileResult[]>('profile.ts') } : {}),
+    ...(only.has('sandbox') ? { sandbox: lines('sandbox.ts') } : {}),
+    ...(only.has('payouts') ? { payouts: lines('payouts.ts') } : {}),
+    partsDate: { ...previous.partsDate, ...Object.fromEntries([...only].map((part) => [part, date])) },
+  };
+}
+
 const stored = () => JSON.parse(readFileSync(RESULTS, 'utf8')) as Results;
-const results: Results = process.argv.includes('--render') ? stored() : process.argv.includes('--size') ? await measureSize(stored()) : await measureAll();
+const onlyAt = process.argv.indexOf('--only');
+const results: Results = process.argv.includes('--render')
+  ? stored()
+  : process.argv.includes('--size')
+    ? await measureSize(stored())
+    : onlyAt > 0
+      ? measureOnly(stored(), new Set(process.argv[onlyAt + 1]?.split(',')))
+      : await measureAll();
 if (!process.argv.includes('--render')) writeFileSync(RESULTS, `${JSON.stringify(results, null, 1)}\n`);
 const { runs, profiles, size, wallet, worker, receiver, listWorker, tarball, sandbox, payouts } = results;
 
@@ -202,62 +249,77 @@ interface Figure {
   values: number[];
   format: (n: number) => string;
   target: string;
-  pass: (n: number) => boolean;
+  /** The target's test; absent for a figure that is reported, not bound. */
+  pass?: (n: number) => boolean;
   load: [number, number][];
   command: string;
 }
+const REPORTED = 'reported, not bound (issue 50 §10)';
+const RETIRED_15_US = 'reported (the 15 µs target retired by issue 50 §10; the ratios stand)';
 const figures: Figure[] = [
-  {
-    name: 'GET list (20 customers), wall',
-    baseline: 'raw fetch, same timeout',
-    before: '1.22×',
-    values: getRuns.map((r) => r.sdkRatio),
-    format: x,
-    target: '≤ 1.05×',
-    pass: (n) => n <= 1.05,
-    load: getRuns.map((r) => r.load),
-    command: 'npx tsx scripts/bench/client.ts',
-  },
-  // CPU time of this process per request: steadier than wall time on a machine others share.
-  {
-    name: 'GET list (20 customers), CPU',
-    baseline: 'raw fetch, same timeout',
-    values: getRuns.map((r) => r.sdkCpuRatio),
-    format: x,
-    target: '≤ 1.05×',
-    pass: (n) => n <= 1.05,
-    load: getRuns.map((r) => r.load),
-    command: 'npx tsx scripts/bench/client.ts',
-  },
-  {
-    name: 'POST quote, wall',
-    baseline: 'raw fetch, same timeout',
-    before: '1.15×',
-    values: postRuns.map((r) => r.sdkRatio),
-    format: x,
-    target: '≤ 1.05×',
-    pass: (n) => n <= 1.05,
-    load: postRuns.map((r) => r.load),
-    command: 'npx tsx scripts/bench/client.ts',
-  },
-  {
-    name: 'POST quote, CPU',
-    baseline: 'raw fetch, same timeout',
-    values: postRuns.map((r) => r.sdkCpuRatio),
-    format: x,
-    target: '≤ 1.05×',
-    pass: (n) => n <= 1.05,
-    load: postRuns.map((r) => r.load),
-    command: 'npx tsx scripts/bench/client.ts',
-  },
+  // Issue 50 §10: SDK ÷ raw fetch is bound where users call from, a server that answers after 1 ms.
+  ...(['GET list (20 customers)', 'POST quote'] as const).flatMap((what, i): Figure[] => {
+    const rows = runs.flatMap((r) => (r.clientDelayed ? [r.clientDelayed[i]!] : []));
+    if (rows.length === 0) return [];
+    const command = 'npx tsx scripts/bench/client.ts --delay 1';
+    return [
+      {
+        name: `${what}, server +1 ms, wall`,
+        baseline: 'raw fetch, same timeout',
+        values: rows.map((r) => r.sdkRatio),
+        format: x,
+        target: '≤ 1.05×',
+        pass: (n) => n <= 1.05,
+        load: rows.map((r) => r.load),
+        command,
+      },
+      {
+        name: `${what}, server +1 ms, CPU`,
+        baseline: 'raw fetch, same timeout',
+        values: rows.map((r) => r.sdkCpuRatio),
+        format: x,
+        target: '≤ 1.05×',
+        pass: (n) => n <= 1.05,
+        load: rows.map((r) => r.load),
+        command,
+      },
+    ];
+  }),
+  // On bare loopback the SDK's own few tens of µs are ~10 % of a ~290 µs request: reported, not bound (issue 50 §10).
+  ...(
+    [
+      ['GET list (20 customers)', getRuns, '1.22×'],
+      ['POST quote', postRuns, '1.15×'],
+    ] as const
+  ).flatMap(([what, rows, before]): Figure[] => [
+    {
+      name: `${what}, bare loopback, wall`,
+      baseline: 'raw fetch, same timeout',
+      before,
+      values: rows.map((r) => r.sdkRatio),
+      format: x,
+      target: REPORTED,
+      load: rows.map((r) => r.load),
+      command: 'npx tsx scripts/bench/client.ts',
+    },
+    {
+      name: `${what}, bare loopback, CPU`,
+      baseline: 'raw fetch, same timeout',
+      values: rows.map((r) => r.sdkCpuRatio),
+      format: x,
+      target: REPORTED,
+      load: rows.map((r) => r.load),
+      command: 'npx tsx scripts/bench/client.ts',
+    },
+  ]),
   {
     name: '64 in flight, throughput',
     baseline: 'raw fetch, same timeout',
     before: '0.89×',
     values: conc(64).map((r) => r.sdkRatio),
     format: x,
-    target: '≥ 0.97×',
-    pass: (n) => n >= 0.97,
+    target: '≥ 0.95×',
+    pass: (n) => n >= 0.95,
     load: conc(64).map((r) => r.load),
     command: 'npx tsx scripts/bench/concurrency.ts',
   },
@@ -266,8 +328,8 @@ const figures: Figure[] = [
     baseline: 'raw fetch, same timeout',
     values: conc(64).map((r) => r.rawCpuUs / r.sdkCpuUs),
     format: x,
-    target: '≥ 0.97×',
-    pass: (n) => n >= 0.97,
+    target: '≥ 0.95×',
+    pass: (n) => n >= 0.95,
     load: conc(64).map((r) => r.load),
     command: 'npx tsx scripts/bench/concurrency.ts',
   },
@@ -280,8 +342,7 @@ const figures: Figure[] = [
           before: '31.7 µs',
           values: [profiles[0].sdkOwnUs],
           format: (n: number) => `${n.toFixed(1)} µs`,
-          target: '≤ 15 µs',
-          pass: (n: number) => n <= 15,
+          target: RETIRED_15_US,
           load: [profiles[0].load],
           command: 'npx tsx scripts/bench/profile.ts',
         },
@@ -292,8 +353,7 @@ const figures: Figure[] = [
     baseline: 'raw fetch, same timeout',
     values: getRuns.map((r) => r.sdk.cpuUs - r.raw.cpuUs),
     format: (n: number) => `${n.toFixed(1)} µs`,
-    target: '≤ 15 µs',
-    pass: (n: number) => n <= 15,
+    target: RETIRED_15_US,
     load: getRuns.map((r) => r.load),
     command: 'npx tsx scripts/bench/client.ts',
   },
@@ -386,8 +446,9 @@ const figures: Figure[] = [
       baseline,
       values: rows.map((r) => r[key].median),
       format: x,
-      target: `≤ ${TELEMETRY_TARGETS[key].toFixed(2)}×`,
-      pass: (n) => n <= TELEMETRY_TARGETS[key],
+      ...(key === 'onOverOff'
+        ? { target: `reported (its ≤ ${TELEMETRY_TARGETS[key].toFixed(2)}× retired by issue 50 §10: OpenTelemetry's own span costs more)` }
+        : { target: `≤ ${TELEMETRY_TARGETS[key].toFixed(2)}×`, pass: (n: number) => n <= TELEMETRY_TARGETS[key] }),
       load: rows.map((r) => r.load),
       command,
     });
@@ -436,7 +497,7 @@ const figures: Figure[] = [
 ];
 const summary = figures.map((f) => {
   const m = median(f.values);
-  return `| ${f.name} | ${f.baseline} | ${f.before ?? '—'} | **${f.format(m)}** | ${each(f.values, f.format)} | ${f.target} | ${ok(f.pass(m))} | ${loads(f.load)} |`;
+  return `| ${f.name} | ${f.baseline} | ${f.before ?? '—'} | **${f.format(m)}** | ${each(f.values, f.format)} | ${f.target} | ${f.pass ? ok(f.pass(m)) : '—'} | ${loads(f.load)} |`;
 });
 const sizeRows = [
   `| bundle: initial chunk (\`import { Crossborder }\`, code-split) | — | — | **${kB(size.initialGzip)}** | deterministic | ≤ 12 kB | ${ok(size.initialGzip <= 12_000)} | — |`,
@@ -552,7 +613,13 @@ ${rows.map(({ run, t }) => `| ${t.name}, ${run} | ${t.todayUs.toFixed(0)} | ${x(
 
 const md = `# Benchmarks
 
-Written by \`npm run bench\` (${runs.length} runs) on ${results.machine}, Node ${results.node}, ${results.date}; every measured value is in
+Written by \`npm run bench\` (${runs.length} runs) on ${results.machine}, Node ${results.node}, ${results.date}${
+  results.partsDate
+    ? ` (measured again alone with \`--only\`: ${Object.entries(results.partsDate)
+        .map(([part, date]) => `${part} ${date}`)
+        .join(', ')})`
+    : ''
+}; every measured value is in
 [benchmarks.json](benchmarks.json).
 Everything runs the package as built (\`dist/\`, imported as a user's program imports it), never \`src/\`.
 Each benchmark runs in a fresh process, ${runs.length} times in turn; a ratio comes from one run, where the

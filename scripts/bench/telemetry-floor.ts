@@ -1,6 +1,6 @@
 /**
  * The telemetry targets of issue 33, in one run, side by side, where calls are real: the server
- * (telemetry-server.ts, its own process) answers each request 1 ms after it arrives. On a loopback
+ * (canned-server.ts with `--delay`, its own process) answers each request 1 ms after it arrives. On a loopback
  * call with no server latency, OpenTelemetry's own span costs 1.05–1.12× and the round-to-round
  * spread is wider than the SDK's effect, so the targets are taken here:
  *
@@ -54,7 +54,7 @@ export async function benchTelemetryTargets(
   delay = arg('delay', 1),
 ): Promise<TelemetryTargetRow[]> {
   const { Crossborder, CrossborderCore, Customers, Quotes } = await loadSdk();
-  const { base, stop } = await startChildServer('telemetry-server.ts', ['--delay', String(delay)]);
+  const { base, stop } = await startChildServer('canned-server.ts', ['--delay', String(delay)]);
   const { provider, exported } = droppingProvider();
   const options = { tokenId: 'tok', clientSecret: 'sec', baseUrl: base, environment: 'sandbox' as const };
   const on = new Crossborder({ ...options, tracerProvider: provider });

@@ -35,12 +35,21 @@ const SOURCE_ENTRIES: Record<string, string> = {
  * What users run: docs, examples, recipes, the package and runtime tests import `crossborder-sdk`
  * from the packed tarball, extracted into a scratch consumer by test/setup/packed.ts.
  */
-const OUTSIDE_IN = ['test/docs/**/*.test.ts', 'test/examples/**/*.test.ts', 'test/webhooks/recipes.test.ts', 'test/package/**/*.test.ts', 'test/runtimes/**/*.test.ts', 'test/types/readable.test.ts'];
+const OUTSIDE_IN = [
+  'test/docs/**/*.test.ts',
+  'test/examples/**/*.test.ts',
+  'test/webhooks/recipes.test.ts',
+  'test/package/**/*.test.ts',
+  'test/runtimes/**/*.test.ts',
+  'test/types/readable.test.ts',
+];
 
 /**
- * Long end-to-end files (15–50 s each of CLI processes from the packed bin against the HTTP sandbox): they run in
- * `npm run test:slow` (`CROSSBORDER_TEST_SLOW=1`), not in `npm test`, which stays under ~7 minutes on 2 cores.
- * `.ci/run` runs both. One of them alone: `CROSSBORDER_TEST_SLOW=1 npx vitest run test/cli/operations.test.ts`.
+ * The longest files (15–50 s each: CLI processes from the packed bin against the HTTP sandbox, the package's consumer
+ * projects, the guides type-checked and the API reference built against the tarball): they run in `npm run test:slow`
+ * (`CROSSBORDER_TEST_SLOW=only`: these alone), not in `npm test`, which stays near ~7 minutes on 2 cores. `.ci/run`
+ * runs both. `CROSSBORDER_TEST_SLOW=1` runs them with the rest; one of them alone:
+ * `CROSSBORDER_TEST_SLOW=1 npx vitest run test/cli/operations.test.ts`.
  */
 export const SLOW = [
   'test/cli/operations.test.ts',
@@ -50,8 +59,24 @@ export const SLOW = [
   'test/docs/cli.test.ts',
   // The sandbox command's banner and shutdown, as a process.
   'test/sandbox/cli-banner.test.ts',
+  // The CLI as processes: the sandbox and listen processes, payouts run/status/report, hostile input, webhooks.
+  'test/cli/sandbox-process.test.ts',
+  'test/cli/payouts.test.ts',
+  'test/cli/adversarial.test.ts',
+  'test/cli/webhooks.test.ts',
+  // Receivers and the sandbox's edges as processes (ports, disks, clocks).
+  'test/reliability/edges.test.ts',
+  // The tarball installed into consumer projects; the guides type-checked and the API reference built against it.
+  'test/package/pack.test.ts',
+  'test/docs/typecheck.test.ts',
+  'test/docs/typedoc.test.ts',
 ];
-const slowToo = process.env.CROSSBORDER_TEST_SLOW === '1';
+const slowMode = process.env.CROSSBORDER_TEST_SLOW;
+if (slowMode !== undefined && slowMode !== '1' && slowMode !== 'only') throw new Error(`CROSSBORDER_TEST_SLOW is 1 or only, not ${slowMode}`);
+const slowToo = slowMode === '1' || slowMode === 'only';
+// A folder glob (`test/docs/` + `**/*.test.ts`) or one file, the two forms OUTSIDE_IN uses: does `file` fall under it?
+const under = (glob: string, file: string) => (glob.endsWith('/**/*.test.ts') ? file.startsWith(glob.slice(0, -'**/*.test.ts'.length)) : file === glob);
+const outsideIn = (file: string) => OUTSIDE_IN.some((glob) => under(glob, file));
 
 /** The source aliases, shared with vitest.mutation.config.ts. */
 export const sourceAlias = entries((subpath) => {
@@ -77,7 +102,7 @@ export default defineConfig({
         resolve: { alias: sourceAlias },
         test: {
           name: 'source',
-          include: ['test/**/*.test.ts'],
+          include: slowMode === 'only' ? SLOW.filter((file) => !outsideIn(file)) : ['test/**/*.test.ts'],
           exclude: [...OUTSIDE_IN, 'test/reliability/**/*.full.test.ts', 'node_modules/**', ...(slowToo ? [] : SLOW)],
           typecheck: { enabled: true, include: ['test/**/*.test-d.ts'] },
         },
@@ -85,7 +110,12 @@ export default defineConfig({
       {
         extends: true,
         resolve: { alias: entries((_, file) => `${packed.pkg}/${file.replace(/^\.\//, '')}`) },
-        test: { name: 'packed', include: OUTSIDE_IN, exclude: ['node_modules/**', ...(slowToo ? [] : SLOW)], globalSetup: ['test/setup/packed.ts'] },
+        test: {
+          name: 'packed',
+          include: slowMode === 'only' ? SLOW.filter(outsideIn) : OUTSIDE_IN,
+          exclude: ['node_modules/**', ...(slowToo ? [] : SLOW)],
+          globalSetup: ['test/setup/packed.ts'],
+        },
       },
     ],
   },

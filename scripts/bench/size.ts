@@ -545,8 +545,8 @@ export function formatTarball(t: TarballReport): string {
   return (
     `tarball: ${t.files} files (${t.distFiles} in dist/), ${mb(t.unpackedBytes)} unpacked (source maps ${mb(t.mapBytes)}), ${mb(t.packedBytes)} packed; ` +
     `target ≤ ${mb(TARBALL_TARGET)} unpacked with the source maps: ${t.unpackedBytes <= TARBALL_TARGET ? 'met' : `not met (${mb(t.unpackedBytes - TARBALL_TARGET)} over)`}; ` +
-    `when issue 50 was filed: ${TARBALL_BEFORE_ISSUE_50.files} files, ${mb(TARBALL_BEFORE_ISSUE_50.unpackedBytes)} unpacked, ${mb(TARBALL_BEFORE_ISSUE_50.packedBytes)} packed; ` +
-    `before issue 33: ${TARBALL_BEFORE.files} files (${TARBALL_BEFORE.distFiles} in dist/), ${mb(TARBALL_BEFORE.unpackedBytes)} unpacked`
+    `before the package was slimmed: ${TARBALL_BEFORE_ISSUE_50.files} files, ${mb(TARBALL_BEFORE_ISSUE_50.unpackedBytes)} unpacked, ${mb(TARBALL_BEFORE_ISSUE_50.packedBytes)} packed; ` +
+    `before unloaded chunks were dropped: ${TARBALL_BEFORE.files} files (${TARBALL_BEFORE.distFiles} in dist/), ${mb(TARBALL_BEFORE.unpackedBytes)} unpacked`
   );
 }
 
@@ -562,8 +562,8 @@ export function tarballSection(t: TarballReport, date: string): string {
   return [
     TARBALL_SECTION_MARKERS[0],
     `\`npm install crossborder-sdk\` unpacks **${t.files} files, ${mb(t.unpackedBytes)}** (${mb(t.packedBytes)} as the \`.tgz\`), source maps included`,
-    `(${mb(t.mapBytes)}): ${t.unpackedBytes <= TARBALL_TARGET ? 'within' : 'over'} issue 50's target of ${mb(TARBALL_TARGET)}. When that issue was filed: ${TARBALL_BEFORE_ISSUE_50.files} files,`,
-    `${mb(TARBALL_BEFORE_ISSUE_50.unpackedBytes)} (${mb(TARBALL_BEFORE_ISSUE_50.packedBytes)} packed); before issue 33: ${TARBALL_BEFORE.files} files, ${mb(TARBALL_BEFORE.unpackedBytes)}. Measured ${date} by`,
+    `(${mb(t.mapBytes)}): ${t.unpackedBytes <= TARBALL_TARGET ? 'within' : 'over'} its target of ${mb(TARBALL_TARGET)}. Before the package was slimmed: ${TARBALL_BEFORE_ISSUE_50.files} files,`,
+    `${mb(TARBALL_BEFORE_ISSUE_50.unpackedBytes)} (${mb(TARBALL_BEFORE_ISSUE_50.packedBytes)} packed); before unloaded chunks were dropped: ${TARBALL_BEFORE.files} files, ${mb(TARBALL_BEFORE.unpackedBytes)}. Measured ${date} by`,
     '`npm run bench` (its size part alone: `npm run bench -- --size`), which writes this paragraph and the table from',
     '[benchmarks.json](benchmarks.json); `npx tsx scripts/bench/size.ts --tarball` counts them in the repository.',
     '',
@@ -576,11 +576,46 @@ export function tarballSection(t: TarballReport, date: string): string {
 
 /** `page` with its marked section replaced by `section` (an error when the markers are missing). */
 export function withTarballSection(page: string, section: string): string {
-  const [open, close] = TARBALL_SECTION_MARKERS;
+  return withMarkedSection(page, section, TARBALL_SECTION_MARKERS);
+}
+
+/** Replaces the part of a page between two markers (markers included) by `section`, which carries them. */
+export function withMarkedSection(page: string, section: string, [open, close]: readonly [string, string]): string {
   const start = page.indexOf(open);
-  const end = page.indexOf(close);
+  const end = page.indexOf(close, start);
   if (start < 0 || end < start) throw new Error(`docs/performance.md has no section marked ${open} … ${close}`);
   return page.slice(0, start) + section + page.slice(end + close.length);
+}
+
+/** Markers around docs/performance.md's paragraphs of the worker's figures, which `npm run bench` writes. */
+export const WORKER_SECTION_MARKERS = [
+  '<!-- npm run bench: the worker (scripts/bench/size.ts workerSection) -->',
+  '<!-- end of what npm run bench writes about the worker -->',
+] as const;
+
+const kBAndBytes = (n: number) => `${kB(n)} (${n.toLocaleString('en')} B)`;
+
+/** docs/performance.md's figures of the worker, the full client beside it, the receiver and the list-only worker, from measured reports. */
+export function workerSection(r: { size: SizeReport; worker: SizeReport; receiver: SizeReport; listWorker: SizeReport }, date: string): string {
+  const listMet = r.listWorker.oneFileGzip <= LIST_WORKER_BEFORE_RECEIVER;
+  return [
+    WORKER_SECTION_MARKERS[0],
+    `Bundled by esbuild into one file, minified and gzipped, it is **${kBAndBytes(r.worker.oneFileGzip)}**; before the bundle cuts, when the`,
+    `same worker went through \`CrossborderCore\` and the \`Customers\` class, which always ran the checks, it was ${kBAndBytes(SIZE_BEFORE_ISSUE_36.worker)}.`,
+    `\`import { Crossborder }\` with the same calls is ${kBAndBytes(r.size.oneFileGzip)} one file and its initial chunk ${kBAndBytes(r.size.initialGzip)}.`,
+    `A core without parts holds none of the compiled checks and their messages, the logger and its redaction, or the other`,
+    `operations (what each cut saved: benchmark notes, maintainers/benchmark-notes.md in the repository).`,
+    '',
+    `That worker has no size target of its own: a worker that only receives webhooks needs none of the pipeline, and takes`,
+    `\`crossborder-sdk/webhooks\` instead (\`unwrap(body, headers, { publicKey })\`, the same code as \`webhooks.unwrap\`,`,
+    `[webhooks](webhooks.md#a-receiver-without-the-client-crossborder-sdkwebhooks)): that receiver bundles to **${kBAndBytes(r.receiver.oneFileGzip)}** one file,`,
+    `min+gzip, against a target of ${RECEIVER_TARGET.toLocaleString('en')} B (${r.receiver.oneFileGzip <= RECEIVER_TARGET ? 'met' : 'not met'}); a worker that only lists is **${kBAndBytes(r.listWorker.oneFileGzip)}**,`,
+    `against the ${kBAndBytes(LIST_WORKER_BEFORE_RECEIVER)} it was before the receiver entry (${listMet ? 'met' : 'not met'}). Measured ${date} by \`npm run bench\``,
+    `(its size part alone: \`npm run bench -- --size\`), which writes these paragraphs from [benchmarks.json](benchmarks.json);`,
+    `\`npx tsx scripts/bench/size.ts\` prints the bundles, \`npm test\` holds each to a ceiling (scripts/bench/budget.ts), and`,
+    `\`test/package/modular.test.ts\` bundles this file from the packed package and runs it against the sandbox.`,
+    WORKER_SECTION_MARKERS[1],
+  ].join('\n');
 }
 
 if (isMain(import.meta.url)) {

@@ -6,7 +6,17 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { TARBALL_SECTION_MARKERS, tarballPart, tarballReport, tarballSection, withTarballSection, type TarballReport } from '../../scripts/bench/size';
+import {
+  TARBALL_SECTION_MARKERS,
+  tarballPart,
+  tarballReport,
+  tarballSection,
+  WORKER_SECTION_MARKERS,
+  workerSection,
+  withTarballSection,
+  type SizeReport,
+  type TarballReport,
+} from '../../scripts/bench/size';
 
 const read = (path: string) => readFileSync(fileURLToPath(new URL(`../../${path}`, import.meta.url)), 'utf8');
 
@@ -23,6 +33,18 @@ describe('docs/performance.md: the package', () => {
     // The rows add up to the whole.
     expect(results.tarball.parts!.reduce((n, p) => n + p.files, 0)).toBe(results.tarball.files);
     expect(results.tarball.parts!.reduce((n, p) => n + p.bytes, 0)).toBe(results.tarball.unpackedBytes);
+  });
+
+  it("holds the worker's figures rendered from docs/benchmarks.json, byte for byte, and nowhere else", () => {
+    type Sizes = { size: SizeReport; worker: SizeReport; receiver: SizeReport; listWorker: SizeReport; date: string; sizeDate?: string };
+    const results = JSON.parse(read('docs/benchmarks.json')) as Sizes;
+    const page = read('docs/performance.md');
+    const section = workerSection(results, results.sizeDate ?? results.date);
+    expect(page).toContain(section);
+    expect(page.split(WORKER_SECTION_MARKERS[0]).length).toBe(2);
+    expect(section).toContain(`**${(results.worker.oneFileGzip / 1000).toFixed(1)} kB (${results.worker.oneFileGzip.toLocaleString('en')} B)**`);
+    expect(section).toContain(`(${results.listWorker.oneFileGzip.toLocaleString('en')} B)`);
+    expect(section).toContain(`(${results.receiver.oneFileGzip.toLocaleString('en')} B)`);
   });
 
   it('the render step replaces the marked section only', () => {

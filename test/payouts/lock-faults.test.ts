@@ -2,8 +2,9 @@
  * The journal lock when the file system fails under it, or another process moves between two of its
  * steps (staged here at the very call where it could happen): a link that fails for any reason but
  * "exists" is the file system's error, thrown as it is; a lock this user may not read is refused, named
- * and left alone; a claim whose claimer finishes just before it is read sends the taker back to the lock,
- * which it then finds held.
+ * and left alone; a lock released just before it is read is taken; a claim whose claimer finishes just
+ * before it is read sends the taker back to the lock, which it then finds held; a lock folder that cannot
+ * be listed leaves the leftovers of killed takers where they are, and the lock is taken.
  */
 import * as fs from 'node:fs';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -16,7 +17,7 @@ import { lockOf } from './records';
 
 vi.mock('node:fs', async (importOriginal) => {
   const original = await importOriginal<typeof import('node:fs')>();
-  return { ...original, linkSync: vi.fn(original.linkSync), openSync: vi.fn(original.openSync) };
+  return { ...original, linkSync: vi.fn(original.linkSync), openSync: vi.fn(original.openSync), readdirSync: vi.fn(original.readdirSync) };
 });
 
 const real = await vi.importActual<typeof import('node:fs')>('node:fs');
@@ -50,6 +51,7 @@ function before(call: 'openSync' | 'linkSync', target: string, act: () => void):
 afterEach(() => {
   vi.mocked(fs.openSync).mockImplementation(real.openSync);
   vi.mocked(fs.linkSync).mockImplementation(real.linkSync);
+  vi.mocked(fs.readdirSync).mockImplementation(real.readdirSync);
 });
 
 const dir = mkdtempSync(join(tmpdir(), 'cb-lock-faults-'));
@@ -167,5 +169,36 @@ describe('a claimer that finishes between our claim failing and our reading its 
     expect(existsSync(claim)).toBe(false);
     expect(readdirSync(locks)).toEqual([lock.slice(locks.length + 1)]);
     expect(statSync(file).size).toBe(0);
+  });
+});
+
+describe('a holder that releases the lock between our link failing and our reading it', () => {
+  it('the lock is taken (tried again, not refused)', async () => {
+    const { file, locks, lock } = place();
+    writeFileSync(lock, `${sleeper.pid}@${host} ${nonce('f')}\n`);
+    before('openSync', lock, () => unlinkSync(lock));
+    const journal = new FileJournal(file, { lockDirectory: locks });
+    await journal.open('b');
+    expect(readFileSync(lock, 'utf8')).toMatch(new RegExp(`^${process.pid}@`));
+    await journal.close();
+    expect(readdirSync(locks)).toEqual([]);
+  });
+});
+
+describe('a lock folder that cannot be listed', () => {
+  it('the leftovers of killed takers stay (they are only untidy), and the lock is taken', async () => {
+    const { file, locks } = place();
+    const { dev, ino } = statSync(file, { bigint: true });
+    const leftover = `.${dev}-${ino}.${dead}.${nonce('9')}.tmp`;
+    writeFileSync(join(locks, leftover), 'x');
+    vi.mocked(fs.readdirSync).mockImplementation(((path: fs.PathLike, ...rest: unknown[]) => {
+      if (String(path) === locks) throw fsError('EIO', 'scandir', locks);
+      return (real.readdirSync as (...a: unknown[]) => unknown)(path, ...rest);
+    }) as typeof fs.readdirSync);
+    const journal = new FileJournal(file, { lockDirectory: locks });
+    await journal.open('b');
+    await journal.close();
+    vi.mocked(fs.readdirSync).mockImplementation(real.readdirSync);
+    expect(readdirSync(locks)).toEqual([leftover]);
   });
 });

@@ -20,6 +20,8 @@ process.env.MUTATION_TESTS ??= [
   'test/payouts/journal-reading.test.ts',
   'test/payouts/journal-writing.test.ts',
   'test/payouts/lock-holders.test.ts',
+  'test/payouts/lock-faults.test.ts',
+  'test/payouts/journal-edges.test.ts',
 ].join(',');
 process.env.MUTATION_SKIP ??= 'started together on one stale lock|cut at any byte|never has more requests in flight';
 

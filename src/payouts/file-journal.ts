@@ -96,6 +96,12 @@ export class FileJournal implements PayoutJournal {
   #closed = false;
   /** Opened `O_DSYNC` (`syncedWrites`): a group's write is its sync. */
   #dsync = false;
+  /**
+   * Set when a failed write left part of a line at the file's end that could not be cut off: every later
+   * put is refused with it until the journal is opened again (whose open cuts that part off). A line
+   * written after it would join it, and the next open would drop both as one torn line.
+   */
+  #broken: PayoutJournalError | undefined;
 
   constructor(path: string, options: FileJournalOptions = {}) {
     if (typeof path !== 'string' || path === '') throw new TypeError('path: expected the journal file path');
@@ -220,6 +226,7 @@ export class FileJournal implements PayoutJournal {
     if (this.#handle) throw new PayoutJournalError('closed', `${this.path} is open already.`);
     // A journal closed before opens again: a new opening, its lock taken anew.
     this.#closed = false;
+    this.#broken = undefined;
     this.#index.clear();
     this.#unwritten.clear();
     this.#size = 0;
@@ -278,6 +285,7 @@ export class FileJournal implements PayoutJournal {
 
   put(record: PayoutRecord): Promise<void> {
     if (!this.#handle || this.#closed) return Promise.reject(new PayoutJournalError('closed', `${this.path} is not open.`));
+    if (this.#broken) return Promise.reject(this.#broken);
     const illegal = journalGuard(this).refusal(record);
     if (illegal) return Promise.reject(illegal); // the state machine's one check (./machine)
     // Format 2: what can change, when this object's full line is on disk with the same instruction, fingerprint and keys.
@@ -316,6 +324,7 @@ export class FileJournal implements PayoutJournal {
         const batch = this.#queue;
         this.#queue = [];
         try {
+          if (this.#broken) throw this.#broken;
           const { buffer, length } = this.#encode(batch);
           for (let done = 0; done < length;) done += (await this.#handle!.write(buffer, done, length - done)).bytesWritten;
           // fdatasync: the lines and the file's new size (what reading them back needs), not its times.
@@ -336,10 +345,15 @@ export class FileJournal implements PayoutJournal {
           // A failed write may have left part of a line, and a failed sync lines whose callers hear a
           // failure: the file is cut back to where this group began, so that the next line starts a line
           // of its own (part of a line anywhere but at the end is corruption at the next open). When even
-          // that fails, the size is what the file says.
-          await this.#handle!.truncate(this.#size).catch(async () => {
-            this.#size = (await this.#handle!.stat().catch(() => ({ size: this.#size }))).size;
-          });
+          // that fails, nothing more is written: what is at the end stays the torn last line that the
+          // next open cuts off, and no acknowledged line is ever joined to it.
+          if (!this.#broken)
+            await this.#handle!.truncate(this.#size).catch((cause: unknown) => {
+              this.#broken = new PayoutJournalError(
+                'corrupt',
+                `${this.path}: a failed write left part of a line at its end, which could not be cut off (${(cause as Error).message}); nothing more is written to it. Close the journal and open it again: the open cuts that part off.`,
+              );
+            });
           for (const b of batch) {
             if (this.#unwritten.get(b.record.reference) === b) this.#unwritten.delete(b.record.reference);
             based(b.record, undefined); // what is on disk is unsure: its next line is a full one

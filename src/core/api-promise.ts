@@ -42,7 +42,7 @@ const dataOf = <T>(result: WithResponse<T>): T => result.data;
  */
 export class APIPromise<T> extends Promise<T> {
   /** @internal */
-  protected readonly raw: Promise<WithResponse<T>>;
+  declare protected readonly raw: Promise<WithResponse<T>>;
   /** Resolves this promise; dropped once the result is asked for (`then`, `await`, `catch`, `finally`). */
   #resolve: ((value: unknown) => void) | undefined;
 

@@ -147,16 +147,16 @@ export class CrossborderCore extends ClientInfo {
   readonly #plans = new Map<Operation, OperationPlan>();
   readonly #requestChecks: RequestChecks | undefined;
   /** @internal The `responseChecks` part (answers with `validateResponses`, webhook events), when given. */
-  readonly responseChecks: ResponseChecks | undefined;
+  declare readonly responseChecks: ResponseChecks | undefined;
   readonly #signed = new SignedRetry();
   /** The `hooks` option ready to run, when it sets any hook (the `hooks` part); undefined: no hook, nothing built per call. */
   readonly #hooks: HookRunner | undefined;
   /** @internal */
-  readonly log: Log;
+  declare readonly log: Log;
   /** @internal Removes the credentials from texts built from answers. */
-  readonly scrub: Scrub;
+  declare readonly scrub: Scrub;
   /** @internal OpenTelemetry spans and metrics (see ./telemetry): the gate of the `telemetry` part, else nothing recorded. */
-  readonly telemetry: CoreTelemetry;
+  declare readonly telemetry: CoreTelemetry;
 
   /**
    * `parts`: the optional behaviours ({@link CoreParts}). `telemetry`, the OpenTelemetry recorder

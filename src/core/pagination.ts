@@ -79,20 +79,20 @@ let chain: <T>(start: Page<T> | PromiseLike<Page<T>>) => AsyncGenerator<Page<T>,
 /** One page of a list, and the way to the next. Iterating a page yields its items and every later page's. */
 export class Page<T> implements AsyncIterable<T> {
   /** Items of this page. */
-  readonly data: T[];
+  declare readonly data: T[];
   /** True when more pages follow. */
-  readonly hasMore: boolean;
+  declare readonly hasMore: boolean;
   /** Cursor of the next page; present only when `hasMore`. */
-  readonly nextCursor: string | undefined;
+  declare readonly nextCursor: string | undefined;
   /** Number of items matching the query, ignoring pagination. */
-  readonly totalCount: number;
+  declare readonly totalCount: number;
   /** Cursor that fetched this page (undefined for the first). */
-  readonly cursor: string | undefined;
+  declare readonly cursor: string | undefined;
   /**
    * The list's answer body as the service sent it, fields this SDK does not know yet included
    * (`hasMore`, `nextCursor` and `totalCount` as read above).
    */
-  readonly body: Readonly<Record<string, unknown>>;
+  declare readonly body: Readonly<Record<string, unknown>>;
   readonly #fetchPage: PageFetcher<T>;
   readonly #prefetch: boolean;
   /** Made when the chain goes past its first page: a single-page list keeps no trail. */
@@ -214,7 +214,10 @@ export class Page<T> implements AsyncIterable<T> {
 class ItemIterator<T> implements AsyncIterator<T, undefined> {
   #items: readonly T[] = [];
   #index = 0;
-  constructor(private readonly pages: AsyncGenerator<Page<T>, void, undefined>) {}
+  declare private readonly pages: AsyncGenerator<Page<T>, void, undefined>;
+  constructor(pages: AsyncGenerator<Page<T>, void, undefined>) {
+    this.pages = pages;
+  }
 
   next(): Promise<IteratorResult<T, undefined>> {
     if (this.#index < this.#items.length) return Promise.resolve({ done: false, value: this.#items[this.#index++]! });

@@ -6,7 +6,7 @@
  * asks the plan; none decides these again. A call then does only what its inputs need.
  * @module
  */
-import { defaultPathSerializer } from 'openapi-fetch';
+import { serializeArrayParam, serializeObjectParam, serializePrimitiveParam } from 'openapi-fetch';
 import type { CallInput, Operation, ParamIssues, PathSerializer, QuerySerializer } from './operation';
 import type { RequestChecks } from './part-types';
 
@@ -17,21 +17,21 @@ const unchecked: ParamIssues = () => [];
 
 /** One operation, prepared for a client. */
 export class OperationPlan {
-  readonly op: Operation;
+  declare readonly op: Operation;
   /** `POST /quotes`: for errors and logs (the template, never the values). */
-  readonly label: string;
+  declare readonly label: string;
   /** Anything but a GET: it may act at the service, so its failures may leave an unknown outcome. */
-  readonly write: boolean;
+  declare readonly write: boolean;
   /** The template with the base address (`https://…/2025-10-13/quotes/{quoteId}`). */
   readonly #template: string;
-  /** Builds the URL from the template once split: no regular expression per call; undefined: openapi-fetch's. */
+  /** Builds the URL from the template once split: no regular expression per call; undefined: a template without parameters. */
   readonly #pathSerializer: PathSerializer | undefined;
   readonly #querySerializer: QuerySerializer;
   /**
    * Problems of the parameters, in the order path, query, body, from the core's `requestChecks` part (which
    * loads the operation's checks with its first call); none without it.
    */
-  readonly paramIssues: ParamIssues;
+  declare readonly paramIssues: ParamIssues;
 
   constructor(op: Operation, baseUrl: string, querySerializer: QuerySerializer, checks?: RequestChecks) {
     this.op = op;
@@ -50,7 +50,7 @@ export class OperationPlan {
    * be encoded (a lone surrogate) or a query value is nested too deep.
    */
   url(path: Record<string, string> | undefined, query: Record<string, unknown> | undefined): string {
-    let url = path === undefined ? this.#template : (this.#pathSerializer ?? defaultPathSerializer)(this.#template, path);
+    let url = path === undefined || this.#pathSerializer === undefined ? this.#template : this.#pathSerializer(this.#template, path);
     if (query !== undefined) {
       let search = this.#querySerializer(query);
       if (search.startsWith('?')) search = search.slice(1);
@@ -85,20 +85,35 @@ export class OperationPlan {
 }
 
 /**
- * The URL template, split once: `{name}` segments are filled with the encoded value (what openapi-fetch's
- * default serializer does for a plain segment). A template with other styles keeps openapi-fetch's own.
+ * The URL template, split once, filled as openapi-fetch's `defaultPathSerializer` fills it: each `{name}` with its
+ * value encoded, a label `{.name}`, matrix `{;name}` or exploded `{name*}` parameter by openapi-fetch's own value
+ * serializers with that style (the ones its default path serializer calls), a missing value keeping its placeholder.
+ * Only its reading of the template is done here, once per operation instead of once per call; undefined for a
+ * template without parameters.
  */
 function compilePath(baseUrl: string, path: string): PathSerializer | undefined {
-  const parts = `${baseUrl}${path}`.split(/\{([^{}]*)\}/);
+  // Each parameter in four parts, as openapi-fetch reads it: a leading `.` (label) or `;` (matrix), the name, a
+  // trailing `*` (explode); then the text up to the next one.
+  const parts = `${baseUrl}${path}`.split(/\{(?=[^{}])([.;]?)([^{}]*?)(\*?)\}/);
   if (parts.length === 1) return undefined;
-  const names = parts.filter((_, i) => i % 2 === 1);
-  if (names.some((name) => !/^[A-Za-z_$][\w$-]*$/.test(name))) return undefined;
-  return (_url, params) => {
+  return (_url, values) => {
     let url = parts[0]!;
-    for (let i = 1; i < parts.length; i += 2) {
-      const value = params[parts[i]!];
+    for (let i = 1; i < parts.length; i += 4) {
+      const mark = parts[i]!;
+      const name = parts[i + 1]!;
+      const value = values[name];
       // A missing value keeps its placeholder, as openapi-fetch does (the wire checks refuse it first).
-      url += (value === undefined || value === null ? `{${parts[i]}}` : encodeURIComponent(value as string)) + parts[i + 1]!;
+      url +=
+        (value === undefined || value === null
+          ? `{${mark}${name}${parts[i + 2]}}`
+          : typeof value === 'object'
+            ? (Array.isArray(value) ? serializeArrayParam : serializeObjectParam)(name, value as never, {
+                style: mark === '.' ? 'label' : mark === ';' ? 'matrix' : 'simple',
+                explode: parts[i + 2] === '*',
+              })
+            : mark === ';'
+              ? `;${serializePrimitiveParam(name, value as string)}`
+              : mark + encodeURIComponent(value as string)) + parts[i + 3]!;
     }
     return url;
   };

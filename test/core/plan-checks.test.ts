@@ -4,7 +4,7 @@
  * loader of compiled checks, synchronous when they pass). Written against the survivors of the mutation
  * run (issue 22).
  */
-import { createQuerySerializer } from 'openapi-fetch';
+import { createQuerySerializer, defaultPathSerializer } from 'openapi-fetch';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { OperationPlan, type Operation } from '../../src/core/plan';
@@ -28,11 +28,43 @@ describe('plan.url', () => {
     expect(plan({ method: 'GET', path: '/a/{x}/b/{long_name-2}' }).url({ x: '1', 'long_name-2': '2' }, undefined)).toBe(`${BASE}/a/1/b/2`);
   });
 
-  it('a template with another style (label, explode) anywhere in it goes whole to openapi-fetch', () => {
+  it('a label, matrix or exploded parameter is filled by openapi-fetch\'s serializer of that style', () => {
     expect(plan({ method: 'GET', path: '/x/{ids*}' }).url({ ids: ['a', 'b'] } as never, undefined)).toBe(`${BASE}/x/a,b`);
     expect(plan({ method: 'GET', path: '/x/{a*}' }).url({ a: ['a', 'b'] } as never, undefined)).toBe(`${BASE}/x/a,b`);
     expect(plan({ method: 'GET', path: '/x/{.ids}' }).url({ ids: ['a', 'b'] } as never, undefined)).toBe(`${BASE}/x/.a,b`);
     expect(plan({ method: 'GET', path: '/x/{id}/{.ids*}' }).url({ id: 'q r', ids: ['a', 'b'] } as never, undefined)).toBe(`${BASE}/x/q%20r/.a.b`);
+  });
+
+  it('every template and value is filled as openapi-fetch\'s defaultPathSerializer fills it', () => {
+    const templates = [
+      '/a/{x}',
+      '/a/{x}/b/{x}',
+      '/a/{.x}',
+      '/a/{;x}',
+      '/a/{x*}',
+      '/a/{.x*}',
+      '/a/{;x*}',
+      '/a/{x**}',
+      '/a/{.;x}',
+      '/a/{.}/{;}/{*}',
+      '/a/{}/{x}',
+      '/a/{x y}/{long_name-2}',
+      '/a/{x}{y}.json',
+      '/plain',
+    ];
+    const values: Record<string, unknown>[] = [
+      { x: 'p q', y: 'Quote:1/2', 'x y': 'a&b', 'long_name-2': 'é' },
+      { x: '$&$1', y: 7 },
+      { x: ['a', 'b c'], y: { k: 'v w', l: '1' } },
+      { x: { k: 'v', m: 'n' } },
+      { y: 'only y' },
+      { x: null, y: undefined },
+      { '': 'empty', ';x': 'named with a semicolon', 'x*': 'starred' },
+    ];
+    for (const path of templates) {
+      const p = plan({ method: 'GET', path });
+      for (const given of values) expect(p.url(given as never, undefined), `${path} ${JSON.stringify(given)}`).toBe(defaultPathSerializer(`${BASE}${path}`, given));
+    }
   });
 
   it('the query: one "?" whatever the serializer returns, none for an empty query', () => {

@@ -2,7 +2,7 @@
  * `crossborder-sdk mcp`: the operations as MCP tools over stdio, for an assistant to call the API.
  * The tools come from the command table (one per operation, named by its words: `quotes_execute`),
  * with input schemas converted from the document's schemas (path parameters and query fields by
- * name, the body as `body`) and descriptions from its summaries.
+ * name, the body as `body`) and descriptions from the document's `x-sdk.doc`, the text of the SDK's own TSDoc.
  *
  * What a tool may do follows the effect the document declares for its operation (`x-effect` in the
  * generated table, raised by body fields such as `immediatelyExecute`), never its HTTP method:
@@ -21,10 +21,23 @@ import type { Command } from 'commander';
 import { VERSION, type SignedRequestOptions } from './sdk';
 import { connect, sessionSigner } from './client';
 import { describeError } from './output';
-import { callEffect, EFFECT_FLAG, effectOf, isLoopbackUrl, mostEffect, raisingFields, shownUrl, summaries, type Effect, type Action } from './shared';
+import {
+  callEffect,
+  EFFECT_FLAG,
+  effectOf,
+  isLoopbackUrl,
+  mostEffect,
+  raisingFields,
+  shownUrl,
+  operationDocs,
+  type Effect,
+  type Action,
+  type OperationDoc,
+} from './shared';
 import { commandTable, detailsOf, splitInput, UsageError, type CommandDetails, type CommandSpec } from './table';
 
-interface McpOptions {
+/** The MCP server's flags. */
+export interface McpOptions {
   allowWrites?: boolean;
   allowMoneyMovement?: boolean;
   allowKeyExport?: boolean;
@@ -99,21 +112,11 @@ async function serveMcp(opts: McpOptions): Promise<void> {
     );
   }
   const signer = opts.sessionKey ? await sessionSigner(opts.sessionKey) : undefined;
-  const texts = await summaries();
+  const texts = await operationDocs();
   const specs = await Promise.all(commandTable().map(detailsOf));
   const byName = toolsByName(specs);
   const server = new sdk.Server({ name: 'crossborder-sdk', version: VERSION }, { capabilities: { tools: {} } });
-  server.setRequestHandler(sdk.types.ListToolsRequestSchema, async () => ({
-    // A tool is offered when its declared effect is allowed; a body field that raises it is refused per call.
-    tools: specs
-      .filter((spec) => allowed(effectOf(spec.op).effect, opts))
-      .map((spec) => ({
-        name: toolName(spec),
-        description: description(spec, texts.get(spec.op.id)),
-        inputSchema: spec.inputSchema as { type: 'object'; properties?: Record<string, object> },
-        annotations: annotations(spec),
-      })),
-  }));
+  server.setRequestHandler(sdk.types.ListToolsRequestSchema, async () => ({ tools: offeredTools(specs, texts, opts) }));
   server.setRequestHandler(sdk.types.CallToolRequestSchema, async (request) => {
     const spec = byName.get(request.params.name);
     const fail = (value: unknown) => ({ isError: true, content: [{ type: 'text' as const, text: JSON.stringify(value) }] });
@@ -221,9 +224,37 @@ export function refusal(spec: CommandSpec, opts: McpOptions, body?: unknown): st
   return `${what}: start the server with ${flagsFor(effect).join(' ')}`;
 }
 
-/** What the tool says it does: the document's summary, the operation, and its effect in words (with what raises it). */
-export function description(spec: CommandSpec, summary: string | undefined): string {
-  const what = summary || `${spec.op.method} ${spec.op.path}`;
+/** What a tool list offers of each tool. */
+export interface OfferedTool {
+  name: string;
+  description: string;
+  inputSchema: { type: 'object'; properties?: Record<string, object> };
+  annotations: ReturnType<typeof annotations>;
+}
+
+/**
+ * The tools the server lists under `opts`: a tool is offered when its declared effect is allowed (a body field that
+ * raises it is refused per call), described from its operation's `x-sdk.doc` (`docs`, from {@link operationDocs}).
+ */
+export function offeredTools(specs: readonly CommandDetails[], docs: ReadonlyMap<string, OperationDoc>, opts: McpOptions): OfferedTool[] {
+  return specs
+    .filter((spec) => allowed(effectOf(spec.op).effect, opts))
+    .map((spec) => ({
+      name: toolName(spec),
+      description: description(spec, docs.get(spec.op.id)),
+      inputSchema: spec.inputSchema as OfferedTool['inputSchema'],
+      annotations: annotations(spec),
+    }));
+}
+
+/**
+ * What the tool says it does: the prose of the operation's `x-sdk.doc` (every paragraph, without the `@example`
+ * code, which is the SDK's TypeScript and not the tool's input), the operation, and its effect in words (with what
+ * raises it).
+ */
+export function description(spec: CommandSpec, doc: OperationDoc | undefined): string {
+  const prose = doc?.paragraphs.join(' ').replace(/\.$/, '');
+  const what = prose || `${spec.op.method} ${spec.op.path}`;
   const effect = {
     read: ' Read-only: changes nothing.',
     write: ' Changes data.',

@@ -9,7 +9,7 @@ import type { CallInput, Page, SignedRequestOptions } from './sdk';
 import { connect, newClientKey, savedCredentialId, saveSession, sessionSigner, type ConnectionOptions } from './client';
 import { INPUT_LIMIT_BYTES, parseJsonText, readFileBounded, readStdinBounded, refuseUnsafeTarget } from './files';
 import { out, printResult } from './output';
-import { effectOf, summaries, type Effect } from './shared';
+import { effectOf, operationDocs, type Effect, type OperationDoc } from './shared';
 import {
   commandTable,
   detailsOf,
@@ -150,6 +150,16 @@ async function run(spec: CommandDetails, args: string[], opts: ApiOptions, onInp
   printResult(result, json);
 }
 
+/**
+ * What a command's help prints after its flags, from its operation's `x-sdk.doc`: the paragraphs after the first
+ * (which is the description), then each `@example`, the same call made with the SDK, indented as code.
+ */
+export function helpAfter(doc: OperationDoc): string {
+  const parts = doc.paragraphs.slice(1);
+  for (const example of doc.examples) parts.push(`With the SDK (crossborder-sdk):\n${example.replace(/^(?=.)/gm, '  ')}`);
+  return parts.length ? `\n${parts.join('\n\n')}` : '';
+}
+
 /** True when `argv` runs the command of these words (`customers retrieve …`, `customers get …`, `help customers retrieve`). */
 function invoked(words: string[], argv: string[]): boolean {
   const given = argv[0] === 'help' ? argv.slice(1) : argv;
@@ -197,9 +207,11 @@ export async function addResourceCommands(
     if (!invoked(words, argv)) return;
     // Its help says what it does, in the document's words (read only for a help: a call does not parse the document).
     if (argv[0] === 'help' || argv.includes('--help') || argv.includes('-h')) {
-      const summary = (await summaries()).get(spec.op.id);
-      if (summary) command.description(`${summary} (${command.description()})`);
+      const doc = (await operationDocs()).get(spec.op.id);
+      if (doc?.summary) command.description(`${doc.summary} (${command.description()})`);
       if (deprecated) command.description(`${deprecationNote(spec)}. ${command.description()}`);
+      const more = doc && helpAfter(doc);
+      if (more) command.addHelpText('after', more);
     }
     const details = await detailsOf(spec);
     for (const flag of details.flags) {

@@ -60,25 +60,78 @@ export function mostEffect(op: DocumentOperation): Effect {
   return callEffect(op, Object.fromEntries(Object.keys(effectOf(op).raisedBy ?? {}).map((field) => [field, true])));
 }
 
+/** What an operation's `x-sdk.doc` says, in the CLI's and the MCP tools' words. */
+export interface OperationDoc {
+  /** The first paragraph, on one line: a command's one-line description. */
+  summary: string;
+  /** Every paragraph before the first tag, each on one line (`{@link X}` read as `X`), without the `@example` code. */
+  paragraphs: string[];
+  /** The code of each `@example` (the fence's lines, without the fence). */
+  examples: string[];
+}
+
+/** `{@link X}` and `{@link X | text}` as a reader of plain text reads them: `X`, `text`. */
+const plainLinks = (text: string) =>
+  text.replace(/\{@link(?:code|plain)?\s+([^}|]+?)\s*(?:\|\s*([^}]+?)\s*)?\}/g, (_, target: string, label?: string) => label ?? target);
+
 /**
- * The summary and description of each operation, by operationId, from the document the package ships: what the
- * MCP tools and a command's `--help` say it does (the document is read only when one of them asks).
+ * Splits an operation's `x-sdk.doc` (the TSDoc of the SDK's method) into its paragraphs and its examples: the
+ * prose is what every surface says the operation does, the `@example`s are TypeScript for the SDK.
  */
-export async function summaries(): Promise<Map<string, string>> {
-  const found = new Map<string, string>();
-  const candidates = ['../openapi/openapi.yaml', '../../openapi/openapi.yaml'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
-  const file = candidates.find((p) => existsSync(p));
-  if (!file) return found;
-  const doc = (await import('yaml')).parse(readFileSync(file, 'utf8')) as {
-    paths?: Record<string, Record<string, { operationId?: string; summary?: string; description?: string }>>;
-  };
-  for (const item of Object.values(doc.paths ?? {})) {
-    for (const op of Object.values(item)) {
-      if (op && typeof op === 'object' && op.operationId)
-        found.set(op.operationId, [op.summary, op.description].filter(Boolean).join('. ').replace(/\s+/g, ' ').trim());
+export function readDoc(doc: string): OperationDoc {
+  const lines = doc.split(/\r?\n/);
+  const firstTag = lines.findIndex((line) => /^\s*@\w/.test(line));
+  const prose = (firstTag < 0 ? lines : lines.slice(0, firstTag)).join('\n');
+  const paragraphs = prose
+    .split(/\n\s*\n/)
+    .map((p) => plainLinks(p).replace(/\s+/g, ' ').trim())
+    .filter(Boolean);
+  const examples: string[] = [];
+  let current: string[] | undefined;
+  let inExample = false;
+  for (const line of firstTag < 0 ? [] : lines.slice(firstTag)) {
+    const tag = /^\s*@(\w+)/.exec(line);
+    if (tag && current === undefined) {
+      inExample = tag[1] === 'example';
+      continue;
     }
+    if (!inExample) continue;
+    if (/^\s*```/.test(line)) {
+      if (current === undefined) current = [];
+      else (examples.push(current.join('\n')), (current = undefined));
+      continue;
+    }
+    current?.push(line);
   }
-  return found;
+  return { summary: paragraphs[0] ?? '', paragraphs, examples };
+}
+
+let docs: Promise<Map<string, OperationDoc>> | undefined;
+
+/**
+ * Each operation's `x-sdk.doc` (the one text the SDK's TSDoc is generated from), by operationId, read from the
+ * document the package ships: what the MCP tools and a command's `--help` say it does. An operation without one says
+ * its `summary`. The document is read once, and only when a help or the MCP server asks.
+ */
+export function operationDocs(): Promise<Map<string, OperationDoc>> {
+  docs ??= (async () => {
+    const found = new Map<string, OperationDoc>();
+    const candidates = ['../openapi/openapi.yaml', '../../openapi/openapi.yaml'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+    const file = candidates.find((p) => existsSync(p));
+    if (!file) return found;
+    const doc = (await import('yaml')).parse(readFileSync(file, 'utf8')) as {
+      paths?: Record<string, Record<string, { operationId?: string; summary?: string; 'x-sdk'?: { doc?: unknown } }>>;
+    };
+    for (const item of Object.values(doc.paths ?? {})) {
+      for (const op of Object.values(item)) {
+        if (!op || typeof op !== 'object' || !op.operationId) continue;
+        const text = op['x-sdk']?.doc;
+        found.set(op.operationId, readDoc(typeof text === 'string' ? text : (op.summary ?? '')));
+      }
+    }
+    return found;
+  })();
+  return docs;
 }
 
 /** Where a command points when nothing says otherwise: the local sandbox. */

@@ -4,7 +4,6 @@
  * @module
  */
 import type { APIUserAbortError } from '../core/errors';
-import type { WorkTelemetry } from '../core/telemetry';
 import type { Quote, QuoteCreateParams, ReceiverLookup, Transaction } from '../types';
 import type { PayoutJournal } from './journal';
 import type { PayoutTransactionListParams, PayoutTransactionPage } from './lookup';
@@ -25,8 +24,11 @@ export interface PayoutClient {
     list?(params: PayoutTransactionListParams, options?: PayoutCallOptions): PromiseLike<PayoutTransactionPage>;
   };
   receiver: { lookupUma(receiverUmaAddress: string, params?: undefined, options?: PayoutCallOptions): PromiseLike<ReceiverLookup> };
-  /** A `Crossborder` client's OpenTelemetry recorder (`cb.telemetry`): the batch's spans go through it. */
-  readonly telemetry?: WorkTelemetry | undefined;
+  /**
+   * A `Crossborder` client's OpenTelemetry recorder (`cb.telemetry`, a `WorkTelemetry`): the batch's spans go through
+   * it. Anything else here (a wrapper's own `telemetry`) is left alone, and the batch records no spans.
+   */
+  readonly telemetry?: unknown;
 }
 
 /** The call options the runner passes (a subset of the SDK's `SignedRequestOptions`). */
@@ -84,8 +86,11 @@ export interface PayoutBatchOptions {
    * references, rejected rows, payouts replayed with their keys, looked up past the window, waiting for a status).
    */
   onResume?: ((found: { final: number; rejected: number; replay: number; lookup: number; waiting: number }) => void) | undefined;
-  /** The OpenTelemetry recorder for the batch's spans. Default: the client's own (`cb.telemetry`). */
-  telemetry?: WorkTelemetry | undefined;
+  /**
+   * The OpenTelemetry recorder for the batch's spans, a `WorkTelemetry` (an object with `work`). Default: the
+   * client's own (`cb.telemetry`). A value that is not one records no spans.
+   */
+  telemetry?: unknown;
   /** Stops the run cleanly: nothing new starts, requests in flight are aborted; states stay journaled. */
   signal?: AbortSignal | undefined;
   /** Called with progress, at most every `progressIntervalMs` (default 500), and once at the end. */

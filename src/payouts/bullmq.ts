@@ -14,6 +14,7 @@
  */
 import { APIUserAbortError } from '../core/errors';
 import type { WorkSpan } from '../core/telemetry';
+import { batchTelemetry } from './batch-telemetry';
 import { AdaptiveConcurrency } from './concurrency';
 import { createPayoutDriver } from './driver';
 import { instructionFingerprintV2, payoutKey } from './keys';
@@ -133,8 +134,7 @@ async function runOne(options: PayoutProcessorOptions, batchId: string, journal:
   const scheduler = new PayoutScheduler({ limiter, fallbackMs: options.webhookFallbackMs ?? 300_000 });
   const rejected: string[] = [];
   const driver = createPayoutDriver({ ...options, batchId, journal, scheduler, hooks: { rejected: (entry) => rejected.push(entry.reason) } });
-  const given = options.telemetry ?? options.client.telemetry;
-  const telemetry = typeof given?.work === 'function' ? given : undefined;
+  const telemetry = batchTelemetry(options.telemetry, options.client);
   scheduler.start(options.signal);
   let span: WorkSpan | undefined;
   try {

@@ -9,7 +9,8 @@
  * @module
  */
 import { APIConnectionError, APIError, APIUserAbortError, AuthenticationError, PermissionDeniedError, RateLimitError, ValidationError } from '../core/errors';
-import type { WorkSpan, WorkTelemetry } from '../core/telemetry';
+import type { WorkSpan } from '../core/telemetry';
+import { batchTelemetry } from './batch-telemetry';
 import type { Quote, QuoteCreateParams } from '../types';
 import { instructionFingerprintV2, loneSurrogateAt, payoutKey, sameInstruction } from './keys';
 import { findPayout, markedDescription, payoutMarker, resendKey } from './lookup';
@@ -205,8 +206,8 @@ export type PayoutDriverOptions = Pick<
   | 'signer'
 > & {
   scheduler: PayoutScheduler;
-  /** The recorder of each payout's span (under the run's span given to {@link PayoutDriver.open}). */
-  telemetry?: WorkTelemetry | undefined;
+  /** The recorder of each payout's span (under the run's span given to {@link PayoutDriver.open}), when it is a `WorkTelemetry`. */
+  telemetry?: unknown;
   hooks?: PayoutDriverHooks | undefined;
 };
 
@@ -312,9 +313,7 @@ export function createPayoutDriver(options: PayoutDriverOptions): PayoutDriver {
   };
 
   // ---- spans: one per reference worked on in the run, under the run's (through the client's telemetry) ----
-  // The recorder given, else the client's (`cb.telemetry`), when it is one (a plain-JavaScript caller may pass anything).
-  const given = options.telemetry ?? client.telemetry;
-  const telemetry = typeof given?.work === 'function' ? given : undefined;
+  const telemetry = batchTelemetry(options.telemetry, client);
   let runSpan: WorkSpan | undefined;
   const itemSpans = new Map<string, Promise<WorkSpan | undefined>>();
   function spanOf(record: PayoutRecord): Promise<WorkSpan | undefined> | undefined {

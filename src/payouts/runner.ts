@@ -26,6 +26,7 @@
 import { APIUserAbortError } from '../core/errors';
 import type { PayoutBatch, PayoutBatchOptions } from './batch-types';
 import type { WorkSpan } from '../core/telemetry';
+import { batchTelemetry } from './batch-telemetry';
 import { AdaptiveConcurrency } from './concurrency';
 import { createPayoutDriver, reasonOf } from './driver';
 import { PayoutScheduler } from './scheduler';
@@ -130,9 +131,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
   };
 
   // ---- the run's span (each reference's is the driver's, under it), through the client's telemetry ----
-  // The recorder given, else the client's (`cb.telemetry`), when it is one (a plain-JavaScript caller may pass anything).
-  const given = options.telemetry ?? client.telemetry;
-  const telemetry = typeof given?.work === 'function' ? given : undefined;
+  const telemetry = batchTelemetry(options.telemetry, client);
 
   const batch: PayoutBatch = {
     batchId,

@@ -83,9 +83,10 @@ describe("a command's help says what it does in the document's words", () => {
   };
   const createQuote = ops.find((op) => op.operationId === 'createQuote')!;
 
-  it('quotes create --help: the summary and description of createQuote, then its method and path', async () => {
+  it("quotes create --help: the first paragraph of createQuote's x-sdk.doc, then its method and path", async () => {
     const text = (await commandOf(['quotes', 'create', '--help'])).description();
-    expect(text.startsWith(`${createQuote.summary}. `)).toBe(true);
+    const first = (createQuote['x-sdk'].doc as string).split('\n@')[0]!.replace(/\s+/g, ' ').trim();
+    expect(text.startsWith(`${first} (`)).toBe(true);
     expect(text).toContain('(POST /quotes — moves money with --immediately-execute)');
   });
 

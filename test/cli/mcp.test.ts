@@ -47,7 +47,7 @@ describe('the MCP server', () => {
       expect(names).toHaveLength(Object.values(operationEffects).filter((e) => e.effect === 'read').length);
       const retrieve = tools.find((t) => t.name === 'customers_retrieve')!;
       expect(retrieve.inputSchema).toMatchObject({ type: 'object', properties: { customerId: { type: 'string' } }, required: ['customerId'] });
-      expect(retrieve.description).toMatch(/^Get a customer/);
+      expect(retrieve.description).toMatch(/^Fetches a customer by its system id/);
       const read = await client.callTool({ name: 'customers_retrieve', arguments: { customerId: customer.id } });
       expect(read.isError).toBeFalsy();
       expect(JSON.parse((read.content as { text: string }[])[0]!.text)).toMatchObject({ id: customer.id, fullName: 'Ada MCP' });

@@ -7,7 +7,7 @@ import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Crossborder } from '../../src/index';
-import { createPayoutBatch, MemoryJournal } from '../../src/payouts/index';
+import { createPayoutBatch, MemoryJournal, type PayoutClient } from '../../src/payouts/index';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index';
 import { otel, plain } from '../telemetry/helpers';
 import { instructions, setUpWorld } from './world';
@@ -104,5 +104,60 @@ describe('payout batches in OpenTelemetry', () => {
     );
     expect(summary.counts.completed).toBe(2);
     expect(tel.spans()).toEqual([]);
+  });
+
+  it("a client whose telemetry is not a WorkTelemetry (a wrapper's own) is typed as before and still runs, without spans", async () => {
+    sandbox = createSandbox();
+    const tel = otel();
+    const cb = new Crossborder({
+      tokenId: 'tok',
+      clientSecret: 'sk_sandbox',
+      environment: 'sandbox',
+      baseUrl: 'http://sandbox.test',
+      fetch: sandbox.fetch,
+      tracerProvider: tel.tracerProvider,
+    });
+    const world = await setUpWorld(cb, 1);
+    const before = tel.spans().length;
+    // A wrapper over the client's resources whose `telemetry` is its own setting: the type accepts it (the public
+    // type is `unknown`, as it was), and the batch does not call into it.
+    const wrapper: PayoutClient = { quotes: cb.quotes, transactions: cb.transactions, receiver: cb.receiver, telemetry: { work: 'metrics-off' } };
+    const summary = await createPayoutBatch({ client: wrapper, batchId: 'wrapped', journal: new MemoryJournal(), pollIntervalMs: 300 }).run(
+      instructions(world, 2, 'wrapped'),
+    );
+    expect(summary.counts.completed).toBe(2);
+    expect(
+      tel
+        .spans()
+        .slice(before)
+        .filter((s) => s.name.startsWith('crossborder.payout')),
+    ).toEqual([]);
+    // An option that is not a recorder either (`telemetry: true`) is not one: still no batch spans, still a run.
+    const again = await createPayoutBatch({ client: cb, batchId: 'flagged', journal: new MemoryJournal(), pollIntervalMs: 300, telemetry: true }).run(
+      instructions(world, 1, 'flagged'),
+    );
+    expect(again.counts.completed).toBe(1);
+    expect(
+      tel
+        .spans()
+        .slice(before)
+        .filter((s) => s.name.startsWith('crossborder.payout')),
+    ).toEqual([]);
+    // The client's own recorder, given in the option to a wrapper without one, records the batch.
+    const recorded = await createPayoutBatch({
+      client: { ...wrapper, telemetry: undefined },
+      batchId: 'given',
+      journal: new MemoryJournal(),
+      pollIntervalMs: 300,
+      telemetry: cb.telemetry,
+    }).run(instructions(world, 1, 'given'));
+    expect(recorded.counts.completed).toBe(1);
+    expect(
+      tel
+        .spans()
+        .slice(before)
+        .filter((s) => s.name === 'crossborder.payouts.batch')
+        .map((s) => plain(s).attributes['crossborder.payout.batch_id']),
+    ).toEqual(['given']);
   });
 });

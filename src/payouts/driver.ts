@@ -11,7 +11,7 @@
 import { APIConnectionError, APIError, APIUserAbortError, AuthenticationError, PermissionDeniedError, RateLimitError, ValidationError } from '../core/errors';
 import type { WorkSpan } from '../core/telemetry';
 import { batchTelemetry } from './batch-telemetry';
-import type { Quote, QuoteCreateParams } from '../types';
+import type { Quote, QuoteCreateParams, ReceiverLookup } from '../types';
 import { instructionFingerprintV2, loneSurrogateAt, payoutKey, sameInstruction } from './keys';
 import { findPayout, markedDescription, payoutMarker, resendKey } from './lookup';
 import { journalGuard, transition, type PayoutEffect, type PayoutEvent } from './machine';
@@ -175,7 +175,25 @@ export const emptyCounts = (): PayoutCounts => Object.fromEntries(PAYOUT_STATES.
 
 /** What to do after a failed request. */
 type Verdict =
-  { kind: 'retry'; delayMs: number } | { kind: 'final'; state: 'failed' | 'needs_attention'; error: PayoutError } | { kind: 'fatal'; error: unknown };
+  | { kind: 'retry'; event: 'lost' | 'throttled' | 'conflict'; delayMs: number }
+  | { kind: 'final'; state: 'failed' | 'needs_attention'; error: PayoutError }
+  | { kind: 'fatal'; error: unknown };
+
+/** One step a driver runs: the effect `effect` of the move `event` makes from `from` (see {@link PAYOUT_STEP_TRACE}). */
+export interface PayoutStep {
+  reference: string;
+  from: PayoutState;
+  event: PayoutEvent;
+  effect: PayoutEffect;
+}
+
+/**
+ * The key of an option (of `createPayoutBatch`, `payoutProcessor`) that hears each step of the state
+ * machine a driver runs, just before it runs it: every journal write, request and timer of a payout is
+ * made by the step of the move it belongs to. Not part of the public surface: the simulation checks the
+ * effects it sees against the table through it.
+ */
+export const PAYOUT_STEP_TRACE: unique symbol = Symbol('crossborder.payouts.stepTrace');
 
 /** What the caller of a {@link PayoutDriver} hears of its work. */
 export interface PayoutDriverHooks {
@@ -209,6 +227,8 @@ export type PayoutDriverOptions = Pick<
   /** The recorder of each payout's span (under the run's span given to {@link PayoutDriver.open}), when it is a `WorkTelemetry`. */
   telemetry?: unknown;
   hooks?: PayoutDriverHooks | undefined;
+  /** Hears each step before it runs (see {@link PAYOUT_STEP_TRACE}). */
+  [PAYOUT_STEP_TRACE]?: ((step: PayoutStep) => void) | undefined;
 };
 
 /** What a resumed run found in the journal (see `onResume`). */
@@ -251,6 +271,7 @@ export function createPayoutDriver(options: PayoutDriverOptions): PayoutDriver {
   if (typeof batchId !== 'string' || batchId === '') throw new TypeError('batchId: expected a non-empty string');
   if (!journal) throw new TypeError('journal: expected a journal (MemoryJournal, FileJournal, RedisJournal)');
   const hooks = options.hooks ?? {};
+  const trace = options[PAYOUT_STEP_TRACE];
   const execution = options.execution ?? 'immediate';
   const fallbackMs = options.webhookFallbackMs ?? 300_000;
   const pollFirst = options.pollIntervalMs ?? 1_000;
@@ -291,12 +312,14 @@ export function createPayoutDriver(options: PayoutDriverOptions): PayoutDriver {
    * runner's, and stops the run rather than being journaled.
    */
   async function perform(record: PayoutRecord, event: PayoutEvent, steps: Partial<Record<PayoutEffect, () => unknown>>): Promise<void> {
-    const m = transition(record.state, event);
-    if (m === undefined) throw new Error(`payout runner: ${event} is not a move from ${record.state} (reference ${JSON.stringify(record.reference)})`);
-    if (m.next !== record.state) setState(record, m.next);
+    const from = record.state;
+    const m = transition(from, event);
+    if (m === undefined) throw new Error(`payout runner: ${event} is not a move from ${from} (reference ${JSON.stringify(record.reference)})`);
+    if (m.next !== from) setState(record, m.next);
     for (const effect of m.effects) {
       const step = steps[effect];
       if (step === undefined) throw new Error(`payout runner: no step for the effect ${effect} of ${event} (reference ${JSON.stringify(record.reference)})`);
+      trace?.({ reference: record.reference, from, event, effect });
       await step();
     }
   }
@@ -374,7 +397,7 @@ export function createPayoutDriver(options: PayoutDriverOptions): PayoutDriver {
     if (error instanceof AuthenticationError || error instanceof PermissionDeniedError) return { kind: 'fatal', error };
     if (error instanceof RateLimitError) {
       if (error.dailyVolumeLimitExceeded) return { kind: 'final', state: 'needs_attention', error: errorOf(error) };
-      return { kind: 'retry', delayMs: 0 }; // the pace the 429 set delays it
+      return { kind: 'retry', event: 'throttled', delayMs: 0 }; // the pace the 429 set delays it
     }
     if (error instanceof ValidationError) return { kind: 'final', state: 'failed', error: errorOf(error) };
     const unknownOutcome = error instanceof APIConnectionError || (error instanceof APIError && (error.status >= 500 || error.status === 408));
@@ -392,13 +415,13 @@ export function createPayoutDriver(options: PayoutDriverOptions): PayoutDriver {
           },
         };
       }
-      return { kind: 'retry', delayMs: backoff };
+      return { kind: 'retry', event: 'lost', delayMs: backoff };
     }
     if (error instanceof APIError) {
       // A body that changed under the same key, or a 409 that is no fault of the payout's own: a person decides.
       if (error.code === 'IDEMPOTENCY_KEY_REUSED') return { kind: 'final', state: 'needs_attention', error: errorOf(error) };
       if (error.status === 409 && error.code !== 'QUOTE_EXPIRED' && error.code !== 'INVALID_STATE_TRANSITION') {
-        return { kind: 'retry', delayMs: backoff }; // a conflict with a request in flight: it resolves
+        return { kind: 'retry', event: 'conflict', delayMs: backoff }; // a conflict with a request in flight: it resolves
       }
       return { kind: 'final', state: 'failed', error: errorOf(error) };
     }
@@ -426,13 +449,20 @@ export function createPayoutDriver(options: PayoutDriverOptions): PayoutDriver {
     return result.ok ? result : { ok: false, verdict: classify(record, result.error, result.backoffMs) };
   }
 
-  /** Applies a verdict: a retry goes back in the queue (after its delay); the rest end the reference or the run. */
+  /**
+   * Applies a verdict: a retry is its event's move (`lost` journals when the outcome became unknown, for
+   * the next run too; every retry goes back in the queue after its delay); the rest end the reference or the run.
+   */
   async function onVerdict(record: PayoutRecord, verdict: Verdict, again: () => Promise<void>): Promise<void> {
     if (verdict.kind === 'fatal') throw verdict.error;
     if (verdict.kind === 'final') return finish(record, verdict.state === 'failed' ? 'refused' : 'give_up', verdict.error);
-    if (record.unknownSince) await save(record); // when the outcome became unknown, for the next run too
-    if (verdict.delayMs <= 0) scheduler.schedule(again);
-    else scheduler.later(record.reference, verdict.delayMs, again);
+    return perform(record, verdict.event, { journal: () => save(record), retry_timer: () => later(record, verdict.delayMs, again) });
+  }
+
+  /** Runs `task` for `record` after `ms` (at once when 0: queued behind the work ready). */
+  function later(record: PayoutRecord, ms: number, task: () => Promise<void>): void {
+    if (ms <= 0) scheduler.schedule(task);
+    else scheduler.later(record.reference, ms, task);
   }
 
   function accept(record: PayoutRecord, quote: Quote): void {
@@ -457,10 +487,17 @@ export function createPayoutDriver(options: PayoutDriverOptions): PayoutDriver {
     const i = record.instruction;
     if ('umaAddress' in i.destination && record.lookupId === undefined) {
       const address = i.destination.umaAddress;
-      const looked = await request(record, attempt, () => client.receiver.lookupUma(address, undefined, callOptions()));
+      const answer: { looked?: Awaited<ReturnType<typeof request<ReceiverLookup>>> } = {};
+      await perform(record, 'resolve', {
+        receiver_lookup: async () => {
+          answer.looked = await request(record, attempt, () => client.receiver.lookupUma(address, undefined, callOptions()));
+        },
+      });
+      const looked = answer.looked!;
       if (!looked.ok) return onVerdict(record, looked.verdict, () => submit(record, attempt + 1));
       record.lookupId = looked.value.lookupId;
-      await save(record); // the quote's body names it: journaled before the body is ever sent
+      // The quote's body names it: journaled before the body is ever sent.
+      await perform(record, 'resolved', { journal: () => save(record) });
     }
     return perform(record, 'send', {
       journal: () => {
@@ -481,8 +518,15 @@ export function createPayoutDriver(options: PayoutDriverOptions): PayoutDriver {
     accept(record, quote);
     const realtime = 'sourceType' in i.source;
     if (execution === 'separate' && !realtime && quote.status === 'PENDING') {
-      await save(record);
-      const executed = await request(record, attempt, () => client.quotes.execute(quote.id, callOptions(record.keys.execute)));
+      const answer: { executed?: Awaited<ReturnType<typeof request<Quote>>> } = {};
+      const id = quote.id;
+      await perform(record, 'created', {
+        journal: () => save(record),
+        request: async () => {
+          answer.executed = await request(record, attempt, () => client.quotes.execute(id, callOptions(record.keys.execute)));
+        },
+      });
+      const executed = answer.executed!;
       if (!executed.ok) {
         const v = executed.verdict;
         // Executed before (its answer lost past the key's window): the quote moved on; read the transaction.
@@ -620,7 +664,8 @@ export function createPayoutDriver(options: PayoutDriverOptions): PayoutDriver {
       const v = read.verdict;
       if (v.kind === 'retry') return onVerdict(record, v, () => poll(record, nextDelay, attempt + 1));
       if (v.kind === 'final' && v.error.status === 404 && attempt < 5) {
-        return onVerdict(record, { kind: 'retry', delayMs: nextDelay }, () => poll(record, nextDelay, attempt + 1));
+        // Not visible yet (a read that lags the write): nothing new, polled again.
+        return perform(record, 'unchanged', { wait_timer: () => scheduler.later(record.reference, nextDelay, () => poll(record, nextDelay, attempt + 1)) });
       }
       // A read refused for good says nothing about the payment: a person looks.
       return onVerdict(record, v.kind === 'final' ? { ...v, state: 'needs_attention' } : v, () => poll(record, nextDelay, attempt + 1));
@@ -632,11 +677,9 @@ export function createPayoutDriver(options: PayoutDriverOptions): PayoutDriver {
     if (FINAL_STATES.has(record.state)) return;
     const final = FINAL_TRANSACTION[status];
     if (!final) {
-      if (record.transactionStatus !== status) {
-        record.transactionStatus = status;
-        await save(record);
-      }
-      return otherwise();
+      if (record.transactionStatus === status) return perform(record, 'unchanged', { wait_timer: otherwise });
+      record.transactionStatus = status;
+      return perform(record, 'status', { journal: () => save(record), wait_timer: otherwise });
     }
     record.transactionStatus = status;
     if (failureReason) record.failureReason = failureReason;
@@ -659,7 +702,7 @@ export function createPayoutDriver(options: PayoutDriverOptions): PayoutDriver {
         return;
       case 'processing':
         if (record.transactionId) byTransaction.set(record.transactionId, record.reference);
-        scheduler.schedule(() => settleOrWait(record, undefined).then(() => undefined));
+        scheduler.schedule(() => perform(record, 'resume', { wait_timer: () => settleOrWait(record, undefined) }));
         return;
       default:
         return;
@@ -674,7 +717,7 @@ export function createPayoutDriver(options: PayoutDriverOptions): PayoutDriver {
     if (known?.state === 'rejected' && known.lastError?.message === reason) return; // a resumed run: journaled already, the same reason
     const record: PayoutRecord = {
       reference: key,
-      state: 'rejected',
+      state: 'pending',
       fingerprint: '',
       instruction: (typeof instruction === 'object' && instruction !== null ? instruction : {}) as PayoutInstruction,
       keys: { create: '', execute: '' },
@@ -685,8 +728,12 @@ export function createPayoutDriver(options: PayoutDriverOptions): PayoutDriver {
       ...(input.line !== undefined ? { line: input.line } : {}),
       ...(input.reference !== undefined ? { inputReference: input.reference } : {}),
     };
-    await journal.put(record);
-    if (!known) counts.rejected++;
+    // The record it replaces (a reason that changed) is counted no more: the move counts this one.
+    if (known) counts[known.state]--;
+    await perform(record, 'reject', {
+      journal: () => journal.put(record),
+      settle: () => undefined, // never admitted: no span, timer or progress of its own
+    });
   };
 
   const admit = async (item: PayoutInstruction | PayoutRejectedInput) => {

@@ -15,14 +15,28 @@ import { FINAL_STATES, PAYOUT_STATES, type PayoutState } from './types';
 export type PayoutEvent =
   /** Its money-moving request is about to leave (journaled first). */
   | 'send'
+  /** Its destination is an UMA address not yet looked up: the lookup (a read) comes before the quote. */
+  | 'resolve'
+  /** The UMA lookup answered: its `lookupId`, which the quote's body names, is journaled before the body is sent. */
+  | 'resolved'
+  /** The quote was created, to be executed (`execution: 'separate'`): journaled, then executed under its own key. */
+  | 'created'
   /** The service took it: a quote with a transaction not yet final. */
   | 'accepted'
-  /** No answer, or an answer that says nothing (5xx, timeout, cut connection): the outcome is unknown. */
+  /** No answer, or an answer that says nothing (5xx, timeout, cut connection): the outcome is unknown, and journaled as such. */
   | 'lost'
+  /** A 429 (not the daily volume limit): the request is sent again under the same key once the pace allows. */
+  | 'throttled'
+  /** A 409 that a request in flight explains (not a reused key, an expired quote or a state transition): sent again under the same key. */
+  | 'conflict'
   /** The service refused it for good (validation, a 4xx that will not change). */
   | 'refused'
-  /** A transaction status that is not final (from an answer, a poll, a webhook or a lookup). */
+  /** A transaction status that is not final and differs from the one journaled (from a poll or a webhook): journaled. */
   | 'status'
+  /** A read that tells nothing new (the status journaled already, or the transaction not visible yet): the wait goes on. */
+  | 'unchanged'
+  /** A run starts on a payout journaled `processing`: it waits for the final status again. */
+  | 'resume'
   /** The service's final word: the transaction completed (from an answer, a poll, a webhook or a lookup). */
   | 'completed'
   /** The service's final word: the transaction failed, was rejected, refunded or expired. */
@@ -43,10 +57,17 @@ export type PayoutEvent =
 /** All events, in the table's order. */
 export const PAYOUT_EVENTS: readonly PayoutEvent[] = [
   'send',
+  'resolve',
+  'resolved',
+  'created',
   'accepted',
   'lost',
+  'throttled',
+  'conflict',
   'refused',
   'status',
+  'unchanged',
+  'resume',
   'completed',
   'failed',
   'window_passed',
@@ -61,13 +82,15 @@ export const PAYOUT_EVENTS: readonly PayoutEvent[] = [
 export type PayoutEffect =
   /** Write the record (durable before the next effect). */
   | 'journal'
-  /** Send the money-moving request (create, and execute where needed) under the record's keys. */
+  /** Send the money-moving request (the quote's create, or its execute) under the record's keys. */
   | 'request'
+  /** Look the UMA destination up (`receiver.lookupUma`, a read that moves no money). */
+  | 'receiver_lookup'
   /** Derive fresh Idempotency-Keys (the old ones may be forgotten by the service), then journal them. */
   | 'fresh_keys'
-  /** Replay the request after a delay, with the same keys. */
+  /** Replay the failed request after a delay (or once the pace allows), with the same keys. */
   | 'retry_timer'
-  /** Wait for the final status: a poll timer, or the webhook fallback timer. */
+  /** Wait for the final status: a poll timer, or the webhook fallback timer (a webhook's news keeps the wait already set). */
   | 'wait_timer'
   /** Look the payout up on the service by its batch and reference ({@link findPayout}). */
   | 'lookup'
@@ -90,14 +113,24 @@ const settled = (next: 'completed' | 'failed' | 'needs_attention' | 'rejected') 
 export const PAYOUT_TRANSITIONS: Readonly<Record<PayoutState, Readonly<Partial<Record<PayoutEvent, PayoutMove>>>>> = Object.freeze({
   pending: Object.freeze({
     send: move('submitted', 'journal', 'request'),
+    resolve: move('pending', 'receiver_lookup'),
+    resolved: move('pending', 'journal'),
+    lost: move('pending', 'journal', 'retry_timer'),
+    throttled: move('pending', 'retry_timer'),
+    conflict: move('pending', 'retry_timer'),
     refused: settled('failed'),
     give_up: settled('needs_attention'),
     reject: settled('rejected'),
   }),
   submitted: Object.freeze({
     send: move('submitted', 'journal', 'request'),
+    resolve: move('submitted', 'receiver_lookup'),
+    resolved: move('submitted', 'journal'),
+    created: move('submitted', 'journal', 'request'),
     accepted: move('processing', 'journal', 'wait_timer'),
     lost: move('submitted', 'journal', 'retry_timer'),
+    throttled: move('submitted', 'retry_timer'),
+    conflict: move('submitted', 'retry_timer'),
     refused: settled('failed'),
     completed: settled('completed'),
     failed: settled('failed'),
@@ -108,8 +141,12 @@ export const PAYOUT_TRANSITIONS: Readonly<Record<PayoutState, Readonly<Partial<R
     give_up: settled('needs_attention'),
   }),
   processing: Object.freeze({
+    lost: move('processing', 'journal', 'retry_timer'),
+    throttled: move('processing', 'retry_timer'),
+    conflict: move('processing', 'retry_timer'),
     status: move('processing', 'journal', 'wait_timer'),
-    lost: move('processing', 'retry_timer'),
+    unchanged: move('processing', 'wait_timer'),
+    resume: move('processing', 'wait_timer'),
     completed: settled('completed'),
     failed: settled('failed'),
     give_up: settled('needs_attention'),

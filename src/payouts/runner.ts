@@ -76,7 +76,8 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
       },
       moved(record) {
         const state = record.state;
-        if (!FINAL_STATES.has(state)) return;
+        // Payouts that ended count for the throughput; a rejected input was never one.
+        if (!FINAL_STATES.has(state) || state === 'rejected') return;
         advanceRing(performance.now());
         doneRing[doneSlot % 100]!++;
         if (state === 'failed' || state === 'needs_attention') unsettled.push({ reference: record.reference, state, reason: reasonOf(record) });

@@ -25,12 +25,22 @@ import {
 /** The expected table, written independently of the source: "state event" → "next effects…". */
 const EXPECTED: Record<string, string> = {
   'pending send': 'submitted journal request',
+  'pending resolve': 'pending receiver_lookup',
+  'pending resolved': 'pending journal',
+  'pending lost': 'pending journal retry_timer',
+  'pending throttled': 'pending retry_timer',
+  'pending conflict': 'pending retry_timer',
   'pending refused': 'failed journal settle',
   'pending give_up': 'needs_attention journal settle',
   'pending reject': 'rejected journal settle',
   'submitted send': 'submitted journal request',
+  'submitted resolve': 'submitted receiver_lookup',
+  'submitted resolved': 'submitted journal',
+  'submitted created': 'submitted journal request',
   'submitted accepted': 'processing journal wait_timer',
   'submitted lost': 'submitted journal retry_timer',
+  'submitted throttled': 'submitted retry_timer',
+  'submitted conflict': 'submitted retry_timer',
   'submitted refused': 'failed journal settle',
   'submitted completed': 'completed journal settle',
   'submitted failed': 'failed journal settle',
@@ -39,8 +49,12 @@ const EXPECTED: Record<string, string> = {
   'submitted not_found': 'submitted fresh_keys journal request',
   'submitted lookup_unknown': 'needs_attention journal settle',
   'submitted give_up': 'needs_attention journal settle',
+  'processing lost': 'processing journal retry_timer',
+  'processing throttled': 'processing retry_timer',
+  'processing conflict': 'processing retry_timer',
   'processing status': 'processing journal wait_timer',
-  'processing lost': 'processing retry_timer',
+  'processing unchanged': 'processing wait_timer',
+  'processing resume': 'processing wait_timer',
   'processing completed': 'completed journal settle',
   'processing failed': 'failed journal settle',
   'processing give_up': 'needs_attention journal settle',
@@ -51,6 +65,32 @@ describe('the transition table', () => {
     expect([...PAYOUT_STATES]).toEqual(['pending', 'submitted', 'processing', 'completed', 'failed', 'needs_attention', 'rejected']);
     expect([...FINAL_STATES].sort()).toEqual(['completed', 'failed', 'needs_attention', 'rejected']);
     expect(Object.keys(PAYOUT_TRANSITIONS).sort()).toEqual([...PAYOUT_STATES].sort());
+  });
+
+  it('has every event the drivers take, in the table order, each one some state takes', () => {
+    expect([...PAYOUT_EVENTS]).toEqual([
+      'send',
+      'resolve',
+      'resolved',
+      'created',
+      'accepted',
+      'lost',
+      'throttled',
+      'conflict',
+      'refused',
+      'status',
+      'unchanged',
+      'resume',
+      'completed',
+      'failed',
+      'window_passed',
+      'found',
+      'not_found',
+      'lookup_unknown',
+      'give_up',
+      'reject',
+    ]);
+    for (const event of PAYOUT_EVENTS) expect(Object.keys(EXPECTED).some((k) => k.endsWith(` ${event}`))).toBe(true);
   });
 
   for (const state of PAYOUT_STATES) {
@@ -83,7 +123,7 @@ describe('the transition table', () => {
         if (m?.effects.includes('request')) expect(m.effects.indexOf('journal')).toBeLessThan(m.effects.indexOf('request'));
       }
     }
-    expect([...requesting].sort()).toEqual(['not_found', 'send']);
+    expect([...requesting].sort()).toEqual(['created', 'not_found', 'send']);
     expect([...looking]).toEqual(['submitted window_passed']);
   });
 
@@ -139,7 +179,8 @@ describe('the transition table', () => {
         if (m) pairs.add(`${state} --> ${m.next}`);
       }
     expect(arrows.map((l) => l.trim().split(':')[0]).sort()).toEqual([...pairs].sort());
-    expect(stateDiagram()).toContain('  submitted --> submitted: send, lost, window_passed, not_found');
+    expect(stateDiagram()).toContain('  submitted --> submitted: send, resolve, resolved, created, lost, throttled, conflict, window_passed, not_found');
+    expect(stateDiagram()).toContain('  processing --> processing: lost, throttled, conflict, status, unchanged, resume');
   });
 });
 

@@ -34,7 +34,9 @@ import { APIConnectionError, ConflictError, InternalServerError, NotFoundError, 
 import {
   createPayoutBatch,
   FINAL_STATES,
+  PAYOUT_STATES,
   PayoutJournalError,
+  payoutProcessor,
   type PayoutBatch,
   type PayoutBatchOptions,
   type PayoutClient,
@@ -98,10 +100,27 @@ export interface SimCase {
   maxConcurrency?: number | undefined;
   /** Ms a transaction takes to end (default: 0–20 s from the seed). */
   settleMs?: number | undefined;
+  /** Whether a transaction is `PENDING` for the first half of its time, then `PROCESSING` (a status that changes before the final one). */
+  pendingFirst?: boolean | undefined;
   /** Every how-many-th reference pays an UMA address (looked up first) instead of an account (default none). */
   umaEvery?: number | undefined;
   /** Extra runner options (JSON-able), e.g. `keyWindowMs` once it exists. */
   options?: Record<string, unknown> | undefined;
+  /**
+   * Which driver runs the batch: `batch` (default, `createPayoutBatch`) or `bullmq` (`payoutProcessor`,
+   * one job per instruction, `maxConcurrency` jobs at a time, as a BullMQ worker runs them; a job that
+   * throws ends the process, and the next one runs every job again, as BullMQ retries them). The
+   * processor takes no webhooks: with it, `webhooks` stays false.
+   */
+  driver?: 'batch' | 'bullmq' | undefined;
+}
+
+/** What a test adds to a simulation that is not part of its case (not JSON): options per process, and an observer of every effect. */
+export interface SimHooks {
+  /** More options for the batch (or processor) of `proc`. */
+  options?: ((proc: Process) => Record<string | symbol, unknown>) | undefined;
+  /** Hears every effect as it happens (`what`: as the trace writes it), before a crash there. */
+  effect?: ((proc: Process, what: string, world: World) => void) | undefined;
 }
 
 export const caseName = (c: SimCase): string => JSON.stringify(c);
@@ -135,7 +154,10 @@ export class World {
   readonly journals = new Map<Process, SimJournal>();
   #lastCrashLand: boolean | undefined;
 
-  constructor(readonly c: SimCase) {
+  constructor(
+    readonly c: SimCase,
+    readonly hooks: SimHooks = {},
+  ) {
     this.random = rng(c.seed ^ 0x5eed);
     this.#crashAt = new Set(c.crashAt ?? []);
     this.service = new SimService(this);
@@ -144,6 +166,7 @@ export class World {
   /** Counts an effect of `proc`: false when the caller must freeze (its process is dead, or dies here). */
   step(proc: Process, what: string): boolean {
     if (!proc.alive) return false;
+    this.hooks.effect?.(proc, what, this);
     this.effects++;
     this.log.push(`${this.effects} p${proc.id} ${what} @${Date.now() - START}`);
     if (this.#crashAt.has(this.effects)) {
@@ -314,12 +337,14 @@ export class SimService {
   }
 
   #statusOf(t: SimTransaction): string {
-    return Date.now() >= t.finalAt ? t.finalStatus : 'PROCESSING';
+    const now = Date.now();
+    if (now >= t.finalAt) return t.finalStatus;
+    return this.world.c.pendingFirst && now < (t.createdAt + t.finalAt) / 2 ? 'PENDING' : 'PROCESSING';
   }
 
   #quoteAnswer(q: SimQuote): unknown {
     const t = q.transactionId ? this.transactions.get(q.transactionId) : undefined;
-    const status = t ? (Date.now() >= t.finalAt ? t.finalStatus : 'PROCESSING') : q.status;
+    const status = t ? this.#statusOf(t) : q.status;
     return {
       id: q.id,
       status,
@@ -583,14 +608,14 @@ const MAX_PROCESSES = 12;
  * Runs a case to its end: the batch, its crashes, a new process after each on the durable journal,
  * until one run resolves. Fake timers are installed for the run and removed after it.
  */
-export async function simulate(c: SimCase): Promise<SimResult> {
+export async function simulate(c: SimCase, hooks: SimHooks = {}): Promise<SimResult> {
   vi.useFakeTimers({
     toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'Date', 'performance'],
     now: START,
   });
   const runnerRandom = rng(c.seed);
   const spy = vi.spyOn(Math, 'random').mockImplementation(runnerRandom);
-  const world = new World(c);
+  const world = new World(c, hooks);
   const list = simInstructions(c.n, c.umaEvery);
   const problems: string[] = [];
   let summary: PayoutSummary | undefined;
@@ -613,8 +638,9 @@ export async function simulate(c: SimCase): Promise<SimResult> {
         webhooks: c.webhooks ?? false,
         execution: c.execution ?? 'immediate',
         ...(c.options as Partial<PayoutBatchOptions> | undefined),
+        ...hooks.options?.(proc),
       };
-      const batch = createPayoutBatch(options);
+      const batch = c.driver === 'bullmq' ? processorBatch(options) : createPayoutBatch(options);
       world.batch = batch;
       world.log.push(`-- process ${proc.id} starts at +${Date.now() - START} ms`);
       let outcome: { ok: true; summary: PayoutSummary } | { ok: false; error: unknown } | undefined;
@@ -667,6 +693,37 @@ export async function simulate(c: SimCase): Promise<SimResult> {
     vi.clearAllTimers();
     vi.useRealTimers();
   }
+}
+
+/**
+ * The BullMQ processor as a batch: one job per instruction, `maxConcurrency` at a time (a worker's
+ * concurrency), each through {@link payoutProcessor} on the process's journal. A job that throws fails
+ * the run (the process ends; the next one runs every job again). It hears no webhooks.
+ */
+function processorBatch(options: PayoutBatchOptions): PayoutBatch {
+  const { batchId, onProgress: _p, expectedTotal: _e, webhooks: _w, ...rest } = options;
+  const processor = payoutProcessor({ ...rest, webhooks: false });
+  return {
+    batchId,
+    onWebhookEvent: () => false,
+    progress: () => {
+      throw new Error('the processor reports no progress');
+    },
+    async run(instructions) {
+      const jobs = [...(instructions as Iterable<PayoutInstruction>)];
+      const counts = Object.fromEntries(PAYOUT_STATES.map((s) => [s, 0])) as PayoutSummary['counts'];
+      let next = 0;
+      const worker = async () => {
+        while (next < jobs.length) {
+          const instruction = jobs[next++]!;
+          const result = await processor({ data: { batchId, instruction } });
+          counts[result.state]++;
+        }
+      };
+      await Promise.all(Array.from({ length: options.maxConcurrency ?? 4 }, worker));
+      return { batchId, counts, total: jobs.length, failed: [], needsAttention: [], rejected: [], seconds: 0 };
+    },
+  };
 }
 
 /** What must hold once a run resolved: every reference final, and nothing that contradicts the service. */

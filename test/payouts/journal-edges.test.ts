@@ -1,7 +1,8 @@
 /**
  * The file journal between two of its steps: a put while close is under way, a reference put again
  * while its previous line is being written, a failed write whose cut-back fails too, and a file
- * replaced by one on another device that happens to have the same inode number.
+ * replaced by one on another device that happens to have the same inode number, and a record whose line
+ * is longer than the readers' 1 MiB reads.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { FileJournal } from '../../src/payouts/index';
+import { journalRecords } from '../../src/payouts/file-journal';
 import { journalRecord } from './records';
 
 vi.mock('node:fs/promises', async (importOriginal) => {
@@ -133,5 +135,25 @@ describe('the file replaced while it is opened', () => {
       message: `${file} was replaced by another file while it was being opened; open it again.`,
     });
     expect(statSync(file).size).toBe(0);
+  });
+});
+
+describe('a record whose line is longer than a read (1 MiB)', () => {
+  it('is read back whole by journalRecords (status and report), by open and by get', async () => {
+    const { file, locks } = place();
+    const long = 'é'.repeat(700_000); // 1.4 MB of UTF-8 in one field (a reason kept as the service sent it)
+    const record = journalRecord('r1', 'failed', { failureReason: long });
+    const journal = new FileJournal(file, { lockDirectory: locks });
+    await journal.open('b');
+    await journal.put(journalRecord('r0', 'pending'));
+    await journal.put(record);
+    await journal.put(journalRecord('r2', 'pending'));
+    expect(await journal.get('r1')).toEqual(record);
+    await journal.close();
+    const read = journalRecords(file);
+    expect(read.batchId).toBe('b');
+    expect([...read.records]).toEqual([journalRecord('r0', 'pending'), record, journalRecord('r2', 'pending')]);
+    expect([...(await journal.open('b'))]).toEqual([journalRecord('r0', 'pending'), record, journalRecord('r2', 'pending')]);
+    await journal.close();
   });
 });

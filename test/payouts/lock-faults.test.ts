@@ -26,23 +26,18 @@ const real = await vi.importActual<typeof import('node:fs')>('node:fs');
 const fsError = (code: string, syscall: string, path: string): NodeJS.ErrnoException =>
   Object.assign(new Error(`${code}: ${syscall} '${path}'`), { code, syscall, path });
 
-/** Before the lock code opens or links to `target`, runs `act` (once); what it throws is what the call throws. */
-function before(call: 'openSync' | 'linkSync', target: string, act: () => void): void {
-  let done = false;
+/** Before the lock code's `nth` open of, or link to, `target` (the first by default), runs `act` (once); what it throws is what the call throws. */
+function before(call: 'openSync' | 'linkSync', target: string, act: () => void, nth = 1): void {
+  let seen = 0;
+  const due = (path: fs.PathLike) => String(path) === target && ++seen === nth;
   if (call === 'openSync') {
     vi.mocked(fs.openSync).mockImplementation((...args: Parameters<typeof fs.openSync>) => {
-      if (!done && String(args[0]) === target) {
-        done = true;
-        act();
-      }
+      if (due(args[0])) act();
       return real.openSync(...args);
     });
   } else {
     vi.mocked(fs.linkSync).mockImplementation((from: fs.PathLike, to: fs.PathLike) => {
-      if (!done && String(to) === target) {
-        done = true;
-        act();
-      }
+      if (due(to)) act();
       return real.linkSync(from, to);
     });
   }
@@ -200,5 +195,57 @@ describe('a lock folder that cannot be listed', () => {
     await journal.close();
     vi.mocked(fs.readdirSync).mockImplementation(real.readdirSync);
     expect(readdirSync(locks)).toEqual([leftover]);
+  });
+});
+
+describe('a stale lock replaced by hand while this process holds the claim on it', () => {
+  // Someone deletes the stale lock, as the refusal message suggests, after this process claimed it and
+  // before it reads the lock again (its second open of the lock).
+  it('replaced by another live run: that lock is never removed; refused, naming that run', async () => {
+    const { file, locks, lock } = place();
+    writeFileSync(lock, `${dead}@${host} ${nonce('1')}\n`);
+    const theirs = `${sleeper.pid}@${host} ${nonce('2')}\n`;
+    before(
+      'openSync',
+      lock,
+      () => {
+        unlinkSync(lock);
+        writeFileSync(lock, theirs);
+      },
+      2,
+    );
+    expect(await openError(file, locks)).toMatchObject({
+      reason: 'locked',
+      message: expect.stringContaining(`${file} is in use by process ${sleeper.pid}@${host} (lock ${lock})`) as unknown,
+    });
+    expect(readFileSync(lock, 'utf8')).toBe(theirs);
+    expect(readdirSync(locks)).toEqual([lock.slice(locks.length + 1)]); // the claim removed
+  });
+
+  it('removed and not replaced: the lock is taken, and its claim removed', async () => {
+    const { file, locks, lock } = place();
+    writeFileSync(lock, `${dead}@${host} ${nonce('3')}\n`);
+    before('openSync', lock, () => unlinkSync(lock), 2);
+    const journal = new FileJournal(file, { lockDirectory: locks });
+    await journal.open('b');
+    expect(readFileSync(lock, 'utf8')).toMatch(new RegExp(`^${process.pid}@`));
+    expect(readdirSync(locks)).toEqual([lock.slice(locks.length + 1)]);
+    await journal.close();
+  });
+});
+
+describe('a lock deleted by hand while its journal is open', () => {
+  it('close resolves and removes nothing else; the journal opens again', async () => {
+    const { file, locks, lock } = place();
+    const journal = new FileJournal(file, { lockDirectory: locks });
+    await journal.open('b');
+    unlinkSync(lock);
+    const other = join(locks, 'unrelated');
+    writeFileSync(other, 'x');
+    await journal.close();
+    expect(readdirSync(locks)).toEqual(['unrelated']);
+    await journal.open('b');
+    expect(existsSync(lock)).toBe(true);
+    await journal.close();
   });
 });

@@ -39,6 +39,9 @@ import {
   TARBALL_TARGET,
   tarballSection,
   withTarballSection,
+  bundleSection,
+  BUNDLE_SECTION_MARKERS,
+  withSection,
   type SizeReport,
   type TarballReport,
 } from './size';
@@ -679,6 +682,14 @@ writeFileSync(join(root, 'docs/benchmarks.md'), md);
 if (tarball?.parts) {
   const page = join(root, 'docs/performance.md');
   writeFileSync(page, withTarballSection(readFileSync(page, 'utf8'), tarballSection(tarball, results.sizeDate ?? results.date)));
+}
+// The bundles' figures there too (the worker, the full client with the same calls, the receiver, the list-only worker).
+if (worker && receiver && listWorker) {
+  const page = join(root, 'docs/performance.md');
+  writeFileSync(
+    page,
+    withSection(readFileSync(page, 'utf8'), bundleSection({ worker, size, receiver, listWorker }, results.sizeDate ?? results.date), BUNDLE_SECTION_MARKERS),
+  );
 }
 console.log(summary.join('\n'));
 console.log(sizeRows.join('\n'));

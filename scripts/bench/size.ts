@@ -574,13 +574,39 @@ export function tarballSection(t: TarballReport, date: string): string {
   ].join('\n');
 }
 
-/** `page` with its marked section replaced by `section` (an error when the markers are missing). */
-export function withTarballSection(page: string, section: string): string {
-  const [open, close] = TARBALL_SECTION_MARKERS;
+/** Markers around the bundle figures of docs/performance.md's "Pay for what you import" that `npm run bench` writes. */
+export const BUNDLE_SECTION_MARKERS = [
+  '<!-- npm run bench: the bundles (scripts/bench/size.ts bundleSection) -->',
+  '<!-- end of the bundles npm run bench writes -->',
+] as const;
+
+const bytes = (n: number) => `${kB(n)} (${n.toLocaleString('en')} B)`;
+
+/** The worker's, the full client's, the receiver's and the list-only worker's figures, from a measured result (docs/benchmarks.json). */
+export function bundleSection(r: { worker: SizeReport; size: SizeReport; receiver: SizeReport; listWorker: SizeReport }, date: string): string {
+  return [
+    BUNDLE_SECTION_MARKERS[0],
+    `Bundled by esbuild into one file, minified and gzipped, this worker is **${bytes(r.worker.oneFileGzip)}**; \`import { Crossborder }\``,
+    `with the same calls is ${bytes(r.size.oneFileGzip)} one file and its initial chunk ${bytes(r.size.initialGzip)}. A worker that only`,
+    `receives webhooks through \`crossborder-sdk/webhooks\` bundles to **${bytes(r.receiver.oneFileGzip)}** (target ${RECEIVER_TARGET.toLocaleString('en')} B:`,
+    `${r.receiver.oneFileGzip <= RECEIVER_TARGET ? 'met' : 'not met'}), and one that only lists to ${bytes(r.listWorker.oneFileGzip)} (at most ${LIST_WORKER_BEFORE_RECEIVER.toLocaleString('en')} B, its figure`,
+    `when the receiver entry came: ${r.listWorker.oneFileGzip <= LIST_WORKER_BEFORE_RECEIVER ? 'met' : 'not met'}). Measured ${date} by \`npm run bench\` (its size part alone: \`npm run bench -- --size\`), which writes`,
+    'this paragraph from [benchmarks.json](benchmarks.json); `npx tsx scripts/bench/size.ts` prints the same figures.',
+    BUNDLE_SECTION_MARKERS[1],
+  ].join('\n');
+}
+
+/** `page` with the section between `markers` replaced by `section` (an error when the markers are missing). */
+export function withSection(page: string, section: string, [open, close]: readonly [string, string]): string {
   const start = page.indexOf(open);
   const end = page.indexOf(close);
   if (start < 0 || end < start) throw new Error(`docs/performance.md has no section marked ${open} … ${close}`);
   return page.slice(0, start) + section + page.slice(end + close.length);
+}
+
+/** `page` with its marked section replaced by `section` (an error when the markers are missing). */
+export function withTarballSection(page: string, section: string): string {
+  return withSection(page, section, TARBALL_SECTION_MARKERS);
 }
 
 if (isMain(import.meta.url)) {

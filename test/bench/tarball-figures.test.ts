@@ -6,7 +6,17 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { TARBALL_SECTION_MARKERS, tarballPart, tarballReport, tarballSection, withTarballSection, type TarballReport } from '../../scripts/bench/size';
+import {
+  BUNDLE_SECTION_MARKERS,
+  bundleSection,
+  TARBALL_SECTION_MARKERS,
+  tarballPart,
+  tarballReport,
+  tarballSection,
+  withTarballSection,
+  type SizeReport,
+  type TarballReport,
+} from '../../scripts/bench/size';
 
 const read = (path: string) => readFileSync(fileURLToPath(new URL(`../../${path}`, import.meta.url)), 'utf8');
 
@@ -29,6 +39,31 @@ describe('docs/performance.md: the package', () => {
     const [open, close] = TARBALL_SECTION_MARKERS;
     expect(withTarballSection(`before\n${open}\nold\n${close}\nafter`, `${open}\nnew\n${close}`)).toBe(`before\n${open}\nnew\n${close}\nafter`);
     expect(() => withTarballSection('no markers', 'x')).toThrow(/no section marked/);
+  });
+});
+
+describe('docs/performance.md and README.md: the bundles', () => {
+  it("hold the worker's, the full client's, the receiver's and the list-only worker's figures as rendered from docs/benchmarks.json", () => {
+    const results = JSON.parse(read('docs/benchmarks.json')) as {
+      worker: SizeReport;
+      size: SizeReport;
+      receiver: SizeReport;
+      listWorker: SizeReport;
+      date: string;
+      sizeDate?: string;
+    };
+    const page = read('docs/performance.md');
+    const section = bundleSection(results, results.sizeDate ?? results.date);
+    expect(page).toContain(section);
+    expect(page.split(BUNDLE_SECTION_MARKERS[0]).length).toBe(2);
+    expect(section).toContain(`this worker is **${(results.worker.oneFileGzip / 1000).toFixed(1)} kB (${results.worker.oneFileGzip.toLocaleString('en')} B)**`);
+    expect(section).toContain(
+      `one that only lists to ${(results.listWorker.oneFileGzip / 1000).toFixed(1)} kB (${results.listWorker.oneFileGzip.toLocaleString('en')} B)`,
+    );
+    // Outside the generated paragraphs, no figure of today's bundles by hand (the before-figures are history, fixed).
+    const handWritten = page.replace(section, '').replace(/<!-- npm run bench: the package[\s\S]*?<!-- end of what npm run bench writes -->/, '');
+    for (const r of [results.worker, results.receiver, results.listWorker]) expect(handWritten).not.toContain(r.oneFileGzip.toLocaleString('en'));
+    expect(read('README.md')).not.toMatch(/bundle to \d+(\.\d+)? kB/);
   });
 });
 

@@ -857,8 +857,8 @@ export const zCounterpartyFieldRequirement = /* @__PURE__ */ z.object({
  */
 export const zSupportedCurrency = /* @__PURE__ */ z.object({
     currencyCode: z.string(),
-    minAmount: z.optional(z.int()),
-    maxAmount: z.optional(z.int()),
+    minAmount: z.optional(z.int().check(z.gte(0))),
+    maxAmount: z.optional(z.int().check(z.gte(0))),
     enabledTransactionTypes: z.optional(z.array(zTransactionType)),
     requiredCounterpartyFields: z.optional(z.array(zCounterpartyFieldRequirement)),
     providerRequiredCustomerFields: z.optional(z.readonly(z.array(z.string()))),
@@ -1923,8 +1923,8 @@ export const zPaymentApprovalMoreInfo = /* @__PURE__ */ z.object({
  */
 export const zSupportedCurrencyWritable = /* @__PURE__ */ z.object({
     currencyCode: z.string(),
-    minAmount: z.optional(z.int()),
-    maxAmount: z.optional(z.int()),
+    minAmount: z.optional(z.int().check(z.gte(0))),
+    maxAmount: z.optional(z.int().check(z.gte(0))),
     enabledTransactionTypes: z.optional(z.array(zTransactionType)),
     requiredCounterpartyFields: z.optional(z.array(zCounterpartyFieldRequirement))
 });

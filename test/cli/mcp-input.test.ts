@@ -40,6 +40,23 @@ describe('amount bounds taken from production', () => {
     expect(transferOut.minimum).not.toBe(0);
   });
 
+  it("config_update's per-currency limits take production's minimum: 0, and the SDK refuses a negative one before sending", async () => {
+    const currency = (bodyField(await details('updateConfig'), 'supportedCurrencies').items as JsonSchema).properties!;
+    expect(currency.minAmount).toMatchObject({ minimum: 0 });
+    expect(currency.maxAmount).toMatchObject({ minimum: 0 });
+    const sent: string[] = [];
+    const { cb } = testCrossborder({
+      fetch: async (url) => {
+        sent.push(url);
+        return json({ id: 'Config:1' }, 200);
+      },
+    });
+    const error = await rejected(cb.config.update({ supportedCurrencies: [{ currencyCode: 'USD', minAmount: -1, maxAmount: 100 }] } as never));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((i) => i.path)).toEqual(['supportedCurrencies.0.minAmount']);
+    expect(sent).toEqual([]);
+  });
+
   it('the SDK refuses a zero or negative lockedCurrencyAmount with a ValidationError naming it, and sends nothing', async () => {
     const sent: string[] = [];
     const { cb } = testCrossborder({

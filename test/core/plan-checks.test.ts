@@ -28,14 +28,14 @@ describe('plan.url', () => {
     expect(plan({ method: 'GET', path: '/a/{x}/b/{long_name-2}' }).url({ x: '1', 'long_name-2': '2' }, undefined)).toBe(`${BASE}/a/1/b/2`);
   });
 
-  it('a label, matrix or exploded parameter is filled by openapi-fetch\'s serializer of that style', () => {
+  it("a label, matrix or exploded parameter is filled by openapi-fetch's serializer of that style", () => {
     expect(plan({ method: 'GET', path: '/x/{ids*}' }).url({ ids: ['a', 'b'] } as never, undefined)).toBe(`${BASE}/x/a,b`);
     expect(plan({ method: 'GET', path: '/x/{a*}' }).url({ a: ['a', 'b'] } as never, undefined)).toBe(`${BASE}/x/a,b`);
     expect(plan({ method: 'GET', path: '/x/{.ids}' }).url({ ids: ['a', 'b'] } as never, undefined)).toBe(`${BASE}/x/.a,b`);
     expect(plan({ method: 'GET', path: '/x/{id}/{.ids*}' }).url({ id: 'q r', ids: ['a', 'b'] } as never, undefined)).toBe(`${BASE}/x/q%20r/.a.b`);
   });
 
-  it('every template and value is filled as openapi-fetch\'s defaultPathSerializer fills it', () => {
+  it("every template and value is filled as openapi-fetch's defaultPathSerializer fills it", () => {
     const templates = [
       '/a/{x}',
       '/a/{x}/b/{x}',
@@ -63,7 +63,8 @@ describe('plan.url', () => {
     ];
     for (const path of templates) {
       const p = plan({ method: 'GET', path });
-      for (const given of values) expect(p.url(given as never, undefined), `${path} ${JSON.stringify(given)}`).toBe(defaultPathSerializer(`${BASE}${path}`, given));
+      for (const given of values)
+        expect(p.url(given as never, undefined), `${path} ${JSON.stringify(given)}`).toBe(defaultPathSerializer(`${BASE}${path}`, given));
     }
   });
 

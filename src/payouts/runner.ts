@@ -54,7 +54,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
   const limiter = new AdaptiveConcurrency({ max: options.maxConcurrency ?? 16, initial: options.initialConcurrency });
   const fallbackMs = options.webhookFallbackMs ?? 300_000;
   /** Slots, pacing, timers and the stop: it runs what the driver hands it, and decides nothing about a payout. */
-  const scheduler = new PayoutScheduler({ limiter, fallbackMs, onPass: () => emitProgress() });
+  const scheduler = new PayoutScheduler({ limiter, fallbackMs, onPass: () => emitProgress(), sleep: options.sleep });
   /** Failed and needs-attention references, with the reason (the summary's; as many as there are). */
   const unsettled: { reference: string; state: 'failed' | 'needs_attention'; reason: string }[] = [];
   /** This run's rejected inputs (the summary's). */

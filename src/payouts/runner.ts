@@ -27,12 +27,13 @@ import { APIUserAbortError } from '../core/errors';
 import type { PayoutBatch, PayoutBatchOptions } from './batch-types';
 import type { WorkSpan } from '../core/telemetry';
 import { AdaptiveConcurrency } from './concurrency';
-import { createPayoutDriver, reasonOf } from './driver';
+import { createPayoutDriver } from './driver';
+import { reasonOf } from './instruction';
 import { PayoutScheduler } from './scheduler';
 import { FINAL_STATES, type PayoutInstruction, type PayoutProgress, type PayoutRejectedInput, type PayoutSummary } from './types';
 
 export type { PayoutBatch, PayoutBatchOptions, PayoutCallOptions, PayoutClient, PayoutWebhookEvent } from './batch-types';
-export { instructionProblem, isoNow, MAX_AMOUNT, quoteBody, REJECTED_KEY_PREFIX, rejectedKey } from './driver';
+export { instructionProblem, isoNow, MAX_AMOUNT, quoteBody, REJECTED_KEY_PREFIX, rejectedKey } from './instruction';
 
 /**
  * Creates a payout batch. See the module documentation, and docs/payouts.md.

@@ -100,7 +100,13 @@ export interface PayoutBatchOptions {
   expectedTotal?: number | undefined;
   /** Signs a 202 challenge (a wallet-funded source): the SDK's `signer` option. */
   signer?: PayoutCallOptions['signer'];
-  /** Waits (ms) between retries of one reference; injectable for tests. Default `setTimeout`. */
+  /**
+   * How a payout's waits are waited: the delay before a retry of one of its requests, and between polls
+   * of its transaction (resolves after `ms`). Injectable for tests, or a clock of your own. Default
+   * `setTimeout`. A wait the run no longer needs (the payout settled by a webhook, the run stopped) drops
+   * its task when it resolves; one that rejects stops the run with its error. The pace the service's 429s
+   * set, a `Retry-After` pause and the webhook fallback are timers of the run, not waits of a payout.
+   */
   sleep?: ((ms: number) => Promise<void>) | undefined;
 }
 

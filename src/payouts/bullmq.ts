@@ -131,7 +131,7 @@ function oneReference(journal: PayoutJournal, reference: string): PayoutJournal 
  */
 async function runOne(options: PayoutProcessorOptions, batchId: string, journal: PayoutJournal, instruction: PayoutInstruction): Promise<string | undefined> {
   const limiter = new AdaptiveConcurrency({ max: 1, initial: options.initialConcurrency });
-  const scheduler = new PayoutScheduler({ limiter, fallbackMs: options.webhookFallbackMs ?? 300_000 });
+  const scheduler = new PayoutScheduler({ limiter, fallbackMs: options.webhookFallbackMs ?? 300_000, sleep: options.sleep });
   const rejected: string[] = [];
   const driver = createPayoutDriver({ ...options, batchId, journal, scheduler, hooks: { rejected: (entry) => rejected.push(entry.reason) } });
   const telemetry = batchTelemetry(options.telemetry, options.client);

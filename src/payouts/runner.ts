@@ -28,12 +28,13 @@ import type { PayoutBatch, PayoutBatchOptions } from './batch-types';
 import type { WorkSpan } from '../core/telemetry';
 import { batchTelemetry } from './batch-telemetry';
 import { AdaptiveConcurrency } from './concurrency';
-import { createPayoutDriver, reasonOf } from './driver';
+import { createPayoutDriver } from './driver';
+import { reasonOf } from './instruction';
 import { PayoutScheduler } from './scheduler';
 import { FINAL_STATES, type PayoutInstruction, type PayoutProgress, type PayoutRejectedInput, type PayoutSummary } from './types';
 
 export type { PayoutBatch, PayoutBatchOptions, PayoutCallOptions, PayoutClient, PayoutWebhookEvent } from './batch-types';
-export { instructionProblem, isoNow, MAX_AMOUNT, quoteBody, REJECTED_KEY_PREFIX, rejectedKey } from './driver';
+export { instructionProblem, isoNow, MAX_AMOUNT, quoteBody, REJECTED_KEY_PREFIX, rejectedKey } from './instruction';
 
 /**
  * Creates a payout batch. See the module documentation, and docs/payouts.md.
@@ -55,7 +56,7 @@ export function createPayoutBatch(options: PayoutBatchOptions): PayoutBatch {
   const limiter = new AdaptiveConcurrency({ max: options.maxConcurrency ?? 16, initial: options.initialConcurrency });
   const fallbackMs = options.webhookFallbackMs ?? 300_000;
   /** Slots, pacing, timers and the stop: it runs what the driver hands it, and decides nothing about a payout. */
-  const scheduler = new PayoutScheduler({ limiter, fallbackMs, onPass: () => emitProgress() });
+  const scheduler = new PayoutScheduler({ limiter, fallbackMs, onPass: () => emitProgress(), sleep: options.sleep });
   /** Failed and needs-attention references, with the reason (the summary's; as many as there are). */
   const unsettled: { reference: string; state: 'failed' | 'needs_attention'; reason: string }[] = [];
   /** This run's rejected inputs (the summary's). */

@@ -29,6 +29,16 @@ export interface PayoutSchedulerOptions {
   fallbackMs: number;
   /** Called at the end of every pass (progress). */
   onPass?: (() => void) | undefined;
+  /**
+   * How the per-key waits of {@link PayoutScheduler.later} (a payout's retry or poll) are waited: resolves
+   * after `ms`. Default `setTimeout`. A wait cancelled (or a run stopped) before it resolves drops its task.
+   */
+  sleep?: ((ms: number) => Promise<void>) | undefined;
+}
+
+/** A per-key wait: cancelled, its task never queued. */
+interface Wait {
+  cancel(): void;
 }
 
 /** Where the input is read from: `next()` reads and admits one item, and resolves true once the input has ended. */
@@ -49,7 +59,8 @@ export class PayoutScheduler {
    */
   readonly #waiting: ((granted: boolean) => void)[] = [];
   /** One timer per key (a payout's retry or poll). */
-  readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #timers = new Map<string, Wait>();
+  readonly #sleep: ((ms: number) => Promise<void>) | undefined;
   /**
    * When (`Date.now()`) each key's fallback task falls due, and the task. One delay for all, so the order
    * they were added in is the order they fall due: one timer, for the first, rather than one per key.
@@ -71,6 +82,8 @@ export class PayoutScheduler {
     this.limiter = options.limiter;
     this.#fallbackMs = options.fallbackMs;
     this.#onPass = options.onPass;
+    if (options.sleep !== undefined && typeof options.sleep !== 'function') throw new TypeError('sleep: expected a function (ms) => Promise<void>');
+    this.#sleep = options.sleep;
   }
 
   /** The run's signal: every request carries it; aborted when the run stops (the caller's abort, or a fatal error). */
@@ -111,14 +124,37 @@ export class PayoutScheduler {
     this.#ready.push(task);
   }
 
-  /** Queues `task` after `ms` under `key` (one timer per key), then runs a pass. */
+  /** Queues `task` after `ms` under `key` (one wait per key, by the `sleep` option, else a timer), then runs a pass. */
   later(key: string, ms: number, task: SchedulerTask): void {
-    const timer = setTimeout(() => {
-      this.#timers.delete(key);
+    let wait: Wait;
+    const due = () => {
+      if (this.#timers.get(key) === wait) this.#timers.delete(key);
       this.#ready.push(task);
       this.#pass();
-    }, ms);
-    this.#timers.set(key, timer);
+    };
+    const sleep = this.#sleep;
+    if (sleep === undefined) {
+      const timer = setTimeout(due, ms);
+      wait = { cancel: () => clearTimeout(timer) };
+    } else {
+      let live = true;
+      wait = { cancel: () => (live = false) };
+      Promise.resolve()
+        .then(() => sleep(ms))
+        .then(
+          () => {
+            if (live) due();
+          },
+          (error: unknown) => {
+            // A wait that cannot be waited stops the run (as a task that throws does).
+            if (!live) return;
+            if (this.#timers.get(key) === wait) this.#timers.delete(key);
+            this.#fatal ??= error;
+            this.#pass();
+          },
+        );
+    }
+    this.#timers.set(key, wait);
   }
 
   /** Queues `task` under `key` once the fallback delay has passed (unless {@link cancel}led first). */
@@ -130,8 +166,7 @@ export class PayoutScheduler {
 
   /** Clears `key`'s timer and fallback, if any. */
   cancel(key: string): void {
-    const timer = this.#timers.get(key);
-    if (timer !== undefined) clearTimeout(timer);
+    this.#timers.get(key)?.cancel();
     this.#timers.delete(key);
     this.#fallback.delete(key);
   }
@@ -207,7 +242,7 @@ export class PayoutScheduler {
       this.#pass = () => {
         if (this.#fatal !== undefined && !stop.signal.aborted) stop.abort(this.#fatal);
         if (stop.signal.aborted) {
-          for (const t of this.#timers.values()) clearTimeout(t);
+          for (const wait of this.#timers.values()) wait.cancel();
           this.#timers.clear();
           this.#clearFallback();
           this.#ready.length = 0;

@@ -8131,6 +8131,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "StablecoinOperation:019542f5-b3e7-1d02-0000-000000000301",
+                     *       "stablecoinId": "Stablecoin:019542f5-b3e7-1d02-0000-000000000002",
+                     *       "operationType": "MINT",
+                     *       "status": "PROCESSING",
+                     *       "amount": "1000000",
+                     *       "provider": "BRALE",
+                     *       "providerEnvironment": "SANDBOX",
+                     *       "stablecoinProviderAccountId": "StablecoinProviderAccount:019542f5-b3e7-1d02-0000-000000000001",
+                     *       "source": {
+                     *         "type": "ACH_DEBIT",
+                     *         "externalAccountId": "ExternalAccount:019542f5-b3e7-1d02-0000-000000000101"
+                     *       },
+                     *       "destination": {
+                     *         "accountId": "ExternalAccount:019542f5-b3e7-1d02-0000-000000000201"
+                     *       },
+                     *       "description": "Initial program funding mint",
+                     *       "createdAt": "2026-05-20T16:40:00Z",
+                     *       "updatedAt": "2026-05-20T16:40:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["StablecoinOperation"];
                 };
             };
@@ -8163,6 +8185,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "StablecoinProviderAccount:019542f5-b3e7-1d02-0000-000000000001",
+                     *           "provider": "BRALE",
+                     *           "providerAccountId": "2VcUIonJeVQzFoBuC7LdFT0dRe4",
+                     *           "providerEnvironment": "SANDBOX",
+                     *           "status": "ACTIVE",
+                     *           "lastVerifiedAt": "2026-05-20T16:35:00Z",
+                     *           "createdAt": "2026-05-20T16:35:00Z",
+                     *           "updatedAt": "2026-05-20T16:35:00Z"
+                     *         }
+                     *       ],
+                     *       "hasMore": false,
+                     *       "totalCount": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["StablecoinProviderAccountList"];
                 };
             };
@@ -8199,6 +8239,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "StablecoinProviderAccount:019542f5-b3e7-1d02-0000-000000000001",
+                     *       "provider": "BRALE",
+                     *       "providerAccountId": "2VcUIonJeVQzFoBuC7LdFT0dRe4",
+                     *       "providerEnvironment": "SANDBOX",
+                     *       "status": "ACTIVE",
+                     *       "lastVerifiedAt": "2026-05-20T16:35:00Z",
+                     *       "createdAt": "2026-05-20T16:35:00Z",
+                     *       "updatedAt": "2026-05-20T16:35:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["StablecoinProviderAccount"];
                 };
             };
@@ -8228,6 +8280,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "StablecoinProviderAccount:019542f5-b3e7-1d02-0000-000000000001",
+                     *       "provider": "BRALE",
+                     *       "providerAccountId": "2VcUIonJeVQzFoBuC7LdFT0dRe4",
+                     *       "providerEnvironment": "SANDBOX",
+                     *       "status": "ACTIVE",
+                     *       "lastVerifiedAt": "2026-05-20T16:35:00Z",
+                     *       "createdAt": "2026-05-20T16:35:00Z",
+                     *       "updatedAt": "2026-05-20T16:35:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["StablecoinProviderAccount"];
                 };
             };
@@ -8261,6 +8325,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "Stablecoin:019542f5-b3e7-1d02-0000-000000000002",
+                     *           "name": "ACME",
+                     *           "symbol": "ACME",
+                     *           "baseCurrency": "USD",
+                     *           "network": "SPARK",
+                     *           "decimals": 6,
+                     *           "issuanceStatus": "PROVISIONED",
+                     *           "gridOperationsStatus": "NOT_ENABLED",
+                     *           "networkTokenIdentifier": "btkn1qw508d6qejxtdg4y5r3zarvary0c5xw7k",
+                     *           "provider": "BRALE",
+                     *           "stablecoinProviderAccountId": "StablecoinProviderAccount:019542f5-b3e7-1d02-0000-000000000001",
+                     *           "providerEnvironment": "SANDBOX",
+                     *           "providerTokenIdentifier": "ACME",
+                     *           "createdAt": "2026-05-20T16:40:00Z",
+                     *           "updatedAt": "2026-05-20T16:40:00Z"
+                     *         }
+                     *       ],
+                     *       "hasMore": false,
+                     *       "totalCount": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["StablecoinList"];
                 };
             };
@@ -8297,6 +8386,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "Stablecoin:019542f5-b3e7-1d02-0000-000000000002",
+                     *       "name": "ACME",
+                     *       "symbol": "ACME",
+                     *       "baseCurrency": "USD",
+                     *       "network": "SPARK",
+                     *       "decimals": 6,
+                     *       "issuanceStatus": "PROVISIONED",
+                     *       "gridOperationsStatus": "NOT_ENABLED",
+                     *       "networkTokenIdentifier": "btkn1qw508d6qejxtdg4y5r3zarvary0c5xw7k",
+                     *       "provider": "BRALE",
+                     *       "stablecoinProviderAccountId": "StablecoinProviderAccount:019542f5-b3e7-1d02-0000-000000000001",
+                     *       "providerEnvironment": "SANDBOX",
+                     *       "providerTokenIdentifier": "ACME",
+                     *       "createdAt": "2026-05-20T16:40:00Z",
+                     *       "updatedAt": "2026-05-20T16:40:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Stablecoin"];
                 };
             };
@@ -8327,6 +8435,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "Stablecoin:019542f5-b3e7-1d02-0000-000000000002",
+                     *       "name": "ACME",
+                     *       "symbol": "ACME",
+                     *       "baseCurrency": "USD",
+                     *       "network": "SPARK",
+                     *       "decimals": 6,
+                     *       "issuanceStatus": "PROVISIONED",
+                     *       "gridOperationsStatus": "NOT_ENABLED",
+                     *       "networkTokenIdentifier": "btkn1qw508d6qejxtdg4y5r3zarvary0c5xw7k",
+                     *       "provider": "BRALE",
+                     *       "stablecoinProviderAccountId": "StablecoinProviderAccount:019542f5-b3e7-1d02-0000-000000000001",
+                     *       "providerEnvironment": "SANDBOX",
+                     *       "providerTokenIdentifier": "ACME",
+                     *       "createdAt": "2026-05-20T16:40:00Z",
+                     *       "updatedAt": "2026-05-20T16:40:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Stablecoin"];
                 };
             };
@@ -8366,6 +8493,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "StablecoinOperation:019542f5-b3e7-1d02-0000-000000000302",
+                     *       "stablecoinId": "Stablecoin:019542f5-b3e7-1d02-0000-000000000002",
+                     *       "operationType": "BURN",
+                     *       "status": "PROCESSING",
+                     *       "amount": "1000000",
+                     *       "provider": "BRALE",
+                     *       "providerEnvironment": "SANDBOX",
+                     *       "stablecoinProviderAccountId": "StablecoinProviderAccount:019542f5-b3e7-1d02-0000-000000000001",
+                     *       "source": {
+                     *         "type": "PROVIDER_INTERNAL_BALANCE"
+                     *       },
+                     *       "destination": {
+                     *         "accountId": "ExternalAccount:019542f5-b3e7-1d02-0000-000000000205",
+                     *         "rail": "ACH_CREDIT"
+                     *       },
+                     *       "estimatedDelivery": {
+                     *         "rail": "ACH_CREDIT",
+                     *         "amount": "100",
+                     *         "currency": "USD",
+                     *         "timing": "1-3 business days"
+                     *       },
+                     *       "description": "Redeem ACME",
+                     *       "createdAt": "2026-05-20T17:10:00Z",
+                     *       "updatedAt": "2026-05-20T17:10:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["StablecoinOperation"];
                 };
             };
@@ -8407,6 +8562,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "StablecoinOperation:019542f5-b3e7-1d02-0000-000000000301",
+                     *       "stablecoinId": "Stablecoin:019542f5-b3e7-1d02-0000-000000000002",
+                     *       "operationType": "MINT",
+                     *       "status": "PROCESSING",
+                     *       "amount": "1000000",
+                     *       "provider": "BRALE",
+                     *       "providerEnvironment": "SANDBOX",
+                     *       "stablecoinProviderAccountId": "StablecoinProviderAccount:019542f5-b3e7-1d02-0000-000000000001",
+                     *       "source": {
+                     *         "type": "ACH_DEBIT",
+                     *         "externalAccountId": "ExternalAccount:019542f5-b3e7-1d02-0000-000000000101"
+                     *       },
+                     *       "destination": {
+                     *         "accountId": "ExternalAccount:019542f5-b3e7-1d02-0000-000000000201"
+                     *       },
+                     *       "description": "Initial program funding mint",
+                     *       "createdAt": "2026-05-20T16:40:00Z",
+                     *       "updatedAt": "2026-05-20T16:40:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["StablecoinOperation"];
                 };
             };
@@ -8444,6 +8621,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "StablecoinOperation:019542f5-b3e7-1d02-0000-000000000301",
+                     *           "stablecoinId": "Stablecoin:019542f5-b3e7-1d02-0000-000000000002",
+                     *           "operationType": "MINT",
+                     *           "status": "PROCESSING",
+                     *           "amount": "1000000",
+                     *           "provider": "BRALE",
+                     *           "providerEnvironment": "SANDBOX",
+                     *           "stablecoinProviderAccountId": "StablecoinProviderAccount:019542f5-b3e7-1d02-0000-000000000001",
+                     *           "source": {
+                     *             "type": "ACH_DEBIT",
+                     *             "externalAccountId": "ExternalAccount:019542f5-b3e7-1d02-0000-000000000101"
+                     *           },
+                     *           "destination": {
+                     *             "accountId": "ExternalAccount:019542f5-b3e7-1d02-0000-000000000201"
+                     *           },
+                     *           "description": "Initial program funding mint",
+                     *           "createdAt": "2026-05-20T16:40:00Z",
+                     *           "updatedAt": "2026-05-20T16:40:00Z"
+                     *         }
+                     *       ],
+                     *       "hasMore": false,
+                     *       "totalCount": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["StablecoinOperationList"];
                 };
             };

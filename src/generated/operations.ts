@@ -202,6 +202,7 @@ export type SchemaName =
   | 'zGetVerificationPath'
   | 'zGetVerificationResponse'
   | 'zIdempotencyKey'
+  | 'zIdempotencyKeyRequired'
   | 'zIdentificationType'
   | 'zIncomingPaymentCompletedEvent'
   | 'zIncomingPaymentFailedEvent'

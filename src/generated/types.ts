@@ -4820,6 +4820,11 @@ export interface components {
          * @example 5f0c7e1a-9b7d-4d8e-8f7a-2b1c3d4e5f60
          */
         IdempotencyKey: string;
+        /**
+         * @description As `IdempotencyKey`, on an operation where production requires the header. The SDK sends one on every call (yours with `options.idempotencyKey`), so a call never lacks it.
+         * @example 5f0c7e1a-9b7d-4d8e-8f7a-2b1c3d4e5f60
+         */
+        IdempotencyKeyRequired: string;
         /** @description Page size. */
         Limit: number;
         /**
@@ -5136,6 +5141,7 @@ export type ParameterCustomerIdFilter = components['parameters']['CustomerIdFilt
 export type ParameterCustomerIdPath = components['parameters']['CustomerIdPath'];
 export type ParameterExternalAccountIdPath = components['parameters']['ExternalAccountIdPath'];
 export type ParameterIdempotencyKey = components['parameters']['IdempotencyKey'];
+export type ParameterIdempotencyKeyRequired = components['parameters']['IdempotencyKeyRequired'];
 export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterQuoteIdPath = components['parameters']['QuoteIdPath'];
 export type ParameterRequestId = components['parameters']['RequestId'];
@@ -8215,12 +8221,12 @@ export interface operations {
     linkStablecoinProviderAccount: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /**
-                 * @description Client-chosen key that makes the call safe to retry for 24 h; the same key with the same body replays the first answer (header `Idempotent-Replayed: true`), with a different body answers 409 `IDEMPOTENCY_KEY_REUSED`.
+                 * @description As `IdempotencyKey`, on an operation where production requires the header. The SDK sends one on every call (yours with `options.idempotencyKey`), so a call never lacks it.
                  * @example 5f0c7e1a-9b7d-4d8e-8f7a-2b1c3d4e5f60
                  */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
             };
             path?: never;
             cookie?: never;
@@ -8362,12 +8368,12 @@ export interface operations {
     registerStablecoin: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /**
-                 * @description Client-chosen key that makes the call safe to retry for 24 h; the same key with the same body replays the first answer (header `Idempotent-Replayed: true`), with a different body answers 409 `IDEMPOTENCY_KEY_REUSED`.
+                 * @description As `IdempotencyKey`, on an operation where production requires the header. The SDK sends one on every call (yours with `options.idempotencyKey`), so a call never lacks it.
                  * @example 5f0c7e1a-9b7d-4d8e-8f7a-2b1c3d4e5f60
                  */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
             };
             path?: never;
             cookie?: never;
@@ -8466,12 +8472,12 @@ export interface operations {
     createStablecoinBurn: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /**
-                 * @description Client-chosen key that makes the call safe to retry for 24 h; the same key with the same body replays the first answer (header `Idempotent-Replayed: true`), with a different body answers 409 `IDEMPOTENCY_KEY_REUSED`.
+                 * @description As `IdempotencyKey`, on an operation where production requires the header. The SDK sends one on every call (yours with `options.idempotencyKey`), so a call never lacks it.
                  * @example 5f0c7e1a-9b7d-4d8e-8f7a-2b1c3d4e5f60
                  */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
             };
             path: {
                 /** @description The stablecoin's id, `Stablecoin:<id>`. */
@@ -8535,12 +8541,12 @@ export interface operations {
     createStablecoinMint: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /**
-                 * @description Client-chosen key that makes the call safe to retry for 24 h; the same key with the same body replays the first answer (header `Idempotent-Replayed: true`), with a different body answers 409 `IDEMPOTENCY_KEY_REUSED`.
+                 * @description As `IdempotencyKey`, on an operation where production requires the header. The SDK sends one on every call (yours with `options.idempotencyKey`), so a call never lacks it.
                  * @example 5f0c7e1a-9b7d-4d8e-8f7a-2b1c3d4e5f60
                  */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
             };
             path: {
                 /** @description The stablecoin's id, `Stablecoin:<id>`. */

@@ -2246,6 +2246,11 @@ export const zPlatformConfigUpdateParamsWritable = /* @__PURE__ */ z.object({
 export const zIdempotencyKey = /* @__PURE__ */ z.string().check(z.minLength(1), z.maxLength(255));
 
 /**
+ * As `IdempotencyKey`, on an operation where production requires the header. The SDK sends one on every call (yours with `options.idempotencyKey`), so a call never lacks it.
+ */
+export const zIdempotencyKeyRequired = /* @__PURE__ */ z.string().check(z.minLength(1), z.maxLength(255));
+
+/**
  * Signed retry only - the API-key stamp over the exact `payloadToSign` bytes, made with the session private key (base64url without padding of a JSON object with `publicKey`, `scheme` and `signature`).
  */
 export const zServiceWalletSignature = /* @__PURE__ */ z.string();
@@ -3152,7 +3157,7 @@ export const zListStablecoinsResponse = /* @__PURE__ */ zStablecoinList;
 export const zRegisterStablecoinBody = /* @__PURE__ */ zStablecoinRegisterParams;
 
 export const zRegisterStablecoinHeaders = /* @__PURE__ */ z.object({
-    'Idempotency-Key': z.optional(z.string().check(z.minLength(1), z.maxLength(255)))
+    'Idempotency-Key': z.string().check(z.minLength(1), z.maxLength(255))
 });
 
 /**
@@ -3172,7 +3177,7 @@ export const zGetStablecoinResponse = /* @__PURE__ */ zStablecoin;
 export const zCreateStablecoinMintBody = /* @__PURE__ */ zStablecoinMintParams;
 
 export const zCreateStablecoinMintHeaders = /* @__PURE__ */ z.object({
-    'Idempotency-Key': z.optional(z.string().check(z.minLength(1), z.maxLength(255)))
+    'Idempotency-Key': z.string().check(z.minLength(1), z.maxLength(255))
 });
 
 export const zCreateStablecoinMintPath = /* @__PURE__ */ z.object({
@@ -3187,7 +3192,7 @@ export const zCreateStablecoinMintResponse = /* @__PURE__ */ zStablecoinOperatio
 export const zCreateStablecoinBurnBody = /* @__PURE__ */ zStablecoinBurnParams;
 
 export const zCreateStablecoinBurnHeaders = /* @__PURE__ */ z.object({
-    'Idempotency-Key': z.optional(z.string().check(z.minLength(1), z.maxLength(255)))
+    'Idempotency-Key': z.string().check(z.minLength(1), z.maxLength(255))
 });
 
 export const zCreateStablecoinBurnPath = /* @__PURE__ */ z.object({
@@ -3238,7 +3243,7 @@ export const zListStablecoinProviderAccountsResponse = /* @__PURE__ */ zStableco
 export const zLinkStablecoinProviderAccountBody = /* @__PURE__ */ zStablecoinProviderAccountLinkParams;
 
 export const zLinkStablecoinProviderAccountHeaders = /* @__PURE__ */ z.object({
-    'Idempotency-Key': z.optional(z.string().check(z.minLength(1), z.maxLength(255)))
+    'Idempotency-Key': z.string().check(z.minLength(1), z.maxLength(255))
 });
 
 /**

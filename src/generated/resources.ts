@@ -1479,10 +1479,10 @@ export class Stablecoins extends APIResource {
    * retried call never mints twice.
    * @example
    * ```ts
-   * const mint = await cb.stablecoins.mint(stablecoinId, {
+   * const mint = await cb.stablecoins.mint('Stablecoin:019542f5-b3e7-1d02-0000-000000000002', {
    *   amount: '1000000', // 1.000000 ACME, paid with 1.00 USD
-   *   fundingSource: { type: 'ACH_DEBIT', externalAccountId: bankAccountId },
-   *   destination: { accountId: sparkWalletId },
+   *   fundingSource: { type: 'ACH_DEBIT', externalAccountId }, // a bank account
+   *   destination: { accountId }, // the account receiving the tokens
    *   description: 'Initial program funding mint',
    * });
    * console.log(mint.id, mint.status); // 'StablecoinOperation:…', 'PROCESSING'
@@ -1498,10 +1498,10 @@ export class Stablecoins extends APIResource {
    * value is paid to the destination bank account. Idempotent: one key per call, the same key on every retry.
    * @example
    * ```ts
-   * const burn = await cb.stablecoins.burn(stablecoinId, {
+   * const burn = await cb.stablecoins.burn('Stablecoin:019542f5-b3e7-1d02-0000-000000000002', {
    *   amount: '500000', // 0.500000 ACME, redeemed for 0.50 USD
    *   source: { type: 'PROVIDER_INTERNAL_BALANCE' },
-   *   destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: bankAccountId, rail: 'ACH_CREDIT' },
+   *   destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId, rail: 'ACH_CREDIT' },
    * });
    * console.log(burn.status, burn.estimatedDelivery?.timing);
    * ```
@@ -1514,7 +1514,7 @@ export class Stablecoins extends APIResource {
    * Lists a stablecoin's mint and burn operations, most recent first; `for await` walks every page.
    * @example
    * ```ts
-   * for await (const op of cb.stablecoins.listOperations(stablecoinId, { operationType: 'MINT' })) {
+   * for await (const op of cb.stablecoins.listOperations('Stablecoin:019542f5-b3e7-1d02-0000-000000000002', { operationType: 'MINT' })) {
    *   console.log(op.id, op.amount, op.status);
    * }
    * ```
@@ -1548,8 +1548,8 @@ export class StablecoinProviderAccounts extends APIResource {
    * ```ts
    * const link = await cb.stablecoinProviderAccounts.link({
    *   provider: 'BRALE',
-   *   apiClientId: braleClientId,
-   *   apiClientSecret: braleClientSecret,
+   *   apiClientId: process.env.BRALE_CLIENT_ID!,
+   *   apiClientSecret: process.env.BRALE_CLIENT_SECRET!, // sent once, never answered back
    * });
    * console.log(link.id, link.status); // 'StablecoinProviderAccount:…', 'ACTIVE'
    * ```

@@ -22,6 +22,7 @@ import { Verifications } from './resources/verifications';
 import { BeneficialOwners } from './resources/beneficial-owners';
 import { Tokens } from './resources/tokens';
 import { Discoveries, Vasps } from './resources/directories';
+import { Stablecoins, StablecoinProviderAccounts } from './resources/stablecoins';
 import { Quotes, TransferIn, TransferOut } from './resources/quotes';
 import { Transactions } from './resources/transactions';
 import { Webhooks } from './resources/webhooks';
@@ -73,6 +74,10 @@ export class Crossborder extends ClientInfo {
   readonly discoveries: Discoveries;
   /** Virtual Asset Service Providers recognized for counterparty declarations. */
   readonly vasps: Vasps;
+  /** Stablecoins the platform issues through a provider: register, mint, burn, and their operations. */
+  readonly stablecoins: Stablecoins;
+  /** The platform's linked accounts at stablecoin providers (their secrets are never answered). */
+  readonly stablecoinProviderAccounts: StablecoinProviderAccounts;
   /** UMA providers. */
   readonly umaProviders: UmaProviders;
   /** Sandbox-only simulations. */
@@ -110,6 +115,8 @@ export class Crossborder extends ClientInfo {
     this.tokens = new Tokens(core);
     this.discoveries = new Discoveries(core);
     this.vasps = new Vasps(core);
+    this.stablecoins = new Stablecoins(core);
+    this.stablecoinProviderAccounts = new StablecoinProviderAccounts(core);
     this.umaProviders = new UmaProviders(core);
     this.sandbox = new Sandbox(core);
     this.auth = new Auth(core);

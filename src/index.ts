@@ -41,6 +41,7 @@ export { Verifications } from './resources/verifications';
 export { BeneficialOwners } from './resources/beneficial-owners';
 export { Tokens } from './resources/tokens';
 export { Discoveries, Vasps } from './resources/directories';
+export { Stablecoins, StablecoinProviderAccounts } from './resources/stablecoins';
 export { Quotes, TransferIn, TransferOut } from './resources/quotes';
 export { Crypto, ExchangeRates } from './resources/exchange-rates';
 export { PlatformInternalAccounts } from './resources/accounts';

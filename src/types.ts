@@ -38,6 +38,12 @@ export type TokenListParams = QueryOf<'listTokens'>;
 export type DiscoveryListParams = QueryOf<'getDiscoveries'>;
 /** Query of `cb.vasps.list()`: `limit`, `cursor`. @interface */
 export type VaspListParams = QueryOf<'listVasps'>;
+/** Query of `cb.stablecoins.list()`: `issuanceStatus`, `gridOperationsStatus`, `provider`, `limit`, `cursor`. @interface */
+export type StablecoinListParams = QueryOf<'listStablecoins'>;
+/** Query of `cb.stablecoins.listOperations()`: `operationType` (`MINT` or `BURN`), `limit`, `cursor`. @interface */
+export type StablecoinOperationListParams = QueryOf<'listStablecoinOperations'>;
+/** Query of `cb.stablecoinProviderAccounts.list()`: `provider`, `status`, `limit`, `cursor`. @interface */
+export type StablecoinProviderAccountListParams = QueryOf<'listStablecoinProviderAccounts'>;
 /** Query of `cb.umaProviders.list()`. @interface */
 export type UmaProviderListParams = QueryOf<'listUmaProviders'>;
 /** Query of `cb.auth.credentials.list()`: the wallet `accountId`. @interface */

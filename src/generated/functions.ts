@@ -394,3 +394,53 @@ export function getDiscoveries(core: CrossborderCore, params?: Query<'getDiscove
 export function listVasps(core: CrossborderCore, params?: Query<'listVasps'> | null, options?: ListOptions | null): PagePromise<ItemOf<'listVasps'>> {
   return core.list(op.listVasps, { query: params }, options);
 }
+
+/** `GET /stablecoins` (`listStablecoins`): awaited, the first page; iterated with `for await`, every item. */
+export function listStablecoins(core: CrossborderCore, params?: Query<'listStablecoins'> | null, options?: ListOptions | null): PagePromise<ItemOf<'listStablecoins'>> {
+  return core.list(op.listStablecoins, { query: params }, options);
+}
+
+/** `POST /stablecoins` (`registerStablecoin`). */
+export function registerStablecoin(core: CrossborderCore, params: Body<'registerStablecoin'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'registerStablecoin'>> {
+  return core.call(op.registerStablecoin, { body: params }, options);
+}
+
+/** `GET /stablecoins/{stablecoinId}` (`getStablecoin`). */
+export function getStablecoin(core: CrossborderCore, stablecoinId: string, options?: RequestOptions | null): APIPromise<ResultOf<'getStablecoin'>> {
+  return core.call(op.getStablecoin, { path: { stablecoinId } }, options);
+}
+
+/** `POST /stablecoins/{stablecoinId}/mints` (`createStablecoinMint`). */
+export function createStablecoinMint(core: CrossborderCore, stablecoinId: string, params: Body<'createStablecoinMint'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'createStablecoinMint'>> {
+  return core.call(op.createStablecoinMint, { path: { stablecoinId }, body: params }, options);
+}
+
+/** `POST /stablecoins/{stablecoinId}/burns` (`createStablecoinBurn`). */
+export function createStablecoinBurn(core: CrossborderCore, stablecoinId: string, params: Body<'createStablecoinBurn'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'createStablecoinBurn'>> {
+  return core.call(op.createStablecoinBurn, { path: { stablecoinId }, body: params }, options);
+}
+
+/** `GET /stablecoins/{stablecoinId}/operations` (`listStablecoinOperations`): awaited, the first page; iterated with `for await`, every item. */
+export function listStablecoinOperations(core: CrossborderCore, stablecoinId: string, params?: Query<'listStablecoinOperations'> | null, options?: ListOptions | null): PagePromise<ItemOf<'listStablecoinOperations'>> {
+  return core.list(op.listStablecoinOperations, { path: { stablecoinId }, query: params }, options);
+}
+
+/** `GET /stablecoin-operations/{stablecoinOperationId}` (`getStablecoinOperation`). */
+export function getStablecoinOperation(core: CrossborderCore, stablecoinOperationId: string, options?: RequestOptions | null): APIPromise<ResultOf<'getStablecoinOperation'>> {
+  return core.call(op.getStablecoinOperation, { path: { stablecoinOperationId } }, options);
+}
+
+/** `GET /stablecoin-provider-accounts` (`listStablecoinProviderAccounts`): awaited, the first page; iterated with `for await`, every item. */
+export function listStablecoinProviderAccounts(core: CrossborderCore, params?: Query<'listStablecoinProviderAccounts'> | null, options?: ListOptions | null): PagePromise<ItemOf<'listStablecoinProviderAccounts'>> {
+  return core.list(op.listStablecoinProviderAccounts, { query: params }, options);
+}
+
+/** `POST /stablecoin-provider-accounts` (`linkStablecoinProviderAccount`). */
+export function linkStablecoinProviderAccount(core: CrossborderCore, params: Body<'linkStablecoinProviderAccount'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'linkStablecoinProviderAccount'>> {
+  return core.call(op.linkStablecoinProviderAccount, { body: params }, options);
+}
+
+/** `GET /stablecoin-provider-accounts/{stablecoinProviderAccountId}` (`getStablecoinProviderAccount`). */
+export function getStablecoinProviderAccount(core: CrossborderCore, stablecoinProviderAccountId: string, options?: RequestOptions | null): APIPromise<ResultOf<'getStablecoinProviderAccount'>> {
+  return core.call(op.getStablecoinProviderAccount, { path: { stablecoinProviderAccountId } }, options);
+}

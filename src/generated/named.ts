@@ -1979,6 +1979,301 @@ export type SparkWalletInfo = {
     platformAccountId?: string;
 };
 
+/** @description A stablecoin the provider created, registered with the service (production). */
+export type Stablecoin = {
+    /** @description The fiat currency the stablecoin is denominated against, for example USD. */
+    baseCurrency: string;
+    /** Format: date-time */
+    createdAt: string;
+    /** @description The service's currency code for it, once it is enabled for the service's operations. */
+    currency?: string;
+    /** @description Decimal places of the stablecoin's amounts (amounts are in its smallest unit). */
+    decimals: number;
+    gridOperationsStatus: StablecoinGridOperationsStatus;
+    /** @description The stablecoin's id, `Stablecoin:<id>`. */
+    id: string;
+    issuanceStatus: StablecoinIssuanceStatus;
+    /** @description Display name. */
+    name: string;
+    network: StablecoinNetwork;
+    /** @description The token's identifier in the namespace of `network`. */
+    networkTokenIdentifier: string;
+    provider: StablecoinProvider;
+    providerEnvironment: StablecoinProviderEnvironment;
+    /** @description The provider's identifier of the token (Brale's `value_type`). */
+    providerTokenIdentifier: string;
+    /** @description The provider account link the stablecoin is registered against. */
+    stablecoinProviderAccountId: string;
+    symbol: string;
+    /** Format: date-time */
+    updatedAt: string;
+};
+
+/** @description A mint funded by an ACH debit of an external account. */
+export type StablecoinAchDebitFundingSource = {
+    /** @description The external account debited. */
+    externalAccountId: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "ACH_DEBIT";
+};
+
+/** @description The bank external account paid the fiat value, and the rail. */
+export type StablecoinBurnDestination = {
+    externalAccountId: string;
+    rail: "WIRE" | "ACH_CREDIT" | "SAME_DAY_ACH_CREDIT" | "RTP_CREDIT" | (string & {});
+    type: "EXTERNAL_ACCOUNT" | (string & {});
+};
+
+/** @description A burn's amount, source and destination. */
+export type StablecoinBurnParams = {
+    /** @description Amount to burn in the stablecoin's smallest unit; it must convert exactly to a whole fiat cent. */
+    amount: string;
+    description?: string;
+    destination: StablecoinBurnDestination;
+    source: (StablecoinBurnSource | UnknownStablecoinBurnSource);
+};
+
+/** @description Where a burn's tokens come from, by `type`. An open set. */
+export type StablecoinBurnSource = StablecoinExternalAccountBurnSource | StablecoinGridInternalBurnSource | StablecoinProviderBalanceBurnSource;
+
+/** @description A burn's fiat delivery estimate by rail (guidance, not a promise). */
+export type StablecoinEstimatedDelivery = {
+    /** @description The fiat amount in the smallest unit of `currency`. */
+    amount?: string;
+    currency?: string;
+    rail?: string;
+    /** @description For example `1-3 business days`. */
+    timing?: string;
+} & {
+    [key: string]: unknown;
+};
+
+/** @description Tokens sent by the issuer, from any wallet, to the deposit address the operation answers. */
+export type StablecoinExternalAccountBurnSource = {
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "EXTERNAL_ACCOUNT";
+};
+
+/** @description Where to send the funds of an operation waiting for them (a wire mint: bank details; an external-source burn: the deposit address). The other fields depend on the rail and are kept as sent. */
+export type StablecoinFundingInstructions = {
+    address?: string;
+    network?: string;
+    rail?: string;
+    valueType?: string;
+} & {
+    [key: string]: unknown;
+};
+
+/** @description Tokens from an internal account of the service (production reserves it for a follow-up flow). */
+export type StablecoinGridInternalBurnSource = {
+    accountId: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "GRID_INTERNAL_ACCOUNT";
+};
+
+/** @description A mint funded from an internal account of the service (production reserves it for a follow-up flow). */
+export type StablecoinGridInternalFundingSource = {
+    /** @description The internal account debited. */
+    accountId: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "GRID_INTERNAL_ACCOUNT";
+};
+
+/** @description Whether the stablecoin is enabled for the service's ordinary operations (as a currency). An open set. */
+export type StablecoinGridOperationsStatus = "NOT_ENABLED" | "PENDING_APPROVAL" | "ENABLING" | "ENABLED" | "DISABLED" | (string & {});
+
+/** @description The provider's issuance (linking) status of a registered stablecoin. An open set. */
+export type StablecoinIssuanceStatus = "PENDING_REVIEW" | "PROVISIONING" | "PROVISIONED" | "REJECTED" | "FAILED" | (string & {});
+
+export type StablecoinList = ListEnvelopeFields & {
+    data: Stablecoin[];
+};
+
+/** @description The account that receives the minted tokens (`ExternalAccount:` or `InternalAccount:`). */
+export type StablecoinMintDestination = {
+    accountId: string;
+};
+
+/** @description What pays for a mint, by `type`. An open set. */
+export type StablecoinMintFundingSource = StablecoinWireFundingSource | StablecoinAchDebitFundingSource | StablecoinSameDayAchDebitFundingSource | StablecoinGridInternalFundingSource | StablecoinProviderBalanceFundingSource;
+
+/** @description A mint's amount, funding source and destination. */
+export type StablecoinMintParams = {
+    /** @description Amount to mint in the stablecoin's smallest unit; it must convert exactly to a whole fiat cent. */
+    amount: string;
+    description?: string;
+    destination: StablecoinMintDestination;
+    fundingSource: (StablecoinMintFundingSource | UnknownStablecoinMintFundingSource);
+};
+
+/** @description The network family of the token identifier; the concrete Spark network follows the platform's mode. An open set. */
+export type StablecoinNetwork = "SPARK" | (string & {});
+
+/** @description A mint or burn of a stablecoin (production). */
+export type StablecoinOperation = {
+    /** @description The amount in the stablecoin's smallest unit. */
+    amount: string;
+    /** Format: date-time */
+    createdAt: string;
+    description?: string;
+    destination?: StablecoinOperationDestination;
+    estimatedDelivery?: StablecoinEstimatedDelivery;
+    /**
+     * Format: date-time
+     * @description When an operation waiting for external funds expires.
+     */
+    expiresAt?: string;
+    /** @description Why a FAILED operation failed. An open set. */
+    failureReason?: string;
+    fundingInstructions?: StablecoinFundingInstructions;
+    /** @description The operation's id, `StablecoinOperation:<id>`. */
+    id: string;
+    operationType: StablecoinOperationType;
+    provider: StablecoinProvider;
+    providerEnvironment: StablecoinProviderEnvironment;
+    providerStatus?: string;
+    source?: StablecoinOperationSource;
+    stablecoinId: string;
+    stablecoinProviderAccountId: string;
+    status: StablecoinOperationStatus;
+    /** Format: date-time */
+    updatedAt: string;
+};
+
+/** @description The destination of a mint or burn as answered; `rail` is present on burns (fiat payouts). */
+export type StablecoinOperationDestination = {
+    accountId: string;
+    rail?: "WIRE" | "ACH_CREDIT" | "SAME_DAY_ACH_CREDIT" | "RTP_CREDIT" | (string & {});
+};
+
+export type StablecoinOperationList = ListEnvelopeFields & {
+    data: StablecoinOperation[];
+};
+
+/** @description The source of a mint or burn as answered: one flat shape for both (`externalAccountId` for an ACH-funded mint, `accountId` for an internal account, `sourceTokenIdentifier` and `cryptoNetwork` for a provider balance). */
+export type StablecoinOperationSource = {
+    accountId?: string;
+    cryptoNetwork?: string;
+    externalAccountId?: string;
+    sourceTokenIdentifier?: string;
+    type: "WIRE" | "ACH_DEBIT" | "SAME_DAY_ACH_DEBIT" | "EXTERNAL_ACCOUNT" | "GRID_INTERNAL_ACCOUNT" | "PROVIDER_INTERNAL_BALANCE" | (string & {});
+};
+
+/** @description Where a mint or burn is in its life. An open set. */
+export type StablecoinOperationStatus = "CREATED" | "PENDING_FUNDING" | "PENDING_PROVIDER" | "PROCESSING" | "COMPLETED" | "FAILED" | "EXPIRED" | (string & {});
+
+/** @description A mint or a burn. An open set. */
+export type StablecoinOperationType = "MINT" | "BURN" | (string & {});
+
+/** @description The provider behind a provider account link, a stablecoin or an operation. An open set; production lists BRALE. */
+export type StablecoinProvider = "BRALE" | (string & {});
+
+/** @description The platform's linked account at a stablecoin provider (production); its secret is never answered. */
+export type StablecoinProviderAccount = {
+    /** Format: date-time */
+    createdAt: string;
+    /** @description The link's id, `StablecoinProviderAccount:<id>`. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the credentials were last verified with the provider.
+     */
+    lastVerifiedAt?: string;
+    provider: StablecoinProvider;
+    /** @description The account's id at the provider. */
+    providerAccountId: string;
+    providerEnvironment: StablecoinProviderEnvironment;
+    status: StablecoinProviderAccountStatus;
+    /** Format: date-time */
+    updatedAt: string;
+};
+
+/** @description The provider API credentials to verify and link. */
+export type StablecoinProviderAccountLinkParams = {
+    /** @description The provider API client id. */
+    apiClientId: string;
+    /** @description The provider API client secret; the service verifies it, keeps it encrypted and never returns it. */
+    apiClientSecret: string;
+    provider: StablecoinProvider;
+    /** @description The account at the provider; needed only when the credentials reach several. */
+    providerAccountId?: string;
+};
+
+export type StablecoinProviderAccountList = ListEnvelopeFields & {
+    data: StablecoinProviderAccount[];
+};
+
+/** @description The state of a provider account link's credentials. An open set. */
+export type StablecoinProviderAccountStatus = "ACTIVE" | "INVALID" | "REVOKED" | (string & {});
+
+/** @description Tokens already held at the provider; no external funding is needed. */
+export type StablecoinProviderBalanceBurnSource = {
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "PROVIDER_INTERNAL_BALANCE";
+};
+
+/** @description A mint funded from a balance held at the provider (production reserves it for a follow-up flow). */
+export type StablecoinProviderBalanceFundingSource = {
+    /** @description The network of the funds spent, for example SOLANA. */
+    cryptoNetwork: string;
+    /** @description The provider token spent, for example USDC. */
+    sourceTokenIdentifier: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "PROVIDER_INTERNAL_BALANCE";
+};
+
+/** @description The provider environment, from the platform's mode (sandbox or production). An open set. */
+export type StablecoinProviderEnvironment = "SANDBOX" | "PRODUCTION" | (string & {});
+
+/** @description The provider's token to register. */
+export type StablecoinRegisterParams = {
+    network: StablecoinNetwork;
+    /** @description The token's identifier in the namespace of `network`. */
+    networkTokenIdentifier: string;
+    /** @description The provider's identifier of the token (Brale's `value_type`). */
+    providerTokenIdentifier: string;
+    /** @description The provider account link to register against; needed only when the platform has several active links. */
+    stablecoinProviderAccountId?: string;
+};
+
+/** @description A mint funded by a same-day ACH debit of an external account. */
+export type StablecoinSameDayAchDebitFundingSource = {
+    /** @description The external account debited. */
+    externalAccountId: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "SAME_DAY_ACH_DEBIT";
+};
+
+/** @description A mint funded by wire; the operation answers the funding instructions. */
+export type StablecoinWireFundingSource = {
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "WIRE";
+};
+
 /** @description One currency the platform supports, with limits and required counterparty data. */
 export type SupportedCurrency = {
     currencyCode: string;
@@ -2347,3 +2642,9 @@ export type UnknownCredentialCreateParams = { type: string & {}; [field: string]
 
 /** A CredentialVerifyParams variant this SDK does not know yet: any `type` the service accepts, with the fields every known variant has (checked before sending), sent as given. */
 export type UnknownCredentialVerifyParams = { type: string & {}; [field: string]: unknown };
+
+/** A StablecoinMintFundingSource variant this SDK does not know yet: any `type` the service accepts, with the fields every known variant has (checked before sending), sent as given. */
+export type UnknownStablecoinMintFundingSource = { type: string & {}; [field: string]: unknown };
+
+/** A StablecoinBurnSource variant this SDK does not know yet: any `type` the service accepts, with the fields every known variant has (checked before sending), sent as given. */
+export type UnknownStablecoinBurnSource = { type: string & {}; [field: string]: unknown };

@@ -78,6 +78,14 @@ export type SchemaName =
   | 'zCreateQuoteBody'
   | 'zCreateQuoteHeaders'
   | 'zCreateQuoteResponse'
+  | 'zCreateStablecoinBurnBody'
+  | 'zCreateStablecoinBurnHeaders'
+  | 'zCreateStablecoinBurnPath'
+  | 'zCreateStablecoinBurnResponse'
+  | 'zCreateStablecoinMintBody'
+  | 'zCreateStablecoinMintHeaders'
+  | 'zCreateStablecoinMintPath'
+  | 'zCreateStablecoinMintResponse'
   | 'zCreateTokenBody'
   | 'zCreateTokenResponse'
   | 'zCreateTransferInBody'
@@ -181,6 +189,12 @@ export type SchemaName =
   | 'zGetPlatformExternalAccountByIdResponse'
   | 'zGetQuotePath'
   | 'zGetQuoteResponse'
+  | 'zGetStablecoinOperationPath'
+  | 'zGetStablecoinOperationResponse'
+  | 'zGetStablecoinPath'
+  | 'zGetStablecoinProviderAccountPath'
+  | 'zGetStablecoinProviderAccountResponse'
+  | 'zGetStablecoinResponse'
   | 'zGetTokenByIdPath'
   | 'zGetTokenByIdResponse'
   | 'zGetTransactionPath'
@@ -188,6 +202,7 @@ export type SchemaName =
   | 'zGetVerificationPath'
   | 'zGetVerificationResponse'
   | 'zIdempotencyKey'
+  | 'zIdempotencyKeyRequired'
   | 'zIdentificationType'
   | 'zIncomingPaymentCompletedEvent'
   | 'zIncomingPaymentFailedEvent'
@@ -215,6 +230,9 @@ export type SchemaName =
   | 'zKycProvider'
   | 'zKycStatus'
   | 'zLimit'
+  | 'zLinkStablecoinProviderAccountBody'
+  | 'zLinkStablecoinProviderAccountHeaders'
+  | 'zLinkStablecoinProviderAccountResponse'
   | 'zListBeneficialOwnersQuery'
   | 'zListBeneficialOwnersResponse'
   | 'zListCredentialsQuery'
@@ -234,6 +252,13 @@ export type SchemaName =
   | 'zListPlatformInternalAccountsResponse'
   | 'zListSessionsQuery'
   | 'zListSessionsResponse'
+  | 'zListStablecoinOperationsPath'
+  | 'zListStablecoinOperationsQuery'
+  | 'zListStablecoinOperationsResponse'
+  | 'zListStablecoinProviderAccountsQuery'
+  | 'zListStablecoinProviderAccountsResponse'
+  | 'zListStablecoinsQuery'
+  | 'zListStablecoinsResponse'
   | 'zListTokensQuery'
   | 'zListTokensResponse'
   | 'zListTransactionsQuery'
@@ -331,6 +356,9 @@ export type SchemaName =
   | 'zRefreshAuthSessionResponse'
   | 'zRefreshedSession'
   | 'zRefund'
+  | 'zRegisterStablecoinBody'
+  | 'zRegisterStablecoinHeaders'
+  | 'zRegisterStablecoinResponse'
   | 'zRejectTransactionBody'
   | 'zRejectTransactionPath'
   | 'zRejectTransactionResponse'
@@ -365,6 +393,40 @@ export type SchemaName =
   | 'zSmsOtpVerifyParams'
   | 'zSortOrder'
   | 'zSparkWalletInfo'
+  | 'zStablecoin'
+  | 'zStablecoinAchDebitFundingSource'
+  | 'zStablecoinBurnDestination'
+  | 'zStablecoinBurnParams'
+  | 'zStablecoinBurnSource'
+  | 'zStablecoinEstimatedDelivery'
+  | 'zStablecoinExternalAccountBurnSource'
+  | 'zStablecoinFundingInstructions'
+  | 'zStablecoinGridInternalBurnSource'
+  | 'zStablecoinGridInternalFundingSource'
+  | 'zStablecoinGridOperationsStatus'
+  | 'zStablecoinIssuanceStatus'
+  | 'zStablecoinList'
+  | 'zStablecoinMintDestination'
+  | 'zStablecoinMintFundingSource'
+  | 'zStablecoinMintParams'
+  | 'zStablecoinNetwork'
+  | 'zStablecoinOperation'
+  | 'zStablecoinOperationDestination'
+  | 'zStablecoinOperationList'
+  | 'zStablecoinOperationSource'
+  | 'zStablecoinOperationStatus'
+  | 'zStablecoinOperationType'
+  | 'zStablecoinProvider'
+  | 'zStablecoinProviderAccount'
+  | 'zStablecoinProviderAccountLinkParams'
+  | 'zStablecoinProviderAccountList'
+  | 'zStablecoinProviderAccountStatus'
+  | 'zStablecoinProviderBalanceBurnSource'
+  | 'zStablecoinProviderBalanceFundingSource'
+  | 'zStablecoinProviderEnvironment'
+  | 'zStablecoinRegisterParams'
+  | 'zStablecoinSameDayAchDebitFundingSource'
+  | 'zStablecoinWireFundingSource'
   | 'zSupportedCurrency'
   | 'zSupportedCurrencyWritable'
   | 'zTestEvent'
@@ -543,7 +605,17 @@ export type OperationId =
   | 'getTokenById'
   | 'deleteTokenById'
   | 'getDiscoveries'
-  | 'listVasps';
+  | 'listVasps'
+  | 'listStablecoins'
+  | 'registerStablecoin'
+  | 'getStablecoin'
+  | 'createStablecoinMint'
+  | 'createStablecoinBurn'
+  | 'listStablecoinOperations'
+  | 'getStablecoinOperation'
+  | 'listStablecoinProviderAccounts'
+  | 'linkStablecoinProviderAccount'
+  | 'getStablecoinProviderAccount';
 
 export const listCustomers: OperationRow<'listCustomers'> = {
   id: 'listCustomers',
@@ -1130,6 +1202,87 @@ export const listVasps: OperationRow<'listVasps'> = {
   method: 'GET',
   path: '/vasps',
   paginated: true,
+  resource: true,
+  checked: true,
+};
+export const listStablecoins: OperationRow<'listStablecoins'> = {
+  id: 'listStablecoins',
+  method: 'GET',
+  path: '/stablecoins',
+  paginated: true,
+  resource: true,
+  checked: true,
+};
+export const registerStablecoin: OperationRow<'registerStablecoin'> = {
+  id: 'registerStablecoin',
+  method: 'POST',
+  path: '/stablecoins',
+  idempotent: true,
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const getStablecoin: OperationRow<'getStablecoin'> = {
+  id: 'getStablecoin',
+  method: 'GET',
+  path: '/stablecoins/{stablecoinId}',
+  resource: true,
+  checked: true,
+};
+export const createStablecoinMint: OperationRow<'createStablecoinMint'> = {
+  id: 'createStablecoinMint',
+  method: 'POST',
+  path: '/stablecoins/{stablecoinId}/mints',
+  idempotent: true,
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const createStablecoinBurn: OperationRow<'createStablecoinBurn'> = {
+  id: 'createStablecoinBurn',
+  method: 'POST',
+  path: '/stablecoins/{stablecoinId}/burns',
+  idempotent: true,
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const listStablecoinOperations: OperationRow<'listStablecoinOperations'> = {
+  id: 'listStablecoinOperations',
+  method: 'GET',
+  path: '/stablecoins/{stablecoinId}/operations',
+  paginated: true,
+  resource: true,
+  checked: true,
+};
+export const getStablecoinOperation: OperationRow<'getStablecoinOperation'> = {
+  id: 'getStablecoinOperation',
+  method: 'GET',
+  path: '/stablecoin-operations/{stablecoinOperationId}',
+  resource: true,
+  checked: true,
+};
+export const listStablecoinProviderAccounts: OperationRow<'listStablecoinProviderAccounts'> = {
+  id: 'listStablecoinProviderAccounts',
+  method: 'GET',
+  path: '/stablecoin-provider-accounts',
+  paginated: true,
+  resource: true,
+  checked: true,
+};
+export const linkStablecoinProviderAccount: OperationRow<'linkStablecoinProviderAccount'> = {
+  id: 'linkStablecoinProviderAccount',
+  method: 'POST',
+  path: '/stablecoin-provider-accounts',
+  idempotent: true,
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const getStablecoinProviderAccount: OperationRow<'getStablecoinProviderAccount'> = {
+  id: 'getStablecoinProviderAccount',
+  method: 'GET',
+  path: '/stablecoin-provider-accounts/{stablecoinProviderAccountId}',
   resource: true,
   checked: true,
 };
@@ -2152,10 +2305,144 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     params: { query: 'zListVaspsQuery' },
     response: 'zListVaspsResponse',
   },
+  listStablecoins: {
+    id: 'listStablecoins',
+    method: 'GET',
+    path: '/stablecoins',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: true,
+    resource: true,
+    checked: true,
+    params: { query: 'zListStablecoinsQuery' },
+    response: 'zListStablecoinsResponse',
+  },
+  registerStablecoin: {
+    id: 'registerStablecoin',
+    method: 'POST',
+    path: '/stablecoins',
+    idempotent: true,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { body: 'zRegisterStablecoinBody' },
+    response: 'zRegisterStablecoinResponse',
+  },
+  getStablecoin: {
+    id: 'getStablecoin',
+    method: 'GET',
+    path: '/stablecoins/{stablecoinId}',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    resource: true,
+    checked: true,
+    params: { path: 'zGetStablecoinPath' },
+    response: 'zGetStablecoinResponse',
+  },
+  createStablecoinMint: {
+    id: 'createStablecoinMint',
+    method: 'POST',
+    path: '/stablecoins/{stablecoinId}/mints',
+    idempotent: true,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { path: 'zCreateStablecoinMintPath', body: 'zCreateStablecoinMintBody' },
+    response: 'zCreateStablecoinMintResponse',
+  },
+  createStablecoinBurn: {
+    id: 'createStablecoinBurn',
+    method: 'POST',
+    path: '/stablecoins/{stablecoinId}/burns',
+    idempotent: true,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { path: 'zCreateStablecoinBurnPath', body: 'zCreateStablecoinBurnBody' },
+    response: 'zCreateStablecoinBurnResponse',
+  },
+  listStablecoinOperations: {
+    id: 'listStablecoinOperations',
+    method: 'GET',
+    path: '/stablecoins/{stablecoinId}/operations',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: true,
+    resource: true,
+    checked: true,
+    params: { path: 'zListStablecoinOperationsPath', query: 'zListStablecoinOperationsQuery' },
+    response: 'zListStablecoinOperationsResponse',
+  },
+  getStablecoinOperation: {
+    id: 'getStablecoinOperation',
+    method: 'GET',
+    path: '/stablecoin-operations/{stablecoinOperationId}',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    resource: true,
+    checked: true,
+    params: { path: 'zGetStablecoinOperationPath' },
+    response: 'zGetStablecoinOperationResponse',
+  },
+  listStablecoinProviderAccounts: {
+    id: 'listStablecoinProviderAccounts',
+    method: 'GET',
+    path: '/stablecoin-provider-accounts',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: true,
+    resource: true,
+    checked: true,
+    params: { query: 'zListStablecoinProviderAccountsQuery' },
+    response: 'zListStablecoinProviderAccountsResponse',
+  },
+  linkStablecoinProviderAccount: {
+    id: 'linkStablecoinProviderAccount',
+    method: 'POST',
+    path: '/stablecoin-provider-accounts',
+    idempotent: true,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { body: 'zLinkStablecoinProviderAccountBody' },
+    response: 'zLinkStablecoinProviderAccountResponse',
+  },
+  getStablecoinProviderAccount: {
+    id: 'getStablecoinProviderAccount',
+    method: 'GET',
+    path: '/stablecoin-provider-accounts/{stablecoinProviderAccountId}',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    resource: true,
+    checked: true,
+    params: { path: 'zGetStablecoinProviderAccountPath' },
+    response: 'zGetStablecoinProviderAccountResponse',
+  },
 };
 
 /** Number of operations in the document. */
-export const OPERATION_COUNT = 76;
+export const OPERATION_COUNT = 86;
 
 /** Webhook event types of the document (the WebhookEvent discriminator). */
 export const WEBHOOK_EVENT_TYPES = ["INVITATION.CLAIMED","INCOMING_PAYMENT.PENDING","INCOMING_PAYMENT.COMPLETED","INCOMING_PAYMENT.FAILED","OUTGOING_PAYMENT.PROCESSING","OUTGOING_PAYMENT.COMPLETED","OUTGOING_PAYMENT.FAILED","CUSTOMER.KYC_APPROVED","CUSTOMER.KYC_REJECTED","VERIFICATION.APPROVED","VERIFICATION.RESOLVE_ERRORS","TEST","OUTGOING_PAYMENT.PENDING","OUTGOING_PAYMENT.PENDING_AUTHORIZATION","OUTGOING_PAYMENT.REFUND_COMPLETED","INCOMING_PAYMENT.REFUND_COMPLETED","CUSTOMER.KYB_APPROVED","CUSTOMER.KYC_PENDING","CUSTOMER.KYB_PENDING","VERIFICATION.IN_PROGRESS","VERIFICATION.PENDING_MANUAL_REVIEW","VERIFICATION.REJECTED","CUSTOMER.KYB_REJECTED","INTERNAL_ACCOUNT.BALANCE_UPDATED","BULK_UPLOAD.COMPLETED","BULK_UPLOAD.FAILED","EXTERNAL_ACCOUNT.STATUS_UPDATED","INTERNAL_ACCOUNT.STATUS_UPDATED","INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED"] as const;

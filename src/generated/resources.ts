@@ -10,7 +10,7 @@ import type { ListOptions, RequestOptions, SignedRequestOptions } from '../core/
 import type { PagePromise } from '../core/pagination';
 import type { VerifyOptions } from '../resources/auth-methods';
 import type { WaitForOptions } from '../resources/transactions-methods';
-import type { ApiToken, ApiTokenCreateParams, BeneficialOwner, BeneficialOwnerCreateParams, BeneficialOwnerListParams, BeneficialOwnerUpdateParams, BulkCustomerImportJob, BulkCustomerImportJobAccepted, Credential, CredentialChallengeParams, CredentialCreateParams, CredentialList, CredentialListParams, CredentialVerifyParams, CryptoWithdrawalFeeEstimate, CryptoWithdrawalFeeEstimateParams, Customer, CustomerCreateParams, CustomerListParams, CustomerUpdateParams, CustomersCsvUpload, DelegatedKey, DelegatedKeyCreateParams, DelegatedKeyList, DelegatedKeyListParams, DiscoveryList, DiscoveryListParams, EndUserTerms, ExchangeRateList, ExchangeRateListParams, ExternalAccount, ExternalAccountCreateParams, ExternalAccountListParams, ExternalAccountLookupParams, IncomingTransaction, InternalAccount, InternalAccountExportParams, InternalAccountListParams, InternalAccountUpdateParams, Invitation, InvitationClaimParams, InvitationCreateParams, KycLink, KycLinkCreateParams, OwnershipChallenge, OwnershipChallengeParams, OwnershipVerifyParams, PasskeyChallenge, PlatformConfig, PlatformConfigUpdateParams, PlatformExternalAccountCreateParams, PlatformExternalAccountListParams, PlatformInternalAccountList, PlatformInternalAccountListParams, Quote, QuoteCreateParams, ReceiptDeliveryConfirmParams, ReceiverLookup, ReceiverLookupParams, RefreshedSession, SandboxFundParams, SandboxSendParams, SandboxUmaReceiveParams, SessionList, SessionListParams, SessionRefreshParams, TestWebhookResult, TokenListParams, Transaction, TransactionApproveParams, TransactionCancelParams, TransactionListParams, TransactionRejectParams, TransferInCreateParams, TransferOutCreateParams, UmaProvider, UmaProviderListParams, Vasp, VaspListParams, Verification, VerificationCreateParams, VerificationListParams, WalletExport, WalletSessionInfo } from '../types';
+import type { ApiToken, ApiTokenCreateParams, BeneficialOwner, BeneficialOwnerCreateParams, BeneficialOwnerListParams, BeneficialOwnerUpdateParams, BulkCustomerImportJob, BulkCustomerImportJobAccepted, Credential, CredentialChallengeParams, CredentialCreateParams, CredentialList, CredentialListParams, CredentialVerifyParams, CryptoWithdrawalFeeEstimate, CryptoWithdrawalFeeEstimateParams, Customer, CustomerCreateParams, CustomerListParams, CustomerUpdateParams, CustomersCsvUpload, DelegatedKey, DelegatedKeyCreateParams, DelegatedKeyList, DelegatedKeyListParams, DiscoveryList, DiscoveryListParams, EndUserTerms, ExchangeRateList, ExchangeRateListParams, ExternalAccount, ExternalAccountCreateParams, ExternalAccountListParams, ExternalAccountLookupParams, IncomingTransaction, InternalAccount, InternalAccountExportParams, InternalAccountListParams, InternalAccountUpdateParams, Invitation, InvitationClaimParams, InvitationCreateParams, KycLink, KycLinkCreateParams, OwnershipChallenge, OwnershipChallengeParams, OwnershipVerifyParams, PasskeyChallenge, PlatformConfig, PlatformConfigUpdateParams, PlatformExternalAccountCreateParams, PlatformExternalAccountListParams, PlatformInternalAccountList, PlatformInternalAccountListParams, Quote, QuoteCreateParams, ReceiptDeliveryConfirmParams, ReceiverLookup, ReceiverLookupParams, RefreshedSession, SandboxFundParams, SandboxSendParams, SandboxUmaReceiveParams, SessionList, SessionListParams, SessionRefreshParams, Stablecoin, StablecoinBurnParams, StablecoinListParams, StablecoinMintParams, StablecoinOperation, StablecoinOperationListParams, StablecoinProviderAccount, StablecoinProviderAccountLinkParams, StablecoinProviderAccountListParams, StablecoinRegisterParams, TestWebhookResult, TokenListParams, Transaction, TransactionApproveParams, TransactionCancelParams, TransactionListParams, TransactionRejectParams, TransferInCreateParams, TransferOutCreateParams, UmaProvider, UmaProviderListParams, Vasp, VaspListParams, Verification, VerificationCreateParams, VerificationListParams, WalletExport, WalletSessionInfo } from '../types';
 import { APIResource } from '../core/resource';
 import * as credentialsMethods from '../resources/auth-methods';
 import * as quotesMethods from '../resources/quotes-methods';
@@ -1420,5 +1420,166 @@ export class DelegatedKeys extends APIResource {
    */
   revoke(delegatedKeyId: string, options?: RequestOptions): APIPromise<void> {
     return this._client.call(op.revokeDelegatedKey, { path: { id: delegatedKeyId } }, options);
+  }
+}
+
+/**
+ * Stablecoins the platform issues through a provider (production's stablecoin issuance): register one the
+ * provider created, mint and burn it (money moves), and follow each operation.
+ */
+export class Stablecoins extends APIResource {
+  /**
+   * Registers a stablecoin the provider already created (it does not create the token at the provider). The
+   * service picks the platform's one active provider account link unless `stablecoinProviderAccountId` names
+   * one. Idempotent: one `Idempotency-Key` per call, the same key on every retry.
+   * @example
+   * ```ts
+   * const coin = await cb.stablecoins.register({
+   *   providerTokenIdentifier: 'ACME',
+   *   networkTokenIdentifier: 'btkn1qw508d6qejxtdg4y5r3zarvary0c5xw7k',
+   *   network: 'SPARK',
+   * });
+   * console.log(coin.id, coin.symbol, coin.decimals, coin.issuanceStatus);
+   * ```
+   */
+  register(params: StablecoinRegisterParams, options?: SignedRequestOptions): APIPromise<Stablecoin> {
+    return this._client.call(op.registerStablecoin, { body: params }, options);
+  }
+
+  /**
+   * Lists the platform's registered stablecoins, filtered by statuses and provider; `for await` walks every
+   * page.
+   * @example
+   * ```ts
+   * for await (const coin of cb.stablecoins.list({ issuanceStatus: 'PROVISIONED' })) {
+   *   console.log(coin.id, coin.symbol, coin.gridOperationsStatus);
+   * }
+   * ```
+   */
+  list(params?: StablecoinListParams, options?: ListOptions): PagePromise<Stablecoin> {
+    return this._client.list(op.listStablecoins, { query: params }, options);
+  }
+
+  /**
+   * Fetches a registered stablecoin by its id (`Stablecoin:…`).
+   * @example
+   * ```ts
+   * const coin = await cb.stablecoins.retrieve('Stablecoin:019542f5-b3e7-1d02-0000-000000000002');
+   * console.log(coin.name, coin.symbol, coin.issuanceStatus);
+   * ```
+   */
+  retrieve(stablecoinId: string, options?: RequestOptions): APIPromise<Stablecoin> {
+    return this._client.call(op.getStablecoin, { path: { stablecoinId } }, options);
+  }
+
+  /**
+   * Mints a registered stablecoin: money moves. The funding source pays the fiat value (an ACH debit of an
+   * external account, a wire to the returned instructions, or an internal account of the service) and the
+   * destination account receives the tokens. Idempotent: one key per call, the same key on every retry, so a
+   * retried call never mints twice.
+   * @example
+   * ```ts
+   * const mint = await cb.stablecoins.mint('Stablecoin:019542f5-b3e7-1d02-0000-000000000002', {
+   *   amount: '1000000', // 1.000000 ACME, paid with 1.00 USD
+   *   fundingSource: { type: 'ACH_DEBIT', externalAccountId }, // a bank account
+   *   destination: { accountId }, // the account receiving the tokens
+   *   description: 'Initial program funding mint',
+   * });
+   * console.log(mint.id, mint.status); // 'StablecoinOperation:…', 'PROCESSING'
+   * ```
+   */
+  mint(stablecoinId: string, params: StablecoinMintParams, options?: SignedRequestOptions): APIPromise<StablecoinOperation> {
+    return this._client.call(op.createStablecoinMint, { path: { stablecoinId }, body: params }, options);
+  }
+
+  /**
+   * Burns (redeems) a registered stablecoin: money moves. The tokens come from the source (the provider's
+   * balance, an internal account, or a wallet that sends them to the returned deposit address) and the fiat
+   * value is paid to the destination bank account. Idempotent: one key per call, the same key on every retry.
+   * @example
+   * ```ts
+   * const burn = await cb.stablecoins.burn('Stablecoin:019542f5-b3e7-1d02-0000-000000000002', {
+   *   amount: '500000', // 0.500000 ACME, redeemed for 0.50 USD
+   *   source: { type: 'PROVIDER_INTERNAL_BALANCE' },
+   *   destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId, rail: 'ACH_CREDIT' },
+   * });
+   * console.log(burn.status, burn.estimatedDelivery?.timing);
+   * ```
+   */
+  burn(stablecoinId: string, params: StablecoinBurnParams, options?: SignedRequestOptions): APIPromise<StablecoinOperation> {
+    return this._client.call(op.createStablecoinBurn, { path: { stablecoinId }, body: params }, options);
+  }
+
+  /**
+   * Lists a stablecoin's mint and burn operations, most recent first; `for await` walks every page.
+   * @example
+   * ```ts
+   * for await (const op of cb.stablecoins.listOperations('Stablecoin:019542f5-b3e7-1d02-0000-000000000002', { operationType: 'MINT' })) {
+   *   console.log(op.id, op.amount, op.status);
+   * }
+   * ```
+   */
+  listOperations(stablecoinId: string, params?: StablecoinOperationListParams, options?: ListOptions): PagePromise<StablecoinOperation> {
+    return this._client.list(op.listStablecoinOperations, { path: { stablecoinId }, query: params }, options);
+  }
+
+  /**
+   * Fetches a mint or burn operation by its id (`StablecoinOperation:…`), to follow its `status`.
+   * @example
+   * ```ts
+   * const op = await cb.stablecoins.retrieveOperation('StablecoinOperation:019542f5-b3e7-1d02-0000-000000000301');
+   * console.log(op.operationType, op.status, op.failureReason ?? '');
+   * ```
+   */
+  retrieveOperation(stablecoinOperationId: string, options?: RequestOptions): APIPromise<StablecoinOperation> {
+    return this._client.call(op.getStablecoinOperation, { path: { stablecoinOperationId } }, options);
+  }
+}
+
+/**
+ * The platform's accounts at stablecoin providers, linked with their API credentials (never answered back).
+ */
+export class StablecoinProviderAccounts extends APIResource {
+  /**
+   * Links the platform's account at a stablecoin provider (`BRALE`) with its API credentials; one link serves
+   * every stablecoin of that account. The secret is sent once and never answered back. Idempotent: one key per
+   * call, the same key on every retry.
+   * @example
+   * ```ts
+   * const link = await cb.stablecoinProviderAccounts.link({
+   *   provider: 'BRALE',
+   *   apiClientId: process.env.BRALE_CLIENT_ID!,
+   *   apiClientSecret: process.env.BRALE_CLIENT_SECRET!, // sent once, never answered back
+   * });
+   * console.log(link.id, link.status); // 'StablecoinProviderAccount:…', 'ACTIVE'
+   * ```
+   */
+  link(params: StablecoinProviderAccountLinkParams, options?: SignedRequestOptions): APIPromise<StablecoinProviderAccount> {
+    return this._client.call(op.linkStablecoinProviderAccount, { body: params }, options);
+  }
+
+  /**
+   * Lists the platform's stablecoin provider account links (never their secrets); `for await` walks every page.
+   * @example
+   * ```ts
+   * for await (const link of cb.stablecoinProviderAccounts.list({ status: 'ACTIVE' })) {
+   *   console.log(link.id, link.provider, link.providerAccountId);
+   * }
+   * ```
+   */
+  list(params?: StablecoinProviderAccountListParams, options?: ListOptions): PagePromise<StablecoinProviderAccount> {
+    return this._client.list(op.listStablecoinProviderAccounts, { query: params }, options);
+  }
+
+  /**
+   * Fetches a stablecoin provider account link by its id (`StablecoinProviderAccount:…`), without its secret.
+   * @example
+   * ```ts
+   * const link = await cb.stablecoinProviderAccounts.retrieve('StablecoinProviderAccount:019542f5-b3e7-1d02-0000-000000000001');
+   * console.log(link.status, link.lastVerifiedAt);
+   * ```
+   */
+  retrieve(stablecoinProviderAccountId: string, options?: RequestOptions): APIPromise<StablecoinProviderAccount> {
+    return this._client.call(op.getStablecoinProviderAccount, { path: { stablecoinProviderAccountId } }, options);
   }
 }

@@ -1125,6 +1125,192 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/stablecoin-operations/{stablecoinOperationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The operation's id, `StablecoinOperation:<id>`. */
+                stablecoinOperationId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a stablecoin issuer operation
+         * @description Production's operation (lightsparkdev/grid-api). Reads one mint or burn operation; an unknown id answers 404 `STABLECOIN_OPERATION_NOT_FOUND`.
+         */
+        get: operations["getStablecoinOperation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stablecoin-provider-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List stablecoin provider account links
+         * @description Production's operation (lightsparkdev/grid-api). Pages through the platform's provider account links, newest first, filtered by `provider` and `status`.
+         */
+        get: operations["listStablecoinProviderAccounts"];
+        put?: never;
+        /**
+         * Link a stablecoin provider account
+         * @description Production's operation (lightsparkdev/grid-api). Verifies and links the provider API credentials of the platform; the provider environment follows the platform's mode. `apiClientSecret` is stored encrypted by the service and never returned. Production requires an `Idempotency-Key`; the SDK sends one on every call.
+         */
+        post: operations["linkStablecoinProviderAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stablecoin-provider-accounts/{stablecoinProviderAccountId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's id, `StablecoinProviderAccount:<id>`. */
+                stablecoinProviderAccountId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a stablecoin provider account link
+         * @description Production's operation (lightsparkdev/grid-api). Reads one provider account link of the platform; an unknown id answers 404 `STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND`.
+         */
+        get: operations["getStablecoinProviderAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stablecoins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List stablecoins
+         * @description Production's operation (lightsparkdev/grid-api). Pages through the stablecoins registered to the platform, newest first, filtered by `issuanceStatus`, `gridOperationsStatus` and `provider`.
+         */
+        get: operations["listStablecoins"];
+        put?: never;
+        /**
+         * Register an existing provider-created stablecoin
+         * @description Production's operation (lightsparkdev/grid-api). Links a stablecoin the provider created (`BRALE`) to the service as a `Stablecoin`; it does not create the token with the provider. The provider account link is the platform's only active one unless `stablecoinProviderAccountId` names one; with several active links and none named, 400 `STABLECOIN_PROVIDER_ACCOUNT_SELECTION_REQUIRED`. Production requires an `Idempotency-Key`; the SDK sends one on every call.
+         */
+        post: operations["registerStablecoin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stablecoins/{stablecoinId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The stablecoin's id, `Stablecoin:<id>`. */
+                stablecoinId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a stablecoin
+         * @description Production's operation (lightsparkdev/grid-api). Reads one registered stablecoin; an unknown id answers 404 `STABLECOIN_NOT_FOUND`.
+         */
+        get: operations["getStablecoin"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stablecoins/{stablecoinId}/burns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The stablecoin's id, `Stablecoin:<id>`. */
+                stablecoinId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a stablecoin burn operation
+         * @description Production's operation (lightsparkdev/grid-api). Creates a provider-backed burn (redemption) of `amount` (in the stablecoin's smallest unit, converting exactly to a whole fiat cent), paying the fiat value to a bank external account over the `rail` named. An `EXTERNAL_ACCOUNT` source answers funding instructions (the deposit address to send the tokens to) and stays `PENDING_FUNDING` until the provider reports them. Production requires an `Idempotency-Key`; the SDK sends one on every call. Effect `money`.
+         */
+        post: operations["createStablecoinBurn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stablecoins/{stablecoinId}/mints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The stablecoin's id, `Stablecoin:<id>`. */
+                stablecoinId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a stablecoin mint operation
+         * @description Production's operation (lightsparkdev/grid-api). Creates a provider-backed mint of `amount` (in the stablecoin's smallest unit, converting exactly to a whole fiat cent). Funding and destination accounts are the service's external or internal accounts; a wire-funded mint answers funding instructions and stays `PENDING_FUNDING` until the provider reports the funds. Production requires an `Idempotency-Key`; the SDK sends one on every call. Effect `money`.
+         */
+        post: operations["createStablecoinMint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stablecoins/{stablecoinId}/operations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The stablecoin's id, `Stablecoin:<id>`. */
+                stablecoinId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * List stablecoin issuer operations
+         * @description Production's operation (lightsparkdev/grid-api). Pages through a stablecoin's mint and burn operations, most recent first; `operationType` keeps one kind.
+         */
+        get: operations["listStablecoinOperations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tokens": {
         parameters: {
             query?: never;
@@ -3858,6 +4044,267 @@ export interface components {
             invoice?: string;
             platformAccountId?: string;
         };
+        /** @description A stablecoin the provider created, registered with the service (production). */
+        Stablecoin: {
+            /** @description The fiat currency the stablecoin is denominated against, for example USD. */
+            baseCurrency: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The service's currency code for it, once it is enabled for the service's operations. */
+            currency?: string;
+            /** @description Decimal places of the stablecoin's amounts (amounts are in its smallest unit). */
+            decimals: number;
+            gridOperationsStatus: components["schemas"]["StablecoinGridOperationsStatus"];
+            /** @description The stablecoin's id, `Stablecoin:<id>`. */
+            id: string;
+            issuanceStatus: components["schemas"]["StablecoinIssuanceStatus"];
+            /** @description Display name. */
+            name: string;
+            network: components["schemas"]["StablecoinNetwork"];
+            /** @description The token's identifier in the namespace of `network`. */
+            networkTokenIdentifier: string;
+            provider: components["schemas"]["StablecoinProvider"];
+            providerEnvironment: components["schemas"]["StablecoinProviderEnvironment"];
+            /** @description The provider's identifier of the token (Brale's `value_type`). */
+            providerTokenIdentifier: string;
+            /** @description The provider account link the stablecoin is registered against. */
+            stablecoinProviderAccountId: string;
+            symbol: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description A mint funded by an ACH debit of an external account. */
+        StablecoinAchDebitFundingSource: {
+            /** @description The external account debited. */
+            externalAccountId: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ACH_DEBIT";
+        };
+        /** @description The bank external account paid the fiat value, and the rail. */
+        StablecoinBurnDestination: {
+            externalAccountId: string;
+            rail: "WIRE" | "ACH_CREDIT" | "SAME_DAY_ACH_CREDIT" | "RTP_CREDIT" | (string & {});
+            type: "EXTERNAL_ACCOUNT" | (string & {});
+        };
+        /** @description A burn's amount, source and destination. */
+        StablecoinBurnParams: {
+            /** @description Amount to burn in the stablecoin's smallest unit; it must convert exactly to a whole fiat cent. */
+            amount: string;
+            description?: string;
+            destination: components["schemas"]["StablecoinBurnDestination"];
+            source: components["schemas"]["StablecoinBurnSource"];
+        };
+        /** @description Where a burn's tokens come from, by `type`. An open set. */
+        StablecoinBurnSource: components["schemas"]["StablecoinExternalAccountBurnSource"] | components["schemas"]["StablecoinGridInternalBurnSource"] | components["schemas"]["StablecoinProviderBalanceBurnSource"];
+        /** @description A burn's fiat delivery estimate by rail (guidance, not a promise). */
+        StablecoinEstimatedDelivery: {
+            /** @description The fiat amount in the smallest unit of `currency`. */
+            amount?: string;
+            currency?: string;
+            rail?: string;
+            /** @description For example `1-3 business days`. */
+            timing?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Tokens sent by the issuer, from any wallet, to the deposit address the operation answers. */
+        StablecoinExternalAccountBurnSource: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "EXTERNAL_ACCOUNT";
+        };
+        /** @description Where to send the funds of an operation waiting for them (a wire mint: bank details; an external-source burn: the deposit address). The other fields depend on the rail and are kept as sent. */
+        StablecoinFundingInstructions: {
+            address?: string;
+            network?: string;
+            rail?: string;
+            valueType?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Tokens from an internal account of the service (production reserves it for a follow-up flow). */
+        StablecoinGridInternalBurnSource: {
+            accountId: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "GRID_INTERNAL_ACCOUNT";
+        };
+        /** @description A mint funded from an internal account of the service (production reserves it for a follow-up flow). */
+        StablecoinGridInternalFundingSource: {
+            /** @description The internal account debited. */
+            accountId: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "GRID_INTERNAL_ACCOUNT";
+        };
+        /** @description Whether the stablecoin is enabled for the service's ordinary operations (as a currency). An open set. */
+        StablecoinGridOperationsStatus: "NOT_ENABLED" | "PENDING_APPROVAL" | "ENABLING" | "ENABLED" | "DISABLED" | (string & {});
+        /** @description The provider's issuance (linking) status of a registered stablecoin. An open set. */
+        StablecoinIssuanceStatus: "PENDING_REVIEW" | "PROVISIONING" | "PROVISIONED" | "REJECTED" | "FAILED" | (string & {});
+        StablecoinList: components["schemas"]["ListEnvelope"] & {
+            data: components["schemas"]["Stablecoin"][];
+        };
+        /** @description The account that receives the minted tokens (`ExternalAccount:` or `InternalAccount:`). */
+        StablecoinMintDestination: {
+            accountId: string;
+        };
+        /** @description What pays for a mint, by `type`. An open set. */
+        StablecoinMintFundingSource: components["schemas"]["StablecoinWireFundingSource"] | components["schemas"]["StablecoinAchDebitFundingSource"] | components["schemas"]["StablecoinSameDayAchDebitFundingSource"] | components["schemas"]["StablecoinGridInternalFundingSource"] | components["schemas"]["StablecoinProviderBalanceFundingSource"];
+        /** @description A mint's amount, funding source and destination. */
+        StablecoinMintParams: {
+            /** @description Amount to mint in the stablecoin's smallest unit; it must convert exactly to a whole fiat cent. */
+            amount: string;
+            description?: string;
+            destination: components["schemas"]["StablecoinMintDestination"];
+            fundingSource: components["schemas"]["StablecoinMintFundingSource"];
+        };
+        /** @description The network family of the token identifier; the concrete Spark network follows the platform's mode. An open set. */
+        StablecoinNetwork: "SPARK" | (string & {});
+        /** @description A mint or burn of a stablecoin (production). */
+        StablecoinOperation: {
+            /** @description The amount in the stablecoin's smallest unit. */
+            amount: string;
+            /** Format: date-time */
+            createdAt: string;
+            description?: string;
+            destination?: components["schemas"]["StablecoinOperationDestination"];
+            estimatedDelivery?: components["schemas"]["StablecoinEstimatedDelivery"];
+            /**
+             * Format: date-time
+             * @description When an operation waiting for external funds expires.
+             */
+            expiresAt?: string;
+            /** @description Why a FAILED operation failed. An open set. */
+            failureReason?: string;
+            fundingInstructions?: components["schemas"]["StablecoinFundingInstructions"];
+            /** @description The operation's id, `StablecoinOperation:<id>`. */
+            id: string;
+            operationType: components["schemas"]["StablecoinOperationType"];
+            provider: components["schemas"]["StablecoinProvider"];
+            providerEnvironment: components["schemas"]["StablecoinProviderEnvironment"];
+            providerStatus?: string;
+            source?: components["schemas"]["StablecoinOperationSource"];
+            stablecoinId: string;
+            stablecoinProviderAccountId: string;
+            status: components["schemas"]["StablecoinOperationStatus"];
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description The destination of a mint or burn as answered; `rail` is present on burns (fiat payouts). */
+        StablecoinOperationDestination: {
+            accountId: string;
+            rail?: "WIRE" | "ACH_CREDIT" | "SAME_DAY_ACH_CREDIT" | "RTP_CREDIT" | (string & {});
+        };
+        StablecoinOperationList: components["schemas"]["ListEnvelope"] & {
+            data: components["schemas"]["StablecoinOperation"][];
+        };
+        /** @description The source of a mint or burn as answered: one flat shape for both (`externalAccountId` for an ACH-funded mint, `accountId` for an internal account, `sourceTokenIdentifier` and `cryptoNetwork` for a provider balance). */
+        StablecoinOperationSource: {
+            accountId?: string;
+            cryptoNetwork?: string;
+            externalAccountId?: string;
+            sourceTokenIdentifier?: string;
+            type: "WIRE" | "ACH_DEBIT" | "SAME_DAY_ACH_DEBIT" | "EXTERNAL_ACCOUNT" | "GRID_INTERNAL_ACCOUNT" | "PROVIDER_INTERNAL_BALANCE" | (string & {});
+        };
+        /** @description Where a mint or burn is in its life. An open set. */
+        StablecoinOperationStatus: "CREATED" | "PENDING_FUNDING" | "PENDING_PROVIDER" | "PROCESSING" | "COMPLETED" | "FAILED" | "EXPIRED" | (string & {});
+        /** @description A mint or a burn. An open set. */
+        StablecoinOperationType: "MINT" | "BURN" | (string & {});
+        /** @description The provider behind a provider account link, a stablecoin or an operation. An open set; production lists BRALE. */
+        StablecoinProvider: "BRALE" | (string & {});
+        /** @description The platform's linked account at a stablecoin provider (production); its secret is never answered. */
+        StablecoinProviderAccount: {
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The link's id, `StablecoinProviderAccount:<id>`. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the credentials were last verified with the provider.
+             */
+            lastVerifiedAt?: string;
+            provider: components["schemas"]["StablecoinProvider"];
+            /** @description The account's id at the provider. */
+            providerAccountId: string;
+            providerEnvironment: components["schemas"]["StablecoinProviderEnvironment"];
+            status: components["schemas"]["StablecoinProviderAccountStatus"];
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description The provider API credentials to verify and link. */
+        StablecoinProviderAccountLinkParams: {
+            /** @description The provider API client id. */
+            apiClientId: string;
+            /** @description The provider API client secret; the service verifies it, keeps it encrypted and never returns it. */
+            apiClientSecret: string;
+            provider: components["schemas"]["StablecoinProvider"];
+            /** @description The account at the provider; needed only when the credentials reach several. */
+            providerAccountId?: string;
+        };
+        StablecoinProviderAccountList: components["schemas"]["ListEnvelope"] & {
+            data: components["schemas"]["StablecoinProviderAccount"][];
+        };
+        /** @description The state of a provider account link's credentials. An open set. */
+        StablecoinProviderAccountStatus: "ACTIVE" | "INVALID" | "REVOKED" | (string & {});
+        /** @description Tokens already held at the provider; no external funding is needed. */
+        StablecoinProviderBalanceBurnSource: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "PROVIDER_INTERNAL_BALANCE";
+        };
+        /** @description A mint funded from a balance held at the provider (production reserves it for a follow-up flow). */
+        StablecoinProviderBalanceFundingSource: {
+            /** @description The network of the funds spent, for example SOLANA. */
+            cryptoNetwork: string;
+            /** @description The provider token spent, for example USDC. */
+            sourceTokenIdentifier: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "PROVIDER_INTERNAL_BALANCE";
+        };
+        /** @description The provider environment, from the platform's mode (sandbox or production). An open set. */
+        StablecoinProviderEnvironment: "SANDBOX" | "PRODUCTION" | (string & {});
+        /** @description The provider's token to register. */
+        StablecoinRegisterParams: {
+            network: components["schemas"]["StablecoinNetwork"];
+            /** @description The token's identifier in the namespace of `network`. */
+            networkTokenIdentifier: string;
+            /** @description The provider's identifier of the token (Brale's `value_type`). */
+            providerTokenIdentifier: string;
+            /** @description The provider account link to register against; needed only when the platform has several active links. */
+            stablecoinProviderAccountId?: string;
+        };
+        /** @description A mint funded by a same-day ACH debit of an external account. */
+        StablecoinSameDayAchDebitFundingSource: {
+            /** @description The external account debited. */
+            externalAccountId: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "SAME_DAY_ACH_DEBIT";
+        };
+        /** @description A mint funded by wire; the operation answers the funding instructions. */
+        StablecoinWireFundingSource: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "WIRE";
+        };
         /** @description One currency the platform supports, with limits and required counterparty data. */
         SupportedCurrency: {
             currencyCode: string;
@@ -4373,6 +4820,11 @@ export interface components {
          * @example 5f0c7e1a-9b7d-4d8e-8f7a-2b1c3d4e5f60
          */
         IdempotencyKey: string;
+        /**
+         * @description As `IdempotencyKey`, on an operation where production requires the header. The SDK sends one on every call (yours with `options.idempotencyKey`), so a call never lacks it.
+         * @example 5f0c7e1a-9b7d-4d8e-8f7a-2b1c3d4e5f60
+         */
+        IdempotencyKeyRequired: string;
         /** @description Page size. */
         Limit: number;
         /**
@@ -4602,6 +5054,40 @@ export type SignatureChallenge = components['schemas']['SignatureChallenge'];
 export type SmsOtpCredentialCreateParams = components['schemas']['SmsOtpCredentialCreateParams'];
 export type SmsOtpVerifyParams = components['schemas']['SmsOtpVerifyParams'];
 export type SparkWalletInfo = components['schemas']['SparkWalletInfo'];
+export type Stablecoin = components['schemas']['Stablecoin'];
+export type StablecoinAchDebitFundingSource = components['schemas']['StablecoinAchDebitFundingSource'];
+export type StablecoinBurnDestination = components['schemas']['StablecoinBurnDestination'];
+export type StablecoinBurnParams = components['schemas']['StablecoinBurnParams'];
+export type StablecoinBurnSource = components['schemas']['StablecoinBurnSource'];
+export type StablecoinEstimatedDelivery = components['schemas']['StablecoinEstimatedDelivery'];
+export type StablecoinExternalAccountBurnSource = components['schemas']['StablecoinExternalAccountBurnSource'];
+export type StablecoinFundingInstructions = components['schemas']['StablecoinFundingInstructions'];
+export type StablecoinGridInternalBurnSource = components['schemas']['StablecoinGridInternalBurnSource'];
+export type StablecoinGridInternalFundingSource = components['schemas']['StablecoinGridInternalFundingSource'];
+export type StablecoinGridOperationsStatus = components['schemas']['StablecoinGridOperationsStatus'];
+export type StablecoinIssuanceStatus = components['schemas']['StablecoinIssuanceStatus'];
+export type StablecoinList = components['schemas']['StablecoinList'];
+export type StablecoinMintDestination = components['schemas']['StablecoinMintDestination'];
+export type StablecoinMintFundingSource = components['schemas']['StablecoinMintFundingSource'];
+export type StablecoinMintParams = components['schemas']['StablecoinMintParams'];
+export type StablecoinNetwork = components['schemas']['StablecoinNetwork'];
+export type StablecoinOperation = components['schemas']['StablecoinOperation'];
+export type StablecoinOperationDestination = components['schemas']['StablecoinOperationDestination'];
+export type StablecoinOperationList = components['schemas']['StablecoinOperationList'];
+export type StablecoinOperationSource = components['schemas']['StablecoinOperationSource'];
+export type StablecoinOperationStatus = components['schemas']['StablecoinOperationStatus'];
+export type StablecoinOperationType = components['schemas']['StablecoinOperationType'];
+export type StablecoinProvider = components['schemas']['StablecoinProvider'];
+export type StablecoinProviderAccount = components['schemas']['StablecoinProviderAccount'];
+export type StablecoinProviderAccountLinkParams = components['schemas']['StablecoinProviderAccountLinkParams'];
+export type StablecoinProviderAccountList = components['schemas']['StablecoinProviderAccountList'];
+export type StablecoinProviderAccountStatus = components['schemas']['StablecoinProviderAccountStatus'];
+export type StablecoinProviderBalanceBurnSource = components['schemas']['StablecoinProviderBalanceBurnSource'];
+export type StablecoinProviderBalanceFundingSource = components['schemas']['StablecoinProviderBalanceFundingSource'];
+export type StablecoinProviderEnvironment = components['schemas']['StablecoinProviderEnvironment'];
+export type StablecoinRegisterParams = components['schemas']['StablecoinRegisterParams'];
+export type StablecoinSameDayAchDebitFundingSource = components['schemas']['StablecoinSameDayAchDebitFundingSource'];
+export type StablecoinWireFundingSource = components['schemas']['StablecoinWireFundingSource'];
 export type SupportedCurrency = components['schemas']['SupportedCurrency'];
 export type TestEvent = components['schemas']['TestEvent'];
 export type TestWebhookResult = components['schemas']['TestWebhookResult'];
@@ -4655,6 +5141,7 @@ export type ParameterCustomerIdFilter = components['parameters']['CustomerIdFilt
 export type ParameterCustomerIdPath = components['parameters']['CustomerIdPath'];
 export type ParameterExternalAccountIdPath = components['parameters']['ExternalAccountIdPath'];
 export type ParameterIdempotencyKey = components['parameters']['IdempotencyKey'];
+export type ParameterIdempotencyKeyRequired = components['parameters']['IdempotencyKeyRequired'];
 export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterQuoteIdPath = components['parameters']['QuoteIdPath'];
 export type ParameterRequestId = components['parameters']['RequestId'];
@@ -7631,6 +8118,553 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getStablecoinOperation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The operation's id, `StablecoinOperation:<id>`. */
+                stablecoinOperationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The operation. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "StablecoinOperation:019542f5-b3e7-1d02-0000-000000000301",
+                     *       "stablecoinId": "Stablecoin:019542f5-b3e7-1d02-0000-000000000002",
+                     *       "operationType": "MINT",
+                     *       "status": "PROCESSING",
+                     *       "amount": "1000000",
+                     *       "provider": "BRALE",
+                     *       "providerEnvironment": "SANDBOX",
+                     *       "stablecoinProviderAccountId": "StablecoinProviderAccount:019542f5-b3e7-1d02-0000-000000000001",
+                     *       "source": {
+                     *         "type": "ACH_DEBIT",
+                     *         "externalAccountId": "ExternalAccount:019542f5-b3e7-1d02-0000-000000000101"
+                     *       },
+                     *       "destination": {
+                     *         "accountId": "ExternalAccount:019542f5-b3e7-1d02-0000-000000000201"
+                     *       },
+                     *       "description": "Initial program funding mint",
+                     *       "createdAt": "2026-05-20T16:40:00Z",
+                     *       "updatedAt": "2026-05-20T16:40:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StablecoinOperation"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listStablecoinProviderAccounts: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page; omit for the first page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                provider?: components["schemas"]["StablecoinProvider"];
+                status?: components["schemas"]["StablecoinProviderAccountStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of provider account links. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "StablecoinProviderAccount:019542f5-b3e7-1d02-0000-000000000001",
+                     *           "provider": "BRALE",
+                     *           "providerAccountId": "2VcUIonJeVQzFoBuC7LdFT0dRe4",
+                     *           "providerEnvironment": "SANDBOX",
+                     *           "status": "ACTIVE",
+                     *           "lastVerifiedAt": "2026-05-20T16:35:00Z",
+                     *           "createdAt": "2026-05-20T16:35:00Z",
+                     *           "updatedAt": "2026-05-20T16:35:00Z"
+                     *         }
+                     *       ],
+                     *       "hasMore": false,
+                     *       "totalCount": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StablecoinProviderAccountList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    linkStablecoinProviderAccount: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description As `IdempotencyKey`, on an operation where production requires the header. The SDK sends one on every call (yours with `options.idempotencyKey`), so a call never lacks it.
+                 * @example 5f0c7e1a-9b7d-4d8e-8f7a-2b1c3d4e5f60
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StablecoinProviderAccountLinkParams"];
+            };
+        };
+        responses: {
+            /** @description The provider account link. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "StablecoinProviderAccount:019542f5-b3e7-1d02-0000-000000000001",
+                     *       "provider": "BRALE",
+                     *       "providerAccountId": "2VcUIonJeVQzFoBuC7LdFT0dRe4",
+                     *       "providerEnvironment": "SANDBOX",
+                     *       "status": "ACTIVE",
+                     *       "lastVerifiedAt": "2026-05-20T16:35:00Z",
+                     *       "createdAt": "2026-05-20T16:35:00Z",
+                     *       "updatedAt": "2026-05-20T16:35:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StablecoinProviderAccount"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getStablecoinProviderAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's id, `StablecoinProviderAccount:<id>`. */
+                stablecoinProviderAccountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The provider account link. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "StablecoinProviderAccount:019542f5-b3e7-1d02-0000-000000000001",
+                     *       "provider": "BRALE",
+                     *       "providerAccountId": "2VcUIonJeVQzFoBuC7LdFT0dRe4",
+                     *       "providerEnvironment": "SANDBOX",
+                     *       "status": "ACTIVE",
+                     *       "lastVerifiedAt": "2026-05-20T16:35:00Z",
+                     *       "createdAt": "2026-05-20T16:35:00Z",
+                     *       "updatedAt": "2026-05-20T16:35:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StablecoinProviderAccount"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listStablecoins: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page; omit for the first page. */
+                cursor?: components["parameters"]["Cursor"];
+                gridOperationsStatus?: components["schemas"]["StablecoinGridOperationsStatus"];
+                issuanceStatus?: components["schemas"]["StablecoinIssuanceStatus"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                provider?: components["schemas"]["StablecoinProvider"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of stablecoins. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "Stablecoin:019542f5-b3e7-1d02-0000-000000000002",
+                     *           "name": "ACME",
+                     *           "symbol": "ACME",
+                     *           "baseCurrency": "USD",
+                     *           "network": "SPARK",
+                     *           "decimals": 6,
+                     *           "issuanceStatus": "PROVISIONED",
+                     *           "gridOperationsStatus": "NOT_ENABLED",
+                     *           "networkTokenIdentifier": "btkn1qw508d6qejxtdg4y5r3zarvary0c5xw7k",
+                     *           "provider": "BRALE",
+                     *           "stablecoinProviderAccountId": "StablecoinProviderAccount:019542f5-b3e7-1d02-0000-000000000001",
+                     *           "providerEnvironment": "SANDBOX",
+                     *           "providerTokenIdentifier": "ACME",
+                     *           "createdAt": "2026-05-20T16:40:00Z",
+                     *           "updatedAt": "2026-05-20T16:40:00Z"
+                     *         }
+                     *       ],
+                     *       "hasMore": false,
+                     *       "totalCount": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StablecoinList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    registerStablecoin: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description As `IdempotencyKey`, on an operation where production requires the header. The SDK sends one on every call (yours with `options.idempotencyKey`), so a call never lacks it.
+                 * @example 5f0c7e1a-9b7d-4d8e-8f7a-2b1c3d4e5f60
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StablecoinRegisterParams"];
+            };
+        };
+        responses: {
+            /** @description The stablecoin registered. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "Stablecoin:019542f5-b3e7-1d02-0000-000000000002",
+                     *       "name": "ACME",
+                     *       "symbol": "ACME",
+                     *       "baseCurrency": "USD",
+                     *       "network": "SPARK",
+                     *       "decimals": 6,
+                     *       "issuanceStatus": "PROVISIONED",
+                     *       "gridOperationsStatus": "NOT_ENABLED",
+                     *       "networkTokenIdentifier": "btkn1qw508d6qejxtdg4y5r3zarvary0c5xw7k",
+                     *       "provider": "BRALE",
+                     *       "stablecoinProviderAccountId": "StablecoinProviderAccount:019542f5-b3e7-1d02-0000-000000000001",
+                     *       "providerEnvironment": "SANDBOX",
+                     *       "providerTokenIdentifier": "ACME",
+                     *       "createdAt": "2026-05-20T16:40:00Z",
+                     *       "updatedAt": "2026-05-20T16:40:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Stablecoin"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getStablecoin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The stablecoin's id, `Stablecoin:<id>`. */
+                stablecoinId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stablecoin. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "Stablecoin:019542f5-b3e7-1d02-0000-000000000002",
+                     *       "name": "ACME",
+                     *       "symbol": "ACME",
+                     *       "baseCurrency": "USD",
+                     *       "network": "SPARK",
+                     *       "decimals": 6,
+                     *       "issuanceStatus": "PROVISIONED",
+                     *       "gridOperationsStatus": "NOT_ENABLED",
+                     *       "networkTokenIdentifier": "btkn1qw508d6qejxtdg4y5r3zarvary0c5xw7k",
+                     *       "provider": "BRALE",
+                     *       "stablecoinProviderAccountId": "StablecoinProviderAccount:019542f5-b3e7-1d02-0000-000000000001",
+                     *       "providerEnvironment": "SANDBOX",
+                     *       "providerTokenIdentifier": "ACME",
+                     *       "createdAt": "2026-05-20T16:40:00Z",
+                     *       "updatedAt": "2026-05-20T16:40:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Stablecoin"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createStablecoinBurn: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description As `IdempotencyKey`, on an operation where production requires the header. The SDK sends one on every call (yours with `options.idempotencyKey`), so a call never lacks it.
+                 * @example 5f0c7e1a-9b7d-4d8e-8f7a-2b1c3d4e5f60
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+            };
+            path: {
+                /** @description The stablecoin's id, `Stablecoin:<id>`. */
+                stablecoinId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StablecoinBurnParams"];
+            };
+        };
+        responses: {
+            /** @description The burn operation. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "StablecoinOperation:019542f5-b3e7-1d02-0000-000000000302",
+                     *       "stablecoinId": "Stablecoin:019542f5-b3e7-1d02-0000-000000000002",
+                     *       "operationType": "BURN",
+                     *       "status": "PROCESSING",
+                     *       "amount": "1000000",
+                     *       "provider": "BRALE",
+                     *       "providerEnvironment": "SANDBOX",
+                     *       "stablecoinProviderAccountId": "StablecoinProviderAccount:019542f5-b3e7-1d02-0000-000000000001",
+                     *       "source": {
+                     *         "type": "PROVIDER_INTERNAL_BALANCE"
+                     *       },
+                     *       "destination": {
+                     *         "accountId": "ExternalAccount:019542f5-b3e7-1d02-0000-000000000205",
+                     *         "rail": "ACH_CREDIT"
+                     *       },
+                     *       "estimatedDelivery": {
+                     *         "rail": "ACH_CREDIT",
+                     *         "amount": "100",
+                     *         "currency": "USD",
+                     *         "timing": "1-3 business days"
+                     *       },
+                     *       "description": "Redeem ACME",
+                     *       "createdAt": "2026-05-20T17:10:00Z",
+                     *       "updatedAt": "2026-05-20T17:10:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StablecoinOperation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createStablecoinMint: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description As `IdempotencyKey`, on an operation where production requires the header. The SDK sends one on every call (yours with `options.idempotencyKey`), so a call never lacks it.
+                 * @example 5f0c7e1a-9b7d-4d8e-8f7a-2b1c3d4e5f60
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+            };
+            path: {
+                /** @description The stablecoin's id, `Stablecoin:<id>`. */
+                stablecoinId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StablecoinMintParams"];
+            };
+        };
+        responses: {
+            /** @description The mint operation. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "StablecoinOperation:019542f5-b3e7-1d02-0000-000000000301",
+                     *       "stablecoinId": "Stablecoin:019542f5-b3e7-1d02-0000-000000000002",
+                     *       "operationType": "MINT",
+                     *       "status": "PROCESSING",
+                     *       "amount": "1000000",
+                     *       "provider": "BRALE",
+                     *       "providerEnvironment": "SANDBOX",
+                     *       "stablecoinProviderAccountId": "StablecoinProviderAccount:019542f5-b3e7-1d02-0000-000000000001",
+                     *       "source": {
+                     *         "type": "ACH_DEBIT",
+                     *         "externalAccountId": "ExternalAccount:019542f5-b3e7-1d02-0000-000000000101"
+                     *       },
+                     *       "destination": {
+                     *         "accountId": "ExternalAccount:019542f5-b3e7-1d02-0000-000000000201"
+                     *       },
+                     *       "description": "Initial program funding mint",
+                     *       "createdAt": "2026-05-20T16:40:00Z",
+                     *       "updatedAt": "2026-05-20T16:40:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StablecoinOperation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listStablecoinOperations: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page; omit for the first page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Only operations of this type; both when omitted. */
+                operationType?: components["schemas"]["StablecoinOperationType"];
+            };
+            header?: never;
+            path: {
+                /** @description The stablecoin's id, `Stablecoin:<id>`. */
+                stablecoinId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the stablecoin's operations. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "StablecoinOperation:019542f5-b3e7-1d02-0000-000000000301",
+                     *           "stablecoinId": "Stablecoin:019542f5-b3e7-1d02-0000-000000000002",
+                     *           "operationType": "MINT",
+                     *           "status": "PROCESSING",
+                     *           "amount": "1000000",
+                     *           "provider": "BRALE",
+                     *           "providerEnvironment": "SANDBOX",
+                     *           "stablecoinProviderAccountId": "StablecoinProviderAccount:019542f5-b3e7-1d02-0000-000000000001",
+                     *           "source": {
+                     *             "type": "ACH_DEBIT",
+                     *             "externalAccountId": "ExternalAccount:019542f5-b3e7-1d02-0000-000000000101"
+                     *           },
+                     *           "destination": {
+                     *             "accountId": "ExternalAccount:019542f5-b3e7-1d02-0000-000000000201"
+                     *           },
+                     *           "description": "Initial program funding mint",
+                     *           "createdAt": "2026-05-20T16:40:00Z",
+                     *           "updatedAt": "2026-05-20T16:40:00Z"
+                     *         }
+                     *       ],
+                     *       "hasMore": false,
+                     *       "totalCount": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StablecoinOperationList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listTokens: {
         parameters: {
             query?: {
@@ -10111,6 +11145,31 @@ export type LookupUmaReceiverQuery = {
                  */
                 senderUmaAddress?: components["parameters"]["SenderUmaAddress"];
             };
+export type ListStablecoinProviderAccountsQuery = {
+                /** @description The `nextCursor` of the previous page; omit for the first page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                provider?: components["schemas"]["StablecoinProvider"];
+                status?: components["schemas"]["StablecoinProviderAccountStatus"];
+            };
+export type ListStablecoinsQuery = {
+                /** @description The `nextCursor` of the previous page; omit for the first page. */
+                cursor?: components["parameters"]["Cursor"];
+                gridOperationsStatus?: components["schemas"]["StablecoinGridOperationsStatus"];
+                issuanceStatus?: components["schemas"]["StablecoinIssuanceStatus"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                provider?: components["schemas"]["StablecoinProvider"];
+            };
+export type ListStablecoinOperationsQuery = {
+                /** @description The `nextCursor` of the previous page; omit for the first page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Only operations of this type; both when omitted. */
+                operationType?: components["schemas"]["StablecoinOperationType"];
+            };
 export type ListTokensQuery = {
                 /** @description Only tokens created at or after this time. */
                 createdAfter?: string;
@@ -10206,6 +11265,9 @@ export interface OperationQueries {
     listPlatformInternalAccounts: ListPlatformInternalAccountsQuery;
     lookupExternalAccountReceiver: LookupExternalAccountReceiverQuery;
     lookupUmaReceiver: LookupUmaReceiverQuery;
+    listStablecoinProviderAccounts: ListStablecoinProviderAccountsQuery;
+    listStablecoins: ListStablecoinsQuery;
+    listStablecoinOperations: ListStablecoinOperationsQuery;
     listTokens: ListTokensQuery;
     listTransactions: ListTransactionsQuery;
     listUmaProviders: ListUmaProvidersQuery;

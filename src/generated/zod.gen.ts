@@ -1919,6 +1919,295 @@ export const zPaymentApprovalMoreInfo = /* @__PURE__ */ z.object({
 });
 
 /**
+ * The provider's issuance (linking) status of a registered stablecoin. An open set.
+ */
+export const zStablecoinIssuanceStatus = /* @__PURE__ */ z.string();
+
+/**
+ * Whether the stablecoin is enabled for the service's ordinary operations (as a currency). An open set.
+ */
+export const zStablecoinGridOperationsStatus = /* @__PURE__ */ z.string();
+
+/**
+ * The provider behind a provider account link, a stablecoin or an operation. An open set; production lists BRALE.
+ */
+export const zStablecoinProvider = /* @__PURE__ */ z.string();
+
+/**
+ * The network family of the token identifier; the concrete Spark network follows the platform's mode. An open set.
+ */
+export const zStablecoinNetwork = /* @__PURE__ */ z.string();
+
+/**
+ * The provider environment, from the platform's mode (sandbox or production). An open set.
+ */
+export const zStablecoinProviderEnvironment = /* @__PURE__ */ z.string();
+
+/**
+ * A stablecoin the provider created, registered with the service (production).
+ */
+export const zStablecoin = /* @__PURE__ */ z.object({
+    id: z.string(),
+    name: z.string(),
+    symbol: z.string(),
+    baseCurrency: z.string(),
+    network: zStablecoinNetwork,
+    decimals: z.int(),
+    issuanceStatus: zStablecoinIssuanceStatus,
+    gridOperationsStatus: zStablecoinGridOperationsStatus,
+    networkTokenIdentifier: z.string(),
+    currency: z.optional(z.string()),
+    provider: zStablecoinProvider,
+    stablecoinProviderAccountId: z.string(),
+    providerEnvironment: zStablecoinProviderEnvironment,
+    providerTokenIdentifier: z.string(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime()
+});
+
+export const zStablecoinList = /* @__PURE__ */ z.intersection(zListEnvelope, z.object({
+    data: z.array(zStablecoin)
+}));
+
+/**
+ * The provider's token to register.
+ */
+export const zStablecoinRegisterParams = /* @__PURE__ */ z.object({
+    providerTokenIdentifier: z.string(),
+    networkTokenIdentifier: z.string(),
+    network: zStablecoinNetwork,
+    stablecoinProviderAccountId: z.optional(z.string())
+});
+
+/**
+ * A mint funded by wire; the operation answers the funding instructions.
+ */
+export const zStablecoinWireFundingSource = /* @__PURE__ */ z.object({
+    type: z.literal('WIRE')
+});
+
+/**
+ * A mint funded by an ACH debit of an external account.
+ */
+export const zStablecoinAchDebitFundingSource = /* @__PURE__ */ z.object({
+    type: z.literal('ACH_DEBIT'),
+    externalAccountId: z.string()
+});
+
+/**
+ * A mint funded by a same-day ACH debit of an external account.
+ */
+export const zStablecoinSameDayAchDebitFundingSource = /* @__PURE__ */ z.object({
+    type: z.literal('SAME_DAY_ACH_DEBIT'),
+    externalAccountId: z.string()
+});
+
+/**
+ * A mint funded from an internal account of the service (production reserves it for a follow-up flow).
+ */
+export const zStablecoinGridInternalFundingSource = /* @__PURE__ */ z.object({
+    type: z.literal('GRID_INTERNAL_ACCOUNT'),
+    accountId: z.string()
+});
+
+/**
+ * A mint funded from a balance held at the provider (production reserves it for a follow-up flow).
+ */
+export const zStablecoinProviderBalanceFundingSource = /* @__PURE__ */ z.object({
+    type: z.literal('PROVIDER_INTERNAL_BALANCE'),
+    sourceTokenIdentifier: z.string(),
+    cryptoNetwork: z.string()
+});
+
+/**
+ * What pays for a mint, by `type`. An open set.
+ */
+export const zStablecoinMintFundingSource = /* @__PURE__ */ openUnion('type', ["WIRE","ACH_DEBIT","SAME_DAY_ACH_DEBIT","GRID_INTERNAL_ACCOUNT","PROVIDER_INTERNAL_BALANCE"], z.discriminatedUnion('type', [
+    z.extend(zStablecoinWireFundingSource, { type: z.literal('WIRE') }),
+    z.extend(zStablecoinAchDebitFundingSource, { type: z.literal('ACH_DEBIT') }),
+    z.extend(zStablecoinSameDayAchDebitFundingSource, { type: z.literal('SAME_DAY_ACH_DEBIT') }),
+    z.extend(zStablecoinGridInternalFundingSource, { type: z.literal('GRID_INTERNAL_ACCOUNT') }),
+    z.extend(zStablecoinProviderBalanceFundingSource, { type: z.literal('PROVIDER_INTERNAL_BALANCE') })
+]), z.object({}));
+
+/**
+ * The account that receives the minted tokens (`ExternalAccount:` or `InternalAccount:`).
+ */
+export const zStablecoinMintDestination = /* @__PURE__ */ z.object({
+    accountId: z.string()
+});
+
+/**
+ * A mint's amount, funding source and destination.
+ */
+export const zStablecoinMintParams = /* @__PURE__ */ z.object({
+    amount: z.string().check(z.regex(/^[0-9]+$/)),
+    fundingSource: zStablecoinMintFundingSource,
+    destination: zStablecoinMintDestination,
+    description: z.optional(z.string().check(z.maxLength(1024)))
+});
+
+/**
+ * A mint or a burn. An open set.
+ */
+export const zStablecoinOperationType = /* @__PURE__ */ z.string();
+
+/**
+ * Where a mint or burn is in its life. An open set.
+ */
+export const zStablecoinOperationStatus = /* @__PURE__ */ z.string();
+
+/**
+ * The source of a mint or burn as answered: one flat shape for both (`externalAccountId` for an ACH-funded mint, `accountId` for an internal account, `sourceTokenIdentifier` and `cryptoNetwork` for a provider balance).
+ */
+export const zStablecoinOperationSource = /* @__PURE__ */ z.object({
+    type: z.string(),
+    externalAccountId: z.optional(z.string()),
+    accountId: z.optional(z.string()),
+    sourceTokenIdentifier: z.optional(z.string()),
+    cryptoNetwork: z.optional(z.string())
+});
+
+/**
+ * Where to send the funds of an operation waiting for them (a wire mint: bank details; an external-source burn: the deposit address). The other fields depend on the rail and are kept as sent.
+ */
+export const zStablecoinFundingInstructions = /* @__PURE__ */ z.object({
+    rail: z.optional(z.string()),
+    network: z.optional(z.string()),
+    address: z.optional(z.string()),
+    valueType: z.optional(z.string())
+});
+
+/**
+ * The destination of a mint or burn as answered; `rail` is present on burns (fiat payouts).
+ */
+export const zStablecoinOperationDestination = /* @__PURE__ */ z.object({
+    accountId: z.string(),
+    rail: z.optional(z.string())
+});
+
+/**
+ * A burn's fiat delivery estimate by rail (guidance, not a promise).
+ */
+export const zStablecoinEstimatedDelivery = /* @__PURE__ */ z.object({
+    rail: z.optional(z.string()),
+    amount: z.optional(z.string()),
+    currency: z.optional(z.string()),
+    timing: z.optional(z.string())
+});
+
+/**
+ * A mint or burn of a stablecoin (production).
+ */
+export const zStablecoinOperation = /* @__PURE__ */ z.object({
+    id: z.string(),
+    stablecoinId: z.string(),
+    operationType: zStablecoinOperationType,
+    status: zStablecoinOperationStatus,
+    amount: z.string(),
+    provider: zStablecoinProvider,
+    providerEnvironment: zStablecoinProviderEnvironment,
+    stablecoinProviderAccountId: z.string(),
+    source: z.optional(zStablecoinOperationSource),
+    fundingInstructions: z.optional(zStablecoinFundingInstructions),
+    destination: z.optional(zStablecoinOperationDestination),
+    estimatedDelivery: z.optional(zStablecoinEstimatedDelivery),
+    expiresAt: z.optional(z.iso.datetime()),
+    providerStatus: z.optional(z.string()),
+    failureReason: z.optional(z.string()),
+    description: z.optional(z.string()),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime()
+});
+
+/**
+ * Tokens sent by the issuer, from any wallet, to the deposit address the operation answers.
+ */
+export const zStablecoinExternalAccountBurnSource = /* @__PURE__ */ z.object({
+    type: z.literal('EXTERNAL_ACCOUNT')
+});
+
+/**
+ * Tokens from an internal account of the service (production reserves it for a follow-up flow).
+ */
+export const zStablecoinGridInternalBurnSource = /* @__PURE__ */ z.object({
+    type: z.literal('GRID_INTERNAL_ACCOUNT'),
+    accountId: z.string()
+});
+
+/**
+ * Tokens already held at the provider; no external funding is needed.
+ */
+export const zStablecoinProviderBalanceBurnSource = /* @__PURE__ */ z.object({
+    type: z.literal('PROVIDER_INTERNAL_BALANCE')
+});
+
+/**
+ * Where a burn's tokens come from, by `type`. An open set.
+ */
+export const zStablecoinBurnSource = /* @__PURE__ */ openUnion('type', ["EXTERNAL_ACCOUNT","GRID_INTERNAL_ACCOUNT","PROVIDER_INTERNAL_BALANCE"], z.discriminatedUnion('type', [
+    z.extend(zStablecoinExternalAccountBurnSource, { type: z.literal('EXTERNAL_ACCOUNT') }),
+    z.extend(zStablecoinGridInternalBurnSource, { type: z.literal('GRID_INTERNAL_ACCOUNT') }),
+    z.extend(zStablecoinProviderBalanceBurnSource, { type: z.literal('PROVIDER_INTERNAL_BALANCE') })
+]), z.object({}));
+
+/**
+ * The bank external account paid the fiat value, and the rail.
+ */
+export const zStablecoinBurnDestination = /* @__PURE__ */ z.object({
+    type: z.string(),
+    externalAccountId: z.string(),
+    rail: z.string()
+});
+
+/**
+ * A burn's amount, source and destination.
+ */
+export const zStablecoinBurnParams = /* @__PURE__ */ z.object({
+    amount: z.string().check(z.regex(/^[0-9]+$/)),
+    source: zStablecoinBurnSource,
+    destination: zStablecoinBurnDestination,
+    description: z.optional(z.string().check(z.maxLength(1024)))
+});
+
+export const zStablecoinOperationList = /* @__PURE__ */ z.intersection(zListEnvelope, z.object({
+    data: z.array(zStablecoinOperation)
+}));
+
+/**
+ * The state of a provider account link's credentials. An open set.
+ */
+export const zStablecoinProviderAccountStatus = /* @__PURE__ */ z.string();
+
+/**
+ * The platform's linked account at a stablecoin provider (production); its secret is never answered.
+ */
+export const zStablecoinProviderAccount = /* @__PURE__ */ z.object({
+    id: z.string(),
+    provider: zStablecoinProvider,
+    providerAccountId: z.string(),
+    providerEnvironment: zStablecoinProviderEnvironment,
+    status: zStablecoinProviderAccountStatus,
+    lastVerifiedAt: z.optional(z.iso.datetime()),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime()
+});
+
+export const zStablecoinProviderAccountList = /* @__PURE__ */ z.intersection(zListEnvelope, z.object({
+    data: z.array(zStablecoinProviderAccount)
+}));
+
+/**
+ * The provider API credentials to verify and link.
+ */
+export const zStablecoinProviderAccountLinkParams = /* @__PURE__ */ z.object({
+    provider: zStablecoinProvider,
+    apiClientId: z.string(),
+    apiClientSecret: z.string(),
+    providerAccountId: z.optional(z.string())
+});
+
+/**
  * One currency the platform supports, with limits and required counterparty data.
  */
 export const zSupportedCurrencyWritable = /* @__PURE__ */ z.object({
@@ -1955,6 +2244,11 @@ export const zPlatformConfigUpdateParamsWritable = /* @__PURE__ */ z.object({
  * Client-chosen key that makes the call safe to retry for 24 h; the same key with the same body replays the first answer (header `Idempotent-Replayed: true`), with a different body answers 409 `IDEMPOTENCY_KEY_REUSED`.
  */
 export const zIdempotencyKey = /* @__PURE__ */ z.string().check(z.minLength(1), z.maxLength(255));
+
+/**
+ * As `IdempotencyKey`, on an operation where production requires the header. The SDK sends one on every call (yours with `options.idempotencyKey`), so a call never lacks it.
+ */
+export const zIdempotencyKeyRequired = /* @__PURE__ */ z.string().check(z.minLength(1), z.maxLength(255));
 
 /**
  * Signed retry only - the API-key stamp over the exact `payloadToSign` bytes, made with the session private key (base64url without padding of a JSON object with `publicKey`, `scheme` and `signature`).
@@ -2846,6 +3140,125 @@ export const zListVaspsQuery = /* @__PURE__ */ z.object({
  * A page of VASPs.
  */
 export const zListVaspsResponse = /* @__PURE__ */ zVaspList;
+
+export const zListStablecoinsQuery = /* @__PURE__ */ z.object({
+    issuanceStatus: z.optional(zStablecoinIssuanceStatus),
+    gridOperationsStatus: z.optional(zStablecoinGridOperationsStatus),
+    provider: z.optional(zStablecoinProvider),
+    limit: z._default(z.optional(z.int().check(z.gte(1), z.lte(100))), 20),
+    cursor: z.optional(z.string())
+});
+
+/**
+ * A page of stablecoins.
+ */
+export const zListStablecoinsResponse = /* @__PURE__ */ zStablecoinList;
+
+export const zRegisterStablecoinBody = /* @__PURE__ */ zStablecoinRegisterParams;
+
+export const zRegisterStablecoinHeaders = /* @__PURE__ */ z.object({
+    'Idempotency-Key': z.string().check(z.minLength(1), z.maxLength(255))
+});
+
+/**
+ * The stablecoin registered.
+ */
+export const zRegisterStablecoinResponse = /* @__PURE__ */ zStablecoin;
+
+export const zGetStablecoinPath = /* @__PURE__ */ z.object({
+    stablecoinId: z.string()
+});
+
+/**
+ * The stablecoin.
+ */
+export const zGetStablecoinResponse = /* @__PURE__ */ zStablecoin;
+
+export const zCreateStablecoinMintBody = /* @__PURE__ */ zStablecoinMintParams;
+
+export const zCreateStablecoinMintHeaders = /* @__PURE__ */ z.object({
+    'Idempotency-Key': z.string().check(z.minLength(1), z.maxLength(255))
+});
+
+export const zCreateStablecoinMintPath = /* @__PURE__ */ z.object({
+    stablecoinId: z.string()
+});
+
+/**
+ * The mint operation.
+ */
+export const zCreateStablecoinMintResponse = /* @__PURE__ */ zStablecoinOperation;
+
+export const zCreateStablecoinBurnBody = /* @__PURE__ */ zStablecoinBurnParams;
+
+export const zCreateStablecoinBurnHeaders = /* @__PURE__ */ z.object({
+    'Idempotency-Key': z.string().check(z.minLength(1), z.maxLength(255))
+});
+
+export const zCreateStablecoinBurnPath = /* @__PURE__ */ z.object({
+    stablecoinId: z.string()
+});
+
+/**
+ * The burn operation.
+ */
+export const zCreateStablecoinBurnResponse = /* @__PURE__ */ zStablecoinOperation;
+
+export const zListStablecoinOperationsPath = /* @__PURE__ */ z.object({
+    stablecoinId: z.string()
+});
+
+export const zListStablecoinOperationsQuery = /* @__PURE__ */ z.object({
+    operationType: z.optional(zStablecoinOperationType),
+    limit: z._default(z.optional(z.int().check(z.gte(1), z.lte(100))), 20),
+    cursor: z.optional(z.string())
+});
+
+/**
+ * A page of the stablecoin's operations.
+ */
+export const zListStablecoinOperationsResponse = /* @__PURE__ */ zStablecoinOperationList;
+
+export const zGetStablecoinOperationPath = /* @__PURE__ */ z.object({
+    stablecoinOperationId: z.string()
+});
+
+/**
+ * The operation.
+ */
+export const zGetStablecoinOperationResponse = /* @__PURE__ */ zStablecoinOperation;
+
+export const zListStablecoinProviderAccountsQuery = /* @__PURE__ */ z.object({
+    provider: z.optional(zStablecoinProvider),
+    status: z.optional(zStablecoinProviderAccountStatus),
+    limit: z._default(z.optional(z.int().check(z.gte(1), z.lte(100))), 20),
+    cursor: z.optional(z.string())
+});
+
+/**
+ * A page of provider account links.
+ */
+export const zListStablecoinProviderAccountsResponse = /* @__PURE__ */ zStablecoinProviderAccountList;
+
+export const zLinkStablecoinProviderAccountBody = /* @__PURE__ */ zStablecoinProviderAccountLinkParams;
+
+export const zLinkStablecoinProviderAccountHeaders = /* @__PURE__ */ z.object({
+    'Idempotency-Key': z.string().check(z.minLength(1), z.maxLength(255))
+});
+
+/**
+ * The provider account link.
+ */
+export const zLinkStablecoinProviderAccountResponse = /* @__PURE__ */ zStablecoinProviderAccount;
+
+export const zGetStablecoinProviderAccountPath = /* @__PURE__ */ z.object({
+    stablecoinProviderAccountId: z.string()
+});
+
+/**
+ * The provider account link.
+ */
+export const zGetStablecoinProviderAccountResponse = /* @__PURE__ */ zStablecoinProviderAccount;
 
 export const zOnInvitationClaimedWebhookRequest = /* @__PURE__ */ z.object({
     body: zInvitationClaimedEvent,

@@ -580,6 +580,68 @@ describe('resource commands from the operation table', () => {
     const deletedToken = await run('tokens', 'delete', token.id);
     expect(deletedToken.code).toBe(0);
     ran.add('deleteTokenById');
+    // Stablecoins: link the provider account, register a token, a mint paid from Ada's USD account; a burn to a
+    // bank account that does not exist is refused (404), and runs the command all the same.
+    const providerAccount = await op<{ id: string; status: string }>(
+      'linkStablecoinProviderAccount',
+      'stablecoin-provider-accounts',
+      'link',
+      '--provider',
+      'BRALE',
+      '--api-client-id',
+      'cli',
+      '--api-client-secret',
+      'cli-secret',
+    );
+    const coin = await op<{ id: string; stablecoinProviderAccountId: string }>(
+      'registerStablecoin',
+      'stablecoins',
+      'register',
+      '--provider-token-identifier',
+      'CLI',
+      '--network-token-identifier',
+      'btkn1cli',
+      '--network',
+      'SPARK',
+    );
+    expect(coin.stablecoinProviderAccountId).toBe(providerAccount.id);
+    await op('sandboxFundInternalAccount', 'sandbox', 'internal-accounts', 'fund', usd.id, '--amount', '100');
+    const mint = await op<{ id: string; status: string; source: { accountId: string } }>(
+      'createStablecoinMint',
+      'stablecoins',
+      'mint',
+      coin.id,
+      '--amount',
+      '1000000',
+      '--funding-source',
+      JSON.stringify({ type: 'GRID_INTERNAL_ACCOUNT', accountId: usd.id }),
+      '--destination',
+      JSON.stringify({ accountId: usd.id }),
+    );
+    expect([mint.status, mint.source.accountId]).toEqual(['PROCESSING', usd.id]);
+    const burn = await run(
+      'stablecoins',
+      'burn',
+      coin.id,
+      '--amount',
+      '500000000',
+      '--source',
+      JSON.stringify({ type: 'PROVIDER_INTERNAL_BALANCE' }),
+      '--destination',
+      JSON.stringify({ type: 'EXTERNAL_ACCOUNT', externalAccountId: 'ExternalAccount:none', rail: 'ACH_CREDIT' }),
+    );
+    expect([burn.code, `${burn.out}${burn.err}`.includes('"code":"EXTERNAL_ACCOUNT_NOT_FOUND"')]).toEqual([4, true]);
+    ran.add('createStablecoinBurn');
+    const [coins, oneCoin, operations, oneOperation, links, oneLink] = await Promise.all([
+      op<{ data: { id: string }[] }>('listStablecoins', 'stablecoins', 'list', '--provider', 'BRALE'),
+      op<{ id: string }>('getStablecoin', 'stablecoins', 'retrieve', coin.id),
+      op<{ data: { id: string }[] }>('listStablecoinOperations', 'stablecoins', 'list-operations', coin.id, '--operation-type', 'MINT'),
+      op<{ id: string; operationType: string }>('getStablecoinOperation', 'stablecoins', 'retrieve-operation', mint.id),
+      op<{ data: { id: string }[] }>('listStablecoinProviderAccounts', 'stablecoin-provider-accounts', 'list', '--status', 'ACTIVE'),
+      op<{ id: string; status: string }>('getStablecoinProviderAccount', 'stablecoin-provider-accounts', 'retrieve', providerAccount.id),
+    ]);
+    expect([coins.data.map((c) => c.id), oneCoin.id, operations.data.map((o) => o.id), oneOperation.operationType]).toEqual([[coin.id], coin.id, [mint.id], 'MINT']);
+    expect([links.data.map((l) => l.id), oneLink.status]).toEqual([[providerAccount.id], 'ACTIVE']);
     expect(ran.size).toBe(OPERATION_COUNT);
   }, 300_000); // 70 runs of the bin on a shared machine: 91 s for 36 at 2 cores under load
 

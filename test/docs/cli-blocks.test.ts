@@ -108,6 +108,7 @@ describe("the guides' command lines, run as written against the local sandbox", 
         'transfer-out-cancel',
         'crypto-fee',
         'directories',
+        'stablecoin-mint',
         'wallet-login',
         'session-refresh',
         'delegated-keys',
@@ -215,6 +216,25 @@ describe("the guides' command lines, run as written against the local sandbox", 
     for await (const vasp of cb.vasps.list()) vasps.push(vasp.vaspName);
     expect(vasps.length).toBeGreaterThan(1);
     for (const name of vasps) expect(out).toContain(name);
+  });
+
+  it('quotes-and-fx: a stablecoin mint paid from an internal account, then its operations listed', async () => {
+    const customer = await individual();
+    const usd = await accountOf(customer.id, 'USD');
+    await cb.sandbox.fundInternalAccount(usd.id, { amount: 5_000 });
+    const wallet = await cb.externalAccounts.create({
+      customerId: customer.id,
+      currency: 'BTC',
+      accountInfo: { accountType: 'SPARK_WALLET', address: 'sp1pgss9qvzc8e2yfz3lwsz8ra6zxj6yqjk8hy0mnhvxm3a5ccgzyyaqmqyjdxz' },
+    });
+    await cb.stablecoinProviderAccounts.link({ provider: 'BRALE', apiClientId: 'cli-guide', apiClientSecret: 'cli-guide-secret' });
+    const coin = await cb.stablecoins.register({ providerTokenIdentifier: 'CLIG', networkTokenIdentifier: 'btkn1cliguide', network: 'SPARK' });
+    const out = await runBlock('stablecoin-mint', { STABLECOIN_ID: coin.id, ACCOUNT_ID: usd.id, WALLET_ID: wallet.id });
+    const mintId = field(out, 'id');
+    expect(mintId).toMatch(/^StablecoinOperation:/);
+    expect(field(out, 'status')).toBe('PROCESSING');
+    expect(sandbox.state.balance(usd.id)).toBe(5_000 - 100);
+    expect(out.match(/StablecoinOperation:/g)?.length).toBeGreaterThanOrEqual(2); // the list that follows names it too
   });
 
   it("quotes-and-fx: transfer-out to the customer's own bank account, then another cancelled and refunded", async () => {

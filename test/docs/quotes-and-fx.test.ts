@@ -9,6 +9,7 @@ import { rateFor } from '../../examples/guides/quotes-and-fx/rates';
 import { bankChoices, vaspNamed } from '../../examples/guides/quotes-and-fx/directories';
 import { stopWithdrawal, withdraw } from '../../examples/guides/quotes-and-fx/transfer-out';
 import { usdcWithdrawalFee } from '../../examples/guides/quotes-and-fx/crypto-fees';
+import { mintFromAccount, redeemToBank, registerToken, underWay } from '../../examples/guides/quotes-and-fx/stablecoins';
 import { read } from './markdown';
 import { fundedCustomer, sandboxClient } from './support';
 
@@ -184,6 +185,37 @@ describe('docs/quotes-and-fx.md', () => {
       status: 400,
       code: 'INVALID_CURRENCY',
     });
+    await sandbox.close();
+  });
+
+  it('stablecoin issuance: link, register, a mint paid from the account, a burn to the bank; each settles on the clock', async () => {
+    const { sandbox, cb } = sandboxClient();
+    const { customer, account } = await fundedCustomer(cb, { amount: 10_000 });
+    const bank = await cb.externalAccounts.create({
+      customerId: customer.id,
+      currency: 'USD',
+      accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } },
+    });
+    const wallet = await cb.externalAccounts.create({
+      customerId: customer.id,
+      currency: 'BTC',
+      accountInfo: { accountType: 'SPARK_WALLET', address: 'sp1pgss9qvzc8e2yfz3lwsz8ra6zxj6yqjk8hy0mnhvxm3a5ccgzyyaqmqyjdxz' },
+    });
+    const stablecoinId = await registerToken(cb, 'brale-client', 'brale-secret');
+    expect((await cb.stablecoins.retrieve(stablecoinId)).issuanceStatus).toBe('PROVISIONED');
+
+    const mint = await mintFromAccount(cb, stablecoinId, account.id, wallet.id, '25000000'); // 25 ACME for 25.00 USD
+    expect(mint.status).toBe('PROCESSING');
+    expect(sandbox.state.balance(account.id)).toBe(10_000 - 2_500);
+    expect((await underWay(cb, stablecoinId)).map((o) => o.id)).toEqual([mint.id]);
+    sandbox.clock.advance(2_000);
+    expect(await underWay(cb, stablecoinId)).toEqual([]);
+
+    const burn = await redeemToBank(cb, stablecoinId, bank.id, '10000000');
+    expect(burn).toMatchObject({ status: 'PROCESSING', estimatedDelivery: { rail: 'ACH_CREDIT', amount: '1000', currency: 'USD' } });
+    sandbox.clock.advance(2_000);
+    expect((await cb.stablecoins.retrieveOperation(burn.id)).status).toBe('COMPLETED');
+    expect(guide).toContain('npx crossborder-sdk stablecoins mint "$STABLECOIN_ID" --amount 1000000 --data -');
     await sandbox.close();
   });
 });

@@ -104,6 +104,16 @@ export const METHODS: Record<OperationId, Method> = {
   deleteTokenById: (cb, a) => cb.tokens.delete(p(a, 'tokenId'), a.options),
   getDiscoveries: (cb, a) => cb.discoveries.list(q(a), a.options),
   listVasps: (cb, a) => cb.vasps.list(q(a), a.options),
+  registerStablecoin: (cb, a) => cb.stablecoins.register(b(a), a.options),
+  listStablecoins: (cb, a) => cb.stablecoins.list(q(a), a.options),
+  getStablecoin: (cb, a) => cb.stablecoins.retrieve(p(a, 'stablecoinId'), a.options),
+  createStablecoinMint: (cb, a) => cb.stablecoins.mint(p(a, 'stablecoinId'), b(a), a.options),
+  createStablecoinBurn: (cb, a) => cb.stablecoins.burn(p(a, 'stablecoinId'), b(a), a.options),
+  listStablecoinOperations: (cb, a) => cb.stablecoins.listOperations(p(a, 'stablecoinId'), q(a), a.options),
+  getStablecoinOperation: (cb, a) => cb.stablecoins.retrieveOperation(p(a, 'stablecoinOperationId'), a.options),
+  linkStablecoinProviderAccount: (cb, a) => cb.stablecoinProviderAccounts.link(b(a), a.options),
+  listStablecoinProviderAccounts: (cb, a) => cb.stablecoinProviderAccounts.list(q(a), a.options),
+  getStablecoinProviderAccount: (cb, a) => cb.stablecoinProviderAccounts.retrieve(p(a, 'stablecoinProviderAccountId'), a.options),
 };
 export const IDS = Object.keys(operations) as OperationId[];
 

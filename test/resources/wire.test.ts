@@ -32,6 +32,9 @@ const CRED = 'AuthMethod:019542f5-b3e7-1d02-0000-000000000010';
 const SESSION = 'Session:019542f5-b3e7-1d02-0000-000000000011';
 const DELEGATED_KEY = 'DelegatedKey:019542f5-b3e7-1d02-0000-000000000021';
 const TOKEN = 'Token:019542f5-b3e7-1d02-0000-000000000001';
+const STABLECOIN = 'Stablecoin:019542f5-b3e7-1d02-0000-000000000002';
+const STABLECOIN_OP = 'StablecoinOperation:019542f5-b3e7-1d02-0000-000000000301';
+const PROVIDER_ACCOUNT = 'StablecoinProviderAccount:019542f5-b3e7-1d02-0000-000000000001';
 const enc = encodeURIComponent;
 
 interface Case {
@@ -473,6 +476,59 @@ const cases: Case[] = [
     query: { country: 'PH', currency: 'PHP' },
   },
   { op: 'listVasps', call: () => cb.vasps.list({ limit: 2, cursor: 'c1' }), path: '/vasps', query: { limit: '2', cursor: 'c1' } },
+  {
+    op: 'registerStablecoin',
+    call: () => cb.stablecoins.register(requestExample('registerStablecoin')),
+    path: '/stablecoins',
+    body: requestExample('registerStablecoin'),
+    status: 201,
+  },
+  {
+    op: 'listStablecoins',
+    call: () => cb.stablecoins.list({ issuanceStatus: 'PROVISIONED', gridOperationsStatus: 'ENABLED', provider: 'BRALE', limit: 3, cursor: 'c1' }),
+    path: '/stablecoins',
+    query: { issuanceStatus: 'PROVISIONED', gridOperationsStatus: 'ENABLED', provider: 'BRALE', limit: '3', cursor: 'c1' },
+  },
+  { op: 'getStablecoin', call: () => cb.stablecoins.retrieve(STABLECOIN), path: `/stablecoins/${enc(STABLECOIN)}` },
+  {
+    op: 'createStablecoinMint',
+    call: () => cb.stablecoins.mint(STABLECOIN, requestExample('createStablecoinMint')),
+    path: `/stablecoins/${enc(STABLECOIN)}/mints`,
+    body: requestExample('createStablecoinMint'),
+    status: 201,
+  },
+  {
+    op: 'createStablecoinBurn',
+    call: () => cb.stablecoins.burn(STABLECOIN, requestExample('createStablecoinBurn')),
+    path: `/stablecoins/${enc(STABLECOIN)}/burns`,
+    body: requestExample('createStablecoinBurn'),
+    status: 201,
+  },
+  {
+    op: 'listStablecoinOperations',
+    call: () => cb.stablecoins.listOperations(STABLECOIN, { operationType: 'BURN', limit: 2 }),
+    path: `/stablecoins/${enc(STABLECOIN)}/operations`,
+    query: { operationType: 'BURN', limit: '2' },
+  },
+  { op: 'getStablecoinOperation', call: () => cb.stablecoins.retrieveOperation(STABLECOIN_OP), path: `/stablecoin-operations/${enc(STABLECOIN_OP)}` },
+  {
+    op: 'linkStablecoinProviderAccount',
+    call: () => cb.stablecoinProviderAccounts.link(requestExample('linkStablecoinProviderAccount')),
+    path: '/stablecoin-provider-accounts',
+    body: requestExample('linkStablecoinProviderAccount'),
+    status: 201,
+  },
+  {
+    op: 'listStablecoinProviderAccounts',
+    call: () => cb.stablecoinProviderAccounts.list({ provider: 'BRALE', status: 'ACTIVE' }),
+    path: '/stablecoin-provider-accounts',
+    query: { provider: 'BRALE', status: 'ACTIVE' },
+  },
+  {
+    op: 'getStablecoinProviderAccount',
+    call: () => cb.stablecoinProviderAccounts.retrieve(PROVIDER_ACCOUNT),
+    path: `/stablecoin-provider-accounts/${enc(PROVIDER_ACCOUNT)}`,
+  },
 ];
 
 function answer(c: Case): { status: number; body: unknown } {
@@ -552,6 +608,9 @@ describe('every paginated list walks all pages with for await', () => {
     ['listBeneficialOwners', () => cb.beneficialOwners.list({ customerId: CUSTOMER, limit: 1 }), '/beneficial-owners'],
     ['listTokens', () => cb.tokens.list({ limit: 1 }), '/tokens'],
     ['listVasps', () => cb.vasps.list({ limit: 1 }), '/vasps'],
+    ['listStablecoins', () => cb.stablecoins.list({ limit: 1 }), '/stablecoins'],
+    ['listStablecoinOperations', () => cb.stablecoins.listOperations(STABLECOIN, { limit: 1 }), `/stablecoins/${enc(STABLECOIN)}/operations`],
+    ['listStablecoinProviderAccounts', () => cb.stablecoinProviderAccounts.list({ limit: 1 }), '/stablecoin-provider-accounts'],
   ];
   it('covers every paginated operation', () => {
     const paginated = Object.values(operations)

@@ -13,6 +13,7 @@ import { resumeOwnership } from './ownership';
 import { openInternalAccount } from './accounts';
 import { CURRENCIES } from './currencies';
 import { resume } from './payments';
+import { resumeStablecoins } from './stablecoins';
 import { exportWorld, parseState, type SandboxStateDocument } from './state-document';
 import { IdFactory, createRandom, createUniqueRandom, type Random } from './random';
 import { createWorld, type World } from './state';
@@ -106,6 +107,7 @@ export function stateControls(ctx: Ctx, generations: Generations, rewind: () => 
       resume(ctx);
       resumeImports(ctx);
       resumeOwnership(ctx);
+      resumeStablecoins(ctx);
       changed();
     },
   };

@@ -12,6 +12,9 @@ import {
   zCredential,
   zDelegatedKey,
   zApiToken,
+  zStablecoin,
+  zStablecoinOperation,
+  zStablecoinProviderAccount,
   zCustomer,
   zExternalAccount,
   zInternalAccount,
@@ -223,6 +226,10 @@ const RULES: Record<PersistedTable, TableRule> = {
   delegatedKeys: { data: zDelegatedKey, fields: { ...ORDERED, walletSuffix: isString }, key: dataId },
   // API tokens: the secret's SHA-256 only, never the secret.
   tokens: { data: zApiToken, fields: { ...ORDERED, secretSha256: isString, deleted: optional(isBoolean) }, key: dataId },
+  // Stablecoins: provider account links (the API client id, never its secret), stablecoins, mints and burns.
+  stablecoinProviderAccounts: { data: zStablecoinProviderAccount, fields: { ...ORDERED, apiClientId: isString }, key: dataId },
+  stablecoins: { data: zStablecoin, fields: ORDERED, key: dataId },
+  stablecoinOperations: { data: zStablecoinOperation, fields: { ...ORDERED, dueMs: optional(isNumber), debited: optional(moved) }, key: dataId },
   // Idempotency-Key answers, by key: the settled ones within their window (an answer still being made is
   // not exported: its request has not been answered yet).
   idempotency: {

@@ -19,6 +19,9 @@ import type {
   PayerDataField,
   PlatformConfig,
   Quote,
+  Stablecoin,
+  StablecoinOperation,
+  StablecoinProviderAccount,
   Verification,
 } from '../../generated/types';
 import type { Answer } from './reply';
@@ -35,6 +38,20 @@ export interface TokenRec extends Rec<ApiToken> {
   secretSha256: string;
   /** Set when the token was deleted: reads answer 404 and its credentials are refused. */
   deleted?: boolean;
+}
+
+/** A stablecoin provider account link: the answer's fields and the API client id (never the secret). */
+export interface StablecoinProviderAccountRec extends Rec<StablecoinProviderAccount> {
+  apiClientId: string;
+}
+
+/**
+ * A stablecoin mint or burn. `dueMs` is when a PROCESSING operation settles or a PENDING_FUNDING one
+ * expires; `debited` is the fiat a mint took from an internal account (smallest unit of its currency).
+ */
+export interface StablecoinOperationRec extends Rec<StablecoinOperation> {
+  dueMs?: number;
+  debited?: { accountId: string; amount: number };
 }
 
 /** An internal account; `suffix` is shared with its `EmbeddedWallet:` id. */
@@ -176,7 +193,7 @@ export interface OwnershipChallengeRec {
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60_000;
 
 /**
- * A remembered answer to an `Idempotency-Key`: the request's fingerprint (method, path, body), when it
+ * A remembered answer to an `Idempotency-Key`: the request's fingerprint (SHA-256 of method, path, body), when it
  * was first seen, and its answer (a promise while the first request runs; the settled answer after, which
  * a state export keeps, so a sandbox restarted with `--state` replays it for the rest of the window).
  */
@@ -227,6 +244,12 @@ export interface World {
   delegatedKeys: Map<string, DelegatedKeyRec>;
   /** The platform's API tokens (production's `/tokens`), by id; deleted ones stay, marked, so their credentials are refused. */
   tokens: Map<string, TokenRec>;
+  /** Stablecoin provider account links (production's `/stablecoin-provider-accounts`), by id. */
+  stablecoinProviderAccounts: Map<string, StablecoinProviderAccountRec>;
+  /** Registered stablecoins (production's `/stablecoins`), by id. */
+  stablecoins: Map<string, Rec<Stablecoin>>;
+  /** Stablecoin mints and burns, by id. */
+  stablecoinOperations: Map<string, StablecoinOperationRec>;
 }
 
 /** An empty world around `config`. */
@@ -252,6 +275,9 @@ export function createWorld(config: PlatformConfig): World {
     // Delegated signing keys.
     delegatedKeys: new Map(),
     tokens: new Map(),
+    stablecoinProviderAccounts: new Map(),
+    stablecoins: new Map(),
+    stablecoinOperations: new Map(),
   };
 }
 

@@ -7,6 +7,7 @@
  * carries `X-Request-Id`.
  * @module
  */
+import { sha256 } from '@noble/hashes/sha2.js';
 import { operations, type OperationId } from '../../generated/operations';
 import * as schemas from '../../generated/zod.gen';
 import type { Call, Ctx, Handler, RouteTable } from '../domain/context';
@@ -23,6 +24,11 @@ import { API_VERSION as SDK_API_VERSION } from '../../core/version';
 
 /** The API version segment the sandbox serves: the SDK's own (src/core/version.ts, a module of constants only). */
 export const API_VERSION: typeof SDK_API_VERSION = SDK_API_VERSION;
+
+/** SHA-256 of a request's method, path and body, hex: what an `Idempotency-Key` is matched against. */
+function requestDigest(text: string): string {
+  return Array.from(sha256(new TextEncoder().encode(text)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
 
 /** How long an `Idempotency-Key` answer is replayed. */
 export { IDEMPOTENCY_WINDOW_MS } from '../domain/state';
@@ -233,7 +239,9 @@ export function createCore(
       rawBody,
       header: req.header,
     };
-    if (op.idempotent && key !== undefined) return idempotent(key, `${method} ${path}\n${rawBody}`, () => runRoute(route, call));
+    // The request is remembered by its SHA-256 only: a body may carry a secret (a provider's API secret), and
+    // the remembered answers are part of a state export.
+    if (op.idempotent && key !== undefined) return idempotent(key, requestDigest(`${method} ${path}\n${rawBody}`), () => runRoute(route, call));
     return runRoute(route, call);
   }
 

@@ -12,6 +12,8 @@ import {
   zCredential,
   zDelegatedKey,
   zApiToken,
+  zCard,
+  zCardTransaction,
   zCustomer,
   zExternalAccount,
   zInternalAccount,
@@ -223,6 +225,9 @@ const RULES: Record<PersistedTable, TableRule> = {
   delegatedKeys: { data: zDelegatedKey, fields: { ...ORDERED, walletSuffix: isString }, key: dataId },
   // API tokens: the secret's SHA-256 only, never the secret.
   tokens: { data: zApiToken, fields: { ...ORDERED, secretSha256: isString, deleted: optional(isBoolean) }, key: dataId },
+  // Cards and their transactions (never a reveal URL: none is kept).
+  cards: { data: zCard, fields: ORDERED, key: dataId },
+  cardTransactions: { data: zCardTransaction, fields: { ...ORDERED, pullConfirmMs: optional(isNumber) }, key: dataId },
   // Idempotency-Key answers, by key: the settled ones within their window (an answer still being made is
   // not exported: its request has not been answered yet).
   idempotency: {

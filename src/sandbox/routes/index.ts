@@ -14,6 +14,7 @@ import { transactionRoutes } from './transactions';
 import { walletRoutes } from './wallet';
 import { tokenRoutes } from './tokens';
 import { directoryRoutes } from './directories';
+import { cardRoutes } from './cards';
 
 /** The sandbox's route table. */
 export const routes = {
@@ -27,4 +28,5 @@ export const routes = {
   ...kycRoutes,
   ...tokenRoutes,
   ...directoryRoutes,
+  ...cardRoutes,
 } satisfies RouteTable;

@@ -429,7 +429,7 @@ describe.each(worlds)('cards against the sandbox, %s', (_name, makeWorld) => {
     expect(Date.parse(first.expiresAt)).toBeGreaterThan(Date.now() - 60_000);
     const errors = [await cb.cards.reveal('Card:nope').catch((e: unknown) => e)];
     expect(errors[0]).toBeInstanceOf(NotFoundError);
-    const token = new URL(first.panEmbedUrl).searchParams.get('t')!;
+    const tokens = [first, second].map((r) => new URL(r.panEmbedUrl).searchParams.get('t')!);
     const printed = [
       ...telemetry.spans().map((s) => JSON.stringify({ name: s.name, attributes: s.attributes, events: s.events, status: s.status })),
       ...errors.map((e) => `${String(e)} ${(e as Error).stack} ${JSON.stringify(e)}`),
@@ -440,7 +440,29 @@ describe.each(worlds)('cards against the sandbox, %s', (_name, makeWorld) => {
     ].join('\n');
     expect(printed).toContain(card.id);
     expect(world.logged.some((e) => e.path.endsWith('/reveal'))).toBe(true);
-    expect(printed.includes(token)).toBe(false);
-    expect(printed.includes(token.slice(0, 24))).toBe(false);
+    for (const token of tokens) {
+      expect(printed.includes(token)).toBe(false);
+      expect(printed.includes(token.slice(0, 24))).toBe(false);
+    }
+  });
+  // The SDK's debug log masks body fields by name (src/core/logger.ts, MASKED_FIELDS); `panEmbedUrl` (and the
+  // create's `threeDSecurePassword`) are not on its list yet, so the debug log prints the URL. Marked as a
+  // known failure: it passes once the logger masks the field, and then `.fails` must go.
+  it.fails("the SDK's debug log does not print the reveal URL", async () => {
+    const { card } = await activeCard();
+    const lines: string[] = [];
+    const line = (m: string, d?: unknown) => lines.push(`${m} ${JSON.stringify(d ?? {})}`);
+    const logged = new Crossborder({
+      tokenId: 'tok_cards',
+      clientSecret: 'sk_cards',
+      environment: 'sandbox',
+      baseUrl: world.baseUrl,
+      maxRetries: 0,
+      logLevel: 'debug',
+      logger: { debug: line, info: line, warn: line, error: line },
+    });
+    const { panEmbedUrl } = await logged.cards.reveal(card.id);
+    expect(lines.some((l) => l.includes('/reveal'))).toBe(true);
+    expect(lines.join('\n').includes(new URL(panEmbedUrl).searchParams.get('t')!)).toBe(false);
   });
 });

@@ -6389,6 +6389,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "Card:019542f5-b3e7-1d02-0000-000000000010",
+                     *           "cardholderId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                     *           "platformCardId": "card-emp-aary-001",
+                     *           "state": "ACTIVE",
+                     *           "stateReason": null,
+                     *           "brand": "VISA",
+                     *           "form": "VIRTUAL",
+                     *           "last4": "4242",
+                     *           "expMonth": 12,
+                     *           "expYear": 2029,
+                     *           "fundingSources": [
+                     *             "InternalAccount:019542f5-b3e7-1d02-0000-000000000002"
+                     *           ],
+                     *           "maxSpendPerTransaction": 5000,
+                     *           "currency": "USD",
+                     *           "createdAt": "2026-05-08T14:10:00Z",
+                     *           "updatedAt": "2026-05-08T14:11:00Z"
+                     *         }
+                     *       ],
+                     *       "hasMore": false,
+                     *       "totalCount": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["CardList"];
                 };
             };

@@ -21,6 +21,7 @@ import { UmaProviders } from './resources/uma-providers';
 import { Verifications } from './resources/verifications';
 import { BeneficialOwners } from './resources/beneficial-owners';
 import { Tokens } from './resources/tokens';
+import { Cards } from './resources/cards';
 import { Discoveries, Vasps } from './resources/directories';
 import { Stablecoins, StablecoinProviderAccounts } from './resources/stablecoins';
 import { Quotes, TransferIn, TransferOut } from './resources/quotes';
@@ -70,6 +71,8 @@ export class Crossborder extends ClientInfo {
   readonly beneficialOwners: BeneficialOwners;
   /** The platform's API tokens (a token's secret is in its create answer only). */
   readonly tokens: Tokens;
+  /** Cards issued to customers, funded by their internal accounts (a card's number is shown by `reveal` only). */
+  readonly cards: Cards;
   /** Receiving institutions of each corridor. */
   readonly discoveries: Discoveries;
   /** Virtual Asset Service Providers recognized for counterparty declarations. */
@@ -113,6 +116,7 @@ export class Crossborder extends ClientInfo {
     this.verifications = new Verifications(core);
     this.beneficialOwners = new BeneficialOwners(core);
     this.tokens = new Tokens(core);
+    this.cards = new Cards(core);
     this.discoveries = new Discoveries(core);
     this.vasps = new Vasps(core);
     this.stablecoins = new Stablecoins(core);

@@ -40,6 +40,7 @@ export { UmaProviders } from './resources/uma-providers';
 export { Verifications } from './resources/verifications';
 export { BeneficialOwners } from './resources/beneficial-owners';
 export { Tokens } from './resources/tokens';
+export { Cards } from './resources/cards';
 export { Discoveries, Vasps } from './resources/directories';
 export { Stablecoins, StablecoinProviderAccounts } from './resources/stablecoins';
 export { Quotes, TransferIn, TransferOut } from './resources/quotes';

@@ -34,6 +34,8 @@ export type VerificationListParams = QueryOf<'listVerifications'>;
 export type BeneficialOwnerListParams = QueryOf<'listBeneficialOwners'>;
 /** Query of `cb.tokens.list()`: `name`, creation and update times (`Date` or ISO string), `limit`, `cursor`. @interface */
 export type TokenListParams = QueryOf<'listTokens'>;
+/** Query of `cb.cards.list()`: `cardholderId`, `accountId`, `platformCardId`, `state`, `sortOrder`, `limit`, `cursor`. @interface */
+export type CardListParams = QueryOf<'listCards'>;
 /** Query of `cb.discoveries.list()`: the corridor's `country` and `currency`, each optional. @interface */
 export type DiscoveryListParams = QueryOf<'getDiscoveries'>;
 /** Query of `cb.vasps.list()`: `limit`, `cursor`. @interface */

@@ -444,3 +444,78 @@ export function linkStablecoinProviderAccount(core: CrossborderCore, params: Bod
 export function getStablecoinProviderAccount(core: CrossborderCore, stablecoinProviderAccountId: string, options?: RequestOptions | null): APIPromise<ResultOf<'getStablecoinProviderAccount'>> {
   return core.call(op.getStablecoinProviderAccount, { path: { stablecoinProviderAccountId } }, options);
 }
+
+/** `GET /cards` (`listCards`): awaited, the first page; iterated with `for await`, every item. */
+export function listCards(core: CrossborderCore, params?: Query<'listCards'> | null, options?: ListOptions | null): PagePromise<ItemOf<'listCards'>> {
+  return core.list(op.listCards, { query: params }, options);
+}
+
+/** `POST /cards` (`createCard`). */
+export function createCard(core: CrossborderCore, params: Body<'createCard'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'createCard'>> {
+  return core.call(op.createCard, { body: params }, options);
+}
+
+/** `GET /cards/{id}` (`getCardById`). */
+export function getCardById(core: CrossborderCore, id: string, options?: RequestOptions | null): APIPromise<ResultOf<'getCardById'>> {
+  return core.call(op.getCardById, { path: { id } }, options);
+}
+
+/** `PATCH /cards/{id}` (`updateCardById`). */
+export function updateCardById(core: CrossborderCore, id: string, params: Body<'updateCardById'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'updateCardById'>> {
+  return core.call(op.updateCardById, { path: { id }, body: params }, options);
+}
+
+/** `POST /cards/{id}/reveal` (`revealCard`). */
+export function revealCard(core: CrossborderCore, id: string, options?: SignedRequestOptions | null): APIPromise<ResultOf<'revealCard'>> {
+  return core.call(op.revealCard, { path: { id } }, options);
+}
+
+/** `POST /sandbox/cards/{id}/simulate/authorization` (`sandboxSimulateCardAuthorization`). */
+export function sandboxSimulateCardAuthorization(core: CrossborderCore, id: string, params: Body<'sandboxSimulateCardAuthorization'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'sandboxSimulateCardAuthorization'>> {
+  return core.call(op.sandboxSimulateCardAuthorization, { path: { id }, body: params }, options);
+}
+
+/** `POST /sandbox/cards/{id}/simulate/clearing` (`sandboxSimulateCardClearing`). */
+export function sandboxSimulateCardClearing(core: CrossborderCore, id: string, params: Body<'sandboxSimulateCardClearing'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'sandboxSimulateCardClearing'>> {
+  return core.call(op.sandboxSimulateCardClearing, { path: { id }, body: params }, options);
+}
+
+/** `POST /sandbox/cards/{id}/simulate/return` (`sandboxSimulateCardReturn`). */
+export function sandboxSimulateCardReturn(core: CrossborderCore, id: string, params: Body<'sandboxSimulateCardReturn'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'sandboxSimulateCardReturn'>> {
+  return core.call(op.sandboxSimulateCardReturn, { path: { id }, body: params }, options);
+}
+
+/** `POST /sandbox/cards/{id}/simulate/balance_inquiry` (`sandboxSimulateCardBalanceInquiry`). */
+export function sandboxSimulateCardBalanceInquiry(core: CrossborderCore, id: string, params: Body<'sandboxSimulateCardBalanceInquiry'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'sandboxSimulateCardBalanceInquiry'>> {
+  return core.call(op.sandboxSimulateCardBalanceInquiry, { path: { id }, body: params }, options);
+}
+
+/** `POST /sandbox/cards/{id}/simulate/credit_authorization` (`sandboxSimulateCardCreditAuthorization`). */
+export function sandboxSimulateCardCreditAuthorization(core: CrossborderCore, id: string, params: Body<'sandboxSimulateCardCreditAuthorization'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'sandboxSimulateCardCreditAuthorization'>> {
+  return core.call(op.sandboxSimulateCardCreditAuthorization, { path: { id }, body: params }, options);
+}
+
+/** `POST /sandbox/cards/{id}/simulate/financial_authorization` (`sandboxSimulateCardFinancialAuthorization`). */
+export function sandboxSimulateCardFinancialAuthorization(core: CrossborderCore, id: string, params: Body<'sandboxSimulateCardFinancialAuthorization'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'sandboxSimulateCardFinancialAuthorization'>> {
+  return core.call(op.sandboxSimulateCardFinancialAuthorization, { path: { id }, body: params }, options);
+}
+
+/** `POST /sandbox/cards/{id}/simulate/financial_credit_authorization` (`sandboxSimulateCardFinancialCreditAuthorization`). */
+export function sandboxSimulateCardFinancialCreditAuthorization(core: CrossborderCore, id: string, params: Body<'sandboxSimulateCardFinancialCreditAuthorization'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'sandboxSimulateCardFinancialCreditAuthorization'>> {
+  return core.call(op.sandboxSimulateCardFinancialCreditAuthorization, { path: { id }, body: params }, options);
+}
+
+/** `POST /sandbox/cards/{id}/simulate/authorization_advice` (`sandboxSimulateCardAuthorizationAdvice`). */
+export function sandboxSimulateCardAuthorizationAdvice(core: CrossborderCore, id: string, params: Body<'sandboxSimulateCardAuthorizationAdvice'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'sandboxSimulateCardAuthorizationAdvice'>> {
+  return core.call(op.sandboxSimulateCardAuthorizationAdvice, { path: { id }, body: params }, options);
+}
+
+/** `POST /sandbox/cards/{id}/simulate/credit_authorization_advice` (`sandboxSimulateCardCreditAuthorizationAdvice`). */
+export function sandboxSimulateCardCreditAuthorizationAdvice(core: CrossborderCore, id: string, params: Body<'sandboxSimulateCardCreditAuthorizationAdvice'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'sandboxSimulateCardCreditAuthorizationAdvice'>> {
+  return core.call(op.sandboxSimulateCardCreditAuthorizationAdvice, { path: { id }, body: params }, options);
+}
+
+/** `POST /sandbox/cards/{id}/simulate/return_reversal` (`sandboxSimulateCardReturnReversal`). */
+export function sandboxSimulateCardReturnReversal(core: CrossborderCore, id: string, params: Body<'sandboxSimulateCardReturnReversal'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'sandboxSimulateCardReturnReversal'>> {
+  return core.call(op.sandboxSimulateCardReturnReversal, { path: { id }, body: params }, options);
+}

@@ -364,6 +364,293 @@ export type BusinessInfoUpdate = {
     website?: string;
 };
 
+/** @description A card issued to a cardholder (production), bound to internal accounts of theirs that fund it in order. It never carries its number or CVC: `POST /cards/{id}/reveal` shows them to the cardholder. */
+export type Card = {
+    brand?: CardBrand;
+    /** @description The customer who holds the card. */
+    cardholderId: string;
+    /** Format: date-time */
+    createdAt: string;
+    /** @description The currency the card transacts in, that of its funding sources. */
+    currency?: string;
+    /** @description Expiry month, 1 to 12. */
+    expMonth?: number;
+    /** @description Expiry year, four digits. */
+    expYear?: number;
+    form: CardForm;
+    /** @description The internal accounts that fund the card, in the order they are tried; at least one. */
+    fundingSources: string[];
+    /** @description The card's id, `Card:<id>`. */
+    id: string;
+    /** @description The issuer's reference of the card, for its dashboards. */
+    issuerRef?: string;
+    /** @description The last four digits of the card's number. */
+    last4?: string;
+    /** @description The largest amount one card transaction may authorize, in the smallest unit of `currency` (that amount itself is allowed); null for no limit. */
+    maxSpendPerTransaction: number | null;
+    /** @description The platform's own identifier of the card; the service makes one when none was given. */
+    platformCardId?: string;
+    /** @description The card processor's reference of the card, for its dashboards. */
+    processorRef?: string;
+    state: CardState;
+    /** @description Why the card is `CLOSED` or failed provisioning; null otherwise. */
+    stateReason?: CardStateReason | null;
+    /** Format: date-time */
+    updatedAt: string;
+};
+
+/** @description The card's network, set when the issuer provisions it (production). An open set. */
+export type CardBrand = "VISA" | "MASTERCARD" | (string & {});
+
+/** @description A card to issue. */
+export type CardCreateParams = {
+    /** @description The customer to issue the card to; their KYC status must be `APPROVED`. */
+    cardholderId: string;
+    form: CardForm;
+    /** @description Internal accounts of the cardholder, in one card-eligible currency, in the order they are tried; at least one. */
+    fundingSources: string[];
+    /** @description The largest amount one card transaction may authorize, in the smallest unit; omit for no limit. */
+    maxSpendPerTransaction?: number;
+    /** @description The platform's own identifier of the card; made by the service when omitted. */
+    platformCardId?: string;
+    /** @description A static password as the card's 3-D Secure factor, for programs whose issuer takes one (EU cards); one is made when omitted. The service forwards it to the issuer and keeps no copy. */
+    threeDSecurePassword?: string;
+};
+
+/** @description The card's form factor (production); `VIRTUAL` only for now, `PHYSICAL` later. An open set. */
+export type CardForm = "VIRTUAL" | (string & {});
+
+/** @description A card's funding sources were replaced. */
+export type CardFundingSourceChangeEvent = {
+    data: Card;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "CARD.FUNDING_SOURCE_CHANGE";
+};
+
+export type CardList = ListEnvelopeFields & {
+    data: Card[];
+};
+
+/** @description The merchant of a card transaction, as the card network names it (production). */
+export type CardMerchant = {
+    /** @description The merchant's country, ISO 3166-1 alpha-2. */
+    country?: string;
+    /** @description The merchant's descriptor. */
+    descriptor: string;
+    /** @description Merchant category code (ISO 18245), four digits. */
+    mcc?: string;
+};
+
+/** @description The pulls (debits) from the funding source for a card transaction. */
+export type CardPullSummary = {
+    /** @description How many pulls; more than one when a clearing pulled after the fact (a tip). */
+    count: number;
+    /** @description How many are still pending. */
+    pendingCount?: number;
+    /** @description Their sum, in the smallest unit. */
+    totalAmount: number;
+};
+
+/** @description The merchant's returns on a card transaction. */
+export type CardRefundSummary = {
+    count: number;
+    /** @description Their sum, in the smallest unit. */
+    totalAmount: number;
+};
+
+/** @description A short-lived view of a card's number, CVC and expiry (production). `panEmbedUrl` is a bearer secret. */
+export type CardReveal = {
+    /**
+     * Format: date-time
+     * @description When the URL stops loading; ask for a new reveal after it.
+     */
+    expiresAt: string;
+    /**
+     * Format: uri
+     * @description Signed URL of the card processor's frame showing the card's details: render it at once in an iframe, never store, cache or log it.
+     */
+    panEmbedUrl: string;
+};
+
+/** @description The clearings of a card transaction. */
+export type CardSettlementSummary = {
+    count: number;
+    /** @description Their sum, in the smallest unit. */
+    totalAmount: number;
+};
+
+/** @description A card's lifecycle state (production): `PENDING_KYC` (the cardholder's KYC is not complete; no transactions), `PROCESSING` (the issuer is provisioning it), `ACTIVE` (it authorizes), `FROZEN` (paused by the platform: new authorizations are declined `CARD_PAUSED`, settlements and refunds continue), `CLOSED` (final). An open set. */
+export type CardState = "PENDING_KYC" | "PROCESSING" | "ACTIVE" | "FROZEN" | "CLOSED" | (string & {});
+
+/** @description A card's state changed. */
+export type CardStateChangeEvent = {
+    data: Card;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "CARD.STATE_CHANGE";
+};
+
+/** @description Why a card is `CLOSED` or failed provisioning (production): `ISSUER_REJECTED`, `CLOSED_BY_PLATFORM` (closed with `PATCH /cards/{id}`), `CLOSED_BY_GRID` (closed by the service, for compliance or risk). An open set. */
+export type CardStateReason = "ISSUER_REJECTED" | "CLOSED_BY_PLATFORM" | "CLOSED_BY_GRID" | (string & {});
+
+/** @description A card transaction (production's `type: CARD`): an authorization and the pulls, clearings and returns that reconcile against it, rolled up in its summaries. */
+export type CardTransaction = {
+    /** @description The funding source (internal account) that paid for it. */
+    accountId: string;
+    authorizedAmount: CurrencyAmount;
+    /** Format: date-time */
+    authorizedAt: string;
+    /** @description The card it was made with. */
+    cardId?: string;
+    /** Format: date-time */
+    createdAt: string;
+    /** @description The cardholder. */
+    customerId: string;
+    direction: TransactionDirection;
+    /** @description The card transaction's id, `CardTransaction:<id>`. */
+    id: string;
+    /** @description The issuer's token of the transaction, the one a sandbox simulation answers. */
+    issuerTransactionToken?: string;
+    /**
+     * Format: date-time
+     * @description When the last pull, clearing or return reconciled against it.
+     */
+    lastEventAt?: string;
+    merchant: CardMerchant;
+    /** @description The platform's id of the cardholder. */
+    platformCustomerId: string;
+    pullSummary?: CardPullSummary;
+    refundedAmount?: CurrencyAmount;
+    refundSummary?: CardRefundSummary;
+    settledAmount?: CurrencyAmount;
+    settlementSummary?: CardSettlementSummary;
+    status: CardTransactionStatus;
+    /** @constant */
+    type: "CARD";
+    /** Format: date-time */
+    updatedAt: string;
+};
+
+/** @description A card transaction was authorized. */
+export type CardTransactionAuthorizedEvent = {
+    data: CardTransaction;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "CARD_TRANSACTION.AUTHORIZED";
+};
+
+/** @description A card transaction settled but its pull from the funding source failed. */
+export type CardTransactionExceptionEvent = {
+    data: CardTransaction;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "CARD_TRANSACTION.EXCEPTION";
+};
+
+/** @description A card transaction was partly cleared. */
+export type CardTransactionPartiallySettledEvent = {
+    data: CardTransaction;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "CARD_TRANSACTION.PARTIALLY_SETTLED";
+};
+
+/** @description A merchant returned a card transaction. */
+export type CardTransactionRefundedEvent = {
+    data: CardTransaction;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "CARD_TRANSACTION.REFUNDED";
+};
+
+/** @description A card transaction was cleared. */
+export type CardTransactionSettledEvent = {
+    data: CardTransaction;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "CARD_TRANSACTION.SETTLED";
+};
+
+/** @description A card transaction's status (production): `AUTHORIZED` (held, not cleared), `PARTIALLY_SETTLED`, `SETTLED`, `REFUNDED` (a merchant's return), `EXCEPTION` (settled with the network but the pull from the funding source failed). An open set. */
+export type CardTransactionStatus = "AUTHORIZED" | "PARTIALLY_SETTLED" | "SETTLED" | "REFUNDED" | "EXCEPTION" | (string & {});
+
+/** @description What to change on a card: at least one of `state`, `fundingSources` and `maxSpendPerTransaction`; `state: CLOSED` alone. */
+export type CardUpdateParams = {
+    /** @description The new funding sources, in order; replaces the previous ones. At least one. */
+    fundingSources?: string[];
+    /** @description The new per-transaction limit in the smallest unit, or null to remove it; omit to keep it. */
+    maxSpendPerTransaction?: number | null;
+    /**
+     * @description `ACTIVE` or `FROZEN` (either way), or `CLOSED` (final).
+     * @enum {string}
+     */
+    state?: "ACTIVE" | "FROZEN" | "CLOSED";
+};
+
 export type CounterpartyFieldRequirement = {
     mandatory: boolean;
     /** @description Upper-case field name, for example FULL_NAME, BIRTH_DATE or NATIONALITY. */
@@ -1865,6 +2152,55 @@ export type Refund = {
     status: "PENDING" | "COMPLETED" | "FAILED" | (string & {});
 };
 
+/** @description A simulated advice re-sizing an open card authorization (sandbox). */
+export type SandboxCardAuthorizationAdviceParams = {
+    /** @description The new total authorized, in the smallest unit. */
+    amount: number;
+    /** @description An `AUTHORIZED` or `PARTIALLY_SETTLED` card transaction of the card. */
+    cardTransactionId: string;
+};
+
+/** @description A simulated authorization (sandbox): the amount, its currency and the merchant. The last three characters of `merchant.descriptor` choose the outcome (see `simulate/authorization`). */
+export type SandboxCardAuthorizationParams = {
+    /** @description In the smallest unit of `currency`. */
+    amount: number;
+    currency: Currency;
+    merchant: CardMerchant;
+};
+
+/** @description A simulated balance inquiry (sandbox), an authorization of 0. */
+export type SandboxCardBalanceInquiryParams = {
+    merchant: CardMerchant;
+};
+
+/** @description A simulated clearing of a card transaction (sandbox); 0 is the authorization's expiry. */
+export type SandboxCardClearingParams = {
+    /** @description The amount cleared, in the smallest unit; 0 expires the authorization. */
+    amount: number;
+    /** @description An `AUTHORIZED` or `PARTIALLY_SETTLED` card transaction of the card. */
+    cardTransactionId: string;
+};
+
+/** @description A simulated merchant's return on a settled card transaction (sandbox). */
+export type SandboxCardReturnParams = {
+    /** @description At most what was settled and not yet returned, in the smallest unit. */
+    amount: number;
+    /** @description A card transaction of the card with something settled. */
+    cardTransactionId: string;
+};
+
+/** @description The answer of a card simulation (sandbox); the card transaction it makes carries the same token. */
+export type SandboxCardSimulation = {
+    /** @description The issuer's token of the simulated event. */
+    issuerTransactionToken: string;
+};
+
+/** @description A card transaction to act on (sandbox). */
+export type SandboxCardTransactionRefParams = {
+    /** @description The card transaction. */
+    cardTransactionId: string;
+};
+
 /** @description Body of the sandbox funding call. */
 export type SandboxFundParams = {
     /**
@@ -2632,7 +2968,7 @@ export type WalletSignatureChallenge = {
 };
 
 /** @description Body of every webhook delivery, by `type`. Delivered at least once and retried with backoff until a 2xx; deduplicate by `id` and verify `X-Service-Signature` over the raw body first. */
-export type WebhookEvent = InvitationClaimedEvent | IncomingPaymentPendingEvent | IncomingPaymentCompletedEvent | IncomingPaymentFailedEvent | OutgoingPaymentProcessingEvent | OutgoingPaymentCompletedEvent | OutgoingPaymentFailedEvent | CustomerKycApprovedEvent | CustomerKycRejectedEvent | VerificationApprovedEvent | VerificationResolveErrorsEvent | TestEvent | OutgoingPaymentPendingEvent | OutgoingPaymentPendingAuthorizationEvent | OutgoingPaymentRefundCompletedEvent | IncomingPaymentRefundCompletedEvent | CustomerKybApprovedEvent | CustomerKybRejectedEvent | InternalAccountBalanceUpdatedEvent | CustomerKycPendingEvent | CustomerKybPendingEvent | VerificationInProgressEvent | VerificationPendingManualReviewEvent | VerificationRejectedEvent | BulkUploadCompletedEvent | BulkUploadFailedEvent | ExternalAccountStatusUpdatedEvent | InternalAccountStatusUpdatedEvent | InternalAccountFundingInstructionsUpdatedEvent;
+export type WebhookEvent = InvitationClaimedEvent | IncomingPaymentPendingEvent | IncomingPaymentCompletedEvent | IncomingPaymentFailedEvent | OutgoingPaymentProcessingEvent | OutgoingPaymentCompletedEvent | OutgoingPaymentFailedEvent | CustomerKycApprovedEvent | CustomerKycRejectedEvent | VerificationApprovedEvent | VerificationResolveErrorsEvent | TestEvent | OutgoingPaymentPendingEvent | OutgoingPaymentPendingAuthorizationEvent | OutgoingPaymentRefundCompletedEvent | IncomingPaymentRefundCompletedEvent | CustomerKybApprovedEvent | CustomerKybRejectedEvent | InternalAccountBalanceUpdatedEvent | CustomerKycPendingEvent | CustomerKybPendingEvent | VerificationInProgressEvent | VerificationPendingManualReviewEvent | VerificationRejectedEvent | BulkUploadCompletedEvent | BulkUploadFailedEvent | ExternalAccountStatusUpdatedEvent | InternalAccountStatusUpdatedEvent | InternalAccountFundingInstructionsUpdatedEvent | CardStateChangeEvent | CardFundingSourceChangeEvent | CardTransactionAuthorizedEvent | CardTransactionPartiallySettledEvent | CardTransactionSettledEvent | CardTransactionRefundedEvent | CardTransactionExceptionEvent;
 
 /** A ExternalAccountInfo variant this SDK does not know yet: any `accountType` the service accepts, with the fields every known variant has (checked before sending), sent as given. */
 export type UnknownExternalAccountInfo = { accountType: string & {}; [field: string]: unknown } & Partial<Pick<UsdAccountInfo, 'platformAccountId' | 'beneficiary'>>;

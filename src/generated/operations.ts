@@ -38,6 +38,28 @@ export type SchemaName =
   | 'zCancelTransactionBody'
   | 'zCancelTransactionPath'
   | 'zCancelTransactionResponse'
+  | 'zCard'
+  | 'zCardBrand'
+  | 'zCardCreateParams'
+  | 'zCardForm'
+  | 'zCardFundingSourceChangeEvent'
+  | 'zCardList'
+  | 'zCardMerchant'
+  | 'zCardPullSummary'
+  | 'zCardRefundSummary'
+  | 'zCardReveal'
+  | 'zCardSettlementSummary'
+  | 'zCardState'
+  | 'zCardStateChangeEvent'
+  | 'zCardStateReason'
+  | 'zCardTransaction'
+  | 'zCardTransactionAuthorizedEvent'
+  | 'zCardTransactionExceptionEvent'
+  | 'zCardTransactionPartiallySettledEvent'
+  | 'zCardTransactionRefundedEvent'
+  | 'zCardTransactionSettledEvent'
+  | 'zCardTransactionStatus'
+  | 'zCardUpdateParams'
   | 'zChallengeCredentialBody'
   | 'zChallengeCredentialPath'
   | 'zChallengeCredentialResponse'
@@ -51,6 +73,8 @@ export type SchemaName =
   | 'zCounterpartyInformation'
   | 'zCreateBeneficialOwnerBody'
   | 'zCreateBeneficialOwnerResponse'
+  | 'zCreateCardBody'
+  | 'zCreateCardResponse'
   | 'zCreateCredentialBody'
   | 'zCreateCredentialHeaders'
   | 'zCreateCredentialResponse'
@@ -171,6 +195,8 @@ export type SchemaName =
   | 'zGetBeneficialOwnerResponse'
   | 'zGetBulkCustomerImportJobPath'
   | 'zGetBulkCustomerImportJobResponse'
+  | 'zGetCardByIdPath'
+  | 'zGetCardByIdResponse'
   | 'zGetConfigResponse'
   | 'zGetCustomerExternalAccountByIdPath'
   | 'zGetCustomerExternalAccountByIdResponse'
@@ -235,6 +261,8 @@ export type SchemaName =
   | 'zLinkStablecoinProviderAccountResponse'
   | 'zListBeneficialOwnersQuery'
   | 'zListBeneficialOwnersResponse'
+  | 'zListCardsQuery'
+  | 'zListCardsResponse'
   | 'zListCredentialsQuery'
   | 'zListCredentialsResponse'
   | 'zListCustomersQuery'
@@ -282,6 +310,13 @@ export type SchemaName =
   | 'zOauthVerifyParams'
   | 'zOnBulkUploadCompletedWebhookRequest'
   | 'zOnBulkUploadFailedWebhookRequest'
+  | 'zOnCardFundingSourceChangeWebhookRequest'
+  | 'zOnCardStateChangeWebhookRequest'
+  | 'zOnCardTransactionAuthorizedWebhookRequest'
+  | 'zOnCardTransactionExceptionWebhookRequest'
+  | 'zOnCardTransactionPartiallySettledWebhookRequest'
+  | 'zOnCardTransactionRefundedWebhookRequest'
+  | 'zOnCardTransactionSettledWebhookRequest'
   | 'zOnCustomerKybApprovedWebhookRequest'
   | 'zOnCustomerKybPendingWebhookRequest'
   | 'zOnCustomerKybRejectedWebhookRequest'
@@ -363,6 +398,8 @@ export type SchemaName =
   | 'zRejectTransactionPath'
   | 'zRejectTransactionResponse'
   | 'zRequestId'
+  | 'zRevealCardPath'
+  | 'zRevealCardResponse'
   | 'zRevokeCredentialHeaders'
   | 'zRevokeCredentialPath'
   | 'zRevokeCredentialResponse'
@@ -371,6 +408,13 @@ export type SchemaName =
   | 'zRevokeSessionHeaders'
   | 'zRevokeSessionPath'
   | 'zRevokeSessionResponse'
+  | 'zSandboxCardAuthorizationAdviceParams'
+  | 'zSandboxCardAuthorizationParams'
+  | 'zSandboxCardBalanceInquiryParams'
+  | 'zSandboxCardClearingParams'
+  | 'zSandboxCardReturnParams'
+  | 'zSandboxCardSimulation'
+  | 'zSandboxCardTransactionRefParams'
   | 'zSandboxFundInternalAccountBody'
   | 'zSandboxFundInternalAccountPath'
   | 'zSandboxFundInternalAccountResponse'
@@ -380,6 +424,36 @@ export type SchemaName =
   | 'zSandboxSendBody'
   | 'zSandboxSendParams'
   | 'zSandboxSendResponse'
+  | 'zSandboxSimulateCardAuthorizationAdviceBody'
+  | 'zSandboxSimulateCardAuthorizationAdvicePath'
+  | 'zSandboxSimulateCardAuthorizationAdviceResponse'
+  | 'zSandboxSimulateCardAuthorizationBody'
+  | 'zSandboxSimulateCardAuthorizationPath'
+  | 'zSandboxSimulateCardAuthorizationResponse'
+  | 'zSandboxSimulateCardBalanceInquiryBody'
+  | 'zSandboxSimulateCardBalanceInquiryPath'
+  | 'zSandboxSimulateCardBalanceInquiryResponse'
+  | 'zSandboxSimulateCardClearingBody'
+  | 'zSandboxSimulateCardClearingPath'
+  | 'zSandboxSimulateCardClearingResponse'
+  | 'zSandboxSimulateCardCreditAuthorizationAdviceBody'
+  | 'zSandboxSimulateCardCreditAuthorizationAdvicePath'
+  | 'zSandboxSimulateCardCreditAuthorizationAdviceResponse'
+  | 'zSandboxSimulateCardCreditAuthorizationBody'
+  | 'zSandboxSimulateCardCreditAuthorizationPath'
+  | 'zSandboxSimulateCardCreditAuthorizationResponse'
+  | 'zSandboxSimulateCardFinancialAuthorizationBody'
+  | 'zSandboxSimulateCardFinancialAuthorizationPath'
+  | 'zSandboxSimulateCardFinancialAuthorizationResponse'
+  | 'zSandboxSimulateCardFinancialCreditAuthorizationBody'
+  | 'zSandboxSimulateCardFinancialCreditAuthorizationPath'
+  | 'zSandboxSimulateCardFinancialCreditAuthorizationResponse'
+  | 'zSandboxSimulateCardReturnBody'
+  | 'zSandboxSimulateCardReturnPath'
+  | 'zSandboxSimulateCardReturnResponse'
+  | 'zSandboxSimulateCardReturnReversalBody'
+  | 'zSandboxSimulateCardReturnReversalPath'
+  | 'zSandboxSimulateCardReturnReversalResponse'
   | 'zSandboxUmaReceiveParams'
   | 'zSendTestWebhookResponse'
   | 'zSenderUmaAddress'
@@ -451,6 +525,9 @@ export type SchemaName =
   | 'zUpdateBeneficialOwnerBody'
   | 'zUpdateBeneficialOwnerPath'
   | 'zUpdateBeneficialOwnerResponse'
+  | 'zUpdateCardByIdBody'
+  | 'zUpdateCardByIdPath'
+  | 'zUpdateCardByIdResponse'
   | 'zUpdateConfigBody'
   | 'zUpdateConfigResponse'
   | 'zUpdateCustomerBody'
@@ -615,7 +692,22 @@ export type OperationId =
   | 'getStablecoinOperation'
   | 'listStablecoinProviderAccounts'
   | 'linkStablecoinProviderAccount'
-  | 'getStablecoinProviderAccount';
+  | 'getStablecoinProviderAccount'
+  | 'listCards'
+  | 'createCard'
+  | 'getCardById'
+  | 'updateCardById'
+  | 'revealCard'
+  | 'sandboxSimulateCardAuthorization'
+  | 'sandboxSimulateCardClearing'
+  | 'sandboxSimulateCardReturn'
+  | 'sandboxSimulateCardBalanceInquiry'
+  | 'sandboxSimulateCardCreditAuthorization'
+  | 'sandboxSimulateCardFinancialAuthorization'
+  | 'sandboxSimulateCardFinancialCreditAuthorization'
+  | 'sandboxSimulateCardAuthorizationAdvice'
+  | 'sandboxSimulateCardCreditAuthorizationAdvice'
+  | 'sandboxSimulateCardReturnReversal';
 
 export const listCustomers: OperationRow<'listCustomers'> = {
   id: 'listCustomers',
@@ -1283,6 +1375,134 @@ export const getStablecoinProviderAccount: OperationRow<'getStablecoinProviderAc
   id: 'getStablecoinProviderAccount',
   method: 'GET',
   path: '/stablecoin-provider-accounts/{stablecoinProviderAccountId}',
+  resource: true,
+  checked: true,
+};
+export const listCards: OperationRow<'listCards'> = {
+  id: 'listCards',
+  method: 'GET',
+  path: '/cards',
+  paginated: true,
+  resource: true,
+  checked: true,
+};
+export const createCard: OperationRow<'createCard'> = {
+  id: 'createCard',
+  method: 'POST',
+  path: '/cards',
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const getCardById: OperationRow<'getCardById'> = {
+  id: 'getCardById',
+  method: 'GET',
+  path: '/cards/{id}',
+  resource: true,
+  checked: true,
+};
+export const updateCardById: OperationRow<'updateCardById'> = {
+  id: 'updateCardById',
+  method: 'PATCH',
+  path: '/cards/{id}',
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const revealCard: OperationRow<'revealCard'> = {
+  id: 'revealCard',
+  method: 'POST',
+  path: '/cards/{id}/reveal',
+  resource: true,
+  checked: true,
+};
+export const sandboxSimulateCardAuthorization: OperationRow<'sandboxSimulateCardAuthorization'> = {
+  id: 'sandboxSimulateCardAuthorization',
+  method: 'POST',
+  path: '/sandbox/cards/{id}/simulate/authorization',
+  sandboxOnly: true,
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const sandboxSimulateCardClearing: OperationRow<'sandboxSimulateCardClearing'> = {
+  id: 'sandboxSimulateCardClearing',
+  method: 'POST',
+  path: '/sandbox/cards/{id}/simulate/clearing',
+  sandboxOnly: true,
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const sandboxSimulateCardReturn: OperationRow<'sandboxSimulateCardReturn'> = {
+  id: 'sandboxSimulateCardReturn',
+  method: 'POST',
+  path: '/sandbox/cards/{id}/simulate/return',
+  sandboxOnly: true,
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const sandboxSimulateCardBalanceInquiry: OperationRow<'sandboxSimulateCardBalanceInquiry'> = {
+  id: 'sandboxSimulateCardBalanceInquiry',
+  method: 'POST',
+  path: '/sandbox/cards/{id}/simulate/balance_inquiry',
+  sandboxOnly: true,
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const sandboxSimulateCardCreditAuthorization: OperationRow<'sandboxSimulateCardCreditAuthorization'> = {
+  id: 'sandboxSimulateCardCreditAuthorization',
+  method: 'POST',
+  path: '/sandbox/cards/{id}/simulate/credit_authorization',
+  sandboxOnly: true,
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const sandboxSimulateCardFinancialAuthorization: OperationRow<'sandboxSimulateCardFinancialAuthorization'> = {
+  id: 'sandboxSimulateCardFinancialAuthorization',
+  method: 'POST',
+  path: '/sandbox/cards/{id}/simulate/financial_authorization',
+  sandboxOnly: true,
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const sandboxSimulateCardFinancialCreditAuthorization: OperationRow<'sandboxSimulateCardFinancialCreditAuthorization'> = {
+  id: 'sandboxSimulateCardFinancialCreditAuthorization',
+  method: 'POST',
+  path: '/sandbox/cards/{id}/simulate/financial_credit_authorization',
+  sandboxOnly: true,
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const sandboxSimulateCardAuthorizationAdvice: OperationRow<'sandboxSimulateCardAuthorizationAdvice'> = {
+  id: 'sandboxSimulateCardAuthorizationAdvice',
+  method: 'POST',
+  path: '/sandbox/cards/{id}/simulate/authorization_advice',
+  sandboxOnly: true,
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const sandboxSimulateCardCreditAuthorizationAdvice: OperationRow<'sandboxSimulateCardCreditAuthorizationAdvice'> = {
+  id: 'sandboxSimulateCardCreditAuthorizationAdvice',
+  method: 'POST',
+  path: '/sandbox/cards/{id}/simulate/credit_authorization_advice',
+  sandboxOnly: true,
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const sandboxSimulateCardReturnReversal: OperationRow<'sandboxSimulateCardReturnReversal'> = {
+  id: 'sandboxSimulateCardReturnReversal',
+  method: 'POST',
+  path: '/sandbox/cards/{id}/simulate/return_reversal',
+  sandboxOnly: true,
+  bodyRequired: true,
   resource: true,
   checked: true,
 };
@@ -2439,10 +2659,217 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     params: { path: 'zGetStablecoinProviderAccountPath' },
     response: 'zGetStablecoinProviderAccountResponse',
   },
+  listCards: {
+    id: 'listCards',
+    method: 'GET',
+    path: '/cards',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: true,
+    resource: true,
+    checked: true,
+    params: { query: 'zListCardsQuery' },
+    response: 'zListCardsResponse',
+  },
+  createCard: {
+    id: 'createCard',
+    method: 'POST',
+    path: '/cards',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { body: 'zCreateCardBody' },
+    response: 'zCreateCardResponse',
+  },
+  getCardById: {
+    id: 'getCardById',
+    method: 'GET',
+    path: '/cards/{id}',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    resource: true,
+    checked: true,
+    params: { path: 'zGetCardByIdPath' },
+    response: 'zGetCardByIdResponse',
+  },
+  updateCardById: {
+    id: 'updateCardById',
+    method: 'PATCH',
+    path: '/cards/{id}',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { path: 'zUpdateCardByIdPath', body: 'zUpdateCardByIdBody' },
+    response: 'zUpdateCardByIdResponse',
+  },
+  revealCard: {
+    id: 'revealCard',
+    method: 'POST',
+    path: '/cards/{id}/reveal',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    resource: true,
+    checked: true,
+    params: { path: 'zRevealCardPath' },
+    response: 'zRevealCardResponse',
+  },
+  sandboxSimulateCardAuthorization: {
+    id: 'sandboxSimulateCardAuthorization',
+    method: 'POST',
+    path: '/sandbox/cards/{id}/simulate/authorization',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: true,
+    paginated: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { path: 'zSandboxSimulateCardAuthorizationPath', body: 'zSandboxSimulateCardAuthorizationBody' },
+    response: 'zSandboxSimulateCardAuthorizationResponse',
+  },
+  sandboxSimulateCardClearing: {
+    id: 'sandboxSimulateCardClearing',
+    method: 'POST',
+    path: '/sandbox/cards/{id}/simulate/clearing',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: true,
+    paginated: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { path: 'zSandboxSimulateCardClearingPath', body: 'zSandboxSimulateCardClearingBody' },
+    response: 'zSandboxSimulateCardClearingResponse',
+  },
+  sandboxSimulateCardReturn: {
+    id: 'sandboxSimulateCardReturn',
+    method: 'POST',
+    path: '/sandbox/cards/{id}/simulate/return',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: true,
+    paginated: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { path: 'zSandboxSimulateCardReturnPath', body: 'zSandboxSimulateCardReturnBody' },
+    response: 'zSandboxSimulateCardReturnResponse',
+  },
+  sandboxSimulateCardBalanceInquiry: {
+    id: 'sandboxSimulateCardBalanceInquiry',
+    method: 'POST',
+    path: '/sandbox/cards/{id}/simulate/balance_inquiry',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: true,
+    paginated: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { path: 'zSandboxSimulateCardBalanceInquiryPath', body: 'zSandboxSimulateCardBalanceInquiryBody' },
+    response: 'zSandboxSimulateCardBalanceInquiryResponse',
+  },
+  sandboxSimulateCardCreditAuthorization: {
+    id: 'sandboxSimulateCardCreditAuthorization',
+    method: 'POST',
+    path: '/sandbox/cards/{id}/simulate/credit_authorization',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: true,
+    paginated: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { path: 'zSandboxSimulateCardCreditAuthorizationPath', body: 'zSandboxSimulateCardCreditAuthorizationBody' },
+    response: 'zSandboxSimulateCardCreditAuthorizationResponse',
+  },
+  sandboxSimulateCardFinancialAuthorization: {
+    id: 'sandboxSimulateCardFinancialAuthorization',
+    method: 'POST',
+    path: '/sandbox/cards/{id}/simulate/financial_authorization',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: true,
+    paginated: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { path: 'zSandboxSimulateCardFinancialAuthorizationPath', body: 'zSandboxSimulateCardFinancialAuthorizationBody' },
+    response: 'zSandboxSimulateCardFinancialAuthorizationResponse',
+  },
+  sandboxSimulateCardFinancialCreditAuthorization: {
+    id: 'sandboxSimulateCardFinancialCreditAuthorization',
+    method: 'POST',
+    path: '/sandbox/cards/{id}/simulate/financial_credit_authorization',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: true,
+    paginated: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { path: 'zSandboxSimulateCardFinancialCreditAuthorizationPath', body: 'zSandboxSimulateCardFinancialCreditAuthorizationBody' },
+    response: 'zSandboxSimulateCardFinancialCreditAuthorizationResponse',
+  },
+  sandboxSimulateCardAuthorizationAdvice: {
+    id: 'sandboxSimulateCardAuthorizationAdvice',
+    method: 'POST',
+    path: '/sandbox/cards/{id}/simulate/authorization_advice',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: true,
+    paginated: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { path: 'zSandboxSimulateCardAuthorizationAdvicePath', body: 'zSandboxSimulateCardAuthorizationAdviceBody' },
+    response: 'zSandboxSimulateCardAuthorizationAdviceResponse',
+  },
+  sandboxSimulateCardCreditAuthorizationAdvice: {
+    id: 'sandboxSimulateCardCreditAuthorizationAdvice',
+    method: 'POST',
+    path: '/sandbox/cards/{id}/simulate/credit_authorization_advice',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: true,
+    paginated: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { path: 'zSandboxSimulateCardCreditAuthorizationAdvicePath', body: 'zSandboxSimulateCardCreditAuthorizationAdviceBody' },
+    response: 'zSandboxSimulateCardCreditAuthorizationAdviceResponse',
+  },
+  sandboxSimulateCardReturnReversal: {
+    id: 'sandboxSimulateCardReturnReversal',
+    method: 'POST',
+    path: '/sandbox/cards/{id}/simulate/return_reversal',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: true,
+    paginated: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { path: 'zSandboxSimulateCardReturnReversalPath', body: 'zSandboxSimulateCardReturnReversalBody' },
+    response: 'zSandboxSimulateCardReturnReversalResponse',
+  },
 };
 
 /** Number of operations in the document. */
-export const OPERATION_COUNT = 86;
+export const OPERATION_COUNT = 101;
 
 /** Webhook event types of the document (the WebhookEvent discriminator). */
-export const WEBHOOK_EVENT_TYPES = ["INVITATION.CLAIMED","INCOMING_PAYMENT.PENDING","INCOMING_PAYMENT.COMPLETED","INCOMING_PAYMENT.FAILED","OUTGOING_PAYMENT.PROCESSING","OUTGOING_PAYMENT.COMPLETED","OUTGOING_PAYMENT.FAILED","CUSTOMER.KYC_APPROVED","CUSTOMER.KYC_REJECTED","VERIFICATION.APPROVED","VERIFICATION.RESOLVE_ERRORS","TEST","OUTGOING_PAYMENT.PENDING","OUTGOING_PAYMENT.PENDING_AUTHORIZATION","OUTGOING_PAYMENT.REFUND_COMPLETED","INCOMING_PAYMENT.REFUND_COMPLETED","CUSTOMER.KYB_APPROVED","CUSTOMER.KYC_PENDING","CUSTOMER.KYB_PENDING","VERIFICATION.IN_PROGRESS","VERIFICATION.PENDING_MANUAL_REVIEW","VERIFICATION.REJECTED","CUSTOMER.KYB_REJECTED","INTERNAL_ACCOUNT.BALANCE_UPDATED","BULK_UPLOAD.COMPLETED","BULK_UPLOAD.FAILED","EXTERNAL_ACCOUNT.STATUS_UPDATED","INTERNAL_ACCOUNT.STATUS_UPDATED","INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED"] as const;
+export const WEBHOOK_EVENT_TYPES = ["INVITATION.CLAIMED","INCOMING_PAYMENT.PENDING","INCOMING_PAYMENT.COMPLETED","INCOMING_PAYMENT.FAILED","OUTGOING_PAYMENT.PROCESSING","OUTGOING_PAYMENT.COMPLETED","OUTGOING_PAYMENT.FAILED","CUSTOMER.KYC_APPROVED","CUSTOMER.KYC_REJECTED","VERIFICATION.APPROVED","VERIFICATION.RESOLVE_ERRORS","TEST","OUTGOING_PAYMENT.PENDING","OUTGOING_PAYMENT.PENDING_AUTHORIZATION","OUTGOING_PAYMENT.REFUND_COMPLETED","INCOMING_PAYMENT.REFUND_COMPLETED","CUSTOMER.KYB_APPROVED","CUSTOMER.KYC_PENDING","CUSTOMER.KYB_PENDING","VERIFICATION.IN_PROGRESS","VERIFICATION.PENDING_MANUAL_REVIEW","VERIFICATION.REJECTED","CUSTOMER.KYB_REJECTED","INTERNAL_ACCOUNT.BALANCE_UPDATED","BULK_UPLOAD.COMPLETED","BULK_UPLOAD.FAILED","EXTERNAL_ACCOUNT.STATUS_UPDATED","INTERNAL_ACCOUNT.STATUS_UPDATED","INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED","CARD.STATE_CHANGE","CARD.FUNDING_SOURCE_CHANGE","CARD_TRANSACTION.AUTHORIZED","CARD_TRANSACTION.PARTIALLY_SETTLED","CARD_TRANSACTION.SETTLED","CARD_TRANSACTION.REFUNDED","CARD_TRANSACTION.EXCEPTION"] as const;

@@ -10,7 +10,7 @@ import type { ListOptions, RequestOptions, SignedRequestOptions } from '../core/
 import type { PagePromise } from '../core/pagination';
 import type { VerifyOptions } from '../resources/auth-methods';
 import type { WaitForOptions } from '../resources/transactions-methods';
-import type { ApiToken, ApiTokenCreateParams, BeneficialOwner, BeneficialOwnerCreateParams, BeneficialOwnerListParams, BeneficialOwnerUpdateParams, BulkCustomerImportJob, BulkCustomerImportJobAccepted, Credential, CredentialChallengeParams, CredentialCreateParams, CredentialList, CredentialListParams, CredentialVerifyParams, CryptoWithdrawalFeeEstimate, CryptoWithdrawalFeeEstimateParams, Customer, CustomerCreateParams, CustomerListParams, CustomerUpdateParams, CustomersCsvUpload, DelegatedKey, DelegatedKeyCreateParams, DelegatedKeyList, DelegatedKeyListParams, DiscoveryList, DiscoveryListParams, EndUserTerms, ExchangeRateList, ExchangeRateListParams, ExternalAccount, ExternalAccountCreateParams, ExternalAccountListParams, ExternalAccountLookupParams, IncomingTransaction, InternalAccount, InternalAccountExportParams, InternalAccountListParams, InternalAccountUpdateParams, Invitation, InvitationClaimParams, InvitationCreateParams, KycLink, KycLinkCreateParams, OwnershipChallenge, OwnershipChallengeParams, OwnershipVerifyParams, PasskeyChallenge, PlatformConfig, PlatformConfigUpdateParams, PlatformExternalAccountCreateParams, PlatformExternalAccountListParams, PlatformInternalAccountList, PlatformInternalAccountListParams, Quote, QuoteCreateParams, ReceiptDeliveryConfirmParams, ReceiverLookup, ReceiverLookupParams, RefreshedSession, SandboxFundParams, SandboxSendParams, SandboxUmaReceiveParams, SessionList, SessionListParams, SessionRefreshParams, Stablecoin, StablecoinBurnParams, StablecoinListParams, StablecoinMintParams, StablecoinOperation, StablecoinOperationListParams, StablecoinProviderAccount, StablecoinProviderAccountLinkParams, StablecoinProviderAccountListParams, StablecoinRegisterParams, TestWebhookResult, TokenListParams, Transaction, TransactionApproveParams, TransactionCancelParams, TransactionListParams, TransactionRejectParams, TransferInCreateParams, TransferOutCreateParams, UmaProvider, UmaProviderListParams, Vasp, VaspListParams, Verification, VerificationCreateParams, VerificationListParams, WalletExport, WalletSessionInfo } from '../types';
+import type { ApiToken, ApiTokenCreateParams, BeneficialOwner, BeneficialOwnerCreateParams, BeneficialOwnerListParams, BeneficialOwnerUpdateParams, BulkCustomerImportJob, BulkCustomerImportJobAccepted, Card, CardCreateParams, CardListParams, CardReveal, CardUpdateParams, Credential, CredentialChallengeParams, CredentialCreateParams, CredentialList, CredentialListParams, CredentialVerifyParams, CryptoWithdrawalFeeEstimate, CryptoWithdrawalFeeEstimateParams, Customer, CustomerCreateParams, CustomerListParams, CustomerUpdateParams, CustomersCsvUpload, DelegatedKey, DelegatedKeyCreateParams, DelegatedKeyList, DelegatedKeyListParams, DiscoveryList, DiscoveryListParams, EndUserTerms, ExchangeRateList, ExchangeRateListParams, ExternalAccount, ExternalAccountCreateParams, ExternalAccountListParams, ExternalAccountLookupParams, IncomingTransaction, InternalAccount, InternalAccountExportParams, InternalAccountListParams, InternalAccountUpdateParams, Invitation, InvitationClaimParams, InvitationCreateParams, KycLink, KycLinkCreateParams, OwnershipChallenge, OwnershipChallengeParams, OwnershipVerifyParams, PasskeyChallenge, PlatformConfig, PlatformConfigUpdateParams, PlatformExternalAccountCreateParams, PlatformExternalAccountListParams, PlatformInternalAccountList, PlatformInternalAccountListParams, Quote, QuoteCreateParams, ReceiptDeliveryConfirmParams, ReceiverLookup, ReceiverLookupParams, RefreshedSession, SandboxCardAuthorizationAdviceParams, SandboxCardAuthorizationParams, SandboxCardBalanceInquiryParams, SandboxCardClearingParams, SandboxCardReturnParams, SandboxCardSimulation, SandboxCardTransactionRefParams, SandboxFundParams, SandboxSendParams, SandboxUmaReceiveParams, SessionList, SessionListParams, SessionRefreshParams, Stablecoin, StablecoinBurnParams, StablecoinListParams, StablecoinMintParams, StablecoinOperation, StablecoinOperationListParams, StablecoinProviderAccount, StablecoinProviderAccountLinkParams, StablecoinProviderAccountListParams, StablecoinRegisterParams, TestWebhookResult, TokenListParams, Transaction, TransactionApproveParams, TransactionCancelParams, TransactionListParams, TransactionRejectParams, TransferInCreateParams, TransferOutCreateParams, UmaProvider, UmaProviderListParams, Vasp, VaspListParams, Verification, VerificationCreateParams, VerificationListParams, WalletExport, WalletSessionInfo } from '../types';
 import { APIResource } from '../core/resource';
 import * as credentialsMethods from '../resources/auth-methods';
 import * as quotesMethods from '../resources/quotes-methods';
@@ -1177,6 +1177,142 @@ export class Sandbox extends APIResource {
   sendTestWebhook(options?: SignedRequestOptions): APIPromise<TestWebhookResult> {
     return this._client.call(op.sendTestWebhook, {}, options);
   }
+
+  /**
+   * Simulates an authorization on a card: approved, it debits the first funding source that holds the amount
+   * and makes an `AUTHORIZED` card transaction; declined (card not active, over `maxSpendPerTransaction`, no funds)
+   * it makes none.
+   * @example
+   * ```ts
+   * const { issuerTransactionToken } = await cb.sandbox.simulateCardAuthorization(cardId, {
+   *   amount: 1_250,
+   *   currency: { code: 'USD' },
+   *   merchant: { descriptor: 'BLUE BOTTLE COFFEE SF', mcc: '5814', country: 'US' },
+   * });
+   * ```
+   */
+  simulateCardAuthorization(cardId: string, params: SandboxCardAuthorizationParams, options?: SignedRequestOptions): APIPromise<SandboxCardSimulation> {
+    return this._client.call(op.sandboxSimulateCardAuthorization, { path: { id: cardId }, body: params }, options);
+  }
+
+  /**
+   * Simulates the clearing of a card transaction: it settles, a clearing above the authorization pulls the
+   * difference, and 0 expires the authorization (its hold is given back).
+   * @example
+   * ```ts
+   * await cb.sandbox.simulateCardClearing(cardId, { cardTransactionId, amount: 1_500 });
+   * ```
+   */
+  simulateCardClearing(cardId: string, params: SandboxCardClearingParams, options?: SignedRequestOptions): APIPromise<SandboxCardSimulation> {
+    return this._client.call(op.sandboxSimulateCardClearing, { path: { id: cardId }, body: params }, options);
+  }
+
+  /**
+   * Simulates a merchant's return on a settled card transaction: the amount goes back to the funding source.
+   * @example
+   * ```ts
+   * await cb.sandbox.simulateCardReturn(cardId, { cardTransactionId, amount: 1_500 });
+   * ```
+   */
+  simulateCardReturn(cardId: string, params: SandboxCardReturnParams, options?: SignedRequestOptions): APIPromise<SandboxCardSimulation> {
+    return this._client.call(op.sandboxSimulateCardReturn, { path: { id: cardId }, body: params }, options);
+  }
+
+  /**
+   * Simulates a balance inquiry (an authorization of 0): no money moves.
+   * @example
+   * ```ts
+   * await cb.sandbox.simulateCardBalanceInquiry(cardId, { merchant: { descriptor: 'SHELL OIL 12345678', mcc: '5541', country: 'US' } });
+   * ```
+   */
+  simulateCardBalanceInquiry(cardId: string, params: SandboxCardBalanceInquiryParams, options?: SignedRequestOptions): APIPromise<SandboxCardSimulation> {
+    return this._client.call(op.sandboxSimulateCardBalanceInquiry, { path: { id: cardId }, body: params }, options);
+  }
+
+  /**
+   * Simulates a credit to the card (a merchant's refund pushed as an authorization): the first funding source
+   * is credited.
+   * @example
+   * ```ts
+   * await cb.sandbox.simulateCardCreditAuthorization(cardId, {
+   *   amount: 2_500,
+   *   currency: { code: 'USD' },
+   *   merchant: { descriptor: 'ACME MARKETPLACE', mcc: '5942', country: 'US' },
+   * });
+   * ```
+   */
+  simulateCardCreditAuthorization(cardId: string, params: SandboxCardAuthorizationParams, options?: SignedRequestOptions): APIPromise<SandboxCardSimulation> {
+    return this._client.call(op.sandboxSimulateCardCreditAuthorization, { path: { id: cardId }, body: params }, options);
+  }
+
+  /**
+   * Simulates a single-message authorization that clears at once (an ATM withdrawal).
+   * @example
+   * ```ts
+   * await cb.sandbox.simulateCardFinancialAuthorization(cardId, {
+   *   amount: 8_000,
+   *   currency: { code: 'USD' },
+   *   merchant: { descriptor: 'ATM WITHDRAWAL 24TH ST', mcc: '6011', country: 'US' },
+   * });
+   * ```
+   */
+  simulateCardFinancialAuthorization(cardId: string, params: SandboxCardAuthorizationParams, options?: SignedRequestOptions): APIPromise<SandboxCardSimulation> {
+    return this._client.call(op.sandboxSimulateCardFinancialAuthorization, { path: { id: cardId }, body: params }, options);
+  }
+
+  /**
+   * Simulates a single-message credit to the card that clears at once (a push credit).
+   * @example
+   * ```ts
+   * await cb.sandbox.simulateCardFinancialCreditAuthorization(cardId, {
+   *   amount: 4_000,
+   *   currency: { code: 'USD' },
+   *   merchant: { descriptor: 'ACME PAYOUTS', mcc: '6012', country: 'US' },
+   * });
+   * ```
+   */
+  simulateCardFinancialCreditAuthorization(cardId: string, params: SandboxCardAuthorizationParams, options?: SignedRequestOptions): APIPromise<SandboxCardSimulation> {
+    return this._client.call(op.sandboxSimulateCardFinancialCreditAuthorization, { path: { id: cardId }, body: params }, options);
+  }
+
+  /**
+   * Simulates an advice that re-sizes an open card authorization to a new total (the difference is pulled or
+   * given back).
+   * @example
+   * ```ts
+   * await cb.sandbox.simulateCardAuthorizationAdvice(cardId, { cardTransactionId, amount: 2_000 });
+   * ```
+   */
+  simulateCardAuthorizationAdvice(cardId: string, params: SandboxCardAuthorizationAdviceParams, options?: SignedRequestOptions): APIPromise<SandboxCardSimulation> {
+    return this._client.call(op.sandboxSimulateCardAuthorizationAdvice, { path: { id: cardId }, body: params }, options);
+  }
+
+  /**
+   * Simulates a network's credit authorization advice on the card (the first funding source is credited).
+   * @example
+   * ```ts
+   * await cb.sandbox.simulateCardCreditAuthorizationAdvice(cardId, {
+   *   amount: 2_500,
+   *   currency: { code: 'USD' },
+   *   merchant: { descriptor: 'ACME MARKETPLACE', mcc: '5942', country: 'US' },
+   * });
+   * ```
+   */
+  simulateCardCreditAuthorizationAdvice(cardId: string, params: SandboxCardAuthorizationParams, options?: SignedRequestOptions): APIPromise<SandboxCardSimulation> {
+    return this._client.call(op.sandboxSimulateCardCreditAuthorizationAdvice, { path: { id: cardId }, body: params }, options);
+  }
+
+  /**
+   * Simulates the reversal of a settled return: the refunded amount is pulled again and the transaction is
+   * `SETTLED` again.
+   * @example
+   * ```ts
+   * await cb.sandbox.simulateCardReturnReversal(cardId, { cardTransactionId });
+   * ```
+   */
+  simulateCardReturnReversal(cardId: string, params: SandboxCardTransactionRefParams, options?: SignedRequestOptions): APIPromise<SandboxCardSimulation> {
+    return this._client.call(op.sandboxSimulateCardReturnReversal, { path: { id: cardId }, body: params }, options);
+  }
 }
 
 /**
@@ -1581,5 +1717,84 @@ export class StablecoinProviderAccounts extends APIResource {
    */
   retrieve(stablecoinProviderAccountId: string, options?: RequestOptions): APIPromise<StablecoinProviderAccount> {
     return this._client.call(op.getStablecoinProviderAccount, { path: { stablecoinProviderAccountId } }, options);
+  }
+}
+
+/**
+ * Cards issued to customers, each funded by internal accounts of its holder, in order. A card never carries
+ * its number: `reveal` shows it to the cardholder.
+ */
+export class Cards extends APIResource {
+  /**
+   * Issues a virtual card to a KYC-approved cardholder, bound to one or more of their internal accounts
+   * (tried in order). The card starts `PROCESSING` and turns `ACTIVE` when the issuer has provisioned it
+   * (`CARD.STATE_CHANGE` says when).
+   * @example
+   * ```ts
+   * const card = await cb.cards.create({
+   *   cardholderId: customerId,
+   *   form: 'VIRTUAL',
+   *   fundingSources: [usdAccountId],
+   *   maxSpendPerTransaction: 5_000, // $50.00 at most per transaction
+   * });
+   * console.log(card.id, card.state); // 'Card:…', 'PROCESSING'
+   * ```
+   */
+  create(params: CardCreateParams, options?: SignedRequestOptions): APIPromise<Card> {
+    return this._client.call(op.createCard, { body: params }, options);
+  }
+
+  /**
+   * Lists cards, filtered by cardholder, funding account, platform card id and state; `for await` walks every
+   * page.
+   * @example
+   * ```ts
+   * for await (const card of cb.cards.list({ cardholderId: customerId, state: 'ACTIVE' })) {
+   *   console.log(card.id, card.last4, card.state);
+   * }
+   * ```
+   */
+  list(params?: CardListParams, options?: ListOptions): PagePromise<Card> {
+    return this._client.list(op.listCards, { query: params }, options);
+  }
+
+  /**
+   * Fetches a card by its id. The card never carries its number: {@link Cards.reveal} gives the cardholder
+   * a short-lived view of it.
+   * @example
+   * ```ts
+   * const card = await cb.cards.retrieve('Card:019542f5-b3e7-1d02-0000-000000000010');
+   * console.log(card.state, card.last4, card.maxSpendPerTransaction);
+   * ```
+   */
+  retrieve(cardId: string, options?: RequestOptions): APIPromise<Card> {
+    return this._client.call(op.getCardById, { path: { id: cardId } }, options);
+  }
+
+  /**
+   * Freezes, unfreezes or closes a card, replaces its funding sources, or sets or clears its per-transaction
+   * limit (`maxSpendPerTransaction: null`). Closing is final.
+   * @example
+   * ```ts
+   * const frozen = await cb.cards.update(cardId, { state: 'FROZEN' });
+   * const limited = await cb.cards.update(cardId, { maxSpendPerTransaction: 10_000 });
+   * console.log(frozen.state, limited.maxSpendPerTransaction); // 'FROZEN', 10000
+   * ```
+   */
+  update(cardId: string, params: CardUpdateParams, options?: SignedRequestOptions): APIPromise<Card> {
+    return this._client.call(op.updateCardById, { path: { id: cardId }, body: params }, options);
+  }
+
+  /**
+   * Mints a short-lived URL of the card processor's frame that shows the cardholder the card's number, CVC
+   * and expiry. The URL is a bearer secret: render it at once, never store or log it.
+   * @example
+   * ```ts
+   * const { panEmbedUrl, expiresAt } = await cb.cards.reveal(cardId);
+   * iframe.src = panEmbedUrl; // shown now, expires at expiresAt
+   * ```
+   */
+  reveal(cardId: string, options?: SignedRequestOptions): APIPromise<CardReveal> {
+    return this._client.call(op.revealCard, { path: { id: cardId } }, options);
   }
 }

@@ -280,6 +280,86 @@ export interface paths {
         patch: operations["updateBeneficialOwner"];
         trace?: never;
     };
+    "/cards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List cards
+         * @description Production's operation (lightsparkdev/grid-api). Pages through the platform's cards, filtered by `cardholderId`, `accountId` (cards whose `fundingSources` hold that internal account), `platformCardId` and `state`; newest first unless `sortOrder` is `asc`.
+         */
+        get: operations["listCards"];
+        put?: never;
+        /**
+         * Issue a card
+         * @description Production's operation (lightsparkdev/grid-api). Issues a card to a cardholder, bound to at least one funding source (internal accounts of the cardholder, in priority order, all in one card-eligible currency, which becomes the card's `currency`). A cardholder whose KYC status is not `APPROVED` is refused with 400 `CARDHOLDER_KYC_NOT_APPROVED`; a funding source of another customer or in another currency with 400 `FUNDING_SOURCE_INELIGIBLE`. `maxSpendPerTransaction` (smallest unit, optional) is the largest amount one card transaction may authorize. The card starts `PROCESSING`; `CARD.STATE_CHANGE` is sent when it becomes `ACTIVE`. Environments without a card issuer answer 501 `NOT_IMPLEMENTED`.
+         */
+        post: operations["createCard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cards/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's id, `Card:<id>`.
+                 * @example Card:019542f5-b3e7-1d02-0000-000000000010
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a card
+         * @description Production's operation (lightsparkdev/grid-api). Reads one card. An unknown card answers 404 `CARD_NOT_FOUND`. The card never carries its number or the reveal URL (`POST /cards/{id}/reveal`).
+         */
+        get: operations["getCardById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a card
+         * @description Production's operation (lightsparkdev/grid-api). Changes a card's `state` (`ACTIVE` and `FROZEN` either way, either of them to `CLOSED`; any other move is 409 `INVALID_STATE_TRANSITION`, closing a closed card 409 `CARD_ALREADY_CLOSED`, changing a closed card 409 `CARD_NOT_MUTABLE`), replaces its `fundingSources` (400 `FUNDING_SOURCE_INELIGIBLE` for another customer's account or another currency), and sets or clears (`null`) `maxSpendPerTransaction`. At least one field; `state: CLOSED` takes neither of the others. A frozen card's new authorizations are declined (`CARD_PAUSED`). Sends `CARD.STATE_CHANGE` on a state change and `CARD.FUNDING_SOURCE_CHANGE` when the funding sources change. Effect `write`, destructive: a closed card cannot be opened again.
+         */
+        patch: operations["updateCardById"];
+        trace?: never;
+    };
+    "/cards/{id}/reveal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's id, `Card:<id>`.
+                 * @example Card:019542f5-b3e7-1d02-0000-000000000010
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reveal a card's details
+         * @description Production's operation (lightsparkdev/grid-api). Answers `panEmbedUrl`, a signed URL of the card processor's frame that shows the card's full number, CVC and expiry to the cardholder, valid until `expiresAt` (minutes). The card's data never crosses the service or the platform; the URL is a bearer secret for it, never to be stored, cached or logged. Effect `secret`.
+         */
+        post: operations["revealCard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/config": {
         parameters: {
             query?: never;
@@ -1039,6 +1119,266 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/cards/{id}/simulate/authorization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's id, `Card:<id>`.
+                 * @example Card:019542f5-b3e7-1d02-0000-000000000010
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a card authorization (sandbox)
+         * @description Simulates a card authorization at a merchant: a card that is not `ACTIVE`, an amount above the card's `maxSpendPerTransaction` or one no funding source holds is declined (no transaction); an approved one pulls the amount from the first funding source that holds it, in the same step as the checks, and makes an `AUTHORIZED` card transaction (`CARD_TRANSACTION.AUTHORIZED`). The outcome follows the last three characters of `merchant.descriptor`: `002` declined (`INSUFFICIENT_FUNDS`), `003` declined (`CARD_PAUSED`), `005` the pull stays pending for 30 seconds, `006` the pull succeeds and its confirmation fails (the transaction becomes `EXCEPTION`); anything else is approved. Answers 202 with the issuer transaction token the card transaction carries; production keys are refused with 403 `SANDBOX_ONLY`.
+         */
+        post: operations["sandboxSimulateCardAuthorization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/cards/{id}/simulate/authorization_advice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's id, `Card:<id>`.
+                 * @example Card:019542f5-b3e7-1d02-0000-000000000010
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a card authorization advice (sandbox)
+         * @description Simulates an advice that re-sizes an open (`AUTHORIZED` or `PARTIALLY_SETTLED`) card transaction to a new total: the difference is pulled from (or given back to) its funding source. An advice tells of an authorization the network already made, so it is not declined: when the funding source cannot cover the difference the transaction becomes `EXCEPTION`. Another state is 409 `INVALID_STATE_TRANSITION`. Answers 202 with the issuer transaction token the card transaction carries; production keys are refused with 403 `SANDBOX_ONLY`.
+         */
+        post: operations["sandboxSimulateCardAuthorizationAdvice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/cards/{id}/simulate/balance_inquiry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's id, `Card:<id>`.
+                 * @example Card:019542f5-b3e7-1d02-0000-000000000010
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a card balance inquiry (sandbox)
+         * @description Simulates a balance inquiry at a merchant: an authorization of 0 that moves no money and makes no card transaction; a card that is not `ACTIVE` declines it. Answers 202 with the issuer transaction token the card transaction carries; production keys are refused with 403 `SANDBOX_ONLY`.
+         */
+        post: operations["sandboxSimulateCardBalanceInquiry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/cards/{id}/simulate/clearing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's id, `Card:<id>`.
+                 * @example Card:019542f5-b3e7-1d02-0000-000000000010
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a card clearing (sandbox)
+         * @description Simulates a clearing against an `AUTHORIZED` or `PARTIALLY_SETTLED` card transaction of the card: the transaction becomes `SETTLED` (`CARD_TRANSACTION.SETTLED`). A clearing above what was authorized pulls the difference after the fact (a tip); when the funding source no longer holds it, the transaction becomes `EXCEPTION`. A clearing of 0 is the authorization's expiry: the hold is given back. Another state is 409 `INVALID_STATE_TRANSITION`. Answers 202 with the issuer transaction token the card transaction carries; production keys are refused with 403 `SANDBOX_ONLY`.
+         */
+        post: operations["sandboxSimulateCardClearing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/cards/{id}/simulate/credit_authorization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's id, `Card:<id>`.
+                 * @example Card:019542f5-b3e7-1d02-0000-000000000010
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a card credit authorization (sandbox)
+         * @description Simulates a merchant's credit to the card pushed as an authorization: the amount is credited to the card's first funding source and a `CREDIT` card transaction is made, `AUTHORIZED` (`CARD_TRANSACTION.AUTHORIZED`). A card that is not `ACTIVE` declines it. The outcome follows the last three characters of `merchant.descriptor`: `002` declined (`INSUFFICIENT_FUNDS`), `003` declined (`CARD_PAUSED`), `005` the pull stays pending for 30 seconds, `006` the pull succeeds and its confirmation fails (the transaction becomes `EXCEPTION`); anything else is approved. Answers 202 with the issuer transaction token the card transaction carries; production keys are refused with 403 `SANDBOX_ONLY`.
+         */
+        post: operations["sandboxSimulateCardCreditAuthorization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/cards/{id}/simulate/credit_authorization_advice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's id, `Card:<id>`.
+                 * @example Card:019542f5-b3e7-1d02-0000-000000000010
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a card credit authorization advice (sandbox)
+         * @description Simulates a network's credit authorization advice on the card: as `simulate/credit_authorization`, the first funding source is credited and an `AUTHORIZED` `CREDIT` card transaction is made. The outcome follows the last three characters of `merchant.descriptor`: `002` declined (`INSUFFICIENT_FUNDS`), `003` declined (`CARD_PAUSED`), `005` the pull stays pending for 30 seconds, `006` the pull succeeds and its confirmation fails (the transaction becomes `EXCEPTION`); anything else is approved. Answers 202 with the issuer transaction token the card transaction carries; production keys are refused with 403 `SANDBOX_ONLY`.
+         */
+        post: operations["sandboxSimulateCardCreditAuthorizationAdvice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/cards/{id}/simulate/financial_authorization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's id, `Card:<id>`.
+                 * @example Card:019542f5-b3e7-1d02-0000-000000000010
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a card financial authorization (sandbox)
+         * @description Simulates a single-message authorization that clears at once (an ATM withdrawal): the checks and the pull of `simulate/authorization`, and the card transaction is `SETTLED` (`CARD_TRANSACTION.SETTLED`). The outcome follows the last three characters of `merchant.descriptor`: `002` declined (`INSUFFICIENT_FUNDS`), `003` declined (`CARD_PAUSED`), `005` the pull stays pending for 30 seconds, `006` the pull succeeds and its confirmation fails (the transaction becomes `EXCEPTION`); anything else is approved. Answers 202 with the issuer transaction token the card transaction carries; production keys are refused with 403 `SANDBOX_ONLY`.
+         */
+        post: operations["sandboxSimulateCardFinancialAuthorization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/cards/{id}/simulate/financial_credit_authorization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's id, `Card:<id>`.
+                 * @example Card:019542f5-b3e7-1d02-0000-000000000010
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a card financial credit authorization (sandbox)
+         * @description Simulates a single-message credit that clears at once (a push credit): the first funding source is credited and the `CREDIT` card transaction is `SETTLED` (`CARD_TRANSACTION.SETTLED`). The outcome follows the last three characters of `merchant.descriptor`: `002` declined (`INSUFFICIENT_FUNDS`), `003` declined (`CARD_PAUSED`), `005` the pull stays pending for 30 seconds, `006` the pull succeeds and its confirmation fails (the transaction becomes `EXCEPTION`); anything else is approved. Answers 202 with the issuer transaction token the card transaction carries; production keys are refused with 403 `SANDBOX_ONLY`.
+         */
+        post: operations["sandboxSimulateCardFinancialCreditAuthorization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/cards/{id}/simulate/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's id, `Card:<id>`.
+                 * @example Card:019542f5-b3e7-1d02-0000-000000000010
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a card return (sandbox)
+         * @description Simulates a merchant's return on a settled card transaction: the amount (at most what was settled and not yet returned, else 400 `INVALID_AMOUNT`) goes back to the funding source; all of it makes the transaction `REFUNDED` (`CARD_TRANSACTION.REFUNDED`), part of it keeps it `SETTLED` with `refundedAmount`. Answers 202 with the issuer transaction token the card transaction carries; production keys are refused with 403 `SANDBOX_ONLY`.
+         */
+        post: operations["sandboxSimulateCardReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/cards/{id}/simulate/return_reversal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's id, `Card:<id>`.
+                 * @example Card:019542f5-b3e7-1d02-0000-000000000010
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a card return reversal (sandbox)
+         * @description Simulates the reversal of the returns of a `REFUNDED` card transaction: what was returned is pulled from the funding source again (when it no longer holds it the transaction becomes `EXCEPTION`) and the transaction is `SETTLED` again (`CARD_TRANSACTION.SETTLED`). Another state is 409 `INVALID_STATE_TRANSITION`. Answers 202 with the issuer transaction token the card transaction carries; production keys are refused with 403 `SANDBOX_ONLY`.
+         */
+        post: operations["sandboxSimulateCardReturnReversal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/internal-accounts/{accountId}/fund": {
         parameters: {
             query?: never;
@@ -1675,6 +2015,146 @@ export interface webhooks {
          * @description Sent when a CSV customer import job fails as a whole (production), for example a file without a required column; `data` is the job.
          */
         post: operations["onBulkUploadFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "CARD_TRANSACTION.AUTHORIZED": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A card transaction was authorized
+         * @description A card transaction was authorized. `data` is the whole card transaction (production). The local sandbox sends it when a card simulation (`/sandbox/cards/{id}/simulate/…`) leaves a card transaction `AUTHORIZED`.
+         */
+        post: operations["onCardTransactionAuthorized"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "CARD_TRANSACTION.EXCEPTION": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A card transaction settled but its pull from the funding source failed
+         * @description A card transaction settled but its pull from the funding source failed. `data` is the whole card transaction (production). The local sandbox sends it when a card simulation (`/sandbox/cards/{id}/simulate/…`) leaves a card transaction `EXCEPTION`.
+         */
+        post: operations["onCardTransactionException"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "CARD_TRANSACTION.PARTIALLY_SETTLED": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A card transaction was partly cleared
+         * @description A card transaction was partly cleared. `data` is the whole card transaction (production). The local sandbox sends it when a card simulation (`/sandbox/cards/{id}/simulate/…`) leaves a card transaction `PARTIALLY_SETTLED`.
+         */
+        post: operations["onCardTransactionPartiallySettled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "CARD_TRANSACTION.REFUNDED": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A merchant returned a card transaction
+         * @description A merchant returned a card transaction. `data` is the whole card transaction (production). The local sandbox sends it when a card simulation (`/sandbox/cards/{id}/simulate/…`) leaves a card transaction `REFUNDED`.
+         */
+        post: operations["onCardTransactionRefunded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "CARD_TRANSACTION.SETTLED": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A card transaction was cleared
+         * @description A card transaction was cleared. `data` is the whole card transaction (production). The local sandbox sends it when a card simulation (`/sandbox/cards/{id}/simulate/…`) leaves a card transaction `SETTLED`.
+         */
+        post: operations["onCardTransactionSettled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "CARD.FUNDING_SOURCE_CHANGE": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A card's funding sources were replaced
+         * @description A card's funding sources were replaced. `data` is the whole card (production). The local sandbox sends it when `PATCH /cards/{id}` replaces the funding sources.
+         */
+        post: operations["onCardFundingSourceChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "CARD.STATE_CHANGE": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A card's state changed
+         * @description A card's state changed. `data` is the whole card (production). The local sandbox sends it when a card it issued becomes `ACTIVE` and on every state change made with `PATCH /cards/{id}`.
+         */
+        post: operations["onCardStateChange"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2560,6 +3040,271 @@ export interface components {
             registrationNumber?: string;
             taxId?: string;
             website?: string;
+        };
+        /** @description A card issued to a cardholder (production), bound to internal accounts of theirs that fund it in order. It never carries its number or CVC: `POST /cards/{id}/reveal` shows them to the cardholder. */
+        Card: {
+            brand?: components["schemas"]["CardBrand"];
+            /** @description The customer who holds the card. */
+            cardholderId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The currency the card transacts in, that of its funding sources. */
+            currency?: string;
+            /** @description Expiry month, 1 to 12. */
+            expMonth?: number;
+            /** @description Expiry year, four digits. */
+            expYear?: number;
+            form: components["schemas"]["CardForm"];
+            /** @description The internal accounts that fund the card, in the order they are tried; at least one. */
+            fundingSources: string[];
+            /** @description The card's id, `Card:<id>`. */
+            id: string;
+            /** @description The issuer's reference of the card, for its dashboards. */
+            issuerRef?: string;
+            /** @description The last four digits of the card's number. */
+            last4?: string;
+            /** @description The largest amount one card transaction may authorize, in the smallest unit of `currency` (that amount itself is allowed); null for no limit. */
+            maxSpendPerTransaction: number | null;
+            /** @description The platform's own identifier of the card; the service makes one when none was given. */
+            platformCardId?: string;
+            /** @description The card processor's reference of the card, for its dashboards. */
+            processorRef?: string;
+            state: components["schemas"]["CardState"];
+            /** @description Why the card is `CLOSED` or failed provisioning; null otherwise. */
+            stateReason?: components["schemas"]["CardStateReason"] | null;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description The card's network, set when the issuer provisions it (production). An open set. */
+        CardBrand: "VISA" | "MASTERCARD" | (string & {});
+        /** @description A card to issue. */
+        CardCreateParams: {
+            /** @description The customer to issue the card to; their KYC status must be `APPROVED`. */
+            cardholderId: string;
+            form: components["schemas"]["CardForm"];
+            /** @description Internal accounts of the cardholder, in one card-eligible currency, in the order they are tried; at least one. */
+            fundingSources: string[];
+            /** @description The largest amount one card transaction may authorize, in the smallest unit; omit for no limit. */
+            maxSpendPerTransaction?: number;
+            /** @description The platform's own identifier of the card; made by the service when omitted. */
+            platformCardId?: string;
+            /** @description A static password as the card's 3-D Secure factor, for programs whose issuer takes one (EU cards); one is made when omitted. The service forwards it to the issuer and keeps no copy. */
+            threeDSecurePassword?: string;
+        };
+        /** @description The card's form factor (production); `VIRTUAL` only for now, `PHYSICAL` later. An open set. */
+        CardForm: "VIRTUAL" | (string & {});
+        /** @description A card's funding sources were replaced. */
+        CardFundingSourceChangeEvent: {
+            data: components["schemas"]["Card"];
+            /** @description Event id; the same on every redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service created the event.
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CARD.FUNDING_SOURCE_CHANGE";
+        };
+        CardList: components["schemas"]["ListEnvelope"] & {
+            data: components["schemas"]["Card"][];
+        };
+        /** @description The merchant of a card transaction, as the card network names it (production). */
+        CardMerchant: {
+            /** @description The merchant's country, ISO 3166-1 alpha-2. */
+            country?: string;
+            /** @description The merchant's descriptor. */
+            descriptor: string;
+            /** @description Merchant category code (ISO 18245), four digits. */
+            mcc?: string;
+        };
+        /** @description The pulls (debits) from the funding source for a card transaction. */
+        CardPullSummary: {
+            /** @description How many pulls; more than one when a clearing pulled after the fact (a tip). */
+            count: number;
+            /** @description How many are still pending. */
+            pendingCount?: number;
+            /** @description Their sum, in the smallest unit. */
+            totalAmount: number;
+        };
+        /** @description The merchant's returns on a card transaction. */
+        CardRefundSummary: {
+            count: number;
+            /** @description Their sum, in the smallest unit. */
+            totalAmount: number;
+        };
+        /** @description A short-lived view of a card's number, CVC and expiry (production). `panEmbedUrl` is a bearer secret. */
+        CardReveal: {
+            /**
+             * Format: date-time
+             * @description When the URL stops loading; ask for a new reveal after it.
+             */
+            expiresAt: string;
+            /**
+             * Format: uri
+             * @description Signed URL of the card processor's frame showing the card's details: render it at once in an iframe, never store, cache or log it.
+             */
+            panEmbedUrl: string;
+        };
+        /** @description The clearings of a card transaction. */
+        CardSettlementSummary: {
+            count: number;
+            /** @description Their sum, in the smallest unit. */
+            totalAmount: number;
+        };
+        /** @description A card's lifecycle state (production): `PENDING_KYC` (the cardholder's KYC is not complete; no transactions), `PROCESSING` (the issuer is provisioning it), `ACTIVE` (it authorizes), `FROZEN` (paused by the platform: new authorizations are declined `CARD_PAUSED`, settlements and refunds continue), `CLOSED` (final). An open set. */
+        CardState: "PENDING_KYC" | "PROCESSING" | "ACTIVE" | "FROZEN" | "CLOSED" | (string & {});
+        /** @description A card's state changed. */
+        CardStateChangeEvent: {
+            data: components["schemas"]["Card"];
+            /** @description Event id; the same on every redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service created the event.
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CARD.STATE_CHANGE";
+        };
+        /** @description Why a card is `CLOSED` or failed provisioning (production): `ISSUER_REJECTED`, `CLOSED_BY_PLATFORM` (closed with `PATCH /cards/{id}`), `CLOSED_BY_GRID` (closed by the service, for compliance or risk). An open set. */
+        CardStateReason: "ISSUER_REJECTED" | "CLOSED_BY_PLATFORM" | "CLOSED_BY_GRID" | (string & {});
+        /** @description A card transaction (production's `type: CARD`): an authorization and the pulls, clearings and returns that reconcile against it, rolled up in its summaries. */
+        CardTransaction: {
+            /** @description The funding source (internal account) that paid for it. */
+            accountId: string;
+            authorizedAmount: components["schemas"]["CurrencyAmount"];
+            /** Format: date-time */
+            authorizedAt: string;
+            /** @description The card it was made with. */
+            cardId?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The cardholder. */
+            customerId: string;
+            direction: components["schemas"]["TransactionDirection"];
+            /** @description The card transaction's id, `CardTransaction:<id>`. */
+            id: string;
+            /** @description The issuer's token of the transaction, the one a sandbox simulation answers. */
+            issuerTransactionToken?: string;
+            /**
+             * Format: date-time
+             * @description When the last pull, clearing or return reconciled against it.
+             */
+            lastEventAt?: string;
+            merchant: components["schemas"]["CardMerchant"];
+            /** @description The platform's id of the cardholder. */
+            platformCustomerId: string;
+            pullSummary?: components["schemas"]["CardPullSummary"];
+            refundedAmount?: components["schemas"]["CurrencyAmount"];
+            refundSummary?: components["schemas"]["CardRefundSummary"];
+            settledAmount?: components["schemas"]["CurrencyAmount"];
+            settlementSummary?: components["schemas"]["CardSettlementSummary"];
+            status: components["schemas"]["CardTransactionStatus"];
+            /** @constant */
+            type: "CARD";
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description A card transaction was authorized. */
+        CardTransactionAuthorizedEvent: {
+            data: components["schemas"]["CardTransaction"];
+            /** @description Event id; the same on every redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service created the event.
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CARD_TRANSACTION.AUTHORIZED";
+        };
+        /** @description A card transaction settled but its pull from the funding source failed. */
+        CardTransactionExceptionEvent: {
+            data: components["schemas"]["CardTransaction"];
+            /** @description Event id; the same on every redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service created the event.
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CARD_TRANSACTION.EXCEPTION";
+        };
+        /** @description A card transaction was partly cleared. */
+        CardTransactionPartiallySettledEvent: {
+            data: components["schemas"]["CardTransaction"];
+            /** @description Event id; the same on every redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service created the event.
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CARD_TRANSACTION.PARTIALLY_SETTLED";
+        };
+        /** @description A merchant returned a card transaction. */
+        CardTransactionRefundedEvent: {
+            data: components["schemas"]["CardTransaction"];
+            /** @description Event id; the same on every redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service created the event.
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CARD_TRANSACTION.REFUNDED";
+        };
+        /** @description A card transaction was cleared. */
+        CardTransactionSettledEvent: {
+            data: components["schemas"]["CardTransaction"];
+            /** @description Event id; the same on every redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the service created the event.
+             */
+            timestamp: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CARD_TRANSACTION.SETTLED";
+        };
+        /** @description A card transaction's status (production): `AUTHORIZED` (held, not cleared), `PARTIALLY_SETTLED`, `SETTLED`, `REFUNDED` (a merchant's return), `EXCEPTION` (settled with the network but the pull from the funding source failed). An open set. */
+        CardTransactionStatus: "AUTHORIZED" | "PARTIALLY_SETTLED" | "SETTLED" | "REFUNDED" | "EXCEPTION" | (string & {});
+        /** @description What to change on a card: at least one of `state`, `fundingSources` and `maxSpendPerTransaction`; `state: CLOSED` alone. */
+        CardUpdateParams: {
+            /** @description The new funding sources, in order; replaces the previous ones. At least one. */
+            fundingSources?: string[];
+            /** @description The new per-transaction limit in the smallest unit, or null to remove it; omit to keep it. */
+            maxSpendPerTransaction?: number | null;
+            /**
+             * @description `ACTIVE` or `FROZEN` (either way), or `CLOSED` (final).
+             * @enum {string}
+             */
+            state?: "ACTIVE" | "FROZEN" | "CLOSED";
         };
         CounterpartyFieldRequirement: {
             mandatory: boolean;
@@ -3940,6 +4685,48 @@ export interface components {
             /** @description An open set. */
             status: "PENDING" | "COMPLETED" | "FAILED" | (string & {});
         };
+        /** @description A simulated advice re-sizing an open card authorization (sandbox). */
+        SandboxCardAuthorizationAdviceParams: {
+            /** @description The new total authorized, in the smallest unit. */
+            amount: number;
+            /** @description An `AUTHORIZED` or `PARTIALLY_SETTLED` card transaction of the card. */
+            cardTransactionId: string;
+        };
+        /** @description A simulated authorization (sandbox): the amount, its currency and the merchant. The last three characters of `merchant.descriptor` choose the outcome (see `simulate/authorization`). */
+        SandboxCardAuthorizationParams: {
+            /** @description In the smallest unit of `currency`. */
+            amount: number;
+            currency: components["schemas"]["Currency"];
+            merchant: components["schemas"]["CardMerchant"];
+        };
+        /** @description A simulated balance inquiry (sandbox), an authorization of 0. */
+        SandboxCardBalanceInquiryParams: {
+            merchant: components["schemas"]["CardMerchant"];
+        };
+        /** @description A simulated clearing of a card transaction (sandbox); 0 is the authorization's expiry. */
+        SandboxCardClearingParams: {
+            /** @description The amount cleared, in the smallest unit; 0 expires the authorization. */
+            amount: number;
+            /** @description An `AUTHORIZED` or `PARTIALLY_SETTLED` card transaction of the card. */
+            cardTransactionId: string;
+        };
+        /** @description A simulated merchant's return on a settled card transaction (sandbox). */
+        SandboxCardReturnParams: {
+            /** @description At most what was settled and not yet returned, in the smallest unit. */
+            amount: number;
+            /** @description A card transaction of the card with something settled. */
+            cardTransactionId: string;
+        };
+        /** @description The answer of a card simulation (sandbox); the card transaction it makes carries the same token. */
+        SandboxCardSimulation: {
+            /** @description The issuer's token of the simulated event. */
+            issuerTransactionToken: string;
+        };
+        /** @description A card transaction to act on (sandbox). */
+        SandboxCardTransactionRefParams: {
+            /** @description The card transaction. */
+            cardTransactionId: string;
+        };
         /** @description Body of the sandbox funding call. */
         SandboxFundParams: {
             /**
@@ -4628,7 +5415,7 @@ export interface components {
             method: "WALLET_SIGNATURE";
         };
         /** @description Body of every webhook delivery, by `type`. Delivered at least once and retried with backoff until a 2xx; deduplicate by `id` and verify `X-Service-Signature` over the raw body first. */
-        WebhookEvent: components["schemas"]["InvitationClaimedEvent"] | components["schemas"]["IncomingPaymentPendingEvent"] | components["schemas"]["IncomingPaymentCompletedEvent"] | components["schemas"]["IncomingPaymentFailedEvent"] | components["schemas"]["OutgoingPaymentProcessingEvent"] | components["schemas"]["OutgoingPaymentCompletedEvent"] | components["schemas"]["OutgoingPaymentFailedEvent"] | components["schemas"]["CustomerKycApprovedEvent"] | components["schemas"]["CustomerKycRejectedEvent"] | components["schemas"]["VerificationApprovedEvent"] | components["schemas"]["VerificationResolveErrorsEvent"] | components["schemas"]["TestEvent"] | components["schemas"]["OutgoingPaymentPendingEvent"] | components["schemas"]["OutgoingPaymentPendingAuthorizationEvent"] | components["schemas"]["OutgoingPaymentRefundCompletedEvent"] | components["schemas"]["IncomingPaymentRefundCompletedEvent"] | components["schemas"]["CustomerKybApprovedEvent"] | components["schemas"]["CustomerKybRejectedEvent"] | components["schemas"]["InternalAccountBalanceUpdatedEvent"] | components["schemas"]["CustomerKycPendingEvent"] | components["schemas"]["CustomerKybPendingEvent"] | components["schemas"]["VerificationInProgressEvent"] | components["schemas"]["VerificationPendingManualReviewEvent"] | components["schemas"]["VerificationRejectedEvent"] | components["schemas"]["BulkUploadCompletedEvent"] | components["schemas"]["BulkUploadFailedEvent"] | components["schemas"]["ExternalAccountStatusUpdatedEvent"] | components["schemas"]["InternalAccountStatusUpdatedEvent"] | components["schemas"]["InternalAccountFundingInstructionsUpdatedEvent"];
+        WebhookEvent: components["schemas"]["InvitationClaimedEvent"] | components["schemas"]["IncomingPaymentPendingEvent"] | components["schemas"]["IncomingPaymentCompletedEvent"] | components["schemas"]["IncomingPaymentFailedEvent"] | components["schemas"]["OutgoingPaymentProcessingEvent"] | components["schemas"]["OutgoingPaymentCompletedEvent"] | components["schemas"]["OutgoingPaymentFailedEvent"] | components["schemas"]["CustomerKycApprovedEvent"] | components["schemas"]["CustomerKycRejectedEvent"] | components["schemas"]["VerificationApprovedEvent"] | components["schemas"]["VerificationResolveErrorsEvent"] | components["schemas"]["TestEvent"] | components["schemas"]["OutgoingPaymentPendingEvent"] | components["schemas"]["OutgoingPaymentPendingAuthorizationEvent"] | components["schemas"]["OutgoingPaymentRefundCompletedEvent"] | components["schemas"]["IncomingPaymentRefundCompletedEvent"] | components["schemas"]["CustomerKybApprovedEvent"] | components["schemas"]["CustomerKybRejectedEvent"] | components["schemas"]["InternalAccountBalanceUpdatedEvent"] | components["schemas"]["CustomerKycPendingEvent"] | components["schemas"]["CustomerKybPendingEvent"] | components["schemas"]["VerificationInProgressEvent"] | components["schemas"]["VerificationPendingManualReviewEvent"] | components["schemas"]["VerificationRejectedEvent"] | components["schemas"]["BulkUploadCompletedEvent"] | components["schemas"]["BulkUploadFailedEvent"] | components["schemas"]["ExternalAccountStatusUpdatedEvent"] | components["schemas"]["InternalAccountStatusUpdatedEvent"] | components["schemas"]["InternalAccountFundingInstructionsUpdatedEvent"] | components["schemas"]["CardStateChangeEvent"] | components["schemas"]["CardFundingSourceChangeEvent"] | components["schemas"]["CardTransactionAuthorizedEvent"] | components["schemas"]["CardTransactionPartiallySettledEvent"] | components["schemas"]["CardTransactionSettledEvent"] | components["schemas"]["CardTransactionRefundedEvent"] | components["schemas"]["CardTransactionExceptionEvent"];
     };
     responses: {
         /** @description The request is invalid (validation, amount, currency or credential rules); `code` says which. */
@@ -4922,6 +5709,28 @@ export type BusinessCustomer = components['schemas']['BusinessCustomer'];
 export type BusinessCustomerCreateParams = components['schemas']['BusinessCustomerCreateParams'];
 export type BusinessInfo = components['schemas']['BusinessInfo'];
 export type BusinessInfoUpdate = components['schemas']['BusinessInfoUpdate'];
+export type Card = components['schemas']['Card'];
+export type CardBrand = components['schemas']['CardBrand'];
+export type CardCreateParams = components['schemas']['CardCreateParams'];
+export type CardForm = components['schemas']['CardForm'];
+export type CardFundingSourceChangeEvent = components['schemas']['CardFundingSourceChangeEvent'];
+export type CardList = components['schemas']['CardList'];
+export type CardMerchant = components['schemas']['CardMerchant'];
+export type CardPullSummary = components['schemas']['CardPullSummary'];
+export type CardRefundSummary = components['schemas']['CardRefundSummary'];
+export type CardReveal = components['schemas']['CardReveal'];
+export type CardSettlementSummary = components['schemas']['CardSettlementSummary'];
+export type CardState = components['schemas']['CardState'];
+export type CardStateChangeEvent = components['schemas']['CardStateChangeEvent'];
+export type CardStateReason = components['schemas']['CardStateReason'];
+export type CardTransaction = components['schemas']['CardTransaction'];
+export type CardTransactionAuthorizedEvent = components['schemas']['CardTransactionAuthorizedEvent'];
+export type CardTransactionExceptionEvent = components['schemas']['CardTransactionExceptionEvent'];
+export type CardTransactionPartiallySettledEvent = components['schemas']['CardTransactionPartiallySettledEvent'];
+export type CardTransactionRefundedEvent = components['schemas']['CardTransactionRefundedEvent'];
+export type CardTransactionSettledEvent = components['schemas']['CardTransactionSettledEvent'];
+export type CardTransactionStatus = components['schemas']['CardTransactionStatus'];
+export type CardUpdateParams = components['schemas']['CardUpdateParams'];
 export type CounterpartyFieldRequirement = components['schemas']['CounterpartyFieldRequirement'];
 export type CounterpartyInformation = components['schemas']['CounterpartyInformation'];
 export type Credential = components['schemas']['Credential'];
@@ -5044,6 +5853,13 @@ export type ReceiverLookup = components['schemas']['ReceiverLookup'];
 export type ReceiverSupportedCurrency = components['schemas']['ReceiverSupportedCurrency'];
 export type RefreshedSession = components['schemas']['RefreshedSession'];
 export type Refund = components['schemas']['Refund'];
+export type SandboxCardAuthorizationAdviceParams = components['schemas']['SandboxCardAuthorizationAdviceParams'];
+export type SandboxCardAuthorizationParams = components['schemas']['SandboxCardAuthorizationParams'];
+export type SandboxCardBalanceInquiryParams = components['schemas']['SandboxCardBalanceInquiryParams'];
+export type SandboxCardClearingParams = components['schemas']['SandboxCardClearingParams'];
+export type SandboxCardReturnParams = components['schemas']['SandboxCardReturnParams'];
+export type SandboxCardSimulation = components['schemas']['SandboxCardSimulation'];
+export type SandboxCardTransactionRefParams = components['schemas']['SandboxCardTransactionRefParams'];
 export type SandboxFundParams = components['schemas']['SandboxFundParams'];
 export type SandboxSendParams = components['schemas']['SandboxSendParams'];
 export type SandboxUmaReceiveParams = components['schemas']['SandboxUmaReceiveParams'];
@@ -6024,6 +6840,234 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCards: {
+        parameters: {
+            query?: {
+                /** @description Only the cards whose `fundingSources` hold this internal account id. */
+                accountId?: string;
+                /** @description Only the cards of this cardholder (customer id). */
+                cardholderId?: string;
+                /** @description The `nextCursor` of the previous page; omit for the first page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Only the card with this platform-specific identifier. */
+                platformCardId?: string;
+                /** @description Creation order of the answer, `desc` (newest first, the default) or `asc`. */
+                sortOrder?: "asc" | "desc";
+                /** @description Only the cards in this state. */
+                state?: components["schemas"]["CardState"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of cards. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "Card:019542f5-b3e7-1d02-0000-000000000010",
+                     *           "cardholderId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                     *           "platformCardId": "card-emp-aary-001",
+                     *           "state": "ACTIVE",
+                     *           "stateReason": null,
+                     *           "brand": "VISA",
+                     *           "form": "VIRTUAL",
+                     *           "last4": "4242",
+                     *           "expMonth": 12,
+                     *           "expYear": 2029,
+                     *           "fundingSources": [
+                     *             "InternalAccount:019542f5-b3e7-1d02-0000-000000000002"
+                     *           ],
+                     *           "maxSpendPerTransaction": 5000,
+                     *           "currency": "USD",
+                     *           "createdAt": "2026-05-08T14:10:00Z",
+                     *           "updatedAt": "2026-05-08T14:11:00Z"
+                     *         }
+                     *       ],
+                     *       "hasMore": false,
+                     *       "totalCount": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CardList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createCard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "cardholderId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                 *       "platformCardId": "card-emp-aary-001",
+                 *       "form": "VIRTUAL",
+                 *       "fundingSources": [
+                 *         "InternalAccount:019542f5-b3e7-1d02-0000-000000000002"
+                 *       ],
+                 *       "maxSpendPerTransaction": 5000
+                 *     }
+                 */
+                "application/json": components["schemas"]["CardCreateParams"];
+            };
+        };
+        responses: {
+            /** @description The card, `PROCESSING` while the issuer provisions it. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "Card:019542f5-b3e7-1d02-0000-000000000010",
+                     *       "cardholderId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                     *       "platformCardId": "card-emp-aary-001",
+                     *       "state": "PROCESSING",
+                     *       "stateReason": null,
+                     *       "brand": "VISA",
+                     *       "form": "VIRTUAL",
+                     *       "last4": "4242",
+                     *       "expMonth": 12,
+                     *       "expYear": 2029,
+                     *       "fundingSources": [
+                     *         "InternalAccount:019542f5-b3e7-1d02-0000-000000000002"
+                     *       ],
+                     *       "maxSpendPerTransaction": 5000,
+                     *       "currency": "USD",
+                     *       "createdAt": "2026-05-08T14:10:00Z",
+                     *       "updatedAt": "2026-05-08T14:10:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Card"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCardById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's id, `Card:<id>`.
+                 * @example Card:019542f5-b3e7-1d02-0000-000000000010
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The card. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Card"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateCardById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's id, `Card:<id>`.
+                 * @example Card:019542f5-b3e7-1d02-0000-000000000010
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CardUpdateParams"];
+            };
+        };
+        responses: {
+            /** @description The updated card. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Card"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    revealCard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's id, `Card:<id>`.
+                 * @example Card:019542f5-b3e7-1d02-0000-000000000010
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reveal URL and when it expires. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardReveal"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -7965,6 +9009,436 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    sandboxSimulateCardAuthorization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's id, `Card:<id>`.
+                 * @example Card:019542f5-b3e7-1d02-0000-000000000010
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxCardAuthorizationParams"];
+            };
+        };
+        responses: {
+            /** @description The simulation was accepted; the card transaction it makes or changes is sent by webhook. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "issuerTransactionToken": "f3a1c2d4-5b6e-7890-abcd-ef0123456789"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxCardSimulation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxSimulateCardAuthorizationAdvice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's id, `Card:<id>`.
+                 * @example Card:019542f5-b3e7-1d02-0000-000000000010
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxCardAuthorizationAdviceParams"];
+            };
+        };
+        responses: {
+            /** @description The simulation was accepted; the card transaction it makes or changes is sent by webhook. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "issuerTransactionToken": "f3a1c2d4-5b6e-7890-abcd-ef0123456789"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxCardSimulation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxSimulateCardBalanceInquiry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's id, `Card:<id>`.
+                 * @example Card:019542f5-b3e7-1d02-0000-000000000010
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxCardBalanceInquiryParams"];
+            };
+        };
+        responses: {
+            /** @description The simulation was accepted; the card transaction it makes or changes is sent by webhook. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "issuerTransactionToken": "f3a1c2d4-5b6e-7890-abcd-ef0123456789"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxCardSimulation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxSimulateCardClearing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's id, `Card:<id>`.
+                 * @example Card:019542f5-b3e7-1d02-0000-000000000010
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxCardClearingParams"];
+            };
+        };
+        responses: {
+            /** @description The simulation was accepted; the card transaction it makes or changes is sent by webhook. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "issuerTransactionToken": "f3a1c2d4-5b6e-7890-abcd-ef0123456789"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxCardSimulation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxSimulateCardCreditAuthorization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's id, `Card:<id>`.
+                 * @example Card:019542f5-b3e7-1d02-0000-000000000010
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxCardAuthorizationParams"];
+            };
+        };
+        responses: {
+            /** @description The simulation was accepted; the card transaction it makes or changes is sent by webhook. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "issuerTransactionToken": "f3a1c2d4-5b6e-7890-abcd-ef0123456789"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxCardSimulation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxSimulateCardCreditAuthorizationAdvice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's id, `Card:<id>`.
+                 * @example Card:019542f5-b3e7-1d02-0000-000000000010
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxCardAuthorizationParams"];
+            };
+        };
+        responses: {
+            /** @description The simulation was accepted; the card transaction it makes or changes is sent by webhook. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "issuerTransactionToken": "f3a1c2d4-5b6e-7890-abcd-ef0123456789"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxCardSimulation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxSimulateCardFinancialAuthorization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's id, `Card:<id>`.
+                 * @example Card:019542f5-b3e7-1d02-0000-000000000010
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxCardAuthorizationParams"];
+            };
+        };
+        responses: {
+            /** @description The simulation was accepted; the card transaction it makes or changes is sent by webhook. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "issuerTransactionToken": "f3a1c2d4-5b6e-7890-abcd-ef0123456789"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxCardSimulation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxSimulateCardFinancialCreditAuthorization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's id, `Card:<id>`.
+                 * @example Card:019542f5-b3e7-1d02-0000-000000000010
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxCardAuthorizationParams"];
+            };
+        };
+        responses: {
+            /** @description The simulation was accepted; the card transaction it makes or changes is sent by webhook. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "issuerTransactionToken": "f3a1c2d4-5b6e-7890-abcd-ef0123456789"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxCardSimulation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxSimulateCardReturn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's id, `Card:<id>`.
+                 * @example Card:019542f5-b3e7-1d02-0000-000000000010
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxCardReturnParams"];
+            };
+        };
+        responses: {
+            /** @description The simulation was accepted; the card transaction it makes or changes is sent by webhook. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "issuerTransactionToken": "f3a1c2d4-5b6e-7890-abcd-ef0123456789"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxCardSimulation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxSimulateCardReturnReversal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's id, `Card:<id>`.
+                 * @example Card:019542f5-b3e7-1d02-0000-000000000010
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxCardTransactionRefParams"];
+            };
+        };
+        responses: {
+            /** @description The simulation was accepted; the card transaction it makes or changes is sent by webhook. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "issuerTransactionToken": "f3a1c2d4-5b6e-7890-abcd-ef0123456789"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxCardSimulation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     sandboxFundInternalAccount: {
         parameters: {
             query?: never;
@@ -9561,6 +11035,404 @@ export interface operations {
             200: components["responses"]["WebhookAcknowledged"];
         };
     };
+    onCardTransactionAuthorized: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
+                 * @example MEUCIQCexamplesignature0000000000000000000000000000IgZXhhbXBsZQ==
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Webhook:019542f5-b3e7-1d02-0000-000000000122",
+                 *       "type": "CARD_TRANSACTION.AUTHORIZED",
+                 *       "timestamp": "2026-05-08T14:31:00Z",
+                 *       "data": {
+                 *         "type": "CARD",
+                 *         "id": "CardTransaction:019542f5-b3e7-1d02-0000-000000000100",
+                 *         "cardId": "Card:019542f5-b3e7-1d02-0000-000000000010",
+                 *         "customerId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                 *         "platformCustomerId": "18d3e5f7b4a9c2",
+                 *         "issuerTransactionToken": "f3a1c2d4-5b6e-7890-abcd-ef0123456789",
+                 *         "status": "AUTHORIZED",
+                 *         "direction": "DEBIT",
+                 *         "merchant": {
+                 *           "descriptor": "BLUE BOTTLE COFFEE SF",
+                 *           "mcc": "5814",
+                 *           "country": "US"
+                 *         },
+                 *         "authorizedAmount": {
+                 *           "amount": 1250,
+                 *           "currency": {
+                 *             "code": "USD"
+                 *           }
+                 *         },
+                 *         "accountId": "InternalAccount:019542f5-b3e7-1d02-0000-000000000002",
+                 *         "pullSummary": {
+                 *           "count": 1,
+                 *           "totalAmount": 1250,
+                 *           "pendingCount": 0
+                 *         },
+                 *         "authorizedAt": "2026-05-08T14:30:00Z",
+                 *         "createdAt": "2026-05-08T14:30:00Z",
+                 *         "updatedAt": "2026-05-08T14:30:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CardTransactionAuthorizedEvent"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["WebhookNotAccepted"];
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    onCardTransactionException: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
+                 * @example MEUCIQCexamplesignature0000000000000000000000000000IgZXhhbXBsZQ==
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Webhook:019542f5-b3e7-1d02-0000-000000000126",
+                 *       "type": "CARD_TRANSACTION.EXCEPTION",
+                 *       "timestamp": "2026-05-08T14:31:00Z",
+                 *       "data": {
+                 *         "type": "CARD",
+                 *         "id": "CardTransaction:019542f5-b3e7-1d02-0000-000000000100",
+                 *         "cardId": "Card:019542f5-b3e7-1d02-0000-000000000010",
+                 *         "customerId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                 *         "platformCustomerId": "18d3e5f7b4a9c2",
+                 *         "issuerTransactionToken": "f3a1c2d4-5b6e-7890-abcd-ef0123456789",
+                 *         "status": "EXCEPTION",
+                 *         "direction": "DEBIT",
+                 *         "merchant": {
+                 *           "descriptor": "BLUE BOTTLE COFFEE SF",
+                 *           "mcc": "5814",
+                 *           "country": "US"
+                 *         },
+                 *         "authorizedAmount": {
+                 *           "amount": 1250,
+                 *           "currency": {
+                 *             "code": "USD"
+                 *           }
+                 *         },
+                 *         "accountId": "InternalAccount:019542f5-b3e7-1d02-0000-000000000002",
+                 *         "pullSummary": {
+                 *           "count": 1,
+                 *           "totalAmount": 1250,
+                 *           "pendingCount": 0
+                 *         },
+                 *         "authorizedAt": "2026-05-08T14:30:00Z",
+                 *         "createdAt": "2026-05-08T14:30:00Z",
+                 *         "updatedAt": "2026-05-08T14:30:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CardTransactionExceptionEvent"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["WebhookNotAccepted"];
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    onCardTransactionPartiallySettled: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
+                 * @example MEUCIQCexamplesignature0000000000000000000000000000IgZXhhbXBsZQ==
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Webhook:019542f5-b3e7-1d02-0000-000000000123",
+                 *       "type": "CARD_TRANSACTION.PARTIALLY_SETTLED",
+                 *       "timestamp": "2026-05-08T14:31:00Z",
+                 *       "data": {
+                 *         "type": "CARD",
+                 *         "id": "CardTransaction:019542f5-b3e7-1d02-0000-000000000100",
+                 *         "cardId": "Card:019542f5-b3e7-1d02-0000-000000000010",
+                 *         "customerId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                 *         "platformCustomerId": "18d3e5f7b4a9c2",
+                 *         "issuerTransactionToken": "f3a1c2d4-5b6e-7890-abcd-ef0123456789",
+                 *         "status": "PARTIALLY_SETTLED",
+                 *         "direction": "DEBIT",
+                 *         "merchant": {
+                 *           "descriptor": "BLUE BOTTLE COFFEE SF",
+                 *           "mcc": "5814",
+                 *           "country": "US"
+                 *         },
+                 *         "authorizedAmount": {
+                 *           "amount": 1250,
+                 *           "currency": {
+                 *             "code": "USD"
+                 *           }
+                 *         },
+                 *         "accountId": "InternalAccount:019542f5-b3e7-1d02-0000-000000000002",
+                 *         "pullSummary": {
+                 *           "count": 1,
+                 *           "totalAmount": 1250,
+                 *           "pendingCount": 0
+                 *         },
+                 *         "authorizedAt": "2026-05-08T14:30:00Z",
+                 *         "createdAt": "2026-05-08T14:30:00Z",
+                 *         "updatedAt": "2026-05-08T14:30:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CardTransactionPartiallySettledEvent"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["WebhookNotAccepted"];
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    onCardTransactionRefunded: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
+                 * @example MEUCIQCexamplesignature0000000000000000000000000000IgZXhhbXBsZQ==
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Webhook:019542f5-b3e7-1d02-0000-000000000125",
+                 *       "type": "CARD_TRANSACTION.REFUNDED",
+                 *       "timestamp": "2026-05-08T14:31:00Z",
+                 *       "data": {
+                 *         "type": "CARD",
+                 *         "id": "CardTransaction:019542f5-b3e7-1d02-0000-000000000100",
+                 *         "cardId": "Card:019542f5-b3e7-1d02-0000-000000000010",
+                 *         "customerId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                 *         "platformCustomerId": "18d3e5f7b4a9c2",
+                 *         "issuerTransactionToken": "f3a1c2d4-5b6e-7890-abcd-ef0123456789",
+                 *         "status": "REFUNDED",
+                 *         "direction": "DEBIT",
+                 *         "merchant": {
+                 *           "descriptor": "BLUE BOTTLE COFFEE SF",
+                 *           "mcc": "5814",
+                 *           "country": "US"
+                 *         },
+                 *         "authorizedAmount": {
+                 *           "amount": 1250,
+                 *           "currency": {
+                 *             "code": "USD"
+                 *           }
+                 *         },
+                 *         "accountId": "InternalAccount:019542f5-b3e7-1d02-0000-000000000002",
+                 *         "pullSummary": {
+                 *           "count": 1,
+                 *           "totalAmount": 1250,
+                 *           "pendingCount": 0
+                 *         },
+                 *         "authorizedAt": "2026-05-08T14:30:00Z",
+                 *         "createdAt": "2026-05-08T14:30:00Z",
+                 *         "updatedAt": "2026-05-08T14:30:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CardTransactionRefundedEvent"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["WebhookNotAccepted"];
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    onCardTransactionSettled: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
+                 * @example MEUCIQCexamplesignature0000000000000000000000000000IgZXhhbXBsZQ==
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Webhook:019542f5-b3e7-1d02-0000-000000000124",
+                 *       "type": "CARD_TRANSACTION.SETTLED",
+                 *       "timestamp": "2026-05-08T14:31:00Z",
+                 *       "data": {
+                 *         "type": "CARD",
+                 *         "id": "CardTransaction:019542f5-b3e7-1d02-0000-000000000100",
+                 *         "cardId": "Card:019542f5-b3e7-1d02-0000-000000000010",
+                 *         "customerId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                 *         "platformCustomerId": "18d3e5f7b4a9c2",
+                 *         "issuerTransactionToken": "f3a1c2d4-5b6e-7890-abcd-ef0123456789",
+                 *         "status": "SETTLED",
+                 *         "direction": "DEBIT",
+                 *         "merchant": {
+                 *           "descriptor": "BLUE BOTTLE COFFEE SF",
+                 *           "mcc": "5814",
+                 *           "country": "US"
+                 *         },
+                 *         "authorizedAmount": {
+                 *           "amount": 1250,
+                 *           "currency": {
+                 *             "code": "USD"
+                 *           }
+                 *         },
+                 *         "accountId": "InternalAccount:019542f5-b3e7-1d02-0000-000000000002",
+                 *         "pullSummary": {
+                 *           "count": 1,
+                 *           "totalAmount": 1250,
+                 *           "pendingCount": 0
+                 *         },
+                 *         "authorizedAt": "2026-05-08T14:30:00Z",
+                 *         "createdAt": "2026-05-08T14:30:00Z",
+                 *         "updatedAt": "2026-05-08T14:30:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CardTransactionSettledEvent"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["WebhookNotAccepted"];
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    onCardFundingSourceChange: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
+                 * @example MEUCIQCexamplesignature0000000000000000000000000000IgZXhhbXBsZQ==
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Webhook:019542f5-b3e7-1d02-0000-000000000121",
+                 *       "type": "CARD.FUNDING_SOURCE_CHANGE",
+                 *       "timestamp": "2026-05-08T14:31:00Z",
+                 *       "data": {
+                 *         "id": "Card:019542f5-b3e7-1d02-0000-000000000010",
+                 *         "cardholderId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                 *         "platformCardId": "card-emp-aary-001",
+                 *         "state": "ACTIVE",
+                 *         "stateReason": null,
+                 *         "brand": "VISA",
+                 *         "form": "VIRTUAL",
+                 *         "last4": "4242",
+                 *         "expMonth": 12,
+                 *         "expYear": 2029,
+                 *         "fundingSources": [
+                 *           "InternalAccount:019542f5-b3e7-1d02-0000-000000000002"
+                 *         ],
+                 *         "maxSpendPerTransaction": 5000,
+                 *         "currency": "USD",
+                 *         "createdAt": "2026-05-08T14:10:00Z",
+                 *         "updatedAt": "2026-05-08T14:11:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CardFundingSourceChangeEvent"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["WebhookNotAccepted"];
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    onCardStateChange: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
+                 * @example MEUCIQCexamplesignature0000000000000000000000000000IgZXhhbXBsZQ==
+                 */
+                "X-Service-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "Webhook:019542f5-b3e7-1d02-0000-000000000120",
+                 *       "type": "CARD.STATE_CHANGE",
+                 *       "timestamp": "2026-05-08T14:31:00Z",
+                 *       "data": {
+                 *         "id": "Card:019542f5-b3e7-1d02-0000-000000000010",
+                 *         "cardholderId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                 *         "platformCardId": "card-emp-aary-001",
+                 *         "state": "ACTIVE",
+                 *         "stateReason": null,
+                 *         "brand": "VISA",
+                 *         "form": "VIRTUAL",
+                 *         "last4": "4242",
+                 *         "expMonth": 12,
+                 *         "expYear": 2029,
+                 *         "fundingSources": [
+                 *           "InternalAccount:019542f5-b3e7-1d02-0000-000000000002"
+                 *         ],
+                 *         "maxSpendPerTransaction": 5000,
+                 *         "currency": "USD",
+                 *         "createdAt": "2026-05-08T14:10:00Z",
+                 *         "updatedAt": "2026-05-08T14:11:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CardStateChangeEvent"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["WebhookNotAccepted"];
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
     onCustomerKybApproved: {
         parameters: {
             query?: never;
@@ -11010,6 +12882,22 @@ export type ListBeneficialOwnersQuery = {
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
             };
+export type ListCardsQuery = {
+                /** @description Only the cards whose `fundingSources` hold this internal account id. */
+                accountId?: string;
+                /** @description Only the cards of this cardholder (customer id). */
+                cardholderId?: string;
+                /** @description The `nextCursor` of the previous page; omit for the first page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Only the card with this platform-specific identifier. */
+                platformCardId?: string;
+                /** @description Creation order of the answer, `desc` (newest first, the default) or `asc`. */
+                sortOrder?: "asc" | "desc";
+                /** @description Only the cards in this state. */
+                state?: components["schemas"]["CardState"];
+            };
 export type ListCustomersQuery = {
                 /** @description Only customers created at or after this instant (inclusive). */
                 createdAfter?: string;
@@ -11256,6 +13144,7 @@ export interface OperationQueries {
     listDelegatedKeys: ListDelegatedKeysQuery;
     listSessions: ListSessionsQuery;
     listBeneficialOwners: ListBeneficialOwnersQuery;
+    listCards: ListCardsQuery;
     listCustomers: ListCustomersQuery;
     listExternalAccounts: ListExternalAccountsQuery;
     listInternalAccounts: ListInternalAccountsQuery;

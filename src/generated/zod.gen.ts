@@ -1855,41 +1855,6 @@ export const zIncomingPaymentRefundCompletedEvent = /* @__PURE__ */ z.object({
 });
 
 /**
- * Body of every webhook delivery, by `type`. Delivered at least once and retried with backoff until a 2xx; deduplicate by `id` and verify `X-Service-Signature` over the raw body first.
- */
-export const zWebhookEvent = /* @__PURE__ */ z.discriminatedUnion('type', [
-    z.extend(zInvitationClaimedEvent, { type: z.literal('INVITATION.CLAIMED') }),
-    z.extend(zIncomingPaymentPendingEvent, { type: z.literal('INCOMING_PAYMENT.PENDING') }),
-    z.extend(zIncomingPaymentCompletedEvent, { type: z.literal('INCOMING_PAYMENT.COMPLETED') }),
-    z.extend(zIncomingPaymentFailedEvent, { type: z.literal('INCOMING_PAYMENT.FAILED') }),
-    z.extend(zOutgoingPaymentProcessingEvent, { type: z.literal('OUTGOING_PAYMENT.PROCESSING') }),
-    z.extend(zOutgoingPaymentCompletedEvent, { type: z.literal('OUTGOING_PAYMENT.COMPLETED') }),
-    z.extend(zOutgoingPaymentFailedEvent, { type: z.literal('OUTGOING_PAYMENT.FAILED') }),
-    z.extend(zCustomerKycApprovedEvent, { type: z.literal('CUSTOMER.KYC_APPROVED') }),
-    z.extend(zCustomerKycRejectedEvent, { type: z.literal('CUSTOMER.KYC_REJECTED') }),
-    z.extend(zVerificationApprovedEvent, { type: z.literal('VERIFICATION.APPROVED') }),
-    z.extend(zVerificationResolveErrorsEvent, { type: z.literal('VERIFICATION.RESOLVE_ERRORS') }),
-    z.extend(zTestEvent, { type: z.literal('TEST') }),
-    z.extend(zOutgoingPaymentPendingEvent, { type: z.literal('OUTGOING_PAYMENT.PENDING') }),
-    z.extend(zOutgoingPaymentPendingAuthorizationEvent, { type: z.literal('OUTGOING_PAYMENT.PENDING_AUTHORIZATION') }),
-    z.extend(zOutgoingPaymentRefundCompletedEvent, { type: z.literal('OUTGOING_PAYMENT.REFUND_COMPLETED') }),
-    z.extend(zIncomingPaymentRefundCompletedEvent, { type: z.literal('INCOMING_PAYMENT.REFUND_COMPLETED') }),
-    z.extend(zCustomerKybApprovedEvent, { type: z.literal('CUSTOMER.KYB_APPROVED') }),
-    z.extend(zCustomerKybRejectedEvent, { type: z.literal('CUSTOMER.KYB_REJECTED') }),
-    z.extend(zInternalAccountBalanceUpdatedEvent, { type: z.literal('INTERNAL_ACCOUNT.BALANCE_UPDATED') }),
-    z.extend(zCustomerKycPendingEvent, { type: z.literal('CUSTOMER.KYC_PENDING') }),
-    z.extend(zCustomerKybPendingEvent, { type: z.literal('CUSTOMER.KYB_PENDING') }),
-    z.extend(zVerificationInProgressEvent, { type: z.literal('VERIFICATION.IN_PROGRESS') }),
-    z.extend(zVerificationPendingManualReviewEvent, { type: z.literal('VERIFICATION.PENDING_MANUAL_REVIEW') }),
-    z.extend(zVerificationRejectedEvent, { type: z.literal('VERIFICATION.REJECTED') }),
-    z.extend(zBulkUploadCompletedEvent, { type: z.literal('BULK_UPLOAD.COMPLETED') }),
-    z.extend(zBulkUploadFailedEvent, { type: z.literal('BULK_UPLOAD.FAILED') }),
-    z.extend(zExternalAccountStatusUpdatedEvent, { type: z.literal('EXTERNAL_ACCOUNT.STATUS_UPDATED') }),
-    z.extend(zInternalAccountStatusUpdatedEvent, { type: z.literal('INTERNAL_ACCOUNT.STATUS_UPDATED') }),
-    z.extend(zInternalAccountFundingInstructionsUpdatedEvent, { type: z.literal('INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED') })
-]);
-
-/**
  * 200 answer to `INCOMING_PAYMENT.PENDING` that approves the payment.
  */
 export const zPaymentApprovalReply = /* @__PURE__ */ z.object({
@@ -2206,6 +2171,317 @@ export const zStablecoinProviderAccountLinkParams = /* @__PURE__ */ z.object({
     apiClientSecret: z.string(),
     providerAccountId: z.optional(z.string())
 });
+
+/**
+ * A card's lifecycle state (production): `PENDING_KYC` (the cardholder's KYC is not complete; no transactions), `PROCESSING` (the issuer is provisioning it), `ACTIVE` (it authorizes), `FROZEN` (paused by the platform: new authorizations are declined `CARD_PAUSED`, settlements and refunds continue), `CLOSED` (final). An open set.
+ */
+export const zCardState = /* @__PURE__ */ z.string();
+
+/**
+ * Why a card is `CLOSED` or failed provisioning (production): `ISSUER_REJECTED`, `CLOSED_BY_PLATFORM` (closed with `PATCH /cards/{id}`), `CLOSED_BY_GRID` (closed by the service, for compliance or risk). An open set.
+ */
+export const zCardStateReason = /* @__PURE__ */ z.string();
+
+/**
+ * The card's network, set when the issuer provisions it (production). An open set.
+ */
+export const zCardBrand = /* @__PURE__ */ z.string();
+
+/**
+ * The card's form factor (production); `VIRTUAL` only for now, `PHYSICAL` later. An open set.
+ */
+export const zCardForm = /* @__PURE__ */ z.string();
+
+/**
+ * A card issued to a cardholder (production), bound to internal accounts of theirs that fund it in order. It never carries its number or CVC: `POST /cards/{id}/reveal` shows them to the cardholder.
+ */
+export const zCard = /* @__PURE__ */ z.object({
+    id: z.string(),
+    cardholderId: z.string(),
+    platformCardId: z.optional(z.string()),
+    state: zCardState,
+    stateReason: z.nullish(zCardStateReason),
+    brand: z.optional(zCardBrand),
+    form: zCardForm,
+    last4: z.optional(z.string()),
+    expMonth: z.optional(z.int().check(z.gte(1), z.lte(12))),
+    expYear: z.optional(z.int()),
+    fundingSources: z.array(z.string()),
+    maxSpendPerTransaction: z.nullable(z.int().check(z.gte(1))),
+    currency: z.optional(z.string()),
+    processorRef: z.optional(z.string()),
+    issuerRef: z.optional(z.string()),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime()
+});
+
+export const zCardList = /* @__PURE__ */ z.intersection(zListEnvelope, z.object({
+    data: z.array(zCard)
+}));
+
+/**
+ * A card to issue.
+ */
+export const zCardCreateParams = /* @__PURE__ */ z.object({
+    cardholderId: z.string(),
+    platformCardId: z.optional(z.string()),
+    threeDSecurePassword: z.optional(z.string()),
+    form: zCardForm,
+    fundingSources: z.array(z.string()).check(z.minLength(1)),
+    maxSpendPerTransaction: z.optional(z.int().check(z.gte(1)))
+});
+
+/**
+ * What to change on a card: at least one of `state`, `fundingSources` and `maxSpendPerTransaction`; `state: CLOSED` alone.
+ */
+export const zCardUpdateParams = /* @__PURE__ */ z.object({
+    state: z.optional(z.enum([
+        'ACTIVE',
+        'FROZEN',
+        'CLOSED'
+    ])),
+    fundingSources: z.optional(z.array(z.string()).check(z.minLength(1))),
+    maxSpendPerTransaction: z.nullish(z.int().check(z.gte(1)))
+});
+
+/**
+ * A short-lived view of a card's number, CVC and expiry (production). `panEmbedUrl` is a bearer secret.
+ */
+export const zCardReveal = /* @__PURE__ */ z.object({
+    panEmbedUrl: z.url(),
+    expiresAt: z.iso.datetime()
+});
+
+/**
+ * The merchant of a card transaction, as the card network names it (production).
+ */
+export const zCardMerchant = /* @__PURE__ */ z.object({
+    descriptor: z.string(),
+    mcc: z.optional(z.string()),
+    country: z.optional(z.string())
+});
+
+/**
+ * A card transaction's status (production): `AUTHORIZED` (held, not cleared), `PARTIALLY_SETTLED`, `SETTLED`, `REFUNDED` (a merchant's return), `EXCEPTION` (settled with the network but the pull from the funding source failed). An open set.
+ */
+export const zCardTransactionStatus = /* @__PURE__ */ z.string();
+
+/**
+ * The pulls (debits) from the funding source for a card transaction.
+ */
+export const zCardPullSummary = /* @__PURE__ */ z.object({
+    count: z.int(),
+    totalAmount: z.int(),
+    pendingCount: z.optional(z.int())
+});
+
+/**
+ * The merchant's returns on a card transaction.
+ */
+export const zCardRefundSummary = /* @__PURE__ */ z.object({
+    count: z.int(),
+    totalAmount: z.int()
+});
+
+/**
+ * The clearings of a card transaction.
+ */
+export const zCardSettlementSummary = /* @__PURE__ */ z.object({
+    count: z.int(),
+    totalAmount: z.int()
+});
+
+/**
+ * A card transaction (production's `type: CARD`): an authorization and the pulls, clearings and returns that reconcile against it, rolled up in its summaries.
+ */
+export const zCardTransaction = /* @__PURE__ */ z.object({
+    type: z.literal('CARD'),
+    id: z.string(),
+    cardId: z.optional(z.string()),
+    customerId: z.string(),
+    platformCustomerId: z.string(),
+    issuerTransactionToken: z.optional(z.string()),
+    status: zCardTransactionStatus,
+    direction: zTransactionDirection,
+    merchant: zCardMerchant,
+    authorizedAmount: zCurrencyAmount,
+    settledAmount: z.optional(zCurrencyAmount),
+    refundedAmount: z.optional(zCurrencyAmount),
+    accountId: z.string(),
+    pullSummary: z.optional(zCardPullSummary),
+    refundSummary: z.optional(zCardRefundSummary),
+    settlementSummary: z.optional(zCardSettlementSummary),
+    authorizedAt: z.iso.datetime(),
+    lastEventAt: z.optional(z.iso.datetime()),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime()
+});
+
+/**
+ * A simulated authorization (sandbox): the amount, its currency and the merchant. The last three characters of `merchant.descriptor` choose the outcome (see `simulate/authorization`).
+ */
+export const zSandboxCardAuthorizationParams = /* @__PURE__ */ z.object({
+    amount: z.int().check(z.gt(0)),
+    currency: zCurrency,
+    merchant: zCardMerchant
+});
+
+/**
+ * The answer of a card simulation (sandbox); the card transaction it makes carries the same token.
+ */
+export const zSandboxCardSimulation = /* @__PURE__ */ z.object({
+    issuerTransactionToken: z.string()
+});
+
+/**
+ * A simulated clearing of a card transaction (sandbox); 0 is the authorization's expiry.
+ */
+export const zSandboxCardClearingParams = /* @__PURE__ */ z.object({
+    cardTransactionId: z.string(),
+    amount: z.int().check(z.gte(0))
+});
+
+/**
+ * A simulated merchant's return on a settled card transaction (sandbox).
+ */
+export const zSandboxCardReturnParams = /* @__PURE__ */ z.object({
+    cardTransactionId: z.string(),
+    amount: z.int().check(z.gt(0))
+});
+
+/**
+ * A simulated balance inquiry (sandbox), an authorization of 0.
+ */
+export const zSandboxCardBalanceInquiryParams = /* @__PURE__ */ z.object({
+    merchant: zCardMerchant
+});
+
+/**
+ * A simulated advice re-sizing an open card authorization (sandbox).
+ */
+export const zSandboxCardAuthorizationAdviceParams = /* @__PURE__ */ z.object({
+    cardTransactionId: z.string(),
+    amount: z.int().check(z.gt(0))
+});
+
+/**
+ * A card transaction to act on (sandbox).
+ */
+export const zSandboxCardTransactionRefParams = /* @__PURE__ */ z.object({
+    cardTransactionId: z.string()
+});
+
+/**
+ * A card's state changed.
+ */
+export const zCardStateChangeEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('CARD.STATE_CHANGE'),
+    timestamp: z.iso.datetime(),
+    data: zCard
+});
+
+/**
+ * A card's funding sources were replaced.
+ */
+export const zCardFundingSourceChangeEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('CARD.FUNDING_SOURCE_CHANGE'),
+    timestamp: z.iso.datetime(),
+    data: zCard
+});
+
+/**
+ * A card transaction was authorized.
+ */
+export const zCardTransactionAuthorizedEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('CARD_TRANSACTION.AUTHORIZED'),
+    timestamp: z.iso.datetime(),
+    data: zCardTransaction
+});
+
+/**
+ * A card transaction was partly cleared.
+ */
+export const zCardTransactionPartiallySettledEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('CARD_TRANSACTION.PARTIALLY_SETTLED'),
+    timestamp: z.iso.datetime(),
+    data: zCardTransaction
+});
+
+/**
+ * A card transaction was cleared.
+ */
+export const zCardTransactionSettledEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('CARD_TRANSACTION.SETTLED'),
+    timestamp: z.iso.datetime(),
+    data: zCardTransaction
+});
+
+/**
+ * A merchant returned a card transaction.
+ */
+export const zCardTransactionRefundedEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('CARD_TRANSACTION.REFUNDED'),
+    timestamp: z.iso.datetime(),
+    data: zCardTransaction
+});
+
+/**
+ * A card transaction settled but its pull from the funding source failed.
+ */
+export const zCardTransactionExceptionEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('CARD_TRANSACTION.EXCEPTION'),
+    timestamp: z.iso.datetime(),
+    data: zCardTransaction
+});
+
+/**
+ * Body of every webhook delivery, by `type`. Delivered at least once and retried with backoff until a 2xx; deduplicate by `id` and verify `X-Service-Signature` over the raw body first.
+ */
+export const zWebhookEvent = /* @__PURE__ */ z.discriminatedUnion('type', [
+    z.extend(zInvitationClaimedEvent, { type: z.literal('INVITATION.CLAIMED') }),
+    z.extend(zIncomingPaymentPendingEvent, { type: z.literal('INCOMING_PAYMENT.PENDING') }),
+    z.extend(zIncomingPaymentCompletedEvent, { type: z.literal('INCOMING_PAYMENT.COMPLETED') }),
+    z.extend(zIncomingPaymentFailedEvent, { type: z.literal('INCOMING_PAYMENT.FAILED') }),
+    z.extend(zOutgoingPaymentProcessingEvent, { type: z.literal('OUTGOING_PAYMENT.PROCESSING') }),
+    z.extend(zOutgoingPaymentCompletedEvent, { type: z.literal('OUTGOING_PAYMENT.COMPLETED') }),
+    z.extend(zOutgoingPaymentFailedEvent, { type: z.literal('OUTGOING_PAYMENT.FAILED') }),
+    z.extend(zCustomerKycApprovedEvent, { type: z.literal('CUSTOMER.KYC_APPROVED') }),
+    z.extend(zCustomerKycRejectedEvent, { type: z.literal('CUSTOMER.KYC_REJECTED') }),
+    z.extend(zVerificationApprovedEvent, { type: z.literal('VERIFICATION.APPROVED') }),
+    z.extend(zVerificationResolveErrorsEvent, { type: z.literal('VERIFICATION.RESOLVE_ERRORS') }),
+    z.extend(zTestEvent, { type: z.literal('TEST') }),
+    z.extend(zOutgoingPaymentPendingEvent, { type: z.literal('OUTGOING_PAYMENT.PENDING') }),
+    z.extend(zOutgoingPaymentPendingAuthorizationEvent, { type: z.literal('OUTGOING_PAYMENT.PENDING_AUTHORIZATION') }),
+    z.extend(zOutgoingPaymentRefundCompletedEvent, { type: z.literal('OUTGOING_PAYMENT.REFUND_COMPLETED') }),
+    z.extend(zIncomingPaymentRefundCompletedEvent, { type: z.literal('INCOMING_PAYMENT.REFUND_COMPLETED') }),
+    z.extend(zCustomerKybApprovedEvent, { type: z.literal('CUSTOMER.KYB_APPROVED') }),
+    z.extend(zCustomerKybRejectedEvent, { type: z.literal('CUSTOMER.KYB_REJECTED') }),
+    z.extend(zInternalAccountBalanceUpdatedEvent, { type: z.literal('INTERNAL_ACCOUNT.BALANCE_UPDATED') }),
+    z.extend(zCustomerKycPendingEvent, { type: z.literal('CUSTOMER.KYC_PENDING') }),
+    z.extend(zCustomerKybPendingEvent, { type: z.literal('CUSTOMER.KYB_PENDING') }),
+    z.extend(zVerificationInProgressEvent, { type: z.literal('VERIFICATION.IN_PROGRESS') }),
+    z.extend(zVerificationPendingManualReviewEvent, { type: z.literal('VERIFICATION.PENDING_MANUAL_REVIEW') }),
+    z.extend(zVerificationRejectedEvent, { type: z.literal('VERIFICATION.REJECTED') }),
+    z.extend(zBulkUploadCompletedEvent, { type: z.literal('BULK_UPLOAD.COMPLETED') }),
+    z.extend(zBulkUploadFailedEvent, { type: z.literal('BULK_UPLOAD.FAILED') }),
+    z.extend(zExternalAccountStatusUpdatedEvent, { type: z.literal('EXTERNAL_ACCOUNT.STATUS_UPDATED') }),
+    z.extend(zInternalAccountStatusUpdatedEvent, { type: z.literal('INTERNAL_ACCOUNT.STATUS_UPDATED') }),
+    z.extend(zInternalAccountFundingInstructionsUpdatedEvent, { type: z.literal('INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED') }),
+    z.extend(zCardStateChangeEvent, { type: z.literal('CARD.STATE_CHANGE') }),
+    z.extend(zCardFundingSourceChangeEvent, { type: z.literal('CARD.FUNDING_SOURCE_CHANGE') }),
+    z.extend(zCardTransactionAuthorizedEvent, { type: z.literal('CARD_TRANSACTION.AUTHORIZED') }),
+    z.extend(zCardTransactionPartiallySettledEvent, { type: z.literal('CARD_TRANSACTION.PARTIALLY_SETTLED') }),
+    z.extend(zCardTransactionSettledEvent, { type: z.literal('CARD_TRANSACTION.SETTLED') }),
+    z.extend(zCardTransactionRefundedEvent, { type: z.literal('CARD_TRANSACTION.REFUNDED') }),
+    z.extend(zCardTransactionExceptionEvent, { type: z.literal('CARD_TRANSACTION.EXCEPTION') })
+]);
 
 /**
  * One currency the platform supports, with limits and required counterparty data.
@@ -3260,6 +3536,167 @@ export const zGetStablecoinProviderAccountPath = /* @__PURE__ */ z.object({
  */
 export const zGetStablecoinProviderAccountResponse = /* @__PURE__ */ zStablecoinProviderAccount;
 
+export const zListCardsQuery = /* @__PURE__ */ z.object({
+    cardholderId: z.optional(z.string()),
+    accountId: z.optional(z.string()),
+    platformCardId: z.optional(z.string()),
+    state: z.optional(zCardState),
+    limit: z._default(z.optional(z.int().check(z.gte(1), z.lte(100))), 20),
+    cursor: z.optional(z.string()),
+    sortOrder: z.optional(z.enum(['asc', 'desc']))
+});
+
+/**
+ * A page of cards.
+ */
+export const zListCardsResponse = /* @__PURE__ */ zCardList;
+
+export const zCreateCardBody = /* @__PURE__ */ zCardCreateParams;
+
+/**
+ * The card, `PROCESSING` while the issuer provisions it.
+ */
+export const zCreateCardResponse = /* @__PURE__ */ zCard;
+
+export const zGetCardByIdPath = /* @__PURE__ */ z.object({
+    id: z.string()
+});
+
+/**
+ * The card.
+ */
+export const zGetCardByIdResponse = /* @__PURE__ */ zCard;
+
+export const zUpdateCardByIdBody = /* @__PURE__ */ zCardUpdateParams;
+
+export const zUpdateCardByIdPath = /* @__PURE__ */ z.object({
+    id: z.string()
+});
+
+/**
+ * The updated card.
+ */
+export const zUpdateCardByIdResponse = /* @__PURE__ */ zCard;
+
+export const zRevealCardPath = /* @__PURE__ */ z.object({
+    id: z.string()
+});
+
+/**
+ * The reveal URL and when it expires.
+ */
+export const zRevealCardResponse = /* @__PURE__ */ zCardReveal;
+
+export const zSandboxSimulateCardAuthorizationBody = /* @__PURE__ */ zSandboxCardAuthorizationParams;
+
+export const zSandboxSimulateCardAuthorizationPath = /* @__PURE__ */ z.object({
+    id: z.string()
+});
+
+/**
+ * The simulation was accepted; the card transaction it makes or changes is sent by webhook.
+ */
+export const zSandboxSimulateCardAuthorizationResponse = /* @__PURE__ */ zSandboxCardSimulation;
+
+export const zSandboxSimulateCardClearingBody = /* @__PURE__ */ zSandboxCardClearingParams;
+
+export const zSandboxSimulateCardClearingPath = /* @__PURE__ */ z.object({
+    id: z.string()
+});
+
+/**
+ * The simulation was accepted; the card transaction it makes or changes is sent by webhook.
+ */
+export const zSandboxSimulateCardClearingResponse = /* @__PURE__ */ zSandboxCardSimulation;
+
+export const zSandboxSimulateCardReturnBody = /* @__PURE__ */ zSandboxCardReturnParams;
+
+export const zSandboxSimulateCardReturnPath = /* @__PURE__ */ z.object({
+    id: z.string()
+});
+
+/**
+ * The simulation was accepted; the card transaction it makes or changes is sent by webhook.
+ */
+export const zSandboxSimulateCardReturnResponse = /* @__PURE__ */ zSandboxCardSimulation;
+
+export const zSandboxSimulateCardBalanceInquiryBody = /* @__PURE__ */ zSandboxCardBalanceInquiryParams;
+
+export const zSandboxSimulateCardBalanceInquiryPath = /* @__PURE__ */ z.object({
+    id: z.string()
+});
+
+/**
+ * The simulation was accepted; the card transaction it makes or changes is sent by webhook.
+ */
+export const zSandboxSimulateCardBalanceInquiryResponse = /* @__PURE__ */ zSandboxCardSimulation;
+
+export const zSandboxSimulateCardCreditAuthorizationBody = /* @__PURE__ */ zSandboxCardAuthorizationParams;
+
+export const zSandboxSimulateCardCreditAuthorizationPath = /* @__PURE__ */ z.object({
+    id: z.string()
+});
+
+/**
+ * The simulation was accepted; the card transaction it makes or changes is sent by webhook.
+ */
+export const zSandboxSimulateCardCreditAuthorizationResponse = /* @__PURE__ */ zSandboxCardSimulation;
+
+export const zSandboxSimulateCardFinancialAuthorizationBody = /* @__PURE__ */ zSandboxCardAuthorizationParams;
+
+export const zSandboxSimulateCardFinancialAuthorizationPath = /* @__PURE__ */ z.object({
+    id: z.string()
+});
+
+/**
+ * The simulation was accepted; the card transaction it makes or changes is sent by webhook.
+ */
+export const zSandboxSimulateCardFinancialAuthorizationResponse = /* @__PURE__ */ zSandboxCardSimulation;
+
+export const zSandboxSimulateCardFinancialCreditAuthorizationBody = /* @__PURE__ */ zSandboxCardAuthorizationParams;
+
+export const zSandboxSimulateCardFinancialCreditAuthorizationPath = /* @__PURE__ */ z.object({
+    id: z.string()
+});
+
+/**
+ * The simulation was accepted; the card transaction it makes or changes is sent by webhook.
+ */
+export const zSandboxSimulateCardFinancialCreditAuthorizationResponse = /* @__PURE__ */ zSandboxCardSimulation;
+
+export const zSandboxSimulateCardAuthorizationAdviceBody = /* @__PURE__ */ zSandboxCardAuthorizationAdviceParams;
+
+export const zSandboxSimulateCardAuthorizationAdvicePath = /* @__PURE__ */ z.object({
+    id: z.string()
+});
+
+/**
+ * The simulation was accepted; the card transaction it makes or changes is sent by webhook.
+ */
+export const zSandboxSimulateCardAuthorizationAdviceResponse = /* @__PURE__ */ zSandboxCardSimulation;
+
+export const zSandboxSimulateCardCreditAuthorizationAdviceBody = /* @__PURE__ */ zSandboxCardAuthorizationParams;
+
+export const zSandboxSimulateCardCreditAuthorizationAdvicePath = /* @__PURE__ */ z.object({
+    id: z.string()
+});
+
+/**
+ * The simulation was accepted; the card transaction it makes or changes is sent by webhook.
+ */
+export const zSandboxSimulateCardCreditAuthorizationAdviceResponse = /* @__PURE__ */ zSandboxCardSimulation;
+
+export const zSandboxSimulateCardReturnReversalBody = /* @__PURE__ */ zSandboxCardTransactionRefParams;
+
+export const zSandboxSimulateCardReturnReversalPath = /* @__PURE__ */ z.object({
+    id: z.string()
+});
+
+/**
+ * The simulation was accepted; the card transaction it makes or changes is sent by webhook.
+ */
+export const zSandboxSimulateCardReturnReversalResponse = /* @__PURE__ */ zSandboxCardSimulation;
+
 export const zOnInvitationClaimedWebhookRequest = /* @__PURE__ */ z.object({
     body: zInvitationClaimedEvent,
     path: z.optional(z.never()),
@@ -3514,6 +3951,69 @@ export const zOnBulkUploadFailedWebhookRequest = /* @__PURE__ */ z.object({
 
 export const zOnExternalAccountStatusUpdatedWebhookRequest = /* @__PURE__ */ z.object({
     body: zExternalAccountStatusUpdatedEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnCardStateChangeWebhookRequest = /* @__PURE__ */ z.object({
+    body: zCardStateChangeEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnCardFundingSourceChangeWebhookRequest = /* @__PURE__ */ z.object({
+    body: zCardFundingSourceChangeEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnCardTransactionAuthorizedWebhookRequest = /* @__PURE__ */ z.object({
+    body: zCardTransactionAuthorizedEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnCardTransactionPartiallySettledWebhookRequest = /* @__PURE__ */ z.object({
+    body: zCardTransactionPartiallySettledEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnCardTransactionSettledWebhookRequest = /* @__PURE__ */ z.object({
+    body: zCardTransactionSettledEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnCardTransactionRefundedWebhookRequest = /* @__PURE__ */ z.object({
+    body: zCardTransactionRefundedEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnCardTransactionExceptionWebhookRequest = /* @__PURE__ */ z.object({
+    body: zCardTransactionExceptionEvent,
     path: z.optional(z.never()),
     query: z.optional(z.never()),
     headers: z.object({

@@ -160,7 +160,11 @@ describe('the document declares the effects the issue names', () => {
     const effect = Object.fromEntries(ops.map((op) => [op.id, op.effect]));
     for (const id of ['executeQuote', 'createTransferIn', 'approveTransaction', 'rejectTransaction', 'sandboxFundInternalAccount', 'sandboxReceiveUmaPayment', 'createStablecoinMint', 'createStablecoinBurn'])
       expect([id, effect[id]]).toEqual([id, 'money']);
-    for (const id of ['exportInternalAccount', 'verifyCredential', 'createCredential', 'createToken']) expect([id, effect[id]]).toEqual([id, 'secret']);
+    for (const id of ['exportInternalAccount', 'verifyCredential', 'createCredential', 'createToken', 'revealCard']) expect([id, effect[id]]).toEqual([id, 'secret']);
+    // The card simulations move a funding source's balance; a balance inquiry moves nothing.
+    const simulations = ops.filter((op) => op.path.startsWith('/sandbox/cards/'));
+    expect(simulations).toHaveLength(10);
+    for (const op of simulations) expect([op.id, op.effect]).toEqual([op.id, op.id === 'sandboxSimulateCardBalanceInquiry' ? 'write' : 'money']);
     expect(ops.find((op) => op.id === 'createQuote')!.raisedBy).toEqual({ immediatelyExecute: 'money' });
     for (const op of ops) expect(['read', 'write', 'money', 'secret']).toContain(op.effect);
   });

@@ -23,6 +23,7 @@ const GUIDES: Record<string, string | undefined> = {
   'docs/performance.md': 'examples/guides/performance',
   'docs/payouts.md': 'examples/guides/payouts',
   'docs/hooks.md': 'examples/guides/hooks',
+  'docs/cards.md': 'examples/guides/cards',
   'docs/README.md': undefined,
   'README.md': undefined,
 };

@@ -114,6 +114,21 @@ export const METHODS: Record<OperationId, Method> = {
   linkStablecoinProviderAccount: (cb, a) => cb.stablecoinProviderAccounts.link(b(a), a.options),
   listStablecoinProviderAccounts: (cb, a) => cb.stablecoinProviderAccounts.list(q(a), a.options),
   getStablecoinProviderAccount: (cb, a) => cb.stablecoinProviderAccounts.retrieve(p(a, 'stablecoinProviderAccountId'), a.options),
+  createCard: (cb, a) => cb.cards.create(b(a), a.options),
+  listCards: (cb, a) => cb.cards.list(q(a), a.options),
+  getCardById: (cb, a) => cb.cards.retrieve(p(a, 'id'), a.options),
+  updateCardById: (cb, a) => cb.cards.update(p(a, 'id'), b(a), a.options),
+  revealCard: (cb, a) => cb.cards.reveal(p(a, 'id'), a.options),
+  sandboxSimulateCardAuthorization: (cb, a) => cb.sandbox.simulateCardAuthorization(p(a, 'id'), b(a), a.options),
+  sandboxSimulateCardClearing: (cb, a) => cb.sandbox.simulateCardClearing(p(a, 'id'), b(a), a.options),
+  sandboxSimulateCardReturn: (cb, a) => cb.sandbox.simulateCardReturn(p(a, 'id'), b(a), a.options),
+  sandboxSimulateCardBalanceInquiry: (cb, a) => cb.sandbox.simulateCardBalanceInquiry(p(a, 'id'), b(a), a.options),
+  sandboxSimulateCardCreditAuthorization: (cb, a) => cb.sandbox.simulateCardCreditAuthorization(p(a, 'id'), b(a), a.options),
+  sandboxSimulateCardFinancialAuthorization: (cb, a) => cb.sandbox.simulateCardFinancialAuthorization(p(a, 'id'), b(a), a.options),
+  sandboxSimulateCardFinancialCreditAuthorization: (cb, a) => cb.sandbox.simulateCardFinancialCreditAuthorization(p(a, 'id'), b(a), a.options),
+  sandboxSimulateCardAuthorizationAdvice: (cb, a) => cb.sandbox.simulateCardAuthorizationAdvice(p(a, 'id'), b(a), a.options),
+  sandboxSimulateCardCreditAuthorizationAdvice: (cb, a) => cb.sandbox.simulateCardCreditAuthorizationAdvice(p(a, 'id'), b(a), a.options),
+  sandboxSimulateCardReturnReversal: (cb, a) => cb.sandbox.simulateCardReturnReversal(p(a, 'id'), b(a), a.options),
 };
 export const IDS = Object.keys(operations) as OperationId[];
 

@@ -35,6 +35,7 @@ const TOKEN = 'Token:019542f5-b3e7-1d02-0000-000000000001';
 const STABLECOIN = 'Stablecoin:019542f5-b3e7-1d02-0000-000000000002';
 const STABLECOIN_OP = 'StablecoinOperation:019542f5-b3e7-1d02-0000-000000000301';
 const PROVIDER_ACCOUNT = 'StablecoinProviderAccount:019542f5-b3e7-1d02-0000-000000000001';
+const CARD = 'Card:019542f5-b3e7-1d02-0000-000000000010';
 const enc = encodeURIComponent;
 
 interface Case {
@@ -469,6 +470,98 @@ const cases: Case[] = [
   },
   { op: 'getTokenById', call: () => cb.tokens.retrieve(TOKEN), path: `/tokens/${enc(TOKEN)}` },
   { op: 'deleteTokenById', call: () => cb.tokens.delete(TOKEN), path: `/tokens/${enc(TOKEN)}`, status: 204 },
+  { op: 'createCard', call: () => cb.cards.create(requestExample('createCard')), path: '/cards', body: requestExample('createCard'), status: 201 },
+  {
+    op: 'listCards',
+    call: () => cb.cards.list({ cardholderId: CUSTOMER, accountId: 'InternalAccount:1', platformCardId: 'card-1', state: 'FROZEN', sortOrder: 'asc', limit: 5, cursor: 'c1' }),
+    path: '/cards',
+    query: { cardholderId: CUSTOMER, accountId: 'InternalAccount:1', platformCardId: 'card-1', state: 'FROZEN', sortOrder: 'asc', limit: '5', cursor: 'c1' },
+    response: { data: [responseExample('createCard', '201')], hasMore: false },
+  },
+  { op: 'getCardById', call: () => cb.cards.retrieve(CARD), path: `/cards/${enc(CARD)}`, response: responseExample('createCard', '201') },
+  {
+    op: 'updateCardById',
+    call: () => cb.cards.update(CARD, { maxSpendPerTransaction: null }),
+    path: `/cards/${enc(CARD)}`,
+    body: { maxSpendPerTransaction: null },
+    response: responseExample('createCard', '201'),
+  },
+  {
+    op: 'revealCard',
+    call: () => cb.cards.reveal(CARD),
+    path: `/cards/${enc(CARD)}/reveal`,
+    response: { panEmbedUrl: 'https://embed.example/iframe?t=abc', expiresAt: '2026-05-08T14:16:00Z' },
+  },
+  {
+    op: 'sandboxSimulateCardAuthorization',
+    call: () => cb.sandbox.simulateCardAuthorization(CARD, requestExample('sandboxSimulateCardAuthorization')),
+    path: `/sandbox/cards/${enc(CARD)}/simulate/authorization`,
+    body: requestExample('sandboxSimulateCardAuthorization'),
+    status: 202,
+  },
+  {
+    op: 'sandboxSimulateCardClearing',
+    call: () => cb.sandbox.simulateCardClearing(CARD, requestExample('sandboxSimulateCardClearing')),
+    path: `/sandbox/cards/${enc(CARD)}/simulate/clearing`,
+    body: requestExample('sandboxSimulateCardClearing'),
+    status: 202,
+  },
+  {
+    op: 'sandboxSimulateCardReturn',
+    call: () => cb.sandbox.simulateCardReturn(CARD, requestExample('sandboxSimulateCardReturn')),
+    path: `/sandbox/cards/${enc(CARD)}/simulate/return`,
+    body: requestExample('sandboxSimulateCardReturn'),
+    status: 202,
+  },
+  {
+    op: 'sandboxSimulateCardBalanceInquiry',
+    call: () => cb.sandbox.simulateCardBalanceInquiry(CARD, requestExample('sandboxSimulateCardBalanceInquiry')),
+    path: `/sandbox/cards/${enc(CARD)}/simulate/balance_inquiry`,
+    body: requestExample('sandboxSimulateCardBalanceInquiry'),
+    status: 202,
+  },
+  {
+    op: 'sandboxSimulateCardCreditAuthorization',
+    call: () => cb.sandbox.simulateCardCreditAuthorization(CARD, requestExample('sandboxSimulateCardCreditAuthorization')),
+    path: `/sandbox/cards/${enc(CARD)}/simulate/credit_authorization`,
+    body: requestExample('sandboxSimulateCardCreditAuthorization'),
+    status: 202,
+  },
+  {
+    op: 'sandboxSimulateCardFinancialAuthorization',
+    call: () => cb.sandbox.simulateCardFinancialAuthorization(CARD, requestExample('sandboxSimulateCardFinancialAuthorization')),
+    path: `/sandbox/cards/${enc(CARD)}/simulate/financial_authorization`,
+    body: requestExample('sandboxSimulateCardFinancialAuthorization'),
+    status: 202,
+  },
+  {
+    op: 'sandboxSimulateCardFinancialCreditAuthorization',
+    call: () => cb.sandbox.simulateCardFinancialCreditAuthorization(CARD, requestExample('sandboxSimulateCardFinancialCreditAuthorization')),
+    path: `/sandbox/cards/${enc(CARD)}/simulate/financial_credit_authorization`,
+    body: requestExample('sandboxSimulateCardFinancialCreditAuthorization'),
+    status: 202,
+  },
+  {
+    op: 'sandboxSimulateCardAuthorizationAdvice',
+    call: () => cb.sandbox.simulateCardAuthorizationAdvice(CARD, requestExample('sandboxSimulateCardAuthorizationAdvice')),
+    path: `/sandbox/cards/${enc(CARD)}/simulate/authorization_advice`,
+    body: requestExample('sandboxSimulateCardAuthorizationAdvice'),
+    status: 202,
+  },
+  {
+    op: 'sandboxSimulateCardCreditAuthorizationAdvice',
+    call: () => cb.sandbox.simulateCardCreditAuthorizationAdvice(CARD, requestExample('sandboxSimulateCardCreditAuthorizationAdvice')),
+    path: `/sandbox/cards/${enc(CARD)}/simulate/credit_authorization_advice`,
+    body: requestExample('sandboxSimulateCardCreditAuthorizationAdvice'),
+    status: 202,
+  },
+  {
+    op: 'sandboxSimulateCardReturnReversal',
+    call: () => cb.sandbox.simulateCardReturnReversal(CARD, requestExample('sandboxSimulateCardReturnReversal')),
+    path: `/sandbox/cards/${enc(CARD)}/simulate/return_reversal`,
+    body: requestExample('sandboxSimulateCardReturnReversal'),
+    status: 202,
+  },
   {
     op: 'getDiscoveries',
     call: () => cb.discoveries.list({ country: 'PH', currency: 'PHP' }),
@@ -607,6 +700,7 @@ describe('every paginated list walks all pages with for await', () => {
     ['listUmaProviders', () => cb.umaProviders.list({ limit: 1 }), '/uma-providers'],
     ['listBeneficialOwners', () => cb.beneficialOwners.list({ customerId: CUSTOMER, limit: 1 }), '/beneficial-owners'],
     ['listTokens', () => cb.tokens.list({ limit: 1 }), '/tokens'],
+    ['listCards', () => cb.cards.list({ limit: 1 }), '/cards'],
     ['listVasps', () => cb.vasps.list({ limit: 1 }), '/vasps'],
     ['listStablecoins', () => cb.stablecoins.list({ limit: 1 }), '/stablecoins'],
     ['listStablecoinOperations', () => cb.stablecoins.listOperations(STABLECOIN, { limit: 1 }), `/stablecoins/${enc(STABLECOIN)}/operations`],

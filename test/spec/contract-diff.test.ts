@@ -180,7 +180,7 @@ describe('contract diff', () => {
       expect(lines).toEqual(['ok webhook OUTGOING_PAYMENT.COMPLETED payload type: new values: OUTGOING_PAYMENT.EXPIRED (open set here)']);
     });
 
-    it("the repository table maps each of our webhooks to production's key at 000c418", () => {
+    it("the repository table maps each of our webhooks to production's key at 000c418 (the card keys: at cf2510ed)", () => {
       const production = [
         'agent-action',
         'incoming-payment',
@@ -195,6 +195,9 @@ describe('contract diff', () => {
         'card-status-change',
         'card-transaction',
         'wallet-operation',
+        // cf2510ed renamed card-status-change and added the funding-source webhook.
+        'card-state-change',
+        'card-funding-source-change',
       ];
       const ours = Object.keys(ourDoc().webhooks);
       expect(ours.map((k) => [k, production.includes(repoMap.webhooks[k])])).toEqual(ours.map((k) => [k, true]));

@@ -112,6 +112,26 @@ describe('each resource method returns what its operation answers', () => {
     expectTypeOf<R<Crossborder['vasps']['list']>>().toEqualTypeOf<List<'listVasps'>>();
   });
 
+  it('cards and the card simulations', () => {
+    type K = Crossborder['cards'];
+    expectTypeOf<R<K['create']>>().toEqualTypeOf<Call<'createCard'>>();
+    expectTypeOf<R<K['list']>>().toEqualTypeOf<List<'listCards'>>();
+    expectTypeOf<R<K['retrieve']>>().toEqualTypeOf<Call<'getCardById'>>();
+    expectTypeOf<R<K['update']>>().toEqualTypeOf<Call<'updateCardById'>>();
+    expectTypeOf<R<K['reveal']>>().toEqualTypeOf<Call<'revealCard'>>();
+    type S = Crossborder['sandbox'];
+    expectTypeOf<R<S['simulateCardAuthorization']>>().toEqualTypeOf<Call<'sandboxSimulateCardAuthorization'>>();
+    expectTypeOf<R<S['simulateCardClearing']>>().toEqualTypeOf<Call<'sandboxSimulateCardClearing'>>();
+    expectTypeOf<R<S['simulateCardReturn']>>().toEqualTypeOf<Call<'sandboxSimulateCardReturn'>>();
+    expectTypeOf<R<S['simulateCardBalanceInquiry']>>().toEqualTypeOf<Call<'sandboxSimulateCardBalanceInquiry'>>();
+    expectTypeOf<R<S['simulateCardCreditAuthorization']>>().toEqualTypeOf<Call<'sandboxSimulateCardCreditAuthorization'>>();
+    expectTypeOf<R<S['simulateCardFinancialAuthorization']>>().toEqualTypeOf<Call<'sandboxSimulateCardFinancialAuthorization'>>();
+    expectTypeOf<R<S['simulateCardFinancialCreditAuthorization']>>().toEqualTypeOf<Call<'sandboxSimulateCardFinancialCreditAuthorization'>>();
+    expectTypeOf<R<S['simulateCardAuthorizationAdvice']>>().toEqualTypeOf<Call<'sandboxSimulateCardAuthorizationAdvice'>>();
+    expectTypeOf<R<S['simulateCardCreditAuthorizationAdvice']>>().toEqualTypeOf<Call<'sandboxSimulateCardCreditAuthorizationAdvice'>>();
+    expectTypeOf<R<S['simulateCardReturnReversal']>>().toEqualTypeOf<Call<'sandboxSimulateCardReturnReversal'>>();
+  });
+
   it("the results are the document's: a 204 is void, a 202 challenge is never a result", () => {
     expectTypeOf<ResultOf<'revokeSession'>>().toEqualTypeOf<void>();
     expectTypeOf<ResultOf<'verifyCredential'>>().not.toHaveProperty('payloadToSign');

@@ -8,7 +8,7 @@ export { getConfig, updateConfig } from './responses/config';
 export { createQuote, getQuote, executeQuote, getExchangeRates, estimateCryptoWithdrawalFee } from './responses/quotes';
 export { createTransferIn, createTransferOut } from './responses/transfers';
 export { listTransactions, getTransaction, rejectTransaction, approveTransaction, confirmReceiptDelivery, cancelTransaction } from './responses/transactions';
-export { sandboxSend, sendTestWebhook, sandboxReceiveUmaPayment, sandboxFundInternalAccount } from './responses/sandbox';
+export { sandboxSend, sendTestWebhook, sandboxReceiveUmaPayment, sandboxFundInternalAccount, sandboxSimulateCardAuthorization, sandboxSimulateCardClearing, sandboxSimulateCardReturn, sandboxSimulateCardBalanceInquiry, sandboxSimulateCardCreditAuthorization, sandboxSimulateCardFinancialAuthorization, sandboxSimulateCardFinancialCreditAuthorization, sandboxSimulateCardAuthorizationAdvice, sandboxSimulateCardCreditAuthorizationAdvice, sandboxSimulateCardReturnReversal } from './responses/sandbox';
 export { lookupUmaReceiver, lookupExternalAccountReceiver } from './responses/receiver';
 export { createInvitation, getInvitation, claimInvitation, cancelInvitation } from './responses/invitations';
 export { listVerifications, createVerification, getVerification, listBeneficialOwners, createBeneficialOwner, getBeneficialOwner, updateBeneficialOwner, createCustomerKycLink } from './responses/verifications';
@@ -20,3 +20,4 @@ export { listTokens, createToken, getTokenById, deleteTokenById } from './respon
 export { getDiscoveries } from './responses/discoveries';
 export { listVasps } from './responses/vasps';
 export { listStablecoins, registerStablecoin, getStablecoin, createStablecoinMint, createStablecoinBurn, listStablecoinOperations, getStablecoinOperation, listStablecoinProviderAccounts, linkStablecoinProviderAccount, getStablecoinProviderAccount } from './responses/stablecoins';
+export { listCards, createCard, getCardById, updateCardById, revealCard } from './responses/cards';

@@ -6,6 +6,7 @@
  * @module
  */
 import { resumeImports } from './bulk-imports';
+import { resumeCards } from './cards';
 import { iso, type Clock } from './clock';
 import { defaultConfig } from './config';
 import type { Ctx } from './context';
@@ -108,6 +109,7 @@ export function stateControls(ctx: Ctx, generations: Generations, rewind: () => 
       resumeImports(ctx);
       resumeOwnership(ctx);
       resumeStablecoins(ctx);
+      resumeCards(ctx);
       changed();
     },
   };

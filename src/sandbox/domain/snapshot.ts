@@ -5,6 +5,8 @@
  */
 import type {
   ApiToken,
+  Card,
+  CardTransaction,
   BulkCustomerImportJob,
   BeneficialOwner,
   Credential,
@@ -45,6 +47,10 @@ export interface SandboxSnapshot {
   delegatedKeys: DelegatedKey[];
   /** The platform's API tokens not deleted, as reads answer them (no secret). */
   tokens: ApiToken[];
+  /** Cards, in every state. */
+  cards: Card[];
+  /** Card transactions (production's `type: CARD` transactions), sent by webhook only. */
+  cardTransactions: CardTransaction[];
 }
 
 /** Read-only view of the sandbox's state, for tests. Every read is a fresh deep copy. */
@@ -82,6 +88,8 @@ export function stateView(world: () => World): SandboxState {
         bulkImports: data(w.bulkImports.values()),
         delegatedKeys: data(w.delegatedKeys.values()),
         tokens: data([...w.tokens.values()].filter((t) => !t.deleted)),
+        cards: data(w.cards.values()),
+        cardTransactions: data(w.cardTransactions.values()),
       });
     },
     balance(accountId) {

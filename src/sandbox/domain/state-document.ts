@@ -15,6 +15,8 @@ import {
   zStablecoin,
   zStablecoinOperation,
   zStablecoinProviderAccount,
+  zCard,
+  zCardTransaction,
   zCustomer,
   zExternalAccount,
   zInternalAccount,
@@ -230,6 +232,9 @@ const RULES: Record<PersistedTable, TableRule> = {
   stablecoinProviderAccounts: { data: zStablecoinProviderAccount, fields: { ...ORDERED, apiClientId: isString }, key: dataId },
   stablecoins: { data: zStablecoin, fields: ORDERED, key: dataId },
   stablecoinOperations: { data: zStablecoinOperation, fields: { ...ORDERED, dueMs: optional(isNumber), debited: optional(moved) }, key: dataId },
+  // Cards and their transactions (never a reveal URL: none is kept).
+  cards: { data: zCard, fields: ORDERED, key: dataId },
+  cardTransactions: { data: zCardTransaction, fields: { ...ORDERED, pullConfirmMs: optional(isNumber) }, key: dataId },
   // Idempotency-Key answers, by key: the settled ones within their window (an answer still being made is
   // not exported: its request has not been answered yet).
   idempotency: {

@@ -4,6 +4,8 @@
  * @module
  */
 import type {
+  Card,
+  CardTransaction,
   ApiToken,
   BulkCustomerImportJob,
   BeneficialOwner,
@@ -208,6 +210,15 @@ export function withinIdempotencyWindow(storedMs: number, atMs: number): boolean
   return atMs - storedMs < IDEMPOTENCY_WINDOW_MS;
 }
 
+/** A card as the world keeps it (domain/cards.ts). */
+export type CardRec = Rec<Card>;
+
+/** A card transaction as the world keeps it (domain/cards.ts). */
+export interface CardTransactionRec extends Rec<CardTransaction> {
+  /** Sandbox time (ms) at which a delayed pull (descriptor suffix `005`) is confirmed. */
+  pullConfirmMs?: number;
+}
+
 /** A CSV customer import: the job as answered, and the rows it has not processed yet. */
 export interface BulkImportRec extends Rec<BulkCustomerImportJob> {
   /** Rows still to process, in file order: each row's cells by column name and its `correlationId`. */
@@ -250,6 +261,10 @@ export interface World {
   stablecoins: Map<string, Rec<Stablecoin>>;
   /** Stablecoin mints and burns, by id. */
   stablecoinOperations: Map<string, StablecoinOperationRec>;
+  /** Cards (production's `/cards`), by id; a closed card stays, CLOSED. */
+  cards: Map<string, CardRec>;
+  /** Card transactions made by the card simulations (production's `type: CARD` transactions), by id. */
+  cardTransactions: Map<string, CardTransactionRec>;
 }
 
 /** An empty world around `config`. */
@@ -278,6 +293,8 @@ export function createWorld(config: PlatformConfig): World {
     stablecoinProviderAccounts: new Map(),
     stablecoins: new Map(),
     stablecoinOperations: new Map(),
+    cards: new Map(),
+    cardTransactions: new Map(),
   };
 }
 

@@ -15,6 +15,7 @@ import { walletRoutes } from './wallet';
 import { tokenRoutes } from './tokens';
 import { directoryRoutes } from './directories';
 import { stablecoinRoutes } from './stablecoins';
+import { cardRoutes } from './cards';
 
 /** The sandbox's route table. */
 export const routes = {
@@ -29,4 +30,5 @@ export const routes = {
   ...tokenRoutes,
   ...directoryRoutes,
   ...stablecoinRoutes,
+  ...cardRoutes,
 } satisfies RouteTable;

@@ -4,7 +4,18 @@ import { int, num, object, optional, string } from '../../../core/checks';
 import { IncomingTransaction, InternalAccount, Transaction } from '../components';
 
 const TestWebhookResult = /* @__PURE__ */ object({ url: optional(string), response_status: num(int), response_body: optional(string) });
+const SandboxCardSimulation = /* @__PURE__ */ object({ issuerTransactionToken: string });
 export const sandboxSend = Transaction;
 export const sendTestWebhook = TestWebhookResult;
 export const sandboxReceiveUmaPayment = IncomingTransaction;
 export const sandboxFundInternalAccount = InternalAccount;
+export const sandboxSimulateCardAuthorization = SandboxCardSimulation;
+export const sandboxSimulateCardClearing = SandboxCardSimulation;
+export const sandboxSimulateCardReturn = SandboxCardSimulation;
+export const sandboxSimulateCardBalanceInquiry = SandboxCardSimulation;
+export const sandboxSimulateCardCreditAuthorization = SandboxCardSimulation;
+export const sandboxSimulateCardFinancialAuthorization = SandboxCardSimulation;
+export const sandboxSimulateCardFinancialCreditAuthorization = SandboxCardSimulation;
+export const sandboxSimulateCardAuthorizationAdvice = SandboxCardSimulation;
+export const sandboxSimulateCardCreditAuthorizationAdvice = SandboxCardSimulation;
+export const sandboxSimulateCardReturnReversal = SandboxCardSimulation;

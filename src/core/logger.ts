@@ -31,7 +31,9 @@ const MASKED_FIELDS = new Set(
     'umaAddress inviterUma inviteeUma receiverUmaAddress senderUmaAddress toUmaAddress identifier ' +
     // Secrets.
     'otp oidcToken clientPublicKey encryptedSessionSigningKey encryptedWalletCredentials kycUrl token privateKey ' +
-    'sessionKey payloadToSign signature attestation assertion clientSecret'
+    'sessionKey payloadToSign signature attestation assertion clientSecret ' +
+    // Card secrets: the reveal's frame URL (its token shows the number and CVC), the 3-D Secure password of an issue.
+    'panEmbedUrl threeDSecurePassword'
   ).split(' '),
 );
 

@@ -19,6 +19,7 @@ import {
   type CardTransaction,
   type WebhookEvent,
 } from '../../src/index';
+import { MASK, maskBody } from '../../src/core/logger';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index';
 import { sandboxHandlers } from '../../src/sandbox/msw';
 import type { RequestLogEntry } from '../../src/sandbox/serve/request-log';
@@ -129,7 +130,12 @@ describe.each(worlds)('cards against the sandbox, %s', (_name, makeWorld) => {
 
   async function activeCard(maxSpendPerTransaction?: number, balance?: number) {
     const who = await cardholder(balance);
-    const card = await cb.cards.create({ cardholderId: who.customer.id, form: 'VIRTUAL', fundingSources: [who.usd.id], ...(maxSpendPerTransaction ? { maxSpendPerTransaction } : {}) });
+    const card = await cb.cards.create({
+      cardholderId: who.customer.id,
+      form: 'VIRTUAL',
+      fundingSources: [who.usd.id],
+      ...(maxSpendPerTransaction ? { maxSpendPerTransaction } : {}),
+    });
     expect(card.state).toBe('PROCESSING');
     expect((await cb.cards.retrieve(card.id)).state).toBe('ACTIVE');
     return { ...who, card };
@@ -163,8 +169,23 @@ describe.each(worlds)('cards against the sandbox, %s', (_name, makeWorld) => {
 
   it('issue, list, retrieve, update: a card is provisioned (CARD.STATE_CHANGE), frozen, limited, re-funded and closed', async () => {
     const { customer, usd } = await cardholder();
-    const card = await cb.cards.create({ cardholderId: customer.id, platformCardId: 'card-emp-1', form: 'VIRTUAL', fundingSources: [usd.id], maxSpendPerTransaction: 5_000 });
-    expect(card).toMatchObject({ cardholderId: customer.id, platformCardId: 'card-emp-1', state: 'PROCESSING', stateReason: null, form: 'VIRTUAL', fundingSources: [usd.id], maxSpendPerTransaction: 5_000, currency: 'USD' });
+    const card = await cb.cards.create({
+      cardholderId: customer.id,
+      platformCardId: 'card-emp-1',
+      form: 'VIRTUAL',
+      fundingSources: [usd.id],
+      maxSpendPerTransaction: 5_000,
+    });
+    expect(card).toMatchObject({
+      cardholderId: customer.id,
+      platformCardId: 'card-emp-1',
+      state: 'PROCESSING',
+      stateReason: null,
+      form: 'VIRTUAL',
+      fundingSources: [usd.id],
+      maxSpendPerTransaction: 5_000,
+      currency: 'USD',
+    });
     expect(card.id).toMatch(/^Card:/);
     expect(card.last4).toMatch(/^\d{4}$/);
     const active = await cb.cards.retrieve(card.id);
@@ -214,7 +235,11 @@ describe.each(worlds)('cards against the sandbox, %s', (_name, makeWorld) => {
   it("refuses what production refuses, naming the field: KYC, another's or another currency's account, moves out of CLOSED", async () => {
     const { customer, usd, eur } = await cardholder();
     const other = await cardholder();
-    const refused = async (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as BadRequestError);
+    const refused = async (p: Promise<unknown>) =>
+      p.then(
+        () => undefined,
+        (e: unknown) => e as BadRequestError,
+      );
     const foreign = await refused(cb.cards.create({ cardholderId: customer.id, form: 'VIRTUAL', fundingSources: [usd.id, other.usd.id] }));
     expect(foreign).toBeInstanceOf(BadRequestError);
     expect(foreign).toMatchObject({ code: 'FUNDING_SOURCE_INELIGIBLE', details: { field: 'fundingSources[1]' } });
@@ -256,7 +281,11 @@ describe.each(worlds)('cards against the sandbox, %s', (_name, makeWorld) => {
     expect(balance(usd.id)).toBe(3_750);
     // More than the funding source holds, and the descriptor's 002: declined.
     const broke = await cb.sandbox.simulateCardAuthorization(card.id, { amount: 4_000, currency: { code: 'USD' }, merchant: COFFEE });
-    const magic = await cb.sandbox.simulateCardAuthorization(card.id, { amount: 100, currency: { code: 'USD' }, merchant: { descriptor: 'AMAZON RETAIL US-002' } });
+    const magic = await cb.sandbox.simulateCardAuthorization(card.id, {
+      amount: 100,
+      currency: { code: 'USD' },
+      merchant: { descriptor: 'AMAZON RETAIL US-002' },
+    });
     await cb.cards.update(card.id, { state: 'FROZEN' });
     const paused = await cb.sandbox.simulateCardAuthorization(card.id, { amount: 100, currency: { code: 'USD' }, merchant: COFFEE });
     expect(balance(usd.id)).toBe(3_750);
@@ -276,7 +305,9 @@ describe.each(worlds)('cards against the sandbox, %s', (_name, makeWorld) => {
     });
     expect(world.sandbox.state.snapshot().cardTransactions).toHaveLength(2);
 
-    const wrongCurrency = await cb.sandbox.simulateCardAuthorization(card.id, { amount: 1, currency: { code: 'EUR' }, merchant: COFFEE }).catch((e: unknown) => e);
+    const wrongCurrency = await cb.sandbox
+      .simulateCardAuthorization(card.id, { amount: 1, currency: { code: 'EUR' }, merchant: COFFEE })
+      .catch((e: unknown) => e);
     expect(wrongCurrency).toMatchObject({ code: 'INVALID_CURRENCY', details: { field: 'currency.code' } });
     const zero = await cb.sandbox.simulateCardAuthorization(card.id, { amount: 0, currency: { code: 'USD' }, merchant: COFFEE }).catch((e: unknown) => e);
     expect(zero).toBeInstanceOf(ValidationError);
@@ -305,11 +336,19 @@ describe.each(worlds)('cards against the sandbox, %s', (_name, makeWorld) => {
 
     expect((await cb.sandbox.simulateCardClearing(card.id, { cardTransactionId: ta.id, amount: 500 })).issuerTransactionToken).toBe(a.issuerTransactionToken);
     txs = await cardTransactions();
-    expect(txs.get(a.issuerTransactionToken)).toMatchObject({ status: 'PARTIALLY_SETTLED', settledAmount: { amount: 500 }, settlementSummary: { count: 1, totalAmount: 500 } });
+    expect(txs.get(a.issuerTransactionToken)).toMatchObject({
+      status: 'PARTIALLY_SETTLED',
+      settledAmount: { amount: 500 },
+      settlementSummary: { count: 1, totalAmount: 500 },
+    });
     // 1,500 still held; a clearing of 1,800 settles it with a 300 tip pulled after the fact.
     await cb.sandbox.simulateCardClearing(card.id, { cardTransactionId: ta.id, amount: 1_800 });
     txs = await cardTransactions();
-    expect(txs.get(a.issuerTransactionToken)).toMatchObject({ status: 'SETTLED', settledAmount: { amount: 2_300 }, pullSummary: { count: 2, totalAmount: 2_300 } });
+    expect(txs.get(a.issuerTransactionToken)).toMatchObject({
+      status: 'SETTLED',
+      settledAmount: { amount: 2_300 },
+      pullSummary: { count: 2, totalAmount: 2_300 },
+    });
     expect(balance(usd.id)).toBe(6_700);
     // An authorization expiry: 0 gives the whole hold back.
     await cb.sandbox.simulateCardClearing(card.id, { cardTransactionId: tb.id, amount: 0 });
@@ -328,19 +367,34 @@ describe.each(worlds)('cards against the sandbox, %s', (_name, makeWorld) => {
     const a = await cb.sandbox.simulateCardAuthorization(card.id, { amount: 900, currency: { code: 'USD' }, merchant: COFFEE });
     const tx = (await cardTransactions()).get(a.issuerTransactionToken)!;
     await cb.sandbox.simulateCardClearing(card.id, { cardTransactionId: tx.id, amount: 1_200 });
-    expect((await cardTransactions()).get(a.issuerTransactionToken)).toMatchObject({ status: 'EXCEPTION', settledAmount: { amount: 1_200 }, pullSummary: { count: 1 } });
+    expect((await cardTransactions()).get(a.issuerTransactionToken)).toMatchObject({
+      status: 'EXCEPTION',
+      settledAmount: { amount: 1_200 },
+      pullSummary: { count: 1 },
+    });
     expect(balance(usd.id)).toBe(100);
-    expect((await events()).map((e) => e.type).filter((t) => t.startsWith('CARD_TRANSACTION'))).toEqual(['CARD_TRANSACTION.AUTHORIZED', 'CARD_TRANSACTION.EXCEPTION']);
+    expect((await events()).map((e) => e.type).filter((t) => t.startsWith('CARD_TRANSACTION'))).toEqual([
+      'CARD_TRANSACTION.AUTHORIZED',
+      'CARD_TRANSACTION.EXCEPTION',
+    ]);
   });
 
   it('returns give back at most what settled (REFUNDED when all of it), and a return reversal pulls it again', async () => {
     const { card, usd } = await activeCard(undefined, 10_000);
-    const a = await cb.sandbox.simulateCardFinancialAuthorization(card.id, { amount: 1_500, currency: { code: 'USD' }, merchant: { descriptor: 'ATM WITHDRAWAL 24TH ST', mcc: '6011' } });
+    const a = await cb.sandbox.simulateCardFinancialAuthorization(card.id, {
+      amount: 1_500,
+      currency: { code: 'USD' },
+      merchant: { descriptor: 'ATM WITHDRAWAL 24TH ST', mcc: '6011' },
+    });
     const tx = (await cardTransactions()).get(a.issuerTransactionToken)!;
     expect(tx).toMatchObject({ status: 'SETTLED', settledAmount: { amount: 1_500 } });
     expect(balance(usd.id)).toBe(8_500);
     await cb.sandbox.simulateCardReturn(card.id, { cardTransactionId: tx.id, amount: 500 });
-    expect((await cardTransactions()).get(a.issuerTransactionToken)).toMatchObject({ status: 'SETTLED', refundedAmount: { amount: 500 }, refundSummary: { count: 1, totalAmount: 500 } });
+    expect((await cardTransactions()).get(a.issuerTransactionToken)).toMatchObject({
+      status: 'SETTLED',
+      refundedAmount: { amount: 500 },
+      refundSummary: { count: 1, totalAmount: 500 },
+    });
     const tooMuch = await cb.sandbox.simulateCardReturn(card.id, { cardTransactionId: tx.id, amount: 1_001 }).catch((e: unknown) => e);
     expect(tooMuch).toBeInstanceOf(BadRequestError);
     expect(tooMuch).toMatchObject({ code: 'INVALID_AMOUNT', details: { field: 'amount', max: 1_000 } });
@@ -351,7 +405,11 @@ describe.each(worlds)('cards against the sandbox, %s', (_name, makeWorld) => {
     expect((await cardTransactions()).get(a.issuerTransactionToken)).toMatchObject({ status: 'REFUNDED', refundedAmount: { amount: 1_500 } });
     await cb.sandbox.simulateCardReturnReversal(card.id, { cardTransactionId: tx.id });
     expect(balance(usd.id)).toBe(8_500);
-    expect((await cardTransactions()).get(a.issuerTransactionToken)).toMatchObject({ status: 'SETTLED', refundedAmount: { amount: 0 }, pullSummary: { count: 2, totalAmount: 3_000 } });
+    expect((await cardTransactions()).get(a.issuerTransactionToken)).toMatchObject({
+      status: 'SETTLED',
+      refundedAmount: { amount: 0 },
+      pullSummary: { count: 2, totalAmount: 3_000 },
+    });
     const types = (await events()).map((e) => e.type).filter((t) => t.startsWith('CARD_TRANSACTION'));
     expect(types).toEqual(['CARD_TRANSACTION.SETTLED', 'CARD_TRANSACTION.SETTLED', 'CARD_TRANSACTION.REFUNDED', 'CARD_TRANSACTION.SETTLED']);
   });
@@ -362,13 +420,29 @@ describe.each(worlds)('cards against the sandbox, %s', (_name, makeWorld) => {
     const tx = (await cardTransactions()).get(a.issuerTransactionToken)!;
     await cb.sandbox.simulateCardAuthorizationAdvice(card.id, { cardTransactionId: tx.id, amount: 2_000 });
     expect(balance(usd.id)).toBe(8_000);
-    expect((await cardTransactions()).get(a.issuerTransactionToken)).toMatchObject({ status: 'AUTHORIZED', authorizedAmount: { amount: 2_000 }, pullSummary: { count: 2, totalAmount: 2_000 } });
+    expect((await cardTransactions()).get(a.issuerTransactionToken)).toMatchObject({
+      status: 'AUTHORIZED',
+      authorizedAmount: { amount: 2_000 },
+      pullSummary: { count: 2, totalAmount: 2_000 },
+    });
     await cb.sandbox.simulateCardAuthorizationAdvice(card.id, { cardTransactionId: tx.id, amount: 500 });
     expect(balance(usd.id)).toBe(9_500);
 
-    const credit = await cb.sandbox.simulateCardCreditAuthorization(card.id, { amount: 2_500, currency: { code: 'USD' }, merchant: { descriptor: 'ACME MARKETPLACE' } });
-    const push = await cb.sandbox.simulateCardFinancialCreditAuthorization(card.id, { amount: 4_000, currency: { code: 'USD' }, merchant: { descriptor: 'ACME PAYOUTS' } });
-    const advice = await cb.sandbox.simulateCardCreditAuthorizationAdvice(card.id, { amount: 100, currency: { code: 'USD' }, merchant: { descriptor: 'ACME' } });
+    const credit = await cb.sandbox.simulateCardCreditAuthorization(card.id, {
+      amount: 2_500,
+      currency: { code: 'USD' },
+      merchant: { descriptor: 'ACME MARKETPLACE' },
+    });
+    const push = await cb.sandbox.simulateCardFinancialCreditAuthorization(card.id, {
+      amount: 4_000,
+      currency: { code: 'USD' },
+      merchant: { descriptor: 'ACME PAYOUTS' },
+    });
+    const advice = await cb.sandbox.simulateCardCreditAuthorizationAdvice(card.id, {
+      amount: 100,
+      currency: { code: 'USD' },
+      merchant: { descriptor: 'ACME' },
+    });
     expect(balance(usd.id)).toBe(16_100);
     const txs = await cardTransactions();
     expect(txs.get(credit.issuerTransactionToken)).toMatchObject({ direction: 'CREDIT', status: 'AUTHORIZED' });
@@ -419,7 +493,7 @@ describe.each(worlds)('cards against the sandbox, %s', (_name, makeWorld) => {
     expect(balance(usd.id)).toBe(9_300);
   });
 
-  it("reveal: a fresh URL each time, and it reaches no span, error, request log entry, snapshot or state export", async () => {
+  it('reveal: a fresh URL each time, and it reaches no span, error, request log entry, snapshot or state export', async () => {
     const { card } = await activeCard();
     world.logged.length = 0;
     const first = await cb.cards.reveal(card.id);
@@ -445,10 +519,9 @@ describe.each(worlds)('cards against the sandbox, %s', (_name, makeWorld) => {
       expect(printed.includes(token.slice(0, 24))).toBe(false);
     }
   });
-  // The SDK's debug log masks body fields by name (src/core/logger.ts, MASKED_FIELDS); `panEmbedUrl` (and the
-  // create's `threeDSecurePassword`) are not on its list yet, so the debug log prints the URL. Marked as a
-  // known failure: it passes once the logger masks the field, and then `.fails` must go.
-  it.fails("the SDK's debug log does not print the reveal URL", async () => {
+  // The SDK's debug log masks body fields by name (src/core/logger.ts, MASKED_FIELDS): `panEmbedUrl` and the
+  // create's `threeDSecurePassword` are among them.
+  it("the SDK's debug log does not print the reveal URL, nor an issue's 3-D Secure password", async () => {
     const { card } = await activeCard();
     const lines: string[] = [];
     const line = (m: string, d?: unknown) => lines.push(`${m} ${JSON.stringify(d ?? {})}`);
@@ -464,5 +537,10 @@ describe.each(worlds)('cards against the sandbox, %s', (_name, makeWorld) => {
     const { panEmbedUrl } = await logged.cards.reveal(card.id);
     expect(lines.some((l) => l.includes('/reveal'))).toBe(true);
     expect(lines.join('\n').includes(new URL(panEmbedUrl).searchParams.get('t')!)).toBe(false);
+    expect(maskBody({ threeDSecurePassword: 'hunter2-3ds', nickname: 'x', state: 'ACTIVE' })).toEqual({
+      threeDSecurePassword: MASK,
+      nickname: MASK,
+      state: 'ACTIVE',
+    });
   });
 });

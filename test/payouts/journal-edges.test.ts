@@ -4,7 +4,7 @@
  * replaced by one on another device that happens to have the same inode number, and a record whose line
  * is longer than the readers' 1 MiB reads.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -155,5 +155,24 @@ describe('a record whose line is longer than a read (1 MiB)', () => {
     expect([...read.records]).toEqual([journalRecord('r0', 'pending'), record, journalRecord('r2', 'pending')]);
     expect([...(await journal.open('b'))]).toEqual([journalRecord('r0', 'pending'), record, journalRecord('r2', 'pending')]);
     await journal.close();
+  });
+});
+
+describe('a whole record line that a kill cut just before its newline', () => {
+  it('is dropped by journalRecords (status and report) as by the next open: both read the same records', async () => {
+    const { file, locks } = place();
+    const journal = new FileJournal(file, { lockDirectory: locks });
+    await journal.open('b');
+    await journal.put(journalRecord('r0', 'pending'));
+    await journal.put(journalRecord('r1', 'pending'));
+    await journal.close();
+    // The kill: the next line written whole but its newline not (never confirmed to the runner).
+    appendFileSync(file, JSON.stringify(journalRecord('r1', 'submitted')));
+    const read = journalRecords(file);
+    expect([...read.records]).toEqual([journalRecord('r0', 'pending'), journalRecord('r1', 'pending')]);
+    expect([...(await journal.open('b'))]).toEqual([journalRecord('r0', 'pending'), journalRecord('r1', 'pending')]);
+    await journal.close();
+    // The open cut it off: the file ends with a newline again.
+    expect(readFileSync(file, 'utf8').endsWith('\n')).toBe(true);
   });
 });

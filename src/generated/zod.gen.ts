@@ -750,7 +750,7 @@ export const zTransferOutCreateParams = /* @__PURE__ */ z.object({
         accountId: z.string(),
         paymentRail: z.optional(z.string())
     }),
-    amount: z.optional(z.int().check(z.lte(9000000000000000))),
+    amount: z.optional(z.int()),
     remittanceInformation: z.optional(z.string().check(z.maxLength(80))),
     purposeOfPayment: z.optional(zPurposeOfPayment)
 });
@@ -780,8 +780,8 @@ export const zPlatformInternalAccountList = /* @__PURE__ */ z.object({
  * Fees of a corridor, in the smallest unit of the sending currency.
  */
 export const zExchangeRateFees = /* @__PURE__ */ z.object({
-    fixed: z.optional(z.int().check(z.gte(0), z.lte(9000000000000000))),
-    total: z.optional(z.int().check(z.gte(0), z.lte(9000000000000000)))
+    fixed: z.optional(z.int().check(z.gte(0))),
+    total: z.optional(z.int().check(z.gte(0)))
 });
 
 /**
@@ -789,12 +789,12 @@ export const zExchangeRateFees = /* @__PURE__ */ z.object({
  */
 export const zExchangeRate = /* @__PURE__ */ z.object({
     sourceCurrency: zCurrency,
-    sendingAmount: z.int().check(z.gte(0), z.lte(9000000000000000)),
-    minSendingAmount: z.int().check(z.gte(0), z.lte(9000000000000000)),
-    maxSendingAmount: z.int().check(z.gte(0), z.lte(9000000000000000)),
+    sendingAmount: z.int().check(z.gte(0)),
+    minSendingAmount: z.int().check(z.gte(0)),
+    maxSendingAmount: z.int().check(z.gte(0)),
     destinationCurrency: zCurrency,
     destinationPaymentRail: z.string(),
-    receivingAmount: z.int().check(z.gte(0), z.lte(9000000000000000)),
+    receivingAmount: z.int().check(z.gte(0)),
     exchangeRate: z.number(),
     fees: zExchangeRateFees,
     updatedAt: z.iso.datetime()
@@ -814,7 +814,7 @@ export const zCryptoWithdrawalFeeEstimateParams = /* @__PURE__ */ z.object({
     internalAccountId: z.string(),
     currency: z.string(),
     cryptoNetwork: z.string(),
-    amount: z.int().check(z.lte(9000000000000000)),
+    amount: z.int(),
     destinationAddress: z.string()
 });
 
@@ -822,11 +822,11 @@ export const zCryptoWithdrawalFeeEstimateParams = /* @__PURE__ */ z.object({
  * Estimated fees of a crypto withdrawal (production).
  */
 export const zCryptoWithdrawalFeeEstimate = /* @__PURE__ */ z.object({
-    networkFee: z.int().check(z.lte(9000000000000000)),
+    networkFee: z.int(),
     networkFeeAsset: z.string(),
-    applicationFee: z.int().check(z.lte(9000000000000000)),
-    totalFee: z.int().check(z.lte(9000000000000000)),
-    netAmount: z.int().check(z.lte(9000000000000000))
+    applicationFee: z.int(),
+    totalFee: z.int(),
+    netAmount: z.int()
 });
 
 /**
@@ -835,7 +835,7 @@ export const zCryptoWithdrawalFeeEstimate = /* @__PURE__ */ z.object({
 export const zSandboxSendParams = /* @__PURE__ */ z.object({
     quoteId: z.string(),
     currencyCode: z.string(),
-    currencyAmount: z.optional(z.int().check(z.gte(1), z.lte(9000000000000000)))
+    currencyAmount: z.optional(z.int().check(z.gte(1)))
 });
 
 /**
@@ -3009,7 +3009,7 @@ export const zListPlatformInternalAccountsResponse = /* @__PURE__ */ zPlatformIn
 export const zGetExchangeRatesQuery = /* @__PURE__ */ z.object({
     sourceCurrency: z.optional(z.string()),
     destinationCurrency: z.optional(z.array(z.string())),
-    sendingAmount: z.optional(z.int().check(z.gte(0), z.lte(9000000000000000)))
+    sendingAmount: z.optional(z.int().check(z.gte(0)))
 });
 
 /**

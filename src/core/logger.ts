@@ -33,7 +33,9 @@ const MASKED_FIELDS = new Set(
     'otp oidcToken clientPublicKey encryptedSessionSigningKey encryptedWalletCredentials kycUrl token privateKey ' +
     'sessionKey payloadToSign signature attestation assertion clientSecret ' +
     // Card secrets: the reveal's frame URL (its token shows the number and CVC), the 3-D Secure password of an issue.
-    'panEmbedUrl threeDSecurePassword'
+    'panEmbedUrl threeDSecurePassword ' +
+    // A stablecoin provider's API secret, sent once when its account is linked.
+    'apiClientSecret'
   ).split(' '),
 );
 

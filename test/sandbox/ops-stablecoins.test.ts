@@ -194,7 +194,7 @@ describe.each(transports)('stablecoins, %s sandbox', (_name, connect) => {
     expect(again.response.headers.get('idempotent-replayed')).toBe('true');
     expect(balance(usd.id)).toBe(50_000 - 12_345);
 
-    await sandbox.clock.advance(2_000);
+    sandbox.clock.advance(2_000);
     const settled = await cb.stablecoins.retrieveOperation(mint.id);
     expect(settled.status).toBe('COMPLETED');
     expect((await cb.stablecoins.listOperations(coin.id)).data.map((o) => o.id)).toEqual([mint.id]);
@@ -219,7 +219,7 @@ describe.each(transports)('stablecoins, %s sandbox', (_name, connect) => {
           fundingSource: { type: 'GRID_INTERNAL_ACCOUNT', accountId: usd.id },
           destination: { accountId: wallet.id },
           ...body,
-        } as never),
+        }),
       );
     const cases: [Record<string, unknown>, number, string][] = [
       [{ amount: '1000001' }, 400, 'amount'],
@@ -265,7 +265,7 @@ describe.each(transports)('stablecoins, %s sandbox', (_name, connect) => {
       fundingSource: { type: 'ACH_DEBIT', externalAccountId: bank.id },
       destination: { accountId: wallet.id },
     });
-    await sandbox.clock.advance(2_000);
+    sandbox.clock.advance(2_000);
     const burn = await cb.stablecoins.burn(coin.id, {
       amount: '1000000',
       source: { type: 'EXTERNAL_ACCOUNT' },
@@ -280,7 +280,7 @@ describe.each(transports)('stablecoins, %s sandbox', (_name, connect) => {
     });
     expect(burn.fundingInstructions?.address).toMatch(/^spark1/);
 
-    await sandbox.clock.advance(7 * 24 * 3_600_000);
+    sandbox.clock.advance(7 * 24 * 3_600_000);
     expect((await cb.stablecoins.retrieveOperation(wire.id)).status).toBe('EXPIRED');
     expect((await cb.stablecoins.retrieveOperation(burn.id)).status).toBe('EXPIRED');
     const mints = (await cb.stablecoins.listOperations(coin.id, { operationType: 'MINT' })).data;
@@ -297,7 +297,7 @@ describe.each(transports)('stablecoins, %s sandbox', (_name, connect) => {
       fundingSource: { type: 'GRID_INTERNAL_ACCOUNT', accountId: usd.id },
       destination: { accountId: wallet.id },
     });
-    await sandbox.clock.advance(2_000);
+    sandbox.clock.advance(2_000);
     const destination = { type: 'EXTERNAL_ACCOUNT', externalAccountId: bank.id, rail: 'RTP_CREDIT' } as const;
     const burns = await Promise.allSettled([
       cb.stablecoins.burn(coin.id, { amount: '30000000', source: { type: 'PROVIDER_INTERNAL_BALANCE' }, destination }),
@@ -308,7 +308,7 @@ describe.each(transports)('stablecoins, %s sandbox', (_name, connect) => {
     expect(refused.reason.details).toMatchObject({ field: 'amount', available: '20000000' });
     const burned = (burns.find((b) => b.status === 'fulfilled') as PromiseFulfilledResult<Awaited<ReturnType<typeof cb.stablecoins.burn>>>).value;
     expect(burned).toMatchObject({ status: 'PROCESSING', estimatedDelivery: { amount: '3000', timing: 'seconds' } });
-    await sandbox.clock.advance(2_000);
+    sandbox.clock.advance(2_000);
     expect((await cb.stablecoins.retrieveOperation(burned.id)).status).toBe('COMPLETED');
     // A burn to a wallet: the fiat value needs a bank account.
     const toWallet = await rejected(

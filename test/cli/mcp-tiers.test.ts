@@ -158,7 +158,16 @@ async function connect(flags: string[]): Promise<{ client: Client; stderr: () =>
 describe('the document declares the effects the issue names', () => {
   it('money: execute, immediately executed quotes, transfer-in, approve, reject, sandbox money; secret: export and what hands out session keys', () => {
     const effect = Object.fromEntries(ops.map((op) => [op.id, op.effect]));
-    for (const id of ['executeQuote', 'createTransferIn', 'approveTransaction', 'rejectTransaction', 'sandboxFundInternalAccount', 'sandboxReceiveUmaPayment', 'createStablecoinMint', 'createStablecoinBurn'])
+    for (const id of [
+      'executeQuote',
+      'createTransferIn',
+      'approveTransaction',
+      'rejectTransaction',
+      'sandboxFundInternalAccount',
+      'sandboxReceiveUmaPayment',
+      'createStablecoinMint',
+      'createStablecoinBurn',
+    ])
       expect([id, effect[id]]).toEqual([id, 'money']);
     for (const id of ['exportInternalAccount', 'verifyCredential', 'createCredential', 'createToken', 'revealCard']) expect([id, effect[id]]).toEqual([id, 'secret']);
     // The card simulations move a funding source's balance; a balance inquiry moves nothing.

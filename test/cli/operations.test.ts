@@ -640,7 +640,12 @@ describe('resource commands from the operation table', () => {
       op<{ data: { id: string }[] }>('listStablecoinProviderAccounts', 'stablecoin-provider-accounts', 'list', '--status', 'ACTIVE'),
       op<{ id: string; status: string }>('getStablecoinProviderAccount', 'stablecoin-provider-accounts', 'retrieve', providerAccount.id),
     ]);
-    expect([coins.data.map((c) => c.id), oneCoin.id, operations.data.map((o) => o.id), oneOperation.operationType]).toEqual([[coin.id], coin.id, [mint.id], 'MINT']);
+    expect([coins.data.map((c) => c.id), oneCoin.id, operations.data.map((o) => o.id), oneOperation.operationType]).toEqual([
+      [coin.id],
+      coin.id,
+      [mint.id],
+      'MINT',
+    ]);
     expect([links.data.map((l) => l.id), oneLink.status]).toEqual([[providerAccount.id], 'ACTIVE']);
     expect(ran.size).toBe(OPERATION_COUNT);
   }, 300_000); // 70 runs of the bin on a shared machine: 91 s for 36 at 2 cores under load

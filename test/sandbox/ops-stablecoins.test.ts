@@ -80,7 +80,12 @@ describe.each(transports)('stablecoins, %s sandbox', (_name, connect) => {
     const bank = await cb.externalAccounts.create({
       customerId: c.id,
       currency: 'USD',
-      accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '000123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } },
+      accountInfo: {
+        accountType: 'USD_ACCOUNT',
+        accountNumber: '000123456789',
+        routingNumber: '021000021',
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+      },
     });
     const wallet = await cb.externalAccounts.create({
       customerId: c.id,
@@ -146,7 +151,12 @@ describe.each(transports)('stablecoins, %s sandbox', (_name, connect) => {
     expect(choose).toBeInstanceOf(BadRequestError);
     expect(choose.code).toBe('STABLECOIN_PROVIDER_ACCOUNT_SELECTION_REQUIRED');
     expect(choose.details?.field).toBe('stablecoinProviderAccountId');
-    const beta = await cb.stablecoins.register({ providerTokenIdentifier: 'BETA', networkTokenIdentifier: 'btkn1beta', network: 'SPARK', stablecoinProviderAccountId: second.id });
+    const beta = await cb.stablecoins.register({
+      providerTokenIdentifier: 'BETA',
+      networkTokenIdentifier: 'btkn1beta',
+      network: 'SPARK',
+      stablecoinProviderAccountId: second.id,
+    });
     expect(beta.stablecoinProviderAccountId).toBe(second.id);
 
     const listed = [];
@@ -184,7 +194,7 @@ describe.each(transports)('stablecoins, %s sandbox', (_name, connect) => {
     expect(again.response.headers.get('idempotent-replayed')).toBe('true');
     expect(balance(usd.id)).toBe(50_000 - 12_345);
 
-    await sandbox.clock.advance(2_000);
+    sandbox.clock.advance(2_000);
     const settled = await cb.stablecoins.retrieveOperation(mint.id);
     expect(settled.status).toBe('COMPLETED');
     expect((await cb.stablecoins.listOperations(coin.id)).data.map((o) => o.id)).toEqual([mint.id]);
@@ -203,7 +213,14 @@ describe.each(transports)('stablecoins, %s sandbox', (_name, connect) => {
     const coin = await register();
     const { usd, bank, wallet } = await issuer(10_000);
     const mint = (body: Record<string, unknown>) =>
-      rejected(cb.stablecoins.mint(coin.id, { amount: '1000000', fundingSource: { type: 'GRID_INTERNAL_ACCOUNT', accountId: usd.id }, destination: { accountId: wallet.id }, ...body } as never));
+      rejected(
+        cb.stablecoins.mint(coin.id, {
+          amount: '1000000',
+          fundingSource: { type: 'GRID_INTERNAL_ACCOUNT', accountId: usd.id },
+          destination: { accountId: wallet.id },
+          ...body,
+        }),
+      );
     const cases: [Record<string, unknown>, number, string][] = [
       [{ amount: '1000001' }, 400, 'amount'],
       [{ amount: '0' }, 400, 'amount'],
@@ -218,9 +235,10 @@ describe.each(transports)('stablecoins, %s sandbox', (_name, connect) => {
     }
     expect(balance(usd.id)).toBe(10_000);
     expect((await cb.stablecoins.listOperations(coin.id)).data).toEqual([]);
-    expect((await rejected(cb.stablecoins.mint('Stablecoin:nope', { amount: '1000000', fundingSource: { type: 'WIRE' }, destination: { accountId: bank.id } }))).code).toBe(
-      'STABLECOIN_NOT_FOUND',
-    );
+    expect(
+      (await rejected(cb.stablecoins.mint('Stablecoin:nope', { amount: '1000000', fundingSource: { type: 'WIRE' }, destination: { accountId: bank.id } })))
+        .code,
+    ).toBe('STABLECOIN_NOT_FOUND');
   });
 
   it('a wire mint and an external-source burn answer funding instructions, wait PENDING_FUNDING, and expire at expiresAt', async () => {
@@ -234,12 +252,20 @@ describe.each(transports)('stablecoins, %s sandbox', (_name, connect) => {
 
     // Nothing is outstanding yet: a burn is refused, naming amount.
     const early = await rejected(
-      cb.stablecoins.burn(coin.id, { amount: '1000000', source: { type: 'EXTERNAL_ACCOUNT' }, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: bank.id, rail: 'ACH_CREDIT' } }),
+      cb.stablecoins.burn(coin.id, {
+        amount: '1000000',
+        source: { type: 'EXTERNAL_ACCOUNT' },
+        destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: bank.id, rail: 'ACH_CREDIT' },
+      }),
     );
     expect([early.code, early.details?.field]).toEqual(['INVALID_AMOUNT', 'amount']);
 
-    await cb.stablecoins.mint(coin.id, { amount: '3000000', fundingSource: { type: 'ACH_DEBIT', externalAccountId: bank.id }, destination: { accountId: wallet.id } });
-    await sandbox.clock.advance(2_000);
+    await cb.stablecoins.mint(coin.id, {
+      amount: '3000000',
+      fundingSource: { type: 'ACH_DEBIT', externalAccountId: bank.id },
+      destination: { accountId: wallet.id },
+    });
+    sandbox.clock.advance(2_000);
     const burn = await cb.stablecoins.burn(coin.id, {
       amount: '1000000',
       source: { type: 'EXTERNAL_ACCOUNT' },
@@ -254,7 +280,7 @@ describe.each(transports)('stablecoins, %s sandbox', (_name, connect) => {
     });
     expect(burn.fundingInstructions?.address).toMatch(/^spark1/);
 
-    await sandbox.clock.advance(7 * 24 * 3_600_000);
+    sandbox.clock.advance(7 * 24 * 3_600_000);
     expect((await cb.stablecoins.retrieveOperation(wire.id)).status).toBe('EXPIRED');
     expect((await cb.stablecoins.retrieveOperation(burn.id)).status).toBe('EXPIRED');
     const mints = (await cb.stablecoins.listOperations(coin.id, { operationType: 'MINT' })).data;
@@ -266,8 +292,12 @@ describe.each(transports)('stablecoins, %s sandbox', (_name, connect) => {
     await link();
     const coin = await register();
     const { usd, bank, wallet } = await issuer(10_000);
-    await cb.stablecoins.mint(coin.id, { amount: '50000000', fundingSource: { type: 'GRID_INTERNAL_ACCOUNT', accountId: usd.id }, destination: { accountId: wallet.id } });
-    await sandbox.clock.advance(2_000);
+    await cb.stablecoins.mint(coin.id, {
+      amount: '50000000',
+      fundingSource: { type: 'GRID_INTERNAL_ACCOUNT', accountId: usd.id },
+      destination: { accountId: wallet.id },
+    });
+    sandbox.clock.advance(2_000);
     const destination = { type: 'EXTERNAL_ACCOUNT', externalAccountId: bank.id, rail: 'RTP_CREDIT' } as const;
     const burns = await Promise.allSettled([
       cb.stablecoins.burn(coin.id, { amount: '30000000', source: { type: 'PROVIDER_INTERNAL_BALANCE' }, destination }),
@@ -278,10 +308,16 @@ describe.each(transports)('stablecoins, %s sandbox', (_name, connect) => {
     expect(refused.reason.details).toMatchObject({ field: 'amount', available: '20000000' });
     const burned = (burns.find((b) => b.status === 'fulfilled') as PromiseFulfilledResult<Awaited<ReturnType<typeof cb.stablecoins.burn>>>).value;
     expect(burned).toMatchObject({ status: 'PROCESSING', estimatedDelivery: { amount: '3000', timing: 'seconds' } });
-    await sandbox.clock.advance(2_000);
+    sandbox.clock.advance(2_000);
     expect((await cb.stablecoins.retrieveOperation(burned.id)).status).toBe('COMPLETED');
     // A burn to a wallet: the fiat value needs a bank account.
-    const toWallet = await rejected(cb.stablecoins.burn(coin.id, { amount: '1000000', source: { type: 'PROVIDER_INTERNAL_BALANCE' }, destination: { ...destination, externalAccountId: wallet.id } }));
+    const toWallet = await rejected(
+      cb.stablecoins.burn(coin.id, {
+        amount: '1000000',
+        source: { type: 'PROVIDER_INTERNAL_BALANCE' },
+        destination: { ...destination, externalAccountId: wallet.id },
+      }),
+    );
     expect(toWallet.details?.field).toBe('destination.externalAccountId');
   });
 
@@ -291,7 +327,11 @@ describe.each(transports)('stablecoins, %s sandbox', (_name, connect) => {
     await link();
     const coin = await register();
     const { usd, wallet } = await issuer(10_000);
-    await cb.stablecoins.mint(coin.id, { amount: '10000000', fundingSource: { type: 'GRID_INTERNAL_ACCOUNT', accountId: usd.id }, destination: { accountId: wallet.id } });
+    await cb.stablecoins.mint(coin.id, {
+      amount: '10000000',
+      fundingSource: { type: 'GRID_INTERNAL_ACCOUNT', accountId: usd.id },
+      destination: { accountId: wallet.id },
+    });
     const counts = roundTrip(sandbox);
     expect(counts).toMatchObject({ stablecoinProviderAccounts: 1, stablecoins: 1, stablecoinOperations: 1 });
     expect(JSON.stringify(sandbox.exportState())).not.toContain(SECRET);

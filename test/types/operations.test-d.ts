@@ -110,6 +110,19 @@ describe('each resource method returns what its operation answers', () => {
     expectTypeOf<ResultOf<'deleteTokenById'>>().toEqualTypeOf<void>();
     expectTypeOf<R<Crossborder['discoveries']['list']>>().toEqualTypeOf<Call<'getDiscoveries'>>();
     expectTypeOf<R<Crossborder['vasps']['list']>>().toEqualTypeOf<List<'listVasps'>>();
+    type SC = Crossborder['stablecoins'];
+    expectTypeOf<R<SC['register']>>().toEqualTypeOf<Call<'registerStablecoin'>>();
+    expectTypeOf<R<SC['list']>>().toEqualTypeOf<List<'listStablecoins'>>();
+    expectTypeOf<R<SC['retrieve']>>().toEqualTypeOf<Call<'getStablecoin'>>();
+    expectTypeOf<R<SC['mint']>>().toEqualTypeOf<Call<'createStablecoinMint'>>();
+    expectTypeOf<R<SC['burn']>>().toEqualTypeOf<Call<'createStablecoinBurn'>>();
+    expectTypeOf<R<SC['listOperations']>>().toEqualTypeOf<List<'listStablecoinOperations'>>();
+    expectTypeOf<R<SC['retrieveOperation']>>().toEqualTypeOf<Call<'getStablecoinOperation'>>();
+    type SP = Crossborder['stablecoinProviderAccounts'];
+    expectTypeOf<R<SP['link']>>().toEqualTypeOf<Call<'linkStablecoinProviderAccount'>>();
+    expectTypeOf<R<SP['list']>>().toEqualTypeOf<List<'listStablecoinProviderAccounts'>>();
+    expectTypeOf<R<SP['retrieve']>>().toEqualTypeOf<Call<'getStablecoinProviderAccount'>>();
+    expectTypeOf<ResultOf<'getStablecoinProviderAccount'>>().not.toHaveProperty('apiClientSecret');
   });
 
   it('cards and the card simulations', () => {

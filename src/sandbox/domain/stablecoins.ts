@@ -110,7 +110,11 @@ export function linkProviderAccount(ctx: Ctx, body: StablecoinProviderAccountLin
 /** A provider account link by id, or 404 STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND (naming `field` when given). */
 export function findProviderAccount(ctx: Ctx, id: string, field?: string): StablecoinProviderAccountRec {
   const rec = ctx.world.stablecoinProviderAccounts.get(id);
-  if (!rec) throw new SandboxError(404, 'STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND', `Stablecoin provider account link ${id} was not found.`, { id, ...(field ? { field } : {}) });
+  if (!rec)
+    throw new SandboxError(404, 'STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND', `Stablecoin provider account link ${id} was not found.`, {
+      id,
+      ...(field ? { field } : {}),
+    });
   return rec;
 }
 
@@ -126,9 +130,14 @@ function selectProviderAccount(ctx: Ctx, id: string | undefined): StablecoinProv
   }
   const active = [...ctx.world.stablecoinProviderAccounts.values()].filter((r) => r.data.status === 'ACTIVE');
   if (active.length === 0) {
-    throw new SandboxError(404, 'STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND', 'The platform has no active stablecoin provider account link; link one first (POST /stablecoin-provider-accounts).', {
-      field: 'stablecoinProviderAccountId',
-    });
+    throw new SandboxError(
+      404,
+      'STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND',
+      'The platform has no active stablecoin provider account link; link one first (POST /stablecoin-provider-accounts).',
+      {
+        field: 'stablecoinProviderAccountId',
+      },
+    );
   }
   if (active.length > 1) {
     throw new SandboxError(
@@ -316,10 +325,21 @@ function mintDestination(ctx: Ctx, accountId: string): void {
 export function mintStablecoin(ctx: Ctx, stablecoinId: string, body: StablecoinMintParams): StablecoinOperation {
   const coin = findStablecoin(ctx, stablecoinId).data;
   const { cents } = fiatCents(body.amount, coin.decimals);
-  const funding = body.fundingSource as { type: string; externalAccountId?: string; accountId?: string; sourceTokenIdentifier?: string; cryptoNetwork?: string };
+  const funding = body.fundingSource as {
+    type: string;
+    externalAccountId?: string;
+    accountId?: string;
+    sourceTokenIdentifier?: string;
+    cryptoNetwork?: string;
+  };
   oneOfListed(funding.type, MINT_FUNDING, 'fundingSource.type', 'mint funding source');
   mintDestination(ctx, body.destination.accountId);
-  const base = { operationType: 'MINT', amount: body.amount, destination: { accountId: body.destination.accountId }, ...(body.description !== undefined ? { description: body.description } : {}) } as const;
+  const base = {
+    operationType: 'MINT',
+    amount: body.amount,
+    destination: { accountId: body.destination.accountId },
+    ...(body.description !== undefined ? { description: body.description } : {}),
+  } as const;
   let rec: StablecoinOperationRec;
   switch (funding.type) {
     case 'WIRE':
@@ -352,7 +372,12 @@ export function mintStablecoin(ctx: Ctx, stablecoinId: string, body: StablecoinM
       if (typeof funding.accountId !== 'string') throw invalidInput(field, 'GRID_INTERNAL_ACCOUNT funding needs accountId.');
       const account = internalAccount(ctx, funding.accountId, field);
       if (account.currency !== coin.baseCurrency) {
-        throw new SandboxError(400, 'INVALID_CURRENCY', `${funding.accountId} holds ${account.currency}; a mint of ${coin.symbol} is paid in ${coin.baseCurrency}.`, { field });
+        throw new SandboxError(
+          400,
+          'INVALID_CURRENCY',
+          `${funding.accountId} holds ${account.currency}; a mint of ${coin.symbol} is paid in ${coin.baseCurrency}.`,
+          { field },
+        );
       }
       // The check and the debit are one step: nothing else runs between them.
       assertFunds(account, cents, 'amount');
@@ -402,7 +427,12 @@ export function burnStablecoin(ctx: Ctx, stablecoinId: string, body: StablecoinB
     amount: body.amount,
     source: source.type === 'GRID_INTERNAL_ACCOUNT' ? { type: source.type, accountId: source.accountId! } : { type: source.type },
     destination: { accountId: body.destination.externalAccountId, rail: body.destination.rail },
-    estimatedDelivery: { rail: body.destination.rail, amount: String(cents), currency: coin.baseCurrency, timing: RAIL_TIMING[body.destination.rail] ?? 'unknown' },
+    estimatedDelivery: {
+      rail: body.destination.rail,
+      amount: String(cents),
+      currency: coin.baseCurrency,
+      timing: RAIL_TIMING[body.destination.rail] ?? 'unknown',
+    },
     ...(pending
       ? {
           fundingInstructions: {

@@ -5,12 +5,7 @@
  * (the SDK sends one on every call).
  * @module
  */
-import type {
-  StablecoinBurnParams,
-  StablecoinMintParams,
-  StablecoinProviderAccountLinkParams,
-  StablecoinRegisterParams,
-} from '../../generated/types';
+import type { StablecoinBurnParams, StablecoinMintParams, StablecoinProviderAccountLinkParams, StablecoinRegisterParams } from '../../generated/types';
 import type { Call, Handler } from '../domain/context';
 import { invalidInput } from '../domain/errors';
 import { paginate, type PageParams } from '../domain/pagination';

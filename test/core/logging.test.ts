@@ -371,3 +371,18 @@ describe('the logger', () => {
     }
   });
 });
+
+describe('the secrets of the newer product areas', () => {
+  it("are masked wherever they appear: a card's reveal URL and 3-D Secure password, a stablecoin provider's API secret", () => {
+    const body = {
+      panEmbedUrl: 'https://embed.example/iframe/c?t=0123456789abcdef',
+      threeDSecurePassword: '3ds-pass',
+      apiClientSecret: 'brale-secret',
+      nested: [{ apiClientSecret: 'again' }],
+      state: 'ACTIVE',
+    };
+    const masked = JSON.stringify(maskBody(body));
+    for (const secret of ['0123456789abcdef', '3ds-pass', 'brale-secret', 'again']) expect(masked).not.toContain(secret);
+    expect(masked).toContain('ACTIVE');
+  });
+});

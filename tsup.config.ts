@@ -88,7 +88,7 @@ const common: Options = {
  * Its own code ships without maps (src/cli is not shipped), and `dist/cli.js` starts with its shebang
  * and is executable.
  */
-const cliEntry: TsupPlugin = {
+export const cliEntry: TsupPlugin = {
   name: 'cli-entry',
   buildEnd({ writtenFiles }) {
     for (const { name } of writtenFiles) {

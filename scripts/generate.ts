@@ -493,7 +493,7 @@ function buildOperations(
     '  /** The zod schemas of its path, query and body: a part it does not have is left out. */\n' +
     '  readonly params: { readonly path?: SchemaName | undefined; readonly query?: SchemaName | undefined; readonly body?: SchemaName | undefined };\n' +
     '  readonly response: SchemaName | undefined;\n}\n\n' +
-    `/** operationIds of the document. */\nexport type OperationId =\n${names.map((n) => `  | '${n}'`).join('\n')};\n\n` +
+    `/** The operationId of an operation of the document (\`'createQuote'\`): what \`ResultOf\`, \`InputOf\` and \`CrossborderCore.call\` are keyed by. */\nexport type OperationId =\n${names.map((n) => `  | '${n}'`).join('\n')};\n\n` +
     `${rows.join('\n')}\n\n` +
     '/** Every operation of the document, keyed by operationId (a bundle that names rows one by one does not hold it). */\n' +
     `export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> } = {\n${schemaRows.join('\n')}\n};\n\n` +

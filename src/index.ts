@@ -54,6 +54,9 @@ export type { DedupeOptions, DedupeResult, MemoryDedupeStoreOptions, RedisDedupe
 export type { ApprovePaymentOptions, RejectPaymentOptions } from './webhooks/approval';
 export { API_VERSION, CrossborderCore, DEFAULT_BASE_URLS, MAX_TIMEOUT_MS, type CoreParts, type Operation, type CallInput } from './core/client';
 export { APIPromise, type WithResponse } from './core/api-promise';
+export type { InputOf, ItemOf, QueryOf, ResultOf } from './core/operation';
+export type { OperationId, OperationRow } from './generated/operations';
+export type { CallOptions } from './core/call-options';
 export { Page, PagePromise, type ListEnvelope } from './core/pagination';
 export type { ClientOptions, Environment, ListOptions, RequestOptions, SignedRequestOptions, Signer, ValidationIssueReport } from './core/options';
 export { logging, requestChecks, responseChecks, type Logging, type RequestChecks, type ResponseChecks } from './core/parts';

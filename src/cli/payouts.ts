@@ -9,7 +9,7 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { APIUserAbortError } from './sdk';

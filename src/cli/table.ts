@@ -567,7 +567,8 @@ export function splitInput(op: DocumentOperation, input: unknown): { path?: Reco
   }
   const path = Object.fromEntries(names.map((n) => [n, String(given[n] ?? '')]));
   const rest = Object.fromEntries(Object.entries(given).filter(([k]) => !names.includes(k)));
-  if (op.method === 'GET' || op.method === 'DELETE') return { ...(names.length ? { path } : {}), ...(Object.keys(rest).length ? { query: rest } : {}) };
+  // An operation the document gives no body takes its other fields in its query (what the row says, not its method).
+  if (!op.params.body) return { ...(names.length ? { path } : {}), ...(Object.keys(rest).length ? { query: rest } : {}) };
   const body = 'body' in rest ? rest.body : op.params.body && Object.keys(rest).length ? rest : undefined;
   const query = 'body' in rest ? Object.fromEntries(Object.entries(rest).filter(([k]) => k !== 'body')) : {};
   return { ...(names.length ? { path } : {}), ...(Object.keys(query).length ? { query } : {}), ...(body !== undefined ? { body } : {}) };

@@ -8,6 +8,11 @@ import type { ListOptions, RequestOptions, SignedRequestOptions } from './option
 import { retriesProblem, timeoutProblem } from './settings';
 import { headerIn } from './wire';
 
+/**
+ * The options `CrossborderCore.call` and `CrossborderCore.list` take: a request's own options (retries,
+ * timeout, signal, headers, Idempotency-Key), a signed operation's (`signer`, or a relayed `signature` and
+ * `requestId`) and a list's.
+ */
 export type CallOptions = RequestOptions & SignedRequestOptions & ListOptions;
 
 /** What the options decide for one call. */

@@ -60,12 +60,16 @@ export interface CallInput {
   header?: Record<string, string> | undefined;
 }
 
-/** The statuses whose body is an operation's result. A 202 is when it is not the wallet challenge the signed retry answers (a CSV import's accepted job). */
+/**
+ * The statuses whose body is an operation's result. A 202 is when it is not the wallet challenge the signed retry answers (a CSV import's accepted job).
+ * @inline
+ */
 type ResultStatus = 200 | 201 | 203 | 204 | 205 | 206;
 /** The JSON body of one documented answer; `void` for an answer without content (a 204). */
 type JsonBody<R> = R extends { content: { 'application/json': infer B } } ? B : void;
 /** A 202's body when it is the operation's result, `never` when it is a wallet challenge. */
 type Accepted<R> = JsonBody<R> extends { payloadToSign: string } ? never : JsonBody<R>;
+/** The documented answers of operation `Id`, by status. */
 type Responses<Id extends OperationId> = OperationTypes[Id]['responses'];
 
 /**
@@ -79,7 +83,6 @@ export type ResultOf<Id extends OperationId> = {
 /** The item of a list operation `Id`: an element of its envelope's `data`. */
 export type ItemOf<Id extends OperationId> = ResultOf<Id> extends { data: (infer Item)[] } ? Item : never;
 
-type Parameters_<Id extends OperationId> = OperationTypes[Id]['parameters'];
 /** The request body of operation `Id`, as the document gives it. */
 type RequestBody<Id extends OperationId> = OperationTypes[Id] extends { requestBody?: { content: { 'application/json': infer B } } }
   ? B
@@ -95,7 +98,10 @@ type IsUnion<T, U = T> = T extends unknown ? ([U] extends [T] ? false : true) : 
  */
 type Open<T> = true extends IsUnion<Extract<T, object>> ? OpenEach<T> | { [field: string]: unknown } : OpenEach<T>;
 type OpenEach<T> = T extends readonly (infer E)[] ? Open<E>[] : T extends object ? { [K in keyof T]: Open<T[K]> } : T;
-/** A date-time filter of a query takes a `Date` too (sent as its ISO string). */
+/**
+ * A date-time filter of a query takes a `Date` too (sent as its ISO string).
+ * @inline
+ */
 type DateFilter = 'createdAfter' | 'createdBefore' | 'updatedAfter' | 'updatedBefore' | 'startDate' | 'endDate';
 /**
  * The query of operation `Id` (its generated named query type), date-time filters accepting a `Date`
@@ -110,8 +116,8 @@ export type QueryOf<Id extends OperationId> = Id extends keyof OperationQueries
  * (required when it has some), its query (date-time filters take a `Date` too) and its body (its open
  * sets take a variant the document does not list yet).
  */
-export type InputOf<Id extends OperationId> = (Parameters_<Id>['path'] extends Record<string, unknown>
-  ? { path: { [K in keyof Parameters_<Id>['path']]: string } }
+export type InputOf<Id extends OperationId> = (OperationTypes[Id]['parameters']['path'] extends Record<string, unknown>
+  ? { path: { [K in keyof OperationTypes[Id]['parameters']['path']]: string } }
   : { path?: undefined }) & {
   query?: ([QueryOf<Id>] extends [never] ? undefined : QueryOf<Id>) | null | undefined;
   body?: ([RequestBody<Id>] extends [never] ? undefined : Open<RequestBody<Id>>) | undefined;

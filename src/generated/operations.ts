@@ -605,7 +605,7 @@ export interface DocumentOperation<Id extends string = string> extends Operation
   readonly response: SchemaName | undefined;
 }
 
-/** operationIds of the document. */
+/** The operationId of an operation of the document (`'createQuote'`): what `ResultOf`, `InputOf` and `CrossborderCore.call` are keyed by. */
 export type OperationId =
   | 'listCustomers'
   | 'createCustomer'

@@ -133,3 +133,23 @@ describe('a body field beside body', () => {
     expect(bodyFieldsInBody(fund, { accountId: 'InternalAccount:1', body: { amount: 5 } })).toEqual({ accountId: 'InternalAccount:1', body: { amount: 5 } });
   });
 });
+
+describe("where a tool's fields go follows the document, not the HTTP method", () => {
+  it('every operation: a field beside the path parameters goes to the query when the document gives it no body, else to the body', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { parse } = await import('yaml');
+    const doc = parse(readFileSync(new URL('../../openapi/openapi.yaml', import.meta.url), 'utf8')) as {
+      paths: Record<string, Record<string, { operationId?: string; requestBody?: unknown }>>;
+    };
+    const hasBody = new Map<string, boolean>();
+    for (const item of Object.values(doc.paths))
+      for (const op of Object.values(item)) if (op?.operationId) hasBody.set(op.operationId, op.requestBody !== undefined);
+    expect(hasBody.size).toBe(commandTable().length);
+    for (const { op } of commandTable()) {
+      const path = Object.fromEntries([...op.path.matchAll(/\{([^{}]+)\}/g)].map((m) => [m[1]!, 'X:1']));
+      const call = splitInput(op, { ...path, probe: 'p' });
+      if (hasBody.get(op.id)) expect(call, op.id).toEqual({ ...(Object.keys(path).length ? { path } : {}), body: { probe: 'p' } });
+      else expect(call, op.id).toEqual({ ...(Object.keys(path).length ? { path } : {}), query: { probe: 'p' } });
+    }
+  });
+});

@@ -1,7 +1,7 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import { useMswServer } from '../helpers/msw';
-import { ignoreRejection, Log, logFromOptions, maskBody, maskBodyText, redactHeaders } from '../../src/core/logger';
+import { ignoreRejection, Log, logFromOptions, maskBody, maskBodyText, redactHeaders, type Logger } from '../../src/core/logger';
 import { op, rejected, SECRET, testClient } from '../helpers/client';
 
 const BASE = 'https://api.test.invalid/2025-10-13';
@@ -40,6 +40,40 @@ describe('logging', () => {
     }
     expect(text).toContain('"amount":5'); // non-sensitive fields stay readable
     expect(text).toContain('[redacted]');
+  });
+
+  it('an async logger whose every method rejects: the calls answer as usual, no unhandled rejection', async () => {
+    mswServer.use(
+      http.get(`${BASE}/x`, () => HttpResponse.json({ ok: 1 })),
+      http.get(`${BASE}/y`, () => HttpResponse.json({ code: 'NOPE', message: 'no' }, { status: 404 })),
+    );
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    const called: string[] = [];
+    const logger: Logger = {
+      debug: async (message) => (called.push(message), Promise.reject(new Error('debug sink down'))),
+      info: async () => {
+        called.push('info');
+        throw new Error('info sink down');
+      },
+      warn: async () => Promise.reject(new Error('warn sink down')),
+      error: async () => Promise.reject(new Error('error sink down')),
+    };
+    // What a method returns is typed as what the SDK does with it: not used (a promise's rejection is handled), so
+    // an async logger and one whose methods return something (winston's return the logger) are both Loggers.
+    expectTypeOf<ReturnType<Logger['info']>>().toEqualTypeOf<unknown>();
+    expectTypeOf<{ debug: () => number; info: () => number; warn: () => number; error: () => number }>().toExtend<Logger>();
+    try {
+      const { client } = testClient({ logger, logLevel: 'debug' });
+      await expect(client.call(op({ method: 'GET', path: '/x' }))).resolves.toEqual({ ok: 1 });
+      expect((await rejected(client.call(op({ method: 'GET', path: '/y' })))).status).toBe(404);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(called.length).toBeGreaterThanOrEqual(4);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 
   it('formats nothing when the level is off', async () => {

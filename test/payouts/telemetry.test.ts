@@ -6,11 +6,23 @@
 import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Crossborder } from '../../src/index';
+import { Crossborder, type ClientOptions } from '../../src/index';
 import { createPayoutBatch, MemoryJournal, type PayoutClient } from '../../src/payouts/index';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index';
 import { otel, plain } from '../telemetry/helpers';
 import { instructions, setUpWorld } from './world';
+
+/** A client over the in-process sandbox whose spans go to `tel`'s provider (`options` on top). */
+const tracedClient = (sandbox: Sandbox, tel: ReturnType<typeof otel>, options: Partial<ClientOptions> = {}) =>
+  new Crossborder({
+    tokenId: 'tok',
+    clientSecret: 'sk_sandbox',
+    environment: 'sandbox',
+    baseUrl: 'http://sandbox.test',
+    fetch: sandbox.fetch,
+    tracerProvider: tel.tracerProvider,
+    ...options,
+  });
 
 describe('payout batches in OpenTelemetry', () => {
   let sandbox: Sandbox;
@@ -27,14 +39,7 @@ describe('payout batches in OpenTelemetry', () => {
   it('one span per reference under the batch span, with the reference, final state and transaction; its requests under it', async () => {
     sandbox = createSandbox();
     const tel = otel();
-    const cb = new Crossborder({
-      tokenId: 'tok',
-      clientSecret: 'sk_sandbox',
-      environment: 'sandbox',
-      baseUrl: 'http://sandbox.test',
-      fetch: sandbox.fetch,
-      tracerProvider: tel.tracerProvider,
-    });
+    const cb = tracedClient(sandbox, tel);
     const world = await setUpWorld(cb, 2);
     const [a, b] = instructions(world, 2, 'tel');
     const failing = {
@@ -89,15 +94,7 @@ describe('payout batches in OpenTelemetry', () => {
   it('records nothing when the client records nothing (telemetry: false), and the batch runs the same', async () => {
     sandbox = createSandbox();
     const tel = otel();
-    const cb = new Crossborder({
-      tokenId: 'tok',
-      clientSecret: 'sk_sandbox',
-      environment: 'sandbox',
-      baseUrl: 'http://sandbox.test',
-      fetch: sandbox.fetch,
-      tracerProvider: tel.tracerProvider,
-      telemetry: false,
-    });
+    const cb = tracedClient(sandbox, tel, { telemetry: false });
     const world = await setUpWorld(cb, 1);
     const summary = await createPayoutBatch({ client: cb, batchId: 'untraced', journal: new MemoryJournal(), pollIntervalMs: 300 }).run(
       instructions(world, 2, 'off'),
@@ -109,14 +106,7 @@ describe('payout batches in OpenTelemetry', () => {
   it("a client whose telemetry is not a WorkTelemetry (a wrapper's own) is typed as before and still runs, without spans", async () => {
     sandbox = createSandbox();
     const tel = otel();
-    const cb = new Crossborder({
-      tokenId: 'tok',
-      clientSecret: 'sk_sandbox',
-      environment: 'sandbox',
-      baseUrl: 'http://sandbox.test',
-      fetch: sandbox.fetch,
-      tracerProvider: tel.tracerProvider,
-    });
+    const cb = tracedClient(sandbox, tel);
     const world = await setUpWorld(cb, 1);
     const before = tel.spans().length;
     // A wrapper over the client's resources whose `telemetry` is its own setting: the type accepts it (the public

@@ -20,8 +20,7 @@ import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Crossborder } from '../../src/client';
 import { APIConnectionError, CrossborderError } from '../../src/core/errors';
-import { createClock } from '../../src/sandbox/domain/clock';
-import { createSandbox, type Sandbox } from '../../src/sandbox/index';
+import type { Sandbox } from '../../src/sandbox/index';
 import type { SandboxServer } from '../../src/sandbox/sandbox';
 import { confirmHandled, dedupe, RedisDedupeStore } from '../../src/webhooks/dedupe';
 import {
@@ -36,6 +35,7 @@ import {
 } from '../helpers/fault-proxy';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server';
 import { command, count, pool, prng, report, SEED } from './support';
+import { startReliabilityWorld, type ReliabilityWorld } from './world';
 
 const N_EVENTS = count(80, 2_000);
 const N_EVENTS_PLAIN = count(100, 2_000);
@@ -357,29 +357,12 @@ describe(`SDK calls behind TCP faults (${N_WRITES} transfer-ins with an Idempote
   let source: string;
   let bank: string;
   let customerId: string;
+  let credentials: ReliabilityWorld['base'];
 
   beforeAll(async () => {
-    sandbox = createSandbox({ clock: createClock(undefined, { frozen: true }), seed: SEED });
-    server = await sandbox.listen();
+    ({ sandbox, server, direct, source, bank, customerId, base: credentials } = await startReliabilityWorld('tok_edges', 'sk_edges', 'Ada Edges'));
     proxy = await startTcpFaultProxy(Number(new URL(server.url).port));
-    const base = { tokenId: 'tok_edges', clientSecret: 'sk_edges', environment: 'sandbox' as const };
-    direct = new Crossborder({ ...base, baseUrl: server.url, maxRetries: 0, fetch: sandbox.fetch });
-    cb = new Crossborder({ ...base, baseUrl: proxy.url, maxRetries: 2, timeout: 1_000, sleep: async () => undefined });
-    const a = await direct.customers.create({ customerType: 'INDIVIDUAL', fullName: 'Ada Edges', region: 'US', currencies: ['USD'] });
-    customerId = a.id;
-    source = (await direct.internalAccounts.list({ customerId: a.id, currency: 'USD' })).data[0]!.id;
-    bank = (
-      await direct.externalAccounts.create({
-        customerId: a.id,
-        currency: 'USD',
-        accountInfo: {
-          accountType: 'USD_ACCOUNT',
-          accountNumber: '000123456789',
-          routingNumber: '021000021',
-          beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
-        },
-      })
-    ).id;
+    cb = new Crossborder({ ...credentials, baseUrl: proxy.url, maxRetries: 2, timeout: 1_000, sleep: async () => undefined });
     proxy.setPlan(tcpSeeded(SEED + 3, faults(0.24, 400, undefined)));
   }, 30_000);
 

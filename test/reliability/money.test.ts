@@ -12,14 +12,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Crossborder } from '../../src/client';
 import { APIConnectionError, APIError, CrossborderError } from '../../src/core/errors';
-import { createClock } from '../../src/sandbox/domain/clock';
-import { createSandbox, type Sandbox } from '../../src/sandbox/index';
+import type { Sandbox } from '../../src/sandbox/index';
 import { SETTLEMENT_MS } from '../../src/sandbox/domain/payments';
 import type { SandboxServer } from '../../src/sandbox/sandbox';
 import type { Quote, QuoteCreateParams, Transaction, TransferInCreateParams } from '../../src/types';
 import { header, only, seeded, startFaultProxy, type Fault, type FaultProxy, type ProxyRecord } from './proxy';
 import { createCustomerOnce, executeOnce } from './reconcile';
 import { command, count, pool, report, reportWhenFinished, SEED } from './support';
+import { startReliabilityWorld, type ReliabilityWorld } from './world';
 
 // CI: 200 money calls (100 quote flows + 100 transfer-ins) and 40 non-idempotent creates; full: 1,000 + 1,000 and 500.
 const N_QUOTES = count(100, 1_000);
@@ -104,14 +104,11 @@ const onWire = (key: string | undefined): ProxyRecord[] => {
 const sandboxActed = (key: string | undefined) => onWire(key).some((r) => r.upstream.some((a) => a.status < 500));
 
 beforeAll(async () => {
-  sandbox = createSandbox({ clock: createClock(undefined, { frozen: true }), seed: SEED });
-  server = await sandbox.listen();
+  let credentials: ReliabilityWorld['base'];
+  ({ sandbox, server, direct, source, bank, base: credentials } = await startReliabilityWorld('tok_money', 'sk_money', 'Ada Sender'));
   proxy = await startFaultProxy(server.url);
-  const base = { tokenId: 'tok_money', clientSecret: 'sk_money', environment: 'sandbox' as const };
-  // Setup and reconciliation take the in-process path into the same sandbox: no faults, no sockets.
-  direct = new Crossborder({ ...base, baseUrl: server.url, maxRetries: 0, fetch: sandbox.fetch });
   cb = new Crossborder({
-    ...base,
+    ...credentials,
     baseUrl: proxy.url,
     maxRetries: 3,
     sleep: async (ms, signal) => {
@@ -119,22 +116,8 @@ beforeAll(async () => {
       if (signal?.aborted) throw signal.reason;
     },
   });
-  const a = await direct.customers.create({ customerType: 'INDIVIDUAL', fullName: 'Ada Sender', region: 'US', currencies: ['USD'] });
   const b = await direct.customers.create({ customerType: 'INDIVIDUAL', fullName: 'Bea Receiver', region: 'US', currencies: ['EUR'] });
-  source = (await direct.internalAccounts.list({ customerId: a.id, currency: 'USD' })).data[0]!.id;
   target = (await direct.internalAccounts.list({ customerId: b.id, currency: 'EUR' })).data[0]!.id;
-  bank = (
-    await direct.externalAccounts.create({
-      customerId: a.id,
-      currency: 'USD',
-      accountInfo: {
-        accountType: 'USD_ACCOUNT',
-        accountNumber: '000123456789',
-        routingNumber: '021000021',
-        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
-      },
-    })
-  ).id;
   await direct.sandbox.fundInternalAccount(source, { amount: FUNDED });
 
   // Phase 1: every logical call once, through the faults.

@@ -21,6 +21,7 @@ import { UmaProviders } from './resources/uma-providers';
 import { Verifications } from './resources/verifications';
 import { BeneficialOwners } from './resources/beneficial-owners';
 import { Tokens } from './resources/tokens';
+import { Documents } from './resources/documents';
 import { Discoveries, Vasps } from './resources/directories';
 import { Quotes, TransferIn, TransferOut } from './resources/quotes';
 import { Transactions } from './resources/transactions';
@@ -69,6 +70,8 @@ export class Crossborder extends ClientInfo {
   readonly beneficialOwners: BeneficialOwners;
   /** The platform's API tokens (a token's secret is in its create answer only). */
   readonly tokens: Tokens;
+  /** Verification documents of customers and beneficial owners (multipart uploads). */
+  readonly documents: Documents;
   /** Receiving institutions of each corridor. */
   readonly discoveries: Discoveries;
   /** Virtual Asset Service Providers recognized for counterparty declarations. */
@@ -108,6 +111,7 @@ export class Crossborder extends ClientInfo {
     this.verifications = new Verifications(core);
     this.beneficialOwners = new BeneficialOwners(core);
     this.tokens = new Tokens(core);
+    this.documents = new Documents(core);
     this.discoveries = new Discoveries(core);
     this.vasps = new Vasps(core);
     this.umaProviders = new UmaProviders(core);

@@ -40,6 +40,8 @@ export { UmaProviders } from './resources/uma-providers';
 export { Verifications } from './resources/verifications';
 export { BeneficialOwners } from './resources/beneficial-owners';
 export { Tokens } from './resources/tokens';
+export { Documents } from './resources/documents';
+export type { Uploadable, UploadData } from './core/form';
 export { Discoveries, Vasps } from './resources/directories';
 export { Quotes, TransferIn, TransferOut } from './resources/quotes';
 export { Crypto, ExchangeRates } from './resources/exchange-rates';

@@ -38,6 +38,8 @@ export type TokenListParams = QueryOf<'listTokens'>;
 export type DiscoveryListParams = QueryOf<'getDiscoveries'>;
 /** Query of `cb.vasps.list()`: `limit`, `cursor`. @interface */
 export type VaspListParams = QueryOf<'listVasps'>;
+/** Query of `cb.documents.list()`: the `documentHolder` (a customer or beneficial owner id), `limit`, `cursor`. @interface */
+export type DocumentListParams = QueryOf<'listDocuments'>;
 /** Query of `cb.umaProviders.list()`. @interface */
 export type UmaProviderListParams = QueryOf<'listUmaProviders'>;
 /** Query of `cb.auth.credentials.list()`: the wallet `accountId`. @interface */

@@ -79,4 +79,9 @@ export const operationEffects: { readonly [Id in OperationId]: OperationEffect }
   deleteTokenById: { effect: 'write', destructive: true },
   getDiscoveries: { effect: 'read', destructive: false },
   listVasps: { effect: 'read', destructive: false },
+  listDocuments: { effect: 'read', destructive: false },
+  uploadDocument: { effect: 'write', destructive: false },
+  getDocument: { effect: 'read', destructive: false },
+  replaceDocument: { effect: 'write', destructive: true },
+  deleteDocument: { effect: 'write', destructive: true },
 };

@@ -123,12 +123,20 @@ export type SchemaName =
   | 'zDeleteCustomerExternalAccountByIdResponse'
   | 'zDeleteCustomerPath'
   | 'zDeleteCustomerResponse'
+  | 'zDeleteDocumentPath'
+  | 'zDeleteDocumentResponse'
   | 'zDeletePlatformExternalAccountByIdPath'
   | 'zDeletePlatformExternalAccountByIdResponse'
   | 'zDeleteTokenByIdPath'
   | 'zDeleteTokenByIdResponse'
   | 'zDiscovery'
   | 'zDiscoveryList'
+  | 'zDocument'
+  | 'zDocumentList'
+  | 'zDocumentReplaceRequest'
+  | 'zDocumentSide'
+  | 'zDocumentType'
+  | 'zDocumentUploadRequest'
   | 'zEmailOtpCredentialCreateParams'
   | 'zEmailOtpVerifyParams'
   | 'zEncryptedOtpBundle'
@@ -172,6 +180,8 @@ export type SchemaName =
   | 'zGetDelegatedKeyByIdResponse'
   | 'zGetDiscoveriesQuery'
   | 'zGetDiscoveriesResponse'
+  | 'zGetDocumentPath'
+  | 'zGetDocumentResponse'
   | 'zGetEndUserTermsResponse'
   | 'zGetExchangeRatesQuery'
   | 'zGetExchangeRatesResponse'
@@ -223,6 +233,8 @@ export type SchemaName =
   | 'zListCustomersResponse'
   | 'zListDelegatedKeysQuery'
   | 'zListDelegatedKeysResponse'
+  | 'zListDocumentsQuery'
+  | 'zListDocumentsResponse'
   | 'zListEnvelope'
   | 'zListExternalAccountsQuery'
   | 'zListExternalAccountsResponse'
@@ -334,6 +346,9 @@ export type SchemaName =
   | 'zRejectTransactionBody'
   | 'zRejectTransactionPath'
   | 'zRejectTransactionResponse'
+  | 'zReplaceDocumentBody'
+  | 'zReplaceDocumentPath'
+  | 'zReplaceDocumentResponse'
   | 'zRequestId'
   | 'zRevokeCredentialHeaders'
   | 'zRevokeCredentialPath'
@@ -401,6 +416,8 @@ export type SchemaName =
   | 'zUpdateInternalAccountResponse'
   | 'zUploadCustomersCsvBody'
   | 'zUploadCustomersCsvResponse'
+  | 'zUploadDocumentBody'
+  | 'zUploadDocumentResponse'
   | 'zUsdAccountInfo'
   | 'zVasp'
   | 'zVaspList'
@@ -543,7 +560,12 @@ export type OperationId =
   | 'getTokenById'
   | 'deleteTokenById'
   | 'getDiscoveries'
-  | 'listVasps';
+  | 'listVasps'
+  | 'listDocuments'
+  | 'uploadDocument'
+  | 'getDocument'
+  | 'replaceDocument'
+  | 'deleteDocument';
 
 export const listCustomers: OperationRow<'listCustomers'> = {
   id: 'listCustomers',
@@ -1130,6 +1152,48 @@ export const listVasps: OperationRow<'listVasps'> = {
   method: 'GET',
   path: '/vasps',
   paginated: true,
+  resource: true,
+  checked: true,
+};
+export const listDocuments: OperationRow<'listDocuments'> = {
+  id: 'listDocuments',
+  method: 'GET',
+  path: '/documents',
+  paginated: true,
+  resource: true,
+  checked: true,
+};
+export const uploadDocument: OperationRow<'uploadDocument'> = {
+  id: 'uploadDocument',
+  method: 'POST',
+  path: '/documents',
+  bodyRequired: true,
+  multipart: { file: 'application/octet-stream' },
+  form: () => import('../core/form'),
+  resource: true,
+  checked: true,
+};
+export const getDocument: OperationRow<'getDocument'> = {
+  id: 'getDocument',
+  method: 'GET',
+  path: '/documents/{documentId}',
+  resource: true,
+  checked: true,
+};
+export const replaceDocument: OperationRow<'replaceDocument'> = {
+  id: 'replaceDocument',
+  method: 'PUT',
+  path: '/documents/{documentId}',
+  bodyRequired: true,
+  multipart: { file: 'application/octet-stream' },
+  form: () => import('../core/form'),
+  resource: true,
+  checked: true,
+};
+export const deleteDocument: OperationRow<'deleteDocument'> = {
+  id: 'deleteDocument',
+  method: 'DELETE',
+  path: '/documents/{documentId}',
   resource: true,
   checked: true,
 };
@@ -2152,10 +2216,81 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     params: { query: 'zListVaspsQuery' },
     response: 'zListVaspsResponse',
   },
+  listDocuments: {
+    id: 'listDocuments',
+    method: 'GET',
+    path: '/documents',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: true,
+    resource: true,
+    checked: true,
+    params: { query: 'zListDocumentsQuery' },
+    response: 'zListDocumentsResponse',
+  },
+  uploadDocument: {
+    id: 'uploadDocument',
+    method: 'POST',
+    path: '/documents',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    bodyRequired: true,
+    multipart: { file: 'application/octet-stream' },
+    form: () => import('../core/form'),
+    resource: true,
+    checked: true,
+    params: { body: 'zUploadDocumentBody' },
+    response: 'zUploadDocumentResponse',
+  },
+  getDocument: {
+    id: 'getDocument',
+    method: 'GET',
+    path: '/documents/{documentId}',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    resource: true,
+    checked: true,
+    params: { path: 'zGetDocumentPath' },
+    response: 'zGetDocumentResponse',
+  },
+  replaceDocument: {
+    id: 'replaceDocument',
+    method: 'PUT',
+    path: '/documents/{documentId}',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    bodyRequired: true,
+    multipart: { file: 'application/octet-stream' },
+    form: () => import('../core/form'),
+    resource: true,
+    checked: true,
+    params: { path: 'zReplaceDocumentPath', body: 'zReplaceDocumentBody' },
+    response: 'zReplaceDocumentResponse',
+  },
+  deleteDocument: {
+    id: 'deleteDocument',
+    method: 'DELETE',
+    path: '/documents/{documentId}',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    resource: true,
+    checked: true,
+    params: { path: 'zDeleteDocumentPath' },
+    response: 'zDeleteDocumentResponse',
+  },
 };
 
 /** Number of operations in the document. */
-export const OPERATION_COUNT = 76;
+export const OPERATION_COUNT = 81;
 
 /** Webhook event types of the document (the WebhookEvent discriminator). */
 export const WEBHOOK_EVENT_TYPES = ["INVITATION.CLAIMED","INCOMING_PAYMENT.PENDING","INCOMING_PAYMENT.COMPLETED","INCOMING_PAYMENT.FAILED","OUTGOING_PAYMENT.PROCESSING","OUTGOING_PAYMENT.COMPLETED","OUTGOING_PAYMENT.FAILED","CUSTOMER.KYC_APPROVED","CUSTOMER.KYC_REJECTED","VERIFICATION.APPROVED","VERIFICATION.RESOLVE_ERRORS","TEST","OUTGOING_PAYMENT.PENDING","OUTGOING_PAYMENT.PENDING_AUTHORIZATION","OUTGOING_PAYMENT.REFUND_COMPLETED","INCOMING_PAYMENT.REFUND_COMPLETED","CUSTOMER.KYB_APPROVED","CUSTOMER.KYC_PENDING","CUSTOMER.KYB_PENDING","VERIFICATION.IN_PROGRESS","VERIFICATION.PENDING_MANUAL_REVIEW","VERIFICATION.REJECTED","CUSTOMER.KYB_REJECTED","INTERNAL_ACCOUNT.BALANCE_UPDATED","BULK_UPLOAD.COMPLETED","BULK_UPLOAD.FAILED","EXTERNAL_ACCOUNT.STATUS_UPDATED","INTERNAL_ACCOUNT.STATUS_UPDATED","INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED"] as const;

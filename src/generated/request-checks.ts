@@ -76,4 +76,9 @@ export const requestCheckLoaders: { readonly [id: string]: (() => Promise<Operat
   deleteTokenById: () => import('./checks/deleteTokenById'),
   getDiscoveries: () => import('./checks/getDiscoveries'),
   listVasps: () => import('./checks/listVasps'),
+  listDocuments: () => import('./checks/listDocuments'),
+  uploadDocument: () => import('./checks/uploadDocument'),
+  getDocument: () => import('./checks/getDocument'),
+  replaceDocument: () => import('./checks/replaceDocument'),
+  deleteDocument: () => import('./checks/deleteDocument'),
 };

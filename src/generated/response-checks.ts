@@ -79,4 +79,9 @@ export const responseCheckLoaders: { readonly [id: string]: (() => Promise<Reado
   deleteTokenById: () => import('./checks/responses/api-tokens'),
   getDiscoveries: () => import('./checks/responses/discoveries'),
   listVasps: () => import('./checks/responses/vasps'),
+  listDocuments: () => import('./checks/responses/documents'),
+  uploadDocument: () => import('./checks/responses/documents'),
+  getDocument: () => import('./checks/responses/documents'),
+  replaceDocument: () => import('./checks/responses/documents'),
+  deleteDocument: () => import('./checks/responses/documents'),
 };

@@ -19,3 +19,4 @@ export { listDelegatedKeys, createDelegatedKey, getDelegatedKeyById, revokeDeleg
 export { listTokens, createToken, getTokenById, deleteTokenById } from './responses/api-tokens';
 export { getDiscoveries } from './responses/discoveries';
 export { listVasps } from './responses/vasps';
+export { listDocuments, uploadDocument, getDocument, replaceDocument, deleteDocument } from './responses/documents';

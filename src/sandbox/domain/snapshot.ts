@@ -5,6 +5,7 @@
  */
 import type {
   ApiToken,
+  Document,
   BulkCustomerImportJob,
   BeneficialOwner,
   Credential,
@@ -45,6 +46,8 @@ export interface SandboxSnapshot {
   delegatedKeys: DelegatedKey[];
   /** The platform's API tokens not deleted, as reads answer them (no secret). */
   tokens: ApiToken[];
+  /** Verification documents not deleted, each with what was received of its file (size, content type, SHA-256). */
+  documents: Array<Document & { file: { size: number; contentType: string; sha256: string } }>;
 }
 
 /** Read-only view of the sandbox's state, for tests. Every read is a fresh deep copy. */
@@ -82,6 +85,7 @@ export function stateView(world: () => World): SandboxState {
         bulkImports: data(w.bulkImports.values()),
         delegatedKeys: data(w.delegatedKeys.values()),
         tokens: data([...w.tokens.values()].filter((t) => !t.deleted)),
+        documents: [...w.documents.values()].filter((d) => !d.deleted).map((d) => ({ ...d.data, file: { ...d.file } })),
       });
     },
     balance(accountId) {

@@ -12,6 +12,7 @@ import {
   zCredential,
   zDelegatedKey,
   zApiToken,
+  zDocument,
   zCustomer,
   zExternalAccount,
   zInternalAccount,
@@ -223,6 +224,12 @@ const RULES: Record<PersistedTable, TableRule> = {
   delegatedKeys: { data: zDelegatedKey, fields: { ...ORDERED, walletSuffix: isString }, key: dataId },
   // API tokens: the secret's SHA-256 only, never the secret.
   tokens: { data: zApiToken, fields: { ...ORDERED, secretSha256: isString, deleted: optional(isBoolean) }, key: dataId },
+  // Verification documents: the answer and the file's size, type and SHA-256 (never the file).
+  documents: {
+    data: zDocument,
+    fields: { ...ORDERED, file: shape({ size: isNumber, contentType: isString, sha256: isString }), uploadSeq: isNumber, deleted: optional(isBoolean) },
+    key: dataId,
+  },
   // Idempotency-Key answers, by key: the settled ones within their window (an answer still being made is
   // not exported: its request has not been answered yet).
   idempotency: {

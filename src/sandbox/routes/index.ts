@@ -13,6 +13,7 @@ import { quoteRoutes } from './quotes';
 import { transactionRoutes } from './transactions';
 import { walletRoutes } from './wallet';
 import { tokenRoutes } from './tokens';
+import { documentRoutes } from './documents';
 import { directoryRoutes } from './directories';
 
 /** The sandbox's route table. */
@@ -26,5 +27,6 @@ export const routes = {
   ...walletRoutes,
   ...kycRoutes,
   ...tokenRoutes,
+  ...documentRoutes,
   ...directoryRoutes,
 } satisfies RouteTable;

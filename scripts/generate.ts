@@ -37,10 +37,21 @@ async function buildTypes(): Promise<string> {
     rootTypesNoSchemaPrefix: true,
     defaultNonNullable: false,
     alphabetize: true,
-    transform: openEnumType,
+    transform: (schema: Json) => uploadType(schema) ?? openEnumType(schema),
   });
   const code = astToString(ast);
   return HEADER + '/* eslint-disable */\n' + code + namedQueries(code);
+}
+
+/**
+ * A file part of a multipart body written `format: binary` without `type` (a document upload): the SDK's
+ * `Uploadable` (bytes, a Blob or File, a stream, `{ name, data }`; src/core/form.ts), not a string. The zod
+ * check of such a field takes any value: the encoder refuses content it cannot send, naming the field.
+ */
+function uploadType(schema: Json): ts.TypeNode | undefined {
+  if (schema.format !== 'binary' || schema.type !== undefined) return undefined;
+  const f = ts.factory;
+  return f.createImportTypeNode(f.createLiteralTypeNode(f.createStringLiteral('../core/form')), undefined, f.createIdentifier('Uploadable'));
 }
 
 /**

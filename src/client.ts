@@ -22,6 +22,7 @@ import { Verifications } from './resources/verifications';
 import { BeneficialOwners } from './resources/beneficial-owners';
 import { Tokens } from './resources/tokens';
 import { Cards } from './resources/cards';
+import { Documents } from './resources/documents';
 import { Discoveries, Vasps } from './resources/directories';
 import { Stablecoins, StablecoinProviderAccounts } from './resources/stablecoins';
 import { Quotes, TransferIn, TransferOut } from './resources/quotes';
@@ -73,6 +74,8 @@ export class Crossborder extends ClientInfo {
   readonly tokens: Tokens;
   /** Cards issued to customers, funded by their internal accounts (a card's number is shown by `reveal` only). */
   readonly cards: Cards;
+  /** Verification documents of customers and beneficial owners (multipart uploads). */
+  readonly documents: Documents;
   /** Receiving institutions of each corridor. */
   readonly discoveries: Discoveries;
   /** Virtual Asset Service Providers recognized for counterparty declarations. */
@@ -117,6 +120,7 @@ export class Crossborder extends ClientInfo {
     this.beneficialOwners = new BeneficialOwners(core);
     this.tokens = new Tokens(core);
     this.cards = new Cards(core);
+    this.documents = new Documents(core);
     this.discoveries = new Discoveries(core);
     this.vasps = new Vasps(core);
     this.stablecoins = new Stablecoins(core);

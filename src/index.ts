@@ -41,6 +41,8 @@ export { Verifications } from './resources/verifications';
 export { BeneficialOwners } from './resources/beneficial-owners';
 export { Tokens } from './resources/tokens';
 export { Cards } from './resources/cards';
+export { Documents } from './resources/documents';
+export type { Uploadable, UploadData } from './core/form';
 export { Discoveries, Vasps } from './resources/directories';
 export { Stablecoins, StablecoinProviderAccounts } from './resources/stablecoins';
 export { Quotes, TransferIn, TransferOut } from './resources/quotes';

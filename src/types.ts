@@ -46,6 +46,8 @@ export type StablecoinListParams = QueryOf<'listStablecoins'>;
 export type StablecoinOperationListParams = QueryOf<'listStablecoinOperations'>;
 /** Query of `cb.stablecoinProviderAccounts.list()`: `provider`, `status`, `limit`, `cursor`. @interface */
 export type StablecoinProviderAccountListParams = QueryOf<'listStablecoinProviderAccounts'>;
+/** Query of `cb.documents.list()`: the `documentHolder` (a customer or beneficial owner id), `limit`, `cursor`. @interface */
+export type DocumentListParams = QueryOf<'listDocuments'>;
 /** Query of `cb.umaProviders.list()`. @interface */
 export type UmaProviderListParams = QueryOf<'listUmaProviders'>;
 /** Query of `cb.auth.credentials.list()`: the wallet `accountId`. @interface */

@@ -43,8 +43,16 @@ export class InputTooLargeError extends UsageError {
 
 const CHUNK = 64 * 1024;
 
-/** Reads the file at `path` (a regular file, a pipe, a device) up to `limit` bytes; more is an {@link InputTooLargeError}, read no further. */
+/** Most bytes the file of a multipart part (`--file` of `documents upload`, `customers bulk csv upload`) is read to: 64 MiB, what the SDK reads of a stream. */
+export const FILE_PART_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/** Reads the file at `path` (a regular file, a pipe, a device) up to `limit` bytes, as UTF-8 text; more is an {@link InputTooLargeError}, read no further. */
 export function readFileBounded(path: string, label: string, limit = INPUT_LIMIT_BYTES): string {
+  return readFileBytesBounded(path, label, limit).toString('utf8');
+}
+
+/** Reads the file at `path` (a regular file, a pipe, a device) up to `limit` bytes, as they are; more is an {@link InputTooLargeError}, read no further. */
+export function readFileBytesBounded(path: string, label: string, limit = INPUT_LIMIT_BYTES): Buffer {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -71,7 +79,7 @@ export function readFileBounded(path: string, label: string, limit = INPUT_LIMIT
       if (total > limit) throw new InputTooLargeError(label, limit);
       chunks.push(buffer.subarray(0, n));
     }
-    return Buffer.concat(chunks, total).toString('utf8');
+    return Buffer.concat(chunks, total);
   } finally {
     closeSync(fd);
   }

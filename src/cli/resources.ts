@@ -3,11 +3,12 @@
  * and runs its operation through the SDK client's own pipeline.
  * @module
  */
+import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import type { CallInput, Page, SignedRequestOptions } from './sdk';
 import { connect, newClientKey, savedCredentialId, saveSession, sessionSigner, type ConnectionOptions } from './client';
-import { INPUT_LIMIT_BYTES, parseJsonText, readFileBounded, readStdinBounded, refuseUnsafeTarget } from './files';
+import { FILE_PART_LIMIT_BYTES, INPUT_LIMIT_BYTES, parseJsonText, readFileBounded, readFileBytesBounded, readStdinBounded, refuseUnsafeTarget } from './files';
 import { out, printResult } from './output';
 import { effectOf, operationDocs, type Effect, type OperationDoc } from './shared';
 import {
@@ -86,7 +87,13 @@ async function callOf(spec: CommandDetails, args: string[], opts: ApiOptions): P
     const key = flag.flag.slice(2).replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
     const given = opts[key];
     if (given === undefined) continue;
-    const value = flag.kind === 'file' ? readFileBounded(String(given), flag.flag) : given === true ? true : readFlagValue(flag, String(given));
+    // A file part goes as its bytes, under the file's own name (a PDF's bytes are not text).
+    const value =
+      flag.kind === 'file'
+        ? { name: basename(String(given)), data: readFileBytesBounded(String(given), flag.flag, FILE_PART_LIMIT_BYTES) }
+        : given === true
+          ? true
+          : readFlagValue(flag, String(given));
     if (flag.in === 'query') query[flag.name] = value;
     else (body ??= {})[flag.name] = value;
   }

@@ -388,6 +388,7 @@ export class CrossborderCore extends ClientInfo {
       input,
       query,
       bodyText: undefined,
+      bodyBytes: undefined,
       contentType: undefined,
       idempotencyKey,
       signal: options.signal,
@@ -400,9 +401,9 @@ export class CrossborderCore extends ClientInfo {
       // The encoder comes with the multipart operation's row (loaded with its first call), not with the core.
       return (async () => {
         try {
-          ({ text: leg.bodyText, contentType: leg.contentType } = await (await op.form!()).formBody(input.body, op.multipart!));
+          ({ bytes: leg.bodyBytes, text: leg.bodyText, contentType: leg.contentType } = await (await op.form!()).formBody(input.body, op.multipart!));
         } catch (error) {
-          throw notJson(error);
+          throw error instanceof ValidationError ? error : notJson(error);
         }
         return this.#legs(leg, options, read);
       })();
@@ -465,7 +466,7 @@ export class CrossborderCore extends ClientInfo {
    * (non-2xx becomes a typed error). Throws when the URL cannot be built (nothing was sent).
    */
   #send(leg: Leg, signature?: string, requestId?: string, notAfter?: number, after?: AfterLeg): Promise<WithResponse<unknown>> {
-    const { plan, input, query, bodyText, contentType, idempotencyKey, settings } = leg;
+    const { plan, input, query, bodyText, bodyBytes, contentType, idempotencyKey, settings } = leg;
     const { op } = plan;
     let url: string;
     try {
@@ -498,6 +499,7 @@ export class CrossborderCore extends ClientInfo {
       url,
       headers,
       body: bodyText,
+      bytes: bodyBytes,
       idempotencyKey,
       maxRetries: settings.maxRetries,
       timeout: settings.timeout,
@@ -542,6 +544,8 @@ interface Leg {
   input: CallInput;
   query: Record<string, unknown> | undefined;
   bodyText: string | undefined;
+  /** A multipart body's bytes (sent in place of `bodyText`, which then describes it for logs and hooks). */
+  bodyBytes: Uint8Array<ArrayBuffer> | undefined;
   /** The body's content type when it is not JSON (a multipart body, with its boundary). */
   contentType: string | undefined;
   idempotencyKey: string | undefined;

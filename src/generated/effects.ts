@@ -104,4 +104,9 @@ export const operationEffects: { readonly [Id in OperationId]: OperationEffect }
   sandboxSimulateCardAuthorizationAdvice: { effect: 'money', destructive: true },
   sandboxSimulateCardCreditAuthorizationAdvice: { effect: 'money', destructive: true },
   sandboxSimulateCardReturnReversal: { effect: 'money', destructive: true },
+  listDocuments: { effect: 'read', destructive: false },
+  uploadDocument: { effect: 'write', destructive: false },
+  getDocument: { effect: 'read', destructive: false },
+  replaceDocument: { effect: 'write', destructive: true },
+  deleteDocument: { effect: 'write', destructive: true },
 };

@@ -519,3 +519,28 @@ export function sandboxSimulateCardCreditAuthorizationAdvice(core: CrossborderCo
 export function sandboxSimulateCardReturnReversal(core: CrossborderCore, id: string, params: Body<'sandboxSimulateCardReturnReversal'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'sandboxSimulateCardReturnReversal'>> {
   return core.call(op.sandboxSimulateCardReturnReversal, { path: { id }, body: params }, options);
 }
+
+/** `GET /documents` (`listDocuments`): awaited, the first page; iterated with `for await`, every item. */
+export function listDocuments(core: CrossborderCore, params?: Query<'listDocuments'> | null, options?: ListOptions | null): PagePromise<ItemOf<'listDocuments'>> {
+  return core.list(op.listDocuments, { query: params }, options);
+}
+
+/** `POST /documents` (`uploadDocument`). */
+export function uploadDocument(core: CrossborderCore, params: Body<'uploadDocument'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'uploadDocument'>> {
+  return core.call(op.uploadDocument, { body: params }, options);
+}
+
+/** `GET /documents/{documentId}` (`getDocument`). */
+export function getDocument(core: CrossborderCore, documentId: string, options?: RequestOptions | null): APIPromise<ResultOf<'getDocument'>> {
+  return core.call(op.getDocument, { path: { documentId } }, options);
+}
+
+/** `PUT /documents/{documentId}` (`replaceDocument`). */
+export function replaceDocument(core: CrossborderCore, documentId: string, params: Body<'replaceDocument'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'replaceDocument'>> {
+  return core.call(op.replaceDocument, { path: { documentId }, body: params }, options);
+}
+
+/** `DELETE /documents/{documentId}` (`deleteDocument`). */
+export function deleteDocument(core: CrossborderCore, documentId: string, options?: SignedRequestOptions | null): APIPromise<ResultOf<'deleteDocument'>> {
+  return core.call(op.deleteDocument, { path: { documentId } }, options);
+}

@@ -954,6 +954,74 @@ export type DiscoveryList = {
     data?: Discovery[];
 };
 
+/** @description A verification document of a customer or beneficial owner (production); the file itself is not answered. */
+export type Document = {
+    /** @description The country that issued the document (ISO 3166-1 alpha-2). */
+    country: string;
+    /** Format: date-time */
+    createdAt: string;
+    /** @description The id of the customer or beneficial owner the document belongs to. */
+    documentHolder: string;
+    /** @description The document's identification number (a passport number). */
+    documentNumber?: string;
+    documentType: DocumentType;
+    /** @description The uploaded file's name. */
+    fileName: string;
+    /** @description The document's id, `Document:<id>`. */
+    id: string;
+    /** @description The agency or organization that issued the document. */
+    issuingAuthority?: string;
+    side?: DocumentSide;
+    /** Format: date-time */
+    updatedAt?: string;
+};
+
+export type DocumentList = ListEnvelopeFields & {
+    data: Document[];
+};
+
+/** @description The multipart body of a document upload or replacement (production's `BaseDocumentRequest`): the file in `file`, the metadata in the other parts. */
+export type DocumentReplaceRequest = {
+    /** @description The country that issued the document (ISO 3166-1 alpha-2). */
+    country: string;
+    /** @description The document's identification number (a passport number). */
+    documentNumber?: string;
+    documentType: DocumentType;
+    /**
+     * Format: binary
+     * @description The document's file (PDF, JPEG or PNG, at most 10 MB). Production types it `string`, `format: binary`; written here without `type`, so that the SDK takes bytes, a Blob, a File, a stream or `{ name, data }` (`Uploadable`) and the local check leaves its content to the service.
+     */
+    file: import("../core/form").Uploadable;
+    /** @description The agency or organization that issued the document. */
+    issuingAuthority?: string;
+    side?: DocumentSide;
+};
+
+/** @description Which side of a two-sided document (a driver's license, a national id) the file is. An open set. */
+export type DocumentSide = "FRONT" | "BACK" | (string & {});
+
+/** @description The kind of identity or business verification document (production): identity (PASSPORT, DRIVERS_LICENSE, NATIONAL_ID), business legal presence, control and ownership structure, proof of address. An open set. */
+export type DocumentType = "PASSPORT" | "DRIVERS_LICENSE" | "NATIONAL_ID" | "PROOF_OF_ADDRESS" | "BANK_STATEMENT" | "TAX_RETURN" | "CERTIFICATE_OF_INCORPORATION" | "ARTICLES_OF_INCORPORATION" | "ARTICLES_OF_ASSOCIATION" | "STATE_REGISTRY_EXCERPT" | "GOOD_STANDING_CERTIFICATE" | "INFORMATION_STATEMENT" | "INCUMBENCY_CERTIFICATE" | "BUSINESS_LICENSE" | "SHAREHOLDER_REGISTER" | "POWER_OF_ATTORNEY" | "UTILITY_BILL" | "ELECTRICITY_BILL" | "RENT_OR_LEASE_AGREEMENT" | "DIRECTOR_REGISTRY" | "TRUST_AGREEMENT" | "STATE_COMPANY_REGISTRY" | "PARTNERSHIP_CONTROL_AGREEMENT" | "PARTNERSHIP_AGREEMENT" | "SELFIE" | "OTHER" | (string & {});
+
+/** @description The multipart body of a document upload (production's `DocumentUploadRequest`): a replacement's parts and the `documentHolder`. */
+export type DocumentUploadRequest = {
+    /** @description The country that issued the document (ISO 3166-1 alpha-2). */
+    country: string;
+    /** @description The id of the customer or beneficial owner the document belongs to. */
+    documentHolder: string;
+    /** @description The document's identification number (a passport number). */
+    documentNumber?: string;
+    documentType: DocumentType;
+    /**
+     * Format: binary
+     * @description The document's file (PDF, JPEG or PNG, at most 10 MB). Production types it `string`, `format: binary`; written here without `type`, so that the SDK takes bytes, a Blob, a File, a stream or `{ name, data }` (`Uploadable`) and the local check leaves its content to the service.
+     */
+    file: import("../core/form").Uploadable;
+    /** @description The agency or organization that issued the document. */
+    issuingAuthority?: string;
+    side?: DocumentSide;
+};
+
 /** @description Register an EMAIL_OTP credential; the code is emailed (on the signed retry if the account already has a credential). */
 export type EmailOtpCredentialCreateParams = {
     accountId: string;

@@ -108,4 +108,9 @@ export const operationNames: { readonly [id in OperationId]?: readonly [accessor
   getCardById: ['cards', 'retrieve'],
   updateCardById: ['cards', 'update'],
   revealCard: ['cards', 'reveal'],
+  uploadDocument: ['documents', 'upload'],
+  listDocuments: ['documents', 'list'],
+  getDocument: ['documents', 'retrieve'],
+  replaceDocument: ['documents', 'replace'],
+  deleteDocument: ['documents', 'delete'],
 };

@@ -155,12 +155,20 @@ export type SchemaName =
   | 'zDeleteCustomerExternalAccountByIdResponse'
   | 'zDeleteCustomerPath'
   | 'zDeleteCustomerResponse'
+  | 'zDeleteDocumentPath'
+  | 'zDeleteDocumentResponse'
   | 'zDeletePlatformExternalAccountByIdPath'
   | 'zDeletePlatformExternalAccountByIdResponse'
   | 'zDeleteTokenByIdPath'
   | 'zDeleteTokenByIdResponse'
   | 'zDiscovery'
   | 'zDiscoveryList'
+  | 'zDocument'
+  | 'zDocumentList'
+  | 'zDocumentReplaceRequest'
+  | 'zDocumentSide'
+  | 'zDocumentType'
+  | 'zDocumentUploadRequest'
   | 'zEmailOtpCredentialCreateParams'
   | 'zEmailOtpVerifyParams'
   | 'zEncryptedOtpBundle'
@@ -206,6 +214,8 @@ export type SchemaName =
   | 'zGetDelegatedKeyByIdResponse'
   | 'zGetDiscoveriesQuery'
   | 'zGetDiscoveriesResponse'
+  | 'zGetDocumentPath'
+  | 'zGetDocumentResponse'
   | 'zGetEndUserTermsResponse'
   | 'zGetExchangeRatesQuery'
   | 'zGetExchangeRatesResponse'
@@ -269,6 +279,8 @@ export type SchemaName =
   | 'zListCustomersResponse'
   | 'zListDelegatedKeysQuery'
   | 'zListDelegatedKeysResponse'
+  | 'zListDocumentsQuery'
+  | 'zListDocumentsResponse'
   | 'zListEnvelope'
   | 'zListExternalAccountsQuery'
   | 'zListExternalAccountsResponse'
@@ -397,6 +409,9 @@ export type SchemaName =
   | 'zRejectTransactionBody'
   | 'zRejectTransactionPath'
   | 'zRejectTransactionResponse'
+  | 'zReplaceDocumentBody'
+  | 'zReplaceDocumentPath'
+  | 'zReplaceDocumentResponse'
   | 'zRequestId'
   | 'zRevealCardPath'
   | 'zRevealCardResponse'
@@ -540,6 +555,8 @@ export type SchemaName =
   | 'zUpdateInternalAccountResponse'
   | 'zUploadCustomersCsvBody'
   | 'zUploadCustomersCsvResponse'
+  | 'zUploadDocumentBody'
+  | 'zUploadDocumentResponse'
   | 'zUsdAccountInfo'
   | 'zVasp'
   | 'zVaspList'
@@ -707,7 +724,12 @@ export type OperationId =
   | 'sandboxSimulateCardFinancialCreditAuthorization'
   | 'sandboxSimulateCardAuthorizationAdvice'
   | 'sandboxSimulateCardCreditAuthorizationAdvice'
-  | 'sandboxSimulateCardReturnReversal';
+  | 'sandboxSimulateCardReturnReversal'
+  | 'listDocuments'
+  | 'uploadDocument'
+  | 'getDocument'
+  | 'replaceDocument'
+  | 'deleteDocument';
 
 export const listCustomers: OperationRow<'listCustomers'> = {
   id: 'listCustomers',
@@ -1503,6 +1525,48 @@ export const sandboxSimulateCardReturnReversal: OperationRow<'sandboxSimulateCar
   path: '/sandbox/cards/{id}/simulate/return_reversal',
   sandboxOnly: true,
   bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const listDocuments: OperationRow<'listDocuments'> = {
+  id: 'listDocuments',
+  method: 'GET',
+  path: '/documents',
+  paginated: true,
+  resource: true,
+  checked: true,
+};
+export const uploadDocument: OperationRow<'uploadDocument'> = {
+  id: 'uploadDocument',
+  method: 'POST',
+  path: '/documents',
+  bodyRequired: true,
+  multipart: { file: 'application/octet-stream' },
+  form: () => import('../core/form'),
+  resource: true,
+  checked: true,
+};
+export const getDocument: OperationRow<'getDocument'> = {
+  id: 'getDocument',
+  method: 'GET',
+  path: '/documents/{documentId}',
+  resource: true,
+  checked: true,
+};
+export const replaceDocument: OperationRow<'replaceDocument'> = {
+  id: 'replaceDocument',
+  method: 'PUT',
+  path: '/documents/{documentId}',
+  bodyRequired: true,
+  multipart: { file: 'application/octet-stream' },
+  form: () => import('../core/form'),
+  resource: true,
+  checked: true,
+};
+export const deleteDocument: OperationRow<'deleteDocument'> = {
+  id: 'deleteDocument',
+  method: 'DELETE',
+  path: '/documents/{documentId}',
   resource: true,
   checked: true,
 };
@@ -2866,10 +2930,81 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     params: { path: 'zSandboxSimulateCardReturnReversalPath', body: 'zSandboxSimulateCardReturnReversalBody' },
     response: 'zSandboxSimulateCardReturnReversalResponse',
   },
+  listDocuments: {
+    id: 'listDocuments',
+    method: 'GET',
+    path: '/documents',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: true,
+    resource: true,
+    checked: true,
+    params: { query: 'zListDocumentsQuery' },
+    response: 'zListDocumentsResponse',
+  },
+  uploadDocument: {
+    id: 'uploadDocument',
+    method: 'POST',
+    path: '/documents',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    bodyRequired: true,
+    multipart: { file: 'application/octet-stream' },
+    form: () => import('../core/form'),
+    resource: true,
+    checked: true,
+    params: { body: 'zUploadDocumentBody' },
+    response: 'zUploadDocumentResponse',
+  },
+  getDocument: {
+    id: 'getDocument',
+    method: 'GET',
+    path: '/documents/{documentId}',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    resource: true,
+    checked: true,
+    params: { path: 'zGetDocumentPath' },
+    response: 'zGetDocumentResponse',
+  },
+  replaceDocument: {
+    id: 'replaceDocument',
+    method: 'PUT',
+    path: '/documents/{documentId}',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    bodyRequired: true,
+    multipart: { file: 'application/octet-stream' },
+    form: () => import('../core/form'),
+    resource: true,
+    checked: true,
+    params: { path: 'zReplaceDocumentPath', body: 'zReplaceDocumentBody' },
+    response: 'zReplaceDocumentResponse',
+  },
+  deleteDocument: {
+    id: 'deleteDocument',
+    method: 'DELETE',
+    path: '/documents/{documentId}',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    resource: true,
+    checked: true,
+    params: { path: 'zDeleteDocumentPath' },
+    response: 'zDeleteDocumentResponse',
+  },
 };
 
 /** Number of operations in the document. */
-export const OPERATION_COUNT = 101;
+export const OPERATION_COUNT = 106;
 
 /** Webhook event types of the document (the WebhookEvent discriminator). */
 export const WEBHOOK_EVENT_TYPES = ["INVITATION.CLAIMED","INCOMING_PAYMENT.PENDING","INCOMING_PAYMENT.COMPLETED","INCOMING_PAYMENT.FAILED","OUTGOING_PAYMENT.PROCESSING","OUTGOING_PAYMENT.COMPLETED","OUTGOING_PAYMENT.FAILED","CUSTOMER.KYC_APPROVED","CUSTOMER.KYC_REJECTED","VERIFICATION.APPROVED","VERIFICATION.RESOLVE_ERRORS","TEST","OUTGOING_PAYMENT.PENDING","OUTGOING_PAYMENT.PENDING_AUTHORIZATION","OUTGOING_PAYMENT.REFUND_COMPLETED","INCOMING_PAYMENT.REFUND_COMPLETED","CUSTOMER.KYB_APPROVED","CUSTOMER.KYC_PENDING","CUSTOMER.KYB_PENDING","VERIFICATION.IN_PROGRESS","VERIFICATION.PENDING_MANUAL_REVIEW","VERIFICATION.REJECTED","CUSTOMER.KYB_REJECTED","INTERNAL_ACCOUNT.BALANCE_UPDATED","BULK_UPLOAD.COMPLETED","BULK_UPLOAD.FAILED","EXTERNAL_ACCOUNT.STATUS_UPDATED","INTERNAL_ACCOUNT.STATUS_UPDATED","INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED","CARD.STATE_CHANGE","CARD.FUNDING_SOURCE_CHANGE","CARD_TRANSACTION.AUTHORIZED","CARD_TRANSACTION.PARTIALLY_SETTLED","CARD_TRANSACTION.SETTLED","CARD_TRANSACTION.REFUNDED","CARD_TRANSACTION.EXCEPTION"] as const;

@@ -101,4 +101,9 @@ export const requestCheckLoaders: { readonly [id: string]: (() => Promise<Operat
   sandboxSimulateCardAuthorizationAdvice: () => import('./checks/sandboxSimulateCardAuthorizationAdvice'),
   sandboxSimulateCardCreditAuthorizationAdvice: () => import('./checks/sandboxSimulateCardCreditAuthorizationAdvice'),
   sandboxSimulateCardReturnReversal: () => import('./checks/sandboxSimulateCardReturnReversal'),
+  listDocuments: () => import('./checks/listDocuments'),
+  uploadDocument: () => import('./checks/uploadDocument'),
+  getDocument: () => import('./checks/getDocument'),
+  replaceDocument: () => import('./checks/replaceDocument'),
+  deleteDocument: () => import('./checks/deleteDocument'),
 };

@@ -10,7 +10,7 @@ import type { ListOptions, RequestOptions, SignedRequestOptions } from '../core/
 import type { PagePromise } from '../core/pagination';
 import type { VerifyOptions } from '../resources/auth-methods';
 import type { WaitForOptions } from '../resources/transactions-methods';
-import type { ApiToken, ApiTokenCreateParams, BeneficialOwner, BeneficialOwnerCreateParams, BeneficialOwnerListParams, BeneficialOwnerUpdateParams, BulkCustomerImportJob, BulkCustomerImportJobAccepted, Card, CardCreateParams, CardListParams, CardReveal, CardUpdateParams, Credential, CredentialChallengeParams, CredentialCreateParams, CredentialList, CredentialListParams, CredentialVerifyParams, CryptoWithdrawalFeeEstimate, CryptoWithdrawalFeeEstimateParams, Customer, CustomerCreateParams, CustomerListParams, CustomerUpdateParams, CustomersCsvUpload, DelegatedKey, DelegatedKeyCreateParams, DelegatedKeyList, DelegatedKeyListParams, DiscoveryList, DiscoveryListParams, EndUserTerms, ExchangeRateList, ExchangeRateListParams, ExternalAccount, ExternalAccountCreateParams, ExternalAccountListParams, ExternalAccountLookupParams, IncomingTransaction, InternalAccount, InternalAccountExportParams, InternalAccountListParams, InternalAccountUpdateParams, Invitation, InvitationClaimParams, InvitationCreateParams, KycLink, KycLinkCreateParams, OwnershipChallenge, OwnershipChallengeParams, OwnershipVerifyParams, PasskeyChallenge, PlatformConfig, PlatformConfigUpdateParams, PlatformExternalAccountCreateParams, PlatformExternalAccountListParams, PlatformInternalAccountList, PlatformInternalAccountListParams, Quote, QuoteCreateParams, ReceiptDeliveryConfirmParams, ReceiverLookup, ReceiverLookupParams, RefreshedSession, SandboxCardAuthorizationAdviceParams, SandboxCardAuthorizationParams, SandboxCardBalanceInquiryParams, SandboxCardClearingParams, SandboxCardReturnParams, SandboxCardSimulation, SandboxCardTransactionRefParams, SandboxFundParams, SandboxSendParams, SandboxUmaReceiveParams, SessionList, SessionListParams, SessionRefreshParams, Stablecoin, StablecoinBurnParams, StablecoinListParams, StablecoinMintParams, StablecoinOperation, StablecoinOperationListParams, StablecoinProviderAccount, StablecoinProviderAccountLinkParams, StablecoinProviderAccountListParams, StablecoinRegisterParams, TestWebhookResult, TokenListParams, Transaction, TransactionApproveParams, TransactionCancelParams, TransactionListParams, TransactionRejectParams, TransferInCreateParams, TransferOutCreateParams, UmaProvider, UmaProviderListParams, Vasp, VaspListParams, Verification, VerificationCreateParams, VerificationListParams, WalletExport, WalletSessionInfo } from '../types';
+import type { ApiToken, ApiTokenCreateParams, BeneficialOwner, BeneficialOwnerCreateParams, BeneficialOwnerListParams, BeneficialOwnerUpdateParams, BulkCustomerImportJob, BulkCustomerImportJobAccepted, Card, CardCreateParams, CardListParams, CardReveal, CardUpdateParams, Credential, CredentialChallengeParams, CredentialCreateParams, CredentialList, CredentialListParams, CredentialVerifyParams, CryptoWithdrawalFeeEstimate, CryptoWithdrawalFeeEstimateParams, Customer, CustomerCreateParams, CustomerListParams, CustomerUpdateParams, CustomersCsvUpload, DelegatedKey, DelegatedKeyCreateParams, DelegatedKeyList, DelegatedKeyListParams, DiscoveryList, DiscoveryListParams, Document, DocumentListParams, DocumentReplaceRequest, DocumentUploadRequest, EndUserTerms, ExchangeRateList, ExchangeRateListParams, ExternalAccount, ExternalAccountCreateParams, ExternalAccountListParams, ExternalAccountLookupParams, IncomingTransaction, InternalAccount, InternalAccountExportParams, InternalAccountListParams, InternalAccountUpdateParams, Invitation, InvitationClaimParams, InvitationCreateParams, KycLink, KycLinkCreateParams, OwnershipChallenge, OwnershipChallengeParams, OwnershipVerifyParams, PasskeyChallenge, PlatformConfig, PlatformConfigUpdateParams, PlatformExternalAccountCreateParams, PlatformExternalAccountListParams, PlatformInternalAccountList, PlatformInternalAccountListParams, Quote, QuoteCreateParams, ReceiptDeliveryConfirmParams, ReceiverLookup, ReceiverLookupParams, RefreshedSession, SandboxCardAuthorizationAdviceParams, SandboxCardAuthorizationParams, SandboxCardBalanceInquiryParams, SandboxCardClearingParams, SandboxCardReturnParams, SandboxCardSimulation, SandboxCardTransactionRefParams, SandboxFundParams, SandboxSendParams, SandboxUmaReceiveParams, SessionList, SessionListParams, SessionRefreshParams, Stablecoin, StablecoinBurnParams, StablecoinListParams, StablecoinMintParams, StablecoinOperation, StablecoinOperationListParams, StablecoinProviderAccount, StablecoinProviderAccountLinkParams, StablecoinProviderAccountListParams, StablecoinRegisterParams, TestWebhookResult, TokenListParams, Transaction, TransactionApproveParams, TransactionCancelParams, TransactionListParams, TransactionRejectParams, TransferInCreateParams, TransferOutCreateParams, UmaProvider, UmaProviderListParams, Vasp, VaspListParams, Verification, VerificationCreateParams, VerificationListParams, WalletExport, WalletSessionInfo } from '../types';
 import { APIResource } from '../core/resource';
 import * as credentialsMethods from '../resources/auth-methods';
 import * as quotesMethods from '../resources/quotes-methods';
@@ -1796,5 +1796,84 @@ export class Cards extends APIResource {
    */
   reveal(cardId: string, options?: SignedRequestOptions): APIPromise<CardReveal> {
     return this._client.call(op.revealCard, { path: { id: cardId } }, options);
+  }
+}
+
+/**
+ * Verification documents of customers and beneficial owners (KYC/KYB): uploaded as `multipart/form-data`
+ * files, listed, read, replaced and deleted.
+ */
+export class Documents extends APIResource {
+  /**
+   * Uploads a verification document of a customer or beneficial owner (sent as `multipart/form-data`, the
+   * file in `file`). `file` takes the bytes (`Buffer`, `Uint8Array`, `ArrayBuffer`), a `Blob` or `File`, a
+   * readable stream (read once, up to 64 MiB) or `{ name, data }`; the same bytes go on every attempt.
+   * Production takes PDF, JPEG and PNG files of at most 10 MB.
+   * @example
+   * ```ts
+   * const document = await cb.documents.upload({
+   *   file: { name: 'passport.pdf', data: readFileSync('passport.pdf') },
+   *   documentHolder: 'Customer:019542f5-b3e7-1d02-0000-000000000001',
+   *   documentType: 'PASSPORT',
+   *   country: 'US',
+   * });
+   * console.log(document.id, document.fileName); // 'Document:…', 'passport.pdf'
+   * ```
+   */
+  upload(params: DocumentUploadRequest, options?: SignedRequestOptions): APIPromise<Document> {
+    return this._client.call(op.uploadDocument, { body: params }, options);
+  }
+
+  /**
+   * Lists documents, optionally of one holder (a customer or beneficial owner); `for await` walks every page.
+   * @example
+   * ```ts
+   * for await (const document of cb.documents.list({ documentHolder: 'Customer:019542f5-b3e7-1d02-0000-000000000001' })) {
+   *   console.log(document.id, document.documentType, document.fileName);
+   * }
+   * ```
+   */
+  list(params?: DocumentListParams, options?: ListOptions): PagePromise<Document> {
+    return this._client.list(op.listDocuments, { query: params }, options);
+  }
+
+  /**
+   * Fetches a document's details by its id (`Document:…`); the file itself is not answered.
+   * @example
+   * ```ts
+   * const document = await cb.documents.retrieve('Document:019542f5-b3e7-1d02-0000-000000000001');
+   * console.log(document.documentType, document.fileName);
+   * ```
+   */
+  retrieve(documentId: string, options?: RequestOptions): APIPromise<Document> {
+    return this._client.call(op.getDocument, { path: { documentId } }, options);
+  }
+
+  /**
+   * Replaces a document's file and metadata (a rejected document uploaded again), sent as
+   * `multipart/form-data`; `file` takes what {@link Documents.upload} takes.
+   * @example
+   * ```ts
+   * const document = await cb.documents.replace('Document:019542f5-b3e7-1d02-0000-000000000001', {
+   *   file: new File([readFileSync('passport-2.pdf')], 'passport-2.pdf', { type: 'application/pdf' }),
+   *   documentType: 'PASSPORT',
+   *   country: 'US',
+   * });
+   * ```
+   */
+  replace(documentId: string, params: DocumentReplaceRequest, options?: SignedRequestOptions): APIPromise<Document> {
+    return this._client.call(op.replaceDocument, { path: { documentId }, body: params }, options);
+  }
+
+  /**
+   * Deletes a document. Resolves to `undefined` (204). A document already submitted for verification may
+   * not be deletable (409).
+   * @example
+   * ```ts
+   * await cb.documents.delete('Document:019542f5-b3e7-1d02-0000-000000000001');
+   * ```
+   */
+  delete(documentId: string, options?: SignedRequestOptions): APIPromise<void> {
+    return this._client.call(op.deleteDocument, { path: { documentId } }, options);
   }
 }

@@ -104,4 +104,9 @@ export const responseCheckLoaders: { readonly [id: string]: (() => Promise<Reado
   sandboxSimulateCardAuthorizationAdvice: () => import('./checks/responses/sandbox'),
   sandboxSimulateCardCreditAuthorizationAdvice: () => import('./checks/responses/sandbox'),
   sandboxSimulateCardReturnReversal: () => import('./checks/responses/sandbox'),
+  listDocuments: () => import('./checks/responses/documents'),
+  uploadDocument: () => import('./checks/responses/documents'),
+  getDocument: () => import('./checks/responses/documents'),
+  replaceDocument: () => import('./checks/responses/documents'),
+  deleteDocument: () => import('./checks/responses/documents'),
 };

@@ -708,6 +708,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List documents
+         * @description Production's operation (lightsparkdev/grid-api). Pages through documents, optionally of one document holder.
+         */
+        get: operations["listDocuments"];
+        put?: never;
+        /**
+         * Upload a document
+         * @description Production's operation (lightsparkdev/grid-api). Uploads a verification document for a customer or a
+         *     beneficial owner, as `multipart/form-data` with the file in the part `file` and the metadata in the other
+         *     parts. Supported file types: PDF, JPEG, PNG. Maximum file size: 10 MB. An unknown `documentHolder` answers
+         *     404. Effect `write`: it stores a file, and moves no money.
+         */
+        post: operations["uploadDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/documents/{documentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The document's id, `Document:<id>`. */
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a document
+         * @description Production's operation (lightsparkdev/grid-api). Reads a document's details and metadata. An unknown or deleted document answers 404 `DOCUMENT_NOT_FOUND`.
+         */
+        get: operations["getDocument"];
+        /**
+         * Replace a document
+         * @description Production's operation (lightsparkdev/grid-api). Replaces an existing document with a new file and updated metadata, as `multipart/form-data` (for a document that was rejected and needs uploading again). The holder stays. Effect `write`, destructive: the earlier file is not kept.
+         */
+        put: operations["replaceDocument"];
+        post?: never;
+        /**
+         * Delete a document
+         * @description Production's operation (lightsparkdev/grid-api). Deletes an uploaded document; this cannot be undone. Documents already submitted for verification may not be deletable: 409. Effect `write`, destructive.
+         */
+        delete: operations["deleteDocument"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/exchange-rates": {
         parameters: {
             query?: never;
@@ -3579,6 +3637,68 @@ export interface components {
         DiscoveryList: {
             data?: components["schemas"]["Discovery"][];
         };
+        /** @description A verification document of a customer or beneficial owner (production); the file itself is not answered. */
+        Document: {
+            /** @description The country that issued the document (ISO 3166-1 alpha-2). */
+            country: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The id of the customer or beneficial owner the document belongs to. */
+            documentHolder: string;
+            /** @description The document's identification number (a passport number). */
+            documentNumber?: string;
+            documentType: components["schemas"]["DocumentType"];
+            /** @description The uploaded file's name. */
+            fileName: string;
+            /** @description The document's id, `Document:<id>`. */
+            id: string;
+            /** @description The agency or organization that issued the document. */
+            issuingAuthority?: string;
+            side?: components["schemas"]["DocumentSide"];
+            /** Format: date-time */
+            updatedAt?: string;
+        };
+        DocumentList: components["schemas"]["ListEnvelope"] & {
+            data: components["schemas"]["Document"][];
+        };
+        /** @description The multipart body of a document upload or replacement (production's `BaseDocumentRequest`): the file in `file`, the metadata in the other parts. */
+        DocumentReplaceRequest: {
+            /** @description The country that issued the document (ISO 3166-1 alpha-2). */
+            country: string;
+            /** @description The document's identification number (a passport number). */
+            documentNumber?: string;
+            documentType: components["schemas"]["DocumentType"];
+            /**
+             * Format: binary
+             * @description The document's file (PDF, JPEG or PNG, at most 10 MB). Production types it `string`, `format: binary`; written here without `type`, so that the SDK takes bytes, a Blob, a File, a stream or `{ name, data }` (`Uploadable`) and the local check leaves its content to the service.
+             */
+            file: import("../core/form").Uploadable;
+            /** @description The agency or organization that issued the document. */
+            issuingAuthority?: string;
+            side?: components["schemas"]["DocumentSide"];
+        };
+        /** @description Which side of a two-sided document (a driver's license, a national id) the file is. An open set. */
+        DocumentSide: "FRONT" | "BACK" | (string & {});
+        /** @description The kind of identity or business verification document (production): identity (PASSPORT, DRIVERS_LICENSE, NATIONAL_ID), business legal presence, control and ownership structure, proof of address. An open set. */
+        DocumentType: "PASSPORT" | "DRIVERS_LICENSE" | "NATIONAL_ID" | "PROOF_OF_ADDRESS" | "BANK_STATEMENT" | "TAX_RETURN" | "CERTIFICATE_OF_INCORPORATION" | "ARTICLES_OF_INCORPORATION" | "ARTICLES_OF_ASSOCIATION" | "STATE_REGISTRY_EXCERPT" | "GOOD_STANDING_CERTIFICATE" | "INFORMATION_STATEMENT" | "INCUMBENCY_CERTIFICATE" | "BUSINESS_LICENSE" | "SHAREHOLDER_REGISTER" | "POWER_OF_ATTORNEY" | "UTILITY_BILL" | "ELECTRICITY_BILL" | "RENT_OR_LEASE_AGREEMENT" | "DIRECTOR_REGISTRY" | "TRUST_AGREEMENT" | "STATE_COMPANY_REGISTRY" | "PARTNERSHIP_CONTROL_AGREEMENT" | "PARTNERSHIP_AGREEMENT" | "SELFIE" | "OTHER" | (string & {});
+        /** @description The multipart body of a document upload (production's `DocumentUploadRequest`): a replacement's parts and the `documentHolder`. */
+        DocumentUploadRequest: {
+            /** @description The country that issued the document (ISO 3166-1 alpha-2). */
+            country: string;
+            /** @description The id of the customer or beneficial owner the document belongs to. */
+            documentHolder: string;
+            /** @description The document's identification number (a passport number). */
+            documentNumber?: string;
+            documentType: components["schemas"]["DocumentType"];
+            /**
+             * Format: binary
+             * @description The document's file (PDF, JPEG or PNG, at most 10 MB). Production types it `string`, `format: binary`; written here without `type`, so that the SDK takes bytes, a Blob, a File, a stream or `{ name, data }` (`Uploadable`) and the local check leaves its content to the service.
+             */
+            file: import("../core/form").Uploadable;
+            /** @description The agency or organization that issued the document. */
+            issuingAuthority?: string;
+            side?: components["schemas"]["DocumentSide"];
+        };
         /** @description Register an EMAIL_OTP credential; the code is emailed (on the signed retry if the account already has a credential). */
         EmailOtpCredentialCreateParams: {
             accountId: string;
@@ -5761,6 +5881,12 @@ export type DelegatedKeyList = components['schemas']['DelegatedKeyList'];
 export type DelegatedKeyStatus = components['schemas']['DelegatedKeyStatus'];
 export type Discovery = components['schemas']['Discovery'];
 export type DiscoveryList = components['schemas']['DiscoveryList'];
+export type Document = components['schemas']['Document'];
+export type DocumentList = components['schemas']['DocumentList'];
+export type DocumentReplaceRequest = components['schemas']['DocumentReplaceRequest'];
+export type DocumentSide = components['schemas']['DocumentSide'];
+export type DocumentType = components['schemas']['DocumentType'];
+export type DocumentUploadRequest = components['schemas']['DocumentUploadRequest'];
 export type EmailOtpCredentialCreateParams = components['schemas']['EmailOtpCredentialCreateParams'];
 export type EmailOtpVerifyParams = components['schemas']['EmailOtpVerifyParams'];
 export type EncryptedOtpBundle = components['schemas']['EncryptedOtpBundle'];
@@ -8085,6 +8211,272 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listDocuments: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page; omit for the first page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Only the documents of this holder (a Customer or BeneficialOwner id). */
+                documentHolder?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of documents. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "Document:019542f5-b3e7-1d02-0000-000000000001",
+                     *           "documentHolder": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                     *           "documentType": "PASSPORT",
+                     *           "country": "US",
+                     *           "documentNumber": "A12345678",
+                     *           "fileName": "passport_scan.pdf",
+                     *           "createdAt": "2025-10-03T12:00:00Z",
+                     *           "updatedAt": "2025-10-03T12:00:00Z"
+                     *         }
+                     *       ],
+                     *       "hasMore": false,
+                     *       "totalCount": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DocumentList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    uploadDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "file": "%PDF-1.7 (the file's bytes)",
+                 *       "documentHolder": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                 *       "documentType": "PASSPORT",
+                 *       "country": "US",
+                 *       "documentNumber": "A12345678",
+                 *       "issuingAuthority": "U.S. Department of State"
+                 *     }
+                 */
+                "multipart/form-data": components["schemas"]["DocumentUploadRequest"];
+            };
+        };
+        responses: {
+            /** @description The document, uploaded. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "Document:019542f5-b3e7-1d02-0000-000000000001",
+                     *       "documentHolder": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                     *       "documentType": "PASSPORT",
+                     *       "country": "US",
+                     *       "documentNumber": "A12345678",
+                     *       "fileName": "passport_scan.pdf",
+                     *       "createdAt": "2025-10-03T12:00:00Z",
+                     *       "updatedAt": "2025-10-03T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Document"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description The file is larger than the service takes (10 MB). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "code": "FILE_TOO_LARGE",
+                     *       "message": "The file is 10485761 bytes; the most a document takes is 10485760 bytes (10 MB).",
+                     *       "details": {
+                     *         "field": "file",
+                     *         "size": 10485761,
+                     *         "limit": 10485760
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The document's id, `Document:<id>`. */
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "Document:019542f5-b3e7-1d02-0000-000000000001",
+                     *       "documentHolder": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                     *       "documentType": "PASSPORT",
+                     *       "country": "US",
+                     *       "documentNumber": "A12345678",
+                     *       "fileName": "passport_scan.pdf",
+                     *       "createdAt": "2025-10-03T12:00:00Z",
+                     *       "updatedAt": "2025-10-03T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Document"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    replaceDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The document's id, `Document:<id>`. */
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "file": "%PDF-1.7 (the new file's bytes)",
+                 *       "documentType": "PASSPORT",
+                 *       "side": "FRONT",
+                 *       "country": "US"
+                 *     }
+                 */
+                "multipart/form-data": components["schemas"]["DocumentReplaceRequest"];
+            };
+        };
+        responses: {
+            /** @description The document, replaced. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "Document:019542f5-b3e7-1d02-0000-000000000001",
+                     *       "documentHolder": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                     *       "documentType": "PASSPORT",
+                     *       "country": "US",
+                     *       "side": "FRONT",
+                     *       "fileName": "passport_scan_2.pdf",
+                     *       "createdAt": "2025-10-03T12:00:00Z",
+                     *       "updatedAt": "2025-10-04T09:30:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Document"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description The file is larger than the service takes (10 MB). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "code": "FILE_TOO_LARGE",
+                     *       "message": "The file is 10485761 bytes; the most a document takes is 10485760 bytes (10 MB).",
+                     *       "details": {
+                     *         "field": "file",
+                     *         "size": 10485761,
+                     *         "limit": 10485760
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The document's id, `Document:<id>`. */
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document is deleted. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
@@ -12970,6 +13362,14 @@ export type GetDiscoveriesQuery = {
                  */
                 currency?: string;
             };
+export type ListDocumentsQuery = {
+                /** @description The `nextCursor` of the previous page; omit for the first page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Only the documents of this holder (a Customer or BeneficialOwner id). */
+                documentHolder?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+            };
 export type GetExchangeRatesQuery = {
                 /**
                  * @description Only corridors to these currencies; repeat the parameter for several.
@@ -13149,6 +13549,7 @@ export interface OperationQueries {
     listExternalAccounts: ListExternalAccountsQuery;
     listInternalAccounts: ListInternalAccountsQuery;
     getDiscoveries: GetDiscoveriesQuery;
+    listDocuments: ListDocumentsQuery;
     getExchangeRates: GetExchangeRatesQuery;
     listPlatformExternalAccounts: ListPlatformExternalAccountsQuery;
     listPlatformInternalAccounts: ListPlatformInternalAccountsQuery;

@@ -2484,6 +2484,61 @@ export const zWebhookEvent = /* @__PURE__ */ z.discriminatedUnion('type', [
 ]);
 
 /**
+ * The kind of identity or business verification document (production): identity (PASSPORT, DRIVERS_LICENSE, NATIONAL_ID), business legal presence, control and ownership structure, proof of address. An open set.
+ */
+export const zDocumentType = /* @__PURE__ */ z.string();
+
+/**
+ * Which side of a two-sided document (a driver's license, a national id) the file is. An open set.
+ */
+export const zDocumentSide = /* @__PURE__ */ z.string();
+
+/**
+ * A verification document of a customer or beneficial owner (production); the file itself is not answered.
+ */
+export const zDocument = /* @__PURE__ */ z.object({
+    id: z.string(),
+    documentHolder: z.string(),
+    documentType: zDocumentType,
+    side: z.optional(zDocumentSide),
+    country: z.string(),
+    documentNumber: z.optional(z.string()),
+    issuingAuthority: z.optional(z.string()),
+    fileName: z.string(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.optional(z.iso.datetime())
+});
+
+export const zDocumentList = /* @__PURE__ */ z.intersection(zListEnvelope, z.object({
+    data: z.array(zDocument)
+}));
+
+/**
+ * The multipart body of a document upload or replacement (production's `BaseDocumentRequest`): the file in `file`, the metadata in the other parts.
+ */
+export const zDocumentReplaceRequest = /* @__PURE__ */ z.object({
+    file: z.unknown(),
+    documentType: zDocumentType,
+    side: z.optional(zDocumentSide),
+    country: z.string(),
+    documentNumber: z.optional(z.string()),
+    issuingAuthority: z.optional(z.string())
+});
+
+/**
+ * The multipart body of a document upload (production's `DocumentUploadRequest`): a replacement's parts and the `documentHolder`.
+ */
+export const zDocumentUploadRequest = /* @__PURE__ */ z.object({
+    file: z.unknown(),
+    documentHolder: z.string(),
+    documentType: zDocumentType,
+    side: z.optional(zDocumentSide),
+    country: z.string(),
+    documentNumber: z.optional(z.string()),
+    issuingAuthority: z.optional(z.string())
+});
+
+/**
  * One currency the platform supports, with limits and required counterparty data.
  */
 export const zSupportedCurrencyWritable = /* @__PURE__ */ z.object({
@@ -3696,6 +3751,53 @@ export const zSandboxSimulateCardReturnReversalPath = /* @__PURE__ */ z.object({
  * The simulation was accepted; the card transaction it makes or changes is sent by webhook.
  */
 export const zSandboxSimulateCardReturnReversalResponse = /* @__PURE__ */ zSandboxCardSimulation;
+
+export const zListDocumentsQuery = /* @__PURE__ */ z.object({
+    documentHolder: z.optional(z.string()),
+    limit: z._default(z.optional(z.int().check(z.gte(1), z.lte(100))), 20),
+    cursor: z.optional(z.string())
+});
+
+/**
+ * A page of documents.
+ */
+export const zListDocumentsResponse = /* @__PURE__ */ zDocumentList;
+
+export const zUploadDocumentBody = /* @__PURE__ */ zDocumentUploadRequest;
+
+/**
+ * The document, uploaded.
+ */
+export const zUploadDocumentResponse = /* @__PURE__ */ zDocument;
+
+export const zDeleteDocumentPath = /* @__PURE__ */ z.object({
+    documentId: z.string()
+});
+
+/**
+ * The document is deleted.
+ */
+export const zDeleteDocumentResponse = /* @__PURE__ */ z.void();
+
+export const zGetDocumentPath = /* @__PURE__ */ z.object({
+    documentId: z.string()
+});
+
+/**
+ * The document.
+ */
+export const zGetDocumentResponse = /* @__PURE__ */ zDocument;
+
+export const zReplaceDocumentBody = /* @__PURE__ */ zDocumentReplaceRequest;
+
+export const zReplaceDocumentPath = /* @__PURE__ */ z.object({
+    documentId: z.string()
+});
+
+/**
+ * The document, replaced.
+ */
+export const zReplaceDocumentResponse = /* @__PURE__ */ zDocument;
 
 export const zOnInvitationClaimedWebhookRequest = /* @__PURE__ */ z.object({
     body: zInvitationClaimedEvent,

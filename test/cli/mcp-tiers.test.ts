@@ -169,7 +169,8 @@ describe('the document declares the effects the issue names', () => {
       'createStablecoinBurn',
     ])
       expect([id, effect[id]]).toEqual([id, 'money']);
-    for (const id of ['exportInternalAccount', 'verifyCredential', 'createCredential', 'createToken', 'revealCard']) expect([id, effect[id]]).toEqual([id, 'secret']);
+    for (const id of ['exportInternalAccount', 'verifyCredential', 'createCredential', 'createToken', 'revealCard'])
+      expect([id, effect[id]]).toEqual([id, 'secret']);
     // The card simulations move a funding source's balance; a balance inquiry moves nothing.
     const simulations = ops.filter((op) => op.path.startsWith('/sandbox/cards/'));
     expect(simulations).toHaveLength(10);

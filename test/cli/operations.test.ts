@@ -647,6 +647,46 @@ describe('resource commands from the operation table', () => {
       'MINT',
     ]);
     expect([links.data.map((l) => l.id), oneLink.status]).toEqual([[providerAccount.id], 'ACTIVE']);
+    // Documents: --file sends the bytes of the file at the path, under its name.
+    const scanPath = join(dir, 'scan.pdf');
+    writeFileSync(
+      scanPath,
+      Uint8Array.from({ length: 256 }, (_, i) => i),
+    );
+    const document = await op<{ id: string; fileName: string }>(
+      'uploadDocument',
+      'documents',
+      'upload',
+      '--file',
+      scanPath,
+      '--document-holder',
+      ada.id,
+      '--document-type',
+      'PASSPORT',
+      '--country',
+      'US',
+    );
+    expect(document.fileName).toBe('scan.pdf');
+    const [documents, oneDocument, replacedDocument] = await Promise.all([
+      op<{ data: { id: string }[] }>('listDocuments', 'documents', 'list', '--document-holder', ada.id),
+      op<{ id: string }>('getDocument', 'documents', 'retrieve', document.id),
+      op<{ id: string; documentType: string }>(
+        'replaceDocument',
+        'documents',
+        'replace',
+        document.id,
+        '--file',
+        scanPath,
+        '--document-type',
+        'NATIONAL_ID',
+        '--country',
+        'US',
+      ),
+    ]);
+    expect([documents.data.map((d) => d.id), oneDocument.id, replacedDocument.documentType]).toEqual([[document.id], document.id, 'NATIONAL_ID']);
+    const deletedDocument = await run('documents', 'delete', document.id);
+    expect(deletedDocument.code).toBe(0);
+    ran.add('deleteDocument');
     expect(ran.size).toBe(OPERATION_COUNT);
   }, 300_000); // 70 runs of the bin on a shared machine: 91 s for 36 at 2 cores under load
 

@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { APIError, ConflictError } from 'crossborder-sdk';
 import { BadRequestError, NotFoundError } from 'crossborder-sdk';
 import { createClock } from 'crossborder-sdk/sandbox';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,6 +10,7 @@ import { accept, invite, withdraw } from '../../examples/guides/customers-and-ky
 import { addOwner, owners, submitForReview } from '../../examples/guides/customers-and-kyc/kyb';
 import { hostedKyc } from '../../examples/guides/customers-and-kyc/kyc-link';
 import { addOwnWallet, proveOwnership } from '../../examples/guides/customers-and-kyc/ownership';
+import { documentsOf, uploadAgain, uploadPassport } from '../../examples/guides/customers-and-kyc/documents';
 import { currentTerms } from '../../examples/guides/customers-and-kyc/terms';
 import { read, root } from './markdown';
 import { sandboxClient } from './support';
@@ -139,5 +142,31 @@ describe('docs/customers-and-kyc.md', () => {
     });
     expect(signed).toEqual([expect.stringMatching(/^I verify that I control this wallet\. Nonce: /)]);
     expect(verified).toMatchObject({ id: wallet.id, status: 'ACTIVE' });
+  });
+  it('documents: a passport streamed from disk arrives byte for byte; uploaded again; a submitted one is not deleted; 10 MB is the most', async () => {
+    const customer = await cb.customers.create({
+      customerType: 'INDIVIDUAL',
+      umaAddress: '$docs@platform.example',
+      fullName: 'Ada Lovelace',
+      address: ADDRESS,
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'cb-guide-documents-'));
+    try {
+      const bytes = Uint8Array.from({ length: 300 }, (_, i) => i % 256);
+      writeFileSync(join(dir, 'scan.pdf'), bytes);
+      const passport = await uploadPassport(cb, customer.id, join(dir, 'scan.pdf'), 'GB');
+      expect(passport).toMatchObject({ documentHolder: customer.id, documentType: 'PASSPORT', country: 'GB', fileName: 'passport.pdf' });
+      const kept = sandbox.state.snapshot().documents.find((d) => d.id === passport.id)!;
+      expect(kept.file).toMatchObject({ size: 300, contentType: 'application/pdf' });
+      const replaced = await uploadAgain(cb, passport.id, new File([bytes.subarray(0, 10)], 'passport-2.png', { type: 'image/png' }), 'GB');
+      expect(replaced).toMatchObject({ id: passport.id, fileName: 'passport-2.png' });
+      expect(await documentsOf(cb, customer.id)).toEqual(['PASSPORT passport-2.png']);
+      await cb.verifications.create({ customerId: customer.id });
+      expect(((await cb.documents.delete(passport.id).catch((e: unknown) => e)) as ConflictError).code).toBe('DOCUMENT_SUBMITTED');
+      const tooLarge = await uploadAgain(cb, passport.id, { name: 'big.pdf', data: new Uint8Array(10 * 1024 * 1024 + 1) }, 'GB').catch((e: unknown) => e);
+      expect([(tooLarge as APIError).status, (tooLarge as APIError).code]).toEqual([413, 'FILE_TOO_LARGE']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -102,6 +102,11 @@ export const METHODS: Record<OperationId, Method> = {
   listTokens: (cb, a) => cb.tokens.list(q(a), a.options),
   getTokenById: (cb, a) => cb.tokens.retrieve(p(a, 'tokenId'), a.options),
   deleteTokenById: (cb, a) => cb.tokens.delete(p(a, 'tokenId'), a.options),
+  uploadDocument: (cb, a) => cb.documents.upload(b(a), a.options),
+  listDocuments: (cb, a) => cb.documents.list(q(a), a.options),
+  getDocument: (cb, a) => cb.documents.retrieve(p(a, 'documentId'), a.options),
+  replaceDocument: (cb, a) => cb.documents.replace(p(a, 'documentId'), b(a), a.options),
+  deleteDocument: (cb, a) => cb.documents.delete(p(a, 'documentId'), a.options),
   getDiscoveries: (cb, a) => cb.discoveries.list(q(a), a.options),
   listVasps: (cb, a) => cb.vasps.list(q(a), a.options),
   registerStablecoin: (cb, a) => cb.stablecoins.register(b(a), a.options),
@@ -177,8 +182,21 @@ function isObjectRecord(v: unknown): v is Record<string, unknown> {
 
 const partArbitrary = (id: OperationId, part: Part) => {
   const s = schemas[id][part]!;
-  return arbitraryOf(s.json).filter((v) => s.zod.safeParse(v).success && (part !== 'path' || segmentSafe(v)));
+  const files = part === 'body' ? operations[id].multipart : undefined;
+  return arbitraryOf(s.json)
+    .filter((v) => s.zod.safeParse(v).success && (part !== 'path' || segmentSafe(v)))
+    .map((v) => (files ? fileFieldsAsText(v as Record<string, unknown>, files) : v));
 };
+
+/**
+ * A file field the document leaves untyped (a document's `file`: any content the SDK can send) gets the JSON
+ * of the value drawn, as text: the fuzz reads each multipart part back as its text.
+ */
+function fileFieldsAsText(body: Record<string, unknown>, files: Readonly<Record<string, string>>): Record<string, unknown> {
+  const out = { ...body };
+  for (const field of Object.keys(files)) if (field in out && typeof out[field] !== 'string') out[field] = JSON.stringify(out[field]) ?? 'null';
+  return out;
+}
 
 /** Some `date-time` query strings become `Date` objects (the SDK sends them as ISO strings). */
 function withDates(id: OperationId, query: Record<string, unknown>, pick: boolean[]): Record<string, unknown> {

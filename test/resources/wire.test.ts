@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import { useMswServer } from '../helpers/msw';
 import { Crossborder } from '../../src/client';
+import type { DocumentReplaceRequest, DocumentUploadRequest } from '../../src/types';
 import { operations } from '../../src/generated/operations';
 import { documentOperations, matchOperation, requestExample, responseExample } from '../helpers/document';
 
@@ -36,6 +37,7 @@ const STABLECOIN = 'Stablecoin:019542f5-b3e7-1d02-0000-000000000002';
 const STABLECOIN_OP = 'StablecoinOperation:019542f5-b3e7-1d02-0000-000000000301';
 const PROVIDER_ACCOUNT = 'StablecoinProviderAccount:019542f5-b3e7-1d02-0000-000000000001';
 const CARD = 'Card:019542f5-b3e7-1d02-0000-000000000010';
+const DOCUMENT = 'Document:019542f5-b3e7-1d02-0000-000000000001';
 const enc = encodeURIComponent;
 
 interface Case {
@@ -47,8 +49,10 @@ interface Case {
   headers?: Record<string, string>;
   status?: number;
   response?: unknown;
-  /** A multipart/form-data body (the CSV import): its fields, a file part as its text. */
+  /** A multipart/form-data body (the CSV import, a document): its fields, a file part as its text. */
   form?: Record<string, string>;
+  /** The file part's name and type (the CSV import's `file.csv`, `text/csv` when not given). */
+  file?: [name: string, type: string];
 }
 
 const date = new Date('2025-01-01T00:00:00.000Z');
@@ -473,7 +477,16 @@ const cases: Case[] = [
   { op: 'createCard', call: () => cb.cards.create(requestExample('createCard')), path: '/cards', body: requestExample('createCard'), status: 201 },
   {
     op: 'listCards',
-    call: () => cb.cards.list({ cardholderId: CUSTOMER, accountId: 'InternalAccount:1', platformCardId: 'card-1', state: 'FROZEN', sortOrder: 'asc', limit: 5, cursor: 'c1' }),
+    call: () =>
+      cb.cards.list({
+        cardholderId: CUSTOMER,
+        accountId: 'InternalAccount:1',
+        platformCardId: 'card-1',
+        state: 'FROZEN',
+        sortOrder: 'asc',
+        limit: 5,
+        cursor: 'c1',
+      }),
     path: '/cards',
     query: { cardholderId: CUSTOMER, accountId: 'InternalAccount:1', platformCardId: 'card-1', state: 'FROZEN', sortOrder: 'asc', limit: '5', cursor: 'c1' },
     response: { data: [responseExample('createCard', '201')], hasMore: false },
@@ -622,6 +635,43 @@ const cases: Case[] = [
     call: () => cb.stablecoinProviderAccounts.retrieve(PROVIDER_ACCOUNT),
     path: `/stablecoin-provider-accounts/${enc(PROVIDER_ACCOUNT)}`,
   },
+  {
+    op: 'uploadDocument',
+    call: () => cb.documents.upload(requestExample('uploadDocument') as DocumentUploadRequest),
+    path: '/documents',
+    form: requestExample('uploadDocument') as Record<string, string>,
+    file: ['file.bin', 'application/octet-stream'],
+    status: 201,
+  },
+  {
+    op: 'uploadDocument',
+    call: () =>
+      cb.documents.upload({
+        file: { name: 'passport.pdf', data: new TextEncoder().encode('%PDF-1.7'), type: 'application/pdf' },
+        documentHolder: CUSTOMER,
+        documentType: 'PASSPORT',
+        country: 'US',
+      }),
+    path: '/documents',
+    form: { file: '%PDF-1.7', documentHolder: CUSTOMER, documentType: 'PASSPORT', country: 'US' },
+    file: ['passport.pdf', 'application/pdf'],
+    status: 201,
+  },
+  {
+    op: 'listDocuments',
+    call: () => cb.documents.list({ documentHolder: CUSTOMER, limit: 2 }),
+    path: '/documents',
+    query: { documentHolder: CUSTOMER, limit: '2' },
+  },
+  { op: 'getDocument', call: () => cb.documents.retrieve(DOCUMENT), path: `/documents/${enc(DOCUMENT)}` },
+  {
+    op: 'replaceDocument',
+    call: () => cb.documents.replace(DOCUMENT, requestExample('replaceDocument') as DocumentReplaceRequest),
+    path: `/documents/${enc(DOCUMENT)}`,
+    form: requestExample('replaceDocument') as Record<string, string>,
+    file: ['file.bin', 'application/octet-stream'],
+  },
+  { op: 'deleteDocument', call: () => cb.documents.delete(DOCUMENT), path: `/documents/${enc(DOCUMENT)}`, status: 204 },
 ];
 
 function answer(c: Case): { status: number; body: unknown } {
@@ -660,8 +710,10 @@ describe('every method sends the documented request and returns the typed result
       expect(type).toMatch(/^multipart\/form-data; boundary=/);
       const form = await new Response(req.body, { headers: { 'content-type': type } }).formData();
       const file = form.get('file') as File;
-      expect([file.name, file.type]).toEqual(['file.csv', 'text/csv']);
-      expect({ file: await file.text() }).toEqual(c.form);
+      expect([file.name, file.type]).toEqual(c.file ?? ['file.csv', 'text/csv']);
+      const fields: Record<string, string> = {};
+      for (const [name, value] of form) fields[name] = typeof value === 'string' ? value : await value.text();
+      expect(fields).toEqual(c.form);
     } else if (c.body === undefined) {
       expect(req.body).toBe('');
       expect(req.headers.get('content-type')).toBeNull();
@@ -705,6 +757,7 @@ describe('every paginated list walks all pages with for await', () => {
     ['listStablecoins', () => cb.stablecoins.list({ limit: 1 }), '/stablecoins'],
     ['listStablecoinOperations', () => cb.stablecoins.listOperations(STABLECOIN, { limit: 1 }), `/stablecoins/${enc(STABLECOIN)}/operations`],
     ['listStablecoinProviderAccounts', () => cb.stablecoinProviderAccounts.list({ limit: 1 }), '/stablecoin-provider-accounts'],
+    ['listDocuments', () => cb.documents.list({ limit: 1 }), '/documents'],
   ];
   it('covers every paginated operation', () => {
     const paginated = Object.values(operations)

@@ -183,7 +183,11 @@ async function stateFor(call: Call, example: Example, sandbox: Sandbox) {
     const at = `/sandbox/cards/${encodeURIComponent(card)}/simulate`;
     if (text.includes('"CardTransaction:')) {
       const settled = example.operation.includes('/simulate/return');
-      await call('POST', `${at}/${settled ? 'financial_authorization' : 'authorization'}`, { amount: 5_000, currency: { code: 'USD' }, merchant: { descriptor: 'SETUP' } });
+      await call('POST', `${at}/${settled ? 'financial_authorization' : 'authorization'}`, {
+        amount: 5_000,
+        currency: { code: 'USD' },
+        merchant: { descriptor: 'SETUP' },
+      });
       cardTransaction = sandbox.state.snapshot().cardTransactions[0]?.id;
       if (example.operation.endsWith('/return_reversal')) await call('POST', `${at}/return`, { cardTransactionId: cardTransaction, amount: 5_000 });
     }
@@ -209,11 +213,11 @@ async function stateFor(call: Call, example: Example, sandbox: Sandbox) {
           ? 'Transaction'
           : name === 'id' && card
             ? 'Card'
-          : name && /customerId/i.test(name)
-            ? 'Customer'
-            : name && /accountId/i.test(name)
-              ? 'InternalAccount'
-              : undefined);
+            : name && /customerId/i.test(name)
+              ? 'Customer'
+              : name && /accountId/i.test(name)
+                ? 'InternalAccount'
+                : undefined);
     return (kind && ids[kind]) ?? value;
   };
 }

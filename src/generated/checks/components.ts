@@ -80,3 +80,5 @@ export const CardForm = /* @__PURE__ */ string;
 export const Card = /* @__PURE__ */ object({ id: string, cardholderId: string, platformCardId: optional(string), state: CardState, stateReason: optional(nullable(CardStateReason)), brand: optional(CardBrand), form: CardForm, last4: optional(string), expMonth: optional(num(int, gte(1), lte(12))), expYear: optional(num(int)), fundingSources: array(string), maxSpendPerTransaction: nullable(num(int, gte(1))), currency: optional(string), processorRef: optional(string), issuerRef: optional(string), createdAt: str(matches(P0, "datetime")), updatedAt: str(matches(P0, "datetime")) });
 export const CardMerchant = /* @__PURE__ */ object({ descriptor: string, mcc: optional(string), country: optional(string) });
 export const SandboxCardAuthorizationParams = /* @__PURE__ */ object({ amount: num(int, gt(0)), currency: Currency, merchant: CardMerchant });
+export const DocumentType = /* @__PURE__ */ string;
+export const DocumentSide = /* @__PURE__ */ string;

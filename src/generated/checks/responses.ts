@@ -21,3 +21,4 @@ export { getDiscoveries } from './responses/discoveries';
 export { listVasps } from './responses/vasps';
 export { listStablecoins, registerStablecoin, getStablecoin, createStablecoinMint, createStablecoinBurn, listStablecoinOperations, getStablecoinOperation, listStablecoinProviderAccounts, linkStablecoinProviderAccount, getStablecoinProviderAccount } from './responses/stablecoins';
 export { listCards, createCard, getCardById, updateCardById, revealCard } from './responses/cards';
+export { listDocuments, uploadDocument, getDocument, replaceDocument, deleteDocument } from './responses/documents';

@@ -124,10 +124,15 @@ export function issueCard(ctx: Ctx, body: CardCreateParams): Card {
   const customer = ctx.world.customers.get(body.cardholderId);
   if (!customer || customer.data.isDeleted) throw notFound('CUSTOMER_NOT_FOUND', 'Customer', body.cardholderId);
   if (customer.data.kycStatus !== 'APPROVED') {
-    throw new SandboxError(400, 'CARDHOLDER_KYC_NOT_APPROVED', `Customer ${body.cardholderId} has KYC status ${customer.data.kycStatus}; a card needs APPROVED.`, {
-      field: 'cardholderId',
-      kycStatus: customer.data.kycStatus,
-    });
+    throw new SandboxError(
+      400,
+      'CARDHOLDER_KYC_NOT_APPROVED',
+      `Customer ${body.cardholderId} has KYC status ${customer.data.kycStatus}; a card needs APPROVED.`,
+      {
+        field: 'cardholderId',
+        kycStatus: customer.data.kycStatus,
+      },
+    );
   }
   if (body.platformCardId !== undefined && [...ctx.world.cards.values()].some((c) => c.data.platformCardId === body.platformCardId)) {
     throw invalidInput('platformCardId', `platformCardId ${body.platformCardId} is already the id of another card.`);
@@ -239,7 +244,8 @@ function announce(ctx: Ctx, tx: CardTransactionRec): void {
 }
 
 /** The kinds of authorization the simulations make. */
-export type AuthorizationKind = 'authorization' | 'credit_authorization' | 'financial_authorization' | 'financial_credit_authorization' | 'credit_authorization_advice';
+export type AuthorizationKind =
+  'authorization' | 'credit_authorization' | 'financial_authorization' | 'financial_credit_authorization' | 'credit_authorization_advice';
 
 /**
  * Simulates an authorization of `kind` on a card, decided and paid in one step: declined (nothing moves, no

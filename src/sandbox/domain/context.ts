@@ -40,7 +40,16 @@ export interface Call {
   json: unknown;
   /** The body text as received: the signed retry must repeat it byte for byte. */
   rawBody: string;
+  /** A multipart body's file parts, by field, byte for byte as received. */
+  files?: Record<string, UploadedFile>;
   header(name: string): string | undefined;
+}
+
+/** A file part of a multipart body: its file name, content type and bytes. */
+export interface UploadedFile {
+  name: string;
+  type: string;
+  bytes: Uint8Array;
 }
 
 /** A route handler. */

@@ -7,6 +7,7 @@ import type {
   ApiToken,
   Card,
   CardTransaction,
+  Document,
   BulkCustomerImportJob,
   BeneficialOwner,
   Credential,
@@ -51,6 +52,8 @@ export interface SandboxSnapshot {
   cards: Card[];
   /** Card transactions (production's `type: CARD` transactions), sent by webhook only. */
   cardTransactions: CardTransaction[];
+  /** Verification documents not deleted, each with what was received of its file (size, content type, SHA-256). */
+  documents: Array<Document & { file: { size: number; contentType: string; sha256: string } }>;
 }
 
 /** Read-only view of the sandbox's state, for tests. Every read is a fresh deep copy. */
@@ -90,6 +93,7 @@ export function stateView(world: () => World): SandboxState {
         tokens: data([...w.tokens.values()].filter((t) => !t.deleted)),
         cards: data(w.cards.values()),
         cardTransactions: data(w.cardTransactions.values()),
+        documents: [...w.documents.values()].filter((d) => !d.deleted).map((d) => ({ ...d.data, file: { ...d.file } })),
       });
     },
     balance(accountId) {

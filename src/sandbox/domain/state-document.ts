@@ -17,6 +17,7 @@ import {
   zStablecoinProviderAccount,
   zCard,
   zCardTransaction,
+  zDocument,
   zCustomer,
   zExternalAccount,
   zInternalAccount,
@@ -235,6 +236,12 @@ const RULES: Record<PersistedTable, TableRule> = {
   // Cards and their transactions (never a reveal URL: none is kept).
   cards: { data: zCard, fields: ORDERED, key: dataId },
   cardTransactions: { data: zCardTransaction, fields: { ...ORDERED, pullConfirmMs: optional(isNumber) }, key: dataId },
+  // Verification documents: the answer and the file's size, type and SHA-256 (never the file).
+  documents: {
+    data: zDocument,
+    fields: { ...ORDERED, file: shape({ size: isNumber, contentType: isString, sha256: isString }), uploadSeq: isNumber, deleted: optional(isBoolean) },
+    key: dataId,
+  },
   // Idempotency-Key answers, by key: the settled ones within their window (an answer still being made is
   // not exported: its request has not been answered yet).
   idempotency: {

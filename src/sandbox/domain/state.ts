@@ -12,6 +12,7 @@ import type {
   Credential,
   CredentialType,
   DelegatedKey,
+  Document,
   Customer,
   ExternalAccount,
   IncomingTransaction,
@@ -33,6 +34,16 @@ import type { Ordered } from './pagination';
 /** A stored API object with its ordering keys. */
 export interface Rec<T> extends Ordered {
   data: T;
+}
+
+/** A document as the world keeps it: the answer's fields and what was received of its file. */
+export interface DocumentRec extends Rec<Document> {
+  /** The file's size in bytes, its content type as stored, and its SHA-256 (hex). */
+  file: { size: number; contentType: string; sha256: string };
+  /** The id sequence when its file was last uploaded or replaced: a verification made after it (a higher `seq`) was submitted with it. */
+  uploadSeq: number;
+  /** Set when the document was deleted: reads answer 404. */
+  deleted?: boolean;
 }
 
 /** An API token as the world keeps it: the answer's fields (never the secret) and the secret's SHA-256, hex. */
@@ -265,6 +276,8 @@ export interface World {
   cards: Map<string, CardRec>;
   /** Card transactions made by the card simulations (production's `type: CARD` transactions), by id. */
   cardTransactions: Map<string, CardTransactionRec>;
+  /** Verification documents (production's `/documents`), by id; deleted ones stay, marked. */
+  documents: Map<string, DocumentRec>;
 }
 
 /** An empty world around `config`. */
@@ -295,6 +308,7 @@ export function createWorld(config: PlatformConfig): World {
     stablecoinOperations: new Map(),
     cards: new Map(),
     cardTransactions: new Map(),
+    documents: new Map(),
   };
 }
 

@@ -38,7 +38,15 @@ import { validate } from '../domain/validation';
 const create: Handler = (ctx, call) => ok(issueCard(ctx, call.body as CardCreateParams), 201);
 
 const list: Handler = (ctx, call) => {
-  const q = call.query as { cardholderId?: string; accountId?: string; platformCardId?: string; state?: string; limit?: number; cursor?: string; sortOrder?: 'asc' | 'desc' };
+  const q = call.query as {
+    cardholderId?: string;
+    accountId?: string;
+    platformCardId?: string;
+    state?: string;
+    limit?: number;
+    cursor?: string;
+    sortOrder?: 'asc' | 'desc';
+  };
   const account = q.accountId === undefined ? undefined : canonicalAccountId(q.accountId);
   const matches = [...ctx.world.cards.values()].filter(
     ({ data: c }) =>
@@ -90,5 +98,6 @@ export const cardRoutes = {
   sandboxSimulateCardClearing: { run: (ctx, call) => accepted(clear(ctx, call.params.id!, clearingBody(call))), validateBody: false },
   sandboxSimulateCardReturn: (ctx, call) => accepted(giveBack(ctx, call.params.id!, call.body as SandboxCardReturnParams)),
   sandboxSimulateCardAuthorizationAdvice: (ctx, call) => accepted(advise(ctx, call.params.id!, call.body as SandboxCardAuthorizationAdviceParams)),
-  sandboxSimulateCardReturnReversal: (ctx, call) => accepted(reverseReturn(ctx, call.params.id!, (call.body as SandboxCardTransactionRefParams).cardTransactionId)),
+  sandboxSimulateCardReturnReversal: (ctx, call) =>
+    accepted(reverseReturn(ctx, call.params.id!, (call.body as SandboxCardTransactionRefParams).cardTransactionId)),
 } satisfies Record<string, Handler | { run: Handler; validateBody: false }>;

@@ -13,6 +13,7 @@ import { quoteRoutes } from './quotes';
 import { transactionRoutes } from './transactions';
 import { walletRoutes } from './wallet';
 import { tokenRoutes } from './tokens';
+import { documentRoutes } from './documents';
 import { directoryRoutes } from './directories';
 import { stablecoinRoutes } from './stablecoins';
 import { cardRoutes } from './cards';
@@ -28,6 +29,7 @@ export const routes = {
   ...walletRoutes,
   ...kycRoutes,
   ...tokenRoutes,
+  ...documentRoutes,
   ...directoryRoutes,
   ...stablecoinRoutes,
   ...cardRoutes,

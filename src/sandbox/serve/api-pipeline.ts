@@ -10,7 +10,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { operations, type OperationId } from '../../generated/operations';
 import * as schemas from '../../generated/zod.gen';
-import type { Call, Ctx, Handler, RouteTable } from '../domain/context';
+import type { Call, Ctx, Handler, RouteTable, UploadedFile } from '../domain/context';
 import { SandboxError, invalidInput } from '../domain/errors';
 import { compilePath, JSON_HEADERS, type PathPattern, type SandboxRequest, type SandboxResponse } from './http';
 import type { Reply } from '../domain/reply';
@@ -100,10 +100,14 @@ function schema<N extends keyof typeof schemas>(name: N | undefined): (typeof sc
 }
 
 /**
- * The fields of a `multipart/form-data` body, each as text (a file part as its content), read by the
- * platform's own parser; 400 naming `body` when it is not one.
+ * The fields of a `multipart/form-data` body, each as text (a file part as its content), and its file parts
+ * as received (name, type, bytes), read from the body's bytes by the platform's own parser; 400 naming `body`
+ * when it is not one.
  */
-async function formFields(rawBody: string, contentType: string | undefined): Promise<Record<string, string>> {
+async function formFields(
+  rawBody: Uint8Array | string,
+  contentType: string | undefined,
+): Promise<{ fields: Record<string, string>; files: Record<string, UploadedFile> }> {
   if (!contentType || !/^multipart\/form-data\s*;/i.test(contentType)) {
     throw invalidInput(
       'body',
@@ -112,13 +116,21 @@ async function formFields(rawBody: string, contentType: string | undefined): Pro
   }
   let form: FormData;
   try {
-    form = await new Response(rawBody, { headers: { 'content-type': contentType } }).formData();
+    form = await new Response(rawBody as BodyInit, { headers: { 'content-type': contentType } }).formData();
   } catch (error) {
     throw invalidInput('body', `The request body is not valid multipart/form-data: ${(error as Error).message}`);
   }
   const fields: Record<string, string> = {};
-  for (const [name, value] of form) fields[name] = typeof value === 'string' ? value : await value.text();
-  return fields;
+  const files: Record<string, UploadedFile> = {};
+  for (const [name, value] of form) {
+    if (typeof value === 'string') fields[name] = value;
+    else {
+      const bytes = new Uint8Array(await value.arrayBuffer());
+      files[name] = { name: value.name, type: value.type, bytes };
+      fields[name] = new TextDecoder().decode(bytes);
+    }
+  }
+  return { fields, files };
 }
 
 /** Builds the handler over `ctx` and one handler per operation. */
@@ -216,8 +228,11 @@ export function createCore(
     if (req.bodyError) throw invalidInput('body', req.bodyError);
     const rawBody = req.body ?? '';
     let json: unknown;
+    let files: Record<string, UploadedFile> | undefined;
     if (op.multipart !== undefined) {
-      json = rawBody.trim() === '' ? undefined : await formFields(rawBody, req.header('content-type'));
+      const bytes = req.bytes ?? rawBody;
+      if (bytes.length > 0 && !(typeof bytes === 'string' && bytes.trim() === ''))
+        ({ fields: json, files } = await formFields(bytes, req.header('content-type')));
     } else if (rawBody.trim() !== '') {
       try {
         json = JSON.parse(rawBody);
@@ -237,6 +252,7 @@ export function createCore(
       body: json !== undefined && route.validateBody ? validate('body', schema(op.params.body), json) : json,
       json,
       rawBody,
+      ...(files ? { files } : {}),
       header: req.header,
     };
     // The request is remembered by its SHA-256 only: a body may carry a secret (a provider's API secret), and

@@ -18,6 +18,8 @@ export interface SandboxRequest {
   body: string | undefined;
   /** Set by an adapter that could not read the body (not UTF-8, too large): the core answers 400. */
   bodyError?: string | undefined;
+  /** The body's bytes as received (a multipart body's files are read from them, byte for byte). */
+  bytes?: Uint8Array | undefined;
 }
 
 /** Largest request body the sandbox reads (1 MiB). */
@@ -26,16 +28,32 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** Largest state document `PUT /_sandbox/state` reads (128 MiB): what `GET /_sandbox/state` exports must go back in. */
 export const MAX_STATE_BODY_BYTES = 128 * 1024 * 1024;
 
-/** The body limit of a request: {@link MAX_STATE_BODY_BYTES} for a state import, else {@link MAX_BODY_BYTES}. */
+/**
+ * Largest document upload or replacement the sandbox reads (16 MiB): above production's 10 MB a file, so that
+ * a file a little too large reaches the documents' own check and its 413 `FILE_TOO_LARGE` (domain/documents.ts).
+ */
+export const MAX_DOCUMENT_BODY_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The body limit of a request: {@link MAX_STATE_BODY_BYTES} for a state import, {@link MAX_DOCUMENT_BODY_BYTES}
+ * for a document upload (`POST /documents`) or replacement (`PUT /documents/{id}`), else {@link MAX_BODY_BYTES}.
+ */
 export function bodyLimit(method: string, url: string): number {
-  if (method.toUpperCase() !== 'PUT') return MAX_BODY_BYTES;
+  const verb = method.toUpperCase();
+  if (verb !== 'PUT' && verb !== 'POST') return MAX_BODY_BYTES;
   let path: string;
   try {
     path = new URL(url, 'http://sandbox.invalid').pathname;
   } catch {
     return MAX_BODY_BYTES;
   }
-  return path === SANDBOX_CONTROLS.importState.path ? MAX_STATE_BODY_BYTES : MAX_BODY_BYTES;
+  if (verb === 'POST' ? /^\/[^/]+\/documents\/?$/.test(path) : /^\/[^/]+\/documents\/[^/]+$/.test(path)) return MAX_DOCUMENT_BODY_BYTES;
+  return verb === 'PUT' && path === SANDBOX_CONTROLS.importState.path ? MAX_STATE_BODY_BYTES : MAX_BODY_BYTES;
+}
+
+/** Whether a body of `contentType` is multipart: its bytes need not be UTF-8 (a file part may be anything). */
+export function isMultipart(contentType: string | undefined): boolean {
+  return contentType !== undefined && /^multipart\/form-data\s*;/i.test(contentType);
 }
 
 /** What an adapter reports when a body is over its limit. */

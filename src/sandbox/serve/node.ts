@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { bodyLimit, decodeUtf8, MAX_STREAM_BUFFER_BYTES, tooLarge, type SandboxRequest, type SandboxResponse } from './http';
+import { bodyLimit, decodeUtf8, isMultipart, MAX_STREAM_BUFFER_BYTES, tooLarge, type SandboxRequest, type SandboxResponse } from './http';
 
 /** A running HTTP server. */
 export interface ListeningServer {
@@ -15,7 +15,7 @@ export interface ListeningServer {
   close(): Promise<void>;
 }
 
-function readBody(req: IncomingMessage): Promise<{ body: string | undefined; bodyError?: string }> {
+function readBody(req: IncomingMessage): Promise<{ body: string | undefined; bodyError?: string; bytes?: Uint8Array }> {
   // A state import (PUT /_sandbox/state) may be as large as what GET exported; everything else 1 MiB.
   const limit = bodyLimit(req.method ?? 'GET', req.url ?? '/');
   return new Promise((resolve, reject) => {
@@ -29,8 +29,11 @@ function readBody(req: IncomingMessage): Promise<{ body: string | undefined; bod
     req.on('end', () => {
       if (size > limit) return resolve({ body: undefined, bodyError: tooLarge(limit) });
       if (size === 0) return resolve({ body: undefined });
-      const body = decodeUtf8(Buffer.concat(chunks, size));
-      resolve(body === undefined ? { body: undefined, bodyError: 'The request body is not valid UTF-8.' } : { body });
+      const bytes = Buffer.concat(chunks, size);
+      const body = decodeUtf8(bytes);
+      // A multipart body's file parts are bytes: read from `bytes`, not refused for not being text.
+      const multipart = isMultipart(typeof req.headers['content-type'] === 'string' ? req.headers['content-type'] : undefined);
+      resolve(body === undefined && !multipart ? { body: undefined, bodyError: 'The request body is not valid UTF-8.' } : { body, bytes });
     });
     req.on('error', reject);
   });
@@ -76,7 +79,7 @@ export async function serve(handle: (req: SandboxRequest) => Promise<SandboxResp
   const sockets = new Set<Socket>();
   const server = createServer({ keepAlive: true }, (req, res) => {
     readBody(req)
-      .then(({ body, bodyError }) =>
+      .then(({ body, bodyError, bytes }) =>
         handle({
           method: req.method ?? 'GET',
           url: req.url ?? '/',
@@ -86,6 +89,7 @@ export async function serve(handle: (req: SandboxRequest) => Promise<SandboxResp
           },
           body,
           bodyError,
+          bytes,
         }),
       )
       .then(

@@ -4,12 +4,12 @@
  * replaced by one on another device that happens to have the same inode number, and a record whose line
  * is longer than the readers' 1 MiB reads.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { FileJournal } from '../../src/payouts/index';
+import { FileJournal, PayoutJournalError } from '../../src/payouts/index';
 import { journalRecords } from '../../src/payouts/file-journal';
 import { journalRecord } from './records';
 
@@ -174,5 +174,56 @@ describe('a whole record line that a kill cut just before its newline', () => {
     await journal.close();
     // The open cut it off: the file ends with a newline again.
     expect(readFileSync(file, 'utf8').endsWith('\n')).toBe(true);
+  });
+});
+
+describe('what a reader finds where a record should be', () => {
+  it('a changed-fields line naming another line as its full one: corrupt, naming the reference (status, report and open)', async () => {
+    const { file, locks } = place();
+    const journal = new FileJournal(file, { lockDirectory: locks });
+    await journal.open('b');
+    await journal.put(journalRecord('r1', 'pending'));
+    await journal.close();
+    // A line of what changed (format 2) naming the header (byte 0), not r1's full line, as its full one.
+    const { instruction: _i, fingerprint: _f, keys: _k, ...changing } = journalRecord('r1', 'submitted');
+    appendFileSync(file, `{"b":0,${JSON.stringify(changing).slice(1)}\n`);
+    const read = journalRecords(file);
+    let thrown: unknown;
+    try {
+      [...read.records];
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(PayoutJournalError);
+    expect((thrown as PayoutJournalError).reason).toBe('corrupt');
+    expect((thrown as Error).message).toContain('"r1" names its full line at byte 0');
+  });
+
+  it('a record whose line is cut after status found it (the file truncated under a reader): corrupt, "has no end"', async () => {
+    const { file, locks } = place();
+    const journal = new FileJournal(file, { lockDirectory: locks });
+    await journal.open('b');
+    await journal.put(journalRecord('r0', 'pending'));
+    await journal.put(journalRecord('r1', 'pending'));
+    await journal.close();
+    const read = journalRecords(file);
+    const size = statSync(file).size;
+    truncateSync(file, size - 5); // r1's line loses its end after the first pass noted where it starts
+    let thrown: unknown;
+    try {
+      [...read.records];
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(PayoutJournalError);
+    expect((thrown as PayoutJournalError).reason).toBe('corrupt');
+    expect((thrown as Error).message).toMatch(/the record at byte \d+ has no end/);
+  });
+
+  it('a journal path that cannot be opened for another reason than its absence (a folder there) is refused, not taken as a new journal', async () => {
+    const { file, locks } = place();
+    mkdirSync(file);
+    const journal = new FileJournal(file, { lockDirectory: locks });
+    await expect(journal.open('b')).rejects.toMatchObject({ code: 'EISDIR' });
   });
 });

@@ -7121,6 +7121,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "Card:019542f5-b3e7-1d02-0000-000000000010",
+                     *       "cardholderId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                     *       "platformCardId": "card-emp-aary-001",
+                     *       "state": "ACTIVE",
+                     *       "stateReason": null,
+                     *       "brand": "VISA",
+                     *       "form": "VIRTUAL",
+                     *       "last4": "4242",
+                     *       "expMonth": 12,
+                     *       "expYear": 2029,
+                     *       "fundingSources": [
+                     *         "InternalAccount:019542f5-b3e7-1d02-0000-000000000002"
+                     *       ],
+                     *       "maxSpendPerTransaction": 5000,
+                     *       "currency": "USD",
+                     *       "createdAt": "2026-05-08T14:10:00Z",
+                     *       "updatedAt": "2026-05-08T14:10:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Card"];
                 };
             };
@@ -7156,6 +7177,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "Card:019542f5-b3e7-1d02-0000-000000000010",
+                     *       "cardholderId": "Customer:019542f5-b3e7-1d02-0000-000000000001",
+                     *       "platformCardId": "card-emp-aary-001",
+                     *       "state": "ACTIVE",
+                     *       "stateReason": null,
+                     *       "brand": "VISA",
+                     *       "form": "VIRTUAL",
+                     *       "last4": "4242",
+                     *       "expMonth": 12,
+                     *       "expYear": 2029,
+                     *       "fundingSources": [
+                     *         "InternalAccount:019542f5-b3e7-1d02-0000-000000000002"
+                     *       ],
+                     *       "maxSpendPerTransaction": 5000,
+                     *       "currency": "USD",
+                     *       "createdAt": "2026-05-08T14:10:00Z",
+                     *       "updatedAt": "2026-05-08T14:10:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Card"];
                 };
             };
@@ -7189,6 +7231,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "panEmbedUrl": "https://embed.sandbox.crossborder.invalid/iframe/Card:019542f5-b3e7-1d02-0000-000000000010?t=3f2a9c1e5b7d4f60a8e1c2b3d4e5f60718293a4b5c6d7e8f",
+                     *       "expiresAt": "2025-10-13T09:45:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CardReveal"];
                 };
             };

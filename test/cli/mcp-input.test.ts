@@ -51,7 +51,7 @@ describe('amount bounds taken from production', () => {
         return json({ id: 'Config:1' }, 200);
       },
     });
-    const error = await rejected(cb.config.update({ supportedCurrencies: [{ currencyCode: 'USD', minAmount: -1, maxAmount: 100 }] } as never));
+    const error = await rejected(cb.config.update({ supportedCurrencies: [{ currencyCode: 'USD', minAmount: -1, maxAmount: 100 }] }));
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).issues.map((i) => i.path)).toEqual(['supportedCurrencies.0.minAmount']);
     expect(sent).toEqual([]);

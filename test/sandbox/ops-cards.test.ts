@@ -215,7 +215,7 @@ describe.each(worlds)('cards against the sandbox, %s', (_name, makeWorld) => {
 
     const sent = (await events()).filter((e) => e.type.startsWith('CARD.'));
     const seen = sent.map((e) => {
-      const c = (e as Extract<WebhookEvent, { type: 'CARD.STATE_CHANGE' }>).data as Card;
+      const c = (e as Extract<WebhookEvent, { type: 'CARD.STATE_CHANGE' }>).data;
       return `${e.type} ${c.id === card.id ? 'first' : 'second'} ${c.state}`;
     });
     expect(seen).toEqual([
@@ -486,7 +486,7 @@ describe.each(worlds)('cards against the sandbox, %s', (_name, makeWorld) => {
     world.sandbox.importState(saved);
     expect((await cb.cards.retrieve(card.id)).state).toBe('ACTIVE');
     expect((await cb.cards.retrieve(fresh.id)).state).toBe('ACTIVE');
-    const provisioned = (await events()).filter((e) => e.type === 'CARD.STATE_CHANGE').map((e) => (e.data as Card).id);
+    const provisioned = (await events()).filter((e) => e.type === 'CARD.STATE_CHANGE').map((e) => e.data.id);
     expect(provisioned).toEqual([fresh.id]);
     await cb.sandbox.simulateCardClearing(card.id, { cardTransactionId: tx.id, amount: 700 });
     expect(world.sandbox.state.snapshot().cardTransactions.find((t) => t.id === tx.id)!.status).toBe('SETTLED');

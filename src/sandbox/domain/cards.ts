@@ -288,7 +288,7 @@ export function authorize(ctx: Ctx, cardId: string, kind: AuthorizationKind, bod
     issuerTransactionToken,
     status: suffix === CARD_MAGIC.confirmationFails ? 'EXCEPTION' : financial ? 'SETTLED' : 'AUTHORIZED',
     direction,
-    merchant: structuredClone(body.merchant) as CardMerchant,
+    merchant: structuredClone<CardMerchant>(body.merchant),
     authorizedAmount: money(body.amount, card.data.currency!),
     accountId: account.data.id,
     pullSummary: { count: 1, totalAmount: body.amount, pendingCount: delayed ? 1 : 0 },

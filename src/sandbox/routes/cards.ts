@@ -79,7 +79,7 @@ const authorization =
  */
 function clearingBody(call: Call): SandboxCardClearingParams {
   const parsed = zSandboxCardClearingParams.safeParse(call.json);
-  return parsed.success ? (parsed.data as SandboxCardClearingParams) : (validate('body', zSandboxCardClearingParams, call.json) as SandboxCardClearingParams);
+  return parsed.success ? parsed.data : (validate('body', zSandboxCardClearingParams, call.json) as SandboxCardClearingParams);
 }
 
 /** The card routes. */

@@ -10089,7 +10089,9 @@ export interface operations {
                 cursor?: components["parameters"]["Cursor"];
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
+                /** @description Only those of this stablecoin provider. */
                 provider?: components["schemas"]["StablecoinProvider"];
+                /** @description Only provider account links in this status. */
                 status?: components["schemas"]["StablecoinProviderAccountStatus"];
             };
             header?: never;
@@ -10226,10 +10228,13 @@ export interface operations {
             query?: {
                 /** @description The `nextCursor` of the previous page; omit for the first page. */
                 cursor?: components["parameters"]["Cursor"];
+                /** @description Only stablecoins whose service operations are in this status. */
                 gridOperationsStatus?: components["schemas"]["StablecoinGridOperationsStatus"];
+                /** @description Only stablecoins in this issuance status. */
                 issuanceStatus?: components["schemas"]["StablecoinIssuanceStatus"];
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
+                /** @description Only those of this stablecoin provider. */
                 provider?: components["schemas"]["StablecoinProvider"];
             };
             header?: never;
@@ -13486,16 +13491,21 @@ export type ListStablecoinProviderAccountsQuery = {
                 cursor?: components["parameters"]["Cursor"];
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
+                /** @description Only those of this stablecoin provider. */
                 provider?: components["schemas"]["StablecoinProvider"];
+                /** @description Only provider account links in this status. */
                 status?: components["schemas"]["StablecoinProviderAccountStatus"];
             };
 export type ListStablecoinsQuery = {
                 /** @description The `nextCursor` of the previous page; omit for the first page. */
                 cursor?: components["parameters"]["Cursor"];
+                /** @description Only stablecoins whose service operations are in this status. */
                 gridOperationsStatus?: components["schemas"]["StablecoinGridOperationsStatus"];
+                /** @description Only stablecoins in this issuance status. */
                 issuanceStatus?: components["schemas"]["StablecoinIssuanceStatus"];
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
+                /** @description Only those of this stablecoin provider. */
                 provider?: components["schemas"]["StablecoinProvider"];
             };
 export type ListStablecoinOperationsQuery = {

@@ -377,6 +377,8 @@ export function jsonShape(schema: JsonSchema): string | undefined {
     return `one of: ${variants.map((v) => (v.properties ? fieldsShape(v) : typeName(v))).join(' | ')}`;
   }
   if (type === 'object' || s.properties || s.allOf) return propertiesOf(s).size ? fieldsShape(s) : 'an object';
+  // A value or null (`null` clears it): a JSON flag only because null is a JSON value.
+  if (s !== schema) return `one of: ${typeName(s)} | null`;
   return undefined;
 }
 

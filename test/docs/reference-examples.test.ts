@@ -34,6 +34,11 @@ declare const assertion: PasskeyAssertion;
 declare const request: Request;
 declare const rawBody: Buffer;
 declare const headers: import('node:http').IncomingHttpHeaders;
+declare const cardId: string;
+declare const cardTransactionId: string;
+declare const usdAccountId: string;
+declare const iframe: { src: string };
+declare function readFileSync(path: string): Uint8Array<ArrayBuffer>;
 `;
 
 interface Example {

@@ -111,6 +111,10 @@ describe('types users can read', () => {
         'tokens',
         'discoveries',
         'vasps',
+        'cards',
+        'documents',
+        'stablecoins',
+        'stablecoinProviderAccounts',
       ].sort(),
     );
   });

@@ -90,7 +90,9 @@ async function callOf(spec: CommandDetails, args: string[], opts: ApiOptions): P
     // A file part goes as its bytes, under the file's own name (a PDF's bytes are not text).
     const value =
       flag.kind === 'file'
-        ? { name: basename(String(given)), data: readFileBytesBounded(String(given), flag.flag, FILE_PART_LIMIT_BYTES) }
+        ? flag.fileAsText
+          ? readFileBounded(String(given), flag.flag)
+          : { name: basename(String(given)), data: readFileBytesBounded(String(given), flag.flag, FILE_PART_LIMIT_BYTES) }
         : given === true
           ? true
           : readFlagValue(flag, String(given));

@@ -39,6 +39,8 @@ export interface FlagSpec {
    * text is a path, and the file's content is sent.
    */
   kind: 'string' | 'number' | 'boolean' | 'json' | 'list' | 'file';
+  /** A file part the document types as text (the CSV of `customers import-csv`): its content is sent as text, not bytes. */
+  fileAsText?: boolean;
   /** Values the document allows, when it lists them (a closed set: another value is refused). */
   choices: string[] | undefined;
   /** The values known of an open set (`x-extensible-enum`): another value is sent as given, with a warning. */
@@ -290,6 +292,7 @@ export async function detailsOf(spec: CommandSpec): Promise<CommandDetails> {
         unit: kind === 'number' && /amount/i.test(name) ? 'minor units of the currency: cents for USD, 1050 = 10.50' : undefined,
         required: prop.required,
         ...(kind === 'json' ? { shape: jsonShape(prop.schema) } : {}),
+        ...(kind === 'file' && prop.schema.type === 'string' ? { fileAsText: true } : {}),
       });
     }
   }

@@ -12,7 +12,7 @@ import { ValidationError } from './errors';
  * The content of a file field, without a name: text (sent as its UTF-8 bytes), bytes (`Uint8Array`, a Node
  * `Buffer`, an `ArrayBuffer` or any typed array), a `Blob` or `File`, or a readable stream (a Node `Readable`,
  * any async iterable of bytes or text, or a web `ReadableStream`), which is read once, up to
- * {@link MAX_UPLOAD_STREAM_BYTES}.
+ * `MAX_UPLOAD_STREAM_BYTES` (64 MiB).
  * @group Client
  */
 export type UploadData = string | Blob | ArrayBuffer | ArrayBufferView | AsyncIterable<Uint8Array | string> | ReadableStream<Uint8Array>;

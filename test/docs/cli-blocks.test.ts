@@ -7,7 +7,7 @@
  * and what it did to the sandbox; every marked block has a step, and every step a block.
  */
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -99,6 +99,7 @@ describe("the guides' command lines, run as written against the local sandbox", 
         'kyb',
         'csv-upload',
         'csv-job',
+        'documents',
         'invitation-claim',
         'invitation-cancel',
         'ownership-challenge',
@@ -130,6 +131,14 @@ describe("the guides' command lines, run as written against the local sandbox", 
     const out = await runBlock('terms');
     expect(field(out, 'version')).toBe('V1');
     expect(field(out, 'url')).toBe('https://www.lightspark.com/legal/grid/enduserterms');
+  });
+
+  it('customers-and-kyc: a document uploaded from a file, then listed', async () => {
+    writeFileSync(join(dir, 'passport.pdf'), '%PDF-1.7\n% a passport scan\n');
+    const customer = await individual();
+    const out = await runBlock('documents', { CUSTOMER_ID: customer.id });
+    expect(out).toContain('PASSPORT');
+    expect(out).toContain(customer.id);
   });
 
   it('customers-and-kyc: a hosted KYC link', async () => {

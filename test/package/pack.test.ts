@@ -78,7 +78,7 @@ describe('package', () => {
     // What no map names is the entries' re-exports and modules of types alone (no code to map): a few kB, not sources of weight.
     const unnamed = shipped.filter((f) => !named.has(f));
     const unnamedBytes = unnamed.reduce((n, f) => n + readFileSync(join(pkg, f)).length, 0);
-    expect(unnamedBytes, unnamed.join(', ')).toBeLessThan(64_000);
+    expect(unnamedBytes, unnamed.join(', ')).toBeLessThan(66_000); // 64,572 B with the stablecoin, card and document resources' type-only modules
     for (const f of unnamed) expect(readFileSync(join(pkg, f), 'utf8'), f).not.toMatch(/^(export )?(async )?function |^(export )?class /m);
   });
 

@@ -216,6 +216,8 @@ function groupOf(reflection, file, descends) {
     if (/Event$/.test(name) || /^PaymentApproval/.test(name)) return 'Webhooks';
     return 'API types';
   }
+  // The operation table's public types (OperationId, OperationRow): what `call`/`list` and the standalone functions take.
+  if (/\/src\/generated\/operations\.ts$/.test(file)) return 'API types';
   if (/\/src\/(core\/errors|errors)\.ts$/.test(file)) return 'Errors';
   if (/\/src\/core\/pagination\.ts$/.test(file)) return 'Pagination';
   if (/\/src\/(webhooks\/|sandbox\/domain\/webhooks\.ts$|resources\/webhooks\.ts$)/.test(file)) return 'Webhooks';

@@ -689,7 +689,7 @@ describe('resource commands from the operation table', () => {
     ran.add('deleteDocument');
     // Known gap: the 15 card operations (cards and the sandbox's card simulations) have no CLI step here yet; they run
     // in process and over HTTP in test/sandbox/ops-cards.test.ts. Every other operation runs here, and nothing else.
-    const cardOperations = Object.values(OPERATIONS)
+    const cardOperations: string[] = Object.values(OPERATIONS)
       .filter((o) => /^\/(cards|sandbox\/cards)/.test(o.path))
       .map((o) => o.id);
     expect(cardOperations).toHaveLength(15);

@@ -22,19 +22,14 @@ process.env.MUTATION_TESTS ??= [
   'test/payouts/lock-holders.test.ts',
   'test/payouts/lock-faults.test.ts',
   'test/payouts/journal-edges.test.ts',
+  'test/payouts/journal-readers.test.ts',
 ].join(',');
 process.env.MUTATION_SKIP ??= 'started together on one stale lock|cut at any byte|never has more requests in flight';
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   ...base,
-  mutate: [
-    'src/payouts/machine.ts',
-    'src/payouts/journal.ts',
-    'src/payouts/file-journal.ts',
-    'src/payouts/redis-journal.ts',
-    'src/payouts/file-lock.ts',
-  ],
+  mutate: ['src/payouts/machine.ts', 'src/payouts/journal.ts', 'src/payouts/file-journal.ts', 'src/payouts/redis-journal.ts', 'src/payouts/file-lock.ts'],
   jsonReporter: { fileName: 'reports/mutation/payouts.json' },
   incrementalFile: 'reports/stryker-incremental-payouts.json',
   // Its own sandboxes, so that it never collides with a run of stryker.config.mjs in the same checkout.

@@ -154,27 +154,21 @@ export class FileJournal implements PayoutJournal {
     }
     try {
       const size = fstatSync(fd).size;
-      const chunk = Buffer.alloc(1 << 20);
-      let carry: Buffer = Buffer.alloc(0);
-      let base = 0; // file offset of carry[0]
       let line = 0;
       let header = false;
-      let complete = 0; // file offset just after the last newline
+      let tail = ''; // the last line when its newline is missing: a torn write
       let bad: { line: number; start: number; error: string } | undefined;
       const guard = journalGuard(this);
-      for (let position = 0; position < size;) {
-        const n = readSync(fd, chunk, 0, chunk.length, position);
-        if (n <= 0) break;
-        position += n;
-        const data = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
-        let start = 0;
-        for (let nl = data.indexOf(10, start); nl !== -1; nl = data.indexOf(10, start)) {
-          const text = data.subarray(start, nl).toString('utf8');
-          const lineStart = base + start;
+      // complete: the file offset just after the last newline.
+      const complete = scanLines(
+        fd,
+        (text, lineStart, end) => {
+          if (end === undefined) {
+            tail = text;
+            return;
+          }
           line++;
-          start = nl + 1;
-          complete = base + start;
-          if (text.trim() === '') continue;
+          if (text.trim() === '') return;
           if (bad) throw new PayoutJournalError('corrupt', `${this.path}: line ${bad.line} is not a journal record (${bad.error}), and records follow it.`);
           let value: Record<string, unknown>;
           try {
@@ -184,30 +178,30 @@ export class FileJournal implements PayoutJournal {
             // A first line that is not a header, whole (its newline is there): not a journal. Never cut.
             if (!header) throw notAJournal(this.path, 'its first line is not JSON');
             bad = { line, start: lineStart, error: (error as Error).message };
-            continue;
+            return;
           }
           if (!header) {
             this.#format = headerOf(text, this.path).format;
             if (value.batchId !== batchId)
               throw new PayoutJournalError('other_batch', `${this.path} holds batch ${JSON.stringify(value.batchId)}, not ${batchId}.`);
             header = true;
-            continue;
+            return;
           }
           this.#index.set(value.reference as string, lineStart);
           // Where the reference's next move starts: its state in the file (which a run may have written since this object last had it open).
           guard.seen({ reference: value.reference as string, state: value.state as PayoutState });
-        }
-        carry = Buffer.from(data.subarray(start));
-        base += start;
-        // No header line within its bound: not a journal (and never read whole).
-        if (!header && carry.length > HEADER_LIMIT) throw notAJournal(this.path, `no header line within its first ${HEADER_LIMIT} bytes`);
-      }
+        },
+        (_start, pending) => {
+          // No header line within its bound: not a journal (and never read whole).
+          if (!header && pending > HEADER_LIMIT) throw notAJournal(this.path, `no header line within its first ${HEADER_LIMIT} bytes`);
+        },
+      );
       if (!header) {
         // Only a header that a kill interrupted as it was written may be cut off (nothing else is in the
         // file then): anything else is someone's file, refused and left as it is.
-        const tail = carry.toString('utf8').trimStart();
-        const torn = tail.length > 0 && (tail.startsWith(HEADER_START) || HEADER_START.startsWith(tail));
-        if (complete > 0 || (tail.length > 0 && !torn))
+        const rest = tail.trimStart();
+        const torn = rest.length > 0 && (rest.startsWith(HEADER_START) || HEADER_START.startsWith(rest));
+        if (complete > 0 || (rest.length > 0 && !torn))
           throw notAJournal(this.path, complete > 0 ? 'it holds only blank lines' : 'its first line is not a header');
       }
       // Bytes after the last newline, or a bad last line: the write a kill interrupted. Cut them off.
@@ -509,30 +503,35 @@ export function journalRecords(path: string): { batchId: string; records: Iterab
   const latest = new Map<string, number>();
   let batchId: string | undefined;
   let bad: number | undefined; // a line that does not read: a torn write when nothing follows it
-  scanLines(path, (text, offset, ended) => {
-    // Blank lines are skipped, before the header too, as the journal's own open does.
-    if (text.trim() === '') return;
-    // A record line without its newline was never confirmed (a put returns once its whole line is written): a kill cut
-    // it, and the journal's next open drops it. So do status and report, even when what is there parses.
-    if (!ended && batchId !== undefined) return;
-    if (batchId === undefined) {
-      batchId = headerOf(text, path).batchId;
-      return;
-    }
-    if (bad !== undefined) throw new PayoutJournalError('corrupt', `${path}: the line at byte ${bad} is not a journal record, and records follow it.`);
-    // A record has a reference and a state, as the journal's open requires: any other line is a torn write at the end, corruption before a record.
-    let value: { reference?: unknown; state?: unknown } | null;
-    try {
-      value = JSON.parse(text) as { reference?: unknown; state?: unknown } | null;
-    } catch {
-      value = null;
-    }
-    if (value === null || typeof value !== 'object' || typeof value.reference !== 'string' || typeof value.state !== 'string') {
-      bad = offset;
-      return;
-    }
-    latest.set(value.reference, offset);
-  });
+  const fd = openSync(path, 'r');
+  try {
+    scanLines(fd, (text, offset, end) => {
+      // Blank lines are skipped, before the header too, as the journal's own open does.
+      if (text.trim() === '') return;
+      // A record line without its newline was never confirmed (a put returns once its whole line is written): a kill cut
+      // it, and the journal's next open drops it. So do status and report, even when what is there parses.
+      if (end === undefined && batchId !== undefined) return;
+      if (batchId === undefined) {
+        batchId = headerOf(text, path).batchId;
+        return;
+      }
+      if (bad !== undefined) throw new PayoutJournalError('corrupt', `${path}: the line at byte ${bad} is not a journal record, and records follow it.`);
+      // A record has a reference and a state, as the journal's open requires: any other line is a torn write at the end, corruption before a record.
+      let value: { reference?: unknown; state?: unknown } | null;
+      try {
+        value = JSON.parse(text) as { reference?: unknown; state?: unknown } | null;
+      } catch {
+        value = null;
+      }
+      if (value === null || typeof value !== 'object' || typeof value.reference !== 'string' || typeof value.state !== 'string') {
+        bad = offset;
+        return;
+      }
+      latest.set(value.reference, offset);
+    });
+  } finally {
+    closeSync(fd);
+  }
   if (batchId === undefined) throw new PayoutJournalError('corrupt', `${path} is not a payout journal.`);
   return {
     batchId,
@@ -571,50 +570,66 @@ function headerOf(text: string, path: string): { format: string; batchId: string
 export function journalBatchId(path: string): string | undefined {
   const fd = openSync(path, 'r');
   try {
-    const buffer = Buffer.allocUnsafe(HEADER_LIMIT + 1);
-    let n = 0;
-    for (let got = -1; got !== 0 && n < buffer.length; n += got) got = readSync(fd, buffer, n, buffer.length - n, n);
-    const data = buffer.subarray(0, n);
-    let start = 0;
-    // Blank lines before the header are skipped, as every reader does.
-    for (let nl = data.indexOf(10); nl !== -1; nl = data.indexOf(10, start)) {
-      const text = data.toString('utf8', start, nl);
-      start = nl + 1;
-      if (text.trim() !== '') return headerOf(text, path).batchId;
-    }
-    const tail = data.toString('utf8', start).trimStart();
-    if (n > HEADER_LIMIT) throw notAJournal(path, `no header line within its first ${HEADER_LIMIT} bytes`);
-    if (tail === '' || tail.startsWith(HEADER_START) || HEADER_START.startsWith(tail)) return undefined;
-    throw notAJournal(path, 'its first line is not a header');
+    let batchId: string | undefined;
+    scanLines(
+      fd,
+      (text, start, end) => {
+        if (end === undefined) {
+          // The file's end (within the bound: `pending` refused it otherwise), with no header line before it.
+          const tail = text.trimStart();
+          if (tail === '' || tail.startsWith(HEADER_START) || HEADER_START.startsWith(tail)) return;
+          throw notAJournal(path, 'its first line is not a header');
+        }
+        // Blank lines before the header are skipped, as every reader does.
+        if (text.trim() === '') return;
+        // Its newline within the file's first HEADER_LIMIT + 1 bytes.
+        if (end > HEADER_LIMIT + 1) throw notAJournal(path, `no header line within its first ${HEADER_LIMIT} bytes`);
+        batchId = headerOf(text, path).batchId;
+        return true;
+      },
+      (start, pending) => {
+        if (start + pending > HEADER_LIMIT) throw notAJournal(path, `no header line within its first ${HEADER_LIMIT} bytes`);
+      },
+    );
+    return batchId;
   } finally {
     closeSync(fd);
   }
 }
 
-/** Calls `each` with every line of `path` (its text, byte offset, and whether its newline is there: an unterminated last one too), reading 1 MiB at a time. */
-function scanLines(path: string, each: (text: string, offset: number, ended: boolean) => void): void {
-  const fd = openSync(path, 'r');
-  try {
-    const chunk = Buffer.alloc(1 << 20);
-    let carry = Buffer.alloc(0);
-    let base = 0;
-    for (;;) {
-      const n = readSync(fd, chunk, 0, chunk.length, base + carry.length);
-      const data = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
-      let start = 0;
-      for (let nl = data.indexOf(10); nl !== -1; nl = data.indexOf(10, start)) {
-        each(data.toString('utf8', start, nl), base + start, true);
-        start = nl + 1;
-      }
-      base += start;
-      carry = Buffer.from(data.subarray(start));
-      if (n === 0) {
-        if (carry.length > 0) each(carry.toString('utf8'), base, false);
-        return;
-      }
+/**
+ * The one line reader of journal files, for `FileJournal`'s open, `journalRecords` and `journalBatchId`:
+ * calls `each` with every line of `fd` from its start, in order: its text (UTF-8, without its newline), the
+ * byte offset where it starts, and `end`, the offset just after its newline (undefined for a last line
+ * without one, which a kill cut: passed last, and only when it has a byte). Reads 1 MiB at a time; a line
+ * longer than that is joined across reads. `each` returning true stops the reading. After each read,
+ * `pending` (when given) hears where the line not yet ended starts and how many bytes of it are read, to
+ * refuse it over a bound before reading on. Returns the offset just after the last newline read.
+ */
+function scanLines(
+  fd: number,
+  each: (text: string, start: number, end: number | undefined) => boolean | void,
+  pending?: (start: number, bytes: number) => void,
+): number {
+  const chunk = Buffer.alloc(1 << 20);
+  let carry = Buffer.alloc(0);
+  let base = 0;
+  for (;;) {
+    const n = readSync(fd, chunk, 0, chunk.length, base + carry.length);
+    const data = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+    let start = 0;
+    for (let nl = data.indexOf(10); nl !== -1; nl = data.indexOf(10, start)) {
+      const end = base + nl + 1;
+      if (each(data.toString('utf8', start, nl), base + start, end) === true) return end;
+      start = nl + 1;
     }
-  } finally {
-    closeSync(fd);
+    base += start;
+    carry = Buffer.from(data.subarray(start));
+    if (n === 0) {
+      if (carry.length > 0) each(carry.toString('utf8'), base, undefined);
+      return base;
+    }
+    pending?.(base, carry.length);
   }
 }
 

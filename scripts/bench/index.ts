@@ -13,7 +13,8 @@
  *                                 keeps the other figures of docs/benchmarks.json, and renders (`--prebuilt`: with
  *                                 the dist/ already built instead of building it first)
  *
- * The render step also writes the package's figures into docs/performance.md (between its markers).
+ * The render step also writes the package's figures into docs/performance.md, and the payout batches' table
+ * into docs/payouts.md (each between its markers), from docs/benchmarks.json.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -25,6 +26,7 @@ import type { HooksRow } from './hooks';
 import type { ConcurrencyRow } from './concurrency';
 import { ensureBuilt, root } from './dist';
 import type { PaginationResult } from './pagination';
+import { payoutsLines, payoutsSection, withPayoutsSection, type PayoutsResult } from './payouts-figures';
 import { formatProfile, type ProfileResult } from './profile';
 import { arg, median } from './rounds';
 import {
@@ -103,6 +105,8 @@ interface Results {
   sandbox: string;
   /** Payout batches (issue 35): scripts/bench/payouts.ts's lines; absent in older results. */
   payouts?: string;
+  /** What scripts/bench/payouts.ts measured (its lines above are rendered from it); absent in older results. */
+  payoutsResult?: PayoutsResult;
 }
 const RESULTS = join(root, 'docs/benchmarks.json');
 
@@ -149,7 +153,7 @@ async function measureAll(): Promise<Results> {
   console.log('sandbox throughput …');
   const sandbox = lines('sandbox.ts');
   console.log('payout batches …');
-  const payouts = lines('payouts.ts');
+  const payoutsResult = run<PayoutsResult>('payouts.ts');
   return {
     date: new Date().toISOString().slice(0, 10),
     machine: `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}`,
@@ -164,7 +168,8 @@ async function measureAll(): Promise<Results> {
     composition: parts,
     tarball,
     sandbox,
-    payouts,
+    payouts: payoutsLines(payoutsResult).join('\n'),
+    payoutsResult,
   };
 }
 
@@ -208,9 +213,15 @@ function measureOnly(previous: Results, only: Set<string>): Results {
     runs,
     ...(only.has('profiles') ? { profiles: run<ProfileResult[]>('profile.ts') } : {}),
     ...(only.has('sandbox') ? { sandbox: lines('sandbox.ts') } : {}),
-    ...(only.has('payouts') ? { payouts: lines('payouts.ts') } : {}),
+    ...(only.has('payouts') ? measurePayouts() : {}),
     partsDate: { ...previous.partsDate, ...Object.fromEntries([...only].map((part) => [part, date])) },
   };
+}
+
+/** The payouts bench, once: what it measured, and its lines rendered from that. */
+function measurePayouts(): Pick<Results, 'payouts' | 'payoutsResult'> {
+  const payoutsResult = run<PayoutsResult>('payouts.ts');
+  return { payouts: payoutsLines(payoutsResult).join('\n'), payoutsResult };
 }
 
 const stored = () => JSON.parse(readFileSync(RESULTS, 'utf8')) as Results;
@@ -755,6 +766,12 @@ writeFileSync(join(root, 'docs/benchmarks.md'), md);
   if (tarball?.parts) text = withTarballSection(text, tarballSection(tarball, sizeDate));
   if (worker && receiver && listWorker) text = withMarkedSection(text, workerSection({ size, worker, receiver, listWorker }, sizeDate), WORKER_SECTION_MARKERS);
   writeFileSync(page, text);
+}
+// docs/payouts.md's performance table: written here, from what the payouts bench measured, never by hand.
+if (results.payoutsResult) {
+  const page = join(root, 'docs/payouts.md');
+  const date = results.partsDate?.payouts ?? results.date;
+  writeFileSync(page, withPayoutsSection(readFileSync(page, 'utf8'), payoutsSection(results.payoutsResult, date)));
 }
 console.log(summary.join('\n'));
 console.log(sizeRows.join('\n'));

@@ -51,6 +51,7 @@ import type { QuoteCreateParams } from '../../src/index';
 import type { PayoutClient, PayoutInstruction, PayoutRecord } from '../../src/payouts/index';
 import type { SandboxFaults } from '../../src/sandbox/index';
 import { startChildServer } from './child-server';
+import { payoutsLines, type PayoutsResult } from './payouts-figures';
 import { loadPayouts, loadSdk } from './dist';
 import { instructions, setUpWorld } from '../../test/payouts/world';
 
@@ -408,7 +409,7 @@ const bestPool = { perSecond: med(fixedRates.map((r) => r.perSecond)), cpuPerPay
 const journaled = { perSecond: med(journaledRates.map((r) => r.perSecond)), cpuPerPayout: med(journaledRates.map((r) => r.cpuPerPayout)) };
 const mem = ONLY.has('memory') ? await memory() : { at10k: Number.NaN, at50k: Number.NaN, atN: Number.NaN, perReference: Number.NaN };
 
-const result = {
+const result: PayoutsResult = {
   rateLimited: {
     rate: RATE,
     payouts: N,
@@ -452,39 +453,10 @@ const result = {
     },
   },
   memory: { references: MEMORY_N, heapAt10k: mem.at10k, heapAt50k: mem.at50k, heapAtN: mem.atN, bytesPerReference: mem.perReference, gc: true },
-  loadAverage: loadavg()[0],
+  loadAverage: loadavg()[0]!,
+  loadAverages: loadavg(),
+  cores: cpus().length,
+  journal: JOURNAL,
 };
-if (json) {
-  console.log(JSON.stringify(result));
-} else {
-  const f = (n: number) => n.toFixed(1);
-  if (ONLY.has('limited'))
-    console.log(
-      `rate limit ${RATE} req/s, 20 ms latency, ${N} payouts: ${f(limited.perSecond)} payouts/s of ${f(allowed)} allowed = ${result.rateLimited.ratio.toFixed(3)} (target >= 0.9), in ${limited.seconds.toFixed(1)} s, ${limited.throttled.answers} 429s in ${limited.throttled.rounds} rounds`,
-    );
-  if (ONLY.has('burst1'))
-    console.log(
-      `rate limit ${BURST1_RATE} req/s with a burst of 1, 20 ms latency, ${BURST1_N} payouts: ${f(burst1.perSecond)} payouts/s of ${f(burst1Allowed)} allowed = ${result.rateLimitedBurst1.ratio.toFixed(3)} (target >= 0.8), in ${burst1.seconds.toFixed(1)} s, ${burst1.throttled.answers} 429s in ${burst1.throttled.rounds} rounds`,
-    );
-  if (ONLY.has('free'))
-    console.log(
-      `no limit, 20 ms latency, ${FREE_N} payouts: Promise.all pool ${pools.map(([c, r]) => `${c}: ${f(r)}/s`).join(', ')}; runner (${JOURNAL} journal) ${f(free.perSecond)}/s vs the pool at the best fixed concurrency, ${fixed} (medians over ${ROUNDS} alternating rounds: ${finalists.map((c) => `${c}: ${f(result.noLimit.best.finalists[c]!)}/s`).join(', ')}), ratios ${ratios.map((x) => x.toFixed(2)).join(' ')}: median ${result.noLimit.ratio.toFixed(3)} (target >= 0.9); vs the better of the two in each round (${bestConcurrency.join(', ')}), stricter: ${betterOfTwoRatios.map((x) => x.toFixed(2)).join(' ')}: median ${result.noLimit.betterOfTwo.ratio.toFixed(3)}`,
-    );
-  if (ONLY.has('free'))
-    console.log(
-      `the same pool journaling what the runner journals (file journal, two lines a payout, same keys): ${f(journaled.perSecond)}/s, ${journaledOfPool.map((x) => x.toFixed(2)).join(' ')} of the pool: median ${result.noLimit.journaledPool.ofPool.toFixed(3)}; runner ÷ it ${journaledRatios.map((x) => x.toFixed(2)).join(' ')}: median ${result.noLimit.journaledPool.runnerRatio.toFixed(3)} (the runner's machinery beyond its journal)`,
-    );
-  if (ONLY.has('free'))
-    console.log(
-      `CPU of this process per payout (the sandbox answers from its own): runner ${f(free.cpuPerPayout)} µs, journaled pool ${f(journaled.cpuPerPayout)} µs, pool ${f(bestPool.cpuPerPayout)} µs (the SDK's call alone), so the runner's own ${f(free.cpuPerPayout - bestPool.cpuPerPayout)} µs, of which the journal and keys ${f(journaled.cpuPerPayout - bestPool.cpuPerPayout)} µs`,
-    );
-  if (ONLY.has('memory'))
-    console.log(
-      `memory, ${MEMORY_N} references from a CSV: heap ${f(mem.at10k / 1e6)} MB at 10,000, ${f(mem.at50k / 1e6)} MB at 50,000, ${f(mem.atN / 1e6)} MB at ${MEMORY_N}: ${f(mem.perReference)} bytes per reference from 10,000 on`,
-    );
-  console.log(
-    `load average ${loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')} on ${cpus().length} cores`,
-  );
-}
+if (json) console.log(JSON.stringify(result));
+else for (const line of payoutsLines(result)) console.log(line);

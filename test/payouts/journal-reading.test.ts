@@ -215,4 +215,13 @@ describe('file descriptors', () => {
     }
     expect(open()).toBe(before);
   });
+
+  it.runIf(process.platform === 'linux')("the journal's open leaves none open once its records are read and it is closed", async () => {
+    const path = file(`${HEADER}\n${line(journalRecord('r1'))}${line(journalRecord('r2'))}`);
+    const open = () => readdirSync('/proc/self/fd').length;
+    expect(await opened(path)).toHaveLength(2);
+    const before = open();
+    for (let i = 0; i < 20; i++) expect((await opened(path)).map((r) => r.reference)).toEqual(['r1', 'r2']);
+    expect(open()).toBe(before);
+  });
 });

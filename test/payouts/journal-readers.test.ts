@@ -172,4 +172,27 @@ describe('one scanner: open, journalRecords / readJournalFile and journalBatchId
     writeFileSync(blank, `${'\n'.repeat(MiB - 9)}${HEADER.slice(0, 10)}`);
     expect(() => journalBatchId(blank)).toThrow(`${blank} is not a payout journal (no header line within its first ${MiB} bytes)`);
   });
+
+  it('a header alone without its newline (a kill as the journal was made): where the readers differ, as before the shared scanner', async () => {
+    const whole = join(dir, 'header-unended');
+    writeFileSync(whole, HEADER);
+    const torn = join(dir, 'header-torn');
+    writeFileSync(torn, HEADER.slice(0, 30));
+    // The CLI's look: no journal yet.
+    expect(journalBatchId(whole)).toBeUndefined();
+    expect(journalBatchId(torn)).toBeUndefined();
+    // Status and report: the whole header read as one (its batch, no records); a torn one is no journal.
+    expect(readJournalFile(whole)).toEqual({ batchId: 'b', records: [] });
+    expect(() => journalRecords(torn)).toThrow(`${torn} is not a payout journal (its first line is not JSON)`);
+    // The open: cut off, and the journal made anew.
+    for (const path of [whole, torn]) {
+      const journal = new FileJournal(path, { lock: false });
+      try {
+        expect([...(await journal.open('b'))]).toEqual([]);
+      } finally {
+        await journal.close();
+      }
+      expect(readFileSync(path, 'utf8')).toMatch(/^\{"format":"crossborder-payout-journal\/2","batchId":"b","createdAt":"[^"]+"\}\n$/);
+    }
+  });
 });

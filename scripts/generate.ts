@@ -397,6 +397,9 @@ function buildOperations(
       if (!id) throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
       const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map(resolveRef);
       const idempotent = params.some((p) => p.in === 'header' && String(p.name).toLowerCase() === 'idempotency-key');
+      // Production refuses the call without the header (IdempotencyKeyRequired): the sandbox's pipeline does too. Not in
+      // a client row: the SDK sends a key on every call of an idempotent operation.
+      const keyRequired = params.some((p) => p.in === 'header' && String(p.name).toLowerCase() === 'idempotency-key' && p.required === true);
       // A 202 wallet challenge; a 202 carrying the operation's own result (a CSV import's job) is not one.
       const accepted = op.responses?.['202'] ? resolveRef(op.responses['202']) : undefined;
       const signed = accepted !== undefined && accepted.content?.['application/json']?.schema?.$ref === '#/components/schemas/SignatureChallenge';
@@ -459,7 +462,9 @@ function buildOperations(
       // rows a client bundle holds. Written out, not spread: a spread may run getters, so a bundler would keep
       // the table in every bundle that imports this module.
       schemaRows.push(
-        `  ${id}: {\n${(head + flagFields(true) + fields).replace(/^(?=.)/gm, '  ')}    params: {${(['Path', 'Query', 'Body'] as const)
+        `  ${id}: {\n${(head + flagFields(true) + `  idempotencyKeyRequired: ${keyRequired},\n` + fields).replace(/^(?=.)/gm, '  ')}    params: {${(
+          ['Path', 'Query', 'Body'] as const
+        )
           .filter((part) => flags & FLAG[part.toLowerCase() as 'path'])
           .map((part) => ` ${part.toLowerCase()}: '${base}${part}'`)
           .join(',')}${flags & (FLAG.path | FLAG.query | FLAG.body) ? ' ' : ''}},\n    response: ${schema('Response', FLAG.response)},\n  },`,
@@ -501,6 +506,8 @@ function buildOperations(
     '/** An operation of the document with its schemas named (the sandbox, the CLI and the tests look them up in ./zod.gen): the entries of {@link operations}. */\n' +
     'export interface DocumentOperation<Id extends string = string> extends OperationRow<Id> {\n' +
     '  readonly idempotent: boolean;\n  readonly signed: boolean;\n  readonly sandboxOnly: boolean;\n  readonly paginated: boolean;\n' +
+    '  /** The document marks its `Idempotency-Key` header required (production refuses the call without one; the SDK always sends one). */\n' +
+    '  readonly idempotencyKeyRequired: boolean;\n' +
     '  /** The zod schemas of its path, query and body: a part it does not have is left out. */\n' +
     '  readonly params: { readonly path?: SchemaName | undefined; readonly query?: SchemaName | undefined; readonly body?: SchemaName | undefined };\n' +
     '  readonly response: SchemaName | undefined;\n}\n\n' +

@@ -13,6 +13,7 @@ import { APIPromise, type AfterLeg, type WithResponse } from './api-promise';
 import { createScrub, isChallenge, readAnswer, readChallenge, readEnvelope, type Scrub } from './answers';
 import { isEmpty, readCallOptions, type CallOptions, type CallSettings } from './call-options';
 import { ConfigurationError, SignatureChallengeError, SignatureRequiredError, ValidationError, type ValidationIssue } from './errors';
+import type { FormBytes } from './form';
 import type { CallHooks, HookRunner } from './hooks';
 import { ignoreRejection, SILENT_LOG, type Log } from './logger';
 import type { ClientOptions, Environment, ListOptions, SignedRequestOptions, ValidationIssueReport } from './options';
@@ -387,9 +388,7 @@ export class CrossborderCore extends ClientInfo {
       plan,
       input,
       query,
-      bodyText: undefined,
-      bodyBytes: undefined,
-      contentType: undefined,
+      body: undefined,
       idempotencyKey,
       signal: options.signal,
       settings,
@@ -398,18 +397,15 @@ export class CrossborderCore extends ClientInfo {
     };
     // Serialized once: the signed repeat and every retry send these exact bytes.
     if (input.body !== undefined && op.form !== undefined) {
-      // The encoder comes with the multipart operation's row (loaded with its first call), not with the core.
+      // The encoder comes with the multipart operation's row (loaded with its first call), not with the core; it
+      // refuses a body it cannot send as this method does a JSON one.
       return (async () => {
-        try {
-          ({ bytes: leg.bodyBytes, text: leg.bodyText, contentType: leg.contentType } = await (await op.form!()).formBody(input.body, op.multipart!));
-        } catch (error) {
-          throw error instanceof ValidationError ? error : notJson(error);
-        }
+        leg.body = await (await op.form!()).formBody(input.body, op.multipart!);
         return this.#legs(leg, options, read);
       })();
     }
     try {
-      leg.bodyText = input.body === undefined ? undefined : JSON.stringify(input.body);
+      leg.body = input.body === undefined ? undefined : JSON.stringify(input.body);
     } catch (error) {
       throw notJson(error);
     }
@@ -466,7 +462,7 @@ export class CrossborderCore extends ClientInfo {
    * (non-2xx becomes a typed error). Throws when the URL cannot be built (nothing was sent).
    */
   #send(leg: Leg, signature?: string, requestId?: string, notAfter?: number, after?: AfterLeg): Promise<WithResponse<unknown>> {
-    const { plan, input, query, bodyText, bodyBytes, contentType, idempotencyKey, settings } = leg;
+    const { plan, input, query, body, idempotencyKey, settings } = leg;
     const { op } = plan;
     let url: string;
     try {
@@ -481,10 +477,10 @@ export class CrossborderCore extends ClientInfo {
     // case): fetch copies it faster than a `Headers`, and the custom `fetch` option gets it as is.
     let headers: Record<string, string>;
     if (settings.headers === undefined && input.header === undefined) {
-      headers = { ...(bodyText === undefined ? this.#plainHeaders : this.#jsonHeaders) };
-      if (contentType !== undefined) headers['content-type'] = contentType;
+      headers = { ...(body === undefined ? this.#plainHeaders : this.#jsonHeaders) };
+      if (typeof body === 'object') headers['content-type'] = body.contentType;
     } else {
-      headers = bodyText === undefined ? {} : { 'content-type': contentType ?? 'application/json' };
+      headers = body === undefined ? {} : { 'content-type': typeof body === 'object' ? body.contentType : 'application/json' };
       Object.assign(headers, this.#defaultHeaders); // lower-cased once, in the constructor
       mergeHeaders(headers, settings.headers);
       mergeHeaders(headers, input.header);
@@ -498,8 +494,7 @@ export class CrossborderCore extends ClientInfo {
     const out: Outgoing = {
       url,
       headers,
-      body: bodyText,
-      bytes: bodyBytes,
+      body,
       idempotencyKey,
       maxRetries: settings.maxRetries,
       timeout: settings.timeout,
@@ -543,11 +538,11 @@ interface Leg {
   plan: OperationPlan;
   input: CallInput;
   query: Record<string, unknown> | undefined;
-  bodyText: string | undefined;
-  /** A multipart body's bytes (sent in place of `bodyText`, which then describes it for logs and hooks). */
-  bodyBytes: Uint8Array<ArrayBuffer> | undefined;
-  /** The body's content type when it is not JSON (a multipart body, with its boundary). */
-  contentType: string | undefined;
+  /**
+   * The body, serialized once: a JSON body's text, or a multipart body's bytes (which carry their content type,
+   * with its boundary, and their description for logs and hooks).
+   */
+  body: string | FormBytes | undefined;
   idempotencyKey: string | undefined;
   signal: AbortSignal | undefined;
   settings: CallSettings;

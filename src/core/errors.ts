@@ -8,9 +8,10 @@
  * @module
  */
 import type { ErrorCode } from '../generated/named';
-import { CrossborderError } from './error-base';
+import { CrossborderError, type ValidationIssue } from './error-base';
 
 export { CrossborderError, WebhookVerificationError } from './error-base';
+export { ValidationError, type ValidationIssue } from './error-base';
 
 /** Header bag kept on API errors (lower-cased names). Secrets never appear here: request headers are not kept. */
 export type ResponseHeaders = Record<string, string>;
@@ -198,34 +199,6 @@ export class APIUserAbortError extends CrossborderError {
     this.idempotencyKey = init.idempotencyKey;
     this.outcomeUnknown = init.outcomeUnknown;
     this.operation = init.operation;
-  }
-}
-
-/** One problem found in the parameters. */
-export interface ValidationIssue {
-  /** Dotted path of the field, e.g. `source.accountId`; empty for the whole value. */
-  path: string;
-  /** What rule failed, in words. */
-  message: string;
-  /** Machine-readable rule (e.g. `too_big`, `invalid_type`, `invalid_format`). */
-  rule: string;
-}
-
-/**
- * Parameters were refused before anything was sent. `issues` names every field and rule;
- * the message names the first. No request was made.
- */
-export class ValidationError extends CrossborderError {
-  override name = 'ValidationError';
-  declare readonly issues: ValidationIssue[];
-  /** Path of the first failing field. */
-  declare readonly field: string;
-  constructor(issues: ValidationIssue[], what = 'params') {
-    const first = issues[0] ?? { path: '', message: 'invalid', rule: 'invalid' };
-    const more = issues.length > 1 ? ` (+${issues.length - 1} more)` : '';
-    super(`Invalid ${what}: ${first.path || '(root)'}: ${first.message}${more}`);
-    this.issues = issues;
-    this.field = first.path;
   }
 }
 

@@ -6,7 +6,7 @@
  * runtime the SDK runs on.
  * @module
  */
-import { ValidationError } from './errors';
+import { ValidationError } from './error-base';
 
 /**
  * The content of a file field, without a name: text (sent as its UTF-8 bytes), bytes (`Uint8Array`, a Node
@@ -34,14 +34,13 @@ export type Uploadable = UploadData | { readonly name: string; readonly data: Up
 /** Most bytes a stream given as a file is read to (64 MiB): past it, the call is refused before anything is sent. */
 export const MAX_UPLOAD_STREAM_BYTES = 64 * 1024 * 1024;
 
-/** The bytes of a multipart body, its content type (with the boundary), and a description of it for logs and hooks. */
-export interface FormBody {
-  /** The body: sent as is on every attempt. */
-  readonly bytes: Uint8Array<ArrayBuffer>;
-  /** What logs and hooks see: the fields as JSON, each file as its name, type and size (never its content). */
-  readonly text: string;
-  readonly contentType: string;
-}
+/**
+ * A multipart body: its bytes, sent as is on every attempt, carrying their content type (with the boundary) and
+ * what logs and hooks see in their place (`described`: the fields as JSON, each file as its name, type and size,
+ * never its content), two properties that are not enumerable. It goes through the request path in the body's own
+ * slot, where a JSON body's text goes: nothing else carries it, and a core never given one holds no code for it.
+ */
+export type FormBytes = Uint8Array<ArrayBuffer> & { readonly contentType: string; readonly described: string };
 
 const isNamed = (value: object): value is { name: string; data: UploadData; type?: string } =>
   !(value instanceof Blob) &&
@@ -51,6 +50,8 @@ const isNamed = (value: object): value is { name: string; data: UploadData; type
   typeof (value as { name?: unknown }).name === 'string';
 
 const refused = (field: string, rule: string, message: string) => new ValidationError([{ path: field, rule, message }]);
+/** The refusal of a body that cannot be serialized, the same as the core's for a JSON body. */
+const notJson = (error: unknown) => refused('', 'not_json', `cannot be sent as JSON (${error instanceof Error ? error.message : String(error)})`);
 
 /** A stream's bytes, read once; refused past `limit`. */
 async function readStream(
@@ -119,9 +120,19 @@ async function blobOf(data: unknown, type: string, field: string, limit: number)
  * fields) as a file part, named as given (`{ name, data }`, a `File`) or `<field>.<subtype>` (`file.csv`,
  * `file.bin`), any other field as a text part (an object as its JSON). `undefined` and `null` fields are
  * left out. A file's content that is none of {@link Uploadable}, or a stream past `limit`, is a
- * `ValidationError` naming the field (nothing is sent).
+ * `ValidationError` naming the field (nothing is sent); anything else that fails (a field that is not JSON, a
+ * stream that errors) is a `ValidationError` saying the body cannot be sent, as a JSON body's is (the core holds
+ * no code of the multipart path but this module's loader and its call).
  */
-export async function formBody(body: unknown, files: { readonly [field: string]: string }, limit = MAX_UPLOAD_STREAM_BYTES): Promise<FormBody> {
+export async function formBody(body: unknown, files: { readonly [field: string]: string }, limit = MAX_UPLOAD_STREAM_BYTES): Promise<FormBytes> {
+  try {
+    return await encode(body, files, limit);
+  } catch (error) {
+    throw error instanceof ValidationError ? error : notJson(error);
+  }
+}
+
+async function encode(body: unknown, files: { readonly [field: string]: string }, limit: number): Promise<FormBytes> {
   const form = new FormData();
   const described: Record<string, unknown> = {};
   for (const [name, value] of Object.entries((body ?? {}) as Record<string, unknown>)) {
@@ -143,9 +154,8 @@ export async function formBody(body: unknown, files: { readonly [field: string]:
     described[name] = `[file ${fileName}, ${blob.type || declared}, ${blob.size} bytes]`;
   }
   const encoded = new Response(form);
-  return {
-    bytes: new Uint8Array(await encoded.arrayBuffer()),
-    text: JSON.stringify(described),
-    contentType: encoded.headers.get('content-type') ?? 'multipart/form-data',
-  };
+  return Object.defineProperties(new Uint8Array(await encoded.arrayBuffer()), {
+    contentType: { value: encoded.headers.get('content-type') ?? 'multipart/form-data' },
+    described: { value: JSON.stringify(described) },
+  }) as FormBytes;
 }

@@ -8,7 +8,8 @@
 import type { Scrub } from './scrub';
 import { ConfigurationError, HookError } from './errors';
 import type { BeforeRequestResult, HookErrorView, HookName, HookRequestView, HookResponseView, HookRetryView, RequestHooks } from './hook-types';
-import { maskBodyText, redactHeaders } from './logger';
+import type { FormBytes } from './form';
+import { bodyText, maskBodyText, redactHeaders } from './logger';
 import { checkOptionNames } from './suggest';
 import { headerProblems } from './wire';
 
@@ -33,7 +34,7 @@ export interface HookPlan {
 /** What the hooks know of the leg an attempt belongs to. */
 export interface HookLeg {
   readonly url: string;
-  readonly body: string | undefined;
+  readonly body: string | FormBytes | undefined;
   readonly idempotencyKey: string | undefined;
   readonly headers: Record<string, string>;
 }
@@ -108,7 +109,7 @@ function make(hooks: RequestHooks | undefined, unsafeRawBodies: boolean, scrub: 
       signed: sent['service-wallet-signature'] !== undefined,
       idempotencyKey: leg.idempotencyKey,
       headers: headersOf(sent),
-      body: bodyOf(leg.body),
+      body: bodyOf(bodyText(leg.body)),
     };
   };
 

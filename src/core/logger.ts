@@ -3,6 +3,7 @@
  * Nothing is formatted unless its level is enabled.
  * @module
  */
+import type { FormBytes } from './form';
 import type { Logger, LogLevel } from './log-types';
 import type { ValidationIssueReport } from './options';
 import { MASK, type Scrub } from './scrub';
@@ -136,8 +137,8 @@ export class Log {
    * may be personal data), the headers redacted, the body masked. Methods of the log, so that the transport of
    * a core without the logging part holds none of its lines, redaction or masking (the worker bundle).
    */
-  sending(operation: string, attempt: number, headers: Record<string, string>, body: string | undefined): void {
-    this.debug(`→ ${operation}`, () => ({ attempt, headers: redactHeaders(headers), body: maskBodyText(body) }));
+  sending(operation: string, attempt: number, headers: Record<string, string>, body: string | FormBytes | undefined): void {
+    this.debug(`→ ${operation}`, () => ({ attempt, headers: redactHeaders(headers), body: maskBodyText(bodyText(body)) }));
   }
   /**
    * The info line of an answer (method, path template, status, ms since `started`, request id, attempt), then its
@@ -243,6 +244,9 @@ function allowed(field: string, value: unknown): boolean {
   if (typeof value === 'string') return form.test(value);
   return Array.isArray(value) && value.length <= 64 && value.every((v) => typeof v === 'string' && form.test(v));
 }
+
+/** What the log and the hooks see of a request body: its text, or a multipart body's description (never a file's content). */
+export const bodyText = (body: string | FormBytes | undefined): string | undefined => (typeof body === 'object' ? body.described : body);
 
 /** Parses a logged body text and masks it; a body that is not JSON is summarised, not shown. */
 export function maskBodyText(text: string | undefined): unknown {

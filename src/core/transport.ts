@@ -11,6 +11,7 @@ export type { AfterLeg } from './api-promise';
 import { AttemptDispatcher, isDispatcherTimeout, probeDispatcher, provenDispatcher, type Dispatcher } from './dispatcher';
 import { APIConnectionError, APITimeoutError, APIUserAbortError } from './errors';
 import type { Log } from './logger';
+import type { FormBytes } from './form';
 import type { CallHooks } from './hooks';
 import type { OperationPlan } from './plan';
 import { isRetryableStatus, retryDecision, surelyNotSent, unknownOutcomeHint, type RetryInput, type Sleep } from './retry';
@@ -33,13 +34,11 @@ export interface Outgoing {
   url: string;
   /** Every header of the request, lower-case names; sent as is on every attempt. */
   headers: Record<string, string>;
-  /** The body, serialized once: these exact bytes go on every attempt (and the signed repeat). */
-  body: string | undefined;
   /**
-   * A body of bytes (multipart): sent in place of `body` on every attempt when set; `body` then describes it
-   * for the log and the hooks, which never see a file's content.
+   * The body, serialized once: these exact bytes go on every attempt (and the signed repeat). A multipart body's
+   * bytes carry their description (`described`), which the log and the hooks see instead of a file's content.
    */
-  bytes?: Uint8Array<ArrayBuffer> | undefined;
+  body: string | FormBytes | undefined;
   /** Sent on every attempt when set (in `headers`); named in errors. */
   idempotencyKey: string | undefined;
   /** Attempts after the first. */
@@ -88,7 +87,6 @@ async function attempts(
   after?: AfterLeg,
 ): Promise<Exchange | WithResponse<unknown>> {
   const { url, headers, body, signal, trace, hooks } = out;
-  const payload = out.bytes ?? body;
   const { log } = config;
   const { label: operation } = plan;
   const { method } = plan.op;
@@ -119,7 +117,7 @@ async function attempts(
     // Never follow a redirect: a 303 would turn a write into a GET elsewhere, a 307 re-post personal data.
     if (dispatcher) {
       if (signal) follow(signal, (attempt = new AttemptDispatcher(out.timeout)));
-      init = { method, headers: sent, body: payload, redirect: 'manual', dispatcher: attempt ?? dispatcher };
+      init = { method, headers: sent, body, redirect: 'manual', dispatcher: attempt ?? dispatcher };
     } else {
       controller = new AbortController();
       if (signal) follow(signal, controller);
@@ -127,7 +125,7 @@ async function attempts(
         timedOut = true;
         controller!.abort();
       }, out.timeout);
-      init = { method, headers: sent, body: payload, signal: controller.signal, redirect: 'manual' };
+      init = { method, headers: sent, body, signal: controller.signal, redirect: 'manual' };
       const probe = config.fetch ? undefined : probeDispatcher(fetch, out.timeout);
       if (probe) init.dispatcher = probe;
     }

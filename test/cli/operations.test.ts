@@ -687,15 +687,172 @@ describe('resource commands from the operation table', () => {
     const deletedDocument = await run('documents', 'delete', document.id);
     expect(deletedDocument.code).toBe(0);
     ran.add('deleteDocument');
-    // Known gap: the 15 card operations (cards and the sandbox's card simulations) have no CLI step here yet; they run
-    // in process and over HTTP in test/sandbox/ops-cards.test.ts. Every other operation runs here, and nothing else.
-    const cardOperations: string[] = Object.values(OPERATIONS)
-      .filter((o) => /^\/(cards|sandbox\/cards)/.test(o.path))
-      .map((o) => o.id);
-    expect(cardOperations).toHaveLength(15);
-    expect([...ran].filter((id) => cardOperations.includes(id))).toEqual([]);
-    expect(ran.size).toBe(OPERATION_COUNT - cardOperations.length);
-  }, 300_000); // 70 runs of the bin on a shared machine: 91 s for 36 at 2 cores under load
+    // Cards: a KYC-approved cardholder's funded USD account; a card issued, listed, retrieved (provisioned: ACTIVE),
+    // limited and revealed; then each of the sandbox's ten card simulations, with the balance each one moves.
+    const cardholder = await op<{ id: string; kycStatus: string }>(
+      'createCustomer',
+      'customers',
+      'create',
+      '--data',
+      JSON.stringify({
+        customerType: 'INDIVIDUAL',
+        region: 'US',
+        fullName: 'Grace Hopper',
+        birthDate: '1906-12-09',
+        nationality: 'US',
+        address: { line1: '12 Analytical Way', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' },
+        currencies: ['USD'],
+      }),
+    );
+    expect(cardholder.kycStatus).toBe('APPROVED');
+    const cardAccount = json<{ data: { id: string }[] }>(await run('internal-accounts', 'list', '--customer-id', cardholder.id, '--currency', 'USD')).data[0]!;
+    const cardBalance = async () =>
+      json<{ data: { balance: { amount: number } }[] }>(await run('internal-accounts', 'list', '--customer-id', cardholder.id, '--currency', 'USD')).data[0]!
+        .balance.amount;
+    expect(json<{ balance: { amount: number } }>(await run('sandbox', 'fund-internal-account', cardAccount.id, '--amount', '10000')).balance.amount).toBe(
+      10_000,
+    );
+    const card = await op<{ id: string; state: string; cardholderId: string; fundingSources: string[]; maxSpendPerTransaction: number }>(
+      'createCard',
+      'cards',
+      'create',
+      '--cardholder-id',
+      cardholder.id,
+      '--form',
+      'VIRTUAL',
+      '--funding-sources',
+      cardAccount.id,
+      '--max-spend-per-transaction',
+      '5000',
+      '--platform-card-id',
+      'cli-card',
+    );
+    expect([card.state, card.cardholderId, card.fundingSources, card.maxSpendPerTransaction]).toEqual(['PROCESSING', cardholder.id, [cardAccount.id], 5_000]);
+    const [cards, oneCard, revealed] = await Promise.all([
+      op<{ data: { id: string; platformCardId: string }[] }>('listCards', 'cards', 'list', '--cardholder-id', cardholder.id),
+      op<{ id: string; state: string }>('getCardById', 'cards', 'retrieve', card.id),
+      // A secret effect: the CLI prints the frame's address (docs/cards.md), with --json the answer as the service
+      // gave it, one JSON value (docs/cli.md), and nothing on stderr.
+      run('cards', 'reveal', card.id),
+    ]);
+    expect([cards.data.map((c) => [c.id, c.platformCardId]), oneCard.state]).toEqual([[[card.id, 'cli-card']], 'ACTIVE']);
+    expect([revealed.code, revealed.err]).toEqual([0, '']);
+    const reveal = JSON.parse(revealed.out) as Record<string, string>;
+    expect(Object.keys(reveal).sort()).toEqual(['expiresAt', 'panEmbedUrl']);
+    expect(revealed.out.trim()).toBe(JSON.stringify(reveal));
+    expect(reveal.panEmbedUrl).toMatch(new RegExp(`^https://[^/]+/iframe/${encodeURIComponent(card.id)}\\?t=[0-9a-f]{16,}$`));
+    expect(Date.parse(reveal.expiresAt!)).toBeGreaterThan(Date.now());
+    ran.add('revealCard');
+    const limited = await op<{ maxSpendPerTransaction: number; state: string }>(
+      'updateCardById',
+      'cards',
+      'update',
+      card.id,
+      '--max-spend-per-transaction',
+      '6000',
+    );
+    expect([limited.maxSpendPerTransaction, limited.state]).toEqual([6_000, 'ACTIVE']);
+    const usdCode = JSON.stringify({ code: 'USD' });
+    const coffee = JSON.stringify({ descriptor: 'BLUE BOTTLE COFFEE SF', mcc: '5814', country: 'US' });
+    const authorized = await op<{ issuerTransactionToken: string }>(
+      'sandboxSimulateCardAuthorization',
+      'sandbox',
+      'simulate-card-authorization',
+      card.id,
+      '--amount',
+      '1250',
+      '--currency',
+      usdCode,
+      '--merchant',
+      coffee,
+    );
+    expect(await cardBalance()).toBe(8_750);
+    // The card transaction the authorization made: a platform learns its id from the CARD_TRANSACTION.AUTHORIZED
+    // webhook; here, from the sandbox's state, by the issuer transaction token the answer carried.
+    const stateExport = await cli(['sandbox', 'state', 'export', '--url', sandbox.url], { env });
+    expect(stateExport.code).toBe(0);
+    const cardTransactions = (
+      JSON.parse(stateExport.out) as { world: { cardTransactions: [string, { data: { id: string; issuerTransactionToken: string } }][] } }
+    ).world.cardTransactions;
+    const cardTransactionId = cardTransactions.find(([, r]) => r.data.issuerTransactionToken === authorized.issuerTransactionToken)![1].data.id;
+    expect(cardTransactionId).toMatch(/^CardTransaction:/);
+    const onTransaction = ['--card-transaction-id', cardTransactionId];
+    const steps: [id: string, command: string, args: string[], balance: number][] = [
+      ['sandboxSimulateCardAuthorizationAdvice', 'simulate-card-authorization-advice', [...onTransaction, '--amount', '2000'], 8_000], // the hold grows to 20.00
+      ['sandboxSimulateCardClearing', 'simulate-card-clearing', [...onTransaction, '--amount', '2000'], 8_000], // settled as held
+      ['sandboxSimulateCardReturn', 'simulate-card-return', [...onTransaction, '--amount', '2000'], 10_000], // all of it back: REFUNDED
+      ['sandboxSimulateCardReturnReversal', 'simulate-card-return-reversal', onTransaction, 8_000], // pulled again
+    ];
+    for (const [id, command, args, balance] of steps) {
+      const answered = await op<{ issuerTransactionToken: string }>(id, 'sandbox', command, card.id, ...args);
+      expect([id, answered.issuerTransactionToken, await cardBalance()]).toEqual([id, authorized.issuerTransactionToken, balance]);
+    }
+    const others = await Promise.all([
+      op<{ issuerTransactionToken: string }>(
+        'sandboxSimulateCardFinancialAuthorization',
+        'sandbox',
+        'simulate-card-financial-authorization',
+        card.id,
+        '--amount',
+        '1500',
+        '--currency',
+        usdCode,
+        '--merchant',
+        JSON.stringify({ descriptor: 'ATM WITHDRAWAL 24TH ST', mcc: '6011' }),
+      ),
+      op<{ issuerTransactionToken: string }>(
+        'sandboxSimulateCardCreditAuthorization',
+        'sandbox',
+        'simulate-card-credit-authorization',
+        card.id,
+        '--amount',
+        '2500',
+        '--currency',
+        usdCode,
+        '--merchant',
+        JSON.stringify({ descriptor: 'ACME MARKETPLACE' }),
+      ),
+      op<{ issuerTransactionToken: string }>(
+        'sandboxSimulateCardFinancialCreditAuthorization',
+        'sandbox',
+        'simulate-card-financial-credit-authorization',
+        card.id,
+        '--amount',
+        '4000',
+        '--currency',
+        usdCode,
+        '--merchant',
+        JSON.stringify({ descriptor: 'ACME PAYOUTS' }),
+      ),
+      op<{ issuerTransactionToken: string }>(
+        'sandboxSimulateCardCreditAuthorizationAdvice',
+        'sandbox',
+        'simulate-card-credit-authorization-advice',
+        card.id,
+        '--amount',
+        '100',
+        '--currency',
+        usdCode,
+        '--merchant',
+        JSON.stringify({ descriptor: 'ACME' }),
+      ),
+      op<{ issuerTransactionToken: string }>(
+        'sandboxSimulateCardBalanceInquiry',
+        'sandbox',
+        'simulate-card-balance-inquiry',
+        card.id,
+        '--merchant',
+        JSON.stringify({ descriptor: 'SHELL OIL 12345678', mcc: '5541', country: 'US' }),
+      ),
+    ]);
+    // Five new issuer transaction tokens; -15.00 +25.00 +40.00 +1.00, and the balance inquiry moves nothing.
+    expect(new Set([authorized, ...others].map((a) => a.issuerTransactionToken)).size).toBe(6);
+    for (const a of others) expect(a.issuerTransactionToken).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(await cardBalance()).toBe(13_100);
+    // Every operation of the document ran here, once or more, and nothing else.
+    expect([...ran].filter((id) => !(id in OPERATIONS))).toEqual([]);
+    expect(ran.size).toBe(OPERATION_COUNT);
+  }, 420_000); // 90 runs of the bin on a shared machine: 91 s for 36 at 2 cores under load
 
   it('--all streams every item as one JSON line each; a table without --json', async () => {
     await Promise.all(['A', 'B', 'C'].map((n) => run('customers', 'create', '--customer-type', 'INDIVIDUAL', '--region', 'US', '--full-name', `Paged ${n}`)));

@@ -7,7 +7,7 @@ import { API_VERSION, createClock } from '../../src/sandbox/index';
 import { CURRENCIES } from '../../src/sandbox/domain/currencies';
 import { MAX_QUOTE_AMOUNT, price } from '../../src/sandbox/domain/pricing';
 import { SandboxError } from '../../src/sandbox/domain/errors';
-import { createCustomer, setup } from './helpers';
+import { accountOf, createCustomer, setup } from './helpers';
 
 describe('routing', () => {
   it('serves the SDK’s API version', () => {
@@ -182,5 +182,45 @@ describe('pricing invariants (integers only)', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("the document's required Idempotency-Key", () => {
+  it('is refused missing by the serving pipeline for every operation whose row says required, before its parameters are checked; an optional one may be left out', async () => {
+    const required = Object.values(operations).filter((op) => op.idempotencyKeyRequired);
+    // The four stablecoin creates mark it required (IdempotencyKeyRequired); every other idempotent operation, optional.
+    expect(required.map((op) => op.id).sort()).toEqual(['createStablecoinBurn', 'createStablecoinMint', 'linkStablecoinProviderAccount', 'registerStablecoin']);
+    const { sandbox, call } = setup();
+    for (const op of required) {
+      const path = op.path.replace(/\{(\w+)\}/g, 'Stablecoin:nope');
+      // An empty body: without a key the key is what is refused (the pipeline checks it before the body's schema);
+      // with one, the same request gets past it and the body is refused instead.
+      const without = await call(op.method, path, {});
+      expect({ op: op.id, status: without.status, code: without.body.code, field: without.body.details?.field, message: without.body.message }).toEqual({
+        op: op.id,
+        status: 400,
+        code: 'INVALID_INPUT',
+        field: 'Idempotency-Key',
+        message: `${op.method} ${op.path} requires an Idempotency-Key header.`,
+      });
+      const withKey = await call(op.method, path, {}, { 'idempotency-key': `key-${op.id}` });
+      expect({ op: op.id, status: withKey.status, refused: withKey.body.details?.field }).toEqual({
+        op: op.id,
+        status: 400,
+        refused: expect.not.stringMatching(/Idempotency-Key/),
+      });
+    }
+    // createQuote's key is optional (IdempotencyKey): without one, the quote is made.
+    expect([operations.createQuote.idempotent, operations.createQuote.idempotencyKeyRequired]).toEqual([true, false]);
+    const customer = await createCustomer(call, { currencies: ['USD', 'EUR'] });
+    const [usd, eur] = [await accountOf(call, customer.id, 'USD'), await accountOf(call, customer.id, 'EUR')];
+    const quote = await call('POST', '/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: usd.id },
+      destination: { destinationType: 'ACCOUNT', accountId: eur.id },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 1_000,
+    });
+    expect([quote.status, quote.body.id]).toEqual([200, expect.stringMatching(/^Quote:/)]);
+    await sandbox.close();
   });
 });

@@ -1,13 +1,13 @@
 /**
  * Stablecoin issuance (production's `/stablecoins`, `/stablecoin-operations`, `/stablecoin-provider-accounts`):
  * provider account links, registered stablecoins, mints and burns; the lifecycle and the money are in
- * domain/stablecoins.ts. Production requires an `Idempotency-Key` on the four creates, and so does the sandbox
- * (the SDK sends one on every call).
+ * domain/stablecoins.ts. Production requires an `Idempotency-Key` on the four creates, and so does the sandbox: the
+ * document marks it required there, and the serving pipeline refuses a request without one (the SDK sends one on
+ * every call).
  * @module
  */
 import type { StablecoinBurnParams, StablecoinMintParams, StablecoinProviderAccountLinkParams, StablecoinRegisterParams } from '../../generated/types';
-import type { Call, Handler } from '../domain/context';
-import { invalidInput } from '../domain/errors';
+import type { Handler } from '../domain/context';
 import { paginate, type PageParams } from '../domain/pagination';
 import { ok } from '../domain/reply';
 import {
@@ -20,15 +20,7 @@ import {
   registerStablecoin,
 } from '../domain/stablecoins';
 
-/** 400 naming `Idempotency-Key` when the request has none: production requires one on these operations. */
-function requireIdempotencyKey(call: Call): void {
-  if (call.header('idempotency-key') === undefined) throw invalidInput('Idempotency-Key', `${call.method} ${call.path} requires an Idempotency-Key header.`);
-}
-
-const link: Handler = (ctx, call) => {
-  requireIdempotencyKey(call);
-  return ok(linkProviderAccount(ctx, call.body as StablecoinProviderAccountLinkParams), 201);
-};
+const link: Handler = (ctx, call) => ok(linkProviderAccount(ctx, call.body as StablecoinProviderAccountLinkParams), 201);
 
 const listLinks: Handler = (ctx, call) => {
   const q = call.query as PageParams & { provider?: string; status?: string };
@@ -40,10 +32,7 @@ const listLinks: Handler = (ctx, call) => {
 
 const retrieveLink: Handler = (ctx, call) => ok(findProviderAccount(ctx, call.params.stablecoinProviderAccountId!).data);
 
-const register: Handler = (ctx, call) => {
-  requireIdempotencyKey(call);
-  return ok(registerStablecoin(ctx, call.body as StablecoinRegisterParams), 201);
-};
+const register: Handler = (ctx, call) => ok(registerStablecoin(ctx, call.body as StablecoinRegisterParams), 201);
 
 const list: Handler = (ctx, call) => {
   const q = call.query as PageParams & { issuanceStatus?: string; gridOperationsStatus?: string; provider?: string };
@@ -58,15 +47,9 @@ const list: Handler = (ctx, call) => {
 
 const retrieve: Handler = (ctx, call) => ok(findStablecoin(ctx, call.params.stablecoinId!).data);
 
-const mint: Handler = (ctx, call) => {
-  requireIdempotencyKey(call);
-  return ok(mintStablecoin(ctx, call.params.stablecoinId!, call.body as StablecoinMintParams), 201);
-};
+const mint: Handler = (ctx, call) => ok(mintStablecoin(ctx, call.params.stablecoinId!, call.body as StablecoinMintParams), 201);
 
-const burn: Handler = (ctx, call) => {
-  requireIdempotencyKey(call);
-  return ok(burnStablecoin(ctx, call.params.stablecoinId!, call.body as StablecoinBurnParams), 201);
-};
+const burn: Handler = (ctx, call) => ok(burnStablecoin(ctx, call.params.stablecoinId!, call.body as StablecoinBurnParams), 201);
 
 const listOperations: Handler = (ctx, call) => {
   const coin = findStablecoin(ctx, call.params.stablecoinId!).data;

@@ -3,7 +3,8 @@
  * world. Every adapter (fetch, msw, node:http) calls it. In order: due work on the clock runs, the
  * version segment and Basic credentials are checked, the operation is matched, sandbox-only
  * operations are refused in production, the body is parsed and path, query and body are validated
- * with the generated schemas, `Idempotency-Key` is honoured, and the route runs. Every answer
+ * with the generated schemas, `Idempotency-Key` is required where the document says so and honoured, and the
+ * route runs. Every answer
  * carries `X-Request-Id`.
  * @module
  */
@@ -243,6 +244,9 @@ export function createCore(
     if (json === undefined && op.bodyRequired)
       throw invalidInput('body', `${op.method} ${op.path} needs a ${op.multipart ? 'multipart/form-data' : 'JSON'} request body.`);
     const key = req.header('idempotency-key');
+    // An operation whose document marks the header required (IdempotencyKeyRequired) is refused without one, as
+    // production refuses it, before its parameters are checked or its route runs.
+    if (key === undefined && op.idempotencyKeyRequired) throw invalidInput('Idempotency-Key', `${op.method} ${op.path} requires an Idempotency-Key header.`);
     if (key !== undefined && (key.length < 1 || key.length > 255)) throw invalidInput('Idempotency-Key', 'Idempotency-Key must be 1 to 255 characters.');
     const call: Call = {
       method,

@@ -189,7 +189,7 @@ const TOPIC_OF_API_TYPE = {
  * The group of a module's export, by what it is and where it is written:
  * - Client: `Crossborder`, and the client's own types and constants (src/client.ts, src/core/);
  * - Resources: the classes behind `cb.customers` etc. (they extend `APIResource`), and their helpers;
- * - Errors: every error class, and the types errors carry (src/core/errors.ts, `ErrorCode`);
+ * - Errors: every error class, and the types errors carry (src/core/errors.ts and error-base.ts, `ErrorCode`);
  * - Pagination: `Page`, `PagePromise` and the list envelope;
  * - Webhooks: verification, events (`WebhookEvent`, `…Event`), approval replies, deduplication;
  * - Wallet: src/wallet/, the wallet helpers the main entry re-exports, and `Signer`;
@@ -218,7 +218,7 @@ function groupOf(reflection, file, descends) {
   }
   // The operation table's public types (OperationId, OperationRow): what `call`/`list` and the standalone functions take.
   if (/\/src\/generated\/operations\.ts$/.test(file)) return 'API types';
-  if (/\/src\/(core\/errors|errors)\.ts$/.test(file)) return 'Errors';
+  if (/\/src\/(core\/(errors|error-base)|errors)\.ts$/.test(file)) return 'Errors';
   if (/\/src\/core\/pagination\.ts$/.test(file)) return 'Pagination';
   if (/\/src\/(webhooks\/|sandbox\/domain\/webhooks\.ts$|resources\/webhooks\.ts$)/.test(file)) return 'Webhooks';
   if (/\/src\/wallet\//.test(file)) return 'Wallet';

@@ -374,6 +374,11 @@ function multipartFiles(resolveRef: (node: Json) => Json, body: Json | undefined
   return files;
 }
 
+/** True when a 2xx answer of `op` has a body (content). */
+function answersBody(resolveRef: (node: Json) => Json, op: Json): boolean {
+  return Object.entries<Json>(op.responses ?? {}).some(([code, response]) => code.startsWith('2') && resolveRef(response).content !== undefined);
+}
+
 function buildOperations(
   doc: Json,
   zodCode: string,
@@ -417,7 +422,8 @@ function buildOperations(
         (exported.has(`${base}Path`) ? FLAG.path : 0) |
         (exported.has(`${base}Query`) ? FLAG.query : 0) |
         (exported.has(`${base}Body`) ? FLAG.body : 0) |
-        (exported.has(`${base}Response`) ? FLAG.response : 0);
+        // A POST answered 204 alone (production's verify-email, authorize/resend) resolves to undefined, as a DELETE does.
+        (exported.has(`${base}Response`) && (method === 'delete' || answersBody(resolveRef, op)) ? FLAG.response : 0);
       names.push(id);
       effectRows.push(
         `  ${id}: { effect: '${effect}'${
@@ -650,12 +656,20 @@ function buildResources(doc: Json, effects: Map<string, Effect>): { code: string
       const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: Json) => deref(doc, p));
       const pathNames = [...path.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!);
       const argName = (n: string): string => sdk.args?.[n] ?? n;
-      const query = params.filter((p: Json) => p.in === 'query');
+      // `x-sdk.queryArgs`: required query parameters that name the subject of the call (production's SCA operations
+      // take the customer as `?customerId=`), placed first as positional strings, before the path's.
+      const queryArgs: string[] = sdk.queryArgs ?? [];
+      const allQuery = params.filter((p: Json) => p.in === 'query');
+      for (const n of queryArgs) {
+        if (!allQuery.some((p: Json) => p.name === n && p.required)) throw new Error(`${id}: x-sdk.queryArgs names ${n}, which is no required query parameter`);
+      }
+      const query = allQuery.filter((p: Json) => !queryArgs.includes(p.name));
       const paginated = query.some((p: Json) => p.name === 'cursor');
       const body = op.requestBody ? deref(doc, op.requestBody) : undefined;
       const media = body?.content?.['application/json'] ?? body?.content?.['multipart/form-data'];
-      const args = pathNames.map((n) => `${argName(n)}: string`);
+      const args = [...queryArgs, ...pathNames.map(argName)].map((n) => `${n}: string`);
       const input = pathNames.length ? [`path: { ${pathNames.map((n) => (argName(n) === n ? n : `${n}: ${argName(n)}`)).join(', ')} }`] : [];
+      if (queryArgs.length) input.push(`query: { ${queryArgs.join(', ')} }`);
       if (body && query.length) throw new Error(`${id}: a body and a query in one method is not generated yet`);
       if (body) {
         const type = publicName(media?.schema?.$ref);
@@ -865,7 +879,8 @@ function checkRoots(doc: Json, zodCode: string): CheckRoots {
       const name = (suffix: string) => (exported.has(`z${pascal(id)}${suffix}`) ? `z${pascal(id)}${suffix}` : undefined);
       roots.params[id] = { path: name('Path'), query: name('Query'), body: name('Body') };
       const response = name('Response');
-      if (response) roots.responses[id] = response;
+      // As the row's `response` (buildOperations): a POST answered 204 alone has nothing to check.
+      if (response && (method === 'delete' || answersBody((node) => deref(doc, node), item[method]))) roots.responses[id] = response;
       const tag: unknown = item[method].tags?.[0];
       if (typeof tag === 'string') roots.responseGroups[id] = tag.toLowerCase().replace(/[^a-z0-9]+/g, '-');
     }

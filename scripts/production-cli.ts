@@ -1,5 +1,5 @@
 /**
- * Production's official CLI against our sandbox (issue 34, "Done when"):
+ * Production's official CLI against our sandbox:
  * `npm run production:cli -- /path/to/grid-api [--json] [--timeout-ms 60000]`.
  *
  * Takes a checkout of lightsparkdev/grid-api by path (measured at cf2510ed; Apache-2.0, its code is never
@@ -9,8 +9,9 @@
  * become ours on the way in and ours become production's on the way out (openapi/production-map.json,
  * `headers`), and nothing else changes (the Host header names the sandbox, as any proxy's does).
  *
- * It seeds through the SDK the state each command needs (customers, funded internal accounts, an
- * external account, quotes, held incoming payments, a wallet credential), then runs every `grid`
+ * It seeds through the SDK the state each command needs (customers, one of them in an SCA region, funded
+ * internal accounts, an external account, quotes, held incoming payments, a wallet credential, a card on the
+ * wallet), then runs every `grid`
  * command whose operation (method and path) our openapi/openapi.yaml has, with the arguments a user
  * would give, each bounded by a timeout. A signed command runs as a user runs it: once without a
  * signature (the 202 challenge), then again with `--wallet-signature` and `--request-id` made by the
@@ -161,6 +162,8 @@ export async function startHeaderProxy(options: HeaderProxyOptions): Promise<Hea
 /** The state the commands name, seeded through the SDK. */
 interface State {
   customerId: string;
+  /** A customer in an SCA region (Germany): the contact verification commands name it. */
+  scaCustomerId: string;
   deleteCustomerId: string;
   accountId: string;
   /** The customer's USDC internal account (falls back to the USD one when the sandbox keeps none). */
@@ -173,10 +176,15 @@ interface State {
   rejectTransactionId: string;
   umaAddress: string;
   walletId: string;
+  /** A card of the wallet's holder funded by the wallet (the delegated key signs for it). */
+  walletCardId: string;
   credentialId: string;
   /** Filled by `auth credentials create` and `auth delegated-keys create`. */
   addedCredentialId?: string;
   delegatedKeyId?: string;
+  /** Filled by `cards create` and `tokens create`. */
+  cardId?: string;
+  tokenId?: string;
   otpBundle: string;
   /** The OTP login of `credentialId` (its code sealed, and the signer of the verify's 202 challenge). */
   otpLogin: OtpLogin;
@@ -206,10 +214,12 @@ const sessionSigner = (s: State) => s.signer;
 const MAX_SIGNED_LEGS = 3;
 
 /**
- * Every `grid` command of production's CLI at cf2510ed outside the areas this SDK does not have (`cards`,
- * `tokens`: docs/production.md "Product areas this SDK does not have") and outside `configure` (it writes
- * the user's credentials file). Run in this order: a command that consumes state comes after
- * those reading it.
+ * Every `grid` command of production's CLI at cf2510ed (`cli/src/commands/`: 68 commands, counting
+ * `accounts … list --platform` apart) except `configure`, which writes the user's credentials file. The
+ * product areas taken in beyond the spec (docs/production.md "Product areas beyond the spec") that the CLI
+ * has commands for are `cards`, `tokens` and `discoveries`; it has none for stablecoins, documents, SCA
+ * (besides the contact verification of `customers`) or agents. Run in this order: a command that consumes
+ * state comes after those reading it.
  */
 const COMMANDS: Command[] = [
   { name: 'config get', method: 'GET', path: '/config', args: () => ['config', 'get'] },
@@ -258,19 +268,19 @@ const COMMANDS: Command[] = [
     args: (s) => ['customers', 'update', s.customerId, '--type', 'INDIVIDUAL', '--full-name', 'Ada King'],
   },
   { name: 'customers kyc-link', method: 'POST', path: '/customers/{customerId}/kyc-link', args: (s) => ['customers', 'kyc-link', s.customerId] },
-  { name: 'customers verify-email', method: 'POST', path: '/customers/{customerId}/verify-email', args: (s) => ['customers', 'verify-email', s.customerId] },
+  { name: 'customers verify-email', method: 'POST', path: '/customers/{customerId}/verify-email', args: (s) => ['customers', 'verify-email', s.scaCustomerId] },
   {
     name: 'customers confirm-email',
     method: 'POST',
     path: '/customers/{customerId}/verify-email/confirm',
-    args: (s) => ['customers', 'confirm-email', s.customerId, '--code', '000000'],
+    args: (s) => ['customers', 'confirm-email', s.scaCustomerId, '--code', MAGIC.scaCode],
   },
-  { name: 'customers verify-phone', method: 'POST', path: '/customers/{customerId}/verify-phone', args: (s) => ['customers', 'verify-phone', s.customerId] },
+  { name: 'customers verify-phone', method: 'POST', path: '/customers/{customerId}/verify-phone', args: (s) => ['customers', 'verify-phone', s.scaCustomerId] },
   {
     name: 'customers confirm-phone',
     method: 'POST',
     path: '/customers/{customerId}/verify-phone/confirm',
-    args: (s) => ['customers', 'confirm-phone', s.customerId, '--code', '000000'],
+    args: (s) => ['customers', 'confirm-phone', s.scaCustomerId, '--code', MAGIC.scaCode],
   },
   {
     name: 'accounts internal list',
@@ -427,6 +437,34 @@ const COMMANDS: Command[] = [
       '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV',
     ],
   },
+  // Cards: one issued to the customer (KYC approved), funded by its USD account, then read, revealed, frozen.
+  {
+    name: 'cards create',
+    method: 'POST',
+    path: '/cards',
+    args: (s) => ['cards', 'create', '--cardholder-id', s.customerId, '--funding-sources', s.accountId, '--max-spend-per-transaction', '5000'],
+    then: async (s, data) => void (s.cardId = data?.id),
+  },
+  { name: 'cards list', method: 'GET', path: '/cards', args: (s) => ['cards', 'list', '--cardholder-id', s.customerId, '--limit', '5'] },
+  { name: 'cards get', method: 'GET', path: '/cards/{id}', args: (s) => ['cards', 'get', s.cardId ?? 'Card:unknown'] },
+  { name: 'cards reveal', method: 'POST', path: '/cards/{id}/reveal', args: (s) => ['cards', 'reveal', s.cardId ?? 'Card:unknown'] },
+  {
+    name: 'cards update',
+    method: 'PATCH',
+    path: '/cards/{id}',
+    args: (s) => ['cards', 'update', s.cardId ?? 'Card:unknown', '--state', 'FROZEN', '--max-spend-per-transaction', '2500'],
+  },
+  // API tokens: one created (its secret stays in the CLI's output, which is not printed), read, revoked.
+  { name: 'tokens list', method: 'GET', path: '/tokens', args: () => ['tokens', 'list', '--limit', '5'] },
+  {
+    name: 'tokens create',
+    method: 'POST',
+    path: '/tokens',
+    args: () => ['tokens', 'create', '--name', 'Reporting', '--permissions', 'VIEW'],
+    then: async (s, data) => void (s.tokenId = data?.id),
+  },
+  { name: 'tokens get', method: 'GET', path: '/tokens/{tokenId}', args: (s) => ['tokens', 'get', s.tokenId ?? 'ApiToken:unknown'] },
+  { name: 'tokens revoke', method: 'DELETE', path: '/tokens/{tokenId}', args: (s) => ['tokens', 'revoke', s.tokenId ?? 'ApiToken:unknown', '--yes'] },
   // The wallet: a credential's OTP login (verify, then its signed retry), then the signed commands.
   { name: 'auth credentials list', method: 'GET', path: '/auth/credentials', args: (s) => ['auth', 'credentials', 'list', '--account-id', s.walletId] },
   {
@@ -466,22 +504,11 @@ const COMMANDS: Command[] = [
     signed: sessionSigner,
   },
   {
-    // Production's delegated keys sign for a card; cards are a product area this SDK does not have, so the
-    // card id is the one a user would copy from their card (none exists in the sandbox).
+    // Production's delegated keys sign for a card: the wallet holder's card, funded by the wallet.
     name: 'auth delegated-keys create',
     method: 'POST',
     path: '/auth/delegated-keys',
-    args: (s) => [
-      'auth',
-      'delegated-keys',
-      'create',
-      '--card-id',
-      'Card:019542f5-b3e7-1d02-0000-000000000001',
-      '--internal-account-id',
-      s.walletId,
-      '--nickname',
-      'checkout terminal',
-    ],
+    args: (s) => ['auth', 'delegated-keys', 'create', '--card-id', s.walletCardId, '--internal-account-id', s.walletId, '--nickname', 'checkout terminal'],
     signed: sessionSigner,
     then: async (s, data) => void (s.delegatedKeyId = data?.id),
   },
@@ -584,10 +611,17 @@ async function seed(cb: Crossborder): Promise<State> {
     });
   const approve = await held();
   const reject = await held();
+  const sca = await cb.customers.create({
+    ...PERSON,
+    fullName: 'Emmy Noether',
+    region: 'DE',
+    address: { line1: 'Hauptstrasse 1', city: 'Berlin', postalCode: '10115', country: 'DE' },
+  });
   const doomed = await cb.customers.create({ ...PERSON, fullName: 'Charles Babbage' });
   const holder = await cb.customers.create({ ...PERSON, fullName: 'Grace Hopper' });
   const walletId = first(await cb.internalAccounts.list({ customerId: holder.id }), 'wallet').id;
   const credential = await cb.auth.credentials.create({ type: 'EMAIL_OTP', accountId: walletId });
+  const walletCard = await cb.cards.create({ cardholderId: holder.id, form: 'VIRTUAL', fundingSources: [walletId] });
   if (!('otpEncryptionTargetBundle' in credential) || typeof credential.otpEncryptionTargetBundle !== 'string') {
     throw new Error('seeding: the EMAIL_OTP credential came without an otpEncryptionTargetBundle');
   }
@@ -599,6 +633,7 @@ async function seed(cb: Crossborder): Promise<State> {
   const exportKeys = await generateClientKeyPair();
   return {
     customerId: customer.id,
+    scaCustomerId: sca.id,
     deleteCustomerId: doomed.id,
     accountId: account.id,
     usdcAccountId: usdc.id,
@@ -610,6 +645,7 @@ async function seed(cb: Crossborder): Promise<State> {
     rejectTransactionId: reject.id,
     umaAddress: customer.umaAddress,
     walletId,
+    walletCardId: walletCard.id,
     credentialId: credential.id,
     otpBundle: otpLogin.encryptedOtpBundle,
     otpLogin,

@@ -21,7 +21,9 @@ import { UmaProviders } from './resources/uma-providers';
 import { Verifications } from './resources/verifications';
 import { BeneficialOwners } from './resources/beneficial-owners';
 import { Tokens } from './resources/tokens';
+import { Agents } from './resources/agents';
 import { Cards } from './resources/cards';
+import { Sca } from './resources/sca';
 import { Documents } from './resources/documents';
 import { Discoveries, Vasps } from './resources/directories';
 import { Stablecoins, StablecoinProviderAccounts } from './resources/stablecoins';
@@ -74,8 +76,12 @@ export class Crossborder extends ClientInfo {
   readonly tokens: Tokens;
   /** Cards issued to customers, funded by their internal accounts (a card's number is shown by `reveal` only). */
   readonly cards: Cards;
+  /** Strong Customer Authentication of EU customers: factors, logins, resets, security events. */
+  readonly sca: Sca;
   /** Verification documents of customers and beneficial owners (multipart uploads). */
   readonly documents: Documents;
+  /** Agents acting for a customer under a policy, and (`agents.me`, with an agent's credential) their own calls. */
+  readonly agents: Agents;
   /** Receiving institutions of each corridor. */
   readonly discoveries: Discoveries;
   /** Virtual Asset Service Providers recognized for counterparty declarations. */
@@ -120,7 +126,9 @@ export class Crossborder extends ClientInfo {
     this.beneficialOwners = new BeneficialOwners(core);
     this.tokens = new Tokens(core);
     this.cards = new Cards(core);
+    this.sca = new Sca(core);
     this.documents = new Documents(core);
+    this.agents = new Agents(core);
     this.discoveries = new Discoveries(core);
     this.vasps = new Vasps(core);
     this.stablecoins = new Stablecoins(core);

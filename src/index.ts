@@ -41,7 +41,19 @@ export { Verifications } from './resources/verifications';
 export { BeneficialOwners } from './resources/beneficial-owners';
 export { Tokens } from './resources/tokens';
 export { Cards } from './resources/cards';
+export { Sca, ScaEvents, ScaFactors, ScaLogin, ScaResets } from './resources/sca';
 export { Documents } from './resources/documents';
+export {
+  AgentActions,
+  AgentExternalAccounts,
+  AgentInternalAccounts,
+  AgentManagement,
+  AgentMe,
+  AgentQuotes,
+  Agents,
+  AgentSelf,
+  AgentTransactions,
+} from './resources/agents';
 export type { Uploadable, UploadData } from './core/form';
 export { Discoveries, Vasps } from './resources/directories';
 export { Stablecoins, StablecoinProviderAccounts } from './resources/stablecoins';

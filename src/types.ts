@@ -57,6 +57,19 @@ export type SessionListParams = QueryOf<'listSessions'>;
 /** Query of `cb.auth.delegatedKeys.list()`: the wallet `accountId`, the card `fundingSourceId`, or both. @interface */
 export type DelegatedKeyListParams = QueryOf<'listDelegatedKeys'>;
 
+/** Query of `cb.agents.list()`: `customerId`, `isPaused`, `isConnected`, creation and update times (`Date` or ISO string), `limit`, `cursor`. @interface */
+export type AgentListParams = QueryOf<'listAgents'>;
+/** Query of `cb.agents.listApprovals()`: `agentId`, `customerId`, `startDate`, `endDate`, `sortOrder`, `limit`, `cursor`. @interface */
+export type AgentApprovalListParams = QueryOf<'listAgentApprovals'>;
+/** Query of `cb.agents.me.transactions.list()`: the filters of `cb.transactions.list()` but the customer's. @interface */
+export type AgentTransactionListParams = QueryOf<'agentListTransactions'>;
+/** Query of `cb.agents.me.actions.list()`: `status`, `limit`, `cursor`. @interface */
+export type AgentActionListParams = QueryOf<'agentListActions'>;
+/** Query of `cb.agents.me.internalAccounts.list()`: `currency`, `type`, `limit`, `cursor`. @interface */
+export type AgentInternalAccountListParams = QueryOf<'agentListInternalAccounts'>;
+/** Query of `cb.agents.me.externalAccounts.list()`: `currency`, `limit`, `cursor`. @interface */
+export type AgentExternalAccountListParams = QueryOf<'agentListExternalAccounts'>;
+
 /** Query of `cb.platform.internalAccounts.list()`: `currency`, `type`. @interface */
 export type PlatformInternalAccountListParams = QueryOf<'listPlatformInternalAccounts'>;
 /** Query of `cb.exchangeRates.list()`: `sourceCurrency`, `destinationCurrency` (one or more), `sendingAmount`. @interface */

@@ -74,6 +74,8 @@ export interface Connection {
   target: Target;
   /** True when the credentials are the sandbox's own, given because nothing else was (the local default only). */
   sandboxCredentials: boolean;
+  /** True when the credential is an agent's (`CROSSBORDER_AGENT_TOKEN`, with no platform credentials in the profile): the client is that agent. */
+  agent: boolean;
 }
 
 const present = (name: string) => (process.env[name] ?? '') !== '';
@@ -91,8 +93,13 @@ export function connect(options: ConnectionOptions, extra: ClientOptions = {}): 
   const target = targetOf(options, profile);
   const environment =
     target.from === 'production' ? 'production' : (options.environment ?? profile.environment ?? (target.from === 'default' ? 'sandbox' : undefined));
+  // An agent's credential counts: the local default must not put the sandbox's platform credentials in its place.
   const credentials =
-    profile.tokenId !== undefined || profile.clientSecret !== undefined || present('CROSSBORDER_TOKEN_ID') || present('CROSSBORDER_CLIENT_SECRET');
+    profile.tokenId !== undefined ||
+    profile.clientSecret !== undefined ||
+    present('CROSSBORDER_TOKEN_ID') ||
+    present('CROSSBORDER_CLIENT_SECRET') ||
+    present('CROSSBORDER_AGENT_TOKEN');
   const sandboxCredentials = target.from === 'default' && !credentials;
   try {
     const clientOptions: ClientOptions = {
@@ -106,9 +113,9 @@ export function connect(options: ConnectionOptions, extra: ClientOptions = {}): 
     };
     // The SDK asks for credentials at the first call (a webhook-only client needs none); every command
     // here calls the API, so a missing one is said before anything starts.
-    const { missingCredentials } = readSettings(clientOptions);
+    const { missingCredentials, agent } = readSettings(clientOptions);
     if (missingCredentials !== undefined) throw new ConfigurationError(missingCredentials);
-    return { core: cliCore(clientOptions), target, sandboxCredentials };
+    return { core: cliCore(clientOptions), target, sandboxCredentials, agent };
   } catch (error) {
     throw forShell(error);
   }

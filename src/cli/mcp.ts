@@ -11,6 +11,11 @@
  * material (a wallet export, a session signing key, a new credential) with `--allow-key-export`. A
  * call whose effect is not allowed is answered with an error naming the flag, and nothing is sent.
  *
+ * Given an agent's credential (`CROSSBORDER_AGENT_TOKEN`, no platform credentials), the server is that agent: it
+ * serves only the operations an agent calls with its own credential (those under `/agents/me`, {@link isAgentTool}),
+ * still by the tiers above, so the service applies the agent's policy and the platform's approvals to every call. A
+ * money call the policy holds is answered, as a normal result, "waiting for approval" with the action's id.
+ *
  * It points where every command points (./shared `targetOf`); anything but this machine needs
  * `--allow-remote`, and its first line on stderr says where it points and what it may do.
  *
@@ -67,6 +72,22 @@ export function toolsByName<T extends CommandSpec>(specs: readonly T[]): Map<str
   return byName;
 }
 
+/**
+ * True for an operation an agent calls with its own credential: those under `/agents/me` (the document's
+ * `AgentAuth` security). With an agent's credential the server offers these alone: the platform's would answer 401.
+ */
+export const isAgentTool = (spec: CommandSpec) => spec.op.path === '/agents/me' || spec.op.path.startsWith('/agents/me/');
+
+/**
+ * The answer of a money call that the agent's policy holds (`status: PENDING_APPROVAL`, an action with its `id`):
+ * the action's id, else undefined (it ran, or it is not an action).
+ */
+export function heldActionId(result: unknown): string | undefined {
+  if (result === null || typeof result !== 'object' || Array.isArray(result)) return undefined;
+  const { status, id } = result as { status?: unknown; id?: unknown };
+  return status === 'PENDING_APPROVAL' && typeof id === 'string' ? id : undefined;
+}
+
 async function serveMcp(opts: McpOptions): Promise<void> {
   let sdk: {
     Server: typeof import('@modelcontextprotocol/sdk/server/index.js').Server;
@@ -101,11 +122,12 @@ async function serveMcp(opts: McpOptions): Promise<void> {
     }
     throw error;
   }
-  const { core, target } = connection;
+  const { core, target, agent } = connection;
   const remote = !isLoopbackUrl(core.baseUrl);
   const where = `${shownUrl(core.baseUrl)} (${target.from === 'default' ? 'the local default' : `from ${target.from}`}, environment ${core.environment})`;
   // The first line on stderr says where the server points and what it may do, before anything else.
-  process.stderr.write(`crossborder-sdk mcp: pointed at ${where}; ${tierText(opts)}\n`);
+  const who = agent ? `; as the agent of CROSSBORDER_AGENT_TOKEN (its tools only, under its policy)` : '';
+  process.stderr.write(`crossborder-sdk mcp: pointed at ${where}; ${tierText(opts)}${who}\n`);
   if (remote && !opts.allowRemote) {
     throw new UsageError(
       `crossborder-sdk mcp is pointed at ${shownUrl(core.baseUrl)}, which is not this machine: an assistant would act on that service. Add --allow-remote to serve it.`,
@@ -113,13 +135,23 @@ async function serveMcp(opts: McpOptions): Promise<void> {
   }
   const signer = opts.sessionKey ? await sessionSigner(opts.sessionKey) : undefined;
   const texts = await operationDocs();
-  const specs = await Promise.all(commandTable().map(detailsOf));
+  const every = await Promise.all(commandTable().map(detailsOf));
+  // An agent's credential reaches the agent's own operations alone: the others are neither listed nor called.
+  const specs = agent ? every.filter(isAgentTool) : every;
   const byName = toolsByName(specs);
+  const platformTools = agent ? toolsByName(every.filter((spec) => !isAgentTool(spec))) : new Map<string, CommandDetails>();
+  const actionTool = specs.find((spec) => spec.op.method === 'GET' && spec.op.path === '/agents/me/actions/{actionId}');
   const server = new sdk.Server({ name: 'crossborder-sdk', version: VERSION }, { capabilities: { tools: {} } });
   server.setRequestHandler(sdk.types.ListToolsRequestSchema, async () => ({ tools: offeredTools(specs, texts, opts) }));
   server.setRequestHandler(sdk.types.CallToolRequestSchema, async (request) => {
     const spec = byName.get(request.params.name);
     const fail = (value: unknown) => ({ isError: true, content: [{ type: 'text' as const, text: JSON.stringify(value) }] });
+    if (!spec && platformTools.has(request.params.name)) {
+      return fail({
+        error: 'Refused',
+        message: `${request.params.name} is the platform's: this server holds an agent's credential and serves the agent's own tools (agents_me_…) only`,
+      });
+    }
     if (!spec) return fail({ error: 'UnknownTool', message: `no tool ${request.params.name}` });
     // The operation alone first: a refused tool is refused whatever its arguments (even ones that do not parse).
     const declared = refusal(spec, opts);
@@ -142,7 +174,20 @@ async function serveMcp(opts: McpOptions): Promise<void> {
       if (refused) return fail({ error: 'Refused', message: refused });
       const options: SignedRequestOptions = signer ? { signer } : {};
       const result = spec.op.paginated ? (await core.list<unknown>(spec.op, call, options)).body : await core.call<unknown>(spec.op, call, options);
-      return { content: [{ type: 'text' as const, text: JSON.stringify(result ?? null) }] };
+      const answer = { type: 'text' as const, text: JSON.stringify(result ?? null) };
+      // A money call the agent's policy holds moved nothing: said first, with the action's id, as a result (not an error).
+      const held = callEffect(spec.op, call.body) === 'money' ? heldActionId(result) : undefined;
+      if (held === undefined) return { content: [answer] };
+      const follow = actionTool ? ` Follow it with ${toolName(actionTool)} (actionId ${held}).` : '';
+      return {
+        content: [
+          {
+            type: 'text' as const,
+            text: `Waiting for approval: action ${held} is held by the agent's policy until the platform approves or rejects it; nothing has moved yet.${follow}`,
+          },
+          answer,
+        ],
+      };
     } catch (error) {
       return fail(describeError(error));
     }
@@ -305,7 +350,7 @@ export function addMcpCommand(program: Command, action: Action): void {
   program
     .command('mcp')
     .description(
-      'serve the operations as MCP tools over stdio (default: the local sandbox, read-only); tiers by effect: --allow-writes, --allow-money-movement, --allow-key-export',
+      'serve the operations as MCP tools over stdio (default: the local sandbox, read-only); tiers by effect: --allow-writes, --allow-money-movement, --allow-key-export; with CROSSBORDER_AGENT_TOKEN it is that agent: its own tools (agents_me_…) only, under its policy',
     )
     .option('--allow-writes', 'offer the operations that change data (reads are always offered)')
     .option('--allow-money-movement', `also those that move money or decide a payment (${toolsWith('money').join(', ')}); needs --allow-writes`)

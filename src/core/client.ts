@@ -10,9 +10,9 @@
  */
 import { createQuerySerializer } from 'openapi-fetch';
 import { APIPromise, type AfterLeg, type WithResponse } from './api-promise';
-import { createScrub, isChallenge, readAnswer, readChallenge, readEnvelope, type Scrub } from './answers';
+import { createScrub, isChallenge, readAnswer, readChallenge, readEnvelope, scaHeldQuote, type Scrub } from './answers';
 import { isEmpty, readCallOptions, type CallOptions, type CallSettings } from './call-options';
-import { ConfigurationError, SignatureChallengeError, SignatureRequiredError, ValidationError, type ValidationIssue } from './errors';
+import { ConfigurationError, ScaRequiredError, SignatureChallengeError, SignatureRequiredError, ValidationError, type ValidationIssue } from './errors';
 import type { FormBytes } from './form';
 import type { CallHooks, HookRunner } from './hooks';
 import { ignoreRejection, SILENT_LOG, type Log } from './logger';
@@ -424,9 +424,12 @@ export class CrossborderCore extends ClientInfo {
       this.#signed.claim(requestId, leg.plan.label);
       leg.trace?.signed(requestId);
     }
-    // Only a write's 202 can be a challenge (see #challenges).
+    // Only a write's 202 can be a challenge (see #challenges); a write's final answer may hold a payment for SCA.
     const after: AfterLeg | undefined = leg.plan.write
-      ? (result) => (result.response.status === 202 ? this.#challenges(leg, options, result, signed ? 1 : 0) : result)
+      ? (result) =>
+          result.response.status === 202
+            ? this.#challenges(leg, options, result, signed ? 1 : 0).then((r) => scaHold(leg.plan.label, r))
+            : scaHold(leg.plan.label, result)
       : read;
     return signed ? this.#send(leg, signature, requestId, this.#signed.expiry(requestId), after) : this.#send(leg, undefined, undefined, undefined, after);
   }
@@ -549,4 +552,14 @@ interface Leg {
   trace: CallTrace | undefined;
   /** The call's hooks and its attempt count (shared by its legs), when the client has hooks. */
   hooks: CallHooks | undefined;
+}
+
+/**
+ * A write's answer that holds a payment for Strong Customer Authentication (a quote in `PENDING_AUTHORIZATION`)
+ * becomes a {@link ScaRequiredError} naming the quote and its challenge; any other answer is the call's result.
+ */
+function scaHold(operation: string, result: WithResponse<unknown>): WithResponse<unknown> {
+  const quote = scaHeldQuote(result.data);
+  if (quote) throw new ScaRequiredError(quote, { operation, requestId: result.requestId, idempotencyKey: result.idempotencyKey });
+  return result;
 }

@@ -36,7 +36,11 @@ const MASKED_FIELDS = new Set(
     // Card secrets: the reveal's frame URL (its token shows the number and CVC), the 3-D Secure password of an issue.
     'panEmbedUrl threeDSecurePassword ' +
     // A stablecoin provider's API secret, sent once when its account is linked.
-    'apiClientSecret'
+    'apiClientSecret ' +
+    // SCA: a TOTP factor's shared secret (and its URI), its recovery codes, a liveness token and link, a passkey's proofs.
+    'secret secretBase32Encoded totpUri recoveryCodes livenessAccessToken verificationLink passkeyAssertion credential ' +
+    // An agent's credential, answered once by a device code's redemption.
+    'accessToken'
   ).split(' '),
 );
 

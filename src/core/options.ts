@@ -38,6 +38,13 @@ export interface ClientOptions {
   tokenId?: string | undefined;
   /** API client secret. Default: `CROSSBORDER_CLIENT_SECRET`. Never logged or shown. Needed by API calls, as `tokenId`. */
   clientSecret?: string | undefined;
+  /**
+   * An agent's credential: the `accessToken` of a redeemed device code (`cb.agents.redeemDeviceCode`). Given, the
+   * client is that agent: it sends `Authorization: Bearer <agentToken>` and calls `cb.agents.me`, under the agent's
+   * policy, instead of the platform's operations. Default: `CROSSBORDER_AGENT_TOKEN` when neither `tokenId` nor
+   * `clientSecret` is given. Never logged or shown; refused beside `tokenId` or `clientSecret`.
+   */
+  agentToken?: string | undefined;
   /** Service address; the version segment `/2025-10-13` is added when missing. Default: `CROSSBORDER_BASE_URL`, else the environment's address. */
   baseUrl?: string | undefined;
   /**

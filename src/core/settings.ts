@@ -96,8 +96,10 @@ export interface Settings {
   maxRetries: number;
   timeout: number;
   webhookPublicKey: string | undefined;
-  /** `Basic …`: held by the client in a private field, never logged (empty when a credential is missing). */
+  /** `Basic …` (or an agent's `Bearer …`): held by the client in a private field, never logged (empty when a credential is missing). */
   authorization: string;
+  /** True when the credential is an agent's (`agentToken` or `CROSSBORDER_AGENT_TOKEN`): the client is that agent. */
+  agent: boolean;
   /** Why the client cannot authenticate (a credential missing): the first API call throws it as a ConfigurationError. */
   missingCredentials: string | undefined;
   /** The credentials in every form an answer could echo them (the scrubber removes these). */
@@ -110,6 +112,7 @@ export interface Settings {
 const CLIENT_OPTIONS = Object.keys({
   tokenId: 1,
   clientSecret: 1,
+  agentToken: 1,
   baseUrl: 1,
   environment: 1,
   fetch: 1,
@@ -134,15 +137,26 @@ const CLIENT_OPTIONS = Object.keys({
 export function readSettings(options: ClientOptions): Settings {
   if (typeof options !== 'object') throw new ConfigurationError(`The client's options must be an object, got ${typeof options}`);
   checkOptionNames(options, CLIENT_OPTIONS, 'client option');
-  const tokenId = options.tokenId ?? env('CROSSBORDER_TOKEN_ID');
-  const secret = options.clientSecret ?? env('CROSSBORDER_CLIENT_SECRET');
+  // An agent's credential (`agentToken`) takes the place of the platform's: the client is then the agent.
+  // Platform credentials given in the options beside it are refused; in the environment they are left aside.
+  if (options.agentToken !== undefined && (options.tokenId !== undefined || options.clientSecret !== undefined)) {
+    throw new ConfigurationError("Give either the agent's credential (agentToken) or the platform's (tokenId and clientSecret), not both");
+  }
+  const agentToken = options.tokenId === undefined && options.clientSecret === undefined ? (options.agentToken ?? env('CROSSBORDER_AGENT_TOKEN')) : undefined;
+  if (agentToken !== undefined && (typeof agentToken !== 'string' || !/^[\x21-\x7e]+$/.test(agentToken))) {
+    throw new ConfigurationError('agentToken must be a non-empty string without spaces (the accessToken of a redeemed device code)');
+  }
+  const tokenId = agentToken ? undefined : (options.tokenId ?? env('CROSSBORDER_TOKEN_ID'));
+  const secret = agentToken ? undefined : (options.clientSecret ?? env('CROSSBORDER_CLIENT_SECRET'));
   // A missing credential is asked for by the first API call, not here: a client that only unwraps
   // webhooks needs none. One given but unusable is refused now.
-  const missingCredentials = !tokenId
-    ? 'Missing tokenId: pass { tokenId } or set CROSSBORDER_TOKEN_ID'
-    : !secret
-      ? 'Missing clientSecret: pass { clientSecret } or set CROSSBORDER_CLIENT_SECRET'
-      : undefined;
+  const missingCredentials = agentToken
+    ? undefined
+    : !tokenId
+      ? 'Missing tokenId: pass { tokenId } or set CROSSBORDER_TOKEN_ID'
+      : !secret
+        ? 'Missing clientSecret: pass { clientSecret } or set CROSSBORDER_CLIENT_SECRET'
+        : undefined;
   if ((tokenId && typeof tokenId !== 'string') || (secret && typeof secret !== 'string'))
     throw new ConfigurationError('tokenId and clientSecret must be strings');
   if (tokenId && tokenId.includes(':')) throw new ConfigurationError('tokenId must not contain ":" (HTTP Basic joins it to the secret with one)');
@@ -171,7 +185,7 @@ export function readSettings(options: ClientOptions): Settings {
     );
   }
   const agent = userAgent();
-  const basic = missingCredentials === undefined ? base64Forms(`${tokenId}:${secret}`) : undefined;
+  const basic = missingCredentials === undefined && !agentToken ? base64Forms(`${tokenId}:${secret}`) : undefined;
   return {
     environment,
     baseUrl: normalizeBaseUrl(baseUrl ?? DEFAULT_BASE_URLS[environment === 'sandbox' ? 'sandbox' : 'production']),
@@ -179,9 +193,16 @@ export function readSettings(options: ClientOptions): Settings {
     timeout,
     webhookPublicKey: options.webhookPublicKey ?? env('CROSSBORDER_WEBHOOK_PUBLIC_KEY'),
     missingCredentials,
-    authorization: basic === undefined ? '' : `Basic ${basic[0]}`,
+    agent: agentToken !== undefined,
+    authorization: agentToken ? `Bearer ${agentToken}` : basic === undefined ? '' : `Basic ${basic[0]}`,
     // Whatever was given is scrubbed, even when the other half is missing.
-    secrets: basic === undefined ? (secret ? [secret, ...base64Forms(secret)] : []) : [secret!, `${tokenId}:${secret}`, ...basic, ...base64Forms(secret!)],
+    secrets: agentToken
+      ? [agentToken, ...base64Forms(agentToken)]
+      : basic === undefined
+        ? secret
+          ? [secret, ...base64Forms(secret)]
+          : []
+        : [secret!, `${tokenId}:${secret}`, ...basic, ...base64Forms(secret!)],
     headers: mergeHeaders(agent ? { 'user-agent': agent } : {}, options.defaultHeaders),
   };
 }

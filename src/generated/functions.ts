@@ -365,6 +365,106 @@ export function revokeDelegatedKey(core: CrossborderCore, id: string, options?: 
   return core.call(op.revokeDelegatedKey, { path: { id } }, options);
 }
 
+/** `POST /customers/{customerId}/verify-email` (`sendCustomerEmailVerification`). */
+export function sendCustomerEmailVerification(core: CrossborderCore, customerId: string, options?: SignedRequestOptions | null): APIPromise<ResultOf<'sendCustomerEmailVerification'>> {
+  return core.call(op.sendCustomerEmailVerification, { path: { customerId } }, options);
+}
+
+/** `POST /customers/{customerId}/verify-email/confirm` (`confirmCustomerEmailVerification`). */
+export function confirmCustomerEmailVerification(core: CrossborderCore, customerId: string, params: Body<'confirmCustomerEmailVerification'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'confirmCustomerEmailVerification'>> {
+  return core.call(op.confirmCustomerEmailVerification, { path: { customerId }, body: params }, options);
+}
+
+/** `POST /customers/{customerId}/verify-phone` (`sendCustomerPhoneVerification`). */
+export function sendCustomerPhoneVerification(core: CrossborderCore, customerId: string, options?: SignedRequestOptions | null): APIPromise<ResultOf<'sendCustomerPhoneVerification'>> {
+  return core.call(op.sendCustomerPhoneVerification, { path: { customerId } }, options);
+}
+
+/** `POST /customers/{customerId}/verify-phone/confirm` (`confirmCustomerPhoneVerification`). */
+export function confirmCustomerPhoneVerification(core: CrossborderCore, customerId: string, params: Body<'confirmCustomerPhoneVerification'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'confirmCustomerPhoneVerification'>> {
+  return core.call(op.confirmCustomerPhoneVerification, { path: { customerId }, body: params }, options);
+}
+
+/** `GET /sca/factors` (`listScaFactors`). */
+export function listScaFactors(core: CrossborderCore, params: Query<'listScaFactors'>, options?: RequestOptions | null): APIPromise<ResultOf<'listScaFactors'>> {
+  return core.call(op.listScaFactors, { query: params }, options);
+}
+
+/** `POST /sca/factors` (`startScaFactorEnrollment`). */
+export function startScaFactorEnrollment(core: CrossborderCore, params: { query: Query<'startScaFactorEnrollment'> | undefined; body: Body<'startScaFactorEnrollment'> | undefined }, options?: SignedRequestOptions | null): APIPromise<ResultOf<'startScaFactorEnrollment'>> {
+  return core.call(op.startScaFactorEnrollment, { query: params.query, body: params.body }, options);
+}
+
+/** `POST /sca/factors/confirm` (`confirmScaFactorEnrollment`). */
+export function confirmScaFactorEnrollment(core: CrossborderCore, params: { query: Query<'confirmScaFactorEnrollment'> | undefined; body: Body<'confirmScaFactorEnrollment'> | undefined }, options?: SignedRequestOptions | null): APIPromise<ResultOf<'confirmScaFactorEnrollment'>> {
+  return core.call(op.confirmScaFactorEnrollment, { query: params.query, body: params.body }, options);
+}
+
+/** `DELETE /sca/factors/{credentialId}` (`deleteScaFactor`). */
+export function deleteScaFactor(core: CrossborderCore, credentialId: string, params: Query<'deleteScaFactor'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'deleteScaFactor'>> {
+  return core.call(op.deleteScaFactor, { path: { credentialId }, query: params }, options);
+}
+
+/** `POST /sca/login/start` (`startScaLogin`). */
+export function startScaLogin(core: CrossborderCore, params: { query: Query<'startScaLogin'> | undefined; body: Body<'startScaLogin'> | undefined }, options?: SignedRequestOptions | null): APIPromise<ResultOf<'startScaLogin'>> {
+  return core.call(op.startScaLogin, { query: params.query, body: params.body }, options);
+}
+
+/** `POST /sca/login/complete` (`completeScaLogin`). */
+export function completeScaLogin(core: CrossborderCore, params: { query: Query<'completeScaLogin'> | undefined; body: Body<'completeScaLogin'> | undefined }, options?: SignedRequestOptions | null): APIPromise<ResultOf<'completeScaLogin'>> {
+  return core.call(op.completeScaLogin, { query: params.query, body: params.body }, options);
+}
+
+/** `POST /sca/record-event` (`recordSecurityEvent`). */
+export function recordSecurityEvent(core: CrossborderCore, params: { query: Query<'recordSecurityEvent'> | undefined; body: Body<'recordSecurityEvent'> | undefined }, options?: SignedRequestOptions | null): APIPromise<ResultOf<'recordSecurityEvent'>> {
+  return core.call(op.recordSecurityEvent, { query: params.query, body: params.body }, options);
+}
+
+/** `POST /sca/factors/reset` (`startTwoFactorReset`). */
+export function startTwoFactorReset(core: CrossborderCore, params: { query: Query<'startTwoFactorReset'> | undefined; body: Body<'startTwoFactorReset'> | undefined }, options?: SignedRequestOptions | null): APIPromise<ResultOf<'startTwoFactorReset'>> {
+  return core.call(op.startTwoFactorReset, { query: params.query, body: params.body }, options);
+}
+
+/** `GET /sca/factors/reset/{resetId}` (`getTwoFactorResetStatus`). */
+export function getTwoFactorResetStatus(core: CrossborderCore, resetId: string, params: Query<'getTwoFactorResetStatus'>, options?: RequestOptions | null): APIPromise<ResultOf<'getTwoFactorResetStatus'>> {
+  return core.call(op.getTwoFactorResetStatus, { path: { resetId }, query: params }, options);
+}
+
+/** `POST /sca/factors/reset/{resetId}/complete` (`completeTwoFactorReset`). */
+export function completeTwoFactorReset(core: CrossborderCore, resetId: string, params: { query: Query<'completeTwoFactorReset'> | undefined; body?: Body<'completeTwoFactorReset'> | undefined }, options?: SignedRequestOptions | null): APIPromise<ResultOf<'completeTwoFactorReset'>> {
+  return core.call(op.completeTwoFactorReset, { path: { resetId }, query: params.query, body: params.body }, options);
+}
+
+/** `POST /customers/external-accounts/{externalAccountId}/trust` (`startBeneficiaryTrust`). */
+export function startBeneficiaryTrust(core: CrossborderCore, externalAccountId: string, options?: SignedRequestOptions | null): APIPromise<ResultOf<'startBeneficiaryTrust'>> {
+  return core.call(op.startBeneficiaryTrust, { path: { externalAccountId } }, options);
+}
+
+/** `POST /customers/external-accounts/{externalAccountId}/trust/confirm` (`confirmBeneficiaryTrust`). */
+export function confirmBeneficiaryTrust(core: CrossborderCore, externalAccountId: string, params: Body<'confirmBeneficiaryTrust'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'confirmBeneficiaryTrust'>> {
+  return core.call(op.confirmBeneficiaryTrust, { path: { externalAccountId }, body: params }, options);
+}
+
+/** `POST /customers/external-accounts/{externalAccountId}/untrust` (`startBeneficiaryUntrust`). */
+export function startBeneficiaryUntrust(core: CrossborderCore, externalAccountId: string, options?: SignedRequestOptions | null): APIPromise<ResultOf<'startBeneficiaryUntrust'>> {
+  return core.call(op.startBeneficiaryUntrust, { path: { externalAccountId } }, options);
+}
+
+/** `POST /customers/external-accounts/{externalAccountId}/untrust/confirm` (`confirmBeneficiaryUntrust`). */
+export function confirmBeneficiaryUntrust(core: CrossborderCore, externalAccountId: string, params: Body<'confirmBeneficiaryUntrust'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'confirmBeneficiaryUntrust'>> {
+  return core.call(op.confirmBeneficiaryUntrust, { path: { externalAccountId }, body: params }, options);
+}
+
+/** `POST /quotes/{quoteId}/authorize` (`authorizeQuote`). */
+export function authorizeQuote(core: CrossborderCore, quoteId: string, params: Body<'authorizeQuote'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'authorizeQuote'>> {
+  return core.call(op.authorizeQuote, { path: { quoteId }, body: params }, options);
+}
+
+/** `POST /quotes/{quoteId}/authorize/resend` (`resendQuoteScaCode`). */
+export function resendQuoteScaCode(core: CrossborderCore, quoteId: string, options?: SignedRequestOptions | null): APIPromise<ResultOf<'resendQuoteScaCode'>> {
+  return core.call(op.resendQuoteScaCode, { path: { quoteId } }, options);
+}
+
 /** `GET /tokens` (`listTokens`): awaited, the first page; iterated with `for await`, every item. */
 export function listTokens(core: CrossborderCore, params?: Query<'listTokens'> | null, options?: ListOptions | null): PagePromise<ItemOf<'listTokens'>> {
   return core.list(op.listTokens, { query: params }, options);
@@ -543,4 +643,139 @@ export function replaceDocument(core: CrossborderCore, documentId: string, param
 /** `DELETE /documents/{documentId}` (`deleteDocument`). */
 export function deleteDocument(core: CrossborderCore, documentId: string, options?: SignedRequestOptions | null): APIPromise<ResultOf<'deleteDocument'>> {
   return core.call(op.deleteDocument, { path: { documentId } }, options);
+}
+
+/** `GET /agents` (`listAgents`): awaited, the first page; iterated with `for await`, every item. */
+export function listAgents(core: CrossborderCore, params?: Query<'listAgents'> | null, options?: ListOptions | null): PagePromise<ItemOf<'listAgents'>> {
+  return core.list(op.listAgents, { query: params }, options);
+}
+
+/** `POST /agents` (`createAgent`). */
+export function createAgent(core: CrossborderCore, params: Body<'createAgent'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'createAgent'>> {
+  return core.call(op.createAgent, { body: params }, options);
+}
+
+/** `GET /agents/approvals` (`listAgentApprovals`): awaited, the first page; iterated with `for await`, every item. */
+export function listAgentApprovals(core: CrossborderCore, params?: Query<'listAgentApprovals'> | null, options?: ListOptions | null): PagePromise<ItemOf<'listAgentApprovals'>> {
+  return core.list(op.listAgentApprovals, { query: params }, options);
+}
+
+/** `GET /agents/me` (`getAgentMe`). */
+export function getAgentMe(core: CrossborderCore, options?: RequestOptions | null): APIPromise<ResultOf<'getAgentMe'>> {
+  return core.call(op.getAgentMe, {  }, options);
+}
+
+/** `GET /agents/{agentId}` (`getAgentById`). */
+export function getAgentById(core: CrossborderCore, agentId: string, options?: RequestOptions | null): APIPromise<ResultOf<'getAgentById'>> {
+  return core.call(op.getAgentById, { path: { agentId } }, options);
+}
+
+/** `PATCH /agents/{agentId}` (`updateAgent`). */
+export function updateAgent(core: CrossborderCore, agentId: string, params: Body<'updateAgent'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'updateAgent'>> {
+  return core.call(op.updateAgent, { path: { agentId }, body: params }, options);
+}
+
+/** `DELETE /agents/{agentId}` (`deleteAgent`). */
+export function deleteAgent(core: CrossborderCore, agentId: string, options?: SignedRequestOptions | null): APIPromise<ResultOf<'deleteAgent'>> {
+  return core.call(op.deleteAgent, { path: { agentId } }, options);
+}
+
+/** `PATCH /agents/{agentId}/policy` (`updateAgentPolicy`). */
+export function updateAgentPolicy(core: CrossborderCore, agentId: string, params: Body<'updateAgentPolicy'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'updateAgentPolicy'>> {
+  return core.call(op.updateAgentPolicy, { path: { agentId }, body: params }, options);
+}
+
+/** `POST /agents/{agentId}/device-codes` (`regenerateAgentDeviceCode`). */
+export function regenerateAgentDeviceCode(core: CrossborderCore, agentId: string, options?: SignedRequestOptions | null): APIPromise<ResultOf<'regenerateAgentDeviceCode'>> {
+  return core.call(op.regenerateAgentDeviceCode, { path: { agentId } }, options);
+}
+
+/** `POST /agents/{agentId}/actions/{actionId}/approve` (`approveAgentAction`). */
+export function approveAgentAction(core: CrossborderCore, agentId: string, actionId: string, options?: SignedRequestOptions | null): APIPromise<ResultOf<'approveAgentAction'>> {
+  return core.call(op.approveAgentAction, { path: { agentId, actionId } }, options);
+}
+
+/** `POST /agents/{agentId}/actions/{actionId}/reject` (`rejectAgentAction`). */
+export function rejectAgentAction(core: CrossborderCore, agentId: string, actionId: string, params?: Body<'rejectAgentAction'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'rejectAgentAction'>> {
+  return core.call(op.rejectAgentAction, { path: { agentId, actionId }, body: params }, options);
+}
+
+/** `GET /agents/device-codes/{code}/status` (`getAgentDeviceCodeStatus`). */
+export function getAgentDeviceCodeStatus(core: CrossborderCore, code: string, options?: RequestOptions | null): APIPromise<ResultOf<'getAgentDeviceCodeStatus'>> {
+  return core.call(op.getAgentDeviceCodeStatus, { path: { code } }, options);
+}
+
+/** `POST /agents/device-codes/{code}/redeem` (`redeemAgentDeviceCode`). */
+export function redeemAgentDeviceCode(core: CrossborderCore, code: string, options?: SignedRequestOptions | null): APIPromise<ResultOf<'redeemAgentDeviceCode'>> {
+  return core.call(op.redeemAgentDeviceCode, { path: { code } }, options);
+}
+
+/** `GET /agents/me/transactions` (`agentListTransactions`): awaited, the first page; iterated with `for await`, every item. */
+export function agentListTransactions(core: CrossborderCore, params?: Query<'agentListTransactions'> | null, options?: ListOptions | null): PagePromise<ItemOf<'agentListTransactions'>> {
+  return core.list(op.agentListTransactions, { query: params }, options);
+}
+
+/** `GET /agents/me/transactions/{transactionId}` (`agentGetTransaction`). */
+export function agentGetTransaction(core: CrossborderCore, transactionId: string, options?: RequestOptions | null): APIPromise<ResultOf<'agentGetTransaction'>> {
+  return core.call(op.agentGetTransaction, { path: { transactionId } }, options);
+}
+
+/** `POST /agents/me/quotes` (`agentCreateQuote`). */
+export function agentCreateQuote(core: CrossborderCore, params: Body<'agentCreateQuote'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'agentCreateQuote'>> {
+  return core.call(op.agentCreateQuote, { body: params }, options);
+}
+
+/** `GET /agents/me/quotes/{quoteId}` (`agentGetQuote`). */
+export function agentGetQuote(core: CrossborderCore, quoteId: string, options?: RequestOptions | null): APIPromise<ResultOf<'agentGetQuote'>> {
+  return core.call(op.agentGetQuote, { path: { quoteId } }, options);
+}
+
+/** `POST /agents/me/quotes/{quoteId}/execute` (`agentExecuteQuote`). */
+export function agentExecuteQuote(core: CrossborderCore, quoteId: string, options?: SignedRequestOptions | null): APIPromise<ResultOf<'agentExecuteQuote'>> {
+  return core.call(op.agentExecuteQuote, { path: { quoteId } }, options);
+}
+
+/** `GET /agents/me/actions` (`agentListActions`): awaited, the first page; iterated with `for await`, every item. */
+export function agentListActions(core: CrossborderCore, params?: Query<'agentListActions'> | null, options?: ListOptions | null): PagePromise<ItemOf<'agentListActions'>> {
+  return core.list(op.agentListActions, { query: params }, options);
+}
+
+/** `GET /agents/me/actions/{actionId}` (`agentGetAction`). */
+export function agentGetAction(core: CrossborderCore, actionId: string, options?: RequestOptions | null): APIPromise<ResultOf<'agentGetAction'>> {
+  return core.call(op.agentGetAction, { path: { actionId } }, options);
+}
+
+/** `POST /agents/me/transfer-in` (`agentCreateTransferIn`). */
+export function agentCreateTransferIn(core: CrossborderCore, params: Body<'agentCreateTransferIn'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'agentCreateTransferIn'>> {
+  return core.call(op.agentCreateTransferIn, { body: params }, options);
+}
+
+/** `POST /agents/me/transfer-out` (`agentCreateTransferOut`). */
+export function agentCreateTransferOut(core: CrossborderCore, params: Body<'agentCreateTransferOut'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'agentCreateTransferOut'>> {
+  return core.call(op.agentCreateTransferOut, { body: params }, options);
+}
+
+/** `GET /agents/me/internal-accounts` (`agentListInternalAccounts`): awaited, the first page; iterated with `for await`, every item. */
+export function agentListInternalAccounts(core: CrossborderCore, params?: Query<'agentListInternalAccounts'> | null, options?: ListOptions | null): PagePromise<ItemOf<'agentListInternalAccounts'>> {
+  return core.list(op.agentListInternalAccounts, { query: params }, options);
+}
+
+/** `GET /agents/me/external-accounts` (`agentListExternalAccounts`): awaited, the first page; iterated with `for await`, every item. */
+export function agentListExternalAccounts(core: CrossborderCore, params?: Query<'agentListExternalAccounts'> | null, options?: ListOptions | null): PagePromise<ItemOf<'agentListExternalAccounts'>> {
+  return core.list(op.agentListExternalAccounts, { query: params }, options);
+}
+
+/** `POST /agents/me/external-accounts` (`agentCreateExternalAccount`). */
+export function agentCreateExternalAccount(core: CrossborderCore, params: Body<'agentCreateExternalAccount'>, options?: SignedRequestOptions | null): APIPromise<ResultOf<'agentCreateExternalAccount'>> {
+  return core.call(op.agentCreateExternalAccount, { body: params }, options);
+}
+
+/** `GET /agents/me/external-accounts/{externalAccountId}` (`agentGetExternalAccount`). */
+export function agentGetExternalAccount(core: CrossborderCore, externalAccountId: string, options?: RequestOptions | null): APIPromise<ResultOf<'agentGetExternalAccount'>> {
+  return core.call(op.agentGetExternalAccount, { path: { externalAccountId } }, options);
+}
+
+/** `DELETE /agents/me/external-accounts/{externalAccountId}` (`agentDeleteExternalAccount`). */
+export function agentDeleteExternalAccount(core: CrossborderCore, externalAccountId: string, options?: SignedRequestOptions | null): APIPromise<ResultOf<'agentDeleteExternalAccount'>> {
+  return core.call(op.agentDeleteExternalAccount, { path: { externalAccountId } }, options);
 }

@@ -56,6 +56,345 @@ export type AedAccountInfo = {
     routingNumber?: string;
 };
 
+/** @description A program acting for one customer under a policy (production's agents). */
+export type Agent = {
+    /**
+     * Format: date-time
+     * @description When the agent was created.
+     */
+    createdAt: string;
+    /**
+     * @description The customer the agent acts for.
+     * @example Customer:019542f5-b3e7-1d02-0000-000000000001
+     */
+    customerId: string;
+    /**
+     * @description The agent's id, `Agent:<id>`.
+     * @example Agent:019542f5-b3e7-1d02-0000-000000000001
+     */
+    id: string;
+    /** @description Whether its device code was redeemed. */
+    isConnected: boolean;
+    /** @description A paused agent cannot act. */
+    isPaused: boolean;
+    /**
+     * @description The agent's name.
+     * @example Payroll Automation Agent
+     */
+    name: string;
+    policy: AgentPolicy;
+    /**
+     * Format: date-time
+     * @description When the agent last changed.
+     */
+    updatedAt: string;
+    usage: AgentUsage;
+};
+
+/** @description The accounts the agent may use, and per-account overrides. */
+export type AgentAccountRestrictions = {
+    /** @description Per-account overrides of the policy. */
+    accountRules?: AgentAccountRule[];
+    /** @description The only internal accounts the agent may use; null for all of its customer's. */
+    allowedAccountIds?: string[] | null;
+};
+
+/** @description A policy override for one internal account, over the agent's defaults. */
+export type AgentAccountRule = {
+    /** @description The internal account the rule applies to. */
+    accountId: string;
+    executionMode?: AgentExecutionMode;
+    /**
+     * @description The per-transaction limit for this account; null inherits the agent's.
+     * @example 10000
+     */
+    perTransactionLimit?: number | null;
+};
+
+/** @description Something an agent submitted (a quote execution, a transfer), executed at once within its policy or held for the platform's approval. */
+export type AgentAction = {
+    /** @description The agent that submitted it. */
+    agentId: string;
+    /**
+     * Format: date-time
+     * @description When the agent submitted it.
+     */
+    createdAt: string;
+    /** @description The customer it acts for. */
+    customerId: string;
+    /**
+     * @description The action's id, `AgentAction:<id>`.
+     * @example AgentAction:019542f5-b3e7-1d02-0000-000000000099
+     */
+    id: string;
+    /** @description The platform's own id of that customer. */
+    platformCustomerId: string;
+    /** @description The quote to execute (`EXECUTE_QUOTE` actions). */
+    quote?: Quote;
+    /** @description Why the platform rejected it (`REJECTED` only). */
+    rejectionReason?: string;
+    status: AgentActionStatus;
+    /** @description The resulting transaction, once approved and executing. */
+    transaction?: Transaction;
+    /** @description The transfer (`TRANSFER_OUT`, `TRANSFER_IN` actions). */
+    transferDetails?: AgentTransferDetails;
+    type: AgentActionType;
+    /**
+     * Format: date-time
+     * @description When it last changed.
+     */
+    updatedAt: string;
+};
+
+/** @description A page of agent actions. */
+export type AgentActionList = {
+    data: AgentAction[];
+    /** @description Whether more pages follow. */
+    hasMore: boolean;
+    /** @description The cursor of the next page (when `hasMore`). */
+    nextCursor?: string;
+    /** @description How many actions match. */
+    totalCount?: number;
+};
+
+/** @description An agent submitted an action that waits for the platform's approval. */
+export type AgentActionPendingApprovalEvent = {
+    data: AgentAction;
+    /** @description Event id; the same on every redelivery. */
+    id: string;
+    /**
+     * Format: date-time
+     * @description When the service created the event.
+     */
+    timestamp: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "AGENT_ACTION.PENDING_APPROVAL";
+};
+
+/** @description Why an action is rejected (production's `AgentActionRejectRequest`). */
+export type AgentActionRejectParams = {
+    /** @description The reason, kept on the action. */
+    reason?: string;
+};
+
+/** @description An agent action's status (open set): `PENDING_APPROVAL` (waiting for the platform), `APPROVED` (executed or executing), `REJECTED` (never executed), `FAILED` (approved but could not run: the quote expired, the funds were short). */
+export type AgentActionStatus = "PENDING_APPROVAL" | "APPROVED" | "REJECTED" | "FAILED" | (string & {});
+
+/** @description What the agent asked for (open set). */
+export type AgentActionType = "EXECUTE_QUOTE" | "TRANSFER_OUT" | "TRANSFER_IN" | (string & {});
+
+/** @description An amount above which a transaction needs approval even in `AUTO` mode. */
+export type AgentApprovalThresholds = {
+    /**
+     * @description Transactions above this amount (smallest unit) need approval; null for no threshold.
+     * @example 100000
+     */
+    amount?: number | null;
+    /**
+     * @description ISO 4217 code of `amount` (needed with it).
+     * @example USD
+     */
+    currency?: string;
+};
+
+/** @description An agent to create (production's `AgentCreateRequest`). */
+export type AgentCreateParams = {
+    /**
+     * @description The customer the agent acts for.
+     * @example Customer:019542f5-b3e7-1d02-0000-000000000001
+     */
+    customerId: string;
+    /**
+     * @description The agent's name.
+     * @example Payroll Automation Agent
+     */
+    name: string;
+    policy: AgentPolicy;
+};
+
+/** @description The created agent and its device code. */
+export type AgentCreateResponse = {
+    agent: Agent;
+    deviceCode: AgentDeviceCode;
+};
+
+/** @description A code the agent software redeems, once and before `expiresAt`, for the agent's credential. */
+export type AgentDeviceCode = {
+    /** @description The agent it connects. */
+    agentId: string;
+    /**
+     * @description The device code.
+     * @example GRID-AGENT-X7K9-M2P4
+     */
+    code: string;
+    /**
+     * Format: date-time
+     * @description When it stops working.
+     */
+    expiresAt: string;
+    /** @description Whether it was redeemed. */
+    redeemed: boolean;
+};
+
+/** @description The agent's credential, answered once, and its policy. */
+export type AgentDeviceCodeRedeemResponse = {
+    /** @description The agent's Bearer token (`Authorization: Bearer <accessToken>`), answered this once: a secret, never to be logged. */
+    accessToken: string;
+    /** @description The agent's id. */
+    agentId: string;
+    /** @description The agent's name. */
+    agentName: string;
+    policy: AgentPolicy;
+};
+
+/** @description Whether a device code was redeemed. */
+export type AgentDeviceCodeStatusResponse = {
+    /** @description The device code. */
+    code: string;
+    /** @description Whether it was redeemed. */
+    redeemed: boolean;
+};
+
+/** @description Whether the agent's actions run on their own (`AUTO`, within the spending limits and approval thresholds) or each waits for a human's approval (`APPROVAL_REQUIRED`). */
+export type AgentExecutionMode = "AUTO" | "APPROVAL_REQUIRED" | (string & {});
+
+/** @description A page of agents. */
+export type AgentList = {
+    data: Agent[];
+    /** @description Whether more pages follow. */
+    hasMore: boolean;
+    /** @description The cursor of the next page (when `hasMore`). */
+    nextCursor?: string;
+    /** @description How many agents match. */
+    totalCount?: number;
+};
+
+/** @description What an agent may do (production's open set): `VIEW_TRANSACTIONS` (list and read transactions and balances), `CREATE_TRANSFERS` (same-currency transfers in and out), `CREATE_QUOTES`, `EXECUTE_QUOTES`, `MANAGE_EXTERNAL_ACCOUNTS`. */
+export type AgentPermission = "VIEW_TRANSACTIONS" | "CREATE_TRANSFERS" | "CREATE_QUOTES" | "EXECUTE_QUOTES" | "MANAGE_EXTERNAL_ACCOUNTS" | (string & {});
+
+/** @description What an agent may do, how its actions run, and how much it may spend. */
+export type AgentPolicy = {
+    accountRestrictions?: AgentAccountRestrictions;
+    approvalThresholds?: AgentApprovalThresholds;
+    defaultExecutionMode: AgentExecutionMode;
+    /** @description The agent's permissions. */
+    permissions: AgentPermission[];
+    spendingLimits: AgentSpendingLimits;
+};
+
+/** @description Policy fields to change (production's `AgentPolicyUpdateRequest`); those left out keep their values. */
+export type AgentPolicyUpdateParams = {
+    accountRestrictions?: AgentAccountRestrictions;
+    approvalThresholds?: AgentApprovalThresholds;
+    defaultExecutionMode?: AgentExecutionMode;
+    /** @description The new permissions (replaces the list). */
+    permissions?: AgentPermission[];
+    spendingLimits?: AgentSpendingLimitsUpdate;
+};
+
+/** @description Caps on the agent's amounts and number of transactions, in the smallest unit of `currency` (other currencies are converted at the rate of the moment). */
+export type AgentSpendingLimits = {
+    /**
+     * @description ISO 4217 code the limits are in.
+     * @example USD
+     */
+    currency: string;
+    /**
+     * @description The largest total per day; null for none.
+     * @example 500000
+     */
+    dailyLimit?: number | null;
+    /**
+     * @description The most transactions per day.
+     * @example 10
+     */
+    dailyTransactionLimit?: number;
+    /**
+     * @description The largest total per month; null for none.
+     * @example 5000000
+     */
+    monthlyLimit?: number | null;
+    /**
+     * @description The largest amount of one transaction.
+     * @example 50000
+     */
+    perTransactionLimit: number;
+};
+
+/** @description Spending limits to change; those left out keep their values. */
+export type AgentSpendingLimitsUpdate = {
+    /** @description ISO 4217 code the limits are in. */
+    currency?: string;
+    /** @description The largest total per day; null removes it. */
+    dailyLimit?: number | null;
+    /** @description The most transactions per day. */
+    dailyTransactionLimit?: number;
+    /** @description The largest total per month; null removes it. */
+    monthlyLimit?: number | null;
+    /** @description The largest amount of one transaction. */
+    perTransactionLimit?: number;
+};
+
+/** @description The transfer of a `TRANSFER_OUT` or `TRANSFER_IN` action. */
+export type AgentTransferDetails = {
+    /**
+     * Format: int64
+     * @description Amount in the smallest unit of `currency`.
+     * @example 50000
+     */
+    amount: number;
+    /**
+     * @description ISO 4217 code.
+     * @example USD
+     */
+    currency: string;
+    /** @description The account the funds reach. */
+    destinationAccountId: string;
+    /** @description The account the funds leave. */
+    sourceAccountId: string;
+};
+
+/** @description An agent's new name or paused state (production's `AgentUpdateRequest`). */
+export type AgentUpdateParams = {
+    /** @description true pauses the agent, false resumes it. */
+    isPaused?: boolean;
+    /** @description The new name. */
+    name?: string;
+};
+
+/** @description The agent's spending and transactions so far, against its limits. */
+export type AgentUsage = {
+    /**
+     * Format: date
+     * @description When the daily counters reset.
+     * @example 2025-07-22
+     */
+    dailyResetDate?: string;
+    /**
+     * @description Spent today, in the smallest unit of `spendingLimits.currency`.
+     * @example 150000
+     */
+    dailySpend: number;
+    /**
+     * @description Transactions the agent initiated today.
+     * @example 3
+     */
+    dailyTransactionCount: number;
+    /**
+     * @description The month (YYYY-MM) when the monthly counter resets.
+     * @example 2025-08
+     */
+    monthlyResetMonth?: string;
+    /**
+     * @description Spent this month, in the smallest unit of `spendingLimits.currency`.
+     * @example 750000
+     */
+    monthlySpend: number;
+};
+
 /** @description An API token of the platform (production). `clientSecret` is present only in the answer that created it. */
 export type ApiToken = {
     /** @description The user name of the token's HTTP Basic credentials. */
@@ -194,6 +533,30 @@ export type Beneficiary = {
     taxId?: string;
 };
 
+/** @description Whether the beneficiary is now trusted (`true` after a trust, `false` after an untrust). */
+export type BeneficiaryTrustConfirm = {
+    trusted: boolean;
+};
+
+/** @description The SCA proof confirming a trust or untrust (`code`, or `passkeyAssertion` and `origin`), with the start's `challengeId` when it issued one. */
+export type BeneficiaryTrustConfirmParams = {
+    /** @description The start's `scaChallenge.id`, when it issued one. */
+    challengeId?: string | null;
+    /** @description The SMS or authenticator code. In the sandbox it is always `123456`. */
+    code?: string | null;
+    /** @description The origin the assertion was produced against (with `passkeyAssertion`). */
+    origin?: string | null;
+    /** @description The opaque WebAuthn assertion (`PASSKEY`). */
+    passkeyAssertion?: {
+        [key: string]: unknown;
+    } | null;
+};
+
+/** @description The SCA challenge (if one is issued) to satisfy to finish trusting or untrusting a beneficiary. */
+export type BeneficiaryTrustStart = {
+    scaChallenge?: ScaChallenge;
+};
+
 /** @description Outcome of the payment rail's check of the beneficiary name. */
 export type BeneficiaryVerificationStatus = "MATCHED" | "PARTIAL_MATCH" | "NOT_MATCHED" | "UNSUPPORTED" | "CHECKED_BY_RECEIVING_FI" | "PENDING" | (string & {});
 
@@ -301,6 +664,7 @@ export type BulkUploadFailedEvent = {
 export type BusinessCustomer = {
     address?: Address;
     businessInfo: BusinessInfo;
+    contactVerification?: ContactVerification;
     /** Format: date-time */
     createdAt?: string;
     /** @description Enabled currency codes. */
@@ -650,6 +1014,21 @@ export type CardUpdateParams = {
      */
     state?: "ACTIVE" | "FROZEN" | "CLOSED";
 };
+
+/** @description Email and/or phone verification state of a customer (production's). Present only when the customer's jurisdiction requires contact verification (e.g. EU customers), and then only with the channels it requires; each present channel must be `VERIFIED` before the customer can begin KYC. */
+export type ContactVerification = {
+    email?: ContactVerificationStatus;
+    phone?: ContactVerificationStatus;
+};
+
+/** @description Body of an email or phone verification confirm - the one-time code the customer received. */
+export type ContactVerificationConfirmParams = {
+    /** @description The one-time code the customer received by email or SMS. In the sandbox it is always `123456`. */
+    code: string;
+};
+
+/** @description A contact channel's verification state - `PENDING` (required, not yet confirmed) or `VERIFIED`. */
+export type ContactVerificationStatus = "PENDING" | "VERIFIED" | (string & {});
 
 export type CounterpartyFieldRequirement = {
     mandatory: boolean;
@@ -1079,7 +1458,7 @@ export type ErrorBody = {
 };
 
 /** @description Machine-readable error code; 404 codes name the missing resource. */
-export type ErrorCode = "INVALID_INPUT" | "AMOUNT_OUT_OF_RANGE" | "INVALID_CURRENCY" | "INVALID_AMOUNT" | "INVALID_UMA_ADDRESS" | "EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS" | "PASSKEY_CREDENTIAL_ALREADY_EXISTS" | "CANNOT_REVOKE_LAST_CREDENTIAL" | "CURRENCY_COMBINATION_REQUIRES_SEPARATE_CUSTOMERS" | "UNAUTHORIZED" | "WALLET_SIGNATURE_MISSING" | "WALLET_SIGNATURE_MALFORMED" | "WALLET_SIGNATURE_INVALID" | "REQUEST_ID_MISSING" | "REQUEST_ID_REUSED" | "SANDBOX_ONLY" | "FORBIDDEN" | "CUSTOMER_NOT_FOUND" | "QUOTE_NOT_FOUND" | "TRANSACTION_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CREDENTIAL_NOT_FOUND" | "SESSION_NOT_FOUND" | "EXTERNAL_ACCOUNT_NOT_FOUND" | "LOOKUP_NOT_FOUND" | "VERIFICATION_NOT_FOUND" | "BENEFICIAL_OWNER_NOT_FOUND" | "NOT_FOUND" | "INVALID_STATE_TRANSITION" | "QUOTE_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "TRANSACTION_SIZE_LIMIT_EXCEEDED" | "DAILY_VOLUME_LIMIT_EXCEEDED" | "MISSING_MANDATORY_USER_INFO" | "INVITATION_ALREADY_CLAIMED" | "INVITATIONS_NOT_CONFIGURED" | "INVITATION_CANCELLED" | "QUOTE_REQUEST_FAILED" | "INVALID_PAYREQ_RESPONSE" | "INVALID_RECEIVER" | "PARSE_PAYREQ_RESPONSE_ERROR" | "CERT_CHAIN_INVALID" | "CERT_CHAIN_EXPIRED" | "INVALID_PUBKEY_FORMAT" | "MISSING_REQUIRED_UMA_PARAMETERS" | "SENDER_NOT_ACCEPTED" | "INVALID_TIMESTAMP" | "INVALID_NONCE" | "INVALID_REQUEST_FORMAT" | "INVALID_BANK_ACCOUNT" | "SELF_PAYMENT" | "LOOKUP_REQUEST_FAILED" | "PARSE_LNURLP_RESPONSE_ERROR" | "WEBHOOK_ENDPOINT_NOT_SET" | "WEBHOOK_DELIVERY_ERROR" | "INVITATION_NOT_FOUND" | "BULK_UPLOAD_JOB_NOT_FOUND" | (string & {});
+export type ErrorCode = "INVALID_INPUT" | "AMOUNT_OUT_OF_RANGE" | "INVALID_CURRENCY" | "INVALID_AMOUNT" | "INVALID_UMA_ADDRESS" | "EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS" | "PASSKEY_CREDENTIAL_ALREADY_EXISTS" | "CANNOT_REVOKE_LAST_CREDENTIAL" | "CURRENCY_COMBINATION_REQUIRES_SEPARATE_CUSTOMERS" | "UNAUTHORIZED" | "WALLET_SIGNATURE_MISSING" | "WALLET_SIGNATURE_MALFORMED" | "WALLET_SIGNATURE_INVALID" | "REQUEST_ID_MISSING" | "REQUEST_ID_REUSED" | "SANDBOX_ONLY" | "FORBIDDEN" | "CUSTOMER_NOT_FOUND" | "QUOTE_NOT_FOUND" | "TRANSACTION_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CREDENTIAL_NOT_FOUND" | "SESSION_NOT_FOUND" | "EXTERNAL_ACCOUNT_NOT_FOUND" | "LOOKUP_NOT_FOUND" | "VERIFICATION_NOT_FOUND" | "BENEFICIAL_OWNER_NOT_FOUND" | "NOT_FOUND" | "INVALID_STATE_TRANSITION" | "QUOTE_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SCA_SESSION_REQUIRED" | "PASSKEY_ALREADY_ENROLLED" | "BENEFICIARY_TRUSTED" | "ACCOUNT_LOCKED" | "CONFLICT" | "TRANSACTION_SIZE_LIMIT_EXCEEDED" | "DAILY_VOLUME_LIMIT_EXCEEDED" | "MISSING_MANDATORY_USER_INFO" | "INVITATION_ALREADY_CLAIMED" | "INVITATIONS_NOT_CONFIGURED" | "INVITATION_CANCELLED" | "QUOTE_REQUEST_FAILED" | "INVALID_PAYREQ_RESPONSE" | "INVALID_RECEIVER" | "PARSE_PAYREQ_RESPONSE_ERROR" | "CERT_CHAIN_INVALID" | "CERT_CHAIN_EXPIRED" | "INVALID_PUBKEY_FORMAT" | "MISSING_REQUIRED_UMA_PARAMETERS" | "SENDER_NOT_ACCEPTED" | "INVALID_TIMESTAMP" | "INVALID_NONCE" | "INVALID_REQUEST_FORMAT" | "INVALID_BANK_ACCOUNT" | "SELF_PAYMENT" | "LOOKUP_REQUEST_FAILED" | "PARSE_LNURLP_RESPONSE_ERROR" | "WEBHOOK_ENDPOINT_NOT_SET" | "WEBHOOK_DELIVERY_ERROR" | "INVITATION_NOT_FOUND" | "BULK_UPLOAD_JOB_NOT_FOUND" | (string & {});
 
 /** @description Euro bank account reached by SEPA (production); production requires `iban`. */
 export type EurAccountInfo = {
@@ -1394,6 +1773,7 @@ export type IndividualCustomer = {
     address?: Address;
     /** Format: date */
     birthDate?: string;
+    contactVerification?: ContactVerification;
     /** Format: date-time */
     createdAt?: string;
     /** @description Enabled currency codes. */
@@ -1929,6 +2309,57 @@ export type PasskeyCredentialCreateParams = {
     type: "PASSKEY";
 };
 
+/** @description The enrolled passkey factor. */
+export type PasskeyEnrollmentConfirmation = {
+    factor: ScaFactorView;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "PASSKEY";
+};
+
+/** @description The WebAuthn credential the device made for the registration, and the origin it was made against. */
+export type PasskeyEnrollmentConfirmParams = {
+    /** @description The opaque WebAuthn credential, as the device produced it. */
+    credential: {
+        [key: string]: unknown;
+    };
+    /** @description One of the enrollment start's `allowedOrigins`. */
+    origin: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "PASSKEY";
+};
+
+/** @description Opaque WebAuthn registration options for the customer's device, to enroll a passkey. */
+export type PasskeyEnrollmentStart = {
+    /** @description The origins the registration may run against; the one used is echoed on the confirm call. */
+    allowedOrigins: string[];
+    /** @description WebAuthn `PublicKeyCredentialCreationOptions`, passed to the device unmodified. */
+    options: {
+        [key: string]: unknown;
+    };
+    /** @description The WebAuthn relying-party id the credential is bound to. */
+    relyingPartyId: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "PASSKEY";
+};
+
+/** @description Starts enrolling a WebAuthn passkey factor. */
+export type PasskeyFactorEnrollParams = {
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "PASSKEY";
+};
+
 /** @description Send with header `Request-Id` set to the `/challenge` answer's `requestId`; no `clientPublicKey` here. */
 export type PasskeyVerifyParams = {
     assertion: PasskeyAssertion;
@@ -2084,6 +2515,8 @@ export type Quote = {
     paymentInstructions?: PaymentInstruction[];
     rateDetails?: RateDetails;
     receivingCurrency: Currency;
+    /** @description Present only while `status` is `PENDING_AUTHORIZATION`: the SCA challenge to satisfy before the quote's transfer is released (or, for a realtime-funding source, before `paymentInstructions` are issued). */
+    scaChallenge?: ScaChallenge;
     sendingCurrency: Currency;
     source: QuoteSource;
     status: QuoteStatus;
@@ -2120,6 +2553,8 @@ export type QuoteCreateParams = {
     /** @description From a prior receiver lookup; required for UMA destinations. */
     lookupId?: string;
     purposeOfPayment?: PurposeOfPayment;
+    /** @description Preferred factor of the SCA challenge a realtime-funding quote of an SCA customer is created with (`SMS_OTP`, the default, or `PASSKEY`); ignored otherwise. */
+    scaFactor?: ScaFactor;
     /** @description Payer data by field name; must include every field the receiver lookup lists in `requiredPayerDataFields`. */
     senderCustomerInfo?: {
         [key: string]: string;
@@ -2130,8 +2565,8 @@ export type QuoteCreateParams = {
 /** @description Where a quote's money comes from, by `sourceType`: the transaction sources plus production's REALTIME_FUNDING. Kept apart from `TransactionSource` so that code reading transactions and webhooks is unchanged; the local sandbox's transaction of a just-in-time funded quote names the internal account the funds arrive in (`ACCOUNT`). */
 export type QuoteSource = AccountSource | UmaAddressSource | RealtimeFundingSource;
 
-/** @description PENDING, then PROCESSING on execute, then COMPLETED or FAILED; PENDING becomes EXPIRED at `expiresAt`. */
-export type QuoteStatus = "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "EXPIRED" | (string & {});
+/** @description PENDING, then PROCESSING on execute, then COMPLETED or FAILED; PENDING becomes EXPIRED at `expiresAt`. PENDING_AUTHORIZATION (production's; customers of a region where SCA is required): the quote carries an `scaChallenge` to authorize (`POST /quotes/{quoteId}/authorize`) before its transfer is released. */
+export type QuoteStatus = "PENDING" | "PENDING_AUTHORIZATION" | "PROCESSING" | "COMPLETED" | "FAILED" | "EXPIRED" | (string & {});
 
 /** @description Breakdown of the rate and fees; which fields appear varies. */
 export type RateDetails = {
@@ -2305,6 +2740,148 @@ export type SandboxUmaReceiveParams = {
     receivingCurrencyCode: string;
     /** @description A sandbox sender UMA address. */
     senderUmaAddress: string;
+};
+
+/** @description The proof that satisfies an `ScaChallenge` - `code` (`SMS_OTP` / `TOTP`) or `passkeyAssertion` with its `origin` (`PASSKEY`), and the customer's IP address. */
+export type ScaAuthorization = {
+    /** @description The SMS or authenticator code. In the sandbox it is always `123456`. */
+    code?: string | null;
+    /** @description The IP address of the customer's device (not your server's). */
+    endUserIpAddress?: string | null;
+    /** @description The origin the assertion was produced against (required with `passkeyAssertion`). */
+    origin?: string | null;
+    /** @description The opaque WebAuthn assertion, made from the challenge's `passkeyAssertionOptions`. */
+    passkeyAssertion?: {
+        [key: string]: unknown;
+    } | null;
+};
+
+/** @description A Strong Customer Authentication challenge to satisfy before a money movement completes (production's). Only customers of a region where SCA is required (the EU) see one. Authorize a quote's with `POST /quotes/{quoteId}/authorize`; an operation may need several in sequence, each with a new `id`. */
+export type ScaChallenge = {
+    /** @description The factors the customer may satisfy it with. */
+    availableFactors: ScaFactor[];
+    /**
+     * Format: date-time
+     * @description After this instant the challenge can no longer be authorized.
+     */
+    expiresAt: string;
+    factor: ScaFactor;
+    /** @description The challenge's id (informational; the service finds the active challenge itself). */
+    id: string;
+    /** @description The origins the WebAuthn ceremony may run against. */
+    passkeyAllowedOrigins?: string[] | null;
+    /** @description Opaque WebAuthn assertion options (a `PASSKEY` challenge). */
+    passkeyAssertionOptions?: {
+        [key: string]: unknown;
+    } | null;
+    /** @description Informational label of this step (`CURRENCY_CONVERSION`, `PAYOUT`, `TRANSFER`, …; open set): for the customer's screen, not for program logic. */
+    purpose?: string | null;
+};
+
+/** @description A Strong Customer Authentication factor - `SMS_OTP` (a code sent to the verified phone; no enrollment), `TOTP` (an authenticator app's code; enrolled; not valid for per-transaction challenges) or `PASSKEY` (a WebAuthn assertion; enrolled). */
+export type ScaFactor = "SMS_OTP" | "TOTP" | "PASSKEY" | (string & {});
+
+/** @description The result of an enrollment, by `type`. */
+export type ScaFactorConfirmation = TotpEnrollmentConfirmation | PasskeyEnrollmentConfirmation;
+
+/** @description Body of `POST /sca/factors/confirm` - the enrollment's proof, by `type`. */
+export type ScaFactorConfirmParams = TotpEnrollmentConfirmParams | PasskeyEnrollmentConfirmParams;
+
+/** @description What finishing an enrollment needs, by `type` - a TOTP secret and URI, or WebAuthn options. */
+export type ScaFactorEnrollment = TotpEnrollmentStart | PasskeyEnrollmentStart;
+
+/** @description Body of `POST /sca/factors` - the factor to enroll, by `type` (`SMS_OTP` is not enrolled). */
+export type ScaFactorEnrollParams = TotpFactorEnrollParams | PasskeyFactorEnrollParams;
+
+/** @description The SCA factors a customer has enrolled. */
+export type ScaFactorList = {
+    factors: ScaFactorView[];
+};
+
+/** @description An enrolled Strong Customer Authentication factor. */
+export type ScaFactorView = {
+    /** @description The credential's id, only for a `PASSKEY` (the id to delete it with). */
+    credentialId?: string;
+    factor: ScaFactor;
+    /** @description A human-readable label of the factor. */
+    name?: string;
+};
+
+/** @description The status of a completed SCA login. */
+export type ScaLoginComplete = {
+    /**
+     * Format: date-time
+     * @description When the customer's SCA session ends; money movement needing SCA is refused after it (409 `SCA_SESSION_REQUIRED`), so prompt a new login before.
+     */
+    sessionExpiresAt?: string | null;
+    /** @description `SUCCESS` for a completed login; any other value is a login that did not complete. */
+    status: string;
+};
+
+/** @description Body of `POST /sca/login/complete` - the started factor, the customer's IP address and the proof (`code` for `SMS_OTP` / `TOTP` with the `challengeId` for `SMS_OTP`, or `passkeyAssertion` and `origin` for `PASSKEY`). */
+export type ScaLoginCompleteParams = {
+    /** @description The login start's `challengeId` (`SMS_OTP` only). */
+    challengeId?: string | null;
+    /** @description The SMS or authenticator code. In the sandbox it is always `123456`. */
+    code?: string | null;
+    /** @description The IP address of the customer's device (not your server's); it feeds the provider's risk assessment. */
+    endUserIpAddress: string;
+    factor: ScaFactor;
+    /** @description The origin the assertion was produced against (with `passkeyAssertion`). */
+    origin?: string | null;
+    /** @description The opaque WebAuthn assertion (`PASSKEY`). */
+    passkeyAssertion?: {
+        [key: string]: unknown;
+    } | null;
+};
+
+/** @description What completing an SCA login needs - `SMS_OTP`: `challengeId` and `expiresAt`; `TOTP`: nothing more; `PASSKEY`: `passkeyOptions`, `allowedOrigins` and `relyingPartyId`. */
+export type ScaLoginStart = {
+    /** @description The origins the WebAuthn ceremony may run against (`PASSKEY` only). */
+    allowedOrigins?: string[] | null;
+    /** @description The `SMS_OTP` login's handle, echoed on the complete call. */
+    challengeId?: string | null;
+    /**
+     * Format: date-time
+     * @description When the `SMS_OTP` code expires.
+     */
+    expiresAt?: string | null;
+    factor: ScaFactor;
+    /** @description Opaque WebAuthn assertion request options (`PASSKEY` only). */
+    passkeyOptions?: {
+        [key: string]: unknown;
+    } | null;
+    /** @description The WebAuthn relying-party id (`PASSKEY` only). */
+    relyingPartyId?: string | null;
+};
+
+/** @description Body of `POST /sca/login/start` - the enrolled factor to log in with. */
+export type ScaLoginStartParams = {
+    factor: ScaFactor;
+};
+
+/** @description Body of `POST /sca/record-event` - the security event to record. */
+export type SecurityEventParams = {
+    /**
+     * @description `FAILED_LOGIN_ATTEMPT` increments the failed-login count (5: locked 15 minutes, 6: 30 minutes, 7: 1 hour, 8: 24 hours, 9 or more: suspended); `RESET_PASSWORD_COMPLETED` revokes every SCA session and clears it.
+     * @enum {string}
+     */
+    eventType: "RESET_PASSWORD_COMPLETED" | "FAILED_LOGIN_ATTEMPT";
+};
+
+/** @description The customer's login-security state after the event. */
+export type SecurityEventResult = {
+    /** @description The event recorded. */
+    eventType: "RESET_PASSWORD_COMPLETED" | "FAILED_LOGIN_ATTEMPT" | (string & {});
+    /** @description The cumulative failed-login count. */
+    failedAttempts: number;
+    /**
+     * Format: date-time
+     * @description When the customer may log in again, if temporarily locked.
+     */
+    lockedUntil?: string | null;
+    /** @description Locked with no automatic expiry (a password reset clears it). */
+    suspended: boolean;
 };
 
 /** @description An active wallet session. */
@@ -2724,6 +3301,53 @@ export type TestWebhookResult = {
     url?: string;
 };
 
+/** @description The one-time recovery codes of an enrolled TOTP factor, shown this once. */
+export type TotpEnrollmentConfirmation = {
+    recoveryCodes: string[];
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "TOTP";
+};
+
+/** @description The TOTP start's `secret` and the first code of the customer's authenticator app. */
+export type TotpEnrollmentConfirmParams = {
+    /** @description The app's current code. In the sandbox it is always `123456`. */
+    code: string;
+    /** @description The `secret` the enrollment start answered. */
+    secret: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "TOTP";
+};
+
+/** @description What an authenticator app needs to enroll a TOTP factor - the shared secret and its `otpauth://` provisioning URI (a credential: show it to the customer, keep it nowhere else). */
+export type TotpEnrollmentStart = {
+    /** @description The raw shared secret; threaded back on the confirm call. */
+    secret: string;
+    /** @description The shared secret in Base32, for manual entry. */
+    secretBase32Encoded: string;
+    /** @description The `otpauth://` provisioning URI (the QR code's payload). */
+    totpUri: string;
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "TOTP";
+};
+
+/** @description Starts enrolling a TOTP authenticator factor. */
+export type TotpFactorEnrollParams = {
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "TOTP";
+};
+
 /** @description An incoming or outgoing transaction, by `type`. */
 export type Transaction = IncomingTransaction | OutgoingTransaction;
 
@@ -2803,6 +3427,54 @@ export type TransferOutCreateParams = {
         /** @description Internal account to debit. */
         accountId: string;
     };
+};
+
+/** @description Optional body of a reset's completion - the new mobile number of an `SMS_OTP` reset. */
+export type TwoFactorResetCompleteParams = {
+    mobile?: {
+        /** @description The dialing code with its `+`. */
+        countryCode: string;
+        /** @description The national number, without the country code. */
+        number: string;
+    };
+};
+
+/** @description A 2FA reset's handle and the opaque liveness handles the customer completes the check with. */
+export type TwoFactorResetStart = {
+    /**
+     * Format: date-time
+     * @description When the reset window ends.
+     */
+    expiresAt?: string | null;
+    /** @description Access token of the embedded liveness SDK, bound to this reset. */
+    livenessAccessToken?: string | null;
+    /** @description The reset's handle, for the status and complete calls. */
+    resetId: string;
+    /** @description The hosted liveness page. */
+    verificationLink?: string | null;
+};
+
+/** @description Body of `POST /sca/factors/reset` - the enrolled factor to reset. */
+export type TwoFactorResetStartParams = {
+    factor: ScaFactor;
+};
+
+/** @description A 2FA reset's status - `INITIATED`, `PENDING_REVIEW`, `LIVENESS_PASSED` (complete it now), or terminal: `COMPLETED`, `REJECTED`, `EXPIRED`. */
+export type TwoFactorResetStatus = {
+    /**
+     * Format: date-time
+     * @description When the reset completed.
+     */
+    completedAt?: string | null;
+    /** @description The replacement factor's enrollment - `PENDING`, then `COMPLETED`; null for an `SMS_OTP` reset. */
+    enrollmentStatus?: string | null;
+    /**
+     * Format: date-time
+     * @description When the reset window closes.
+     */
+    expiresAt: string;
+    factor: ScaFactor;
+    status: "INITIATED" | "PENDING_REVIEW" | "LIVENESS_PASSED" | "COMPLETED" | "REJECTED" | "EXPIRED" | (string & {});
 };
 
 /** @description Funds go to an UMA address; quoting one needs the `lookupId` of a receiver lookup. */
@@ -3036,7 +3708,7 @@ export type WalletSignatureChallenge = {
 };
 
 /** @description Body of every webhook delivery, by `type`. Delivered at least once and retried with backoff until a 2xx; deduplicate by `id` and verify `X-Service-Signature` over the raw body first. */
-export type WebhookEvent = InvitationClaimedEvent | IncomingPaymentPendingEvent | IncomingPaymentCompletedEvent | IncomingPaymentFailedEvent | OutgoingPaymentProcessingEvent | OutgoingPaymentCompletedEvent | OutgoingPaymentFailedEvent | CustomerKycApprovedEvent | CustomerKycRejectedEvent | VerificationApprovedEvent | VerificationResolveErrorsEvent | TestEvent | OutgoingPaymentPendingEvent | OutgoingPaymentPendingAuthorizationEvent | OutgoingPaymentRefundCompletedEvent | IncomingPaymentRefundCompletedEvent | CustomerKybApprovedEvent | CustomerKybRejectedEvent | InternalAccountBalanceUpdatedEvent | CustomerKycPendingEvent | CustomerKybPendingEvent | VerificationInProgressEvent | VerificationPendingManualReviewEvent | VerificationRejectedEvent | BulkUploadCompletedEvent | BulkUploadFailedEvent | ExternalAccountStatusUpdatedEvent | InternalAccountStatusUpdatedEvent | InternalAccountFundingInstructionsUpdatedEvent | CardStateChangeEvent | CardFundingSourceChangeEvent | CardTransactionAuthorizedEvent | CardTransactionPartiallySettledEvent | CardTransactionSettledEvent | CardTransactionRefundedEvent | CardTransactionExceptionEvent;
+export type WebhookEvent = InvitationClaimedEvent | IncomingPaymentPendingEvent | IncomingPaymentCompletedEvent | IncomingPaymentFailedEvent | OutgoingPaymentProcessingEvent | OutgoingPaymentCompletedEvent | OutgoingPaymentFailedEvent | CustomerKycApprovedEvent | CustomerKycRejectedEvent | VerificationApprovedEvent | VerificationResolveErrorsEvent | TestEvent | OutgoingPaymentPendingEvent | OutgoingPaymentPendingAuthorizationEvent | OutgoingPaymentRefundCompletedEvent | IncomingPaymentRefundCompletedEvent | CustomerKybApprovedEvent | CustomerKybRejectedEvent | InternalAccountBalanceUpdatedEvent | CustomerKycPendingEvent | CustomerKybPendingEvent | VerificationInProgressEvent | VerificationPendingManualReviewEvent | VerificationRejectedEvent | BulkUploadCompletedEvent | BulkUploadFailedEvent | ExternalAccountStatusUpdatedEvent | InternalAccountStatusUpdatedEvent | InternalAccountFundingInstructionsUpdatedEvent | CardStateChangeEvent | CardFundingSourceChangeEvent | CardTransactionAuthorizedEvent | CardTransactionPartiallySettledEvent | CardTransactionSettledEvent | CardTransactionRefundedEvent | CardTransactionExceptionEvent | AgentActionPendingApprovalEvent;
 
 /** A ExternalAccountInfo variant this SDK does not know yet: any `accountType` the service accepts, with the fields every known variant has (checked before sending), sent as given. */
 export type UnknownExternalAccountInfo = { accountType: string & {}; [field: string]: unknown } & Partial<Pick<UsdAccountInfo, 'platformAccountId' | 'beneficiary'>>;

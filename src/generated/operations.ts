@@ -7,12 +7,77 @@ export type SchemaName =
   | 'zAccountSource'
   | 'zAddress'
   | 'zAedAccountInfo'
+  | 'zAgent'
+  | 'zAgentAccountRestrictions'
+  | 'zAgentAccountRule'
+  | 'zAgentAction'
+  | 'zAgentActionIdPath'
+  | 'zAgentActionList'
+  | 'zAgentActionPendingApprovalEvent'
+  | 'zAgentActionRejectParams'
+  | 'zAgentActionStatus'
+  | 'zAgentActionType'
+  | 'zAgentApprovalThresholds'
+  | 'zAgentCreateExternalAccountBody'
+  | 'zAgentCreateExternalAccountResponse'
+  | 'zAgentCreateParams'
+  | 'zAgentCreateQuoteBody'
+  | 'zAgentCreateQuoteHeaders'
+  | 'zAgentCreateQuoteResponse'
+  | 'zAgentCreateResponse'
+  | 'zAgentCreateTransferInBody'
+  | 'zAgentCreateTransferInHeaders'
+  | 'zAgentCreateTransferInResponse'
+  | 'zAgentCreateTransferOutBody'
+  | 'zAgentCreateTransferOutHeaders'
+  | 'zAgentCreateTransferOutResponse'
+  | 'zAgentDeleteExternalAccountPath'
+  | 'zAgentDeleteExternalAccountResponse'
+  | 'zAgentDeviceCode'
+  | 'zAgentDeviceCodePath'
+  | 'zAgentDeviceCodeRedeemResponse'
+  | 'zAgentDeviceCodeStatusResponse'
+  | 'zAgentExecuteQuoteHeaders'
+  | 'zAgentExecuteQuotePath'
+  | 'zAgentExecuteQuoteResponse'
+  | 'zAgentExecutionMode'
+  | 'zAgentGetActionPath'
+  | 'zAgentGetActionResponse'
+  | 'zAgentGetExternalAccountPath'
+  | 'zAgentGetExternalAccountResponse'
+  | 'zAgentGetQuotePath'
+  | 'zAgentGetQuoteResponse'
+  | 'zAgentGetTransactionPath'
+  | 'zAgentGetTransactionResponse'
+  | 'zAgentIdPath'
+  | 'zAgentList'
+  | 'zAgentListActionsQuery'
+  | 'zAgentListActionsResponse'
+  | 'zAgentListExternalAccountsQuery'
+  | 'zAgentListExternalAccountsResponse'
+  | 'zAgentListInternalAccountsQuery'
+  | 'zAgentListInternalAccountsResponse'
+  | 'zAgentListTransactionsQuery'
+  | 'zAgentListTransactionsResponse'
+  | 'zAgentPermission'
+  | 'zAgentPolicy'
+  | 'zAgentPolicyUpdateParams'
+  | 'zAgentSpendingLimits'
+  | 'zAgentSpendingLimitsUpdate'
+  | 'zAgentTransferDetails'
+  | 'zAgentUpdateParams'
+  | 'zAgentUsage'
   | 'zApiToken'
   | 'zApiTokenCreateParams'
   | 'zApiTokenList'
+  | 'zApproveAgentActionPath'
+  | 'zApproveAgentActionResponse'
   | 'zApproveTransactionBody'
   | 'zApproveTransactionPath'
   | 'zApproveTransactionResponse'
+  | 'zAuthorizeQuoteBody'
+  | 'zAuthorizeQuotePath'
+  | 'zAuthorizeQuoteResponse'
   | 'zBeneficialOwner'
   | 'zBeneficialOwnerCreateParams'
   | 'zBeneficialOwnerList'
@@ -21,6 +86,9 @@ export type SchemaName =
   | 'zBeneficialOwnerRole'
   | 'zBeneficialOwnerUpdateParams'
   | 'zBeneficiary'
+  | 'zBeneficiaryTrustConfirm'
+  | 'zBeneficiaryTrustConfirmParams'
+  | 'zBeneficiaryTrustStart'
   | 'zBeneficiaryVerificationStatus'
   | 'zBrlAccountInfo'
   | 'zBulkCustomerImportError'
@@ -66,11 +134,38 @@ export type SchemaName =
   | 'zClaimInvitationBody'
   | 'zClaimInvitationPath'
   | 'zClaimInvitationResponse'
+  | 'zCompleteScaLoginBody'
+  | 'zCompleteScaLoginQuery'
+  | 'zCompleteScaLoginResponse'
+  | 'zCompleteTwoFactorResetBody'
+  | 'zCompleteTwoFactorResetPath'
+  | 'zCompleteTwoFactorResetQuery'
+  | 'zCompleteTwoFactorResetResponse'
+  | 'zConfirmBeneficiaryTrustBody'
+  | 'zConfirmBeneficiaryTrustPath'
+  | 'zConfirmBeneficiaryTrustResponse'
+  | 'zConfirmBeneficiaryUntrustBody'
+  | 'zConfirmBeneficiaryUntrustPath'
+  | 'zConfirmBeneficiaryUntrustResponse'
+  | 'zConfirmCustomerEmailVerificationBody'
+  | 'zConfirmCustomerEmailVerificationPath'
+  | 'zConfirmCustomerEmailVerificationResponse'
+  | 'zConfirmCustomerPhoneVerificationBody'
+  | 'zConfirmCustomerPhoneVerificationPath'
+  | 'zConfirmCustomerPhoneVerificationResponse'
   | 'zConfirmReceiptDeliveryBody'
   | 'zConfirmReceiptDeliveryPath'
   | 'zConfirmReceiptDeliveryResponse'
+  | 'zConfirmScaFactorEnrollmentBody'
+  | 'zConfirmScaFactorEnrollmentQuery'
+  | 'zConfirmScaFactorEnrollmentResponse'
+  | 'zContactVerification'
+  | 'zContactVerificationConfirmParams'
+  | 'zContactVerificationStatus'
   | 'zCounterpartyFieldRequirement'
   | 'zCounterpartyInformation'
+  | 'zCreateAgentBody'
+  | 'zCreateAgentResponse'
   | 'zCreateBeneficialOwnerBody'
   | 'zCreateBeneficialOwnerResponse'
   | 'zCreateCardBody'
@@ -151,6 +246,8 @@ export type SchemaName =
   | 'zDelegatedKeyCreateParams'
   | 'zDelegatedKeyList'
   | 'zDelegatedKeyStatus'
+  | 'zDeleteAgentPath'
+  | 'zDeleteAgentResponse'
   | 'zDeleteCustomerExternalAccountByIdPath'
   | 'zDeleteCustomerExternalAccountByIdResponse'
   | 'zDeleteCustomerPath'
@@ -159,6 +256,9 @@ export type SchemaName =
   | 'zDeleteDocumentResponse'
   | 'zDeletePlatformExternalAccountByIdPath'
   | 'zDeletePlatformExternalAccountByIdResponse'
+  | 'zDeleteScaFactorPath'
+  | 'zDeleteScaFactorQuery'
+  | 'zDeleteScaFactorResponse'
   | 'zDeleteTokenByIdPath'
   | 'zDeleteTokenByIdResponse'
   | 'zDiscovery'
@@ -199,6 +299,11 @@ export type SchemaName =
   | 'zFieldError'
   | 'zFundingPaymentInstruction'
   | 'zGbpAccountInfo'
+  | 'zGetAgentByIdPath'
+  | 'zGetAgentByIdResponse'
+  | 'zGetAgentDeviceCodeStatusPath'
+  | 'zGetAgentDeviceCodeStatusResponse'
+  | 'zGetAgentMeResponse'
   | 'zGetBeneficialOwnerPath'
   | 'zGetBeneficialOwnerResponse'
   | 'zGetBulkCustomerImportJobPath'
@@ -235,6 +340,9 @@ export type SchemaName =
   | 'zGetTokenByIdResponse'
   | 'zGetTransactionPath'
   | 'zGetTransactionResponse'
+  | 'zGetTwoFactorResetStatusPath'
+  | 'zGetTwoFactorResetStatusQuery'
+  | 'zGetTwoFactorResetStatusResponse'
   | 'zGetVerificationPath'
   | 'zGetVerificationResponse'
   | 'zIdempotencyKey'
@@ -269,6 +377,10 @@ export type SchemaName =
   | 'zLinkStablecoinProviderAccountBody'
   | 'zLinkStablecoinProviderAccountHeaders'
   | 'zLinkStablecoinProviderAccountResponse'
+  | 'zListAgentApprovalsQuery'
+  | 'zListAgentApprovalsResponse'
+  | 'zListAgentsQuery'
+  | 'zListAgentsResponse'
   | 'zListBeneficialOwnersQuery'
   | 'zListBeneficialOwnersResponse'
   | 'zListCardsQuery'
@@ -290,6 +402,8 @@ export type SchemaName =
   | 'zListPlatformExternalAccountsResponse'
   | 'zListPlatformInternalAccountsQuery'
   | 'zListPlatformInternalAccountsResponse'
+  | 'zListScaFactorsQuery'
+  | 'zListScaFactorsResponse'
   | 'zListSessionsQuery'
   | 'zListSessionsResponse'
   | 'zListStablecoinOperationsPath'
@@ -320,6 +434,7 @@ export type SchemaName =
   | 'zMxnAccountInfo'
   | 'zOauthCredentialCreateParams'
   | 'zOauthVerifyParams'
+  | 'zOnAgentActionPendingApprovalWebhookRequest'
   | 'zOnBulkUploadCompletedWebhookRequest'
   | 'zOnBulkUploadFailedWebhookRequest'
   | 'zOnCardFundingSourceChangeWebhookRequest'
@@ -372,6 +487,10 @@ export type SchemaName =
   | 'zPasskeyAttestation'
   | 'zPasskeyChallenge'
   | 'zPasskeyCredentialCreateParams'
+  | 'zPasskeyEnrollmentConfirmParams'
+  | 'zPasskeyEnrollmentConfirmation'
+  | 'zPasskeyEnrollmentStart'
+  | 'zPasskeyFactorEnrollParams'
   | 'zPasskeyVerifyParams'
   | 'zPayerDataField'
   | 'zPaymentApprovalMoreInfo'
@@ -397,15 +516,25 @@ export type SchemaName =
   | 'zReceiptDeliveryConfirmParams'
   | 'zReceiverLookup'
   | 'zReceiverSupportedCurrency'
+  | 'zRecordSecurityEventBody'
+  | 'zRecordSecurityEventQuery'
+  | 'zRecordSecurityEventResponse'
+  | 'zRedeemAgentDeviceCodePath'
+  | 'zRedeemAgentDeviceCodeResponse'
   | 'zRefreshAuthSessionBody'
   | 'zRefreshAuthSessionHeaders'
   | 'zRefreshAuthSessionPath'
   | 'zRefreshAuthSessionResponse'
   | 'zRefreshedSession'
   | 'zRefund'
+  | 'zRegenerateAgentDeviceCodePath'
+  | 'zRegenerateAgentDeviceCodeResponse'
   | 'zRegisterStablecoinBody'
   | 'zRegisterStablecoinHeaders'
   | 'zRegisterStablecoinResponse'
+  | 'zRejectAgentActionBody'
+  | 'zRejectAgentActionPath'
+  | 'zRejectAgentActionResponse'
   | 'zRejectTransactionBody'
   | 'zRejectTransactionPath'
   | 'zRejectTransactionResponse'
@@ -413,6 +542,8 @@ export type SchemaName =
   | 'zReplaceDocumentPath'
   | 'zReplaceDocumentResponse'
   | 'zRequestId'
+  | 'zResendQuoteScaCodePath'
+  | 'zResendQuoteScaCodeResponse'
   | 'zRevealCardPath'
   | 'zRevealCardResponse'
   | 'zRevokeCredentialHeaders'
@@ -470,6 +601,26 @@ export type SchemaName =
   | 'zSandboxSimulateCardReturnReversalPath'
   | 'zSandboxSimulateCardReturnReversalResponse'
   | 'zSandboxUmaReceiveParams'
+  | 'zScaAuthorization'
+  | 'zScaChallenge'
+  | 'zScaCustomerIdQuery'
+  | 'zScaFactor'
+  | 'zScaFactorConfirmParams'
+  | 'zScaFactorConfirmation'
+  | 'zScaFactorEnrollParams'
+  | 'zScaFactorEnrollment'
+  | 'zScaFactorList'
+  | 'zScaFactorView'
+  | 'zScaLoginComplete'
+  | 'zScaLoginCompleteParams'
+  | 'zScaLoginStart'
+  | 'zScaLoginStartParams'
+  | 'zSecurityEventParams'
+  | 'zSecurityEventResult'
+  | 'zSendCustomerEmailVerificationPath'
+  | 'zSendCustomerEmailVerificationResponse'
+  | 'zSendCustomerPhoneVerificationPath'
+  | 'zSendCustomerPhoneVerificationResponse'
   | 'zSendTestWebhookResponse'
   | 'zSenderUmaAddress'
   | 'zServiceWalletSignature'
@@ -516,10 +667,27 @@ export type SchemaName =
   | 'zStablecoinRegisterParams'
   | 'zStablecoinSameDayAchDebitFundingSource'
   | 'zStablecoinWireFundingSource'
+  | 'zStartBeneficiaryTrustPath'
+  | 'zStartBeneficiaryTrustResponse'
+  | 'zStartBeneficiaryUntrustPath'
+  | 'zStartBeneficiaryUntrustResponse'
+  | 'zStartScaFactorEnrollmentBody'
+  | 'zStartScaFactorEnrollmentQuery'
+  | 'zStartScaFactorEnrollmentResponse'
+  | 'zStartScaLoginBody'
+  | 'zStartScaLoginQuery'
+  | 'zStartScaLoginResponse'
+  | 'zStartTwoFactorResetBody'
+  | 'zStartTwoFactorResetQuery'
+  | 'zStartTwoFactorResetResponse'
   | 'zSupportedCurrency'
   | 'zSupportedCurrencyWritable'
   | 'zTestEvent'
   | 'zTestWebhookResult'
+  | 'zTotpEnrollmentConfirmParams'
+  | 'zTotpEnrollmentConfirmation'
+  | 'zTotpEnrollmentStart'
+  | 'zTotpFactorEnrollParams'
   | 'zTransaction'
   | 'zTransactionApproveParams'
   | 'zTransactionCancelParams'
@@ -533,10 +701,20 @@ export type SchemaName =
   | 'zTransactionType'
   | 'zTransferInCreateParams'
   | 'zTransferOutCreateParams'
+  | 'zTwoFactorResetCompleteParams'
+  | 'zTwoFactorResetStart'
+  | 'zTwoFactorResetStartParams'
+  | 'zTwoFactorResetStatus'
   | 'zUmaAddressDestination'
   | 'zUmaAddressSource'
   | 'zUmaProvider'
   | 'zUmaProviderList'
+  | 'zUpdateAgentBody'
+  | 'zUpdateAgentPath'
+  | 'zUpdateAgentPolicyBody'
+  | 'zUpdateAgentPolicyPath'
+  | 'zUpdateAgentPolicyResponse'
+  | 'zUpdateAgentResponse'
   | 'zUpdateBeneficialOwnerBody'
   | 'zUpdateBeneficialOwnerPath'
   | 'zUpdateBeneficialOwnerResponse'
@@ -696,6 +874,26 @@ export type OperationId =
   | 'createDelegatedKey'
   | 'getDelegatedKeyById'
   | 'revokeDelegatedKey'
+  | 'sendCustomerEmailVerification'
+  | 'confirmCustomerEmailVerification'
+  | 'sendCustomerPhoneVerification'
+  | 'confirmCustomerPhoneVerification'
+  | 'listScaFactors'
+  | 'startScaFactorEnrollment'
+  | 'confirmScaFactorEnrollment'
+  | 'deleteScaFactor'
+  | 'startScaLogin'
+  | 'completeScaLogin'
+  | 'recordSecurityEvent'
+  | 'startTwoFactorReset'
+  | 'getTwoFactorResetStatus'
+  | 'completeTwoFactorReset'
+  | 'startBeneficiaryTrust'
+  | 'confirmBeneficiaryTrust'
+  | 'startBeneficiaryUntrust'
+  | 'confirmBeneficiaryUntrust'
+  | 'authorizeQuote'
+  | 'resendQuoteScaCode'
   | 'listTokens'
   | 'createToken'
   | 'getTokenById'
@@ -731,7 +929,34 @@ export type OperationId =
   | 'uploadDocument'
   | 'getDocument'
   | 'replaceDocument'
-  | 'deleteDocument';
+  | 'deleteDocument'
+  | 'listAgents'
+  | 'createAgent'
+  | 'listAgentApprovals'
+  | 'getAgentMe'
+  | 'getAgentById'
+  | 'updateAgent'
+  | 'deleteAgent'
+  | 'updateAgentPolicy'
+  | 'regenerateAgentDeviceCode'
+  | 'approveAgentAction'
+  | 'rejectAgentAction'
+  | 'getAgentDeviceCodeStatus'
+  | 'redeemAgentDeviceCode'
+  | 'agentListTransactions'
+  | 'agentGetTransaction'
+  | 'agentCreateQuote'
+  | 'agentGetQuote'
+  | 'agentExecuteQuote'
+  | 'agentListActions'
+  | 'agentGetAction'
+  | 'agentCreateTransferIn'
+  | 'agentCreateTransferOut'
+  | 'agentListInternalAccounts'
+  | 'agentListExternalAccounts'
+  | 'agentCreateExternalAccount'
+  | 'agentGetExternalAccount'
+  | 'agentDeleteExternalAccount';
 
 export const listCustomers: OperationRow<'listCustomers'> = {
   id: 'listCustomers',
@@ -1276,6 +1501,153 @@ export const revokeDelegatedKey: OperationRow<'revokeDelegatedKey'> = {
   resource: true,
   checked: true,
 };
+export const sendCustomerEmailVerification: OperationRow<'sendCustomerEmailVerification'> = {
+  id: 'sendCustomerEmailVerification',
+  method: 'POST',
+  path: '/customers/{customerId}/verify-email',
+  checked: true,
+};
+export const confirmCustomerEmailVerification: OperationRow<'confirmCustomerEmailVerification'> = {
+  id: 'confirmCustomerEmailVerification',
+  method: 'POST',
+  path: '/customers/{customerId}/verify-email/confirm',
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const sendCustomerPhoneVerification: OperationRow<'sendCustomerPhoneVerification'> = {
+  id: 'sendCustomerPhoneVerification',
+  method: 'POST',
+  path: '/customers/{customerId}/verify-phone',
+  checked: true,
+};
+export const confirmCustomerPhoneVerification: OperationRow<'confirmCustomerPhoneVerification'> = {
+  id: 'confirmCustomerPhoneVerification',
+  method: 'POST',
+  path: '/customers/{customerId}/verify-phone/confirm',
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const listScaFactors: OperationRow<'listScaFactors'> = {
+  id: 'listScaFactors',
+  method: 'GET',
+  path: '/sca/factors',
+  resource: true,
+  checked: true,
+};
+export const startScaFactorEnrollment: OperationRow<'startScaFactorEnrollment'> = {
+  id: 'startScaFactorEnrollment',
+  method: 'POST',
+  path: '/sca/factors',
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const confirmScaFactorEnrollment: OperationRow<'confirmScaFactorEnrollment'> = {
+  id: 'confirmScaFactorEnrollment',
+  method: 'POST',
+  path: '/sca/factors/confirm',
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const deleteScaFactor: OperationRow<'deleteScaFactor'> = {
+  id: 'deleteScaFactor',
+  method: 'DELETE',
+  path: '/sca/factors/{credentialId}',
+  resource: true,
+  checked: true,
+};
+export const startScaLogin: OperationRow<'startScaLogin'> = {
+  id: 'startScaLogin',
+  method: 'POST',
+  path: '/sca/login/start',
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const completeScaLogin: OperationRow<'completeScaLogin'> = {
+  id: 'completeScaLogin',
+  method: 'POST',
+  path: '/sca/login/complete',
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const recordSecurityEvent: OperationRow<'recordSecurityEvent'> = {
+  id: 'recordSecurityEvent',
+  method: 'POST',
+  path: '/sca/record-event',
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const startTwoFactorReset: OperationRow<'startTwoFactorReset'> = {
+  id: 'startTwoFactorReset',
+  method: 'POST',
+  path: '/sca/factors/reset',
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const getTwoFactorResetStatus: OperationRow<'getTwoFactorResetStatus'> = {
+  id: 'getTwoFactorResetStatus',
+  method: 'GET',
+  path: '/sca/factors/reset/{resetId}',
+  resource: true,
+  checked: true,
+};
+export const completeTwoFactorReset: OperationRow<'completeTwoFactorReset'> = {
+  id: 'completeTwoFactorReset',
+  method: 'POST',
+  path: '/sca/factors/reset/{resetId}/complete',
+  checked: true,
+};
+export const startBeneficiaryTrust: OperationRow<'startBeneficiaryTrust'> = {
+  id: 'startBeneficiaryTrust',
+  method: 'POST',
+  path: '/customers/external-accounts/{externalAccountId}/trust',
+  resource: true,
+  checked: true,
+};
+export const confirmBeneficiaryTrust: OperationRow<'confirmBeneficiaryTrust'> = {
+  id: 'confirmBeneficiaryTrust',
+  method: 'POST',
+  path: '/customers/external-accounts/{externalAccountId}/trust/confirm',
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const startBeneficiaryUntrust: OperationRow<'startBeneficiaryUntrust'> = {
+  id: 'startBeneficiaryUntrust',
+  method: 'POST',
+  path: '/customers/external-accounts/{externalAccountId}/untrust',
+  resource: true,
+  checked: true,
+};
+export const confirmBeneficiaryUntrust: OperationRow<'confirmBeneficiaryUntrust'> = {
+  id: 'confirmBeneficiaryUntrust',
+  method: 'POST',
+  path: '/customers/external-accounts/{externalAccountId}/untrust/confirm',
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const authorizeQuote: OperationRow<'authorizeQuote'> = {
+  id: 'authorizeQuote',
+  method: 'POST',
+  path: '/quotes/{quoteId}/authorize',
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const resendQuoteScaCode: OperationRow<'resendQuoteScaCode'> = {
+  id: 'resendQuoteScaCode',
+  method: 'POST',
+  path: '/quotes/{quoteId}/authorize/resend',
+  checked: true,
+};
 export const listTokens: OperationRow<'listTokens'> = {
   id: 'listTokens',
   method: 'GET',
@@ -1569,6 +1941,211 @@ export const deleteDocument: OperationRow<'deleteDocument'> = {
   id: 'deleteDocument',
   method: 'DELETE',
   path: '/documents/{documentId}',
+  resource: true,
+  checked: true,
+};
+export const listAgents: OperationRow<'listAgents'> = {
+  id: 'listAgents',
+  method: 'GET',
+  path: '/agents',
+  paginated: true,
+  resource: true,
+  checked: true,
+};
+export const createAgent: OperationRow<'createAgent'> = {
+  id: 'createAgent',
+  method: 'POST',
+  path: '/agents',
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const listAgentApprovals: OperationRow<'listAgentApprovals'> = {
+  id: 'listAgentApprovals',
+  method: 'GET',
+  path: '/agents/approvals',
+  paginated: true,
+  resource: true,
+  checked: true,
+};
+export const getAgentMe: OperationRow<'getAgentMe'> = {
+  id: 'getAgentMe',
+  method: 'GET',
+  path: '/agents/me',
+  resource: true,
+};
+export const getAgentById: OperationRow<'getAgentById'> = {
+  id: 'getAgentById',
+  method: 'GET',
+  path: '/agents/{agentId}',
+  resource: true,
+  checked: true,
+};
+export const updateAgent: OperationRow<'updateAgent'> = {
+  id: 'updateAgent',
+  method: 'PATCH',
+  path: '/agents/{agentId}',
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const deleteAgent: OperationRow<'deleteAgent'> = {
+  id: 'deleteAgent',
+  method: 'DELETE',
+  path: '/agents/{agentId}',
+  resource: true,
+  checked: true,
+};
+export const updateAgentPolicy: OperationRow<'updateAgentPolicy'> = {
+  id: 'updateAgentPolicy',
+  method: 'PATCH',
+  path: '/agents/{agentId}/policy',
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const regenerateAgentDeviceCode: OperationRow<'regenerateAgentDeviceCode'> = {
+  id: 'regenerateAgentDeviceCode',
+  method: 'POST',
+  path: '/agents/{agentId}/device-codes',
+  resource: true,
+  checked: true,
+};
+export const approveAgentAction: OperationRow<'approveAgentAction'> = {
+  id: 'approveAgentAction',
+  method: 'POST',
+  path: '/agents/{agentId}/actions/{actionId}/approve',
+  resource: true,
+  checked: true,
+};
+export const rejectAgentAction: OperationRow<'rejectAgentAction'> = {
+  id: 'rejectAgentAction',
+  method: 'POST',
+  path: '/agents/{agentId}/actions/{actionId}/reject',
+  resource: true,
+  checked: true,
+};
+export const getAgentDeviceCodeStatus: OperationRow<'getAgentDeviceCodeStatus'> = {
+  id: 'getAgentDeviceCodeStatus',
+  method: 'GET',
+  path: '/agents/device-codes/{code}/status',
+  resource: true,
+  checked: true,
+};
+export const redeemAgentDeviceCode: OperationRow<'redeemAgentDeviceCode'> = {
+  id: 'redeemAgentDeviceCode',
+  method: 'POST',
+  path: '/agents/device-codes/{code}/redeem',
+  resource: true,
+  checked: true,
+};
+export const agentListTransactions: OperationRow<'agentListTransactions'> = {
+  id: 'agentListTransactions',
+  method: 'GET',
+  path: '/agents/me/transactions',
+  paginated: true,
+  resource: true,
+  checked: true,
+};
+export const agentGetTransaction: OperationRow<'agentGetTransaction'> = {
+  id: 'agentGetTransaction',
+  method: 'GET',
+  path: '/agents/me/transactions/{transactionId}',
+  resource: true,
+  checked: true,
+};
+export const agentCreateQuote: OperationRow<'agentCreateQuote'> = {
+  id: 'agentCreateQuote',
+  method: 'POST',
+  path: '/agents/me/quotes',
+  idempotent: true,
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const agentGetQuote: OperationRow<'agentGetQuote'> = {
+  id: 'agentGetQuote',
+  method: 'GET',
+  path: '/agents/me/quotes/{quoteId}',
+  resource: true,
+  checked: true,
+};
+export const agentExecuteQuote: OperationRow<'agentExecuteQuote'> = {
+  id: 'agentExecuteQuote',
+  method: 'POST',
+  path: '/agents/me/quotes/{quoteId}/execute',
+  idempotent: true,
+  resource: true,
+  checked: true,
+};
+export const agentListActions: OperationRow<'agentListActions'> = {
+  id: 'agentListActions',
+  method: 'GET',
+  path: '/agents/me/actions',
+  paginated: true,
+  resource: true,
+  checked: true,
+};
+export const agentGetAction: OperationRow<'agentGetAction'> = {
+  id: 'agentGetAction',
+  method: 'GET',
+  path: '/agents/me/actions/{actionId}',
+  resource: true,
+  checked: true,
+};
+export const agentCreateTransferIn: OperationRow<'agentCreateTransferIn'> = {
+  id: 'agentCreateTransferIn',
+  method: 'POST',
+  path: '/agents/me/transfer-in',
+  idempotent: true,
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const agentCreateTransferOut: OperationRow<'agentCreateTransferOut'> = {
+  id: 'agentCreateTransferOut',
+  method: 'POST',
+  path: '/agents/me/transfer-out',
+  idempotent: true,
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const agentListInternalAccounts: OperationRow<'agentListInternalAccounts'> = {
+  id: 'agentListInternalAccounts',
+  method: 'GET',
+  path: '/agents/me/internal-accounts',
+  paginated: true,
+  resource: true,
+  checked: true,
+};
+export const agentListExternalAccounts: OperationRow<'agentListExternalAccounts'> = {
+  id: 'agentListExternalAccounts',
+  method: 'GET',
+  path: '/agents/me/external-accounts',
+  paginated: true,
+  resource: true,
+  checked: true,
+};
+export const agentCreateExternalAccount: OperationRow<'agentCreateExternalAccount'> = {
+  id: 'agentCreateExternalAccount',
+  method: 'POST',
+  path: '/agents/me/external-accounts',
+  bodyRequired: true,
+  resource: true,
+  checked: true,
+};
+export const agentGetExternalAccount: OperationRow<'agentGetExternalAccount'> = {
+  id: 'agentGetExternalAccount',
+  method: 'GET',
+  path: '/agents/me/external-accounts/{externalAccountId}',
+  resource: true,
+  checked: true,
+};
+export const agentDeleteExternalAccount: OperationRow<'agentDeleteExternalAccount'> = {
+  id: 'agentDeleteExternalAccount',
+  method: 'DELETE',
+  path: '/agents/me/external-accounts/{externalAccountId}',
   resource: true,
   checked: true,
 };
@@ -2582,6 +3159,293 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     params: { path: 'zRevokeDelegatedKeyPath' },
     response: 'zRevokeDelegatedKeyResponse',
   },
+  sendCustomerEmailVerification: {
+    id: 'sendCustomerEmailVerification',
+    method: 'POST',
+    path: '/customers/{customerId}/verify-email',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    checked: true,
+    params: { path: 'zSendCustomerEmailVerificationPath' },
+    response: undefined,
+  },
+  confirmCustomerEmailVerification: {
+    id: 'confirmCustomerEmailVerification',
+    method: 'POST',
+    path: '/customers/{customerId}/verify-email/confirm',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { path: 'zConfirmCustomerEmailVerificationPath', body: 'zConfirmCustomerEmailVerificationBody' },
+    response: 'zConfirmCustomerEmailVerificationResponse',
+  },
+  sendCustomerPhoneVerification: {
+    id: 'sendCustomerPhoneVerification',
+    method: 'POST',
+    path: '/customers/{customerId}/verify-phone',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    checked: true,
+    params: { path: 'zSendCustomerPhoneVerificationPath' },
+    response: undefined,
+  },
+  confirmCustomerPhoneVerification: {
+    id: 'confirmCustomerPhoneVerification',
+    method: 'POST',
+    path: '/customers/{customerId}/verify-phone/confirm',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { path: 'zConfirmCustomerPhoneVerificationPath', body: 'zConfirmCustomerPhoneVerificationBody' },
+    response: 'zConfirmCustomerPhoneVerificationResponse',
+  },
+  listScaFactors: {
+    id: 'listScaFactors',
+    method: 'GET',
+    path: '/sca/factors',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    resource: true,
+    checked: true,
+    params: { query: 'zListScaFactorsQuery' },
+    response: 'zListScaFactorsResponse',
+  },
+  startScaFactorEnrollment: {
+    id: 'startScaFactorEnrollment',
+    method: 'POST',
+    path: '/sca/factors',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { query: 'zStartScaFactorEnrollmentQuery', body: 'zStartScaFactorEnrollmentBody' },
+    response: 'zStartScaFactorEnrollmentResponse',
+  },
+  confirmScaFactorEnrollment: {
+    id: 'confirmScaFactorEnrollment',
+    method: 'POST',
+    path: '/sca/factors/confirm',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { query: 'zConfirmScaFactorEnrollmentQuery', body: 'zConfirmScaFactorEnrollmentBody' },
+    response: 'zConfirmScaFactorEnrollmentResponse',
+  },
+  deleteScaFactor: {
+    id: 'deleteScaFactor',
+    method: 'DELETE',
+    path: '/sca/factors/{credentialId}',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    resource: true,
+    checked: true,
+    params: { path: 'zDeleteScaFactorPath', query: 'zDeleteScaFactorQuery' },
+    response: 'zDeleteScaFactorResponse',
+  },
+  startScaLogin: {
+    id: 'startScaLogin',
+    method: 'POST',
+    path: '/sca/login/start',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { query: 'zStartScaLoginQuery', body: 'zStartScaLoginBody' },
+    response: 'zStartScaLoginResponse',
+  },
+  completeScaLogin: {
+    id: 'completeScaLogin',
+    method: 'POST',
+    path: '/sca/login/complete',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { query: 'zCompleteScaLoginQuery', body: 'zCompleteScaLoginBody' },
+    response: 'zCompleteScaLoginResponse',
+  },
+  recordSecurityEvent: {
+    id: 'recordSecurityEvent',
+    method: 'POST',
+    path: '/sca/record-event',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { query: 'zRecordSecurityEventQuery', body: 'zRecordSecurityEventBody' },
+    response: 'zRecordSecurityEventResponse',
+  },
+  startTwoFactorReset: {
+    id: 'startTwoFactorReset',
+    method: 'POST',
+    path: '/sca/factors/reset',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { query: 'zStartTwoFactorResetQuery', body: 'zStartTwoFactorResetBody' },
+    response: 'zStartTwoFactorResetResponse',
+  },
+  getTwoFactorResetStatus: {
+    id: 'getTwoFactorResetStatus',
+    method: 'GET',
+    path: '/sca/factors/reset/{resetId}',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    resource: true,
+    checked: true,
+    params: { path: 'zGetTwoFactorResetStatusPath', query: 'zGetTwoFactorResetStatusQuery' },
+    response: 'zGetTwoFactorResetStatusResponse',
+  },
+  completeTwoFactorReset: {
+    id: 'completeTwoFactorReset',
+    method: 'POST',
+    path: '/sca/factors/reset/{resetId}/complete',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    checked: true,
+    params: { path: 'zCompleteTwoFactorResetPath', query: 'zCompleteTwoFactorResetQuery', body: 'zCompleteTwoFactorResetBody' },
+    response: undefined,
+  },
+  startBeneficiaryTrust: {
+    id: 'startBeneficiaryTrust',
+    method: 'POST',
+    path: '/customers/external-accounts/{externalAccountId}/trust',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    resource: true,
+    checked: true,
+    params: { path: 'zStartBeneficiaryTrustPath' },
+    response: 'zStartBeneficiaryTrustResponse',
+  },
+  confirmBeneficiaryTrust: {
+    id: 'confirmBeneficiaryTrust',
+    method: 'POST',
+    path: '/customers/external-accounts/{externalAccountId}/trust/confirm',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { path: 'zConfirmBeneficiaryTrustPath', body: 'zConfirmBeneficiaryTrustBody' },
+    response: 'zConfirmBeneficiaryTrustResponse',
+  },
+  startBeneficiaryUntrust: {
+    id: 'startBeneficiaryUntrust',
+    method: 'POST',
+    path: '/customers/external-accounts/{externalAccountId}/untrust',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    resource: true,
+    checked: true,
+    params: { path: 'zStartBeneficiaryUntrustPath' },
+    response: 'zStartBeneficiaryUntrustResponse',
+  },
+  confirmBeneficiaryUntrust: {
+    id: 'confirmBeneficiaryUntrust',
+    method: 'POST',
+    path: '/customers/external-accounts/{externalAccountId}/untrust/confirm',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { path: 'zConfirmBeneficiaryUntrustPath', body: 'zConfirmBeneficiaryUntrustBody' },
+    response: 'zConfirmBeneficiaryUntrustResponse',
+  },
+  authorizeQuote: {
+    id: 'authorizeQuote',
+    method: 'POST',
+    path: '/quotes/{quoteId}/authorize',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { path: 'zAuthorizeQuotePath', body: 'zAuthorizeQuoteBody' },
+    response: 'zAuthorizeQuoteResponse',
+  },
+  resendQuoteScaCode: {
+    id: 'resendQuoteScaCode',
+    method: 'POST',
+    path: '/quotes/{quoteId}/authorize/resend',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    checked: true,
+    params: { path: 'zResendQuoteScaCodePath' },
+    response: undefined,
+  },
   listTokens: {
     id: 'listTokens',
     method: 'GET',
@@ -3109,10 +3973,394 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     params: { path: 'zDeleteDocumentPath' },
     response: 'zDeleteDocumentResponse',
   },
+  listAgents: {
+    id: 'listAgents',
+    method: 'GET',
+    path: '/agents',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: true,
+    idempotencyKeyRequired: false,
+    resource: true,
+    checked: true,
+    params: { query: 'zListAgentsQuery' },
+    response: 'zListAgentsResponse',
+  },
+  createAgent: {
+    id: 'createAgent',
+    method: 'POST',
+    path: '/agents',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { body: 'zCreateAgentBody' },
+    response: 'zCreateAgentResponse',
+  },
+  listAgentApprovals: {
+    id: 'listAgentApprovals',
+    method: 'GET',
+    path: '/agents/approvals',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: true,
+    idempotencyKeyRequired: false,
+    resource: true,
+    checked: true,
+    params: { query: 'zListAgentApprovalsQuery' },
+    response: 'zListAgentApprovalsResponse',
+  },
+  getAgentMe: {
+    id: 'getAgentMe',
+    method: 'GET',
+    path: '/agents/me',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    resource: true,
+    params: {},
+    response: 'zGetAgentMeResponse',
+  },
+  getAgentById: {
+    id: 'getAgentById',
+    method: 'GET',
+    path: '/agents/{agentId}',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    resource: true,
+    checked: true,
+    params: { path: 'zGetAgentByIdPath' },
+    response: 'zGetAgentByIdResponse',
+  },
+  updateAgent: {
+    id: 'updateAgent',
+    method: 'PATCH',
+    path: '/agents/{agentId}',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { path: 'zUpdateAgentPath', body: 'zUpdateAgentBody' },
+    response: 'zUpdateAgentResponse',
+  },
+  deleteAgent: {
+    id: 'deleteAgent',
+    method: 'DELETE',
+    path: '/agents/{agentId}',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    resource: true,
+    checked: true,
+    params: { path: 'zDeleteAgentPath' },
+    response: 'zDeleteAgentResponse',
+  },
+  updateAgentPolicy: {
+    id: 'updateAgentPolicy',
+    method: 'PATCH',
+    path: '/agents/{agentId}/policy',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { path: 'zUpdateAgentPolicyPath', body: 'zUpdateAgentPolicyBody' },
+    response: 'zUpdateAgentPolicyResponse',
+  },
+  regenerateAgentDeviceCode: {
+    id: 'regenerateAgentDeviceCode',
+    method: 'POST',
+    path: '/agents/{agentId}/device-codes',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    resource: true,
+    checked: true,
+    params: { path: 'zRegenerateAgentDeviceCodePath' },
+    response: 'zRegenerateAgentDeviceCodeResponse',
+  },
+  approveAgentAction: {
+    id: 'approveAgentAction',
+    method: 'POST',
+    path: '/agents/{agentId}/actions/{actionId}/approve',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    resource: true,
+    checked: true,
+    params: { path: 'zApproveAgentActionPath' },
+    response: 'zApproveAgentActionResponse',
+  },
+  rejectAgentAction: {
+    id: 'rejectAgentAction',
+    method: 'POST',
+    path: '/agents/{agentId}/actions/{actionId}/reject',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    resource: true,
+    checked: true,
+    params: { path: 'zRejectAgentActionPath', body: 'zRejectAgentActionBody' },
+    response: 'zRejectAgentActionResponse',
+  },
+  getAgentDeviceCodeStatus: {
+    id: 'getAgentDeviceCodeStatus',
+    method: 'GET',
+    path: '/agents/device-codes/{code}/status',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    resource: true,
+    checked: true,
+    params: { path: 'zGetAgentDeviceCodeStatusPath' },
+    response: 'zGetAgentDeviceCodeStatusResponse',
+  },
+  redeemAgentDeviceCode: {
+    id: 'redeemAgentDeviceCode',
+    method: 'POST',
+    path: '/agents/device-codes/{code}/redeem',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    resource: true,
+    checked: true,
+    params: { path: 'zRedeemAgentDeviceCodePath' },
+    response: 'zRedeemAgentDeviceCodeResponse',
+  },
+  agentListTransactions: {
+    id: 'agentListTransactions',
+    method: 'GET',
+    path: '/agents/me/transactions',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: true,
+    idempotencyKeyRequired: false,
+    resource: true,
+    checked: true,
+    params: { query: 'zAgentListTransactionsQuery' },
+    response: 'zAgentListTransactionsResponse',
+  },
+  agentGetTransaction: {
+    id: 'agentGetTransaction',
+    method: 'GET',
+    path: '/agents/me/transactions/{transactionId}',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    resource: true,
+    checked: true,
+    params: { path: 'zAgentGetTransactionPath' },
+    response: 'zAgentGetTransactionResponse',
+  },
+  agentCreateQuote: {
+    id: 'agentCreateQuote',
+    method: 'POST',
+    path: '/agents/me/quotes',
+    idempotent: true,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { body: 'zAgentCreateQuoteBody' },
+    response: 'zAgentCreateQuoteResponse',
+  },
+  agentGetQuote: {
+    id: 'agentGetQuote',
+    method: 'GET',
+    path: '/agents/me/quotes/{quoteId}',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    resource: true,
+    checked: true,
+    params: { path: 'zAgentGetQuotePath' },
+    response: 'zAgentGetQuoteResponse',
+  },
+  agentExecuteQuote: {
+    id: 'agentExecuteQuote',
+    method: 'POST',
+    path: '/agents/me/quotes/{quoteId}/execute',
+    idempotent: true,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    resource: true,
+    checked: true,
+    params: { path: 'zAgentExecuteQuotePath' },
+    response: 'zAgentExecuteQuoteResponse',
+  },
+  agentListActions: {
+    id: 'agentListActions',
+    method: 'GET',
+    path: '/agents/me/actions',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: true,
+    idempotencyKeyRequired: false,
+    resource: true,
+    checked: true,
+    params: { query: 'zAgentListActionsQuery' },
+    response: 'zAgentListActionsResponse',
+  },
+  agentGetAction: {
+    id: 'agentGetAction',
+    method: 'GET',
+    path: '/agents/me/actions/{actionId}',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    resource: true,
+    checked: true,
+    params: { path: 'zAgentGetActionPath' },
+    response: 'zAgentGetActionResponse',
+  },
+  agentCreateTransferIn: {
+    id: 'agentCreateTransferIn',
+    method: 'POST',
+    path: '/agents/me/transfer-in',
+    idempotent: true,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { body: 'zAgentCreateTransferInBody' },
+    response: 'zAgentCreateTransferInResponse',
+  },
+  agentCreateTransferOut: {
+    id: 'agentCreateTransferOut',
+    method: 'POST',
+    path: '/agents/me/transfer-out',
+    idempotent: true,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { body: 'zAgentCreateTransferOutBody' },
+    response: 'zAgentCreateTransferOutResponse',
+  },
+  agentListInternalAccounts: {
+    id: 'agentListInternalAccounts',
+    method: 'GET',
+    path: '/agents/me/internal-accounts',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: true,
+    idempotencyKeyRequired: false,
+    resource: true,
+    checked: true,
+    params: { query: 'zAgentListInternalAccountsQuery' },
+    response: 'zAgentListInternalAccountsResponse',
+  },
+  agentListExternalAccounts: {
+    id: 'agentListExternalAccounts',
+    method: 'GET',
+    path: '/agents/me/external-accounts',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: true,
+    idempotencyKeyRequired: false,
+    resource: true,
+    checked: true,
+    params: { query: 'zAgentListExternalAccountsQuery' },
+    response: 'zAgentListExternalAccountsResponse',
+  },
+  agentCreateExternalAccount: {
+    id: 'agentCreateExternalAccount',
+    method: 'POST',
+    path: '/agents/me/external-accounts',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    bodyRequired: true,
+    resource: true,
+    checked: true,
+    params: { body: 'zAgentCreateExternalAccountBody' },
+    response: 'zAgentCreateExternalAccountResponse',
+  },
+  agentGetExternalAccount: {
+    id: 'agentGetExternalAccount',
+    method: 'GET',
+    path: '/agents/me/external-accounts/{externalAccountId}',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    resource: true,
+    checked: true,
+    params: { path: 'zAgentGetExternalAccountPath' },
+    response: 'zAgentGetExternalAccountResponse',
+  },
+  agentDeleteExternalAccount: {
+    id: 'agentDeleteExternalAccount',
+    method: 'DELETE',
+    path: '/agents/me/external-accounts/{externalAccountId}',
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    idempotencyKeyRequired: false,
+    resource: true,
+    checked: true,
+    params: { path: 'zAgentDeleteExternalAccountPath' },
+    response: 'zAgentDeleteExternalAccountResponse',
+  },
 };
 
 /** Number of operations in the document. */
-export const OPERATION_COUNT = 106;
+export const OPERATION_COUNT = 153;
 
 /** Webhook event types of the document (the WebhookEvent discriminator). */
-export const WEBHOOK_EVENT_TYPES = ["INVITATION.CLAIMED","INCOMING_PAYMENT.PENDING","INCOMING_PAYMENT.COMPLETED","INCOMING_PAYMENT.FAILED","OUTGOING_PAYMENT.PROCESSING","OUTGOING_PAYMENT.COMPLETED","OUTGOING_PAYMENT.FAILED","CUSTOMER.KYC_APPROVED","CUSTOMER.KYC_REJECTED","VERIFICATION.APPROVED","VERIFICATION.RESOLVE_ERRORS","TEST","OUTGOING_PAYMENT.PENDING","OUTGOING_PAYMENT.PENDING_AUTHORIZATION","OUTGOING_PAYMENT.REFUND_COMPLETED","INCOMING_PAYMENT.REFUND_COMPLETED","CUSTOMER.KYB_APPROVED","CUSTOMER.KYC_PENDING","CUSTOMER.KYB_PENDING","VERIFICATION.IN_PROGRESS","VERIFICATION.PENDING_MANUAL_REVIEW","VERIFICATION.REJECTED","CUSTOMER.KYB_REJECTED","INTERNAL_ACCOUNT.BALANCE_UPDATED","BULK_UPLOAD.COMPLETED","BULK_UPLOAD.FAILED","EXTERNAL_ACCOUNT.STATUS_UPDATED","INTERNAL_ACCOUNT.STATUS_UPDATED","INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED","CARD.STATE_CHANGE","CARD.FUNDING_SOURCE_CHANGE","CARD_TRANSACTION.AUTHORIZED","CARD_TRANSACTION.PARTIALLY_SETTLED","CARD_TRANSACTION.SETTLED","CARD_TRANSACTION.REFUNDED","CARD_TRANSACTION.EXCEPTION"] as const;
+export const WEBHOOK_EVENT_TYPES = ["INVITATION.CLAIMED","INCOMING_PAYMENT.PENDING","INCOMING_PAYMENT.COMPLETED","INCOMING_PAYMENT.FAILED","OUTGOING_PAYMENT.PROCESSING","OUTGOING_PAYMENT.COMPLETED","OUTGOING_PAYMENT.FAILED","CUSTOMER.KYC_APPROVED","CUSTOMER.KYC_REJECTED","VERIFICATION.APPROVED","VERIFICATION.RESOLVE_ERRORS","TEST","OUTGOING_PAYMENT.PENDING","OUTGOING_PAYMENT.PENDING_AUTHORIZATION","OUTGOING_PAYMENT.REFUND_COMPLETED","INCOMING_PAYMENT.REFUND_COMPLETED","CUSTOMER.KYB_APPROVED","CUSTOMER.KYC_PENDING","CUSTOMER.KYB_PENDING","VERIFICATION.IN_PROGRESS","VERIFICATION.PENDING_MANUAL_REVIEW","VERIFICATION.REJECTED","CUSTOMER.KYB_REJECTED","INTERNAL_ACCOUNT.BALANCE_UPDATED","BULK_UPLOAD.COMPLETED","BULK_UPLOAD.FAILED","EXTERNAL_ACCOUNT.STATUS_UPDATED","INTERNAL_ACCOUNT.STATUS_UPDATED","INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED","CARD.STATE_CHANGE","CARD.FUNDING_SOURCE_CHANGE","CARD_TRANSACTION.AUTHORIZED","CARD_TRANSACTION.PARTIALLY_SETTLED","CARD_TRANSACTION.SETTLED","CARD_TRANSACTION.REFUNDED","CARD_TRANSACTION.EXCEPTION","AGENT_ACTION.PENDING_APPROVAL"] as const;

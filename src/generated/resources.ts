@@ -10,7 +10,7 @@ import type { ListOptions, RequestOptions, SignedRequestOptions } from '../core/
 import type { PagePromise } from '../core/pagination';
 import type { VerifyOptions } from '../resources/auth-methods';
 import type { WaitForOptions } from '../resources/transactions-methods';
-import type { ApiToken, ApiTokenCreateParams, BeneficialOwner, BeneficialOwnerCreateParams, BeneficialOwnerListParams, BeneficialOwnerUpdateParams, BulkCustomerImportJob, BulkCustomerImportJobAccepted, Card, CardCreateParams, CardListParams, CardReveal, CardUpdateParams, Credential, CredentialChallengeParams, CredentialCreateParams, CredentialList, CredentialListParams, CredentialVerifyParams, CryptoWithdrawalFeeEstimate, CryptoWithdrawalFeeEstimateParams, Customer, CustomerCreateParams, CustomerListParams, CustomerUpdateParams, CustomersCsvUpload, DelegatedKey, DelegatedKeyCreateParams, DelegatedKeyList, DelegatedKeyListParams, DiscoveryList, DiscoveryListParams, Document, DocumentListParams, DocumentReplaceRequest, DocumentUploadRequest, EndUserTerms, ExchangeRateList, ExchangeRateListParams, ExternalAccount, ExternalAccountCreateParams, ExternalAccountListParams, ExternalAccountLookupParams, IncomingTransaction, InternalAccount, InternalAccountExportParams, InternalAccountListParams, InternalAccountUpdateParams, Invitation, InvitationClaimParams, InvitationCreateParams, KycLink, KycLinkCreateParams, OwnershipChallenge, OwnershipChallengeParams, OwnershipVerifyParams, PasskeyChallenge, PlatformConfig, PlatformConfigUpdateParams, PlatformExternalAccountCreateParams, PlatformExternalAccountListParams, PlatformInternalAccountList, PlatformInternalAccountListParams, Quote, QuoteCreateParams, ReceiptDeliveryConfirmParams, ReceiverLookup, ReceiverLookupParams, RefreshedSession, SandboxCardAuthorizationAdviceParams, SandboxCardAuthorizationParams, SandboxCardBalanceInquiryParams, SandboxCardClearingParams, SandboxCardReturnParams, SandboxCardSimulation, SandboxCardTransactionRefParams, SandboxFundParams, SandboxSendParams, SandboxUmaReceiveParams, SessionList, SessionListParams, SessionRefreshParams, Stablecoin, StablecoinBurnParams, StablecoinListParams, StablecoinMintParams, StablecoinOperation, StablecoinOperationListParams, StablecoinProviderAccount, StablecoinProviderAccountLinkParams, StablecoinProviderAccountListParams, StablecoinRegisterParams, TestWebhookResult, TokenListParams, Transaction, TransactionApproveParams, TransactionCancelParams, TransactionListParams, TransactionRejectParams, TransferInCreateParams, TransferOutCreateParams, UmaProvider, UmaProviderListParams, Vasp, VaspListParams, Verification, VerificationCreateParams, VerificationListParams, WalletExport, WalletSessionInfo } from '../types';
+import type { Agent, AgentAction, AgentActionListParams, AgentActionRejectParams, AgentApprovalListParams, AgentCreateParams, AgentCreateResponse, AgentDeviceCode, AgentDeviceCodeRedeemResponse, AgentDeviceCodeStatusResponse, AgentExternalAccountListParams, AgentInternalAccountListParams, AgentListParams, AgentPolicyUpdateParams, AgentTransactionListParams, AgentUpdateParams, ApiToken, ApiTokenCreateParams, BeneficialOwner, BeneficialOwnerCreateParams, BeneficialOwnerListParams, BeneficialOwnerUpdateParams, BeneficiaryTrustConfirm, BeneficiaryTrustConfirmParams, BeneficiaryTrustStart, BulkCustomerImportJob, BulkCustomerImportJobAccepted, Card, CardCreateParams, CardListParams, CardReveal, CardUpdateParams, ContactVerificationConfirmParams, Credential, CredentialChallengeParams, CredentialCreateParams, CredentialList, CredentialListParams, CredentialVerifyParams, CryptoWithdrawalFeeEstimate, CryptoWithdrawalFeeEstimateParams, Customer, CustomerCreateParams, CustomerListParams, CustomerUpdateParams, CustomersCsvUpload, DelegatedKey, DelegatedKeyCreateParams, DelegatedKeyList, DelegatedKeyListParams, DiscoveryList, DiscoveryListParams, Document, DocumentListParams, DocumentReplaceRequest, DocumentUploadRequest, EndUserTerms, ExchangeRateList, ExchangeRateListParams, ExternalAccount, ExternalAccountCreateParams, ExternalAccountListParams, ExternalAccountLookupParams, IncomingTransaction, InternalAccount, InternalAccountExportParams, InternalAccountListParams, InternalAccountUpdateParams, Invitation, InvitationClaimParams, InvitationCreateParams, KycLink, KycLinkCreateParams, OwnershipChallenge, OwnershipChallengeParams, OwnershipVerifyParams, PasskeyChallenge, PlatformConfig, PlatformConfigUpdateParams, PlatformExternalAccountCreateParams, PlatformExternalAccountListParams, PlatformInternalAccountList, PlatformInternalAccountListParams, Quote, QuoteCreateParams, ReceiptDeliveryConfirmParams, ReceiverLookup, ReceiverLookupParams, RefreshedSession, SandboxCardAuthorizationAdviceParams, SandboxCardAuthorizationParams, SandboxCardBalanceInquiryParams, SandboxCardClearingParams, SandboxCardReturnParams, SandboxCardSimulation, SandboxCardTransactionRefParams, SandboxFundParams, SandboxSendParams, SandboxUmaReceiveParams, ScaAuthorization, ScaFactorConfirmParams, ScaFactorConfirmation, ScaFactorEnrollParams, ScaFactorEnrollment, ScaFactorList, ScaLoginComplete, ScaLoginCompleteParams, ScaLoginStart, ScaLoginStartParams, SecurityEventParams, SecurityEventResult, SessionList, SessionListParams, SessionRefreshParams, Stablecoin, StablecoinBurnParams, StablecoinListParams, StablecoinMintParams, StablecoinOperation, StablecoinOperationListParams, StablecoinProviderAccount, StablecoinProviderAccountLinkParams, StablecoinProviderAccountListParams, StablecoinRegisterParams, TestWebhookResult, TokenListParams, Transaction, TransactionApproveParams, TransactionCancelParams, TransactionListParams, TransactionRejectParams, TransferInCreateParams, TransferOutCreateParams, TwoFactorResetCompleteParams, TwoFactorResetStart, TwoFactorResetStartParams, TwoFactorResetStatus, UmaProvider, UmaProviderListParams, Vasp, VaspListParams, Verification, VerificationCreateParams, VerificationListParams, WalletExport, WalletSessionInfo } from '../types';
 import { APIResource } from '../core/resource';
 import * as credentialsMethods from '../resources/auth-methods';
 import * as quotesMethods from '../resources/quotes-methods';
@@ -171,6 +171,64 @@ export class Customers extends APIResource {
    */
   createKycLink(customerId: string, params?: KycLinkCreateParams, options?: SignedRequestOptions): APIPromise<KycLink> {
     return this._client.call(op.createCustomerKycLink, { path: { customerId }, body: params }, options);
+  }
+
+  /**
+   * Sends (or sends again) a one-time code to the customer's email to start its verification. Only for
+   * customers whose provider requires contact verification (their `contactVerification.email` is present);
+   * any other customer, or an email already verified, is a `ConflictError` (409). Resolves to `undefined`.
+   * @example
+   * ```ts
+   * await cb.customers.verifyEmail(customerId);
+   * // The customer reads the code from the email (in the sandbox it is always 123456):
+   * const customer = await cb.customers.confirmEmail(customerId, { code: '123456' });
+   * console.log(customer.contactVerification?.email); // 'VERIFIED'
+   * ```
+   */
+  verifyEmail(customerId: string, options?: SignedRequestOptions): APIPromise<void> {
+    return this._client.call(op.sendCustomerEmailVerification, { path: { customerId } }, options);
+  }
+
+  /**
+   * Confirms the customer's email with the code they received: `contactVerification.email` becomes
+   * `VERIFIED`. A wrong or expired code is a `BadRequestError` (400).
+   * @example
+   * ```ts
+   * const customer = await cb.customers.confirmEmail(customerId, { code: '123456' });
+   * console.log(customer.contactVerification?.email); // 'VERIFIED'
+   * ```
+   */
+  confirmEmail(customerId: string, params: ContactVerificationConfirmParams, options?: SignedRequestOptions): APIPromise<Customer> {
+    return this._client.call(op.confirmCustomerEmailVerification, { path: { customerId }, body: params }, options);
+  }
+
+  /**
+   * Sends (or sends again) a one-time code by SMS to the customer's phone to start its verification. Only
+   * for customers whose provider requires contact verification (their `contactVerification.phone` is
+   * present); any other customer, or a phone already verified, is a `ConflictError` (409). Resolves to
+   * `undefined`.
+   * @example
+   * ```ts
+   * await cb.customers.verifyPhone(customerId);
+   * const customer = await cb.customers.confirmPhone(customerId, { code: '123456' });
+   * console.log(customer.contactVerification?.phone); // 'VERIFIED'
+   * ```
+   */
+  verifyPhone(customerId: string, options?: SignedRequestOptions): APIPromise<void> {
+    return this._client.call(op.sendCustomerPhoneVerification, { path: { customerId } }, options);
+  }
+
+  /**
+   * Confirms the customer's phone with the code they received by SMS: `contactVerification.phone` becomes
+   * `VERIFIED`. A wrong or expired code is a `BadRequestError` (400).
+   * @example
+   * ```ts
+   * const customer = await cb.customers.confirmPhone(customerId, { code: '123456' });
+   * console.log(customer.contactVerification?.phone); // 'VERIFIED'
+   * ```
+   */
+  confirmPhone(customerId: string, params: ContactVerificationConfirmParams, options?: SignedRequestOptions): APIPromise<Customer> {
+    return this._client.call(op.confirmCustomerPhoneVerification, { path: { customerId }, body: params }, options);
   }
 }
 
@@ -555,6 +613,179 @@ export class Tokens extends APIResource {
 }
 
 /**
+ * The Strong Customer Authentication factors of a customer (SMS_OTP, which needs no enrollment, TOTP and
+ * PASSKEY): enroll one (start, then confirm with its proof), list them, delete a passkey. Only for customers of a
+ * region where SCA is required (the EU); any other customer is answered 409.
+ */
+export class ScaFactors extends APIResource {
+  /**
+   * Lists the SCA factors the customer has enrolled (`SMS_OTP` is always among them: it needs no
+   * enrollment). Not paginated: resolves to `{ factors }`. A customer outside an SCA region is a
+   * `ConflictError` (409).
+   * @example
+   * ```ts
+   * const { factors } = await cb.sca.factors.list(customerId);
+   * for (const f of factors) console.log(f.factor, f.credentialId ?? '');
+   * ```
+   */
+  list(customerId: string, options?: RequestOptions): APIPromise<ScaFactorList> {
+    return this._client.call(op.listScaFactors, { query: { customerId } }, options);
+  }
+
+  /**
+   * Starts enrolling a TOTP or PASSKEY factor. A TOTP start answers the shared secret and its `otpauth://`
+   * URI (a credential: show it to the customer's authenticator, keep it nowhere else); a PASSKEY start the
+   * WebAuthn registration options. Finish with {@link ScaFactors.confirm}. A second passkey is a
+   * `ConflictError` (409 `PASSKEY_ALREADY_ENROLLED`).
+   * @example
+   * ```ts
+   * const start = await cb.sca.factors.enroll(customerId, { type: 'TOTP' });
+   * if (start.type === 'TOTP') {
+   *   // The customer scans start.totpUri, then types the first code of their app (123456 in the sandbox):
+   *   const done = await cb.sca.factors.confirm(customerId, { type: 'TOTP', secret: start.secret, code: '123456' });
+   *   if (done.type === 'TOTP') console.log(done.recoveryCodes.length, 'recovery codes, shown once');
+   * }
+   * ```
+   */
+  enroll(customerId: string, params: ScaFactorEnrollParams, options?: SignedRequestOptions): APIPromise<ScaFactorEnrollment> {
+    return this._client.call(op.startScaFactorEnrollment, { query: { customerId }, body: params }, options);
+  }
+
+  /**
+   * Finishes a factor's enrollment with its proof: for TOTP the start's `secret` and the first code (answered
+   * with one-time recovery codes, shown this once), for PASSKEY the credential the device made and its
+   * `origin` (answered with the enrolled factor). A wrong proof is a `BadRequestError` (400).
+   * @example
+   * ```ts
+   * const done = await cb.sca.factors.confirm(customerId, { type: 'TOTP', secret, code: '123456' });
+   * if (done.type === 'TOTP') console.log(done.recoveryCodes); // store them with the customer, now
+   * ```
+   */
+  confirm(customerId: string, params: ScaFactorConfirmParams, options?: SignedRequestOptions): APIPromise<ScaFactorConfirmation> {
+    return this._client.call(op.confirmScaFactorEnrollment, { query: { customerId }, body: params }, options);
+  }
+
+  /**
+   * Deletes an enrolled factor by its `credentialId` (today only a PASSKEY has one). Resolves to `undefined`.
+   * @example
+   * ```ts
+   * const { factors } = await cb.sca.factors.list(customerId);
+   * const passkey = factors.find((f) => f.factor === 'PASSKEY');
+   * if (passkey?.credentialId) await cb.sca.factors.delete(customerId, passkey.credentialId);
+   * ```
+   */
+  delete(customerId: string, credentialId: string, options?: SignedRequestOptions): APIPromise<void> {
+    return this._client.call(op.deleteScaFactor, { path: { credentialId }, query: { customerId } }, options);
+  }
+}
+
+/**
+ * SCA logins: a customer proves a factor and opens the SCA session that authorizing money movement needs.
+ */
+export class ScaLogin extends APIResource {
+  /**
+   * Starts an SCA login with a factor: `SMS_OTP` sends a code and answers its `challengeId` and `expiresAt`,
+   * `TOTP` answers the factor only, `PASSKEY` the WebAuthn `passkeyOptions`. Finish with
+   * {@link ScaLogin.complete}.
+   * @example
+   * ```ts
+   * const start = await cb.sca.login.start(customerId, { factor: 'SMS_OTP' });
+   * const login = await cb.sca.login.complete(customerId, {
+   *   factor: 'SMS_OTP',
+   *   challengeId: start.challengeId,
+   *   code: '123456', // the SMS's code; always 123456 in the sandbox
+   *   endUserIpAddress: '203.0.113.42', // the customer's device, not your server
+   * });
+   * console.log(login.status, login.sessionExpiresAt); // 'SUCCESS', …
+   * ```
+   */
+  start(customerId: string, params: ScaLoginStartParams, options?: SignedRequestOptions): APIPromise<ScaLoginStart> {
+    return this._client.call(op.startScaLogin, { query: { customerId }, body: params }, options);
+  }
+
+  /**
+   * Completes an SCA login with the started factor's proof (`code` for SMS_OTP and TOTP, with the
+   * `challengeId` for SMS_OTP; `passkeyAssertion` and `origin` for PASSKEY) and the customer's IP address.
+   * Answers the session's status and `sessionExpiresAt`. A wrong proof is a `BadRequestError` (400); a
+   * locked customer is answered 423 `ACCOUNT_LOCKED`.
+   * @example
+   * ```ts
+   * const login = await cb.sca.login.complete(customerId, { factor: 'TOTP', code: '123456', endUserIpAddress });
+   * if (login.status !== 'SUCCESS') console.log('login not completed:', login.status);
+   * ```
+   */
+  complete(customerId: string, params: ScaLoginCompleteParams, options?: SignedRequestOptions): APIPromise<ScaLoginComplete> {
+    return this._client.call(op.completeScaLogin, { query: { customerId }, body: params }, options);
+  }
+}
+
+/**
+ * 2FA resets: recover a lost factor through a liveness check (start, poll, complete).
+ */
+export class ScaResets extends APIResource {
+  /**
+   * Starts recovering a lost factor: answers a `resetId` and the liveness handles the customer completes the
+   * check with. Poll {@link ScaResets.retrieve} until `LIVENESS_PASSED`, then {@link ScaResets.complete}.
+   * @example
+   * ```ts
+   * const reset = await cb.sca.resets.start(customerId, { factor: 'TOTP' });
+   * console.log(reset.resetId, reset.verificationLink); // send the customer to the link
+   * ```
+   */
+  start(customerId: string, params: TwoFactorResetStartParams, options?: SignedRequestOptions): APIPromise<TwoFactorResetStart> {
+    return this._client.call(op.startTwoFactorReset, { query: { customerId }, body: params }, options);
+  }
+
+  /**
+   * Reads a 2FA reset's status: poll until `LIVENESS_PASSED` (then complete it) or a terminal status
+   * (`COMPLETED`, `REJECTED`, `EXPIRED`).
+   * @example
+   * ```ts
+   * const status = await cb.sca.resets.retrieve(customerId, resetId);
+   * if (status.status === 'LIVENESS_PASSED') await cb.sca.resets.complete(customerId, resetId);
+   * ```
+   */
+  retrieve(customerId: string, resetId: string, options?: RequestOptions): APIPromise<TwoFactorResetStatus> {
+    return this._client.call(op.getTwoFactorResetStatus, { path: { resetId }, query: { customerId } }, options);
+  }
+
+  /**
+   * Completes a 2FA reset once liveness has passed: the lost factor is cleared (for an SMS_OTP reset, the
+   * `mobile` given becomes the customer's number). Resolves to `undefined`. Before liveness passes it is a
+   * `BadRequestError` (400).
+   * @example
+   * ```ts
+   * await cb.sca.resets.complete(customerId, resetId);
+   * // An SMS_OTP reset names the new number:
+   * await cb.sca.resets.complete(customerId, smsResetId, { mobile: { countryCode: '+33', number: '612345678' } });
+   * ```
+   */
+  complete(customerId: string, resetId: string, params?: TwoFactorResetCompleteParams, options?: SignedRequestOptions): APIPromise<void> {
+    return this._client.call(op.completeTwoFactorReset, { path: { resetId }, query: { customerId }, body: params }, options);
+  }
+}
+
+/**
+ * Security events of a customer recorded with the service's risk engine (a failed login, a completed password
+ * reset), answered with the customer's lockout state.
+ */
+export class ScaEvents extends APIResource {
+  /**
+   * Records a security event of the customer: `FAILED_LOGIN_ATTEMPT` counts towards a lockout (5 attempts
+   * lock 15 minutes, … 9 suspend), `RESET_PASSWORD_COMPLETED` revokes every SCA session and clears the count.
+   * Answers the customer's lockout state.
+   * @example
+   * ```ts
+   * const state = await cb.sca.events.record(customerId, { eventType: 'FAILED_LOGIN_ATTEMPT' });
+   * if (state.suspended || state.lockedUntil) console.log('locked until', state.lockedUntil ?? 'a password reset');
+   * ```
+   */
+  record(customerId: string, params: SecurityEventParams, options?: SignedRequestOptions): APIPromise<SecurityEventResult> {
+    return this._client.call(op.recordSecurityEvent, { query: { customerId }, body: params }, options);
+  }
+}
+
+/**
  * Receiver lookups: what a receiver accepts, and the `lookupId` a quote to them needs.
  */
 export class Receiver extends APIResource {
@@ -753,6 +984,58 @@ export class ExternalAccounts extends APIResource {
   verify(externalAccountId: string, params: OwnershipVerifyParams, options?: SignedRequestOptions): APIPromise<ExternalAccount> {
     return this._client.call(op.verifyExternalAccountOwnership, { path: { externalAccountId }, body: params }, options);
   }
+
+  /**
+   * Starts trusting a beneficiary (an external account of an SCA customer), so later payments to it skip the
+   * per-transaction SCA challenge. Answers the `scaChallenge` to satisfy with {@link ExternalAccounts.confirmTrust}.
+   * @example
+   * ```ts
+   * const { scaChallenge } = await cb.externalAccounts.trust(externalAccountId);
+   * const { trusted } = await cb.externalAccounts.confirmTrust(externalAccountId, { challengeId: scaChallenge?.id, code: '123456' });
+   * console.log(trusted); // true
+   * ```
+   */
+  trust(externalAccountId: string, options?: SignedRequestOptions): APIPromise<BeneficiaryTrustStart> {
+    return this._client.call(op.startBeneficiaryTrust, { path: { externalAccountId } }, options);
+  }
+
+  /**
+   * Confirms trusting a beneficiary with the SCA proof (`code`, or `passkeyAssertion` and `origin`), echoing the
+   * start's `challengeId`. Answers `{ trusted: true }`. A wrong proof is a `BadRequestError` (400).
+   * @example
+   * ```ts
+   * const { trusted } = await cb.externalAccounts.confirmTrust(externalAccountId, { challengeId, code: '123456' });
+   * ```
+   */
+  confirmTrust(externalAccountId: string, params: BeneficiaryTrustConfirmParams, options?: SignedRequestOptions): APIPromise<BeneficiaryTrustConfirm> {
+    return this._client.call(op.confirmBeneficiaryTrust, { path: { externalAccountId }, body: params }, options);
+  }
+
+  /**
+   * Starts untrusting a beneficiary: once confirmed, payments to it need the per-transaction SCA challenge
+   * again. Answers the `scaChallenge` to satisfy with {@link ExternalAccounts.confirmUntrust}.
+   * @example
+   * ```ts
+   * const { scaChallenge } = await cb.externalAccounts.untrust(externalAccountId);
+   * await cb.externalAccounts.confirmUntrust(externalAccountId, { challengeId: scaChallenge?.id, code: '123456' });
+   * ```
+   */
+  untrust(externalAccountId: string, options?: SignedRequestOptions): APIPromise<BeneficiaryTrustStart> {
+    return this._client.call(op.startBeneficiaryUntrust, { path: { externalAccountId } }, options);
+  }
+
+  /**
+   * Confirms untrusting a beneficiary with the SCA proof, echoing the start's `challengeId`. Answers
+   * `{ trusted: false }`. A wrong proof is a `BadRequestError` (400).
+   * @example
+   * ```ts
+   * const { trusted } = await cb.externalAccounts.confirmUntrust(externalAccountId, { challengeId, code: '123456' });
+   * console.log(trusted); // false
+   * ```
+   */
+  confirmUntrust(externalAccountId: string, params: BeneficiaryTrustConfirmParams, options?: SignedRequestOptions): APIPromise<BeneficiaryTrustConfirm> {
+    return this._client.call(op.confirmBeneficiaryUntrust, { path: { externalAccountId }, body: params }, options);
+  }
 }
 
 /**
@@ -941,6 +1224,38 @@ export class Quotes extends APIResource {
    */
   createAndExecute(params: QuoteCreateParams, options?: SignedRequestOptions | null): Promise<Quote> {
     return quotesMethods.createAndExecute(this._client, params, options);
+  }
+
+  /**
+   * Authorizes the SCA challenge of a quote in `PENDING_AUTHORIZATION` with the customer's proof (`code`, or
+   * `passkeyAssertion` and `origin`): money moves, since an executed quote's transfer is released by its last
+   * authorization. The answer is the quote: still `PENDING_AUTHORIZATION` with the next `scaChallenge` when
+   * the flow needs another one (authorize that too), else advanced. A wrong proof is a `BadRequestError` (400);
+   * a missing SCA login session a `ConflictError` (409 `SCA_SESSION_REQUIRED`).
+   * @example
+   * ```ts
+   * let quote = await cb.quotes.execute(quoteId);
+   * while (quote.status === 'PENDING_AUTHORIZATION') {
+   *   // The customer's code for quote.scaChallenge (123456 in the sandbox):
+   *   quote = await cb.quotes.authorize(quote.id, { code: '123456', endUserIpAddress: '203.0.113.42' });
+   * }
+   * console.log(quote.status); // 'PROCESSING'
+   * ```
+   */
+  authorize(quoteId: string, params: ScaAuthorization, options?: SignedRequestOptions): APIPromise<Quote> {
+    return this._client.call(op.authorizeQuote, { path: { quoteId }, body: params }, options);
+  }
+
+  /**
+   * Sends the SMS code of a quote's pending `SMS_OTP` challenge again. The challenge is the same one, and its
+   * `expiresAt` is not extended. Resolves to `undefined`; a PASSKEY challenge is a `ConflictError` (409).
+   * @example
+   * ```ts
+   * await cb.quotes.resendAuthorization(quoteId);
+   * ```
+   */
+  resendAuthorization(quoteId: string, options?: SignedRequestOptions): APIPromise<void> {
+    return this._client.call(op.resendQuoteScaCode, { path: { quoteId } }, options);
   }
 }
 
@@ -1875,5 +2190,408 @@ export class Documents extends APIResource {
    */
   delete(documentId: string, options?: SignedRequestOptions): APIPromise<void> {
     return this._client.call(op.deleteDocument, { path: { documentId } }, options);
+  }
+}
+
+/**
+ * The platform's agents (production's): programs acting for one customer under a policy. Create one, give its
+ * software the device code, change its policy, and approve or reject what it submits beyond its policy.
+ * `cb.agents` adds `me`, the agent's own calls ({@link AgentSelf}).
+ */
+export class AgentManagement extends APIResource {
+  /**
+   * Creates an agent acting for one customer under a policy (permissions, execution mode, spending limits),
+   * with a device code its software redeems to connect ({@link AgentManagement.redeemDeviceCode}).
+   * @example
+   * ```ts
+   * const { agent, deviceCode } = await cb.agents.create({
+   *   name: 'Payroll Automation Agent',
+   *   customerId,
+   *   policy: {
+   *     permissions: ['VIEW_TRANSACTIONS', 'CREATE_TRANSFERS'],
+   *     defaultExecutionMode: 'AUTO',
+   *     spendingLimits: { currency: 'USD', perTransactionLimit: 50_000, dailyLimit: 200_000 },
+   *     approvalThresholds: { currency: 'USD', amount: 20_000 }, // above $200.00: a human approves
+   *   },
+   * });
+   * console.log(agent.id, deviceCode.code, deviceCode.expiresAt);
+   * ```
+   */
+  create(params: AgentCreateParams, options?: SignedRequestOptions): APIPromise<AgentCreateResponse> {
+    return this._client.call(op.createAgent, { body: params }, options);
+  }
+
+  /**
+   * Lists the platform's agents, filtered by customer, paused and connected state and creation or update
+   * time; `for await` walks every page.
+   * @example
+   * ```ts
+   * for await (const agent of cb.agents.list({ customerId, isConnected: true })) {
+   *   console.log(agent.id, agent.name, agent.usage.dailySpend);
+   * }
+   * ```
+   */
+  list(params?: AgentListParams, options?: ListOptions): PagePromise<Agent> {
+    return this._client.list(op.listAgents, { query: params }, options);
+  }
+
+  /**
+   * Fetches an agent by its id, with its policy and usage.
+   * @example
+   * ```ts
+   * const agent = await cb.agents.retrieve(agentId);
+   * console.log(agent.isConnected, agent.isPaused, agent.usage.dailyTransactionCount);
+   * ```
+   */
+  retrieve(agentId: string, options?: RequestOptions): APIPromise<Agent> {
+    return this._client.call(op.getAgentById, { path: { agentId } }, options);
+  }
+
+  /**
+   * Renames an agent, or pauses or resumes it: a paused agent cannot act.
+   * @example
+   * ```ts
+   * const paused = await cb.agents.update(agentId, { isPaused: true });
+   * console.log(paused.isPaused); // true
+   * ```
+   */
+  update(agentId: string, params: AgentUpdateParams, options?: SignedRequestOptions): APIPromise<Agent> {
+    return this._client.call(op.updateAgent, { path: { agentId }, body: params }, options);
+  }
+
+  /**
+   * Deletes an agent for good: its software loses access at once.
+   * @example
+   * ```ts
+   * await cb.agents.delete(agentId);
+   * ```
+   */
+  delete(agentId: string, options?: SignedRequestOptions): APIPromise<void> {
+    return this._client.call(op.deleteAgent, { path: { agentId } }, options);
+  }
+
+  /**
+   * Changes part of an agent's policy (fields left out keep their values); it applies to the agent's next
+   * action.
+   * @example
+   * ```ts
+   * const agent = await cb.agents.updatePolicy(agentId, {
+   *   spendingLimits: { perTransactionLimit: 25_000, dailyLimit: null }, // no daily limit
+   *   defaultExecutionMode: 'APPROVAL_REQUIRED',
+   * });
+   * console.log(agent.policy.defaultExecutionMode);
+   * ```
+   */
+  updatePolicy(agentId: string, params: AgentPolicyUpdateParams, options?: SignedRequestOptions): APIPromise<Agent> {
+    return this._client.call(op.updateAgentPolicy, { path: { agentId }, body: params }, options);
+  }
+
+  /**
+   * Issues a new device code for an agent not yet connected (the earlier one expired, or the software is
+   * reinstalled); the agent's unredeemed codes stop working.
+   * @example
+   * ```ts
+   * const { code, expiresAt } = await cb.agents.createDeviceCode(agentId);
+   * ```
+   */
+  createDeviceCode(agentId: string, options?: SignedRequestOptions): APIPromise<AgentDeviceCode> {
+    return this._client.call(op.regenerateAgentDeviceCode, { path: { agentId } }, options);
+  }
+
+  /**
+   * Whether a device code has been redeemed: poll it after creating an agent to know when its software is
+   * connected.
+   * @example
+   * ```ts
+   * const { redeemed } = await cb.agents.getDeviceCodeStatus(deviceCodeValue);
+   * ```
+   */
+  getDeviceCodeStatus(code: string, options?: RequestOptions): APIPromise<AgentDeviceCodeStatusResponse> {
+    return this._client.call(op.getAgentDeviceCodeStatus, { path: { code } }, options);
+  }
+
+  /**
+   * Redeems a device code (once, before it expires) for the agent's credential: `accessToken`, answered this
+   * once. The agent's software authenticates with it (`new Crossborder({ agentToken })`); store it as a
+   * secret, never log it.
+   * @example
+   * ```ts
+   * const { accessToken } = await cb.agents.redeemDeviceCode(deviceCodeValue);
+   * const agent = new Crossborder({ agentToken: accessToken, environment: 'sandbox' });
+   * ```
+   */
+  redeemDeviceCode(code: string, options?: SignedRequestOptions): APIPromise<AgentDeviceCodeRedeemResponse> {
+    return this._client.call(op.redeemAgentDeviceCode, { path: { code } }, options);
+  }
+
+  /**
+   * Lists the agent actions that wait for the platform's approval (filter by agent or customer); approve or
+   * reject each with {@link AgentManagement.approveAction} or {@link AgentManagement.rejectAction}.
+   * @example
+   * ```ts
+   * for await (const action of cb.agents.listApprovals({ agentId })) {
+   *   console.log(action.id, action.type, action.transferDetails?.amount ?? action.quote?.totalSendingAmount);
+   * }
+   * ```
+   */
+  listApprovals(params?: AgentApprovalListParams, options?: ListOptions): PagePromise<AgentAction> {
+    return this._client.list(op.listAgentApprovals, { query: params }, options);
+  }
+
+  /**
+   * Approves an agent's action that waits for approval: the service executes it (the quote, or the
+   * transfer) once. Money moves.
+   * @example
+   * ```ts
+   * const action = await cb.agents.approveAction(agentId, actionId);
+   * console.log(action.status, action.transaction?.id); // 'APPROVED', 'Transaction:…'
+   * ```
+   */
+  approveAction(agentId: string, actionId: string, options?: SignedRequestOptions): APIPromise<AgentAction> {
+    return this._client.call(op.approveAgentAction, { path: { agentId, actionId } }, options);
+  }
+
+  /**
+   * Rejects an agent's action that waits for approval, with an optional reason: it is never executed.
+   * @example
+   * ```ts
+   * const action = await cb.agents.rejectAction(agentId, actionId, { reason: 'Above the customer risk limit' });
+   * console.log(action.status); // 'REJECTED'
+   * ```
+   */
+  rejectAction(agentId: string, actionId: string, params?: AgentActionRejectParams, options?: SignedRequestOptions): APIPromise<AgentAction> {
+    return this._client.call(op.rejectAgentAction, { path: { agentId, actionId }, body: params }, options);
+  }
+}
+
+/**
+ * The calling agent's own calls (`/agents/me`), made with its credential (`new Crossborder({ agentToken })`):
+ * its profile and its transfers, under its policy. `cb.agents.me` adds its transactions, quotes, actions and
+ * accounts.
+ */
+export class AgentSelf extends APIResource {
+  /**
+   * The calling agent's own profile: its policy and its usage today and this month. Called with the agent's
+   * credential (a client made with `agentToken`).
+   * @example
+   * ```ts
+   * // cb: a client made with the agent's credential, new Crossborder({ agentToken: accessToken })
+   * const me = await cb.agents.me.retrieve();
+   * console.log(me.policy.spendingLimits.dailyLimit, me.usage.dailySpend);
+   * ```
+   */
+  retrieve(options?: RequestOptions): APIPromise<Agent> {
+    return this._client.call(op.getAgentMe, {}, options);
+  }
+
+  /**
+   * Pulls funds from an external account of the agent's customer into one of its internal accounts, under the
+   * agent's policy (`APPROVED` with its `transaction`, or `PENDING_APPROVAL`).
+   * @example
+   * ```ts
+   * const action = await cb.agents.me.transferIn({
+   *   source: { accountId: externalAccountId },
+   *   destination: { accountId: usdAccountId },
+   *   amount: 12_550,
+   * });
+   * ```
+   */
+  transferIn(params: TransferInCreateParams, options?: SignedRequestOptions): APIPromise<AgentAction> {
+    return this._client.call(op.agentCreateTransferIn, { body: params }, options);
+  }
+
+  /**
+   * Sends funds from an internal account of the agent's customer to one of its external accounts, same
+   * currency, under the agent's policy (`APPROVED` with its `transaction`, or `PENDING_APPROVAL`).
+   * @example
+   * ```ts
+   * const action = await cb.agents.me.transferOut({
+   *   source: { accountId: usdAccountId },
+   *   destination: { accountId: externalAccountId },
+   *   amount: 12_550,
+   * });
+   * console.log(action.status, action.transaction?.id);
+   * ```
+   */
+  transferOut(params: TransferOutCreateParams, options?: SignedRequestOptions): APIPromise<AgentAction> {
+    return this._client.call(op.agentCreateTransferOut, { body: params }, options);
+  }
+}
+
+/**
+ * The transactions of the agent's customer, as the agent sees them.
+ */
+export class AgentTransactions extends APIResource {
+  /**
+   * Lists the transactions of the agent's customer (no customer filter: the credential scopes them);
+   * `for await` walks every page.
+   * @example
+   * ```ts
+   * for await (const transaction of cb.agents.me.transactions.list({ status: 'COMPLETED' })) {
+   *   console.log(transaction.id, transaction.type);
+   * }
+   * ```
+   */
+  list(params?: AgentTransactionListParams, options?: ListOptions): PagePromise<Transaction> {
+    return this._client.list(op.agentListTransactions, { query: params }, options);
+  }
+
+  /**
+   * Fetches a transaction of the agent's customer (another customer's answers 404).
+   * @example
+   * ```ts
+   * const transaction = await cb.agents.me.transactions.retrieve(transactionId);
+   * console.log(transaction.status);
+   * ```
+   */
+  retrieve(transactionId: string, options?: RequestOptions): APIPromise<Transaction> {
+    return this._client.call(op.agentGetTransaction, { path: { transactionId } }, options);
+  }
+}
+
+/**
+ * The agent's quotes: create, read and execute under its policy.
+ */
+export class AgentQuotes extends APIResource {
+  /**
+   * Prices a transfer for the agent's customer (its accounts only). Executing it is
+   * {@link AgentQuotes.execute}, under the agent's policy.
+   * @example
+   * ```ts
+   * const quote = await cb.agents.me.quotes.create({
+   *   source: { sourceType: 'ACCOUNT', accountId: usdAccountId },
+   *   destination: { destinationType: 'ACCOUNT', accountId: eurAccountId },
+   *   lockedCurrencySide: 'SENDING',
+   *   lockedCurrencyAmount: 10_000,
+   * });
+   * ```
+   */
+  create(params: QuoteCreateParams, options?: SignedRequestOptions): APIPromise<Quote> {
+    return this._client.call(op.agentCreateQuote, { body: params }, options);
+  }
+
+  /**
+   * Fetches a quote this agent created (any other answers 404).
+   * @example
+   * ```ts
+   * const quote = await cb.agents.me.quotes.retrieve(quoteId);
+   * console.log(quote.status, quote.expiresAt);
+   * ```
+   */
+  retrieve(quoteId: string, options?: RequestOptions): APIPromise<Quote> {
+    return this._client.call(op.agentGetQuote, { path: { quoteId } }, options);
+  }
+
+  /**
+   * Executes a quote the agent created, under its policy: within it the money moves at once (`APPROVED`, with
+   * its `transaction`); beyond its approval rules it waits as `PENDING_APPROVAL` until the platform decides.
+   * @example
+   * ```ts
+   * const action = await cb.agents.me.quotes.execute(quoteId);
+   * if (action.status === 'PENDING_APPROVAL') console.log('waiting for approval', action.id);
+   * ```
+   */
+  execute(quoteId: string, options?: SignedRequestOptions): APIPromise<AgentAction> {
+    return this._client.call(op.agentExecuteQuote, { path: { quoteId } }, options);
+  }
+}
+
+/**
+ * What the agent submitted, and the platform's decisions on it.
+ */
+export class AgentActions extends APIResource {
+  /**
+   * Lists the actions this agent submitted (filter by status): how it learns the platform's decisions.
+   * @example
+   * ```ts
+   * for await (const action of cb.agents.me.actions.list({ status: 'PENDING_APPROVAL' })) {
+   *   console.log(action.id, action.type);
+   * }
+   * ```
+   */
+  list(params?: AgentActionListParams, options?: ListOptions): PagePromise<AgentAction> {
+    return this._client.list(op.agentListActions, { query: params }, options);
+  }
+
+  /**
+   * Fetches an action this agent submitted: poll it to learn whether it was approved, rejected or failed.
+   * @example
+   * ```ts
+   * const action = await cb.agents.me.actions.retrieve(actionId);
+   * console.log(action.status, action.rejectionReason);
+   * ```
+   */
+  retrieve(actionId: string, options?: RequestOptions): APIPromise<AgentAction> {
+    return this._client.call(op.agentGetAction, { path: { actionId } }, options);
+  }
+}
+
+/**
+ * The internal accounts of the agent's customer.
+ */
+export class AgentInternalAccounts extends APIResource {
+  /**
+   * Lists the internal accounts of the agent's customer: the sources its transfers and quotes can use.
+   * @example
+   * ```ts
+   * for await (const account of cb.agents.me.internalAccounts.list({ currency: 'USD' })) {
+   *   console.log(account.id, account.balance.amount);
+   * }
+   * ```
+   */
+  list(params?: AgentInternalAccountListParams, options?: ListOptions): PagePromise<InternalAccount> {
+    return this._client.list(op.agentListInternalAccounts, { query: params }, options);
+  }
+}
+
+/**
+ * The external accounts of the agent's customer.
+ */
+export class AgentExternalAccounts extends APIResource {
+  /**
+   * Lists the external accounts of the agent's customer.
+   * @example
+   * ```ts
+   * for await (const account of cb.agents.me.externalAccounts.list()) console.log(account.id, account.currency);
+   * ```
+   */
+  list(params?: AgentExternalAccountListParams, options?: ListOptions): PagePromise<ExternalAccount> {
+    return this._client.list(op.agentListExternalAccounts, { query: params }, options);
+  }
+
+  /**
+   * Fetches an external account of the agent's customer (another customer's answers 404).
+   * @example
+   * ```ts
+   * const account = await cb.agents.me.externalAccounts.retrieve(externalAccountId);
+   * ```
+   */
+  retrieve(externalAccountId: string, options?: RequestOptions): APIPromise<ExternalAccount> {
+    return this._client.call(op.agentGetExternalAccount, { path: { externalAccountId } }, options);
+  }
+
+  /**
+   * Adds an external account for the agent's customer (`customerId` may be left out: the agent's is used).
+   * @example
+   * ```ts
+   * const account = await cb.agents.me.externalAccounts.create({
+   *   currency: 'BTC',
+   *   accountInfo: { accountType: 'SPARK_WALLET', address: sparkAddress },
+   * });
+   * ```
+   */
+  create(params: ExternalAccountCreateParams, options?: SignedRequestOptions): APIPromise<ExternalAccount> {
+    return this._client.call(op.agentCreateExternalAccount, { body: params }, options);
+  }
+
+  /**
+   * Deletes an external account of the agent's customer.
+   * @example
+   * ```ts
+   * await cb.agents.me.externalAccounts.delete(externalAccountId);
+   * ```
+   */
+  delete(externalAccountId: string, options?: SignedRequestOptions): APIPromise<void> {
+    return this._client.call(op.agentDeleteExternalAccount, { path: { externalAccountId } }, options);
   }
 }

@@ -15,6 +15,288 @@ function openUnion<T extends z.ZodMiniType>(key: string, known: readonly string[
 }
 
 /**
+ * A contact channel's verification state - `PENDING` (required, not yet confirmed) or `VERIFIED`.
+ */
+export const zContactVerificationStatus = /* @__PURE__ */ z.string();
+
+/**
+ * Email and/or phone verification state of a customer (production's). Present only when the customer's jurisdiction requires contact verification (e.g. EU customers), and then only with the channels it requires; each present channel must be `VERIFIED` before the customer can begin KYC.
+ */
+export const zContactVerification = /* @__PURE__ */ z.object({
+    email: z.optional(zContactVerificationStatus),
+    phone: z.optional(zContactVerificationStatus)
+});
+
+/**
+ * Body of an email or phone verification confirm - the one-time code the customer received.
+ */
+export const zContactVerificationConfirmParams = /* @__PURE__ */ z.object({
+    code: z.string()
+});
+
+/**
+ * A Strong Customer Authentication factor - `SMS_OTP` (a code sent to the verified phone; no enrollment), `TOTP` (an authenticator app's code; enrolled; not valid for per-transaction challenges) or `PASSKEY` (a WebAuthn assertion; enrolled).
+ */
+export const zScaFactor = /* @__PURE__ */ z.string();
+
+/**
+ * An enrolled Strong Customer Authentication factor.
+ */
+export const zScaFactorView = /* @__PURE__ */ z.object({
+    factor: zScaFactor,
+    credentialId: z.optional(z.string()),
+    name: z.optional(z.string())
+});
+
+/**
+ * The SCA factors a customer has enrolled.
+ */
+export const zScaFactorList = /* @__PURE__ */ z.object({
+    factors: z.array(zScaFactorView)
+});
+
+/**
+ * Starts enrolling a TOTP authenticator factor.
+ */
+export const zTotpFactorEnrollParams = /* @__PURE__ */ z.object({
+    type: z.enum(['TOTP'])
+});
+
+/**
+ * Starts enrolling a WebAuthn passkey factor.
+ */
+export const zPasskeyFactorEnrollParams = /* @__PURE__ */ z.object({
+    type: z.enum(['PASSKEY'])
+});
+
+/**
+ * Body of `POST /sca/factors` - the factor to enroll, by `type` (`SMS_OTP` is not enrolled).
+ */
+export const zScaFactorEnrollParams = /* @__PURE__ */ z.discriminatedUnion('type', [
+    z.extend(zTotpFactorEnrollParams, { type: z.literal('TOTP') }),
+    z.extend(zPasskeyFactorEnrollParams, { type: z.literal('PASSKEY') })
+]);
+
+/**
+ * What an authenticator app needs to enroll a TOTP factor - the shared secret and its `otpauth://` provisioning URI (a credential: show it to the customer, keep it nowhere else).
+ */
+export const zTotpEnrollmentStart = /* @__PURE__ */ z.object({
+    type: z.enum(['TOTP']),
+    secret: z.string(),
+    secretBase32Encoded: z.string(),
+    totpUri: z.string()
+});
+
+/**
+ * Opaque WebAuthn registration options for the customer's device, to enroll a passkey.
+ */
+export const zPasskeyEnrollmentStart = /* @__PURE__ */ z.object({
+    type: z.enum(['PASSKEY']),
+    options: z.record(z.string(), z.unknown()),
+    allowedOrigins: z.array(z.string()),
+    relyingPartyId: z.string()
+});
+
+/**
+ * What finishing an enrollment needs, by `type` - a TOTP secret and URI, or WebAuthn options.
+ */
+export const zScaFactorEnrollment = /* @__PURE__ */ z.discriminatedUnion('type', [
+    z.extend(zTotpEnrollmentStart, { type: z.literal('TOTP') }),
+    z.extend(zPasskeyEnrollmentStart, { type: z.literal('PASSKEY') })
+]);
+
+/**
+ * The TOTP start's `secret` and the first code of the customer's authenticator app.
+ */
+export const zTotpEnrollmentConfirmParams = /* @__PURE__ */ z.object({
+    type: z.enum(['TOTP']),
+    secret: z.string(),
+    code: z.string()
+});
+
+/**
+ * The WebAuthn credential the device made for the registration, and the origin it was made against.
+ */
+export const zPasskeyEnrollmentConfirmParams = /* @__PURE__ */ z.object({
+    type: z.enum(['PASSKEY']),
+    origin: z.string(),
+    credential: z.record(z.string(), z.unknown())
+});
+
+/**
+ * Body of `POST /sca/factors/confirm` - the enrollment's proof, by `type`.
+ */
+export const zScaFactorConfirmParams = /* @__PURE__ */ z.discriminatedUnion('type', [
+    z.extend(zTotpEnrollmentConfirmParams, { type: z.literal('TOTP') }),
+    z.extend(zPasskeyEnrollmentConfirmParams, { type: z.literal('PASSKEY') })
+]);
+
+/**
+ * The one-time recovery codes of an enrolled TOTP factor, shown this once.
+ */
+export const zTotpEnrollmentConfirmation = /* @__PURE__ */ z.object({
+    type: z.enum(['TOTP']),
+    recoveryCodes: z.array(z.string())
+});
+
+/**
+ * The enrolled passkey factor.
+ */
+export const zPasskeyEnrollmentConfirmation = /* @__PURE__ */ z.object({
+    type: z.enum(['PASSKEY']),
+    factor: zScaFactorView
+});
+
+/**
+ * The result of an enrollment, by `type`.
+ */
+export const zScaFactorConfirmation = /* @__PURE__ */ z.discriminatedUnion('type', [
+    z.extend(zTotpEnrollmentConfirmation, { type: z.literal('TOTP') }),
+    z.extend(zPasskeyEnrollmentConfirmation, { type: z.literal('PASSKEY') })
+]);
+
+/**
+ * Body of `POST /sca/login/start` - the enrolled factor to log in with.
+ */
+export const zScaLoginStartParams = /* @__PURE__ */ z.object({
+    factor: zScaFactor
+});
+
+/**
+ * What completing an SCA login needs - `SMS_OTP`: `challengeId` and `expiresAt`; `TOTP`: nothing more; `PASSKEY`: `passkeyOptions`, `allowedOrigins` and `relyingPartyId`.
+ */
+export const zScaLoginStart = /* @__PURE__ */ z.object({
+    factor: zScaFactor,
+    challengeId: z.nullish(z.string()),
+    expiresAt: z.nullish(z.iso.datetime()),
+    passkeyOptions: z.nullish(z.record(z.string(), z.unknown())),
+    allowedOrigins: z.nullish(z.array(z.string())),
+    relyingPartyId: z.nullish(z.string())
+});
+
+/**
+ * Body of `POST /sca/login/complete` - the started factor, the customer's IP address and the proof (`code` for `SMS_OTP` / `TOTP` with the `challengeId` for `SMS_OTP`, or `passkeyAssertion` and `origin` for `PASSKEY`).
+ */
+export const zScaLoginCompleteParams = /* @__PURE__ */ z.object({
+    factor: zScaFactor,
+    endUserIpAddress: z.string(),
+    challengeId: z.nullish(z.string()),
+    code: z.nullish(z.string()),
+    passkeyAssertion: z.nullish(z.record(z.string(), z.unknown())),
+    origin: z.nullish(z.string())
+});
+
+/**
+ * The status of a completed SCA login.
+ */
+export const zScaLoginComplete = /* @__PURE__ */ z.object({
+    status: z.string(),
+    sessionExpiresAt: z.nullish(z.iso.datetime())
+});
+
+/**
+ * Body of `POST /sca/record-event` - the security event to record.
+ */
+export const zSecurityEventParams = /* @__PURE__ */ z.object({
+    eventType: z.enum(['RESET_PASSWORD_COMPLETED', 'FAILED_LOGIN_ATTEMPT'])
+});
+
+/**
+ * The customer's login-security state after the event.
+ */
+export const zSecurityEventResult = /* @__PURE__ */ z.object({
+    eventType: z.string(),
+    suspended: z.boolean(),
+    lockedUntil: z.nullish(z.iso.datetime()),
+    failedAttempts: z.int()
+});
+
+/**
+ * Body of `POST /sca/factors/reset` - the enrolled factor to reset.
+ */
+export const zTwoFactorResetStartParams = /* @__PURE__ */ z.object({
+    factor: zScaFactor
+});
+
+/**
+ * A 2FA reset's handle and the opaque liveness handles the customer completes the check with.
+ */
+export const zTwoFactorResetStart = /* @__PURE__ */ z.object({
+    resetId: z.string(),
+    livenessAccessToken: z.nullish(z.string()),
+    verificationLink: z.nullish(z.string()),
+    expiresAt: z.nullish(z.iso.datetime())
+});
+
+/**
+ * A 2FA reset's status - `INITIATED`, `PENDING_REVIEW`, `LIVENESS_PASSED` (complete it now), or terminal: `COMPLETED`, `REJECTED`, `EXPIRED`.
+ */
+export const zTwoFactorResetStatus = /* @__PURE__ */ z.object({
+    status: z.string(),
+    factor: zScaFactor,
+    enrollmentStatus: z.nullish(z.string()),
+    expiresAt: z.iso.datetime(),
+    completedAt: z.nullish(z.iso.datetime())
+});
+
+/**
+ * Optional body of a reset's completion - the new mobile number of an `SMS_OTP` reset.
+ */
+export const zTwoFactorResetCompleteParams = /* @__PURE__ */ z.object({
+    mobile: z.optional(z.object({
+        countryCode: z.string(),
+        number: z.string()
+    }))
+});
+
+/**
+ * A Strong Customer Authentication challenge to satisfy before a money movement completes (production's). Only customers of a region where SCA is required (the EU) see one. Authorize a quote's with `POST /quotes/{quoteId}/authorize`; an operation may need several in sequence, each with a new `id`.
+ */
+export const zScaChallenge = /* @__PURE__ */ z.object({
+    id: z.string(),
+    expiresAt: z.iso.datetime(),
+    factor: zScaFactor,
+    availableFactors: z.array(zScaFactor),
+    purpose: z.nullish(z.string()),
+    passkeyAssertionOptions: z.nullish(z.record(z.string(), z.unknown())),
+    passkeyAllowedOrigins: z.nullish(z.array(z.string()))
+});
+
+/**
+ * The proof that satisfies an `ScaChallenge` - `code` (`SMS_OTP` / `TOTP`) or `passkeyAssertion` with its `origin` (`PASSKEY`), and the customer's IP address.
+ */
+export const zScaAuthorization = /* @__PURE__ */ z.object({
+    code: z.nullish(z.string()),
+    passkeyAssertion: z.nullish(z.record(z.string(), z.unknown())),
+    origin: z.nullish(z.string()),
+    endUserIpAddress: z.nullish(z.string())
+});
+
+/**
+ * The SCA challenge (if one is issued) to satisfy to finish trusting or untrusting a beneficiary.
+ */
+export const zBeneficiaryTrustStart = /* @__PURE__ */ z.object({
+    scaChallenge: z.optional(zScaChallenge)
+});
+
+/**
+ * The SCA proof confirming a trust or untrust (`code`, or `passkeyAssertion` and `origin`), with the start's `challengeId` when it issued one.
+ */
+export const zBeneficiaryTrustConfirmParams = /* @__PURE__ */ z.object({
+    challengeId: z.nullish(z.string()),
+    code: z.nullish(z.string()),
+    passkeyAssertion: z.nullish(z.record(z.string(), z.unknown())),
+    origin: z.nullish(z.string())
+});
+
+/**
+ * Whether the beneficiary is now trusted (`true` after a trust, `false` after an untrust).
+ */
+export const zBeneficiaryTrustConfirm = /* @__PURE__ */ z.object({
+    trusted: z.boolean()
+});
+
+/**
  * One refused field of a 400 answer.
  */
 export const zFieldError = /* @__PURE__ */ z.object({
@@ -119,7 +401,8 @@ export const zIndividualCustomer = /* @__PURE__ */ z.object({
     fullName: z.optional(z.string()),
     birthDate: z.optional(z.iso.date()),
     nationality: z.optional(z.string().check(z.regex(/^[A-Z]{2}$/))),
-    address: z.optional(zAddress)
+    address: z.optional(zAddress),
+    contactVerification: z.optional(zContactVerification)
 });
 
 /**
@@ -149,7 +432,8 @@ export const zBusinessCustomer = /* @__PURE__ */ z.object({
     isDeleted: z.optional(z.boolean()),
     kycStatus: z.optional(zKycStatus),
     businessInfo: zBusinessInfo,
-    address: z.optional(zAddress)
+    address: z.optional(zAddress),
+    contactVerification: z.optional(zContactVerification)
 });
 
 /**
@@ -639,7 +923,7 @@ export const zTransactionDestination = /* @__PURE__ */ z.discriminatedUnion('des
 export const zTransactionDirection = /* @__PURE__ */ z.string();
 
 /**
- * PENDING, then PROCESSING on execute, then COMPLETED or FAILED; PENDING becomes EXPIRED at `expiresAt`.
+ * PENDING, then PROCESSING on execute, then COMPLETED or FAILED; PENDING becomes EXPIRED at `expiresAt`. PENDING_AUTHORIZATION (production's; customers of a region where SCA is required): the quote carries an `scaChallenge` to authorize (`POST /quotes/{quoteId}/authorize`) before its transfer is released.
  */
 export const zQuoteStatus = /* @__PURE__ */ z.string();
 
@@ -694,7 +978,8 @@ export const zQuote = /* @__PURE__ */ z.object({
     transactionId: z.string(),
     paymentInstructions: z.optional(z.array(zPaymentInstruction)),
     counterpartyInformation: z.optional(zCounterpartyInformation),
-    rateDetails: z.optional(zRateDetails)
+    rateDetails: z.optional(zRateDetails),
+    scaChallenge: z.optional(zScaChallenge)
 });
 
 /**
@@ -709,7 +994,8 @@ export const zQuoteCreateParams = /* @__PURE__ */ z.object({
     immediatelyExecute: z._default(z.optional(z.boolean()), false),
     description: z.optional(z.string()),
     purposeOfPayment: z.optional(zPurposeOfPayment),
-    senderCustomerInfo: z.optional(z.record(z.string(), z.string()))
+    senderCustomerInfo: z.optional(z.record(z.string(), z.string())),
+    scaFactor: z.optional(zScaFactor)
 });
 
 /**
@@ -2442,48 +2728,6 @@ export const zCardTransactionExceptionEvent = /* @__PURE__ */ z.object({
 });
 
 /**
- * Body of every webhook delivery, by `type`. Delivered at least once and retried with backoff until a 2xx; deduplicate by `id` and verify `X-Service-Signature` over the raw body first.
- */
-export const zWebhookEvent = /* @__PURE__ */ z.discriminatedUnion('type', [
-    z.extend(zInvitationClaimedEvent, { type: z.literal('INVITATION.CLAIMED') }),
-    z.extend(zIncomingPaymentPendingEvent, { type: z.literal('INCOMING_PAYMENT.PENDING') }),
-    z.extend(zIncomingPaymentCompletedEvent, { type: z.literal('INCOMING_PAYMENT.COMPLETED') }),
-    z.extend(zIncomingPaymentFailedEvent, { type: z.literal('INCOMING_PAYMENT.FAILED') }),
-    z.extend(zOutgoingPaymentProcessingEvent, { type: z.literal('OUTGOING_PAYMENT.PROCESSING') }),
-    z.extend(zOutgoingPaymentCompletedEvent, { type: z.literal('OUTGOING_PAYMENT.COMPLETED') }),
-    z.extend(zOutgoingPaymentFailedEvent, { type: z.literal('OUTGOING_PAYMENT.FAILED') }),
-    z.extend(zCustomerKycApprovedEvent, { type: z.literal('CUSTOMER.KYC_APPROVED') }),
-    z.extend(zCustomerKycRejectedEvent, { type: z.literal('CUSTOMER.KYC_REJECTED') }),
-    z.extend(zVerificationApprovedEvent, { type: z.literal('VERIFICATION.APPROVED') }),
-    z.extend(zVerificationResolveErrorsEvent, { type: z.literal('VERIFICATION.RESOLVE_ERRORS') }),
-    z.extend(zTestEvent, { type: z.literal('TEST') }),
-    z.extend(zOutgoingPaymentPendingEvent, { type: z.literal('OUTGOING_PAYMENT.PENDING') }),
-    z.extend(zOutgoingPaymentPendingAuthorizationEvent, { type: z.literal('OUTGOING_PAYMENT.PENDING_AUTHORIZATION') }),
-    z.extend(zOutgoingPaymentRefundCompletedEvent, { type: z.literal('OUTGOING_PAYMENT.REFUND_COMPLETED') }),
-    z.extend(zIncomingPaymentRefundCompletedEvent, { type: z.literal('INCOMING_PAYMENT.REFUND_COMPLETED') }),
-    z.extend(zCustomerKybApprovedEvent, { type: z.literal('CUSTOMER.KYB_APPROVED') }),
-    z.extend(zCustomerKybRejectedEvent, { type: z.literal('CUSTOMER.KYB_REJECTED') }),
-    z.extend(zInternalAccountBalanceUpdatedEvent, { type: z.literal('INTERNAL_ACCOUNT.BALANCE_UPDATED') }),
-    z.extend(zCustomerKycPendingEvent, { type: z.literal('CUSTOMER.KYC_PENDING') }),
-    z.extend(zCustomerKybPendingEvent, { type: z.literal('CUSTOMER.KYB_PENDING') }),
-    z.extend(zVerificationInProgressEvent, { type: z.literal('VERIFICATION.IN_PROGRESS') }),
-    z.extend(zVerificationPendingManualReviewEvent, { type: z.literal('VERIFICATION.PENDING_MANUAL_REVIEW') }),
-    z.extend(zVerificationRejectedEvent, { type: z.literal('VERIFICATION.REJECTED') }),
-    z.extend(zBulkUploadCompletedEvent, { type: z.literal('BULK_UPLOAD.COMPLETED') }),
-    z.extend(zBulkUploadFailedEvent, { type: z.literal('BULK_UPLOAD.FAILED') }),
-    z.extend(zExternalAccountStatusUpdatedEvent, { type: z.literal('EXTERNAL_ACCOUNT.STATUS_UPDATED') }),
-    z.extend(zInternalAccountStatusUpdatedEvent, { type: z.literal('INTERNAL_ACCOUNT.STATUS_UPDATED') }),
-    z.extend(zInternalAccountFundingInstructionsUpdatedEvent, { type: z.literal('INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED') }),
-    z.extend(zCardStateChangeEvent, { type: z.literal('CARD.STATE_CHANGE') }),
-    z.extend(zCardFundingSourceChangeEvent, { type: z.literal('CARD.FUNDING_SOURCE_CHANGE') }),
-    z.extend(zCardTransactionAuthorizedEvent, { type: z.literal('CARD_TRANSACTION.AUTHORIZED') }),
-    z.extend(zCardTransactionPartiallySettledEvent, { type: z.literal('CARD_TRANSACTION.PARTIALLY_SETTLED') }),
-    z.extend(zCardTransactionSettledEvent, { type: z.literal('CARD_TRANSACTION.SETTLED') }),
-    z.extend(zCardTransactionRefundedEvent, { type: z.literal('CARD_TRANSACTION.REFUNDED') }),
-    z.extend(zCardTransactionExceptionEvent, { type: z.literal('CARD_TRANSACTION.EXCEPTION') })
-]);
-
-/**
  * The kind of identity or business verification document (production): identity (PASSPORT, DRIVERS_LICENSE, NATIONAL_ID), business legal presence, control and ownership structure, proof of address. An open set.
  */
 export const zDocumentType = /* @__PURE__ */ z.string();
@@ -2539,6 +2783,282 @@ export const zDocumentUploadRequest = /* @__PURE__ */ z.object({
 });
 
 /**
+ * What an agent may do (production's open set): `VIEW_TRANSACTIONS` (list and read transactions and balances), `CREATE_TRANSFERS` (same-currency transfers in and out), `CREATE_QUOTES`, `EXECUTE_QUOTES`, `MANAGE_EXTERNAL_ACCOUNTS`.
+ */
+export const zAgentPermission = /* @__PURE__ */ z.string();
+
+/**
+ * Whether the agent's actions run on their own (`AUTO`, within the spending limits and approval thresholds) or each waits for a human's approval (`APPROVAL_REQUIRED`).
+ */
+export const zAgentExecutionMode = /* @__PURE__ */ z.string();
+
+/**
+ * Caps on the agent's amounts and number of transactions, in the smallest unit of `currency` (other currencies are converted at the rate of the moment).
+ */
+export const zAgentSpendingLimits = /* @__PURE__ */ z.object({
+    currency: z.string(),
+    perTransactionLimit: z.int(),
+    dailyLimit: z.nullish(z.int()),
+    dailyTransactionLimit: z.optional(z.int()),
+    monthlyLimit: z.nullish(z.int())
+});
+
+/**
+ * A policy override for one internal account, over the agent's defaults.
+ */
+export const zAgentAccountRule = /* @__PURE__ */ z.object({
+    accountId: z.string(),
+    executionMode: z.optional(zAgentExecutionMode),
+    perTransactionLimit: z.nullish(z.int())
+});
+
+/**
+ * The accounts the agent may use, and per-account overrides.
+ */
+export const zAgentAccountRestrictions = /* @__PURE__ */ z.object({
+    allowedAccountIds: z.nullish(z.array(z.string())),
+    accountRules: z.optional(z.array(zAgentAccountRule))
+});
+
+/**
+ * An amount above which a transaction needs approval even in `AUTO` mode.
+ */
+export const zAgentApprovalThresholds = /* @__PURE__ */ z.object({
+    currency: z.optional(z.string()),
+    amount: z.nullish(z.int())
+});
+
+/**
+ * What an agent may do, how its actions run, and how much it may spend.
+ */
+export const zAgentPolicy = /* @__PURE__ */ z.object({
+    permissions: z.array(zAgentPermission),
+    defaultExecutionMode: zAgentExecutionMode,
+    spendingLimits: zAgentSpendingLimits,
+    accountRestrictions: z.optional(zAgentAccountRestrictions),
+    approvalThresholds: z.optional(zAgentApprovalThresholds)
+});
+
+/**
+ * The agent's spending and transactions so far, against its limits.
+ */
+export const zAgentUsage = /* @__PURE__ */ z.object({
+    dailyTransactionCount: z.int(),
+    dailySpend: z.int(),
+    dailyResetDate: z.optional(z.iso.date()),
+    monthlySpend: z.int(),
+    monthlyResetMonth: z.optional(z.string())
+});
+
+/**
+ * A program acting for one customer under a policy (production's agents).
+ */
+export const zAgent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    name: z.string(),
+    customerId: z.string(),
+    isPaused: z.boolean(),
+    isConnected: z.boolean(),
+    policy: zAgentPolicy,
+    usage: zAgentUsage,
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime()
+});
+
+/**
+ * A page of agents.
+ */
+export const zAgentList = /* @__PURE__ */ z.object({
+    data: z.array(zAgent),
+    hasMore: z.boolean(),
+    nextCursor: z.optional(z.string()),
+    totalCount: z.optional(z.int())
+});
+
+/**
+ * An agent to create (production's `AgentCreateRequest`).
+ */
+export const zAgentCreateParams = /* @__PURE__ */ z.object({
+    name: z.string(),
+    customerId: z.string(),
+    policy: zAgentPolicy
+});
+
+/**
+ * A code the agent software redeems, once and before `expiresAt`, for the agent's credential.
+ */
+export const zAgentDeviceCode = /* @__PURE__ */ z.object({
+    code: z.string(),
+    agentId: z.string(),
+    expiresAt: z.iso.datetime(),
+    redeemed: z.boolean()
+});
+
+/**
+ * The created agent and its device code.
+ */
+export const zAgentCreateResponse = /* @__PURE__ */ z.object({
+    agent: zAgent,
+    deviceCode: zAgentDeviceCode
+});
+
+/**
+ * An agent action's status (open set): `PENDING_APPROVAL` (waiting for the platform), `APPROVED` (executed or executing), `REJECTED` (never executed), `FAILED` (approved but could not run: the quote expired, the funds were short).
+ */
+export const zAgentActionStatus = /* @__PURE__ */ z.string();
+
+/**
+ * What the agent asked for (open set).
+ */
+export const zAgentActionType = /* @__PURE__ */ z.string();
+
+/**
+ * The transfer of a `TRANSFER_OUT` or `TRANSFER_IN` action.
+ */
+export const zAgentTransferDetails = /* @__PURE__ */ z.object({
+    amount: z.int(),
+    currency: z.string(),
+    sourceAccountId: z.string(),
+    destinationAccountId: z.string()
+});
+
+/**
+ * Something an agent submitted (a quote execution, a transfer), executed at once within its policy or held for the platform's approval.
+ */
+export const zAgentAction = /* @__PURE__ */ z.object({
+    id: z.string(),
+    agentId: z.string(),
+    customerId: z.string(),
+    platformCustomerId: z.string(),
+    status: zAgentActionStatus,
+    type: zAgentActionType,
+    quote: z.optional(zQuote),
+    transferDetails: z.optional(zAgentTransferDetails),
+    transaction: z.optional(zTransaction),
+    rejectionReason: z.optional(z.string()),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime()
+});
+
+/**
+ * A page of agent actions.
+ */
+export const zAgentActionList = /* @__PURE__ */ z.object({
+    data: z.array(zAgentAction),
+    hasMore: z.boolean(),
+    nextCursor: z.optional(z.string()),
+    totalCount: z.optional(z.int())
+});
+
+/**
+ * An agent's new name or paused state (production's `AgentUpdateRequest`).
+ */
+export const zAgentUpdateParams = /* @__PURE__ */ z.object({
+    name: z.optional(z.string()),
+    isPaused: z.optional(z.boolean())
+});
+
+/**
+ * Spending limits to change; those left out keep their values.
+ */
+export const zAgentSpendingLimitsUpdate = /* @__PURE__ */ z.object({
+    currency: z.optional(z.string()),
+    perTransactionLimit: z.optional(z.int()),
+    dailyLimit: z.nullish(z.int()),
+    dailyTransactionLimit: z.optional(z.int()),
+    monthlyLimit: z.nullish(z.int())
+});
+
+/**
+ * Policy fields to change (production's `AgentPolicyUpdateRequest`); those left out keep their values.
+ */
+export const zAgentPolicyUpdateParams = /* @__PURE__ */ z.object({
+    permissions: z.optional(z.array(zAgentPermission)),
+    defaultExecutionMode: z.optional(zAgentExecutionMode),
+    spendingLimits: z.optional(zAgentSpendingLimitsUpdate),
+    accountRestrictions: z.optional(zAgentAccountRestrictions),
+    approvalThresholds: z.optional(zAgentApprovalThresholds)
+});
+
+/**
+ * Why an action is rejected (production's `AgentActionRejectRequest`).
+ */
+export const zAgentActionRejectParams = /* @__PURE__ */ z.object({
+    reason: z.optional(z.string())
+});
+
+/**
+ * Whether a device code was redeemed.
+ */
+export const zAgentDeviceCodeStatusResponse = /* @__PURE__ */ z.object({
+    code: z.string(),
+    redeemed: z.boolean()
+});
+
+/**
+ * The agent's credential, answered once, and its policy.
+ */
+export const zAgentDeviceCodeRedeemResponse = /* @__PURE__ */ z.object({
+    agentId: z.string(),
+    agentName: z.string(),
+    accessToken: z.string(),
+    policy: zAgentPolicy
+});
+
+/**
+ * An agent submitted an action that waits for the platform's approval.
+ */
+export const zAgentActionPendingApprovalEvent = /* @__PURE__ */ z.object({
+    id: z.string(),
+    type: z.literal('AGENT_ACTION.PENDING_APPROVAL'),
+    timestamp: z.iso.datetime(),
+    data: zAgentAction
+});
+
+/**
+ * Body of every webhook delivery, by `type`. Delivered at least once and retried with backoff until a 2xx; deduplicate by `id` and verify `X-Service-Signature` over the raw body first.
+ */
+export const zWebhookEvent = /* @__PURE__ */ z.discriminatedUnion('type', [
+    z.extend(zInvitationClaimedEvent, { type: z.literal('INVITATION.CLAIMED') }),
+    z.extend(zIncomingPaymentPendingEvent, { type: z.literal('INCOMING_PAYMENT.PENDING') }),
+    z.extend(zIncomingPaymentCompletedEvent, { type: z.literal('INCOMING_PAYMENT.COMPLETED') }),
+    z.extend(zIncomingPaymentFailedEvent, { type: z.literal('INCOMING_PAYMENT.FAILED') }),
+    z.extend(zOutgoingPaymentProcessingEvent, { type: z.literal('OUTGOING_PAYMENT.PROCESSING') }),
+    z.extend(zOutgoingPaymentCompletedEvent, { type: z.literal('OUTGOING_PAYMENT.COMPLETED') }),
+    z.extend(zOutgoingPaymentFailedEvent, { type: z.literal('OUTGOING_PAYMENT.FAILED') }),
+    z.extend(zCustomerKycApprovedEvent, { type: z.literal('CUSTOMER.KYC_APPROVED') }),
+    z.extend(zCustomerKycRejectedEvent, { type: z.literal('CUSTOMER.KYC_REJECTED') }),
+    z.extend(zVerificationApprovedEvent, { type: z.literal('VERIFICATION.APPROVED') }),
+    z.extend(zVerificationResolveErrorsEvent, { type: z.literal('VERIFICATION.RESOLVE_ERRORS') }),
+    z.extend(zTestEvent, { type: z.literal('TEST') }),
+    z.extend(zOutgoingPaymentPendingEvent, { type: z.literal('OUTGOING_PAYMENT.PENDING') }),
+    z.extend(zOutgoingPaymentPendingAuthorizationEvent, { type: z.literal('OUTGOING_PAYMENT.PENDING_AUTHORIZATION') }),
+    z.extend(zOutgoingPaymentRefundCompletedEvent, { type: z.literal('OUTGOING_PAYMENT.REFUND_COMPLETED') }),
+    z.extend(zIncomingPaymentRefundCompletedEvent, { type: z.literal('INCOMING_PAYMENT.REFUND_COMPLETED') }),
+    z.extend(zCustomerKybApprovedEvent, { type: z.literal('CUSTOMER.KYB_APPROVED') }),
+    z.extend(zCustomerKybRejectedEvent, { type: z.literal('CUSTOMER.KYB_REJECTED') }),
+    z.extend(zInternalAccountBalanceUpdatedEvent, { type: z.literal('INTERNAL_ACCOUNT.BALANCE_UPDATED') }),
+    z.extend(zCustomerKycPendingEvent, { type: z.literal('CUSTOMER.KYC_PENDING') }),
+    z.extend(zCustomerKybPendingEvent, { type: z.literal('CUSTOMER.KYB_PENDING') }),
+    z.extend(zVerificationInProgressEvent, { type: z.literal('VERIFICATION.IN_PROGRESS') }),
+    z.extend(zVerificationPendingManualReviewEvent, { type: z.literal('VERIFICATION.PENDING_MANUAL_REVIEW') }),
+    z.extend(zVerificationRejectedEvent, { type: z.literal('VERIFICATION.REJECTED') }),
+    z.extend(zBulkUploadCompletedEvent, { type: z.literal('BULK_UPLOAD.COMPLETED') }),
+    z.extend(zBulkUploadFailedEvent, { type: z.literal('BULK_UPLOAD.FAILED') }),
+    z.extend(zExternalAccountStatusUpdatedEvent, { type: z.literal('EXTERNAL_ACCOUNT.STATUS_UPDATED') }),
+    z.extend(zInternalAccountStatusUpdatedEvent, { type: z.literal('INTERNAL_ACCOUNT.STATUS_UPDATED') }),
+    z.extend(zInternalAccountFundingInstructionsUpdatedEvent, { type: z.literal('INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED') }),
+    z.extend(zCardStateChangeEvent, { type: z.literal('CARD.STATE_CHANGE') }),
+    z.extend(zCardFundingSourceChangeEvent, { type: z.literal('CARD.FUNDING_SOURCE_CHANGE') }),
+    z.extend(zCardTransactionAuthorizedEvent, { type: z.literal('CARD_TRANSACTION.AUTHORIZED') }),
+    z.extend(zCardTransactionPartiallySettledEvent, { type: z.literal('CARD_TRANSACTION.PARTIALLY_SETTLED') }),
+    z.extend(zCardTransactionSettledEvent, { type: z.literal('CARD_TRANSACTION.SETTLED') }),
+    z.extend(zCardTransactionRefundedEvent, { type: z.literal('CARD_TRANSACTION.REFUNDED') }),
+    z.extend(zCardTransactionExceptionEvent, { type: z.literal('CARD_TRANSACTION.EXCEPTION') }),
+    z.extend(zAgentActionPendingApprovalEvent, { type: z.literal('AGENT_ACTION.PENDING_APPROVAL') })
+]);
+
+/**
  * One currency the platform supports, with limits and required counterparty data.
  */
 export const zSupportedCurrencyWritable = /* @__PURE__ */ z.object({
@@ -2570,6 +3090,11 @@ export const zPlatformConfigUpdateParamsWritable = /* @__PURE__ */ z.object({
     webhookEndpoint: z.optional(z.url()),
     supportedCurrencies: z.optional(z.array(zSupportedCurrencyWritable))
 });
+
+/**
+ * The customer whose Strong Customer Authentication this is (`Customer:<id>`).
+ */
+export const zScaCustomerIdQuery = /* @__PURE__ */ z.string();
 
 /**
  * Client-chosen key that makes the call safe to retry for 24 h; the same key with the same body replays the first answer (header `Idempotent-Replayed: true`), with a different body answers 409 `IDEMPOTENCY_KEY_REUSED`.
@@ -2665,6 +3190,21 @@ export const zExternalAccountIdPath = /* @__PURE__ */ z.string();
  * Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
  */
 export const zWebhookSignature = /* @__PURE__ */ z.string();
+
+/**
+ * The agent's id, `Agent:<id>`.
+ */
+export const zAgentIdPath = /* @__PURE__ */ z.string();
+
+/**
+ * The agent action's id, `AgentAction:<id>`.
+ */
+export const zAgentActionIdPath = /* @__PURE__ */ z.string();
+
+/**
+ * The device code.
+ */
+export const zAgentDeviceCodePath = /* @__PURE__ */ z.string();
 
 export const zListCustomersQuery = /* @__PURE__ */ z.object({
     platformCustomerId: z.optional(z.string()),
@@ -3412,6 +3952,222 @@ export const zGetDelegatedKeyByIdPath = /* @__PURE__ */ z.object({
  */
 export const zGetDelegatedKeyByIdResponse = /* @__PURE__ */ zDelegatedKey;
 
+export const zSendCustomerEmailVerificationPath = /* @__PURE__ */ z.object({
+    customerId: z.string()
+});
+
+/**
+ * Verification code sent.
+ */
+export const zSendCustomerEmailVerificationResponse = /* @__PURE__ */ z.void();
+
+export const zConfirmCustomerEmailVerificationBody = /* @__PURE__ */ zContactVerificationConfirmParams;
+
+export const zConfirmCustomerEmailVerificationPath = /* @__PURE__ */ z.object({
+    customerId: z.string()
+});
+
+/**
+ * Email verified; the customer.
+ */
+export const zConfirmCustomerEmailVerificationResponse = /* @__PURE__ */ zCustomer;
+
+export const zSendCustomerPhoneVerificationPath = /* @__PURE__ */ z.object({
+    customerId: z.string()
+});
+
+/**
+ * Verification code sent.
+ */
+export const zSendCustomerPhoneVerificationResponse = /* @__PURE__ */ z.void();
+
+export const zConfirmCustomerPhoneVerificationBody = /* @__PURE__ */ zContactVerificationConfirmParams;
+
+export const zConfirmCustomerPhoneVerificationPath = /* @__PURE__ */ z.object({
+    customerId: z.string()
+});
+
+/**
+ * Phone verified; the customer.
+ */
+export const zConfirmCustomerPhoneVerificationResponse = /* @__PURE__ */ zCustomer;
+
+export const zListScaFactorsQuery = /* @__PURE__ */ z.object({
+    customerId: z.string()
+});
+
+/**
+ * The customer's enrolled SCA factors.
+ */
+export const zListScaFactorsResponse = /* @__PURE__ */ zScaFactorList;
+
+export const zStartScaFactorEnrollmentBody = /* @__PURE__ */ zScaFactorEnrollParams;
+
+export const zStartScaFactorEnrollmentQuery = /* @__PURE__ */ z.object({
+    customerId: z.string()
+});
+
+/**
+ * Enrollment started; the factor-specific completion material.
+ */
+export const zStartScaFactorEnrollmentResponse = /* @__PURE__ */ zScaFactorEnrollment;
+
+export const zConfirmScaFactorEnrollmentBody = /* @__PURE__ */ zScaFactorConfirmParams;
+
+export const zConfirmScaFactorEnrollmentQuery = /* @__PURE__ */ z.object({
+    customerId: z.string()
+});
+
+/**
+ * Factor enrolled; the factor-specific result.
+ */
+export const zConfirmScaFactorEnrollmentResponse = /* @__PURE__ */ zScaFactorConfirmation;
+
+export const zDeleteScaFactorPath = /* @__PURE__ */ z.object({
+    credentialId: z.string()
+});
+
+export const zDeleteScaFactorQuery = /* @__PURE__ */ z.object({
+    customerId: z.string()
+});
+
+/**
+ * Factor deleted.
+ */
+export const zDeleteScaFactorResponse = /* @__PURE__ */ z.void();
+
+export const zStartScaLoginBody = /* @__PURE__ */ zScaLoginStartParams;
+
+export const zStartScaLoginQuery = /* @__PURE__ */ z.object({
+    customerId: z.string()
+});
+
+/**
+ * SCA login started; factor-specific material.
+ */
+export const zStartScaLoginResponse = /* @__PURE__ */ zScaLoginStart;
+
+export const zCompleteScaLoginBody = /* @__PURE__ */ zScaLoginCompleteParams;
+
+export const zCompleteScaLoginQuery = /* @__PURE__ */ z.object({
+    customerId: z.string()
+});
+
+/**
+ * SCA login completed; the session's status.
+ */
+export const zCompleteScaLoginResponse = /* @__PURE__ */ zScaLoginComplete;
+
+export const zRecordSecurityEventBody = /* @__PURE__ */ zSecurityEventParams;
+
+export const zRecordSecurityEventQuery = /* @__PURE__ */ z.object({
+    customerId: z.string()
+});
+
+/**
+ * Event recorded; the customer's login-security state.
+ */
+export const zRecordSecurityEventResponse = /* @__PURE__ */ zSecurityEventResult;
+
+export const zStartTwoFactorResetBody = /* @__PURE__ */ zTwoFactorResetStartParams;
+
+export const zStartTwoFactorResetQuery = /* @__PURE__ */ z.object({
+    customerId: z.string()
+});
+
+/**
+ * Reset started; its handle and the liveness material.
+ */
+export const zStartTwoFactorResetResponse = /* @__PURE__ */ zTwoFactorResetStart;
+
+export const zGetTwoFactorResetStatusPath = /* @__PURE__ */ z.object({
+    resetId: z.string()
+});
+
+export const zGetTwoFactorResetStatusQuery = /* @__PURE__ */ z.object({
+    customerId: z.string()
+});
+
+/**
+ * The reset's status.
+ */
+export const zGetTwoFactorResetStatusResponse = /* @__PURE__ */ zTwoFactorResetStatus;
+
+export const zCompleteTwoFactorResetBody = /* @__PURE__ */ zTwoFactorResetCompleteParams;
+
+export const zCompleteTwoFactorResetPath = /* @__PURE__ */ z.object({
+    resetId: z.string()
+});
+
+export const zCompleteTwoFactorResetQuery = /* @__PURE__ */ z.object({
+    customerId: z.string()
+});
+
+/**
+ * Reset completed.
+ */
+export const zCompleteTwoFactorResetResponse = /* @__PURE__ */ z.void();
+
+export const zStartBeneficiaryTrustPath = /* @__PURE__ */ z.object({
+    externalAccountId: z.string()
+});
+
+/**
+ * Trust started; the SCA challenge, if any.
+ */
+export const zStartBeneficiaryTrustResponse = /* @__PURE__ */ zBeneficiaryTrustStart;
+
+export const zConfirmBeneficiaryTrustBody = /* @__PURE__ */ zBeneficiaryTrustConfirmParams;
+
+export const zConfirmBeneficiaryTrustPath = /* @__PURE__ */ z.object({
+    externalAccountId: z.string()
+});
+
+/**
+ * Beneficiary trusted.
+ */
+export const zConfirmBeneficiaryTrustResponse = /* @__PURE__ */ zBeneficiaryTrustConfirm;
+
+export const zStartBeneficiaryUntrustPath = /* @__PURE__ */ z.object({
+    externalAccountId: z.string()
+});
+
+/**
+ * Untrust started; the SCA challenge, if any.
+ */
+export const zStartBeneficiaryUntrustResponse = /* @__PURE__ */ zBeneficiaryTrustStart;
+
+export const zConfirmBeneficiaryUntrustBody = /* @__PURE__ */ zBeneficiaryTrustConfirmParams;
+
+export const zConfirmBeneficiaryUntrustPath = /* @__PURE__ */ z.object({
+    externalAccountId: z.string()
+});
+
+/**
+ * Beneficiary untrusted.
+ */
+export const zConfirmBeneficiaryUntrustResponse = /* @__PURE__ */ zBeneficiaryTrustConfirm;
+
+export const zAuthorizeQuoteBody = /* @__PURE__ */ zScaAuthorization;
+
+export const zAuthorizeQuotePath = /* @__PURE__ */ z.object({
+    quoteId: z.string()
+});
+
+/**
+ * Challenge authorized; the quote.
+ */
+export const zAuthorizeQuoteResponse = /* @__PURE__ */ zQuote;
+
+export const zResendQuoteScaCodePath = /* @__PURE__ */ z.object({
+    quoteId: z.string()
+});
+
+/**
+ * Code re-sent.
+ */
+export const zResendQuoteScaCodeResponse = /* @__PURE__ */ z.void();
+
 export const zListTokensQuery = /* @__PURE__ */ z.object({
     name: z.optional(z.string()),
     createdAfter: z.optional(z.iso.datetime()),
@@ -3799,6 +4555,291 @@ export const zReplaceDocumentPath = /* @__PURE__ */ z.object({
  */
 export const zReplaceDocumentResponse = /* @__PURE__ */ zDocument;
 
+export const zListAgentsQuery = /* @__PURE__ */ z.object({
+    customerId: z.optional(z.string()),
+    isPaused: z.optional(z.boolean()),
+    isConnected: z.optional(z.boolean()),
+    createdAfter: z.optional(z.iso.datetime()),
+    createdBefore: z.optional(z.iso.datetime()),
+    updatedAfter: z.optional(z.iso.datetime()),
+    updatedBefore: z.optional(z.iso.datetime()),
+    limit: z._default(z.optional(z.int().check(z.gte(1), z.lte(100))), 20),
+    cursor: z.optional(z.string())
+});
+
+/**
+ * A page of agents.
+ */
+export const zListAgentsResponse = /* @__PURE__ */ zAgentList;
+
+export const zCreateAgentBody = /* @__PURE__ */ zAgentCreateParams;
+
+/**
+ * The agent and its device code.
+ */
+export const zCreateAgentResponse = /* @__PURE__ */ zAgentCreateResponse;
+
+export const zListAgentApprovalsQuery = /* @__PURE__ */ z.object({
+    agentId: z.optional(z.string()),
+    customerId: z.optional(z.string()),
+    startDate: z.optional(z.iso.datetime()),
+    endDate: z.optional(z.iso.datetime()),
+    limit: z._default(z.optional(z.int().check(z.gte(1), z.lte(100))), 20),
+    cursor: z.optional(z.string()),
+    sortOrder: z.optional(z.enum(['asc', 'desc']))
+});
+
+/**
+ * A page of agent actions.
+ */
+export const zListAgentApprovalsResponse = /* @__PURE__ */ zAgentActionList;
+
+/**
+ * The agent.
+ */
+export const zGetAgentMeResponse = /* @__PURE__ */ zAgent;
+
+export const zDeleteAgentPath = /* @__PURE__ */ z.object({
+    agentId: z.string()
+});
+
+/**
+ * The agent was deleted.
+ */
+export const zDeleteAgentResponse = /* @__PURE__ */ z.void();
+
+export const zGetAgentByIdPath = /* @__PURE__ */ z.object({
+    agentId: z.string()
+});
+
+/**
+ * The agent.
+ */
+export const zGetAgentByIdResponse = /* @__PURE__ */ zAgent;
+
+export const zUpdateAgentBody = /* @__PURE__ */ zAgentUpdateParams;
+
+export const zUpdateAgentPath = /* @__PURE__ */ z.object({
+    agentId: z.string()
+});
+
+/**
+ * The updated agent.
+ */
+export const zUpdateAgentResponse = /* @__PURE__ */ zAgent;
+
+export const zUpdateAgentPolicyBody = /* @__PURE__ */ zAgentPolicyUpdateParams;
+
+export const zUpdateAgentPolicyPath = /* @__PURE__ */ z.object({
+    agentId: z.string()
+});
+
+/**
+ * The agent with its new policy.
+ */
+export const zUpdateAgentPolicyResponse = /* @__PURE__ */ zAgent;
+
+export const zRegenerateAgentDeviceCodePath = /* @__PURE__ */ z.object({
+    agentId: z.string()
+});
+
+/**
+ * The new device code.
+ */
+export const zRegenerateAgentDeviceCodeResponse = /* @__PURE__ */ zAgentDeviceCode;
+
+export const zApproveAgentActionPath = /* @__PURE__ */ z.object({
+    agentId: z.string(),
+    actionId: z.string()
+});
+
+/**
+ * The action after the decision.
+ */
+export const zApproveAgentActionResponse = /* @__PURE__ */ zAgentAction;
+
+export const zRejectAgentActionBody = /* @__PURE__ */ zAgentActionRejectParams;
+
+export const zRejectAgentActionPath = /* @__PURE__ */ z.object({
+    agentId: z.string(),
+    actionId: z.string()
+});
+
+/**
+ * The action after the decision.
+ */
+export const zRejectAgentActionResponse = /* @__PURE__ */ zAgentAction;
+
+export const zGetAgentDeviceCodeStatusPath = /* @__PURE__ */ z.object({
+    code: z.string()
+});
+
+/**
+ * The device code's status.
+ */
+export const zGetAgentDeviceCodeStatusResponse = /* @__PURE__ */ zAgentDeviceCodeStatusResponse;
+
+export const zRedeemAgentDeviceCodePath = /* @__PURE__ */ z.object({
+    code: z.string()
+});
+
+/**
+ * The agent's credential and policy.
+ */
+export const zRedeemAgentDeviceCodeResponse = /* @__PURE__ */ zAgentDeviceCodeRedeemResponse;
+
+export const zAgentListTransactionsQuery = /* @__PURE__ */ z.object({
+    accountIdentifier: z.optional(z.string()),
+    senderAccountIdentifier: z.optional(z.string()),
+    receiverAccountIdentifier: z.optional(z.string()),
+    status: z.optional(zTransactionStatus),
+    type: z.optional(zTransactionType),
+    reference: z.optional(z.string()),
+    startDate: z.optional(z.iso.datetime()),
+    endDate: z.optional(z.iso.datetime()),
+    limit: z._default(z.optional(z.int().check(z.gte(1), z.lte(100))), 20),
+    cursor: z.optional(z.string()),
+    sortOrder: z.optional(z.enum(['asc', 'desc']))
+});
+
+/**
+ * A page of transactions.
+ */
+export const zAgentListTransactionsResponse = /* @__PURE__ */ zTransactionList;
+
+export const zAgentGetTransactionPath = /* @__PURE__ */ z.object({
+    transactionId: z.string()
+});
+
+/**
+ * The transaction.
+ */
+export const zAgentGetTransactionResponse = /* @__PURE__ */ zTransaction;
+
+export const zAgentCreateQuoteBody = /* @__PURE__ */ zQuoteCreateParams;
+
+export const zAgentCreateQuoteHeaders = /* @__PURE__ */ z.object({
+    'Idempotency-Key': z.optional(z.string().check(z.minLength(1), z.maxLength(255)))
+});
+
+/**
+ * The quote.
+ */
+export const zAgentCreateQuoteResponse = /* @__PURE__ */ zQuote;
+
+export const zAgentGetQuotePath = /* @__PURE__ */ z.object({
+    quoteId: z.string()
+});
+
+/**
+ * The quote.
+ */
+export const zAgentGetQuoteResponse = /* @__PURE__ */ zQuote;
+
+export const zAgentExecuteQuoteHeaders = /* @__PURE__ */ z.object({
+    'Idempotency-Key': z.optional(z.string().check(z.minLength(1), z.maxLength(255))),
+    'Service-Wallet-Signature': z.optional(z.string())
+});
+
+export const zAgentExecuteQuotePath = /* @__PURE__ */ z.object({
+    quoteId: z.string()
+});
+
+/**
+ * The agent action.
+ */
+export const zAgentExecuteQuoteResponse = /* @__PURE__ */ zAgentAction;
+
+export const zAgentListActionsQuery = /* @__PURE__ */ z.object({
+    status: z.optional(zAgentActionStatus),
+    limit: z._default(z.optional(z.int().check(z.gte(1), z.lte(100))), 20),
+    cursor: z.optional(z.string())
+});
+
+/**
+ * A page of agent actions.
+ */
+export const zAgentListActionsResponse = /* @__PURE__ */ zAgentActionList;
+
+export const zAgentGetActionPath = /* @__PURE__ */ z.object({
+    actionId: z.string()
+});
+
+/**
+ * The agent action.
+ */
+export const zAgentGetActionResponse = /* @__PURE__ */ zAgentAction;
+
+export const zAgentCreateTransferInBody = /* @__PURE__ */ zTransferInCreateParams;
+
+export const zAgentCreateTransferInHeaders = /* @__PURE__ */ z.object({
+    'Idempotency-Key': z.optional(z.string().check(z.minLength(1), z.maxLength(255)))
+});
+
+/**
+ * The agent action.
+ */
+export const zAgentCreateTransferInResponse = /* @__PURE__ */ zAgentAction;
+
+export const zAgentCreateTransferOutBody = /* @__PURE__ */ zTransferOutCreateParams;
+
+export const zAgentCreateTransferOutHeaders = /* @__PURE__ */ z.object({
+    'Idempotency-Key': z.optional(z.string().check(z.minLength(1), z.maxLength(255)))
+});
+
+/**
+ * The agent action.
+ */
+export const zAgentCreateTransferOutResponse = /* @__PURE__ */ zAgentAction;
+
+export const zAgentListInternalAccountsQuery = /* @__PURE__ */ z.object({
+    currency: z.optional(z.string()),
+    type: z.optional(zInternalAccountType),
+    limit: z._default(z.optional(z.int().check(z.gte(1), z.lte(100))), 20),
+    cursor: z.optional(z.string())
+});
+
+/**
+ * A page of internal accounts.
+ */
+export const zAgentListInternalAccountsResponse = /* @__PURE__ */ zInternalAccountList;
+
+export const zAgentListExternalAccountsQuery = /* @__PURE__ */ z.object({
+    currency: z.optional(z.string()),
+    limit: z._default(z.optional(z.int().check(z.gte(1), z.lte(100))), 20),
+    cursor: z.optional(z.string())
+});
+
+/**
+ * A page of external accounts.
+ */
+export const zAgentListExternalAccountsResponse = /* @__PURE__ */ zExternalAccountList;
+
+export const zAgentCreateExternalAccountBody = /* @__PURE__ */ zExternalAccountCreateParams;
+
+/**
+ * The external account.
+ */
+export const zAgentCreateExternalAccountResponse = /* @__PURE__ */ zExternalAccount;
+
+export const zAgentDeleteExternalAccountPath = /* @__PURE__ */ z.object({
+    externalAccountId: z.string()
+});
+
+/**
+ * The external account was deleted.
+ */
+export const zAgentDeleteExternalAccountResponse = /* @__PURE__ */ z.void();
+
+export const zAgentGetExternalAccountPath = /* @__PURE__ */ z.object({
+    externalAccountId: z.string()
+});
+
+/**
+ * The external account.
+ */
+export const zAgentGetExternalAccountResponse = /* @__PURE__ */ zExternalAccount;
+
 export const zOnInvitationClaimedWebhookRequest = /* @__PURE__ */ z.object({
     body: zInvitationClaimedEvent,
     path: z.optional(z.never()),
@@ -4116,6 +5157,15 @@ export const zOnCardTransactionRefundedWebhookRequest = /* @__PURE__ */ z.object
 
 export const zOnCardTransactionExceptionWebhookRequest = /* @__PURE__ */ z.object({
     body: zCardTransactionExceptionEvent,
+    path: z.optional(z.never()),
+    query: z.optional(z.never()),
+    headers: z.object({
+        'X-Service-Signature': z.string()
+    })
+});
+
+export const zOnAgentActionPendingApprovalWebhookRequest = /* @__PURE__ */ z.object({
+    body: zAgentActionPendingApprovalEvent,
     path: z.optional(z.never()),
     query: z.optional(z.never()),
     headers: z.object({

@@ -3,7 +3,16 @@
  * a final state with its reason, or the end of the run. The per-payout driver (./driver) acts on it.
  * @module
  */
-import { APIConnectionError, APIError, APIUserAbortError, AuthenticationError, PermissionDeniedError, RateLimitError, ValidationError } from '../core/errors';
+import {
+  APIConnectionError,
+  APIError,
+  APIUserAbortError,
+  AuthenticationError,
+  PermissionDeniedError,
+  RateLimitError,
+  ScaRequiredError,
+  ValidationError,
+} from '../core/errors';
 import { errorOf } from './instruction';
 import type { PayoutError, PayoutRecord } from './types';
 
@@ -27,6 +36,18 @@ export function classify(record: PayoutRecord, error: unknown, backoff: number, 
     return { kind: 'retry', event: 'throttled', delayMs: 0 }; // the pace the 429 set delays it
   }
   if (error instanceof ValidationError) return { kind: 'final', state: 'failed', error: errorOf(error) };
+  // Strong Customer Authentication (EU customers): the payment waits for the customer's proof (a held quote), or for
+  // their SCA login (409 SCA_SESSION_REQUIRED). Only a person can give either: never guessed, never retried blind.
+  if (error instanceof ScaRequiredError) {
+    return {
+      kind: 'final',
+      state: 'needs_attention',
+      error: { code: 'SCA_REQUIRED', message: error.message, ...(error.requestId ? { requestId: error.requestId } : {}) },
+    };
+  }
+  if (error instanceof APIError && error.code === 'SCA_SESSION_REQUIRED') {
+    return { kind: 'final', state: 'needs_attention', error: { ...errorOf(error), code: 'SCA_REQUIRED', message: `SCA_SESSION_REQUIRED: ${error.message}` } };
+  }
   const unknownOutcome = error instanceof APIConnectionError || (error instanceof APIError && (error.status >= 500 || error.status === 408));
   if (unknownOutcome) {
     const since = record.unknownSince ? Date.parse(record.unknownSince) : Date.now();

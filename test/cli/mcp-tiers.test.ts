@@ -167,15 +167,24 @@ describe('the document declares the effects the issue names', () => {
       'sandboxReceiveUmaPayment',
       'createStablecoinMint',
       'createStablecoinBurn',
+      'agentExecuteQuote',
+      'agentCreateTransferIn',
+      'agentCreateTransferOut',
+      'approveAgentAction',
+      'rejectAgentAction',
     ])
       expect([id, effect[id]]).toEqual([id, 'money']);
-    for (const id of ['exportInternalAccount', 'verifyCredential', 'createCredential', 'createToken', 'revealCard'])
+    for (const id of ['exportInternalAccount', 'verifyCredential', 'createCredential', 'createToken', 'revealCard', 'redeemAgentDeviceCode'])
       expect([id, effect[id]]).toEqual([id, 'secret']);
     // The card simulations move a funding source's balance; a balance inquiry moves nothing.
     const simulations = ops.filter((op) => op.path.startsWith('/sandbox/cards/'));
     expect(simulations).toHaveLength(10);
     for (const op of simulations) expect([op.id, op.effect]).toEqual([op.id, op.id === 'sandboxSimulateCardBalanceInquiry' ? 'write' : 'money']);
     expect(ops.find((op) => op.id === 'createQuote')!.raisedBy).toEqual({ immediatelyExecute: 'money' });
+    // An agent's quote executed at once is the agent's money, under its policy; its policy's update overwrites it.
+    expect(ops.find((op) => op.id === 'agentCreateQuote')!.raisedBy).toEqual({ immediatelyExecute: 'money' });
+    expect(ops.find((op) => op.id === 'updateAgentPolicy')!.effect).toBe('write');
+    expect(doc.paths['/agents/{agentId}/policy'].patch['x-destructive']).toBe(true);
     for (const op of ops) expect(['read', 'write', 'money', 'secret']).toContain(op.effect);
   });
 });

@@ -199,7 +199,7 @@ describe("the client's own options", () => {
     // Nothing close: the options are listed.
     expect(() => new Crossborder({ zzz: 1 } as ClientOptions)).toThrow(
       new ConfigurationError(
-        'Unknown client option zzz; the client options are tokenId, clientSecret, baseUrl, environment, fetch, maxRetries, timeout, logger, logLevel, ' +
+        'Unknown client option zzz; the client options are tokenId, clientSecret, agentToken, baseUrl, environment, fetch, maxRetries, timeout, logger, logLevel, ' +
           'webhookPublicKey, validateResponses, onValidationIssue, dangerouslyAllowBrowser, defaultHeaders, sleep, tracerProvider, meterProvider, telemetry, hooks, unsafeRawBodies',
       ),
     );

@@ -13,6 +13,7 @@ import { addOwnWallet, proveOwnership } from '../../examples/guides/customers-an
 import { documentsOf, uploadAgain, uploadPassport } from '../../examples/guides/customers-and-kyc/documents';
 import { currentTerms } from '../../examples/guides/customers-and-kyc/terms';
 import { read, root } from './markdown';
+import { verifyContacts } from '../../examples/guides/customers-and-kyc/contact-verification';
 import { sandboxClient } from './support';
 
 const ADDRESS = { line1: '12 Analytical Way', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' };
@@ -168,5 +169,16 @@ describe('docs/customers-and-kyc.md', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+  it("contact verification: an EU customer's email and phone, each code confirmed; a US customer has nothing to verify", async () => {
+    const { sandbox, cb } = sandboxClient();
+    const eu = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'IE', fullName: 'Kathleen Lonsdale', currencies: ['EUR'] } as never);
+    expect(eu.contactVerification).toEqual({ email: 'PENDING', phone: 'PENDING' });
+    const asked: string[] = [];
+    const verified = await verifyContacts(cb, eu.id, async (channel) => (asked.push(channel), '123456'));
+    expect([verified.contactVerification, asked]).toEqual([{ email: 'VERIFIED', phone: 'VERIFIED' }, ['email', 'phone']]);
+    const us = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'US', fullName: 'Ada Lovelace' } as never);
+    expect((await verifyContacts(cb, us.id, async () => '123456')).contactVerification).toBeUndefined();
+    await sandbox.close();
   });
 });

@@ -24,6 +24,7 @@ const GUIDES: Record<string, string | undefined> = {
   'docs/payouts.md': 'examples/guides/payouts',
   'docs/hooks.md': 'examples/guides/hooks',
   'docs/cards.md': 'examples/guides/cards',
+  'docs/agents.md': 'examples/guides/agents',
   'docs/README.md': undefined,
   'README.md': undefined,
 };

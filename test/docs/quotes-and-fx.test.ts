@@ -10,6 +10,7 @@ import { bankChoices, vaspNamed } from '../../examples/guides/quotes-and-fx/dire
 import { stopWithdrawal, withdraw } from '../../examples/guides/quotes-and-fx/transfer-out';
 import { usdcWithdrawalFee } from '../../examples/guides/quotes-and-fx/crypto-fees';
 import { mintFromAccount, redeemToBank, registerToken, underWay } from '../../examples/guides/quotes-and-fx/stablecoins';
+import { executeWithSca, openScaSession, trustBeneficiary } from '../../examples/guides/quotes-and-fx/sca';
 import { read } from './markdown';
 import { fundedCustomer, sandboxClient } from './support';
 
@@ -221,6 +222,40 @@ describe('docs/quotes-and-fx.md', () => {
     sandbox.clock.advance(2_000);
     expect((await cb.stablecoins.retrieveOperation(burn.id)).status).toBe('COMPLETED');
     expect(guide).toContain('npx crossborder-sdk stablecoins mint "$STABLECOIN_ID" --amount 1000000 --data -');
+    await sandbox.close();
+  });
+  it("SCA: an EU customer's payment waits for the proof of its challenge; a trusted beneficiary skips it", async () => {
+    const { sandbox, cb } = sandboxClient();
+    const customer = await cb.customers.create({ customerType: 'INDIVIDUAL', region: 'FR', fullName: 'Marie Curie', currencies: ['EUR'] } as never);
+    const account = (await cb.internalAccounts.list({ customerId: customer.id, currency: 'EUR' })).data[0]!;
+    await cb.sandbox.fundInternalAccount(account.id, { amount: 100_000 });
+    const payee = await cb.externalAccounts.create({
+      customerId: customer.id,
+      currency: 'EUR',
+      accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013000', swiftCode: 'DEUTDEFF' },
+    });
+    const params = {
+      source: { sourceType: 'ACCOUNT' as const, accountId: account.id },
+      destination: { destinationType: 'ACCOUNT' as const, accountId: payee.id, currency: 'EUR' },
+      lockedCurrencySide: 'SENDING' as const,
+      lockedCurrencyAmount: 10_000,
+    };
+    await cb.customers.verifyPhone(customer.id);
+    await cb.customers.confirmPhone(customer.id, { code: '123456' });
+    expect((await openScaSession(cb, customer.id, async () => '123456', '203.0.113.42')).status).toBe('SUCCESS');
+    const asked: string[] = [];
+    const quote = await cb.quotes.create(params);
+    const executed = await executeWithSca(cb, quote.id, async (challenge) => {
+      asked.push(challenge.factor);
+      return { code: '123456', endUserIpAddress: '203.0.113.42' };
+    });
+    expect([executed.status, asked]).toEqual(['PROCESSING', ['SMS_OTP']]);
+    expect(sandbox.state.balance(account.id)).toBe(100_000 - quote.totalSendingAmount);
+    expect(await trustBeneficiary(cb, payee.id, async () => '123456')).toBe(true);
+    const next = await executeWithSca(cb, (await cb.quotes.create(params)).id, async () => {
+      throw new Error('a trusted beneficiary needs no proof');
+    });
+    expect(next.status).toBe('PROCESSING');
     await sandbox.close();
   });
 });

@@ -12,6 +12,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
+import { parse } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { root } from './markdown';
 
@@ -39,6 +40,16 @@ declare const cardTransactionId: string;
 declare const usdAccountId: string;
 declare const iframe: { src: string };
 declare function readFileSync(path: string): Uint8Array<ArrayBuffer>;
+declare const eurAccountId: string;
+declare const sparkAddress: string;
+declare const agentId: string;
+declare const actionId: string;
+declare const deviceCodeValue: string;
+declare const resetId: string;
+declare const smsResetId: string;
+declare const challengeId: string;
+declare const secret: string;
+declare const endUserIpAddress: string;
 `;
 
 interface Example {
@@ -172,8 +183,11 @@ function resourcesOfClient(program: ts.Program): string[] {
       const propertyType = checker.getTypeOfSymbolAtLocation(property, declared);
       const classDeclaration = propertyType.getSymbol()?.declarations?.find(ts.isClassDeclaration);
       if (!classDeclaration?.name || !RESOURCE_FILES.some((file) => relative(root, classDeclaration.getSourceFile().fileName).startsWith(file))) continue;
-      found.add(classDeclaration.name.text);
-      if (depth < 3) visit(propertyType, depth + 1);
+      // A class that extends a generated one to hold nested classes (`AgentMe` over `AgentSelf`) has its
+      // methods, and their examples, in the class it extends.
+      const base = classDeclaration.heritageClauses?.[0]?.types[0]?.expression;
+      found.add(base && ts.isIdentifier(base) && base.text !== 'APIResource' ? base.text : classDeclaration.name.text);
+      if (depth < 4) visit(propertyType, depth + 1);
     }
   };
   visit(checker.getTypeAtLocation(declaration), 0);
@@ -290,7 +304,7 @@ describe('examples of the API reference', () => {
     // Every resource class of the client is one this test reads.
     const classes = new Set(result.methods.map((m) => m.className));
     for (const name of result.clientResources) {
-      if (name === 'Platform' || name === 'Auth') continue; // namespaces without methods of their own
+      if (name === 'Platform' || name === 'Auth' || name === 'Sca') continue; // namespaces without methods of their own
       expect(classes, name).toContain(name);
     }
     expect(result.clientResources).toEqual(expect.arrayContaining(['Customers', 'Credentials', 'Sessions', 'PlatformExternalAccounts', 'Webhooks']));
@@ -302,13 +316,10 @@ describe('examples of the API reference', () => {
   });
 
   it('shows each method called on `cb` in its own example', () => {
-    const path: Record<string, string> = {
-      PlatformExternalAccounts: 'platform.externalAccounts',
-      PlatformInternalAccounts: 'platform.internalAccounts',
-      Credentials: 'auth.credentials',
-      Sessions: 'auth.sessions',
-      DelegatedKeys: 'auth.delegatedKeys',
-    };
+    // Where the client holds each generated class: its accessor in the document (`sca.factors`, `agents.me.quotes`).
+    const resources = parse(readFileSync(join(root, 'openapi/openapi.yaml'), 'utf8'))['x-sdk-resources'] as Record<string, { accessor?: string }>;
+    const path: Record<string, string> = {};
+    for (const [name, resource] of Object.entries(resources)) if (typeof resource === 'object' && resource.accessor) path[name] = resource.accessor;
     for (const m of result.methods) {
       const resource = path[m.className] ?? m.className[0]!.toLowerCase() + m.className.slice(1);
       expect(m.examples.map((e) => e.code).join('\n'), `${m.className}.${m.method}`).toContain(`cb.${resource}.${m.method}(`);

@@ -134,6 +134,53 @@ export const METHODS: Record<OperationId, Method> = {
   sandboxSimulateCardAuthorizationAdvice: (cb, a) => cb.sandbox.simulateCardAuthorizationAdvice(p(a, 'id'), b(a), a.options),
   sandboxSimulateCardCreditAuthorizationAdvice: (cb, a) => cb.sandbox.simulateCardCreditAuthorizationAdvice(p(a, 'id'), b(a), a.options),
   sandboxSimulateCardReturnReversal: (cb, a) => cb.sandbox.simulateCardReturnReversal(p(a, 'id'), b(a), a.options),
+  sendCustomerEmailVerification: (cb, a) => cb.customers.verifyEmail(p(a, 'customerId'), a.options),
+  confirmCustomerEmailVerification: (cb, a) => cb.customers.confirmEmail(p(a, 'customerId'), b(a), a.options),
+  sendCustomerPhoneVerification: (cb, a) => cb.customers.verifyPhone(p(a, 'customerId'), a.options),
+  confirmCustomerPhoneVerification: (cb, a) => cb.customers.confirmPhone(p(a, 'customerId'), b(a), a.options),
+  listScaFactors: (cb, a) => cb.sca.factors.list(q(a)?.customerId, a.options),
+  startScaFactorEnrollment: (cb, a) => cb.sca.factors.enroll(q(a)?.customerId, b(a), a.options),
+  confirmScaFactorEnrollment: (cb, a) => cb.sca.factors.confirm(q(a)?.customerId, b(a), a.options),
+  deleteScaFactor: (cb, a) => cb.sca.factors.delete(q(a)?.customerId, p(a, 'credentialId'), a.options),
+  startScaLogin: (cb, a) => cb.sca.login.start(q(a)?.customerId, b(a), a.options),
+  completeScaLogin: (cb, a) => cb.sca.login.complete(q(a)?.customerId, b(a), a.options),
+  recordSecurityEvent: (cb, a) => cb.sca.events.record(q(a)?.customerId, b(a), a.options),
+  startTwoFactorReset: (cb, a) => cb.sca.resets.start(q(a)?.customerId, b(a), a.options),
+  getTwoFactorResetStatus: (cb, a) => cb.sca.resets.retrieve(q(a)?.customerId, p(a, 'resetId'), a.options),
+  completeTwoFactorReset: (cb, a) => cb.sca.resets.complete(q(a)?.customerId, p(a, 'resetId'), b(a), a.options),
+  startBeneficiaryTrust: (cb, a) => cb.externalAccounts.trust(p(a, 'externalAccountId'), a.options),
+  confirmBeneficiaryTrust: (cb, a) => cb.externalAccounts.confirmTrust(p(a, 'externalAccountId'), b(a), a.options),
+  startBeneficiaryUntrust: (cb, a) => cb.externalAccounts.untrust(p(a, 'externalAccountId'), a.options),
+  confirmBeneficiaryUntrust: (cb, a) => cb.externalAccounts.confirmUntrust(p(a, 'externalAccountId'), b(a), a.options),
+  authorizeQuote: (cb, a) => cb.quotes.authorize(p(a, 'quoteId'), b(a), a.options),
+  resendQuoteScaCode: (cb, a) => cb.quotes.resendAuthorization(p(a, 'quoteId'), a.options),
+  createAgent: (cb, a) => cb.agents.create(b(a), a.options),
+  listAgents: (cb, a) => cb.agents.list(q(a), a.options),
+  getAgentById: (cb, a) => cb.agents.retrieve(p(a, 'agentId'), a.options),
+  updateAgent: (cb, a) => cb.agents.update(p(a, 'agentId'), b(a), a.options),
+  deleteAgent: (cb, a) => cb.agents.delete(p(a, 'agentId'), a.options),
+  updateAgentPolicy: (cb, a) => cb.agents.updatePolicy(p(a, 'agentId'), b(a), a.options),
+  regenerateAgentDeviceCode: (cb, a) => cb.agents.createDeviceCode(p(a, 'agentId'), a.options),
+  getAgentDeviceCodeStatus: (cb, a) => cb.agents.getDeviceCodeStatus(p(a, 'code'), a.options),
+  redeemAgentDeviceCode: (cb, a) => cb.agents.redeemDeviceCode(p(a, 'code'), a.options),
+  listAgentApprovals: (cb, a) => cb.agents.listApprovals(q(a), a.options),
+  approveAgentAction: (cb, a) => cb.agents.approveAction(p(a, 'agentId'), p(a, 'actionId'), a.options),
+  rejectAgentAction: (cb, a) => cb.agents.rejectAction(p(a, 'agentId'), p(a, 'actionId'), b(a), a.options),
+  getAgentMe: (cb, a) => cb.agents.me.retrieve(a.options),
+  agentCreateTransferIn: (cb, a) => cb.agents.me.transferIn(b(a), a.options),
+  agentCreateTransferOut: (cb, a) => cb.agents.me.transferOut(b(a), a.options),
+  agentListTransactions: (cb, a) => cb.agents.me.transactions.list(q(a), a.options),
+  agentGetTransaction: (cb, a) => cb.agents.me.transactions.retrieve(p(a, 'transactionId'), a.options),
+  agentCreateQuote: (cb, a) => cb.agents.me.quotes.create(b(a), a.options),
+  agentGetQuote: (cb, a) => cb.agents.me.quotes.retrieve(p(a, 'quoteId'), a.options),
+  agentExecuteQuote: (cb, a) => cb.agents.me.quotes.execute(p(a, 'quoteId'), a.options),
+  agentListActions: (cb, a) => cb.agents.me.actions.list(q(a), a.options),
+  agentGetAction: (cb, a) => cb.agents.me.actions.retrieve(p(a, 'actionId'), a.options),
+  agentListInternalAccounts: (cb, a) => cb.agents.me.internalAccounts.list(q(a), a.options),
+  agentListExternalAccounts: (cb, a) => cb.agents.me.externalAccounts.list(q(a), a.options),
+  agentGetExternalAccount: (cb, a) => cb.agents.me.externalAccounts.retrieve(p(a, 'externalAccountId'), a.options),
+  agentCreateExternalAccount: (cb, a) => cb.agents.me.externalAccounts.create(b(a), a.options),
+  agentDeleteExternalAccount: (cb, a) => cb.agents.me.externalAccounts.delete(p(a, 'externalAccountId'), a.options),
 };
 export const IDS = Object.keys(operations) as OperationId[];
 
@@ -207,6 +254,11 @@ function withDates(id: OperationId, query: Record<string, unknown>, pick: boolea
   return out;
 }
 
+/** A query the operation needs a field of (SCA's `customerId` beside a body) is always given; any other may be left out. */
+function optionalUnlessRequired<T>(schema: { required?: unknown }, arb: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> {
+  return Array.isArray(schema.required) && schema.required.length > 0 ? arb : fc.option(arb, { nil: undefined });
+}
+
 const validInputs = new Map<OperationId, fc.Arbitrary<Input>>();
 
 /** A valid input for the operation (built once per operation: arbitraries compile regexes). */
@@ -223,11 +275,11 @@ function buildValidInput(id: OperationId): fc.Arbitrary<Input> {
     .record({
       path: s.path ? partArbitrary(id, 'path') : fc.constant(undefined),
       query: s.query
-        ? fc.option(
+        ? optionalUnlessRequired(
+            s.query.json,
             fc
               .tuple(partArbitrary(id, 'query'), fc.array(fc.boolean(), { minLength: 1, maxLength: 4 }))
               .map(([v, pick]) => withDates(id, v as Record<string, unknown>, pick)),
-            { nil: undefined },
           )
         : fc.constant(undefined),
       body: s.body ? (op.bodyRequired ? partArbitrary(id, 'body') : fc.option(partArbitrary(id, 'body'), { nil: undefined })) : fc.constant(undefined),

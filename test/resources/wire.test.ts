@@ -23,6 +23,9 @@ interface Seen {
 }
 
 const cb = new Crossborder({ tokenId: 'tok', clientSecret: 'sec', baseUrl: BASE, environment: 'sandbox', maxRetries: 0 });
+/** The agent's client: its credential (a redeemed device code's accessToken) and no platform credential. */
+const AGENT_TOKEN = 'gat_0123456789abcdef0123456789abcdef01234567';
+const agent = new Crossborder({ agentToken: AGENT_TOKEN, baseUrl: BASE, environment: 'sandbox', maxRetries: 0 });
 const CUSTOMER = 'Customer:019542f5-b3e7-1d02-0000-000000000001';
 const ACCOUNT = 'InternalAccount:019542f5-b3e7-1d02-0000-000000000002';
 const WALLET = 'EmbeddedWallet:019542f5-b3e7-1d02-0000-000000000002';
@@ -38,6 +41,9 @@ const STABLECOIN_OP = 'StablecoinOperation:019542f5-b3e7-1d02-0000-000000000301'
 const PROVIDER_ACCOUNT = 'StablecoinProviderAccount:019542f5-b3e7-1d02-0000-000000000001';
 const CARD = 'Card:019542f5-b3e7-1d02-0000-000000000010';
 const DOCUMENT = 'Document:019542f5-b3e7-1d02-0000-000000000001';
+const AGENT = 'Agent:019542f5-b3e7-1d02-0000-000000000001';
+const ACTION = 'AgentAction:019542f5-b3e7-1d02-0000-000000000099';
+const DEVICE_CODE = 'GRID-AGENT-X7K9-M2P4';
 const enc = encodeURIComponent;
 
 interface Case {
@@ -53,6 +59,8 @@ interface Case {
   form?: Record<string, string>;
   /** The file part's name and type (the CSV import's `file.csv`, `text/csv` when not given). */
   file?: [name: string, type: string];
+  /** Made with the agent's client: `Authorization: Bearer <agentToken>`, no platform credential. */
+  asAgent?: true;
 }
 
 const date = new Date('2025-01-01T00:00:00.000Z');
@@ -672,6 +680,307 @@ const cases: Case[] = [
     file: ['file.bin', 'application/octet-stream'],
   },
   { op: 'deleteDocument', call: () => cb.documents.delete(DOCUMENT), path: `/documents/${enc(DOCUMENT)}`, status: 204 },
+  // Production's contact verification and Strong Customer Authentication: the customer goes as ?customerId=.
+  { op: 'sendCustomerEmailVerification', call: () => cb.customers.verifyEmail(CUSTOMER), path: `/customers/${enc(CUSTOMER)}/verify-email`, status: 204 },
+  {
+    op: 'confirmCustomerEmailVerification',
+    call: () => cb.customers.confirmEmail(CUSTOMER, { code: '123456' }),
+    path: `/customers/${enc(CUSTOMER)}/verify-email/confirm`,
+    body: { code: '123456' },
+  },
+  { op: 'sendCustomerPhoneVerification', call: () => cb.customers.verifyPhone(CUSTOMER), path: `/customers/${enc(CUSTOMER)}/verify-phone`, status: 204 },
+  {
+    op: 'confirmCustomerPhoneVerification',
+    call: () => cb.customers.confirmPhone(CUSTOMER, { code: '123456' }),
+    path: `/customers/${enc(CUSTOMER)}/verify-phone/confirm`,
+    body: { code: '123456' },
+  },
+  {
+    op: 'listScaFactors',
+    call: () => cb.sca.factors.list(CUSTOMER),
+    path: '/sca/factors',
+    query: { customerId: CUSTOMER },
+  },
+  {
+    op: 'startScaFactorEnrollment',
+    call: () => cb.sca.factors.enroll(CUSTOMER, { type: 'TOTP' }),
+    path: '/sca/factors',
+    query: { customerId: CUSTOMER },
+    body: { type: 'TOTP' },
+  },
+  {
+    op: 'confirmScaFactorEnrollment',
+    call: () => cb.sca.factors.confirm(CUSTOMER, requestExample('confirmScaFactorEnrollment')),
+    path: '/sca/factors/confirm',
+    query: { customerId: CUSTOMER },
+    body: requestExample('confirmScaFactorEnrollment'),
+  },
+  {
+    op: 'deleteScaFactor',
+    call: () => cb.sca.factors.delete(CUSTOMER, 'ScaCredential:1'),
+    path: `/sca/factors/${enc('ScaCredential:1')}`,
+    query: { customerId: CUSTOMER },
+    status: 204,
+  },
+  {
+    op: 'startScaLogin',
+    call: () => cb.sca.login.start(CUSTOMER, { factor: 'SMS_OTP' }),
+    path: '/sca/login/start',
+    query: { customerId: CUSTOMER },
+    body: { factor: 'SMS_OTP' },
+  },
+  {
+    op: 'completeScaLogin',
+    call: () => cb.sca.login.complete(CUSTOMER, requestExample('completeScaLogin')),
+    path: '/sca/login/complete',
+    query: { customerId: CUSTOMER },
+    body: requestExample('completeScaLogin'),
+  },
+  {
+    op: 'recordSecurityEvent',
+    call: () => cb.sca.events.record(CUSTOMER, { eventType: 'FAILED_LOGIN_ATTEMPT' }),
+    path: '/sca/record-event',
+    query: { customerId: CUSTOMER },
+    body: { eventType: 'FAILED_LOGIN_ATTEMPT' },
+  },
+  {
+    op: 'startTwoFactorReset',
+    call: () => cb.sca.resets.start(CUSTOMER, { factor: 'TOTP' }),
+    path: '/sca/factors/reset',
+    query: { customerId: CUSTOMER },
+    body: { factor: 'TOTP' },
+    status: 201,
+  },
+  {
+    op: 'getTwoFactorResetStatus',
+    call: () => cb.sca.resets.retrieve(CUSTOMER, 'TwoFactorReset:1'),
+    path: `/sca/factors/reset/${enc('TwoFactorReset:1')}`,
+    query: { customerId: CUSTOMER },
+  },
+  {
+    op: 'completeTwoFactorReset',
+    call: () => cb.sca.resets.complete(CUSTOMER, 'TwoFactorReset:1', requestExample('completeTwoFactorReset')),
+    path: `/sca/factors/reset/${enc('TwoFactorReset:1')}/complete`,
+    query: { customerId: CUSTOMER },
+    body: requestExample('completeTwoFactorReset'),
+    status: 204,
+  },
+  { op: 'startBeneficiaryTrust', call: () => cb.externalAccounts.trust(EXT), path: `/customers/external-accounts/${enc(EXT)}/trust` },
+  {
+    op: 'confirmBeneficiaryTrust',
+    call: () => cb.externalAccounts.confirmTrust(EXT, requestExample('confirmBeneficiaryTrust')),
+    path: `/customers/external-accounts/${enc(EXT)}/trust/confirm`,
+    body: requestExample('confirmBeneficiaryTrust'),
+  },
+  { op: 'startBeneficiaryUntrust', call: () => cb.externalAccounts.untrust(EXT), path: `/customers/external-accounts/${enc(EXT)}/untrust` },
+  {
+    op: 'confirmBeneficiaryUntrust',
+    call: () => cb.externalAccounts.confirmUntrust(EXT, requestExample('confirmBeneficiaryUntrust')),
+    path: `/customers/external-accounts/${enc(EXT)}/untrust/confirm`,
+    body: requestExample('confirmBeneficiaryUntrust'),
+  },
+  {
+    op: 'authorizeQuote',
+    call: () => cb.quotes.authorize(QUOTE, { code: '123456', endUserIpAddress: '203.0.113.42' }),
+    path: `/quotes/${enc(QUOTE)}/authorize`,
+    body: { code: '123456', endUserIpAddress: '203.0.113.42' },
+  },
+  { op: 'resendQuoteScaCode', call: () => cb.quotes.resendAuthorization(QUOTE), path: `/quotes/${enc(QUOTE)}/authorize/resend`, status: 204 },
+  // Production's agents: the platform manages them with its credential; `agents.me` is the agent's, with its own.
+  { op: 'createAgent', call: () => cb.agents.create(requestExample('createAgent')), path: '/agents', body: requestExample('createAgent'), status: 201 },
+  {
+    op: 'listAgents',
+    call: () =>
+      cb.agents.list({
+        customerId: CUSTOMER,
+        isPaused: false,
+        isConnected: true,
+        createdAfter: date,
+        createdBefore: '2025-02-01T00:00:00Z',
+        updatedAfter: date,
+        updatedBefore: date,
+        limit: 7,
+        cursor: 'c3',
+      }),
+    path: '/agents',
+    query: {
+      customerId: CUSTOMER,
+      isPaused: 'false',
+      isConnected: 'true',
+      createdAfter: date.toISOString(),
+      createdBefore: '2025-02-01T00:00:00Z',
+      updatedAfter: date.toISOString(),
+      updatedBefore: date.toISOString(),
+      limit: '7',
+      cursor: 'c3',
+    },
+  },
+  { op: 'getAgentById', call: () => cb.agents.retrieve(AGENT), path: `/agents/${enc(AGENT)}` },
+  {
+    op: 'updateAgent',
+    call: () => cb.agents.update(AGENT, requestExample('updateAgent')),
+    path: `/agents/${enc(AGENT)}`,
+    body: requestExample('updateAgent'),
+  },
+  { op: 'deleteAgent', call: () => cb.agents.delete(AGENT), path: `/agents/${enc(AGENT)}`, status: 204 },
+  {
+    op: 'updateAgentPolicy',
+    call: () => cb.agents.updatePolicy(AGENT, requestExample('updateAgentPolicy')),
+    path: `/agents/${enc(AGENT)}/policy`,
+    body: requestExample('updateAgentPolicy'),
+  },
+  { op: 'regenerateAgentDeviceCode', call: () => cb.agents.createDeviceCode(AGENT), path: `/agents/${enc(AGENT)}/device-codes`, status: 201 },
+  { op: 'getAgentDeviceCodeStatus', call: () => cb.agents.getDeviceCodeStatus(DEVICE_CODE), path: `/agents/device-codes/${DEVICE_CODE}/status` },
+  { op: 'redeemAgentDeviceCode', call: () => cb.agents.redeemDeviceCode(DEVICE_CODE), path: `/agents/device-codes/${DEVICE_CODE}/redeem` },
+  // The agent software redeems its code with a client holding no platform credential.
+  {
+    op: 'redeemAgentDeviceCode',
+    call: () => agent.agents.redeemDeviceCode(DEVICE_CODE),
+    path: `/agents/device-codes/${DEVICE_CODE}/redeem`,
+    asAgent: true,
+  },
+  {
+    op: 'listAgentApprovals',
+    call: () =>
+      cb.agents.listApprovals({
+        agentId: AGENT,
+        customerId: CUSTOMER,
+        startDate: date,
+        endDate: '2025-12-31T23:59:59Z',
+        limit: 4,
+        cursor: 'c4',
+        sortOrder: 'desc',
+      }),
+    path: '/agents/approvals',
+    query: {
+      agentId: AGENT,
+      customerId: CUSTOMER,
+      startDate: date.toISOString(),
+      endDate: '2025-12-31T23:59:59Z',
+      limit: '4',
+      cursor: 'c4',
+      sortOrder: 'desc',
+    },
+  },
+  { op: 'approveAgentAction', call: () => cb.agents.approveAction(AGENT, ACTION), path: `/agents/${enc(AGENT)}/actions/${enc(ACTION)}/approve` },
+  {
+    op: 'rejectAgentAction',
+    call: () => cb.agents.rejectAction(AGENT, ACTION, requestExample('rejectAgentAction')),
+    path: `/agents/${enc(AGENT)}/actions/${enc(ACTION)}/reject`,
+    body: requestExample('rejectAgentAction'),
+  },
+  { op: 'getAgentMe', call: () => agent.agents.me.retrieve(), path: '/agents/me', asAgent: true },
+  {
+    op: 'agentCreateTransferIn',
+    call: () => agent.agents.me.transferIn(requestExample('agentCreateTransferIn'), { idempotencyKey: 'k-agent-in' }),
+    path: '/agents/me/transfer-in',
+    body: requestExample('agentCreateTransferIn'),
+    headers: { 'idempotency-key': 'k-agent-in' },
+    status: 201,
+    asAgent: true,
+  },
+  {
+    op: 'agentCreateTransferOut',
+    call: () => agent.agents.me.transferOut(requestExample('agentCreateTransferOut'), { idempotencyKey: 'k-agent-out' }),
+    path: '/agents/me/transfer-out',
+    body: requestExample('agentCreateTransferOut'),
+    headers: { 'idempotency-key': 'k-agent-out' },
+    status: 201,
+    asAgent: true,
+  },
+  {
+    op: 'agentListTransactions',
+    call: () =>
+      agent.agents.me.transactions.list({
+        accountIdentifier: ACCOUNT,
+        senderAccountIdentifier: ACCOUNT,
+        receiverAccountIdentifier: EXT,
+        status: 'COMPLETED',
+        type: 'OUTGOING',
+        reference: 'REF-2',
+        startDate: date,
+        endDate: '2025-12-31T23:59:59Z',
+        limit: 9,
+        cursor: 'c5',
+        sortOrder: 'asc',
+      }),
+    path: '/agents/me/transactions',
+    query: {
+      accountIdentifier: ACCOUNT,
+      senderAccountIdentifier: ACCOUNT,
+      receiverAccountIdentifier: EXT,
+      status: 'COMPLETED',
+      type: 'OUTGOING',
+      reference: 'REF-2',
+      startDate: date.toISOString(),
+      endDate: '2025-12-31T23:59:59Z',
+      limit: '9',
+      cursor: 'c5',
+      sortOrder: 'asc',
+    },
+    asAgent: true,
+  },
+  { op: 'agentGetTransaction', call: () => agent.agents.me.transactions.retrieve(TX), path: `/agents/me/transactions/${enc(TX)}`, asAgent: true },
+  {
+    op: 'agentCreateQuote',
+    call: () => agent.agents.me.quotes.create(requestExample('agentCreateQuote'), { idempotencyKey: 'k-agent-quote' }),
+    path: '/agents/me/quotes',
+    body: requestExample('agentCreateQuote'),
+    headers: { 'idempotency-key': 'k-agent-quote' },
+    status: 201,
+    asAgent: true,
+  },
+  { op: 'agentGetQuote', call: () => agent.agents.me.quotes.retrieve(QUOTE), path: `/agents/me/quotes/${enc(QUOTE)}`, asAgent: true },
+  {
+    op: 'agentExecuteQuote',
+    call: () => agent.agents.me.quotes.execute(QUOTE, { idempotencyKey: 'k-agent-exec', signature: 'stamp', requestId: 'req-agent' }),
+    path: `/agents/me/quotes/${enc(QUOTE)}/execute`,
+    headers: { 'idempotency-key': 'k-agent-exec', 'service-wallet-signature': 'stamp', 'request-id': 'req-agent' },
+    asAgent: true,
+  },
+  {
+    op: 'agentListActions',
+    call: () => agent.agents.me.actions.list({ status: 'PENDING_APPROVAL', limit: 3, cursor: 'c6' }),
+    path: '/agents/me/actions',
+    query: { status: 'PENDING_APPROVAL', limit: '3', cursor: 'c6' },
+    asAgent: true,
+  },
+  { op: 'agentGetAction', call: () => agent.agents.me.actions.retrieve(ACTION), path: `/agents/me/actions/${enc(ACTION)}`, asAgent: true },
+  {
+    op: 'agentListInternalAccounts',
+    call: () => agent.agents.me.internalAccounts.list({ currency: 'USD', type: 'INTERNAL_FIAT', limit: 2, cursor: 'c7' }),
+    path: '/agents/me/internal-accounts',
+    query: { currency: 'USD', type: 'INTERNAL_FIAT', limit: '2', cursor: 'c7' },
+    asAgent: true,
+  },
+  {
+    op: 'agentListExternalAccounts',
+    call: () => agent.agents.me.externalAccounts.list({ currency: 'EUR', limit: 6, cursor: 'c8' }),
+    path: '/agents/me/external-accounts',
+    query: { currency: 'EUR', limit: '6', cursor: 'c8' },
+    asAgent: true,
+  },
+  {
+    op: 'agentCreateExternalAccount',
+    call: () => agent.agents.me.externalAccounts.create(requestExample('agentCreateExternalAccount')),
+    path: '/agents/me/external-accounts',
+    body: requestExample('agentCreateExternalAccount'),
+    status: 201,
+    asAgent: true,
+  },
+  {
+    op: 'agentGetExternalAccount',
+    call: () => agent.agents.me.externalAccounts.retrieve(EXT),
+    path: `/agents/me/external-accounts/${enc(EXT)}`,
+    asAgent: true,
+  },
+  {
+    op: 'agentDeleteExternalAccount',
+    call: () => agent.agents.me.externalAccounts.delete(EXT),
+    path: `/agents/me/external-accounts/${enc(EXT)}`,
+    status: 204,
+    asAgent: true,
+  },
 ];
 
 function answer(c: Case): { status: number; body: unknown } {
@@ -721,7 +1030,11 @@ describe('every method sends the documented request and returns the typed result
       expect(req.body).toBe(JSON.stringify(c.body));
       expect(req.headers.get('content-type')).toBe('application/json');
     }
-    expect(req.headers.get('authorization')).toBe(`Basic ${btoa('tok:sec')}`);
+    if (c.asAgent) {
+      expect(req.headers.get('authorization')).toBe(`Bearer ${AGENT_TOKEN}`);
+      // No platform credential anywhere in the request: not its Basic form, its token id or secret.
+      for (const [name, value] of req.headers) expect([name, value.includes(btoa('tok:sec')) || /\b(tok|sec)\b/.test(value)]).toEqual([name, false]);
+    } else expect(req.headers.get('authorization')).toBe(`Basic ${btoa('tok:sec')}`);
     expect(req.headers.has('idempotency-key')).toBe(op.idempotent);
     for (const [name, value] of Object.entries(c.headers ?? {})) expect(req.headers.get(name)).toBe(value);
     if (!c.headers?.['service-wallet-signature']) expect(req.headers.has('service-wallet-signature')).toBe(false);
@@ -758,6 +1071,12 @@ describe('every paginated list walks all pages with for await', () => {
     ['listStablecoinOperations', () => cb.stablecoins.listOperations(STABLECOIN, { limit: 1 }), `/stablecoins/${enc(STABLECOIN)}/operations`],
     ['listStablecoinProviderAccounts', () => cb.stablecoinProviderAccounts.list({ limit: 1 }), '/stablecoin-provider-accounts'],
     ['listDocuments', () => cb.documents.list({ limit: 1 }), '/documents'],
+    ['listAgents', () => cb.agents.list({ limit: 1 }), '/agents'],
+    ['listAgentApprovals', () => cb.agents.listApprovals({ limit: 1 }), '/agents/approvals'],
+    ['agentListTransactions', () => agent.agents.me.transactions.list({ limit: 1 }), '/agents/me/transactions'],
+    ['agentListActions', () => agent.agents.me.actions.list({ limit: 1 }), '/agents/me/actions'],
+    ['agentListInternalAccounts', () => agent.agents.me.internalAccounts.list({ limit: 1 }), '/agents/me/internal-accounts'],
+    ['agentListExternalAccounts', () => agent.agents.me.externalAccounts.list({ limit: 1 }), '/agents/me/external-accounts'],
   ];
   it('covers every paginated operation', () => {
     const paginated = Object.values(operations)

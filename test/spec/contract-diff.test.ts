@@ -98,7 +98,8 @@ describe('contract diff', () => {
         .filter((c) => c.what.startsWith('new operation'))
         .map((c) => c.where);
       expect(listed.sort()).toEqual(lacking.sort());
-      expect(lacking.length).toBeGreaterThan(0);
+      // Every operation of production's document is in ours.
+      expect(lacking).toEqual([]);
       const page = readFileSync(fileURLToPath(new URL('../../docs/production.md', import.meta.url)), 'utf8');
       expect(page).toContain(`| new operation (not in our document) | | ${lacking.length} |`);
     },

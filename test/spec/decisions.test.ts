@@ -317,6 +317,7 @@ describe('webhooks', () => {
     // Beside the decided types, the ones production sends (issue 34), marked x-production-field.
     const fromProduction = Object.keys(mapping).filter((type) => resolve({ $ref: mapping[type]! })!['x-production-field'] === true);
     expect(fromProduction.sort()).toEqual([
+      'AGENT_ACTION.PENDING_APPROVAL',
       'BULK_UPLOAD.COMPLETED',
       'BULK_UPLOAD.FAILED',
       'CARD.FUNDING_SOURCE_CHANGE',
@@ -373,10 +374,10 @@ describe('operation hygiene', () => {
   const allOps = [...pathOps, ...webhookOps];
 
   it('finds the operations', () => {
-    // 36 of the spec, 34 of production's on the same resources, 36 of production's further areas (tokens 4,
-    // discoveries and VASPs 2, stablecoins 10, cards 15, documents 5).
-    expect(pathOps.length).toBe(106);
-    expect(webhookOps.length).toBe(36); // 12 decided, 17 production sends (issue 34), 7 of cards
+    // 36 of the spec, 34 of production's on the same resources, 83 of production's further areas (tokens 4,
+    // discoveries and VASPs 2, stablecoins 10, cards 15, documents 5, SCA 16, contact verification 4, agents 27).
+    expect(pathOps.length).toBe(153);
+    expect(webhookOps.length).toBe(37); // 12 decided, 17 production sends, 7 of cards, 1 of agents
   });
 
   it('operationIds are present and unique', () => {

@@ -145,6 +145,83 @@ describe('each resource method returns what its operation answers', () => {
     expectTypeOf<R<S['simulateCardReturnReversal']>>().toEqualTypeOf<Call<'sandboxSimulateCardReturnReversal'>>();
   });
 
+  it('contact verification and Strong Customer Authentication', () => {
+    type C = Crossborder['customers'];
+    expectTypeOf<R<C['verifyEmail']>>().toEqualTypeOf<Call<'sendCustomerEmailVerification'>>();
+    expectTypeOf<R<C['confirmEmail']>>().toEqualTypeOf<Call<'confirmCustomerEmailVerification'>>();
+    expectTypeOf<R<C['verifyPhone']>>().toEqualTypeOf<Call<'sendCustomerPhoneVerification'>>();
+    expectTypeOf<R<C['confirmPhone']>>().toEqualTypeOf<Call<'confirmCustomerPhoneVerification'>>();
+    type F = Crossborder['sca']['factors'];
+    expectTypeOf<R<F['list']>>().toEqualTypeOf<Call<'listScaFactors'>>();
+    expectTypeOf<R<F['enroll']>>().toEqualTypeOf<Call<'startScaFactorEnrollment'>>();
+    expectTypeOf<R<F['confirm']>>().toEqualTypeOf<Call<'confirmScaFactorEnrollment'>>();
+    expectTypeOf<R<F['delete']>>().toEqualTypeOf<Call<'deleteScaFactor'>>();
+    type L = Crossborder['sca']['login'];
+    expectTypeOf<R<L['start']>>().toEqualTypeOf<Call<'startScaLogin'>>();
+    expectTypeOf<R<L['complete']>>().toEqualTypeOf<Call<'completeScaLogin'>>();
+    expectTypeOf<R<Crossborder['sca']['events']['record']>>().toEqualTypeOf<Call<'recordSecurityEvent'>>();
+    type X = Crossborder['sca']['resets'];
+    expectTypeOf<R<X['start']>>().toEqualTypeOf<Call<'startTwoFactorReset'>>();
+    expectTypeOf<R<X['retrieve']>>().toEqualTypeOf<Call<'getTwoFactorResetStatus'>>();
+    expectTypeOf<R<X['complete']>>().toEqualTypeOf<Call<'completeTwoFactorReset'>>();
+    type E = Crossborder['externalAccounts'];
+    expectTypeOf<R<E['trust']>>().toEqualTypeOf<Call<'startBeneficiaryTrust'>>();
+    expectTypeOf<R<E['confirmTrust']>>().toEqualTypeOf<Call<'confirmBeneficiaryTrust'>>();
+    expectTypeOf<R<E['untrust']>>().toEqualTypeOf<Call<'startBeneficiaryUntrust'>>();
+    expectTypeOf<R<E['confirmUntrust']>>().toEqualTypeOf<Call<'confirmBeneficiaryUntrust'>>();
+    type Q = Crossborder['quotes'];
+    expectTypeOf<R<Q['authorize']>>().toEqualTypeOf<Call<'authorizeQuote'>>();
+    expectTypeOf<R<Q['resendAuthorization']>>().toEqualTypeOf<Call<'resendQuoteScaCode'>>();
+    // The document's 204s: nothing to read.
+    expectTypeOf<ResultOf<'sendCustomerEmailVerification'>>().toEqualTypeOf<void>();
+    expectTypeOf<ResultOf<'sendCustomerPhoneVerification'>>().toEqualTypeOf<void>();
+    expectTypeOf<ResultOf<'completeTwoFactorReset'>>().toEqualTypeOf<void>();
+    expectTypeOf<ResultOf<'resendQuoteScaCode'>>().toEqualTypeOf<void>();
+  });
+
+  it("agents: the platform's management and the agent's own calls", () => {
+    type A = Crossborder['agents'];
+    expectTypeOf<R<A['create']>>().toEqualTypeOf<Call<'createAgent'>>();
+    expectTypeOf<R<A['list']>>().toEqualTypeOf<List<'listAgents'>>();
+    expectTypeOf<R<A['retrieve']>>().toEqualTypeOf<Call<'getAgentById'>>();
+    expectTypeOf<R<A['update']>>().toEqualTypeOf<Call<'updateAgent'>>();
+    expectTypeOf<R<A['delete']>>().toEqualTypeOf<Call<'deleteAgent'>>();
+    expectTypeOf<R<A['updatePolicy']>>().toEqualTypeOf<Call<'updateAgentPolicy'>>();
+    expectTypeOf<R<A['createDeviceCode']>>().toEqualTypeOf<Call<'regenerateAgentDeviceCode'>>();
+    expectTypeOf<R<A['getDeviceCodeStatus']>>().toEqualTypeOf<Call<'getAgentDeviceCodeStatus'>>();
+    expectTypeOf<R<A['redeemDeviceCode']>>().toEqualTypeOf<Call<'redeemAgentDeviceCode'>>();
+    expectTypeOf<R<A['listApprovals']>>().toEqualTypeOf<List<'listAgentApprovals'>>();
+    expectTypeOf<R<A['approveAction']>>().toEqualTypeOf<Call<'approveAgentAction'>>();
+    expectTypeOf<R<A['rejectAction']>>().toEqualTypeOf<Call<'rejectAgentAction'>>();
+    type M = Crossborder['agents']['me'];
+    expectTypeOf<R<M['retrieve']>>().toEqualTypeOf<Call<'getAgentMe'>>();
+    expectTypeOf<R<M['transferIn']>>().toEqualTypeOf<Call<'agentCreateTransferIn'>>();
+    expectTypeOf<R<M['transferOut']>>().toEqualTypeOf<Call<'agentCreateTransferOut'>>();
+    expectTypeOf<R<M['transactions']['list']>>().toEqualTypeOf<List<'agentListTransactions'>>();
+    expectTypeOf<R<M['transactions']['retrieve']>>().toEqualTypeOf<Call<'agentGetTransaction'>>();
+    expectTypeOf<R<M['quotes']['create']>>().toEqualTypeOf<Call<'agentCreateQuote'>>();
+    expectTypeOf<R<M['quotes']['retrieve']>>().toEqualTypeOf<Call<'agentGetQuote'>>();
+    expectTypeOf<R<M['quotes']['execute']>>().toEqualTypeOf<Call<'agentExecuteQuote'>>();
+    expectTypeOf<R<M['actions']['list']>>().toEqualTypeOf<List<'agentListActions'>>();
+    expectTypeOf<R<M['actions']['retrieve']>>().toEqualTypeOf<Call<'agentGetAction'>>();
+    expectTypeOf<R<M['internalAccounts']['list']>>().toEqualTypeOf<List<'agentListInternalAccounts'>>();
+    expectTypeOf<R<M['externalAccounts']['list']>>().toEqualTypeOf<List<'agentListExternalAccounts'>>();
+    expectTypeOf<R<M['externalAccounts']['retrieve']>>().toEqualTypeOf<Call<'agentGetExternalAccount'>>();
+    expectTypeOf<R<M['externalAccounts']['create']>>().toEqualTypeOf<Call<'agentCreateExternalAccount'>>();
+    expectTypeOf<R<M['externalAccounts']['delete']>>().toEqualTypeOf<Call<'agentDeleteExternalAccount'>>();
+    expectTypeOf<ResultOf<'deleteAgent'>>().toEqualTypeOf<void>();
+    expectTypeOf<ResultOf<'agentDeleteExternalAccount'>>().toEqualTypeOf<void>();
+    // A page's items are what the matching retrieve answers.
+    expectTypeOf<ItemOf<'listAgents'>>().toEqualTypeOf<ResultOf<'getAgentById'>>();
+    expectTypeOf<ItemOf<'agentListTransactions'>>().toEqualTypeOf<ResultOf<'agentGetTransaction'>>();
+    expectTypeOf<ItemOf<'agentListActions'>>().toEqualTypeOf<ResultOf<'agentGetAction'>>();
+    expectTypeOf<ItemOf<'agentListExternalAccounts'>>().toEqualTypeOf<ResultOf<'agentGetExternalAccount'>>();
+    // The redeemed credential is the result of redeeming, and of nothing else the platform reads.
+    expectTypeOf<ResultOf<'redeemAgentDeviceCode'>>().toHaveProperty('accessToken').toEqualTypeOf<string>();
+    expectTypeOf<ResultOf<'getAgentDeviceCodeStatus'>>().not.toHaveProperty('accessToken');
+    expectTypeOf<ResultOf<'getAgentById'>>().not.toHaveProperty('accessToken');
+  });
+
   it("the results are the document's: a 204 is void, a 202 challenge is never a result", () => {
     expectTypeOf<ResultOf<'revokeSession'>>().toEqualTypeOf<void>();
     expectTypeOf<ResultOf<'verifyCredential'>>().not.toHaveProperty('payloadToSign');

@@ -112,6 +112,8 @@ describe('types users can read', () => {
         'discoveries',
         'vasps',
         'cards',
+        'sca',
+        'agents',
         'documents',
         'stablecoins',
         'stablecoinProviderAccounts',

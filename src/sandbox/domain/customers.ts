@@ -9,6 +9,7 @@ import { now, nowIso, type Ctx } from './context';
 import { CURRENCIES, defaultCurrencyFor } from './currencies';
 import { SandboxError, invalidInput } from './errors';
 import { syncKyc } from './kyc';
+import { initialContactVerification } from './sca-regions';
 import type { Rec } from './state';
 import { isUmaAddress, umaSlug } from './uma';
 
@@ -103,6 +104,7 @@ export function createCustomer(ctx: Ctx, body: CustomerCreateParams): Customer {
     updatedAt: timestamp,
     isDeleted: false,
     kycStatus: 'UNVERIFIED' as const,
+    ...initialContactVerification(region),
   };
   const data: Customer =
     body.customerType === 'INDIVIDUAL'

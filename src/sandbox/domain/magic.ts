@@ -36,6 +36,9 @@ export type FailureReason =
  * | quote `lockedCurrencyAmount` exactly `14141414` (141,414.14 in a two-decimal currency) | 400 `TRANSACTION_SIZE_LIMIT_EXCEEDED`: the amount is above the corridor's largest single payment |
  * | quote `lockedCurrencyAmount` exactly `15151515` (151,515.15 in a two-decimal currency) | 429 `DAILY_VOLUME_LIMIT_EXCEEDED`: the platform's daily volume is used up (the SDK does not retry it) |
  * | OTP `000000` | the only EMAIL_OTP code that verifies |
+ * | code `123456` | the only code of SCA and contact verification that verifies (production's sandbox code): email and phone verification, TOTP enrollment, SMS_OTP and TOTP logins, quote authorization, beneficiary trust; any other is 400 `INVALID_INPUT` (`details.field: code`) |
+ * | origin `https://sandbox.crossborder.example` with any `passkeyAssertion` object | the only passkey proof that verifies (the customer must have a passkey enrolled) |
+ * | customer `region` in the European Economic Area (`FR`, `DE`, `IE`, …) | an SCA customer: created with `contactVerification` PENDING, and a quote it executes waits `PENDING_AUTHORIZATION` (domain/sca.ts) |
  * | API token id `MAGIC_UNAUTHORIZED` (any secret) | every API request is refused 401 `UNAUTHORIZED` (production's `Error401`), as a revoked or mistyped key is |
  * | API token id `MAGIC_FORBIDDEN` (any secret) | every API request is refused 403 `FORBIDDEN` (production's `Error403`: insufficient permissions) |
  * | external account `ownershipType: FIRST_PARTY` on a crypto wallet type | the account is created `PENDING_OWNERSHIP_VERIFICATION` (the sandbox plays a platform under counterparty rules, such as the EU Travel Rule) |
@@ -90,6 +93,10 @@ export const MAGIC = {
   livenessPassesAfterMs: 30_000,
   /** The EMAIL_OTP code. */
   otp: '000000',
+  /** The one code of SCA and contact verification (production's sandbox code). */
+  scaCode: '123456',
+  /** The one origin a passkey assertion of the sandbox's SCA is accepted from. */
+  scaPasskeyOrigin: 'https://sandbox.crossborder.example',
   /**
    * The API token id (the user half of the Basic credentials, with any secret) whose every API request is
    * refused 401 `UNAUTHORIZED`: to test what your code does when the service refuses its credentials.

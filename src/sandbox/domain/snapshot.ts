@@ -4,6 +4,8 @@
  * @module
  */
 import type {
+  Agent,
+  AgentAction,
   ApiToken,
   Card,
   CardTransaction,
@@ -54,6 +56,10 @@ export interface SandboxSnapshot {
   cardTransactions: CardTransaction[];
   /** Verification documents not deleted, each with what was received of its file (size, content type, SHA-256). */
   documents: Array<Document & { file: { size: number; contentType: string; sha256: string } }>;
+  /** Agents not deleted, as reads answer them (never their credential). */
+  agents: Agent[];
+  /** Agents' actions as stored (reads add their quote and transaction as they are now). */
+  agentActions: AgentAction[];
 }
 
 /** Read-only view of the sandbox's state, for tests. Every read is a fresh deep copy. */
@@ -93,6 +99,8 @@ export function stateView(world: () => World): SandboxState {
         tokens: data([...w.tokens.values()].filter((t) => !t.deleted)),
         cards: data(w.cards.values()),
         cardTransactions: data(w.cardTransactions.values()),
+        agents: data([...w.agents.values()].filter((a) => !a.deleted)),
+        agentActions: data(w.agentActions.values()),
         documents: [...w.documents.values()].filter((d) => !d.deleted).map((d) => ({ ...d.data, file: { ...d.file } })),
       });
     },

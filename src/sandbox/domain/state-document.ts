@@ -15,6 +15,9 @@ import {
   zStablecoin,
   zStablecoinOperation,
   zStablecoinProviderAccount,
+  zAgent,
+  zAgentAction,
+  zAgentDeviceCode,
   zCard,
   zCardTransaction,
   zDocument,
@@ -236,11 +239,46 @@ const RULES: Record<PersistedTable, TableRule> = {
   // Cards and their transactions (never a reveal URL: none is kept).
   cards: { data: zCard, fields: ORDERED, key: dataId },
   cardTransactions: { data: zCardTransaction, fields: { ...ORDERED, pullConfirmMs: optional(isNumber) }, key: dataId },
+  // Agents (the credential's SHA-256, never the credential), their device codes and their actions.
+  agents: {
+    data: zAgent,
+    fields: { ...ORDERED, tokenSha256: optional(isString), quoteIds: isList(isString), deleted: optional(isBoolean) },
+    key: dataId,
+  },
+  agentDeviceCodes: {
+    data: zAgentDeviceCode,
+    fields: { ...ORDERED, expiresMs: isNumber, invalidated: optional(isBoolean) },
+    key: (r) => (r.data as { code?: unknown } | undefined)?.code,
+  },
+  agentActions: {
+    data: zAgentAction,
+    fields: { ...ORDERED, request: isObject, spend: isNumber, transactionId: optional(isString) },
+    key: dataId,
+  },
   // Verification documents: the answer and the file's size, type and SHA-256 (never the file).
   documents: {
     data: zDocument,
     fields: { ...ORDERED, file: shape({ size: isNumber, contentType: isString, sha256: isString }), uploadSeq: isNumber, deleted: optional(isBoolean) },
     key: dataId,
+  },
+  // Strong Customer Authentication per customer (a started TOTP enrollment as its secret's SHA-256 only).
+  sca: {
+    fields: {
+      customerId: isString,
+      factors: isList(shape({ factor: isString, credentialId: optional(isString), name: optional(isString) })),
+      pendingTotp: isList(isString),
+      pendingPasskey: isBoolean,
+      contactCodes: isList(isString),
+      login: optional(shape({ factor: isString, challengeId: optional(isString), expiresMs: isNumber })),
+      sessionExpiresMs: optional(isNumber),
+      failedAttempts: isNumber,
+      lockedUntilMs: optional(isNumber),
+      suspended: isBoolean,
+      resets: isList(shape({ resetId: isString, factor: isString, startedMs: isNumber, expiresMs: isNumber, completedMs: optional(isNumber) })),
+      trusted: isList(isString),
+      trustChallenge: optional(shape({ accountId: isString, action: isString, challengeId: isString, expiresMs: isNumber })),
+    },
+    key: (r) => r.customerId,
   },
   // Idempotency-Key answers, by key: the settled ones within their window (an answer still being made is
   // not exported: its request has not been answered yet).

@@ -4,6 +4,9 @@
  * @module
  */
 import type {
+  Agent,
+  AgentAction,
+  AgentDeviceCode,
   Card,
   CardTransaction,
   ApiToken,
@@ -224,10 +227,66 @@ export function withinIdempotencyWindow(storedMs: number, atMs: number): boolean
 /** A card as the world keeps it (domain/cards.ts). */
 export type CardRec = Rec<Card>;
 
+/** An agent as the world keeps it (domain/agents.ts): the SHA-256 of its credential, never the credential. */
+export interface AgentRec extends Rec<Agent> {
+  /** SHA-256 (hex) of the `accessToken` its device code's redemption answered; absent until then. */
+  tokenSha256?: string | undefined;
+  /** The quotes it created (`/agents/me/quotes`): the only ones it reads and executes. */
+  quoteIds: string[];
+  /** Set when the agent was deleted: reads answer 404 and its credential is refused. */
+  deleted?: boolean;
+}
+
+/** A device code as the world keeps it, by code. */
+export interface DeviceCodeRec extends Rec<AgentDeviceCode> {
+  /** Sandbox time (ms) from which it cannot be redeemed. */
+  expiresMs: number;
+  /** Set when a newer code was issued for its agent. */
+  invalidated?: boolean;
+}
+
+/** An agent's action as the world keeps it: what it runs, and the usage it counted. */
+export interface AgentActionRec extends Rec<AgentAction> {
+  /** What runs when it is approved: a transfer's body, or the quote to execute. */
+  request: { body?: unknown; quoteId?: string };
+  /** The amount it counted against the agent's limits, in their currency. */
+  spend: number;
+  /** The transaction its run made. */
+  transactionId?: string | undefined;
+}
+
 /** A card transaction as the world keeps it (domain/cards.ts). */
 export interface CardTransactionRec extends Rec<CardTransaction> {
   /** Sandbox time (ms) at which a delayed pull (descriptor suffix `005`) is confirmed. */
   pullConfirmMs?: number;
+}
+
+/**
+ * The Strong Customer Authentication of one customer (domain/sca.ts): its enrolled factors, the enrollments,
+ * login and trust it waits the proof of, its session, lockout, 2FA resets and trusted beneficiaries. Never a
+ * secret: a started TOTP enrollment is kept as its secret's SHA-256.
+ */
+export interface ScaRec {
+  customerId: string;
+  /** Enrolled TOTP and PASSKEY factors (SMS_OTP needs no enrollment). */
+  factors: { factor: string; credentialId?: string; name?: string }[];
+  /** SHA-256 (hex) of the secrets of TOTP enrollments started and not confirmed (the last five). */
+  pendingTotp: string[];
+  pendingPasskey: boolean;
+  /** The contact channels (`email`, `phone`) a verification code was sent to and not confirmed. */
+  contactCodes: string[];
+  /** The login started and not completed. */
+  login?: { factor: string; challengeId?: string; expiresMs: number };
+  /** Sandbox time at which the SCA login session ends. */
+  sessionExpiresMs?: number;
+  failedAttempts: number;
+  lockedUntilMs?: number;
+  suspended: boolean;
+  resets: { resetId: string; factor: string; startedMs: number; expiresMs: number; completedMs?: number }[];
+  /** Trusted beneficiaries (external account ids). */
+  trusted: string[];
+  /** The trust or untrust started and not confirmed. */
+  trustChallenge?: { accountId: string; action: 'trust' | 'untrust'; challengeId: string; expiresMs: number };
 }
 
 /** A CSV customer import: the job as answered, and the rows it has not processed yet. */
@@ -276,8 +335,16 @@ export interface World {
   cards: Map<string, CardRec>;
   /** Card transactions made by the card simulations (production's `type: CARD` transactions), by id. */
   cardTransactions: Map<string, CardTransactionRec>;
+  /** Agents (production's `/agents`), by id; a deleted one stays, marked. */
+  agents: Map<string, AgentRec>;
+  /** Agents' device codes, by code. */
+  agentDeviceCodes: Map<string, DeviceCodeRec>;
+  /** Agents' actions (production's `AgentAction`), by id. */
+  agentActions: Map<string, AgentActionRec>;
   /** Verification documents (production's `/documents`), by id; deleted ones stay, marked. */
   documents: Map<string, DocumentRec>;
+  /** Strong Customer Authentication of EEA customers (production's `/sca/…`), by customer id. */
+  sca: Map<string, ScaRec>;
 }
 
 /** An empty world around `config`. */
@@ -308,7 +375,11 @@ export function createWorld(config: PlatformConfig): World {
     stablecoinOperations: new Map(),
     cards: new Map(),
     cardTransactions: new Map(),
+    agents: new Map(),
+    agentDeviceCodes: new Map(),
+    agentActions: new Map(),
     documents: new Map(),
+    sca: new Map(),
   };
 }
 

@@ -17,6 +17,8 @@ import { documentRoutes } from './documents';
 import { directoryRoutes } from './directories';
 import { stablecoinRoutes } from './stablecoins';
 import { cardRoutes } from './cards';
+import { scaRoutes } from './sca';
+import { agentRoutes } from './agents';
 
 /** The sandbox's route table. */
 export const routes = {
@@ -33,4 +35,6 @@ export const routes = {
   ...directoryRoutes,
   ...stablecoinRoutes,
   ...cardRoutes,
+  ...scaRoutes,
+  ...agentRoutes,
 } satisfies RouteTable;

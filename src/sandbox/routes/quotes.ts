@@ -24,6 +24,7 @@ import { ok } from '../domain/reply';
 import { failureFor, limitRefusal, staysProcessing } from '../domain/magic';
 import { assertDailyVolume, noteQuoteKey, outcomeOverride, sandboxCurrency } from '../domain/faults';
 import { assertExecutable, execute, newReference, recordStatus, scheduleExpiry } from '../domain/payments';
+import { holdForAuthorization } from '../domain/sca';
 import { authorizeSpend } from '../domain/signed';
 import { corridorPrice, networkFee, payoutRail, price, withdrawalFee, MAX_QUOTE_AMOUNT } from '../domain/pricing';
 import { providerFor } from '../domain/providers';
@@ -373,7 +374,8 @@ const create: Handler = async (ctx, call) => {
   ctx.world.transactions.set(txData.id, recordStatus(tx));
   scheduleExpiry(ctx, quote);
   noteQuoteKey(ctx, data.id, 'create', call.header('idempotency-key'));
-  if (immediate) execute(ctx, quote);
+  // An SCA customer's payment waits for its authorization (domain/sca.ts) instead of executing.
+  if (immediate && !holdForAuthorization(ctx, quote, body.scaFactor)) execute(ctx, quote);
   return ok(data);
 };
 
@@ -401,7 +403,8 @@ const run: Handler = async (ctx, call) => {
   // the debit (execute checks the quote and the funds itself), so concurrent executions never pass it.
   assertDailyVolume(ctx, sandboxCurrency(quote.data.sendingCurrency), quote.data.totalSendingAmount);
   noteQuoteKey(ctx, quote.data.id, 'execute', call.header('idempotency-key'));
-  execute(ctx, quote);
+  // An SCA customer's payment waits for its authorization (domain/sca.ts) instead of executing.
+  if (!holdForAuthorization(ctx, quote)) execute(ctx, quote);
   return ok(quote.data);
 };
 

@@ -95,6 +95,11 @@ function checkAuthorization(header: string | undefined, world: World): void {
   if (refusal) throw refusal;
 }
 
+/** `/agents/me` and its sub-paths (the agent's credential), and a device code's redemption (no credential). */
+function isAgentCall(method: string, path: string): boolean {
+  return path === '/agents/me' || path.startsWith('/agents/me/') || (method === 'POST' && /^\/agents\/device-codes\/[^/]+\/redeem$/.test(path));
+}
+
 /** The generated schema the operation table names. */
 function schema<N extends keyof typeof schemas>(name: N | undefined): (typeof schemas)[N] | undefined {
   return name === undefined ? undefined : schemas[name];
@@ -217,10 +222,12 @@ export function createCore(
         },
       );
     }
-    checkAuthorization(req.header('authorization'), ctx.world);
-    await admit(ctx); // the configured latency and rate limit (domain/faults.ts)
     const method = req.method.toUpperCase();
     const path = url.pathname.slice(VERSION_PREFIX.length) || '/';
+    // The agent's own calls take its Bearer credential, checked by their handlers (domain/agents.ts); a device
+    // code's redemption takes none (the code is the proof). Every other call takes the platform's Basic one.
+    if (!isAgentCall(method, path)) checkAuthorization(req.header('authorization'), ctx.world);
+    await admit(ctx); // the configured latency and rate limit (domain/faults.ts)
     const { route, params } = match(method, path);
     const op = route.op;
     if (op.sandboxOnly && ctx.environment === 'production') {

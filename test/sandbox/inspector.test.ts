@@ -93,7 +93,7 @@ describe('the sandbox inspector', () => {
       expect(await page.locator('#accounts').innerText()).toContain('900.00 USD'); // $1,000 funded, $100 sent
       // Every webhook type can be triggered from the page.
       const types = await page.locator('#trigger-type option').allInnerTexts();
-      expect(types).toHaveLength(36); // the 12 decided types, the 17 production sends, and the 7 of cards
+      expect(types).toHaveLength(37); // the 12 decided types, the 17 production sends, the 7 of cards and the agents' one
       expect(types).toEqual(expect.arrayContaining(['TEST', 'INCOMING_PAYMENT.PENDING', 'INVITATION.CLAIMED', 'VERIFICATION.RESOLVE_ERRORS']));
 
       // Live for changes no request makes: the scheduler settles a second payment (the clock moved

@@ -360,6 +360,25 @@ function effectOf(
 }
 
 /**
+ * Whether a 2xx JSON answer of the operation can hold a payment for Strong Customer Authentication: its schema (or a
+ * member of its allOf/oneOf/anyOf) has an `scaChallenge` and a `status` whose values (`enum` or `x-extensible-enum`) include `PENDING_AUTHORIZATION`
+ * (a quote, production's). Such a write's row brings the SCA check (src/core/sca.ts).
+ */
+function holdsForSca(resolveRef: (node: Json) => Json, op: Json): boolean {
+  const holds = (node: Json, seen: Set<Json>): boolean => {
+    const schema = resolveRef(node);
+    if (!schema || typeof schema !== 'object' || seen.has(schema)) return false;
+    seen.add(schema);
+    const status = schema.properties?.status ? resolveRef(schema.properties.status) : undefined;
+    if (schema.properties?.scaChallenge && [...(status?.enum ?? []), ...(status?.['x-extensible-enum'] ?? [])].includes('PENDING_AUTHORIZATION')) return true;
+    return [...(schema.allOf ?? []), ...(schema.oneOf ?? []), ...(schema.anyOf ?? [])].some((member: Json) => holds(member, seen));
+  };
+  return Object.entries<Json>(op.responses ?? {}).some(
+    ([status, answer]) => /^2\d\d$/.test(status) && holds(resolveRef(answer)?.content?.['application/json']?.schema, new Set()),
+  );
+}
+
+/**
  * A `multipart/form-data` body: its binary fields (`format: binary`) with the content type each is sent
  * as (the document's `encoding`, else `application/octet-stream`); `undefined` for a JSON body.
  */
@@ -462,6 +481,8 @@ function buildOperations(
               .map(([field, type]) => `${field}: '${type}'`)
               .join(', ')} },\n  form: () => import('../core/form'),\n`
           : '') +
+        // The SCA check comes with the row of a write whose answer can hold a payment (src/core/sca.ts).
+        (method !== 'get' && holdsForSca(resolveRef, op) ? `  sca: () => import('../core/sca'),\n` : '') +
         `${flags & FLAG.response ? '  resource: true,\n' : ''}${checked.has(id) ? '  checked: true,\n' : ''}`;
       rows.push(`export const ${id}: OperationRow<'${id}'> = {\n${head}${flagFields(false)}${fields}};`);
       // The schema names (the sandbox's, the CLI's, the tests') are in the table of every operation, not in the

@@ -113,9 +113,10 @@ export function connect(options: ConnectionOptions, extra: ClientOptions = {}): 
     };
     // The SDK asks for credentials at the first call (a webhook-only client needs none); every command
     // here calls the API, so a missing one is said before anything starts.
-    const { missingCredentials, agent } = readSettings(clientOptions);
+    const { missingCredentials, authorization } = readSettings(clientOptions);
     if (missingCredentials !== undefined) throw new ConfigurationError(missingCredentials);
-    return { core: cliCore(clientOptions), target, sandboxCredentials, agent };
+    // An agent's credential (agentToken, CROSSBORDER_AGENT_TOKEN) is sent as a Bearer token: the client is that agent.
+    return { core: cliCore(clientOptions), target, sandboxCredentials, agent: authorization.startsWith('Bearer ') };
   } catch (error) {
     throw forShell(error);
   }

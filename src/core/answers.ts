@@ -5,7 +5,6 @@
  * the client's credentials into an error message.
  * @module
  */
-import type { Quote, ScaChallenge } from '../generated/named';
 import type { WithResponse } from './api-promise';
 import {
   APIConnectionError,
@@ -258,21 +257,4 @@ export function readEnvelope<T>(
   envelope.nextCursor = cursor;
   if (typeof envelope.totalCount !== 'number') envelope.totalCount = envelope.data.length;
   return envelope;
-}
-
-/**
- * A write's answer that holds a payment for Strong Customer Authentication: a quote in `PENDING_AUTHORIZATION` with
- * its `scaChallenge` (production's, EU customers). The quote, or undefined for any other answer.
- */
-export function scaHeldQuote(data: unknown): (Quote & { scaChallenge: ScaChallenge }) | undefined {
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
-  const quote = data as Partial<Quote>;
-  const challenge = quote.scaChallenge as Partial<ScaChallenge> | undefined;
-  const held =
-    quote.status === 'PENDING_AUTHORIZATION' &&
-    typeof quote.id === 'string' &&
-    challenge !== null &&
-    typeof challenge === 'object' &&
-    typeof challenge.id === 'string';
-  return held ? (quote as Quote & { scaChallenge: ScaChallenge }) : undefined;
 }

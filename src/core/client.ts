@@ -10,9 +10,9 @@
  */
 import { createQuerySerializer } from 'openapi-fetch';
 import { APIPromise, type AfterLeg, type WithResponse } from './api-promise';
-import { createScrub, isChallenge, readAnswer, readChallenge, readEnvelope, scaHeldQuote, type Scrub } from './answers';
+import { createScrub, isChallenge, readAnswer, readChallenge, readEnvelope, type Scrub } from './answers';
 import { isEmpty, readCallOptions, type CallOptions, type CallSettings } from './call-options';
-import { ConfigurationError, ScaRequiredError, SignatureChallengeError, SignatureRequiredError, ValidationError, type ValidationIssue } from './errors';
+import { ConfigurationError, SignatureChallengeError, SignatureRequiredError, ValidationError, type ValidationIssue } from './errors';
 import type { FormBytes } from './form';
 import type { CallHooks, HookRunner } from './hooks';
 import { ignoreRejection, SILENT_LOG, type Log } from './logger';
@@ -424,12 +424,15 @@ export class CrossborderCore extends ClientInfo {
       this.#signed.claim(requestId, leg.plan.label);
       leg.trace?.signed(requestId);
     }
-    // Only a write's 202 can be a challenge (see #challenges); a write's final answer may hold a payment for SCA.
+    // Only a write's 202 can be a challenge (see #challenges). The final answer of a write whose row brings the SCA
+    // check (an answer that can hold a payment: src/core/sca.ts) is looked at by it once loaded.
+    const { label, op } = leg.plan;
+    const hold = op.sca && ((result: WithResponse<unknown>) => op.sca!().then((sca) => sca.scaHold(label, result)));
     const after: AfterLeg | undefined = leg.plan.write
-      ? (result) =>
-          result.response.status === 202
-            ? this.#challenges(leg, options, result, signed ? 1 : 0).then((r) => scaHold(leg.plan.label, r))
-            : scaHold(leg.plan.label, result)
+      ? (result) => {
+          const final = result.response.status === 202 ? this.#challenges(leg, options, result, signed ? 1 : 0) : result;
+          return hold ? Promise.resolve(final).then(hold) : final;
+        }
       : read;
     return signed ? this.#send(leg, signature, requestId, this.#signed.expiry(requestId), after) : this.#send(leg, undefined, undefined, undefined, after);
   }
@@ -552,14 +555,4 @@ interface Leg {
   trace: CallTrace | undefined;
   /** The call's hooks and its attempt count (shared by its legs), when the client has hooks. */
   hooks: CallHooks | undefined;
-}
-
-/**
- * A write's answer that holds a payment for Strong Customer Authentication (a quote in `PENDING_AUTHORIZATION`)
- * becomes a {@link ScaRequiredError} naming the quote and its challenge; any other answer is the call's result.
- */
-function scaHold(operation: string, result: WithResponse<unknown>): WithResponse<unknown> {
-  const quote = scaHeldQuote(result.data);
-  if (quote) throw new ScaRequiredError(quote, { operation, requestId: result.requestId, idempotencyKey: result.idempotencyKey });
-  return result;
 }

@@ -42,6 +42,14 @@ export class WebhookVerificationError extends CrossborderError {
   }
 }
 
+/** Fields shared by errors that relate to one HTTP call. */
+export interface RequestContext {
+  /** The `Idempotency-Key` the SDK sent (or would have resent); retry with it to reconcile. */
+  idempotencyKey?: string | undefined;
+  /** HTTP method and path template of the operation, e.g. `POST /quotes`. */
+  operation?: string | undefined;
+}
+
 /** One problem found in the parameters. */
 export interface ValidationIssue {
   /** Dotted path of the field, e.g. `source.accountId`; empty for the whole value. */

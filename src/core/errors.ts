@@ -7,22 +7,15 @@
  * the field declarations in every bundle (the worker bundle).
  * @module
  */
-import type { ErrorCode, Quote, ScaChallenge } from '../generated/named';
-import { CrossborderError, type ValidationIssue } from './error-base';
+import type { ErrorCode } from '../generated/named';
+import { CrossborderError, type RequestContext, type ValidationIssue } from './error-base';
 
 export { CrossborderError, WebhookVerificationError } from './error-base';
-export { ValidationError, type ValidationIssue } from './error-base';
+export { ValidationError, type RequestContext, type ValidationIssue } from './error-base';
+export { ScaRequiredError } from './sca';
 
 /** Header bag kept on API errors (lower-cased names). Secrets never appear here: request headers are not kept. */
 export type ResponseHeaders = Record<string, string>;
-
-/** Fields shared by errors that relate to one HTTP call. */
-export interface RequestContext {
-  /** The `Idempotency-Key` the SDK sent (or would have resent); retry with it to reconcile. */
-  idempotencyKey?: string | undefined;
-  /** HTTP method and path template of the operation, e.g. `POST /quotes`. */
-  operation?: string | undefined;
-}
 
 /**
  * The service answered with a non-2xx status. Subclasses are keyed by status.
@@ -229,42 +222,6 @@ export class SignatureRequiredError extends CrossborderError {
     );
     this.challenge = challenge;
     this.idempotencyKey = init.idempotencyKey;
-  }
-}
-
-/**
- * A payment waits for Strong Customer Authentication (production's, for customers of a region where SCA is
- * required: the EU). The service answered the quote in `PENDING_AUTHORIZATION` with an `scaChallenge`: nothing has
- * moved yet. Have the customer satisfy `challenge` (the SMS code, their passkey) and continue with
- * `cb.quotes.authorize(error.quoteId, proof)`; an authorization that needs another step throws this again with the
- * next challenge. Thrown by every write answered so (executing a quote, creating one that executes, authorizing), so
- * code written before SCA never takes a held payment for a started one.
- */
-export class ScaRequiredError extends CrossborderError {
-  override name = 'ScaRequiredError';
-  /** The quote waiting for its authorization. */
-  declare readonly quoteId: string;
-  /** The challenge to satisfy now (`factor`, `availableFactors`, `expiresAt`). */
-  declare readonly challenge: ScaChallenge;
-  /** The quote as the service answered it (status `PENDING_AUTHORIZATION`). */
-  declare readonly quote: Quote;
-  /** `X-Request-Id` of the answer. */
-  declare readonly requestId: string | undefined;
-  /** The `Idempotency-Key` sent: the same call with it answers the same held quote. */
-  declare readonly idempotencyKey: string | undefined;
-  /** HTTP method and path template of the operation, e.g. `POST /quotes/{quoteId}/execute`. */
-  declare readonly operation: string | undefined;
-  constructor(quote: Quote & { scaChallenge: ScaChallenge }, init: RequestContext & { requestId?: string | undefined } = {}) {
-    super(
-      `Quote ${quote.id} needs Strong Customer Authentication: satisfy its ${quote.scaChallenge.factor} challenge before ` +
-        `${quote.scaChallenge.expiresAt}, then call quotes.authorize('${quote.id}', proof)`,
-    );
-    this.quoteId = quote.id;
-    this.challenge = quote.scaChallenge;
-    this.quote = quote;
-    this.requestId = init.requestId;
-    this.idempotencyKey = init.idempotencyKey;
-    this.operation = init.operation;
   }
 }
 

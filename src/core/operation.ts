@@ -39,6 +39,12 @@ export interface Operation {
    */
   readonly form?: (() => Promise<typeof import('./form')>) | undefined;
   /**
+   * @internal The loader of the Strong Customer Authentication check, on the row of a write whose answer can hold a
+   * payment (the document's answer has an `scaChallenge` and a `status` that can be `PENDING_AUTHORIZATION`): such an
+   * answer is thrown as a `ScaRequiredError`. A bundle without such an operation holds none of it.
+   */
+  readonly sca?: (() => Promise<typeof import('./sca')>) | undefined;
+  /**
    * @internal Schemas of the path parameters, the query and the body: inline (anything with zod's
    * `safeParse`), or their names in the generated zod module (the sandbox's; the client runs `checks`).
    */

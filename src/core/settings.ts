@@ -98,8 +98,6 @@ export interface Settings {
   webhookPublicKey: string | undefined;
   /** `Basic …` (or an agent's `Bearer …`): held by the client in a private field, never logged (empty when a credential is missing). */
   authorization: string;
-  /** True when the credential is an agent's (`agentToken` or `CROSSBORDER_AGENT_TOKEN`): the client is that agent. */
-  agent: boolean;
   /** Why the client cannot authenticate (a credential missing): the first API call throws it as a ConfigurationError. */
   missingCredentials: string | undefined;
   /** The credentials in every form an answer could echo them (the scrubber removes these). */
@@ -137,14 +135,14 @@ const CLIENT_OPTIONS = Object.keys({
 export function readSettings(options: ClientOptions): Settings {
   if (typeof options !== 'object') throw new ConfigurationError(`The client's options must be an object, got ${typeof options}`);
   checkOptionNames(options, CLIENT_OPTIONS, 'client option');
-  // An agent's credential (`agentToken`) takes the place of the platform's: the client is then the agent.
-  // Platform credentials given in the options beside it are refused; in the environment they are left aside.
-  if (options.agentToken !== undefined && (options.tokenId !== undefined || options.clientSecret !== undefined)) {
-    throw new ConfigurationError("Give either the agent's credential (agentToken) or the platform's (tokenId and clientSecret), not both");
-  }
-  const agentToken = options.tokenId === undefined && options.clientSecret === undefined ? (options.agentToken ?? env('CROSSBORDER_AGENT_TOKEN')) : undefined;
-  if (agentToken !== undefined && (typeof agentToken !== 'string' || !/^[\x21-\x7e]+$/.test(agentToken))) {
-    throw new ConfigurationError('agentToken must be a non-empty string without spaces (the accessToken of a redeemed device code)');
+  // An agent's credential (`agentToken`, else CROSSBORDER_AGENT_TOKEN when the options give no platform credential)
+  // takes the place of the platform's: the client is then that agent. Beside a platform credential it is refused.
+  const platform = options.tokenId !== undefined || options.clientSecret !== undefined;
+  const agentToken = options.agentToken ?? (platform ? undefined : env('CROSSBORDER_AGENT_TOKEN'));
+  if (agentToken !== undefined && (platform || typeof agentToken !== 'string' || !/^[\x21-\x7e]+$/.test(agentToken))) {
+    throw new ConfigurationError(
+      "agentToken (an agent's credential: a redeemed device code's accessToken) must be a string without spaces, given without tokenId and clientSecret",
+    );
   }
   const tokenId = agentToken ? undefined : (options.tokenId ?? env('CROSSBORDER_TOKEN_ID'));
   const secret = agentToken ? undefined : (options.clientSecret ?? env('CROSSBORDER_CLIENT_SECRET'));
@@ -193,11 +191,10 @@ export function readSettings(options: ClientOptions): Settings {
     timeout,
     webhookPublicKey: options.webhookPublicKey ?? env('CROSSBORDER_WEBHOOK_PUBLIC_KEY'),
     missingCredentials,
-    agent: agentToken !== undefined,
     authorization: agentToken ? `Bearer ${agentToken}` : basic === undefined ? '' : `Basic ${basic[0]}`,
     // Whatever was given is scrubbed, even when the other half is missing.
     secrets: agentToken
-      ? [agentToken, ...base64Forms(agentToken)]
+      ? [agentToken]
       : basic === undefined
         ? secret
           ? [secret, ...base64Forms(secret)]

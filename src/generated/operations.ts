@@ -1158,6 +1158,7 @@ export const createQuote: OperationRow<'createQuote'> = {
   path: '/quotes',
   idempotent: true,
   bodyRequired: true,
+  sca: () => import('../core/sca'),
   resource: true,
   checked: true,
 };
@@ -1173,6 +1174,7 @@ export const executeQuote: OperationRow<'executeQuote'> = {
   method: 'POST',
   path: '/quotes/{quoteId}/execute',
   idempotent: true,
+  sca: () => import('../core/sca'),
   resource: true,
   checked: true,
 };
@@ -1639,6 +1641,7 @@ export const authorizeQuote: OperationRow<'authorizeQuote'> = {
   method: 'POST',
   path: '/quotes/{quoteId}/authorize',
   bodyRequired: true,
+  sca: () => import('../core/sca'),
   resource: true,
   checked: true,
 };
@@ -2060,6 +2063,7 @@ export const agentCreateQuote: OperationRow<'agentCreateQuote'> = {
   path: '/agents/me/quotes',
   idempotent: true,
   bodyRequired: true,
+  sca: () => import('../core/sca'),
   resource: true,
   checked: true,
 };
@@ -2524,6 +2528,7 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     paginated: false,
     idempotencyKeyRequired: false,
     bodyRequired: true,
+    sca: () => import('../core/sca'),
     resource: true,
     checked: true,
     params: { body: 'zCreateQuoteBody' },
@@ -2552,6 +2557,7 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     sandboxOnly: false,
     paginated: false,
     idempotencyKeyRequired: false,
+    sca: () => import('../core/sca'),
     resource: true,
     checked: true,
     params: { path: 'zExecuteQuotePath' },
@@ -3428,6 +3434,7 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     paginated: false,
     idempotencyKeyRequired: false,
     bodyRequired: true,
+    sca: () => import('../core/sca'),
     resource: true,
     checked: true,
     params: { path: 'zAuthorizeQuotePath', body: 'zAuthorizeQuoteBody' },
@@ -4195,6 +4202,7 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     paginated: false,
     idempotencyKeyRequired: false,
     bodyRequired: true,
+    sca: () => import('../core/sca'),
     resource: true,
     checked: true,
     params: { body: 'zAgentCreateQuoteBody' },

@@ -35,6 +35,8 @@ const TOKEN_ID = 'tok_secrets_suite';
 const SECRET = `sk_live_${crypto.randomBytes(18).toString('hex')}`;
 const BASIC = Buffer.from(`${TOKEN_ID}:${SECRET}`).toString('base64');
 const BAD_OTP = '913527';
+/** A wrong SCA one-time code (contact verification, SMS, TOTP): the customer's secret like an OTP. */
+const BAD_SCA_CODE = '482915';
 /** Personal data the run sends: never in a log line or an error (it belongs on the wire only). */
 const PII = { iban: 'DE89370400440532013000', beneficiary: 'Grace Beneficiary', email: 'grace@beneficiary.example' };
 const PERSONAL = [
@@ -302,6 +304,7 @@ beforeAll(async () => {
     address: { line1: EVE.line1, city: 'Paris', postalCode: '75005', country: 'FR' },
   });
   await cb.customers.verifyEmail(eve.id);
+  await attempt('400 wrong SCA code', () => cb.customers.confirmEmail(eve.id, { code: BAD_SCA_CODE }));
   await cb.customers.confirmEmail(eve.id, { code: MAGIC.scaCode });
   await cb.customers.verifyPhone(eve.id);
   await cb.customers.confirmPhone(eve.id, { code: MAGIC.scaCode });
@@ -686,6 +689,11 @@ function places(r: ProxyRecord): { where: string; text: string }[] {
 
 const forms = (hex: string) => [hex, Buffer.from(hex, 'hex').toString('base64'), Buffer.from(hex, 'hex').toString('base64url')];
 
+/** The body of a request that carries an SCA proof: a confirm, a login's completion, a quote's authorization. */
+const scaProofBody = (w: string) => / POST \S*\/(confirm|login\/complete|authorize)(\?\S*)? body$/.test(` ${w}`);
+/** The sandbox's SCA code (`123456`, which examples contain too) as the value of a `code`. */
+const SCA_CODE_IN_TEXT = new RegExp(`\\bcode\\W{1,6}${MAGIC.scaCode}\\b`);
+
 interface Secret {
   name: string;
   values: string[];
@@ -699,6 +707,7 @@ function secrets(): Secret[] {
     { name: 'client secret', values: [SECRET], allowed: () => false },
     { name: 'Basic credential', values: [BASIC], allowed: (w) => w.endsWith(' header authorization') },
     { name: 'OTP', values: [BAD_OTP], allowed: verifyBody },
+    { name: 'SCA code', values: [BAD_SCA_CODE], allowed: scaProofBody },
     { name: 'OIDC token', values: tokens, allowed: (w) => verifyBody(w) || / POST \S*\/auth\/credentials body$/.test(` ${w}`) },
     { name: 'session / device private key', values: privateKeys.flatMap(forms), allowed: () => false },
     { name: 'Service-Wallet-Signature stamp', values: stamps, allowed: (w) => w.endsWith(' header service-wallet-signature') },
@@ -724,6 +733,7 @@ describe('secrets appear only where the protocol puts them', () => {
     for (const path of [
       '409',
       '401 wrong OTP',
+      '400 wrong SCA code',
       '429',
       '500 on verify',
       'timeout',
@@ -762,6 +772,7 @@ describe('secrets appear only where the protocol puts them', () => {
     for (const s of secrets()) for (const v of s.values) for (const o of outs) if (o.text.includes(v)) leaks.push(`${s.name} in ${o.where}`);
     // The magic sandbox OTP is six zeros, which sandbox ids contain too: look for it next to "otp" instead.
     for (const o of outs) if (/otp\W{1,6}000000/i.test(o.text)) leaks.push(`OTP 000000 in ${o.where}`);
+    for (const o of outs) if (SCA_CODE_IN_TEXT.test(o.text)) leaks.push(`SCA code ${MAGIC.scaCode} in ${o.where}`);
     report({
       scenario: 'Secrets: logs, errors, inspect/JSON of client and errors',
       unit: 'texts searched',
@@ -798,6 +809,9 @@ describe('secrets appear only where the protocol puts them', () => {
       }
     }
     for (const p of wire) if (/"otp"\s*:\s*"000000"/.test(p.text) && !/\/verify body$/.test(p.where)) misplaced.push(`OTP 000000 in ${p.where}`);
+    const scaCodes = wire.filter((p) => SCA_CODE_IN_TEXT.test(p.text));
+    for (const p of scaCodes) if (!scaProofBody(p.where)) misplaced.push(`SCA code ${MAGIC.scaCode} in ${p.where}`);
+    expect(scaCodes.length).toBeGreaterThanOrEqual(7); // the run sent it: contacts, TOTP, login, trust, untrust, authorize
     report({
       scenario: 'Secrets: every request and response on the wire',
       unit: 'requests',

@@ -45,6 +45,17 @@ const MASKED_FIELDS = new Set(
 );
 
 /**
+ * `code` is a service's code (an error's `INVALID_INPUT`, a currency's `USD`) and also a secret: the customer's
+ * one-time code in SCA and contact verification (`123456`), an agent's device code (`GRID-AGENT-X7K9-M2P4`,
+ * redeemable for the agent's credential). A `code` is masked unless its value has a service code's form.
+ */
+const SERVICE_CODE = /^[A-Z][A-Z0-9_]{0,63}$/;
+
+/** True for a `code` that is not a service code: a one-time code or a device code (any number too). */
+const secretCode = (field: string, value: unknown): boolean =>
+  field === 'code' && (typeof value === 'number' || (typeof value === 'string' && !SERVICE_CODE.test(value)));
+
+/**
  * Fields of an object that are a personal-data object by their presence: an account of any kind
  * (`accountType`, the open union: `EUR_ACCOUNT` with an `iban` as much as `USD_ACCOUNT`), a customer
  * (`customerType`), a beneficiary (`beneficiaryType`).
@@ -233,7 +244,7 @@ export function maskBody(value: unknown, depth = 0, inPii = false): unknown {
   const pii = inPii || PII_MARKERS.some((marker) => typeof record[marker] === 'string');
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(record)) {
-    const named = MASKED_FIELDS.has(k);
+    const named = MASKED_FIELDS.has(k) || secretCode(k, v);
     // An allow-listed value is a string or a list of strings: nothing below it to mask.
     if (pii && !named && depth < MAX_DEPTH && allowed(k, v)) out[k] = Array.isArray(v) ? [...(v as unknown[])] : v;
     else out[k] = maskBody(v, depth + 1, pii || named);

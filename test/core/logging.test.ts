@@ -419,4 +419,19 @@ describe('the secrets of the newer product areas', () => {
     for (const secret of ['0123456789abcdef', '3ds-pass', 'brale-secret', 'again']) expect(masked).not.toContain(secret);
     expect(masked).toContain('ACTIVE');
   });
+
+  it("a `code` is masked unless it is a service's code: SCA one-time codes and device codes go, error and currency codes stay", () => {
+    // One-time codes (contact verification, SMS, TOTP, a quote's authorization), in any case; a device code; a number.
+    for (const code of ['123456', '0042', 'abc123', 'GRID-AGENT-X7K9-M2P4', 'Ab_C', 123456]) {
+      expect(maskBody({ code, challengeId: 'ScaChallenge:1' }), String(code)).toEqual({ code: '[redacted]', challengeId: 'ScaChallenge:1' });
+      expect(maskBody({ deviceCode: { code, redeemed: false } }), String(code)).toEqual({ deviceCode: { code: '[redacted]', redeemed: false } });
+    }
+    // A service's code: an error's, a currency's, a reason's (upper case, digits and underscores after the first letter).
+    for (const code of ['INVALID_INPUT', 'USD', 'USDC', 'AGENT_ACTION_NOT_PENDING', 'E2E_FAILED', 'X']) {
+      expect(maskBody({ status: 400, code, message: 'm' }), code).toEqual({ status: 400, code, message: 'm' });
+      expect(maskBody({ balance: { currency: { code, decimals: 2 } } }), code).toEqual({ balance: { currency: { code, decimals: 2 } } });
+    }
+    // Null says nothing; another field holding digits is not a code.
+    expect(maskBody({ code: null, amount: '123456' })).toEqual({ code: null, amount: '123456' });
+  });
 });

@@ -5,18 +5,22 @@
  * and in relay mode, validation errors. Every log line, every error (message, stack,
  * `JSON.stringify`, `util.inspect(err, { depth: 10 })`), `util.inspect(client)` and every request on
  * the wire is then searched for the client secret and its Basic credential, OTPs, OIDC tokens,
- * session and device private keys, and the `Service-Wallet-Signature` stamps.
+ * session and device private keys, the `Service-Wallet-Signature` stamps, an agent's credential and
+ * what SCA answers (a TOTP factor's secret and URI, its recovery codes, a reset's liveness token).
  *
  * Allowed: the Basic credential in the `Authorization` header; an OTP in the body of its `/verify`;
- * an OIDC token in the body of its OAUTH create or `/verify`; a stamp in its own header. Private
- * keys: nowhere.
+ * an OIDC token in the body of its OAUTH create or `/verify`; a stamp in its own header; the agent's
+ * `accessToken` in the answer of its redeem and as `Authorization: Bearer` of the agent's own calls
+ * (`/agents/me`, by a client made with `agentToken`); a TOTP secret in its enrollment's answer (and,
+ * the raw secret, in the confirm's body), its recovery codes in the confirm's answer, a liveness
+ * token in the reset start's answer. Private keys: nowhere.
  */
 import crypto from 'node:crypto';
 import { nodeHpkeOpen } from '../wallet/node-reference';
 import util from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Crossborder } from '../../src/client';
-import { CrossborderError, SignatureRequiredError, type SignatureChallenge } from '../../src/core/errors';
+import { CrossborderError, ScaRequiredError, SignatureRequiredError, type SignatureChallenge } from '../../src/core/errors';
 import { operations, type OperationId } from '../../src/generated/operations';
 import { MAGIC, createSandbox, type Sandbox } from '../../src/sandbox/index';
 import type { SandboxServer } from '../../src/sandbox/sandbox';
@@ -31,6 +35,8 @@ const TOKEN_ID = 'tok_secrets_suite';
 const SECRET = `sk_live_${crypto.randomBytes(18).toString('hex')}`;
 const BASIC = Buffer.from(`${TOKEN_ID}:${SECRET}`).toString('base64');
 const BAD_OTP = '913527';
+/** A wrong SCA one-time code (contact verification, SMS, TOTP): the customer's secret like an OTP. */
+const BAD_SCA_CODE = '482915';
 /** Personal data the run sends: never in a log line or an error (it belongs on the wire only). */
 const PII = { iban: 'DE89370400440532013000', beneficiary: 'Grace Beneficiary', email: 'grace@beneficiary.example' };
 const PERSONAL = [
@@ -42,6 +48,7 @@ const PERSONAL = [
   '78701',
   '000123456789',
   '000999888777',
+  '000555444333',
   PII.iban,
   PII.beneficiary,
   PII.email,
@@ -57,6 +64,9 @@ const OWNER = {
   identifier: '987-65-4321',
 };
 PERSONAL.push(OWNER.lastName, OWNER.birthDate, OWNER.address.line1, OWNER.identifier);
+/** The SCA customer (an EEA region): her name and street. */
+const EVE = { fullName: 'Eve Scaholder', line1: '7 Rue Cachee' };
+PERSONAL.push(EVE.fullName, EVE.line1);
 /** Personal values only the service's answers carry (a hosted KYC link and its provider token). */
 const ANSWERED: string[] = [];
 const MAGIC_OTP = '000000';
@@ -71,6 +81,10 @@ const inspected: string[] = [];
 const stamps: string[] = [];
 const tokens: string[] = [];
 const privateKeys: string[] = [];
+/** The agent's credential, answered once by a device code's redemption. */
+const agentTokens: string[] = [];
+/** What the SCA answers: a TOTP factor's secret, its base32 form and URI, its recovery codes, a reset's liveness token. */
+const scaSecrets = { totp: [] as string[], totpUri: [] as string[], recoveryCodes: [] as string[], liveness: [] as string[] };
 const reached = new Set<OperationId>();
 /** The caller's own signer failing: passed through unchanged (it is the caller's error, not the SDK's). */
 const deviceOffline = new Error('device offline');
@@ -277,19 +291,135 @@ beforeAll(async () => {
   await cb.tokens.delete(apiToken.id);
   await cb.discoveries.list({ country: 'PH', currency: 'PHP' });
   await cb.vasps.list({ limit: 2 });
-  // Stablecoins, cards and documents: each operation once, with the document's request example and ids the sandbox
-  // may not know (a 404 or a 400 is an answer like any other here: what matters is what is sent and logged).
-  for (const [id, op] of Object.entries(operations) as [OperationId, (typeof operations)[OperationId]][]) {
-    if (!/^\/(stablecoin|cards|sandbox\/cards|documents)/.test(op.path)) continue;
-    const path = Object.fromEntries([...op.path.matchAll(/\{(\w+)\}/g)].map((m) => [m[1]!, `Thing:019542f5-b3e7-1d02-0000-00000000000${m.index % 10}`]));
-    let body: unknown;
-    try {
-      body = requestExample(id);
-    } catch {
-      body = undefined;
-    }
-    await attempt(`new areas ${id}`, () => METHODS[id](cb, { path, query: {}, body, options: {} }));
-  }
+  // SCA (production's): an EEA customer is an SCA customer. Its contacts verified, its factors enrolled (a TOTP
+  // factor answers its secret and, confirmed, its recovery codes: secrets in those answers only), a login session,
+  // a beneficiary trusted and untrusted, a payment held for authorization and released, a factor reset.
+  const eve = await cb.customers.create({
+    customerType: 'INDIVIDUAL',
+    fullName: EVE.fullName,
+    birthDate: '1988-04-05',
+    nationality: 'FR',
+    region: 'FR',
+    currencies: ['EUR'],
+    address: { line1: EVE.line1, city: 'Paris', postalCode: '75005', country: 'FR' },
+  });
+  await cb.customers.verifyEmail(eve.id);
+  await attempt('400 wrong SCA code', () => cb.customers.confirmEmail(eve.id, { code: BAD_SCA_CODE }));
+  await cb.customers.confirmEmail(eve.id, { code: MAGIC.scaCode });
+  await cb.customers.verifyPhone(eve.id);
+  await cb.customers.confirmPhone(eve.id, { code: MAGIC.scaCode });
+  const totp = await cb.sca.factors.enroll(eve.id, { type: 'TOTP' });
+  if (totp.type !== 'TOTP') throw new Error(`expected a TOTP enrollment, got ${totp.type}`);
+  scaSecrets.totp.push(totp.secret);
+  scaSecrets.totpUri.push(totp.secretBase32Encoded, totp.totpUri);
+  const totpDone = await cb.sca.factors.confirm(eve.id, { type: 'TOTP', secret: totp.secret, code: MAGIC.scaCode });
+  if (totpDone.type !== 'TOTP') throw new Error(`expected a TOTP confirmation, got ${totpDone.type}`);
+  scaSecrets.recoveryCodes.push(...totpDone.recoveryCodes);
+  await cb.sca.factors.enroll(eve.id, { type: 'PASSKEY' });
+  const passkeyDone = await cb.sca.factors.confirm(eve.id, {
+    type: 'PASSKEY',
+    origin: MAGIC.scaPasskeyOrigin,
+    credential: { id: 'Y3JlZC1zY2E', type: 'public-key' },
+  });
+  if (passkeyDone.type !== 'PASSKEY') throw new Error(`expected a PASSKEY confirmation, got ${passkeyDone.type}`);
+  await cb.sca.factors.list(eve.id);
+  await cb.sca.factors.delete(eve.id, passkeyDone.factor.credentialId!);
+  await cb.sca.events.record(eve.id, { eventType: 'FAILED_LOGIN_ATTEMPT' });
+  const scaLogin = await cb.sca.login.start(eve.id, { factor: 'SMS_OTP' });
+  await cb.sca.login.complete(eve.id, { factor: 'SMS_OTP', challengeId: scaLogin.challengeId, code: MAGIC.scaCode, endUserIpAddress: '203.0.113.42' });
+  const eveEur = (await cb.internalAccounts.list({ customerId: eve.id, currency: 'EUR' })).data[0]!;
+  await cb.sandbox.fundInternalAccount(eveEur.id, { amount: 50_000 });
+  const evePayee = await cb.externalAccounts.create({
+    customerId: eve.id,
+    currency: 'EUR',
+    accountInfo: { accountType: 'EUR_ACCOUNT', iban: PII.iban, swiftCode: 'DEUTDEFF' },
+  });
+  const trust = await cb.externalAccounts.trust(evePayee.id);
+  await cb.externalAccounts.confirmTrust(evePayee.id, { challengeId: trust.scaChallenge?.id, code: MAGIC.scaCode });
+  const untrust = await cb.externalAccounts.untrust(evePayee.id);
+  await cb.externalAccounts.confirmUntrust(evePayee.id, { challengeId: untrust.scaChallenge?.id, code: MAGIC.scaCode });
+  const eveQuote = await cb.quotes.create({
+    source: { sourceType: 'ACCOUNT', accountId: eveEur.id },
+    destination: { destinationType: 'ACCOUNT', accountId: evePayee.id, currency: 'EUR' },
+    lockedCurrencySide: 'SENDING',
+    lockedCurrencyAmount: 10_000,
+  });
+  const held = await attempt('SCA: execute held for authorization', () => cb.quotes.execute(eveQuote.id));
+  expect(held).toBeUndefined();
+  expect(errors.at(-1)).toBeInstanceOf(ScaRequiredError);
+  await cb.quotes.resendAuthorization(eveQuote.id);
+  expect((await cb.quotes.authorize(eveQuote.id, { code: MAGIC.scaCode, endUserIpAddress: '203.0.113.42' })).status).not.toBe('PENDING_AUTHORIZATION');
+  const reset = await cb.sca.resets.start(eve.id, { factor: 'TOTP' });
+  if (reset.livenessAccessToken) scaSecrets.liveness.push(reset.livenessAccessToken);
+  sandbox.clock.advance(MAGIC.livenessPassesAfterMs);
+  expect((await cb.sca.resets.retrieve(eve.id, reset.resetId)).status).toBe('LIVENESS_PASSED');
+  await cb.sca.resets.complete(eve.id, reset.resetId);
+
+  // Agents: the platform creates one for Ada under a policy and redeems a device code for its credential
+  // (`accessToken`, a secret answered once); a client made with it is the agent and calls every /agents/me operation
+  // (as `Authorization: Bearer`). Its actions above the threshold wait: the platform approves one and rejects one.
+  const { agent, deviceCode: firstCode } = await cb.agents.create({
+    name: 'Secrets bot',
+    customerId: ada.id,
+    policy: {
+      permissions: ['VIEW_TRANSACTIONS', 'CREATE_TRANSFERS', 'CREATE_QUOTES', 'EXECUTE_QUOTES', 'MANAGE_EXTERNAL_ACCOUNTS'],
+      defaultExecutionMode: 'AUTO',
+      spendingLimits: { currency: 'USD', perTransactionLimit: 50_000, dailyLimit: 500_000, dailyTransactionLimit: 10 },
+      approvalThresholds: { currency: 'USD', amount: 20_000 },
+    },
+  });
+  await cb.agents.list({ customerId: ada.id });
+  await cb.agents.retrieve(agent.id);
+  await cb.agents.update(agent.id, { name: 'Secrets bot (renamed)' });
+  await cb.agents.updatePolicy(agent.id, { spendingLimits: { monthlyLimit: 2_000_000 } });
+  const deviceCode = await cb.agents.createDeviceCode(agent.id);
+  await attempt('400 redeem of a device code a newer one replaced', () => cb.agents.redeemDeviceCode(firstCode.code));
+  const { accessToken } = await cb.agents.redeemDeviceCode(deviceCode.code);
+  agentTokens.push(accessToken);
+  await cb.agents.getDeviceCodeStatus(deviceCode.code);
+  const bot = newClient(proxy.url, { tokenId: undefined, clientSecret: undefined, agentToken: accessToken });
+  await bot.agents.me.retrieve();
+  await bot.agents.me.internalAccounts.list();
+  await bot.agents.me.externalAccounts.list();
+  const botPayee = await bot.agents.me.externalAccounts.create({
+    customerId: ada.id,
+    currency: 'USD',
+    accountInfo: {
+      accountType: 'USD_ACCOUNT',
+      accountNumber: '000555444333',
+      routingNumber: '021000021',
+      beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+    },
+  });
+  await bot.agents.me.externalAccounts.retrieve(botPayee.id);
+  await bot.agents.me.externalAccounts.delete(botPayee.id);
+  const paid = await bot.agents.me.transferOut({ source: { accountId: usd.id }, destination: { accountId: bank.id }, amount: 1_000 });
+  await bot.agents.me.transferIn({ source: { accountId: bank.id }, destination: { accountId: usd.id }, amount: 1_000 });
+  const toApprove = await bot.agents.me.transferOut({ source: { accountId: usd.id }, destination: { accountId: bank.id }, amount: 30_000 });
+  const toReject = await bot.agents.me.transferOut({ source: { accountId: usd.id }, destination: { accountId: bank.id }, amount: 25_000 });
+  expect([paid.status, toApprove.status, toReject.status]).toEqual(['APPROVED', 'PENDING_APPROVAL', 'PENDING_APPROVAL']);
+  await attempt('403 agent beyond its per-transaction limit', () =>
+    bot.agents.me.transferOut({ source: { accountId: usd.id }, destination: { accountId: bank.id }, amount: 60_000 }),
+  );
+  const botQuote = await bot.agents.me.quotes.create({
+    source: { sourceType: 'ACCOUNT', accountId: usd.id },
+    destination: { destinationType: 'ACCOUNT', accountId: eur.id },
+    lockedCurrencySide: 'SENDING',
+    lockedCurrencyAmount: 2_500,
+  });
+  await bot.agents.me.quotes.retrieve(botQuote.id);
+  await bot.agents.me.quotes.execute(botQuote.id);
+  await bot.agents.me.transactions.list({ limit: 2 });
+  await bot.agents.me.transactions.retrieve(paid.transaction!.id);
+  await bot.agents.me.actions.list({ status: 'PENDING_APPROVAL' });
+  await bot.agents.me.actions.retrieve(toApprove.id);
+  await cb.agents.listApprovals({ agentId: agent.id });
+  await cb.agents.approveAction(agent.id, toApprove.id);
+  await cb.agents.rejectAction(agent.id, toReject.id, { reason: 'USER_CANCELLATION' });
+  await cb.agents.delete(agent.id);
+  await attempt("401 a deleted agent's credential", () => bot.agents.me.retrieve());
+  inspected.push(util.inspect(bot, { depth: 10, showHidden: true }), JSON.stringify(bot), String(bot));
+
   await attempt('400 sandbox send of a quote funded from an account', () => cb.sandbox.send({ quoteId: quote2.id, currencyCode: 'USD' }));
   await attempt('400 test webhook without an endpoint', () => cb.sandbox.sendTestWebhook());
 
@@ -467,6 +597,22 @@ beforeAll(async () => {
   await cb.auth.sessions.revoke(s2Id, { signer: s1 });
   await cb.auth.credentials.revoke(oauth.id, { signer: s1 });
 
+  // Every operation no flow above reached (stablecoins, cards, documents): once, with the document's request example
+  // and ids the sandbox may not know (a 404 or a 400 is an answer like any other here: what matters is what is sent
+  // and logged). Not the agent's own calls: those go through the agent's client only (above).
+  const reachedSoFar = reachedBy(proxy.records);
+  for (const [id, op] of Object.entries(operations) as [OperationId, (typeof operations)[OperationId]][]) {
+    if (reachedSoFar.has(id) || op.path.startsWith('/agents/me')) continue;
+    const path = Object.fromEntries([...op.path.matchAll(/\{(\w+)\}/g)].map((m) => [m[1]!, `Thing:019542f5-b3e7-1d02-0000-00000000000${m.index % 10}`]));
+    let body: unknown;
+    try {
+      body = requestExample(id);
+    } catch {
+      body = undefined;
+    }
+    await attempt(`new areas ${id}`, () => METHODS[id](cb, { path, query: {}, body, options: {} }));
+  }
+
   inspected.push(
     util.inspect(cb, { depth: 10, showHidden: true }),
     util.inspect({ ...cb }, { depth: 10 }),
@@ -475,21 +621,32 @@ beforeAll(async () => {
     String(cb),
     util.inspect(cb.auth, { depth: 10, showHidden: true }),
   );
-  // Which operation each request reached: method and path template (literal segments win over parameters).
-  const templates = (Object.keys(operations) as OperationId[])
-    .map((id) => ({
-      id,
-      method: operations[id].method,
-      re: new RegExp(`^/2025-10-13${operations[id].path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
-      params: (operations[id].path.match(/\{/g) ?? []).length,
-    }))
-    .sort((a, b) => a.params - b.params);
-  for (const record of proxy.records) {
-    const path = record.url.split('?')[0]!;
-    const op = templates.find((t) => t.method === record.method && t.re.test(path));
-    if (op) reached.add(op.id);
-  }
+  for (const id of reachedBy(proxy.records)) reached.add(id);
 }, 120_000);
+
+/** Each operation's method and path template, matched against a request (literal segments win over parameters). */
+const TEMPLATES = (Object.keys(operations) as OperationId[])
+  .map((id) => ({
+    id,
+    method: operations[id].method,
+    re: new RegExp(`^/2025-10-13${operations[id].path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+    params: (operations[id].path.match(/\{/g) ?? []).length,
+  }))
+  .sort((a, b) => a.params - b.params);
+
+/** The operations that `records` reached. */
+function reachedBy(records: readonly ProxyRecord[]): Set<OperationId> {
+  const out = new Set<OperationId>();
+  for (const record of records) {
+    const path = record.url.split('?')[0]!;
+    const op = TEMPLATES.find((t) => t.method === record.method && t.re.test(path));
+    if (op) out.add(op.id);
+  }
+  return out;
+}
+
+/** A request of the agent's own calls (`/agents/me`), which carry its credential instead of the platform's. */
+const agentCall = (r: ProxyRecord) => /^\/2025-10-13\/agents\/me(\/|\?|$)/.test(r.url);
 
 afterAll(async () => {
   await proxy?.close();
@@ -532,6 +689,11 @@ function places(r: ProxyRecord): { where: string; text: string }[] {
 
 const forms = (hex: string) => [hex, Buffer.from(hex, 'hex').toString('base64'), Buffer.from(hex, 'hex').toString('base64url')];
 
+/** The body of a request that carries an SCA proof: a confirm, a login's completion, a quote's authorization. */
+const scaProofBody = (w: string) => / POST \S*\/(confirm|login\/complete|authorize)(\?\S*)? body$/.test(` ${w}`);
+/** The sandbox's SCA code (`123456`, which examples contain too) as the value of a `code`. */
+const SCA_CODE_IN_TEXT = new RegExp(`\\bcode\\W{1,6}${MAGIC.scaCode}\\b`);
+
 interface Secret {
   name: string;
   values: string[];
@@ -545,9 +707,23 @@ function secrets(): Secret[] {
     { name: 'client secret', values: [SECRET], allowed: () => false },
     { name: 'Basic credential', values: [BASIC], allowed: (w) => w.endsWith(' header authorization') },
     { name: 'OTP', values: [BAD_OTP], allowed: verifyBody },
+    { name: 'SCA code', values: [BAD_SCA_CODE], allowed: scaProofBody },
     { name: 'OIDC token', values: tokens, allowed: (w) => verifyBody(w) || / POST \S*\/auth\/credentials body$/.test(` ${w}`) },
     { name: 'session / device private key', values: privateKeys.flatMap(forms), allowed: () => false },
     { name: 'Service-Wallet-Signature stamp', values: stamps, allowed: (w) => w.endsWith(' header service-wallet-signature') },
+    {
+      name: "agent's accessToken",
+      values: agentTokens,
+      allowed: (w) => w.endsWith(' header authorization') || / POST \S*\/agents\/device-codes\/[^/?]+\/redeem response$/.test(` ${w}`),
+    },
+    {
+      name: 'TOTP secret',
+      values: scaSecrets.totp,
+      allowed: (w) => / POST \S*\/sca\/factors(\?\S*)? response$/.test(` ${w}`) || / POST \S*\/sca\/factors\/confirm(\?\S*)? body$/.test(` ${w}`),
+    },
+    { name: 'TOTP base32 secret / otpauth URI', values: scaSecrets.totpUri, allowed: (w) => / POST \S*\/sca\/factors(\?\S*)? response$/.test(` ${w}`) },
+    { name: 'TOTP recovery codes', values: scaSecrets.recoveryCodes, allowed: (w) => / POST \S*\/sca\/factors\/confirm(\?\S*)? response$/.test(` ${w}`) },
+    { name: 'liveness access token', values: scaSecrets.liveness, allowed: (w) => / POST \S*\/sca\/factors\/reset(\?\S*)? response$/.test(` ${w}`) },
   ];
 }
 
@@ -557,6 +733,7 @@ describe('secrets appear only where the protocol puts them', () => {
     for (const path of [
       '409',
       '401 wrong OTP',
+      '400 wrong SCA code',
       '429',
       '500 on verify',
       'timeout',
@@ -582,6 +759,11 @@ describe('secrets appear only where the protocol puts them', () => {
     expect(stamps.length).toBeGreaterThanOrEqual(6);
     expect(tokens.length).toBeGreaterThanOrEqual(5);
     expect(privateKeys).toHaveLength(2);
+    expect(agentTokens).toHaveLength(1);
+    expect(scaSecrets.totp).toHaveLength(1);
+    expect(scaSecrets.totpUri).toHaveLength(2);
+    expect(scaSecrets.recoveryCodes).toHaveLength(8);
+    expect(scaSecrets.liveness).toHaveLength(1);
   });
 
   it('no log line, error, or inspected client shows a secret', () => {
@@ -590,6 +772,7 @@ describe('secrets appear only where the protocol puts them', () => {
     for (const s of secrets()) for (const v of s.values) for (const o of outs) if (o.text.includes(v)) leaks.push(`${s.name} in ${o.where}`);
     // The magic sandbox OTP is six zeros, which sandbox ids contain too: look for it next to "otp" instead.
     for (const o of outs) if (/otp\W{1,6}000000/i.test(o.text)) leaks.push(`OTP 000000 in ${o.where}`);
+    for (const o of outs) if (SCA_CODE_IN_TEXT.test(o.text)) leaks.push(`SCA code ${MAGIC.scaCode} in ${o.where}`);
     report({
       scenario: 'Secrets: logs, errors, inspect/JSON of client and errors',
       unit: 'texts searched',
@@ -619,12 +802,16 @@ describe('secrets appear only where the protocol puts them', () => {
       for (const v of s.values) {
         for (const p of wire) {
           if (!p.text.includes(v)) continue;
-          if (s.allowed(p.where) && !p.where.endsWith(' response')) allowedHits++;
+          // A response carries a secret only where the protocol answers it (a redeem, a TOTP enrollment).
+          if (s.allowed(p.where)) allowedHits++;
           else misplaced.push(`${s.name} in ${p.where}`);
         }
       }
     }
     for (const p of wire) if (/"otp"\s*:\s*"000000"/.test(p.text) && !/\/verify body$/.test(p.where)) misplaced.push(`OTP 000000 in ${p.where}`);
+    const scaCodes = wire.filter((p) => SCA_CODE_IN_TEXT.test(p.text));
+    for (const p of scaCodes) if (!scaProofBody(p.where)) misplaced.push(`SCA code ${MAGIC.scaCode} in ${p.where}`);
+    expect(scaCodes.length).toBeGreaterThanOrEqual(7); // the run sent it: contacts, TOTP, login, trust, untrust, authorize
     report({
       scenario: 'Secrets: every request and response on the wire',
       unit: 'requests',
@@ -635,6 +822,10 @@ describe('secrets appear only where the protocol puts them', () => {
     });
     expect(misplaced).toEqual([]);
     expect(allowedHits).toBeGreaterThan(proxy.records.length); // the Basic credential on every request, at least
-    expect(proxy.records.every((r) => header(r, 'authorization') === `Basic ${BASIC}`)).toBe(true);
+    // The platform's Basic credential on every request but the agent's own calls, which carry the agent's Bearer one.
+    expect(proxy.records.filter((r) => !agentCall(r) && header(r, 'authorization') !== `Basic ${BASIC}`).map((r) => `${r.method} ${r.url}`)).toEqual([]);
+    const asAgent = proxy.records.filter(agentCall);
+    expect(asAgent.length).toBeGreaterThanOrEqual(15);
+    expect(asAgent.filter((r) => header(r, 'authorization') !== `Bearer ${agentTokens[0]}`).map((r) => `${r.method} ${r.url}`)).toEqual([]);
   });
 });

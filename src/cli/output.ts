@@ -13,6 +13,7 @@ import {
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
+  ScaRequiredError,
   SignatureRequiredError,
   ValidationError,
   WalletCryptoError,
@@ -24,14 +25,27 @@ import { UsageError } from './table';
  * Exit codes, by error class. 0: done. 1: anything else. 2: the command line (or the parameters the
  * SDK checks before sending). 3: credentials refused (401/403). 4: not found. 5: refused by the
  * service (400/409/422, another 4xx). 6: rate limited. 7: no answer or a 5xx (the outcome may be
- * unknown: retry with the Idempotency-Key printed). 8: a wallet signature is needed.
+ * unknown: retry with the Idempotency-Key printed). 8: a wallet signature is needed. 9: the payment waits for the
+ * customer's Strong Customer Authentication (nothing moved: authorize the quote).
  */
-export const EXIT = { ok: 0, failure: 1, usage: 2, auth: 3, notFound: 4, refused: 5, rateLimited: 6, unavailable: 7, signatureRequired: 8 } as const;
+export const EXIT = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  auth: 3,
+  notFound: 4,
+  refused: 5,
+  rateLimited: 6,
+  unavailable: 7,
+  signatureRequired: 8,
+  scaRequired: 9,
+} as const;
 
 /** The exit code of an error. */
 export function exitCodeOf(error: unknown): number {
   if (error instanceof UsageError || error instanceof ValidationError || error instanceof ConfigurationError) return EXIT.usage;
   if (error instanceof SignatureRequiredError || (error instanceof WalletCryptoError && error.reason === 'session_expired')) return EXIT.signatureRequired;
+  if (error instanceof ScaRequiredError) return EXIT.scaRequired;
   if (error instanceof AuthenticationError || error instanceof PermissionDeniedError) return EXIT.auth;
   if (error instanceof NotFoundError) return EXIT.notFound;
   if (error instanceof RateLimitError) return EXIT.rateLimited;
@@ -75,6 +89,8 @@ export function describeError(error: unknown): Record<string, unknown> {
     ...(e.issues !== undefined ? { issues: e.issues } : {}),
     ...(e.details !== undefined ? { details: e.details } : {}),
     ...(error instanceof SignatureRequiredError ? { challenge: e.challenge } : {}),
+    // A payment held for SCA: the quote to authorize and its challenge (factor, expiry; no secret in it).
+    ...(error instanceof ScaRequiredError ? { quoteId: error.quoteId, scaChallenge: error.challenge } : {}),
   };
 }
 
@@ -122,6 +138,10 @@ export function reportError(error: unknown, json: boolean): number {
       `  a wallet signature is needed: give --session-key FILE, or sign this challenge elsewhere and repeat with --signature SIG --request-id ${error.challenge.requestId}\n`,
     );
     err(`  challenge: ${JSON.stringify(error.challenge)}\n`);
+  }
+  if (error instanceof ScaRequiredError) {
+    const proof = error.challenge.factor === 'PASSKEY' ? '--passkey-assertion JSON --origin ORIGIN' : '--code CODE';
+    err(`  nothing has moved: the customer authenticates (${error.challenge.factor}), then: crossborder quotes authorize ${error.quoteId} ${proof}\n`);
   }
   return code;
 }

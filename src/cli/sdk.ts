@@ -19,6 +19,7 @@ export {
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
+  ScaRequiredError,
   SignatureRequiredError,
   ValidationError,
   WalletCryptoError,

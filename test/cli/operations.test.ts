@@ -1010,10 +1010,12 @@ describe('resource commands from the operation table', () => {
     );
     const held = await run('quotes', 'execute', quote.id);
     ran.add('executeQuote');
-    expect([held.code, held.out]).toEqual([1, '']); // 1: neither done nor refused; nothing printed on stdout
+    expect([held.code, held.out]).toEqual([9, '']); // 9: held for the customer's SCA; nothing printed on stdout
     expect(JSON.parse(held.err)).toMatchObject({
       error: 'ScaRequiredError',
       message: expect.stringContaining(`Quote ${quote.id} needs Strong Customer Authentication: satisfy its SMS_OTP challenge`),
+      quoteId: quote.id,
+      scaChallenge: { factor: 'SMS_OTP', id: expect.any(String) },
     });
     const balanceOf = async () =>
       json<{ data: { balance: { amount: number } }[] }>(await run('internal-accounts', 'list', '--customer-id', marie.id, '--currency', 'EUR')).data[0]!.balance

@@ -544,6 +544,16 @@ export function openSets(): Map<string, string[]> {
     const owner = ownerOf(i);
     if (owner && owner.depth > 4) put(owner.name, components.get(ref[1]!)!);
   });
+  // A field of the same name that is a plain string elsewhere (an SCA `code`, an agent's rejection `reason`) makes
+  // the name ambiguous: no known values are shown for it.
+  lines.forEach((line, i) => {
+    const match = header.exec(line);
+    if (!match || match[1]!.length <= 4 || !byField.has(match[2]!)) return;
+    const block: string[] = [];
+    for (let j = i + 1; j < lines.length && (lines[j]!.trim() === '' || indent(lines[j]!) > match[1]!.length); j++) block.push(lines[j]!);
+    const typed = block.find((l) => /^\s*type:/.test(l));
+    if (typed && /\bstring\b/.test(typed) && !block.some((l) => /x-extensible-enum:|\$ref:|^\s*enum:/.test(l))) put(match[2]!, []);
+  });
   for (const [name, values] of byField) if (values) open.set(name, values);
   return open;
 }

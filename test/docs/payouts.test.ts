@@ -145,10 +145,13 @@ describe('docs/payouts.md', () => {
       fetch: sandbox.fetch,
       maxRetries: 0,
     });
-    // 150 at once: the bucket holds one second's worth (50), refilled at 50 per second.
+    // 150 at once: the bucket holds one second's worth (50), refilled at 50 per second of the wall clock, so at most
+    // 50 + 50 × (the seconds the 150 took) are let through (a loaded machine spreads them out).
+    const started = performance.now();
     const answers = await Promise.allSettled(Array.from({ length: 150 }, () => cb.customers.list({ limit: 1 })));
+    const seconds = (performance.now() - started) / 1000;
     const refused = answers.filter((a) => a.status === 'rejected').map((a) => a.reason as unknown);
-    expect(refused.length).toBeGreaterThanOrEqual(50);
+    expect(refused.length).toBeGreaterThanOrEqual(Math.max(1, Math.floor(150 - 50 - 50 * seconds)));
     for (const e of refused) expect(e).toBeInstanceOf(RateLimitError);
     expect((refused[0] as RateLimitError).retryAfter).toBeGreaterThanOrEqual(1_000);
   });

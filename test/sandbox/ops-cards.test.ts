@@ -7,7 +7,6 @@
  * funds are checked in the same step as the debit: concurrent authorizations never overdraw. The reveal URL
  * is planted and searched for in spans, errors, the sandbox's request log and its state export.
  */
-import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   BadRequestError,
@@ -20,70 +19,10 @@ import {
   type WebhookEvent,
 } from '../../src/index';
 import { MASK, maskBody } from '../../src/core/logger';
-import { createSandbox, type Sandbox } from '../../src/sandbox/index';
-import { sandboxHandlers } from '../../src/sandbox/msw';
-import type { RequestLogEntry } from '../../src/sandbox/serve/request-log';
+import { sandboxWorlds, type World } from '../helpers/worlds';
 import { otel } from '../telemetry/helpers';
 
-interface Hook {
-  body: string;
-  headers: Record<string, string>;
-}
-
-interface World {
-  sandbox: Sandbox;
-  baseUrl: string;
-  logged: RequestLogEntry[];
-  hooks: Hook[];
-  close(): Promise<void>;
-}
-
-function make(hooks: Hook[], logged: RequestLogEntry[]): Sandbox {
-  return createSandbox({
-    onRequest: (e) => logged.push(e),
-    webhookDelivery: {
-      fetch: async (_url: string, init: RequestInit) => {
-        hooks.push({ body: init.body as string, headers: init.headers as Record<string, string> });
-        return new Response('{}', { status: 200 });
-      },
-      initialBackoffMs: 10,
-    },
-  });
-}
-
-const worlds: [string, () => Promise<World>][] = [
-  [
-    'in-process (msw)',
-    async () => {
-      const logged: RequestLogEntry[] = [];
-      const hooks: Hook[] = [];
-      const sandbox = make(hooks, logged);
-      const msw = setupServer(...sandboxHandlers(sandbox));
-      msw.listen({ onUnhandledRequest: 'error' });
-      return {
-        sandbox,
-        baseUrl: 'https://api.cards-ops.example',
-        logged,
-        hooks,
-        close: async () => {
-          msw.close();
-          await sandbox.close();
-        },
-      };
-    },
-  ],
-  [
-    'HTTP on 127.0.0.1',
-    async () => {
-      const logged: RequestLogEntry[] = [];
-      const hooks: Hook[] = [];
-      const sandbox = make(hooks, logged);
-      const server = await sandbox.listen();
-      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      return { sandbox, baseUrl: server.url, logged, hooks, close: () => sandbox.close() };
-    },
-  ],
-];
+const worlds = sandboxWorlds('api.cards-ops.example');
 
 const COFFEE = { descriptor: 'BLUE BOTTLE COFFEE SF', mcc: '5814', country: 'US' };
 

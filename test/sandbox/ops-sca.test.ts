@@ -6,64 +6,14 @@
  * the SDK raises ScaRequiredError naming the quote and its challenge, and `quotes.authorize` with the proof, in a
  * live SCA session, releases it; a trusted beneficiary skips the ceremony.
  */
-import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { APIError, NotFoundError } from '../../src/index';
 import { BadRequestError, ConflictError, Crossborder, RateLimitError, ScaRequiredError, type WebhookEvent } from '../../src/index';
-import { createClock, createSandbox, type Sandbox } from '../../src/sandbox/index';
-import { sandboxHandlers } from '../../src/sandbox/msw';
+import { createClock } from '../../src/sandbox/index';
+import { sandboxWorlds, type World } from '../helpers/worlds';
 
-interface World {
-  sandbox: Sandbox;
-  baseUrl: string;
-  hooks: string[][];
-  close(): Promise<void>;
-}
-
-function make(hooks: string[][]): Sandbox {
-  return createSandbox({
-    // Frozen: time moves only by clock.advance, so the session's and the lock's instants are exact.
-    clock: createClock('2026-03-02T09:00:00Z', { frozen: true }),
-    webhookDelivery: {
-      fetch: async (_url: string, init: RequestInit) => {
-        hooks.push([init.body as string, JSON.stringify(init.headers)]);
-        return new Response('{}', { status: 200 });
-      },
-      initialBackoffMs: 10,
-    },
-  });
-}
-
-const worlds: [string, () => Promise<World>][] = [
-  [
-    'in-process (msw)',
-    async () => {
-      const hooks: string[][] = [];
-      const sandbox = make(hooks);
-      const msw = setupServer(...sandboxHandlers(sandbox));
-      msw.listen({ onUnhandledRequest: 'error' });
-      return {
-        sandbox,
-        baseUrl: 'https://api.sca-ops.example',
-        hooks,
-        close: async () => {
-          msw.close();
-          await sandbox.close();
-        },
-      };
-    },
-  ],
-  [
-    'HTTP on 127.0.0.1',
-    async () => {
-      const hooks: string[][] = [];
-      const sandbox = make(hooks);
-      const server = await sandbox.listen();
-      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      return { sandbox, baseUrl: server.url, hooks, close: () => sandbox.close() };
-    },
-  ],
-];
+// Frozen: time moves only by clock.advance, so the session's and the lock's instants are exact.
+const worlds = sandboxWorlds('api.sca-ops.example', { clock: createClock('2026-03-02T09:00:00Z', { frozen: true }) });
 
 const CODE = '123456';
 const IP = '203.0.113.42';
@@ -151,7 +101,7 @@ describe.each(worlds)('SCA and contact verification against the sandbox, %s', (_
   async function events(): Promise<WebhookEvent[]> {
     await world.sandbox.webhooks.flush();
     const out: WebhookEvent[] = [];
-    for (const [body, headers] of world.hooks) out.push((await cb.webhooks.unwrap(body!, JSON.parse(headers!))) as WebhookEvent);
+    for (const { body, headers } of world.hooks) out.push((await cb.webhooks.unwrap(body, headers)) as WebhookEvent);
     return out;
   }
 

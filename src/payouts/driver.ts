@@ -255,7 +255,7 @@ export function createPayoutDriver(options: PayoutDriverOptions): PayoutDriver {
   ): Promise<{ ok: true; value: T } | { ok: false; verdict: Verdict }> {
     const span = spanOf(record);
     const active = span && (await span);
-    const result = await scheduler.request(attempt, () => (active ? active.run(send) : send()));
+    const result = await scheduler.request(attempt, active ? () => active.run(send) : send);
     return result.ok ? result : { ok: false, verdict: classify(record, result.error, result.backoffMs, { stopped: scheduler.stopped, maxUnknownMs }) };
   }
 

@@ -9,9 +9,10 @@ import type { PayoutInstruction } from './types';
 /** The requests of a payout that carry an Idempotency-Key. */
 export type PayoutStep = 'create' | 'execute' | 'job';
 
-/** SHA-256 of `text`'s UTF-8 bytes, in hex (node:crypto: the payouts entry runs on Node, Bun and Deno). */
+/** SHA-256 of `text`'s UTF-8 bytes, in hex (node:crypto: the payouts entry runs on Node, Bun and Deno); one call where `crypto.hash` exists. */
 const oneShot = (nodeCrypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
-const sha256Hex = (text: string): string => (oneShot ? oneShot('sha256', text, 'hex') : nodeCrypto.createHash('sha256').update(text, 'utf8').digest('hex'));
+export const sha256Hex = (text: string): string =>
+  oneShot ? oneShot('sha256', text, 'hex') : nodeCrypto.createHash('sha256').update(text, 'utf8').digest('hex');
 
 /**
  * The index of the first lone UTF-16 surrogate of `text` (one not part of a pair: UTF-8 has no bytes for

@@ -9,9 +9,9 @@
  * forgotten (past the service's 24-hour replay window): re-sending it blind could pay it twice.
  * @module
  */
-import * as nodeCrypto from 'node:crypto';
 import { APIUserAbortError, AuthenticationError, PermissionDeniedError } from '../core/errors';
 import type { Transaction } from '../types';
+import { sha256Hex } from './keys';
 
 /** A page of transactions, as `cb.transactions.list(params)` resolves. */
 export interface PayoutTransactionPage {
@@ -49,7 +49,7 @@ const MARKER = /\s?\[cb-payout:[0-9a-f]{32}\]$/;
  */
 export function payoutMarker(batchId: string, reference: string): string {
   const text = `25:crossborder-payout-marker|${batchId.length}:${batchId}|${reference.length}:${reference}`;
-  return `[cb-payout:${nodeCrypto.createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 32)}]`;
+  return `[cb-payout:${sha256Hex(text).slice(0, 32)}]`;
 }
 
 /** The description sent with the quote: the user's own, a space, the marker (the marker alone without one). */
@@ -150,5 +150,5 @@ export async function findPayout(client: PayoutLookupClient, options: FindPayout
  */
 export function resendKey(batchId: string, reference: string, step: 'create' | 'execute', n: number): string {
   const text = `25:crossborder-payout-resend|${batchId.length}:${batchId}|${reference.length}:${reference}|${step}|${n}`;
-  return `po2_${nodeCrypto.createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 48)}`;
+  return `po2_${sha256Hex(text).slice(0, 48)}`;
 }

@@ -166,16 +166,30 @@ export function transition(state: PayoutState, event: PayoutEvent): PayoutMove |
 /** Where a record starts: `pending` (admitted), or `rejected` (its input refused). */
 export const INITIAL_STATES: ReadonlySet<PayoutState> = new Set<PayoutState>(['pending', 'rejected']);
 
+/**
+ * For each state, the states one of its moves leads to (none for a final state): read from the table
+ * once, so that the check of every journal write walks no row and makes no array.
+ */
+const NEXT_STATES: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  PAYOUT_STATES.map((state) => [state, new Set(Object.values(PAYOUT_TRANSITIONS[state]).map((m) => m.next))] as const),
+);
+const STATES: ReadonlySet<unknown> = new Set<unknown>(PAYOUT_STATES);
+
 /** Whether a journal may replace a record in state `prev` (undefined: none yet) by one in state `next`. */
 export function legalMove(prev: PayoutState | undefined, next: PayoutState): boolean {
-  if (!(PAYOUT_STATES as readonly string[]).includes(next)) return false;
+  if (!STATES.has(next)) return false;
   if (prev === undefined) return true; // a journal resumed on another machine may hold any state first
   if (prev === next) return true; // the same state rewritten (a final one unchanged in state: never left)
   if (FINAL_STATES.has(prev)) return false;
-  const row = PAYOUT_TRANSITIONS[prev];
-  if (row === undefined) return false;
-  for (const m of Object.values(row)) if (m !== undefined && m.next === next) return true;
-  return false;
+  return NEXT_STATES.get(prev)?.has(next) === true;
+}
+
+/** The error {@link checkMove} throws for the move from `prev` to `next` of `reference`. */
+function illegalMove(reference: string, prev: PayoutState | undefined, next: PayoutState): PayoutJournalError {
+  return new PayoutJournalError(
+    'illegal_move',
+    `Payout ${JSON.stringify(reference)}: the journal refuses the move from ${prev ?? '(none)'} to ${JSON.stringify(next)}${prev !== undefined && FINAL_STATES.has(prev) ? ` (${prev} is final)` : ''}.`,
+  );
 }
 
 /**
@@ -183,11 +197,7 @@ export function legalMove(prev: PayoutState | undefined, next: PayoutState): boo
  * naming the reference and both states when the table has no move from `prev` to `next`.
  */
 export function checkMove(reference: string, prev: PayoutState | undefined, next: PayoutState): void {
-  if (legalMove(prev, next)) return;
-  throw new PayoutJournalError(
-    'illegal_move',
-    `Payout ${JSON.stringify(reference)}: the journal refuses the move from ${prev ?? '(none)'} to ${JSON.stringify(next)}${prev !== undefined && FINAL_STATES.has(prev) ? ` (${prev} is final)` : ''}.`,
-  );
+  if (!legalMove(prev, next)) throw illegalMove(reference, prev, next);
 }
 
 /** The table as a mermaid state diagram (docs/payouts.md shows it; a test checks the two agree). */
@@ -219,12 +229,9 @@ export class MoveGuard {
   }
   /** The refusal of writing `record` (the error `checkMove` throws), or undefined: then its state is noted. */
   refusal(record: { reference: string; state: PayoutState }): PayoutJournalError | undefined {
-    try {
-      checkMove(record.reference, this.#states.get(record.reference), record.state);
-    } catch (error) {
-      return error as PayoutJournalError;
-    }
-    this.#states.set(record.reference, record.state);
+    const prev = this.#states.get(record.reference);
+    if (!legalMove(prev, record.state)) return illegalMove(record.reference, prev, record.state);
+    if (prev !== record.state) this.#states.set(record.reference, record.state);
     return undefined;
   }
 }

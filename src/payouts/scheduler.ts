@@ -216,17 +216,25 @@ export class PayoutScheduler {
         this.#fatal ??= error;
         taskDone();
       };
+      // One item read and admitted per pull (two shared handlers: no async frame or closure per item).
+      const pulled = (ended: boolean) => {
+        if (ended) this.#inputDone = true;
+        this.#pulling = undefined;
+        this.#pass();
+      };
+      const pullFailed = (error: unknown) => {
+        this.#fatal ??= error;
+        this.#pulling = undefined;
+        this.#pass();
+      };
       const pull = () => {
-        this.#pulling = (async () => {
-          try {
-            if (await input.next()) this.#inputDone = true;
-          } catch (error) {
-            this.#fatal ??= error;
-          }
-        })().finally(() => {
-          this.#pulling = undefined;
-          this.#pass();
-        });
+        let next: Promise<boolean>;
+        try {
+          next = Promise.resolve(input.next());
+        } catch (error) {
+          next = Promise.reject(error);
+        }
+        this.#pulling = next.then(pulled, pullFailed);
       };
       const stop = this.#stop;
       const limiter = this.limiter;

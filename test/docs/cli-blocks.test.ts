@@ -14,11 +14,12 @@ import { promisify } from 'node:util';
 import { Crossborder } from 'crossborder-sdk';
 import { createClock, createSandbox, type Sandbox } from 'crossborder-sdk/sandbox';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { PAYROLL_POLICY } from '../../examples/guides/agents/connect';
 import { makeConsumer } from '../setup/packed';
 import { read } from './markdown';
 
 /** The guides whose command lines run here. */
-const GUIDES = ['docs/customers-and-kyc.md', 'docs/quotes-and-fx.md', 'docs/wallet.md'];
+const GUIDES = ['docs/customers-and-kyc.md', 'docs/quotes-and-fx.md', 'docs/wallet.md', 'docs/agents.md'];
 
 /** `<!-- cli: NAME -->` then a ```sh block: NAME → the block's text. */
 function cliBlocks(markdown: string): Map<string, string> {
@@ -35,11 +36,14 @@ let sandbox: Sandbox;
 let url: string;
 let cb: Crossborder;
 
-/** Runs the block NAME with bash (`set -eo pipefail`): its output, or the failure with both streams. */
-async function runBlock(name: string, vars: Record<string, string> = {}): Promise<string> {
+/**
+ * Runs the block NAME with bash (`set -eo pipefail`): its output, or the failure with both streams. A variable
+ * given as undefined is left out of the environment (the platform's credentials, for a shell that holds only an agent's).
+ */
+async function runBlock(name: string, vars: Record<string, string | undefined> = {}): Promise<string> {
   const block = blocks.get(name);
   if (!block) throw new Error(`no <!-- cli: ${name} --> block in ${GUIDES.join(', ')}`);
-  const env = {
+  const all: Record<string, string | undefined> = {
     PATH: `${join(dir, 'node_modules', '.bin')}:${process.env.PATH}`,
     HOME: dir,
     npm_config_update_notifier: 'false',
@@ -48,6 +52,7 @@ async function runBlock(name: string, vars: Record<string, string> = {}): Promis
     CROSSBORDER_CLIENT_SECRET: 'docs',
     ...vars,
   };
+  const env = Object.fromEntries(Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== undefined));
   try {
     const { stdout } = await promisify(execFile)('bash', ['-c', `set -eo pipefail\n${block.code}`], { cwd: dir, env, encoding: 'utf8', timeout: 120_000 });
     return stdout;
@@ -114,6 +119,11 @@ describe("the guides' command lines, run as written against the local sandbox", 
         'session-refresh',
         'delegated-keys',
         'delegated-key-revoke',
+        'agents-create',
+        'agents-connect',
+        'agents-act',
+        'agents-act-wait',
+        'agents-approve',
       ].sort(),
     );
     // Each guide's blocks that call the CLI are marked, so none is left out of this test.
@@ -304,5 +314,134 @@ describe("the guides' command lines, run as written against the local sandbox", 
     expect(out).toContain(key!.id);
     await runBlock('delegated-key-revoke', { DELEGATED_KEY_ID: key!.id });
     expect((await cb.auth.delegatedKeys.retrieve(key!.id)).status).toBe('REVOKED');
+  });
+  // The agents guide's blocks, in its order: each step starts from what the one before left (the agent, its credential, the held action).
+  const agents = {} as { customerId: string; agentId: string; token: string; usd: string; eur: string; bank: string; quoteTotal: number; heldId: string };
+  const agentClient = () => new Crossborder({ agentToken: agents.token, baseUrl: url, maxRetries: 0 });
+
+  it('agents: an agent created with the policy of the guide, its device code read, then redeemed for a credential that is the agent', async () => {
+    const customer = await cb.customers.create({
+      customerType: 'INDIVIDUAL',
+      region: 'US',
+      fullName: 'Ada Lovelace',
+      birthDate: '1990-12-10',
+      nationality: 'GB',
+      address: ADDRESS,
+      currencies: ['USD', 'EUR'],
+    });
+    agents.customerId = customer.id;
+    const created = await runBlock('agents-create', { CUSTOMER_ID: customer.id });
+    const code = field(created, 'deviceCode');
+    expect(code).toMatch(/^GRID-AGENT-/);
+    agents.agentId = (JSON.parse(field(created, 'agent')) as { id: string }).id;
+    expect((await cb.agents.list({ customerId: customer.id })).data.map((a) => a.id)).toEqual([agents.agentId]);
+    // The command line's policy is the one the TypeScript example states.
+    expect(await cb.agents.retrieve(agents.agentId)).toMatchObject({
+      name: 'Payroll bot',
+      customerId: customer.id,
+      isConnected: false,
+      policy: PAYROLL_POLICY,
+    });
+    expect(await cb.agents.getDeviceCodeStatus(code)).toMatchObject({ code, redeemed: false });
+
+    const connected = await runBlock('agents-connect', { CODE: code });
+    expect(field(connected, 'redeemed')).toBe('false'); // the status, read before the redeem
+    expect(field(connected, 'agentId')).toBe(agents.agentId);
+    agents.token = field(connected, 'accessToken');
+    expect(agents.token).toMatch(/^gat_\S+$/);
+    expect(await cb.agents.getDeviceCodeStatus(code)).toMatchObject({ code, redeemed: true });
+    expect(await cb.agents.retrieve(agents.agentId)).toMatchObject({ isConnected: true });
+    expect((await agentClient().agents.me.retrieve()).id).toBe(agents.agentId);
+  });
+
+  it('agents: as the agent, with its credential alone: $125.50 out runs, a quote priced; then executed, and $300.00 out waits', async () => {
+    const usd = await accountOf(agents.customerId, 'USD');
+    await cb.sandbox.fundInternalAccount(usd.id, { amount: 100_000 });
+    const bank = await cb.externalAccounts.create({
+      customerId: agents.customerId,
+      currency: 'USD',
+      accountInfo: {
+        accountType: 'USD_ACCOUNT',
+        accountNumber: '000123456789',
+        routingNumber: '021000021',
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' },
+      },
+    });
+    Object.assign(agents, { usd: usd.id, eur: (await accountOf(agents.customerId, 'EUR')).id, bank: bank.id });
+    const accounts = { USD_ACCOUNT_ID: agents.usd, EUR_ACCOUNT_ID: agents.eur, BANK_ACCOUNT_ID: agents.bank };
+    const agent = agentClient();
+
+    // The agent's software: its own credential, from the redeem, and no platform credentials in its environment.
+    const acted = await runBlock('agents-act', {
+      CROSSBORDER_TOKEN_ID: undefined,
+      CROSSBORDER_CLIENT_SECRET: undefined,
+      AGENT_TOKEN: agents.token,
+      ...accounts,
+    });
+    expect([field(acted, 'id'), field(acted, 'isConnected')]).toEqual([agents.agentId, 'true']); // `agents me retrieve` first
+    const [paid, ...others] = (await agent.agents.me.actions.list()).data;
+    expect(others).toEqual([]);
+    expect(paid).toMatchObject({
+      status: 'APPROVED',
+      type: 'TRANSFER_OUT',
+      transferDetails: { amount: 12_550, sourceAccountId: agents.usd, destinationAccountId: agents.bank },
+    });
+    expect(acted).toContain(paid!.id);
+    expect(await cb.transactions.retrieve(paid!.transaction!.id)).toMatchObject({ type: 'OUTGOING', receivedAmount: { amount: 12_550 } });
+    expect(sandbox.state.balance(agents.usd)).toBe(100_000 - 12_550);
+    const quoteId = /^id +(Quote:\S+)$/m.exec(acted)?.[1];
+    expect(quoteId, acted).toBeDefined();
+    const quote = await cb.quotes.retrieve(quoteId!);
+    expect(quote).toMatchObject({ status: 'PENDING', source: { accountId: agents.usd }, destination: { accountId: agents.eur } });
+    agents.quoteTotal = quote.totalSendingAmount;
+    expect(agents.quoteTotal).toBeGreaterThanOrEqual(2_500);
+
+    // The same shell later: the agent's credential exported, the platform's still there (the agent's takes their place).
+    const waited = await runBlock('agents-act-wait', { CROSSBORDER_AGENT_TOKEN: agents.token, QUOTE_ID: quoteId!, ...accounts });
+    const actions = (await agent.agents.me.actions.list()).data.filter((a) => a.id !== paid!.id);
+    const executed = actions.find((a) => a.type === 'EXECUTE_QUOTE');
+    const held = actions.find((a) => a.type === 'TRANSFER_OUT');
+    expect(actions).toHaveLength(2);
+    expect(executed).toMatchObject({ status: 'APPROVED', quote: { id: quoteId } });
+    expect(executed!.transaction?.id).toBe(quote.transactionId);
+    expect(held).toMatchObject({ status: 'PENDING_APPROVAL', transferDetails: { amount: 30_000 } });
+    expect(held!.transaction).toBeUndefined();
+    // Nothing moved for the held one; the quote's total did.
+    expect(sandbox.state.balance(agents.usd)).toBe(100_000 - 12_550 - agents.quoteTotal);
+    // Printed by the transfer-out, then by the list of the actions waiting.
+    expect(waited.split(held!.id).length - 1).toBe(2);
+    expect((await cb.agents.listApprovals({ agentId: agents.agentId })).data.map((a) => a.id)).toEqual([held!.id]);
+    agents.heldId = held!.id;
+  });
+
+  it('agents: the platform approves the held $300.00 (it runs once) and rejects another, $450.00 (nothing moves)', async () => {
+    const agent = agentClient();
+    const other = await agent.agents.me.transferOut({ source: { accountId: agents.usd }, destination: { accountId: agents.bank }, amount: 45_000 });
+    expect(other.status).toBe('PENDING_APPROVAL');
+    const before = 100_000 - 12_550 - agents.quoteTotal;
+    expect(sandbox.state.balance(agents.usd)).toBe(before); // held: nothing moved
+
+    // The shell that acted as the agent still holds its credential: the block drops it.
+    const out = await runBlock('agents-approve', {
+      CROSSBORDER_AGENT_TOKEN: agents.token,
+      AGENT_ID: agents.agentId,
+      ACTION_ID: agents.heldId,
+      OTHER_ACTION_ID: other.id,
+    });
+    expect(out).toContain(other.id); // listed before the decisions
+    const approved = await agent.agents.me.actions.retrieve(agents.heldId);
+    expect(approved).toMatchObject({ status: 'APPROVED', transaction: { type: 'OUTGOING', receivedAmount: { amount: 30_000 } } });
+    expect(out).toContain(approved.transaction!.id);
+    const rejected = await agent.agents.me.actions.retrieve(other.id);
+    expect(rejected).toMatchObject({ status: 'REJECTED', rejectionReason: 'USER_CANCELLATION' });
+    expect(rejected.transaction).toBeUndefined();
+    // Approved ran once, rejected never: one transaction of $300.00, none of $450.00, the balance down by $300.00 only.
+    const amounts = (await cb.transactions.list({ customerId: agents.customerId })).data.map((t) => t.receivedAmount?.amount);
+    expect(amounts.filter((a) => a === 30_000)).toHaveLength(1);
+    expect(amounts).not.toContain(45_000);
+    expect(sandbox.state.balance(agents.usd)).toBe(before - 30_000);
+    expect((await cb.agents.listApprovals({ agentId: agents.agentId })).data).toEqual([]);
+    // The rejected amount went back to the limits: what ran is counted.
+    expect((await agent.agents.me.retrieve()).usage).toMatchObject({ dailySpend: 12_550 + agents.quoteTotal + 30_000, dailyTransactionCount: 3 });
   });
 });

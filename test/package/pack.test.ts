@@ -78,7 +78,7 @@ describe('package', () => {
     // What no map names is the entries' re-exports and modules of types alone (no code to map): a few kB, not sources of weight.
     const unnamed = shipped.filter((f) => !named.has(f));
     const unnamedBytes = unnamed.reduce((n, f) => n + readFileSync(join(pkg, f)).length, 0);
-    expect(unnamedBytes, unnamed.join(', ')).toBeLessThan(66_000); // 64,572 B with the stablecoin, card and document resources' type-only modules
+    expect(unnamedBytes, unnamed.join(', ')).toBeLessThan(70_000); // 64,572 B with the stablecoin, card and document resources' type-only modules; 67,955 B with SCA, contact verification and agents (47 operations: the entries' re-exports, the options' agentToken, the rows' SCA loader)
     for (const f of unnamed) expect(readFileSync(join(pkg, f), 'utf8'), f).not.toMatch(/^(export )?(async )?function |^(export )?class /m);
   });
 
@@ -428,7 +428,8 @@ describe('package', () => {
     );
     expect(modules).toContain('src/core/errors.ts');
     expect(modules).toContain('src/wallet/session.ts');
-    expect(modules.filter((m) => !/^src\/wallet\/|^src\/core\/(errors|error-base|encoding|base64url)\.ts$/.test(m))).toEqual([]);
+    // sca.ts: ScaRequiredError, an error class errors.ts re-exports (the chunk of the error classes holds it).
+    expect(modules.filter((m) => !/^src\/wallet\/|^src\/core\/(errors|error-base|sca|encoding|base64url)\.ts$/.test(m))).toEqual([]);
     expect(gzipSync(result.outputFiles[0]!.contents, { level: 9 }).length).toBeLessThanOrEqual(SIZE_BUDGET.wallet);
   });
 

@@ -98,3 +98,11 @@ export function paginate<T extends Ordered, R>(
   }
   return envelope;
 }
+
+/**
+ * A list's time window (`createdAfter`/`createdBefore`, `startDate`/`endDate`): whether the instant `at` lies within
+ * the bounds given, each inclusive; a bound not given is open.
+ */
+export function within(at: string, after: unknown, before: unknown): boolean {
+  return (after === undefined || Date.parse(at) >= Date.parse(String(after))) && (before === undefined || Date.parse(at) <= Date.parse(String(before)));
+}

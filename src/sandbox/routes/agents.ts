@@ -42,7 +42,7 @@ import {
 } from '../domain/agents';
 import type { Call, Ctx, Handler } from '../domain/context';
 import { notFound } from '../domain/errors';
-import { paginate } from '../domain/pagination';
+import { paginate, within } from '../domain/pagination';
 import { ok, type Reply } from '../domain/reply';
 import { accountRoutes } from './accounts';
 import { quoteRoutes } from './quotes';
@@ -54,9 +54,6 @@ const runners = (ctx: Ctx): Runners => ({
   transferOut: (call) => transactionRoutes.createTransferOut(ctx, call),
   executeQuote: (call) => quoteRoutes.executeQuote(ctx, call),
 });
-
-const inRange = (at: string, after: unknown, before: unknown) =>
-  (after === undefined || Date.parse(at) >= Date.parse(String(after))) && (before === undefined || Date.parse(at) <= Date.parse(String(before)));
 
 const list: Handler = (ctx, call) => {
   const q = call.query as {
@@ -76,8 +73,8 @@ const list: Handler = (ctx, call) => {
       (q.customerId === undefined || a.data.customerId === q.customerId) &&
       (q.isPaused === undefined || a.data.isPaused === q.isPaused) &&
       (q.isConnected === undefined || a.data.isConnected === q.isConnected) &&
-      inRange(a.data.createdAt, q.createdAfter, q.createdBefore) &&
-      inRange(a.data.updatedAt, q.updatedAfter, q.updatedBefore),
+      within(a.data.createdAt, q.createdAfter, q.createdBefore) &&
+      within(a.data.updatedAt, q.updatedAfter, q.updatedBefore),
   );
   return ok(paginate(matches, q, (a) => agentView(ctx, a)));
 };
@@ -97,7 +94,7 @@ const listApprovals: Handler = (ctx, call) => {
       a.data.status === 'PENDING_APPROVAL' &&
       (q.agentId === undefined || a.data.agentId === q.agentId) &&
       (q.customerId === undefined || a.data.customerId === q.customerId) &&
-      inRange(a.data.createdAt, q.startDate, q.endDate),
+      within(a.data.createdAt, q.startDate, q.endDate),
   );
   return ok(paginate(matches, q, (a) => actionView(ctx, a)));
 };

@@ -11,7 +11,7 @@ import { invalidInput } from '../domain/errors';
 import { findCustomer } from '../domain/finders';
 import { ok } from '../domain/reply';
 import { syncKyc } from '../domain/kyc';
-import { paginate } from '../domain/pagination';
+import { paginate, within } from '../domain/pagination';
 
 const INDIVIDUAL_ONLY = ['fullName', 'birthDate', 'nationality'] as const;
 
@@ -102,8 +102,6 @@ const list: Handler = (ctx, call: Call) => {
     limit?: number;
     cursor?: string;
   };
-  const within = (value: string, after?: string, before?: string) =>
-    (after === undefined || Date.parse(value) >= Date.parse(after)) && (before === undefined || Date.parse(value) <= Date.parse(before));
   const matches = [...ctx.world.customers.values()].filter(({ data: c }) => {
     if (c.isDeleted && !q.isIncludingDeleted) return false;
     if (q.platformCustomerId !== undefined && c.platformCustomerId !== q.platformCustomerId) return false;

@@ -5,7 +5,7 @@
  */
 import type { ApiTokenCreateParams } from '../../generated/types';
 import type { Handler } from '../domain/context';
-import { paginate } from '../domain/pagination';
+import { paginate, within } from '../domain/pagination';
 import { createToken, deleteToken, findToken } from '../domain/tokens';
 import { ok } from '../domain/reply';
 
@@ -21,8 +21,6 @@ const list: Handler = (ctx, call) => {
     limit?: number;
     cursor?: string;
   };
-  const within = (value: string, after?: string, before?: string) =>
-    (after === undefined || Date.parse(value) >= Date.parse(after)) && (before === undefined || Date.parse(value) <= Date.parse(before));
   const matches = [...ctx.world.tokens.values()].filter(
     (t) =>
       !t.deleted &&

@@ -49,7 +49,9 @@ export const SIZE_BUDGET = {
   // 22,154 B (-167 B) with the list-only worker's cuts (the plan's own reading of every path template, declared fields).
   // 23,960 B with stablecoins (10 operations), cards (5 and 10 sandbox simulations) and documents (5, multipart
   // uploads): +1.8 kB for 30 rows and 3 resources, measured when those branches were merged and not cut yet.
-  initial: 24_000, // 19,229 B after the merge of issues 32-36's work (19,136 B with issue 33; the new event types and optional fields of issue 34 add the rest); 18,519 B with issue 36's optional parts (the rows without schema names or check loaders, -710 B)
+  // 25,901 B with issues 49/50's 47 operations (SCA, contact verification, agents): their rows, the agentToken option
+  // and the SCA/agent secrets masked in every core: +2.0 kB measured after the merge (25,984 B), then -83 B of cuts.
+  initial: 25_950, // 19,229 B after the merge of issues 32-36's work (19,136 B with issue 33; the new event types and optional fields of issue 34 add the rest); 18,519 B with issue 36's optional parts (the rows without schema names or check loaders, -710 B)
   /** The initial chunk plus what the first call loads (its operation's compiled checks): 22.0 kB; 23.5 kB with the above (23,468 B); 22,107 B without `createClient` (issue 26); 22,275 B with the rows as plain objects; 22,437 B with the two refusals; 21,801 B once the checks the first call loads are only its resources' (issue 26: shared checks by the resources that use them, response checks in modules of their own, the check runtime no longer loaded whole). */
   // 25,907 B with issue 34's 34 operations: the first call also loads the table of request-check loaders, one entry per operation.
   // 26,019 B with the above.
@@ -59,7 +61,8 @@ export const SIZE_BUDGET = {
   // 26,317 B with issue 36 §2's fourth pass merged (see initial; the checks' faster paths load with the first call).
   // 28,147 B with the same (+1.7 kB). 27,980 B (-167 B) with the list-only worker's cuts (see initial).
   // 30,569 B with stablecoins, cards and documents (see initial).
-  firstCall: 30_600, // 22,536 B with issue 33's +684 B in the initial chunk (above); 22,833 B after the merge of issues 32-36; 22,814 B with issue 36 (the first call also loads the table of check loaders, a chunk of its own)
+  // 33,654 B with issues 49/50's 47 operations (see initial; 33,737 B before the cuts).
+  firstCall: 33_700, // 22,536 B with issue 33's +684 B in the initial chunk (above); 22,833 B after the merge of issues 32-36; 22,814 B with issue 36 (the first call also loads the table of check loaders, a chunk of its own)
   /**
    * `import { Crossborder }` + one call bundled as one file: everything the package can load. Target 25 kB. 30.1 kB;
    * 30.6 kB with production's secure OTP login in the compiled checks (SMS_OTP, `encryptedOtpBundle`, issue 27);
@@ -101,7 +104,9 @@ export const SIZE_BUDGET = {
   // 42,491 B (-186 B) with the list-only worker's cuts (see initial).
   // 47,737 B with stablecoins, cards and documents (+5.2 kB: their rows, resources, webhook events and the multipart
   // encoder's file forms).
-  oneFile: 47_800,
+  // 54,041 B with issues 49/50's 47 operations (+6.4 kB merged, 54,145 B: their rows, checks and resources, the SCA
+  // check and its error; then -104 B of cuts).
+  oneFile: 54_100,
   /**
    * The worker of issue 26 (scripts/bench/size.ts WORKER_PROGRAM: `CrossborderCore`, `Customers` and
    * `Webhooks`, customers.list + webhooks.unwrap), one file. Target 12 kB (issue 36: 14 kB); 25.4 kB measured (25,450 B with the two refusals; the
@@ -141,7 +146,10 @@ export const SIZE_BUDGET = {
   // transport's three calls to a call's hooks (one property read per attempt without them); the runner and the
   // redaction it uses are the hooks part's code, not the worker's. Ceiling raised from 19,800 B for it.
   // 19,928 B with the tokens' secret masked by the logger and the table's six new rows (+40 B over the hooks' 19,888 B).
-  worker: 20_000,
+  // 20,047 B (20,017 B from the packed package) with issues 49/50's core additions every worker holds (the agentToken
+  // option, the SCA/agent secrets and one-time codes masked, the SCA loader's check): +119 B over the 19,928 B above
+  // (20,129 B before the cuts). Ceiling raised from 20,000 B for it.
+  worker: 20_100,
   /**
    * `crossborder-sdk/wallet` for browsers (scripts/bench/size.ts WALLET_PROGRAM: generateClientKeyPair,
    * importSessionKey, stamp, WalletSession), min+gzip: 19.3 kB since the bundle is opened on WebCrypto directly
@@ -171,6 +179,11 @@ export const SIZE_BUDGET = {
    * one-file bundle: the whole hierarchy was: -31 B), and a multipart body is one value in the body's own slot, its
    * bytes carrying their content type and description (no second body field, content type field or refusal
    * conversion in the core: -69 B). The ceiling is the target.
+   * 14,515 B with issues 49/50 (14,602 B merged, -87 B of cuts: the SCA hold at the end of the challenge loop, the
+   * agentToken read as the client's secret with one refusal, the `code` check inline): +207 B over 14,308 B, not met.
+   * What remains is the agentToken option (+~115 B: the option, CROSSBORDER_AGENT_TOKEN, its refusal, Bearer) and
+   * nine secret field names and the one-time `code` rule of the masking every core runs on error details (+~90 B).
+   * The ceiling stays the target: the size test fails until a cut or a decision brings it back.
    */
   listWorker: 14_317,
 } as const;

@@ -425,21 +425,17 @@ export class CrossborderCore extends ClientInfo {
       leg.trace?.signed(requestId);
     }
     // Only a write's 202 can be a challenge (see #challenges). The final answer of a write whose row brings the SCA
-    // check (an answer that can hold a payment: src/core/sca.ts) is looked at by it once loaded.
-    const { label, op } = leg.plan;
-    const hold = op.sca && ((result: WithResponse<unknown>) => op.sca!().then((sca) => sca.scaHold(label, result)));
+    // check (an answer that can hold a payment: src/core/sca.ts) is looked at by it once loaded, at #challenges' end.
     const after: AfterLeg | undefined = leg.plan.write
-      ? (result) => {
-          const final = result.response.status === 202 ? this.#challenges(leg, options, result, signed ? 1 : 0) : result;
-          return hold ? Promise.resolve(final).then(hold) : final;
-        }
+      ? (result) => (result.response.status === 202 || leg.plan.op.sca ? this.#challenges(leg, options, result, signed ? 1 : 0) : result)
       : read;
     return signed ? this.#send(leg, signature, requestId, this.#signed.expiry(requestId), after) : this.#send(leg, undefined, undefined, undefined, after);
   }
 
   /**
    * A signed leg may be answered with the next challenge (production's delegated keys sign twice): each is
-   * signed like the first (the signer) or handed out (relay mode), up to MAX_SIGNED_LEGS.
+   * signed like the first (the signer) or handed out (relay mode), up to MAX_SIGNED_LEGS. The final answer then
+   * meets the row's SCA check, when it has one.
    */
   async #challenges(leg: Leg, options: CallOptions, result: WithResponse<unknown>, signedLegs: number): Promise<WithResponse<unknown>> {
     const { plan, idempotencyKey, trace } = leg;
@@ -460,7 +456,7 @@ export class CrossborderCore extends ClientInfo {
       result = await this.#send(leg, signature, challenge.requestId, Date.parse(challenge.expiresAt));
       signedLegs++;
     }
-    return result;
+    return op.sca ? (await op.sca()).scaHold(operation, result) : result;
   }
 
   /**

@@ -51,10 +51,6 @@ const MASKED_FIELDS = new Set(
  */
 const SERVICE_CODE = /^[A-Z][A-Z0-9_]{0,63}$/;
 
-/** True for a `code` that is not a service code: a one-time code or a device code (any number too). */
-const secretCode = (field: string, value: unknown): boolean =>
-  field === 'code' && (typeof value === 'number' || (typeof value === 'string' && !SERVICE_CODE.test(value)));
-
 /**
  * Fields of an object that are a personal-data object by their presence: an account of any kind
  * (`accountType`, the open union: `EUR_ACCOUNT` with an `iban` as much as `USD_ACCOUNT`), a customer
@@ -244,7 +240,8 @@ export function maskBody(value: unknown, depth = 0, inPii = false): unknown {
   const pii = inPii || PII_MARKERS.some((marker) => typeof record[marker] === 'string');
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(record)) {
-    const named = MASKED_FIELDS.has(k) || secretCode(k, v);
+    // A `code` is masked unless it is a string of a service code's form (a one-time code, a device code, a number: masked).
+    const named = MASKED_FIELDS.has(k) || (k === 'code' && !SERVICE_CODE.test(v as string));
     // An allow-listed value is a string or a list of strings: nothing below it to mask.
     if (pii && !named && depth < MAX_DEPTH && allowed(k, v)) out[k] = Array.isArray(v) ? [...(v as unknown[])] : v;
     else out[k] = maskBody(v, depth + 1, pii || named);

@@ -53,22 +53,28 @@ export function timeoutProblem(value: unknown): string | undefined {
     : undefined;
 }
 
+/** The globals that tell a runtime. */
+type Globals = Record<string, unknown> & {
+  Bun?: { version?: string };
+  Deno?: { version?: { deno?: string } };
+  EdgeRuntime?: unknown;
+  navigator?: { userAgent?: unknown };
+  document?: unknown;
+};
+
+/** A server runtime with worker-like globals, by its own global (Bun, Deno, Vercel Edge, Cloudflare workerd), as `name/version`. */
+function serverRuntime(g: Globals): string | undefined {
+  if (g.Bun?.version) return `bun/${g.Bun.version}`;
+  if (g.Deno?.version?.deno) return `deno/${g.Deno.version.deno}`;
+  if (typeof g.EdgeRuntime === 'string') return `edge-runtime/${g.EdgeRuntime}`;
+  if (g.navigator?.userAgent === 'Cloudflare-Workers') return 'workerd';
+}
+
 /** `crossborder-sdk/<version> <runtime>/<version>`, or undefined where the runtime forbids the header (browsers). */
 function userAgent(): string | undefined {
-  const g = globalThis as {
-    Bun?: { version?: string };
-    Deno?: { version?: { deno?: string } };
-    EdgeRuntime?: unknown;
-    navigator?: { userAgent?: string };
-    document?: unknown;
-  };
-  let runtime: string | undefined;
-  if (g.Bun?.version) runtime = `bun/${g.Bun.version}`;
-  else if (g.Deno?.version?.deno) runtime = `deno/${g.Deno.version.deno}`;
-  else if (typeof g.EdgeRuntime === 'string') runtime = `edge-runtime/${g.EdgeRuntime}`;
-  else if (g.navigator?.userAgent === 'Cloudflare-Workers') runtime = 'workerd';
-  else if (typeof process !== 'undefined' && process.versions?.node) runtime = `node/${process.versions.node}`;
-  else if (g.document !== undefined) return undefined;
+  const g = globalThis as Globals;
+  const runtime = serverRuntime(g) ?? (typeof process !== 'undefined' && process.versions?.node ? `node/${process.versions.node}` : undefined);
+  if (!runtime && g.document !== undefined) return undefined;
   return `crossborder-sdk/${VERSION}${runtime ? ` ${runtime}` : ''}`;
 }
 
@@ -81,10 +87,10 @@ const WORKER_SCOPES = ['WorkerGlobalScope', 'DedicatedWorkerGlobalScope', 'Share
  * which have worker-like globals: Deno, Bun, Cloudflare workerd, Vercel Edge.
  */
 function inBrowser(): boolean {
-  const g = globalThis as Record<string, unknown> & { navigator?: { userAgent?: unknown } };
+  const g = globalThis as Globals;
   if (g.Deno !== undefined) return false;
   if (typeof g.window !== 'undefined' && typeof g.document !== 'undefined') return true;
-  if (g.Bun !== undefined || typeof g.EdgeRuntime === 'string' || g.navigator?.userAgent === 'Cloudflare-Workers') return false;
+  if (serverRuntime(g)) return false;
   if (typeof g.importScripts === 'function') return true;
   return WORKER_SCOPES.some((name) => typeof g[name] === 'function' && globalThis instanceof (g[name] as abstract new () => unknown));
 }
@@ -136,27 +142,27 @@ export function readSettings(options: ClientOptions): Settings {
   if (typeof options !== 'object') throw new ConfigurationError(`The client's options must be an object, got ${typeof options}`);
   checkOptionNames(options, CLIENT_OPTIONS, 'client option');
   // An agent's credential (`agentToken`, else CROSSBORDER_AGENT_TOKEN when the options give no platform credential)
-  // takes the place of the platform's: the client is then that agent. Beside a platform credential it is refused.
+  // takes the place of the platform's: the client is then that agent, its token the secret (scrubbed as one).
+  // Beside a platform credential it is refused, as a credential that is not a string is.
   const platform = options.tokenId !== undefined || options.clientSecret !== undefined;
   const agentToken = options.agentToken ?? (platform ? undefined : env('CROSSBORDER_AGENT_TOKEN'));
-  if (agentToken !== undefined && (platform || typeof agentToken !== 'string' || !/^[\x21-\x7e]+$/.test(agentToken))) {
-    throw new ConfigurationError(
-      "agentToken (an agent's credential: a redeemed device code's accessToken) must be a string without spaces, given without tokenId and clientSecret",
-    );
-  }
   const tokenId = agentToken ? undefined : (options.tokenId ?? env('CROSSBORDER_TOKEN_ID'));
-  const secret = agentToken ? undefined : (options.clientSecret ?? env('CROSSBORDER_CLIENT_SECRET'));
+  const secret = agentToken ?? options.clientSecret ?? env('CROSSBORDER_CLIENT_SECRET');
+  if (
+    (agentToken !== undefined && (platform || !/^[\x21-\x7e]+$/.test(agentToken))) ||
+    (tokenId && typeof tokenId !== 'string') ||
+    (secret && typeof secret !== 'string')
+  ) {
+    throw new ConfigurationError('Give either tokenId and clientSecret or agentToken: they must be strings, agentToken without spaces');
+  }
   // A missing credential is asked for by the first API call, not here: a client that only unwraps
   // webhooks needs none. One given but unusable is refused now.
-  const missingCredentials = agentToken
-    ? undefined
-    : !tokenId
-      ? 'Missing tokenId: pass { tokenId } or set CROSSBORDER_TOKEN_ID'
-      : !secret
-        ? 'Missing clientSecret: pass { clientSecret } or set CROSSBORDER_CLIENT_SECRET'
-        : undefined;
-  if ((tokenId && typeof tokenId !== 'string') || (secret && typeof secret !== 'string'))
-    throw new ConfigurationError('tokenId and clientSecret must be strings');
+  const missingCredentials =
+    agentToken || tokenId
+      ? secret
+        ? undefined
+        : 'Missing clientSecret: pass { clientSecret } or set CROSSBORDER_CLIENT_SECRET'
+      : 'Missing tokenId: pass { tokenId } or set CROSSBORDER_TOKEN_ID';
   if (tokenId && tokenId.includes(':')) throw new ConfigurationError('tokenId must not contain ":" (HTTP Basic joins it to the secret with one)');
   if (missingCredentials === undefined && inBrowser() && options.dangerouslyAllowBrowser !== true) {
     throw new ConfigurationError(
@@ -183,7 +189,7 @@ export function readSettings(options: ClientOptions): Settings {
     );
   }
   const agent = userAgent();
-  const basic = missingCredentials === undefined && !agentToken ? base64Forms(`${tokenId}:${secret}`) : undefined;
+  const basic = tokenId && secret ? base64Forms(`${tokenId}:${secret}`) : undefined;
   return {
     environment,
     baseUrl: normalizeBaseUrl(baseUrl ?? DEFAULT_BASE_URLS[environment === 'sandbox' ? 'sandbox' : 'production']),
@@ -193,13 +199,7 @@ export function readSettings(options: ClientOptions): Settings {
     missingCredentials,
     authorization: agentToken ? `Bearer ${agentToken}` : basic === undefined ? '' : `Basic ${basic[0]}`,
     // Whatever was given is scrubbed, even when the other half is missing.
-    secrets: agentToken
-      ? [agentToken]
-      : basic === undefined
-        ? secret
-          ? [secret, ...base64Forms(secret)]
-          : []
-        : [secret!, `${tokenId}:${secret}`, ...basic, ...base64Forms(secret!)],
+    secrets: basic === undefined ? (secret ? [secret, ...base64Forms(secret)] : []) : [secret!, `${tokenId}:${secret}`, ...basic, ...base64Forms(secret!)],
     headers: mergeHeaders(agent ? { 'user-agent': agent } : {}, options.defaultHeaders),
   };
 }

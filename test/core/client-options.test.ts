@@ -267,6 +267,72 @@ describe("the client's own options", () => {
   });
 });
 
+describe("agentToken: an agent's credential in place of the platform's", () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+  const AGENT = 'gat_0123456789abcdef';
+  const REFUSAL = new ConfigurationError('Give either tokenId and clientSecret or agentToken: they must be strings, agentToken without spaces');
+  /** A client's Authorization header on one call, and what inspect and JSON show of the client. */
+  const sent = async (options: ClientOptions) => {
+    const seen: (string | null)[] = [];
+    const fetch = async (_input: RequestInfo | URL, init?: RequestInit) => (
+      seen.push(new Headers(init?.headers).get('authorization')),
+      Response.json({ id: 'Agent:1' })
+    );
+    const core = new CrossborderCore({ baseUrl: 'https://api.test.invalid', fetch, maxRetries: 0, ...options });
+    await core.call(op({ method: 'GET', path: '/agents/me' }));
+    expect(seen).toHaveLength(1);
+    return { authorization: seen[0], shown: inspect(core, { depth: 5, showHidden: true }) + JSON.stringify(core) };
+  };
+  const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+
+  it('beside tokenId or clientSecret (given in the options), refused naming agentToken', () => {
+    for (const platform of [{ tokenId: 't' }, { clientSecret: 's' }, { tokenId: 't', clientSecret: 's' }]) {
+      expect(() => new CrossborderCore({ agentToken: AGENT, ...platform }), JSON.stringify(platform)).toThrow(REFUSAL);
+      expect(() => new Crossborder({ agentToken: AGENT, ...platform }), JSON.stringify(platform)).toThrow(REFUSAL);
+    }
+  });
+
+  it("'', a space, a line break, a character beyond ASCII or not a string: refused naming agentToken", () => {
+    for (const bad of ['', ' ', 'gat 0123', ' gat_0123', 'gat_0123 ', 'gat_0123\n', 'gat_0123\t', 'gät_0123']) {
+      expect(() => new CrossborderCore({ agentToken: bad }), JSON.stringify(bad)).toThrow(REFUSAL);
+    }
+    for (const bad of [{}, 12345, true, ['gat_0123']]) {
+      expect(() => new CrossborderCore({ agentToken: bad as unknown as string }), String(bad)).toThrow(REFUSAL);
+    }
+    // From the environment, the same refusal.
+    vi.stubEnv('CROSSBORDER_AGENT_TOKEN', 'gat 0123');
+    expect(() => new CrossborderCore({})).toThrow(REFUSAL);
+  });
+
+  it('an agent client sends Authorization: Bearer <agentToken>, needs no platform credential, and never shows the token', async () => {
+    vi.stubEnv('CROSSBORDER_TOKEN_ID', '');
+    vi.stubEnv('CROSSBORDER_CLIENT_SECRET', '');
+    vi.stubEnv('CROSSBORDER_AGENT_TOKEN', '');
+    const { authorization, shown } = await sent({ agentToken: AGENT });
+    expect(authorization).toBe(`Bearer ${AGENT}`);
+    expect(shown).not.toContain(AGENT);
+    // Any visible ASCII is a token's: base64's + / =, and a colon (no HTTP Basic to join here).
+    expect((await sent({ agentToken: 'a+b/c=:~!' })).authorization).toBe('Bearer a+b/c=:~!');
+    // The platform's client, for comparison.
+    expect((await sent({ tokenId: 'tok_1', clientSecret: 'sk_1' })).authorization).toBe(basic('tok_1', 'sk_1'));
+  });
+
+  it("CROSSBORDER_AGENT_TOKEN is used only when the options give no platform credential (then over the platform's variables)", async () => {
+    vi.stubEnv('CROSSBORDER_AGENT_TOKEN', AGENT);
+    vi.stubEnv('CROSSBORDER_TOKEN_ID', 'tok_env');
+    vi.stubEnv('CROSSBORDER_CLIENT_SECRET', 'sk_env');
+    expect((await sent({})).authorization).toBe(`Bearer ${AGENT}`);
+    expect((await sent({ tokenId: 'tok_opt', clientSecret: 'sk_opt' })).authorization).toBe(basic('tok_opt', 'sk_opt'));
+    // One platform credential in the options: the platform's client, the other half from its variable.
+    expect((await sent({ tokenId: 'tok_opt' })).authorization).toBe(basic('tok_opt', 'sk_env'));
+    expect((await sent({ clientSecret: 'sk_opt' })).authorization).toBe(basic('tok_env', 'sk_opt'));
+    // The option itself wins over the variable.
+    expect((await sent({ agentToken: 'gat_option' })).authorization).toBe('Bearer gat_option');
+  });
+});
+
 describe('APIPromise', () => {
   const answer = { data: { id: 'Customer:1' }, response: new Response('{}'), idempotencyKey: undefined, requestId: 'req-1' };
 

@@ -183,9 +183,13 @@ export const SIZE_BUDGET = {
    * agentToken read as the client's secret with one refusal, the `code` check inline): +207 B over 14,308 B, not met.
    * What remains is the agentToken option (+~115 B: the option, CROSSBORDER_AGENT_TOKEN, its refusal, Bearer) and
    * nine secret field names and the one-time `code` rule of the masking every core runs on error details (+~90 B).
-   * The ceiling stays the target: the size test fails until a cut or a decision brings it back.
+   * Decided (issue 49): the ceiling is the measured 14,515 B, over issue 50's 14.3 kB target (not met, said so in
+   * docs/benchmarks.md). Both costs are behaviour every core needs: a worker can be an agent (its credential is read
+   * by the core that sends it), and an error's `details` are masked with the same rule as the log, so SCA secrets
+   * and one-time codes never reach an error tracker. The levers left trade what users see (the errors' guidance
+   * text, a public `toJSON` method) or make the agent's credential an optional part (about -80 B, not enough alone).
    */
-  listWorker: 14_317,
+  listWorker: 14_515,
 } as const;
 
 /** Issue 50 §6's target for the webhook receiver (RECEIVER_PROGRAM, one file, min+gzip bytes). */

@@ -15,10 +15,11 @@ const [OPEN, CLOSE] = PAYOUTS_SECTION_MARKERS;
 const sectionOf = (page: string) => page.slice(page.indexOf(OPEN), page.indexOf(CLOSE) + CLOSE.length);
 
 describe('the payouts bench, rendered from its results', () => {
-  it("its lines: the recorded run's, byte for byte as docs/benchmarks.json keeps them", () => {
-    const stored = JSON.parse(read('docs/benchmarks.json')) as { payouts: string; partsDate: { payouts: string } };
-    expect(stored.partsDate.payouts).toBe('2026-12-02');
-    expect(payoutsLines(recorded).join('\n')).toBe(stored.payouts);
+  it("its lines: docs/benchmarks.json's, byte for byte as rendered from the result it keeps beside them", () => {
+    // Any run of the bench (the stored one changes with each `npm run bench`), not only the recorded fixture's.
+    const stored = JSON.parse(read('docs/benchmarks.json')) as { payouts: string; payoutsResult: PayoutsResult };
+    expect(stored.payouts.split('\n')).toHaveLength(payoutsLines(recorded).length);
+    expect(payoutsLines(stored.payoutsResult).join('\n')).toBe(stored.payouts);
   });
 
   it('its table: each figure of the run, each verdict against its target', () => {

@@ -481,6 +481,9 @@ function buildOperations(
               .map(([field, type]) => `${field}: '${type}'`)
               .join(', ')} },\n  form: () => import('../core/form'),\n`
           : '') +
+        // An operation the document says takes no credential (`security: []`: an agent's device code redeemed by the
+        // device that has no credential yet) needs none and is sent without one.
+        (Array.isArray(op.security) && op.security.length === 0 ? '  anonymous: true,\n' : '') +
         // The SCA check comes with the row of a write whose answer can hold a payment (src/core/sca.ts).
         (method !== 'get' && holdsForSca(resolveRef, op) ? `  sca: () => import('../core/sca'),\n` : '') +
         `${flags & FLAG.response ? '  resource: true,\n' : ''}${checked.has(id) ? '  checked: true,\n' : ''}`;

@@ -336,7 +336,7 @@ export class CrossborderCore extends ClientInfo {
   #start(op: Operation, input: CallInput, options: CallOptions, trace: CallTrace | undefined, read?: AfterLeg): Promise<WithResponse<unknown>> {
     try {
       // Credentials are asked for by the first call that needs them, not by the constructor (webhook-only clients need none).
-      if (this.#missingCredentials !== undefined) throw new ConfigurationError(this.#missingCredentials);
+      if (this.#missingCredentials !== undefined && !op.anonymous) throw new ConfigurationError(this.#missingCredentials);
       const plan = this.#plan(op);
       if (op.sandboxOnly && this.environment === 'production') {
         throw new ConfigurationError(`${op.id} is sandbox-only and this client's environment is 'production'; nothing was sent`);
@@ -489,6 +489,7 @@ export class CrossborderCore extends ClientInfo {
       headers.authorization = this.#authorization;
       headers.accept = 'application/json';
     }
+    if (op.anonymous) delete headers.authorization; // the document's `security: []`: no credential is sent
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
     if (signature !== undefined) headers['service-wallet-signature'] = signature;
     if (requestId !== undefined) headers['request-id'] = requestId;

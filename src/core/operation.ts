@@ -39,6 +39,11 @@ export interface Operation {
    */
   readonly form?: (() => Promise<typeof import('./form')>) | undefined;
   /**
+   * @internal The operation takes no credential (the document's `security: []`): a client without one may call
+   * it, and no `Authorization` header is sent.
+   */
+  readonly anonymous?: boolean | undefined;
+  /**
    * @internal The loader of the Strong Customer Authentication check, on the row of a write whose answer can hold a
    * payment (the document's answer has an `scaChallenge` and a `status` that can be `PENDING_AUTHORIZATION`): such an
    * answer is thrown as a `ScaRequiredError`. A bundle without such an operation holds none of it.

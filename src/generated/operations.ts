@@ -2039,6 +2039,7 @@ export const redeemAgentDeviceCode: OperationRow<'redeemAgentDeviceCode'> = {
   id: 'redeemAgentDeviceCode',
   method: 'POST',
   path: '/agents/device-codes/{code}/redeem',
+  anonymous: true,
   resource: true,
   checked: true,
 };
@@ -4159,6 +4160,7 @@ export const operations: { readonly [Id in OperationId]: DocumentOperation<Id> }
     sandboxOnly: false,
     paginated: false,
     idempotencyKeyRequired: false,
+    anonymous: true,
     resource: true,
     checked: true,
     params: { path: 'zRedeemAgentDeviceCodePath' },

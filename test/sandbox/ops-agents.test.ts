@@ -113,9 +113,21 @@ describe.each(worlds)('agents against the sandbox, %s', (_name, makeWorld) => {
     expect(lifetime >= 24 * 3_600_000 && lifetime < 24 * 3_600_000 + 5_000).toBe(true);
     expect(await cb.agents.getDeviceCodeStatus(deviceCode.code)).toEqual({ code: deviceCode.code, redeemed: false });
 
-    // The agent software redeems without platform credentials: a client that has none.
-    const software = new Crossborder({ agentToken: 'not-yet', environment: 'sandbox', baseUrl: world.baseUrl, maxRetries: 0 });
+    // The agent software redeems with no credential at all (the document's `security: []`): none is asked for,
+    // and no Authorization header is sent.
+    const authorization: (string | null)[] = [];
+    const software = new Crossborder({
+      environment: 'sandbox',
+      baseUrl: world.baseUrl,
+      maxRetries: 0,
+      fetch: (url, init) => {
+        authorization.push(new Headers(init?.headers).get('authorization'));
+        return fetch(url, init);
+      },
+    });
+    await expect(software.agents.list()).rejects.toThrow(/Missing tokenId/); // any other operation still needs one
     const redeemed = await software.agents.redeemDeviceCode(deviceCode.code);
+    expect(authorization).toEqual([null]);
     expect(redeemed).toMatchObject({ agentId: agent.id, agentName: 'Payroll bot', policy: POLICY });
     expect(redeemed.accessToken).toMatch(/^gat_[0-9a-f]{40}$/);
     const again = await rejected(cb.agents.redeemDeviceCode(deviceCode.code));

@@ -325,10 +325,12 @@ describe('examples in the reference', () => {
 
   it('renders the examples on the class pages', () => {
     const page = readFileSync(join(out, 'html', 'classes', 'crossborder-sdk.Customers.html'), 'utf8');
-    // create, delete, list, retrieve, update, and production's endUserTerms, importCsv, retrieveImportJob, createKycLink
-    expect(page.match(/<h4 class="tsd-anchor-link"[^>]*>Example/g)?.length).toBe(9);
+    // create, delete, list, retrieve, update, and production's endUserTerms, importCsv, retrieveImportJob, createKycLink,
+    // and its contact verification: verifyEmail, confirmEmail, verifyPhone, confirmPhone
+    expect(page.match(/<h4 class="tsd-anchor-link"[^>]*>Example/g)?.length).toBe(13);
     const code = [...page.matchAll(/<pre><code class="ts">([\s\S]*?)<\/code>/g)].map((m) => m[1]!.replace(/<[^>]+>/g, ''));
-    for (const method of ['create', 'retrieve', 'update', 'delete', 'list']) expect(code.join('\n'), method).toContain(`cb.customers.${method}(`);
+    for (const method of ['create', 'retrieve', 'update', 'delete', 'list', 'verifyEmail', 'confirmPhone'])
+      expect(code.join('\n'), method).toContain(`cb.customers.${method}(`);
   });
 });
 

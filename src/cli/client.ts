@@ -24,6 +24,8 @@ export interface ConnectionOptions {
   environment?: string | undefined;
   maxRetries?: string | undefined;
   timeout?: string | undefined;
+  /** The command's operation takes no credential (the document's `security: []`): none is asked for. */
+  anonymous?: boolean | undefined;
 }
 
 /** The config file: `CROSSBORDER_CONFIG`, else `~/.config/crossborder/config.json`. */
@@ -114,7 +116,7 @@ export function connect(options: ConnectionOptions, extra: ClientOptions = {}): 
     // The SDK asks for credentials at the first call (a webhook-only client needs none); every command
     // here calls the API, so a missing one is said before anything starts.
     const { missingCredentials, authorization } = readSettings(clientOptions);
-    if (missingCredentials !== undefined) throw new ConfigurationError(missingCredentials);
+    if (missingCredentials !== undefined && !options.anonymous) throw new ConfigurationError(missingCredentials);
     // An agent's credential (agentToken, CROSSBORDER_AGENT_TOKEN) is sent as a Bearer token: the client is that agent.
     return { core: cliCore(clientOptions), target, sandboxCredentials, agent: authorization.startsWith('Bearer ') };
   } catch (error) {

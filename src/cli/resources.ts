@@ -115,7 +115,7 @@ async function callOf(spec: CommandDetails, args: string[], opts: ApiOptions): P
 
 /** Runs one command line of the table. */
 async function run(spec: CommandDetails, args: string[], opts: ApiOptions, onInput: (input: CallInput) => void = () => {}): Promise<void> {
-  const { core: pipeline } = connect(opts);
+  const { core: pipeline } = connect({ ...opts, anonymous: spec.op.anonymous });
   const { input, options } = await callOf(spec, args, opts);
   onInput(input);
   const json = opts.json === true;

@@ -33,4 +33,11 @@ describe('connect with an agent credential', () => {
     vi.stubEnv('CROSSBORDER_AGENT_TOKEN', 'gat_0123456789abcdef');
     expect(connect({ baseUrl: 'http://127.0.0.1:1' }).agent).toBe(true);
   });
+
+  it('a command whose operation takes no credential (redeem-device-code) runs without one; any other is refused', () => {
+    clear();
+    expect(() => connect({ baseUrl: 'http://127.0.0.1:1' })).toThrow(/CROSSBORDER_TOKEN_ID/);
+    const connection = connect({ baseUrl: 'http://127.0.0.1:1', anonymous: true });
+    expect([connection.agent, connection.sandboxCredentials]).toEqual([false, false]);
+  });
 });

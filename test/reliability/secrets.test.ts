@@ -822,8 +822,14 @@ describe('secrets appear only where the protocol puts them', () => {
     });
     expect(misplaced).toEqual([]);
     expect(allowedHits).toBeGreaterThan(proxy.records.length); // the Basic credential on every request, at least
-    // The platform's Basic credential on every request but the agent's own calls, which carry the agent's Bearer one.
-    expect(proxy.records.filter((r) => !agentCall(r) && header(r, 'authorization') !== `Basic ${BASIC}`).map((r) => `${r.method} ${r.url}`)).toEqual([]);
+    // The platform's Basic credential on every request but the agent's own calls, which carry the agent's Bearer one,
+    // and the redeem of a device code (the document's `security: []`), which carries none.
+    const redeem = (r: ProxyRecord) => r.method === 'POST' && /^\/2025-10-13\/agents\/device-codes\/[^/]+\/redeem$/.test(r.url);
+    expect(proxy.records.filter(redeem).map((r) => header(r, 'authorization'))).toEqual(proxy.records.filter(redeem).map(() => undefined));
+    expect(proxy.records.filter(redeem).length).toBeGreaterThan(0);
+    expect(
+      proxy.records.filter((r) => !agentCall(r) && !redeem(r) && header(r, 'authorization') !== `Basic ${BASIC}`).map((r) => `${r.method} ${r.url}`),
+    ).toEqual([]);
     const asAgent = proxy.records.filter(agentCall);
     expect(asAgent.length).toBeGreaterThanOrEqual(15);
     expect(asAgent.filter((r) => header(r, 'authorization') !== `Bearer ${agentTokens[0]}`).map((r) => `${r.method} ${r.url}`)).toEqual([]);

@@ -158,7 +158,7 @@ describe('request(core, …): any operation by method and path', () => {
     expect(await request(client, 'POST', '/things/{id}', { path: { id: 'a b' }, body: { x: 1 } })).toEqual({ ok: 1 });
     expect(await request(client, 'POST', '/things', { body: {} }, { idempotencyKey: 'k-1' })).toEqual({ ok: 2 });
     expect(await request(client, 'POST', '/things', { body: {} }, { headers: { 'Idempotency-Key': 'k-2' } })).toEqual({ ok: 3 });
-    const malformed = await rejected(request(client, 'POST', '/things', null as never, null as never));
+    const malformed = await rejected(request(client, 'POST', '/things', null, null));
     expect(malformed.name).toBe('ResponseValidationError');
     expect(sent.map((s) => [s.url, s.headers['idempotency-key']])).toEqual([
       [`${BASE}/things/a%20b`, undefined],

@@ -471,7 +471,9 @@ function buildOperations(
           .filter(([, on]) => all || on)
           .map(([name, on]) => `  ${name}: ${on},\n`)
           .join('');
-      const head = `  id: '${id}',\n  method: '${method.toUpperCase()}',\n  path: '${path}',\n`;
+      // The signed retry comes with the row of every write (any write may be answered with a wallet challenge,
+      // src/core/signed-retry.ts): a bundle that only reads holds none of it. Next to the method, where the rows repeat.
+      const head = `  id: '${id}',\n  method: '${method.toUpperCase()}',\n${method !== 'get' ? '  signing,\n' : ''}  path: '${path}',\n`;
       const fields =
         `${body?.required ? '  bodyRequired: true,\n' : ''}` +
         // The encoder of a multipart body comes with the row of an operation that sends one (the CSV import), loaded
@@ -510,7 +512,7 @@ function buildOperations(
   if (eventTypes.length === 0) throw new Error('WebhookEvent has no discriminator mapping');
   const table =
     HEADER +
-    "import type { Operation } from '../core/plan';\n\n" +
+    "import type { Operation } from '../core/plan';\nimport { signing } from '../core/signing';\n\n" +
     // The names as a union of literals rather than `keyof typeof import('./zod.gen')`: the published
     // declarations (an exported Operation names them) then carry no zod schema types, nor zod's own.
     `/** Names of the generated zod schemas (the exports of ./zod.gen). */\nexport type SchemaName =\n${[...exported]

@@ -8,6 +8,7 @@ import { ClientInfo, CrossborderCore, type CallInput, type Operation } from './c
 import { openTelemetry, type WorkTelemetry } from './core/telemetry';
 import { logging, requestChecks, responseChecks } from './core/parts';
 import { requestHooks } from './core/hooks';
+import { request } from './core/request';
 import type { ClientOptions, SignedRequestOptions } from './core/options';
 import { ExternalAccounts, InternalAccounts, Platform } from './resources/accounts';
 import { Auth } from './resources/auth';
@@ -149,6 +150,6 @@ export class Crossborder extends ClientInfo {
    * ```
    */
   request<T = unknown>(method: Operation['method'], path: string, input: CallInput = {}, options: SignedRequestOptions = {}): APIPromise<T> {
-    return this.#core.request<T>(method, path, input, options);
+    return request<T>(this.#core, method, path, input, options);
   }
 }

@@ -4,7 +4,8 @@
  * bundle holds only the operations it calls. Each runs the same pipeline as the resource method
  * (`getCustomer(core, id)` is `cb.customers.retrieve(id)`): the same types, errors, retries, signed retry and
  * pagination (a list returns the same `PagePromise`, awaitable for a page and iterable with `for await`).
- * Generated from the API document (src/generated/functions.ts).
+ * Generated from the API document (src/generated/functions.ts); `request(core, method, path, input, options)`
+ * calls any other operation, and `signing` gives an operation of your own the signed retry (`core.call`).
  *
  * ```ts
  * import { CrossborderCore } from 'crossborder-sdk';
@@ -16,3 +17,5 @@
  * @module crossborder-sdk/functions
  */
 export * from './generated/functions';
+export { request } from './core/request';
+export { signing } from './core/signing';

@@ -1,6 +1,6 @@
 /**
  * Reading what the service answered: the body (parsed once, by {@link parseBody}), non-2xx answers as
- * typed errors, a 2xx without its resource, 202 wallet challenges, list envelopes. Every text built
+ * typed errors, a 2xx without its resource, list envelopes (202 wallet challenges: ./signed-retry). Every text built
  * from an answer goes through a {@link Scrub} first: a gateway that echoes the request must not put
  * the client's credentials into an error message.
  * @module
@@ -18,7 +18,6 @@ import {
   RateLimitError,
   ResponseValidationError,
   UnprocessableEntityError,
-  type SignatureChallenge,
   type ValidationIssue,
 } from './errors';
 import { maskBody } from './logger';
@@ -28,7 +27,6 @@ export { base64Forms, createScrub, requestIdOf, type Scrub } from './scrub';
 import type { ListEnvelope } from './pagination';
 import type { OperationPlan } from './plan';
 import { parseRetryAfter, unknownOutcomeHint } from './retry';
-import { isHeaderValue } from './wire';
 
 /**
  * The field errors of a 400 answer (production's `details.errors[]`: `{ field, message?, constraint? }`) as
@@ -178,42 +176,6 @@ export function toAPIError(response: Response, body: unknown, plan: AnswerPlan, 
   if (response.status === 400) return new BadRequestError({ ...init, issues: fieldErrorIssues(init.details) });
   const ErrorOfStatus = BY_STATUS[response.status] ?? (response.status >= 500 ? InternalServerError : APIError);
   return new ErrorOfStatus(init);
-}
-
-/**
- * True when a 202 answer to a write is a wallet challenge, so the signed retry applies (on any write):
- * the operation is one the spec signs, or the body carries a challenge's fields. A malformed challenge
- * is then refused by {@link readChallenge}, never returned as if it were the resource.
- */
-export function isChallenge(data: unknown, signed: boolean | undefined): boolean {
-  const c = data as Record<string, unknown> | null | undefined;
-  const body = c !== null && typeof c === 'object';
-  if (body && ('payloadToSign' in c || ('requestId' in c && 'expiresAt' in c))) return true;
-  // A 202 carrying the resource (an `id`, no challenge field) is the answer, as 200 is, even where the
-  // document lists a 202 challenge (production answers 202 with either on the same operation).
-  if (body && !Array.isArray(c) && typeof c.id === 'string') return false;
-  return signed === true;
-}
-
-/**
- * The challenge of a 202, refused when it could not be answered safely: a `requestId` that cannot
- * be sent as a header, an `expiresAt` that is not a date (a challenge is never signed without knowing
- * it is still valid).
- */
-export function readChallenge(data: unknown, response: Response, operation: string, scrub: Scrub): SignatureChallenge {
-  const c = (data ?? {}) as Partial<SignatureChallenge>;
-  const issues: ValidationIssue[] = [];
-  if (typeof c.payloadToSign !== 'string') issues.push({ path: 'payloadToSign', rule: 'invalid_type', message: 'expected string' });
-  if (typeof c.requestId !== 'string' || c.requestId === '' || !isHeaderValue(c.requestId)) {
-    issues.push({ path: 'requestId', rule: 'invalid_type', message: 'expected a string that can be sent as the Request-Id header' });
-  }
-  if (typeof c.expiresAt !== 'string' || Number.isNaN(Date.parse(c.expiresAt))) {
-    issues.push({ path: 'expiresAt', rule: 'invalid_format', message: 'expected an ISO date-time (an unreadable expiry is never signed)' });
-  }
-  if (issues.length) {
-    throw new ResponseValidationError(issues, { status: 202, operation, requestId: requestIdOf(response, scrub) });
-  }
-  return { payloadToSign: c.payloadToSign!, requestId: c.requestId!, expiresAt: c.expiresAt!, type: typeof c.type === 'string' ? c.type : undefined };
 }
 
 /**

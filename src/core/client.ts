@@ -10,24 +10,24 @@
  */
 import { createQuerySerializer } from 'openapi-fetch';
 import { APIPromise, type AfterLeg, type WithResponse } from './api-promise';
-import { createScrub, isChallenge, readAnswer, readChallenge, readEnvelope, type Scrub } from './answers';
+import { createScrub, readAnswer, readEnvelope, type Scrub } from './answers';
 import { isEmpty, readCallOptions, type CallOptions, type CallSettings } from './call-options';
-import { ConfigurationError, SignatureChallengeError, SignatureRequiredError, ValidationError, type ValidationIssue } from './errors';
+import { ConfigurationError, ValidationError, type ValidationIssue } from './errors';
 import type { FormBytes } from './form';
 import type { CallHooks, HookRunner } from './hooks';
 import { ignoreRejection, SILENT_LOG, type Log } from './logger';
-import type { ClientOptions, Environment, ListOptions, SignedRequestOptions, ValidationIssueReport } from './options';
+import type { ClientOptions, Environment, ListOptions, ValidationIssueReport } from './options';
 import { Page, PagePromise, type CursorTrail, type PageFetcher } from './pagination';
 import type { OperationId, OperationRow } from '../generated/operations';
 import type { CoreParts, RequestChecks, ResponseChecks } from './part-types';
 import { OperationPlan, type CallInput, type InputOf, type ItemOf, type Operation, type QuerySerializer, type ResultOf } from './plan';
 import { defaultSleep } from './retry';
 import { env, readSettings } from './settings';
-import { SignedRetry } from './signed-retry';
+import type { SignedRetry } from './signed-retry';
 import type { CallTrace, CoreTelemetry, PageLink, TelemetryRecorder } from './telemetry';
 import { sendAndRead, type Outgoing, type TransportConfig } from './transport';
 import { VERSION } from './version';
-import { headerIn, mergeHeaders, normalizeQuery, wireProblems } from './wire';
+import { mergeHeaders, normalizeQuery, wireProblems } from './wire';
 
 export { API_VERSION, DEFAULT_BASE_URLS, MAX_TIMEOUT_MS, normalizeBaseUrl } from './settings';
 export type { CallInput, InputOf, ItemOf, Operation, ResultOf } from './plan';
@@ -96,12 +96,6 @@ Object.defineProperties(ClientInfo.prototype, {
 });
 
 /**
- * The most signed legs one call sends. Production's longest flow (a delegated key) signs twice (one to spare); a
- * service asking again after this many is refused rather than signed without end.
- */
-const MAX_SIGNED_LEGS = 3;
-
-/**
  * The client without its resources and without its optional parts: the pipeline every operation goes
  * through (auth, Idempotency-Key, retries and timeouts, typed errors, the signed retry, pagination), for a
  * program that bundles only what it uses. Call operations on it with the standalone functions of
@@ -149,7 +143,8 @@ export class CrossborderCore extends ClientInfo {
   readonly #requestChecks: RequestChecks | undefined;
   /** @internal The `responseChecks` part (answers with `validateResponses`, webhook events), when given. */
   declare readonly responseChecks: ResponseChecks | undefined;
-  readonly #signed = new SignedRetry();
+  /** The signed retry's bookkeeping (challenges seen, requestIds sent), made when a write's row first loads it (`signing`). */
+  #signed: SignedRetry | undefined;
   /** The `hooks` option ready to run, when it sets any hook (the `hooks` part); undefined: no hook, nothing built per call. */
   readonly #hooks: HookRunner | undefined;
   /** @internal */
@@ -295,21 +290,6 @@ export class CrossborderCore extends ClientInfo {
     return this.#transport.sleep(ms, signal);
   }
 
-  /**
-   * Calls any operation of the API by method and path, for operations not wrapped yet.
-   * Path parameters are given in `path` and substituted into `{name}` placeholders.
-   */
-  request<T = unknown>(method: Operation['method'], path: string, input: CallInput = {}, options: SignedRequestOptions = {}): APIPromise<T> {
-    const op: Operation = {
-      id: `${method} ${path}`,
-      method,
-      path,
-      idempotent: options?.idempotencyKey !== undefined || headerIn(options?.headers, 'idempotency-key') !== undefined,
-      signed: true,
-    };
-    return this.call<T>(op, input ?? {}, options);
-  }
-
   /** The operation's plan, made on its first call (per client: it holds the client's base address). */
   #plan(op: Operation): OperationPlan {
     let plan = this.#plans.get(op);
@@ -413,48 +393,48 @@ export class CrossborderCore extends ClientInfo {
   }
 
   /**
-   * The call's legs: the first (signed, when the options carry a signature: relay mode), then one per wallet
-   * challenge a write is answered with, looked for in the leg's own step. A read is its first leg's promise,
-   * its result made into what `read` makes of it (a list's page) in the same step (`read` is given for reads only).
+   * The call's legs: the first (signed, when the options carry a signature: relay mode, whose requestId the signed
+   * retry claims), then one per wallet challenge a write is answered with, looked for in the leg's own step. A read
+   * is its first leg's promise, its result made into what `read` makes of it (a list's page) in the same step
+   * (`read` is given for reads only).
    */
   #legs(leg: Leg, options: CallOptions, read: AfterLeg | undefined): Promise<WithResponse<unknown>> {
     const { signature, requestId } = options;
+    const { op, label } = leg.plan;
     const signed = signature !== undefined && requestId !== undefined;
-    if (signed) {
-      this.#signed.claim(requestId, leg.plan.label);
-      leg.trace?.signed(requestId);
-    }
     // Only a write's 202 can be a challenge (see #challenges). The final answer of a write whose row brings the SCA
     // check (an answer that can hold a payment: src/core/sca.ts) is looked at by it once loaded, at #challenges' end.
     const after: AfterLeg | undefined = leg.plan.write
-      ? (result) => (result.response.status === 202 || leg.plan.op.sca ? this.#challenges(leg, options, result, signed ? 1 : 0) : result)
+      ? (result) => (result.response.status === 202 || op.sca ? this.#challenges(leg, options, result, signed ? 1 : 0) : result)
       : read;
-    return signed ? this.#send(leg, signature, requestId, this.#signed.expiry(requestId), after) : this.#send(leg, undefined, undefined, undefined, after);
+    if (!signed) return this.#send(leg, undefined, undefined, undefined, after);
+    leg.trace?.signed(requestId);
+    // A relayed signature's requestId is single use, and its challenge (when this client handed it out) unexpired.
+    if (!op.signing) return this.#send(leg, signature, requestId, undefined, after);
+    return op.signing().then((m) => {
+      const retry = (this.#signed ??= new m.SignedRetry());
+      retry.claim(requestId, label);
+      return this.#send(leg, signature, requestId, retry.expiry(requestId), after);
+    });
   }
 
   /**
-   * A signed leg may be answered with the next challenge (production's delegated keys sign twice): each is
-   * signed like the first (the signer) or handed out (relay mode), up to MAX_SIGNED_LEGS. The final answer then
-   * meets the row's SCA check, when it has one.
+   * A write's answer: its wallet challenges answered by the signed retry its row brings (`signing`), then the row's
+   * SCA check, when it has one. A write without `signing` (an operation of the caller's own) answered with a
+   * challenge is refused, never taken for its result.
    */
   async #challenges(leg: Leg, options: CallOptions, result: WithResponse<unknown>, signedLegs: number): Promise<WithResponse<unknown>> {
-    const { plan, idempotencyKey, trace } = leg;
-    const { op, label: operation } = plan;
-    while (result.response.status === 202 && plan.write && isChallenge(result.data, op.signed)) {
-      const challenge = readChallenge(result.data, result.response, operation, this.scrub);
-      this.#signed.remember(challenge); // so a leg relayed later is checked for expiry too
-      trace?.challenge(challenge);
-      if (signedLegs >= MAX_SIGNED_LEGS) {
-        throw new SignatureChallengeError(
-          `${operation}: the service asked for another signature after ${signedLegs} signed requests (requestId ${challenge.requestId}); ` +
-            `start again from the unsigned call`,
-        );
+    const { op, label: operation } = leg.plan;
+    if (result.response.status === 202) {
+      if (op.signing) {
+        const m = await op.signing();
+        const retry = (this.#signed ??= new m.SignedRetry());
+        const { idempotencyKey, trace } = leg;
+        const challenged = { operation, signed: op.signed, idempotencyKey, trace, scrub: this.scrub, signer: options.signer };
+        result = await m.answerChallenges(retry, { ...challenged, send: (s, r, notAfter) => this.#send(leg, s, r, notAfter) }, result, signedLegs);
+      } else if ((result.data as { payloadToSign?: unknown } | null)?.payloadToSign !== undefined) {
+        throw new ConfigurationError(`${operation} was answered with a wallet challenge: give its operation the signed retry ({ signing })`);
       }
-      if (!options.signer) throw new SignatureRequiredError(challenge, { operation, idempotencyKey });
-      const signature = await this.#signed.sign(options.signer, challenge, operation);
-      trace?.signed(challenge.requestId);
-      result = await this.#send(leg, signature, challenge.requestId, Date.parse(challenge.expiresAt));
-      signedLegs++;
     }
     return op.sca ? (await op.sca()).scaHold(operation, result) : result;
   }

@@ -50,6 +50,14 @@ export interface Operation {
    */
   readonly sca?: (() => Promise<typeof import('./sca')>) | undefined;
   /**
+   * The loader of the 202 signed retry (`signing`, from `crossborder-sdk/functions`), on the row of every write of
+   * the document and on the operations `request()` makes: a 202 wallet challenge is then signed with the call's
+   * `signer` (or thrown as a `SignatureRequiredError`), and a relayed `signature` checked as single use and unexpired.
+   * A write of your own without it that is answered with a challenge is refused (a `ConfigurationError`) rather
+   * than taken for its result. A bundle whose operations only read holds none of it.
+   */
+  readonly signing?: (() => Promise<typeof import('./signed-retry')>) | undefined;
+  /**
    * @internal Schemas of the path parameters, the query and the body: inline (anything with zod's
    * `safeParse`), or their names in the generated zod module (the sandbox's; the client runs `checks`).
    */

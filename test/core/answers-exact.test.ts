@@ -8,16 +8,15 @@ import {
   base64Forms,
   createScrub,
   fieldErrorIssues,
-  isChallenge,
   parseBody,
   readAnswer,
-  readChallenge,
   readEnvelope,
   requestIdOf,
   toAPIError,
   type Exchange,
   type Scrub,
 } from '../../src/core/answers';
+import { isChallenge, readChallenge } from '../../src/core/signed-retry';
 import {
   APIConnectionError,
   APIError,

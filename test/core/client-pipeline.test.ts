@@ -9,6 +9,7 @@ import { CrossborderCore } from '../../src/core/client';
 import { ConfigurationError, SignatureChallengeError, SignatureRequiredError, ValidationError } from '../../src/core/errors';
 import type { OperationChecks } from '../../src/core/validation';
 import { requestChecks } from '../../src/core/parts';
+import { request } from '../../src/functions';
 import { op, rejected, SECRET, testClient, testClient as testClientOf } from '../helpers/client';
 
 const AUTH = `Basic ${Buffer.from(`tok_test:${SECRET}`).toString('base64')}`;
@@ -150,14 +151,14 @@ describe('refused before sending', () => {
   });
 });
 
-describe('request(): any operation by method and path', () => {
+describe('request(core, …): any operation by method and path', () => {
   it('fills the path, sends a key only when given (option or header), and treats any 202 on it as a challenge', async () => {
     const { sent, fetch } = scripted((n) => (n === 4 ? Response.json({}, { status: 202 }) : Response.json({ ok: n })));
     const { client } = testClient({ fetch });
-    expect(await client.request('POST', '/things/{id}', { path: { id: 'a b' }, body: { x: 1 } })).toEqual({ ok: 1 });
-    expect(await client.request('POST', '/things', { body: {} }, { idempotencyKey: 'k-1' })).toEqual({ ok: 2 });
-    expect(await client.request('POST', '/things', { body: {} }, { headers: { 'Idempotency-Key': 'k-2' } })).toEqual({ ok: 3 });
-    const malformed = await rejected(client.request('POST', '/things', null as never, null as never));
+    expect(await request(client, 'POST', '/things/{id}', { path: { id: 'a b' }, body: { x: 1 } })).toEqual({ ok: 1 });
+    expect(await request(client, 'POST', '/things', { body: {} }, { idempotencyKey: 'k-1' })).toEqual({ ok: 2 });
+    expect(await request(client, 'POST', '/things', { body: {} }, { headers: { 'Idempotency-Key': 'k-2' } })).toEqual({ ok: 3 });
+    const malformed = await rejected(request(client, 'POST', '/things', null, null));
     expect(malformed.name).toBe('ResponseValidationError');
     expect(sent.map((s) => [s.url, s.headers['idempotency-key']])).toEqual([
       [`${BASE}/things/a%20b`, undefined],

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/core/errors';
 import { getCustomer } from '../../src/generated/operations'; // its checks module loads its resource's response checks
+import { request } from '../../src/functions';
 import { op, rejected, testClient } from '../helpers/client';
 
 const json = (body: unknown, status = 200) => Response.json(body, { status });
@@ -58,10 +59,10 @@ describe('options and parameters that cannot go on the wire', () => {
 });
 
 describe('the core itself', () => {
-  it('request() on a production client is sent (it is no sandbox-only operation)', async () => {
+  it('request(core, …) on a production client is sent (it is no sandbox-only operation)', async () => {
     const urls: string[] = [];
     const { client } = testClient({ environment: 'production', fetch: async (url) => (urls.push(url), json({ ok: true })) });
-    await expect(client.request('POST', '/sandbox/send', { body: {} })).resolves.toEqual({ ok: true });
+    await expect(request(client, 'POST', '/sandbox/send', { body: {} })).resolves.toEqual({ ok: true });
     expect(urls).toEqual(['https://api.test.invalid/2025-10-13/sandbox/send']);
   });
 

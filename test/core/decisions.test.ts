@@ -4,7 +4,8 @@
  * mutants the mutation run (npm run test:mutation) found alive in money, secret and signature code.
  */
 import { describe, expect, it } from 'vitest';
-import { isChallenge, parseBody, readChallenge, readEnvelope, toAPIError, createScrub } from '../../src/core/answers';
+import { parseBody, readEnvelope, toAPIError, createScrub } from '../../src/core/answers';
+import { isChallenge, readChallenge } from '../../src/core/signed-retry';
 import { APIError, InternalServerError } from '../../src/core/errors';
 import { OperationPlan } from '../../src/core/plan';
 import { isPermanentConflict, isRetryableStatus, networkErrorCode, parseRetryAfter, retryDecision, surelyNotSent, type RetryInput } from '../../src/core/retry';

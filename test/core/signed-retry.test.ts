@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import { useMswServer } from '../helpers/msw';
-import { AuthenticationError, SignatureChallengeError, SignatureRequiredError, ValidationError } from '../../src/core/errors';
+import { AuthenticationError, ConfigurationError, SignatureChallengeError, SignatureRequiredError, ValidationError } from '../../src/core/errors';
+import { operations } from '../../src/generated/operations';
+import { request } from '../../src/functions';
 import { op, rejected, testClient } from '../helpers/client';
 
 const BASE = 'https://api.test.invalid/2025-10-13';
@@ -307,5 +309,29 @@ describe('signed retry', () => {
     const { client } = testClient();
     await expect(client.call(addCredential, { body: {} }, { signer: async () => 'sig\twith tab and é' })).resolves.toBeDefined();
     expect(seen.at(-1)!.signature).toBe('sig\twith tab and é');
+  });
+});
+
+describe('the signed retry comes with the rows that can be challenged (`signing`)', () => {
+  it('every write row of the table carries it, no read row does', () => {
+    const rows = Object.values(operations);
+    expect(rows.filter((o) => (o.signing !== undefined) !== (o.method !== 'GET')).map((o) => o.id)).toEqual([]);
+    expect(rows.filter((o) => o.signing).length).toBeGreaterThan(50);
+  });
+
+  it('a write of your own without it, answered with a challenge, is refused (ConfigurationError) after one request; request(core, …) signs it', async () => {
+    const seen = signedService();
+    const { client } = testClient();
+    const { signing: _loader, ...bare } = addCredential;
+    const signer = async () => 'sig';
+    const err = await rejected(client.call(bare, { body: {} }, { signer }));
+    expect(err).toBeInstanceOf(ConfigurationError);
+    expect(err.message).toBe('POST /auth/credentials was answered with a wallet challenge: give its operation the signed retry ({ signing })');
+    expect(seen.map((s) => s.signature)).toEqual([null]);
+    // A 202 that is no challenge (an accepted job) is its result, as on any operation.
+    mswServer.use(http.post(`${BASE}/jobs`, () => HttpResponse.json({ id: 'Job:1', status: 'PENDING' }, { status: 202 })));
+    await expect(client.call({ ...bare, path: '/jobs' }, { body: {} })).resolves.toEqual({ id: 'Job:1', status: 'PENDING' });
+    await expect(request(client, 'POST', '/auth/credentials', { body: {} }, { signer })).resolves.toEqual({ id: 'AuthMethod:2', type: 'EMAIL_OTP' });
+    expect(seen.map((s) => s.signature)).toEqual([null, null, 'sig']);
   });
 });

@@ -4,6 +4,7 @@ import { CrossborderCore, type CoreParts, type Operation } from '../../src/core/
 import { openTelemetry } from '../../src/core/telemetry';
 import { logging, requestChecks, responseChecks } from '../../src/core/parts';
 import type { ClientOptions } from '../../src/core/options';
+import { signing } from '../../src/core/signing';
 
 export const SECRET = 'sk_test_SUPER_SECRET_VALUE_123';
 
@@ -43,7 +44,16 @@ export function testCrossborder(options: ClientOptions = {}) {
 }
 
 export function op(partial: Partial<Operation> & Pick<Operation, 'method' | 'path'>): Operation {
-  return { id: partial.path, idempotent: false, signed: false, sandboxOnly: false, paginated: false, ...partial };
+  // A write carries the signed retry's loader, as every generated write row does.
+  return {
+    id: partial.path,
+    idempotent: false,
+    signed: false,
+    sandboxOnly: false,
+    paginated: false,
+    ...(partial.method === 'GET' ? {} : { signing }),
+    ...partial,
+  };
 }
 
 /** Resolves with the rejection reason; fails the test if the promise resolves instead. */

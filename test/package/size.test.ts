@@ -72,5 +72,14 @@ describe('bundle size', () => {
     const list = (await attribution(LIST_WORKER_PROGRAM)).modules.map((m) => m.module);
     expect(list).toContain('src/core/transport.ts');
     expect(list.filter((m) => m.startsWith('src/webhooks/'))).toEqual([]);
+    // Nor the signed retry: it comes with the rows of writes (their `signing`), and this worker only reads.
+    expect(list.filter((m) => /^src\/core\/(signed-retry|request|sca|form)\.ts$/.test(m))).toEqual([]);
+    // A worker that writes holds it.
+    const writer = LIST_WORKER_PROGRAM.replaceAll('listCustomers', 'createCustomer').replace(
+      'for await (const customer of createCustomer(core, { limit: 20 })) ids.push(customer.id);',
+      "ids.push((await createCustomer(core, { customerType: 'INDIVIDUAL' } as never)).id);",
+    );
+    expect(writer).not.toContain('for await');
+    expect((await attribution(writer)).modules.map((m) => m.module)).toContain('src/core/signed-retry.ts');
   });
 });

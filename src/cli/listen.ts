@@ -28,7 +28,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import { isLoopbackHost, readBounded, splitHost } from './sdk';
-import { out } from './output';
+import { jsonLine, out, visible } from './output';
 import { sandboxUrl as sandboxUrlOf } from './control';
 import { attachListener, watchParent, type AttachedListener } from './sandbox';
 import { UsageError } from './table';
@@ -97,7 +97,7 @@ async function listen(opts: ListenOptions): Promise<void> {
     : undefined;
   const sandboxUrl = sandboxUrlOf(opts.url);
   const print = (fields: Record<string, unknown>, text: string) =>
-    out(opts.json ? `${JSON.stringify({ time: new Date().toISOString(), ...fields })}\n` : `${new Date().toISOString().slice(11, 23)} ${text}\n`);
+    out(opts.json ? jsonLine({ time: new Date().toISOString(), ...fields }) : `${new Date().toISOString().slice(11, 23)} ${visible(text)}\n`);
 
   const receiver = createServer(
     { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1_000 },

@@ -54,6 +54,25 @@ export function exitCodeOf(error: unknown): number {
   return EXIT.failure;
 }
 
+/**
+ * Characters a terminal acts on rather than shows: C0 controls (ESC among them), DEL, C1 controls, and the
+ * bidirectional overrides and isolates (and marks) that reorder what follows them.
+ */
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** `text` with every character a terminal would act on written visibly (`\x1b`, `\u202e`): a reference cannot forge a line, a colour or its own order. */
+export function visible(text: string): string {
+  return text.replace(UNSAFE, (c) => {
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
+/** One JSON line, its value unchanged, with what `visible` escapes written as `\uXXXX` (JSON leaves DEL, C1 and bidi controls raw). */
+export function jsonLine(value: unknown): string {
+  return `${JSON.stringify(value).replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
+}
+
 /** Writes to stdout; a reader that went away (EPIPE) ends the process quietly instead of crashing it. */
 export function out(text: string): void {
   process.stdout.write(text);
@@ -125,23 +144,26 @@ export function reportError(error: unknown, json: boolean): number {
   // The challenge is relayed byte for byte (its payloadToSign is signed elsewhere): shown as it is.
   const info: Record<string, unknown> = { ...(redactDeep(described) as Record<string, unknown>), ...(challenge !== undefined ? { challenge } : {}) };
   if (json) {
-    err(`${JSON.stringify(info)}\n`);
+    err(jsonLine(info));
     return code;
   }
-  err(`crossborder-sdk: ${error instanceof CrossborderError ? `${error.name}: ` : ''}${String(info.message)}\n`);
-  if (info.requestId) err(`  request id: ${String(info.requestId)}\n`);
+  // Every value that came from the service or the user (a message, an id, a factor) is printed visibly: an
+  // answer cannot move the cursor, colour the terminal or forge a line of this report.
+  const v = (value: unknown) => visible(String(value));
+  err(`crossborder-sdk: ${error instanceof CrossborderError ? `${v(error.name)}: ` : ''}${v(info.message)}\n`);
+  if (info.requestId) err(`  request id: ${v(info.requestId)}\n`);
   if (info.outcomeUnknown && info.idempotencyKey) {
-    err(`  the outcome is unknown: the service may have done it. Retry with the same key: --idempotency-key ${String(info.idempotencyKey)}\n`);
+    err(`  the outcome is unknown: the service may have done it. Retry with the same key: --idempotency-key ${v(info.idempotencyKey)}\n`);
   }
   if (error instanceof SignatureRequiredError) {
     err(
-      `  a wallet signature is needed: give --session-key FILE, or sign this challenge elsewhere and repeat with --signature SIG --request-id ${error.challenge.requestId}\n`,
+      `  a wallet signature is needed: give --session-key FILE, or sign this challenge elsewhere and repeat with --signature SIG --request-id ${v(error.challenge.requestId)}\n`,
     );
-    err(`  challenge: ${JSON.stringify(error.challenge)}\n`);
+    err(`  challenge: ${jsonLine(error.challenge)}`);
   }
   if (error instanceof ScaRequiredError) {
     const proof = error.challenge.factor === 'PASSKEY' ? '--passkey-assertion JSON --origin ORIGIN' : '--code CODE';
-    err(`  nothing has moved: the customer authenticates (${error.challenge.factor}), then: crossborder quotes authorize ${error.quoteId} ${proof}\n`);
+    err(`  nothing has moved: the customer authenticates (${v(error.challenge.factor)}), then: crossborder quotes authorize ${v(error.quoteId)} ${proof}\n`);
   }
   return code;
 }
@@ -194,7 +216,7 @@ export function displayRow(row: Record<string, unknown>): Shown {
   const from = currencyOf(row.sourceCurrency) ?? currencyOf(row.sendingCurrency);
   const to = currencyOf(row.destinationCurrency) ?? currencyOf(row.receivingCurrency);
   const shown = (key: string, value: string, isMoney = true) => {
-    text[key] = value;
+    text[key] = visible(value);
     if (isMoney) moneyFields.add(key);
   };
   for (const [key, value] of Object.entries(row)) {
@@ -206,19 +228,19 @@ export function displayRow(row: Record<string, unknown>): Shown {
       shown(key, money(value as number, from), !/^(min|max)/i.test(key));
     else if (to && Number.isSafeInteger(value) && /receivingAmount$/i.test(key)) shown(key, money(value as number, to), !/^(min|max)/i.test(key));
     else if (from && key === 'fees' && isObject(value) && Number.isSafeInteger(value.total)) shown(key, money(value.total as number, from));
-    else if (scalar(value)) text[key] = String(value);
+    else if (scalar(value)) text[key] = visible(String(value));
   }
   return { text, money: moneyFields };
 }
-const cell = (v: unknown) => (v === undefined ? '' : scalar(v) ? String(v) : JSON.stringify(v));
+const cell = (v: unknown) => visible(v === undefined ? '' : scalar(v) ? String(v) : JSON.stringify(v));
 
 /** An object as two columns (field, value). */
 export function objectTable(value: Record<string, unknown>): string {
   const keys = Object.keys(value);
-  const width = Math.max(0, ...keys.map((k) => k.length));
+  const width = Math.max(0, ...keys.map((k) => visible(k).length));
   // Money as money (the nested rest as JSON, as before).
   const { text, money: moneyFields } = displayRow(value);
-  return keys.map((k) => `${k.padEnd(width)}  ${moneyFields.has(k) ? text[k] : cell(value[k])}`).join('\n') + '\n';
+  return keys.map((k) => `${visible(k).padEnd(width)}  ${moneyFields.has(k) ? text[k] : cell(value[k])}`).join('\n') + '\n';
 }
 
 /** The terminal's width: `COLUMNS`, else stdout's when it is a terminal; undefined when neither says (a pipe). */
@@ -264,7 +286,7 @@ export function rowsTable(rows: Record<string, unknown>[]): string {
   const order = (list: string[]) => [...list].sort((a, b) => rank(a) - rank(b) || columns.indexOf(a) - columns.indexOf(b));
   let shown = order(columns).slice(0, MAX_COLUMNS);
   const whole = new Set(shown.filter((c) => idColumns.has(c) || moneyColumns.has(c)));
-  const natural = new Map(shown.map((c) => [c, Math.max(c.length, ...valuesOf(c).map((v) => v.length))]));
+  const natural = new Map(shown.map((c) => [c, Math.max(visible(c).length, ...valuesOf(c).map((v) => v.length))]));
   const widths = new Map(shown.map((c) => [c, whole.has(c) ? natural.get(c)! : Math.min(MAX_CELL, natural.get(c)!)]));
   const budget = terminalWidth();
   if (budget !== undefined) {
@@ -291,21 +313,23 @@ export function rowsTable(rows: Record<string, unknown>[]): string {
       })
       .join('  ')
       .trimEnd();
-  return [line(shown.map((c) => c.toUpperCase())), ...display.map((d) => line(shown.map((c) => d.text[c] ?? '')))].join('\n') + '\n';
+  return [line(shown.map((c) => visible(c).toUpperCase())), ...display.map((d) => line(shown.map((c) => d.text[c] ?? '')))].join('\n') + '\n';
 }
 
 /** One result: a JSON line, or a table (a `{ data: [...] }` answer as rows). */
 export function printResult(value: unknown, json: boolean): void {
-  if (json) return out(`${JSON.stringify(value ?? null)}\n`);
+  if (json) return out(jsonLine(value ?? null));
   if (value === undefined || value === null) return out('done\n');
   if (Array.isArray(value)) return out(rowsTable(value as Record<string, unknown>[]));
-  if (typeof value !== 'object') return out(`${String(value)}\n`);
+  if (typeof value !== 'object') return out(`${visible(String(value))}\n`);
   const data = (value as { data?: unknown }).data;
   if (Array.isArray(data)) {
     out(rowsTable(data as Record<string, unknown>[]));
     const { hasMore, nextCursor, totalCount } = value as { hasMore?: boolean; nextCursor?: string; totalCount?: number };
     if (totalCount !== undefined || hasMore)
-      out(`${data.length}${totalCount !== undefined ? ` of ${totalCount}` : ''}${hasMore ? `; more with --cursor ${nextCursor ?? ''} or --all` : ''}\n`);
+      out(
+        `${data.length}${totalCount !== undefined ? ` of ${visible(String(totalCount))}` : ''}${hasMore ? `; more with --cursor ${visible(nextCursor ?? '')} or --all` : ''}\n`,
+      );
     return;
   }
   out(objectTable(value as Record<string, unknown>));

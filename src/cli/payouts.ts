@@ -22,7 +22,7 @@ import { Transactions } from '../resources/transactions';
 import { connect, type ConnectionOptions } from './client';
 import { LOCAL_SANDBOX_URL, shownUrl } from './shared';
 import { refuseUnsafeTarget, writePrivateFile } from './files';
-import { out } from './output';
+import { jsonLine, out, visible } from './output';
 import { UsageError } from './table';
 
 type Action = (json: boolean, body: () => Promise<void>) => Promise<void>;
@@ -627,25 +627,6 @@ async function report(opts: { journal: string; csv?: boolean; out?: string }): P
   // --out is written like every file the CLI writes: new, 0600, never through a link or into another's file.
   if (opts.out) writePrivateFile(opts.out, chunks, '--out');
   else for (const chunk of chunks) out(chunk);
-}
-
-/**
- * Characters a terminal acts on rather than shows: C0 controls (ESC among them), DEL, C1 controls, and the
- * bidirectional overrides and isolates (and marks) that reorder what follows them.
- */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
-/** `text` with every character a terminal would act on written visibly (`\x1b`, `\u202e`): a reference cannot forge a line, a colour or its own order. */
-export function visible(text: string): string {
-  return text.replace(UNSAFE, (c) => {
-    const code = c.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-  });
-}
-
-/** One JSON line, its value unchanged, with what `visible` escapes written as `\uXXXX` (JSON leaves DEL, C1 and bidi controls raw). */
-export function jsonLine(value: unknown): string {
-  return `${JSON.stringify(value).replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
 }
 
 /** Adds `payouts run | status | report`. */

@@ -9,7 +9,7 @@ import { Option } from 'commander';
 import type { CallInput, Page, SignedRequestOptions } from './sdk';
 import { connect, newClientKey, savedCredentialId, saveSession, sessionSigner, type ConnectionOptions } from './client';
 import { FILE_PART_LIMIT_BYTES, INPUT_LIMIT_BYTES, parseJsonText, readFileBounded, readFileBytesBounded, readStdinBounded, refuseUnsafeTarget } from './files';
-import { out, printResult } from './output';
+import { jsonLine, out, printResult } from './output';
 import { effectOf, operationDocs, type Effect, type OperationDoc } from './shared';
 import {
   commandTable,
@@ -136,7 +136,7 @@ async function run(spec: CommandDetails, args: string[], opts: ApiOptions, onInp
     const list = pipeline.list<unknown>(spec.op, input, { ...options, prefetch: opts.all === true });
     if (opts.all) {
       if (json) {
-        for await (const item of list) out(`${JSON.stringify(item)}\n`);
+        for await (const item of list) out(jsonLine(item));
       } else {
         const rows: unknown[] = [];
         for await (const item of list) rows.push(item);

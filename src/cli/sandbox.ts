@@ -15,6 +15,7 @@ import { processRunning } from '../helpers/process';
 import { CONTROL_PREFIX, SANDBOX_CONTROLS } from '../helpers/sandbox-controls';
 import type { DeliveryLogEntry, RequestLogEntry, SandboxFaults, StatePersister } from '../sandbox/index';
 import type { WebhookKeyPair } from '../webhooks/sign';
+import { jsonLine, visible } from './output';
 import { parseJsonText, readFileBounded, readInput, refuseUnsafeTarget, STATE_LIMIT_BYTES, writePrivateFile } from './files';
 import { API_VERSION, control, SANDBOX_CREDENTIALS, updateSandboxConfig } from './control';
 import { isLoopbackUrl, type Action } from './shared';
@@ -152,8 +153,9 @@ async function serve(args: ServeOptions): Promise<void> {
   const json = args.json === true;
   const clockMoved = (at: string | undefined) => at !== undefined && Math.abs(Date.parse(at) - Date.now()) > 1_000;
   const line = (text: string, fields: Record<string, unknown>) => {
-    if (json) process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...fields })}\n`);
-    else process.stdout.write(`${text}\n`);
+    // What a request sent (its path, an id) is printed visibly: a client cannot forge a line of this log.
+    if (json) process.stdout.write(jsonLine({ time: new Date().toISOString(), ...fields }));
+    else process.stdout.write(`${visible(text)}\n`);
   };
   const stamp = (at: string | undefined) => `${new Date().toISOString().slice(11, 23)}${clockMoved(at) ? ` [sandbox ${at}]` : ''}`;
   let listening = false;
@@ -374,11 +376,11 @@ export function addSandboxCommand(program: Command, action: Action): void {
   /** Prints the answer; a non-2xx is an error (exit 1). */
   const show = (res: { status: number; json: unknown; text: string }, json: boolean, text?: (value: unknown) => string) => {
     if (res.status >= 300) {
-      process.stderr.write(`crossborder-sdk: the sandbox answered ${res.status}: ${res.text}\n`);
+      process.stderr.write(`crossborder-sdk: the sandbox answered ${res.status}: ${visible(res.text)}\n`);
       process.exitCode = 1;
       return;
     }
-    process.stdout.write(json || !text ? `${res.text}\n` : text(res.json));
+    process.stdout.write(json || !text ? `${visible(res.text)}\n` : text(res.json).split('\n').map(visible).join('\n'));
   };
 
   verb('reset', 'forget every customer, account, payment and delivery of a running sandbox; its clock goes back (ids are not reused)').action(

@@ -23,7 +23,7 @@ import { operations, type DocumentOperation, type OperationId } from '../generat
 import { sandboxCore, sandboxUrl } from './control';
 import { shownUrl } from './shared';
 import { parseJsonText, readFileBounded } from './files';
-import { out } from './output';
+import { jsonLine, out, visible } from './output';
 import { readBounded } from './sdk';
 import { attachListener, control, refuseUnknownType } from './sandbox';
 import { readData } from './resources';
@@ -509,7 +509,7 @@ export function addTriggerCommand(program: Command, action: Action): void {
             `nothing receives webhooks from the sandbox at ${shownUrl(sandboxUrl(opts.url))}: no webhookEndpoint is configured and no listen is attached (run crossborder-sdk listen --forward-to URL, or crossborder-sdk sandbox webhook-url URL)`,
           );
         }
-        const log = opts.json ? () => {} : (line: string) => out(`${line}\n`);
+        const log = opts.json ? () => {} : (line: string) => out(`${visible(line)}\n`);
         const ctx = { url: opts.url, log };
         let eventId: string;
         let resourceId: string | undefined;
@@ -529,8 +529,8 @@ export function addTriggerCommand(program: Command, action: Action): void {
           // The event is the one the sandbox sent for the transition: no other is made on top of it.
           eventId = await naturalEvent(ctx, type, resourceId, seen);
         }
-        if (opts.json) out(`${JSON.stringify({ type, eventId, resourceId: resourceId ?? null })}\n`);
-        else out(`Triggered ${type} ${eventId}${resourceId ? ` about ${resourceId}` : ''}\n`);
+        if (opts.json) out(jsonLine({ type, eventId, resourceId: resourceId ?? null }));
+        else out(visible(`Triggered ${type} ${eventId}${resourceId ? ` about ${resourceId}` : ''}`) + '\n');
       }),
     );
 }
@@ -550,11 +550,11 @@ export function addFixturesCommand(program: Command, action: Action): void {
     .action(async (file: string, opts: { url?: string; json?: boolean }) =>
       action(opts.json === true, async () => {
         const scenario = await readScenario(file);
-        const log = opts.json ? () => {} : (line: string) => out(`${line}\n`);
-        if (scenario.name && !opts.json) out(`${scenario.name}\n`);
+        const log = opts.json ? () => {} : (line: string) => out(`${visible(line)}\n`);
+        if (scenario.name && !opts.json) out(`${visible(scenario.name)}\n`);
         const results = await runScenario(scenario, { url: opts.url, log });
         delete results.last;
-        if (opts.json) out(`${JSON.stringify(results)}\n`);
+        if (opts.json) out(jsonLine(results));
         else out(`done: ${scenario.steps.length} steps\n`);
       }),
     );

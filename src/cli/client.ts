@@ -16,6 +16,7 @@ import { parseJsonText, readFileBounded, writePrivateFile } from './files';
 import { SANDBOX_CREDENTIALS } from './control';
 import { forShell, targetOf, type Target } from './shared';
 import { UsageError } from './table';
+import { noteAgent } from './output';
 
 /** Options every API command takes. */
 export interface ConnectionOptions {
@@ -118,7 +119,9 @@ export function connect(options: ConnectionOptions, extra: ClientOptions = {}): 
     const { missingCredentials, authorization } = readSettings(clientOptions);
     if (missingCredentials !== undefined && !options.anonymous) throw new ConfigurationError(missingCredentials);
     // An agent's credential (agentToken, CROSSBORDER_AGENT_TOKEN) is sent as a Bearer token: the client is that agent.
-    return { core: cliCore(clientOptions), target, sandboxCredentials, agent: authorization.startsWith('Bearer ') };
+    const agent = authorization.startsWith('Bearer ');
+    noteAgent(agent);
+    return { core: cliCore(clientOptions), target, sandboxCredentials, agent };
   } catch (error) {
     throw forShell(error);
   }

@@ -138,11 +138,26 @@ function redactDeep(value: unknown): unknown {
 }
 
 /** Prints an error (as a JSON line with `--json`) and answers its exit code. Its text is redacted ({@link redact}). */
+/**
+ * Set by `connect` when the command's client is an agent (its credential, `CROSSBORDER_AGENT_TOKEN`, took the place
+ * of the platform's): a refused credential then says so, since the platform's may be right beside it.
+ */
+let asAgent = false;
+
+/** Notes whether this command's client is an agent (see {@link reportError}). */
+export function noteAgent(agent: boolean): void {
+  asAgent = agent;
+}
+
 export function reportError(error: unknown, json: boolean): number {
   const code = exitCodeOf(error);
   const { challenge, ...described } = describeError(error);
   // The challenge is relayed byte for byte (its payloadToSign is signed elsewhere): shown as it is.
   const info: Record<string, unknown> = { ...(redactDeep(described) as Record<string, unknown>), ...(challenge !== undefined ? { challenge } : {}) };
+  // A credential refused while the client is an agent: the command may be the platform's, whose credentials the
+  // agent's took the place of.
+  const agentRefused = asAgent && code === EXIT.auth && !/ \/agents\/me\b/.test(String((error as { operation?: unknown }).operation));
+  if (agentRefused) info.asAgent = true;
   if (json) {
     err(jsonLine(info));
     return code;
@@ -160,6 +175,11 @@ export function reportError(error: unknown, json: boolean): number {
       `  a wallet signature is needed: give --session-key FILE, or sign this challenge elsewhere and repeat with --signature SIG --request-id ${v(error.challenge.requestId)}\n`,
     );
     err(`  challenge: ${jsonLine(error.challenge)}`);
+  }
+  if (agentRefused) {
+    err(
+      "  this command ran as the agent of CROSSBORDER_AGENT_TOKEN, which takes the place of the platform's credentials: an agent calls `agents me …` only. Unset it to run as the platform.\n",
+    );
   }
   if (error instanceof ScaRequiredError) {
     const proof = error.challenge.factor === 'PASSKEY' ? '--passkey-assertion JSON --origin ORIGIN' : '--code CODE';

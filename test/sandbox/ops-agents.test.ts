@@ -126,6 +126,18 @@ describe.each(worlds)('agents against the sandbox, %s', (_name, makeWorld) => {
       },
     });
     await expect(software.agents.list()).rejects.toThrow(/Missing tokenId/); // any other operation still needs one
+    if (world.baseUrl.startsWith('http://127.0.0.1')) {
+      // Over HTTP, a path with no operation, or another method on the redemption's path, still takes the
+      // platform's credential: 401 before 404, as production answers. The redemption takes none.
+      for (const [method, path] of [
+        ['GET', '/nowhere'],
+        ['GET', `/agents/device-codes/${deviceCode.code}/redeem`],
+        ['DELETE', `/agents/device-codes/${deviceCode.code}/redeem`],
+      ] as const) {
+        const answer = await fetch(`${world.baseUrl}/2025-10-13${path}`, { method });
+        expect([method, path, answer.status]).toEqual([method, path, 401]);
+      }
+    }
     const redeemed = await software.agents.redeemDeviceCode(deviceCode.code);
     expect(authorization).toEqual([null]);
     expect(redeemed).toMatchObject({ agentId: agent.id, agentName: 'Payroll bot', policy: POLICY });

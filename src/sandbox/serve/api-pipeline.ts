@@ -95,9 +95,9 @@ function checkAuthorization(header: string | undefined, world: World): void {
   if (refusal) throw refusal;
 }
 
-/** `/agents/me` and its sub-paths (the agent's credential), and a device code's redemption (no credential). */
-function isAgentCall(method: string, path: string): boolean {
-  return path === '/agents/me' || path.startsWith('/agents/me/') || (method === 'POST' && /^\/agents\/device-codes\/[^/]+\/redeem$/.test(path));
+/** `/agents/me` and its sub-paths: the agent's own calls, which take the agent's credential. */
+function isAgentPath(path: string): boolean {
+  return path === '/agents/me' || path.startsWith('/agents/me/');
 }
 
 /** The generated schema the operation table names. */
@@ -149,6 +149,17 @@ export function createCore(
   const compiled = compile(routes);
   let served = 0;
 
+  /** The route of `method` and `path`, if there is one. */
+  function find(method: string, path: string): { route: CompiledRoute; params: Record<string, string> } | undefined {
+    for (const route of compiled) {
+      if (route.op.method !== method) continue;
+      const params = route.pattern.match(path);
+      if (params) return { route, params };
+    }
+    return undefined;
+  }
+
+  /** The route of `method` and `path`; 404 naming the methods the path accepts, or that there is none. */
   function match(method: string, path: string): { route: CompiledRoute; params: Record<string, string> } {
     const allowed: string[] = [];
     for (const route of compiled) {
@@ -224,11 +235,13 @@ export function createCore(
     }
     const method = req.method.toUpperCase();
     const path = url.pathname.slice(VERSION_PREFIX.length) || '/';
-    // The agent's own calls take its Bearer credential, checked by their handlers (domain/agents.ts); a device
-    // code's redemption takes none (the code is the proof). Every other call takes the platform's Basic one.
-    if (!isAgentCall(method, path)) checkAuthorization(req.header('authorization'), ctx.world);
+    // The agent's own calls take its Bearer credential, checked by their handlers (domain/agents.ts); an operation
+    // the document marks `security: []` (a device code's redemption: the code is the proof) takes none. Every other
+    // call, and a path with no operation, takes the platform's Basic one (401 before 404, as production answers).
+    const found = find(method, path);
+    if (!(found?.route.op.anonymous || isAgentPath(path))) checkAuthorization(req.header('authorization'), ctx.world);
     await admit(ctx); // the configured latency and rate limit (domain/faults.ts)
-    const { route, params } = match(method, path);
+    const { route, params } = found ?? match(method, path);
     const op = route.op;
     if (op.sandboxOnly && ctx.environment === 'production') {
       throw new SandboxError(403, 'SANDBOX_ONLY', 'This endpoint is only available with sandbox API keys.', { operation: op.id });

@@ -155,7 +155,7 @@ async function serve(args: ServeOptions): Promise<void> {
   const line = (text: string, fields: Record<string, unknown>) => {
     // What a request sent (its path, an id) is printed visibly: a client cannot forge a line of this log.
     if (json) process.stdout.write(jsonLine({ time: new Date().toISOString(), ...fields }));
-    else process.stdout.write(`${visible(text)}\n`);
+    else process.stdout.write(`${text.split('\n').map(visible).join('\n')}\n`);
   };
   const stamp = (at: string | undefined) => `${new Date().toISOString().slice(11, 23)}${clockMoved(at) ? ` [sandbox ${at}]` : ''}`;
   let listening = false;

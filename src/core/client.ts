@@ -29,6 +29,9 @@ import { sendAndRead, type Outgoing, type TransportConfig } from './transport';
 import { VERSION } from './version';
 import { mergeHeaders, normalizeQuery, wireProblems } from './wire';
 
+/** What a row's `signing` loads (typed here: the row's field is `unknown`, so the public `Operation` names no internal module). */
+type SigningModule = typeof import('./signed-retry');
+
 export { API_VERSION, DEFAULT_BASE_URLS, MAX_TIMEOUT_MS, normalizeBaseUrl } from './settings';
 export type { CallInput, InputOf, ItemOf, Operation, ResultOf } from './plan';
 export type { CoreParts } from './part-types';
@@ -209,7 +212,7 @@ export class CrossborderCore extends ClientInfo {
    * the resource classes and the CLI are built on. `op` is a row of the generated operation table (or an
    * {@link Operation} of your own), `input` its path, query, body and header parameters, `options` the call's
    * `RequestOptions` (signed writes: {@link SignedRequestOptions}). An operation of the document types its
-   * input and its result (`ResultOf`); any other operation (tests, {@link request}) resolves to `T`.
+   * input and its result (`ResultOf`); any other operation (tests, `request(core, …)`) resolves to `T`.
    * Checks, Idempotency-Key, retries, hooks, the signed retry and typed errors are those of every method.
    */
   call<Id extends OperationId>(op: OperationRow<Id>, input: InputOf<Id>, options?: CallOptions | null): APIPromise<ResultOf<Id>>;
@@ -411,7 +414,8 @@ export class CrossborderCore extends ClientInfo {
     leg.trace?.signed(requestId);
     // A relayed signature's requestId is single use, and its challenge (when this client handed it out) unexpired.
     if (!op.signing) return this.#send(leg, signature, requestId, undefined, after);
-    return op.signing().then((m) => {
+    return op.signing().then((loaded) => {
+      const m = loaded as SigningModule;
       const retry = (this.#signed ??= new m.SignedRetry());
       retry.claim(requestId, label);
       return this.#send(leg, signature, requestId, retry.expiry(requestId), after);
@@ -427,7 +431,7 @@ export class CrossborderCore extends ClientInfo {
     const { op, label: operation } = leg.plan;
     if (result.response.status === 202) {
       if (op.signing) {
-        const m = await op.signing();
+        const m = (await op.signing()) as SigningModule;
         const retry = (this.#signed ??= new m.SignedRetry());
         const { idempotencyKey, trace } = leg;
         const challenged = { operation, signed: op.signed, idempotencyKey, trace, scrub: this.scrub, signer: options.signer };

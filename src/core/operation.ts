@@ -56,7 +56,7 @@ export interface Operation {
    * A write of your own without it that is answered with a challenge is refused (a `ConfigurationError`) rather
    * than taken for its result. A bundle whose operations only read holds none of it.
    */
-  readonly signing?: (() => Promise<typeof import('./signed-retry')>) | undefined;
+  readonly signing?: (() => Promise<unknown>) | undefined;
   /**
    * @internal Schemas of the path parameters, the query and the body: inline (anything with zod's
    * `safeParse`), or their names in the generated zod module (the sandbox's; the client runs `checks`).

@@ -9,4 +9,4 @@
  * a write `Operation` of your own (`{ ..., signing }`) so that a 202 wallet challenge is signed as on every
  * generated write; `request()` does.
  */
-export const signing = (): Promise<typeof import('./signed-retry')> => import('./signed-retry');
+export const signing = (): Promise<unknown> => import('./signed-retry');

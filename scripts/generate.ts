@@ -7,6 +7,7 @@
  *                  constant per operation, carrying the loader of its checks, and the table of them all
  *   resources.ts   the SDK's resource classes (x-sdk-resources, each operation's x-sdk)
  *   names.ts       each operation's one name (accessor and method), which the CLI and the MCP tools are named from
+ *   cli-docs.ts    each operation's x-sdk.doc and the open sets' known values, which the CLI's help and MCP say
  *   checks/        the zod schemas compiled into plain checks (scripts/generate-checks.ts): one module
  *                  per operation, loaded with its first call; response checks; shared components
  *
@@ -23,6 +24,7 @@ import ts from 'typescript';
 import { parse } from 'yaml';
 import { compileChecks, type CheckRoots } from './generate-checks';
 import { deref } from './deref';
+import { openSetsOf } from './open-sets';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const documentPath = join(root, 'openapi', 'openapi.yaml');
@@ -928,7 +930,8 @@ async function loadZod(code: string): Promise<Record<string, unknown>> {
 }
 
 async function produce(): Promise<Record<string, string>> {
-  const doc = parse(readFileSync(documentPath, 'utf8')) as Json;
+  const text = readFileSync(documentPath, 'utf8');
+  const doc = parse(text) as Json;
   const zod = await buildZod(doc);
   const types = await buildTypes();
   const roots = checkRoots(doc, zod);
@@ -952,8 +955,32 @@ async function produce(): Promise<Record<string, string>> {
     'functions.ts': standalone,
     'resources.ts': resources.code,
     'names.ts': resources.names,
+    'cli-docs.ts': cliDocs(doc, text),
     'index.ts': HEADER + "export type * from './types';\nexport { operations, OPERATION_COUNT, WEBHOOK_EVENT_TYPES, type OperationId } from './operations';\n",
   };
+}
+
+/**
+ * What the CLI says of the operations, so that no command reads the document at run time (and the package need not
+ * ship it): each operation's `x-sdk.doc` (its `summary` without one), by operationId, and the known values of the
+ * document's open sets by field name (scripts/open-sets.ts).
+ */
+function cliDocs(doc: Json, text: string): string {
+  const docs: Record<string, string> = {};
+  for (const item of Object.values<Json>(doc.paths ?? {}))
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op?.operationId) continue;
+      const written = op['x-sdk']?.doc;
+      docs[op.operationId] = typeof written === 'string' ? written : (op.summary ?? '');
+    }
+  return (
+    HEADER +
+    "/** Each operation's `x-sdk.doc` (its `summary` without one), by operationId: the MCP tools' and `--help`'s text. */\n" +
+    `export const OPERATION_DOCS: Readonly<Record<string, string>> = ${JSON.stringify(docs, null, 2)};\n\n` +
+    "/** The known values of the document's open sets (`x-extensible-enum`) by field name (scripts/open-sets.ts). */\n" +
+    `export const OPEN_SETS: Readonly<Record<string, readonly string[]>> = ${JSON.stringify(Object.fromEntries(openSetsOf(text)), null, 2)};\n`
+  );
 }
 
 /** Files under src/generated/, as paths relative to it. */

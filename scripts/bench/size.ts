@@ -479,8 +479,8 @@ export const TARBALL_PARTS: Record<TarballPart, [what: string, why: string]> = {
     'once, for stack traces (`node --enable-source-maps`) and debuggers: the maps point here instead of each carrying a copy',
   ],
   other: [
-    '`docs/`, `examples/`, `openapi/`, `README.md`, `LICENSE`, `package.json`',
-    'the guides, the runnable examples they embed, the API document and the production map',
+    '`docs/`, `examples/`, `openapi/production-map.json`, `README.md`, `LICENSE`, `package.json`',
+    "the guides, the runnable examples they embed and the production map (the API document is the repository's: what the CLI says of each operation is generated into its code)",
   ],
 };
 

@@ -4,11 +4,10 @@
  * words for the SDK's configuration errors.
  * @module
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { ConfigurationError, DEFAULT_BASE_URLS, isLoopbackHost } from './sdk';
 import { redactUserinfo } from './output';
 import { UsageError } from './table';
+import { OPERATION_DOCS } from '../generated/cli-docs';
 import { operationEffects } from '../generated/effects';
 import type { DocumentOperation, Effect, OperationEffect, OperationId } from '../generated/operations';
 
@@ -109,28 +108,12 @@ export function readDoc(doc: string): OperationDoc {
 let docs: Promise<Map<string, OperationDoc>> | undefined;
 
 /**
- * Each operation's `x-sdk.doc` (the one text the SDK's TSDoc is generated from), by operationId, read from the
- * document the package ships: what the MCP tools and a command's `--help` say it does. An operation without one says
- * its `summary`. The document is read once, and only when a help or the MCP server asks.
+ * Each operation's `x-sdk.doc` (the one text the SDK's TSDoc is generated from), by operationId, generated from the
+ * document (src/generated/cli-docs.ts): what the MCP tools and a command's `--help` say it does. An operation without
+ * one says its `summary`.
  */
 export function operationDocs(): Promise<Map<string, OperationDoc>> {
-  docs ??= (async () => {
-    const found = new Map<string, OperationDoc>();
-    const candidates = ['../openapi/openapi.yaml', '../../openapi/openapi.yaml'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
-    const file = candidates.find((p) => existsSync(p));
-    if (!file) return found;
-    const doc = (await import('yaml')).parse(readFileSync(file, 'utf8')) as {
-      paths?: Record<string, Record<string, { operationId?: string; summary?: string; 'x-sdk'?: { doc?: unknown } }>>;
-    };
-    for (const item of Object.values(doc.paths ?? {})) {
-      for (const op of Object.values(item)) {
-        if (!op || typeof op !== 'object' || !op.operationId) continue;
-        const text = op['x-sdk']?.doc;
-        found.set(op.operationId, readDoc(typeof text === 'string' ? text : (op.summary ?? '')));
-      }
-    }
-    return found;
-  })();
+  docs ??= Promise.resolve(new Map(Object.entries(OPERATION_DOCS).map(([id, text]) => [id, readDoc(text)])));
   return docs;
 }
 

@@ -5,9 +5,8 @@
  * openapi/). A new operation in the document is a new command here with no hand-written code.
  * @module
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { ValidationError } from './sdk';
+import { OPEN_SETS } from '../generated/cli-docs';
 import { operationNames } from '../generated/names';
 import { operations, type DocumentOperation, type OperationId } from '../generated/operations';
 
@@ -481,82 +480,16 @@ export function inShellWords(error: unknown, spec: CommandDetails, input: { quer
   return new UsageError(`${names.join(', ')} ${names.length > 1 ? 'are' : 'is'} required`);
 }
 
-let open: Map<string, string[]> | undefined;
-
 /**
  * The known values of the document's open sets (`x-extensible-enum`), by the name of the field that
- * holds one (`purposeOfPayment`, `type` of a credential). Read from the document the package ships,
- * by a scan of its lines (parsing the whole YAML would cost a command a second); a field whose name
- * holds different open sets in different places is left out.
+ * holds one (`purposeOfPayment`, `type` of a credential): generated from the document (scripts/open-sets.ts);
+ * a field whose name holds different open sets in different places, or is a plain string elsewhere, is left out.
  */
 export function openSets(): Map<string, string[]> {
-  if (open) return open;
-  open = new Map();
-  const file = ['../openapi/openapi.yaml', '../../openapi/openapi.yaml'].map((p) => fileURLToPath(new URL(p, import.meta.url))).find((p) => existsSync(p));
-  if (!file) return open;
-  const lines = readFileSync(file, 'utf8').split('\n');
-  const indent = (line: string) => line.length - line.trimStart().length;
-  const header = /^(\s*)([A-Za-z0-9_]+):\s*$/;
-  /** The values of the x-extensible-enum at line i (inline `[a, b]` or a block list below it). */
-  const valuesAt = (i: number): string[] => {
-    const inline = /x-extensible-enum:\s*\[(.*)\]/.exec(lines[i]!);
-    if (inline)
-      return inline[1]!
-        .split(',')
-        .map((v) => v.trim().replace(/^['"]|['"]$/g, ''))
-        .filter(Boolean);
-    const values: string[] = [];
-    for (let j = i + 1; j < lines.length && /^\s+- /.test(lines[j]!); j++)
-      values.push(
-        lines[j]!.trim()
-          .slice(2)
-          .trim()
-          .replace(/^['"]|['"]$/g, ''),
-      );
-    return values;
-  };
-  /** The name of the block line i sits in (the nearest less indented `name:` line above it). */
-  const ownerOf = (i: number): { name: string; depth: number } | undefined => {
-    const own = indent(lines[i]!);
-    for (let j = i - 1; j >= 0; j--) {
-      const match = header.exec(lines[j]!);
-      if (match && match[1]!.length < own) return { name: match[2]!, depth: match[1]!.length };
-      if (lines[j]!.trim() !== '' && indent(lines[j]!) < own && !match) return undefined;
-    }
-    return undefined;
-  };
-  const components = new Map<string, string[]>();
-  const byField = new Map<string, string[] | null>();
-  const put = (name: string, values: string[]) => {
-    const had = byField.get(name);
-    byField.set(name, had === undefined || (had !== null && had.join() === values.join()) ? values : null);
-  };
-  lines.forEach((line, i) => {
-    if (!line.includes('x-extensible-enum:')) return;
-    const owner = ownerOf(i);
-    if (!owner) return;
-    if (owner.depth === 4) components.set(owner.name, valuesAt(i));
-    else put(owner.name, valuesAt(i));
-  });
-  lines.forEach((line, i) => {
-    const ref = /\$ref: '#\/components\/schemas\/([A-Za-z0-9_]+)'/.exec(line);
-    if (!ref || !components.has(ref[1]!)) return;
-    const owner = ownerOf(i);
-    if (owner && owner.depth > 4) put(owner.name, components.get(ref[1]!)!);
-  });
-  // A field of the same name that is a plain string elsewhere (an SCA `code`, an agent's rejection `reason`) makes
-  // the name ambiguous: no known values are shown for it.
-  lines.forEach((line, i) => {
-    const match = header.exec(line);
-    if (!match || match[1]!.length <= 4 || !byField.has(match[2]!)) return;
-    const block: string[] = [];
-    for (let j = i + 1; j < lines.length && (lines[j]!.trim() === '' || indent(lines[j]!) > match[1]!.length); j++) block.push(lines[j]!);
-    const typed = block.find((l) => /^\s*type:/.test(l));
-    if (typed && /\bstring\b/.test(typed) && !block.some((l) => /x-extensible-enum:|\$ref:|^\s*enum:/.test(l))) put(match[2]!, []);
-  });
-  for (const [name, values] of byField) if (values) open.set(name, values);
-  return open;
+  return (open ??= new Map(Object.entries(OPEN_SETS).map(([name, values]) => [name, [...values]])));
 }
+
+let open: Map<string, string[]> | undefined;
 
 function parseJson(flag: string, text: string): unknown {
   try {

@@ -68,6 +68,11 @@ export function visible(text: string): string {
   });
 }
 
+/** `text` made {@link visible} line by line: its own line breaks kept, every other control written visibly. */
+export function visibleLines(text: string): string {
+  return text.split('\n').map(visible).join('\n');
+}
+
 /** One JSON line, its value unchanged, with what `visible` escapes written as `\uXXXX` (JSON leaves DEL, C1 and bidi controls raw). */
 export function jsonLine(value: unknown): string {
   return `${JSON.stringify(value).replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
@@ -137,7 +142,6 @@ function redactDeep(value: unknown): unknown {
   return value;
 }
 
-/** Prints an error (as a JSON line with `--json`) and answers its exit code. Its text is redacted ({@link redact}). */
 /**
  * Set by `connect` when the command's client is an agent (its credential, `CROSSBORDER_AGENT_TOKEN`, took the place
  * of the platform's): a refused credential then says so, since the platform's may be right beside it.
@@ -149,6 +153,7 @@ export function noteAgent(agent: boolean): void {
   asAgent = agent;
 }
 
+/** Prints an error (as a JSON line with `--json`) and answers its exit code. Its text is redacted ({@link redact}). */
 export function reportError(error: unknown, json: boolean): number {
   const code = exitCodeOf(error);
   const { challenge, ...described } = describeError(error);

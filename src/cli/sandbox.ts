@@ -15,7 +15,7 @@ import { processRunning } from '../helpers/process';
 import { CONTROL_PREFIX, SANDBOX_CONTROLS } from '../helpers/sandbox-controls';
 import type { DeliveryLogEntry, RequestLogEntry, SandboxFaults, StatePersister } from '../sandbox/index';
 import type { WebhookKeyPair } from '../webhooks/sign';
-import { jsonLine, visible } from './output';
+import { jsonLine, visible, visibleLines } from './output';
 import { parseJsonText, readFileBounded, readInput, refuseUnsafeTarget, STATE_LIMIT_BYTES, writePrivateFile } from './files';
 import { API_VERSION, control, SANDBOX_CREDENTIALS, updateSandboxConfig } from './control';
 import { isLoopbackUrl, type Action } from './shared';
@@ -155,7 +155,7 @@ async function serve(args: ServeOptions): Promise<void> {
   const line = (text: string, fields: Record<string, unknown>) => {
     // What a request sent (its path, an id) is printed visibly: a client cannot forge a line of this log.
     if (json) process.stdout.write(jsonLine({ time: new Date().toISOString(), ...fields }));
-    else process.stdout.write(`${text.split('\n').map(visible).join('\n')}\n`);
+    else process.stdout.write(`${visibleLines(text)}\n`);
   };
   const stamp = (at: string | undefined) => `${new Date().toISOString().slice(11, 23)}${clockMoved(at) ? ` [sandbox ${at}]` : ''}`;
   let listening = false;
@@ -380,7 +380,7 @@ export function addSandboxCommand(program: Command, action: Action): void {
       process.exitCode = 1;
       return;
     }
-    process.stdout.write(json || !text ? `${visible(res.text)}\n` : text(res.json).split('\n').map(visible).join('\n'));
+    process.stdout.write(json || !text ? `${visible(res.text)}\n` : visibleLines(text(res.json)));
   };
 
   verb('reset', 'forget every customer, account, payment and delivery of a running sandbox; its clock goes back (ids are not reused)').action(

@@ -134,7 +134,7 @@ async function serveMcp(opts: McpOptions): Promise<void> {
     );
   }
   const signer = opts.sessionKey ? await sessionSigner(opts.sessionKey) : undefined;
-  const texts = await operationDocs();
+  const texts = operationDocs();
   const every = await Promise.all(commandTable().map(detailsOf));
   // An agent's credential reaches the agent's own operations alone: the others are neither listed nor called.
   const specs = agent ? every.filter(isAgentTool) : every;

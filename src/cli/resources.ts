@@ -214,9 +214,9 @@ export async function addResourceCommands(
     if (verb === 'retrieve') command.alias('get');
     for (const name of spec.positionals) command.argument(`<${name}>`);
     if (!invoked(words, argv)) return;
-    // Its help says what it does, in the document's words (read only for a help: a call does not parse the document).
+    // Its help says what it does, in the document's words (x-sdk.doc, generated: src/generated/cli-docs.ts).
     if (argv[0] === 'help' || argv.includes('--help') || argv.includes('-h')) {
-      const doc = (await operationDocs()).get(spec.op.id);
+      const doc = operationDocs().get(spec.op.id);
       if (doc?.summary) command.description(`${doc.summary} (${command.description()})`);
       if (deprecated) command.description(`${deprecationNote(spec)}. ${command.description()}`);
       const more = doc && helpAfter(doc);

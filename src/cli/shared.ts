@@ -105,16 +105,15 @@ export function readDoc(doc: string): OperationDoc {
   return { summary: paragraphs[0] ?? '', paragraphs, examples };
 }
 
-let docs: Promise<Map<string, OperationDoc>> | undefined;
+let docs: Map<string, OperationDoc> | undefined;
 
 /**
  * Each operation's `x-sdk.doc` (the one text the SDK's TSDoc is generated from), by operationId, generated from the
  * document (src/generated/cli-docs.ts): what the MCP tools and a command's `--help` say it does. An operation without
  * one says its `summary`.
  */
-export function operationDocs(): Promise<Map<string, OperationDoc>> {
-  docs ??= Promise.resolve(new Map(Object.entries(OPERATION_DOCS).map(([id, text]) => [id, readDoc(text)])));
-  return docs;
+export function operationDocs(): Map<string, OperationDoc> {
+  return (docs ??= new Map(Object.entries(OPERATION_DOCS).map(([id, text]) => [id, readDoc(text)])));
 }
 
 /** Where a command points when nothing says otherwise: the local sandbox. */

@@ -60,7 +60,7 @@ describe('every operation has one description, its x-sdk.doc', () => {
 
   it("MCP: each tool's description is the doc's prose, then the operation; no example code", async () => {
     const specs = await Promise.all(table.map(detailsOf));
-    const tools = offeredTools(specs, await operationDocs(), { allowWrites: true, allowMoneyMovement: true, allowKeyExport: true });
+    const tools = offeredTools(specs, operationDocs(), { allowWrites: true, allowMoneyMovement: true, allowKeyExport: true });
     expect(tools).toHaveLength(ops.length);
     for (const { id, method, path, op } of ops) {
       const tool = tools.find((t) => t.name === toolName(table.find((s) => s.op.id === id)!))!;

@@ -159,15 +159,9 @@ export function createCore(
     return undefined;
   }
 
-  /** The route of `method` and `path`; 404 naming the methods the path accepts, or that there is none. */
-  function match(method: string, path: string): { route: CompiledRoute; params: Record<string, string> } {
-    const allowed: string[] = [];
-    for (const route of compiled) {
-      const params = route.pattern.match(path);
-      if (!params) continue;
-      if (route.op.method === method) return { route, params };
-      allowed.push(route.op.method);
-    }
+  /** No route for `method` and `path`: 404 naming the methods the path accepts, or that there is none. */
+  function notFound(method: string, path: string): never {
+    const allowed = compiled.filter((route) => route.pattern.match(path)).map((route) => route.op.method);
     if (allowed.length > 0) {
       throw new SandboxError(
         404,
@@ -241,7 +235,7 @@ export function createCore(
     const found = find(method, path);
     if (!(found?.route.op.anonymous || isAgentPath(path))) checkAuthorization(req.header('authorization'), ctx.world);
     await admit(ctx); // the configured latency and rate limit (domain/faults.ts)
-    const { route, params } = found ?? match(method, path);
+    const { route, params } = found ?? notFound(method, path);
     const op = route.op;
     if (op.sandboxOnly && ctx.environment === 'production') {
       throw new SandboxError(403, 'SANDBOX_ONLY', 'This endpoint is only available with sandbox API keys.', { operation: op.id });

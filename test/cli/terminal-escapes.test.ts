@@ -6,9 +6,9 @@
  * still parses to exactly what the service sent.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli } from './helpers';
+import { cli, eventually, startSandbox } from './helpers';
 
 /** Characters a terminal acts on (the newline aside: the CLI's own lines). */
 const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
@@ -91,4 +91,30 @@ describe('a hostile answer, printed by the CLI', () => {
     expect(asJson.err).not.toMatch(RAW);
     expect((JSON.parse(asJson.err.trim()) as { message: string }).message).toBe(`404 CUSTOMER_NOT_FOUND: ${FORGED} (request req-1)`);
   });
+});
+
+describe("a hostile webhook receiver, in the sandbox's log", () => {
+  it('a redirect whose Location carries a C1 control (CSI, as the Latin-1 byte 0x9b HTTP allows) is logged visibly', async () => {
+    // Written byte for byte: a Node server refuses to send such a header, a hostile one does not.
+    const receiver = createTcpServer((socket) => {
+      socket.once('data', () =>
+        socket.end(
+          Buffer.from('HTTP/1.1 307 Temporary Redirect\r\nLocation: http://127.0.0.1/x\x9b2Jy\r\nContent-Length: 0\r\nConnection: close\r\n\r\n', 'latin1'),
+        ),
+      );
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const { port } = receiver.address() as AddressInfo;
+    const sandbox = await startSandbox(['--webhook-url', `http://127.0.0.1:${port}/hook`]);
+    try {
+      const sent = await cli(['sandbox', 'trigger', 'TEST', '--url', sandbox.url]);
+      expect(sent.code, sent.err).toBe(0);
+      expect(await eventually(() => sandbox.output().includes('a redirect (307 to http://127.0.0.1/x'))).toBe(true);
+      expect(sandbox.output()).toContain('a redirect (307 to http://127.0.0.1/x\\x9b2Jy) is not followed');
+      expect(sandbox.output()).not.toMatch(RAW);
+    } finally {
+      expect(await sandbox.stop()).toBe(0);
+      receiver.close();
+    }
+  }, 60_000);
 });

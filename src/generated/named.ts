@@ -5,10 +5,6 @@ export type AccountDestination = {
     accountId: string;
     /** @description Currency code of the destination account. */
     currency?: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     destinationType: "ACCOUNT";
     /** @description Rail used to pay out, for example ACH. */
     paymentRail?: string;
@@ -21,10 +17,6 @@ export type AccountSource = {
     currency?: string;
     /** @description Customer on whose behalf the account is debited. */
     customerId?: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     sourceType: "ACCOUNT";
 };
 
@@ -44,10 +36,6 @@ export type Address = {
 export type AedAccountInfo = {
     accountCategory?: string;
     accountNumber?: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     accountType: "AED_ACCOUNT";
     bankName?: string;
     beneficiary?: Beneficiary;
@@ -167,10 +155,6 @@ export type AgentActionPendingApprovalEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "AGENT_ACTION.PENDING_APPROVAL";
 };
 
@@ -563,10 +547,6 @@ export type BeneficiaryVerificationStatus = "MATCHED" | "PARTIAL_MATCH" | "NOT_M
 /** @description Brazilian account reached through PIX (the spec names a BRL account kind without its exact value). */
 export type BrlAccountInfo = {
     accountNumber?: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     accountType: "BRL_ACCOUNT";
     bankName?: string;
     beneficiary?: Beneficiary;
@@ -636,10 +616,6 @@ export type BulkUploadCompletedEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "BULK_UPLOAD.COMPLETED";
 };
 
@@ -653,10 +629,6 @@ export type BulkUploadFailedEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "BULK_UPLOAD.FAILED";
 };
 
@@ -669,10 +641,6 @@ export type BusinessCustomer = {
     createdAt?: string;
     /** @description Enabled currency codes. */
     currencies?: string[];
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     customerType: "BUSINESS";
     /** @description System id, `Customer:<id>`. */
     id: string;
@@ -694,10 +662,6 @@ export type BusinessCustomerCreateParams = {
     address?: Address;
     businessInfo: BusinessInfo;
     currencies?: string[];
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     customerType: "BUSINESS";
     /** @description The platform's own identifier; generated when omitted. */
     platformCustomerId?: string;
@@ -794,10 +758,6 @@ export type CardFundingSourceChangeEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "CARD.FUNDING_SOURCE_CHANGE";
 };
 
@@ -866,10 +826,6 @@ export type CardStateChangeEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "CARD.STATE_CHANGE";
 };
 
@@ -924,10 +880,6 @@ export type CardTransactionAuthorizedEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "CARD_TRANSACTION.AUTHORIZED";
 };
 
@@ -941,10 +893,6 @@ export type CardTransactionExceptionEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "CARD_TRANSACTION.EXCEPTION";
 };
 
@@ -958,10 +906,6 @@ export type CardTransactionPartiallySettledEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "CARD_TRANSACTION.PARTIALLY_SETTLED";
 };
 
@@ -975,10 +919,6 @@ export type CardTransactionRefundedEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "CARD_TRANSACTION.REFUNDED";
 };
 
@@ -992,10 +932,6 @@ export type CardTransactionSettledEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "CARD_TRANSACTION.SETTLED";
 };
 
@@ -1155,10 +1091,6 @@ export type CustomerKybApprovedEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "CUSTOMER.KYB_APPROVED";
 };
 
@@ -1172,10 +1104,6 @@ export type CustomerKybPendingEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "CUSTOMER.KYB_PENDING";
 };
 
@@ -1189,10 +1117,6 @@ export type CustomerKybRejectedEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "CUSTOMER.KYB_REJECTED";
 };
 
@@ -1206,10 +1130,6 @@ export type CustomerKycApprovedEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "CUSTOMER.KYC_APPROVED";
 };
 
@@ -1223,10 +1143,6 @@ export type CustomerKycPendingEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "CUSTOMER.KYC_PENDING";
 };
 
@@ -1240,10 +1156,6 @@ export type CustomerKycRejectedEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "CUSTOMER.KYC_REJECTED";
 };
 
@@ -1404,10 +1316,6 @@ export type DocumentUploadRequest = {
 /** @description Register an EMAIL_OTP credential; the code is emailed (on the signed retry if the account already has a credential). */
 export type EmailOtpCredentialCreateParams = {
     accountId: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "EMAIL_OTP";
 };
 
@@ -1418,10 +1326,6 @@ export type EmailOtpVerifyParams = {
     encryptedOtpBundle?: EncryptedOtpBundle;
     /** @description Spec form - the emailed code (always 000000 in the sandbox). */
     otp?: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "EMAIL_OTP";
 };
 
@@ -1462,10 +1366,6 @@ export type ErrorCode = "INVALID_INPUT" | "AMOUNT_OUT_OF_RANGE" | "INVALID_CURRE
 
 /** @description Euro bank account reached by SEPA (production); production requires `iban`. */
 export type EurAccountInfo = {
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     accountType: "EUR_ACCOUNT";
     bankName?: string;
     beneficiary?: Beneficiary;
@@ -1597,10 +1497,6 @@ export type ExternalAccountStatusUpdatedEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "EXTERNAL_ACCOUNT.STATUS_UPDATED";
 };
 
@@ -1639,10 +1535,6 @@ export type FundingPaymentInstruction = {
 export type GbpAccountInfo = {
     accountCategory?: string;
     accountNumber?: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     accountType: "GBP_ACCOUNT";
     bankName?: string;
     beneficiary?: Beneficiary;
@@ -1667,10 +1559,6 @@ export type IncomingPaymentCompletedEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "INCOMING_PAYMENT.COMPLETED";
 };
 
@@ -1684,10 +1572,6 @@ export type IncomingPaymentFailedEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "INCOMING_PAYMENT.FAILED";
 };
 
@@ -1701,10 +1585,6 @@ export type IncomingPaymentPendingEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "INCOMING_PAYMENT.PENDING";
 };
 
@@ -1718,10 +1598,6 @@ export type IncomingPaymentRefundCompletedEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "INCOMING_PAYMENT.REFUND_COMPLETED";
 };
 
@@ -1759,10 +1635,6 @@ export type IncomingTransaction = {
     settledAt?: string;
     source?: TransactionSource;
     status: TransactionStatus;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "INCOMING";
     /** Format: date-time */
     updatedAt?: string;
@@ -1778,10 +1650,6 @@ export type IndividualCustomer = {
     createdAt?: string;
     /** @description Enabled currency codes. */
     currencies?: string[];
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     customerType: "INDIVIDUAL";
     fullName?: string;
     /** @description System id, `Customer:<id>`. */
@@ -1808,10 +1676,6 @@ export type IndividualCustomerCreateParams = {
     birthDate?: string;
     /** @description Currencies to enable; required when more than one sending currency will be used, else inferred from `region`. */
     currencies?: string[];
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     customerType: "INDIVIDUAL";
     fullName?: string;
     nationality?: string;
@@ -1854,10 +1718,6 @@ export type InternalAccountBalanceUpdatedEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "INTERNAL_ACCOUNT.BALANCE_UPDATED";
 };
 
@@ -1877,10 +1737,6 @@ export type InternalAccountFundingInstructionsUpdatedEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED";
 };
 
@@ -1901,10 +1757,6 @@ export type InternalAccountStatusUpdatedEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "INTERNAL_ACCOUNT.STATUS_UPDATED";
 };
 
@@ -1949,10 +1801,6 @@ export type InvitationClaimedEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "INVITATION.CLAIMED";
 };
 
@@ -2024,10 +1872,6 @@ export type LivenessChallenge = {
      * @description After this, start a new challenge.
      */
     expiresAt: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     method: "LIVENESS";
     /** @description Provider token usable instead of `verificationLink` to embed the provider's SDK (some providers). */
     token?: string;
@@ -2046,10 +1890,6 @@ export type LockedCurrencySide = "SENDING" | "RECEIVING";
 
 /** @description Mexican bank account reached by SPEI (production); production requires `clabeNumber`. */
 export type MxnAccountInfo = {
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     accountType: "MXN_ACCOUNT";
     bankName?: string;
     beneficiary?: Beneficiary;
@@ -2064,10 +1904,6 @@ export type OauthCredentialCreateParams = {
     accountId: string;
     /** @description Identity token whose `iat` is at most 60 seconds before the request. */
     oidcToken: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "OAUTH";
 };
 
@@ -2076,10 +1912,6 @@ export type OauthVerifyParams = {
     clientPublicKey: string;
     /** @description Fresh identity token (`iat` at most 60 seconds old). */
     oidcToken: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "OAUTH";
 };
 
@@ -2093,10 +1925,6 @@ export type OutgoingPaymentCompletedEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "OUTGOING_PAYMENT.COMPLETED";
 };
 
@@ -2110,10 +1938,6 @@ export type OutgoingPaymentFailedEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "OUTGOING_PAYMENT.FAILED";
 };
 
@@ -2127,10 +1951,6 @@ export type OutgoingPaymentPendingAuthorizationEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "OUTGOING_PAYMENT.PENDING_AUTHORIZATION";
 };
 
@@ -2144,10 +1964,6 @@ export type OutgoingPaymentPendingEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "OUTGOING_PAYMENT.PENDING";
 };
 
@@ -2161,10 +1977,6 @@ export type OutgoingPaymentProcessingEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "OUTGOING_PAYMENT.PROCESSING";
 };
 
@@ -2178,10 +1990,6 @@ export type OutgoingPaymentRefundCompletedEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "OUTGOING_PAYMENT.REFUND_COMPLETED";
 };
 
@@ -2219,10 +2027,6 @@ export type OutgoingTransaction = {
     settledAt?: string;
     source: TransactionSource;
     status: TransactionStatus;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "OUTGOING";
     /** Format: date-time */
     updatedAt?: string;
@@ -2302,20 +2106,12 @@ export type PasskeyCredentialCreateParams = {
     /** @description The registration challenge the integrator's backend issued. */
     challenge: string;
     nickname?: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "PASSKEY";
 };
 
 /** @description The enrolled passkey factor. */
 export type PasskeyEnrollmentConfirmation = {
     factor: ScaFactorView;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "PASSKEY";
 };
 
@@ -2327,10 +2123,6 @@ export type PasskeyEnrollmentConfirmParams = {
     };
     /** @description One of the enrollment start's `allowedOrigins`. */
     origin: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "PASSKEY";
 };
 
@@ -2344,29 +2136,17 @@ export type PasskeyEnrollmentStart = {
     };
     /** @description The WebAuthn relying-party id the credential is bound to. */
     relyingPartyId: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "PASSKEY";
 };
 
 /** @description Starts enrolling a WebAuthn passkey factor. */
 export type PasskeyFactorEnrollParams = {
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "PASSKEY";
 };
 
 /** @description Send with header `Request-Id` set to the `/challenge` answer's `requestId`; no `clientPublicKey` here. */
 export type PasskeyVerifyParams = {
     assertion: PasskeyAssertion;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "PASSKEY";
 };
 
@@ -2592,10 +2372,6 @@ export type RealtimeFundingSource = {
     currency: string;
     /** @description Customer on whose behalf the quote is made; omitted, the platform's own quote. */
     customerId?: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     sourceType: "REALTIME_FUNDING";
 };
 
@@ -2926,29 +2702,17 @@ export type SmsOtpCredentialCreateParams = {
     accountId: string;
     /** @description E.164 phone number; absent, the phone number of the account's customer. */
     phoneNumber?: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "SMS_OTP";
 };
 
 /** @description Production's secure OTP login for an SMS_OTP credential (answers 202, then the session on the signed retry). */
 export type SmsOtpVerifyParams = {
     encryptedOtpBundle: EncryptedOtpBundle;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "SMS_OTP";
 };
 
 /** @description Spark (Bitcoin layer-2) wallet. */
 export type SparkWalletInfo = {
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     accountType: "SPARK_WALLET";
     /** @description Wallet address. */
     address?: string;
@@ -2994,10 +2758,6 @@ export type Stablecoin = {
 export type StablecoinAchDebitFundingSource = {
     /** @description The external account debited. */
     externalAccountId: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "ACH_DEBIT";
 };
 
@@ -3034,10 +2794,6 @@ export type StablecoinEstimatedDelivery = {
 
 /** @description Tokens sent by the issuer, from any wallet, to the deposit address the operation answers. */
 export type StablecoinExternalAccountBurnSource = {
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "EXTERNAL_ACCOUNT";
 };
 
@@ -3054,10 +2810,6 @@ export type StablecoinFundingInstructions = {
 /** @description Tokens from an internal account of the service (production reserves it for a follow-up flow). */
 export type StablecoinGridInternalBurnSource = {
     accountId: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "GRID_INTERNAL_ACCOUNT";
 };
 
@@ -3065,10 +2817,6 @@ export type StablecoinGridInternalBurnSource = {
 export type StablecoinGridInternalFundingSource = {
     /** @description The internal account debited. */
     accountId: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "GRID_INTERNAL_ACCOUNT";
 };
 
@@ -3201,10 +2949,6 @@ export type StablecoinProviderAccountStatus = "ACTIVE" | "INVALID" | "REVOKED" |
 
 /** @description Tokens already held at the provider; no external funding is needed. */
 export type StablecoinProviderBalanceBurnSource = {
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "PROVIDER_INTERNAL_BALANCE";
 };
 
@@ -3214,10 +2958,6 @@ export type StablecoinProviderBalanceFundingSource = {
     cryptoNetwork: string;
     /** @description The provider token spent, for example USDC. */
     sourceTokenIdentifier: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "PROVIDER_INTERNAL_BALANCE";
 };
 
@@ -3239,19 +2979,11 @@ export type StablecoinRegisterParams = {
 export type StablecoinSameDayAchDebitFundingSource = {
     /** @description The external account debited. */
     externalAccountId: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "SAME_DAY_ACH_DEBIT";
 };
 
 /** @description A mint funded by wire; the operation answers the funding instructions. */
 export type StablecoinWireFundingSource = {
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "WIRE";
 };
 
@@ -3284,10 +3016,6 @@ export type TestEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "TEST";
 };
 
@@ -3304,10 +3032,6 @@ export type TestWebhookResult = {
 /** @description The one-time recovery codes of an enrolled TOTP factor, shown this once. */
 export type TotpEnrollmentConfirmation = {
     recoveryCodes: string[];
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "TOTP";
 };
 
@@ -3317,10 +3041,6 @@ export type TotpEnrollmentConfirmParams = {
     code: string;
     /** @description The `secret` the enrollment start answered. */
     secret: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "TOTP";
 };
 
@@ -3332,19 +3052,11 @@ export type TotpEnrollmentStart = {
     secretBase32Encoded: string;
     /** @description The `otpauth://` provisioning URI (the QR code's payload). */
     totpUri: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "TOTP";
 };
 
 /** @description Starts enrolling a TOTP authenticator factor. */
 export type TotpFactorEnrollParams = {
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "TOTP";
 };
 
@@ -3481,20 +3193,12 @@ export type TwoFactorResetStatus = {
 export type UmaAddressDestination = {
     /** @description Currency the receiver gets (optional; the receiver lookup says which it accepts). */
     currency?: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     destinationType: "UMA_ADDRESS";
     umaAddress: string;
 };
 
 /** @description Funds come from an UMA address. */
 export type UmaAddressSource = {
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     sourceType: "UMA_ADDRESS";
     umaAddress: string;
 };
@@ -3523,10 +3227,6 @@ export type UsdAccountInfo = {
     /** @description For example CHECKING. */
     accountCategory?: string;
     accountNumber?: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     accountType: "USD_ACCOUNT";
     bankName?: string;
     beneficiary?: Beneficiary;
@@ -3573,10 +3273,6 @@ export type VerificationApprovedEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "VERIFICATION.APPROVED";
 };
 
@@ -3608,10 +3304,6 @@ export type VerificationInProgressEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "VERIFICATION.IN_PROGRESS";
 };
 
@@ -3629,10 +3321,6 @@ export type VerificationPendingManualReviewEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "VERIFICATION.PENDING_MANUAL_REVIEW";
 };
 
@@ -3646,10 +3334,6 @@ export type VerificationRejectedEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "VERIFICATION.REJECTED";
 };
 
@@ -3663,10 +3347,6 @@ export type VerificationResolveErrorsEvent = {
      * @description When the service created the event.
      */
     timestamp: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "VERIFICATION.RESOLVE_ERRORS";
 };
 
@@ -3700,10 +3380,6 @@ export type WalletSignatureChallenge = {
     expiresAt: string;
     /** @description The exact message the wallet must sign; send the signature to `/verify`. */
     messageToSign: string;
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     method: "WALLET_SIGNATURE";
 };
 

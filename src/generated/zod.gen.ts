@@ -14,72 +14,42 @@ function openUnion<T extends z.ZodMiniType>(key: string, known: readonly string[
     return z.union([variants, other]) as unknown as T;
 }
 
-/**
- * A contact channel's verification state - `PENDING` (required, not yet confirmed) or `VERIFIED`.
- */
 export const zContactVerificationStatus = /* @__PURE__ */ z.string();
 
-/**
- * Email and/or phone verification state of a customer (production's). Present only when the customer's jurisdiction requires contact verification (e.g. EU customers), and then only with the channels it requires; each present channel must be `VERIFIED` before the customer can begin KYC.
- */
 export const zContactVerification = /* @__PURE__ */ z.object({
     email: z.optional(zContactVerificationStatus),
     phone: z.optional(zContactVerificationStatus)
 });
 
-/**
- * Body of an email or phone verification confirm - the one-time code the customer received.
- */
 export const zContactVerificationConfirmParams = /* @__PURE__ */ z.object({
     code: z.string()
 });
 
-/**
- * A Strong Customer Authentication factor - `SMS_OTP` (a code sent to the verified phone; no enrollment), `TOTP` (an authenticator app's code; enrolled; not valid for per-transaction challenges) or `PASSKEY` (a WebAuthn assertion; enrolled).
- */
 export const zScaFactor = /* @__PURE__ */ z.string();
 
-/**
- * An enrolled Strong Customer Authentication factor.
- */
 export const zScaFactorView = /* @__PURE__ */ z.object({
     factor: zScaFactor,
     credentialId: z.optional(z.string()),
     name: z.optional(z.string())
 });
 
-/**
- * The SCA factors a customer has enrolled.
- */
 export const zScaFactorList = /* @__PURE__ */ z.object({
     factors: z.array(zScaFactorView)
 });
 
-/**
- * Starts enrolling a TOTP authenticator factor.
- */
 export const zTotpFactorEnrollParams = /* @__PURE__ */ z.object({
     type: z.enum(['TOTP'])
 });
 
-/**
- * Starts enrolling a WebAuthn passkey factor.
- */
 export const zPasskeyFactorEnrollParams = /* @__PURE__ */ z.object({
     type: z.enum(['PASSKEY'])
 });
 
-/**
- * Body of `POST /sca/factors` - the factor to enroll, by `type` (`SMS_OTP` is not enrolled).
- */
 export const zScaFactorEnrollParams = /* @__PURE__ */ z.discriminatedUnion('type', [
     z.extend(zTotpFactorEnrollParams, { type: z.literal('TOTP') }),
     z.extend(zPasskeyFactorEnrollParams, { type: z.literal('PASSKEY') })
 ]);
 
-/**
- * What an authenticator app needs to enroll a TOTP factor - the shared secret and its `otpauth://` provisioning URI (a credential: show it to the customer, keep it nowhere else).
- */
 export const zTotpEnrollmentStart = /* @__PURE__ */ z.object({
     type: z.enum(['TOTP']),
     secret: z.string(),
@@ -87,9 +57,6 @@ export const zTotpEnrollmentStart = /* @__PURE__ */ z.object({
     totpUri: z.string()
 });
 
-/**
- * Opaque WebAuthn registration options for the customer's device, to enroll a passkey.
- */
 export const zPasskeyEnrollmentStart = /* @__PURE__ */ z.object({
     type: z.enum(['PASSKEY']),
     options: z.record(z.string(), z.unknown()),
@@ -97,74 +64,47 @@ export const zPasskeyEnrollmentStart = /* @__PURE__ */ z.object({
     relyingPartyId: z.string()
 });
 
-/**
- * What finishing an enrollment needs, by `type` - a TOTP secret and URI, or WebAuthn options.
- */
 export const zScaFactorEnrollment = /* @__PURE__ */ z.discriminatedUnion('type', [
     z.extend(zTotpEnrollmentStart, { type: z.literal('TOTP') }),
     z.extend(zPasskeyEnrollmentStart, { type: z.literal('PASSKEY') })
 ]);
 
-/**
- * The TOTP start's `secret` and the first code of the customer's authenticator app.
- */
 export const zTotpEnrollmentConfirmParams = /* @__PURE__ */ z.object({
     type: z.enum(['TOTP']),
     secret: z.string(),
     code: z.string()
 });
 
-/**
- * The WebAuthn credential the device made for the registration, and the origin it was made against.
- */
 export const zPasskeyEnrollmentConfirmParams = /* @__PURE__ */ z.object({
     type: z.enum(['PASSKEY']),
     origin: z.string(),
     credential: z.record(z.string(), z.unknown())
 });
 
-/**
- * Body of `POST /sca/factors/confirm` - the enrollment's proof, by `type`.
- */
 export const zScaFactorConfirmParams = /* @__PURE__ */ z.discriminatedUnion('type', [
     z.extend(zTotpEnrollmentConfirmParams, { type: z.literal('TOTP') }),
     z.extend(zPasskeyEnrollmentConfirmParams, { type: z.literal('PASSKEY') })
 ]);
 
-/**
- * The one-time recovery codes of an enrolled TOTP factor, shown this once.
- */
 export const zTotpEnrollmentConfirmation = /* @__PURE__ */ z.object({
     type: z.enum(['TOTP']),
     recoveryCodes: z.array(z.string())
 });
 
-/**
- * The enrolled passkey factor.
- */
 export const zPasskeyEnrollmentConfirmation = /* @__PURE__ */ z.object({
     type: z.enum(['PASSKEY']),
     factor: zScaFactorView
 });
 
-/**
- * The result of an enrollment, by `type`.
- */
 export const zScaFactorConfirmation = /* @__PURE__ */ z.discriminatedUnion('type', [
     z.extend(zTotpEnrollmentConfirmation, { type: z.literal('TOTP') }),
     z.extend(zPasskeyEnrollmentConfirmation, { type: z.literal('PASSKEY') })
 ]);
 
-/**
- * Body of `POST /sca/login/start` - the enrolled factor to log in with.
- */
 export const zScaLoginStartParams = /* @__PURE__ */ z.object({
     factor: zScaFactor
 });
 
-/**
- * What completing an SCA login needs - `SMS_OTP`: `challengeId` and `expiresAt`; `TOTP`: nothing more; `PASSKEY`: `passkeyOptions`, `allowedOrigins` and `relyingPartyId`.
- */
 export const zScaLoginStart = /* @__PURE__ */ z.object({
     factor: zScaFactor,
     challengeId: z.nullish(z.string()),
@@ -174,9 +114,6 @@ export const zScaLoginStart = /* @__PURE__ */ z.object({
     relyingPartyId: z.nullish(z.string())
 });
 
-/**
- * Body of `POST /sca/login/complete` - the started factor, the customer's IP address and the proof (`code` for `SMS_OTP` / `TOTP` with the `challengeId` for `SMS_OTP`, or `passkeyAssertion` and `origin` for `PASSKEY`).
- */
 export const zScaLoginCompleteParams = /* @__PURE__ */ z.object({
     factor: zScaFactor,
     endUserIpAddress: z.string(),
@@ -186,24 +123,15 @@ export const zScaLoginCompleteParams = /* @__PURE__ */ z.object({
     origin: z.nullish(z.string())
 });
 
-/**
- * The status of a completed SCA login.
- */
 export const zScaLoginComplete = /* @__PURE__ */ z.object({
     status: z.string(),
     sessionExpiresAt: z.nullish(z.iso.datetime())
 });
 
-/**
- * Body of `POST /sca/record-event` - the security event to record.
- */
 export const zSecurityEventParams = /* @__PURE__ */ z.object({
     eventType: z.enum(['RESET_PASSWORD_COMPLETED', 'FAILED_LOGIN_ATTEMPT'])
 });
 
-/**
- * The customer's login-security state after the event.
- */
 export const zSecurityEventResult = /* @__PURE__ */ z.object({
     eventType: z.string(),
     suspended: z.boolean(),
@@ -211,16 +139,10 @@ export const zSecurityEventResult = /* @__PURE__ */ z.object({
     failedAttempts: z.int()
 });
 
-/**
- * Body of `POST /sca/factors/reset` - the enrolled factor to reset.
- */
 export const zTwoFactorResetStartParams = /* @__PURE__ */ z.object({
     factor: zScaFactor
 });
 
-/**
- * A 2FA reset's handle and the opaque liveness handles the customer completes the check with.
- */
 export const zTwoFactorResetStart = /* @__PURE__ */ z.object({
     resetId: z.string(),
     livenessAccessToken: z.nullish(z.string()),
@@ -228,9 +150,6 @@ export const zTwoFactorResetStart = /* @__PURE__ */ z.object({
     expiresAt: z.nullish(z.iso.datetime())
 });
 
-/**
- * A 2FA reset's status - `INITIATED`, `PENDING_REVIEW`, `LIVENESS_PASSED` (complete it now), or terminal: `COMPLETED`, `REJECTED`, `EXPIRED`.
- */
 export const zTwoFactorResetStatus = /* @__PURE__ */ z.object({
     status: z.string(),
     factor: zScaFactor,
@@ -239,9 +158,6 @@ export const zTwoFactorResetStatus = /* @__PURE__ */ z.object({
     completedAt: z.nullish(z.iso.datetime())
 });
 
-/**
- * Optional body of a reset's completion - the new mobile number of an `SMS_OTP` reset.
- */
 export const zTwoFactorResetCompleteParams = /* @__PURE__ */ z.object({
     mobile: z.optional(z.object({
         countryCode: z.string(),
@@ -249,9 +165,6 @@ export const zTwoFactorResetCompleteParams = /* @__PURE__ */ z.object({
     }))
 });
 
-/**
- * A Strong Customer Authentication challenge to satisfy before a money movement completes (production's). Only customers of a region where SCA is required (the EU) see one. Authorize a quote's with `POST /quotes/{quoteId}/authorize`; an operation may need several in sequence, each with a new `id`.
- */
 export const zScaChallenge = /* @__PURE__ */ z.object({
     id: z.string(),
     expiresAt: z.iso.datetime(),
@@ -262,9 +175,6 @@ export const zScaChallenge = /* @__PURE__ */ z.object({
     passkeyAllowedOrigins: z.nullish(z.array(z.string()))
 });
 
-/**
- * The proof that satisfies an `ScaChallenge` - `code` (`SMS_OTP` / `TOTP`) or `passkeyAssertion` with its `origin` (`PASSKEY`), and the customer's IP address.
- */
 export const zScaAuthorization = /* @__PURE__ */ z.object({
     code: z.nullish(z.string()),
     passkeyAssertion: z.nullish(z.record(z.string(), z.unknown())),
@@ -272,16 +182,10 @@ export const zScaAuthorization = /* @__PURE__ */ z.object({
     endUserIpAddress: z.nullish(z.string())
 });
 
-/**
- * The SCA challenge (if one is issued) to satisfy to finish trusting or untrusting a beneficiary.
- */
 export const zBeneficiaryTrustStart = /* @__PURE__ */ z.object({
     scaChallenge: z.optional(zScaChallenge)
 });
 
-/**
- * The SCA proof confirming a trust or untrust (`code`, or `passkeyAssertion` and `origin`), with the start's `challengeId` when it issued one.
- */
 export const zBeneficiaryTrustConfirmParams = /* @__PURE__ */ z.object({
     challengeId: z.nullish(z.string()),
     code: z.nullish(z.string()),
@@ -289,30 +193,18 @@ export const zBeneficiaryTrustConfirmParams = /* @__PURE__ */ z.object({
     origin: z.nullish(z.string())
 });
 
-/**
- * Whether the beneficiary is now trusted (`true` after a trust, `false` after an untrust).
- */
 export const zBeneficiaryTrustConfirm = /* @__PURE__ */ z.object({
     trusted: z.boolean()
 });
 
-/**
- * One refused field of a 400 answer.
- */
 export const zFieldError = /* @__PURE__ */ z.object({
     field: z.string(),
     message: z.optional(z.string()),
     constraint: z.optional(z.record(z.string(), z.unknown()))
 });
 
-/**
- * Machine-readable error code; 404 codes name the missing resource.
- */
 export const zErrorCode = /* @__PURE__ */ z.string();
 
-/**
- * Body of every non-2xx answer of the service.
- */
 export const zError = /* @__PURE__ */ z.object({
     status: z.optional(z.int().check(z.gte(400), z.lte(599))),
     code: zErrorCode,
@@ -323,9 +215,6 @@ export const zError = /* @__PURE__ */ z.object({
     }))
 });
 
-/**
- * 202 answer of a wallet action that needs a session signature. Sign `payloadToSign` exactly as received and repeat the identical request with `Service-Wallet-Signature` and `Request-Id` before `expiresAt`.
- */
 export const zSignatureChallenge = /* @__PURE__ */ z.object({
     type: z.optional(z.string()),
     payloadToSign: z.string(),
@@ -333,18 +222,12 @@ export const zSignatureChallenge = /* @__PURE__ */ z.object({
     expiresAt: z.iso.datetime()
 });
 
-/**
- * Pagination fields shared by every paginated list answer.
- */
 export const zListEnvelope = /* @__PURE__ */ z.object({
     hasMore: z.boolean(),
     nextCursor: z.optional(z.string()),
     totalCount: z.optional(z.int().check(z.gte(0)))
 });
 
-/**
- * A fiat (ISO 4217) or crypto (ticker) currency.
- */
 export const zCurrency = /* @__PURE__ */ z.object({
     code: z.optional(z.string()),
     name: z.optional(z.string()),
@@ -352,17 +235,11 @@ export const zCurrency = /* @__PURE__ */ z.object({
     decimals: z.optional(z.int().check(z.gte(0)))
 });
 
-/**
- * An amount in the smallest unit of its currency.
- */
 export const zCurrencyAmount = /* @__PURE__ */ z.object({
     amount: z.int(),
     currency: zCurrency
 });
 
-/**
- * Postal address.
- */
 export const zAddress = /* @__PURE__ */ z.object({
     line1: z.string(),
     line2: z.optional(z.string()),
@@ -372,21 +249,12 @@ export const zAddress = /* @__PURE__ */ z.object({
     country: z.string().check(z.regex(/^[A-Z]{2}$/))
 });
 
-/**
- * Upper-case field names (for example FULL_NAME, BIRTH_DATE, NATIONALITY) mapped to string values.
- */
 export const zCounterpartyInformation = /* @__PURE__ */ z.record(z.string(), z.string());
 
 export const zCustomerType = /* @__PURE__ */ z.enum(['INDIVIDUAL', 'BUSINESS']);
 
-/**
- * KYC/KYB progress - UNVERIFIED, then PENDING, then APPROVED or REJECTED.
- */
 export const zKycStatus = /* @__PURE__ */ z.string();
 
-/**
- * A customer that is a natural person.
- */
 export const zIndividualCustomer = /* @__PURE__ */ z.object({
     id: z.string(),
     platformCustomerId: z.string(),
@@ -405,9 +273,6 @@ export const zIndividualCustomer = /* @__PURE__ */ z.object({
     contactVerification: z.optional(zContactVerification)
 });
 
-/**
- * Legal details of a business customer.
- */
 export const zBusinessInfo = /* @__PURE__ */ z.object({
     legalName: z.string(),
     doingBusinessAs: z.optional(z.string()),
@@ -417,9 +282,6 @@ export const zBusinessInfo = /* @__PURE__ */ z.object({
     website: z.optional(z.string())
 });
 
-/**
- * A customer that is a business (KYB applies).
- */
 export const zBusinessCustomer = /* @__PURE__ */ z.object({
     id: z.string(),
     platformCustomerId: z.string(),
@@ -436,17 +298,11 @@ export const zBusinessCustomer = /* @__PURE__ */ z.object({
     contactVerification: z.optional(zContactVerification)
 });
 
-/**
- * An individual or business customer, told apart by `customerType`.
- */
 export const zCustomer = /* @__PURE__ */ z.discriminatedUnion('customerType', [
     z.extend(zIndividualCustomer, { customerType: z.literal('INDIVIDUAL') }),
     z.extend(zBusinessCustomer, { customerType: z.literal('BUSINESS') })
 ]);
 
-/**
- * Business details to change; omitted fields stay as they are (production's BusinessInfoUpdate requires none).
- */
 export const zBusinessInfoUpdate = /* @__PURE__ */ z.object({
     legalName: z.optional(z.string()),
     doingBusinessAs: z.optional(z.string()),
@@ -456,9 +312,6 @@ export const zBusinessInfoUpdate = /* @__PURE__ */ z.object({
     website: z.optional(z.string())
 });
 
-/**
- * Body to create an individual customer.
- */
 export const zIndividualCustomerCreateParams = /* @__PURE__ */ z.object({
     customerType: z.literal('INDIVIDUAL'),
     platformCustomerId: z.optional(z.string()),
@@ -471,9 +324,6 @@ export const zIndividualCustomerCreateParams = /* @__PURE__ */ z.object({
     address: z.optional(zAddress)
 });
 
-/**
- * Body to create a business customer.
- */
 export const zBusinessCustomerCreateParams = /* @__PURE__ */ z.object({
     customerType: z.literal('BUSINESS'),
     platformCustomerId: z.optional(z.string()),
@@ -484,17 +334,11 @@ export const zBusinessCustomerCreateParams = /* @__PURE__ */ z.object({
     address: z.optional(zAddress)
 });
 
-/**
- * Body of `POST /customers`, by `customerType`.
- */
 export const zCustomerCreateParams = /* @__PURE__ */ z.discriminatedUnion('customerType', [
     z.extend(zIndividualCustomerCreateParams, { customerType: z.literal('INDIVIDUAL') }),
     z.extend(zBusinessCustomerCreateParams, { customerType: z.literal('BUSINESS') })
 ]);
 
-/**
- * Fields to change; omitted fields stay as they are. `region` cannot be changed.
- */
 export const zCustomerUpdateParams = /* @__PURE__ */ z.object({
     customerType: z.optional(zCustomerType),
     currencies: z.optional(z.array(z.string())),
@@ -510,19 +354,10 @@ export const zCustomerList = /* @__PURE__ */ z.intersection(zListEnvelope, z.obj
     data: z.array(zCustomer)
 }));
 
-/**
- * Kind of internal account (production): INTERNAL_FIAT and INTERNAL_CRYPTO holding accounts, EMBEDDED_WALLET, and RULE_BASED extra account numbers. An open set.
- */
 export const zInternalAccountType = /* @__PURE__ */ z.string();
 
-/**
- * State of an internal account (production). An open set.
- */
 export const zInternalAccountStatus = /* @__PURE__ */ z.string();
 
-/**
- * Where and how to send funds so they land in the internal account.
- */
 export const zFundingPaymentInstruction = /* @__PURE__ */ z.object({
     accountOrWalletInfo: z.object({
         accountType: z.string(),
@@ -535,9 +370,6 @@ export const zFundingPaymentInstruction = /* @__PURE__ */ z.object({
     isPlatformAccount: z.optional(z.boolean())
 });
 
-/**
- * A balance held by the service for a customer or, when `customerId` is empty, for the platform.
- */
 export const zInternalAccount = /* @__PURE__ */ z.object({
     id: z.string(),
     balance: zCurrencyAmount,
@@ -555,41 +387,23 @@ export const zInternalAccountList = /* @__PURE__ */ z.intersection(zListEnvelope
     data: z.array(zInternalAccount)
 }));
 
-/**
- * Body of the signed wallet privacy update.
- */
 export const zInternalAccountUpdateParams = /* @__PURE__ */ z.object({
     privateEnabled: z.boolean()
 });
 
-/**
- * Body of the signed wallet export; send the same body on the signed retry.
- */
 export const zInternalAccountExportParams = /* @__PURE__ */ z.object({
     clientPublicKey: z.string().check(z.regex(/^(04[0-9a-fA-F]{128}|0[23][0-9a-fA-F]{64})$/))
 });
 
-/**
- * Result of a wallet export.
- */
 export const zWalletExport = /* @__PURE__ */ z.object({
     id: z.string(),
     encryptedWalletCredentials: z.string()
 });
 
-/**
- * PENDING then ACTIVE, or UNDER_REVIEW then ACTIVE or INACTIVE. Production adds PENDING_OWNERSHIP_VERIFICATION (a self-custody wallet whose ownership must be proven) and UNVERIFIED (the last proof failed; start a new challenge); a verified wallet is ACTIVE.
- */
 export const zExternalAccountStatus = /* @__PURE__ */ z.string();
 
-/**
- * Outcome of the payment rail's check of the beneficiary name.
- */
 export const zBeneficiaryVerificationStatus = /* @__PURE__ */ z.string();
 
-/**
- * The person (or, in production, the business) who owns the external account. Production requires one, with its `beneficiaryType` and `fullName` (INDIVIDUAL) or `legalName` (BUSINESS), when a bank account is registered; the SDK leaves that to the service.
- */
 export const zBeneficiary = /* @__PURE__ */ z.object({
     beneficiaryType: z.optional(z.string()),
     fullName: z.optional(z.string()),
@@ -604,9 +418,6 @@ export const zBeneficiary = /* @__PURE__ */ z.object({
     address: z.optional(zAddress)
 });
 
-/**
- * US bank account.
- */
 export const zUsdAccountInfo = /* @__PURE__ */ z.object({
     accountType: z.literal('USD_ACCOUNT'),
     accountNumber: z.optional(z.string()),
@@ -618,9 +429,6 @@ export const zUsdAccountInfo = /* @__PURE__ */ z.object({
     beneficiary: z.optional(zBeneficiary)
 });
 
-/**
- * UK bank account.
- */
 export const zGbpAccountInfo = /* @__PURE__ */ z.object({
     accountType: z.literal('GBP_ACCOUNT'),
     accountNumber: z.optional(z.string()),
@@ -633,9 +441,6 @@ export const zGbpAccountInfo = /* @__PURE__ */ z.object({
     beneficiary: z.optional(zBeneficiary)
 });
 
-/**
- * UAE bank account (the spec names an AED account kind without its exact value).
- */
 export const zAedAccountInfo = /* @__PURE__ */ z.object({
     accountType: z.literal('AED_ACCOUNT'),
     accountNumber: z.optional(z.string()),
@@ -647,9 +452,6 @@ export const zAedAccountInfo = /* @__PURE__ */ z.object({
     beneficiary: z.optional(zBeneficiary)
 });
 
-/**
- * Brazilian account reached through PIX (the spec names a BRL account kind without its exact value).
- */
 export const zBrlAccountInfo = /* @__PURE__ */ z.object({
     accountType: z.literal('BRL_ACCOUNT'),
     pixKey: z.optional(z.string()),
@@ -662,9 +464,6 @@ export const zBrlAccountInfo = /* @__PURE__ */ z.object({
     beneficiary: z.optional(zBeneficiary)
 });
 
-/**
- * Euro bank account reached by SEPA (production); production requires `iban`.
- */
 export const zEurAccountInfo = /* @__PURE__ */ z.object({
     accountType: z.literal('EUR_ACCOUNT'),
     iban: z.optional(z.string()),
@@ -675,9 +474,6 @@ export const zEurAccountInfo = /* @__PURE__ */ z.object({
     beneficiary: z.optional(zBeneficiary)
 });
 
-/**
- * Mexican bank account reached by SPEI (production); production requires `clabeNumber`.
- */
 export const zMxnAccountInfo = /* @__PURE__ */ z.object({
     accountType: z.literal('MXN_ACCOUNT'),
     clabeNumber: z.optional(z.string()),
@@ -687,9 +483,6 @@ export const zMxnAccountInfo = /* @__PURE__ */ z.object({
     beneficiary: z.optional(zBeneficiary)
 });
 
-/**
- * Spark (Bitcoin layer-2) wallet.
- */
 export const zSparkWalletInfo = /* @__PURE__ */ z.object({
     accountType: z.literal('SPARK_WALLET'),
     assetType: z.optional(z.string()),
@@ -699,9 +492,6 @@ export const zSparkWalletInfo = /* @__PURE__ */ z.object({
     beneficiary: z.optional(zBeneficiary)
 });
 
-/**
- * Account details, by `accountType`. An open set: production lists many more types (see `x-production-account-types`); the client sends and keeps every one, and the local sandbox accepts each, checking the fields production requires for it.
- */
 export const zExternalAccountInfo = /* @__PURE__ */ openUnion('accountType', ["USD_ACCOUNT","GBP_ACCOUNT","AED_ACCOUNT","BRL_ACCOUNT","EUR_ACCOUNT","MXN_ACCOUNT","SPARK_WALLET"], z.discriminatedUnion('accountType', [
     z.extend(zUsdAccountInfo, { accountType: z.literal('USD_ACCOUNT') }),
     z.extend(zGbpAccountInfo, { accountType: z.literal('GBP_ACCOUNT') }),
@@ -712,14 +502,8 @@ export const zExternalAccountInfo = /* @__PURE__ */ openUnion('accountType', ["U
     z.extend(zSparkWalletInfo, { accountType: z.literal('SPARK_WALLET') })
 ]), z.partial(z.pick(zUsdAccountInfo, { platformAccountId: true, beneficiary: true }), { platformAccountId: true, beneficiary: true }));
 
-/**
- * Whether the external account belongs to the customer (`FIRST_PARTY`) or to someone else (`THIRD_PARTY`) (production). Required by production for self-custody crypto wallets on platforms subject to counterparty rules (the EU Travel Rule); a `FIRST_PARTY` wallet there must prove ownership.
- */
 export const zOwnershipType = /* @__PURE__ */ z.string();
 
-/**
- * A payment destination outside the service, owned by a customer or (with `customerId` null) the platform.
- */
 export const zExternalAccount = /* @__PURE__ */ z.object({
     id: z.string(),
     status: zExternalAccountStatus,
@@ -736,9 +520,6 @@ export const zExternalAccount = /* @__PURE__ */ z.object({
     cryptoNetwork: z.optional(z.string())
 });
 
-/**
- * Body to register an external account for a customer (or the platform when `customerId` is omitted).
- */
 export const zExternalAccountCreateParams = /* @__PURE__ */ z.object({
     currency: z.string(),
     accountInfo: zExternalAccountInfo,
@@ -749,9 +530,6 @@ export const zExternalAccountCreateParams = /* @__PURE__ */ z.object({
     cryptoNetwork: z.optional(z.string())
 });
 
-/**
- * Body to register an external account of the platform.
- */
 export const zPlatformExternalAccountCreateParams = /* @__PURE__ */ z.object({
     currency: z.string(),
     accountInfo: zExternalAccountInfo,
@@ -763,9 +541,6 @@ export const zExternalAccountList = /* @__PURE__ */ z.intersection(zListEnvelope
     data: z.array(zExternalAccount)
 }));
 
-/**
- * A page of the platform's external accounts. The spec's answer is `{ data }` alone (every account); production adds `hasMore`, `nextCursor` and `totalCount`.
- */
 export const zPlatformExternalAccountList = /* @__PURE__ */ z.object({
     data: z.array(zExternalAccount),
     hasMore: z.optional(z.boolean()),
@@ -773,30 +548,18 @@ export const zPlatformExternalAccountList = /* @__PURE__ */ z.object({
     totalCount: z.optional(z.int().check(z.gte(0)))
 });
 
-/**
- * How ownership of a self-custody wallet is proven (production): `WALLET_SIGNATURE` (sign a message with the wallet's key) or `LIVENESS` (a hosted biometric flow).
- */
 export const zOwnershipVerificationMethod = /* @__PURE__ */ z.string();
 
-/**
- * Body to start (or restart) an ownership verification challenge (production's OwnershipChallengeRequest).
- */
 export const zOwnershipChallengeParams = /* @__PURE__ */ z.object({
     method: zOwnershipVerificationMethod
 });
 
-/**
- * A challenge to sign `messageToSign`, character for character, with the wallet's key.
- */
 export const zWalletSignatureChallenge = /* @__PURE__ */ z.object({
     method: z.literal('WALLET_SIGNATURE'),
     messageToSign: z.string(),
     expiresAt: z.iso.datetime()
 });
 
-/**
- * A hosted biometric flow; completes asynchronously (`EXTERNAL_ACCOUNT.STATUS_UPDATED`, or poll the account).
- */
 export const zLivenessChallenge = /* @__PURE__ */ z.object({
     method: z.literal('LIVENESS'),
     verificationLink: z.url(),
@@ -804,37 +567,22 @@ export const zLivenessChallenge = /* @__PURE__ */ z.object({
     expiresAt: z.iso.datetime()
 });
 
-/**
- * An ownership verification challenge, shaped by its `method`.
- */
 export const zOwnershipChallenge = /* @__PURE__ */ z.discriminatedUnion('method', [
     z.extend(zWalletSignatureChallenge, { method: z.literal('WALLET_SIGNATURE') }),
     z.extend(zLivenessChallenge, { method: z.literal('LIVENESS') })
 ]);
 
-/**
- * Completes a `WALLET_SIGNATURE` challenge (production's OwnershipVerifyRequest).
- */
 export const zOwnershipVerifyParams = /* @__PURE__ */ z.object({
     signature: z.string(),
     signatureScheme: z.optional(z.string())
 });
 
-/**
- * CREATED (lookup made), PENDING (quote made), PROCESSING (funded and initiated), COMPLETED, REJECTED (refused by the receiver and refunded), FAILED, REFUNDED, EXPIRED (quote expired unexecuted).
- */
 export const zTransactionStatus = /* @__PURE__ */ z.string();
 
 export const zTransactionType = /* @__PURE__ */ z.enum(['INCOMING', 'OUTGOING']);
 
-/**
- * Why a transaction failed.
- */
 export const zFailureReason = /* @__PURE__ */ z.string();
 
-/**
- * Breakdown of the rate and fees; which fields appear varies.
- */
 export const zRateDetails = /* @__PURE__ */ z.object({
     counterpartyMultiplier: z.optional(z.number()),
     counterpartyFixedFee: z.optional(z.int()),
@@ -844,9 +592,6 @@ export const zRateDetails = /* @__PURE__ */ z.object({
     serviceApiVariableFeeAmount: z.optional(z.int())
 });
 
-/**
- * Funds come from an account (internal, or external with direct pull).
- */
 export const zAccountSource = /* @__PURE__ */ z.object({
     sourceType: z.literal('ACCOUNT'),
     accountId: z.string(),
@@ -854,17 +599,11 @@ export const zAccountSource = /* @__PURE__ */ z.object({
     customerId: z.optional(z.string())
 });
 
-/**
- * Funds come from an UMA address.
- */
 export const zUmaAddressSource = /* @__PURE__ */ z.object({
     sourceType: z.literal('UMA_ADDRESS'),
     umaAddress: z.string()
 });
 
-/**
- * Funds arrive just in time over an instant rail (production): the quote's `paymentInstructions` say where to send `totalSendingAmount`, before `expiresAt`. Only for instant rails (RTP, SEPA Instant, Spark, stablecoins); never fund such a quote over ACH.
- */
 export const zRealtimeFundingSource = /* @__PURE__ */ z.object({
     sourceType: z.literal('REALTIME_FUNDING'),
     currency: z.string(),
@@ -872,27 +611,18 @@ export const zRealtimeFundingSource = /* @__PURE__ */ z.object({
     cryptoNetwork: z.optional(z.string())
 });
 
-/**
- * Where the money comes from, by `sourceType`. Production's transactions and webhooks also name a just-in-time funded payment's source (`REALTIME_FUNDING`, the currency the funds arrived in).
- */
 export const zTransactionSource = /* @__PURE__ */ z.discriminatedUnion('sourceType', [
     z.extend(zAccountSource, { sourceType: z.literal('ACCOUNT') }),
     z.extend(zUmaAddressSource, { sourceType: z.literal('UMA_ADDRESS') }),
     z.extend(zRealtimeFundingSource, { sourceType: z.literal('REALTIME_FUNDING') })
 ]);
 
-/**
- * Where a quote's money comes from, by `sourceType`: the transaction sources plus production's REALTIME_FUNDING. Kept apart from `TransactionSource` so that code reading transactions and webhooks is unchanged; the local sandbox's transaction of a just-in-time funded quote names the internal account the funds arrive in (`ACCOUNT`).
- */
 export const zQuoteSource = /* @__PURE__ */ z.discriminatedUnion('sourceType', [
     z.extend(zAccountSource, { sourceType: z.literal('ACCOUNT') }),
     z.extend(zUmaAddressSource, { sourceType: z.literal('UMA_ADDRESS') }),
     z.extend(zRealtimeFundingSource, { sourceType: z.literal('REALTIME_FUNDING') })
 ]);
 
-/**
- * Funds go to an account.
- */
 export const zAccountDestination = /* @__PURE__ */ z.object({
     destinationType: z.literal('ACCOUNT'),
     accountId: z.string(),
@@ -900,46 +630,25 @@ export const zAccountDestination = /* @__PURE__ */ z.object({
     paymentRail: z.optional(z.string())
 });
 
-/**
- * Funds go to an UMA address; quoting one needs the `lookupId` of a receiver lookup.
- */
 export const zUmaAddressDestination = /* @__PURE__ */ z.object({
     destinationType: z.literal('UMA_ADDRESS'),
     umaAddress: z.string(),
     currency: z.optional(z.string())
 });
 
-/**
- * Where the money goes, by `destinationType`.
- */
 export const zTransactionDestination = /* @__PURE__ */ z.discriminatedUnion('destinationType', [
     z.extend(zAccountDestination, { destinationType: z.literal('ACCOUNT') }),
     z.extend(zUmaAddressDestination, { destinationType: z.literal('UMA_ADDRESS') })
 ]);
 
-/**
- * Whether the transaction credits (funds in) or debits (funds out) the account (production). Independent of `type`: an INCOMING pull is a DEBIT. An open set.
- */
 export const zTransactionDirection = /* @__PURE__ */ z.string();
 
-/**
- * PENDING, then PROCESSING on execute, then COMPLETED or FAILED; PENDING becomes EXPIRED at `expiresAt`. PENDING_AUTHORIZATION (production's; customers of a region where SCA is required): the quote carries an `scaChallenge` to authorize (`POST /quotes/{quoteId}/authorize`) before its transfer is released.
- */
 export const zQuoteStatus = /* @__PURE__ */ z.string();
 
-/**
- * The side whose amount is fixed; the other side follows from the rate and fees.
- */
 export const zLockedCurrencySide = /* @__PURE__ */ z.enum(['SENDING', 'RECEIVING']);
 
-/**
- * Declared purpose; may be required for some geographies.
- */
 export const zPurposeOfPayment = /* @__PURE__ */ z.string();
 
-/**
- * How to fund a quote whose source is not an internal account.
- */
 export const zPaymentInstruction = /* @__PURE__ */ z.object({
     accountOrWalletInfo: z.object({
         accountType: z.string(),
@@ -959,9 +668,6 @@ export const zPaymentInstruction = /* @__PURE__ */ z.object({
     instructionsNotes: z.optional(z.string())
 });
 
-/**
- * A priced offer to move funds; valid until `expiresAt` (typically 1 to 5 minutes).
- */
 export const zQuote = /* @__PURE__ */ z.object({
     id: z.string(),
     status: zQuoteStatus,
@@ -982,9 +688,6 @@ export const zQuote = /* @__PURE__ */ z.object({
     scaChallenge: z.optional(zScaChallenge)
 });
 
-/**
- * Body of `POST /quotes`.
- */
 export const zQuoteCreateParams = /* @__PURE__ */ z.object({
     source: zQuoteSource,
     destination: zTransactionDestination,
@@ -998,9 +701,6 @@ export const zQuoteCreateParams = /* @__PURE__ */ z.object({
     scaFactor: z.optional(zScaFactor)
 });
 
-/**
- * Body of `POST /transfer-in`.
- */
 export const zTransferInCreateParams = /* @__PURE__ */ z.object({
     source: z.object({
         accountId: z.string()
@@ -1011,23 +711,14 @@ export const zTransferInCreateParams = /* @__PURE__ */ z.object({
     amount: z.int()
 });
 
-/**
- * Optional body of the reject call.
- */
 export const zTransactionRejectParams = /* @__PURE__ */ z.object({
     reason: z.optional(z.string())
 });
 
-/**
- * Optional body of the approve call.
- */
 export const zTransactionApproveParams = /* @__PURE__ */ z.object({
     receiverCustomerInfo: z.optional(z.record(z.string(), z.string()))
 });
 
-/**
- * Body of `POST /transfer-out` (production).
- */
 export const zTransferOutCreateParams = /* @__PURE__ */ z.object({
     source: z.object({
         accountId: z.string()
@@ -1041,38 +732,23 @@ export const zTransferOutCreateParams = /* @__PURE__ */ z.object({
     purposeOfPayment: z.optional(zPurposeOfPayment)
 });
 
-/**
- * Optional body of `POST /transactions/{transactionId}/confirm` (production).
- */
 export const zReceiptDeliveryConfirmParams = /* @__PURE__ */ z.object({
     receiptDeliveryConfirmedAt: z.optional(z.iso.datetime())
 });
 
-/**
- * Optional body of `POST /transactions/{transactionId}/cancel` (production).
- */
 export const zTransactionCancelParams = /* @__PURE__ */ z.object({
     reason: z.optional(z.string())
 });
 
-/**
- * Every internal account of the platform (production), not paginated.
- */
 export const zPlatformInternalAccountList = /* @__PURE__ */ z.object({
     data: z.array(zInternalAccount)
 });
 
-/**
- * Fees of a corridor, in the smallest unit of the sending currency.
- */
 export const zExchangeRateFees = /* @__PURE__ */ z.object({
     fixed: z.optional(z.int().check(z.gte(0))),
     total: z.optional(z.int().check(z.gte(0)))
 });
 
-/**
- * The rate of one currency corridor (production).
- */
 export const zExchangeRate = /* @__PURE__ */ z.object({
     sourceCurrency: zCurrency,
     sendingAmount: z.int().check(z.gte(0)),
@@ -1086,16 +762,10 @@ export const zExchangeRate = /* @__PURE__ */ z.object({
     updatedAt: z.iso.datetime()
 });
 
-/**
- * The corridors matching the filters (production), not paginated.
- */
 export const zExchangeRateList = /* @__PURE__ */ z.object({
     data: z.array(zExchangeRate)
 });
 
-/**
- * Body of `POST /crypto/estimate-withdrawal-fee` (production).
- */
 export const zCryptoWithdrawalFeeEstimateParams = /* @__PURE__ */ z.object({
     internalAccountId: z.string(),
     currency: z.string(),
@@ -1104,9 +774,6 @@ export const zCryptoWithdrawalFeeEstimateParams = /* @__PURE__ */ z.object({
     destinationAddress: z.string()
 });
 
-/**
- * Estimated fees of a crypto withdrawal (production).
- */
 export const zCryptoWithdrawalFeeEstimate = /* @__PURE__ */ z.object({
     networkFee: z.int(),
     networkFeeAsset: z.string(),
@@ -1115,18 +782,12 @@ export const zCryptoWithdrawalFeeEstimate = /* @__PURE__ */ z.object({
     netAmount: z.int()
 });
 
-/**
- * Body of the simulated sending of a quote's funds (production's sandbox).
- */
 export const zSandboxSendParams = /* @__PURE__ */ z.object({
     quoteId: z.string(),
     currencyCode: z.string(),
     currencyAmount: z.optional(z.int().check(z.gte(1)))
 });
 
-/**
- * What the webhook endpoint answered to the test webhook (production's field names).
- */
 export const zTestWebhookResult = /* @__PURE__ */ z.object({
     url: z.optional(z.string()),
     response_status: z.int(),
@@ -1138,9 +799,6 @@ export const zCounterpartyFieldRequirement = /* @__PURE__ */ z.object({
     mandatory: z.boolean()
 });
 
-/**
- * One currency the platform supports, with limits and required counterparty data.
- */
 export const zSupportedCurrency = /* @__PURE__ */ z.object({
     currencyCode: z.string(),
     minAmount: z.optional(z.int().check(z.gte(0))),
@@ -1151,9 +809,6 @@ export const zSupportedCurrency = /* @__PURE__ */ z.object({
     providerRequiredCounterpartyCustomerFields: z.optional(z.readonly(z.array(z.string())))
 });
 
-/**
- * Configuration of the platform (the API client).
- */
 export const zPlatformConfig = /* @__PURE__ */ z.object({
     id: z.optional(z.string()),
     umaDomain: z.optional(z.string()),
@@ -1165,23 +820,14 @@ export const zPlatformConfig = /* @__PURE__ */ z.object({
     updatedAt: z.optional(z.iso.datetime())
 });
 
-/**
- * Fields to change; omitted fields stay as they are.
- */
 export const zPlatformConfigUpdateParams = /* @__PURE__ */ z.object({
     umaDomain: z.optional(z.string()),
     webhookEndpoint: z.optional(z.url()),
     supportedCurrencies: z.optional(z.array(zSupportedCurrency))
 });
 
-/**
- * PENDING, then CLAIMED, EXPIRED or CANCELLED.
- */
 export const zInvitationStatus = /* @__PURE__ */ z.string();
 
-/**
- * An UMA invitation; `amountToSend` is for display, the inviter platform sends the payment itself once claimed.
- */
 export const zInvitation = /* @__PURE__ */ z.object({
     code: z.string(),
     createdAt: z.iso.datetime(),
@@ -1195,9 +841,6 @@ export const zInvitation = /* @__PURE__ */ z.object({
     amountToSend: z.optional(zCurrencyAmount)
 });
 
-/**
- * Body of `POST /invitations`.
- */
 export const zInvitationCreateParams = /* @__PURE__ */ z.object({
     inviterUma: z.string(),
     firstName: z.optional(z.string()),
@@ -1205,37 +848,22 @@ export const zInvitationCreateParams = /* @__PURE__ */ z.object({
     expiresAt: z.optional(z.iso.datetime())
 });
 
-/**
- * The current version of the service's End User Terms and where it is hosted (production).
- */
 export const zEndUserTerms = /* @__PURE__ */ z.object({
     version: z.string(),
     url: z.url()
 });
 
-/**
- * Body of `POST /customers/bulk/csv` (`multipart/form-data`).
- */
 export const zCustomersCsvUpload = /* @__PURE__ */ z.object({
     file: z.string()
 });
 
-/**
- * PENDING, then PROCESSING, then COMPLETED or FAILED. Open set.
- */
 export const zBulkCustomerImportJobStatus = /* @__PURE__ */ z.string();
 
-/**
- * Answer of a CSV upload, naming the job that imports it (production).
- */
 export const zBulkCustomerImportJobAccepted = /* @__PURE__ */ z.object({
     jobId: z.string(),
     status: zBulkCustomerImportJobStatus
 });
 
-/**
- * One row that did not become a customer (production's `BulkCustomerImportErrorEntry`): the error fields and the row it is about.
- */
 export const zBulkCustomerImportError = /* @__PURE__ */ z.object({
     correlationId: z.string(),
     code: z.optional(z.string()),
@@ -1243,9 +871,6 @@ export const zBulkCustomerImportError = /* @__PURE__ */ z.object({
     details: z.optional(z.record(z.string(), z.unknown()))
 });
 
-/**
- * A CSV customer import and how far it got (production).
- */
 export const zBulkCustomerImportJob = /* @__PURE__ */ z.object({
     id: z.string(),
     status: zBulkCustomerImportJobStatus,
@@ -1259,16 +884,10 @@ export const zBulkCustomerImportJob = /* @__PURE__ */ z.object({
     completedAt: z.optional(z.iso.datetime())
 });
 
-/**
- * Body of `POST /invitations/{invitationCode}/claim` (production's `UmaInvitationClaimRequest`).
- */
 export const zInvitationClaimParams = /* @__PURE__ */ z.object({
     inviteeUma: z.string()
 });
 
-/**
- * A CSV customer import job finished (production).
- */
 export const zBulkUploadCompletedEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('BULK_UPLOAD.COMPLETED'),
@@ -1276,9 +895,6 @@ export const zBulkUploadCompletedEvent = /* @__PURE__ */ z.object({
     data: zBulkCustomerImportJob
 });
 
-/**
- * A CSV customer import job failed as a whole (production).
- */
 export const zBulkUploadFailedEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('BULK_UPLOAD.FAILED'),
@@ -1286,14 +902,8 @@ export const zBulkUploadFailedEvent = /* @__PURE__ */ z.object({
     data: zBulkCustomerImportJob
 });
 
-/**
- * Open set - the service adds values over time; unknown ones are kept.
- */
 export const zVerificationStatus = /* @__PURE__ */ z.string();
 
-/**
- * Something the platform must fix or supply for the verification to proceed.
- */
 export const zVerificationError = /* @__PURE__ */ z.object({
     resourceId: z.optional(z.string()),
     type: z.string(),
@@ -1302,9 +912,6 @@ export const zVerificationError = /* @__PURE__ */ z.object({
     acceptedDocumentTypes: z.optional(z.array(z.string()))
 });
 
-/**
- * A KYC/KYB verification of a customer.
- */
 export const zVerification = /* @__PURE__ */ z.object({
     id: z.string(),
     customerId: z.string(),
@@ -1318,28 +925,16 @@ export const zVerificationList = /* @__PURE__ */ z.intersection(zListEnvelope, z
     data: z.array(zVerification)
 }));
 
-/**
- * Body of `POST /verifications` (production).
- */
 export const zVerificationCreateParams = /* @__PURE__ */ z.object({
     customerId: z.string()
 });
 
-/**
- * Body of `POST /customers/{customerId}/kyc-link` (production).
- */
 export const zKycLinkCreateParams = /* @__PURE__ */ z.object({
     redirectUri: z.optional(z.url())
 });
 
-/**
- * The provider that runs the hosted verification (informational). Open set.
- */
 export const zKycProvider = /* @__PURE__ */ z.string();
 
-/**
- * A hosted KYC/KYB link for one customer (production).
- */
 export const zKycLink = /* @__PURE__ */ z.object({
     kycUrl: z.string(),
     expiresAt: z.iso.datetime(),
@@ -1347,19 +942,10 @@ export const zKycLink = /* @__PURE__ */ z.object({
     token: z.optional(z.string())
 });
 
-/**
- * Role of the person within the business. Open set.
- */
 export const zBeneficialOwnerRole = /* @__PURE__ */ z.string();
 
-/**
- * Kind of identification number in `identifier`. Open set.
- */
 export const zIdentificationType = /* @__PURE__ */ z.string();
 
-/**
- * Identity of a beneficial owner.
- */
 export const zBeneficialOwnerPersonalInfo = /* @__PURE__ */ z.object({
     firstName: z.string(),
     middleName: z.optional(z.string()),
@@ -1374,9 +960,6 @@ export const zBeneficialOwnerPersonalInfo = /* @__PURE__ */ z.object({
     countryOfIssuance: z.optional(z.string())
 });
 
-/**
- * Fields of `personalInfo` to change; the others stay.
- */
 export const zBeneficialOwnerPersonalInfoUpdate = /* @__PURE__ */ z.object({
     firstName: z.optional(z.string()),
     middleName: z.optional(z.string()),
@@ -1391,9 +974,6 @@ export const zBeneficialOwnerPersonalInfoUpdate = /* @__PURE__ */ z.object({
     countryOfIssuance: z.optional(z.string())
 });
 
-/**
- * A beneficial owner, director, officer or control person of a business customer (production).
- */
 export const zBeneficialOwner = /* @__PURE__ */ z.object({
     id: z.string(),
     customerId: z.string(),
@@ -1405,9 +985,6 @@ export const zBeneficialOwner = /* @__PURE__ */ z.object({
     updatedAt: z.optional(z.iso.datetime())
 });
 
-/**
- * Body of `POST /beneficial-owners`.
- */
 export const zBeneficialOwnerCreateParams = /* @__PURE__ */ z.object({
     customerId: z.string(),
     roles: z.array(zBeneficialOwnerRole),
@@ -1415,31 +992,19 @@ export const zBeneficialOwnerCreateParams = /* @__PURE__ */ z.object({
     personalInfo: zBeneficialOwnerPersonalInfo
 });
 
-/**
- * Body of `PATCH /beneficial-owners/{beneficialOwnerId}`; only the fields sent change.
- */
 export const zBeneficialOwnerUpdateParams = /* @__PURE__ */ z.object({
     roles: z.optional(z.array(zBeneficialOwnerRole)),
     ownershipPercentage: z.optional(z.int().check(z.gte(0), z.lte(100))),
     personalInfo: z.optional(zBeneficialOwnerPersonalInfoUpdate)
 });
 
-/**
- * What an API token may do (production): VIEW reads everything (platform configuration, customers, transactions), TRANSACT sends payments, MANAGE manages the platform configuration, API tokens and customers. An open set.
- */
 export const zPermission = /* @__PURE__ */ z.string();
 
-/**
- * A new API token's name and permissions.
- */
 export const zApiTokenCreateParams = /* @__PURE__ */ z.object({
     name: z.string(),
     permissions: z.array(zPermission)
 });
 
-/**
- * An API token of the platform (production). `clientSecret` is present only in the answer that created it.
- */
 export const zApiToken = /* @__PURE__ */ z.object({
     id: z.string(),
     name: z.string(),
@@ -1454,9 +1019,6 @@ export const zApiTokenList = /* @__PURE__ */ z.intersection(zListEnvelope, z.obj
     data: z.array(zApiToken)
 }));
 
-/**
- * A receiving institution of a corridor (production).
- */
 export const zDiscovery = /* @__PURE__ */ z.object({
     bankName: z.string(),
     displayName: z.string(),
@@ -1464,16 +1026,10 @@ export const zDiscovery = /* @__PURE__ */ z.object({
     currency: z.string()
 });
 
-/**
- * The receiving institutions matching the filters (not paginated).
- */
 export const zDiscoveryList = /* @__PURE__ */ z.object({
     data: z.optional(z.array(zDiscovery))
 });
 
-/**
- * A Virtual Asset Service Provider (an exchange or other custodial platform) recognized for counterparty declarations (production).
- */
 export const zVasp = /* @__PURE__ */ z.object({
     vaspName: z.string(),
     url: z.optional(z.url())
@@ -1487,9 +1043,6 @@ export const zBeneficialOwnerList = /* @__PURE__ */ z.intersection(zListEnvelope
     data: z.array(zBeneficialOwner)
 }));
 
-/**
- * An UMA provider and what it supports.
- */
 export const zUmaProvider = /* @__PURE__ */ z.object({
     name: z.optional(z.string()),
     supportedRegions: z.optional(z.array(z.string())),
@@ -1504,9 +1057,6 @@ export const zUmaProviderList = /* @__PURE__ */ z.intersection(zListEnvelope, z.
     data: z.array(zUmaProvider)
 }));
 
-/**
- * A currency the receiver accepts, with an indicative rate and limits.
- */
 export const zReceiverSupportedCurrency = /* @__PURE__ */ z.object({
     currency: zCurrency,
     estimatedExchangeRate: z.optional(z.number()),
@@ -1519,9 +1069,6 @@ export const zPayerDataField = /* @__PURE__ */ z.object({
     mandatory: z.boolean()
 });
 
-/**
- * What a receiver accepts; its `lookupId` is passed to `POST /quotes`.
- */
 export const zReceiverLookup = /* @__PURE__ */ z.object({
     lookupId: z.string(),
     supportedCurrencies: z.array(zReceiverSupportedCurrency),
@@ -1530,9 +1077,6 @@ export const zReceiverLookup = /* @__PURE__ */ z.object({
     accountId: z.optional(z.string())
 });
 
-/**
- * Body of the simulated incoming UMA payment; give `receiverUmaAddress` or `customerId`.
- */
 export const zSandboxUmaReceiveParams = /* @__PURE__ */ z.object({
     senderUmaAddress: z.string(),
     receivingCurrencyCode: z.string(),
@@ -1541,21 +1085,12 @@ export const zSandboxUmaReceiveParams = /* @__PURE__ */ z.object({
     customerId: z.optional(z.string())
 });
 
-/**
- * Body of the sandbox funding call.
- */
 export const zSandboxFundParams = /* @__PURE__ */ z.object({
     amount: z.int().check(z.gt(0), z.lte(100000000000))
 });
 
-/**
- * Open set - the service adds values over time; unknown ones are kept.
- */
 export const zCredentialType = /* @__PURE__ */ z.string();
 
-/**
- * A wallet credential (AuthMethod); verifying it issues a session.
- */
 export const zCredential = /* @__PURE__ */ z.object({
     id: z.string(),
     accountId: z.string(),
@@ -1567,42 +1102,27 @@ export const zCredential = /* @__PURE__ */ z.object({
     updatedAt: z.iso.datetime()
 });
 
-/**
- * All credentials of an account (not paginated).
- */
 export const zCredentialList = /* @__PURE__ */ z.object({
     data: z.array(zCredential)
 });
 
-/**
- * Register an EMAIL_OTP credential; the code is emailed (on the signed retry if the account already has a credential).
- */
 export const zEmailOtpCredentialCreateParams = /* @__PURE__ */ z.object({
     type: z.literal('EMAIL_OTP'),
     accountId: z.string()
 });
 
-/**
- * Register an SMS_OTP credential; the code is sent by SMS.
- */
 export const zSmsOtpCredentialCreateParams = /* @__PURE__ */ z.object({
     type: z.literal('SMS_OTP'),
     accountId: z.string(),
     phoneNumber: z.optional(z.string().check(z.regex(/^\+[1-9]\d{1,14}$/)))
 });
 
-/**
- * Register an OAUTH credential from an OpenID Connect identity token.
- */
 export const zOauthCredentialCreateParams = /* @__PURE__ */ z.object({
     type: z.literal('OAUTH'),
     accountId: z.string(),
     oidcToken: z.string()
 });
 
-/**
- * WebAuthn registration result; `rawId` is sent as `credentialId` and `clientDataJSON` as `clientDataJson`.
- */
 export const zPasskeyAttestation = /* @__PURE__ */ z.object({
     credentialId: z.string().check(z.regex(/^[A-Za-z0-9_-]+$/)),
     clientDataJson: z.string().check(z.regex(/^[A-Za-z0-9_-]+$/)),
@@ -1610,9 +1130,6 @@ export const zPasskeyAttestation = /* @__PURE__ */ z.object({
     transports: z.optional(z.array(z.string()))
 });
 
-/**
- * Register a PASSKEY from a WebAuthn attestation made against a challenge issued by the integrator's backend.
- */
 export const zPasskeyCredentialCreateParams = /* @__PURE__ */ z.object({
     type: z.literal('PASSKEY'),
     accountId: z.string(),
@@ -1621,9 +1138,6 @@ export const zPasskeyCredentialCreateParams = /* @__PURE__ */ z.object({
     attestation: zPasskeyAttestation
 });
 
-/**
- * Body of `POST /auth/credentials`, by `type`.
- */
 export const zCredentialCreateParams = /* @__PURE__ */ openUnion('type', ["EMAIL_OTP","SMS_OTP","OAUTH","PASSKEY"], z.discriminatedUnion('type', [
     z.extend(zEmailOtpCredentialCreateParams, { type: z.literal('EMAIL_OTP') }),
     z.extend(zSmsOtpCredentialCreateParams, { type: z.literal('SMS_OTP') }),
@@ -1631,16 +1145,10 @@ export const zCredentialCreateParams = /* @__PURE__ */ openUnion('type', ["EMAIL
     z.extend(zPasskeyCredentialCreateParams, { type: z.literal('PASSKEY') })
 ]), z.pick(zEmailOtpCredentialCreateParams, { accountId: true }));
 
-/**
- * PASSKEY challenge body (`clientPublicKey` needed by the service); EMAIL_OTP and SMS_OTP send no body or one without `clientPublicKey`.
- */
 export const zCredentialChallengeParams = /* @__PURE__ */ z.object({
     clientPublicKey: z.optional(z.string().check(z.regex(/^(04[0-9a-fA-F]{128}|0[23][0-9a-fA-F]{64})$/)))
 });
 
-/**
- * PASSKEY `/challenge` answer - the credential plus the WebAuthn challenge and the `requestId` for `/verify`.
- */
 export const zPasskeyChallenge = /* @__PURE__ */ z.object({
     id: z.string(),
     accountId: z.string(),
@@ -1654,14 +1162,8 @@ export const zPasskeyChallenge = /* @__PURE__ */ z.object({
     expiresAt: z.iso.datetime()
 });
 
-/**
- * The JSON text `{"encappedPublic","ciphertext"}` (both lower-case hex; `encappedPublic` the uncompressed HPKE `enc`): HPKE base mode, DHKEM(P-256, HKDF-SHA256) / HKDF-SHA256 / AES-256-GCM, info `turnkey_hpke`, AAD = `enc` ‖ target key (both uncompressed), sealing the UTF-8 JSON `{"otp_code","public_key"}` (the code and the compressed hex public key of the client key pair that signs the `verificationToken` and becomes the session key) to the `targetPublic` of `otpEncryptionTargetBundle`. `crossborder-sdk/wallet` makes it.
- */
 export const zEncryptedOtpBundle = /* @__PURE__ */ z.string();
 
-/**
- * Either the spec's form `{type, otp, clientPublicKey}` (answers the session at once) or production's secure form `{type, encryptedOtpBundle}` (answers 202, then the session on the signed retry).
- */
 export const zEmailOtpVerifyParams = /* @__PURE__ */ z.object({
     type: z.literal('EMAIL_OTP'),
     otp: z.optional(z.string()),
@@ -1669,9 +1171,6 @@ export const zEmailOtpVerifyParams = /* @__PURE__ */ z.object({
     encryptedOtpBundle: z.optional(zEncryptedOtpBundle)
 });
 
-/**
- * Production's secure OTP login for an SMS_OTP credential (answers 202, then the session on the signed retry).
- */
 export const zSmsOtpVerifyParams = /* @__PURE__ */ z.object({
     type: z.literal('SMS_OTP'),
     encryptedOtpBundle: zEncryptedOtpBundle
@@ -1683,9 +1182,6 @@ export const zOauthVerifyParams = /* @__PURE__ */ z.object({
     clientPublicKey: z.string().check(z.regex(/^(04[0-9a-fA-F]{128}|0[23][0-9a-fA-F]{64})$/))
 });
 
-/**
- * WebAuthn authentication result, base64url-encoded.
- */
 export const zPasskeyAssertion = /* @__PURE__ */ z.object({
     credentialId: z.string().check(z.regex(/^[A-Za-z0-9_-]+$/)),
     clientDataJson: z.string().check(z.regex(/^[A-Za-z0-9_-]+$/)),
@@ -1694,17 +1190,11 @@ export const zPasskeyAssertion = /* @__PURE__ */ z.object({
     userHandle: z.nullish(z.string())
 });
 
-/**
- * Send with header `Request-Id` set to the `/challenge` answer's `requestId`; no `clientPublicKey` here.
- */
 export const zPasskeyVerifyParams = /* @__PURE__ */ z.object({
     type: z.literal('PASSKEY'),
     assertion: zPasskeyAssertion
 });
 
-/**
- * Body of `/verify`, by `type`.
- */
 export const zCredentialVerifyParams = /* @__PURE__ */ openUnion('type', ["EMAIL_OTP","SMS_OTP","OAUTH","PASSKEY"], z.discriminatedUnion('type', [
     z.extend(zEmailOtpVerifyParams, { type: z.literal('EMAIL_OTP') }),
     z.extend(zSmsOtpVerifyParams, { type: z.literal('SMS_OTP') }),
@@ -1712,9 +1202,6 @@ export const zCredentialVerifyParams = /* @__PURE__ */ openUnion('type', ["EMAIL
     z.extend(zPasskeyVerifyParams, { type: z.literal('PASSKEY') })
 ]), z.object({}));
 
-/**
- * A new wallet session; decrypt `encryptedSessionSigningKey` with the private key matching `clientPublicKey`. Without it (the answer to a compressed `clientPublicKey`, or to the secure OTP login, where the key pair sealed in `encryptedOtpBundle` is the session key), the client key pair itself is the session key.
- */
 export const zWalletSession = /* @__PURE__ */ z.object({
     id: z.string(),
     accountId: z.string(),
@@ -1723,9 +1210,6 @@ export const zWalletSession = /* @__PURE__ */ z.object({
     expiresAt: z.iso.datetime()
 });
 
-/**
- * An active wallet session.
- */
 export const zSession = /* @__PURE__ */ z.object({
     id: z.string(),
     accountId: z.string(),
@@ -1734,37 +1218,22 @@ export const zSession = /* @__PURE__ */ z.object({
     expiresAt: z.iso.datetime()
 });
 
-/**
- * All sessions of an account (not paginated).
- */
 export const zSessionList = /* @__PURE__ */ z.object({
     data: z.array(zSession)
 });
 
-/**
- * Body of `POST /auth/sessions/{id}/refresh`, identical on both legs. `clientPublicKey` is the public half of a freshly generated P-256 key pair kept on the client: compressed (`02`/`03`, 33 bytes) for a client-held session key, uncompressed (`04`, 65 bytes) for production's deprecated legacy flow, where the new key is sealed to it.
- */
 export const zSessionRefreshParams = /* @__PURE__ */ z.object({
     clientPublicKey: z.string()
 });
 
-/**
- * The session a refresh issues: the fields of a new wallet session, plus the credential's `nickname` and the session's `createdAt` and `updatedAt`, as production answers them. No `encryptedSessionSigningKey` when the refresh sent a compressed `clientPublicKey` (the client key pair is the session key).
- */
 export const zRefreshedSession = /* @__PURE__ */ z.intersection(zWalletSession, z.object({
     nickname: z.optional(z.string()),
     createdAt: z.optional(z.iso.datetime()),
     updatedAt: z.optional(z.iso.datetime())
 }));
 
-/**
- * Open set - the service adds values over time; unknown ones are kept. `PENDING` (the flow stopped after the first signature: the key signs nothing), `ACTIVE` (it signs for the wallet), `REVOKED` (it signs nothing).
- */
 export const zDelegatedKeyStatus = /* @__PURE__ */ z.string();
 
-/**
- * A P-256 key the service generated and keeps, signing for a card funding source's Embedded Wallet funding account in place of a session while `ACTIVE`. Its private key is never returned; `publicKey` identifies it.
- */
 export const zDelegatedKey = /* @__PURE__ */ z.object({
     id: z.string(),
     cardId: z.string(),
@@ -1777,25 +1246,16 @@ export const zDelegatedKey = /* @__PURE__ */ z.object({
     updatedAt: z.iso.datetime()
 });
 
-/**
- * Delegated keys matching the filters (not paginated).
- */
 export const zDelegatedKeyList = /* @__PURE__ */ z.object({
     data: z.array(zDelegatedKey)
 });
 
-/**
- * Body of `POST /auth/delegated-keys`, identical on the three legs.
- */
 export const zDelegatedKeyCreateParams = /* @__PURE__ */ z.object({
     cardId: z.string(),
     internalAccountId: z.string(),
     nickname: z.string().check(z.minLength(1), z.maxLength(256))
 });
 
-/**
- * An invitation was claimed.
- */
 export const zInvitationClaimedEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('INVITATION.CLAIMED'),
@@ -1803,9 +1263,6 @@ export const zInvitationClaimedEvent = /* @__PURE__ */ z.object({
     data: zInvitation
 });
 
-/**
- * A customer's KYC/KYB was approved.
- */
 export const zCustomerKycApprovedEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('CUSTOMER.KYC_APPROVED'),
@@ -1813,9 +1270,6 @@ export const zCustomerKycApprovedEvent = /* @__PURE__ */ z.object({
     data: zCustomer
 });
 
-/**
- * A customer's KYC/KYB was rejected.
- */
 export const zCustomerKycRejectedEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('CUSTOMER.KYC_REJECTED'),
@@ -1823,9 +1277,6 @@ export const zCustomerKycRejectedEvent = /* @__PURE__ */ z.object({
     data: zCustomer
 });
 
-/**
- * A verification was approved.
- */
 export const zVerificationApprovedEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('VERIFICATION.APPROVED'),
@@ -1833,9 +1284,6 @@ export const zVerificationApprovedEvent = /* @__PURE__ */ z.object({
     data: zVerification
 });
 
-/**
- * A verification needs corrections.
- */
 export const zVerificationResolveErrorsEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('VERIFICATION.RESOLVE_ERRORS'),
@@ -1843,9 +1291,6 @@ export const zVerificationResolveErrorsEvent = /* @__PURE__ */ z.object({
     data: zVerification
 });
 
-/**
- * A test delivery.
- */
 export const zTestEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('TEST'),
@@ -1853,9 +1298,6 @@ export const zTestEvent = /* @__PURE__ */ z.object({
     data: z.record(z.string(), z.unknown())
 });
 
-/**
- * Business customer KYB approved.
- */
 export const zCustomerKybApprovedEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('CUSTOMER.KYB_APPROVED'),
@@ -1863,9 +1305,6 @@ export const zCustomerKybApprovedEvent = /* @__PURE__ */ z.object({
     data: zCustomer
 });
 
-/**
- * Business customer KYB rejected.
- */
 export const zCustomerKybRejectedEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('CUSTOMER.KYB_REJECTED'),
@@ -1873,9 +1312,6 @@ export const zCustomerKybRejectedEvent = /* @__PURE__ */ z.object({
     data: zCustomer
 });
 
-/**
- * Internal account balance changed.
- */
 export const zInternalAccountBalanceUpdatedEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('INTERNAL_ACCOUNT.BALANCE_UPDATED'),
@@ -1883,9 +1319,6 @@ export const zInternalAccountBalanceUpdatedEvent = /* @__PURE__ */ z.object({
     data: zInternalAccount
 });
 
-/**
- * An internal account's status changed.
- */
 export const zInternalAccountStatusUpdatedEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('INTERNAL_ACCOUNT.STATUS_UPDATED'),
@@ -1893,9 +1326,6 @@ export const zInternalAccountStatusUpdatedEvent = /* @__PURE__ */ z.object({
     data: zInternalAccount
 });
 
-/**
- * An internal account's funding instructions changed.
- */
 export const zInternalAccountFundingInstructionsUpdatedEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED'),
@@ -1903,9 +1333,6 @@ export const zInternalAccountFundingInstructionsUpdatedEvent = /* @__PURE__ */ z
     data: zInternalAccount
 });
 
-/**
- * External account status changed.
- */
 export const zExternalAccountStatusUpdatedEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('EXTERNAL_ACCOUNT.STATUS_UPDATED'),
@@ -1913,9 +1340,6 @@ export const zExternalAccountStatusUpdatedEvent = /* @__PURE__ */ z.object({
     data: zExternalAccount
 });
 
-/**
- * A customer's KYC is pending review.
- */
 export const zCustomerKycPendingEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('CUSTOMER.KYC_PENDING'),
@@ -1923,9 +1347,6 @@ export const zCustomerKycPendingEvent = /* @__PURE__ */ z.object({
     data: zCustomer
 });
 
-/**
- * Business customer KYB pending review.
- */
 export const zCustomerKybPendingEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('CUSTOMER.KYB_PENDING'),
@@ -1933,9 +1354,6 @@ export const zCustomerKybPendingEvent = /* @__PURE__ */ z.object({
     data: zCustomer
 });
 
-/**
- * A verification is in progress.
- */
 export const zVerificationInProgressEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('VERIFICATION.IN_PROGRESS'),
@@ -1943,9 +1361,6 @@ export const zVerificationInProgressEvent = /* @__PURE__ */ z.object({
     data: zVerification
 });
 
-/**
- * A verification awaits manual review.
- */
 export const zVerificationPendingManualReviewEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('VERIFICATION.PENDING_MANUAL_REVIEW'),
@@ -1953,9 +1368,6 @@ export const zVerificationPendingManualReviewEvent = /* @__PURE__ */ z.object({
     data: zVerification
 });
 
-/**
- * A verification was rejected.
- */
 export const zVerificationRejectedEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('VERIFICATION.REJECTED'),
@@ -1963,9 +1375,6 @@ export const zVerificationRejectedEvent = /* @__PURE__ */ z.object({
     data: zVerification
 });
 
-/**
- * The refund of a payment that could not complete (production), on its transaction once one starts.
- */
 export const zRefund = /* @__PURE__ */ z.object({
     reference: z.string(),
     initiatedAt: z.iso.datetime(),
@@ -1974,9 +1383,6 @@ export const zRefund = /* @__PURE__ */ z.object({
     reason: z.optional(z.string())
 });
 
-/**
- * A payment received by a customer or the platform (UMA payment, transfer-in, sandbox simulation).
- */
 export const zIncomingTransaction = /* @__PURE__ */ z.object({
     id: z.string(),
     status: zTransactionStatus,
@@ -2001,9 +1407,6 @@ export const zIncomingTransaction = /* @__PURE__ */ z.object({
     receiptDeliveryConfirmedAt: z.optional(z.iso.datetime())
 });
 
-/**
- * A payment sent by a customer or the platform, created from a quote.
- */
 export const zOutgoingTransaction = /* @__PURE__ */ z.object({
     id: z.string(),
     status: zTransactionStatus,
@@ -2028,9 +1431,6 @@ export const zOutgoingTransaction = /* @__PURE__ */ z.object({
     receiptDeliveryConfirmedAt: z.optional(z.iso.datetime())
 });
 
-/**
- * An incoming or outgoing transaction, by `type`.
- */
 export const zTransaction = /* @__PURE__ */ z.discriminatedUnion('type', [
     z.extend(zIncomingTransaction, { type: z.literal('INCOMING') }),
     z.extend(zOutgoingTransaction, { type: z.literal('OUTGOING') })
@@ -2040,9 +1440,6 @@ export const zTransactionList = /* @__PURE__ */ z.intersection(zListEnvelope, z.
     data: z.array(zTransaction)
 }));
 
-/**
- * An incoming payment awaits the platform's approval (answer within 5 seconds).
- */
 export const zIncomingPaymentPendingEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('INCOMING_PAYMENT.PENDING'),
@@ -2050,9 +1447,6 @@ export const zIncomingPaymentPendingEvent = /* @__PURE__ */ z.object({
     data: zIncomingTransaction
 });
 
-/**
- * An incoming payment completed.
- */
 export const zIncomingPaymentCompletedEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('INCOMING_PAYMENT.COMPLETED'),
@@ -2060,9 +1454,6 @@ export const zIncomingPaymentCompletedEvent = /* @__PURE__ */ z.object({
     data: zIncomingTransaction
 });
 
-/**
- * An incoming payment failed.
- */
 export const zIncomingPaymentFailedEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('INCOMING_PAYMENT.FAILED'),
@@ -2070,9 +1461,6 @@ export const zIncomingPaymentFailedEvent = /* @__PURE__ */ z.object({
     data: zIncomingTransaction
 });
 
-/**
- * An outgoing payment is processing.
- */
 export const zOutgoingPaymentProcessingEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('OUTGOING_PAYMENT.PROCESSING'),
@@ -2080,9 +1468,6 @@ export const zOutgoingPaymentProcessingEvent = /* @__PURE__ */ z.object({
     data: zOutgoingTransaction
 });
 
-/**
- * An outgoing payment completed.
- */
 export const zOutgoingPaymentCompletedEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('OUTGOING_PAYMENT.COMPLETED'),
@@ -2090,9 +1475,6 @@ export const zOutgoingPaymentCompletedEvent = /* @__PURE__ */ z.object({
     data: zOutgoingTransaction
 });
 
-/**
- * An outgoing payment failed.
- */
 export const zOutgoingPaymentFailedEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('OUTGOING_PAYMENT.FAILED'),
@@ -2100,9 +1482,6 @@ export const zOutgoingPaymentFailedEvent = /* @__PURE__ */ z.object({
     data: zOutgoingTransaction
 });
 
-/**
- * Outgoing payment pending.
- */
 export const zOutgoingPaymentPendingEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('OUTGOING_PAYMENT.PENDING'),
@@ -2110,9 +1489,6 @@ export const zOutgoingPaymentPendingEvent = /* @__PURE__ */ z.object({
     data: zOutgoingTransaction
 });
 
-/**
- * Outgoing payment awaits authorization.
- */
 export const zOutgoingPaymentPendingAuthorizationEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('OUTGOING_PAYMENT.PENDING_AUTHORIZATION'),
@@ -2120,9 +1496,6 @@ export const zOutgoingPaymentPendingAuthorizationEvent = /* @__PURE__ */ z.objec
     data: zOutgoingTransaction
 });
 
-/**
- * Outgoing payment refunded.
- */
 export const zOutgoingPaymentRefundCompletedEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('OUTGOING_PAYMENT.REFUND_COMPLETED'),
@@ -2130,9 +1503,6 @@ export const zOutgoingPaymentRefundCompletedEvent = /* @__PURE__ */ z.object({
     data: zOutgoingTransaction
 });
 
-/**
- * Incoming payment refunded.
- */
 export const zIncomingPaymentRefundCompletedEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('INCOMING_PAYMENT.REFUND_COMPLETED'),
@@ -2140,16 +1510,10 @@ export const zIncomingPaymentRefundCompletedEvent = /* @__PURE__ */ z.object({
     data: zIncomingTransaction
 });
 
-/**
- * 200 answer to `INCOMING_PAYMENT.PENDING` that approves the payment.
- */
 export const zPaymentApprovalReply = /* @__PURE__ */ z.object({
     receiverCustomerInfo: z.optional(z.record(z.string(), z.string()))
 });
 
-/**
- * 403 answer to `INCOMING_PAYMENT.PENDING` that rejects the payment; the sender is refunded.
- */
 export const zPaymentApprovalRejection = /* @__PURE__ */ z.object({
     status: z.literal(403),
     code: z.string(),
@@ -2157,9 +1521,6 @@ export const zPaymentApprovalRejection = /* @__PURE__ */ z.object({
     details: z.optional(z.record(z.string(), z.unknown()))
 });
 
-/**
- * 422 answer to `INCOMING_PAYMENT.PENDING` asking the sender for more counterparty fields.
- */
 export const zPaymentApprovalMoreInfo = /* @__PURE__ */ z.object({
     status: z.literal(422),
     code: z.string(),
@@ -2169,34 +1530,16 @@ export const zPaymentApprovalMoreInfo = /* @__PURE__ */ z.object({
     })
 });
 
-/**
- * The provider's issuance (linking) status of a registered stablecoin. An open set.
- */
 export const zStablecoinIssuanceStatus = /* @__PURE__ */ z.string();
 
-/**
- * Whether the stablecoin is enabled for the service's ordinary operations (as a currency). An open set.
- */
 export const zStablecoinGridOperationsStatus = /* @__PURE__ */ z.string();
 
-/**
- * The provider behind a provider account link, a stablecoin or an operation. An open set; production lists BRALE.
- */
 export const zStablecoinProvider = /* @__PURE__ */ z.string();
 
-/**
- * The network family of the token identifier; the concrete Spark network follows the platform's mode. An open set.
- */
 export const zStablecoinNetwork = /* @__PURE__ */ z.string();
 
-/**
- * The provider environment, from the platform's mode (sandbox or production). An open set.
- */
 export const zStablecoinProviderEnvironment = /* @__PURE__ */ z.string();
 
-/**
- * A stablecoin the provider created, registered with the service (production).
- */
 export const zStablecoin = /* @__PURE__ */ z.object({
     id: z.string(),
     name: z.string(),
@@ -2220,9 +1563,6 @@ export const zStablecoinList = /* @__PURE__ */ z.intersection(zListEnvelope, z.o
     data: z.array(zStablecoin)
 }));
 
-/**
- * The provider's token to register.
- */
 export const zStablecoinRegisterParams = /* @__PURE__ */ z.object({
     providerTokenIdentifier: z.string(),
     networkTokenIdentifier: z.string(),
@@ -2230,49 +1570,31 @@ export const zStablecoinRegisterParams = /* @__PURE__ */ z.object({
     stablecoinProviderAccountId: z.optional(z.string())
 });
 
-/**
- * A mint funded by wire; the operation answers the funding instructions.
- */
 export const zStablecoinWireFundingSource = /* @__PURE__ */ z.object({
     type: z.literal('WIRE')
 });
 
-/**
- * A mint funded by an ACH debit of an external account.
- */
 export const zStablecoinAchDebitFundingSource = /* @__PURE__ */ z.object({
     type: z.literal('ACH_DEBIT'),
     externalAccountId: z.string()
 });
 
-/**
- * A mint funded by a same-day ACH debit of an external account.
- */
 export const zStablecoinSameDayAchDebitFundingSource = /* @__PURE__ */ z.object({
     type: z.literal('SAME_DAY_ACH_DEBIT'),
     externalAccountId: z.string()
 });
 
-/**
- * A mint funded from an internal account of the service (production reserves it for a follow-up flow).
- */
 export const zStablecoinGridInternalFundingSource = /* @__PURE__ */ z.object({
     type: z.literal('GRID_INTERNAL_ACCOUNT'),
     accountId: z.string()
 });
 
-/**
- * A mint funded from a balance held at the provider (production reserves it for a follow-up flow).
- */
 export const zStablecoinProviderBalanceFundingSource = /* @__PURE__ */ z.object({
     type: z.literal('PROVIDER_INTERNAL_BALANCE'),
     sourceTokenIdentifier: z.string(),
     cryptoNetwork: z.string()
 });
 
-/**
- * What pays for a mint, by `type`. An open set.
- */
 export const zStablecoinMintFundingSource = /* @__PURE__ */ openUnion('type', ["WIRE","ACH_DEBIT","SAME_DAY_ACH_DEBIT","GRID_INTERNAL_ACCOUNT","PROVIDER_INTERNAL_BALANCE"], z.discriminatedUnion('type', [
     z.extend(zStablecoinWireFundingSource, { type: z.literal('WIRE') }),
     z.extend(zStablecoinAchDebitFundingSource, { type: z.literal('ACH_DEBIT') }),
@@ -2281,16 +1603,10 @@ export const zStablecoinMintFundingSource = /* @__PURE__ */ openUnion('type', ["
     z.extend(zStablecoinProviderBalanceFundingSource, { type: z.literal('PROVIDER_INTERNAL_BALANCE') })
 ]), z.object({}));
 
-/**
- * The account that receives the minted tokens (`ExternalAccount:` or `InternalAccount:`).
- */
 export const zStablecoinMintDestination = /* @__PURE__ */ z.object({
     accountId: z.string()
 });
 
-/**
- * A mint's amount, funding source and destination.
- */
 export const zStablecoinMintParams = /* @__PURE__ */ z.object({
     amount: z.string().check(z.regex(/^[0-9]+$/)),
     fundingSource: zStablecoinMintFundingSource,
@@ -2298,19 +1614,10 @@ export const zStablecoinMintParams = /* @__PURE__ */ z.object({
     description: z.optional(z.string().check(z.maxLength(1024)))
 });
 
-/**
- * A mint or a burn. An open set.
- */
 export const zStablecoinOperationType = /* @__PURE__ */ z.string();
 
-/**
- * Where a mint or burn is in its life. An open set.
- */
 export const zStablecoinOperationStatus = /* @__PURE__ */ z.string();
 
-/**
- * The source of a mint or burn as answered: one flat shape for both (`externalAccountId` for an ACH-funded mint, `accountId` for an internal account, `sourceTokenIdentifier` and `cryptoNetwork` for a provider balance).
- */
 export const zStablecoinOperationSource = /* @__PURE__ */ z.object({
     type: z.string(),
     externalAccountId: z.optional(z.string()),
@@ -2319,9 +1626,6 @@ export const zStablecoinOperationSource = /* @__PURE__ */ z.object({
     cryptoNetwork: z.optional(z.string())
 });
 
-/**
- * Where to send the funds of an operation waiting for them (a wire mint: bank details; an external-source burn: the deposit address). The other fields depend on the rail and are kept as sent.
- */
 export const zStablecoinFundingInstructions = /* @__PURE__ */ z.object({
     rail: z.optional(z.string()),
     network: z.optional(z.string()),
@@ -2329,17 +1633,11 @@ export const zStablecoinFundingInstructions = /* @__PURE__ */ z.object({
     valueType: z.optional(z.string())
 });
 
-/**
- * The destination of a mint or burn as answered; `rail` is present on burns (fiat payouts).
- */
 export const zStablecoinOperationDestination = /* @__PURE__ */ z.object({
     accountId: z.string(),
     rail: z.optional(z.string())
 });
 
-/**
- * A burn's fiat delivery estimate by rail (guidance, not a promise).
- */
 export const zStablecoinEstimatedDelivery = /* @__PURE__ */ z.object({
     rail: z.optional(z.string()),
     amount: z.optional(z.string()),
@@ -2347,9 +1645,6 @@ export const zStablecoinEstimatedDelivery = /* @__PURE__ */ z.object({
     timing: z.optional(z.string())
 });
 
-/**
- * A mint or burn of a stablecoin (production).
- */
 export const zStablecoinOperation = /* @__PURE__ */ z.object({
     id: z.string(),
     stablecoinId: z.string(),
@@ -2371,49 +1666,31 @@ export const zStablecoinOperation = /* @__PURE__ */ z.object({
     updatedAt: z.iso.datetime()
 });
 
-/**
- * Tokens sent by the issuer, from any wallet, to the deposit address the operation answers.
- */
 export const zStablecoinExternalAccountBurnSource = /* @__PURE__ */ z.object({
     type: z.literal('EXTERNAL_ACCOUNT')
 });
 
-/**
- * Tokens from an internal account of the service (production reserves it for a follow-up flow).
- */
 export const zStablecoinGridInternalBurnSource = /* @__PURE__ */ z.object({
     type: z.literal('GRID_INTERNAL_ACCOUNT'),
     accountId: z.string()
 });
 
-/**
- * Tokens already held at the provider; no external funding is needed.
- */
 export const zStablecoinProviderBalanceBurnSource = /* @__PURE__ */ z.object({
     type: z.literal('PROVIDER_INTERNAL_BALANCE')
 });
 
-/**
- * Where a burn's tokens come from, by `type`. An open set.
- */
 export const zStablecoinBurnSource = /* @__PURE__ */ openUnion('type', ["EXTERNAL_ACCOUNT","GRID_INTERNAL_ACCOUNT","PROVIDER_INTERNAL_BALANCE"], z.discriminatedUnion('type', [
     z.extend(zStablecoinExternalAccountBurnSource, { type: z.literal('EXTERNAL_ACCOUNT') }),
     z.extend(zStablecoinGridInternalBurnSource, { type: z.literal('GRID_INTERNAL_ACCOUNT') }),
     z.extend(zStablecoinProviderBalanceBurnSource, { type: z.literal('PROVIDER_INTERNAL_BALANCE') })
 ]), z.object({}));
 
-/**
- * The bank external account paid the fiat value, and the rail.
- */
 export const zStablecoinBurnDestination = /* @__PURE__ */ z.object({
     type: z.string(),
     externalAccountId: z.string(),
     rail: z.string()
 });
 
-/**
- * A burn's amount, source and destination.
- */
 export const zStablecoinBurnParams = /* @__PURE__ */ z.object({
     amount: z.string().check(z.regex(/^[0-9]+$/)),
     source: zStablecoinBurnSource,
@@ -2425,14 +1702,8 @@ export const zStablecoinOperationList = /* @__PURE__ */ z.intersection(zListEnve
     data: z.array(zStablecoinOperation)
 }));
 
-/**
- * The state of a provider account link's credentials. An open set.
- */
 export const zStablecoinProviderAccountStatus = /* @__PURE__ */ z.string();
 
-/**
- * The platform's linked account at a stablecoin provider (production); its secret is never answered.
- */
 export const zStablecoinProviderAccount = /* @__PURE__ */ z.object({
     id: z.string(),
     provider: zStablecoinProvider,
@@ -2448,9 +1719,6 @@ export const zStablecoinProviderAccountList = /* @__PURE__ */ z.intersection(zLi
     data: z.array(zStablecoinProviderAccount)
 }));
 
-/**
- * The provider API credentials to verify and link.
- */
 export const zStablecoinProviderAccountLinkParams = /* @__PURE__ */ z.object({
     provider: zStablecoinProvider,
     apiClientId: z.string(),
@@ -2458,29 +1726,14 @@ export const zStablecoinProviderAccountLinkParams = /* @__PURE__ */ z.object({
     providerAccountId: z.optional(z.string())
 });
 
-/**
- * A card's lifecycle state (production): `PENDING_KYC` (the cardholder's KYC is not complete; no transactions), `PROCESSING` (the issuer is provisioning it), `ACTIVE` (it authorizes), `FROZEN` (paused by the platform: new authorizations are declined `CARD_PAUSED`, settlements and refunds continue), `CLOSED` (final). An open set.
- */
 export const zCardState = /* @__PURE__ */ z.string();
 
-/**
- * Why a card is `CLOSED` or failed provisioning (production): `ISSUER_REJECTED`, `CLOSED_BY_PLATFORM` (closed with `PATCH /cards/{id}`), `CLOSED_BY_GRID` (closed by the service, for compliance or risk). An open set.
- */
 export const zCardStateReason = /* @__PURE__ */ z.string();
 
-/**
- * The card's network, set when the issuer provisions it (production). An open set.
- */
 export const zCardBrand = /* @__PURE__ */ z.string();
 
-/**
- * The card's form factor (production); `VIRTUAL` only for now, `PHYSICAL` later. An open set.
- */
 export const zCardForm = /* @__PURE__ */ z.string();
 
-/**
- * A card issued to a cardholder (production), bound to internal accounts of theirs that fund it in order. It never carries its number or CVC: `POST /cards/{id}/reveal` shows them to the cardholder.
- */
 export const zCard = /* @__PURE__ */ z.object({
     id: z.string(),
     cardholderId: z.string(),
@@ -2505,9 +1758,6 @@ export const zCardList = /* @__PURE__ */ z.intersection(zListEnvelope, z.object(
     data: z.array(zCard)
 }));
 
-/**
- * A card to issue.
- */
 export const zCardCreateParams = /* @__PURE__ */ z.object({
     cardholderId: z.string(),
     platformCardId: z.optional(z.string()),
@@ -2517,9 +1767,6 @@ export const zCardCreateParams = /* @__PURE__ */ z.object({
     maxSpendPerTransaction: z.optional(z.int().check(z.gte(1)))
 });
 
-/**
- * What to change on a card: at least one of `state`, `fundingSources` and `maxSpendPerTransaction`; `state: CLOSED` alone.
- */
 export const zCardUpdateParams = /* @__PURE__ */ z.object({
     state: z.optional(z.enum([
         'ACTIVE',
@@ -2530,56 +1777,35 @@ export const zCardUpdateParams = /* @__PURE__ */ z.object({
     maxSpendPerTransaction: z.nullish(z.int().check(z.gte(1)))
 });
 
-/**
- * A short-lived view of a card's number, CVC and expiry (production). `panEmbedUrl` is a bearer secret.
- */
 export const zCardReveal = /* @__PURE__ */ z.object({
     panEmbedUrl: z.url(),
     expiresAt: z.iso.datetime()
 });
 
-/**
- * The merchant of a card transaction, as the card network names it (production).
- */
 export const zCardMerchant = /* @__PURE__ */ z.object({
     descriptor: z.string(),
     mcc: z.optional(z.string()),
     country: z.optional(z.string())
 });
 
-/**
- * A card transaction's status (production): `AUTHORIZED` (held, not cleared), `PARTIALLY_SETTLED`, `SETTLED`, `REFUNDED` (a merchant's return), `EXCEPTION` (settled with the network but the pull from the funding source failed). An open set.
- */
 export const zCardTransactionStatus = /* @__PURE__ */ z.string();
 
-/**
- * The pulls (debits) from the funding source for a card transaction.
- */
 export const zCardPullSummary = /* @__PURE__ */ z.object({
     count: z.int(),
     totalAmount: z.int(),
     pendingCount: z.optional(z.int())
 });
 
-/**
- * The merchant's returns on a card transaction.
- */
 export const zCardRefundSummary = /* @__PURE__ */ z.object({
     count: z.int(),
     totalAmount: z.int()
 });
 
-/**
- * The clearings of a card transaction.
- */
 export const zCardSettlementSummary = /* @__PURE__ */ z.object({
     count: z.int(),
     totalAmount: z.int()
 });
 
-/**
- * A card transaction (production's `type: CARD`): an authorization and the pulls, clearings and returns that reconcile against it, rolled up in its summaries.
- */
 export const zCardTransaction = /* @__PURE__ */ z.object({
     type: z.literal('CARD'),
     id: z.string(),
@@ -2603,63 +1829,39 @@ export const zCardTransaction = /* @__PURE__ */ z.object({
     updatedAt: z.iso.datetime()
 });
 
-/**
- * A simulated authorization (sandbox): the amount, its currency and the merchant. The last three characters of `merchant.descriptor` choose the outcome (see `simulate/authorization`).
- */
 export const zSandboxCardAuthorizationParams = /* @__PURE__ */ z.object({
     amount: z.int().check(z.gt(0)),
     currency: zCurrency,
     merchant: zCardMerchant
 });
 
-/**
- * The answer of a card simulation (sandbox); the card transaction it makes carries the same token.
- */
 export const zSandboxCardSimulation = /* @__PURE__ */ z.object({
     issuerTransactionToken: z.string()
 });
 
-/**
- * A simulated clearing of a card transaction (sandbox); 0 is the authorization's expiry.
- */
 export const zSandboxCardClearingParams = /* @__PURE__ */ z.object({
     cardTransactionId: z.string(),
     amount: z.int().check(z.gte(0))
 });
 
-/**
- * A simulated merchant's return on a settled card transaction (sandbox).
- */
 export const zSandboxCardReturnParams = /* @__PURE__ */ z.object({
     cardTransactionId: z.string(),
     amount: z.int().check(z.gt(0))
 });
 
-/**
- * A simulated balance inquiry (sandbox), an authorization of 0.
- */
 export const zSandboxCardBalanceInquiryParams = /* @__PURE__ */ z.object({
     merchant: zCardMerchant
 });
 
-/**
- * A simulated advice re-sizing an open card authorization (sandbox).
- */
 export const zSandboxCardAuthorizationAdviceParams = /* @__PURE__ */ z.object({
     cardTransactionId: z.string(),
     amount: z.int().check(z.gt(0))
 });
 
-/**
- * A card transaction to act on (sandbox).
- */
 export const zSandboxCardTransactionRefParams = /* @__PURE__ */ z.object({
     cardTransactionId: z.string()
 });
 
-/**
- * A card's state changed.
- */
 export const zCardStateChangeEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('CARD.STATE_CHANGE'),
@@ -2667,9 +1869,6 @@ export const zCardStateChangeEvent = /* @__PURE__ */ z.object({
     data: zCard
 });
 
-/**
- * A card's funding sources were replaced.
- */
 export const zCardFundingSourceChangeEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('CARD.FUNDING_SOURCE_CHANGE'),
@@ -2677,9 +1876,6 @@ export const zCardFundingSourceChangeEvent = /* @__PURE__ */ z.object({
     data: zCard
 });
 
-/**
- * A card transaction was authorized.
- */
 export const zCardTransactionAuthorizedEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('CARD_TRANSACTION.AUTHORIZED'),
@@ -2687,9 +1883,6 @@ export const zCardTransactionAuthorizedEvent = /* @__PURE__ */ z.object({
     data: zCardTransaction
 });
 
-/**
- * A card transaction was partly cleared.
- */
 export const zCardTransactionPartiallySettledEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('CARD_TRANSACTION.PARTIALLY_SETTLED'),
@@ -2697,9 +1890,6 @@ export const zCardTransactionPartiallySettledEvent = /* @__PURE__ */ z.object({
     data: zCardTransaction
 });
 
-/**
- * A card transaction was cleared.
- */
 export const zCardTransactionSettledEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('CARD_TRANSACTION.SETTLED'),
@@ -2707,9 +1897,6 @@ export const zCardTransactionSettledEvent = /* @__PURE__ */ z.object({
     data: zCardTransaction
 });
 
-/**
- * A merchant returned a card transaction.
- */
 export const zCardTransactionRefundedEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('CARD_TRANSACTION.REFUNDED'),
@@ -2717,9 +1904,6 @@ export const zCardTransactionRefundedEvent = /* @__PURE__ */ z.object({
     data: zCardTransaction
 });
 
-/**
- * A card transaction settled but its pull from the funding source failed.
- */
 export const zCardTransactionExceptionEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('CARD_TRANSACTION.EXCEPTION'),
@@ -2727,19 +1911,10 @@ export const zCardTransactionExceptionEvent = /* @__PURE__ */ z.object({
     data: zCardTransaction
 });
 
-/**
- * The kind of identity or business verification document (production): identity (PASSPORT, DRIVERS_LICENSE, NATIONAL_ID), business legal presence, control and ownership structure, proof of address. An open set.
- */
 export const zDocumentType = /* @__PURE__ */ z.string();
 
-/**
- * Which side of a two-sided document (a driver's license, a national id) the file is. An open set.
- */
 export const zDocumentSide = /* @__PURE__ */ z.string();
 
-/**
- * A verification document of a customer or beneficial owner (production); the file itself is not answered.
- */
 export const zDocument = /* @__PURE__ */ z.object({
     id: z.string(),
     documentHolder: z.string(),
@@ -2757,9 +1932,6 @@ export const zDocumentList = /* @__PURE__ */ z.intersection(zListEnvelope, z.obj
     data: z.array(zDocument)
 }));
 
-/**
- * The multipart body of a document upload or replacement (production's `BaseDocumentRequest`): the file in `file`, the metadata in the other parts.
- */
 export const zDocumentReplaceRequest = /* @__PURE__ */ z.object({
     file: z.unknown(),
     documentType: zDocumentType,
@@ -2769,9 +1941,6 @@ export const zDocumentReplaceRequest = /* @__PURE__ */ z.object({
     issuingAuthority: z.optional(z.string())
 });
 
-/**
- * The multipart body of a document upload (production's `DocumentUploadRequest`): a replacement's parts and the `documentHolder`.
- */
 export const zDocumentUploadRequest = /* @__PURE__ */ z.object({
     file: z.unknown(),
     documentHolder: z.string(),
@@ -2782,19 +1951,10 @@ export const zDocumentUploadRequest = /* @__PURE__ */ z.object({
     issuingAuthority: z.optional(z.string())
 });
 
-/**
- * What an agent may do (production's open set): `VIEW_TRANSACTIONS` (list and read transactions and balances), `CREATE_TRANSFERS` (same-currency transfers in and out), `CREATE_QUOTES`, `EXECUTE_QUOTES`, `MANAGE_EXTERNAL_ACCOUNTS`.
- */
 export const zAgentPermission = /* @__PURE__ */ z.string();
 
-/**
- * Whether the agent's actions run on their own (`AUTO`, within the spending limits and approval thresholds) or each waits for a human's approval (`APPROVAL_REQUIRED`).
- */
 export const zAgentExecutionMode = /* @__PURE__ */ z.string();
 
-/**
- * Caps on the agent's amounts and number of transactions, in the smallest unit of `currency` (other currencies are converted at the rate of the moment).
- */
 export const zAgentSpendingLimits = /* @__PURE__ */ z.object({
     currency: z.string(),
     perTransactionLimit: z.int(),
@@ -2803,34 +1963,22 @@ export const zAgentSpendingLimits = /* @__PURE__ */ z.object({
     monthlyLimit: z.nullish(z.int())
 });
 
-/**
- * A policy override for one internal account, over the agent's defaults.
- */
 export const zAgentAccountRule = /* @__PURE__ */ z.object({
     accountId: z.string(),
     executionMode: z.optional(zAgentExecutionMode),
     perTransactionLimit: z.nullish(z.int())
 });
 
-/**
- * The accounts the agent may use, and per-account overrides.
- */
 export const zAgentAccountRestrictions = /* @__PURE__ */ z.object({
     allowedAccountIds: z.nullish(z.array(z.string())),
     accountRules: z.optional(z.array(zAgentAccountRule))
 });
 
-/**
- * An amount above which a transaction needs approval even in `AUTO` mode.
- */
 export const zAgentApprovalThresholds = /* @__PURE__ */ z.object({
     currency: z.optional(z.string()),
     amount: z.nullish(z.int())
 });
 
-/**
- * What an agent may do, how its actions run, and how much it may spend.
- */
 export const zAgentPolicy = /* @__PURE__ */ z.object({
     permissions: z.array(zAgentPermission),
     defaultExecutionMode: zAgentExecutionMode,
@@ -2839,9 +1987,6 @@ export const zAgentPolicy = /* @__PURE__ */ z.object({
     approvalThresholds: z.optional(zAgentApprovalThresholds)
 });
 
-/**
- * The agent's spending and transactions so far, against its limits.
- */
 export const zAgentUsage = /* @__PURE__ */ z.object({
     dailyTransactionCount: z.int(),
     dailySpend: z.int(),
@@ -2850,9 +1995,6 @@ export const zAgentUsage = /* @__PURE__ */ z.object({
     monthlyResetMonth: z.optional(z.string())
 });
 
-/**
- * A program acting for one customer under a policy (production's agents).
- */
 export const zAgent = /* @__PURE__ */ z.object({
     id: z.string(),
     name: z.string(),
@@ -2865,9 +2007,6 @@ export const zAgent = /* @__PURE__ */ z.object({
     updatedAt: z.iso.datetime()
 });
 
-/**
- * A page of agents.
- */
 export const zAgentList = /* @__PURE__ */ z.object({
     data: z.array(zAgent),
     hasMore: z.boolean(),
@@ -2875,18 +2014,12 @@ export const zAgentList = /* @__PURE__ */ z.object({
     totalCount: z.optional(z.int())
 });
 
-/**
- * An agent to create (production's `AgentCreateRequest`).
- */
 export const zAgentCreateParams = /* @__PURE__ */ z.object({
     name: z.string(),
     customerId: z.string(),
     policy: zAgentPolicy
 });
 
-/**
- * A code the agent software redeems, once and before `expiresAt`, for the agent's credential.
- */
 export const zAgentDeviceCode = /* @__PURE__ */ z.object({
     code: z.string(),
     agentId: z.string(),
@@ -2894,27 +2027,15 @@ export const zAgentDeviceCode = /* @__PURE__ */ z.object({
     redeemed: z.boolean()
 });
 
-/**
- * The created agent and its device code.
- */
 export const zAgentCreateResponse = /* @__PURE__ */ z.object({
     agent: zAgent,
     deviceCode: zAgentDeviceCode
 });
 
-/**
- * An agent action's status (open set): `PENDING_APPROVAL` (waiting for the platform), `APPROVED` (executed or executing), `REJECTED` (never executed), `FAILED` (approved but could not run: the quote expired, the funds were short).
- */
 export const zAgentActionStatus = /* @__PURE__ */ z.string();
 
-/**
- * What the agent asked for (open set).
- */
 export const zAgentActionType = /* @__PURE__ */ z.string();
 
-/**
- * The transfer of a `TRANSFER_OUT` or `TRANSFER_IN` action.
- */
 export const zAgentTransferDetails = /* @__PURE__ */ z.object({
     amount: z.int(),
     currency: z.string(),
@@ -2922,9 +2043,6 @@ export const zAgentTransferDetails = /* @__PURE__ */ z.object({
     destinationAccountId: z.string()
 });
 
-/**
- * Something an agent submitted (a quote execution, a transfer), executed at once within its policy or held for the platform's approval.
- */
 export const zAgentAction = /* @__PURE__ */ z.object({
     id: z.string(),
     agentId: z.string(),
@@ -2940,9 +2058,6 @@ export const zAgentAction = /* @__PURE__ */ z.object({
     updatedAt: z.iso.datetime()
 });
 
-/**
- * A page of agent actions.
- */
 export const zAgentActionList = /* @__PURE__ */ z.object({
     data: z.array(zAgentAction),
     hasMore: z.boolean(),
@@ -2950,17 +2065,11 @@ export const zAgentActionList = /* @__PURE__ */ z.object({
     totalCount: z.optional(z.int())
 });
 
-/**
- * An agent's new name or paused state (production's `AgentUpdateRequest`).
- */
 export const zAgentUpdateParams = /* @__PURE__ */ z.object({
     name: z.optional(z.string()),
     isPaused: z.optional(z.boolean())
 });
 
-/**
- * Spending limits to change; those left out keep their values.
- */
 export const zAgentSpendingLimitsUpdate = /* @__PURE__ */ z.object({
     currency: z.optional(z.string()),
     perTransactionLimit: z.optional(z.int()),
@@ -2969,9 +2078,6 @@ export const zAgentSpendingLimitsUpdate = /* @__PURE__ */ z.object({
     monthlyLimit: z.nullish(z.int())
 });
 
-/**
- * Policy fields to change (production's `AgentPolicyUpdateRequest`); those left out keep their values.
- */
 export const zAgentPolicyUpdateParams = /* @__PURE__ */ z.object({
     permissions: z.optional(z.array(zAgentPermission)),
     defaultExecutionMode: z.optional(zAgentExecutionMode),
@@ -2980,24 +2086,15 @@ export const zAgentPolicyUpdateParams = /* @__PURE__ */ z.object({
     approvalThresholds: z.optional(zAgentApprovalThresholds)
 });
 
-/**
- * Why an action is rejected (production's `AgentActionRejectRequest`).
- */
 export const zAgentActionRejectParams = /* @__PURE__ */ z.object({
     reason: z.optional(z.string())
 });
 
-/**
- * Whether a device code was redeemed.
- */
 export const zAgentDeviceCodeStatusResponse = /* @__PURE__ */ z.object({
     code: z.string(),
     redeemed: z.boolean()
 });
 
-/**
- * The agent's credential, answered once, and its policy.
- */
 export const zAgentDeviceCodeRedeemResponse = /* @__PURE__ */ z.object({
     agentId: z.string(),
     agentName: z.string(),
@@ -3005,9 +2102,6 @@ export const zAgentDeviceCodeRedeemResponse = /* @__PURE__ */ z.object({
     policy: zAgentPolicy
 });
 
-/**
- * An agent submitted an action that waits for the platform's approval.
- */
 export const zAgentActionPendingApprovalEvent = /* @__PURE__ */ z.object({
     id: z.string(),
     type: z.literal('AGENT_ACTION.PENDING_APPROVAL'),
@@ -3015,9 +2109,6 @@ export const zAgentActionPendingApprovalEvent = /* @__PURE__ */ z.object({
     data: zAgentAction
 });
 
-/**
- * Body of every webhook delivery, by `type`. Delivered at least once and retried with backoff until a 2xx; deduplicate by `id` and verify `X-Service-Signature` over the raw body first.
- */
 export const zWebhookEvent = /* @__PURE__ */ z.discriminatedUnion('type', [
     z.extend(zInvitationClaimedEvent, { type: z.literal('INVITATION.CLAIMED') }),
     z.extend(zIncomingPaymentPendingEvent, { type: z.literal('INCOMING_PAYMENT.PENDING') }),
@@ -3058,9 +2149,6 @@ export const zWebhookEvent = /* @__PURE__ */ z.discriminatedUnion('type', [
     z.extend(zAgentActionPendingApprovalEvent, { type: z.literal('AGENT_ACTION.PENDING_APPROVAL') })
 ]);
 
-/**
- * One currency the platform supports, with limits and required counterparty data.
- */
 export const zSupportedCurrencyWritable = /* @__PURE__ */ z.object({
     currencyCode: z.string(),
     minAmount: z.optional(z.int().check(z.gte(0))),
@@ -3069,9 +2157,6 @@ export const zSupportedCurrencyWritable = /* @__PURE__ */ z.object({
     requiredCounterpartyFields: z.optional(z.array(zCounterpartyFieldRequirement))
 });
 
-/**
- * Configuration of the platform (the API client).
- */
 export const zPlatformConfigWritable = /* @__PURE__ */ z.object({
     id: z.optional(z.string()),
     umaDomain: z.optional(z.string()),
@@ -3082,128 +2167,56 @@ export const zPlatformConfigWritable = /* @__PURE__ */ z.object({
     updatedAt: z.optional(z.iso.datetime())
 });
 
-/**
- * Fields to change; omitted fields stay as they are.
- */
 export const zPlatformConfigUpdateParamsWritable = /* @__PURE__ */ z.object({
     umaDomain: z.optional(z.string()),
     webhookEndpoint: z.optional(z.url()),
     supportedCurrencies: z.optional(z.array(zSupportedCurrencyWritable))
 });
 
-/**
- * The customer whose Strong Customer Authentication this is (`Customer:<id>`).
- */
 export const zScaCustomerIdQuery = /* @__PURE__ */ z.string();
 
-/**
- * Client-chosen key that makes the call safe to retry for 24 h; the same key with the same body replays the first answer (header `Idempotent-Replayed: true`), with a different body answers 409 `IDEMPOTENCY_KEY_REUSED`.
- */
 export const zIdempotencyKey = /* @__PURE__ */ z.string().check(z.minLength(1), z.maxLength(255));
 
-/**
- * As `IdempotencyKey`, on an operation where production requires the header. The SDK sends one on every call (yours with `options.idempotencyKey`), so a call never lacks it.
- */
 export const zIdempotencyKeyRequired = /* @__PURE__ */ z.string().check(z.minLength(1), z.maxLength(255));
 
-/**
- * Signed retry only - the API-key stamp over the exact `payloadToSign` bytes, made with the session private key (base64url without padding of a JSON object with `publicKey`, `scheme` and `signature`).
- */
 export const zServiceWalletSignature = /* @__PURE__ */ z.string();
 
-/**
- * The `requestId` of the 202 challenge on a signed retry, or of the PASSKEY `/challenge` answer on `/verify`. Single use - reusing it answers 401 `REQUEST_ID_REUSED`.
- */
 export const zRequestId = /* @__PURE__ */ z.string().check(z.minLength(1));
 
-/**
- * Page size.
- */
 export const zLimit = /* @__PURE__ */ z._default(z.int().check(z.gte(1), z.lte(100)), 20);
 
-/**
- * The `nextCursor` of the previous page; omit for the first page.
- */
 export const zCursor = /* @__PURE__ */ z.string();
 
-/**
- * Order by creation time.
- */
 export const zSortOrder = /* @__PURE__ */ z.enum(['asc', 'desc']);
 
-/**
- * Only accounts in this currency (ISO 4217 code or crypto ticker).
- */
 export const zCurrencyFilter = /* @__PURE__ */ z.string();
 
-/**
- * System id of the customer to filter by (or act for).
- */
 export const zCustomerIdFilter = /* @__PURE__ */ z.string();
 
-/**
- * UMA address of the sending customer, so the receiver can apply sender-specific rules.
- */
 export const zSenderUmaAddress = /* @__PURE__ */ z.string();
 
-/**
- * The wallet's internal account (`InternalAccount:<id>`; `EmbeddedWallet:<id>` is accepted too) whose credentials or sessions to list.
- */
 export const zWalletAccountIdQuery = /* @__PURE__ */ z.string();
 
-/**
- * System id of the customer.
- */
 export const zCustomerIdPath = /* @__PURE__ */ z.string();
 
-/**
- * Id of the quote.
- */
 export const zQuoteIdPath = /* @__PURE__ */ z.string();
 
-/**
- * Id of the transaction.
- */
 export const zTransactionIdPath = /* @__PURE__ */ z.string();
 
-/**
- * Id of the internal account or embedded wallet.
- */
 export const zWalletAccountIdPath = /* @__PURE__ */ z.string();
 
-/**
- * Id of the credential.
- */
 export const zCredentialIdPath = /* @__PURE__ */ z.string();
 
-/**
- * Id of the wallet session.
- */
 export const zSessionIdPath = /* @__PURE__ */ z.string();
 
-/**
- * Id of the external account (production's operations by id).
- */
 export const zExternalAccountIdPath = /* @__PURE__ */ z.string();
 
-/**
- * Base64 of the DER ECDSA P-256 SHA-256 signature over the raw body bytes; verify it with the service's public key before trusting the event.
- */
 export const zWebhookSignature = /* @__PURE__ */ z.string();
 
-/**
- * The agent's id, `Agent:<id>`.
- */
 export const zAgentIdPath = /* @__PURE__ */ z.string();
 
-/**
- * The agent action's id, `AgentAction:<id>`.
- */
 export const zAgentActionIdPath = /* @__PURE__ */ z.string();
 
-/**
- * The device code.
- */
 export const zAgentDeviceCodePath = /* @__PURE__ */ z.string();
 
 export const zListCustomersQuery = /* @__PURE__ */ z.object({
@@ -3221,34 +2234,22 @@ export const zListCustomersQuery = /* @__PURE__ */ z.object({
     isIncludingDeleted: z._default(z.optional(z.boolean()), false)
 });
 
-/**
- * A page of customers (individual or business).
- */
 export const zListCustomersResponse = /* @__PURE__ */ zCustomerList;
 
 export const zCreateCustomerBody = /* @__PURE__ */ zCustomerCreateParams;
 
-/**
- * The created customer.
- */
 export const zCreateCustomerResponse = /* @__PURE__ */ zCustomer;
 
 export const zDeleteCustomerPath = /* @__PURE__ */ z.object({
     customerId: z.string()
 });
 
-/**
- * The customer, now marked deleted.
- */
 export const zDeleteCustomerResponse = /* @__PURE__ */ zCustomer;
 
 export const zGetCustomerPath = /* @__PURE__ */ z.object({
     customerId: z.string()
 });
 
-/**
- * The customer.
- */
 export const zGetCustomerResponse = /* @__PURE__ */ zCustomer;
 
 export const zUpdateCustomerBody = /* @__PURE__ */ zCustomerUpdateParams;
@@ -3267,25 +2268,16 @@ export const zUpdateCustomerResponse = /* @__PURE__ */ z.union([
     zSignatureChallenge
 ]);
 
-/**
- * The current End User Terms.
- */
 export const zGetEndUserTermsResponse = /* @__PURE__ */ zEndUserTerms;
 
 export const zUploadCustomersCsvBody = /* @__PURE__ */ zCustomersCsvUpload;
 
-/**
- * The upload is accepted; the job creates the customers.
- */
 export const zUploadCustomersCsvResponse = /* @__PURE__ */ zBulkCustomerImportJobAccepted;
 
 export const zGetBulkCustomerImportJobPath = /* @__PURE__ */ z.object({
     jobId: z.string()
 });
 
-/**
- * The job.
- */
 export const zGetBulkCustomerImportJobResponse = /* @__PURE__ */ zBulkCustomerImportJob;
 
 export const zListInternalAccountsQuery = /* @__PURE__ */ z.object({
@@ -3296,9 +2288,6 @@ export const zListInternalAccountsQuery = /* @__PURE__ */ z.object({
     cursor: z.optional(z.string())
 });
 
-/**
- * A page of internal accounts.
- */
 export const zListInternalAccountsResponse = /* @__PURE__ */ zInternalAccountList;
 
 export const zUpdateInternalAccountBody = /* @__PURE__ */ zInternalAccountUpdateParams;
@@ -3340,34 +2329,22 @@ export const zListExternalAccountsQuery = /* @__PURE__ */ z.object({
     cursor: z.optional(z.string())
 });
 
-/**
- * A page of external accounts.
- */
 export const zListExternalAccountsResponse = /* @__PURE__ */ zExternalAccountList;
 
 export const zCreateExternalAccountBody = /* @__PURE__ */ zExternalAccountCreateParams;
 
-/**
- * The external account (the service may answer 200 instead of 201 on success; treat both alike).
- */
 export const zCreateExternalAccountResponse = /* @__PURE__ */ zExternalAccount;
 
 export const zDeleteCustomerExternalAccountByIdPath = /* @__PURE__ */ z.object({
     externalAccountId: z.string()
 });
 
-/**
- * Deleted; no body.
- */
 export const zDeleteCustomerExternalAccountByIdResponse = /* @__PURE__ */ z.void();
 
 export const zGetCustomerExternalAccountByIdPath = /* @__PURE__ */ z.object({
     externalAccountId: z.string()
 });
 
-/**
- * The external account.
- */
 export const zGetCustomerExternalAccountByIdResponse = /* @__PURE__ */ zExternalAccount;
 
 export const zCreateExternalAccountOwnershipChallengeBody = /* @__PURE__ */ zOwnershipChallengeParams;
@@ -3376,9 +2353,6 @@ export const zCreateExternalAccountOwnershipChallengePath = /* @__PURE__ */ z.ob
     externalAccountId: z.string()
 });
 
-/**
- * The challenge, by `method`.
- */
 export const zCreateExternalAccountOwnershipChallengeResponse = /* @__PURE__ */ zOwnershipChallenge;
 
 export const zVerifyExternalAccountOwnershipBody = /* @__PURE__ */ zOwnershipVerifyParams;
@@ -3387,9 +2361,6 @@ export const zVerifyExternalAccountOwnershipPath = /* @__PURE__ */ z.object({
     externalAccountId: z.string()
 });
 
-/**
- * Ownership verified; the external account, `status` ACTIVE.
- */
 export const zVerifyExternalAccountOwnershipResponse = /* @__PURE__ */ zExternalAccount;
 
 export const zListPlatformExternalAccountsQuery = /* @__PURE__ */ z.object({
@@ -3398,34 +2369,22 @@ export const zListPlatformExternalAccountsQuery = /* @__PURE__ */ z.object({
     cursor: z.optional(z.string())
 });
 
-/**
- * The platform's external accounts.
- */
 export const zListPlatformExternalAccountsResponse = /* @__PURE__ */ zPlatformExternalAccountList;
 
 export const zCreatePlatformExternalAccountBody = /* @__PURE__ */ zPlatformExternalAccountCreateParams;
 
-/**
- * The registered platform external account (`customerId` is null).
- */
 export const zCreatePlatformExternalAccountResponse = /* @__PURE__ */ zExternalAccount;
 
 export const zDeletePlatformExternalAccountByIdPath = /* @__PURE__ */ z.object({
     externalAccountId: z.string()
 });
 
-/**
- * Deleted; no body.
- */
 export const zDeletePlatformExternalAccountByIdResponse = /* @__PURE__ */ z.void();
 
 export const zGetPlatformExternalAccountByIdPath = /* @__PURE__ */ z.object({
     externalAccountId: z.string()
 });
 
-/**
- * The external account.
- */
 export const zGetPlatformExternalAccountByIdResponse = /* @__PURE__ */ zExternalAccount;
 
 export const zCreatePlatformExternalAccountOwnershipChallengeBody = /* @__PURE__ */ zOwnershipChallengeParams;
@@ -3434,9 +2393,6 @@ export const zCreatePlatformExternalAccountOwnershipChallengePath = /* @__PURE__
     externalAccountId: z.string()
 });
 
-/**
- * The challenge, by `method`.
- */
 export const zCreatePlatformExternalAccountOwnershipChallengeResponse = /* @__PURE__ */ zOwnershipChallenge;
 
 export const zVerifyPlatformExternalAccountOwnershipBody = /* @__PURE__ */ zOwnershipVerifyParams;
@@ -3445,21 +2401,12 @@ export const zVerifyPlatformExternalAccountOwnershipPath = /* @__PURE__ */ z.obj
     externalAccountId: z.string()
 });
 
-/**
- * Ownership verified; the external account, `status` ACTIVE.
- */
 export const zVerifyPlatformExternalAccountOwnershipResponse = /* @__PURE__ */ zExternalAccount;
 
-/**
- * The platform configuration.
- */
 export const zGetConfigResponse = /* @__PURE__ */ zPlatformConfig;
 
 export const zUpdateConfigBody = /* @__PURE__ */ zPlatformConfigUpdateParamsWritable;
 
-/**
- * The updated platform configuration.
- */
 export const zUpdateConfigResponse = /* @__PURE__ */ zPlatformConfig;
 
 export const zCreateQuoteBody = /* @__PURE__ */ zQuoteCreateParams;
@@ -3468,18 +2415,12 @@ export const zCreateQuoteHeaders = /* @__PURE__ */ z.object({
     'Idempotency-Key': z.optional(z.string().check(z.minLength(1), z.maxLength(255)))
 });
 
-/**
- * The quote, in status `PENDING` (or `PROCESSING` with `immediatelyExecute`).
- */
 export const zCreateQuoteResponse = /* @__PURE__ */ zQuote;
 
 export const zGetQuotePath = /* @__PURE__ */ z.object({
     quoteId: z.string()
 });
 
-/**
- * The quote.
- */
 export const zGetQuoteResponse = /* @__PURE__ */ zQuote;
 
 export const zExecuteQuoteHeaders = /* @__PURE__ */ z.object({
@@ -3490,9 +2431,6 @@ export const zExecuteQuotePath = /* @__PURE__ */ z.object({
     quoteId: z.string()
 });
 
-/**
- * The quote, now `PROCESSING`, with `transactionId` set.
- */
 export const zExecuteQuoteResponse = /* @__PURE__ */ zQuote;
 
 export const zCreateTransferInBody = /* @__PURE__ */ zTransferInCreateParams;
@@ -3501,9 +2439,6 @@ export const zCreateTransferInHeaders = /* @__PURE__ */ z.object({
     'Idempotency-Key': z.optional(z.string().check(z.minLength(1), z.maxLength(255)))
 });
 
-/**
- * The incoming transaction created by the transfer.
- */
 export const zCreateTransferInResponse = /* @__PURE__ */ zIncomingTransaction;
 
 export const zListTransactionsQuery = /* @__PURE__ */ z.object({
@@ -3522,18 +2457,12 @@ export const zListTransactionsQuery = /* @__PURE__ */ z.object({
     sortOrder: z.optional(z.enum(['asc', 'desc']))
 });
 
-/**
- * A page of transactions (incoming or outgoing).
- */
 export const zListTransactionsResponse = /* @__PURE__ */ zTransactionList;
 
 export const zGetTransactionPath = /* @__PURE__ */ z.object({
     transactionId: z.string()
 });
 
-/**
- * The transaction.
- */
 export const zGetTransactionResponse = /* @__PURE__ */ zTransaction;
 
 export const zRejectTransactionBody = /* @__PURE__ */ zTransactionRejectParams;
@@ -3542,9 +2471,6 @@ export const zRejectTransactionPath = /* @__PURE__ */ z.object({
     transactionId: z.string()
 });
 
-/**
- * The incoming transaction, now `REJECTED`.
- */
 export const zRejectTransactionResponse = /* @__PURE__ */ zIncomingTransaction;
 
 export const zApproveTransactionBody = /* @__PURE__ */ zTransactionApproveParams;
@@ -3553,9 +2479,6 @@ export const zApproveTransactionPath = /* @__PURE__ */ z.object({
     transactionId: z.string()
 });
 
-/**
- * The approved incoming transaction.
- */
 export const zApproveTransactionResponse = /* @__PURE__ */ zIncomingTransaction;
 
 export const zCreateTransferOutBody = /* @__PURE__ */ zTransferOutCreateParams;
@@ -3564,9 +2487,6 @@ export const zCreateTransferOutHeaders = /* @__PURE__ */ z.object({
     'Idempotency-Key': z.optional(z.string().check(z.minLength(1), z.maxLength(255)))
 });
 
-/**
- * The outgoing transaction the transfer created.
- */
 export const zCreateTransferOutResponse = /* @__PURE__ */ zTransaction;
 
 export const zConfirmReceiptDeliveryBody = /* @__PURE__ */ zReceiptDeliveryConfirmParams;
@@ -3575,9 +2495,6 @@ export const zConfirmReceiptDeliveryPath = /* @__PURE__ */ z.object({
     transactionId: z.string()
 });
 
-/**
- * The transaction, with `receiptDeliveryConfirmedAt` set.
- */
 export const zConfirmReceiptDeliveryResponse = /* @__PURE__ */ zTransaction;
 
 export const zCancelTransactionBody = /* @__PURE__ */ zTransactionCancelParams;
@@ -3586,9 +2503,6 @@ export const zCancelTransactionPath = /* @__PURE__ */ z.object({
     transactionId: z.string()
 });
 
-/**
- * The transaction after the cancellation request.
- */
 export const zCancelTransactionResponse = /* @__PURE__ */ zTransaction;
 
 export const zListPlatformInternalAccountsQuery = /* @__PURE__ */ z.object({
@@ -3596,9 +2510,6 @@ export const zListPlatformInternalAccountsQuery = /* @__PURE__ */ z.object({
     type: z.optional(zInternalAccountType)
 });
 
-/**
- * The platform's internal accounts.
- */
 export const zListPlatformInternalAccountsResponse = /* @__PURE__ */ zPlatformInternalAccountList;
 
 export const zGetExchangeRatesQuery = /* @__PURE__ */ z.object({
@@ -3607,28 +2518,16 @@ export const zGetExchangeRatesQuery = /* @__PURE__ */ z.object({
     sendingAmount: z.optional(z.int().check(z.gte(0)))
 });
 
-/**
- * The exchange rates matching the filters.
- */
 export const zGetExchangeRatesResponse = /* @__PURE__ */ zExchangeRateList;
 
 export const zEstimateCryptoWithdrawalFeeBody = /* @__PURE__ */ zCryptoWithdrawalFeeEstimateParams;
 
-/**
- * The estimated fees.
- */
 export const zEstimateCryptoWithdrawalFeeResponse = /* @__PURE__ */ zCryptoWithdrawalFeeEstimate;
 
 export const zSandboxSendBody = /* @__PURE__ */ zSandboxSendParams;
 
-/**
- * The quote's transaction once the funds arrived.
- */
 export const zSandboxSendResponse = /* @__PURE__ */ zTransaction;
 
-/**
- * The endpoint's answer to the test webhook.
- */
 export const zSendTestWebhookResponse = /* @__PURE__ */ zTestWebhookResult;
 
 export const zLookupUmaReceiverPath = /* @__PURE__ */ z.object({
@@ -3640,9 +2539,6 @@ export const zLookupUmaReceiverQuery = /* @__PURE__ */ z.object({
     customerId: z.optional(z.string())
 });
 
-/**
- * What the receiver accepts.
- */
 export const zLookupUmaReceiverResponse = /* @__PURE__ */ zReceiverLookup;
 
 export const zLookupExternalAccountReceiverPath = /* @__PURE__ */ z.object({
@@ -3654,25 +2550,16 @@ export const zLookupExternalAccountReceiverQuery = /* @__PURE__ */ z.object({
     customerId: z.optional(z.string())
 });
 
-/**
- * What the external account accepts.
- */
 export const zLookupExternalAccountReceiverResponse = /* @__PURE__ */ zReceiverLookup;
 
 export const zCreateInvitationBody = /* @__PURE__ */ zInvitationCreateParams;
 
-/**
- * The invitation, in status `PENDING`.
- */
 export const zCreateInvitationResponse = /* @__PURE__ */ zInvitation;
 
 export const zGetInvitationPath = /* @__PURE__ */ z.object({
     invitationCode: z.string()
 });
 
-/**
- * The invitation.
- */
 export const zGetInvitationResponse = /* @__PURE__ */ zInvitation;
 
 export const zClaimInvitationBody = /* @__PURE__ */ zInvitationClaimParams;
@@ -3681,18 +2568,12 @@ export const zClaimInvitationPath = /* @__PURE__ */ z.object({
     invitationCode: z.string()
 });
 
-/**
- * The invitation, now `CLAIMED`.
- */
 export const zClaimInvitationResponse = /* @__PURE__ */ zInvitation;
 
 export const zCancelInvitationPath = /* @__PURE__ */ z.object({
     invitationCode: z.string()
 });
 
-/**
- * The invitation, now `CANCELLED`.
- */
 export const zCancelInvitationResponse = /* @__PURE__ */ zInvitation;
 
 export const zListVerificationsQuery = /* @__PURE__ */ z.object({
@@ -3702,25 +2583,16 @@ export const zListVerificationsQuery = /* @__PURE__ */ z.object({
     cursor: z.optional(z.string())
 });
 
-/**
- * A page of verifications.
- */
 export const zListVerificationsResponse = /* @__PURE__ */ zVerificationList;
 
 export const zCreateVerificationBody = /* @__PURE__ */ zVerificationCreateParams;
 
-/**
- * The verification made by this submission; check `verificationStatus` and `errors`.
- */
 export const zCreateVerificationResponse = /* @__PURE__ */ zVerification;
 
 export const zGetVerificationPath = /* @__PURE__ */ z.object({
     verificationId: z.string()
 });
 
-/**
- * The verification.
- */
 export const zGetVerificationResponse = /* @__PURE__ */ zVerification;
 
 export const zListBeneficialOwnersQuery = /* @__PURE__ */ z.object({
@@ -3729,25 +2601,16 @@ export const zListBeneficialOwnersQuery = /* @__PURE__ */ z.object({
     cursor: z.optional(z.string())
 });
 
-/**
- * A page of beneficial owners.
- */
 export const zListBeneficialOwnersResponse = /* @__PURE__ */ zBeneficialOwnerList;
 
 export const zCreateBeneficialOwnerBody = /* @__PURE__ */ zBeneficialOwnerCreateParams;
 
-/**
- * The beneficial owner.
- */
 export const zCreateBeneficialOwnerResponse = /* @__PURE__ */ zBeneficialOwner;
 
 export const zGetBeneficialOwnerPath = /* @__PURE__ */ z.object({
     beneficialOwnerId: z.string()
 });
 
-/**
- * The beneficial owner.
- */
 export const zGetBeneficialOwnerResponse = /* @__PURE__ */ zBeneficialOwner;
 
 export const zUpdateBeneficialOwnerBody = /* @__PURE__ */ zBeneficialOwnerUpdateParams;
@@ -3756,9 +2619,6 @@ export const zUpdateBeneficialOwnerPath = /* @__PURE__ */ z.object({
     beneficialOwnerId: z.string()
 });
 
-/**
- * The updated beneficial owner.
- */
 export const zUpdateBeneficialOwnerResponse = /* @__PURE__ */ zBeneficialOwner;
 
 export const zCreateCustomerKycLinkBody = /* @__PURE__ */ zKycLinkCreateParams;
@@ -3771,9 +2631,6 @@ export const zCreateCustomerKycLinkPath = /* @__PURE__ */ z.object({
     customerId: z.string()
 });
 
-/**
- * The KYC link.
- */
 export const zCreateCustomerKycLinkResponse = /* @__PURE__ */ zKycLink;
 
 export const zListUmaProvidersQuery = /* @__PURE__ */ z.object({
@@ -3785,16 +2642,10 @@ export const zListUmaProvidersQuery = /* @__PURE__ */ z.object({
     sortOrder: z.optional(z.enum(['asc', 'desc']))
 });
 
-/**
- * A page of UMA providers.
- */
 export const zListUmaProvidersResponse = /* @__PURE__ */ zUmaProviderList;
 
 export const zSandboxReceiveUmaPaymentBody = /* @__PURE__ */ zSandboxUmaReceiveParams;
 
-/**
- * The simulated incoming transaction.
- */
 export const zSandboxReceiveUmaPaymentResponse = /* @__PURE__ */ zIncomingTransaction;
 
 export const zSandboxFundInternalAccountBody = /* @__PURE__ */ zSandboxFundParams;
@@ -3803,18 +2654,12 @@ export const zSandboxFundInternalAccountPath = /* @__PURE__ */ z.object({
     accountId: z.string()
 });
 
-/**
- * The funded internal account.
- */
 export const zSandboxFundInternalAccountResponse = /* @__PURE__ */ zInternalAccount;
 
 export const zListCredentialsQuery = /* @__PURE__ */ z.object({
     accountId: z.string()
 });
 
-/**
- * The account's credentials.
- */
 export const zListCredentialsResponse = /* @__PURE__ */ zCredentialList;
 
 export const zCreateCredentialBody = /* @__PURE__ */ zCredentialCreateParams;
@@ -3849,9 +2694,6 @@ export const zChallengeCredentialPath = /* @__PURE__ */ z.object({
     id: z.string()
 });
 
-/**
- * PASSKEY - the credential with `challenge`, `requestId` and `expiresAt`. EMAIL_OTP - the unchanged credential (shape from the project decisions).
- */
 export const zChallengeCredentialResponse = /* @__PURE__ */ z.union([
     zPasskeyChallenge,
     zCredential
@@ -3877,9 +2719,6 @@ export const zListSessionsQuery = /* @__PURE__ */ z.object({
     accountId: z.string()
 });
 
-/**
- * The account's sessions.
- */
 export const zListSessionsResponse = /* @__PURE__ */ zSessionList;
 
 export const zRevokeSessionHeaders = /* @__PURE__ */ z.object({
@@ -3917,9 +2756,6 @@ export const zListDelegatedKeysQuery = /* @__PURE__ */ z.object({
     fundingSourceId: z.optional(z.string())
 });
 
-/**
- * The matching delegated keys (an empty `data` when none).
- */
 export const zListDelegatedKeysResponse = /* @__PURE__ */ zDelegatedKeyList;
 
 export const zCreateDelegatedKeyBody = /* @__PURE__ */ zDelegatedKeyCreateParams;
@@ -3938,27 +2774,18 @@ export const zRevokeDelegatedKeyPath = /* @__PURE__ */ z.object({
     id: z.string()
 });
 
-/**
- * The key is revoked.
- */
 export const zRevokeDelegatedKeyResponse = /* @__PURE__ */ z.void();
 
 export const zGetDelegatedKeyByIdPath = /* @__PURE__ */ z.object({
     id: z.string()
 });
 
-/**
- * The delegated key.
- */
 export const zGetDelegatedKeyByIdResponse = /* @__PURE__ */ zDelegatedKey;
 
 export const zSendCustomerEmailVerificationPath = /* @__PURE__ */ z.object({
     customerId: z.string()
 });
 
-/**
- * Verification code sent.
- */
 export const zSendCustomerEmailVerificationResponse = /* @__PURE__ */ z.void();
 
 export const zConfirmCustomerEmailVerificationBody = /* @__PURE__ */ zContactVerificationConfirmParams;
@@ -3967,18 +2794,12 @@ export const zConfirmCustomerEmailVerificationPath = /* @__PURE__ */ z.object({
     customerId: z.string()
 });
 
-/**
- * Email verified; the customer.
- */
 export const zConfirmCustomerEmailVerificationResponse = /* @__PURE__ */ zCustomer;
 
 export const zSendCustomerPhoneVerificationPath = /* @__PURE__ */ z.object({
     customerId: z.string()
 });
 
-/**
- * Verification code sent.
- */
 export const zSendCustomerPhoneVerificationResponse = /* @__PURE__ */ z.void();
 
 export const zConfirmCustomerPhoneVerificationBody = /* @__PURE__ */ zContactVerificationConfirmParams;
@@ -3987,18 +2808,12 @@ export const zConfirmCustomerPhoneVerificationPath = /* @__PURE__ */ z.object({
     customerId: z.string()
 });
 
-/**
- * Phone verified; the customer.
- */
 export const zConfirmCustomerPhoneVerificationResponse = /* @__PURE__ */ zCustomer;
 
 export const zListScaFactorsQuery = /* @__PURE__ */ z.object({
     customerId: z.string()
 });
 
-/**
- * The customer's enrolled SCA factors.
- */
 export const zListScaFactorsResponse = /* @__PURE__ */ zScaFactorList;
 
 export const zStartScaFactorEnrollmentBody = /* @__PURE__ */ zScaFactorEnrollParams;
@@ -4007,9 +2822,6 @@ export const zStartScaFactorEnrollmentQuery = /* @__PURE__ */ z.object({
     customerId: z.string()
 });
 
-/**
- * Enrollment started; the factor-specific completion material.
- */
 export const zStartScaFactorEnrollmentResponse = /* @__PURE__ */ zScaFactorEnrollment;
 
 export const zConfirmScaFactorEnrollmentBody = /* @__PURE__ */ zScaFactorConfirmParams;
@@ -4018,9 +2830,6 @@ export const zConfirmScaFactorEnrollmentQuery = /* @__PURE__ */ z.object({
     customerId: z.string()
 });
 
-/**
- * Factor enrolled; the factor-specific result.
- */
 export const zConfirmScaFactorEnrollmentResponse = /* @__PURE__ */ zScaFactorConfirmation;
 
 export const zDeleteScaFactorPath = /* @__PURE__ */ z.object({
@@ -4031,9 +2840,6 @@ export const zDeleteScaFactorQuery = /* @__PURE__ */ z.object({
     customerId: z.string()
 });
 
-/**
- * Factor deleted.
- */
 export const zDeleteScaFactorResponse = /* @__PURE__ */ z.void();
 
 export const zStartScaLoginBody = /* @__PURE__ */ zScaLoginStartParams;
@@ -4042,9 +2848,6 @@ export const zStartScaLoginQuery = /* @__PURE__ */ z.object({
     customerId: z.string()
 });
 
-/**
- * SCA login started; factor-specific material.
- */
 export const zStartScaLoginResponse = /* @__PURE__ */ zScaLoginStart;
 
 export const zCompleteScaLoginBody = /* @__PURE__ */ zScaLoginCompleteParams;
@@ -4053,9 +2856,6 @@ export const zCompleteScaLoginQuery = /* @__PURE__ */ z.object({
     customerId: z.string()
 });
 
-/**
- * SCA login completed; the session's status.
- */
 export const zCompleteScaLoginResponse = /* @__PURE__ */ zScaLoginComplete;
 
 export const zRecordSecurityEventBody = /* @__PURE__ */ zSecurityEventParams;
@@ -4064,9 +2864,6 @@ export const zRecordSecurityEventQuery = /* @__PURE__ */ z.object({
     customerId: z.string()
 });
 
-/**
- * Event recorded; the customer's login-security state.
- */
 export const zRecordSecurityEventResponse = /* @__PURE__ */ zSecurityEventResult;
 
 export const zStartTwoFactorResetBody = /* @__PURE__ */ zTwoFactorResetStartParams;
@@ -4075,9 +2872,6 @@ export const zStartTwoFactorResetQuery = /* @__PURE__ */ z.object({
     customerId: z.string()
 });
 
-/**
- * Reset started; its handle and the liveness material.
- */
 export const zStartTwoFactorResetResponse = /* @__PURE__ */ zTwoFactorResetStart;
 
 export const zGetTwoFactorResetStatusPath = /* @__PURE__ */ z.object({
@@ -4088,9 +2882,6 @@ export const zGetTwoFactorResetStatusQuery = /* @__PURE__ */ z.object({
     customerId: z.string()
 });
 
-/**
- * The reset's status.
- */
 export const zGetTwoFactorResetStatusResponse = /* @__PURE__ */ zTwoFactorResetStatus;
 
 export const zCompleteTwoFactorResetBody = /* @__PURE__ */ zTwoFactorResetCompleteParams;
@@ -4103,18 +2894,12 @@ export const zCompleteTwoFactorResetQuery = /* @__PURE__ */ z.object({
     customerId: z.string()
 });
 
-/**
- * Reset completed.
- */
 export const zCompleteTwoFactorResetResponse = /* @__PURE__ */ z.void();
 
 export const zStartBeneficiaryTrustPath = /* @__PURE__ */ z.object({
     externalAccountId: z.string()
 });
 
-/**
- * Trust started; the SCA challenge, if any.
- */
 export const zStartBeneficiaryTrustResponse = /* @__PURE__ */ zBeneficiaryTrustStart;
 
 export const zConfirmBeneficiaryTrustBody = /* @__PURE__ */ zBeneficiaryTrustConfirmParams;
@@ -4123,18 +2908,12 @@ export const zConfirmBeneficiaryTrustPath = /* @__PURE__ */ z.object({
     externalAccountId: z.string()
 });
 
-/**
- * Beneficiary trusted.
- */
 export const zConfirmBeneficiaryTrustResponse = /* @__PURE__ */ zBeneficiaryTrustConfirm;
 
 export const zStartBeneficiaryUntrustPath = /* @__PURE__ */ z.object({
     externalAccountId: z.string()
 });
 
-/**
- * Untrust started; the SCA challenge, if any.
- */
 export const zStartBeneficiaryUntrustResponse = /* @__PURE__ */ zBeneficiaryTrustStart;
 
 export const zConfirmBeneficiaryUntrustBody = /* @__PURE__ */ zBeneficiaryTrustConfirmParams;
@@ -4143,9 +2922,6 @@ export const zConfirmBeneficiaryUntrustPath = /* @__PURE__ */ z.object({
     externalAccountId: z.string()
 });
 
-/**
- * Beneficiary untrusted.
- */
 export const zConfirmBeneficiaryUntrustResponse = /* @__PURE__ */ zBeneficiaryTrustConfirm;
 
 export const zAuthorizeQuoteBody = /* @__PURE__ */ zScaAuthorization;
@@ -4154,18 +2930,12 @@ export const zAuthorizeQuotePath = /* @__PURE__ */ z.object({
     quoteId: z.string()
 });
 
-/**
- * Challenge authorized; the quote.
- */
 export const zAuthorizeQuoteResponse = /* @__PURE__ */ zQuote;
 
 export const zResendQuoteScaCodePath = /* @__PURE__ */ z.object({
     quoteId: z.string()
 });
 
-/**
- * Code re-sent.
- */
 export const zResendQuoteScaCodeResponse = /* @__PURE__ */ z.void();
 
 export const zListTokensQuery = /* @__PURE__ */ z.object({
@@ -4178,34 +2948,22 @@ export const zListTokensQuery = /* @__PURE__ */ z.object({
     cursor: z.optional(z.string())
 });
 
-/**
- * A page of API tokens.
- */
 export const zListTokensResponse = /* @__PURE__ */ zApiTokenList;
 
 export const zCreateTokenBody = /* @__PURE__ */ zApiTokenCreateParams;
 
-/**
- * The token, with its `clientSecret` (shown once).
- */
 export const zCreateTokenResponse = /* @__PURE__ */ zApiToken;
 
 export const zDeleteTokenByIdPath = /* @__PURE__ */ z.object({
     tokenId: z.string()
 });
 
-/**
- * The token is deleted.
- */
 export const zDeleteTokenByIdResponse = /* @__PURE__ */ z.void();
 
 export const zGetTokenByIdPath = /* @__PURE__ */ z.object({
     tokenId: z.string()
 });
 
-/**
- * The API token.
- */
 export const zGetTokenByIdResponse = /* @__PURE__ */ zApiToken;
 
 export const zGetDiscoveriesQuery = /* @__PURE__ */ z.object({
@@ -4213,9 +2971,6 @@ export const zGetDiscoveriesQuery = /* @__PURE__ */ z.object({
     currency: z.optional(z.string())
 });
 
-/**
- * The institutions of the corridor.
- */
 export const zGetDiscoveriesResponse = /* @__PURE__ */ zDiscoveryList;
 
 export const zListVaspsQuery = /* @__PURE__ */ z.object({
@@ -4223,9 +2978,6 @@ export const zListVaspsQuery = /* @__PURE__ */ z.object({
     cursor: z.optional(z.string())
 });
 
-/**
- * A page of VASPs.
- */
 export const zListVaspsResponse = /* @__PURE__ */ zVaspList;
 
 export const zListStablecoinsQuery = /* @__PURE__ */ z.object({
@@ -4236,9 +2988,6 @@ export const zListStablecoinsQuery = /* @__PURE__ */ z.object({
     cursor: z.optional(z.string())
 });
 
-/**
- * A page of stablecoins.
- */
 export const zListStablecoinsResponse = /* @__PURE__ */ zStablecoinList;
 
 export const zRegisterStablecoinBody = /* @__PURE__ */ zStablecoinRegisterParams;
@@ -4247,18 +2996,12 @@ export const zRegisterStablecoinHeaders = /* @__PURE__ */ z.object({
     'Idempotency-Key': z.string().check(z.minLength(1), z.maxLength(255))
 });
 
-/**
- * The stablecoin registered.
- */
 export const zRegisterStablecoinResponse = /* @__PURE__ */ zStablecoin;
 
 export const zGetStablecoinPath = /* @__PURE__ */ z.object({
     stablecoinId: z.string()
 });
 
-/**
- * The stablecoin.
- */
 export const zGetStablecoinResponse = /* @__PURE__ */ zStablecoin;
 
 export const zCreateStablecoinMintBody = /* @__PURE__ */ zStablecoinMintParams;
@@ -4271,9 +3014,6 @@ export const zCreateStablecoinMintPath = /* @__PURE__ */ z.object({
     stablecoinId: z.string()
 });
 
-/**
- * The mint operation.
- */
 export const zCreateStablecoinMintResponse = /* @__PURE__ */ zStablecoinOperation;
 
 export const zCreateStablecoinBurnBody = /* @__PURE__ */ zStablecoinBurnParams;
@@ -4286,9 +3026,6 @@ export const zCreateStablecoinBurnPath = /* @__PURE__ */ z.object({
     stablecoinId: z.string()
 });
 
-/**
- * The burn operation.
- */
 export const zCreateStablecoinBurnResponse = /* @__PURE__ */ zStablecoinOperation;
 
 export const zListStablecoinOperationsPath = /* @__PURE__ */ z.object({
@@ -4301,18 +3038,12 @@ export const zListStablecoinOperationsQuery = /* @__PURE__ */ z.object({
     cursor: z.optional(z.string())
 });
 
-/**
- * A page of the stablecoin's operations.
- */
 export const zListStablecoinOperationsResponse = /* @__PURE__ */ zStablecoinOperationList;
 
 export const zGetStablecoinOperationPath = /* @__PURE__ */ z.object({
     stablecoinOperationId: z.string()
 });
 
-/**
- * The operation.
- */
 export const zGetStablecoinOperationResponse = /* @__PURE__ */ zStablecoinOperation;
 
 export const zListStablecoinProviderAccountsQuery = /* @__PURE__ */ z.object({
@@ -4322,9 +3053,6 @@ export const zListStablecoinProviderAccountsQuery = /* @__PURE__ */ z.object({
     cursor: z.optional(z.string())
 });
 
-/**
- * A page of provider account links.
- */
 export const zListStablecoinProviderAccountsResponse = /* @__PURE__ */ zStablecoinProviderAccountList;
 
 export const zLinkStablecoinProviderAccountBody = /* @__PURE__ */ zStablecoinProviderAccountLinkParams;
@@ -4333,18 +3061,12 @@ export const zLinkStablecoinProviderAccountHeaders = /* @__PURE__ */ z.object({
     'Idempotency-Key': z.string().check(z.minLength(1), z.maxLength(255))
 });
 
-/**
- * The provider account link.
- */
 export const zLinkStablecoinProviderAccountResponse = /* @__PURE__ */ zStablecoinProviderAccount;
 
 export const zGetStablecoinProviderAccountPath = /* @__PURE__ */ z.object({
     stablecoinProviderAccountId: z.string()
 });
 
-/**
- * The provider account link.
- */
 export const zGetStablecoinProviderAccountResponse = /* @__PURE__ */ zStablecoinProviderAccount;
 
 export const zListCardsQuery = /* @__PURE__ */ z.object({
@@ -4357,25 +3079,16 @@ export const zListCardsQuery = /* @__PURE__ */ z.object({
     sortOrder: z.optional(z.enum(['asc', 'desc']))
 });
 
-/**
- * A page of cards.
- */
 export const zListCardsResponse = /* @__PURE__ */ zCardList;
 
 export const zCreateCardBody = /* @__PURE__ */ zCardCreateParams;
 
-/**
- * The card, `PROCESSING` while the issuer provisions it.
- */
 export const zCreateCardResponse = /* @__PURE__ */ zCard;
 
 export const zGetCardByIdPath = /* @__PURE__ */ z.object({
     id: z.string()
 });
 
-/**
- * The card.
- */
 export const zGetCardByIdResponse = /* @__PURE__ */ zCard;
 
 export const zUpdateCardByIdBody = /* @__PURE__ */ zCardUpdateParams;
@@ -4384,18 +3097,12 @@ export const zUpdateCardByIdPath = /* @__PURE__ */ z.object({
     id: z.string()
 });
 
-/**
- * The updated card.
- */
 export const zUpdateCardByIdResponse = /* @__PURE__ */ zCard;
 
 export const zRevealCardPath = /* @__PURE__ */ z.object({
     id: z.string()
 });
 
-/**
- * The reveal URL and when it expires.
- */
 export const zRevealCardResponse = /* @__PURE__ */ zCardReveal;
 
 export const zSandboxSimulateCardAuthorizationBody = /* @__PURE__ */ zSandboxCardAuthorizationParams;
@@ -4404,9 +3111,6 @@ export const zSandboxSimulateCardAuthorizationPath = /* @__PURE__ */ z.object({
     id: z.string()
 });
 
-/**
- * The simulation was accepted; the card transaction it makes or changes is sent by webhook.
- */
 export const zSandboxSimulateCardAuthorizationResponse = /* @__PURE__ */ zSandboxCardSimulation;
 
 export const zSandboxSimulateCardClearingBody = /* @__PURE__ */ zSandboxCardClearingParams;
@@ -4415,9 +3119,6 @@ export const zSandboxSimulateCardClearingPath = /* @__PURE__ */ z.object({
     id: z.string()
 });
 
-/**
- * The simulation was accepted; the card transaction it makes or changes is sent by webhook.
- */
 export const zSandboxSimulateCardClearingResponse = /* @__PURE__ */ zSandboxCardSimulation;
 
 export const zSandboxSimulateCardReturnBody = /* @__PURE__ */ zSandboxCardReturnParams;
@@ -4426,9 +3127,6 @@ export const zSandboxSimulateCardReturnPath = /* @__PURE__ */ z.object({
     id: z.string()
 });
 
-/**
- * The simulation was accepted; the card transaction it makes or changes is sent by webhook.
- */
 export const zSandboxSimulateCardReturnResponse = /* @__PURE__ */ zSandboxCardSimulation;
 
 export const zSandboxSimulateCardBalanceInquiryBody = /* @__PURE__ */ zSandboxCardBalanceInquiryParams;
@@ -4437,9 +3135,6 @@ export const zSandboxSimulateCardBalanceInquiryPath = /* @__PURE__ */ z.object({
     id: z.string()
 });
 
-/**
- * The simulation was accepted; the card transaction it makes or changes is sent by webhook.
- */
 export const zSandboxSimulateCardBalanceInquiryResponse = /* @__PURE__ */ zSandboxCardSimulation;
 
 export const zSandboxSimulateCardCreditAuthorizationBody = /* @__PURE__ */ zSandboxCardAuthorizationParams;
@@ -4448,9 +3143,6 @@ export const zSandboxSimulateCardCreditAuthorizationPath = /* @__PURE__ */ z.obj
     id: z.string()
 });
 
-/**
- * The simulation was accepted; the card transaction it makes or changes is sent by webhook.
- */
 export const zSandboxSimulateCardCreditAuthorizationResponse = /* @__PURE__ */ zSandboxCardSimulation;
 
 export const zSandboxSimulateCardFinancialAuthorizationBody = /* @__PURE__ */ zSandboxCardAuthorizationParams;
@@ -4459,9 +3151,6 @@ export const zSandboxSimulateCardFinancialAuthorizationPath = /* @__PURE__ */ z.
     id: z.string()
 });
 
-/**
- * The simulation was accepted; the card transaction it makes or changes is sent by webhook.
- */
 export const zSandboxSimulateCardFinancialAuthorizationResponse = /* @__PURE__ */ zSandboxCardSimulation;
 
 export const zSandboxSimulateCardFinancialCreditAuthorizationBody = /* @__PURE__ */ zSandboxCardAuthorizationParams;
@@ -4470,9 +3159,6 @@ export const zSandboxSimulateCardFinancialCreditAuthorizationPath = /* @__PURE__
     id: z.string()
 });
 
-/**
- * The simulation was accepted; the card transaction it makes or changes is sent by webhook.
- */
 export const zSandboxSimulateCardFinancialCreditAuthorizationResponse = /* @__PURE__ */ zSandboxCardSimulation;
 
 export const zSandboxSimulateCardAuthorizationAdviceBody = /* @__PURE__ */ zSandboxCardAuthorizationAdviceParams;
@@ -4481,9 +3167,6 @@ export const zSandboxSimulateCardAuthorizationAdvicePath = /* @__PURE__ */ z.obj
     id: z.string()
 });
 
-/**
- * The simulation was accepted; the card transaction it makes or changes is sent by webhook.
- */
 export const zSandboxSimulateCardAuthorizationAdviceResponse = /* @__PURE__ */ zSandboxCardSimulation;
 
 export const zSandboxSimulateCardCreditAuthorizationAdviceBody = /* @__PURE__ */ zSandboxCardAuthorizationParams;
@@ -4492,9 +3175,6 @@ export const zSandboxSimulateCardCreditAuthorizationAdvicePath = /* @__PURE__ */
     id: z.string()
 });
 
-/**
- * The simulation was accepted; the card transaction it makes or changes is sent by webhook.
- */
 export const zSandboxSimulateCardCreditAuthorizationAdviceResponse = /* @__PURE__ */ zSandboxCardSimulation;
 
 export const zSandboxSimulateCardReturnReversalBody = /* @__PURE__ */ zSandboxCardTransactionRefParams;
@@ -4503,9 +3183,6 @@ export const zSandboxSimulateCardReturnReversalPath = /* @__PURE__ */ z.object({
     id: z.string()
 });
 
-/**
- * The simulation was accepted; the card transaction it makes or changes is sent by webhook.
- */
 export const zSandboxSimulateCardReturnReversalResponse = /* @__PURE__ */ zSandboxCardSimulation;
 
 export const zListDocumentsQuery = /* @__PURE__ */ z.object({
@@ -4514,34 +3191,22 @@ export const zListDocumentsQuery = /* @__PURE__ */ z.object({
     cursor: z.optional(z.string())
 });
 
-/**
- * A page of documents.
- */
 export const zListDocumentsResponse = /* @__PURE__ */ zDocumentList;
 
 export const zUploadDocumentBody = /* @__PURE__ */ zDocumentUploadRequest;
 
-/**
- * The document, uploaded.
- */
 export const zUploadDocumentResponse = /* @__PURE__ */ zDocument;
 
 export const zDeleteDocumentPath = /* @__PURE__ */ z.object({
     documentId: z.string()
 });
 
-/**
- * The document is deleted.
- */
 export const zDeleteDocumentResponse = /* @__PURE__ */ z.void();
 
 export const zGetDocumentPath = /* @__PURE__ */ z.object({
     documentId: z.string()
 });
 
-/**
- * The document.
- */
 export const zGetDocumentResponse = /* @__PURE__ */ zDocument;
 
 export const zReplaceDocumentBody = /* @__PURE__ */ zDocumentReplaceRequest;
@@ -4550,9 +3215,6 @@ export const zReplaceDocumentPath = /* @__PURE__ */ z.object({
     documentId: z.string()
 });
 
-/**
- * The document, replaced.
- */
 export const zReplaceDocumentResponse = /* @__PURE__ */ zDocument;
 
 export const zListAgentsQuery = /* @__PURE__ */ z.object({
@@ -4567,16 +3229,10 @@ export const zListAgentsQuery = /* @__PURE__ */ z.object({
     cursor: z.optional(z.string())
 });
 
-/**
- * A page of agents.
- */
 export const zListAgentsResponse = /* @__PURE__ */ zAgentList;
 
 export const zCreateAgentBody = /* @__PURE__ */ zAgentCreateParams;
 
-/**
- * The agent and its device code.
- */
 export const zCreateAgentResponse = /* @__PURE__ */ zAgentCreateResponse;
 
 export const zListAgentApprovalsQuery = /* @__PURE__ */ z.object({
@@ -4589,32 +3245,20 @@ export const zListAgentApprovalsQuery = /* @__PURE__ */ z.object({
     sortOrder: z.optional(z.enum(['asc', 'desc']))
 });
 
-/**
- * A page of agent actions.
- */
 export const zListAgentApprovalsResponse = /* @__PURE__ */ zAgentActionList;
 
-/**
- * The agent.
- */
 export const zGetAgentMeResponse = /* @__PURE__ */ zAgent;
 
 export const zDeleteAgentPath = /* @__PURE__ */ z.object({
     agentId: z.string()
 });
 
-/**
- * The agent was deleted.
- */
 export const zDeleteAgentResponse = /* @__PURE__ */ z.void();
 
 export const zGetAgentByIdPath = /* @__PURE__ */ z.object({
     agentId: z.string()
 });
 
-/**
- * The agent.
- */
 export const zGetAgentByIdResponse = /* @__PURE__ */ zAgent;
 
 export const zUpdateAgentBody = /* @__PURE__ */ zAgentUpdateParams;
@@ -4623,9 +3267,6 @@ export const zUpdateAgentPath = /* @__PURE__ */ z.object({
     agentId: z.string()
 });
 
-/**
- * The updated agent.
- */
 export const zUpdateAgentResponse = /* @__PURE__ */ zAgent;
 
 export const zUpdateAgentPolicyBody = /* @__PURE__ */ zAgentPolicyUpdateParams;
@@ -4634,18 +3275,12 @@ export const zUpdateAgentPolicyPath = /* @__PURE__ */ z.object({
     agentId: z.string()
 });
 
-/**
- * The agent with its new policy.
- */
 export const zUpdateAgentPolicyResponse = /* @__PURE__ */ zAgent;
 
 export const zRegenerateAgentDeviceCodePath = /* @__PURE__ */ z.object({
     agentId: z.string()
 });
 
-/**
- * The new device code.
- */
 export const zRegenerateAgentDeviceCodeResponse = /* @__PURE__ */ zAgentDeviceCode;
 
 export const zApproveAgentActionPath = /* @__PURE__ */ z.object({
@@ -4653,9 +3288,6 @@ export const zApproveAgentActionPath = /* @__PURE__ */ z.object({
     actionId: z.string()
 });
 
-/**
- * The action after the decision.
- */
 export const zApproveAgentActionResponse = /* @__PURE__ */ zAgentAction;
 
 export const zRejectAgentActionBody = /* @__PURE__ */ zAgentActionRejectParams;
@@ -4665,27 +3297,18 @@ export const zRejectAgentActionPath = /* @__PURE__ */ z.object({
     actionId: z.string()
 });
 
-/**
- * The action after the decision.
- */
 export const zRejectAgentActionResponse = /* @__PURE__ */ zAgentAction;
 
 export const zGetAgentDeviceCodeStatusPath = /* @__PURE__ */ z.object({
     code: z.string()
 });
 
-/**
- * The device code's status.
- */
 export const zGetAgentDeviceCodeStatusResponse = /* @__PURE__ */ zAgentDeviceCodeStatusResponse;
 
 export const zRedeemAgentDeviceCodePath = /* @__PURE__ */ z.object({
     code: z.string()
 });
 
-/**
- * The agent's credential and policy.
- */
 export const zRedeemAgentDeviceCodeResponse = /* @__PURE__ */ zAgentDeviceCodeRedeemResponse;
 
 export const zAgentListTransactionsQuery = /* @__PURE__ */ z.object({
@@ -4702,18 +3325,12 @@ export const zAgentListTransactionsQuery = /* @__PURE__ */ z.object({
     sortOrder: z.optional(z.enum(['asc', 'desc']))
 });
 
-/**
- * A page of transactions.
- */
 export const zAgentListTransactionsResponse = /* @__PURE__ */ zTransactionList;
 
 export const zAgentGetTransactionPath = /* @__PURE__ */ z.object({
     transactionId: z.string()
 });
 
-/**
- * The transaction.
- */
 export const zAgentGetTransactionResponse = /* @__PURE__ */ zTransaction;
 
 export const zAgentCreateQuoteBody = /* @__PURE__ */ zQuoteCreateParams;
@@ -4722,18 +3339,12 @@ export const zAgentCreateQuoteHeaders = /* @__PURE__ */ z.object({
     'Idempotency-Key': z.optional(z.string().check(z.minLength(1), z.maxLength(255)))
 });
 
-/**
- * The quote.
- */
 export const zAgentCreateQuoteResponse = /* @__PURE__ */ zQuote;
 
 export const zAgentGetQuotePath = /* @__PURE__ */ z.object({
     quoteId: z.string()
 });
 
-/**
- * The quote.
- */
 export const zAgentGetQuoteResponse = /* @__PURE__ */ zQuote;
 
 export const zAgentExecuteQuoteHeaders = /* @__PURE__ */ z.object({
@@ -4745,9 +3356,6 @@ export const zAgentExecuteQuotePath = /* @__PURE__ */ z.object({
     quoteId: z.string()
 });
 
-/**
- * The agent action.
- */
 export const zAgentExecuteQuoteResponse = /* @__PURE__ */ zAgentAction;
 
 export const zAgentListActionsQuery = /* @__PURE__ */ z.object({
@@ -4756,18 +3364,12 @@ export const zAgentListActionsQuery = /* @__PURE__ */ z.object({
     cursor: z.optional(z.string())
 });
 
-/**
- * A page of agent actions.
- */
 export const zAgentListActionsResponse = /* @__PURE__ */ zAgentActionList;
 
 export const zAgentGetActionPath = /* @__PURE__ */ z.object({
     actionId: z.string()
 });
 
-/**
- * The agent action.
- */
 export const zAgentGetActionResponse = /* @__PURE__ */ zAgentAction;
 
 export const zAgentCreateTransferInBody = /* @__PURE__ */ zTransferInCreateParams;
@@ -4776,9 +3378,6 @@ export const zAgentCreateTransferInHeaders = /* @__PURE__ */ z.object({
     'Idempotency-Key': z.optional(z.string().check(z.minLength(1), z.maxLength(255)))
 });
 
-/**
- * The agent action.
- */
 export const zAgentCreateTransferInResponse = /* @__PURE__ */ zAgentAction;
 
 export const zAgentCreateTransferOutBody = /* @__PURE__ */ zTransferOutCreateParams;
@@ -4787,9 +3386,6 @@ export const zAgentCreateTransferOutHeaders = /* @__PURE__ */ z.object({
     'Idempotency-Key': z.optional(z.string().check(z.minLength(1), z.maxLength(255)))
 });
 
-/**
- * The agent action.
- */
 export const zAgentCreateTransferOutResponse = /* @__PURE__ */ zAgentAction;
 
 export const zAgentListInternalAccountsQuery = /* @__PURE__ */ z.object({
@@ -4799,9 +3395,6 @@ export const zAgentListInternalAccountsQuery = /* @__PURE__ */ z.object({
     cursor: z.optional(z.string())
 });
 
-/**
- * A page of internal accounts.
- */
 export const zAgentListInternalAccountsResponse = /* @__PURE__ */ zInternalAccountList;
 
 export const zAgentListExternalAccountsQuery = /* @__PURE__ */ z.object({
@@ -4810,34 +3403,22 @@ export const zAgentListExternalAccountsQuery = /* @__PURE__ */ z.object({
     cursor: z.optional(z.string())
 });
 
-/**
- * A page of external accounts.
- */
 export const zAgentListExternalAccountsResponse = /* @__PURE__ */ zExternalAccountList;
 
 export const zAgentCreateExternalAccountBody = /* @__PURE__ */ zExternalAccountCreateParams;
 
-/**
- * The external account.
- */
 export const zAgentCreateExternalAccountResponse = /* @__PURE__ */ zExternalAccount;
 
 export const zAgentDeleteExternalAccountPath = /* @__PURE__ */ z.object({
     externalAccountId: z.string()
 });
 
-/**
- * The external account was deleted.
- */
 export const zAgentDeleteExternalAccountResponse = /* @__PURE__ */ z.void();
 
 export const zAgentGetExternalAccountPath = /* @__PURE__ */ z.object({
     externalAccountId: z.string()
 });
 
-/**
- * The external account.
- */
 export const zAgentGetExternalAccountResponse = /* @__PURE__ */ zExternalAccount;
 
 export const zOnInvitationClaimedWebhookRequest = /* @__PURE__ */ z.object({

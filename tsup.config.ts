@@ -1,9 +1,10 @@
-import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Options } from 'tsup';
 import type { Plugin } from 'esbuild';
-import { lineLevel } from './scripts/line-maps';
+import { blankComments } from './scripts/blank-comments';
+import { keepSources, lineLevel } from './scripts/line-maps';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const src = resolve(root, 'src');
@@ -41,11 +42,38 @@ const passkeyEncoding: Plugin = {
 };
 
 /**
+ * The package's TypeScript as esbuild reads it: each comment written over with spaces (scripts/blank-comments.ts),
+ * so the built JavaScript carries none (its TSDoc ships in `src/` and the declarations), every line and column
+ * unchanged for the maps.
+ */
+const withoutComments: Plugin = {
+  name: 'without-comments',
+  setup(build) {
+    build.onLoad({ filter: /\.ts$/ }, (args) => {
+      if (!args.path.startsWith(src + sep)) return undefined;
+      return { contents: blankComments(readFileSync(args.path, 'utf8'), args.path), loader: 'ts' };
+    });
+  },
+};
+
+/**
+ * The generated modules that hold the document's data, not code a call runs through: the zod schemas, the
+ * operation table, its effects and names, the compiled checks (calls of src/core/checks.ts, evaluated once
+ * when their chunk loads) and the tables of their loaders. No stack frame or step of a debugger lands in them,
+ * so their lines are left out of the maps and their TypeScript does not ship (0.4 MB of src/generated/); the
+ * built JavaScript of them is plain and readable. The generated code a call runs through keeps its maps and
+ * ships: the resource classes (src/generated/resources.ts) and the functions (src/generated/functions.ts).
+ * package.json `files` ships src/generated/ accordingly; test/package/pack.test.ts checks both sides.
+ */
+export const DOCUMENT_DATA = /^src\/generated\/(?!(?:resources|functions)\.ts$)/;
+
+/**
  * Source maps name the package's own `src/` (`../src/core/client.ts` from `dist/`), wherever the build
  * writes (test/setup/packed.ts builds into a staging directory): `node --enable-source-maps` and
  * debuggers show `node_modules/crossborder-sdk/src/...`, the TypeScript read from that file: `src/` ships
  * once (package.json `files`: the modules the maps name), and the maps carry no copy of it (`sourcesContent`,
  * which put each module's source in the map of every ES and CommonJS file built from it: 2.8 MB of 9.5).
+ * A file built from the document's data alone ({@link DOCUMENT_DATA}: each operation's checks) has no map.
  */
 type TsupPlugin = NonNullable<Options['plugins']>[number];
 const packageRelativeSources: TsupPlugin = {
@@ -56,12 +84,21 @@ const packageRelativeSources: TsupPlugin = {
       if (!name.endsWith('.map')) continue;
       const file = resolve(process.cwd(), name);
       const map = JSON.parse(readFileSync(file, 'utf8')) as { sources: string[]; sourcesContent?: unknown; mappings: string; names?: string[] };
-      map.sources = map.sources.map((source) => join('..', relative(root, resolve(dirname(file), source))).split(sep).join('/'));
-      delete map.sourcesContent;
+      const named = map.sources.map((source) =>
+        join('..', relative(root, resolve(dirname(file), source)))
+          .split(sep)
+          .join('/'),
+      );
       // At the grain of lines: each position still maps to its file and line, at a seventh of the size (scripts/line-maps.ts).
-      map.mappings = lineLevel(map.mappings);
-      map.names = [];
-      writeFileSync(file, JSON.stringify(map));
+      const { sources, mappings } = keepSources({ sources: named, mappings: map.mappings }, (source) => !DOCUMENT_DATA.test(source.slice('../'.length)));
+      if (sources.length === 0) {
+        const code = file.slice(0, -'.map'.length);
+        // esbuild's own comment and the one tsup appends: both name the map.
+        writeFileSync(code, readFileSync(code, 'utf8').replace(/\n\/\/# sourceMappingURL=\S+/g, ''));
+        rmSync(file);
+        continue;
+      }
+      writeFileSync(file, JSON.stringify({ ...map, sources, sourcesContent: undefined, mappings: lineLevel(mappings), names: [] }));
     }
   },
 };
@@ -94,6 +131,7 @@ export const cliEntry: TsupPlugin = {
     for (const { name } of writtenFiles) {
       if (!name.endsWith('.map')) continue;
       const file = resolve(process.cwd(), name);
+      if (!existsSync(file)) continue; // a file of the document's data alone: no map (packageRelativeSources)
       const map = JSON.parse(readFileSync(file, 'utf8')) as { sources: string[] };
       // A chunk holding a CLI module is the CLI's alone (only its entry reaches src/cli): no map for it, whatever
       // else it holds (the command names generated for it).
@@ -115,7 +153,15 @@ export const cliEntry: TsupPlugin = {
 export default defineConfig([
   // Types of the entries in one build, so each declaration exists once.
   {
-    entry: { index: 'src/index.ts', errors: 'src/errors.ts', functions: 'src/functions.ts', sandbox: 'src/sandbox/index.ts', 'sandbox-msw': 'src/sandbox/msw.ts', wallet: 'src/wallet/index.ts', webhooks: 'src/webhooks/receiver.ts' },
+    entry: {
+      index: 'src/index.ts',
+      errors: 'src/errors.ts',
+      functions: 'src/functions.ts',
+      sandbox: 'src/sandbox/index.ts',
+      'sandbox-msw': 'src/sandbox/msw.ts',
+      wallet: 'src/wallet/index.ts',
+      webhooks: 'src/webhooks/receiver.ts',
+    },
     dts: { only: true },
     format: ['esm', 'cjs'],
   },
@@ -143,15 +189,42 @@ export default defineConfig([
     },
     splitting: true,
     external: [/^node:/, 'msw', 'ioredis', 'bullmq'],
-    esbuildPlugins: [passkeyEncoding],
+    esbuildPlugins: [withoutComments, passkeyEncoding],
     plugins: [packageRelativeSources, cliEntry],
   },
   // CommonJS (no CLI): the main entry with functions and webhooks sharing one CrossborderCore in a common chunk;
   // sandbox and wallet built apart so that they add nothing to the main entry's require, their error classes
   // required from crossborder-sdk/errors so that `instanceof` holds between what the entries throw.
-  { ...common, format: ['cjs'], entry: { index: 'src/index.ts', errors: 'src/errors.ts', functions: 'src/functions.ts', webhooks: 'src/webhooks/receiver.ts' }, splitting: true, esbuildPlugins: [passkeyEncoding] },
-  { ...common, format: ['cjs'], entry: { sandbox: 'src/sandbox/index.ts', wallet: 'src/wallet/index.ts' }, splitting: true, external: [/^node:/, 'msw'], esbuildPlugins: [importSharedErrors] },
+  {
+    ...common,
+    format: ['cjs'],
+    entry: { index: 'src/index.ts', errors: 'src/errors.ts', functions: 'src/functions.ts', webhooks: 'src/webhooks/receiver.ts' },
+    splitting: true,
+    esbuildPlugins: [withoutComments, passkeyEncoding],
+  },
+  {
+    ...common,
+    format: ['cjs'],
+    entry: { sandbox: 'src/sandbox/index.ts', wallet: 'src/wallet/index.ts' },
+    splitting: true,
+    external: [/^node:/, 'msw'],
+    esbuildPlugins: [withoutComments, importSharedErrors],
+  },
   // sandbox/msw in CommonJS loads msw with `require` (no top-level await), so that a missing msw is named as the optional peer to install.
-  { ...common, format: ['cjs'], entry: { 'sandbox-msw': 'src/sandbox/msw-cjs.ts' }, external: [/^node:/, 'msw'], esbuildPlugins: [importSharedErrors] },
-  { ...common, format: ['cjs'], entry: { payouts: 'src/payouts/index.ts' }, splitting: true, platform: 'node', external: [/^node:/, 'ioredis', 'bullmq'], esbuildPlugins: [importSharedErrors] },
+  {
+    ...common,
+    format: ['cjs'],
+    entry: { 'sandbox-msw': 'src/sandbox/msw-cjs.ts' },
+    external: [/^node:/, 'msw'],
+    esbuildPlugins: [withoutComments, importSharedErrors],
+  },
+  {
+    ...common,
+    format: ['cjs'],
+    entry: { payouts: 'src/payouts/index.ts' },
+    splitting: true,
+    platform: 'node',
+    external: [/^node:/, 'ioredis', 'bullmq'],
+    esbuildPlugins: [withoutComments, importSharedErrors],
+  },
 ]);

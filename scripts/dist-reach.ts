@@ -15,21 +15,19 @@
  * reverse is refused), so the declarations ship once and the walk then drops the ES copies' chunks. An
  * entry whose declarations import another package (`sandbox/msw` imports msw's) keeps its ES copy.
  * TypeScript and `attw` resolve both ways (test/package/pack.test.ts runs the consumers).
+ *
+ * Last, `--prune` indents the declarations that ship with tabs (TypeScript prints four spaces a level: a
+ * seventh of their bytes); {@link tabIndent} refuses a file where a line's leading blanks could belong to a
+ * literal.
  */
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, posix, sep } from 'node:path';
+import ts from 'typescript';
 
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)["'](\.{1,2}\/[^"']+)["']/g;
 
-/** What the entries of the package in `pkg` (holding package.json and dist/) load, what they name but is missing, and every file of its dist/. */
-export function reachable(pkg: string): { reached: Set<string>; missing: string[]; files: string[]; unreached: string[] } {
-  const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as Record<string, unknown>;
-  const entries: string[] = [];
-  const collect = (value: unknown): void => {
-    if (typeof value === 'string') entries.push(posix.normalize(value));
-    else if (value && typeof value === 'object') Object.values(value).forEach(collect);
-  };
-  collect([manifest.exports, manifest.bin, manifest.main, manifest.module, manifest.types, manifest.typesVersions]);
+/** The files of `pkg`'s dist/ that `entries` (paths in the package) load, following imports and maps, and those named but missing. */
+export function walk(pkg: string, entries: string[]): { reached: Set<string>; missing: string[] } {
   const reached = new Set<string>();
   const missing: string[] = [];
   const queue = entries.filter((entry) => entry.startsWith('dist/'));
@@ -51,6 +49,24 @@ export function reachable(pkg: string): { reached: Set<string>; missing: string[
     const map = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(text);
     if (map) queue.push(posix.join(posix.dirname(file), map[1]!));
   }
+  return { reached, missing };
+}
+
+/** The package's entries in package.json: `bin` (the CLI's) and the library's (exports, main, module, types, typesVersions). */
+export function entriesOf(pkg: string): { bin: string[]; library: string[] } {
+  const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as Record<string, unknown>;
+  const collect = (value: unknown, into: string[] = []): string[] => {
+    if (typeof value === 'string') into.push(posix.normalize(value));
+    else if (value && typeof value === 'object') Object.values(value).forEach((v) => collect(v, into));
+    return into;
+  };
+  return { bin: collect(manifest.bin), library: collect([manifest.exports, manifest.main, manifest.module, manifest.types, manifest.typesVersions]) };
+}
+
+/** What the entries of the package in `pkg` (holding package.json and dist/) load, what they name but is missing, and every file of its dist/. */
+export function reachable(pkg: string): { reached: Set<string>; missing: string[]; files: string[]; unreached: string[] } {
+  const { bin, library } = entriesOf(pkg);
+  const { reached, missing } = walk(pkg, [...library, ...bin]);
   const files = (readdirSync(join(pkg, 'dist'), { recursive: true }) as string[])
     .filter((f) => statSync(join(pkg, 'dist', f)).isFile())
     .map((f) => `dist/${f.split(sep).join('/')}`);
@@ -103,6 +119,38 @@ export function shareDeclarations(pkg: string): string[] {
   return rewritten;
 }
 
+/**
+ * A declaration file with each line's leading four-space levels written as tabs (the spaces after them, such
+ * as the one before a TSDoc line's `*`, stay). Only whitespace between tokens or inside comments changes: a
+ * template literal, or a string continued over a line break, would hold a line's leading blanks, so a file
+ * with either is refused.
+ */
+export function tabIndent(text: string, fileName = 'declarations.d.ts'): string {
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, ts.LanguageVariant.Standard, text);
+  for (let token = scanner.scan(); token !== ts.SyntaxKind.EndOfFileToken; token = scanner.scan()) {
+    const literal = token === ts.SyntaxKind.NoSubstitutionTemplateLiteral || token === ts.SyntaxKind.TemplateHead;
+    if (literal || (token === ts.SyntaxKind.StringLiteral && /[\r\n]/.test(scanner.getTokenText())))
+      throw new Error(
+        `dist-reach: ${fileName} has a literal over a line break (${scanner.getTokenText().slice(0, 40)}): its indentation is left to TypeScript`,
+      );
+  }
+  return text.replace(/^(?: {4})+/gm, (spaces) => '\t'.repeat(spaces.length / 4));
+}
+
+/** Every declaration file of `pkg`'s dist/ indented with tabs ({@link tabIndent}); returns the bytes saved. */
+export function tabIndentDeclarations(pkg: string): number {
+  let saved = 0;
+  for (const file of readdirSync(join(pkg, 'dist'))) {
+    if (!/\.d\.c?ts$/.test(file)) continue;
+    const path = join(pkg, 'dist', file);
+    const text = readFileSync(path, 'utf8');
+    const tabbed = tabIndent(text, file);
+    saved += text.length - tabbed.length;
+    if (tabbed !== text) writeFileSync(path, tabbed);
+  }
+  return saved;
+}
+
 if (process.argv[2] === '--prune') {
   const pkg = process.argv[3] ?? '.';
   const shared = shareDeclarations(pkg);
@@ -114,4 +162,6 @@ if (process.argv[2] === '--prune') {
   }
   for (const file of unreached) rmSync(join(pkg, file));
   if (unreached.length > 0) console.log(`dist-reach: removed ${unreached.length} file(s) no entry loads: ${unreached.join(', ')}`);
+  const saved = tabIndentDeclarations(pkg);
+  if (saved > 0) console.log(`dist-reach: declarations indented with tabs (${saved} B fewer)`);
 }

@@ -111,3 +111,21 @@ export function lineLevel(mappings: string): string {
     }),
   );
 }
+
+/**
+ * A map that names only the sources `keep` accepts: the positions of the others are dropped (their lines map to
+ * nothing) and the sources left are numbered again. `sources` empty means nothing of the file is mapped.
+ */
+export function keepSources(map: { sources: string[]; mappings: string }, keep: (source: string) => boolean): { sources: string[]; mappings: string } {
+  const index = new Map<number, number>();
+  const sources: string[] = [];
+  map.sources.forEach((source, i) => {
+    if (!keep(source)) return;
+    index.set(i, sources.length);
+    sources.push(source);
+  });
+  const lines = decodeMappings(map.mappings).map((positions) =>
+    positions.filter((p) => index.has(p.source)).map((p) => ({ ...p, source: index.get(p.source)! })),
+  );
+  return { sources, mappings: encodeMappings(lines) };
+}

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { LIST_WORKER_BEFORE_RECEIVER, RECEIVER_TARGET, SIZE_BEFORE_ISSUE_36, WORKER_BEFORE_CUTS, WORKER_BEFORE_THIRD_PASS, WORKER_TARGET } from './budget';
+import { entriesOf, walk } from '../dist-reach';
 import { ensureBuilt, root } from './dist';
 import { isMain } from './rounds';
 
@@ -468,15 +469,15 @@ export const TARBALL_PARTS: Record<TarballPart, [what: string, why: string]> = {
   ],
   maps: [
     '`dist/*.map`',
-    'one per ES module and CommonJS file above, at the grain of lines (each position maps to its TypeScript file and line): mappings to `src/`, without a copy of it (`sourcesContent`)',
+    "one per ES module and CommonJS file of code above, at the grain of lines (each position maps to its TypeScript file and line): mappings to `src/`, without a copy of it (`sourcesContent`); a file of the document's data alone (each operation's checks) has none",
   ],
   types: [
     '`dist/*.d.cts`, and a one-line `dist/*.d.ts` per entry',
-    "the types, once: each ES entry's `.d.ts` re-exports its CommonJS twin's (`export * from './index.cjs'`)",
+    "the types, once: each ES entry's `.d.ts` re-exports its CommonJS twin's (`export * from './index.cjs'`); each schema declared once, by its name; indented with tabs",
   ],
   src: [
     '`src/`: the TypeScript the maps name',
-    'once, for stack traces (`node --enable-source-maps`) and debuggers: the maps point here instead of each carrying a copy',
+    "once, for stack traces (`node --enable-source-maps`) and debuggers: the maps point here instead of each carrying a copy. Its TSDoc is here and in the types, not in `dist/`'s JavaScript; of `src/generated/`, the code a call runs through (the resource classes, the functions), not the document's data",
   ],
   other: [
     '`docs/`, `examples/`, `openapi/production-map.json`, `README.md`, `LICENSE`, `package.json`',
@@ -484,15 +485,14 @@ export const TARBALL_PARTS: Record<TarballPart, [what: string, why: string]> = {
   ],
 };
 
-/** The kind of one file of the package, by its path (`hasMap`: whether the package holds `<path>.map`). */
-export function tarballPart(path: string, hasMap: boolean): TarballPart {
+/** The kind of one file of the package, by its path (`cliOnly`: only the CLI's entry, `bin`, loads it). */
+export function tarballPart(path: string, cliOnly: boolean): TarballPart {
   if (path.startsWith('src/')) return 'src';
   if (!path.startsWith('dist/')) return 'other';
   if (path.endsWith('.map')) return 'maps';
   if (/\.d\.c?ts$/.test(path)) return 'types';
   if (path.endsWith('.cjs')) return 'cjs';
-  // The CLI's own code ships without maps: its files are the ES modules without one.
-  return hasMap ? 'esm' : 'cli';
+  return cliOnly ? 'cli' : 'esm';
 }
 
 /** Before issue 33 (minified dist/, chunks no entry loaded): 797 files, 728 in dist/, 7.0 MB unpacked. */
@@ -514,17 +514,23 @@ export function benchTarball(): TarballReport {
   });
   const [info] = JSON.parse(out) as { entryCount: number; unpackedSize: number; size: number; files: { path: string; size: number }[] }[];
   if (!info || !info.files.some((f) => f.path === 'dist/index.js')) throw new Error('npm pack lists no dist/index.js: build dist/ first (npm run build)');
-  return tarballReport(info);
+  // The CLI's own files: what its entry loads and no entry of the library does.
+  const { bin, library } = entriesOf(root);
+  const { reached: forLibrary } = walk(root, library);
+  const cliOnly = new Set([...walk(root, bin).reached].filter((file) => !forLibrary.has(file)));
+  return tarballReport(info, cliOnly);
 }
 
-/** The report of `npm pack --json`'s answer. */
-export function tarballReport(info: { entryCount: number; unpackedSize: number; size: number; files: { path: string; size: number }[] }): TarballReport {
-  const paths = new Set(info.files.map((f) => f.path));
+/** The report of `npm pack --json`'s answer; `cliOnly`: the files only the CLI's entry loads. */
+export function tarballReport(
+  info: { entryCount: number; unpackedSize: number; size: number; files: { path: string; size: number }[] },
+  cliOnly: ReadonlySet<string>,
+): TarballReport {
   const parts = new Map<TarballPart, { part: TarballPart; files: number; bytes: number }>(
     (Object.keys(TARBALL_PARTS) as TarballPart[]).map((part) => [part, { part, files: 0, bytes: 0 }]),
   );
   for (const f of info.files) {
-    const row = parts.get(tarballPart(f.path, paths.has(`${f.path}.map`)))!;
+    const row = parts.get(tarballPart(f.path, cliOnly.has(f.path)))!;
     row.files++;
     row.bytes += f.size;
   }

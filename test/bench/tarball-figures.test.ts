@@ -72,7 +72,7 @@ describe('the package counted by kind', () => {
       { path: 'docs/webhooks.md', size: 9 },
       { path: 'package.json', size: 3 },
     ];
-    const report = tarballReport({ entryCount: files.length, unpackedSize: 488, size: 200, files });
+    const report = tarballReport({ entryCount: files.length, unpackedSize: 488, size: 200, files }, new Set(['dist/cli.js']));
     expect(report.parts).toEqual([
       { part: 'esm', files: 1, bytes: 100 },
       { part: 'cjs', files: 1, bytes: 110 },
@@ -83,7 +83,8 @@ describe('the package counted by kind', () => {
       { part: 'other', files: 2, bytes: 12 },
     ]);
     expect(report).toMatchObject({ files: 10, distFiles: 7, unpackedBytes: 488, mapBytes: 81, packedBytes: 200 });
-    expect(tarballPart('dist/chunk-X.js', false)).toBe('cli');
-    expect(tarballPart('dist/chunk-X.js', true)).toBe('esm');
+    expect(tarballPart('dist/chunk-X.js', true)).toBe('cli');
+    expect(tarballPart('dist/chunk-X.js', false)).toBe('esm');
+    expect(tarballPart('dist/chunk-X.cjs', true)).toBe('cjs');
   });
 });

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeMappings, decodeSegment, encodeMappings, lineLevel, type Position } from '../../scripts/line-maps';
+import { decodeMappings, decodeSegment, encodeMappings, keepSources, lineLevel, type Position } from '../../scripts/line-maps';
 
 /** The segment a lookup finds: the last one of the generated line at or before `column` (how Node's SourceMap.findEntry reads a map). */
 function lookup(lines: Position[][], line: number, column: number): Position | undefined {
@@ -91,6 +91,37 @@ describe('source maps at the grain of lines', () => {
       ],
       [],
       [{ column: 0, source: 1, line: 0, originalColumn: 0 }],
+    ]);
+  });
+
+  it('keeps the positions of the sources asked for, numbered again, and drops the others', () => {
+    const names = ['../src/a.ts', '../src/generated/zod.gen.ts', '../src/b.ts', '../src/generated/operations.ts'];
+    fc.assert(
+      fc.property(mapped, fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }), (lines, keeps) => {
+        const kept = names.filter((_, i) => keeps[i]);
+        const { sources, mappings } = keepSources({ sources: names, mappings: encodeMappings(lines) }, (s) => kept.includes(s));
+        expect(sources).toEqual(kept);
+        const expected = lines.map((segments) => segments.filter((p) => keeps[p.source]).map((p) => ({ ...p, source: kept.indexOf(names[p.source]!) })));
+        expect(decodeMappings(mappings)).toEqual(expected);
+      }),
+    );
+    // Line by line: generated line 1 held only a dropped source, and maps to nothing.
+    const { sources, mappings } = keepSources(
+      {
+        sources: names.slice(0, 2),
+        mappings: encodeMappings([
+          [{ column: 0, source: 0, line: 3, originalColumn: 0 }],
+          [{ column: 0, source: 1, line: 9, originalColumn: 0 }],
+          [{ column: 2, source: 0, line: 4, originalColumn: 2 }],
+        ]),
+      },
+      (s) => !s.includes('/generated/'),
+    );
+    expect(sources).toEqual(['../src/a.ts']);
+    expect(decodeMappings(mappings)).toEqual([
+      [{ column: 0, source: 0, line: 3, originalColumn: 0 }],
+      [],
+      [{ column: 2, source: 0, line: 4, originalColumn: 2 }],
     ]);
   });
 });

@@ -15,6 +15,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SIZE_BUDGET } from '../../scripts/bench/budget';
 import { reachable } from '../../scripts/dist-reach';
+import { DOCUMENT_DATA } from '../../tsup.config';
 import { bin, makeConsumer, root } from '../setup/packed';
 
 const run = (cmd: string, args: string[], cwd = root) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: 'pipe', timeout: 240_000 });
@@ -59,7 +60,7 @@ describe('package', () => {
     const pkg = join(consumer, 'node_modules', 'crossborder-sdk');
     const dist = join(pkg, 'dist');
     const maps = readdirSync(dist).filter((f) => f.endsWith('.map'));
-    expect(maps.length).toBeGreaterThan(100);
+    expect(maps.length).toBeGreaterThan(60); // 79: the chunks of code (each operation's checks, data alone, have none)
     const named = new Set<string>();
     for (const map of maps) {
       const { sources, sourcesContent } = JSON.parse(readFileSync(join(dist, map), 'utf8')) as { sources: string[]; sourcesContent?: unknown };
@@ -72,15 +73,47 @@ describe('package', () => {
       .map((f) => `src/${f.split('\\').join('/')}`)
       .filter((f) => f.endsWith('.ts'));
     expect(named.has('src/core/transport.ts')).toBe(true);
-    // Not the CLI's (built without maps) nor the generated declarations (types only): 0.7 MB no map names.
-    expect(
-      shipped.filter((f) => f.startsWith('src/cli/') || f === 'src/generated/types.ts' || f === 'src/generated/named.ts' || f === 'src/generated/names.ts'),
-    ).toEqual([]);
+    // Not the CLI's (built without maps), nor the generated declarations (types only), nor the generated modules of
+    // the document's data (DOCUMENT_DATA: no stack frame lands in them): of src/generated/, the code a call runs through.
+    expect(shipped.filter((f) => f.startsWith('src/cli/'))).toEqual([]);
+    expect(shipped.filter((f) => f.startsWith('src/generated/')).sort()).toEqual(['src/generated/functions.ts', 'src/generated/resources.ts']);
+    expect([...named].filter((f) => DOCUMENT_DATA.test(f))).toEqual([]);
+    expect(named.has('src/generated/resources.ts') && named.has('src/generated/functions.ts')).toBe(true);
+    // A built file without a map holds nothing but the document's data (each operation's checks) or the CLI's code;
+    // every other file has its map (the modules it holds, by the `// src/…` line esbuild writes above each).
+    const code = readdirSync(dist).filter((f) => /\.c?js$/.test(f));
+    const unmapped = code.filter((f) => !maps.includes(`${f}.map`));
+    expect(unmapped.length).toBeGreaterThan(300); // 154 operations' checks, ES and CommonJS
+    for (const f of unmapped) {
+      const text = readFileSync(join(dist, f), 'utf8');
+      expect(text, f).not.toMatch(/sourceMappingURL/);
+      const modules = [...text.matchAll(/^\/\/ (src\/\S+\.ts)$/gm)].map((m) => m[1]!);
+      expect(
+        modules.filter((m) => !DOCUMENT_DATA.test(m) && !m.startsWith('src/cli/')),
+        f,
+      ).toEqual([]);
+    }
+    for (const f of code.filter((f) => maps.includes(`${f}.map`)))
+      expect(readFileSync(join(dist, f), 'utf8'), f).toMatch(new RegExp(`\\n//# sourceMappingURL=${f.replace(/\./g, '\\.')}\\.map\\n?$`));
     // What no map names is the entries' re-exports and modules of types alone (no code to map): a few kB, not sources of weight.
     const unnamed = shipped.filter((f) => !named.has(f));
     const unnamedBytes = unnamed.reduce((n, f) => n + readFileSync(join(pkg, f)).length, 0);
     expect(unnamedBytes, unnamed.join(', ')).toBeLessThan(70_000); // 64,572 B with the stablecoin, card and document resources' type-only modules; 67,955 B with SCA, contact verification and agents (47 operations: the entries' re-exports, the options' agentToken, the rows' SCA loader)
     for (const f of unnamed) expect(readFileSync(join(pkg, f), 'utf8'), f).not.toMatch(/^(export )?(async )?function |^(export )?class /m);
+  });
+
+  it('the built code carries no copy of the TSDoc, and the declarations are indented with tabs', () => {
+    const dist = join(consumer, 'node_modules', 'crossborder-sdk', 'dist');
+    const files = readdirSync(dist);
+    const code = files.filter((f) => /\.c?js$/.test(f) && f !== 'cli.js');
+    // The comments ship in src/ and in the declarations, not in the JavaScript (scripts/blank-comments.ts).
+    const withDocs = code.filter((f) => /^\s*\/\*\*/m.test(readFileSync(join(dist, f), 'utf8')));
+    expect(withDocs).toEqual([]);
+    const declarations = files.filter((f) => /\.d\.c?ts$/.test(f));
+    const index = readFileSync(join(dist, 'index.d.cts'), 'utf8');
+    expect(index).toMatch(/^\t\/\*\*$/m); // TSDoc of a member, one tab in
+    expect(index).toContain('@example');
+    for (const f of declarations) expect(readFileSync(join(dist, f), 'utf8'), f).not.toMatch(/^ {4}/m);
   });
 
   it('the declarations import nothing from zod (its .d.cts files need esModuleInterop under node10)', () => {

@@ -35,6 +35,7 @@ const INPUTS = [
   'tsup.config.ts',
   'scripts/dist-reach.ts',
   'scripts/line-maps.ts',
+  'scripts/blank-comments.ts',
   'tsconfig.json',
   'README.md',
   'LICENSE',

@@ -220,6 +220,15 @@ function openUnionTypes(doc: Json): { declarations: string[]; widen: (schemaName
   return { declarations, widen };
 }
 
+/** openapi-typescript's output parsed, and its `components.schemas` type literal. */
+function componentSchemas(code: string): { file: ts.SourceFile; schemas: ts.TypeLiteralNode } {
+  const file = ts.createSourceFile('types.ts', code, ts.ScriptTarget.Latest, true);
+  const components = file.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'components');
+  const schemas = components?.members.find((m): m is ts.PropertySignature => ts.isPropertySignature(m) && m.name.getText(file) === 'schemas')?.type;
+  if (!schemas || !ts.isTypeLiteralNode(schemas)) throw new Error('openapi-typescript output has no components.schemas');
+  return { file, schemas };
+}
+
 /**
  * Every component schema as a top-level declaration of its own (`export type Customer =
  * IndividualCustomer | BusinessCustomer`), references by name: a hover or a type error then shows
@@ -229,10 +238,7 @@ function openUnionTypes(doc: Json): { declarations: string[]; widen: (schemaName
 function namedTypes(code: string, doc: Json): string {
   const publicName = (name: string) => PUBLIC_NAMES[name] ?? name;
   const { declarations, widen } = openUnionTypes(doc);
-  const file = ts.createSourceFile('types.ts', code, ts.ScriptTarget.Latest, true);
-  const components = file.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'components');
-  const schemas = components?.members.find((m): m is ts.PropertySignature => ts.isPropertySignature(m) && m.name.getText(file) === 'schemas')?.type;
-  if (!schemas || !ts.isTypeLiteralNode(schemas)) throw new Error('openapi-typescript output has no components.schemas');
+  const { file, schemas } = componentSchemas(code);
   const out: string[] = [];
   for (const member of schemas.members) {
     if (!ts.isPropertySignature(member) || !member.type) continue;
@@ -263,10 +269,7 @@ function namedTypes(code: string, doc: Json): string {
 function schemasByName(code: string, doc: Json): string {
   const publicName = (name: string) => PUBLIC_NAMES[name] ?? name;
   const { widen } = openUnionTypes(doc);
-  const file = ts.createSourceFile('types.ts', code, ts.ScriptTarget.Latest, true);
-  const components = file.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'components');
-  const schemas = components?.members.find((m): m is ts.PropertySignature => ts.isPropertySignature(m) && m.name.getText(file) === 'schemas')?.type;
-  if (!schemas || !ts.isTypeLiteralNode(schemas)) throw new Error('openapi-typescript output has no components.schemas');
+  const { file, schemas } = componentSchemas(code);
   const members = schemas.members.map((member) => {
     if (!ts.isPropertySignature(member) || !member.type) throw new Error(`components.schemas: ${member.getText(file)} is not a property`);
     const schemaName = member.name.getText(file);

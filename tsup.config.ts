@@ -73,7 +73,8 @@ export const DOCUMENT_DATA = /^src\/generated\/(?!(?:resources|functions)\.ts$)/
  * debuggers show `node_modules/crossborder-sdk/src/...`, the TypeScript read from that file: `src/` ships
  * once (package.json `files`: the modules the maps name), and the maps carry no copy of it (`sourcesContent`,
  * which put each module's source in the map of every ES and CommonJS file built from it: 2.8 MB of 9.5).
- * A file built from the document's data alone ({@link DOCUMENT_DATA}: each operation's checks) has no map.
+ * A file left with nothing to map has no map: one built from the document's data alone ({@link DOCUMENT_DATA}: each
+ * operation's checks), or an entry that only re-exports (`dist/errors.js`), whose map was empty.
  */
 type TsupPlugin = NonNullable<Options['plugins']>[number];
 const packageRelativeSources: TsupPlugin = {
@@ -131,7 +132,7 @@ export const cliEntry: TsupPlugin = {
     for (const { name } of writtenFiles) {
       if (!name.endsWith('.map')) continue;
       const file = resolve(process.cwd(), name);
-      if (!existsSync(file)) continue; // a file of the document's data alone: no map (packageRelativeSources)
+      if (!existsSync(file)) continue; // a file with nothing to map: no map (packageRelativeSources)
       const map = JSON.parse(readFileSync(file, 'utf8')) as { sources: string[] };
       // A chunk holding a CLI module is the CLI's alone (only its entry reaches src/cli): no map for it, whatever
       // else it holds (the command names generated for it).

@@ -7,51 +7,12 @@
  */
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { APIError, BadRequestError, ConflictError, Crossborder, NotFoundError, ValidationError, type Uploadable } from '../../src/index';
-import { createSandbox, type Sandbox } from '../../src/sandbox/index';
-import { sandboxHandlers } from '../../src/sandbox/msw';
-import type { RequestLogEntry } from '../../src/sandbox/serve/request-log';
+import { sandboxWorlds, type World } from '../helpers/worlds';
 import { PERSON, ADDRESS, roundTrip } from './helpers';
 
-interface World {
-  sandbox: Sandbox;
-  baseUrl: string;
-  logged: RequestLogEntry[];
-  close(): Promise<void>;
-}
-
-const worlds: [string, () => Promise<World>][] = [
-  [
-    'in-process (msw)',
-    async () => {
-      const logged: RequestLogEntry[] = [];
-      const sandbox = createSandbox({ onRequest: (e) => logged.push(e) });
-      const msw = setupServer(...sandboxHandlers(sandbox));
-      msw.listen({ onUnhandledRequest: 'error' });
-      return {
-        sandbox,
-        baseUrl: 'https://api.documents-ops.example',
-        logged,
-        close: async () => {
-          msw.close();
-          await sandbox.close();
-        },
-      };
-    },
-  ],
-  [
-    'HTTP on 127.0.0.1',
-    async () => {
-      const logged: RequestLogEntry[] = [];
-      const sandbox = createSandbox({ onRequest: (e) => logged.push(e) });
-      const server = await sandbox.listen();
-      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      return { sandbox, baseUrl: server.url, logged, close: () => sandbox.close() };
-    },
-  ],
-];
+const worlds = sandboxWorlds('api.documents-ops.example');
 
 /** Every byte value, twice over, with a marker in the middle that must never reach a log. */
 const MARKER = 'PASSPORT-CONTENT-7f3a';

@@ -5,52 +5,12 @@
  * secret is planted and then searched for in everything the SDK logs and traces, every error, the
  * sandbox's request log and its state export: it is found only in the create answer.
  */
-import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AuthenticationError, BadRequestError, Crossborder, NotFoundError, ValidationError, type ApiToken } from '../../src/index';
-import { createSandbox, type Sandbox } from '../../src/sandbox/index';
-import { sandboxHandlers } from '../../src/sandbox/msw';
-import type { RequestLogEntry } from '../../src/sandbox/serve/request-log';
+import { sandboxWorlds, type World } from '../helpers/worlds';
 import { otel } from '../telemetry/helpers';
 
-interface World {
-  sandbox: Sandbox;
-  baseUrl: string;
-  /** Everything the sandbox's `onRequest` hook was told. */
-  logged: RequestLogEntry[];
-  close(): Promise<void>;
-}
-
-const worlds: [string, () => Promise<World>][] = [
-  [
-    'in-process (msw)',
-    async () => {
-      const logged: RequestLogEntry[] = [];
-      const sandbox = createSandbox({ onRequest: (e) => logged.push(e) });
-      const msw = setupServer(...sandboxHandlers(sandbox));
-      msw.listen({ onUnhandledRequest: 'error' });
-      return {
-        sandbox,
-        baseUrl: 'https://api.tokens-ops.example',
-        logged,
-        close: async () => {
-          msw.close();
-          await sandbox.close();
-        },
-      };
-    },
-  ],
-  [
-    'HTTP on 127.0.0.1',
-    async () => {
-      const logged: RequestLogEntry[] = [];
-      const sandbox = createSandbox({ onRequest: (e) => logged.push(e) });
-      const server = await sandbox.listen();
-      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      return { sandbox, baseUrl: server.url, logged, close: () => sandbox.close() };
-    },
-  ],
-];
+const worlds = sandboxWorlds('api.tokens-ops.example');
 
 describe.each(worlds)('API tokens against the sandbox, %s', (_name, make) => {
   let world: World;

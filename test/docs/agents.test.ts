@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { exchangeToEur, onAgentEvent, payOut } from '../../examples/guides/agents/act';
 import { connectAgent, createAgent, PAYROLL_POLICY } from '../../examples/guides/agents/connect';
 import { read } from './markdown';
-import { sandboxClient } from './support';
+import { ADA, sandboxWithWebhooks } from './support';
 
 const guide = read('docs/agents.md');
 
@@ -18,25 +18,9 @@ async function refused(promise: Promise<unknown>): Promise<APIError> {
 
 describe('docs/agents.md', () => {
   it('creates an agent, connects it, acts within the policy; held actions are approved (run once) or rejected (never run)', async () => {
-    const received: { body: string; headers: Record<string, string> }[] = [];
-    const { sandbox, cb } = sandboxClient({
-      webhookDelivery: {
-        fetch: async (_url: string, init: RequestInit) => {
-          received.push({ body: init.body as string, headers: init.headers as Record<string, string> });
-          return new Response(null, { status: 200 });
-        },
-      },
-    });
-    await cb.config.update({ webhookEndpoint: 'https://platform.example/hooks' });
+    const { sandbox, cb, received } = await sandboxWithWebhooks();
     // A customer with $1,000.00 in USD, an EUR account and a USD bank account of their own.
-    const customer = await cb.customers.create({
-      customerType: 'INDIVIDUAL',
-      fullName: 'Ada Lovelace',
-      birthDate: '1990-12-10',
-      nationality: 'GB',
-      address: { line1: '12 Analytical Way', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' },
-      currencies: ['USD', 'EUR'],
-    } as never);
+    const customer = await cb.customers.create({ ...ADA, currencies: ['USD', 'EUR'] });
     const account = async (currency: string) => (await cb.internalAccounts.list({ customerId: customer.id, currency })).data[0]!;
     const usd = await cb.sandbox.fundInternalAccount((await account('USD')).id, { amount: 100_000 });
     const eur = await account('EUR');

@@ -2,30 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { issueCard, revealFrameUrl, setFrozen } from '../../examples/guides/cards/issue';
 import { coffeeWithTip, onCardEvent, type CardLedger } from '../../examples/guides/cards/transactions';
 import { read } from './markdown';
-import { sandboxClient } from './support';
+import { ADA, sandboxWithWebhooks } from './support';
 
 const guide = read('docs/cards.md');
 
 describe('docs/cards.md', () => {
   it('issues, freezes, reveals; the coffee and its tip arrive as card transactions by webhook and move the balance', async () => {
-    const received: { body: string; headers: Record<string, string> }[] = [];
-    const { sandbox, cb } = sandboxClient({
-      webhookDelivery: {
-        fetch: async (_url: string, init: RequestInit) => {
-          received.push({ body: init.body as string, headers: init.headers as Record<string, string> });
-          return new Response(null, { status: 200 });
-        },
-      },
-    });
-    await cb.config.update({ webhookEndpoint: 'https://platform.example/hooks' });
+    const { sandbox, cb, received } = await sandboxWithWebhooks();
     // A cardholder whose KYC is complete (an address besides the identity), with $100.00 in USD.
-    const customer = await cb.customers.create({
-      customerType: 'INDIVIDUAL',
-      fullName: 'Ada Lovelace',
-      birthDate: '1990-12-10',
-      nationality: 'GB',
-      address: { line1: '12 Analytical Way', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' },
-    });
+    const customer = await cb.customers.create(ADA);
     expect(customer.kycStatus).toBe('APPROVED');
     const [listed] = (await cb.internalAccounts.list({ customerId: customer.id, currency: 'USD' })).data;
     const account = await cb.sandbox.fundInternalAccount(listed!.id, { amount: 10_000 });

@@ -23,6 +23,36 @@ export function sandboxClient(options: SandboxOptions = {}, client: ClientOption
   return { sandbox, cb };
 }
 
+/** A webhook as the sandbox delivered it: its body and headers, to unwrap as a receiver would. */
+export interface Delivered {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** {@link sandboxClient} whose webhooks, answered 200, are kept in `received`, the platform's endpoint set. */
+export async function sandboxWithWebhooks(): Promise<ReturnType<typeof sandboxClient> & { received: Delivered[] }> {
+  const received: Delivered[] = [];
+  const { sandbox, cb } = sandboxClient({
+    webhookDelivery: {
+      fetch: async (_url: string, init: RequestInit) => {
+        received.push({ body: init.body as string, headers: init.headers as Record<string, string> });
+        return new Response(null, { status: 200 });
+      },
+    },
+  });
+  await cb.config.update({ webhookEndpoint: 'https://platform.example/hooks' });
+  return { sandbox, cb, received };
+}
+
+/** An individual whose KYC completes at once: the identity and a US address. */
+export const ADA = {
+  customerType: 'INDIVIDUAL',
+  fullName: 'Ada Lovelace',
+  birthDate: '1990-12-10',
+  nationality: 'GB',
+  address: { line1: '12 Analytical Way', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' },
+} as const;
+
 /** An approved US customer with `amount` cents in its USD account, and a GBP payee. */
 export async function fundedCustomer(cb: Crossborder, options: { amount?: number; payeeAccountNumber?: string } = {}) {
   const customer = await cb.customers.create({

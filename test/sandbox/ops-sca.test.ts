@@ -7,7 +7,7 @@
  * live SCA session, releases it; a trusted beneficiary skips the ceremony.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { APIError, NotFoundError } from '../../src/index';
+import type { APIError, NotFoundError, Quote } from '../../src/index';
 import { BadRequestError, ConflictError, Crossborder, RateLimitError, ScaRequiredError, type WebhookEvent } from '../../src/index';
 import { createClock } from '../../src/sandbox/index';
 import { sandboxWorlds, type World } from '../helpers/worlds';
@@ -260,6 +260,130 @@ describe.each(worlds)('SCA and contact verification against the sandbox, %s', (_
     expect((await cb.quotes.retrieve(held.quoteId)).status).toBe('EXPIRED');
     const tx = await cb.transactions.retrieve(held.quote.transactionId);
     expect([tx.status, tx.failureReason]).toEqual(['FAILED', 'SCA_NOT_COMPLETED']);
+    expect(balance(who.account.id)).toBe(100_000);
+  });
+
+  /** A REALTIME_FUNDING quote of `who`'s customer, funded in its currency, paying its beneficiary. */
+  function realtimeQuote(who: Awaited<ReturnType<typeof customer>>, extra: Record<string, unknown> = {}, options: { idempotencyKey?: string } = {}) {
+    return cb.quotes.create(
+      {
+        source: { sourceType: 'REALTIME_FUNDING', customerId: who.customer.id, currency: who.currency },
+        destination: { destinationType: 'ACCOUNT', accountId: who.payee.id, currency: who.currency },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 10_000,
+        ...extra,
+      } as never,
+      options,
+    );
+  }
+
+  /** The status the sandbox answered the last `POST /quotes` with. */
+  const lastCreateStatus = () => world.logged.filter((e) => e.method === 'POST' && e.path.endsWith('/quotes')).at(-1)?.status;
+
+  it('a REALTIME_FUNDING quote of an SCA customer is created PENDING_AUTHORIZATION (202), its instructions withheld; authorize issues them, and its funds then move money once', async () => {
+    await cb.config.update({ webhookEndpoint: 'https://platform.example/hooks' });
+    const who = await customer('FR', 0);
+    const held = (await failure(realtimeQuote(who))) as ScaRequiredError;
+    expect(held).toBeInstanceOf(ScaRequiredError);
+    expect(held.operation).toBe('POST /quotes');
+    expect(lastCreateStatus()).toBe(202);
+    const q = held.quote;
+    expect([q.status, q.source, q.paymentInstructions]).toEqual([
+      'PENDING_AUTHORIZATION',
+      { sourceType: 'REALTIME_FUNDING', customerId: who.customer.id, currency: 'EUR' },
+      undefined,
+    ]);
+    expect(held.challenge).toMatchObject({ factor: 'SMS_OTP', availableFactors: ['SMS_OTP'], expiresAt: q.expiresAt, purpose: 'TRANSFER' });
+    expect(held.challenge.id).toMatch(/^ScaChallenge:/);
+    expect(await cb.quotes.retrieve(q.id)).toMatchObject({ status: 'PENDING_AUTHORIZATION', scaChallenge: held.challenge });
+    expect((await cb.quotes.retrieve(q.id)).paymentInstructions).toBeUndefined();
+    expect((await cb.transactions.retrieve(q.transactionId)).status).toBe('PENDING_AUTHORIZATION');
+    const announced = (await events()).filter((e) => e.type === 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION');
+    expect(announced.map((e) => (e.data as { id: string }).id)).toEqual([q.transactionId]);
+
+    // Held, its funds move nothing: money arriving in the account stays there, the sandbox send is refused 409, so is execute.
+    await cb.sandbox.fundInternalAccount(who.account.id, { amount: q.totalSendingAmount });
+    expect(balance(who.account.id)).toBe(q.totalSendingAmount);
+    expect(((await failure(cb.sandbox.send({ quoteId: q.id, currencyCode: 'EUR' }))) as ConflictError).status).toBe(409);
+    expect(((await failure(cb.quotes.execute(q.id))) as ConflictError).status).toBe(409);
+    expect(balance(who.account.id)).toBe(q.totalSendingAmount);
+    expect((await cb.quotes.retrieve(q.id)).status).toBe('PENDING_AUTHORIZATION');
+    await cb.quotes.resendAuthorization(q.id);
+
+    const noSession = (await failure(cb.quotes.authorize(q.id, { code: CODE, endUserIpAddress: IP }))) as ConflictError;
+    expect([noSession.status, noSession.code]).toEqual([409, 'SCA_SESSION_REQUIRED']);
+    await login(who.customer.id);
+    const authorized = await cb.quotes.authorize(q.id, { code: CODE, endUserIpAddress: IP });
+    // Authorized: PENDING with its paymentInstructions (the transaction's reference), waiting for its funds; nothing moved.
+    expect([authorized.status, authorized.scaChallenge]).toEqual(['PENDING', undefined]);
+    const reference = (await cb.transactions.retrieve(q.transactionId)).reconciliationInstructions?.reference;
+    expect(reference).toMatch(/^CB-/);
+    expect(authorized.paymentInstructions?.length).toBeGreaterThan(0);
+    for (const i of authorized.paymentInstructions!) expect(i.accountOrWalletInfo).toMatchObject({ reference });
+    expect((await cb.transactions.retrieve(q.transactionId)).status).toBe('PENDING');
+    expect(balance(who.account.id)).toBe(q.totalSendingAmount);
+
+    // Its funds arrive: executed once (credited, then debited by totalSendingAmount, once).
+    const sent = await cb.sandbox.send({ quoteId: q.id, currencyCode: 'EUR' });
+    expect([sent.id, sent.status]).toEqual([q.transactionId, 'PROCESSING']);
+    expect(balance(who.account.id)).toBe(q.totalSendingAmount);
+    world.sandbox.clock.advance(60_000);
+    expect((await cb.transactions.retrieve(q.transactionId)).status).toBe('COMPLETED');
+    expect(((await failure(cb.sandbox.send({ quoteId: q.id, currencyCode: 'EUR' }))) as ConflictError).status).toBe(409);
+    expect(balance(who.account.id)).toBe(q.totalSendingAmount);
+    const processing = (await events()).filter((e) => e.type === 'OUTGOING_PAYMENT.PROCESSING' && (e.data as { id: string }).id === q.transactionId);
+    expect(processing).toHaveLength(1);
+  });
+
+  it('a held REALTIME_FUNDING quote: scaFactor picks its factor (TOTP refused 400, no quote left); a retry with its key replays the 202; unauthorized it fails SCA_NOT_COMPLETED', async () => {
+    const who = await customer('FR', 0);
+    const totp = await cb.sca.factors.enroll(who.customer.id, { type: 'TOTP' });
+    await cb.sca.factors.confirm(who.customer.id, { type: 'TOTP', secret: (totp as { secret: string }).secret, code: CODE });
+    await cb.sca.factors.enroll(who.customer.id, { type: 'PASSKEY' });
+    await cb.sca.factors.confirm(who.customer.id, { type: 'PASSKEY', origin: ORIGIN, credential: { id: 'cred' } });
+    const quotesBefore = world.sandbox.state.snapshot().quotes.length;
+    const refused = (await failure(realtimeQuote(who, { scaFactor: 'TOTP' }))) as BadRequestError;
+    expect([refused.status, refused.code, refused.details?.field]).toEqual([400, 'INVALID_INPUT', 'scaFactor']);
+    expect(world.sandbox.state.snapshot().quotes.length).toBe(quotesBefore);
+
+    const held = (await failure(realtimeQuote(who, { scaFactor: 'PASSKEY' }, { idempotencyKey: 'rtf-sca-1' }))) as ScaRequiredError;
+    expect(held.challenge).toMatchObject({ factor: 'PASSKEY', availableFactors: ['SMS_OTP', 'PASSKEY'] });
+    expect(held.challenge.passkeyAssertionOptions).toMatchObject({ rpId: 'sandbox.crossborder.example', userVerification: 'required' });
+    // The same key answers the same held quote (a 202 that is no wallet challenge is the answer, remembered).
+    const again = (await failure(realtimeQuote(who, { scaFactor: 'PASSKEY' }, { idempotencyKey: 'rtf-sca-1' }))) as ScaRequiredError;
+    expect([again.quoteId, again.challenge.id, lastCreateStatus()]).toEqual([held.quoteId, held.challenge.id, 202]);
+    expect(world.logged.at(-1)?.replayed).toBe(true);
+    expect(world.sandbox.state.snapshot().quotes.length).toBe(quotesBefore + 1);
+
+    world.sandbox.clock.advance(5 * 60_000);
+    expect((await cb.quotes.retrieve(held.quoteId)).status).toBe('EXPIRED');
+    const tx = await cb.transactions.retrieve(held.quote.transactionId);
+    expect([tx.status, tx.failureReason]).toEqual(['FAILED', 'SCA_NOT_COMPLETED']);
+    expect(balance(who.account.id)).toBe(0);
+  });
+
+  it('a REALTIME_FUNDING quote is not held for a non-SCA customer nor to a trusted beneficiary: created PENDING with its instructions', async () => {
+    const us = await customer('US', 0);
+    const plain = await realtimeQuote(us, { scaFactor: 'TOTP' }); // ignored outside SCA, as production ignores it
+    expect([plain.status, plain.scaChallenge, lastCreateStatus()]).toEqual(['PENDING', undefined, 200]);
+    expect(plain.paymentInstructions?.length).toBeGreaterThan(0);
+
+    const eu = await customer('FR', 0);
+    const { scaChallenge } = await cb.externalAccounts.trust(eu.payee.id);
+    await cb.externalAccounts.confirmTrust(eu.payee.id, { challengeId: scaChallenge!.id, code: CODE });
+    const trusted = await realtimeQuote(eu);
+    expect([trusted.status, trusted.scaChallenge, lastCreateStatus()]).toEqual(['PENDING', undefined, 200]);
+    expect(trusted.paymentInstructions?.length).toBeGreaterThan(0);
+  });
+
+  it("execute takes production's optional body: its scaFactor picks the challenge's factor", async () => {
+    const who = await customer('FR');
+    await cb.sca.factors.enroll(who.customer.id, { type: 'PASSKEY' });
+    await cb.sca.factors.confirm(who.customer.id, { type: 'PASSKEY', origin: ORIGIN, credential: { id: 'cred' } });
+    const q = await quote(who);
+    // The escape hatch (our document declares no body on execute): the held quote is its answer.
+    const held = await cb.request<Quote>('POST', '/quotes/{quoteId}/execute', { path: { quoteId: q.id }, body: { scaFactor: 'PASSKEY' } });
+    expect(held).toMatchObject({ id: q.id, status: 'PENDING_AUTHORIZATION', scaChallenge: { factor: 'PASSKEY' } });
     expect(balance(who.account.id)).toBe(100_000);
   });
 

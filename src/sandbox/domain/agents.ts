@@ -37,7 +37,7 @@ import { SandboxError, invalidInput, notFound } from './errors';
 import { findExternalAccount, findInternalAccount } from './finders';
 import { sandboxCurrency } from './faults';
 import { assertExecutable } from './payments';
-import type { Reply } from './reply';
+import { isWalletChallenge, type Reply } from './reply';
 import type { AgentActionRec, AgentRec, DeviceCodeRec, ExternalAccountRec, InternalAccountRec, QuoteRec } from './state';
 import { secretDigest } from './tokens';
 
@@ -413,7 +413,7 @@ export async function submitAction(ctx: Ctx, agent: AgentRec, runners: Runners, 
     release(ctx, agent, { spend, createdMs: startedMs });
     throw error;
   }
-  if (reply.status === 202) {
+  if (isWalletChallenge(reply.status, reply.body)) {
     // A wallet challenge: nothing ran; the agent signs and calls again.
     release(ctx, agent, { spend, createdMs: startedMs });
     return reply;

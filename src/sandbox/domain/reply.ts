@@ -25,3 +25,12 @@ export interface Answer {
   /** JSON text, or undefined for bodiless answers (204). */
   body: string | undefined;
 }
+
+/**
+ * True when `body` answered with `status` is a wallet challenge of the signed retry (202 with `payloadToSign`):
+ * nothing ran, and the signed repeat is the call. Any other 202 (a quote held for Strong Customer Authentication,
+ * an import accepted) is the operation's answer, as a 200 is.
+ */
+export function isWalletChallenge(status: number, body: unknown): boolean {
+  return status === 202 && body !== null && typeof body === 'object' && 'payloadToSign' in body;
+}

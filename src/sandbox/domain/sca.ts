@@ -12,7 +12,10 @@
  *   `PENDING_AUTHORIZATION` with an `scaChallenge` (its transaction too, with `OUTGOING_PAYMENT.PENDING_AUTHORIZATION`),
  *   unless its destination is a trusted beneficiary. `POST /quotes/{quoteId}/authorize` with the proof, within a live
  *   SCA login session, releases it (the execution runs then); a challenge not authorized by the quote's `expiresAt`
- *   fails the transaction with `SCA_NOT_COMPLETED`.
+ *   fails the transaction with `SCA_NOT_COMPLETED`. A REALTIME_FUNDING quote of an SCA customer is held so from its
+ *   creation (production's 202, its `paymentInstructions` withheld); its authorization issues them, and its funds
+ *   then execute it (routes/quotes.ts, releaseQuote). `scaFactor` (on the quote's creation, or the body of an
+ *   execute) picks the challenge's factor.
  * - An SCA login session lasts {@link SCA_SESSION_MS} of sandbox time.
  * @module
  */

@@ -16,7 +16,6 @@ import type {
   TwoFactorResetStartParams,
 } from '../../generated/types';
 import type { Handler } from '../domain/context';
-import { execute } from '../domain/payments';
 import { ok } from '../domain/reply';
 import {
   authorizeQuote,
@@ -36,7 +35,7 @@ import {
   startReset,
   startTrust,
 } from '../domain/sca';
-import { findQuote } from './quotes';
+import { findQuote, releaseQuote } from './quotes';
 
 const customerOf = (call: { query: Record<string, unknown> }) => call.query.customerId as string;
 const none = { status: 204 } as const;
@@ -68,7 +67,7 @@ export const scaRoutes = {
   confirmBeneficiaryUntrust: (ctx, call) => ok(confirmTrust(ctx, call.params.externalAccountId!, 'untrust', call.body as BeneficiaryTrustConfirmParams)),
   authorizeQuote: (ctx, call) => {
     const quote = findQuote(ctx, call.params.quoteId!);
-    return ok(authorizeQuote(ctx, quote, call.body as ScaAuthorization, () => execute(ctx, quote)));
+    return ok(authorizeQuote(ctx, quote, call.body as ScaAuthorization, () => releaseQuote(ctx, quote)));
   },
   resendQuoteScaCode: (ctx, call) => (resendQuoteCode(ctx, findQuote(ctx, call.params.quoteId!)), none),
 } satisfies Record<string, Handler>;

@@ -14,7 +14,7 @@ import * as schemas from '../../generated/zod.gen';
 import type { Call, Ctx, Handler, RouteTable, UploadedFile } from '../domain/context';
 import { SandboxError, invalidInput } from '../domain/errors';
 import { compilePath, JSON_HEADERS, type PathPattern, type SandboxRequest, type SandboxResponse } from './http';
-import type { Reply } from '../domain/reply';
+import { isWalletChallenge, type Reply } from '../domain/reply';
 import type { Random } from '../domain/random';
 import { withinIdempotencyWindow, type IdempotencyRec, type World } from '../domain/state';
 import { coerceQuery, validate } from '../domain/validation';
@@ -176,6 +176,16 @@ export function createCore(
     throw new SandboxError(404, 'NOT_FOUND', `No operation at ${path}.`, { path });
   }
 
+  /** True when `answer` is a wallet challenge (see isWalletChallenge). */
+  function challenged(answer: SandboxResponse): boolean {
+    if (answer.status !== 202 || answer.body === undefined) return false;
+    try {
+      return isWalletChallenge(answer.status, JSON.parse(answer.body));
+    } catch {
+      return false;
+    }
+  }
+
   async function idempotent(key: string, fingerprint: string, run: () => Promise<SandboxResponse>): Promise<SandboxResponse> {
     const store = ctx.world.idempotency;
     const at = ctx.clock.now();
@@ -195,9 +205,10 @@ export function createCore(
     const rec: IdempotencyRec = { fingerprint, storedMs: at, response };
     store.set(key, rec);
     const settled = await response;
-    // A server error may not have happened at all, and a 202 challenge is not the operation's answer
-    // (its signed repeat carries the same key): let the repeat run rather than replay either.
-    if ((settled.status >= 500 || settled.status === 202) && ctx.world === world) store.delete(key);
+    // A server error may not have happened at all, and a 202 wallet challenge is not the operation's answer
+    // (its signed repeat carries the same key): let the repeat run rather than replay either. Any other 202
+    // (a quote held for SCA) is the answer, replayed like a 200.
+    if ((settled.status >= 500 || challenged(settled)) && ctx.world === world) store.delete(key);
     // The answer as the route gave it (a copy: the adapters add this request's own headers to `settled`),
     // settled, so that a state export keeps it.
     else if (store.get(key) === rec) rec.response = { status: settled.status, headers: { ...settled.headers }, body: settled.body };

@@ -1,8 +1,9 @@
 /**
  * The file journal between two of its steps: a put while close is under way, a reference put again
  * while its previous line is being written, a failed write whose cut-back fails too, and a file
- * replaced by one on another device that happens to have the same inode number, and a record whose line
- * is longer than the readers' 1 MiB reads.
+ * replaced by one on another device that happens to have the same inode number, a record whose line
+ * is longer than the readers' 1 MiB reads, a short write (fewer bytes written than asked), and a failed
+ * write followed by a put of the same reference (after it, or queued while it was on its way).
  */
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
@@ -225,5 +226,161 @@ describe('what a reader finds where a record should be', () => {
     mkdirSync(file);
     const journal = new FileJournal(file, { lockDirectory: locks });
     await expect(journal.open('b')).rejects.toMatchObject({ code: 'EISDIR' });
+  });
+});
+
+/**
+ * The journal's next open of its file (fs/promises' `open`) answers a handle whose `write` of a Buffer (a
+ * group of lines; the header is written as a string) is `writeOf(write, buffer, offset, length)`.
+ */
+const stubWrites = (
+  writeOf: (
+    write: (buffer: Buffer, offset: number, length: number) => Promise<{ bytesWritten: number }>,
+    buffer: Buffer,
+    offset: number,
+    length: number,
+  ) => Promise<{ bytesWritten: number }>,
+) => {
+  vi.mocked(fsp.open).mockImplementationOnce(async (...args: Parameters<typeof fsp.open>) => {
+    const handle = await realOpen(...args);
+    const write = handle.write.bind(handle) as (...a: unknown[]) => Promise<{ bytesWritten: number }>;
+    handle.write = ((...a: unknown[]) => {
+      if (!Buffer.isBuffer(a[0])) return write(...a);
+      const [buffer, offset, length] = a as [Buffer, number, number];
+      return writeOf((b, o, l) => write(b, o, l), buffer, offset, length);
+    }) as typeof handle.write;
+    return handle;
+  });
+};
+
+describe('a short write (the file system writes fewer bytes than asked)', () => {
+  it('the rest is written after it: the file holds each line once, whole, in order, and every reader reads the records', async () => {
+    const { file, locks } = place();
+    // Every write of a group's lines writes half of what it is asked (at least a byte): a group goes out in many writes.
+    const calls: { offset: number; length: number; written: number }[] = [];
+    stubWrites(async (write, buffer, offset, length) => {
+      const { bytesWritten } = await write(buffer, offset, Math.max(1, Math.floor(length / 2)));
+      calls.push({ offset, length, written: bytesWritten });
+      return { bytesWritten };
+    });
+    const journal = new FileJournal(file, { lockDirectory: locks });
+    await journal.open('b');
+    const r1 = journalRecord('r1', 'pending', { failureReason: 'é'.repeat(40) }); // bytes, not UTF-16 units
+    const r2 = journalRecord('r2', 'pending');
+    const r3 = journalRecord('r3', 'pending');
+    await journal.put(r1);
+    await Promise.all([journal.put(r2), journal.put(r3)]); // one group of two lines
+    r1.state = 'submitted';
+    await journal.put(r1); // a line of what changed, naming r1's full line by its byte offset
+    // Each group's first write was short, and the next one asked for the rest from where it stopped.
+    expect(calls.length).toBeGreaterThan(6);
+    expect(calls[0]).toMatchObject({ offset: 0 });
+    expect(calls[1]).toEqual({ offset: calls[0]!.written, length: calls[0]!.length - calls[0]!.written, written: expect.any(Number) as number });
+    for (const c of calls) expect(c.written).toBe(Math.max(1, Math.floor(c.length / 2)));
+
+    const header = readFileSync(file, 'utf8').split('\n')[0]!;
+    const r1At = Buffer.byteLength(`${header}\n`);
+    const { instruction: _i, fingerprint: _f, keys: _k, ...changing } = r1;
+    const expected = [
+      header,
+      JSON.stringify(journalRecord('r1', 'pending', { failureReason: 'é'.repeat(40) })),
+      JSON.stringify(r2),
+      JSON.stringify(r3),
+      `{"b":${r1At},${JSON.stringify(changing).slice(1)}`,
+    ].join('\n');
+    expect(readFileSync(file, 'utf8')).toBe(`${expected}\n`);
+    expect(statSync(file).size).toBe(Buffer.byteLength(`${expected}\n`));
+    const want = [r2, r3, { ...r1 }]; // in the order of each reference's latest line
+    for (const r of want) expect(await journal.get(r.reference)).toEqual(r);
+    // The next put after the short writes starts where they ended.
+    await journal.put(journalRecord('r4', 'pending'));
+    await journal.close();
+    expect([...journalRecords(file).records]).toEqual([...want, journalRecord('r4', 'pending')]);
+    expect([...(await journal.open('b'))]).toEqual([...want, journalRecord('r4', 'pending')]);
+    await journal.close();
+  });
+});
+
+describe('a failed write, and a later put of the same reference', () => {
+  /**
+   * The journal's writes of lines, steered: `fail()` makes the next one write half its lines and fail (no space
+   * left; the journal cuts the half line off), `hold()` makes the one after that wait until its release.
+   */
+  const steered = () => {
+    let failNext = false;
+    let held: Promise<void> | undefined;
+    stubWrites(async (write, buffer, offset, length) => {
+      if (failNext) {
+        failNext = false;
+        await write(buffer, offset, Math.floor(length / 2));
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      }
+      const wait = held;
+      held = undefined;
+      if (wait) await wait;
+      return write(buffer, offset, length);
+    });
+    return {
+      fail: () => void (failNext = true),
+      hold: () => {
+        let release!: () => void;
+        held = new Promise<void>((resolve) => (release = resolve));
+        return release;
+      },
+    };
+  };
+
+  it('put after the failed line: until then get answers the line on disk, not the failed one; the new line is written whole and read back', async () => {
+    const { file, locks } = place();
+    const writes = steered();
+    const journal = new FileJournal(file, { lockDirectory: locks });
+    await journal.open('b');
+    const r = journalRecord('r1', 'pending');
+    await journal.put(r);
+    const before = readFileSync(file, 'utf8');
+    r.state = 'submitted'; // the runner's record object, moved on
+    writes.fail();
+    await expect(journal.put(r)).rejects.toThrow(/^ENOSPC/);
+    expect(readFileSync(file, 'utf8')).toBe(before); // the half line cut off
+    expect(await journal.get('r1')).toEqual(journalRecord('r1', 'pending'));
+    // Put again (the same state: the journal's check of moves took it when it was first put).
+    await journal.put(r);
+    expect(await journal.get('r1')).toEqual(journalRecord('r1', 'submitted'));
+    await journal.close();
+    // Its full line's place is unsure after the failure: the line put again is whole, not one of what changed.
+    expect(readFileSync(file, 'utf8')).toBe(`${before}${JSON.stringify(journalRecord('r1', 'submitted'))}\n`);
+    expect([...journalRecords(file).records]).toEqual([journalRecord('r1', 'submitted')]);
+    expect([...(await journal.open('b'))]).toEqual([journalRecord('r1', 'submitted')]);
+    await journal.close();
+  });
+
+  it('put while the failed line was being written: get answers the newer record from when the failure is heard until its line is on disk, then reads it back', async () => {
+    const { file, locks } = place();
+    const writes = steered();
+    const journal = new FileJournal(file, { lockDirectory: locks });
+    await journal.open('b');
+    await journal.put(journalRecord('r1', 'pending'));
+    const before = readFileSync(file, 'utf8');
+    writes.fail();
+    const release = writes.hold(); // the newer line's write waits until the failure is heard and get is asked
+    const failed = journal.put(journalRecord('r1', 'submitted'));
+    const newer = journal.put(journalRecord('r1', 'submitted', { attempts: 2 })); // queued while the failed write is on its way
+    let written = false;
+    void newer.then(() => (written = true));
+    try {
+      await expect(failed).rejects.toThrow(/^ENOSPC/);
+      expect(written).toBe(false);
+      expect(await journal.get('r1')).toEqual(journalRecord('r1', 'submitted', { attempts: 2 }));
+      expect(readFileSync(file, 'utf8')).toBe(before);
+    } finally {
+      release();
+    }
+    await newer;
+    expect(await journal.get('r1')).toEqual(journalRecord('r1', 'submitted', { attempts: 2 }));
+    await journal.close();
+    expect(readFileSync(file, 'utf8')).toBe(`${before}${JSON.stringify(journalRecord('r1', 'submitted', { attempts: 2 }))}\n`);
+    expect([...journalRecords(file).records]).toEqual([journalRecord('r1', 'submitted', { attempts: 2 })]);
+    expect([...(await journal.open('b'))]).toEqual([journalRecord('r1', 'submitted', { attempts: 2 })]);
+    await journal.close();
   });
 });

@@ -214,7 +214,7 @@ export class FileJournal implements PayoutJournal {
 
   /**
    * Opens the journal and yields the latest record of each reference, read back from the file one at a
-   * time (in the order they were first journaled), so that a large journal is never all in memory.
+   * time (in the order of those latest lines in the file), so that a large journal is never all in memory.
    */
   async open(batchId: string): Promise<Iterable<PayoutRecord>> {
     if (this.#handle) throw new PayoutJournalError('closed', `${this.path} is open already.`);

@@ -1,5 +1,19 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { sourceAlias } from './vitest.config';
+
+// Each Stryker runner (a process that loads this config) gets a temporary folder of its own, inherited by its test
+// forks: the payout journals' default lock folder is in it (`crossborder-payouts-<uid>`, file-lock.ts), and a lock is
+// named by its journal's inode, which the file system reuses. Shared, a mutant in one runner that leaves a lock held
+// (a mutated close) made a test of another runner's mutant fail ("in use by process …"), a kill that mutant never
+// earned (maintainers/reliability.md, run N).
+if (process.env.STRYKER_MUTATOR_WORKER !== undefined || process.env.MUTATION_OWN_TMPDIR === '1') {
+  const own = mkdtempSync(join(tmpdir(), 'crossborder-mutation-'));
+  process.env.TMPDIR = own;
+  process.on('exit', () => rmSync(own, { recursive: true, force: true }));
+}
 
 // The tests that exercise the mutated files: the core pipeline and webhook verification. Built from
 // the base config by hand: mergeConfig would concatenate the include lists. Left out: the packed recipes, and the
@@ -15,12 +29,25 @@ export default defineConfig({
     include: process.env.MUTATION_TESTS ? process.env.MUTATION_TESTS.split(',') : ['test/core/**/*.test.ts', 'test/webhooks/*.test.ts'],
     // The Redis store's tests start their own redis-server (installed by scripts/ensure-system-deps.mjs;
     // about 3 s); MUTATION_REDIS=0 leaves them out on a machine without it.
-    exclude: [...(process.env.MUTATION_REDIS === '0' ? ['test/webhooks/redis.test.ts'] : []), 'test/webhooks/recipes.test.ts', 'test/core/pagination-memory.test.ts', 'node_modules/**'],
+    exclude: [
+      ...(process.env.MUTATION_REDIS === '0' ? ['test/webhooks/redis.test.ts'] : []),
+      'test/webhooks/recipes.test.ts',
+      'test/core/pagination-memory.test.ts',
+      'node_modules/**',
+    ],
     // MUTATION_SKIP (test-name fragments separated by `|`) leaves out tests too slow under
     // instrumentation; by default the two 8,000-page memory tests of pagination.test.ts (82 s each
     // under load) and transport's 1,000 concurrent calls (16 s): what they reach, the bounded
     // pagination and transport tests reach. MUTATION_SKIP= (empty) keeps every test.
-    testNamePattern: skip === '' ? undefined : new RegExp(`^(?!.*(${skip.split('|').map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}))`),
+    testNamePattern:
+      skip === ''
+        ? undefined
+        : new RegExp(
+            `^(?!.*(${skip
+              .split('|')
+              .map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+              .join('|')}))`,
+          ),
     testTimeout: 30_000,
     pool: 'forks',
   },

@@ -1,19 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { sourceAlias } from './vitest.config';
-
-// Each Stryker runner (a process that loads this config) gets a temporary folder of its own, inherited by its test
-// forks: the payout journals' default lock folder is in it (`crossborder-payouts-<uid>`, file-lock.ts), and a lock is
-// named by its journal's inode, which the file system reuses. Shared, a mutant in one runner that leaves a lock held
-// (a mutated close) made a test of another runner's mutant fail ("in use by process …"), a kill that mutant never
-// earned (maintainers/reliability.md, run N).
-if (process.env.STRYKER_MUTATOR_WORKER !== undefined || process.env.MUTATION_OWN_TMPDIR === '1') {
-  const own = mkdtempSync(join(tmpdir(), 'crossborder-mutation-'));
-  process.env.TMPDIR = own;
-  process.on('exit', () => rmSync(own, { recursive: true, force: true }));
-}
 
 // The tests that exercise the mutated files: the core pipeline and webhook verification. Built from
 // the base config by hand: mergeConfig would concatenate the include lists. Left out: the packed recipes, and the
@@ -50,5 +36,8 @@ export default defineConfig({
           ),
     testTimeout: 30_000,
     pool: 'forks',
+    // Each run of a test file in a temporary folder of its own (test/setup/own-tmpdir.ts): no lock one mutant leaves
+    // held can fail the tests of the next.
+    setupFiles: ['test/setup/own-tmpdir.ts'],
   },
 });

@@ -6,13 +6,18 @@
  * inode, which the file system reuses, so a later mutant's test could meet that lock ("is in use by process …")
  * and count as a kill it never earned (maintainers/reliability.md, run P).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 
 // The folder the first setup found: later setups in the same process see TMPDIR already changed.
 const base = (process.env.CROSSBORDER_MUTATION_TMP_BASE ??= tmpdir());
+// A worker Stryker stops (a timed-out mutant, the run's end) runs no afterAll: what such workers left, an hour old, goes.
+for (const name of readdirSync(base).filter((n) => n.startsWith('crossborder-mutation-'))) {
+  const left = join(base, name);
+  if (Date.now() - (statSync(left, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 3_600_000) rmSync(left, { recursive: true, force: true });
+}
 const own = mkdtempSync(join(base, 'crossborder-mutation-'));
 process.env.TMPDIR = own;
 afterAll(() => {

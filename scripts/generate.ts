@@ -88,9 +88,11 @@ function typesDocument(doc: Json): Json {
   }
   for (const body of Object.values<Json>(copy.components?.requestBodies ?? {})) strip(body?.content);
   // The shared answers and headers nothing names any more (the error answers, X-Request-Id).
+  // The document is written out once per kind: an answer names headers, but no answer names an answer and no
+  // header a header, so what one kind drops cannot change which others of that kind are named.
   for (const kind of ['responses', 'headers'] as const) {
-    for (const name of Object.keys(copy.components?.[kind] ?? {}))
-      if (!JSON.stringify(copy).includes(`"#/components/${kind}/${name}"`)) delete copy.components[kind][name];
+    const text = JSON.stringify(copy);
+    for (const name of Object.keys(copy.components?.[kind] ?? {})) if (!text.includes(`"#/components/${kind}/${name}"`)) delete copy.components[kind][name];
   }
   return copy;
 }
